@@ -1,0 +1,136 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.engine.OutlierStats;
+import dev.outlierlab.engine.event.DetectorListener;
+import dev.outlierlab.engine.event.EventAction;
+import dev.outlierlab.engine.event.IntervalEvaluation;
+import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Collects what a run produces: the detector's events (and keeps the load balancer's view of ejected hosts in
+ * step with them), interval evaluations, per-request counts, the time series and panic windows; then builds
+ * the {@link RunResult}.
+ */
+final class RunRecorder implements DetectorListener {
+    private final Map<String, Integer> hostIndex;
+    private final RunOptions options;
+    private final List<OutlierEvent> events = new ArrayList<>();
+    private final List<IntervalEvaluation> intervals = new ArrayList<>();
+    private final List<PanicWindow> panicWindows = new ArrayList<>();
+    private final long stepNanos;
+    private final long[] seriesRequests;
+    private final long[] seriesFailed;
+    private final int[] seriesMaxEjected;
+    private final long[] seriesPanic;
+    private LoadBalancer balancer;
+
+    private long requests;
+    private long failed;
+    private long requestsDuringFault;
+    private long failedDuringFault;
+    private long panicNanos;
+    private long noHealthyUpstream;
+    private long unenforced;
+    private long returns;
+    private int maxEjected;
+    private long panicStart = -1;
+    private long panicEnd;
+
+    RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options) {
+        this.hostIndex = hostIndex;
+        this.options = options;
+        long second = 1_000_000_000L;
+        long maxSteps = Math.max(1, options.maxSeriesSteps());
+        long stepSeconds = Math.max(1, (durationNanos + maxSteps * second - 1) / (maxSteps * second));
+        this.stepNanos = stepSeconds * second;
+        int buckets = (int) ((durationNanos + stepNanos - 1) / stepNanos);
+        seriesRequests = new long[buckets];
+        seriesFailed = new long[buckets];
+        seriesMaxEjected = new int[buckets];
+        seriesPanic = new long[buckets];
+    }
+
+    void attach(LoadBalancer balancer) {
+        this.balancer = balancer;
+    }
+
+    @Override
+    public void onEvent(OutlierEvent event) {
+        events.add(event);
+        if (event.action() == EventAction.EJECT) {
+            balancer.setEjected(hostIndex.get(event.host()), true);
+            maxEjected = Math.max(maxEjected, balancer.ejectedCount());
+        } else if (event.action() == EventAction.UNEJECT) {
+            balancer.setEjected(hostIndex.get(event.host()), false);
+            returns++;
+        } else if (event.action() == EventAction.UNENFORCED) {
+            unenforced++;
+        }
+    }
+
+    @Override
+    public boolean wantsIntervals() {
+        return options.keepIntervals();
+    }
+
+    @Override
+    public void onInterval(IntervalEvaluation evaluation) {
+        intervals.add(evaluation);
+    }
+
+    /**
+     * One request sent at {@code nanos}; {@code nextNanos} is when the next one is sent (or the run's end),
+     * which bounds the time this request is charged in panic.
+     */
+    void request(long nanos, long nextNanos, boolean isFailed, boolean duringFault, boolean panic, boolean noHost) {
+        int b = (int) (nanos / stepNanos);
+        requests++;
+        seriesRequests[b]++;
+        int ejectedNow = balancer.ejectedCount();
+        if (ejectedNow > seriesMaxEjected[b]) {
+            seriesMaxEjected[b] = ejectedNow;
+        }
+        if (isFailed) {
+            failed++;
+            seriesFailed[b]++;
+        }
+        if (duringFault) {
+            requestsDuringFault++;
+            if (isFailed) {
+                failedDuringFault++;
+            }
+        }
+        if (noHost) {
+            noHealthyUpstream++;
+        }
+        if (panic) {
+            long dt = nextNanos - nanos;
+            panicNanos += dt;
+            seriesPanic[b] += dt;
+            if (panicStart < 0) {
+                panicStart = nanos;
+            }
+            panicEnd = nextNanos;
+        } else if (panicStart >= 0) {
+            panicWindows.add(new PanicWindow(panicStart, panicEnd));
+            panicStart = -1;
+        }
+    }
+
+    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, OutlierStats stats) {
+        if (panicStart >= 0) {
+            panicWindows.add(new PanicWindow(panicStart, panicEnd));
+            panicStart = -1;
+        }
+        RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
+                stats.detectedTotal(), stats.ejectionsEnforcedTotal(), stats.ejectionsOverflow(), unenforced, returns,
+                panicNanos, noHealthyUpstream, maxEjected);
+        TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
+        return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
+                List.copyOf(panicWindows), series);
+    }
+}

@@ -1,0 +1,23 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.engine.event.IntervalEvaluation;
+import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of one run, plain data for any renderer: the scenario as run, the summary, Envoy's
+ * statistics by name, every decision in time order, and the series the charts need.
+ *
+ * @param intervals one entry per tick and origin, or empty when the run was not asked to keep them
+ */
+public record RunResult(
+        Scenario scenario,
+        RunSummary summary,
+        Map<String, Long> stats,
+        List<OutlierEvent> events,
+        List<IntervalEvaluation> intervals,
+        List<PanicWindow> panicWindows,
+        TimeSeries series) {
+}

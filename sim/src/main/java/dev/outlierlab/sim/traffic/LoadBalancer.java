@@ -1,0 +1,95 @@
+package dev.outlierlab.sim.traffic;
+
+/**
+ * Round-robin over the hosts in rotation, with Envoy's panic mode (spec sections 3 and 4). A host is out of
+ * rotation while ejected or failed by active health checking; the cluster is in panic while
+ * {@code 100.0 * healthy / hosts < panic_threshold}, and then every host is eligible. Request {@code i} goes
+ * to {@code eligible[i mod eligible.size]}. The eligible list is rebuilt only when a host changes state.
+ */
+public final class LoadBalancer {
+    private final boolean[] ejected;
+    private final boolean[] healthCheckFailed;
+    private final double panicThresholdPercent;
+    private final int[] eligible;
+    private int eligibleCount;
+    private int outCount;
+    private int ejectedCount;
+    private boolean panic;
+    private boolean dirty = true;
+
+    public LoadBalancer(int hosts, double panicThresholdPercent) {
+        this.ejected = new boolean[hosts];
+        this.healthCheckFailed = new boolean[hosts];
+        this.panicThresholdPercent = panicThresholdPercent;
+        this.eligible = new int[hosts];
+    }
+
+    public void setEjected(int host, boolean value) {
+        if (ejected[host] != value) {
+            ejected[host] = value;
+            ejectedCount += value ? 1 : -1;
+            dirty = true;
+        }
+    }
+
+    public void setHealthCheckFailed(int host, boolean value) {
+        if (healthCheckFailed[host] != value) {
+            healthCheckFailed[host] = value;
+            dirty = true;
+        }
+    }
+
+    public boolean isHealthCheckFailed(int host) {
+        return healthCheckFailed[host];
+    }
+
+    /** The host for request {@code i}, or -1 when no host is eligible (no healthy upstream). */
+    public int pick(long i) {
+        if (dirty) {
+            rebuild();
+        }
+        if (eligibleCount == 0) {
+            return -1;
+        }
+        return eligible[(int) (i % eligibleCount)];
+    }
+
+    public boolean inPanic() {
+        if (dirty) {
+            rebuild();
+        }
+        return panic;
+    }
+
+    /** Hosts ejected by outlier detection now. */
+    public int ejectedCount() {
+        return ejectedCount;
+    }
+
+    /** Hosts out of rotation now (ejected or failed by active health checking). */
+    public int outOfRotationCount() {
+        if (dirty) {
+            rebuild();
+        }
+        return outCount;
+    }
+
+    private void rebuild() {
+        int hosts = ejected.length;
+        int healthy = 0;
+        for (int h = 0; h < hosts; h++) {
+            if (!ejected[h] && !healthCheckFailed[h]) {
+                healthy++;
+            }
+        }
+        outCount = hosts - healthy;
+        panic = 100.0 * healthy / hosts < panicThresholdPercent;
+        eligibleCount = 0;
+        for (int h = 0; h < hosts; h++) {
+            if (panic || (!ejected[h] && !healthCheckFailed[h])) {
+                eligible[eligibleCount++] = h;
+            }
+        }
+        dirty = false;
+    }
+}

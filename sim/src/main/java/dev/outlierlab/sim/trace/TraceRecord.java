@@ -1,0 +1,29 @@
+package dev.outlierlab.sim.trace;
+
+import dev.outlierlab.engine.RequestResult;
+
+/**
+ * One observed outcome for replay: at {@code timeNanos}, host number {@code host} (index into the
+ * scenario's host list) answered with HTTP {@code code} (or -1), or had the non-HTTP {@code result} (or
+ * null), as Envoy's {@code putHttpResponseCode} / {@code putResult(result, code)} take them.
+ *
+ * @param line the line of the trace file it came from, for messages
+ */
+public record TraceRecord(long timeNanos, int host, int code, RequestResult result, long line) {
+    public TraceRecord {
+        if (code < 0 && result == null) {
+            throw new IllegalArgumentException("a trace record needs a code or a result");
+        }
+    }
+
+    /** Whether this outcome is a failure as a user would count it: a 5xx, or a failing result. */
+    public boolean isFailure() {
+        if (result == null) {
+            return code >= 500 && code <= 599;
+        }
+        return switch (result) {
+            case LOCAL_ORIGIN_CONNECT_FAILED, LOCAL_ORIGIN_TIMEOUT, EXT_ORIGIN_REQUEST_FAILED -> true;
+            default -> code >= 500 && code <= 599;
+        };
+    }
+}

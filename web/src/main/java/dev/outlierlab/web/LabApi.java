@@ -1,0 +1,105 @@
+package dev.outlierlab.web;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The lab's JSON API without the HTTP around it, so it can be tested and reused: run a scenario given as
+ * JSON, read a scenario file (YAML or JSON) into its canonical JSON, and describe the controls. Bad input
+ * is an {@link ApiException} (400) whose message names the problem; the config module's
+ * {@link dev.outlierlab.config.InputException} messages pass through unchanged.
+ */
+final class LabApi {
+    private static final ObjectMapper MAPPER = ResultJson.mapper();
+    private static final ObjectWriter WRITER = MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectReader STRICT_READER = MAPPER.reader()
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final SimulationLimits limits;
+    private final byte[] settings;
+
+    LabApi(SimulationLimits limits) {
+        this.limits = limits;
+        this.settings = write(LabControls.settingsJson(limits));
+    }
+
+    SimulationLimits limits() {
+        return limits;
+    }
+
+    /** {@code POST /api/run}: the scenario (JSON, any subset of the file's keys) run with charts. */
+    byte[] run(String body) {
+        Scenario scenario = parseJsonScenario(body);
+        limits.check(scenario);
+        return write(ResultJson.toTree(Simulation.run(scenario, RunOptions.CHARTS), true));
+    }
+
+    /** {@code POST /api/scenario}: a scenario file's text (YAML or JSON) as {@code {"scenario": canonical}}. */
+    byte[] scenario(String text, String sourceName) {
+        Scenario scenario = ScenarioReader.read(text, sourceName, List.of()).scenario();
+        ObjectNode root = MAPPER.createObjectNode();
+        root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(scenario)));
+        return write(root);
+    }
+
+    /** {@code GET /api/settings}: limits, defaults, the lab's controls and every outlier_detection field. */
+    byte[] settings() {
+        return settings.clone();
+    }
+
+    /** Strict JSON first (so malformed JSON gets a JSON message), then the scenario rules. */
+    private static Scenario parseJsonScenario(String body) {
+        JsonNode tree;
+        try {
+            tree = STRICT_READER.readTree(body);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw ApiException.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+        }
+        if (tree == null || tree.isMissingNode()) {
+            throw ApiException.badRequest("malformed JSON: the request body is empty; send a scenario as a JSON object, e.g. {}");
+        }
+        if (!tree.isObject()) {
+            throw ApiException.badRequest("malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
+                    + "traffic, faults, outlier_detection, ...), not " + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return ScenarioReader.read(body, "request", List.of()).scenario();
+    }
+
+    static byte[] write(Object tree) {
+        try {
+            return WRITER.writeValueAsBytes(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot happen for a tree of plain values", e);
+        }
+    }
+
+    /** {@code {"error": message}}. */
+    static byte[] error(String message) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("error", message);
+        return write(n);
+    }
+
+    static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

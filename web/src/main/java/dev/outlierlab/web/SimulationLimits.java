@@ -1,0 +1,99 @@
+package dev.outlierlab.web;
+
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.report.Numbers;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+
+/**
+ * How much work and memory one request to the lab may ask for. A scenario file accepts far larger runs
+ * than a shared web page should compute on demand, so the server checks, before running, the request
+ * body's size, the cluster's size, the number of simulated requests, the per-host evaluations at interval
+ * ticks and health-check rounds (each keeps a sample for the charts), and an upper bound on the decisions
+ * the detector can log (each becomes an event in the answer). A refusal names the limit, the scenario's
+ * figure and what to change.
+ *
+ * @param maxBodyBytes       largest request body
+ * @param maxHosts           largest cluster
+ * @param maxRequests        most simulated requests ({@link Scenario#requestCount()})
+ * @param maxHostEvaluations most (interval ticks + health-check rounds) x hosts
+ * @param maxDecisions       largest upper bound on logged decisions
+ */
+public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests, long maxHostEvaluations,
+        long maxDecisions) {
+    /** The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000 decisions. */
+    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L, 200_000L);
+
+    /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
+    void check(Scenario s) {
+        int hosts = s.cluster().size();
+        if (hosts > maxHosts) {
+            throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts) + " hosts is over the lab's limit of "
+                    + Numbers.count(maxHosts) + " hosts per run; use fewer hosts, or run the scenario with `outlier-lab run`");
+        }
+        long requests = s.requestCount();
+        if (requests > maxRequests) {
+            throw ApiException.badRequest("the simulation would send " + Numbers.count(requests)
+                    + " requests (traffic.rps x duration), over the lab's limit of " + Numbers.count(maxRequests)
+                    + " requests per run; lower traffic.rps or duration, or run the scenario with `outlier-lab run`");
+        }
+        long evaluations = Math.multiplyExact(rounds(s), (long) hosts);
+        if (evaluations > maxHostEvaluations) {
+            throw ApiException.badRequest("the simulation would evaluate " + Numbers.count(hosts) + " hosts at "
+                    + Numbers.count(rounds(s)) + " interval ticks and health-check rounds (" + Numbers.count(evaluations)
+                    + " host evaluations), over the lab's limit of " + Numbers.count(maxHostEvaluations)
+                    + "; use a longer outlier_detection.interval, a shorter duration or fewer hosts");
+        }
+        long decisions = decisionBound(s);
+        if (decisions > maxDecisions) {
+            throw ApiException.badRequest("the simulation could log up to " + Numbers.count(decisions)
+                    + " detector decisions, over the lab's limit of " + Numbers.count(maxDecisions)
+                    + " per run; lower traffic.rps, the faults' error_rate or window, or raise consecutive_5xx");
+        }
+    }
+
+    /** Interval ticks (at k x interval up to the duration) plus health-check rounds. */
+    private static long rounds(Scenario s) {
+        long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
+        if (s.healthChecks() != null) {
+            rounds += s.durationNanos() / s.healthChecks().intervalNanos();
+        }
+        return rounds;
+    }
+
+    /**
+     * An upper bound on logged decisions: every failed request can complete a run of consecutive errors for
+     * each consecutive detector it feeds; every tick can offer each host to success rate and failure
+     * percentage, for each origin; and each ejection can be followed by at most one return.
+     */
+    static long decisionBound(Scenario s) {
+        OutlierDetectionConfig od = s.outlierDetection();
+        TrafficSpec traffic = s.traffic();
+        long consecutive = 0;
+        for (FaultSpec f : s.faults()) {
+            long start = Math.min(f.startNanos(), s.durationNanos());
+            long end = Math.min(f.endNanos(), s.durationNanos());
+            long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
+            long failures = (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM));
+            boolean local = od.splitExternalLocalOriginErrors() && f.result() != null;
+            if (local) {
+                consecutive += perRun(failures, od.consecutiveLocalOriginFailure());
+            } else {
+                consecutive += perRun(failures, od.consecutive5xx());
+                if (f.status() >= 502 && f.status() <= 504) {
+                    consecutive += perRun(failures, od.consecutiveGatewayFailure());
+                }
+            }
+        }
+        long perTick = od.splitExternalLocalOriginErrors() ? 4 : 2;
+        long ticks = s.durationNanos() / od.intervalNanos();
+        long atTicks = ticks * s.cluster().size() * perTick;
+        return 2 * (consecutive + atTicks);
+    }
+
+    /** Runs of {@code threshold} consecutive failures in {@code failures}; a threshold of 0 never triggers. */
+    private static long perRun(long failures, long threshold) {
+        return threshold == 0 ? 0 : failures / threshold + 1;
+    }
+}

@@ -1,0 +1,515 @@
+// The lab's page: builds the controls from GET /api/settings, keeps the scenario being edited, runs it with
+// POST /api/run whenever a control changes (debounced while typing, at once on commit), and shows the
+// result. The URL's hash carries the scenario (only what differs from the defaults), so a copied link
+// reproduces the run.
+
+import { drawCharts, resizeCharts, seconds, setCursor } from './charts.js';
+import { count, el, hostCount, renderMetrics, renderTable, renderTrace, story } from './render.js';
+
+const TYPING_DEBOUNCE_MS = 150;
+
+// The seed's nine controlled comparisons, each a change from the defaults.
+const PRESETS = [
+  { id: 'defaults', label: 'Defaults', hint: 'Six hosts, one failing 33 % of requests from 30 s to 240 s, Envoy\'s defaults: the 10 % cap refuses every ejection.', patch: {} },
+  { id: 'cap-34', label: 'Cap 34 %', hint: 'max_ejection_percent 34: one host of six (16.7 %) now fits under the cap.', patch: { outlier_detection: { max_ejection_percent: 34 } } },
+  { id: 'always-one', label: 'Always eject one host', hint: 'always_eject_one_host: the first ejection is allowed whatever the cap says.', patch: { outlier_detection: { always_eject_one_host: true } } },
+  { id: 'cap-34-sr-off', label: 'Cap 34 %, success rate off', hint: 'A host failing one request in three never reaches five consecutive errors.', patch: { outlier_detection: { max_ejection_percent: 34, enforcing_success_rate: 0 } } },
+  { id: 'error-100', label: 'Error rate 100 %', hint: 'Cap 34 %, success rate off, every request of the faulty host fails: consecutive 5xx ejects it at 30 s.', patch: { outlier_detection: { max_ejection_percent: 34, enforcing_success_rate: 0 }, fault: { error_rate: 100 } } },
+  { id: 'ten-hosts', label: '10 hosts at 1,000 rps', hint: 'Back to the defaults with 10 hosts: one host is exactly 10 %, so the default cap allows one ejection.', patch: { cluster: { hosts: 10 }, traffic: { rps: 1000 } } },
+  { id: 'two-faulty', label: 'Two faulty hosts', hint: 'Cap 34 % and two faulty hosts: the mean and spread move with them, so neither is an outlier.', patch: { outlier_detection: { max_ejection_percent: 34 }, fault: { hosts: 2 } } },
+  { id: 'all-faulty', label: 'Every host faulty', hint: 'Cap 34 % and the fault on all six hosts: nobody is an outlier and a third of requests fail.', patch: { outlier_detection: { max_ejection_percent: 34 }, fault: { hosts: 6 } } },
+  { id: 'four-dead', label: 'Four dead hosts', hint: 'Four hosts at 100 %, success rate off, cap 100 %: fewer than half remain, so panic mode sends traffic to every host.', patch: { outlier_detection: { max_ejection_percent: 100, enforcing_success_rate: 0 }, fault: { hosts: 4, error_rate: 100 } } },
+];
+
+const $ = id => document.getElementById(id);
+const lab = {
+  settings: null,
+  defaults: null,
+  draft: null,       // the scenario the controls show (may be invalid while the user edits)
+  result: null,      // the last successful run
+  lastFault: null,   // the fault to restore when "faulty hosts" goes from 0 back up
+  visible: 0,        // trace steps shown
+  tracing: false,
+  seq: 0,
+  runs: 0,
+  abort: null,
+  timer: null,
+  changeAt: null,
+  timings: [],
+};
+window.outlierLab = lab;
+
+main().catch(e => showError(`The lab could not start: ${e.message}`));
+
+async function main() {
+  const res = await fetch('/api/settings');
+  lab.settings = await res.json();
+  lab.defaults = normalize(lab.settings.defaults);
+  lab.lastFault = clone(lab.defaults.faults[0]);
+  buildPresets();
+  buildControls();
+  wireActions();
+  new ResizeObserver(() => resizeCharts()).observe($('charts'));
+  window.addEventListener('hashchange', () => loadFromHash());
+  await loadFromHash();
+  document.body.dataset.ready = 'true';
+}
+
+// ---- scenario paths ---------------------------------------------------------------------------------
+
+function clone(v) { return v == null ? v : JSON.parse(JSON.stringify(v)); }
+
+/** A copy with each fault's host list written as a count when it names the first N hosts, as the controls do. */
+function normalize(scenario) {
+  const s = clone(scenario);
+  const names = Array.isArray(s.cluster.hosts) ? s.cluster.hosts : null;
+  for (const f of s.faults) {
+    if (Array.isArray(f.hosts) && f.hosts.every((h, i) => h === (names ? names[i] : `host-${i}`))) f.hosts = f.hosts.length;
+  }
+  return s;
+}
+
+function getPath(obj, path) {
+  let cur = obj;
+  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
+    if (cur == null) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+function setPath(obj, path, value) {
+  const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  let cur = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (cur[p] == null || typeof cur[p] !== 'object') cur[p] = {};
+    cur = cur[p];
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** What differs from the defaults: nested maps key by key, the faults list whole. */
+function diff(s, d) {
+  const out = {};
+  for (const [k, v] of Object.entries(s)) {
+    const dv = d[k];
+    if (k !== 'faults' && v && typeof v === 'object' && !Array.isArray(v) && dv && typeof dv === 'object') {
+      const sub = diff(v, dv);
+      if (Object.keys(sub).length) out[k] = sub;
+    } else if (JSON.stringify(v) !== JSON.stringify(dv)) {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function merge(base, patch) {
+  const out = clone(base);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' && !Array.isArray(out[k])) {
+      out[k] = merge(out[k], v);
+    } else {
+      out[k] = clone(v);
+    }
+  }
+  return out;
+}
+
+function presetScenario(p) {
+  const { fault, ...rest } = p.patch;
+  const s = merge(lab.defaults, rest);
+  if (fault) s.faults = [Object.assign(clone(lab.defaults.faults[0]), fault)];
+  return s;
+}
+
+// ---- controls ---------------------------------------------------------------------------------------
+
+const controls = [];   // { def, input }
+
+function buildControls() {
+  const form = $('controls');
+  const groups = new Map();
+  for (const def of lab.settings.controls) {
+    if (!groups.has(def.group)) {
+      const fs = el('fieldset', { class: 'group' }, el('legend', { text: def.group }));
+      groups.set(def.group, fs);
+      form.append(fs);
+    }
+    groups.get(def.group).append(field(def));
+  }
+  groups.get('Fault').append(el('p', { id: 'fault-note', class: 'note', hidden: true }));
+  const shown = new Set(lab.settings.controls.map(c => c.path));
+  const more = el('details', { class: 'group more' }, el('summary', { text: 'More Envoy settings' }));
+  more.append(field({ id: 'seed', label: 'Seed', unit: '', path: 'seed', kind: 'count', min: -9e15, max: 9e15, step: 1,
+    description: 'Seeds every random draw (enforcing percentages below 100, ejection jitter); the same seed gives the same run.' }));
+  for (const s of lab.settings.outlier_detection) {
+    const path = `outlier_detection.${s.name}`;
+    if (shown.has(path)) continue;
+    const kind = { duration: 'seconds', boolean: 'toggle', percent: 'count', count: 'count' }[s.kind];
+    more.append(field({ id: s.name, label: s.name, unit: { duration: 's', percent: '%' }[s.kind] ?? '', path, kind,
+      min: 0, max: s.kind === 'percent' ? 100 : 4294967295, step: 1, on: true, off: false,
+      description: `${s.description} Allowed: ${s.allowed}.` }));
+  }
+  form.append(more);
+  form.addEventListener('submit', ev => ev.preventDefault());
+}
+
+function field(def) {
+  const id = `c-${def.id}`;
+  const hintId = `h-${def.id}`;
+  const hint = el('span', { class: 'hint', id: hintId, role: 'tooltip', text: def.description });
+  let input;
+  if (def.kind === 'toggle') {
+    input = el('input', { type: 'checkbox', id, 'aria-describedby': hintId });
+    input.addEventListener('change', () => onControl(def, input, true));
+    const wrap = el('div', { class: 'field toggle', 'data-control': def.id },
+      input, el('label', { for: id, text: def.label }), hint);
+    controls.push({ def, input });
+    return wrap;
+  }
+  input = el('input', { type: 'number', id, min: def.min, max: def.max, step: def.kind === 'count' || def.kind === 'fault_hosts' ? 1 : 'any',
+    inputmode: 'decimal', 'aria-describedby': hintId, required: true });
+  input.addEventListener('input', () => onControl(def, input, false));
+  input.addEventListener('change', () => onControl(def, input, true));
+  controls.push({ def, input });
+  return el('div', { class: 'field', 'data-control': def.id },
+    el('label', { for: id }, def.label, def.unit ? el('span', { class: 'unit', text: ` (${def.unit})` }) : null),
+    input, hint);
+}
+
+/** Shows the draft's values, leaving alone the control the user is typing in. */
+function showDraft() {
+  const s = lab.draft;
+  const fault = s.faults[0];
+  for (const { def, input } of controls) {
+    if (document.activeElement === input && input.type === 'number') continue;
+    if (def.kind === 'toggle') {
+      const v = getPath(s, def.path);
+      input.checked = def.on === true ? v === true : v !== def.off;
+      continue;
+    }
+    let v;
+    if (def.kind === 'fault_hosts') v = fault ? (Array.isArray(fault.hosts) ? fault.hosts.length : fault.hosts) : 0;
+    else if (def.path.startsWith('faults[0].')) v = getPath(fault ?? lab.lastFault, def.path.slice('faults[0].'.length));
+    else if (def.path === 'cluster.hosts') v = hostCount(s);
+    else v = getPath(s, def.path);
+    if (def.kind === 'seconds') v = seconds(v);
+    const text = v == null ? '' : String(v);
+    if (input.value !== text) input.value = text;
+  }
+  for (const { def, input } of controls) {
+    if (def.path.startsWith('faults[0].')) input.disabled = !fault;
+  }
+  const note = $('fault-note');
+  const notes = [];
+  if (!fault) notes.push('No fault: raise "Faulty hosts" to add one.');
+  if (s.faults.length > 1) notes.push(`This scenario has ${s.faults.length} faults; these controls edit the first.`);
+  if (fault && Array.isArray(fault.hosts)) notes.push(`The first fault names its hosts: ${fault.hosts.join(', ')}.`);
+  if (fault && fault.result) notes.push(`Failures are local-origin results (${fault.result}), not HTTP ${fault.status}.`);
+  if (s.health_checks) notes.push(`Active health checks every ${s.health_checks.interval} (from the scenario).`);
+  note.textContent = notes.join(' ');
+  note.hidden = !notes.length;
+}
+
+function onControl(def, input, commit) {
+  lab.changeAt = performance.now();
+  if (input.type === 'number' && (input.value === '' || !input.checkValidity())) {
+    if (commit) showError(`${def.label}: ${input.validationMessage || 'enter a number'}`);
+    return;
+  }
+  const s = lab.draft;
+  if (def.kind === 'toggle') {
+    setPath(s, def.path, input.checked ? def.on : def.off);
+  } else {
+    let v = Number(input.value);
+    if (def.kind === 'fault_hosts') {
+      if (v === 0) {
+        if (s.faults.length) lab.lastFault = clone(s.faults[0]);
+        s.faults = [];
+      } else {
+        if (!s.faults.length) s.faults = [clone(lab.lastFault)];
+        s.faults[0].hosts = v;
+      }
+    } else {
+      if (def.kind === 'seconds') v = `${v}s`;
+      if (def.path.startsWith('faults[0].')) {
+        if (!s.faults.length) return;
+        setPath(s.faults[0], def.path.slice('faults[0].'.length), v);
+      } else {
+        setPath(s, def.path, v);
+      }
+    }
+  }
+  schedule(commit);
+}
+
+// ---- running ----------------------------------------------------------------------------------------
+
+function schedule(now) {
+  clearTimeout(lab.timer);
+  if (now) run();
+  else lab.timer = setTimeout(run, TYPING_DEBOUNCE_MS);
+}
+
+async function run() {
+  clearTimeout(lab.timer);
+  const seq = ++lab.seq;
+  lab.abort?.abort();
+  const abort = new AbortController();
+  lab.abort = abort;
+  const changeAt = lab.changeAt ?? performance.now();
+  lab.changeAt = null;
+  setBusy(true);
+  let res, body;
+  const sent = performance.now();
+  try {
+    res = await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(lab.draft), signal: abort.signal });
+    body = await res.json();
+  } catch (e) {
+    if (e.name === 'AbortError') return;
+    if (seq === lab.seq) { setBusy(false); showError(`The lab server did not answer (${e.message}). Is outlier-lab serve still running?`); }
+    return;
+  }
+  if (seq !== lab.seq) return;
+  const answered = performance.now();
+  setBusy(false);
+  if (!res.ok) {
+    showError(body.error ?? `The server answered ${res.status}.`);
+    return;
+  }
+  showError(null);
+  render(body, { changeAt, sent, answered }, seq);
+}
+
+/**
+ * Shows a result in two frames: the words and the table first, painted at once; the charts in the next
+ * task. {@code lab.timings} records, from the control's change event: the frame that paints the table, the
+ * server's share, and the frame that paints the charts.
+ */
+function render(result, t, seq) {
+  lab.result = result;
+  lab.draft = normalize(result.scenario);
+  if (lab.draft.faults.length) lab.lastFault = clone(lab.draft.faults[0]);
+  const n = result.events.length;
+  lab.visible = lab.tracing ? Math.min(Math.max(lab.visible, 1), n) : n;
+  if (n === 0) lab.tracing = false;
+  showDraft();
+  renderMetrics($('metrics'), result);
+  $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
+  renderTable($('events-table'), $('events-caption'), result, pickStep);
+  showTrace();
+  markPresets();
+  writeHash(result.scenario);
+  const domAt = performance.now();
+  requestAnimationFrame(() => {
+    const tableAt = performance.now();
+    setTimeout(() => {
+      if (seq !== lab.seq) return;
+      drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr') });
+      describeCharts(result);
+      setCursor(lab.tracing ? result.events[lab.visible - 1]?.time ?? null : null);
+      requestAnimationFrame(() => {
+        const timing = { tableMs: tableAt - t.changeAt, serverMs: t.answered - t.sent, domMs: domAt - t.answered,
+          chartsMs: performance.now() - t.changeAt, run: lab.runs + 1 };
+        lab.timings.push(timing);
+        lab.runs++;
+        document.body.dataset.runs = String(lab.runs);
+        $('timing').textContent = `Table in ${Math.round(timing.tableMs)} ms, charts in ${Math.round(timing.chartsMs)} ms `
+          + `(server ${Math.round(timing.serverMs)} ms).`;
+      });
+    }, 0);
+  });
+}
+
+function setBusy(busy) {
+  $('results').setAttribute('aria-busy', String(busy));
+  document.body.classList.toggle('busy', busy);
+}
+
+function showError(message) {
+  const box = $('error');
+  box.hidden = !message;
+  box.textContent = message ?? '';
+  document.body.classList.toggle('stale', Boolean(message));
+}
+
+// ---- trace ------------------------------------------------------------------------------------------
+
+function traceParts() {
+  return { slider: $('trace-slider'), position: $('trace-position'), next: $('trace-next'), all: $('trace-all'),
+    start: $('trace-start'), list: $('trace-list'), detail: $('trace-detail') };
+}
+
+function showTrace() {
+  if (!lab.result) return;
+  renderTrace(traceParts(), lab.result, lab.visible);
+  const e = lab.tracing && lab.visible > 0 ? lab.result.events[lab.visible - 1] : null;
+  setCursor(e ? e.time : null);
+  for (const row of $('events-table').querySelectorAll('tr.current')) row.classList.remove('current');
+  if (e) $('events-table').querySelector(`tr[data-index="${lab.visible - 1}"]`)?.classList.add('current');
+}
+
+function pickStep(i) {
+  lab.tracing = true;
+  lab.visible = i + 1;
+  showTrace();
+  $('trace').scrollIntoView({ block: 'nearest' });
+}
+
+// ---- the URL ----------------------------------------------------------------------------------------
+
+function writeHash(scenario) {
+  const d = diff(normalize(scenario), lab.defaults);
+  const hash = Object.keys(d).length ? `#scenario=${encodeURIComponent(JSON.stringify(d))}` : '';
+  if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+}
+
+async function loadFromHash() {
+  const m = /^#scenario=(.*)$/.exec(location.hash);
+  let partial = {};
+  if (m) {
+    try {
+      partial = JSON.parse(decodeURIComponent(m[1]));
+    } catch (e) {
+      showError(`The link's scenario is not valid JSON (${e.message}); showing the defaults.`);
+    }
+  }
+  lab.draft = merge(lab.defaults, partial);
+  if (partial.faults) lab.draft.faults = clone(partial.faults);
+  showDraft();
+  await run();
+}
+
+// ---- presets, reset, export, load, copy -------------------------------------------------------------
+
+function buildPresets() {
+  const list = $('preset-list');
+  for (const p of PRESETS) {
+    const hintId = `ph-${p.id}`;
+    list.append(el('li', {}, el('button', { type: 'button', class: 'preset', 'data-preset': p.id, 'aria-pressed': 'false',
+      'aria-describedby': hintId, onclick: () => applyPreset(p) }, p.label),
+    el('span', { class: 'hint', id: hintId, role: 'tooltip', text: p.hint })));
+  }
+}
+
+function applyPreset(p) {
+  lab.changeAt = performance.now();
+  lab.draft = presetScenario(p);
+  lab.tracing = false;
+  showDraft();
+  schedule(true);
+}
+
+function markPresets() {
+  const now = JSON.stringify(diff(normalize(lab.result.scenario), lab.defaults));
+  for (const p of PRESETS) {
+    const b = document.querySelector(`[data-preset="${p.id}"]`);
+    b.setAttribute('aria-pressed', String(JSON.stringify(diff(presetScenario(p), lab.defaults)) === now));
+  }
+}
+
+function wireActions() {
+  $('reset').addEventListener('click', () => applyPreset(PRESETS[0]));
+  $('export').addEventListener('click', exportJson);
+  $('load').addEventListener('click', () => $('file').click());
+  $('file').addEventListener('change', loadFile);
+  $('copy-link').addEventListener('click', copyLink);
+  $('trace-start').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(1, lab.result.events.length); showTrace(); });
+  $('trace-next').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(lab.visible + 1, lab.result.events.length); showTrace(); });
+  $('trace-all').addEventListener('click', () => { lab.tracing = false; lab.visible = lab.result.events.length; showTrace(); });
+  $('trace-slider').addEventListener('input', ev => { lab.tracing = true; lab.visible = Number(ev.target.value); showTrace(); });
+}
+
+function exportJson() {
+  const r = lab.result;
+  if (!r) return;
+  const doc = {
+    tool: 'outlier-lab',
+    model: 'Envoy v1.40.2 passive outlier detection',
+    link: location.href,
+    inputs: r.scenario,
+    metrics: r.summary,
+    stats: r.stats,
+    trace: r.events,
+  };
+  const blob = new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = el('a', { href: url, download: `outlier-lab-${slug(r.scenario.name)}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  flash(`Exported ${count(r.events.length)} trace steps as ${a.download}.`);
+}
+
+function slug(name) {
+  return String(name || 'scenario').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'scenario';
+}
+
+async function loadFile(ev) {
+  const file = ev.target.files[0];
+  ev.target.value = '';
+  if (!file) return;
+  if (file.size > lab.settings.limits.max_body_bytes) {
+    showError(`${file.name} is ${count(file.size)} bytes, over the lab's limit of ${count(lab.settings.limits.max_body_bytes)}.`);
+    return;
+  }
+  const text = await file.text();
+  const res = await fetch(`/api/scenario?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: text,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  const body = await res.json();
+  if (!res.ok) {
+    showError(body.error);
+    return;
+  }
+  lab.changeAt = performance.now();
+  lab.draft = normalize(body.scenario);
+  lab.tracing = false;
+  showDraft();
+  flash(`Loaded ${file.name}.`);
+  schedule(true);
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    flash('Link copied: it reproduces this run.');
+  } catch {
+    window.prompt('Copy this link; it reproduces this run:', location.href);
+  }
+}
+
+function flash(text) {
+  const s = $('status');
+  s.textContent = text;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => { s.textContent = ''; }, 4000);
+}
+
+/** Text equivalents of the charts, for screen readers and for anyone who prefers words. */
+function describeCharts(result) {
+  const ctxHosts = new Map();
+  const open = new Map();
+  for (const e of result.events) {
+    if (e.action === 'eject') open.set(e.host, e.time);
+    if (e.action === 'uneject') {
+      if (!ctxHosts.has(e.host)) ctxHosts.set(e.host, []);
+      ctxHosts.get(e.host).push(`${t3(open.get(e.host))}–${t3(e.time)} s`);
+      open.delete(e.host);
+    }
+  }
+  const dur = seconds(result.scenario.duration);
+  for (const [h, t] of open) {
+    if (!ctxHosts.has(h)) ctxHosts.set(h, []);
+    ctxHosts.get(h).push(`${t3(t)}–${t3(dur)} s (still out)`);
+  }
+  const parts = [...ctxHosts].map(([h, spans]) => `${h} ejected ${spans.join(', ')}`);
+  const panic = result.panic_windows.map(w => `${t3(w.start)}–${t3(w.end)} s`);
+  $('timeline-desc').textContent = (parts.length ? `${parts.join('; ')}.` : 'Every host stayed in rotation.')
+    + (panic.length ? ` Panic: ${panic.join(', ')}.` : '');
+}
+
+function t3(seconds) {
+  return String(Number(Number(seconds).toFixed(3)));
+}

@@ -1,0 +1,288 @@
+// The three pictures of a run, drawn with uPlot (served from its WebJar): which host was in rotation or
+// ejected over time with panic shaded, failed requests per second, and each interval's success rates
+// against the ejection threshold. All three share the time axis [0, duration] and a synced cursor, and
+// draw the decision trace's current step as a vertical line.
+
+const COLORS = {
+  rotation: '#cfe9d8',
+  ejected: '#c62828',
+  fault: '#f29f05',
+  panic: 'rgba(71, 85, 105, 0.28)',
+  faultBand: 'rgba(242, 159, 5, 0.10)',
+  refused: '#8a4b00',
+  unenforced: '#6d28d9',
+  cursor: '#111827',
+  failed: '#c62828',
+  ejectedLine: '#1d4ed8',
+  threshold: '#c62828',
+  mean: '#4b5563',
+};
+// Distinct, colour-blind-friendly line colours for hosts (Okabe-Ito, then Tableau).
+const HOST_COLORS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#000000',
+  '#8c564b', '#7f7f7f', '#bcbd22'];
+const MAX_SR_HOSTS = HOST_COLORS.length;
+
+const charts = [];
+let cursorTime = null;
+
+/** Draws (or redraws) every chart for a run's result. */
+export function drawCharts(result, els) {
+  destroyCharts();
+  const ctx = context(result);
+  charts.push(timeline(ctx, els.timeline));
+  charts.push(failedChart(ctx, els.failed));
+  const sr = successRateChart(ctx, els.successRate);
+  if (sr) charts.push(sr);
+  return ctx;
+}
+
+/** Moves the trace cursor (seconds, or null to hide it) on every chart. */
+export function setCursor(seconds) {
+  cursorTime = seconds;
+  for (const c of charts) c.u.redraw(false, false);
+}
+
+/** Fits every chart to its container's width. */
+export function resizeCharts() {
+  for (const c of charts) {
+    const w = width(c.el);
+    if (w !== c.u.width) c.u.setSize({ width: w, height: c.u.height });
+  }
+}
+
+function destroyCharts() {
+  while (charts.length) charts.pop().u.destroy();
+}
+
+/** The run's facts the charts share: hosts, ejection spans, fault spans, panic windows, markers. */
+function context(result) {
+  const s = result.scenario;
+  const hosts = Array.isArray(s.cluster.hosts) ? s.cluster.hosts
+    : Array.from({ length: s.cluster.hosts }, (_, i) => `host-${i}`);
+  const index = new Map(hosts.map((h, i) => [h, i]));
+  const duration = seconds(s.duration);
+  const ejected = hosts.map(() => []);
+  const open = new Map();
+  const markers = [];
+  for (const e of result.events) {
+    const i = index.get(e.host);
+    if (e.action === 'eject') open.set(i, e.time);
+    else if (e.action === 'uneject') {
+      ejected[i].push([open.get(i) ?? 0, e.time]);
+      open.delete(i);
+    } else markers.push({ host: i, time: e.time, action: e.action });
+  }
+  for (const [i, start] of open) ejected[i].push([start, duration]);
+  const faulty = hosts.map(() => []);
+  const faultWindows = [];
+  for (const f of s.faults) {
+    const names = typeof f.hosts === 'number' ? hosts.slice(0, f.hosts) : f.hosts;
+    const span = [seconds(f.start), Math.min(seconds(f.end), duration)];
+    if (span[1] <= span[0] || f.error_rate === 0) continue;
+    faultWindows.push(span);
+    for (const n of names) if (index.has(n)) faulty[index.get(n)].push(span);
+  }
+  return { result, hosts, duration, ejected, faulty, faultWindows, markers, panic: result.panic_windows.map(w => [w.start, w.end]) };
+}
+
+function timeline(ctx, el) {
+  const n = ctx.hosts.length;
+  const height = Math.max(130, Math.min(420, 46 + n * (n > 20 ? 10 : 26)));
+  const every = Math.max(1, Math.ceil(n / 16));
+  const rows = [];
+  for (let i = 0; i < n; i += every) rows.push(i);
+  const opts = base(ctx, el, height, {
+    series: [{}, { label: 'hosts', stroke: 'transparent', points: { show: false } }],
+    scales: { x: xScale(ctx), y: { range: () => [0, n] } },
+    axes: [xAxis(), {
+      size: 62,
+      splits: () => rows.map(i => n - i - 0.5),
+      values: (u, splits) => splits.map(v => ctx.hosts[Math.round(n - v - 0.5)] ?? ''),
+      grid: { show: false },
+      ticks: { show: false },
+    }],
+    legend: { show: false },
+    hooks: { draw: [u => drawTimeline(u, ctx)] },
+  });
+  return make(opts, [[0, ctx.duration], [null, null]], el);
+}
+
+function drawTimeline(u, ctx) {
+  const c = u.ctx;
+  const { left, top, width, height } = u.bbox;
+  const n = ctx.hosts.length;
+  const rowH = height / n;
+  const gap = rowH > 6 ? Math.max(1, rowH * 0.12) : 0;
+  const x = t => u.valToPos(t, 'x', true);
+  c.save();
+  c.beginPath();
+  c.rect(left, top, width, height);
+  c.clip();
+  for (let i = 0; i < n; i++) {
+    const y = top + i * rowH + gap;
+    const h = rowH - 2 * gap;
+    c.fillStyle = COLORS.rotation;
+    c.fillRect(left, y, width, h);
+    c.fillStyle = COLORS.fault;
+    for (const [a, b] of ctx.faulty[i]) c.fillRect(x(a), y + h * 0.72, x(b) - x(a), h * 0.28);
+    c.fillStyle = COLORS.ejected;
+    for (const [a, b] of ctx.ejected[i]) c.fillRect(x(a), y, Math.max(1, x(b) - x(a)), h * 0.72);
+  }
+  for (const m of ctx.markers) {
+    const y = top + m.host * rowH + gap;
+    const h = rowH - 2 * gap;
+    c.fillStyle = m.action === 'overflow' ? COLORS.refused : COLORS.unenforced;
+    const mx = x(m.time);
+    const s = Math.max(3, Math.min(7, h * 0.3)) * devicePixelRatio;
+    c.beginPath();
+    c.moveTo(mx - s / 2, y);
+    c.lineTo(mx + s / 2, y);
+    c.lineTo(mx, y + s);
+    c.closePath();
+    c.fill();
+  }
+  c.fillStyle = COLORS.panic;
+  for (const [a, b] of ctx.panic) c.fillRect(x(a), top, Math.max(1, x(b) - x(a)), height);
+  c.restore();
+  drawCursor(u);
+}
+
+function failedChart(ctx, el) {
+  const series = ctx.result.series;
+  const step = series.step || 1;
+  const failed = series.failed.map(v => v / step);
+  const opts = base(ctx, el, 200, {
+    series: [
+      { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+      { label: step === 1 ? 'failed requests/s' : `failed requests/s (${step} s average)`, stroke: COLORS.failed,
+        fill: 'rgba(198, 40, 40, 0.12)', width: 1.5, points: { show: false },
+        value: (u, v) => v == null ? '–' : fmt(v) },
+      { label: 'hosts ejected', scale: 'hosts', stroke: COLORS.ejectedLine, width: 1.5, points: { show: false },
+        paths: window.uPlot.paths.stepped({ align: 1 }), value: (u, v) => v == null ? '–' : String(v) },
+    ],
+    scales: { x: xScale(ctx), y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] },
+      hosts: { range: () => [0, Math.max(1, ctx.hosts.length)] } },
+    axes: [xAxis(), { size: 56, label: 'failed/s', labelSize: 18 },
+      { scale: 'hosts', side: 1, size: 40, grid: { show: false }, label: 'ejected', labelSize: 18,
+        values: (u, splits) => splits.map(v => Number.isInteger(v) ? String(v) : '') }],
+    hooks: { drawClear: [u => shadeWindows(u, ctx)], draw: [drawCursor] },
+  });
+  return make(opts, [series.time, failed, series.max_ejected], el);
+}
+
+function successRateChart(ctx, el) {
+  const intervals = ctx.result.intervals.filter(iv => iv.origin === 'external' && (iv.hosts.length || iv.success_rate_ran));
+  el.replaceChildren();
+  if (!intervals.length) {
+    el.textContent = 'No host had requests in any interval, so there is nothing to judge.';
+    return null;
+  }
+  const detected = new Set(ctx.result.events.filter(e => e.action !== 'uneject').map(e => e.host));
+  const faulty = new Set(ctx.hosts.filter((h, i) => ctx.faulty[i].length));
+  const ranked = [...ctx.hosts].sort((a, b) => rank(a) - rank(b));
+  function rank(h) { return (detected.has(h) ? 0 : 2) + (faulty.has(h) ? 0 : 1) + ctx.hosts.indexOf(h) / 1e6; }
+  const shown = ranked.slice(0, MAX_SR_HOSTS).sort((a, b) => ctx.hosts.indexOf(a) - ctx.hosts.indexOf(b));
+  const xs = intervals.map(iv => iv.time);
+  const data = [xs,
+    intervals.map(iv => iv.success_rate_ran ? iv.threshold : null),
+    intervals.map(iv => iv.success_rate_ran ? iv.mean : null)];
+  for (const h of shown) {
+    data.push(intervals.map(iv => {
+      const s = iv.hosts.find(x => x.host === h);
+      return s ? s.success_rate : null;
+    }));
+  }
+  let lo = 100;
+  for (const col of data.slice(1)) for (const v of col) if (v != null && v < lo) lo = v;
+  const pct = (u, v) => v == null ? '–' : `${v.toFixed(1)} %`;
+  const opts = base(ctx, el, 240, {
+    series: [
+      { label: 'tick', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+      { label: 'ejection threshold', stroke: COLORS.threshold, width: 2, dash: [6, 4], value: pct, points: { show: false } },
+      { label: 'mean', stroke: COLORS.mean, width: 1, dash: [2, 3], value: pct, points: { show: false } },
+      ...shown.map((h, i) => ({ label: h, stroke: HOST_COLORS[i], width: 1.5, value: pct,
+        points: { show: true, size: 6, fill: HOST_COLORS[i] } })),
+    ],
+    scales: { x: xScale(ctx), y: { range: () => [Math.max(0, Math.floor((lo - 5) / 5) * 5), 100.5] } },
+    axes: [xAxis(), { size: 56, label: 'success rate %', labelSize: 18 }],
+    hooks: { drawClear: [u => shadeWindows(u, ctx)], draw: [drawCursor] },
+  });
+  const c = make(opts, data, el);
+  if (ctx.hosts.length > shown.length) {
+    const note = document.createElement('p');
+    note.className = 'chart-note';
+    note.textContent = `Showing ${shown.length} of ${ctx.hosts.length} hosts: those detected or faulty first.`;
+    el.append(note);
+  }
+  return c;
+}
+
+function base(ctx, el, height, opts) {
+  return Object.assign({
+    width: width(el),
+    height,
+    cursor: { sync: { key: 'outlier-lab' }, drag: { x: false, y: false } },
+    padding: [8, 8, 0, 0],
+  }, opts);
+}
+
+function make(opts, data, el) {
+  el.replaceChildren();
+  const u = new window.uPlot(opts, data, el);
+  return { u, el };
+}
+
+function xScale(ctx) {
+  return { time: false, range: () => [0, ctx.duration] };
+}
+
+function xAxis() {
+  return { values: (u, splits) => splits.map(v => `${fmt(v)} s`), size: 36 };
+}
+
+function shadeWindows(u, ctx) {
+  const c = u.ctx;
+  const { top, height } = u.bbox;
+  const x = t => u.valToPos(t, 'x', true);
+  c.save();
+  c.fillStyle = COLORS.faultBand;
+  for (const [a, b] of ctx.faultWindows) c.fillRect(x(a), top, x(b) - x(a), height);
+  c.fillStyle = COLORS.panic;
+  for (const [a, b] of ctx.panic) c.fillRect(x(a), top, Math.max(1, x(b) - x(a)), height);
+  c.restore();
+}
+
+function drawCursor(u) {
+  if (cursorTime == null) return;
+  const c = u.ctx;
+  const { top, height } = u.bbox;
+  const x = Math.round(u.valToPos(cursorTime, 'x', true));
+  c.save();
+  c.strokeStyle = COLORS.cursor;
+  c.lineWidth = 2 * devicePixelRatio;
+  c.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+  c.beginPath();
+  c.moveTo(x, top);
+  c.lineTo(x, top + height);
+  c.stroke();
+  c.restore();
+}
+
+function width(el) {
+  return Math.max(260, Math.floor(el.getBoundingClientRect().width || el.parentElement.clientWidth || 600));
+}
+
+/** Seconds from a duration in the scenario's form ("30s", "0.250s", "250ms", "5m"). */
+export function seconds(d) {
+  if (typeof d === 'number') return d;
+  const m = /^([0-9.]+)\s*(ms|s|m|h)?$/.exec(String(d).trim());
+  if (!m) return NaN;
+  const v = parseFloat(m[1]);
+  return { ms: v / 1000, s: v, m: v * 60, h: v * 3600 }[m[2] || 's'];
+}
+
+function fmt(v) {
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
+}
+
+export { COLORS };

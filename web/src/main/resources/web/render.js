@@ -1,0 +1,237 @@
+// The run's words and numbers: headline metrics, a few sentences saying what happened and why, the table
+// of ejections, refusals and returns, and the decision trace. Everything here is plain DOM; numbers come
+// from the server's run JSON unchanged, only formatted.
+
+const ACTIONS = {
+  eject: 'ejected',
+  overflow: 'refused by the cap',
+  unenforced: 'detected, not enforced',
+  uneject: 'returned',
+};
+const TABLE_PAGE = 500;
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  e.append(...children.filter(c => c != null));
+  return e;
+}
+
+export function count(n) {
+  return Number(n).toLocaleString('en-US');
+}
+
+/** A percentage as short as useful: 33, 5.5, 0.79. */
+export function percent(p) {
+  if (!Number.isFinite(p)) return '–';
+  const digits = Math.abs(p) >= 10 ? 1 : 2;
+  return String(Number(p.toFixed(digits)));
+}
+
+export function secs(s) {
+  return `${String(Number(Number(s).toFixed(3)))} s`;
+}
+
+export function typeName(type) {
+  return type == null ? '' : type.toLowerCase().replace(/_/g, ' ').replace('5xx', '5xx');
+}
+
+/** The headline figures. */
+export function renderMetrics(target, result) {
+  const s = result.summary;
+  const hosts = hostCount(result.scenario);
+  const items = [
+    ['Detections', count(s.ejections_detected), null, 'Every time a detector flagged a host, before the cap and enforcement.'],
+    ['Ejections', count(s.ejections_enforced), null, 'Hosts taken out of rotation.'],
+    ['Refused by the cap', count(s.ejections_overflow), null, 'Detections that max_ejection_percent did not allow.'],
+    ['Failed requests', count(s.failed), `${percent(s.failed_percent)} % of ${count(s.requests)}`, 'Requests that failed, of all sent.'],
+    ['Failed during the fault', `${percent(s.failed_percent_during_fault)} %`,
+      `${count(s.failed_during_fault)} of ${count(s.requests_during_fault)}`, 'Share of requests sent while a fault was active that failed.'],
+    ['Panic', `${percent(s.panic_seconds)} s`, null, 'Time the cluster spent in panic mode, sending requests to every host, ejected or not.'],
+    ['Most hosts out at once', `${s.max_ejected_at_once} of ${hosts}`, null, 'The most hosts ejected at the same time.'],
+  ];
+  target.replaceChildren(...items.map(([label, value, sub, hint]) => el('div', { class: 'metric', 'data-metric': key(label), title: hint },
+    el('dt', { text: label }), el('dd', { text: value }), sub ? el('dd', { class: 'metric-sub', text: sub }) : null)));
+  function key(label) { return label.toLowerCase().replace(/[^a-z]+/g, '-'); }
+}
+
+/** A few sentences that say what happened and why, from the numbers. */
+export function story(result) {
+  const s = result.summary;
+  const sc = result.scenario;
+  const od = sc.outlier_detection;
+  const hosts = hostCount(sc);
+  const events = result.events;
+  const lines = [];
+  const firstEject = events.find(e => e.action === 'eject');
+  const firstOverflow = events.find(e => e.action === 'overflow');
+  if (s.ejections_detected === 0) {
+    lines.push(`Nothing was detected. ${whyNoSuccessRate(result)}`);
+  } else if (s.ejections_enforced === 0 && firstOverflow && s.ejections_overflow === s.ejections_detected) {
+    const c = firstOverflow.cap;
+    lines.push(`The cap refused all ${count(s.ejections_overflow)} detections: ejecting one of ${hosts} hosts would put `
+      + `${percent(c.percent_if_ejected)} % of the cluster out, above max_ejection_percent ${c.max_ejection_percent} %.`);
+  } else if (firstEject) {
+    lines.push(`${count(s.ejections_enforced)} ejection${s.ejections_enforced === 1 ? '' : 's'}; the first: ${firstEject.explanation}.`);
+    if (s.ejections_overflow > 0) lines.push(`The cap refused ${count(s.ejections_overflow)} more.`);
+  }
+  if (s.ejections_unenforced > 0) {
+    lines.push(`${count(s.ejections_unenforced)} detection${s.ejections_unenforced === 1 ? ' was' : 's were'} not enforced: `
+      + 'the enforcing_* percentage of the detector is below 100, so the detection is logged and the host stays in.');
+  }
+  if (s.panic_seconds > 0) {
+    lines.push(`The cluster was in panic for ${secs(s.panic_seconds)}: fewer than ${sc.cluster.panic_threshold} % of hosts were `
+      + 'healthy, so requests went to every host, ejected or not.');
+  }
+  if (sc.faults.length) {
+    lines.push(`${count(s.failed)} requests failed; ${percent(s.failed_percent_during_fault)} % of those sent during the fault.`);
+  } else {
+    lines.push('No fault is configured, so every request succeeds.');
+  }
+  if (s.ejections_enforced === 0 && s.ejections_overflow > 0 && s.ejections_overflow < s.ejections_detected
+      && od.max_ejection_percent < 100 / hosts && !od.always_eject_one_host) {
+    lines.push(`With ${hosts} hosts, max_ejection_percent ${od.max_ejection_percent} % admits no ejection at all `
+      + `(one host is ${percent(100 / hosts)} %).`);
+  }
+  return lines;
+}
+
+function whyNoSuccessRate(result) {
+  const od = result.scenario.outlier_detection;
+  const ext = result.intervals.filter(iv => iv.origin === 'external');
+  const ran = ext.filter(iv => iv.success_rate_ran);
+  if (!ran.length) {
+    let most = 0;
+    for (const iv of ext) most = Math.max(most, iv.hosts.filter(h => h.requests >= od.success_rate_request_volume).length);
+    return `Success rate never ran: it needs ${od.success_rate_minimum_hosts} hosts with at least `
+      + `${count(od.success_rate_request_volume)} requests in an interval, and at most ${most} had them.`;
+  }
+  let closest = null;
+  for (const iv of ran) {
+    for (const h of iv.hosts) {
+      if (h.requests < od.success_rate_request_volume) continue;
+      const margin = h.success_rate - iv.threshold;
+      if (!closest || margin < closest.margin) closest = { margin, host: h.host, rate: h.success_rate, threshold: iv.threshold, time: iv.time };
+    }
+  }
+  const near = closest ? ` The closest: ${closest.host} at ${closest.rate.toFixed(1)} % against a threshold of `
+    + `${closest.threshold.toFixed(1)} % at ${secs(closest.time)}.` : '';
+  return `Success rate ran at ${ran.length} interval${ran.length === 1 ? '' : 's'} and no host fell below the threshold `
+    + `(mean - ${od.success_rate_stdev_factor / 1000} x stdev): when every host fails alike, or several do, nobody is an outlier.${near}`;
+}
+
+/** The table of ejections, refusals and returns. {@code onPick(i)} selects event i in the trace. */
+export function renderTable(table, caption, result, onPick, limit = TABLE_PAGE) {
+  const events = result.events;
+  const body = el('tbody');
+  const n = Math.min(events.length, limit);
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    body.append(el('tr', { class: `ev ev-${e.action}`, tabindex: '0', 'data-index': String(i),
+      'aria-label': e.explanation, onclick: () => onPick(i),
+      onkeydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(i); } } },
+    el('td', { class: 'num', text: secs(e.time) }),
+    el('td', { text: e.host }),
+    el('td', {}, el('span', { class: `badge badge-${e.action}`, text: ACTIONS[e.action] ?? e.action })),
+    el('td', { text: typeName(e.type) }),
+    el('td', { text: saw(e) }),
+    el('td', { text: e.cap ? capText(e.cap) : '' }),
+    el('td', { class: 'num', text: e.action === 'eject' ? `${secs(e.ejection_time)} (x${e.multiplier})`
+      : e.action === 'uneject' ? `out ${secs(e.out_for)}` : '' })));
+  }
+  if (!events.length) {
+    body.append(el('tr', {}, el('td', { colspan: '7', class: 'empty', text: 'No ejections, refusals or returns.' })));
+  }
+  table.tBodies[0]?.remove();
+  table.append(body);
+  const more = events.length > n;
+  caption.replaceChildren(`${count(events.length)} decision${events.length === 1 ? '' : 's'}`
+    + (more ? `, showing the first ${count(n)}` : ''));
+  if (more) {
+    caption.append(' ', el('button', { type: 'button', class: 'link', text: `Show all ${count(events.length)}`,
+      onclick: () => renderTable(table, caption, result, onPick, Infinity) }));
+  }
+}
+
+function saw(e) {
+  if (e.action === 'uneject') return e.reason === 'active_health_check' ? 'passed an active health check' : 'ejection time elapsed';
+  if (e.host_success_rate != null) {
+    return `${e.host_success_rate.toFixed(1)} % < ${e.cluster_success_rate_ejection_threshold.toFixed(1)} % `
+      + `(mean ${e.cluster_average_success_rate.toFixed(1)}, stdev ${e.cluster_success_rate_stdev.toFixed(1)})`;
+  }
+  if (e.host_failure_percentage != null) return `${e.host_failure_percentage.toFixed(1)} % failed >= ${e.failure_percentage_threshold} %`;
+  if (e.consecutive_errors != null) return `${e.consecutive_errors} in a row`;
+  return '';
+}
+
+function capText(c) {
+  const ok = c.percent_if_ejected <= Math.min(c.max_ejection_percent, 100);
+  return `(${c.ejected_before}+1)/${c.hosts} = ${percent(c.percent_if_ejected)} % ${ok ? '<=' : '>'} ${c.max_ejection_percent} %`
+    + (c.allowed && !ok ? ' (always eject one)' : '');
+}
+
+/**
+ * The decision trace: the first {@code visible} steps, the last of them current, with what the detector
+ * saw at that tick drawn as bars against the threshold.
+ */
+export function renderTrace(parts, result, visible) {
+  const events = result.events;
+  const n = events.length;
+  parts.slider.max = String(n);
+  parts.slider.value = String(visible);
+  parts.slider.disabled = n === 0;
+  parts.position.textContent = n === 0 ? 'No decisions to trace.' : `Step ${visible} of ${n}`;
+  parts.next.disabled = visible >= n;
+  parts.all.disabled = visible >= n && n > 0 ? false : n === 0;
+  parts.start.disabled = n === 0;
+  const shown = Math.min(visible, 1000);
+  const from = visible - shown;
+  const items = [];
+  for (let i = from; i < visible; i++) {
+    const e = events[i];
+    items.push(el('li', { class: i === visible - 1 ? 'current' : null, 'data-index': String(i), value: String(i + 1) },
+      el('span', { class: `badge badge-${e.action}`, text: ACTIONS[e.action] ?? e.action }), ' ', e.explanation));
+  }
+  parts.list.replaceChildren(...items);
+  const current = parts.list.lastElementChild;
+  if (current && parts.list.scrollHeight > parts.list.clientHeight) {
+    parts.list.scrollTop = current.offsetTop - parts.list.clientHeight + current.offsetHeight + 8;
+  }
+  renderStepDetail(parts.detail, result, visible > 0 && visible <= n ? events[visible - 1] : null);
+}
+
+function renderStepDetail(target, result, e) {
+  target.replaceChildren();
+  if (!e) return;
+  target.append(el('p', { class: 'step-sentence', text: e.explanation }));
+  if (e.host_success_rate == null) return;
+  const iv = result.intervals.find(x => x.origin === 'external' && x.time === e.time && x.success_rate_ran);
+  if (!iv) return;
+  const lo = Math.max(0, Math.floor(Math.min(iv.threshold, ...iv.hosts.map(h => h.success_rate)) / 10) * 10 - 10);
+  const pos = v => `${((v - lo) / (100 - lo)) * 100}%`;
+  const bars = el('div', { class: 'bars', role: 'img',
+    'aria-label': `Success rates at ${secs(iv.time)}: ` + iv.hosts.map(h => `${h.host} ${h.success_rate.toFixed(1)} %`).join(', ')
+      + `; threshold ${iv.threshold.toFixed(1)} %` });
+  for (const h of iv.hosts) {
+    const below = h.success_rate < iv.threshold;
+    bars.append(el('div', { class: `bar-row${h.host === e.host ? ' is-host' : ''}` },
+      el('span', { class: 'bar-label', text: h.host }),
+      el('span', { class: 'bar-track' },
+        el('span', { class: `bar${below ? ' below' : ''}`, style: `width:${pos(h.success_rate)}` }),
+        el('span', { class: 'bar-threshold', style: `left:${pos(iv.threshold)}` })),
+      el('span', { class: 'bar-value', text: `${h.success_rate.toFixed(1)} %` })));
+  }
+  target.append(el('p', { class: 'bars-caption', text: `At ${secs(iv.time)}: each host's success rate over the last interval; `
+    + `the line is the threshold ${iv.threshold.toFixed(1)} % = mean ${iv.mean.toFixed(1)} - `
+    + `${result.scenario.outlier_detection.success_rate_stdev_factor / 1000} x stdev ${iv.stdev.toFixed(1)}.` }), bars);
+}
+
+export function hostCount(scenario) {
+  return Array.isArray(scenario.cluster.hosts) ? scenario.cluster.hosts.length : scenario.cluster.hosts;
+}

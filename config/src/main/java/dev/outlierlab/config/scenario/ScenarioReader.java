@@ -153,7 +153,7 @@ public final class ScenarioReader {
             return b.build();
         } catch (InvalidConfigException e) {
             Located where = od.getOrDefault(e.key(), node);
-            throw new InputException(where.origin() + ": outlier_detection." + e.getMessage());
+            throw Values.error(where, "outlier_detection." + e.key(), e.value(), e.allowed());
         }
     }
 

@@ -22,8 +22,14 @@ import java.util.function.Supplier;
 final class Values {
 
     static InputException error(Located at, String key, Object value, String allowed) {
-        String where = at == null ? "" : at.origin() + ": ";
-        return new InputException(where + key + ": " + describe(value) + " is not allowed; expected " + allowed);
+        String what = describe(value) + " is not allowed; expected " + allowed;
+        if (at == null) {
+            return new InputException(key + ": " + what);
+        }
+        if (at.origin().equals("--set " + key)) {
+            return new InputException(at.origin() + ": " + what);
+        }
+        return new InputException(at.origin() + ": " + key + ": " + what);
     }
 
     static String describe(Object value) {

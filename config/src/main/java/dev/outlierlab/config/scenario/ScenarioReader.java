@@ -1,0 +1,170 @@
+package dev.outlierlab.config.scenario;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlTree;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a scenario file (spec section 2) into a validated {@link Scenario}: every key optional, defaults from
+ * the seed's opening case, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
+ * reported with the key, the value, the line and what is allowed.
+ */
+public final class ScenarioReader {
+    /** A scenario and whether the file named its hosts (a trace may otherwise supply them). */
+    public record Loaded(Scenario scenario, boolean hostsGiven) {
+    }
+
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "cluster", "traffic", "faults",
+            "outlier_detection", "health_checks");
+    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
+    private static final Set<String> TRAFFIC = Set.of("rps");
+    private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
+            "fails_health_check");
+    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
+
+    private ScenarioReader() {
+    }
+
+    /** The default scenario with overrides. */
+    public static Loaded defaults(List<String> sets) {
+        return read("", "(default scenario)", sets);
+    }
+
+    /**
+     * Reads a scenario document (YAML or JSON).
+     *
+     * @param source name of the file, for messages
+     * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
+     */
+    public static Loaded read(String text, String source, List<String> sets) {
+        Located root = YamlTree.parse(text, source);
+        if (!(root.value() instanceof Map)) {
+            throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
+                    + "traffic, faults, outlier_detection, ...), not " + Values.describe(root.value()));
+        }
+        for (String set : sets) {
+            Overrides.apply(root, set);
+        }
+        return build(root);
+    }
+
+    private static Loaded build(Located root) {
+        Values v = new Values();
+        Map<String, Located> top = v.map(root, "", TOP);
+        Scenario defaults = Scenario.defaults();
+        String name = v.text(top.get("name"), "name", defaults.name());
+        long duration = v.duration(top.get("duration"), "duration", defaults.durationNanos(), false);
+        long seed = v.integer(top.get("seed"), "seed", defaults.seed(), Long.MIN_VALUE, Long.MAX_VALUE);
+
+        Located clusterNode = top.get("cluster");
+        Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
+        Located hostsNode = cluster.get("hosts");
+        double panic = v.decimal(cluster.get("panic_threshold"), "cluster.panic_threshold",
+                defaults.cluster().panicThresholdPercent(), 0, 100, "a percentage from 0 to 100 (0 disables panic mode)");
+        ClusterSpec clusterSpec = v.guard(hostsNode, "cluster.hosts", () -> hostsNode == null
+                ? ClusterSpec.ofCount(defaults.cluster().size(), panic)
+                : hostsNode.value() instanceof List
+                        ? new ClusterSpec(v.names(hostsNode, "cluster.hosts"), panic)
+                        : ClusterSpec.ofCount((int) v.integer(hostsNode, "cluster.hosts", 6, 1, ClusterSpec.MAX_HOSTS), panic));
+
+        Located trafficNode = top.get("traffic");
+        Map<String, Located> traffic = trafficNode == null ? Map.of() : v.map(trafficNode, "traffic", TRAFFIC);
+        long rps = v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
+
+        List<FaultSpec> faults = top.containsKey("faults")
+                ? readFaults(v, top.get("faults"), clusterSpec, duration)
+                : defaults.faults();
+
+        OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
+        HealthCheckSpec health = readHealth(v, top.get("health_checks"));
+        Scenario scenario;
+        try {
+            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health);
+        } catch (InvalidConfigException e) {
+            throw Values.error(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
+        }
+        return new Loaded(scenario, hostsNode != null);
+    }
+
+    private static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
+        List<FaultSpec> faults = new ArrayList<>();
+        if (node.value() == null) {
+            return faults;
+        }
+        List<Located> items = v.list(node, "faults");
+        for (int i = 0; i < items.size(); i++) {
+            String key = "faults[" + i + "]";
+            Map<String, Located> f = v.map(items.get(i), key, FAULT);
+            Located hostsNode = f.get("hosts");
+            List<String> hosts;
+            if (hostsNode != null && hostsNode.value() instanceof List) {
+                hosts = v.names(hostsNode, key + ".hosts");
+            } else {
+                int n = (int) v.integer(hostsNode, key + ".hosts", 1, 1, cluster.size());
+                hosts = cluster.hosts().subList(0, n);
+            }
+            long start = v.duration(f.get("start"), key + ".start", 0, true);
+            long end = v.duration(f.get("end"), key + ".end", duration, true);
+            long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
+            int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
+            RequestResult result = v.result(f.get("result"), key + ".result");
+            boolean hc = v.bool(f.get("fails_health_check"), key + ".fails_health_check", false);
+            faults.add(v.guard(items.get(i), key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc)));
+        }
+        return faults;
+    }
+
+    private static OutlierDetectionConfig readOutlier(Values v, Located node) {
+        OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
+        if (node == null || node.value() == null) {
+            return b.build();
+        }
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (OutlierSetting s : OutlierSetting.values()) {
+            names.add(s.envoyName());
+        }
+        Map<String, Located> od = v.map(node, "outlier_detection", names);
+        for (Map.Entry<String, Located> e : od.entrySet()) {
+            OutlierSetting s = OutlierSetting.byEnvoyName(e.getKey());
+            String key = "outlier_detection." + e.getKey();
+            Located val = e.getValue();
+            long value = switch (s.kind()) {
+                case DURATION -> v.outlierDuration(val, key, s);
+                case BOOLEAN -> v.bool(val, key, false) ? 1 : 0;
+                case PERCENT -> v.integer(val, key, 0, 0, 100);
+                case COUNT -> v.integer(val, key, 0, 0, OutlierSetting.UINT32_MAX);
+            };
+            b.set(s, value);
+        }
+        try {
+            return b.build();
+        } catch (InvalidConfigException e) {
+            Located where = od.getOrDefault(e.key(), node);
+            throw Values.error(where, "outlier_detection." + e.key(), e.value(), e.allowed());
+        }
+    }
+
+    private static HealthCheckSpec readHealth(Values v, Located node) {
+        if (node == null || node.value() == null) {
+            return null;
+        }
+        Map<String, Located> h = v.map(node, "health_checks", HEALTH);
+        long interval = v.duration(h.get("interval"), "health_checks.interval", 5_000_000_000L, false);
+        long unhealthy = v.integer(h.get("unhealthy_threshold"), "health_checks.unhealthy_threshold", 3, 1, 1_000_000);
+        long healthy = v.integer(h.get("healthy_threshold"), "health_checks.healthy_threshold", 2, 1, 1_000_000);
+        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy));
+    }
+}

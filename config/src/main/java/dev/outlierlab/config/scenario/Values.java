@@ -1,0 +1,261 @@
+package dev.outlierlab.config.scenario;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.RequestResult;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Typed reads of {@link Located} values with the scenario format's rules, each failing with one message that
+ * names the place, the key, the value and what is allowed.
+ */
+final class Values {
+
+    static InputException error(Located at, String key, Object value, String allowed) {
+        String what = describe(value) + " is not allowed; expected " + allowed;
+        if (at == null) {
+            return new InputException(key + ": " + what);
+        }
+        if (at.origin().equals("--set " + key)) {
+            return new InputException(at.origin() + ": " + what);
+        }
+        return new InputException(at.origin() + ": " + key + ": " + what);
+    }
+
+    static String describe(Object value) {
+        if (value == null) {
+            return "an empty value";
+        }
+        if (value instanceof Map) {
+            return "a mapping";
+        }
+        if (value instanceof List) {
+            return "a list";
+        }
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
+        return String.valueOf(value);
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Located> map(Located node, String key, Set<String> allowed) {
+        if (!(node.value() instanceof Map)) {
+            throw error(node, key.isEmpty() ? "(top level)" : key, node.value(), "a mapping with keys " + sorted(allowed));
+        }
+        Map<String, Located> m = (Map<String, Located>) node.value();
+        for (Map.Entry<String, Located> e : m.entrySet()) {
+            if (!allowed.contains(e.getKey())) {
+                String full = key.isEmpty() ? e.getKey() : key + "." + e.getKey();
+                throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'; allowed "
+                        + (key.isEmpty() ? "at the top level" : "under " + key) + ": " + sorted(allowed));
+            }
+        }
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    List<Located> list(Located node, String key) {
+        if (!(node.value() instanceof List)) {
+            throw error(node, key, node.value(), "a list");
+        }
+        return (List<Located>) node.value();
+    }
+
+    String text(Located node, String key, String fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        Object v = node.value();
+        if (v instanceof String s) {
+            return s;
+        }
+        if (v instanceof Long || v instanceof BigDecimal) {
+            return describe(v);
+        }
+        throw error(node, key, v, "text");
+    }
+
+    long integer(Located node, String key, long fallback, long min, long max) {
+        if (node == null) {
+            return fallback;
+        }
+        Object v = node.value();
+        String allowed = max == Long.MAX_VALUE ? "a whole number" : "a whole number from " + min + " to " + max;
+        if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0) {
+            v = d.longValue();
+        }
+        if (!(v instanceof Long l) || l < min || l > max) {
+            throw error(node, key, v, allowed);
+        }
+        return l;
+    }
+
+    double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
+        if (node == null) {
+            return fallback;
+        }
+        Object v = node.value();
+        double d;
+        if (v instanceof Long l) {
+            d = l;
+        } else if (v instanceof BigDecimal b) {
+            d = b.doubleValue();
+        } else {
+            throw error(node, key, v, allowed);
+        }
+        if (!(d >= min && d <= max)) {
+            throw error(node, key, v, allowed);
+        }
+        return d;
+    }
+
+    /** A percentage with up to four decimals, as parts per million. */
+    long ratePpm(Located node, String key, long fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        Object v = node.value();
+        String allowed = "a percentage from 0 to 100 with at most 4 decimals";
+        BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b : null;
+        if (d == null || d.signum() < 0 || d.compareTo(BigDecimal.valueOf(100)) > 0
+                || d.stripTrailingZeros().scale() > 4) {
+            throw error(node, key, v, allowed);
+        }
+        return d.movePointRight(4).longValueExact();
+    }
+
+    boolean bool(Located node, String key, boolean fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        if (node.value() instanceof Boolean b) {
+            return b;
+        }
+        throw error(node, key, node.value(), "true or false");
+    }
+
+    long duration(Located node, String key, long fallback, boolean allowZero) {
+        if (node == null) {
+            return fallback;
+        }
+        long nanos;
+        try {
+            nanos = DurationText.parse(node.value());
+        } catch (IllegalArgumentException e) {
+            throw error(node, key, node.value(), e.getMessage());
+        }
+        if (nanos == 0 && !allowZero) {
+            throw error(node, key, node.value(), DurationText.ALLOWED + ", greater than 0");
+        }
+        return nanos;
+    }
+
+    /** An outlier_detection duration: Envoy reads these in whole milliseconds. */
+    long outlierDuration(Located node, String key, OutlierSetting setting) {
+        long nanos = duration(node, key, 0, true);
+        if (nanos % Durations.MILLISECOND != 0) {
+            throw error(node, key, node.value(), setting.allowedRange()
+                    + ", in whole milliseconds (Envoy reads " + setting.envoyName() + " in milliseconds)");
+        }
+        return nanos;
+    }
+
+    List<String> names(Located node, String key) {
+        List<String> names = new ArrayList<>();
+        for (Located item : list(node, key)) {
+            Object v = item.value();
+            if (!(v instanceof String) && !(v instanceof Long)) {
+                throw error(item, key, v, "host names");
+            }
+            names.add(String.valueOf(v));
+        }
+        return names;
+    }
+
+    RequestResult result(Located node, String key) {
+        if (node == null || node.value() == null) {
+            return null;
+        }
+        RequestResult r = node.value() instanceof String s ? RequestResult.byTraceName(s) : null;
+        if (r != RequestResult.LOCAL_ORIGIN_TIMEOUT && r != RequestResult.LOCAL_ORIGIN_CONNECT_FAILED
+                && r != RequestResult.EXT_ORIGIN_REQUEST_FAILED) {
+            throw error(node, key, node.value(), "one of timeout, connect_failed, ext_failed (or leave it out to fail with status)");
+        }
+        return r;
+    }
+
+    /**
+     * Runs a constructor that validates; an {@link InvalidConfigException} becomes a message at {@code at},
+     * with a relative key such as {@code faults[].end} completed by {@code key}.
+     */
+    <T> T guard(Located at, String key, Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (InvalidConfigException e) {
+            String full = e.key().startsWith("faults[]") ? key + e.key().substring("faults[]".length()) : e.key();
+            throw error(at, full, e.value(), e.allowed());
+        }
+    }
+
+    /** The deepest node on a key path such as {@code faults[0].hosts} (the root if nothing matches). */
+    static Located find(Located root, String key) {
+        Located current = root;
+        for (String part : key.split("[.\\[\\]]+")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            Object v = current.value();
+            Located next = null;
+            if (v instanceof Map<?, ?> m) {
+                next = (Located) m.get(part);
+            } else if (v instanceof List<?> l && part.chars().allMatch(Character::isDigit)) {
+                int i = Integer.parseInt(part);
+                next = i < l.size() ? (Located) l.get(i) : null;
+            }
+            if (next == null) {
+                return current;
+            }
+            current = next;
+        }
+        return current;
+    }
+
+    /** Plain maps, lists and scalars (as {@link ScenarioWriter} makes them) as a tree of located values. */
+    static Located fromPlain(Object value, String origin) {
+        if (value instanceof Map<?, ?> m) {
+            LinkedHashMap<String, Located> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(String.valueOf(k), fromPlain(v, origin)));
+            return new Located(out, origin);
+        }
+        if (value instanceof List<?> l) {
+            ArrayList<Located> out = new ArrayList<>();
+            l.forEach(v -> out.add(fromPlain(v, origin)));
+            return new Located(out, origin);
+        }
+        if (value instanceof Integer i) {
+            return new Located((long) i, origin);
+        }
+        if (value instanceof Double d) {
+            return new Located(BigDecimal.valueOf(d), origin);
+        }
+        return new Located(value, origin);
+    }
+
+    private static String sorted(Set<String> keys) {
+        return String.join(", ", new TreeSet<>(keys));
+    }
+}

@@ -49,6 +49,22 @@ class EnforcementAndJitterTest {
     }
 
     @Test
+    void aLambdaRandomSourceAtTheBoundaries() {
+        // every draw is 57: a percent p ejects iff 57 < p, so 57 and 1 refuse, 58 and 99 eject
+        RandomSource fiftySeven = () -> 57;
+        int[] percents = {1, 57, 58, 99};
+        EventAction[] expected = {EventAction.UNENFORCED, EventAction.UNENFORCED, EventAction.EJECT, EventAction.EJECT};
+        for (int i = 0; i < percents.length; i++) {
+            Events seen = new Events();
+            OutlierDetector d = new OutlierDetector(Fixtures.config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
+                    OutlierSetting.ENFORCING_CONSECUTIVE_5XX, percents[i]), fiftySeven, seen);
+            respond(d.addHost("h0"), 5, 500, S);
+            assertThat(seen.last().action()).as("enforcing %d", percents[i]).isEqualTo(expected[i]);
+            assertThat(seen.last().enforcement().drawMod100()).isEqualTo(57);
+        }
+    }
+
+    @Test
     void drawsAreReadAsUnsigned() {
         // -1L is 2^64 - 1 unsigned, and 18446744073709551615 mod 100 = 15: enforced at 16, not at 15
         OutlierDetector at16 = detector(new ScriptedRandom(-1L, 0), 2, OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 16);

@@ -277,6 +277,30 @@ class IntervalDetectionTest {
     }
 
     @Test
+    void aHostEjectedBySuccessRateIsNotOfferedAgainByFailurePercentageAtTheSameTick() {
+        // h4 fails 90 %: success rate ejects it (rates 100 x4 and 10: mean 82, stdev 36, threshold 13.6); failure
+        // percentage (minimum hosts 1, so it runs over h0..h3) judges only hosts not ejected (spec 6, tick step 3),
+        // so h4 is not offered twice. (Envoy
+        // builds its failure-percentage list before the success-rate ejections; the lab model does not.)
+        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
+                OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
+                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 1), new SeededRandom(1), events);
+        List<HostMonitor> h = hosts(d, 5);
+        for (int i = 0; i < 4; i++) {
+            respond(h.get(i), 100, 200, S);
+        }
+        respond(h.get(4), 10, 200, S);
+        respond(h.get(4), 90, 500, S);
+        d.tick(10 * S);
+        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE));
+        assertThat(((SuccessRateEvidence) events.last().evidence()).thresholdPercent()).isCloseTo(13.6, within(1e-9));
+        assertThat(d.stats().detected(EjectionType.FAILURE_PERCENTAGE)).isZero();
+        assertThat(d.stats().ejectionsActive()).isEqualTo(1);
+    }
+
+    @Test
     void bothDetectorsAreSkippedWhenTheClusterIsSmallerThanBothMinimums() {
         // four hosts < 5 (both minimums): nothing is judged even with minimums met by volume
         OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             RunCommand.class,
             SweepCommand.class,
+            ServeCommand.class,
             picocli.CommandLine.HelpCommand.class
         },
         footer = {

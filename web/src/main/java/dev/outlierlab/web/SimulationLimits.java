@@ -1,5 +1,6 @@
 package dev.outlierlab.web;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.scenario.FaultSpec;
@@ -63,28 +64,41 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
     }
 
     /**
-     * An upper bound on logged decisions: every failed request can complete a run of consecutive errors for
-     * each consecutive detector it feeds; every tick can offer each host to success rate and failure
-     * percentage, for each origin; and each ejection can be followed by at most one return.
+     * An upper bound on logged decisions: every run of {@code threshold} failed requests can be a detection by
+     * each consecutive detector it feeds, unless the faults' even failure pattern (spec section 5) never
+     * makes such a run; every tick can offer each host to success rate and failure percentage, for each
+     * origin; and each ejection can be followed by at most one return.
      */
     static long decisionBound(Scenario s) {
         OutlierDetectionConfig od = s.outlierDetection();
         TrafficSpec traffic = s.traffic();
-        long consecutive = 0;
+        long failures = 0;
+        long longestRuns = 0;
+        boolean local = false;
+        boolean gateway = false;
+        int active = 0;
         for (FaultSpec f : s.faults()) {
             long start = Math.min(f.startNanos(), s.durationNanos());
             long end = Math.min(f.endNanos(), s.durationNanos());
             long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
-            long failures = (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM));
-            boolean local = od.splitExternalLocalOriginErrors() && f.result() != null;
-            if (local) {
-                consecutive += perRun(failures, od.consecutiveLocalOriginFailure());
-            } else {
-                consecutive += perRun(failures, od.consecutive5xx());
-                if (f.status() >= 502 && f.status() <= 504) {
-                    consecutive += perRun(failures, od.consecutiveGatewayFailure());
-                }
+            if (inWindow == 0 || f.errorRatePpm() == 0) {
+                continue;
             }
+            active++;
+            failures += (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM));
+            longestRuns = Durations.saturatingAdd(longestRuns, longestRun(f.errorRatePpm()));
+            local |= od.splitExternalLocalOriginErrors() && f.result() != null;
+            gateway |= f.result() == null && f.status() >= 502 && f.status() <= 504;
+        }
+        // A run of failures at a host is made of stretches of each fault's pattern; with several faults the
+        // one that decides can change at each window's start and end, so allow each fault two stretches.
+        long longest = active <= 1 ? longestRuns : Durations.saturatingMultiply(2L * active, longestRuns);
+        long consecutive = perRun(failures, od.consecutive5xx(), longest);
+        if (gateway) {
+            consecutive += perRun(failures, od.consecutiveGatewayFailure(), longest);
+        }
+        if (local) {
+            consecutive += perRun(failures, od.consecutiveLocalOriginFailure(), longest);
         }
         long perTick = od.splitExternalLocalOriginErrors() ? 4 : 2;
         long ticks = s.durationNanos() / od.intervalNanos();
@@ -92,8 +106,24 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         return 2 * (consecutive + atTicks);
     }
 
-    /** Runs of {@code threshold} consecutive failures in {@code failures}; a threshold of 0 never triggers. */
-    private static long perRun(long failures, long threshold) {
-        return threshold == 0 ? 0 : failures / threshold + 1;
+    /**
+     * The longest run of consecutive failures in a fault's pattern: a request fails when the fractional part
+     * of {@code k * rate} is at least {@code 1 - rate}, and each failure lowers it by {@code 1 - rate}, so a
+     * run is shorter than {@code 1 / (1 - rate)}: at most {@code ceil(rate / (1 - rate))}, unbounded at 100 %.
+     */
+    static long longestRun(long ppm) {
+        if (ppm >= FaultSpec.PPM) {
+            return Long.MAX_VALUE;
+        }
+        long rest = FaultSpec.PPM - ppm;
+        return (ppm + rest - 1) / rest;
+    }
+
+    /**
+     * Detections one consecutive detector can make in {@code failures}: none when its threshold is 0 (the
+     * count never equals it) or longer than any run of failures, else at most one per {@code threshold}.
+     */
+    private static long perRun(long failures, long threshold, long longestRun) {
+        return threshold == 0 || threshold > longestRun ? 0 : failures / threshold + 1;
     }
 }

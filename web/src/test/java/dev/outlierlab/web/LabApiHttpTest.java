@@ -44,6 +44,23 @@ class LabApiHttpTest {
     }
 
     @Test
+    void requestsAreHandledByABoundedPool() throws Exception {
+        java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) server.executor();
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(4);
+        assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
+        java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            runs.add(client.sendAsync(HttpRequest.newBuilder(server.uri().resolve("/api/run"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"seed\": " + i + "}")).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (var run : runs) {
+            assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(pool.getLargestPoolSize()).isLessThanOrEqualTo(4);
+    }
+
+    @Test
     void runMatchesTheSimulationFigures() throws Exception {
         HttpResponse<String> r = post("/api/run", "{\"outlier_detection\": {\"max_ejection_percent\": 34}}");
         assertThat(r.statusCode()).isEqualTo(200);

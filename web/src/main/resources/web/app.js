@@ -279,7 +279,8 @@ async function run() {
     return;
   }
   showError(null);
-  render(body, { changeAt, sent, answered }, seq);
+  const run = /dur=([0-9.]+)/.exec(res.headers.get('Server-Timing') ?? '');
+  render(body, { changeAt, sent, answered, simulated: run ? Number(run[1]) : NaN }, seq);
 }
 
 /**
@@ -298,19 +299,20 @@ function render(result, t, seq) {
   renderMetrics($('metrics'), result);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
   renderTable($('events-table'), $('events-caption'), result, pickStep);
-  showTrace();
+  showTrace(false);
   markPresets();
-  writeHash(result.scenario);
   const domAt = performance.now();
   requestAnimationFrame(() => {
     const tableAt = performance.now();
     setTimeout(() => {
       if (seq !== lab.seq) return;
+      writeHash(result.scenario);
       drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr') });
       describeCharts(result);
       setCursor(lab.tracing ? result.events[lab.visible - 1]?.time ?? null : null);
       requestAnimationFrame(() => {
-        const timing = { tableMs: tableAt - t.changeAt, serverMs: t.answered - t.sent, domMs: domAt - t.answered,
+        const timing = { tableMs: tableAt - t.changeAt, serverMs: t.answered - t.sent, simulateMs: t.simulated,
+          domMs: domAt - t.answered,
           chartsMs: performance.now() - t.changeAt, run: lab.runs + 1 };
         lab.timings.push(timing);
         lab.runs++;
@@ -341,11 +343,12 @@ function traceParts() {
     start: $('trace-start'), list: $('trace-list'), detail: $('trace-detail') };
 }
 
-function showTrace() {
+/** Shows the trace's visible steps; {@code moveCursor} false when the charts are about to be redrawn anyway. */
+function showTrace(moveCursor = true) {
   if (!lab.result) return;
-  renderTrace(traceParts(), lab.result, lab.visible);
+  renderTrace(traceParts(), lab.result, lab.visible, lab.tracing);
   const e = lab.tracing && lab.visible > 0 ? lab.result.events[lab.visible - 1] : null;
-  setCursor(e ? e.time : null);
+  if (moveCursor) setCursor(e ? e.time : null);
   for (const row of $('events-table').querySelectorAll('tr.current')) row.classList.remove('current');
   if (e) $('events-table').querySelector(`tr[data-index="${lab.visible - 1}"]`)?.classList.add('current');
 }

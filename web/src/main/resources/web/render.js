@@ -180,7 +180,7 @@ function capText(c) {
  * The decision trace: the first {@code visible} steps, the last of them current, with what the detector
  * saw at that tick drawn as bars against the threshold.
  */
-export function renderTrace(parts, result, visible) {
+export function renderTrace(parts, result, visible, tracing) {
   const events = result.events;
   const n = events.length;
   parts.slider.max = String(n);
@@ -188,22 +188,28 @@ export function renderTrace(parts, result, visible) {
   parts.slider.disabled = n === 0;
   parts.position.textContent = n === 0 ? 'No decisions to trace.' : `Step ${visible} of ${n}`;
   parts.next.disabled = visible >= n;
-  parts.all.disabled = visible >= n && n > 0 ? false : n === 0;
+  parts.all.disabled = n === 0;
   parts.start.disabled = n === 0;
   const shown = Math.min(visible, 1000);
   const from = visible - shown;
   const items = [];
   for (let i = from; i < visible; i++) {
     const e = events[i];
-    items.push(el('li', { class: i === visible - 1 ? 'current' : null, 'data-index': String(i), value: String(i + 1) },
+    items.push(el('li', { class: tracing && i === visible - 1 ? 'current' : null, 'data-index': String(i), value: String(i + 1) },
       el('span', { class: `badge badge-${e.action}`, text: ACTIONS[e.action] ?? e.action }), ' ', e.explanation));
   }
   parts.list.replaceChildren(...items);
   const current = parts.list.lastElementChild;
-  if (current && parts.list.scrollHeight > parts.list.clientHeight) {
-    parts.list.scrollTop = current.offsetTop - parts.list.clientHeight + current.offsetHeight + 8;
+  if (tracing && current) {
+    requestAnimationFrame(() => {
+      parts.list.scrollTop = current.offsetTop - parts.list.clientHeight + current.offsetHeight + 8;
+    });
   }
-  renderStepDetail(parts.detail, result, visible > 0 && visible <= n ? events[visible - 1] : null);
+  renderStepDetail(parts.detail, result, tracing && visible > 0 && visible <= n ? events[visible - 1] : null);
+  if (!tracing && n > 0) {
+    parts.detail.append(el('p', { class: 'trace-hint', text: 'Start trace, Next step or the slider walk through the '
+      + 'decisions one at a time, with what the detector saw at each; the charts mark the step\'s time.' }));
+  }
 }
 
 function renderStepDetail(target, result, e) {

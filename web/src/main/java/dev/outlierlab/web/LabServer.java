@@ -141,7 +141,11 @@ public final class LabServer implements AutoCloseable {
             case "/api/run" -> {
                 requireMethod(ex, "POST");
                 String body = readBody(ex);
-                sendJson(ex, 200, simulate(() -> api.run(body)));
+                long start = System.nanoTime();
+                byte[] result = simulate(() -> api.run(body));
+                ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
+                        (System.nanoTime() - start) / 1e6));
+                sendJson(ex, 200, result);
             }
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");

@@ -12,6 +12,7 @@ import dev.outlierlab.engine.EjectionType;
 import dev.outlierlab.engine.OutlierSetting;
 import dev.outlierlab.engine.RequestResult;
 import dev.outlierlab.engine.event.EventAction;
+import dev.outlierlab.engine.event.HostSample;
 import dev.outlierlab.engine.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -29,11 +30,7 @@ class TraceReplayTest {
         return hosts(2, durationNanos);
     }
 
-    /**
-     * {@code n} hosts, cap 100. Interval evaluations are only produced when the cluster has at least the
-     * detectors' minimum hosts (5), as Envoy skips the whole evaluation otherwise, so tests that watch the ticks
-     * through them use five hosts.
-     */
+    /** {@code n} hosts, cap 100. */
     private static Scenario hosts(int n, long durationNanos) {
         return scenario(n, 50, 1, durationNanos, List.of(), config(OutlierSetting.MAX_EJECTION_PERCENT, 100), null);
     }
@@ -118,9 +115,9 @@ class TraceReplayTest {
         assertThat(r.events()).extracting(OutlierEvent::timeNanos, OutlierEvent::action)
                 .containsExactly(tuple(S, EventAction.EJECT), tuple(40 * S, EventAction.UNEJECT));
         assertThat(r.stats()).containsEntry("ejections_active", 0L);
-        // one evaluation per tick and origin: ticks at 10, 20, ..., 60 s
+        // one evaluation per tick (external origin only, without split mode): ticks at 10, 20, ..., 60 s
         assertThat(r.intervals()).extracting(e -> e.timeNanos())
-                .containsExactly(10 * S, 10 * S, 20 * S, 20 * S, 30 * S, 30 * S, 40 * S, 40 * S, 50 * S, 50 * S, 60 * S, 60 * S);
+                .containsExactly(10 * S, 20 * S, 30 * S, 40 * S, 50 * S, 60 * S);
     }
 
     @Test
@@ -133,11 +130,11 @@ class TraceReplayTest {
 
     @Test
     void anEmptyTraceStillTicks() {
-        // ticks at 10, 20 and 30 s, each evaluating both origins
+        // ticks at 10, 20 and 30 s, each evaluating the external origin (local only in split mode)
         RunResult r = TraceReplay.run(hosts(5, 30 * S), List.<TraceRecord>of().iterator(), RunOptions.CHARTS);
         assertThat(r.summary().requests()).isZero();
         assertThat(r.intervals()).extracting(e -> e.timeNanos())
-                .containsExactly(10 * S, 10 * S, 20 * S, 20 * S, 30 * S, 30 * S);
+                .containsExactly(10 * S, 20 * S, 30 * S);
     }
 
     @Test
@@ -169,5 +166,18 @@ class TraceReplayTest {
         assertThat(r.summary().failed()).isZero();
         assertThat(r.summary().requestsDuringFault()).isZero();
         assertThat(r.events()).isEmpty();
+    }
+
+    @Test
+    void smallClustersStillReportTheirRatesForChartsButDetectNothing() {
+        // two hosts are fewer than both minimums (5): Envoy skips detection, the charts still get the rates
+        Trace tr = new Trace().add(S, 0, 500, 3).add(S, 1, 200, 4);
+        RunResult r = TraceReplay.run(twoHosts(20 * S), tr.records.iterator(), RunOptions.CHARTS);
+        assertThat(r.intervals()).hasSize(2);
+        assertThat(r.intervals().get(0).samples()).extracting(HostSample::host, HostSample::requests, HostSample::successRatePercent)
+                .containsExactly(tuple("host-0", 3L, 0.0), tuple("host-1", 4L, 100.0));
+        assertThat(r.intervals().get(0).successRateRan()).isFalse();
+        assertThat(r.intervals().get(0).failurePercentageRan()).isFalse();
+        assertThat(r.intervals().get(1).samples()).isEmpty();
     }
 }

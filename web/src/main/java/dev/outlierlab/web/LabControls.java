@@ -103,12 +103,7 @@ final class LabControls {
     static ObjectNode settingsJson(SimulationLimits limits) {
         ObjectMapper m = ResultJson.mapper();
         ObjectNode root = m.createObjectNode();
-        ObjectNode l = root.putObject("limits");
-        l.put("max_body_bytes", limits.maxBodyBytes());
-        l.put("max_hosts", limits.maxHosts());
-        l.put("max_requests", limits.maxRequests());
-        l.put("max_host_evaluations", limits.maxHostEvaluations());
-        l.put("max_decisions", limits.maxDecisions());
+        root.set("limits", m.valueToTree(limits));
         root.set("defaults", m.valueToTree(ScenarioWriter.toMap(Scenario.defaults())));
         root.set("controls", m.valueToTree(controls(limits)));
         ArrayNode all = root.putArray("outlier_detection");

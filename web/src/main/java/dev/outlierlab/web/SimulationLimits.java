@@ -1,5 +1,7 @@
 package dev.outlierlab.web;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
@@ -21,6 +23,7 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  * @param maxHostEvaluations most (interval ticks + health-check rounds) x hosts
  * @param maxDecisions       largest upper bound on logged decisions
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests, long maxHostEvaluations,
         long maxDecisions) {
     /** The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000 decisions. */

@@ -72,7 +72,9 @@ final class LabApi {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw ApiException.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+            String problem = e.getOriginalMessage().replaceAll(
+                    "\\(start marker at \\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]\\)", "(opened at line $1, column $2)");
+            throw ApiException.badRequest("malformed JSON" + where + ": " + problem);
         }
         if (tree == null || tree.isMissingNode()) {
             throw ApiException.badRequest("malformed JSON: the request body is empty; send a scenario as a JSON object, e.g. {}");

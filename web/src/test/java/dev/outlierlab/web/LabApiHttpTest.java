@@ -88,7 +88,9 @@ class LabApiHttpTest {
 
     @Test
     void malformedJsonIs400NamingIt() throws Exception {
-        assertRefused(post("/api/run", "{\"traffic\": {\"rps\": 600}"), "malformed JSON", "line 1");
+        HttpResponse<String> unclosed = post("/api/run", "{\"traffic\": {\"rps\": 600}");
+        assertRefused(unclosed, "malformed JSON at line 1, column 25", "opened at line 1, column 1");
+        assertThat(unclosed.body()).doesNotContain("REDACTED", "Source");
         assertRefused(post("/api/run", "[1, 2]"), "malformed JSON", "JSON object");
         assertRefused(post("/api/run", ""), "malformed JSON", "empty");
         assertRefused(post("/api/run", "{} trailing"), "malformed JSON");

@@ -31,6 +31,7 @@ const lab = {
   visible: 0,        // trace steps shown
   tracing: false,
   seq: 0,
+  edits: 0,          // changes to the draft; a result adopts its canonical scenario only if none came since
   runs: 0,
   abort: null,
   timer: null,
@@ -213,6 +214,7 @@ function showDraft() {
 
 function onControl(def, input, commit) {
   lab.changeAt = performance.now();
+  lab.edits++;
   if (input.type === 'number' && (input.value === '' || !input.checkValidity())) {
     if (commit) showError(`${def.label}: ${input.validationMessage || 'enter a number'}`);
     return;
@@ -258,6 +260,7 @@ async function run() {
   const abort = new AbortController();
   lab.abort = abort;
   const changeAt = lab.changeAt ?? performance.now();
+  const edits = lab.edits;
   lab.changeAt = null;
   setBusy(true);
   let res, body;
@@ -280,7 +283,7 @@ async function run() {
   }
   showError(null);
   const run = /dur=([0-9.]+)/.exec(res.headers.get('Server-Timing') ?? '');
-  render(body, { changeAt, sent, answered, simulated: run ? Number(run[1]) : NaN }, seq);
+  render(body, { changeAt, sent, answered, simulated: run ? Number(run[1]) : NaN, edits }, seq);
 }
 
 /**
@@ -290,12 +293,15 @@ async function run() {
  */
 function render(result, t, seq) {
   lab.result = result;
-  lab.draft = normalize(result.scenario);
-  if (lab.draft.faults.length) lab.lastFault = clone(lab.draft.faults[0]);
+  if (t.edits === lab.edits) {
+    // Nothing changed while this ran: show the scenario as the server read it (every default filled in).
+    lab.draft = normalize(result.scenario);
+    if (lab.draft.faults.length) lab.lastFault = clone(lab.draft.faults[0]);
+    showDraft();
+  }
   const n = result.events.length;
   lab.visible = lab.tracing ? Math.min(Math.max(lab.visible, 1), n) : n;
   if (n === 0) lab.tracing = false;
-  showDraft();
   renderMetrics($('metrics'), result);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
   renderTable($('events-table'), $('events-caption'), result, pickStep);
@@ -378,6 +384,7 @@ async function loadFromHash() {
       showError(`The link's scenario is not valid JSON (${e.message}); showing the defaults.`);
     }
   }
+  lab.edits++;
   lab.draft = merge(lab.defaults, partial);
   if (partial.faults) lab.draft.faults = clone(partial.faults);
   showDraft();
@@ -398,6 +405,7 @@ function buildPresets() {
 
 function applyPreset(p) {
   lab.changeAt = performance.now();
+  lab.edits++;
   lab.draft = presetScenario(p);
   lab.tracing = false;
   showDraft();
@@ -467,6 +475,7 @@ async function loadFile(ev) {
     return;
   }
   lab.changeAt = performance.now();
+  lab.edits++;
   lab.draft = normalize(body.scenario);
   lab.tracing = false;
   showDraft();

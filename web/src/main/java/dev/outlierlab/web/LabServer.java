@@ -45,7 +45,7 @@ public final class LabServer implements AutoCloseable {
      * @param simulations simulations running at once; others wait for one to finish
      */
     public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits) {
-        /** 127.0.0.1, the given port, 4 threads, 64 waiting, 2 simulations at once, the default limits. */
+        /** The given address and port, 4 threads, 64 waiting, 2 simulations at once, the default limits. */
         public static Options of(String host, int port) {
             return new Options(host, port, 4, 64, 2, SimulationLimits.DEFAULT);
         }

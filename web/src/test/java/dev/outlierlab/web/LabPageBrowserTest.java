@@ -89,6 +89,22 @@ class LabPageBrowserTest {
         if (server != null) {
             server.close();
         }
+        for (Path dir : new Path[] {downloads, profile}) {
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            System.err.println("could not delete " + dir + ": " + e);
+        }
     }
 
     @BeforeEach
@@ -264,6 +280,20 @@ class LabPageBrowserTest {
         waitForRunAfter(runs);
         assertThat(driver.findElement(By.id("error")).isDisplayed()).isFalse();
         assertThat(metric("detections")).isEqualTo("21");
+    }
+
+    @Test
+    void anAnswerArrivingWhileTheUserTypesDoesNotUndoTheTyping() throws Exception {
+        open("");
+        int runs = runs();
+        // Commit 3, and before its answer arrives type 34 (which waits for the typing pause).
+        js("const cap = document.getElementById('c-max_ejection_percent');"
+                + "cap.value = '3'; cap.dispatchEvent(new Event('change'));"
+                + "cap.value = '34'; cap.dispatchEvent(new Event('input'));");
+        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> runs() > runs
+                && Long.valueOf(34).equals(js("return window.outlierLab.result.scenario.outlier_detection.max_ejection_percent;")));
+        assertThat(inputValue("max_ejection_percent")).isEqualTo("34");
+        assertThat(metric("ejections")).isEqualTo("3");
     }
 
     @Test

@@ -36,7 +36,7 @@ final class ClusterExtractor {
     }
 
     static EnvoyCluster extract(Cluster c, Located node, String source, List<String> lines) {
-        int line = lineOf(node);
+        int line = SourceLines.lineOf(node);
         if (c.getName().isEmpty()) {
             throw new InputException(node.origin() + ": a cluster needs a name (Envoy rejects a cluster without one)");
         }
@@ -78,7 +78,7 @@ final class ClusterExtractor {
                 notes.add("a LOGICAL_DNS cluster has one host at a time");
             }
         }
-        int odLine = odNode == null ? line : keyLine(lines, lineOf(odNode), "outlier_detection", "outlierDetection");
+        int odLine = odNode == null ? line : SourceLines.keyLine(lines, SourceLines.lineOf(odNode), "outlier_detection", "outlierDetection");
         List<EnvoyCluster.Problem> located = new ArrayList<>();
         for (InvalidConfigException p : problems) {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine)));
@@ -246,11 +246,11 @@ final class ClusterExtractor {
                 next = EnvoyConfigReader.child((Located) list.get(0), part, camel(part));
             }
             if (next == null) {
-                return current == cluster ? fallback : lineOf(current);
+                return current == cluster ? fallback : SourceLines.lineOf(current);
             }
             current = next;
         }
-        return lineOf(current);
+        return SourceLines.lineOf(current);
     }
 
     private static String camel(String snake) {
@@ -265,30 +265,5 @@ final class ClusterExtractor {
             }
         }
         return sb.toString();
-    }
-
-    /**
-     * The line of the key whose value starts at {@code valueLine}: the value of a block mapping starts on the
-     * line after its key, so look back for the key by name.
-     */
-    static int keyLine(List<String> lines, int valueLine, String... names) {
-        for (int l = Math.min(valueLine, lines.size()); l >= 1 && l >= valueLine - 3; l--) {
-            String text = lines.get(l - 1);
-            for (String n : names) {
-                if (text.matches("^\\s*(-\\s+)?[\"']?" + java.util.regex.Pattern.quote(n) + "[\"']?\\s*:.*")) {
-                    return l;
-                }
-            }
-        }
-        return valueLine;
-    }
-
-    static int lineOf(Located node) {
-        String origin = node.origin();
-        try {
-            return Integer.parseInt(origin.substring(origin.lastIndexOf(':') + 1));
-        } catch (NumberFormatException e) {
-            return 1;
-        }
     }
 }

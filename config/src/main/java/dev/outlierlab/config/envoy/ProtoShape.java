@@ -262,48 +262,10 @@ final class ProtoShape {
         for (FieldDescriptor f : type.getFields()) {
             names.add(f.getName());
         }
-        String near = nearest(key, names);
+        String near = Suggestions.nearest(key, names);
         return new InputException(at.origin() + ": unknown field '" + path + "' (" + type.getFullName() + " has no field "
                 + key + ")" + (near == null ? "" : "; did you mean " + near + "?")
                 + (names.size() <= 30 ? " Known fields: " + String.join(", ", names) : ""));
-    }
-
-    /** The known name closest to {@code key} (ignoring case and underscores), if it is close enough. */
-    static String nearest(String key, Iterable<String> names) {
-        String k = normalize(key);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String n : names) {
-            int d = distance(k, normalize(n));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = n;
-            }
-        }
-        return bestDistance <= Math.max(2, k.length() / 4) ? best : null;
-    }
-
-    private static String normalize(String s) {
-        return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     static String describe(Object value) {

@@ -1,0 +1,30 @@
+package dev.outlierlab.cli;
+
+import picocli.CommandLine.Command;
+
+/** The top-level {@code outlier-lab} command: a list of subcommands. */
+@Command(name = "outlier-lab",
+        mixinStandardHelpOptions = true,
+        version = "outlier-lab 0.1.0 (Envoy v1.40.2 outlier-detection semantics)",
+        usageHelpWidth = 110,
+        description = {
+            "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules) will do to your traffic:",
+            "a deterministic lab with synthetic or replayed traffic, every decision explained.",
+            ""},
+        subcommands = {
+            RunCommand.class,
+            SweepCommand.class,
+            picocli.CommandLine.HelpCommand.class
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  outlier-lab run                                   the built-in scenario (6 hosts, one failing 33 %%)",
+            "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
+            "  outlier-lab run my-scenario.yaml --format json",
+            "  outlier-lab run --trace-in outcomes.jsonl",
+            "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
+            "",
+            "Run 'outlier-lab help COMMAND' for a command's options."})
+public final class OutlierLabCommand {
+}

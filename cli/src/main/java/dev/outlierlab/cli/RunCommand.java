@@ -1,0 +1,117 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.trace.TraceReader;
+import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.report.TextReport;
+import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.TraceReplay;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code outlier-lab run}: simulates a scenario (or replays a trace) and reports every decision. */
+@Command(name = "run",
+        mixinStandardHelpOptions = true,
+        usageHelpWidth = 110,
+        description = {
+            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules.",
+            "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
+            ""},
+        footer = {
+            "",
+            "Examples:",
+            "  outlier-lab run",
+            "      the default scenario: 21 detections, every one refused by the 10 %% cap",
+            "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
+            "      the cap admits one host of six: ejections at 40 s, 80 s and 150 s",
+            "  outlier-lab run scenario.yaml --format json > result.json",
+            "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
+            "      replay observed outcomes, one JSON object per line:",
+            "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
+            "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
+            "",
+            "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."})
+public final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ScenarioOptions scenario;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
+    OutputFormat format;
+
+    @Option(names = "--trace-in", paramLabel = "FILE",
+            description = {"Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
+                "cluster, outlier settings and duration apply; its traffic and faults do not. Without",
+                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance."})
+    Path traceIn;
+
+    @Option(names = "--events", paramLabel = "N", defaultValue = "200",
+            description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
+    int maxEvents;
+
+    /** Output formats of {@code run}. */
+    enum OutputFormat { text, json }
+
+    @Override
+    public Integer call() {
+        ScenarioReader.Loaded loaded = scenario.load();
+        RunResult result;
+        String source = null;
+        if (traceIn == null) {
+            result = Simulation.run(loaded.scenario());
+        } else {
+            result = replay(loaded);
+            source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
+        }
+        String text = format == OutputFormat.json ? ResultJson.toJson(result, false)
+                : TextReport.render(result, maxEvents, source);
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    private RunResult replay(ScenarioReader.Loaded loaded) {
+        Scenario s = loaded.scenario();
+        if (!loaded.hostsGiven()) {
+            List<String> names;
+            try (BufferedReader first = InputFiles.open(traceIn)) {
+                names = TraceReader.hostNames(first, traceIn.toString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            s = new Scenario(s.name(), s.durationNanos(), s.seed(),
+                    new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
+                    s.outlierDetection(), s.healthChecks());
+        }
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < s.cluster().hosts().size(); i++) {
+            index.put(s.cluster().hosts().get(i), i);
+        }
+        try (BufferedReader reader = InputFiles.open(traceIn)) {
+            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
+            throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": "
+                    + e.getMessage().replaceFirst("^line \\d+: ", ""));
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.scenario.ScenarioReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The scenario a command works on: an optional scenario file plus {@code --set} overrides. */
+public final class ScenarioOptions {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO",
+            description = {"Scenario file (YAML or JSON). Without it, the built-in default scenario:",
+                "six hosts at 600 rps, host-0 failing 33 %% of requests (503) from 30 s to 240 s,",
+                "Envoy's default outlier_detection settings."})
+    Path scenarioFile;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = {"Override one scenario key (repeatable). Dotted keys with list indexes, e.g.",
+                "  --set outlier_detection.max_ejection_percent=34",
+                "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
+    List<String> sets = new ArrayList<>();
+
+    /** Reads and validates the scenario. */
+    public ScenarioReader.Loaded load() {
+        if (scenarioFile == null) {
+            return ScenarioReader.defaults(sets);
+        }
+        return ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+    }
+}

@@ -1,0 +1,146 @@
+package dev.outlierlab.report;
+
+import dev.outlierlab.engine.EjectionType;
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.event.EventAction;
+import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The text form of a run, read like the seed's lab: the inputs, the headline metrics, and a table of
+ * ejections, refusals by the cap and returns with times and reasons, then Envoy's non-zero statistics.
+ */
+public final class TextReport {
+    private TextReport() {
+    }
+
+    /**
+     * @param maxEvents most table rows to print (the rest are counted); JSON output has them all
+     * @param source    where the traffic came from, e.g. "synthetic" or "trace requests.jsonl"
+     */
+    public static String render(RunResult r, int maxEvents, String source) {
+        StringBuilder out = new StringBuilder();
+        Scenario s = r.scenario();
+        RunSummary sum = r.summary();
+        out.append("outlier-lab run: ").append(s.name()).append(" (").append(Numbers.seconds(s.durationNanos()))
+                .append(", seed ").append(s.seed()).append(")\n\n");
+        out.append("Inputs\n");
+        List<String> hosts = s.cluster().hosts();
+        line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "
+                + Numbers.one(s.cluster().panicThresholdPercent()).replace(".0", "") + " %"
+                + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
+        if (source == null) {
+            line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, round-robin over hosts in rotation");
+            if (s.faults().isEmpty()) {
+                line(out, "faults", "none");
+            }
+            for (FaultSpec f : s.faults()) {
+                line(out, s.faults().indexOf(f) == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
+                        + trim(f.errorRatePercent()) + " % fail with " + (f.result() != null ? f.result().traceName() : f.status())
+                        + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
+                        + (f.failsHealthCheck() ? ", failing active health checks" : ""));
+            }
+        } else {
+            line(out, "traffic", source);
+        }
+        line(out, "outlier", settings(s.outlierDetection()));
+        if (s.healthChecks() != null) {
+            line(out, "health", "active checks every " + Numbers.seconds(s.healthChecks().intervalNanos())
+                    + ", unhealthy after " + s.healthChecks().unhealthyThreshold() + ", healthy after "
+                    + s.healthChecks().healthyThreshold());
+        }
+        out.append("\nResults\n");
+        line(out, "detections", Numbers.count(sum.ejectionsDetected()) + byType(r.stats()));
+        line(out, "ejections", Numbers.count(sum.ejectionsEnforced()));
+        line(out, "cap refused", Numbers.count(sum.ejectionsOverflow()) + " (overflow, max_ejection_percent "
+                + s.outlierDetection().maxEjectionPercent() + ")");
+        line(out, "not enforced", Numbers.count(sum.ejectionsUnenforced()));
+        line(out, "returns", Numbers.count(sum.returns()));
+        line(out, "most out", sum.maxEjectedAtOnce() + " of " + hosts.size() + " hosts ejected at once");
+        line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
+                + Numbers.two(sum.failedPercent()) + " %)");
+        if (source == null) {
+            line(out, "in fault", Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
+                    + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
+            line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
+                    ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
+        }
+        out.append("\nDecisions\n");
+        List<OutlierEvent> events = r.events();
+        if (events.isEmpty()) {
+            out.append("  none: no host was detected\n");
+        } else {
+            out.append(String.format(Locale.ROOT, "  %-10s %-12s %-10s %-20s %s%n", "time", "host", "action", "detector", "why"));
+            int shown = Math.min(events.size(), Math.max(0, maxEvents));
+            for (OutlierEvent e : events.subList(0, shown)) {
+                out.append(String.format(Locale.ROOT, "  %-10s %-12s %-10s %-20s %s%n", Numbers.seconds(e.timeNanos()),
+                        e.host(), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
+                        EventExplainer.reason(e)));
+            }
+            if (shown < events.size()) {
+                out.append("  ... ").append(Numbers.count(events.size() - shown))
+                        .append(" more (raise --events, or use --format json for all)\n");
+            }
+        }
+        out.append("\nEnvoy stats (cluster.<name>.outlier_detection.*, non-zero)\n");
+        List<String> stats = new ArrayList<>();
+        for (Map.Entry<String, Long> e : r.stats().entrySet()) {
+            if (e.getValue() != 0) {
+                stats.add("  " + e.getKey() + " " + e.getValue());
+            }
+        }
+        out.append(stats.isEmpty() ? "  all zero\n" : String.join("\n", stats) + "\n");
+        return out.toString();
+    }
+
+    private static void line(StringBuilder out, String label, String text) {
+        out.append(String.format(Locale.ROOT, "  %-13s %s%n", label, text));
+    }
+
+    private static String byType(Map<String, Long> stats) {
+        List<String> parts = new ArrayList<>();
+        for (EjectionType t : EjectionType.values()) {
+            long n = stats.getOrDefault("ejections_detected_" + t.statSuffix(), 0L);
+            if (n > 0) {
+                parts.add(t.statSuffix() + " " + Numbers.count(n));
+            }
+        }
+        return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
+    }
+
+    /** Non-default settings first marked with *, then the headline defaults. */
+    static String settings(OutlierDetectionConfig c) {
+        List<String> parts = new ArrayList<>();
+        OutlierSetting[] headline = {OutlierSetting.CONSECUTIVE_5XX, OutlierSetting.INTERVAL,
+                OutlierSetting.BASE_EJECTION_TIME, OutlierSetting.MAX_EJECTION_PERCENT};
+        for (OutlierSetting s : OutlierSetting.values()) {
+            boolean isHeadline = List.of(headline).contains(s);
+            if (c.isExplicit(s) || isHeadline) {
+                Object v = dev.outlierlab.config.scenario.ScenarioWriter.settingValue(s, c.get(s));
+                parts.add(s.envoyName() + " " + v + (c.isExplicit(s) ? "*" : ""));
+            }
+        }
+        return String.join(", ", parts) + "  (* = set; others are Envoy's defaults)";
+    }
+
+    private static String range(List<String> hosts) {
+        return hosts.size() == 1 ? hosts.get(0) : hosts.get(0) + " .. " + hosts.get(hosts.size() - 1);
+    }
+
+    private static List<String> abbreviate(List<String> hosts) {
+        return hosts.size() <= 4 ? hosts : List.of(hosts.get(0), hosts.get(1), "...", hosts.get(hosts.size() - 1));
+    }
+
+    private static String trim(double d) {
+        String s = String.format(Locale.ROOT, "%.4f", d);
+        return s.replaceAll("\\.?0+$", "");
+    }
+}

@@ -88,7 +88,7 @@ class EnvoyConfigReaderTest {
         EnvoyConfig config = Corpus.envoy("envoy/cds-response.yaml");
         assertThat(config.kind()).isEqualTo(EnvoyConfig.Kind.DISCOVERY_RESPONSE);
         EnvoyCluster reviews = config.cluster("reviews");
-        assertThat(reviews.panicThresholdPercent()).isEqualTo(40.0);
+        assertThat(reviews.panicThresholdPercent()).isEqualTo(45.0);
         assertThat(reviews.hosts()).hasSize(5);
         assertThat(reviews.outlierDetection().maxEjectionTimeJitterNanos()).isEqualTo(2 * Durations.SECOND);
         assertThat(reviews.outlierDetection().failurePercentageThreshold()).isEqualTo(50);

@@ -1,5 +1,6 @@
 package dev.outlierlab.config.check;
 
+import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.engine.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.List;
  * @param hosts    the number of hosts, or null when the file does not say
  * @param problems settings Envoy rejects
  * @param warnings translation surprises (Istio)
+ * @param translation for a DestinationRule, every Envoy field with where its value came from; else empty
  */
 public record CheckTarget(
         String name,
@@ -26,7 +28,8 @@ public record CheckTarget(
         HealthCheckSpec healthChecks,
         Integer hosts,
         List<Problem> problems,
-        List<String> warnings) {
+        List<String> warnings,
+        List<TranslatedField> translation) {
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line) {
@@ -35,5 +38,6 @@ public record CheckTarget(
     public CheckTarget {
         problems = List.copyOf(problems);
         warnings = List.copyOf(warnings);
+        translation = List.copyOf(translation);
     }
 }

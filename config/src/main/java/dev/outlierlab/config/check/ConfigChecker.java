@@ -368,32 +368,41 @@ public final class ConfigChecker {
     // ---- partial failure ----
 
     private void partialFailure(OutlierDetectionConfig c) {
-        long n5xx = c.consecutive5xx();
-        if (n5xx < 2 || c.enforcingPercent(EjectionType.CONSECUTIVE_5XX) == 0) {
+        // the enforced consecutive detectors: a failing 5xx (503) counts toward both
+        long n5xx = c.enforcingPercent(EjectionType.CONSECUTIVE_5XX) > 0 ? c.consecutive5xx() : 0;
+        long nGateway = c.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0
+                ? c.consecutiveGatewayFailure() : 0;
+        long n = n5xx == 0 ? nGateway : nGateway == 0 ? n5xx : Math.min(n5xx, nGateway);
+        if (n < 2) {
             return;
         }
-        double blind = largestRateNeverCaught(n5xx);
+        String detector = n == n5xx ? "consecutive_5xx " + n5xx : "consecutive_gateway_failure " + nGateway;
+        double blind = largestRateNeverCaught(n);
         boolean other = canJudge(c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
                 OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME)
                 || canJudge(c, EjectionType.FAILURE_PERCENTAGE, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
                         OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
-        Map<String, Object> n = new LinkedHashMap<>();
-        n.put("consecutive_5xx", n5xx);
-        n.put("largest_error_rate_never_caught_percent", blind);
-        n.put("other_detector_can_eject", other);
-        String message = "consecutive_5xx " + n5xx + " cannot catch a host that fails " + fmt(blind) + " % of its "
-                + "requests or fewer, spread among successes: it never has " + n5xx + " failures in a row (e.g. 33 % "
-                + "gives runs of 1)" + (other ? "; success rate or failure percentage has to catch it"
+        Map<String, Object> numbers = new LinkedHashMap<>();
+        if (n5xx > 0) {
+            numbers.put("consecutive_5xx", n5xx);
+        }
+        if (nGateway > 0) {
+            numbers.put("consecutive_gateway_failure", nGateway);
+        }
+        numbers.put("largest_error_rate_never_caught_percent", blind);
+        numbers.put("other_detector_can_eject", other);
+        String message = detector + " cannot catch a host that fails " + fmt(blind) + " % of its requests or "
+                + "fewer, spread among successes: it never has " + n + " failures in a row (a host failing 33 % has "
+                + "runs of 1)" + (other ? "; success rate or failure percentage has to catch it"
                 : ", and no other detector here can eject it");
         List<FixStyle.Change> fix = new ArrayList<>();
         if (!other) {
             int minHosts = hosts == null ? 5 : Math.max(1, Math.min(5, hosts));
             fix.add(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100));
-            fix.add(new FixStyle.Change("outlier_detection.failure_percentage_threshold", 20,
-                    "ejects a host failing 20 % or more of at least failure_percentage_request_volume requests"));
+            fix.add(new FixStyle.Change("outlier_detection.failure_percentage_threshold", 20));
             fix.add(new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", minHosts));
         }
-        add(Rule.CONSECUTIVE_5XX_MISSES_PARTIAL, other ? Severity.NOTE : Severity.WARNING, message, n, fix,
+        add(Rule.CONSECUTIVE_5XX_MISSES_PARTIAL, other ? Severity.NOTE : Severity.WARNING, message, numbers, fix,
                 target.line());
     }
 

@@ -59,7 +59,7 @@ public enum FixStyle {
         for (Change c : changes) {
             String name = ISTIO_NAMES.get(c.envoyPath());
             if (name == null) {
-                impossible.add(c.envoyPath());
+                impossible.add(c.envoyPath().substring(c.envoyPath().indexOf('.') + 1) + ": " + c.value());
                 continue;
             }
             Object value = c.envoyPath().endsWith("enforcing_consecutive_gateway_failure") ? null : c.value();
@@ -75,8 +75,9 @@ public enum FixStyle {
         if (!lines.isEmpty()) {
             sb.append("trafficPolicy:\n  outlierDetection:\n").append(String.join("\n", lines)).append('\n');
         }
-        for (String p : impossible) {
-            sb.append("# ").append(p).append(" cannot be set from a DestinationRule (an EnvoyFilter can patch it)\n");
+        if (!impossible.isEmpty()) {
+            sb.append("# a DestinationRule cannot set ").append(String.join(", ", impossible))
+                    .append("; an EnvoyFilter patch can\n");
         }
         return sb.toString();
     }

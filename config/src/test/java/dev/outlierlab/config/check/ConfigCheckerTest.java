@@ -183,6 +183,11 @@ class ConfigCheckerTest {
         assertThat(rules(cluster(6, "  consecutive_5xx: 1\n", ""), null, null)).doesNotContain(Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
         assertThat(rules(cluster(6, "  enforcing_consecutive_5xx: 0\n", ""), null, null))
                 .doesNotContain(Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
+        // an enforced gateway detector with a lower threshold narrows the blind spot
+        Finding gw = only(check(cluster(6, "  enforcing_success_rate: 0\n  consecutive_gateway_failure: 2\n"
+                + "  enforcing_consecutive_gateway_failure: 100\n", ""), null, null), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
+        assertThat(gw.numbers()).containsEntry("largest_error_rate_never_caught_percent", 50.0);
+        assertThat(gw.message()).startsWith("consecutive_gateway_failure 2 cannot catch");
     }
 
     @Test
@@ -241,7 +246,8 @@ class ConfigCheckerTest {
         assertThat(cap.line()).isEqualTo(9);
         Finding partial = only(check(Corpus.text("istio/reviews-basic.yaml"), 6, 600L), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
         assertThat(partial.severity()).isEqualTo(Severity.WARNING);
-        assertThat(partial.fix()).contains("# outlier_detection.enforcing_failure_percentage cannot be set from a DestinationRule");
+        assertThat(partial.fix()).isEqualTo("# a DestinationRule cannot set enforcing_failure_percentage: 100, "
+                + "failure_percentage_threshold: 20, failure_percentage_minimum_hosts: 5; an EnvoyFilter patch can\n");
         Finding panicOff = only(check(Corpus.text("istio/multi-port-subsets.yaml"), 6, null).stream()
                 .filter(x -> x.target().equals("search")).toList(), Rule.PANIC_DISABLED_EJECT_ALL);
         assertThat(panicOff.fix()).contains("maxEjectionPercent: 66   # leaves at least half the hosts");

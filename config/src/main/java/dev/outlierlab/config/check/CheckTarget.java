@@ -15,6 +15,7 @@ import java.util.List;
  * @param hosts    the number of hosts, or null when the file does not say
  * @param problems settings Envoy rejects
  * @param warnings translation surprises (Istio)
+ * @param notes    parts of the cluster read but not modelled
  * @param translation for a DestinationRule, every Envoy field with where its value came from; else empty
  */
 public record CheckTarget(
@@ -29,7 +30,8 @@ public record CheckTarget(
         Integer hosts,
         List<Problem> problems,
         List<String> warnings,
-        List<TranslatedField> translation) {
+        List<TranslatedField> translation,
+        List<String> notes) {
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line) {
@@ -39,5 +41,6 @@ public record CheckTarget(
         problems = List.copyOf(problems);
         warnings = List.copyOf(warnings);
         translation = List.copyOf(translation);
+        notes = List.copyOf(notes);
     }
 }

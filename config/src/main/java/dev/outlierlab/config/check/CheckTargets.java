@@ -40,7 +40,7 @@ public final class CheckTargets {
             c.problems().forEach(p -> problems.add(new CheckTarget.Problem(p.error().getMessage(), p.line())));
             out.add(new CheckTarget(c.name(), FixStyle.ENVOY, c.source(), c.outlierDetectionLine(),
                     c.hasOutlierDetection(), c.outlierDetection(), c.panicThresholdPercent(), c.healthChecks(),
-                    c.hosts().isEmpty() ? null : c.hosts().size(), problems, List.of(), List.of()));
+                    c.hosts().isEmpty() ? null : c.hosts().size(), problems, List.of(), List.of(), c.notes()));
         }
         return out;
     }
@@ -49,7 +49,8 @@ public final class CheckTargets {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : config.policies()) {
             out.add(new CheckTarget(p.displayName(), FixStyle.ISTIO, p.source(), p.line(), p.hasOutlierDetection(),
-                    p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields()));
+                    p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields(),
+                    List.of()));
         }
         return out;
     }

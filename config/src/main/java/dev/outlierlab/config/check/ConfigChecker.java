@@ -61,6 +61,9 @@ public final class ConfigChecker {
                     : List.of();
             add(Rule.ISTIO_TRANSLATION, Severity.WARNING, w, Map.of(), fix, target.line());
         }
+        for (String note : target.notes()) {
+            add(Rule.NOT_MODELLED, Severity.NOTE, note, Map.of(), List.of(), target.line());
+        }
         if (!target.hasOutlierDetection()) {
             add(Rule.NO_OUTLIER_DETECTION, Severity.NOTE, "cluster '" + target.name() + "' has no outlier detection: "
                     + "Envoy does no passive outlier detection for it", Map.of(), List.of(), target.line());

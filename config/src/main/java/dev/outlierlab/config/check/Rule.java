@@ -55,6 +55,9 @@ public enum Rule {
             "consecutive_5xx cannot catch partial failure",
             "A host failing a share of its requests, interleaved with successes, never reaches consecutive_5xx "
                     + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them."),
+    NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
+            "Parts of the cluster the lab reads past: load-balancing weights, priorities, outlier-detection "
+                    + "monitors, health-check intervals other than interval. Findings and simulations ignore them."),
     ISTIO_TRANSLATION(Severity.WARNING, "istio-translation", "An Istio setting does not do what it seems to",
             "istiod translates a DestinationRule's outlierDetection into Envoy settings with rules of its own "
                     + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection).");

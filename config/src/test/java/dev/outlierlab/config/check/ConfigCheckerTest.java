@@ -263,4 +263,15 @@ class ConfigCheckerTest {
         assertThat(warningsOnly.exitCode(Severity.ERROR)).isZero();
         assertThat(warningsOnly.exitCode(Severity.WARNING)).isEqualTo(1);
     }
+
+    @Test
+    void partsNotModelledAreNotes() {
+        String weighted = cluster(6, "  max_ejection_percent: 34\n", "").replace(
+                "    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}",
+                "    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}\n"
+                        + "      load_balancing_weight: 3");
+        Finding f = only(check(weighted, null, null), Rule.NOT_MODELLED);
+        assertThat(f.message()).contains("load_balancing_weight is not modelled");
+        assertThat(rules(cluster(6, "  max_ejection_percent: 34\n", ""), null, null)).doesNotContain(Rule.NOT_MODELLED);
+    }
 }

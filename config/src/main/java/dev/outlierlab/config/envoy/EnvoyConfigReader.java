@@ -102,7 +102,7 @@ public final class EnvoyConfigReader {
         } else {
             throw new InputException(root.origin() + ": expected an Envoy Cluster (a mapping with name, type, "
                     + "load_assignment, outlier_detection, ...), a list of clusters, a bootstrap or a CDS "
-                    + "DiscoveryResponse, not " + ProtoShape.describe(root.value()));
+                    + "DiscoveryResponse, not " + Wording.describe(root.value()));
         }
         List<EnvoyCluster> out = new ArrayList<>();
         List<String> lines = text.lines().toList();

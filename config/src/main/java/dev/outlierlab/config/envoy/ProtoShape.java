@@ -253,7 +253,7 @@ final class ProtoShape {
     }
 
     private static InputException wrongType(Located node, String path, String expected) {
-        return new InputException(node.origin() + ": " + display(path) + ": " + describe(node.value())
+        return new InputException(node.origin() + ": " + display(path) + ": " + Wording.describe(node.value())
                 + " is the wrong type; expected " + expected);
     }
 
@@ -262,29 +262,10 @@ final class ProtoShape {
         for (FieldDescriptor f : type.getFields()) {
             names.add(f.getName());
         }
-        String near = Suggestions.nearest(key, names);
+        String near = Wording.nearest(key, names);
         return new InputException(at.origin() + ": unknown field '" + path + "' (" + type.getFullName() + " has no field "
                 + key + ")" + (near == null ? "" : "; did you mean " + near + "?")
                 + (names.size() <= 30 ? " Known fields: " + String.join(", ", names) : ""));
-    }
-
-    static String describe(Object value) {
-        if (value == null) {
-            return "an empty value";
-        }
-        if (value instanceof Map) {
-            return "a mapping";
-        }
-        if (value instanceof List) {
-            return "a list";
-        }
-        if (value instanceof String s) {
-            return "\"" + s + "\"";
-        }
-        if (value instanceof BigDecimal d) {
-            return d.toPlainString();
-        }
-        return String.valueOf(value);
     }
 
     static String join(String path, String key) {

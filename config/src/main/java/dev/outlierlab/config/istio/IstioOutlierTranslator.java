@@ -1,14 +1,13 @@
 package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.envoy.Suggestions;
+import dev.outlierlab.config.envoy.Wording;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.OutlierDetectionConfig;
 import dev.outlierlab.engine.OutlierSetting;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -59,7 +58,7 @@ final class IstioOutlierTranslator {
         Map<String, Located> od = (Map<String, Located>) node.value();
         for (Map.Entry<String, Located> e : od.entrySet()) {
             if (!FIELDS.contains(e.getKey())) {
-                String near = Suggestions.nearest(e.getKey(), FIELDS);
+                String near = Wording.nearest(e.getKey(), FIELDS);
                 throw new InputException(e.getValue().origin() + ": unknown field '" + path + "." + e.getKey()
                         + "' (Istio's OutlierDetection has no field " + e.getKey() + ")"
                         + (near == null ? "" : "; did you mean " + near + "?")
@@ -73,22 +72,10 @@ final class IstioOutlierTranslator {
         set.put(OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         from.put(OutlierSetting.ENFORCING_SUCCESS_RATE, "Istio always sets 0: success-rate ejection off");
 
-        Long c5xx = uint32(od, "consecutive5xxErrors", path);
-        if (c5xx != null) {
-            set.put(OutlierSetting.CONSECUTIVE_5XX, c5xx);
-            from.put(OutlierSetting.CONSECUTIVE_5XX, "consecutive5xxErrors: " + c5xx);
-            set.put(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, c5xx > 0 ? 100L : 0L);
-            from.put(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, "consecutive5xxErrors: " + c5xx
-                    + (c5xx > 0 ? " (above 0, so Istio enforces it: 100)" : " (0 turns it off: 0)"));
-        }
-        Long gateway = uint32(od, "consecutiveGatewayErrors", path);
-        if (gateway != null) {
-            set.put(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, gateway);
-            from.put(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, "consecutiveGatewayErrors: " + gateway);
-            set.put(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, gateway > 0 ? 100L : 0L);
-            from.put(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, "consecutiveGatewayErrors: " + gateway
-                    + (gateway > 0 ? " (above 0, so Istio enforces it: 100)" : " (0: not enforced)"));
-        }
+        consecutive(od, "consecutive5xxErrors", path, OutlierSetting.CONSECUTIVE_5XX,
+                OutlierSetting.ENFORCING_CONSECUTIVE_5XX, set, from);
+        consecutive(od, "consecutiveGatewayErrors", path, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, set, from);
         Long interval = duration(od, "interval", path);
         if (interval != null) {
             set.put(OutlierSetting.INTERVAL, interval);
@@ -168,6 +155,20 @@ final class IstioOutlierTranslator {
         return new Result(config, panic, fields, warnings);
     }
 
+    /** A consecutive-errors field: copied when set, with enforcement 100 above 0 and 0 at 0. */
+    private static void consecutive(Map<String, Located> od, String key, String path, OutlierSetting count,
+                                    OutlierSetting enforcing, Map<OutlierSetting, Long> set,
+                                    Map<OutlierSetting, String> from) {
+        Long n = uint32(od, key, path);
+        if (n == null) {
+            return;
+        }
+        set.put(count, n);
+        from.put(count, key + ": " + n);
+        set.put(enforcing, n > 0 ? 100L : 0L);
+        from.put(enforcing, key + ": " + n + (n > 0 ? " (above 0, so Istio enforces it: 100)" : " (0 turns it off: 0)"));
+    }
+
     private static Long uint32(Map<String, Located> od, String key, String path) {
         Located n = od.get(key);
         if (n == null || n.value() == null) {
@@ -217,10 +218,8 @@ final class IstioOutlierTranslator {
     }
 
     private static InputException error(Located n, String key, String allowed) {
-        Object v = n.value();
-        String shown = v instanceof String s ? "\"" + s + "\"" : v instanceof BigDecimal d ? d.toPlainString()
-                : v instanceof Map ? "a mapping" : v instanceof List ? "a list" : String.valueOf(v);
-        return new InputException(n.origin() + ": " + key + ": " + shown + " is not allowed; expected " + allowed);
+        return new InputException(n.origin() + ": " + key + ": " + Wording.describe(n.value()) + " is not allowed; "
+                + "expected " + allowed);
     }
 
     private static String text(Located n) {

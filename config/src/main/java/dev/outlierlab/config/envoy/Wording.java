@@ -1,11 +1,16 @@
 package dev.outlierlab.config.envoy;
 
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
 /**
- * "Did you mean" for unknown field names: the known name nearest to a misspelt one, by edit distance with case
- * and underscores ignored (so {@code maxEjectionPercentage} finds {@code max_ejection_percent}).
+ * Words for messages about configuration: "did you mean" for unknown field names (the known name nearest to a
+ * misspelt one, by edit distance with case and underscores ignored, so {@code maxEjectionPercentage} finds
+ * {@code max_ejection_percent}), and how to show a value that is not allowed.
  */
-public final class Suggestions {
-    private Suggestions() {
+public final class Wording {
+    private Wording() {
     }
 
     /** The known name closest to {@code key} (ignoring case and underscores), if it is close enough. */
@@ -44,5 +49,25 @@ public final class Suggestions {
             cur = t;
         }
         return prev[b.length()];
+    }
+
+    /** A value as a message shows it: text in quotes, "a mapping", "a list", "an empty value". */
+    public static String describe(Object value) {
+        if (value == null) {
+            return "an empty value";
+        }
+        if (value instanceof Map) {
+            return "a mapping";
+        }
+        if (value instanceof List) {
+            return "a list";
+        }
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
+        return String.valueOf(value);
     }
 }

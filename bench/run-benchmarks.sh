@@ -67,8 +67,10 @@ jmh() { # name, then JMH arguments
 jmh engine 'EngineBenchmark\.putHttpResponseCode$' "${fast[@]}"
 jmh default 'ScenarioBenchmark\.defaultScenario$' "${fast[@]}"
 jmh large 'ScenarioBenchmark\.largeScenario$' -p "minutes=$(IFS=,; echo "${minutes[*]}")" "${large[@]}"
+# The same 10 minutes at a tenth of the rate: allocation per run should not change with the request count.
+jmh large-rps 'ScenarioBenchmark\.largeScenario$' -p minutes=10 -p rps=10000 "${fast[@]}"
 
-# Whole-process memory: the CLI on the same large scenario at increasing durations, default JVM settings.
+# Whole-process memory: the CLI on the same large scenario at increasing durations.
 : >"$out/rss.tsv"
 if [ -x /usr/bin/time ]; then
   for m in "${minutes[@]}"; do
@@ -92,13 +94,20 @@ faults:
 outlier_detection:
   max_ejection_percent: 20
 EOF
-    say "CLI max RSS: outlier-lab.jar run large-${m}m.yaml --events 0"
-    /usr/bin/time -v "$java" -jar "$cli_jar" run "$yaml" --events 0 >"$out/cli-${m}m.txt" 2>"$out/cli-${m}m.time" \
-      || { cat "$out/cli-${m}m.time" >&2; echo "run-benchmarks.sh: the CLI run failed" >&2; exit 1; }
-    rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$out/cli-${m}m.time")
-    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): *//p' "$out/cli-${m}m.time")
-    reqs=$(sed -n 's/^ *failed .* of \([0-9,]*\) requests.*/\1/p' "$out/cli-${m}m.txt" | tr -d ,)
-    printf '%s\t%s\t%s\t%s\n' "$m" "$reqs" "$rss_kb" "$wall" >>"$out/rss.tsv"
+    # Default JVM settings (what a user gets), then an 8 MB heap: a run that needed memory in proportion to
+    # its requests could not finish in it.
+    for heap in default 8m; do
+      opts=()
+      [ "$heap" = default ] || opts=("-Xmx$heap")
+      say "CLI max RSS: java ${opts[*]:-} -jar outlier-lab.jar run large-${m}m.yaml --events 0"
+      /usr/bin/time -v "$java" ${opts[@]+"${opts[@]}"} -jar "$cli_jar" run "$yaml" --events 0 \
+        >"$out/cli-${m}m-$heap.txt" 2>"$out/cli-${m}m-$heap.time" \
+        || { cat "$out/cli-${m}m-$heap.time" >&2; echo "run-benchmarks.sh: the CLI run failed" >&2; exit 1; }
+      rss_kb=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$out/cli-${m}m-$heap.time")
+      wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): *//p' "$out/cli-${m}m-$heap.time")
+      reqs=$(sed -n 's/^ *failed .* of \([0-9,]*\) requests.*/\1/p' "$out/cli-${m}m-$heap.txt" | tr -d ,)
+      printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$heap" "$reqs" "$rss_kb" "$wall" >>"$out/rss.tsv"
+    done
   done
 else
   say "/usr/bin/time not found: skipping the whole-process RSS check"
@@ -157,14 +166,17 @@ for e in load("default"):
     print(f"| `ScenarioBenchmark.defaultScenario` | default: 6 hosts, 600 rps, 300 s (180,000 requests) "
           f"| {pm(runs, runs_err)} | {pm(reqs, reqs_err, 1e6)} | {1e9 / reqs:.1f} | {bpr:.2f} |")
 
-large = sorted(load("large"), key=lambda e: int(e["params"]["minutes"]))
+def minutes_rps(e):
+    return int(e["params"]["minutes"]), int(e["params"].get("rps", "100000"))
+
+large = sorted(load("large"), key=minutes_rps)
 for e in large:
-    m = int(e["params"]["minutes"])
+    m, rps = minutes_rps(e)
     runs, runs_err = metric(e, None)
     reqs, reqs_err = metric(e, "requests")
     _, bpr = alloc_per_request(e)
-    print(f"| `ScenarioBenchmark.largeScenario` (minutes={m}) | large: 1,000 hosts, 100,000 rps, {m} min "
-          f"({m * 6_000_000:,} requests) | {pm(runs, runs_err, digits=3)} | {pm(reqs, reqs_err, 1e6)} "
+    print(f"| `ScenarioBenchmark.largeScenario` (minutes={m}) | large: 1,000 hosts, {rps:,} rps, {m} min "
+          f"({m * 60 * rps:,} requests) | {pm(runs, runs_err, digits=3)} | {pm(reqs, reqs_err, 1e6)} "
           f"| {1e9 / reqs:.1f} | {bpr:.3f} |")
 
 for e in load("engine"):
@@ -177,22 +189,32 @@ print()
 print("Memory against the number of requests (large scenario; JMH `-prof gc` for allocation, "
       "`/usr/bin/time -v` on `java -jar cli/target/outlier-lab.jar run large.yaml --events 0` for the whole process):")
 print()
-print("| Simulated minutes | Requests | Allocated per run (MB) | Allocated bytes per request | CLI max RSS (MB) | CLI wall time (incl. JVM start) |")
-print("|---:|---:|---:|---:|---:|---:|")
+print("| Simulated minutes | Requests/s | Requests | Allocated per run (MB) | Allocated bytes per request "
+      "| CLI max RSS, default heap (MB) | CLI max RSS, `-Xmx8m` (MB) | CLI wall time, default heap |")
+print("|---:|---:|---:|---:|---:|---:|---:|---:|")
 rss = {}
 with open(os.path.join(out, "rss.tsv")) as f:
     for line in f:
         parts = line.rstrip("\n").split("\t")
-        if len(parts) == 4:
-            rss[int(parts[0])] = parts
-for e in large:
-    m = int(e["params"]["minutes"])
+        if len(parts) == 5:
+            rss[(int(parts[0]), parts[1])] = parts
+
+def rss_cell(m, heap):
+    r = rss.get((m, heap))
+    if not r or not r[3]:
+        return "-"
+    cell = f"{int(r[3]) / 1024:,.1f}"
+    if r[2] and int(r[2]) != m * 6_000_000:
+        cell += f" (CLI sent {int(r[2]):,} requests?)"
+    return cell
+
+for e in sorted(load("large-rps"), key=minutes_rps) + large:
+    m, rps = minutes_rps(e)
     norm, bpr = alloc_per_request(e)
-    r = rss.get(m)
-    rss_mb = f"{int(r[2]) / 1024:,.1f}" if r and r[2] else "-"
-    wall = r[3] if r else "-"
-    if r and r[1] and int(r[1]) != m * 6_000_000:
-        rss_mb += f" (CLI sent {int(r[1]):,} requests?)"
-    print(f"| {m} | {m * 6_000_000:,} | {norm / 1e6:,.1f} | {bpr:.3f} | {rss_mb} | {wall} |")
+    cli = rps == 100_000  # the CLI runs only the issue's rate
+    r = rss.get((m, "default")) if cli else None
+    wall = r[4] if r else "-"
+    print(f"| {m} | {rps:,} | {m * 60 * rps:,} | {norm / 1e6:,.1f} | {bpr:.3f} "
+          f"| {rss_cell(m, 'default') if cli else '-'} | {rss_cell(m, '8m') if cli else '-'} | {wall} |")
 PY
 say "raw results: $out"

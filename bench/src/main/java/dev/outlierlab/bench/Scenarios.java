@@ -32,13 +32,18 @@ public final class Scenarios {
      * run (5 to 50 minutes for one hour); {@code max_ejection_percent} 20, other settings Envoy's defaults.
      */
     public static Scenario large(int minutes) {
+        return large(minutes, LARGE_RPS);
+    }
+
+    /** The large scenario at another request rate (to show that memory follows time, not requests). */
+    public static Scenario large(int minutes, long rps) {
         long duration = minutes * 60L * Durations.SECOND;
         List<String> bad = ClusterSpec.ofCount(LARGE_BAD_HOSTS, 50).hosts();
         FaultSpec fault = new FaultSpec(bad, duration / 12, duration / 6 * 5, 300_000, 503, null, false);
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 20)
                 .build();
-        return new Scenario("large-" + minutes + "m", duration, 1, ClusterSpec.ofCount(LARGE_HOSTS, 50),
-                new TrafficSpec(LARGE_RPS), List.of(fault), config, null);
+        return new Scenario("large-" + minutes + "m-" + rps + "rps", duration, 1, ClusterSpec.ofCount(LARGE_HOSTS, 50),
+                new TrafficSpec(rps), List.of(fault), config, null);
     }
 }

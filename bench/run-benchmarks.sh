@@ -99,7 +99,7 @@ EOF
     for heap in default 8m; do
       opts=()
       [ "$heap" = default ] || opts=("-Xmx$heap")
-      say "CLI max RSS: java ${opts[*]:-} -jar outlier-lab.jar run large-${m}m.yaml --events 0"
+      say "CLI max RSS: java${opts[*]:+ ${opts[*]}} -jar outlier-lab.jar run large-${m}m.yaml --events 0"
       /usr/bin/time -v "$java" ${opts[@]+"${opts[@]}"} -jar "$cli_jar" run "$yaml" --events 0 \
         >"$out/cli-${m}m-$heap.txt" 2>"$out/cli-${m}m-$heap.time" \
         || { cat "$out/cli-${m}m-$heap.time" >&2; echo "run-benchmarks.sh: the CLI run failed" >&2; exit 1; }

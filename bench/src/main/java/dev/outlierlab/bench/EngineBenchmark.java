@@ -24,8 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * per operation on an {@link OutlierDetector} over 1,000 hosts, round-robin, at 100,000 simulated requests
  * per second, with {@code tick} run whenever simulated time reaches the next 10 s interval (its cost is
  * amortised into the figure). Codes come from a fixed mix: healthy hosts answer 200 (with a 404 and a 500 now
- * and then); ten "bad" hosts answer 503 on 30 % of their requests, so success rate ejects some of them
- * (cap 20 %) and they come back, as in the large scenario.
+ * and then); ten "bad" hosts answer 503 on 30 % of their requests, each from its own place in the pattern.
+ * Success rate ejects the bad hosts and then, once the spread of rates is tight, healthy hosts with a few
+ * more 500s than average; consecutive 5xx fires now and then; the 20 % cap refuses some; hosts return.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -39,12 +40,12 @@ public class EngineBenchmark {
     static final int BAD_HOSTS = 10;
     /** 100,000 requests per second. */
     static final long STEP_NANOS = 10_000;
-    /** Length of the code pattern: a power of two, and not a multiple of the host count's factors. */
+    /** Length of the code patterns: a power of two, so the index is a mask. */
     static final int MIX = 1 << 16;
 
     HostMonitor[] monitors;
     OutlierDetector detector;
-    /** codes[(request / HOSTS) & (MIX - 1)] for a healthy host, badCodes[...] for a bad one. */
+    /** Host h answers codes[(round + h) & (MIX - 1)] if healthy, badCodes[(round + h * 4099) & (MIX - 1)] if bad. */
     int[] codes;
     int[] badCodes;
     long intervalNanos;
@@ -84,7 +85,7 @@ public class EngineBenchmark {
             nextTickNanos += intervalNanos;
         }
         int h = host;
-        int code = h < BAD_HOSTS ? badCodes[round & (MIX - 1)] : codes[(round + h) & (MIX - 1)];
+        int code = h < BAD_HOSTS ? badCodes[(round + h * 4099) & (MIX - 1)] : codes[(round + h) & (MIX - 1)];
         monitors[h].putHttpResponseCode(code, now);
         nowNanos = now + STEP_NANOS;
         if (++h == HOSTS) {

@@ -18,38 +18,45 @@ final class InputFiles {
     private InputFiles() {
     }
 
+    /** The whole file as text (scenarios and configurations). */
     static String readText(Path path) {
         try {
-            if (Files.isDirectory(path)) {
-                throw new InputException(path + ": is a directory, expected a file");
-            }
+            requireFile(path);
             if (Files.size(path) > MAX_CONFIG_BYTES) {
                 throw new InputException(path + ": the file is larger than 8 MiB");
             }
             return Files.readString(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InputException(path + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new InputException(path + ": permission denied");
-        } catch (CharacterCodingException e) {
-            throw new InputException(path + ": not UTF-8 text");
         } catch (IOException e) {
-            throw new InputException(path + ": cannot be read (" + e.getMessage() + ")");
+            throw explain(path, e);
         }
     }
 
+    /** A reader for streaming (traces, of any length). */
     static BufferedReader open(Path path) {
         try {
-            if (Files.isDirectory(path)) {
-                throw new InputException(path + ": is a directory, expected a file");
-            }
+            requireFile(path);
             return Files.newBufferedReader(path, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new InputException(path + ": no such file");
-        } catch (AccessDeniedException e) {
-            throw new InputException(path + ": permission denied");
         } catch (IOException e) {
-            throw new InputException(path + ": cannot be read (" + e.getMessage() + ")");
+            throw explain(path, e);
         }
+    }
+
+    private static void requireFile(Path path) {
+        if (Files.isDirectory(path)) {
+            throw new InputException(path + ": is a directory, expected a file");
+        }
+    }
+
+    private static InputException explain(Path path, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return new InputException(path + ": no such file");
+        }
+        if (e instanceof AccessDeniedException) {
+            return new InputException(path + ": permission denied");
+        }
+        if (e instanceof CharacterCodingException) {
+            return new InputException(path + ": not UTF-8 text");
+        }
+        return new InputException(path + ": cannot be read (" + e.getMessage() + ")");
     }
 }

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             ""},
         subcommands = {
             RunCommand.class,
+            SweepCommand.class,
             picocli.CommandLine.HelpCommand.class
         },
         footer = {
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
             "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab run my-scenario.yaml --format json",
             "  outlier-lab run --trace-in outcomes.jsonl",
+            "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
             "",
             "Run 'outlier-lab help COMMAND' for a command's options."})
 public final class OutlierLabCommand {

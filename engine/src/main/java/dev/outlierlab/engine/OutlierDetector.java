@@ -104,16 +104,22 @@ public final class OutlierDetector {
             }
             host.swapBuckets();
         }
-        if (hosts.size() >= config.successRateMinimumHosts() || hosts.size() >= config.failurePercentageMinimumHosts()) {
-            evaluateInterval(Origin.EXTERNAL, nowNanos);
-            evaluateInterval(Origin.LOCAL, nowNanos);
+        // Envoy skips both detectors when the cluster is smaller than both minimums; the samples are still
+        // reported to a listener that charts them. Local-origin buckets only fill in split mode.
+        boolean detect = hosts.size() >= config.successRateMinimumHosts()
+                || hosts.size() >= config.failurePercentageMinimumHosts();
+        if (detect || listener.wantsIntervals()) {
+            evaluateInterval(Origin.EXTERNAL, nowNanos, detect);
+            if (config.splitExternalLocalOriginErrors()) {
+                evaluateInterval(Origin.LOCAL, nowNanos, detect);
+            }
         }
         for (HostMonitor host : hosts) {
             host.decayMultiplier(nowNanos, config.intervalNanos());
         }
     }
 
-    private void evaluateInterval(Origin origin, long nowNanos) {
+    private void evaluateInterval(Origin origin, long nowNanos, boolean detect) {
         List<HostMonitor> srHosts = new ArrayList<>();
         List<Double> srRates = new ArrayList<>();
         List<HostSample> samples = listener.wantsIntervals() ? new ArrayList<>() : null;
@@ -132,7 +138,7 @@ public final class OutlierDetector {
             }
         }
         SuccessRateDetector.Threshold threshold = null;
-        if (SuccessRateDetector.enoughHosts(srHosts.size(), config.successRateMinimumHosts())) {
+        if (detect && SuccessRateDetector.enoughHosts(srHosts.size(), config.successRateMinimumHosts())) {
             threshold = SuccessRateDetector.threshold(srRates, config.successRateStdevFactor());
             EjectionType type = EjectionType.successRate(origin);
             for (int i = 0; i < srHosts.size(); i++) {
@@ -147,7 +153,7 @@ public final class OutlierDetector {
                 }
             }
         }
-        boolean fpRan = evaluateFailurePercentage(origin, nowNanos);
+        boolean fpRan = detect && evaluateFailurePercentage(origin, nowNanos);
         if (samples != null) {
             listener.onInterval(new IntervalEvaluation(nowNanos, origin, List.copyOf(samples), threshold != null,
                     threshold == null ? Double.NaN : threshold.mean(),

@@ -41,7 +41,7 @@ public final class ResultJson {
     public static ObjectNode toTree(RunResult r, boolean charts) {
         ObjectNode root = MAPPER.createObjectNode();
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
-        root.set("summary", summary(r.summary()));
+        root.set("summary", summaryTree(r.summary()));
         ObjectNode stats = root.putObject("stats");
         r.stats().forEach(stats::put);
         ArrayNode events = root.putArray("events");
@@ -71,7 +71,8 @@ public final class ResultJson {
         }
     }
 
-    static ObjectNode summary(RunSummary s) {
+    /** The {@code summary} object of the run JSON. */
+    public static ObjectNode summaryTree(RunSummary s) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("requests", s.requests());
         n.put("failed", s.failed());

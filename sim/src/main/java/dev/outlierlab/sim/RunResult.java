@@ -10,7 +10,7 @@ import java.util.Map;
  * The outcome of one run, plain data for any renderer: the scenario as run, the summary, Envoy's
  * statistics by name, every decision in time order, and the series the charts need.
  *
- * @param intervals one entry per tick and origin, or empty when the run was not asked to keep them
+ * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
  */
 public record RunResult(
         Scenario scenario,

@@ -94,7 +94,7 @@ public final class ScenarioReader {
         try {
             scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health);
         } catch (InvalidConfigException e) {
-            throw Values.error(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
+            throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
     }
@@ -153,7 +153,7 @@ public final class ScenarioReader {
             return b.build();
         } catch (InvalidConfigException e) {
             Located where = od.getOrDefault(e.key(), node);
-            throw Values.error(where, "outlier_detection." + e.key(), e.value(), e.allowed());
+            throw Values.errorShown(where, "outlier_detection." + e.key(), e.value(), e.allowed());
         }
     }
 

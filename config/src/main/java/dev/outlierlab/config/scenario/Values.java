@@ -22,7 +22,12 @@ import java.util.function.Supplier;
 final class Values {
 
     static InputException error(Located at, String key, Object value, String allowed) {
-        String what = describe(value) + " is not allowed; expected " + allowed;
+        return errorShown(at, key, describe(value), allowed);
+    }
+
+    /** As {@link #error}, with the value already in display form (as {@link InvalidConfigException} carries it). */
+    static InputException errorShown(Located at, String key, String shownValue, String allowed) {
+        String what = shownValue + " is not allowed; expected " + allowed;
         if (at == null) {
             return new InputException(key + ": " + what);
         }
@@ -207,7 +212,7 @@ final class Values {
             return build.get();
         } catch (InvalidConfigException e) {
             String full = e.key().startsWith("faults[]") ? key + e.key().substring("faults[]".length()) : e.key();
-            throw error(at, full, e.value(), e.allowed());
+            throw errorShown(at, full, e.value(), e.allowed());
         }
     }
 

@@ -9,7 +9,6 @@ import dev.outlierlab.engine.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -116,8 +115,10 @@ public final class TraceReader {
                     }
                 }
                 return false;
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new InputException(source + ":" + (lineNumber + 1) + ": not UTF-8 text");
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw new InputException(source + ":" + (lineNumber + 1) + ": cannot be read (" + e.getMessage() + ")");
             }
         }
 

@@ -39,7 +39,7 @@ public record Scenario(
         for (int i = 0; i < faults.size(); i++) {
             for (String host : faults.get(i).hosts()) {
                 if (!known.contains(host)) {
-                    throw new InvalidConfigException("faults[" + i + "].hosts", host,
+                    throw new InvalidConfigException("faults[" + i + "].hosts", "\"" + host + "\"",
                             "names of the cluster's hosts: " + abbreviate(cluster.hosts()));
                 }
             }

@@ -1,0 +1,189 @@
+package dev.outlierlab.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.Numbers;
+import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.Simulation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code outlier-lab sweep}: runs a scenario for every combination of values and compares the headline figures. */
+@Command(name = "sweep",
+        mixinStandardHelpOptions = true,
+        usageHelpWidth = 110,
+        description = {
+            "Run a scenario once for every combination of the given values and compare the results in one table.",
+            "Use it to choose a setting: which max_ejection_percent ejects the bad host, which error rates",
+            "consecutive_5xx catches, how many hosts success rate needs.",
+            ""},
+        footer = {
+            "",
+            "Examples:",
+            "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,20,34,50,100",
+            "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 --vary outlier_detection.enforcing_success_rate=0,100",
+            "  outlier-lab sweep scenario.yaml --vary cluster.hosts=3,5,6,10,20 --format csv",
+            "",
+            "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."})
+public final class SweepCommand implements Callable<Integer> {
+    static final int MAX_RUNS = 500;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ScenarioOptions scenario;
+
+    @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
+            description = {"A scenario key and the values to try, comma-separated (repeatable: every",
+                "combination is run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100"})
+    List<String> vary = new ArrayList<>();
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output: text (default), csv, or json (one summary per run).")
+    Format format;
+
+    /** Output formats of {@code sweep}. */
+    enum Format { text, csv, json }
+
+    private record Axis(String key, List<String> values) {
+    }
+
+    private record Row(List<String> values, RunSummary summary) {
+    }
+
+    @Override
+    public Integer call() {
+        List<Axis> axes = new ArrayList<>();
+        long combinations = 1;
+        for (String v : vary) {
+            int eq = v.indexOf('=');
+            if (eq <= 0 || eq == v.length() - 1) {
+                throw new InputException("--vary " + v + ": expected KEY=V1,V2,..., e.g. --vary outlier_detection.max_ejection_percent=10,34,100");
+            }
+            List<String> values = List.of(v.substring(eq + 1).split(",", -1));
+            if (values.stream().anyMatch(String::isBlank)) {
+                throw new InputException("--vary " + v + ": a value is empty; separate values with single commas");
+            }
+            axes.add(new Axis(v.substring(0, eq).trim(), values));
+            combinations *= values.size();
+            if (combinations > MAX_RUNS) {
+                throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        sweep(axes, 0, new ArrayList<>(), rows);
+        String text = switch (format) {
+            case text -> text(axes, rows);
+            case csv -> csv(axes, rows);
+            case json -> json(axes, rows);
+        };
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    private void sweep(List<Axis> axes, int depth, List<String> chosen, List<Row> rows) {
+        if (depth == axes.size()) {
+            List<String> sets = new ArrayList<>(scenario.sets);
+            for (int i = 0; i < axes.size(); i++) {
+                sets.add(axes.get(i).key() + "=" + chosen.get(i));
+            }
+            ScenarioOptions options = new ScenarioOptions();
+            options.scenarioFile = scenario.scenarioFile;
+            options.sets = sets;
+            ScenarioReader.Loaded loaded = options.load();
+            rows.add(new Row(List.copyOf(chosen), Simulation.run(loaded.scenario()).summary()));
+            return;
+        }
+        for (String value : axes.get(depth).values()) {
+            chosen.add(value);
+            sweep(axes, depth + 1, chosen, rows);
+            chosen.remove(chosen.size() - 1);
+        }
+    }
+
+    private static final String[] COLUMNS = {"detected", "ejected", "cap refused", "not enforced", "most out",
+        "failed %", "failed % in fault", "panic s"};
+
+    private static List<String> figures(RunSummary s) {
+        return List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
+                Long.toString(s.ejectionsOverflow()), Long.toString(s.ejectionsUnenforced()),
+                Integer.toString(s.maxEjectedAtOnce()), Numbers.two(s.failedPercent()),
+                Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds()));
+    }
+
+    private static String text(List<Axis> axes, List<Row> rows) {
+        List<List<String>> table = new ArrayList<>();
+        List<String> header = new ArrayList<>();
+        axes.forEach(a -> header.add(a.key()));
+        header.addAll(List.of(COLUMNS));
+        table.add(header);
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>(r.values());
+            line.addAll(figures(r.summary()));
+            table.add(line);
+        }
+        int[] widths = new int[header.size()];
+        for (List<String> line : table) {
+            for (int i = 0; i < line.size(); i++) {
+                widths[i] = Math.max(widths[i], line.get(i).length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (List<String> line : table) {
+            StringBuilder l = new StringBuilder();
+            for (int i = 0; i < line.size(); i++) {
+                String cell = line.get(i);
+                l.append(i < axes.size() ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cell)
+                        : String.format(Locale.ROOT, "%" + widths[i] + "s", cell)).append("  ");
+            }
+            out.append(l.toString().stripTrailing()).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String csv(List<Axis> axes, List<Row> rows) {
+        StringBuilder out = new StringBuilder();
+        List<String> header = new ArrayList<>();
+        axes.forEach(a -> header.add(a.key()));
+        for (String c : COLUMNS) {
+            header.add(c.replace(' ', '_').replace("%", "percent"));
+        }
+        out.append(String.join(",", header)).append('\n');
+        for (Row r : rows) {
+            List<String> line = new ArrayList<>();
+            r.values().forEach(v -> line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
+            line.addAll(figures(r.summary()));
+            out.append(String.join(",", line)).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String json(List<Axis> axes, List<Row> rows) {
+        ArrayNode runs = ResultJson.mapper().createArrayNode();
+        for (Row r : rows) {
+            ObjectNode run = runs.addObject();
+            ObjectNode set = run.putObject("set");
+            for (int i = 0; i < axes.size(); i++) {
+                set.put(axes.get(i).key(), r.values().get(i));
+            }
+            run.set("summary", ResultJson.summaryTree(r.summary()));
+        }
+        try {
+            return ResultJson.mapper().writeValueAsString(runs) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input: one clear message naming the key or line, exit status 2, nothing on stdout, no stack trace. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    private CliRunner.Outcome runFile(String yaml, String... more) throws IOException {
+        Path f = dir.resolve("scenario.yaml");
+        Files.writeString(f, yaml);
+        String[] args = new String[2 + more.length];
+        args[0] = "run";
+        args[1] = f.toString();
+        System.arraycopy(more, 0, args, 2, more.length);
+        return CliRunner.run(args);
+    }
+
+    private static void assertRejected(CliRunner.Outcome o, String... fragments) {
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.out()).isEmpty();
+        assertThat(o.err()).contains(fragments).doesNotContain("Exception", "\tat ");
+        assertThat(o.err().lines().count()).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void malformedYamlNamesLineAndColumn() throws IOException {
+        assertRejected(runFile("cluster:\n  hosts: [a, b\n"), "scenario.yaml:3:1: malformed YAML");
+    }
+
+    @Test
+    void unknownKeyIsNamedWithItsLine() throws IOException {
+        assertRejected(runFile("name: x\noutlier_detection:\n  max_ejection_prcent: 34\n"),
+                "scenario.yaml:3: unknown key 'outlier_detection.max_ejection_prcent'", "max_ejection_percent");
+    }
+
+    @Test
+    void negativeRateIsRejected() throws IOException {
+        assertRejected(runFile("faults:\n  - hosts: 1\n    error_rate: -5\n"),
+                "scenario.yaml:3: faults[0].error_rate: -5 is not allowed", "from 0 to 100");
+        assertRejected(runFile("traffic:\n  rps: -600\n"), "scenario.yaml:2: traffic.rps: -600 is not allowed");
+    }
+
+    @Test
+    void maxEjectionTimeBelowBaseIsRejectedAsEnvoyDoes() throws IOException {
+        assertRejected(runFile("outlier_detection:\n  base_ejection_time: 60s\n  max_ejection_time: 30s\n"),
+                "scenario.yaml:3: outlier_detection.max_ejection_time: 30s is not allowed",
+                "at least base_ejection_time (60s)");
+    }
+
+    @Test
+    void faultNamingAnUnknownHostIsRejected() throws IOException {
+        assertRejected(runFile("cluster:\n  hosts: [a, b]\nfaults:\n  - hosts: [c]\n"),
+                "scenario.yaml:4: faults[0].hosts: \"c\" is not allowed", "a, b");
+    }
+
+    @Test
+    void percentOver100AndZeroHostsAndBadDurationAreRejected() throws IOException {
+        assertRejected(CliRunner.run("run", "--set", "outlier_detection.enforcing_success_rate=101"),
+                "--set outlier_detection.enforcing_success_rate: 101 is not allowed", "0 to 100");
+        assertRejected(runFile("cluster:\n  hosts: 0\n"), "scenario.yaml:2: cluster.hosts: 0 is not allowed");
+        assertRejected(runFile("duration: 5 minutes\n"), "scenario.yaml:1: duration: \"5 minutes\" is not allowed");
+        assertRejected(runFile("outlier_detection:\n  interval: 1.5ms\n"), "whole milliseconds");
+    }
+
+    @Test
+    void traceLineOutOfOrderNamesTheLine() throws IOException {
+        Path trace = dir.resolve("t.jsonl");
+        Files.writeString(trace, "{\"time\": 1, \"host\": \"a\", \"code\": 200}\n# comment\n"
+                + "{\"time\": 0.5, \"host\": \"a\", \"code\": 503}\n");
+        assertRejected(CliRunner.run("run", "--trace-in", trace.toString()), "t.jsonl:3: time 0.500s is earlier");
+    }
+
+    @Test
+    void traceWithUnknownHostOrResultNamesTheLine() throws IOException {
+        Path trace = dir.resolve("t.jsonl");
+        Files.writeString(trace, "{\"time\": 1, \"host\": \"zz\", \"code\": 200}\n");
+        assertRejected(CliRunner.run("run", "--set", "cluster.hosts=3", "--trace-in", trace.toString()),
+                "t.jsonl:1: host: \"zz\" is not a host", "host-0, host-1, host-2");
+        Files.writeString(trace, "{\"time\": 1, \"host\": \"a\", \"result\": \"exploded\"}\n");
+        assertRejected(CliRunner.run("run", "--trace-in", trace.toString()), "t.jsonl:1: result: \"exploded\"", "timeout");
+        Files.writeString(trace, "{\"time\": 1, \"host\": \"a\", \"code\": 503}\n{\"time\": 400, \"host\": \"a\", \"code\": 503}\n");
+        assertRejected(CliRunner.run("run", "--trace-in", trace.toString()), "t.jsonl:2:", "duration");
+    }
+
+    @Test
+    void missingFileAndBadOptionAreClear() {
+        assertRejected(CliRunner.run("run", dir.resolve("nope.yaml").toString()), "nope.yaml: no such file");
+        assertRejected(CliRunner.run("run", "--format", "xml"), "Invalid value for option '--format'", "--help");
+        assertRejected(CliRunner.run("run", "--set", "noequals"), "--set noequals: expected KEY=VALUE");
+    }
+}

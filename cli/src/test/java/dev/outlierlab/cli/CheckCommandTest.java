@@ -78,30 +78,23 @@ class CheckCommandTest {
         assertThat(o.out()).contains("error   invalid-config (line 12)");
     }
 
-    private static void assertBadInput(CliRunner.Outcome o, String... fragments) {
-        assertThat(o.exit()).isEqualTo(2);
-        assertThat(o.out()).isEmpty();
-        assertThat(o.err()).contains(fragments).doesNotContain("Exception", "\tat ");
-        assertThat(o.err().lines().count()).isLessThanOrEqualTo(2);
-    }
-
     @Test
     void badInputExitsTwoWithOneMessage() throws IOException {
-        assertBadInput(CliRunner.run("check", corpus("envoy/bad/malformed.yaml")), "malformed.yaml:4:", "malformed YAML");
-        assertBadInput(CliRunner.run("check", corpus("envoy/bad/unknown-field.yaml")),
+        CliRunner.run("check", corpus("envoy/bad/malformed.yaml")).assertRejected("malformed.yaml:4:", "malformed YAML");
+        CliRunner.run("check", corpus("envoy/bad/unknown-field.yaml")).assertRejected(
                 "unknown-field.yaml:6: unknown field 'outlier_detection.max_ejection_percentage'",
                 "did you mean max_ejection_percent?");
-        assertBadInput(CliRunner.run("check", corpus("envoy/bad/wrong-type.yaml")),
+        CliRunner.run("check", corpus("envoy/bad/wrong-type.yaml")).assertRejected(
                 "wrong-type.yaml:5: outlier_detection.consecutive_5xx: \"five\" is the wrong type");
-        assertBadInput(CliRunner.run("check", corpus("envoy/bad/unknown-type.yaml")),
+        CliRunner.run("check", corpus("envoy/bad/unknown-type.yaml")).assertRejected(
                 "@type type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption is not a type the reader knows");
-        assertBadInput(CliRunner.run("check", corpus("envoy/bad/empty.yaml")), "empty.yaml: the file is empty");
-        assertBadInput(CliRunner.run("check", corpus("istio/bad/unknown-field.yaml")),
+        CliRunner.run("check", corpus("envoy/bad/empty.yaml")).assertRejected("empty.yaml: the file is empty");
+        CliRunner.run("check", corpus("istio/bad/unknown-field.yaml")).assertRejected(
                 "unknown field 'spec.trafficPolicy.outlierDetection.maxEjectionPercentage'");
-        assertBadInput(CliRunner.run("check", dir.resolve("missing.yaml").toString()), "missing.yaml: no such file");
-        assertBadInput(CliRunner.run("check", corpus("envoy/static-cluster.yaml"), "--format", "xml"), "--format");
+        CliRunner.run("check", dir.resolve("missing.yaml").toString()).assertRejected("missing.yaml: no such file");
+        CliRunner.run("check", corpus("envoy/static-cluster.yaml"), "--format", "xml").assertRejected("--format");
         Path zero = dir.resolve("c.yaml");
         Files.writeString(zero, "name: a\noutlier_detection: {}\n");
-        assertBadInput(CliRunner.run("check", zero.toString(), "--hosts", "0"), "--hosts: 0 is not allowed");
+        CliRunner.run("check", zero.toString(), "--hosts", "0").assertRejected("--hosts: 0 is not allowed");
     }
 }

@@ -1,5 +1,7 @@
 package dev.outlierlab.config.envoy;
 
+import dev.outlierlab.config.Wording;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;

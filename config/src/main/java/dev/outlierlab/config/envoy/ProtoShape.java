@@ -1,5 +1,7 @@
 package dev.outlierlab.config.envoy;
 
+import dev.outlierlab.config.Wording;
+
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;

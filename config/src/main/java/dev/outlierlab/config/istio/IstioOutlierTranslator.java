@@ -1,7 +1,7 @@
 package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.envoy.Wording;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;

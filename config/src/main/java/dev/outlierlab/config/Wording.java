@@ -1,4 +1,4 @@
-package dev.outlierlab.config.envoy;
+package dev.outlierlab.config;
 
 import java.math.BigDecimal;
 import java.util.List;

@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             RunCommand.class,
             SweepCommand.class,
+            CheckCommand.class,
+            ExportCommand.class,
             ServeCommand.class,
             picocli.CommandLine.HelpCommand.class
         },
@@ -25,6 +27,9 @@ import picocli.CommandLine.Command;
             "  outlier-lab run my-scenario.yaml --format json",
             "  outlier-lab run --trace-in outcomes.jsonl",
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
+            "  outlier-lab check envoy.yaml --format sarif       findings for CI, exit 1 on errors",
+            "  outlier-lab run --envoy envoy.yaml --cluster search",
+            "  outlier-lab export --envoy > cluster.yaml",
             "",
             "Run 'outlier-lab help COMMAND' for a command's options."})
 public final class OutlierLabCommand {

@@ -40,6 +40,9 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
             "      the cap admits one host of six: ejections at 40 s, 80 s and 150 s",
             "  outlier-lab run scenario.yaml --format json > result.json",
+            "  outlier-lab run --envoy envoy.yaml --cluster search",
+            "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
+            "  outlier-lab run --istio destination-rule.yaml --hosts 6",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
@@ -52,6 +55,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ScenarioOptions scenario;
+
+    @Mixin
+    ClusterSourceOptions clusterSource;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
@@ -72,7 +78,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ScenarioReader.Loaded loaded = scenario.load();
+        ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
         RunResult result;
         String source = null;
         if (traceIn == null) {

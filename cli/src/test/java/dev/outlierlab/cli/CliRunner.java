@@ -18,6 +18,14 @@ final class CliRunner {
             }
         }
 
+        /** Bad input: exit 2, nothing on stdout, one message with these fragments, no stack trace. */
+        void assertRejected(String... fragments) {
+            org.assertj.core.api.Assertions.assertThat(exit).as(err).isEqualTo(2);
+            org.assertj.core.api.Assertions.assertThat(out).isEmpty();
+            org.assertj.core.api.Assertions.assertThat(err).contains(fragments).doesNotContain("Exception", "\tat ");
+            org.assertj.core.api.Assertions.assertThat(err.lines().count()).isLessThanOrEqualTo(2);
+        }
+
         /** Events with the given action, as "time_ns host type". */
         List<String> events(String action) {
             List<String> rows = new ArrayList<>();

@@ -78,10 +78,12 @@ public final class TextReport {
         if (events.isEmpty()) {
             out.append("  none: no host was detected\n");
         } else {
-            out.append(String.format(Locale.ROOT, "  %-10s %-12s %-10s %-20s %s%n", "time", "host", "action", "detector", "why"));
+            int hostWidth = Math.max(6, events.stream().mapToInt(e -> e.host().length()).max().orElse(6));
+            String row = "  %-10s %-" + hostWidth + "s %-10s %-20s %s%n";
+            out.append(String.format(Locale.ROOT, row, "time", "host", "action", "detector", "why"));
             int shown = Math.min(events.size(), Math.max(0, maxEvents));
             for (OutlierEvent e : events.subList(0, shown)) {
-                out.append(String.format(Locale.ROOT, "  %-10s %-12s %-10s %-20s %s%n", Numbers.seconds(e.timeNanos()),
+                out.append(String.format(Locale.ROOT, row, Numbers.seconds(e.timeNanos()),
                         e.host(), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
                         EventExplainer.reason(e)));
             }

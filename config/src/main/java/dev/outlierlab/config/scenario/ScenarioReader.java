@@ -53,7 +53,7 @@ public final class ScenarioReader {
         Located root = YamlTree.parse(text, source);
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
-                    + "traffic, faults, outlier_detection, ...), not " + Values.describe(root.value()));
+                    + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
         }
         for (String set : sets) {
             Overrides.apply(root, set);

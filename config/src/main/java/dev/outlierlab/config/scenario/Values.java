@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
 final class Values {
 
     static InputException error(Located at, String key, Object value, String allowed) {
-        return errorShown(at, key, describe(value), allowed);
+        return errorShown(at, key, Wording.describe(value), allowed);
     }
 
     /** As {@link #error}, with the value already in display form (as {@link InvalidConfigException} carries it). */
@@ -37,25 +38,6 @@ final class Values {
         return new InputException(at.origin() + ": " + key + ": " + what);
     }
 
-    static String describe(Object value) {
-        if (value == null) {
-            return "an empty value";
-        }
-        if (value instanceof Map) {
-            return "a mapping";
-        }
-        if (value instanceof List) {
-            return "a list";
-        }
-        if (value instanceof String s) {
-            return "\"" + s + "\"";
-        }
-        if (value instanceof BigDecimal d) {
-            return d.toPlainString();
-        }
-        return String.valueOf(value);
-    }
-
     @SuppressWarnings("unchecked")
     Map<String, Located> map(Located node, String key, Set<String> allowed) {
         if (!(node.value() instanceof Map)) {
@@ -65,7 +47,9 @@ final class Values {
         for (Map.Entry<String, Located> e : m.entrySet()) {
             if (!allowed.contains(e.getKey())) {
                 String full = key.isEmpty() ? e.getKey() : key + "." + e.getKey();
-                throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'; allowed "
+                String near = Wording.nearest(e.getKey(), allowed);
+                throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'"
+                        + (near == null ? "" : " (did you mean '" + near + "'?)") + "; allowed "
                         + (key.isEmpty() ? "at the top level" : "under " + key) + ": " + sorted(allowed));
             }
         }
@@ -89,7 +73,7 @@ final class Values {
             return s;
         }
         if (v instanceof Long || v instanceof BigDecimal) {
-            return describe(v);
+            return Wording.describe(v);
         }
         throw error(node, key, v, "text");
     }

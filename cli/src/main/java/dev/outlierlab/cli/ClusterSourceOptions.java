@@ -1,0 +1,75 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.istio.DestinationRuleReader;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code run --envoy FILE [--cluster NAME]} and {@code run --istio FILE --hosts N}: take the cluster (hosts,
+ * panic threshold, outlier detection, health checks) from real configuration instead of the scenario; the
+ * scenario's duration, seed, traffic and faults still apply.
+ */
+public final class ClusterSourceOptions {
+    @Option(names = "--envoy", paramLabel = "FILE",
+            description = {"Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
+                "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."})
+    Path envoy;
+
+    @Option(names = "--istio", paramLabel = "FILE",
+            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does",
+                "(needs --hosts: a DestinationRule does not say how many endpoints there are)."})
+    Path istio;
+
+    @Option(names = "--cluster", paramLabel = "NAME",
+            description = "Which cluster of the Envoy file (or which DestinationRule, by metadata.name).")
+    String cluster;
+
+    @Option(names = "--hosts", paramLabel = "N",
+            description = "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy file's).")
+    Integer hosts;
+
+    @Option(names = "--port", paramLabel = "N",
+            description = "With --istio: use the DestinationRule's portLevelSettings for this port.")
+    Integer port;
+
+    @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
+    String subset;
+
+    /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
+    public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
+        if (envoy != null && istio != null) {
+            throw new InputException("--envoy and --istio: give one of them");
+        }
+        if (envoy == null && istio == null) {
+            if (cluster != null || hosts != null || port != null || subset != null) {
+                throw new InputException("--cluster, --hosts, --port and --subset choose from a configuration file: "
+                        + "add --envoy FILE or --istio FILE (or set cluster.hosts with --set)");
+            }
+            return loaded;
+        }
+        if (hosts != null && hosts < 1) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected a whole number of hosts from 1");
+        }
+        Scenario base = loaded.scenario();
+        Scenario s;
+        if (envoy != null) {
+            if (port != null || subset != null) {
+                throw new InputException("--port and --subset are for --istio; with --envoy choose with --cluster NAME");
+            }
+            s = EnvoyConfigReader.read(InputFiles.readText(envoy), envoy.toString()).cluster(cluster)
+                    .toScenario(base, hosts);
+        } else {
+            if (hosts == null) {
+                throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
+                        + "the service has");
+            }
+            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port)
+                    .select(cluster, subset, port).toScenario(base, hosts);
+        }
+        return new ScenarioReader.Loaded(s, true);
+    }
+}

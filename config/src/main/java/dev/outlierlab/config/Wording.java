@@ -1,0 +1,73 @@
+package dev.outlierlab.config;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Words for messages about configuration: "did you mean" for unknown field names (the known name nearest to a
+ * misspelt one, by edit distance with case and underscores ignored, so {@code maxEjectionPercentage} finds
+ * {@code max_ejection_percent}), and how to show a value that is not allowed.
+ */
+public final class Wording {
+    private Wording() {
+    }
+
+    /** The known name closest to {@code key} (ignoring case and underscores), if it is close enough. */
+    public static String nearest(String key, Iterable<String> names) {
+        String k = normalize(key);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String n : names) {
+            int d = distance(k, normalize(n));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = n;
+            }
+        }
+        return bestDistance <= Math.max(2, k.length() / 4) ? best : null;
+    }
+
+    private static String normalize(String s) {
+        return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** A value as a message shows it: text in quotes, "a mapping", "a list", "an empty value". */
+    public static String describe(Object value) {
+        if (value == null) {
+            return "an empty value";
+        }
+        if (value instanceof Map) {
+            return "a mapping";
+        }
+        if (value instanceof List) {
+            return "a list";
+        }
+        if (value instanceof String s) {
+            return "\"" + s + "\"";
+        }
+        if (value instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
+        return String.valueOf(value);
+    }
+}

@@ -1,0 +1,269 @@
+package dev.outlierlab.config.envoy;
+
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Duration;
+import com.google.protobuf.Message;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.HealthCheck;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns one parsed {@code Cluster} into an {@link EnvoyCluster}, applying Envoy's defaults and its validation
+ * rules: the {@code OutlierDetection} fields the engine models ({@link OutlierSetting}, read generically by
+ * field name), {@code healthy_panic_threshold} (a {@code type.v3.Percent} from 0 to 100, default 50), the
+ * first health check ({@code interval}, {@code timeout}, both thresholds and a health checker are required)
+ * and the endpoints of {@code load_assignment}.
+ */
+final class ClusterExtractor {
+    private ClusterExtractor() {
+    }
+
+    static EnvoyCluster extract(Cluster c, Located node, String source, List<String> lines) {
+        int line = SourceLines.lineOf(node);
+        if (c.getName().isEmpty()) {
+            throw new InputException(node.origin() + ": a cluster needs a name (Envoy rejects a cluster without one)");
+        }
+        List<InvalidConfigException> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Located odNode = EnvoyConfigReader.child(node, "outlier_detection", "outlierDetection");
+        OutlierDetectionConfig od = null;
+        if (c.hasOutlierDetection()) {
+            od = outlierDetection(c.getOutlierDetection(), problems);
+            if (c.getOutlierDetection().getMonitorsCount() > 0) {
+                notes.add("outlier_detection.monitors (extension monitors) are not modelled");
+            }
+        }
+        double panic = EnvoyCluster.DEFAULT_PANIC_THRESHOLD;
+        if (c.getCommonLbConfig().hasHealthyPanicThreshold()) {
+            double v = c.getCommonLbConfig().getHealthyPanicThreshold().getValue();
+            if (v >= 0 && v <= 100) {
+                panic = v;
+            } else {
+                problems.add(new InvalidConfigException("common_lb_config.healthy_panic_threshold.value",
+                        Double.toString(v), "a percentage from 0 to 100 (0 disables panic mode)"));
+            }
+        }
+        HealthCheckSpec health = healthChecks(c, problems, notes);
+        String type = switch (c.getClusterDiscoveryTypeCase()) {
+            case TYPE -> c.getType().name();
+            case CLUSTER_TYPE -> c.getClusterType().getName();
+            default -> "STATIC";
+        };
+        List<String> hosts = List.of();
+        if (type.equals("EDS") || type.equals("ORIGINAL_DST")) {
+            if (c.getLoadAssignment().getEndpointsCount() > 0) {
+                notes.add("load_assignment is not where a " + type + " cluster's hosts come from; they arrive at run "
+                        + "time, so the file's endpoints are not counted");
+            }
+        } else {
+            hosts = hosts(c, notes);
+            if (type.equals("LOGICAL_DNS") && hosts.size() == 1) {
+                notes.add("a LOGICAL_DNS cluster has one host at a time");
+            }
+        }
+        int odLine = odNode == null ? line : SourceLines.keyLine(lines, SourceLines.lineOf(odNode), "outlier_detection", "outlierDetection");
+        List<EnvoyCluster.Problem> located = new ArrayList<>();
+        for (InvalidConfigException p : problems) {
+            located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine)));
+        }
+        return new EnvoyCluster(c.getName(), source, line, odLine, type,
+                c.hasOutlierDetection(), problems.isEmpty() ? od : null, panic, health, hosts, located, notes);
+    }
+
+    /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
+    private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems) {
+        Descriptor d = OutlierDetection.getDescriptor();
+        OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
+        for (OutlierSetting s : OutlierSetting.values()) {
+            FieldDescriptor f = d.findFieldByName(s.envoyName());
+            if (f == null) {
+                throw new IllegalStateException("Envoy's OutlierDetection has no field " + s.envoyName());
+            }
+            if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+                if (Boolean.TRUE.equals(od.getField(f))) {
+                    b.set(s, true);
+                }
+                continue;
+            }
+            if (!od.hasField(f)) {
+                continue;
+            }
+            Message m = (Message) od.getField(f);
+            if (m instanceof Duration dur) {
+                Long nanos = nanos(dur, s, problems);
+                if (nanos != null) {
+                    b.set(s, nanos);
+                }
+            } else {
+                Object v = m.getField(m.getDescriptorForType().findFieldByName("value"));
+                b.set(s, v instanceof Boolean flag ? (flag ? 1 : 0) : Integer.toUnsignedLong((Integer) v));
+            }
+        }
+        // The builder stops at the first field Envoy rejects; set each aside in turn to find them all.
+        for (int i = 0; i <= OutlierSetting.values().length; i++) {
+            try {
+                return b.build();
+            } catch (InvalidConfigException e) {
+                problems.add(new InvalidConfigException("outlier_detection." + e.key(), e.value(), e.allowed()));
+                OutlierSetting s = OutlierSetting.byEnvoyName(e.key());
+                if (s == null) {
+                    return null;
+                }
+                b.unset(s);
+            }
+        }
+        return null;
+    }
+
+    /** Envoy reads these durations in whole milliseconds; finer values are refused rather than truncated. */
+    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems) {
+        BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
+                .add(BigInteger.valueOf(d.getNanos()));
+        String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(".%09d", Math.abs(d.getNanos()))
+                .replaceAll("0+$", "")) + "s";
+        if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(Durations.MAX_NANOS)) > 0) {
+            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
+                    + " (at most 10 years)"));
+            return null;
+        }
+        long nanos = n.longValueExact();
+        if (nanos % Durations.MILLISECOND != 0) {
+            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
+                    + ", in whole milliseconds (Envoy reads " + s.envoyName() + " in milliseconds)"));
+            return null;
+        }
+        return nanos;
+    }
+
+    private static HealthCheckSpec healthChecks(Cluster c, List<InvalidConfigException> problems, List<String> notes) {
+        if (c.getHealthChecksCount() == 0) {
+            return null;
+        }
+        if (c.getHealthChecksCount() > 1) {
+            notes.add("only the first of " + c.getHealthChecksCount() + " health_checks is modelled");
+        }
+        HealthCheck hc = c.getHealthChecks(0);
+        int before = problems.size();
+        require(hc.hasTimeout() && positive(hc.getTimeout()), "timeout", "a duration greater than 0 (required)", problems);
+        require(hc.hasInterval() && positive(hc.getInterval()), "interval", "a duration greater than 0 (required)", problems);
+        require(hc.hasUnhealthyThreshold(), "unhealthy_threshold", "a whole number (required)", problems);
+        require(hc.hasHealthyThreshold(), "healthy_threshold", "a whole number (required)", problems);
+        require(hc.getHealthCheckerCase() != HealthCheck.HealthCheckerCase.HEALTHCHECKER_NOT_SET, "health_checker",
+                "one of http_health_check, tcp_health_check, grpc_health_check, custom_health_check (required)", problems);
+        if (problems.size() > before) {
+            return null;
+        }
+        if (hc.hasNoTrafficInterval() || hc.hasUnhealthyInterval() || hc.hasIntervalJitter()
+                || hc.getIntervalJitterPercent() > 0) {
+            notes.add("health_checks[0]: only interval and the two thresholds are modelled (not no_traffic_interval, "
+                    + "unhealthy_interval or jitter)");
+        }
+        try {
+            long interval = hc.getInterval().getSeconds() * Durations.SECOND + hc.getInterval().getNanos();
+            return new HealthCheckSpec(interval, Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
+                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()));
+        } catch (InvalidConfigException e) {
+            problems.add(new InvalidConfigException(e.key(), e.value(), e.allowed()));
+            return null;
+        } catch (ArithmeticException e) {
+            problems.add(new InvalidConfigException("health_checks.interval", hc.getInterval().getSeconds() + "s",
+                    "a duration of at most 10 years"));
+            return null;
+        }
+    }
+
+    private static void require(boolean ok, String field, String allowed, List<InvalidConfigException> problems) {
+        if (!ok) {
+            problems.add(new InvalidConfigException("health_checks[0]." + field, "missing or not allowed", allowed));
+        }
+    }
+
+    private static boolean positive(Duration d) {
+        return d.getSeconds() > 0 || d.getSeconds() == 0 && d.getNanos() > 0;
+    }
+
+    private static List<String> hosts(Cluster c, List<String> notes) {
+        List<String> names = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        boolean weighted = false;
+        int priorities = 0;
+        for (LocalityLbEndpoints group : c.getLoadAssignment().getEndpointsList()) {
+            priorities = Math.max(priorities, group.getPriority());
+            for (LbEndpoint lb : group.getLbEndpointsList()) {
+                weighted |= lb.hasLoadBalancingWeight() && lb.getLoadBalancingWeight().getValue() != 1;
+                String name = lb.getHostIdentifierCase() == LbEndpoint.HostIdentifierCase.ENDPOINT_NAME
+                        ? lb.getEndpointName() : endpointName(lb.getEndpoint());
+                int n = seen.merge(name, 1, Integer::sum);
+                names.add(n == 1 ? name : name + "#" + n);
+            }
+        }
+        if (priorities > 0) {
+            notes.add("load_assignment has several priorities; the lab puts all hosts in one list");
+        }
+        if (weighted) {
+            notes.add("load_balancing_weight is not modelled; the lab spreads requests evenly");
+        }
+        return names;
+    }
+
+    private static String endpointName(Endpoint e) {
+        if (!e.getHostname().isEmpty()) {
+            return e.getHostname();
+        }
+        Address a = e.getAddress();
+        return switch (a.getAddressCase()) {
+            case SOCKET_ADDRESS -> a.getSocketAddress().getAddress() + ":" + (a.getSocketAddress().hasNamedPort()
+                    ? a.getSocketAddress().getNamedPort() : Integer.toString(a.getSocketAddress().getPortValue()));
+            case PIPE -> a.getPipe().getPath();
+            case ENVOY_INTERNAL_ADDRESS -> a.getEnvoyInternalAddress().getServerListenerName();
+            default -> "endpoint";
+        };
+    }
+
+    /** The line of the field a problem names (e.g. outlier_detection.max_ejection_percent), else the block's. */
+    private static int problemLine(Located cluster, String key, int fallback) {
+        Located current = cluster;
+        for (String part : key.replaceAll("\\[[0-9]+\\]", "").split("\\.")) {
+            Located next = EnvoyConfigReader.child(current, part, camel(part));
+            if (next == null && current.value() instanceof List<?> list && !list.isEmpty()) {
+                next = EnvoyConfigReader.child((Located) list.get(0), part, camel(part));
+            }
+            if (next == null) {
+                return current == cluster ? fallback : SourceLines.lineOf(current);
+            }
+            current = next;
+        }
+        return SourceLines.lineOf(current);
+    }
+
+    private static String camel(String snake) {
+        StringBuilder sb = new StringBuilder();
+        boolean up = false;
+        for (char ch : snake.toCharArray()) {
+            if (ch == '_') {
+                up = true;
+            } else {
+                sb.append(up ? Character.toUpperCase(ch) : ch);
+                up = false;
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.outlierlab.config.envoy;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+
+/**
+ * What the lab takes from one Envoy {@code Cluster}: its outlier-detection settings with Envoy's defaults
+ * applied, {@code common_lb_config.healthy_panic_threshold} (default 50), the first active health check,
+ * and the hosts of {@code load_assignment}. Settings Envoy would reject are kept as {@link #problems()}, so
+ * that {@code check} can report them; {@link #requireValid()} turns the first into a user-facing error.
+ *
+ * @param line                 line of the cluster in its file
+ * @param outlierDetectionLine line of its {@code outlier_detection} block, or the cluster's line when absent
+ * @param discoveryType        Envoy's discovery type, e.g. STATIC, STRICT_DNS, EDS
+ * @param outlierDetection     the effective settings; null when the cluster has no outlier_detection or
+ *                             when they are invalid
+ * @param hosts                host names ({@code hostname}, else {@code address:port}); empty when the file
+ *                             does not say (EDS, ORIGINAL_DST)
+ * @param problems             settings Envoy rejects, each naming its field
+ * @param notes                parts of the cluster the lab reads but does not model, said once each
+ */
+public record EnvoyCluster(
+        String name,
+        String source,
+        int line,
+        int outlierDetectionLine,
+        String discoveryType,
+        boolean hasOutlierDetection,
+        OutlierDetectionConfig outlierDetection,
+        double panicThresholdPercent,
+        HealthCheckSpec healthChecks,
+        List<String> hosts,
+        List<Problem> problems,
+        List<String> notes) {
+
+    /** A setting Envoy rejects and the line it is on. */
+    public record Problem(InvalidConfigException error, int line) {
+        public String key() {
+            return error.key();
+        }
+    }
+
+    /** Envoy's default {@code healthy_panic_threshold}. */
+    public static final double DEFAULT_PANIC_THRESHOLD = 50;
+
+    public EnvoyCluster {
+        hosts = List.copyOf(hosts);
+        problems = List.copyOf(problems);
+        notes = List.copyOf(notes);
+    }
+
+    /** Throws the first setting Envoy would reject, as a message naming the file, line, cluster and field. */
+    public EnvoyCluster requireValid() {
+        if (!problems.isEmpty()) {
+            Problem p = problems.get(0);
+            throw new InputException(source + ":" + p.line() + ": cluster '" + name + "': " + p.error().getMessage()
+                    + " (Envoy rejects this cluster)");
+        }
+        if (!hasOutlierDetection) {
+            throw new InputException(source + ":" + line + ": cluster '" + name + "' has no outlier_detection, so Envoy "
+                    + "does no passive outlier detection for it; add an outlier_detection block (even an empty one "
+                    + "gives Envoy's defaults)");
+        }
+        return this;
+    }
+
+    /**
+     * The base scenario with this cluster's settings: its outlier detection, panic threshold and health
+     * checks, and its hosts (or {@code hostCount} hosts named host-0.. when given or when the file lists
+     * none). The scenario's traffic and faults stay; a fault naming hosts the cluster does not have falls
+     * back to the same number of hosts from the start of the list.
+     */
+    public Scenario toScenario(Scenario base, Integer hostCount) {
+        requireValid();
+        ClusterSpec cluster;
+        if (hostCount != null) {
+            cluster = ClusterSpec.ofCount(hostCount, panicThresholdPercent);
+        } else if (!hosts.isEmpty()) {
+            cluster = new ClusterSpec(hosts, panicThresholdPercent);
+        } else {
+            throw new InputException(source + ":" + line + ": cluster '" + name + "' is " + discoveryType
+                    + " and lists no endpoints in load_assignment, so the number of hosts is not in the file; "
+                    + "give it with --hosts N");
+        }
+        return ScenarioAdapter.withCluster(base, name, cluster, outlierDetection, healthChecks);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.outlierlab.config.envoy;
+
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A scenario's cluster as an Envoy {@code Cluster} in YAML, for {@code outlier-lab export --envoy}: every
+ * outlier-detection setting written out, the panic threshold, the health check, and one endpoint per host.
+ * {@link EnvoyConfigReader} reads it back to the same settings, panic threshold and host names: a host named
+ * {@code address:port} becomes that socket address; any other name becomes the endpoint's {@code hostname}
+ * with a placeholder address from 10.0.0.0/8.
+ */
+public final class EnvoyClusterWriter {
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
+    private static final Pattern ADDRESS_PORT = Pattern.compile("(.+):([0-9]{1,5})");
+
+    private EnvoyClusterWriter() {
+    }
+
+    public static String toYaml(Scenario s) {
+        StringBuilder y = new StringBuilder();
+        y.append("# Envoy cluster for scenario '").append(s.name().replace("\n", " ")).append("', written by outlier-lab.\n");
+        y.append("name: ").append(quote(s.name())).append('\n');
+        y.append("type: STATIC\nconnect_timeout: 1s\nlb_policy: ROUND_ROBIN\n");
+        y.append("common_lb_config:\n  healthy_panic_threshold:\n    value: ")
+                .append(number(s.cluster().panicThresholdPercent())).append('\n');
+        y.append("load_assignment:\n  cluster_name: ").append(quote(s.name())).append("\n  endpoints:\n  - lb_endpoints:\n");
+        List<String> hosts = s.cluster().hosts();
+        boolean placeholders = false;
+        for (int i = 0; i < hosts.size(); i++) {
+            String h = hosts.get(i);
+            var m = ADDRESS_PORT.matcher(h);
+            if (m.matches() && Integer.parseInt(m.group(2)) <= 65535 && !h.contains("#")) {
+                y.append("    - endpoint: {address: {socket_address: {address: ").append(quote(m.group(1)))
+                        .append(", port_value: ").append(m.group(2)).append("}}}\n");
+            } else {
+                placeholders = true;
+                int n = i + 1;
+                y.append("    - endpoint: {hostname: ").append(quote(h)).append(", address: {socket_address: {address: 10.")
+                        .append((n >> 16) & 255).append('.').append((n >> 8) & 255).append('.').append(n & 255)
+                        .append(", port_value: 80}}}\n");
+            }
+        }
+        if (placeholders) {
+            y.append("    # the addresses above are placeholders: put your endpoints' addresses there\n");
+        }
+        HealthCheckSpec hc = s.healthChecks();
+        if (hc != null) {
+            y.append("health_checks:\n- timeout: 1s\n  interval: ").append(Durations.format(hc.intervalNanos()))
+                    .append("\n  unhealthy_threshold: ").append(hc.unhealthyThreshold())
+                    .append("\n  healthy_threshold: ").append(hc.healthyThreshold())
+                    .append("\n  http_health_check:\n    path: /healthz\n");
+        }
+        y.append("outlier_detection:\n");
+        for (Map.Entry<OutlierSetting, Long> e : s.outlierDetection().asMap().entrySet()) {
+            y.append("  ").append(e.getKey().envoyName()).append(": ")
+                    .append(ScenarioWriter.settingValue(e.getKey(), e.getValue())).append('\n');
+        }
+        return y.toString();
+    }
+
+    private static String quote(String s) {
+        if (PLAIN.matcher(s).matches() && !s.matches("(?i)true|false|yes|no|on|off|y|n|null|~|[0-9_]+(\\.[0-9_]*)?(e[0-9]+)?")) {
+            return s;
+        }
+        StringBuilder q = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                case '\n' -> q.append("\\n");
+                case '\t' -> q.append("\\t");
+                default -> {
+                    if (ch < 0x20) {
+                        q.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        q.append(ch);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+
+    private static String number(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}

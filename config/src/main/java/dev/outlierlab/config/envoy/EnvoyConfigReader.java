@@ -1,0 +1,221 @@
+package dev.outlierlab.config.envoy;
+
+import dev.outlierlab.config.Wording;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlTree;
+import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads Envoy configuration with Envoy's own protos: a single {@code Cluster}, a list of clusters, a
+ * bootstrap (its {@code static_resources.clusters}) or a CDS {@code DiscoveryResponse}. YAML is loaded with
+ * SnakeYAML (anchors and merge keys work), checked field by field against the proto types so that a mistake
+ * is reported with its path and line ({@link ProtoShape}), then parsed by protobuf's JSON parser with every
+ * {@code @type} it contains registered. Each cluster is then turned into an {@link EnvoyCluster} by
+ * {@link ClusterExtractor}.
+ */
+public final class EnvoyConfigReader {
+    private static final String CLUSTER_TYPE = Cluster.getDescriptor().getFullName();
+    private static final Set<String> BOOTSTRAP_KEYS = Set.of("static_resources", "staticResources",
+            "dynamic_resources", "dynamicResources", "admin", "node", "layered_runtime", "layeredRuntime",
+            "cluster_manager", "clusterManager", "overload_manager", "overloadManager");
+
+    private EnvoyConfigReader() {
+    }
+
+    /**
+     * Reads a document.
+     *
+     * @param source the file name, for messages
+     * @throws InputException for malformed YAML, an unknown field, a wrong type, an unknown {@code @type},
+     *                        an empty file or a cluster without a name
+     */
+    public static EnvoyConfig read(String text, String source) {
+        if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
+                || l.strip().equals("---"))) {
+            throw new InputException(source + ": the file is empty; expected an Envoy Cluster, a list of clusters, "
+                    + "a bootstrap (static_resources.clusters) or a CDS DiscoveryResponse");
+        }
+        Located root = YamlTree.parse(text, source);
+        ProtoTypes types = new ProtoTypes();
+        ProtoShape shape = new ProtoShape(types);
+        List<Located> clusterNodes = new ArrayList<>();
+        List<Cluster> clusters = new ArrayList<>();
+        EnvoyConfig.Kind kind;
+        if (root.value() instanceof List<?> items) {
+            kind = EnvoyConfig.Kind.CLUSTER_LIST;
+            for (int i = 0; i < items.size(); i++) {
+                Located item = withoutType((Located) items.get(i), "[" + i + "]", types, CLUSTER_TYPE);
+                shape.check(item, Cluster.getDescriptor(), "[" + i + "]");
+                clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
+                clusterNodes.add(item);
+            }
+        } else if (root.value() instanceof Map<?, ?> map) {
+            String declared = declaredType(root, types);
+            if (DiscoveryResponse.getDescriptor().getFullName().equals(declared)
+                    || declared == null && map.containsKey("resources")) {
+                kind = EnvoyConfig.Kind.DISCOVERY_RESPONSE;
+                Located body = withoutType(root, "", types, declared);
+                shape.check(body, DiscoveryResponse.getDescriptor(), "");
+                DiscoveryResponse response = (DiscoveryResponse) parse(body, DiscoveryResponse.newBuilder(), types, source);
+                List<Located> resources = children(body, "resources");
+                for (int i = 0; i < response.getResourcesCount(); i++) {
+                    clusters.add(unpackCluster(response.getResources(i), resources.get(i), i, source));
+                    clusterNodes.add(resources.get(i));
+                }
+            } else if (Bootstrap.getDescriptor().getFullName().equals(declared)
+                    || declared == null && map.keySet().stream().anyMatch(BOOTSTRAP_KEYS::contains)) {
+                kind = EnvoyConfig.Kind.BOOTSTRAP;
+                Located body = withoutType(root, "", types, declared);
+                shape.check(body, Bootstrap.getDescriptor(), "");
+                Bootstrap bootstrap = (Bootstrap) parse(body, Bootstrap.newBuilder(), types, source);
+                clusters.addAll(bootstrap.getStaticResources().getClustersList());
+                Located staticResources = child(body, "static_resources", "staticResources");
+                clusterNodes.addAll(staticResources == null ? List.of() : children(staticResources, "clusters"));
+            } else if (declared == null || CLUSTER_TYPE.equals(declared)) {
+                kind = EnvoyConfig.Kind.CLUSTER;
+                Located body = withoutType(root, "", types, declared);
+                shape.check(body, Cluster.getDescriptor(), "");
+                clusters.add((Cluster) parse(body, Cluster.newBuilder(), types, source));
+                clusterNodes.add(body);
+            } else {
+                throw new InputException(root.origin() + ": @type " + declared + " is not something the reader takes at "
+                        + "the top level; expected " + CLUSTER_TYPE + ", " + Bootstrap.getDescriptor().getFullName()
+                        + " or " + DiscoveryResponse.getDescriptor().getFullName());
+            }
+        } else {
+            throw new InputException(root.origin() + ": expected an Envoy Cluster (a mapping with name, type, "
+                    + "load_assignment, outlier_detection, ...), a list of clusters, a bootstrap or a CDS "
+                    + "DiscoveryResponse, not " + Wording.describe(root.value()));
+        }
+        List<EnvoyCluster> out = new ArrayList<>();
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < clusters.size(); i++) {
+            out.add(ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines));
+        }
+        return new EnvoyConfig(source, kind, out);
+    }
+
+    private static String declaredType(Located node, ProtoTypes types) {
+        Located t = ((Map<?, ?>) node.value()).get("@type") instanceof Located l ? l : null;
+        if (t == null) {
+            return null;
+        }
+        if (!(t.value() instanceof String url)) {
+            throw new InputException(t.origin() + ": @type: expected a type URL such as "
+                    + ProtoTypes.URL_PREFIX + CLUSTER_TYPE);
+        }
+        try {
+            return types.resolve(url).getFullName();
+        } catch (IllegalArgumentException e) {
+            throw new InputException(t.origin() + ": " + e.getMessage());
+        }
+    }
+
+    /** The node without its {@code @type} key, after checking that the type is the expected one. */
+    @SuppressWarnings("unchecked")
+    private static Located withoutType(Located node, String path, ProtoTypes types, String expected) {
+        if (!(node.value() instanceof Map<?, ?> map) || !map.containsKey("@type")) {
+            return node;
+        }
+        String declared = declaredType(node, types);
+        if (expected != null && !expected.equals(declared)) {
+            throw new InputException(node.origin() + ": " + (path.isEmpty() ? "" : path + ": ") + "@type " + declared
+                    + " is not a cluster; expected " + expected);
+        }
+        LinkedHashMap<String, Located> copy = new LinkedHashMap<>((Map<String, Located>) map);
+        copy.remove("@type");
+        return new Located(copy, node.origin());
+    }
+
+    private static Cluster unpackCluster(Any any, Located node, int index, String source) {
+        String typeName = any.getTypeUrl().substring(any.getTypeUrl().lastIndexOf('/') + 1);
+        if (!CLUSTER_TYPE.equals(typeName)) {
+            throw new InputException(node.origin() + ": resources[" + index + "] is a " + typeName + ", not a cluster; "
+                    + "this DiscoveryResponse is not a CDS response (expected @type " + ProtoTypes.URL_PREFIX
+                    + CLUSTER_TYPE + ")");
+        }
+        try {
+            return any.unpack(Cluster.class);
+        } catch (InvalidProtocolBufferException e) {
+            throw new InputException(source + ": resources[" + index + "]: " + e.getMessage());
+        }
+    }
+
+    private static Message parse(Located node, Message.Builder builder, ProtoTypes types, String source) {
+        types.add(builder.getDescriptorForType());
+        try {
+            JsonFormat.parser().usingTypeRegistry(types.registry()).merge(toJson(node).toString(), builder);
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            throw new InputException(node.origin() + ": not a valid " + builder.getDescriptorForType().getFullName()
+                    + ": " + e.getMessage());
+        }
+        return builder.build();
+    }
+
+    /** The YAML tree as JSON for protobuf's parser; numbers stay numbers, text stays text. */
+    static JsonElement toJson(Located node) {
+        Object v = node.value();
+        if (v == null) {
+            return JsonNull.INSTANCE;
+        }
+        if (v instanceof Map<?, ?> map) {
+            JsonObject o = new JsonObject();
+            map.forEach((k, x) -> o.add((String) k, toJson((Located) x)));
+            return o;
+        }
+        if (v instanceof List<?> list) {
+            JsonArray a = new JsonArray();
+            list.forEach(x -> a.add(toJson((Located) x)));
+            return a;
+        }
+        if (v instanceof Boolean b) {
+            return new JsonPrimitive(b);
+        }
+        if (v instanceof Long l) {
+            return new JsonPrimitive(l);
+        }
+        if (v instanceof BigDecimal d) {
+            return new JsonPrimitive(d);
+        }
+        return new JsonPrimitive(String.valueOf(v));
+    }
+
+    static Located child(Located node, String... names) {
+        if (node.value() instanceof Map<?, ?> map) {
+            for (String n : names) {
+                if (map.get(n) instanceof Located l) {
+                    return l;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static List<Located> children(Located node, String name) {
+        List<Located> out = new ArrayList<>();
+        Located l = child(node, name);
+        if (l != null && l.value() instanceof List<?> list) {
+            list.forEach(x -> out.add((Located) x));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,204 @@
+package dev.outlierlab.config.istio;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.SourceLines;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlTree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads Istio {@code DestinationRule}s (networking.istio.io v1, v1beta1, v1alpha3) from a YAML file that may
+ * hold several documents, or a Kubernetes {@code List}; documents of other kinds are skipped. Each rule gives
+ * one {@link IstioPolicy} per Envoy cluster it configures, with Istio's precedence (pilot's
+ * {@code GetPortLevelTrafficPolicy} and {@code MergeSubsetTrafficPolicy}): port-level settings replace the
+ * rule's traffic policy for their port without inheriting from it, and a subset's {@code outlierDetection}
+ * replaces the rule's.
+ */
+public final class DestinationRuleReader {
+    private static final Set<String> VERSIONS = Set.of("networking.istio.io/v1", "networking.istio.io/v1beta1",
+            "networking.istio.io/v1alpha3");
+
+    private DestinationRuleReader() {
+    }
+
+    /**
+     * Reads every DestinationRule in the text.
+     *
+     * @param port with a port, the settings each cluster for that port gets; without, one policy for the
+     *             rule's ports in general and one per {@code portLevelSettings} entry
+     */
+    public static IstioConfig read(String text, String source, Integer port) {
+        if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
+                || l.strip().equals("---"))) {
+            throw new InputException(source + ": the file is empty; expected an Istio DestinationRule");
+        }
+        List<String> lines = text.lines().toList();
+        List<IstioPolicy> policies = new ArrayList<>();
+        List<String> otherKinds = new ArrayList<>();
+        for (String doc : YamlDocuments.split(text)) {
+            Located root = YamlTree.parse(doc, source);
+            for (Located resource : resources(root)) {
+                Map<String, Located> r = map(resource, "(document)");
+                String kind = string(r.get("kind"));
+                if (!"DestinationRule".equals(kind)) {
+                    otherKinds.add(kind == null ? "a document without kind" : kind);
+                    continue;
+                }
+                String api = string(r.get("apiVersion"));
+                if (!VERSIONS.contains(api)) {
+                    Located at = r.getOrDefault("apiVersion", resource);
+                    throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
+                            + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
+                }
+                policies.addAll(rule(resource, r, source, lines, port));
+            }
+        }
+        if (policies.isEmpty()) {
+            throw new InputException(source + ": no DestinationRule in the file"
+                    + (otherKinds.isEmpty() ? "" : " (found " + String.join(", ", otherKinds) + ")"));
+        }
+        return new IstioConfig(source, policies);
+    }
+
+    private static List<Located> resources(Located root) {
+        List<Located> out = new ArrayList<>();
+        if (root.value() instanceof Map<?, ?> m && "List".equals(string((Located) m.get("kind")))
+                && m.get("items") instanceof Located items && items.value() instanceof List<?> list) {
+            list.forEach(x -> out.add((Located) x));
+        } else {
+            out.add(root);
+        }
+        return out;
+    }
+
+    private static List<IstioPolicy> rule(Located resource, Map<String, Located> r, String source, List<String> lines,
+                                          Integer port) {
+        Map<String, Located> metadata = r.containsKey("metadata") ? map(r.get("metadata"), "metadata") : Map.of();
+        String name = string(metadata.get("name"));
+        if (name == null || name.isBlank()) {
+            throw new InputException(resource.origin() + ": metadata.name: a DestinationRule needs a name");
+        }
+        String namespace = string(metadata.get("namespace"));
+        Located specNode = r.get("spec");
+        if (specNode == null) {
+            throw new InputException(resource.origin() + ": DestinationRule '" + name + "' has no spec");
+        }
+        Map<String, Located> spec = map(specNode, "spec");
+        String host = string(spec.get("host"));
+        Rule top = new Rule(name, namespace, host, source, lines);
+
+        Located policyNode = spec.get("trafficPolicy");
+        List<IstioPolicy> out = new ArrayList<>();
+        List<Scope> ruleScopes = scopes(policyNode, "spec.trafficPolicy", specNode, port);
+        for (Scope s : ruleScopes) {
+            out.add(top.policy(null, s));
+        }
+        Located subsetsNode = spec.get("subsets");
+        if (subsetsNode != null && subsetsNode.value() instanceof List<?> subsets) {
+            for (int i = 0; i < subsets.size(); i++) {
+                Located subsetNode = (Located) subsets.get(i);
+                String path = "spec.subsets[" + i + "]";
+                Map<String, Located> subset = map(subsetNode, path);
+                String subsetName = string(subset.get("name"));
+                Located subsetPolicy = subset.get("trafficPolicy");
+                Scope inherited = ruleScopes.get(0);
+                for (Scope own : scopes(subsetPolicy, path + ".trafficPolicy", subsetNode, port)) {
+                    Scope merged = own;
+                    if (own.outlierDetection == null && !own.portLevel) {
+                        // MergeSubsetTrafficPolicy: without its own outlierDetection a subset keeps the rule's
+                        Scope base = port == null ? inherited : ruleScopes.get(0);
+                        merged = new Scope(base.path, base.at, base.outlierDetection, own.port, false);
+                    }
+                    out.add(top.policy(subsetName, merged));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A place in a rule that gives one cluster its outlier detection. */
+    private record Scope(String path, Located at, Located outlierDetection, Integer port, boolean portLevel) {
+    }
+
+    /**
+     * The traffic policy's scopes: with a port, the one that applies to it (its port-level entry, else the
+     * policy); without, the policy itself first, then each port-level entry.
+     */
+    private static List<Scope> scopes(Located policyNode, String path, Located owner, Integer port) {
+        List<Scope> out = new ArrayList<>();
+        if (policyNode == null || policyNode.value() == null) {
+            out.add(new Scope(path, owner, null, port, false));
+            return out;
+        }
+        Map<String, Located> policy = map(policyNode, path);
+        Scope general = new Scope(path, policyNode, policy.get("outlierDetection"), port, false);
+        List<Scope> portLevel = new ArrayList<>();
+        Located pls = policy.get("portLevelSettings");
+        if (pls != null && pls.value() instanceof List<?> entries) {
+            for (int i = 0; i < entries.size(); i++) {
+                Located entry = (Located) entries.get(i);
+                String entryPath = path + ".portLevelSettings[" + i + "]";
+                Map<String, Located> e = map(entry, entryPath);
+                Integer number = portNumber(e.get("port"), entryPath);
+                // GetPortLevelTrafficPolicy: the entry replaces the whole policy for its port, no inheritance
+                portLevel.add(new Scope(entryPath, entry, e.get("outlierDetection"), number, true));
+            }
+        }
+        if (port != null) {
+            for (Scope s : portLevel) {
+                if (port.equals(s.port)) {
+                    out.add(s);
+                    return out;
+                }
+            }
+            out.add(general);
+            return out;
+        }
+        out.add(general);
+        out.addAll(portLevel);
+        return out;
+    }
+
+    private static Integer portNumber(Located portNode, String path) {
+        if (portNode == null) {
+            return null;
+        }
+        Map<String, Located> p = map(portNode, path + ".port");
+        Located n = p.get("number");
+        if (n == null || !(n.value() instanceof Long l) || l < 1 || l > 65535) {
+            throw new InputException((n == null ? portNode : n).origin() + ": " + path + ".port.number: expected a port "
+                    + "number from 1 to 65535");
+        }
+        return l.intValue();
+    }
+
+    /** The parts of a rule every policy of it shares. */
+    private record Rule(String name, String namespace, String host, String source, List<String> lines) {
+        IstioPolicy policy(String subset, Scope s) {
+            if (s.outlierDetection == null || s.outlierDetection.value() == null) {
+                return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
+                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of());
+            }
+            String path = s.path + ".outlierDetection";
+            IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path);
+            int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
+            return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
+                    t.panicThresholdPercent(), t.fields(), t.warnings());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Located> map(Located node, String path) {
+        if (!(node.value() instanceof Map)) {
+            throw new InputException(node.origin() + ": " + path + ": expected a mapping");
+        }
+        return (Map<String, Located>) node.value();
+    }
+
+    private static String string(Located node) {
+        return node != null && node.value() instanceof String s ? s : null;
+    }
+}

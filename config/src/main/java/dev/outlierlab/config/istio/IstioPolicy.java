@@ -1,0 +1,62 @@
+package dev.outlierlab.config.istio;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.ScenarioAdapter;
+import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+
+/**
+ * The outlier detection one DestinationRule gives one Envoy cluster: for the whole service, for one port
+ * ({@code portLevelSettings}), or for a subset, translated as istiod translates it. A DestinationRule says
+ * nothing of hosts (Kubernetes endpoints supply them) or of active health checks (Istio configures none).
+ *
+ * @param rule             {@code metadata.name}
+ * @param host             {@code spec.host}
+ * @param subset           the subset's name, or null for the service's own cluster
+ * @param port             the port, or null when the settings apply to every port without port-level ones
+ * @param scope            where in the rule the settings are, e.g. {@code spec.trafficPolicy.portLevelSettings[0]}
+ * @param line             line of the {@code outlierDetection} block (or of the scope when there is none)
+ * @param outlierDetection the translated settings; null when this cluster gets no outlier detection
+ * @param fields           every Envoy field with where its value came from (empty without outlier detection)
+ * @param warnings         translations that do not do what they seem to
+ */
+public record IstioPolicy(
+        String rule,
+        String namespace,
+        String host,
+        String subset,
+        Integer port,
+        String scope,
+        String source,
+        int line,
+        OutlierDetectionConfig outlierDetection,
+        double panicThresholdPercent,
+        List<TranslatedField> fields,
+        List<String> warnings) {
+
+    public IstioPolicy {
+        fields = List.copyOf(fields);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** A short name: {@code rule}, {@code rule/subset}, with {@code :port} when port-specific. */
+    public String displayName() {
+        return rule + (subset == null ? "" : "/" + subset) + (port == null ? "" : ":" + port);
+    }
+
+    public boolean hasOutlierDetection() {
+        return outlierDetection != null;
+    }
+
+    /** The base scenario with these settings and {@code hosts} hosts; its traffic and faults stay. */
+    public Scenario toScenario(Scenario base, int hosts) {
+        if (outlierDetection == null) {
+            throw new InputException(source + ":" + line + ": " + scope + " of DestinationRule '" + rule + "' has no "
+                    + "outlierDetection, so istiod configures no outlier detection for " + displayName());
+        }
+        return ScenarioAdapter.withCluster(base, displayName(), ClusterSpec.ofCount(hosts, panicThresholdPercent),
+                outlierDetection, null);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.outlierlab.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.check.CheckReport;
+import dev.outlierlab.config.check.CheckTarget;
+import dev.outlierlab.config.check.Finding;
+import dev.outlierlab.config.check.Severity;
+import dev.outlierlab.config.istio.TranslatedField;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+
+/**
+ * {@code check --format json}: the clusters as read (effective settings, panic threshold, hosts, and for a
+ * DestinationRule every translated field with its source) and the findings with their ids, severities,
+ * numbers and fixes. Field order is fixed.
+ */
+public final class FindingsJson {
+    private FindingsJson() {
+    }
+
+    public static ObjectNode toTree(CheckReport report) {
+        ObjectNode root = ResultJson.mapper().createObjectNode();
+        root.put("file", report.file());
+        root.put("hosts", report.hosts());
+        root.put("rps", report.rps());
+        ObjectNode summary = root.putObject("summary");
+        summary.put("errors", report.count(Severity.ERROR));
+        summary.put("warnings", report.count(Severity.WARNING));
+        summary.put("notes", report.count(Severity.NOTE));
+        ArrayNode clusters = root.putArray("clusters");
+        for (CheckTarget t : report.targets()) {
+            ObjectNode c = clusters.addObject();
+            c.put("name", t.name());
+            c.put("line", t.line());
+            c.put("hosts", t.hosts());
+            c.put("healthy_panic_threshold", t.panicThresholdPercent());
+            if (t.config() == null) {
+                c.putNull("outlier_detection");
+            } else {
+                c.set("outlier_detection", ResultJson.mapper().valueToTree(settings(t)));
+            }
+            if (!t.translation().isEmpty()) {
+                ArrayNode tr = c.putArray("translation");
+                for (TranslatedField f : t.translation()) {
+                    tr.addObject().put("envoy_field", f.envoyField()).put("value", f.value()).put("from", f.from());
+                }
+            }
+        }
+        ArrayNode findings = root.putArray("findings");
+        for (Finding f : report.findings()) {
+            ObjectNode n = findings.addObject();
+            n.put("id", f.rule().id());
+            n.put("severity", f.severity().level());
+            n.put("cluster", f.target());
+            n.put("title", f.rule().title());
+            n.put("message", f.message());
+            n.set("numbers", ResultJson.mapper().valueToTree(f.numbers()));
+            n.put("fix", f.fix());
+            n.put("file", f.file());
+            n.put("line", f.line());
+        }
+        return root;
+    }
+
+    private static java.util.Map<String, Object> settings(CheckTarget t) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        t.config().asMap().forEach((s, v) -> m.put(s.envoyName(), ScenarioWriter.settingValue(s, v)));
+        return m;
+    }
+
+    public static String toJson(CheckReport report) {
+        try {
+            return ResultJson.mapper().writeValueAsString(toTree(report)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot happen for a tree of plain values", e);
+        }
+    }
+}

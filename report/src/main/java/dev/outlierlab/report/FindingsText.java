@@ -1,0 +1,109 @@
+package dev.outlierlab.report;
+
+import dev.outlierlab.config.check.CheckReport;
+import dev.outlierlab.config.check.CheckTarget;
+import dev.outlierlab.config.check.Finding;
+import dev.outlierlab.config.check.Severity;
+import dev.outlierlab.config.istio.TranslatedField;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code check --format text}: per cluster, its findings with severity, id, the sentence, the numbers and
+ * the suggested fix; for a DestinationRule, the Envoy settings istiod derives and where each came from
+ * (only those an Istio field or rule decides; the rest are Envoy's defaults).
+ */
+public final class FindingsText {
+    private static final int WIDTH = 100;
+
+    private FindingsText() {
+    }
+
+    public static String render(CheckReport report) {
+        StringBuilder out = new StringBuilder();
+        out.append("outlier-lab check ").append(report.file()).append(": ").append(report.targets().size())
+                .append(report.targets().size() == 1 ? " cluster" : " clusters");
+        List<String> given = new ArrayList<>();
+        if (report.hosts() != null) {
+            given.add(report.hosts() + " hosts");
+        }
+        if (report.rps() != null) {
+            given.add(report.rps() + " rps");
+        }
+        out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
+        for (CheckTarget t : report.targets()) {
+            out.append('\n').append(t.name()).append("  ").append(t.file()).append(':').append(t.line());
+            out.append(t.hosts() != null ? "  " + t.hosts() + " hosts in the file" : "").append('\n');
+            List<TranslatedField> decided = new ArrayList<>();
+            for (TranslatedField f : t.translation()) {
+                if (!f.from().startsWith("Envoy default (no Istio field")) {
+                    decided.add(f);
+                }
+            }
+            if (!decided.isEmpty()) {
+                out.append("  translated by istiod (other fields: Envoy defaults):\n");
+                int w = decided.stream().mapToInt(f -> f.envoyField().length() + f.value().length()).max().orElse(0) + 3;
+                for (TranslatedField f : decided) {
+                    String lhs = f.envoyField() + " = " + f.value();
+                    out.append("    ").append(lhs).append(" ".repeat(Math.max(1, w - lhs.length()))).append("<- ")
+                            .append(f.from()).append('\n');
+                }
+            }
+            boolean any = false;
+            for (Finding f : report.findings()) {
+                if (!f.target().equals(t.name()) || !f.file().equals(t.file())) {
+                    continue;
+                }
+                any = true;
+                String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
+                out.append(head).append(" (line ").append(f.line()).append(")\n");
+                wrap(out, f.message(), "          ");
+                if (!f.numbers().isEmpty()) {
+                    wrap(out, "numbers: " + numbers(f.numbers()), "          ");
+                }
+                if (f.fix() != null) {
+                    out.append("          fix:\n");
+                    for (String line : f.fix().split("\n")) {
+                        out.append("            ").append(line).append('\n');
+                    }
+                }
+            }
+            if (!any) {
+                out.append("  no findings\n");
+            }
+        }
+        out.append('\n').append(count(report, Severity.ERROR, "error")).append(", ")
+                .append(count(report, Severity.WARNING, "warning")).append(", ")
+                .append(count(report, Severity.NOTE, "note")).append('\n');
+        return out.toString();
+    }
+
+    static String numbers(Map<String, Object> numbers) {
+        List<String> parts = new ArrayList<>();
+        numbers.forEach((k, v) -> parts.add(k + " " + (v instanceof Double d && d == Math.rint(d)
+                ? Long.toString(d.longValue()) : String.valueOf(v))));
+        return String.join(", ", parts);
+    }
+
+    private static String count(CheckReport r, Severity s, String word) {
+        long n = r.count(s);
+        return n + " " + word + (n == 1 ? "" : "s");
+    }
+
+    private static void wrap(StringBuilder out, String text, String indent) {
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : text.split(" ")) {
+            if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {
+                out.append(line).append('\n');
+                line = new StringBuilder(indent);
+            }
+            if (line.length() > indent.length()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        out.append(line).append('\n');
+    }
+}

@@ -193,7 +193,7 @@ class ConfigCheckerTest {
     @Test
     void theBlindSpotFollowsTheLabsFaultRule() {
         for (long n = 2; n <= 7; n++) {
-            double blind = ConfigChecker.largestRateNeverCaught(n);
+            double blind = PartialFailureCheck.largestRateNeverCaught(n);
             long atPpm = Math.round(blind * 10_000);
             long ppm = (n - 1) * 1_000_000 / n;  // exactly (n-1)/n, rounded down to a whole ppm
             assertThat(longestRun(ppm)).as("run at %s ppm", ppm).isLessThan(n);

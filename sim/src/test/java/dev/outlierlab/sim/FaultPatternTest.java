@@ -154,4 +154,27 @@ class FaultPatternTest {
         assertThat(split.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L)
                 .containsEntry("ejections_detected_" + EjectionType.CONSECUTIVE_5XX.statSuffix(), 0L);
     }
+
+    @Test
+    void longestFailureRunMatchesThePatternExactly() {
+        assertThat(FaultSpec.longestFailureRun(0)).isZero();
+        assertThat(FaultSpec.longestFailureRun(330_000)).isEqualTo(1);
+        assertThat(FaultSpec.longestFailureRun(500_000)).isEqualTo(1);
+        assertThat(FaultSpec.longestFailureRun(700_000)).isEqualTo(3);
+        assertThat(FaultSpec.longestFailureRun(750_000)).isEqualTo(3);
+        assertThat(FaultSpec.longestFailureRun(800_000)).isEqualTo(4);
+        assertThat(FaultSpec.longestFailureRun(1_000_000)).isEqualTo(Long.MAX_VALUE);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 200; i++) {
+            long ppm = random.nextLong(1, 999_000);
+            FaultSpec f = rate(ppm);
+            long run = 0;
+            long longest = 0;
+            for (long k = 0; k < 2_000_000; k++) {
+                run = f.fails(k) ? run + 1 : 0;
+                longest = Math.max(longest, run);
+            }
+            assertThat(longest).as("ppm %d", ppm).isEqualTo(f.longestFailureRun());
+        }
+    }
 }

@@ -89,7 +89,7 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
             }
             active++;
             failures += (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM));
-            longestRuns = Durations.saturatingAdd(longestRuns, longestRun(f.errorRatePpm()));
+            longestRuns = Durations.saturatingAdd(longestRuns, f.longestFailureRun());
             local |= od.splitExternalLocalOriginErrors() && f.result() != null;
             gateway |= f.result() == null && f.status() >= 502 && f.status() <= 504;
         }
@@ -107,19 +107,6 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         long ticks = s.durationNanos() / od.intervalNanos();
         long atTicks = ticks * s.cluster().size() * perTick;
         return 2 * (consecutive + atTicks);
-    }
-
-    /**
-     * The longest run of consecutive failures in a fault's pattern: a request fails when the fractional part
-     * of {@code k * rate} is at least {@code 1 - rate}, and each failure lowers it by {@code 1 - rate}, so a
-     * run is shorter than {@code 1 / (1 - rate)}: at most {@code ceil(rate / (1 - rate))}, unbounded at 100 %.
-     */
-    static long longestRun(long ppm) {
-        if (ppm >= FaultSpec.PPM) {
-            return Long.MAX_VALUE;
-        }
-        long rest = FaultSpec.PPM - ppm;
-        return (ppm + rest - 1) / rest;
     }
 
     /**

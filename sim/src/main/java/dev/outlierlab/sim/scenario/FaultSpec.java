@@ -56,4 +56,22 @@ public record FaultSpec(
     public boolean fails(long k) {
         return ((k + 1) * errorRatePpm) / PPM > (k * errorRatePpm) / PPM;
     }
+
+    /**
+     * The longest run of consecutive failures in this fault's pattern (spec section 5): failures are spread
+     * evenly, so with rate r below 100 % a run is at most {@code ceil(r / (1 - r))} long; at 100 % it never ends
+     * ({@code Long.MAX_VALUE}). This is what consecutive-error detection can see of a partial failure.
+     */
+    public long longestFailureRun() {
+        return longestFailureRun(errorRatePpm);
+    }
+
+    /** {@link #longestFailureRun()} for a rate in parts per million. */
+    public static long longestFailureRun(long errorRatePpm) {
+        if (errorRatePpm >= PPM) {
+            return Long.MAX_VALUE;
+        }
+        long rest = PPM - errorRatePpm;
+        return (errorRatePpm + rest - 1) / rest;
+    }
 }

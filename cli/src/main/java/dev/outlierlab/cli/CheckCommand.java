@@ -22,11 +22,11 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Explain what a cluster's outlier detection will do, from Envoy configuration (a Cluster, a list of",
-            "clusters, a bootstrap, a CDS DiscoveryResponse) or an Istio DestinationRule: an ejection cap that",
-            "admits no host, detectors that can never run or only detect, health checks that undo ejections,",
-            "panic mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the",
-            "numbers behind it and a suggested fix as YAML.",
+            "Explain what an Envoy cluster's or Istio DestinationRule's outlier detection will do.",
+            "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse) or Istio",
+            "DestinationRules, and reports: an ejection cap that admits no host, detectors that can never run or only",
+            "detect, health checks that undo ejections, panic mode, blind spots, and settings Envoy rejects. Each",
+            "finding has a stable id, a severity, the numbers behind it and a suggested fix as YAML.",
             ""},
         footer = {
             "",

@@ -14,9 +14,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Print a scenario's cluster as Envoy configuration: a Cluster with every outlier_detection setting,",
-            "the panic threshold, the health check and one endpoint per host. 'run --envoy' and 'check' read it back",
-            "to the same settings.",
+            "Print a scenario's cluster as Envoy configuration (a Cluster YAML).",
+            "The Cluster has every outlier_detection setting, the panic threshold, the health check and one endpoint",
+            "per host; 'run --envoy' and 'check' read it back to the same settings.",
             ""},
         footer = {
             "",

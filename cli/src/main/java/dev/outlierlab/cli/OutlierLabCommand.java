@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
             "  outlier-lab check envoy.yaml --format sarif       findings for CI, exit 1 on errors",
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "  outlier-lab export --envoy > cluster.yaml",
+            "  outlier-lab serve --open                        the lab in the browser",
             "",
             "Run 'outlier-lab help COMMAND' for a command's options."})
 public final class OutlierLabCommand {

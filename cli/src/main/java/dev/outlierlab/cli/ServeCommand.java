@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Serve the interactive lab in the browser: every control of the seed's lab and more, one-click presets for",
-            "its nine comparisons, charts of hosts, failures and success rates, and the decision trace step by step.",
+            "Serve the interactive lab in the browser (http://127.0.0.1:8080/ by default).",
+            "Every control of the seed's lab and more, one-click presets for its nine comparisons, charts of hosts,",
+            "failures and success rates, and the decision trace step by step.",
             ""},
         footer = {
             "",

@@ -2,6 +2,7 @@ package dev.outlierlab.engine;
 
 import static dev.outlierlab.engine.Fixtures.S;
 import static dev.outlierlab.engine.Fixtures.config;
+import static dev.outlierlab.engine.Fixtures.uncapped;
 import static dev.outlierlab.engine.Fixtures.respond;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,11 +18,7 @@ class BackoffTest {
     private final Events events = new Events();
 
     private OutlierDetector detector(Object... overrides) {
-        Object[] all = new Object[overrides.length + 2];
-        all[0] = OutlierSetting.MAX_EJECTION_PERCENT;
-        all[1] = 100;
-        System.arraycopy(overrides, 0, all, 2, overrides.length);
-        return new OutlierDetector(config(all), new SeededRandom(11), events);
+        return new OutlierDetector(uncapped(overrides), new SeededRandom(11), events);
     }
 
     /**

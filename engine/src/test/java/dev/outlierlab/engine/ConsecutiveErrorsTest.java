@@ -2,6 +2,7 @@ package dev.outlierlab.engine;
 
 import static dev.outlierlab.engine.Fixtures.S;
 import static dev.outlierlab.engine.Fixtures.config;
+import static dev.outlierlab.engine.Fixtures.uncapped;
 import static dev.outlierlab.engine.Fixtures.respond;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -19,11 +20,7 @@ class ConsecutiveErrorsTest {
 
     /** Two hosts and a cap of 100 so that the cap never gets in the way. */
     private OutlierDetector detector(Object... overrides) {
-        Object[] all = new Object[overrides.length + 2];
-        all[0] = OutlierSetting.MAX_EJECTION_PERCENT;
-        all[1] = 100;
-        System.arraycopy(overrides, 0, all, 2, overrides.length);
-        OutlierDetector d = new OutlierDetector(config(all), new SeededRandom(3), events);
+        OutlierDetector d = new OutlierDetector(uncapped(overrides), new SeededRandom(3), events);
         d.addHost("h0");
         d.addHost("h1");
         return d;

@@ -3,6 +3,7 @@ package dev.outlierlab.engine;
 import static dev.outlierlab.engine.Fixtures.MS;
 import static dev.outlierlab.engine.Fixtures.S;
 import static dev.outlierlab.engine.Fixtures.config;
+import static dev.outlierlab.engine.Fixtures.uncapped;
 import static dev.outlierlab.engine.Fixtures.respond;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,11 +23,7 @@ class EnforcementAndJitterTest {
     private final Events events = new Events();
 
     private OutlierDetector detector(RandomSource random, int hosts, Object... overrides) {
-        Object[] all = new Object[overrides.length + 2];
-        all[0] = OutlierSetting.MAX_EJECTION_PERCENT;
-        all[1] = 100;
-        System.arraycopy(overrides, 0, all, 2, overrides.length);
-        OutlierDetector d = new OutlierDetector(config(all), random, events);
+        OutlierDetector d = new OutlierDetector(uncapped(overrides), random, events);
         for (int i = 0; i < hosts; i++) {
             d.addHost("h" + i);
         }

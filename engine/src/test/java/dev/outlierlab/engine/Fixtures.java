@@ -29,6 +29,15 @@ public final class Fixtures {
         return b.build();
     }
 
+    /** As {@link #config}, with a cap of 100 % first, so that the cap never gets in the way (overrides win). */
+    public static OutlierDetectionConfig uncapped(Object... settingsAndValues) {
+        Object[] all = new Object[settingsAndValues.length + 2];
+        all[0] = OutlierSetting.MAX_EJECTION_PERCENT;
+        all[1] = 100;
+        System.arraycopy(settingsAndValues, 0, all, 2, settingsAndValues.length);
+        return config(all);
+    }
+
     /** Reports {@code n} responses with {@code code} to a host, all at time {@code t}. */
     public static void respond(HostMonitor host, int n, int code, long t) {
         for (int i = 0; i < n; i++) {

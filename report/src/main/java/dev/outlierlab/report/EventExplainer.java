@@ -1,5 +1,7 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.engine.EjectionType;
+import dev.outlierlab.engine.Origin;
 import dev.outlierlab.engine.event.CapCheck;
 import dev.outlierlab.engine.event.ConsecutiveEvidence;
 import dev.outlierlab.engine.event.DetectionEvidence;
@@ -29,29 +31,35 @@ public final class EventExplainer {
             case UNEJECT -> e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK
                     ? "returned by a passing active health check after " + Numbers.seconds(e.outForNanos()) + " out"
                     : "returned to rotation after " + Numbers.seconds(e.outForNanos()) + " out";
-            case OVERFLOW -> evidence(e.evidence()) + "; " + cap(e.cap()) + " -> refused by the cap (overflow)";
-            case UNENFORCED -> evidence(e.evidence()) + "; " + cap(e.cap()) + "; " + enforcement(e.enforcement())
+            case OVERFLOW -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + " -> refused by the cap (overflow)";
+            case UNENFORCED -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + "; " + enforcement(e.enforcement(), e.type())
                     + " -> detected, not ejected";
-            case EJECT -> evidence(e.evidence()) + "; " + cap(e.cap())
-                    + (e.enforcement().enforcingPercent() < 100 ? "; " + enforcement(e.enforcement()) : "")
+            case EJECT -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap())
+                    + (e.enforcement().enforcingPercent() < 100 ? "; " + enforcement(e.enforcement(), e.type()) : "")
                     + " -> ejected for " + ejection(e.ejection());
         };
     }
 
-    /** What the detector saw. */
-    public static String evidence(DetectionEvidence evidence) {
+    /** What the detector of this type saw. */
+    public static String evidence(DetectionEvidence evidence, EjectionType type) {
+        String local = type.origin() == Origin.LOCAL ? "local-origin " : "";
         if (evidence instanceof SuccessRateEvidence sr) {
-            return "succeeded " + Numbers.one(sr.hostSuccessRatePercent()) + " % < threshold "
+            return local + "succeeded " + Numbers.one(sr.hostSuccessRatePercent()) + " % < threshold "
                     + Numbers.one(sr.thresholdPercent()) + " % (mean " + Numbers.one(sr.meanPercent()) + ", stdev "
                     + Numbers.one(sr.stdevPercent()) + ", factor " + (sr.stdevFactor() / 1000.0) + ", "
                     + sr.hostsEvaluated() + " hosts)";
         }
         if (evidence instanceof FailurePercentageEvidence fp) {
-            return "failed " + Numbers.one(fp.hostFailurePercent()) + " % >= threshold " + fp.thresholdPercent()
+            return local + "failed " + Numbers.one(fp.hostFailurePercent()) + " % >= threshold " + fp.thresholdPercent()
                     + " % (" + Numbers.count(fp.hostRequests()) + " requests)";
         }
         ConsecutiveEvidence c = (ConsecutiveEvidence) evidence;
-        return c.consecutiveErrors() + " consecutive errors = threshold " + c.threshold();
+        String what = switch (type) {
+            case CONSECUTIVE_GATEWAY_FAILURE -> "consecutive gateway failures (502/503/504)";
+            case CONSECUTIVE_LOCAL_ORIGIN_FAILURE -> "consecutive local-origin failures";
+            default -> "consecutive 5xx";
+        };
+        return c.consecutiveErrors() + " " + what + " = threshold " + c.threshold();
     }
 
     /** The cap's arithmetic: {@code cap (0+1)/6 = 16.7 % <= 34 %}. */
@@ -65,12 +73,13 @@ public final class EventExplainer {
         return arithmetic;
     }
 
-    public static String enforcement(Enforcement en) {
+    /** The enforcing decision, named by the setting that controls it. */
+    public static String enforcement(Enforcement en, EjectionType type) {
+        String setting = type.enforcingSetting().envoyName() + " " + en.enforcingPercent() + " %";
         if (en.drawMod100() < 0) {
-            return "enforcing " + en.enforcingPercent() + " %";
+            return setting;
         }
-        return "enforcing " + en.enforcingPercent() + " %, draw " + en.drawMod100()
-                + (en.enforced() ? " < " : " >= ") + en.enforcingPercent();
+        return setting + ", draw " + en.drawMod100() + (en.enforced() ? " < " : " >= ") + en.enforcingPercent();
     }
 
     public static String ejection(EjectionTime t) {

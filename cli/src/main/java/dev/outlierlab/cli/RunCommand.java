@@ -116,8 +116,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
-            throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": "
-                    + e.getMessage().replaceFirst("^line \\d+: ", ""));
+            throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }
     }
 }

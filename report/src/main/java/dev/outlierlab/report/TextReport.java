@@ -42,8 +42,9 @@ public final class TextReport {
             if (s.faults().isEmpty()) {
                 line(out, "faults", "none");
             }
-            for (FaultSpec f : s.faults()) {
-                line(out, s.faults().indexOf(f) == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
+            for (int i = 0; i < s.faults().size(); i++) {
+                FaultSpec f = s.faults().get(i);
+                line(out, i == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
                         + trim(f.errorRatePercent()) + " % fail with " + (f.result() != null ? f.result().traceName() : f.status())
                         + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
                         + (f.failsHealthCheck() ? ", failing active health checks" : ""));

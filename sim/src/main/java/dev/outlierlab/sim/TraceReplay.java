@@ -29,12 +29,12 @@ public final class TraceReplay {
             TraceRecord record = pending;
             pending = records.hasNext() ? records.next() : null;
             if (record.timeNanos() < previous) {
-                throw new TraceOrderException(record.line(), "line " + record.line() + ": time "
+                throw new TraceOrderException(record.line(), "time "
                         + Durations.format(record.timeNanos()) + " is earlier than the line before ("
                         + Durations.format(previous) + "); records must be in time order");
             }
             if (record.timeNanos() >= scenario.durationNanos()) {
-                throw new TraceOrderException(record.line(), "line " + record.line() + ": time "
+                throw new TraceOrderException(record.line(), "time "
                         + Durations.format(record.timeNanos()) + " is not before the scenario's duration ("
                         + Durations.format(scenario.durationNanos()) + "); raise duration or trim the trace");
             }

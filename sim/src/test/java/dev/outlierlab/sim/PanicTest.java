@@ -45,7 +45,8 @@ class PanicTest {
         assertThat(lb.inPanic()).isFalse(); // 2 of 4 = 50 %
         lb.setHealthCheckFailed(2, true);
         assertThat(lb.inPanic()).isTrue(); // 1 of 4
-        assertThat(lb.outOfRotationCount()).isEqualTo(3);
+        // in panic every host is eligible again, the health-check-failed ones included
+        assertThat(List.of(lb.pick(0), lb.pick(1), lb.pick(2), lb.pick(3))).containsExactly(0, 1, 2, 3);
         assertThat(lb.ejectedCount()).isEqualTo(1);
     }
 

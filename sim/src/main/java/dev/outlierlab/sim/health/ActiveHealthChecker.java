@@ -18,7 +18,6 @@ public final class ActiveHealthChecker {
     private final long[] consecutiveFailures;
     private final long[] consecutivePasses;
     private long nextCheckNanos;
-    private long unejections;
 
     public ActiveHealthChecker(HealthCheckSpec spec, int hosts) {
         this.spec = spec;
@@ -46,16 +45,11 @@ public final class ActiveHealthChecker {
                 if (++consecutivePasses[h] >= spec.healthyThreshold()) {
                     balancer.setHealthCheckFailed(h, false);
                 }
-                if (!balancer.isHealthCheckFailed(h) && detector.onActiveHealthCheckSuccess(monitors[h], now)) {
-                    unejections++;
+                if (!balancer.isHealthCheckFailed(h)) {
+                    detector.onActiveHealthCheckSuccess(monitors[h], now);
                 }
             }
         }
         nextCheckNanos += spec.intervalNanos();
-    }
-
-    /** Hosts returned early by a passing probe. */
-    public long unejections() {
-        return unejections;
     }
 }

@@ -12,7 +12,6 @@ public final class LoadBalancer {
     private final double panicThresholdPercent;
     private final int[] eligible;
     private int eligibleCount;
-    private int outCount;
     private int ejectedCount;
     private boolean panic;
     private boolean dirty = true;
@@ -66,13 +65,6 @@ public final class LoadBalancer {
         return ejectedCount;
     }
 
-    /** Hosts out of rotation now (ejected or failed by active health checking). */
-    public int outOfRotationCount() {
-        if (dirty) {
-            rebuild();
-        }
-        return outCount;
-    }
 
     private void rebuild() {
         int hosts = ejected.length;
@@ -82,7 +74,6 @@ public final class LoadBalancer {
                 healthy++;
             }
         }
-        outCount = hosts - healthy;
         panic = 100.0 * healthy / hosts < panicThresholdPercent;
         eligibleCount = 0;
         for (int h = 0; h < hosts; h++) {

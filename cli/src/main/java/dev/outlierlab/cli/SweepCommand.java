@@ -180,10 +180,6 @@ public final class SweepCommand implements Callable<Integer> {
             }
             run.set("summary", ResultJson.summaryTree(r.summary()));
         }
-        try {
-            return ResultJson.mapper().writeValueAsString(runs) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ResultJson.write(runs);
     }
 }

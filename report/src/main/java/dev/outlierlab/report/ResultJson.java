@@ -1,6 +1,7 @@
 package dev.outlierlab.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -64,8 +65,13 @@ public final class ResultJson {
 
     /** The result as indented JSON text ending with a newline. */
     public static String toJson(RunResult r, boolean charts) {
+        return write(toTree(r, charts));
+    }
+
+    /** Any tree of plain values as indented JSON text ending with a newline: the one way output JSON is written. */
+    public static String write(JsonNode tree) {
         try {
-            return MAPPER.writeValueAsString(toTree(r, charts)) + "\n";
+            return MAPPER.writeValueAsString(tree) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot happen for a tree of plain values", e);
         }

@@ -1,6 +1,5 @@
 package dev.outlierlab.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.check.CheckReport;
@@ -66,11 +65,7 @@ public final class SarifReport {
     }
 
     public static String toJson(CheckReport report) {
-        try {
-            return ResultJson.mapper().writeValueAsString(toTree(report)) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot happen for a tree of plain values", e);
-        }
+        return ResultJson.write(toTree(report));
     }
 
     /** A relative path stays relative (CI tools resolve it against the checkout); an absolute one is a file URI. */

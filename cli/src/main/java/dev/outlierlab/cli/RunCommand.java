@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.accesslog.AccessLogWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.report.ResultJson;
@@ -13,6 +14,10 @@ import dev.outlierlab.sim.scenario.Scenario;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +48,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
+            "  outlier-lab run --access-log access.log && outlier-lab replay access.log",
+            "      write the synthetic traffic as Envoy's access log, and replay it: the same decisions",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
@@ -69,6 +76,15 @@ public final class RunCommand implements Callable<Integer> {
                 "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance."})
     Path traceIn;
 
+    @Option(names = "--access-log", paramLabel = "FILE",
+            description = {"Also write the synthetic traffic as an access log, one line per request, for",
+                "'outlier-lab replay' (start times with nanoseconds, so the replay is exact)."})
+    Path accessLog;
+
+    @Option(names = "--access-log-format", paramLabel = "FORMAT", defaultValue = "envoy",
+            description = "Format of --access-log: envoy (default), istio or json.")
+    AccessLogWriter.Format accessLogFormat;
+
     @Option(names = "--events", paramLabel = "N", defaultValue = "200",
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
@@ -81,7 +97,9 @@ public final class RunCommand implements Callable<Integer> {
         ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
         RunResult result;
         String source = null;
-        if (traceIn == null) {
+        if (traceIn == null && accessLog != null) {
+            result = runWritingLog(loaded.scenario());
+        } else if (traceIn == null) {
             result = Simulation.run(loaded.scenario());
         } else {
             result = replay(loaded);
@@ -92,6 +110,25 @@ public final class RunCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    private RunResult runWritingLog(Scenario s) {
+        Path dir = accessLog.toAbsolutePath().getParent();
+        try {
+            Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                RunResult r = Simulation.run(s, RunOptions.DEFAULT,
+                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name()));
+                w.close();
+                Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
+                return r;
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new dev.outlierlab.config.InputException("--access-log: " + accessLog + ": cannot be written ("
+                    + e.getMessage() + ")");
+        }
     }
 
     private RunResult replay(ScenarioReader.Loaded loaded) {

@@ -19,6 +19,11 @@ public final class Simulation {
     }
 
     public static RunResult run(Scenario scenario, RunOptions options) {
+        return run(scenario, options, RequestSink.NONE);
+    }
+
+    /** Runs the scenario and hands every request, as sent, to {@code sink}. */
+    public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
         LabCluster cluster = new LabCluster(scenario, options);
         TrafficSpec traffic = scenario.traffic();
         FaultInjector faults = cluster.faults;
@@ -37,15 +42,18 @@ public final class Simulation {
             boolean failed;
             if (host < 0) {
                 failed = true;
+                sink.onRequest(t, -1, 503, null);
             } else {
                 int fault = faults.onRequest(host, t);
                 if (fault == FaultInjector.PASS) {
                     failed = false;
                     cluster.report(host, 200, null, t);
+                    sink.onRequest(t, host, 200, null);
                 } else {
                     failed = true;
                     FaultSpec spec = faults.fault(fault);
                     cluster.report(host, spec.status(), spec.result(), t);
+                    sink.onRequest(t, host, spec.status(), spec.result());
                 }
             }
             cluster.recorder.request(t, next, failed, faults.anyActive(t), panic, host < 0);

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Writes a run's synthetic traffic as an access log, one line per request, the way Envoy would have logged it:
  * the host's status with no flag, a timeout as {@code 504 UT}, a connect failure as {@code 503 UF}, an external
- * failure as its status, and a request with no eligible host as {@code 503 UH} with no upstream host. Requests
+ * failure as 500 (what it stands for when origins are not split), and a request with no eligible host as {@code 503 UH} with no upstream host. Requests
  * have zero latency, so {@code DURATION} is 0 and the stream ends when it starts.
  *
  * <p>The start time is written with nanoseconds ({@code %Y-%m-%dT%H:%M:%E9SZ}): the lab sends request {@code i}
@@ -53,7 +53,7 @@ public final class AccessLogWriter implements RequestSink {
             flags = "UF";
             status = 503;
         } else if (result == RequestResult.EXT_ORIGIN_REQUEST_FAILED) {
-            status = code >= 500 ? code : 500;
+            status = RequestResult.EXT_ORIGIN_REQUEST_FAILED.httpCodeWhenNotSplit();
         }
         String upstream = host < 0 ? "-" : hosts.get(host);
         sb.setLength(0);

@@ -36,10 +36,9 @@ public final class BoundedLineReader implements Closeable {
     public boolean next() throws IOException {
         int scanFrom = pos;
         while (true) {
-            for (int i = scanFrom; i < limit; i++) {
-                if (buf[i] == '\n') {
-                    return line(pos, i, i + 1);
-                }
+            int nl = Bytes.indexOf(buf, scanFrom, limit, (byte) '\n');
+            if (nl >= 0) {
+                return line(pos, nl, nl + 1);
             }
             scanFrom = limit;
             if (limit - pos > maxLineBytes) {

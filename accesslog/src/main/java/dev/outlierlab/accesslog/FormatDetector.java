@@ -19,7 +19,8 @@ public final class FormatDetector {
     /** The format of {@code input}, among {@code candidates} (tried in order). */
     public static LogFormat detect(LogInput input, List<LogFormat> candidates) {
         List<byte[]> lines = new ArrayList<>();
-        try (BoundedLineReader r = new BoundedLineReader(input.open(new long[1]), BoundedLineReader.DEFAULT_MAX_LINE_BYTES)) {
+        // A peek reads at most SAMPLE lines of at most 8 KiB each from standard input: within its 1 MiB mark.
+        try (BoundedLineReader r = new BoundedLineReader(input.open(new long[1], true), 8192)) {
             while (lines.size() < SAMPLE && r.next()) {
                 if (r.tooLong() || r.end() == r.start()) {
                     continue;

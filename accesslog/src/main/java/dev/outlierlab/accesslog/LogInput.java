@@ -12,49 +12,62 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 /**
- * One access-log input: a file (plain or gzip, recognised by its magic bytes) or standard input, which is first
- * copied to a temporary file because replay reads its inputs twice (once for the hosts and the time span, once
- * to replay).
+ * One access-log input: a file (plain or gzip, recognised by its magic bytes) or standard input. Each input is
+ * read once by the scan (format detection reads a file's first lines again; standard input's are kept).
  *
  * @param name how messages name it ({@code -} for standard input)
+ * @param path the file, or null for {@code stream}
  */
-public record LogInput(String name, Path path) {
-    /** The input named {@code arg}: {@code -} is standard input, copied to a temporary file now. */
-    public static LogInput of(String arg, InputStream stdin) {
-        if (!"-".equals(arg)) {
-            Path p = Path.of(arg);
-            if (Files.isDirectory(p)) {
-                throw new InputException(arg + ": is a directory, expected an access-log file");
-            }
-            if (!Files.isReadable(p)) {
-                throw new InputException(arg + (Files.exists(p) ? ": permission denied" : ": no such file"));
-            }
-            return new LogInput(arg, p);
-        }
-        try {
-            Path tmp = Files.createTempFile("outlier-lab-stdin", ".log");
-            tmp.toFile().deleteOnExit();
-            Files.copy(stdin, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            return new LogInput("-", tmp);
-        } catch (IOException e) {
-            throw new InputException("standard input: cannot be copied to a temporary file (" + e.getMessage() + ")");
-        }
+public record LogInput(String name, Path path, InputStream stream) {
+    public LogInput(String name, Path path) {
+        this(name, path, null);
     }
 
-    /** Size on disk (compressed for gzip), for progress. */
+    /** The input named {@code arg}: {@code -} is standard input. */
+    public static LogInput of(String arg, InputStream stdin) {
+        if ("-".equals(arg)) {
+            return new LogInput("-", null, new BufferedInputStream(stdin, 1 << 20));
+        }
+        Path p = Path.of(arg);
+        if (Files.isDirectory(p)) {
+            throw new InputException(arg + ": is a directory, expected an access-log file");
+        }
+        if (!Files.isReadable(p)) {
+            throw new InputException(arg + (Files.exists(p) ? ": permission denied" : ": no such file"));
+        }
+        return new LogInput(arg, p);
+    }
+
+    /** Size on disk (compressed for gzip), for progress; 0 for standard input. */
     public long size() {
         try {
-            return Files.size(path);
+            return path == null ? 0 : Files.size(path);
         } catch (IOException e) {
             return 0;
         }
     }
 
-    /** Opens the input, decompressing gzip; {@code counter} receives the bytes read from disk. */
-    public InputStream open(long[] counter) {
+    /**
+     * Opens the input, decompressing gzip; {@code counter} receives the bytes read from disk. For standard input,
+     * {@code peek} opens it without consuming what it reads (format detection), marking up to 1 MiB.
+     */
+    public InputStream open(long[] counter, boolean peek) {
         try {
-            InputStream raw = new Counting(Files.newInputStream(path), counter);
-            BufferedInputStream in = new BufferedInputStream(raw, 65_536);
+            BufferedInputStream in;
+            if (path == null) {
+                in = (BufferedInputStream) stream;
+                if (peek) {
+                    in.mark(1 << 20);
+                    return new java.io.FilterInputStream(in) {
+                        @Override
+                        public void close() throws IOException {
+                            in.reset();
+                        }
+                    };
+                }
+            } else {
+                in = new BufferedInputStream(new Counting(Files.newInputStream(path), counter), 65_536);
+            }
             in.mark(2);
             int b1 = in.read();
             int b2 = in.read();
@@ -70,6 +83,11 @@ public record LogInput(String name, Path path) {
         } catch (IOException e) {
             throw new InputException(name + ": cannot be read (" + e.getMessage() + ")");
         }
+    }
+
+    /** Opens the input to read it through. */
+    public InputStream open(long[] counter) {
+        return open(counter, false);
     }
 
     private static final class Counting extends FilterInputStream {

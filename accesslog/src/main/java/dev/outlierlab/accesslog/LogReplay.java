@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongConsumer;
+import java.util.function.Function;
 
 /**
- * The second pass: every entry goes, at its time since the replay's origin, to its group's {@link TraceReplay}
- * (one detector per cluster and proxy instance), all fed from one merged stream. Each entry becomes the
+ * The replay of a scan's spooled outcomes: every outcome goes, at its time since the replay's origin, to its group's {@link TraceReplay}
+ * (one detector per cluster and proxy instance), all fed from one stream in time order. Each entry becomes the
  * {@link TraceRecord} of the calls Envoy's router made ({@link Outcome}).
  */
 public final class LogReplay {
@@ -46,41 +46,37 @@ public final class LogReplay {
                 base.outlierDetection(), base.healthChecks());
     }
 
-    /** Replays every group of {@code scan} with the scenario {@code scenarios} gives it. */
-    public static List<GroupResult> replay(List<LogInput> inputs, ReadSettings settings, LogScan.Result scan,
-                                           java.util.function.Function<ReplayGroup, Scenario> scenarios,
-                                           RunOptions options, LongConsumer progress) {
+    /**
+     * Replays every group of {@code scan} (its spooled outcomes) with the scenario {@code scenarios} gives it.
+     * A group's host that the scenario does not have cannot occur: the scan counted such lines as bad.
+     */
+    public static List<GroupResult> replay(LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios,
+                                           RunOptions options) {
         int n = scan.groups().size();
-        Map<String, Integer> groupIndex = new HashMap<>();
         Scenario[] scenario = new Scenario[n];
         TraceReplay[] replays = new TraceReplay[n];
-        List<Map<String, Integer>> hostIndex = new ArrayList<>();
+        int[][] hostIndex = new int[n][];
         for (int g = 0; g < n; g++) {
             ReplayGroup group = scan.groups().get(g);
-            groupIndex.put(group.cluster() + '\u0000' + group.instance(), g);
             scenario[g] = scenarios.apply(group);
             replays[g] = new TraceReplay(scenario[g], options);
-            Map<String, Integer> hosts = new HashMap<>();
+            Map<String, Integer> index = new HashMap<>();
             List<String> names = scenario[g].cluster().hosts();
             for (int h = 0; h < names.size(); h++) {
-                hosts.put(names.get(h), h);
+                index.put(names.get(h), h);
             }
-            hostIndex.add(hosts);
+            hostIndex[g] = new int[group.hosts().size()];
+            for (int h = 0; h < group.hosts().size(); h++) {
+                hostIndex[g][h] = index.get(group.hosts().get(h));
+            }
         }
         long origin = scan.originEpochNanos();
-        String lastCluster = null;
-        String lastInstance = null;
-        int g = -1;
-        try (MergedLog log = new MergedLog(inputs, settings, new BadLines(), progress)) {
-            for (LogEntry e = log.next(); e != null; e = log.next()) {
-                if (e.cluster() != lastCluster || e.instance() != lastInstance) {
-                    g = groupIndex.get(LogScan.key(e));
-                    lastCluster = e.cluster();
-                    lastInstance = e.instance();
-                }
-                Integer host = hostIndex.get(g).get(e.host());
-                replays[g].offer(record(e, e.endEpochNanos() - origin, host));
-            }
+        OutcomeSpool spool = scan.spool;
+        spool.startReading();
+        OutcomeSpool.Row row = new OutcomeSpool.Row();
+        while (spool.read(row)) {
+            replays[row.group].offer(record(row.outcome, row.code, row.line, row.endEpochNanos - origin,
+                    hostIndex[row.group][row.host]));
         }
         List<GroupResult> out = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
@@ -90,13 +86,12 @@ public final class LogReplay {
     }
 
     /** The trace record of the calls Envoy's router made for this entry. */
-    static TraceRecord record(LogEntry e, long nanos, int host) {
-        Outcome o = e.outcome();
+    static TraceRecord record(Outcome o, int code, long line, long nanos, int host) {
         return switch (o) {
-            case RESPONSE -> new TraceRecord(nanos, host, e.code(), null, e.line(), true);
-            case TIMEOUT -> new TraceRecord(nanos, host, OutcomeMapping.timeoutCode(e.code()),
-                    RequestResult.LOCAL_ORIGIN_TIMEOUT, e.line(), true);
-            case CONNECT_FAILED, RESET, CONNECTED_ONLY -> new TraceRecord(nanos, host, -1, o.result(), e.line(),
+            case RESPONSE -> new TraceRecord(nanos, host, code, null, line, true);
+            case TIMEOUT -> new TraceRecord(nanos, host, OutcomeMapping.timeoutCode(code),
+                    RequestResult.LOCAL_ORIGIN_TIMEOUT, line, true);
+            case CONNECT_FAILED, RESET, CONNECTED_ONLY -> new TraceRecord(nanos, host, -1, o.result(), line,
                     o.connected());
             default -> throw new IllegalArgumentException("not reported to a detector: " + o);
         };

@@ -2,8 +2,6 @@ package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
 import java.io.IOException;
-import java.util.Comparator;
-import java.util.PriorityQueue;
 
 /**
  * The entries of one input in the order their streams ended. Envoy writes a line when a stream ends, so a log
@@ -13,8 +11,6 @@ import java.util.PriorityQueue;
  */
 final class LogSource implements AutoCloseable {
     private static final int MAX_HELD = 4_000_000;
-    private static final Comparator<LogEntry> ORDER = Comparator.comparingLong(LogEntry::endEpochNanos)
-            .thenComparingLong(LogEntry::line);
 
     private final LogInput input;
     private final int index;
@@ -23,7 +19,7 @@ final class LogSource implements AutoCloseable {
     private final BadLines bad;
     private final BoundedLineReader reader;
     private final ParsedLine parsed = new ParsedLine();
-    private final PriorityQueue<LogEntry> held = new PriorityQueue<>(ORDER);
+    private final ReorderBuffer held = new ReorderBuffer();
     private long latestEnd = Long.MIN_VALUE;
     private long lastHandedOn = Long.MIN_VALUE;
     private boolean eof;

@@ -23,6 +23,7 @@ public final class MergedLog implements AutoCloseable {
     private final long totalBytes;
     private final LongConsumer progress;
     private long handedOn;
+    private LogEntry single;
 
     /**
      * @param progress called with the bytes read so far every 65,536 entries (for a progress display), or null
@@ -37,7 +38,9 @@ public final class MergedLog implements AutoCloseable {
                 sources.add(s);
                 total += inputs.get(i).size();
                 LogEntry first = s.next();
-                if (first != null) {
+                if (inputs.size() == 1) {
+                    single = first;
+                } else if (first != null) {
                     heads.add(new Head(first, s));
                 }
             }
@@ -50,6 +53,14 @@ public final class MergedLog implements AutoCloseable {
 
     /** The next entry, or null when every input is done. */
     public LogEntry next() {
+        if (sources.size() == 1) {
+            LogEntry e = single == null ? sources.get(0).next() : single;
+            single = null;
+            if (e != null && progress != null && (++handedOn & 0xFFFF) == 0) {
+                progress.accept(bytesRead[0]);
+            }
+            return e;
+        }
         Head h = heads.poll();
         if (h == null) {
             return null;

@@ -23,10 +23,41 @@ public final class StartTimeFormat {
 
     private final Token[] tokens;
     private final String pattern;
+    /** Width of the fixed text before the seconds' fraction, or -1 when the pattern has no such shape. */
+    private final int prefixWidth;
+    private final byte[] suffix;
+    private final byte[] cachedPrefix;
+    private long cachedBaseNanos = Long.MIN_VALUE;
 
     private StartTimeFormat(String pattern, Token[] tokens) {
         this.pattern = pattern;
         this.tokens = tokens;
+        int width = 0;
+        int fraction = -1;
+        for (int i = 0; i < tokens.length && fraction < 0; i++) {
+            switch (tokens[i].kind) {
+                case LITERAL -> width += 1;
+                case YEAR -> width += 4;
+                case MONTH, DAY, HOUR, MINUTE, SECOND -> width += 2;
+                case SECOND_FRACTION -> {
+                    width += 2;
+                    fraction = i;
+                }
+                default -> {
+                    width = -1;
+                    fraction = tokens.length;
+                }
+            }
+        }
+        boolean literalsAfter = fraction >= 0 && fraction < tokens.length;
+        byte[] tail = new byte[literalsAfter ? tokens.length - fraction - 1 : 0];
+        for (int i = fraction + 1; literalsAfter && i < tokens.length; i++) {
+            literalsAfter = tokens[i].kind == Kind.LITERAL;
+            tail[i - fraction - 1] = tokens[i].literal;
+        }
+        this.prefixWidth = literalsAfter && width > 0 ? width : -1;
+        this.suffix = tail;
+        this.cachedPrefix = new byte[Math.max(0, prefixWidth)];
     }
 
     /** Compiles an strftime pattern; throws {@link IllegalArgumentException} naming a specifier it cannot read. */
@@ -99,8 +130,54 @@ public final class StartTimeFormat {
         return pattern;
     }
 
-    /** Epoch nanoseconds of {@code b[start, end)}, or {@link Long#MIN_VALUE} if it does not match the pattern. */
+    /**
+     * Epoch nanoseconds of {@code b[start, end)}, or {@link Long#MIN_VALUE} if it does not match the pattern. Lines
+     * of one second share everything up to the fraction, so that part is remembered from the line before (an
+     * instance is for one thread).
+     */
     public long parse(byte[] b, int start, int end) {
+        if (prefixWidth < 0 || end - start < prefixWidth) {
+            return parseFully(b, start, end);
+        }
+        long fraction = fractionAndSuffix(b, start + prefixWidth, end);
+        if (fraction < 0) {
+            return parseFully(b, start, end);
+        }
+        if (cachedBaseNanos != Long.MIN_VALUE
+                && java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth)) {
+            return cachedBaseNanos + fraction;
+        }
+        long full = parseFully(b, start, end);
+        if (full != Long.MIN_VALUE) {
+            System.arraycopy(b, start, cachedPrefix, 0, prefixWidth);
+            cachedBaseNanos = full - fraction;
+        }
+        return full;
+    }
+
+    /** The nanoseconds of an optional {@code .digits} at p followed by exactly the suffix, or -1. */
+    private long fractionAndSuffix(byte[] b, int p, int end) {
+        long nanos = 0;
+        if (p < end && b[p] == '.') {
+            long f = fraction(b, p + 1, end);
+            if (f < 0) {
+                return -1;
+            }
+            nanos = f & 0xFFFFFFFFL;
+            p += 1 + (int) (f >>> 32);
+        }
+        if (end - p != suffix.length) {
+            return -1;
+        }
+        for (int i = 0; i < suffix.length; i++) {
+            if (b[p + i] != suffix[i]) {
+                return -1;
+            }
+        }
+        return nanos;
+    }
+
+    private long parseFully(byte[] b, int start, int end) {
         int p = start;
         long year = 1970;
         long month = 1;

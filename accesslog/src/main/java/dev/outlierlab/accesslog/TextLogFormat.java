@@ -282,17 +282,20 @@ public final class TextLogFormat implements LogFormat {
     private static int indexOf(byte[] b, int p, int end, byte[] lit) {
         byte first = lit[0];
         int last = end - lit.length;
-        outer:
-        for (int i = p; i <= last; i++) {
-            if (b[i] != first) {
-                continue;
+        int i = p;
+        while (i <= last) {
+            i = Bytes.indexOf(b, i, last + 1, first);
+            if (i < 0) {
+                return -1;
             }
-            for (int j = 1; j < lit.length; j++) {
-                if (b[i + j] != lit[j]) {
-                    continue outer;
-                }
+            int j = 1;
+            while (j < lit.length && b[i + j] == lit[j]) {
+                j++;
             }
-            return i;
+            if (j == lit.length) {
+                return i;
+            }
+            i++;
         }
         return -1;
     }

@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.function.LongConsumer;
 
 /**
- * Replay's progress on standard error, only when it is a terminal: the pass (1 finds the hosts, 2 replays), the
- * share of the input read, megabytes per second and the estimated time left, redrawn on one line at most once a
- * second. When standard error is not a terminal nothing is printed.
+ * Replay's progress on standard error, only when it is a terminal: lines read, lines per second, the share of
+ * the input read and the estimated time left (files only: standard input has no known size), redrawn on one
+ * line at most once a second. When standard error is not a terminal nothing is printed.
  */
 final class Progress {
     private final PrintWriter err;
@@ -35,19 +35,19 @@ final class Progress {
         return new Progress(err, total);
     }
 
-    /** The callback of one pass: receives the bytes read so far in that pass. */
-    LongConsumer pass(int pass) {
+    /** The callback of the scan: receives the bytes read so far. */
+    LongConsumer reading() {
         return bytes -> {
             long now = System.nanoTime();
             if (now - lastDraw < 1_000_000_000L) {
                 return;
             }
             lastDraw = now;
-            double done = totalBytes == 0 ? 0 : ((pass - 1) * totalBytes + bytes) / (2.0 * totalBytes);
             double elapsed = (now - startNanos) / 1e9;
-            double left = done <= 0 ? 0 : elapsed / done - elapsed;
-            err.printf(Locale.ROOT, "\rpass %d of 2: %5.1f %% read, %.0f MB/s, about %.0f s left   ", pass,
-                    100 * done, (pass - 1 + (double) bytes / Math.max(1, totalBytes)) * totalBytes / 1e6 / elapsed, left);
+            double done = totalBytes == 0 ? 0 : (double) bytes / totalBytes;
+            String left = done <= 0 ? "" : String.format(Locale.ROOT, ", %.0f %% read, about %.0f s left", 100 * done,
+                    elapsed / done - elapsed);
+            err.printf(Locale.ROOT, "\r%.1f MB read, %.1f MB/s%s   ", bytes / 1e6, bytes / 1e6 / elapsed, left);
             err.flush();
             drawn = true;
         };

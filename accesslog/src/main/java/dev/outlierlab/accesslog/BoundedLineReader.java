@@ -38,6 +38,14 @@ public final class BoundedLineReader implements Closeable {
         while (true) {
             int nl = Bytes.indexOf(buf, scanFrom, limit, (byte) '\n');
             if (nl >= 0) {
+                if (nl - pos > maxLineBytes) {
+                    number++;
+                    tooLong = true;
+                    start = 0;
+                    end = 0;
+                    pos = nl + 1;
+                    return true;
+                }
                 return line(pos, nl, nl + 1);
             }
             scanFrom = limit;

@@ -8,6 +8,7 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -32,7 +33,7 @@ public final class ScenarioReader {
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
     private static final Set<String> TRAFFIC = Set.of("rps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check");
+            "fails_health_check", "pattern", "burst_length");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
 
     private ScenarioReader() {
@@ -122,7 +123,16 @@ public final class ScenarioReader {
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
             RequestResult result = v.result(f.get("result"), key + ".result");
             boolean hc = v.bool(f.get("fails_health_check"), key + ".fails_health_check", false);
-            faults.add(v.guard(items.get(i), key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc)));
+            FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
+            Located burstNode = f.get("burst_length");
+            if (burstNode != null && pattern != FaultPattern.BURSTS) {
+                throw Values.error(burstNode, key + ".burst_length", burstNode.value(),
+                        "no burst_length unless pattern is bursts (it is " + pattern.scenarioName() + ")");
+            }
+            long burst = v.milli(burstNode, key + ".burst_length", FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
+                    "a mean number of failures per burst, 1 or more with at most 3 decimals");
+            Located at = burstNode != null ? burstNode : items.get(i);
+            faults.add(v.guard(at, key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst)));
         }
         return faults;
     }

@@ -50,7 +50,7 @@ public final class TextReport {
                         + trim(f.errorRatePercent()) + " % fail" + patternText(f) + " with "
                         + (f.result() != null ? f.result().traceName() : f.status())
                         + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
-                        + (f.failsHealthCheck() ? ", failing active health checks" : ""));
+                        + (f.failsHealthCheck() ? ", failing active health checks (" + healthCheckText(f) + ")" : ""));
             }
         } else {
             line(out, "traffic", source);
@@ -173,5 +173,13 @@ public final class TextReport {
             }
         }
         return false;
+    }
+
+    private static String healthCheckText(FaultSpec f) {
+        return switch (f.healthCheckFailure()) {
+            case STATUS -> "an unexpected status: failed at once";
+            case TIMEOUT -> "timeouts: count toward unhealthy_threshold";
+            case REFUSED -> "refused connections: count toward unhealthy_threshold";
+        };
     }
 }

@@ -10,6 +10,7 @@ import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -122,7 +123,7 @@ public final class ScenarioReader {
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
             RequestResult result = v.result(f.get("result"), key + ".result");
-            boolean hc = v.bool(f.get("fails_health_check"), key + ".fails_health_check", false);
+            HealthCheckFailure hc = v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {

@@ -44,7 +44,7 @@ public final class ScenarioWriter {
             if (f.result() != null) {
                 fm.put("result", f.result().traceName());
             }
-            fm.put("fails_health_check", f.failsHealthCheck());
+            fm.put("fails_health_check", f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
             fm.put("pattern", f.pattern().scenarioName());
             if (f.pattern() == FaultPattern.BURSTS) {
                 BigDecimal burst = BigDecimal.valueOf(f.burstLengthMilli(), 3).stripTrailingZeros();

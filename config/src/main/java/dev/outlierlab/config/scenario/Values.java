@@ -8,6 +8,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -186,6 +187,25 @@ final class Values {
             throw error(node, key, node.value(), "one of timeout, connect_failed, ext_failed (or leave it out to fail with status)");
         }
         return r;
+    }
+
+    /**
+     * How a fault fails active health checks: false or absent (it does not), true or status (an unexpected HTTP
+     * status), timeout, refused.
+     */
+    HealthCheckFailure healthCheckFailure(Located node, String key) {
+        if (node == null || node.value() == null || Boolean.FALSE.equals(node.value())) {
+            return null;
+        }
+        if (Boolean.TRUE.equals(node.value())) {
+            return HealthCheckFailure.STATUS;
+        }
+        HealthCheckFailure k = node.value() instanceof String s ? HealthCheckFailure.byScenarioName(s) : null;
+        if (k == null) {
+            throw error(node, key, node.value(), "false, or how the probes fail: status (true means status), "
+                    + "timeout, refused");
+        }
+        return k;
     }
 
     /** A fault's failure pattern: even (the default), random or bursts. */

@@ -1,6 +1,7 @@
 package dev.outlierlab.sim.fault;
 
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,14 +99,17 @@ public final class FaultInjector {
         return false;
     }
 
-    /** Whether the host is in an active fault that also fails active health checks. */
-    public boolean failsHealthCheck(int host, long nanos) {
+    /**
+     * How the host fails an active health check at {@code nanos}: the kind of the first active fault covering it
+     * that fails health checks, or null when its probes pass.
+     */
+    public HealthCheckFailure healthCheckFailure(int host, long nanos) {
         for (int f : faultsOfHost[host]) {
             if (faults[f].failsHealthCheck() && faults[f].activeAt(nanos)) {
-                return true;
+                return faults[f].healthCheckFailure();
             }
         }
-        return false;
+        return null;
     }
 
     public FaultSpec fault(int index) {

@@ -9,8 +9,9 @@ import java.util.List;
  * A fault: during {@code [start, end)} the listed hosts fail {@code errorRatePpm} parts per million of their
  * requests, spread as {@code pattern} says (spec section 5): evenly, independently at random, or in bursts
  * whose mean length is {@code burstLengthMilli / 1000} failures. A failure is reported as HTTP {@code status},
- * or, when {@code result} is set, as that local-origin result (e.g. a timeout). With {@code failsHealthCheck}
- * the hosts also fail active health checks during the window.
+ * or, when {@code result} is set, as that local-origin result (e.g. a timeout). With a
+ * {@code healthCheckFailure} the hosts also fail active health checks during the window, in that way (null: they
+ * pass).
  */
 public record FaultSpec(
         List<String> hosts,
@@ -19,7 +20,7 @@ public record FaultSpec(
         long errorRatePpm,
         int status,
         RequestResult result,
-        boolean failsHealthCheck,
+        HealthCheckFailure healthCheckFailure,
         FaultPattern pattern,
         long burstLengthMilli) {
 
@@ -29,11 +30,19 @@ public record FaultSpec(
     /** The longest mean burst the lab accepts: a million failures. */
     public static final long MAX_BURST_LENGTH_MILLI = 1_000_000_000L;
 
-    /** A fault with the even pattern (the lab model's default). */
+    /**
+     * A fault with the even pattern (the lab model's default); {@code failsHealthCheck} fails health checks with
+     * an HTTP status.
+     */
     public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
             RequestResult result, boolean failsHealthCheck) {
-        this(hosts, startNanos, endNanos, errorRatePpm, status, result, failsHealthCheck, FaultPattern.EVEN,
-                DEFAULT_BURST_LENGTH_MILLI);
+        this(hosts, startNanos, endNanos, errorRatePpm, status, result,
+                failsHealthCheck ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, DEFAULT_BURST_LENGTH_MILLI);
+    }
+
+    /** Whether the hosts fail active health checks during the window. */
+    public boolean failsHealthCheck() {
+        return healthCheckFailure != null;
     }
 
     public FaultSpec {
@@ -84,7 +93,7 @@ public record FaultSpec(
 
     /** The same fault on other hosts. */
     public FaultSpec withHosts(List<String> otherHosts) {
-        return new FaultSpec(otherHosts, startNanos, endNanos, errorRatePpm, status, result, failsHealthCheck,
+        return new FaultSpec(otherHosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure,
                 pattern, burstLengthMilli);
     }
 

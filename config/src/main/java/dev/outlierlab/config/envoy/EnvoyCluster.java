@@ -54,6 +54,14 @@ public record EnvoyCluster(
         notes = List.copyOf(notes);
     }
 
+    /** This cluster with one more setting Envoy rejects. */
+    public EnvoyCluster withProblem(InvalidConfigException error, int atLine) {
+        List<Problem> more = new java.util.ArrayList<>(problems);
+        more.add(new Problem(error, atLine));
+        return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
+                outlierDetection, panicThresholdPercent, healthChecks, hosts, more, notes);
+    }
+
     /** Throws the first setting Envoy would reject, as a message naming the file, line, cluster and field. */
     public EnvoyCluster requireValid() {
         if (!problems.isEmpty()) {

@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * The clusters of one Envoy configuration file, in file order, and what kind of document held them.
+ *
+ * @param notes what the reader read past in the file (fields the bundled protos do not know), with lines
  */
-public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters) {
+public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters, List<String> notes) {
     /** The document shapes the reader takes. */
     public enum Kind {
         /** One {@code envoy.config.cluster.v3.Cluster}. */
@@ -22,6 +24,7 @@ public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters)
 
     public EnvoyConfig {
         clusters = List.copyOf(clusters);
+        notes = List.copyOf(notes);
     }
 
     /**

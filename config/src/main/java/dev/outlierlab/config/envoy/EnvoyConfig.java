@@ -19,7 +19,9 @@ public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters,
         /** A bootstrap; its {@code static_resources.clusters}. */
         BOOTSTRAP,
         /** A CDS {@code DiscoveryResponse}; its {@code resources}. */
-        DISCOVERY_RESPONSE
+        DISCOVERY_RESPONSE,
+        /** An admin {@code /config_dump} (or egctl's or Kuma's); the clusters of its {@code ClustersConfigDump}. */
+        CONFIG_DUMP
     }
 
     public EnvoyConfig {
@@ -74,6 +76,7 @@ public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters,
             case CLUSTER_LIST -> "list";
             case BOOTSTRAP -> "bootstrap";
             case DISCOVERY_RESPONSE -> "DiscoveryResponse";
+            case CONFIG_DUMP -> "config dump";
         };
     }
 }

@@ -27,7 +27,9 @@ import java.util.Set;
 
 /**
  * Reads Envoy configuration with Envoy's own protos: a single {@code Cluster}, a list of clusters, a
- * bootstrap (its {@code static_resources.clusters}) or a CDS {@code DiscoveryResponse}. YAML is loaded with
+ * bootstrap (its {@code static_resources.clusters}), a CDS {@code DiscoveryResponse}, or an admin
+ * {@code /config_dump} (the clusters of its {@code ClustersConfigDump}, also inside {@code egctl}'s and Kuma's
+ * dumps; see {@link ConfigDumps}). YAML is loaded with
  * SnakeYAML (anchors and merge keys work), checked field by field against the proto types so that a mistake
  * is reported with its path and line ({@link ProtoShape}), then parsed by protobuf's JSON parser with every
  * {@code @type} it contains registered. Each cluster is then turned into an {@link EnvoyCluster} by
@@ -56,11 +58,14 @@ public final class EnvoyConfigReader {
                     + "a bootstrap (static_resources.clusters) or a CDS DiscoveryResponse");
         }
         Located root = YamlTree.parse(text, source);
+        EnvoyV1.refuse(root);
         ProtoTypes types = new ProtoTypes();
         ProtoShape shape = new ProtoShape(types);
         List<Located> clusterNodes = new ArrayList<>();
         List<Cluster> clusters = new ArrayList<>();
         EnvoyConfig.Kind kind;
+        List<ConfigDumps.Entry> dumps;
+        Map<String, Integer> endpointCounts = Map.of();
         if (root.value() instanceof List<?> items) {
             kind = EnvoyConfig.Kind.CLUSTER_LIST;
             for (int i = 0; i < items.size(); i++) {
@@ -69,6 +74,15 @@ public final class EnvoyConfigReader {
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
                 clusterNodes.add(item);
             }
+        } else if (root.value() instanceof Map<?, ?> map && !(dumps = ConfigDumps.clusters(root)).isEmpty()) {
+            kind = EnvoyConfig.Kind.CONFIG_DUMP;
+            for (ConfigDumps.Entry e : dumps) {
+                Located item = withoutType(e.cluster(), e.path(), types, CLUSTER_TYPE);
+                item = shape.check(item, Cluster.getDescriptor(), e.path());
+                clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
+                clusterNodes.add(item);
+            }
+            endpointCounts = ConfigDumps.endpointCounts(root);
         } else if (root.value() instanceof Map<?, ?> map) {
             String declared = declaredType(root, types);
             if (DiscoveryResponse.getDescriptor().getFullName().equals(declared)
@@ -109,6 +123,10 @@ public final class EnvoyConfigReader {
         Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < clusters.size(); i++) {
             EnvoyCluster c = ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines);
+            Integer dumped = endpointCounts.get(c.name());
+            if (dumped != null && c.hosts().isEmpty()) {
+                c = c.withEndpointsFromDump(dumped);
+            }
             if (!names.add(c.name())) {
                 c = c.withProblem(new InvalidConfigException("name", "'" + c.name() + "'", "a name no other cluster "
                         + "in the file has (Envoy: \"cluster manager: duplicate cluster '" + c.name() + "'\")"), c.line());

@@ -1,8 +1,8 @@
 package dev.outlierlab.check;
 
-import dev.outlierlab.engine.EjectionPolicy;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.EjectionPolicy;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 
 /** The ejection cap's arithmetic over cluster sizes, by the engine's own rule ({@link EjectionPolicy#checkCap}). */
 final class CapArithmetic {

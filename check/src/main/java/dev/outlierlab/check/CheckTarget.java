@@ -1,7 +1,7 @@
 package dev.outlierlab.check;
 
 import dev.outlierlab.config.istio.TranslatedField;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package dev.outlierlab.check;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.EjectionPolicy;
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.EjectionPolicy;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.math.BigInteger;

@@ -1,7 +1,7 @@
 package dev.outlierlab.check;
 
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

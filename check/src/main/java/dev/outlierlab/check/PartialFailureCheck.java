@@ -1,9 +1,9 @@
 package dev.outlierlab.check;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package dev.outlierlab.report;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.scenario.FaultSpec;

@@ -1,8 +1,8 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.HostMonitor;
-import dev.outlierlab.engine.OutlierDetector;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;

@@ -1,10 +1,10 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.OutlierStats;
-import dev.outlierlab.engine.event.DetectorListener;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.IntervalEvaluation;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.OutlierStats;
+import dev.outlierlab.engine.envoy.event.DetectorListener;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.List;

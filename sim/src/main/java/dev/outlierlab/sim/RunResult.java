@@ -1,7 +1,7 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.event.IntervalEvaluation;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import java.util.Map;

@@ -8,10 +8,10 @@ import static dev.outlierlab.sim.Scenarios.times;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
-import dev.outlierlab.engine.event.UnejectReason;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;

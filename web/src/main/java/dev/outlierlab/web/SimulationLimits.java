@@ -3,7 +3,7 @@ package dev.outlierlab.web;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;

@@ -2,7 +2,7 @@ package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;

@@ -1,7 +1,7 @@
 package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;

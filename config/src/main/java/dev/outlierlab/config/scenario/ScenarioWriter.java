@@ -1,7 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.io.BufferedReader;
 import java.io.IOException;

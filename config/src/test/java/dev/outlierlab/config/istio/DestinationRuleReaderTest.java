@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.Corpus;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

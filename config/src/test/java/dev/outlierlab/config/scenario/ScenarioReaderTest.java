@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.outlierlab.sim.health;
 
-import dev.outlierlab.engine.HostMonitor;
-import dev.outlierlab.engine.OutlierDetector;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetector;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;

@@ -2,7 +2,7 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import java.util.List;
 
 /**

@@ -52,7 +52,18 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
      */
     public static Loaded read(String text, String source, List<String> sets) {
-        Located root = YamlTree.parse(text, source);
+        return read(YamlTree.parse(text, source), sets);
+    }
+
+    /**
+     * Reads a scenario document from an untrusted sender (the lab server): as {@link #read}, but anchors and
+     * aliases are refused outright.
+     */
+    public static Loaded readWithoutAliases(String text, String source) {
+        return read(YamlTree.parseWithoutAliases(text, source), List.of());
+    }
+
+    private static Loaded read(Located root, List<String> sets) {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));

@@ -1,6 +1,6 @@
 package dev.outlierlab.accesslog;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.RequestSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;

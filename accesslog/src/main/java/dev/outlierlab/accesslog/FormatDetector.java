@@ -20,7 +20,7 @@ public final class FormatDetector {
     public static LogFormat detect(LogInput input, List<LogFormat> candidates) {
         List<byte[]> lines = new ArrayList<>();
         // A peek reads at most SAMPLE lines of at most 8 KiB each from standard input: within its 1 MiB mark.
-        try (BoundedLineReader r = new BoundedLineReader(input.open(new long[1], true), 8192)) {
+        try (LogLineReader r = new LogLineReader(input.open(new long[1], true), 8192)) {
             while (lines.size() < SAMPLE && r.next()) {
                 if (r.tooLong() || r.end() == r.start()) {
                     continue;

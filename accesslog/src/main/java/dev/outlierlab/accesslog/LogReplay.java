@@ -1,6 +1,6 @@
 package dev.outlierlab.accesslog;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.ReplayResult;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.TraceReplay;

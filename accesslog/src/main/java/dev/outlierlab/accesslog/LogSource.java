@@ -17,7 +17,7 @@ final class LogSource implements AutoCloseable {
     private final ReadSettings settings;
     private final NameTable names;
     private final BadLines bad;
-    private final BoundedLineReader reader;
+    private final LogLineReader reader;
     private final ParsedLine parsed = new ParsedLine();
     private final ReorderBuffer held = new ReorderBuffer();
     private long latestEnd = Long.MIN_VALUE;
@@ -30,7 +30,7 @@ final class LogSource implements AutoCloseable {
         this.settings = settings;
         this.names = names;
         this.bad = bad;
-        this.reader = new BoundedLineReader(input.open(bytesRead), settings.maxLineBytes());
+        this.reader = new LogLineReader(input.open(bytesRead), settings.maxLineBytes());
     }
 
     /** The next entry in end-time order, or null at the end. */

@@ -1,6 +1,6 @@
 package dev.outlierlab.accesslog;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 
 /**
  * What Envoy's outlier detector saw for one access-log line, as {@link OutcomeMapping} derives it: the calls

@@ -22,6 +22,6 @@ public record ReadSettings(LogFormat format, long reorderWindowNanos, String clu
 
     public static ReadSettings of(LogFormat format) {
         return new ReadSettings(format, DEFAULT_REORDER_WINDOW_NANOS, null, false, null,
-                BoundedLineReader.DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_NAMES);
+                LogLineReader.DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_NAMES);
     }
 }

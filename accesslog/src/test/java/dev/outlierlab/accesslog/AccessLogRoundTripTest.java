@@ -3,7 +3,7 @@ package dev.outlierlab.accesslog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
@@ -85,7 +85,7 @@ class AccessLogRoundTripTest {
                 : TextLogFormat.compile(format.name(), KnownFormats.TEXT.get(format.name()), null);
         List<LogInput> inputs = List.of(new LogInput(log.toString(), log));
         ReadSettings settings = new ReadSettings(f, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, false,
-                hostsGiven ? new java.util.HashSet<>(s.cluster().hosts()) : null, BoundedLineReader.DEFAULT_MAX_LINE_BYTES,
+                hostsGiven ? new java.util.HashSet<>(s.cluster().hosts()) : null, LogLineReader.DEFAULT_MAX_LINE_BYTES,
                 ReadSettings.DEFAULT_MAX_NAMES);
         List<LogReplay.GroupResult> results;
         try (LogScan.Result scan = LogScan.scan(inputs, settings, null)) {

@@ -47,7 +47,7 @@ class LogReadingTest {
     @Test
     void aLineOverTheLimitIsOneBadLineAndReadingGoesOn() throws IOException {
         byte[] data = ("short\n" + "x".repeat(5000) + "\nafter\r\nlast").getBytes(StandardCharsets.US_ASCII);
-        try (BoundedLineReader r = new BoundedLineReader(new ByteArrayInputStream(data), 1000)) {
+        try (LogLineReader r = new LogLineReader(new ByteArrayInputStream(data), 1000)) {
             List<String> lines = new ArrayList<>();
             while (r.next()) {
                 lines.add(r.tooLong() ? "TOO LONG" : new String(r.buffer(), r.start(), r.end() - r.start(), StandardCharsets.US_ASCII));
@@ -85,7 +85,7 @@ class LogReadingTest {
             out.write((line(2000, 0, 503, "-", "h2") + "\n" + line(4000, 0, 200, "-", "h2") + "\n").getBytes(StandardCharsets.UTF_8));
         }
         ReadSettings perFile = new ReadSettings(ENVOY, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, true, null,
-                BoundedLineReader.DEFAULT_MAX_LINE_BYTES, 100);
+                LogLineReader.DEFAULT_MAX_LINE_BYTES, 100);
         List<LogEntry> entries = read(List.of(new LogInput("proxy-a.log", plain), new LogInput("proxy-b.log.gz", gz)),
                 perFile, new BadLines());
         assertThat(entries).extracting(e -> e.instance() + " " + e.host() + " " + e.code())
@@ -124,7 +124,7 @@ class LogReadingTest {
         }
         BadLines bad = new BadLines();
         ReadSettings few = new ReadSettings(ENVOY, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, false, null,
-                BoundedLineReader.DEFAULT_MAX_LINE_BYTES, 4);
+                LogLineReader.DEFAULT_MAX_LINE_BYTES, 4);
         assertThat(read(List.of(new LogInput("n.log", write("n.log", lines))), few, bad)).hasSize(4);
         assertThat(bad.bad()).isEqualTo(6);
         assertThat(bad.first().get(0).why()).isEqualTo("more than 4 distinct names");

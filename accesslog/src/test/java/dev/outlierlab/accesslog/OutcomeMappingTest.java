@@ -2,7 +2,7 @@ package dev.outlierlab.accesslog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.accesslog.BoundedLineReader;
+import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.DurationText;
 import dev.outlierlab.config.scenario.ScenarioReader;
@@ -113,7 +113,7 @@ public final class ReplayCommand implements Callable<Integer> {
         ReadSettings settings = new ReadSettings(fmt, window, logCluster,
                 inputs.size() > 1 && !oneInstance && logFormat.instanceField == null,
                 loaded.hostsGiven() ? new HashSet<>(loaded.scenario().cluster().hosts()) : null,
-                BoundedLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
+                LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
         List<LogReplay.GroupResult> results;
         LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading());

@@ -1,16 +1,16 @@
 package dev.outlierlab.report;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.Origin;
-import dev.outlierlab.engine.event.CapCheck;
-import dev.outlierlab.engine.event.ConsecutiveEvidence;
-import dev.outlierlab.engine.event.DetectionEvidence;
-import dev.outlierlab.engine.event.EjectionTime;
-import dev.outlierlab.engine.event.Enforcement;
-import dev.outlierlab.engine.event.FailurePercentageEvidence;
-import dev.outlierlab.engine.event.OutlierEvent;
-import dev.outlierlab.engine.event.SuccessRateEvidence;
-import dev.outlierlab.engine.event.UnejectReason;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.Origin;
+import dev.outlierlab.engine.envoy.event.CapCheck;
+import dev.outlierlab.engine.envoy.event.ConsecutiveEvidence;
+import dev.outlierlab.engine.envoy.event.DetectionEvidence;
+import dev.outlierlab.engine.envoy.event.EjectionTime;
+import dev.outlierlab.engine.envoy.event.Enforcement;
+import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
 
 /**
  * Says in words and numbers what the detector saw and decided, e.g. {@code 40 s: host-0 succeeded 67.0 % <

@@ -1,8 +1,8 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.HostMonitor;
-import dev.outlierlab.engine.OutlierDetector;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
@@ -47,7 +47,7 @@ final class LabCluster {
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));
         }
-        this.faults = new FaultInjector(scenario.faults(), index);
+        this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         this.healthChecker = scenario.healthChecks() == null ? null
                 : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();

@@ -1,6 +1,6 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 
 /**
  * Receives every synthetic request of a run as it is sent, for writers of the traffic (such as an access log).

@@ -1,9 +1,9 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.RequestResult;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import dev.outlierlab.sim.trace.TraceRecord;

@@ -2,7 +2,7 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;

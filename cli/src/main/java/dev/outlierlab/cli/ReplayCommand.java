@@ -167,7 +167,7 @@ public final class ReplayCommand implements Callable<Integer> {
     private static String skipped(BadLines l) {
         String flags = l.noHostByFlag().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "));
-        return l.noUpstreamHost() + " without an upstream host" + (flags.isEmpty() ? "" : " (" + flags + ")") + ", "
+        return String.format(java.util.Locale.ROOT, "%,d", l.noUpstreamHost()) + " without an upstream host" + (flags.isEmpty() ? "" : " (" + flags + ")") + ", "
                 + l.noResponse() + " without a response code, " + l.otherCluster() + " of other clusters, "
                 + l.bad() + " bad";
     }
@@ -176,15 +176,17 @@ public final class ReplayCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder();
         BadLines l = scan.lines();
         out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(fmt.name())
-                .append(")\n  lines        ").append(l.lines()).append(" read; skipped ").append(skipped(l)).append('\n');
+                .append(")\n  lines        ").append(String.format(java.util.Locale.ROOT, "%,d", l.lines())).append(" read; skipped ").append(skipped(l)).append('\n');
         for (BadLines.Bad b : l.first()) {
             out.append("  bad line     ").append(b).append('\n');
         }
         out.append("  detectors    ").append(results.size()).append(" (one per cluster and proxy instance)\n");
         for (LogReplay.GroupResult g : results) {
-            out.append("\n== ").append(g.group().label()).append(": ").append(g.group().entries())
+            out.append("\n== ").append(g.group().label()).append(": ")
+                    .append(String.format(java.util.Locale.ROOT, "%,d", g.group().entries()))
                     .append(" outcomes ==\n\n");
-            out.append(TextReport.render(g.result().run(), maxEvents, g.group().entries() + " outcomes from the access log, "
+            out.append(TextReport.render(g.result().run(), maxEvents, String.format(java.util.Locale.ROOT, "%,d",
+                    g.group().entries()) + " outcomes from the access log, "
                     + g.scenario().cluster().hosts().size() + " hosts"));
             out.append(ReplayHostsText.render(g.result()));
         }

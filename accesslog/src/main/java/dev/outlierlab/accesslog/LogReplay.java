@@ -16,7 +16,9 @@ import java.util.function.Function;
 /**
  * The replay of a scan's spooled outcomes: every outcome goes, at its time since the replay's origin, to its group's {@link TraceReplay}
  * (one detector per cluster and proxy instance), all fed from one stream in time order. Each entry becomes the
- * {@link TraceRecord} of the calls Envoy's router made ({@link Outcome}).
+ * {@link TraceRecord} of the calls Envoy's router made ({@link Outcome}). An outcome of a host the lab has
+ * ejected is counted as traffic the ejection would have moved, and not reported to that host: its detector in
+ * Envoy would not have seen it.
  */
 public final class LogReplay {
     private LogReplay() {
@@ -59,7 +61,7 @@ public final class LogReplay {
         for (int g = 0; g < n; g++) {
             ReplayGroup group = scan.groups().get(g);
             scenario[g] = scenarios.apply(group);
-            replays[g] = new TraceReplay(scenario[g], options);
+            replays[g] = new TraceReplay(scenario[g], options, true);
             Map<String, Integer> index = new HashMap<>();
             List<String> names = scenario[g].cluster().hosts();
             for (int h = 0; h < names.size(); h++) {

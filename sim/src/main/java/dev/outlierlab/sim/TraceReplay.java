@@ -1,6 +1,7 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -18,9 +19,12 @@ import java.util.Map;
  * checks and duration apply; its traffic and faults do not. Before each record, the ticks due at or before its
  * time run (spec section 3); after the last, ticks run on to the duration. Records are reported as given (a
  * {@link TraceRecord#connected() connected} record first reports the connect success, as Envoy's router does).
- * There is no routing: every record reaches its host whether the lab has it ejected or not, so the replay also
- * counts, per host, what arrived while it was ejected ({@link HostTraffic}); the cluster is charged panic time
- * while the lab's ejections leave too few healthy hosts (spec section 4), and nothing is "during fault".
+ * There is no routing: the replay counts, per host, what arrived while the lab had it ejected ({@link HostTraffic}).
+ * An outcome trace reports those records to the host all the same (Envoy's own tests do so); observed traffic
+ * ({@code movedWhileEjected}, an access log routed under other settings) does not, because under the lab's
+ * settings those requests would have gone to other hosts and the ejected host's detector would not have seen
+ * them. The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
+ * 4), and nothing is "during fault".
  *
  * <p>Records are pushed with {@link #offer} (several replays can then be fed from one merged stream) or pulled
  * from an iterator with {@link #run}.
@@ -32,13 +36,24 @@ public final class TraceReplay {
     private final long[] failed;
     private final long[] requestsWhileEjected;
     private final long[] failedWhileEjected;
+    private final boolean movedWhileEjected;
     private long previous;
     private boolean pending;
     private long pendingNanos;
     private boolean pendingFailed;
     private boolean pendingPanic;
 
+    /** A replay of an outcome trace: every record is reported to its host. */
     public TraceReplay(Scenario scenario, RunOptions options) {
+        this(scenario, options, false);
+    }
+
+    /**
+     * @param movedWhileEjected the records are observed traffic: one for a host the lab has ejected is counted
+     *                          as moved elsewhere and not reported to that host
+     */
+    public TraceReplay(Scenario scenario, RunOptions options, boolean movedWhileEjected) {
+        this.movedWhileEjected = movedWhileEjected;
         this.scenario = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
                 scenario.cluster(), scenario.traffic(), List.of(), scenario.outlierDetection(),
                 scenario.healthChecks());
@@ -86,24 +101,32 @@ public final class TraceReplay {
         if (isFailure) {
             failed[host]++;
         }
+        boolean moved = false;
         if (cluster.monitors[host].isEjected()) {
             requestsWhileEjected[host]++;
             if (isFailure) {
                 failedWhileEjected[host]++;
             }
+            moved = movedWhileEjected;
         }
-        if (record.connected()) {
-            cluster.monitors[host].putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, t);
-        }
-        if (record.result() != null) {
-            cluster.monitors[host].putResult(record.result(), record.code(), t);
-        } else {
-            cluster.monitors[host].putHttpResponseCode(record.code(), t);
+        if (!moved) {
+            report(cluster.monitors[host], record, t);
         }
         pending = true;
         pendingNanos = t;
         pendingFailed = isFailure;
         pendingPanic = panic;
+    }
+
+    private static void report(HostMonitor monitor, TraceRecord record, long t) {
+        if (record.connected()) {
+            monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, t);
+        }
+        if (record.result() != null) {
+            monitor.putResult(record.result(), record.code(), t);
+        } else {
+            monitor.putHttpResponseCode(record.code(), t);
+        }
     }
 
     /** Runs the ticks up to the duration and returns the run with each host's traffic. */

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * (one detector per cluster and proxy instance), all fed from one stream in time order. Each entry becomes the
  * {@link TraceRecord} of the calls Envoy's router made ({@link Outcome}). An outcome of a host the lab has
  * ejected is counted as traffic the ejection would have moved, and not reported to that host: its detector in
- * Envoy would not have seen it.
+ * Envoy would not have seen it (unless the cluster is in panic, when Envoy routes to ejected hosts too).
  */
 public final class LogReplay {
     private LogReplay() {
@@ -50,6 +50,7 @@ public final class LogReplay {
 
     /**
      * Replays every group of {@code scan} (its spooled outcomes) with the scenario {@code scenarios} gives it.
+     * A scan can be replayed several times (with different settings, for a comparison).
      * A group's host that the scenario does not have cannot occur: the scan counted such lines as bad.
      */
     public static List<GroupResult> replay(LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios,

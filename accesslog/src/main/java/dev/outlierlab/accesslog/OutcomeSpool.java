@@ -60,9 +60,11 @@ final class OutcomeSpool implements AutoCloseable {
         }
     }
 
-    /** Ends writing; reading starts from the first record. */
+    /** Ends writing (the first time); reading starts from the first record, as often as asked. */
     void startReading() {
-        flush();
+        if (!reading) {
+            flush();
+        }
         try {
             channel.position(0);
         } catch (IOException e) {

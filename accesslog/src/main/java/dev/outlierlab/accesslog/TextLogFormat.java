@@ -25,12 +25,41 @@ public final class TextLogFormat implements LogFormat {
     private final StartTimeFormat[] times;
     private final boolean hasCluster;
     private final boolean hasInstance;
+    /** Fields before this index are read from the start of the line, the needed ones after it from the end. */
+    private final int split;
+    /** The first needed field at or after {@link #split}, where reading from the end stops. */
+    private final int tailStop;
 
     private TextLogFormat(String name, byte[][] literals, Field[] fields, StartTimeFormat[] times) {
         this.name = name;
         this.literals = literals;
         this.fields = fields;
         this.times = times;
+        // Split after the needed field that precedes the longest run of skipped fields (user agent, request id,
+        // authority, ... in the default formats): that run is never scanned.
+        int bestRun = 0;
+        int splitAt = fields.length;
+        int run = 0;
+        for (int k = fields.length - 1; k >= 0; k--) {
+            if (fields[k] == Field.SKIP) {
+                run++;
+            } else {
+                if (run > bestRun && k < fields.length - 1) {
+                    bestRun = run;
+                    splitAt = k + 1;
+                }
+                run = 0;
+            }
+        }
+        int stop = fields.length;
+        for (int k = splitAt; k < fields.length; k++) {
+            if (fields[k] != Field.SKIP) {
+                stop = k;
+                break;
+            }
+        }
+        this.split = bestRun >= 2 && stop < fields.length ? splitAt : fields.length;
+        this.tailStop = bestRun >= 2 && stop < fields.length ? stop : fields.length;
         boolean c = false;
         boolean i = false;
         for (Field f : fields) {
@@ -175,9 +204,10 @@ public final class TextLogFormat implements LogFormat {
     public boolean parse(byte[] b, int start, int end, ParsedLine out) {
         out.reset(b);
         int p = start;
-        long responseDuration = -1;
+        responseDuration = -1;
         int n = fields.length;
-        for (int k = 0; k < n; k++) {
+        int forwardEnd = split;
+        for (int k = 0; k < forwardEnd; k++) {
             byte[] lit = literals[k];
             if (!matches(b, p, end, lit)) {
                 return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
@@ -189,61 +219,90 @@ public final class TextLogFormat implements LogFormat {
                 return out.fail("line ends early: no \"" + new String(next, StandardCharsets.UTF_8)
                         + "\" after column " + (p - start + 1));
             }
-            switch (fields[k]) {
-                case SKIP -> { }
-                case START_TIME -> {
-                    long t = times[k].parse(b, p, valueEnd);
-                    if (t == Long.MIN_VALUE) {
-                        return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
-                                + times[k].pattern());
-                    }
-                    out.startEpochNanos = t;
-                    out.hasStart = true;
-                }
-                case RESPONSE_CODE -> {
-                    long v = number(b, p, valueEnd);
-                    if (v == -2 || v > 999) {
-                        return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
-                    }
-                    out.code = v < 0 ? 0 : (int) v;
-                }
-                case RESPONSE_FLAGS -> out.flags = ResponseFlag.parse(b, p, valueEnd);
-                case UPSTREAM_HOST -> {
-                    out.hostStart = p;
-                    out.hostEnd = valueEnd;
-                }
-                case UPSTREAM_CLUSTER -> {
-                    out.clusterStart = p;
-                    out.clusterEnd = valueEnd;
-                }
-                case INSTANCE -> {
-                    out.instanceStart = p;
-                    out.instanceEnd = valueEnd;
-                }
-                case DURATION, RESPONSE_DURATION -> {
-                    long v = number(b, p, valueEnd);
-                    if (v == -2) {
-                        return out.fail(fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
-                    }
-                    if (fields[k] == Field.DURATION) {
-                        out.durationNanos = v < 0 ? -1 : v * 1_000_000L;
-                    } else {
-                        responseDuration = v < 0 ? -1 : v * 1_000_000L;
-                    }
-                }
-                case ATTEMPTS -> {
-                    long v = number(b, p, valueEnd);
-                    out.attempts = v < 0 ? -1 : (int) Math.min(v, Integer.MAX_VALUE);
-                }
-                default -> throw new IllegalStateException(fields[k].name());
+            if (!field(k, b, p, valueEnd, out)) {
+                return false;
             }
             p = valueEnd;
         }
-        if (!matches(b, p, end, literals[n]) || p + literals[n].length != end) {
+        if (split < n) {
+            // the rest from the end: the last literal ends the line, each value starts after its literal
+            byte[] last = literals[n];
+            if (end - last.length < p || !matches(b, end - last.length, end, last)) {
+                return out.fail("the line does not end with \"" + new String(last, StandardCharsets.UTF_8) + "\"");
+            }
+            int e = end - last.length;
+            for (int k = n - 1; k >= tailStop; k--) {
+                int litAt = lastIndexOf(b, p, e, literals[k]);
+                if (litAt < 0) {
+                    return out.fail("no \"" + new String(literals[k], StandardCharsets.UTF_8) + "\" before column "
+                            + (e - start + 1));
+                }
+                if (!field(k, b, litAt + literals[k].length, e, out)) {
+                    return false;
+                }
+                e = litAt;
+            }
+        } else if (!matches(b, p, end, literals[n]) || p + literals[n].length != end) {
             return out.fail("unexpected text at column " + (p - start + 1) + " after the last field");
         }
         if (out.durationNanos < 0 && responseDuration >= 0) {
             out.durationNanos = responseDuration;
+        }
+        return true;
+    }
+
+    /** RESPONSE_DURATION of the line being parsed (a format, like its start-time pattern, serves one thread). */
+    private long responseDuration;
+
+    /** Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. */
+    private boolean field(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        switch (fields[k]) {
+            case SKIP -> { }
+            case START_TIME -> {
+                long t = times[k].parse(b, p, valueEnd);
+                if (t == Long.MIN_VALUE) {
+                    return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
+                            + times[k].pattern());
+                }
+                out.startEpochNanos = t;
+                out.hasStart = true;
+            }
+            case RESPONSE_CODE -> {
+                long v = number(b, p, valueEnd);
+                if (v == -2 || v > 999) {
+                    return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+                }
+                out.code = v < 0 ? 0 : (int) v;
+            }
+            case RESPONSE_FLAGS -> out.flags = ResponseFlag.parse(b, p, valueEnd);
+            case UPSTREAM_HOST -> {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+            }
+            case UPSTREAM_CLUSTER -> {
+                out.clusterStart = p;
+                out.clusterEnd = valueEnd;
+            }
+            case INSTANCE -> {
+                out.instanceStart = p;
+                out.instanceEnd = valueEnd;
+            }
+            case DURATION, RESPONSE_DURATION -> {
+                long v = number(b, p, valueEnd);
+                if (v == -2) {
+                    return out.fail(fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
+                }
+                if (fields[k] == Field.DURATION) {
+                    out.durationNanos = v < 0 ? -1 : v * 1_000_000L;
+                } else {
+                    responseDuration = v < 0 ? -1 : v * 1_000_000L;
+                }
+            }
+            case ATTEMPTS -> {
+                long v = number(b, p, valueEnd);
+                out.attempts = v < 0 ? -1 : (int) Math.min(v, Integer.MAX_VALUE);
+            }
+            default -> throw new IllegalStateException(fields[k].name());
         }
         return true;
     }
@@ -296,6 +355,20 @@ public final class TextLogFormat implements LogFormat {
                 return i;
             }
             i++;
+        }
+        return -1;
+    }
+
+    /** The last index in {@code [from, to)} where {@code lit} starts and fits before {@code to}, or -1. */
+    private static int lastIndexOf(byte[] b, int from, int to, byte[] lit) {
+        outer:
+        for (int i = to - lit.length; i >= from; i--) {
+            for (int j = 0; j < lit.length; j++) {
+                if (b[i + j] != lit[j]) {
+                    continue outer;
+                }
+            }
+            return i;
         }
         return -1;
     }

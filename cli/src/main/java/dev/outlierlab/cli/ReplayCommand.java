@@ -13,11 +13,14 @@ import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.DurationText;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.ReplayComparisonText;
 import dev.outlierlab.report.ReplayHostsText;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.HostTraffic;
 import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,6 +91,11 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "More bad lines than this (a count, or a percentage of the lines) is exit 2; default ${DEFAULT-VALUE}.")
     String maxBadLines;
 
+    @Option(names = "--compare-set", paramLabel = "KEY=VALUE",
+            description = {"Also replay with these settings on top of the first ones (repeatable) and show both",
+                "side by side with the decisions that differ, e.g. --compare-set outlier_detection.max_ejection_percent=34"})
+    List<String> compareSets = new ArrayList<>();
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "Output: text or json.")
     RunCommand.OutputFormat format;
 
@@ -116,6 +124,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
         List<LogReplay.GroupResult> results;
+        List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading());
         try (scan) {
             checkBadLines(scan.lines());
@@ -130,6 +139,11 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
                     scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
+            if (!compareSets.isEmpty()) {
+                Scenario b = compared(loaded.scenario());
+                compared = LogReplay.replay(scan, g -> LogReplay.scenarioFor(b, loaded.hostsGiven(), g,
+                        scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
+            }
         } catch (TraceOrderException e) {
             throw new InputException("an outcome " + e.detail() + " (raise --duration)");
         } finally {
@@ -137,7 +151,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 progress.done();
             }
         }
-        String text = format == RunCommand.OutputFormat.json ? json(results, scan) : text(results, scan, fmt);
+        String text = format == RunCommand.OutputFormat.json ? json(results, compared, scan)
+                : text(results, compared, scan, fmt);
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
@@ -172,7 +187,18 @@ public final class ReplayCommand implements Callable<Integer> {
                 + l.bad() + " bad";
     }
 
-    private String text(List<LogReplay.GroupResult> results, LogScan.Result scan, LogFormat fmt) {
+    /** The first settings with the --compare-set overrides on top. */
+    private Scenario compared(Scenario base) {
+        try {
+            String text = ResultJson.mapper().writeValueAsString(ScenarioWriter.toMap(base));
+            return ScenarioReader.read(text, "--compare-set", compareSets).scenario();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String text(List<LogReplay.GroupResult> results, List<LogReplay.GroupResult> compared, LogScan.Result scan,
+                        LogFormat fmt) {
         StringBuilder out = new StringBuilder();
         BadLines l = scan.lines();
         out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(fmt.name())
@@ -189,11 +215,16 @@ public final class ReplayCommand implements Callable<Integer> {
                     g.group().entries()) + " outcomes from the access log, "
                     + g.scenario().cluster().hosts().size() + " hosts"));
             out.append(ReplayHostsText.render(g.result()));
+            if (compared != null) {
+                LogReplay.GroupResult b = compared.get(results.indexOf(g));
+                out.append(ReplayComparisonText.render("the settings above", g.result(),
+                        "those with " + String.join(" ", compareSets), b.result(), maxEvents));
+            }
         }
         return out.toString();
     }
 
-    private static String json(List<LogReplay.GroupResult> results, LogScan.Result scan) {
+    private String json(List<LogReplay.GroupResult> results, List<LogReplay.GroupResult> compared, LogScan.Result scan) {
         ObjectNode root = ResultJson.mapper().createObjectNode();
         BadLines l = scan.lines();
         ObjectNode lines = root.putObject("lines");
@@ -213,6 +244,11 @@ public final class ReplayCommand implements Callable<Integer> {
             d.put("instance", g.group().instance());
             d.put("outcomes", g.group().entries());
             d.set("run", ResultJson.toTree(g.result().run(), false));
+            if (compared != null) {
+                ObjectNode c = d.putObject("compared");
+                c.set("sets", ResultJson.mapper().valueToTree(compareSets));
+                c.set("run", ResultJson.toTree(compared.get(results.indexOf(g)).result().run(), false));
+            }
             ArrayNode hosts = d.putArray("hosts");
             for (HostTraffic h : g.result().hosts()) {
                 hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())

@@ -23,7 +23,7 @@ import java.util.Map;
  * An outcome trace reports those records to the host all the same (Envoy's own tests do so); observed traffic
  * ({@code movedWhileEjected}, an access log routed under other settings) does not, because under the lab's
  * settings those requests would have gone to other hosts and the ejected host's detector would not have seen
- * them. The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
+ * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
  * 4), and nothing is "during fault".
  *
  * <p>Records are pushed with {@link #offer} (several replays can then be fed from one merged stream) or pulled
@@ -101,13 +101,14 @@ public final class TraceReplay {
         if (isFailure) {
             failed[host]++;
         }
-        boolean moved = false;
-        if (cluster.monitors[host].isEjected()) {
+        // In panic Envoy routes to every host, ejected or not: only outside panic would ejection have moved it.
+        boolean ejected = cluster.monitors[host].isEjected();
+        boolean moved = ejected && movedWhileEjected && !panic;
+        if (moved || ejected && !movedWhileEjected) {
             requestsWhileEjected[host]++;
             if (isFailure) {
                 failedWhileEjected[host]++;
             }
-            moved = movedWhileEjected;
         }
         if (!moved) {
             report(cluster.monitors[host], record, t);

@@ -2,7 +2,8 @@
 # Whole-process benchmark of `outlier-lab replay` on Envoy's default access-log format: generates a small and a
 # large log (one proxy, 20 upstream hosts, a few % of 503s, UF and UT lines, one host failing a third of its
 # requests in the middle), replays each pinned to one core (taskset) and prints lines per second (wall and CPU)
-# and the process's max RSS. Memory must not grow with the log: both logs replay in the same default heap.
+# and the process's max RSS, with the default heap and with a fixed 32 MiB heap: memory must not grow with the
+# log, so both logs replay in the same small heap.
 #
 #   bench/replay-benchmark.sh                 # 100,000 and 10,000,000 lines (about 2 GB of log in bench/target)
 #   bench/replay-benchmark.sh SMALL LARGE     # other line counts
@@ -47,9 +48,9 @@ generate() {
 }
 
 measure() {
-  local log="$1" lines="$2" label="$3"
+  local log="$1" lines="$2" label="$3" heap="${4:-}"
   local timing="$out/time-$label.txt"
-  /usr/bin/time -v taskset -c "$cpu" "$java" -jar "$jar" replay "$log" --log-format envoy \
+  /usr/bin/time -v taskset -c "$cpu" "$java" $heap -jar "$jar" replay "$log" --log-format envoy \
       --set outlier_detection.max_ejection_percent=34 --events 5 > "$out/replay-$label.txt" 2> "$timing"
   local wall user sys rss
   wall=$(grep 'Elapsed (wall clock)' "$timing" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
@@ -76,3 +77,6 @@ echo "| log | lines | MB | wall s | lines/s (wall) | CPU s | lines/s (CPU) | max
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 measure "$out/envoy-$small.log" "$small" small
 measure "$out/envoy-$large.log" "$large" large
+# memory does not grow with the log: both replay in the same small fixed heap
+measure "$out/envoy-$small.log" "$small" "small, -Xmx32m" -Xmx32m
+measure "$out/envoy-$large.log" "$large" "large, -Xmx32m" -Xmx32m

@@ -18,8 +18,14 @@ final class Bytes {
 
     /** The first index in {@code [from, to)} holding {@code x}, or -1. */
     static int indexOf(byte[] b, int from, int to, byte x) {
+        int shortEnd = Math.min(to, from + 8);
+        for (int i = from; i < shortEnd; i++) {
+            if (b[i] == x) {
+                return i; // most field values are a few bytes: found before the word-at-a-time loop pays off
+            }
+        }
         long pattern = (x & 0xFFL) * ONES;
-        int i = from;
+        int i = shortEnd;
         for (; i + 8 <= to; i += 8) {
             long word = (long) LONGS.get(b, i) ^ pattern;
             long found = (word - ONES) & ~word & HIGHS;

@@ -31,6 +31,19 @@ final class InputFiles {
         }
     }
 
+    /** Standard input as text, refused past the same size as a file. */
+    static String readText(java.io.InputStream in, String name) {
+        try {
+            byte[] bytes = in.readNBytes((int) MAX_CONFIG_BYTES + 1);
+            if (bytes.length > MAX_CONFIG_BYTES) {
+                throw new InputException(name + ": the input is larger than 8 MiB");
+            }
+            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (IOException e) {
+            throw explain(Path.of(name), e);
+        }
+    }
+
     /** A reader for streaming (traces, of any length). */
     static BufferedReader open(Path path) {
         try {

@@ -81,9 +81,32 @@ public final class ConfigChecker {
         if (noDetectorEnforced(c, sink)) {
             return;
         }
+        if (hosts != null && hosts == 1) {
+            singleHost(c, sink);
+            return;
+        }
         for (TargetCheck check : CHECKS) {
             check.check(c, hosts, rps, sink);
         }
+    }
+
+    /** One host: ejecting it helps nobody, so only that is said (and what panic mode does then). */
+    private static void singleHost(OutlierDetectionConfig c, FindingSink sink) {
+        CheckTarget target = sink.target();
+        long max = c.maxEjectionPercent();
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("hosts", 1L);
+        n.put("max_ejection_percent", max);
+        n.put("healthy_panic_threshold", target.panicThresholdPercent());
+        boolean failsAll = CapArithmetic.capAllows(c, 0, 1) && target.panicThresholdPercent() == 0;
+        sink.add(Rule.SINGLE_HOST, failsAll ? Severity.WARNING : Severity.NOTE, "the cluster has one host"
+                + (CapArithmetic.capAllows(c, 0, 1)
+                ? ": ejecting it leaves no host to send to, and " + (target.panicThresholdPercent() > 0
+                ? "Envoy's panic mode (healthy_panic_threshold " + FindingSink.fmt(target.panicThresholdPercent())
+                + ") then sends every request to it anyway" : "with panic mode off every request then fails")
+                : ": max_ejection_percent " + max + " admits no ejection of it (that would be 100 %), so outlier "
+                + "detection only counts") + ". Often a DNS name whose addresses Envoy sees as one host; pass "
+                + "--hosts N if it stands for more", n, List.of(), target.line());
     }
 
     // ---- nothing enforced ----
@@ -115,20 +138,6 @@ public final class ConfigChecker {
     private static void cap(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         CheckTarget target = sink.target();
         long max = c.maxEjectionPercent();
-        if (hosts != null && hosts == 1) {
-            Map<String, Object> n = new LinkedHashMap<>();
-            n.put("hosts", 1L);
-            n.put("max_ejection_percent", max);
-            n.put("healthy_panic_threshold", target.panicThresholdPercent());
-            sink.add(Rule.SINGLE_HOST, Severity.NOTE, "the cluster has one host" + (CapArithmetic.capAllows(c, 0, 1)
-                    ? ": ejecting it leaves no host to send to, and " + (target.panicThresholdPercent() > 0
-                    ? "Envoy's panic mode (healthy_panic_threshold " + FindingSink.fmt(target.panicThresholdPercent())
-                    + ") then sends every request to it anyway" : "with panic mode off every request then fails")
-                    : ": max_ejection_percent " + max + " admits no ejection of it (that would be 100 %), so outlier "
-                    + "detection only counts") + ". Often a DNS name whose addresses Envoy sees as one host; pass "
-                    + "--hosts N if it stands for more", n, List.of(), target.line());
-            return;
-        }
         if (hosts != null) {
             if (CapArithmetic.capAllows(c, 0, hosts)) {
                 return;

@@ -45,10 +45,10 @@ final class HairTriggerCheck {
             }
             n.put("background_error_rate_percent", BACKGROUND_ERROR_RATE * 100);
             n.put("expected_requests_to_a_run", Math.round(expected));
-            StringBuilder m = new StringBuilder(threshold.envoyName() + " " + k + " ejects a host after " + k
-                    + (k == 1 ? " failure" : " failures in a row") + ", which healthy hosts have too: with 1 % of requests "
-                    + "failing at random, a host reaches " + k + " after " + String.format(java.util.Locale.ROOT, "%,d",
-                    Math.round(expected)) + " requests on average");
+            StringBuilder m = new StringBuilder(threshold.envoyName() + " " + k + " ejects a host after "
+                    + (k == 1 ? "one failure" : k + " failures in a row") + ", which healthy hosts have too: with 1 % of "
+                    + "requests failing at random, a host has " + (k == 1 ? "a failure" : k + " in a row") + " every "
+                    + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average");
             if (hosts != null && rps != null) {
                 double seconds = expected / (rps / (double) hosts);
                 n.put("seconds_at_rps_per_host", FindingSink.round(seconds));

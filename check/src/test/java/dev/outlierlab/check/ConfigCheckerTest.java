@@ -146,7 +146,7 @@ class ConfigCheckerTest {
         assertThat(f.numbers()).containsEntry("hosts", 5L).containsEntry("hosts_the_cap_lets_go", 3L)
                 .containsEntry("ejections_that_trigger_panic", 3L).containsEntry("healthy_percent_then", 40.0)
                 .doesNotContainKey("x");
-        assertThat(f.fix()).startsWith("outlier_detection:\n  max_ejection_percent: 59");
+        assertThat(f.fix()).isEqualTo("outlier_detection:\n  max_ejection_percent: 40   # lets 2 of 5 hosts go, without panic\n");
         // 6 hosts and a 60 % cap leave 50 % healthy, not below 50; 70 % lets a fourth go
         assertThat(rules(cluster(6, "  max_ejection_percent: 60\n", ""), null, null)).doesNotContain(Rule.CAP_ALLOWS_PANIC);
         Finding six = only(check(cluster(6, "  max_ejection_percent: 70\n", ""), null, null), Rule.CAP_ALLOWS_PANIC);

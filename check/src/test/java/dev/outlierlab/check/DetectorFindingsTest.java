@@ -165,7 +165,7 @@ class DetectorFindingsTest {
         // at 1 % random failures, 2 in a row after (1 - 0.0001) / (0.99 * 0.0001) = 10,100 requests; 100 rps per host
         assertThat(f.numbers()).containsEntry("consecutive_5xx", 2L).containsEntry("hosts_the_cap_lets_go", 3L)
                 .containsEntry("expected_requests_to_a_run", 10_100L).containsEntry("seconds_at_rps_per_host", 101.0);
-        assertThat(f.message()).contains("after 10,100 requests on average (101 s at 100 requests per second to each host)")
+        assertThat(f.message()).contains("has 2 in a row every 10,100 requests on average (101 s at 100 requests per second to each host)")
                 .contains("lets 3 of 6 hosts go at once");
         assertThat(f.fix()).isEqualTo("outlier_detection:\n  consecutive_5xx: 5   # Envoy's default\n");
         // the same threshold with a cap that lets one host go is a choice, not a hair trigger

@@ -54,7 +54,7 @@ public final class FindingsText {
                 }
             }
             if (!decided.isEmpty()) {
-                out.append("  translated by istiod (other fields: Envoy defaults):\n");
+                out.append("  translated by ").append(t.style().translatedBy()).append(" (other fields: Envoy defaults):\n");
                 int w = decided.stream().mapToInt(f -> f.envoyField().length() + f.value().length()).max().orElse(0) + 3;
                 for (TranslatedField f : decided) {
                     String lhs = f.envoyField() + " = " + f.value();

@@ -1,4 +1,4 @@
-package dev.outlierlab.config.istio;
+package dev.outlierlab.config.yaml;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,14 +10,15 @@ import java.util.regex.Pattern;
  * text per document. Every text keeps the whole stream's line count, with the other documents' lines blank,
  * so that line numbers in messages are the file's.
  */
-final class YamlDocuments {
+public final class YamlDocuments {
     private static final Pattern START = Pattern.compile("^---(\\s.*)?$");
     private static final Pattern END = Pattern.compile("^\\.\\.\\.\\s*$");
 
     private YamlDocuments() {
     }
 
-    static List<String> split(String text) {
+    /** The documents of a stream, each as the whole stream's lines with only its own kept. */
+    public static List<String> split(String text) {
         String[] lines = text.split("\r?\n", -1);
         List<String> docs = new ArrayList<>();
         int from = 0;

@@ -57,7 +57,7 @@ public final class CheckTargets {
         for (IstioPolicy p : config.policies()) {
             out.add(new CheckTarget(p.displayName(), FixStyle.ISTIO, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields(),
-                    List.of()));
+                    p.notes()));
         }
         return out;
     }

@@ -169,7 +169,8 @@ public final class ConfigChecker {
                 smallest = size;
             }
         }
-        if (smallest != null && smallest == 1) {
+        if (smallest != null && smallest <= 2) {
+            // only a one-host cluster is affected, and for one host ejection helps nobody (single-host-cluster)
             return;
         }
         Map<String, Object> n = new LinkedHashMap<>();

@@ -72,8 +72,11 @@ final class ManifestTargets {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : policies) {
             Integer hosts = p.host() == null ? null : seHosts.get(p.host());
-            List<String> notes = hosts == null ? List.of() : List.of(hosts + " hosts from the ServiceEntry for "
-                    + p.host() + " in the same file (its endpoints, resolution STATIC)");
+            List<String> notes = new ArrayList<>(p.notes());
+            if (hosts != null) {
+                notes.add(hosts + " hosts from the ServiceEntry for " + p.host() + " in the same file (its endpoints, "
+                        + "resolution STATIC)");
+            }
             out.add(new CheckTarget(p.displayName(), style, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, hosts, List.of(), p.warnings(), p.fields(),
                     notes));

@@ -46,7 +46,8 @@ public final class FindingsText {
         }
         for (CheckTarget t : report.targets()) {
             out.append('\n').append(t.name()).append("  ").append(t.file()).append(':').append(t.line());
-            out.append(t.hosts() != null ? "  " + t.hosts() + " hosts in the file" : "").append('\n');
+            out.append(t.hosts() != null ? "  " + t.hosts() + (t.hosts() == 1 ? " host" : " hosts") + " in the file" : "")
+                    .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {
                 if (!f.from().startsWith("Envoy default (no Istio field")) {

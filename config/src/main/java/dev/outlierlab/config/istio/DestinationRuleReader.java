@@ -189,13 +189,13 @@ public final class DestinationRuleReader {
         IstioPolicy policy(String subset, Scope s) {
             if (s.outlierDetection == null || s.outlierDetection.value() == null) {
                 return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
-                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of());
+                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of());
             }
             String path = s.path + ".outlierDetection";
             IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
             return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
-                    t.panicThresholdPercent(), t.fields(), t.warnings());
+                    t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes());
         }
     }
 

@@ -46,8 +46,15 @@ public final class GatewayExplainer {
             return t.consecutive() + " failures in a row (consecutive_failures " + t.threshold() + ")";
         }
         if (e.evidence() instanceof SuccessRateJudgement j) {
-            return "succeeded " + pct(j.ratePercent()) + " (" + Numbers.count(j.attempts() - j.failures()) + " of "
-                    + Numbers.count(j.attempts()) + ") < threshold " + pct(j.thresholdPercent()) + " = mean "
+            boolean close = pct(j.ratePercent()).equals(pct(j.thresholdPercent()));
+            boolean tie = Math.abs(j.ratePercent() - j.thresholdPercent()) < 1e-9;
+            String rate = close ? j.ratePercent() + " %" : pct(j.ratePercent());
+            String threshold = close ? j.thresholdPercent() + " %" : pct(j.thresholdPercent());
+            if (tie) {
+                threshold += " (equal in real numbers: a tie that rounding decided)";
+            }
+            return "succeeded " + rate + " (" + Numbers.count(j.attempts() - j.failures()) + " of "
+                    + Numbers.count(j.attempts()) + ") < threshold " + threshold + " = mean "
                     + pct(j.meanPercent()) + " - " + trim(config.stdevFactor()) + " x stdev " + points(j.stdevPercent())
                     + " (" + j.scored() + " scored, peers " + config.peerSet().configName() + ": " + j.peers() + ")";
         }

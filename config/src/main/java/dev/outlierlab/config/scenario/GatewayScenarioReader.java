@@ -80,7 +80,8 @@ final class GatewayScenarioReader {
         List<FaultSpec> faults = top.containsKey("faults")
                 ? ScenarioReader.readFaults(v, top.get("faults"), hosts, duration)
                 : defaults.faults().stream().map(f -> new FaultSpec(hosts.hosts().subList(0, 1), f.startNanos(),
-                        f.endNanos(), f.errorRatePpm(), f.status(), f.result(), f.failsHealthCheck())).toList();
+                        f.endNanos(), f.errorRatePpm(), f.status(), f.result(), f.healthCheckFailure(), f.pattern(),
+                        f.burstLengthMilli())).toList();
         GatewayConfig gateway = readGateway(v, root, top.get("gateway"));
         RoutingConfig routing = readRouting(v, root, top.get("routing"));
         try {

@@ -19,7 +19,7 @@ import java.util.Map;
  * is handled by process {@code i mod processes}, whose router gives the candidate list and whose stage
  * filters it (returns first, then the mode and the guard); the request goes to the first candidate and, while
  * attempts fail and fallbacks remain, to the next; every attempt's outcome is recorded in that process
- * (except in off mode). Faults are the lab model's: spread evenly, per endpoint, counted per attempt. Zero
+ * (except in off mode). Faults are the lab model's (even, random or burst patterns from the scenario's seed), per endpoint, counted per attempt. Zero
  * latency: all attempts of a request happen at its send time. Deterministic, and nothing is allocated per
  * attempt.
  */
@@ -49,7 +49,7 @@ public final class GatewaySimulation {
         for (int e = 0; e < n; e++) {
             index.put(endpoints.get(e), e);
         }
-        FaultInjector faults = new FaultInjector(scenario.faults(), index);
+        FaultInjector faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         int[] outcomeOfFault = new int[scenario.faults().size()];
         for (int f = 0; f < outcomeOfFault.length; f++) {
             outcomeOfFault[f] = outcome(scenario.faults().get(f));

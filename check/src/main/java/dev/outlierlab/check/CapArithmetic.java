@@ -1,4 +1,4 @@
-package dev.outlierlab.config.check;
+package dev.outlierlab.check;
 
 import dev.outlierlab.engine.envoy.EjectionPolicy;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;

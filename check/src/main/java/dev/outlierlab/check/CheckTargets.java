@@ -1,4 +1,4 @@
-package dev.outlierlab.config.check;
+package dev.outlierlab.check;
 
 import dev.outlierlab.config.envoy.EnvoyCluster;
 import dev.outlierlab.config.envoy.EnvoyConfig;

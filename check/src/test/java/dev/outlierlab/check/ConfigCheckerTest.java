@@ -1,4 +1,4 @@
-package dev.outlierlab.config.check;
+package dev.outlierlab.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.outlierlab.config.check;
+package dev.outlierlab.check;
 
 import java.util.Locale;
 

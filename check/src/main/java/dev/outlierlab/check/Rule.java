@@ -1,4 +1,4 @@
-package dev.outlierlab.config.check;
+package dev.outlierlab.check;
 
 /**
  * The checks {@code outlier-lab check} makes. Each has a stable id (used as SARIF's {@code ruleId} and in JSON;

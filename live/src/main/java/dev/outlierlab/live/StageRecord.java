@@ -1,0 +1,21 @@
+package dev.outlierlab.live;
+
+import java.util.List;
+
+/**
+ * The stage record of one request (gateway spec, section 6): written only when the stage acted.
+ *
+ * @param timeNanos nanoseconds since the pool started
+ * @param request   the pool's count of filtered requests, from 0
+ * @param pool      the pool's name
+ * @param mode      the mode that produced it
+ * @param action    what it did
+ * @param endpoints the endpoints removed (eject), that would have been removed (would_eject), or that were
+ *                  ejected but kept (kept_all, panic), in routing order
+ */
+public record StageRecord(long timeNanos, long request, String pool, Mode mode, StageAction action,
+        List<String> endpoints) {
+    public StageRecord {
+        endpoints = List.copyOf(endpoints);
+    }
+}

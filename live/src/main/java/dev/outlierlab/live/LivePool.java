@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -48,7 +47,7 @@ public final class LivePool implements AutoCloseable {
     private volatile long discarded;
 
     private final LongAdder ignoredOff = new LongAdder();
-    private final AtomicLong filtered = new AtomicLong();
+    private final LongAdder filtered = new LongAdder();
     private final LongAdder[] stageCounts = new LongAdder[StageAction.values().length];
     private final LongAdder listenerErrors = new LongAdder();
 
@@ -222,7 +221,7 @@ public final class LivePool implements AutoCloseable {
      */
     public Selection filter(List<Endpoint> candidates) {
         Mode current = mode;
-        long request = filtered.getAndIncrement();
+        filtered.increment();
         if (current == Mode.OFF) {
             return new Selection(candidates, null);
         }
@@ -239,7 +238,7 @@ public final class LivePool implements AutoCloseable {
             return new Selection(outcome.candidates(), null);
         }
         stageCounts[outcome.action().ordinal()].increment();
-        StageRecord stage = new StageRecord(now, request, name, current, outcome.action(), outcome.named());
+        StageRecord stage = new StageRecord(now, filtered.sum() - 1, name, current, outcome.action(), outcome.named());
         for (LiveListener l : listeners) {
             try {
                 l.onStage(stage);
@@ -291,7 +290,7 @@ public final class LivePool implements AutoCloseable {
 
     /** The counters now, without draining (pending outcomes show as {@link PoolCounters#pending()}). */
     public PoolCounters counters() {
-        return new PoolCounters(recorder.accepted(), applied, discarded, ignoredOff.sum(), filtered.get(),
+        return new PoolCounters(recorder.accepted(), applied, discarded, ignoredOff.sum(), filtered.sum(),
                 stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
                 stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), stageCounts[StageAction.PANIC.ordinal()].sum(),
                 listenerErrors.sum());
@@ -327,19 +326,13 @@ public final class LivePool implements AutoCloseable {
     private void drainLocked(long nowNanos) {
         int budget = drainLimit;
         OutcomeStripe stripe;
-        while (budget-- > 0 && (stripe = recorder.earliest()) != null) {
-            long time = Math.max(stripe.peekTime(), lastAppliedNanos);
-            long payload = stripe.peekPayload();
-            stripe.advance();
-            lastAppliedNanos = time;
-            int id = OutcomeRecorder.endpointId(payload);
-            Endpoint endpoint = id < byId.length ? byId[id] : null;
-            if (endpoint == null) {
-                discardedLocked++;
-                continue;
-            }
-            detector.apply(endpoint, OutcomeRecorder.code(payload), time);
-            appliedLocked++;
+        while (budget > 0 && (stripe = recorder.earliest()) != null) {
+            // Take a run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
+            long until = recorder.earliestTimeExcept(stripe);
+            do {
+                applyNext(stripe);
+                budget--;
+            } while (budget > 0 && stripe.hasNext() && stripe.peekTime() <= until);
         }
         applied = appliedLocked;
         discarded = discardedLocked;
@@ -348,6 +341,21 @@ public final class LivePool implements AutoCloseable {
             lastAppliedNanos = nowNanos;
         }
         nextDueNanos = detector.nextDueNanos();
+    }
+
+    private void applyNext(OutcomeStripe stripe) {
+        long time = Math.max(stripe.peekTime(), lastAppliedNanos);
+        long payload = stripe.peekPayload();
+        stripe.advance();
+        lastAppliedNanos = time;
+        int id = OutcomeRecorder.endpointId(payload);
+        Endpoint endpoint = id < byId.length ? byId[id] : null;
+        if (endpoint == null) {
+            discardedLocked++;
+            return;
+        }
+        detector.apply(endpoint, OutcomeRecorder.code(payload), time);
+        appliedLocked++;
     }
 
     /** Called by the detector, under the lock, for each decision. */

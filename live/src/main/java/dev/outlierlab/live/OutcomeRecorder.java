@@ -68,6 +68,17 @@ final class OutcomeRecorder {
         return best;
     }
 
+    /** The earliest head time of the stripes other than {@code except}, or {@link Long#MAX_VALUE}. */
+    long earliestTimeExcept(OutcomeStripe except) {
+        long best = Long.MAX_VALUE;
+        for (OutcomeStripe s : stripes) {
+            if (s != except && s.hasNext()) {
+                best = Math.min(best, s.peekTime());
+            }
+        }
+        return best;
+    }
+
     long accepted() {
         long sum = 0;
         for (OutcomeStripe s : stripes) {

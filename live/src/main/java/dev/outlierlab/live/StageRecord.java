@@ -6,7 +6,8 @@ import java.util.List;
  * The stage record of one request (gateway spec, section 6): written only when the stage acted.
  *
  * @param timeNanos nanoseconds since the pool started
- * @param request   the pool's count of filtered requests, from 0
+ * @param request   the number of requests the pool had filtered before this one (exact with one thread,
+ *                  approximate while several filter at once)
  * @param pool      the pool's name
  * @param mode      the mode that produced it
  * @param action    what it did

@@ -106,7 +106,16 @@ class ConcurrencyTest {
         int step = 0;
         while (System.nanoTime() < end) {
             Thread.sleep(15);
-            pool.setMode(modes[step % modes.length]);
+            Mode mode = modes[step % modes.length];
+            pool.setMode(mode);
+            if (mode == Mode.OFF) {
+                // Stay off until the workers have seen it (bounded), however loaded the machine is.
+                long ignored = pool.counters().ignoredOff();
+                long offUntil = System.nanoTime() + 200 * MS;
+                while (pool.counters().ignoredOff() == ignored && System.nanoTime() < offUntil) {
+                    Thread.sleep(1);
+                }
+            }
             if (step % 4 == 1) {
                 List<Endpoint> members = pool.endpoints();
                 Endpoint victim = members.get(control.nextInt(members.size()));

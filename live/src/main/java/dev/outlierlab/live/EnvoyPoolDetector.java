@@ -1,6 +1,8 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
+import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierDetector;
@@ -15,8 +17,11 @@ import java.util.Map;
  * The Envoy profile: the engine's {@link OutlierDetector} (Envoy v1.40.2's {@code DetectorImpl}) with ticks
  * at every multiple of {@code interval} from the pool's start, run before any outcome at or after their
  * time, exactly as the lab's trace replay runs them. A status is reported as Envoy's router reports it (a
- * connect success, then the code); local failures map as {@link LocalFailure} says. The panic rule is the
- * lab model's: {@code 100 * healthy / members < panic_threshold}.
+ * connect success, then the code); local failures map as {@link LocalFailure} says. The guard is the lab
+ * model's panic rule, {@code 100 * healthy / candidates < panic_threshold} (the engine's
+ * {@link RotationGuard#panicBelow}), plus the gateway's rule that the list never becomes empty. Membership
+ * changes use the detector's own {@code addHost}/{@code removeHost} (Envoy's member-update callback), so
+ * the other hosts keep their state.
  */
 final class EnvoyPoolDetector implements PoolDetector {
     private final OutlierDetectionConfig config;
@@ -75,15 +80,18 @@ final class EnvoyPoolDetector implements PoolDetector {
     public void apply(Endpoint endpoint, int code, long nowNanos) {
         runDue(nowNanos);
         HostMonitor monitor = monitors[endpoint.id()];
-        LocalFailure failure = LocalFailure.ofCode(code);
-        if (failure == null) {
-            if (config.splitExternalLocalOriginErrors()) {
-                monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nowNanos);
+        switch (code) {
+            case Outcome.TIMEOUT -> monitor.putResult(RequestResult.LOCAL_ORIGIN_TIMEOUT, nowNanos);
+            case Outcome.CONNECT_FAILED, Outcome.RESET ->
+                    monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
+            default -> {
+                // A status means the connection was made: Envoy's router reports that first (it counts only in
+                // split mode), then the code.
+                if (config.splitExternalLocalOriginErrors()) {
+                    monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nowNanos);
+                }
+                monitor.putHttpResponseCode(code, nowNanos);
             }
-            monitor.putHttpResponseCode(code, nowNanos);
-        } else {
-            monitor.putResult(failure == LocalFailure.TIMEOUT ? RequestResult.LOCAL_ORIGIN_TIMEOUT
-                    : RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
         }
     }
 
@@ -100,14 +108,11 @@ final class EnvoyPoolDetector implements PoolDetector {
         return nextTickNanos;
     }
 
+    /** Envoy's panic threshold over the request's list (lab-model.md section 4), and never an empty list. */
     @Override
-    public boolean inPanic() {
-        int members = detector.hosts().size();
-        if (members == 0 || panicThresholdPercent == 0) {
-            return false;
-        }
-        int healthy = members - detector.ejectedCount();
-        return 100.0 * healthy / members < panicThresholdPercent;
+    public RotationGuard guard() {
+        RotationGuard panic = RotationGuard.panicBelow(panicThresholdPercent);
+        return (remaining, total) -> remaining == 0 || panic.keepsAll(remaining, total);
     }
 
     @Override

@@ -1,5 +1,9 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.RotationGuard;
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,11 +32,11 @@ public final class LivePool implements AutoCloseable {
     private final int drainLimit;
     private final ReentrantLock lock = new ReentrantLock();
     private final PoolDetector detector;
+    private final RotationGuard guard;
     private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<LiveListener> listeners = new CopyOnWriteArrayList<>();
     private final PoolTicker ticker = new PoolTicker(this);
-    private volatile Mode mode;
-    private volatile boolean panic;
+    private volatile StageMode mode;
     private volatile long nextDueNanos;
     /** Even when no decision is being published; odd while one is (a sequence lock for readers). */
     private volatile long decisionVersion;
@@ -59,6 +63,7 @@ public final class LivePool implements AutoCloseable {
         this.drainLimit = b.stripes * b.ringCapacity;
         this.mode = b.mode;
         this.detector = b.detectorFactory.create(this::decided);
+        this.guard = detector.guard();
         for (int i = 0; i < stageCounts.length; i++) {
             stageCounts[i] = new LongAdder();
         }
@@ -68,10 +73,6 @@ public final class LivePool implements AutoCloseable {
         }
     }
 
-    /** A builder for the Envoy profile; see {@link LivePoolBuilder}. */
-    public static LivePoolBuilder envoy(String name, dev.outlierlab.engine.envoy.OutlierDetectionConfig config) {
-        return LivePoolBuilder.envoy(name, config);
-    }
 
     public String name() {
         return name;
@@ -87,7 +88,7 @@ public final class LivePool implements AutoCloseable {
         return clock.nanoTime() - originNanos;
     }
 
-    public Mode mode() {
+    public StageMode mode() {
         return mode;
     }
 
@@ -96,7 +97,7 @@ public final class LivePool implements AutoCloseable {
      * carries over: virtual ejections of shadow become real in prod, and real ones virtual in shadow; in off
      * nothing more is recorded, but ejections already made still run out at their time.
      */
-    public void setMode(Mode newMode) {
+    public void setMode(StageMode newMode) {
         Objects.requireNonNull(newMode, "mode");
         lock.lock();
         try {
@@ -128,7 +129,6 @@ public final class LivePool implements AutoCloseable {
             byId[endpoint.id()] = endpoint;
             detector.add(endpoint, Math.max(now, lastAppliedNanos));
             members.add(endpoint);
-            panic = detector.inPanic();
             return endpoint;
         } finally {
             lock.unlock();
@@ -152,7 +152,6 @@ public final class LivePool implements AutoCloseable {
             endpoint.markRemoved();
             byId[endpoint.id()] = null;
             members.remove(endpoint);
-            panic = detector.inPanic();
             decisionVersion++;
             return true;
         } finally {
@@ -176,13 +175,13 @@ public final class LivePool implements AutoCloseable {
     }
 
     /**
-     * Records an attempt that got an HTTP status (100 to 999). Any thread; no lock and no allocation unless
+     * Records an attempt that got an HTTP status (100 to 599). Any thread; no lock and no allocation unless
      * the recording thread's ring is full, when it drains the pool itself. Returns false, recording
-     * nothing, in {@link Mode#OFF}.
+     * nothing, in {@link StageMode#OFF}.
      */
     public boolean record(Endpoint endpoint, int status) {
-        if (status < 100 || status > 999) {
-            throw new IllegalArgumentException("status " + status + " is not an HTTP status (100 to 999)");
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status " + status + " is not an HTTP status (100 to 599)");
         }
         return enqueue(endpoint, status);
     }
@@ -193,7 +192,7 @@ public final class LivePool implements AutoCloseable {
     }
 
     private boolean enqueue(Endpoint endpoint, int code) {
-        if (mode == Mode.OFF) {
+        if (mode == StageMode.OFF) {
             ignoredOff.increment();
             return false;
         }
@@ -220,9 +219,9 @@ public final class LivePool implements AutoCloseable {
      * because of the detector. Drains pending outcomes first when no other thread is draining.
      */
     public Selection filter(List<Endpoint> candidates) {
-        Mode current = mode;
+        StageMode current = mode;
         filtered.increment();
-        if (current == Mode.OFF) {
+        if (current == StageMode.OFF) {
             return new Selection(candidates, null);
         }
         long now = nowNanos();
@@ -233,8 +232,8 @@ public final class LivePool implements AutoCloseable {
                 lock.unlock();
             }
         }
-        StageFilter.Outcome outcome = StageFilter.filter(candidates, current, panic);
-        if (outcome.action() == null) {
+        StageFilter.Outcome outcome = StageFilter.filter(candidates, current, guard, now);
+        if (outcome.action() == StageAction.NONE) {
             return new Selection(outcome.candidates(), null);
         }
         stageCounts[outcome.action().ordinal()].increment();
@@ -292,8 +291,7 @@ public final class LivePool implements AutoCloseable {
     public PoolCounters counters() {
         return new PoolCounters(recorder.accepted(), applied, discarded, ignoredOff.sum(), filtered.sum(),
                 stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
-                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), stageCounts[StageAction.PANIC.ordinal()].sum(),
-                listenerErrors.sum());
+                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listenerErrors.sum());
     }
 
     /** Runs interval ticks on one daemon thread of the pool's own until {@link #close()}. */
@@ -366,7 +364,6 @@ public final class LivePool implements AutoCloseable {
         } else if (kind == DecisionKind.RETURN) {
             endpoint.publishEjected(false);
         }
-        panic = detector.inPanic();
         decisionVersion++;
         LiveDecision decision = new LiveDecision(timeNanos, name, endpoint.name(), kind, mode, reason, detail);
         for (LiveListener l : listeners) {

@@ -1,14 +1,16 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.gateway.GatewayConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * Builds a {@link LivePool}: the profile and its settings, then optional endpoints, mode (default
- * {@link Mode#PROD}, the gateway spec's default), clock (default {@link LiveClock#SYSTEM}), seed of the
+ * {@link StageMode#PROD}, the gateway spec's default), clock (default {@link LiveClock#SYSTEM}), seed of the
  * Envoy profile's enforcement and jitter draws (default: drawn from the clock; set it to reproduce a lab
  * run), and the ring's shape (stripes, a power of two, default the next power of two at or above twice
  * the processors, at most 64; capacity per stripe, a power of two, default 1024).
@@ -21,7 +23,7 @@ public final class LivePoolBuilder {
 
     final String name;
     DetectorFactory detectorFactory;
-    Mode mode = Mode.PROD;
+    StageMode mode = StageMode.PROD;
     LiveClock clock = LiveClock.SYSTEM;
     Long seed;
     int stripes = defaultStripes();
@@ -51,7 +53,19 @@ public final class LivePoolBuilder {
         return b;
     }
 
-    public LivePoolBuilder mode(Mode value) {
+    /**
+     * The gateway profile (seed 004): the engine's gateway detector with these settings; the pool starts in
+     * the settings' mode. {@code processes} does not apply: each JVM is one process with its own samples.
+     */
+    public static LivePoolBuilder gateway(String name, GatewayConfig config) {
+        Objects.requireNonNull(config, "config");
+        LivePoolBuilder b = new LivePoolBuilder(name);
+        b.mode = config.mode();
+        b.detectorFactory = sink -> new GatewayPoolDetector(config, sink);
+        return b;
+    }
+
+    public LivePoolBuilder mode(StageMode value) {
         this.mode = Objects.requireNonNull(value, "mode");
         return this;
     }

@@ -1,15 +1,17 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.Outcome;
+
 /**
- * An attempt that ended without an HTTP status. Each profile maps it the way its source does: for Envoy,
- * a timeout is {@code LOCAL_ORIGIN_TIMEOUT} and a refused connection or a reset is
- * {@code LOCAL_ORIGIN_CONNECT_FAILED} (Envoy's router reports an upstream reset that way); for the gateway
- * profile every one of them is a failure.
+ * An attempt that ended without an HTTP status, as the engine's {@link Outcome} codes name it. Each profile
+ * maps it the way its source does: for Envoy, a timeout is {@code LOCAL_ORIGIN_TIMEOUT} and a refused
+ * connection or a reset is {@code LOCAL_ORIGIN_CONNECT_FAILED} (Envoy's router reports an upstream reset
+ * that way); for the gateway profile every one of them is a failure.
  */
 public enum LocalFailure {
-    TIMEOUT(-1),
-    CONNECT_FAILED(-2),
-    RESET(-3);
+    TIMEOUT(Outcome.TIMEOUT),
+    CONNECT_FAILED(Outcome.CONNECT_FAILED),
+    RESET(Outcome.RESET);
 
     private final int code;
 
@@ -17,18 +19,13 @@ public enum LocalFailure {
         this.code = code;
     }
 
-    /** The negative code under which the outcome travels through the ring. */
-    int code() {
+    /** The engine's {@link Outcome} code. */
+    public int code() {
         return code;
     }
 
-    /** The failure with this code, or null for a status code (at least 0). */
-    static LocalFailure ofCode(int code) {
-        return switch (code) {
-            case -1 -> TIMEOUT;
-            case -2 -> CONNECT_FAILED;
-            case -3 -> RESET;
-            default -> null;
-        };
+    /** The name in output: {@code timeout}, {@code connect_failed}, {@code reset}. */
+    public String wireName() {
+        return Outcome.name(code);
     }
 }

@@ -8,16 +8,16 @@ package dev.outlierlab.live;
  * @param accepted       outcomes accepted by {@code record}
  * @param applied        outcomes given to the detector
  * @param discarded      outcomes dropped at drain time because their endpoint had been removed
- * @param ignoredOff     {@code record} calls in {@link Mode#OFF}, not recorded
+ * @param ignoredOff     {@code record} calls in {@link StageMode#OFF}, not recorded
  * @param filtered       requests filtered (every mode)
  * @param stageEject     prod stages that removed at least one endpoint
- * @param stageKeptAll   prod stages where the guard kept every candidate
+ * @param stageKeptAll   prod stages where the guard kept every candidate (the list would have been empty,
+ *                       or, in the Envoy profile, below the panic threshold)
  * @param stageWouldEject shadow stages that named at least one endpoint
- * @param stagePanic     prod stages that kept ejected candidates because the pool was in panic
  * @param listenerErrors exceptions thrown by listeners
  */
 public record PoolCounters(long accepted, long applied, long discarded, long ignoredOff, long filtered,
-        long stageEject, long stageKeptAll, long stageWouldEject, long stagePanic, long listenerErrors) {
+        long stageEject, long stageKeptAll, long stageWouldEject, long listenerErrors) {
     /** Outcomes accepted but not yet drained. */
     public long pending() {
         return accepted - applied - discarded;

@@ -1,5 +1,6 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.RotationGuard;
 import java.util.Map;
 
 /**
@@ -24,8 +25,8 @@ interface PoolDetector {
     /** When work is next due, or {@link Long#MAX_VALUE}. */
     long nextDueNanos();
 
-    /** Whether routing keeps ejected endpoints because too few are healthy (Envoy's panic threshold). */
-    boolean inPanic();
+    /** When the stage keeps a whole candidate list although some of it is ejected. */
+    RotationGuard guard();
 
     EndpointState state(Endpoint endpoint);
 

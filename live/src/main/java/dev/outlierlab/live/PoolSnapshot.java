@@ -1,5 +1,6 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.Map;
  *                      {@code ejections_enforced_total}, ...)
  * @param counters      outcome and stage accounting
  */
-public record PoolSnapshot(String pool, String profile, long timeNanos, Mode mode, List<EndpointState> endpoints,
+public record PoolSnapshot(String pool, String profile, long timeNanos, StageMode mode, List<EndpointState> endpoints,
         Map<String, Long> detectorStats, PoolCounters counters) {
     public PoolSnapshot {
         endpoints = List.copyOf(endpoints);

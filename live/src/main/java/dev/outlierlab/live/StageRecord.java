@@ -1,5 +1,7 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
 import java.util.List;
 
 /**
@@ -12,9 +14,9 @@ import java.util.List;
  * @param mode      the mode that produced it
  * @param action    what it did
  * @param endpoints the endpoints removed (eject), that would have been removed (would_eject), or that were
- *                  ejected but kept (kept_all, panic), in routing order
+ *                  ejected but kept by the guard (kept_all), in routing order
  */
-public record StageRecord(long timeNanos, long request, String pool, Mode mode, StageAction action,
+public record StageRecord(long timeNanos, long request, String pool, StageMode mode, StageAction action,
         List<String> endpoints) {
     public StageRecord {
         endpoints = List.copyOf(endpoints);

@@ -1,5 +1,7 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
 import static dev.outlierlab.live.LiveFixtures.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +57,7 @@ class ConcurrencyTest {
                     go.await();
                     while (!stop.get()) {
                         long before = pool.decisionVersion();
-                        Mode mode = pool.mode();
+                        StageMode mode = pool.mode();
                         Selection s = pool.filter();
                         long after = pool.decisionVersion();
                         filters.incrementAndGet();
@@ -63,9 +65,8 @@ class ConcurrencyTest {
                             emptyLists.incrementAndGet();
                             continue;
                         }
-                        boolean guarded = s.stage() != null && (s.stage().action() == StageAction.KEPT_ALL
-                                || s.stage().action() == StageAction.PANIC);
-                        if (mode == Mode.PROD && pool.mode() == Mode.PROD && before == after && (before & 1) == 0
+                        boolean guarded = s.stage() != null && s.stage().action() == StageAction.KEPT_ALL;
+                        if (mode == StageMode.PROD && pool.mode() == StageMode.PROD && before == after && (before & 1) == 0
                                 && s.stage() != null && !guarded) {
                             prodChecks.incrementAndGet();
                             for (Endpoint e : s.candidates()) {
@@ -100,15 +101,15 @@ class ConcurrencyTest {
             t.start();
         }
         Random control = new Random(99);
-        Mode[] modes = {Mode.PROD, Mode.SHADOW, Mode.PROD, Mode.OFF, Mode.PROD};
+        StageMode[] modes = {StageMode.PROD, StageMode.SHADOW, StageMode.PROD, StageMode.OFF, StageMode.PROD};
         go.countDown();
         long end = System.nanoTime() + RUN_NANOS;
         int step = 0;
         while (System.nanoTime() < end) {
             Thread.sleep(15);
-            Mode mode = modes[step % modes.length];
+            StageMode mode = modes[step % modes.length];
             pool.setMode(mode);
-            if (mode == Mode.OFF) {
+            if (mode == StageMode.OFF) {
                 // Stay off until the workers have seen it (bounded), however loaded the machine is.
                 long ignored = pool.counters().ignoredOff();
                 long offUntil = System.nanoTime() + 200 * MS;
@@ -124,7 +125,7 @@ class ConcurrencyTest {
             }
             step++;
         }
-        pool.setMode(Mode.PROD);
+        pool.setMode(StageMode.PROD);
         Thread.sleep(20);
         stop.set(true);
         for (Thread t : workers) {

@@ -1,5 +1,7 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
 import static dev.outlierlab.live.LiveFixtures.MS;
 import static dev.outlierlab.live.LiveFixtures.S;
 import static dev.outlierlab.live.LiveFixtures.quickConfig;
@@ -14,7 +16,7 @@ class LivePoolModesTest {
     private final ManualClock clock = new ManualClock();
     private final LiveFixtures.Recorder seen = new LiveFixtures.Recorder();
 
-    private LivePool pool(Mode mode, long panic, String... names) {
+    private LivePool pool(StageMode mode, long panic, String... names) {
         LivePool pool = LivePoolBuilder.envoy("search", quickConfig(), panic).clock(clock).seed(1).mode(mode)
                 .endpoints(names).build();
         pool.addListener(seen);
@@ -29,7 +31,7 @@ class LivePoolModesTest {
 
     @Test
     void prodRemovesTheEjectedEndpointAndReturnsItAfterTheEjectionTime() {
-        LivePool pool = pool(Mode.PROD, 0, "a", "b", "c");
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b", "c");
         Endpoint a = pool.endpoint("a");
         clock.set(1 * S);
         fail(pool, a, 3);
@@ -53,20 +55,20 @@ class LivePoolModesTest {
 
     @Test
     void shadowNamesTheEndpointButRoutesUnchanged() {
-        LivePool pool = pool(Mode.SHADOW, 0, "a", "b", "c");
+        LivePool pool = pool(StageMode.SHADOW, 0, "a", "b", "c");
         Endpoint a = pool.endpoint("a");
         fail(pool, a, 3);
         Selection s = pool.filter(List.of(pool.endpoint("c"), a, pool.endpoint("b")));
         assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("c", "a", "b");
         assertThat(s.stage().action()).isEqualTo(StageAction.WOULD_EJECT);
-        assertThat(s.stage().mode()).isEqualTo(Mode.SHADOW);
+        assertThat(s.stage().mode()).isEqualTo(StageMode.SHADOW);
         assertThat(s.stage().endpoints()).containsExactly("a");
         assertThat(seen.decisions).singleElement().satisfies(d -> {
             assertThat(d.kind()).isEqualTo(DecisionKind.EJECT);
-            assertThat(d.mode()).isEqualTo(Mode.SHADOW);
+            assertThat(d.mode()).isEqualTo(StageMode.SHADOW);
         });
         // Switching to prod makes the virtual ejection real.
-        pool.setMode(Mode.PROD);
+        pool.setMode(StageMode.PROD);
         assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("b", "c");
         assertThat(pool.counters().stageWouldEject()).isEqualTo(1);
         assertThat(pool.counters().stageEject()).isEqualTo(1);
@@ -74,7 +76,7 @@ class LivePoolModesTest {
 
     @Test
     void offRecordsNothingAndLeavesTheListAlone() {
-        LivePool pool = pool(Mode.OFF, 0, "a", "b");
+        LivePool pool = pool(StageMode.OFF, 0, "a", "b");
         Endpoint a = pool.endpoint("a");
         assertThat(pool.record(a, 503)).isFalse();
         fail(pool, a, 10);
@@ -90,7 +92,7 @@ class LivePoolModesTest {
 
     @Test
     void theGuardKeepsTheOnlyEndpoint() {
-        LivePool pool = pool(Mode.PROD, 0, "only");
+        LivePool pool = pool(StageMode.PROD, 0, "only");
         fail(pool, pool.endpoint("only"), 3);
         Selection s = pool.filter();
         assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("only");
@@ -101,7 +103,7 @@ class LivePoolModesTest {
 
     @Test
     void theGuardAppliesToTheRequestsListNotThePool() {
-        LivePool pool = pool(Mode.PROD, 0, "a", "b", "c");
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b", "c");
         fail(pool, pool.endpoint("a"), 3);
         Selection s = pool.filter(List.of(pool.endpoint("a")));
         assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("a");
@@ -110,20 +112,20 @@ class LivePoolModesTest {
 
     @Test
     void envoysPanicThresholdKeepsEjectedEndpoints() {
-        LivePool pool = pool(Mode.PROD, 50, "a", "b", "c");
+        LivePool pool = pool(StageMode.PROD, 50, "a", "b", "c");
         fail(pool, pool.endpoint("a"), 3);
         assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("b", "c");
         fail(pool, pool.endpoint("b"), 3);
-        // 1 healthy of 3 is 33 % < 50 %: panic, every member is routed to.
+        // 1 healthy of 3 is 33 % < 50 %: panic, every member is routed to; the guard's record says so.
         Selection s = pool.filter();
         assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("a", "b", "c");
-        assertThat(s.stage().action()).isEqualTo(StageAction.PANIC);
+        assertThat(s.stage().action()).isEqualTo(StageAction.KEPT_ALL);
         assertThat(s.stage().endpoints()).containsExactly("a", "b");
     }
 
     @Test
     void removingAnEndpointAppliesWhatWasRecordedAndANewHandleStartsClean() {
-        LivePool pool = pool(Mode.PROD, 0, "a", "b");
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b");
         Endpoint a = pool.endpoint("a");
         clock.set(5 * MS);
         fail(pool, a, 3);
@@ -164,7 +166,7 @@ class LivePoolModesTest {
 
     @Test
     void aThrowingListenerIsCountedAndNeverFailsARequest() {
-        LivePool pool = pool(Mode.PROD, 0, "a", "b");
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b");
         pool.addListener(new LiveListener() {
             @Override
             public void onDecision(LiveDecision decision) {
@@ -183,8 +185,8 @@ class LivePoolModesTest {
 
     @Test
     void badInputIsRefusedWithTheValue() {
-        LivePool pool = pool(Mode.PROD, 0, "a");
-        assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42)).hasMessage("status 42 is not an HTTP status (100 to 999)");
+        LivePool pool = pool(StageMode.PROD, 0, "a");
+        assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42)).hasMessage("status 42 is not an HTTP status (100 to 599)");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig()).stripes(3))
                 .hasMessage("stripes 3 must be a power of two from 1 to 64");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig(), 101))

@@ -1,5 +1,7 @@
 package dev.outlierlab.live.httpclient;
 
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,8 +9,6 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LivePoolBuilder;
-import dev.outlierlab.live.Mode;
-import dev.outlierlab.live.StageAction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The failover client over real HTTP on loopback: three {@link LoopbackUpstream}s, one of which fails, times
- * out or refuses connections. Envoy profile with consecutive 5xx 3, interval 50 ms, base ejection 1 s, cap
+ * out or refuses connections. Envoy profile with consecutive 5xx 3, interval 50 ms, base ejection 2 s, cap
  * 100 % and no panic threshold; ticks on the pool's own thread.
  */
 class FailoverClientTest {
@@ -42,7 +42,7 @@ class FailoverClientTest {
         return OutlierDetectionConfig.builder()
                 .set(OutlierSetting.CONSECUTIVE_5XX, 3)
                 .set(OutlierSetting.INTERVAL, 50 * MS)
-                .set(OutlierSetting.BASE_EJECTION_TIME, 1_000 * MS)
+                .set(OutlierSetting.BASE_EJECTION_TIME, 2_000 * MS)
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
                 .build();
     }
@@ -53,11 +53,11 @@ class FailoverClientTest {
         return u;
     }
 
-    private FailoverClient client(Mode mode, int fallbacks, LoopbackUpstream... upstreams) {
+    private FailoverClient client(StageMode mode, int fallbacks, LoopbackUpstream... upstreams) {
         return client(mode, fallbacks, Duration.ofSeconds(2), upstreams);
     }
 
-    private FailoverClient client(Mode mode, int fallbacks, Duration timeout, LoopbackUpstream... upstreams) {
+    private FailoverClient client(StageMode mode, int fallbacks, Duration timeout, LoopbackUpstream... upstreams) {
         LivePool pool = LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).build().start();
         open.add(pool);
         pool.addListener(decisionLog);
@@ -77,7 +77,7 @@ class FailoverClientTest {
     }
 
     private static void awaitReturn(LivePool pool, String name) throws InterruptedException {
-        long deadline = System.nanoTime() + 3_000 * MS;
+        long deadline = System.nanoTime() + 5_000 * MS;
         while (pool.snapshot().ejected().contains(name) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
@@ -89,7 +89,7 @@ class FailoverClientTest {
         LoopbackUpstream a = upstream("a");
         LoopbackUpstream b = upstream("b").failing(100, 503);
         LoopbackUpstream c = upstream("c");
-        FailoverClient client = client(Mode.PROD, 2, a, b, c);
+        FailoverClient client = client(StageMode.PROD, 2, a, b, c);
 
         List<FailoverResponse> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
@@ -117,7 +117,7 @@ class FailoverClientTest {
         LoopbackUpstream a = upstream("a");
         LoopbackUpstream b = upstream("b").failing(100, 503);
         LoopbackUpstream c = upstream("c");
-        FailoverClient client = client(Mode.SHADOW, 2, a, b, c);
+        FailoverClient client = client(StageMode.SHADOW, 2, a, b, c);
 
         List<FailoverResponse> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
@@ -137,7 +137,7 @@ class FailoverClientTest {
         LoopbackUpstream a = upstream("a");
         LoopbackUpstream b = upstream("b").delaying(2_000);
         LoopbackUpstream c = upstream("c").refusing();
-        FailoverClient client = client(Mode.PROD, 2, Duration.ofMillis(300), a, b, c);
+        FailoverClient client = client(StageMode.PROD, 2, Duration.ofMillis(300), a, b, c);
 
         List<FailoverResponse> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
@@ -158,7 +158,7 @@ class FailoverClientTest {
     @Test
     void theGuardKeepsAnEjectedOnlyUpstreamSoTheStageNeverFailsARequest() throws Exception {
         LoopbackUpstream only = upstream("only").failing(50, 502);
-        FailoverClient client = client(Mode.PROD, 0, only);
+        FailoverClient client = client(StageMode.PROD, 0, only);
         List<FailoverResponse> responses = send(client, 8);
         // Every request reached the upstream; half of them failed because the upstream did, none because of the stage.
         assertThat(only.served()).isEqualTo(8);
@@ -174,7 +174,7 @@ class FailoverClientTest {
     void whenEveryAttemptGetsNoResponseTheCallerIsToldWhatWasTried() throws Exception {
         LoopbackUpstream a = upstream("a").refusing();
         LoopbackUpstream b = upstream("b").refusing();
-        FailoverClient client = client(Mode.PROD, 1, a, b);
+        FailoverClient client = client(StageMode.PROD, 1, a, b);
         assertThatThrownBy(() -> client.get("/"))
                 .isInstanceOf(FailoverException.class)
                 .hasMessage("every attempt failed: [a connect_failed, b connect_failed]");

@@ -63,6 +63,9 @@ final class PoolTicker {
     }
 
     synchronized void stop() {
+        if (!running) {
+            return;
+        }
         running = false;
         if (next != null) {
             next.cancel(false);

@@ -146,7 +146,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             s = new Scenario(s.name(), s.durationNanos(), s.seed(),
                     new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
-                    s.outlierDetection(), s.healthChecks());
+                    s.outlierDetection(), s.healthChecks(), s.envoyVersion());
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < s.cluster().hosts().size(); i++) {

@@ -113,7 +113,7 @@ public final class CheckCommand implements Callable<Integer> {
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         for (String name : files) {
             if (name.equals("-")) {
-                loaded.add(CheckInputs.read(InputFiles.readText(System.in, "-"), "-", port, false));
+                loaded.add(CheckInputs.read(InputFiles.readText(Path.of(InputFiles.STDIN)), "-", port, false));
                 continue;
             }
             Path path = Path.of(name);

@@ -11,6 +11,7 @@ import java.util.Map;
  * statistics by name, every decision in time order, and the series the charts need.
  *
  * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param hosts     each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
  */
 public record RunResult(
         Scenario scenario,
@@ -19,5 +20,6 @@ public record RunResult(
         List<OutlierEvent> events,
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
-        TimeSeries series) {
+        TimeSeries series,
+        List<HostTally> hosts) {
 }

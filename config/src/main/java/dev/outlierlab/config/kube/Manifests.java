@@ -49,8 +49,8 @@ public final class Manifests {
     /** Every resource in the text, in file order. */
     public static List<Resource> read(String text, String source) {
         List<Resource> out = new ArrayList<>();
-        for (String doc : YamlDocuments.split(text)) {
-            Located root = YamlTree.parse(doc, source);
+        for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
+            Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
             if (!(root.value() instanceof Map<?, ?> map)) {
                 throw new InputException(root.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and "
                         + "kind)");

@@ -38,6 +38,6 @@ public final class ScenarioAdapter {
             faults.add(f.withHosts(hosts));
         }
         return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
-                healthChecks);
+                healthChecks, base.envoyVersion());
     }
 }

@@ -3,6 +3,7 @@ package dev.outlierlab.sim;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.signals.SignalSeries;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +12,7 @@ import java.util.Map;
  * statistics by name, every decision in time order, and the series the charts need.
  *
  * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param signals   the operators' signals per second (membership, ejections, failures, panic), or null
  */
 public record RunResult(
         Scenario scenario,
@@ -19,5 +21,12 @@ public record RunResult(
         List<OutlierEvent> events,
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
-        TimeSeries series) {
+        TimeSeries series,
+        SignalSeries signals) {
+
+    /** A result without the signal series. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, null);
+    }
 }

@@ -253,7 +253,8 @@ final class ClusterExtractor {
         return SourceLines.lineOf(current);
     }
 
-    private static String camel(String snake) {
+    /** A proto field name as its JSON name: {@code outlier_detection} -> {@code outlierDetection}. */
+    static String camel(String snake) {
         StringBuilder sb = new StringBuilder();
         boolean up = false;
         for (char ch : snake.toCharArray()) {

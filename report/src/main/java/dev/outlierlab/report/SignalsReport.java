@@ -126,10 +126,10 @@ public final class SignalsReport {
         }
         long step = s.stepNanos();
         line(out, "ejections", "ejections_active at most " + maxActive + (maxActive > 0 ? " (first at "
-                + Numbers.seconds(atMax * step + step) + ")" : "") + "; ejections_enforced_total rose by at most "
+                + Numbers.seconds(atMax * step) + ")" : "") + "; ejections_enforced_total rose by at most "
                 + peakEnforced + " in one second");
         line(out, "membership", "membership_healthy lowest " + minHealthy + " of " + s.membershipTotal()
-                + (minHealthy < s.membershipTotal() ? " (first at " + Numbers.seconds(atMin * step + step) + ")" : "")
+                + (minHealthy < s.membershipTotal() ? " (first at " + Numbers.seconds(atMin * step) + ")" : "")
                 + "; panic at " + panicSteps + " of " + s.size() + " samples");
         List<Flapping.Episode> episodes = Flapping.find(r.events(), s);
         if (episodes.isEmpty()) {

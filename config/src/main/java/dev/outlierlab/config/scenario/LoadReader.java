@@ -63,8 +63,11 @@ final class LoadReader {
             for (int i = 0; i < items.size(); i++) {
                 String key = "traffic.steps[" + i + "]";
                 Map<String, Located> m = v.map(items.get(i), key, STEP);
-                if (m.get("at") == null || m.get("rps") == null) {
-                    throw Values.error(items.get(i), key, items.get(i).value(), "a mapping with both at and rps");
+                for (String needed : List.of("at", "rps")) {
+                    if (m.get(needed) == null) {
+                        throw Values.errorShown(items.get(i), key + "." + needed, "nothing",
+                                "a step has both at (a time) and rps (requests per second from 0)");
+                    }
                 }
                 long at = v.duration(m.get("at"), key + ".at", 0, true);
                 if (at <= previous || at >= duration) {

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.report.ResultJson;
@@ -10,9 +11,6 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -68,7 +66,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace-in", paramLabel = "FILE",
             description = {"Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
                 "cluster, outlier settings and duration apply; its traffic and faults do not. Without",
-                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance."})
+                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
+                "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
 
     @Option(names = "--series", paramLabel = "FILE",
@@ -121,12 +120,15 @@ public final class RunCommand implements Callable<Integer> {
 
     private RunResult replay(ScenarioReader.Loaded loaded) {
         Scenario s = loaded.scenario();
+        Path trace = traceIn;
         if (!loaded.hostsGiven()) {
+            // the host names come from a first pass; a pipe is copied once so that the second pass sees it all
+            if (!InputFiles.rereadable(trace)) {
+                trace = InputFiles.spool(traceIn);
+            }
             List<String> names;
-            try (BufferedReader first = InputFiles.open(traceIn)) {
+            try (BoundedLineReader first = InputFiles.open(trace)) {
                 names = TraceReader.hostNames(first, traceIn.toString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
             s = new Scenario(s.name(), s.durationNanos(), s.seed(),
                     new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
@@ -136,10 +138,8 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < s.cluster().hosts().size(); i++) {
             index.put(s.cluster().hosts().get(i), i);
         }
-        try (BufferedReader reader = InputFiles.open(traceIn)) {
+        try (BoundedLineReader reader = InputFiles.open(trace)) {
             return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
             throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }

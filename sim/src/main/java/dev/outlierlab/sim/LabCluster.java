@@ -47,7 +47,7 @@ final class LabCluster {
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));
         }
-        this.faults = new FaultInjector(scenario.faults(), index);
+        this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         this.healthChecker = scenario.healthChecks() == null ? null
                 : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();

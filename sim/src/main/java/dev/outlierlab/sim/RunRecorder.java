@@ -27,6 +27,7 @@ final class RunRecorder implements DetectorListener {
     private final long[] seriesFailed;
     private final int[] seriesMaxEjected;
     private final long[] seriesPanic;
+    private final long[][] hostCounts;
     private LoadBalancer balancer;
     private SignalRecorder signals;
     private final long durationNanos;
@@ -56,6 +57,22 @@ final class RunRecorder implements DetectorListener {
         seriesFailed = new long[buckets];
         seriesMaxEjected = new int[buckets];
         seriesPanic = new long[buckets];
+        hostCounts = new long[hostIndex.size()][4];
+    }
+
+    /** One request that reached {@code host}: counted in that host's {@link HostTally}. */
+    void hostRequest(int host, boolean isFailed, boolean duringFault) {
+        long[] c = hostCounts[host];
+        c[0]++;
+        if (isFailed) {
+            c[1]++;
+        }
+        if (duringFault) {
+            c[2]++;
+            if (isFailed) {
+                c[3]++;
+            }
+        }
     }
 
     void attach(LoadBalancer balancer) {
@@ -141,7 +158,13 @@ final class RunRecorder implements DetectorListener {
                 stats.detectedTotal(), stats.ejectionsEnforcedTotal(), stats.ejectionsOverflow(), unenforced, returns,
                 panicNanos, noHealthyUpstream, maxEjected);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
+        List<HostTally> tallies = new ArrayList<>();
+        List<String> names = scenario.cluster().hosts();
+        for (int h = 0; h < hostCounts.length; h++) {
+            long[] c = hostCounts[h];
+            tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
+        }
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, signals.finish());
+                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish());
     }
 }

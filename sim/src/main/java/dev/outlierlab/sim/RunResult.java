@@ -12,6 +12,7 @@ import java.util.Map;
  * statistics by name, every decision in time order, and the series the charts need.
  *
  * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param hosts     each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
  * @param signals   the operators' signals per second (membership, ejections, failures, panic), or null
  */
 public record RunResult(
@@ -22,11 +23,13 @@ public record RunResult(
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
         TimeSeries series,
+        List<HostTally> hosts,
         SignalSeries signals) {
 
     /** A result without the signal series. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
-            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series) {
-        this(scenario, summary, stats, events, intervals, panicWindows, series, null);
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null);
     }
 }

@@ -11,11 +11,11 @@ import dev.outlierlab.sim.traffic.WeightedRoundRobin;
 
 /**
  * Runs a scenario with synthetic traffic, by the lab model's rules (spec sections 3 to 7): request {@code i}
- * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults spread
- * evenly, zero latency. Deterministic: the same scenario gives the same result, bit for bit. The opt-in
- * {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link WeightedRoundRobin}) and lets a host
- * refuse requests beyond its capacity ({@link CapacityLimiter}); a fault decides first, and only requests the
- * fault lets through count toward the host's capacity.
+ * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
+ * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
+ * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link WeightedRoundRobin}) and
+ * lets a host refuse requests beyond its capacity ({@link CapacityLimiter}); a fault decides first, and only
+ * requests the fault lets through count toward the host's capacity.
  */
 public final class Simulation {
     private Simulation() {
@@ -63,7 +63,12 @@ public final class Simulation {
                     cluster.report(host, 200, null, t);
                 }
             }
-            cluster.recorder.request(t, next, outcome != Outcome.OK, faults.anyActive(t), panic, host < 0);
+            boolean failed = outcome != Outcome.OK;
+            boolean duringFault = faults.anyActive(t);
+            if (host >= 0) {
+                cluster.recorder.hostRequest(host, failed, duringFault);
+            }
+            cluster.recorder.request(t, next, failed, duringFault, panic, host < 0);
             cluster.recorder.signals().request(t, outcome);
             t = following;
         }

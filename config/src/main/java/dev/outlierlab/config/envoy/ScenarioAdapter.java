@@ -36,8 +36,7 @@ public final class ScenarioAdapter {
                 }
                 hosts.add(cluster.hosts().get(index));
             }
-            faults.add(new FaultSpec(hosts, f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(), f.result(),
-                    f.failsHealthCheck()));
+            faults.add(f.withHosts(hosts));
         }
         return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
                 healthChecks, new LoadSpec(byPosition(base.load().capacityRps(), baseHosts, cluster),

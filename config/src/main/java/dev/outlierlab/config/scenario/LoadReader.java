@@ -88,7 +88,8 @@ final class LoadReader {
 
     /**
      * A fault's {@code kind}: {@code errors} (the default) or {@code dead}, a host that refuses every connection and
-     * every probe; a dead fault takes no error_rate, status, result or fails_health_check.
+     * every probe (refused, {@code HealthCheckFailure.REFUSED}); a dead fault takes none of error_rate, status, result,
+     * fails_health_check, pattern or burst_length.
      */
     static boolean deadFault(Values v, Map<String, Located> fault, String key) {
         Located kind = fault.get("kind");
@@ -99,7 +100,7 @@ final class LoadReader {
             throw Values.error(kind, key + ".kind", kind.value(),
                     "errors (requests fail at error_rate) or dead (every request and probe fails to connect)");
         }
-        for (String other : List.of("error_rate", "status", "result", "fails_health_check")) {
+        for (String other : List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length")) {
             if (fault.containsKey(other)) {
                 throw Values.error(fault.get(other), key + "." + other, fault.get(other).value(),
                         "nothing with kind: dead (a dead host fails every request and probe to connect); remove it");

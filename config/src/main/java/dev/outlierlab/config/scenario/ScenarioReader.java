@@ -8,7 +8,9 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -34,7 +36,7 @@ public final class ScenarioReader {
             "weights");
     private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check", "kind");
+            "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
 
     private ScenarioReader() {
@@ -52,7 +54,18 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
      */
     public static Loaded read(String text, String source, List<String> sets) {
-        Located root = YamlTree.parse(text, source);
+        return read(YamlTree.parse(text, source), sets);
+    }
+
+    /**
+     * Reads a scenario document from an untrusted sender (the lab server): as {@link #read}, but anchors and
+     * aliases are refused outright.
+     */
+    public static Loaded readWithoutAliases(String text, String source) {
+        return read(YamlTree.parseWithoutAliases(text, source), List.of());
+    }
+
+    private static Loaded read(Located root, List<String> sets) {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
@@ -128,8 +141,18 @@ public final class ScenarioReader {
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
             RequestResult result = dead ? RequestResult.LOCAL_ORIGIN_CONNECT_FAILED : v.result(f.get("result"), key + ".result");
-            boolean hc = dead || v.bool(f.get("fails_health_check"), key + ".fails_health_check", false);
-            faults.add(v.guard(items.get(i), key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc)));
+            HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
+                    : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
+            FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
+            Located burstNode = f.get("burst_length");
+            if (burstNode != null && pattern != FaultPattern.BURSTS) {
+                throw Values.error(burstNode, key + ".burst_length", burstNode.value(),
+                        "no burst_length unless pattern is bursts (it is " + pattern.scenarioName() + ")");
+            }
+            long burst = v.milli(burstNode, key + ".burst_length", FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
+                    "a mean number of failures per burst, 1 or more with at most 3 decimals");
+            Located at = burstNode != null ? burstNode : items.get(i);
+            faults.add(v.guard(at, key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst)));
         }
         return faults;
     }

@@ -1,14 +1,16 @@
 package dev.outlierlab.sim.fault;
 
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Decides, request by request, whether a host fails (spec section 5). Each (fault, host) pair keeps the count
- * {@code k} of requests the host received while that fault was active; the first active fault in the
- * scenario's list that covers the host decides, and every active fault covering it counts the request.
+ * {@code k} of requests the host received while that fault was active and its {@link FailureSequence}; the
+ * first active fault in the scenario's list that covers the host decides, and every active fault covering it
+ * counts the request (and, for the random and burst patterns, takes its draw).
  */
 public final class FaultInjector {
     /** No fault applies. */
@@ -19,10 +21,23 @@ public final class FaultInjector {
     private final int[][] faultsOfHost;
     /** counters[host][j]: requests host received while faultsOfHost[host][j] was active. */
     private final long[][] counters;
+    /** sequences[host][j]: which of those requests fail, by faultsOfHost[host][j]'s pattern. */
+    private final FailureSequence[][] sequences;
 
+    /** Faults with the even pattern only (no draws; the seed is not needed). */
     public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex) {
+        this(faults, hostIndex, 0);
+    }
+
+    /**
+     * @param seed the scenario's seed, from which the random and burst patterns derive a stream per fault and
+     *             host ({@link FailureSequence#streamSeed})
+     */
+    public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed) {
         this.faults = faults.toArray(new FaultSpec[0]);
         int hosts = hostIndex.size();
+        String[] names = new String[hosts];
+        hostIndex.forEach((name, index) -> names[index] = name);
         List<List<Integer>> byHost = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             byHost.add(new ArrayList<>());
@@ -37,9 +52,15 @@ public final class FaultInjector {
         }
         faultsOfHost = new int[hosts][];
         counters = new long[hosts][];
+        sequences = new FailureSequence[hosts][];
         for (int h = 0; h < hosts; h++) {
             faultsOfHost[h] = byHost.get(h).stream().mapToInt(Integer::intValue).toArray();
             counters[h] = new long[faultsOfHost[h].length];
+            sequences[h] = new FailureSequence[faultsOfHost[h].length];
+            for (int j = 0; j < faultsOfHost[h].length; j++) {
+                int f = faultsOfHost[h][j];
+                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
+            }
         }
     }
 
@@ -57,9 +78,10 @@ public final class FaultInjector {
                 continue;
             }
             long k = counters[host][j]++;
+            boolean fails = sequences[host][j].fails(k);
             if (first) {
                 first = false;
-                if (fault.fails(k)) {
+                if (fails) {
                     decided = mine[j];
                 }
             }
@@ -77,14 +99,17 @@ public final class FaultInjector {
         return false;
     }
 
-    /** Whether the host is in an active fault that also fails active health checks. */
-    public boolean failsHealthCheck(int host, long nanos) {
+    /**
+     * How the host fails an active health check at {@code nanos}: the kind of the first active fault covering it
+     * that fails health checks, or null when its probes pass.
+     */
+    public HealthCheckFailure healthCheckFailure(int host, long nanos) {
         for (int f : faultsOfHost[host]) {
             if (faults[f].failsHealthCheck() && faults[f].activeAt(nanos)) {
-                return true;
+                return faults[f].healthCheckFailure();
             }
         }
-        return false;
+        return null;
     }
 
     public FaultSpec fault(int index) {

@@ -83,11 +83,11 @@ class ExamplesTest {
         assertThat(firstEjectNanos(o)).isEqualTo(-1);
         assertThat(s.get("failed").asLong()).isZero();
         assertThat(s.get("requests").asLong()).isEqualTo(54_000); // 90 s x 600 rps from 30 s
-        // probes at 5, 10, 15 s fail: unhealthy (unhealthy_threshold 3) at 15 s, before the traffic at 30 s
-        assertThat(signals.get("health_check_healthy").get(14).asInt()).isEqualTo(6);
-        assertThat(signals.get("health_check_healthy").get(15).asInt()).isEqualTo(5);
-        assertThat(signals.get("membership_healthy").get(15).asInt()).isEqualTo(5);
-        assertThat(signals.get("ejections_active").get(15).asInt()).isZero();
+        // refused probes at 0, 5 and 10 s count toward unhealthy_threshold 3: unhealthy at 10 s, 20 s before traffic
+        assertThat(signals.get("health_check_healthy").get(9).asInt()).isEqualTo(6);
+        assertThat(signals.get("health_check_healthy").get(10).asInt()).isEqualTo(5);
+        assertThat(signals.get("membership_healthy").get(10).asInt()).isEqualTo(5);
+        assertThat(signals.get("ejections_active").get(10).asInt()).isZero();
         assertThat(signals.get("requests").get(29).asLong()).isZero();
         assertThat(signals.get("requests").get(30).asLong()).isEqualTo(600);
     }

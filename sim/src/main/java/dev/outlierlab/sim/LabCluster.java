@@ -42,7 +42,8 @@ final class LabCluster {
         this.recorder = new RunRecorder(index, durationNanos, options);
         this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
         recorder.attach(balancer);
-        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder);
+        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder,
+                scenario.envoyVersion());
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));

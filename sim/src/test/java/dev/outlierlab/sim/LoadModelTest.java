@@ -31,7 +31,7 @@ class LoadModelTest {
     private static Scenario scenario(int hosts, long rps, long durationNanos, List<FaultSpec> faults, LoadSpec load,
             Object... settings) {
         return new Scenario("test", durationNanos, 7, ClusterSpec.ofCount(hosts, 50), new TrafficSpec(rps), faults,
-                Scenarios.config(settings), null, load);
+                Scenarios.config(settings), null, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
     }
 
     private static LoadSpec load(Map<String, Long> capacity, Map<String, Long> weights, Arrivals arrivals,

@@ -39,7 +39,7 @@ public final class ScenarioAdapter {
             faults.add(f.withHosts(hosts));
         }
         return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
-                healthChecks, new LoadSpec(byPosition(base.load().capacityRps(), baseHosts, cluster),
+                healthChecks, base.envoyVersion(), new LoadSpec(byPosition(base.load().capacityRps(), baseHosts, cluster),
                         base.load().overloadStatus(), base.load().overloadResult(),
                         byPosition(base.load().weights(), baseHosts, cluster), base.load().arrivals(),
                         base.load().steps()));

@@ -7,6 +7,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
@@ -30,8 +31,17 @@ public final class ScenarioReader {
     public record Loaded(Scenario scenario, boolean hostsGiven) {
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "cluster", "traffic", "faults",
-            "outlier_detection", "health_checks");
+    /**
+     * A scenario of either profile: {@code envoy} (the default) or {@code gateway}; exactly one is non-null.
+     */
+    public record Profiled(Loaded envoy, GatewayScenario gateway) {
+        public boolean isGateway() {
+            return gateway != null;
+        }
+    }
+
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "profile", "cluster", "traffic",
+            "faults", "outlier_detection", "health_checks");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
             "weights");
     private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
@@ -47,6 +57,36 @@ public final class ScenarioReader {
         return read("", "(default scenario)", sets);
     }
 
+    /** The default scenario with overrides, of the profile they choose ({@code --set profile=gateway}). */
+    public static Profiled defaultsProfiled(List<String> sets) {
+        return readProfiled("", "(default scenario)", sets);
+    }
+
+    /**
+     * Reads a scenario document of either profile, chosen by its {@code profile} key (after overrides).
+     *
+     * @param source name of the file, for messages
+     * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code gateway.mode=shadow}
+     */
+    public static Profiled readProfiled(String text, String source, List<String> sets) {
+        return profiled(prepare(YamlTree.parse(text, source), sets));
+    }
+
+    private static Profiled profiled(Located root) {
+        Values v = new Values();
+        Located profileNode = root.value() instanceof Map<?, ?> m ? (Located) m.get("profile") : null;
+        String profile = profileNode == null ? "envoy" : String.valueOf(profileNode.value());
+        if (profile.equals("gateway")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Located> top = (Map<String, Located>) root.value();
+            return new Profiled(null, GatewayScenarioReader.build(root, v, top));
+        }
+        if (!profile.equals("envoy")) {
+            throw Values.error(profileNode, "profile", profileNode.value(), "envoy or gateway");
+        }
+        return new Profiled(build(root), null);
+    }
+
     /**
      * Reads a scenario document (YAML or JSON).
      *
@@ -54,7 +94,7 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
      */
     public static Loaded read(String text, String source, List<String> sets) {
-        return read(YamlTree.parse(text, source), sets);
+        return envoyOnly(readProfiled(text, source, sets), source);
     }
 
     /**
@@ -62,10 +102,23 @@ public final class ScenarioReader {
      * aliases are refused outright.
      */
     public static Loaded readWithoutAliases(String text, String source) {
-        return read(YamlTree.parseWithoutAliases(text, source), List.of());
+        return envoyOnly(readProfiledWithoutAliases(text, source), source);
     }
 
-    private static Loaded read(Located root, List<String> sets) {
+    /** As {@link #readProfiled} for an untrusted sender: anchors and aliases are refused outright. */
+    public static Profiled readProfiledWithoutAliases(String text, String source) {
+        return profiled(prepare(YamlTree.parseWithoutAliases(text, source), List.of()));
+    }
+
+    private static Loaded envoyOnly(Profiled profiled, String source) {
+        if (profiled.isGateway()) {
+            throw new InputException(source + ": profile: gateway scenarios are taken by run and sweep; this one "
+                    + "takes profile: envoy");
+        }
+        return profiled.envoy();
+    }
+
+    private static Located prepare(Located root, List<String> sets) {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
@@ -73,11 +126,18 @@ public final class ScenarioReader {
         for (String set : sets) {
             Overrides.apply(root, set);
         }
-        return build(root);
+        return root;
     }
 
     private static Loaded build(Located root) {
         Values v = new Values();
+        @SuppressWarnings("unchecked")
+        Map<String, Located> raw = (Map<String, Located>) root.value();
+        for (String key : GatewayScenarioReader.GATEWAY_ONLY) {
+            if (raw.containsKey(key)) {
+                throw GatewayScenarioReader.otherProfile(raw.get(key), key, "envoy");
+            }
+        }
         Map<String, Located> top = v.map(root, "", TOP);
         Scenario defaults = Scenario.defaults();
         String name = v.text(top.get("name"), "name", defaults.name());
@@ -109,14 +169,14 @@ public final class ScenarioReader {
         Scenario scenario;
         try {
             scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
-                    load);
+                    dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
     }
 
-    private static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
+    static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
         List<FaultSpec> faults = new ArrayList<>();
         if (node.value() == null) {
             return faults;

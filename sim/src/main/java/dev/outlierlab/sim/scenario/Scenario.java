@@ -2,6 +2,7 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Set;
  * with the scenario key (e.g. {@code faults[0].hosts}).
  *
  * @param healthChecks active health checking, or null when the cluster has none
+ * @param envoyVersion the Envoy release whose rules apply where releases differ
  * @param load         capacity, weights, arrivals and rate steps ({@link LoadSpec#NONE}: the lab model's traffic)
  */
 public record Scenario(
@@ -25,9 +27,25 @@ public record Scenario(
         List<FaultSpec> faults,
         OutlierDetectionConfig outlierDetection,
         HealthCheckSpec healthChecks,
+        EnvoyVersion envoyVersion,
         LoadSpec load) {
 
+    /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
+    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
+            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
+        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, EnvoyVersion.DEFAULT);
+    }
+
+    /** A scenario with the lab model's even, uncapped traffic ({@link LoadSpec#NONE}). */
+    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
+            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks,
+            EnvoyVersion envoyVersion) {
+        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, envoyVersion,
+                LoadSpec.NONE);
+    }
+
     public Scenario {
+        Objects.requireNonNull(envoyVersion, "envoyVersion");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(traffic, "traffic");
@@ -48,12 +66,6 @@ public record Scenario(
             }
         }
         load.checkHosts(known, abbreviate(cluster.hosts()));
-    }
-
-    /** A scenario with the lab model's even, uncapped traffic ({@link LoadSpec#NONE}). */
-    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
-            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
-        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, LoadSpec.NONE);
     }
 
     /** The lab's default scenario: the seed's opening case (six hosts, one failing 33 % from 30 s to 240 s). */
@@ -91,7 +103,13 @@ public record Scenario(
     }
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, load);
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion,
+                load);
+    }
+
+    public Scenario withEnvoyVersion(EnvoyVersion version) {
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version,
+                load);
     }
 
     private static String abbreviate(List<String> hosts) {

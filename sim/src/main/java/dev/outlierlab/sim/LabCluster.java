@@ -76,6 +76,7 @@ final class LabCluster {
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
                 healthChecker.runChecks(monitors, detector, faults, balancer);
+                recorder.signals().membershipChanged(check);
             } else {
                 return;
             }

@@ -3,6 +3,7 @@ package dev.outlierlab.sim;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.signals.SignalSeries;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import java.util.Map;
  *
  * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
  * @param hosts     each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
+ * @param signals   the operators' signals per second (membership, ejections, failures, panic), or null
  */
 public record RunResult(
         Scenario scenario,
@@ -21,5 +23,13 @@ public record RunResult(
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
         TimeSeries series,
-        List<HostTally> hosts) {
+        List<HostTally> hosts,
+        SignalSeries signals) {
+
+    /** A result without the signal series. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.check.CheckReport;
 import dev.outlierlab.config.check.CheckTarget;
 import dev.outlierlab.config.check.Finding;
@@ -23,7 +24,7 @@ public final class FindingsText {
 
     public static String render(CheckReport report) {
         StringBuilder out = new StringBuilder();
-        out.append("outlier-lab check ").append(report.file()).append(": ").append(report.targets().size())
+        out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
                 .append(report.targets().size() == 1 ? " cluster" : " clusters");
         List<String> given = new ArrayList<>();
         if (report.hosts() != null) {
@@ -34,7 +35,7 @@ public final class FindingsText {
         }
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
         for (CheckTarget t : report.targets()) {
-            out.append('\n').append(t.name()).append("  ").append(t.file()).append(':').append(t.line());
+            out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file())).append(':').append(t.line());
             out.append(t.hosts() != null ? "  " + t.hosts() + " hosts in the file" : "").append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {

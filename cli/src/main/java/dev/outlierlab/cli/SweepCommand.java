@@ -3,11 +3,13 @@ package dev.outlierlab.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,6 +45,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Mixin
     ScenarioOptions scenario;
+
+    @Mixin
+    WorkOptions work;
 
     @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
             description = {"A scenario key and the values to try, comma-separated (repeatable: every",
@@ -81,8 +86,21 @@ public final class SweepCommand implements Callable<Integer> {
                 throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
             }
         }
+        List<Planned> planned = new ArrayList<>();
+        plan(axes, 0, new ArrayList<>(), planned);
+        WorkEstimate total = new WorkEstimate(0, 0, 0);
+        for (Planned p : planned) {
+            total = total.plus(WorkEstimate.of(p.scenario()));
+        }
+        work.check(total, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        WorkOptions.Progress progress = WorkOptions.progress("sweep", total.units());
         List<Row> rows = new ArrayList<>();
-        sweep(axes, 0, new ArrayList<>(), rows);
+        for (Planned p : planned) {
+            RunOptions options = RunOptions.DEFAULT.keepingEvents(0)
+                    .watchedBy(progress.next(WorkEstimate.of(p.scenario()).units()));
+            rows.add(new Row(p.values(), Simulation.run(p.scenario(), options).summary()));
+        }
+        progress.finish();
         String text = switch (format) {
             case text -> text(axes, rows);
             case csv -> csv(axes, rows);
@@ -93,7 +111,12 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void sweep(List<Axis> axes, int depth, List<String> chosen, List<Row> rows) {
+    /** One combination of the varied values and the scenario it gives. */
+    private record Planned(List<String> values, Scenario scenario) {
+    }
+
+    /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
+    private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
         if (depth == axes.size()) {
             List<String> sets = new ArrayList<>(scenario.sets);
             for (int i = 0; i < axes.size(); i++) {
@@ -102,13 +125,12 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions options = new ScenarioOptions();
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
-            ScenarioReader.Loaded loaded = options.load();
-            rows.add(new Row(List.copyOf(chosen), Simulation.run(loaded.scenario()).summary()));
+            planned.add(new Planned(List.copyOf(chosen), options.load().scenario()));
             return;
         }
         for (String value : axes.get(depth).values()) {
             chosen.add(value);
-            sweep(axes, depth + 1, chosen, rows);
+            plan(axes, depth + 1, chosen, planned);
             chosen.remove(chosen.size() - 1);
         }
     }

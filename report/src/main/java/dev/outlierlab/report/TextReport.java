@@ -77,10 +77,11 @@ public final class TextReport {
         }
         out.append("\nDecisions\n");
         List<OutlierEvent> events = r.events();
-        if (events.isEmpty()) {
+        if (r.eventCount() == 0) {
             out.append("  none: no host was detected\n");
         } else {
-            int hostWidth = Math.max(6, events.stream().mapToInt(e -> Wording.printable(e.host()).length()).max().orElse(6));
+            int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
+                    events.stream().mapToInt(e -> Wording.printable(e.host()).length()).max().orElse(6));
             String row = "  %-10s %-" + hostWidth + "s %-10s %-20s %s%n";
             out.append(String.format(Locale.ROOT, row, "time", "host", "action", "detector", "why"));
             int shown = Math.min(events.size(), Math.max(0, maxEvents));
@@ -89,8 +90,8 @@ public final class TextReport {
                         Wording.printable(e.host()), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
                         EventExplainer.reason(e)));
             }
-            if (shown < events.size()) {
-                out.append("  ... ").append(Numbers.count(events.size() - shown))
+            if (shown < r.eventCount()) {
+                out.append("  ... ").append(Numbers.count(r.eventCount() - shown))
                         .append(" more (raise --events, or use --format json for all)\n");
             }
         }

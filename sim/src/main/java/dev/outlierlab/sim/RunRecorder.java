@@ -37,6 +37,8 @@ final class RunRecorder implements DetectorListener {
     private long unenforced;
     private long returns;
     private int maxEjected;
+    private long eventCount;
+    private int eventHostWidth;
     private long panicStart = -1;
     private long panicEnd;
 
@@ -60,7 +62,11 @@ final class RunRecorder implements DetectorListener {
 
     @Override
     public void onEvent(OutlierEvent event) {
-        events.add(event);
+        if (events.size() < options.keepEvents()) {
+            events.add(event);
+        }
+        eventCount++;
+        eventHostWidth = Math.max(eventHostWidth, event.host().length());
         if (event.action() == EventAction.EJECT) {
             balancer.setEjected(hostIndex.get(event.host()), true);
             maxEjected = Math.max(maxEjected, balancer.ejectedCount());
@@ -131,6 +137,7 @@ final class RunRecorder implements DetectorListener {
                 panicNanos, noHealthyUpstream, maxEjected);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series);
+                List.copyOf(panicWindows), series, eventCount,
+                eventHostWidth);
     }
 }

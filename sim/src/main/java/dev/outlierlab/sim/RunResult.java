@@ -10,7 +10,10 @@ import java.util.Map;
  * The outcome of one run, plain data for any renderer: the scenario as run, the summary, Envoy's
  * statistics by name, every decision in time order, and the series the charts need.
  *
- * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param events     the decisions in time order: all of them, or the first {@link RunOptions#keepEvents()}
+ * @param intervals  one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param eventCount how many decisions the run made, kept or not
+ * @param eventHostWidth the longest host name among all the decisions, kept or not (for a table's column)
  */
 public record RunResult(
         Scenario scenario,
@@ -19,5 +22,13 @@ public record RunResult(
         List<OutlierEvent> events,
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
-        TimeSeries series) {
+        TimeSeries series,
+        long eventCount,
+        int eventHostWidth) {
+    /** A result that kept every event. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+                     List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, events.size(),
+                events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
+    }
 }

@@ -26,7 +26,11 @@ public final class Simulation {
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
         long t = 0;
+        RunWatcher watcher = options.watcher();
         for (long i = 0; i < count; i++) {
+            if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+                watcher.progress(i, count);
+            }
             long next = i + 1 < count ? traffic.sendTimeNanos(i + 1) : duration;
             if (t >= nextDue) {
                 cluster.runDue(t);

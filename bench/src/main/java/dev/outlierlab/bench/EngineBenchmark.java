@@ -1,11 +1,11 @@
 package dev.outlierlab.bench;
 
-import dev.outlierlab.engine.HostMonitor;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierDetector;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.SeededRandom;
-import dev.outlierlab.engine.event.DetectorListener;
+import dev.outlierlab.engine.envoy.event.DetectorListener;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package dev.outlierlab.cli;
 
-import dev.outlierlab.config.check.CheckReport;
-import dev.outlierlab.config.check.CheckTargets;
-import dev.outlierlab.config.check.Severity;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckTargets;
+import dev.outlierlab.check.Severity;
 import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;

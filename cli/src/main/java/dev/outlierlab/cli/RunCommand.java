@@ -1,8 +1,11 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
+import dev.outlierlab.report.GatewayResultJson;
+import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
@@ -10,6 +13,9 @@ import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
@@ -28,7 +34,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules.",
+            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules, or the gateway profile's.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""},
         footer = {
@@ -46,6 +52,8 @@ import picocli.CommandLine.Spec;
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
+            "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
+            "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."})
 public final class RunCommand implements Callable<Integer> {
@@ -72,6 +80,11 @@ public final class RunCommand implements Callable<Integer> {
                 "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
 
+    @Option(names = "--stages", paramLabel = "FILE",
+            description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
+                "as JSON lines: time, request, process, mode, action, endpoints."})
+    Path stagesFile;
+
     @Option(names = "--events", paramLabel = "N", defaultValue = "200",
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
@@ -81,7 +94,15 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
+        ScenarioReader.Profiled profiled = scenario.loadProfiled();
+        if (profiled.isGateway()) {
+            return runGateway(profiled.gateway());
+        }
+        if (stagesFile != null) {
+            throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
+                    + "scenario's profile is envoy");
+        }
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
         // text shows the first --events decisions and counts the rest; JSON has them all
         RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
@@ -103,6 +124,24 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    private Integer runGateway(GatewayScenario gateway) {
+        if (traceIn != null || clusterSource.isUsed()) {
+            throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
+                    + "profile is gateway");
+        }
+        GatewayRunResult result;
+        if (stagesFile == null) {
+            result = GatewaySimulation.run(gateway);
+        } else {
+            result = StageFile.write(stagesFile, gateway);
+        }
+        String text = format == OutputFormat.json ? GatewayResultJson.toJson(result)
+                : GatewayTextReport.render(result, maxEvents);
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
     private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
         Path trace = traceIn;
@@ -117,7 +156,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             s = new Scenario(s.name(), s.durationNanos(), s.seed(),
                     new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
-                    s.outlierDetection(), s.healthChecks());
+                    s.outlierDetection(), s.healthChecks(), s.envoyVersion());
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < s.cluster().hosts().size(); i++) {

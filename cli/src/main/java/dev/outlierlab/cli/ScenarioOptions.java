@@ -21,6 +21,14 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    /** Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's). */
+    public ScenarioReader.Profiled loadProfiled() {
+        if (scenarioFile == null) {
+            return ScenarioReader.defaultsProfiled(sets);
+        }
+        return ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+    }
+
     /** Reads and validates the scenario. */
     public ScenarioReader.Loaded load() {
         if (scenarioFile == null) {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.outlierlab.engine.EjectionPolicy;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.EjectionPolicy;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.SeededRandom;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,10 +2,10 @@ package dev.outlierlab.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.outlierlab.config.check.CheckReport;
-import dev.outlierlab.config.check.CheckTarget;
-import dev.outlierlab.config.check.Finding;
-import dev.outlierlab.config.check.Severity;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckTarget;
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 

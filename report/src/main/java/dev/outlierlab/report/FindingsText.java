@@ -1,10 +1,10 @@
 package dev.outlierlab.report;
 
 import dev.outlierlab.config.Wording;
-import dev.outlierlab.config.check.CheckReport;
-import dev.outlierlab.config.check.CheckTarget;
-import dev.outlierlab.config.check.Finding;
-import dev.outlierlab.config.check.Severity;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckTarget;
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.istio.TranslatedField;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.outlierlab.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.outlierlab.config.check.CheckReport;
-import dev.outlierlab.config.check.Finding;
-import dev.outlierlab.config.check.Rule;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Rule;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

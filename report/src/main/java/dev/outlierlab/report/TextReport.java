@@ -1,13 +1,15 @@
 package dev.outlierlab.report;
 
 import dev.outlierlab.config.Wording;
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.HostTally;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
@@ -46,9 +48,10 @@ public final class TextReport {
             for (int i = 0; i < s.faults().size(); i++) {
                 FaultSpec f = s.faults().get(i);
                 line(out, i == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
-                        + trim(f.errorRatePercent()) + " % fail with " + (f.result() != null ? f.result().traceName() : f.status())
+                        + trim(f.errorRatePercent()) + " % fail" + patternText(f) + " with "
+                        + (f.result() != null ? f.result().traceName() : f.status())
                         + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
-                        + (f.failsHealthCheck() ? ", failing active health checks" : ""));
+                        + (f.failsHealthCheck() ? ", failing active health checks (" + healthCheckText(f) + ")" : ""));
             }
         } else {
             line(out, "traffic", source);
@@ -72,6 +75,13 @@ public final class TextReport {
         if (source == null) {
             line(out, "in fault", Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
                     + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
+            for (HostTally t : r.hosts()) {
+                if (faultedByDraws(s, t.host()) && t.requestsDuringFault() > 0) {
+                    line(out, "", t.host() + ": " + Numbers.count(t.failedDuringFault()) + " of its "
+                            + Numbers.count(t.requestsDuringFault()) + " requests during a fault failed ("
+                            + Numbers.two(t.failedPercentDuringFault()) + " %)");
+                }
+            }
             line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
                     ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
         }
@@ -149,5 +159,31 @@ public final class TextReport {
     private static String trim(double d) {
         String s = String.format(Locale.ROOT, "%.4f", d);
         return s.replaceAll("\\.?0+$", "");
+    }
+
+    private static String patternText(FaultSpec f) {
+        return switch (f.pattern()) {
+            case EVEN -> "";
+            case RANDOM -> " at random";
+            case BURSTS -> " in bursts of " + trim(f.burstLength()) + " on average";
+        };
+    }
+
+    /** Whether a random or burst fault covers the host: then its own share of failures is worth printing. */
+    private static boolean faultedByDraws(Scenario s, String host) {
+        for (FaultSpec f : s.faults()) {
+            if (f.pattern() != FaultPattern.EVEN && f.hosts().contains(host)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String healthCheckText(FaultSpec f) {
+        return switch (f.healthCheckFailure()) {
+            case STATUS -> "an unexpected status: failed at once";
+            case TIMEOUT -> "timeouts: count toward unhealthy_threshold";
+            case REFUSED -> "refused connections: count toward unhealthy_threshold";
+        };
     }
 }

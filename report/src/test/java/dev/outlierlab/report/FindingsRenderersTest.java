@@ -3,9 +3,9 @@ package dev.outlierlab.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.outlierlab.config.check.CheckReport;
-import dev.outlierlab.config.check.CheckTargets;
-import dev.outlierlab.config.check.Rule;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckTargets;
+import dev.outlierlab.check.Rule;
 import org.junit.jupiter.api.Test;
 
 class FindingsRenderersTest {

@@ -1,8 +1,8 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.HostMonitor;
-import dev.outlierlab.engine.OutlierDetector;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
@@ -44,12 +44,13 @@ final class LabCluster {
         this.recorder = new RunRecorder(index, durationNanos, options);
         this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
         recorder.attach(balancer);
-        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder);
+        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder,
+                scenario.envoyVersion());
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));
         }
-        this.faults = new FaultInjector(scenario.faults(), index);
+        this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         this.healthChecker = scenario.healthChecks() == null ? null
                 : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();

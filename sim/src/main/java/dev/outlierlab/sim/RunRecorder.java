@@ -1,10 +1,10 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.OutlierStats;
-import dev.outlierlab.engine.event.DetectorListener;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.IntervalEvaluation;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.OutlierStats;
+import dev.outlierlab.engine.envoy.event.DetectorListener;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +26,7 @@ final class RunRecorder implements DetectorListener {
     private final long[] seriesFailed;
     private final int[] seriesMaxEjected;
     private final long[] seriesPanic;
+    private final long[][] hostCounts;
     private LoadBalancer balancer;
 
     private long requests;
@@ -54,6 +55,22 @@ final class RunRecorder implements DetectorListener {
         seriesFailed = new long[buckets];
         seriesMaxEjected = new int[buckets];
         seriesPanic = new long[buckets];
+        hostCounts = new long[hostIndex.size()][4];
+    }
+
+    /** One request that reached {@code host}: counted in that host's {@link HostTally}. */
+    void hostRequest(int host, boolean isFailed, boolean duringFault) {
+        long[] c = hostCounts[host];
+        c[0]++;
+        if (isFailed) {
+            c[1]++;
+        }
+        if (duringFault) {
+            c[2]++;
+            if (isFailed) {
+                c[3]++;
+            }
+        }
     }
 
     void attach(LoadBalancer balancer) {
@@ -136,8 +153,13 @@ final class RunRecorder implements DetectorListener {
                 stats.detectedTotal(), stats.ejectionsEnforcedTotal(), stats.ejectionsOverflow(), unenforced, returns,
                 panicNanos, noHealthyUpstream, maxEjected);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
+        List<HostTally> tallies = new ArrayList<>();
+        List<String> names = scenario.cluster().hosts();
+        for (int h = 0; h < hostCounts.length; h++) {
+            long[] c = hostCounts[h];
+            tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
+        }
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, eventCount,
-                eventHostWidth);
+                List.copyOf(panicWindows), series, List.copyOf(tallies), eventCount, eventHostWidth);
     }
 }

@@ -1,7 +1,7 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.event.IntervalEvaluation;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +12,7 @@ import java.util.Map;
  *
  * @param events     the decisions in time order: all of them, or the first {@link RunOptions#keepEvents()}
  * @param intervals  one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param hosts      each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
  * @param eventCount how many decisions the run made, kept or not
  * @param eventHostWidth the longest host name among all the decisions, kept or not (for a table's column)
  */
@@ -23,12 +24,14 @@ public record RunResult(
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
         TimeSeries series,
+        List<HostTally> hosts,
         long eventCount,
         int eventHostWidth) {
     /** A result that kept every event. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
-                     List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series) {
-        this(scenario, summary, stats, events, intervals, panicWindows, series, events.size(),
+                     List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+                     List<HostTally> hosts) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, events.size(),
                 events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
     }
 }

@@ -7,8 +7,8 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 
 /**
  * Runs a scenario with synthetic traffic, by the lab model's rules (spec sections 3 to 7): request {@code i}
- * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults spread
- * evenly, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
+ * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
+ * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
  */
 public final class Simulation {
     private Simulation() {
@@ -52,7 +52,11 @@ public final class Simulation {
                     cluster.report(host, spec.status(), spec.result(), t);
                 }
             }
-            cluster.recorder.request(t, next, failed, faults.anyActive(t), panic, host < 0);
+            boolean duringFault = faults.anyActive(t);
+            if (host >= 0) {
+                cluster.recorder.hostRequest(host, failed, duringFault);
+            }
+            cluster.recorder.request(t, next, failed, duringFault, panic, host < 0);
             t = next;
         }
         return cluster.finish();

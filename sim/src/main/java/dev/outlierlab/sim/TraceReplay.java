@@ -21,7 +21,7 @@ public final class TraceReplay {
     public static RunResult run(Scenario scenario, Iterator<TraceRecord> records, RunOptions options) {
         Scenario noTraffic = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
                 scenario.cluster(), scenario.traffic(), List.of(), scenario.outlierDetection(),
-                scenario.healthChecks());
+                scenario.healthChecks(), scenario.envoyVersion());
         LabCluster cluster = new LabCluster(noTraffic, options);
         long previous = 0;
         long replayed = 0;

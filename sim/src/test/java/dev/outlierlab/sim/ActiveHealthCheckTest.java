@@ -8,11 +8,13 @@ import static dev.outlierlab.sim.Scenarios.times;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
-import dev.outlierlab.engine.event.UnejectReason;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
@@ -67,20 +69,49 @@ class ActiveHealthCheckTest {
         assertThat(times(r, EventAction.UNEJECT)).containsExactly(70 * S, 140 * S, 240 * S);
     }
 
-    @Test
-    void aHostFailingItsChecksLeavesRotation() {
-        // three hosts, 30 rps (10 a second each); host-0 fails every request and every check from 10 s to 40 s.
-        // Consecutive 5xx is set out of reach and the cap to 0, so only the checks act: unhealthy after two
-        // failed checks (10 s, 15 s); it gets requests i = 300, 303, ..., 447 in [10 s, 15 s) = 50 failures and
-        // none after; the check at 40 s (fault over) passes and returns it
+    /** Three hosts, 30 rps (10 a second each); host-0 fails every request and every check from 10 s to 40 s. */
+    private static RunResult failingChecks(HealthCheckFailure kind) {
+        // Consecutive 5xx is set out of reach and the cap to 0, so only the checks act.
         Scenario s = scenario(3, 50, 30, 60 * S,
-                List.of(new FaultSpec(List.of("host-0"), 10 * S, 40 * S, 1_000_000, 500, null, true)),
+                List.of(new FaultSpec(List.of("host-0"), 10 * S, 40 * S, 1_000_000, 500, null, kind,
+                        FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
                 config(OutlierSetting.MAX_EJECTION_PERCENT, 0, OutlierSetting.CONSECUTIVE_5XX, 1_000_000,
                         OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1_000_000, OutlierSetting.ENFORCING_SUCCESS_RATE, 0),
                 new HealthCheckSpec(5 * S, 2, 1));
+        return Simulation.run(s);
+    }
+
+    @Test
+    void aTimeoutCountsTowardTheThresholdBeforeTheHostLeavesRotation() {
+        // unhealthy after two failed checks (10 s, 15 s); it gets requests i = 300, 303, ..., 447 in [10 s, 15 s)
+        // = 50 failures and none after; the check at 40 s (fault over) passes and returns it
+        for (HealthCheckFailure kind : List.of(HealthCheckFailure.TIMEOUT, HealthCheckFailure.REFUSED)) {
+            RunResult r = failingChecks(kind);
+            assertThat(r.summary().failed()).as(kind.name()).isEqualTo(50);
+            assertThat(r.summary().panicNanos()).isZero(); // 2 of 3 healthy is 66.7 %
+            assertThat(times(r, EventAction.EJECT)).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnexpectedStatusFailsTheHostAtTheFirstFailingCheck() {
+        // Envoy's setUnhealthy: a non-retriable ACTIVE failure marks the host at once, so the check at 10 s
+        // takes host-0 out before its first failing request; back after the passing check at 40 s
+        RunResult r = failingChecks(HealthCheckFailure.STATUS);
+        assertThat(r.summary().failed()).isZero();
+        assertThat(r.hosts().get(0).requests()).isEqualTo(100 + 200); // 10 a second over [0 s, 10 s) and [40 s, 60 s)
+    }
+
+    @Test
+    void probesStartAtTimeZero() {
+        // a fault on host-0 over [0 s, 1 s) that fails its checks with a status: the probe at t = 0 fails it, so
+        // it gets no request at all until the probe at 5 s passes
+        Scenario s = scenario(3, 0, 30, 10 * S,
+                List.of(new FaultSpec(List.of("host-0"), 0, S, 0, 500, null, HealthCheckFailure.STATUS,
+                        FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
+                config(), new HealthCheckSpec(5 * S, 3, 1));
         RunResult r = Simulation.run(s);
-        assertThat(r.summary().failed()).isEqualTo(50);
-        assertThat(r.summary().panicNanos()).isZero(); // 2 of 3 healthy is 66.7 %
-        assertThat(times(r, EventAction.EJECT)).isEmpty();
+        // requests 0..149 (before 5 s) go round-robin over host-1 and host-2; from 5 s over all three
+        assertThat(r.hosts().get(0).requests()).isEqualTo(50);
     }
 }

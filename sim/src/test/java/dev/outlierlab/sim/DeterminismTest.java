@@ -4,8 +4,8 @@ import static dev.outlierlab.sim.Scenarios.S;
 import static dev.outlierlab.sim.Scenarios.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;

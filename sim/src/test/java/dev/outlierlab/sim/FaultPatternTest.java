@@ -4,9 +4,9 @@ import static dev.outlierlab.sim.Scenarios.S;
 import static dev.outlierlab.sim.Scenarios.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import java.util.ArrayList;
@@ -150,7 +150,7 @@ class FaultPatternTest {
         // with split origins it is a local-origin failure instead
         RunResult split = Simulation.run(scenario(1, 50, 10, 2 * S,
                 List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
-                Scenarios.config(dev.outlierlab.engine.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), null));
+                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), null));
         assertThat(split.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L)
                 .containsEntry("ejections_detected_" + EjectionType.CONSECUTIVE_5XX.statSuffix(), 0L);
     }

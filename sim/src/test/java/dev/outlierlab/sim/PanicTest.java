@@ -7,8 +7,8 @@ import static dev.outlierlab.sim.Scenarios.scenario;
 import static dev.outlierlab.sim.Scenarios.times;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;

@@ -8,11 +8,11 @@ import static dev.outlierlab.sim.Scenarios.scenario;
 import static dev.outlierlab.sim.Scenarios.times;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class SeedComparisonsTest {
         // threshold 94.5 - 1.9 * 12.298 = 71.13 -> 67 is an outlier
         RunResult r = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34));
         OutlierEvent first = of(r, EventAction.EJECT).get(0);
-        var ev = (dev.outlierlab.engine.event.SuccessRateEvidence) first.evidence();
+        var ev = (dev.outlierlab.engine.envoy.event.SuccessRateEvidence) first.evidence();
         assertThat(ev.hostSuccessRatePercent()).isEqualTo(67.0);
         assertThat(ev.meanPercent()).isEqualTo(94.5);
         assertThat(ev.stdevPercent()).isCloseTo(12.2984, org.assertj.core.api.Assertions.within(1e-4));

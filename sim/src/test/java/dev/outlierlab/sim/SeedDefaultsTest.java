@@ -2,9 +2,9 @@ package dev.outlierlab.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,12 +2,12 @@ package dev.outlierlab.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.RequestResult;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -73,9 +73,9 @@ class SimulationInvariantsTest {
             paths.add("unenforced");
         }
         for (OutlierEvent e : r.events()) {
-            if (e.uneject() == dev.outlierlab.engine.event.UnejectReason.EJECTION_TIME_ELAPSED) {
+            if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.EJECTION_TIME_ELAPSED) {
                 paths.add("return by time");
-            } else if (e.uneject() == dev.outlierlab.engine.event.UnejectReason.ACTIVE_HEALTH_CHECK) {
+            } else if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.ACTIVE_HEALTH_CHECK) {
                 paths.add("return by health check");
             }
         }

@@ -8,12 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.outlierlab.engine.EjectionType;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.RequestResult;
-import dev.outlierlab.engine.event.EventAction;
-import dev.outlierlab.engine.event.HostSample;
-import dev.outlierlab.engine.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.HostSample;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.scenario.ScenarioWriter;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;

@@ -3,9 +3,10 @@ package dev.outlierlab.web;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -110,7 +111,9 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
                 continue;
             }
             active++;
-            failures += (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM));
+            // The even pattern fails exactly its share; random and burst patterns may fail any request.
+            failures += f.pattern() == FaultPattern.EVEN
+                    ? (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM)) : inWindow;
             longestRuns = Durations.saturatingAdd(longestRuns, f.longestFailureRun());
             local |= od.splitExternalLocalOriginErrors() && f.result() != null;
             gateway |= f.result() == null && f.status() >= 502 && f.status() <= 504;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;

@@ -8,8 +8,8 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
@@ -254,7 +254,8 @@ final class ClusterExtractor {
         return SourceLines.lineOf(current);
     }
 
-    private static String camel(String snake) {
+    /** A proto field name as its JSON name: {@code outlier_detection} -> {@code outlierDetection}. */
+    static String camel(String snake) {
         StringBuilder sb = new StringBuilder();
         boolean up = false;
         for (char ch : snake.toCharArray()) {

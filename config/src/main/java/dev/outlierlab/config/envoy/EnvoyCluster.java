@@ -2,7 +2,7 @@ package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -52,6 +52,30 @@ public record EnvoyCluster(
         hosts = List.copyOf(hosts);
         problems = List.copyOf(problems);
         notes = List.copyOf(notes);
+    }
+
+    /**
+     * This cluster with the host count of a config dump's {@code EndpointsConfigDump} (an EDS cluster's hosts
+     * as Envoy had them when the dump was taken), named host-0.. since the dump is only counted.
+     */
+    public EnvoyCluster withEndpointsFromDump(int count) {
+        List<String> named = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            named.add("host-" + i);
+        }
+        List<String> more = new java.util.ArrayList<>(notes);
+        more.removeIf(n -> n.startsWith("load_assignment is not where"));
+        more.add(count + " endpoints from the dump's EndpointsConfigDump (the hosts Envoy had when the dump was taken)");
+        return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
+                outlierDetection, panicThresholdPercent, healthChecks, named, problems, more);
+    }
+
+    /** This cluster with one more setting Envoy rejects. */
+    public EnvoyCluster withProblem(InvalidConfigException error, int atLine) {
+        List<Problem> more = new java.util.ArrayList<>(problems);
+        more.add(new Problem(error, atLine));
+        return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
+                outlierDetection, panicThresholdPercent, healthChecks, hosts, more, notes);
     }
 
     /** Throws the first setting Envoy would reject, as a message naming the file, line, cluster and field. */

@@ -2,7 +2,7 @@ package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;

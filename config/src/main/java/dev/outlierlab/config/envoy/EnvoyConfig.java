@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * The clusters of one Envoy configuration file, in file order, and what kind of document held them.
+ *
+ * @param notes what the reader read past in the file (fields the bundled protos do not know), with lines
  */
-public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters) {
+public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters, List<String> notes) {
     /** The document shapes the reader takes. */
     public enum Kind {
         /** One {@code envoy.config.cluster.v3.Cluster}. */
@@ -17,11 +19,14 @@ public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters)
         /** A bootstrap; its {@code static_resources.clusters}. */
         BOOTSTRAP,
         /** A CDS {@code DiscoveryResponse}; its {@code resources}. */
-        DISCOVERY_RESPONSE
+        DISCOVERY_RESPONSE,
+        /** An admin {@code /config_dump} (or egctl's or Kuma's); the clusters of its {@code ClustersConfigDump}. */
+        CONFIG_DUMP
     }
 
     public EnvoyConfig {
         clusters = List.copyOf(clusters);
+        notes = List.copyOf(notes);
     }
 
     /**
@@ -71,6 +76,7 @@ public record EnvoyConfig(String source, Kind kind, List<EnvoyCluster> clusters)
             case CLUSTER_LIST -> "list";
             case BOOTSTRAP -> "bootstrap";
             case DISCOVERY_RESPONSE -> "DiscoveryResponse";
+            case CONFIG_DUMP -> "config dump";
         };
     }
 }

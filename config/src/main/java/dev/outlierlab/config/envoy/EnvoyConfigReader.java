@@ -14,6 +14,7 @@ import com.google.protobuf.util.JsonFormat;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
+import dev.outlierlab.engine.InvalidConfigException;
 import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -26,7 +27,9 @@ import java.util.Set;
 
 /**
  * Reads Envoy configuration with Envoy's own protos: a single {@code Cluster}, a list of clusters, a
- * bootstrap (its {@code static_resources.clusters}) or a CDS {@code DiscoveryResponse}. YAML is loaded with
+ * bootstrap (its {@code static_resources.clusters}), a CDS {@code DiscoveryResponse}, or an admin
+ * {@code /config_dump} (the clusters of its {@code ClustersConfigDump}, also inside {@code egctl}'s and Kuma's
+ * dumps; see {@link ConfigDumps}). YAML is loaded with
  * SnakeYAML (anchors and merge keys work), checked field by field against the proto types so that a mistake
  * is reported with its path and line ({@link ProtoShape}), then parsed by protobuf's JSON parser with every
  * {@code @type} it contains registered. Each cluster is then turned into an {@link EnvoyCluster} by
@@ -55,26 +58,37 @@ public final class EnvoyConfigReader {
                     + "a bootstrap (static_resources.clusters) or a CDS DiscoveryResponse");
         }
         Located root = YamlTree.parse(text, source);
+        EnvoyV1.refuse(root);
         ProtoTypes types = new ProtoTypes();
         ProtoShape shape = new ProtoShape(types);
         List<Located> clusterNodes = new ArrayList<>();
         List<Cluster> clusters = new ArrayList<>();
         EnvoyConfig.Kind kind;
+        List<ConfigDumps.Entry> dumps;
+        Map<String, Integer> endpointCounts = Map.of();
         if (root.value() instanceof List<?> items) {
             kind = EnvoyConfig.Kind.CLUSTER_LIST;
             for (int i = 0; i < items.size(); i++) {
                 Located item = withoutType((Located) items.get(i), "[" + i + "]", types, CLUSTER_TYPE);
-                shape.check(item, Cluster.getDescriptor(), "[" + i + "]");
+                item = shape.check(item, Cluster.getDescriptor(), "[" + i + "]");
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
                 clusterNodes.add(item);
             }
+        } else if (root.value() instanceof Map<?, ?> map && !(dumps = ConfigDumps.clusters(root)).isEmpty()) {
+            kind = EnvoyConfig.Kind.CONFIG_DUMP;
+            for (ConfigDumps.Entry e : dumps) {
+                Located item = withoutType(e.cluster(), e.path(), types, CLUSTER_TYPE);
+                item = shape.check(item, Cluster.getDescriptor(), e.path());
+                clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
+                clusterNodes.add(item);
+            }
+            endpointCounts = ConfigDumps.endpointCounts(root);
         } else if (root.value() instanceof Map<?, ?> map) {
             String declared = declaredType(root, types);
             if (DiscoveryResponse.getDescriptor().getFullName().equals(declared)
                     || declared == null && map.containsKey("resources")) {
                 kind = EnvoyConfig.Kind.DISCOVERY_RESPONSE;
-                Located body = withoutType(root, "", types, declared);
-                shape.check(body, DiscoveryResponse.getDescriptor(), "");
+                Located body = shape.check(withoutType(root, "", types, declared), DiscoveryResponse.getDescriptor(), "");
                 DiscoveryResponse response = (DiscoveryResponse) parse(body, DiscoveryResponse.newBuilder(), types, source);
                 List<Located> resources = children(body, "resources");
                 for (int i = 0; i < response.getResourcesCount(); i++) {
@@ -84,16 +98,14 @@ public final class EnvoyConfigReader {
             } else if (Bootstrap.getDescriptor().getFullName().equals(declared)
                     || declared == null && map.keySet().stream().anyMatch(BOOTSTRAP_KEYS::contains)) {
                 kind = EnvoyConfig.Kind.BOOTSTRAP;
-                Located body = withoutType(root, "", types, declared);
-                shape.check(body, Bootstrap.getDescriptor(), "");
+                Located body = shape.check(withoutType(root, "", types, declared), Bootstrap.getDescriptor(), "");
                 Bootstrap bootstrap = (Bootstrap) parse(body, Bootstrap.newBuilder(), types, source);
                 clusters.addAll(bootstrap.getStaticResources().getClustersList());
                 Located staticResources = child(body, "static_resources", "staticResources");
                 clusterNodes.addAll(staticResources == null ? List.of() : children(staticResources, "clusters"));
             } else if (declared == null || CLUSTER_TYPE.equals(declared)) {
                 kind = EnvoyConfig.Kind.CLUSTER;
-                Located body = withoutType(root, "", types, declared);
-                shape.check(body, Cluster.getDescriptor(), "");
+                Located body = shape.check(withoutType(root, "", types, declared), Cluster.getDescriptor(), "");
                 clusters.add((Cluster) parse(body, Cluster.newBuilder(), types, source));
                 clusterNodes.add(body);
             } else {
@@ -108,10 +120,20 @@ public final class EnvoyConfigReader {
         }
         List<EnvoyCluster> out = new ArrayList<>();
         List<String> lines = text.lines().toList();
+        Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < clusters.size(); i++) {
-            out.add(ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines));
+            EnvoyCluster c = ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines);
+            Integer dumped = endpointCounts.get(c.name());
+            if (dumped != null && c.hosts().isEmpty()) {
+                c = c.withEndpointsFromDump(dumped);
+            }
+            if (!names.add(c.name())) {
+                c = c.withProblem(new InvalidConfigException("name", "'" + c.name() + "'", "a name no other cluster "
+                        + "in the file has (Envoy: \"cluster manager: duplicate cluster '" + c.name() + "'\")"), c.line());
+            }
+            out.add(c);
         }
-        return new EnvoyConfig(source, kind, out);
+        return new EnvoyConfig(source, kind, out, shape.notes());
     }
 
     private static String declaredType(Located node, ProtoTypes types) {

@@ -9,10 +9,13 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
+import io.envoyproxy.pgv.validate.Validate;
+import io.envoyproxy.pgv.validate.Validate.FieldRules;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,10 +24,16 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a YAML tree against a protobuf message type before it is handed to protobuf's JSON parser, so that
- * every mistake is reported with its path and line: an unknown field (with the nearest known name), a value
- * of the wrong type, an enum name that does not exist, an {@code @type} the reader does not know, two fields
- * of one {@code oneof}. Follows the proto3 JSON mapping: fields by their proto or JSON name, the well-known
- * types' special forms ({@code "10s"} for Duration, a bare value for wrappers, anything for Struct).
+ * every mistake is reported with its path and line: a value of the wrong type, an enum name or number that
+ * does not exist, an {@code @type} the reader does not know, two fields of one {@code oneof}. Follows the proto3
+ * JSON mapping: fields by their proto or JSON name, the well-known types' special forms ({@code "10s"} for
+ * Duration, a bare value for wrappers, anything for Struct).
+ *
+ * <p>It returns the tree as Envoy would read it: enum names in any case become the proto's name (Envoy's YAML
+ * loader accepts {@code codec_type: auto}), and a field the bundled protos (envoy api 1.0.49) do not know is
+ * dropped with a note naming it, because it may be a field of a newer Envoy; inside {@code OutlierDetection},
+ * whose every current field the lab reads, an unknown field stays an error (a typo there changes what the
+ * check says). An enum number Envoy's {@code (validate.rules).enum.defined_only} refuses is an error.
  */
 final class ProtoShape {
     private static final Pattern DURATION = Pattern.compile("-?[0-9]+(\\.[0-9]{1,9})?s");
@@ -34,20 +43,34 @@ final class ProtoShape {
             "google.protobuf.UInt32Value", "google.protobuf.BoolValue", "google.protobuf.StringValue",
             "google.protobuf.BytesValue");
 
+    /** Messages in which an unknown field is an error rather than a note: the parts the lab models field by field. */
+    private static final Set<String> STRICT = Set.of("envoy.config.cluster.v3.OutlierDetection");
+
     private final ProtoTypes types;
+    private final List<String> notes = new ArrayList<>();
 
     ProtoShape(ProtoTypes types) {
         this.types = types;
     }
 
-    /** Checks {@code node} as a {@code type} message at {@code path} (empty for the document root). */
-    void check(Located node, Descriptor type, String path) {
+    /** What was read past: fields the bundled protos do not know, each with its path and line. */
+    List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    /**
+     * Checks {@code node} as a {@code type} message at {@code path} (empty for the document root) and returns it
+     * as protobuf's parser should see it (canonical enum names, unknown fields outside outlier detection dropped).
+     */
+    Located check(Located node, Descriptor type, String path) {
         if (node.value() == null) {
-            return;
+            return node;
         }
         String full = type.getFullName();
         switch (full) {
-            case "google.protobuf.Any" -> checkAny(node, path);
+            case "google.protobuf.Any" -> {
+                return checkAny(node, path);
+            }
             case "google.protobuf.Duration" -> {
                 if (!(node.value() instanceof String s) || !DURATION.matcher(s).matches()) {
                     throw wrongType(node, path, "a duration in seconds with an s, such as \"10s\" or \"0.25s\""
@@ -74,15 +97,15 @@ final class ProtoShape {
             }
             default -> {
                 if (WRAPPERS.contains(full)) {
-                    checkScalar(node, type.findFieldByName("value"), path);
-                } else {
-                    checkFields(node, type, path);
+                    return checkScalar(node, type.findFieldByName("value"), path);
                 }
+                return checkFields(node, type, path);
             }
         }
+        return node;
     }
 
-    private void checkAny(Located node, String path) {
+    private Located checkAny(Located node, String path) {
         Map<String, Located> map = mapping(node, path, "a mapping with an @type");
         Located typeNode = map.get("@type");
         if (typeNode == null || !(typeNode.value() instanceof String url) || url.isBlank()) {
@@ -99,7 +122,7 @@ final class ProtoShape {
         boolean special = WRAPPERS.contains(innerName) || innerName.startsWith("google.protobuf.")
                 && Set.of("Duration", "Timestamp", "FieldMask", "Struct", "Value", "ListValue", "Any")
                         .contains(innerName.substring("google.protobuf.".length()));
-        Map<String, Located> rest = new java.util.LinkedHashMap<>(map);
+        Map<String, Located> rest = new LinkedHashMap<>(map);
         rest.remove("@type");
         if (special) {
             Located value = rest.remove("value");
@@ -107,26 +130,38 @@ final class ProtoShape {
                 String key = rest.keySet().iterator().next();
                 throw unknown(rest.get(key), join(path, key), inner, key);
             }
+            LinkedHashMap<String, Located> out = new LinkedHashMap<>();
+            out.put("@type", typeNode);
             if (value != null) {
-                check(value, inner, join(path, "value"));
+                out.put("value", check(value, inner, join(path, "value")));
             }
-            return;
+            return new Located(out, node.origin());
         }
-        checkFields(new Located(rest, node.origin()), inner, path);
+        Located fields = checkFields(new Located(rest, node.origin()), inner, path);
+        LinkedHashMap<String, Located> out = new LinkedHashMap<>();
+        out.put("@type", typeNode);
+        out.putAll(asMap(fields));
+        return new Located(out, node.origin());
     }
 
-    private void checkFields(Located node, Descriptor type, String path) {
+    private Located checkFields(Located node, Descriptor type, String path) {
         Map<String, Located> map = mapping(node, path, "a mapping (a " + type.getName() + " message)");
         Map<OneofDescriptor, String> oneofs = new HashMap<>();
+        LinkedHashMap<String, Located> out = new LinkedHashMap<>();
         for (Map.Entry<String, Located> e : map.entrySet()) {
             String key = e.getKey();
             String fieldPath = join(path, key);
             FieldDescriptor f = field(type, key);
             if (f == null) {
-                throw unknown(e.getValue(), fieldPath, type, key);
+                if (STRICT.contains(type.getFullName())) {
+                    throw unknown(e.getValue(), fieldPath, type, key);
+                }
+                notes.add(unknownNote(e.getValue(), fieldPath, type, key));
+                continue;
             }
             Located value = e.getValue();
             if (value.value() == null) {
+                out.put(key, value);
                 continue;
             }
             OneofDescriptor oneof = f.getRealContainingOneof();
@@ -140,34 +175,39 @@ final class ProtoShape {
             if (f.isMapField()) {
                 Map<String, Located> entries = mapping(value, fieldPath, "a mapping");
                 FieldDescriptor valueField = f.getMessageType().findFieldByName("value");
+                LinkedHashMap<String, Located> checked = new LinkedHashMap<>();
                 for (Map.Entry<String, Located> entry : entries.entrySet()) {
-                    checkValue(entry.getValue(), valueField, fieldPath + "." + entry.getKey());
+                    checked.put(entry.getKey(), checkValue(entry.getValue(), valueField, fieldPath + "." + entry.getKey()));
                 }
+                out.put(key, new Located(checked, value.origin()));
             } else if (f.isRepeated()) {
                 if (!(value.value() instanceof List<?> list)) {
                     throw wrongType(value, fieldPath, "a list");
                 }
+                List<Located> checked = new ArrayList<>();
                 for (int i = 0; i < list.size(); i++) {
-                    checkValue((Located) list.get(i), f, fieldPath + "[" + i + "]");
+                    checked.add(checkValue((Located) list.get(i), f, fieldPath + "[" + i + "]"));
                 }
+                out.put(key, new Located(checked, value.origin()));
             } else {
-                checkValue(value, f, fieldPath);
+                out.put(key, checkValue(value, f, fieldPath));
             }
         }
+        return new Located(out, node.origin());
     }
 
-    private void checkValue(Located value, FieldDescriptor f, String path) {
+    private Located checkValue(Located value, FieldDescriptor f, String path) {
         if (value.value() == null) {
-            return;
+            return value;
         }
         if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-            check(value, f.getMessageType(), path);
-        } else {
-            checkScalar(value, f, path);
+            return check(value, f.getMessageType(), path);
         }
+        return checkScalar(value, f, path);
     }
 
-    private static void checkScalar(Located node, FieldDescriptor f, String path) {
+    /** Checks a scalar; an enum comes back with its proto name. */
+    private static Located checkScalar(Located node, FieldDescriptor f, String path) {
         Object v = node.value();
         switch (f.getJavaType()) {
             case BOOLEAN -> {
@@ -183,7 +223,9 @@ final class ProtoShape {
                     throw wrongType(node, path, "a number");
                 }
             }
-            case ENUM -> checkEnum(node, f.getEnumType(), path);
+            case ENUM -> {
+                return checkEnum(node, f, path);
+            }
             case STRING, BYTE_STRING -> {
                 if (v instanceof Map || v instanceof List) {
                     throw wrongType(node, path, "a string");
@@ -191,6 +233,7 @@ final class ProtoShape {
             }
             default -> throw new IllegalStateException("unexpected field type " + f.getJavaType());
         }
+        return node;
     }
 
     private static void checkInteger(Located node, FieldDescriptor f, String path) {
@@ -217,19 +260,41 @@ final class ProtoShape {
         }
     }
 
-    private static void checkEnum(Located node, EnumDescriptor type, String path) {
+    /**
+     * An enum by name in any case (Envoy's loader matches names case-insensitively) or by number; a number
+     * that names no value is refused where Envoy's validation says {@code defined_only}.
+     */
+    private static Located checkEnum(Located node, FieldDescriptor f, String path) {
+        EnumDescriptor type = f.getEnumType();
         Object v = node.value();
-        if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
-            return;
-        }
-        if (v instanceof String s && type.findValueByName(s) != null) {
-            return;
-        }
         List<String> names = new ArrayList<>();
         for (EnumValueDescriptor e : type.getValues()) {
             names.add(e.getName());
         }
-        throw wrongType(node, path, "one of " + String.join(", ", names));
+        if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+            if (type.findValueByNumber(l.intValue()) == null && definedOnly(f)) {
+                throw new InputException(node.origin() + ": " + display(path) + ": " + l + " is not a value of "
+                        + type.getFullName() + " (Envoy accepts only defined values here: defined_only); expected one of "
+                        + String.join(", ", names) + " or its number");
+            }
+            return node;
+        }
+        if (v instanceof String s) {
+            if (type.findValueByName(s) != null) {
+                return node;
+            }
+            for (EnumValueDescriptor e : type.getValues()) {
+                if (e.getName().equalsIgnoreCase(s)) {
+                    return new Located(e.getName(), node.origin());
+                }
+            }
+        }
+        throw wrongType(node, path, "one of " + String.join(", ", names) + " (in any case)");
+    }
+
+    private static boolean definedOnly(FieldDescriptor f) {
+        FieldRules rules = f.getOptions().getExtension(Validate.rules);
+        return rules.hasEnum() && rules.getEnum().getDefinedOnly();
     }
 
     /** A field by its proto name ({@code outlier_detection}) or its JSON name ({@code outlierDetection}). */
@@ -257,6 +322,22 @@ final class ProtoShape {
     private static InputException wrongType(Located node, String path, String expected) {
         return new InputException(node.origin() + ": " + display(path) + ": " + Wording.describe(node.value())
                 + " is the wrong type; expected " + expected);
+    }
+
+    private static String unknownNote(Located at, String path, Descriptor type, String key) {
+        TreeSet<String> names = new TreeSet<>();
+        for (FieldDescriptor f : type.getFields()) {
+            names.add(f.getName());
+        }
+        String near = Wording.nearest(key, names);
+        return "line " + SourceLines.lineOf(at) + ": " + path + " is not a field of " + type.getFullName()
+                + " in the bundled Envoy API (envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, "
+                + "Envoy rejects the file" + (near == null ? "" : " (did you mean " + near + "?)");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Located> asMap(Located node) {
+        return (Map<String, Located>) node.value();
     }
 
     private static InputException unknown(Located at, String path, Descriptor type, String key) {

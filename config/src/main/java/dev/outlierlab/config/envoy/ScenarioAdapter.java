@@ -1,7 +1,7 @@
 package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -35,10 +35,9 @@ public final class ScenarioAdapter {
                 }
                 hosts.add(cluster.hosts().get(index));
             }
-            faults.add(new FaultSpec(hosts, f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(), f.result(),
-                    f.failsHealthCheck()));
+            faults.add(f.withHosts(hosts));
         }
         return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
-                healthChecks);
+                healthChecks, base.envoyVersion());
     }
 }

@@ -48,7 +48,7 @@ public final class DestinationRuleReader {
                     continue;
                 }
                 String api = string(r.get("apiVersion"));
-                if (!VERSIONS.contains(api)) {
+                if (api == null || !VERSIONS.contains(api)) {
                     Located at = r.getOrDefault("apiVersion", resource);
                     throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
                             + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
@@ -56,11 +56,7 @@ public final class DestinationRuleReader {
                 policies.addAll(rule(resource, r, source, lines, port));
             }
         }
-        if (policies.isEmpty()) {
-            throw new InputException(source + ": no DestinationRule in the file"
-                    + (otherKinds.isEmpty() ? "" : " (found " + String.join(", ", otherKinds) + ")"));
-        }
-        return new IstioConfig(source, policies);
+        return new IstioConfig(source, policies, otherKinds);
     }
 
     private static List<Located> resources(Located root) {

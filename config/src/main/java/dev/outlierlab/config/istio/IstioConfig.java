@@ -5,10 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** The clusters' outlier settings that the DestinationRules of one file give, in file order. */
-public record IstioConfig(String source, List<IstioPolicy> policies) {
+/**
+ * The clusters' outlier settings that the DestinationRules of one file give, in file order.
+ *
+ * @param otherKinds the kinds of the documents that are not DestinationRules, in file order
+ */
+public record IstioConfig(String source, List<IstioPolicy> policies, List<String> otherKinds) {
     public IstioConfig {
         policies = List.copyOf(policies);
+        otherKinds = List.copyOf(otherKinds);
     }
 
     /**
@@ -27,6 +32,10 @@ public record IstioConfig(String source, List<IstioPolicy> policies) {
         }
         if (matches.size() == 1) {
             return matches.get(0);
+        }
+        if (policies.isEmpty()) {
+            throw new InputException(source + ": no DestinationRule in the file"
+                    + (otherKinds.isEmpty() ? "" : " (found " + String.join(", ", otherKinds) + ")"));
         }
         List<String> names = new ArrayList<>();
         policies.forEach(p -> names.add(p.displayName()));

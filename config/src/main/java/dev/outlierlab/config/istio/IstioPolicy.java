@@ -2,7 +2,7 @@ package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.ScenarioAdapter;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;

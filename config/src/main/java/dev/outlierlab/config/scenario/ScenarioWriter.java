@@ -1,8 +1,9 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -43,7 +44,12 @@ public final class ScenarioWriter {
             if (f.result() != null) {
                 fm.put("result", f.result().traceName());
             }
-            fm.put("fails_health_check", f.failsHealthCheck());
+            fm.put("fails_health_check", f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
+            fm.put("pattern", f.pattern().scenarioName());
+            if (f.pattern() == FaultPattern.BURSTS) {
+                BigDecimal burst = BigDecimal.valueOf(f.burstLengthMilli(), 3).stripTrailingZeros();
+                fm.put("burst_length", burst.scale() <= 0 ? (Object) burst.longValueExact() : burst);
+            }
             faults.add(fm);
         }
         m.put("faults", faults);

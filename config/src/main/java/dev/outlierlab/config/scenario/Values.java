@@ -5,8 +5,10 @@ import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -190,6 +192,51 @@ final class Values {
             throw error(node, key, node.value(), "one of timeout, connect_failed, ext_failed (or leave it out to fail with status)");
         }
         return r;
+    }
+
+    /**
+     * How a fault fails active health checks: false or absent (it does not), true or status (an unexpected HTTP
+     * status), timeout, refused.
+     */
+    HealthCheckFailure healthCheckFailure(Located node, String key) {
+        if (node == null || node.value() == null || Boolean.FALSE.equals(node.value())) {
+            return null;
+        }
+        if (Boolean.TRUE.equals(node.value())) {
+            return HealthCheckFailure.STATUS;
+        }
+        HealthCheckFailure k = node.value() instanceof String s ? HealthCheckFailure.byScenarioName(s) : null;
+        if (k == null) {
+            throw error(node, key, node.value(), "false, or how the probes fail: status (true means status), "
+                    + "timeout, refused");
+        }
+        return k;
+    }
+
+    /** A fault's failure pattern: even (the default), random or bursts. */
+    FaultPattern pattern(Located node, String key) {
+        if (node == null || node.value() == null) {
+            return FaultPattern.EVEN;
+        }
+        FaultPattern p = node.value() instanceof String s ? FaultPattern.byScenarioName(s) : null;
+        if (p == null) {
+            throw error(node, key, node.value(), "one of even, random, bursts");
+        }
+        return p;
+    }
+
+    /** A positive decimal with at most 3 decimals, in thousandths. */
+    long milli(Located node, String key, long fallback, String allowed) {
+        if (node == null) {
+            return fallback;
+        }
+        Object v = node.value();
+        BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b : null;
+        if (d == null || d.signum() <= 0 || d.stripTrailingZeros().scale() > 3
+                || d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1000)) > 0) {
+            throw error(node, key, v, allowed);
+        }
+        return d.movePointRight(3).longValueExact();
     }
 
     /**

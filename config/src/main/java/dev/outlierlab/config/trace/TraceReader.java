@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.config.io.BoundedLineReader;
 import java.math.BigDecimal;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierDetectionConfig;
-import dev.outlierlab.engine.OutlierSetting;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import org.junit.jupiter.api.Test;
 
 class EnvoyConfigReaderTest {
@@ -28,7 +28,7 @@ class EnvoyConfigReaderTest {
         assertThat(od.successfulActiveHealthCheckUnejectHost()).isFalse();
         assertThat(od.isExplicit(OutlierSetting.MAX_EJECTION_PERCENT)).isTrue();
         assertThat(od.isExplicit(OutlierSetting.ENFORCING_SUCCESS_RATE)).isFalse();
-        assertThat(od.enforcingPercent(dev.outlierlab.engine.EjectionType.SUCCESS_RATE)).isEqualTo(100);
+        assertThat(od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE)).isEqualTo(100);
         assertThat(c.problems()).isEmpty();
     }
 
@@ -187,6 +187,68 @@ class EnvoyConfigReaderTest {
     void badEnumNamesTheChoices() {
         assertThatThrownBy(() -> EnvoyConfigReader.read("name: a\ntype: STATIK\n", "a.yaml"))
                 .hasMessageContaining("a.yaml:2: type: \"STATIK\" is the wrong type; expected one of STATIC, STRICT_DNS");
+    }
+
+    @Test
+    void enumNamesInAnyCaseAreEnvoysNames() {
+        String text = "name: a\ntype: strict_dns\nlb_policy: Round_Robin\nload_assignment:\n  cluster_name: a\n"
+                + "  endpoints: [{lb_endpoints: [{endpoint: {address: {socket_address: {address: a.example, port_value: 80, "
+                + "protocol: tcp}}}}]}]\noutlier_detection: {}\n";
+        EnvoyCluster c = EnvoyConfigReader.read(text, "a.yaml").cluster(null);
+        assertThat(c.discoveryType()).isEqualTo("STRICT_DNS");
+        assertThat(c.hosts()).containsExactly("a.example:80");
+    }
+
+    @Test
+    void undefinedEnumNumberIsRefusedAsEnvoysDefinedOnlyDoes() {
+        // /work/shared/hardening-cases/enum-999.yaml: type: 999 (Cluster.type has defined_only: true)
+        assertThatThrownBy(() -> Corpus.envoy("hardening/enum-999.yaml"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("hardening/enum-999.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster."
+                        + "DiscoveryType (Envoy accepts only defined values here: defined_only); expected one of STATIC, "
+                        + "STRICT_DNS, LOGICAL_DNS, EDS, ORIGINAL_DST or its number");
+        // a defined number is fine
+        assertThat(EnvoyConfigReader.read("name: a\ntype: 1\noutlier_detection: {}\n", "a.yaml").cluster(null)
+                .discoveryType()).isEqualTo("STRICT_DNS");
+    }
+
+    @Test
+    void fieldsNewerThanTheBundledProtosAreNotesOutsideOutlierDetection() {
+        String text = "name: a\ntype: STATIC\nconnect_timeout: 1s\nfuture_knob: true\ntyped_extension_protocol_options:\n"
+                + "  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n"
+                + "    '@type': type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n"
+                + "    hash_policy: [{header: {header_name: x}}]\n"
+                + "    explicit_http_config: {http2_protocol_options: {}}\noutlier_detection: {}\n";
+        EnvoyConfig config = EnvoyConfigReader.read(text, "a.yaml");
+        assertThat(config.notes()).containsExactly(
+                "line 4: future_knob is not a field of envoy.config.cluster.v3.Cluster in the bundled Envoy API "
+                        + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file",
+                "line 8: typed_extension_protocol_options.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.hash_policy "
+                        + "is not a field of envoy.extensions.upstreams.http.v3.HttpProtocolOptions in the bundled Envoy API "
+                        + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file");
+        assertThat(config.cluster(null).hasOutlierDetection()).isTrue();
+    }
+
+    @Test
+    void duplicateClusterNamesAreWhatEnvoyRejects() {
+        // /work/shared/hardening-cases/dup-clusters.yaml: two clusters named a
+        EnvoyConfig config = Corpus.envoy("hardening/dup-clusters.yaml");
+        assertThat(config.clusters()).hasSize(2);
+        assertThat(config.clusters().get(0).problems()).isEmpty();
+        assertThat(config.clusters().get(1).problems()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(16);
+            assertThat(p.error().getMessage()).isEqualTo("name: 'a' is not allowed; expected a name no other cluster in "
+                    + "the file has (Envoy: \"cluster manager: duplicate cluster 'a'\")");
+        });
+        assertThatThrownBy(() -> config.clusters().get(1).requireValid())
+                .hasMessageContaining("hardening/dup-clusters.yaml:16: cluster 'a'");
+    }
+
+    @Test
+    void aListWithNoClustersReadsAsNone() {
+        EnvoyConfig config = Corpus.envoy("hardening/empty-list.yaml");
+        assertThat(config.clusters()).isEmpty();
+        assertThatThrownBy(() -> config.cluster(null)).hasMessage("hardening/empty-list.yaml: the list has no clusters");
     }
 
     @Test

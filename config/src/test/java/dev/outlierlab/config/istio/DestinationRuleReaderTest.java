@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.Corpus;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -165,8 +165,13 @@ class DestinationRuleReaderTest {
                         + "milliseconds (Istio rejects others)");
         assertThatThrownBy(() -> read("istio/bad/wrong-type.yaml", null))
                 .hasMessageContaining("wrong-type.yaml:9: spec.trafficPolicy.outlierDetection.consecutive5xxErrors: \"lots\"");
-        assertThatThrownBy(() -> read("istio/bad/only-virtualservice.yaml", null))
+        // a manifest without a DestinationRule reads as nothing to check (check says so); run --istio refuses it
+        assertThat(read("istio/bad/only-virtualservice.yaml", null).policies()).isEmpty();
+        assertThatThrownBy(() -> read("istio/bad/only-virtualservice.yaml", null).select(null, null, null))
                 .hasMessage("istio/bad/only-virtualservice.yaml: no DestinationRule in the file (found VirtualService)");
+        assertThatThrownBy(() -> DestinationRuleReader.read("kind: DestinationRule\nmetadata: {name: x}\n", "dr.yaml", null))
+                .hasMessage("dr.yaml:1: apiVersion: missing is not allowed; expected one of networking.istio.io/v1, "
+                        + "v1beta1 or v1alpha3");
         assertThatThrownBy(() -> DestinationRuleReader.read("\n# nothing\n", "dr.yaml", null))
                 .hasMessageContaining("dr.yaml: the file is empty");
         assertThatThrownBy(() -> DestinationRuleReader.read("kind: DestinationRule\napiVersion: networking.istio.io/v2\n",

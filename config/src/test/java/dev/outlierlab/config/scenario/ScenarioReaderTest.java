@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.OutlierSetting;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,7 @@ class ScenarioReaderTest {
         assertThat(f.errorRatePpm()).isEqualTo(123_456);
         assertThat(f.result()).isEqualTo(RequestResult.LOCAL_ORIGIN_TIMEOUT);
         assertThat(f.failsHealthCheck()).isTrue();
+        assertThat(f.healthCheckFailure()).isEqualTo(HealthCheckFailure.STATUS);
         assertThat(s.outlierDetection().intervalNanos()).isEqualTo(2_000_000_000L);
         assertThat(s.outlierDetection().baseEjectionTimeNanos()).isEqualTo(30_000_000_000L);
         assertThat(s.outlierDetection().maxEjectionPercent()).isEqualTo(67);
@@ -124,6 +126,20 @@ class ScenarioReaderTest {
                 """);
         String json = dev.outlierlab.config.yaml.YamlTreeTestSupport.toJson(ScenarioWriter.toMap(original));
         assertThat(read(json)).isEqualTo(original);
+    }
+
+    @Test
+    void healthCheckFailuresHaveAKindThatReadsBack() {
+        for (String kind : List.of("status", "timeout", "refused")) {
+            Scenario s = read("faults:\n  - hosts: 1\n    fails_health_check: " + kind + "\n");
+            assertThat(s.faults().get(0).healthCheckFailure().scenarioName()).isEqualTo(kind);
+            assertThat(ScenarioWriter.toMap(s).toString()).contains("fails_health_check=" + kind);
+        }
+        assertThat(read("faults:\n  - hosts: 1\n    fails_health_check: false\n").faults().get(0).failsHealthCheck())
+                .isFalse();
+        assertThatThrownBy(() -> read("faults:\n  - hosts: 1\n    fails_health_check: maybe\n"))
+                .hasMessage("s.yaml:3: faults[0].fails_health_check: \"maybe\" is not allowed; expected false, or how "
+                        + "the probes fail: status (true means status), timeout, refused");
     }
 
     @Test

@@ -1,14 +1,16 @@
 package dev.outlierlab.sim.fault;
 
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Decides, request by request, whether a host fails (spec section 5). Each (fault, host) pair keeps the count
- * {@code k} of requests the host received while that fault was active; the first active fault in the
- * scenario's list that covers the host decides, and every active fault covering it counts the request.
+ * {@code k} of requests the host received while that fault was active and its {@link FailureSequence}; the
+ * first active fault in the scenario's list that covers the host decides, and every active fault covering it
+ * counts the request (and, for the random and burst patterns, takes its draw).
  *
  * <p>The fault windows cut time into segments in which the same faults are active. The injector keeps the
  * segment of the last time asked about and, per host, the list of its faults active in it (rebuilt the first
@@ -36,10 +38,23 @@ public final class FaultInjector {
     private final int[][] activeOfHost;
     private final int[] activeCount;
     private final long[] segmentOfHost;
+    /** sequences[host][j]: which of those requests fail, by faultsOfHost[host][j]'s pattern. */
+    private final FailureSequence[][] sequences;
 
+    /** Faults with the even pattern only (no draws; the seed is not needed). */
     public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex) {
+        this(faults, hostIndex, 0);
+    }
+
+    /**
+     * @param seed the scenario's seed, from which the random and burst patterns derive a stream per fault and
+     *             host ({@link FailureSequence#streamSeed})
+     */
+    public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed) {
         this.faults = faults.toArray(new FaultSpec[0]);
         int hosts = hostIndex.size();
+        String[] names = new String[hosts];
+        hostIndex.forEach((name, index) -> names[index] = name);
         List<List<Integer>> byHost = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             byHost.add(new ArrayList<>());
@@ -57,11 +72,17 @@ public final class FaultInjector {
         activeOfHost = new int[hosts][];
         activeCount = new int[hosts];
         segmentOfHost = new long[hosts];
+        sequences = new FailureSequence[hosts][];
         for (int h = 0; h < hosts; h++) {
             faultsOfHost[h] = byHost.get(h).stream().mapToInt(Integer::intValue).toArray();
             counters[h] = new long[faultsOfHost[h].length];
             activeOfHost[h] = new int[faultsOfHost[h].length];
             segmentOfHost[h] = -1;
+            sequences[h] = new FailureSequence[faultsOfHost[h].length];
+            for (int j = 0; j < faultsOfHost[h].length; j++) {
+                int f = faultsOfHost[h][j];
+                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
+            }
         }
         changes = java.util.stream.Stream.of(this.faults)
                 .flatMapToLong(f -> java.util.stream.LongStream.of(f.startNanos(), f.endNanos()))
@@ -115,7 +136,8 @@ public final class FaultInjector {
         for (int a = 0; a < activeCount[host]; a++) {
             int j = active[a];
             long k = counters[host][j]++;
-            if (a == 0 && faults[mine[j]].fails(k)) {
+            boolean fails = sequences[host][j].fails(k);
+            if (a == 0 && fails) {
                 decided = mine[j];
             }
         }
@@ -128,16 +150,20 @@ public final class FaultInjector {
         return anyActiveInSegment;
     }
 
-    /** Whether the host is in an active fault that also fails active health checks. */
-    public boolean failsHealthCheck(int host, long nanos) {
+    /**
+     * How the host fails an active health check at {@code nanos}: the kind of the first active fault covering it
+     * that fails health checks, or null when its probes pass.
+     */
+    public HealthCheckFailure healthCheckFailure(int host, long nanos) {
         locate(nanos);
         int[] active = active(host, nanos);
         for (int a = 0; a < activeCount[host]; a++) {
-            if (faults[faultsOfHost[host][active[a]]].failsHealthCheck()) {
-                return true;
+            FaultSpec f = faults[faultsOfHost[host][active[a]]];
+            if (f.failsHealthCheck()) {
+                return f.healthCheckFailure();
             }
         }
-        return false;
+        return null;
     }
 
     public FaultSpec fault(int index) {

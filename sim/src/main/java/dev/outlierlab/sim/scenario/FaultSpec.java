@@ -2,14 +2,16 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 import java.util.List;
 
 /**
  * A fault: during {@code [start, end)} the listed hosts fail {@code errorRatePpm} parts per million of their
- * requests, spread evenly (spec section 5). A failure is reported as HTTP {@code status}, or, when
- * {@code result} is set, as that local-origin result (e.g. a timeout). With {@code failsHealthCheck} the
- * hosts also fail active health checks during the window.
+ * requests, spread as {@code pattern} says (spec section 5): evenly, independently at random, or in bursts
+ * whose mean length is {@code burstLengthMilli / 1000} failures. A failure is reported as HTTP {@code status},
+ * or, when {@code result} is set, as that local-origin result (e.g. a timeout). With a
+ * {@code healthCheckFailure} the hosts also fail active health checks during the window, in that way (null: they
+ * pass).
  */
 public record FaultSpec(
         List<String> hosts,
@@ -18,11 +20,33 @@ public record FaultSpec(
         long errorRatePpm,
         int status,
         RequestResult result,
-        boolean failsHealthCheck) {
+        HealthCheckFailure healthCheckFailure,
+        FaultPattern pattern,
+        long burstLengthMilli) {
 
     public static final long PPM = 1_000_000L;
+    /** The mean burst length when a scenario does not give one: 5 failures. */
+    public static final long DEFAULT_BURST_LENGTH_MILLI = 5_000;
+    /** The longest mean burst the lab accepts: a million failures. */
+    public static final long MAX_BURST_LENGTH_MILLI = 1_000_000_000L;
+
+    /**
+     * A fault with the even pattern (the lab model's default); {@code failsHealthCheck} fails health checks with
+     * an HTTP status.
+     */
+    public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
+            RequestResult result, boolean failsHealthCheck) {
+        this(hosts, startNanos, endNanos, errorRatePpm, status, result,
+                failsHealthCheck ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, DEFAULT_BURST_LENGTH_MILLI);
+    }
+
+    /** Whether the hosts fail active health checks during the window. */
+    public boolean failsHealthCheck() {
+        return healthCheckFailure != null;
+    }
 
     public FaultSpec {
+        java.util.Objects.requireNonNull(pattern, "pattern");
         hosts = List.copyOf(hosts);
         if (hosts.isEmpty()) {
             throw new InvalidConfigException("faults[].hosts", "[]", "at least one host (a count or a list of names)");
@@ -41,6 +65,45 @@ public record FaultSpec(
         if (status < 500 || status > 599) {
             throw new InvalidConfigException("faults[].status", Integer.toString(status), "an HTTP status from 500 to 599");
         }
+        if (pattern == FaultPattern.BURSTS) {
+            long shortest = shortestBurstLengthMilli(errorRatePpm);
+            if (burstLengthMilli < shortest || burstLengthMilli > MAX_BURST_LENGTH_MILLI) {
+                throw new InvalidConfigException("faults[].burst_length", formatMilli(burstLengthMilli),
+                        "a mean number of failures per burst from " + formatMilli(shortest)
+                                + " to 1000000 with at most 3 decimals"
+                                + (shortest > 1000 ? " (at an error rate of " + errorRatePercent()
+                                        + " % the runs of successes between bursts average at least one request only"
+                                        + " if bursts average " + formatMilli(shortest) + " failures or more)" : ""));
+            }
+        }
+    }
+
+    /**
+     * The shortest mean burst that a rate allows, in thousandths: at least one failure, and long enough that the
+     * runs of successes between bursts average at least one request ({@code L >= r / (1 - r)}).
+     */
+    public static long shortestBurstLengthMilli(long errorRatePpm) {
+        if (errorRatePpm >= PPM) {
+            return 1000;
+        }
+        long rest = PPM - errorRatePpm;
+        long ratio = (errorRatePpm * 1000 + rest - 1) / rest;
+        return Math.max(1000, ratio);
+    }
+
+    /** The same fault on other hosts. */
+    public FaultSpec withHosts(List<String> otherHosts) {
+        return new FaultSpec(otherHosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure,
+                pattern, burstLengthMilli);
+    }
+
+    /** The mean burst length in failures, for display. */
+    public double burstLength() {
+        return burstLengthMilli / 1000.0;
+    }
+
+    private static String formatMilli(long milli) {
+        return java.math.BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
     }
 
     public boolean activeAt(long nanos) {
@@ -52,17 +115,22 @@ public record FaultSpec(
         return errorRatePpm / 10_000.0;
     }
 
-    /** Spec section 5: whether the request numbered {@code k} (from 0) within this fault fails. */
+    /** Spec section 5, the even pattern: whether the request numbered {@code k} (from 0) within this fault fails. */
     public boolean fails(long k) {
         return ((k + 1) * errorRatePpm) / PPM > (k * errorRatePpm) / PPM;
     }
 
     /**
-     * The longest run of consecutive failures in this fault's pattern (spec section 5): failures are spread
+     * The longest run of consecutive failures in the even pattern (spec section 5): failures are spread
      * evenly, so with rate r below 100 % a run is at most {@code ceil(r / (1 - r))} long; at 100 % it never ends
-     * ({@code Long.MAX_VALUE}). This is what consecutive-error detection can see of a partial failure.
+     * ({@code Long.MAX_VALUE}). This is what consecutive-error detection can see of a partial failure. The
+     * random and burst patterns have no longest run: any run has a chance ({@code Long.MAX_VALUE} unless the
+     * rate is 0).
      */
     public long longestFailureRun() {
+        if (pattern != FaultPattern.EVEN) {
+            return errorRatePpm == 0 ? 0 : Long.MAX_VALUE;
+        }
         return longestFailureRun(errorRatePpm);
     }
 

@@ -2,7 +2,8 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +15,7 @@ import java.util.Set;
  * with the scenario key (e.g. {@code faults[0].hosts}).
  *
  * @param healthChecks active health checking, or null when the cluster has none
+ * @param envoyVersion the Envoy release whose rules apply where releases differ
  */
 public record Scenario(
         String name,
@@ -23,9 +25,17 @@ public record Scenario(
         TrafficSpec traffic,
         List<FaultSpec> faults,
         OutlierDetectionConfig outlierDetection,
-        HealthCheckSpec healthChecks) {
+        HealthCheckSpec healthChecks,
+        EnvoyVersion envoyVersion) {
+
+    /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}). */
+    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
+            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
+        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, EnvoyVersion.DEFAULT);
+    }
 
     public Scenario {
+        Objects.requireNonNull(envoyVersion, "envoyVersion");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(traffic, "traffic");
@@ -61,7 +71,11 @@ public record Scenario(
     }
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks);
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion);
+    }
+
+    public Scenario withEnvoyVersion(EnvoyVersion version) {
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version);
     }
 
     private static String abbreviate(List<String> hosts) {

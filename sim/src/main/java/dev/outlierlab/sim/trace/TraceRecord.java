@@ -1,6 +1,6 @@
 package dev.outlierlab.sim.trace;
 
-import dev.outlierlab.engine.RequestResult;
+import dev.outlierlab.engine.envoy.RequestResult;
 
 /**
  * One observed outcome for replay: at {@code timeNanos}, host number {@code host} (index into the

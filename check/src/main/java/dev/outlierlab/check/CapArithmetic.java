@@ -1,0 +1,37 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.engine.envoy.EjectionPolicy;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+
+/** The ejection cap's arithmetic over cluster sizes, by the engine's own rule ({@link EjectionPolicy#checkCap}). */
+final class CapArithmetic {
+    private CapArithmetic() {
+    }
+
+    static boolean capAllows(OutlierDetectionConfig c, int ejected, int size) {
+        return new EjectionPolicy(c, () -> 0L).checkCap(ejected, size).allowed();
+    }
+
+    /** The smallest max_ejection_percent (without always_eject_one_host) that lets the next host go. */
+    static Long smallestPercent(OutlierDetectionConfig c, int ejected, int size) {
+        for (long p = 0; p <= 100; p++) {
+            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p)
+                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
+            if (capAllows(candidate, ejected, size)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** How many hosts the cap lets be ejected at once. */
+    static int maxEjectable(OutlierDetectionConfig c, int size) {
+        int k = 0;
+        while (k < size && capAllows(c, k, size)) {
+            k++;
+        }
+        return k;
+    }
+
+}

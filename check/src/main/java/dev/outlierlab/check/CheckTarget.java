@@ -1,0 +1,46 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.config.istio.TranslatedField;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import java.util.List;
+
+/**
+ * One cluster's outlier-detection configuration as {@code check} sees it, from an Envoy cluster or a translated
+ * DestinationRule: the effective settings (null when there are none or Envoy rejects them), the panic
+ * threshold, the active health check, the host count when the file says it, and what the reader already
+ * knows is wrong or surprising.
+ *
+ * @param line     line of the outlier-detection block (of the cluster when there is none)
+ * @param hosts    the number of hosts, or null when the file does not say
+ * @param problems settings Envoy rejects
+ * @param warnings translation surprises (Istio)
+ * @param notes    parts of the cluster read but not modelled
+ * @param translation for a DestinationRule, every Envoy field with where its value came from; else empty
+ */
+public record CheckTarget(
+        String name,
+        FixStyle style,
+        String file,
+        int line,
+        boolean hasOutlierDetection,
+        OutlierDetectionConfig config,
+        double panicThresholdPercent,
+        HealthCheckSpec healthChecks,
+        Integer hosts,
+        List<Problem> problems,
+        List<String> warnings,
+        List<TranslatedField> translation,
+        List<String> notes) {
+
+    /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
+    public record Problem(String message, int line) {
+    }
+
+    public CheckTarget {
+        problems = List.copyOf(problems);
+        warnings = List.copyOf(warnings);
+        translation = List.copyOf(translation);
+        notes = List.copyOf(notes);
+    }
+}

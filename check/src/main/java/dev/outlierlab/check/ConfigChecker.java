@@ -1,0 +1,250 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EjectionPolicy;
+import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Explains what a cluster's outlier detection will do, as findings ({@link Rule}). The numbers come from the
+ * engine's own rules rather than restated formulas: the cap from {@link EjectionPolicy#checkCap}, panic from
+ * the simulator's {@link LoadBalancer}, defaults and validation from {@link OutlierDetectionConfig}.
+ */
+public final class ConfigChecker {
+    /** Largest cluster size searched for "the smallest cluster the cap admits a host in". */
+    private static final int MAX_SEARCHED_HOSTS = 10_000;
+
+    private final CheckTarget target;
+    private final Integer hosts;
+    private final Long rps;
+    private final FindingSink sink;
+
+    private ConfigChecker(CheckTarget target, Integer hosts, Long rps) {
+        this.target = target;
+        this.hosts = hosts != null ? hosts : target.hosts();
+        this.rps = rps;
+        this.sink = new FindingSink(target);
+    }
+
+    /**
+     * The findings for one cluster.
+     *
+     * @param hosts the cluster size, overriding the file's (null: the file's, if it says)
+     * @param rps   requests per second to the whole cluster (null: unknown, volume checks are skipped)
+     */
+    public static List<Finding> check(CheckTarget target, Integer hosts, Long rps) {
+        ConfigChecker c = new ConfigChecker(target, hosts, rps);
+        c.run();
+        return c.sink.findings();
+    }
+
+    private void run() {
+        for (CheckTarget.Problem p : target.problems()) {
+            sink.add(Rule.INVALID_CONFIG, Severity.ERROR, "Envoy rejects cluster '" + target.name() + "': " + p.message(),
+                    Map.of(), null, p.line());
+        }
+        if (!target.problems().isEmpty()) {
+            return;
+        }
+        for (String w : target.warnings()) {
+            List<FixStyle.Change> fix = w.startsWith("maxEjectionPercent: 0")
+                    ? List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", 10,
+                            "say what you get; a DestinationRule cannot turn the cap off"))
+                    : List.of();
+            sink.add(Rule.ISTIO_TRANSLATION, Severity.WARNING, w, Map.of(), fix, target.line());
+        }
+        for (String note : target.notes()) {
+            sink.add(Rule.NOT_MODELLED, Severity.NOTE, note, Map.of(), List.of(), target.line());
+        }
+        if (!target.hasOutlierDetection()) {
+            sink.add(Rule.NO_OUTLIER_DETECTION, Severity.NOTE, "cluster '" + target.name() + "' has no outlier detection: "
+                    + "Envoy does no passive outlier detection for it", Map.of(), List.of(), target.line());
+            return;
+        }
+        OutlierDetectionConfig c = target.config();
+        cap(c);
+        volumeDetector(c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, Rule.SUCCESS_RATE_TOO_FEW_HOSTS,
+                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE, "success-rate");
+        volumeDetector(c, EjectionType.FAILURE_PERCENTAGE, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, Rule.FAILURE_PERCENTAGE_TOO_FEW_HOSTS,
+                Rule.FAILURE_PERCENTAGE_VOLUME_UNREACHABLE, "failure-percentage");
+        detectOnly(c);
+        healthChecks(c);
+        PanicCheck.check(c, hosts, sink);
+        PartialFailureCheck.check(c, hosts, rps, sink);
+    }
+
+    // ---- the cap ----
+
+    private void cap(OutlierDetectionConfig c) {
+        long max = c.maxEjectionPercent();
+        if (hosts != null) {
+            if (CapArithmetic.capAllows(c, 0, hosts)) {
+                return;
+            }
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("hosts", (long) hosts);
+            n.put("max_ejection_percent", max);
+            n.put("percent_if_one_ejected", FindingSink.round(100.0 * 1 / hosts));
+            Long one = CapArithmetic.smallestPercent(c, 0, hosts);
+            Long two = hosts >= 2 ? CapArithmetic.smallestPercent(c, 1, hosts) : null;
+            n.put("smallest_percent_admitting_one_host", one);
+            n.put("smallest_percent_admitting_two_hosts", two);
+            String message = "max_ejection_percent " + max + " admits no host of " + hosts + ": one ejection would be "
+                    + FindingSink.fmt(100.0 / hosts) + " % of the cluster, so every detection is refused (an overflow). The "
+                    + "smallest percentage that admits one host is " + one
+                    + (two == null ? "" : ", two hosts " + two) + "; or set always_eject_one_host.";
+            List<FixStyle.Change> fix = new ArrayList<>();
+            fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", one,
+                    "admits 1 of " + hosts + " hosts" + (two == null ? "" : "; " + two + " admits 2")));
+            sink.add(Rule.CAP_ADMITS_NO_HOST, Severity.ERROR, message, n, fix, target.line());
+            return;
+        }
+        if (c.alwaysEjectOneHost()) {
+            return;
+        }
+        Integer smallest = null;
+        for (int size = 1; size <= MAX_SEARCHED_HOSTS && smallest == null; size++) {
+            if (CapArithmetic.capAllows(c, 0, size)) {
+                smallest = size;
+            }
+        }
+        if (smallest != null && smallest == 1) {
+            return;
+        }
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("max_ejection_percent", max);
+        n.put("smallest_cluster_admitting_one_host", smallest == null ? null : (long) smallest);
+        if (smallest == null) {
+            sink.add(Rule.CAP_ADMITS_NO_HOST, Severity.ERROR, "max_ejection_percent " + max + " admits no host in a cluster "
+                    + "of any size: outlier detection never ejects", n,
+                    List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", 34,
+                            "admits 1 host of 3 or more, 2 of 6 or more")), target.line());
+            return;
+        }
+        sink.add(Rule.CAP_ADMITS_NO_HOST_BELOW, Severity.NOTE, "max_ejection_percent " + max + " admits no host in a cluster "
+                + "of fewer than " + smallest + " hosts (the file does not say how many there are; pass --hosts N)",
+                n, List.of(), target.line());
+    }
+
+    // ---- success rate and failure percentage ----
+
+    private void volumeDetector(OutlierDetectionConfig c, EjectionType type, OutlierSetting minHostsSetting,
+                                OutlierSetting volumeSetting, Rule tooFew, Rule unreachable, String name) {
+        if (c.enforcingPercent(type) == 0 || hosts == null) {
+            return;
+        }
+        long minHosts = c.get(minHostsSetting);
+        long volume = c.get(volumeSetting);
+        if (hosts < minHosts) {
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("hosts", (long) hosts);
+            n.put(minHostsSetting.envoyName(), minHosts);
+            List<FixStyle.Change> fix = hosts >= 2
+                    ? List.of(new FixStyle.Change("outlier_detection." + minHostsSetting.envoyName(), hosts,
+                            "with so few hosts, one bad host moves the mean a lot"))
+                    : List.of();
+            sink.add(tooFew, Severity.WARNING, name + " detection can never run: it needs " + minHosts + " hosts with "
+                    + volume + " requests each in an interval, and the cluster has " + hosts, n, fix, target.line());
+            return;
+        }
+        if (rps == null) {
+            return;
+        }
+        long interval = c.intervalNanos();
+        // requests in one interval spread evenly over the hosts: rps * interval / 1e9 / hosts
+        BigInteger perHost = BigInteger.valueOf(rps).multiply(BigInteger.valueOf(interval))
+                .divide(BigInteger.valueOf(Durations.SECOND)).divide(BigInteger.valueOf(hosts));
+        if (perHost.compareTo(BigInteger.valueOf(volume)) >= 0) {
+            return;
+        }
+        long neededRps = BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts))
+                .multiply(BigInteger.valueOf(Durations.SECOND)).add(BigInteger.valueOf(interval - 1))
+                .divide(BigInteger.valueOf(interval)).longValueExact();
+        long neededIntervalMs = BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts))
+                .multiply(BigInteger.valueOf(1000)).add(BigInteger.valueOf(rps - 1))
+                .divide(BigInteger.valueOf(rps)).longValueExact();
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("rps", rps);
+        n.put("hosts", (long) hosts);
+        n.put("interval_seconds", Durations.toSeconds(interval));
+        n.put("requests_per_host_per_interval", perHost.longValue());
+        n.put(volumeSetting.envoyName(), volume);
+        n.put("rps_needed", neededRps);
+        n.put("interval_needed_seconds", neededIntervalMs / 1000.0);
+        String neededInterval = Durations.format(neededIntervalMs * Durations.MILLISECOND);
+        sink.add(unreachable, Severity.WARNING, name + " detection cannot judge any host: at " + rps + " rps over " + hosts
+                + " hosts each gets " + perHost + " requests per " + Durations.format(interval) + " interval, below "
+                + volumeSetting.envoyName() + " " + volume + ". It needs " + neededRps + " rps, an interval of "
+                + neededInterval + ", or a lower volume.", n,
+                List.of(new FixStyle.Change("outlier_detection.interval", neededInterval,
+                        "or " + volumeSetting.envoyName() + ": " + perHost.longValue())), target.line());
+    }
+
+    // ---- detect-only detectors and ignored settings ----
+
+    private void detectOnly(OutlierDetectionConfig c) {
+        if (c.isExplicit(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
+                && c.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) == 0) {
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("consecutive_gateway_failure", c.consecutiveGatewayFailure());
+            n.put("enforcing_consecutive_gateway_failure", 0L);
+            sink.add(Rule.GATEWAY_DETECT_ONLY, Severity.WARNING, "consecutive_gateway_failure " + c.consecutiveGatewayFailure()
+                    + " only detects: enforcing_consecutive_gateway_failure is 0, so " + c.consecutiveGatewayFailure()
+                    + " gateway errors in a row are counted but never eject", n,
+                    List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_gateway_failure", 100)),
+                    target.line());
+        }
+        boolean fpConfigured = c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)
+                || c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS)
+                || c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
+        if (fpConfigured && c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("failure_percentage_threshold", c.failurePercentageThreshold());
+            n.put("enforcing_failure_percentage", 0L);
+            sink.add(Rule.FAILURE_PERCENTAGE_DETECT_ONLY, Severity.WARNING, "failure-percentage detection is configured "
+                    + "(threshold " + c.failurePercentageThreshold() + " %) but enforcing_failure_percentage is 0, so "
+                    + "it detects and never ejects", n,
+                    List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100)), target.line());
+        }
+        if (c.isExplicit(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
+            Map<String, Object> n = new LinkedHashMap<>();
+            n.put("consecutive_local_origin_failure", c.consecutiveLocalOriginFailure());
+            n.put("split_external_local_origin_errors", false);
+            sink.add(Rule.LOCAL_ORIGIN_IGNORED, Severity.WARNING, "consecutive_local_origin_failure "
+                    + c.consecutiveLocalOriginFailure() + " has no effect without split_external_local_origin_errors: "
+                    + "local-origin errors count as 5xx instead", n,
+                    List.of(new FixStyle.Change("outlier_detection.split_external_local_origin_errors", true)),
+                    target.line());
+        }
+    }
+
+    // ---- active health checks ----
+
+    private void healthChecks(OutlierDetectionConfig c) {
+        HealthCheckSpec hc = target.healthChecks();
+        if (hc == null || !c.successfulActiveHealthCheckUnejectHost()) {
+            return;
+        }
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("health_check_interval_seconds", Durations.toSeconds(hc.intervalNanos()));
+        n.put("base_ejection_time_seconds", Durations.toSeconds(c.baseEjectionTimeNanos()));
+        n.put("successful_active_health_check_uneject_host", true);
+        sink.add(Rule.HEALTH_CHECK_RETURNS_EJECTED, Severity.WARNING, "an ejected host returns at its next passing active "
+                + "health check, every " + Durations.format(hc.intervalNanos()) + ", instead of after "
+                + Durations.format(c.baseEjectionTimeNanos()) + ", and its counters are cleared: a health check "
+                + "that does not exercise what fails undoes every ejection", n,
+                List.of(new FixStyle.Change("outlier_detection.successful_active_health_check_uneject_host", false,
+                        "or make the health check exercise the failing dependency")), target.line());
+    }
+
+}

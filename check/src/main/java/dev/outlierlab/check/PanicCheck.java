@@ -1,0 +1,132 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Panic-mode findings: a cap that lets ejections push the healthy share below {@code healthy_panic_threshold}
+ * (then Envoy sends traffic to ejected hosts too), and panic disabled with a cap that can eject every host.
+ * Panic is decided by the simulator's own {@link LoadBalancer}.
+ */
+final class PanicCheck {
+    private PanicCheck() {
+    }
+
+    static void check(OutlierDetectionConfig c, Integer hosts, FindingSink sink) {
+        CheckTarget target = sink.target();
+        double panic = target.panicThresholdPercent();
+        long max = Math.min(c.maxEjectionPercent(), 100);
+        if (panic > 0) {
+            if (hosts != null) {
+                int ejectable = CapArithmetic.maxEjectable(c, hosts);
+                int firstPanic = firstPanic(hosts, ejectable, panic);
+                if (firstPanic < 0) {
+                    return;
+                }
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("hosts", (long) hosts);
+                n.put("max_ejection_percent", c.maxEjectionPercent());
+                n.put("hosts_the_cap_lets_go", (long) ejectable);
+                n.put("healthy_panic_threshold", panic);
+                n.put("ejections_that_trigger_panic", (long) firstPanic);
+                n.put("healthy_percent_then", FindingSink.round(100.0 * (hosts - firstPanic) / hosts));
+                long safe = largestSafePercent(c, hosts, panic);
+                sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "the cap lets " + ejectable + " of " + hosts + " hosts be "
+                        + "ejected, but after " + firstPanic + " only " + FindingSink.fmt(100.0 * (hosts - firstPanic) / hosts)
+                        + " % are healthy, below healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode "
+                        + "and sends traffic to every host, ejected ones included", n,
+                        List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe,
+                                "the most that cannot trigger panic at " + hosts + " hosts")), target.line());
+                return;
+            }
+            if (max > 100 - panic) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("max_ejection_percent", c.maxEjectionPercent());
+                n.put("healthy_panic_threshold", panic);
+                long safe = (long) Math.floor(100 - panic);
+                sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "max_ejection_percent " + max + " is above 100 - "
+                        + "healthy_panic_threshold " + FindingSink.fmt(panic) + ": ejections alone can leave fewer than "
+                        + FindingSink.fmt(panic) + " % of hosts healthy, and then Envoy's panic mode sends traffic to ejected "
+                        + "hosts too", n, List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe)),
+                        target.line());
+            }
+            return;
+        }
+        boolean all = hosts != null ? CapArithmetic.maxEjectable(c, hosts) == hosts : max >= 100;
+        if (!all) {
+            return;
+        }
+        Map<String, Object> n = new LinkedHashMap<>();
+        if (hosts != null) {
+            n.put("hosts", (long) hosts);
+        }
+        n.put("max_ejection_percent", c.maxEjectionPercent());
+        n.put("healthy_panic_threshold", panic);
+        List<FixStyle.Change> fix = new ArrayList<>();
+        long keepHalf = hosts != null ? largestPercentKeepingHalf(c, hosts) : 50;
+        fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", keepHalf,
+                "leaves at least half the hosts"));
+        sink.add(Rule.PANIC_DISABLED_EJECT_ALL, Severity.WARNING, "panic mode is off (healthy_panic_threshold 0) and the cap "
+                + "admits every host" + (hosts == null ? "" : " (" + hosts + " of " + hosts + ")") + ": a failure "
+                + "shared by all hosts ejects them all, and every request then fails with no healthy upstream", n, fix,
+                target.line());
+    }
+
+    /**
+     * The fewest ejections, from 1 to {@code ejectable}, that put the cluster in panic, or -1. Panic only grows
+     * with the number ejected, so a binary search finds it with O(log n) balancer checks instead of n (a
+     * million hosts would otherwise take hours).
+     */
+    private static int firstPanic(int size, int ejectable, double panic) {
+        if (ejectable < 1 || !inPanic(size, ejectable, panic)) {
+            return -1;
+        }
+        int low = 1;
+        int high = ejectable;
+        while (low < high) {
+            int mid = low + (high - low) / 2;
+            if (inPanic(size, mid, panic)) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return low;
+    }
+
+    private static boolean inPanic(int size, int ejected, double panic) {
+        LoadBalancer lb = new LoadBalancer(size, panic);
+        for (int h = 0; h < ejected; h++) {
+            lb.setEjected(h, true);
+        }
+        return lb.inPanic();
+    }
+
+    private static long largestSafePercent(OutlierDetectionConfig c, int size, double panic) {
+        for (long p = Math.min(c.maxEjectionPercent(), 100); p >= 0; p--) {
+            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p)
+                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
+            int k = CapArithmetic.maxEjectable(candidate, size);
+            if (k == 0 || !inPanic(size, k, panic)) {
+                return p;
+            }
+        }
+        return 0;
+    }
+
+    private static long largestPercentKeepingHalf(OutlierDetectionConfig c, int size) {
+        for (long p = 100; p >= 0; p--) {
+            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p).build();
+            if (CapArithmetic.maxEjectable(candidate, size) <= size / 2) {
+                return p;
+            }
+        }
+        return 0;
+    }
+
+}

@@ -1,0 +1,94 @@
+package dev.outlierlab.check;
+
+/**
+ * The checks {@code outlier-lab check} makes. Each has a stable id (used as SARIF's {@code ruleId} and in JSON;
+ * never renamed), a title, and a help text saying which Envoy rule it follows.
+ */
+public enum Rule {
+    INVALID_CONFIG(Severity.ERROR, "invalid-config", "Envoy rejects this configuration",
+            "Envoy validates outlier_detection, common_lb_config and health_checks when the cluster is loaded and "
+                    + "refuses the whole cluster if a value is out of range (e.g. a percentage above 100, "
+                    + "max_ejection_time below base_ejection_time, an interval of 0)."),
+    NO_OUTLIER_DETECTION(Severity.NOTE, "no-outlier-detection", "No outlier detection",
+            "Without an outlier_detection block Envoy does no passive outlier detection for the cluster."),
+    CAP_ADMITS_NO_HOST(Severity.ERROR, "cap-admits-no-host", "The ejection cap admits no host at this cluster size",
+            "Envoy ejects a host only if 100 * (ejected + 1) / hosts <= max_ejection_percent (or "
+                    + "always_eject_one_host is set and nothing is ejected). Below that size every detection is an "
+                    + "overflow: counted, not ejected."),
+    CAP_ADMITS_NO_HOST_BELOW(Severity.NOTE, "cap-admits-no-host-below", "The ejection cap admits no host in small clusters",
+            "The same rule as cap-admits-no-host when the number of hosts is not known: the smallest cluster in "
+                    + "which the cap lets one host go."),
+    SUCCESS_RATE_TOO_FEW_HOSTS(Severity.WARNING, "success-rate-too-few-hosts", "Success-rate detection can never run",
+            "Success rate runs only when at least success_rate_minimum_hosts hosts have enough requests in an "
+                    + "interval; a cluster with fewer hosts never gets there."),
+    SUCCESS_RATE_VOLUME_UNREACHABLE(Severity.WARNING, "success-rate-volume-unreachable",
+            "Success-rate detection cannot reach its request volume",
+            "A host is judged only with success_rate_request_volume requests in one interval; at this rate, "
+                    + "spread over the hosts, no host gets that many."),
+    FAILURE_PERCENTAGE_TOO_FEW_HOSTS(Severity.WARNING, "failure-percentage-too-few-hosts", "Failure-percentage detection can never run",
+            "Failure percentage runs only when at least failure_percentage_minimum_hosts hosts have enough "
+                    + "requests in an interval."),
+    FAILURE_PERCENTAGE_VOLUME_UNREACHABLE(Severity.WARNING, "failure-percentage-volume-unreachable",
+            "Failure-percentage detection cannot reach its request volume",
+            "A host is judged only with failure_percentage_request_volume requests in one interval."),
+    GATEWAY_DETECT_ONLY(Severity.WARNING, "gateway-detect-only", "Gateway-failure detection is detect-only",
+            "enforcing_consecutive_gateway_failure defaults to 0: consecutive 502/503/504 responses are detected "
+                    + "and counted but never eject a host."),
+    FAILURE_PERCENTAGE_DETECT_ONLY(Severity.WARNING, "failure-percentage-detect-only", "Failure-percentage detection is detect-only",
+            "enforcing_failure_percentage defaults to 0: hosts over failure_percentage_threshold are detected but "
+                    + "never ejected."),
+    LOCAL_ORIGIN_IGNORED(Severity.WARNING, "local-origin-ignored", "Local-origin settings have no effect",
+            "consecutive_local_origin_failure and its enforcement apply only with "
+                    + "split_external_local_origin_errors: true."),
+    HEALTH_CHECK_RETURNS_EJECTED(Severity.WARNING, "health-check-returns-ejected", "Active health checks return ejected hosts early",
+            "With successful_active_health_check_uneject_host (default true) a passing active health check "
+                    + "returns an ejected host to rotation at once and clears its counters, before its ejection "
+                    + "time is up."),
+    CAP_ALLOWS_PANIC(Severity.WARNING, "cap-allows-panic", "Ejections alone can trigger panic mode",
+            "When fewer than healthy_panic_threshold percent of hosts are healthy, Envoy balances over every host, "
+                    + "ejected ones included. A cap above 100 minus the panic threshold lets ejections get there, "
+                    + "and then they stop protecting anything."),
+    PANIC_DISABLED_EJECT_ALL(Severity.WARNING, "panic-disabled-eject-all", "Every host can be ejected",
+            "With panic mode off (healthy_panic_threshold 0) and a cap that admits every host, a failure on all "
+                    + "hosts ejects them all and requests fail with no healthy upstream."),
+    CONSECUTIVE_5XX_MISSES_PARTIAL(Severity.WARNING, "consecutive-5xx-misses-partial-failure",
+            "consecutive_5xx cannot catch partial failure",
+            "A host failing a share of its requests, interleaved with successes, never reaches consecutive_5xx "
+                    + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them."),
+    NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
+            "Parts of the cluster the lab reads past: load-balancing weights, priorities, outlier-detection "
+                    + "monitors, health-check intervals other than interval. Findings and simulations ignore them."),
+    ISTIO_TRANSLATION(Severity.WARNING, "istio-translation", "An Istio setting does not do what it seems to",
+            "istiod translates a DestinationRule's outlierDetection into Envoy settings with rules of its own "
+                    + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection).");
+
+    private final Severity defaultSeverity;
+    private final String id;
+    private final String title;
+    private final String help;
+
+    Rule(Severity defaultSeverity, String id, String title, String help) {
+        this.defaultSeverity = defaultSeverity;
+        this.id = id;
+        this.title = title;
+        this.help = help;
+    }
+
+    /** The stable id, e.g. {@code cap-admits-no-host}. */
+    public String id() {
+        return id;
+    }
+
+    /** The usual severity (a finding may be milder, e.g. a blind spot another detector covers). */
+    public Severity defaultSeverity() {
+        return defaultSeverity;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String help() {
+        return help;
+    }
+}

@@ -1,0 +1,200 @@
+package dev.outlierlab.engine.envoy;
+
+import dev.outlierlab.engine.envoy.detect.ConsecutiveErrorCounter;
+
+/**
+ * The outlier state of one host, Envoy's {@code DetectorHostMonitorImpl}: consecutive-error counters,
+ * success-rate buckets for each origin, the ejection multiplier and the times of the last ejection and
+ * return. Outcomes are reported here; cluster-wide decisions (cap, enforcement, ticks) belong to
+ * {@link OutlierDetector}. Not thread-safe: drive a detector and its hosts from one thread.
+ */
+public final class HostMonitor {
+    private final String name;
+    private final OutlierDetector detector;
+    private final OutlierDetectionConfig config;
+    private final SuccessRateAccumulator external = new SuccessRateAccumulator();
+    private final SuccessRateAccumulator local = new SuccessRateAccumulator();
+    private final ConsecutiveErrorCounter consecutive5xx = new ConsecutiveErrorCounter();
+    private final ConsecutiveErrorCounter consecutiveGatewayFailure = new ConsecutiveErrorCounter();
+    private final ConsecutiveErrorCounter consecutiveLocalOriginFailure = new ConsecutiveErrorCounter();
+
+    private boolean ejected;
+    private boolean removed;
+    private long numEjections;
+    private long multiplier;
+    private long jitterNanos;
+    private long lastEjectionNanos = -1;
+    private long lastUnejectionNanos = -1;
+
+    HostMonitor(String name, OutlierDetector detector) {
+        this.name = name;
+        this.detector = detector;
+        this.config = detector.config();
+    }
+
+    /**
+     * Envoy's {@code putHttpResponseCode}: the response counts toward the external success-rate bucket; a
+     * 502/503/504 also counts as a gateway failure, any 5xx as a 5xx, anything else resets both counters.
+     */
+    public void putHttpResponseCode(int code, long nowNanos) {
+        if (code >= 500 && code <= 599) {
+            external.recordFailure();
+            if (code >= 502 && code <= 504) {
+                if (consecutiveGatewayFailure.recordError(config.consecutiveGatewayFailure())) {
+                    detector.onConsecutiveError(this, EjectionType.CONSECUTIVE_GATEWAY_FAILURE, nowNanos);
+                }
+            } else {
+                consecutiveGatewayFailure.reset();
+            }
+            if (consecutive5xx.recordError(config.consecutive5xx())) {
+                detector.onConsecutiveError(this, EjectionType.CONSECUTIVE_5XX, nowNanos);
+            }
+        } else {
+            external.recordSuccess();
+            consecutive5xx.reset();
+            consecutiveGatewayFailure.reset();
+        }
+    }
+
+    /** Envoy's {@code putResult} without a code. */
+    public void putResult(RequestResult result, long nowNanos) {
+        putResult(result, -1, nowNanos);
+    }
+
+    /**
+     * Envoy's {@code putResult(result, code)}. Without split origins a given code (>= 0) is reported as is,
+     * otherwise the result is mapped by {@link RequestResult#httpCodeWhenNotSplit()}. With split origins the
+     * code is ignored: local-origin results feed the local counters, an external failure counts as a 503
+     * and an external success as a 200 plus a local success.
+     */
+    public void putResult(RequestResult result, int code, long nowNanos) {
+        if (!config.splitExternalLocalOriginErrors()) {
+            int mapped = code >= 0 ? code : result.httpCodeWhenNotSplit();
+            if (mapped >= 0) {
+                putHttpResponseCode(mapped, nowNanos);
+            }
+            return;
+        }
+        switch (result) {
+            case LOCAL_ORIGIN_CONNECT_SUCCESS, LOCAL_ORIGIN_CONNECT_SUCCESS_FINAL -> localOriginSuccess();
+            case LOCAL_ORIGIN_TIMEOUT, LOCAL_ORIGIN_CONNECT_FAILED -> localOriginFailure(nowNanos);
+            case EXT_ORIGIN_REQUEST_FAILED -> putHttpResponseCode(503, nowNanos);
+            case EXT_ORIGIN_REQUEST_SUCCESS -> {
+                putHttpResponseCode(200, nowNanos);
+                localOriginSuccess();
+            }
+        }
+    }
+
+    private void localOriginFailure(long nowNanos) {
+        local.recordFailure();
+        if (consecutiveLocalOriginFailure.recordError(config.consecutiveLocalOriginFailure())) {
+            detector.onConsecutiveError(this, EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, nowNanos);
+        }
+    }
+
+    private void localOriginSuccess() {
+        local.recordSuccess();
+        consecutiveLocalOriginFailure.reset();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Whether the host is out of rotation (Envoy's FAILED_OUTLIER_CHECK health flag). */
+    public boolean isEjected() {
+        return ejected;
+    }
+
+    /** Whether the host has been removed from its detector; outcomes reported to it are then ignored. */
+    public boolean isRemoved() {
+        return removed;
+    }
+
+    public long numEjections() {
+        return numEjections;
+    }
+
+    /** The ejection-time multiplier ({@code ejectTimeBackoff} in Envoy). */
+    public long multiplier() {
+        return multiplier;
+    }
+
+    public long jitterNanos() {
+        return jitterNanos;
+    }
+
+    /** Time of the last ejection, or -1. */
+    public long lastEjectionNanos() {
+        return lastEjectionNanos;
+    }
+
+    /** Time of the last return to rotation, or -1. */
+    public long lastUnejectionNanos() {
+        return lastUnejectionNanos;
+    }
+
+    public long consecutive5xx() {
+        return consecutive5xx.count();
+    }
+
+    public long consecutiveGatewayFailure() {
+        return consecutiveGatewayFailure.count();
+    }
+
+    public long consecutiveLocalOriginFailure() {
+        return consecutiveLocalOriginFailure.count();
+    }
+
+    /** The success-rate buckets of one origin. */
+    public SuccessRateAccumulator successRate(Origin origin) {
+        return origin == Origin.EXTERNAL ? external : local;
+    }
+
+    ConsecutiveErrorCounter counter(EjectionType type) {
+        return switch (type) {
+            case CONSECUTIVE_5XX -> consecutive5xx;
+            case CONSECUTIVE_GATEWAY_FAILURE -> consecutiveGatewayFailure;
+            case CONSECUTIVE_LOCAL_ORIGIN_FAILURE -> consecutiveLocalOriginFailure;
+            default -> throw new IllegalArgumentException("not a consecutive-error type: " + type);
+        };
+    }
+
+    void markEjected(long nowNanos, long newMultiplier, long newJitterNanos) {
+        ejected = true;
+        numEjections++;
+        lastEjectionNanos = nowNanos;
+        multiplier = newMultiplier;
+        jitterNanos = newJitterNanos;
+    }
+
+    void markReturned(long nowNanos) {
+        ejected = false;
+        consecutive5xx.reset();
+        consecutiveGatewayFailure.reset();
+        consecutiveLocalOriginFailure.reset();
+        lastUnejectionNanos = nowNanos;
+    }
+
+    /** At a tick: one step of the multiplier's decay, if the host has been back for a whole interval. */
+    void decayMultiplier(long nowNanos, long intervalNanos) {
+        if (!ejected && lastUnejectionNanos >= 0 && nowNanos - lastUnejectionNanos >= intervalNanos && multiplier > 0) {
+            multiplier--;
+        }
+    }
+
+    void swapBuckets() {
+        external.swap();
+        local.swap();
+    }
+
+    void markRemoved() {
+        removed = true;
+    }
+
+    @Override
+    public String toString() {
+        return name + (ejected ? " (ejected)" : "");
+    }
+}

@@ -1,5 +1,0 @@
-package dev.outlierlab.engine.event;
-
-/** The numbers a detector saw when it detected a host. */
-public sealed interface DetectionEvidence permits ConsecutiveEvidence, SuccessRateEvidence, FailurePercentageEvidence {
-}

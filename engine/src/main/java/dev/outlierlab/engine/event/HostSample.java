@@ -1,5 +1,0 @@
-package dev.outlierlab.engine.event;
-
-/** One host's judged bucket at an interval tick: what success rate and failure percentage looked at. */
-public record HostSample(String host, long requests, long successes, double successRatePercent) {
-}

@@ -1,0 +1,83 @@
+package dev.outlierlab.engine.gateway;
+
+/**
+ * One endpoint's rolling window in one process (spec gateway-profile section 2): a ring of buckets of
+ * (attempts, failures). An attempt at t goes to bucket {@code floor(t / bucket)}; the window at t is that
+ * bucket and the {@code buckets - 1} before it. Moving to a later bucket clears every bucket that fell out
+ * of the window before it is used, and running totals make reading the window O(1). Allocates nothing
+ * after construction. Time must not go backwards.
+ */
+public final class EndpointWindow {
+    private final long bucketNanos;
+    private final int[] attempts;
+    private final int[] failures;
+    private long currentBucket = -1;
+    private long totalAttempts;
+    private long totalFailures;
+
+    public EndpointWindow(long bucketNanos, int buckets) {
+        this.bucketNanos = bucketNanos;
+        this.attempts = new int[buckets];
+        this.failures = new int[buckets];
+    }
+
+    /** Brings the window to time {@code nowNanos}: buckets older than the window at that time are cleared. */
+    public void advance(long nowNanos) {
+        long target = nowNanos / bucketNanos;
+        if (target <= currentBucket) {
+            return;
+        }
+        int n = attempts.length;
+        if (currentBucket < 0 || target - currentBucket >= n) {
+            clear();
+        } else {
+            for (long b = currentBucket + 1; b <= target; b++) {
+                int slot = (int) (b % n);
+                totalAttempts -= attempts[slot];
+                totalFailures -= failures[slot];
+                attempts[slot] = 0;
+                failures[slot] = 0;
+            }
+        }
+        currentBucket = target;
+    }
+
+    /** Counts one attempt at {@code nowNanos}. */
+    public void record(long nowNanos, boolean failed) {
+        advance(nowNanos);
+        int slot = (int) (currentBucket % attempts.length);
+        attempts[slot]++;
+        totalAttempts++;
+        if (failed) {
+            failures[slot]++;
+            totalFailures++;
+        }
+    }
+
+    /** Empties the window (an endpoint returning from ejection). */
+    public void clear() {
+        java.util.Arrays.fill(attempts, 0);
+        java.util.Arrays.fill(failures, 0);
+        totalAttempts = 0;
+        totalFailures = 0;
+    }
+
+    /** Attempts in the window as of the last {@link #advance}. */
+    public long attempts() {
+        return totalAttempts;
+    }
+
+    public long failures() {
+        return totalFailures;
+    }
+
+    /** The success rate in percent, {@code successes * 100.0 / attempts}; NaN when empty. */
+    public double successRatePercent() {
+        return (totalAttempts - totalFailures) * 100.0 / totalAttempts;
+    }
+
+    /** The oldest bucket start the window holds as of the last {@link #advance}: nothing before it is counted. */
+    public long windowStartNanos() {
+        return Math.max(0, currentBucket - attempts.length + 1) * bucketNanos;
+    }
+}

@@ -1,0 +1,247 @@
+package dev.outlierlab.engine.gateway;
+
+import dev.outlierlab.engine.Detector;
+import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.Outcome;
+import dev.outlierlab.engine.stage.StageMode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The seed's "weakest link remover" for one gateway process (spec gateway-profile sections 2 to 4): each
+ * endpoint keeps a rolling window of buckets and a consecutive-failure count; each recorded outcome is
+ * judged at once, for the endpoint that reported it: the hard trip first, then the success rate against
+ * the scored peers. An ejection lasts exactly {@code ejection_time}; the endpoint returns at the first look
+ * (an outcome or {@link #runDue}) at or after that time, with an empty window and a count of 0. In shadow
+ * mode the same machine runs and its ejections are reported as {@code would_eject}. Allocates nothing per
+ * outcome (events are made only for decisions). Not thread-safe: one thread per process.
+ */
+public final class GatewayDetector implements Detector {
+    private final GatewayConfig config;
+    private final int process;
+    private final String[] names;
+    private final GatewayListener listener;
+    private final List<EjectionListener> ejectionListeners = new ArrayList<>();
+    private final EndpointWindow[] windows;
+    private final long[] consecutive;
+    private final boolean[] ejected;
+    private final long[] ejectedAtNanos;
+    private final long[] returnAtNanos;
+    private final double[] peerRates;
+    private final GatewayAction ejectAction;
+    private long nextReturnNanos = NEVER;
+    private int ejectedCount;
+    private long belowMinStdev;
+
+    public GatewayDetector(GatewayConfig config, List<String> endpoints, int process, GatewayListener listener) {
+        if (endpoints.isEmpty()) {
+            throw new IllegalArgumentException("a gateway detector needs at least one endpoint");
+        }
+        this.config = config;
+        this.process = process;
+        this.names = endpoints.toArray(new String[0]);
+        this.listener = listener;
+        int n = names.length;
+        this.windows = new EndpointWindow[n];
+        for (int i = 0; i < n; i++) {
+            windows[i] = new EndpointWindow(config.bucketNanos(), config.buckets());
+        }
+        this.consecutive = new long[n];
+        this.ejected = new boolean[n];
+        this.ejectedAtNanos = new long[n];
+        this.returnAtNanos = new long[n];
+        this.peerRates = new double[n];
+        this.ejectAction = config.mode() == StageMode.SHADOW ? GatewayAction.WOULD_EJECT : GatewayAction.EJECT;
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public int process() {
+        return process;
+    }
+
+    public String endpointName(int endpoint) {
+        return names[endpoint];
+    }
+
+    @Override
+    public void addEjectionListener(EjectionListener l) {
+        ejectionListeners.add(l);
+    }
+
+    /**
+     * Records one attempt's outcome and judges the endpoint (section 3). Returns due at {@code nowNanos} are
+     * applied first. Connect-success signals are not attempts and are ignored.
+     */
+    @Override
+    public void record(int endpoint, int outcome, long nowNanos) {
+        if (Outcome.isConnectSignal(outcome)) {
+            return;
+        }
+        if (nowNanos >= nextReturnNanos) {
+            runDue(nowNanos);
+        }
+        boolean failed = Outcome.isFailure(outcome);
+        windows[endpoint].record(nowNanos, failed);
+        consecutive[endpoint] = failed ? consecutive[endpoint] + 1 : 0;
+        if (ejected[endpoint]) {
+            return;
+        }
+        int trip = config.consecutiveFailures();
+        if (trip > 0 && consecutive[endpoint] >= trip) {
+            long count = consecutive[endpoint];
+            consecutive[endpoint] = 0;
+            eject(endpoint, nowNanos, EjectionReason.CONSECUTIVE, new ConsecutiveTrip(count, trip));
+            return;
+        }
+        judgeSuccessRate(endpoint, nowNanos);
+    }
+
+    private void judgeSuccessRate(int endpoint, long nowNanos) {
+        EndpointWindow own = windows[endpoint];
+        int minRequests = config.minRequests();
+        if (own.attempts() < minRequests) {
+            return;
+        }
+        boolean leaveOneOut = config.peerSet() == PeerSet.OTHERS;
+        int peers = 0;
+        int scored = 0;
+        double sum = 0;
+        for (int i = 0; i < names.length; i++) {
+            if (ejected[i]) {
+                continue;
+            }
+            EndpointWindow w = windows[i];
+            w.advance(nowNanos);
+            if (w.attempts() < minRequests) {
+                continue;
+            }
+            scored++;
+            if (leaveOneOut && i == endpoint) {
+                continue;
+            }
+            double rate = w.successRatePercent();
+            peerRates[peers++] = rate;
+            sum += rate;
+        }
+        if (peers < config.peerSet().minimumPeers()) {
+            return;
+        }
+        double mean = sum / peers;
+        double variance = 0;
+        for (int k = 0; k < peers; k++) {
+            double d = peerRates[k] - mean;
+            variance += d * d;
+        }
+        double stdev = Math.sqrt(variance / peers);
+        double threshold = mean - config.stdevFactor() * stdev;
+        double rate = own.successRatePercent();
+        if (stdev < config.minStdevPercent()) {
+            if (rate < threshold) {
+                belowMinStdev++;
+            }
+            return;
+        }
+        if (rate < threshold) {
+            eject(endpoint, nowNanos, EjectionReason.SUCCESS_RATE, new SuccessRateJudgement(rate, own.attempts(),
+                    own.failures(), mean, stdev, threshold, scored, peers));
+        }
+    }
+
+    private void eject(int endpoint, long nowNanos, EjectionReason reason, GatewayEvidence evidence) {
+        ejected[endpoint] = true;
+        ejectedCount++;
+        ejectedAtNanos[endpoint] = nowNanos;
+        long returnAt = nowNanos + config.ejectionTimeNanos();
+        returnAtNanos[endpoint] = returnAt;
+        nextReturnNanos = Math.min(nextReturnNanos, returnAt);
+        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, names[endpoint], ejectAction, reason,
+                evidence, returnAt, 0));
+        for (EjectionListener l : ejectionListeners) {
+            l.onEjected(endpoint, nowNanos);
+        }
+    }
+
+    /** The earliest time an ejected endpoint may return, or {@link #NEVER}. */
+    @Override
+    public long nextDueNanos() {
+        return nextReturnNanos;
+    }
+
+    /** A look at every endpoint: each ejection whose time is up ends now, in routing order (section 4). */
+    @Override
+    public void runDue(long nowNanos) {
+        if (nowNanos < nextReturnNanos) {
+            return;
+        }
+        long next = NEVER;
+        for (int i = 0; i < names.length; i++) {
+            if (!ejected[i]) {
+                continue;
+            }
+            if (returnAtNanos[i] <= nowNanos) {
+                returnToRotation(i, nowNanos);
+            } else {
+                next = Math.min(next, returnAtNanos[i]);
+            }
+        }
+        nextReturnNanos = next;
+    }
+
+    private void returnToRotation(int endpoint, long nowNanos) {
+        ejected[endpoint] = false;
+        ejectedCount--;
+        windows[endpoint].clear();
+        consecutive[endpoint] = 0;
+        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, names[endpoint], GatewayAction.RETURN, null,
+                null, returnAtNanos[endpoint], nowNanos - ejectedAtNanos[endpoint]));
+        for (EjectionListener l : ejectionListeners) {
+            l.onReturned(endpoint, nowNanos);
+        }
+    }
+
+    @Override
+    public int endpointCount() {
+        return names.length;
+    }
+
+    @Override
+    public boolean isEjected(int endpoint) {
+        return ejected[endpoint];
+    }
+
+    /** Endpoints ejected now. */
+    public int ejectedCount() {
+        return ejectedCount;
+    }
+
+    /**
+     * Judgements whose rate was below {@code mean - stdev_factor * stdev} but whose spread was below
+     * {@code min_stdev}: what the floor prevented.
+     */
+    public long judgementsBelowMinStdev() {
+        return belowMinStdev;
+    }
+
+    /** The endpoint's window, for inspection (tests, the browser's charts). */
+    public EndpointWindow window(int endpoint) {
+        return windows[endpoint];
+    }
+
+    /** The endpoint's consecutive failures now. */
+    public long consecutiveFailures(int endpoint) {
+        return consecutive[endpoint];
+    }
+
+    /** When the endpoint was last ejected (meaningful while ejected). */
+    public long ejectedAtNanos(int endpoint) {
+        return ejectedAtNanos[endpoint];
+    }
+
+    /** When the endpoint's current ejection ends (meaningful while ejected). */
+    public long returnAtNanos(int endpoint) {
+        return returnAtNanos[endpoint];
+    }
+}

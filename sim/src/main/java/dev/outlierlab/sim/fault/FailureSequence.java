@@ -1,0 +1,43 @@
+package dev.outlierlab.sim.fault;
+
+import dev.outlierlab.sim.scenario.FaultSpec;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The failures of one fault at one host: asked once for every request the host receives while the fault is
+ * active, in order, it says whether that request fails. The even pattern is a function of the request's
+ * number {@code k}; the random and burst patterns draw from a SplitMix64 stream of their own, seeded from the
+ * scenario's seed, the fault's place in the list and the host's name, so that adding a host, or a fault after
+ * this one, leaves these draws unchanged. One draw is taken per request (none at 0 % or 100 % in the burst
+ * pattern), whether or not this fault decides it. The generators are specified in {@code docs/fault-patterns.md}.
+ */
+public interface FailureSequence {
+
+    /** Whether request number {@code k} (from 0) of this fault at this host fails. */
+    boolean fails(long k);
+
+    /** The sequence for {@code fault} (at {@code faultIndex} in the scenario's list) at the host {@code host}. */
+    static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed) {
+        return switch (fault.pattern()) {
+            case EVEN -> fault::fails;
+            case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host));
+            case BURSTS -> new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(),
+                    streamSeed(seed, faultIndex, host));
+        };
+    }
+
+    /**
+     * The starting state of the stream for one fault and host:
+     * {@code mix(mix(seed + GOLDEN * (faultIndex + 1)) ^ fnv1a64(host))}, where {@code mix} is SplitMix64's
+     * output function, {@code GOLDEN} is 0x9E3779B97F4A7C15 and {@code fnv1a64} is the 64-bit FNV-1a hash of the
+     * name's UTF-8 bytes.
+     */
+    static long streamSeed(long seed, int faultIndex, String host) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : host.getBytes(StandardCharsets.UTF_8)) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return SplitMix.mix(SplitMix.mix(seed + SplitMix.GOLDEN * (faultIndex + 1L)) ^ h);
+    }
+}

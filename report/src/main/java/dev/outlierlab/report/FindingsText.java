@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
@@ -23,7 +24,7 @@ public final class FindingsText {
 
     public static String render(CheckReport report) {
         StringBuilder out = new StringBuilder();
-        out.append("outlier-lab check ").append(report.file()).append(": ").append(report.targets().size())
+        out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
                 .append(report.targets().size() == 1 ? " cluster" : " clusters");
         List<String> given = new ArrayList<>();
         if (report.hosts() != null) {
@@ -39,13 +40,14 @@ public final class FindingsText {
                 continue;
             }
             if (!f.file().equals(fileShown)) {
-                out.append('\n').append(f.file()).append('\n');
+                out.append('\n').append(Wording.printable(f.file())).append('\n');
                 fileShown = f.file();
             }
             finding(out, f);
         }
         for (CheckTarget t : report.targets()) {
-            out.append('\n').append(t.name()).append("  ").append(t.file()).append(':').append(t.line());
+            out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
+                    .append(':').append(t.line());
             out.append(t.hosts() != null ? "  " + t.hosts() + (t.hosts() == 1 ? " host" : " hosts") + " in the file" : "")
                     .append('\n');
             List<TranslatedField> decided = new ArrayList<>();

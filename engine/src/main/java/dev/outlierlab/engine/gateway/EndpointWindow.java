@@ -12,6 +12,8 @@ public final class EndpointWindow {
     private final int[] attempts;
     private final int[] failures;
     private long currentBucket = -1;
+    /** {@code currentBucket mod buckets}: the slot the current bucket uses. */
+    private int currentSlot;
     /** Start of the bucket after the current one: before it, {@link #advance} has nothing to do. */
     private long nextBucketStartNanos = Long.MIN_VALUE;
     private long totalAttempts;
@@ -48,13 +50,14 @@ public final class EndpointWindow {
             }
         }
         currentBucket = target;
+        currentSlot = (int) (target % n);
         nextBucketStartNanos = (target + 1) * bucketNanos;
     }
 
     /** Counts one attempt at {@code nowNanos}. */
     public void record(long nowNanos, boolean failed) {
         advance(nowNanos);
-        int slot = (int) (currentBucket % attempts.length);
+        int slot = currentSlot;
         attempts[slot]++;
         totalAttempts++;
         rate = Double.NaN;

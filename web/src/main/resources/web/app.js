@@ -391,7 +391,7 @@ async function loadFile(ev) {
   }
   const text = await file.text();
   const res = await fetch(`/api/scenario?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: text,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    headers: { 'Content-Type': 'application/yaml; charset=utf-8' } });
   const body = await res.json();
   if (!res.ok) {
     showError(body.error);

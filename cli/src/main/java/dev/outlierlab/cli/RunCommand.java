@@ -12,6 +12,7 @@ import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -67,6 +68,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ClusterSourceOptions clusterSource;
 
+    @Mixin
+    WorkOptions work;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
     OutputFormat format;
@@ -120,12 +124,18 @@ public final class RunCommand implements Callable<Integer> {
                     + "scenario's profile is envoy");
         }
         ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        // text shows the first --events decisions and counts the rest; JSON has them all
+        RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
         String source = null;
         if (traceIn == null) {
-            result = Simulation.run(loaded.scenario());
+            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
+            work.check(estimate, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
+            result = Simulation.run(loaded.scenario(), options.watchedBy(progress.next(estimate.units())));
+            progress.finish();
         } else {
-            result = replay(loaded);
+            result = replay(loaded, options);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
         boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
@@ -157,7 +167,7 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    private RunResult replay(ScenarioReader.Loaded loaded) {
+    private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
@@ -177,8 +187,10 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < s.cluster().hosts().size(); i++) {
             index.put(s.cluster().hosts().get(i), i);
         }
+        // the records are read as they replay, so only the ticks and health checks can be estimated
+        work.check(WorkEstimate.ofReplay(s, 0), "this replay");
         try (BoundedLineReader reader = InputFiles.open(trace)) {
-            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
+            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), options);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
             throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }

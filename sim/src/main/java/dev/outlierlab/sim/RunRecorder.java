@@ -41,6 +41,8 @@ final class RunRecorder implements DetectorListener {
     private long unenforced;
     private long returns;
     private int maxEjected;
+    private long eventCount;
+    private int eventHostWidth;
     private long panicStart = -1;
     private long panicEnd;
 
@@ -86,7 +88,11 @@ final class RunRecorder implements DetectorListener {
 
     @Override
     public void onEvent(OutlierEvent event) {
-        events.add(event);
+        if (events.size() < options.keepEvents()) {
+            events.add(event);
+        }
+        eventCount++;
+        eventHostWidth = Math.max(eventHostWidth, event.host().length());
         if (event.action() == EventAction.EJECT) {
             balancer.setEjected(hostIndex.get(event.host()), true);
             maxEjected = Math.max(maxEjected, balancer.ejectedCount());
@@ -165,6 +171,6 @@ final class RunRecorder implements DetectorListener {
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
         }
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish());
+                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount, eventHostWidth);
     }
 }

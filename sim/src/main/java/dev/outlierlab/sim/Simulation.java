@@ -36,8 +36,13 @@ public final class Simulation {
                 ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
+        RunWatcher watcher = options.watcher();
+        long expected = scenario.requestCount(); // exact for even arrivals, the expectation for Poisson
         long t = arrivals.next();
         for (long i = 0; t >= 0; i++) {
+            if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+                watcher.progress(i, Math.max(expected, i));
+            }
             long following = arrivals.next();
             long next = following >= 0 ? following : duration;
             if (t >= nextDue) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -23,12 +24,19 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  * @param maxRequests        most simulated requests ({@link Scenario#requestCount()})
  * @param maxHostEvaluations most (interval ticks + health-check rounds) x hosts
  * @param maxDecisions       largest upper bound on logged decisions
+ * @param maxFaults          most entries in {@code faults}
+ * @param maxWork            most work in request-equivalents ({@link WorkEstimate#units()}: requests, each
+ *                           request's steps in the faults active at its host, host evaluations)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests, long maxHostEvaluations,
-        long maxDecisions) {
-    /** The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000 decisions. */
-    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L, 200_000L);
+        long maxDecisions, int maxFaults, long maxWork) {
+    /**
+     * The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000
+     * decisions, 100 faults, 100 million request-equivalents of work (about two seconds of one core).
+     */
+    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L,
+            200_000L, 100, 100_000_000L);
 
     /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
     void check(Scenario s) {
@@ -36,6 +44,11 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         if (hosts > maxHosts) {
             throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts) + " hosts is over the lab's limit of "
                     + Numbers.count(maxHosts) + " hosts per run; use fewer hosts, or run the scenario with `outlier-lab run`");
+        }
+        if (s.faults().size() > maxFaults) {
+            throw ApiException.badRequest("faults: " + Numbers.count(s.faults().size()) + " entries is over the lab's limit of "
+                    + Numbers.count(maxFaults) + " faults per run; merge faults that cover the same window, or run the "
+                    + "scenario with `outlier-lab run`");
         }
         long requests = s.requestCount();
         if (requests > maxRequests) {
@@ -49,6 +62,15 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
                     + Numbers.count(rounds(s)) + " interval ticks and health-check rounds (" + Numbers.count(evaluations)
                     + " host evaluations), over the lab's limit of " + Numbers.count(maxHostEvaluations)
                     + "; use a longer outlier_detection.interval, a shorter duration or fewer hosts");
+        }
+        WorkEstimate work = WorkEstimate.of(s);
+        if (work.units() > maxWork) {
+            throw ApiException.badRequest("the simulation is estimated at " + Numbers.count(work.units())
+                    + " request-equivalents of work (" + Numbers.count(work.requests()) + " requests, "
+                    + Numbers.count(work.faultSteps()) + " steps in active faults, " + Numbers.count(work.hostEvaluations())
+                    + " host evaluations x " + WorkEstimate.UNITS_PER_HOST_EVALUATION + "), over the lab's limit of "
+                    + Numbers.count(maxWork) + "; lower traffic.rps or duration, use fewer or shorter faults, or run the "
+                    + "scenario with `outlier-lab run`");
         }
         long decisions = decisionBound(s);
         if (decisions > maxDecisions) {

@@ -48,6 +48,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
+            "  outlier-lab run --example overload-cap-100 --series signals.csv",
+            "      a named story (see --list-examples), with the signals per second as CSV",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
@@ -80,6 +82,18 @@ public final class RunCommand implements Callable<Integer> {
                 "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
 
+    @Option(names = "--series", paramLabel = "FILE",
+            description = {"Also write the operators' signals per second as CSV: membership_total,",
+                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."})
+    Path seriesFile;
+
+    @Option(names = "--signals",
+            description = "JSON output: include the signals object (it is there anyway with the load keys or --example).")
+    boolean signals;
+
+    @Option(names = "--list-examples", description = "List the named example scenarios (for --example) and exit.")
+    boolean listExamples;
+
     @Option(names = "--stages", paramLabel = "FILE",
             description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
                 "as JSON lines: time, request, process, mode, action, endpoints."})
@@ -94,6 +108,13 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (listExamples) {
+            for (dev.outlierlab.config.scenario.Examples.Example e : dev.outlierlab.config.scenario.Examples.all()) {
+                spec.commandLine().getOut().printf("%-28s %s%n", e.name(), e.summary());
+            }
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         ScenarioReader.Profiled profiled = scenario.loadProfiled();
         if (profiled.isGateway()) {
             return runGateway(profiled.gateway());
@@ -117,8 +138,12 @@ public final class RunCommand implements Callable<Integer> {
             result = replay(loaded, options);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
-        String text = format == OutputFormat.json ? ResultJson.toJson(result, false)
+        boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
+        String text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
                 : TextReport.render(result, maxEvents, source);
+        if (seriesFile != null) {
+            InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
+        }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;

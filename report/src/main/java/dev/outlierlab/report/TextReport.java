@@ -56,6 +56,9 @@ public final class TextReport {
         } else {
             line(out, "traffic", source);
         }
+        if (source == null && s.load().isShaped()) {
+            line(out, "load", SignalsReport.loadText(s));
+        }
         line(out, "outlier", settings(s.outlierDetection()));
         if (s.healthChecks() != null) {
             line(out, "health", "active checks every " + Numbers.seconds(s.healthChecks().intervalNanos())
@@ -84,6 +87,9 @@ public final class TextReport {
             }
             line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
                     ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
+        }
+        if (source == null && SignalsReport.worthShowing(r)) {
+            out.append(SignalsReport.text(r));
         }
         out.append("\nDecisions\n");
         List<OutlierEvent> events = r.events();

@@ -82,6 +82,7 @@ final class LabCluster {
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
                 healthChecker.runChecks(monitors, detector, faults, balancer);
+                recorder.signals().membershipChanged(check);
             } else {
                 return;
             }

@@ -92,7 +92,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
     /**
      * An upper bound on logged decisions: every run of {@code threshold} failed requests can be a detection by
      * each consecutive detector it feeds, unless the faults' even failure pattern (spec section 5) never
-     * makes such a run; every tick can offer each host to success rate and failure percentage, for each
+     * makes such a run (with the opt-in load keys a fault's window counts every request, as arrivals may differ
+     * from traffic.rps); every tick can offer each host to success rate and failure percentage, for each
      * origin; and each ejection can be followed by at most one return.
      */
     static long decisionBound(Scenario s) {
@@ -106,7 +107,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         for (FaultSpec f : s.faults()) {
             long start = Math.min(f.startNanos(), s.durationNanos());
             long end = Math.min(f.endNanos(), s.durationNanos());
-            long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
+            long inWindow = s.load().isShaped() ? s.requestCount()
+                    : traffic.requestsBefore(end) - traffic.requestsBefore(start);
             if (inWindow == 0 || f.errorRatePpm() == 0) {
                 continue;
             }
@@ -131,7 +133,35 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         long perTick = od.splitExternalLocalOriginErrors() ? 4 : 2;
         long ticks = s.durationNanos() / od.intervalNanos();
         long atTicks = ticks * s.cluster().size() * perTick;
-        return 2 * (consecutive + atTicks);
+        return Durations.saturatingAdd(2 * (consecutive + atTicks), overloadBound(s));
+    }
+
+    /**
+     * Decisions that refusals for capacity can add: a host over its capacity may refuse any request, in runs of
+     * any length, so every {@code threshold} requests can be a detection by each consecutive detector the
+     * refusal feeds; only a detector that can eject (enforcing above 0) can be followed by a return.
+     */
+    private static long overloadBound(Scenario s) {
+        if (!s.load().hasCapacity()) {
+            return 0;
+        }
+        OutlierDetectionConfig od = s.outlierDetection();
+        long requests = s.requestCount();
+        boolean timeout = s.load().overloadResult() != null;
+        int status = s.load().overloadStatus();
+        long bound = 0;
+        if (timeout && od.splitExternalLocalOriginErrors()) {
+            bound += perRun(requests, od.consecutiveLocalOriginFailure(), Long.MAX_VALUE)
+                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) > 0 ? 2 : 1);
+        } else {
+            bound += perRun(requests, od.consecutive5xx(), Long.MAX_VALUE)
+                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_5XX) > 0 ? 2 : 1);
+            if (timeout || (status >= 502 && status <= 504)) {
+                bound += perRun(requests, od.consecutiveGatewayFailure(), Long.MAX_VALUE)
+                        * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0 ? 2 : 1);
+            }
+        }
+        return bound;
     }
 
     /**

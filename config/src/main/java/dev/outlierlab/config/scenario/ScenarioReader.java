@@ -13,6 +13,7 @@ import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
@@ -41,10 +42,11 @@ public final class ScenarioReader {
 
     private static final Set<String> TOP = Set.of("name", "duration", "seed", "profile", "cluster", "traffic",
             "faults", "outlier_detection", "health_checks");
-    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
-    private static final Set<String> TRAFFIC = Set.of("rps");
+    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
+            "weights");
+    private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check", "pattern", "burst_length");
+            "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
 
     private ScenarioReader() {
@@ -163,9 +165,11 @@ public final class ScenarioReader {
 
         OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
+        LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
         Scenario scenario;
         try {
-            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health);
+            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
+                    dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
@@ -185,16 +189,20 @@ public final class ScenarioReader {
             List<String> hosts;
             if (hostsNode != null && hostsNode.value() instanceof List) {
                 hosts = v.names(hostsNode, key + ".hosts");
+            } else if (hostsNode != null && "all".equals(hostsNode.value())) {
+                hosts = cluster.hosts();
             } else {
                 int n = (int) v.integer(hostsNode, key + ".hosts", 1, 1, cluster.size());
                 hosts = cluster.hosts().subList(0, n);
             }
             long start = v.duration(f.get("start"), key + ".start", 0, true);
             long end = v.duration(f.get("end"), key + ".end", duration, true);
+            boolean dead = LoadReader.deadFault(v, f, key);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            RequestResult result = v.result(f.get("result"), key + ".result");
-            HealthCheckFailure hc = v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
+            RequestResult result = dead ? RequestResult.LOCAL_ORIGIN_CONNECT_FAILED : v.result(f.get("result"), key + ".result");
+            HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
+                    : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {

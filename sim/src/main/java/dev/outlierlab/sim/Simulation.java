@@ -36,20 +36,15 @@ public final class Simulation {
                 ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
-<<<<<<< HEAD
         long t = arrivals.next();
+        RunWatcher watcher = options.watcher();
+        long expected = scenario.requestCount();
         for (long i = 0; t >= 0; i++) {
+            if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+                watcher.progress(i, Math.max(i, expected));
+            }
             long following = arrivals.next();
             long next = following >= 0 ? following : duration;
-=======
-        long t = 0;
-        RunWatcher watcher = options.watcher();
-        for (long i = 0; i < count; i++) {
-            if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
-                watcher.progress(i, count);
-            }
-            long next = i + 1 < count ? traffic.sendTimeNanos(i + 1) : duration;
->>>>>>> helper/hardening
             if (t >= nextDue) {
                 cluster.runDue(t);
                 nextDue = cluster.nextDueNanos();

@@ -36,12 +36,12 @@ public final class Simulation {
                 ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
-        RunWatcher watcher = options.watcher();
-        long expected = scenario.requestCount(); // exact for even arrivals, the expectation for Poisson
         long t = arrivals.next();
+        RunWatcher watcher = options.watcher();
+        long expected = scenario.requestCount();
         for (long i = 0; t >= 0; i++) {
             if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
-                watcher.progress(i, Math.max(expected, i));
+                watcher.progress(i, Math.max(i, expected));
             }
             long following = arrivals.next();
             long next = following >= 0 ? following : duration;

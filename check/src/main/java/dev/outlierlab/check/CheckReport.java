@@ -4,9 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The result of checking one file: every cluster it holds and every finding, in file order, plus the
- * options the numbers depend on. Plain data for the renderers (text, JSON, SARIF).
+ * The result of checking one or more files: every cluster they hold and every finding, in file order, plus
+ * the options the numbers depend on. A finding that holds, word for word and from the same line, for several
+ * clusters (a DestinationRule and the subsets that inherit its outlierDetection) is kept once, with the other
+ * clusters in {@link Finding#alsoAppliesTo()}. Plain data for the renderers (text, JSON, SARIF).
  *
+ * @param file  what was checked, as given: a file name, {@code -} for standard input, or a list
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
  */
@@ -16,13 +19,36 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         findings = List.copyOf(findings);
     }
 
-    /** Checks every target. */
+    /** Checks every target of one file. */
     public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps) {
+        return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of())), hosts, rps);
+    }
+
+    /** Checks every target of every file read. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps) {
+        List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
-        for (CheckTarget t : targets) {
-            all.addAll(ConfigChecker.check(t, hosts, rps));
+        for (CheckInputs.Loaded in : inputs) {
+            all.addAll(in.fileFindings());
+            targets.addAll(in.targets());
+            for (CheckTarget t : in.targets()) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps)) {
+                    merge(all, f);
+                }
+            }
         }
-        return new CheckReport(file, targets, all, hosts, rps);
+        return new CheckReport(label, targets, all, hosts, rps);
+    }
+
+    private static void merge(List<Finding> all, Finding f) {
+        for (int i = 0; i < all.size(); i++) {
+            Finding earlier = all.get(i);
+            if (!earlier.target().isEmpty() && !earlier.target().equals(f.target()) && earlier.sameAs(f)) {
+                all.set(i, earlier.alsoFor(f.target()));
+                return;
+            }
+        }
+        all.add(f);
     }
 
     /** 1 when a finding is at or above {@code failOn}, else 0. */

@@ -25,7 +25,8 @@ final class FindingSink {
     void add(Rule rule, Severity severity, String message, Map<String, Object> numbers,
                      List<FixStyle.Change> fix, int line) {
         String snippet = fix == null || fix.isEmpty() ? null : target.style().render(fix);
-        findings.add(new Finding(rule, severity, target.name(), message, numbers, snippet, target.file(), line));
+        findings.add(new Finding(rule, severity, target.name(), message, numbers, snippet, target.file(), line,
+                List.of()));
     }
 
     static double round(double d) {

@@ -4,7 +4,6 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -56,21 +55,24 @@ final class InputFiles {
      * deleted when the command ends, so that it is read once and then replayed from the copy.
      */
     static Path spool(Path path) {
-        try (InputStream in = openStream(path)) {
+        try (BoundedLineReader in = open(path)) {
             Path copy = Files.createTempFile("outlier-lab-trace-", ".jsonl");
             copy.toFile().deleteOnExit();
-            try (OutputStream out = Files.newOutputStream(copy, StandardOpenOption.TRUNCATE_EXISTING)) {
-                byte[] buffer = new byte[64 * 1024];
+            try (java.io.Writer out = Files.newBufferedWriter(copy, java.nio.charset.StandardCharsets.UTF_8,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
                 long total = 0;
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    total += n;
+                String line;
+                // line by line, so a stream without line breaks (/dev/zero) stops at the line limit
+                while ((line = in.readLine()) != null) {
+                    total += line.length() + 1;
                     if (total > MAX_SPOOLED_TRACE_BYTES) {
+                        out.close();
                         Files.deleteIfExists(copy);
                         throw new InputException(path + ": the trace from a pipe is larger than 4 GiB; write it to a "
                                 + "file, or give cluster.hosts so that it is read only once");
                     }
-                    out.write(buffer, 0, n);
+                    out.write(line);
+                    out.write('\n');
                 }
             }
             return copy;
@@ -81,6 +83,30 @@ final class InputFiles {
 
     private static boolean isStdin(Path path) {
         return STDIN.equals(path.toString());
+    }
+
+    /** Writes an output file whole: to a temporary file beside it, then moved over it, so no partial file is left. */
+    static void writeText(Path path, String text) {
+        Path target = path.toAbsolutePath();
+        Path temp = null;
+        try {
+            if (Files.isDirectory(target)) {
+                throw new InputException(path + ": is a directory, expected a file to write");
+            }
+            temp = Files.createTempFile(target.getParent(), ".outlier-lab-", ".tmp");
+            Files.writeString(temp, text, java.nio.charset.StandardCharsets.UTF_8);
+            Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            try {
+                if (temp != null) {
+                    Files.deleteIfExists(temp);
+                }
+            } catch (IOException ignored) {
+                // the message below is the one that matters
+            }
+            throw new InputException(path + ": cannot be written (" + (e instanceof NoSuchFileException
+                    ? "no such directory" : e.getMessage()) + ")");
+        }
     }
 
     private static InputStream openStream(Path path) throws IOException {

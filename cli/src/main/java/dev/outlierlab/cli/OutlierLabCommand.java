@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             CheckCommand.class,
             ExportCommand.class,
             ServeCommand.class,
+            ProxyCommand.class,
             picocli.CommandLine.HelpCommand.class
         },
         footer = {

@@ -1,15 +1,22 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.accesslog.AccessLogWriter;
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
+import dev.outlierlab.report.GatewayResultJson;
+import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
+import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.io.IOException;
@@ -33,7 +40,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules.",
+            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules, or the gateway profile's.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""},
         footer = {
@@ -49,10 +56,14 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
             "  outlier-lab run --access-log access.log && outlier-lab replay access.log",
             "      write the synthetic traffic as Envoy's access log, and replay it: the same decisions",
+            "  outlier-lab run --example overload-cap-100 --series signals.csv",
+            "      a named story (see --list-examples), with the signals per second as CSV",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
+            "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
+            "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."})
 public final class RunCommand implements Callable<Integer> {
@@ -64,6 +75,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     ClusterSourceOptions clusterSource;
+
+    @Mixin
+    WorkOptions work;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
@@ -85,6 +99,23 @@ public final class RunCommand implements Callable<Integer> {
             description = "Format of --access-log: envoy (default), istio or json.")
     AccessLogWriter.Format accessLogFormat;
 
+    @Option(names = "--series", paramLabel = "FILE",
+            description = {"Also write the operators' signals per second as CSV: membership_total,",
+                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."})
+    Path seriesFile;
+
+    @Option(names = "--signals",
+            description = "JSON output: include the signals object (it is there anyway with the load keys or --example).")
+    boolean signals;
+
+    @Option(names = "--list-examples", description = "List the named example scenarios (for --example) and exit.")
+    boolean listExamples;
+
+    @Option(names = "--stages", paramLabel = "FILE",
+            description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
+                "as JSON lines: time, request, process, mode, action, endpoints."})
+    Path stagesFile;
+
     @Option(names = "--events", paramLabel = "N", defaultValue = "200",
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
@@ -94,30 +125,55 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
+        if (listExamples) {
+            for (dev.outlierlab.config.scenario.Examples.Example e : dev.outlierlab.config.scenario.Examples.all()) {
+                spec.commandLine().getOut().printf("%-28s %s%n", e.name(), e.summary());
+            }
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+        ScenarioReader.Profiled profiled = scenario.loadProfiled();
+        if (profiled.isGateway()) {
+            return runGateway(profiled.gateway());
+        }
+        if (stagesFile != null) {
+            throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
+                    + "scenario's profile is envoy");
+        }
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        // text shows the first --events decisions and counts the rest; JSON has them all
+        RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
         String source = null;
-        if (traceIn == null && accessLog != null) {
-            result = runWritingLog(loaded.scenario());
-        } else if (traceIn == null) {
-            result = Simulation.run(loaded.scenario());
+        if (traceIn == null) {
+            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
+            work.check(estimate, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
+            RunOptions watched = options.watchedBy(progress.next(estimate.units()));
+            result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
+                    : runWritingLog(loaded.scenario(), watched);
+            progress.finish();
         } else {
-            result = replay(loaded);
+            result = replay(loaded, options);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
-        String text = format == OutputFormat.json ? ResultJson.toJson(result, false)
+        boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
+        String text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
                 : TextReport.render(result, maxEvents, source);
+        if (seriesFile != null) {
+            InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
+        }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
     }
 
-    private RunResult runWritingLog(Scenario s) {
+    private RunResult runWritingLog(Scenario s, RunOptions options) {
         Path dir = accessLog.toAbsolutePath().getParent();
         try {
             Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                RunResult r = Simulation.run(s, RunOptions.DEFAULT,
+                RunResult r = Simulation.run(s, options,
                         new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name()));
                 w.close();
                 Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
@@ -126,12 +182,30 @@ public final class RunCommand implements Callable<Integer> {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
-            throw new dev.outlierlab.config.InputException("--access-log: " + accessLog + ": cannot be written ("
+            throw new InputException("--access-log: " + accessLog + ": cannot be written ("
                     + e.getMessage() + ")");
         }
     }
 
-    private RunResult replay(ScenarioReader.Loaded loaded) {
+    private Integer runGateway(GatewayScenario gateway) {
+        if (traceIn != null || clusterSource.isUsed()) {
+            throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
+                    + "profile is gateway");
+        }
+        GatewayRunResult result;
+        if (stagesFile == null) {
+            result = GatewaySimulation.run(gateway);
+        } else {
+            result = StageFile.write(stagesFile, gateway);
+        }
+        String text = format == OutputFormat.json ? GatewayResultJson.toJson(result)
+                : GatewayTextReport.render(result, maxEvents);
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
@@ -145,14 +219,16 @@ public final class RunCommand implements Callable<Integer> {
             }
             s = new Scenario(s.name(), s.durationNanos(), s.seed(),
                     new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
-                    s.outlierDetection(), s.healthChecks());
+                    s.outlierDetection(), s.healthChecks(), s.envoyVersion());
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < s.cluster().hosts().size(); i++) {
             index.put(s.cluster().hosts().get(i), i);
         }
+        // the records are read as they replay, so only the ticks and health checks can be estimated
+        work.check(WorkEstimate.ofReplay(s, 0), "this replay");
         try (BoundedLineReader reader = InputFiles.open(trace)) {
-            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
+            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), options);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
             throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }

@@ -21,8 +21,40 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--example", paramLabel = "NAME",
+            description = {"Start from a named example scenario instead of a file (see run --list-examples),",
+                "e.g. --example overload-cap-100."})
+    String example;
+
+    /** Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's). */
+    public ScenarioReader.Profiled loadProfiled() {
+        if (example != null) {
+            requireOneSource();
+            return ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example), "example " + example,
+                    sets);
+        }
+        if (scenarioFile == null) {
+            return ScenarioReader.defaultsProfiled(sets);
+        }
+        return ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+    }
+
+    private void requireOneSource() {
+        if (scenarioFile != null) {
+            throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
+                    + scenarioFile + " both give a scenario; give one");
+        }
+    }
+
     /** Reads and validates the scenario. */
     public ScenarioReader.Loaded load() {
+        if (example != null) {
+            if (scenarioFile != null) {
+                throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
+                        + scenarioFile + " both give a scenario; give one");
+            }
+            return dev.outlierlab.config.scenario.Examples.load(example, sets);
+        }
         if (scenarioFile == null) {
             return ScenarioReader.defaults(sets);
         }

@@ -5,9 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.Numbers;
+import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.gateway.GatewaySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +39,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,20,34,50,100",
             "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 --vary outlier_detection.enforcing_success_rate=0,100",
             "  outlier-lab sweep scenario.yaml --vary cluster.hosts=3,5,6,10,20 --format csv",
+            "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
+            "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
             "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."})
 public final class SweepCommand implements Callable<Integer> {
@@ -43,6 +51,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Mixin
     ScenarioOptions scenario;
+
+    @Mixin
+    WorkOptions work;
 
     @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
             description = {"A scenario key and the values to try, comma-separated (repeatable: every",
@@ -59,8 +70,11 @@ public final class SweepCommand implements Callable<Integer> {
     private record Axis(String key, List<String> values) {
     }
 
-    private record Row(List<String> values, RunSummary summary) {
+    /** One run: the values chosen, its figures in column order, and its summary as JSON. */
+    private record Row(List<String> values, List<String> figures, ObjectNode summary) {
     }
+
+    private String profile;
 
     @Override
     public Integer call() {
@@ -81,11 +95,36 @@ public final class SweepCommand implements Callable<Integer> {
                 throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
             }
         }
+        List<Planned> planned = new ArrayList<>();
+        plan(axes, 0, new ArrayList<>(), planned);
+        WorkEstimate total = new WorkEstimate(0, 0, 0);
+        for (Planned p : planned) {
+            // the gateway profile's runs are not estimated (its simulator has its own bounds)
+            if (!p.scenario().isGateway()) {
+                total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
+            }
+        }
+        work.check(total, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        WorkOptions.Progress progress = WorkOptions.progress("sweep", total.units());
         List<Row> rows = new ArrayList<>();
-        sweep(axes, 0, new ArrayList<>(), rows);
+        for (Planned p : planned) {
+            ScenarioReader.Profiled loaded = p.scenario();
+            if (loaded.isGateway()) {
+                GatewaySummary g = GatewaySimulation.run(loaded.gateway()).summary();
+                rows.add(new Row(p.values(), gatewayFigures(g),
+                        GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
+            } else {
+                RunOptions options = RunOptions.DEFAULT.keepingEvents(0)
+                        .watchedBy(progress.next(WorkEstimate.of(loaded.envoy().scenario()).units()));
+                RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
+                rows.add(new Row(p.values(), figures(summary), ResultJson.summaryTree(summary)));
+            }
+        }
+        progress.finish();
+        String[] columns = "gateway".equals(profile) ? GATEWAY_COLUMNS : COLUMNS;
         String text = switch (format) {
-            case text -> text(axes, rows);
-            case csv -> csv(axes, rows);
+            case text -> text(axes, rows, columns);
+            case csv -> csv(axes, rows, columns);
             case json -> json(axes, rows);
         };
         spec.commandLine().getOut().print(text);
@@ -93,7 +132,12 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void sweep(List<Axis> axes, int depth, List<String> chosen, List<Row> rows) {
+    /** One combination of the varied values and the scenario it gives. */
+    private record Planned(List<String> values, ScenarioReader.Profiled scenario) {
+    }
+
+    /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
+    private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
         if (depth == axes.size()) {
             List<String> sets = new ArrayList<>(scenario.sets);
             for (int i = 0; i < axes.size(); i++) {
@@ -102,19 +146,36 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions options = new ScenarioOptions();
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
-            ScenarioReader.Loaded loaded = options.load();
-            rows.add(new Row(List.copyOf(chosen), Simulation.run(loaded.scenario()).summary()));
+            ScenarioReader.Profiled loaded = options.loadProfiled();
+            String runProfile = loaded.isGateway() ? "gateway" : "envoy";
+            if (profile != null && !profile.equals(runProfile)) {
+                throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
+                        + profile + " and " + runProfile);
+            }
+            profile = runProfile;
+            planned.add(new Planned(List.copyOf(chosen), loaded));
             return;
         }
         for (String value : axes.get(depth).values()) {
             chosen.add(value);
-            sweep(axes, depth + 1, chosen, rows);
+            plan(axes, depth + 1, chosen, planned);
             chosen.remove(chosen.size() - 1);
         }
     }
 
     private static final String[] COLUMNS = {"detected", "ejected", "cap refused", "not enforced", "most out",
         "failed %", "failed % in fault", "panic s"};
+
+    private static final String[] GATEWAY_COLUMNS = {"ejections", "consecutive", "success rate", "kept all",
+        "would eject", "failed %", "failed % in fault"};
+
+    private static List<String> gatewayFigures(GatewaySummary s) {
+        return List.of(Long.toString(s.ejections()), Long.toString(s.consecutiveEjections()),
+                Long.toString(s.successRateEjections()), Long.toString(s.keptAllStages()),
+                Long.toString(s.wouldEjectStages()),
+                Numbers.two(s.requests() == 0 ? 0 : s.failedRequests() * 100.0 / s.requests()),
+                Numbers.two(s.failedPercentDuringFault()));
+    }
 
     private static List<String> figures(RunSummary s) {
         return List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
@@ -123,15 +184,15 @@ public final class SweepCommand implements Callable<Integer> {
                 Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds()));
     }
 
-    private static String text(List<Axis> axes, List<Row> rows) {
+    private static String text(List<Axis> axes, List<Row> rows, String[] columns) {
         List<List<String>> table = new ArrayList<>();
         List<String> header = new ArrayList<>();
         axes.forEach(a -> header.add(a.key()));
-        header.addAll(List.of(COLUMNS));
+        header.addAll(List.of(columns));
         table.add(header);
         for (Row r : rows) {
             List<String> line = new ArrayList<>(r.values());
-            line.addAll(figures(r.summary()));
+            line.addAll(r.figures());
             table.add(line);
         }
         int[] widths = new int[header.size()];
@@ -153,18 +214,18 @@ public final class SweepCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    private static String csv(List<Axis> axes, List<Row> rows) {
+    private static String csv(List<Axis> axes, List<Row> rows, String[] columns) {
         StringBuilder out = new StringBuilder();
         List<String> header = new ArrayList<>();
         axes.forEach(a -> header.add(a.key()));
-        for (String c : COLUMNS) {
+        for (String c : columns) {
             header.add(c.replace(' ', '_').replace("%", "percent"));
         }
         out.append(String.join(",", header)).append('\n');
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             r.values().forEach(v -> line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
-            line.addAll(figures(r.summary()));
+            line.addAll(r.figures());
             out.append(String.join(",", line)).append('\n');
         }
         return out.toString();
@@ -178,7 +239,7 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < axes.size(); i++) {
                 set.put(axes.get(i).key(), r.values().get(i));
             }
-            run.set("summary", ResultJson.summaryTree(r.summary()));
+            run.set("summary", r.summary());
         }
         return ResultJson.write(runs);
     }

@@ -30,6 +30,8 @@ final class LabCluster {
     private final long intervalNanos;
     private final long durationNanos;
     private long nextTickNanos;
+    private final RunWatcher watcher;
+    private long rounds;
 
     LabCluster(Scenario scenario, RunOptions options) {
         this.scenario = scenario;
@@ -42,7 +44,8 @@ final class LabCluster {
         this.recorder = new RunRecorder(index, durationNanos, options);
         this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
         recorder.attach(balancer);
-        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder);
+        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder,
+                scenario.envoyVersion());
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));
@@ -53,6 +56,7 @@ final class LabCluster {
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+        this.watcher = options.watcher();
     }
 
     /** The earliest scheduled tick or health check; callers skip {@link #runDue} while time is before it. */
@@ -70,11 +74,15 @@ final class LabCluster {
             long tick = nextTickNanos <= durationNanos ? nextTickNanos : Long.MAX_VALUE;
             long check = healthChecker != null && healthChecker.nextCheckNanos() <= durationNanos
                     ? healthChecker.nextCheckNanos() : Long.MAX_VALUE;
+            if ((++rounds & (RunWatcher.EVERY_ROUNDS - 1)) == 0) {
+                watcher.progress(-1, -1);
+            }
             if (tick <= check && tick <= nanos) {
                 detector.tick(tick);
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
                 healthChecker.runChecks(monitors, detector, faults, balancer);
+                recorder.signals().membershipChanged(check);
             } else {
                 return;
             }

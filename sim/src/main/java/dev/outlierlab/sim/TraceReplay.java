@@ -37,6 +37,8 @@ public final class TraceReplay {
     private final long[] requestsWhileEjected;
     private final long[] failedWhileEjected;
     private final boolean movedWhileEjected;
+    private final RunWatcher watcher;
+    private long replayed;
     private long previous;
     private boolean pending;
     private long pendingNanos;
@@ -56,8 +58,9 @@ public final class TraceReplay {
         this.movedWhileEjected = movedWhileEjected;
         this.scenario = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
                 scenario.cluster(), scenario.traffic(), List.of(), scenario.outlierDetection(),
-                scenario.healthChecks());
+                scenario.healthChecks(), scenario.envoyVersion());
         this.cluster = new LabCluster(this.scenario, options);
+        this.watcher = options.watcher();
         int hosts = scenario.cluster().hosts().size();
         requests = new long[hosts];
         failed = new long[hosts];
@@ -93,6 +96,9 @@ public final class TraceReplay {
         }
         chargePending(t);
         previous = t;
+        if ((replayed++ & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+            watcher.progress(replayed - 1, 0);
+        }
         cluster.runDue(t);
         int host = record.host();
         boolean panic = cluster.balancer.inPanic();

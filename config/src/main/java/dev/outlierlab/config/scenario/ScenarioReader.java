@@ -7,11 +7,13 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
@@ -29,12 +31,22 @@ public final class ScenarioReader {
     public record Loaded(Scenario scenario, boolean hostsGiven) {
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "cluster", "traffic", "faults",
-            "outlier_detection", "health_checks");
-    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
-    private static final Set<String> TRAFFIC = Set.of("rps");
+    /**
+     * A scenario of either profile: {@code envoy} (the default) or {@code gateway}; exactly one is non-null.
+     */
+    public record Profiled(Loaded envoy, GatewayScenario gateway) {
+        public boolean isGateway() {
+            return gateway != null;
+        }
+    }
+
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "profile", "cluster", "traffic",
+            "faults", "outlier_detection", "health_checks");
+    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
+            "weights");
+    private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check", "pattern", "burst_length");
+            "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
 
     private ScenarioReader() {
@@ -45,6 +57,36 @@ public final class ScenarioReader {
         return read("", "(default scenario)", sets);
     }
 
+    /** The default scenario with overrides, of the profile they choose ({@code --set profile=gateway}). */
+    public static Profiled defaultsProfiled(List<String> sets) {
+        return readProfiled("", "(default scenario)", sets);
+    }
+
+    /**
+     * Reads a scenario document of either profile, chosen by its {@code profile} key (after overrides).
+     *
+     * @param source name of the file, for messages
+     * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code gateway.mode=shadow}
+     */
+    public static Profiled readProfiled(String text, String source, List<String> sets) {
+        return profiled(prepare(YamlTree.parse(text, source), sets));
+    }
+
+    private static Profiled profiled(Located root) {
+        Values v = new Values();
+        Located profileNode = root.value() instanceof Map<?, ?> m ? (Located) m.get("profile") : null;
+        String profile = profileNode == null ? "envoy" : String.valueOf(profileNode.value());
+        if (profile.equals("gateway")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Located> top = (Map<String, Located>) root.value();
+            return new Profiled(null, GatewayScenarioReader.build(root, v, top));
+        }
+        if (!profile.equals("envoy")) {
+            throw Values.error(profileNode, "profile", profileNode.value(), "envoy or gateway");
+        }
+        return new Profiled(build(root), null);
+    }
+
     /**
      * Reads a scenario document (YAML or JSON).
      *
@@ -52,7 +94,7 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
      */
     public static Loaded read(String text, String source, List<String> sets) {
-        return read(YamlTree.parse(text, source), sets);
+        return envoyOnly(readProfiled(text, source, sets), source);
     }
 
     /**
@@ -60,10 +102,23 @@ public final class ScenarioReader {
      * aliases are refused outright.
      */
     public static Loaded readWithoutAliases(String text, String source) {
-        return read(YamlTree.parseWithoutAliases(text, source), List.of());
+        return envoyOnly(readProfiledWithoutAliases(text, source), source);
     }
 
-    private static Loaded read(Located root, List<String> sets) {
+    /** As {@link #readProfiled} for an untrusted sender: anchors and aliases are refused outright. */
+    public static Profiled readProfiledWithoutAliases(String text, String source) {
+        return profiled(prepare(YamlTree.parseWithoutAliases(text, source), List.of()));
+    }
+
+    private static Loaded envoyOnly(Profiled profiled, String source) {
+        if (profiled.isGateway()) {
+            throw new InputException(source + ": profile: gateway scenarios are taken by run and sweep; this one "
+                    + "takes profile: envoy");
+        }
+        return profiled.envoy();
+    }
+
+    private static Located prepare(Located root, List<String> sets) {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
@@ -71,11 +126,18 @@ public final class ScenarioReader {
         for (String set : sets) {
             Overrides.apply(root, set);
         }
-        return build(root);
+        return root;
     }
 
     private static Loaded build(Located root) {
         Values v = new Values();
+        @SuppressWarnings("unchecked")
+        Map<String, Located> raw = (Map<String, Located>) root.value();
+        for (String key : GatewayScenarioReader.GATEWAY_ONLY) {
+            if (raw.containsKey(key)) {
+                throw GatewayScenarioReader.otherProfile(raw.get(key), key, "envoy");
+            }
+        }
         Map<String, Located> top = v.map(root, "", TOP);
         Scenario defaults = Scenario.defaults();
         String name = v.text(top.get("name"), "name", defaults.name());
@@ -103,16 +165,18 @@ public final class ScenarioReader {
 
         OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
+        LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
         Scenario scenario;
         try {
-            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health);
+            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
+                    dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
     }
 
-    private static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
+    static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
         List<FaultSpec> faults = new ArrayList<>();
         if (node.value() == null) {
             return faults;
@@ -125,16 +189,20 @@ public final class ScenarioReader {
             List<String> hosts;
             if (hostsNode != null && hostsNode.value() instanceof List) {
                 hosts = v.names(hostsNode, key + ".hosts");
+            } else if (hostsNode != null && "all".equals(hostsNode.value())) {
+                hosts = cluster.hosts();
             } else {
                 int n = (int) v.integer(hostsNode, key + ".hosts", 1, 1, cluster.size());
                 hosts = cluster.hosts().subList(0, n);
             }
             long start = v.duration(f.get("start"), key + ".start", 0, true);
             long end = v.duration(f.get("end"), key + ".end", duration, true);
+            boolean dead = LoadReader.deadFault(v, f, key);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            RequestResult result = v.result(f.get("result"), key + ".result");
-            HealthCheckFailure hc = v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
+            RequestResult result = dead ? RequestResult.LOCAL_ORIGIN_CONNECT_FAILED : v.result(f.get("result"), key + ".result");
+            HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
+                    : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {

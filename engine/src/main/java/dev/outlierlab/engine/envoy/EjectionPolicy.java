@@ -17,18 +17,29 @@ import dev.outlierlab.engine.envoy.event.Enforcement;
 public final class EjectionPolicy {
     private final OutlierDetectionConfig config;
     private final RandomSource random;
+    private final CapRule capRule;
 
+    /** The policy of the default Envoy release ({@link EnvoyVersion#DEFAULT}). */
     public EjectionPolicy(OutlierDetectionConfig config, RandomSource random) {
-        this.config = config;
-        this.random = random;
+        this(config, random, EnvoyVersion.DEFAULT);
     }
 
-    /** The cap: may one more host go, with {@code ejectedNow} out of {@code hosts} already ejected? */
+    public EjectionPolicy(OutlierDetectionConfig config, RandomSource random, EnvoyVersion version) {
+        this.config = config;
+        this.random = random;
+        this.capRule = version.capRule();
+    }
+
+    /**
+     * The cap: may one more host go, with {@code ejectedNow} out of {@code hosts} already ejected? By the release's
+     * {@link CapRule}; from 1.28 {@code 100 * (ejectedNow + 1) / hosts <= min(max_ejection_percent, 100)} or
+     * {@code always_eject_one_host} with nothing ejected.
+     */
     public CapCheck checkCap(int ejectedNow, int hosts) {
-        long maxPercent = Math.min(config.maxEjectionPercent(), 100);
-        double percent = 100.0 * (ejectedNow + 1) / hosts;
-        boolean allowed = percent <= maxPercent || (config.alwaysEjectOneHost() && ejectedNow == 0);
-        return new CapCheck(ejectedNow, hosts, percent, config.maxEjectionPercent(), config.alwaysEjectOneHost(), allowed);
+        double percent = capRule.percent(ejectedNow, hosts);
+        boolean allowed = capRule.allows(ejectedNow, hosts, config.maxEjectionPercent(), config.alwaysEjectOneHost());
+        return new CapCheck(ejectedNow, hosts, percent, config.maxEjectionPercent(), config.alwaysEjectOneHost(), allowed,
+                capRule);
     }
 
     /** The enforcing draw for a detection of this type; draws only for percentages strictly between 0 and 100. */

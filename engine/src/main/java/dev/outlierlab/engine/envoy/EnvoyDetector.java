@@ -39,7 +39,13 @@ public final class EnvoyDetector implements Detector {
      */
     public EnvoyDetector(OutlierDetectionConfig config, RandomSource random, List<String> hosts,
             DetectorListener events, long lastTickNanos) {
-        this.detector = new OutlierDetector(config, random, new Forwarder(events));
+        this(config, random, hosts, events, lastTickNanos, EnvoyVersion.DEFAULT);
+    }
+
+    /** As above, with the rules of the given Envoy release where releases differ. */
+    public EnvoyDetector(OutlierDetectionConfig config, RandomSource random, List<String> hosts,
+            DetectorListener events, long lastTickNanos, EnvoyVersion version) {
+        this.detector = new OutlierDetector(config, random, new Forwarder(events), version);
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));

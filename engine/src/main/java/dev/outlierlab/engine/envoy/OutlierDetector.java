@@ -14,6 +14,7 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.HostSample;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OrderNote;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
@@ -22,24 +23,38 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A cluster's outlier detector with Envoy v1.40.2 semantics, Envoy's {@code DetectorImpl}, driven by explicit
- * time: report outcomes to each host's {@link HostMonitor} at time t, and call {@link #tick(long)} at every
- * multiple of {@code interval}. There is no clock and no thread inside; the caller owns time. Hosts are
- * evaluated in the order they were added. Decisions go to the {@link DetectorListener}; statistics are kept
+ * A cluster's outlier detector with Envoy v1.40.2 semantics (or an older release's, {@link EnvoyVersion}), Envoy's
+ * {@code DetectorImpl}, driven by explicit time: report outcomes to each host's {@link HostMonitor} at time t, and
+ * call {@link #tick(long)} at every multiple of {@code interval}. There is no clock and no thread inside; the
+ * caller owns time. Hosts are evaluated in the order they were added, where Envoy's order is a hash map's;
+ * decisions that order could have changed carry an {@link OrderNote}. Decisions go to the {@link DetectorListener}; statistics are kept
  * under Envoy's names in {@link #stats()}. Not thread-safe.
  */
 public final class OutlierDetector {
     private final OutlierDetectionConfig config;
+    private final EnvoyVersion version;
     private final EjectionPolicy policy;
     private final DetectorListener listener;
     private final OutlierStats stats = new OutlierStats();
     private final List<HostMonitor> hosts = new ArrayList<>();
     private int ejectedCount;
 
+    /** A detector with the rules of the default Envoy release ({@link EnvoyVersion#DEFAULT}). */
     public OutlierDetector(OutlierDetectionConfig config, RandomSource random, DetectorListener listener) {
+        this(config, random, listener, EnvoyVersion.DEFAULT);
+    }
+
+    public OutlierDetector(OutlierDetectionConfig config, RandomSource random, DetectorListener listener,
+            EnvoyVersion version) {
         this.config = config;
-        this.policy = new EjectionPolicy(config, random);
+        this.version = version;
+        this.policy = new EjectionPolicy(config, random, version);
         this.listener = listener;
+    }
+
+    /** The Envoy release whose rules this detector follows. */
+    public EnvoyVersion version() {
+        return version;
     }
 
     public OutlierDetectionConfig config() {
@@ -79,18 +94,25 @@ public final class OutlierDetector {
         host.markRemoved();
     }
 
+    /** {@link #onActiveHealthCheck} for a passing check. */
+    public boolean onActiveHealthCheckSuccess(HostMonitor host, long nowNanos) {
+        return onActiveHealthCheck(host, true, nowNanos);
+    }
+
     /**
-     * Envoy's health-checker callback: a successful active health check on a host that active health
-     * checking does not currently hold as failed. Returns the host if it is ejected and
-     * {@code successful_active_health_check_uneject_host} is on; otherwise does nothing.
+     * Envoy's health-checker callback, run after each active health check of a host that active health checking
+     * does not (now) hold as failed. Returns the host if it is ejected, {@code successful_active_health_check_uneject_host}
+     * is on and the check passed; before Envoy 1.31 the callback ignored the check's result, so a failing check
+     * below {@code unhealthy_threshold} returned the host too.
      *
      * @return true if the host was returned to rotation
      */
-    public boolean onActiveHealthCheckSuccess(HostMonitor host, long nowNanos) {
-        if (!config.successfulActiveHealthCheckUnejectHost() || !host.isEjected() || host.isRemoved()) {
+    public boolean onActiveHealthCheck(HostMonitor host, boolean passed, long nowNanos) {
+        if (!config.successfulActiveHealthCheckUnejectHost() || !host.isEjected() || host.isRemoved()
+                || (!passed && !version.failingHealthCheckUnejects())) {
             return false;
         }
-        uneject(host, nowNanos, UnejectReason.ACTIVE_HEALTH_CHECK);
+        uneject(host, nowNanos, passed ? UnejectReason.ACTIVE_HEALTH_CHECK : UnejectReason.FAILING_ACTIVE_HEALTH_CHECK);
         return true;
     }
 
@@ -121,9 +143,18 @@ public final class OutlierDetector {
         }
     }
 
+    /**
+     * Envoy's {@code processSuccessRateEjections} for one origin: one pass over the hosts not ejected builds both
+     * the success-rate and the failure-percentage lists, before any ejection; then success rate offers its
+     * outliers, then failure percentage offers its own from its list, including a host success rate has just
+     * ejected (Envoy has no already-ejected check there: the second offer meets the cap and, if admitted and
+     * enforced, ejects the host a second time). The pass's events are emitted together at its end, each with an
+     * {@link OrderNote} where Envoy's host order could have decided differently.
+     */
     private void evaluateInterval(Origin origin, long nowNanos, boolean detect) {
         List<HostMonitor> srHosts = new ArrayList<>();
         List<Double> srRates = new ArrayList<>();
+        List<HostMonitor> fpHosts = new ArrayList<>();
         List<HostSample> samples = listener.wantsIntervals() ? new ArrayList<>() : null;
         for (HostMonitor host : hosts) {
             if (host.isEjected()) {
@@ -138,24 +169,45 @@ public final class OutlierDetector {
                 srHosts.add(host);
                 srRates.add(acc.judgedSuccessRatePercent());
             }
+            if (FailurePercentageDetector.hasVolume(acc.judgedRequests(), config.failurePercentageRequestVolume())) {
+                fpHosts.add(host);
+            }
         }
+        List<OutlierEvent> pass = new ArrayList<>();
+        List<String> borderline = new ArrayList<>();
         SuccessRateDetector.Threshold threshold = null;
         if (detect && SuccessRateDetector.enoughHosts(srHosts.size(), config.successRateMinimumHosts())) {
             threshold = SuccessRateDetector.threshold(srRates, config.successRateStdevFactor());
             EjectionType type = EjectionType.successRate(origin);
             for (int i = 0; i < srHosts.size(); i++) {
                 double rate = srRates.get(i);
+                HostMonitor host = srHosts.get(i);
+                if (SuccessRateDetector.isBorderline(rate, threshold)) {
+                    borderline.add(host.name());
+                }
                 if (SuccessRateDetector.isOutlier(rate, threshold)) {
-                    HostMonitor host = srHosts.get(i);
                     stats.incDeprecatedSuccessRate();
                     SuccessRateEvidence evidence = new SuccessRateEvidence(rate, host.successRate(origin).judgedRequests(),
                             threshold.mean(), threshold.stdev(), config.successRateStdevFactor(),
                             threshold.threshold(), srHosts.size());
-                    offer(host, type, evidence, nowNanos);
+                    pass.add(offer(host, type, evidence, nowNanos));
                 }
             }
         }
-        boolean fpRan = detect && evaluateFailurePercentage(origin, nowNanos);
+        boolean fpRan = detect && FailurePercentageDetector.enoughHosts(fpHosts.size(),
+                config.failurePercentageMinimumHosts());
+        if (fpRan) {
+            EjectionType type = EjectionType.failurePercentage(origin);
+            for (HostMonitor host : fpHosts) {
+                SuccessRateAccumulator acc = host.successRate(origin);
+                double rate = acc.judgedSuccessRatePercent();
+                if (FailurePercentageDetector.isOutlier(rate, config.failurePercentageThreshold())) {
+                    pass.add(offer(host, type, new FailurePercentageEvidence(FailurePercentageDetector.failurePercent(rate),
+                            acc.judgedRequests(), config.failurePercentageThreshold(), fpHosts.size()), nowNanos));
+                }
+            }
+        }
+        emitPass(pass, borderline);
         if (samples != null) {
             listener.onInterval(new IntervalEvaluation(nowNanos, origin, List.copyOf(samples), threshold != null,
                     threshold == null ? Double.NaN : threshold.mean(),
@@ -165,32 +217,34 @@ public final class OutlierDetector {
     }
 
     /**
-     * Failure percentage over the hosts not ejected at this point. Envoy builds this list before the
-     * success-rate ejections of the same tick and could offer a host just ejected by success rate again; the
-     * lab model says "hosts not ejected", so such a host is skipped (see the README).
+     * Emits one pass's events. Where the cap admitted some of its outliers and refused others, Envoy's unspecified
+     * host order decides which go; where a success rate lies within rounding of the threshold, Envoy's order of
+     * summing decides whether it is an outlier: such events carry an {@link OrderNote}.
      */
-    private boolean evaluateFailurePercentage(Origin origin, long nowNanos) {
-        List<HostMonitor> fpHosts = new ArrayList<>();
-        for (HostMonitor host : hosts) {
-            if (!host.isEjected()
-                    && FailurePercentageDetector.hasVolume(host.successRate(origin).judgedRequests(),
-                            config.failurePercentageRequestVolume())) {
-                fpHosts.add(host);
+    private void emitPass(List<OutlierEvent> pass, List<String> borderline) {
+        java.util.Set<String> ejected = new java.util.LinkedHashSet<>();
+        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
+        for (OutlierEvent e : pass) {
+            if (e.action() == EventAction.EJECT) {
+                ejected.add(e.host());
+            } else if (e.action() == EventAction.OVERFLOW) {
+                refused.add(e.host());
             }
         }
-        if (!FailurePercentageDetector.enoughHosts(fpHosts.size(), config.failurePercentageMinimumHosts())) {
-            return false;
+        refused.removeAll(ejected);
+        List<String> contenders = new ArrayList<>();
+        if (!ejected.isEmpty() && !refused.isEmpty()) {
+            contenders.addAll(ejected);
+            contenders.addAll(refused);
         }
-        EjectionType type = EjectionType.failurePercentage(origin);
-        for (HostMonitor host : fpHosts) {
-            SuccessRateAccumulator acc = host.successRate(origin);
-            double rate = acc.judgedSuccessRatePercent();
-            if (FailurePercentageDetector.isOutlier(rate, config.failurePercentageThreshold())) {
-                offer(host, type, new FailurePercentageEvidence(FailurePercentageDetector.failurePercent(rate),
-                        acc.judgedRequests(), config.failurePercentageThreshold(), fpHosts.size()), nowNanos);
+        for (OutlierEvent e : pass) {
+            boolean contended = contenders.contains(e.host());
+            boolean sr = e.type() == EjectionType.SUCCESS_RATE || e.type() == EjectionType.SUCCESS_RATE_LOCAL_ORIGIN;
+            if (contended || (sr && !borderline.isEmpty())) {
+                e = e.withOrderNote(new OrderNote(contended ? contenders : List.of(), sr ? borderline : List.of()));
             }
+            listener.onEvent(e);
         }
-        return true;
     }
 
     /** Envoy's {@code onConsecutiveErrorWorker}, run at once rather than posted to a main thread. */
@@ -203,36 +257,40 @@ public final class OutlierDetector {
             case CONSECUTIVE_GATEWAY_FAILURE -> config.consecutiveGatewayFailure();
             default -> config.consecutiveLocalOriginFailure();
         };
-        offer(host, type, new ConsecutiveEvidence(host.counter(type).count(), threshold), nowNanos);
+        listener.onEvent(offer(host, type, new ConsecutiveEvidence(host.counter(type).count(), threshold), nowNanos));
         if (type == EjectionType.CONSECUTIVE_5XX) {
             stats.incDeprecatedConsecutive5xx();
         }
         host.counter(type).reset();
     }
 
-    /** Envoy's {@code updateDetectedEjectionStats} then {@code ejectHost}: the cap, the enforcing draw, the ejection. */
-    private void offer(HostMonitor host, EjectionType type, DetectionEvidence evidence, long nowNanos) {
+    /**
+     * Envoy's {@code updateDetectedEjectionStats} then {@code ejectHost}: the cap, the enforcing draw, the ejection.
+     * Returns the event for the caller to emit. A host offered while already ejected (failure percentage after
+     * success rate in one tick) is treated as Envoy's release build treats it: counted again in
+     * {@code ejections_active}, its ejection count, time, jitter and multiplier moved on again.
+     */
+    private OutlierEvent offer(HostMonitor host, EjectionType type, DetectionEvidence evidence, long nowNanos) {
+        boolean again = host.isEjected();
         stats.incDetected(type);
         CapCheck cap = policy.checkCap(ejectedCount, hosts.size());
         if (!cap.allowed()) {
             stats.incOverflow();
-            emit(nowNanos, host, EventAction.OVERFLOW, type, evidence, cap, null, null);
-            return;
+            return event(nowNanos, host, EventAction.OVERFLOW, type, evidence, cap, null, null, again);
         }
         if (type == EjectionType.CONSECUTIVE_5XX || type == EjectionType.SUCCESS_RATE) {
             stats.incDeprecatedTotal();
         }
         Enforcement enforcement = policy.enforce(type);
         if (!enforcement.enforced()) {
-            emit(nowNanos, host, EventAction.UNENFORCED, type, evidence, cap, enforcement, null);
-            return;
+            return event(nowNanos, host, EventAction.UNENFORCED, type, evidence, cap, enforcement, null, again);
         }
         ejectedCount++;
         stats.incActive();
         stats.incEnforced(type);
         EjectionTime time = policy.ejectionTime(host.multiplier());
         host.markEjected(nowNanos, time.multiplier(), time.jitterNanos());
-        emit(nowNanos, host, EventAction.EJECT, type, evidence, cap, enforcement, time);
+        return event(nowNanos, host, EventAction.EJECT, type, evidence, cap, enforcement, time, again);
     }
 
     private void uneject(HostMonitor host, long nowNanos, UnejectReason reason) {
@@ -241,12 +299,12 @@ public final class OutlierDetector {
         long outFor = nowNanos - host.lastEjectionNanos();
         host.markReturned(nowNanos);
         listener.onEvent(new OutlierEvent(nowNanos, host.name(), EventAction.UNEJECT, null, null, null, null, null,
-                reason, outFor, host.numEjections()));
+                reason, outFor, host.numEjections(), false, null));
     }
 
-    private void emit(long nowNanos, HostMonitor host, EventAction action, EjectionType type,
-            DetectionEvidence evidence, CapCheck cap, Enforcement enforcement, EjectionTime ejection) {
-        listener.onEvent(new OutlierEvent(nowNanos, host.name(), action, type, evidence, cap, enforcement, ejection,
-                null, 0, host.numEjections()));
+    private static OutlierEvent event(long nowNanos, HostMonitor host, EventAction action, EjectionType type,
+            DetectionEvidence evidence, CapCheck cap, Enforcement enforcement, EjectionTime ejection, boolean again) {
+        return new OutlierEvent(nowNanos, host.name(), action, type, evidence, cap, enforcement, ejection,
+                null, 0, host.numEjections(), again, null);
     }
 }

@@ -279,11 +279,10 @@ class IntervalDetectionTest {
     }
 
     @Test
-    void aHostEjectedBySuccessRateIsNotOfferedAgainByFailurePercentageAtTheSameTick() {
+    void aHostEjectedBySuccessRateIsOfferedAgainByFailurePercentageAndLeaksTheGauge() {
         // h4 fails 90 %: success rate ejects it (rates 100 x4 and 10: mean 82, stdev 36, threshold 13.6); failure
-        // percentage (minimum hosts 1, so it runs over h0..h3) judges only hosts not ejected (spec 6, tick step 3),
-        // so h4 is not offered twice. (Envoy
-        // builds its failure-percentage list before the success-rate ejections; the lab model does not.)
+        // percentage runs over the list built before that ejection (Envoy's processSuccessRateEjections), so h4 is
+        // offered again and, cap 100 and enforcing 100, ejected a second time: active 2 for one host out
         OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
                 OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
                 OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100,
@@ -295,11 +294,74 @@ class IntervalDetectionTest {
         respond(h.get(4), 10, 200, S);
         respond(h.get(4), 90, 500, S);
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE));
-        assertThat(((SuccessRateEvidence) events.last().evidence()).thresholdPercent()).isCloseTo(13.6, within(1e-9));
-        assertThat(d.stats().detected(EjectionType.FAILURE_PERCENTAGE)).isZero();
+        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type, OutlierEvent::alreadyEjected)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE, false),
+                        org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE, true));
+        assertThat(((SuccessRateEvidence) events.all.get(0).evidence()).thresholdPercent()).isCloseTo(13.6, within(1e-9));
+        // the second offer saw one host out already: (1+1)/5 = 40 % <= 100
+        assertThat(events.last().cap().ejectedBefore()).isEqualTo(1);
+        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated()).isEqualTo(5);
+        assertThat(d.stats().detected(EjectionType.FAILURE_PERCENTAGE)).isEqualTo(1);
+        assertThat(d.stats().ejectionsActive()).isEqualTo(2);
+        assertThat(h.get(4).numEjections()).isEqualTo(2);
+        assertThat(h.get(4).multiplier()).isEqualTo(2);
+        // out for min(30 s * 2, 300 s) = 60 s: back at the 70 s tick, and the gauge stays one too high
+        for (long t = 20; t <= 60; t += 10) {
+            d.tick(t * S);
+        }
+        assertThat(h.get(4).isEjected()).isTrue();
+        d.tick(70 * S);
+        assertThat(h.get(4).isEjected()).isFalse();
         assertThat(d.stats().ejectionsActive()).isEqualTo(1);
+        assertThat(d.ejectedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void theFailurePercentageListCountsAHostSuccessRateJustEjected() {
+        // fidelity case R1: h0 50 % of 200 (a success-rate outlier, not a failure-percentage one), h1..h4 100 % of
+        // 200, h5 0 % of 60 (failure-percentage volume only). Both lists come from one pass before any ejection,
+        // so failure percentage has 6 hosts >= its minimum 6 and ejects h5
+        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 50,
+                OutlierSetting.CONSECUTIVE_5XX, 1000, OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 100,
+                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, 5, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, 50,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 6, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, 85,
+                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100), new SeededRandom(1), events);
+        List<HostMonitor> h = hosts(d, 6);
+        mix(h.get(0), 100, 100, 5 * S);
+        for (int i = 1; i <= 4; i++) {
+            respond(h.get(i), 200, 200, 5 * S);
+        }
+        respond(h.get(5), 60, 500, 5 * S);
+        d.tick(10 * S);
+        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action, OutlierEvent::type).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                org.assertj.core.groups.Tuple.tuple("h5", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE));
+        SuccessRateEvidence sr = (SuccessRateEvidence) events.all.get(0).evidence();
+        assertThat(sr.meanPercent()).isEqualTo(90.0);
+        assertThat(sr.thresholdPercent()).isCloseTo(52.0, within(1e-9));
+        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated()).isEqualTo(6);
+        assertThat(d.stats().ejectionsActive()).isEqualTo(2);
+    }
+
+    @Test
+    void twoOutliersForOnePlaceCarryAnOrderNote() {
+        // fidelity case R3a: h0 and h9 both 60 %, cap 10 % of 10 hosts admits one; the lab ejects h0 (list order),
+        // Envoy whichever its hash map gives first
+        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 10,
+                OutlierSetting.CONSECUTIVE_5XX, 1000), new SeededRandom(1), events);
+        List<HostMonitor> h = hosts(d, 10);
+        for (int i = 0; i < 10; i++) {
+            if (i == 0 || i == 9) {
+                mix(h.get(i), 60, 40, 5 * S);
+            } else {
+                respond(h.get(i), 100, 200, 5 * S);
+            }
+        }
+        d.tick(10 * S);
+        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
+                org.assertj.core.groups.Tuple.tuple("h9", EventAction.OVERFLOW));
+        assertThat(events.all).allSatisfy(e -> assertThat(e.orderNote().capContenders()).containsExactly("h0", "h9"));
     }
 
     @Test

@@ -12,9 +12,10 @@ import dev.outlierlab.sim.traffic.LoadBalancer;
  * fails only while the host is in a fault with {@code fails_health_check}, in that fault's way, and Envoy's
  * {@code setUnhealthy} decides what a failure does: an unexpected HTTP status marks the host failed (Envoy's
  * FAILED_ACTIVE_HC) at once; a timeout or a refused connection counts toward {@code unhealthy_threshold}
- * consecutive failures. Consecutive passes reaching {@code healthy_threshold} clear the mark. Every passing
- * probe of a host not marked failed is offered to the detector's {@code successful_active_health_check_uneject_host}
- * hook, as Envoy's check-complete callback does.
+ * consecutive failures. Consecutive passes reaching {@code healthy_threshold} clear the mark. Every probe of a host
+ * not marked failed after it is reported to the detector's {@code successful_active_health_check_uneject_host}
+ * hook, as Envoy's check-complete callback is (which returns the host on a pass, and before Envoy 1.31 on a failing
+ * probe too).
  */
 public final class ActiveHealthChecker {
     private final HealthCheckSpec spec;
@@ -39,7 +40,8 @@ public final class ActiveHealthChecker {
         long now = nextCheckNanos;
         for (int h = 0; h < monitors.length; h++) {
             HealthCheckFailure failure = faults.healthCheckFailure(h, now);
-            if (failure != null) {
+            boolean passed = failure == null;
+            if (!passed) {
                 consecutivePasses[h] = 0;
                 if (!failure.countsTowardThreshold() || ++consecutiveFailures[h] >= spec.unhealthyThreshold()) {
                     balancer.setHealthCheckFailed(h, true);
@@ -49,9 +51,9 @@ public final class ActiveHealthChecker {
                 if (++consecutivePasses[h] >= spec.healthyThreshold()) {
                     balancer.setHealthCheckFailed(h, false);
                 }
-                if (!balancer.isHealthCheckFailed(h)) {
-                    detector.onActiveHealthCheckSuccess(monitors[h], now);
-                }
+            }
+            if (!balancer.isHealthCheckFailed(h)) {
+                detector.onActiveHealthCheck(monitors[h], passed, now);
             }
         }
         nextCheckNanos += spec.intervalNanos();

@@ -45,6 +45,14 @@ public final class SuccessRateDetector {
         return ratePercent < threshold.threshold();
     }
 
+    /**
+     * Whether a rate lies so close to the threshold (within 1e-9 percentage points) that the order in which the
+     * rates are summed, which Envoy leaves to its hash map, could put it on either side.
+     */
+    public static boolean isBorderline(double ratePercent, Threshold threshold) {
+        return Math.abs(ratePercent - threshold.threshold()) <= 1e-9;
+    }
+
     /** Whether a host with this many requests in the judged bucket is counted ({@code >= volume}, and not empty). */
     public static boolean hasVolume(long requests, long requestVolume) {
         return requests > 0 && requests >= requestVolume;

@@ -18,6 +18,9 @@ import dev.outlierlab.engine.envoy.EjectionType;
  * @param uneject       why the host came back (for returns)
  * @param outForNanos   for returns: how long the host was out
  * @param numEjections  the host's ejection count after this event (Envoy's {@code num_ejections})
+ * @param alreadyEjected for offers: the host was already ejected when offered, by success rate earlier in the same
+ *                      tick (Envoy's failure-percentage pass has no already-ejected check)
+ * @param orderNote     where Envoy's unspecified host order could have decided this differently, or null
  */
 public record OutlierEvent(
         long timeNanos,
@@ -30,5 +33,13 @@ public record OutlierEvent(
         EjectionTime ejection,
         UnejectReason uneject,
         long outForNanos,
-        long numEjections) {
+        long numEjections,
+        boolean alreadyEjected,
+        OrderNote orderNote) {
+
+    /** The same event with an order note. */
+    public OutlierEvent withOrderNote(OrderNote note) {
+        return new OutlierEvent(timeNanos, host, action, type, evidence, cap, enforcement, ejection, uneject, outForNanos,
+                numEjections, alreadyEjected, note);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,11 +17,16 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         findings = List.copyOf(findings);
     }
 
-    /** Checks every target. */
+    /** Checks every target under the default Envoy release's rules. */
     public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps) {
+        return of(file, targets, hosts, rps, EnvoyVersion.DEFAULT);
+    }
+
+    /** Checks every target under the rules of an Envoy release. */
+    public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps, EnvoyVersion version) {
         List<Finding> all = new ArrayList<>();
         for (CheckTarget t : targets) {
-            all.addAll(ConfigChecker.check(t, hosts, rps));
+            all.addAll(ConfigChecker.check(t, hosts, rps, version));
         }
         return new CheckReport(file, targets, all, hosts, rps);
     }

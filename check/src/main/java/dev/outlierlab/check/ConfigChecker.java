@@ -3,6 +3,7 @@ package dev.outlierlab.check;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EjectionPolicy;
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -27,11 +28,11 @@ public final class ConfigChecker {
     private final Long rps;
     private final FindingSink sink;
 
-    private ConfigChecker(CheckTarget target, Integer hosts, Long rps) {
+    private ConfigChecker(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
         this.target = target;
         this.hosts = hosts != null ? hosts : target.hosts();
         this.rps = rps;
-        this.sink = new FindingSink(target);
+        this.sink = new FindingSink(target, version);
     }
 
     /**
@@ -41,7 +42,12 @@ public final class ConfigChecker {
      * @param rps   requests per second to the whole cluster (null: unknown, volume checks are skipped)
      */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps) {
-        ConfigChecker c = new ConfigChecker(target, hosts, rps);
+        return check(target, hosts, rps, EnvoyVersion.DEFAULT);
+    }
+
+    /** The findings for one cluster under the rules of an Envoy release. */
+    public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
+        ConfigChecker c = new ConfigChecker(target, hosts, rps, version);
         c.run();
         return c.sink.findings();
     }
@@ -80,6 +86,7 @@ public final class ConfigChecker {
         detectOnly(c);
         healthChecks(c);
         PanicCheck.check(c, hosts, sink);
+        DoubleOfferCheck.check(c, hosts, sink);
         PartialFailureCheck.check(c, hosts, rps, sink);
     }
 
@@ -88,15 +95,15 @@ public final class ConfigChecker {
     private void cap(OutlierDetectionConfig c) {
         long max = c.maxEjectionPercent();
         if (hosts != null) {
-            if (CapArithmetic.capAllows(c, 0, hosts)) {
+            if (CapArithmetic.capAllows(c, 0, hosts, sink.version())) {
                 return;
             }
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("hosts", (long) hosts);
             n.put("max_ejection_percent", max);
             n.put("percent_if_one_ejected", FindingSink.round(100.0 * 1 / hosts));
-            Long one = CapArithmetic.smallestPercent(c, 0, hosts);
-            Long two = hosts >= 2 ? CapArithmetic.smallestPercent(c, 1, hosts) : null;
+            Long one = CapArithmetic.smallestPercent(c, 0, hosts, sink.version());
+            Long two = hosts >= 2 ? CapArithmetic.smallestPercent(c, 1, hosts, sink.version()) : null;
             n.put("smallest_percent_admitting_one_host", one);
             n.put("smallest_percent_admitting_two_hosts", two);
             String message = "max_ejection_percent " + max + " admits no host of " + hosts + ": one ejection would be "
@@ -114,7 +121,7 @@ public final class ConfigChecker {
         }
         Integer smallest = null;
         for (int size = 1; size <= MAX_SEARCHED_HOSTS && smallest == null; size++) {
-            if (CapArithmetic.capAllows(c, 0, size)) {
+            if (CapArithmetic.capAllows(c, 0, size, sink.version())) {
                 smallest = size;
             }
         }
@@ -242,7 +249,9 @@ public final class ConfigChecker {
         sink.add(Rule.HEALTH_CHECK_RETURNS_EJECTED, Severity.WARNING, "an ejected host returns at its next passing active "
                 + "health check, every " + Durations.format(hc.intervalNanos()) + ", instead of after "
                 + Durations.format(c.baseEjectionTimeNanos()) + ", and its counters are cleared: a health check "
-                + "that does not exercise what fails undoes every ejection", n,
+                + "that does not exercise what fails undoes every ejection"
+                + (sink.version().failingHealthCheckUnejects() ? "; and before Envoy 1.31 a failing check, until "
+                        + "unhealthy_threshold marks the host failed, returns it too" : ""), n,
                 List.of(new FixStyle.Change("outlier_detection.successful_active_health_check_uneject_host", false,
                         "or make the health check exercise the failing dependency")), target.line());
     }

@@ -55,6 +55,13 @@ public enum Rule {
             "consecutive_5xx cannot catch partial failure",
             "A host failing a share of its requests, interleaved with successes, never reaches consecutive_5xx "
                     + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them."),
+    SUCCESS_RATE_FAILURE_PERCENTAGE_DOUBLE_OFFER(Severity.WARNING, "success-rate-failure-percentage-double-offer",
+            "A host can be offered for ejection twice in one interval",
+            "Envoy's processSuccessRateEjections builds the success-rate and failure-percentage host lists in one "
+                    + "pass before ejecting, and the failure-percentage loop does not skip a host success rate has "
+                    + "just ejected. When both enforce, a host that is an outlier to both is offered twice: an "
+                    + "overflow if the cap is full, otherwise a second ejection that leaves ejections_active one too "
+                    + "high after the host returns, for the life of the process (a debug build asserts)."),
     NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
             "Parts of the cluster the lab reads past: load-balancing weights, priorities, outlier-detection "
                     + "monitors, health-check intervals other than interval. Findings and simulations ignore them."),

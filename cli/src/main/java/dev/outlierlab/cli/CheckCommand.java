@@ -1,5 +1,8 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.CheckTargets;
 import dev.outlierlab.check.Severity;
@@ -62,6 +65,11 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Exit 1 when a finding is at least this severe: error (default) or warning.")
     FailOn failOn;
 
+    @Option(names = "--envoy-version", paramLabel = "X.Y", defaultValue = "1.40",
+            description = {"The Envoy release whose rules the findings assume where releases differ (1.26 to",
+                "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
+    String envoyVersion;
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -78,7 +86,8 @@ public final class CheckCommand implements Callable<Integer> {
         }
         String text = InputFiles.readText(file);
         String source = file.toString();
-        CheckReport report = CheckReport.of(source, CheckTargets.read(text, source, port), hosts, rps);
+        EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
+        CheckReport report = CheckReport.of(source, CheckTargets.read(text, source, port), hosts, rps, version);
         String out = switch (format) {
             case text -> FindingsText.render(report);
             case json -> FindingsJson.toJson(report);

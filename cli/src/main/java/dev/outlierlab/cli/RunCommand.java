@@ -2,6 +2,9 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.EnvoyEventLog;
+import dev.outlierlab.report.EnvoyStats;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
@@ -13,7 +16,10 @@ import dev.outlierlab.sim.scenario.Scenario;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,11 +79,36 @@ public final class RunCommand implements Callable<Integer> {
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
 
+    @Option(names = "--event-log", paramLabel = "FILE",
+            description = {"Also write Envoy's own outlier event log (event_log_path): JSON lines of",
+                "envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,",
+                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-outputs.md."})
+    Path eventLog;
+
+    @Option(names = "--start-time", paramLabel = "INSTANT", defaultValue = "1970-01-01T00:00:00Z",
+            description = "Wall-clock time of simulated time 0, for the event log's timestamps (default ${DEFAULT-VALUE}).")
+    String startTime;
+
+    @Option(names = "--stats", paramLabel = "FORMAT",
+            description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
+                "interface does: text (/stats) or prometheus (/stats/prometheus)."})
+    StatsFormat stats;
+
     /** Output formats of {@code run}. */
     enum OutputFormat { text, json }
 
+    /** Envoy admin formats for {@code --stats}. */
+    enum StatsFormat { text, prometheus }
+
     @Override
     public Integer call() {
+        Instant start;
+        try {
+            start = Instant.parse(startTime);
+        } catch (DateTimeParseException e) {
+            throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant such as "
+                    + "2026-11-30T12:00:00Z");
+        }
         ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
         RunResult result;
         String source = null;
@@ -87,8 +118,22 @@ public final class RunCommand implements Callable<Integer> {
             result = replay(loaded);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
-        String text = format == OutputFormat.json ? ResultJson.toJson(result, false)
-                : TextReport.render(result, maxEvents, source);
+        String cluster = result.scenario().name();
+        if (eventLog != null) {
+            try {
+                Files.writeString(eventLog, EnvoyEventLog.render(result, cluster, start));
+            } catch (IOException e) {
+                throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
+            }
+        }
+        String text;
+        if (stats != null) {
+            text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
+                    : EnvoyStats.prometheus(result.stats(), cluster);
+        } else {
+            text = format == OutputFormat.json ? ResultJson.toJson(result, false)
+                    : TextReport.render(result, maxEvents, source);
+        }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;

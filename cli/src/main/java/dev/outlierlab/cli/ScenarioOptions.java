@@ -1,6 +1,8 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,11 +23,19 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
-    /** Reads and validates the scenario. */
+    @Option(names = "--envoy-version", paramLabel = "X.Y",
+            description = {"The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
+                "scenario's envoy_version, else 1.40). See docs/envoy-versions.md."})
+    String envoyVersion;
+
+    /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
-        if (scenarioFile == null) {
-            return ScenarioReader.defaults(sets);
+        ScenarioReader.Loaded loaded = scenarioFile == null ? ScenarioReader.defaults(sets)
+                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        if (envoyVersion == null) {
+            return loaded;
         }
-        return ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
+        return new ScenarioReader.Loaded(loaded.scenario().withEnvoyVersion(version), loaded.hostsGiven());
     }
 }

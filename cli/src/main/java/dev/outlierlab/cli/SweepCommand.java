@@ -102,6 +102,7 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions options = new ScenarioOptions();
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
+            options.envoyVersion = scenario.envoyVersion;
             ScenarioReader.Loaded loaded = options.load();
             rows.add(new Row(List.copyOf(chosen), Simulation.run(loaded.scenario()).summary()));
             return;

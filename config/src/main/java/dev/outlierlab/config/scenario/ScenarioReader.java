@@ -4,11 +4,12 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -29,8 +30,8 @@ public final class ScenarioReader {
     public record Loaded(Scenario scenario, boolean hostsGiven) {
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "cluster", "traffic", "faults",
-            "outlier_detection", "health_checks");
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "cluster", "traffic",
+            "faults", "outlier_detection", "health_checks");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
     private static final Set<String> TRAFFIC = Set.of("rps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
@@ -70,6 +71,7 @@ public final class ScenarioReader {
         String name = v.text(top.get("name"), "name", defaults.name());
         long duration = v.duration(top.get("duration"), "duration", defaults.durationNanos(), false);
         long seed = v.integer(top.get("seed"), "seed", defaults.seed(), Long.MIN_VALUE, Long.MAX_VALUE);
+        EnvoyVersion version = envoyVersion(top.get("envoy_version"));
 
         Located clusterNode = top.get("cluster");
         Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
@@ -94,11 +96,26 @@ public final class ScenarioReader {
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
         Scenario scenario;
         try {
-            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health);
+            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
+                    version);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
+    }
+
+    /** {@code envoy_version}: 1.40, 1.36.2 or v1.36.2 (a YAML number such as 1.36 is read as written). */
+    public static EnvoyVersion envoyVersion(Located node) {
+        if (node == null || node.value() == null) {
+            return EnvoyVersion.DEFAULT;
+        }
+        Object value = node.value();
+        String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
+        try {
+            return EnvoyVersion.parse(text);
+        } catch (InvalidConfigException e) {
+            throw Values.errorShown(node, "envoy_version", e.value(), e.allowed());
+        }
     }
 
     private static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
@@ -122,7 +139,7 @@ public final class ScenarioReader {
             long end = v.duration(f.get("end"), key + ".end", duration, true);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            RequestResult result = v.result(f.get("result"), key + ".result");
+            FaultResult result = v.result(f.get("result"), key + ".result");
             HealthCheckFailure hc = v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");

@@ -25,12 +25,7 @@ final class PanicCheck {
         if (panic > 0) {
             if (hosts != null) {
                 int ejectable = CapArithmetic.maxEjectable(c, hosts, sink.version());
-                int firstPanic = -1;
-                for (int k = 1; k <= ejectable && firstPanic < 0; k++) {
-                    if (inPanic(hosts, k, panic)) {
-                        firstPanic = k;
-                    }
-                }
+                int firstPanic = firstPanic(hosts, ejectable, panic);
                 if (firstPanic < 0) {
                     return;
                 }
@@ -81,6 +76,28 @@ final class PanicCheck {
                 + "admits every host" + (hosts == null ? "" : " (" + hosts + " of " + hosts + ")") + ": a failure "
                 + "shared by all hosts ejects them all, and every request then fails with no healthy upstream", n, fix,
                 target.line());
+    }
+
+    /**
+     * The fewest ejections, from 1 to {@code ejectable}, that put the cluster in panic, or -1. Panic only grows
+     * with the number ejected, so a binary search finds it with O(log n) balancer checks instead of n (a
+     * million hosts would otherwise take hours).
+     */
+    private static int firstPanic(int size, int ejectable, double panic) {
+        if (ejectable < 1 || !inPanic(size, ejectable, panic)) {
+            return -1;
+        }
+        int low = 1;
+        int high = ejectable;
+        while (low < high) {
+            int mid = low + (high - low) / 2;
+            if (inPanic(size, mid, panic)) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return low;
     }
 
     private static boolean inPanic(int size, int ejected, double panic) {

@@ -39,6 +39,11 @@ public final class ClusterSourceOptions {
     @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
     String subset;
 
+    /** Whether any of these options was given. */
+    public boolean isUsed() {
+        return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null;
+    }
+
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
         if (envoy != null && istio != null) {

@@ -1,50 +1,101 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
-import java.io.BufferedReader;
+import dev.outlierlab.config.io.BoundedLineReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
-/** Reads the user's files, turning I/O failures into one clear message. */
+/**
+ * Reads the user's files, turning I/O failures into one clear message. Everything goes through
+ * {@link BoundedLineReader}, so a line over the limit, {@code /dev/zero} or an endless FIFO is a message, not
+ * an {@code OutOfMemoryError}. {@code -} names standard input.
+ */
 final class InputFiles {
     /** Files larger than this are refused: no real scenario or configuration is this big. */
     static final long MAX_CONFIG_BYTES = 8L * 1024 * 1024;
+    /** The most a trace from a pipe may hold when it has to be read twice (host names first, then records). */
+    static final long MAX_SPOOLED_TRACE_BYTES = 4L * 1024 * 1024 * 1024;
+    /** The name that stands for standard input. */
+    static final String STDIN = "-";
 
     private InputFiles() {
     }
 
     /** The whole file as text (scenarios and configurations). */
     static String readText(Path path) {
+        try (InputStream in = openStream(path)) {
+            return BoundedLineReader.readText(in, path.toString(), MAX_CONFIG_BYTES, "8 MiB");
+        } catch (IOException e) {
+            throw explain(path, e);
+        }
+    }
+
+    /** A line reader for streaming (traces, of any length). */
+    static BoundedLineReader open(Path path) {
         try {
-            requireFile(path);
-            if (Files.size(path) > MAX_CONFIG_BYTES) {
-                throw new InputException(path + ": the file is larger than 8 MiB");
+            return BoundedLineReader.of(openStream(path), path.toString());
+        } catch (IOException e) {
+            throw explain(path, e);
+        }
+    }
+
+    /** Whether the file can be read twice: a regular file, not standard input, a pipe or a device. */
+    static boolean rereadable(Path path) {
+        return !isStdin(path) && Files.isRegularFile(path);
+    }
+
+    /**
+     * Copies a stream that cannot be read twice (standard input, {@code <(...)}, a FIFO) to a temporary file,
+     * deleted when the command ends, so that it is read once and then replayed from the copy.
+     */
+    static Path spool(Path path) {
+        try (InputStream in = openStream(path)) {
+            Path copy = Files.createTempFile("outlier-lab-trace-", ".jsonl");
+            copy.toFile().deleteOnExit();
+            try (OutputStream out = Files.newOutputStream(copy, StandardOpenOption.TRUNCATE_EXISTING)) {
+                byte[] buffer = new byte[64 * 1024];
+                long total = 0;
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    total += n;
+                    if (total > MAX_SPOOLED_TRACE_BYTES) {
+                        Files.deleteIfExists(copy);
+                        throw new InputException(path + ": the trace from a pipe is larger than 4 GiB; write it to a "
+                                + "file, or give cluster.hosts so that it is read only once");
+                    }
+                    out.write(buffer, 0, n);
+                }
             }
-            return Files.readString(path, StandardCharsets.UTF_8);
+            return copy;
         } catch (IOException e) {
             throw explain(path, e);
         }
     }
 
-    /** A reader for streaming (traces, of any length). */
-    static BufferedReader open(Path path) {
-        try {
-            requireFile(path);
-            return Files.newBufferedReader(path, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw explain(path, e);
-        }
+    private static boolean isStdin(Path path) {
+        return STDIN.equals(path.toString());
     }
 
-    private static void requireFile(Path path) {
+    private static InputStream openStream(Path path) throws IOException {
+        if (isStdin(path)) {
+            return new java.io.FilterInputStream(System.in) {
+                @Override
+                public void close() {
+                    // standard input belongs to the process, not to this reader
+                }
+            };
+        }
         if (Files.isDirectory(path)) {
             throw new InputException(path + ": is a directory, expected a file");
         }
+        return Files.newInputStream(path);
     }
 
     private static InputException explain(Path path, IOException e) {

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             CheckCommand.class,
             ExportCommand.class,
             ServeCommand.class,
+            ProxyCommand.class,
             picocli.CommandLine.HelpCommand.class
         },
         footer = {

@@ -1,21 +1,26 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.EnvoyStats;
+import dev.outlierlab.report.GatewayResultJson;
+import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -35,7 +40,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules.",
+            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules, or the gateway profile's.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""},
         footer = {
@@ -53,6 +58,8 @@ import picocli.CommandLine.Spec;
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
+            "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
+            "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."})
 public final class RunCommand implements Callable<Integer> {
@@ -72,8 +79,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--trace-in", paramLabel = "FILE",
             description = {"Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
                 "cluster, outlier settings and duration apply; its traffic and faults do not. Without",
-                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance."})
+                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
+                "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
+
+    @Option(names = "--stages", paramLabel = "FILE",
+            description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
+                "as JSON lines: time, request, process, mode, action, endpoints."})
+    Path stagesFile;
 
     @Option(names = "--events", paramLabel = "N", defaultValue = "200",
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
@@ -109,7 +122,15 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant such as "
                     + "2026-11-30T12:00:00Z");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(scenario.load());
+        ScenarioReader.Profiled profiled = scenario.loadProfiled();
+        if (profiled.isGateway()) {
+            return runGateway(profiled.gateway());
+        }
+        if (stagesFile != null) {
+            throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
+                    + "scenario's profile is envoy");
+        }
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
         RunResult result;
         String source = null;
         if (traceIn == null) {
@@ -139,14 +160,35 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    private Integer runGateway(GatewayScenario gateway) {
+        if (traceIn != null || clusterSource.isUsed()) {
+            throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
+                    + "profile is gateway");
+        }
+        GatewayRunResult result;
+        if (stagesFile == null) {
+            result = GatewaySimulation.run(gateway);
+        } else {
+            result = StageFile.write(stagesFile, gateway);
+        }
+        String text = format == OutputFormat.json ? GatewayResultJson.toJson(result)
+                : GatewayTextReport.render(result, maxEvents);
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
     private RunResult replay(ScenarioReader.Loaded loaded) {
         Scenario s = loaded.scenario();
+        Path trace = traceIn;
         if (!loaded.hostsGiven()) {
+            // the host names come from a first pass; a pipe is copied once so that the second pass sees it all
+            if (!InputFiles.rereadable(trace)) {
+                trace = InputFiles.spool(traceIn);
+            }
             List<String> names;
-            try (BufferedReader first = InputFiles.open(traceIn)) {
+            try (BoundedLineReader first = InputFiles.open(trace)) {
                 names = TraceReader.hostNames(first, traceIn.toString());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
             s = new Scenario(s.name(), s.durationNanos(), s.seed(),
                     new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
@@ -156,10 +198,8 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < s.cluster().hosts().size(); i++) {
             index.put(s.cluster().hosts().get(i), i);
         }
-        try (BufferedReader reader = InputFiles.open(traceIn)) {
+        try (BoundedLineReader reader = InputFiles.open(trace)) {
             return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
             throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }

@@ -25,13 +25,29 @@ public final class ScenarioOptions {
 
     @Option(names = "--envoy-version", paramLabel = "X.Y",
             description = {"The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
-                "scenario's envoy_version, else 1.40). See docs/envoy-versions.md."})
+                "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
     String envoyVersion;
+
+    /**
+     * Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's); for Envoy's,
+     * {@code --envoy-version} overrides the file's {@code envoy_version}.
+     */
+    public ScenarioReader.Profiled loadProfiled() {
+        ScenarioReader.Profiled profiled = scenarioFile == null ? ScenarioReader.defaultsProfiled(sets)
+                : ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        if (profiled.isGateway()) {
+            return profiled;
+        }
+        return new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+    }
 
     /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
-        ScenarioReader.Loaded loaded = scenarioFile == null ? ScenarioReader.defaults(sets)
-                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
+                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
+    }
+
+    private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {
         if (envoyVersion == null) {
             return loaded;
         }

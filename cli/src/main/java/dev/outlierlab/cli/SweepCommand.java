@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.Numbers;
+import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.gateway.GatewaySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +37,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,20,34,50,100",
             "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 --vary outlier_detection.enforcing_success_rate=0,100",
             "  outlier-lab sweep scenario.yaml --vary cluster.hosts=3,5,6,10,20 --format csv",
+            "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
+            "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
             "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."})
 public final class SweepCommand implements Callable<Integer> {
@@ -59,8 +65,11 @@ public final class SweepCommand implements Callable<Integer> {
     private record Axis(String key, List<String> values) {
     }
 
-    private record Row(List<String> values, RunSummary summary) {
+    /** One run: the values chosen, its figures in column order, and its summary as JSON. */
+    private record Row(List<String> values, List<String> figures, ObjectNode summary) {
     }
+
+    private String profile;
 
     @Override
     public Integer call() {
@@ -83,9 +92,10 @@ public final class SweepCommand implements Callable<Integer> {
         }
         List<Row> rows = new ArrayList<>();
         sweep(axes, 0, new ArrayList<>(), rows);
+        String[] columns = "gateway".equals(profile) ? GATEWAY_COLUMNS : COLUMNS;
         String text = switch (format) {
-            case text -> text(axes, rows);
-            case csv -> csv(axes, rows);
+            case text -> text(axes, rows, columns);
+            case csv -> csv(axes, rows, columns);
             case json -> json(axes, rows);
         };
         spec.commandLine().getOut().print(text);
@@ -103,8 +113,21 @@ public final class SweepCommand implements Callable<Integer> {
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
             options.envoyVersion = scenario.envoyVersion;
-            ScenarioReader.Loaded loaded = options.load();
-            rows.add(new Row(List.copyOf(chosen), Simulation.run(loaded.scenario()).summary()));
+            ScenarioReader.Profiled loaded = options.loadProfiled();
+            String runProfile = loaded.isGateway() ? "gateway" : "envoy";
+            if (profile != null && !profile.equals(runProfile)) {
+                throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
+                        + profile + " and " + runProfile);
+            }
+            profile = runProfile;
+            if (loaded.isGateway()) {
+                GatewaySummary g = GatewaySimulation.run(loaded.gateway()).summary();
+                rows.add(new Row(List.copyOf(chosen), gatewayFigures(g),
+                        GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
+            } else {
+                RunSummary summary = Simulation.run(loaded.envoy().scenario()).summary();
+                rows.add(new Row(List.copyOf(chosen), figures(summary), ResultJson.summaryTree(summary)));
+            }
             return;
         }
         for (String value : axes.get(depth).values()) {
@@ -117,6 +140,17 @@ public final class SweepCommand implements Callable<Integer> {
     private static final String[] COLUMNS = {"detected", "ejected", "cap refused", "not enforced", "most out",
         "failed %", "failed % in fault", "panic s"};
 
+    private static final String[] GATEWAY_COLUMNS = {"ejections", "consecutive", "success rate", "kept all",
+        "would eject", "failed %", "failed % in fault"};
+
+    private static List<String> gatewayFigures(GatewaySummary s) {
+        return List.of(Long.toString(s.ejections()), Long.toString(s.consecutiveEjections()),
+                Long.toString(s.successRateEjections()), Long.toString(s.keptAllStages()),
+                Long.toString(s.wouldEjectStages()),
+                Numbers.two(s.requests() == 0 ? 0 : s.failedRequests() * 100.0 / s.requests()),
+                Numbers.two(s.failedPercentDuringFault()));
+    }
+
     private static List<String> figures(RunSummary s) {
         return List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
                 Long.toString(s.ejectionsOverflow()), Long.toString(s.ejectionsUnenforced()),
@@ -124,15 +158,15 @@ public final class SweepCommand implements Callable<Integer> {
                 Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds()));
     }
 
-    private static String text(List<Axis> axes, List<Row> rows) {
+    private static String text(List<Axis> axes, List<Row> rows, String[] columns) {
         List<List<String>> table = new ArrayList<>();
         List<String> header = new ArrayList<>();
         axes.forEach(a -> header.add(a.key()));
-        header.addAll(List.of(COLUMNS));
+        header.addAll(List.of(columns));
         table.add(header);
         for (Row r : rows) {
             List<String> line = new ArrayList<>(r.values());
-            line.addAll(figures(r.summary()));
+            line.addAll(r.figures());
             table.add(line);
         }
         int[] widths = new int[header.size()];
@@ -154,18 +188,18 @@ public final class SweepCommand implements Callable<Integer> {
         return out.toString();
     }
 
-    private static String csv(List<Axis> axes, List<Row> rows) {
+    private static String csv(List<Axis> axes, List<Row> rows, String[] columns) {
         StringBuilder out = new StringBuilder();
         List<String> header = new ArrayList<>();
         axes.forEach(a -> header.add(a.key()));
-        for (String c : COLUMNS) {
+        for (String c : columns) {
             header.add(c.replace(' ', '_').replace("%", "percent"));
         }
         out.append(String.join(",", header)).append('\n');
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             r.values().forEach(v -> line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
-            line.addAll(figures(r.summary()));
+            line.addAll(r.figures());
             out.append(String.join(",", line)).append('\n');
         }
         return out.toString();
@@ -179,7 +213,7 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < axes.size(); i++) {
                 set.put(axes.get(i).key(), r.values().get(i));
             }
-            run.set("summary", ResultJson.summaryTree(r.summary()));
+            run.set("summary", r.summary());
         }
         return ResultJson.write(runs);
     }

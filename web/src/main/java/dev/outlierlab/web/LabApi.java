@@ -17,7 +17,6 @@ import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * The lab's JSON API without the HTTP around it, so it can be tested and reused: run a scenario given as
@@ -53,7 +52,7 @@ final class LabApi {
 
     /** {@code POST /api/scenario}: a scenario file's text (YAML or JSON) as {@code {"scenario": canonical}}. */
     byte[] scenario(String text, String sourceName) {
-        Scenario scenario = ScenarioReader.read(text, sourceName, List.of()).scenario();
+        Scenario scenario = ScenarioReader.readWithoutAliases(text, sourceName).scenario();
         ObjectNode root = MAPPER.createObjectNode();
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(scenario)));
         return write(root);
@@ -83,7 +82,7 @@ final class LabApi {
             throw ApiException.badRequest("malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
         }
-        return ScenarioReader.read(body, "request", List.of()).scenario();
+        return ScenarioReader.readWithoutAliases(body, "request").scenario();
     }
 
     static byte[] write(Object tree) {

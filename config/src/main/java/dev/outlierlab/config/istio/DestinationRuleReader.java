@@ -38,8 +38,8 @@ public final class DestinationRuleReader {
         List<String> lines = text.lines().toList();
         List<IstioPolicy> policies = new ArrayList<>();
         List<String> otherKinds = new ArrayList<>();
-        for (String doc : YamlDocuments.split(text)) {
-            Located root = YamlTree.parse(doc, source);
+        for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
+            Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
             for (Located resource : resources(root)) {
                 Map<String, Located> r = map(resource, "(document)");
                 String kind = string(r.get("kind"));

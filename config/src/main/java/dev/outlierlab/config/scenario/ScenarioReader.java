@@ -7,6 +7,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
@@ -30,7 +31,16 @@ public final class ScenarioReader {
     public record Loaded(Scenario scenario, boolean hostsGiven) {
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "cluster", "traffic",
+    /**
+     * A scenario of either profile: {@code envoy} (the default) or {@code gateway}; exactly one is non-null.
+     */
+    public record Profiled(Loaded envoy, GatewayScenario gateway) {
+        public boolean isGateway() {
+            return gateway != null;
+        }
+    }
+
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
             "faults", "outlier_detection", "health_checks");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
     private static final Set<String> TRAFFIC = Set.of("rps");
@@ -46,6 +56,36 @@ public final class ScenarioReader {
         return read("", "(default scenario)", sets);
     }
 
+    /** The default scenario with overrides, of the profile they choose ({@code --set profile=gateway}). */
+    public static Profiled defaultsProfiled(List<String> sets) {
+        return readProfiled("", "(default scenario)", sets);
+    }
+
+    /**
+     * Reads a scenario document of either profile, chosen by its {@code profile} key (after overrides).
+     *
+     * @param source name of the file, for messages
+     * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code gateway.mode=shadow}
+     */
+    public static Profiled readProfiled(String text, String source, List<String> sets) {
+        return profiled(prepare(YamlTree.parse(text, source), sets));
+    }
+
+    private static Profiled profiled(Located root) {
+        Values v = new Values();
+        Located profileNode = root.value() instanceof Map<?, ?> m ? (Located) m.get("profile") : null;
+        String profile = profileNode == null ? "envoy" : String.valueOf(profileNode.value());
+        if (profile.equals("gateway")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Located> top = (Map<String, Located>) root.value();
+            return new Profiled(null, GatewayScenarioReader.build(root, v, top));
+        }
+        if (!profile.equals("envoy")) {
+            throw Values.error(profileNode, "profile", profileNode.value(), "envoy or gateway");
+        }
+        return new Profiled(build(root), null);
+    }
+
     /**
      * Reads a scenario document (YAML or JSON).
      *
@@ -53,7 +93,31 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code faults[0].error_rate=100}
      */
     public static Loaded read(String text, String source, List<String> sets) {
-        Located root = YamlTree.parse(text, source);
+        return envoyOnly(readProfiled(text, source, sets), source);
+    }
+
+    /**
+     * Reads a scenario document from an untrusted sender (the lab server): as {@link #read}, but anchors and
+     * aliases are refused outright.
+     */
+    public static Loaded readWithoutAliases(String text, String source) {
+        return envoyOnly(readProfiledWithoutAliases(text, source), source);
+    }
+
+    /** As {@link #readProfiled} for an untrusted sender: anchors and aliases are refused outright. */
+    public static Profiled readProfiledWithoutAliases(String text, String source) {
+        return profiled(prepare(YamlTree.parseWithoutAliases(text, source), List.of()));
+    }
+
+    private static Loaded envoyOnly(Profiled profiled, String source) {
+        if (profiled.isGateway()) {
+            throw new InputException(source + ": profile: gateway scenarios are taken by run and sweep; this one "
+                    + "takes profile: envoy");
+        }
+        return profiled.envoy();
+    }
+
+    private static Located prepare(Located root, List<String> sets) {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
@@ -61,11 +125,18 @@ public final class ScenarioReader {
         for (String set : sets) {
             Overrides.apply(root, set);
         }
-        return build(root);
+        return root;
     }
 
     private static Loaded build(Located root) {
         Values v = new Values();
+        @SuppressWarnings("unchecked")
+        Map<String, Located> raw = (Map<String, Located>) root.value();
+        for (String key : GatewayScenarioReader.GATEWAY_ONLY) {
+            if (raw.containsKey(key)) {
+                throw GatewayScenarioReader.otherProfile(raw.get(key), key, "envoy");
+            }
+        }
         Map<String, Located> top = v.map(root, "", TOP);
         Scenario defaults = Scenario.defaults();
         String name = v.text(top.get("name"), "name", defaults.name());
@@ -118,7 +189,7 @@ public final class ScenarioReader {
         }
     }
 
-    private static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
+    static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
         List<FaultSpec> faults = new ArrayList<>();
         if (node.value() == null) {
             return faults;

@@ -1,14 +1,16 @@
 package dev.outlierlab.config.trace;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
-import java.io.BufferedReader;
-import java.io.IOException;
+import dev.outlierlab.config.io.BoundedLineReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -27,15 +29,19 @@ import java.util.Set;
  * every problem is reported with the file and line.
  */
 public final class TraceReader {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private static final ObjectReader JSON = new ObjectMapper().reader()
+            .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    /** Seconds beyond this many digits before the point cannot be a time in nanoseconds that fits a long. */
+    private static final int MAX_WHOLE_SECOND_DIGITS = 12;
     private static final Set<String> FIELDS = Set.of("time", "time_ns", "host", "code", "result");
 
     private TraceReader() {
     }
 
     /** The host names of a trace, in order of first appearance (a first pass over the file). */
-    public static List<String> hostNames(BufferedReader reader, String source) {
+    public static List<String> hostNames(BoundedLineReader reader, String source) {
         Set<String> names = new LinkedHashSet<>();
         Iterator<Parsed> it = new LineIterator(reader, source);
         while (it.hasNext()) {
@@ -48,7 +54,7 @@ public final class TraceReader {
     }
 
     /** The records of a trace, host names resolved against {@code hostIndex}, checked to be in time order. */
-    public static Iterator<TraceRecord> records(BufferedReader reader, String source, Map<String, Integer> hostIndex) {
+    public static Iterator<TraceRecord> records(BoundedLineReader reader, String source, Map<String, Integer> hostIndex) {
         LineIterator lines = new LineIterator(reader, source);
         return new Iterator<>() {
             private long previous = Long.MIN_VALUE;
@@ -89,12 +95,12 @@ public final class TraceReader {
     }
 
     private static final class LineIterator implements Iterator<Parsed> {
-        private final BufferedReader reader;
+        private final BoundedLineReader reader;
         private final String source;
         private long lineNumber;
         private Parsed next;
 
-        LineIterator(BufferedReader reader, String source) {
+        LineIterator(BoundedLineReader reader, String source) {
             this.reader = reader;
             this.source = source;
         }
@@ -104,22 +110,16 @@ public final class TraceReader {
             if (next != null) {
                 return true;
             }
-            try {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    lineNumber++;
-                    String trimmed = line.strip();
-                    if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
-                        next = parse(trimmed);
-                        return true;
-                    }
+            String line;
+            while ((line = reader.readLine()) != null) {
+                lineNumber = reader.lineNumber();
+                String trimmed = line.strip();
+                if (!trimmed.isEmpty() && !trimmed.startsWith("#")) {
+                    next = parse(trimmed);
+                    return true;
                 }
-                return false;
-            } catch (java.nio.charset.CharacterCodingException e) {
-                throw new InputException(source + ":" + (lineNumber + 1) + ": not UTF-8 text");
-            } catch (IOException e) {
-                throw new InputException(source + ":" + (lineNumber + 1) + ": cannot be read (" + e.getMessage() + ")");
             }
+            return false;
         }
 
         @Override
@@ -138,7 +138,7 @@ public final class TraceReader {
             try {
                 node = JSON.readTree(text);
             } catch (JsonProcessingException e) {
-                throw new InputException(at + "not a JSON object: " + e.getOriginalMessage());
+                throw new InputException(at + problem(e));
             }
             if (node == null || !node.isObject()) {
                 throw new InputException(at + "each line must be a JSON object such as "
@@ -178,6 +178,18 @@ public final class TraceReader {
             return new Parsed(lineNumber, time, host.asText(), code, result);
         }
 
+        /** Jackson's message for a line, in the reader's words where it has them. */
+        private static String problem(JsonProcessingException e) {
+            String message = e.getOriginalMessage();
+            if (message.startsWith("Duplicate field")) {
+                return "a field appears twice (" + message + "); each field may appear once";
+            }
+            if (message.startsWith("Trailing token")) {
+                return "more than one JSON value on the line; each line must be exactly one JSON object";
+            }
+            return "not a JSON object: " + message;
+        }
+
         private static long time(JsonNode node, String at) {
             JsonNode seconds = node.get("time");
             JsonNode nanos = node.get("time_ns");
@@ -193,7 +205,12 @@ public final class TraceReader {
             if (!seconds.isNumber()) {
                 throw new InputException(at + "time: " + seconds + " is not allowed; expected seconds as a number, e.g. 12.5");
             }
-            BigDecimal ns = seconds.decimalValue().movePointRight(9);
+            BigDecimal value = seconds.decimalValue();
+            if ((long) value.precision() - value.scale() > MAX_WHOLE_SECOND_DIGITS) {
+                throw new InputException(at + "time: " + seconds + " is not allowed; expected seconds from 0 to "
+                        + Durations.MAX_NANOS / 1_000_000_000L + ", to at most nanosecond precision");
+            }
+            BigDecimal ns = value.movePointRight(9);
             if (ns.signum() < 0 || ns.stripTrailingZeros().scale() > 0 || ns.compareTo(BigDecimal.valueOf(Durations.MAX_NANOS)) > 0) {
                 throw new InputException(at + "time: " + seconds + " is not allowed; expected seconds from 0, to at most nanosecond precision");
             }

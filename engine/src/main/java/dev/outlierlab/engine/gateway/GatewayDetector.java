@@ -31,6 +31,7 @@ public final class GatewayDetector implements Detector {
     private final GatewayAction ejectAction;
     private long nextReturnNanos = NEVER;
     private int ejectedCount;
+    private long belowMinStdev;
 
     public GatewayDetector(GatewayConfig config, List<String> endpoints, int process, GatewayListener listener) {
         if (endpoints.isEmpty()) {
@@ -135,11 +136,14 @@ public final class GatewayDetector implements Detector {
             variance += d * d;
         }
         double stdev = Math.sqrt(variance / peers);
-        if (stdev < config.minStdevPercent()) {
-            return;
-        }
         double threshold = mean - config.stdevFactor() * stdev;
         double rate = own.successRatePercent();
+        if (stdev < config.minStdevPercent()) {
+            if (rate < threshold) {
+                belowMinStdev++;
+            }
+            return;
+        }
         if (rate < threshold) {
             eject(endpoint, nowNanos, EjectionReason.SUCCESS_RATE, new SuccessRateJudgement(rate, own.attempts(),
                     own.failures(), mean, stdev, threshold, scored, peers));
@@ -211,6 +215,14 @@ public final class GatewayDetector implements Detector {
     /** Endpoints ejected now. */
     public int ejectedCount() {
         return ejectedCount;
+    }
+
+    /**
+     * Judgements whose rate was below {@code mean - stdev_factor * stdev} but whose spread was below
+     * {@code min_stdev}: what the floor prevented.
+     */
+    public long judgementsBelowMinStdev() {
+        return belowMinStdev;
     }
 
     /** The endpoint's window, for inspection (tests, the browser's charts). */

@@ -1,0 +1,144 @@
+package dev.outlierlab.bench;
+
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.live.Endpoint;
+import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.LivePoolBuilder;
+import dev.outlierlab.live.Selection;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.grpc.util.GrpcCallTracking;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.annotations.Mode;
+
+/**
+ * The live pool's per-request paths against what other libraries do per call, with every thread of the run
+ * sharing one pool of six endpoints (run with 1, 2 and 4 threads by {@link LiveBenchmarks}). Each thread
+ * walks the endpoints round robin; one outcome in 16 is a 503.
+ * <ul>
+ *   <li>{@code liveRecord}: {@link LivePool#record}, including its share of draining into the engine (the
+ *       rings fill and the recording thread drains them, or the tick thread does);</li>
+ *   <li>{@code liveFilter}: {@link LivePool#filter()} over the six, nothing ejected;</li>
+ *   <li>{@code liveRequest}: filter, then record the first candidate's outcome;</li>
+ *   <li>{@code resilience4jRecord}: {@code CircuitBreaker.onSuccess/onError} on one breaker per endpoint
+ *       (default count-based window of 100);</li>
+ *   <li>{@code resilience4jPermit}: {@code tryAcquirePermission} on each of the six breakers, building the
+ *       list of those that permit (the breaker's equivalent of filtering);</li>
+ *   <li>{@code grpcRecord}: grpc-java's {@code OutlierDetectionLoadBalancer} call tracking
+ *       ({@code EndpointTracker.incrementCallCount}), the work its stream tracer does per finished call.</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+@State(Scope.Benchmark)
+public class LiveBenchmark {
+    static final int ENDPOINTS = 6;
+
+    LivePool pool;
+    Endpoint[] endpoints;
+    CircuitBreaker[] breakers;
+    GrpcCallTracking grpc;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        pool = LivePoolBuilder.envoy("bench", OutlierDetectionConfig.defaults(), 50).seed(1)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        endpoints = pool.endpoints().toArray(new Endpoint[0]);
+        breakers = new CircuitBreaker[ENDPOINTS];
+        for (int i = 0; i < ENDPOINTS; i++) {
+            breakers[i] = CircuitBreaker.ofDefaults("e" + i);
+        }
+        grpc = new GrpcCallTracking(ENDPOINTS);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        pool.close();
+    }
+
+    /** Each thread's position in the round robin and in the 1-in-16 failure pattern. */
+    @State(Scope.Thread)
+    public static class Cursor {
+        int next;
+
+        int endpoint() {
+            return next % ENDPOINTS;
+        }
+
+        boolean failure() {
+            return (next & 15) == 15;
+        }
+
+        void step() {
+            next++;
+        }
+    }
+
+    @Benchmark
+    public boolean liveRecord(Cursor c) {
+        boolean accepted = pool.record(endpoints[c.endpoint()], c.failure() ? 503 : 200);
+        c.step();
+        return accepted;
+    }
+
+    @Benchmark
+    public Selection liveFilter() {
+        return pool.filter();
+    }
+
+    @Benchmark
+    public boolean liveRequest(Cursor c) {
+        Selection s = pool.filter();
+        boolean accepted = pool.record(s.candidates().get(0), c.failure() ? 503 : 200);
+        c.step();
+        return accepted;
+    }
+
+    @Benchmark
+    public int resilience4jRecord(Cursor c) {
+        CircuitBreaker breaker = breakers[c.endpoint()];
+        if (c.failure()) {
+            breaker.onError(0, TimeUnit.NANOSECONDS, FAILURE);
+        } else {
+            breaker.onSuccess(0, TimeUnit.NANOSECONDS);
+        }
+        c.step();
+        return c.next;
+    }
+
+    @Benchmark
+    public List<CircuitBreaker> resilience4jPermit() {
+        List<CircuitBreaker> permitted = new ArrayList<>(ENDPOINTS);
+        for (CircuitBreaker b : breakers) {
+            if (b.tryAcquirePermission()) {
+                permitted.add(b);
+            }
+        }
+        return permitted;
+    }
+
+    @Benchmark
+    public int grpcRecord(Cursor c) {
+        grpc.callClosed(c.endpoint(), !c.failure());
+        c.step();
+        return c.next;
+    }
+
+    private static final Exception FAILURE = new Exception("503", null, false, false) {
+    };
+}

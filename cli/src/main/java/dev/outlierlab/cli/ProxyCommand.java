@@ -1,0 +1,254 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.DurationText;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.LivePoolBuilder;
+import dev.outlierlab.live.httpclient.FailoverClient;
+import dev.outlierlab.live.httpclient.ReverseProxy;
+import dev.outlierlab.live.httpclient.StageLog;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code outlier-lab proxy}: a small reverse proxy on loopback over the live failover client, to try the
+ * modes on real traffic. The pool is built from the gateway profile's defaults (or Envoy's with
+ * {@code --profile envoy}), a settings file and {@code --set}; {@code --mode} switches the mode; stage
+ * records go to {@code --stages} as JSON lines; {@code /stats} is the pool in Prometheus text.
+ */
+@Command(name = "proxy",
+        mixinStandardHelpOptions = true,
+        usageHelpWidth = 110,
+        description = {
+            "Run a small reverse proxy that routes over upstreams through live outlier detection (127.0.0.1:8090 by default).",
+            "Each request goes to the next upstream in round-robin order, through the stage (off, shadow or prod),",
+            "and on a failed attempt to the next candidate; GET /stats is the pool in Prometheus text.",
+            ""},
+        footer = {
+            "",
+            "Examples:",
+            "  outlier-lab proxy --upstream a=http://127.0.0.1:9001 --upstream b=http://127.0.0.1:9002",
+            "  outlier-lab proxy --upstream a=... --upstream b=... --mode shadow --stages stages.jsonl",
+            "  outlier-lab proxy --profile envoy --set outlier_detection.consecutive_5xx=3 --upstream a=... --upstream b=...",
+            "",
+            "Settings: --profile gateway (the default) takes the gateway: keys of gateway-profile.md (mode, window, bucket,",
+            "min_requests, stdev_factor, peer_set, min_stdev, consecutive_failures, ejection_time) from --settings and",
+            "--set gateway.KEY=VALUE; --profile envoy takes a scenario file's outlier_detection and cluster.panic_threshold.",
+            "The proxy binds 127.0.0.1 unless --host says otherwise; request bodies over 1 MiB get 413, each attempt is",
+            "bounded by --timeout, at most 32 requests are served at once. Exit status 2 on bad input or a taken port."})
+public final class ProxyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--upstream", paramLabel = "NAME=URL", required = true,
+            description = "An upstream, in routing order (repeat for each; at least one), e.g. a=http://127.0.0.1:9001.")
+    List<String> upstreams = new ArrayList<>();
+
+    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "gateway",
+            description = "gateway (default: seed 004's rules) or envoy (Envoy's outlier_detection).")
+    String profile;
+
+    @Option(names = "--settings", paramLabel = "FILE",
+            description = "Settings file: a gateway: section (gateway profile) or a scenario file (envoy profile).")
+    Path settingsFile;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override one setting (repeatable): gateway.ejection_time=10s, outlier_detection.consecutive_5xx=3.")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--mode", paramLabel = "MODE", description = "off, shadow or prod (default: the settings', prod).")
+    String mode;
+
+    @Option(names = "--stages", paramLabel = "FILE", description = "Append every stage record to FILE as JSON lines.")
+    Path stagesFile;
+
+    @Option(names = "--fallbacks", paramLabel = "N", defaultValue = "1",
+            description = "Further candidates tried after a failed attempt (default ${DEFAULT-VALUE}).")
+    int fallbacks;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+            description = "Bound on each attempt, e.g. 2s or 500ms (default ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8090",
+            description = "Port to listen on (default ${DEFAULT-VALUE}); 0 picks a free port and prints it.")
+    int port;
+
+    final CountDownLatch stopped = new CountDownLatch(1);
+    volatile ReverseProxy proxy;
+    volatile LivePool pool;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (port < 0 || port > 65_535) {
+            throw new ParameterException(spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
+        }
+        if (fallbacks < 0 || fallbacks > 100) {
+            throw new ParameterException(spec.commandLine(), "--fallbacks: " + fallbacks + " is not allowed; use 0 to 100");
+        }
+        if (new InetSocketAddress(host, 0).isUnresolved()) {
+            err.println("outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
+            return Main.EXIT_BAD_INPUT;
+        }
+        Map<String, URI> targets = parseUpstreams();
+        Duration attemptTimeout = parseTimeout();
+        StageMode modeOverride = mode == null ? null : StageMode.parse("--mode", mode);
+        LivePoolBuilder builder = builder(new ArrayList<>(targets.keySet()));
+        if (modeOverride != null) {
+            builder.mode(modeOverride);
+        }
+        StageLog stageLog = openStageLog();
+        pool = builder.build().start();
+        if (stageLog != null) {
+            pool.addListener(stageLog);
+        }
+        FailoverClient client = FailoverClient.create(pool, null, attemptTimeout, fallbacks);
+        targets.forEach(client::addUpstream);
+        try {
+            proxy = ReverseProxy.start(client, host, port);
+        } catch (BindException e) {
+            pool.close();
+            err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()
+                    + "; choose another port with --port, or --port 0 for any free port");
+            return Main.EXIT_BAD_INPUT;
+        } catch (IOException e) {
+            pool.close();
+            throw new UncheckedIOException("cannot start the proxy on " + host + ":" + port, e);
+        }
+        Thread hook = new Thread(this::stop, "outlier-lab-proxy-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("outlier-lab: proxy at " + proxy.uri() + " over " + String.join(", ", targets.keySet()) + " ("
+                + pool.profile() + " profile, mode " + pool.mode().configName() + "); stats at " + proxy.uri()
+                + "stats (Ctrl-C to stop)");
+        out.flush();
+        stopped.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM is exiting: the hook has stopped the proxy already.
+        }
+        if (stageLog != null) {
+            try {
+                stageLog.close();
+            } catch (IOException ignored) {
+                // Every line was flushed when written.
+            }
+        }
+        return 0;
+    }
+
+    private LivePoolBuilder builder(List<String> names) {
+        String text = settingsFile == null ? null : InputFiles.readText(settingsFile);
+        String source = settingsFile == null ? "settings" : settingsFile.toString();
+        return switch (profile) {
+            case "gateway" -> LivePoolBuilder.gateway("proxy", GatewaySettings.read(text, source, sets));
+            case "envoy" -> {
+                for (String s : sets) {
+                    if (!s.startsWith("outlier_detection.") && !s.startsWith("cluster.panic_threshold")) {
+                        throw new InputException("--set " + s + ": with --profile envoy only outlier_detection.* and "
+                                + "cluster.panic_threshold apply");
+                    }
+                }
+                Scenario scenario = (text == null ? ScenarioReader.defaults(sets) : ScenarioReader.read(text, source, sets))
+                        .scenario();
+                yield LivePoolBuilder.envoy("proxy", scenario.outlierDetection(),
+                        Math.round(scenario.cluster().panicThresholdPercent()));
+            }
+            default -> throw new InputException("--profile: \"" + profile + "\" is not allowed; use gateway or envoy");
+        };
+    }
+
+    private Map<String, URI> parseUpstreams() {
+        Map<String, URI> targets = new LinkedHashMap<>();
+        if (upstreams.size() > 1000) {
+            throw new InputException("--upstream: " + upstreams.size() + " upstreams; at most 1000");
+        }
+        for (String u : upstreams) {
+            int eq = u.indexOf('=');
+            String name = eq > 0 ? u.substring(0, eq).trim() : "";
+            String url = eq > 0 ? u.substring(eq + 1).trim() : "";
+            URI uri;
+            try {
+                uri = URI.create(url);
+            } catch (IllegalArgumentException e) {
+                uri = null;
+            }
+            if (name.isEmpty() || uri == null || uri.getHost() == null
+                    || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+                throw new InputException("--upstream: \"" + u + "\" is not NAME=URL with an http or https URL, "
+                        + "e.g. a=http://127.0.0.1:9001");
+            }
+            if (targets.put(name, uri) != null) {
+                throw new InputException("--upstream: the name " + name + " is given twice; each upstream needs its own name");
+            }
+        }
+        return targets;
+    }
+
+    private Duration parseTimeout() {
+        long nanos;
+        try {
+            nanos = DurationText.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new InputException("--timeout: \"" + timeout + "\" is not allowed; use " + e.getMessage());
+        }
+        if (nanos < 1_000_000L || nanos > 300_000_000_000L) {
+            throw new InputException("--timeout: \"" + timeout + "\" is not allowed; use 1ms to 300s");
+        }
+        return Duration.ofNanos(nanos);
+    }
+
+    private StageLog openStageLog() {
+        if (stagesFile == null) {
+            return null;
+        }
+        try {
+            return new StageLog(Files.newBufferedWriter(stagesFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND));
+        } catch (IOException e) {
+            throw new InputException("--stages: cannot write " + stagesFile + ": " + e.getMessage());
+        }
+    }
+
+    /** Stops serving and lets {@link #call()} return. */
+    void stop() {
+        ReverseProxy p = proxy;
+        if (p != null) {
+            p.close();
+        }
+        LivePool l = pool;
+        if (l != null) {
+            l.close();
+        }
+        stopped.countDown();
+    }
+}

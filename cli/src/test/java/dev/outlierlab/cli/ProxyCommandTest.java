@@ -1,0 +1,164 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.live.httpclient.LoopbackUpstream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code outlier-lab proxy} in-process over real HTTP on loopback: three {@link LoopbackUpstream}s, one
+ * failing every request; the gateway profile's hard trip (3 in a row) with a 1 s ejection.
+ */
+class ProxyCommandTest {
+    private static final Pattern URL = Pattern.compile("proxy at (http://127\\.0\\.0\\.1:\\d+/)");
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+    }
+
+    private record Proxy(ProxyCommand command, CompletableFuture<Integer> exit, URI uri, StringWriter err) {
+    }
+
+    private Proxy start(String... args) throws Exception {
+        CommandLine cli = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        ProxyCommand command = cli.getSubcommands().get("proxy").getCommand();
+        String[] all = new String[args.length + 1];
+        all[0] = "proxy";
+        System.arraycopy(args, 0, all, 1, args.length);
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.execute(all));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!URL.matcher(out.toString()).find() && !exit.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Matcher m = URL.matcher(out.toString());
+        assertThat(m.find()).as("printed address in %s / %s", out, err).isTrue();
+        open.add(command::stop);
+        return new Proxy(command, exit, URI.create(m.group(1)), err);
+    }
+
+    private LoopbackUpstream upstream(String name) throws Exception {
+        LoopbackUpstream u = LoopbackUpstream.start(name);
+        open.add(u);
+        return u;
+    }
+
+    private List<HttpResponse<String>> get(URI base, int n) throws Exception {
+        List<HttpResponse<String>> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(http.send(HttpRequest.newBuilder(base.resolve("/search?q=" + i)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        return out;
+    }
+
+    private String stats(URI base) throws Exception {
+        return http.send(HttpRequest.newBuilder(base.resolve("/stats")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
+    void prodEjectsTheFailingUpstreamNamesItAndBringsItBack() throws Exception {
+        LoopbackUpstream a = upstream("a");
+        LoopbackUpstream b = upstream("b").failing(100, 503);
+        LoopbackUpstream c = upstream("c");
+        Path stages = dir.resolve("stages.jsonl");
+        Proxy p = start("--upstream", "a=" + a.uri(), "--upstream", "b=" + b.uri(), "--upstream", "c=" + c.uri(),
+                "--port", "0", "--set", "gateway.ejection_time=1s", "--stages", stages.toString());
+        List<HttpResponse<String>> responses = get(p.uri(), 9);
+        assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200);
+        // Requests 1, 4 and 7 start at b and fall back to c; the third 503 in a row ejects b.
+        assertThat(b.served()).isEqualTo(3);
+        assertThat(responses.get(1).headers().firstValue("X-Outlier-Lab-Upstream")).hasValue("c");
+        assertThat(responses.get(8).headers().firstValue("X-Outlier-Lab-Stage")).hasValue("eject b");
+        assertThat(responses.get(8).body()).isEqualTo("b".equals(responses.get(8).headers()
+                .firstValue("X-Outlier-Lab-Upstream").orElse("")) ? "b\n" : responses.get(8).body());
+        String stats = stats(p.uri());
+        assertThat(stats).contains("outlier_lab_endpoint_ejected{pool=\"proxy\",endpoint=\"b\"} 1",
+                "outlier_lab_endpoint_ejected{pool=\"proxy\",endpoint=\"a\"} 0",
+                "outlier_lab_ejections_consecutive{pool=\"proxy\"} 1", "outlier_lab_mode{pool=\"proxy\",mode=\"prod\"} 1");
+        assertThat(Files.readAllLines(stages)).last().asString()
+                .matches("\\{\"time\": [0-9.]+, \"request\": 8, \"pool\": \"proxy\", \"mode\": \"prod\", "
+                        + "\"action\": \"eject\", \"endpoints\": \\[\"b\"\\]\\}");
+
+        b.healthy();
+        Thread.sleep(1_100);
+        List<HttpResponse<String>> after = get(p.uri(), 3);
+        assertThat(after).extracting(r -> r.headers().firstValue("X-Outlier-Lab-Upstream").orElse(""))
+                .contains("b");
+        assertThat(after).allSatisfy(r -> assertThat(r.headers().firstValue("X-Outlier-Lab-Stage")).isEmpty());
+        p.command().stop();
+        assertThat(p.exit().get(20, TimeUnit.SECONDS)).isZero();
+        assertThat(p.err().toString()).isEmpty();
+    }
+
+    @Test
+    void shadowNamesTheUpstreamAndRoutesUnchanged() throws Exception {
+        LoopbackUpstream a = upstream("a");
+        LoopbackUpstream b = upstream("b").failing(100, 503);
+        Proxy p = start("--upstream", "a=" + a.uri(), "--upstream", "b=" + b.uri(), "--port", "0", "--mode", "shadow");
+        List<HttpResponse<String>> responses = get(p.uri(), 10);
+        assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200);
+        assertThat(b.served()).isEqualTo(5);
+        assertThat(responses.get(9).headers().firstValue("X-Outlier-Lab-Stage")).hasValue("would_eject b");
+        assertThat(stats(p.uri())).contains("outlier_lab_stage{pool=\"proxy\",action=\"would_eject\"}",
+                "outlier_lab_stage{pool=\"proxy\",action=\"eject\"} 0", "mode=\"shadow\"");
+    }
+
+    @Test
+    void requestBodiesAreBoundedAndAnUpstreamThatNeverAnswersIsA502() throws Exception {
+        LoopbackUpstream a = upstream("a").refusing();
+        Proxy p = start("--upstream", "a=" + a.uri(), "--port", "0", "--fallbacks", "0");
+        HttpResponse<String> big = http.send(HttpRequest.newBuilder(p.uri().resolve("/upload"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[(1 << 20) + 1])).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(big.statusCode()).isEqualTo(413);
+        HttpResponse<String> refused = http.send(HttpRequest.newBuilder(p.uri().resolve("/")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).isEqualTo(502);
+        assertThat(refused.body()).isEqualTo("every attempt failed: [a connect_failed]\n");
+    }
+
+    @Test
+    void badInputIsOneMessageAndExitStatus2() {
+        CliRunner.run("proxy", "--upstream", "nourl", "--port", "0")
+                .assertRejected("--upstream: \"nourl\" is not NAME=URL with an http or https URL");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--profile", "istio", "--port", "0")
+                .assertRejected("--profile: \"istio\" is not allowed; use gateway or envoy");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--set", "gateway.bucket=7s", "--port", "0")
+                .assertRejected("gateway.window", "a whole number of buckets");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--set", "gateway.colour=red", "--port", "0")
+                .assertRejected("unknown setting gateway.colour for --profile gateway");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--mode", "loud", "--port", "0")
+                .assertRejected("--mode", "one of off, shadow, prod");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--profile", "envoy",
+                "--set", "outlier_detection.consecutive_5xx=-1", "--port", "0").assertRejected("consecutive_5xx");
+    }
+}

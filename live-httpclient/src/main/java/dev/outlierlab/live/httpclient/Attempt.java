@@ -1,0 +1,12 @@
+package dev.outlierlab.live.httpclient;
+
+/**
+ * One attempt of a request to one upstream.
+ *
+ * @param endpoint the upstream's name
+ * @param outcome  the status as digits, or {@code timeout}, {@code connect_failed}, {@code reset}
+ * @param failed   whether it counts as a failure (a 5xx or no status)
+ * @param nanos    how long the attempt took
+ */
+public record Attempt(String endpoint, String outcome, boolean failed, long nanos) {
+}

@@ -1,0 +1,183 @@
+package dev.outlierlab.live.httpclient;
+
+import dev.outlierlab.live.Endpoint;
+import dev.outlierlab.live.LocalFailure;
+import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.Selection;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A failover client over the JDK {@link HttpClient} that routes through a {@link LivePool}. Each request's
+ * candidates are the pool's upstreams in round-robin order (the j-th request starts at upstream
+ * {@code j mod n}, as the gateway profile's router does), filtered by the pool's stage; the request goes to
+ * the first candidate and, when an attempt fails (a 5xx, a timeout, a refused connection, a reset), to the
+ * next, up to {@code fallbacks} more attempts. Every attempt's outcome is recorded in the pool. The request
+ * fails for the caller only when its last attempt fails; the stage itself never fails one. Thread-safe.
+ */
+public final class FailoverClient {
+    /** Headers the JDK client sets itself and refuses from callers. */
+    private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
+            "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
+
+    private final LivePool pool;
+    private final HttpClient http;
+    private final Duration attemptTimeout;
+    private final int fallbacks;
+    private final Map<String, URI> upstreams = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+
+    private FailoverClient(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
+        this.pool = pool;
+        this.http = http;
+        this.attemptTimeout = attemptTimeout;
+        this.fallbacks = fallbacks;
+    }
+
+    /**
+     * A client over {@code pool}: {@code fallbacks} extra attempts at most (0 or more), each attempt bounded by
+     * {@code attemptTimeout}; {@code http} null for a client of its own (HTTP/1.1, the same connect timeout).
+     */
+    public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
+        Objects.requireNonNull(pool, "pool");
+        if (fallbacks < 0) {
+            throw new IllegalArgumentException("fallbacks " + fallbacks + " must be 0 or more");
+        }
+        if (attemptTimeout.isNegative() || attemptTimeout.isZero()) {
+            throw new IllegalArgumentException("attempt timeout " + attemptTimeout + " must be positive");
+        }
+        HttpClient client = http != null ? http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(attemptTimeout).build();
+        return new FailoverClient(pool, client, attemptTimeout, fallbacks);
+    }
+
+    /** Adds an upstream (and its endpoint in the pool, unless the pool already has one of that name). */
+    public Endpoint addUpstream(String name, URI base) {
+        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
+            throw new IllegalArgumentException("upstream " + name + ": " + base + " is not an http or https URL");
+        }
+        upstreams.put(name, base);
+        Endpoint existing = pool.endpoint(name);
+        return existing != null ? existing : pool.add(name);
+    }
+
+    /** Removes an upstream and its endpoint. */
+    public boolean removeUpstream(String name) {
+        Endpoint e = pool.endpoint(name);
+        upstreams.remove(name);
+        return e != null && pool.remove(e);
+    }
+
+    public LivePool pool() {
+        return pool;
+    }
+
+    /** Sends a GET of {@code pathAndQuery} (starting with {@code /}). */
+    public FailoverResponse get(String pathAndQuery) throws IOException, InterruptedException {
+        return send("GET", pathAndQuery, Map.of(), new byte[0]);
+    }
+
+    /**
+     * Sends one request: {@code pathAndQuery} is appended to each upstream's base URL; headers the JDK client
+     * manages itself (Host, Content-Length, Connection, ...) are left out.
+     *
+     * @throws FailoverException when the last attempt allowed got no response
+     */
+    public FailoverResponse send(String method, String pathAndQuery, Map<String, List<String>> headers, byte[] body)
+            throws IOException, InterruptedException {
+        List<Endpoint> members = pool.endpoints();
+        if (members.isEmpty()) {
+            throw new FailoverException("pool " + pool.name() + " has no upstreams", List.of(), null, null);
+        }
+        int n = members.size();
+        int start = (int) Math.floorMod(requests.getAndIncrement(), (long) n);
+        List<Endpoint> rotated = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rotated.add(members.get((start + i) % n));
+        }
+        Selection selection = pool.filter(rotated);
+        List<Endpoint> candidates = selection.candidates();
+        int allowed = Math.min(candidates.size(), fallbacks + 1);
+        List<Attempt> attempts = new ArrayList<>(allowed);
+        HttpResponse<byte[]> lastResponse = null;
+        String lastEndpoint = null;
+        IOException lastError = null;
+        for (int i = 0; i < allowed; i++) {
+            Endpoint endpoint = candidates.get(i);
+            URI base = upstreams.get(endpoint.name());
+            if (base == null) {
+                continue;
+            }
+            long started = System.nanoTime();
+            try {
+                HttpResponse<byte[]> response = http.send(request(base, method, pathAndQuery, headers, body),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                int status = response.statusCode();
+                pool.record(endpoint, status);
+                boolean failed = status >= 500;
+                attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, System.nanoTime() - started));
+                lastResponse = response;
+                lastEndpoint = endpoint.name();
+                lastError = null;
+                if (!failed) {
+                    break;
+                }
+            } catch (IOException e) {
+                LocalFailure failure = classify(e);
+                pool.record(endpoint, failure);
+                attempts.add(new Attempt(endpoint.name(), failure.name().toLowerCase(java.util.Locale.ROOT), true,
+                        System.nanoTime() - started));
+                lastResponse = null;
+                lastError = e;
+            }
+        }
+        if (lastResponse == null) {
+            String tried = attempts.stream().map(a -> a.endpoint() + " " + a.outcome()).toList().toString();
+            throw new FailoverException("every attempt failed: " + tried, attempts, selection.stage(), lastError);
+        }
+        return new FailoverResponse(lastResponse, lastEndpoint, attempts, selection.stage());
+    }
+
+    private HttpRequest request(URI base, String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body) {
+        String root = base.toString().endsWith("/") ? base.toString().substring(0, base.toString().length() - 1)
+                : base.toString();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(root + pathAndQuery)).timeout(attemptTimeout)
+                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach((name, values) -> {
+            if (!RESTRICTED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                for (String v : values) {
+                    b.header(name, v);
+                }
+            }
+        });
+        return b.build();
+    }
+
+    /** A connect timeout or refusal is a connect failure, any other timeout a timeout, the rest a reset. */
+    static LocalFailure classify(IOException e) {
+        if (e instanceof HttpConnectTimeoutException || e instanceof ConnectException
+                || e.getCause() instanceof ConnectException) {
+            return LocalFailure.CONNECT_FAILED;
+        }
+        if (e instanceof HttpTimeoutException) {
+            return LocalFailure.TIMEOUT;
+        }
+        return LocalFailure.RESET;
+    }
+}

@@ -1,0 +1,377 @@
+package dev.outlierlab.live;
+
+import dev.outlierlab.engine.stage.RotationGuard;
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.stage.StageAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
+ * engine's detectors, with a real clock and the seed's three modes. Any thread may {@link #record} an
+ * outcome: it goes, without a lock or an allocation, into a striped lock-free ring ({@link OutcomeRecorder}).
+ * Whoever next filters, ticks or reads a snapshot drains the rings under the pool's lock, merged by time,
+ * into the single-threaded engine detector, which decides exactly as it does in the lab; the decisions are
+ * published as volatile flags on each {@link Endpoint}, so {@link #filter} reads them without a lock.
+ * Build one with {@link LivePoolBuilder}; {@link #start()} runs the Envoy profile's interval ticks on a
+ * daemon thread, or {@link #start(ScheduledExecutorService)} on the caller's scheduler.
+ */
+public final class LivePool implements AutoCloseable {
+    private static final long HEARTBEAT_NANOS = 1_000_000_000L;
+
+    private final String name;
+    private final LiveClock clock;
+    private final long originNanos;
+    private final OutcomeRecorder recorder;
+    private final int drainLimit;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PoolDetector detector;
+    private final RotationGuard guard;
+    private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<LiveListener> listeners = new CopyOnWriteArrayList<>();
+    private final PoolTicker ticker = new PoolTicker(this);
+    private volatile StageMode mode;
+    private volatile long nextDueNanos;
+    /** Even when no decision is being published; odd while one is (a sequence lock for readers). */
+    private volatile long decisionVersion;
+
+    // Under the lock.
+    private Endpoint[] byId = new Endpoint[16];
+    private int nextId;
+    private long lastAppliedNanos;
+    private long appliedLocked;
+    private long discardedLocked;
+    private volatile long applied;
+    private volatile long discarded;
+
+    private final LongAdder ignoredOff = new LongAdder();
+    private final LongAdder filtered = new LongAdder();
+    private final LongAdder[] stageCounts = new LongAdder[StageAction.values().length];
+    private final LongAdder listenerErrors = new LongAdder();
+
+    LivePool(LivePoolBuilder b) {
+        this.name = b.name;
+        this.clock = b.clock;
+        this.originNanos = clock.nanoTime();
+        this.recorder = new OutcomeRecorder(b.stripes, b.ringCapacity);
+        this.drainLimit = b.stripes * b.ringCapacity;
+        this.mode = b.mode;
+        this.detector = b.detectorFactory.create(this::decided);
+        this.guard = detector.guard();
+        for (int i = 0; i < stageCounts.length; i++) {
+            stageCounts[i] = new LongAdder();
+        }
+        this.nextDueNanos = detector.nextDueNanos();
+        for (String endpoint : b.endpoints) {
+            add(endpoint);
+        }
+    }
+
+
+    public String name() {
+        return name;
+    }
+
+    /** {@code envoy} or {@code gateway}. */
+    public String profile() {
+        return detector.profile();
+    }
+
+    /** Nanoseconds since the pool was built, on its clock: the time base of decisions and stage records. */
+    public long nowNanos() {
+        return clock.nanoTime() - originNanos;
+    }
+
+    public StageMode mode() {
+        return mode;
+    }
+
+    /**
+     * Switches the mode at once. Outcomes recorded before the switch are drained first. The detector's state
+     * carries over: virtual ejections of shadow become real in prod, and real ones virtual in shadow; in off
+     * nothing more is recorded, but ejections already made still run out at their time.
+     */
+    public void setMode(StageMode newMode) {
+        Objects.requireNonNull(newMode, "mode");
+        lock.lock();
+        try {
+            drainLocked(nowNanos());
+            mode = newMode;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Adds an endpoint at the end of the routing order; names are unique among current members. */
+    public Endpoint add(String endpointName) {
+        Objects.requireNonNull(endpointName, "endpoint name");
+        lock.lock();
+        try {
+            for (Endpoint e : members) {
+                if (e.name().equals(endpointName)) {
+                    throw new IllegalArgumentException("pool " + name + " already has an endpoint named " + endpointName);
+                }
+            }
+            long now = nowNanos();
+            drainLocked(now);
+            Endpoint endpoint = new Endpoint(endpointName, nextId++);
+            if (endpoint.id() >= byId.length) {
+                Endpoint[] grown = new Endpoint[byId.length * 2];
+                System.arraycopy(byId, 0, grown, 0, byId.length);
+                byId = grown;
+            }
+            byId[endpoint.id()] = endpoint;
+            detector.add(endpoint, Math.max(now, lastAppliedNanos));
+            members.add(endpoint);
+            return endpoint;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes an endpoint. Its outcomes recorded before the call are applied first; any still in flight are
+     * discarded (counted in {@link PoolCounters#discarded()}). Returns false if it was not a member.
+     */
+    public boolean remove(Endpoint endpoint) {
+        lock.lock();
+        try {
+            if (!members.contains(endpoint)) {
+                return false;
+            }
+            long now = nowNanos();
+            drainLocked(now);
+            decisionVersion++;
+            detector.remove(endpoint, Math.max(now, lastAppliedNanos));
+            endpoint.markRemoved();
+            byId[endpoint.id()] = null;
+            members.remove(endpoint);
+            decisionVersion++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The members in routing order (a snapshot that does not change). */
+    public List<Endpoint> endpoints() {
+        return List.copyOf(members);
+    }
+
+    /** The current member with this name, or null. */
+    public Endpoint endpoint(String endpointName) {
+        for (Endpoint e : members) {
+            if (e.name().equals(endpointName)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Records an attempt that got an HTTP status (100 to 599). Any thread; no lock and no allocation unless
+     * the recording thread's ring is full, when it drains the pool itself. Returns false, recording
+     * nothing, in {@link StageMode#OFF}.
+     */
+    public boolean record(Endpoint endpoint, int status) {
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status " + status + " is not an HTTP status (100 to 599)");
+        }
+        return enqueue(endpoint, status);
+    }
+
+    /** Records an attempt that ended without a status: a timeout, a refused connection or a reset. */
+    public boolean record(Endpoint endpoint, LocalFailure failure) {
+        return enqueue(endpoint, failure.code());
+    }
+
+    private boolean enqueue(Endpoint endpoint, int code) {
+        if (mode == StageMode.OFF) {
+            ignoredOff.increment();
+            return false;
+        }
+        long payload = OutcomeRecorder.payload(endpoint.id(), code);
+        long time = clock.nanoTime() - originNanos;
+        OutcomeStripe stripe = recorder.stripeOfCurrentThread();
+        if (stripe.offer(time, payload)) {
+            return true;
+        }
+        lock.lock();
+        try {
+            do {
+                drainLocked(nowNanos());
+            } while (!stripe.offer(time, payload));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The stage for one request: returns the candidates to route over, in the given (routing) order, and the
+     * stage record when the stage acted. Never returns an empty list for a non-empty input, and never throws
+     * because of the detector. Drains pending outcomes first when no other thread is draining.
+     */
+    public Selection filter(List<Endpoint> candidates) {
+        StageMode current = mode;
+        filtered.increment();
+        if (current == StageMode.OFF) {
+            return new Selection(candidates, null);
+        }
+        long now = nowNanos();
+        if ((now >= nextDueNanos || recorder.hasPending()) && lock.tryLock()) {
+            try {
+                drainLocked(now);
+            } finally {
+                lock.unlock();
+            }
+        }
+        StageFilter.Outcome outcome = StageFilter.filter(candidates, current, guard, now);
+        if (outcome.action() == StageAction.NONE) {
+            return new Selection(outcome.candidates(), null);
+        }
+        stageCounts[outcome.action().ordinal()].increment();
+        StageRecord stage = new StageRecord(now, filtered.sum() - 1, name, current, outcome.action(), outcome.named());
+        for (LiveListener l : listeners) {
+            try {
+                l.onStage(stage);
+            } catch (RuntimeException e) {
+                listenerErrors.increment();
+            }
+        }
+        return new Selection(outcome.candidates(), stage);
+    }
+
+    /** Filters every current member (the usual case: the pool is the candidate list). */
+    public Selection filter() {
+        return filter(members);
+    }
+
+    /** Drains every recorded outcome and runs the work due now (ticks); what the tick thread calls. */
+    public void runDue() {
+        lock.lock();
+        try {
+            drainLocked(nowNanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void addListener(LiveListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(LiveListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Drains, then returns every endpoint's state, the profile's statistics and the counters. */
+    public PoolSnapshot snapshot() {
+        lock.lock();
+        try {
+            long now = nowNanos();
+            drainLocked(now);
+            List<EndpointState> states = new ArrayList<>(members.size());
+            for (Endpoint e : members) {
+                states.add(detector.state(e));
+            }
+            return new PoolSnapshot(name, detector.profile(), now, mode, states, detector.stats(), counters());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The counters now, without draining (pending outcomes show as {@link PoolCounters#pending()}). */
+    public PoolCounters counters() {
+        return new PoolCounters(recorder.accepted(), applied, discarded, ignoredOff.sum(), filtered.sum(),
+                stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
+                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listenerErrors.sum());
+    }
+
+    /** Runs interval ticks on one daemon thread of the pool's own until {@link #close()}. */
+    public LivePool start() {
+        ticker.startOwn();
+        return this;
+    }
+
+    /** Runs interval ticks on the caller's scheduler until {@link #close()}; the scheduler is not shut down. */
+    public LivePool start(ScheduledExecutorService scheduler) {
+        ticker.start(scheduler);
+        return this;
+    }
+
+    /** Stops the ticks (and the pool's own thread); recording and filtering keep working. */
+    @Override
+    public void close() {
+        ticker.stop();
+    }
+
+    /** Delay until the next tick, capped at one second so outcomes are drained at least that often. */
+    long nanosUntilDue() {
+        return Math.max(0, Math.min(nextDueNanos - nowNanos(), HEARTBEAT_NANOS));
+    }
+
+    long decisionVersion() {
+        return decisionVersion;
+    }
+
+    private void drainLocked(long nowNanos) {
+        int budget = drainLimit;
+        OutcomeStripe stripe;
+        while (budget > 0 && (stripe = recorder.earliest()) != null) {
+            // Take a run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
+            long until = recorder.earliestTimeExcept(stripe);
+            do {
+                applyNext(stripe);
+                budget--;
+            } while (budget > 0 && stripe.hasNext() && stripe.peekTime() <= until);
+        }
+        applied = appliedLocked;
+        discarded = discardedLocked;
+        if (nowNanos > lastAppliedNanos) {
+            detector.runDue(nowNanos);
+            lastAppliedNanos = nowNanos;
+        }
+        nextDueNanos = detector.nextDueNanos();
+    }
+
+    private void applyNext(OutcomeStripe stripe) {
+        long time = Math.max(stripe.peekTime(), lastAppliedNanos);
+        long payload = stripe.peekPayload();
+        stripe.advance();
+        lastAppliedNanos = time;
+        int id = OutcomeRecorder.endpointId(payload);
+        Endpoint endpoint = id < byId.length ? byId[id] : null;
+        if (endpoint == null) {
+            discardedLocked++;
+            return;
+        }
+        detector.apply(endpoint, OutcomeRecorder.code(payload), time);
+        appliedLocked++;
+    }
+
+    /** Called by the detector, under the lock, for each decision. */
+    private void decided(Endpoint endpoint, DecisionKind kind, long timeNanos, String reason, Object detail) {
+        decisionVersion++;
+        if (kind == DecisionKind.EJECT) {
+            endpoint.publishEjected(true);
+        } else if (kind == DecisionKind.RETURN) {
+            endpoint.publishEjected(false);
+        }
+        decisionVersion++;
+        LiveDecision decision = new LiveDecision(timeNanos, name, endpoint.name(), kind, mode, reason, detail);
+        for (LiveListener l : listeners) {
+            try {
+                l.onDecision(decision);
+            } catch (RuntimeException e) {
+                listenerErrors.increment();
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.outlierlab.live;
+
+import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.SeededRandom;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Builds a {@link LivePool}: the profile and its settings, then optional endpoints, mode (default
+ * {@link StageMode#PROD}, the gateway spec's default), clock (default {@link LiveClock#SYSTEM}), seed of the
+ * Envoy profile's enforcement and jitter draws (default: drawn from the clock; set it to reproduce a lab
+ * run), and the ring's shape (stripes, a power of two, default the next power of two at or above twice
+ * the processors, at most 64; capacity per stripe, a power of two, default 1024).
+ */
+public final class LivePoolBuilder {
+    /** Creates the profile's detector once the pool exists to receive its decisions. */
+    interface DetectorFactory {
+        PoolDetector create(DecisionSink sink);
+    }
+
+    final String name;
+    DetectorFactory detectorFactory;
+    StageMode mode = StageMode.PROD;
+    LiveClock clock = LiveClock.SYSTEM;
+    Long seed;
+    int stripes = defaultStripes();
+    int ringCapacity = 1024;
+    final List<String> endpoints = new ArrayList<>();
+
+    private LivePoolBuilder(String name) {
+        this.name = Objects.requireNonNull(name, "pool name");
+    }
+
+    /**
+     * The Envoy profile: the engine's Envoy detector with these {@code outlier_detection} settings, and
+     * Envoy's {@code healthy_panic_threshold} (percent; 50 by default, 0 turns panic off).
+     */
+    public static LivePoolBuilder envoy(String name, OutlierDetectionConfig config) {
+        return envoy(name, config, 50);
+    }
+
+    public static LivePoolBuilder envoy(String name, OutlierDetectionConfig config, long panicThresholdPercent) {
+        Objects.requireNonNull(config, "config");
+        if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
+            throw new IllegalArgumentException("panic threshold " + panicThresholdPercent + " is not a percentage (0 to 100)");
+        }
+        LivePoolBuilder b = new LivePoolBuilder(name);
+        b.detectorFactory = sink -> new EnvoyPoolDetector(config, panicThresholdPercent,
+                new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
+        return b;
+    }
+
+    /**
+     * The gateway profile (seed 004): the engine's gateway detector with these settings; the pool starts in
+     * the settings' mode. {@code processes} does not apply: each JVM is one process with its own samples.
+     */
+    public static LivePoolBuilder gateway(String name, GatewayConfig config) {
+        Objects.requireNonNull(config, "config");
+        LivePoolBuilder b = new LivePoolBuilder(name);
+        b.mode = config.mode();
+        b.detectorFactory = sink -> new GatewayPoolDetector(config, sink);
+        return b;
+    }
+
+    public LivePoolBuilder mode(StageMode value) {
+        this.mode = Objects.requireNonNull(value, "mode");
+        return this;
+    }
+
+    public LivePoolBuilder clock(LiveClock value) {
+        this.clock = Objects.requireNonNull(value, "clock");
+        return this;
+    }
+
+    public LivePoolBuilder seed(long value) {
+        this.seed = value;
+        return this;
+    }
+
+    public LivePoolBuilder endpoints(String... names) {
+        endpoints.addAll(List.of(names));
+        return this;
+    }
+
+    public LivePoolBuilder endpoints(List<String> names) {
+        endpoints.addAll(names);
+        return this;
+    }
+
+    public LivePoolBuilder stripes(int count) {
+        requirePowerOfTwo("stripes", count, 64);
+        this.stripes = count;
+        return this;
+    }
+
+    public LivePoolBuilder ringCapacity(int perStripe) {
+        requirePowerOfTwo("ring capacity", perStripe, 1 << 20);
+        this.ringCapacity = perStripe;
+        return this;
+    }
+
+    public LivePool build() {
+        return new LivePool(this);
+    }
+
+    private static void requirePowerOfTwo(String what, int value, int max) {
+        if (value < 1 || value > max || Integer.bitCount(value) != 1) {
+            throw new IllegalArgumentException(what + " " + value + " must be a power of two from 1 to " + max);
+        }
+    }
+
+    private static int defaultStripes() {
+        int wanted = Math.min(64, 2 * Runtime.getRuntime().availableProcessors());
+        return Integer.highestOneBit(wanted - 1) << 1;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.outlierlab.live;
+
+/**
+ * Counts that account for every outcome and every stage of a pool since it started. Every outcome that
+ * {@code record} accepted is, once drained, either applied to the detector or discarded because its
+ * endpoint was removed first: {@code accepted == applied + discarded + pending}.
+ *
+ * @param accepted       outcomes accepted by {@code record}
+ * @param applied        outcomes given to the detector
+ * @param discarded      outcomes dropped at drain time because their endpoint had been removed
+ * @param ignoredOff     {@code record} calls in {@link StageMode#OFF}, not recorded
+ * @param filtered       requests filtered (every mode)
+ * @param stageEject     prod stages that removed at least one endpoint
+ * @param stageKeptAll   prod stages where the guard kept every candidate (the list would have been empty,
+ *                       or, in the Envoy profile, below the panic threshold)
+ * @param stageWouldEject shadow stages that named at least one endpoint
+ * @param listenerErrors exceptions thrown by listeners
+ */
+public record PoolCounters(long accepted, long applied, long discarded, long ignoredOff, long filtered,
+        long stageEject, long stageKeptAll, long stageWouldEject, long listenerErrors) {
+    /** Outcomes accepted but not yet drained. */
+    public long pending() {
+        return accepted - applied - discarded;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.outlierlab.live;
+
+import dev.outlierlab.engine.stage.RotationGuard;
+import java.util.Map;
+
+/**
+ * What a live pool needs from a profile's engine detector. Implementations wrap the engine's detector and
+ * hold no locks: the pool calls them only under its own lock, in time order, so the engine stays
+ * single-threaded as it is in the lab.
+ */
+interface PoolDetector {
+    /** {@code envoy} or {@code gateway}. */
+    String profile();
+
+    void add(Endpoint endpoint, long nowNanos);
+
+    void remove(Endpoint endpoint, long nowNanos);
+
+    /** Runs the work due at or before {@code nowNanos} (Envoy: interval ticks), then applies one outcome. */
+    void apply(Endpoint endpoint, int code, long nowNanos);
+
+    /** Runs the work due at or before {@code nowNanos}. */
+    void runDue(long nowNanos);
+
+    /** When work is next due, or {@link Long#MAX_VALUE}. */
+    long nextDueNanos();
+
+    /** When the stage keeps a whole candidate list although some of it is ejected. */
+    RotationGuard guard();
+
+    EndpointState state(Endpoint endpoint);
+
+    Map<String, Long> stats();
+}

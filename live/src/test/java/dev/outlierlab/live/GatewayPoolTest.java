@@ -1,0 +1,95 @@
+package dev.outlierlab.live;
+
+import static dev.outlierlab.live.LiveFixtures.S;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The gateway profile in a live pool: the seed's defaults, on an injected clock. */
+class GatewayPoolTest {
+    private final ManualClock clock = new ManualClock();
+    private final LiveFixtures.Recorder seen = new LiveFixtures.Recorder();
+
+    private LivePool pool(GatewayConfig config, String... names) {
+        LivePool pool = LivePoolBuilder.gateway("gpt-5", config).clock(clock).endpoints(names).build();
+        pool.addListener(seen);
+        return pool;
+    }
+
+    @Test
+    void theHardTripEjectsOnTheThirdFailureForThirtySecondsThenItReturnsAtTheNextLook() {
+        LivePool pool = pool(GatewayConfig.defaults(), "azure", "openai");
+        Endpoint azure = pool.endpoint("azure");
+        clock.set(1 * S);
+        pool.record(azure, 503);
+        pool.record(azure, LocalFailure.TIMEOUT);
+        assertThat(pool.filter().stage()).isNull();
+        pool.record(azure, LocalFailure.RESET);
+        Selection s = pool.filter();
+        assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("openai");
+        assertThat(s.stage().action()).isEqualTo(StageAction.EJECT);
+        assertThat(seen.decisions).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo(DecisionKind.EJECT);
+            assertThat(d.reason()).isEqualTo("consecutive");
+            assertThat(d.timeNanos()).isEqualTo(1 * S);
+        });
+        clock.set(31 * S - 1);
+        assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("openai");
+        clock.set(31 * S);
+        assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("azure", "openai");
+        assertThat(seen.decisions.get(1).kind()).isEqualTo(DecisionKind.RETURN);
+        assertThat(seen.decisions.get(1).timeNanos()).isEqualTo(31 * S);
+    }
+
+    @Test
+    void fourHundredsCountAsSuccessAndOneEndpointIsKeptByTheGuard() {
+        LivePool pool = pool(GatewayConfig.defaults(), "only");
+        Endpoint only = pool.endpoint("only");
+        for (int i = 0; i < 10; i++) {
+            pool.record(only, 400);
+        }
+        assertThat(pool.filter().stage()).isNull();
+        for (int i = 0; i < 3; i++) {
+            pool.record(only, 500);
+        }
+        Selection s = pool.filter();
+        assertThat(s.candidates()).containsExactly(only);
+        assertThat(s.stage().action()).isEqualTo(StageAction.KEPT_ALL);
+    }
+
+    @Test
+    void shadowStartsFromTheSettingsModeAndNamesWithoutRemoving() {
+        LivePool pool = pool(GatewayConfig.defaults().withMode(StageMode.SHADOW), "a", "b", "c");
+        assertThat(pool.mode()).isEqualTo(StageMode.SHADOW);
+        Endpoint b = pool.endpoint("b");
+        for (int i = 0; i < 3; i++) {
+            pool.record(b, 502);
+        }
+        Selection s = pool.filter(List.of(b, pool.endpoint("c")));
+        assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("b", "c");
+        assertThat(s.stage().action()).isEqualTo(StageAction.WOULD_EJECT);
+        assertThat(s.stage().endpoints()).containsExactly("b");
+    }
+
+    @Test
+    void aMembershipChangeRestartsTheComparisonAndReportsTheReturn() {
+        LivePool pool = pool(GatewayConfig.defaults(), "a", "b");
+        for (int i = 0; i < 3; i++) {
+            pool.record(pool.endpoint("a"), 503);
+        }
+        assertThat(pool.snapshot().ejected()).containsExactly("a");
+        pool.add("c");
+        assertThat(seen.decisions).extracting(d -> d.kind() + " " + d.endpoint() + " " + d.reason())
+                .containsExactly("EJECT a consecutive", "RETURN a membership_change");
+        PoolSnapshot snapshot = pool.snapshot();
+        assertThat(snapshot.ejected()).isEmpty();
+        assertThat(snapshot.endpoints()).extracting(EndpointState::name, EndpointState::ejections)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("b", 0L),
+                        org.assertj.core.groups.Tuple.tuple("c", 0L));
+        assertThat(snapshot.detectorStats()).containsEntry("ejections_consecutive", 1L).containsEntry("returns", 1L);
+    }
+}

@@ -52,7 +52,8 @@ class EnvoyVersionCommandTest {
                 """);
         CliRunner.Outcome old = CliRunner.run("run", f.toString(), "--envoy-version", "1.30", "--format", "json");
         assertThat(old.events("uneject")).containsExactly("35000000000 host-0");
-        assertThat(old.json().get("events").get(1).get("explanation").asText())
+        // events: the gateway detection (not enforced) and the ejection at 30.04 s, then the return at 35 s
+        assertThat(old.json().get("events").get(2).get("explanation").asText())
                 .contains("returned by a failing active health check", "Envoy before 1.31");
         CliRunner.Outcome fixed = CliRunner.run("run", f.toString(), "--envoy-version", "1.31", "--format", "json");
         assertThat(fixed.events("uneject")).isEmpty();

@@ -36,6 +36,7 @@ async function main() {
   lab.defaults = normalize(lab.settings.defaults);
   lab.lastFault = clone(lab.defaults.faults[0]);
   buildPresets();
+  buildExamples();
   buildControls();
   wireActions();
   new ResizeObserver(() => resizeCharts()).observe($('charts'));
@@ -234,7 +235,8 @@ function render(result, t, seq) {
     setTimeout(() => {
       if (seq !== lab.seq) return;
       writeHash(result.scenario);
-      drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr') });
+      drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr'),
+        signals: $('chart-signals') });
       describeCharts(result);
       setCursor(lab.tracing ? result.events[lab.visible - 1]?.time ?? null : null);
       requestAnimationFrame(() => {
@@ -389,7 +391,7 @@ async function loadFile(ev) {
   }
   const text = await file.text();
   const res = await fetch(`/api/scenario?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: text,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    headers: { 'Content-Type': 'application/yaml; charset=utf-8' } });
   const body = await res.json();
   if (!res.ok) {
     showError(body.error);
@@ -401,6 +403,27 @@ async function loadFile(ev) {
   lab.tracing = false;
   showDraft();
   flash(`Loaded ${file.name}.`);
+  schedule(true);
+}
+
+// One button per named example (GET /api/settings lists them with their scenarios): the seeds' stories.
+function buildExamples() {
+  const list = $('example-list');
+  for (const ex of lab.settings.examples || []) {
+    const hintId = `ex-${ex.name}`;
+    list.append(el('li', {}, el('button', { type: 'button', class: 'preset', 'data-example': ex.name,
+      'aria-describedby': hintId, onclick: () => applyExample(ex) }, ex.name),
+    el('span', { class: 'hint', id: hintId, role: 'tooltip', text: ex.summary })));
+  }
+}
+
+function applyExample(ex) {
+  lab.changeAt = performance.now();
+  lab.edits++;
+  lab.draft = normalize(ex.scenario);
+  lab.tracing = false;
+  showDraft();
+  flash(`Example ${ex.name}: ${ex.summary}.`);
   schedule(true);
 }
 

@@ -35,6 +35,7 @@ export function drawCharts(result, els) {
   show('timeline', els.timeline, timeline(ref.ctx));
   show('failed', els.failed, failedChart(ref.ctx));
   show('sr', els.successRate, successRateChart(ref.ctx));
+  if (els.signals) show('signals', els.signals, signalsChart(ref.ctx));
 }
 
 /** Moves the trace cursor (seconds, or null to hide it) on every chart. */
@@ -189,6 +190,33 @@ function failedChart(ctx) {
       axes: [xAxis(), { size: 56, label: 'failed/s', labelSize: 18 },
         { scale: 'hosts', side: 1, size: 40, grid: { show: false }, label: 'ejected', labelSize: 18,
           values: (u, splits) => splits.map(v => Number.isInteger(v) ? String(v) : '') }],
+      hooks: { drawClear: [u => shadeWindows(u, ref.ctx)], draw: [drawCursor] },
+    }),
+  };
+}
+
+// Seed 003's dashboard: membership_healthy against ejections_active, sampled at the end of each second.
+// Flapping shows as ejections_active rising and falling while the health checks' own count stays flat.
+function signalsChart(ctx) {
+  const sig = ctx.result.signals;
+  if (!sig) return { empty: 'No signals in this result.' };
+  const n = sig.membership_total;
+  const stepped = () => window.uPlot.paths.stepped({ align: 1 });
+  const int = (u, v) => v == null ? '–' : String(v);
+  return {
+    key: `signals|${sig.step}|${n}|${ctx.duration}`,
+    data: [sig.time, sig.membership_healthy, sig.ejections_active, sig.health_check_healthy],
+    opts: () => base(200, {
+      series: [
+        { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'membership_healthy', stroke: '#009e73', width: 2, points: { show: false }, paths: stepped(), value: int },
+        { label: 'ejections_active', stroke: COLORS.ejected, width: 2, points: { show: false }, paths: stepped(), value: int },
+        { label: 'passing health checks', stroke: COLORS.mean, width: 1, dash: [4, 4], points: { show: false },
+          paths: stepped(), value: int },
+      ],
+      scales: { x: xScale(), y: { range: () => [0, Math.max(1, n) + 0.5] } },
+      axes: [xAxis(), { size: 56, label: 'hosts', labelSize: 18,
+        values: (u, splits) => splits.map(v => Number.isInteger(v) ? String(v) : '') }],
       hooks: { drawClear: [u => shadeWindows(u, ref.ctx)], draw: [drawCursor] },
     }),
   };

@@ -11,6 +11,21 @@ final class CapArithmetic {
     private CapArithmetic() {
     }
 
+    /** {@link #capAllows(OutlierDetectionConfig, int, int, EnvoyVersion)} by Envoy 1.40's rule. */
+    static boolean capAllows(OutlierDetectionConfig c, int ejected, int size) {
+        return capAllows(c, ejected, size, EnvoyVersion.DEFAULT);
+    }
+
+    /** {@link #maxEjectable(OutlierDetectionConfig, int, EnvoyVersion)} by Envoy 1.40's rule. */
+    static int maxEjectable(OutlierDetectionConfig c, int size) {
+        return maxEjectable(c, size, EnvoyVersion.DEFAULT);
+    }
+
+    /** {@link #smallestPercent(OutlierDetectionConfig, int, int, EnvoyVersion)} by Envoy 1.40's rule. */
+    static Long smallestPercent(OutlierDetectionConfig c, int ejected, int size) {
+        return smallestPercent(c, ejected, size, EnvoyVersion.DEFAULT);
+    }
+
     static boolean capAllows(OutlierDetectionConfig c, int ejected, int size, EnvoyVersion v) {
         return new EjectionPolicy(c, () -> 0L, v).checkCap(ejected, size).allowed();
     }

@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The result of checking one file: every cluster it holds and every finding, in file order, plus the
- * options the numbers depend on. Plain data for the renderers (text, JSON, SARIF).
+ * The result of checking one or more files: every cluster they hold and every finding, in file order, plus
+ * the options the numbers depend on. A finding that holds, word for word and from the same line, for several
+ * clusters (a DestinationRule and the subsets that inherit its outlierDetection) is kept once, with the other
+ * clusters in {@link Finding#alsoAppliesTo()}. Plain data for the renderers (text, JSON, SARIF).
  *
+ * @param file  what was checked, as given: a file name, {@code -} for standard input, or a list
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
  */
@@ -17,18 +20,42 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         findings = List.copyOf(findings);
     }
 
-    /** Checks every target under the default Envoy release's rules. */
+    /** Checks every target of one file. */
     public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps) {
-        return of(file, targets, hosts, rps, EnvoyVersion.DEFAULT);
+        return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of())), hosts, rps);
     }
 
-    /** Checks every target under the rules of an Envoy release. */
-    public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps, EnvoyVersion version) {
+    /** Checks every target of every file read, under the default Envoy release's rules. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps) {
+        return ofFiles(label, inputs, hosts, rps, EnvoyVersion.DEFAULT);
+    }
+
+    /** Checks every target of every file read, under the rules of an Envoy release. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
+            EnvoyVersion version) {
+        List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
-        for (CheckTarget t : targets) {
-            all.addAll(ConfigChecker.check(t, hosts, rps, version));
+        for (CheckInputs.Loaded in : inputs) {
+            all.addAll(in.fileFindings());
+            targets.addAll(in.targets());
+            for (CheckTarget t : in.targets()) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps, version)) {
+                    merge(all, f);
+                }
+            }
         }
-        return new CheckReport(file, targets, all, hosts, rps);
+        return new CheckReport(label, targets, all, hosts, rps);
+    }
+
+    private static void merge(List<Finding> all, Finding f) {
+        for (int i = 0; i < all.size(); i++) {
+            Finding earlier = all.get(i);
+            if (!earlier.target().isEmpty() && !earlier.target().equals(f.target()) && earlier.sameAs(f)) {
+                all.set(i, earlier.alsoFor(f.target()));
+                return;
+            }
+        }
+        all.add(f);
     }
 
     /** 1 when a finding is at or above {@code failOn}, else 0. */

@@ -2,8 +2,6 @@ package dev.outlierlab.check;
 
 import dev.outlierlab.config.envoy.EnvoyCluster;
 import dev.outlierlab.config.envoy.EnvoyConfig;
-import dev.outlierlab.config.envoy.EnvoyConfigReader;
-import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.istio.IstioConfig;
 import dev.outlierlab.config.istio.IstioPolicy;
 import java.util.ArrayList;
@@ -11,26 +9,19 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads a file for {@code check}: an Istio DestinationRule file when it says {@code kind: DestinationRule} or
- * an {@code apiVersion} of networking.istio.io, Envoy configuration otherwise; one {@link CheckTarget} per
- * cluster.
+ * Turns what the readers give (Envoy clusters, translated DestinationRules) into {@link CheckTarget}s, one per
+ * cluster. Which reader a file goes to is {@link CheckInputs}'s choice.
  */
 public final class CheckTargets {
-    private static final Pattern ISTIO = Pattern.compile(
-            "(?m)^\\s*(-\\s+)?(kind:\\s*[\"']?DestinationRule|apiVersion:\\s*[\"']?networking\\.istio\\.io/)");
+
+    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
     private CheckTargets() {
     }
 
-    /** Whether the text is Istio configuration rather than Envoy's. */
-    public static boolean isIstio(String text) {
-        return ISTIO.matcher(text).find();
-    }
-
-    /** Reads the file and returns its targets; a port selects port-level Istio settings. */
+    /** Reads the file and returns its targets; a port selects port-level Istio settings. See {@link CheckInputs}. */
     public static List<CheckTarget> read(String text, String source, Integer port) {
-        return isIstio(text) ? fromIstio(DestinationRuleReader.read(text, source, port))
-                : fromEnvoy(EnvoyConfigReader.read(text, source));
+        return CheckInputs.read(text, source, port, false).targets();
     }
 
     public static List<CheckTarget> fromEnvoy(EnvoyConfig config) {
@@ -38,11 +29,27 @@ public final class CheckTargets {
         for (EnvoyCluster c : config.clusters()) {
             List<CheckTarget.Problem> problems = new ArrayList<>();
             c.problems().forEach(p -> problems.add(new CheckTarget.Problem(p.error().getMessage(), p.line())));
+            Integer hosts = c.hosts().isEmpty() ? null : c.hosts().size();
+            List<String> notes = new ArrayList<>(c.notes());
+            if (c.discoveryType().equals("STRICT_DNS") && c.hosts().stream().anyMatch(h -> !isAddressLiteral(h))) {
+                // STRICT_DNS makes a host of every address each name resolves to: the file gives names, not hosts
+                notes.add("STRICT_DNS: each of the " + c.hosts().size() + " name(s) in load_assignment becomes as many "
+                        + "hosts as it has DNS addresses, so the file does not say how many hosts there are; pass --hosts N");
+                hosts = null;
+            }
             out.add(new CheckTarget(c.name(), FixStyle.ENVOY, c.source(), c.outlierDetectionLine(),
                     c.hasOutlierDetection(), c.outlierDetection(), c.panicThresholdPercent(), c.healthChecks(),
-                    c.hosts().isEmpty() ? null : c.hosts().size(), problems, List.of(), List.of(), c.notes()));
+                    hosts, problems, List.of(), List.of(), notes));
         }
         return out;
+    }
+
+    /** Whether a host name from the file ({@code address:port}) is an IP address rather than a DNS name. */
+    static boolean isAddressLiteral(String host) {
+        String address = host.contains("]") ? host.substring(0, host.indexOf(']') + 1)
+                : host.lastIndexOf(':') > 0 && host.indexOf(':') == host.lastIndexOf(':')
+                ? host.substring(0, host.lastIndexOf(':')) : host;
+        return IPV4.matcher(address).matches() || address.startsWith("[") || address.chars().filter(ch -> ch == ':').count() >= 2;
     }
 
     public static List<CheckTarget> fromIstio(IstioConfig config) {
@@ -50,7 +57,7 @@ public final class CheckTargets {
         for (IstioPolicy p : config.policies()) {
             out.add(new CheckTarget(p.displayName(), FixStyle.ISTIO, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields(),
-                    List.of()));
+                    p.notes()));
         }
         return out;
     }

@@ -23,16 +23,25 @@ public final class ConfigChecker {
     /** Largest cluster size searched for "the smallest cluster the cap admits a host in". */
     private static final int MAX_SEARCHED_HOSTS = 10_000;
 
-    private final CheckTarget target;
-    private final Integer hosts;
-    private final Long rps;
-    private final FindingSink sink;
+    /**
+     * The checks run, in order, for a cluster with at least one detector that can eject. A new finding is a new
+     * {@link Rule} and an entry here.
+     */
+    static final List<TargetCheck> CHECKS = List.of(
+            ConfigChecker::cap,
+            ConfigChecker::successRateVolume,
+            ConfigChecker::failurePercentageVolume,
+            SuccessRateFactorCheck::check,
+            ConfigChecker::detectOnly,
+            DetectorSanityCheck::check,
+            IntervalCheck::check,
+            HairTriggerCheck::check,
+            ConfigChecker::healthChecks,
+            (c, hosts, rps, sink) -> PanicCheck.check(c, hosts, sink),
+            (c, hosts, rps, sink) -> DoubleOfferCheck.check(c, hosts, sink),
+            PartialFailureCheck::check);
 
-    private ConfigChecker(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
-        this.target = target;
-        this.hosts = hosts != null ? hosts : target.hosts();
-        this.rps = rps;
-        this.sink = new FindingSink(target, version);
+    private ConfigChecker() {
     }
 
     /**
@@ -47,12 +56,12 @@ public final class ConfigChecker {
 
     /** The findings for one cluster under the rules of an Envoy release. */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
-        ConfigChecker c = new ConfigChecker(target, hosts, rps, version);
-        c.run();
-        return c.sink.findings();
+        FindingSink sink = new FindingSink(target, version);
+        run(target, hosts != null ? hosts : target.hosts(), rps, sink);
+        return sink.findings();
     }
 
-    private void run() {
+    private static void run(CheckTarget target, Integer hosts, Long rps, FindingSink sink) {
         for (CheckTarget.Problem p : target.problems()) {
             sink.add(Rule.INVALID_CONFIG, Severity.ERROR, "Envoy rejects cluster '" + target.name() + "': " + p.message(),
                     Map.of(), null, p.line());
@@ -76,23 +85,65 @@ public final class ConfigChecker {
             return;
         }
         OutlierDetectionConfig c = target.config();
-        cap(c);
-        volumeDetector(c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
-                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, Rule.SUCCESS_RATE_TOO_FEW_HOSTS,
-                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE, "success-rate");
-        volumeDetector(c, EjectionType.FAILURE_PERCENTAGE, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
-                OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, Rule.FAILURE_PERCENTAGE_TOO_FEW_HOSTS,
-                Rule.FAILURE_PERCENTAGE_VOLUME_UNREACHABLE, "failure-percentage");
-        detectOnly(c);
-        healthChecks(c);
-        PanicCheck.check(c, hosts, sink);
-        DoubleOfferCheck.check(c, hosts, sink);
-        PartialFailureCheck.check(c, hosts, rps, sink);
+        if (noDetectorEnforced(c, sink)) {
+            return;
+        }
+        if (hosts != null && hosts == 1) {
+            singleHost(c, sink);
+            return;
+        }
+        for (TargetCheck check : CHECKS) {
+            check.check(c, hosts, rps, sink);
+        }
+    }
+
+    /** One host: ejecting it helps nobody, so only that is said (and what panic mode does then). */
+    private static void singleHost(OutlierDetectionConfig c, FindingSink sink) {
+        CheckTarget target = sink.target();
+        long max = c.maxEjectionPercent();
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("hosts", 1L);
+        n.put("max_ejection_percent", max);
+        n.put("healthy_panic_threshold", target.panicThresholdPercent());
+        boolean failsAll = CapArithmetic.capAllows(c, 0, 1, sink.version()) && target.panicThresholdPercent() == 0;
+        sink.add(Rule.SINGLE_HOST, failsAll ? Severity.WARNING : Severity.NOTE, "the cluster has one host"
+                + (CapArithmetic.capAllows(c, 0, 1, sink.version())
+                ? ": ejecting it leaves no host to send to, and " + (target.panicThresholdPercent() > 0
+                ? "Envoy's panic mode (healthy_panic_threshold " + FindingSink.fmt(target.panicThresholdPercent())
+                + ") then sends every request to it anyway" : "with panic mode off every request then fails")
+                : ": max_ejection_percent " + max + " admits no ejection of it (that would be 100 %), so outlier "
+                + "detection only counts") + ". Often a DNS name whose addresses Envoy sees as one host; pass "
+                + "--hosts N if it stands for more", n, List.of(), target.line());
+    }
+
+    // ---- nothing enforced ----
+
+    private static boolean noDetectorEnforced(OutlierDetectionConfig c, FindingSink sink) {
+        if (!Detectors.live(c).isEmpty()) {
+            return false;
+        }
+        Map<String, Object> n = new LinkedHashMap<>();
+        Detectors.enforcement(c).forEach((s, v) -> n.put(s.envoyName(), v));
+        List<String> zeroThresholds = new ArrayList<>();
+        for (EjectionType t : List.of(EjectionType.CONSECUTIVE_5XX, EjectionType.CONSECUTIVE_GATEWAY_FAILURE)) {
+            if (c.enforcingPercent(t) > 0) {
+                zeroThresholds.add(Detectors.threshold(t).envoyName() + " 0");
+                n.put(Detectors.threshold(t).envoyName(), 0L);
+            }
+        }
+        sink.add(Rule.NO_DETECTOR_ENFORCED, Severity.ERROR, "no detector can eject a host: "
+                + String.join(", ", n.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())
+                + ". Envoy counts failures and detects outliers but never ejects one, so the cap, panic mode and the "
+                + "thresholds do not matter", n,
+                List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_5xx", 100,
+                        "and consecutive_5xx above 0 (Envoy's default 5)")), sink.target().line());
+        return true;
     }
 
     // ---- the cap ----
 
-    private void cap(OutlierDetectionConfig c) {
+    private static void cap(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        CheckTarget target = sink.target();
         long max = c.maxEjectionPercent();
         if (hosts != null) {
             if (CapArithmetic.capAllows(c, 0, hosts, sink.version())) {
@@ -125,7 +176,8 @@ public final class ConfigChecker {
                 smallest = size;
             }
         }
-        if (smallest != null && smallest == 1) {
+        if (smallest != null && smallest <= 2) {
+            // only a one-host cluster is affected, and for one host ejection helps nobody (single-host-cluster)
             return;
         }
         Map<String, Object> n = new LinkedHashMap<>();
@@ -145,9 +197,23 @@ public final class ConfigChecker {
 
     // ---- success rate and failure percentage ----
 
-    private void volumeDetector(OutlierDetectionConfig c, EjectionType type, OutlierSetting minHostsSetting,
-                                OutlierSetting volumeSetting, Rule tooFew, Rule unreachable, String name) {
-        if (c.enforcingPercent(type) == 0 || hosts == null) {
+    private static void successRateVolume(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        volumeDetector(c, hosts, rps, sink, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, Rule.SUCCESS_RATE_TOO_FEW_HOSTS,
+                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE, "success-rate");
+    }
+
+    private static void failurePercentageVolume(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        volumeDetector(c, hosts, rps, sink, EjectionType.FAILURE_PERCENTAGE,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
+                Rule.FAILURE_PERCENTAGE_TOO_FEW_HOSTS, Rule.FAILURE_PERCENTAGE_VOLUME_UNREACHABLE, "failure-percentage");
+    }
+
+    private static void volumeDetector(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink,
+                                       EjectionType type, OutlierSetting minHostsSetting, OutlierSetting volumeSetting,
+                                       Rule tooFew, Rule unreachable, String name) {
+        CheckTarget target = sink.target();
+        if (!Detectors.canEject(c, type) || hosts == null || hosts < 2) {
             return;
         }
         long minHosts = c.get(minHostsSetting);
@@ -156,10 +222,18 @@ public final class ConfigChecker {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("hosts", (long) hosts);
             n.put(minHostsSetting.envoyName(), minHosts);
-            List<FixStyle.Change> fix = hosts >= 2
-                    ? List.of(new FixStyle.Change("outlier_detection." + minHostsSetting.envoyName(), hosts,
-                            "with so few hosts, one bad host moves the mean a lot"))
-                    : List.of();
+            List<FixStyle.Change> fix;
+            if (type == EjectionType.SUCCESS_RATE
+                    && hosts < SuccessRateFactorCheck.smallestClusterThatCanEject(c.successRateStdevFactor())) {
+                // lowering the minimum alone would let success rate run but never eject (factor >= sqrt(N - 1))
+                fix = List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100,
+                                "success rate cannot eject among " + hosts + " hosts at factor "
+                                        + FindingSink.fmt(c.successRateStdevFactor() / 1000.0)),
+                        new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", hosts));
+            } else {
+                fix = List.of(new FixStyle.Change("outlier_detection." + minHostsSetting.envoyName(), hosts,
+                        "with so few hosts, one bad host moves the mean a lot"));
+            }
             sink.add(tooFew, Severity.WARNING, name + " detection can never run: it needs " + minHosts + " hosts with "
                     + volume + " requests each in an interval, and the cluster has " + hosts, n, fix, target.line());
             return;
@@ -199,8 +273,9 @@ public final class ConfigChecker {
 
     // ---- detect-only detectors and ignored settings ----
 
-    private void detectOnly(OutlierDetectionConfig c) {
-        if (c.isExplicit(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
+    private static void detectOnly(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        CheckTarget target = sink.target();
+        if (differsFromDefault(c, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
                 && c.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) == 0) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_gateway_failure", c.consecutiveGatewayFailure());
@@ -211,9 +286,9 @@ public final class ConfigChecker {
                     List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_gateway_failure", 100)),
                     target.line());
         }
-        boolean fpConfigured = c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)
-                || c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS)
-                || c.isExplicit(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
+        boolean fpConfigured = differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)
+                || differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS)
+                || differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
         if (fpConfigured && c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("failure_percentage_threshold", c.failurePercentageThreshold());
@@ -223,7 +298,7 @@ public final class ConfigChecker {
                     + "it detects and never ejects", n,
                     List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100)), target.line());
         }
-        if (c.isExplicit(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
+        if (differsFromDefault(c, OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_local_origin_failure", c.consecutiveLocalOriginFailure());
             n.put("split_external_local_origin_errors", false);
@@ -235,9 +310,19 @@ public final class ConfigChecker {
         }
     }
 
+    /**
+     * Set in the file to something other than Envoy's default. A value equal to the default is what a control
+     * plane emits whether or not anyone chose it (Envoy Gateway always sends consecutive_local_origin_failure 5),
+     * so findings about "settings that have no effect" stay silent for it.
+     */
+    private static boolean differsFromDefault(OutlierDetectionConfig c, OutlierSetting s) {
+        return c.isExplicit(s) && c.get(s) != s.defaultValue();
+    }
+
     // ---- active health checks ----
 
-    private void healthChecks(OutlierDetectionConfig c) {
+    private static void healthChecks(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        CheckTarget target = sink.target();
         HealthCheckSpec hc = target.healthChecks();
         if (hc == null || !c.successfulActiveHealthCheckUnejectHost()) {
             return;

@@ -2,13 +2,17 @@ package dev.outlierlab.check;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One thing {@code check} found: which rule, how bad, about which cluster, in words, the numbers behind it,
- * a suggested fix as a YAML snippet in the file's own dialect (null when there is none), and where.
+ * a suggested fix as a YAML snippet in the file's own dialect (null when there is none), and where. A finding
+ * about the file rather than a cluster (nothing to check, fields read past) has an empty {@code target}.
  *
- * @param numbers named values in a fixed order (Long, Double, Boolean or String)
+ * @param numbers       named values in a fixed order (Long, Double, Boolean or String)
+ * @param alsoAppliesTo other clusters the same finding holds for, from the same lines (a DestinationRule's
+ *                      subsets that inherit its outlierDetection): said once, listing where it applies
  */
 public record Finding(
         Rule rule,
@@ -18,9 +22,29 @@ public record Finding(
         Map<String, Object> numbers,
         String fix,
         String file,
-        int line) {
+        int line,
+        List<String> alsoAppliesTo) {
 
     public Finding {
         numbers = Collections.unmodifiableMap(new LinkedHashMap<>(numbers));
+        alsoAppliesTo = List.copyOf(alsoAppliesTo);
+    }
+
+    /** A finding about the file itself, not one of its clusters. */
+    static Finding aboutFile(Rule rule, Severity severity, String message, String file, int line) {
+        return new Finding(rule, severity, "", message, Map.of(), null, file, line, List.of());
+    }
+
+    /** Whether this finding says the same thing, from the same place, as {@code other} (about another cluster). */
+    boolean sameAs(Finding other) {
+        return rule == other.rule && severity == other.severity && message.equals(other.message)
+                && numbers.equals(other.numbers) && java.util.Objects.equals(fix, other.fix) && file.equals(other.file)
+                && line == other.line;
+    }
+
+    Finding alsoFor(String otherTarget) {
+        List<String> more = new java.util.ArrayList<>(alsoAppliesTo);
+        more.add(otherTarget);
+        return new Finding(rule, severity, target, message, numbers, fix, file, line, more);
     }
 }

@@ -43,7 +43,8 @@ final class FindingSink {
                      List<FixStyle.Change> fix, int line) {
         String snippet = fix == null || fix.isEmpty() ? null : target.style().render(fix);
         String said = VERSIONED.contains(rule) ? message + " (assumes Envoy " + version + ")" : message;
-        findings.add(new Finding(rule, severity, target.name(), said, numbers, snippet, target.file(), line));
+        findings.add(new Finding(rule, severity, target.name(), said, numbers, snippet, target.file(), line,
+                List.of()));
     }
 
     static double round(double d) {

@@ -4,14 +4,54 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes a suggested change as a YAML snippet in the dialect of the file it is for: Envoy field names under
- * {@code outlier_detection} and {@code common_lb_config}, or Istio's under
- * {@code trafficPolicy.outlierDetection} (where an Envoy field has no Istio equivalent, the snippet says so).
+ * {@code outlier_detection} and {@code common_lb_config}, or the resource's own fields (an Istio
+ * DestinationRule's {@code trafficPolicy.outlierDetection}, a Flagger Canary's
+ * {@code spec.service.trafficPolicy.outlierDetection}, an Envoy Gateway BackendTrafficPolicy's
+ * {@code spec.healthCheck.passive}, a Kuma MeshCircuitBreaker's {@code default.outlierDetection}). Where an
+ * Envoy field has no equivalent in the resource, the snippet says so.
  */
 public enum FixStyle {
-    ENVOY, ISTIO;
+    ENVOY(null, Map.of(), null),
+    ISTIO("trafficPolicy.outlierDetection", Istio.NAMES, "a DestinationRule cannot set %s; an EnvoyFilter patch can"),
+    FLAGGER("spec.service.trafficPolicy.outlierDetection", Istio.NAMES,
+            "a Canary's trafficPolicy cannot set %s; an EnvoyFilter patch can"),
+    ENVOY_GATEWAY("spec.healthCheck.passive", Map.ofEntries(
+            Map.entry("outlier_detection.consecutive_5xx", "consecutive5XxErrors"),
+            Map.entry("outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors"),
+            Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
+            Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures"),
+            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
+            Map.entry("outlier_detection.interval", "interval"),
+            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+            Map.entry("outlier_detection.failure_percentage_threshold", "failurePercentageThreshold"),
+            Map.entry("outlier_detection.enforcing_failure_percentage", ""),
+            Map.entry("outlier_detection.always_eject_one_host", "alwaysEjectOneEndpoint"),
+            Map.entry("common_lb_config.healthy_panic_threshold", "^panicThreshold")),
+            "a BackendTrafficPolicy cannot set %s; an EnvoyPatchPolicy can"),
+    KUMA("default.outlierDetection", Map.ofEntries(
+            Map.entry("outlier_detection.consecutive_5xx", "detectors.totalFailures.consecutive"),
+            Map.entry("outlier_detection.enforcing_consecutive_5xx", "detectors.totalFailures.consecutive=5"),
+            Map.entry("outlier_detection.consecutive_gateway_failure", "detectors.gatewayFailures.consecutive"),
+            Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
+            Map.entry("outlier_detection.consecutive_local_origin_failure", "detectors.localOriginFailures.consecutive"),
+            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalAndLocalErrors"),
+            Map.entry("outlier_detection.interval", "interval"),
+            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+            Map.entry("outlier_detection.success_rate_minimum_hosts", "detectors.successRate.minimumHosts"),
+            Map.entry("outlier_detection.success_rate_request_volume", "detectors.successRate.requestVolume"),
+            Map.entry("outlier_detection.success_rate_stdev_factor", "detectors.successRate.standardDeviationFactor/1000"),
+            Map.entry("outlier_detection.failure_percentage_threshold", "detectors.failurePercentage.threshold"),
+            Map.entry("outlier_detection.enforcing_failure_percentage", ""),
+            Map.entry("outlier_detection.failure_percentage_minimum_hosts", "detectors.failurePercentage.minimumHosts"),
+            Map.entry("outlier_detection.failure_percentage_request_volume", "detectors.failurePercentage.requestVolume"),
+            Map.entry("common_lb_config.healthy_panic_threshold", "healthyPanicThreshold")),
+            "a MeshCircuitBreaker cannot set %s");
 
     /** One field to set: an Envoy path such as {@code outlier_detection.max_ejection_percent}, a value, a comment. */
     public record Change(String envoyPath, Object value, String comment) {
@@ -20,69 +60,134 @@ public enum FixStyle {
         }
     }
 
-    /** Envoy fields a DestinationRule can set, and their Istio names. */
-    private static final Map<String, String> ISTIO_NAMES = Map.of(
-            "outlier_detection.consecutive_5xx", "consecutive5xxErrors",
-            "outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors",
-            "outlier_detection.enforcing_consecutive_gateway_failure", "consecutiveGatewayErrors",
-            "outlier_detection.interval", "interval",
-            "outlier_detection.base_ejection_time", "baseEjectionTime",
-            "outlier_detection.max_ejection_percent", "maxEjectionPercent",
-            "outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors",
-            "outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures",
-            "common_lb_config.healthy_panic_threshold", "minHealthPercent");
+    /** Istio's names for the Envoy fields a DestinationRule can set. */
+    private static final class Istio {
+        static final Map<String, String> NAMES = Map.of(
+                "outlier_detection.consecutive_5xx", "consecutive5xxErrors",
+                "outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors",
+                "outlier_detection.enforcing_consecutive_gateway_failure", "",
+                "outlier_detection.interval", "interval",
+                "outlier_detection.base_ejection_time", "baseEjectionTime",
+                "outlier_detection.max_ejection_percent", "maxEjectionPercent",
+                "outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors",
+                "outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures",
+                "common_lb_config.healthy_panic_threshold", "minHealthPercent");
+    }
+
+    private final String block;
+    private final Map<String, String> names;
+    private final String impossible;
+
+    /**
+     * @param block      the dialect's path to the outlier settings; null for Envoy's own fields
+     * @param names      Envoy path -> the dialect's field under {@code block} (dotted for nesting; {@code ^name} one
+     *                   level up from the block; {@code name=value} a fixed value; {@code name/1000} the value
+     *                   divided by 1000; empty when the dialect sets it by itself, e.g. enforcement with the threshold)
+     * @param impossible the sentence for fields the dialect cannot set ({@code %s}: the fields)
+     */
+    FixStyle(String block, Map<String, String> names, String impossible) {
+        this.block = block;
+        this.names = names;
+        this.impossible = impossible;
+    }
+
+    /** Who turns the resource into Envoy settings, for the translation listing; null for Envoy's own files. */
+    public String translatedBy() {
+        return switch (this) {
+            case ENVOY -> null;
+            case ISTIO -> "istiod";
+            case FLAGGER -> "Flagger and istiod";
+            case ENVOY_GATEWAY -> "Envoy Gateway";
+            case KUMA -> "Kuma";
+        };
+    }
 
     /** The snippet, or null when nothing in it can be expressed in this dialect. */
     public String render(List<Change> changes) {
-        return this == ENVOY ? envoy(changes) : istio(changes);
+        return block == null ? envoy(changes) : dialect(changes);
     }
 
     private static String envoy(List<Change> changes) {
         Map<String, List<String>> blocks = new LinkedHashMap<>();
         for (Change c : changes) {
             int dot = c.envoyPath().indexOf('.');
-            String block = c.envoyPath().substring(0, dot);
+            String blockName = c.envoyPath().substring(0, dot);
             String field = c.envoyPath().substring(dot + 1);
             String line = field.equals("healthy_panic_threshold")
                     ? "  healthy_panic_threshold:\n    value: " + c.value() + comment(c)
                     : "  " + field + ": " + c.value() + comment(c);
-            blocks.computeIfAbsent(block, k -> new ArrayList<>()).add(line);
+            blocks.computeIfAbsent(blockName, k -> new ArrayList<>()).add(line);
         }
         StringBuilder sb = new StringBuilder();
-        blocks.forEach((block, lines) -> sb.append(block).append(":\n").append(String.join("\n", lines)).append('\n'));
+        blocks.forEach((b, lines) -> sb.append(b).append(":\n").append(String.join("\n", lines)).append('\n'));
         return sb.toString();
     }
 
-    private static String istio(List<Change> changes) {
-        List<String> lines = new ArrayList<>();
-        List<String> impossible = new ArrayList<>();
+    private String dialect(List<Change> changes) {
+        Tree root = new Tree();
+        List<String> cannot = new ArrayList<>();
         for (Change c : changes) {
-            String name = ISTIO_NAMES.get(c.envoyPath());
+            String name = names.get(c.envoyPath());
             if (name == null) {
-                impossible.add(c.envoyPath().substring(c.envoyPath().indexOf('.') + 1) + ": " + c.value());
+                cannot.add(c.envoyPath().substring(c.envoyPath().indexOf('.') + 1) + ": " + c.value());
                 continue;
             }
-            Object value = c.envoyPath().endsWith("enforcing_consecutive_gateway_failure") ? null : c.value();
-            if (value == null) {
+            if (name.isEmpty()) {
                 continue;
             }
-            lines.add("    " + name + ": " + value + comment(c));
+            UnaryOperator<Object> value = v -> v;
+            if (name.contains("=")) {
+                Object fixed = name.substring(name.indexOf('=') + 1);
+                name = name.substring(0, name.indexOf('='));
+                value = v -> fixed;
+            } else if (name.endsWith("/1000")) {
+                name = name.substring(0, name.length() - "/1000".length());
+                value = v -> v instanceof Number n ? FindingSink.fmt(n.longValue() / 1000.0) : v;
+            }
+            String path = name.startsWith("^") ? parent(block) + name.substring(1) : block + "." + name;
+            root.put(path.split("\\."), value.apply(c.value()) + comment(c));
         }
-        if (lines.isEmpty() && impossible.isEmpty()) {
+        if (root.children.isEmpty() && cannot.isEmpty()) {
             return null;
         }
         StringBuilder sb = new StringBuilder();
-        if (!lines.isEmpty()) {
-            sb.append("trafficPolicy:\n  outlierDetection:\n").append(String.join("\n", lines)).append('\n');
-        }
-        if (!impossible.isEmpty()) {
-            sb.append("# a DestinationRule cannot set ").append(String.join(", ", impossible))
-                    .append("; an EnvoyFilter patch can\n");
+        root.render(sb, "");
+        if (!cannot.isEmpty()) {
+            sb.append("# ").append(String.format(impossible, String.join(", ", cannot))).append('\n');
         }
         return sb.toString();
+    }
+
+    private static String parent(String path) {
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? "" : path.substring(0, dot + 1);
     }
 
     private static String comment(Change c) {
         return c.comment() == null ? "" : "   # " + c.comment();
+    }
+
+    /** Nested YAML keys in insertion order. */
+    private static final class Tree {
+        final Map<String, Object> children = new LinkedHashMap<>();
+
+        void put(String[] path, String leaf) {
+            Tree t = this;
+            for (int i = 0; i < path.length - 1; i++) {
+                t = (Tree) t.children.computeIfAbsent(path[i], k -> new Tree());
+            }
+            t.children.putIfAbsent(path[path.length - 1], leaf);
+        }
+
+        void render(StringBuilder sb, String indent) {
+            children.forEach((k, v) -> {
+                if (v instanceof Tree t) {
+                    sb.append(indent).append(k).append(":\n");
+                    t.render(sb, indent + "  ");
+                } else {
+                    sb.append(indent).append(k).append(": ").append(v).append('\n');
+                }
+            });
+        }
     }
 }

@@ -42,7 +42,9 @@ final class PanicCheck {
                         + " % are healthy, below healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode "
                         + "and sends traffic to every host, ejected ones included", n,
                         List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe,
-                                "the most that cannot trigger panic at " + hosts + " hosts")), target.line());
+                                "lets " + CapArithmetic.maxEjectable(c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, safe)
+                                        .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build(), hosts) + " of " + hosts
+                                        + " hosts go, without panic")), target.line());
                 return;
             }
             if (max > 100 - panic) {
@@ -114,7 +116,9 @@ final class PanicCheck {
                     .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
             int k = CapArithmetic.maxEjectable(candidate, size, v);
             if (k == 0 || !inPanic(size, k, panic)) {
-                return p;
+                // the smallest percentage that lets the same k hosts go reads better than e.g. 99 for 1 of 2
+                Long same = k == 0 ? null : CapArithmetic.smallestPercent(c, k - 1, size);
+                return same == null ? p : same;
             }
         }
         return 0;

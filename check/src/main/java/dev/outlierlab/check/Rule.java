@@ -52,9 +52,41 @@ public enum Rule {
             "With panic mode off (healthy_panic_threshold 0) and a cap that admits every host, a failure on all "
                     + "hosts ejects them all and requests fail with no healthy upstream."),
     CONSECUTIVE_5XX_MISSES_PARTIAL(Severity.WARNING, "consecutive-5xx-misses-partial-failure",
-            "consecutive_5xx cannot catch partial failure",
-            "A host failing a share of its requests, interleaved with successes, never reaches consecutive_5xx "
-                    + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them."),
+            "consecutive_5xx is slow or blind for partial failure",
+            "A host failing a share of its requests evenly spread among successes never reaches consecutive_5xx "
+                    + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them; with "
+                    + "independent random failures at rate p the first run of n comes after (1 - p^n) / ((1 - p) p^n) "
+                    + "requests on average."),
+    NO_DETECTOR_ENFORCED(Severity.ERROR, "no-detector-enforced", "No detector can eject a host",
+            "Every detector that applies has its enforcing_* at 0 (or a consecutive threshold of 0): Envoy counts and "
+                    + "detects, but never ejects. The cap and the other findings do not matter then, so they are skipped."),
+    SUCCESS_RATE_CANNOT_EJECT(Severity.WARNING, "success-rate-cannot-eject", "Success rate can eject no host at this size",
+            "Envoy ejects below mean - (success_rate_stdev_factor / 1000) x stdev. No host among N is more than "
+                    + "sqrt(N - 1) standard deviations below the mean (Samuelson's inequality), so a factor of at least "
+                    + "sqrt(N - 1) ejects nothing, for any failure pattern. A factor in the hundreds is usually a unit "
+                    + "mistake (the field is in thousandths)."),
+    DETECTOR_THRESHOLD_ZERO(Severity.WARNING, "detector-threshold-zero", "An enforced detector with threshold 0 never fires",
+            "Envoy detects when the consecutive count, after adding the failure, equals the threshold; a count of "
+                    + "at least 1 never equals 0."),
+    GATEWAY_REDUNDANT(Severity.NOTE, "gateway-detector-redundant", "The gateway-failure detector adds nothing",
+            "Every gateway failure is also a 5xx; with consecutive_gateway_failure >= consecutive_5xx and 5xx "
+                    + "enforced at 100 %, the 5xx detector ejects first or on the same response."),
+    INTERVAL_LONGER_THAN_EJECTION(Severity.WARNING, "interval-longer-than-ejection", "Ejections last until the next interval tick",
+            "Envoy returns ejected hosts only at the interval timer, so with interval > base_ejection_time every "
+                    + "ejection lasts up to a whole interval or more."),
+    INTERVAL_VERY_SHORT(Severity.NOTE, "interval-very-short", "A very short interval",
+            "Below 1 s the ejection multiplier decays within moments of a host's return (one step per interval), and "
+                    + "success rate and failure percentage need their request volume within one interval."),
+    HAIR_TRIGGER(Severity.WARNING, "hair-trigger-threshold", "A consecutive threshold of 1 or 2 with a high cap",
+            "Healthy hosts fail one or two requests in a row now and then; with a cap that lets half the cluster or "
+                    + "more go, a blip shared by several hosts ejects them together."),
+    SINGLE_HOST(Severity.NOTE, "single-host-cluster", "One host",
+            "With one host, ejecting it leaves nothing to send to: Envoy's panic mode sends traffic to it anyway (or, "
+                    + "with panic off, every request fails). Often a DNS name; outlier detection does little here."),
+    NOTHING_TO_CHECK(Severity.NOTE, "nothing-to-check", "Nothing to check in this file",
+            "The file holds no cluster or outlier-detection policy (for example a manifest without a "
+                    + "DestinationRule), so there is nothing to say about outlier detection; CI can run over a whole "
+                    + "directory."),
     SUCCESS_RATE_FAILURE_PERCENTAGE_DOUBLE_OFFER(Severity.WARNING, "success-rate-failure-percentage-double-offer",
             "A host can be offered for ejection twice in one interval",
             "Envoy's processSuccessRateEjections builds the success-rate and failure-percentage host lists in one "
@@ -63,8 +95,9 @@ public enum Rule {
                     + "overflow if the cap is full, otherwise a second ejection that leaves ejections_active one too "
                     + "high after the host returns, for the life of the process (a debug build asserts)."),
     NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
-            "Parts of the cluster the lab reads past: load-balancing weights, priorities, outlier-detection "
-                    + "monitors, health-check intervals other than interval. Findings and simulations ignore them."),
+            "Parts of the file the lab reads past: load-balancing weights, priorities, outlier-detection monitors, "
+                    + "health-check intervals other than interval, fields newer than the bundled Envoy API. Findings "
+                    + "and simulations ignore them."),
     ISTIO_TRANSLATION(Severity.WARNING, "istio-translation", "An Istio setting does not do what it seems to",
             "istiod translates a DestinationRule's outlierDetection into Envoy settings with rules of its own "
                     + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection).");

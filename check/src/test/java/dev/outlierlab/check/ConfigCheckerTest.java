@@ -146,7 +146,7 @@ class ConfigCheckerTest {
         assertThat(f.numbers()).containsEntry("hosts", 5L).containsEntry("hosts_the_cap_lets_go", 3L)
                 .containsEntry("ejections_that_trigger_panic", 3L).containsEntry("healthy_percent_then", 40.0)
                 .doesNotContainKey("x");
-        assertThat(f.fix()).startsWith("outlier_detection:\n  max_ejection_percent: 59");
+        assertThat(f.fix()).isEqualTo("outlier_detection:\n  max_ejection_percent: 40   # lets 2 of 5 hosts go, without panic\n");
         // 6 hosts and a 60 % cap leave 50 % healthy, not below 50; 70 % lets a fourth go
         assertThat(rules(cluster(6, "  max_ejection_percent: 60\n", ""), null, null)).doesNotContain(Rule.CAP_ALLOWS_PANIC);
         Finding six = only(check(cluster(6, "  max_ejection_percent: 70\n", ""), null, null), Rule.CAP_ALLOWS_PANIC);
@@ -173,8 +173,15 @@ class ConfigCheckerTest {
         // success rate off, failure percentage off: nothing else can eject a partially failing host
         Finding f = only(check(Corpus.text("envoy/eds-cluster.yaml"), null, null), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
         assertThat(f.severity()).isEqualTo(Severity.WARNING);
-        assertThat(f.numbers()).containsEntry("consecutive_5xx", 3L).containsEntry("largest_error_rate_never_caught_percent", 66.67)
+        assertThat(f.numbers()).containsEntry("consecutive_5xx", 3L)
+                .containsEntry("largest_evenly_spread_error_rate_never_caught_percent", 66.67)
+                .containsEntry("random_error_rate_percent", 33.0)
+                // (1 - 0.33^3) / (0.67 * 0.33^3) = 0.964063 / 0.02407779 = 40.04
+                .containsEntry("random_expected_requests_to_a_run", 40.04)
                 .containsEntry("other_detector_can_eject", false);
+        assertThat(f.message()).contains("never make that at an error rate of 66.7 % or less")
+                .contains("at 33 % a host fails 3 in a row after 40 requests on average")
+                .doesNotContain("cannot");
         assertThat(f.fix()).contains("enforcing_failure_percentage: 100");
         // with success rate able to run it is only a note
         Finding note = only(check(cluster(6, "  max_ejection_percent: 34\n", ""), null, 600L),
@@ -186,8 +193,16 @@ class ConfigCheckerTest {
         // an enforced gateway detector with a lower threshold narrows the blind spot
         Finding gw = only(check(cluster(6, "  enforcing_success_rate: 0\n  consecutive_gateway_failure: 2\n"
                 + "  enforcing_consecutive_gateway_failure: 100\n", ""), null, null), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
-        assertThat(gw.numbers()).containsEntry("largest_error_rate_never_caught_percent", 50.0);
-        assertThat(gw.message()).startsWith("consecutive_gateway_failure 2 cannot catch");
+        assertThat(gw.numbers()).containsEntry("largest_evenly_spread_error_rate_never_caught_percent", 50.0);
+        assertThat(gw.message()).startsWith("consecutive_gateway_failure 2 needs 2 failures in a row");
+        // with --rps and a host count: seconds at each host's share of the traffic
+        Finding timed = only(check(cluster(6, "  max_ejection_percent: 34\n", ""), null, 600L),
+                Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
+        // consecutive_5xx 5 at 33 %: (1 - 0.33^5) / (0.67 * 0.33^5) = 379.89 requests; 100 rps per host -> 3.8 s
+        assertThat(timed.numbers()).containsEntry("random_expected_requests_to_a_run", 379.89)
+                .containsEntry("requests_per_second_per_host", 100.0)
+                .containsEntry("random_expected_seconds_to_a_run", 3.8);
+        assertThat(timed.message()).contains("after 380 requests on average, 3.8 s at 100 requests per second to the host");
     }
 
     @Test

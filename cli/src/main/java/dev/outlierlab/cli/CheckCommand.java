@@ -3,14 +3,20 @@ package dev.outlierlab.cli;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
-import dev.outlierlab.check.CheckTargets;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
+import dev.outlierlab.config.InputException;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,15 +32,19 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Explain what an Envoy cluster's or Istio DestinationRule's outlier detection will do.",
-            "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse) or Istio",
-            "DestinationRules, and reports: an ejection cap that admits no host, detectors that can never run or only",
-            "detect, health checks that undo ejections, panic mode, blind spots, and settings Envoy rejects. Each",
-            "finding has a stable id, a severity, the numbers behind it and a suggested fix as YAML.",
+            "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
+            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, Flagger Canaries,",
+            "Envoy Gateway BackendTrafficPolicies, Kuma MeshCircuitBreakers), and reports: an ejection cap that admits",
+            "no host, detectors that can never run, eject or only detect, health checks that undo ejections, panic",
+            "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
+            "behind it and a suggested fix as YAML.",
             ""},
         footer = {
             "",
             "Examples:",
             "  outlier-lab check envoy.yaml",
+            "  outlier-lab check deploy/ other.yaml",
+            "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "",
@@ -43,8 +53,10 @@ public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "Envoy configuration or Istio DestinationRule(s), YAML or JSON.")
-    Path file;
+    @Parameters(arity = "1..*", paramLabel = "FILE",
+            description = "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard input; a directory "
+                    + "for every .yaml, .yml and .json file under it.")
+    List<String> files;
 
     @Option(names = "--hosts", paramLabel = "N",
             description = "Hosts in the cluster (overrides the file's endpoints; needed for EDS clusters and Istio).")
@@ -70,6 +82,28 @@ public final class CheckCommand implements Callable<Integer> {
                 "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
     String envoyVersion;
 
+    /** Most files read from directories in one run. */
+    static final int MAX_FILES = 10_000;
+
+    /** The .yaml, .yml and .json files under a directory, in name order, skipping hidden directories. */
+    static List<Path> configFiles(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
+                    .filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
+                    .sorted().limit(MAX_FILES + 1L).toList();
+            if (out.size() > MAX_FILES) {
+                throw new InputException(dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
+            }
+            if (out.isEmpty()) {
+                throw new InputException(dir + ": no .yaml, .yml or .json files in this directory");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new InputException(dir + ": cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -79,15 +113,28 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (hosts != null && hosts < 1) {
-            throw new dev.outlierlab.config.InputException("--hosts: " + hosts + " is not allowed; expected 1 or more");
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 or more");
         }
         if (rps != null && rps < 1) {
-            throw new dev.outlierlab.config.InputException("--rps: " + rps + " is not allowed; expected 1 or more");
+            throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
         }
-        String text = InputFiles.readText(file);
-        String source = file.toString();
+        List<CheckInputs.Loaded> loaded = new ArrayList<>();
+        for (String name : files) {
+            if (name.equals("-")) {
+                loaded.add(CheckInputs.read(InputFiles.readText(Path.of(InputFiles.STDIN)), "-", port, false));
+                continue;
+            }
+            Path path = Path.of(name);
+            if (Files.isDirectory(path)) {
+                for (Path f : configFiles(path)) {
+                    loaded.add(CheckInputs.read(InputFiles.readText(f), f.toString(), port, true));
+                }
+            } else {
+                loaded.add(CheckInputs.read(InputFiles.readText(path), name, port, false));
+            }
+        }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
-        CheckReport report = CheckReport.of(source, CheckTargets.read(text, source, port), hosts, rps, version);
+        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version);
         String out = switch (format) {
             case text -> FindingsText.render(report);
             case json -> FindingsJson.toJson(report);

@@ -1,6 +1,7 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -43,7 +44,7 @@ public final class Main {
             PrintWriter err = commandLine.getErr();
             if (ex instanceof InputException || ex instanceof TraceOrderException
                     || ex instanceof dev.outlierlab.engine.InvalidConfigException) {
-                err.println("outlier-lab: " + ex.getMessage());
+                err.println("outlier-lab: " + Wording.printable(ex.getMessage()));
                 return EXIT_BAD_INPUT;
             }
             err.println("outlier-lab: internal error: " + ex);

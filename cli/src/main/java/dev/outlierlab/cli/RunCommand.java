@@ -15,6 +15,7 @@ import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -54,6 +55,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
+            "  outlier-lab run --example overload-cap-100 --series signals.csv",
+            "      a named story (see --list-examples), with the signals per second as CSV",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
             "      replay observed outcomes, one JSON object per line:",
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
@@ -72,6 +75,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ClusterSourceOptions clusterSource;
 
+    @Mixin
+    WorkOptions work;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
     OutputFormat format;
@@ -82,6 +88,18 @@ public final class RunCommand implements Callable<Integer> {
                 "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
                 "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
+
+    @Option(names = "--series", paramLabel = "FILE",
+            description = {"Also write the operators' signals per second as CSV: membership_total,",
+                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."})
+    Path seriesFile;
+
+    @Option(names = "--signals",
+            description = "JSON output: include the signals object (it is there anyway with the load keys or --example).")
+    boolean signals;
+
+    @Option(names = "--list-examples", description = "List the named example scenarios (for --example) and exit.")
+    boolean listExamples;
 
     @Option(names = "--stages", paramLabel = "FILE",
             description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
@@ -115,6 +133,13 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (listExamples) {
+            for (dev.outlierlab.config.scenario.Examples.Example e : dev.outlierlab.config.scenario.Examples.all()) {
+                spec.commandLine().getOut().printf("%-28s %s%n", e.name(), e.summary());
+            }
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         Instant start;
         try {
             start = Instant.parse(startTime);
@@ -131,12 +156,18 @@ public final class RunCommand implements Callable<Integer> {
                     + "scenario's profile is envoy");
         }
         ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        // text shows the first --events decisions and counts the rest; JSON has them all
+        RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
         String source = null;
         if (traceIn == null) {
-            result = Simulation.run(loaded.scenario());
+            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
+            work.check(estimate, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
+            result = Simulation.run(loaded.scenario(), options.watchedBy(progress.next(estimate.units())));
+            progress.finish();
         } else {
-            result = replay(loaded);
+            result = replay(loaded, options);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
         String cluster = result.scenario().name();
@@ -147,13 +178,17 @@ public final class RunCommand implements Callable<Integer> {
                 throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
             }
         }
+        boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
         String text;
         if (stats != null) {
             text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
                     : EnvoyStats.prometheus(result.stats(), cluster);
         } else {
-            text = format == OutputFormat.json ? ResultJson.toJson(result, false)
+            text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
                     : TextReport.render(result, maxEvents, source);
+        }
+        if (seriesFile != null) {
+            InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
         }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
@@ -178,7 +213,7 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    private RunResult replay(ScenarioReader.Loaded loaded) {
+    private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
@@ -198,8 +233,10 @@ public final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < s.cluster().hosts().size(); i++) {
             index.put(s.cluster().hosts().get(i), i);
         }
+        // the records are read as they replay, so only the ticks and health checks can be estimated
+        work.check(WorkEstimate.ofReplay(s, 0), "this replay");
         try (BoundedLineReader reader = InputFiles.open(trace)) {
-            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), RunOptions.DEFAULT);
+            return TraceReplay.run(s, TraceReader.records(reader, traceIn.toString(), index), options);
         } catch (dev.outlierlab.sim.trace.TraceOrderException e) {
             throw new dev.outlierlab.config.InputException(traceIn + ":" + e.line() + ": " + e.detail());
         }

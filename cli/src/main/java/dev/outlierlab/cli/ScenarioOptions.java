@@ -23,6 +23,11 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--example", paramLabel = "NAME",
+            description = {"Start from a named example scenario instead of a file (see run --list-examples),",
+                "e.g. --example overload-cap-100."})
+    String example;
+
     @Option(names = "--envoy-version", paramLabel = "X.Y",
             description = {"The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
                 "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
@@ -33,16 +38,32 @@ public final class ScenarioOptions {
      * {@code --envoy-version} overrides the file's {@code envoy_version}.
      */
     public ScenarioReader.Profiled loadProfiled() {
-        ScenarioReader.Profiled profiled = scenarioFile == null ? ScenarioReader.defaultsProfiled(sets)
-                : ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
-        if (profiled.isGateway()) {
-            return profiled;
+        ScenarioReader.Profiled profiled;
+        if (example != null) {
+            requireOneSource();
+            profiled = ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example),
+                    "example " + example, sets);
+        } else if (scenarioFile == null) {
+            profiled = ScenarioReader.defaultsProfiled(sets);
+        } else {
+            profiled = ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         }
-        return new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+        return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+    }
+
+    private void requireOneSource() {
+        if (scenarioFile != null) {
+            throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
+                    + scenarioFile + " both give a scenario; give one");
+        }
     }
 
     /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
+        if (example != null) {
+            requireOneSource();
+            return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
+        }
         return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
     }

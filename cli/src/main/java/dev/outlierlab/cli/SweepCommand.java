@@ -7,8 +7,10 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewaySummary;
@@ -50,6 +52,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     ScenarioOptions scenario;
 
+    @Mixin
+    WorkOptions work;
+
     @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
             description = {"A scenario key and the values to try, comma-separated (repeatable: every",
                 "combination is run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100"})
@@ -90,8 +95,32 @@ public final class SweepCommand implements Callable<Integer> {
                 throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
             }
         }
+        List<Planned> planned = new ArrayList<>();
+        plan(axes, 0, new ArrayList<>(), planned);
+        WorkEstimate total = new WorkEstimate(0, 0, 0);
+        for (Planned p : planned) {
+            // the gateway profile's runs are not estimated (its simulator has its own bounds)
+            if (!p.scenario().isGateway()) {
+                total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
+            }
+        }
+        work.check(total, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        WorkOptions.Progress progress = WorkOptions.progress("sweep", total.units());
         List<Row> rows = new ArrayList<>();
-        sweep(axes, 0, new ArrayList<>(), rows);
+        for (Planned p : planned) {
+            ScenarioReader.Profiled loaded = p.scenario();
+            if (loaded.isGateway()) {
+                GatewaySummary g = GatewaySimulation.run(loaded.gateway()).summary();
+                rows.add(new Row(p.values(), gatewayFigures(g),
+                        GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
+            } else {
+                RunOptions options = RunOptions.DEFAULT.keepingEvents(0)
+                        .watchedBy(progress.next(WorkEstimate.of(loaded.envoy().scenario()).units()));
+                RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
+                rows.add(new Row(p.values(), figures(summary), ResultJson.summaryTree(summary)));
+            }
+        }
+        progress.finish();
         String[] columns = "gateway".equals(profile) ? GATEWAY_COLUMNS : COLUMNS;
         String text = switch (format) {
             case text -> text(axes, rows, columns);
@@ -103,7 +132,12 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void sweep(List<Axis> axes, int depth, List<String> chosen, List<Row> rows) {
+    /** One combination of the varied values and the scenario it gives. */
+    private record Planned(List<String> values, ScenarioReader.Profiled scenario) {
+    }
+
+    /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
+    private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
         if (depth == axes.size()) {
             List<String> sets = new ArrayList<>(scenario.sets);
             for (int i = 0; i < axes.size(); i++) {
@@ -120,19 +154,12 @@ public final class SweepCommand implements Callable<Integer> {
                         + profile + " and " + runProfile);
             }
             profile = runProfile;
-            if (loaded.isGateway()) {
-                GatewaySummary g = GatewaySimulation.run(loaded.gateway()).summary();
-                rows.add(new Row(List.copyOf(chosen), gatewayFigures(g),
-                        GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
-            } else {
-                RunSummary summary = Simulation.run(loaded.envoy().scenario()).summary();
-                rows.add(new Row(List.copyOf(chosen), figures(summary), ResultJson.summaryTree(summary)));
-            }
+            planned.add(new Planned(List.copyOf(chosen), loaded));
             return;
         }
         for (String value : axes.get(depth).values()) {
             chosen.add(value);
-            sweep(axes, depth + 1, chosen, rows);
+            plan(axes, depth + 1, chosen, planned);
             chosen.remove(chosen.size() - 1);
         }
     }

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +49,8 @@ class ServeCommandTest {
 
     @Test
     void portZeroPrintsTheAddressAndServesTheLab() throws Exception {
-        List<URI> opened = new ArrayList<>();
+        // the opener runs on the command's thread after the address is printed
+        List<URI> opened = new CopyOnWriteArrayList<>();
         Serving s = serve(opened, "--port", "0", "--open");
         try {
             Matcher m = URL.matcher(s.out().toString());
@@ -56,6 +58,10 @@ class ServeCommandTest {
             assertThat(Integer.parseInt(m.group(1))).isPositive();
             assertThat(s.out().toString()).contains("Ctrl-C");
             assertThat(s.command().server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+            long openDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (opened.isEmpty() && System.nanoTime() < openDeadline) {
+                Thread.sleep(10);
+            }
             assertThat(opened).containsExactly(URI.create(m.group()));
 
             HttpClient client = HttpClient.newHttpClient();

@@ -63,11 +63,47 @@ public final class Wording {
             return "a list";
         }
         if (value instanceof String s) {
-            return "\"" + s + "\"";
+            return "\"" + printable(s) + "\"";
         }
         if (value instanceof BigDecimal d) {
-            return d.toPlainString();
+            // 1e2147483647 written out would be two billion digits
+            return Math.abs((long) d.scale()) > 64 ? d.toString() : d.toPlainString();
         }
         return String.valueOf(value);
+    }
+
+    /**
+     * The text with control characters and Unicode's bidirectional controls shown as escapes ({@code \e} as
+     * {@code \u001b}, a line break as {@code \n}), so that a name from a file cannot move the cursor, clear
+     * the terminal, set its title or forge a line of the report. Text without them is returned as it is.
+     */
+    public static String printable(String text) {
+        int i = 0;
+        while (i < text.length() && !unprintable(text.charAt(i))) {
+            i++;
+        }
+        if (i == text.length()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, i);
+        for (; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!unprintable(c)) {
+                out.append(c);
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (c == '\t') {
+                out.append("\\t");
+            } else {
+                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean unprintable(char c) {
+        return c < 0x20 || c >= 0x7f && c <= 0x9f || c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069;
     }
 }

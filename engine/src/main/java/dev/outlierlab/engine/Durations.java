@@ -25,7 +25,7 @@ public final class Durations {
         if (frac == 0) {
             return sign + secs + "s";
         }
-        String digits = String.format("%09d", frac);
+        String digits = String.format(java.util.Locale.ROOT, "%09d", frac);
         if (frac % MILLISECOND == 0) {
             digits = digits.substring(0, 3);
         } else if (frac % 1000 == 0) {

@@ -99,7 +99,7 @@ public final class LivePool implements AutoCloseable {
      */
     public void setMode(StageMode newMode) {
         Objects.requireNonNull(newMode, "mode");
-        lock.lock();
+        lockOutsideListener();
         try {
             drainLocked(nowNanos());
             mode = newMode;
@@ -111,7 +111,7 @@ public final class LivePool implements AutoCloseable {
     /** Adds an endpoint at the end of the routing order; names are unique among current members. */
     public Endpoint add(String endpointName) {
         Objects.requireNonNull(endpointName, "endpoint name");
-        lock.lock();
+        lockOutsideListener();
         try {
             for (Endpoint e : members) {
                 if (e.name().equals(endpointName)) {
@@ -140,7 +140,7 @@ public final class LivePool implements AutoCloseable {
      * discarded (counted in {@link PoolCounters#discarded()}). Returns false if it was not a member.
      */
     public boolean remove(Endpoint endpoint) {
-        lock.lock();
+        lockOutsideListener();
         try {
             if (!members.contains(endpoint)) {
                 return false;
@@ -202,7 +202,7 @@ public final class LivePool implements AutoCloseable {
         if (stripe.offer(time, payload)) {
             return true;
         }
-        lock.lock();
+        lockOutsideListener();
         try {
             do {
                 drainLocked(nowNanos());
@@ -225,7 +225,7 @@ public final class LivePool implements AutoCloseable {
             return new Selection(candidates, null);
         }
         long now = nowNanos();
-        if ((now >= nextDueNanos || recorder.hasPending()) && lock.tryLock()) {
+        if ((now >= nextDueNanos || recorder.hasPending()) && !lock.isHeldByCurrentThread() && lock.tryLock()) {
             try {
                 drainLocked(now);
             } finally {
@@ -255,7 +255,7 @@ public final class LivePool implements AutoCloseable {
 
     /** Drains every recorded outcome and runs the work due now (ticks); what the tick thread calls. */
     public void runDue() {
-        lock.lock();
+        lockOutsideListener();
         try {
             drainLocked(nowNanos());
         } finally {
@@ -273,7 +273,7 @@ public final class LivePool implements AutoCloseable {
 
     /** Drains, then returns every endpoint's state, the profile's statistics and the counters. */
     public PoolSnapshot snapshot() {
-        lock.lock();
+        lockOutsideListener();
         try {
             long now = nowNanos();
             drainLocked(now);
@@ -315,6 +315,18 @@ public final class LivePool implements AutoCloseable {
     /** Delay until the next tick, capped at one second so outcomes are drained at least that often. */
     long nanosUntilDue() {
         return Math.max(0, Math.min(nextDueNanos - nowNanos(), HEARTBEAT_NANOS));
+    }
+
+    /**
+     * Takes the pool's lock, refusing a thread that holds it already: that is a listener calling back into
+     * the pool while the engine is in the middle of a decision.
+     */
+    private void lockOutsideListener() {
+        if (lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("pool " + name + ": a decision listener may filter and record, but not "
+                    + "change, drain or snapshot the pool (and may not record into a full ring)");
+        }
+        lock.lock();
     }
 
     long decisionVersion() {

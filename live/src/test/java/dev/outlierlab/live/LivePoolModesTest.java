@@ -184,6 +184,26 @@ class LivePoolModesTest {
     }
 
     @Test
+    void aListenerMayFilterAndRecordButNotReenterTheEngine() {
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b");
+        List<Integer> seenSizes = new java.util.ArrayList<>();
+        pool.addListener(new LiveListener() {
+            @Override
+            public void onDecision(LiveDecision decision) {
+                seenSizes.add(pool.filter().candidates().size());
+                pool.record(pool.endpoint("b"), 200);
+                pool.snapshot();
+            }
+        });
+        fail(pool, pool.endpoint("a"), 3);
+        assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("b");
+        // The listener saw the ejection published, its outcome was applied later, and the snapshot was refused.
+        assertThat(seenSizes).containsExactly(1);
+        assertThat(pool.snapshot().counters().applied()).isEqualTo(4);
+        assertThat(pool.counters().listenerErrors()).isEqualTo(1);
+    }
+
+    @Test
     void badInputIsRefusedWithTheValue() {
         LivePool pool = pool(StageMode.PROD, 0, "a");
         assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42)).hasMessage("status 42 is not an HTTP status (100 to 599)");

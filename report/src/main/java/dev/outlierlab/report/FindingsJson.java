@@ -51,7 +51,11 @@ public final class FindingsJson {
             ObjectNode n = findings.addObject();
             n.put("id", f.rule().id());
             n.put("severity", f.severity().level());
-            n.put("cluster", f.target());
+            n.put("cluster", f.target().isEmpty() ? null : f.target());
+            if (!f.alsoAppliesTo().isEmpty()) {
+                ArrayNode also = n.putArray("also_applies_to");
+                f.alsoAppliesTo().forEach(also::add);
+            }
             n.put("title", f.rule().title());
             n.put("message", f.message());
             n.set("numbers", ResultJson.mapper().valueToTree(f.numbers()));

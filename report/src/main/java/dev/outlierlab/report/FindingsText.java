@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
@@ -23,7 +24,7 @@ public final class FindingsText {
 
     public static String render(CheckReport report) {
         StringBuilder out = new StringBuilder();
-        out.append("outlier-lab check ").append(report.file()).append(": ").append(report.targets().size())
+        out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
                 .append(report.targets().size() == 1 ? " cluster" : " clusters");
         List<String> given = new ArrayList<>();
         if (report.hosts() != null) {
@@ -33,9 +34,22 @@ public final class FindingsText {
             given.add(report.rps() + " rps");
         }
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
+        String fileShown = null;
+        for (Finding f : report.findings()) {
+            if (!f.target().isEmpty()) {
+                continue;
+            }
+            if (!f.file().equals(fileShown)) {
+                out.append('\n').append(Wording.printable(f.file())).append('\n');
+                fileShown = f.file();
+            }
+            finding(out, f);
+        }
         for (CheckTarget t : report.targets()) {
-            out.append('\n').append(t.name()).append("  ").append(t.file()).append(':').append(t.line());
-            out.append(t.hosts() != null ? "  " + t.hosts() + " hosts in the file" : "").append('\n');
+            out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
+                    .append(':').append(t.line());
+            out.append(t.hosts() != null ? "  " + t.hosts() + (t.hosts() == 1 ? " host" : " hosts") + " in the file" : "")
+                    .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {
                 if (!f.from().startsWith("Envoy default (no Istio field")) {
@@ -43,7 +57,7 @@ public final class FindingsText {
                 }
             }
             if (!decided.isEmpty()) {
-                out.append("  translated by istiod (other fields: Envoy defaults):\n");
+                out.append("  translated by ").append(t.style().translatedBy()).append(" (other fields: Envoy defaults):\n");
                 int w = decided.stream().mapToInt(f -> f.envoyField().length() + f.value().length()).max().orElse(0) + 3;
                 for (TranslatedField f : decided) {
                     String lhs = f.envoyField() + " = " + f.value();
@@ -57,20 +71,15 @@ public final class FindingsText {
                     continue;
                 }
                 any = true;
-                String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
-                out.append(head).append(" (line ").append(f.line()).append(")\n");
-                wrap(out, f.message(), "          ");
-                if (!f.numbers().isEmpty()) {
-                    wrap(out, "numbers: " + numbers(f.numbers()), "          ");
-                }
-                if (f.fix() != null) {
-                    out.append("          fix:\n");
-                    for (String line : f.fix().split("\n")) {
-                        out.append("            ").append(line).append('\n');
-                    }
-                }
+                finding(out, f);
             }
-            if (!any) {
+            boolean coveredAbove = report.findings().stream().anyMatch(f -> f.alsoAppliesTo().contains(t.name())
+                    && f.file().equals(t.file()));
+            if (coveredAbove) {
+                out.append("  see ").append(String.join(", ", report.findings().stream()
+                        .filter(f -> f.alsoAppliesTo().contains(t.name()) && f.file().equals(t.file()))
+                        .map(Finding::target).distinct().toList())).append(" for the findings it shares\n");
+            } else if (!any) {
                 out.append("  no findings\n");
             }
         }
@@ -78,6 +87,24 @@ public final class FindingsText {
                 .append(count(report, Severity.WARNING, "warning")).append(", ")
                 .append(count(report, Severity.NOTE, "note")).append('\n');
         return out.toString();
+    }
+
+    private static void finding(StringBuilder out, Finding f) {
+        String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
+        out.append(head).append(" (line ").append(f.line()).append(")\n");
+        wrap(out, f.message(), "          ");
+        if (!f.alsoAppliesTo().isEmpty()) {
+            wrap(out, "also applies to: " + String.join(", ", f.alsoAppliesTo()), "          ");
+        }
+        if (!f.numbers().isEmpty()) {
+            wrap(out, "numbers: " + numbers(f.numbers()), "          ");
+        }
+        if (f.fix() != null) {
+            out.append("          fix:\n");
+            for (String line : f.fix().split("\n")) {
+                out.append("            ").append(line).append('\n');
+            }
+        }
     }
 
     static String numbers(Map<String, Object> numbers) {

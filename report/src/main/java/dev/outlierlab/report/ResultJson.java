@@ -38,8 +38,16 @@ public final class ResultJson {
         return MAPPER;
     }
 
-    /** The result as a JSON tree. */
+    /**
+     * The result as a JSON tree; {@code signals} is included with charts and whenever the scenario uses the opt-in
+     * load keys, so a run without them gives exactly the bytes it always did.
+     */
     public static ObjectNode toTree(RunResult r, boolean charts) {
+        return toTree(r, charts, charts || r.scenario().load().isShaped());
+    }
+
+    /** The result as a JSON tree, with the {@code signals} object when {@code signals} is set. */
+    public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
         ObjectNode root = MAPPER.createObjectNode();
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
         root.set("summary", summaryTree(r.summary()));
@@ -48,6 +56,9 @@ public final class ResultJson {
         ArrayNode events = root.putArray("events");
         for (OutlierEvent e : r.events()) {
             events.add(event(e));
+        }
+        if (signals && r.signals() != null) {
+            root.set("signals", SignalsReport.json(r));
         }
         if (charts) {
             root.set("series", series(r.series()));
@@ -66,6 +77,11 @@ public final class ResultJson {
     /** The result as indented JSON text ending with a newline. */
     public static String toJson(RunResult r, boolean charts) {
         return write(toTree(r, charts));
+    }
+
+    /** As {@link #toJson(RunResult, boolean)}, with the {@code signals} object when {@code signals} is set. */
+    public static String toJson(RunResult r, boolean charts, boolean signals) {
+        return write(toTree(r, charts, signals));
     }
 
     /** Any tree of plain values as indented JSON text ending with a newline: the one way output JSON is written. */

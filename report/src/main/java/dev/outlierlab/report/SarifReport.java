@@ -8,6 +8,7 @@ import dev.outlierlab.check.Rule;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code check --format sarif}: SARIF 2.1.0, so that CI systems (GitHub code scanning, GitLab, Azure DevOps)
@@ -48,14 +49,25 @@ public final class SarifReport {
             result.put("ruleId", f.rule().id());
             result.put("ruleIndex", f.rule().ordinal());
             result.put("level", f.severity().level());
-            String text = "[" + f.target() + "] " + f.message()
+            List<String> where = new java.util.ArrayList<>();
+            if (!f.target().isEmpty()) {
+                where.add(f.target());
+            }
+            where.addAll(f.alsoAppliesTo());
+            String text = (where.isEmpty() ? "" : "[" + String.join(", ", where) + "] ") + f.message()
                     + (f.fix() == null ? "" : "\nSuggested fix:\n" + f.fix());
             result.putObject("message").put("text", text);
             ObjectNode physical = result.putArray("locations").addObject().putObject("physicalLocation");
             physical.putObject("artifactLocation").put("uri", uri(f.file()));
             physical.putObject("region").put("startLine", Math.max(1, f.line()));
             ObjectNode props = result.putObject("properties");
-            props.put("cluster", f.target());
+            if (!f.target().isEmpty()) {
+                props.put("cluster", f.target());
+            }
+            if (!f.alsoAppliesTo().isEmpty()) {
+                ArrayNode also = props.putArray("also_applies_to");
+                f.alsoAppliesTo().forEach(also::add);
+            }
             props.set("numbers", ResultJson.mapper().valueToTree(f.numbers()));
             if (f.fix() != null) {
                 props.put("fix", f.fix());

@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -33,7 +34,7 @@ public final class TextReport {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
-        out.append("outlier-lab run: ").append(s.name()).append(" (").append(Numbers.seconds(s.durationNanos()))
+        out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (").append(Numbers.seconds(s.durationNanos()))
                 .append(", seed ").append(s.seed())
                 .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
                 .append(")\n\n");
@@ -57,6 +58,9 @@ public final class TextReport {
             }
         } else {
             line(out, "traffic", source);
+        }
+        if (source == null && s.load().isShaped()) {
+            line(out, "load", SignalsReport.loadText(s));
         }
         line(out, "outlier", settings(s.outlierDetection()));
         if (s.healthChecks() != null) {
@@ -87,22 +91,26 @@ public final class TextReport {
             line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
                     ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
         }
+        if (source == null && SignalsReport.worthShowing(r)) {
+            out.append(SignalsReport.text(r));
+        }
         out.append("\nDecisions\n");
         List<OutlierEvent> events = r.events();
-        if (events.isEmpty()) {
+        if (r.eventCount() == 0) {
             out.append("  none: no host was detected\n");
         } else {
-            int hostWidth = Math.max(6, events.stream().mapToInt(e -> e.host().length()).max().orElse(6));
+            int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
+                    events.stream().mapToInt(e -> Wording.printable(e.host()).length()).max().orElse(6));
             String row = "  %-10s %-" + hostWidth + "s %-10s %-20s %s%n";
             out.append(String.format(Locale.ROOT, row, "time", "host", "action", "detector", "why"));
             int shown = Math.min(events.size(), Math.max(0, maxEvents));
             for (OutlierEvent e : events.subList(0, shown)) {
                 out.append(String.format(Locale.ROOT, row, Numbers.seconds(e.timeNanos()),
-                        e.host(), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
+                        Wording.printable(e.host()), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
                         EventExplainer.reason(e)));
             }
-            if (shown < events.size()) {
-                out.append("  ... ").append(Numbers.count(events.size() - shown))
+            if (shown < r.eventCount()) {
+                out.append("  ... ").append(Numbers.count(r.eventCount() - shown))
                         .append(" more (raise --events, or use --format json for all)\n");
             }
         }
@@ -148,11 +156,13 @@ public final class TextReport {
     }
 
     private static String range(List<String> hosts) {
-        return hosts.size() == 1 ? hosts.get(0) : hosts.get(0) + " .. " + hosts.get(hosts.size() - 1);
+        return Wording.printable(hosts.size() == 1 ? hosts.get(0) : hosts.get(0) + " .. " + hosts.get(hosts.size() - 1));
     }
 
     private static List<String> abbreviate(List<String> hosts) {
-        return hosts.size() <= 4 ? hosts : List.of(hosts.get(0), hosts.get(1), "...", hosts.get(hosts.size() - 1));
+        List<String> shown = hosts.size() <= 4 ? hosts
+                : List.of(hosts.get(0), hosts.get(1), "...", hosts.get(hosts.size() - 1));
+        return shown.stream().map(Wording::printable).toList();
     }
 
     private static String trim(double d) {

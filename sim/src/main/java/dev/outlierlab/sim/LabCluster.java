@@ -31,6 +31,8 @@ final class LabCluster {
     private final long intervalNanos;
     private final long durationNanos;
     private long nextTickNanos;
+    private final RunWatcher watcher;
+    private long rounds;
 
     LabCluster(Scenario scenario, RunOptions options) {
         this.scenario = scenario;
@@ -55,6 +57,7 @@ final class LabCluster {
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+        this.watcher = options.watcher();
     }
 
     /** The earliest scheduled tick or health check; callers skip {@link #runDue} while time is before it. */
@@ -72,11 +75,15 @@ final class LabCluster {
             long tick = nextTickNanos <= durationNanos ? nextTickNanos : Long.MAX_VALUE;
             long check = healthChecker != null && healthChecker.nextCheckNanos() <= durationNanos
                     ? healthChecker.nextCheckNanos() : Long.MAX_VALUE;
+            if ((++rounds & (RunWatcher.EVERY_ROUNDS - 1)) == 0) {
+                watcher.progress(-1, -1);
+            }
             if (tick <= check && tick <= nanos) {
                 detector.tick(tick);
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
                 healthChecker.runChecks(monitors, detector, faults, balancer);
+                recorder.signals().membershipChanged(check);
             } else {
                 return;
             }

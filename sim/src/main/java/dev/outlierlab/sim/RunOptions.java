@@ -6,8 +6,25 @@ package dev.outlierlab.sim;
  * @param keepIntervals keep every tick's success-rate evaluation (for charts)
  * @param maxSeriesSteps the most time-series buckets; the step is the smallest whole number of seconds
  *                       that fits the duration into this many
+ * @param watcher        told of the run's progress; may stop it
+ * @param keepEvents     the most events kept in the result (the first ones); the rest are only counted
  */
-public record RunOptions(boolean keepIntervals, int maxSeriesSteps) {
+public record RunOptions(boolean keepIntervals, int maxSeriesSteps, RunWatcher watcher, int keepEvents) {
     public static final RunOptions DEFAULT = new RunOptions(false, 3600);
     public static final RunOptions CHARTS = new RunOptions(true, 3600);
+
+    /** Options without a watcher. */
+    public RunOptions(boolean keepIntervals, int maxSeriesSteps) {
+        this(keepIntervals, maxSeriesSteps, RunWatcher.NONE, Integer.MAX_VALUE);
+    }
+
+    /** The same options with {@code watcher}. */
+    public RunOptions watchedBy(RunWatcher watcher) {
+        return new RunOptions(keepIntervals, maxSeriesSteps, watcher, keepEvents);
+    }
+
+    /** The same options keeping only the first {@code max} events (a text report showing that many). */
+    public RunOptions keepingEvents(int max) {
+        return new RunOptions(keepIntervals, maxSeriesSteps, watcher, Math.max(0, max));
+    }
 }

@@ -5,6 +5,7 @@ import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.signals.SignalRecorder;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,8 @@ final class RunRecorder implements DetectorListener {
     private final long[] seriesPanic;
     private final long[][] hostCounts;
     private LoadBalancer balancer;
+    private SignalRecorder signals;
+    private final long durationNanos;
 
     private long requests;
     private long failed;
@@ -38,12 +41,15 @@ final class RunRecorder implements DetectorListener {
     private long unenforced;
     private long returns;
     private int maxEjected;
+    private long eventCount;
+    private int eventHostWidth;
     private long panicStart = -1;
     private long panicEnd;
 
     RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options) {
         this.hostIndex = hostIndex;
         this.options = options;
+        this.durationNanos = durationNanos;
         long second = 1_000_000_000L;
         long maxSteps = Math.max(1, options.maxSeriesSteps());
         long stepSeconds = Math.max(1, (durationNanos + maxSteps * second - 1) / (maxSteps * second));
@@ -73,17 +79,28 @@ final class RunRecorder implements DetectorListener {
 
     void attach(LoadBalancer balancer) {
         this.balancer = balancer;
+        this.signals = new SignalRecorder(balancer, hostIndex.size(), durationNanos, stepNanos);
+    }
+
+    SignalRecorder signals() {
+        return signals;
     }
 
     @Override
     public void onEvent(OutlierEvent event) {
-        events.add(event);
+        if (events.size() < options.keepEvents()) {
+            events.add(event);
+        }
+        eventCount++;
+        eventHostWidth = Math.max(eventHostWidth, event.host().length());
         if (event.action() == EventAction.EJECT) {
             balancer.setEjected(hostIndex.get(event.host()), true);
             maxEjected = Math.max(maxEjected, balancer.ejectedCount());
+            signals.ejected(event.timeNanos());
         } else if (event.action() == EventAction.UNEJECT) {
             balancer.setEjected(hostIndex.get(event.host()), false);
             returns++;
+            signals.membershipChanged(event.timeNanos());
         } else if (event.action() == EventAction.UNENFORCED) {
             unenforced++;
         }
@@ -154,6 +171,6 @@ final class RunRecorder implements DetectorListener {
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
         }
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, List.copyOf(tallies));
+                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount, eventHostWidth);
     }
 }

@@ -3,6 +3,7 @@ package dev.outlierlab.sim;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.signals.SignalSeries;
 import java.util.List;
 import java.util.Map;
 
@@ -10,8 +11,12 @@ import java.util.Map;
  * The outcome of one run, plain data for any renderer: the scenario as run, the summary, Envoy's
  * statistics by name, every decision in time order, and the series the charts need.
  *
- * @param intervals one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
- * @param hosts     each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
+ * @param events     the decisions in time order: all of them, or the first {@link RunOptions#keepEvents()}
+ * @param intervals  one entry per tick (and per origin in split mode), or empty when the run was not asked to keep them
+ * @param hosts      each host's requests and failures from synthetic traffic, in host order (zeros for a trace)
+ * @param signals    the operators' signals per second (membership, ejections, failures, panic), or null
+ * @param eventCount how many decisions the run made, kept or not
+ * @param eventHostWidth the longest host name among all the decisions, kept or not (for a table's column)
  */
 public record RunResult(
         Scenario scenario,
@@ -21,5 +26,16 @@ public record RunResult(
         List<IntervalEvaluation> intervals,
         List<PanicWindow> panicWindows,
         TimeSeries series,
-        List<HostTally> hosts) {
+        List<HostTally> hosts,
+        SignalSeries signals,
+        long eventCount,
+        int eventHostWidth) {
+
+    /** A result that kept every event, without the signal series. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null, events.size(),
+                events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
+    }
 }

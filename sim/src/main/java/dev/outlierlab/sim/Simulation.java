@@ -1,14 +1,22 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.overload.CapacityLimiter;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.sim.scenario.TrafficSpec;
+import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+import dev.outlierlab.sim.traffic.ArrivalProcess;
+import dev.outlierlab.sim.traffic.WeightedRoundRobin;
 
 /**
  * Runs a scenario with synthetic traffic, by the lab model's rules (spec sections 3 to 7): request {@code i}
  * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
  * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
+ * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link WeightedRoundRobin}) and
+ * lets a host refuse requests beyond its capacity ({@link CapacityLimiter}); a fault decides first, and only
+ * requests the fault lets through count toward the host's capacity.
  */
 public final class Simulation {
     private Simulation() {
@@ -20,40 +28,55 @@ public final class Simulation {
 
     public static RunResult run(Scenario scenario, RunOptions options) {
         LabCluster cluster = new LabCluster(scenario, options);
-        TrafficSpec traffic = scenario.traffic();
+        LoadSpec load = scenario.load();
         FaultInjector faults = cluster.faults;
-        long count = scenario.requestCount();
+        ArrivalProcess arrivals = new ArrivalProcess(scenario);
+        WeightedRoundRobin weighted = load.weights().isEmpty() ? null
+                : new WeightedRoundRobin(scenario.cluster().hosts(), load.weights());
+        CapacityLimiter capacity = load.hasCapacity()
+                ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
-        long t = 0;
-        for (long i = 0; i < count; i++) {
-            long next = i + 1 < count ? traffic.sendTimeNanos(i + 1) : duration;
+        RunWatcher watcher = options.watcher();
+        long expected = scenario.requestCount(); // exact for even arrivals, the expectation for Poisson
+        long t = arrivals.next();
+        for (long i = 0; t >= 0; i++) {
+            if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+                watcher.progress(i, Math.max(expected, i));
+            }
+            long following = arrivals.next();
+            long next = following >= 0 ? following : duration;
             if (t >= nextDue) {
                 cluster.runDue(t);
                 nextDue = cluster.nextDueNanos();
             }
             boolean panic = cluster.balancer.inPanic();
-            int host = cluster.balancer.pick(i);
-            boolean failed;
+            int host = weighted == null ? cluster.balancer.pick(i) : weighted.pick(cluster.balancer, i);
+            Outcome outcome;
             if (host < 0) {
-                failed = true;
+                outcome = Outcome.FAILED_NO_HOST;
             } else {
                 int fault = faults.onRequest(host, t);
-                if (fault == FaultInjector.PASS) {
-                    failed = false;
-                    cluster.report(host, 200, null, t);
-                } else {
-                    failed = true;
+                if (fault != FaultInjector.PASS) {
+                    outcome = Outcome.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
                     cluster.report(host, spec.status(), spec.result(), t);
+                } else if (capacity != null && !capacity.admit(host, t)) {
+                    outcome = Outcome.FAILED_CAPACITY;
+                    cluster.report(host, load.overloadStatus(), FaultResult.of(load.overloadResult()), t);
+                } else {
+                    outcome = Outcome.OK;
+                    cluster.report(host, 200, null, t);
                 }
             }
+            boolean failed = outcome != Outcome.OK;
             boolean duringFault = faults.anyActive(t);
             if (host >= 0) {
                 cluster.recorder.hostRequest(host, failed, duringFault);
             }
             cluster.recorder.request(t, next, failed, duringFault, panic, host < 0);
-            t = next;
+            cluster.recorder.signals().request(t, outcome);
+            t = following;
         }
         return cluster.finish();
     }

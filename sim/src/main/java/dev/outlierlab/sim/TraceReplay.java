@@ -24,6 +24,7 @@ public final class TraceReplay {
                 scenario.healthChecks(), scenario.envoyVersion());
         LabCluster cluster = new LabCluster(noTraffic, options);
         long previous = 0;
+        long replayed = 0;
         TraceRecord pending = records.hasNext() ? records.next() : null;
         while (pending != null) {
             TraceRecord record = pending;
@@ -39,6 +40,9 @@ public final class TraceReplay {
                         + Durations.format(scenario.durationNanos()) + "); raise duration or trim the trace");
             }
             previous = record.timeNanos();
+            if ((replayed++ & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+                options.watcher().progress(replayed - 1, 0);
+            }
             long next = pending == null ? scenario.durationNanos() : Math.max(pending.timeNanos(), record.timeNanos());
             cluster.runDue(record.timeNanos());
             if (record.result() != null) {

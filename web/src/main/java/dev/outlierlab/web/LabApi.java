@@ -14,6 +14,7 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.charset.StandardCharsets;
@@ -45,9 +46,14 @@ final class LabApi {
 
     /** {@code POST /api/run}: the scenario (JSON, any subset of the file's keys) run with charts. */
     byte[] run(String body) {
+        return run(body, RunWatcher.NONE);
+    }
+
+    /** As {@link #run(String)}, with a watcher that may stop the run (the server's deadline). */
+    byte[] run(String body, RunWatcher watcher) {
         Scenario scenario = parseJsonScenario(body);
         limits.check(scenario);
-        return write(ResultJson.toTree(Simulation.run(scenario, RunOptions.CHARTS), true));
+        return write(ResultJson.toTree(Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher)), true));
     }
 
     /** {@code POST /api/scenario}: a scenario file's text (YAML or JSON) as {@code {"scenario": canonical}}. */

@@ -106,6 +106,12 @@ final class LabControls {
         root.set("limits", m.valueToTree(limits));
         root.set("defaults", m.valueToTree(ScenarioWriter.toMap(Scenario.defaults())));
         root.set("controls", m.valueToTree(controls(limits)));
+        ArrayNode examples = root.putArray("examples");
+        for (dev.outlierlab.config.scenario.Examples.Example e : dev.outlierlab.config.scenario.Examples.all()) {
+            examples.addObject().put("name", e.name()).put("summary", e.summary())
+                    .set("scenario", m.valueToTree(ScenarioWriter.toMap(
+                            dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
+        }
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             ObjectNode n = all.addObject();

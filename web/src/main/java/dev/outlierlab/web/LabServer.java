@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -20,9 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code outlier-lab serve}: the lab's page and JSON API on the JDK's HTTP server. Binds 127.0.0.1 unless
- * told otherwise; handles requests on a fixed, small pool of threads with a bounded queue; runs at most a
- * few simulations at once; and refuses oversized or invalid input with a 400 whose {@code {"error": ...}}
- * names the problem, then keeps serving.
+ * told otherwise; handles requests on a bounded pool of threads large enough that slow clients cannot starve
+ * the rest (and the JDK server closes a connection whose request has not arrived within
+ * {@link #REQUEST_SECONDS} or whose answer is not taken within {@link #RESPONSE_SECONDS}); refuses other
+ * sites ({@link RequestGuard}); runs at most a few simulations at once, with at most 64 waiting and a
+ * deadline for each ({@link RunQueue}); and refuses oversized or invalid input with a 400 whose
+ * {@code {"error": ...}} names the problem, then keeps serving.
  *
  * <pre>
  * GET  /                  the lab (static files from the classpath, uPlot from its WebJar)
@@ -34,20 +36,39 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LabServer implements AutoCloseable {
     /** The address bound when none is given: loopback only. */
     public static final String DEFAULT_HOST = "127.0.0.1";
+    /** Seconds a client has to send its request line, headers and body before the connection is closed. */
+    public static final int REQUEST_SECONDS = 10;
+    /** Seconds a client has to take the answer before the connection is closed. */
+    public static final int RESPONSE_SECONDS = 30;
+    /** The most of an over-size body read (and dropped) after its 400, so the client sees the answer. */
+    private static final long MAX_DRAIN_BYTES = 16L * 1024 * 1024;
     private static final String CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
             + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+    static {
+        // The JDK server reads these once, when it is first used; a value given on the command line wins.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
+        }
+        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
+        }
+    }
 
     /**
      * How to serve.
      *
-     * @param threads     request-handling threads (the pool never grows past this)
-     * @param queue       requests waiting for a thread before new ones are refused
+     * @param threads     request-handling threads (the pool never grows past this): enough for every waiting
+     *                    and running simulation, slow clients until their timeout, and the page's own requests
+     * @param queue       simulations waiting for a turn before new ones get a 503
      * @param simulations simulations running at once; others wait for one to finish
+     * @param runDeadline longest a simulation request may take, waiting included, before it is stopped
      */
-    public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits) {
-        /** The given address and port, 4 threads, 64 waiting, 2 simulations at once, the default limits. */
+    public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
+                          java.time.Duration runDeadline) {
+        /** The given address and port, 128 threads, 64 waiting, 2 simulations at once, 20 s each, the default limits. */
         public static Options of(String host, int port) {
-            return new Options(host, port, 4, 64, 2, SimulationLimits.DEFAULT);
+            return new Options(host, port, 128, 64, 2, SimulationLimits.DEFAULT, java.time.Duration.ofSeconds(20));
         }
     }
 
@@ -55,13 +76,15 @@ public final class LabServer implements AutoCloseable {
     private final ThreadPoolExecutor pool;
     private final LabApi api;
     private final StaticFiles files = new StaticFiles();
-    private final Semaphore simulations;
+    private final RunQueue runs;
+    private final RequestGuard guard;
 
     private LabServer(HttpServer server, ThreadPoolExecutor pool, Options options) {
         this.server = server;
         this.pool = pool;
         this.api = new LabApi(options.limits());
-        this.simulations = new Semaphore(options.simulations());
+        this.runs = new RunQueue(options.simulations(), options.queue(), options.runDeadline().toNanos());
+        this.guard = new RequestGuard(options.host(), server.getAddress().getPort());
     }
 
     /** Binds and starts serving; {@code port} 0 picks a free port. Throws {@link java.net.BindException} if taken. */
@@ -69,6 +92,7 @@ public final class LabServer implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 64);
         ThreadPoolExecutor pool = new ThreadPoolExecutor(options.threads(), options.threads(), 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(options.queue()), daemonThreads(), new ThreadPoolExecutor.AbortPolicy());
+        pool.allowCoreThreadTimeOut(true);
         LabServer lab = new LabServer(server, pool, options);
         server.createContext("/", lab::handle);
         server.setExecutor(pool);
@@ -111,12 +135,15 @@ public final class LabServer implements AutoCloseable {
 
     private void handle(HttpExchange ex) throws IOException {
         try {
+            guard.checkHostAndOrigin(ex);
             String path = ex.getRequestURI().getPath();
             if (path.startsWith("/api/")) {
                 handleApi(ex, path);
             } else {
                 handleFile(ex, path);
             }
+        } catch (Answered e) {
+            drain(ex);
         } catch (ApiException e) {
             sendJson(ex, e.status(), LabApi.error(e.getMessage()));
         } catch (InputException e) {
@@ -140,38 +167,22 @@ public final class LabServer implements AutoCloseable {
             }
             case "/api/run" -> {
                 requireMethod(ex, "POST");
+                guard.checkContentType(ex, false);
                 String body = readBody(ex);
                 long start = System.nanoTime();
-                byte[] result = simulate(() -> api.run(body));
+                byte[] result = runs.run(watcher -> api.run(body, watcher));
                 ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
                         (System.nanoTime() - start) / 1e6));
                 sendJson(ex, 200, result);
             }
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
+                guard.checkContentType(ex, true);
                 String body = readBody(ex);
                 sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
             }
             default -> throw new ApiException(404, "no such API: " + path
                     + " (the API is GET /api/settings, POST /api/run, POST /api/scenario)");
-        }
-    }
-
-    private byte[] simulate(java.util.function.Supplier<byte[]> run) {
-        boolean acquired;
-        try {
-            acquired = simulations.tryAcquire(20, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiException(503, "the server is shutting down");
-        }
-        if (!acquired) {
-            throw new ApiException(503, "the lab is busy running other simulations; try again in a moment");
-        }
-        try {
-            return run.get();
-        } finally {
-            simulations.release();
         }
     }
 
@@ -183,20 +194,56 @@ public final class LabServer implements AutoCloseable {
         }
     }
 
-    /** The body as UTF-8, refused with a 400 once it passes the limit (the rest is drained, then the connection closed). */
+    /**
+     * The body as UTF-8. One over the limit (by its Content-Length, or once reading passes the limit) gets its
+     * 400 at once; the rest of the body is then read and dropped, up to a bound, so that the client sees the
+     * answer instead of a reset connection; then the connection is closed.
+     */
     private String readBody(HttpExchange ex) throws IOException {
         int limit = api.limits().maxBodyBytes();
         String declared = ex.getRequestHeaders().getFirst("Content-Length");
         InputStream in = ex.getRequestBody();
-        byte[] body = in.readNBytes(limit + 1);
+        byte[] body = declaredOver(declared, limit) ? new byte[limit + 1] : in.readNBytes(limit + 1);
         if (body.length > limit) {
-            in.skip(16L * limit);
             ex.getResponseHeaders().set("Connection", "close");
             String size = declared != null ? " (" + declared + " bytes)" : "";
-            throw ApiException.badRequest("the request body" + size + " is over the lab's limit of " + (limit / 1024)
-                    + " KiB (" + limit + " bytes); a scenario is far smaller, so check what was sent");
+            sendJson(ex, 400, LabApi.error("the request body" + size + " is over the lab's limit of " + (limit / 1024)
+                    + " KiB (" + limit + " bytes); a scenario is far smaller, so check what was sent"));
+            throw new Answered();
         }
         return new String(body, StandardCharsets.UTF_8);
+    }
+
+    private static boolean declaredOver(String declared, int limit) {
+        try {
+            return declared != null && Long.parseLong(declared.trim()) > limit;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** Reads and drops what is left of a refused body, up to {@link #MAX_DRAIN_BYTES}. */
+    private static void drain(HttpExchange ex) {
+        try {
+            InputStream in = ex.getRequestBody();
+            byte[] buffer = new byte[64 * 1024];
+            long total = 0;
+            int n;
+            while (total < MAX_DRAIN_BYTES && (n = in.read(buffer)) > 0) {
+                total += n;
+            }
+        } catch (IOException e) {
+            // the client stopped sending or went away: nothing more to answer
+        }
+    }
+
+    /** The answer has been sent already; only the connection is left to close. */
+    private static final class Answered extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Answered() {
+            super(null, null, false, false);
+        }
     }
 
     /** The uploaded file's name from {@code ?name=}, for messages; letters, digits and {@code ._-} only. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -23,12 +24,19 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  * @param maxRequests        most simulated requests ({@link Scenario#requestCount()})
  * @param maxHostEvaluations most (interval ticks + health-check rounds) x hosts
  * @param maxDecisions       largest upper bound on logged decisions
+ * @param maxFaults          most entries in {@code faults}
+ * @param maxWork            most work in request-equivalents ({@link WorkEstimate#units()}: requests, each
+ *                           request's steps in the faults active at its host, host evaluations)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests, long maxHostEvaluations,
-        long maxDecisions) {
-    /** The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000 decisions. */
-    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L, 200_000L);
+        long maxDecisions, int maxFaults, long maxWork) {
+    /**
+     * The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000
+     * decisions, 100 faults, 100 million request-equivalents of work (about two seconds of one core).
+     */
+    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L,
+            200_000L, 100, 100_000_000L);
 
     /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
     void check(Scenario s) {
@@ -36,6 +44,11 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         if (hosts > maxHosts) {
             throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts) + " hosts is over the lab's limit of "
                     + Numbers.count(maxHosts) + " hosts per run; use fewer hosts, or run the scenario with `outlier-lab run`");
+        }
+        if (s.faults().size() > maxFaults) {
+            throw ApiException.badRequest("faults: " + Numbers.count(s.faults().size()) + " entries is over the lab's limit of "
+                    + Numbers.count(maxFaults) + " faults per run; merge faults that cover the same window, or run the "
+                    + "scenario with `outlier-lab run`");
         }
         long requests = s.requestCount();
         if (requests > maxRequests) {
@@ -49,6 +62,15 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
                     + Numbers.count(rounds(s)) + " interval ticks and health-check rounds (" + Numbers.count(evaluations)
                     + " host evaluations), over the lab's limit of " + Numbers.count(maxHostEvaluations)
                     + "; use a longer outlier_detection.interval, a shorter duration or fewer hosts");
+        }
+        WorkEstimate work = WorkEstimate.of(s);
+        if (work.units() > maxWork) {
+            throw ApiException.badRequest("the simulation is estimated at " + Numbers.count(work.units())
+                    + " request-equivalents of work (" + Numbers.count(work.requests()) + " requests, "
+                    + Numbers.count(work.faultSteps()) + " steps in active faults, " + Numbers.count(work.hostEvaluations())
+                    + " host evaluations x " + WorkEstimate.UNITS_PER_HOST_EVALUATION + "), over the lab's limit of "
+                    + Numbers.count(maxWork) + "; lower traffic.rps or duration, use fewer or shorter faults, or run the "
+                    + "scenario with `outlier-lab run`");
         }
         long decisions = decisionBound(s);
         if (decisions > maxDecisions) {
@@ -70,7 +92,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
     /**
      * An upper bound on logged decisions: every run of {@code threshold} failed requests can be a detection by
      * each consecutive detector it feeds, unless the faults' even failure pattern (spec section 5) never
-     * makes such a run; every tick can offer each host to success rate and failure percentage, for each
+     * makes such a run (with the opt-in load keys a fault's window counts every request, as arrivals may differ
+     * from traffic.rps); every tick can offer each host to success rate and failure percentage, for each
      * origin; and each ejection can be followed by at most one return.
      */
     static long decisionBound(Scenario s) {
@@ -84,7 +107,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         for (FaultSpec f : s.faults()) {
             long start = Math.min(f.startNanos(), s.durationNanos());
             long end = Math.min(f.endNanos(), s.durationNanos());
-            long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
+            long inWindow = s.load().isShaped() ? s.requestCount()
+                    : traffic.requestsBefore(end) - traffic.requestsBefore(start);
             if (inWindow == 0 || f.errorRatePpm() == 0) {
                 continue;
             }
@@ -109,7 +133,35 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         long perTick = od.splitExternalLocalOriginErrors() ? 4 : 2;
         long ticks = s.durationNanos() / od.intervalNanos();
         long atTicks = ticks * s.cluster().size() * perTick;
-        return 2 * (consecutive + atTicks);
+        return Durations.saturatingAdd(2 * (consecutive + atTicks), overloadBound(s));
+    }
+
+    /**
+     * Decisions that refusals for capacity can add: a host over its capacity may refuse any request, in runs of
+     * any length, so every {@code threshold} requests can be a detection by each consecutive detector the
+     * refusal feeds; only a detector that can eject (enforcing above 0) can be followed by a return.
+     */
+    private static long overloadBound(Scenario s) {
+        if (!s.load().hasCapacity()) {
+            return 0;
+        }
+        OutlierDetectionConfig od = s.outlierDetection();
+        long requests = s.requestCount();
+        boolean timeout = s.load().overloadResult() != null;
+        int status = s.load().overloadStatus();
+        long bound = 0;
+        if (timeout && od.splitExternalLocalOriginErrors()) {
+            bound += perRun(requests, od.consecutiveLocalOriginFailure(), Long.MAX_VALUE)
+                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) > 0 ? 2 : 1);
+        } else {
+            bound += perRun(requests, od.consecutive5xx(), Long.MAX_VALUE)
+                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_5XX) > 0 ? 2 : 1);
+            if (timeout || (status >= 502 && status <= 504)) {
+                bound += perRun(requests, od.consecutiveGatewayFailure(), Long.MAX_VALUE)
+                        * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0 ? 2 : 1);
+            }
+        }
+        return bound;
     }
 
     /**

@@ -46,7 +46,7 @@ class LabApiHttpTest {
     @Test
     void requestsAreHandledByABoundedPool() throws Exception {
         java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) server.executor();
-        assertThat(pool.getMaximumPoolSize()).isEqualTo(4);
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(128);
         assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
         java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {
@@ -57,7 +57,7 @@ class LabApiHttpTest {
         for (var run : runs) {
             assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         }
-        assertThat(pool.getLargestPoolSize()).isLessThanOrEqualTo(4);
+        assertThat(pool.getLargestPoolSize()).isLessThanOrEqualTo(128);
     }
 
     @Test

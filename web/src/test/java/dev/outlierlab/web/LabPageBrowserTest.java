@@ -125,6 +125,23 @@ class LabPageBrowserTest {
     }
 
     @Test
+    void exampleButtonRunsTheOverloadStoryAndDrawsMembershipAgainstEjections() throws Exception {
+        open("");
+        int runs = runs();
+        driver.findElement(By.cssSelector("[data-example=overload-cap-100]")).click();
+        waitForRunAfter(runs);
+        JsonNode want = expected(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of()).scenario());
+        assertMetricsMatch(want);
+        assertThat(scenarioOnPage()).isEqualTo(
+                dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of()).scenario());
+        Object mostActive = js("return Math.max(...window.outlierLab.result.signals.ejections_active);");
+        assertThat(((Number) mostActive).intValue()).isEqualTo(5);
+        assertThat(driver.findElements(By.cssSelector("#chart-signals canvas"))).isNotEmpty();
+        assertThat(text("#chart-signals")).contains("membership_healthy", "ejections_active");
+        screenshot("09-example-overload-cap-100");
+    }
+
+    @Test
     void presetCap34MatchesTheSimulator() throws Exception {
         open("");
         clickPreset("cap-34");

@@ -140,7 +140,7 @@ final class ClusterExtractor {
     private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems, List<String> notes) {
         BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
                 .add(BigInteger.valueOf(d.getNanos()));
-        String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(".%09d", Math.abs(d.getNanos()))
+        String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
                 .replaceAll("0+$", "")) + "s";
         if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(Durations.MAX_NANOS)) > 0) {
             problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
@@ -187,7 +187,8 @@ final class ClusterExtractor {
                     + "unhealthy_interval or jitter)");
         }
         try {
-            long interval = hc.getInterval().getSeconds() * Durations.SECOND + hc.getInterval().getNanos();
+            long interval = Math.addExact(Math.multiplyExact(hc.getInterval().getSeconds(), Durations.SECOND),
+                    hc.getInterval().getNanos());
             return new HealthCheckSpec(interval, Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
                     Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()));
         } catch (InvalidConfigException e) {

@@ -78,7 +78,7 @@ public final class EnvoyClusterWriter {
                 case '\t' -> q.append("\\t");
                 default -> {
                     if (ch < 0x20) {
-                        q.append(String.format("\\u%04x", (int) ch));
+                        q.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) ch));
                     } else {
                         q.append(ch);
                     }

@@ -330,6 +330,14 @@ final class ProtoShape {
             names.add(f.getName());
         }
         String near = Wording.nearest(key, names);
+        if (type.getFullName().equals("envoy.extensions.upstreams.http.v3.HttpProtocolOptions")
+                && (key.equals("outlier_detection") || key.equals("outlierDetection"))) {
+            // Envoy's newer HttpProtocolOptions.outlier_detection.error_matcher (what istiod writes for
+            // outlierDetectionHttpErrorCodes) decides which responses count as errors
+            return "line " + SourceLines.lineOf(at) + ": " + path + " (a newer Envoy's error_matcher: which responses "
+                    + "count as errors for outlier detection) is not modelled: the findings assume Envoy's default, "
+                    + "5xx responses and local-origin failures";
+        }
         return "line " + SourceLines.lineOf(at) + ": " + path + " is not a field of " + type.getFullName()
                 + " in the bundled Envoy API (envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, "
                 + "Envoy rejects the file" + (near == null ? "" : " (did you mean " + near + "?)");

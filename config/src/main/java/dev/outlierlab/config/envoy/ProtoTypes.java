@@ -78,7 +78,8 @@ final class ProtoTypes {
                 }
                 int dot = candidate.lastIndexOf('.');
                 String prefix = candidate.substring(0, dot);
-                if (!Character.isUpperCase(candidate.charAt(dot + 1)) || prefix.indexOf('.') < 0) {
+                if (dot + 1 >= candidate.length() || !Character.isUpperCase(candidate.charAt(dot + 1))
+                        || prefix.indexOf('.') < 0) {
                     break;
                 }
                 candidate = prefix + "$" + candidate.substring(dot + 1);

@@ -5,6 +5,7 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,22 @@ public final class ScenarioAdapter {
             faults.add(f.withHosts(hosts));
         }
         return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
-                healthChecks, base.envoyVersion());
+                healthChecks, base.envoyVersion(), new LoadSpec(byPosition(base.load().capacityRps(), baseHosts, cluster),
+                        base.load().overloadStatus(), base.load().overloadResult(),
+                        byPosition(base.load().weights(), baseHosts, cluster), base.load().arrivals(),
+                        base.load().steps()));
+    }
+
+    /** Per-host values of the scenario moved to the cluster's host at the same position (dropped past its end). */
+    private static java.util.Map<String, Long> byPosition(java.util.Map<String, Long> values, List<String> baseHosts,
+            ClusterSpec cluster) {
+        java.util.Map<String, Long> out = new java.util.HashMap<>();
+        for (int i = 0; i < baseHosts.size() && i < cluster.size(); i++) {
+            Long v = values.get(baseHosts.get(i));
+            if (v != null) {
+                out.put(cluster.hosts().get(i), v);
+            }
+        }
+        return out;
     }
 }

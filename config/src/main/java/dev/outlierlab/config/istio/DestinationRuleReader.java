@@ -3,7 +3,7 @@ package dev.outlierlab.config.istio;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.SourceLines;
 import dev.outlierlab.config.yaml.Located;
-import dev.outlierlab.config.yaml.YamlTree;
+import dev.outlierlab.config.kube.Manifests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,34 +38,47 @@ public final class DestinationRuleReader {
         List<String> lines = text.lines().toList();
         List<IstioPolicy> policies = new ArrayList<>();
         List<String> otherKinds = new ArrayList<>();
-        for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
-            Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
-            for (Located resource : resources(root)) {
-                Map<String, Located> r = map(resource, "(document)");
-                String kind = string(r.get("kind"));
-                if (!"DestinationRule".equals(kind)) {
-                    otherKinds.add(kind == null ? "a document without kind" : kind);
-                    continue;
-                }
-                String api = string(r.get("apiVersion"));
-                if (api == null || !VERSIONS.contains(api)) {
-                    Located at = r.getOrDefault("apiVersion", resource);
-                    throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
-                            + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
-                }
-                policies.addAll(rule(resource, r, source, lines, port));
+        for (Manifests.Resource r : Manifests.read(text, source)) {
+            if (!"DestinationRule".equals(r.kind())) {
+                otherKinds.add(r.kind() == null ? "a document without kind" : r.kind());
+                continue;
             }
+            policies.addAll(policies(r, source, lines, port));
         }
         return new IstioConfig(source, policies, otherKinds);
     }
 
-    private static List<Located> resources(Located root) {
-        List<Located> out = new ArrayList<>();
-        if (root.value() instanceof Map<?, ?> m && "List".equals(string((Located) m.get("kind")))
-                && m.get("items") instanceof Located items && items.value() instanceof List<?> list) {
-            list.forEach(x -> out.add((Located) x));
-        } else {
-            out.add(root);
+    /**
+     * The policies of one DestinationRule resource.
+     *
+     * @param lines the file's lines, for the lines of keys
+     */
+    public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port) {
+        String api = resource.apiVersion();
+        if (api == null || !VERSIONS.contains(api)) {
+            Located at = resource.get("apiVersion") != null ? resource.get("apiVersion") : resource.node();
+            throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
+                    + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
+        }
+        return rule(resource.node(), map(resource.node(), "(document)"), source, lines, port);
+    }
+
+    /**
+     * The policies an Istio {@code TrafficPolicy} gives a service that has no subsets (a Flagger Canary's
+     * {@code spec.service.trafficPolicy}, copied by Flagger into the DestinationRules it generates).
+     *
+     * @param name   the DestinationRule's name
+     * @param policy the TrafficPolicy node, or null
+     * @param path   where the policy is, for messages ({@code spec.service.trafficPolicy})
+     * @param owner  the node to point at when there is no policy
+     */
+    public static List<IstioPolicy> fromTrafficPolicy(String name, String namespace, String host, Located policy,
+                                                      String path, Located owner, String source, List<String> lines,
+                                                      Integer port) {
+        Rule r = new Rule(name, namespace, host, source, lines);
+        List<IstioPolicy> out = new ArrayList<>();
+        for (Scope s : scopes(policy, path, owner, port)) {
+            out.add(r.policy(null, s));
         }
         return out;
     }
@@ -176,13 +189,13 @@ public final class DestinationRuleReader {
         IstioPolicy policy(String subset, Scope s) {
             if (s.outlierDetection == null || s.outlierDetection.value() == null) {
                 return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
-                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of());
+                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of());
             }
             String path = s.path + ".outlierDetection";
             IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
             return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
-                    t.panicThresholdPercent(), t.fields(), t.warnings());
+                    t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes());
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * Durations as Istio resources write them, in Go's {@code time.ParseDuration} form: {@code 10s}, {@code 5m},
  * {@code 1h30m}, {@code 250ms}, {@code 1.5s} (units h, m, s, ms, us, ns). Converted exactly to nanoseconds.
  */
-final class GoDuration {
+public final class GoDuration {
     private static final Pattern WHOLE = Pattern.compile("([0-9]*\\.?[0-9]+(h|ms|m|s|us|µs|ns))+");
     private static final Pattern PART = Pattern.compile("([0-9]*\\.?[0-9]+)(h|ms|m|s|us|µs|ns)");
 
@@ -16,7 +16,7 @@ final class GoDuration {
     }
 
     /** Nanoseconds, or -1 if the text is not a duration. */
-    static long parse(String text) {
+    public static long parse(String text) {
         if (!WHOLE.matcher(text).matches()) {
             return -1;
         }

@@ -32,18 +32,21 @@ import java.util.TreeSet;
  *       copied with enforcement 100 (unset or 0 leaves Envoy's defaults 5 and 100), and
  *       {@code enforcing_local_origin_success_rate} 0;</li>
  *   <li>{@code healthy_panic_threshold} is set to {@code minHealthPercent}, default 0: panic mode off;</li>
- *   <li>the deprecated {@code consecutiveErrors} is ignored (Istio only warns).</li>
+ *   <li>the deprecated {@code consecutiveErrors} is ignored (Istio only warns);</li>
+ *   <li>{@code outlierDetectionHttpErrorCodes} (newer Istio) becomes an {@code error_matcher} in the cluster's
+ *       {@code HttpProtocolOptions.outlier_detection} ({@code applyOutlierDetectionErrorCodes}): named as not
+ *       modelled.</li>
  * </ul>
  */
 final class IstioOutlierTranslator {
     /** The fields of Istio's OutlierDetection message (JSON names). */
     static final Set<String> FIELDS = Set.of("consecutiveErrors", "splitExternalLocalOriginErrors",
             "consecutiveLocalOriginFailures", "consecutiveGatewayErrors", "consecutive5xxErrors", "interval",
-            "baseEjectionTime", "maxEjectionPercent", "minHealthPercent");
+            "baseEjectionTime", "maxEjectionPercent", "minHealthPercent", "outlierDetectionHttpErrorCodes");
 
     /** The result: Envoy settings, the panic threshold, each field's provenance, and warnings. */
     record Result(OutlierDetectionConfig config, double panicThresholdPercent, List<TranslatedField> fields,
-                  List<String> warnings) {
+                  List<String> warnings, List<String> notes) {
     }
 
     private IstioOutlierTranslator() {
@@ -152,7 +155,23 @@ final class IstioOutlierTranslator {
         fields.add(new TranslatedField("common_lb_config.healthy_panic_threshold", number(panic),
                 minHealth == null ? "Istio default: minHealthPercent 0 (panic mode off)" : "minHealthPercent: " + minHealth
                         + (minHealth == 0 ? " (panic mode off)" : "")));
-        return new Result(config, panic, fields, warnings);
+        List<String> notes = new ArrayList<>();
+        Located codes = od.get("outlierDetectionHttpErrorCodes");
+        if (codes != null && codes.value() != null) {
+            if (!(codes.value() instanceof List<?> list) || list.stream().anyMatch(x -> !(((Located) x).value() instanceof Long))) {
+                throw error(codes, path + ".outlierDetectionHttpErrorCodes", "a list of HTTP status codes");
+            }
+            List<String> shown = new ArrayList<>();
+            list.forEach(x -> shown.add(String.valueOf(((Located) x).value())));
+            if (!shown.isEmpty()) {
+                // applyOutlierDetectionErrorCodes: an error_matcher on the cluster's HttpProtocolOptions.outlier_detection
+                notes.add("outlierDetectionHttpErrorCodes [" + String.join(", ", shown) + "]: istiod sets "
+                        + "HttpProtocolOptions.outlier_detection.error_matcher so that only responses with these codes "
+                        + "count as errors toward consecutive5xxErrors and consecutiveGatewayErrors; the lab does not "
+                        + "model error matching, and its findings assume Envoy's 5xx and gateway-error rules");
+            }
+        }
+        return new Result(config, panic, fields, warnings, notes);
     }
 
     /** A consecutive-errors field: copied when set, with enforcement 100 above 0 and 0 at 0. */

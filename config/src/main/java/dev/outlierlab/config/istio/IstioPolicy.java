@@ -21,6 +21,7 @@ import java.util.List;
  * @param outlierDetection the translated settings; null when this cluster gets no outlier detection
  * @param fields           every Envoy field with where its value came from (empty without outlier detection)
  * @param warnings         translations that do not do what they seem to
+ * @param notes            settings read but not modelled
  */
 public record IstioPolicy(
         String rule,
@@ -34,11 +35,13 @@ public record IstioPolicy(
         OutlierDetectionConfig outlierDetection,
         double panicThresholdPercent,
         List<TranslatedField> fields,
-        List<String> warnings) {
+        List<String> warnings,
+        List<String> notes) {
 
     public IstioPolicy {
         fields = List.copyOf(fields);
         warnings = List.copyOf(warnings);
+        notes = List.copyOf(notes);
     }
 
     /** A short name: {@code rule}, {@code rule/subset}, with {@code :port} when port-specific. */

@@ -11,6 +11,10 @@ import java.util.regex.Pattern;
  */
 public final class DurationText {
     /** What is allowed, for messages. */
+    /** More digits before the point than this is longer than ten years, in any unit. */
+    private static final int MAX_WHOLE_SECOND_DIGITS = 12;
+    /** More digits after the point than this cannot be whole nanoseconds. */
+    private static final int MAX_SCALE = 1_000;
     public static final String ALLOWED = "a duration such as 10s, 0.25s, 250ms, 5m or 1h (a bare number is seconds)";
 
     private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|h)");
@@ -35,6 +39,10 @@ public final class DurationText {
                 throw new IllegalArgumentException(ALLOWED);
             }
             BigDecimal number = new BigDecimal(m.group(1));
+            if ((long) number.precision() - number.scale() > MAX_WHOLE_SECOND_DIGITS || number.scale() > MAX_SCALE) {
+                throw new IllegalArgumentException(ALLOWED + (number.scale() > MAX_SCALE
+                        ? ", to at most nanosecond precision" : ", at most 10 years"));
+            }
             seconds = switch (m.group(2)) {
                 case "ms" -> number.movePointLeft(3);
                 case "s" -> number;
@@ -43,6 +51,11 @@ public final class DurationText {
             };
         } else {
             throw new IllegalArgumentException(ALLOWED);
+        }
+        if ((long) seconds.precision() - seconds.scale() > MAX_WHOLE_SECOND_DIGITS || seconds.scale() > MAX_SCALE) {
+            // beyond ten years, or finer than a nanosecond, whatever the exponent (1e2147483647 would overflow)
+            throw new IllegalArgumentException(ALLOWED + (seconds.scale() > MAX_SCALE
+                    ? ", to at most nanosecond precision" : ", at most 10 years"));
         }
         if (seconds.signum() < 0) {
             throw new IllegalArgumentException(ALLOWED + ", not negative");

@@ -43,7 +43,7 @@ final class Overrides {
             List<Integer> indexes = new ArrayList<>();
             Matcher im = INDEX.matcher(m.group(2));
             while (im.find()) {
-                indexes.add(Integer.parseInt(im.group(1)));
+                indexes.add(index(im.group(1), origin));
             }
             boolean last = p == parts.length - 1;
             Map<String, Located> map = asMap(current, origin, parts, p);
@@ -83,6 +83,16 @@ final class Overrides {
             }
             current = child;
         }
+    }
+
+    /** A list index; one past any list the reader accepts is refused here rather than overflowing. */
+    private static int index(String digits, String origin) {
+        String significant = digits.replaceFirst("^0+(?=.)", "");
+        if (significant.length() > 9) {
+            throw new InputException(origin + ": index " + (significant.length() > 20 ? significant.substring(0, 20) + "..."
+                    : significant) + " is out of range; an index is a whole number below 1,000,000,000");
+        }
+        return Integer.parseInt(significant);
     }
 
     @SuppressWarnings("unchecked")

@@ -14,6 +14,7 @@ import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
@@ -42,10 +43,11 @@ public final class ScenarioReader {
 
     private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
             "faults", "outlier_detection", "health_checks");
-    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold");
-    private static final Set<String> TRAFFIC = Set.of("rps");
+    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
+            "weights");
+    private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check", "pattern", "burst_length");
+            "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
 
     private ScenarioReader() {
@@ -165,10 +167,11 @@ public final class ScenarioReader {
 
         OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
+        LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
         Scenario scenario;
         try {
             scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
-                    version);
+                    version, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
@@ -202,16 +205,20 @@ public final class ScenarioReader {
             List<String> hosts;
             if (hostsNode != null && hostsNode.value() instanceof List) {
                 hosts = v.names(hostsNode, key + ".hosts");
+            } else if (hostsNode != null && "all".equals(hostsNode.value())) {
+                hosts = cluster.hosts();
             } else {
                 int n = (int) v.integer(hostsNode, key + ".hosts", 1, 1, cluster.size());
                 hosts = cluster.hosts().subList(0, n);
             }
             long start = v.duration(f.get("start"), key + ".start", 0, true);
             long end = v.duration(f.get("end"), key + ".end", duration, true);
+            boolean dead = LoadReader.deadFault(v, f, key);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            FaultResult result = v.result(f.get("result"), key + ".result");
-            HealthCheckFailure hc = v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
+            FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
+            HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
+                    : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {

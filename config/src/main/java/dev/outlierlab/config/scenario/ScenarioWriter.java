@@ -32,7 +32,10 @@ public final class ScenarioWriter {
         cluster.put("hosts", hostsValue(s.cluster()));
         cluster.put("panic_threshold", number(s.cluster().panicThresholdPercent()));
         m.put("cluster", cluster);
-        m.put("traffic", Map.of("rps", s.traffic().rps()));
+        Map<String, Object> traffic = new LinkedHashMap<>();
+        traffic.put("rps", s.traffic().rps());
+        LoadWriter.put(s, cluster, traffic);
+        m.put("traffic", traffic);
         List<Object> faults = new ArrayList<>();
         for (FaultSpec f : s.faults()) {
             Map<String, Object> fm = new LinkedHashMap<>();

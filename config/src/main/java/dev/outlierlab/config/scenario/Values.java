@@ -86,13 +86,18 @@ final class Values {
         }
         Object v = node.value();
         String allowed = max == Long.MAX_VALUE ? "a whole number" : "a whole number from " + min + " to " + max;
-        if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0) {
-            v = d.longValue();
+        if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0 && fitsLong(d)) {
+            v = d.longValueExact();
         }
         if (!(v instanceof Long l) || l < min || l > max) {
             throw error(node, key, v, allowed);
         }
         return l;
+    }
+
+    /** Whether a whole decimal is within a long's range (a value beyond it is refused, never wrapped). */
+    private static boolean fitsLong(BigDecimal d) {
+        return d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
     }
 
     double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
@@ -262,7 +267,7 @@ final class Values {
             Located next = null;
             if (v instanceof Map<?, ?> m) {
                 next = (Located) m.get(part);
-            } else if (v instanceof List<?> l && part.chars().allMatch(Character::isDigit)) {
+            } else if (v instanceof List<?> l && part.chars().allMatch(Character::isDigit) && part.length() < 10) {
                 int i = Integer.parseInt(part);
                 next = i < l.size() ? (Located) l.get(i) : null;
             }

@@ -139,6 +139,9 @@ public final class TraceReader {
                 node = JSON.readTree(text);
             } catch (JsonProcessingException e) {
                 throw new InputException(at + problem(e));
+            } catch (NumberFormatException e) {
+                // a number Jackson cannot hold, such as an exponent of more than ten digits
+                throw new InputException(at + "a number is out of range (" + e.getMessage() + ")");
             }
             if (node == null || !node.isObject()) {
                 throw new InputException(at + "each line must be a JSON object such as "

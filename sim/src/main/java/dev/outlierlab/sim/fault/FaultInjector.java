@@ -11,6 +11,12 @@ import java.util.Map;
  * {@code k} of requests the host received while that fault was active and its {@link FailureSequence}; the
  * first active fault in the scenario's list that covers the host decides, and every active fault covering it
  * counts the request (and, for the random and burst patterns, takes its draw).
+ *
+ * <p>The fault windows cut time into segments in which the same faults are active. The injector keeps the
+ * segment of the last time asked about and, per host, the list of its faults active in it (rebuilt the first
+ * time the host is asked about in a new segment), so a request costs the faults active at the host, never
+ * the faults of the whole scenario: thousands of faults that are never active cost nothing per request.
+ * Times may come in any order; in time order each segment is found once.
  */
 public final class FaultInjector {
     /** No fault applies. */
@@ -21,6 +27,17 @@ public final class FaultInjector {
     private final int[][] faultsOfHost;
     /** counters[host][j]: requests host received while faultsOfHost[host][j] was active. */
     private final long[][] counters;
+    /** Every time at which a fault starts or ends, sorted, without repeats. */
+    private final long[] changes;
+    /** The current segment, [segmentStart, segmentEnd), and a number that changes with it. */
+    private long segmentStart = Long.MAX_VALUE;
+    private long segmentEnd = Long.MIN_VALUE;
+    private long segment;
+    private boolean anyActiveInSegment;
+    /** activeOfHost[host][0..activeCount[host]): the j (into faultsOfHost[host]) active in segmentOfHost[host]. */
+    private final int[][] activeOfHost;
+    private final int[] activeCount;
+    private final long[] segmentOfHost;
     /** sequences[host][j]: which of those requests fail, by faultsOfHost[host][j]'s pattern. */
     private final FailureSequence[][] sequences;
 
@@ -52,16 +69,59 @@ public final class FaultInjector {
         }
         faultsOfHost = new int[hosts][];
         counters = new long[hosts][];
+        activeOfHost = new int[hosts][];
+        activeCount = new int[hosts];
+        segmentOfHost = new long[hosts];
         sequences = new FailureSequence[hosts][];
         for (int h = 0; h < hosts; h++) {
             faultsOfHost[h] = byHost.get(h).stream().mapToInt(Integer::intValue).toArray();
             counters[h] = new long[faultsOfHost[h].length];
+            activeOfHost[h] = new int[faultsOfHost[h].length];
+            segmentOfHost[h] = -1;
             sequences[h] = new FailureSequence[faultsOfHost[h].length];
             for (int j = 0; j < faultsOfHost[h].length; j++) {
                 int f = faultsOfHost[h][j];
                 sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
             }
         }
+        changes = java.util.stream.Stream.of(this.faults)
+                .flatMapToLong(f -> java.util.stream.LongStream.of(f.startNanos(), f.endNanos()))
+                .sorted().distinct().toArray();
+    }
+
+    /** Moves to the segment holding {@code nanos}, unless it is the current one. */
+    private void locate(long nanos) {
+        if (nanos >= segmentStart && nanos < segmentEnd) {
+            return;
+        }
+        int after = java.util.Arrays.binarySearch(changes, nanos);
+        int index = after >= 0 ? after + 1 : -after - 1; // changes[index - 1] <= nanos < changes[index]
+        segmentStart = index == 0 ? Long.MIN_VALUE : changes[index - 1];
+        segmentEnd = index == changes.length ? Long.MAX_VALUE : changes[index];
+        segment++;
+        anyActiveInSegment = false;
+        for (FaultSpec f : faults) {
+            if (f.activeAt(nanos)) {
+                anyActiveInSegment = true;
+                break;
+            }
+        }
+    }
+
+    /** The host's active faults (indexes j into faultsOfHost[host]) in the current segment. */
+    private int[] active(int host, long nanos) {
+        if (segmentOfHost[host] != segment) {
+            int[] mine = faultsOfHost[host];
+            int n = 0;
+            for (int j = 0; j < mine.length; j++) {
+                if (faults[mine[j]].activeAt(nanos)) {
+                    activeOfHost[host][n++] = j;
+                }
+            }
+            activeCount[host] = n;
+            segmentOfHost[host] = segment;
+        }
+        return activeOfHost[host];
     }
 
     /**
@@ -69,21 +129,16 @@ public final class FaultInjector {
      * {@link #PASS}.
      */
     public int onRequest(int host, long nanos) {
+        locate(nanos);
         int[] mine = faultsOfHost[host];
+        int[] active = active(host, nanos);
         int decided = PASS;
-        boolean first = true;
-        for (int j = 0; j < mine.length; j++) {
-            FaultSpec fault = faults[mine[j]];
-            if (!fault.activeAt(nanos)) {
-                continue;
-            }
+        for (int a = 0; a < activeCount[host]; a++) {
+            int j = active[a];
             long k = counters[host][j]++;
             boolean fails = sequences[host][j].fails(k);
-            if (first) {
-                first = false;
-                if (fails) {
-                    decided = mine[j];
-                }
+            if (a == 0 && fails) {
+                decided = mine[j];
             }
         }
         return decided;
@@ -91,12 +146,8 @@ public final class FaultInjector {
 
     /** Whether any fault window is active at {@code nanos} ("during fault" in the summary). */
     public boolean anyActive(long nanos) {
-        for (FaultSpec f : faults) {
-            if (f.activeAt(nanos)) {
-                return true;
-            }
-        }
-        return false;
+        locate(nanos);
+        return anyActiveInSegment;
     }
 
     /**
@@ -104,9 +155,12 @@ public final class FaultInjector {
      * that fails health checks, or null when its probes pass.
      */
     public HealthCheckFailure healthCheckFailure(int host, long nanos) {
-        for (int f : faultsOfHost[host]) {
-            if (faults[f].failsHealthCheck() && faults[f].activeAt(nanos)) {
-                return faults[f].healthCheckFailure();
+        locate(nanos);
+        int[] active = active(host, nanos);
+        for (int a = 0; a < activeCount[host]; a++) {
+            FaultSpec f = faults[faultsOfHost[host][active[a]]];
+            if (f.failsHealthCheck()) {
+                return f.healthCheckFailure();
             }
         }
         return null;

@@ -16,6 +16,7 @@ import java.util.Set;
  *
  * @param healthChecks active health checking, or null when the cluster has none
  * @param envoyVersion the Envoy release whose rules apply where releases differ
+ * @param load         capacity, weights, arrivals and rate steps ({@link LoadSpec#NONE}: the lab model's traffic)
  */
 public record Scenario(
         String name,
@@ -26,12 +27,21 @@ public record Scenario(
         List<FaultSpec> faults,
         OutlierDetectionConfig outlierDetection,
         HealthCheckSpec healthChecks,
-        EnvoyVersion envoyVersion) {
+        EnvoyVersion envoyVersion,
+        LoadSpec load) {
 
-    /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}). */
+    /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
     public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
             List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
         this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, EnvoyVersion.DEFAULT);
+    }
+
+    /** A scenario with the lab model's even, uncapped traffic ({@link LoadSpec#NONE}). */
+    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
+            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks,
+            EnvoyVersion envoyVersion) {
+        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, envoyVersion,
+                LoadSpec.NONE);
     }
 
     public Scenario {
@@ -41,6 +51,7 @@ public record Scenario(
         Objects.requireNonNull(traffic, "traffic");
         Objects.requireNonNull(outlierDetection, "outlierDetection");
         faults = List.copyOf(faults);
+        load = load == null ? LoadSpec.NONE : load;
         if (durationNanos <= 0 || durationNanos > Durations.MAX_NANOS) {
             throw new InvalidConfigException("duration", Durations.format(durationNanos),
                     "a duration greater than 0, such as 300s or 5m");
@@ -54,6 +65,7 @@ public record Scenario(
                 }
             }
         }
+        load.checkHosts(known, abbreviate(cluster.hosts()));
     }
 
     /** The lab's default scenario: the seed's opening case (six hosts, one failing 33 % from 30 s to 240 s). */
@@ -65,17 +77,39 @@ public record Scenario(
                 OutlierDetectionConfig.defaults(), null);
     }
 
-    /** The number of requests this scenario sends: those with {@code floor(i * 1e9 / rps) < duration}. */
+    /**
+     * The number of requests this scenario sends: those with {@code floor(i * 1e9 / rps) < duration}; with rate
+     * steps, the sum over the steps; with Poisson arrivals, the expected number.
+     */
     public long requestCount() {
-        return traffic.requestsBefore(durationNanos);
+        if (load.steps().isEmpty()) {
+            return traffic.requestsBefore(durationNanos);
+        }
+        long total = 0;
+        long start = 0;
+        long rps = traffic.rps();
+        for (RateStep step : load.steps()) {
+            long end = Math.min(step.atNanos(), durationNanos);
+            if (end > start && rps > 0) {
+                total += new TrafficSpec(rps).requestsBefore(end - start);
+            }
+            start = Math.max(start, end);
+            rps = step.rps();
+        }
+        if (durationNanos > start && rps > 0) {
+            total += new TrafficSpec(rps).requestsBefore(durationNanos - start);
+        }
+        return total;
     }
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion);
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion,
+                load);
     }
 
     public Scenario withEnvoyVersion(EnvoyVersion version) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version);
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version,
+                load);
     }
 
     private static String abbreviate(List<String> hosts) {

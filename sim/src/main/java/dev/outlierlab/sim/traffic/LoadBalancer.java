@@ -15,6 +15,7 @@ public final class LoadBalancer {
     private int ejectedCount;
     private boolean panic;
     private boolean dirty = true;
+    private long version;
 
     public LoadBalancer(int hosts, double panicThresholdPercent) {
         this.ejected = new boolean[hosts];
@@ -60,6 +61,44 @@ public final class LoadBalancer {
         return panic;
     }
 
+    /** How many hosts are eligible now; {@link #pick pick(k)} for k below it is the k-th of them. */
+    public int eligibleCount() {
+        if (dirty) {
+            rebuild();
+        }
+        return eligibleCount;
+    }
+
+    /** Changes whenever the eligible list may have changed (for pickers that keep their own schedule). */
+    public long version() {
+        if (dirty) {
+            rebuild();
+        }
+        return version;
+    }
+
+    /** Hosts neither ejected nor failed by active health checking (Envoy's {@code membership_healthy}). */
+    public int healthyCount() {
+        int healthy = 0;
+        for (int h = 0; h < ejected.length; h++) {
+            if (!ejected[h] && !healthCheckFailed[h]) {
+                healthy++;
+            }
+        }
+        return healthy;
+    }
+
+    /** Hosts failed by active health checking now. */
+    public int healthCheckFailedCount() {
+        int failed = 0;
+        for (boolean f : healthCheckFailed) {
+            if (f) {
+                failed++;
+            }
+        }
+        return failed;
+    }
+
     /** Hosts ejected by outlier detection now. */
     public int ejectedCount() {
         return ejectedCount;
@@ -82,5 +121,6 @@ public final class LoadBalancer {
             }
         }
         dirty = false;
+        version++;
     }
 }

@@ -1,4 +1,4 @@
-package dev.outlierlab.config.istio;
+package dev.outlierlab.config.yaml;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,18 +10,19 @@ import java.util.regex.Pattern;
  * text per document, each with the line of the file it starts at, so that line numbers in messages are the
  * file's. Each line is copied once: thousands of documents cost no more than one long one.
  */
-final class YamlDocuments {
+public final class YamlDocuments {
     private static final Pattern START = Pattern.compile("^---(\\s.*)?$");
     private static final Pattern END = Pattern.compile("^\\.\\.\\.\\s*$");
 
     /** One document's text and the file's line (from 1) where that text starts. */
-    record Document(String text, int firstLine) {
+    public record Document(String text, int firstLine) {
     }
 
     private YamlDocuments() {
     }
 
-    static List<Document> split(String text) {
+    /** The documents of a stream, in order, without the empty ones. */
+    public static List<Document> split(String text) {
         String[] lines = text.split("\r?\n", -1);
         List<Document> docs = new ArrayList<>();
         int from = 0;

@@ -1,0 +1,124 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.Numbers;
+import dev.outlierlab.sim.RunWatcher;
+import dev.outlierlab.sim.WorkEstimate;
+import java.io.PrintStream;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * How much work a command may do without asking: before simulating, {@code run} and {@code sweep} estimate
+ * the work ({@link WorkEstimate}) and refuse, with the estimate and how to allow it, anything estimated at over
+ * {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On a terminal, a run
+ * that lasts over a second shows its progress and the time left on standard error (never standard output,
+ * never when output is redirected or captured).
+ */
+public final class WorkOptions {
+    /**
+     * Request-equivalents simulated per second, taken low on purpose: the README's benchmarks measure 65 to
+     * 84 million simulated requests per second on one core of a 2-core machine, so the estimate errs long.
+     */
+    static final long UNITS_PER_SECOND = 50_000_000L;
+    /** Work estimated at more seconds than this needs {@code --yes}. */
+    static final long MAX_SECONDS_WITHOUT_YES = 60;
+
+    @Option(names = "--yes",
+            description = "Run even when the work is estimated at over a minute (the estimate is shown otherwise).")
+    boolean yes;
+
+    /** Refuses work estimated at over a minute unless {@code --yes} was given. */
+    void check(WorkEstimate work, String what) {
+        double seconds = seconds(work);
+        if (seconds <= MAX_SECONDS_WITHOUT_YES || yes) {
+            return;
+        }
+        throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
+                + Numbers.count(work.requests()) + " simulated requests, " + Numbers.count(work.faultSteps())
+                + " fault steps, " + Numbers.count(work.hostEvaluations()) + " host evaluations at ticks and health "
+                + "checks, at " + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
+                + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; shorten duration, lower traffic.rps or the "
+                + "hosts, lengthen outlier_detection.interval, or add --yes to run it anyway");
+    }
+
+    /** The estimate in seconds on this machine. */
+    static double seconds(WorkEstimate work) {
+        return work.units() / (double) UNITS_PER_SECOND;
+    }
+
+    /**
+     * A watcher that draws progress for {@code total} units of work (a sweep's runs together) on standard
+     * error, or watches nothing when standard error is not a terminal.
+     */
+    static Progress progress(String label, long total) {
+        return new Progress(label, total, System.console() != null ? System.err : null);
+    }
+
+    private static String duration(double seconds) {
+        if (seconds < 120) {
+            return String.format(Locale.ROOT, "%.0f s", Math.ceil(seconds));
+        }
+        if (seconds < 7200) {
+            return String.format(Locale.ROOT, "%.0f min", Math.ceil(seconds / 60));
+        }
+        return String.format(Locale.ROOT, "%.0f h", Math.ceil(seconds / 3600));
+    }
+
+    /**
+     * Progress of one or more runs on a terminal: a line on standard error, redrawn at most twice a second
+     * once a second has passed, with the share done and the time left at the rate so far; erased at the end.
+     */
+    static final class Progress {
+        private final String label;
+        private final long total;
+        private final PrintStream terminal;
+        private final long startNanos = System.nanoTime();
+        private long lastDrawNanos;
+        private long doneBefore;
+        private boolean drawn;
+
+        Progress(String label, long total, PrintStream terminal) {
+            this.label = label;
+            this.total = Math.max(1, total);
+            this.terminal = terminal;
+        }
+
+        /** A watcher for the next run, whose work is {@code runUnits} of the total. */
+        RunWatcher next(long runUnits) {
+            if (terminal == null) {
+                return RunWatcher.NONE;
+            }
+            long base = doneBefore;
+            doneBefore += runUnits;
+            return (done, runTotal) -> {
+                if (done >= 0 && runTotal > 0) {
+                    draw(base + (long) (runUnits * (done / (double) runTotal)));
+                }
+            };
+        }
+
+        private void draw(long done) {
+            long now = System.nanoTime();
+            if (now - startNanos < 1_000_000_000L || now - lastDrawNanos < 500_000_000L) {
+                return;
+            }
+            lastDrawNanos = now;
+            double share = Math.min(1, done / (double) total);
+            double elapsed = (now - startNanos) / 1e9;
+            String left = share <= 0 ? "" : String.format(Locale.ROOT, ", about %.0f s left",
+                    Math.ceil(elapsed * (1 - share) / share));
+            terminal.print(String.format(Locale.ROOT, "\r%s: %.0f %%%s   ", label, 100 * share, left));
+            terminal.flush();
+            drawn = true;
+        }
+
+        /** Erases the progress line, if one was drawn. */
+        void finish() {
+            if (drawn) {
+                terminal.print("\r\033[K");
+                terminal.flush();
+            }
+        }
+    }
+}

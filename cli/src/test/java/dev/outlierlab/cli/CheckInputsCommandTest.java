@@ -1,0 +1,90 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code check} on standard input, directories, several files, templates, and files it must refuse. */
+class CheckInputsCommandTest {
+    /** check's corpus of real files (tests run in the cli module's folder). */
+    static Path corpus(String name) {
+        return Path.of("..", "check", "src", "test", "resources", "corpus", name);
+    }
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void standardInput() throws IOException {
+        InputStream saved = System.in;
+        try {
+            System.setIn(new ByteArrayInputStream(Files.readAllBytes(corpus("kuma/meshcircuitbreaker-outbound.input.yaml"))));
+            CliRunner.Outcome o = CliRunner.run("check", "-", "--hosts", "6");
+            assertThat(o.err()).isEmpty();
+            assertThat(o.exit()).isZero();
+            assertThat(o.out()).startsWith("outlier-lab check -: 1 cluster (6 hosts)")
+                    .contains("mcb-1/to[0] (MeshService)  -:13").contains("warning success-rate-cannot-eject");
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void aDirectoryIsEveryYamlAndJsonFileInIt() throws IOException {
+        Files.copy(corpus("istio/bookinfo-virtual-service-all-v1.yaml"), dir.resolve("a-virtual-service.yaml"));
+        Files.copy(corpus("istio/destination-rule-locality.yaml"), dir.resolve("b-rule.yml"));
+        Files.createDirectories(dir.resolve("chart/templates"));
+        Files.copy(corpus("flagger/podinfo-canary-template.yaml"), dir.resolve("chart/templates/canary.yaml"));
+        Files.writeString(dir.resolve("notes.txt"), "not read");
+        CliRunner.Outcome o = CliRunner.run("check", dir.toString(), "--hosts", "6", "--format", "json");
+        assertThat(o.err()).isEmpty();
+        // warnings only: exit 0; the template is a note in a directory, not a failure
+        assertThat(o.exit()).isZero();
+        // files in name order: a-virtual-service.yaml, b-rule.yml, chart/templates/canary.yaml
+        assertThat(o.json().get("findings").findValuesAsText("id")).containsExactly("nothing-to-check",
+                "panic-disabled-eject-all", "consecutive-5xx-misses-partial-failure", "nothing-to-check");
+        assertThat(o.json().get("findings").get(3).get("message").asText()).contains("the file is a template");
+    }
+
+    @Test
+    void severalFilesInOneReport() {
+        CliRunner.Outcome o = CliRunner.run("check", corpus("kuma/outbound_cluster_outlier_detection.golden.yaml").toString(),
+                corpus("envoy-gateway/failover-backendtrafficpolicy.yaml").toString(), "--hosts", "4");
+        assertThat(o.exit()).isZero();
+        assertThat(o.out()).contains(": 2 clusters (4 hosts)").contains("kri_msvc_default___second-service_80")
+                .contains("passive-health-check").contains("translated by Envoy Gateway");
+    }
+
+    @Test
+    void refusedFilesExitTwoWithTheReason() {
+        CliRunner.run("check", corpus("flagger/podinfo-canary-template.yaml").toString())
+                .assertRejected("podinfo-canary-template.yaml:1: the file is a template", "helm template");
+        CliRunner.run("check", corpus("envoy/google_com_proxy.v1.json").toString())
+                .assertRejected("google_com_proxy.v1.json:37: this is Envoy's v1 configuration");
+        CliRunner.run("check", "../check/src/test/resources/hardening/dr-no-apiversion.yaml")
+                .assertRejected("dr-no-apiversion.yaml:1: apiVersion: missing is not allowed");
+        CliRunner.run("check", "../check/src/test/resources/hardening/enum-999.yaml")
+                .assertRejected("enum-999.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster.DiscoveryType");
+    }
+
+    @Test
+    void aManifestWithoutOutlierDetectionExitsZero() {
+        CliRunner.Outcome o = CliRunner.run("check", corpus("istio/bookinfo-virtual-service-all-v1.yaml").toString(),
+                "--fail-on", "warning");
+        assertThat(o.exit()).isZero();
+        assertThat(o.out()).contains("note    nothing-to-check");
+    }
+
+    @Test
+    void duplicateClustersFailTheBuildWithEnvoysMessage() {
+        CliRunner.Outcome o = CliRunner.run("check", "../check/src/test/resources/hardening/dup-clusters.yaml");
+        assertThat(o.exit()).isEqualTo(1);
+        assertThat(o.out()).contains("error   invalid-config (line 16)").contains("cluster manager: duplicate cluster 'a'");
+    }
+}

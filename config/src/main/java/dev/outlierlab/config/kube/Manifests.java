@@ -1,0 +1,84 @@
+package dev.outlierlab.config.kube;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlDocuments;
+import dev.outlierlab.config.yaml.YamlTree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The resources of a Kubernetes manifest file: every YAML document (separated by {@code ---}), and the items
+ * of a {@code kind: List}, each with its kind and apiVersion. Kuma's universal format, which says
+ * {@code type: MeshCircuitBreaker} instead of {@code kind}, is read the same way. Line numbers are the file's.
+ */
+public final class Manifests {
+    /**
+     * One resource.
+     *
+     * @param kind       {@code kind} (or Kuma universal's {@code type}); null when the document has neither
+     * @param apiVersion {@code apiVersion}, or null
+     * @param node       the whole resource
+     */
+    public record Resource(String kind, String apiVersion, Located node) {
+        /** A top-level field, or null. */
+        public Located get(String key) {
+            return node.value() instanceof Map<?, ?> m && m.get(key) instanceof Located l ? l : null;
+        }
+
+        /** {@code metadata.name}, or Kuma universal's top-level {@code name}, or null. */
+        public String name() {
+            Located metadata = get("metadata");
+            Located name = metadata != null && metadata.value() instanceof Map<?, ?> m && m.get("name") instanceof Located l
+                    ? l : get("name");
+            return name != null && name.value() instanceof String s ? s : null;
+        }
+
+        /** {@code metadata.namespace}, or null. */
+        public String namespace() {
+            Located metadata = get("metadata");
+            return metadata != null && metadata.value() instanceof Map<?, ?> m && m.get("namespace") instanceof Located l
+                    && l.value() instanceof String s ? s : null;
+        }
+    }
+
+    private Manifests() {
+    }
+
+    /** Every resource in the text, in file order. */
+    public static List<Resource> read(String text, String source) {
+        List<Resource> out = new ArrayList<>();
+        for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
+            Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
+            if (!(root.value() instanceof Map<?, ?> map)) {
+                throw new InputException(root.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and "
+                        + "kind)");
+            }
+            if ("List".equals(text((Located) map.get("kind"))) && map.get("items") instanceof Located items
+                    && items.value() instanceof List<?> list) {
+                for (Object item : list) {
+                    out.add(resource((Located) item));
+                }
+            } else {
+                out.add(resource(root));
+            }
+        }
+        return out;
+    }
+
+    private static Resource resource(Located node) {
+        if (!(node.value() instanceof Map<?, ?> map)) {
+            throw new InputException(node.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and kind)");
+        }
+        String kind = text((Located) map.get("kind"));
+        if (kind == null) {
+            kind = text((Located) map.get("type"));
+        }
+        return new Resource(kind, text((Located) map.get("apiVersion")), node);
+    }
+
+    private static String text(Located node) {
+        return node != null && node.value() instanceof String s ? s : null;
+    }
+}

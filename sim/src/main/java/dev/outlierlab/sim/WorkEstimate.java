@@ -1,0 +1,70 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+
+/**
+ * How much work a run is, before it runs, in request-equivalents: every simulated request counts one; every
+ * request a host receives while a fault covering it is active counts one more per such fault (its counter
+ * steps); every host evaluated at an interval tick or a health-check round counts
+ * {@link #UNITS_PER_HOST_EVALUATION}. The command line turns it into seconds to refuse runs of over a minute
+ * unless allowed, and the lab server caps it per request. Saturates at {@link Long#MAX_VALUE}.
+ *
+ * @param requests        simulated requests
+ * @param faultSteps      requests received by a host during an active fault covering it, summed over faults
+ * @param hostEvaluations (interval ticks + health-check rounds) x hosts
+ */
+public record WorkEstimate(long requests, long faultSteps, long hostEvaluations) {
+    /**
+     * A host evaluated at a tick (success rate, failure percentage, the ejection cap, returns) costs about as
+     * much as this many requests.
+     */
+    public static final long UNITS_PER_HOST_EVALUATION = 10;
+
+    /** The work of simulating the scenario's synthetic traffic. */
+    public static WorkEstimate of(Scenario s) {
+        TrafficSpec traffic = s.traffic();
+        long duration = s.durationNanos();
+        int hosts = s.cluster().size();
+        long steps = 0;
+        for (FaultSpec f : s.faults()) {
+            long start = Math.min(f.startNanos(), duration);
+            long end = Math.min(f.endNanos(), duration);
+            if (end <= start) {
+                continue;
+            }
+            long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
+            // requests spread evenly over the hosts, so the fault's hosts receive their share of the window
+            steps = Durations.saturatingAdd(steps, (long) Math.ceil(inWindow * (double) f.hosts().size() / hosts));
+        }
+        return new WorkEstimate(s.requestCount(), steps, hostEvaluations(s));
+    }
+
+    /** The work of replaying a trace of {@code records} outcomes against the scenario's cluster. */
+    public static WorkEstimate ofReplay(Scenario s, long records) {
+        return new WorkEstimate(records, 0, hostEvaluations(s));
+    }
+
+    /** (Interval ticks + health-check rounds) x hosts over the scenario's duration. */
+    public static long hostEvaluations(Scenario s) {
+        long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
+        if (s.healthChecks() != null) {
+            rounds = Durations.saturatingAdd(rounds, s.durationNanos() / s.healthChecks().intervalNanos());
+        }
+        return Durations.saturatingMultiply(rounds, s.cluster().size());
+    }
+
+    /** The whole estimate in request-equivalents. */
+    public long units() {
+        return Durations.saturatingAdd(Durations.saturatingAdd(requests, faultSteps),
+                Durations.saturatingMultiply(hostEvaluations, UNITS_PER_HOST_EVALUATION));
+    }
+
+    /** The sum of two estimates (a sweep's runs). */
+    public WorkEstimate plus(WorkEstimate other) {
+        return new WorkEstimate(Durations.saturatingAdd(requests, other.requests), Durations.saturatingAdd(faultSteps, other.faultSteps),
+                Durations.saturatingAdd(hostEvaluations, other.hostEvaluations));
+    }
+}

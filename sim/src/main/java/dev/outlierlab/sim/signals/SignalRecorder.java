@@ -1,0 +1,98 @@
+package dev.outlierlab.sim.signals;
+
+import dev.outlierlab.sim.traffic.LoadBalancer;
+
+/**
+ * Builds a {@link SignalSeries} as a run goes: told of every change of membership (an ejection, a return, a
+ * round of health checks) and of every request with its outcome. A gauge's sample for step {@code b} is its
+ * value after every change before {@code (b + 1) * step}.
+ */
+public final class SignalRecorder {
+    /** Outcome of one request. */
+    public enum Outcome { OK, FAILED_CAPACITY, FAILED_FAULT, FAILED_NO_HOST }
+
+    private final LoadBalancer balancer;
+    private final long stepNanos;
+    private final int hosts;
+    private final int[] ejectionsActive;
+    private final int[] membershipHealthy;
+    private final int[] healthCheckHealthy;
+    private final long[] ejectionsEnforced;
+    private final long[] requests;
+    private final long[] failed;
+    private final int[] panic;
+    private final long[] outcomes = new long[Outcome.values().length];
+    private int filled;
+    private int currentEjected;
+    private int currentHealthy;
+    private int currentHcHealthy;
+    private int currentPanic;
+
+    public SignalRecorder(LoadBalancer balancer, int hosts, long durationNanos, long stepNanos) {
+        this.balancer = balancer;
+        this.hosts = hosts;
+        this.stepNanos = stepNanos;
+        int steps = (int) ((durationNanos + stepNanos - 1) / stepNanos);
+        ejectionsActive = new int[steps];
+        membershipHealthy = new int[steps];
+        healthCheckHealthy = new int[steps];
+        ejectionsEnforced = new long[steps];
+        requests = new long[steps];
+        failed = new long[steps];
+        panic = new int[steps];
+        membershipChanged(0);
+    }
+
+    /** Membership may have changed at {@code nanos}: reads the load balancer's state now. */
+    public void membershipChanged(long nanos) {
+        fillBefore(nanos);
+        currentEjected = balancer.ejectedCount();
+        currentHealthy = balancer.healthyCount();
+        currentHcHealthy = hosts - balancer.healthCheckFailedCount();
+        currentPanic = balancer.inPanic() ? 1 : 0;
+    }
+
+    /** A host was ejected at {@code nanos}. */
+    public void ejected(long nanos) {
+        int b = step(nanos);
+        if (b < ejectionsEnforced.length) {
+            ejectionsEnforced[b]++;
+        }
+        membershipChanged(nanos);
+    }
+
+    /** A request sent at {@code nanos} ended with {@code outcome}. */
+    public void request(long nanos, Outcome outcome) {
+        int b = step(nanos);
+        requests[b]++;
+        if (outcome != Outcome.OK) {
+            failed[b]++;
+        }
+        outcomes[outcome.ordinal()]++;
+    }
+
+    public SignalSeries finish() {
+        fillBefore(Long.MAX_VALUE);
+        long sent = 0;
+        for (long n : outcomes) {
+            sent += n;
+        }
+        return new SignalSeries(stepNanos, hosts, ejectionsActive, membershipHealthy, healthCheckHealthy,
+                ejectionsEnforced, requests, failed, panic, new RequestOutcomes(sent, outcomes[0], outcomes[1],
+                        outcomes[2], outcomes[3]));
+    }
+
+    private int step(long nanos) {
+        return (int) Math.min(nanos / stepNanos, ejectionsActive.length - 1L);
+    }
+
+    private void fillBefore(long nanos) {
+        long upTo = Math.min(nanos / stepNanos, ejectionsActive.length);
+        for (; filled < upTo; filled++) {
+            ejectionsActive[filled] = currentEjected;
+            membershipHealthy[filled] = currentHealthy;
+            healthCheckHealthy[filled] = currentHcHealthy;
+            panic[filled] = currentPanic;
+        }
+    }
+}

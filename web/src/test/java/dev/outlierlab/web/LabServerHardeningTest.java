@@ -1,0 +1,226 @@
+package dev.outlierlab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server under attack, over real sockets on loopback: half-sent requests, foreign Origin and Host, a
+ * text/plain POST, a run stopped at its deadline and more runs than may wait. Each gets its answer, and a
+ * probe (GET /api/settings) is answered within a second throughout. The server's limits are raised so that
+ * a long run can be asked for; its deadline is short so that the test is.
+ */
+class LabServerHardeningTest {
+    private static final long DEADLINE_MILLIS = 1500;
+    /** A run of two billion requests: far longer than the deadline. */
+    private static final String LONG_RUN = "{\"duration\": \"2000s\", \"traffic\": {\"rps\": 1000000}}";
+    private static final SimulationLimits GENEROUS = new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE,
+            Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
+    private static LabServer server;
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = LabServer.start(new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS,
+                Duration.ofMillis(DEADLINE_MILLIS)));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void halfSentRequestsDoNotStallTheServerAndAreClosedAtTheRequestTimeout() throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            Socket s = new Socket();
+            s.connect(new InetSocketAddress("127.0.0.1", server.port()), 2000);
+            s.getOutputStream().write("GET /api/settings HT".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            slow.add(s);
+        }
+        long timeoutMillis = Long.getLong("sun.net.httpserver.maxReqTime", LabServer.REQUEST_SECONDS) * 1000;
+        long start = System.nanoTime();
+        while (millisSince(start) < 1500) {
+            assertProbeAnswered();
+            Thread.sleep(200);
+        }
+        for (Socket s : slow) {
+            s.setSoTimeout((int) (timeoutMillis + 3000));
+            assertThat(s.getInputStream().read()).as("the server closes a request that never arrives").isEqualTo(-1);
+            s.close();
+        }
+        assertThat(millisSince(start)).isGreaterThanOrEqualTo(timeoutMillis - 1000);
+        assertProbeAnswered();
+    }
+
+    @Test
+    void foreignOriginIsRefused() throws Exception {
+        Answer a = exchange(post("/api/run", "application/json", "{}", "Origin: http://attacker.example\r\n"));
+        assertThat(a.status).isEqualTo(403);
+        assertThat(a.body).contains("cross-origin request refused", "attacker.example");
+        Answer own = exchange(post("/api/run", "application/json", "{\"duration\": \"10s\"}",
+                "Origin: http://127.0.0.1:" + server.port() + "\r\n"));
+        assertThat(own.status).as(own.body).isEqualTo(200);
+    }
+
+    @Test
+    void foreignHostIsRefused() throws Exception {
+        Answer a = exchange("GET /api/settings HTTP/1.1\r\nHost: rebound.attacker.example:" + server.port()
+                + "\r\nConnection: close\r\n\r\n");
+        assertThat(a.status).isEqualTo(403);
+        assertThat(a.body).contains("does not name this server", "http://127.0.0.1:" + server.port() + "/");
+        Answer localhost = exchange("GET /api/settings HTTP/1.1\r\nHost: localhost:" + server.port()
+                + "\r\nConnection: close\r\n\r\n");
+        assertThat(localhost.status).isEqualTo(200);
+    }
+
+    @Test
+    void textPlainPostIsRefused() throws Exception {
+        Answer a = exchange(post("/api/run", "text/plain;charset=UTF-8", "{\"name\":\"csrf\"}", ""));
+        assertThat(a.status).isEqualTo(415);
+        assertThat(a.body).contains("application/json");
+        Answer form = exchange(post("/api/scenario", "application/x-www-form-urlencoded", "name=x", ""));
+        assertThat(form.status).isEqualTo(415);
+    }
+
+    @Test
+    void aLongRunIsStoppedAtItsDeadlineWhileProbesAreAnswered() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            long start = System.nanoTime();
+            Future<Answer> run = pool.submit(() -> exchange(post("/api/run", "application/json", LONG_RUN, "")));
+            while (!run.isDone()) {
+                assertProbeAnswered();
+                Thread.sleep(100);
+                assertThat(millisSince(start)).as("the run is stopped near its deadline").isLessThan(DEADLINE_MILLIS + 10_000);
+            }
+            Answer a = run.get();
+            assertThat(a.status).isEqualTo(503);
+            assertThat(a.body).contains("stopped at its deadline of 1.5 s");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void moreThan64WaitingRunsGetA503WithAMessage() throws Exception {
+        // a server of its own whose deadline outlasts the arrival of all the requests
+        int requests = 80;
+        try (LabServer busyServer = LabServer.start(new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS,
+                Duration.ofSeconds(6)))) {
+            ExecutorService pool = Executors.newFixedThreadPool(requests);
+            try {
+                List<Future<Answer>> answers = new ArrayList<>();
+                for (int i = 0; i < requests; i++) {
+                    answers.add(pool.submit(() -> exchange(busyServer,
+                            post(busyServer, "/api/run", "application/json", LONG_RUN, ""))));
+                }
+                long start = System.nanoTime();
+                while (!answers.stream().allMatch(Future::isDone)) {
+                    assertProbeAnswered(busyServer);
+                    Thread.sleep(100);
+                    assertThat(millisSince(start)).isLessThan(40_000);
+                }
+                int busy = 0;
+                for (Future<Answer> f : answers) {
+                    Answer a = f.get();
+                    assertThat(a.status).as(a.body).isEqualTo(503);
+                    if (a.body.contains("64 runs are already waiting")) {
+                        busy++;
+                    } else {
+                        assertThat(a.body).containsAnyOf("stopped at its deadline", "no simulation slot came free");
+                    }
+                }
+                assertThat(busy).as("2 run and 64 wait; the rest are told at once").isEqualTo(requests - 66);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertProbeAnswered(busyServer);
+        }
+    }
+
+    @Test
+    void anOverSizeBodyGetsItsMessageBeforeTheConnectionCloses() throws Exception {
+        String big = "x".repeat(1024 * 1024);
+        Answer a = exchange(post("/api/run", "application/json", big, ""));
+        assertThat(a.status).isEqualTo(400);
+        assertThat(a.body).contains("over the lab's limit of 64 KiB");
+    }
+
+    private static void assertProbeAnswered() throws IOException {
+        assertProbeAnswered(server);
+    }
+
+    private static void assertProbeAnswered(LabServer target) throws IOException {
+        long start = System.nanoTime();
+        Answer a = exchange(target, "GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
+                + "\r\nConnection: close\r\n\r\n");
+        assertThat(a.status).isEqualTo(200);
+        assertThat(millisSince(start)).as("probe answered within a second").isLessThan(1000);
+    }
+
+    private static String post(String path, String type, String body, String extraHeaders) {
+        return post(server, path, type, body, extraHeaders);
+    }
+
+    private static String post(LabServer target, String path, String type, String body, String extraHeaders) {
+        return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + target.port() + "\r\nContent-Type: " + type
+                + "\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n" + extraHeaders
+                + "Connection: close\r\n\r\n" + body;
+    }
+
+    private record Answer(int status, String body) {
+    }
+
+    /** Sends a raw request and reads the whole answer (the server closes the connection after it). */
+    private static Answer exchange(String request) throws IOException {
+        return exchange(server, request);
+    }
+
+    private static Answer exchange(LabServer target, String request) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", target.port()), 2000);
+            s.setSoTimeout(60_000);
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            int n;
+            try {
+                while ((n = in.read(buffer)) > 0) {
+                    got.write(buffer, 0, n);
+                }
+            } catch (SocketTimeoutException | java.net.SocketException e) {
+                // the answer so far is what the server sent before closing
+            }
+            String text = got.toString(StandardCharsets.UTF_8);
+            int status = Integer.parseInt(text.substring(9, 12));
+            int bodyAt = text.indexOf("\r\n\r\n");
+            return new Answer(status, bodyAt < 0 ? "" : text.substring(bodyAt + 4));
+        }
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+}

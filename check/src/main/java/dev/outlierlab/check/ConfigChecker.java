@@ -50,7 +50,15 @@ public final class ConfigChecker {
      */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps) {
         FindingSink sink = new FindingSink(target);
-        run(target, hosts != null ? hosts : target.hosts(), rps, sink);
+        Integer size = hosts != null ? hosts : target.hosts();
+        if (target.gateway() != null) {
+            if (size != null) {
+                GatewayTargets.validateEndpoints(target, size);
+            }
+            GatewayChecker.check(target.gateway(), size, rps, sink);
+            return sink.findings();
+        }
+        run(target, size, rps, sink);
         return sink.findings();
     }
 

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.ManualClock;
 import dev.outlierlab.live.LivePoolBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +59,17 @@ class FailoverClientTest {
     }
 
     private FailoverClient client(StageMode mode, int fallbacks, Duration timeout, LoopbackUpstream... upstreams) {
-        LivePool pool = LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).build().start();
+        return client(LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).build().start(), timeout, fallbacks,
+                upstreams);
+    }
+
+    /** A client whose pool reads the given clock and ticks only when the test calls {@link LivePool#runDue()}. */
+    private FailoverClient client(ManualClock clock, StageMode mode, int fallbacks, LoopbackUpstream... upstreams) {
+        return client(LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).clock(clock).build(),
+                Duration.ofSeconds(2), fallbacks, upstreams);
+    }
+
+    private FailoverClient client(LivePool pool, Duration timeout, int fallbacks, LoopbackUpstream... upstreams) {
         open.add(pool);
         pool.addListener(decisionLog);
         FailoverClient client = FailoverClient.create(pool, null, timeout, fallbacks);
@@ -89,7 +100,10 @@ class FailoverClientTest {
         LoopbackUpstream a = upstream("a");
         LoopbackUpstream b = upstream("b").failing(100, 503);
         LoopbackUpstream c = upstream("c");
-        FailoverClient client = client(StageMode.PROD, 2, a, b, c);
+        // The pool's time stands still while the requests run, however slow the machine: the ejection cannot
+        // run out before the test looks, and the return happens when the test moves the clock.
+        ManualClock clock = new ManualClock();
+        FailoverClient client = client(clock, StageMode.PROD, 2, a, b, c);
 
         List<FailoverResponse> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
@@ -105,7 +119,12 @@ class FailoverClientTest {
         assertThat(client.pool().snapshot().ejected()).containsExactly("b");
 
         b.healthy();
-        awaitReturn(client.pool(), "b");
+        clock.advance(1_999 * MS);
+        client.pool().runDue();
+        assertThat(client.pool().snapshot().ejected()).as("still out before base_ejection_time").containsExactly("b");
+        clock.advance(51 * MS); // 2.05 s: the first interval tick at or after the 2 s ejection returns it
+        client.pool().runDue();
+        assertThat(client.pool().snapshot().ejected()).isEmpty();
         List<FailoverResponse> after = send(client, 6);
         assertThat(after).extracting(FailoverResponse::status).containsOnly(200);
         assertThat(after).extracting(FailoverResponse::endpoint).contains("b");

@@ -28,6 +28,9 @@ class GatewayCheckCommandTest {
                 .contains("note    gateway-no-fallbacks (line 14)")
                 .endsWith("0 errors, 2 warnings, 1 note\n");
         assertThat(CliRunner.run("check", EXAMPLE, "--fail-on", "warning").exit()).isEqualTo(1);
+        assertThat(CliRunner.run("check", EXAMPLE, "--hosts", "6", "--rps", "600").out())
+                .startsWith("outlier-lab check " + EXAMPLE + ": 1 gateway configuration (6 endpoints, 600 rps)\n")
+                .doesNotContain("gateway-statistical-rule-cannot-fire");
     }
 
     @Test

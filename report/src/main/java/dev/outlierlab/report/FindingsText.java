@@ -30,7 +30,7 @@ public final class FindingsText {
                         : report.targets().size() == 1 ? " cluster" : " clusters");
         List<String> given = new ArrayList<>();
         if (report.hosts() != null) {
-            given.add(report.hosts() + " hosts");
+            given.add(report.hosts() + (gateways ? " endpoints" : " hosts"));
         }
         if (report.rps() != null) {
             given.add(report.rps() + " rps");

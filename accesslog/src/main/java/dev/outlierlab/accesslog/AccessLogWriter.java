@@ -1,6 +1,7 @@
 package dev.outlierlab.accesslog;
 
 import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.RequestSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,19 +41,22 @@ public final class AccessLogWriter implements RequestSink {
     }
 
     @Override
-    public void onRequest(long nanos, int host, int code, RequestResult result) {
+    public void onRequest(long nanos, int host, int code, FaultResult result) {
         String flags = "-";
         int status = code;
         if (host < 0) {
             flags = "UH";
             status = 503;
-        } else if (result == RequestResult.LOCAL_ORIGIN_TIMEOUT) {
+        } else if (result == FaultResult.TIMEOUT) {
             flags = "UT";
             status = 504;
-        } else if (result == RequestResult.LOCAL_ORIGIN_CONNECT_FAILED) {
+        } else if (result == FaultResult.CONNECT_FAILED) {
             flags = "UF";
             status = 503;
-        } else if (result == RequestResult.EXT_ORIGIN_REQUEST_FAILED) {
+        } else if (result == FaultResult.RESET) {
+            flags = "UR"; // a stream was handed over, then reset: replayed as connect success, then the reset
+            status = 503;
+        } else if (result == FaultResult.EXT_FAILED) {
             status = RequestResult.EXT_ORIGIN_REQUEST_FAILED.httpCodeWhenNotSplit();
         }
         String upstream = host < 0 ? "-" : hosts.get(host);

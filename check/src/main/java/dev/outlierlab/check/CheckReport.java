@@ -1,5 +1,6 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,15 +25,21 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of())), hosts, rps);
     }
 
-    /** Checks every target of every file read. */
+    /** Checks every target of every file read, under the default Envoy release's rules. */
     public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps) {
+        return ofFiles(label, inputs, hosts, rps, EnvoyVersion.DEFAULT);
+    }
+
+    /** Checks every target of every file read, under the rules of an Envoy release. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
+            EnvoyVersion version) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
         for (CheckInputs.Loaded in : inputs) {
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
-                for (Finding f : ConfigChecker.check(t, hosts, rps)) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps, version)) {
                     merge(all, f);
                 }
             }

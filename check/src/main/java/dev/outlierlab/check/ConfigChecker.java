@@ -3,6 +3,7 @@ package dev.outlierlab.check;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EjectionPolicy;
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -37,6 +38,7 @@ public final class ConfigChecker {
             HairTriggerCheck::check,
             ConfigChecker::healthChecks,
             (c, hosts, rps, sink) -> PanicCheck.check(c, hosts, sink),
+            (c, hosts, rps, sink) -> DoubleOfferCheck.check(c, hosts, sink),
             PartialFailureCheck::check);
 
     private ConfigChecker() {
@@ -49,7 +51,12 @@ public final class ConfigChecker {
      * @param rps   requests per second to the whole cluster (null: unknown, volume checks are skipped)
      */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps) {
-        FindingSink sink = new FindingSink(target);
+        return check(target, hosts, rps, EnvoyVersion.DEFAULT);
+    }
+
+    /** The findings for one cluster under the rules of an Envoy release (a gateway configuration ignores it). */
+    public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
+        FindingSink sink = new FindingSink(target, version);
         Integer size = hosts != null ? hosts : target.hosts();
         if (target.gateway() != null) {
             if (size != null) {
@@ -106,9 +113,9 @@ public final class ConfigChecker {
         n.put("hosts", 1L);
         n.put("max_ejection_percent", max);
         n.put("healthy_panic_threshold", target.panicThresholdPercent());
-        boolean failsAll = CapArithmetic.capAllows(c, 0, 1) && target.panicThresholdPercent() == 0;
+        boolean failsAll = CapArithmetic.capAllows(c, 0, 1, sink.version()) && target.panicThresholdPercent() == 0;
         sink.add(Rule.SINGLE_HOST, failsAll ? Severity.WARNING : Severity.NOTE, "the cluster has one host"
-                + (CapArithmetic.capAllows(c, 0, 1)
+                + (CapArithmetic.capAllows(c, 0, 1, sink.version())
                 ? ": ejecting it leaves no host to send to, and " + (target.panicThresholdPercent() > 0
                 ? "Envoy's panic mode (healthy_panic_threshold " + FindingSink.fmt(target.panicThresholdPercent())
                 + ") then sends every request to it anyway" : "with panic mode off every request then fails")
@@ -147,15 +154,15 @@ public final class ConfigChecker {
         CheckTarget target = sink.target();
         long max = c.maxEjectionPercent();
         if (hosts != null) {
-            if (CapArithmetic.capAllows(c, 0, hosts)) {
+            if (CapArithmetic.capAllows(c, 0, hosts, sink.version())) {
                 return;
             }
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("hosts", (long) hosts);
             n.put("max_ejection_percent", max);
             n.put("percent_if_one_ejected", FindingSink.round(100.0 * 1 / hosts));
-            Long one = CapArithmetic.smallestPercent(c, 0, hosts);
-            Long two = hosts >= 2 ? CapArithmetic.smallestPercent(c, 1, hosts) : null;
+            Long one = CapArithmetic.smallestPercent(c, 0, hosts, sink.version());
+            Long two = hosts >= 2 ? CapArithmetic.smallestPercent(c, 1, hosts, sink.version()) : null;
             n.put("smallest_percent_admitting_one_host", one);
             n.put("smallest_percent_admitting_two_hosts", two);
             String message = "max_ejection_percent " + max + " admits no host of " + hosts + ": one ejection would be "
@@ -173,7 +180,7 @@ public final class ConfigChecker {
         }
         Integer smallest = null;
         for (int size = 1; size <= MAX_SEARCHED_HOSTS && smallest == null; size++) {
-            if (CapArithmetic.capAllows(c, 0, size)) {
+            if (CapArithmetic.capAllows(c, 0, size, sink.version())) {
                 smallest = size;
             }
         }
@@ -335,7 +342,9 @@ public final class ConfigChecker {
         sink.add(Rule.HEALTH_CHECK_RETURNS_EJECTED, Severity.WARNING, "an ejected host returns at its next passing active "
                 + "health check, every " + Durations.format(hc.intervalNanos()) + ", instead of after "
                 + Durations.format(c.baseEjectionTimeNanos()) + ", and its counters are cleared: a health check "
-                + "that does not exercise what fails undoes every ejection", n,
+                + "that does not exercise what fails undoes every ejection"
+                + (sink.version().failingHealthCheckUnejects() ? "; and before Envoy 1.31 a failing check, until "
+                        + "unhealthy_threshold marks the host failed, returns it too" : ""), n,
                 List.of(new FixStyle.Change("outlier_detection.successful_active_health_check_uneject_host", false,
                         "or make the health check exercise the failing dependency")), target.line());
     }

@@ -1,21 +1,38 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
-/** Collects one cluster's findings, rendering each fix in the file's own dialect. */
+/**
+ * Collects one cluster's findings, rendering each fix in the file's own dialect. A finding whose rule depends on
+ * the Envoy release ({@link #VERSIONED}) says which release it assumes.
+ */
 final class FindingSink {
+    /** Rules whose arithmetic or behaviour differs between Envoy releases. */
+    static final Set<Rule> VERSIONED = EnumSet.of(Rule.CAP_ADMITS_NO_HOST, Rule.CAP_ADMITS_NO_HOST_BELOW,
+            Rule.CAP_ALLOWS_PANIC, Rule.PANIC_DISABLED_EJECT_ALL, Rule.HEALTH_CHECK_RETURNS_EJECTED);
+
     private final CheckTarget target;
+    private final EnvoyVersion version;
     private final List<Finding> findings = new ArrayList<>();
 
-    FindingSink(CheckTarget target) {
+    FindingSink(CheckTarget target, EnvoyVersion version) {
         this.target = target;
+        this.version = version;
     }
 
     CheckTarget target() {
         return target;
+    }
+
+    /** The Envoy release the findings assume. */
+    EnvoyVersion version() {
+        return version;
     }
 
     List<Finding> findings() {
@@ -25,7 +42,8 @@ final class FindingSink {
     void add(Rule rule, Severity severity, String message, Map<String, Object> numbers,
                      List<FixStyle.Change> fix, int line) {
         String snippet = fix == null || fix.isEmpty() ? null : target.style().render(fix);
-        findings.add(new Finding(rule, severity, target.name(), message, numbers, snippet, target.file(), line,
+        String said = VERSIONED.contains(rule) ? message + " (assumes Envoy " + version + ")" : message;
+        findings.add(new Finding(rule, severity, target.name(), said, numbers, snippet, target.file(), line,
                 List.of()));
     }
 

@@ -1,5 +1,6 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.traffic.LoadBalancer;
@@ -23,7 +24,7 @@ final class PanicCheck {
         long max = Math.min(c.maxEjectionPercent(), 100);
         if (panic > 0) {
             if (hosts != null) {
-                int ejectable = CapArithmetic.maxEjectable(c, hosts);
+                int ejectable = CapArithmetic.maxEjectable(c, hosts, sink.version());
                 int firstPanic = firstPanic(hosts, ejectable, panic);
                 if (firstPanic < 0) {
                     return;
@@ -35,7 +36,7 @@ final class PanicCheck {
                 n.put("healthy_panic_threshold", panic);
                 n.put("ejections_that_trigger_panic", (long) firstPanic);
                 n.put("healthy_percent_then", FindingSink.round(100.0 * (hosts - firstPanic) / hosts));
-                long safe = largestSafePercent(c, hosts, panic);
+                long safe = largestSafePercent(c, hosts, panic, sink.version());
                 sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "the cap lets " + ejectable + " of " + hosts + " hosts be "
                         + "ejected, but after " + firstPanic + " only " + FindingSink.fmt(100.0 * (hosts - firstPanic) / hosts)
                         + " % are healthy, below healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode "
@@ -59,7 +60,7 @@ final class PanicCheck {
             }
             return;
         }
-        boolean all = hosts != null ? CapArithmetic.maxEjectable(c, hosts) == hosts : max >= 100;
+        boolean all = hosts != null ? CapArithmetic.maxEjectable(c, hosts, sink.version()) == hosts : max >= 100;
         if (!all) {
             return;
         }
@@ -70,7 +71,7 @@ final class PanicCheck {
         n.put("max_ejection_percent", c.maxEjectionPercent());
         n.put("healthy_panic_threshold", panic);
         List<FixStyle.Change> fix = new ArrayList<>();
-        long keepHalf = hosts != null ? largestPercentKeepingHalf(c, hosts) : 50;
+        long keepHalf = hosts != null ? largestPercentKeepingHalf(c, hosts, sink.version()) : 50;
         fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", keepHalf,
                 "leaves at least half the hosts"));
         sink.add(Rule.PANIC_DISABLED_EJECT_ALL, Severity.WARNING, "panic mode is off (healthy_panic_threshold 0) and the cap "
@@ -109,11 +110,11 @@ final class PanicCheck {
         return lb.inPanic();
     }
 
-    private static long largestSafePercent(OutlierDetectionConfig c, int size, double panic) {
+    private static long largestSafePercent(OutlierDetectionConfig c, int size, double panic, EnvoyVersion v) {
         for (long p = Math.min(c.maxEjectionPercent(), 100); p >= 0; p--) {
             OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p)
                     .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
-            int k = CapArithmetic.maxEjectable(candidate, size);
+            int k = CapArithmetic.maxEjectable(candidate, size, v);
             if (k == 0 || !inPanic(size, k, panic)) {
                 // the smallest percentage that lets the same k hosts go reads better than e.g. 99 for 1 of 2
                 Long same = k == 0 ? null : CapArithmetic.smallestPercent(c, k - 1, size);
@@ -123,10 +124,10 @@ final class PanicCheck {
         return 0;
     }
 
-    private static long largestPercentKeepingHalf(OutlierDetectionConfig c, int size) {
+    private static long largestPercentKeepingHalf(OutlierDetectionConfig c, int size, EnvoyVersion v) {
         for (long p = 100; p >= 0; p--) {
             OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p).build();
-            if (CapArithmetic.maxEjectable(candidate, size) <= size / 2) {
+            if (CapArithmetic.maxEjectable(candidate, size, v) <= size / 2) {
                 return p;
             }
         }

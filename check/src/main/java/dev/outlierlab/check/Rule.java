@@ -87,6 +87,13 @@ public enum Rule {
             "The file holds no cluster or outlier-detection policy (for example a manifest without a "
                     + "DestinationRule), so there is nothing to say about outlier detection; CI can run over a whole "
                     + "directory."),
+    SUCCESS_RATE_FAILURE_PERCENTAGE_DOUBLE_OFFER(Severity.WARNING, "success-rate-failure-percentage-double-offer",
+            "A host can be offered for ejection twice in one interval",
+            "Envoy's processSuccessRateEjections builds the success-rate and failure-percentage host lists in one "
+                    + "pass before ejecting, and the failure-percentage loop does not skip a host success rate has "
+                    + "just ejected. When both enforce, a host that is an outlier to both is offered twice: an "
+                    + "overflow if the cap is full, otherwise a second ejection that leaves ejections_active one too "
+                    + "high after the host returns, for the life of the process (a debug build asserts)."),
     NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
             "Parts of the file the lab reads past: load-balancing weights, priorities, outlier-detection monitors, "
                     + "health-check intervals other than interval, fields newer than the bundled Envoy API. Findings "

@@ -27,8 +27,11 @@ class CorpusTest {
     private static final String CAP_BELOW = "cap-admits-no-host-below";
     private static final String PARTIAL = "consecutive-5xx-misses-partial-failure";
     private static final String NO_OD = "no-outlier-detection";
+    /** Kuma and Envoy Gateway enforce both success rate and failure percentage. */
+    private static final String DOUBLE_OFFER = "success-rate-failure-percentage-double-offer";
+
     private static final String KUMA_GOLDEN = "cap-allows-panic " + PARTIAL + " gateway-detector-redundant "
-            + "interval-longer-than-ejection";
+            + "interval-longer-than-ejection " + DOUBLE_OFFER;
 
     /** File -> the finding ids it gives. */
     private static final Map<String, String> EXPECTED = Map.ofEntries(
@@ -49,7 +52,8 @@ class CorpusTest {
                     NO_OD + " not-modelled single-host-cluster"),
             Map.entry("envoy-gateway/xds-ir-oidc-provider-traffic-features.clusters.yaml",
                     NO_OD + " not-modelled single-host-cluster"),
-            Map.entry("envoy-gateway/xds-ir-passive-failure-percentage.clusters.yaml", PARTIAL + " detector-threshold-zero"),
+            Map.entry("envoy-gateway/xds-ir-passive-failure-percentage.clusters.yaml", PARTIAL + " detector-threshold-zero "
+                    + DOUBLE_OFFER),
             Map.entry("envoy-gateway/xds-ir-tracing.clusters.yaml", NO_OD + " single-host-cluster"),
             Map.entry("envoy/envoy-demo.yaml", NO_OD),
             Map.entry("flagger/istio-abtest.yaml", NO_OD),
@@ -65,7 +69,7 @@ class CorpusTest {
             Map.entry("kuma/inbound_cluster_outlier_detection.golden.yaml", KUMA_GOLDEN),
             Map.entry("kuma/meshcircuitbreaker-inbound.input.yaml", "nothing-to-check"),
             Map.entry("kuma/meshcircuitbreaker-outbound.input.yaml",
-                    CAP_BELOW + " " + PARTIAL + " gateway-detector-redundant success-rate-cannot-eject"),
+                    CAP_BELOW + " " + PARTIAL + " gateway-detector-redundant success-rate-cannot-eject " + DOUBLE_OFFER),
             Map.entry("kuma/outbound_cluster_connection_limits.golden.yaml", NO_OD),
             Map.entry("kuma/outbound_cluster_outlier_detection.golden.yaml", KUMA_GOLDEN),
             Map.entry("kuma/outbound_cluster_outlier_detection_disabled.golden.yaml", NO_OD),

@@ -1,5 +1,8 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Severity;
@@ -76,6 +79,11 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Exit 1 when a finding is at least this severe: error (default) or warning.")
     FailOn failOn;
 
+    @Option(names = "--envoy-version", paramLabel = "X.Y", defaultValue = "1.40",
+            description = {"The Envoy release whose rules the findings assume where releases differ (1.26 to",
+                "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
+    String envoyVersion;
+
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
 
@@ -127,7 +135,8 @@ public final class CheckCommand implements Callable<Integer> {
                 loaded.add(CheckInputs.read(InputFiles.readText(path), name, port, false));
             }
         }
-        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps);
+        EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
+        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version);
         String out = switch (format) {
             case text -> FindingsText.render(report);
             case json -> FindingsJson.toJson(report);

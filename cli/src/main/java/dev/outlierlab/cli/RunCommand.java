@@ -5,6 +5,9 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.EnvoyEventLog;
+import dev.outlierlab.report.EnvoyStats;
 import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.ResultJson;
@@ -25,6 +28,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,8 +125,26 @@ public final class RunCommand implements Callable<Integer> {
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
 
+    @Option(names = "--event-log", paramLabel = "FILE",
+            description = {"Also write Envoy's own outlier event log (event_log_path): JSON lines of",
+                "envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,",
+                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-outputs.md."})
+    Path eventLog;
+
+    @Option(names = "--start-time", paramLabel = "INSTANT", defaultValue = "1970-01-01T00:00:00Z",
+            description = "Wall-clock time of simulated time 0, for the event log's timestamps (default ${DEFAULT-VALUE}).")
+    String startTime;
+
+    @Option(names = "--stats", paramLabel = "FORMAT",
+            description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
+                "interface does: text (/stats) or prometheus (/stats/prometheus)."})
+    StatsFormat stats;
+
     /** Output formats of {@code run}. */
     enum OutputFormat { text, json }
+
+    /** Envoy admin formats for {@code --stats}. */
+    enum StatsFormat { text, prometheus }
 
     @Override
     public Integer call() {
@@ -131,6 +154,13 @@ public final class RunCommand implements Callable<Integer> {
             }
             spec.commandLine().getOut().flush();
             return 0;
+        }
+        Instant start;
+        try {
+            start = Instant.parse(startTime);
+        } catch (DateTimeParseException e) {
+            throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant such as "
+                    + "2026-11-30T12:00:00Z");
         }
         ScenarioReader.Profiled profiled = scenario.loadProfiled();
         if (profiled.isGateway()) {
@@ -157,9 +187,23 @@ public final class RunCommand implements Callable<Integer> {
             result = replay(loaded, options);
             source = "replayed from " + traceIn + " (" + result.summary().requests() + " records)";
         }
+        String cluster = result.scenario().name();
+        if (eventLog != null) {
+            try {
+                Files.writeString(eventLog, EnvoyEventLog.render(result, cluster, start));
+            } catch (IOException e) {
+                throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
+            }
+        }
         boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
-        String text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
-                : TextReport.render(result, maxEvents, source);
+        String text;
+        if (stats != null) {
+            text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
+                    : EnvoyStats.prometheus(result.stats(), cluster);
+        } else {
+            text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
+                    : TextReport.render(result, maxEvents, source);
+        }
         if (seriesFile != null) {
             InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
         }

@@ -1,6 +1,8 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,17 +28,27 @@ public final class ScenarioOptions {
                 "e.g. --example overload-cap-100."})
     String example;
 
-    /** Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's). */
+    @Option(names = "--envoy-version", paramLabel = "X.Y",
+            description = {"The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
+                "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
+    String envoyVersion;
+
+    /**
+     * Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's); for Envoy's,
+     * {@code --envoy-version} overrides the file's {@code envoy_version}.
+     */
     public ScenarioReader.Profiled loadProfiled() {
+        ScenarioReader.Profiled profiled;
         if (example != null) {
             requireOneSource();
-            return ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example), "example " + example,
-                    sets);
+            profiled = ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example),
+                    "example " + example, sets);
+        } else if (scenarioFile == null) {
+            profiled = ScenarioReader.defaultsProfiled(sets);
+        } else {
+            profiled = ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         }
-        if (scenarioFile == null) {
-            return ScenarioReader.defaultsProfiled(sets);
-        }
-        return ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
     }
 
     private void requireOneSource() {
@@ -46,18 +58,21 @@ public final class ScenarioOptions {
         }
     }
 
-    /** Reads and validates the scenario. */
+    /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
         if (example != null) {
-            if (scenarioFile != null) {
-                throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
-                        + scenarioFile + " both give a scenario; give one");
-            }
-            return dev.outlierlab.config.scenario.Examples.load(example, sets);
+            requireOneSource();
+            return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
         }
-        if (scenarioFile == null) {
-            return ScenarioReader.defaults(sets);
+        return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
+                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
+    }
+
+    private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {
+        if (envoyVersion == null) {
+            return loaded;
         }
-        return ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
+        return new ScenarioReader.Loaded(loaded.scenario().withEnvoyVersion(version), loaded.hostsGiven());
     }
 }

@@ -146,6 +146,7 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions options = new ScenarioOptions();
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
+            options.envoyVersion = scenario.envoyVersion;
             ScenarioReader.Profiled loaded = options.loadProfiled();
             String runProfile = loaded.isGateway() ? "gateway" : "envoy";
             if (profile != null && !profile.equals(runProfile)) {

@@ -60,7 +60,14 @@ class BadInputTest {
                 "--set outlier_detection.enforcing_success_rate: 101 is not allowed", "0 to 100");
         runFile("cluster:\n  hosts: 0\n").assertRejected("scenario.yaml:2: cluster.hosts: 0 is not allowed");
         runFile("duration: 5 minutes\n").assertRejected("scenario.yaml:1: duration: \"5 minutes\" is not allowed");
-        runFile("outlier_detection:\n  interval: 1.5ms\n").assertRejected("whole milliseconds");
+        // Envoy truncates 1.5ms to 1 ms and accepts it; 0.5ms would be a 0 ms interval, which the lab refuses
+        runFile("outlier_detection:\n  interval: 0.5ms\n").assertRejected(
+                "scenario.yaml:2: outlier_detection.interval: \"0.5ms\" is not allowed", "of at least 1ms");
+        runFile("envoy_version: 1.25\n").assertRejected("scenario.yaml:1: envoy_version: \"1.25\" is not allowed",
+                "an Envoy release from 1.26 to 1.40");
+        runFile("faults:\n  - hosts: 1\n    result: hang\n").assertRejected(
+                "scenario.yaml:3: faults[0].result: \"hang\" is not allowed",
+                "one of timeout, connect_failed, reset, ext_failed");
     }
 
     @Test

@@ -170,6 +170,14 @@ public final class ResultJson {
             n.put("out_for_ns", e.outForNanos());
         }
         n.put("num_ejections", e.numEjections());
+        if (e.alreadyEjected()) {
+            n.put("already_ejected", true);
+        }
+        if (e.orderNote() != null) {
+            ObjectNode order = n.putObject("order_note");
+            e.orderNote().capContenders().forEach(order.putArray("cap_contenders")::add);
+            e.orderNote().borderline().forEach(order.putArray("borderline")::add);
+        }
         n.put("explanation", EventExplainer.explain(e));
         return n;
     }

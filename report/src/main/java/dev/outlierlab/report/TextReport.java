@@ -2,6 +2,7 @@ package dev.outlierlab.report;
 
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
@@ -34,7 +35,9 @@ public final class TextReport {
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
         out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (").append(Numbers.seconds(s.durationNanos()))
-                .append(", seed ").append(s.seed()).append(")\n\n");
+                .append(", seed ").append(s.seed())
+                .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
+                .append(")\n\n");
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
         line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "

@@ -6,6 +6,7 @@ import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.HashMap;
@@ -89,17 +90,22 @@ final class LabCluster {
         }
     }
 
-    /** Reports a request's outcome to its host: a local-origin failure, or a connect success and an HTTP code. */
-    void report(int host, int httpCode, RequestResult localFailure, long nanos) {
+    /**
+     * Reports a request's outcome to its host as Envoy's HTTP router does (spec section 5): a connect success when
+     * a stream was obtained (every request but a connect failure), then the HTTP code, or the local result with
+     * its code (a timeout as {@code LOCAL_ORIGIN_TIMEOUT} with 504, a reset as a connect failure). Without split
+     * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.
+     */
+    void report(int host, int httpCode, FaultResult localFailure, long nanos) {
         HostMonitor monitor = monitors[host];
-        if (localFailure != null) {
-            monitor.putResult(localFailure, nanos);
-            return;
-        }
-        if (split) {
+        if (split && (localFailure == null || localFailure.streamObtained())) {
             monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
         }
-        monitor.putHttpResponseCode(httpCode, nanos);
+        if (localFailure == null) {
+            monitor.putHttpResponseCode(httpCode, nanos);
+        } else {
+            monitor.putResult(localFailure.reported(), localFailure.code(), nanos);
+        }
     }
 
     /** Runs the remaining ticks up to the duration and builds the result. */

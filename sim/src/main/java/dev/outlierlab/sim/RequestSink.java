@@ -1,6 +1,6 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.scenario.FaultResult;
 
 /**
  * Receives every synthetic request of a run as it is sent, for writers of the traffic (such as an access log).
@@ -13,7 +13,8 @@ public interface RequestSink {
     /**
      * @param host the host's index, or -1 when no host was eligible (Envoy's "no healthy upstream")
      * @param code the HTTP status the host answered (200, or the fault's status), 503 with no host
-     * @param result the fault's local-origin result, or null when the host answered with {@code code}
+     * @param result how the fault failed the request as a local-origin result (a timeout, a connect failure, a
+     *               reset), or null when the host answered with {@code code}
      */
-    void onRequest(long nanos, int host, int code, RequestResult result);
+    void onRequest(long nanos, int host, int code, FaultResult result);
 }

@@ -2,6 +2,7 @@ package dev.outlierlab.sim;
 
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.overload.CapacityLimiter;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -69,8 +70,9 @@ public final class Simulation {
                     sink.onRequest(t, host, spec.status(), spec.result());
                 } else if (capacity != null && !capacity.admit(host, t)) {
                     outcome = Outcome.FAILED_CAPACITY;
-                    cluster.report(host, load.overloadStatus(), load.overloadResult(), t);
-                    sink.onRequest(t, host, load.overloadStatus(), load.overloadResult());
+                    FaultResult overload = FaultResult.of(load.overloadResult());
+                    cluster.report(host, load.overloadStatus(), overload, t);
+                    sink.onRequest(t, host, load.overloadStatus(), overload);
                 } else {
                     outcome = Outcome.OK;
                     cluster.report(host, 200, null, t);

@@ -45,7 +45,7 @@ final class ClusterExtractor {
         Located odNode = EnvoyConfigReader.child(node, "outlier_detection", "outlierDetection");
         OutlierDetectionConfig od = null;
         if (c.hasOutlierDetection()) {
-            od = outlierDetection(c.getOutlierDetection(), problems);
+            od = outlierDetection(c.getOutlierDetection(), problems, notes);
             if (c.getOutlierDetection().getMonitorsCount() > 0) {
                 notes.add("outlier_detection.monitors (extension monitors) are not modelled");
             }
@@ -88,7 +88,8 @@ final class ClusterExtractor {
     }
 
     /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
-    private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems) {
+    private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems,
+            List<String> notes) {
         Descriptor d = OutlierDetection.getDescriptor();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         for (OutlierSetting s : OutlierSetting.values()) {
@@ -107,7 +108,7 @@ final class ClusterExtractor {
             }
             Message m = (Message) od.getField(f);
             if (m instanceof Duration dur) {
-                Long nanos = nanos(dur, s, problems);
+                Long nanos = nanos(dur, s, problems, notes);
                 if (nanos != null) {
                     b.set(s, nanos);
                 }
@@ -132,8 +133,11 @@ final class ClusterExtractor {
         return null;
     }
 
-    /** Envoy reads these durations in whole milliseconds; finer values are refused rather than truncated. */
-    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems) {
+    /**
+     * Envoy reads these durations in whole milliseconds ({@code PROTOBUF_GET_MS_OR_DEFAULT}, which truncates through
+     * {@code DurationUtil::durationToMilliseconds}); so does the lab, with a note saying so.
+     */
+    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems, List<String> notes) {
         BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
                 .add(BigInteger.valueOf(d.getNanos()));
         String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
@@ -144,12 +148,19 @@ final class ClusterExtractor {
             return null;
         }
         long nanos = n.longValueExact();
-        if (nanos % Durations.MILLISECOND != 0) {
+        long truncated = nanos - nanos % Durations.MILLISECOND;
+        if (truncated == 0 && nanos > 0 && s != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
             problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
-                    + ", in whole milliseconds (Envoy reads " + s.envoyName() + " in milliseconds)"));
+                    + " of at least 1ms: Envoy reads it in whole milliseconds, so this is a 0 ms "
+                    + s.envoyName() + ", which the lab does not simulate"));
             return null;
         }
-        return nanos;
+        if (truncated != nanos) {
+            notes.add("outlier_detection." + s.envoyName() + " " + shown + " is read as "
+                    + truncated / Durations.MILLISECOND + " ms: Envoy reads it in whole milliseconds and truncates"
+                    + " the rest (DurationUtil::durationToMilliseconds), and the lab does the same");
+        }
+        return truncated;
     }
 
     private static HealthCheckSpec healthChecks(Cluster c, List<InvalidConfigException> problems, List<String> notes) {

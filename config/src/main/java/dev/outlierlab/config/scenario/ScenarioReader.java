@@ -4,12 +4,13 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -40,7 +41,7 @@ public final class ScenarioReader {
         }
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "profile", "cluster", "traffic",
+    private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
             "faults", "outlier_detection", "health_checks");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
             "weights");
@@ -143,6 +144,7 @@ public final class ScenarioReader {
         String name = v.text(top.get("name"), "name", defaults.name());
         long duration = v.duration(top.get("duration"), "duration", defaults.durationNanos(), false);
         long seed = v.integer(top.get("seed"), "seed", defaults.seed(), Long.MIN_VALUE, Long.MAX_VALUE);
+        EnvoyVersion version = envoyVersion(top.get("envoy_version"));
 
         Located clusterNode = top.get("cluster");
         Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
@@ -169,11 +171,25 @@ public final class ScenarioReader {
         Scenario scenario;
         try {
             scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
-                    dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
+                    version, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
+    }
+
+    /** {@code envoy_version}: 1.40, 1.36.2 or v1.36.2 (a YAML number such as 1.36 is read as written). */
+    public static EnvoyVersion envoyVersion(Located node) {
+        if (node == null || node.value() == null) {
+            return EnvoyVersion.DEFAULT;
+        }
+        Object value = node.value();
+        String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
+        try {
+            return EnvoyVersion.parse(text);
+        } catch (InvalidConfigException e) {
+            throw Values.errorShown(node, "envoy_version", e.value(), e.allowed());
+        }
     }
 
     static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
@@ -200,7 +216,7 @@ public final class ScenarioReader {
             boolean dead = LoadReader.deadFault(v, f, key);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            RequestResult result = dead ? RequestResult.LOCAL_ORIGIN_CONNECT_FAILED : v.result(f.get("result"), key + ".result");
+            FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
             HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
                     : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");

@@ -27,6 +27,7 @@ public final class ScenarioWriter {
         m.put("name", s.name());
         m.put("duration", Durations.format(s.durationNanos()));
         m.put("seed", s.seed());
+        m.put("envoy_version", s.envoyVersion().toString());
         Map<String, Object> cluster = new LinkedHashMap<>();
         cluster.put("hosts", hostsValue(s.cluster()));
         cluster.put("panic_threshold", number(s.cluster().panicThresholdPercent()));

@@ -6,8 +6,8 @@ import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -160,14 +160,18 @@ final class Values {
         return nanos;
     }
 
-    /** An outlier_detection duration: Envoy reads these in whole milliseconds. */
+    /**
+     * An outlier_detection duration, truncated to whole milliseconds as Envoy reads it
+     * ({@code DurationUtil::durationToMilliseconds}): {@code 30.0009s} is 30 s.
+     */
     long outlierDuration(Located node, String key, OutlierSetting setting) {
         long nanos = duration(node, key, 0, true);
-        if (nanos % Durations.MILLISECOND != 0) {
-            throw error(node, key, node.value(), setting.allowedRange()
-                    + ", in whole milliseconds (Envoy reads " + setting.envoyName() + " in milliseconds)");
+        long truncated = nanos - nanos % Durations.MILLISECOND;
+        if (truncated == 0 && nanos > 0 && setting != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
+            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy reads "
+                    + setting.envoyName() + " in whole milliseconds, so this would be 0 ms)");
         }
-        return nanos;
+        return truncated;
     }
 
     List<String> names(Located node, String key) {
@@ -182,14 +186,14 @@ final class Values {
         return names;
     }
 
-    RequestResult result(Located node, String key) {
+    FaultResult result(Located node, String key) {
         if (node == null || node.value() == null) {
             return null;
         }
-        RequestResult r = node.value() instanceof String s ? RequestResult.byTraceName(s) : null;
-        if (r != RequestResult.LOCAL_ORIGIN_TIMEOUT && r != RequestResult.LOCAL_ORIGIN_CONNECT_FAILED
-                && r != RequestResult.EXT_ORIGIN_REQUEST_FAILED) {
-            throw error(node, key, node.value(), "one of timeout, connect_failed, ext_failed (or leave it out to fail with status)");
+        FaultResult r = node.value() instanceof String s ? FaultResult.byName(s) : null;
+        if (r == null) {
+            throw error(node, key, node.value(),
+                    "one of timeout, connect_failed, reset, ext_failed (or leave it out to fail with status)");
         }
         return r;
     }

@@ -169,11 +169,19 @@ class EnvoyConfigReaderTest {
     }
 
     @Test
-    void subMillisecondDurationsAreRefused() {
-        String text = "name: a\noutlier_detection:\n  interval: 0.0005s\n";
+    void subMillisecondDurationsAreTruncatedAsEnvoyReadsThem() {
+        String text = "name: a\noutlier_detection:\n  interval: 10.0005s\n  base_ejection_time: 30.0009s\n";
         EnvoyCluster c = EnvoyConfigReader.read(text, "a.yaml").cluster(null);
-        assertThat(c.problems()).hasSize(1);
-        assertThat(c.problems().get(0).error().getMessage()).contains("outlier_detection.interval: 0.0005s").contains("milliseconds");
+        assertThat(c.problems()).isEmpty();
+        assertThat(c.outlierDetection().intervalNanos()).isEqualTo(10_000_000_000L);
+        assertThat(c.outlierDetection().baseEjectionTimeNanos()).isEqualTo(30_000_000_000L);
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).contains("interval 10.0005s is read as 10000 ms"));
+        // below a millisecond an interval would be 0 ms: Envoy runs that, the lab does not
+        EnvoyCluster zero = EnvoyConfigReader.read("name: a\noutlier_detection:\n  interval: 0.0005s\n", "a.yaml")
+                .cluster(null);
+        assertThat(zero.problems()).hasSize(1);
+        assertThat(zero.problems().get(0).error().getMessage()).contains("outlier_detection.interval: 0.0005s")
+                .contains("a 0 ms interval, which the lab does not simulate");
     }
 
     @Test

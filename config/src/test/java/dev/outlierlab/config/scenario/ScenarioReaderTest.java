@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -62,7 +62,7 @@ class ScenarioReaderTest {
         assertThat(f.startNanos()).isEqualTo(1_500_000_000L);
         assertThat(f.endNanos()).isEqualTo(90_000_000_000L);
         assertThat(f.errorRatePpm()).isEqualTo(123_456);
-        assertThat(f.result()).isEqualTo(RequestResult.LOCAL_ORIGIN_TIMEOUT);
+        assertThat(f.result()).isEqualTo(FaultResult.TIMEOUT);
         assertThat(f.failsHealthCheck()).isTrue();
         assertThat(f.healthCheckFailure()).isEqualTo(HealthCheckFailure.STATUS);
         assertThat(s.outlierDetection().intervalNanos()).isEqualTo(2_000_000_000L);

@@ -1,7 +1,7 @@
 package dev.outlierlab.sim.gateway;
 
 import dev.outlierlab.engine.Outcome;
-import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.engine.gateway.CandidateRouter;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
@@ -95,14 +95,15 @@ public final class GatewaySimulation {
 
     /** A fault's failure as an outcome: its local result if it has one (an external failure is a 500), else its status. */
     static int outcome(FaultSpec fault) {
-        RequestResult result = fault.result();
+        FaultResult result = fault.result();
         if (result == null) {
             return fault.status();
         }
         return switch (result) {
-            case LOCAL_ORIGIN_TIMEOUT -> Outcome.TIMEOUT;
-            case LOCAL_ORIGIN_CONNECT_FAILED -> Outcome.CONNECT_FAILED;
-            default -> 500;
+            case TIMEOUT -> Outcome.TIMEOUT;
+            case CONNECT_FAILED -> Outcome.CONNECT_FAILED;
+            case RESET -> Outcome.RESET;
+            case EXT_FAILED -> 500;
         };
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
  * A fault: during {@code [start, end)} the listed hosts fail {@code errorRatePpm} parts per million of their
  * requests, spread as {@code pattern} says (spec section 5): evenly, independently at random, or in bursts
  * whose mean length is {@code burstLengthMilli / 1000} failures. A failure is reported as HTTP {@code status},
- * or, when {@code result} is set, as that local-origin result (e.g. a timeout). With a
+ * or, when {@code result} is set, as that local-origin result (a timeout, a reset, ...), reported as Envoy's
+ * HTTP router reports it ({@link FaultResult}). With a
  * {@code healthCheckFailure} the hosts also fail active health checks during the window, in that way (null: they
  * pass).
  */
@@ -19,7 +20,7 @@ public record FaultSpec(
         long endNanos,
         long errorRatePpm,
         int status,
-        RequestResult result,
+        FaultResult result,
         HealthCheckFailure healthCheckFailure,
         FaultPattern pattern,
         long burstLengthMilli) {
@@ -36,7 +37,7 @@ public record FaultSpec(
      */
     public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
             RequestResult result, boolean failsHealthCheck) {
-        this(hosts, startNanos, endNanos, errorRatePpm, status, result,
+        this(hosts, startNanos, endNanos, errorRatePpm, status, FaultResult.of(result),
                 failsHealthCheck ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, DEFAULT_BURST_LENGTH_MILLI);
     }
 

@@ -1,0 +1,104 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where Envoy releases differ, end to end: {@code envoy_version} and {@code --envoy-version} on run and check. */
+class EnvoyVersionCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSixHostDefaultClusterEjectsHostZeroBeforeTheCapChangeAndNotUnderOnePointForty() {
+        CliRunner.Outcome now = CliRunner.run("run", "--format", "json");
+        assertThat(now.events("eject")).isEmpty();
+        assertThat(now.json().get("scenario").get("envoy_version").asText()).isEqualTo("1.40");
+        CliRunner.Outcome before = CliRunner.run("run", "--envoy-version", "1.27", "--format", "json");
+        assertThat(before.events("eject")).containsExactly("40000000000 host-0 SUCCESS_RATE",
+                "80000000000 host-0 SUCCESS_RATE", "150000000000 host-0 SUCCESS_RATE");
+        assertThat(before.json().get("events").get(0).get("explanation").asText())
+                .contains("cap (0+1)/6 = 16.7 % > 10 %, admitted as the first ejection (Envoy before 1.28 always allowed it)");
+        // the same from the scenario file's key; and the first release with the new rule ejects nothing
+        CliRunner.Outcome fromKey = CliRunner.run("run", "--set", "envoy_version=1.26.4", "--format", "json");
+        assertThat(fromKey.events("eject")).hasSize(3);
+        assertThat(CliRunner.run("run", "--envoy-version", "1.28", "--format", "json").events("eject")).isEmpty();
+        assertThat(CliRunner.run("run", "--envoy-version", "1.27").out())
+                .startsWith("outlier-lab run: bookstore-search (300 s, seed 1, Envoy 1.27's rules)");
+    }
+
+    @Test
+    void beforeOnePointThirtyOneAFailingHealthCheckReturnsAnEjectedHost() throws IOException {
+        // host-0 fails every request from 30 s and times out its health checks (3 to fail it): consecutive 5xx
+        // ejects it at 30.04 s; the probe at 35 s fails, but the host is not failed yet
+        Path f = dir.resolve("hc.yaml");
+        Files.writeString(f, """
+                duration: 60s
+                faults:
+                  - hosts: 1
+                    start: 30s
+                    error_rate: 100
+                    fails_health_check: timeout
+                outlier_detection:
+                  max_ejection_percent: 34
+                  enforcing_success_rate: 0
+                health_checks:
+                  interval: 5s
+                  unhealthy_threshold: 3
+                """);
+        CliRunner.Outcome old = CliRunner.run("run", f.toString(), "--envoy-version", "1.30", "--format", "json");
+        assertThat(old.events("uneject")).containsExactly("35000000000 host-0");
+        // events: the gateway detection (not enforced) and the ejection at 30.04 s, then the return at 35 s
+        assertThat(old.json().get("events").get(2).get("explanation").asText())
+                .contains("returned by a failing active health check", "Envoy before 1.31");
+        CliRunner.Outcome fixed = CliRunner.run("run", f.toString(), "--envoy-version", "1.31", "--format", "json");
+        assertThat(fixed.events("uneject")).isEmpty();
+    }
+
+    @Test
+    void checkSaysWhichReleaseItAssumes() {
+        String search = "../docs/examples/search-cluster.yaml";
+        CliRunner.Outcome now = CliRunner.run("check", search, "--rps", "600");
+        assertThat(now.out()).contains("cap-admits-no-host", "(assumes Envoy 1.40)");
+        CliRunner.Outcome before = CliRunner.run("check", search, "--rps", "600", "--envoy-version", "1.27");
+        assertThat(before.out()).doesNotContain("cap-admits-no-host").contains("(assumes Envoy 1.27)",
+                "before Envoy 1.31 a failing check");
+        CliRunner.run("check", search, "--envoy-version", "2.1").assertRejected(
+                "--envoy-version", "\"2.1\" is not allowed", "an Envoy release from 1.26 to 1.40");
+    }
+
+    @Test
+    void checkWarnsWhereSuccessRateAndFailurePercentageCanOfferAHostTwice() throws IOException {
+        Path f = dir.resolve("both.yaml");
+        Files.writeString(f, """
+                name: search
+                connect_timeout: 1s
+                type: STATIC
+                load_assignment:
+                  cluster_name: search
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.3, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.4, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.5, port_value: 80}}}
+                outlier_detection:
+                  max_ejection_percent: 40
+                  enforcing_failure_percentage: 100
+                """);
+        CliRunner.Outcome r = CliRunner.run("check", f.toString(), "--format", "json");
+        assertThat(r.out()).contains("success-rate-failure-percentage-double-offer", "ejected twice",
+                "\"cap_admits_second_offer\" : true");
+        // a cap that admits one host of five: the second offer can only overflow, a note
+        CliRunner.Outcome capped = CliRunner.run("check", f.toString(), "--hosts", "5");
+        assertThat(capped.out()).contains("success-rate-failure-percentage-double-offer");
+        Files.writeString(f, Files.readString(f).replace("max_ejection_percent: 40", "max_ejection_percent: 20"));
+        assertThat(CliRunner.run("check", f.toString()).out()).contains("note    success-rate-failure-percentage-double-offer",
+                "only adds an overflow");
+    }
+}

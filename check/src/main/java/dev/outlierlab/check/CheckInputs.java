@@ -9,7 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads one file for {@code check} and says what it holds: Kubernetes manifests (DestinationRules and the
+ * Reads one file for {@code check} and says what it holds: a gateway configuration (a top-level
+ * {@code gateway:} section, {@link GatewayTargets}), Kubernetes manifests (DestinationRules and the
  * other resources {@link ManifestTargets} translates; the rest skipped), or Envoy configuration (a cluster, a
  * list, a bootstrap, a CDS response, an admin config dump). A file with nothing to check is a note, not an
  * error, so that CI can run over a whole directory; a template ({@code {{ ... }}}) is refused with the advice
@@ -50,6 +51,9 @@ public final class CheckInputs {
             }
             return new Loaded(List.of(), List.of(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, message, source,
                     line)));
+        }
+        if (GatewayTargets.isGateway(text)) {
+            return GatewayTargets.read(text, source);
         }
         if (MANIFEST.matcher(text).find()) {
             return ManifestTargets.read(text, source, port);

@@ -17,6 +17,7 @@ import java.util.List;
  * @param warnings translation surprises (Istio)
  * @param notes    parts of the cluster read but not modelled
  * @param translation for a DestinationRule, every Envoy field with where its value came from; else empty
+ * @param gateway  for a gateway configuration (profile gateway), its settings; null for Envoy and Istio
  */
 public record CheckTarget(
         String name,
@@ -31,7 +32,8 @@ public record CheckTarget(
         List<Problem> problems,
         List<String> warnings,
         List<TranslatedField> translation,
-        List<String> notes) {
+        List<String> notes,
+        GatewayTarget gateway) {
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line) {
@@ -42,5 +44,14 @@ public record CheckTarget(
         warnings = List.copyOf(warnings);
         translation = List.copyOf(translation);
         notes = List.copyOf(notes);
+    }
+
+    /** An Envoy cluster or a translated resource (no gateway settings). */
+    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
+                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
+                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
+                       List<String> notes) {
+        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
+                warnings, translation, notes, null);
     }
 }

@@ -54,10 +54,18 @@ public final class ConfigChecker {
         return check(target, hosts, rps, EnvoyVersion.DEFAULT);
     }
 
-    /** The findings for one cluster under the rules of an Envoy release. */
+    /** The findings for one cluster under the rules of an Envoy release (a gateway configuration ignores it). */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
         FindingSink sink = new FindingSink(target, version);
-        run(target, hosts != null ? hosts : target.hosts(), rps, sink);
+        Integer size = hosts != null ? hosts : target.hosts();
+        if (target.gateway() != null) {
+            if (size != null) {
+                GatewayTargets.validateEndpoints(target, size);
+            }
+            GatewayChecker.check(target.gateway(), size, rps, sink);
+            return sink.findings();
+        }
+        run(target, size, rps, sink);
         return sink.findings();
     }
 

@@ -16,6 +16,8 @@ import java.util.function.UnaryOperator;
  */
 public enum FixStyle {
     ENVOY(null, Map.of(), null),
+    /** A gateway configuration: the change's path is already the file's own ({@code gateway.stdev_factor}). */
+    GATEWAY(null, Map.of(), null),
     ISTIO("trafficPolicy.outlierDetection", Istio.NAMES, "a DestinationRule cannot set %s; an EnvoyFilter patch can"),
     FLAGGER("spec.service.trafficPolicy.outlierDetection", Istio.NAMES,
             "a Canary's trafficPolicy cannot set %s; an EnvoyFilter patch can"),
@@ -94,7 +96,7 @@ public enum FixStyle {
     /** Who turns the resource into Envoy settings, for the translation listing; null for Envoy's own files. */
     public String translatedBy() {
         return switch (this) {
-            case ENVOY -> null;
+            case ENVOY, GATEWAY -> null;
             case ISTIO -> "istiod";
             case FLAGGER -> "Flagger and istiod";
             case ENVOY_GATEWAY -> "Envoy Gateway";

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
             "Envoy Gateway BackendTrafficPolicies, Kuma MeshCircuitBreakers), and reports: an ejection cap that admits",
             "no host, detectors that can never run, eject or only detect, health checks that undo ejections, panic",
             "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
-            "behind it and a suggested fix as YAML.",
+            "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
+            "(profile gateway, with routing: and optionally cluster.hosts): --hosts gives its endpoint count.",
             ""},
         footer = {
             "",
@@ -47,6 +48,7 @@ import picocli.CommandLine.Spec;
             "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
+            "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
             "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input."})
 public final class CheckCommand implements Callable<Integer> {

@@ -48,4 +48,11 @@ class CheckDocsTest {
                 "outlier-lab check check/src/test/resources/corpus/kuma/meshcircuitbreaker-outbound.input.yaml --hosts 6"))
                 .isEqualTo(out);
     }
+
+    @Test
+    void gatewayExample() throws IOException {
+        String out = printed("check", "docs/examples/gateway-check.yaml", "--rps", "6");
+        assertThat(pasted("docs/check.md", "outlier-lab check docs/examples/gateway-check.yaml --rps 6")).isEqualTo(out);
+        assertThat(out).contains("gateway-statistical-rule-cannot-fire", "gateway-hair-trigger", "gateway-no-fallbacks");
+    }
 }

@@ -34,7 +34,10 @@ public final class FindingsJson {
             c.put("line", t.line());
             c.put("hosts", t.hosts());
             c.put("healthy_panic_threshold", t.panicThresholdPercent());
-            if (t.config() == null) {
+            if (t.gateway() != null) {
+                c.put("profile", "gateway");
+                c.set("gateway", gateway(t));
+            } else if (t.config() == null) {
                 c.putNull("outlier_detection");
             } else {
                 c.set("outlier_detection", ResultJson.mapper().valueToTree(settings(t)));
@@ -74,5 +77,28 @@ public final class FindingsJson {
 
     public static String toJson(CheckReport report) {
         return ResultJson.write(toTree(report));
+    }
+
+    /** The gateway and routing settings checked, defaults applied, in the file's keys. */
+    private static ObjectNode gateway(CheckTarget t) {
+        dev.outlierlab.engine.gateway.GatewayConfig g = t.gateway().gateway();
+        dev.outlierlab.engine.gateway.RoutingConfig r = t.gateway().routing();
+        ObjectNode n = ResultJson.mapper().createObjectNode();
+        n.put("mode", g.mode().configName());
+        n.put("window_seconds", dev.outlierlab.engine.Durations.toSeconds(g.windowNanos()));
+        n.put("bucket_seconds", dev.outlierlab.engine.Durations.toSeconds(g.bucketNanos()));
+        n.put("min_requests", g.minRequests());
+        n.put("stdev_factor", g.stdevFactor());
+        n.put("peer_set", g.peerSet().configName());
+        n.put("min_stdev", g.minStdevPercent());
+        n.put("consecutive_failures", g.consecutiveFailures());
+        n.put("ejection_time_seconds", dev.outlierlab.engine.Durations.toSeconds(g.ejectionTimeNanos()));
+        n.put("processes", g.processes());
+        ObjectNode routing = n.putObject("routing");
+        routing.put("strategy", r.strategy().configName());
+        ArrayNode weights = routing.putArray("weights");
+        r.weights().forEach(weights::add);
+        routing.put("fallbacks", r.fallbacks());
+        return n;
     }
 }

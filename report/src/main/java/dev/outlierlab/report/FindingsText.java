@@ -24,11 +24,13 @@ public final class FindingsText {
 
     public static String render(CheckReport report) {
         StringBuilder out = new StringBuilder();
+        boolean gateways = !report.targets().isEmpty() && report.targets().stream().allMatch(t -> t.gateway() != null);
         out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
-                .append(report.targets().size() == 1 ? " cluster" : " clusters");
+                .append(gateways ? (report.targets().size() == 1 ? " gateway configuration" : " gateway configurations")
+                        : report.targets().size() == 1 ? " cluster" : " clusters");
         List<String> given = new ArrayList<>();
         if (report.hosts() != null) {
-            given.add(report.hosts() + " hosts");
+            given.add(report.hosts() + (gateways ? " endpoints" : " hosts"));
         }
         if (report.rps() != null) {
             given.add(report.rps() + " rps");
@@ -48,7 +50,8 @@ public final class FindingsText {
         for (CheckTarget t : report.targets()) {
             out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
                     .append(':').append(t.line());
-            out.append(t.hosts() != null ? "  " + t.hosts() + (t.hosts() == 1 ? " host" : " hosts") + " in the file" : "")
+            String unit = t.gateway() != null ? " endpoint" : " host";
+            out.append(t.hosts() != null ? "  " + t.hosts() + unit + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
                     .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {

@@ -35,6 +35,8 @@ public final class LivePool implements AutoCloseable {
     private final PoolDetector detector;
     private final RotationGuard guard;
     private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
+    /** The members as one immutable list, published after each change: what {@link #filter()} routes over. */
+    private volatile List<Endpoint> memberView = List.of();
     private final CopyOnWriteArrayList<LiveListener> listeners = new CopyOnWriteArrayList<>();
     private final PoolTicker ticker = new PoolTicker(this);
     private volatile StageMode mode;
@@ -131,6 +133,7 @@ public final class LivePool implements AutoCloseable {
             byId[endpoint.id()] = endpoint;
             detector.add(endpoint, Math.max(now, lastAppliedNanos));
             members.add(endpoint);
+            memberView = List.copyOf(members);
             return endpoint;
         } finally {
             lock.unlock();
@@ -154,6 +157,7 @@ public final class LivePool implements AutoCloseable {
             endpoint.markRemoved();
             byId[endpoint.id()] = null;
             members.remove(endpoint);
+            memberView = List.copyOf(members);
             decisionVersion++;
             return true;
         } finally {
@@ -163,7 +167,7 @@ public final class LivePool implements AutoCloseable {
 
     /** The members in routing order (a snapshot that does not change). */
     public List<Endpoint> endpoints() {
-        return List.copyOf(members);
+        return memberView;
     }
 
     /** The current member with this name, or null. */
@@ -251,9 +255,13 @@ public final class LivePool implements AutoCloseable {
         return new Selection(outcome.candidates(), stage);
     }
 
-    /** Filters every current member (the usual case: the pool is the candidate list). */
+    /**
+     * Filters every current member (the usual case: the pool is the candidate list). It reads the members as
+     * published by the last {@link #add} or {@link #remove}, one immutable list, so a membership change on
+     * another thread cannot shrink the list while the stage walks it.
+     */
     public Selection filter() {
-        return filter(members);
+        return filter(memberView);
     }
 
     /** Drains every recorded outcome and runs the work due now (ticks); what the tick thread calls. */

@@ -12,7 +12,8 @@ import java.util.List;
  * Runs the engine's request stage ({@link CandidateStage}, shared with the simulator) over one request's
  * candidates, lock-free: each candidate's published ejection flag is read once into a snapshot, so the
  * stage sees one consistent picture even while decisions are being published; the guard keeps the list
- * from ever becoming empty.
+ * from ever becoming empty. The candidate list itself must not change during the call (the pool passes its
+ * immutable member snapshot).
  */
 final class StageFilter {
     private StageFilter() {

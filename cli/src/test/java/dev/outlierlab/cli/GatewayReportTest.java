@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,15 +44,7 @@ class GatewayReportTest {
 
     @Test
     void theCommittedReportIsWhatTheLabComputes() throws IOException {
-        String report = render();
-        if (Boolean.getBoolean("golden.update")) {
-            Files.writeString(REPORT, report, StandardCharsets.UTF_8);
-        }
-        assertThat(REPORT).exists();
-        assertThat(Files.readString(REPORT, StandardCharsets.UTF_8))
-                .as("docs/gateway-comparisons.md is out of date: behaviour changed. Regenerate with "
-                        + "-Dgolden.update=true (see this test's Javadoc) and review the diff")
-                .isEqualTo(report);
+        GoldenReport.assertCommitted(REPORT, render());
     }
 
     private static String render() {

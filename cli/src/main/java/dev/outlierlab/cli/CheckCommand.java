@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Explain what an Envoy cluster's or Istio DestinationRule's outlier detection will do.",
+            "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, Flagger or gateway configuration will do.",
             "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
             "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, Flagger Canaries,",
             "Envoy Gateway BackendTrafficPolicies, Kuma MeshCircuitBreakers), and reports: an ejection cap that admits",

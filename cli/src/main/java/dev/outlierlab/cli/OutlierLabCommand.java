@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
         version = "outlier-lab 0.1.0 (Envoy v1.40.2 outlier-detection semantics)",
         usageHelpWidth = 110,
         description = {
-            "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules) will do to your traffic:",
-            "a deterministic lab with synthetic or replayed traffic, every decision explained.",
+            "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules, or an API gateway's",
+            "ejection stage) will do to your traffic: a deterministic lab with synthetic or replayed traffic,",
+            "every decision explained; checks of the configurations you deploy; a live proxy to try the modes.",
             ""},
         subcommands = {
             RunCommand.class,

@@ -51,7 +51,7 @@ public enum Rule {
     PANIC_DISABLED_EJECT_ALL(Severity.WARNING, "panic-disabled-eject-all", "Every host can be ejected",
             "With panic mode off (healthy_panic_threshold 0) and a cap that admits every host, a failure on all "
                     + "hosts ejects them all and requests fail with no healthy upstream."),
-    CONSECUTIVE_5XX_MISSES_PARTIAL(Severity.WARNING, "consecutive-5xx-misses-partial-failure",
+    CONSECUTIVE_5XX_MISSES_PARTIAL(Severity.NOTE, "consecutive-5xx-misses-partial-failure",
             "consecutive_5xx is slow or blind for partial failure",
             "A host failing a share of its requests evenly spread among successes never reaches consecutive_5xx "
                     + "failures in a row unless it fails more than (consecutive_5xx - 1) / consecutive_5xx of them; with "

@@ -172,7 +172,8 @@ class ConfigCheckerTest {
     void consecutive5xxBlindSpot() {
         // success rate off, failure percentage off: nothing else can eject a partially failing host
         Finding f = only(check(Corpus.text("envoy/eds-cluster.yaml"), null, null), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
-        assertThat(f.severity()).isEqualTo(Severity.WARNING);
+        // a note: random failures are caught (the numbers say how fast), evenly spread ones are not
+        assertThat(f.severity()).isEqualTo(Severity.NOTE);
         assertThat(f.numbers()).containsEntry("consecutive_5xx", 3L)
                 .containsEntry("largest_evenly_spread_error_rate_never_caught_percent", 66.67)
                 .containsEntry("random_error_rate_percent", 33.0)
@@ -249,7 +250,7 @@ class ConfigCheckerTest {
         assertThat(cap.fix()).isEqualTo("trafficPolicy:\n  outlierDetection:\n    maxEjectionPercent: 17   # admits 1 of 6 hosts; 34 admits 2\n");
         assertThat(cap.line()).isEqualTo(9);
         Finding partial = only(check(Corpus.text("istio/reviews-basic.yaml"), 6, 600L), Rule.CONSECUTIVE_5XX_MISSES_PARTIAL);
-        assertThat(partial.severity()).isEqualTo(Severity.WARNING);
+        assertThat(partial.severity()).isEqualTo(Severity.NOTE);
         assertThat(partial.fix()).isEqualTo("# a DestinationRule cannot set enforcing_failure_percentage: 100, "
                 + "failure_percentage_threshold: 20, failure_percentage_minimum_hosts: 5; an EnvoyFilter patch can\n");
         Finding panicOff = only(check(Corpus.text("istio/multi-port-subsets.yaml"), 6, null).stream()

@@ -4,7 +4,6 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -56,21 +55,24 @@ final class InputFiles {
      * deleted when the command ends, so that it is read once and then replayed from the copy.
      */
     static Path spool(Path path) {
-        try (InputStream in = openStream(path)) {
+        try (BoundedLineReader in = open(path)) {
             Path copy = Files.createTempFile("outlier-lab-trace-", ".jsonl");
             copy.toFile().deleteOnExit();
-            try (OutputStream out = Files.newOutputStream(copy, StandardOpenOption.TRUNCATE_EXISTING)) {
-                byte[] buffer = new byte[64 * 1024];
+            try (java.io.Writer out = Files.newBufferedWriter(copy, java.nio.charset.StandardCharsets.UTF_8,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
                 long total = 0;
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    total += n;
+                String line;
+                // line by line, so a stream without line breaks (/dev/zero) stops at the line limit
+                while ((line = in.readLine()) != null) {
+                    total += line.length() + 1;
                     if (total > MAX_SPOOLED_TRACE_BYTES) {
+                        out.close();
                         Files.deleteIfExists(copy);
                         throw new InputException(path + ": the trace from a pipe is larger than 4 GiB; write it to a "
                                 + "file, or give cluster.hosts so that it is read only once");
                     }
-                    out.write(buffer, 0, n);
+                    out.write(line);
+                    out.write('\n');
                 }
             }
             return copy;

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             ""},
         subcommands = {
             RunCommand.class,
+            ReplayCommand.class,
             SweepCommand.class,
             CheckCommand.class,
             ExportCommand.class,
@@ -27,6 +28,7 @@ import picocli.CommandLine.Command;
             "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab run my-scenario.yaml --format json",
             "  outlier-lab run --trace-in outcomes.jsonl",
+            "  outlier-lab replay access.log --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
             "  outlier-lab check envoy.yaml --format sarif       findings for CI, exit 1 on errors",
             "  outlier-lab run --envoy envoy.yaml --cluster search",

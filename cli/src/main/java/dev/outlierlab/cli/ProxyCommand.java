@@ -54,9 +54,10 @@ import picocli.CommandLine.Spec;
             "  outlier-lab proxy --upstream a=... --upstream b=... --mode shadow --stages stages.jsonl",
             "  outlier-lab proxy --profile envoy --set outlier_detection.consecutive_5xx=3 --upstream a=... --upstream b=...",
             "",
-            "Settings: --profile gateway (the default) takes the gateway: keys of gateway-profile.md (mode, window, bucket,",
-            "min_requests, stdev_factor, peer_set, min_stdev, consecutive_failures, ejection_time) from --settings and",
-            "--set gateway.KEY=VALUE; --profile envoy takes a scenario file's outlier_detection and cluster.panic_threshold.",
+            "Settings are a scenario document as run reads it: --profile gateway (the default without --settings) takes",
+            "its gateway: keys (mode, window, bucket, min_requests, stdev_factor, peer_set, min_stdev,",
+            "consecutive_failures, ejection_time); envoy takes outlier_detection and cluster.panic_threshold.",
+            "A settings file's own profile: key applies unless --profile is given; --set KEY=VALUE comes last.",
             "The proxy binds 127.0.0.1 unless --host says otherwise; request bodies over 1 MiB get 413, each attempt is",
             "bounded by --timeout, at most 32 requests are served at once. Exit status 2 on bad input or a taken port."})
 public final class ProxyCommand implements Callable<Integer> {
@@ -67,12 +68,12 @@ public final class ProxyCommand implements Callable<Integer> {
             description = "An upstream, in routing order (repeat for each; at least one), e.g. a=http://127.0.0.1:9001.")
     List<String> upstreams = new ArrayList<>();
 
-    @Option(names = "--profile", paramLabel = "PROFILE", defaultValue = "gateway",
-            description = "gateway (default: seed 004's rules) or envoy (Envoy's outlier_detection).")
+    @Option(names = "--profile", paramLabel = "PROFILE",
+            description = "gateway (seed 004's rules; the default without a settings file) or envoy.")
     String profile;
 
     @Option(names = "--settings", paramLabel = "FILE",
-            description = "Settings file: a gateway: section (gateway profile) or a scenario file (envoy profile).")
+            description = "A scenario file: its profile, gateway: or outlier_detection: and cluster.panic_threshold apply.")
     Path settingsFile;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
@@ -122,7 +123,7 @@ public final class ProxyCommand implements Callable<Integer> {
         Map<String, URI> targets = parseUpstreams();
         Duration attemptTimeout = parseTimeout();
         StageMode modeOverride = mode == null ? null : StageMode.parse("--mode", mode);
-        LivePoolBuilder builder = builder(new ArrayList<>(targets.keySet()));
+        LivePoolBuilder builder = builder();
         if (modeOverride != null) {
             builder.mode(modeOverride);
         }
@@ -166,25 +167,29 @@ public final class ProxyCommand implements Callable<Integer> {
         return 0;
     }
 
-    private LivePoolBuilder builder(List<String> names) {
-        String text = settingsFile == null ? null : InputFiles.readText(settingsFile);
-        String source = settingsFile == null ? "settings" : settingsFile.toString();
-        return switch (profile) {
-            case "gateway" -> LivePoolBuilder.gateway("proxy", GatewaySettings.read(text, source, sets));
-            case "envoy" -> {
-                for (String s : sets) {
-                    if (!s.startsWith("outlier_detection.") && !s.startsWith("cluster.panic_threshold")) {
-                        throw new InputException("--set " + s + ": with --profile envoy only outlier_detection.* and "
-                                + "cluster.panic_threshold apply");
-                    }
-                }
-                Scenario scenario = (text == null ? ScenarioReader.defaults(sets) : ScenarioReader.read(text, source, sets))
-                        .scenario();
-                yield LivePoolBuilder.envoy("proxy", scenario.outlierDetection(),
-                        Math.round(scenario.cluster().panicThresholdPercent()));
-            }
-            default -> throw new InputException("--profile: \"" + profile + "\" is not allowed; use gateway or envoy");
-        };
+    /**
+     * The pool from a scenario document of either profile (the lab's own reader): the settings file if any,
+     * then {@code --profile} (gateway when neither it nor a file says otherwise), then {@code --set}.
+     */
+    private LivePoolBuilder builder() {
+        List<String> all = new ArrayList<>();
+        if (profile != null && !profile.equals("gateway") && !profile.equals("envoy")) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; use gateway or envoy");
+        }
+        if (profile != null) {
+            all.add("profile=" + profile);
+        } else if (settingsFile == null) {
+            all.add("profile=gateway");
+        }
+        all.addAll(sets);
+        ScenarioReader.Profiled read = settingsFile == null ? ScenarioReader.defaultsProfiled(all)
+                : ScenarioReader.readProfiled(InputFiles.readText(settingsFile), settingsFile.toString(), all);
+        if (read.isGateway()) {
+            return LivePoolBuilder.gateway("proxy", read.gateway().gateway());
+        }
+        Scenario scenario = read.envoy().scenario();
+        return LivePoolBuilder.envoy("proxy", scenario.outlierDetection(),
+                Math.round(scenario.cluster().panicThresholdPercent()));
     }
 
     private Map<String, URI> parseUpstreams() {

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.accesslog.AccessLogWriter;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
@@ -18,6 +19,11 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -48,6 +54,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
+            "  outlier-lab run --access-log access.log && outlier-lab replay access.log",
+            "      write the synthetic traffic as Envoy's access log, and replay it: the same decisions",
             "  outlier-lab run --example overload-cap-100 --series signals.csv",
             "      a named story (see --list-examples), with the signals per second as CSV",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
@@ -81,6 +89,15 @@ public final class RunCommand implements Callable<Integer> {
                 "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
                 "FILE may be - (standard input) or a pipe; it is read once."})
     Path traceIn;
+
+    @Option(names = "--access-log", paramLabel = "FILE",
+            description = {"Also write the synthetic traffic as an access log, one line per request, for",
+                "'outlier-lab replay' (start times with nanoseconds, so the replay is exact)."})
+    Path accessLog;
+
+    @Option(names = "--access-log-format", paramLabel = "FORMAT", defaultValue = "envoy",
+            description = "Format of --access-log: envoy (default), istio or json.")
+    AccessLogWriter.Format accessLogFormat;
 
     @Option(names = "--series", paramLabel = "FILE",
             description = {"Also write the operators' signals per second as CSV: membership_total,",
@@ -132,7 +149,9 @@ public final class RunCommand implements Callable<Integer> {
             WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
             work.check(estimate, "this run");
             WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
-            result = Simulation.run(loaded.scenario(), options.watchedBy(progress.next(estimate.units())));
+            RunOptions watched = options.watchedBy(progress.next(estimate.units()));
+            result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
+                    : runWritingLog(loaded.scenario(), watched);
             progress.finish();
         } else {
             result = replay(loaded, options);
@@ -147,6 +166,25 @@ public final class RunCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    private RunResult runWritingLog(Scenario s, RunOptions options) {
+        Path dir = accessLog.toAbsolutePath().getParent();
+        try {
+            Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                RunResult r = Simulation.run(s, options,
+                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name()));
+                w.close();
+                Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
+                return r;
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new InputException("--access-log: " + accessLog + ": cannot be written ("
+                    + e.getMessage() + ")");
+        }
     }
 
     private Integer runGateway(GatewayScenario gateway) {

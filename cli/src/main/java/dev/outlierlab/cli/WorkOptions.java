@@ -11,9 +11,9 @@ import picocli.CommandLine.Option;
 /**
  * How much work a command may do without asking: before simulating, {@code run} and {@code sweep} estimate
  * the work ({@link WorkEstimate}) and refuse, with the estimate and how to allow it, anything estimated at over
- * {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On a terminal, a run
- * that lasts over a second shows its progress and the time left on standard error (never standard output,
- * never when output is redirected or captured).
+ * {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On an interactive
+ * console ({@link System#console()}), a run that lasts over a second shows its progress and the time left on
+ * standard error (never standard output, never when output is redirected or captured).
  */
 public final class WorkOptions {
     /**

@@ -39,4 +39,13 @@ class CheckDocsTest {
         assertThat(pasted("docs/check.md", "outlier-lab check docs/examples/reviews-destination-rule.yaml --hosts 6"))
                 .isEqualTo(out);
     }
+
+    @Test
+    void kumaExample() throws IOException {
+        String out = CliRunner.run("check", "../check/src/test/resources/corpus/kuma/meshcircuitbreaker-outbound.input.yaml",
+                "--hosts", "6").out().replace("../check/", "check/");
+        assertThat(pasted("docs/check.md",
+                "outlier-lab check check/src/test/resources/corpus/kuma/meshcircuitbreaker-outbound.input.yaml --hosts 6"))
+                .isEqualTo(out);
+    }
 }

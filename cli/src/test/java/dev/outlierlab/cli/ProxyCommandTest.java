@@ -155,7 +155,7 @@ class ProxyCommandTest {
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--set", "gateway.bucket=7s", "--port", "0")
                 .assertRejected("gateway.window", "a whole number of buckets");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--set", "gateway.colour=red", "--port", "0")
-                .assertRejected("unknown setting gateway.colour for --profile gateway");
+                .assertRejected("--set gateway.colour: unknown key 'gateway.colour'; allowed under gateway:");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--mode", "loud", "--port", "0")
                 .assertRejected("--mode", "one of off, shadow, prod");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--profile", "envoy",

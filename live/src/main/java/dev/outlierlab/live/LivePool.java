@@ -27,6 +27,7 @@ public final class LivePool implements AutoCloseable {
 
     private final String name;
     private final LiveClock clock;
+    private final boolean stampAtRecord;
     private final long originNanos;
     private final OutcomeRecorder recorder;
     private final int drainLimit;
@@ -58,6 +59,7 @@ public final class LivePool implements AutoCloseable {
     LivePool(LivePoolBuilder b) {
         this.name = b.name;
         this.clock = b.clock;
+        this.stampAtRecord = b.stampAtRecord;
         this.originNanos = clock.nanoTime();
         this.recorder = new OutcomeRecorder(b.stripes, b.ringCapacity);
         this.drainLimit = b.stripes * b.ringCapacity;
@@ -197,7 +199,8 @@ public final class LivePool implements AutoCloseable {
             return false;
         }
         long payload = OutcomeRecorder.payload(endpoint.id(), code);
-        long time = clock.nanoTime() - originNanos;
+        // Without stamping, -1 sorts first and is applied at the drain's time (never before the last applied).
+        long time = stampAtRecord ? clock.nanoTime() - originNanos : -1;
         OutcomeStripe stripe = recorder.stripeOfCurrentThread();
         if (stripe.offer(time, payload)) {
             return true;
@@ -340,7 +343,7 @@ public final class LivePool implements AutoCloseable {
             // Take a run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
             long until = recorder.earliestTimeExcept(stripe);
             do {
-                applyNext(stripe);
+                applyNext(stripe, nowNanos);
                 budget--;
             } while (budget > 0 && stripe.hasNext() && stripe.peekTime() <= until);
         }
@@ -353,8 +356,9 @@ public final class LivePool implements AutoCloseable {
         nextDueNanos = detector.nextDueNanos();
     }
 
-    private void applyNext(OutcomeStripe stripe) {
-        long time = Math.max(stripe.peekTime(), lastAppliedNanos);
+    private void applyNext(OutcomeStripe stripe, long drainNanos) {
+        long stamped = stripe.peekTime();
+        long time = Math.max(stamped < 0 ? drainNanos : stamped, lastAppliedNanos);
         long payload = stripe.peekPayload();
         stripe.advance();
         lastAppliedNanos = time;

@@ -112,7 +112,7 @@ class ConcurrencyTest {
             if (mode == StageMode.OFF) {
                 // Stay off until the workers have seen it (bounded), however loaded the machine is.
                 long ignored = pool.counters().ignoredOff();
-                long offUntil = System.nanoTime() + 200 * MS;
+                long offUntil = System.nanoTime() + 2_000 * MS;
                 while (pool.counters().ignoredOff() == ignored && System.nanoTime() < offUntil) {
                     Thread.sleep(1);
                 }

@@ -81,13 +81,18 @@ class LabEquivalenceTest {
     }
 
     private static List<OutlierEvent> live(List<TraceRecord> records, long seed, int batchSeed) {
+        return live(records, seed, batchSeed, false);
+    }
+
+    private static List<OutlierEvent> live(List<TraceRecord> records, long seed, int batchSeed, boolean atDrain) {
         ManualClock clock = new ManualClock();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < HOSTS; i++) {
             names.add("host-" + i);
         }
-        LivePool pool = LivePoolBuilder.envoy("equivalence", config(), 50).clock(clock).seed(seed)
-                .endpoints(names).build();
+        LivePoolBuilder builder = LivePoolBuilder.envoy("equivalence", config(), 50).clock(clock).seed(seed)
+                .endpoints(names);
+        LivePool pool = (atDrain ? builder.stampOutcomesAtDrain() : builder).build();
         List<OutlierEvent> events = new ArrayList<>();
         pool.addListener(new LiveListener() {
             @Override
@@ -123,6 +128,10 @@ class LabEquivalenceTest {
                     .contains(EventAction.EJECT, EventAction.UNEJECT, EventAction.UNENFORCED, EventAction.OVERFLOW);
             assertThat(live(records, seed, 0)).as("drained after each outcome, seed %d", seed).isEqualTo(lab);
             assertThat(live(records, seed, 7)).as("drained in batches, seed %d", seed).isEqualTo(lab);
+            assertThat(live(records, seed, 0, true)).as("stamped at drain, drained after each, seed %d", seed)
+                    .isEqualTo(lab);
+            assertThat(live(records, seed, 7, true)).as("stamped at drain in batches, seed %d", seed)
+                    .isNotEqualTo(lab);
         }
     }
 }

@@ -95,6 +95,6 @@ class FindingsRenderersTest {
                 .contains("          numbers: hosts 6, max_ejection_percent 10, percent_if_one_ejected 16.67")
                 .contains("          fix:\n            trafficPolicy:\n              outlierDetection:\n"
                         + "                maxEjectionPercent: 17   # admits 1 of 6 hosts; 34 admits 2\n")
-                .endsWith("1 error, 2 warnings, 0 notes\n");
+                .endsWith("1 error, 1 warning, 1 note\n");
     }
 }

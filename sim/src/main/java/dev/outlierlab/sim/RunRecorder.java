@@ -172,6 +172,7 @@ final class RunRecorder implements DetectorListener {
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
         }
         return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount, eventHostWidth);
+                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
+                eventHostWidth);
     }
 }

@@ -31,11 +31,18 @@ public record RunResult(
         long eventCount,
         int eventHostWidth) {
 
-    /** A result that kept every event, without the signal series. */
+    /** A result that kept every event, with the signal series. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts, SignalSeries signals) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, signals, events.size(),
+                events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
+    }
+
+    /** A result without the signal series. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
             List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
             List<HostTally> hosts) {
-        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null, events.size(),
-                events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null);
     }
 }

@@ -26,6 +26,11 @@ public final class Simulation {
     }
 
     public static RunResult run(Scenario scenario, RunOptions options) {
+        return run(scenario, options, RequestSink.NONE);
+    }
+
+    /** Runs the scenario and hands every request, as sent, to {@code sink}. */
+    public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
         LabCluster cluster = new LabCluster(scenario, options);
         LoadSpec load = scenario.load();
         FaultInjector faults = cluster.faults;
@@ -36,12 +41,12 @@ public final class Simulation {
                 ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
-        RunWatcher watcher = options.watcher();
-        long expected = scenario.requestCount(); // exact for even arrivals, the expectation for Poisson
         long t = arrivals.next();
+        RunWatcher watcher = options.watcher();
+        long expected = scenario.requestCount();
         for (long i = 0; t >= 0; i++) {
             if ((i & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
-                watcher.progress(i, Math.max(expected, i));
+                watcher.progress(i, Math.max(i, expected));
             }
             long following = arrivals.next();
             long next = following >= 0 ? following : duration;
@@ -54,18 +59,22 @@ public final class Simulation {
             Outcome outcome;
             if (host < 0) {
                 outcome = Outcome.FAILED_NO_HOST;
+                sink.onRequest(t, -1, 503, null);
             } else {
                 int fault = faults.onRequest(host, t);
                 if (fault != FaultInjector.PASS) {
                     outcome = Outcome.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
                     cluster.report(host, spec.status(), spec.result(), t);
+                    sink.onRequest(t, host, spec.status(), spec.result());
                 } else if (capacity != null && !capacity.admit(host, t)) {
                     outcome = Outcome.FAILED_CAPACITY;
                     cluster.report(host, load.overloadStatus(), load.overloadResult(), t);
+                    sink.onRequest(t, host, load.overloadStatus(), load.overloadResult());
                 } else {
                     outcome = Outcome.OK;
                     cluster.report(host, 200, null, t);
+                    sink.onRequest(t, host, 200, null);
                 }
             }
             boolean failed = outcome != Outcome.OK;

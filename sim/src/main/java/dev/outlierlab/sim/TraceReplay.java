@@ -1,57 +1,186 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import dev.outlierlab.sim.trace.TraceRecord;
-import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Replays an explicit outcome trace instead of synthetic traffic: the scenario's cluster, outlier settings,
- * health checks and duration apply; its traffic and faults do not. Before each record, the ticks due at or
- * before its time run (spec section 3); after the last, ticks run on to the duration. Records are reported
- * exactly as given: there is no routing, so panic and "no healthy upstream" do not arise, and nothing is
- * "during fault".
+ * Replays observed outcomes instead of synthetic traffic: the scenario's cluster, outlier settings, health
+ * checks and duration apply; its traffic and faults do not. Before each record, the ticks due at or before its
+ * time run (spec section 3); after the last, ticks run on to the duration. Records are reported as given (a
+ * {@link TraceRecord#connected() connected} record first reports the connect success, as Envoy's router does).
+ * There is no routing: the replay counts, per host, what arrived while the lab had it ejected ({@link HostTraffic}).
+ * An outcome trace reports those records to the host all the same (Envoy's own tests do so); observed traffic
+ * ({@code movedWhileEjected}, an access log routed under other settings) does not, because under the lab's
+ * settings those requests would have gone to other hosts and the ejected host's detector would not have seen
+ * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
+ * 4), and nothing is "during fault".
+ *
+ * <p>Records are pushed with {@link #offer} (several replays can then be fed from one merged stream) or pulled
+ * from an iterator with {@link #run}.
  */
 public final class TraceReplay {
-    private TraceReplay() {
+    private final Scenario scenario;
+    private final LabCluster cluster;
+    private final long[] requests;
+    private final long[] failed;
+    private final long[] requestsWhileEjected;
+    private final long[] failedWhileEjected;
+    private final boolean movedWhileEjected;
+    private final RunWatcher watcher;
+    private long replayed;
+    private long previous;
+    private boolean pending;
+    private long pendingNanos;
+    private boolean pendingFailed;
+    private boolean pendingPanic;
+
+    /** A replay of an outcome trace: every record is reported to its host. */
+    public TraceReplay(Scenario scenario, RunOptions options) {
+        this(scenario, options, false);
     }
 
-    public static RunResult run(Scenario scenario, Iterator<TraceRecord> records, RunOptions options) {
-        Scenario noTraffic = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
+    /**
+     * @param movedWhileEjected the records are observed traffic: one for a host the lab has ejected is counted
+     *                          as moved elsewhere and not reported to that host
+     */
+    public TraceReplay(Scenario scenario, RunOptions options, boolean movedWhileEjected) {
+        this.movedWhileEjected = movedWhileEjected;
+        this.scenario = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
                 scenario.cluster(), scenario.traffic(), List.of(), scenario.outlierDetection(),
                 scenario.healthChecks(), scenario.envoyVersion());
-        LabCluster cluster = new LabCluster(noTraffic, options);
-        long previous = 0;
-        long replayed = 0;
-        TraceRecord pending = records.hasNext() ? records.next() : null;
-        while (pending != null) {
-            TraceRecord record = pending;
-            pending = records.hasNext() ? records.next() : null;
-            if (record.timeNanos() < previous) {
-                throw new TraceOrderException(record.line(), "time "
-                        + Durations.format(record.timeNanos()) + " is earlier than the line before ("
-                        + Durations.format(previous) + "); records must be in time order");
-            }
-            if (record.timeNanos() >= scenario.durationNanos()) {
-                throw new TraceOrderException(record.line(), "time "
-                        + Durations.format(record.timeNanos()) + " is not before the scenario's duration ("
-                        + Durations.format(scenario.durationNanos()) + "); raise duration or trim the trace");
-            }
-            previous = record.timeNanos();
-            if ((replayed++ & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
-                options.watcher().progress(replayed - 1, 0);
-            }
-            long next = pending == null ? scenario.durationNanos() : Math.max(pending.timeNanos(), record.timeNanos());
-            cluster.runDue(record.timeNanos());
-            if (record.result() != null) {
-                cluster.monitors[record.host()].putResult(record.result(), record.code(), record.timeNanos());
-            } else {
-                cluster.monitors[record.host()].putHttpResponseCode(record.code(), record.timeNanos());
-            }
-            cluster.recorder.request(record.timeNanos(), next, record.isFailure(), false, false, false);
+        this.cluster = new LabCluster(this.scenario, options);
+        this.watcher = options.watcher();
+        int hosts = scenario.cluster().hosts().size();
+        requests = new long[hosts];
+        failed = new long[hosts];
+        requestsWhileEjected = new long[hosts];
+        failedWhileEjected = new long[hosts];
+    }
+
+    /** Replays every record of {@code records} and returns the run. */
+    public static RunResult run(Scenario scenario, Iterator<TraceRecord> records, RunOptions options) {
+        TraceReplay replay = new TraceReplay(scenario, options);
+        while (records.hasNext()) {
+            replay.offer(records.next());
         }
-        return cluster.finish();
+        return replay.finish().run();
+    }
+
+    /**
+     * Reports one record: the ticks due at or before its time run first.
+     *
+     * @throws TraceOrderException if it is earlier than the record before, or not before the duration
+     */
+    public void offer(TraceRecord record) {
+        long t = record.timeNanos();
+        if (t < previous) {
+            throw new TraceOrderException(record.line(), "time " + Durations.format(t)
+                    + " is earlier than the line before (" + Durations.format(previous)
+                    + "); records must be in time order");
+        }
+        if (t >= scenario.durationNanos()) {
+            throw new TraceOrderException(record.line(), "time " + Durations.format(t)
+                    + " is not before the scenario's duration (" + Durations.format(scenario.durationNanos())
+                    + "); raise duration or trim the trace");
+        }
+        chargePending(t);
+        previous = t;
+        if ((replayed++ & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
+            watcher.progress(replayed - 1, 0);
+        }
+        cluster.runDue(t);
+        int host = record.host();
+        boolean panic = cluster.balancer.inPanic();
+        boolean isFailure = record.isFailure();
+        requests[host]++;
+        if (isFailure) {
+            failed[host]++;
+        }
+        // In panic Envoy routes to every host, ejected or not: only outside panic would ejection have moved it.
+        boolean ejected = cluster.monitors[host].isEjected();
+        boolean moved = ejected && movedWhileEjected && !panic;
+        if (moved || ejected && !movedWhileEjected) {
+            requestsWhileEjected[host]++;
+            if (isFailure) {
+                failedWhileEjected[host]++;
+            }
+        }
+        if (!moved) {
+            report(cluster.monitors[host], record, t);
+        }
+        pending = true;
+        pendingNanos = t;
+        pendingFailed = isFailure;
+        pendingPanic = panic;
+    }
+
+    private static void report(HostMonitor monitor, TraceRecord record, long t) {
+        if (record.connected()) {
+            monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, t);
+        }
+        if (record.result() != null) {
+            monitor.putResult(record.result(), record.code(), t);
+        } else {
+            monitor.putHttpResponseCode(record.code(), t);
+        }
+    }
+
+    /** Runs the ticks up to the duration and returns the run with each host's traffic. */
+    public ReplayResult finish() {
+        chargePending(scenario.durationNanos());
+        RunResult run = cluster.finish();
+        List<String> names = scenario.cluster().hosts();
+        long[] ejected = ejectedNanos(run.events(), names, scenario.durationNanos());
+        List<HostTraffic> hosts = new ArrayList<>(names.size());
+        for (int h = 0; h < names.size(); h++) {
+            hosts.add(new HostTraffic(names.get(h), requests[h], failed[h], ejected[h], requestsWhileEjected[h],
+                    failedWhileEjected[h]));
+        }
+        return new ReplayResult(run, hosts);
+    }
+
+    /** The record before is charged up to {@code nextNanos} (the time to the next request bounds its panic time). */
+    private void chargePending(long nextNanos) {
+        if (pending) {
+            cluster.recorder.request(pendingNanos, nextNanos, pendingFailed, false, pendingPanic, false);
+            pending = false;
+        }
+    }
+
+    /** Per host, the time between each ejection and its return (or the end). */
+    static long[] ejectedNanos(List<OutlierEvent> events, List<String> names, long endNanos) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int h = 0; h < names.size(); h++) {
+            index.put(names.get(h), h);
+        }
+        long[] total = new long[names.size()];
+        long[] since = new long[names.size()];
+        java.util.Arrays.fill(since, -1);
+        for (OutlierEvent e : events) {
+            int h = index.get(e.host());
+            if (e.action() == EventAction.EJECT && since[h] < 0) {
+                since[h] = e.timeNanos();
+            } else if (e.action() == EventAction.UNEJECT && since[h] >= 0) {
+                total[h] += e.timeNanos() - since[h];
+                since[h] = -1;
+            }
+        }
+        for (int h = 0; h < total.length; h++) {
+            if (since[h] >= 0) {
+                total[h] += endNanos - since[h];
+            }
+        }
+        return total;
     }
 }

@@ -12,8 +12,14 @@ public final class EndpointWindow {
     private final int[] attempts;
     private final int[] failures;
     private long currentBucket = -1;
+    /** {@code currentBucket mod buckets}: the slot the current bucket uses. */
+    private int currentSlot;
+    /** Start of the bucket after the current one: before it, {@link #advance} has nothing to do. */
+    private long nextBucketStartNanos = Long.MIN_VALUE;
     private long totalAttempts;
     private long totalFailures;
+    /** The success rate of the current totals, or NaN until asked for after a change. */
+    private double rate = Double.NaN;
 
     public EndpointWindow(long bucketNanos, int buckets) {
         this.bucketNanos = bucketNanos;
@@ -23,10 +29,14 @@ public final class EndpointWindow {
 
     /** Brings the window to time {@code nowNanos}: buckets older than the window at that time are cleared. */
     public void advance(long nowNanos) {
+        if (nowNanos < nextBucketStartNanos) {
+            return;
+        }
         long target = nowNanos / bucketNanos;
         if (target <= currentBucket) {
             return;
         }
+        rate = Double.NaN;
         int n = attempts.length;
         if (currentBucket < 0 || target - currentBucket >= n) {
             clear();
@@ -40,14 +50,17 @@ public final class EndpointWindow {
             }
         }
         currentBucket = target;
+        currentSlot = (int) (target % n);
+        nextBucketStartNanos = (target + 1) * bucketNanos;
     }
 
     /** Counts one attempt at {@code nowNanos}. */
     public void record(long nowNanos, boolean failed) {
         advance(nowNanos);
-        int slot = (int) (currentBucket % attempts.length);
+        int slot = currentSlot;
         attempts[slot]++;
         totalAttempts++;
+        rate = Double.NaN;
         if (failed) {
             failures[slot]++;
             totalFailures++;
@@ -60,6 +73,7 @@ public final class EndpointWindow {
         java.util.Arrays.fill(failures, 0);
         totalAttempts = 0;
         totalFailures = 0;
+        rate = Double.NaN;
     }
 
     /** Attempts in the window as of the last {@link #advance}. */
@@ -73,7 +87,12 @@ public final class EndpointWindow {
 
     /** The success rate in percent, {@code successes * 100.0 / attempts}; NaN when empty. */
     public double successRatePercent() {
-        return (totalAttempts - totalFailures) * 100.0 / totalAttempts;
+        double r = rate;
+        if (r != r) {
+            r = (totalAttempts - totalFailures) * 100.0 / totalAttempts;
+            rate = r;
+        }
+        return r;
     }
 
     /** The oldest bucket start the window holds as of the last {@link #advance}: nothing before it is counted. */

@@ -130,6 +130,11 @@ public final class GatewayDetector implements Detector {
             return;
         }
         double mean = sum / peers;
+        double rate = own.successRatePercent();
+        if (rate >= mean) {
+            // mean - factor * stdev is at most the mean: nothing at or above it can be below the threshold
+            return;
+        }
         double variance = 0;
         for (int k = 0; k < peers; k++) {
             double d = peerRates[k] - mean;
@@ -137,7 +142,6 @@ public final class GatewayDetector implements Detector {
         }
         double stdev = Math.sqrt(variance / peers);
         double threshold = mean - config.stdevFactor() * stdev;
-        double rate = own.successRatePercent();
         if (stdev < config.minStdevPercent()) {
             if (rate < threshold) {
                 belowMinStdev++;

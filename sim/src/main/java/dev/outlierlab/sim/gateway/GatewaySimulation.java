@@ -59,9 +59,11 @@ public final class GatewaySimulation {
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
         int[] list = new int[n];
+        SendTimes times = new SendTimes(traffic.rps());
+        int p = -1;
         for (long i = 0; i < count; i++) {
-            long t = traffic.sendTimeNanos(i);
-            int p = (int) (i % processes);
+            long t = times.next();
+            p = p + 1 < processes ? p + 1 : 0;
             routers[p].next(list);
             int candidates = stages[p].apply(list, n, t);
             recorder.stage(stages[p].action());

@@ -8,12 +8,21 @@ import dev.outlierlab.engine.envoy.RequestResult;
  * null), as Envoy's {@code putHttpResponseCode} / {@code putResult(result, code)} take them.
  *
  * @param line the line of the trace file it came from, for messages
+ * @param connected whether a {@code LOCAL_ORIGIN_CONNECT_SUCCESS} is reported first, as Envoy's HTTP router
+ *                  does when the connection pool hands over a stream ({@code UpstreamRequest::onPoolReady});
+ *                  outcome traces report exactly what they say and leave it false, access logs set it for
+ *                  every request that reached an upstream connection
  */
-public record TraceRecord(long timeNanos, int host, int code, RequestResult result, long line) {
+public record TraceRecord(long timeNanos, int host, int code, RequestResult result, long line, boolean connected) {
     public TraceRecord {
         if (code < 0 && result == null) {
             throw new IllegalArgumentException("a trace record needs a code or a result");
         }
+    }
+
+    /** A record reported exactly as given (outcome traces). */
+    public TraceRecord(long timeNanos, int host, int code, RequestResult result, long line) {
+        this(timeNanos, host, code, result, line, false);
     }
 
     /** Whether this outcome is a failure as a user would count it: a 5xx, or a failing result. */

@@ -1,0 +1,153 @@
+package dev.outlierlab.accesslog;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * JSON access logs, one object per line, as Envoy's {@code json_format} writes them. Keys are configurable
+ * ({@link JsonKeys}); values may be strings or numbers ({@code "duration": 12} or {@code "duration": "12"}), and
+ * {@code null} or {@code "-"} means absent. The start time is read with Envoy's default pattern unless another
+ * is given (a fraction of any length is accepted), or as seconds since the epoch when it is a number. Keys that
+ * replay does not use, and nested values, are skipped.
+ */
+public final class JsonLogFormat implements LogFormat {
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private final JsonKeys keys;
+    private final StartTimeFormat time;
+    private final byte[] scratch = new byte[0];
+
+    public JsonLogFormat(JsonKeys keys, StartTimeFormat time) {
+        this.keys = keys;
+        this.time = time;
+    }
+
+    public JsonKeys keys() {
+        return keys;
+    }
+
+    @Override
+    public String name() {
+        return "json";
+    }
+
+    @Override
+    public boolean parse(byte[] b, int start, int end, ParsedLine out) {
+        out.reset(b);
+        if (end <= start || b[start] != '{') {
+            return out.fail("not a JSON object (the line does not start with '{')");
+        }
+        ByteText text = new ByteText();
+        try (JsonParser p = FACTORY.createParser(b, start, end - start)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken v = p.nextToken();
+                if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+                    p.skipChildren();
+                    continue;
+                }
+                boolean absent = v == JsonToken.VALUE_NULL || v == JsonToken.VALUE_STRING && "-".equals(p.getText());
+                if (key.equals(keys.startTime())) {
+                    if (absent) {
+                        continue;
+                    }
+                    if (v.isNumeric()) {
+                        out.startEpochNanos = p.getDecimalValue().movePointRight(9).longValue();
+                    } else {
+                        byte[] t = p.getText().getBytes(StandardCharsets.UTF_8);
+                        long ns = time.parse(t, 0, t.length);
+                        if (ns == Long.MIN_VALUE) {
+                            return out.fail(keys.startTime() + " \"" + p.getText() + "\" does not match the pattern "
+                                    + time.pattern());
+                        }
+                        out.startEpochNanos = ns;
+                    }
+                    out.hasStart = true;
+                } else if (key.equals(keys.responseCode())) {
+                    long c = absent ? 0 : number(p, v);
+                    if (c < 0 || c > 999) {
+                        return out.fail(keys.responseCode() + " " + p.getText() + " is not a status code");
+                    }
+                    out.code = (int) c;
+                } else if (key.equals(keys.duration())) {
+                    long d = absent ? -1 : number(p, v);
+                    if (!absent && d < 0) {
+                        return out.fail(keys.duration() + " " + p.getText() + " is not a number of milliseconds");
+                    }
+                    out.durationNanos = d < 0 ? -1 : d * 1_000_000L;
+                } else if (key.equals(keys.responseFlags())) {
+                    byte[] f = absent ? scratch : p.getText().getBytes(StandardCharsets.UTF_8);
+                    out.flags = ResponseFlag.parse(f, 0, f.length);
+                } else if (key.equals(keys.upstreamHost())) {
+                    text.hostValue = absent ? null : p.getText();
+                } else if (key.equals(keys.upstreamCluster())) {
+                    text.clusterValue = absent ? null : p.getText();
+                } else if (key.equals(keys.instance())) {
+                    text.instanceValue = absent ? null : p.getText();
+                }
+            }
+        } catch (IOException e) {
+            return out.fail("not valid JSON: " + firstLine(e.getMessage()));
+        }
+        if (!out.hasStart) {
+            return out.fail("no \"" + keys.startTime() + "\" (set its key with --json-key start_time=KEY)");
+        }
+        if (out.code < 0) {
+            return out.fail("no \"" + keys.responseCode() + "\" (set its key with --json-key response_code=KEY)");
+        }
+        text.store(out);
+        return true;
+    }
+
+    private static long number(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            return p.getLongValue();
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            String s = p.getText();
+            if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(Character::isDigit)) {
+                return -1;
+            }
+            return Long.parseLong(s);
+        }
+        return -1;
+    }
+
+    private static String firstLine(String message) {
+        int nl = message == null ? -1 : message.indexOf('\n');
+        return nl < 0 ? String.valueOf(message) : message.substring(0, nl);
+    }
+
+    /** Text values are re-encoded into one buffer that the line's ranges point into. */
+    private static final class ByteText {
+        String hostValue;
+        String clusterValue;
+        String instanceValue;
+
+        void store(ParsedLine out) {
+            byte[] h = hostValue == null ? new byte[0] : hostValue.getBytes(StandardCharsets.UTF_8);
+            byte[] c = clusterValue == null ? null : clusterValue.getBytes(StandardCharsets.UTF_8);
+            byte[] i = instanceValue == null ? null : instanceValue.getBytes(StandardCharsets.UTF_8);
+            byte[] all = new byte[h.length + (c == null ? 0 : c.length) + (i == null ? 0 : i.length)];
+            System.arraycopy(h, 0, all, 0, h.length);
+            out.bytes = all;
+            out.hostStart = 0;
+            out.hostEnd = h.length;
+            int p = h.length;
+            if (c != null) {
+                System.arraycopy(c, 0, all, p, c.length);
+                out.clusterStart = p;
+                out.clusterEnd = p + c.length;
+                p += c.length;
+            }
+            if (i != null) {
+                System.arraycopy(i, 0, all, p, i.length);
+                out.instanceStart = p;
+                out.instanceEnd = p + i.length;
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.outlierlab.accesslog;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * The one pass over the logs: which detectors there are (cluster and proxy instance), each one's hosts in order
+ * of first appearance and its time span, the earliest outcome (the replay's time zero), and every bad or skipped
+ * line; the outcomes themselves go, in time order, to a binary spool that {@link LogReplay} replays once the
+ * hosts and the span are known. Memory holds the names and the reorder window, never the log.
+ */
+public final class LogScan {
+    private LogScan() {
+    }
+
+    /** What the pass found; close it to delete the spooled outcomes. */
+    public static final class Result implements AutoCloseable {
+        private final List<ReplayGroup> groups;
+        private final long originEpochNanos;
+        private final BadLines lines;
+        final OutcomeSpool spool;
+
+        Result(List<ReplayGroup> groups, long originEpochNanos, BadLines lines, OutcomeSpool spool) {
+            this.groups = List.copyOf(groups);
+            this.originEpochNanos = originEpochNanos;
+            this.lines = lines;
+            this.spool = spool;
+        }
+
+        public List<ReplayGroup> groups() {
+            return groups;
+        }
+
+        /** The earliest outcome's time: the replay's time zero. */
+        public long originEpochNanos() {
+            return originEpochNanos;
+        }
+
+        public BadLines lines() {
+            return lines;
+        }
+
+        @Override
+        public void close() {
+            spool.close();
+        }
+    }
+
+    public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress) {
+        BadLines bad = new BadLines();
+        Map<String, Building> groups = new LinkedHashMap<>();
+        long origin = Long.MIN_VALUE;
+        OutcomeSpool spool = new OutcomeSpool();
+        Building g = null;
+        String lastHost = null;
+        int lastHostId = -1;
+        try (MergedLog log = new MergedLog(inputs, settings, bad, progress)) {
+            for (LogEntry e = log.next(); e != null; e = log.next()) {
+                if (origin == Long.MIN_VALUE) {
+                    origin = e.endEpochNanos();
+                }
+                if (g == null || g.cluster != e.cluster() || g.instance != e.instance()) {
+                    LogEntry entry = e;
+                    int index = groups.size();
+                    g = groups.computeIfAbsent(key(e),
+                            k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
+                    lastHost = null;
+                }
+                if (e.host() != lastHost) {
+                    String host = e.host();
+                    Building b = g;
+                    lastHostId = g.hostIds.computeIfAbsent(host, h -> {
+                        b.hosts.add(h);
+                        return b.hosts.size() - 1;
+                    });
+                    lastHost = host;
+                }
+                g.last = e.endEpochNanos();
+                g.entries++;
+                spool.write(e.endEpochNanos(), g.index, lastHostId, e.code(), e.outcome(), e.line());
+            }
+        } catch (RuntimeException ex) {
+            spool.close();
+            throw ex;
+        }
+        List<ReplayGroup> out = new ArrayList<>();
+        for (Building b : groups.values()) {
+            out.add(new ReplayGroup(b.cluster, b.instance, b.hosts, b.first, b.last, b.entries));
+        }
+        return new Result(out, origin, bad, spool);
+    }
+
+    static String key(LogEntry e) {
+        return e.cluster() + '\u0000' + e.instance();
+    }
+
+    private static final class Building {
+        final int index;
+        final String cluster;
+        final String instance;
+        final long first;
+        final List<String> hosts = new ArrayList<>();
+        final Map<String, Integer> hostIds = new HashMap<>();
+        long last;
+        long entries;
+
+        Building(int index, String cluster, String instance, long first) {
+            this.index = index;
+            this.cluster = cluster;
+            this.instance = instance;
+            this.first = first;
+        }
+    }
+}

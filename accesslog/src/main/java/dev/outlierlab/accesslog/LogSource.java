@@ -1,0 +1,156 @@
+package dev.outlierlab.accesslog;
+
+import dev.outlierlab.config.InputException;
+import java.io.IOException;
+
+/**
+ * The entries of one input in the order their streams ended. Envoy writes a line when a stream ends, so a log
+ * is nearly in end-time order; lines from different worker threads can be a little out of order, so entries are
+ * held in a heap until the latest end time seen is a reorder window past them. A line that ends earlier than one
+ * already handed on is a bad line. Memory is bounded by the lines of one window, never by the log's length.
+ */
+final class LogSource implements AutoCloseable {
+    private static final int MAX_HELD = 4_000_000;
+
+    private final LogInput input;
+    private final int index;
+    private final ReadSettings settings;
+    private final NameTable names;
+    private final BadLines bad;
+    private final LogLineReader reader;
+    private final ParsedLine parsed = new ParsedLine();
+    private final ReorderBuffer held = new ReorderBuffer();
+    private long latestEnd = Long.MIN_VALUE;
+    private long lastHandedOn = Long.MIN_VALUE;
+    private boolean eof;
+
+    LogSource(LogInput input, int index, ReadSettings settings, NameTable names, BadLines bad, long[] bytesRead) {
+        this.input = input;
+        this.index = index;
+        this.settings = settings;
+        this.names = names;
+        this.bad = bad;
+        this.reader = new LogLineReader(input.open(bytesRead), settings.maxLineBytes());
+    }
+
+    /** The next entry in end-time order, or null at the end. */
+    LogEntry next() {
+        while (!eof && (held.isEmpty() || held.peek().endEpochNanos() > latestEnd - settings.reorderWindowNanos())
+                && held.size() < MAX_HELD) {
+            readOne();
+        }
+        LogEntry e = held.poll();
+        if (e != null) {
+            lastHandedOn = e.endEpochNanos();
+        }
+        return e;
+    }
+
+    private void readOne() {
+        try {
+            while (reader.next()) {
+                LogEntry e = parse();
+                if (e != null) {
+                    if (e.endEpochNanos() < lastHandedOn) {
+                        bad.bad(input.name(), e.line(), "ends " + seconds(lastHandedOn - e.endEpochNanos())
+                                + " before a line already replayed, more than the reorder window ("
+                                + seconds(settings.reorderWindowNanos()) + "); widen it with --reorder-window");
+                        continue;
+                    }
+                    held.add(e);
+                    latestEnd = Math.max(latestEnd, e.endEpochNanos());
+                    return;
+                }
+            }
+            eof = true;
+        } catch (IOException e) {
+            throw new InputException(input.name() + ":" + (reader.lineNumber() + 1) + ": cannot be read ("
+                    + e.getMessage() + ")");
+        }
+    }
+
+    /** The entry of the current line, or null when it is blank, bad or reaches no detector (counted). */
+    private LogEntry parse() {
+        long line = reader.lineNumber();
+        if (reader.tooLong()) {
+            bad.line();
+            bad.bad(input.name(), line, "longer than " + reader.maxLineBytes() + " bytes");
+            return null;
+        }
+        byte[] b = reader.buffer();
+        int s = reader.start();
+        int e = reader.end();
+        if (isBlank(b, s, e)) {
+            return null;
+        }
+        bad.line();
+        ParsedLine p = parsed;
+        if (!settings.format().parse(b, s, e, p)) {
+            bad.bad(input.name(), line, p.error());
+            return null;
+        }
+        if (!p.hasStart) {
+            bad.bad(input.name(), line, "no START_TIME");
+            return null;
+        }
+        String cluster = "";
+        if (p.clusterStart >= 0 && !(p.clusterEnd - p.clusterStart == 1 && p.bytes[p.clusterStart] == '-')) {
+            cluster = names.intern(p.bytes, p.clusterStart, p.clusterEnd);
+            if (cluster == null) {
+                bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+                return null;
+            }
+        }
+        if (settings.cluster() != null && p.clusterStart >= 0 && !settings.cluster().equals(cluster)) {
+            bad.countOtherCluster();
+            return null;
+        }
+        Outcome outcome = OutcomeMapping.map(p.hasHost(), p.code, p.flags);
+        if (!outcome.reported()) {
+            bad.notReported(outcome, p.flags);
+            return null;
+        }
+        String host = names.intern(p.bytes, p.hostStart, p.hostEnd);
+        if (host == null) {
+            bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+            return null;
+        }
+        if (settings.hosts() != null && !settings.hosts().contains(host)) {
+            bad.bad(input.name(), line, "upstream host \"" + host + "\" is not a host of the cluster");
+            return null;
+        }
+        String instance = "";
+        if (settings.instancePerFile()) {
+            instance = input.name();
+        } else if (p.instanceStart >= 0) {
+            instance = names.intern(p.bytes, p.instanceStart, p.instanceEnd);
+            if (instance == null) {
+                bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+                return null;
+            }
+        }
+        return new LogEntry(p.endEpochNanos(), cluster, instance, host, p.code, outcome, index, line);
+    }
+
+    private static boolean isBlank(byte[] b, int s, int e) {
+        for (int i = s; i < e; i++) {
+            if (b[i] != ' ' && b[i] != '\t') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String seconds(long nanos) {
+        return dev.outlierlab.engine.Durations.format(nanos);
+    }
+
+    @Override
+    public void close() {
+        try {
+            reader.close();
+        } catch (IOException e) {
+            // closing a file that was read to the end cannot lose anything
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.outlierlab.bench;
+
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.live.Endpoint;
+import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.LivePoolBuilder;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.grpc.util.GrpcCallTracking;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The record paths of {@link LiveBenchmark} measured in CPU time per call rather than wall time: each of
+ * 1, 2 or 4 threads makes the same calls on one shared pool (or breakers, or grpc trackers) and reports its
+ * own thread CPU time ({@link ThreadMXBean#getCurrentThreadCpuTime()}). On a machine shared with other work,
+ * wall time per call counts the time a thread waits for a core; CPU time does not. It is a cross-check of the
+ * JMH figures, not a replacement: cache and CAS contention between threads show only while they overlap.
+ * Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.LiveCpuTime [callsPerThread]}.
+ */
+public final class LiveCpuTime {
+    private static final int ENDPOINTS = 6;
+
+    private LiveCpuTime() {
+    }
+
+    interface Work {
+        void call(int i);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 20_000_000;
+        LivePool pool = LivePoolBuilder.envoy("cpu", OutlierDetectionConfig.defaults(), 50).seed(1)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        Endpoint[] endpoints = pool.endpoints().toArray(new Endpoint[0]);
+        LivePool atDrain = LivePoolBuilder.envoy("cpu-at-drain", OutlierDetectionConfig.defaults(), 50).seed(1)
+                .stampOutcomesAtDrain().endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        Endpoint[] drainEndpoints = atDrain.endpoints().toArray(new Endpoint[0]);
+        CircuitBreaker[] breakers = new CircuitBreaker[ENDPOINTS];
+        for (int i = 0; i < ENDPOINTS; i++) {
+            breakers[i] = CircuitBreaker.ofDefaults("e" + i);
+        }
+        GrpcCallTracking grpc = new GrpcCallTracking(ENDPOINTS);
+        Exception failure = new Exception("503", null, false, false) {
+        };
+        List<String> names = List.of("liveRecord", "liveRecord, stampOutcomesAtDrain", "resilience4jRecord",
+                "grpcRecord");
+        List<Work> works = List.of(
+                i -> pool.record(endpoints[i % ENDPOINTS], (i & 15) == 15 ? 503 : 200),
+                i -> atDrain.record(drainEndpoints[i % ENDPOINTS], (i & 15) == 15 ? 503 : 200),
+                i -> {
+                    if ((i & 15) == 15) {
+                        breakers[i % ENDPOINTS].onError(0, TimeUnit.NANOSECONDS, failure);
+                    } else {
+                        breakers[i % ENDPOINTS].onSuccess(0, TimeUnit.NANOSECONDS);
+                    }
+                },
+                i -> grpc.callClosed(i % ENDPOINTS, (i & 15) != 15));
+        System.out.println("| Benchmark | 1 thread CPU ns/call | 2 threads | 4 threads |");
+        System.out.println("|---|---:|---:|---:|");
+        for (int w = 0; w < works.size(); w++) {
+            StringBuilder row = new StringBuilder("| `" + names.get(w) + "` (CPU time)");
+            for (int threads : new int[] {1, 2, 4}) {
+                run(works.get(w), threads, calls / 4);     // warm-up
+                row.append(String.format(Locale.ROOT, " | %.1f", run(works.get(w), threads, calls)));
+            }
+            System.out.println(row.append(" |"));
+        }
+        pool.close();
+        atDrain.close();
+    }
+
+    /** Mean thread CPU nanoseconds per call over {@code threads} threads making {@code calls} calls each. */
+    private static double run(Work work, int threads, int calls) throws Exception {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        CyclicBarrier start = new CyclicBarrier(threads);
+        long[] cpu = new long[threads];
+        List<Thread> all = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int index = t;
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                    long before = mx.getCurrentThreadCpuTime();
+                    for (int i = 0; i < calls; i++) {
+                        work.call(i);
+                    }
+                    cpu[index] = mx.getCurrentThreadCpuTime() - before;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            all.add(thread);
+            thread.start();
+        }
+        long sum = 0;
+        for (int t = 0; t < threads; t++) {
+            all.get(t).join();
+            sum += cpu[t];
+        }
+        return (double) sum / threads / calls;
+    }
+}

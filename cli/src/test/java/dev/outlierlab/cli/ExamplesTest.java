@@ -181,6 +181,14 @@ class ExamplesTest {
     }
 
     @Test
+    void theTextReportAnalysesEveryEventEvenWhenItShowsFew() {
+        CliRunner.Outcome o = CliRunner.run("run", "--example", "cache-broken-health-check", "--events", "3");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("returned by   0 after the ejection time, 21 by a passing active health check")
+                .contains("host-0: ejected 21 times from 40 s to 240 s");
+    }
+
+    @Test
     void anUnknownExampleIsRejectedWithTheNames() {
         CliRunner.run("run", "--example", "nope").assertRejected("--example: 'nope' is not an example", "overload-cap-100");
     }

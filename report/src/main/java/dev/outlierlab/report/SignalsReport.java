@@ -2,9 +2,6 @@ package dev.outlierlab.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.outlierlab.engine.envoy.event.EventAction;
-import dev.outlierlab.engine.envoy.event.OutlierEvent;
-import dev.outlierlab.engine.envoy.event.UnejectReason;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.signals.Flapping;
 import dev.outlierlab.sim.signals.RequestOutcomes;
@@ -35,10 +32,10 @@ public final class SignalsReport {
         n.putObject("requests_by_outcome").put("sent", o.sent()).put("ok", o.ok())
                 .put("failed_capacity", o.failedCapacity()).put("failed_fault", o.failedFault())
                 .put("failed_no_host", o.failedNoHost());
-        n.putObject("returns").put("ejection_time_elapsed", returns(r, UnejectReason.EJECTION_TIME_ELAPSED))
-                .put("active_health_check", returns(r, UnejectReason.ACTIVE_HEALTH_CHECK));
+        n.putObject("returns").put("ejection_time_elapsed", s.returnsByTime())
+                .put("active_health_check", s.returnsByHealthCheck());
         ArrayNode flapping = n.putArray("flapping");
-        for (Flapping.Episode e : Flapping.find(r.events(), s)) {
+        for (Flapping.Episode e : s.flapping()) {
             flapping.addObject().put("host", e.host()).put("ejections", e.ejections())
                     .put("first", e.firstNanos() / 1e9).put("last", e.lastNanos() / 1e9)
                     .put("per_minute", Math.round(e.perMinute() * 100) / 100.0)
@@ -91,9 +88,9 @@ public final class SignalsReport {
      */
     public static boolean worthShowing(RunResult r) {
         return r.signals() != null && (r.scenario().load().isShaped()
-                || returns(r, UnejectReason.ACTIVE_HEALTH_CHECK) > 0
+                || r.signals().returnsByHealthCheck() > 0
                 || r.signals().outcomes().failedCapacity() > 0
-                || !Flapping.find(r.events(), r.signals()).isEmpty());
+                || !r.signals().flapping().isEmpty());
     }
 
     /** The text report's "Signals" section. */
@@ -104,8 +101,8 @@ public final class SignalsReport {
         line(out, "requests", Numbers.count(o.sent()) + " sent: " + Numbers.count(o.ok()) + " served, "
                 + Numbers.count(o.failedCapacity()) + " failed for capacity, " + Numbers.count(o.failedFault())
                 + " failed by a fault, " + Numbers.count(o.failedNoHost()) + " found no host");
-        line(out, "returned by", Numbers.count(returns(r, UnejectReason.EJECTION_TIME_ELAPSED)) + " after the ejection time, "
-                + Numbers.count(returns(r, UnejectReason.ACTIVE_HEALTH_CHECK)) + " by a passing active health check");
+        line(out, "returned by", Numbers.count(s.returnsByTime()) + " after the ejection time, "
+                + Numbers.count(s.returnsByHealthCheck()) + " by a passing active health check");
         int maxActive = 0;
         int atMax = 0;
         int minHealthy = Integer.MAX_VALUE;
@@ -131,7 +128,7 @@ public final class SignalsReport {
         line(out, "membership", "membership_healthy lowest " + minHealthy + " of " + s.membershipTotal()
                 + (minHealthy < s.membershipTotal() ? " (first at " + Numbers.seconds(atMin * step) + ")" : "")
                 + "; panic at " + panicSteps + " of " + s.size() + " samples");
-        List<Flapping.Episode> episodes = Flapping.find(r.events(), s);
+        List<Flapping.Episode> episodes = s.flapping();
         if (episodes.isEmpty()) {
             line(out, "flapping", "none (no host ejected " + Flapping.MIN_EJECTIONS
                     + " times in a row, each less than 30 s after the one before)");
@@ -174,16 +171,6 @@ public final class SignalsReport {
             parts.add(Numbers.count(step.rps()) + " requests/s from " + Numbers.seconds(step.atNanos()));
         }
         return String.join("; ", parts);
-    }
-
-    private static long returns(RunResult r, UnejectReason reason) {
-        long n = 0;
-        for (OutlierEvent e : r.events()) {
-            if (e.action() == EventAction.UNEJECT && e.uneject() == reason) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private static void line(StringBuilder out, String label, String text) {

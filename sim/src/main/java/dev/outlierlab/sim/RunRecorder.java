@@ -92,6 +92,7 @@ final class RunRecorder implements DetectorListener {
             events.add(event);
         }
         eventCount++;
+        signals.event(event);
         eventHostWidth = Math.max(eventHostWidth, event.host().length());
         if (event.action() == EventAction.EJECT) {
             balancer.setEjected(hostIndex.get(event.host()), true);

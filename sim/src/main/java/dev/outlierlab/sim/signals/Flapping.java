@@ -45,69 +45,94 @@ public final class Flapping {
     private Flapping() {
     }
 
-    /** Every episode, by host in order of first ejection, then in time. */
+    /** Every episode in these events, in the order they ended (by host, then in time, for one host). */
     public static List<Episode> find(List<OutlierEvent> events, SignalSeries signals) {
-        Map<String, List<OutlierEvent>> byHost = new LinkedHashMap<>();
+        Tracker tracker = new Tracker();
         for (OutlierEvent e : events) {
-            if (e.action() == EventAction.EJECT || e.action() == EventAction.UNEJECT) {
-                byHost.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(e);
-            }
+            tracker.onEvent(e);
         }
-        List<Episode> episodes = new ArrayList<>();
-        for (Map.Entry<String, List<OutlierEvent>> entry : byHost.entrySet()) {
-            List<OutlierEvent> chain = new ArrayList<>();
-            long lastEject = Long.MIN_VALUE;
-            for (OutlierEvent e : entry.getValue()) {
-                if (e.action() == EventAction.EJECT) {
-                    if (!chain.isEmpty() && e.timeNanos() - lastEject >= WINDOW_NANOS) {
-                        close(entry.getKey(), chain, signals, episodes);
-                        chain.clear();
-                    }
-                    lastEject = e.timeNanos();
-                }
-                chain.add(e);
-            }
-            close(entry.getKey(), chain, signals, episodes);
-        }
-        return episodes;
+        return tracker.finish(signals);
     }
 
-    private static void close(String host, List<OutlierEvent> chain, SignalSeries signals, List<Episode> out) {
-        int ejections = 0;
-        int byHc = 0;
-        int byTime = 0;
-        long first = -1;
-        long last = -1;
-        long end = -1;
-        for (OutlierEvent e : chain) {
+    /**
+     * Follows a run's events as they happen, keeping a few numbers per host (never the events), so that a run
+     * whose result keeps only some of its events is still analysed whole.
+     */
+    public static final class Tracker {
+        private static final class Chain {
+            int ejections;
+            int byHc;
+            int byTime;
+            long first = -1;
+            long last = -1;
+            long end = -1;
+        }
+
+        private final Map<String, Chain> open = new LinkedHashMap<>();
+        private final List<String> hosts = new ArrayList<>();
+        private final List<Chain> closed = new ArrayList<>();
+
+        public void onEvent(OutlierEvent e) {
             if (e.action() == EventAction.EJECT) {
-                ejections++;
-                first = first < 0 ? e.timeNanos() : first;
-                last = e.timeNanos();
-            } else if (first >= 0) {
-                if (e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK) {
-                    byHc++;
-                } else {
-                    byTime++;
+                Chain c = open.get(e.host());
+                if (c != null && e.timeNanos() - c.last >= WINDOW_NANOS) {
+                    close(e.host(), c);
+                    c = null;
                 }
-                end = e.timeNanos();
+                if (c == null) {
+                    c = new Chain();
+                    c.first = e.timeNanos();
+                    open.put(e.host(), c);
+                }
+                c.ejections++;
+                c.last = e.timeNanos();
+            } else if (e.action() == EventAction.UNEJECT) {
+                Chain c = open.get(e.host());
+                if (c != null) {
+                    if (e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK) {
+                        c.byHc++;
+                    } else {
+                        c.byTime++;
+                    }
+                    c.end = e.timeNanos();
+                }
             }
         }
-        if (ejections < MIN_EJECTIONS) {
-            return;
+
+        /** The episodes, each with the health checks' view over its span from {@code signals} (may be null). */
+        public List<Episode> finish(SignalSeries signals) {
+            for (Map.Entry<String, Chain> e : open.entrySet()) {
+                close(e.getKey(), e.getValue());
+            }
+            open.clear();
+            List<Episode> out = new ArrayList<>();
+            for (int i = 0; i < closed.size(); i++) {
+                out.add(episode(hosts.get(i), closed.get(i), signals));
+            }
+            return out;
         }
-        int hcMin = Integer.MAX_VALUE;
-        int hcMax = Integer.MIN_VALUE;
-        int memberMin = Integer.MAX_VALUE;
-        if (signals != null) {
-            int from = (int) Math.min(first / signals.stepNanos(), signals.size() - 1);
-            int to = (int) Math.min(Math.max(end, last) / signals.stepNanos(), signals.size() - 1);
-            for (int b = from; b <= to; b++) {
-                hcMin = Math.min(hcMin, signals.healthCheckHealthy()[b]);
-                hcMax = Math.max(hcMax, signals.healthCheckHealthy()[b]);
-                memberMin = Math.min(memberMin, signals.membershipHealthy()[b]);
+
+        private void close(String host, Chain c) {
+            if (c.ejections >= MIN_EJECTIONS) {
+                hosts.add(host);
+                closed.add(c);
             }
         }
-        out.add(new Episode(host, ejections, first, last, byHc, byTime, hcMin, hcMax, memberMin));
+
+        private static Episode episode(String host, Chain c, SignalSeries signals) {
+            int hcMin = Integer.MAX_VALUE;
+            int hcMax = Integer.MIN_VALUE;
+            int memberMin = Integer.MAX_VALUE;
+            if (signals != null && signals.size() > 0) {
+                int from = (int) Math.min(c.first / signals.stepNanos(), signals.size() - 1);
+                int to = (int) Math.min(Math.max(c.end, c.last) / signals.stepNanos(), signals.size() - 1);
+                for (int b = from; b <= to; b++) {
+                    hcMin = Math.min(hcMin, signals.healthCheckHealthy()[b]);
+                    hcMax = Math.max(hcMax, signals.healthCheckHealthy()[b]);
+                    memberMin = Math.min(memberMin, signals.membershipHealthy()[b]);
+                }
+            }
+            return new Episode(host, c.ejections, c.first, c.last, c.byHc, c.byTime, hcMin, hcMax, memberMin);
+        }
     }
 }

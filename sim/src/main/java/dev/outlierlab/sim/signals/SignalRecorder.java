@@ -27,6 +27,9 @@ public final class SignalRecorder {
     private int currentHealthy;
     private int currentHcHealthy;
     private int currentPanic;
+    private long returnsByTime;
+    private long returnsByHealthCheck;
+    private final Flapping.Tracker flapping = new Flapping.Tracker();
 
     public SignalRecorder(LoadBalancer balancer, int hosts, long durationNanos, long stepNanos) {
         this.balancer = balancer;
@@ -61,6 +64,18 @@ public final class SignalRecorder {
         membershipChanged(nanos);
     }
 
+    /** Every event of the detector, as it happens: for the returns by mechanism and for flapping. */
+    public void event(dev.outlierlab.engine.envoy.event.OutlierEvent e) {
+        if (e.action() == dev.outlierlab.engine.envoy.event.EventAction.UNEJECT) {
+            if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.ACTIVE_HEALTH_CHECK) {
+                returnsByHealthCheck++;
+            } else {
+                returnsByTime++;
+            }
+        }
+        flapping.onEvent(e);
+    }
+
     /** A request sent at {@code nanos} ended with {@code outcome}. */
     public void request(long nanos, Outcome outcome) {
         int b = step(nanos);
@@ -77,9 +92,12 @@ public final class SignalRecorder {
         for (long n : outcomes) {
             sent += n;
         }
+        SignalSeries series = new SignalSeries(stepNanos, hosts, ejectionsActive, membershipHealthy,
+                healthCheckHealthy, ejectionsEnforced, requests, failed, panic, new RequestOutcomes(sent, outcomes[0],
+                        outcomes[1], outcomes[2], outcomes[3]), returnsByTime, returnsByHealthCheck, java.util.List.of());
         return new SignalSeries(stepNanos, hosts, ejectionsActive, membershipHealthy, healthCheckHealthy,
-                ejectionsEnforced, requests, failed, panic, new RequestOutcomes(sent, outcomes[0], outcomes[1],
-                        outcomes[2], outcomes[3]));
+                ejectionsEnforced, requests, failed, panic, series.outcomes(), returnsByTime, returnsByHealthCheck,
+                java.util.List.copyOf(flapping.finish(series)));
     }
 
     private int step(long nanos) {

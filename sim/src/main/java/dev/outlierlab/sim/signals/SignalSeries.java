@@ -16,6 +16,9 @@ package dev.outlierlab.sim.signals;
  * @param failed             requests that failed in the step
  * @param panic              1 when the cluster was in panic at the end of the step
  * @param outcomes           the run's requests by outcome
+ * @param returnsByTime      returns to rotation because the ejection time ran out
+ * @param returnsByHealthCheck returns by a passing active health check
+ * @param flapping           every episode of flapping ({@link Flapping}), from all of the run's events
  */
 public record SignalSeries(
         long stepNanos,
@@ -27,7 +30,10 @@ public record SignalSeries(
         long[] requests,
         long[] failed,
         int[] panic,
-        RequestOutcomes outcomes) {
+        RequestOutcomes outcomes,
+        long returnsByTime,
+        long returnsByHealthCheck,
+        java.util.List<Flapping.Episode> flapping) {
 
     public int size() {
         return ejectionsActive.length;

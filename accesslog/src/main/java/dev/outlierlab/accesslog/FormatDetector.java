@@ -19,16 +19,25 @@ public final class FormatDetector {
     /** The format of {@code input}, among {@code candidates} (tried in order). */
     public static LogFormat detect(LogInput input, List<LogFormat> candidates) {
         List<byte[]> lines = new ArrayList<>();
+        int overlong = 0;
         // A peek reads at most SAMPLE lines of at most 8 KiB each from standard input: within its 1 MiB mark.
         try (LogLineReader r = new LogLineReader(input.open(new long[1], true), 8192)) {
             while (lines.size() < SAMPLE && r.next()) {
-                if (r.tooLong() || r.end() == r.start()) {
+                if (r.tooLong()) {
+                    overlong++;
+                    continue;
+                }
+                if (r.end() == r.start()) {
                     continue;
                 }
                 lines.add(java.util.Arrays.copyOfRange(r.buffer(), r.start(), r.end()));
             }
         } catch (IOException e) {
             throw new InputException(input.name() + ": cannot be read (" + e.getMessage() + ")");
+        }
+        if (lines.isEmpty() && overlong > 0) {
+            throw new InputException(input.name() + ": " + (overlong == 1 ? "its only line is" : "all " + overlong
+                    + " lines read are") + " longer than 8,192 bytes; expected access-log lines");
         }
         if (lines.isEmpty()) {
             throw new InputException(input.name() + ": the log has no lines");

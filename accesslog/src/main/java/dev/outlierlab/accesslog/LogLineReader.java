@@ -17,6 +17,11 @@ import java.io.InputStream;
 public final class LogLineReader implements Closeable {
     /** The default longest line: far beyond any access-log line, far below any memory concern. */
     public static final int DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+    /**
+     * The most bytes skipped for one over-long line before the input is refused: an over-long line is a bad
+     * line, but a stream with no line breaks at all ({@code /dev/zero}, a binary file) would be skipped forever.
+     */
+    public static final long MAX_SKIPPED_LINE_BYTES = 64L * 1024 * 1024;
 
     private final InputStream in;
     private final int maxLineBytes;
@@ -91,8 +96,13 @@ public final class LogLineReader implements Closeable {
         tooLong = true;
         start = 0;
         end = 0;
+        long skipped = limit;
         pos = limit;
         while (!eof) {
+            if (skipped > MAX_SKIPPED_LINE_BYTES) {
+                throw new IOException("line " + number + " has no line break within " + (MAX_SKIPPED_LINE_BYTES >> 20)
+                        + " MiB: not a text log");
+            }
             int n = in.read(buf, 0, buf.length);
             if (n < 0) {
                 eof = true;
@@ -100,6 +110,7 @@ public final class LogLineReader implements Closeable {
                 limit = 0;
                 return;
             }
+            skipped += n;
             for (int i = 0; i < n; i++) {
                 if (buf[i] == '\n') {
                     pos = i + 1;

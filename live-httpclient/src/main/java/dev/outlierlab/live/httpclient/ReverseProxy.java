@@ -42,6 +42,22 @@ public final class ReverseProxy implements AutoCloseable {
         this.executor = executor;
     }
 
+    /** Seconds a client may take to send a request's headers and body before the connection is closed. */
+    static final int REQUEST_SECONDS = 10;
+    /** Seconds a client may take to read an answer before the connection is closed. */
+    static final int RESPONSE_SECONDS = 60;
+
+    static {
+        // As the lab server does: the JDK server reads these once, when it is first used, and without them a few
+        // half-sent requests hold every worker for ever. A value given on the command line wins.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
+        }
+        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
+        }
+    }
+
     /** Starts serving on {@code host:port} (port 0 for any free one). */
     public static ReverseProxy start(FailoverClient client, String host, int port) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);

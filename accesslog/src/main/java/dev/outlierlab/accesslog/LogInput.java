@@ -2,6 +2,7 @@ package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
 import java.io.BufferedInputStream;
+import java.io.FileInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,6 +35,15 @@ public record LogInput(String name, Path path, InputStream stream) {
         }
         if (!Files.isReadable(p)) {
             throw new InputException(arg + (Files.exists(p) ? ": permission denied" : ": no such file"));
+        }
+        if (!Files.isRegularFile(p)) {
+            // a FIFO, <(zcat ...) or a device: read once, as standard input is, since it cannot be reopened
+            try {
+                // FileInputStream, not Files.newInputStream: the latter's available() asks a pipe for its position
+                return new LogInput(arg, null, new BufferedInputStream(new FileInputStream(p.toFile()), 1 << 20));
+            } catch (IOException e) {
+                throw new InputException(arg + ": cannot be read (" + e.getMessage() + ")");
+            }
         }
         return new LogInput(arg, p);
     }

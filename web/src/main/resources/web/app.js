@@ -5,11 +5,11 @@
 // then carries {"profile": "gateway", ...}.
 
 import { download, postRun, serverTiming, slug } from './api.js';
-import { drawCharts, resizeCharts, seconds, setCursor } from './charts.js';
+import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
-import { field } from './fields.js';
-import { count, describeCharts, el, hostCount, renderMetrics, renderTable, renderTrace, story } from './render.js';
+import { applyNumber, field, shownValue } from './fields.js';
+import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
 
 const TYPING_DEBOUNCE_MS = 150;
@@ -96,13 +96,7 @@ function showDraft() {
       input.checked = def.on === true ? v === true : v !== def.off;
       continue;
     }
-    let v;
-    if (def.kind === 'fault_hosts') v = fault ? (Array.isArray(fault.hosts) ? fault.hosts.length : fault.hosts) : 0;
-    else if (def.path.startsWith('faults[0].')) v = getPath(fault ?? lab.lastFault, def.path.slice('faults[0].'.length));
-    else if (def.path === 'cluster.hosts') v = hostCount(s);
-    else v = getPath(s, def.path);
-    if (def.kind === 'seconds') v = seconds(v);
-    const text = v == null ? '' : String(v);
+    const text = shownValue(def, s, lab.lastFault);
     if (input.value !== text) input.value = text;
   }
   for (const { def, input } of controls) {
@@ -130,24 +124,7 @@ function onControl(def, input, commit) {
   if (def.kind === 'toggle') {
     setPath(s, def.path, input.checked ? def.on : def.off);
   } else {
-    let v = Number(input.value);
-    if (def.kind === 'fault_hosts') {
-      if (v === 0) {
-        if (s.faults.length) lab.lastFault = clone(s.faults[0]);
-        s.faults = [];
-      } else {
-        if (!s.faults.length) s.faults = [clone(lab.lastFault)];
-        s.faults[0].hosts = v;
-      }
-    } else {
-      if (def.kind === 'seconds') v = `${v}s`;
-      if (def.path.startsWith('faults[0].')) {
-        if (!s.faults.length) return;
-        setPath(s.faults[0], def.path.slice('faults[0].'.length), v);
-      } else {
-        setPath(s, def.path, v);
-      }
-    }
+    if (!applyNumber(def, Number(input.value), s, lab)) return;
   }
   schedule(commit);
 }

@@ -5,11 +5,10 @@
 // file that `outlier-lab run` reads (its "inputs" are the scenario).
 
 import { download, postRun, slug } from './api.js';
-import { seconds } from './charts.js';
-import { field } from './fields.js';
+import { applyNumber, field, shownValue } from './fields.js';
 import { describeTimeline, drawGatewayCharts, resizeGatewayCharts } from './gateway-charts.js';
-import { count, el, percent, secs } from './render.js';
-import { clone, diff, getPath, merge, normalize, setPath } from './scenario.js';
+import { count, el, hostCount, percent, secs } from './render.js';
+import { clone, diff, merge, normalize, setPath } from './scenario.js';
 
 const TYPING_DEBOUNCE_MS = 150;
 const TABLE_PAGE = 500;
@@ -98,23 +97,12 @@ function buildControls() {
   form.addEventListener('submit', ev => ev.preventDefault());
 }
 
-function hostCount(s) {
-  return Array.isArray(s.cluster.hosts) ? s.cluster.hosts.length : s.cluster.hosts;
-}
-
 function showDraft() {
   const s = gw.draft;
   const fault = s.faults[0];
   for (const { def, input } of controls) {
     if (document.activeElement === input && input.tagName === 'INPUT') continue;
-    let v;
-    if (def.kind === 'fault_hosts') v = fault ? (Array.isArray(fault.hosts) ? fault.hosts.length : fault.hosts) : 0;
-    else if (def.path.startsWith('faults[0].')) v = getPath(fault ?? gw.lastFault, def.path.slice('faults[0].'.length));
-    else if (def.path === 'cluster.hosts') v = hostCount(s);
-    else v = getPath(s, def.path);
-    if (def.kind === 'seconds') v = seconds(v);
-    if (def.kind === 'weights') v = (v ?? []).join(', ');
-    const text = v == null ? '' : String(v);
+    const text = shownValue(def, s, gw.lastFault);
     if (input.value !== text) input.value = text;
     if (def.path.startsWith('faults[0].')) input.disabled = !fault;
     if (def.kind === 'weights') input.disabled = s.routing.strategy !== 'weighted';
@@ -149,24 +137,10 @@ function onControl(def, input, commit) {
     }
     s.routing.weights = parts.map(Number);
   } else {
-    let v = Number(input.value);
-    if (def.kind === 'fault_hosts') {
-      if (v === 0) {
-        if (s.faults.length) gw.lastFault = clone(s.faults[0]);
-        s.faults = [];
-      } else {
-        if (!s.faults.length) s.faults = [clone(gw.lastFault)];
-        s.faults[0].hosts = v;
-      }
-    } else if (def.path.startsWith('faults[0].')) {
-      if (!s.faults.length) return;
-      setPath(s.faults[0], def.path.slice('faults[0].'.length), def.kind === 'seconds' ? `${v}s` : v);
-    } else {
-      if (def.kind === 'seconds') v = `${v}s`;
-      setPath(s, def.path, v);
-      if (def.path === 'cluster.hosts' && s.routing.strategy === 'weighted') {
-        s.routing.weights = Array.from({ length: v }, (_, i) => s.routing.weights[i] ?? 1);
-      }
+    const v = Number(input.value);
+    if (!applyNumber(def, v, s, gw)) return;
+    if (def.path === 'cluster.hosts' && s.routing.strategy === 'weighted') {
+      s.routing.weights = Array.from({ length: v }, (_, i) => s.routing.weights[i] ?? 1);
     }
   }
   clearTimeout(gw.timer);

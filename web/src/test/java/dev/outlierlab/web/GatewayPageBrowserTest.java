@@ -116,6 +116,11 @@ class GatewayPageBrowserTest {
         assertThat(states).isEqualTo("virtual");
         assertThat(lab.driver.findElement(By.id("gw-story")).getText()).startsWith("Shadow: nothing was removed; prod would have ejected 7 times.");
         lab.screenshot("gateway-02-six-shadow");
+        lab.viewport(new Dimension(390, 844));
+        lab.js("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));");
+        Object overflow = lab.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+        assertThat(((Number) overflow).intValue()).as("the gateway view is wider than a phone").isLessThanOrEqualTo(0);
+        lab.screenshot("gateway-03-six-shadow-phone");
     }
 
     @Test

@@ -39,6 +39,14 @@ public final class AccessLogWriter implements RequestSink {
         this(out, format, hosts, cluster, EPOCH_BASE_SECONDS * 1_000_000_000L);
     }
 
+    /**
+     * The upstream cluster's name as the log writes it, or null when the format has no cluster field (Envoy's
+     * default format): Istio's formats name it as Istio's clusters are named, {@code outbound|80||NAME}.
+     */
+    public static String upstreamCluster(Format format, String cluster) {
+        return format == Format.envoy ? null : "outbound|80||" + cluster;
+    }
+
     /** A writer whose time zero is {@code startEpochNanos} (nanoseconds since 1970-01-01T00:00:00Z). */
     public AccessLogWriter(Writer out, Format format, List<String> hosts, String cluster, long startEpochNanos) {
         this.startEpochNanos = startEpochNanos;
@@ -83,14 +91,14 @@ public final class AccessLogWriter implements RequestSink {
                 sb.append("] \"GET /outlier-lab HTTP/1.1\" ").append(status).append(' ').append(flags).append(' ')
                         .append(host < 0 ? "no_healthy_upstream" : "via_upstream")
                         .append(" - \"-\" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"").append(cluster).append("\" \"")
-                        .append(upstream).append("\" outbound|80||").append(cluster).append(" - - - - default\n");
+                        .append(upstream).append("\" ").append(upstreamCluster(format, cluster)).append(" - - - - default\n");
             }
             case json -> {
                 sb.append("{\"start_time\":\"");
                 appendTime(sb, startEpochNanos + nanos);
                 sb.append("\",\"response_code\":").append(status).append(",\"response_flags\":\"").append(flags)
                         .append("\",\"duration\":0,\"upstream_host\":\"").append(upstream)
-                        .append("\",\"upstream_cluster\":\"outbound|80||").append(cluster).append("\"}\n");
+                        .append("\",\"upstream_cluster\":\"").append(upstreamCluster(format, cluster)).append("\"}\n");
             }
             default -> throw new IllegalStateException(format.name());
         }

@@ -195,8 +195,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         String cluster = result.scenario().name();
         if (eventLog != null) {
+            // the event log names the cluster as the access log of the same run does (Istio's outbound|80||NAME)
+            String logged = accessLog == null ? null : AccessLogWriter.upstreamCluster(accessLogFormat, cluster);
             try {
-                Files.writeString(eventLog, EnvoyEventLog.render(result, cluster, start));
+                Files.writeString(eventLog, EnvoyEventLog.render(result, logged == null ? cluster : logged, start));
             } catch (IOException e) {
                 throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
             }

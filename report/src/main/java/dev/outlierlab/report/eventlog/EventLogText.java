@@ -86,7 +86,7 @@ public final class EventLogText {
         out.append("  missed: Envoy did it, the lab did not; extra: the lab did it, Envoy did not\n");
         for (int i = 0; i < lines.size() && i < maxEvents; i++) {
             Line l = lines.get(i);
-            out.append(String.format(Locale.ROOT, "  %-7s %-30s %10s  %-16s %-9s %-32s %s%n", l.tag(),
+            out.append(String.format(Locale.ROOT, "  %-7s %-30s %10s  %-16s %-10s %-32s %s%n", l.tag(),
                     Instant.ofEpochSecond(0, l.epochNanos()), Numbers.seconds(l.epochNanos() - r.originEpochNanos()),
                     l.host(), action(l.kind()), l.type(), l.where()).stripTrailing()).append('\n');
         }

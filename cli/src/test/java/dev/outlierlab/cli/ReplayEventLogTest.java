@@ -133,7 +133,7 @@ class ReplayEventLogTest {
         CliRunner.Outcome text = CliRunner.run(args);
         assertThat(text.exit()).as("mismatches are the report, not an error").isZero();
         assertThat(text.out()).contains("8 lines, 8 events, 0 bad, 1 of other clusters (ignored: billing 1)",
-                "outside the replayed span (not judged): 1 Envoy events, the first at 2026-11-30T11:58:00Z",
+                "outside the replayed span (not judged): 1 Envoy event, at 2026-11-30T11:58:00Z",
                 "extra   2026-11-30T12:00:20.005Z         20.004 s  10.0.0.2:80      eject      consecutive_5xx",
                 "missed  2026-11-30T12:00:35Z             34.999 s  10.0.0.2:80      eject      consecutive_5xx"
                         + "                  line 5");

@@ -31,10 +31,12 @@ public final class EventLogText {
                 names.add(e.getKey() + " " + e.getValue());
             }
         }
-        out.append(", ").append(Numbers.count(other)).append(" of other clusters (ignored")
-                .append(names.isEmpty() ? "" : ": " + String.join(", ", names.subList(0, Math.min(5, names.size())))
-                        + (names.size() > 5 ? ", ..." : ""))
-                .append(")\n");
+        out.append(", ").append(Numbers.count(other)).append(" of other clusters");
+        if (!names.isEmpty()) {
+            out.append(" (ignored: ").append(String.join(", ", names.subList(0, Math.min(5, names.size()))))
+                    .append(names.size() > 5 ? ", ..." : "").append(')');
+        }
+        out.append('\n');
         for (EventLogReader.Bad b : log.firstBad()) {
             out.append("  bad event    ").append(log.source()).append(':').append(b.line()).append(": ").append(b.why())
                     .append('\n');
@@ -63,7 +65,8 @@ public final class EventLogText {
                 .append(Instant.ofEpochSecond(0, r.originEpochNanos())).append('\n');
         if (!r.outside().isEmpty()) {
             out.append("  outside the replayed span (not judged): ").append(Numbers.count(r.outside().size()))
-                    .append(" Envoy events, the first at ").append(Instant.ofEpochSecond(0, r.outside().get(0).epochNanos()))
+                    .append(r.outside().size() == 1 ? " Envoy event, at " : " Envoy events, the first at ")
+                    .append(Instant.ofEpochSecond(0, r.outside().get(0).epochNanos()))
                     .append('\n');
         }
         List<Line> lines = new ArrayList<>();

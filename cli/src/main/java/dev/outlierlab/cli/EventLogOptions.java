@@ -43,11 +43,19 @@ public final class EventLogOptions {
             throw new InputException("--event-log " + file + ": is a directory, expected Envoy's outlier event log");
         }
         LogInput input = LogInput.of(file, stdin);
+        EventLogReader.EventLog log;
         try (InputStream in = input.open(new long[1])) {
-            return EventLogReader.read(in, file);
+            log = EventLogReader.read(in, file);
         } catch (java.io.IOException e) {
             throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
         }
+        if (log.lines() > 0 && log.events().isEmpty()) {
+            EventLogReader.Bad first = log.firstBad().get(0);
+            throw new InputException("--event-log " + file + ": none of its " + log.lines() + " lines is an outlier "
+                    + "event (line " + first.line() + ": " + first.why() + "); expected Envoy's event_log_path output, "
+                    + "one JSON OutlierDetectionEvent per line");
+        }
+        return log;
     }
 
     /**

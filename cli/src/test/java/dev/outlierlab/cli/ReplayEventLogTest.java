@@ -77,7 +77,7 @@ class ReplayEventLogTest {
             lines.add(String.format(Locale.ROOT, "[2026-11-30T12:%02d:%02d.%03dZ] \"GET / HTTP/1.1\" %d - 0 0 1 - \"-\" "
                     + "\"t\" \"-\" \"search\" \"%s\"", r[0] / 60_000, r[0] / 1000 % 60, r[0] % 1000, r[1], hosts[(int) r[2]]));
         }
-        Path log = dir.resolve("hand.log");
+        Path log = dir.resolve("search-access.log");
         Files.write(log, lines, StandardCharsets.UTF_8);
         return log;
     }
@@ -100,7 +100,7 @@ class ReplayEventLogTest {
                 event("12:00:45", "10.0.0.3:80", "EJECT", "CONSECUTIVE_5XX", true, "search"),
                 event("12:00:50", "10.0.1.1:80", "EJECT", "CONSECUTIVE_5XX", true, "billing")));
         lines.addAll(List.of(extraLines));
-        Path events = dir.resolve("envoy-events.log");
+        Path events = dir.resolve("outlier-events-search.log");
         Files.write(events, lines, StandardCharsets.UTF_8);
         return events;
     }
@@ -130,8 +130,11 @@ class ReplayEventLogTest {
         assertThat(e.get("eject").get("missed").get(1).get("host").asText()).isEqualTo("10.0.0.3:80");
         assertThat(json.json().get("event_log").get("other_clusters").get("billing").asInt()).isEqualTo(1);
 
-        CliRunner.Outcome text = CliRunner.run(args);
+        CliRunner.Outcome text = CliRunner.run(concat(args, "--events", "8"));
         assertThat(text.exit()).as("mismatches are the report, not an error").isZero();
+        // docs/replay.md pastes this section
+        String section = text.out().substring(text.out().indexOf("Envoy's event log (")).replace(dir + "/", "");
+        assertThat(Files.readString(Path.of("..", "docs", "replay.md"))).contains(section);
         assertThat(text.out()).contains("8 lines, 8 events, 0 bad, 1 of other clusters (ignored: billing 1)",
                 "outside the replayed span (not judged): 1 Envoy event, at 2026-11-30T11:58:00Z",
                 "extra   2026-11-30T12:00:20.005Z         20.004 s  10.0.0.2:80      eject      consecutive_5xx",
@@ -181,6 +184,9 @@ class ReplayEventLogTest {
                 .assertRejected("none.log: no such file");
         CliRunner.run("replay", log.toString(), "--event-log", dir.toString())
                 .assertRejected("--event-log " + dir + ": is a directory, expected Envoy's outlier event log");
+        // the access log given as the event log by mistake: no line is an event
+        CliRunner.run("replay", log.toString(), "--event-log", log.toString()).assertRejected("--event-log " + log
+                + ": none of its 610 lines is an outlier event (line 1: not JSON (Unexpected character ('-' (code 45)):");
         Path second = dir.resolve("second.log");
         Files.copy(log, second);
         CliRunner.run("replay", log.toString(), second.toString(), "--event-log", handWrittenEvents().toString(),

@@ -130,16 +130,23 @@ public final class EventLogComparison {
             labByHost.computeIfAbsent(l.event().host(), h -> new ArrayList<>()).add(l);
         }
         java.util.Set<LabEvent> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Map<String, int[]> firstCandidate = new HashMap<>();
         List<Match> matched = new ArrayList<>();
         List<EnvoyEvent> missed = new ArrayList<>();
         for (EnvoyEvent e : sorted) {
+            List<LabEvent> mine = labByHost.getOrDefault(e.host(), List.of());
+            // Envoy events come in time order: lab decisions too early for this one are too early for the rest
+            int[] from = firstCandidate.computeIfAbsent(e.host(), h -> new int[1]);
+            while (from[0] < mine.size() && mine.get(from[0]).epochNanos() < e.epochNanos() - interval) {
+                from[0]++;
+            }
             LabEvent found = null;
-            for (LabEvent l : labByHost.getOrDefault(e.host(), List.of())) {
-                long d = l.epochNanos() - e.epochNanos();
-                if (d > interval) {
+            for (int i = from[0]; i < mine.size(); i++) {
+                LabEvent l = mine.get(i);
+                if (l.epochNanos() - e.epochNanos() > interval) {
                     break;
                 }
-                if (!used.contains(l) && d >= -interval && sameType(e, l.event())) {
+                if (!used.contains(l) && sameType(e, l.event())) {
                     found = l;
                     break;
                 }

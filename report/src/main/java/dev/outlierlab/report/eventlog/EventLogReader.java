@@ -141,6 +141,9 @@ public final class EventLogReader {
         if (!java.util.Set.of("EJECT", "UNEJECT", "0", "1").contains(action)) {
             throw new BadLine("action " + node.path("action") + " is not allowed; expected EJECT or UNEJECT");
         }
+        if (!ev.hasTimestamp()) {
+            throw new BadLine("timestamp is null; Envoy writes the time of every event");
+        }
         long nanos;
         try {
             nanos = Timestamps.toNanos(ev.getTimestamp());

@@ -70,6 +70,23 @@ class EventLogComparisonTest {
     }
 
     @Test
+    void aLongLogOfOneHostMatchesEveryTickAndLeavesTheStragglersOver() {
+        // 20,000 returns on ticks 10 s apart, Envoy's 3 s after the lab's, plus one lab return 30 s after the last
+        List<EnvoyEvent> envoy = new java.util.ArrayList<>();
+        List<OutlierEvent> lab = new java.util.ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            envoy.add(envoy(i + 1, i * INTERVAL + 3 * S, "a", EnvoyEvent.Kind.UNEJECT, null));
+            lab.add(lab(i * INTERVAL, "a", EventAction.UNEJECT, null));
+        }
+        lab.add(lab(20_002 * INTERVAL, "a", EventAction.UNEJECT, null));
+        EventLogComparison.Result r = EventLogComparison.compare("c", envoy, lab, ORIGIN, 20_003 * INTERVAL, INTERVAL);
+        EventLogComparison.Tally t = r.tallies().get(EnvoyEvent.Kind.UNEJECT);
+        assertThat(t.matched()).hasSize(20_000).allMatch(m -> m.differenceNanos() == -3 * S);
+        assertThat(t.extra()).extracting(l -> l.event().timeNanos()).containsExactly(20_002 * INTERVAL);
+        assertThat(t.missed()).isEmpty();
+    }
+
+    @Test
     void eachDecisionMatchesOnceInTimeOrderAndEventsOutsideTheSpanAreNotJudged() {
         // Envoy's ticks 7 s after the lab's: three ejections of one host pair up in order, not all with the first
         EventLogComparison.Result r = compare(

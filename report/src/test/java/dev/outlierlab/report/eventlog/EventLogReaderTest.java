@@ -70,8 +70,9 @@ class EventLogReaderTest {
                 "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"LEAVE\",\"timestamp\":\"2026-01-01T00:00:00Z\"}",
                 "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\",\"timestamp\":\"yesterday\"}",
                 "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"num_ejections\":-1}",
-                "{\"cluster_name\":\"\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}"));
-        for (int i = 0; i < 6; i++) {
+                "{\"cluster_name\":\"\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}",
+                "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\",\"timestamp\":null}"));
+        for (int i = 0; i < 5; i++) {
             lines.add("garbage " + i);
         }
         EventLogReader.EventLog log = read(String.join("\n", lines) + "\n");
@@ -87,6 +88,7 @@ class EventLogReaderTest {
         assertThat(log.firstBad().get(4).why()).startsWith("not an OutlierDetectionEvent (").contains("yesterday");
         assertThat(log.firstBad().get(5).why()).startsWith("not an OutlierDetectionEvent (");
         assertThat(log.firstBad().get(6).why()).isEqualTo("empty cluster_name");
+        assertThat(log.firstBad().get(7).why()).isEqualTo("timestamp is null; Envoy writes the time of every event");
         assertThat(log.firstBad().get(9).line()).isEqualTo(11);
     }
 

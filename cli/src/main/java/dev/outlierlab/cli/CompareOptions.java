@@ -31,8 +31,8 @@ public final class CompareOptions {
             + "profile|envoy_version|cluster)\"?\\s*:");
 
     @Option(names = "--compare", paramLabel = "FILE",
-            description = {"Also replay with the settings of FILE, of the same kind as the first ones (a scenario,",
-                "or with --envoy an Envoy configuration, with --istio a DestinationRule), side by side."})
+            description = {"Also replay with the settings of FILE, side by side: a scenario file, or",
+                "with --envoy an Envoy configuration, with --istio a DestinationRule."})
     Path file;
 
     @Option(names = "--compare-set", paramLabel = "KEY=VALUE",

@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
  */
 public final class EventLogOptions {
     @Option(names = "--event-log", paramLabel = "FILE",
-            description = {"Envoy's outlier event log (event_log_path) of the proxy that wrote the access log:",
-                "which of its ejections and returns the lab reproduces (matched), misses, or adds (extra)."})
+            description = {"Envoy's outlier event log (event_log_path) of the proxy that wrote the log:",
+                "which of its ejections and returns the lab reproduces, misses, or adds."})
     String file;
 
     /** What was read and what each detector's comparison found (null entries for none). */

@@ -132,7 +132,7 @@ public final class RunCommand implements Callable<Integer> {
     Path eventLog;
 
     @Option(names = "--start-time", paramLabel = "INSTANT",
-            description = {"Wall-clock time of simulated time 0, for the event log's and the access log's times",
+            description = {"Wall-clock time of simulated time 0 in the event log and the access log",
                 "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."})
     String startTime;
 

@@ -69,6 +69,24 @@ class ReplayCompareTest {
     }
 
     @Test
+    void aDestinationRuleAgainstAnother() throws IOException {
+        String rule = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: search}\nspec:\n"
+                + "  host: search\n  trafficPolicy:\n    outlierDetection: {consecutive5xxErrors: 5, interval: 10s";
+        Path deployed = file("dr.yaml", rule + "}\n");
+        Path proposed = file("dr-cap34.yaml", rule + ", maxEjectionPercent: 34}\n");
+        CliRunner.Outcome o = CliRunner.run("replay", log.toString(), "--istio", deployed.toString(), "--hosts", "6",
+                "--compare", proposed.toString(), "--format=json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        // istiod sets enforcing_success_rate 0: with room under the cap, the 13 detections are not enforced
+        JsonNode a = o.json().get("detectors").get(0).get("run").get("summary");
+        JsonNode b = o.json().get("detectors").get(0).get("compared").get("run").get("summary");
+        assertThat(a.get("ejections_overflow").asInt()).isEqualTo(13);
+        assertThat(b.get("ejections_overflow").asInt()).isZero();
+        assertThat(b.get("ejections_unenforced").asInt()).isEqualTo(13);
+        assertThat(b.get("ejections_enforced").asInt()).isZero();
+    }
+
+    @Test
     void aFileOfAnotherKindOrWithoutTheClusterOrTheLogsHostsIsExit2() throws IOException {
         Path envoy = file("envoy.yaml", cluster("search", ""));
         Path rule = file("dr.yaml", "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: search}\n"

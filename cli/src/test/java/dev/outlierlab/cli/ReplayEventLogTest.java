@@ -156,6 +156,16 @@ class ReplayEventLogTest {
         JsonNode e = billing.json().get("detectors").get(0).get("event_log");
         assertThat(counts(e, "eject")).isEqualTo("1 2 0 1 2");
         assertThat(billing.json().get("event_log").get("other_clusters").get("search").asInt()).isEqualTo(7);
+        // a rotated, gzipped event log reads the same
+        Path gz = dir.resolve("outlier-events.log.1.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            out.write(Files.readAllBytes(events));
+        }
+        CliRunner.Outcome zipped = CliRunner.run("replay", log.toString(), "--set",
+                "outlier_detection.max_ejection_percent=100", "--event-log", gz.toString(), "--cluster", "search",
+                "--format=json");
+        assertThat(zipped.exit()).as(zipped.err()).isZero();
+        assertThat(counts(zipped.json().get("detectors").get(0).get("event_log"), "eject")).isEqualTo("3 2 1 2 1");
     }
 
     @Test

@@ -192,7 +192,7 @@ public final class LivePool implements AutoCloseable {
      * time before the latest outcome already applied counts at that outcome's time (the engine's time never
      * goes back), and a time after the drain that applies it counts at the drain's time, so a wrong reading
      * cannot move the detector ahead of the clock. Same threading and cost as {@link #record(Endpoint, int)},
-     * without the clock read.
+     * without the clock read. A pool built with {@link LivePoolBuilder#stampOutcomesAtDrain()} ignores the time.
      */
     public boolean record(Endpoint endpoint, int status, long clockNanos) {
         if (status < 100 || status > 599) {

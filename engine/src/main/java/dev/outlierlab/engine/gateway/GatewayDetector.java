@@ -274,6 +274,7 @@ public final class GatewayDetector implements Detector {
         ejectedAtNanos = java.util.Arrays.copyOf(ejectedAtNanos, n + 1);
         returnAtNanos = java.util.Arrays.copyOf(returnAtNanos, n + 1);
         peerRates = new double[n + 1];
+        windowsCurrentUntilNanos = Long.MIN_VALUE; // the new window has not been advanced with the others
         return n;
     }
 
@@ -297,6 +298,7 @@ public final class GatewayDetector implements Detector {
         System.arraycopy(ejected, endpoint + 1, keptEjected, endpoint, keptEjected.length - endpoint);
         ejected = keptEjected;
         peerRates = new double[names.length];
+        windowsCurrentUntilNanos = Long.MIN_VALUE;
     }
 
     private static <T> T[] without(T[] from, int index, T[] into) {

@@ -61,11 +61,16 @@ public class GatewayBenchmark {
 
         @Setup
         public void setUp() {
-            GatewayScenario base = GatewayScenario.defaults();
-            GatewayConfig config = base.gateway().withMode(StageMode.parse("mode", mode));
-            scenario = new GatewayScenario("bench-gateway", 300 * Durations.SECOND, 1, base.endpoints(),
-                    new TrafficSpec(10_000), base.faults(), config, base.routing());
+            scenario = sixEndpoints(mode);
         }
+    }
+
+    /** The benchmark's scenario in the given mode ({@code off}, {@code shadow} or {@code prod}). */
+    static GatewayScenario sixEndpoints(String mode) {
+        GatewayScenario base = GatewayScenario.defaults();
+        GatewayConfig config = base.gateway().withMode(StageMode.parse("mode", mode));
+        return new GatewayScenario("bench-gateway", 300 * Durations.SECOND, 1, base.endpoints(),
+                new TrafficSpec(10_000), base.faults(), config, base.routing());
     }
 
     @Benchmark

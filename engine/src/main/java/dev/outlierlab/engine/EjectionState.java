@@ -9,4 +9,12 @@ public interface EjectionState {
 
     /** Whether the endpoint is ejected now (for a shadow detector: virtually ejected). */
     boolean isEjected(int endpoint);
+
+    /**
+     * Whether any endpoint may be ejected now: when false, a caller can skip asking each one. The default is
+     * the safe answer, true; a detector that counts its ejections answers exactly.
+     */
+    default boolean anyEjected() {
+        return true;
+    }
 }

@@ -18,8 +18,6 @@ public final class EndpointWindow {
     private long nextBucketStartNanos = Long.MIN_VALUE;
     private long totalAttempts;
     private long totalFailures;
-    /** The success rate of the current totals, or NaN until asked for after a change. */
-    private double rate = Double.NaN;
 
     public EndpointWindow(long bucketNanos, int buckets) {
         this.bucketNanos = bucketNanos;
@@ -29,14 +27,17 @@ public final class EndpointWindow {
 
     /** Brings the window to time {@code nowNanos}: buckets older than the window at that time are cleared. */
     public void advance(long nowNanos) {
-        if (nowNanos < nextBucketStartNanos) {
-            return;
+        if (nowNanos >= nextBucketStartNanos) {
+            moveTo(nowNanos);
         }
+    }
+
+    /** {@link #advance} once the time has reached a later bucket: kept apart so that advance stays small. */
+    private void moveTo(long nowNanos) {
         long target = nowNanos / bucketNanos;
         if (target <= currentBucket) {
             return;
         }
-        rate = Double.NaN;
         int n = attempts.length;
         if (currentBucket < 0 || target - currentBucket >= n) {
             clear();
@@ -60,7 +61,6 @@ public final class EndpointWindow {
         int slot = currentSlot;
         attempts[slot]++;
         totalAttempts++;
-        rate = Double.NaN;
         if (failed) {
             failures[slot]++;
             totalFailures++;
@@ -73,7 +73,6 @@ public final class EndpointWindow {
         java.util.Arrays.fill(failures, 0);
         totalAttempts = 0;
         totalFailures = 0;
-        rate = Double.NaN;
     }
 
     /** Attempts in the window as of the last {@link #advance}. */
@@ -87,12 +86,7 @@ public final class EndpointWindow {
 
     /** The success rate in percent, {@code successes * 100.0 / attempts}; NaN when empty. */
     public double successRatePercent() {
-        double r = rate;
-        if (r != r) {
-            r = (totalAttempts - totalFailures) * 100.0 / totalAttempts;
-            rate = r;
-        }
-        return r;
+        return (totalAttempts - totalFailures) * 100.0 / totalAttempts;
     }
 
     /** The oldest bucket start the window holds as of the last {@link #advance}: nothing before it is counted. */

@@ -30,6 +30,18 @@ public final class GatewayDetector implements Detector {
     private long[] returnAtNanos;
     private double[] peerRates;
     private final GatewayAction ejectAction;
+    private final long bucketNanos;
+    private final int minRequests;
+    private final int trip;
+    private final boolean leaveOneOut;
+    private final int minimumPeers;
+    private final double stdevFactor;
+    private final double minStdevPercent;
+    /**
+     * Before this time every window not ejected has been advanced into the current bucket, so advancing it
+     * again would change nothing: the judgement's pass over the peers' windows runs once per bucket.
+     */
+    private long windowsCurrentUntilNanos = Long.MIN_VALUE;
     private long nextReturnNanos = NEVER;
     private int ejectedCount;
     private long belowMinStdev;
@@ -53,6 +65,13 @@ public final class GatewayDetector implements Detector {
         this.returnAtNanos = new long[n];
         this.peerRates = new double[n];
         this.ejectAction = config.mode() == StageMode.SHADOW ? GatewayAction.WOULD_EJECT : GatewayAction.EJECT;
+        this.bucketNanos = config.bucketNanos();
+        this.minRequests = config.minRequests();
+        this.trip = config.consecutiveFailures();
+        this.leaveOneOut = config.peerSet() == PeerSet.OTHERS;
+        this.minimumPeers = config.peerSet().minimumPeers();
+        this.stdevFactor = config.stdevFactor();
+        this.minStdevPercent = config.minStdevPercent();
     }
 
     public GatewayConfig config() {
@@ -90,23 +109,42 @@ public final class GatewayDetector implements Detector {
         if (ejected[endpoint]) {
             return;
         }
-        int trip = config.consecutiveFailures();
         if (trip > 0 && consecutive[endpoint] >= trip) {
-            long count = consecutive[endpoint];
-            consecutive[endpoint] = 0;
-            eject(endpoint, nowNanos, EjectionReason.CONSECUTIVE, new ConsecutiveTrip(count, trip));
+            hardTrip(endpoint, nowNanos);
             return;
         }
         judgeSuccessRate(endpoint, nowNanos);
     }
 
+    private void hardTrip(int endpoint, long nowNanos) {
+        long count = consecutive[endpoint];
+        consecutive[endpoint] = 0;
+        eject(endpoint, nowNanos, EjectionReason.CONSECUTIVE, new ConsecutiveTrip(count, trip));
+    }
+
+    /**
+     * Section 3's statistical rule for an endpoint that was not ejected or tripped. The cheap exits come first
+     * and stay small enough to be inlined into {@link #record}; the comparison with the peers is
+     * {@link #judgeAgainstPeers}.
+     */
     private void judgeSuccessRate(int endpoint, long nowNanos) {
         EndpointWindow own = windows[endpoint];
-        int minRequests = config.minRequests();
         if (own.attempts() < minRequests) {
             return;
         }
-        boolean leaveOneOut = config.peerSet() == PeerSet.OTHERS;
+        if (nowNanos >= windowsCurrentUntilNanos) {
+            advanceWindows(nowNanos);
+        }
+        if (own.failures() == 0) {
+            // A rate of exactly 100 is never below the peers' mean: every scored rate is at most 100 (s * 100.0 / a
+            // with s <= a rounds to at most 100), so each partial sum of k of them rounds to at most 100 * k (a
+            // representable bound), and the mean to at most 100; the threshold is at most the mean.
+            return;
+        }
+        judgeAgainstPeers(endpoint, own, nowNanos);
+    }
+
+    private void judgeAgainstPeers(int endpoint, EndpointWindow own, long nowNanos) {
         int peers = 0;
         int scored = 0;
         double sum = 0;
@@ -115,7 +153,6 @@ public final class GatewayDetector implements Detector {
                 continue;
             }
             EndpointWindow w = windows[i];
-            w.advance(nowNanos);
             if (w.attempts() < minRequests) {
                 continue;
             }
@@ -127,7 +164,7 @@ public final class GatewayDetector implements Detector {
             peerRates[peers++] = rate;
             sum += rate;
         }
-        if (peers < config.peerSet().minimumPeers()) {
+        if (peers < minimumPeers) {
             return;
         }
         double mean = sum / peers;
@@ -142,8 +179,8 @@ public final class GatewayDetector implements Detector {
             variance += d * d;
         }
         double stdev = Math.sqrt(variance / peers);
-        double threshold = mean - config.stdevFactor() * stdev;
-        if (stdev < config.minStdevPercent()) {
+        double threshold = mean - stdevFactor * stdev;
+        if (stdev < minStdevPercent) {
             if (rate < threshold) {
                 belowMinStdev++;
             }
@@ -153,6 +190,19 @@ public final class GatewayDetector implements Detector {
             eject(endpoint, nowNanos, EjectionReason.SUCCESS_RATE, new SuccessRateJudgement(rate, own.attempts(),
                     own.failures(), mean, stdev, threshold, scored, peers));
         }
+    }
+
+    /**
+     * Brings every window not ejected to {@code nowNanos}, as the judgement needs its peers' windows: at most
+     * once per bucket, since within a bucket advancing a window a second time does nothing.
+     */
+    private void advanceWindows(long nowNanos) {
+        for (int i = 0; i < names.length; i++) {
+            if (!ejected[i]) {
+                windows[i].advance(nowNanos);
+            }
+        }
+        windowsCurrentUntilNanos = nowNanos >= 0 ? (nowNanos / bucketNanos + 1) * bucketNanos : Long.MIN_VALUE;
     }
 
     private void eject(int endpoint, long nowNanos, EjectionReason reason, GatewayEvidence evidence) {
@@ -199,6 +249,7 @@ public final class GatewayDetector implements Detector {
         ejected[endpoint] = false;
         ejectedCount--;
         windows[endpoint].clear();
+        windowsCurrentUntilNanos = Long.MIN_VALUE; // a returning window was not advanced while it was out
         consecutive[endpoint] = 0;
         listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, names[endpoint], GatewayAction.RETURN, null,
                 null, returnAtNanos[endpoint], nowNanos - ejectedAtNanos[endpoint]));
@@ -223,6 +274,7 @@ public final class GatewayDetector implements Detector {
         ejectedAtNanos = java.util.Arrays.copyOf(ejectedAtNanos, n + 1);
         returnAtNanos = java.util.Arrays.copyOf(returnAtNanos, n + 1);
         peerRates = new double[n + 1];
+        windowsCurrentUntilNanos = Long.MIN_VALUE; // the new window has not been advanced with the others
         return n;
     }
 
@@ -246,6 +298,7 @@ public final class GatewayDetector implements Detector {
         System.arraycopy(ejected, endpoint + 1, keptEjected, endpoint, keptEjected.length - endpoint);
         ejected = keptEjected;
         peerRates = new double[names.length];
+        windowsCurrentUntilNanos = Long.MIN_VALUE;
     }
 
     private static <T> T[] without(T[] from, int index, T[] into) {
@@ -269,6 +322,11 @@ public final class GatewayDetector implements Detector {
     @Override
     public boolean isEjected(int endpoint) {
         return ejected[endpoint];
+    }
+
+    @Override
+    public boolean anyEjected() {
+        return ejectedCount > 0;
     }
 
     /** Endpoints ejected now. */

@@ -20,7 +20,17 @@ public final class CandidateStage {
     private final RotationGuard guard;
     private final int[] concerned;
     private int concernedCount;
-    private StageAction action = StageAction.NONE;
+    private static final int NONE = StageAction.NONE.ordinal();
+    private static final int EJECT = StageAction.EJECT.ordinal();
+    private static final int KEPT_ALL = StageAction.KEPT_ALL.ordinal();
+    private static final int WOULD_EJECT = StageAction.WOULD_EJECT.ordinal();
+    private static final StageAction[] ACTIONS = StageAction.values();
+    /**
+     * The last action's ordinal in {@link StageAction}: an int, not a reference, because it changes at nearly
+     * every request while something is ejected, and storing a reference into an old object costs a garbage
+     * collector's write barrier each time.
+     */
+    private int action;
 
     /**
      * @param work the detector's due work, run before each list is filtered; null when the caller runs it
@@ -43,7 +53,7 @@ public final class CandidateStage {
      * the list is returned untouched and the detector is not consulted.
      */
     public int apply(int[] candidates, int count, long nowNanos) {
-        action = StageAction.NONE;
+        action = NONE;
         concernedCount = 0;
         if (mode == StageMode.OFF || count == 0) {
             return count;
@@ -51,40 +61,55 @@ public final class CandidateStage {
         if (work != null && nowNanos >= work.nextDueNanos()) {
             work.runDue(nowNanos);
         }
-        for (int i = 0; i < count; i++) {
-            if (state.isEjected(candidates[i])) {
-                concerned[concernedCount++] = candidates[i];
-            }
-        }
-        if (concernedCount == 0) {
+        if (!state.anyEjected()) {
             return count;
         }
-        if (guard.keepsAll(count - concernedCount, count)) {
+        return filter(candidates, count);
+    }
+
+    /** The part of {@link #apply} that looks at each candidate, kept apart so that apply's common path is small. */
+    private int filter(int[] candidates, int count) {
+        int foundCount = 0;
+        for (int i = 0; i < count; i++) {
+            int endpoint = candidates[i];
+            if (state.isEjected(endpoint)) {
+                concerned[foundCount++] = endpoint;
+            }
+        }
+        concernedCount = foundCount;
+        if (foundCount == 0) {
+            return count;
+        }
+        if (guard.keepsAll(count - foundCount, count)) {
             if (mode == StageMode.PROD) {
-                action = StageAction.KEPT_ALL;
+                action = KEPT_ALL;
             } else {
                 concernedCount = 0;
             }
             return count;
         }
         if (mode == StageMode.SHADOW) {
-            action = StageAction.WOULD_EJECT;
+            action = WOULD_EJECT;
             return count;
         }
+        // concerned[0, foundCount) is the ejected part of the list, in its order: keep the rest
         int kept = 0;
+        int next = 0;
         for (int i = 0; i < count; i++) {
             int endpoint = candidates[i];
-            if (!state.isEjected(endpoint)) {
+            if (next < foundCount && endpoint == concerned[next]) {
+                next++;
+            } else {
                 candidates[kept++] = endpoint;
             }
         }
-        action = StageAction.EJECT;
+        action = EJECT;
         return kept;
     }
 
     /** What the last {@link #apply} did. */
     public StageAction action() {
-        return action;
+        return ACTIONS[action];
     }
 
     /** How many endpoints the last action concerns (0 for {@link StageAction#NONE}). */
@@ -102,13 +127,13 @@ public final class CandidateStage {
 
     /** A record of the last action, or null when it was {@link StageAction#NONE}. */
     public StageRecord record(long timeNanos, long request, int process) {
-        if (action == StageAction.NONE) {
+        if (action == NONE) {
             return null;
         }
         List<Integer> endpoints = new ArrayList<>(concernedCount);
         for (int k = 0; k < concernedCount; k++) {
             endpoints.add(concerned[k]);
         }
-        return new StageRecord(timeNanos, request, process, mode, action, endpoints);
+        return new StageRecord(timeNanos, request, process, mode, action(), endpoints);
     }
 }

@@ -52,6 +52,17 @@ class GatewayDetectorTest {
     }
 
     @Test
+    void anyEjectedFollowsEjectionsAndReturns() {
+        GatewayDetector d = detector(2, GatewayConfig.defaults());
+        assertThat(d.anyEjected()).isFalse();
+        repeat(d, 1, 3, 503, S);
+        assertThat(d.anyEjected()).isTrue();
+        d.runDue(31 * S);
+        assertThat(d.isEjected(1)).isFalse();
+        assertThat(d.anyEjected()).isFalse();
+    }
+
+    @Test
     void aSuccessResetsTheCountAnd4xxAnd429AreSuccesses() {
         GatewayDetector d = detector(1, GatewayConfig.defaults());
         d.record(0, 503, S);

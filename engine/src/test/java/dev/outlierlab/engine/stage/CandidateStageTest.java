@@ -43,6 +43,59 @@ class CandidateStageTest {
         }
     }
 
+    /** Flags that say whether any endpoint is ejected and count how often one candidate was asked about. */
+    private static final class CountedFlags implements EjectionState {
+        final boolean[] ejected;
+        int asked;
+
+        CountedFlags(int n) {
+            ejected = new boolean[n];
+        }
+
+        @Override
+        public int endpointCount() {
+            return ejected.length;
+        }
+
+        @Override
+        public boolean isEjected(int endpoint) {
+            asked++;
+            return ejected[endpoint];
+        }
+
+        @Override
+        public boolean anyEjected() {
+            for (boolean e : ejected) {
+                if (e) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    @Test
+    void whenTheDetectorSaysNothingIsEjectedNoCandidateIsAskedAbout() {
+        CountedFlags flags = new CountedFlags(3);
+        CandidateStage stage = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.NEVER_EMPTY);
+        int[] list = {2, 0, 1};
+        assertThat(stage.apply(list, 3, 5)).isEqualTo(3);
+        assertThat(list).containsExactly(2, 0, 1);
+        assertThat(stage.action()).isEqualTo(StageAction.NONE);
+        assertThat(flags.asked).isZero();
+        flags.ejected[0] = true;
+        assertThat(stage.apply(list, 3, 6)).isEqualTo(2);
+        assertThat(Arrays.copyOf(list, 2)).containsExactly(2, 1);
+        assertThat(stage.action()).isEqualTo(StageAction.EJECT);
+        assertThat(flags.asked).isEqualTo(3);
+        flags.ejected[0] = false;
+        list = new int[] {0, 1, 2};
+        assertThat(stage.apply(list, 3, 7)).isEqualTo(3);
+        assertThat(stage.action()).isEqualTo(StageAction.NONE);
+        assertThat(stage.concernedCount()).isZero();
+        assertThat(flags.asked).isEqualTo(3);
+    }
+
     @Test
     void prodRemovesEjectedEndpointsKeepingRoutingOrder() {
         Flags flags = new Flags(4);

@@ -91,9 +91,12 @@ public final class FaultInjector {
 
     /** Moves to the segment holding {@code nanos}, unless it is the current one. */
     private void locate(long nanos) {
-        if (nanos >= segmentStart && nanos < segmentEnd) {
-            return;
+        if (nanos < segmentStart || nanos >= segmentEnd) {
+            relocate(nanos);
         }
+    }
+
+    private void relocate(long nanos) {
         int after = java.util.Arrays.binarySearch(changes, nanos);
         int index = after >= 0 ? after + 1 : -after - 1; // changes[index - 1] <= nanos < changes[index]
         segmentStart = index == 0 ? Long.MIN_VALUE : changes[index - 1];
@@ -111,27 +114,40 @@ public final class FaultInjector {
     /** The host's active faults (indexes j into faultsOfHost[host]) in the current segment. */
     private int[] active(int host, long nanos) {
         if (segmentOfHost[host] != segment) {
-            int[] mine = faultsOfHost[host];
-            int n = 0;
-            for (int j = 0; j < mine.length; j++) {
-                if (faults[mine[j]].activeAt(nanos)) {
-                    activeOfHost[host][n++] = j;
-                }
-            }
-            activeCount[host] = n;
-            segmentOfHost[host] = segment;
+            findActive(host, nanos);
         }
         return activeOfHost[host];
     }
 
+    private void findActive(int host, long nanos) {
+        int[] mine = faultsOfHost[host];
+        int n = 0;
+        for (int j = 0; j < mine.length; j++) {
+            if (faults[mine[j]].activeAt(nanos)) {
+                activeOfHost[host][n++] = j;
+            }
+        }
+        activeCount[host] = n;
+        segmentOfHost[host] = segment;
+    }
+
     /**
      * Counts a request to {@code host} at {@code nanos} and returns the index of the fault that fails it, or
-     * {@link #PASS}.
+     * {@link #PASS}. The common cases (the same segment as the last request, no fault active at the host) take
+     * a few comparisons; the rest is in separate methods so that this one stays small enough to be inlined.
      */
     public int onRequest(int host, long nanos) {
         locate(nanos);
+        if (segmentOfHost[host] != segment) {
+            findActive(host, nanos);
+        }
+        return activeCount[host] == 0 ? PASS : countActive(host);
+    }
+
+    /** Counts the request in each fault active at the host; the first of them decides. */
+    private int countActive(int host) {
         int[] mine = faultsOfHost[host];
-        int[] active = active(host, nanos);
+        int[] active = activeOfHost[host];
         int decided = PASS;
         for (int a = 0; a < activeCount[host]; a++) {
             int j = active[a];

@@ -19,8 +19,9 @@ final class GatewayRecorder implements GatewayListener {
     private final long[] attemptsPerEndpoint;
     private final long[][] ejectedNanos;
     private final long[][] ejectedSince;
+    /** Stages by {@link StageAction} ordinal: counted without a switch, once per request. */
+    private final long[] stages = new long[StageAction.values().length];
     private long requests;
-    private long attempts;
     private long failedRequests;
     private long failedAttempts;
     private long requestsDuringFault;
@@ -28,9 +29,6 @@ final class GatewayRecorder implements GatewayListener {
     private long consecutive;
     private long successRate;
     private long returns;
-    private long ejectStages;
-    private long keptAllStages;
-    private long wouldEjectStages;
 
     GatewayRecorder(int processes, int endpoints, long durationNanos, GatewayObserver observer) {
         this.durationNanos = durationNanos;
@@ -64,16 +62,10 @@ final class GatewayRecorder implements GatewayListener {
     }
 
     void stage(StageAction action) {
-        switch (action) {
-            case EJECT -> ejectStages++;
-            case KEPT_ALL -> keptAllStages++;
-            case WOULD_EJECT -> wouldEjectStages++;
-            case NONE -> { }
-        }
+        stages[action.ordinal()]++;
     }
 
     void attempt(int endpoint, boolean failed) {
-        attempts++;
         attemptsPerEndpoint[endpoint]++;
         if (failed) {
             failedAttempts++;
@@ -104,12 +96,15 @@ final class GatewayRecorder implements GatewayListener {
             ejected.add(row);
         }
         List<Long> perEndpoint = new ArrayList<>();
+        long attempts = 0;
         for (long a : attemptsPerEndpoint) {
             perEndpoint.add(a);
+            attempts += a;
         }
         GatewaySummary summary = new GatewaySummary(requests, attempts, failedRequests, failedAttempts,
-                requestsDuringFault, failedDuringFault, perEndpoint, consecutive, successRate, returns, ejectStages,
-                keptAllStages, wouldEjectStages, ejected, belowMinStdev);
+                requestsDuringFault, failedDuringFault, perEndpoint, consecutive, successRate, returns,
+                stages[StageAction.EJECT.ordinal()], stages[StageAction.KEPT_ALL.ordinal()],
+                stages[StageAction.WOULD_EJECT.ordinal()], ejected, belowMinStdev);
         return new GatewayRunResult(scenario, summary, events);
     }
 }

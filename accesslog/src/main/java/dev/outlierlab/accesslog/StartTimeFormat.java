@@ -143,8 +143,9 @@ public final class StartTimeFormat {
         if (fraction < 0) {
             return parseFully(b, start, end);
         }
-        if (cachedBaseNanos != Long.MIN_VALUE
-                && java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth)) {
+        if (cachedBaseNanos != Long.MIN_VALUE && (prefixWidth >= 8
+                ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
+                : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
             return cachedBaseNanos + fraction;
         }
         long full = parseFully(b, start, end);

@@ -209,7 +209,8 @@ public final class TextLogFormat implements LogFormat {
         int forwardEnd = split;
         for (int k = 0; k < forwardEnd; k++) {
             byte[] lit = literals[k];
-            if (!matches(b, p, end, lit)) {
+            // after the first, each literal is where the search for it ended the value before
+            if (k == 0 && !matches(b, p, end, lit)) {
                 return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
             }
             p += lit.length;
@@ -254,31 +255,59 @@ public final class TextLogFormat implements LogFormat {
     /** RESPONSE_DURATION of the line being parsed (a format, like its start-time pattern, serves one thread). */
     private long responseDuration;
 
-    /** Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. */
+    /**
+     * Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. Small,
+     * so that it is inlined into {@link #parse}; the rarer fields and every message are in methods of their own.
+     */
     private boolean field(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
         switch (fields[k]) {
-            case SKIP -> { }
-            case START_TIME -> {
-                long t = times[k].parse(b, p, valueEnd);
-                if (t == Long.MIN_VALUE) {
-                    return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
-                            + times[k].pattern());
-                }
-                out.startEpochNanos = t;
-                out.hasStart = true;
+            case SKIP -> {
+                return true;
+            }
+            case UPSTREAM_HOST -> {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+                return true;
             }
             case RESPONSE_CODE -> {
                 long v = number(b, p, valueEnd);
                 if (v == -2 || v > 999) {
-                    return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+                    return badCode(b, p, valueEnd, out);
                 }
                 out.code = v < 0 ? 0 : (int) v;
+                return true;
             }
-            case RESPONSE_FLAGS -> out.flags = ResponseFlag.parse(b, p, valueEnd);
-            case UPSTREAM_HOST -> {
-                out.hostStart = p;
-                out.hostEnd = valueEnd;
+            case RESPONSE_FLAGS -> {
+                out.flags = ResponseFlag.parse(b, p, valueEnd);
+                return true;
             }
+            case START_TIME -> {
+                return startTime(k, b, p, valueEnd, out);
+            }
+            default -> {
+                return otherField(k, b, p, valueEnd, out);
+            }
+        }
+    }
+
+    private boolean startTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        long t = times[k].parse(b, p, valueEnd);
+        if (t == Long.MIN_VALUE) {
+            return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
+                    + times[k].pattern());
+        }
+        out.startEpochNanos = t;
+        out.hasStart = true;
+        return true;
+    }
+
+    private static boolean badCode(byte[] b, int p, int valueEnd, ParsedLine out) {
+        return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+    }
+
+    /** The fields {@link #field} leaves: the cluster, the instance, the durations and the attempt count. */
+    private boolean otherField(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        switch (fields[k]) {
             case UPSTREAM_CLUSTER -> {
                 out.clusterStart = p;
                 out.clusterEnd = valueEnd;
@@ -361,16 +390,24 @@ public final class TextLogFormat implements LogFormat {
 
     /** The last index in {@code [from, to)} where {@code lit} starts and fits before {@code to}, or -1. */
     private static int lastIndexOf(byte[] b, int from, int to, byte[] lit) {
-        outer:
-        for (int i = to - lit.length; i >= from; i--) {
-            for (int j = 0; j < lit.length; j++) {
-                if (b[i + j] != lit[j]) {
-                    continue outer;
-                }
-            }
-            return i;
+        if (lit.length == 0) {
+            return to >= from ? to : -1;
         }
-        return -1;
+        byte first = lit[0];
+        int i = to - lit.length + 1;
+        while (true) {
+            i = Bytes.lastIndexOf(b, from, i, first);
+            if (i < 0) {
+                return -1;
+            }
+            int j = 1;
+            while (j < lit.length && b[i + j] == lit[j]) {
+                j++;
+            }
+            if (j == lit.length) {
+                return i;
+            }
+        }
     }
 
     private static String text(byte[] b, int s, int e) {

@@ -30,7 +30,7 @@ class NamedPipeInputTest {
     @Test
     void anAccessLogFromANamedPipeReplaysToTheDecisionsOfTheSameFile() throws Exception {
         Path log = dir.resolve("access.log");
-        CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=100s", "--set", CAP34, "--access-log", log.toString());
+        CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=50s", "--set", CAP34, "--access-log", log.toString());
         assertThat(run.exit()).as(run.err()).isZero();
         CliRunner.Outcome fromFile = CliRunner.run("replay", log.toString(), "--format=json", "--set", CAP34);
         assertThat(fromFile.exit()).as(fromFile.err()).isZero();
@@ -43,7 +43,7 @@ class NamedPipeInputTest {
         assertThat(fromPipe.exit()).as(fromPipe.err()).isZero();
         JsonNode file = fromFile.json();
         JsonNode pipe = fromPipe.json();
-        assertThat(pipe.get("lines").get("read").asLong()).isEqualTo(60_000);
+        assertThat(pipe.get("lines").get("read").asLong()).isEqualTo(30_000);
         JsonNode events = pipe.get("detectors").get(0).get("run").get("events");
         assertThat(events).isNotEmpty();
         assertThat(events).isEqualTo(file.get("detectors").get(0).get("run").get("events"));

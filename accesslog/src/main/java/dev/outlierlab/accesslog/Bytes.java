@@ -5,8 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Finds a byte in an array eight bytes at a time (the "has a zero byte" bit trick on longs), and compares runs of
- * bytes a word at a time: the search for newlines and field separators is most of the cost of reading a log.
+ * Finds a byte (or a run of bytes, the literal text of a log format) in an array eight bytes at a time (the "has
+ * a zero byte" bit trick on longs), and compares runs of bytes a word at a time: the search for newlines and field
+ * separators is most of the cost of reading a log.
  */
 final class Bytes {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -79,5 +80,62 @@ final class Bytes {
     /** The eight bytes at {@code p} as a little-endian long. */
     static long word(byte[] b, int p) {
         return (long) LONGS.get(b, p);
+    }
+
+    /** Whether {@code lit} is at {@code p} and ends by {@code end}. */
+    static boolean matches(byte[] b, int p, int end, byte[] lit) {
+        if (p + lit.length > end) {
+            return false;
+        }
+        for (int i = 0; i < lit.length; i++) {
+            if (b[p + i] != lit[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first index in {@code [p, end)} where {@code lit} starts and fits before {@code end}, or -1. */
+    static int indexOf(byte[] b, int p, int end, byte[] lit) {
+        byte first = lit[0];
+        int last = end - lit.length;
+        int i = p;
+        while (i <= last) {
+            i = Bytes.indexOf(b, i, last + 1, first);
+            if (i < 0) {
+                return -1;
+            }
+            int j = 1;
+            while (j < lit.length && b[i + j] == lit[j]) {
+                j++;
+            }
+            if (j == lit.length) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    /** The last index in {@code [from, to)} where {@code lit} starts and fits before {@code to}, or -1. */
+    static int lastIndexOf(byte[] b, int from, int to, byte[] lit) {
+        if (lit.length == 0) {
+            return to >= from ? to : -1;
+        }
+        byte first = lit[0];
+        int i = to - lit.length + 1;
+        while (true) {
+            i = Bytes.lastIndexOf(b, from, i, first);
+            if (i < 0) {
+                return -1;
+            }
+            int j = 1;
+            while (j < lit.length && b[i + j] == lit[j]) {
+                j++;
+            }
+            if (j == lit.length) {
+                return i;
+            }
+        }
     }
 }

@@ -210,12 +210,12 @@ public final class TextLogFormat implements LogFormat {
         for (int k = 0; k < forwardEnd; k++) {
             byte[] lit = literals[k];
             // after the first, each literal is where the search for it ended the value before
-            if (k == 0 && !matches(b, p, end, lit)) {
+            if (k == 0 && !Bytes.matches(b, p, end, lit)) {
                 return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
             }
             p += lit.length;
             byte[] next = literals[k + 1];
-            int valueEnd = k + 1 == n && next.length == 0 ? end : indexOf(b, p, end, next);
+            int valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
             if (valueEnd < 0) {
                 return out.fail("line ends early: no \"" + new String(next, StandardCharsets.UTF_8)
                         + "\" after column " + (p - start + 1));
@@ -228,12 +228,12 @@ public final class TextLogFormat implements LogFormat {
         if (split < n) {
             // the rest from the end: the last literal ends the line, each value starts after its literal
             byte[] last = literals[n];
-            if (end - last.length < p || !matches(b, end - last.length, end, last)) {
+            if (end - last.length < p || !Bytes.matches(b, end - last.length, end, last)) {
                 return out.fail("the line does not end with \"" + new String(last, StandardCharsets.UTF_8) + "\"");
             }
             int e = end - last.length;
             for (int k = n - 1; k >= tailStop; k--) {
-                int litAt = lastIndexOf(b, p, e, literals[k]);
+                int litAt = Bytes.lastIndexOf(b, p, e, literals[k]);
                 if (litAt < 0) {
                     return out.fail("no \"" + new String(literals[k], StandardCharsets.UTF_8) + "\" before column "
                             + (e - start + 1));
@@ -243,7 +243,7 @@ public final class TextLogFormat implements LogFormat {
                 }
                 e = litAt;
             }
-        } else if (!matches(b, p, end, literals[n]) || p + literals[n].length != end) {
+        } else if (!Bytes.matches(b, p, end, literals[n]) || p + literals[n].length != end) {
             return out.fail("unexpected text at column " + (p - start + 1) + " after the last field");
         }
         if (out.durationNanos < 0 && responseDuration >= 0) {
@@ -353,61 +353,6 @@ public final class TextLogFormat implements LogFormat {
             v = v * 10 + d;
         }
         return v;
-    }
-
-    private static boolean matches(byte[] b, int p, int end, byte[] lit) {
-        if (p + lit.length > end) {
-            return false;
-        }
-        for (int i = 0; i < lit.length; i++) {
-            if (b[p + i] != lit[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int indexOf(byte[] b, int p, int end, byte[] lit) {
-        byte first = lit[0];
-        int last = end - lit.length;
-        int i = p;
-        while (i <= last) {
-            i = Bytes.indexOf(b, i, last + 1, first);
-            if (i < 0) {
-                return -1;
-            }
-            int j = 1;
-            while (j < lit.length && b[i + j] == lit[j]) {
-                j++;
-            }
-            if (j == lit.length) {
-                return i;
-            }
-            i++;
-        }
-        return -1;
-    }
-
-    /** The last index in {@code [from, to)} where {@code lit} starts and fits before {@code to}, or -1. */
-    private static int lastIndexOf(byte[] b, int from, int to, byte[] lit) {
-        if (lit.length == 0) {
-            return to >= from ? to : -1;
-        }
-        byte first = lit[0];
-        int i = to - lit.length + 1;
-        while (true) {
-            i = Bytes.lastIndexOf(b, from, i, first);
-            if (i < 0) {
-                return -1;
-            }
-            int j = 1;
-            while (j < lit.length && b[i + j] == lit[j]) {
-                j++;
-            }
-            if (j == lit.length) {
-                return i;
-            }
-        }
     }
 
     private static String text(byte[] b, int s, int e) {

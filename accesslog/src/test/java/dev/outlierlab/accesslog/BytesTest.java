@@ -28,6 +28,9 @@ class BytesTest {
             String where = Arrays.toString(b) + " [" + from + ", " + to + ") " + x;
             assertThat(Bytes.indexOf(b, from, to, x)).as(where).isEqualTo(naiveIndexOf(b, from, to, x));
             assertThat(Bytes.lastIndexOf(b, from, to, x)).as(where).isEqualTo(naiveLastIndexOf(b, from, to, x));
+            byte[] lit = {x, (byte) "\n \"a".charAt(r.nextInt(4))};
+            assertThat(Bytes.indexOf(b, from, to, lit)).as(where).isEqualTo(naiveIndexOf(b, from, to, lit, false));
+            assertThat(Bytes.lastIndexOf(b, from, to, lit)).as(where).isEqualTo(naiveIndexOf(b, from, to, lit, true));
             if (to - from >= 8) {
                 byte[] c = Arrays.copyOfRange(b, from, to);
                 assertThat(Bytes.equalsLong(b, from, c, 0, c.length)).as(where).isTrue();
@@ -72,6 +75,20 @@ class BytesTest {
             }
         }
         return -1;
+    }
+
+    /** The first (or last) index in {@code [from, to)} where {@code lit} starts and fits before {@code to}. */
+    private static int naiveIndexOf(byte[] b, int from, int to, byte[] lit, boolean last) {
+        int found = -1;
+        for (int i = from; i + lit.length <= to; i++) {
+            if (Arrays.equals(b, i, i + lit.length, lit, 0, lit.length)) {
+                found = i;
+                if (!last) {
+                    return i;
+                }
+            }
+        }
+        return found;
     }
 
     private static int naiveLastIndexOf(byte[] b, int from, int to, byte x) {

@@ -7,10 +7,20 @@
 #
 #   bench/replay-benchmark.sh                 # 100,000 and 10,000,000 lines (about 2 GB of log in bench/target)
 #   bench/replay-benchmark.sh SMALL LARGE     # other line counts
+#   bench/replay-benchmark.sh --against OLD.jar [LINES]
+#                                             # before/after: OLD.jar and this build replay the LINES-line log
+#                                             # (default 10,000,000) at the same time on the same core, so both see
+#                                             # the same contention on a shared machine; prints both and the ratio
 #
 # Environment: JAVA (default java), MVN_ARGS (default -o), CPU (the core to pin to, default 0).
 set -euo pipefail
 
+against=""
+if [ "${1:-}" = "--against" ]; then
+  against="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
+  shift 2
+  set -- 100000 "${1:-10000000}"
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/bench/target/replay"
 java="${JAVA:-java}"
@@ -64,12 +74,38 @@ print(f"| {label} | {lines:,} | {size/1e6:,.0f} | {wall:.2f} | {lines/wall:,.0f}
 PY
 }
 
+# the same replay with two jars at once on one core: CPU seconds of each, the ratio, and whether the outputs agree
+compare() {
+  local log="$out/envoy-$large.log"
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), $large lines, both pinned to core $cpu at the same time; load average $(cut -d' ' -f1-3 /proc/loadavg)."
+  for v in before after; do
+    local j="$jar"
+    [ "$v" = before ] && j="$against"
+    /usr/bin/time -f "%U %S" taskset -c "$cpu" "$java" -jar "$j" replay "$log" --log-format envoy \
+        --set outlier_detection.max_ejection_percent=34 --events 5 > "$out/replay-$v.txt" 2> "$out/time-$v.txt" &
+  done
+  wait
+  python3 - "$large" "$(tail -1 "$out/time-before.txt")" "$(tail -1 "$out/time-after.txt")" <<'PY'
+import sys
+lines = int(sys.argv[1])
+b = sum(map(float, sys.argv[2].split()))
+a = sum(map(float, sys.argv[3].split()))
+print(f"before: {b:.2f} CPU s, {lines/b:,.0f} lines/s; after: {a:.2f} CPU s, {lines/a:,.0f} lines/s; after is {b/a:.2f}x")
+PY
+  if cmp -s "$out/replay-before.txt" "$out/replay-after.txt"; then echo "outputs identical"; else echo "OUTPUTS DIFFER"; fi
+}
+
 for n in "$small" "$large"; do
   if [ ! -f "$out/envoy-$n.log" ]; then
     echo "[bench] generating $n lines" >&2
     generate "$n" > "$out/envoy-$n.log"
   fi
 done
+
+if [ -n "$against" ]; then
+  compare
+  exit 0
+fi
 
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), pinned to core $cpu; load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo

@@ -7,7 +7,8 @@ package dev.outlierlab.accesslog;
  * @param cluster the upstream cluster, or "" when the format does not log it
  * @param instance the proxy instance ({@code --instance-field}, or the file with one instance per file), or ""
  * @param input the index of the input it came from, and {@code line} its line there
+ * @param hostName the host's number among the names read (the same for the same name, in every input)
  */
 public record LogEntry(long endEpochNanos, String cluster, String instance, String host, int code, Outcome outcome,
-                       int input, long line) {
+                       int input, long line, int hostName) {
 }

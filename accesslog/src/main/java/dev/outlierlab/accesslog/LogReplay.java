@@ -78,8 +78,9 @@ public final class LogReplay {
         spool.startReading();
         OutcomeSpool.Row row = new OutcomeSpool.Row();
         while (spool.read(row)) {
-            replays[row.group].offer(record(row.outcome, row.code, row.line, row.endEpochNanos - origin,
-                    hostIndex[row.group][row.host]));
+            Outcome o = row.outcome;
+            replays[row.group].offer(row.endEpochNanos - origin, hostIndex[row.group][row.host], code(o, row.code),
+                    o.reported() ? o.result() : unreported(o), row.line, o.connected());
         }
         List<GroupResult> out = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
@@ -88,15 +89,27 @@ public final class LogReplay {
         return out;
     }
 
-    /** The trace record of the calls Envoy's router made for this entry. */
+    /**
+     * The trace record of the calls Envoy's router made for this entry: the outcome's result (none for a response)
+     * after a connect success when it came over a connection. The replay reports the same fields without the record.
+     */
     static TraceRecord record(Outcome o, int code, long line, long nanos, int host) {
+        if (!o.reported()) {
+            unreported(o);
+        }
+        return new TraceRecord(nanos, host, code(o, code), o.result(), line, o.connected());
+    }
+
+    /** The code reported for an outcome: the logged one, a timeout's (504 when none was logged), or none (-1). */
+    private static int code(Outcome o, int code) {
         return switch (o) {
-            case RESPONSE -> new TraceRecord(nanos, host, code, null, line, true);
-            case TIMEOUT -> new TraceRecord(nanos, host, OutcomeMapping.timeoutCode(code),
-                    RequestResult.LOCAL_ORIGIN_TIMEOUT, line, true);
-            case CONNECT_FAILED, RESET, CONNECTED_ONLY -> new TraceRecord(nanos, host, -1, o.result(), line,
-                    o.connected());
-            default -> throw new IllegalArgumentException("not reported to a detector: " + o);
+            case RESPONSE -> code;
+            case TIMEOUT -> OutcomeMapping.timeoutCode(code);
+            default -> -1;
         };
+    }
+
+    private static RequestResult unreported(Outcome o) {
+        throw new IllegalArgumentException("not reported to a detector: " + o);
     }
 }

@@ -1,7 +1,6 @@
 package dev.outlierlab.accesslog;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +55,6 @@ public final class LogScan {
         long origin = Long.MIN_VALUE;
         OutcomeSpool spool = new OutcomeSpool();
         Building g = null;
-        String lastHost = null;
-        int lastHostId = -1;
         try (MergedLog log = new MergedLog(inputs, settings, bad, progress)) {
             for (LogEntry e = log.next(); e != null; e = log.next()) {
                 if (origin == Long.MIN_VALUE) {
@@ -68,20 +65,10 @@ public final class LogScan {
                     int index = groups.size();
                     g = groups.computeIfAbsent(key(e),
                             k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
-                    lastHost = null;
-                }
-                if (e.host() != lastHost) {
-                    String host = e.host();
-                    Building b = g;
-                    lastHostId = g.hostIds.computeIfAbsent(host, h -> {
-                        b.hosts.add(h);
-                        return b.hosts.size() - 1;
-                    });
-                    lastHost = host;
                 }
                 g.last = e.endEpochNanos();
                 g.entries++;
-                spool.write(e.endEpochNanos(), g.index, lastHostId, e.code(), e.outcome(), e.line());
+                spool.write(e.endEpochNanos(), g.index, g.host(e.hostName(), e.host()), e.code(), e.outcome(), e.line());
             }
         } catch (RuntimeException ex) {
             spool.close();
@@ -104,7 +91,8 @@ public final class LogScan {
         final String instance;
         final long first;
         final List<String> hosts = new ArrayList<>();
-        final Map<String, Integer> hostIds = new HashMap<>();
+        /** By the name's number ({@link LogEntry#hostName()}), the host's index in {@link #hosts} plus one (0: none yet). */
+        int[] hostIndex = new int[64];
         long last;
         long entries;
 
@@ -113,6 +101,20 @@ public final class LogScan {
             this.cluster = cluster;
             this.instance = instance;
             this.first = first;
+        }
+
+        /** The index of the host named {@code name} (numbered {@code nameId}), added at the end when new. */
+        int host(int nameId, String name) {
+            if (nameId >= hostIndex.length) {
+                hostIndex = java.util.Arrays.copyOf(hostIndex, Math.max(nameId + 1, hostIndex.length * 2));
+            }
+            int i = hostIndex[nameId];
+            if (i == 0) {
+                hosts.add(name);
+                i = hosts.size();
+                hostIndex[nameId] = i;
+            }
+            return i - 1;
         }
     }
 }

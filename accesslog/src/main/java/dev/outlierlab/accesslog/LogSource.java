@@ -110,7 +110,8 @@ final class LogSource implements AutoCloseable {
             bad.notReported(outcome, p.flags);
             return null;
         }
-        String host = names.intern(p.bytes, p.hostStart, p.hostEnd);
+        int hostName = names.id(p.bytes, p.hostStart, p.hostEnd);
+        String host = hostName < 0 ? null : names.name(hostName);
         if (host == null) {
             bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
             return null;
@@ -129,7 +130,7 @@ final class LogSource implements AutoCloseable {
                 return null;
             }
         }
-        return new LogEntry(p.endEpochNanos(), cluster, instance, host, p.code, outcome, index, line);
+        return new LogEntry(p.endEpochNanos(), cluster, instance, host, p.code, outcome, index, line, hostName);
     }
 
     private static boolean isBlank(byte[] b, int s, int e) {

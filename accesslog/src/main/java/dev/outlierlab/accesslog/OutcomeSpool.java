@@ -18,7 +18,8 @@ final class OutcomeSpool implements AutoCloseable {
     private static final Outcome[] OUTCOMES = Outcome.values();
     private final Path file;
     private final FileChannel channel;
-    private final ByteBuffer buffer = ByteBuffer.allocate(RECORD * 4096);
+    /** Direct, so that writing and reading the file copies the records once, not through a temporary buffer. */
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(RECORD * 4096);
     private boolean reading;
 
     /** One spooled outcome; {@link #read} fills the same instance each time. */

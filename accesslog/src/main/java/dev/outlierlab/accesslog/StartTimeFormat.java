@@ -143,8 +143,9 @@ public final class StartTimeFormat {
         if (fraction < 0) {
             return parseFully(b, start, end);
         }
-        if (cachedBaseNanos != Long.MIN_VALUE
-                && java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth)) {
+        if (cachedBaseNanos != Long.MIN_VALUE && (prefixWidth >= 8
+                ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
+                : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
             return cachedBaseNanos + fraction;
         }
         long full = parseFully(b, start, end);
@@ -291,6 +292,10 @@ public final class StartTimeFormat {
         return seconds * 1_000_000_000L + nanos;
     }
 
+    /** What n fraction digits are multiplied by to give nanoseconds. */
+    private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L, 10_000L,
+        1_000L, 100L, 10L, 1L};
+
     /** Reads 1 to 9 fraction digits at p: (digits read) << 32 | nanoseconds, or -1 without a digit. */
     private static long fraction(byte[] b, int p, int end) {
         long v = 0;
@@ -305,10 +310,7 @@ public final class StartTimeFormat {
         if (n == 0) {
             return -1;
         }
-        for (int k = n; k < 9; k++) {
-            v *= 10;
-        }
-        return (long) n << 32 | v;
+        return (long) n << 32 | v * SCALE[n];
     }
 
     /** Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */

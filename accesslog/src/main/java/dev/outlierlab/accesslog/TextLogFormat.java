@@ -209,12 +209,13 @@ public final class TextLogFormat implements LogFormat {
         int forwardEnd = split;
         for (int k = 0; k < forwardEnd; k++) {
             byte[] lit = literals[k];
-            if (!matches(b, p, end, lit)) {
+            // after the first, each literal is where the search for it ended the value before
+            if (k == 0 && !Bytes.matches(b, p, end, lit)) {
                 return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
             }
             p += lit.length;
             byte[] next = literals[k + 1];
-            int valueEnd = k + 1 == n && next.length == 0 ? end : indexOf(b, p, end, next);
+            int valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
             if (valueEnd < 0) {
                 return out.fail("line ends early: no \"" + new String(next, StandardCharsets.UTF_8)
                         + "\" after column " + (p - start + 1));
@@ -227,12 +228,12 @@ public final class TextLogFormat implements LogFormat {
         if (split < n) {
             // the rest from the end: the last literal ends the line, each value starts after its literal
             byte[] last = literals[n];
-            if (end - last.length < p || !matches(b, end - last.length, end, last)) {
+            if (end - last.length < p || !Bytes.matches(b, end - last.length, end, last)) {
                 return out.fail("the line does not end with \"" + new String(last, StandardCharsets.UTF_8) + "\"");
             }
             int e = end - last.length;
             for (int k = n - 1; k >= tailStop; k--) {
-                int litAt = lastIndexOf(b, p, e, literals[k]);
+                int litAt = Bytes.lastIndexOf(b, p, e, literals[k]);
                 if (litAt < 0) {
                     return out.fail("no \"" + new String(literals[k], StandardCharsets.UTF_8) + "\" before column "
                             + (e - start + 1));
@@ -242,7 +243,7 @@ public final class TextLogFormat implements LogFormat {
                 }
                 e = litAt;
             }
-        } else if (!matches(b, p, end, literals[n]) || p + literals[n].length != end) {
+        } else if (!Bytes.matches(b, p, end, literals[n]) || p + literals[n].length != end) {
             return out.fail("unexpected text at column " + (p - start + 1) + " after the last field");
         }
         if (out.durationNanos < 0 && responseDuration >= 0) {
@@ -254,31 +255,59 @@ public final class TextLogFormat implements LogFormat {
     /** RESPONSE_DURATION of the line being parsed (a format, like its start-time pattern, serves one thread). */
     private long responseDuration;
 
-    /** Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. */
+    /**
+     * Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. Small,
+     * so that it is inlined into {@link #parse}; the rarer fields and every message are in methods of their own.
+     */
     private boolean field(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
         switch (fields[k]) {
-            case SKIP -> { }
-            case START_TIME -> {
-                long t = times[k].parse(b, p, valueEnd);
-                if (t == Long.MIN_VALUE) {
-                    return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
-                            + times[k].pattern());
-                }
-                out.startEpochNanos = t;
-                out.hasStart = true;
+            case SKIP -> {
+                return true;
+            }
+            case UPSTREAM_HOST -> {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+                return true;
             }
             case RESPONSE_CODE -> {
                 long v = number(b, p, valueEnd);
                 if (v == -2 || v > 999) {
-                    return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+                    return badCode(b, p, valueEnd, out);
                 }
                 out.code = v < 0 ? 0 : (int) v;
+                return true;
             }
-            case RESPONSE_FLAGS -> out.flags = ResponseFlag.parse(b, p, valueEnd);
-            case UPSTREAM_HOST -> {
-                out.hostStart = p;
-                out.hostEnd = valueEnd;
+            case RESPONSE_FLAGS -> {
+                out.flags = ResponseFlag.parse(b, p, valueEnd);
+                return true;
             }
+            case START_TIME -> {
+                return startTime(k, b, p, valueEnd, out);
+            }
+            default -> {
+                return otherField(k, b, p, valueEnd, out);
+            }
+        }
+    }
+
+    private boolean startTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        long t = times[k].parse(b, p, valueEnd);
+        if (t == Long.MIN_VALUE) {
+            return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
+                    + times[k].pattern());
+        }
+        out.startEpochNanos = t;
+        out.hasStart = true;
+        return true;
+    }
+
+    private static boolean badCode(byte[] b, int p, int valueEnd, ParsedLine out) {
+        return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+    }
+
+    /** The fields {@link #field} leaves: the cluster, the instance, the durations and the attempt count. */
+    private boolean otherField(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        switch (fields[k]) {
             case UPSTREAM_CLUSTER -> {
                 out.clusterStart = p;
                 out.clusterEnd = valueEnd;
@@ -324,53 +353,6 @@ public final class TextLogFormat implements LogFormat {
             v = v * 10 + d;
         }
         return v;
-    }
-
-    private static boolean matches(byte[] b, int p, int end, byte[] lit) {
-        if (p + lit.length > end) {
-            return false;
-        }
-        for (int i = 0; i < lit.length; i++) {
-            if (b[p + i] != lit[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int indexOf(byte[] b, int p, int end, byte[] lit) {
-        byte first = lit[0];
-        int last = end - lit.length;
-        int i = p;
-        while (i <= last) {
-            i = Bytes.indexOf(b, i, last + 1, first);
-            if (i < 0) {
-                return -1;
-            }
-            int j = 1;
-            while (j < lit.length && b[i + j] == lit[j]) {
-                j++;
-            }
-            if (j == lit.length) {
-                return i;
-            }
-            i++;
-        }
-        return -1;
-    }
-
-    /** The last index in {@code [from, to)} where {@code lit} starts and fits before {@code to}, or -1. */
-    private static int lastIndexOf(byte[] b, int from, int to, byte[] lit) {
-        outer:
-        for (int i = to - lit.length; i >= from; i--) {
-            for (int j = 0; j < lit.length; j++) {
-                if (b[i + j] != lit[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     private static String text(byte[] b, int s, int e) {

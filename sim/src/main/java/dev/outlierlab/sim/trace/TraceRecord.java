@@ -27,6 +27,11 @@ public record TraceRecord(long timeNanos, int host, int code, RequestResult resu
 
     /** Whether this outcome is a failure as a user would count it: a 5xx, or a failing result. */
     public boolean isFailure() {
+        return isFailure(code, result);
+    }
+
+    /** {@link #isFailure()} of a record with this code and result. */
+    public static boolean isFailure(int code, RequestResult result) {
         if (result == null) {
             return code >= 500 && code <= 599;
         }

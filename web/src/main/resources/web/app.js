@@ -199,7 +199,9 @@ async function run() {
   if (seq !== lab.seq) return;
   const answered = performance.now();
   setBusy(false);
-  if (!res.ok) {
+  // A run that outlasts 150 ms is streamed: its 200 is sent before it ends, so a run stopped after that (at
+  // its deadline) answers 200 with {"error": ...}. An error body is an error whatever the status.
+  if (!res.ok || body.error !== undefined) {
     showError(body.error ?? `The server answered ${res.status}.`);
     return;
   }

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.sim.RunCancelledException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -123,6 +124,11 @@ public final class LabServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + a.getPort() + "/");
     }
 
+    /** Runs stopped because their client had closed the connection, since the server started. */
+    long runsLeftByClient() {
+        return runs.leftByClient();
+    }
+
     ExecutorService executor() {
         return pool;
     }
@@ -151,12 +157,16 @@ public final class LabServer implements AutoCloseable {
         } catch (IOException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            System.err.println("outlier-lab serve: internal error on " + ex.getRequestMethod() + " " + ex.getRequestURI());
-            e.printStackTrace();
+            logInternalError(ex, e);
             sendJson(ex, 500, LabApi.error("internal error: " + e));
         } finally {
             ex.close();
         }
+    }
+
+    private static void logInternalError(HttpExchange ex, Throwable e) {
+        System.err.println("outlier-lab serve: internal error on " + ex.getRequestMethod() + " " + ex.getRequestURI());
+        e.printStackTrace();
     }
 
     private void handleApi(HttpExchange ex, String path) throws IOException {
@@ -170,7 +180,27 @@ public final class LabServer implements AutoCloseable {
                 guard.checkContentType(ex, false);
                 String body = readBody(ex);
                 long start = System.nanoTime();
-                byte[] result = runs.run(watcher -> api.run(body, watcher));
+                StreamedAnswer answer = new StreamedAnswer(ex, start);
+                byte[] result;
+                try {
+                    result = runs.run(answer, watcher -> api.run(body, watcher));
+                } catch (RunCancelledException e) {
+                    return; // the client has gone: nobody to answer
+                } catch (RuntimeException e) {
+                    if (!answer.streaming()) {
+                        throw e;
+                    }
+                    boolean input = e instanceof ApiException || e instanceof InputException;
+                    if (!input) {
+                        logInternalError(ex, e);
+                    }
+                    answer.finish(LabApi.error(input ? e.getMessage() : "internal error: " + e));
+                    return;
+                }
+                if (answer.streaming()) {
+                    answer.finish(result);
+                    return;
+                }
                 ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
                         (System.nanoTime() - start) / 1e6));
                 sendJson(ex, 200, result);
@@ -283,12 +313,22 @@ public final class LabServer implements AutoCloseable {
         send(ex, status, "application/json; charset=utf-8", body);
     }
 
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+    /** The headers of a JSON answer, for one sent in pieces ({@link StreamedAnswer}). */
+    static void jsonHeaders(HttpExchange ex) {
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        headers(ex, "application/json; charset=utf-8");
+    }
+
+    private static void headers(HttpExchange ex, String type) {
         Headers h = ex.getResponseHeaders();
         h.set("Content-Type", type);
         h.set("X-Content-Type-Options", "nosniff");
         h.set("Referrer-Policy", "no-referrer");
         h.set("Content-Security-Policy", CSP);
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        headers(ex, type);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {

@@ -20,6 +20,7 @@ import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.io.IOException;
@@ -236,9 +237,14 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
+        GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
+        work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
         GatewayRunResult result;
         if (stagesFile == null) {
-            result = GatewaySimulation.run(gateway);
+            long units = WorkOptions.progressUnits(estimate);
+            WorkOptions.Progress progress = WorkOptions.progress("run", units);
+            result = GatewaySimulation.run(gateway, WorkOptions.progressOf(progress.next(units), gateway.requestCount()));
+            progress.finish();
         } else {
             result = StageFile.write(stagesFile, gateway);
         }

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the rest (and the JDK server closes a connection whose request has not arrived within
  * {@link #REQUEST_SECONDS} or whose answer is not taken within {@link #RESPONSE_SECONDS}); refuses other
  * sites ({@link RequestGuard}); runs at most a few simulations at once, with at most 64 waiting and a
- * deadline for each ({@link RunQueue}); and refuses oversized or invalid input with a 400 whose
+ * deadline for each ({@link RunQueue}); streams the answer of a run that lasts over 150 ms so that a run whose
+ * client has gone is noticed and stopped ({@link StreamedAnswer}); and refuses oversized or invalid input with a 400 whose
  * {@code {"error": ...}} names the problem, then keeps serving.
  *
  * <pre>

@@ -17,6 +17,7 @@ import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -243,7 +244,7 @@ public final class RunCommand implements Callable<Integer> {
         if (stagesFile == null) {
             long units = WorkOptions.progressUnits(estimate);
             WorkOptions.Progress progress = WorkOptions.progress("run", units);
-            result = GatewaySimulation.run(gateway, WorkOptions.progressOf(progress.next(units), gateway.requestCount()));
+            result = GatewaySimulation.run(gateway, GatewayProgress.of(progress.next(units), gateway));
             progress.finish();
         } else {
             result = StageFile.write(stagesFile, gateway);

@@ -13,6 +13,7 @@ import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -119,8 +120,7 @@ public final class SweepCommand implements Callable<Integer> {
             if (loaded.isGateway()) {
                 GatewayScenario scenario = loaded.gateway();
                 RunWatcher watcher = progress.next(WorkOptions.progressUnits(GatewayWorkEstimate.of(scenario)));
-                GatewaySummary g = GatewaySimulation.run(scenario,
-                        WorkOptions.progressOf(watcher, scenario.requestCount())).summary();
+                GatewaySummary g = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
                 rows.add(new Row(p.values(), gatewayFigures(g),
                         GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
             } else {

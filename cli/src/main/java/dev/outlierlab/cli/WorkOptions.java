@@ -1,11 +1,9 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayObserver;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -15,8 +13,8 @@ import picocli.CommandLine.Option;
 
 /**
  * How much work a command may do without asking: before simulating, {@code run} and {@code sweep} estimate
- * the work ({@link WorkEstimate}; {@link GatewayWorkEstimate} for the gateway profile, at its own rate) and refuse, with the estimate and how to allow it, anything estimated at over
- * {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On an interactive
+ * the work ({@link WorkEstimate}; {@link GatewayWorkEstimate} for the gateway profile, at its own rate) and
+ * refuse, with the estimate and how to allow it, anything estimated at over {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On an interactive
  * console ({@link System#console()}), a run that lasts over a second shows its progress and the time left on
  * standard error (never standard output, never when output is redirected or captured).
  */
@@ -85,25 +83,6 @@ public final class WorkOptions {
     /** A gateway estimate in the units of {@link #progress}: Envoy request-equivalents taking as long. */
     static long progressUnits(GatewayWorkEstimate work) {
         return (long) Math.min(Long.MAX_VALUE / 4, seconds(work) * UNITS_PER_SECOND);
-    }
-
-    /**
-     * An observer of a gateway run that tells {@code watcher} of its progress every
-     * {@link RunWatcher#EVERY_REQUESTS} requests, or none when nothing watches.
-     */
-    static GatewayObserver progressOf(RunWatcher watcher, long requests) {
-        if (watcher == RunWatcher.NONE) {
-            return GatewayObserver.NONE;
-        }
-        return new GatewayObserver() {
-            @Override
-            public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates,
-                    int count) {
-                if ((request & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
-                    watcher.progress(request, requests);
-                }
-            }
-        };
     }
 
     /**

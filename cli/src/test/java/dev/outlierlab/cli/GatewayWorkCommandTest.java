@@ -7,19 +7,17 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayScenario;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * The work estimate of gateway runs and sweeps: a year of the two-provider example is refused with its
- * estimate (exit 2) and allowed with {@code --yes} (checked on the estimate, not run), and progress is told to
- * the watcher as a gateway run goes.
+ * estimate (exit 2) and allowed with {@code --yes} (checked on the estimate, not run); Envoy and gateway work
+ * add up in a sweep.
  */
 class GatewayWorkCommandTest {
     private static final String EXAMPLE = "../docs/examples/gateway-two-providers.yaml";
@@ -71,15 +69,4 @@ class GatewayWorkCommandTest {
         assertThat(WorkOptions.progressUnits(gateway)).as("30 s of Envoy work").isEqualTo(1_500_000_000L);
     }
 
-    @Test
-    void aGatewayRunTellsItsWatcherEveryMillionRequests() throws IOException {
-        GatewayScenario s = ScenarioReader.readProfiled(Files.readString(Path.of(EXAMPLE)), "example",
-                List.of("traffic.rps=7000")).gateway();
-        List<String> calls = new ArrayList<>();
-        GatewaySimulation.run(s, WorkOptions.progressOf((done, total) -> calls.add(done + "/" + total),
-                s.requestCount()));
-        assertThat(calls).containsExactly("0/2100000", "1048576/2100000", "2097152/2100000");
-        assertThat(WorkOptions.progressOf(dev.outlierlab.sim.RunWatcher.NONE, 1))
-                .isSameAs(dev.outlierlab.sim.gateway.GatewayObserver.NONE);
-    }
 }

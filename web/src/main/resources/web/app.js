@@ -1,10 +1,15 @@
 // The lab's page: builds the controls from GET /api/settings, keeps the scenario being edited, runs it with
 // POST /api/run whenever a control changes (debounced while typing, at once on commit), and shows the
 // result. The URL's hash carries the scenario (only what differs from the defaults), so a copied link
-// reproduces the run.
+// reproduces the run. The profile switch shows the gateway profile's view instead (gateway.js); the hash
+// then carries {"profile": "gateway", ...}.
 
-import { drawCharts, resizeCharts, seconds, setCursor } from './charts.js';
-import { count, el, hostCount, renderMetrics, renderTable, renderTrace, story } from './render.js';
+import { download, postRun, serverTiming, slug } from './api.js';
+import { drawCharts, resizeCharts, setCursor } from './charts.js';
+import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
+  showGatewayScenario } from './gateway.js';
+import { applyNumber, field, shownValue } from './fields.js';
+import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
 
 const TYPING_DEBOUNCE_MS = 150;
@@ -31,6 +36,7 @@ window.outlierLab = lab;
 main().catch(e => showError(`The lab could not start: ${e.message}`));
 
 async function main() {
+  document.body.dataset.profile = 'envoy';
   const res = await fetch('/api/settings');
   lab.settings = await res.json();
   lab.defaults = normalize(lab.settings.defaults);
@@ -38,6 +44,7 @@ async function main() {
   buildPresets();
   buildExamples();
   buildControls();
+  initGateway(lab.settings, { writeHash: replaceHash });
   wireActions();
   new ResizeObserver(() => resizeCharts()).observe($('charts'));
   window.addEventListener('hashchange', () => loadFromHash());
@@ -58,46 +65,24 @@ function buildControls() {
       groups.set(def.group, fs);
       form.append(fs);
     }
-    groups.get(def.group).append(field(def));
+    groups.get(def.group).append(field(def, onControl, controls));
   }
   groups.get('Fault').append(el('p', { id: 'fault-note', class: 'note', hidden: true }));
   const shown = new Set(lab.settings.controls.map(c => c.path));
   const more = el('details', { class: 'group more' }, el('summary', { text: 'More Envoy settings' }));
   more.append(field({ id: 'seed', label: 'Seed', unit: '', path: 'seed', kind: 'count', min: -9e15, max: 9e15, step: 1,
-    description: 'Seeds every random draw (enforcing percentages below 100, ejection jitter); the same seed gives the same run.' }));
+    description: 'Seeds every random draw (enforcing percentages below 100, ejection jitter); the same seed gives the same run.' },
+  onControl, controls));
   for (const s of lab.settings.outlier_detection) {
     const path = `outlier_detection.${s.name}`;
     if (shown.has(path)) continue;
     const kind = { duration: 'seconds', boolean: 'toggle', percent: 'count', count: 'count' }[s.kind];
     more.append(field({ id: s.name, label: s.name, unit: { duration: 's', percent: '%' }[s.kind] ?? '', path, kind,
       min: 0, max: s.kind === 'percent' ? 100 : 4294967295, step: 1, on: true, off: false,
-      description: `${s.description} Allowed: ${s.allowed}.` }));
+      description: `${s.description} Allowed: ${s.allowed}.` }, onControl, controls));
   }
   form.append(more);
   form.addEventListener('submit', ev => ev.preventDefault());
-}
-
-function field(def) {
-  const id = `c-${def.id}`;
-  const hintId = `h-${def.id}`;
-  const hint = el('span', { class: 'hint', id: hintId, role: 'tooltip', text: def.description });
-  let input;
-  if (def.kind === 'toggle') {
-    input = el('input', { type: 'checkbox', id, 'aria-describedby': hintId });
-    input.addEventListener('change', () => onControl(def, input, true));
-    const wrap = el('div', { class: 'field toggle', 'data-control': def.id },
-      input, el('label', { for: id, text: def.label }), hint);
-    controls.push({ def, input });
-    return wrap;
-  }
-  input = el('input', { type: 'number', id, min: def.min, max: def.max, step: def.kind === 'count' || def.kind === 'fault_hosts' ? 1 : 'any',
-    inputmode: 'decimal', 'aria-describedby': hintId, required: true });
-  input.addEventListener('input', () => onControl(def, input, false));
-  input.addEventListener('change', () => onControl(def, input, true));
-  controls.push({ def, input });
-  return el('div', { class: 'field', 'data-control': def.id },
-    el('label', { for: id }, def.label, def.unit ? el('span', { class: 'unit', text: ` (${def.unit})` }) : null),
-    input, hint);
 }
 
 /** Shows the draft's values, leaving alone the control the user is typing in. */
@@ -111,13 +96,7 @@ function showDraft() {
       input.checked = def.on === true ? v === true : v !== def.off;
       continue;
     }
-    let v;
-    if (def.kind === 'fault_hosts') v = fault ? (Array.isArray(fault.hosts) ? fault.hosts.length : fault.hosts) : 0;
-    else if (def.path.startsWith('faults[0].')) v = getPath(fault ?? lab.lastFault, def.path.slice('faults[0].'.length));
-    else if (def.path === 'cluster.hosts') v = hostCount(s);
-    else v = getPath(s, def.path);
-    if (def.kind === 'seconds') v = seconds(v);
-    const text = v == null ? '' : String(v);
+    const text = shownValue(def, s, lab.lastFault);
     if (input.value !== text) input.value = text;
   }
   for (const { def, input } of controls) {
@@ -145,24 +124,7 @@ function onControl(def, input, commit) {
   if (def.kind === 'toggle') {
     setPath(s, def.path, input.checked ? def.on : def.off);
   } else {
-    let v = Number(input.value);
-    if (def.kind === 'fault_hosts') {
-      if (v === 0) {
-        if (s.faults.length) lab.lastFault = clone(s.faults[0]);
-        s.faults = [];
-      } else {
-        if (!s.faults.length) s.faults = [clone(lab.lastFault)];
-        s.faults[0].hosts = v;
-      }
-    } else {
-      if (def.kind === 'seconds') v = `${v}s`;
-      if (def.path.startsWith('faults[0].')) {
-        if (!s.faults.length) return;
-        setPath(s.faults[0], def.path.slice('faults[0].'.length), v);
-      } else {
-        setPath(s, def.path, v);
-      }
-    }
+    if (!applyNumber(def, Number(input.value), s, lab)) return;
   }
   schedule(commit);
 }
@@ -185,12 +147,10 @@ async function run() {
   const edits = lab.edits;
   lab.changeAt = null;
   setBusy(true);
-  let res, body;
+  let answer;
   const sent = performance.now();
   try {
-    res = await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(lab.draft), signal: abort.signal });
-    body = await res.json();
+    answer = await postRun(lab.draft, abort.signal);
   } catch (e) {
     if (e.name === 'AbortError') return;
     if (seq === lab.seq) { setBusy(false); showError(`The lab server did not answer (${e.message}). Is outlier-lab serve still running?`); }
@@ -199,15 +159,12 @@ async function run() {
   if (seq !== lab.seq) return;
   const answered = performance.now();
   setBusy(false);
-  // A run that outlasts 150 ms is streamed: its 200 is sent before it ends, so a run stopped after that (at
-  // its deadline) answers 200 with {"error": ...}. An error body is an error whatever the status.
-  if (!res.ok || body.error !== undefined) {
-    showError(body.error ?? `The server answered ${res.status}.`);
+  if (!answer.ok) {
+    showError(answer.error);
     return;
   }
   showError(null);
-  const run = /dur=([0-9.]+)/.exec(res.headers.get('Server-Timing') ?? '');
-  render(body, { changeAt, sent, answered, simulated: run ? Number(run[1]) : NaN, edits }, seq);
+  render(answer.body, { changeAt, sent, answered, simulated: serverTiming(answer.res), edits }, seq);
 }
 
 /**
@@ -239,7 +196,7 @@ function render(result, t, seq) {
       writeHash(result.scenario);
       drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr'),
         signals: $('chart-signals') });
-      describeCharts(result);
+      $('timeline-desc').textContent = describeCharts(result);
       setCursor(lab.tracing ? result.events[lab.visible - 1]?.time ?? null : null);
       requestAnimationFrame(() => {
         const timing = { tableMs: tableAt - t.changeAt, serverMs: t.answered - t.sent, simulateMs: t.simulated,
@@ -294,9 +251,29 @@ function pickStep(i) {
 // ---- the URL ----------------------------------------------------------------------------------------
 
 function writeHash(scenario) {
+  if (document.body.dataset.profile !== 'envoy') return;
   const d = diff(normalize(scenario), lab.defaults);
-  const hash = Object.keys(d).length ? `#scenario=${encodeURIComponent(JSON.stringify(d))}` : '';
+  replaceHash(Object.keys(d).length ? `#scenario=${encodeURIComponent(JSON.stringify(d))}` : '');
+}
+
+function replaceHash(hash) {
   if (hash !== location.hash) history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+}
+
+/** Shows one profile's view; {@code show} false when the caller shows a scenario itself. */
+function setProfile(profile, show = true) {
+  document.body.dataset.profile = profile;
+  for (const e of document.querySelectorAll('[data-profile]')) {
+    if (e !== document.body) e.hidden = e.dataset.profile !== profile;
+  }
+  $(`profile-${profile}`).checked = true;
+  if (!show) return;
+  if (profile === 'gateway') activateGateway();
+  else if (!lab.result) run();
+  else {
+    writeHash(lab.result.scenario);
+    resizeCharts();
+  }
 }
 
 async function loadFromHash() {
@@ -309,6 +286,12 @@ async function loadFromHash() {
       showError(`The link's scenario is not valid JSON (${e.message}); showing the defaults.`);
     }
   }
+  if (partial.profile === 'gateway') {
+    setProfile('gateway', false);
+    await showGatewayScenario(partial);
+    return;
+  }
+  setProfile('envoy', false);
   lab.edits++;
   lab.draft = merge(lab.defaults, partial);
   if (partial.faults) lab.draft.faults = clone(partial.faults);
@@ -346,8 +329,11 @@ function markPresets() {
 }
 
 function wireActions() {
-  $('reset').addEventListener('click', () => applyPreset(PRESETS[0]));
-  $('export').addEventListener('click', exportJson);
+  for (const radio of document.querySelectorAll('input[name=profile]')) {
+    radio.addEventListener('change', () => { if (radio.checked) setProfile(radio.value); });
+  }
+  $('reset').addEventListener('click', () => (gateway() ? resetGateway() : applyPreset(PRESETS[0])));
+  $('export').addEventListener('click', () => (gateway() ? exportGateway(flash) : exportJson()));
   $('load').addEventListener('click', () => $('file').click());
   $('file').addEventListener('change', loadFile);
   $('copy-link').addEventListener('click', copyLink);
@@ -355,6 +341,10 @@ function wireActions() {
   $('trace-next').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(lab.visible + 1, lab.result.events.length); showTrace(); });
   $('trace-all').addEventListener('click', () => { lab.tracing = false; lab.visible = lab.result.events.length; showTrace(); });
   $('trace-slider').addEventListener('input', ev => { lab.tracing = true; lab.visible = Number(ev.target.value); showTrace(); });
+}
+
+function gateway() {
+  return document.body.dataset.profile === 'gateway';
 }
 
 function exportJson() {
@@ -369,18 +359,8 @@ function exportJson() {
     stats: r.stats,
     trace: r.events,
   };
-  const blob = new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const a = el('a', { href: url, download: `outlier-lab-${slug(r.scenario.name)}.json` });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-  flash(`Exported ${count(r.events.length)} trace steps as ${a.download}.`);
-}
-
-function slug(name) {
-  return String(name || 'scenario').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'scenario';
+  const name = download(doc, `outlier-lab-${slug(r.scenario.name)}.json`);
+  flash(`Exported ${count(r.events.length)} trace steps as ${name}.`);
 }
 
 async function loadFile(ev) {
@@ -388,7 +368,7 @@ async function loadFile(ev) {
   ev.target.value = '';
   if (!file) return;
   if (file.size > lab.settings.limits.max_body_bytes) {
-    showError(`${file.name} is ${count(file.size)} bytes, over the lab's limit of ${count(lab.settings.limits.max_body_bytes)}.`);
+    (gateway() ? showGatewayError : showError)(`${file.name} is ${count(file.size)} bytes, over the lab's limit of ${count(lab.settings.limits.max_body_bytes)}.`);
     return;
   }
   const text = await file.text();
@@ -396,9 +376,16 @@ async function loadFile(ev) {
     headers: { 'Content-Type': 'application/yaml; charset=utf-8' } });
   const body = await res.json();
   if (!res.ok) {
-    showError(body.error);
+    (gateway() ? showGatewayError : showError)(body.error);
     return;
   }
+  if (body.scenario.profile === 'gateway') {
+    setProfile('gateway', false);
+    flash(`Loaded ${file.name}.`);
+    await showGatewayScenario(body.scenario);
+    return;
+  }
+  if (gateway()) setProfile('envoy', false);
   lab.changeAt = performance.now();
   lab.edits++;
   lab.draft = normalize(body.scenario);
@@ -439,35 +426,8 @@ async function copyLink() {
 }
 
 function flash(text) {
-  const s = $('status');
+  const s = $(gateway() ? 'gw-status' : 'status');
   s.textContent = text;
   clearTimeout(flash.timer);
   flash.timer = setTimeout(() => { s.textContent = ''; }, 4000);
-}
-
-/** Text equivalents of the charts, for screen readers and for anyone who prefers words. */
-function describeCharts(result) {
-  const ctxHosts = new Map();
-  const open = new Map();
-  for (const e of result.events) {
-    if (e.action === 'eject') open.set(e.host, e.time);
-    if (e.action === 'uneject') {
-      if (!ctxHosts.has(e.host)) ctxHosts.set(e.host, []);
-      ctxHosts.get(e.host).push(`${t3(open.get(e.host))}–${t3(e.time)} s`);
-      open.delete(e.host);
-    }
-  }
-  const dur = seconds(result.scenario.duration);
-  for (const [h, t] of open) {
-    if (!ctxHosts.has(h)) ctxHosts.set(h, []);
-    ctxHosts.get(h).push(`${t3(t)}–${t3(dur)} s (still out)`);
-  }
-  const parts = [...ctxHosts].map(([h, spans]) => `${h} ejected ${spans.join(', ')}`);
-  const panic = result.panic_windows.map(w => `${t3(w.start)}–${t3(w.end)} s`);
-  $('timeline-desc').textContent = (parts.length ? `${parts.join('; ')}.` : 'Every host stayed in rotation.')
-    + (panic.length ? ` Panic: ${panic.join(', ')}.` : '');
-}
-
-function t3(seconds) {
-  return String(Number(Number(seconds).toFixed(3)));
 }

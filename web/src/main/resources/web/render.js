@@ -2,6 +2,8 @@
 // of ejections, refusals and returns, and the decision trace. Everything here is plain DOM; numbers come
 // from the server's run JSON unchanged, only formatted.
 
+import { seconds } from './charts.js';
+
 const ACTIONS = {
   eject: 'ejected',
   overflow: 'refused by the cap',
@@ -240,4 +242,31 @@ function renderStepDetail(target, result, e) {
 
 export function hostCount(scenario) {
   return Array.isArray(scenario.cluster.hosts) ? scenario.cluster.hosts.length : scenario.cluster.hosts;
+}
+
+/** Text equivalents of the timeline, for screen readers and for anyone who prefers words. */
+export function describeCharts(result) {
+  const spans = new Map();
+  const open = new Map();
+  const add = (h, text) => {
+    if (!spans.has(h)) spans.set(h, []);
+    spans.get(h).push(text);
+  };
+  for (const e of result.events) {
+    if (e.action === 'eject') open.set(e.host, e.time);
+    if (e.action === 'uneject') {
+      add(e.host, `${t3(open.get(e.host))}–${t3(e.time)} s`);
+      open.delete(e.host);
+    }
+  }
+  const dur = seconds(result.scenario.duration);
+  for (const [h, t] of open) add(h, `${t3(t)}–${t3(dur)} s (still out)`);
+  const parts = [...spans].map(([h, list]) => `${h} ejected ${list.join(', ')}`);
+  const panic = result.panic_windows.map(w => `${t3(w.start)}–${t3(w.end)} s`);
+  return (parts.length ? `${parts.join('; ')}.` : 'Every host stayed in rotation.')
+    + (panic.length ? ` Panic: ${panic.join(', ')}.` : '');
+}
+
+function t3(s) {
+  return String(Number(Number(s).toFixed(3)));
 }

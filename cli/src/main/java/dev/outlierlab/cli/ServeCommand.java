@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Serve the interactive lab in the browser (http://127.0.0.1:8080/ by default).",
             "Every control of the seed's lab and more, one-click presets for its nine comparisons, charts of hosts,",
-            "failures and success rates, and the decision trace step by step.",
+            "failures and success rates, and the decision trace step by step. The Envoy | Gateway switch shows the",
+            "gateway profile: its controls, the spec's section 7 statements as presets, a timeline per endpoint and",
+            "process (ejected, or virtually ejected in shadow), and every decision with its numbers.",
             ""},
         footer = {
             "",

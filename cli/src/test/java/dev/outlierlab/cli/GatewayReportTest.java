@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.outlierlab.config.scenario.GatewayComparisons;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,35 +13,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The golden report of the gateway profile: the statements of spec gateway-profile section 7 (and a few
- * neighbours) rendered to {@code docs/gateway-comparisons.md}, which is committed. A change in behaviour
+ * neighbours, defined once in {@link GatewayComparisons}, which the browser lab offers as presets) rendered to {@code docs/gateway-comparisons.md}, which is committed. A change in behaviour
  * changes the report and fails this test; regenerate it with
  * {@code mvn -pl cli -am test -Dtest=GatewayReportTest -Dgolden.update=true -Dsurefire.failIfNoSpecifiedTests=false}
  * and review the diff like code.
  */
 class GatewayReportTest {
     private static final Path REPORT = Path.of("..", "docs", "gateway-comparisons.md");
-
-    private record Row(String name, List<String> sets) {
-    }
-
-    private static final String TWO = "cluster.hosts=[azure, openai]";
-    private static final String DEAD = "faults[0].error_rate=100";
-    private static final List<Row> ROWS = List.of(
-            new Row("Two providers, one failing 33 %", List.of(TWO)),
-            new Row("Two providers, one dead", List.of(TWO, "faults[0].hosts=1", DEAD)),
-            new Row("Two providers, peer_set others", List.of(TWO, "gateway.peer_set=others")),
-            new Row("Two providers, peer_set others, min_stdev 0", List.of(TWO, "gateway.peer_set=others",
-                    "gateway.min_stdev=0")),
-            new Row("One endpoint, dead", List.of("cluster.hosts=[only]", "faults[0].hosts=1", DEAD)),
-            new Row("Four endpoints, one bad", List.of("cluster.hosts=4")),
-            new Row("Five endpoints, one bad", List.of("cluster.hosts=5")),
-            new Row("Six endpoints, one bad", List.of()),
-            new Row("Six, shadow", List.of("gateway.mode=shadow")),
-            new Row("Six, mode off", List.of("gateway.mode=off")),
-            new Row("Six, two processes", List.of("gateway.processes=2")),
-            new Row("Six, ordered routing", List.of("routing.strategy=ordered")),
-            new Row("Six all failing 33 %", List.of("faults[0].hosts=6")),
-            new Row("Six all failing 33 %, min_stdev 0", List.of("faults[0].hosts=6", "gateway.min_stdev=0")));
 
     @Test
     void theCommittedReportIsWhatTheLabComputes() throws IOException {
@@ -59,7 +38,7 @@ class GatewayReportTest {
                 .append("| comparison | --set | ejections (consecutive / success rate) | first | eject stages | kept_all | would_eject | failed requests | failed % in fault |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String> details = new ArrayList<>();
-        for (Row row : ROWS) {
+        for (GatewayComparisons.Comparison row : GatewayComparisons.all()) {
             List<String> args = new ArrayList<>(List.of("run", "--format", "json", "--set", "profile=gateway"));
             row.sets().forEach(s -> {
                 args.add("--set");

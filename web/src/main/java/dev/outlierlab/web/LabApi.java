@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.report.ResultJson;
@@ -44,33 +45,42 @@ final class LabApi {
         return limits;
     }
 
-    /** {@code POST /api/run}: the scenario (JSON, any subset of the file's keys) run with charts. */
+    /**
+     * {@code POST /api/run}: the scenario (JSON, any subset of the file's keys) run with charts; a
+     * {@code profile: gateway} scenario runs on the gateway simulator ({@link GatewayLabRun}).
+     */
     byte[] run(String body) {
         return run(body, RunWatcher.NONE);
     }
 
     /** As {@link #run(String)}, with a watcher that may stop the run (the server's deadline). */
     byte[] run(String body, RunWatcher watcher) {
-        Scenario scenario = parseJsonScenario(body);
+        ScenarioReader.Profiled profiled = parseJsonScenario(body);
+        if (profiled.isGateway()) {
+            GatewayLimits.check(limits, profiled.gateway());
+            return write(GatewayLabRun.run(profiled.gateway(), watcher));
+        }
+        Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
         return write(ResultJson.toTree(Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher)), true));
     }
 
     /** {@code POST /api/scenario}: a scenario file's text (YAML or JSON) as {@code {"scenario": canonical}}. */
     byte[] scenario(String text, String sourceName) {
-        Scenario scenario = ScenarioReader.readWithoutAliases(text, sourceName).scenario();
+        ScenarioReader.Profiled profiled = ScenarioReader.readProfiledWithoutAliases(text, sourceName);
         ObjectNode root = MAPPER.createObjectNode();
-        root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(scenario)));
+        root.set("scenario", MAPPER.valueToTree(profiled.isGateway() ? GatewayScenarioWriter.toMap(profiled.gateway())
+                : ScenarioWriter.toMap(profiled.envoy().scenario())));
         return write(root);
     }
 
-    /** {@code GET /api/settings}: limits, defaults, the lab's controls and every outlier_detection field. */
+    /** {@code GET /api/settings}: limits, defaults, the controls of both profiles and every outlier_detection field. */
     byte[] settings() {
         return settings.clone();
     }
 
     /** Strict JSON first (so malformed JSON gets a JSON message), then the scenario rules. */
-    private static Scenario parseJsonScenario(String body) {
+    private static ScenarioReader.Profiled parseJsonScenario(String body) {
         JsonNode tree;
         try {
             tree = STRICT_READER.readTree(body);
@@ -88,7 +98,7 @@ final class LabApi {
             throw ApiException.badRequest("malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
         }
-        return ScenarioReader.readWithoutAliases(body, "request").scenario();
+        return ScenarioReader.readProfiledWithoutAliases(body, "request");
     }
 
     static byte[] write(Object tree) {

@@ -112,6 +112,7 @@ final class LabControls {
                     .set("scenario", m.valueToTree(ScenarioWriter.toMap(
                             dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
         }
+        root.set("gateway", GatewayControls.settingsJson(limits));
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             ObjectNode n = all.addObject();

@@ -1,7 +1,6 @@
 package dev.outlierlab.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +9,6 @@ import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,20 +18,15 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -45,66 +38,24 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code target/screenshots/}, the timing to {@code target/responsiveness.txt}.
  */
 class LabPageBrowserTest {
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path SHOTS = Path.of("target", "screenshots");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Dimension DESKTOP = new Dimension(1280, 800);
     private static final Dimension PHONE = new Dimension(390, 844);
 
+    private static BrowserLab lab;
     private static LabServer server;
     private static ChromeDriver driver;
-    private static Path downloads;
-    private static Path profile;
 
     @BeforeAll
     static void start() throws IOException {
-        assumeTrue(Files.isExecutable(CHROMEDRIVER), "browser tests skipped: " + CHROMEDRIVER + " is absent; install Debian's "
-                + "chromium and chromium-driver (apt-get install -y chromium chromium-driver) to run them");
-        server = LabServer.start(0);
-        downloads = Files.createTempDirectory("outlier-lab-downloads");
-        profile = Files.createTempDirectory("outlier-lab-chromium");
-        Files.createDirectories(SHOTS);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1280,800", "--force-device-scale-factor=1");
-        options.setExperimentalOption("prefs", Map.of(
-                "download.default_directory", downloads.toString(),
-                "download.prompt_for_download", false));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
-                .usingAnyFreePort()
-                .build();
-        driver = new ChromeDriver(service, options);
-        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+        lab = BrowserLab.start();
+        server = lab.server;
+        driver = lab.driver;
     }
 
     @AfterAll
     static void stop() {
-        if (driver != null) {
-            driver.quit();
-        }
-        if (server != null) {
-            server.close();
-        }
-        for (Path dir : new Path[] {downloads, profile}) {
-            deleteTree(dir);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            System.err.println("could not delete " + dir + ": " + e);
-        }
+        BrowserLab.stop(lab);
     }
 
     @BeforeEach
@@ -221,14 +172,9 @@ class LabPageBrowserTest {
     void exportJsonDownloadsInputsMetricsAndTrace() throws Exception {
         open("");
         clickPreset("cap-34");
-        try (Stream<Path> old = Files.list(downloads)) {
-            for (Path p : old.toList()) {
-                Files.delete(p);
-            }
-        }
+        lab.clearDownloads();
         click("#export");
-        Path file = downloads.resolve("outlier-lab-bookstore-search.json");
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> Files.exists(file) && isComplete(file));
+        Path file = lab.awaitDownload("outlier-lab-bookstore-search.json");
         JsonNode doc = JSON.readTree(file.toFile());
         JsonNode want = expected(cap34());
         assertSameJson(doc.get("inputs"), want.get("scenario"));
@@ -537,41 +483,20 @@ class LabPageBrowserTest {
         assertThat(((Number) overflow).intValue()).as("page wider than the window: %s", wide).isLessThanOrEqualTo(0);
     }
 
-    /** Sizes the window so that the page's viewport (not the window) has this size. */
     private static void viewport(Dimension size) {
-        driver.manage().window().setSize(size);
-        @SuppressWarnings("unchecked")
-        List<Number> inner = (List<Number>) js("return [window.innerWidth, window.innerHeight];");
-        driver.manage().window().setSize(new Dimension(2 * size.getWidth() - inner.get(0).intValue(),
-                2 * size.getHeight() - inner.get(1).intValue()));
+        lab.viewport(size);
     }
 
     private static Object js(String script, Object... args) {
-        return ((JavascriptExecutor) driver).executeScript(script, args);
-    }
-
-    private static boolean isComplete(Path file) {
-        try (Stream<Path> files = Files.list(downloads)) {
-            return files.noneMatch(p -> p.toString().endsWith(".crdownload")) && Files.size(file) > 0;
-        } catch (IOException e) {
-            return false;
-        }
+        return lab.js(script, args);
     }
 
     private static void screenshot(String name) throws IOException {
-        byte[] png = driver.getScreenshotAs(OutputType.BYTES);
-        Files.write(SHOTS.resolve(name + ".png"), png);
+        lab.screenshot(name);
     }
 
-    /** The whole page: the window grows to the document's height for one shot, then returns. */
     private static void fullPageScreenshot(String name) throws IOException {
-        Dimension before = driver.manage().window().getSize();
-        long height = ((Number) js("return document.documentElement.scrollHeight;")).longValue();
-        long chrome = before.getHeight() - ((Number) js("return window.innerHeight;")).longValue();
-        driver.manage().window().setSize(new Dimension(before.getWidth(), (int) Math.min(height + chrome, 6000)));
-        js("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));");
-        screenshot(name);
-        driver.manage().window().setSize(before);
+        lab.fullPageScreenshot(name);
     }
 
     private static double median(List<Double> values) {

@@ -119,13 +119,27 @@ public final class ScenarioReader {
         return profiled.envoy();
     }
 
-    private static Located prepare(Located root, List<String> sets) {
+    private static Located prepare(Located document, List<String> sets) {
+        Located root = labExportInputs(document);
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
         }
         for (String set : sets) {
             Overrides.apply(root, set);
+        }
+        return root;
+    }
+
+    /**
+     * The browser lab's Export JSON ({@code "tool": "outlier-lab"}) holds the scenario as run under
+     * {@code inputs}, beside the run's results; such a file is read as that scenario, the results ignored.
+     * Any other document is the scenario itself.
+     */
+    private static Located labExportInputs(Located root) {
+        if (root.value() instanceof Map<?, ?> m && m.get("tool") instanceof Located tool
+                && "outlier-lab".equals(tool.value()) && m.get("inputs") instanceof Located inputs) {
+            return inputs;
         }
         return root;
     }

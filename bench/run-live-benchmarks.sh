@@ -2,7 +2,7 @@
 # Builds the benchmarks and runs LiveBenchmark (the live pool's record and filter paths against
 # Resilience4j's CircuitBreaker and grpc-java's outlier-detection call tracking) with 1, 2 and 4 threads,
 # one fork each, with JMH's GC profiler; prints one markdown table (ns/op per thread, bytes/op), headed by
-# the machine, the JVM and the load average at the start. About 3 minutes.
+# the machine, the JVM and the load average at the start. About 4 minutes.
 #
 #   bench/run-live-benchmarks.sh             # build, then run
 #   bench/run-live-benchmarks.sh --no-build  # reuse bench/target/benchmarks.jar

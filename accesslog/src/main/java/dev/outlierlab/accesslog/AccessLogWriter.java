@@ -18,7 +18,8 @@ import java.util.List;
  * at {@code floor(i * 1e9 / rps)} ns, which at 600 rps is not a whole millisecond, so Envoy's default
  * millisecond precision would move outcomes across interval ticks and the replay would not be exact. Everything
  * else is Envoy's (or Istio's) default format; the reader takes a fraction of any length. Time zero of the run
- * is {@link #EPOCH_BASE_SECONDS} (2026-01-01T00:00:00Z).
+ * is {@link #EPOCH_BASE_SECONDS} (2026-01-01T00:00:00Z) unless another start is given (as {@code run --start-time}
+ * does, so that the access log and the outlier event log of one run share one clock).
  */
 public final class AccessLogWriter implements RequestSink {
     /** 2026-01-01T00:00:00Z: the run's time zero in the log. */
@@ -31,9 +32,24 @@ public final class AccessLogWriter implements RequestSink {
     private final Format format;
     private final List<String> hosts;
     private final String cluster;
+    private final long startEpochNanos;
     private final StringBuilder sb = new StringBuilder(256);
 
     public AccessLogWriter(Writer out, Format format, List<String> hosts, String cluster) {
+        this(out, format, hosts, cluster, EPOCH_BASE_SECONDS * 1_000_000_000L);
+    }
+
+    /**
+     * The upstream cluster's name as the log writes it, or null when the format has no cluster field (Envoy's
+     * default format): Istio's formats name it as Istio's clusters are named, {@code outbound|80||NAME}.
+     */
+    public static String upstreamCluster(Format format, String cluster) {
+        return format == Format.envoy ? null : "outbound|80||" + cluster;
+    }
+
+    /** A writer whose time zero is {@code startEpochNanos} (nanoseconds since 1970-01-01T00:00:00Z). */
+    public AccessLogWriter(Writer out, Format format, List<String> hosts, String cluster, long startEpochNanos) {
+        this.startEpochNanos = startEpochNanos;
         this.out = out;
         this.format = format;
         this.hosts = hosts;
@@ -64,25 +80,25 @@ public final class AccessLogWriter implements RequestSink {
         switch (format) {
             case envoy -> {
                 sb.append('[');
-                appendTime(sb, nanos);
+                appendTime(sb, startEpochNanos + nanos);
                 sb.append("] \"GET /outlier-lab HTTP/1.1\" ").append(status).append(' ').append(flags)
                         .append(" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"").append(cluster).append("\" \"")
                         .append(upstream).append("\"\n");
             }
             case istio -> {
                 sb.append('[');
-                appendTime(sb, nanos);
+                appendTime(sb, startEpochNanos + nanos);
                 sb.append("] \"GET /outlier-lab HTTP/1.1\" ").append(status).append(' ').append(flags).append(' ')
                         .append(host < 0 ? "no_healthy_upstream" : "via_upstream")
                         .append(" - \"-\" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"").append(cluster).append("\" \"")
-                        .append(upstream).append("\" outbound|80||").append(cluster).append(" - - - - default\n");
+                        .append(upstream).append("\" ").append(upstreamCluster(format, cluster)).append(" - - - - default\n");
             }
             case json -> {
                 sb.append("{\"start_time\":\"");
-                appendTime(sb, nanos);
+                appendTime(sb, startEpochNanos + nanos);
                 sb.append("\",\"response_code\":").append(status).append(",\"response_flags\":\"").append(flags)
                         .append("\",\"duration\":0,\"upstream_host\":\"").append(upstream)
-                        .append("\",\"upstream_cluster\":\"outbound|80||").append(cluster).append("\"}\n");
+                        .append("\",\"upstream_cluster\":\"").append(upstreamCluster(format, cluster)).append("\"}\n");
             }
             default -> throw new IllegalStateException(format.name());
         }
@@ -93,10 +109,10 @@ public final class AccessLogWriter implements RequestSink {
         }
     }
 
-    /** {@code nanos} after the base as {@code YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ}. */
-    static void appendTime(StringBuilder sb, long nanos) {
-        long seconds = EPOCH_BASE_SECONDS + nanos / 1_000_000_000L;
-        long frac = nanos % 1_000_000_000L;
+    /** {@code epochNanos} since 1970-01-01T00:00:00Z as {@code YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ}. */
+    static void appendTime(StringBuilder sb, long epochNanos) {
+        long seconds = Math.floorDiv(epochNanos, 1_000_000_000L);
+        long frac = Math.floorMod(epochNanos, 1_000_000_000L);
         long days = Math.floorDiv(seconds, 86_400);
         long sod = Math.floorMod(seconds, 86_400);
         long z = days + 719_468;

@@ -39,6 +39,9 @@ public final class ClusterSourceOptions {
     @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
     String subset;
 
+    /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
+    String envoyClusterName;
+
     /** Whether any of these options was given. */
     public boolean isUsed() {
         return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null;
@@ -65,8 +68,10 @@ public final class ClusterSourceOptions {
             if (port != null || subset != null) {
                 throw new InputException("--port and --subset are for --istio; with --envoy choose with --cluster NAME");
             }
-            s = EnvoyConfigReader.read(InputFiles.readText(envoy), envoy.toString()).cluster(cluster)
-                    .toScenario(base, hosts);
+            dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
+                    envoy.toString()).cluster(cluster);
+            envoyClusterName = chosen.name();
+            s = chosen.toScenario(base, hosts);
         } else {
             if (hosts == null) {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "

@@ -94,6 +94,16 @@ public final class ProxyCommand implements Callable<Integer> {
             description = "Bound on each attempt, e.g. 2s or 500ms (default ${DEFAULT-VALUE}).")
     String timeout;
 
+    @Option(names = "--max-response-bytes", paramLabel = "N", defaultValue = "16777216",
+            description = "Largest upstream answer held and passed on; a larger one is a 502 with a message "
+                    + "(default ${DEFAULT-VALUE}, 16 MiB).")
+    long maxResponseBytes;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_THREADS,
+            description = "Requests handled at once; a slow client holds one until its timeout "
+                    + "(default ${DEFAULT-VALUE}).")
+    int threads;
+
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
@@ -116,6 +126,13 @@ public final class ProxyCommand implements Callable<Integer> {
         if (fallbacks < 0 || fallbacks > 100) {
             throw new ParameterException(spec.commandLine(), "--fallbacks: " + fallbacks + " is not allowed; use 0 to 100");
         }
+        if (maxResponseBytes < 1 || maxResponseBytes > Integer.MAX_VALUE - 8) {
+            throw new ParameterException(spec.commandLine(), "--max-response-bytes: " + maxResponseBytes
+                    + " is not allowed; use 1 to " + (Integer.MAX_VALUE - 8) + " (bytes held in memory per answer)");
+        }
+        if (threads < 1 || threads > 4096) {
+            throw new ParameterException(spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to 4096");
+        }
         if (new InetSocketAddress(host, 0).isUnresolved()) {
             err.println("outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
             return Main.EXIT_BAD_INPUT;
@@ -132,10 +149,10 @@ public final class ProxyCommand implements Callable<Integer> {
         if (stageLog != null) {
             pool.addListener(stageLog);
         }
-        FailoverClient client = FailoverClient.create(pool, null, attemptTimeout, fallbacks);
+        FailoverClient client = FailoverClient.create(pool, null, attemptTimeout, fallbacks, maxResponseBytes);
         targets.forEach(client::addUpstream);
         try {
-            proxy = ReverseProxy.start(client, host, port);
+            proxy = ReverseProxy.start(client, host, port, threads);
         } catch (BindException e) {
             pool.close();
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()

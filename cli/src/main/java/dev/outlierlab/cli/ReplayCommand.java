@@ -1,7 +1,5 @@
 package dev.outlierlab.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogFormat;
 import dev.outlierlab.accesslog.LogInput;
@@ -13,20 +11,14 @@ import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.DurationText;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.scenario.ScenarioWriter;
-import dev.outlierlab.report.ReplayComparisonText;
-import dev.outlierlab.report.ReplayHostsText;
-import dev.outlierlab.report.ResultJson;
-import dev.outlierlab.report.TextReport;
-import dev.outlierlab.sim.HostTraffic;
+import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
-import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -52,8 +44,11 @@ import picocli.CommandLine.Spec;
             "  outlier-lab replay access.log.1.gz access.log --one-instance --envoy envoy.yaml --cluster search",
             "  kubectl logs deploy/web -c istio-proxy | outlier-lab replay - --istio dr.yaml --hosts 6",
             "  outlier-lab replay app.jsonl --log-format json --json-key upstream_host=upstream",
+            "  outlier-lab replay access.log --envoy deployed.yaml --compare proposed.yaml",
+            "  outlier-lab replay access.log --envoy envoy.yaml --event-log outlier-events.log",
             "",
-            "Exit status: 0 on success, 2 for bad input or more bad lines than --max-bad-lines."})
+            "Exit status: 0 on success (also when the event log and the lab disagree: that is the report), 2 for",
+            "bad input or more bad lines than --max-bad-lines."})
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -91,10 +86,11 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "More bad lines than this (a count, or a percentage of the lines) is exit 2; default ${DEFAULT-VALUE}.")
     String maxBadLines;
 
-    @Option(names = "--compare-set", paramLabel = "KEY=VALUE",
-            description = {"Also replay with these settings on top of the first ones (repeatable) and show both",
-                "side by side with the decisions that differ, e.g. --compare-set outlier_detection.max_ejection_percent=34"})
-    List<String> compareSets = new ArrayList<>();
+    @Mixin
+    CompareOptions compare;
+
+    @Mixin
+    EventLogOptions eventLog;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "Output: text or json.")
     RunCommand.OutputFormat format;
@@ -109,8 +105,11 @@ public final class ReplayCommand implements Callable<Integer> {
         if (clusterSource.envoy == null && clusterSource.istio == null) {
             clusterSource.cluster = null;
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(scenarioFile == null ? ScenarioReader.defaults(sets)
-                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
+        ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
+                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+        ScenarioReader.Loaded loaded = clusterSource.apply(base);
+        CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
+        EventLogReader.EventLog events = eventLog.isUsed() ? eventLog.read(logs, System.in) : null;
         List<LogInput> inputs = new ArrayList<>();
         for (String log : logs) {
             inputs.add(LogInput.of(log, System.in));
@@ -130,7 +129,7 @@ public final class ReplayCommand implements Callable<Integer> {
             checkBadLines(scan.lines());
             if (scan.groups().isEmpty()) {
                 throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
-                        + skipped(scan.lines()) + "); nothing to replay");
+                        + ReplayOutput.skipped(scan.lines()) + "); nothing to replay");
             }
             if (loaded.hostsGiven() && scan.groups().size() > 1) {
                 throw new InputException("the log has " + scan.groups().size() + " detectors ("
@@ -139,9 +138,9 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
                     scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
-            if (!compareSets.isEmpty()) {
-                Scenario b = compared(loaded.scenario());
-                compared = LogReplay.replay(scan, g -> LogReplay.scenarioFor(b, loaded.hostsGiven(), g,
+            if (second != null) {
+                checkHosts(second, scan.groups());
+                compared = LogReplay.replay(scan, g -> LogReplay.scenarioFor(second.scenario(), second.hostsGiven(), g,
                         scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
             }
         } catch (TraceOrderException e) {
@@ -151,11 +150,38 @@ public final class ReplayCommand implements Callable<Integer> {
                 progress.done();
             }
         }
-        String text = format == RunCommand.OutputFormat.json ? json(results, compared, scan)
-                : text(results, compared, scan, fmt);
-        spec.commandLine().getOut().print(text);
+        EventLogOptions.Compared eventsA = null;
+        EventLogOptions.Compared eventsB = null;
+        if (events != null) {
+            eventsA = eventLog.compare(events, results, scan.originEpochNanos(), logCluster,
+                    clusterSource.envoyClusterName);
+            if (compared != null) {
+                eventsB = eventLog.compare(events, compared, scan.originEpochNanos(), logCluster,
+                        clusterSource.envoyClusterName);
+            }
+        }
+        ReplayOutput output = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
+                second == null ? null : second.label(), compare.sets,
+                compare.file == null ? null : compare.file.toString(), eventsA, eventsB);
+        spec.commandLine().getOut().print(format == RunCommand.OutputFormat.json ? output.json() : output.text(maxEvents));
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** The second settings' hosts, when they name them, must hold every host of the log. */
+    private void checkHosts(CompareOptions.Compared second, List<ReplayGroup> groups) {
+        if (!second.hostsGiven()) {
+            return;
+        }
+        Set<String> hosts = new HashSet<>(second.scenario().cluster().hosts());
+        for (ReplayGroup g : groups) {
+            for (String h : g.hosts()) {
+                if (!hosts.contains(h)) {
+                    throw new InputException("--compare: the log's host " + h + " is not one of the second settings' "
+                            + hosts.size() + " hosts (" + second.label() + "); both settings must have the log's hosts");
+                }
+            }
+        }
     }
 
     private void checkBadLines(BadLines lines) {
@@ -177,86 +203,6 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             throw new InputException(sb.toString());
         }
-    }
-
-    private static String skipped(BadLines l) {
-        String flags = l.noHostByFlag().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "));
-        return String.format(java.util.Locale.ROOT, "%,d", l.noUpstreamHost()) + " without an upstream host" + (flags.isEmpty() ? "" : " (" + flags + ")") + ", "
-                + l.noResponse() + " without a response code, " + l.otherCluster() + " of other clusters, "
-                + l.bad() + " bad";
-    }
-
-    /** The first settings with the --compare-set overrides on top. */
-    private Scenario compared(Scenario base) {
-        try {
-            String text = ResultJson.mapper().writeValueAsString(ScenarioWriter.toMap(base));
-            return ScenarioReader.read(text, "--compare-set", compareSets).scenario();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private String text(List<LogReplay.GroupResult> results, List<LogReplay.GroupResult> compared, LogScan.Result scan,
-                        LogFormat fmt) {
-        StringBuilder out = new StringBuilder();
-        BadLines l = scan.lines();
-        out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(fmt.name())
-                .append(")\n  lines        ").append(String.format(java.util.Locale.ROOT, "%,d", l.lines())).append(" read; skipped ").append(skipped(l)).append('\n');
-        for (BadLines.Bad b : l.first()) {
-            out.append("  bad line     ").append(b).append('\n');
-        }
-        out.append("  detectors    ").append(results.size()).append(" (one per cluster and proxy instance)\n");
-        for (LogReplay.GroupResult g : results) {
-            out.append("\n== ").append(g.group().label()).append(": ")
-                    .append(String.format(java.util.Locale.ROOT, "%,d", g.group().entries()))
-                    .append(" outcomes ==\n\n");
-            out.append(TextReport.render(g.result().run(), maxEvents, String.format(java.util.Locale.ROOT, "%,d",
-                    g.group().entries()) + " outcomes from the access log, "
-                    + g.scenario().cluster().hosts().size() + " hosts"));
-            out.append(ReplayHostsText.render(g.result()));
-            if (compared != null) {
-                LogReplay.GroupResult b = compared.get(results.indexOf(g));
-                out.append(ReplayComparisonText.render("the settings above", g.result(),
-                        "those with " + String.join(" ", compareSets), b.result(), maxEvents));
-            }
-        }
-        return out.toString();
-    }
-
-    private String json(List<LogReplay.GroupResult> results, List<LogReplay.GroupResult> compared, LogScan.Result scan) {
-        ObjectNode root = ResultJson.mapper().createObjectNode();
-        BadLines l = scan.lines();
-        ObjectNode lines = root.putObject("lines");
-        lines.put("read", l.lines());
-        lines.put("bad", l.bad());
-        lines.put("no_upstream_host", l.noUpstreamHost());
-        lines.put("no_response", l.noResponse());
-        lines.put("other_cluster", l.otherCluster());
-        ArrayNode firstBad = lines.putArray("first_bad");
-        for (BadLines.Bad b : l.first()) {
-            firstBad.addObject().put("source", b.source()).put("line", b.line()).put("why", b.why());
-        }
-        ArrayNode detectors = root.putArray("detectors");
-        for (LogReplay.GroupResult g : results) {
-            ObjectNode d = detectors.addObject();
-            d.put("cluster", g.group().cluster());
-            d.put("instance", g.group().instance());
-            d.put("outcomes", g.group().entries());
-            d.set("run", ResultJson.toTree(g.result().run(), false));
-            if (compared != null) {
-                ObjectNode c = d.putObject("compared");
-                c.set("sets", ResultJson.mapper().valueToTree(compareSets));
-                c.set("run", ResultJson.toTree(compared.get(results.indexOf(g)).result().run(), false));
-            }
-            ArrayNode hosts = d.putArray("hosts");
-            for (HostTraffic h : g.result().hosts()) {
-                hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())
-                        .put("ejected_seconds", h.ejectedNanos() / 1e9).put("requests_while_ejected", h.requestsWhileEjected())
-                        .put("failed_while_ejected", h.failedWhileEjected());
-            }
-        }
-        return ResultJson.write(root);
     }
 
     private static long duration(String option, String text) {

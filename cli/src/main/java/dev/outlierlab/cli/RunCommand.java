@@ -133,8 +133,9 @@ public final class RunCommand implements Callable<Integer> {
                 "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-outputs.md."})
     Path eventLog;
 
-    @Option(names = "--start-time", paramLabel = "INSTANT", defaultValue = "1970-01-01T00:00:00Z",
-            description = "Wall-clock time of simulated time 0, for the event log's timestamps (default ${DEFAULT-VALUE}).")
+    @Option(names = "--start-time", paramLabel = "INSTANT",
+            description = {"Wall-clock time of simulated time 0 in the event log and the access log",
+                "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."})
     String startTime;
 
     @Option(names = "--stats", paramLabel = "FORMAT",
@@ -159,10 +160,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         Instant start;
         try {
-            start = Instant.parse(startTime);
+            start = startTime != null ? Instant.parse(startTime)
+                    : Instant.ofEpochSecond(accessLog != null ? AccessLogWriter.EPOCH_BASE_SECONDS : 0);
         } catch (DateTimeParseException e) {
             throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant such as "
                     + "2026-11-30T12:00:00Z");
+        }
+        if (start.isBefore(Instant.EPOCH) || start.isAfter(Instant.parse("2200-01-01T00:00:00Z"))) {
+            throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant from "
+                    + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         ScenarioReader.Profiled profiled = scenario.loadProfiled();
         if (profiled.isGateway()) {
@@ -183,7 +189,7 @@ public final class RunCommand implements Callable<Integer> {
             WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
             RunOptions watched = options.watchedBy(progress.next(estimate.units()));
             result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
-                    : runWritingLog(loaded.scenario(), watched);
+                    : runWritingLog(loaded.scenario(), watched, start);
             progress.finish();
         } else {
             result = replay(loaded, options);
@@ -191,8 +197,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         String cluster = result.scenario().name();
         if (eventLog != null) {
+            // the event log names the cluster as the access log of the same run does (Istio's outbound|80||NAME)
+            String logged = accessLog == null ? null : AccessLogWriter.upstreamCluster(accessLogFormat, cluster);
             try {
-                Files.writeString(eventLog, EnvoyEventLog.render(result, cluster, start));
+                Files.writeString(eventLog, EnvoyEventLog.render(result, logged == null ? cluster : logged, start));
             } catch (IOException e) {
                 throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
             }
@@ -214,13 +222,14 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    private RunResult runWritingLog(Scenario s, RunOptions options) {
+    private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {
         Path dir = accessLog.toAbsolutePath().getParent();
         try {
             Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 RunResult r = Simulation.run(s, options,
-                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name()));
+                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
+                                start.getEpochSecond() * 1_000_000_000L + start.getNano()));
                 w.close();
                 Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
                 return r;

@@ -147,6 +147,21 @@ class ProxyCommandTest {
     }
 
     @Test
+    void anAnswerOverMaxResponseBytesIsA502WithAMessage() throws Exception {
+        LoopbackUpstream a = upstream("a").answeringBytes(2000, false);
+        Proxy p = start("--upstream", "a=" + a.uri(), "--port", "0", "--max-response-bytes", "1999");
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(p.uri().resolve("/big")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(502);
+        assertThat(r.body()).isEqualTo("upstream a answered 200 with a body over the limit of 1999 bytes\n");
+        a.answeringBytes(1999, false);
+        HttpResponse<String> fits = http.send(HttpRequest.newBuilder(p.uri().resolve("/big")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(fits.statusCode()).isEqualTo(200);
+        assertThat(fits.body()).hasSize(1999);
+    }
+
+    @Test
     void badInputIsOneMessageAndExitStatus2() {
         CliRunner.run("proxy", "--upstream", "nourl", "--port", "0")
                 .assertRejected("--upstream: \"nourl\" is not NAME=URL with an http or https URL");
@@ -156,6 +171,10 @@ class ProxyCommandTest {
                 .assertRejected("gateway.window", "a whole number of buckets");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--set", "gateway.colour=red", "--port", "0")
                 .assertRejected("--set gateway.colour: unknown key 'gateway.colour'; allowed under gateway:");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--max-response-bytes", "0", "--port", "0")
+                .assertRejected("--max-response-bytes: 0 is not allowed; use 1 to");
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--threads", "0", "--port", "0")
+                .assertRejected("--threads: 0 is not allowed; use 1 to 4096");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--mode", "loud", "--port", "0")
                 .assertRejected("--mode", "one of off, shadow, prod");
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--profile", "envoy",

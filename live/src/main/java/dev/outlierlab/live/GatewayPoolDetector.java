@@ -15,13 +15,14 @@ import java.util.Map;
  * The gateway profile: the engine's {@link GatewayDetector} (seed 004's weakest-link remover) for this
  * process, behind the engine's {@code Detector} contract. Outcomes are judged as they are applied; returns
  * happen at the first look at or after their time. The guard is the gateway's: the candidate list never
- * becomes empty. The engine's gateway detector has a fixed list of endpoints, so a membership change starts
- * a new detector over the new members: every window starts empty and ejections in force end (each reported
- * as a return with reason {@code membership_change}).
+ * becomes empty. Membership changes use the detector's own {@code addEndpoint} / {@code removeEndpoint}: the
+ * other endpoints keep their windows, counts and ejections, an added one starts empty, and a removed one that
+ * was ejected leaves without a return, as in Envoy's detector (the gateway spec is silent on membership).
  */
 final class GatewayPoolDetector implements PoolDetector {
     private final GatewayConfig config;
     private final DecisionSink sink;
+    /** The members in the detector's routing order: index i here is endpoint i there. */
     private final List<Endpoint> members = new ArrayList<>();
     private int[] indexById = new int[16];
     private GatewayDetector detector;
@@ -43,45 +44,45 @@ final class GatewayPoolDetector implements PoolDetector {
 
     @Override
     public void add(Endpoint endpoint, long nowNanos) {
-        rebuild(nowNanos, () -> members.add(endpoint));
+        int index;
+        if (detector == null) {
+            detector = new GatewayDetector(config, List.of(endpoint.name()), 0, this::onEvent);
+            index = 0;
+        } else {
+            detector.runDue(nowNanos);
+            index = detector.addEndpoint(endpoint.name());
+        }
+        members.add(endpoint);
+        if (endpoint.id() >= indexById.length) {
+            indexById = Arrays.copyOf(indexById, Math.max(indexById.length * 2, endpoint.id() + 1));
+        }
+        indexById[endpoint.id()] = index;
+        ejections = Arrays.copyOf(ejections, members.size());
+        lastReturnNanos = Arrays.copyOf(lastReturnNanos, members.size());
+        lastReturnNanos[index] = -1;
     }
 
     @Override
     public void remove(Endpoint endpoint, long nowNanos) {
-        rebuild(nowNanos, () -> members.remove(endpoint));
+        int index = members.indexOf(endpoint);
+        if (index < 0) {
+            return;
+        }
+        detector.runDue(nowNanos);
+        detector.removeEndpoint(index);
+        members.remove(index);
+        for (int i = index; i < members.size(); i++) {
+            indexById[members.get(i).id()] = i;
+        }
+        ejections = without(ejections, index);
+        lastReturnNanos = without(lastReturnNanos, index);
     }
 
-    private void rebuild(long nowNanos, Runnable change) {
-        if (detector != null) {
-            detector.runDue(nowNanos);
-            for (int i = 0; i < members.size(); i++) {
-                if (detector.isEjected(i)) {
-                    lastReturnNanos[i] = nowNanos;
-                    returns++;
-                    sink.decided(members.get(i), DecisionKind.RETURN, nowNanos, "membership_change", null);
-                }
-            }
-        }
-        Map<Endpoint, long[]> kept = new LinkedHashMap<>();
-        for (int i = 0; i < members.size(); i++) {
-            kept.put(members.get(i), new long[] {ejections[i], lastReturnNanos[i]});
-        }
-        change.run();
-        List<String> names = new ArrayList<>(members.size());
-        ejections = new long[members.size()];
-        lastReturnNanos = new long[members.size()];
-        for (int i = 0; i < members.size(); i++) {
-            Endpoint e = members.get(i);
-            names.add(e.name());
-            if (e.id() >= indexById.length) {
-                indexById = Arrays.copyOf(indexById, Math.max(indexById.length * 2, e.id() + 1));
-            }
-            indexById[e.id()] = i;
-            long[] history = kept.get(e);
-            ejections[i] = history == null ? 0 : history[0];
-            lastReturnNanos[i] = history == null ? -1 : history[1];
-        }
-        detector = names.isEmpty() ? null : new GatewayDetector(config, names, 0, this::onEvent);
+    private static long[] without(long[] from, int index) {
+        long[] into = new long[from.length - 1];
+        System.arraycopy(from, 0, into, 0, index);
+        System.arraycopy(from, index + 1, into, index, into.length - index);
+        return into;
     }
 
     private void onEvent(GatewayEvent event) {

@@ -3,7 +3,6 @@ package dev.outlierlab.live;
 import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
-import dev.outlierlab.engine.stage.StageAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -30,7 +29,7 @@ public final class LivePool implements AutoCloseable {
     private final boolean stampAtRecord;
     private final long originNanos;
     private final OutcomeRecorder recorder;
-    private final int drainLimit;
+    private final OutcomeDrain drain;
     private final ReentrantLock lock = new ReentrantLock();
     private final PoolDetector detector;
     private final RotationGuard guard;
@@ -44,14 +43,8 @@ public final class LivePool implements AutoCloseable {
     /** Even when no decision is being published; odd while one is (a sequence lock for readers). */
     private volatile long decisionVersion;
 
-    // Under the lock.
-    private Endpoint[] byId = new Endpoint[16];
+    /** Under the lock. */
     private int nextId;
-    private long lastAppliedNanos;
-    private long appliedLocked;
-    private long discardedLocked;
-    private volatile long applied;
-    private volatile long discarded;
 
     private final LongAdder ignoredOff = new LongAdder();
     private final LongAdder filtered = new LongAdder();
@@ -64,9 +57,9 @@ public final class LivePool implements AutoCloseable {
         this.stampAtRecord = b.stampAtRecord;
         this.originNanos = clock.nanoTime();
         this.recorder = new OutcomeRecorder(b.stripes, b.ringCapacity);
-        this.drainLimit = b.stripes * b.ringCapacity;
         this.mode = b.mode;
         this.detector = b.detectorFactory.create(this::decided);
+        this.drain = new OutcomeDrain(recorder, detector, b.stripes * b.ringCapacity);
         this.guard = detector.guard();
         for (int i = 0; i < stageCounts.length; i++) {
             stageCounts[i] = new LongAdder();
@@ -125,13 +118,8 @@ public final class LivePool implements AutoCloseable {
             long now = nowNanos();
             drainLocked(now);
             Endpoint endpoint = new Endpoint(endpointName, nextId++);
-            if (endpoint.id() >= byId.length) {
-                Endpoint[] grown = new Endpoint[byId.length * 2];
-                System.arraycopy(byId, 0, grown, 0, byId.length);
-                byId = grown;
-            }
-            byId[endpoint.id()] = endpoint;
-            detector.add(endpoint, Math.max(now, lastAppliedNanos));
+            drain.register(endpoint);
+            detector.add(endpoint, Math.max(now, drain.lastAppliedNanos()));
             members.add(endpoint);
             memberView = List.copyOf(members);
             return endpoint;
@@ -153,9 +141,9 @@ public final class LivePool implements AutoCloseable {
             long now = nowNanos();
             drainLocked(now);
             decisionVersion++;
-            detector.remove(endpoint, Math.max(now, lastAppliedNanos));
+            detector.remove(endpoint, Math.max(now, drain.lastAppliedNanos()));
             endpoint.markRemoved();
-            byId[endpoint.id()] = null;
+            drain.unregister(endpoint);
             members.remove(endpoint);
             memberView = List.copyOf(members);
             decisionVersion++;
@@ -181,30 +169,56 @@ public final class LivePool implements AutoCloseable {
     }
 
     /**
-     * Records an attempt that got an HTTP status (100 to 599). Any thread; no lock and no allocation unless
-     * the recording thread's ring is full, when it drains the pool itself. Returns false, recording
-     * nothing, in {@link StageMode#OFF}.
+     * Records an attempt that got an HTTP status (100 to 599), at the time read now from the pool's clock.
+     * Any thread; no lock and no allocation unless the recording thread's ring is full, when it drains the
+     * pool itself. Returns false, recording nothing, in {@link StageMode#OFF}. A caller that reads the clock
+     * for the attempt anyway (to time it) should pass that reading to {@link #record(Endpoint, int, long)}
+     * instead: the clock read is most of this call's cost.
      */
     public boolean record(Endpoint endpoint, int status) {
+        return record(endpoint, status, stampAtRecord ? clock.nanoTime() : 0);
+    }
+
+    /** Records an attempt that ended without a status (a timeout, a refused connection or a reset), now. */
+    public boolean record(Endpoint endpoint, LocalFailure failure) {
+        return record(endpoint, failure, stampAtRecord ? clock.nanoTime() : 0);
+    }
+
+    /**
+     * Records an attempt that got an HTTP status (100 to 599) and ended at {@code clockNanos}, a reading of
+     * this pool's {@link #clock()} ({@link System#nanoTime()} unless the builder set another) that the caller
+     * took when the attempt ended: what the failover client and the proxy do, since they time each attempt.
+     * The outcome counts at that time, exactly as if {@link #record(Endpoint, int)} had been called then. A
+     * time before the latest outcome already applied counts at that outcome's time (the engine's time never
+     * goes back), and a time after the drain that applies it counts at the drain's time, so a wrong reading
+     * cannot move the detector ahead of the clock. Same threading and cost as {@link #record(Endpoint, int)},
+     * without the clock read. A pool built with {@link LivePoolBuilder#stampOutcomesAtDrain()} ignores the time.
+     */
+    public boolean record(Endpoint endpoint, int status, long clockNanos) {
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status " + status + " is not an HTTP status (100 to 599)");
         }
-        return enqueue(endpoint, status);
+        return enqueue(endpoint, status, clockNanos);
     }
 
-    /** Records an attempt that ended without a status: a timeout, a refused connection or a reset. */
-    public boolean record(Endpoint endpoint, LocalFailure failure) {
-        return enqueue(endpoint, failure.code());
+    /** {@link #record(Endpoint, LocalFailure)} for an attempt that ended at {@code clockNanos} on {@link #clock()}. */
+    public boolean record(Endpoint endpoint, LocalFailure failure, long clockNanos) {
+        return enqueue(endpoint, failure.code(), clockNanos);
     }
 
-    private boolean enqueue(Endpoint endpoint, int code) {
+    /** The pool's clock: the time base of {@link #record(Endpoint, int, long)}. */
+    public LiveClock clock() {
+        return clock;
+    }
+
+    private boolean enqueue(Endpoint endpoint, int code, long clockNanos) {
         if (mode == StageMode.OFF) {
             ignoredOff.increment();
             return false;
         }
         long payload = OutcomeRecorder.payload(endpoint.id(), code);
         // Without stamping, -1 sorts first and is applied at the drain's time (never before the last applied).
-        long time = stampAtRecord ? clock.nanoTime() - originNanos : -1;
+        long time = stampAtRecord ? Math.max(0, clockNanos - originNanos) : -1;
         OutcomeStripe stripe = recorder.stripeOfCurrentThread();
         if (stripe.offer(time, payload)) {
             return true;
@@ -300,7 +314,7 @@ public final class LivePool implements AutoCloseable {
 
     /** The counters now, without draining (pending outcomes show as {@link PoolCounters#pending()}). */
     public PoolCounters counters() {
-        return new PoolCounters(recorder.accepted(), applied, discarded, ignoredOff.sum(), filtered.sum(),
+        return new PoolCounters(recorder.accepted(), drain.applied(), drain.discarded(), ignoredOff.sum(), filtered.sum(),
                 stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
                 stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listenerErrors.sum());
     }
@@ -345,39 +359,8 @@ public final class LivePool implements AutoCloseable {
     }
 
     private void drainLocked(long nowNanos) {
-        int budget = drainLimit;
-        OutcomeStripe stripe;
-        while (budget > 0 && (stripe = recorder.earliest()) != null) {
-            // Take a run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
-            long until = recorder.earliestTimeExcept(stripe);
-            do {
-                applyNext(stripe, nowNanos);
-                budget--;
-            } while (budget > 0 && stripe.hasNext() && stripe.peekTime() <= until);
-        }
-        applied = appliedLocked;
-        discarded = discardedLocked;
-        if (nowNanos > lastAppliedNanos) {
-            detector.runDue(nowNanos);
-            lastAppliedNanos = nowNanos;
-        }
+        drain.drain(nowNanos);
         nextDueNanos = detector.nextDueNanos();
-    }
-
-    private void applyNext(OutcomeStripe stripe, long drainNanos) {
-        long stamped = stripe.peekTime();
-        long time = Math.max(stamped < 0 ? drainNanos : stamped, lastAppliedNanos);
-        long payload = stripe.peekPayload();
-        stripe.advance();
-        lastAppliedNanos = time;
-        int id = OutcomeRecorder.endpointId(payload);
-        Endpoint endpoint = id < byId.length ? byId[id] : null;
-        if (endpoint == null) {
-            discardedLocked++;
-            return;
-        }
-        detector.apply(endpoint, OutcomeRecorder.code(payload), time);
-        appliedLocked++;
     }
 
     /** Called by the detector, under the lock, for each decision. */

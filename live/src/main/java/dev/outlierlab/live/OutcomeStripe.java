@@ -67,6 +67,33 @@ final class OutcomeStripe {
         }
     }
 
+    /**
+     * Hands published outcomes to {@code drain} in claim order: the first one whatever its time (the caller
+     * chose this stripe as the earliest), then while their time is at most {@code until}, at most
+     * {@code budget} in all. Each slot is freed for producers before its outcome is applied. Consumer only.
+     * Returns how many it handed over.
+     */
+    int drainTo(OutcomeDrain drain, long until, int budget) {
+        int n = 0;
+        long h = head;
+        while (n < budget) {
+            int index = (int) (h & mask) * STRIDE;
+            if ((long) SLOT.getAcquire(slots, index) != h + 1) {
+                break;
+            }
+            long time = slots[index + 1];
+            if (n > 0 && time > until) {
+                break;
+            }
+            long payload = slots[index + 2];
+            SLOT.setRelease(slots, index, h + mask + 1);
+            head = ++h;
+            n++;
+            drain.apply(time, payload);
+        }
+        return n;
+    }
+
     /** Whether the next slot is published. Consumer only. */
     boolean hasNext() {
         int index = (int) (head & mask) * STRIDE;
@@ -76,18 +103,6 @@ final class OutcomeStripe {
     /** The time of the next published outcome; call only after {@link #hasNext()}. */
     long peekTime() {
         return slots[(int) (head & mask) * STRIDE + 1];
-    }
-
-    /** The payload of the next published outcome; call only after {@link #hasNext()}. */
-    long peekPayload() {
-        return slots[(int) (head & mask) * STRIDE + 2];
-    }
-
-    /** Frees the next slot for producers. */
-    void advance() {
-        int index = (int) (head & mask) * STRIDE;
-        SLOT.setRelease(slots, index, head + mask + 1);
-        head++;
     }
 
     /** Outcomes ever accepted (claimed) by this stripe. */

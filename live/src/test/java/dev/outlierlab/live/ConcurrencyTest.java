@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.PeerSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,8 +38,20 @@ class ConcurrencyTest {
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
                 .set(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 10)
                 .build();
-        LivePool pool = LivePoolBuilder.envoy("busy", config, 0).seed(3).stripes(4).ringCapacity(64)
-                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        run(LivePoolBuilder.envoy("busy", config, 0).seed(3).stripes(4).ringCapacity(64)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start());
+    }
+
+    /** The same with the gateway profile, whose membership changes keep the other endpoints' state. */
+    @Test
+    void theGatewayProfileToo() throws Exception {
+        GatewayConfig config = new GatewayConfig(StageMode.PROD, 200 * MS, 20 * MS, 5, 2.0, PeerSet.ALL, 1.0, 3,
+                30 * MS, 1);
+        run(LivePoolBuilder.gateway("busy", config).stripes(4).ringCapacity(64)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start());
+    }
+
+    private void run(LivePool pool) throws Exception {
         LiveFixtures.Recorder seen = new LiveFixtures.Recorder();
         pool.addListener(seen);
         AtomicBoolean stop = new AtomicBoolean();

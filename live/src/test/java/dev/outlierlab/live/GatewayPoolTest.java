@@ -76,20 +76,47 @@ class GatewayPoolTest {
     }
 
     @Test
-    void aMembershipChangeRestartsTheComparisonAndReportsTheReturn() {
-        LivePool pool = pool(GatewayConfig.defaults(), "a", "b");
+    void membershipChangesKeepTheOtherEndpointsWindowsCountsAndEjections() {
+        LivePool pool = pool(GatewayConfig.defaults(), "a", "b", "c");
+        Endpoint a = pool.endpoint("a");
+        Endpoint b = pool.endpoint("b");
+        Endpoint c = pool.endpoint("c");
+        clock.set(1 * S);
         for (int i = 0; i < 3; i++) {
-            pool.record(pool.endpoint("a"), 503);
+            pool.record(a, 503);
         }
+        pool.record(b, 200);
+        pool.record(b, 503);
+        pool.record(b, 503);
+        pool.record(c, 200);
         assertThat(pool.snapshot().ejected()).containsExactly("a");
-        pool.add("c");
-        assertThat(seen.decisions).extracting(d -> d.kind() + " " + d.endpoint() + " " + d.reason())
-                .containsExactly("EJECT a consecutive", "RETURN a membership_change");
-        PoolSnapshot snapshot = pool.snapshot();
-        assertThat(snapshot.ejected()).isEmpty();
-        assertThat(snapshot.endpoints()).extracting(EndpointState::name, EndpointState::ejections)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1L), org.assertj.core.groups.Tuple.tuple("b", 0L),
-                        org.assertj.core.groups.Tuple.tuple("c", 0L));
-        assertThat(snapshot.detectorStats()).containsEntry("ejections_consecutive", 1L).containsEntry("returns", 1L);
+        // Adding d and removing c leave a ejected and b's two failures in a row: the third trips it.
+        clock.set(2 * S);
+        Endpoint d = pool.add("d");
+        assertThat(pool.remove(c)).isTrue();
+        PoolSnapshot kept = pool.snapshot();
+        assertThat(kept.endpoints()).extracting(EndpointState::name, EndpointState::ejected,
+                EndpointState::consecutiveFailures).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", true, 0L),
+                        org.assertj.core.groups.Tuple.tuple("b", false, 2L),
+                        org.assertj.core.groups.Tuple.tuple("d", false, 0L));
+        pool.record(b, 503);
+        pool.record(d, 503);
+        assertThat(pool.filter().candidates()).containsExactly(d);
+        assertThat(seen.decisions).extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
+                .containsExactly("EJECT a 1", "EJECT b 2");
+        // a returns at 31 s, its ejection's end, not at the membership change.
+        clock.set(31 * S);
+        pool.filter();
+        assertThat(seen.decisions).extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
+                .containsExactly("EJECT a 1", "EJECT b 2", "RETURN a 31");
+        // Removing an ejected endpoint: it leaves without a return, and no longer counts as ejected (Envoy).
+        assertThat(pool.remove(b)).isTrue();
+        PoolSnapshot after = pool.snapshot();
+        assertThat(after.detectorStats()).containsEntry("ejections_active", 0L).containsEntry("returns", 1L)
+                .containsEntry("ejections_consecutive", 2L);
+        assertThat(seen.decisions).hasSize(3);
+        assertThat(after.endpoints()).extracting(EndpointState::name).containsExactly("a", "d");
+        assertThat(after.endpoints().get(1).consecutiveFailures()).isEqualTo(1);
     }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The live pool and the lab decide alike: one trace of outcomes, at the same times, through the lab's
  * {@link TraceReplay} and through a pool on a {@link ManualClock}, gives the same events, field for field,
- * whether the pool is drained after every outcome or in irregular batches.
+ * whether the pool is drained after every outcome or in irregular batches, and whether the pool reads its clock
+ * at each record or the caller passes the attempt's time ({@code record(endpoint, code, atNanos)}).
  */
 class LabEquivalenceTest {
     private static final long DURATION = 200 * S;
@@ -85,6 +86,15 @@ class LabEquivalenceTest {
     }
 
     private static List<OutlierEvent> live(List<TraceRecord> records, long seed, int batchSeed, boolean atDrain) {
+        return live(records, seed, batchSeed, atDrain, false);
+    }
+
+    /**
+     * {@code callerTimes}: each outcome is recorded with its time as the caller's own clock reading
+     * ({@code record(endpoint, code, atNanos)}), and the pool's clock moves only when the pool filters.
+     */
+    private static List<OutlierEvent> live(List<TraceRecord> records, long seed, int batchSeed, boolean atDrain,
+            boolean callerTimes) {
         ManualClock clock = new ManualClock();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < HOSTS; i++) {
@@ -103,14 +113,23 @@ class LabEquivalenceTest {
         List<Endpoint> endpoints = pool.endpoints();
         Random batches = new Random(batchSeed);
         for (TraceRecord r : records) {
-            clock.set(r.timeNanos());
             Endpoint e = endpoints.get(r.host());
-            if (r.result() == RequestResult.LOCAL_ORIGIN_TIMEOUT) {
-                pool.record(e, LocalFailure.TIMEOUT);
+            if (callerTimes) {
+                if (r.result() == RequestResult.LOCAL_ORIGIN_TIMEOUT) {
+                    pool.record(e, LocalFailure.TIMEOUT, r.timeNanos());
+                } else {
+                    pool.record(e, r.code(), r.timeNanos());
+                }
             } else {
-                pool.record(e, r.code());
+                clock.set(r.timeNanos());
+                if (r.result() == RequestResult.LOCAL_ORIGIN_TIMEOUT) {
+                    pool.record(e, LocalFailure.TIMEOUT);
+                } else {
+                    pool.record(e, r.code());
+                }
             }
             if (batchSeed == 0 || batches.nextInt(50) == 0) {
+                clock.set(r.timeNanos());
                 pool.filter();
             }
         }
@@ -128,6 +147,8 @@ class LabEquivalenceTest {
                     .contains(EventAction.EJECT, EventAction.UNEJECT, EventAction.UNENFORCED, EventAction.OVERFLOW);
             assertThat(live(records, seed, 0)).as("drained after each outcome, seed %d", seed).isEqualTo(lab);
             assertThat(live(records, seed, 7)).as("drained in batches, seed %d", seed).isEqualTo(lab);
+            assertThat(live(records, seed, 7, false, true)).as("times from the caller, in batches, seed %d", seed)
+                    .isEqualTo(lab);
             assertThat(live(records, seed, 0, true)).as("stamped at drain, drained after each, seed %d", seed)
                     .isEqualTo(lab);
             assertThat(live(records, seed, 7, true)).as("stamped at drain in batches, seed %d", seed)

@@ -54,6 +54,32 @@ class LivePoolModesTest {
     }
 
     @Test
+    void aCallersTimeCountsAsGivenButNeverBeforeTheEngineOrAfterTheDrain() {
+        LivePool pool = pool(StageMode.PROD, 0, "a", "b", "c");
+        Endpoint a = pool.endpoint("a");
+        Endpoint b = pool.endpoint("b");
+        clock.set(5 * S);
+        // Attempts that ended at 2 s, 3 s and 4 s, recorded at 5 s: the ejection is at 4 s.
+        pool.record(a, 503, 2 * S);
+        pool.record(a, 502, 3 * S);
+        pool.record(a, LocalFailure.RESET, 4 * S);
+        pool.filter();
+        assertThat(seen.decisions).extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 4 * S));
+        // Before the engine's time (4 s): counts at 4 s. After the drain's (clock at 6 s): counts at 6 s.
+        clock.set(6 * S);
+        pool.record(b, 503, 1 * S);
+        pool.record(b, 503, 4 * S);
+        pool.record(b, 503, 3600 * S);
+        pool.filter();
+        assertThat(seen.decisions).extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 4 * S),
+                        org.assertj.core.groups.Tuple.tuple("b", 6 * S));
+        // Interval 10 s: the far-future stamp did not run the engine's ticks ahead of the clock.
+        assertThat(pool.snapshot().endpoints()).extracting(EndpointState::ejected).containsExactly(true, true, false);
+    }
+
+    @Test
     void shadowNamesTheEndpointButRoutesUnchanged() {
         LivePool pool = pool(StageMode.SHADOW, 0, "a", "b", "c");
         Endpoint a = pool.endpoint("a");

@@ -19,15 +19,16 @@ import java.util.List;
 public final class GatewayDetector implements Detector {
     private final GatewayConfig config;
     private final int process;
-    private final String[] names;
     private final GatewayListener listener;
     private final List<EjectionListener> ejectionListeners = new ArrayList<>();
-    private final EndpointWindow[] windows;
-    private final long[] consecutive;
-    private final boolean[] ejected;
-    private final long[] ejectedAtNanos;
-    private final long[] returnAtNanos;
-    private final double[] peerRates;
+    // Replaced only by addEndpoint and removeEndpoint (membership changes), never on the attempt path.
+    private String[] names;
+    private EndpointWindow[] windows;
+    private long[] consecutive;
+    private boolean[] ejected;
+    private long[] ejectedAtNanos;
+    private long[] returnAtNanos;
+    private double[] peerRates;
     private final GatewayAction ejectAction;
     private long nextReturnNanos = NEVER;
     private int ejectedCount;
@@ -204,6 +205,60 @@ public final class GatewayDetector implements Detector {
         for (EjectionListener l : ejectionListeners) {
             l.onReturned(endpoint, nowNanos);
         }
+    }
+
+    /**
+     * Adds an endpoint at the end of the routing order, with an empty window, a count of 0 and not ejected;
+     * every other endpoint keeps its window, count and ejection. Returns its index. The spec is silent on
+     * membership; this is what Envoy's detector does when a host is added (a fresh host monitor).
+     */
+    public int addEndpoint(String name) {
+        int n = names.length;
+        names = java.util.Arrays.copyOf(names, n + 1);
+        names[n] = name;
+        windows = java.util.Arrays.copyOf(windows, n + 1);
+        windows[n] = new EndpointWindow(config.bucketNanos(), config.buckets());
+        consecutive = java.util.Arrays.copyOf(consecutive, n + 1);
+        ejected = java.util.Arrays.copyOf(ejected, n + 1);
+        ejectedAtNanos = java.util.Arrays.copyOf(ejectedAtNanos, n + 1);
+        returnAtNanos = java.util.Arrays.copyOf(returnAtNanos, n + 1);
+        peerRates = new double[n + 1];
+        return n;
+    }
+
+    /**
+     * Removes the endpoint at {@code endpoint}; those after it move down by one in the routing order and keep
+     * their windows, counts and ejections. An ejected endpoint leaves without a return event and stops counting
+     * as ejected, as a removed host does in Envoy's detector ({@code ejections_active} goes down, nothing is
+     * logged). The last endpoint may be removed too.
+     */
+    public void removeEndpoint(int endpoint) {
+        if (ejected[endpoint]) {
+            ejectedCount--;
+        }
+        names = without(names, endpoint, new String[names.length - 1]);
+        windows = without(windows, endpoint, new EndpointWindow[windows.length - 1]);
+        consecutive = without(consecutive, endpoint);
+        ejectedAtNanos = without(ejectedAtNanos, endpoint);
+        returnAtNanos = without(returnAtNanos, endpoint);
+        boolean[] keptEjected = new boolean[ejected.length - 1];
+        System.arraycopy(ejected, 0, keptEjected, 0, endpoint);
+        System.arraycopy(ejected, endpoint + 1, keptEjected, endpoint, keptEjected.length - endpoint);
+        ejected = keptEjected;
+        peerRates = new double[names.length];
+    }
+
+    private static <T> T[] without(T[] from, int index, T[] into) {
+        System.arraycopy(from, 0, into, 0, index);
+        System.arraycopy(from, index + 1, into, index, into.length - index);
+        return into;
+    }
+
+    private static long[] without(long[] from, int index) {
+        long[] into = new long[from.length - 1];
+        System.arraycopy(from, 0, into, 0, index);
+        System.arraycopy(from, index + 1, into, index, into.length - index);
+        return into;
     }
 
     @Override

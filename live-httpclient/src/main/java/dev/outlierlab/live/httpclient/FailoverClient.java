@@ -1,6 +1,7 @@
 package dev.outlierlab.live.httpclient;
 
 import dev.outlierlab.live.Endpoint;
+import dev.outlierlab.live.LiveClock;
 import dev.outlierlab.live.LocalFailure;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.Selection;
@@ -34,18 +35,24 @@ public final class FailoverClient {
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
 
+    /** The default bound of a response body held in memory: 16 MiB. */
+    public static final long DEFAULT_MAX_RESPONSE_BYTES = 16L << 20;
+
     private final LivePool pool;
     private final HttpClient http;
     private final Duration attemptTimeout;
     private final int fallbacks;
+    private final long maxResponseBytes;
     private final Map<String, URI> upstreams = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
 
-    private FailoverClient(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
+    private FailoverClient(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
+            long maxResponseBytes) {
         this.pool = pool;
         this.http = http;
         this.attemptTimeout = attemptTimeout;
         this.fallbacks = fallbacks;
+        this.maxResponseBytes = maxResponseBytes;
     }
 
     /**
@@ -53,7 +60,21 @@ public final class FailoverClient {
      * {@code attemptTimeout}; {@code http} null for a client of its own (HTTP/1.1, the same connect timeout).
      */
     public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
+        return create(pool, http, attemptTimeout, fallbacks, DEFAULT_MAX_RESPONSE_BYTES);
+    }
+
+    /**
+     * As {@link #create(LivePool, HttpClient, Duration, int)}, holding at most {@code maxResponseBytes} of a
+     * response body: an upstream that answers with more (by its Content-Length or as it sends) is cut off, its
+     * status recorded as it came (it answered; the size is no failure of the upstream), no fallback tried (the
+     * next would send the same), and {@link #send} throws a {@link FailoverException} saying so.
+     */
+    public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
+            long maxResponseBytes) {
         Objects.requireNonNull(pool, "pool");
+        if (maxResponseBytes < 0) {
+            throw new IllegalArgumentException("response limit " + maxResponseBytes + " bytes must be 0 or more");
+        }
         if (fallbacks < 0) {
             throw new IllegalArgumentException("fallbacks " + fallbacks + " must be 0 or more");
         }
@@ -62,7 +83,7 @@ public final class FailoverClient {
         }
         HttpClient client = http != null ? http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(attemptTimeout).build();
-        return new FailoverClient(pool, client, attemptTimeout, fallbacks);
+        return new FailoverClient(pool, client, attemptTimeout, fallbacks, maxResponseBytes);
     }
 
     /** Adds an upstream (and its endpoint in the pool, unless the pool already has one of that name). */
@@ -99,6 +120,7 @@ public final class FailoverClient {
      */
     public FailoverResponse send(String method, String pathAndQuery, Map<String, List<String>> headers, byte[] body)
             throws IOException, InterruptedException {
+        LiveClock clock = pool.clock();
         List<Endpoint> members = pool.endpoints();
         if (members.isEmpty()) {
             throw new FailoverException("pool " + pool.name() + " has no upstreams", List.of(), null, null);
@@ -122,14 +144,17 @@ public final class FailoverClient {
             if (base == null) {
                 continue;
             }
-            long started = System.nanoTime();
+            // The attempt is timed on the pool's clock, and the reading at its end is the outcome's time: one
+            // clock read serves both (recording with it is about half the cost of a record that reads the clock).
+            long started = clock.nanoTime();
             try {
                 HttpResponse<byte[]> response = http.send(request(base, method, pathAndQuery, headers, body),
-                        HttpResponse.BodyHandlers.ofByteArray());
+                        BoundedBody.handler(maxResponseBytes));
+                long ended = clock.nanoTime();
                 int status = response.statusCode();
-                pool.record(endpoint, status);
+                pool.record(endpoint, status, ended);
                 boolean failed = status >= 500;
-                attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, System.nanoTime() - started));
+                attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, ended - started));
                 lastResponse = response;
                 lastEndpoint = endpoint.name();
                 lastError = null;
@@ -137,10 +162,19 @@ public final class FailoverClient {
                     break;
                 }
             } catch (IOException e) {
+                long ended = clock.nanoTime();
+                BoundedBody.TooLarge tooLarge = tooLarge(e);
+                if (tooLarge != null) {
+                    pool.record(endpoint, tooLarge.status, ended);
+                    attempts.add(new Attempt(endpoint.name(), Integer.toString(tooLarge.status), tooLarge.status >= 500,
+                            ended - started));
+                    throw new FailoverException("upstream " + endpoint.name() + " " + tooLarge.getMessage(), attempts,
+                            selection.stage(), tooLarge);
+                }
                 LocalFailure failure = classify(e);
-                pool.record(endpoint, failure);
+                pool.record(endpoint, failure, ended);
                 attempts.add(new Attempt(endpoint.name(), failure.name().toLowerCase(java.util.Locale.ROOT), true,
-                        System.nanoTime() - started));
+                        ended - started));
                 lastResponse = null;
                 lastError = e;
             }
@@ -167,6 +201,15 @@ public final class FailoverClient {
             }
         });
         return b.build();
+    }
+
+    private static BoundedBody.TooLarge tooLarge(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BoundedBody.TooLarge tooLarge) {
+                return tooLarge;
+            }
+        }
+        return null;
     }
 
     /** A connect timeout or refusal is a connect failure, any other timeout a timeout, the rest a reset. */

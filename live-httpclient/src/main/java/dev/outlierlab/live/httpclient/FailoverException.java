@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Every attempt allowed for a request failed and the last one got no response (timeout, refused
- * connection, reset). Carries the attempts, so the caller can say which upstreams were tried.
+ * connection, reset), or an upstream answered with a body over the client's limit. Carries the attempts, so
+ * the caller can say which upstreams were tried.
  */
 public final class FailoverException extends IOException {
     private final transient List<Attempt> attempts;

@@ -30,6 +30,8 @@ public final class LoopbackUpstream implements AutoCloseable {
     private volatile int failPercent;
     private volatile int failStatus = 503;
     private volatile long delayMillis;
+    private volatile int bodyBytes = -1;
+    private volatile boolean declaresLength = true;
     private int port;
     private HttpServer server;
 
@@ -67,9 +69,11 @@ public final class LoopbackUpstream implements AutoCloseable {
             }
             int p = failPercent;
             boolean fail = p > 0 && (n * p) / 100 > ((n - 1) * p) / 100;
-            byte[] body = (name + "\n").getBytes(StandardCharsets.UTF_8);
+            int size = bodyBytes;
+            byte[] body = size < 0 ? (name + "\n").getBytes(StandardCharsets.UTF_8) : new byte[size];
             exchange.getResponseHeaders().add("X-Upstream", name);
-            exchange.sendResponseHeaders(fail ? failStatus : 200, body.length);
+            // Without a declared length the JDK server sends the body chunked.
+            exchange.sendResponseHeaders(fail ? failStatus : 200, declaresLength ? body.length : 0);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
@@ -99,14 +103,26 @@ public final class LoopbackUpstream implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Answers with a body of {@code bytes} zero bytes instead of its name, with a Content-Length when
+     * {@code declared}, otherwise chunked (the size known only as it arrives).
+     */
+    public LoopbackUpstream answeringBytes(int bytes, boolean declared) {
+        this.bodyBytes = bytes;
+        this.declaresLength = declared;
+        return this;
+    }
+
     /** Delays every answer by this long (0 for none). */
     public LoopbackUpstream delaying(long millis) {
         this.delayMillis = millis;
         return this;
     }
 
-    /** Healthy again: no failures, no delay, port open. */
+    /** Healthy again: no failures, no delay, its name as the body, port open. */
     public LoopbackUpstream healthy() throws IOException {
+        bodyBytes = -1;
+        declaresLength = true;
         failPercent = 0;
         delayMillis = 0;
         accepting();

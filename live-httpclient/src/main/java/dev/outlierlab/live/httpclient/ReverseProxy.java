@@ -14,21 +14,29 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A small reverse proxy over a {@link FailoverClient}, for trying the modes on real traffic: every request
  * except {@code GET /stats} is sent through the client (the stage, then the first candidate, falling back on
  * failure) and the last attempt's answer is passed back, with {@code X-Outlier-Lab-Upstream} naming who
  * answered and {@code X-Outlier-Lab-Stage} what the stage did. When every attempt got no response the
- * answer is a 502 naming each attempt. {@code GET /stats} is the pool in Prometheus text. Request bodies
- * over {@link #MAX_BODY_BYTES} get a 413; each attempt is bounded by the client's timeout; at most
- * {@link #THREADS} requests are handled at once.
+ * answer is a 502 naming each attempt, and so is an answer over the client's response limit (16 MiB by
+ * default). {@code GET /stats} is the pool in Prometheus text. Request bodies over {@link #MAX_BODY_BYTES} get
+ * a 413; each attempt is bounded by the client's timeout. Slow clients, as in the lab server: a client has
+ * {@link #REQUEST_SECONDS} to send its request and {@link #RESPONSE_SECONDS} to take the answer, and
+ * {@link #DEFAULT_THREADS} workers (idle ones end after 30 s) leave room for many such clients while others
+ * are answered; at most {@link #QUEUE} more connections wait for a worker, the rest are closed.
  */
 public final class ReverseProxy implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 1 << 20;
-    public static final int THREADS = 32;
+    /** Request-handling threads, as many as the lab server's: a slow client holds one until its timeout. */
+    public static final int DEFAULT_THREADS = 128;
+    /** Connections waiting for a worker before new ones are closed. */
+    public static final int QUEUE = 256;
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "content-length", "date");
 
@@ -44,8 +52,8 @@ public final class ReverseProxy implements AutoCloseable {
 
     /** Seconds a client may take to send a request's headers and body before the connection is closed. */
     static final int REQUEST_SECONDS = 10;
-    /** Seconds a client may take to read an answer before the connection is closed. */
-    static final int RESPONSE_SECONDS = 60;
+    /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
+    static final int RESPONSE_SECONDS = 30;
 
     static {
         // As the lab server does: the JDK server reads these once, when it is first used, and without them a few
@@ -58,14 +66,24 @@ public final class ReverseProxy implements AutoCloseable {
         }
     }
 
-    /** Starts serving on {@code host:port} (port 0 for any free one). */
+    /** Starts serving on {@code host:port} (port 0 for any free one) with {@link #DEFAULT_THREADS} workers. */
     public static ReverseProxy start(FailoverClient client, String host, int port) throws IOException {
+        return start(client, host, port, DEFAULT_THREADS);
+    }
+
+    /** Starts serving on {@code host:port} with {@code threads} request-handling threads (1 or more). */
+    public static ReverseProxy start(FailoverClient client, String host, int port, int threads) throws IOException {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads " + threads + " must be 1 or more");
+        }
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "outlier-lab-proxy");
-            t.setDaemon(true);
-            return t;
-        });
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUE), r -> {
+                    Thread t = new Thread(r, "outlier-lab-proxy");
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        executor.allowCoreThreadTimeOut(true);
         ReverseProxy proxy = new ReverseProxy(client, server, executor);
         server.createContext("/", proxy::handle);
         server.setExecutor(executor);

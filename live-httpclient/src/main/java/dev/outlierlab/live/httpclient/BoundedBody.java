@@ -1,0 +1,91 @@
+package dev.outlierlab.live.httpclient;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+/**
+ * A response body read into memory up to a limit. A body that says (Content-Length) or turns out to be longer
+ * is not read further: the subscription is cancelled, which closes the connection, and the body fails with
+ * {@link TooLarge}, which carries the status the upstream answered with.
+ */
+final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+    /** The upstream answered, but with a body over the limit. */
+    static final class TooLarge extends IOException {
+        private static final long serialVersionUID = 1L;
+        final int status;
+        final long limit;
+
+        TooLarge(int status, long limit) {
+            super("answered " + status + " with a body over the limit of " + limit + " bytes");
+            this.status = status;
+            this.limit = limit;
+        }
+    }
+
+    private final int status;
+    private final long limit;
+    private final long declared;
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+    private Flow.Subscription subscription;
+
+    private BoundedBody(int status, long limit, long declared) {
+        this.status = status;
+        this.limit = limit;
+        this.declared = declared;
+    }
+
+    static HttpResponse.BodyHandler<byte[]> handler(long limit) {
+        return info -> new BoundedBody(info.statusCode(), limit,
+                info.headers().firstValueAsLong("content-length").orElse(-1));
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+        subscription = s;
+        if (declared > limit) {
+            s.cancel();
+            body.completeExceptionally(new TooLarge(status, limit));
+        } else {
+            s.request(Long.MAX_VALUE);
+        }
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> buffers) {
+        if (body.isDone()) {
+            return;
+        }
+        for (ByteBuffer b : buffers) {
+            if ((long) bytes.size() + b.remaining() > limit) {
+                subscription.cancel();
+                body.completeExceptionally(new TooLarge(status, limit));
+                return;
+            }
+            byte[] chunk = new byte[b.remaining()];
+            b.get(chunk);
+            bytes.write(chunk, 0, chunk.length);
+        }
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        body.completeExceptionally(error);
+    }
+
+    @Override
+    public void onComplete() {
+        body.complete(bytes.toByteArray());
+    }
+
+    @Override
+    public CompletionStage<byte[]> getBody() {
+        return body;
+    }
+}

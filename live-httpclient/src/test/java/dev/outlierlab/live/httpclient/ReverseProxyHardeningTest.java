@@ -1,0 +1,146 @@
+package dev.outlierlab.live.httpclient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.LivePoolBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reverse proxy against slow clients and large answers, with real sockets on loopback: clients that send
+ * half a request and stop, clients that ask for a large answer and never read it, and upstreams whose answer
+ * is over the client's response limit (declared or chunked).
+ */
+class ReverseProxyHardeningTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private LivePool pool;
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+    }
+
+    private ReverseProxy proxy(int threads, long maxResponseBytes, LoopbackUpstream... upstreams) throws IOException {
+        pool = LivePoolBuilder.gateway("proxy", GatewayConfig.defaults()).build();
+        FailoverClient client = FailoverClient.create(pool, null, Duration.ofSeconds(5), 0, maxResponseBytes);
+        for (LoopbackUpstream u : upstreams) {
+            client.addUpstream(u.name(), u.uri());
+        }
+        ReverseProxy proxy = ReverseProxy.start(client, "127.0.0.1", 0, threads);
+        open.add(proxy);
+        return proxy;
+    }
+
+    private LoopbackUpstream upstream(String name) throws IOException {
+        LoopbackUpstream u = LoopbackUpstream.start(name);
+        open.add(u);
+        return u;
+    }
+
+    /** 60 half-sent requests and 20 clients that never read a 4 MiB answer hold workers until their timeouts. */
+    private List<Socket> slowClients(ReverseProxy proxy) throws IOException {
+        List<Socket> slow = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            Socket s = new Socket();
+            s.setReceiveBufferSize(4096);
+            s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+            String request = i < 60 ? "GET /big HT"
+                    : "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            slow.add(s);
+            open.add(s);
+        }
+        return slow;
+    }
+
+    /** Milliseconds until {@code GET /stats} is answered, or -1 if not within {@code withinMillis}. */
+    private static long probe(ReverseProxy proxy, int withinMillis) throws IOException {
+        long start = System.nanoTime();
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+            s.setSoTimeout(withinMillis);
+            s.getOutputStream().write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] head = new byte[12];
+            int n = s.getInputStream().readNBytes(head, 0, 12);
+            assertThat(new String(head, 0, n, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        } catch (SocketTimeoutException e) {
+            return -1;
+        }
+    }
+
+    @Test
+    void eightySlowClientsDoNotDelayOthers() throws Exception {
+        LoopbackUpstream big = upstream("big").answeringBytes(4 << 20, true);
+        ReverseProxy proxy = proxy(ReverseProxy.DEFAULT_THREADS, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, big);
+        slowClients(proxy);
+        Thread.sleep(300);
+        for (int i = 0; i < 5; i++) {
+            assertThat(probe(proxy, 1000)).as("probe %d answered within a second", i).isBetween(0L, 999L);
+            Thread.sleep(100);
+        }
+    }
+
+    @Test
+    void withTheFormerThirtyTwoWorkersTheSameSlowClientsStallTheProxy() throws Exception {
+        LoopbackUpstream big = upstream("big").answeringBytes(4 << 20, true);
+        ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, big);
+        List<Socket> slow = slowClients(proxy);
+        Thread.sleep(300);
+        assertThat(probe(proxy, 1000)).as("the probe waits for a worker").isEqualTo(-1);
+        for (Socket s : slow) {
+            s.close();
+        }
+    }
+
+    @Test
+    void anAnswerOverTheLimitIsRefusedWithAMessageDeclaredOrChunked() throws Exception {
+        LoopbackUpstream declared = upstream("declared").answeringBytes(64 * 1024 + 1, true);
+        LoopbackUpstream chunked = upstream("chunked").answeringBytes(64 * 1024 + 1, false);
+        LoopbackUpstream fits = upstream("fits").answeringBytes(64 * 1024, false);
+        for (LoopbackUpstream u : List.of(declared, chunked, fits)) {
+            ReverseProxy proxy = proxy(4, 64 * 1024, u);
+            String answer = get(proxy, "/x");
+            if (u == fits) {
+                assertThat(answer).startsWith("HTTP/1.1 200").contains("X-outlier-lab-upstream: fits");
+                assertThat(answer.length() - answer.indexOf("\r\n\r\n") - 4).isEqualTo(64 * 1024);
+            } else {
+                assertThat(answer).startsWith("HTTP/1.1 502").endsWith("\r\n\r\nupstream " + u.name()
+                        + " answered 200 with a body over the limit of 65536 bytes\n");
+            }
+            // The upstream answered 200: recorded as such, the size is no failure of the upstream's.
+            assertThat(pool.snapshot().counters().applied()).isEqualTo(1);
+            assertThat(pool.snapshot().endpoints().get(0).consecutiveFailures()).isZero();
+        }
+    }
+
+    private static String get(ReverseProxy proxy, String path) throws IOException {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            in.transferTo(got);
+            return got.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.outlierlab.live;
+
+/**
+ * The consuming side of a live pool's rings, used only under the pool's lock: it takes outcomes out of the
+ * {@link OutcomeRecorder}'s stripes merged by time and applies each to the profile's {@link PoolDetector}
+ * at its time, running the work due before it first, as the lab's trace replay does. It keeps the map from
+ * endpoint numbers to members, so that an outcome of a removed endpoint still in a ring is discarded, and the
+ * engine's current time: an outcome stamped before it counts at it (the engine's time never goes back), one
+ * stamped after the drain's own time at the drain's time.
+ */
+final class OutcomeDrain {
+    private final OutcomeRecorder recorder;
+    private final PoolDetector detector;
+    private final int limit;
+    private Endpoint[] byId = new Endpoint[16];
+    private long drainNanos;
+    private long lastAppliedNanos;
+    private long appliedLocked;
+    private long discardedLocked;
+    /** Published after each drain, for counters read without the lock. */
+    private volatile long applied;
+    private volatile long discarded;
+
+    OutcomeDrain(OutcomeRecorder recorder, PoolDetector detector, int limit) {
+        this.recorder = recorder;
+        this.detector = detector;
+        this.limit = limit;
+    }
+
+    /** The engine's time: the latest time applied, never less than any outcome's or drain's before it. */
+    long lastAppliedNanos() {
+        return lastAppliedNanos;
+    }
+
+    void register(Endpoint endpoint) {
+        if (endpoint.id() >= byId.length) {
+            Endpoint[] grown = new Endpoint[Math.max(byId.length * 2, endpoint.id() + 1)];
+            System.arraycopy(byId, 0, grown, 0, byId.length);
+            byId = grown;
+        }
+        byId[endpoint.id()] = endpoint;
+    }
+
+    void unregister(Endpoint endpoint) {
+        byId[endpoint.id()] = null;
+    }
+
+    long applied() {
+        return applied;
+    }
+
+    long discarded() {
+        return discarded;
+    }
+
+    /**
+     * Applies what the rings hold (at most one ring-set's worth, so that producers cannot keep the drainer
+     * forever), then runs the work due at {@code nowNanos}.
+     */
+    void drain(long nowNanos) {
+        drainNanos = nowNanos;
+        int budget = limit;
+        OutcomeStripe stripe;
+        while (budget > 0 && (stripe = recorder.earliest()) != null) {
+            // A run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
+            budget -= stripe.drainTo(this, recorder.earliestTimeExcept(stripe), budget);
+        }
+        applied = appliedLocked;
+        discarded = discardedLocked;
+        if (nowNanos > lastAppliedNanos) {
+            detector.runDue(nowNanos);
+            lastAppliedNanos = nowNanos;
+        }
+    }
+
+    /** One outcome taken from a ring: {@code stamped} is its time, or negative for "at the drain's time". */
+    void apply(long stamped, long payload) {
+        long time = Math.max(stamped < 0 ? drainNanos : Math.min(stamped, drainNanos), lastAppliedNanos);
+        lastAppliedNanos = time;
+        int id = OutcomeRecorder.endpointId(payload);
+        Endpoint endpoint = id < byId.length ? byId[id] : null;
+        if (endpoint == null) {
+            discardedLocked++;
+            return;
+        }
+        detector.apply(endpoint, OutcomeRecorder.code(payload), time);
+        appliedLocked++;
+    }
+}

@@ -17,9 +17,11 @@ import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.io.IOException;
@@ -245,9 +247,14 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
+        GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
+        work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
         GatewayRunResult result;
         if (stagesFile == null) {
-            result = GatewaySimulation.run(gateway);
+            long units = WorkOptions.progressUnits(estimate);
+            WorkOptions.Progress progress = WorkOptions.progress("run", units);
+            result = GatewaySimulation.run(gateway, GatewayProgress.of(progress.next(units), gateway));
+            progress.finish();
         } else {
             result = StageFile.write(stagesFile, gateway);
         }

@@ -4,16 +4,21 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewaySummary;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -98,19 +103,24 @@ public final class SweepCommand implements Callable<Integer> {
         List<Planned> planned = new ArrayList<>();
         plan(axes, 0, new ArrayList<>(), planned);
         WorkEstimate total = new WorkEstimate(0, 0, 0);
+        GatewayWorkEstimate gatewayTotal = GatewayWorkEstimate.NONE;
         for (Planned p : planned) {
-            // the gateway profile's runs are not estimated (its simulator has its own bounds)
-            if (!p.scenario().isGateway()) {
+            if (p.scenario().isGateway()) {
+                gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
+            } else {
                 total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
             }
         }
-        work.check(total, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
-        WorkOptions.Progress progress = WorkOptions.progress("sweep", total.units());
+        work.check(total, gatewayTotal, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        WorkOptions.Progress progress = WorkOptions.progress("sweep",
+                Durations.saturatingAdd(total.units(), WorkOptions.progressUnits(gatewayTotal)));
         List<Row> rows = new ArrayList<>();
         for (Planned p : planned) {
             ScenarioReader.Profiled loaded = p.scenario();
             if (loaded.isGateway()) {
-                GatewaySummary g = GatewaySimulation.run(loaded.gateway()).summary();
+                GatewayScenario scenario = loaded.gateway();
+                RunWatcher watcher = progress.next(WorkOptions.progressUnits(GatewayWorkEstimate.of(scenario)));
+                GatewaySummary g = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
                 rows.add(new Row(p.values(), gatewayFigures(g),
                         GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
             } else {

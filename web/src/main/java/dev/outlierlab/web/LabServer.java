@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.sim.RunCancelledException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,8 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the rest (and the JDK server closes a connection whose request has not arrived within
  * {@link #REQUEST_SECONDS} or whose answer is not taken within {@link #RESPONSE_SECONDS}); refuses other
  * sites ({@link RequestGuard}); runs at most a few simulations at once, with at most 64 waiting and a
- * deadline for each ({@link RunQueue}); and refuses oversized or invalid input with a 400 whose
- * {@code {"error": ...}} names the problem, then keeps serving.
+ * deadline for each ({@link RunQueue}); streams the answer of a run that lasts over 150 ms, so that a run whose
+ * client has gone is noticed and stopped ({@link StreamedAnswer}); and refuses oversized or invalid input with a
+ * 400 whose {@code {"error": ...}} names the problem, then keeps serving.
  *
  * <pre>
  * GET  /                  the lab (static files from the classpath, uPlot from its WebJar)
@@ -123,6 +125,11 @@ public final class LabServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + a.getPort() + "/");
     }
 
+    /** Runs stopped because their client had closed the connection, since the server started. */
+    long runsLeftByClient() {
+        return runs.leftByClient();
+    }
+
     ExecutorService executor() {
         return pool;
     }
@@ -151,12 +158,16 @@ public final class LabServer implements AutoCloseable {
         } catch (IOException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            System.err.println("outlier-lab serve: internal error on " + ex.getRequestMethod() + " " + ex.getRequestURI());
-            e.printStackTrace();
+            logInternalError(ex, e);
             sendJson(ex, 500, LabApi.error("internal error: " + e));
         } finally {
             ex.close();
         }
+    }
+
+    private static void logInternalError(HttpExchange ex, Throwable e) {
+        System.err.println("outlier-lab serve: internal error on " + ex.getRequestMethod() + " " + ex.getRequestURI());
+        e.printStackTrace();
     }
 
     private void handleApi(HttpExchange ex, String path) throws IOException {
@@ -165,16 +176,7 @@ public final class LabServer implements AutoCloseable {
                 requireMethod(ex, "GET");
                 sendJson(ex, 200, api.settings());
             }
-            case "/api/run" -> {
-                requireMethod(ex, "POST");
-                guard.checkContentType(ex, false);
-                String body = readBody(ex);
-                long start = System.nanoTime();
-                byte[] result = runs.run(watcher -> api.run(body, watcher));
-                ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
-                        (System.nanoTime() - start) / 1e6));
-                sendJson(ex, 200, result);
-            }
+            case "/api/run" -> handleRun(ex);
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
                 guard.checkContentType(ex, true);
@@ -184,6 +186,42 @@ public final class LabServer implements AutoCloseable {
             default -> throw new ApiException(404, "no such API: " + path
                     + " (the API is GET /api/settings, POST /api/run, POST /api/scenario)");
         }
+    }
+
+    /**
+     * {@code POST /api/run}: validated and admitted like any request; a run that outlasts
+     * {@link StreamedAnswer#HEARTBEAT_NANOS} is streamed, so its client's going is noticed and an error after
+     * that is the body of its 200.
+     */
+    private void handleRun(HttpExchange ex) throws IOException {
+        requireMethod(ex, "POST");
+        guard.checkContentType(ex, false);
+        String body = readBody(ex);
+        long start = System.nanoTime();
+        StreamedAnswer answer = new StreamedAnswer(ex, start);
+        byte[] result;
+        try {
+            result = runs.run(answer, watcher -> api.run(body, watcher));
+        } catch (RunCancelledException e) {
+            return; // the client has gone: nobody to answer
+        } catch (RuntimeException e) {
+            if (!answer.streaming()) {
+                throw e;
+            }
+            boolean input = e instanceof ApiException || e instanceof InputException;
+            if (!input) {
+                logInternalError(ex, e);
+            }
+            answer.finish(LabApi.error(input ? e.getMessage() : "internal error: " + e));
+            return;
+        }
+        if (answer.streaming()) {
+            answer.finish(result);
+            return;
+        }
+        ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
+                (System.nanoTime() - start) / 1e6));
+        sendJson(ex, 200, result);
     }
 
     private static void requireMethod(HttpExchange ex, String method) {
@@ -283,12 +321,22 @@ public final class LabServer implements AutoCloseable {
         send(ex, status, "application/json; charset=utf-8", body);
     }
 
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+    /** The headers of a JSON answer, for one sent in pieces ({@link StreamedAnswer}). */
+    static void jsonHeaders(HttpExchange ex) {
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        headers(ex, "application/json; charset=utf-8");
+    }
+
+    private static void headers(HttpExchange ex, String type) {
         Headers h = ex.getResponseHeaders();
         h.set("Content-Type", type);
         h.set("X-Content-Type-Options", "nosniff");
         h.set("Referrer-Policy", "no-referrer");
         h.set("Content-Security-Policy", CSP);
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        headers(ex, type);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {

@@ -2,13 +2,11 @@ package dev.outlierlab.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.outlierlab.web.RawHttp.Answer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The server under attack, over real sockets on loopback: half-sent requests, foreign Origin and Host, a
- * text/plain POST, a run stopped at its deadline and more runs than may wait. Each gets its answer, and a
+ * text/plain POST, a run stopped at its deadline (its answer already streaming, so a 200 whose body is the
+ * error) and more runs than may wait. Each gets its answer, and a
  * probe (GET /api/settings) is answered within a second throughout. The server's limits are raised so that
  * a long run can be asked for; its deadline is short so that the test is.
  */
@@ -33,6 +32,7 @@ class LabServerHardeningTest {
     private static final String LONG_RUN = "{\"duration\": \"2000s\", \"traffic\": {\"rps\": 1000000}}";
     private static final SimulationLimits GENEROUS = new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE,
             Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static LabServer server;
 
     @BeforeAll
@@ -74,31 +74,31 @@ class LabServerHardeningTest {
     @Test
     void foreignOriginIsRefused() throws Exception {
         Answer a = exchange(post("/api/run", "application/json", "{}", "Origin: http://attacker.example\r\n"));
-        assertThat(a.status).isEqualTo(403);
-        assertThat(a.body).contains("cross-origin request refused", "attacker.example");
+        assertThat(a.status()).isEqualTo(403);
+        assertThat(a.body()).contains("cross-origin request refused", "attacker.example");
         Answer own = exchange(post("/api/run", "application/json", "{\"duration\": \"10s\"}",
                 "Origin: http://127.0.0.1:" + server.port() + "\r\n"));
-        assertThat(own.status).as(own.body).isEqualTo(200);
+        assertThat(own.status()).as(own.body()).isEqualTo(200);
     }
 
     @Test
     void foreignHostIsRefused() throws Exception {
         Answer a = exchange("GET /api/settings HTTP/1.1\r\nHost: rebound.attacker.example:" + server.port()
                 + "\r\nConnection: close\r\n\r\n");
-        assertThat(a.status).isEqualTo(403);
-        assertThat(a.body).contains("does not name this server", "http://127.0.0.1:" + server.port() + "/");
+        assertThat(a.status()).isEqualTo(403);
+        assertThat(a.body()).contains("does not name this server", "http://127.0.0.1:" + server.port() + "/");
         Answer localhost = exchange("GET /api/settings HTTP/1.1\r\nHost: localhost:" + server.port()
                 + "\r\nConnection: close\r\n\r\n");
-        assertThat(localhost.status).isEqualTo(200);
+        assertThat(localhost.status()).isEqualTo(200);
     }
 
     @Test
     void textPlainPostIsRefused() throws Exception {
         Answer a = exchange(post("/api/run", "text/plain;charset=UTF-8", "{\"name\":\"csrf\"}", ""));
-        assertThat(a.status).isEqualTo(415);
-        assertThat(a.body).contains("application/json");
+        assertThat(a.status()).isEqualTo(415);
+        assertThat(a.body()).contains("application/json");
         Answer form = exchange(post("/api/scenario", "application/x-www-form-urlencoded", "name=x", ""));
-        assertThat(form.status).isEqualTo(415);
+        assertThat(form.status()).isEqualTo(415);
     }
 
     @Test
@@ -113,8 +113,11 @@ class LabServerHardeningTest {
                 assertThat(millisSince(start)).as("the run is stopped near its deadline").isLessThan(DEADLINE_MILLIS + 10_000);
             }
             Answer a = run.get();
-            assertThat(a.status).isEqualTo(503);
-            assertThat(a.body).contains("stopped at its deadline of 1.5 s");
+            assertThat(a.status()).as("the status was sent when the run had lasted 150 ms").isEqualTo(200);
+            assertThat(a.chunked()).isTrue();
+            assertThat(a.body()).as("spaces while the run went on").startsWith(" ");
+            assertThat(MAPPER.readTree(a.body()).path("error").asText())
+                    .startsWith("the run was stopped at its deadline of 1.5 s; make it smaller");
         } finally {
             pool.shutdownNow();
         }
@@ -142,11 +145,15 @@ class LabServerHardeningTest {
                 int busy = 0;
                 for (Future<Answer> f : answers) {
                     Answer a = f.get();
-                    assertThat(a.status).as(a.body).isEqualTo(503);
-                    if (a.body.contains("64 runs are already waiting")) {
+                    if (a.body().contains("64 runs are already waiting")) {
+                        assertThat(a.status()).isEqualTo(503);
                         busy++;
+                    } else if (a.status() == 503) {
+                        // no slot before the deadline, or a slot at its very end, the run stopped before it was streamed
+                        assertThat(a.body()).containsAnyOf("no simulation slot came free", "stopped at its deadline");
                     } else {
-                        assertThat(a.body).containsAnyOf("stopped at its deadline", "no simulation slot came free");
+                        assertThat(a.status()).as("a run admitted and streamed, then stopped").isEqualTo(200);
+                        assertThat(MAPPER.readTree(a.body()).path("error").asText()).contains("stopped at its deadline");
                     }
                 }
                 assertThat(busy).as("2 run and 64 wait; the rest are told at once").isEqualTo(requests - 66);
@@ -161,8 +168,8 @@ class LabServerHardeningTest {
     void anOverSizeBodyGetsItsMessageBeforeTheConnectionCloses() throws Exception {
         String big = "x".repeat(1024 * 1024);
         Answer a = exchange(post("/api/run", "application/json", big, ""));
-        assertThat(a.status).isEqualTo(400);
-        assertThat(a.body).contains("over the lab's limit of 64 KiB");
+        assertThat(a.status()).isEqualTo(400);
+        assertThat(a.body()).contains("over the lab's limit of 64 KiB");
     }
 
     private static void assertProbeAnswered() throws IOException {
@@ -173,7 +180,7 @@ class LabServerHardeningTest {
         long start = System.nanoTime();
         Answer a = exchange(target, "GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
                 + "\r\nConnection: close\r\n\r\n");
-        assertThat(a.status).isEqualTo(200);
+        assertThat(a.status()).isEqualTo(200);
         assertThat(millisSince(start)).as("probe answered within a second").isLessThan(1000);
     }
 
@@ -182,42 +189,15 @@ class LabServerHardeningTest {
     }
 
     private static String post(LabServer target, String path, String type, String body, String extraHeaders) {
-        return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + target.port() + "\r\nContent-Type: " + type
-                + "\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\n" + extraHeaders
-                + "Connection: close\r\n\r\n" + body;
+        return RawHttp.post(target.port(), path, type, body, extraHeaders);
     }
 
-    private record Answer(int status, String body) {
-    }
-
-    /** Sends a raw request and reads the whole answer (the server closes the connection after it). */
     private static Answer exchange(String request) throws IOException {
         return exchange(server, request);
     }
 
     private static Answer exchange(LabServer target, String request) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", target.port()), 2000);
-            s.setSoTimeout(60_000);
-            OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            int n;
-            try {
-                while ((n = in.read(buffer)) > 0) {
-                    got.write(buffer, 0, n);
-                }
-            } catch (SocketTimeoutException | java.net.SocketException e) {
-                // the answer so far is what the server sent before closing
-            }
-            String text = got.toString(StandardCharsets.UTF_8);
-            int status = Integer.parseInt(text.substring(9, 12));
-            int bodyAt = text.indexOf("\r\n\r\n");
-            return new Answer(status, bodyAt < 0 ? "" : text.substring(bodyAt + 4));
-        }
+        return RawHttp.exchange(target.port(), request);
     }
 
     private static long millisSince(long startNanos) {

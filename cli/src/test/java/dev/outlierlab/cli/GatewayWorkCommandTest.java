@@ -58,15 +58,15 @@ class GatewayWorkCommandTest {
 
     @Test
     void envoyAndGatewayWorkAddUpInASweep() {
-        WorkEstimate envoy = new WorkEstimate(2_000_000_000L, 0, 0);       // 40 s at 50 million a second
+        WorkEstimate envoy = new WorkEstimate(320_000_000L, 0, 0);         // 40 s at 8 million a second
         GatewayWorkEstimate gateway = new GatewayWorkEstimate(100_000_000L, 100_000_000L, 300_000_000L); // 30 s
         WorkOptions asking = new WorkOptions();
         asking.check(envoy, GatewayWorkEstimate.NONE, "this sweep");
         asking.check(new WorkEstimate(0, 0, 0), gateway, "this sweep");
         assertThatThrownBy(() -> asking.check(envoy, gateway, "this sweep of 2 runs"))
-                .hasMessageContaining("estimated at 70 s of work (2,000,000,000 simulated requests")
+                .hasMessageContaining("estimated at 70 s of work (320,000,000 simulated requests")
                 .hasMessageContaining("; 100,000,000 simulated gateway requests");
-        assertThat(WorkOptions.progressUnits(gateway)).as("30 s of Envoy work").isEqualTo(1_500_000_000L);
+        assertThat(WorkOptions.progressUnits(gateway)).as("30 s of Envoy work").isEqualTo(240_000_000L);
     }
 
 }

@@ -3,6 +3,8 @@
 // against the ejection threshold. All three share the time axis [0, duration] and a synced cursor, and
 // draw the decision trace's current step as a vertical line.
 
+import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt } from './chart-kit.js';
+
 const COLORS = {
   rotation: '#cfe9d8',
   ejected: '#c62828',
@@ -17,12 +19,10 @@ const COLORS = {
   threshold: '#c62828',
   mean: '#4b5563',
 };
-// Distinct, colour-blind-friendly line colours for hosts (Okabe-Ito, then Tableau).
-const HOST_COLORS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#000000',
-  '#8c564b', '#7f7f7f', '#bcbd22'];
+const HOST_COLORS = LINE_COLORS;
 const MAX_SR_HOSTS = HOST_COLORS.length;
 
-const charts = new Map();   // name -> { u, el, key }
+const charts = new ChartSet();
 const ref = { ctx: null };  // the run being shown; hooks and scales read it, so a chart can be reused
 let cursorTime = null;
 
@@ -32,44 +32,21 @@ let cursorTime = null;
  */
 export function drawCharts(result, els) {
   ref.ctx = context(result);
-  show('timeline', els.timeline, timeline(ref.ctx));
-  show('failed', els.failed, failedChart(ref.ctx));
-  show('sr', els.successRate, successRateChart(ref.ctx));
-  if (els.signals) show('signals', els.signals, signalsChart(ref.ctx));
+  charts.show('timeline', els.timeline, timeline(ref.ctx));
+  charts.show('failed', els.failed, failedChart(ref.ctx));
+  charts.show('sr', els.successRate, successRateChart(ref.ctx));
+  if (els.signals) charts.show('signals', els.signals, signalsChart(ref.ctx));
 }
 
 /** Moves the trace cursor (seconds, or null to hide it) on every chart. */
 export function setCursor(seconds) {
   cursorTime = seconds;
-  for (const c of charts.values()) c.u.redraw(false, false);
+  charts.redraw();
 }
 
 /** Fits every chart to its container's width. */
 export function resizeCharts() {
-  for (const c of charts.values()) {
-    const w = width(c.el);
-    if (w !== c.u.width) c.u.setSize({ width: w, height: c.u.height });
-  }
-}
-
-/** Shows a chart spec ({ key, opts(), data, note } or { empty: text }) in its element. */
-function show(name, el, spec) {
-  const old = charts.get(name);
-  if (old && !spec.empty && old.key === spec.key) {
-    old.u.setData(spec.data);
-  } else {
-    old?.u.destroy();
-    charts.delete(name);
-    el.replaceChildren();
-    if (spec.empty) {
-      el.textContent = spec.empty;
-      return;
-    }
-    const opts = Object.assign(spec.opts(), { width: width(el) });
-    charts.set(name, { u: new window.uPlot(opts, spec.data, el), el, key: spec.key });
-  }
-  el.querySelector('.chart-note')?.remove();
-  if (spec.note) el.append(Object.assign(document.createElement('p'), { className: 'chart-note', textContent: spec.note }));
+  charts.resize();
 }
 
 /** The run's facts the charts share: hosts, ejection spans, fault spans, panic windows, markers. */
@@ -264,31 +241,18 @@ function successRateChart(ctx) {
 }
 
 function base(height, opts) {
-  return Object.assign({
-    height,
-    cursor: { sync: { key: 'outlier-lab' }, drag: { x: false, y: false } },
-    padding: [8, 8, 0, 0],
-  }, opts);
+  return chartBase(height, 'outlier-lab', opts);
 }
 
 function xScale() {
-  return { time: false, range: () => [0, ref.ctx.duration] };
+  return timeScale(ref);
 }
 
-function xAxis() {
-  return { values: (u, splits) => splits.map(v => `${fmt(v)} s`), size: 36 };
-}
+const xAxis = timeAxis;
 
 function shadeWindows(u, ctx) {
-  const c = u.ctx;
-  const { top, height } = u.bbox;
-  const x = t => u.valToPos(t, 'x', true);
-  c.save();
-  c.fillStyle = COLORS.faultBand;
-  for (const [a, b] of ctx.faultWindows) c.fillRect(x(a), top, x(b) - x(a), height);
-  c.fillStyle = COLORS.panic;
-  for (const [a, b] of ctx.panic) c.fillRect(x(a), top, Math.max(1, x(b) - x(a)), height);
-  c.restore();
+  fillBands(u, ctx.faultWindows, COLORS.faultBand);
+  fillBands(u, ctx.panic, COLORS.panic, 1);
 }
 
 function drawCursor(u) {
@@ -307,10 +271,6 @@ function drawCursor(u) {
   c.restore();
 }
 
-function width(el) {
-  return Math.max(260, Math.floor(el.getBoundingClientRect().width || el.parentElement.clientWidth || 600));
-}
-
 /** Seconds from a duration in the scenario's form ("30s", "0.250s", "250ms", "5m"). */
 export function seconds(d) {
   if (typeof d === 'number') return d;
@@ -318,10 +278,6 @@ export function seconds(d) {
   if (!m) return NaN;
   const v = parseFloat(m[1]);
   return { ms: v / 1000, s: v, m: v * 60, h: v * 3600 }[m[2] || 's'];
-}
-
-function fmt(v) {
-  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
 }
 
 export { COLORS };

@@ -4,6 +4,7 @@
 // intervals and the per-second series the server built from the detector's own decisions.
 
 import { seconds } from './charts.js';
+import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt } from './chart-kit.js';
 
 const COLORS = {
   rotation: '#cfe9d8',
@@ -14,26 +15,22 @@ const COLORS = {
   failed: '#c62828',
   attempts: '#1d4ed8',
 };
-const ENDPOINT_COLORS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#000000',
-  '#8c564b', '#7f7f7f', '#bcbd22'];
+const ENDPOINT_COLORS = LINE_COLORS;
 /** Rows drawn at most in the timeline: endpoints x processes, those with decisions first. */
 export const MAX_ROWS = 48;
 
-const charts = new Map();
+const charts = new ChartSet();
 const ref = { ctx: null };
 
 export function drawGatewayCharts(result, els) {
   ref.ctx = context(result);
-  show('timeline', els.timeline, timeline(ref.ctx));
-  show('attempts', els.attempts, attemptsChart(ref.ctx));
-  show('failed', els.failed, failedChart(ref.ctx));
+  charts.show('timeline', els.timeline, timeline(ref.ctx));
+  charts.show('attempts', els.attempts, attemptsChart(ref.ctx));
+  charts.show('failed', els.failed, failedChart(ref.ctx));
 }
 
 export function resizeGatewayCharts() {
-  for (const c of charts.values()) {
-    const w = width(c.el);
-    if (w !== c.u.width) c.u.setSize({ width: w, height: c.u.height });
-  }
+  charts.resize();
 }
 
 /** The run's timeline in words: each row's intervals out of rotation. */
@@ -49,19 +46,6 @@ export function describeTimeline(result) {
   const hidden = ctx.totalRows - ctx.rows.length;
   return (parts.length ? `${parts.join('; ')}.` : 'Every endpoint stayed in rotation in every process.')
     + (hidden > 0 ? ` Showing ${ctx.rows.length} of ${ctx.totalRows} rows (endpoint x process), those with decisions first.` : '');
-}
-
-function show(name, el, spec) {
-  const old = charts.get(name);
-  if (old && old.key === spec.key) {
-    old.u.setData(spec.data);
-    return;
-  }
-  old?.u.destroy();
-  charts.delete(name);
-  el.replaceChildren();
-  const opts = Object.assign(spec.opts(), { width: width(el) });
-  charts.set(name, { u: new window.uPlot(opts, spec.data, el), el, key: spec.key });
 }
 
 function context(result) {
@@ -239,37 +223,17 @@ function failedChart(ctx) {
 }
 
 function base(height, opts) {
-  return Object.assign({
-    height,
-    cursor: { sync: { key: 'outlier-lab-gateway' }, drag: { x: false, y: false } },
-    padding: [8, 8, 0, 0],
-  }, opts);
+  return chartBase(height, 'outlier-lab-gateway', opts);
 }
 
 function xScale() {
-  return { time: false, range: () => [0, ref.ctx.duration] };
+  return timeScale(ref);
 }
 
-function xAxis() {
-  return { values: (u, splits) => splits.map(v => `${fmt(v)} s`), size: 36 };
-}
+const xAxis = timeAxis;
 
 function shadeWindows(u, ctx) {
-  const c = u.ctx;
-  const { top, height } = u.bbox;
-  const x = t => u.valToPos(t, 'x', true);
-  c.save();
-  c.fillStyle = COLORS.faultBand;
-  for (const [a, b] of ctx.faultWindows) c.fillRect(x(a), top, x(b) - x(a), height);
-  c.restore();
-}
-
-function width(el) {
-  return Math.max(260, Math.floor(el.getBoundingClientRect().width || el.parentElement.clientWidth || 600));
-}
-
-function fmt(v) {
-  return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
+  fillBands(u, ctx.faultWindows, COLORS.faultBand);
 }
 
 function t3(s) {

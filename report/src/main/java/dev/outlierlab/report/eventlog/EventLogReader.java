@@ -36,7 +36,10 @@ public final class EventLogReader {
     /** The most events read from one log. */
     public static final int MAX_EVENTS = 1_000_000;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict as the trace reader: a duplicate field or a second value on the line is a bad line. */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
     /** One kept bad line. */

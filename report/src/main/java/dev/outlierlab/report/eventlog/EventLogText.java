@@ -1,5 +1,6 @@
 package dev.outlierlab.report.eventlog;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.report.Numbers;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ public final class EventLogText {
     /** The lines about the event log itself, for the head of the report. */
     public static String head(EventLogReader.EventLog log, List<String> compared) {
         StringBuilder out = new StringBuilder();
-        out.append("  event log    ").append(log.source()).append(": ").append(Numbers.count(log.lines()))
+        out.append("  event log    ").append(Wording.printable(log.source())).append(": ").append(Numbers.count(log.lines()))
                 .append(" lines, ").append(Numbers.count(log.events().size())).append(" events, ")
                 .append(Numbers.count(log.bad())).append(" bad");
         long other = 0;
@@ -28,7 +29,7 @@ public final class EventLogText {
         for (var e : log.clusters().entrySet()) {
             if (!compared.contains(e.getKey())) {
                 other += e.getValue();
-                names.add(e.getKey() + " " + e.getValue());
+                names.add(Wording.printable(e.getKey()) + " " + e.getValue());
             }
         }
         out.append(", ").append(Numbers.count(other)).append(" of other clusters");
@@ -38,7 +39,7 @@ public final class EventLogText {
         }
         out.append('\n');
         for (EventLogReader.Bad b : log.firstBad()) {
-            out.append("  bad event    ").append(log.source()).append(':').append(b.line()).append(": ").append(b.why())
+            out.append("  bad event    ").append(Wording.printable(log.source())).append(':').append(b.line()).append(": ").append(b.why())
                     .append('\n');
         }
         return out.toString();
@@ -49,8 +50,8 @@ public final class EventLogText {
      * {@code maxEvents} bounds the missed and extra events listed.
      */
     public static String render(String source, EventLogComparison.Result r, String against, int maxEvents) {
-        StringBuilder out = new StringBuilder("\nEnvoy's event log (").append(source).append(", cluster ")
-                .append(r.cluster().isEmpty() ? "not named" : r.cluster()).append(") against ").append(against)
+        StringBuilder out = new StringBuilder("\nEnvoy's event log (").append(Wording.printable(source)).append(", cluster ")
+                .append(r.cluster().isEmpty() ? "not named" : Wording.printable(r.cluster())).append(") against ").append(against)
                 .append('\n');
         String row = "  %-14s %8s %8s %8s %8s %8s %12s%n";
         out.append(String.format(Locale.ROOT, row, "", "Envoy", "lab", "matched", "missed", "extra", "most apart"));
@@ -91,7 +92,7 @@ public final class EventLogText {
             Line l = lines.get(i);
             out.append(String.format(Locale.ROOT, "  %-7s %-30s %10s  %-16s %-10s %-32s %s%n", l.tag(),
                     Instant.ofEpochSecond(0, l.epochNanos()), Numbers.seconds(l.epochNanos() - r.originEpochNanos()),
-                    l.host(), action(l.kind()), l.type(), l.where()).stripTrailing()).append('\n');
+                    Wording.printable(l.host()), action(l.kind()), l.type(), l.where()).stripTrailing()).append('\n');
         }
         if (lines.size() > maxEvents) {
             out.append("  ... ").append(lines.size() - maxEvents).append(" more\n");

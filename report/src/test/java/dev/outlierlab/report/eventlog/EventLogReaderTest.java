@@ -93,6 +93,27 @@ class EventLogReaderTest {
     }
 
     @Test
+    void aDuplicateFieldOrASecondValueOnTheLineIsABadLineAsInTraces() {
+        String dup = "{\"cluster_name\":\"a\",\"cluster_name\":\"b\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\","
+                + "\"timestamp\":\"2026-01-01T00:00:00Z\"}";
+        String good = "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
+        EventLogReader.EventLog log = read(dup + "\n" + good + " " + good + "\n" + good + "\n");
+        assertThat(log.events()).hasSize(1);
+        assertThat(log.bad()).isEqualTo(2);
+        assertThat(log.firstBad().get(0).why()).startsWith("not JSON (Duplicate field 'cluster_name'");
+        assertThat(log.firstBad().get(1).why()).startsWith("not JSON (Trailing token");
+    }
+
+    @Test
+    void namesFromTheFileArePrintedWithTheirControlCharactersEscaped() {
+        String line = "{\"cluster_name\":\"a\\u001b[31mX\",\"upstream_url\":\"h\\u001b[2J\",\"action\":\"EJECT\","
+                + "\"timestamp\":\"2026-01-01T00:00:00Z\",\"type\":\"CONSECUTIVE_5XX\"}";
+        EventLogReader.EventLog log = read(line + "\n");
+        String head = EventLogText.head(log, List.of());
+        assertThat(head).contains("1 of other clusters (ignored: a\\u001b[31mX 1)").doesNotContain("\u001b");
+    }
+
+    @Test
     void anOverlongLineOrNonUtf8IsOneMessage() {
         String longLine = "{\"x\":\"" + "a".repeat(300_000) + "\"}\n";
         assertThatThrownBy(() -> read(longLine)).isInstanceOf(InputException.class)

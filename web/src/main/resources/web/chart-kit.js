@@ -82,3 +82,27 @@ export function chartWidth(el) {
 export function fmt(v) {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
 }
+
+/** The y axis of a timeline: a label on every {@code every}-th row, the first row at the top, no grid or ticks. */
+export function rowLabelAxis(labels, size, every = 1) {
+  const n = labels.length;
+  const rows = [];
+  for (let i = 0; i < n; i += every) rows.push(i);
+  return {
+    size,
+    splits: () => rows.map(i => n - i - 0.5),
+    values: (u, splits) => splits.map(v => labels[Math.round(n - v - 0.5)] ?? ''),
+    grid: { show: false },
+    ticks: { show: false },
+  };
+}
+
+/** A marker on a timeline row: a downward triangle of side {@code s} px with its top edge at {@code y}. */
+export function fillMarker(c, mx, y, s) {
+  c.beginPath();
+  c.moveTo(mx - s / 2, y);
+  c.lineTo(mx + s / 2, y);
+  c.lineTo(mx, y + s);
+  c.closePath();
+  c.fill();
+}

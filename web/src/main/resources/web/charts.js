@@ -3,7 +3,7 @@
 // against the ejection threshold. All three share the time axis [0, duration] and a synced cursor, and
 // draw the decision trace's current step as a vertical line.
 
-import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt } from './chart-kit.js';
+import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt, rowLabelAxis, fillMarker } from './chart-kit.js';
 
 const COLORS = {
   rotation: '#cfe9d8',
@@ -84,8 +84,6 @@ function timeline(ctx) {
   const n = ctx.hosts.length;
   const height = Math.max(130, Math.min(420, 46 + n * (n > 20 ? 10 : 26)));
   const every = Math.max(1, Math.ceil(n / 16));
-  const rows = [];
-  for (let i = 0; i < n; i += every) rows.push(i);
   const hosts = ctx.hosts;
   return {
     key: `${hosts.join(',')}|${ctx.duration}`,
@@ -93,13 +91,7 @@ function timeline(ctx) {
     opts: () => base(height, {
       series: [{}, { label: 'hosts', stroke: 'transparent', points: { show: false } }],
       scales: { x: xScale(), y: { range: () => [0, n] } },
-      axes: [xAxis(), {
-        size: 62,
-        splits: () => rows.map(i => n - i - 0.5),
-        values: (u, splits) => splits.map(v => hosts[Math.round(n - v - 0.5)] ?? ''),
-        grid: { show: false },
-        ticks: { show: false },
-      }],
+      axes: [xAxis(), rowLabelAxis(hosts, 62, every)],
       legend: { show: false },
       hooks: { draw: [u => drawTimeline(u, ref.ctx)] },
     }),
@@ -132,13 +124,7 @@ function drawTimeline(u, ctx) {
     const h = rowH - 2 * gap;
     c.fillStyle = m.action === 'overflow' ? COLORS.refused : COLORS.unenforced;
     const mx = x(m.time);
-    const s = Math.max(3, Math.min(7, h * 0.3)) * devicePixelRatio;
-    c.beginPath();
-    c.moveTo(mx - s / 2, y);
-    c.lineTo(mx + s / 2, y);
-    c.lineTo(mx, y + s);
-    c.closePath();
-    c.fill();
+    fillMarker(c, mx, y, Math.max(3, Math.min(7, h * 0.3)) * devicePixelRatio);
   }
   c.fillStyle = COLORS.panic;
   for (const [a, b] of ctx.panic) c.fillRect(x(a), top, Math.max(1, x(b) - x(a)), height);

@@ -4,7 +4,7 @@
 // intervals and the per-second series the server built from the detector's own decisions.
 
 import { seconds } from './charts.js';
-import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt } from './chart-kit.js';
+import { ChartSet, LINE_COLORS, chartBase, timeScale, timeAxis, fillBands, fmt, rowLabelAxis, fillMarker } from './chart-kit.js';
 
 const COLORS = {
   rotation: '#cfe9d8',
@@ -108,13 +108,7 @@ function timeline(ctx) {
     opts: () => base(height, {
       series: [{}, { label: 'endpoints', stroke: 'transparent', points: { show: false } }],
       scales: { x: xScale(), y: { range: () => [0, n] } },
-      axes: [xAxis(), {
-        size: Math.min(140, 14 + 7 * Math.max(...labels.map(l => l.length))),
-        splits: () => labels.map((_, i) => n - i - 0.5),
-        values: (u, splits) => splits.map(v => labels[Math.round(n - v - 0.5)] ?? ''),
-        grid: { show: false },
-        ticks: { show: false },
-      }],
+      axes: [xAxis(), rowLabelAxis(labels, Math.min(140, 14 + 7 * Math.max(...labels.map(l => l.length))))],
       legend: { show: false },
       hooks: { draw: [u => drawTimeline(u, ref.ctx)] },
     }),
@@ -169,13 +163,7 @@ function drawTimeline(u, ctx) {
     const h = rowH - 2 * gap;
     c.fillStyle = m.action === 'would_eject' ? COLORS.virtual : '#111827';
     const mx = x(m.time);
-    const s = Math.max(4, Math.min(9, h * 0.35)) * devicePixelRatio;
-    c.beginPath();
-    c.moveTo(mx - s / 2, y);
-    c.lineTo(mx + s / 2, y);
-    c.lineTo(mx, y + s);
-    c.closePath();
-    c.fill();
+    fillMarker(c, mx, y, Math.max(4, Math.min(9, h * 0.35)) * devicePixelRatio);
   }
   c.restore();
 }

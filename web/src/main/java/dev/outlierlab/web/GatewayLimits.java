@@ -70,7 +70,7 @@ final class GatewayLimits {
 
     /** Attempts a request can make: 1 + fallbacks, and no more than the endpoints. */
     static long attemptsPerRequest(GatewayScenario s) {
-        return Math.min(s.endpoints().size(), 1L + s.routing().fallbacks());
+        return s.maxAttemptsPerRequest();
     }
 
     /** The most attempts the run can make. */

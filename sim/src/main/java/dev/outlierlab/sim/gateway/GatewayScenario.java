@@ -64,6 +64,11 @@ public record GatewayScenario(
         return traffic.requestsBefore(durationNanos);
     }
 
+    /** The most attempts one request can make: the first and {@code routing.fallbacks} more, at most one per endpoint. */
+    public int maxAttemptsPerRequest() {
+        return (int) Math.min(endpoints.size(), 1L + routing.fallbacks());
+    }
+
     public GatewayScenario withGateway(GatewayConfig newGateway) {
         return new GatewayScenario(name, durationNanos, seed, endpoints, traffic, faults, newGateway, routing);
     }

@@ -55,7 +55,7 @@ public final class GatewaySimulation {
             outcomeOfFault[f] = outcome(scenario.faults().get(f));
         }
         boolean records = config.mode().recordsOutcomes();
-        int maxAttempts = (int) Math.min(n, 1L + scenario.routing().fallbacks());
+        int maxAttempts = scenario.maxAttemptsPerRequest();
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
         int[] list = new int[n];

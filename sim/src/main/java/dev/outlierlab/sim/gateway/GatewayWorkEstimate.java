@@ -43,7 +43,7 @@ public record GatewayWorkEstimate(long requests, long attempts, long units) {
                 inFaults = Durations.saturatingAdd(inFaults, traffic.requestsBefore(end) - traffic.requestsBefore(start));
             }
         }
-        long mostAttempts = Math.min(s.endpoints().size(), 1L + s.routing().fallbacks());
+        long mostAttempts = s.maxAttemptsPerRequest();
         long fallbacks = Durations.saturatingMultiply(Math.min(inFaults, requests), mostAttempts - 1);
         long attempts = Durations.saturatingAdd(requests, fallbacks);
         long weighted = Durations.saturatingMultiply(Durations.saturatingAdd(requests, attempts),

@@ -150,7 +150,7 @@ public final class LabServer implements AutoCloseable {
                 handleFile(ex, path);
             }
         } catch (Answered e) {
-            drain(ex);
+            // the answer is out and the body drained: only the connection is left to close
         } catch (ApiException e) {
             sendJson(ex, e.status(), LabApi.error(e.getMessage()));
         } catch (InputException e) {
@@ -233,9 +233,9 @@ public final class LabServer implements AutoCloseable {
     }
 
     /**
-     * The body as UTF-8. One over the limit (by its Content-Length, or once reading passes the limit) gets its
-     * 400 at once; the rest of the body is then read and dropped, up to a bound, so that the client sees the
-     * answer instead of a reset connection; then the connection is closed.
+     * The body as UTF-8. One over the limit (by its Content-Length, or once reading passes the limit) is read
+     * and dropped, up to a bound, and then answered with its 400, so that the client sees the answer instead of
+     * a reset connection; then the connection is closed.
      */
     private String readBody(HttpExchange ex) throws IOException {
         int limit = api.limits().maxBodyBytes();
@@ -243,6 +243,9 @@ public final class LabServer implements AutoCloseable {
         InputStream in = ex.getRequestBody();
         byte[] body = declaredOver(declared, limit) ? new byte[limit + 1] : in.readNBytes(limit + 1);
         if (body.length > limit) {
+            // Drain first: the JDK server, on closing an exchange, reads at most 64 KiB of a body left unread and
+            // then resets the connection, which can reach the client before it has read the answer.
+            drain(ex);
             ex.getResponseHeaders().set("Connection", "close");
             String size = declared != null ? " (" + declared + " bytes)" : "";
             sendJson(ex, 400, LabApi.error("the request body" + size + " is over the lab's limit of " + (limit / 1024)

@@ -2,8 +2,7 @@ package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import dev.outlierlab.accesslog.TextFormatCompiler.Field;
 
 /**
  * An Envoy text access-log format compiled from its format string: {@code %COMMAND%},
@@ -16,12 +15,20 @@ import java.util.List;
  * of the line), so two operators need some text between them.
  */
 public final class TextLogFormat implements LogFormat {
-    private enum Field { SKIP, START_TIME, RESPONSE_CODE, RESPONSE_FLAGS, UPSTREAM_HOST, UPSTREAM_CLUSTER, DURATION,
-        RESPONSE_DURATION, ATTEMPTS, INSTANCE }
+    // field kinds: the ordinals of TextFormatCompiler.Field, as ints so that the per-line switch is a plain jump
+    private static final int SKIP = 0;
+    private static final int START_TIME = 1;
+    private static final int RESPONSE_CODE = 2;
+    private static final int RESPONSE_FLAGS = 3;
+    private static final int UPSTREAM_HOST = 4;
+    private static final int DURATION = 6;
 
     private final String name;
     private final byte[][] literals;
+    /** Each literal's one byte when it is one byte long (most separators: a space), else -1. */
+    private final int[] separators;
     private final Field[] fields;
+    private final int[] kinds;
     private final StartTimeFormat[] times;
     private final boolean hasCluster;
     private final boolean hasInstance;
@@ -30,11 +37,19 @@ public final class TextLogFormat implements LogFormat {
     /** The first needed field at or after {@link #split}, where reading from the end stops. */
     private final int tailStop;
 
-    private TextLogFormat(String name, byte[][] literals, Field[] fields, StartTimeFormat[] times) {
+    TextLogFormat(String name, byte[][] literals, Field[] fields, StartTimeFormat[] times) {
         this.name = name;
         this.literals = literals;
         this.fields = fields;
         this.times = times;
+        this.separators = new int[literals.length];
+        for (int k = 0; k < literals.length; k++) {
+            separators[k] = literals[k].length == 1 ? literals[k][0] & 0xFF : -1;
+        }
+        this.kinds = new int[fields.length];
+        for (int k = 0; k < fields.length; k++) {
+            kinds[k] = fields[k].ordinal();
+        }
         // Split after the needed field that precedes the longest run of skipped fields (user agent, request id,
         // authority, ... in the default formats): that run is never scanned.
         int bestRun = 0;
@@ -78,112 +93,7 @@ public final class TextLogFormat implements LogFormat {
      * @throws InputException naming what is wrong with the format string
      */
     public static TextLogFormat compile(String name, String format, String instanceOperator) {
-        String f = format.endsWith("\n") ? format.substring(0, format.length() - 1) : format;
-        List<byte[]> literals = new ArrayList<>();
-        List<Field> fields = new ArrayList<>();
-        List<StartTimeFormat> times = new ArrayList<>();
-        StringBuilder text = new StringBuilder();
-        int i = 0;
-        boolean instanceFound = false;
-        while (i < f.length()) {
-            char c = f.charAt(i);
-            if (c != '%') {
-                text.append(c);
-                i++;
-                continue;
-            }
-            int close = operatorEnd(f, i);
-            if (close < 0) {
-                throw new InputException("log format " + name + ": the % at column " + (i + 1)
-                        + " starts an operator that is never closed; operators are written %COMMAND%, %COMMAND(arg)% or %COMMAND(arg):N%");
-            }
-            String operator = f.substring(i + 1, close);
-            String command = operator;
-            String argument = null;
-            int paren = operator.indexOf('(');
-            if (paren >= 0) {
-                command = operator.substring(0, paren);
-                int end = operator.lastIndexOf(')');
-                argument = operator.substring(paren + 1, end < 0 ? operator.length() : end);
-            }
-            if (!text.isEmpty() || fields.isEmpty()) {
-                literals.add(text.toString().getBytes(StandardCharsets.UTF_8));
-                text.setLength(0);
-            } else {
-                throw new InputException("log format " + name + ": %" + operator
-                        + "% follows the operator before it with no text between them, so their values cannot be told apart");
-            }
-            String bare = stripLength(operator);
-            Field field = field(command);
-            if (instanceOperator != null && bare.equals(instanceOperator)) {
-                field = Field.INSTANCE;
-                instanceFound = true;
-            }
-            fields.add(field);
-            if (field == Field.START_TIME) {
-                try {
-                    times.add(StartTimeFormat.compile(argument == null || argument.isEmpty()
-                            ? StartTimeFormat.ENVOY_DEFAULT : argument));
-                } catch (IllegalArgumentException e) {
-                    throw new InputException("log format " + name + ": " + e.getMessage());
-                }
-            } else {
-                times.add(null);
-            }
-            i = close + 1;
-        }
-        literals.add(text.toString().getBytes(StandardCharsets.UTF_8));
-        for (Field required : new Field[] {Field.START_TIME, Field.RESPONSE_CODE, Field.UPSTREAM_HOST}) {
-            if (!fields.contains(required)) {
-                throw new InputException("log format " + name + ": it has no %" + required.name()
-                        + "%; replay needs %START_TIME%, %RESPONSE_CODE% and %UPSTREAM_HOST% (and %RESPONSE_FLAGS% and "
-                        + "%DURATION% to be exact); see docs/replay.md for how to add them");
-            }
-        }
-        if (instanceOperator != null && !instanceFound) {
-            throw new InputException("--instance-field: " + instanceOperator + " is not an operator of the log format "
-                    + name + "; give it as written in the format without the % signs, e.g. HOSTNAME or REQ(X-POD)");
-        }
-        return new TextLogFormat(name, literals.toArray(new byte[0][]), fields.toArray(new Field[0]),
-                times.toArray(new StartTimeFormat[0]));
-    }
-
-    private static int operatorEnd(String f, int i) {
-        int depth = 0;
-        for (int j = i + 1; j < f.length(); j++) {
-            char c = f.charAt(j);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == '%' && depth <= 0) {
-                return j;
-            } else if (c == ' ' && depth <= 0) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    private static String stripLength(String operator) {
-        int close = operator.lastIndexOf(')');
-        int colon = operator.indexOf(':', close < 0 ? 0 : close);
-        return colon > 0 && operator.substring(colon + 1).chars().allMatch(Character::isDigit)
-                ? operator.substring(0, colon) : operator;
-    }
-
-    private static Field field(String command) {
-        return switch (command) {
-            case "START_TIME" -> Field.START_TIME;
-            case "RESPONSE_CODE" -> Field.RESPONSE_CODE;
-            case "RESPONSE_FLAGS", "RESPONSE_FLAGS_LONG" -> Field.RESPONSE_FLAGS;
-            case "UPSTREAM_HOST" -> Field.UPSTREAM_HOST;
-            case "UPSTREAM_CLUSTER", "UPSTREAM_CLUSTER_RAW" -> Field.UPSTREAM_CLUSTER;
-            case "DURATION" -> Field.DURATION;
-            case "RESPONSE_DURATION" -> Field.RESPONSE_DURATION;
-            case "UPSTREAM_REQUEST_ATTEMPT_COUNT" -> Field.ATTEMPTS;
-            default -> Field.SKIP;
-        };
+        return TextFormatCompiler.compile(name, format, instanceOperator);
     }
 
     @Override
@@ -205,25 +115,58 @@ public final class TextLogFormat implements LogFormat {
         out.reset(b);
         int p = start;
         responseDuration = -1;
-        int n = fields.length;
+        int n = kinds.length;
         int forwardEnd = split;
+        if (forwardEnd > 0) {
+            byte[] first = literals[0];
+            if (!Bytes.matches(b, p, end, first)) {
+                return out.fail("expected \"" + new String(first, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
+            }
+            p += first.length;
+        }
         for (int k = 0; k < forwardEnd; k++) {
-            byte[] lit = literals[k];
-            // after the first, each literal is where the search for it ended the value before
-            if (k == 0 && !Bytes.matches(b, p, end, lit)) {
-                return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
+            // each literal after the first is where the search for it ended the value before
+            int sep = separators[k + 1];
+            int valueEnd;
+            if (sep >= 0) {
+                valueEnd = Bytes.indexOf(b, p, end, (byte) sep);
+            } else {
+                byte[] next = literals[k + 1];
+                valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
             }
-            p += lit.length;
-            byte[] next = literals[k + 1];
-            int valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
             if (valueEnd < 0) {
-                return out.fail("line ends early: no \"" + new String(next, StandardCharsets.UTF_8)
-                        + "\" after column " + (p - start + 1));
+                return lineEndsEarly(k + 1, p - start, out);
             }
-            if (!field(k, b, p, valueEnd, out)) {
+            int kind = kinds[k];
+            // the fields every line has are read here; the rest, and every message, in methods of their own
+            if (kind == UPSTREAM_HOST) {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+            } else if (kind == RESPONSE_CODE || kind == DURATION) {
+                long v = number(b, p, valueEnd);
+                if (kind == RESPONSE_CODE && v >= 0 && v <= 999) {
+                    out.code = (int) v;
+                } else if (kind == DURATION && v >= 0) {
+                    out.durationNanos = v * 1_000_000L;
+                } else if (!field(k, b, p, valueEnd, out)) {
+                    return false;
+                }
+            } else if (kind == RESPONSE_FLAGS) {
+                out.flags = ResponseFlag.parse(b, p, valueEnd);
+            } else if (kind == START_TIME) {
+                long t = times[k].parse(b, p, valueEnd);
+                if (t == Long.MIN_VALUE) {
+                    return badStartTime(k, b, p, valueEnd, out);
+                }
+                out.startEpochNanos = t;
+                out.hasStart = true;
+            } else if (kind != SKIP && !field(k, b, p, valueEnd, out)) {
                 return false;
             }
-            p = valueEnd;
+            p = valueEnd + literals[k + 1].length;
+        }
+        if (forwardEnd > 0) {
+            p -= literals[forwardEnd].length;
         }
         if (split < n) {
             // the rest from the end: the last literal ends the line, each value starts after its literal
@@ -238,7 +181,11 @@ public final class TextLogFormat implements LogFormat {
                     return out.fail("no \"" + new String(literals[k], StandardCharsets.UTF_8) + "\" before column "
                             + (e - start + 1));
                 }
-                if (!field(k, b, litAt + literals[k].length, e, out)) {
+                int valueStart = litAt + literals[k].length;
+                if (kinds[k] == UPSTREAM_HOST) {
+                    out.hostStart = valueStart;
+                    out.hostEnd = e;
+                } else if (!field(k, b, valueStart, e, out)) {
                     return false;
                 }
                 e = litAt;
@@ -252,15 +199,17 @@ public final class TextLogFormat implements LogFormat {
         return true;
     }
 
+    private boolean lineEndsEarly(int literal, int column, ParsedLine out) {
+        return out.fail("line ends early: no \"" + new String(literals[literal], StandardCharsets.UTF_8)
+                + "\" after column " + (column + 1));
+    }
+
     /** RESPONSE_DURATION of the line being parsed (a format, like its start-time pattern, serves one thread). */
     private long responseDuration;
 
-    /**
-     * Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. Small,
-     * so that it is inlined into {@link #parse}; the rarer fields and every message are in methods of their own.
-     */
+    /** Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. */
     private boolean field(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
-        switch (fields[k]) {
+        switch (kinds[k]) {
             case SKIP -> {
                 return true;
             }
@@ -293,12 +242,15 @@ public final class TextLogFormat implements LogFormat {
     private boolean startTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
         long t = times[k].parse(b, p, valueEnd);
         if (t == Long.MIN_VALUE) {
-            return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
-                    + times[k].pattern());
+            return badStartTime(k, b, p, valueEnd, out);
         }
         out.startEpochNanos = t;
         out.hasStart = true;
         return true;
+    }
+
+    private boolean badStartTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern " + times[k].pattern());
     }
 
     private static boolean badCode(byte[] b, int p, int valueEnd, ParsedLine out) {

@@ -25,8 +25,13 @@ public final class TextLogFormat implements LogFormat {
 
     private final String name;
     private final byte[][] literals;
-    /** Each literal's one byte when it is one byte long (most separators: a space), else -1. */
-    private final int[] separators;
+    /**
+     * For each field read from the start, what the forward pass needs in one int: the field's kind (bits 0-3), the
+     * first byte of the literal after it (bits 8-15) and that literal's length (bits 16 and up).
+     */
+    private final int[] steps;
+    /** Each literal of 2 to 8 bytes as a little-endian word (the bytes past it zero), to confirm a match in one compare. */
+    private final long[] literalWords;
     private final Field[] fields;
     private final int[] kinds;
     private final StartTimeFormat[] times;
@@ -42,13 +47,18 @@ public final class TextLogFormat implements LogFormat {
         this.literals = literals;
         this.fields = fields;
         this.times = times;
-        this.separators = new int[literals.length];
-        for (int k = 0; k < literals.length; k++) {
-            separators[k] = literals[k].length == 1 ? literals[k][0] & 0xFF : -1;
-        }
         this.kinds = new int[fields.length];
+        this.steps = new int[fields.length];
+        this.literalWords = new long[literals.length];
         for (int k = 0; k < fields.length; k++) {
             kinds[k] = fields[k].ordinal();
+            byte[] next = literals[k + 1];
+            steps[k] = kinds[k] | (next.length == 0 ? 0 : (next[0] & 0xFF) << 8) | next.length << 16;
+        }
+        for (int k = 0; k < literals.length; k++) {
+            for (int i = 0; i < literals[k].length && i < 8; i++) {
+                literalWords[k] |= (literals[k][i] & 0xFFL) << (8 * i);
+            }
         }
         // Split after the needed field that precedes the longest run of skipped fields (user agent, request id,
         // authority, ... in the default formats): that run is never scanned.
@@ -116,57 +126,11 @@ public final class TextLogFormat implements LogFormat {
         int p = start;
         responseDuration = -1;
         int n = kinds.length;
-        int forwardEnd = split;
-        if (forwardEnd > 0) {
-            byte[] first = literals[0];
-            if (!Bytes.matches(b, p, end, first)) {
-                return out.fail("expected \"" + new String(first, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
-            }
-            p += first.length;
-        }
-        for (int k = 0; k < forwardEnd; k++) {
-            // each literal after the first is where the search for it ended the value before
-            int sep = separators[k + 1];
-            int valueEnd;
-            if (sep >= 0) {
-                valueEnd = Bytes.indexOf(b, p, end, (byte) sep);
-            } else {
-                byte[] next = literals[k + 1];
-                valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
-            }
-            if (valueEnd < 0) {
-                return lineEndsEarly(k + 1, p - start, out);
-            }
-            int kind = kinds[k];
-            // the fields every line has are read here; the rest, and every message, in methods of their own
-            if (kind == UPSTREAM_HOST) {
-                out.hostStart = p;
-                out.hostEnd = valueEnd;
-            } else if (kind == RESPONSE_CODE || kind == DURATION) {
-                long v = number(b, p, valueEnd);
-                if (kind == RESPONSE_CODE && v >= 0 && v <= 999) {
-                    out.code = (int) v;
-                } else if (kind == DURATION && v >= 0) {
-                    out.durationNanos = v * 1_000_000L;
-                } else if (!field(k, b, p, valueEnd, out)) {
-                    return false;
-                }
-            } else if (kind == RESPONSE_FLAGS) {
-                out.flags = ResponseFlag.parse(b, p, valueEnd);
-            } else if (kind == START_TIME) {
-                long t = times[k].parse(b, p, valueEnd);
-                if (t == Long.MIN_VALUE) {
-                    return badStartTime(k, b, p, valueEnd, out);
-                }
-                out.startEpochNanos = t;
-                out.hasStart = true;
-            } else if (kind != SKIP && !field(k, b, p, valueEnd, out)) {
+        if (split > 0) {
+            p = forward(b, start, end, out);
+            if (p < 0) {
                 return false;
             }
-            p = valueEnd + literals[k + 1].length;
-        }
-        if (forwardEnd > 0) {
-            p -= literals[forwardEnd].length;
         }
         if (split < n) {
             // the rest from the end: the last literal ends the line, each value starts after its literal
@@ -197,6 +161,92 @@ public final class TextLogFormat implements LogFormat {
             out.durationNanos = responseDuration;
         }
         return true;
+    }
+
+    /**
+     * Reads the fields before {@link #split} from the start of the line; returns where the literal after the last
+     * of them starts, or -1 when the line is bad ({@code out} says why). The fields every line has are read here;
+     * the rest, and every message, in methods of their own.
+     */
+    private int forward(byte[] b, int start, int end, ParsedLine out) {
+        byte[] first = literals[0];
+        if (!Bytes.matches(b, start, end, first)) {
+            out.fail("expected \"" + new String(first, StandardCharsets.UTF_8) + "\" at column 1");
+            return -1;
+        }
+        int[] plan = steps;
+        int count = split;
+        int p = start + first.length;
+        int len = 0;
+        for (int k = 0; k < count; k++) {
+            // each literal after the first is where the search for it ended the value before
+            int step = plan[k];
+            len = step >>> 16;
+            int valueEnd;
+            if (len == 1) {
+                valueEnd = Bytes.indexOf(b, p, end, (byte) (step >>> 8));
+            } else if (len == 0) {
+                valueEnd = end;
+            } else {
+                valueEnd = literalAt(b, p, end, k + 1, (byte) (step >>> 8), len);
+            }
+            if (valueEnd < 0) {
+                lineEndsEarly(k + 1, p - start, out);
+                return -1;
+            }
+            int kind = step & 0xF;
+            if (kind == UPSTREAM_HOST) {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+            } else if (kind == RESPONSE_CODE || kind == DURATION) {
+                long v = number(b, p, valueEnd);
+                if (kind == RESPONSE_CODE && v >= 0 && v <= 999) {
+                    out.code = (int) v;
+                } else if (kind == DURATION && v >= 0) {
+                    out.durationNanos = v * 1_000_000L;
+                } else if (!field(k, b, p, valueEnd, out)) {
+                    return -1;
+                }
+            } else if (kind == RESPONSE_FLAGS) {
+                out.flags = ResponseFlag.parse(b, p, valueEnd);
+            } else if (kind == START_TIME) {
+                long t = times[k].parse(b, p, valueEnd);
+                if (t == Long.MIN_VALUE) {
+                    badStartTime(k, b, p, valueEnd, out);
+                    return -1;
+                }
+                out.startEpochNanos = t;
+                out.hasStart = true;
+            } else if (kind != SKIP && !field(k, b, p, valueEnd, out)) {
+                return -1;
+            }
+            p = valueEnd + len;
+        }
+        return p - len;
+    }
+
+    /**
+     * Where literal {@code lit} ({@code len} bytes, 2 or more, starting with {@code first}) first starts in
+     * {@code b[p, end)} and fits before {@code end}, or -1: its first byte is searched a word at a time and the rest
+     * confirmed in one word compare (literals of up to 8 bytes, with a word of room after the match).
+     */
+    private int literalAt(byte[] b, int p, int end, int lit, byte first, int len) {
+        if (len > 8) {
+            return Bytes.indexOf(b, p, end, literals[lit]);
+        }
+        long word = literalWords[lit];
+        long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
+        int last = end - len + 1;
+        for (int i = p; i < last; i++) {
+            i = Bytes.indexOf(b, i, last, first);
+            if (i < 0) {
+                return -1;
+            }
+            if (i + 8 <= b.length ? (Bytes.word(b, i) & mask) == word : Bytes.matches(b, i, end, literals[lit])) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private boolean lineEndsEarly(int literal, int column, ParsedLine out) {

@@ -58,21 +58,28 @@ public final class GatewaySimulation {
         int maxAttempts = scenario.maxAttemptsPerRequest();
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
-        int[] list = new int[n];
+        boolean[] fixedLists = new boolean[processes];
+        for (int q = 0; q < processes; q++) {
+            fixedLists[q] = routers[q].listsFixed();
+        }
         SendTimes times = new SendTimes(traffic.rps());
         int p = -1;
         for (long i = 0; i < count; i++) {
             long t = times.next();
             p = p + 1 < processes ? p + 1 : 0;
-            routers[p].next(list);
-            int candidates = stages[p].apply(list, n, t);
-            recorder.stage(stages[p].action());
-            observer.onStage(i, p, t, stages[p], list, candidates);
+            CandidateStage stage = stages[p];
+            CandidateRouter router = routers[p];
+            int candidates = stage.apply(router.list(), router.next(), n, fixedLists[p], t);
+            recorder.stage(stage.actionOrdinal());
+            int[] list = stage.list();
+            int start = stage.listStart();
+            observer.onStage(i, p, t, stage, list, start, candidates);
+            boolean duringFault = faults.moveTo(t);
             boolean failed = false;
             int tries = Math.min(candidates, maxAttempts);
             for (int a = 0; a < tries; a++) {
-                int endpoint = list[a];
-                int fault = faults.onRequest(endpoint, t);
+                int endpoint = list[start + a];
+                int fault = faults.onRequestInSegment(endpoint, t);
                 int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
                 failed = Outcome.isFailure(outcome);
                 recorder.attempt(endpoint, failed);
@@ -84,7 +91,7 @@ public final class GatewaySimulation {
                     break;
                 }
             }
-            recorder.request(failed, faults.anyActive(t));
+            recorder.request(failed, duringFault);
         }
         long belowMinStdev = 0;
         for (GatewayDetector d : detectors) {

@@ -182,14 +182,7 @@ public final class TextLogFormat implements LogFormat {
             // each literal after the first is where the search for it ended the value before
             int step = plan[k];
             len = step >>> 16;
-            int valueEnd;
-            if (len == 1) {
-                valueEnd = Bytes.indexOf(b, p, end, (byte) (step >>> 8));
-            } else if (len == 0) {
-                valueEnd = end;
-            } else {
-                valueEnd = literalAt(b, p, end, k + 1, (byte) (step >>> 8), len);
-            }
+            int valueEnd = len == 0 ? end : literalAt(b, p, end, k + 1, (byte) (step >>> 8), len);
             if (valueEnd < 0) {
                 lineEndsEarly(k + 1, p - start, out);
                 return -1;
@@ -226,27 +219,26 @@ public final class TextLogFormat implements LogFormat {
     }
 
     /**
-     * Where literal {@code lit} ({@code len} bytes, 2 or more, starting with {@code first}) first starts in
-     * {@code b[p, end)} and fits before {@code end}, or -1: its first byte is searched a word at a time and the rest
-     * confirmed in one word compare (literals of up to 8 bytes, with a word of room after the match).
+     * Where literal {@code lit} ({@code len} bytes, starting with {@code first}) first starts in {@code b[p, end)}
+     * and fits before {@code end}, or -1: its first byte is searched a word at a time (one search for every
+     * literal, so the JIT inlines one copy of it) and the rest of a literal of up to 8 bytes confirmed in one word
+     * compare (with a word of room after the match).
      */
     private int literalAt(byte[] b, int p, int end, int lit, byte first, int len) {
         if (len > 8) {
             return Bytes.indexOf(b, p, end, literals[lit]);
         }
-        long word = literalWords[lit];
-        long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
         int last = end - len + 1;
-        for (int i = p; i < last; i++) {
+        for (int i = p; ; i++) {
             i = Bytes.indexOf(b, i, last, first);
-            if (i < 0) {
-                return -1;
+            if (i < 0 || len == 1) {
+                return i;
             }
-            if (i + 8 <= b.length ? (Bytes.word(b, i) & mask) == word : Bytes.matches(b, i, end, literals[lit])) {
+            long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
+            if (i + 8 <= b.length ? (Bytes.word(b, i) & mask) == literalWords[lit] : Bytes.matches(b, i, end, literals[lit])) {
                 return i;
             }
         }
-        return -1;
     }
 
     private boolean lineEndsEarly(int literal, int column, ParsedLine out) {

@@ -76,7 +76,7 @@ measure() {
   user=$(grep 'User time' "$timing" | awk '{print $NF}')
   sys=$(grep 'System time' "$timing" | awk '{print $NF}')
   rss=$(grep 'Maximum resident' "$timing" | awk '{print $NF}')
-  python3 - "$label" "$lines" "$(stat -c %s "$log")" "$wall" "$user" "$sys" "$rss" <<'PY'
+  python3 - "$label" "$lines" "$(stat -L -c %s "$log")" "$wall" "$user" "$sys" "$rss" <<'PY'
 import sys
 label, lines, size, wall, user, sys_, rss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
 print(f"| {label} | {lines:,} | {size/1e6:,.0f} | {wall:.2f} | {lines/wall:,.0f} | {user+sys_:.2f} | {lines/(user+sys_):,.0f} | {rss/1024:.0f} |")

@@ -1,8 +1,8 @@
 package dev.outlierlab.accesslog;
 
+import dev.outlierlab.accesslog.TextFormatCompiler.Field;
 import dev.outlierlab.config.InputException;
 import java.nio.charset.StandardCharsets;
-import dev.outlierlab.accesslog.TextFormatCompiler.Field;
 
 /**
  * An Envoy text access-log format compiled from its format string: {@code %COMMAND%},
@@ -22,6 +22,16 @@ public final class TextLogFormat implements LogFormat {
     private static final int RESPONSE_FLAGS = 3;
     private static final int UPSTREAM_HOST = 4;
     private static final int DURATION = 6;
+
+    static {
+        // the constants above must stay the enum's ordinals (switch labels need constants, not ordinal() calls)
+        if (Field.SKIP.ordinal() != SKIP || Field.START_TIME.ordinal() != START_TIME
+                || Field.RESPONSE_CODE.ordinal() != RESPONSE_CODE || Field.RESPONSE_FLAGS.ordinal() != RESPONSE_FLAGS
+                || Field.UPSTREAM_HOST.ordinal() != UPSTREAM_HOST || Field.DURATION.ordinal() != DURATION
+                || Field.values().length > 16) {
+            throw new IllegalStateException("TextFormatCompiler.Field's order changed: update TextLogFormat's kinds");
+        }
+    }
 
     private final String name;
     private final byte[][] literals;

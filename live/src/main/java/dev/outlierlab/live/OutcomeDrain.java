@@ -54,16 +54,30 @@ final class OutcomeDrain {
     }
 
     /**
-     * Applies what the rings hold (at most one ring-set's worth, so that producers cannot keep the drainer
+     * Applies what the rings hold (at most two ring-sets' worth, so that producers cannot keep the drainer
      * forever), then runs the work due at {@code nowNanos}.
      */
     void drain(long nowNanos) {
+        drain(nowNanos, 1, true);
+    }
+
+    /**
+     * {@link #drain(long)}, stopping early once a batch brings fewer than {@code enough} outcomes: a recording
+     * thread that drains to make room stops there rather than chase the others' outcomes one by one while they
+     * keep recording (the next drain takes the rest). {@code bounded} false merges all that is published,
+     * without waiting for a ring that lags in time (see {@link OutcomeRecorder#drainBatch}): what a thread
+     * whose ring is still full after a drain does, since a ring whose outcomes are all later than another
+     * busy thread's could otherwise wait as long as that thread keeps recording.
+     */
+    void drain(long nowNanos, int enough, boolean bounded) {
         drainNanos = nowNanos;
         int budget = limit;
-        OutcomeStripe stripe;
-        while (budget > 0 && (stripe = recorder.earliest()) != null) {
-            // A run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
-            budget -= stripe.drainTo(this, recorder.earliestTimeExcept(stripe), budget);
+        int n;
+        while (budget > 0 && (n = recorder.drainBatch(this, budget, bounded)) > 0) {
+            budget -= n;
+            if (n < enough) {
+                break;
+            }
         }
         applied = appliedLocked;
         discarded = discardedLocked;

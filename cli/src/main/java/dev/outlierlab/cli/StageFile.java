@@ -39,7 +39,7 @@ final class StageFile {
                 result = GatewaySimulation.run(scenario, new GatewayObserver() {
                     @Override
                     public void onStage(long request, int process, long nowNanos, CandidateStage stage,
-                            int[] candidates, int count) {
+                            int[] candidates, int start, int count) {
                         if (stage.action() == StageAction.NONE) {
                             return;
                         }

@@ -79,7 +79,7 @@ class GatewayLabEquivalenceTest {
         GatewaySimulation.run(scenario, new GatewayObserver() {
             @Override
             public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates,
-                    int count) {
+                    int start, int count) {
                 // The simulator's router for this process gave the same list: same strategy, same call order.
                 int[] routed = new int[n];
                 routers[process].next(routed);
@@ -93,7 +93,7 @@ class GatewayLabEquivalenceTest {
                 }
                 seen[process].lists++;
                 for (int k = 0; k < count; k++) {
-                    seen[process].list(scenario.endpoints().get(candidates[k]), k == 0);
+                    seen[process].list(scenario.endpoints().get(candidates[start + k]), k == 0);
                 }
             }
 

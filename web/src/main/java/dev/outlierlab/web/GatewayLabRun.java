@@ -116,7 +116,7 @@ final class GatewayLabRun {
         }
 
         @Override
-        public void onStage(long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int count) {
+        public void onStage(long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
             if (req % RunWatcher.EVERY_REQUESTS == 0) {
                 watcher.progress(req, total);
             }

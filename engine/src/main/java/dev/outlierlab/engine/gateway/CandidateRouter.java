@@ -1,20 +1,51 @@
 package dev.outlierlab.engine.gateway;
 
 /**
- * Gives each request of one process its candidate list: every endpoint, in routing order, written into the
- * caller's array (the request stage then filters it). One router per process, since each process keeps its
- * own rotation. Allocates nothing per request.
+ * Gives each request of one process its candidate list: every endpoint, in routing order (the request stage
+ * then filters it). One router per process, since each process keeps its own rotation. The list is read in
+ * place from the router's own array ({@link #list()} at the offset {@link #next()} returns), not copied for
+ * each request: for a handful of endpoints a copy of variable length costs more than the rest of the
+ * routing. Allocates nothing per request.
  */
-@FunctionalInterface
 public interface CandidateRouter {
-    /** Writes the next request's candidates, all {@code out.length} endpoints, into {@code out}. */
-    void next(int[] out);
+    /**
+     * Moves to the next request and returns where its candidates start in {@link #list()}: they are
+     * {@code list()[k, k + endpointCount())}, valid until the next call.
+     */
+    int next();
+
+    /** The array {@link #next()} points into: the router's own, the same for its whole life; never write it. */
+    int[] list();
+
+    /** How many endpoints each list holds. */
+    int endpointCount();
+
+    /** Copies the next request's candidates into {@code out} (its first {@link #endpointCount()} places). */
+    default void next(int[] out) {
+        int start = next();
+        System.arraycopy(list(), start, out, 0, endpointCount());
+    }
 
     /** Always the listed order. */
-    static CandidateRouter ordered() {
-        return out -> {
-            for (int i = 0; i < out.length; i++) {
-                out[i] = i;
+    static CandidateRouter ordered(int endpoints) {
+        int[] listed = new int[endpoints];
+        for (int i = 0; i < endpoints; i++) {
+            listed[i] = i;
+        }
+        return new CandidateRouter() {
+            @Override
+            public int next() {
+                return 0;
+            }
+
+            @Override
+            public int[] list() {
+                return listed;
+            }
+
+            @Override
+            public int endpointCount() {
+                return endpoints;
             }
         };
     }

@@ -11,6 +11,7 @@ public final class SmoothWeightedRouter implements CandidateRouter {
     private final int[] weights;
     private final long[] current;
     private final long total;
+    private final int[] list;
 
     public SmoothWeightedRouter(int[] weights) {
         this.weights = weights.clone();
@@ -20,10 +21,22 @@ public final class SmoothWeightedRouter implements CandidateRouter {
             sum += w;
         }
         this.total = sum;
+        this.list = new int[weights.length];
     }
 
     @Override
-    public void next(int[] out) {
+    public int[] list() {
+        return list;
+    }
+
+    @Override
+    public int endpointCount() {
+        return weights.length;
+    }
+
+    @Override
+    public int next() {
+        int[] out = list;
         int best = 0;
         for (int i = 0; i < weights.length; i++) {
             current[i] += weights[i];
@@ -39,5 +52,6 @@ public final class SmoothWeightedRouter implements CandidateRouter {
                 out[k++] = i;
             }
         }
+        return 0;
     }
 }

@@ -19,6 +19,8 @@ public final class CandidateStage {
     private final ScheduledWork work;
     private final RotationGuard guard;
     private final int[] concerned;
+    /** Where the in-place {@link #apply(int[], int, long)} builds the list that remains. */
+    private int[] scratch = new int[0];
     private int concernedCount;
     private static final int NONE = StageAction.NONE.ordinal();
     private static final int EJECT = StageAction.EJECT.ordinal();
@@ -53,6 +55,24 @@ public final class CandidateStage {
      * the list is returned untouched and the detector is not consulted.
      */
     public int apply(int[] candidates, int count, long nowNanos) {
+        if (scratch.length < count) {
+            scratch = new int[count];
+        }
+        int kept = apply(candidates, 0, count, scratch, nowNanos);
+        if (action == EJECT) {
+            System.arraycopy(scratch, 0, candidates, 0, kept);
+        }
+        return kept;
+    }
+
+    /**
+     * Filters the request's candidates {@code from[offset, offset + count)} without changing them (a router's
+     * own list can be passed as it is) and returns how many remain. When the stage removed some (the action is
+     * {@link StageAction#EJECT}) those that remain are in {@code into[0, kept)}, in their order; otherwise the
+     * list stands as given (and {@code into} holds nothing meaningful). {@code into} must hold {@code count} and
+     * must not overlap {@code from}. In off mode the detector is not consulted.
+     */
+    public int apply(int[] from, int offset, int count, int[] into, long nowNanos) {
         action = NONE;
         concernedCount = 0;
         if (mode == StageMode.OFF || count == 0) {
@@ -64,23 +84,29 @@ public final class CandidateStage {
         if (!state.anyEjected()) {
             return count;
         }
-        return filter(candidates, count);
+        return filter(from, offset, count, into);
     }
 
-    /** The part of {@link #apply} that looks at each candidate, kept apart so that apply's common path is small. */
-    private int filter(int[] candidates, int count) {
-        int foundCount = 0;
-        for (int i = 0; i < count; i++) {
-            int endpoint = candidates[i];
+    /**
+     * The part of {@link #apply} that looks at each candidate, in one pass: the ejected ones to
+     * {@code concerned}, the others to {@code into}; kept apart so that apply's common path is small.
+     */
+    private int filter(int[] from, int offset, int count, int[] into) {
+        int found = 0;
+        int kept = 0;
+        for (int i = offset, end = offset + count; i < end; i++) {
+            int endpoint = from[i];
             if (state.isEjected(endpoint)) {
-                concerned[foundCount++] = endpoint;
+                concerned[found++] = endpoint;
+            } else {
+                into[kept++] = endpoint;
             }
         }
-        concernedCount = foundCount;
-        if (foundCount == 0) {
+        concernedCount = found;
+        if (found == 0) {
             return count;
         }
-        if (guard.keepsAll(count - foundCount, count)) {
+        if (guard.keepsAll(kept, count)) {
             if (mode == StageMode.PROD) {
                 action = KEPT_ALL;
             } else {
@@ -92,19 +118,13 @@ public final class CandidateStage {
             action = WOULD_EJECT;
             return count;
         }
-        // concerned[0, foundCount) is the ejected part of the list, in its order: keep the rest
-        int kept = 0;
-        int next = 0;
-        for (int i = 0; i < count; i++) {
-            int endpoint = candidates[i];
-            if (next < foundCount && endpoint == concerned[next]) {
-                next++;
-            } else {
-                candidates[kept++] = endpoint;
-            }
-        }
         action = EJECT;
         return kept;
+    }
+
+    /** {@link #action()}'s ordinal in {@link StageAction}, for counting without a lookup. */
+    public int actionOrdinal() {
+        return action;
     }
 
     /** What the last {@link #apply} did. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
+import dev.outlierlab.engine.stage.StageAction;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class GatewayAllocationTest {
         GatewayDetector d = new GatewayDetector(GatewayConfig.defaults(), List.of("a", "b", "c", "d", "e", "f"), 0,
                 GatewayListener.NONE);
         CandidateStage stage = new CandidateStage(GatewayConfig.defaults().mode(), d, d, RotationGuard.NEVER_EMPTY);
-        CandidateRouter router = new RoundRobinRouter();
+        CandidateRouter router = new RoundRobinRouter(6);
         int[] list = new int[6];
         run(d, stage, router, list, 0, 50_000);
         long before = threads.getCurrentThreadAllocatedBytes();
@@ -32,9 +33,9 @@ class GatewayAllocationTest {
             int to) {
         for (int i = from; i < to; i++) {
             long t = i * 1_000_000L;
-            router.next(list);
-            int n = stage.apply(list, 6, t);
-            int e = list[0];
+            int start = router.next();
+            int n = stage.apply(router.list(), start, 6, list, t);
+            int e = stage.action() == StageAction.EJECT ? list[0] : router.list()[start];
             boolean fail = e == 0 && i % 3 == 0 && n > 0;
             d.record(e, fail ? 503 : 200, t);
         }

@@ -26,12 +26,12 @@ class RoutingTest {
 
     @Test
     void orderedIsAlwaysTheListedOrder() {
-        assertThat(lists(CandidateRouter.ordered(), 3, 3)).containsExactly("012", "012", "012");
+        assertThat(lists(CandidateRouter.ordered(3), 3, 3)).containsExactly("012", "012", "012");
     }
 
     @Test
     void roundRobinStartsAtTheRequestNumberAndWraps() {
-        assertThat(lists(new RoundRobinRouter(), 3, 4)).containsExactly("012", "120", "201", "012");
+        assertThat(lists(new RoundRobinRouter(3), 3, 4)).containsExactly("012", "120", "201", "012");
     }
 
     @Test

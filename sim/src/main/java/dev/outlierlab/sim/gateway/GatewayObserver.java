@@ -12,8 +12,9 @@ import dev.outlierlab.engine.stage.CandidateStage;
 public interface GatewayObserver {
     GatewayObserver NONE = new GatewayObserver() { };
 
-    /** The stage ran for {@code request} in {@code process} at {@code nowNanos}, leaving {@code candidates[0, count)}. */
-    default void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int count) {
+    /** The stage ran for {@code request} in {@code process} at {@code nowNanos}, leaving {@code candidates[start, start + count)} (read them, never write them). */
+    default void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
+            int count) {
     }
 
     /** Attempt number {@code attempt} (0 first) of {@code request} goes to {@code endpoint} with this outcome. */

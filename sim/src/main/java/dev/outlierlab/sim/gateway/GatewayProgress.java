@@ -24,7 +24,7 @@ public final class GatewayProgress implements GatewayObserver {
     }
 
     @Override
-    public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int count) {
+    public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
         if ((request & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
             watcher.progress(request, requests);
         }

@@ -61,8 +61,9 @@ final class GatewayRecorder implements GatewayListener {
         observer.onEvent(event);
     }
 
-    void stage(StageAction action) {
-        stages[action.ordinal()]++;
+    /** A stage's action, by its ordinal in {@link StageAction}. */
+    void stage(int action) {
+        stages[action]++;
     }
 
     void attempt(int endpoint, boolean failed) {

@@ -7,6 +7,7 @@ import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
+import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -24,6 +25,8 @@ import java.util.Map;
  * attempt.
  */
 public final class GatewaySimulation {
+    private static final int EJECT = StageAction.EJECT.ordinal();
+
     private GatewaySimulation() {
     }
 
@@ -58,20 +61,27 @@ public final class GatewaySimulation {
         int maxAttempts = scenario.maxAttemptsPerRequest();
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
-        int[] list = new int[n];
+        int[] kept = new int[n];
         SendTimes times = new SendTimes(traffic.rps());
         int p = -1;
         for (long i = 0; i < count; i++) {
             long t = times.next();
             p = p + 1 < processes ? p + 1 : 0;
-            routers[p].next(list);
-            int candidates = stages[p].apply(list, n, t);
-            recorder.stage(stages[p].action());
-            observer.onStage(i, p, t, stages[p], list, candidates);
+            CandidateStage stage = stages[p];
+            int[] list = routers[p].list();
+            int start = routers[p].next();
+            int candidates = stage.apply(list, start, n, kept, t);
+            int action = stage.actionOrdinal();
+            recorder.stage(action);
+            if (action == EJECT) {
+                list = kept;
+                start = 0;
+            }
+            observer.onStage(i, p, t, stage, list, start, candidates);
             boolean failed = false;
             int tries = Math.min(candidates, maxAttempts);
             for (int a = 0; a < tries; a++) {
-                int endpoint = list[a];
+                int endpoint = list[start + a];
                 int fault = faults.onRequest(endpoint, t);
                 int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
                 failed = Outcome.isFailure(outcome);

@@ -45,7 +45,7 @@ class GatewayInvariantsTest {
         }
 
         @Override
-        public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates,
+        public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
                 int count) {
             if (count <= 0) {
                 throw new AssertionError("request " + request + ": empty candidate list");

@@ -8,7 +8,7 @@ package dev.outlierlab.live;
  * engine's current time: an outcome stamped before it counts at it (the engine's time never goes back), one
  * stamped after the drain's own time at the drain's time.
  */
-final class OutcomeDrain {
+final class OutcomeDrain implements OutcomeSink {
     private final OutcomeRecorder recorder;
     private final PoolDetector detector;
     private final int limit;
@@ -88,7 +88,8 @@ final class OutcomeDrain {
     }
 
     /** One outcome taken from a ring: {@code stamped} is its time, or negative for "at the drain's time". */
-    void apply(long stamped, long payload) {
+    @Override
+    public void apply(long stamped, long payload) {
         long time = Math.max(stamped < 0 ? drainNanos : Math.min(stamped, drainNanos), lastAppliedNanos);
         lastAppliedNanos = time;
         int id = OutcomeRecorder.endpointId(payload);

@@ -76,6 +76,11 @@ final class OutcomeRecorder {
         return stripes[lanes + lane].offer(timeNanos, payload);
     }
 
+    /** The thread that owns a lane, or null. */
+    Thread ownerOfLane(int lane) {
+        return owners[lane];
+    }
+
     /**
      * Gives up each lane whose owner has terminated and whose owned ring is empty, for another thread to
      * claim. A terminated thread writes nothing more, and all it wrote is visible once
@@ -111,7 +116,7 @@ final class OutcomeRecorder {
      * recording thread) this is claim order. Without {@code bounded}, or when the bound would leave the whole
      * batch waiting (a ring's times out of order), the whole batch is merged. Consumer only.
      */
-    int drainBatch(OutcomeDrain drain, int max, boolean bounded) {
+    int drainBatch(OutcomeSink drain, int max, boolean bounded) {
         int count = 0;
         long bound = Long.MAX_VALUE;
         for (OutcomeStripe s : stripes) {
@@ -136,7 +141,7 @@ final class OutcomeRecorder {
     }
 
     /** Merges the {@code count} active rings' batches up to {@code bound}, in runs. */
-    private int merge(OutcomeDrain drain, int count, long bound) {
+    private int merge(OutcomeSink drain, int count, long bound) {
         int applied = 0;
         while (true) {
             OutcomeStripe best = null;

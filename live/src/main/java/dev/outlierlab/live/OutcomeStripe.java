@@ -192,7 +192,7 @@ final class OutcomeStripe {
      * {@code until}; returns how many. Frees the slots taken every {@value #RELEASE_EVERY} outcomes, so that a
      * producer waiting for room does not wait for the whole batch. Consumer only.
      */
-    int applyRun(OutcomeDrain drain, long until) {
+    int applyRun(OutcomeSink drain, long until) {
         long c = cursor;
         long end = batchEnd;
         long start = c;

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class OutcomeIntake {
     /** Retries of a full ring while another thread drains, before waiting on the lock. */
-    private static final int FULL_RING_SPINS = 1 << 12;
+    private static final int FULL_RING_SPINS = 1 << 10;
 
     private final OutcomeRecorder recorder;
     private final ReentrantLock lock;

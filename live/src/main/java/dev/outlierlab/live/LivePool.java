@@ -14,8 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
  * engine's detectors, with a real clock and the seed's three modes. Any thread may {@link #record} an
- * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane ({@link OutcomeRecorder}).
- * Whoever next filters, ticks or reads a snapshot drains the rings under the pool's lock, merged by time,
+ * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane
+ * ({@link OutcomeRecorder}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
+ * fills) drains the rings under the pool's lock, merged by time,
  * into the single-threaded engine detector, which decides exactly as it does in the lab; the decisions are
  * published as volatile flags on each {@link Endpoint}, so {@link #filter} reads them without a lock.
  * Build one with {@link LivePoolBuilder}; {@link #start()} runs the Envoy profile's interval ticks on a

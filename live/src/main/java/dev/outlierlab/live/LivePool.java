@@ -294,12 +294,16 @@ public final class LivePool implements AutoCloseable {
         listeners.remove(listener);
     }
 
-    /** Drains, then returns every endpoint's state, the profile's statistics and the counters. */
+    /**
+     * Drains, then returns every endpoint's state, the profile's statistics and the counters. Like
+     * {@link #runDue()}, it frees the ring lanes of recording threads that have terminated.
+     */
     public PoolSnapshot snapshot() {
         lockOutsideListener();
         try {
             long now = nowNanos();
             drainLocked(now);
+            recorder.releaseLanesOfDeadThreads();
             List<EndpointState> states = new ArrayList<>(members.size());
             for (Endpoint e : members) {
                 states.add(detector.state(e));

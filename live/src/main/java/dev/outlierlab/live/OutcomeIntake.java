@@ -8,12 +8,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * the thread drains the pool itself if the pool's lock is free, and otherwise goes on: whoever holds the lock
  * is draining and frees this ring as it goes. Draining early, rather than when the ring is full, keeps
  * threads that record at the same rate from all finding their rings full at once. When the ring is full after
- * all, the thread drains, or spins and retries while another thread drains; it waits on the lock (sleeps)
- * only if that other thread takes long, for instance because it lost its core.
+ * all, the thread drains, or retries while another thread drains (spinning, then yielding its core); it
+ * waits on the lock (sleeps) only if that other thread takes long.
  */
 final class OutcomeIntake {
     /** Retries of a full ring while another thread drains, before waiting on the lock. */
-    private static final int FULL_RING_SPINS = 1 << 10;
+    private static final int FULL_RING_SPINS = 256;
+    /** Of those, the first ones spin on the core; the others yield it. */
+    private static final int BUSY_SPINS = 64;
 
     private final OutcomeRecorder recorder;
     private final ReentrantLock lock;
@@ -57,7 +59,11 @@ final class OutcomeIntake {
                     lock.unlock();
                 }
             }
-            Thread.onSpinWait();
+            if (spins < BUSY_SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();   // on a busy machine the lock's holder may be waiting for this core
+            }
             if (recorder.offer(time, payload) != OutcomeStripe.FULL) {
                 return;
             }

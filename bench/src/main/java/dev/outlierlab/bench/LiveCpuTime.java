@@ -106,15 +106,14 @@ public final class LiveCpuTime {
 
     /**
      * One run: the mean thread CPU nanoseconds per call, and the median wall nanoseconds per call over the
-     * stretches of {@value #STRETCH} calls of the first thread during which every thread was on a core the
-     * whole time (each thread's CPU time at least 95 % of its wall time over every stretch of its own that
-     * overlaps), with how many such stretches there were: on a machine shared with other work, the cost of the
+     * stretches of {@value LiveRecordRun#STRETCH} calls of the first thread during which every thread was on
+     * a core the whole time ({@link LiveRecordRun#allOnCore}), with how many such stretches there were: on a machine shared with other work, the cost of the
      * threads running at once, cache-line transfers between cores and waits for each other included.
      */
     record Result(double cpuPerCall, double onCoreWallPerCall, int stretches) {
     }
 
-    private static final int STRETCH = 8192;
+    private static final int STRETCH = LiveRecordRun.STRETCH;
 
     private static Result run(Work work, int threads, int calls) throws Exception {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -159,39 +158,7 @@ public final class LiveCpuTime {
             all.get(t).join();
             sum += cpu[t];
         }
-        List<Double> perCall = new ArrayList<>();
-        for (int k = 0; k < stretches; k++) {
-            if (allOnCore(begin, end, onCpu, k)) {
-                perCall.add((double) (end[0][k] - begin[0][k]) / STRETCH);
-            }
-        }
-        perCall.sort(null);
-        return new Result((double) sum / threads / calls,
-                perCall.isEmpty() ? Double.NaN : perCall.get(perCall.size() / 2), perCall.size());
-    }
-
-    /** Whether every thread was on a core throughout the first thread's stretch {@code k}. */
-    private static boolean allOnCore(long[][] begin, long[][] end, long[][] onCpu, int k) {
-        long from = begin[0][k];
-        long to = end[0][k];
-        if (onCpu[0][k] < 0.95 * (to - from)) {
-            return false;
-        }
-        for (int t = 1; t < begin.length; t++) {
-            long covered = 0;
-            for (int j = 0; j < begin[t].length; j++) {
-                if (end[t][j] <= from || begin[t][j] >= to) {
-                    continue;
-                }
-                if (onCpu[t][j] < 0.95 * (end[t][j] - begin[t][j])) {
-                    return false;
-                }
-                covered += Math.min(end[t][j], to) - Math.max(begin[t][j], from);
-            }
-            if (covered < 0.99 * (to - from)) {
-                return false;
-            }
-        }
-        return true;
+        return new Result((double) sum / threads / calls, LiveRecordRun.medianOnCore(begin, end, onCpu),
+                LiveRecordRun.countOnCore(begin, end, onCpu));
     }
 }

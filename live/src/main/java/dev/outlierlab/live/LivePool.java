@@ -224,7 +224,11 @@ public final class LivePool implements AutoCloseable {
         long payload = OutcomeRecorder.payload(endpoint.id(), code);
         // Without stamping, -1 sorts first and is applied at the drain's time (never before the last applied).
         long time = stampAtRecord ? Math.max(0, clockNanos - originNanos) : -1;
-        intake.offer(time, payload);
+        // Not through the intake: it lies next to the drain, which the draining thread writes for every outcome.
+        int offered = recorder.offer(time, payload);
+        if (offered != OutcomeStripe.ACCEPTED) {
+            intake.offered(offered, time, payload);
+        }
         return true;
     }
 

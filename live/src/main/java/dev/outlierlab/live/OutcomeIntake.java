@@ -27,12 +27,11 @@ final class OutcomeIntake {
         this.pool = pool;
     }
 
-    /** Records one outcome; returns when it is in a ring. No lock and no allocation unless a drain is due. */
-    void offer(long time, long payload) {
-        int offered = recorder.offer(time, payload);
-        if (offered == OutcomeStripe.ACCEPTED) {
-            return;
-        }
+    /**
+     * Follows up an offer that the recorder answered {@link OutcomeStripe#ACCEPTED_HIGH} or
+     * {@link OutcomeStripe#FULL}; returns when the outcome is in a ring.
+     */
+    void offered(int offered, long time, long payload) {
         if (offered == OutcomeStripe.ACCEPTED_HIGH) {
             if (!lock.isHeldByCurrentThread() && lock.tryLock()) {
                 try {

@@ -17,4 +17,13 @@ public interface EjectionState {
     default boolean anyEjected() {
         return true;
     }
+
+    /**
+     * A number that changes whenever any endpoint is ejected, returns, joins or leaves, so that a caller may
+     * keep what it worked out from the ejections until it changes; negative when the state does not keep
+     * one (the default), and then nothing may be kept.
+     */
+    default long ejectionVersion() {
+        return -1;
+    }
 }

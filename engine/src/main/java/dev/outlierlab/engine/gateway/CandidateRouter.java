@@ -20,6 +20,14 @@ public interface CandidateRouter {
     /** How many endpoints each list holds. */
     int endpointCount();
 
+    /**
+     * Whether the list at each offset of {@link #list()} is the same at every request (listed order, round
+     * robin), so that a stage may remember its decision per offset; false when the router rewrites its list.
+     */
+    default boolean listsFixed() {
+        return false;
+    }
+
     /** Copies the next request's candidates into {@code out} (its first {@link #endpointCount()} places). */
     default void next(int[] out) {
         int start = next();
@@ -46,6 +54,11 @@ public interface CandidateRouter {
             @Override
             public int endpointCount() {
                 return endpoints;
+            }
+
+            @Override
+            public boolean listsFixed() {
+                return true;
             }
         };
     }

@@ -44,6 +44,8 @@ public final class GatewayDetector implements Detector {
     private long windowsCurrentUntilNanos = Long.MIN_VALUE;
     private long nextReturnNanos = NEVER;
     private int ejectedCount;
+    /** Changes at every ejection, return and membership change: {@link #ejectionVersion}. */
+    private long ejectionVersion;
     private long belowMinStdev;
 
     public GatewayDetector(GatewayConfig config, List<String> endpoints, int process, GatewayListener listener) {
@@ -208,6 +210,7 @@ public final class GatewayDetector implements Detector {
     private void eject(int endpoint, long nowNanos, EjectionReason reason, GatewayEvidence evidence) {
         ejected[endpoint] = true;
         ejectedCount++;
+        ejectionVersion++;
         ejectedAtNanos[endpoint] = nowNanos;
         long returnAt = nowNanos + config.ejectionTimeNanos();
         returnAtNanos[endpoint] = returnAt;
@@ -248,6 +251,7 @@ public final class GatewayDetector implements Detector {
     private void returnToRotation(int endpoint, long nowNanos) {
         ejected[endpoint] = false;
         ejectedCount--;
+        ejectionVersion++;
         windows[endpoint].clear();
         windowsCurrentUntilNanos = Long.MIN_VALUE; // a returning window was not advanced while it was out
         consecutive[endpoint] = 0;
@@ -264,6 +268,7 @@ public final class GatewayDetector implements Detector {
      * membership; this is what Envoy's detector does when a host is added (a fresh host monitor).
      */
     public int addEndpoint(String name) {
+        ejectionVersion++;
         int n = names.length;
         names = java.util.Arrays.copyOf(names, n + 1);
         names[n] = name;
@@ -285,6 +290,7 @@ public final class GatewayDetector implements Detector {
      * logged). The last endpoint may be removed too.
      */
     public void removeEndpoint(int endpoint) {
+        ejectionVersion++;
         if (ejected[endpoint]) {
             ejectedCount--;
         }
@@ -327,6 +333,11 @@ public final class GatewayDetector implements Detector {
     @Override
     public boolean anyEjected() {
         return ejectedCount > 0;
+    }
+
+    @Override
+    public long ejectionVersion() {
+        return ejectionVersion;
     }
 
     /** Endpoints ejected now. */

@@ -35,4 +35,9 @@ public final class RoundRobinRouter implements CandidateRouter {
     public int endpointCount() {
         return n;
     }
+
+    @Override
+    public boolean listsFixed() {
+        return true;
+    }
 }

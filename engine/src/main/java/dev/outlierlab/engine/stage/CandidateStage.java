@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The outlier-ejection stage of a request, shared by the simulator and the live wrapper so that neither
  * re-implements it: given the request's candidate list in routing order, it first runs the detector's due
- * work (returns), then, by {@link StageMode}, removes the ejected endpoints in place (prod), or only notes
+ * work (returns), then, by {@link StageMode}, removes the ejected endpoints (prod), or only notes
  * them (shadow), unless the {@link RotationGuard} keeps the whole list. The list's order is kept. After
  * each {@link #apply} the action and the endpoints concerned can be read, and {@link #record} makes a
  * {@link StageRecord} of them; {@code apply} itself allocates nothing. Not thread-safe.
@@ -18,10 +18,16 @@ public final class CandidateStage {
     private final EjectionState state;
     private final ScheduledWork work;
     private final RotationGuard guard;
-    private final int[] concerned;
-    /** Where the in-place {@link #apply(int[], int, long)} builds the list that remains. */
-    private int[] scratch = new int[0];
+    private final FilterCache cache = new FilterCache();
+    /** The endpoints the last action concerns: {@link #ownConcerned} or a cached decision's. */
+    private int[] concerned = new int[0];
     private int concernedCount;
+    /** Where an uncached filter builds the list that remains and the endpoints concerned; grow with the lists. */
+    private int[] scratch = new int[0];
+    private int[] ownConcerned = new int[0];
+    /** Where the last apply's remaining candidates are: {@code list[listStart, listStart + kept)}. */
+    private int[] list;
+    private int listStart;
     private static final int NONE = StageAction.NONE.ordinal();
     private static final int EJECT = StageAction.EJECT.ordinal();
     private static final int KEPT_ALL = StageAction.KEPT_ALL.ordinal();
@@ -43,7 +49,6 @@ public final class CandidateStage {
         this.state = state;
         this.work = work;
         this.guard = guard;
-        this.concerned = new int[state.endpointCount()];
     }
 
     public StageMode mode() {
@@ -55,26 +60,27 @@ public final class CandidateStage {
      * the list is returned untouched and the detector is not consulted.
      */
     public int apply(int[] candidates, int count, long nowNanos) {
-        if (scratch.length < count) {
-            scratch = new int[count];
-        }
-        int kept = apply(candidates, 0, count, scratch, nowNanos);
+        int kept = apply(candidates, 0, count, false, nowNanos);
         if (action == EJECT) {
-            System.arraycopy(scratch, 0, candidates, 0, kept);
+            System.arraycopy(list, listStart, candidates, 0, kept);
         }
         return kept;
     }
 
     /**
-     * Filters the request's candidates {@code from[offset, offset + count)} without changing them (a router's
-     * own list can be passed as it is) and returns how many remain. When the stage removed some (the action is
-     * {@link StageAction#EJECT}) those that remain are in {@code into[0, kept)}, in their order; otherwise the
-     * list stands as given (and {@code into} holds nothing meaningful). {@code into} must hold {@code count} and
-     * must not overlap {@code from}. In off mode the detector is not consulted.
+     * Filters the request's candidates {@code from[offset, offset + count)} without changing them and returns
+     * how many remain; they are then {@link #list()} from {@link #listStart()}: the given list itself unless
+     * the stage removed some (the action is {@link StageAction#EJECT}). With {@code fixedList} the caller
+     * promises that {@code from} at this offset holds the same list at every call (a router's own list, see
+     * {@code CandidateRouter.listsFixed}): the stage then remembers its decision per offset until the
+     * detector's ejections change, and a request whose list it has seen costs a lookup. In off mode the
+     * detector is not consulted.
      */
-    public int apply(int[] from, int offset, int count, int[] into, long nowNanos) {
+    public int apply(int[] from, int offset, int count, boolean fixedList, long nowNanos) {
         action = NONE;
         concernedCount = 0;
+        list = from;
+        listStart = offset;
         if (mode == StageMode.OFF || count == 0) {
             return count;
         }
@@ -84,24 +90,49 @@ public final class CandidateStage {
         if (!state.anyEjected()) {
             return count;
         }
-        return filter(from, offset, count, into);
+        long version = fixedList ? state.ejectionVersion() : -1;
+        if (version < 0) {
+            if (scratch.length < count) {
+                scratch = new int[count];
+                ownConcerned = new int[count];
+            }
+            return filter(from, offset, count, scratch, ownConcerned);
+        }
+        FilterCache.Entry e = cache.entry(from, offset, count);
+        if (!e.holds(version, count)) {
+            e.kept = filter(from, offset, count, e.keptList, e.concernedList);
+            e.action = action;
+            e.concernedCount = concernedCount;
+            e.count = count;
+            e.version = version;
+        }
+        action = e.action;
+        concerned = e.concernedList;
+        concernedCount = e.concernedCount;
+        if (action == EJECT) {
+            list = e.keptList;
+            listStart = 0;
+        }
+        return e.kept;
     }
 
     /**
-     * The part of {@link #apply} that looks at each candidate, in one pass: the ejected ones to
-     * {@code concerned}, the others to {@code into}; kept apart so that apply's common path is small.
+     * Looks at each candidate, in one pass: the ejected ones to {@code concernedInto}, the others to
+     * {@code into}; then decides the action by the mode and the guard. Kept apart so that apply's common path
+     * is small.
      */
-    private int filter(int[] from, int offset, int count, int[] into) {
+    private int filter(int[] from, int offset, int count, int[] into, int[] concernedInto) {
         int found = 0;
         int kept = 0;
         for (int i = offset, end = offset + count; i < end; i++) {
             int endpoint = from[i];
             if (state.isEjected(endpoint)) {
-                concerned[found++] = endpoint;
+                concernedInto[found++] = endpoint;
             } else {
                 into[kept++] = endpoint;
             }
         }
+        concerned = concernedInto;
         concernedCount = found;
         if (found == 0) {
             return count;
@@ -119,7 +150,19 @@ public final class CandidateStage {
             return count;
         }
         action = EJECT;
+        list = into;
+        listStart = 0;
         return kept;
+    }
+
+    /** The array holding the last {@link #apply}'s remaining candidates, from {@link #listStart()}. */
+    public int[] list() {
+        return list;
+    }
+
+    /** Where the last {@link #apply}'s remaining candidates start in {@link #list()}. */
+    public int listStart() {
+        return listStart;
     }
 
     /** {@link #action()}'s ordinal in {@link StageAction}, for counting without a lookup. */

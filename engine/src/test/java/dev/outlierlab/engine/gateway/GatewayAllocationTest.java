@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
-import dev.outlierlab.engine.stage.StageAction;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,8 +33,8 @@ class GatewayAllocationTest {
         for (int i = from; i < to; i++) {
             long t = i * 1_000_000L;
             int start = router.next();
-            int n = stage.apply(router.list(), start, 6, list, t);
-            int e = stage.action() == StageAction.EJECT ? list[0] : router.list()[start];
+            int n = stage.apply(router.list(), start, 6, router.listsFixed(), t);
+            int e = stage.list()[stage.listStart()];
             boolean fail = e == 0 && i % 3 == 0 && n > 0;
             d.record(e, fail ? 503 : 200, t);
         }

@@ -138,6 +138,24 @@ public final class FaultInjector {
      */
     public int onRequest(int host, long nanos) {
         locate(nanos);
+        return onRequestInSegment(host, nanos);
+    }
+
+    /**
+     * Moves to the time {@code nanos} and says whether any fault window is active then; a caller that sends
+     * several attempts at that time then asks {@link #onRequestInSegment} for each, without finding the
+     * segment again.
+     */
+    public boolean moveTo(long nanos) {
+        locate(nanos);
+        return anyActiveInSegment;
+    }
+
+    /**
+     * {@link #onRequest} for a request at {@code nanos}, the time of the last {@link #moveTo} or
+     * {@link #onRequest}: the segment is not looked for again.
+     */
+    public int onRequestInSegment(int host, long nanos) {
         if (segmentOfHost[host] != segment) {
             findActive(host, nanos);
         }

@@ -7,7 +7,6 @@ import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
-import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -25,8 +24,6 @@ import java.util.Map;
  * attempt.
  */
 public final class GatewaySimulation {
-    private static final int EJECT = StageAction.EJECT.ordinal();
-
     private GatewaySimulation() {
     }
 
@@ -61,28 +58,28 @@ public final class GatewaySimulation {
         int maxAttempts = scenario.maxAttemptsPerRequest();
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
-        int[] kept = new int[n];
+        boolean[] fixedLists = new boolean[processes];
+        for (int q = 0; q < processes; q++) {
+            fixedLists[q] = routers[q].listsFixed();
+        }
         SendTimes times = new SendTimes(traffic.rps());
         int p = -1;
         for (long i = 0; i < count; i++) {
             long t = times.next();
             p = p + 1 < processes ? p + 1 : 0;
             CandidateStage stage = stages[p];
-            int[] list = routers[p].list();
-            int start = routers[p].next();
-            int candidates = stage.apply(list, start, n, kept, t);
-            int action = stage.actionOrdinal();
-            recorder.stage(action);
-            if (action == EJECT) {
-                list = kept;
-                start = 0;
-            }
+            CandidateRouter router = routers[p];
+            int candidates = stage.apply(router.list(), router.next(), n, fixedLists[p], t);
+            recorder.stage(stage.actionOrdinal());
+            int[] list = stage.list();
+            int start = stage.listStart();
             observer.onStage(i, p, t, stage, list, start, candidates);
+            boolean duringFault = faults.moveTo(t);
             boolean failed = false;
             int tries = Math.min(candidates, maxAttempts);
             for (int a = 0; a < tries; a++) {
                 int endpoint = list[start + a];
-                int fault = faults.onRequest(endpoint, t);
+                int fault = faults.onRequestInSegment(endpoint, t);
                 int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
                 failed = Outcome.isFailure(outcome);
                 recorder.attempt(endpoint, failed);
@@ -94,7 +91,7 @@ public final class GatewaySimulation {
                     break;
                 }
             }
-            recorder.request(failed, faults.anyActive(t));
+            recorder.request(failed, duringFault);
         }
         long belowMinStdev = 0;
         for (GatewayDetector d : detectors) {

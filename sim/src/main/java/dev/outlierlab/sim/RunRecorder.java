@@ -6,6 +6,7 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.signals.SignalRecorder;
+import dev.outlierlab.sim.signals.StepIndex;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,7 @@ final class RunRecorder implements DetectorListener {
     private final List<IntervalEvaluation> intervals = new ArrayList<>();
     private final List<PanicWindow> panicWindows = new ArrayList<>();
     private final long stepNanos;
+    private final StepIndex stepIndex;
     private final long[] seriesRequests;
     private final long[] seriesFailed;
     private final int[] seriesMaxEjected;
@@ -54,6 +56,7 @@ final class RunRecorder implements DetectorListener {
         long maxSteps = Math.max(1, options.maxSeriesSteps());
         long stepSeconds = Math.max(1, (durationNanos + maxSteps * second - 1) / (maxSteps * second));
         this.stepNanos = stepSeconds * second;
+        this.stepIndex = new StepIndex(stepNanos);
         int buckets = (int) ((durationNanos + stepNanos - 1) / stepNanos);
         seriesRequests = new long[buckets];
         seriesFailed = new long[buckets];
@@ -122,7 +125,7 @@ final class RunRecorder implements DetectorListener {
      * which bounds the time this request is charged in panic.
      */
     void request(long nanos, long nextNanos, boolean isFailed, boolean duringFault, boolean panic, boolean noHost) {
-        int b = (int) (nanos / stepNanos);
+        int b = (int) stepIndex.of(nanos);
         requests++;
         seriesRequests[b]++;
         int ejectedNow = balancer.ejectedCount();

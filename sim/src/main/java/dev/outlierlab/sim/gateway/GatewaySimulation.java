@@ -10,6 +10,7 @@ import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import dev.outlierlab.sim.traffic.EvenSendTimes;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class GatewaySimulation {
         for (int q = 0; q < processes; q++) {
             fixedLists[q] = routers[q].listsFixed();
         }
-        SendTimes times = new SendTimes(traffic.rps());
+        EvenSendTimes times = new EvenSendTimes(traffic.rps());
         int p = -1;
         for (long i = 0; i < count; i++) {
             long t = times.next();

@@ -13,6 +13,7 @@ public final class SignalRecorder {
 
     private final LoadBalancer balancer;
     private final long stepNanos;
+    private final StepIndex stepIndex;
     private final int hosts;
     private final int[] ejectionsActive;
     private final int[] membershipHealthy;
@@ -35,6 +36,7 @@ public final class SignalRecorder {
         this.balancer = balancer;
         this.hosts = hosts;
         this.stepNanos = stepNanos;
+        this.stepIndex = new StepIndex(stepNanos);
         int steps = (int) ((durationNanos + stepNanos - 1) / stepNanos);
         ejectionsActive = new int[steps];
         membershipHealthy = new int[steps];
@@ -101,7 +103,7 @@ public final class SignalRecorder {
     }
 
     private int step(long nanos) {
-        return (int) Math.min(nanos / stepNanos, ejectionsActive.length - 1L);
+        return (int) Math.min(stepIndex.of(nanos), ejectionsActive.length - 1L);
     }
 
     private void fillBefore(long nanos) {

@@ -29,7 +29,10 @@ public final class ArrivalProcess {
     private final boolean poisson;
     private final SeededRandom random;
     private int piece;
-    private long indexInPiece;
+    /** The current piece's end, or -1 before it is entered. */
+    private long pieceEnd = -1;
+    /** Even arrivals: {@code floor(j * 1e9 / r)} for the current piece's j-th request, without dividing. */
+    private EvenSendTimes even;
     private long last;
 
     public ArrivalProcess(Scenario scenario) {
@@ -54,16 +57,17 @@ public final class ArrivalProcess {
     /** The next send time, or -1 when no request is left before the duration. */
     public long next() {
         while (piece < pieceStart.length) {
-            long end = piece + 1 < pieceStart.length ? Math.min(pieceStart[piece + 1], durationNanos) : durationNanos;
+            if (pieceEnd < 0) {
+                enterPiece();
+            }
             long rps = pieceRps[piece];
-            long t = rps == 0 ? end : poisson ? last + gap(rps) : pieceStart[piece] + evenOffset(indexInPiece, rps);
-            if (t < end) {
-                indexInPiece++;
+            long t = rps == 0 ? pieceEnd : poisson ? last + gap(rps) : pieceStart[piece] + even.next();
+            if (t < pieceEnd) {
                 last = t;
                 return t;
             }
             piece++;
-            indexInPiece = 0;
+            pieceEnd = -1;
             if (piece >= pieceStart.length || pieceStart[piece] >= durationNanos) {
                 return -1;
             }
@@ -72,10 +76,10 @@ public final class ArrivalProcess {
         return -1;
     }
 
-    private static long evenOffset(long j, long rps) {
-        long q = j / rps;
-        long r = j % rps;
-        return q * Durations.SECOND + (r * Durations.SECOND) / rps;
+    /** The current piece's end and, for even arrivals, its send times from the piece's start. */
+    private void enterPiece() {
+        pieceEnd = piece + 1 < pieceStart.length ? Math.min(pieceStart[piece + 1], durationNanos) : durationNanos;
+        even = poisson || pieceRps[piece] == 0 ? null : new EvenSendTimes(pieceRps[piece]);
     }
 
     private long gap(long rps) {

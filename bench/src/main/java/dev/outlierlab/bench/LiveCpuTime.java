@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  * own thread CPU time ({@link ThreadMXBean#getCurrentThreadCpuTime()}). On a machine shared with other work,
  * wall time per call counts the time a thread waits for a core; CPU time does not. It is a cross-check of the
  * JMH figures, not a replacement: cache and CAS contention between threads show only while they overlap.
+ * A second table gives what does show them on a busy machine: the wall time per call over the stretches of a
+ * run during which every thread was on a core at once (see {@link Result}).
  * Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.LiveCpuTime [callsPerThread]}.
  */
 public final class LiveCpuTime {
@@ -72,25 +74,55 @@ public final class LiveCpuTime {
                     }
                 },
                 (i, at) -> grpc.callClosed(i % ENDPOINTS, (i & 15) != 15));
+        List<String> onCore = new ArrayList<>();
         System.out.println("| Benchmark | 1 thread CPU ns/call | 2 threads | 4 threads |");
         System.out.println("|---|---:|---:|---:|");
         for (int w = 0; w < works.size(); w++) {
             StringBuilder row = new StringBuilder("| `" + names.get(w) + "` (CPU time)");
+            StringBuilder wall = new StringBuilder("| `" + names.get(w) + "` (wall, all on a core)");
             for (int threads : new int[] {1, 2, 4}) {
+                // Lanes of the rings whose owners (the last run's threads) have ended are given up here, as the
+                // tick thread does every second, so that this run's threads own lanes as long-lived threads do.
+                pool.runDue();
+                atDrain.runDue();
                 run(works.get(w), threads, calls / 4);     // warm-up
-                row.append(String.format(Locale.ROOT, " | %.1f", run(works.get(w), threads, calls)));
+                pool.runDue();
+                atDrain.runDue();
+                Result r = run(works.get(w), threads, calls);
+                row.append(String.format(Locale.ROOT, " | %.1f", r.cpuPerCall()));
+                wall.append(r.stretches() == 0 ? " | none"
+                        : String.format(Locale.ROOT, " | %.1f (%d)", r.onCoreWallPerCall(), r.stretches()));
             }
             System.out.println(row.append(" |"));
+            onCore.add(wall.append(" |").toString());
         }
+        System.out.println();
+        System.out.println("| Benchmark | 1 thread wall ns/call (stretches) | 2 threads | 4 threads |");
+        System.out.println("|---|---:|---:|---:|");
+        onCore.forEach(System.out::println);
         pool.close();
         atDrain.close();
     }
 
-    /** Mean thread CPU nanoseconds per call over {@code threads} threads making {@code calls} calls each. */
-    private static double run(Work work, int threads, int calls) throws Exception {
+    /**
+     * One run: the mean thread CPU nanoseconds per call, and the median wall nanoseconds per call over the
+     * stretches of {@value LiveRecordRun#STRETCH} calls of the first thread during which every thread was on
+     * a core the whole time ({@link LiveRecordRun#allOnCore}), with how many such stretches there were: on a machine shared with other work, the cost of the
+     * threads running at once, cache-line transfers between cores and waits for each other included.
+     */
+    record Result(double cpuPerCall, double onCoreWallPerCall, int stretches) {
+    }
+
+    private static final int STRETCH = LiveRecordRun.STRETCH;
+
+    private static Result run(Work work, int threads, int calls) throws Exception {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         CyclicBarrier start = new CyclicBarrier(threads);
         long[] cpu = new long[threads];
+        int stretches = calls / STRETCH;
+        long[][] begin = new long[threads][stretches];
+        long[][] end = new long[threads][stretches];
+        long[][] onCpu = new long[threads][stretches];
         List<Thread> all = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int index = t;
@@ -99,7 +131,18 @@ public final class LiveCpuTime {
                     long[] local = new long[1];
                     start.await();
                     long before = mx.getCurrentThreadCpuTime();
-                    for (int i = 0; i < calls; i++) {
+                    int i = 0;
+                    for (int k = 0; k < stretches; k++) {
+                        long cpu0 = mx.getCurrentThreadCpuTime();
+                        long wall0 = System.nanoTime();
+                        for (int n = 0; n < STRETCH; n++, i++) {
+                            work.call(i, local);
+                        }
+                        end[index][k] = System.nanoTime();
+                        onCpu[index][k] = mx.getCurrentThreadCpuTime() - cpu0;
+                        begin[index][k] = wall0;
+                    }
+                    for (; i < calls; i++) {
                         work.call(i, local);
                     }
                     cpu[index] = mx.getCurrentThreadCpuTime() - before;
@@ -115,6 +158,7 @@ public final class LiveCpuTime {
             all.get(t).join();
             sum += cpu[t];
         }
-        return (double) sum / threads / calls;
+        return new Result((double) sum / threads / calls, LiveRecordRun.medianOnCore(begin, end, onCpu),
+                LiveRecordRun.countOnCore(begin, end, onCpu));
     }
 }

@@ -11,6 +11,13 @@ public final class Endpoint {
     private final int id;
     private volatile boolean ejected;
     private volatile boolean removed;
+    /**
+     * Room between this handle, which every record reads, and the engine's state for the endpoint (created
+     * right after it, and written by the draining thread for every outcome), so that they do not share a cache
+     * line: otherwise each record on one core would miss while another core drains.
+     */
+    @SuppressWarnings("unused")
+    private long p1, p2, p3, p4, p5, p6, p7, p8;
 
     Endpoint(String name, int id) {
         this.name = name;

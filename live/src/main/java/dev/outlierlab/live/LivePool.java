@@ -14,8 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
  * engine's detectors, with a real clock and the seed's three modes. Any thread may {@link #record} an
- * outcome: it goes, without a lock or an allocation, into a striped lock-free ring ({@link OutcomeRecorder}).
- * Whoever next filters, ticks or reads a snapshot drains the rings under the pool's lock, merged by time,
+ * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane
+ * ({@link OutcomeRecorder}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
+ * fills) drains the rings under the pool's lock, merged by time,
  * into the single-threaded engine detector, which decides exactly as it does in the lab; the decisions are
  * published as volatile flags on each {@link Endpoint}, so {@link #filter} reads them without a lock.
  * Build one with {@link LivePoolBuilder}; {@link #start()} runs the Envoy profile's interval ticks on a
@@ -23,6 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class LivePool implements AutoCloseable {
     private static final long HEARTBEAT_NANOS = 1_000_000_000L;
+    /** A drain that makes room in a ring stops after a batch smaller than this. */
+    private static final int ROOM_BATCH = 64;
 
     private final String name;
     private final LiveClock clock;
@@ -30,6 +33,7 @@ public final class LivePool implements AutoCloseable {
     private final long originNanos;
     private final OutcomeRecorder recorder;
     private final OutcomeDrain drain;
+    private final OutcomeIntake intake;
     private final ReentrantLock lock = new ReentrantLock();
     private final PoolDetector detector;
     private final RotationGuard guard;
@@ -59,7 +63,8 @@ public final class LivePool implements AutoCloseable {
         this.recorder = new OutcomeRecorder(b.stripes, b.ringCapacity);
         this.mode = b.mode;
         this.detector = b.detectorFactory.create(this::decided);
-        this.drain = new OutcomeDrain(recorder, detector, b.stripes * b.ringCapacity);
+        this.drain = new OutcomeDrain(recorder, detector, 2 * b.stripes * b.ringCapacity);
+        this.intake = new OutcomeIntake(recorder, lock, this);
         this.guard = detector.guard();
         for (int i = 0; i < stageCounts.length; i++) {
             stageCounts[i] = new LongAdder();
@@ -219,19 +224,12 @@ public final class LivePool implements AutoCloseable {
         long payload = OutcomeRecorder.payload(endpoint.id(), code);
         // Without stamping, -1 sorts first and is applied at the drain's time (never before the last applied).
         long time = stampAtRecord ? Math.max(0, clockNanos - originNanos) : -1;
-        OutcomeStripe stripe = recorder.stripeOfCurrentThread();
-        if (stripe.offer(time, payload)) {
-            return true;
+        // Not through the intake: it lies next to the drain, which the draining thread writes for every outcome.
+        int offered = recorder.offer(time, payload);
+        if (offered != OutcomeStripe.ACCEPTED) {
+            intake.offered(offered, time, payload);
         }
-        lockOutsideListener();
-        try {
-            do {
-                drainLocked(nowNanos());
-            } while (!stripe.offer(time, payload));
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return true;
     }
 
     /**
@@ -278,11 +276,15 @@ public final class LivePool implements AutoCloseable {
         return filter(memberView);
     }
 
-    /** Drains every recorded outcome and runs the work due now (ticks); what the tick thread calls. */
+    /**
+     * Drains every recorded outcome and runs the work due now (ticks); what the tick thread calls. It also
+     * frees the ring lanes of recording threads that have terminated.
+     */
     public void runDue() {
         lockOutsideListener();
         try {
             drainLocked(nowNanos());
+            recorder.releaseLanesOfDeadThreads();
         } finally {
             lock.unlock();
         }
@@ -296,12 +298,16 @@ public final class LivePool implements AutoCloseable {
         listeners.remove(listener);
     }
 
-    /** Drains, then returns every endpoint's state, the profile's statistics and the counters. */
+    /**
+     * Drains, then returns every endpoint's state, the profile's statistics and the counters. Like
+     * {@link #runDue()}, it frees the ring lanes of recording threads that have terminated.
+     */
     public PoolSnapshot snapshot() {
         lockOutsideListener();
         try {
             long now = nowNanos();
             drainLocked(now);
+            recorder.releaseLanesOfDeadThreads();
             List<EndpointState> states = new ArrayList<>(members.size());
             for (Endpoint e : members) {
                 states.add(detector.state(e));
@@ -346,7 +352,7 @@ public final class LivePool implements AutoCloseable {
      * Takes the pool's lock, refusing a thread that holds it already: that is a listener calling back into
      * the pool while the engine is in the middle of a decision.
      */
-    private void lockOutsideListener() {
+    void lockOutsideListener() {
         if (lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("pool " + name + ": a decision listener may filter and record, but not "
                     + "change, drain or snapshot the pool (and may not record into a full ring)");
@@ -356,6 +362,15 @@ public final class LivePool implements AutoCloseable {
 
     long decisionVersion() {
         return decisionVersion;
+    }
+
+    /**
+     * Drains now to make room in a ring; the caller holds the lock. {@code whole}: merge all that is published
+     * (the ring is still full after a drain).
+     */
+    void drainForRoom(boolean whole) {
+        drain.drain(nowNanos(), ROOM_BATCH, !whole);
+        nextDueNanos = detector.nextDueNanos();
     }
 
     private void drainLocked(long nowNanos) {

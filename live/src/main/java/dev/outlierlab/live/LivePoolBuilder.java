@@ -12,8 +12,9 @@ import java.util.Objects;
  * Builds a {@link LivePool}: the profile and its settings, then optional endpoints, mode (default
  * {@link StageMode#PROD}, the gateway spec's default), clock (default {@link LiveClock#SYSTEM}), seed of the
  * Envoy profile's enforcement and jitter draws (default: drawn from the clock; set it to reproduce a lab
- * run), and the ring's shape (stripes, a power of two, default the next power of two at or above twice
- * the processors, at most 64; capacity per stripe, a power of two, default 1024).
+ * run), and the rings' shape (stripes, the lanes a recording thread is hashed to, each with a ring its first
+ * thread owns and a ring its other threads share: a power of two, default the next power of two at or above
+ * twice the processors, at most 64; capacity per ring, a power of two of at least 4, default 1024).
  */
 public final class LivePoolBuilder {
     /** Creates the profile's detector once the pool exists to receive its decisions. */
@@ -102,14 +103,19 @@ public final class LivePoolBuilder {
         return this;
     }
 
+    /** Lanes of rings (each an owned and a shared ring), a power of two from 1 to 64. */
     public LivePoolBuilder stripes(int count) {
         requirePowerOfTwo("stripes", count, 64);
         this.stripes = count;
         return this;
     }
 
+    /** Outcomes each ring holds, a power of two from 4 to 2^20. */
     public LivePoolBuilder ringCapacity(int perStripe) {
         requirePowerOfTwo("ring capacity", perStripe, 1 << 20);
+        if (perStripe < 4) {
+            throw new IllegalArgumentException("ring capacity must be at least 4, not " + perStripe);
+        }
         this.ringCapacity = perStripe;
         return this;
     }

@@ -8,7 +8,7 @@ package dev.outlierlab.live;
  * engine's current time: an outcome stamped before it counts at it (the engine's time never goes back), one
  * stamped after the drain's own time at the drain's time.
  */
-final class OutcomeDrain {
+final class OutcomeDrain implements OutcomeSink {
     private final OutcomeRecorder recorder;
     private final PoolDetector detector;
     private final int limit;
@@ -54,16 +54,30 @@ final class OutcomeDrain {
     }
 
     /**
-     * Applies what the rings hold (at most one ring-set's worth, so that producers cannot keep the drainer
+     * Applies what the rings hold (at most two ring-sets' worth, so that producers cannot keep the drainer
      * forever), then runs the work due at {@code nowNanos}.
      */
     void drain(long nowNanos) {
+        drain(nowNanos, 1, true);
+    }
+
+    /**
+     * {@link #drain(long)}, stopping early once a batch brings fewer than {@code enough} outcomes: a recording
+     * thread that drains to make room stops there rather than chase the others' outcomes one by one while they
+     * keep recording (the next drain takes the rest). {@code bounded} false merges all that is published,
+     * without waiting for a ring that lags in time (see {@link OutcomeRecorder#drainBatch}): what a thread
+     * whose ring is still full after a drain does, since a ring whose outcomes are all later than another
+     * busy thread's could otherwise wait as long as that thread keeps recording.
+     */
+    void drain(long nowNanos, int enough, boolean bounded) {
         drainNanos = nowNanos;
         int budget = limit;
-        OutcomeStripe stripe;
-        while (budget > 0 && (stripe = recorder.earliest()) != null) {
-            // A run from the earliest stripe up to the next stripe's head: one scan per run, not per outcome.
-            budget -= stripe.drainTo(this, recorder.earliestTimeExcept(stripe), budget);
+        int n;
+        while (budget > 0 && (n = recorder.drainBatch(this, budget, bounded)) > 0) {
+            budget -= n;
+            if (n < enough) {
+                break;
+            }
         }
         applied = appliedLocked;
         discarded = discardedLocked;
@@ -74,7 +88,8 @@ final class OutcomeDrain {
     }
 
     /** One outcome taken from a ring: {@code stamped} is its time, or negative for "at the drain's time". */
-    void apply(long stamped, long payload) {
+    @Override
+    public void apply(long stamped, long payload) {
         long time = Math.max(stamped < 0 ? drainNanos : Math.min(stamped, drainNanos), lastAppliedNanos);
         lastAppliedNanos = time;
         int id = OutcomeRecorder.endpointId(payload);

@@ -4,105 +4,228 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One bounded multi-producer, single-consumer ring of outcomes (Dmitry Vyukov's bounded queue): each slot
- * carries a sequence number, the outcome's time and its payload in one preallocated {@code long[]}. A
- * producer claims a slot with one compare-and-set on the tail, writes it and publishes it with a release
- * store of the sequence; the consumer (always under the pool's lock) reads in claim order. Nothing is
- * allocated after construction. A full ring refuses the offer; the caller then drains it itself.
+ * One bounded multi-producer, single-consumer ring of outcomes. A slot is two longs of one preallocated
+ * {@code long[]}, the outcome's time and a word holding its payload (see {@link OutcomeRecorder#payload})
+ * and, in the top bit, the parity of the lap of the ring it was written in: four slots share a cache line.
+ * A producer claims a position with one compare-and-set on the tail, writes the time and publishes the slot
+ * with a release store of the word. The consumer (always under the pool's lock) knows a slot is published
+ * when its parity is the current lap's, reads in claim order, and frees what it has read in bulk with one
+ * release store of the head, never writing to the slots, so a drain costs producers no cache-line misses
+ * beyond the one that moves each line of outcomes to the draining core. Producers read the head only when
+ * the free space they last saw runs out. Nothing is allocated after construction.
  */
 final class OutcomeStripe {
+    /** {@link #offer} accepted the outcome. */
+    static final int ACCEPTED = 0;
+    /** {@link #offer} accepted it, and the ring is more than three quarters full: a drain is due. */
+    static final int ACCEPTED_HIGH = 1;
+    /** {@link #offer} refused it: the ring is full. */
+    static final int FULL = 2;
+
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle TAIL;
-    private static final int STRIDE = 4;
+    private static final VarHandle LIMIT;
+    private static final VarHandle HEAD;
+    private static final long PARITY = 1L << 63;
+    /** Consumed positions between two releases of the head while a batch is applied. */
+    private static final int RELEASE_EVERY = 64;
 
     static {
         try {
-            TAIL = MethodHandles.lookup().findVarHandle(OutcomeStripe.class, "tail", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TAIL = lookup.findVarHandle(OutcomeStripe.class, "tail", long.class);
+            LIMIT = lookup.findVarHandle(OutcomeStripe.class, "producerLimit", long.class);
+            HEAD = lookup.findVarHandle(OutcomeStripe.class, "head", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    // Padding keeps the producers' tail off the cache lines of neighbouring stripes and of the head.
+    // Padding gives each of three groups its own cache line: the producers' (tail, limit), the head (written by
+    // the consumer, read by producers when their view of the free space runs out) and the consumer's own
+    // cursor, written for every outcome taken, which must not be on a line that producers read.
     @SuppressWarnings("unused")
     private long p1, p2, p3, p4, p5, p6, p7;
     private volatile long tail;
+    /**
+     * The producers' shared view of the first position not yet free ({@code head + capacity} as some producer
+     * last read it): a hint written without ordering, only ever to a value the limit has had, which never
+     * decreases, so a stale one is too small and costs one more read of the head.
+     */
+    private long producerLimit;
     @SuppressWarnings("unused")
     private long q1, q2, q3, q4, q5, q6, q7;
-    private long head;
+    private volatile long head;
+    @SuppressWarnings("unused")
+    private long r1, r2, r3, r4, r5, r6, r7;
+    /** Consumer only: the next position to read, and the end of the current batch. */
+    private long cursor;
+    private long batchEnd;
+    private long batchLatestTime;
+    @SuppressWarnings("unused")
+    private long s1, s2, s3, s4, s5, s6, s7;
     private final long[] slots;
     private final int mask;
+    private final int capacity;
+    private final int lapShift;
+    /** Written only by {@link #offerOwned} (one thread at a time), so every position before the tail is published. */
+    private final boolean owned;
 
-    OutcomeStripe(int capacity) {
-        if (Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("ring capacity must be a power of two, not " + capacity);
+    OutcomeStripe(int capacity, boolean owned) {
+        this.owned = owned;
+        if (Integer.bitCount(capacity) != 1 || capacity < 4) {
+            throw new IllegalArgumentException("ring capacity must be a power of two of at least 4, not " + capacity);
         }
+        this.capacity = capacity;
         this.mask = capacity - 1;
-        this.slots = new long[capacity * STRIDE];
+        this.lapShift = Integer.numberOfTrailingZeros(capacity);
+        this.slots = new long[capacity * 2];
         for (int i = 0; i < capacity; i++) {
-            slots[i * STRIDE] = i;
+            slots[2 * i + 1] = PARITY;   // lap -1: nothing published
         }
+        this.producerLimit = capacity;
     }
 
-    /** Appends an outcome; false when the ring is full. Lock-free and allocation-free. */
-    boolean offer(long timeNanos, long payload) {
+    /**
+     * Appends an outcome ({@code payload} must leave the top bit clear): {@link #ACCEPTED},
+     * {@link #ACCEPTED_HIGH} or {@link #FULL}. Lock-free and allocation-free.
+     */
+    int offer(long timeNanos, long payload) {
+        int quarter = capacity >>> 2;
         long pos = tail;
         while (true) {
-            int index = (int) (pos & mask) * STRIDE;
-            long seq = (long) SLOT.getAcquire(slots, index);
-            long dif = seq - pos;
-            if (dif == 0) {
-                if (TAIL.weakCompareAndSet(this, pos, pos + 1)) {
-                    slots[index + 1] = timeNanos;
-                    slots[index + 2] = payload;
-                    SLOT.setRelease(slots, index, pos + 1);
-                    return true;
+            long limit = (long) LIMIT.getOpaque(this);
+            if (pos >= limit - quarter) {
+                limit = head + capacity;
+                LIMIT.setOpaque(this, limit);
+                if (pos >= limit) {
+                    return FULL;
                 }
-                pos = tail;
-            } else if (dif < 0) {
-                return false;
-            } else {
-                pos = tail;
             }
+            if (TAIL.weakCompareAndSet(this, pos, pos + 1)) {
+                int index = (int) (pos & mask) << 1;
+                slots[index] = timeNanos;
+                SLOT.setRelease(slots, index + 1, payload | ((pos >>> lapShift) << 63));
+                return pos >= limit - quarter ? ACCEPTED_HIGH : ACCEPTED;
+            }
+            pos = tail;
         }
     }
 
     /**
-     * Hands published outcomes to {@code drain} in claim order: the first one whatever its time (the caller
-     * chose this stripe as the earliest), then while their time is at most {@code until}, at most
-     * {@code budget} in all. Each slot is freed for producers before its outcome is applied. Consumer only.
-     * Returns how many it handed over.
+     * {@link #offer} for the ring's single producer, the thread that owns it: the same slots and states, with
+     * no compare-and-set (a release store of the tail after the slot's).
      */
-    int drainTo(OutcomeDrain drain, long until, int budget) {
-        int n = 0;
-        long h = head;
-        while (n < budget) {
-            int index = (int) (h & mask) * STRIDE;
-            if ((long) SLOT.getAcquire(slots, index) != h + 1) {
-                break;
+    int offerOwned(long timeNanos, long payload) {
+        int quarter = capacity >>> 2;
+        long pos = tail;
+        long limit = (long) LIMIT.getOpaque(this);
+        if (pos >= limit - quarter) {
+            limit = head + capacity;
+            LIMIT.setOpaque(this, limit);
+            if (pos >= limit) {
+                return FULL;
             }
-            long time = slots[index + 1];
-            if (n > 0 && time > until) {
-                break;
-            }
-            long payload = slots[index + 2];
-            SLOT.setRelease(slots, index, h + mask + 1);
-            head = ++h;
-            n++;
-            drain.apply(time, payload);
         }
-        return n;
+        int index = (int) (pos & mask) << 1;
+        slots[index] = timeNanos;
+        SLOT.setRelease(slots, index + 1, payload | ((pos >>> lapShift) << 63));
+        TAIL.setRelease(this, pos + 1);
+        return pos >= limit - quarter ? ACCEPTED_HIGH : ACCEPTED;
     }
 
-    /** Whether the next slot is published. Consumer only. */
-    boolean hasNext() {
-        int index = (int) (head & mask) * STRIDE;
-        return (long) SLOT.getAcquire(slots, index) == head + 1;
+    /** Whether every outcome claimed has been taken. Consumer only. */
+    boolean isEmpty() {
+        return head == tail;
     }
 
-    /** The time of the next published outcome; call only after {@link #hasNext()}. */
-    long peekTime() {
-        return slots[(int) (head & mask) * STRIDE + 1];
+    /**
+     * Starts a batch: the published outcomes from the head on, in claim order, at most {@code max}. Returns
+     * how many. {@link #batchLatestTime()} is then the time of the last of them in an owned ring (one thread's
+     * outcomes, whose times follow its clock), the latest time among them in a shared one. An owned ring's
+     * batch is found from its tail alone; a shared ring's by reading each slot's lap parity. Consumer only.
+     */
+    int beginBatch(int max) {
+        long h = head;
+        cursor = h;
+        long limit = h + Math.min(max, capacity);
+        long end;
+        long latest = Long.MIN_VALUE;
+        if (owned) {
+            end = Math.min(tail, limit);
+            if (end > h) {
+                latest = slots[(int) ((end - 1) & mask) << 1];
+            }
+        } else {
+            end = h;
+            while (end < limit) {
+                int index = (int) (end & mask) << 1;
+                long word = (long) SLOT.getAcquire(slots, index + 1);
+                if ((word ^ ((end >>> lapShift) << 63)) < 0) {
+                    break;   // the parity is the previous lap's: not yet published
+                }
+                latest = Math.max(latest, slots[index]);
+                end++;
+            }
+        }
+        batchEnd = end;
+        batchLatestTime = latest;
+        return (int) (end - h);
+    }
+
+    long batchLatestTime() {
+        return batchLatestTime;
+    }
+
+    /** Whether the current batch has an outcome left. Consumer only. */
+    boolean inBatch() {
+        return cursor < batchEnd;
+    }
+
+    /** The time of the batch's next outcome; call only when {@link #inBatch()}. */
+    long nextTime() {
+        return slots[(int) (cursor & mask) << 1];
+    }
+
+    /**
+     * Applies the batch's next outcome whatever its time, then the following ones while their time is at most
+     * {@code until}; returns how many. Frees the slots taken every {@value #RELEASE_EVERY} outcomes, so that a
+     * producer waiting for room does not wait for the whole batch. Consumer only.
+     */
+    int applyRun(OutcomeSink drain, long until) {
+        long c = cursor;
+        long end = batchEnd;
+        long start = c;
+        long[] s = slots;
+        do {
+            int index = (int) (c & mask) << 1;
+            long time = s[index];
+            if (c > start && time > until) {
+                break;
+            }
+            long payload = s[index + 1] & ~PARITY;
+            c++;
+            if ((c & (RELEASE_EVERY - 1)) == 0) {
+                HEAD.setRelease(this, c);
+            }
+            drain.apply(time, payload);
+        } while (c < end);
+        cursor = c;
+        return (int) (c - start);
+    }
+
+    /** Frees every slot taken so far for producers. Consumer only. */
+    void release() {
+        if (head != cursor) {
+            HEAD.setRelease(this, cursor);
+        }
+    }
+
+    /** Whether an outcome is published and not yet taken: a hint, callable from any thread. */
+    boolean hasPending() {
+        long h = head;
+        long word = (long) SLOT.getAcquire(slots, ((int) (h & mask) << 1) + 1);
+        return (word ^ ((h >>> lapShift) << 63)) >= 0;
     }
 
     /** Outcomes ever accepted (claimed) by this stripe. */

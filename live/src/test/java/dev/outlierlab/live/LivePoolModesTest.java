@@ -235,6 +235,8 @@ class LivePoolModesTest {
         assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42)).hasMessage("status 42 is not an HTTP status (100 to 599)");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig()).stripes(3))
                 .hasMessage("stripes 3 must be a power of two from 1 to 64");
+        assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig()).ringCapacity(2))
+                .hasMessage("ring capacity must be at least 4, not 2");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig(), 101))
                 .hasMessage("panic threshold 101 is not a percentage (0 to 100)");
     }

@@ -3,16 +3,21 @@
 # large log (one proxy, 20 upstream hosts, a few % of 503s, UF and UT lines, one host failing a third of its
 # requests in the middle), replays each pinned to one core (taskset) and prints lines per second (wall and CPU)
 # and the process's max RSS, with the default heap and with a fixed 32 MiB heap: memory must not grow with the
-# log, so both logs replay in the same small heap.
+# log, so both logs replay in the same small heap. Each replay runs the way users run it, through the
+# `outlier-lab` launcher (its JVM options and class-data archive); the last row is the large log with a bare
+# `java -jar cli/target/outlier-lab.jar` for comparison.
 #
 #   bench/replay-benchmark.sh                 # 100,000 and 10,000,000 lines (about 2 GB of log in bench/target)
 #   bench/replay-benchmark.sh SMALL LARGE     # other line counts
 #   bench/replay-benchmark.sh --against OLD.jar [LINES]
-#                                             # before/after: OLD.jar and this build replay the LINES-line log
-#                                             # (default 10,000,000) at the same time on the same core, so both see
-#                                             # the same contention on a shared machine; prints both and the ratio
+#                                             # before/after: `java -jar OLD.jar` and this build through the
+#                                             # launcher replay the LINES-line log (default 10,000,000) at the same
+#                                             # time on the same core, so both see the same contention on a shared
+#                                             # machine; prints both and the ratio. AFTER=jar runs this build with a
+#                                             # bare `java -jar` too (the code alone, without the launcher's options).
 #
-# Environment: JAVA (default java), MVN_ARGS (default -o), CPU (the core to pin to, default 0).
+# Environment: JAVA (default java; the launcher uses the java on PATH), MVN_ARGS (default -o), CPU (the core to
+# pin to, default 0).
 set -euo pipefail
 
 against=""
@@ -33,6 +38,8 @@ mkdir -p "$out"
 if [ ! -f "$jar" ]; then
   (cd "$root" && mvn -B -q ${MVN_ARGS--o} -pl cli -am package -DskipTests)
 fi
+# the launcher builds when sources are newer than the jar, and makes its class-data archive, before any timing
+"$root/outlier-lab" --version >/dev/null
 
 # One line per request, Envoy's default format (START_TIME in milliseconds), 2,000 lines a second written in
 # the order streams end (as Envoy writes them): START_TIME is the end minus DURATION.
@@ -58,16 +65,18 @@ generate() {
 }
 
 measure() {
-  local log="$1" lines="$2" label="$3" heap="${4:-}"
+  local log="$1" lines="$2" label="$3" heap="${4:-}" how="${5:-launcher}"
   local timing="$out/time-$label.txt"
-  /usr/bin/time -v taskset -c "$cpu" "$java" $heap -jar "$jar" replay "$log" --log-format envoy \
+  local cmd=(env OUTLIER_LAB_JAVA_OPTS="$heap" "$root/outlier-lab")
+  [ "$how" = jar ] && cmd=("$java" $heap -jar "$jar")
+  /usr/bin/time -v taskset -c "$cpu" "${cmd[@]}" replay "$log" --log-format envoy \
       --set outlier_detection.max_ejection_percent=34 --events 5 > "$out/replay-$label.txt" 2> "$timing"
   local wall user sys rss
   wall=$(grep 'Elapsed (wall clock)' "$timing" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
   user=$(grep 'User time' "$timing" | awk '{print $NF}')
   sys=$(grep 'System time' "$timing" | awk '{print $NF}')
   rss=$(grep 'Maximum resident' "$timing" | awk '{print $NF}')
-  python3 - "$label" "$lines" "$(stat -c %s "$log")" "$wall" "$user" "$sys" "$rss" <<'PY'
+  python3 - "$label" "$lines" "$(stat -L -c %s "$log")" "$wall" "$user" "$sys" "$rss" <<'PY'
 import sys
 label, lines, size, wall, user, sys_, rss = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
 print(f"| {label} | {lines:,} | {size/1e6:,.0f} | {wall:.2f} | {lines/wall:,.0f} | {user+sys_:.2f} | {lines/(user+sys_):,.0f} | {rss/1024:.0f} |")
@@ -77,11 +86,12 @@ PY
 # the same replay with two jars at once on one core: CPU seconds of each, the ratio, and whether the outputs agree
 compare() {
   local log="$out/envoy-$large.log"
-  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), $large lines, both pinned to core $cpu at the same time; load average $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), $large lines, both pinned to core $cpu at the same time (after: $([ "${AFTER:-}" = jar ] && echo 'java -jar' || echo 'outlier-lab launcher')); load average $(cut -d' ' -f1-3 /proc/loadavg)."
   for v in before after; do
-    local j="$jar"
-    [ "$v" = before ] && j="$against"
-    /usr/bin/time -f "%U %S" taskset -c "$cpu" "$java" -jar "$j" replay "$log" --log-format envoy \
+    local cmd=("$root/outlier-lab")
+    [ "${AFTER:-}" = jar ] && cmd=("$java" -jar "$jar")
+    [ "$v" = before ] && cmd=("$java" -jar "$against")
+    /usr/bin/time -f "%U %S" taskset -c "$cpu" "${cmd[@]}" replay "$log" --log-format envoy \
         --set outlier_detection.max_ejection_percent=34 --events 5 > "$out/replay-$v.txt" 2> "$out/time-$v.txt" &
   done
   wait
@@ -116,3 +126,4 @@ measure "$out/envoy-$large.log" "$large" large
 # memory does not grow with the log: both replay in the same small fixed heap
 measure "$out/envoy-$small.log" "$small" "small, -Xmx32m" -Xmx32m
 measure "$out/envoy-$large.log" "$large" "large, -Xmx32m" -Xmx32m
+measure "$out/envoy-$large.log" "$large" "large, java -jar" "" jar

@@ -44,6 +44,36 @@ final class Bytes {
         return -1;
     }
 
+    /**
+     * {@link #indexOf(byte[], int, int, byte)} for a search that usually runs far (the newline ending a line of a
+     * few hundred bytes): four words a step, one branch for the four, so most of a line costs no mispredicted exit.
+     * A separate method from the field search also keeps the two searches' branch profiles apart in the JIT.
+     */
+    static int indexOfFar(byte[] b, int from, int to, byte x) {
+        long pattern = (x & 0xFFL) * ONES;
+        int i = from;
+        int stop = Math.min(to, b.length - 31);
+        for (; i < stop; i += 32) {
+            long w0 = (long) LONGS.get(b, i) ^ pattern;
+            long w1 = (long) LONGS.get(b, i + 8) ^ pattern;
+            long w2 = (long) LONGS.get(b, i + 16) ^ pattern;
+            long w3 = (long) LONGS.get(b, i + 24) ^ pattern;
+            long f0 = (w0 - ONES) & ~w0 & HIGHS;
+            long f1 = (w1 - ONES) & ~w1 & HIGHS;
+            long f2 = (w2 - ONES) & ~w2 & HIGHS;
+            long f3 = (w3 - ONES) & ~w3 & HIGHS;
+            if ((f0 | f1 | f2 | f3) != 0) {
+                // the lowest flag of the first word with one is a match, as in indexOf
+                int at = f0 != 0 ? i + (Long.numberOfTrailingZeros(f0) >>> 3)
+                        : f1 != 0 ? i + 8 + (Long.numberOfTrailingZeros(f1) >>> 3)
+                        : f2 != 0 ? i + 16 + (Long.numberOfTrailingZeros(f2) >>> 3)
+                        : i + 24 + (Long.numberOfTrailingZeros(f3) >>> 3);
+                return at < to ? at : -1;
+            }
+        }
+        return indexOf(b, i, to, x);
+    }
+
     /** Whether {@code b[p, p + n)} equals {@code c[q, q + n)}, compared a word at a time ({@code n} of 8 or more). */
     static boolean equalsLong(byte[] b, int p, byte[] c, int q, int n) {
         int k = 0;

@@ -44,7 +44,7 @@ public final class LogLineReader implements Closeable {
     public boolean next() throws IOException {
         int scanFrom = pos;
         while (true) {
-            int nl = Bytes.indexOf(buf, scanFrom, limit, (byte) '\n');
+            int nl = Bytes.indexOfFar(buf, scanFrom, limit, (byte) '\n');
             if (nl >= 0) {
                 if (nl - pos > maxLineBytes) {
                     number++;

@@ -69,6 +69,7 @@ public final class LogScan {
                 g.last = e.endEpochNanos();
                 g.entries++;
                 spool.write(e.endEpochNanos(), g.index, g.host(e.hostName(), e.host()), e.code(), e.outcome(), e.line());
+                log.recycle(e);
             }
         } catch (RuntimeException ex) {
             spool.close();

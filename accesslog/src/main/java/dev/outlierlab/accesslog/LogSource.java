@@ -20,6 +20,9 @@ final class LogSource implements AutoCloseable {
     private final LogLineReader reader;
     private final ParsedLine parsed = new ParsedLine();
     private final ReorderBuffer held = new ReorderBuffer();
+    /** Entries handed back ({@link #recycle}), reused for the next lines: a few suffice, as the reader takes one at a time. */
+    private final LogEntry[] spare = new LogEntry[16];
+    private int free;
     private long latestEnd = Long.MIN_VALUE;
     private long lastHandedOn = Long.MIN_VALUE;
     private boolean eof;
@@ -55,6 +58,7 @@ final class LogSource implements AutoCloseable {
                         bad.bad(input.name(), e.line(), "ends " + seconds(lastHandedOn - e.endEpochNanos())
                                 + " before a line already replayed, more than the reorder window ("
                                 + seconds(settings.reorderWindowNanos()) + "); widen it with --reorder-window");
+                        recycle(e);
                         continue;
                     }
                     held.add(e);
@@ -130,7 +134,16 @@ final class LogSource implements AutoCloseable {
                 return null;
             }
         }
-        return new LogEntry(p.endEpochNanos(), cluster, instance, host, p.code, outcome, index, line, hostName);
+        LogEntry entry = free == 0 ? new LogEntry() : spare[--free];
+        spare[free] = null;
+        return entry.set(p.endEpochNanos(), cluster, instance, host, p.code, outcome, index, line, hostName);
+    }
+
+    /** Takes back an entry that {@link #next} returned and its reader is done with; a later line is read into it. */
+    void recycle(LogEntry e) {
+        if (free < spare.length) {
+            spare[free++] = e;
+        }
     }
 
     private static boolean isBlank(byte[] b, int s, int e) {

@@ -75,6 +75,14 @@ public final class MergedLog implements AutoCloseable {
         return h.entry;
     }
 
+    /**
+     * Hands back an entry {@link #next} returned once the caller is done with it: the next lines are read into
+     * it, so a long log allocates no entry per line. An entry not handed back is never changed.
+     */
+    public void recycle(LogEntry e) {
+        sources.get(e.input()).recycle(e);
+    }
+
     /** Bytes of the inputs on disk, for a progress estimate. */
     public long totalBytes() {
         return totalBytes;

@@ -2,7 +2,10 @@ package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,10 +19,20 @@ import java.nio.file.StandardOpenOption;
 final class OutcomeSpool implements AutoCloseable {
     private static final int RECORD = 27;
     private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private final Path file;
     private final FileChannel channel;
-    /** Direct, so that writing and reading the file copies the records once, not through a temporary buffer. */
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(RECORD * 4096);
+    /**
+     * The records are written into and read from an array (a plain store or load each field, where a buffer's put
+     * and get check and move its position every time); the channel copies the array in whole blocks.
+     */
+    private final byte[] records = new byte[RECORD * 4096];
+    private final ByteBuffer buffer = ByteBuffer.wrap(records);
+    /** Writing: the bytes filled. Reading: the next record's offset, and {@link #filled} the bytes read. */
+    private int at;
+    private int filled;
     private boolean reading;
 
     /** One spooled outcome; {@link #read} fills the same instance each time. */
@@ -42,20 +55,27 @@ final class OutcomeSpool implements AutoCloseable {
     }
 
     void write(long endEpochNanos, int group, int host, int code, Outcome outcome, long line) {
-        if (buffer.remaining() < RECORD) {
+        if (at > records.length - RECORD) {
             flush();
         }
-        buffer.putLong(endEpochNanos).putInt(group).putInt(host).putShort((short) code)
-                .put((byte) outcome.ordinal()).putLong(line);
+        byte[] r = records;
+        int i = at;
+        LONGS.set(r, i, endEpochNanos);
+        INTS.set(r, i + 8, group);
+        INTS.set(r, i + 12, host);
+        SHORTS.set(r, i + 16, (short) code);
+        r[i + 18] = (byte) outcome.ordinal();
+        LONGS.set(r, i + 19, line);
+        at = i + RECORD;
     }
 
     private void flush() {
         try {
-            buffer.flip();
+            buffer.clear().limit(at);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
-            buffer.clear();
+            at = 0;
         } catch (IOException e) {
             throw new InputException("cannot write the replay's temporary file " + file + " (" + e.getMessage() + ")");
         }
@@ -71,7 +91,8 @@ final class OutcomeSpool implements AutoCloseable {
         } catch (IOException e) {
             throw new InputException("cannot read the replay's temporary file " + file + " (" + e.getMessage() + ")");
         }
-        buffer.limit(0);
+        at = 0;
+        filled = 0;
         reading = true;
     }
 
@@ -80,27 +101,37 @@ final class OutcomeSpool implements AutoCloseable {
         if (!reading) {
             throw new IllegalStateException("startReading first");
         }
-        if (buffer.remaining() < RECORD) {
-            try {
-                buffer.compact();
-                while (buffer.position() < RECORD && channel.read(buffer) > 0) {
-                    // fill at least one record
-                }
-                buffer.flip();
-            } catch (IOException e) {
-                throw new InputException("cannot read the replay's temporary file " + file + " (" + e.getMessage() + ")");
-            }
-            if (buffer.remaining() < RECORD) {
-                return false;
-            }
+        if (filled - at < RECORD && !fill()) {
+            return false;
         }
-        row.endEpochNanos = buffer.getLong();
-        row.group = buffer.getInt();
-        row.host = buffer.getInt();
-        row.code = buffer.getShort();
-        row.outcome = OUTCOMES[buffer.get()];
-        row.line = buffer.getLong();
+        byte[] r = records;
+        int i = at;
+        row.endEpochNanos = (long) LONGS.get(r, i);
+        row.group = (int) INTS.get(r, i + 8);
+        row.host = (int) INTS.get(r, i + 12);
+        row.code = (short) SHORTS.get(r, i + 16);
+        row.outcome = OUTCOMES[r[i + 18]];
+        row.line = (long) LONGS.get(r, i + 19);
+        at = i + RECORD;
         return true;
+    }
+
+    /** Moves the rest of the block to the front and reads on; false when not one whole record is left. */
+    private boolean fill() {
+        int rest = filled - at;
+        System.arraycopy(records, at, records, 0, rest);
+        at = 0;
+        filled = rest;
+        try {
+            buffer.clear().position(rest);
+            while (filled < RECORD && channel.read(buffer) > 0) {
+                filled = buffer.position();
+            }
+            filled = buffer.position();
+        } catch (IOException e) {
+            throw new InputException("cannot read the replay's temporary file " + file + " (" + e.getMessage() + ")");
+        }
+        return filled >= RECORD;
     }
 
     @Override

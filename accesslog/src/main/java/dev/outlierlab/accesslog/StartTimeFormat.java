@@ -136,17 +136,26 @@ public final class StartTimeFormat {
      * instance is for one thread).
      */
     public long parse(byte[] b, int start, int end) {
+        // the usual line: same second as the line before (cachedBaseNanos is only set when prefixWidth >= 0)
+        if (cachedBaseNanos != Long.MIN_VALUE && end - start >= prefixWidth) {
+            long fraction = fractionAndSuffix(b, start + prefixWidth, end);
+            if (fraction >= 0 && (prefixWidth >= 8
+                    ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
+                    : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
+                return cachedBaseNanos + fraction;
+            }
+        }
+        return parseAndRemember(b, start, end);
+    }
+
+    /** A new second (or a pattern with no fixed prefix): parsed in full, and the prefix remembered for the next line. */
+    private long parseAndRemember(byte[] b, int start, int end) {
         if (prefixWidth < 0 || end - start < prefixWidth) {
             return parseFully(b, start, end);
         }
         long fraction = fractionAndSuffix(b, start + prefixWidth, end);
         if (fraction < 0) {
             return parseFully(b, start, end);
-        }
-        if (cachedBaseNanos != Long.MIN_VALUE && (prefixWidth >= 8
-                ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
-                : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
-            return cachedBaseNanos + fraction;
         }
         long full = parseFully(b, start, end);
         if (full != Long.MIN_VALUE) {

@@ -1,9 +1,8 @@
 package dev.outlierlab.accesslog;
 
+import dev.outlierlab.accesslog.TextFormatCompiler.Field;
 import dev.outlierlab.config.InputException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * An Envoy text access-log format compiled from its format string: {@code %COMMAND%},
@@ -16,12 +15,35 @@ import java.util.List;
  * of the line), so two operators need some text between them.
  */
 public final class TextLogFormat implements LogFormat {
-    private enum Field { SKIP, START_TIME, RESPONSE_CODE, RESPONSE_FLAGS, UPSTREAM_HOST, UPSTREAM_CLUSTER, DURATION,
-        RESPONSE_DURATION, ATTEMPTS, INSTANCE }
+    // field kinds: the ordinals of TextFormatCompiler.Field, as ints so that the per-line switch is a plain jump
+    private static final int SKIP = 0;
+    private static final int START_TIME = 1;
+    private static final int RESPONSE_CODE = 2;
+    private static final int RESPONSE_FLAGS = 3;
+    private static final int UPSTREAM_HOST = 4;
+    private static final int DURATION = 6;
+
+    static {
+        // the constants above must stay the enum's ordinals (switch labels need constants, not ordinal() calls)
+        if (Field.SKIP.ordinal() != SKIP || Field.START_TIME.ordinal() != START_TIME
+                || Field.RESPONSE_CODE.ordinal() != RESPONSE_CODE || Field.RESPONSE_FLAGS.ordinal() != RESPONSE_FLAGS
+                || Field.UPSTREAM_HOST.ordinal() != UPSTREAM_HOST || Field.DURATION.ordinal() != DURATION
+                || Field.values().length > 16) {
+            throw new IllegalStateException("TextFormatCompiler.Field's order changed: update TextLogFormat's kinds");
+        }
+    }
 
     private final String name;
     private final byte[][] literals;
+    /**
+     * For each field read from the start, what the forward pass needs in one int: the field's kind (bits 0-3), the
+     * first byte of the literal after it (bits 8-15) and that literal's length (bits 16 and up).
+     */
+    private final int[] steps;
+    /** Each literal of 2 to 8 bytes as a little-endian word (the bytes past it zero), to confirm a match in one compare. */
+    private final long[] literalWords;
     private final Field[] fields;
+    private final int[] kinds;
     private final StartTimeFormat[] times;
     private final boolean hasCluster;
     private final boolean hasInstance;
@@ -30,11 +52,24 @@ public final class TextLogFormat implements LogFormat {
     /** The first needed field at or after {@link #split}, where reading from the end stops. */
     private final int tailStop;
 
-    private TextLogFormat(String name, byte[][] literals, Field[] fields, StartTimeFormat[] times) {
+    TextLogFormat(String name, byte[][] literals, Field[] fields, StartTimeFormat[] times) {
         this.name = name;
         this.literals = literals;
         this.fields = fields;
         this.times = times;
+        this.kinds = new int[fields.length];
+        this.steps = new int[fields.length];
+        this.literalWords = new long[literals.length];
+        for (int k = 0; k < fields.length; k++) {
+            kinds[k] = fields[k].ordinal();
+            byte[] next = literals[k + 1];
+            steps[k] = kinds[k] | (next.length == 0 ? 0 : (next[0] & 0xFF) << 8) | next.length << 16;
+        }
+        for (int k = 0; k < literals.length; k++) {
+            for (int i = 0; i < literals[k].length && i < 8; i++) {
+                literalWords[k] |= (literals[k][i] & 0xFFL) << (8 * i);
+            }
+        }
         // Split after the needed field that precedes the longest run of skipped fields (user agent, request id,
         // authority, ... in the default formats): that run is never scanned.
         int bestRun = 0;
@@ -78,112 +113,7 @@ public final class TextLogFormat implements LogFormat {
      * @throws InputException naming what is wrong with the format string
      */
     public static TextLogFormat compile(String name, String format, String instanceOperator) {
-        String f = format.endsWith("\n") ? format.substring(0, format.length() - 1) : format;
-        List<byte[]> literals = new ArrayList<>();
-        List<Field> fields = new ArrayList<>();
-        List<StartTimeFormat> times = new ArrayList<>();
-        StringBuilder text = new StringBuilder();
-        int i = 0;
-        boolean instanceFound = false;
-        while (i < f.length()) {
-            char c = f.charAt(i);
-            if (c != '%') {
-                text.append(c);
-                i++;
-                continue;
-            }
-            int close = operatorEnd(f, i);
-            if (close < 0) {
-                throw new InputException("log format " + name + ": the % at column " + (i + 1)
-                        + " starts an operator that is never closed; operators are written %COMMAND%, %COMMAND(arg)% or %COMMAND(arg):N%");
-            }
-            String operator = f.substring(i + 1, close);
-            String command = operator;
-            String argument = null;
-            int paren = operator.indexOf('(');
-            if (paren >= 0) {
-                command = operator.substring(0, paren);
-                int end = operator.lastIndexOf(')');
-                argument = operator.substring(paren + 1, end < 0 ? operator.length() : end);
-            }
-            if (!text.isEmpty() || fields.isEmpty()) {
-                literals.add(text.toString().getBytes(StandardCharsets.UTF_8));
-                text.setLength(0);
-            } else {
-                throw new InputException("log format " + name + ": %" + operator
-                        + "% follows the operator before it with no text between them, so their values cannot be told apart");
-            }
-            String bare = stripLength(operator);
-            Field field = field(command);
-            if (instanceOperator != null && bare.equals(instanceOperator)) {
-                field = Field.INSTANCE;
-                instanceFound = true;
-            }
-            fields.add(field);
-            if (field == Field.START_TIME) {
-                try {
-                    times.add(StartTimeFormat.compile(argument == null || argument.isEmpty()
-                            ? StartTimeFormat.ENVOY_DEFAULT : argument));
-                } catch (IllegalArgumentException e) {
-                    throw new InputException("log format " + name + ": " + e.getMessage());
-                }
-            } else {
-                times.add(null);
-            }
-            i = close + 1;
-        }
-        literals.add(text.toString().getBytes(StandardCharsets.UTF_8));
-        for (Field required : new Field[] {Field.START_TIME, Field.RESPONSE_CODE, Field.UPSTREAM_HOST}) {
-            if (!fields.contains(required)) {
-                throw new InputException("log format " + name + ": it has no %" + required.name()
-                        + "%; replay needs %START_TIME%, %RESPONSE_CODE% and %UPSTREAM_HOST% (and %RESPONSE_FLAGS% and "
-                        + "%DURATION% to be exact); see docs/replay.md for how to add them");
-            }
-        }
-        if (instanceOperator != null && !instanceFound) {
-            throw new InputException("--instance-field: " + instanceOperator + " is not an operator of the log format "
-                    + name + "; give it as written in the format without the % signs, e.g. HOSTNAME or REQ(X-POD)");
-        }
-        return new TextLogFormat(name, literals.toArray(new byte[0][]), fields.toArray(new Field[0]),
-                times.toArray(new StartTimeFormat[0]));
-    }
-
-    private static int operatorEnd(String f, int i) {
-        int depth = 0;
-        for (int j = i + 1; j < f.length(); j++) {
-            char c = f.charAt(j);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == '%' && depth <= 0) {
-                return j;
-            } else if (c == ' ' && depth <= 0) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
-    private static String stripLength(String operator) {
-        int close = operator.lastIndexOf(')');
-        int colon = operator.indexOf(':', close < 0 ? 0 : close);
-        return colon > 0 && operator.substring(colon + 1).chars().allMatch(Character::isDigit)
-                ? operator.substring(0, colon) : operator;
-    }
-
-    private static Field field(String command) {
-        return switch (command) {
-            case "START_TIME" -> Field.START_TIME;
-            case "RESPONSE_CODE" -> Field.RESPONSE_CODE;
-            case "RESPONSE_FLAGS", "RESPONSE_FLAGS_LONG" -> Field.RESPONSE_FLAGS;
-            case "UPSTREAM_HOST" -> Field.UPSTREAM_HOST;
-            case "UPSTREAM_CLUSTER", "UPSTREAM_CLUSTER_RAW" -> Field.UPSTREAM_CLUSTER;
-            case "DURATION" -> Field.DURATION;
-            case "RESPONSE_DURATION" -> Field.RESPONSE_DURATION;
-            case "UPSTREAM_REQUEST_ATTEMPT_COUNT" -> Field.ATTEMPTS;
-            default -> Field.SKIP;
-        };
+        return TextFormatCompiler.compile(name, format, instanceOperator);
     }
 
     @Override
@@ -205,25 +135,12 @@ public final class TextLogFormat implements LogFormat {
         out.reset(b);
         int p = start;
         responseDuration = -1;
-        int n = fields.length;
-        int forwardEnd = split;
-        for (int k = 0; k < forwardEnd; k++) {
-            byte[] lit = literals[k];
-            // after the first, each literal is where the search for it ended the value before
-            if (k == 0 && !Bytes.matches(b, p, end, lit)) {
-                return out.fail("expected \"" + new String(lit, StandardCharsets.UTF_8) + "\" at column " + (p - start + 1));
-            }
-            p += lit.length;
-            byte[] next = literals[k + 1];
-            int valueEnd = k + 1 == n && next.length == 0 ? end : Bytes.indexOf(b, p, end, next);
-            if (valueEnd < 0) {
-                return out.fail("line ends early: no \"" + new String(next, StandardCharsets.UTF_8)
-                        + "\" after column " + (p - start + 1));
-            }
-            if (!field(k, b, p, valueEnd, out)) {
+        int n = kinds.length;
+        if (split > 0) {
+            p = forward(b, start, end, out);
+            if (p < 0) {
                 return false;
             }
-            p = valueEnd;
         }
         if (split < n) {
             // the rest from the end: the last literal ends the line, each value starts after its literal
@@ -238,7 +155,11 @@ public final class TextLogFormat implements LogFormat {
                     return out.fail("no \"" + new String(literals[k], StandardCharsets.UTF_8) + "\" before column "
                             + (e - start + 1));
                 }
-                if (!field(k, b, litAt + literals[k].length, e, out)) {
+                int valueStart = litAt + literals[k].length;
+                if (kinds[k] == UPSTREAM_HOST) {
+                    out.hostStart = valueStart;
+                    out.hostEnd = e;
+                } else if (!field(k, b, valueStart, e, out)) {
                     return false;
                 }
                 e = litAt;
@@ -252,15 +173,95 @@ public final class TextLogFormat implements LogFormat {
         return true;
     }
 
+    /**
+     * Reads the fields before {@link #split} from the start of the line; returns where the literal after the last
+     * of them starts, or -1 when the line is bad ({@code out} says why). The fields every line has are read here;
+     * the rest, and every message, in methods of their own.
+     */
+    private int forward(byte[] b, int start, int end, ParsedLine out) {
+        byte[] first = literals[0];
+        if (!Bytes.matches(b, start, end, first)) {
+            out.fail("expected \"" + new String(first, StandardCharsets.UTF_8) + "\" at column 1");
+            return -1;
+        }
+        int[] plan = steps;
+        int count = split;
+        int p = start + first.length;
+        int len = 0;
+        for (int k = 0; k < count; k++) {
+            // each literal after the first is where the search for it ended the value before
+            int step = plan[k];
+            len = step >>> 16;
+            int valueEnd = len == 0 ? end : literalAt(b, p, end, k + 1, (byte) (step >>> 8), len);
+            if (valueEnd < 0) {
+                lineEndsEarly(k + 1, p - start, out);
+                return -1;
+            }
+            int kind = step & 0xF;
+            if (kind == UPSTREAM_HOST) {
+                out.hostStart = p;
+                out.hostEnd = valueEnd;
+            } else if (kind == RESPONSE_CODE || kind == DURATION) {
+                long v = number(b, p, valueEnd);
+                if (kind == RESPONSE_CODE && v >= 0 && v <= 999) {
+                    out.code = (int) v;
+                } else if (kind == DURATION && v >= 0) {
+                    out.durationNanos = v * 1_000_000L;
+                } else if (!field(k, b, p, valueEnd, out)) {
+                    return -1;
+                }
+            } else if (kind == RESPONSE_FLAGS) {
+                out.flags = ResponseFlag.parse(b, p, valueEnd);
+            } else if (kind == START_TIME) {
+                long t = times[k].parse(b, p, valueEnd);
+                if (t == Long.MIN_VALUE) {
+                    badStartTime(k, b, p, valueEnd, out);
+                    return -1;
+                }
+                out.startEpochNanos = t;
+                out.hasStart = true;
+            } else if (kind != SKIP && !field(k, b, p, valueEnd, out)) {
+                return -1;
+            }
+            p = valueEnd + len;
+        }
+        return p - len;
+    }
+
+    /**
+     * Where literal {@code lit} ({@code len} bytes, starting with {@code first}) first starts in {@code b[p, end)}
+     * and fits before {@code end}, or -1: its first byte is searched a word at a time (one search for every
+     * literal, so the JIT inlines one copy of it) and the rest of a literal of up to 8 bytes confirmed in one word
+     * compare (with a word of room after the match).
+     */
+    private int literalAt(byte[] b, int p, int end, int lit, byte first, int len) {
+        if (len > 8) {
+            return Bytes.indexOf(b, p, end, literals[lit]);
+        }
+        int last = end - len + 1;
+        for (int i = p; ; i++) {
+            i = Bytes.indexOf(b, i, last, first);
+            if (i < 0 || len == 1) {
+                return i;
+            }
+            long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
+            if (i + 8 <= b.length ? (Bytes.word(b, i) & mask) == literalWords[lit] : Bytes.matches(b, i, end, literals[lit])) {
+                return i;
+            }
+        }
+    }
+
+    private boolean lineEndsEarly(int literal, int column, ParsedLine out) {
+        return out.fail("line ends early: no \"" + new String(literals[literal], StandardCharsets.UTF_8)
+                + "\" after column " + (column + 1));
+    }
+
     /** RESPONSE_DURATION of the line being parsed (a format, like its start-time pattern, serves one thread). */
     private long responseDuration;
 
-    /**
-     * Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. Small,
-     * so that it is inlined into {@link #parse}; the rarer fields and every message are in methods of their own.
-     */
+    /** Reads field {@code k}'s value {@code b[p, valueEnd)} into {@code out}; false (with the reason) if bad. */
     private boolean field(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
-        switch (fields[k]) {
+        switch (kinds[k]) {
             case SKIP -> {
                 return true;
             }
@@ -293,12 +294,15 @@ public final class TextLogFormat implements LogFormat {
     private boolean startTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
         long t = times[k].parse(b, p, valueEnd);
         if (t == Long.MIN_VALUE) {
-            return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern "
-                    + times[k].pattern());
+            return badStartTime(k, b, p, valueEnd, out);
         }
         out.startEpochNanos = t;
         out.hasStart = true;
         return true;
+    }
+
+    private boolean badStartTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
+        return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern " + times[k].pattern());
     }
 
     private static boolean badCode(byte[] b, int p, int valueEnd, ParsedLine out) {

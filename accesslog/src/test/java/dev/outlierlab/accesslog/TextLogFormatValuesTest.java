@@ -1,0 +1,66 @@
+package dev.outlierlab.accesslog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The values of Envoy's default format as the parser reads them, at their edges: {@code -} and empty codes and
+ * durations, the largest code, values that are not numbers, start times of another second or with another number
+ * of fraction digits, and lines that end early or lack a literal. The common values take a short path and the
+ * others a general one; both must read a line the same way and give the same reason for a bad one.
+ */
+class TextLogFormatValuesTest {
+    private static final TextLogFormat ENVOY = TextLogFormat.compile("envoy", KnownFormats.ENVOY, null);
+    private static final String LINE = "[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" %s %s 0 612 %s 11 \"-\" \"curl/8\" \"id\" \"svc\" \"%s\"";
+    private static final String REST = " \"GET /a HTTP/1.1\" 200 - 0 612 12 11 \"-\" \"curl/8\" \"id\" \"svc\" \"h\"";
+    private static final long T = 1_796_067_395_123_000_000L;
+
+    @Test
+    void codesDurationsAndFlagsAtTheirEdges() {
+        assertThat(read(String.format(LINE, "200", "-", "12", "10.0.0.1:80")))
+                .isEqualTo("code=200 dur=12000000 start=" + T + " flags=0 host=10.0.0.1:80");
+        assertThat(read(String.format(LINE, "-", "UF", "12", "10.0.0.1:80")))
+                .isEqualTo("code=0 dur=12000000 start=" + T + " flags=" + ResponseFlag.UF.bit() + " host=10.0.0.1:80");
+        assertThat(read(String.format(LINE, "0", "UT,URX", "-", "10.0.0.1:80")))
+                .isEqualTo("code=0 dur=-1 start=" + T + " flags=" + (ResponseFlag.UT.bit() | ResponseFlag.URX.bit())
+                        + " host=10.0.0.1:80");
+        assertThat(read(String.format(LINE, "999", "-", "0", "-"))).isEqualTo("code=999 dur=0 start=" + T + " flags=0 host=-");
+        assertThat(read(String.format(LINE, "", "-", "", "h"))).isEqualTo("code=0 dur=-1 start=" + T + " flags=0 host=h");
+        assertThat(read(String.format(LINE, "1000", "-", "12", "h"))).isEqualTo("bad: RESPONSE_CODE \"1000\" is not a status code");
+        assertThat(read(String.format(LINE, "20x", "-", "12", "h"))).isEqualTo("bad: RESPONSE_CODE \"20x\" is not a status code");
+        assertThat(read(String.format(LINE, "200", "-", "1x", "h")))
+                .isEqualTo("bad: DURATION \"1x\" is not a number of milliseconds");
+        assertThat(read(String.format(LINE, "200", "-", "1234567890123456789", "h")))
+                .isEqualTo("bad: DURATION \"1234567890123456789\" is not a number of milliseconds");
+    }
+
+    @Test
+    void startTimesOfEachShapeAndLinesThatDoNotFit() {
+        // the same second as the line before (the remembered prefix), then a new one, with 0, 1 and 3 fraction digits
+        assertThat(read("[2026-11-30T19:36:35.123Z]" + REST)).startsWith("code=200 dur=12000000 start=" + T + " ");
+        assertThat(read("[2026-11-30T19:36:35.9Z]" + REST)).startsWith("code=200 dur=12000000 start=" + (T + 777_000_000L) + " ");
+        assertThat(read("[2026-11-30T19:36:36Z]" + REST)).startsWith("code=200 dur=12000000 start=1796067396000000000 ");
+        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST)).startsWith("code=200 dur=12000000 start=1796067396500000000 ");
+        assertThat(read("[2026-13-30T19:36:35.123Z]" + REST))
+                .isEqualTo("bad: START_TIME \"2026-13-30T19:36:35.123Z\" does not match the pattern %Y-%m-%dT%H:%M:%E3SZ");
+        assertThat(read("[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" 200")).isEqualTo("bad: line ends early: no \" \" after column 46");
+        assertThat(read("[2026-11-30T19:36:35.123" + REST)).isEqualTo("bad: line ends early: no \"] \"\" after column 2");
+        assertThat(read("(2026-11-30T19:36:36.5Z]" + REST)).isEqualTo("bad: expected \"[\" at column 1");
+        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.substring(0, REST.length() - 1)))
+                .isEqualTo("bad: the line does not end with \"\"\"");
+        // the host is what follows the last " \"" before the closing quote
+        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.replace("\"svc\" \"h\"", "\"svc\"h\""))).endsWith(" host=svc\"h");
+    }
+
+    private static String read(String line) {
+        byte[] b = ("xx" + line + "\n").getBytes(StandardCharsets.UTF_8);
+        ParsedLine p = new ParsedLine();
+        if (!ENVOY.parse(b, 2, b.length - 1, p)) {
+            return "bad: " + p.error();
+        }
+        return "code=" + p.code + " dur=" + p.durationNanos + " start=" + p.startEpochNanos + " flags=" + p.flags
+                + " host=" + (p.hostStart < 0 ? "none" : new String(b, p.hostStart, p.hostEnd - p.hostStart, StandardCharsets.UTF_8));
+    }
+}

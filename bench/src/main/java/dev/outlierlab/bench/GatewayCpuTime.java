@@ -11,7 +11,9 @@ import java.util.Locale;
  * time: on a machine shared with other work, wall time counts the time the thread waits for a core, CPU time
  * does not. Each mode is warmed up, then run {@code runs} times on the calling thread; it prints CPU
  * nanoseconds per simulated attempt, the attempts per CPU second that gives, and allocated bytes per attempt.
- * A cross-check of the JMH figures under load, not a replacement.
+ * A cross-check of the JMH figures under load, not a replacement. After each run it times {@link ReferenceLoop}, a
+ * fixed loop of the same kind of work, and prints its median beside the figures: how fast the machine was while
+ * they were taken.
  * Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.GatewayCpuTime [runs]}.
  */
 public final class GatewayCpuTime {
@@ -23,8 +25,8 @@ public final class GatewayCpuTime {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
         System.out.println("| Benchmark | CPU ns per attempt, median run | fastest run | Attempts per CPU second (median) "
-                + "| Allocated bytes per attempt |");
-        System.out.println("|---|---:|---:|---:|---:|");
+                + "| Allocated bytes per attempt | Reference loop, ns per iteration (median) |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
         for (String mode : new String[] {"prod", "shadow"}) {
             GatewayScenario scenario = GatewayBenchmark.sixEndpoints(mode);
             long sink = 0;
@@ -32,6 +34,7 @@ public final class GatewayCpuTime {
                 sink += GatewaySimulation.run(scenario).summary().attempts();
             }
             double[] nsPerAttempt = new double[runs];
+            double[] reference = new double[runs];
             long attempts = 0;
             long bytes = 0;
             for (int i = 0; i < runs; i++) {
@@ -42,11 +45,15 @@ public final class GatewayCpuTime {
                 bytes += mx.getThreadAllocatedBytes(thread) - bytesBefore;
                 attempts += r.summary().attempts();
                 nsPerAttempt[i] = (double) cpu / r.summary().attempts();
+                long refBefore = mx.getCurrentThreadCpuTime();
+                long iterations = ReferenceLoop.run();
+                reference[i] = (double) (mx.getCurrentThreadCpuTime() - refBefore) / iterations;
             }
+            java.util.Arrays.sort(reference);
             java.util.Arrays.sort(nsPerAttempt);
             double median = nsPerAttempt[runs / 2];
-            System.out.printf(Locale.ROOT, "| `GatewayBenchmark.sixEndpoints` (%s), CPU time | %.1f | %.1f | %.1f M | %.4f |%n",
-                    mode, median, nsPerAttempt[0], 1e3 / median, (double) bytes / attempts);
+            System.out.printf(Locale.ROOT, "| `GatewayBenchmark.sixEndpoints` (%s), CPU time | %.1f | %.1f | %.1f M | %.4f | %.1f |%n",
+                    mode, median, nsPerAttempt[0], 1e3 / median, (double) bytes / attempts, reference[runs / 2]);
             if (sink < 0) {
                 System.out.println(sink);
             }

@@ -21,20 +21,19 @@ import picocli.CommandLine.Option;
 public final class WorkOptions {
     /**
      * Request-equivalents simulated per second, taken low on purpose so that the estimate errs long: on
-     * 2026-12-01 the quiet 2-core machine ran {@code ScenarioBenchmark.defaultScenario} at 9.4 million simulated
-     * requests a second and a 24 h run of 2,000 requests a second through {@code run} at 8.3 million (the 65 to
-     * 84 million of earlier benchmarks were taken when the same virtual machine was several times faster).
+     * 2026-12-01 at 02:20 UTC a 24 h run of 2,000 requests a second through {@code run} (172.8 million requests)
+     * took 9.3 to 9.6 s on the 2-core machine, 18 million a second, while the host was in its slow phase (the
+     * README's reference loop at 54 ns, against 28 in its fast phase, when runs take half as long). Before the
+     * per-request divisions were removed the same run took 20.9 s.
      */
-    static final long UNITS_PER_SECOND = 8_000_000L;
+    static final long UNITS_PER_SECOND = 16_000_000L;
     /**
-     * Gateway attempt-equivalents ({@link GatewayWorkEstimate}) simulated per second, taken low on purpose: the
-     * README's {@code GatewayBenchmark.sixEndpoints} (3 million requests and attempts over six endpoints, 9.6
-     * million units a run) ran 1.72 runs a second on one core of the quiet 2-core machine, 16.5 million units a
-     * second, and 2 to 100 endpoints ran at 12 to 13 million a second of thread CPU time with the machine under
-     * load (average 12). The gateway simulator is being made faster; until it is re-measured, this rate stays
-     * below everything measured before, so the estimate errs long.
+     * Gateway attempt-equivalents ({@link GatewayWorkEstimate}) simulated per second, taken low on purpose: on
+     * 2026-12-01 at 02:21 UTC the two-provider example over 200 h (432 million requests, 1,036.8 million units)
+     * took 27.8 s through {@code run}, 37 million units a second, with the host in its slow phase (reference loop
+     * at 56 ns).
      */
-    static final long GATEWAY_UNITS_PER_SECOND = 10_000_000L;
+    static final long GATEWAY_UNITS_PER_SECOND = 20_000_000L;
     /** Work estimated at more seconds than this needs {@code --yes}. */
     static final long MAX_SECONDS_WITHOUT_YES = 60;
 

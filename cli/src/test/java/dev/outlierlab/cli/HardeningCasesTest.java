@@ -142,7 +142,7 @@ class HardeningCasesTest {
     @Test
     void workOverAMinuteIsRefusedWithTheEstimateUnlessAllowed() {
         CliRunner.run("run", "--set", "duration=8760h")
-                .assertRejected("this run is estimated at 40 min of work", "18,921,600,000 simulated requests", "--yes");
+                .assertRejected("this run is estimated at 20 min of work", "18,921,600,000 simulated requests", "--yes");
         CliRunner.run("sweep", "--set", "duration=2000h", "--vary", "cluster.hosts=6,7")
                 .assertRejected("this sweep of 2 runs is estimated at");
         CliRunner.run("run", "--set", "duration=3650d").assertRejected("duration");

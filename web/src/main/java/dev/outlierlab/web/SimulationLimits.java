@@ -33,8 +33,9 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         long maxDecisions, int maxFaults, long maxWork) {
     /**
      * The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000
-     * decisions, 100 faults, 100 million request-equivalents of work (about 12 seconds of one core at the 8 to 9 million
-     * simulated requests a second measured on 2026-12-01; the server's deadline stops anything slower).
+     * decisions, 100 faults, 100 million request-equivalents of work (about 6 seconds of one core at the 18 million simulated
+     * requests a second measured on 2026-12-01 with the host in a slow phase; the server's deadline stops anything
+     * slower).
      */
     public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L,
             200_000L, 100, 100_000_000L);

@@ -6,10 +6,25 @@ package dev.outlierlab.bench;
  * simple ejection rule), written with plain arrays in one method. It never changes, so its time per iteration
  * tells how fast this machine is at the moment: on the 2-core virtual machine of the README the same loop has
  * taken from 28 to 56 ns, as the host's other tenants come and go, and a figure of the simulation means little
- * without it. {@link GatewayCpuTime} runs it beside the simulation.
+ * without it. {@link GatewayCpuTime} runs it beside the simulation, and {@link #main} runs it alone.
  */
-final class ReferenceLoop {
+public final class ReferenceLoop {
     private ReferenceLoop() {
+    }
+
+    /**
+     * Times 14 passes in thread CPU time and prints the last one's nanoseconds per iteration (the first passes
+     * are the JIT's): {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.ReferenceLoop}.
+     */
+    public static void main(String[] args) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        double last = 0;
+        for (int i = 0; i < 14; i++) {
+            long before = mx.getCurrentThreadCpuTime();
+            long iterations = run();
+            last = (double) (mx.getCurrentThreadCpuTime() - before) / iterations;
+        }
+        System.out.printf(java.util.Locale.ROOT, "reference loop: %.1f ns per iteration%n", last);
     }
 
     /** One pass of 3,000,000 iterations; returns the iterations made (with a check value folded in). */

@@ -135,11 +135,7 @@ final class Bytes {
             if (i < 0) {
                 return -1;
             }
-            int j = 1;
-            while (j < lit.length && b[i + j] == lit[j]) {
-                j++;
-            }
-            if (j == lit.length) {
+            if (matches(b, i, end, lit)) {
                 return i;
             }
             i++;
@@ -159,11 +155,7 @@ final class Bytes {
             if (i < 0) {
                 return -1;
             }
-            int j = 1;
-            while (j < lit.length && b[i + j] == lit[j]) {
-                j++;
-            }
-            if (j == lit.length) {
+            if (matches(b, i, to, lit)) {
                 return i;
             }
         }

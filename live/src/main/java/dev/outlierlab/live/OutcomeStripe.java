@@ -91,22 +91,17 @@ final class OutcomeStripe {
      * {@link #ACCEPTED_HIGH} or {@link #FULL}. Lock-free and allocation-free.
      */
     int offer(long timeNanos, long payload) {
-        int quarter = capacity >>> 2;
         long pos = tail;
         while (true) {
-            long limit = (long) LIMIT.getOpaque(this);
-            if (pos >= limit - quarter) {
-                limit = head + capacity;
-                LIMIT.setOpaque(this, limit);
-                if (pos >= limit) {
-                    return FULL;
-                }
+            long limit = limitFor(pos);
+            if (pos >= limit) {
+                return FULL;
             }
             if (TAIL.weakCompareAndSet(this, pos, pos + 1)) {
                 int index = (int) (pos & mask) << 1;
                 slots[index] = timeNanos;
                 SLOT.setRelease(slots, index + 1, payload | ((pos >>> lapShift) << 63));
-                return pos >= limit - quarter ? ACCEPTED_HIGH : ACCEPTED;
+                return pos >= limit - (capacity >>> 2) ? ACCEPTED_HIGH : ACCEPTED;
             }
             pos = tail;
         }
@@ -117,21 +112,30 @@ final class OutcomeStripe {
      * no compare-and-set (a release store of the tail after the slot's).
      */
     int offerOwned(long timeNanos, long payload) {
-        int quarter = capacity >>> 2;
         long pos = tail;
-        long limit = (long) LIMIT.getOpaque(this);
-        if (pos >= limit - quarter) {
-            limit = head + capacity;
-            LIMIT.setOpaque(this, limit);
-            if (pos >= limit) {
-                return FULL;
-            }
+        long limit = limitFor(pos);
+        if (pos >= limit) {
+            return FULL;
         }
         int index = (int) (pos & mask) << 1;
         slots[index] = timeNanos;
         SLOT.setRelease(slots, index + 1, payload | ((pos >>> lapShift) << 63));
         TAIL.setRelease(this, pos + 1);
-        return pos >= limit - quarter ? ACCEPTED_HIGH : ACCEPTED;
+        return pos >= limit - (capacity >>> 2) ? ACCEPTED_HIGH : ACCEPTED;
+    }
+
+    /**
+     * The producers' limit for a claim at {@code pos}: the cached one, read again from the head once the claim
+     * is within a quarter of it (so producers read the drainer's line rarely). A limit at or below {@code pos}
+     * means the ring is full.
+     */
+    private long limitFor(long pos) {
+        long limit = (long) LIMIT.getOpaque(this);
+        if (pos >= limit - (capacity >>> 2)) {
+            limit = head + capacity;
+            LIMIT.setOpaque(this, limit);
+        }
+        return limit;
     }
 
     /** Whether every outcome claimed has been taken. Consumer only. */

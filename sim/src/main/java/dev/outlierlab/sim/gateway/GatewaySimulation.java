@@ -59,10 +59,7 @@ public final class GatewaySimulation {
         int maxAttempts = scenario.maxAttemptsPerRequest();
         TrafficSpec traffic = scenario.traffic();
         long count = scenario.requestCount();
-        boolean[] fixedLists = new boolean[processes];
-        for (int q = 0; q < processes; q++) {
-            fixedLists[q] = routers[q].listsFixed();
-        }
+        boolean fixedLists = routers[0].listsFixed(); // every process routes by the same strategy
         EvenSendTimes times = new EvenSendTimes(traffic.rps());
         int p = -1;
         for (long i = 0; i < count; i++) {
@@ -70,7 +67,7 @@ public final class GatewaySimulation {
             p = p + 1 < processes ? p + 1 : 0;
             CandidateStage stage = stages[p];
             CandidateRouter router = routers[p];
-            int candidates = stage.apply(router.list(), router.next(), n, fixedLists[p], t);
+            int candidates = stage.apply(router.list(), router.next(), n, fixedLists, t);
             recorder.stage(stage.actionOrdinal());
             int[] list = stage.list();
             int start = stage.listStart();

@@ -68,8 +68,10 @@ final class LogSource implements AutoCloseable {
             }
             eof = true;
         } catch (IOException e) {
-            throw new InputException(input.name() + ":" + (reader.lineNumber() + 1) + ": cannot be read ("
-                    + e.getMessage() + ")");
+            // the line being read when it failed: the next one, unless the reader was already skipping an
+            // over-long line, which it has counted
+            long line = reader.tooLong() ? reader.lineNumber() : reader.lineNumber() + 1;
+            throw new InputException(input.name() + ":" + line + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 

@@ -113,6 +113,8 @@ class HardeningCasesTest {
             CliRunner.run("run", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
             CliRunner.run("run", "--trace-in", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
             CliRunner.run("check", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
+            CliRunner.run("replay", "/dev/zero", "--log-format", "envoy").assertRejected(
+                    "/dev/zero:1: cannot be read (line 1 has no line break within 64 MiB: not a text log)");
         }
         Path big = dir.resolve("big.yaml");
         Files.writeString(big, "# padding\n".repeat(900_000));

@@ -8,6 +8,8 @@ package dev.outlierlab.engine.gateway;
  * after construction. Time must not go backwards.
  */
 public final class EndpointWindow {
+    /** Below this count, {@code count * 100.0} is exact: 2^46, and 2^46 * 100 < 2^53. */
+    static final long EXACT_PERCENT_LIMIT = 1L << 46;
     private final long bucketNanos;
     private final int[] attempts;
     private final int[] failures;
@@ -84,8 +86,17 @@ public final class EndpointWindow {
         return totalFailures;
     }
 
-    /** The success rate in percent, {@code successes * 100.0 / attempts}; NaN when empty. */
+    /**
+     * The success rate in percent, {@code successes * 100.0 / attempts}; NaN when empty. A window without
+     * failures gives exactly 100 without dividing: for a count {@code a} below 2^46, {@code a * 100.0} is exact
+     * (below 2^53), so {@code a * 100.0 / a} is exactly 100.0. (Above 2^53 / 100 the product is rounded and
+     * the quotient can be 100.00000000000001, so larger counts divide.) The judgement computes every peer's
+     * rate at each outcome, and most peers are healthy.
+     */
     public double successRatePercent() {
+        if (totalFailures == 0 && totalAttempts > 0 && totalAttempts < EXACT_PERCENT_LIMIT) {
+            return 100.0;
+        }
         return (totalAttempts - totalFailures) * 100.0 / totalAttempts;
     }
 

@@ -95,10 +95,26 @@ public final class GatewayDetector implements Detector {
 
     /**
      * Records one attempt's outcome and judges the endpoint (section 3). Returns due at {@code nowNanos} are
-     * applied first. Connect-success signals are not attempts and are ignored.
+     * applied first. Connect-success signals are not attempts and are ignored. A success with no return due
+     * (nearly every attempt) takes a path small enough to be compiled into the caller's loop; everything else
+     * is {@link #recordOutcome}, with the same result.
      */
     @Override
     public void record(int endpoint, int outcome, long nowNanos) {
+        if (nowNanos >= nextReturnNanos || !Outcome.isSuccess(outcome)) {
+            recordOutcome(endpoint, outcome, nowNanos);
+            return;
+        }
+        EndpointWindow own = windows[endpoint];
+        own.record(nowNanos, false);
+        consecutive[endpoint] = 0;
+        if (ejected[endpoint] || own.failures() == 0 || own.attempts() < minRequests) {
+            return; // see judgeSuccessRate: none of these is judged
+        }
+        judgeSuccessRate(endpoint, nowNanos);
+    }
+
+    private void recordOutcome(int endpoint, int outcome, long nowNanos) {
         if (Outcome.isConnectSignal(outcome)) {
             return;
         }

@@ -90,6 +90,11 @@ public final class CandidateStage {
         if (!state.anyEjected()) {
             return count;
         }
+        return applyWithEjections(from, offset, count, fixedList);
+    }
+
+    /** {@link #apply} once something is ejected: kept apart so that apply's common path stays small. */
+    private int applyWithEjections(int[] from, int offset, int count, boolean fixedList) {
         long version = fixedList ? state.ejectionVersion() : -1;
         if (version < 0) {
             if (scratch.length < count) {

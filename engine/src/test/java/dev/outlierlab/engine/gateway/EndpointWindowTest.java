@@ -28,6 +28,28 @@ class EndpointWindowTest {
         assertThat(w.attempts()).isZero();
     }
 
+    /** The rate of a window without failures is 100 without a division: the division gives exactly that too. */
+    @Test
+    void aWindowWithoutFailuresHasTheRateTheDivisionGives() {
+        java.util.Random random = new java.util.Random(17);
+        for (int k = 0; k < 200_000; k++) {
+            long a = k < 100_000 ? k + 1 : 1 + (random.nextLong() >>> (19 + random.nextInt(45)));
+            assertThat(a).isLessThan(EndpointWindow.EXACT_PERCENT_LIMIT);
+            assertThat(a * 100.0 / a).as("a = %d", a).isEqualTo(100.0);
+        }
+        // why larger counts divide: there the product is rounded and the quotient need not be 100
+        long large = 413_500_381_981_247_041L;
+        assertThat(large * 100.0 / large).isNotEqualTo(100.0);
+        EndpointWindow w = new EndpointWindow(S, 3);
+        for (int i = 0; i < 7; i++) {
+            w.record(i, false);
+        }
+        assertThat(w.successRatePercent()).isEqualTo(7 * 100.0 / 7);
+        w.record(8, true);
+        assertThat(w.successRatePercent()).isEqualTo(7 * 100.0 / 8).isEqualTo(87.5);
+        assertThat(new EndpointWindow(S, 3).successRatePercent()).isNaN();
+    }
+
     @Test
     void aLongGapClearsEverythingAndRecordingGoesOn() {
         EndpointWindow w = new EndpointWindow(S, 60);

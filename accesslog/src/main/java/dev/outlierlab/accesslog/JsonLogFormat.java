@@ -77,6 +77,9 @@ public final class JsonLogFormat implements LogFormat {
                     if (!absent && d < 0) {
                         return out.fail(keys.duration() + " " + p.getText() + " is not a number of milliseconds");
                     }
+                    if (ParsedLine.durationTooLong(d)) {
+                        return out.failDurationTooLong(keys.duration(), p.getText());
+                    }
                     out.durationNanos = d < 0 ? -1 : d * 1_000_000L;
                 } else if (key.equals(keys.responseFlags())) {
                     byte[] f = absent ? scratch : p.getText().getBytes(StandardCharsets.UTF_8);

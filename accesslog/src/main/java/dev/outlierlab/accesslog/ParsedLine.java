@@ -5,6 +5,12 @@ package dev.outlierlab.accesslog;
  * reused for every line, so reading allocates nothing per line). Text fields are ranges of {@link #bytes}.
  */
 public final class ParsedLine {
+    /**
+     * The longest duration a line may give, in milliseconds: the lab's longest duration (ten years,
+     * {@code Durations.MAX_NANOS}). A longer one is a bad line: in nanoseconds it would overflow or carry the
+     * outcome's time past anything a replay can span.
+     */
+    static final long MAX_DURATION_MILLIS = dev.outlierlab.engine.Durations.MAX_NANOS / 1_000_000L;
     byte[] bytes;
     long startEpochNanos;
     boolean hasStart;
@@ -33,6 +39,17 @@ public final class ParsedLine {
         instanceStart = -1;
         attempts = -1;
         error = null;
+    }
+
+    /** Whether a duration field's value in milliseconds is longer than {@link #MAX_DURATION_MILLIS}. */
+    static boolean durationTooLong(long millis) {
+        return millis > MAX_DURATION_MILLIS;
+    }
+
+    /** Fails the line for a duration longer than {@link #MAX_DURATION_MILLIS}, naming the key and the value. */
+    boolean failDurationTooLong(String key, String text) {
+        return fail(key + " " + text + " is more than " + MAX_DURATION_MILLIS
+                + " milliseconds (ten years, the longest duration the lab accepts)");
     }
 
     boolean fail(String why) {

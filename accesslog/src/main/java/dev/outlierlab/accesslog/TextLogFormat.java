@@ -205,7 +205,7 @@ public final class TextLogFormat implements LogFormat {
                 long v = number(b, p, valueEnd);
                 if (kind == RESPONSE_CODE && v >= 0 && v <= 999) {
                     out.code = (int) v;
-                } else if (kind == DURATION && v >= 0) {
+                } else if (kind == DURATION && v >= 0 && v <= ParsedLine.MAX_DURATION_MILLIS) {
                     out.durationNanos = v * 1_000_000L;
                 } else if (!field(k, b, p, valueEnd, out)) {
                     return -1;
@@ -324,6 +324,9 @@ public final class TextLogFormat implements LogFormat {
                 long v = number(b, p, valueEnd);
                 if (v == -2) {
                     return out.fail(fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
+                }
+                if (ParsedLine.durationTooLong(v)) {
+                    return out.failDurationTooLong(fields[k].name(), "\"" + text(b, p, valueEnd) + "\"");
                 }
                 if (fields[k] == Field.DURATION) {
                     out.durationNanos = v < 0 ? -1 : v * 1_000_000L;

@@ -34,6 +34,16 @@ class TextLogFormatValuesTest {
                 .isEqualTo("bad: DURATION \"1x\" is not a number of milliseconds");
         assertThat(read(String.format(LINE, "200", "-", "1234567890123456789", "h")))
                 .isEqualTo("bad: DURATION \"1234567890123456789\" is not a number of milliseconds");
+        // 18 digits would overflow in nanoseconds (it once read as 2,003,764,205,205,896,640 ns, a time in 2033):
+        // anything over ten years is refused, on the short path and the general one alike
+        assertThat(read(String.format(LINE, "200", "-", "999999999999999999", "h")))
+                .isEqualTo("bad: DURATION \"999999999999999999\" is more than 316224000000 milliseconds (ten years, "
+                        + "the longest duration the lab accepts)");
+        assertThat(read(String.format(LINE, "200", "-", "316224000001", "h"))).startsWith("bad: DURATION \"316224000001\" is more than");
+        assertThat(read(String.format(LINE, "200", "-", "316224000000", "h")))
+                .isEqualTo("code=200 dur=316224000000000000 start=" + T + " flags=0 host=h");
+        assertThat(read(String.format(LINE, "20x", "-", "999999999999999999", "h")))
+                .isEqualTo("bad: RESPONSE_CODE \"20x\" is not a status code");
     }
 
     @Test
@@ -52,6 +62,23 @@ class TextLogFormatValuesTest {
                 .isEqualTo("bad: the line does not end with \"\"\"");
         // the host is what follows the last " \"" before the closing quote
         assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.replace("\"svc\" \"h\"", "\"svc\"h\""))).endsWith(" host=svc\"h");
+    }
+
+    @Test
+    void aJsonDurationOverTenYearsIsABadLineToo() {
+        JsonLogFormat json = new JsonLogFormat(JsonKeys.ISTIO, StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT));
+        String line = "{\"start_time\":\"2026-11-30T19:36:35.123Z\",\"response_code\":200,\"duration\":%s,"
+                + "\"upstream_host\":\"h\"}";
+        ParsedLine p = new ParsedLine();
+        byte[] ok = String.format(line, "316224000000").getBytes(StandardCharsets.UTF_8);
+        assertThat(json.parse(ok, 0, ok.length, p)).as(p.error()).isTrue();
+        assertThat(p.durationNanos).isEqualTo(316_224_000_000_000_000L);
+        for (String tooLong : new String[] {"316224000001", "999999999999999999", "\"999999999999999999\""}) {
+            byte[] b = String.format(line, tooLong).getBytes(StandardCharsets.UTF_8);
+            assertThat(json.parse(b, 0, b.length, p)).isFalse();
+            assertThat(p.error()).isEqualTo("duration " + tooLong.replace("\"", "") + " is more than 316224000000 "
+                    + "milliseconds (ten years, the longest duration the lab accepts)");
+        }
     }
 
     private static String read(String line) {

@@ -142,6 +142,17 @@ final class OutcomeRecorder {
 
     /** Merges the {@code count} active rings' batches up to {@code bound}, in runs. */
     private int merge(OutcomeSink drain, int count, long bound) {
+        if (count == 2) {
+            return OutcomeStripe.mergeTwo(active[0], active[1], drain, bound);
+        }
+        return mergeRuns(active, count, drain, bound);
+    }
+
+    /**
+     * {@link #merge} of any number of rings ({@code active[0, count)}, in ring order): a search for the ring
+     * with the earliest next outcome, then a run from it, and again.
+     */
+    static int mergeRuns(OutcomeStripe[] active, int count, OutcomeSink drain, long bound) {
         int applied = 0;
         while (true) {
             OutcomeStripe best = null;

@@ -198,24 +198,29 @@ final class OutcomeStripe {
      */
     int applyRun(OutcomeSink drain, long until) {
         long c = cursor;
-        long end = batchEnd;
-        long start = c;
-        long[] s = slots;
+        cursor = runFrom(this, c, slots[(int) (c & mask) << 1], until, drain);
+        return (int) (cursor - c);
+    }
+
+    /**
+     * Applies ring {@code r}'s batch from position {@code c}, whose time is {@code time}: that outcome whatever
+     * its time, then the following ones while their time is at most {@code until}; returns the position after
+     * the last one applied. Frees the slots taken every {@value #RELEASE_EVERY} outcomes, so that a producer
+     * waiting for room does not wait for the whole batch. Consumer only.
+     */
+    private static long runFrom(OutcomeStripe r, long c, long time, long until, OutcomeSink drain) {
+        long end = r.batchEnd;
+        long[] s = r.slots;
+        int m = r.mask;
         do {
-            int index = (int) (c & mask) << 1;
-            long time = s[index];
-            if (c > start && time > until) {
-                break;
-            }
-            long payload = s[index + 1] & ~PARITY;
+            long payload = s[((int) (c & m) << 1) + 1] & ~PARITY;
             c++;
             if ((c & (RELEASE_EVERY - 1)) == 0) {
-                HEAD.setRelease(this, c);
+                HEAD.setRelease(r, c);
             }
             drain.apply(time, payload);
-        } while (c < end);
-        cursor = c;
-        return (int) (c - start);
+        } while (c < end && (time = s[(int) (c & m) << 1]) <= until);
+        return c;
     }
 
     /**
@@ -244,29 +249,13 @@ final class OutcomeStripe {
             boolean aCompetes = ca < ea && ta <= bound;
             boolean bCompetes = cb < eb && tb <= bound;
             if (aCompetes && (!bCompetes || ta <= tb)) {
-                long until = bCompetes ? tb : bound;
-                long time = ta;
-                do {
-                    long payload = sa[((int) (ca & ma) << 1) + 1] & ~PARITY;
-                    ca++;
-                    if ((ca & (RELEASE_EVERY - 1)) == 0) {
-                        HEAD.setRelease(a, ca);
-                    }
-                    drain.apply(time, payload);
-                    applied++;
-                } while (ca < ea && (time = sa[(int) (ca & ma) << 1]) <= until);
+                long from = ca;
+                ca = runFrom(a, ca, ta, bCompetes ? tb : bound, drain);
+                applied += (int) (ca - from);
             } else if (bCompetes) {
-                long until = aCompetes ? ta : bound;
-                long time = tb;
-                do {
-                    long payload = sb[((int) (cb & mb) << 1) + 1] & ~PARITY;
-                    cb++;
-                    if ((cb & (RELEASE_EVERY - 1)) == 0) {
-                        HEAD.setRelease(b, cb);
-                    }
-                    drain.apply(time, payload);
-                    applied++;
-                } while (cb < eb && (time = sb[(int) (cb & mb) << 1]) <= until);
+                long from = cb;
+                cb = runFrom(b, cb, tb, aCompetes ? ta : bound, drain);
+                applied += (int) (cb - from);
             } else {
                 a.cursor = ca;
                 b.cursor = cb;

@@ -27,39 +27,4 @@ public interface CandidateRouter {
     default boolean listsFixed() {
         return false;
     }
-
-    /** Copies the next request's candidates into {@code out} (its first {@link #endpointCount()} places). */
-    default void next(int[] out) {
-        int start = next();
-        System.arraycopy(list(), start, out, 0, endpointCount());
-    }
-
-    /** Always the listed order. */
-    static CandidateRouter ordered(int endpoints) {
-        int[] listed = new int[endpoints];
-        for (int i = 0; i < endpoints; i++) {
-            listed[i] = i;
-        }
-        return new CandidateRouter() {
-            @Override
-            public int next() {
-                return 0;
-            }
-
-            @Override
-            public int[] list() {
-                return listed;
-            }
-
-            @Override
-            public int endpointCount() {
-                return endpoints;
-            }
-
-            @Override
-            public boolean listsFixed() {
-                return true;
-            }
-        };
-    }
 }

@@ -51,7 +51,7 @@ public record RoutingConfig(RoutingStrategy strategy, List<Integer> weights, int
     public CandidateRouter newRouter(int endpoints) {
         validateFor(endpoints);
         return switch (strategy) {
-            case ORDERED -> CandidateRouter.ordered(endpoints);
+            case ORDERED -> RoundRobinRouter.listedOrder(endpoints);
             case ROUND_ROBIN -> new RoundRobinRouter(endpoints);
             case WEIGHTED -> new SmoothWeightedRouter(weights.stream().mapToInt(Integer::intValue).toArray());
         };

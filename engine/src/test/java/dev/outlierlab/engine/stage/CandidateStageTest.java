@@ -2,93 +2,27 @@ package dev.outlierlab.engine.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.EjectionState;
-import dev.outlierlab.engine.ScheduledWork;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The request stage: what each mode does to a candidate list, the two guards, and due work first. */
 class CandidateStageTest {
-    /** Ejection flags set by the test; its due work returns every endpoint at {@code returnAt}. */
-    private static final class Flags implements EjectionState, ScheduledWork {
-        final boolean[] ejected;
-        long returnAt = NEVER;
-        int runs;
-
-        Flags(int n) {
-            ejected = new boolean[n];
-        }
-
-        @Override
-        public int endpointCount() {
-            return ejected.length;
-        }
-
-        @Override
-        public boolean isEjected(int endpoint) {
-            return ejected[endpoint];
-        }
-
-        @Override
-        public long nextDueNanos() {
-            return returnAt;
-        }
-
-        @Override
-        public void runDue(long nowNanos) {
-            runs++;
-            Arrays.fill(ejected, false);
-            returnAt = NEVER;
-        }
-    }
-
-    /** Flags that say whether any endpoint is ejected and count how often one candidate was asked about. */
-    private static final class CountedFlags implements EjectionState {
-        final boolean[] ejected;
-        int asked;
-
-        CountedFlags(int n) {
-            ejected = new boolean[n];
-        }
-
-        @Override
-        public int endpointCount() {
-            return ejected.length;
-        }
-
-        @Override
-        public boolean isEjected(int endpoint) {
-            asked++;
-            return ejected[endpoint];
-        }
-
-        @Override
-        public boolean anyEjected() {
-            for (boolean e : ejected) {
-                if (e) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-
     @Test
     void whenTheDetectorSaysNothingIsEjectedNoCandidateIsAskedAbout() {
-        CountedFlags flags = new CountedFlags(3);
+        EjectionFlags flags = new EjectionFlags(3);
         CandidateStage stage = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.NEVER_EMPTY);
         int[] list = {2, 0, 1};
         assertThat(stage.apply(list, 3, 5)).isEqualTo(3);
         assertThat(list).containsExactly(2, 0, 1);
         assertThat(stage.action()).isEqualTo(StageAction.NONE);
         assertThat(flags.asked).isZero();
-        flags.ejected[0] = true;
+        flags.set(0, true);
         assertThat(stage.apply(list, 3, 6)).isEqualTo(2);
         assertThat(Arrays.copyOf(list, 2)).containsExactly(2, 1);
         assertThat(stage.action()).isEqualTo(StageAction.EJECT);
         assertThat(flags.asked).isEqualTo(3);
-        flags.ejected[0] = false;
+        flags.set(0, false);
         list = new int[] {0, 1, 2};
         assertThat(stage.apply(list, 3, 7)).isEqualTo(3);
         assertThat(stage.action()).isEqualTo(StageAction.NONE);
@@ -98,9 +32,9 @@ class CandidateStageTest {
 
     @Test
     void prodRemovesEjectedEndpointsKeepingRoutingOrder() {
-        Flags flags = new Flags(4);
-        flags.ejected[1] = true;
-        flags.ejected[3] = true;
+        EjectionFlags flags = new EjectionFlags(4);
+        flags.set(1, true);
+        flags.set(3, true);
         CandidateStage stage = new CandidateStage(StageMode.PROD, flags, flags, RotationGuard.NEVER_EMPTY);
         int[] list = {3, 0, 1, 2};
         int n = stage.apply(list, 4, 10);
@@ -112,9 +46,9 @@ class CandidateStageTest {
 
     @Test
     void prodGuardKeepsTheWholeListWhenEveryCandidateIsEjected() {
-        Flags flags = new Flags(2);
-        flags.ejected[0] = true;
-        flags.ejected[1] = true;
+        EjectionFlags flags = new EjectionFlags(2);
+        flags.set(0, true);
+        flags.set(1, true);
         CandidateStage stage = new CandidateStage(StageMode.PROD, flags, flags, RotationGuard.NEVER_EMPTY);
         int[] list = {1, 0};
         assertThat(stage.apply(list, 2, 0)).isEqualTo(2);
@@ -125,8 +59,8 @@ class CandidateStageTest {
 
     @Test
     void shadowRemovesNothingAndNamesWhatProdWouldHaveRemoved() {
-        Flags flags = new Flags(3);
-        flags.ejected[2] = true;
+        EjectionFlags flags = new EjectionFlags(3);
+        flags.set(2, true);
         CandidateStage stage = new CandidateStage(StageMode.SHADOW, flags, flags, RotationGuard.NEVER_EMPTY);
         int[] list = {2, 0, 1};
         assertThat(stage.apply(list, 3, 5)).isEqualTo(3);
@@ -137,8 +71,8 @@ class CandidateStageTest {
 
     @Test
     void shadowRecordsNothingWhenProdsGuardWouldHaveKeptEverything() {
-        Flags flags = new Flags(1);
-        flags.ejected[0] = true;
+        EjectionFlags flags = new EjectionFlags(1);
+        flags.set(0, true);
         CandidateStage stage = new CandidateStage(StageMode.SHADOW, flags, flags, RotationGuard.NEVER_EMPTY);
         assertThat(stage.apply(new int[] {0}, 1, 5)).isEqualTo(1);
         assertThat(stage.action()).isEqualTo(StageAction.NONE);
@@ -147,8 +81,8 @@ class CandidateStageTest {
 
     @Test
     void offNeitherConsultsTheDetectorNorRunsItsWork() {
-        Flags flags = new Flags(2);
-        flags.ejected[0] = true;
+        EjectionFlags flags = new EjectionFlags(2);
+        flags.set(0, true);
         flags.returnAt = 0;
         CandidateStage stage = new CandidateStage(StageMode.OFF, flags, flags, RotationGuard.NEVER_EMPTY);
         int[] list = {0, 1};
@@ -159,8 +93,8 @@ class CandidateStageTest {
 
     @Test
     void dueWorkRunsBeforeFilteringSoAReturnAtThisInstantIsInTheList() {
-        Flags flags = new Flags(2);
-        flags.ejected[0] = true;
+        EjectionFlags flags = new EjectionFlags(2);
+        flags.set(0, true);
         flags.returnAt = 30;
         CandidateStage stage = new CandidateStage(StageMode.PROD, flags, flags, RotationGuard.NEVER_EMPTY);
         int[] list = {0, 1};
@@ -174,18 +108,20 @@ class CandidateStageTest {
 
     @Test
     void envoysPanicGuardKeepsAllBelowTheThresholdAndAtZeroMayEmptyTheList() {
-        Flags flags = new Flags(6);
-        flags.ejected[0] = true;
-        flags.ejected[1] = true;
-        flags.ejected[2] = true;
+        EjectionFlags flags = new EjectionFlags(6);
+        flags.set(0, true);
+        flags.set(1, true);
+        flags.set(2, true);
         // 3 of 6 healthy = 50 %: not below 50, so not in panic
         CandidateStage at50 = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.panicBelow(50));
         assertThat(at50.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isEqualTo(3);
-        flags.ejected[3] = true;
+        flags.set(3, true);
         // 2 of 6 = 33.3 % < 50: panic, every host eligible
         assertThat(at50.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isEqualTo(6);
         assertThat(at50.action()).isEqualTo(StageAction.KEPT_ALL);
-        Arrays.fill(flags.ejected, true);
+        for (int e = 0; e < 6; e++) {
+            flags.set(e, true);
+        }
         CandidateStage at0 = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.panicBelow(0));
         assertThat(at0.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isZero();
         assertThat(at0.action()).isEqualTo(StageAction.EJECT);

@@ -2,7 +2,6 @@ package dev.outlierlab.engine.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.EjectionState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -13,36 +12,6 @@ import org.junit.jupiter.api.Test;
  * candidate each time, whatever the ejections do between requests, in each mode and with either guard.
  */
 class FilterCacheTest {
-    /** Ejection flags with a version that changes with them, as a detector keeps it. */
-    private static final class Versioned implements EjectionState {
-        final boolean[] ejected;
-        long version;
-
-        Versioned(int n) {
-            ejected = new boolean[n];
-        }
-
-        void flip(int endpoint) {
-            ejected[endpoint] = !ejected[endpoint];
-            version++;
-        }
-
-        @Override
-        public int endpointCount() {
-            return ejected.length;
-        }
-
-        @Override
-        public boolean isEjected(int endpoint) {
-            return ejected[endpoint];
-        }
-
-        @Override
-        public long ejectionVersion() {
-            return version;
-        }
-    }
-
     /** What one apply decided, as a string: action, remaining list, endpoints concerned. */
     private static String decision(CandidateStage stage, int kept) {
         List<Integer> remaining = new ArrayList<>();
@@ -65,7 +34,7 @@ class FilterCacheTest {
             int n = 1 + random.nextInt(8);
             StageMode mode = random.nextBoolean() ? StageMode.PROD : StageMode.SHADOW;
             RotationGuard guard = random.nextBoolean() ? RotationGuard.NEVER_EMPTY : RotationGuard.panicBelow(50);
-            Versioned flags = new Versioned(n);
+            EjectionFlags flags = new EjectionFlags(n);
             CandidateStage cached = new CandidateStage(mode, flags, null, guard);
             CandidateStage fresh = new CandidateStage(mode, flags, null, guard);
             int[] twice = new int[2 * n];

@@ -36,6 +36,20 @@ class OutcomeRingTest {
         return times;
     }
 
+    /**
+     * One lane of 16: this thread owns it and records at {@code first} then {@code second}; another thread of the
+     * lane then records at {@code other}, into the shared ring.
+     */
+    private static OutcomeRecorder ownerThenOther(long first, long second, long other) throws InterruptedException {
+        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
+        recorder.offer(first, OutcomeRecorder.payload(0, 200));
+        recorder.offer(second, OutcomeRecorder.payload(0, 200));
+        Thread thread = new Thread(() -> recorder.offer(other, OutcomeRecorder.payload(1, 200)));
+        thread.start();
+        thread.join();
+        return recorder;
+    }
+
     @Test
     void anOwnedRingReportsHighAndFullAndKeepsClaimOrderOverManyLaps() {
         OutcomeRecorder recorder = new OutcomeRecorder(1, 4);
@@ -90,25 +104,15 @@ class OutcomeRingTest {
 
     @Test
     void aBatchThatTheBoundWouldHoldWhollyIsMergedWhole() throws Exception {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
         // The owner's times go back (a caller passing its own times): its latest is 5, below both heads.
-        recorder.offer(100, OutcomeRecorder.payload(0, 200));
-        recorder.offer(5, OutcomeRecorder.payload(0, 200));
-        Thread other = new Thread(() -> recorder.offer(50, OutcomeRecorder.payload(1, 200)));
-        other.start();
-        other.join();
+        OutcomeRecorder recorder = ownerThenOther(100, 5, 50);
         assertThat(recorder.drainBatch(sink, 1 << 20, true)).isEqualTo(3);
         assertThat(times()).containsExactly(50L, 100L, 5L);
     }
 
     @Test
     void anUnboundedDrainDoesNotWaitForALaggingRing() throws Exception {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
-        recorder.offer(10, OutcomeRecorder.payload(0, 200));
-        recorder.offer(70, OutcomeRecorder.payload(0, 200));
-        Thread other = new Thread(() -> recorder.offer(20, OutcomeRecorder.payload(1, 200)));
-        other.start();
-        other.join();
+        OutcomeRecorder recorder = ownerThenOther(10, 70, 20);
         assertThat(recorder.drainBatch(sink, 1 << 20, false)).isEqualTo(3);
         assertThat(times()).containsExactly(10L, 20L, 70L);
     }

@@ -7,12 +7,10 @@ import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LivePoolBuilder;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.grpc.util.GrpcCallTracking;
-import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -107,58 +105,18 @@ public final class LiveCpuTime {
     /**
      * One run: the mean thread CPU nanoseconds per call, and the median wall nanoseconds per call over the
      * stretches of {@value LiveRecordRun#STRETCH} calls of the first thread during which every thread was on
-     * a core the whole time ({@link LiveRecordRun#allOnCore}), with how many such stretches there were: on a machine shared with other work, the cost of the
-     * threads running at once, cache-line transfers between cores and waits for each other included.
+     * a core the whole time ({@link LiveRecordRun#allOnCore}), with how many such stretches there were: on a
+     * machine shared with other work, the cost of the threads running at once, cache-line transfers between
+     * cores and waits for each other included. Measured by {@link LiveRecordRun#measure}.
      */
     record Result(double cpuPerCall, double onCoreWallPerCall, int stretches) {
     }
 
-    private static final int STRETCH = LiveRecordRun.STRETCH;
-
     private static Result run(Work work, int threads, int calls) throws Exception {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        CyclicBarrier start = new CyclicBarrier(threads);
-        long[] cpu = new long[threads];
-        int stretches = calls / STRETCH;
-        long[][] begin = new long[threads][stretches];
-        long[][] end = new long[threads][stretches];
-        long[][] onCpu = new long[threads][stretches];
-        List<Thread> all = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int index = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    long[] local = new long[1];
-                    start.await();
-                    long before = mx.getCurrentThreadCpuTime();
-                    int i = 0;
-                    for (int k = 0; k < stretches; k++) {
-                        long cpu0 = mx.getCurrentThreadCpuTime();
-                        long wall0 = System.nanoTime();
-                        for (int n = 0; n < STRETCH; n++, i++) {
-                            work.call(i, local);
-                        }
-                        end[index][k] = System.nanoTime();
-                        onCpu[index][k] = mx.getCurrentThreadCpuTime() - cpu0;
-                        begin[index][k] = wall0;
-                    }
-                    for (; i < calls; i++) {
-                        work.call(i, local);
-                    }
-                    cpu[index] = mx.getCurrentThreadCpuTime() - before;
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            all.add(thread);
-            thread.start();
-        }
-        long sum = 0;
-        for (int t = 0; t < threads; t++) {
-            all.get(t).join();
-            sum += cpu[t];
-        }
-        return new Result((double) sum / threads / calls, LiveRecordRun.medianOnCore(begin, end, onCpu),
-                LiveRecordRun.countOnCore(begin, end, onCpu));
+        double[] r = LiveRecordRun.measure(threads, calls, t -> {
+            long[] local = new long[1];
+            return i -> work.call(i, local);
+        });
+        return new Result(r[0], r[1], (int) r[2]);
     }
 }

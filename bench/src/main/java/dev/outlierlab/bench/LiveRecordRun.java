@@ -10,12 +10,14 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * One run of {@code liveRecordAt} (as in {@link LiveBenchmark}: one pool of six endpoints shared by every
  * thread, one outcome in 16 a 503, the clock read every 64 calls and advanced 40 ns a call in between) for
  * {@link LiveRecordAb}, which loads this class into the class loader of each build it compares: it uses only
- * the pool's public API and the JDK. Also the measure of {@link LiveCpuTime}'s second table.
+ * the pool's public API and the JDK. Its thread harness, {@link #measure}, is also that of {@link LiveCpuTime}.
  */
 public final class LiveRecordRun {
     /** Calls in one stretch of a thread's run. */
@@ -30,7 +32,7 @@ public final class LiveRecordRun {
     /**
      * Runs {@code calls} records on each of {@code threads} new threads; returns the mean thread CPU time per
      * call and the median wall time per call over the first thread's stretches with every thread on a core
-     * (NaN when there was none).
+     * (NaN when there was none), as {@link #measure} does.
      */
     public static double[] run(int threads, int calls) throws Exception {
         if (pool == null) {
@@ -40,6 +42,30 @@ public final class LiveRecordRun {
         }
         pool.runDue();   // frees the ring lanes of the last run's threads, as the tick thread does every second
         LiveClock clock = pool.clock();
+        double[] result = measure(threads, calls, t -> {
+            long[] at = new long[1];
+            return i -> {
+                if ((i & 63) == 0) {
+                    at[0] = clock.nanoTime();
+                }
+                pool.record(endpoints[i % 6], (i & 15) == 15 ? 503 : 200, at[0] + (i & 63) * 40L);
+            };
+        });
+        return new double[] {result[0], result[1]};
+    }
+
+    /**
+     * The thread harness of this run and of {@link LiveCpuTime}: starts {@code threads} new threads at once (on
+     * a barrier); each calls its own consumer, {@code perThread.apply(t)} for thread {@code t} (made on that
+     * thread before the start, so it may keep the thread's own state), with {@code i} = 0 to {@code calls - 1}:
+     * first in stretches of {@value #STRETCH} calls, timing each (wall time and thread CPU time), then the
+     * remaining {@code calls % STRETCH} calls untimed. Returns the mean thread CPU nanoseconds per call over all
+     * the calls of all the threads, the median wall nanoseconds per call over the first thread's stretches
+     * with every thread on a core ({@link #medianOnCore}, NaN when there was none) and how many such stretches
+     * there were ({@link #countOnCore}). It may use only the JDK, as this class is loaded into other builds'
+     * class loaders by {@link LiveRecordAb}.
+     */
+    static double[] measure(int threads, int calls, IntFunction<IntConsumer> perThread) throws InterruptedException {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         CyclicBarrier start = new CyclicBarrier(threads);
         int stretches = calls / STRETCH;
@@ -52,21 +78,22 @@ public final class LiveRecordRun {
             int index = t;
             Thread thread = new Thread(() -> {
                 try {
+                    IntConsumer call = perThread.apply(index);
                     start.await();
                     long before = mx.getCurrentThreadCpuTime();
-                    long at = 0;
                     int i = 0;
                     for (int k = 0; k < stretches; k++) {
                         long cpu0 = mx.getCurrentThreadCpuTime();
-                        begin[index][k] = System.nanoTime();
+                        long wall0 = System.nanoTime();
                         for (int n = 0; n < STRETCH; n++, i++) {
-                            if ((i & 63) == 0) {
-                                at = clock.nanoTime();
-                            }
-                            pool.record(endpoints[i % 6], (i & 15) == 15 ? 503 : 200, at + (i & 63) * 40L);
+                            call.accept(i);
                         }
                         end[index][k] = System.nanoTime();
                         onCpu[index][k] = mx.getCurrentThreadCpuTime() - cpu0;
+                        begin[index][k] = wall0;
+                    }
+                    for (; i < calls; i++) {
+                        call.accept(i);
                     }
                     cpu[index] = mx.getCurrentThreadCpuTime() - before;
                 } catch (Exception e) {
@@ -81,7 +108,8 @@ public final class LiveRecordRun {
             all.get(t).join();
             sum += cpu[t];
         }
-        return new double[] {(double) sum / threads / (stretches * (long) STRETCH), medianOnCore(begin, end, onCpu)};
+        return new double[] {(double) sum / threads / calls, medianOnCore(begin, end, onCpu),
+                countOnCore(begin, end, onCpu)};
     }
 
     /** The median wall time per call over the first thread's stretches with every thread on a core, or NaN. */

@@ -81,8 +81,8 @@ class GatewayLabEquivalenceTest {
             public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates,
                     int start, int count) {
                 // The simulator's router for this process gave the same list: same strategy, same call order.
-                int[] routed = new int[n];
-                routers[process].next(routed);
+                int from = routers[process].next();
+                int[] routed = java.util.Arrays.copyOfRange(routers[process].list(), from, from + n);
                 steps.add(new Step(process, nowNanos, routed, -1, 0));
                 List<String> named = new ArrayList<>();
                 for (int k = 0; k < stage.concernedCount(); k++) {

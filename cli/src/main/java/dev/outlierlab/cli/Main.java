@@ -44,7 +44,14 @@ public final class Main {
             PrintWriter err = commandLine.getErr();
             if (ex instanceof InputException || ex instanceof TraceOrderException
                     || ex instanceof dev.outlierlab.engine.InvalidConfigException) {
-                err.println("outlier-lab: " + Wording.printable(ex.getMessage()));
+                if (ex instanceof InputException input) {
+                    err.println("outlier-lab: " + Wording.printable(input.headline()));
+                    for (String detail : input.details()) {
+                        err.println("  " + Wording.printable(detail));
+                    }
+                } else {
+                    err.println("outlier-lab: " + Wording.printable(ex.getMessage()));
+                }
                 return EXIT_BAD_INPUT;
             }
             err.println("outlier-lab: internal error: " + ex);

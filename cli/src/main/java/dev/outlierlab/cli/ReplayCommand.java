@@ -196,12 +196,12 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "or a percentage of the lines (e.g. 1%)");
         }
         if (lines.bad() > limit) {
-            StringBuilder sb = new StringBuilder(lines.bad() + " bad lines of " + lines.lines() + ", more than --max-bad-lines "
-                    + maxBadLines + " (" + limit + "); the first " + lines.first().size() + ":");
+            List<String> first = new ArrayList<>();
             for (BadLines.Bad b : lines.first()) {
-                sb.append("\n  ").append(b);
+                first.add(b.toString());
             }
-            throw new InputException(sb.toString());
+            throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines() + ", more than --max-bad-lines "
+                    + maxBadLines + " (" + limit + "); the first " + lines.first().size() + ":", first);
         }
     }
 

@@ -61,6 +61,9 @@ class ReplayCommandTest {
         assertThat(o.out()).isEmpty();
         assertThat(o.err()).contains("12 bad lines of 200, more than --max-bad-lines 1% (2); the first 10:",
                 log + ":11: expected \"[\" at column 1", log + ":101: expected").doesNotContain(log + ":111:", "Exception");
+        // each bad line on a line of its own, not joined into one line by the escaping of line breaks
+        assertThat(o.err().lines()).contains("  " + log + ":11: expected \"[\" at column 1").hasSize(11);
+        assertThat(o.err()).doesNotContain("\\n");
         CliRunner.Outcome tolerant = CliRunner.run("replay", log.toString(), "--max-bad-lines", "12");
         assertThat(tolerant.exit()).as(tolerant.err()).isZero();
         assertThat(tolerant.out()).contains("12 bad", "bad line     " + log + ":11: expected \"[\" at column 1");

@@ -156,6 +156,7 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions options = new ScenarioOptions();
             options.scenarioFile = scenario.scenarioFile;
             options.sets = sets;
+            options.clients = scenario.clients;
             options.envoyVersion = scenario.envoyVersion;
             ScenarioReader.Profiled loaded = options.loadProfiled();
             String runProfile = loaded.isGateway() ? "gateway" : "envoy";

@@ -162,6 +162,15 @@ public final class LivePool implements AutoCloseable {
         }
     }
 
+    /**
+     * What cannot work with the pool's current members, as {@code check} would say it for a file (with
+     * Envoy's defaults and three hosts, the cap admits no ejection); empty when all is well. The builder logs
+     * these (java.util.logging / System.Logger, level WARNING) when it builds a pool with endpoints.
+     */
+    public List<String> warnings() {
+        return detector.warnings(memberView.size());
+    }
+
     /** The members in routing order (a snapshot that does not change). */
     public List<Endpoint> endpoints() {
         return memberView;

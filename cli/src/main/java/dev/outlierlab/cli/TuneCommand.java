@@ -113,7 +113,9 @@ public final class TuneCommand implements Callable<Integer> {
         if (explain != null && format == Format.json) {
             throw new InputException("--explain: the decision trace is text; use it without --format json");
         }
-        CurrentSettings current = from == null ? CurrentSettings.defaults("search")
+        CurrentSettings current = from == null
+                ? CurrentSettings.defaults("search", target == null ? Target.ENVOY : Target.byFlag(target),
+                        hosts == null ? 1 : hosts)
                 : CurrentSettings.read(InputFiles.readText(from), from.toString());
         int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : -1;
         if (n < 0) {

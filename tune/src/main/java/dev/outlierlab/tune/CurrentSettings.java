@@ -33,6 +33,20 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         return new CurrentSettings(name, null, Target.ENVOY, OutlierDetectionConfig.defaults(), 50, null, null, null);
     }
 
+    /**
+     * With no file, for a target: Envoy's default values written as that target's resource and read back (so Istio's
+     * success rate is off and its panic threshold 0, as istiod sends them).
+     */
+    public static CurrentSettings defaults(String name, Target target, int hosts) {
+        if (target == Target.ENVOY) {
+            return defaults(name);
+        }
+        double panic = target == Target.ISTIO ? 0 : 50;
+        Target.Written w = target.write(Setting.of(OutlierDetectionConfig.defaults()), name, Math.max(1, hosts),
+                OutlierDetectionConfig.defaults(), panic);
+        return new CurrentSettings(name, null, target, w.config(), w.panicThresholdPercent(), null, null, null);
+    }
+
     /** Reads a file's text; {@code source} names it in messages. */
     public static CurrentSettings read(String text, String source) {
         if (SCENARIO.matcher(text).find()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -61,10 +62,10 @@ public final class TuneJson {
         ArrayNode none = root.putArray("not_simulated");
         new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).forEach((k, v) -> none.addObject().put("name", k)
                 .put("why", v));
-        root.set("current", evaluation(r.current()));
+        root.set("current", evaluation(r.current(), q));
         ArrayNode front = root.putArray("front");
-        r.front().forEach(e -> front.add(evaluation(e).put("recommended", e == r.recommended())));
-        ObjectNode rec = evaluation(r.recommended());
+        r.front().forEach(e -> front.add(evaluation(e, q).put("recommended", e == r.recommended())));
+        ObjectNode rec = evaluation(r.recommended(), q);
         rec.put("file", r.recommended().written().text());
         rec.put("diff", r.diff());
         ArrayNode check = rec.putArray("check");
@@ -81,7 +82,20 @@ public final class TuneJson {
         return root;
     }
 
-    static ObjectNode evaluation(Evaluation e) {
+    /**
+     * The lab scenario that shows a setting at work: the seed's case (one host failing a third of its requests)
+     * or the first should-eject scenario of the suite, seed 1, with the setting as the target translates it; the
+     * browser's Tune view opens it in the lab.
+     */
+    static java.util.Map<String, Object> labScenario(Evaluation e, TuneRequest q) {
+        SuiteScenario show = q.suite().stream().filter(s -> s.name().equals("one-host-partial")).findFirst()
+                .orElse(q.suite().stream().filter(s -> s.expect() == Expectation.EJECT).findFirst()
+                        .orElse(q.suite().get(0)));
+        return ScenarioWriter.toMap(show.with(1, e.written().config(), e.written().panicThresholdPercent(),
+                q.envoyVersion()));
+    }
+
+    static ObjectNode evaluation(Evaluation e, TuneRequest q) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("candidate", e.candidate());
         n.put("label", e.setting().label());
@@ -108,6 +122,7 @@ public final class TuneJson {
         n.put("admissible", e.admissible());
         ArrayNode v = n.putArray("violations");
         e.violations().forEach(v::add);
+        n.set("lab_scenario", MAPPER.valueToTree(labScenario(e, q)));
         ArrayNode scenarios = n.putArray("scenarios");
         for (ScenarioScore sc : e.scores()) {
             ObjectNode o = scenarios.addObject();

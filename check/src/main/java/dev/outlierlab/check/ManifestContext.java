@@ -39,8 +39,8 @@ final class ManifestContext {
     /**
      * {@link Rule#LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION}: istiod applies {@code failover} and
      * {@code failoverPriority} only to a cluster with outlier detection (istio/istio
-     * {@code pilot/pkg/networking/core/loadbalancer}, {@code ApplyLocalityLoadBalancer}, called with the
-     * outlier detection's presence as its failover switch).
+     * {@code pilot/pkg/networking/core/loadbalancer/loadbalancer.go}, {@code applyLocalityLoadBalancer}:
+     * "Failover should only be applied with outlier detection, or traffic will never failover").
      */
     static Optional<Finding> localityFailover(Manifests.Resource r, List<IstioPolicy> policies, String source,
                                               List<String> lines) {

@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, Flagger or gateway configuration will do.",
             "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
-            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, Flagger Canaries,",
-            "Envoy Gateway BackendTrafficPolicies, Kuma MeshCircuitBreakers), and reports: an ejection cap that admits",
+            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, by istiod or kgateway,",
+            "Flagger Canaries, Envoy Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers, Cilium",
+            "CiliumEnvoyConfigs, Admiral OutlierDetections), and reports: an ejection cap that admits",
             "no host, detectors that can never run, eject or only detect, health checks that undo ejections, panic",
             "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
             "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
-            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input."})
+            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input. With several",
+            "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."})
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -215,4 +215,37 @@ class ReadingEdgesTest {
         assertThat(t.notes()).anyMatch(n -> n.equals("3 hosts from the replicas of Deployment reviews-v1, which Service "
                 + "reviews.shop selects, in the same file"));
     }
+
+    @Test
+    void aVirtualServiceThatRetriesOn5xxBesideARuleWithOutlierDetectionIsANote() {
+        String manifest = RULE + """
+                ---
+                apiVersion: networking.istio.io/v1
+                kind: VirtualService
+                metadata: {name: reviews}
+                spec:
+                  hosts: [reviews]
+                  http:
+                  - route:
+                    - destination: {host: reviews}
+                    retries:
+                      attempts: 2
+                      retryOn: gateway-error,connect-failure
+                """;
+        Finding f = check(manifest, 6).findings().stream().filter(x -> x.rule() == Rule.RETRIES_FEED_CONSECUTIVE)
+                .findFirst().orElseThrow();
+        assertThat(f.line()).isEqualTo(18);
+        assertThat(f.numbers()).containsEntry("retries", 2L).containsEntry("failures_per_failed_request", 3L);
+        assertThat(f.message()).startsWith("reviews spec.http[0].retries retries 2 times on gateway-error,connect-failure");
+        // retrying only on connection failures feeds no 5xx counter as such: no note
+        assertThat(ids(check(manifest.replace("gateway-error,connect-failure", "connect-failure"), 6)))
+                .doesNotContain("retries-feed-consecutive-counter");
+    }
+
+    @Test
+    void aNamespacedCiliumEnvoyConfigIsReadAsTheClusterwideOne() throws java.io.IOException {
+        String text = CorpusTest.read("cilium/envoy-circuit-breaker.yaml").replace("kind: CiliumClusterwideEnvoyConfig",
+                "kind: CiliumEnvoyConfig");
+        assertThat(check(text, 6).targets()).extracting(CheckTarget::name).containsExactly("default/echo-service");
+    }
 }

@@ -79,7 +79,10 @@ final class ManifestTargets {
                 default -> {
                     if (!CONTEXT.contains(kind)) {
                         unread.add(kind);
-                        ManifestContext.unreadOutlierSettings(r, label, source).ifPresent(file::add);
+                        // a CRD's schema names outlier fields without configuring any
+                        if (!"CustomResourceDefinition".equals(kind)) {
+                            ManifestContext.unreadOutlierSettings(r, label, source).ifPresent(file::add);
+                        }
                     }
                 }
             }

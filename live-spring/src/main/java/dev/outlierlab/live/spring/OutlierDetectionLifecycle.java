@@ -20,8 +20,12 @@ import org.springframework.http.client.ClientHttpResponse;
  * or an {@link HttpStatusCode}), through a {@link FailureClassifier} (by default a 5xx fails; a
  * {@code grpc-status} is mapped as Envoy maps it); a call that ended in an exception is a timeout, a connect
  * failure or otherwise a reset;
- * discarded calls (no instance was chosen) are not recorded. Register it as a bean, or in
- * {@code LoadBalancerLifecycleValidator}'s list for the client's service.
+ * discarded calls (no instance was chosen) are not recorded. Declare it as a bean of the service's own
+ * load-balancer configuration ({@code @LoadBalancerClient(name = ..., configuration = ...)}), with that
+ * service's pool: Spring Cloud looks lifecycles up in the service's child context and its parents, so one
+ * declared in the application context would receive every service's calls. The Spring Boot starter does this
+ * for each configured service. Mirrors Envoy's router reporting each upstream answer to the host's outlier
+ * monitor ({@code Router::Filter::onUpstreamHeaders}, {@code putHttpResponseCode}).
  */
 public final class OutlierDetectionLifecycle implements LoadBalancerLifecycle<Object, Object, ServiceInstance> {
     private final LivePool pool;

@@ -35,6 +35,8 @@ public final class OutlierDetectionServiceInstanceListSupplier extends Delegatin
     private final LivePool pool;
     private final Object syncLock = new Object();
     private volatile Members last = new Members(List.of(), List.of(), List.of(), Map.of());
+    /** The pool's warnings already logged (under the sync lock). */
+    private final Set<String> warned = new HashSet<>();
 
     public OutlierDetectionServiceInstanceListSupplier(ServiceInstanceListSupplier delegate, LivePool pool) {
         super(delegate);
@@ -106,6 +108,14 @@ public final class OutlierDetectionServiceInstanceListSupplier extends Delegatin
             }
             m = new Members(instances, List.copyOf(instances), List.copyOf(endpoints), byEndpoint);
             last = m;
+            // What cannot work with this many instances (Envoy's default cap and three instances, ...), logged
+            // once, as the pool's builder logs it for endpoints it is given.
+            for (String w : pool.warnings()) {
+                if (warned.add(w)) {
+                    System.getLogger(OutlierDetectionServiceInstanceListSupplier.class.getName())
+                            .log(System.Logger.Level.WARNING, "outlier-lab pool " + pool.name() + ": " + w);
+                }
+            }
             return m;
         }
     }

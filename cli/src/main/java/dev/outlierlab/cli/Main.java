@@ -32,7 +32,11 @@ public final class Main {
     }
 
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new OutlierLabCommand());
+        return withErrorHandling(new CommandLine(new OutlierLabCommand()));
+    }
+
+    /** {@code cli} with the command's handling of bad input (one message, exit 2) and internal errors. */
+    public static CommandLine withErrorHandling(CommandLine cli) {
         cli.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             PrintWriter err = failed.getErr();

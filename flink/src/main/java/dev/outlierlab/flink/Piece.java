@@ -1,0 +1,30 @@
+package dev.outlierlab.flink;
+
+/**
+ * What the job hands back to its client (a Flink POJO): the plan, an input's tally of bad and skipped lines, or
+ * one detector's rendered section of the report, numbered in the report's order.
+ */
+public class Piece {
+    static final int PLAN = 0;
+    static final int TALLY = 1;
+    static final int SECTION = 2;
+    public int kind;
+    /** The input's number (a tally) or the detector's (a section). */
+    public int index;
+    /** The plan or the tally, serialised. */
+    public byte[] bytes;
+    /** The section: text, or the detector's JSON entry. */
+    public String text;
+
+    public Piece() {
+    }
+
+    static Piece of(int kind, int index, byte[] bytes, String text) {
+        Piece p = new Piece();
+        p.kind = kind;
+        p.index = index;
+        p.bytes = bytes;
+        p.text = text;
+        return p;
+    }
+}

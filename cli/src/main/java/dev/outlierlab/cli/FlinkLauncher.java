@@ -47,8 +47,8 @@ final class FlinkLauncher {
         command.add("-cp");
         command.add(jar + java.io.File.pathSeparator + lib.resolve("*"));
         command.add(MAIN);
-        command.add(spec.name());
-        command.addAll(spec.commandLine().getParseResult().originalArgs());
+        // the command line as given ("replay ..."), which the job's entry point parses as the command does
+        command.addAll(spec.root().commandLine().getParseResult().originalArgs());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {

@@ -45,15 +45,6 @@ final class FleetPlan implements Serializable {
             this.instance = instance;
         }
 
-        void add(At at, String host) {
-            if (first == null || at.compareTo(first) < 0) {
-                first = at;
-            }
-            lastEpochNanos = Math.max(lastEpochNanos, at.endEpochNanos());
-            entries++;
-            hosts.merge(host, at, (a, b) -> a.compareTo(b) <= 0 ? a : b);
-        }
-
         void merge(Group o) {
             if (first == null || o.first.compareTo(first) < 0) {
                 first = o.first;
@@ -73,9 +64,26 @@ final class FleetPlan implements Serializable {
 
     final Map<String, Group> groups = new LinkedHashMap<>();
 
-    void add(LogRecord r) {
-        groups.computeIfAbsent(r.group, k -> new Group(r.cluster, r.instance))
-                .add(new At(r.endEpochNanos, r.input, r.line), r.host);
+    /** Adds a chunk's outcomes: they are in the input's order, so each host's first in it is its earliest. */
+    void add(OutcomeChunk c) {
+        Group g = groups.computeIfAbsent(c.group, k -> new Group(OutcomeChunk.cluster(k), OutcomeChunk.instance(k)));
+        At first = new At(c.firstEpochNanos, c.input, c.line(0));
+        if (g.first == null || first.compareTo(g.first) < 0) {
+            g.first = first;
+        }
+        g.lastEpochNanos = Math.max(g.lastEpochNanos, c.endEpochNanos(c.count - 1));
+        g.entries += c.count;
+        boolean[] seen = new boolean[c.hosts.length];
+        int left = c.hosts.length;
+        for (int i = 0; i < c.count && left > 0; i++) {
+            int h = java.nio.ByteBuffer.wrap(c.data).getShort(i * OutcomeChunk.BYTES + 8);
+            if (!seen[h]) {
+                seen[h] = true;
+                left--;
+                g.hosts.merge(c.hosts[h], new At(c.endEpochNanos(i), c.input, c.line(i)),
+                        (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            }
+        }
     }
 
     void merge(FleetPlan o) {

@@ -90,10 +90,10 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             env.setParallelism(request.parallelism());
         }
         Path[] paths = inputs.stream().map(FleetInputs.Input::path).toArray(Path[]::new);
-        FileSource<LogRecord> source = FileSource.forBulkFileFormat(
+        FileSource<OutcomeChunk> source = FileSource.forBulkFileFormat(
                 new AccessLogFormat(ReadRecipe.of(request.format(), request.settings()), inputs), paths).build();
-        SingleOutputStreamOperator<LogRecord> entries = env.fromSource(source,
-                        WatermarkStrategy.<LogRecord>noWatermarks().withTimestampAssigner((r, t) -> r.endEpochNanos),
+        SingleOutputStreamOperator<OutcomeChunk> entries = env.fromSource(source,
+                        WatermarkStrategy.<OutcomeChunk>noWatermarks().withTimestampAssigner((r, t) -> r.firstEpochNanos),
                         "access logs")
                 .process(new SplitTallies()).name("bad and skipped lines to a side output");
         DataStream<byte[]> plan = entries.fullWindowPartition().mapPartition(new PartialPlans())
@@ -101,7 +101,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                 .fullWindowPartition().mapPartition(new MergedPlan())
                 .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).setParallelism(1).name("the plan");
         BroadcastStream<byte[]> broadcast = plan.broadcast(ReplayGroups.PLAN);
-        DataStream<Piece> sections = entries.keyBy(r -> r.group).connect(broadcast)
+        DataStream<Piece> sections = entries.keyBy(r -> r.key, org.apache.flink.api.common.typeinfo.Types.LONG).connect(broadcast)
                 .process(new ReplayGroups(settings)).returns(Piece.class).name("replay per detector");
         DataStream<Piece> plans = plan.map(b -> Piece.of(Piece.PLAN, 0, b, null)).returns(Piece.class)
                 .setParallelism(1).name("plan to the client");
@@ -161,7 +161,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
     }
 
     /** Outcomes on; each input's tally of bad and skipped lines to the side output, counted. */
-    static final class SplitTallies extends ProcessFunction<LogRecord, LogRecord> {
+    static final class SplitTallies extends ProcessFunction<OutcomeChunk, OutcomeChunk> {
         private transient org.apache.flink.metrics.Counter bad;
 
         @Override
@@ -170,7 +170,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         }
 
         @Override
-        public void processElement(LogRecord r, Context ctx, Collector<LogRecord> out) {
+        public void processElement(OutcomeChunk r, Context ctx, Collector<OutcomeChunk> out) {
             if (r.tally == null) {
                 out.collect(r);
                 return;
@@ -182,11 +182,11 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
     }
 
     /** One worker's part of the plan. */
-    static final class PartialPlans implements MapPartitionFunction<LogRecord, byte[]> {
+    static final class PartialPlans implements MapPartitionFunction<OutcomeChunk, byte[]> {
         @Override
-        public void mapPartition(Iterable<LogRecord> records, Collector<byte[]> out) {
+        public void mapPartition(Iterable<OutcomeChunk> records, Collector<byte[]> out) {
             FleetPlan plan = new FleetPlan();
-            for (LogRecord r : records) {
+            for (OutcomeChunk r : records) {
                 plan.add(r);
             }
             out.collect(Serial.write(plan));

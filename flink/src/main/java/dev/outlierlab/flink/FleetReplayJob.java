@@ -126,6 +126,18 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             fleet.ordered().forEach(g -> groups.add(g.getValue()));
         }
         checks.check(lines, groups);
+        String field = request.format().instanceField();
+        if (field != null) {
+            for (Map.Entry<String, ReplayGroup> g : fleet.ordered()) {
+                if (g.getValue().instance().isEmpty()) {
+                    FleetPlan.At at = fleet.groups.get(g.getKey()).first;
+                    throw new InputException("--instance-field " + field + ": " + inputs.get(at.input()).name() + ":"
+                            + at.line() + " names no proxy instance (" + g.getValue().label() + ", "
+                            + g.getValue().entries() + (g.getValue().entries() == 1 ? " line" : " lines")
+                            + "); the job keeps a detector per cluster and proxy instance, so every line must name its instance");
+                }
+            }
+        }
         if (parts.size() != groups.size()) {
             throw new IllegalStateException("the job replayed " + parts.size() + " of " + groups.size() + " detectors");
         }

@@ -50,6 +50,7 @@ for i in $(seq 0 $((instances - 1))); do
 done
 logs=("$out"/proxy-*.log)
 total=$(cat "${logs[@]}" | wc -l)
+echo "$total" > "$out/lines.txt"
 echo "fleet: $instances proxies, $total lines, $(du -sh "$out" | cut -f1) in $out" >&2
 
 run() { # name, extra args...
@@ -76,10 +77,12 @@ import sys, statistics, collections
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     p = line.split()
-    rows[p[0]].append((float(p[2]), float(p[5]), float(p[8].replace(',', ''))))
-print("| engine | wall s (median) | CPU s (median) | lines/s, wall (median) |")
-print("|---|---:|---:|---:|")
+    rows[p[0]].append((float(p[2]), float(p[5]), float(p[7].replace(',', ''))))
+lines = int(open(sys.argv[1].replace("runs.txt", "lines.txt")).read())
+print("| engine | wall s (median) | CPU s (median) | lines/s, wall | lines/s of CPU |")
+print("|---|---:|---:|---:|---:|")
 for name, rs in rows.items():
-    print(f"| {name} | {statistics.median(r[0] for r in rs):.2f} | {statistics.median(r[1] for r in rs):.2f} | "
-          f"{statistics.median(r[2] for r in rs):,.0f} |")
+    w = statistics.median(r[0] for r in rs)
+    c = statistics.median(r[1] for r in rs)
+    print(f"| {name} | {w:.2f} | {c:.2f} | {lines / w:,.0f} | {lines / c:,.0f} |")
 PY

@@ -2,14 +2,16 @@ package dev.outlierlab.flink;
 
 import dev.outlierlab.cli.Main;
 import dev.outlierlab.cli.ReplayCommand;
+import dev.outlierlab.cli.SweepCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * The job jar's entry point, for {@code flink run outlier-lab-flink.jar replay LOGS... [replay's options]
- * [--output DIR [--detector-event-logs]]} on a cluster, and for {@code outlier-lab replay --engine flink}, which
- * starts it on the local MiniCluster. The options are {@code replay}'s own (the same command class), its replay
+ * [--output DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}) on a cluster, and for
+ * {@code outlier-lab replay --engine flink} and {@code sweep --engine flink}, which start it on the local
+ * MiniCluster. The options are {@code replay}'s own (the same command class), its replay
  * run by {@link FleetReplayJob}; bad input is one message and exit status 2, as for the command.
  */
 public final class FlinkMain {
@@ -34,9 +36,16 @@ public final class FlinkMain {
 
     /** Runs {@code replay ARGS} as the job and returns the exit status. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length > 0 && args[0].equals("sweep")) {
+            CommandLine sweep = new CommandLine(new SweepCommand().runningOn(new FleetSweepJob()));
+            sweep.setOut(out);
+            sweep.setErr(err);
+            Main.withErrorHandling(sweep);
+            return sweep.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length == 0 || !args[0].equals("replay")) {
-            err.println("outlier-lab flink: expected 'replay' and replay's arguments, e.g. replay s3://bucket/logs/ "
-                    + "--log-format envoy --output s3://bucket/report");
+            err.println("outlier-lab flink: expected 'replay' or 'sweep' and that command's arguments, e.g. replay "
+                    + "s3://bucket/logs/ --log-format envoy --output s3://bucket/report");
             return Main.EXIT_BAD_INPUT;
         }
         OutputOptions output = new OutputOptions();

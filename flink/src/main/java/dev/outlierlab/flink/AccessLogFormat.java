@@ -31,7 +31,8 @@ import org.apache.flink.core.fs.Path;
  * and line numbers are the file's.
  */
 final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit> {
-    private static final int BATCH = 2048;
+    /** Chunks handed to Flink at a time. */
+    private static final int BATCH = 4;
     private final ReadRecipe recipe;
     /** By {@link #key} of each file's path: its input number and the name the report gives it. */
     private final Map<String, FleetInputs.Input> inputs;
@@ -142,7 +143,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
         @Override
         public RecordIterator<OutcomeChunk> readBatch() {
             long at = emitted;
-            OutcomeChunk[] batch = new OutcomeChunk[4];
+            OutcomeChunk[] batch = new OutcomeChunk[BATCH];
             int n = 0;
             while (n < batch.length) {
                 OutcomeChunk c = next();

@@ -57,7 +57,7 @@ public final class FleetSweepJob implements SweepCommand.SweepEngine {
 
         @Override
         public Piece map(Integer i) {
-            return Piece.of(Piece.SECTION, i, Serial.write(runs.get(i).run()), null);
+            return Piece.of(Piece.RUN, i, Serial.write(runs.get(i).run()), null);
         }
     }
 }

@@ -31,9 +31,9 @@ import org.apache.flink.util.Collector;
  * once ({@link LogReplay.GroupReplay}, what {@code replay} runs), then renders the detector's section of the
  * report with {@code replay}'s own renderer ({@link ReplayOutput#section}), and with {@code --output} writes the
  * detector's decisions (every one) and, asked, Envoy's event log of them. The plan arrives first (in batch
- * execution the broadcast input is read before the keyed one); each key's outcomes arrive together, by time
- * (batch execution sorts by key, a hash of the detector, then timestamp: the end time); outcomes of the same nanosecond are put in the
- * merged logs' order (input, then line) before they are replayed.
+ * execution the broadcast input is read before the keyed one); each key's chunks arrive together, by their first
+ * end time (batch execution sorts by key, a hash of the detector, then timestamp), and are merged back into the
+ * merged logs' order (end time, input, line) before they are replayed.
  */
 final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChunk, byte[], Piece> {
     static final MapStateDescriptor<String, byte[]> PLAN = new MapStateDescriptor<>("plan",

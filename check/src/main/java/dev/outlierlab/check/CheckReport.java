@@ -13,11 +13,18 @@ import java.util.List;
  * @param file  what was checked, as given: a file name, {@code -} for standard input, or a list
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
+ * @param clients the {@code --clients} given (callers sharing {@code rps}, each its own detector), 1 by default
  */
-public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
+public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps,
+        int clients) {
     public CheckReport {
         targets = List.copyOf(targets);
         findings = List.copyOf(findings);
+    }
+
+    /** A report for one caller. */
+    public CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
+        this(file, targets, findings, hosts, rps, 1);
     }
 
     /** Checks every target of one file. */
@@ -33,18 +40,24 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
     /** Checks every target of every file read, under the rules of an Envoy release. */
     public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
             EnvoyVersion version) {
+        return ofFiles(label, inputs, hosts, rps, version, 1);
+    }
+
+    /** Checks every target of every file read, with {@code rps} shared over {@code clients} callers. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
+            EnvoyVersion version, int clients) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
         for (CheckInputs.Loaded in : inputs) {
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
-                for (Finding f : ConfigChecker.check(t, hosts, rps, version)) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps, version, clients)) {
                     merge(all, f);
                 }
             }
         }
-        return new CheckReport(label, targets, all, hosts, rps);
+        return new CheckReport(label, targets, all, hosts, rps, clients);
     }
 
     private static void merge(List<Finding> all, Finding f) {

@@ -93,6 +93,12 @@ final class InputFiles {
             if (Files.isDirectory(target)) {
                 throw new InputException(path + ": is a directory, expected a file to write");
             }
+            if (target.startsWith("/dev/") || (Files.exists(target) && !Files.isRegularFile(target))) {
+                // a device or a pipe (/dev/stdout, a fifo) cannot be replaced: it is written in place
+                Files.writeString(target, text, java.nio.charset.StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.WRITE);
+                return;
+            }
             temp = Files.createTempFile(target.getParent(), ".outlier-lab-", ".tmp");
             Files.writeString(temp, text, java.nio.charset.StandardCharsets.UTF_8);
             Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  *
  * <p>Syntax of a console block: a line starting with {@code $ } is a command (a line ending in a backslash goes
  * on with the next); the lines after it, up to the next command, are its expected output. In expected output a
- * line that is exactly {@code ...} matches any number of lines, {@code …} inside a line matches any text, and a
+ * line that is exactly {@code ...} matches any number of lines, {@code …} or {@code ...} inside a line matches any
+ * text, and a
  * last line {@code [exit status N]} says the command exits with N (otherwise it must exit 0). A command ending in
  * {@code &} starts in the background (a server), and the next command waits until the port named by its
  * {@code --port N} accepts connections; background commands end with their block. A command with no output
@@ -161,11 +162,11 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
     static boolean lineMatches(String expected, String actual) {
         String want = expected.stripTrailing();
         String got = actual.stripTrailing();
-        if (!want.contains("…")) {
+        if (!want.contains("…") && !want.contains("...")) {
             return want.equals(got);
         }
         StringBuilder regex = new StringBuilder();
-        for (String part : want.split("…", -1)) {
+        for (String part : want.split("…|\\.\\.\\.", -1)) {
             if (regex.length() > 0) {
                 regex.append(".*");
             }

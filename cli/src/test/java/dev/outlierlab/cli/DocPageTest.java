@@ -49,5 +49,6 @@ class DocPageTest {
         assertThat(DocPage.matches(List.of("a"), List.of("b"))).isFalse();
         assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) y")).isTrue();
         assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) z")).isFalse();
+        assertThat(DocPage.lineMatches("40 s  eject ... -> ejected", "40 s  eject rate 67 % -> ejected")).isTrue();
     }
 }

@@ -60,10 +60,6 @@ public final class ScenarioOptions {
         return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
     }
 
-    /**
-     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
-     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
-     */
     /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
     ScenarioOptions withSets(List<String> otherSets) {
         ScenarioOptions copy = new ScenarioOptions();
@@ -78,6 +74,10 @@ public final class ScenarioOptions {
         return copy;
     }
 
+    /**
+     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
+     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
+     */
     private String scenarioText() {
         if (scenarioText == null) {
             String text = InputFiles.readText(scenarioFile);

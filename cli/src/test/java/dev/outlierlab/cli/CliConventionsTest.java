@@ -81,4 +81,18 @@ class CliConventionsTest {
             System.setIn(saved);
         }
     }
+
+    @Test
+    void aConfigurationGivenAsAScenarioNamesTheOptionThatReadsIt() {
+        CliRunner.run("run", "../docs/examples/reviews-destination-rule.yaml")
+                .assertRejected("this is a Kubernetes DestinationRule, not a scenario",
+                        "--istio ../docs/examples/reviews-destination-rule.yaml --hosts N");
+        CliRunner.run("run", "../docs/examples/search-cluster.yaml")
+                .assertRejected("this is Envoy configuration, not a scenario", "--envoy ../docs/examples/search-cluster.yaml");
+    }
+
+    @Test
+    void aNegativeEventCountIsRefused() {
+        CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
+    }
 }

@@ -81,7 +81,7 @@ record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<L
     }
 
     String json() {
-        ObjectNode root = ResultJson.mapper().createObjectNode();
+        ObjectNode root = dev.outlierlab.report.JsonDocument.start("replay");
         ObjectNode l = root.putObject("lines");
         l.put("read", lines.lines());
         l.put("bad", lines.bad());

@@ -255,15 +255,18 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     private static String json(List<Axis> axes, List<Row> rows) {
-        ArrayNode runs = ResultJson.mapper().createArrayNode();
+        ObjectNode root = dev.outlierlab.report.JsonDocument.start("sweep");
+        ArrayNode varied = root.putArray("varied");
+        axes.forEach(a -> varied.add(a.key()));
+        ArrayNode runs = root.putArray("runs");
         for (Row r : rows) {
             ObjectNode run = runs.addObject();
             ObjectNode set = run.putObject("set");
             for (int i = 0; i < axes.size(); i++) {
-                set.put(axes.get(i).key(), r.values().get(i));
+                dev.outlierlab.report.JsonDocument.putTyped(set, axes.get(i).key(), r.values().get(i));
             }
             run.set("summary", r.summary());
         }
-        return ResultJson.write(runs);
+        return ResultJson.write(root);
     }
 }

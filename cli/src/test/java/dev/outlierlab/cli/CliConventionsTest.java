@@ -24,7 +24,7 @@ class CliConventionsTest {
     void everyCommandTellsItsVersion() {
         String top = CliRunner.run("--version").out();
         assertThat(top).startsWith("outlier-lab " + VersionText.version()).doesNotContain("unknown");
-        for (String command : new String[] {"run", "replay", "sweep", "check", "export", "serve", "proxy"}) {
+        for (String command : new String[] {"run", "replay", "sweep", "tune", "check", "export", "serve", "proxy"}) {
             assertThat(CliRunner.run(command, "--version").out()).as(command).isEqualTo(top);
         }
     }

@@ -105,7 +105,7 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
      * settings ejected it, for how long, and what it received meanwhile (the traffic ejection would have moved).
      */
     public String csv() {
-        StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append("\r\n");
+        StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append("\n");
         for (LogReplay.GroupResult g : results) {
             Map<String, Long> ejections = new java.util.HashMap<>();
             for (var e : g.result().run().events()) {

@@ -71,18 +71,21 @@ public record DecisionRows(int caller, String host, String action, String detect
         int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
                 rows.stream().mapToInt(x -> Wording.printable(x.host()).length()).max().orElse(6));
         int timeWidth = 4;
-        int countWidth = 1;
+        int countWidth = 0;
+        int detectorWidth = "detector".length();
         long inRows = 0;
         for (int i = 0; i < shown; i++) {
             DecisionRows x = rows.get(i);
             timeWidth = Math.max(timeWidth, x.timesText().length());
             countWidth = Math.max(countWidth, countText(x).length());
+            detectorWidth = Math.max(detectorWidth, x.detector().length());
             inRows += x.times().size();
         }
-        String row = "  %-" + countWidth + "s %-" + timeWidth + "s " + (callers ? "%-6s " : "%s") + "%-" + hostWidth
-                + "s %-10s %-20s %s%n";
+        // the count column only when a row stands for several decisions
+        String row = "  " + (countWidth == 0 ? "%s" : "%-" + countWidth + "s ") + "%-" + timeWidth + "s "
+                + (callers ? "%-6s " : "%s") + "%-" + hostWidth + "s %-10s %-" + detectorWidth + "s %s%n";
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, row, "n", "time", callers ? "caller" : "", "host", "action", "detector",
+        out.append(String.format(Locale.ROOT, row, countWidth == 0 ? "" : "n", "time", callers ? "caller" : "", "host", "action", "detector",
                 "why"));
         for (int i = 0; i < shown; i++) {
             DecisionRows x = rows.get(i);

@@ -15,7 +15,7 @@ import java.util.Locale;
  * A run's decisions as CSV ({@code run --format csv}), one row per decision with the numbers Envoy's
  * {@code DetectorImpl} decided on: the detector's evidence, the cap's arithmetic, the enforcing draw and the
  * ejection time. Empty fields where a decision has no such number (a return has no evidence). RFC 4180: a header
- * row, fields quoted when they hold a comma, a quote or a line break, lines ending in CRLF.
+ * row, fields quoted when they hold a comma, a quote or a line break, lines ending in LF as in sweep --format csv.
  */
 public final class RunCsv {
     /** The header row's columns, in order. */
@@ -30,7 +30,7 @@ public final class RunCsv {
 
     /** Every decision the run kept, with the header row first. */
     public static String render(RunResult r) {
-        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append("\r\n");
+        StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append("\n");
         List<OutlierEvent> events = r.events();
         for (int i = 0; i < events.size(); i++) {
             OutlierEvent e = events.get(i);
@@ -85,7 +85,7 @@ public final class RunCsv {
             }
             out.append(field(fields[i]));
         }
-        out.append("\r\n");
+        out.append("\n");
     }
 
     /** A field, quoted when it must be; null is empty. */

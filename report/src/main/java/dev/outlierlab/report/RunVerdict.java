@@ -119,6 +119,25 @@ public record RunVerdict(String what, String fix) {
         return new RunVerdict(what, fix);
     }
 
+    /**
+     * The verdict of a gateway run: its ejections, or the first reason {@link GatewayExplainer#nonDecisions} gives
+     * for none (those reasons are computed from the run's numbers, as the Envoy ones are).
+     */
+    public static RunVerdict ofGateway(dev.outlierlab.sim.gateway.GatewayRunResult r) {
+        var sum = r.summary();
+        boolean shadow = r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.SHADOW;
+        String failed = "; " + Numbers.count(sum.failedRequests()) + " of " + Numbers.count(sum.requests())
+                + " requests failed as the caller saw them";
+        if (sum.ejections() > 0) {
+            return new RunVerdict(Numbers.count(sum.ejections()) + (shadow ? " would-ejections" : ejections(sum.ejections()))
+                    + " (consecutive " + Numbers.count(sum.consecutiveEjections()) + ", success_rate "
+                    + Numbers.count(sum.successRateEjections()) + ")" + failed, null);
+        }
+        List<String> notes = GatewayExplainer.nonDecisions(r);
+        return new RunVerdict("no endpoint ejected" + (shadow ? ", even virtually" : "") + failed
+                + (notes.isEmpty() ? "" : "; see Why not below"), null);
+    }
+
     /** The two lines, labelled like the report's other lines, with a blank line after them. */
     public String render() {
         StringBuilder out = new StringBuilder();

@@ -19,16 +19,35 @@ class EnvoyVersionCommandTest {
         assertThat(now.events("eject")).isEmpty();
         assertThat(now.json().get("scenario").get("envoy_version").asText()).isEqualTo("1.40");
         CliRunner.Outcome before = CliRunner.run("run", "--envoy-version", "1.27", "--format", "json");
+        // before 1.28 the multiplier also dropped at every tick for a host not ejected (pull 29711): back at 70 s,
+        // down to 0 at 80 s, so every ejection lasts 30 s and host-0 goes again at every fourth tick
         assertThat(before.events("eject")).containsExactly("40000000000 host-0 SUCCESS_RATE",
-                "80000000000 host-0 SUCCESS_RATE", "150000000000 host-0 SUCCESS_RATE");
+                "80000000000 host-0 SUCCESS_RATE", "120000000000 host-0 SUCCESS_RATE", "160000000000 host-0 SUCCESS_RATE",
+                "200000000000 host-0 SUCCESS_RATE", "240000000000 host-0 SUCCESS_RATE");
         assertThat(before.json().get("events").get(0).get("explanation").asText())
                 .contains("cap (0+1)/6 = 16.7 % > 10 %, admitted as the first ejection (Envoy before 1.28 always allowed it)");
         // the same from the scenario file's key; and the first release with the new rule ejects nothing
         CliRunner.Outcome fromKey = CliRunner.run("run", "--set", "envoy_version=1.26.4", "--format", "json");
-        assertThat(fromKey.events("eject")).hasSize(3);
+        assertThat(fromKey.events("eject")).hasSize(6);
         assertThat(CliRunner.run("run", "--envoy-version", "1.28", "--format", "json").events("eject")).isEmpty();
         assertThat(CliRunner.run("run", "--envoy-version", "1.27").out())
                 .startsWith("outlier-lab run: bookstore-search (300 s, seed 1, Envoy 1.27's rules)");
+    }
+
+    @Test
+    void aFieldTheChosenReleaseDoesNotHaveIsRefusedNotHonoured() {
+        // always_eject_one_host arrived in 1.31, successful_active_health_check_uneject_host in 1.28 (a runtime flag
+        // before): an Envoy of an older release rejects the unknown field, so the lab does too
+        CliRunner.run("run", "--envoy-version", "1.30", "--set", "outlier_detection.always_eject_one_host=true")
+                .assertRejected("outlier_detection.always_eject_one_host", "Envoy 1.30 has no such field",
+                        "it arrived in 1.31");
+        CliRunner.run("run", "--envoy-version", "1.27", "--set",
+                "outlier_detection.successful_active_health_check_uneject_host=false")
+                .assertRejected("outlier_detection.successful_active_health_check_uneject_host", "Envoy 1.27", "1.28");
+        assertThat(CliRunner.run("run", "--envoy-version", "1.31", "--set", "outlier_detection.always_eject_one_host=true",
+                "--format", "json").events("eject")).hasSize(3);
+        // left at its default the field is simply absent, so older releases run as before
+        assertThat(CliRunner.run("run", "--envoy-version", "1.27", "--format", "json").exit()).isZero();
     }
 
     @Test

@@ -184,6 +184,13 @@ public final class HostMonitor {
         }
     }
 
+    /** Before Envoy 1.28, at the start of every tick for a host not ejected: one step down, not below zero. */
+    void decayMultiplier() {
+        if (multiplier > 0) {
+            multiplier--;
+        }
+    }
+
     void swapBuckets() {
         external.swap();
         local.swap();

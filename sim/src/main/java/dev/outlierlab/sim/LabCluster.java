@@ -54,6 +54,9 @@ final class LabCluster {
         this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         this.healthChecker = scenario.healthChecks() == null ? null
                 : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
+        if (healthChecker != null) {
+            healthChecker.start(balancer);
+        }
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
@@ -97,6 +100,7 @@ final class LabCluster {
      * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.
      */
     void report(int host, int httpCode, FaultResult localFailure, long nanos) {
+        carried();
         HostMonitor monitor = monitors[host];
         if (split && (localFailure == null || localFailure.streamObtained())) {
             monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
@@ -105,6 +109,13 @@ final class LabCluster {
             monitor.putHttpResponseCode(httpCode, nanos);
         } else {
             monitor.putResult(localFailure.reported(), localFailure.code(), nanos);
+        }
+    }
+
+    /** A request went to a host: from now on health checks use their traffic intervals. */
+    void carried() {
+        if (healthChecker != null) {
+            healthChecker.onTraffic();
         }
     }
 

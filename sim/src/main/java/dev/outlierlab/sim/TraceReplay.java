@@ -112,6 +112,7 @@ public final class TraceReplay {
             watcher.progress(replayed - 1, 0);
         }
         cluster.runDue(t);
+        cluster.carried();
         boolean panic = cluster.balancer.inPanic();
         boolean isFailure = TraceRecord.isFailure(code, result);
         requests[host]++;

@@ -181,16 +181,24 @@ final class ClusterExtractor {
         if (problems.size() > before) {
             return null;
         }
-        if (hc.hasNoTrafficInterval() || hc.hasUnhealthyInterval() || hc.hasIntervalJitter()
-                || hc.getIntervalJitterPercent() > 0) {
-            notes.add("health_checks[0]: only interval and the two thresholds are modelled (not no_traffic_interval, "
-                    + "unhealthy_interval or jitter)");
+        if (hc.hasIntervalJitter() || hc.getIntervalJitterPercent() > 0 || hc.hasInitialJitter()) {
+            notes.add("health_checks[0]: jitter (interval_jitter, interval_jitter_percent, initial_jitter) is not "
+                    + "modelled: every probe comes exactly on its interval");
         }
         try {
-            long interval = Math.addExact(Math.multiplyExact(hc.getInterval().getSeconds(), Durations.SECOND),
-                    hc.getInterval().getNanos());
+            // HealthCheckerImplBase reads every interval with PROTOBUF_GET_MS_OR_DEFAULT (whole milliseconds), each
+            // defaulting to the one it refines
+            long interval = millis(hc.getInterval());
+            long timeout = millis(hc.getTimeout());
+            long noTraffic = hc.hasNoTrafficInterval() ? millis(hc.getNoTrafficInterval())
+                    : HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS;
+            long noTrafficHealthy = hc.hasNoTrafficHealthyInterval() ? millis(hc.getNoTrafficHealthyInterval()) : noTraffic;
+            long unhealthyInterval = hc.hasUnhealthyInterval() ? millis(hc.getUnhealthyInterval()) : interval;
+            long unhealthyEdge = hc.hasUnhealthyEdgeInterval() ? millis(hc.getUnhealthyEdgeInterval()) : unhealthyInterval;
+            long healthyEdge = hc.hasHealthyEdgeInterval() ? millis(hc.getHealthyEdgeInterval()) : interval;
             return new HealthCheckSpec(interval, Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
-                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()));
+                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()), timeout, noTraffic, noTrafficHealthy,
+                    unhealthyInterval, unhealthyEdge, healthyEdge);
         } catch (InvalidConfigException e) {
             problems.add(new InvalidConfigException(e.key(), e.value(), e.allowed()));
             return null;
@@ -199,6 +207,12 @@ final class ClusterExtractor {
                     "a duration of at most 10 years"));
             return null;
         }
+    }
+
+    /** A health-check duration in whole milliseconds, as nanoseconds (Envoy truncates the rest). */
+    private static long millis(Duration d) {
+        long ms = Math.addExact(Math.multiplyExact(d.getSeconds(), 1000L), d.getNanos() / 1_000_000);
+        return Math.multiplyExact(ms, Durations.MILLISECOND);
     }
 
     private static void require(boolean ok, String field, String allowed, List<InvalidConfigException> problems) {

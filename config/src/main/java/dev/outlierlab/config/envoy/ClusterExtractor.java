@@ -255,12 +255,17 @@ final class ClusterExtractor {
         }
         Address a = e.getAddress();
         return switch (a.getAddressCase()) {
-            case SOCKET_ADDRESS -> a.getSocketAddress().getAddress() + ":" + (a.getSocketAddress().hasNamedPort()
+            // Envoy's Address::asString: an IPv6 address in brackets, [::1]:80 (Ipv6Instance), else address:port
+            case SOCKET_ADDRESS -> bracketed(a.getSocketAddress().getAddress()) + ":" + (a.getSocketAddress().hasNamedPort()
                     ? a.getSocketAddress().getNamedPort() : Integer.toString(a.getSocketAddress().getPortValue()));
             case PIPE -> a.getPipe().getPath();
             case ENVOY_INTERNAL_ADDRESS -> a.getEnvoyInternalAddress().getServerListenerName();
             default -> "endpoint";
         };
+    }
+
+    private static String bracketed(String address) {
+        return address.indexOf(':') >= 0 && !address.startsWith("[") ? "[" + address + "]" : address;
     }
 
     /** The line of the field a problem names (e.g. outlier_detection.max_ejection_percent), else the block's. */

@@ -189,6 +189,22 @@ class FidelityCasesTest {
     }
 
     @Test
+    void r5bAnIntervalUnderAMillisecondIsAcceptedByEnvoyAndNotClaimedRejected() throws IOException {
+        // Envoy's validateDuration refuses only negative or out-of-range values; 0.0005s truncates to a 0 ms interval
+        Path f = dir.resolve("tiny.yaml");
+        Files.writeString(f, Files.readString(Path.of(file("R5-submillisecond-durations/envoy-cluster.yaml")))
+                .replace("interval: 10.0005s", "interval: 0.0005s"));
+        CliRunner.Outcome check = CliRunner.run("check", f.toString());
+        assertThat(check.out()).doesNotContain("invalid-config", "Envoy rejects")
+                .contains("warning not-modelled", "outlier_detection.interval 0.0005s is read as 0 ms: Envoy accepts it");
+        assertThat(check.exit()).as(check.out()).isZero();
+        CliRunner.Outcome run = CliRunner.run("run", "--envoy", f.toString());
+        run.assertRejected("outlier_detection.interval", "Envoy accepts 0.0005s", "the lab does not simulate");
+        assertThat(run.err()).doesNotContain("Envoy rejects");
+        CliRunner.run("run", "--set", "outlier_detection.interval=0.0005s").assertRejected("Envoy accepts it");
+    }
+
+    @Test
     void r6AnUnexpectedStatusFailsTheHostAtOnceATimeoutAtTheThreshold() {
         // Re-checked against HealthCheckerImplBase::interval: the first probe runs at 0 s, before any request, so the
         // next waits no_traffic_interval (60 s): no probe falls in the fault [30 s, 60 s) and there is no panic at all

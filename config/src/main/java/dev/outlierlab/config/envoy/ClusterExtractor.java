@@ -41,11 +41,12 @@ final class ClusterExtractor {
             throw new InputException(node.origin() + ": a cluster needs a name (Envoy rejects a cluster without one)");
         }
         List<InvalidConfigException> problems = new ArrayList<>();
+        List<InvalidConfigException> unsimulated = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         Located odNode = EnvoyConfigReader.child(node, "outlier_detection", "outlierDetection");
         OutlierDetectionConfig od = null;
         if (c.hasOutlierDetection()) {
-            od = outlierDetection(c.getOutlierDetection(), problems, notes);
+            od = outlierDetection(c.getOutlierDetection(), problems, unsimulated, notes);
             if (c.getOutlierDetection().getMonitorsCount() > 0) {
                 notes.add("outlier_detection.monitors (extension monitors) are not modelled");
             }
@@ -83,13 +84,16 @@ final class ClusterExtractor {
         for (InvalidConfigException p : problems) {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine)));
         }
+        for (InvalidConfigException p : unsimulated) {
+            located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine), true));
+        }
         return new EnvoyCluster(c.getName(), source, line, odLine, type,
-                c.hasOutlierDetection(), problems.isEmpty() ? od : null, panic, health, hosts, located, notes);
+                c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes);
     }
 
     /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
     private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems,
-            List<String> notes) {
+            List<InvalidConfigException> unsimulated, List<String> notes) {
         Descriptor d = OutlierDetection.getDescriptor();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         for (OutlierSetting s : OutlierSetting.values()) {
@@ -108,7 +112,7 @@ final class ClusterExtractor {
             }
             Message m = (Message) od.getField(f);
             if (m instanceof Duration dur) {
-                Long nanos = nanos(dur, s, problems, notes);
+                Long nanos = nanos(dur, s, problems, unsimulated, notes);
                 if (nanos != null) {
                     b.set(s, nanos);
                 }
@@ -137,7 +141,8 @@ final class ClusterExtractor {
      * Envoy reads these durations in whole milliseconds ({@code PROTOBUF_GET_MS_OR_DEFAULT}, which truncates through
      * {@code DurationUtil::durationToMilliseconds}); so does the lab, with a note saying so.
      */
-    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems, List<String> notes) {
+    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems,
+            List<InvalidConfigException> unsimulated, List<String> notes) {
         BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
                 .add(BigInteger.valueOf(d.getNanos()));
         String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
@@ -150,9 +155,11 @@ final class ClusterExtractor {
         long nanos = n.longValueExact();
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && s != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
-            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
-                    + " of at least 1ms: Envoy reads it in whole milliseconds, so this is a 0 ms "
-                    + s.envoyName() + ", which the lab does not simulate"));
+            // Envoy accepts it (validateDuration only refuses negative or out-of-range values) and truncates it
+            unsimulated.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown,
+                    "a duration of at least 1ms for the lab (Envoy accepts " + shown + " but reads whole milliseconds, "
+                    + "DurationUtil::durationToMilliseconds: a 0 ms " + s.envoyName() + ", which the lab does not "
+                    + "simulate)"));
             return null;
         }
         if (truncated != nanos) {

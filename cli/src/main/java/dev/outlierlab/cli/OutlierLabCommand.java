@@ -1,11 +1,14 @@
 package dev.outlierlab.cli;
 
+import picocli.AutoComplete;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** The top-level {@code outlier-lab} command: a list of subcommands. */
+/** The top-level {@code outlier-lab} command: a list of subcommands; alone, it prints its usage. */
 @Command(name = "outlier-lab",
         mixinStandardHelpOptions = true,
-        version = "outlier-lab 0.1.0 (Envoy v1.40.2 outlier-detection semantics)",
+        versionProvider = VersionText.class,
         usageHelpWidth = 110,
         description = {
             "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules, or an API gateway's",
@@ -20,7 +23,8 @@ import picocli.CommandLine.Command;
             ExportCommand.class,
             ServeCommand.class,
             ProxyCommand.class,
-            picocli.CommandLine.HelpCommand.class
+            picocli.CommandLine.HelpCommand.class,
+            AutoComplete.GenerateCompletion.class
         },
         footer = {
             "",
@@ -36,6 +40,15 @@ import picocli.CommandLine.Command;
             "  outlier-lab export --envoy > cluster.yaml",
             "  outlier-lab serve --open                        the lab in the browser",
             "",
-            "Run 'outlier-lab help COMMAND' for a command's options."})
-public final class OutlierLabCommand {
+            "Run 'outlier-lab help COMMAND' for a command's options. Shell completion for bash and zsh:",
+            "  source <(outlier-lab generate-completion)"})
+public final class OutlierLabCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    /** A bare {@code outlier-lab} is a request for the usage, not a mistake. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
 }

@@ -33,6 +33,8 @@ public final class ScenarioOptions {
                 "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
     String envoyVersion;
 
+    private String scenarioText;
+
     /**
      * Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's); for Envoy's,
      * {@code --envoy-version} overrides the file's {@code envoy_version}.
@@ -46,9 +48,40 @@ public final class ScenarioOptions {
         } else if (scenarioFile == null) {
             profiled = ScenarioReader.defaultsProfiled(sets);
         } else {
-            profiled = ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+            profiled = ScenarioReader.readProfiled(scenarioText(), scenarioFile.toString(), sets);
         }
         return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+    }
+
+    /**
+     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
+     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
+     */
+    /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
+    ScenarioOptions withSets(List<String> otherSets) {
+        ScenarioOptions copy = new ScenarioOptions();
+        copy.scenarioFile = scenarioFile;
+        copy.example = example;
+        copy.envoyVersion = envoyVersion;
+        copy.sets = new ArrayList<>(otherSets);
+        if (scenarioFile != null) {
+            copy.scenarioText = scenarioText();
+        }
+        return copy;
+    }
+
+    private String scenarioText() {
+        if (scenarioText == null) {
+            String text = InputFiles.readText(scenarioFile);
+            // An empty file is a mistake (a wrong path, a failed redirect), not a request for the built-in default:
+            // that is what giving no file at all means.
+            if (text.lines().allMatch(l -> l.isBlank() || l.stripLeading().startsWith("#"))) {
+                throw new dev.outlierlab.config.InputException(scenarioFile + ": the scenario is empty; give at least"
+                        + " one key, or no file at all for the built-in default scenario");
+            }
+            scenarioText = text;
+        }
+        return scenarioText;
     }
 
     private void requireOneSource() {
@@ -65,7 +98,7 @@ public final class ScenarioOptions {
             return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
         }
         return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
-                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
+                : ScenarioReader.read(scenarioText(), scenarioFile.toString(), sets));
     }
 
     private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {

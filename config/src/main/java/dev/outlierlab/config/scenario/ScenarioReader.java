@@ -72,7 +72,9 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code gateway.mode=shadow}
      */
     public static Profiled readProfiled(String text, String source, List<String> sets) {
-        return profiled(prepare(YamlTree.parse(text, source), sets));
+        Located document = YamlTree.parse(text, source);
+        ForeignDocument.refuse(document, source);
+        return profiled(prepare(document, sets));
     }
 
     private static Profiled profiled(Located root) {

@@ -29,6 +29,8 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
     public static final EnvoyVersion CAP_ON_FIRST_EJECTION = new EnvoyVersion(1, 28);
     /** The first release in which a returned host must stay back a whole interval before its multiplier drops. */
     public static final EnvoyVersion MULTIPLIER_DECAYS_AFTER_AN_INTERVAL = new EnvoyVersion(1, 28);
+    /** The first release whose split mode keeps external codes (pull 39440). */
+    public static final EnvoyVersion SPLIT_KEEPS_EXTERNAL_CODES = new EnvoyVersion(1, 39);
     /** The first release in which only a passing health check returns an ejected host. */
     public static final EnvoyVersion ONLY_PASSING_CHECK_UNEJECTS = new EnvoyVersion(1, 31);
     public static final String ALLOWED = "an Envoy release from 1.26 to 1.40, such as 1.40 or 1.36.2";
@@ -104,6 +106,14 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
                                 + "); or envoy_version " + added + " or later");
             }
         }
+    }
+
+    /**
+     * Whether split mode keeps an external result's code and no longer counts an external success as a local-origin
+     * success (pull 39440): in the 1.39/1.40 {@code putResultWithLocalExternalSplit}, not at commit 00c7146.
+     */
+    public boolean splitKeepsExternalCodes() {
+        return compareTo(SPLIT_KEEPS_EXTERNAL_CODES) >= 0;
     }
 
     /** Whether a failing active health check can return an ejected host (before 1.31). */

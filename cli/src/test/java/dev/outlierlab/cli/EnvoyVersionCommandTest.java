@@ -51,6 +51,41 @@ class EnvoyVersionCommandTest {
     }
 
     @Test
+    void detectDegradedHostsOfOnePointThirtyEightIsReadAndItsCounterShown() throws IOException {
+        // changelogs 1.38.0: detect_degraded_hosts (OutlierDetection) and the ejections_detected_degradation counter.
+        // The bundled Envoy API (1.0.49) has no such field; the reader takes it by name
+        Path f = dir.resolve("degraded.yaml");
+        Files.writeString(f, """
+                name: search
+                connect_timeout: 1s
+                type: STATIC
+                load_assignment:
+                  cluster_name: search
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+                outlier_detection:
+                  detect_degraded_hosts: true
+                """);
+        CliRunner.Outcome r = CliRunner.run("run", "--envoy", f.toString(), "--format", "json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.json().get("scenario").get("outlier_detection").get("detect_degraded_hosts").asBoolean()).isTrue();
+        assertThat(r.json().get("stats").get("ejections_detected_degradation").asLong()).isZero();
+        assertThat(CliRunner.run("run", "--envoy", f.toString(), "--stats", "text").out())
+                .contains("cluster.search.outlier_detection.ejections_detected_degradation: 0\n");
+        CliRunner.run("run", "--envoy", f.toString(), "--envoy-version", "1.37")
+                .assertRejected("outlier_detection.detect_degraded_hosts", "Envoy 1.37 has no such field", "1.38");
+        // the counter exists from 1.38 only; left out, the field is not written into the scenario
+        CliRunner.Outcome old = CliRunner.run("run", "--envoy-version", "1.37", "--format", "json");
+        assertThat(old.json().get("stats").has("ejections_detected_degradation")).isFalse();
+        assertThat(old.json().get("scenario").get("outlier_detection").has("detect_degraded_hosts")).isFalse();
+        assertThat(CliRunner.run("check", f.toString()).out()).contains("detect_degraded_hosts (Envoy 1.38) is read");
+        assertThat(CliRunner.run("run", "--set", "outlier_detection.detect_degraded_hosts=true", "--format", "json")
+                .json().get("summary").get("ejections_detected").asLong()).isEqualTo(21);
+    }
+
+    @Test
     void beforeOnePointThirtyOneAFailingHealthCheckReturnsAnEjectedHost() throws IOException {
         // host-0 fails every request from 30 s and times out its health checks (3 to fail it): consecutive 5xx
         // ejects it at 30.04 s; the probe at 35 s fails, but the host is not failed yet

@@ -47,6 +47,7 @@ final class ClusterExtractor {
         OutlierDetectionConfig od = null;
         if (c.hasOutlierDetection()) {
             od = outlierDetection(c.getOutlierDetection(), problems, unsimulated, notes);
+            od = newerFields(od, odNode, problems);
             if (c.getOutlierDetection().getMonitorsCount() > 0) {
                 notes.add("outlier_detection.monitors (extension monitors) are not modelled");
             }
@@ -91,12 +92,45 @@ final class ClusterExtractor {
                 c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes);
     }
 
+    /**
+     * Fields of a newer Envoy than the bundled API that the lab reads by name from the file: {@code
+     * detect_degraded_hosts} (Envoy 1.38, {@code OutlierDetection} field 26). The proto reader has read past them.
+     */
+    private static OutlierDetectionConfig newerFields(OutlierDetectionConfig od, Located odNode,
+            List<InvalidConfigException> problems) {
+        if (od == null || odNode == null || !(odNode.value() instanceof java.util.Map<?, ?> map)) {
+            return od;
+        }
+        for (OutlierSetting s : OutlierSetting.values()) {
+            if (!s.newerThanBundledApi()) {
+                continue;
+            }
+            Object at = map.get(s.envoyName());
+            if (at == null) {
+                at = map.get(camel(s.envoyName()));
+            }
+            if (!(at instanceof Located v) || v.value() == null) {
+                continue;
+            }
+            Object value = v.value();
+            if (value instanceof Boolean flag || "true".equals(value) || "false".equals(value)) {
+                return od.toBuilder().set(s, Boolean.TRUE.equals(value) || "true".equals(value)).build();
+            }
+            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), String.valueOf(value),
+                    "true or false"));
+        }
+        return od;
+    }
+
     /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
     private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems,
             List<InvalidConfigException> unsimulated, List<String> notes) {
         Descriptor d = OutlierDetection.getDescriptor();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.newerThanBundledApi()) {
+                continue; // read by name from the file (newerFields), the bundled proto has no such field
+            }
             FieldDescriptor f = d.findFieldByName(s.envoyName());
             if (f == null) {
                 throw new IllegalStateException("Envoy's OutlierDetection has no field " + s.envoyName());

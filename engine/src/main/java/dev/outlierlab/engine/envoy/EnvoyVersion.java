@@ -82,12 +82,14 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
     /**
      * The release that added a field of {@code OutlierDetection} newer than 1.26, or null: {@code
      * successful_active_health_check_uneject_host} 1.28 (it replaced a runtime flag, release notes of 1.28.0),
-     * {@code always_eject_one_host} 1.31 (release notes of 1.31.0).
+     * {@code always_eject_one_host} 1.31 (release notes of 1.31.0), {@code detect_degraded_hosts} 1.38 (release notes
+     * of 1.38.0).
      */
     public static EnvoyVersion addedIn(OutlierSetting setting) {
         return switch (setting) {
             case SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST -> new EnvoyVersion(1, 28);
             case ALWAYS_EJECT_ONE_HOST -> new EnvoyVersion(1, 31);
+            case DETECT_DEGRADED_HOSTS -> new EnvoyVersion(1, 38);
             default -> null;
         };
     }
@@ -114,6 +116,11 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
      */
     public boolean splitKeepsExternalCodes() {
         return compareTo(SPLIT_KEEPS_EXTERNAL_CODES) >= 0;
+    }
+
+    /** Whether the release counts {@code ejections_detected_degradation} (1.38, with {@code detect_degraded_hosts}). */
+    public boolean hasDegradationCounter() {
+        return minor >= 38;
     }
 
     /** Whether a failing active health check can return an ejected host (before 1.31). */

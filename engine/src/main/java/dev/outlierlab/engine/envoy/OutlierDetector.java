@@ -35,7 +35,7 @@ public final class OutlierDetector {
     private final EnvoyVersion version;
     private final EjectionPolicy policy;
     private final DetectorListener listener;
-    private final OutlierStats stats = new OutlierStats();
+    private final OutlierStats stats;
     private final List<HostMonitor> hosts = new ArrayList<>();
     private int ejectedCount;
 
@@ -48,6 +48,7 @@ public final class OutlierDetector {
             EnvoyVersion version) {
         this.config = config;
         this.version = version;
+        this.stats = new OutlierStats(version.hasDegradationCounter());
         this.policy = new EjectionPolicy(config, random, version);
         this.listener = listener;
     }

@@ -23,6 +23,12 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--clients", paramLabel = "P",
+            description = {"How many callers share the traffic (traffic.clients), each its own detector with its own",
+                "share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole",
+                "cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six."})
+    Integer clients;
+
     @Option(names = "--example", paramLabel = "NAME",
             description = {"Start from a named example scenario instead of a file (see run --list-examples),",
                 "e.g. --example overload-cap-100."})
@@ -40,6 +46,7 @@ public final class ScenarioOptions {
      * {@code --envoy-version} overrides the file's {@code envoy_version}.
      */
     public ScenarioReader.Profiled loadProfiled() {
+        List<String> sets = allSets();
         ScenarioReader.Profiled profiled;
         if (example != null) {
             requireOneSource();
@@ -53,16 +60,13 @@ public final class ScenarioOptions {
         return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
     }
 
-    /**
-     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
-     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
-     */
     /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
     ScenarioOptions withSets(List<String> otherSets) {
         ScenarioOptions copy = new ScenarioOptions();
         copy.scenarioFile = scenarioFile;
         copy.example = example;
         copy.envoyVersion = envoyVersion;
+        copy.clients = clients;
         copy.sets = new ArrayList<>(otherSets);
         if (scenarioFile != null) {
             copy.scenarioText = scenarioText();
@@ -70,6 +74,10 @@ public final class ScenarioOptions {
         return copy;
     }
 
+    /**
+     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
+     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
+     */
     private String scenarioText() {
         if (scenarioText == null) {
             String text = InputFiles.readText(scenarioFile);
@@ -84,6 +92,17 @@ public final class ScenarioOptions {
         return scenarioText;
     }
 
+    /** The {@code --set} overrides, after {@code --clients} as {@code traffic.clients} (so a --set wins). */
+    List<String> allSets() {
+        if (clients == null) {
+            return sets;
+        }
+        List<String> all = new ArrayList<>();
+        all.add("traffic.clients=" + clients);
+        all.addAll(sets);
+        return all;
+    }
+
     private void requireOneSource() {
         if (scenarioFile != null) {
             throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
@@ -93,6 +112,7 @@ public final class ScenarioOptions {
 
     /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
+        List<String> sets = allSets();
         if (example != null) {
             requireOneSource();
             return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));

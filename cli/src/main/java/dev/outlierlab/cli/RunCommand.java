@@ -182,7 +182,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
                     + "scenario's profile is envoy");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy(), scenario.allSets());
         // text shows the first --events decisions and counts the rest; JSON has them all
         RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;

@@ -48,7 +48,9 @@ public final class ScenarioReader {
     private static final Set<String> TRAFFIC = Set.of("rps", "clients", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
             "fails_health_check", "pattern", "burst_length", "kind");
-    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
+    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold", "timeout",
+            "no_traffic_interval", "no_traffic_healthy_interval", "unhealthy_interval", "unhealthy_edge_interval",
+            "healthy_edge_interval");
 
     private ScenarioReader() {
     }
@@ -297,6 +299,17 @@ public final class ScenarioReader {
         long interval = v.duration(h.get("interval"), "health_checks.interval", 5_000_000_000L, false);
         long unhealthy = v.integer(h.get("unhealthy_threshold"), "health_checks.unhealthy_threshold", 3, 1, 1_000_000);
         long healthy = v.integer(h.get("healthy_threshold"), "health_checks.healthy_threshold", 2, 1, 1_000_000);
-        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy));
+        // Envoy's defaults (HealthCheckerImplBase's constructor): each interval defaults to the one it refines
+        long timeout = v.duration(h.get("timeout"), "health_checks.timeout", HealthCheckSpec.DEFAULT_TIMEOUT_NANOS, false);
+        long noTraffic = v.duration(h.get("no_traffic_interval"), "health_checks.no_traffic_interval",
+                HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS, false);
+        long noTrafficHealthy = v.duration(h.get("no_traffic_healthy_interval"), "health_checks.no_traffic_healthy_interval",
+                noTraffic, false);
+        long unhealthyInterval = v.duration(h.get("unhealthy_interval"), "health_checks.unhealthy_interval", interval, false);
+        long unhealthyEdge = v.duration(h.get("unhealthy_edge_interval"), "health_checks.unhealthy_edge_interval",
+                unhealthyInterval, false);
+        long healthyEdge = v.duration(h.get("healthy_edge_interval"), "health_checks.healthy_edge_interval", interval, false);
+        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy, timeout, noTraffic,
+                noTrafficHealthy, unhealthyInterval, unhealthyEdge, healthyEdge));
     }
 }

@@ -160,12 +160,18 @@ final class RunRecorder implements DetectorListener {
     }
 
     RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, OutlierStats stats) {
+        return finish(scenario, new RunTotals(stats.detectedTotal(), stats.ejectionsEnforcedTotal(),
+                stats.ejectionsOverflow(), stats.asMap()));
+    }
+
+    /** Builds the result from a detector of any profile's totals. */
+    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, RunTotals totals) {
         if (panicStart >= 0) {
             panicWindows.add(new PanicWindow(panicStart, panicEnd));
             panicStart = -1;
         }
         RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
-                stats.detectedTotal(), stats.ejectionsEnforcedTotal(), stats.ejectionsOverflow(), unenforced, returns,
+                totals.detected(), totals.enforced(), totals.overflow(), unenforced, returns,
                 panicNanos, noHealthyUpstream, maxEjected);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         List<HostTally> tallies = new ArrayList<>();
@@ -174,7 +180,7 @@ final class RunRecorder implements DetectorListener {
             long[] c = hostCounts[h];
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
         }
-        return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
+        return new RunResult(scenario, summary, totals.stats(), List.copyOf(events), List.copyOf(intervals),
                 List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
                 eventHostWidth);
     }

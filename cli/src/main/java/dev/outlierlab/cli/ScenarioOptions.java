@@ -48,7 +48,8 @@ public final class ScenarioOptions {
         } else {
             profiled = ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         }
-        return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+        return profiled.isGateway() ? profiled
+                : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null, profiled.grpc());
     }
 
     private void requireOneSource() {

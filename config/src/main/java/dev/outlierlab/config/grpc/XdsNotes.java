@@ -23,8 +23,11 @@ public final class XdsNotes {
                     + " percentage, the interval, the ejection times and the cap)");
         }
         if (envoy.consecutive5xx() > 0 && !mapping.ignored().contains("consecutive_5xx")) {
-            notes.add("consecutive_5xx (Envoy's default 5, enforced at 100 %) does not exist in gRPC: only success rate"
-                    + (mapping.config().failurePercentage() != null ? " and failure percentage eject" : " ejects"));
+            boolean sr = mapping.config().successRate() != null;
+            boolean fp = mapping.config().failurePercentage() != null;
+            String left = sr && fp ? "only success rate and failure percentage eject" : sr ? "only success rate ejects"
+                    : fp ? "only failure percentage ejects" : "nothing ejects";
+            notes.add("consecutive_5xx (Envoy's default 5, enforced at 100 %) does not exist in gRPC: " + left);
         }
         if (mapping.config().failurePercentage() == null) {
             notes.add("failure percentage is off: enforcing_failure_percentage is 0 or unset (Envoy's default), and gRPC"

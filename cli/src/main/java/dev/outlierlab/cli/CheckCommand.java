@@ -84,6 +84,15 @@ public final class CheckCommand implements Callable<Integer> {
                 "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
     String envoyVersion;
 
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = {"grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
+                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."})
+    String profile;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
+    String grpcImplementation;
+
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
 
@@ -106,6 +115,16 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** One file: a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
+    private CheckInputs.Loaded read(String text, String source, boolean inDirectory,
+            dev.outlierlab.engine.grpc.GrpcImplementation impl) {
+        if (GrpcCheckInputs.isServiceConfig(text)) {
+            return GrpcCheckInputs.serviceConfig(text, source, impl);
+        }
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
+    }
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -120,19 +139,24 @@ public final class CheckCommand implements Callable<Integer> {
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
         }
+        if (profile != null && !profile.equals("grpc")) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; expected grpc (Envoy's rules are"
+                    + " the default)");
+        }
+        dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         for (String name : files) {
             if (name.equals("-")) {
-                loaded.add(CheckInputs.read(InputFiles.readText(Path.of(InputFiles.STDIN)), "-", port, false));
+                loaded.add(read(InputFiles.readText(Path.of(InputFiles.STDIN)), "-", false, impl));
                 continue;
             }
             Path path = Path.of(name);
             if (Files.isDirectory(path)) {
                 for (Path f : configFiles(path)) {
-                    loaded.add(CheckInputs.read(InputFiles.readText(f), f.toString(), port, true));
+                    loaded.add(read(InputFiles.readText(f), f.toString(), true, impl));
                 }
             } else {
-                loaded.add(CheckInputs.read(InputFiles.readText(path), name, port, false));
+                loaded.add(read(InputFiles.readText(path), name, false, impl));
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));

@@ -34,7 +34,11 @@ public final class DetectorSimulation {
             index.put(hosts.get(h), h);
         }
         long duration = scenario.durationNanos();
-        RunRecorder recorder = new RunRecorder(index, duration, options);
+        if (scenario.traffic().clients() > 1) {
+            throw new dev.outlierlab.engine.InvalidConfigException("traffic.clients",
+                    Long.toString(scenario.traffic().clients()), "1 under a profile other than envoy (one channel)");
+        }
+        RunRecorder recorder = new RunRecorder(index, duration, options, 1);
         LoadBalancer balancer = new LoadBalancer(hosts.size(), 0);
         recorder.attach(balancer);
         Detector detector = profile.create(scenario, recorder);

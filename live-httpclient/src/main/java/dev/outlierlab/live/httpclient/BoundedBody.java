@@ -41,6 +41,16 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
         this.declared = declared;
     }
 
+    /** The {@link TooLarge} in an error's cause chain, or null. */
+    static TooLarge tooLarge(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TooLarge tooLarge) {
+                return tooLarge;
+            }
+        }
+        return null;
+    }
+
     static HttpResponse.BodyHandler<byte[]> handler(long limit) {
         return info -> new BoundedBody(info.statusCode(), limit,
                 info.headers().firstValueAsLong("content-length").orElse(-1));

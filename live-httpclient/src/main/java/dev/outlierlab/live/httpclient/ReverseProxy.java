@@ -120,7 +120,7 @@ public final class ReverseProxy implements AutoCloseable {
             }
             String pathAndQuery = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
             try {
-                FailoverResponse r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body);
+                FailoverResponse<byte[]> r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body);
                 Headers out = exchange.getResponseHeaders();
                 r.response().headers().map().forEach((name, values) -> {
                     if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {

@@ -17,6 +17,7 @@ import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -34,22 +35,22 @@ import java.util.List;
 public final class GrpcDetector implements Detector {
     private final GrpcOutlierConfig config;
     private final GrpcImplementation impl;
-    private final String[] names;
+    private String[] names;
     private final RandomSource random;
     private final DetectorListener listener;
     private final List<EjectionListener> ejectionListeners = new ArrayList<>();
     private final long lastSweepNanos;
     private final boolean counting;
-    private final long[] activeSuccess;
-    private final long[] activeFailure;
-    private final long[] inactiveSuccess;
-    private final long[] inactiveFailure;
-    private final boolean[] ejected;
-    private final long[] ejectedAtNanos;
-    private final long[] multiplier;
-    private final long[] numEjections;
-    private final int[] candidates;
-    private final double[] rates;
+    private long[] activeSuccess;
+    private long[] activeFailure;
+    private long[] inactiveSuccess;
+    private long[] inactiveFailure;
+    private boolean[] ejected;
+    private long[] ejectedAtNanos;
+    private long[] multiplier;
+    private long[] numEjections;
+    private int[] candidates;
+    private double[] rates;
     private long nextSweepNanos;
     private int ejectedCount;
     /** grpc-go's {@code numEndpointsEjected}: raised at every ejection, a second one of the same endpoint included. */
@@ -224,23 +225,8 @@ public final class GrpcDetector implements Detector {
                 continue; // C-core: "make sure success rate algorithm didn't already eject this backend"
             }
             long volume = inactiveSuccess[i] + inactiveFailure[i];
-            double percent;
-            boolean outlier;
-            switch (impl) {
-                case JAVA -> {
-                    double rate = (double) inactiveFailure[i] / (double) volume;
-                    outlier = rate > fp.threshold() / 100.0;
-                    percent = rate * 100;
-                }
-                case GO -> {
-                    percent = ((double) inactiveFailure[i] / (double) volume) * 100;
-                    outlier = percent > fp.threshold();
-                }
-                default -> {
-                    percent = 100.0 - inactiveSuccess[i] * 100.0 / volume;
-                    outlier = percent > fp.threshold();
-                }
-            }
+            double percent = EndpointArrays.failurePercent(impl, inactiveSuccess[i], inactiveFailure[i]);
+            boolean outlier = EndpointArrays.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
             if (outlier) {
                 detectedFp++;
                 offer(i, t, EjectionType.FAILURE_PERCENTAGE,
@@ -360,6 +346,62 @@ public final class GrpcDetector implements Detector {
     /** The endpoint's ejection multiplier now. */
     public long multiplier(int endpoint) {
         return multiplier[endpoint];
+    }
+
+    /**
+     * Adds an endpoint at the end of the order with fresh counters, not ejected and a multiplier of 0, as grpc-java
+     * puts a new tracker for a new address ({@code EndpointTrackerMap.putNewTrackers}); returns its index.
+     */
+    public int addEndpoint(String name) {
+        int n = names.length;
+        names = Arrays.copyOf(names, n + 1);
+        names[n] = name;
+        activeSuccess = Arrays.copyOf(activeSuccess, n + 1);
+        activeFailure = Arrays.copyOf(activeFailure, n + 1);
+        inactiveSuccess = Arrays.copyOf(inactiveSuccess, n + 1);
+        inactiveFailure = Arrays.copyOf(inactiveFailure, n + 1);
+        ejected = Arrays.copyOf(ejected, n + 1);
+        ejectedAtNanos = Arrays.copyOf(ejectedAtNanos, n + 1);
+        multiplier = Arrays.copyOf(multiplier, n + 1);
+        numEjections = Arrays.copyOf(numEjections, n + 1);
+        candidates = new int[n + 1];
+        rates = new double[n + 1];
+        version++;
+        return n;
+    }
+
+    /**
+     * Removes the endpoint at {@code endpoint} (those after it move down by one), as grpc-java drops the tracker of
+     * an address that left ({@code keySet().retainAll}): an ejected one leaves without a return. grpc-go's count of
+     * ejected endpoints is not lowered (its {@code UpdateClientConnState} only deletes the entry).
+     */
+    public void removeEndpoint(int endpoint) {
+        if (ejected[endpoint]) {
+            ejectedCount--;
+        }
+        names = EndpointArrays.without(names, endpoint);
+        activeSuccess = EndpointArrays.without(activeSuccess, endpoint);
+        activeFailure = EndpointArrays.without(activeFailure, endpoint);
+        inactiveSuccess = EndpointArrays.without(inactiveSuccess, endpoint);
+        inactiveFailure = EndpointArrays.without(inactiveFailure, endpoint);
+        ejectedAtNanos = EndpointArrays.without(ejectedAtNanos, endpoint);
+        multiplier = EndpointArrays.without(multiplier, endpoint);
+        numEjections = EndpointArrays.without(numEjections, endpoint);
+        boolean[] kept = new boolean[ejected.length - 1];
+        System.arraycopy(ejected, 0, kept, 0, endpoint);
+        System.arraycopy(ejected, endpoint + 1, kept, endpoint, kept.length - endpoint);
+        ejected = kept;
+        version++;
+    }
+
+    /** The endpoint's ejections so far (a double ejection counts twice). */
+    public long numEjections(int endpoint) {
+        return numEjections[endpoint];
+    }
+
+    /** When the endpoint was last ejected (meaningful while ejected). */
+    public long ejectedAtNanos(int endpoint) {
+        return ejectedAtNanos[endpoint];
     }
 
     /** What was counted so far. */

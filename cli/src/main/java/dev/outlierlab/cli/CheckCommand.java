@@ -86,6 +86,15 @@ public final class CheckCommand implements Callable<Integer> {
                 "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
     String envoyVersion;
 
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = {"grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
+                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."})
+    String profile;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
+    String grpcImplementation;
+
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
 
@@ -108,6 +117,16 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** One file: a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
+    private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
+        dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
+        if (GrpcCheckInputs.isServiceConfig(text)) {
+            return GrpcCheckInputs.serviceConfig(text, source, impl);
+        }
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
+    }
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -122,6 +141,11 @@ public final class CheckCommand implements Callable<Integer> {
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
         }
+        if (profile != null && !profile.equals("grpc")) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; expected grpc (Envoy's rules are"
+                    + " the default)");
+        }
+        GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
         // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
@@ -168,7 +192,7 @@ public final class CheckCommand implements Callable<Integer> {
     private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
                       java.util.function.Supplier<String> text, boolean inDirectory) {
         try {
-            loaded.add(CheckInputs.read(text.get(), source, port, inDirectory));
+            loaded.add(readOne(text.get(), source, inDirectory));
         } catch (InputException e) {
             if (!several) {
                 throw e;

@@ -28,22 +28,41 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
         }
     }
 
+    /** The answers being read at once would hold more than the client's total bound. */
+    static final class BudgetExceeded extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BudgetExceeded(long budget) {
+            super("the answers being read at once would hold more than " + budget + " bytes");
+        }
+    }
+
     private final int status;
     private final long limit;
+    private final ByteBudget budget;
+    private final java.util.concurrent.atomic.AtomicLong reserved;
     private final long declared;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private Flow.Subscription subscription;
 
-    private BoundedBody(int status, long limit, long declared) {
+    private BoundedBody(int status, long limit, long declared, ByteBudget budget,
+            java.util.concurrent.atomic.AtomicLong reserved) {
         this.status = status;
         this.limit = limit;
         this.declared = declared;
+        this.budget = budget;
+        this.reserved = reserved;
     }
 
-    static HttpResponse.BodyHandler<byte[]> handler(long limit) {
+    /**
+     * Bodies up to {@code limit} bytes each, and all of them at once up to {@code budget}'s bound; what is
+     * reserved is added to {@code reserved}, which the caller releases once it has let go of the body.
+     */
+    static HttpResponse.BodyHandler<byte[]> handler(long limit, ByteBudget budget,
+            java.util.concurrent.atomic.AtomicLong reserved) {
         return info -> new BoundedBody(info.statusCode(), limit,
-                info.headers().firstValueAsLong("content-length").orElse(-1));
+                info.headers().firstValueAsLong("content-length").orElse(-1), budget, reserved);
     }
 
     @Override
@@ -68,6 +87,13 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
                 body.completeExceptionally(new TooLarge(status, limit));
                 return;
             }
+            // twice the chunk: the buffer, and the copy made when the body is complete
+            if (!budget.reserve(2L * b.remaining())) {
+                subscription.cancel();
+                body.completeExceptionally(new BudgetExceeded(budget.bound()));
+                return;
+            }
+            reserved.addAndGet(2L * b.remaining());
             byte[] chunk = new byte[b.remaining()];
             b.get(chunk);
             bytes.write(chunk, 0, chunk.length);

@@ -28,12 +28,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code j mod n}, as the gateway profile's router does), filtered by the pool's stage; the request goes to
  * the first candidate and, when an attempt fails (a 5xx, a timeout, a refused connection, a reset), to the
  * next, up to {@code fallbacks} more attempts. Every attempt's outcome is recorded in the pool. The request
- * fails for the caller only when its last attempt fails; the stage itself never fails one. Thread-safe.
+ * fails for the caller only when its last attempt fails; the stage itself never fails one. A status outside
+ * 100 to 599 (LinkedIn's 999) is no HTTP status: it is recorded as a reset (a protocol failure) and the
+ * attempt failed. The client's own trouble (its {@link ByteBudget} full, or out of memory) is never recorded
+ * against an upstream: the request fails with a {@link ProxyOverloadedException}. Thread-safe.
  */
 public final class FailoverClient {
     /** Headers the JDK client sets itself and refuses from callers. */
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
+
+    static {
+        // Lets a client created with forwardHost send the caller's Host (the JDK reads this once, at its first
+        // use); every other restricted header is still left out above. A value given on the command line wins.
+        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
+        }
+    }
 
     /** The default bound of a response body held in memory: 16 MiB. */
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 16L << 20;
@@ -43,16 +54,20 @@ public final class FailoverClient {
     private final Duration attemptTimeout;
     private final int fallbacks;
     private final long maxResponseBytes;
+    private final ByteBudget budget;
+    private final boolean forwardHost;
     private final Map<String, URI> upstreams = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
 
     private FailoverClient(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
-            long maxResponseBytes) {
+            long maxResponseBytes, ByteBudget budget, boolean forwardHost) {
         this.pool = pool;
         this.http = http;
         this.attemptTimeout = attemptTimeout;
         this.fallbacks = fallbacks;
         this.maxResponseBytes = maxResponseBytes;
+        this.budget = budget;
+        this.forwardHost = forwardHost;
     }
 
     /**
@@ -71,7 +86,20 @@ public final class FailoverClient {
      */
     public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
             long maxResponseBytes) {
+        return create(pool, http, attemptTimeout, fallbacks, maxResponseBytes, new ByteBudget(Long.MAX_VALUE), false);
+    }
+
+    /**
+     * As {@link #create(LivePool, HttpClient, Duration, int, long)}, with every answer being read or held at
+     * once within {@code budget} (a request that would pass it fails with {@link ProxyOverloadedException} and
+     * is recorded against nobody), and with {@code forwardHost} the caller's {@code Host} header sent to the
+     * upstream instead of the upstream's own name (the JDK client allows it only when the system property
+     * {@code jdk.httpclient.allowRestrictedHeaders} names {@code host} before its first use).
+     */
+    public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
+            long maxResponseBytes, ByteBudget budget, boolean forwardHost) {
         Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(budget, "budget");
         if (maxResponseBytes < 0) {
             throw new IllegalArgumentException("response limit " + maxResponseBytes + " bytes must be 0 or more");
         }
@@ -83,7 +111,12 @@ public final class FailoverClient {
         }
         HttpClient client = http != null ? http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(attemptTimeout).build();
-        return new FailoverClient(pool, client, attemptTimeout, fallbacks, maxResponseBytes);
+        return new FailoverClient(pool, client, attemptTimeout, fallbacks, maxResponseBytes, budget, forwardHost);
+    }
+
+    /** The bound on answers held at once; give back a response's {@link FailoverResponse#heldBytes()} here. */
+    public ByteBudget budget() {
+        return budget;
     }
 
     /** Adds an upstream (and its endpoint in the pool, unless the pool already has one of that name). */
@@ -138,52 +171,94 @@ public final class FailoverClient {
         HttpResponse<byte[]> lastResponse = null;
         String lastEndpoint = null;
         IOException lastError = null;
-        for (int i = 0; i < allowed; i++) {
-            Endpoint endpoint = candidates.get(i);
-            URI base = upstreams.get(endpoint.name());
-            if (base == null) {
-                continue;
-            }
-            // The attempt is timed on the pool's clock, and the reading at its end is the outcome's time: one
-            // clock read serves both (recording with it is about half the cost of a record that reads the clock).
-            long started = clock.nanoTime();
-            try {
-                HttpResponse<byte[]> response = http.send(request(base, method, pathAndQuery, headers, body),
-                        BoundedBody.handler(maxResponseBytes));
-                long ended = clock.nanoTime();
-                int status = response.statusCode();
-                pool.record(endpoint, status, ended);
-                boolean failed = status >= 500;
-                attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, ended - started));
-                lastResponse = response;
-                lastEndpoint = endpoint.name();
-                lastError = null;
-                if (!failed) {
-                    break;
+        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
+        long lastHeld = 0;
+        boolean done = false;
+        try {
+            for (int i = 0; i < allowed; i++) {
+                Endpoint endpoint = candidates.get(i);
+                URI base = upstreams.get(endpoint.name());
+                if (base == null) {
+                    continue;
                 }
-            } catch (IOException e) {
-                long ended = clock.nanoTime();
-                BoundedBody.TooLarge tooLarge = tooLarge(e);
-                if (tooLarge != null) {
-                    pool.record(endpoint, tooLarge.status, ended);
-                    attempts.add(new Attempt(endpoint.name(), Integer.toString(tooLarge.status), tooLarge.status >= 500,
+                // The attempt is timed on the pool's clock, and the reading at its end is the outcome's time: one
+                // clock read serves both (recording with it is about half the cost of a record that reads the clock).
+                long started = clock.nanoTime();
+                budget.release(held.getAndSet(0));
+                try {
+                    HttpResponse<byte[]> response = http.send(request(base, method, pathAndQuery, headers, body),
+                            BoundedBody.handler(maxResponseBytes, budget, held));
+                    long ended = clock.nanoTime();
+                    int status = response.statusCode();
+                    if (status < 100 || status > 599) {
+                        // no HTTP status: a protocol failure of the upstream's, as a reset
+                        pool.record(endpoint, LocalFailure.RESET, ended);
+                        attempts.add(new Attempt(endpoint.name(), "invalid status " + status, true, ended - started));
+                        lastResponse = null;
+                        lastError = new IOException("upstream " + endpoint.name() + " answered with status " + status
+                                + ", which is not an HTTP status (100 to 599)");
+                        continue;
+                    }
+                    pool.record(endpoint, status, ended);
+                    boolean failed = status >= 500;
+                    attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, ended - started));
+                    lastResponse = response;
+                    lastEndpoint = endpoint.name();
+                    lastError = null;
+                    lastHeld = held.get();
+                    if (!failed) {
+                        break;
+                    }
+                } catch (IOException e) {
+                    long ended = clock.nanoTime();
+                    ProxyOverloadedException own = ownFailure(e);
+                    if (own != null) {
+                        throw own;
+                    }
+                    BoundedBody.TooLarge tooLarge = tooLarge(e);
+                    if (tooLarge != null) {
+                        pool.record(endpoint, tooLarge.status, ended);
+                        attempts.add(new Attempt(endpoint.name(), Integer.toString(tooLarge.status),
+                                tooLarge.status >= 500, ended - started));
+                        throw new FailoverException("upstream " + endpoint.name() + " " + tooLarge.getMessage(),
+                                attempts, selection.stage(), tooLarge);
+                    }
+                    LocalFailure failure = classify(e);
+                    pool.record(endpoint, failure, ended);
+                    attempts.add(new Attempt(endpoint.name(), failure.name().toLowerCase(java.util.Locale.ROOT), true,
                             ended - started));
-                    throw new FailoverException("upstream " + endpoint.name() + " " + tooLarge.getMessage(), attempts,
-                            selection.stage(), tooLarge);
+                    lastResponse = null;
+                    lastError = e;
+                } catch (OutOfMemoryError e) {
+                    throw new ProxyOverloadedException("out of memory while reading upstream " + endpoint.name()
+                            + "'s answer; the answer is dropped and nothing recorded against the upstream", e);
                 }
-                LocalFailure failure = classify(e);
-                pool.record(endpoint, failure, ended);
-                attempts.add(new Attempt(endpoint.name(), failure.name().toLowerCase(java.util.Locale.ROOT), true,
-                        ended - started));
-                lastResponse = null;
-                lastError = e;
+            }
+            if (lastResponse == null) {
+                String tried = attempts.stream().map(a -> a.endpoint() + " " + a.outcome()).toList().toString();
+                throw new FailoverException("every attempt failed: " + tried, attempts, selection.stage(), lastError);
+            }
+            done = true;
+        } finally {
+            // what the answer passed back holds stays reserved until the caller gives it back
+            budget.release(held.get() - (done ? lastHeld : 0));
+        }
+        return new FailoverResponse(lastResponse, lastEndpoint, attempts, selection.stage(), lastHeld);
+    }
+
+    /** The client's own limit or memory, not the upstream: recorded against nobody. */
+    private static ProxyOverloadedException ownFailure(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BoundedBody.BudgetExceeded over) {
+                return new ProxyOverloadedException("proxy busy: " + over.getMessage()
+                        + "; try again shortly (nothing is recorded against the upstream)", e);
+            }
+            if (t instanceof VirtualMachineError) {
+                return new ProxyOverloadedException("proxy out of memory while reading an answer; "
+                        + "nothing is recorded against the upstream", e);
             }
         }
-        if (lastResponse == null) {
-            String tried = attempts.stream().map(a -> a.endpoint() + " " + a.outcome()).toList().toString();
-            throw new FailoverException("every attempt failed: " + tried, attempts, selection.stage(), lastError);
-        }
-        return new FailoverResponse(lastResponse, lastEndpoint, attempts, selection.stage());
+        return null;
     }
 
     private HttpRequest request(URI base, String method, String pathAndQuery, Map<String, List<String>> headers,
@@ -194,7 +269,9 @@ public final class FailoverClient {
                 .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach((name, values) -> {
-            if (!RESTRICTED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (forwardHost && name.equalsIgnoreCase("host") && !values.isEmpty()) {
+                b.header("Host", values.get(0));
+            } else if (!RESTRICTED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
                 for (String v : values) {
                     b.header(name, v);
                 }

@@ -7,10 +7,11 @@ import java.util.List;
 /**
  * The answer to one request sent through a {@link FailoverClient}: the response of the last attempt (a
  * success, or the last failing status when every attempt allowed failed), which upstream gave it, every
- * attempt in order, and the stage record of the request (null when the stage did nothing).
+ * attempt in order, the stage record of the request (null when the stage did nothing), and the bytes of the
+ * client's {@link ByteBudget} the answer holds, which the caller gives back once it has sent or dropped it.
  */
 public record FailoverResponse(HttpResponse<byte[]> response, String endpoint, List<Attempt> attempts,
-        StageRecord stage) {
+        StageRecord stage, long heldBytes) {
     public FailoverResponse {
         attempts = List.copyOf(attempts);
     }

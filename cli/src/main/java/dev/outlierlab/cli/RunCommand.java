@@ -230,6 +230,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
+        WorkOptions.checkMemory(gateway, "this run");
         GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
         work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
         GatewayRunResult result;

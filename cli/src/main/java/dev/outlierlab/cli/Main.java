@@ -5,6 +5,7 @@ import dev.outlierlab.config.Wording;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Entry point of the {@code outlier-lab} command. Bad input (a file, a key, a value) ends with one message on
@@ -100,10 +101,26 @@ public final class Main {
 
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new OutlierLabCommand());
+        VersionText version = new VersionText();
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(version);
+        }
+        CommandLine completion = cli.getSubcommands().get("generate-completion");
+        if (completion != null) {
+            completion.getCommandSpec().usageMessage().hidden(false)
+                    .description("Print a bash/zsh completion script: source <(outlier-lab generate-completion)");
+        }
         cli.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             PrintWriter err = failed.getErr();
-            err.println("outlier-lab: " + ex.getMessage());
+            String message = ex instanceof UnmatchedArgumentException unmatched && Suggestions.mistypedCommand(unmatched)
+                    ? "'" + unmatched.getUnmatched().get(0) + "' is not an outlier-lab command"
+                    : ex.getMessage();
+            err.println("outlier-lab: " + Wording.printable(shortened(message)));
+            String suggestion = Suggestions.of(ex);
+            if (suggestion != null) {
+                err.println(suggestion);
+            }
             err.println("Run '" + failed.getCommandSpec().qualifiedName() + " --help' for the options.");
             return EXIT_BAD_INPUT;
         });
@@ -130,5 +147,10 @@ public final class Main {
             return EXIT_INTERNAL;
         });
         return cli;
+    }
+
+    /** A message quoting a user's argument, cut to a readable length (an argument can be megabytes long). */
+    static String shortened(String message) {
+        return message == null || message.length() <= 400 ? message : message.substring(0, 400) + "…";
     }
 }

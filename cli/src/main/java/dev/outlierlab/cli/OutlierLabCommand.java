@@ -1,11 +1,14 @@
 package dev.outlierlab.cli;
 
+import picocli.AutoComplete;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** The top-level {@code outlier-lab} command: a list of subcommands. */
+/** The top-level {@code outlier-lab} command: a list of subcommands; alone, it prints its usage. */
 @Command(name = "outlier-lab",
         mixinStandardHelpOptions = true,
-        version = "outlier-lab 0.1.0 (Envoy v1.40.2 outlier-detection semantics)",
+        versionProvider = VersionText.class,
         usageHelpWidth = 110,
         description = {
             "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules, or an API gateway's",
@@ -16,11 +19,13 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             ReplayCommand.class,
             SweepCommand.class,
+            TuneCommand.class,
             CheckCommand.class,
             ExportCommand.class,
             ServeCommand.class,
             ProxyCommand.class,
-            picocli.CommandLine.HelpCommand.class
+            picocli.CommandLine.HelpCommand.class,
+            AutoComplete.GenerateCompletion.class
         },
         footer = {
             "",
@@ -31,11 +36,21 @@ import picocli.CommandLine.Command;
             "  outlier-lab run --trace-in outcomes.jsonl",
             "  outlier-lab replay access.log --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
+            "  outlier-lab tune --hosts 6 --rps 600                which settings catch a bad host here",
             "  outlier-lab check envoy.yaml --format sarif       findings for CI, exit 1 on errors",
             "  outlier-lab run --envoy envoy.yaml --cluster search",
             "  outlier-lab export --envoy > cluster.yaml",
             "  outlier-lab serve --open                        the lab in the browser",
             "",
-            "Run 'outlier-lab help COMMAND' for a command's options."})
-public final class OutlierLabCommand {
+            "Run 'outlier-lab help COMMAND' for a command's options. Shell completion for bash and zsh:",
+            "  source <(outlier-lab generate-completion)"})
+public final class OutlierLabCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    /** A bare {@code outlier-lab} is a request for the usage, not a mistake. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
 }

@@ -187,13 +187,13 @@ public final class ProxyCommand implements Callable<Integer> {
         if (stageLog != null) {
             pool.addListener(stageLog);
         }
-        FailoverClient client = FailoverClient.create(pool, null, attemptTimeout, fallbacks, maxResponseBytes,
-                new ByteBudget(maxBufferedBytes), preserveHost);
+        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(attemptTimeout).fallbacks(fallbacks)
+                .maxResponseBytes(maxResponseBytes).forwardHost(preserveHost).build();
         targets.forEach(client::addUpstream);
         try {
             StageLog lostCounter = stageLog;
             proxy = ReverseProxy.start(client, host, port, new ReverseProxy.Settings(threads, perClient, allowedHosts,
-                    () -> lostCounter == null ? 0 : lostCounter.lost()));
+                    () -> lostCounter == null ? 0 : lostCounter.lost(), new ByteBudget(maxBufferedBytes)));
         } catch (BindException e) {
             pool.close();
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()

@@ -130,7 +130,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--event-log", paramLabel = "FILE",
             description = {"Also write Envoy's own outlier event log (event_log_path): JSON lines of",
                 "envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,",
-                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-outputs.md."})
+                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-fidelity.md."})
     Path eventLog;
 
     @Option(names = "--start-time", paramLabel = "INSTANT",
@@ -157,6 +157,10 @@ public final class RunCommand implements Callable<Integer> {
             }
             spec.commandLine().getOut().flush();
             return 0;
+        }
+        if (maxEvents < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--events: " + maxEvents + " is not allowed; give 0 (counts only) or more decisions to show");
         }
         Instant start;
         try {

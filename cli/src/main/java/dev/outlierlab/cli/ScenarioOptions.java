@@ -23,6 +23,12 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--clients", paramLabel = "P",
+            description = {"How many callers share the traffic (traffic.clients), each its own detector with its own",
+                "share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole",
+                "cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six."})
+    Integer clients;
+
     @Option(names = "--example", paramLabel = "NAME",
             description = {"Start from a named example scenario instead of a file (see run --list-examples),",
                 "e.g. --example overload-cap-100."})
@@ -33,11 +39,14 @@ public final class ScenarioOptions {
                 "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
     String envoyVersion;
 
+    private String scenarioText;
+
     /**
      * Reads and validates a scenario of either profile ({@code profile: gateway} or Envoy's); for Envoy's,
      * {@code --envoy-version} overrides the file's {@code envoy_version}.
      */
     public ScenarioReader.Profiled loadProfiled() {
+        List<String> sets = allSets();
         ScenarioReader.Profiled profiled;
         if (example != null) {
             requireOneSource();
@@ -46,9 +55,52 @@ public final class ScenarioOptions {
         } else if (scenarioFile == null) {
             profiled = ScenarioReader.defaultsProfiled(sets);
         } else {
-            profiled = ScenarioReader.readProfiled(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
+            profiled = ScenarioReader.readProfiled(scenarioText(), scenarioFile.toString(), sets);
         }
         return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+    }
+
+    /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
+    ScenarioOptions withSets(List<String> otherSets) {
+        ScenarioOptions copy = new ScenarioOptions();
+        copy.scenarioFile = scenarioFile;
+        copy.example = example;
+        copy.envoyVersion = envoyVersion;
+        copy.clients = clients;
+        copy.sets = new ArrayList<>(otherSets);
+        if (scenarioFile != null) {
+            copy.scenarioText = scenarioText();
+        }
+        return copy;
+    }
+
+    /**
+     * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
+     * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
+     */
+    private String scenarioText() {
+        if (scenarioText == null) {
+            String text = InputFiles.readText(scenarioFile);
+            // An empty file is a mistake (a wrong path, a failed redirect), not a request for the built-in default:
+            // that is what giving no file at all means.
+            if (text.lines().allMatch(l -> l.isBlank() || l.stripLeading().startsWith("#"))) {
+                throw new dev.outlierlab.config.InputException(scenarioFile + ": the scenario is empty; give at least"
+                        + " one key, or no file at all for the built-in default scenario");
+            }
+            scenarioText = text;
+        }
+        return scenarioText;
+    }
+
+    /** The {@code --set} overrides, after {@code --clients} as {@code traffic.clients} (so a --set wins). */
+    List<String> allSets() {
+        if (clients == null) {
+            return sets;
+        }
+        List<String> all = new ArrayList<>();
+        all.add("traffic.clients=" + clients);
+        all.addAll(sets);
+        return all;
     }
 
     private void requireOneSource() {
@@ -60,12 +112,13 @@ public final class ScenarioOptions {
 
     /** Reads and validates the scenario; {@code --envoy-version} overrides the file's {@code envoy_version}. */
     public ScenarioReader.Loaded load() {
+        List<String> sets = allSets();
         if (example != null) {
             requireOneSource();
             return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
         }
         return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
-                : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets));
+                : ScenarioReader.read(scenarioText(), scenarioFile.toString(), sets));
     }
 
     private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {

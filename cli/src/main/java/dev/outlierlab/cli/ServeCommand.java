@@ -147,7 +147,9 @@ public final class ServeCommand implements Callable<Integer> {
             String[] command = os.contains("mac") ? new String[] {"open", uri.toString()}
                     : os.contains("win") ? new String[] {"rundll32", "url.dll,FileProtocolHandler", uri.toString()}
                     : new String[] {"xdg-open", uri.toString()};
-            new ProcessBuilder(command).inheritIO().start();
+            // The opener's own chatter (xdg-open's "no method available", a browser's warnings) is not ours to print.
+            new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             return;
         }
         java.awt.Desktop.getDesktop().browse(uri);

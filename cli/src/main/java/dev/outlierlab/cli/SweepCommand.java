@@ -147,6 +147,17 @@ public final class SweepCommand implements Callable<Integer> {
     private record Planned(List<String> values, ScenarioReader.Profiled scenario) {
     }
 
+    /** A bad value of a --vary axis is reported as the --vary the user wrote, not as the --set it became. */
+    private static InputException asVary(InputException e, List<Axis> axes) {
+        for (Axis axis : axes) {
+            String prefix = "--set " + axis.key();
+            if (e.headline().startsWith(prefix)) {
+                return new InputException("--vary " + axis.key() + e.headline().substring(prefix.length()), e.details());
+            }
+        }
+        return e;
+    }
+
     /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
     private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
         if (depth == axes.size()) {
@@ -154,11 +165,12 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < axes.size(); i++) {
                 sets.add(axes.get(i).key() + "=" + chosen.get(i));
             }
-            ScenarioOptions options = new ScenarioOptions();
-            options.scenarioFile = scenario.scenarioFile;
-            options.sets = sets;
-            options.envoyVersion = scenario.envoyVersion;
-            ScenarioReader.Profiled loaded = options.loadProfiled();
+            ScenarioReader.Profiled loaded;
+            try {
+                loaded = scenario.withSets(sets).loadProfiled();
+            } catch (InputException e) {
+                throw asVary(e, axes);
+            }
             String runProfile = loaded.isGateway() ? "gateway" : "envoy";
             if (profile != null && !profile.equals(runProfile)) {
                 throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "

@@ -101,9 +101,11 @@ class ProxyCommandTest {
         assertThat(responses.get(8).body()).isEqualTo("b".equals(responses.get(8).headers()
                 .firstValue("X-Outlier-Lab-Upstream").orElse("")) ? "b\n" : responses.get(8).body());
         String stats = stats(p.uri());
-        assertThat(stats).contains("outlier_lab_endpoint_ejected{pool=\"proxy\",endpoint=\"b\"} 1",
-                "outlier_lab_endpoint_ejected{pool=\"proxy\",endpoint=\"a\"} 0",
-                "outlier_lab_ejections_consecutive{pool=\"proxy\"} 1", "outlier_lab_mode{pool=\"proxy\",mode=\"prod\"} 1");
+        String proxy = "envoy_cluster_name=\"proxy\",profile=\"gateway\"";
+        assertThat(stats).contains("envoy_cluster_outlier_detection_host_ejected{" + proxy + ",endpoint=\"b\"} 1",
+                "envoy_cluster_outlier_detection_host_ejected{" + proxy + ",endpoint=\"a\"} 0",
+                "envoy_cluster_outlier_detection_ejections_consecutive_total{" + proxy + "} 1",
+                "outlier_lab_mode{" + proxy + ",mode=\"prod\"} 1");
         assertThat(Files.readAllLines(stages)).last().asString()
                 .matches("\\{\"time\": [0-9.]+, \"request\": 8, \"pool\": \"proxy\", \"mode\": \"prod\", "
                         + "\"action\": \"eject\", \"endpoints\": \\[\"b\"\\]\\}");
@@ -128,8 +130,9 @@ class ProxyCommandTest {
         assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200);
         assertThat(b.served()).isEqualTo(5);
         assertThat(responses.get(9).headers().firstValue("X-Outlier-Lab-Stage")).hasValue("would_eject b");
-        assertThat(stats(p.uri())).contains("outlier_lab_stage{pool=\"proxy\",action=\"would_eject\"}",
-                "outlier_lab_stage{pool=\"proxy\",action=\"eject\"} 0", "mode=\"shadow\"");
+        assertThat(stats(p.uri())).contains("outlier_lab_stage_requests_total{envoy_cluster_name=\"proxy\",profile=\"gateway\",action=\"would_eject\"}",
+                "outlier_lab_stage_requests_total{envoy_cluster_name=\"proxy\",profile=\"gateway\",action=\"eject\"} 0",
+                "mode=\"shadow\"} 1");
     }
 
     @Test

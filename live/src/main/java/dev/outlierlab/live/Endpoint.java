@@ -2,13 +2,15 @@ package dev.outlierlab.live;
 
 /**
  * One member of a live pool, the handle passed to {@code record} and in candidate lists. It is created by
- * {@link LivePool#add(String)} and compared by identity: an endpoint removed and added again under the same
+ * {@link LivePool#add(String)} and compared by identity and accepted only by that pool (another pool refuses it, so a handle can never
+ * eject an endpoint of another pool): an endpoint removed and added again under the same
  * name is a new handle, and outcomes still in flight for the old one are discarded. Whether it is ejected
  * is published here by the pool (a volatile read), so filtering needs no lock.
  */
 public final class Endpoint {
     private final String name;
     private final int id;
+    private final LivePool pool;
     private volatile boolean ejected;
     private volatile boolean removed;
     /**
@@ -19,9 +21,15 @@ public final class Endpoint {
     @SuppressWarnings("unused")
     private long p1, p2, p3, p4, p5, p6, p7, p8;
 
-    Endpoint(String name, int id) {
+    Endpoint(String name, int id, LivePool pool) {
         this.name = name;
         this.id = id;
+        this.pool = pool;
+    }
+
+    /** The pool that created this handle: the only one that accepts it. */
+    LivePool pool() {
+        return pool;
     }
 
     public String name() {

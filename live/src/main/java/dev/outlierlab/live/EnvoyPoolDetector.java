@@ -11,6 +11,7 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -141,5 +142,10 @@ final class EnvoyPoolDetector implements PoolDetector {
             case UNEJECT -> event.uneject().name().toLowerCase(Locale.ROOT);
             case OVERFLOW, UNENFORCED -> event.action().jsonName() + " " + event.type().statSuffix();
         };
+    }
+
+    @Override
+    public List<String> warnings(int endpoints) {
+        return PoolWarnings.envoy(config, endpoints);
     }
 }

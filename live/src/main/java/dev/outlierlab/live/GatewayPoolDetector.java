@@ -32,8 +32,11 @@ final class GatewayPoolDetector implements PoolDetector {
     private long ejectionsSuccessRate;
     private long returns;
 
-    GatewayPoolDetector(GatewayConfig config, DecisionSink sink) {
+    private final int maxEjectionPercent;
+
+    GatewayPoolDetector(GatewayConfig config, int maxEjectionPercent, DecisionSink sink) {
         this.config = config;
+        this.maxEjectionPercent = maxEjectionPercent;
         this.sink = sink;
     }
 
@@ -47,6 +50,7 @@ final class GatewayPoolDetector implements PoolDetector {
         int index;
         if (detector == null) {
             detector = new GatewayDetector(config, List.of(endpoint.name()), 0, this::onEvent);
+            detector.setMaxEjectionPercent(maxEjectionPercent);
             index = 0;
         } else {
             detector.runDue(nowNanos);
@@ -139,6 +143,12 @@ final class GatewayPoolDetector implements PoolDetector {
         m.put("ejections_consecutive", ejectionsConsecutive);
         m.put("ejections_success_rate", ejectionsSuccessRate);
         m.put("returns", returns);
+        m.put("ejections_overflow", detector == null ? 0L : detector.capRefusals());
         return m;
+    }
+
+    @Override
+    public List<String> warnings(int endpoints) {
+        return PoolWarnings.gateway(maxEjectionPercent, endpoints);
     }
 }

@@ -6,6 +6,7 @@ import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
@@ -40,7 +41,8 @@ public final class LivePool implements AutoCloseable {
     private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
     /** The members as one immutable list, published after each change: what {@link #filter()} routes over. */
     private volatile List<Endpoint> memberView = List.of();
-    private final CopyOnWriteArrayList<LiveListener> listeners = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<String, Endpoint> byName = new ConcurrentHashMap<>();
+    private final ListenerDispatch listeners = new ListenerDispatch();
     private final PoolTicker ticker = new PoolTicker(this);
     private volatile StageMode mode;
     private volatile long nextDueNanos;
@@ -53,7 +55,6 @@ public final class LivePool implements AutoCloseable {
     private final LongAdder ignoredOff = new LongAdder();
     private final LongAdder filtered = new LongAdder();
     private final LongAdder[] stageCounts = new LongAdder[StageAction.values().length];
-    private final LongAdder listenerErrors = new LongAdder();
 
     LivePool(LivePoolBuilder b) {
         this.name = b.name;
@@ -108,6 +109,7 @@ public final class LivePool implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        listeners.deliver();
     }
 
     /** Adds an endpoint at the end of the routing order; names are unique among current members. */
@@ -115,21 +117,21 @@ public final class LivePool implements AutoCloseable {
         Objects.requireNonNull(endpointName, "endpoint name");
         lockOutsideListener();
         try {
-            for (Endpoint e : members) {
-                if (e.name().equals(endpointName)) {
-                    throw new IllegalArgumentException("pool " + name + " already has an endpoint named " + endpointName);
-                }
+            if (byName.containsKey(endpointName)) {
+                throw new IllegalArgumentException("pool " + name + " already has an endpoint named " + endpointName);
             }
             long now = nowNanos();
             drainLocked(now);
-            Endpoint endpoint = new Endpoint(endpointName, nextId++);
+            Endpoint endpoint = new Endpoint(endpointName, nextId++, this);
             drain.register(endpoint);
             detector.add(endpoint, Math.max(now, drain.lastAppliedNanos()));
             members.add(endpoint);
+            byName.put(endpointName, endpoint);
             memberView = List.copyOf(members);
             return endpoint;
         } finally {
             lock.unlock();
+            listeners.deliver();
         }
     }
 
@@ -140,7 +142,7 @@ public final class LivePool implements AutoCloseable {
     public boolean remove(Endpoint endpoint) {
         lockOutsideListener();
         try {
-            if (!members.contains(endpoint)) {
+            if (endpoint == null || endpoint.pool() != this || !members.contains(endpoint)) {
                 return false;
             }
             long now = nowNanos();
@@ -150,12 +152,23 @@ public final class LivePool implements AutoCloseable {
             endpoint.markRemoved();
             drain.unregister(endpoint);
             members.remove(endpoint);
+            byName.remove(endpoint.name(), endpoint);
             memberView = List.copyOf(members);
             decisionVersion++;
             return true;
         } finally {
             lock.unlock();
+            listeners.deliver();
         }
+    }
+
+    /**
+     * What cannot work with the pool's current members, as {@code check} would say it for a file (with
+     * Envoy's defaults and three hosts, the cap admits no ejection); empty when all is well. The builder logs
+     * these (java.util.logging / System.Logger, level WARNING) when it builds a pool with endpoints.
+     */
+    public List<String> warnings() {
+        return detector.warnings(memberView.size());
     }
 
     /** The members in routing order (a snapshot that does not change). */
@@ -165,12 +178,7 @@ public final class LivePool implements AutoCloseable {
 
     /** The current member with this name, or null. */
     public Endpoint endpoint(String endpointName) {
-        for (Endpoint e : members) {
-            if (e.name().equals(endpointName)) {
-                return e;
-            }
-        }
-        return null;
+        return byName.get(endpointName);
     }
 
     /**
@@ -217,6 +225,9 @@ public final class LivePool implements AutoCloseable {
     }
 
     private boolean enqueue(Endpoint endpoint, int code, long clockNanos) {
+        if (endpoint.pool() != this) {
+            throw foreign(endpoint);
+        }
         if (mode == StageMode.OFF) {
             ignoredOff.increment();
             return false;
@@ -250,20 +261,16 @@ public final class LivePool implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
+            listeners.deliver();
         }
-        StageFilter.Outcome outcome = StageFilter.filter(candidates, current, guard, now);
+        StageFilter.Outcome outcome = StageFilter.filter(this, candidates, current, guard, now);
         if (outcome.action() == StageAction.NONE) {
+            listeners.noStage();
             return new Selection(outcome.candidates(), null);
         }
         stageCounts[outcome.action().ordinal()].increment();
         StageRecord stage = new StageRecord(now, filtered.sum() - 1, name, current, outcome.action(), outcome.named());
-        for (LiveListener l : listeners) {
-            try {
-                l.onStage(stage);
-            } catch (RuntimeException e) {
-                listenerErrors.increment();
-            }
-        }
+        listeners.stage(stage);
         return new Selection(outcome.candidates(), stage);
     }
 
@@ -288,10 +295,16 @@ public final class LivePool implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        listeners.deliver();
     }
 
+    /**
+     * Adds a listener. It may block or throw without harm to the pool: see {@link LiveListener} for the
+     * threads it is called on, and {@link PoolCounters#listenerErrors()} and
+     * {@link PoolCounters#decisionsDropped()} for what is counted.
+     */
     public void addListener(LiveListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     public void removeListener(LiveListener listener) {
@@ -315,6 +328,7 @@ public final class LivePool implements AutoCloseable {
             return new PoolSnapshot(name, detector.profile(), now, mode, states, detector.stats(), counters());
         } finally {
             lock.unlock();
+            listeners.deliver();
         }
     }
 
@@ -322,7 +336,7 @@ public final class LivePool implements AutoCloseable {
     public PoolCounters counters() {
         return new PoolCounters(recorder.accepted(), drain.applied(), drain.discarded(), ignoredOff.sum(), filtered.sum(),
                 stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
-                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listenerErrors.sum());
+                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listeners.errors(), listeners.dropped());
     }
 
     /** Runs interval ticks on one daemon thread of the pool's own until {@link #close()}. */
@@ -354,10 +368,14 @@ public final class LivePool implements AutoCloseable {
      */
     void lockOutsideListener() {
         if (lock.isHeldByCurrentThread()) {
-            throw new IllegalStateException("pool " + name + ": a decision listener may filter and record, but not "
-                    + "change, drain or snapshot the pool (and may not record into a full ring)");
+            throw new IllegalStateException("pool " + name + ": the pool's lock is held by this thread already");
         }
         lock.lock();
+    }
+
+    IllegalArgumentException foreign(Endpoint endpoint) {
+        return new IllegalArgumentException("endpoint " + endpoint.name() + " belongs to another pool than " + name
+                + "; use the handles this pool's add, endpoint or endpoints returned");
     }
 
     long decisionVersion() {
@@ -387,13 +405,6 @@ public final class LivePool implements AutoCloseable {
             endpoint.publishEjected(false);
         }
         decisionVersion++;
-        LiveDecision decision = new LiveDecision(timeNanos, name, endpoint.name(), kind, mode, reason, detail);
-        for (LiveListener l : listeners) {
-            try {
-                l.onDecision(decision);
-            } catch (RuntimeException e) {
-                listenerErrors.increment();
-            }
-        }
+        listeners.decided(new LiveDecision(timeNanos, name, endpoint.name(), kind, mode, reason, detail));
     }
 }

@@ -31,6 +31,8 @@ public final class LivePoolBuilder {
     int stripes = defaultStripes();
     int ringCapacity = 1024;
     final List<String> endpoints = new ArrayList<>();
+    boolean gateway;
+    int maxEjectionPercent = 100;
 
     private LivePoolBuilder(String name) {
         this.name = Objects.requireNonNull(name, "pool name");
@@ -49,6 +51,7 @@ public final class LivePoolBuilder {
         if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
             throw new IllegalArgumentException("panic threshold " + panicThresholdPercent + " is not a percentage (0 to 100)");
         }
+        requireWholeMilliseconds(config);
         LivePoolBuilder b = new LivePoolBuilder(name);
         b.detectorFactory = sink -> new EnvoyPoolDetector(config, panicThresholdPercent,
                 new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
@@ -63,8 +66,28 @@ public final class LivePoolBuilder {
         Objects.requireNonNull(config, "config");
         LivePoolBuilder b = new LivePoolBuilder(name);
         b.mode = config.mode();
-        b.detectorFactory = sink -> new GatewayPoolDetector(config, sink);
+        b.gateway = true;
+        b.detectorFactory = sink -> new GatewayPoolDetector(config, b.maxEjectionPercent, sink);
         return b;
+    }
+
+    /**
+     * The gateway profile's optional cap (the seed's gateway has none): an ejection that would put more than
+     * this share of the endpoints out at once is refused and counted ({@code ejections_overflow}), as Envoy's
+     * {@code max_ejection_percent} does. 100 (the default) is no cap. The Envoy profile's cap is
+     * {@code max_ejection_percent} in its settings.
+     */
+    public LivePoolBuilder maxEjectionPercent(int percent) {
+        if (!gateway) {
+            throw new IllegalArgumentException("maxEjectionPercent is the gateway profile's cap; the Envoy profile's "
+                    + "is max_ejection_percent in its OutlierDetectionConfig");
+        }
+        if (percent < 0 || percent > 100) {
+            throw new dev.outlierlab.engine.InvalidConfigException("gateway.max_ejection_percent",
+                    Integer.toString(percent), "a whole percentage from 0 to 100 (100: no cap)");
+        }
+        this.maxEjectionPercent = percent;
+        return this;
     }
 
     public LivePoolBuilder mode(StageMode value) {
@@ -120,8 +143,38 @@ public final class LivePoolBuilder {
         return this;
     }
 
+    /** Builds the pool, logging its {@link LivePool#warnings()} (System.Logger, WARNING) when it has endpoints. */
     public LivePool build() {
-        return new LivePool(this);
+        LivePool pool = new LivePool(this);
+        List<String> warnings = pool.warnings();
+        if (!warnings.isEmpty()) {
+            System.Logger log = System.getLogger(LivePool.class.getName());
+            for (String w : warnings) {
+                log.log(System.Logger.Level.WARNING, "outlier-lab pool " + name + ": " + w);
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * Envoy reads every duration in whole milliseconds ({@code PROTOBUF_GET_MS_OR_DEFAULT}); a value in
+     * nanoseconds under that (an interval of 10 meant as 10 s is 10 ns, and would tick without end) is refused,
+     * naming the setting.
+     */
+    private static void requireWholeMilliseconds(OutlierDetectionConfig config) {
+        for (dev.outlierlab.engine.envoy.OutlierSetting s : dev.outlierlab.engine.envoy.OutlierSetting.values()) {
+            if (s.kind() != dev.outlierlab.engine.envoy.OutlierSetting.Kind.DURATION) {
+                continue;
+            }
+            long v = config.get(s);
+            boolean zeroAllowed = s == dev.outlierlab.engine.envoy.OutlierSetting.MAX_EJECTION_TIME_JITTER;
+            if (v % 1_000_000L != 0 || (v == 0 && !zeroAllowed)) {
+                throw new dev.outlierlab.engine.InvalidConfigException(s.envoyName(),
+                        dev.outlierlab.engine.Durations.format(v), "a whole number of milliseconds"
+                                + (zeroAllowed ? "" : ", at least 1ms") + " (Envoy reads durations in milliseconds); "
+                                + "give durations as java.time.Duration: set(" + s.name() + ", Duration.ofSeconds(10))");
+            }
+        }
     }
 
     private static void requirePowerOfTwo(String what, int value, int max) {

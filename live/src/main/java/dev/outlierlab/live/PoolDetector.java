@@ -1,6 +1,7 @@
 package dev.outlierlab.live;
 
 import dev.outlierlab.engine.stage.RotationGuard;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,4 +32,9 @@ interface PoolDetector {
     EndpointState state(Endpoint endpoint);
 
     Map<String, Long> stats();
+
+    /** What cannot work with this many endpoints, in {@code check}'s words; none by default. */
+    default List<String> warnings(int endpoints) {
+        return List.of();
+    }
 }

@@ -23,12 +23,16 @@ final class StageFilter {
     record Outcome(List<Endpoint> candidates, StageAction action, List<String> named) {
     }
 
-    static Outcome filter(List<Endpoint> candidates, StageMode mode, RotationGuard guard, long nowNanos) {
+    static Outcome filter(LivePool pool, List<Endpoint> candidates, StageMode mode, RotationGuard guard, long nowNanos) {
         int size = candidates.size();
         boolean[] ejected = new boolean[size];
         boolean any = false;
         for (int i = 0; i < size; i++) {
-            ejected[i] = candidates.get(i).isEjected();
+            Endpoint e = candidates.get(i);
+            if (e.pool() != pool) {
+                throw pool.foreign(e);
+            }
+            ejected[i] = e.isEjected();
             any |= ejected[i];
         }
         if (!any || mode == StageMode.OFF) {

@@ -1,88 +1,94 @@
 package dev.outlierlab.sim;
 
-import dev.outlierlab.engine.envoy.HostMonitor;
-import dev.outlierlab.engine.envoy.OutlierDetector;
-import dev.outlierlab.engine.envoy.RequestResult;
-import dev.outlierlab.engine.SeededRandom;
+import dev.outlierlab.engine.envoy.OutlierStats;
 import dev.outlierlab.sim.fault.FaultInjector;
-import dev.outlierlab.sim.health.ActiveHealthChecker;
-import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One simulated cluster: the detector and its host monitors, the load balancer, faults, active health
- * checks and the recorder, with the scheduler that runs interval ticks (at {@code k * interval}, up to and
- * including the duration) and health-check rounds before anything that happens at or after their time.
- * At the same instant ticks run before health checks. Shared by synthetic traffic and trace replay.
+ * One simulated cluster: its callers ({@link Caller}, each with its own detector, load balancer and health
+ * checker; one unless {@code traffic.clients} says more), the hosts' faults and the recorder, with the scheduler
+ * that runs interval ticks (at {@code k * interval}, up to and including the duration) and health-check rounds
+ * before anything that happens at or after their time. At the same instant ticks run before health checks, and
+ * callers run in order. Shared by synthetic traffic and trace replay.
  */
 final class LabCluster {
     final Scenario scenario;
-    final HostMonitor[] monitors;
-    final OutlierDetector detector;
-    final LoadBalancer balancer;
+    final Caller[] callers;
     final FaultInjector faults;
     final RunRecorder recorder;
-    final boolean split;
-    private final ActiveHealthChecker healthChecker;
     private final long intervalNanos;
     private final long durationNanos;
     private long nextTickNanos;
+    private long nextCheckNanos;
     private final RunWatcher watcher;
     private long rounds;
 
     LabCluster(Scenario scenario, RunOptions options) {
+        this(scenario, options, 0);
+    }
+
+    /**
+     * A cluster whose callers are numbered from {@code firstCaller}: with {@code firstCaller = c} and one client,
+     * caller {@code c} of a larger run alone, for running it on its share.
+     */
+    LabCluster(Scenario scenario, RunOptions options, int firstCaller) {
         this.scenario = scenario;
         List<String> hosts = scenario.cluster().hosts();
         Map<String, Integer> index = new HashMap<>();
         for (int h = 0; h < hosts.size(); h++) {
             index.put(hosts.get(h), h);
         }
+        int clients = scenario.traffic().clients();
         this.durationNanos = scenario.durationNanos();
-        this.recorder = new RunRecorder(index, durationNanos, options);
-        this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
-        recorder.attach(balancer);
-        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(scenario.seed()), recorder,
-                scenario.envoyVersion());
-        this.monitors = new HostMonitor[hosts.size()];
-        for (int h = 0; h < hosts.size(); h++) {
-            monitors[h] = detector.addHost(hosts.get(h));
+        this.recorder = new RunRecorder(index, durationNanos, options, clients);
+        this.callers = new Caller[clients];
+        for (int c = 0; c < clients; c++) {
+            callers[c] = new Caller(scenario, firstCaller + c, c, recorder);
         }
+        recorder.attach(callers);
         this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
-        this.healthChecker = scenario.healthChecks() == null ? null
-                : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
-        this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+        this.nextCheckNanos = callers[0].nextCheckNanos();
         this.watcher = options.watcher();
+    }
+
+    /** The first caller: the only one of a trace replay and of a single-caller run. */
+    Caller first() {
+        return callers[0];
     }
 
     /** The earliest scheduled tick or health check; callers skip {@link #runDue} while time is before it. */
     long nextDueNanos() {
         long next = nextTickNanos <= durationNanos ? nextTickNanos : Long.MAX_VALUE;
-        if (healthChecker != null && healthChecker.nextCheckNanos() <= durationNanos) {
-            next = Math.min(next, healthChecker.nextCheckNanos());
+        if (nextCheckNanos <= durationNanos) {
+            next = Math.min(next, nextCheckNanos);
         }
         return next;
     }
 
-    /** Runs every tick and health-check round scheduled at or before {@code nanos}. */
+    /** Runs every tick and health-check round scheduled at or before {@code nanos}, for every caller. */
     void runDue(long nanos) {
         while (true) {
             long tick = nextTickNanos <= durationNanos ? nextTickNanos : Long.MAX_VALUE;
-            long check = healthChecker != null && healthChecker.nextCheckNanos() <= durationNanos
-                    ? healthChecker.nextCheckNanos() : Long.MAX_VALUE;
+            long check = nextCheckNanos <= durationNanos ? nextCheckNanos : Long.MAX_VALUE;
             if ((++rounds & (RunWatcher.EVERY_ROUNDS - 1)) == 0) {
                 watcher.progress(-1, -1);
             }
             if (tick <= check && tick <= nanos) {
-                detector.tick(tick);
+                for (Caller c : callers) {
+                    c.detector.tick(tick);
+                }
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
-                healthChecker.runChecks(monitors, detector, faults, balancer);
+                for (Caller c : callers) {
+                    c.runChecks(faults);
+                }
+                nextCheckNanos = callers[0].nextCheckNanos();
                 recorder.signals().membershipChanged(check);
             } else {
                 return;
@@ -90,27 +96,13 @@ final class LabCluster {
         }
     }
 
-    /**
-     * Reports a request's outcome to its host as Envoy's HTTP router does (spec section 5): a connect success when
-     * a stream was obtained (every request but a connect failure), then the HTTP code, or the local result with
-     * its code (a timeout as {@code LOCAL_ORIGIN_TIMEOUT} with 504, a reset as a connect failure). Without split
-     * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.
-     */
-    void report(int host, int httpCode, FaultResult localFailure, long nanos) {
-        HostMonitor monitor = monitors[host];
-        if (split && (localFailure == null || localFailure.streamObtained())) {
-            monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
-        }
-        if (localFailure == null) {
-            monitor.putHttpResponseCode(httpCode, nanos);
-        } else {
-            monitor.putResult(localFailure.reported(), localFailure.code(), nanos);
-        }
-    }
-
     /** Runs the remaining ticks up to the duration and builds the result. */
     RunResult finish() {
         runDue(durationNanos);
-        return recorder.finish(scenario, detector.stats());
+        List<OutlierStats> stats = new ArrayList<>(callers.length);
+        for (Caller c : callers) {
+            stats.add(c.detector.stats());
+        }
+        return recorder.finish(scenario, stats);
     }
 }

@@ -17,4 +17,11 @@ public interface RequestSink {
      *               reset), or null when the host answered with {@code code}
      */
     void onRequest(long nanos, int host, int code, FaultResult result);
+
+    /**
+     * The same, with the caller (from 0) that sent the request; by default the caller is not looked at.
+     */
+    default void onRequest(int client, long nanos, int host, int code, FaultResult result) {
+        onRequest(nanos, host, code, result);
+    }
 }

@@ -9,13 +9,16 @@ import dev.outlierlab.sim.signals.SignalRecorder;
 import dev.outlierlab.sim.signals.StepIndex;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Collects what a run produces: the detector's events (and keeps the load balancer's view of ejected hosts in
- * step with them), interval evaluations, per-request counts, the time series and panic windows; then builds
- * the {@link RunResult}.
+ * Collects what a run produces: every caller's detector events (and keeps that caller's load balancer in step
+ * with them), caller 0's interval evaluations, per-request counts, the time series and panic windows, and the
+ * caller-time each host spent ejected; then builds the {@link RunResult}. With several callers the counts are
+ * over all of them, the signal series' membership is caller 0's view, and each event's caller is kept.
  */
 final class RunRecorder implements DetectorListener {
     private final Map<String, Integer> hostIndex;
@@ -30,7 +33,15 @@ final class RunRecorder implements DetectorListener {
     private final int[] seriesMaxEjected;
     private final long[] seriesPanic;
     private final long[][] hostCounts;
-    private LoadBalancer balancer;
+    private final int clients;
+    private final List<Integer> eventClients = new ArrayList<>();
+    /** ejectedSince[c * hosts + h]: when caller c last ejected host h while it was in rotation, or -1. */
+    private final long[] ejectedSince;
+    private final long[] hostEjectedNanos;
+    /** anyEjectedSince[c]: since when caller c has had at least one host ejected, or -1. */
+    private final long[] anyEjectedSince;
+    private long anyEjectedNanos;
+    private LoadBalancer[] balancers;
     private SignalRecorder signals;
     private final long durationNanos;
 
@@ -48,8 +59,14 @@ final class RunRecorder implements DetectorListener {
     private long panicStart = -1;
     private long panicEnd;
 
-    RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options) {
+    RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options, int clients) {
         this.hostIndex = hostIndex;
+        this.clients = clients;
+        this.ejectedSince = new long[clients * hostIndex.size()];
+        Arrays.fill(ejectedSince, -1);
+        this.hostEjectedNanos = new long[hostIndex.size()];
+        this.anyEjectedSince = new long[clients];
+        Arrays.fill(anyEjectedSince, -1);
         this.options = options;
         this.durationNanos = durationNanos;
         long second = 1_000_000_000L;
@@ -80,9 +97,12 @@ final class RunRecorder implements DetectorListener {
         }
     }
 
-    void attach(LoadBalancer balancer) {
-        this.balancer = balancer;
-        this.signals = new SignalRecorder(balancer, hostIndex.size(), durationNanos, stepNanos);
+    void attach(Caller[] callers) {
+        this.balancers = new LoadBalancer[callers.length];
+        for (int c = 0; c < callers.length; c++) {
+            balancers[c] = callers[c].balancer;
+        }
+        this.signals = new SignalRecorder(balancers[0], hostIndex.size(), durationNanos, stepNanos);
     }
 
     SignalRecorder signals() {
@@ -91,20 +111,55 @@ final class RunRecorder implements DetectorListener {
 
     @Override
     public void onEvent(OutlierEvent event) {
+        onEvent(0, event);
+    }
+
+    /** A decision of caller {@code client}'s detector. */
+    void onEvent(int client, OutlierEvent event) {
         if (events.size() < options.keepEvents()) {
             events.add(event);
+            if (clients > 1) {
+                eventClients.add(client);
+            }
         }
         eventCount++;
-        signals.event(event);
+        boolean viewed = client == 0;
+        if (viewed) {
+            signals.event(event);
+        }
         eventHostWidth = Math.max(eventHostWidth, event.host().length());
+        LoadBalancer balancer = balancers[client];
+        long now = event.timeNanos();
         if (event.action() == EventAction.EJECT) {
-            balancer.setEjected(hostIndex.get(event.host()), true);
+            int h = hostIndex.get(event.host());
+            int at = client * hostIndex.size() + h;
+            if (ejectedSince[at] < 0) {
+                ejectedSince[at] = now;
+            }
+            if (anyEjectedSince[client] < 0) {
+                anyEjectedSince[client] = now;
+            }
+            balancer.setEjected(h, true);
             maxEjected = Math.max(maxEjected, balancer.ejectedCount());
-            signals.ejected(event.timeNanos());
+            if (viewed) {
+                signals.ejected(now);
+            }
         } else if (event.action() == EventAction.UNEJECT) {
-            balancer.setEjected(hostIndex.get(event.host()), false);
+            int h = hostIndex.get(event.host());
+            int at = client * hostIndex.size() + h;
+            if (ejectedSince[at] >= 0) {
+                hostEjectedNanos[h] += now - ejectedSince[at];
+                ejectedSince[at] = -1;
+            }
+            balancer.setEjected(h, false);
+            if (balancer.ejectedCount() == 0 && anyEjectedSince[client] >= 0) {
+                anyEjectedNanos += now - anyEjectedSince[client];
+                anyEjectedSince[client] = -1;
+            }
             returns++;
-            signals.membershipChanged(event.timeNanos());
+            if (viewed) {
+                signals.membershipChanged(now);
+            }
         } else if (event.action() == EventAction.UNENFORCED) {
             unenforced++;
         }
@@ -125,10 +180,19 @@ final class RunRecorder implements DetectorListener {
      * which bounds the time this request is charged in panic.
      */
     void request(long nanos, long nextNanos, boolean isFailed, boolean duringFault, boolean panic, boolean noHost) {
+        request(0, nanos, nextNanos, isFailed, duringFault, panic, noHost);
+    }
+
+    /**
+     * One request of caller {@code client}: {@code panic} is that caller's state; the time charged in panic runs
+     * to the cluster's next request, so that panic seconds with every caller in panic are the cluster's time.
+     */
+    void request(int client, long nanos, long nextNanos, boolean isFailed, boolean duringFault, boolean panic,
+            boolean noHost) {
         int b = (int) stepIndex.of(nanos);
         requests++;
         seriesRequests[b]++;
-        int ejectedNow = balancer.ejectedCount();
+        int ejectedNow = balancers[client].ejectedCount();
         if (ejectedNow > seriesMaxEjected[b]) {
             seriesMaxEjected[b] = ejectedNow;
         }
@@ -159,23 +223,45 @@ final class RunRecorder implements DetectorListener {
         }
     }
 
-    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, OutlierStats stats) {
+    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, List<OutlierStats> perCaller) {
         if (panicStart >= 0) {
             panicWindows.add(new PanicWindow(panicStart, panicEnd));
             panicStart = -1;
         }
+        int hosts = hostIndex.size();
+        for (int c = 0; c < clients; c++) {
+            for (int h = 0; h < hosts; h++) {
+                long since = ejectedSince[c * hosts + h];
+                if (since >= 0) {
+                    hostEjectedNanos[h] += durationNanos - since;
+                }
+            }
+            if (anyEjectedSince[c] >= 0) {
+                anyEjectedNanos += durationNanos - anyEjectedSince[c];
+            }
+        }
+        long detected = 0;
+        long enforced = 0;
+        long overflow = 0;
+        Map<String, Long> stats = new LinkedHashMap<>();
+        for (OutlierStats s : perCaller) {
+            detected += s.detectedTotal();
+            enforced += s.ejectionsEnforcedTotal();
+            overflow += s.ejectionsOverflow();
+            s.asMap().forEach((name, value) -> stats.merge(name, value, Long::sum));
+        }
         RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
-                stats.detectedTotal(), stats.ejectionsEnforcedTotal(), stats.ejectionsOverflow(), unenforced, returns,
-                panicNanos, noHealthyUpstream, maxEjected);
+                detected, enforced, overflow, unenforced, returns, panicNanos, noHealthyUpstream, maxEjected, clients,
+                anyEjectedNanos);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();
         for (int h = 0; h < hostCounts.length; h++) {
             long[] c = hostCounts[h];
-            tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3]));
+            tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3], hostEjectedNanos[h]));
         }
-        return new RunResult(scenario, summary, stats.asMap(), List.copyOf(events), List.copyOf(intervals),
+        return new RunResult(scenario, summary, stats, List.copyOf(events), List.copyOf(intervals),
                 List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
-                eventHostWidth);
+                eventHostWidth, List.copyOf(eventClients));
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param signals    the operators' signals per second (membership, ejections, failures, panic), or null
  * @param eventCount how many decisions the run made, kept or not
  * @param eventHostWidth the longest host name among all the decisions, kept or not (for a table's column)
+ * @param eventClients the caller of each kept event, in the same order, with several callers; empty with one
  */
 public record RunResult(
         Scenario scenario,
@@ -29,7 +30,26 @@ public record RunResult(
         List<HostTally> hosts,
         SignalSeries signals,
         long eventCount,
-        int eventHostWidth) {
+        int eventHostWidth,
+        List<Integer> eventClients) {
+
+    /** A single caller's result. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts, SignalSeries signals, long eventCount, int eventHostWidth) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, signals, eventCount,
+                eventHostWidth, List.of());
+    }
+
+    /** The caller (from 0) of the kept event at {@code index}. */
+    public int clientOf(int index) {
+        return eventClients.isEmpty() ? 0 : eventClients.get(index);
+    }
+
+    /** How many callers the run had. */
+    public int clients() {
+        return scenario.traffic().clients();
+    }
 
     /** A result that kept every event, with the signal series. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,

@@ -8,15 +8,18 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
-import dev.outlierlab.sim.traffic.WeightedRoundRobin;
 
 /**
  * Runs a scenario with synthetic traffic, by the lab model's rules (spec sections 3 to 7): request {@code i}
  * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
  * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
- * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link WeightedRoundRobin}) and
+ * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link dev.outlierlab.sim.traffic.WeightedRoundRobin}) and
  * lets a host refuse requests beyond its capacity ({@link CapacityLimiter}); a fault decides first, and only
- * requests the fault lets through count toward the host's capacity.
+ * requests the fault lets through count toward the host's capacity. With {@code traffic.clients} callers,
+ * request {@code i} is sent by caller {@code i mod clients} ({@link Caller}: its own detector, rotation and
+ * panic state), as its request number {@code i div clients}; the hosts' faults and capacity see every caller's
+ * requests in send order. A request costs the same whatever the number of callers; ticks cost one evaluation
+ * of every host per caller.
  */
 public final class Simulation {
     private Simulation() {
@@ -36,8 +39,10 @@ public final class Simulation {
         LoadSpec load = scenario.load();
         FaultInjector faults = cluster.faults;
         ArrivalProcess arrivals = new ArrivalProcess(scenario);
-        WeightedRoundRobin weighted = load.weights().isEmpty() ? null
-                : new WeightedRoundRobin(scenario.cluster().hosts(), load.weights());
+        Caller[] callers = cluster.callers;
+        int clients = callers.length;
+        int c = 0;
+        long j = 0;
         CapacityLimiter capacity = load.hasCapacity()
                 ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
@@ -55,28 +60,29 @@ public final class Simulation {
                 cluster.runDue(t);
                 nextDue = cluster.nextDueNanos();
             }
-            boolean panic = cluster.balancer.inPanic();
-            int host = weighted == null ? cluster.balancer.pick(i) : weighted.pick(cluster.balancer, i);
+            Caller caller = callers[c];
+            boolean panic = caller.balancer.inPanic();
+            int host = caller.pick(j);
             Outcome outcome;
             if (host < 0) {
                 outcome = Outcome.FAILED_NO_HOST;
-                sink.onRequest(t, -1, 503, null);
+                sink.onRequest(c, t, -1, 503, null);
             } else {
                 int fault = faults.onRequest(host, t);
                 if (fault != FaultInjector.PASS) {
                     outcome = Outcome.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
-                    cluster.report(host, spec.status(), spec.result(), t);
-                    sink.onRequest(t, host, spec.status(), spec.result());
+                    caller.report(host, spec.status(), spec.result(), t);
+                    sink.onRequest(c, t, host, spec.status(), spec.result());
                 } else if (capacity != null && !capacity.admit(host, t)) {
                     outcome = Outcome.FAILED_CAPACITY;
                     FaultResult overload = FaultResult.of(load.overloadResult());
-                    cluster.report(host, load.overloadStatus(), overload, t);
-                    sink.onRequest(t, host, load.overloadStatus(), overload);
+                    caller.report(host, load.overloadStatus(), overload, t);
+                    sink.onRequest(c, t, host, load.overloadStatus(), overload);
                 } else {
                     outcome = Outcome.OK;
-                    cluster.report(host, 200, null, t);
-                    sink.onRequest(t, host, 200, null);
+                    caller.report(host, 200, null, t);
+                    sink.onRequest(c, t, host, 200, null);
                 }
             }
             boolean failed = outcome != Outcome.OK;
@@ -84,9 +90,13 @@ public final class Simulation {
             if (host >= 0) {
                 cluster.recorder.hostRequest(host, failed, duringFault);
             }
-            cluster.recorder.request(t, next, failed, duringFault, panic, host < 0);
+            cluster.recorder.request(c, t, next, failed, duringFault, panic, host < 0);
             cluster.recorder.signals().request(t, outcome);
             t = following;
+            if (++c == clients) {
+                c = 0;
+                j++;
+            }
         }
         return cluster.finish();
     }

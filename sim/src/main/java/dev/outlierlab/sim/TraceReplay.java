@@ -57,7 +57,7 @@ public final class TraceReplay {
     public TraceReplay(Scenario scenario, RunOptions options, boolean movedWhileEjected) {
         this.movedWhileEjected = movedWhileEjected;
         this.scenario = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
-                scenario.cluster(), scenario.traffic(), List.of(), scenario.outlierDetection(),
+                scenario.cluster(), new dev.outlierlab.sim.scenario.TrafficSpec(scenario.traffic().rps()), List.of(), scenario.outlierDetection(),
                 scenario.healthChecks(), scenario.envoyVersion());
         this.cluster = new LabCluster(this.scenario, options);
         this.watcher = options.watcher();
@@ -112,14 +112,14 @@ public final class TraceReplay {
             watcher.progress(replayed - 1, 0);
         }
         cluster.runDue(t);
-        boolean panic = cluster.balancer.inPanic();
+        boolean panic = cluster.first().balancer.inPanic();
         boolean isFailure = TraceRecord.isFailure(code, result);
         requests[host]++;
         if (isFailure) {
             failed[host]++;
         }
         // In panic Envoy routes to every host, ejected or not: only outside panic would ejection have moved it.
-        boolean ejected = cluster.monitors[host].isEjected();
+        boolean ejected = cluster.first().monitors[host].isEjected();
         boolean moved = ejected && movedWhileEjected && !panic;
         if (moved || ejected && !movedWhileEjected) {
             requestsWhileEjected[host]++;
@@ -128,7 +128,7 @@ public final class TraceReplay {
             }
         }
         if (!moved) {
-            report(cluster.monitors[host], code, result, connected, t);
+            report(cluster.first().monitors[host], code, result, connected, t);
         }
         pending = true;
         pendingNanos = t;

@@ -14,7 +14,8 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  *
  * @param requests        simulated requests
  * @param faultSteps      requests received by a host during an active fault covering it, summed over faults
- * @param hostEvaluations (interval ticks + health-check rounds) x hosts
+ * @param hostEvaluations (interval ticks + health-check rounds) x hosts x callers (each caller evaluates every
+ *                        host); requests cost the same whatever the number of callers
  */
 public record WorkEstimate(long requests, long faultSteps, long hostEvaluations) {
     /**
@@ -47,13 +48,14 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations)
         return new WorkEstimate(records, 0, hostEvaluations(s));
     }
 
-    /** (Interval ticks + health-check rounds) x hosts over the scenario's duration. */
+    /** (Interval ticks + health-check rounds) x hosts x callers over the scenario's duration. */
     public static long hostEvaluations(Scenario s) {
         long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
         if (s.healthChecks() != null) {
             rounds = Durations.saturatingAdd(rounds, s.durationNanos() / s.healthChecks().intervalNanos());
         }
-        return Durations.saturatingMultiply(rounds, s.cluster().size());
+        return Durations.saturatingMultiply(Durations.saturatingMultiply(rounds, s.cluster().size()),
+                s.traffic().clients());
     }
 
     /** The whole estimate in request-equivalents. */

@@ -198,7 +198,7 @@ class SimulationInvariantsTest {
         assertThat(seriesRequests).isEqualTo(sum.requests());
     }
 
-    private static Scenario randomScenario(SplittableRandom rnd) {
+    static Scenario randomScenario(SplittableRandom rnd) {
         int hosts = 1 + rnd.nextInt(15);
         // one scenario in eight is a blackout: panic off, every host failing requests and checks, cap 100
         boolean blackout = rnd.nextInt(8) == 0;

@@ -100,6 +100,7 @@ public final class LabServer implements AutoCloseable {
         this.pool = pool;
         this.api = new LabApi(options.limits());
         this.runs = new RunQueue(options.simulations(), options.queue(), options.runDeadline().toNanos());
+        this.tunes = new RunQueue(1, 2, TUNE_DEADLINE_NANOS);
         this.guard = new RequestGuard(options.host(), server.getAddress().getPort());
     }
 
@@ -191,6 +192,7 @@ public final class LabServer implements AutoCloseable {
                 sendJson(ex, 200, api.settings());
             }
             case "/api/run" -> handleRun(ex);
+            case "/api/tune" -> handleTune(ex);
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
                 guard.checkContentType(ex, true);
@@ -198,7 +200,7 @@ public final class LabServer implements AutoCloseable {
                 sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
             }
             default -> throw new ApiException(404, "no such API: " + path
-                    + " (the API is GET /api/settings, POST /api/run, POST /api/scenario)");
+                    + " (the API is GET /api/settings, POST /api/run, POST /api/scenario, POST /api/tune)");
         }
     }
 
@@ -207,6 +209,39 @@ public final class LabServer implements AutoCloseable {
      * {@link StreamedAnswer#HEARTBEAT_NANOS} is streamed, so its client's going is noticed and an error after
      * that is the body of its 200.
      */
+    /** A tune is many runs: one at a time, for at most two minutes (waiting included). */
+    static final long TUNE_DEADLINE_NANOS = 120_000_000_000L;
+    private final RunQueue tunes;
+
+    /** {@code POST /api/tune}: the Tune view's search ({@link TuneApi}), one at a time, streamed like a long run. */
+    private void handleTune(HttpExchange ex) throws IOException {
+        requireMethod(ex, "POST");
+        guard.checkContentType(ex, false);
+        String body = readBody(ex);
+        StreamedAnswer answer = new StreamedAnswer(ex, System.nanoTime());
+        byte[] result;
+        try {
+            result = tunes.run(answer, watcher -> TuneApi.tune(body, watcher));
+        } catch (RunCancelledException e) {
+            return;
+        } catch (RuntimeException e) {
+            if (!answer.streaming()) {
+                throw e;
+            }
+            boolean input = e instanceof ApiException || e instanceof InputException;
+            if (!input) {
+                logInternalError(ex, e);
+            }
+            answer.finish(LabApi.error(input ? e.getMessage() : "internal error: " + e));
+            return;
+        }
+        if (answer.streaming()) {
+            answer.finish(result);
+            return;
+        }
+        sendJson(ex, 200, result);
+    }
+
     private void handleRun(HttpExchange ex) throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);

@@ -74,15 +74,16 @@ final class GatewayScenarioReader {
                         : ClusterSpec.ofCount((int) v.integer(hostsNode, "cluster.hosts", 6, 1, ClusterSpec.MAX_HOSTS), 0));
 
         Located trafficNode = top.get("traffic");
-        Map<String, Located> traffic = trafficNode == null ? Map.of() : v.map(trafficNode, "traffic", Set.of("rps"));
+        Map<String, Located> traffic = trafficNode == null ? Map.of() : v.map(trafficNode, "traffic", Set.of("rps", "clients"));
         long rps = v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
+        Located clientsNode = traffic.get("clients");
 
         List<FaultSpec> faults = top.containsKey("faults")
                 ? ScenarioReader.readFaults(v, top.get("faults"), hosts, duration)
                 : defaults.faults().stream().map(f -> new FaultSpec(hosts.hosts().subList(0, 1), f.startNanos(),
                         f.endNanos(), f.errorRatePpm(), f.status(), f.result(), f.healthCheckFailure(), f.pattern(),
                         f.burstLengthMilli())).toList();
-        GatewayConfig gateway = readGateway(v, root, top.get("gateway"));
+        GatewayConfig gateway = withClients(v, readGateway(v, root, top.get("gateway")), clientsNode, top.get("gateway"));
         RoutingConfig routing = readRouting(v, root, top.get("routing"));
         try {
             return new GatewayScenario(name, duration, seed, hosts.hosts(), new TrafficSpec(rps), faults, gateway,
@@ -121,6 +122,27 @@ final class GatewayScenarioReader {
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
+    }
+
+    /**
+     * {@code traffic.clients} in a gateway scenario is {@code gateway.processes} under its common name (each
+     * process is a caller with its own detector); both may be given only with the same value.
+     */
+    private static GatewayConfig withClients(Values v, GatewayConfig gateway, Located clientsNode, Located gatewayNode) {
+        if (clientsNode == null) {
+            return gateway;
+        }
+        int clients = (int) v.integer(clientsNode, "traffic.clients", 1, 1, GatewayConfig.MAX_PROCESSES);
+        boolean processesGiven = gatewayNode != null && gatewayNode.value() instanceof Map<?, ?> g
+                && g.containsKey("processes");
+        if (processesGiven && gateway.processes() != clients) {
+            throw Values.error(clientsNode, "traffic.clients", clientsNode.value(), "the same number as "
+                    + "gateway.processes (" + gateway.processes() + "), which is the same thing: each gateway "
+                    + "process is a caller with its own detector; give one of them");
+        }
+        return new GatewayConfig(gateway.mode(), gateway.windowNanos(), gateway.bucketNanos(), gateway.minRequests(),
+                gateway.stdevFactor(), gateway.peerSet(), gateway.minStdevPercent(), gateway.consecutiveFailures(),
+                gateway.ejectionTimeNanos(), clients);
     }
 
     /** YAML 1.1 reads an unquoted {@code off} as false, which is the mode off; any other value is shown as written. */

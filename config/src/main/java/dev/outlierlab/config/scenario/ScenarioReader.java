@@ -45,7 +45,7 @@ public final class ScenarioReader {
             "faults", "outlier_detection", "health_checks");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
             "weights");
-    private static final Set<String> TRAFFIC = Set.of("rps", "arrivals", "steps");
+    private static final Set<String> TRAFFIC = Set.of("rps", "clients", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
             "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
@@ -70,7 +70,9 @@ public final class ScenarioReader {
      * @param sets   {@code KEY=VALUE} overrides with dotted keys, e.g. {@code gateway.mode=shadow}
      */
     public static Profiled readProfiled(String text, String source, List<String> sets) {
-        return profiled(prepare(YamlTree.parse(text, source), sets));
+        Located document = YamlTree.parse(text, source);
+        ForeignDocument.refuse(document, source);
+        return profiled(prepare(document, sets));
     }
 
     private static Profiled profiled(Located root) {
@@ -174,6 +176,7 @@ public final class ScenarioReader {
         Located trafficNode = top.get("traffic");
         Map<String, Located> traffic = trafficNode == null ? Map.of() : v.map(trafficNode, "traffic", TRAFFIC);
         long rps = v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
+        int clients = clients(v, traffic.get("clients"), defaults.traffic().clients());
 
         List<FaultSpec> faults = top.containsKey("faults")
                 ? readFaults(v, top.get("faults"), clusterSpec, duration)
@@ -184,12 +187,20 @@ public final class ScenarioReader {
         LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
         Scenario scenario;
         try {
-            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps), faults, outlier, health,
-                    version, load);
+            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps, clients), faults, outlier,
+                    health, version, load);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
         return new Loaded(scenario, hostsNode != null);
+    }
+
+    /**
+     * {@code traffic.clients}: how many callers share the traffic, each its own detector (a sidecar, a channel, a
+     * gateway process); whether it exceeds the rate is checked with the rate.
+     */
+    static int clients(Values v, Located node, int fallback) {
+        return (int) v.integer(node, "traffic.clients", fallback, 1, TrafficSpec.MAX_CLIENTS);
     }
 
     /** {@code envoy_version}: 1.40, 1.36.2 or v1.36.2 (a YAML number such as 1.36 is read as written). */
@@ -237,7 +248,8 @@ public final class ScenarioReader {
             FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
             HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
                     : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
-            FaultPattern pattern = v.pattern(f.get("pattern"), key + ".pattern");
+            // a dead host fails every request, however failures are spread: its pattern is even, which draws nothing
+            FaultPattern pattern = dead ? FaultPattern.EVEN : v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {
                 throw Values.error(burstNode, key + ".burst_length", burstNode.value(),

@@ -34,6 +34,9 @@ public final class ScenarioWriter {
         m.put("cluster", cluster);
         Map<String, Object> traffic = new LinkedHashMap<>();
         traffic.put("rps", s.traffic().rps());
+        if (s.traffic().clients() > 1) {
+            traffic.put("clients", s.traffic().clients());
+        }
         LoadWriter.put(s, cluster, traffic);
         m.put("traffic", traffic);
         List<Object> faults = new ArrayList<>();

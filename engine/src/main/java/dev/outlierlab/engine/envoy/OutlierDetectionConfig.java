@@ -129,6 +129,25 @@ public final class OutlierDetectionConfig {
             return this;
         }
 
+        /**
+         * Sets a duration setting ({@code interval}, {@code base_ejection_time}, {@code max_ejection_time},
+         * {@code max_ejection_time_jitter}) from a {@link java.time.Duration}; other settings refuse one, naming
+         * the setting.
+         */
+        public Builder set(OutlierSetting setting, java.time.Duration value) {
+            if (setting.kind() != OutlierSetting.Kind.DURATION) {
+                throw new InvalidConfigException(setting.envoyName(), String.valueOf(value),
+                        "a " + setting.kind().name().toLowerCase(java.util.Locale.ROOT) + ", not a duration");
+            }
+            long nanos;
+            try {
+                nanos = value.toNanos();
+            } catch (ArithmeticException e) {
+                nanos = Long.MAX_VALUE;
+            }
+            return set(setting, nanos);
+        }
+
         public Builder set(OutlierSetting setting, boolean value) {
             return set(setting, value ? 1 : 0);
         }

@@ -98,8 +98,116 @@ public record GatewayConfig(
         return (int) (windowNanos / bucketNanos);
     }
 
+    /** A builder starting from {@link #defaults()}, with {@link java.time.Duration}s for the times. */
+    public static Builder builder() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     public GatewayConfig withMode(StageMode newMode) {
         return new GatewayConfig(newMode, windowNanos, bucketNanos, minRequests, stdevFactor, peerSet,
                 minStdevPercent, consecutiveFailures, ejectionTimeNanos, processes);
+    }
+
+    /**
+     * Collects the gateway settings by name instead of the record's ten positions; {@link #build()} validates
+     * them all, and a refused value names its key ({@code gateway.window}, ...), as the constructor does.
+     */
+    public static final class Builder {
+        private StageMode mode;
+        private long windowNanos;
+        private long bucketNanos;
+        private int minRequests;
+        private double stdevFactor;
+        private PeerSet peerSet;
+        private double minStdevPercent;
+        private int consecutiveFailures;
+        private long ejectionTimeNanos;
+        private int processes;
+
+        private Builder(GatewayConfig from) {
+            mode = from.mode;
+            windowNanos = from.windowNanos;
+            bucketNanos = from.bucketNanos;
+            minRequests = from.minRequests;
+            stdevFactor = from.stdevFactor;
+            peerSet = from.peerSet;
+            minStdevPercent = from.minStdevPercent;
+            consecutiveFailures = from.consecutiveFailures;
+            ejectionTimeNanos = from.ejectionTimeNanos;
+            processes = from.processes;
+        }
+
+        private static long nanos(String key, java.time.Duration d) {
+            if (d == null) {
+                throw new InvalidConfigException(key, "null", "a duration such as Duration.ofSeconds(30)");
+            }
+            try {
+                return d.toNanos();
+            } catch (ArithmeticException e) {
+                return Long.MAX_VALUE;
+            }
+        }
+
+        public Builder mode(StageMode value) {
+            mode = value;
+            return this;
+        }
+
+        public Builder window(java.time.Duration value) {
+            windowNanos = nanos("gateway.window", value);
+            return this;
+        }
+
+        public Builder bucket(java.time.Duration value) {
+            bucketNanos = nanos("gateway.bucket", value);
+            return this;
+        }
+
+        public Builder minRequests(int value) {
+            minRequests = value;
+            return this;
+        }
+
+        public Builder stdevFactor(double value) {
+            stdevFactor = value;
+            return this;
+        }
+
+        public Builder peerSet(PeerSet value) {
+            peerSet = value;
+            return this;
+        }
+
+        /** Percentage points. */
+        public Builder minStdev(double percentagePoints) {
+            minStdevPercent = percentagePoints;
+            return this;
+        }
+
+        /** 0 turns the hard trip off. */
+        public Builder consecutiveFailures(int value) {
+            consecutiveFailures = value;
+            return this;
+        }
+
+        public Builder ejectionTime(java.time.Duration value) {
+            ejectionTimeNanos = nanos("gateway.ejection_time", value);
+            return this;
+        }
+
+        public Builder processes(int value) {
+            processes = value;
+            return this;
+        }
+
+        public GatewayConfig build() {
+            return new GatewayConfig(mode, windowNanos, bucketNanos, minRequests, stdevFactor, peerSet,
+                    minStdevPercent, consecutiveFailures, ejectionTimeNanos, processes);
+        }
     }
 }

@@ -47,6 +47,9 @@ public final class GatewayDetector implements Detector {
     /** Changes at every ejection, return and membership change: {@link #ejectionVersion}. */
     private long ejectionVersion;
     private long belowMinStdev;
+    /** The optional cap (not in seed 004): 100 lets every endpoint be ejected, as the spec does. */
+    private int maxEjectionPercent = 100;
+    private long capRefusals;
 
     public GatewayDetector(GatewayConfig config, List<String> endpoints, int process, GatewayListener listener) {
         if (endpoints.isEmpty()) {
@@ -224,6 +227,10 @@ public final class GatewayDetector implements Detector {
     }
 
     private void eject(int endpoint, long nowNanos, EjectionReason reason, GatewayEvidence evidence) {
+        if (maxEjectionPercent < 100 && (long) (ejectedCount + 1) * 100 > (long) maxEjectionPercent * names.length) {
+            capRefusals++;
+            return;
+        }
         ejected[endpoint] = true;
         ejectedCount++;
         ejectionVersion++;
@@ -339,6 +346,25 @@ public final class GatewayDetector implements Detector {
     @Override
     public int endpointCount() {
         return names.length;
+    }
+
+    /**
+     * An optional cap the seed's gateway does not have: an ejection that would put more than this share of the
+     * endpoints out at once is refused (counted in {@link #capRefusals()}), as Envoy's
+     * {@code max_ejection_percent} refuses one ({@code DetectorImpl::ejectHost}: ejected after this one over
+     * all, at most the percentage). 100, the default, is no cap: the spec's behaviour.
+     */
+    public void setMaxEjectionPercent(int percent) {
+        if (percent < 0 || percent > 100) {
+            throw new dev.outlierlab.engine.InvalidConfigException("gateway.max_ejection_percent",
+                    Integer.toString(percent), "a whole percentage from 0 to 100 (100: no cap)");
+        }
+        this.maxEjectionPercent = percent;
+    }
+
+    /** Ejections the cap refused. */
+    public long capRefusals() {
+        return capRefusals;
     }
 
     @Override

@@ -28,7 +28,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
         }
     }
 
-    /** The answers being read at once would hold more than the client's total bound. */
+    /** The answers being read at once would hold more than the proxy's total bound (its own limit). */
     static final class BudgetExceeded extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -39,30 +39,48 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
 
     private final int status;
     private final long limit;
-    private final ByteBudget budget;
-    private final java.util.concurrent.atomic.AtomicLong reserved;
     private final long declared;
+    private ByteBudget budget;
+    private java.util.concurrent.atomic.AtomicLong reserved;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private Flow.Subscription subscription;
 
-    private BoundedBody(int status, long limit, long declared, ByteBudget budget,
-            java.util.concurrent.atomic.AtomicLong reserved) {
+    private BoundedBody(int status, long limit, long declared) {
         this.status = status;
         this.limit = limit;
         this.declared = declared;
-        this.budget = budget;
-        this.reserved = reserved;
+    }
+
+    /** The {@link TooLarge} in an error's cause chain, or null. */
+    static TooLarge tooLarge(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TooLarge tooLarge) {
+                return tooLarge;
+            }
+        }
+        return null;
+    }
+
+    static HttpResponse.BodyHandler<byte[]> handler(long limit) {
+        return info -> new BoundedBody(info.statusCode(), limit,
+                info.headers().firstValueAsLong("content-length").orElse(-1));
     }
 
     /**
-     * Bodies up to {@code limit} bytes each, and all of them at once up to {@code budget}'s bound; what is
-     * reserved is added to {@code reserved}, which the caller releases once it has let go of the body.
+     * As {@link #handler(long)}, every chunk also reserved in {@code budget} (twice: the buffer and the copy
+     * made at the end) and added to {@code reserved}, which the caller gives back once it has let go of the
+     * body; a chunk past the budget fails the body with {@link BudgetExceeded}.
      */
     static HttpResponse.BodyHandler<byte[]> handler(long limit, ByteBudget budget,
             java.util.concurrent.atomic.AtomicLong reserved) {
-        return info -> new BoundedBody(info.statusCode(), limit,
-                info.headers().firstValueAsLong("content-length").orElse(-1), budget, reserved);
+        return info -> {
+            BoundedBody b = new BoundedBody(info.statusCode(), limit,
+                    info.headers().firstValueAsLong("content-length").orElse(-1));
+            b.budget = budget;
+            b.reserved = reserved;
+            return b;
+        };
     }
 
     @Override
@@ -87,13 +105,14 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
                 body.completeExceptionally(new TooLarge(status, limit));
                 return;
             }
-            // twice the chunk: the buffer, and the copy made when the body is complete
-            if (!budget.reserve(2L * b.remaining())) {
-                subscription.cancel();
-                body.completeExceptionally(new BudgetExceeded(budget.bound()));
-                return;
+            if (budget != null) {
+                if (!budget.reserve(2L * b.remaining())) {
+                    subscription.cancel();
+                    body.completeExceptionally(new BudgetExceeded(budget.bound()));
+                    return;
+                }
+                reserved.addAndGet(2L * b.remaining());
             }
-            reserved.addAndGet(2L * b.remaining());
             byte[] chunk = new byte[b.remaining()];
             b.get(chunk);
             bytes.write(chunk, 0, chunk.length);

@@ -32,7 +32,7 @@ public final class ByteBudget {
         }
     }
 
-    /** Gives back {@code n} bytes, e.g. a {@link FailoverResponse#heldBytes()} once the answer is sent. */
+    /** Gives back {@code n} bytes reserved for an answer, once it is sent or dropped. */
     public void release(long n) {
         held.addAndGet(-n);
     }

@@ -1,46 +1,45 @@
 package dev.outlierlab.live.httpclient;
 
 import dev.outlierlab.live.Endpoint;
-import dev.outlierlab.live.LiveClock;
-import dev.outlierlab.live.LocalFailure;
+import dev.outlierlab.live.FailureClassifier;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.Selection;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A failover client over the JDK {@link HttpClient} that routes through a {@link LivePool}. Each request's
- * candidates are the pool's upstreams in round-robin order (the j-th request starts at upstream
- * {@code j mod n}, as the gateway profile's router does), filtered by the pool's stage; the request goes to
- * the first candidate and, when an attempt fails (a 5xx, a timeout, a refused connection, a reset), to the
- * next, up to {@code fallbacks} more attempts. Every attempt's outcome is recorded in the pool. The request
- * fails for the caller only when its last attempt fails; the stage itself never fails one. A status outside
- * 100 to 599 (LinkedIn's 999) is no HTTP status: it is recorded as a reset (a protocol failure) and the
- * attempt failed. The client's own trouble (its {@link ByteBudget} full, or out of memory) is never recorded
- * against an upstream: the request fails with a {@link ProxyOverloadedException}. Thread-safe.
+ * A failover client over the JDK {@link HttpClient} that routes through a {@link LivePool}, as Envoy's router
+ * does over its cluster: each request's upstreams are rotated ({@link Routing}: over the upstreams the stage
+ * left, as Envoy's round robin does, for the Envoy profile; over all of them in routing order, then filtered,
+ * for the gateway profile), the request goes to the first and, when an attempt fails and the {@link RetryMode}
+ * allows it (idempotent methods by default), to the next, up to {@code fallbacks} more attempts. What fails is
+ * the {@link FailureClassifier}'s call; every attempt's outcome is recorded in the pool. The request fails for
+ * the caller only when its last attempt fails; the stage itself never fails one. Requests are checked before
+ * anything is sent ({@link RejectedRequestException}). Thread-safe; build one with {@link #builder(LivePool)}.
  */
 public final class FailoverClient {
     /** Headers the JDK client sets itself and refuses from callers. */
-    private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
+    static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
 
     static {
-        // Lets a client created with forwardHost send the caller's Host (the JDK reads this once, at its first
-        // use); every other restricted header is still left out above. A value given on the command line wins.
+        // Lets a client built with forwardHost send the caller's Host (the JDK reads this once, at its first use);
+        // every other restricted header is still left out. A value given on the command line wins.
         if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
             System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
         }
@@ -54,75 +53,48 @@ public final class FailoverClient {
     private final Duration attemptTimeout;
     private final int fallbacks;
     private final long maxResponseBytes;
-    private final ByteBudget budget;
+    private final FailureClassifier classifier;
+    private final Routing routing;
+    private final RetryMode retry;
     private final boolean forwardHost;
     private final Map<String, URI> upstreams = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
 
-    private FailoverClient(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
-            long maxResponseBytes, ByteBudget budget, boolean forwardHost) {
-        this.pool = pool;
-        this.http = http;
-        this.attemptTimeout = attemptTimeout;
-        this.fallbacks = fallbacks;
-        this.maxResponseBytes = maxResponseBytes;
-        this.budget = budget;
-        this.forwardHost = forwardHost;
+    FailoverClient(FailoverClientBuilder b) {
+        this.pool = b.pool;
+        this.attemptTimeout = b.attemptTimeout;
+        this.http = b.http != null ? b.http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(attemptTimeout).build();
+        this.fallbacks = b.fallbacks;
+        this.maxResponseBytes = b.maxResponseBytes;
+        this.classifier = b.classifier;
+        this.routing = b.routing != null ? b.routing
+                : "gateway".equals(pool.profile()) ? Routing.NEXT_IN_ORDER : Routing.ROTATE_OVER_HEALTHY;
+        this.retry = b.retry;
+        this.forwardHost = b.forwardHost;
     }
 
-    /**
-     * A client over {@code pool}: {@code fallbacks} extra attempts at most (0 or more), each attempt bounded by
-     * {@code attemptTimeout}; {@code http} null for a client of its own (HTTP/1.1, the same connect timeout).
-     */
+    /** A builder of a client over {@code pool}. */
+    public static FailoverClientBuilder builder(LivePool pool) {
+        return new FailoverClientBuilder(pool);
+    }
+
+    /** {@code builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks).build()}. */
     public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
-        return create(pool, http, attemptTimeout, fallbacks, DEFAULT_MAX_RESPONSE_BYTES);
+        return builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks).build();
     }
 
-    /**
-     * As {@link #create(LivePool, HttpClient, Duration, int)}, holding at most {@code maxResponseBytes} of a
-     * response body: an upstream that answers with more (by its Content-Length or as it sends) is cut off, its
-     * status recorded as it came (it answered; the size is no failure of the upstream), no fallback tried (the
-     * next would send the same), and {@link #send} throws a {@link FailoverException} saying so.
-     */
+    /** As {@link #create(LivePool, HttpClient, Duration, int)}, holding at most {@code maxResponseBytes} of a body. */
     public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
             long maxResponseBytes) {
-        return create(pool, http, attemptTimeout, fallbacks, maxResponseBytes, new ByteBudget(Long.MAX_VALUE), false);
-    }
-
-    /**
-     * As {@link #create(LivePool, HttpClient, Duration, int, long)}, with every answer being read or held at
-     * once within {@code budget} (a request that would pass it fails with {@link ProxyOverloadedException} and
-     * is recorded against nobody), and with {@code forwardHost} the caller's {@code Host} header sent to the
-     * upstream instead of the upstream's own name (the JDK client allows it only when the system property
-     * {@code jdk.httpclient.allowRestrictedHeaders} names {@code host} before its first use).
-     */
-    public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
-            long maxResponseBytes, ByteBudget budget, boolean forwardHost) {
-        Objects.requireNonNull(pool, "pool");
-        Objects.requireNonNull(budget, "budget");
-        if (maxResponseBytes < 0) {
-            throw new IllegalArgumentException("response limit " + maxResponseBytes + " bytes must be 0 or more");
-        }
-        if (fallbacks < 0) {
-            throw new IllegalArgumentException("fallbacks " + fallbacks + " must be 0 or more");
-        }
-        if (attemptTimeout.isNegative() || attemptTimeout.isZero()) {
-            throw new IllegalArgumentException("attempt timeout " + attemptTimeout + " must be positive");
-        }
-        HttpClient client = http != null ? http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(attemptTimeout).build();
-        return new FailoverClient(pool, client, attemptTimeout, fallbacks, maxResponseBytes, budget, forwardHost);
-    }
-
-    /** The bound on answers held at once; give back a response's {@link FailoverResponse#heldBytes()} here. */
-    public ByteBudget budget() {
-        return budget;
+        return builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks)
+                .maxResponseBytes(maxResponseBytes).build();
     }
 
     /** Adds an upstream (and its endpoint in the pool, unless the pool already has one of that name). */
     public Endpoint addUpstream(String name, URI base) {
-        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme())) {
-            throw new IllegalArgumentException("upstream " + name + ": " + base + " is not an http or https URL");
+        if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme()) || base.getHost() == null) {
+            throw new IllegalArgumentException("upstream " + name + ": " + base + " is not an http or https URL with a host");
         }
         upstreams.put(name, base);
         Endpoint existing = pool.endpoint(name);
@@ -140,164 +112,174 @@ public final class FailoverClient {
         return pool;
     }
 
-    /** Sends a GET of {@code pathAndQuery} (starting with {@code /}). */
-    public FailoverResponse get(String pathAndQuery) throws IOException, InterruptedException {
+    public Routing routing() {
+        return routing;
+    }
+
+    /** Sends a GET of {@code pathAndQuery} (an absolute path, with a query if any). */
+    public FailoverResponse<byte[]> get(String pathAndQuery) throws IOException, InterruptedException {
         return send("GET", pathAndQuery, Map.of(), new byte[0]);
     }
 
     /**
-     * Sends one request: {@code pathAndQuery} is appended to each upstream's base URL; headers the JDK client
-     * manages itself (Host, Content-Length, Connection, ...) are left out.
+     * Sends one request: {@code pathAndQuery} (an absolute path starting with {@code /}, visible ASCII) is
+     * appended to each upstream's base URL; headers the JDK client manages itself (Host, Content-Length,
+     * Connection, ...) are left out. Re-sent to another upstream as the client's {@link RetryMode} says.
      *
+     * @throws RejectedRequestException when the method, the target or a header is not allowed (nothing sent)
      * @throws FailoverException when the last attempt allowed got no response
      */
-    public FailoverResponse send(String method, String pathAndQuery, Map<String, List<String>> headers, byte[] body)
+    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body) throws IOException, InterruptedException {
+        return send(method, pathAndQuery, headers, body, retry);
+    }
+
+    /** {@link #send(String, String, Map, byte[])} with this request's own {@link RetryMode}. */
+    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body, RetryMode retryMode) throws IOException, InterruptedException {
+        return send(method, pathAndQuery, headers, body, retryMode, BoundedBody.handler(maxResponseBytes));
+    }
+
+    /**
+     * {@link #send(String, String, Map, byte[])} with the client's retry mode, each answer read into memory up
+     * to the client's limit and every chunk reserved in {@code budget} (added to {@code reserved}, which the
+     * caller gives back with {@link ByteBudget#release} once it has let go of the answer): past the budget the
+     * request fails with {@link ProxyOverloadedException}, recorded against no upstream. What the proxy uses.
+     */
+    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body, ByteBudget budget, java.util.concurrent.atomic.AtomicLong reserved)
             throws IOException, InterruptedException {
-        LiveClock clock = pool.clock();
+        return send(method, pathAndQuery, headers, body, retry,
+                BoundedBody.handler(maxResponseBytes, Objects.requireNonNull(budget, "budget"), reserved));
+    }
+
+    private <T> FailoverResponse<T> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body, RetryMode retryMode, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        FailoverCall.Template t = new FailoverCall.Template(RequestTarget.method(method),
+                RequestTarget.pathAndQuery(pathAndQuery), HttpHeaders.of(headers, (n, v) -> true),
+                body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body),
+                attemptTimeout, false, Optional.empty());
+        return await(call(t, handler, retryMode));
+    }
+
+    /**
+     * Sends an {@link HttpRequest} as it is (method, headers, body publisher, timeout, version), to the path
+     * and query of its URI on each upstream tried: the URI's scheme and authority name the service and are
+     * not used. The body publisher is subscribed once per attempt, so a request that may be re-sent needs a
+     * publisher that can be read twice (bytes, a string, a file); give a one-shot stream {@link RetryMode#NEVER}.
+     * The response body is read into memory up to the client's limit.
+     */
+    public FailoverResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
+        return send(request, BoundedBody.handler(maxResponseBytes), retry);
+    }
+
+    /**
+     * {@link #send(HttpRequest)} with the caller's own body handler ({@code BodyHandlers.ofInputStream()} to
+     * stream a large answer instead of holding it in memory) and retry mode. Only the answer that is returned
+     * reaches the handler; the body of a failing answer that is re-sent elsewhere is discarded.
+     */
+    public <T> FailoverResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, RetryMode retryMode)
+            throws IOException, InterruptedException {
+        return await(sendAsync(request, handler, retryMode));
+    }
+
+    /** {@link #send(HttpRequest)} without blocking; the future fails with the same exceptions. */
+    public CompletableFuture<FailoverResponse<byte[]>> sendAsync(HttpRequest request) {
+        return sendAsync(request, BoundedBody.handler(maxResponseBytes), retry);
+    }
+
+    /** {@link #send(HttpRequest, HttpResponse.BodyHandler, RetryMode)} without blocking; cancelling the future cancels the attempt. */
+    public <T> CompletableFuture<FailoverResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+            RetryMode retryMode) {
+        Objects.requireNonNull(handler, "body handler");
+        try {
+            FailoverCall.Template t = new FailoverCall.Template(RequestTarget.method(request.method()),
+                    RequestTarget.pathAndQuery(request.uri()), request.headers(),
+                    request.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()),
+                    request.timeout().orElse(attemptTimeout), request.expectContinue(), request.version());
+            return call(t, handler, retryMode);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private <T> CompletableFuture<FailoverResponse<T>> call(FailoverCall.Template t, HttpResponse.BodyHandler<T> handler,
+            RetryMode retryMode) {
+        Objects.requireNonNull(retryMode, "retry mode");
         List<Endpoint> members = pool.endpoints();
         if (members.isEmpty()) {
-            throw new FailoverException("pool " + pool.name() + " has no upstreams", List.of(), null, null);
+            return CompletableFuture.failedFuture(new FailoverException("pool " + pool.name() + " has no upstreams",
+                    List.of(), null, null));
         }
-        int n = members.size();
-        int start = (int) Math.floorMod(requests.getAndIncrement(), (long) n);
-        List<Endpoint> rotated = new ArrayList<>(n);
+        long j = requests.getAndIncrement();
+        Selection selection;
+        List<Endpoint> candidates;
+        if (routing == Routing.NEXT_IN_ORDER) {
+            selection = pool.filter(rotated(members, j));
+            candidates = selection.candidates();
+        } else {
+            selection = pool.filter(members);
+            candidates = rotated(selection.candidates(), j);
+        }
+        return new FailoverCall<>(this, t, handler, retryMode, candidates, selection.stage()).start();
+    }
+
+    private static List<Endpoint> rotated(List<Endpoint> list, long request) {
+        int n = list.size();
+        int start = (int) Math.floorMod(request, (long) n);
+        if (start == 0) {
+            return list;
+        }
+        List<Endpoint> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            rotated.add(members.get((start + i) % n));
+            out.add(list.get((start + i) % n));
         }
-        Selection selection = pool.filter(rotated);
-        List<Endpoint> candidates = selection.candidates();
-        int allowed = Math.min(candidates.size(), fallbacks + 1);
-        List<Attempt> attempts = new ArrayList<>(allowed);
-        HttpResponse<byte[]> lastResponse = null;
-        String lastEndpoint = null;
-        IOException lastError = null;
-        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
-        long lastHeld = 0;
-        boolean done = false;
+        return out;
+    }
+
+    private static <T> T await(CompletableFuture<T> future) throws IOException, InterruptedException {
         try {
-            for (int i = 0; i < allowed; i++) {
-                Endpoint endpoint = candidates.get(i);
-                URI base = upstreams.get(endpoint.name());
-                if (base == null) {
-                    continue;
-                }
-                // The attempt is timed on the pool's clock, and the reading at its end is the outcome's time: one
-                // clock read serves both (recording with it is about half the cost of a record that reads the clock).
-                long started = clock.nanoTime();
-                budget.release(held.getAndSet(0));
-                try {
-                    HttpResponse<byte[]> response = http.send(request(base, method, pathAndQuery, headers, body),
-                            BoundedBody.handler(maxResponseBytes, budget, held));
-                    long ended = clock.nanoTime();
-                    int status = response.statusCode();
-                    if (status < 100 || status > 599) {
-                        // no HTTP status: a protocol failure of the upstream's, as a reset
-                        pool.record(endpoint, LocalFailure.RESET, ended);
-                        attempts.add(new Attempt(endpoint.name(), "invalid status " + status, true, ended - started));
-                        lastResponse = null;
-                        lastError = new IOException("upstream " + endpoint.name() + " answered with status " + status
-                                + ", which is not an HTTP status (100 to 599)");
-                        continue;
-                    }
-                    pool.record(endpoint, status, ended);
-                    boolean failed = status >= 500;
-                    attempts.add(new Attempt(endpoint.name(), Integer.toString(status), failed, ended - started));
-                    lastResponse = response;
-                    lastEndpoint = endpoint.name();
-                    lastError = null;
-                    lastHeld = held.get();
-                    if (!failed) {
-                        break;
-                    }
-                } catch (IOException e) {
-                    long ended = clock.nanoTime();
-                    ProxyOverloadedException own = ownFailure(e);
-                    if (own != null) {
-                        throw own;
-                    }
-                    BoundedBody.TooLarge tooLarge = tooLarge(e);
-                    if (tooLarge != null) {
-                        pool.record(endpoint, tooLarge.status, ended);
-                        attempts.add(new Attempt(endpoint.name(), Integer.toString(tooLarge.status),
-                                tooLarge.status >= 500, ended - started));
-                        throw new FailoverException("upstream " + endpoint.name() + " " + tooLarge.getMessage(),
-                                attempts, selection.stage(), tooLarge);
-                    }
-                    LocalFailure failure = classify(e);
-                    pool.record(endpoint, failure, ended);
-                    attempts.add(new Attempt(endpoint.name(), failure.name().toLowerCase(java.util.Locale.ROOT), true,
-                            ended - started));
-                    lastResponse = null;
-                    lastError = e;
-                } catch (OutOfMemoryError e) {
-                    throw new ProxyOverloadedException("out of memory while reading upstream " + endpoint.name()
-                            + "'s answer; the answer is dropped and nothing recorded against the upstream", e);
-                }
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
             }
-            if (lastResponse == null) {
-                String tried = attempts.stream().map(a -> a.endpoint() + " " + a.outcome()).toList().toString();
-                throw new FailoverException("every attempt failed: " + tried, attempts, selection.stage(), lastError);
+            if (cause instanceof RuntimeException re) {
+                throw re;
             }
-            done = true;
-        } finally {
-            // what the answer passed back holds stays reserved until the caller gives it back
-            budget.release(held.get() - (done ? lastHeld : 0));
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
         }
-        return new FailoverResponse(lastResponse, lastEndpoint, attempts, selection.stage(), lastHeld);
     }
 
-    /** The client's own limit or memory, not the upstream: recorded against nobody. */
-    private static ProxyOverloadedException ownFailure(IOException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BoundedBody.BudgetExceeded over) {
-                return new ProxyOverloadedException("proxy busy: " + over.getMessage()
-                        + "; try again shortly (nothing is recorded against the upstream)", e);
-            }
-            if (t instanceof VirtualMachineError) {
-                return new ProxyOverloadedException("proxy out of memory while reading an answer; "
-                        + "nothing is recorded against the upstream", e);
-            }
-        }
-        return null;
+    URI upstream(String name) {
+        return upstreams.get(name);
     }
 
-    private HttpRequest request(URI base, String method, String pathAndQuery, Map<String, List<String>> headers,
-            byte[] body) {
-        String root = base.toString().endsWith("/") ? base.toString().substring(0, base.toString().length() - 1)
-                : base.toString();
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(root + pathAndQuery)).timeout(attemptTimeout)
-                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
-        headers.forEach((name, values) -> {
-            if (forwardHost && name.equalsIgnoreCase("host") && !values.isEmpty()) {
-                b.header("Host", values.get(0));
-            } else if (!RESTRICTED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-                for (String v : values) {
-                    b.header(name, v);
-                }
-            }
-        });
-        return b.build();
+    HttpClient http() {
+        return http;
     }
 
-    private static BoundedBody.TooLarge tooLarge(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof BoundedBody.TooLarge tooLarge) {
-                return tooLarge;
-            }
-        }
-        return null;
+    int fallbacks() {
+        return fallbacks;
     }
 
-    /** A connect timeout or refusal is a connect failure, any other timeout a timeout, the rest a reset. */
-    static LocalFailure classify(IOException e) {
-        if (e instanceof HttpConnectTimeoutException || e instanceof ConnectException
-                || e.getCause() instanceof ConnectException) {
-            return LocalFailure.CONNECT_FAILED;
-        }
-        if (e instanceof HttpTimeoutException) {
-            return LocalFailure.TIMEOUT;
-        }
-        return LocalFailure.RESET;
+    FailureClassifier classifier() {
+        return classifier;
     }
+
+    /** The headers left out of every attempt: the restricted ones, {@code Host} too unless it is forwarded. */
+    java.util.Set<String> restricted() {
+        return forwardHost ? RESTRICTED_BUT_HOST : RESTRICTED;
+    }
+
+    private static final Set<String> RESTRICTED_BUT_HOST = RESTRICTED.stream().filter(h -> !h.equals("host"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 }

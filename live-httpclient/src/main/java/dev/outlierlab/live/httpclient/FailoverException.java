@@ -6,10 +6,12 @@ import java.util.List;
 
 /**
  * Every attempt allowed for a request failed and the last one got no response (timeout, refused
- * connection, reset), or an upstream answered with a body over the client's limit. Carries the attempts, so
+ * connection, reset), an upstream answered with a body over the client's limit, or the request was refused
+ * before it was sent ({@link RejectedRequestException}). Carries the attempts, so
  * the caller can say which upstreams were tried.
  */
-public final class FailoverException extends IOException {
+public class FailoverException extends IOException {
+    private static final long serialVersionUID = 1L;
     private final transient List<Attempt> attempts;
     private final transient StageRecord stage;
 

@@ -6,12 +6,15 @@ import java.util.List;
 
 /**
  * The answer to one request sent through a {@link FailoverClient}: the response of the last attempt (a
- * success, or the last failing status when every attempt allowed failed), which upstream gave it, every
- * attempt in order, the stage record of the request (null when the stage did nothing), and the bytes of the
- * client's {@link ByteBudget} the answer holds, which the caller gives back once it has sent or dropped it.
+ * success, or the last failing status when no other attempt was allowed), which upstream gave it, every
+ * attempt in order, and the stage record of the request (null when the stage did nothing). The body is what
+ * the request's body handler made of it: bytes read into memory up to the client's limit by default, or a
+ * stream, a file, ... when the caller passed its own {@link HttpResponse.BodyHandler}.
+ *
+ * @param <T> the body's type
  */
-public record FailoverResponse(HttpResponse<byte[]> response, String endpoint, List<Attempt> attempts,
-        StageRecord stage, long heldBytes) {
+public record FailoverResponse<T>(HttpResponse<T> response, String endpoint, List<Attempt> attempts,
+        StageRecord stage) {
     public FailoverResponse {
         attempts = List.copyOf(attempts);
     }
@@ -20,7 +23,7 @@ public record FailoverResponse(HttpResponse<byte[]> response, String endpoint, L
         return response.statusCode();
     }
 
-    public byte[] body() {
+    public T body() {
         return response.body();
     }
 }

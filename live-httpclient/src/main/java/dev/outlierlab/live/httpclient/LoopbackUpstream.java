@@ -32,6 +32,8 @@ public final class LoopbackUpstream implements AutoCloseable {
     private volatile long delayMillis;
     private volatile int bodyBytes = -1;
     private volatile boolean declaresLength = true;
+    private volatile String extraHeader;
+    private volatile String extraValue;
     private int port;
     private HttpServer server;
 
@@ -73,6 +75,10 @@ public final class LoopbackUpstream implements AutoCloseable {
             int size = bodyBytes;
             byte[] body = size < 0 ? (name + "\n").getBytes(StandardCharsets.UTF_8) : new byte[size];
             exchange.getResponseHeaders().add("X-Upstream", name);
+            String header = extraHeader;
+            if (header != null) {
+                exchange.getResponseHeaders().add(header, extraValue);
+            }
             // Without a declared length the JDK server sends the body chunked.
             exchange.sendResponseHeaders(fail ? failStatus : 200, declaresLength ? body.length : 0);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -111,6 +117,13 @@ public final class LoopbackUpstream implements AutoCloseable {
     public LoopbackUpstream answeringBytes(int bytes, boolean declared) {
         this.bodyBytes = bytes;
         this.declaresLength = declared;
+        return this;
+    }
+
+    /** Adds this header to every answer (a {@code grpc-status}, say); null for none. */
+    public LoopbackUpstream answeringHeader(String header, String value) {
+        this.extraValue = value;
+        this.extraHeader = header;
         return this;
     }
 

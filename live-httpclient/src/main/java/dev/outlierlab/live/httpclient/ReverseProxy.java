@@ -38,7 +38,8 @@ import java.util.function.LongSupplier;
  * holds at most {@link #MAX_CONNECTIONS} connections; requests are read and answers written on I/O threads
  * (one per connection being read or written), so only complete requests reach the {@code threads} workers
  * that call the upstreams; a client address has at most {@link Settings#perClient()} requests in the proxy at
- * once (429 past it) and {@link #QUEUE} requests wait for a worker (503 past it).
+ * once (429 past it), {@link #QUEUE} requests wait for a worker (503 past it), and the answers held at once
+ * are bounded by the settings' {@link ByteBudget} (503 past it, recorded against no upstream).
  */
 public final class ReverseProxy implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 1 << 20;
@@ -48,6 +49,8 @@ public final class ReverseProxy implements AutoCloseable {
     public static final int QUEUE = 256;
     /** Requests of one client address in the proxy at once before its next ones get a 429. */
     public static final int DEFAULT_PER_CLIENT = 64;
+    /** Bytes of upstream answers held at once by default (256 MiB): past it a request gets a 503. */
+    public static final long DEFAULT_BUFFERED_BYTES = 256L << 20;
     /** Open connections at most (the JDK server's {@code jdk.httpserver.maxConnections}); more are closed. */
     public static final int MAX_CONNECTIONS = 512;
     /** Seconds a client has for its first byte, and then for its whole request, before the connection is closed. */
@@ -62,7 +65,8 @@ public final class ReverseProxy implements AutoCloseable {
      * address at once, the names besides loopback and the bound address that {@code Host} may give, and the
      * count of stage records lost (shown in {@code /stats}; zero when no stage log is written).
      */
-    public record Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost) {
+    public record Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
+            ByteBudget budget) {
         public Settings {
             if (threads < 1 || perClient < 1) {
                 throw new IllegalArgumentException("threads " + threads + " and perClient " + perClient
@@ -70,10 +74,12 @@ public final class ReverseProxy implements AutoCloseable {
             }
             allowedHosts = List.copyOf(allowedHosts);
             Objects.requireNonNull(stageRecordsLost, "stageRecordsLost");
+            Objects.requireNonNull(budget, "budget");
         }
 
+        /** {@code threads} workers, the default share per client, no other names, {@link #DEFAULT_BUFFERED_BYTES}. */
         public static Settings of(int threads) {
-            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0);
+            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0, new ByteBudget(DEFAULT_BUFFERED_BYTES));
         }
     }
 
@@ -174,7 +180,7 @@ public final class ReverseProxy implements AutoCloseable {
             if ("/stats".equals(uri.getPath()) && "GET".equals(method)) {
                 String text = PrometheusText.render(client.pool().snapshot())
                         + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
-                                client.budget());
+                                settings.budget());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;
@@ -220,25 +226,37 @@ public final class ReverseProxy implements AutoCloseable {
     private void forward(HttpExchange exchange, String method, String pathAndQuery, byte[] body, InetAddress who,
             AtomicInteger mine) {
         Runnable answer;
+        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
         try {
-            FailoverResponse r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body);
+            FailoverResponse<byte[]> r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()),
+                    body, settings.budget(), held);
             answer = () -> {
                 try {
-                    passBack(exchange, r);
+                    if (r.status() < 100 || r.status() > 599) {
+                        // recorded as a failure by the client; no HTTP status to pass on
+                        text(exchange, 502, "upstream " + r.endpoint() + " answered with status " + r.status()
+                                + ", which is not an HTTP status (100 to 599)\n");
+                    } else {
+                        passBack(exchange, r);
+                    }
                 } finally {
-                    client.budget().release(r.heldBytes());
+                    settings.budget().release(held.getAndSet(0));
                 }
             };
         } catch (ProxyOverloadedException e) {
+            settings.budget().release(held.getAndSet(0));
             counters.ownFailures.increment();
             answer = () -> text(exchange, 503, e.getMessage() + "\n");
         } catch (FailoverException e) {
+            settings.budget().release(held.getAndSet(0));
             answer = () -> text(exchange, 502, e.getMessage() + "\n");
         } catch (IOException | RuntimeException | Error e) {
+            settings.budget().release(held.getAndSet(0));
             // the proxy's own failure (never recorded against an upstream)
             counters.ownFailures.increment();
             answer = () -> text(exchange, 500, "proxy internal error: " + e + "\n");
         } catch (InterruptedException e) {
+            settings.budget().release(held.getAndSet(0));
             Thread.currentThread().interrupt();
             answer = () -> text(exchange, 503, "proxy shutting down\n");
         }
@@ -258,7 +276,7 @@ public final class ReverseProxy implements AutoCloseable {
         }
     }
 
-    private void passBack(HttpExchange exchange, FailoverResponse r) {
+    private void passBack(HttpExchange exchange, FailoverResponse<byte[]> r) {
         try {
             Headers out = exchange.getResponseHeaders();
             r.response().headers().map().forEach((name, values) -> {

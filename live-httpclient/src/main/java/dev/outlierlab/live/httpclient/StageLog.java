@@ -52,7 +52,7 @@ public final class StageLog implements LiveListener, AutoCloseable {
     }
 
     @Override
-    public synchronized void onStage(StageRecord stage) {
+    public synchronized void onStageRequest(StageRecord stage) {
         try {
             out.write(json(stage));
             out.newLine();

@@ -79,8 +79,8 @@ class FailoverClientTest {
         return client;
     }
 
-    private static List<FailoverResponse> send(FailoverClient client, int n) throws Exception {
-        List<FailoverResponse> out = new ArrayList<>();
+    private static List<FailoverResponse<byte[]>> send(FailoverClient client, int n) throws Exception {
+        List<FailoverResponse<byte[]>> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             out.add(client.get("/search?q=" + i));
         }
@@ -105,7 +105,7 @@ class FailoverClientTest {
         ManualClock clock = new ManualClock();
         FailoverClient client = client(clock, StageMode.PROD, 2, a, b, c);
 
-        List<FailoverResponse> responses = send(client, 12);
+        List<FailoverResponse<byte[]>> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
         // Requests 1, 4 and 7 start at b (round robin); its third 503 ejects it, and nothing reaches it after.
         assertThat(b.served()).isEqualTo(3);
@@ -125,7 +125,7 @@ class FailoverClientTest {
         clock.advance(51 * MS); // 2.05 s: the first interval tick at or after the 2 s ejection returns it
         client.pool().runDue();
         assertThat(client.pool().snapshot().ejected()).isEmpty();
-        List<FailoverResponse> after = send(client, 6);
+        List<FailoverResponse<byte[]>> after = send(client, 6);
         assertThat(after).extracting(FailoverResponse::status).containsOnly(200);
         assertThat(after).extracting(FailoverResponse::endpoint).contains("b");
         assertThat(after).allSatisfy(r -> assertThat(r.stage()).isNull());
@@ -138,7 +138,7 @@ class FailoverClientTest {
         LoopbackUpstream c = upstream("c");
         FailoverClient client = client(StageMode.SHADOW, 2, a, b, c);
 
-        List<FailoverResponse> responses = send(client, 12);
+        List<FailoverResponse<byte[]>> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
         // b keeps its round-robin share: requests 1, 4, 7 and 10 all try it first.
         assertThat(b.served()).isEqualTo(4);
@@ -158,7 +158,7 @@ class FailoverClientTest {
         LoopbackUpstream c = upstream("c").refusing();
         FailoverClient client = client(StageMode.PROD, 2, Duration.ofMillis(300), a, b, c);
 
-        List<FailoverResponse> responses = send(client, 12);
+        List<FailoverResponse<byte[]>> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
         assertThat(responses).extracting(FailoverResponse::endpoint).containsOnly("a");
         List<String> outcomes = responses.stream().flatMap(r -> r.attempts().stream())
@@ -178,7 +178,7 @@ class FailoverClientTest {
     void theGuardKeepsAnEjectedOnlyUpstreamSoTheStageNeverFailsARequest() throws Exception {
         LoopbackUpstream only = upstream("only").failing(50, 502);
         FailoverClient client = client(StageMode.PROD, 0, only);
-        List<FailoverResponse> responses = send(client, 8);
+        List<FailoverResponse<byte[]>> responses = send(client, 8);
         // Every request reached the upstream; half of them failed because the upstream did, none because of the stage.
         assertThat(only.served()).isEqualTo(8);
         assertThat(responses).extracting(FailoverResponse::status).containsExactly(200, 502, 200, 502, 200, 502, 200, 502);

@@ -37,16 +37,27 @@ class ReverseProxyGuardTest {
         }
     }
 
+    private long budget = 1 << 30;
+
+    private ReverseProxy.Settings settings(int threads) {
+        return settings(threads, ReverseProxy.DEFAULT_PER_CLIENT, List.of());
+    }
+
+    private ReverseProxy.Settings settings(int threads, int perClient, List<String> hosts) {
+        return new ReverseProxy.Settings(threads, perClient, hosts, () -> 0, new ByteBudget(budget));
+    }
+
     private ReverseProxy proxy(FailoverClient client, ReverseProxy.Settings settings) throws IOException {
         ReverseProxy proxy = ReverseProxy.start(client, "127.0.0.1", 0, settings);
         open.add(proxy);
         return proxy;
     }
 
-    private FailoverClient client(long budget, boolean forwardHost, String name, java.net.URI uri) {
+    private FailoverClient client(long bytes, boolean forwardHost, String name, java.net.URI uri) {
+        budget = bytes;
         pool = LivePoolBuilder.gateway("proxy", GatewayConfig.defaults()).build();
-        FailoverClient client = FailoverClient.create(pool, null, Duration.ofSeconds(5), 0,
-                FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, new ByteBudget(budget), forwardHost);
+        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(Duration.ofSeconds(5)).fallbacks(0)
+                .forwardHost(forwardHost).build();
         client.addUpstream(name, uri);
         return client;
     }
@@ -76,7 +87,7 @@ class ReverseProxyGuardTest {
     @Test
     void aForeignHostOrOriginIsRefusedStatsIncluded() throws Exception {
         LoopbackUpstream a = upstream("a");
-        ReverseProxy proxy = proxy(client(1 << 30, false, "a", a.uri()), ReverseProxy.Settings.of(4));
+        ReverseProxy proxy = proxy(client(1 << 30, false, "a", a.uri()), settings(4));
         int port = proxy.port();
         assertThat(get(port, "/x", "Host: 127.0.0.1:" + port + "\r\n")).startsWith("HTTP/1.1 200");
         assertThat(get(port, "/x", "Host: localhost:" + port + "\r\n")).startsWith("HTTP/1.1 200");
@@ -98,7 +109,7 @@ class ReverseProxyGuardTest {
     void anAllowedNameIsLetIn() throws Exception {
         LoopbackUpstream a = upstream("a");
         ReverseProxy proxy = proxy(client(1 << 30, false, "a", a.uri()),
-                new ReverseProxy.Settings(4, 8, List.of("lab.internal"), () -> 0));
+                settings(4, 8, List.of("lab.internal")));
         assertThat(get(proxy.port(), "/x", "Host: lab.internal:" + proxy.port() + "\r\n")).startsWith("HTTP/1.1 200");
         assertThat(get(proxy.port(), "/x", "Host: lab.internal.evil:" + proxy.port() + "\r\n")).startsWith("HTTP/1.1 403");
     }
@@ -106,7 +117,7 @@ class ReverseProxyGuardTest {
     @Test
     void aControlCharacterOrABadMethodIsA400() throws Exception {
         LoopbackUpstream a = upstream("a");
-        ReverseProxy proxy = proxy(client(1 << 30, false, "a", a.uri()), ReverseProxy.Settings.of(4));
+        ReverseProxy proxy = proxy(client(1 << 30, false, "a", a.uri()), settings(4));
         String host = "Host: 127.0.0.1:" + proxy.port() + "\r\n";
         assertThat(raw(proxy.port(), "GET /x HTTP/1.1\r\n" + host + "X-A: a\u0001b\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 400").contains("the header X-a has a control character (code 1)");
@@ -123,9 +134,10 @@ class ReverseProxyGuardTest {
             t.setDaemon(true);
             t.start();
             ReverseProxy proxy = proxy(client(1 << 30, false, "linkedin",
-                    java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())), ReverseProxy.Settings.of(4));
+                    java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())), settings(4));
             String answer = get(proxy.port(), "/x", "Host: 127.0.0.1:" + proxy.port() + "\r\n");
-            assertThat(answer).startsWith("HTTP/1.1 502").contains("linkedin invalid status 999");
+            assertThat(answer).startsWith("HTTP/1.1 502")
+                    .contains("upstream linkedin answered with status 999, which is not an HTTP status");
             assertThat(pool.snapshot().counters().applied()).isEqualTo(1);
             assertThat(pool.snapshot().endpoints().get(0).consecutiveFailures()).isEqualTo(1);
             t.join(5000);
@@ -140,7 +152,7 @@ class ReverseProxyGuardTest {
             t.setDaemon(true);
             t.start();
             ReverseProxy proxy = proxy(client(1 << 30, true, "a",
-                    java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())), ReverseProxy.Settings.of(4));
+                    java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())), settings(4));
             String host = "localhost:" + proxy.port();
             assertThat(get(proxy.port(), "/x", "Host: " + host + "\r\n")).startsWith("HTTP/1.1 200");
             t.join(5000);
@@ -151,7 +163,7 @@ class ReverseProxyGuardTest {
     @Test
     void theProxysOwnByteBoundFailsARequestWithoutRecordingTheUpstream() throws Exception {
         LoopbackUpstream big = upstream("big").answeringBytes(512 * 1024, false);
-        ReverseProxy proxy = proxy(client(256 * 1024, false, "big", big.uri()), ReverseProxy.Settings.of(4));
+        ReverseProxy proxy = proxy(client(256 * 1024, false, "big", big.uri()), settings(4));
         String answer = get(proxy.port(), "/x", "Host: 127.0.0.1:" + proxy.port() + "\r\n");
         assertThat(answer).startsWith("HTTP/1.1 503").contains("proxy busy", "nothing is recorded against the upstream");
         assertThat(pool.snapshot().counters().accepted()).isZero();
@@ -165,7 +177,7 @@ class ReverseProxyGuardTest {
     void aClientsShareOfTheProxyIsCapped() throws Exception {
         LoopbackUpstream slow = upstream("slow").delaying(1500);
         ReverseProxy proxy = proxy(client(1 << 30, false, "slow", slow.uri()),
-                new ReverseProxy.Settings(8, 2, List.of(), () -> 0));
+                settings(8, 2, List.of()));
         List<Socket> waiting = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Socket s = new Socket("127.0.0.1", proxy.port());

@@ -30,6 +30,9 @@ public record Scenario(
         EnvoyVersion envoyVersion,
         LoadSpec load) {
 
+    /** The most callers x hosts a scenario may have: each caller keeps a detector's state for every host. */
+    public static final long MAX_CALLER_HOSTS = 2_000_000;
+
     /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
     public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
             List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
@@ -55,6 +58,12 @@ public record Scenario(
         if (durationNanos <= 0 || durationNanos > Durations.MAX_NANOS) {
             throw new InvalidConfigException("duration", Durations.format(durationNanos),
                     "a duration greater than 0, such as 300s or 5m");
+        }
+        if ((long) traffic.clients() * cluster.size() > MAX_CALLER_HOSTS) {
+            throw new InvalidConfigException("traffic.clients", Integer.toString(traffic.clients()),
+                    "at most " + MAX_CALLER_HOSTS / cluster.size() + " callers with " + cluster.size()
+                            + " hosts (every caller keeps its own state for every host: at most " + MAX_CALLER_HOSTS
+                            + " callers x hosts)");
         }
         Set<String> known = new HashSet<>(cluster.hosts());
         for (int i = 0; i < faults.size(); i++) {
@@ -105,6 +114,12 @@ public record Scenario(
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
         return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion,
                 load);
+    }
+
+    /** The same scenario with the same rate from {@code clients} callers. */
+    public Scenario withClients(int clients) {
+        return new Scenario(name, durationNanos, seed, cluster, traffic.withClients(clients), faults, outlierDetection,
+                healthChecks, envoyVersion, load);
     }
 
     public Scenario withEnvoyVersion(EnvoyVersion version) {

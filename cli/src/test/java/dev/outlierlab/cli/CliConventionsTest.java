@@ -1,0 +1,98 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command behaves as command-line users expect: usage, versions, suggestions, completion, one read of stdin. */
+class CliConventionsTest {
+    @Test
+    void aBareCommandPrintsTheUsage() {
+        CliRunner.Outcome bare = CliRunner.run();
+        assertThat(bare.exit()).isZero();
+        assertThat(bare.out()).startsWith("Usage: outlier-lab").contains("run", "replay", "sweep", "check", "serve");
+        assertThat(bare.err()).isEmpty();
+    }
+
+    @Test
+    void everyCommandTellsItsVersion() {
+        String top = CliRunner.run("--version").out();
+        assertThat(top).startsWith("outlier-lab " + VersionText.version()).doesNotContain("unknown");
+        for (String command : new String[] {"run", "replay", "sweep", "check", "export", "serve", "proxy"}) {
+            assertThat(CliRunner.run(command, "--version").out()).as(command).isEqualTo(top);
+        }
+    }
+
+    @Test
+    void aMistypedCommandOrOptionGetsASuggestion() {
+        CliRunner.Outcome command = CliRunner.run("rn");
+        assertThat(command.exit()).isEqualTo(2);
+        assertThat(command.err()).contains("'rn' is not an outlier-lab command", "Did you mean 'run'?");
+        CliRunner.Outcome option = CliRunner.run("run", "--formt", "json");
+        assertThat(option.exit()).isEqualTo(2);
+        assertThat(option.err()).contains("Unknown option: '--formt'", "Did you mean '--format'?");
+        assertThat(CliRunner.run("zzzzzz").err()).doesNotContain("Did you mean");
+        assertThat(Suggestions.distance("chekc", "check")).isEqualTo(1);
+        assertThat(Suggestions.distance("rn", "run")).isEqualTo(1);
+    }
+
+    @Test
+    void aVaryValueIsReportedAsTheVary() {
+        CliRunner.run("sweep", "--vary", "outlier_detection.max_ejection_percent=10,abc")
+                .assertRejected("--vary outlier_detection.max_ejection_percent: \"abc\" is not allowed");
+    }
+
+    @Test
+    void completionIsAScriptForBashAndZsh() {
+        CliRunner.Outcome completion = CliRunner.run("generate-completion");
+        assertThat(completion.exit()).isZero();
+        assertThat(completion.out()).startsWith("#!/usr/bin/env bash").contains("complete -F", "replay", "--vary");
+    }
+
+    @Test
+    void anEmptyScenarioIsRefusedNotTakenForTheDefault(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.yaml"), "# nothing here\n\n");
+        CliRunner.run("run", empty.toString()).assertRejected("the scenario is empty");
+    }
+
+    @Test
+    void aSweepOfStandardInputRunsEveryRowOnIt() {
+        // Ten hosts at 1,000 rps: the default cap admits one ejection, so every row ejects; the default scenario
+        // (six hosts) ejects nothing, which is what rows 2 and 3 used to show.
+        InputStream saved = System.in;
+        try {
+            String scenario = "cluster: {hosts: 10}\ntraffic: {rps: 1000}\nfaults: [{hosts: 1,"
+                    + " start: 30s, end: 240s, error_rate: 33, pattern: even}]\n";
+            System.setIn(new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)));
+            CliRunner.Outcome sweep = CliRunner.run("sweep", "-", "--vary", "seed=1,2,3", "--format", "csv");
+            assertThat(sweep.exit()).as(sweep.err()).isZero();
+            var rows = sweep.out().lines().skip(1).toList();
+            assertThat(rows).hasSize(3);
+            for (String row : rows) {
+                assertThat(row.split(",")[2]).as(row).isNotEqualTo("0");
+            }
+        } finally {
+            System.setIn(saved);
+        }
+    }
+
+    @Test
+    void aConfigurationGivenAsAScenarioNamesTheOptionThatReadsIt() {
+        CliRunner.run("run", "../docs/examples/reviews-destination-rule.yaml")
+                .assertRejected("this is a Kubernetes DestinationRule, not a scenario",
+                        "--istio ../docs/examples/reviews-destination-rule.yaml --hosts N");
+        CliRunner.run("run", "../docs/examples/search-cluster.yaml")
+                .assertRejected("this is Envoy configuration, not a scenario", "--envoy ../docs/examples/search-cluster.yaml");
+    }
+
+    @Test
+    void aNegativeEventCountIsRefused() {
+        CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code outlier-lab tune} on a small suite of one's own (two scenarios), and its refusals of bad input. */
+class TuneCommandTest {
+    private static final String SUITE = "../docs/examples/tune-suite.yaml";
+
+    @Test
+    void aSmallSuiteGivesTheSameJsonTwiceWithEveryScenariosFigures() {
+        String[] args = {"tune", "--hosts", "6", "--rps", "300", "--suite", SUITE, "--seeds", "3", "--format", "json"};
+        CliRunner.Outcome a = CliRunner.run(args);
+        assertThat(a.exit()).as(a.err()).isZero();
+        CliRunner.Outcome b = CliRunner.run(args);
+        assertThat(b.out()).isEqualTo(a.out());
+        JsonNode json = a.json();
+        assertThat(json.get("suite")).hasSize(2);
+        JsonNode rec = json.get("recommended");
+        assertThat(rec.get("admissible").asBoolean()).isTrue();
+        assertThat(rec.get("setting").get("max_ejection_percent").asLong() >= 17
+                || rec.get("setting").get("always_eject_one_host").asBoolean()).isTrue();
+        assertThat(rec.get("scenarios")).hasSize(2);
+        JsonNode down = rec.get("scenarios").get(1);
+        assertThat(down.get("name").asText()).isEqualTo("cache-down");
+        assertThat(down.get("seeds")).hasSize(3);
+        for (JsonNode seed : down.get("seeds")) {
+            assertThat(seed.get("ejections").asLong()).isZero();
+        }
+        assertThat(rec.get("file").asText()).contains("outlier_detection:");
+        assertThat(rec.get("check")).noneMatch(f -> f.asText().startsWith("error "));
+        assertThat(json.get("front").size()).isBetween(1, 8);
+    }
+
+    @Test
+    void theTextNamesTheTargetAndTheIstioRecommendationIsADestinationRule() {
+        CliRunner.Outcome o = CliRunner.run("tune", "--hosts", "6", "--rps", "300", "--suite", SUITE, "--seeds", "2",
+                "--target", "istio");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("target istio").contains("kind: DestinationRule")
+                .contains("maxEjectionPercent:").contains("check: no errors");
+    }
+
+    @Test
+    void badFlagsAreOneMessageAndExitTwo() {
+        CliRunner.run("tune", "--hosts", "0", "--rps", "600").assertRejected("--hosts: 0 is not allowed");
+        CliRunner.run("tune", "--rps", "600").assertRejected("--hosts: missing");
+        CliRunner.run("tune", "--hosts", "6").assertRejected("--rps: missing");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "nginx")
+                .assertRejected("--target: 'nginx' is not a target");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--clients", "700").assertRejected("--clients: 700");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--seeds", "0").assertRejected("--seeds: 0");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-ejected", "7").assertRejected("--max-ejected: 7");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--envoy-version", "2.0").assertRejected("envoy-version");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--format", "xml").assertRejected("--format");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--explain", "nope")
+                .assertRejected("--explain: 'nope' is not a scenario");
+    }
+
+    @Test
+    void unreadableFromAndSuiteFilesAreOneMessageAndExitTwo(@TempDir Path dir) throws IOException {
+        CliRunner.run("tune", "--from", dir.resolve("missing.yaml").toString(), "--rps", "600")
+                .assertRejected("missing.yaml");
+        Path garbage = Files.writeString(dir.resolve("garbage.yaml"), "outlier_detection: [1, 2\n");
+        CliRunner.run("tune", "--from", garbage.toString(), "--rps", "600").assertRejected("garbage.yaml");
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), "suite: swap\nscenarios: []\n");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", suite.toString())
+                .assertRejected("suite: 'swap' is not allowed");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", dir.resolve("none.yaml").toString())
+                .assertRejected("none.yaml: cannot be read");
+    }
+
+    @Test
+    void fromAnEnvoyClusterTakesItsHostsAndTarget() {
+        CliRunner.Outcome o = CliRunner.run("tune", "--from", "../docs/examples/search-cluster.yaml", "--rps", "300",
+                "--suite", SUITE, "--seeds", "2", "--format", "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode req = o.json().get("request");
+        assertThat(req.get("hosts").asInt()).isEqualTo(6);
+        assertThat(req.get("target").asText()).isEqualTo("envoy");
+        assertThat(req.get("from").asText()).endsWith("search-cluster.yaml");
+        assertThat(o.json().get("recommended").get("diff").asText()).contains("-  max_ejection_percent: 10");
+    }
+}

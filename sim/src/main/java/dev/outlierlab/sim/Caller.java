@@ -1,0 +1,117 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.engine.SeededRandom;
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.DetectorListener;
+import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.health.ActiveHealthChecker;
+import dev.outlierlab.sim.scenario.FaultResult;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.traffic.LoadBalancer;
+import dev.outlierlab.sim.traffic.WeightedRoundRobin;
+import java.util.List;
+
+/**
+ * One caller of the cluster (an Envoy sidecar, a gRPC channel, a gateway process): its own outlier detector and
+ * host monitors, its own load balancer with its own rotation and panic state, and its own active health checker,
+ * as each Envoy runs {@code DetectorImpl} and {@code LoadBalancerBase} for itself. Callers share only the hosts
+ * (their faults and capacity). Caller {@code c}'s {@code j}-th request goes to its eligible host
+ * {@code (c + j) mod eligible}, so that the callers start their rotations at different hosts, as Envoy's
+ * round-robin balancers start at a random index on each worker.
+ */
+final class Caller {
+    final int index;
+    final HostMonitor[] monitors;
+    final OutlierDetector detector;
+    final LoadBalancer balancer;
+    private final WeightedRoundRobin weighted;
+    private final ActiveHealthChecker healthChecker;
+    private final boolean split;
+
+    /**
+     * @param index the caller's number: where its rotation starts, and its draws ({@link #seedOf})
+     * @param slot  its number in {@code recorder} (its index, unless it runs alone on its share)
+     */
+    Caller(Scenario scenario, int index, int slot, RunRecorder recorder) {
+        this.index = index;
+        long seed = seedOf(scenario.seed(), index);
+        List<String> hosts = scenario.cluster().hosts();
+        this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
+        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(seed),
+                new Listener(slot, recorder), scenario.envoyVersion());
+        this.monitors = new HostMonitor[hosts.size()];
+        for (int h = 0; h < hosts.size(); h++) {
+            monitors[h] = detector.addHost(hosts.get(h));
+        }
+        this.weighted = scenario.load().weights().isEmpty() ? null
+                : new WeightedRoundRobin(hosts, scenario.load().weights());
+        this.healthChecker = scenario.healthChecks() == null ? null
+                : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
+        this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+    }
+
+    /** The seed of caller {@code c}'s draws: the scenario's seed for caller 0, a derived one for the others. */
+    static long seedOf(long scenarioSeed, int c) {
+        if (c == 0) {
+            return scenarioSeed;
+        }
+        long z = scenarioSeed + 0x9E3779B97F4A7C15L * (c + 1L) ^ 0xC11E47L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** The host for this caller's request number {@code j} (from 0), or -1 when no host is eligible. */
+    int pick(long j) {
+        long slot = j + index;
+        return weighted == null ? balancer.pick(slot) : weighted.pick(balancer, slot);
+    }
+
+    long nextCheckNanos() {
+        return healthChecker == null ? Long.MAX_VALUE : healthChecker.nextCheckNanos();
+    }
+
+    void runChecks(FaultInjector faults) {
+        healthChecker.runChecks(monitors, detector, faults, balancer);
+    }
+
+    /**
+     * Reports a request's outcome to its host as Envoy's HTTP router does (spec section 5): a connect success when
+     * a stream was obtained (every request but a connect failure), then the HTTP code, or the local result with
+     * its code (a timeout as {@code LOCAL_ORIGIN_TIMEOUT} with 504, a reset as a connect failure). Without split
+     * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.
+     */
+    void report(int host, int httpCode, FaultResult localFailure, long nanos) {
+        HostMonitor monitor = monitors[host];
+        if (split && (localFailure == null || localFailure.streamObtained())) {
+            monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
+        }
+        if (localFailure == null) {
+            monitor.putHttpResponseCode(httpCode, nanos);
+        } else {
+            monitor.putResult(localFailure.reported(), localFailure.code(), nanos);
+        }
+    }
+
+    /** Hands this caller's decisions to the run's recorder with the caller's number; only caller 0's intervals. */
+    private record Listener(int client, RunRecorder recorder) implements DetectorListener {
+        @Override
+        public void onEvent(OutlierEvent event) {
+            recorder.onEvent(client, event);
+        }
+
+        @Override
+        public boolean wantsIntervals() {
+            return client == 0 && recorder.wantsIntervals();
+        }
+
+        @Override
+        public void onInterval(IntervalEvaluation evaluation) {
+            recorder.onInterval(evaluation);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.sim.scenario.Arrivals;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultResult;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The built-in suite, sized to the cluster: every scenario has the cluster's hosts and rate (and callers), a healthy
+ * warm-up of 30 s, the fault from 30 s to 240 s (the seed's window) and a recovery to 300 s, with random failure patterns (each request
+ * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate throughout when one
+ * is given. A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
+ * count ({@link #NOT_DETECTABLE}).
+ */
+public final class DefaultSuite {
+    static final long S = Durations.SECOND;
+    static final long START = 30 * S;
+    static final long END = 240 * S;
+    static final long DURATION = 300 * S;
+
+    /** Scenarios that no outlier setting can catch, with the reason (reported, not simulated). */
+    public static final Map<String, String> NOT_DETECTABLE = Map.of("slow-host-latency",
+            "a host that answers slowly but without errors: passive outlier detection counts errors, not latency, so no "
+                    + "setting ejects it (a client timeout turns slowness into errors: see slow-host-timeouts)");
+
+    private final int hosts;
+    private final long rps;
+    private final int clients;
+    private final long baseErrorPpm;
+
+    /**
+     * @param baseErrorPpm the healthy pool's error rate in parts per million (0: healthy hosts never fail)
+     */
+    public DefaultSuite(int hosts, long rps, int clients, long baseErrorPpm) {
+        this.hosts = hosts;
+        this.rps = rps;
+        this.clients = clients;
+        this.baseErrorPpm = baseErrorPpm;
+    }
+
+    public List<SuiteScenario> scenarios() {
+        List<SuiteScenario> out = new ArrayList<>();
+        out.add(oneHost("one-host-partial-10", "one host fails 10 % of its requests (503)", hosts, 100_000, 503, null));
+        out.add(oneHost("one-host-partial", "one host fails a third of its requests (503), the seed's case", hosts,
+                330_000, 503, null));
+        out.add(oneHost("one-host-partial-60", "one host fails 60 % of its requests (503)", hosts, 600_000, 503, null));
+        out.add(oneHost("one-host-dead-503", "one host answers every request with a fast 503", hosts, 1_000_000, 503,
+                null));
+        out.add(oneHost("one-host-refused", "one host refuses every connection", hosts, 1_000_000, 503,
+                FaultResult.CONNECT_FAILED));
+        out.add(oneHost("one-host-timeout", "one host times out every request", hosts, 1_000_000, 503,
+                FaultResult.TIMEOUT));
+        if (hosts >= 4) {
+            int k = Math.min(3, Math.max(2, hosts / 5));
+            List<FaultSpec> faults = new ArrayList<>();
+            Set<String> bad = new LinkedHashSet<>();
+            for (int h = 0; h < k; h++) {
+                faults.add(fault(List.of(name(h)), START, END, 330_000, 503, null));
+                bad.add(name(h));
+            }
+            out.add(scenario("several-hosts-partial", k + " hosts each fail a third of their requests", Expectation.EJECT,
+                    hosts, faults, LoadSpec.NONE, bad, false));
+        }
+        out.add(scenario("shared-outage", "a shared dependency fails 20 % of every host's requests", Expectation.NONE,
+                hosts, List.of(fault(all(hosts), START, END, 200_000, 503, null)), LoadSpec.NONE, Set.of(), false));
+        out.add(overload());
+        out.add(noisyPool());
+        out.add(oneHost("slow-host-timeouts", "one host is slow: 15 % of its requests exceed the client timeout", hosts,
+                150_000, 504, FaultResult.TIMEOUT));
+        List<FaultSpec> flaps = new ArrayList<>();
+        for (long t = START; t + 15 * S <= END; t += 30 * S) {
+            flaps.add(fault(List.of(name(0)), t, t + 15 * S, 500_000, 503, null));
+        }
+        out.add(scenario("flapping-host", "one host fails half its requests for 15 s in every 30 s", Expectation.EJECT,
+                hosts, flaps, LoadSpec.NONE, Set.of(name(0)), true));
+        List<FaultSpec> restarts = new ArrayList<>();
+        Set<String> restarting = new LinkedHashSet<>();
+        int m = Math.min(hosts, 6);
+        for (int h = 0; h < m; h++) {
+            restarts.add(fault(List.of(name(h)), START + 20 * S * h, START + 20 * S * h + 10 * S, 1_000_000, 503,
+                    FaultResult.CONNECT_FAILED));
+            restarting.add(name(h));
+        }
+        out.add(scenario("rolling-restart", m + " hosts restart one after another, each refusing connections for 10 s",
+                Expectation.EJECT, hosts, restarts, LoadSpec.NONE, restarting, false));
+        out.add(scenario("bad-requests", "5 % of the requests are bad and fail with 500 on every host, all the time",
+                Expectation.NONE, hosts, List.of(fault(all(hosts), 0, DURATION, 50_000, 500, null)), LoadSpec.NONE,
+                Set.of(), false));
+        if (hosts != 2) {
+            out.add(oneHost("two-hosts", "a cluster of two, one host failing a third of its requests", 2, 330_000, 503,
+                    null));
+        }
+        if (hosts != 3) {
+            out.add(oneHost("three-hosts", "a cluster of three, one host failing a third of its requests", 3, 330_000,
+                    503, null));
+        }
+        return out;
+    }
+
+    private SuiteScenario oneHost(String name, String description, int n, long ppm, int status, FaultResult result) {
+        return scenario(name, description, Expectation.EJECT, n, List.of(fault(List.of(name(0)), START, END, ppm, status,
+                result)), LoadSpec.NONE, Set.of(name(0)), true);
+    }
+
+    /** Each host serves at most 1.25 times its share; one host degrades, and ejecting two overloads the rest. */
+    private SuiteScenario overload() {
+        long share = simulatedRps() / hosts;
+        long capacity = Math.max(1, (share * 5 + 3) / 4);
+        Map<String, Long> caps = new HashMap<>();
+        for (int h = 0; h < hosts; h++) {
+            caps.put(name(h), capacity);
+        }
+        LoadSpec load = new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of());
+        return scenario("overload-cascade", "each host serves at most 1.25 times its share (" + capacity
+                + " rps); one host fails 20 % of its requests; ejecting it is fine, ejecting more overloads the rest",
+                Expectation.AT_MOST, hosts, List.of(fault(List.of(name(0)), START, END, 200_000, 503, null)), load,
+                Set.of(name(0)), true);
+    }
+
+    /** Every host fails now and then, from 0.5 % to 2 %, all the time: healthy, and noisy. */
+    private SuiteScenario noisyPool() {
+        List<FaultSpec> faults = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            long ppm = 5_000 + (hosts == 1 ? 0 : 15_000L * h / (hosts - 1));
+            faults.add(fault(List.of(name(h)), 0, DURATION, ppm, 503, null));
+        }
+        return scenario("noisy-pool", "a healthy but noisy pool: each host fails 0.5 % to 2 % of its requests",
+                Expectation.NONE, hosts, faults, LoadSpec.NONE, Set.of(), false);
+    }
+
+    private SuiteScenario scenario(String name, String description, Expectation expect, int n, List<FaultSpec> faults,
+            LoadSpec load, Set<String> shouldEject, boolean singleHost) {
+        List<FaultSpec> all = new ArrayList<>(faults);
+        if (baseErrorPpm > 0) {
+            all.add(fault(all(n), 0, DURATION, baseErrorPpm, 503, null));
+        }
+        long start = Long.MAX_VALUE;
+        long end = 0;
+        for (FaultSpec f : faults) {
+            start = Math.min(start, f.startNanos());
+            end = Math.max(end, f.endNanos());
+        }
+        Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), traffic(n), all, TuneRuns.OFF, null,
+                EnvoyVersion.DEFAULT, load);
+        return new SuiteScenario(name, description, expect, s, shouldEject, singleHost, start, end);
+    }
+
+    /**
+     * The traffic one detector sees: the cluster's rate shared over the callers, each caller an Envoy of its own
+     * that sees only its share; a small cluster of the suite gets the same rate per host as the user's cluster.
+     */
+    private TrafficSpec traffic(int n) {
+        long perCaller = simulatedRps();
+        return new TrafficSpec(n == hosts ? perCaller : Math.max(1, perCaller * n / hosts));
+    }
+
+    /** The rate one caller sends: the cluster's rate over the callers, at least one request a second. */
+    long simulatedRps() {
+        return Math.max(1, rps / clients);
+    }
+
+    private static FaultSpec fault(List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {
+        return new FaultSpec(hostNames, start, end, ppm, status, result, null, FaultPattern.RANDOM,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+    }
+
+    private static List<String> all(int n) {
+        List<String> names = new ArrayList<>();
+        for (int h = 0; h < n; h++) {
+            names.add(name(h));
+        }
+        return names;
+    }
+
+    static String name(int h) {
+        return "host-" + h;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.outlierlab.tune;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One candidate scored on the whole suite: the objective users read. Benefit is the mean share of avoidable failures
+ * removed over the should-eject scenarios (and the worst seed's mean beside it); harm is the false ejections per run
+ * summed over the scenarios plus the failures it adds beyond detection off (in percentage points, an overload's
+ * cost); the constraints are no false ejection on any seed, no panic where one host fails alone, and at most
+ * {@code maxEjected} hosts out at once.
+ *
+ * @param candidate the setting's index in the search (0 is the current setting)
+ * @param violations the constraints broken, in words; empty when the setting is admissible
+ */
+public record Evaluation(int candidate, Setting setting, Target.Written written, List<ScenarioScore> scores,
+                         double benefitPercent, double worstSeedBenefitPercent, double falseEjections,
+                         double addedFailurePoints, List<String> violations) {
+
+    public Evaluation {
+        scores = List.copyOf(scores);
+        violations = List.copyOf(violations);
+    }
+
+    /** Scores the candidate. */
+    static Evaluation of(int candidate, Setting setting, Target.Written written, List<ScenarioScore> scores,
+                         int maxEjected) {
+        double sum = 0;
+        int n = 0;
+        int seeds = scores.isEmpty() ? 0 : scores.get(0).runs().size();
+        double[] perSeed = new double[seeds];
+        int[] perSeedCount = new int[seeds];
+        double falseEjections = 0;
+        double added = 0;
+        List<String> violations = new ArrayList<>();
+        for (ScenarioScore s : scores) {
+            if (s.scenario().expect() == Expectation.EJECT) {
+                double r = s.removedPercent();
+                if (!Double.isNaN(r)) {
+                    sum += r;
+                    n++;
+                }
+                for (int i = 0; i < seeds; i++) {
+                    double ri = s.removedPercent(i);
+                    if (!Double.isNaN(ri)) {
+                        perSeed[i] += ri;
+                        perSeedCount[i]++;
+                    }
+                }
+            }
+            falseEjections += s.falseEjections();
+            added += s.addedFailurePoints();
+            long bad = s.seedsWithFalseEjections();
+            if (bad > 0) {
+                violations.add(s.scenario().name() + ": false ejections on " + bad + " of " + seeds + " seeds");
+            }
+            if (s.scenario().singleHost() && s.panicSeconds() > 0) {
+                violations.add(s.scenario().name() + ": panic with one host failing");
+            }
+            if (s.maxEjectedAtOnce() > maxEjected) {
+                violations.add(s.scenario().name() + ": " + s.maxEjectedAtOnce() + " hosts out at once (at most "
+                        + maxEjected + ")");
+            }
+        }
+        double worst = Double.NaN;
+        for (int i = 0; i < seeds; i++) {
+            if (perSeedCount[i] > 0) {
+                double m = perSeed[i] / perSeedCount[i];
+                worst = Double.isNaN(worst) ? m : Math.min(worst, m);
+            }
+        }
+        return new Evaluation(candidate, setting, written, scores, n == 0 ? 0 : sum / n, Double.isNaN(worst) ? 0 : worst,
+                falseEjections, added, violations);
+    }
+
+    /** The same evaluation with one more constraint broken. */
+    Evaluation violating(String why) {
+        List<String> more = new ArrayList<>(violations);
+        more.add(why);
+        return new Evaluation(candidate, setting, written, scores, benefitPercent, worstSeedBenefitPercent,
+                falseEjections, addedFailurePoints, more);
+    }
+
+    /** Harm in one number: false ejections per run (summed) plus added failures in percentage points. */
+    public double harm() {
+        return falseEjections + addedFailurePoints;
+    }
+
+    public boolean admissible() {
+        return violations.isEmpty();
+    }
+
+    /** The score of the scenario with this name, or null. */
+    public ScenarioScore score(String name) {
+        for (ScenarioScore s : scores) {
+            if (s.scenario().name().equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Mean time to detect over the should-eject scenarios that detected, NaN when none did. */
+    public double detectSeconds() {
+        return scores.stream().filter(s -> s.scenario().expect() == Expectation.EJECT)
+                .mapToDouble(ScenarioScore::detectSeconds).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    }
+
+    /** Mean time to return over the should-eject scenarios that ejected, NaN when none did. */
+    public double returnSeconds() {
+        return scores.stream().filter(s -> s.scenario().expect() == Expectation.EJECT)
+                .mapToDouble(ScenarioScore::returnSeconds).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    }
+}

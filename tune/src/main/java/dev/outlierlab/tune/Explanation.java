@@ -1,0 +1,236 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Severity;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
+ * current settings (the cap's arithmetic, what each changed field does, the figures on the seed's scenario and the
+ * should-not-eject ones), what no setting catches here, which detectors one caller's traffic lets run, and
+ * {@code check}'s findings on the recommended file.
+ */
+final class Explanation {
+    /** A should-eject scenario where the best setting removes less than this share is reported as not caught. */
+    static final double CAUGHT_PERCENT = 10;
+
+    private Explanation() {
+    }
+
+    static TuneResult result(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best,
+                             int candidates, long runs) {
+        String diff = LineDiff.diff("current (" + (req.source() == null ? "Envoy's defaults" : req.source()) + ")",
+                current.written().text(), "recommended", best.written().text());
+        return new TuneResult(req, current, front, best, diff, why(req, current, best), cannotCatch(req, front),
+                detectors(req), findings(req, best.written()), candidates, runs);
+    }
+
+    /** {@code check}'s findings on a written file, one line each, errors first. */
+    static List<String> findings(TuneRequest req, Target.Written written) {
+        CheckReport report = CheckReport.ofFiles("recommended", List.of(CheckInputs.read(written.text(), "recommended",
+                null, false)), req.hosts(), req.rpsPerCaller(), req.envoyVersion());
+        List<String> out = new ArrayList<>();
+        for (Severity s : List.of(Severity.ERROR, Severity.WARNING, Severity.NOTE)) {
+            for (Finding f : report.findings()) {
+                if (f.severity() == s) {
+                    out.add(s.name().toLowerCase(Locale.ROOT) + " " + f.rule().id() + ": " + f.message());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code check} finds an error in the file. */
+    static boolean hasCheckError(List<String> findings) {
+        return findings.stream().anyMatch(f -> f.startsWith("error "));
+    }
+
+    private static String why(TuneRequest req, Evaluation current, Evaluation best) {
+        List<String> s = new ArrayList<>();
+        ScenarioScore seedCur = current.score("one-host-partial");
+        ScenarioScore seedBest = best.score("one-host-partial");
+        OutlierDetectionConfig cur = req.current();
+        double firstShare = 100.0 / req.hosts();
+        String sentence = "With the current settings detection removes " + pct(current.benefitPercent())
+                + " of the avoidable failures over the should-eject scenarios";
+        if (seedCur != null) {
+            sentence += "; with one host failing a third of its requests, " + pct(seedCur.failedPercentDuringFault(false))
+                    + " of requests fail during the fault";
+            if (seedCur.overflows() > 0 && !req.envoyVersion().capRule().allows(0, req.hosts(), cur.maxEjectionPercent(),
+                    cur.alwaysEjectOneHost())) {
+                sentence += ", and the cap refuses every ejection (" + fmt(seedCur.overflows()) + " detections a run): "
+                        + "max_ejection_percent " + cur.maxEjectionPercent() + " admits no host of " + req.hosts()
+                        + ", as 100 x 1 / " + req.hosts() + " = " + String.format(Locale.ROOT, "%.1f", firstShare)
+                        + " % is above it";
+            }
+        }
+        s.add(sentence + ".");
+        if (best == current) {
+            s.add("No candidate the target can express did better on the suite without breaking a constraint, so the "
+                    + "recommendation is to keep them.");
+        } else {
+            s.add("The recommendation " + changes(current.setting(), best.setting(), req) + ".");
+            String result = "It removes " + pct(best.benefitPercent()) + " (worst seed " + pct(best.worstSeedBenefitPercent())
+                    + ")";
+            if (seedBest != null) {
+                result += ", and on the seed's case " + pct(seedBest.failedPercentDuringFault(false))
+                        + " of requests fail during the fault (" + pct(seedBest.failedPercentDuringFault(true))
+                        + " with detection off)";
+            }
+            s.add(result + ".");
+        }
+        List<String> quiet = new ArrayList<>();
+        List<String> noisy = new ArrayList<>();
+        for (ScenarioScore sc : best.scores()) {
+            if (sc.scenario().expect() == Expectation.NONE) {
+                (sc.runs().stream().allMatch(r -> r.ejections() == 0) ? quiet : noisy).add(sc.scenario().name());
+            }
+        }
+        if (!quiet.isEmpty()) {
+            s.add("It ejected nothing in " + String.join(", ", quiet) + " on any of " + req.seeds() + " seeds"
+                    + (noisy.isEmpty() ? "." : ", but ejected hosts in " + String.join(", ", noisy) + "."));
+        } else if (!noisy.isEmpty()) {
+            s.add("It ejected hosts in " + String.join(", ", noisy) + ", where nothing should go.");
+        }
+        if (!best.admissible()) {
+            s.add("No candidate met every constraint; this one breaks the fewest: " + String.join("; ", best.violations())
+                    + ".");
+        }
+        return String.join(" ", s);
+    }
+
+    /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
+    private static String changes(Setting a, Setting b, TuneRequest req) {
+        List<String> out = new ArrayList<>();
+        if (a.maxEjectionPercent() != b.maxEjectionPercent()) {
+            int admits = 0;
+            while (admits < req.hosts() && req.envoyVersion().capRule().allows(admits, req.hosts(), b.maxEjectionPercent(),
+                    false)) {
+                admits++;
+            }
+            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " max_ejection_percent from "
+                    + a.maxEjectionPercent() + " to " + b.maxEjectionPercent() + ", which admits " + admits + " of "
+                    + req.hosts() + " hosts at once");
+        }
+        if (a.alwaysEjectOneHost() != b.alwaysEjectOneHost()) {
+            out.add(b.alwaysEjectOneHost() ? "sets always_eject_one_host, so the first host may always go"
+                    : "clears always_eject_one_host");
+        }
+        if (a.consecutive5xx() != b.consecutive5xx()) {
+            out.add(b.consecutive5xx() == 0 ? "turns consecutive-5xx ejection off (random failures at a shared outage's "
+                    + "rate reach a short run of 5xx on healthy hosts)"
+                    : "sets consecutive_5xx to " + b.consecutive5xx() + (a.consecutive5xx() == 0 ? " (on)" : ""));
+        }
+        if (a.successRateStdevFactor() != b.successRateStdevFactor()
+                || (b.successRateStdevFactor() > 0 && a.successRateRequestVolume() != b.successRateRequestVolume())) {
+            out.add(b.successRateStdevFactor() == 0 ? "turns success-rate ejection off"
+                    : "ejects by success rate at " + Setting.factor(b.successRateStdevFactor()) + " standard deviations "
+                    + "below the mean, judging hosts with " + b.successRateRequestVolume() + " requests an interval");
+        }
+        if (a.failurePercentageThreshold() != b.failurePercentageThreshold()
+                || (b.failurePercentageThreshold() > 0
+                && a.failurePercentageRequestVolume() != b.failurePercentageRequestVolume())) {
+            out.add(b.failurePercentageThreshold() == 0 ? "turns failure-percentage ejection off"
+                    : "ejects hosts failing " + b.failurePercentageThreshold() + " % or more of at least "
+                    + b.failurePercentageRequestVolume() + " requests an interval");
+        }
+        if (a.intervalNanos() != b.intervalNanos()) {
+            out.add("lengthens the interval from " + Durations.format(a.intervalNanos()) + " to "
+                    + Durations.format(b.intervalNanos()) + " so that one caller's requests reach the volumes");
+        }
+        if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
+            out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));
+        }
+        if (out.isEmpty()) {
+            return "keeps the same settings, written in the target's own format";
+        }
+        if (out.size() == 1) {
+            return out.get(0);
+        }
+        return String.join(", ", out.subList(0, out.size() - 1)) + " and " + out.get(out.size() - 1);
+    }
+
+    private static List<String> cannotCatch(TuneRequest req, List<Evaluation> front) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
+            out.add(e.getKey() + ": " + e.getValue());
+        }
+        if (front.isEmpty()) {
+            return out;
+        }
+        for (ScenarioScore sc : front.get(0).scores()) {
+            if (sc.scenario().expect() != Expectation.EJECT) {
+                continue;
+            }
+            double bestShare = Double.NEGATIVE_INFINITY;
+            for (Evaluation e : front) {
+                if (!e.admissible()) {
+                    continue;
+                }
+                ScenarioScore mine = e.score(sc.scenario().name());
+                if (mine != null && !Double.isNaN(mine.removedPercent())) {
+                    bestShare = Math.max(bestShare, mine.removedPercent());
+                }
+            }
+            if (bestShare != Double.NEGATIVE_INFINITY && bestShare < CAUGHT_PERCENT) {
+                String reason = req.clients() > 1
+                        ? "; each of the " + req.clients() + " callers sees only " + req.perHostPerInterval(
+                        req.current().intervalNanos()) + " requests a host per interval, too few to tell this host from "
+                        + "noise" : "";
+                out.add(sc.scenario().name() + " (" + sc.scenario().description() + "): no admissible setting on the front removes "
+                        + "more than " + pct(Math.max(0, bestShare)) + " of its avoidable failures" + reason);
+            }
+        }
+        return out;
+    }
+
+    /** What one caller's traffic lets each detector do at the current interval. */
+    static List<String> detectors(TuneRequest req) {
+        OutlierDetectionConfig c = req.current();
+        long interval = c.intervalNanos();
+        long v = req.perHostPerInterval(interval);
+        String per = "each host gets " + v + " requests per " + Durations.format(interval) + " interval from "
+                + (req.clients() == 1 ? "the caller" : "each of the " + req.clients() + " callers");
+        List<String> out = new ArrayList<>();
+        boolean srRuns = v >= c.successRateRequestVolume() && req.hosts() >= c.successRateMinimumHosts();
+        if (srRuns) {
+            out.add("success rate can run: " + per + ", at least success_rate_request_volume "
+                    + c.successRateRequestVolume() + ", and " + req.hosts() + " hosts reach success_rate_minimum_hosts "
+                    + c.successRateMinimumHosts());
+        } else {
+            String because = v < c.successRateRequestVolume() ? per + ", under success_rate_request_volume "
+                    + c.successRateRequestVolume() : req.hosts() + " hosts are fewer than success_rate_minimum_hosts "
+                    + c.successRateMinimumHosts();
+            long v30 = req.perHostPerInterval(30 * Durations.SECOND);
+            out.add("success rate cannot run: " + because + "; "
+                    + (v * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME ? "a volume of " + v * 4 / 5 + " would let it"
+                    : v30 * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME ? "a 30s interval with a volume of " + v30 * 4 / 5
+                    + " would let it, at the cost of slower detection"
+                    : "no volume a host reaches is enough to compare rates"));
+        }
+        boolean fpRuns = v >= c.failurePercentageRequestVolume() && req.hosts() >= c.failurePercentageMinimumHosts();
+        out.add("failure percentage " + (fpRuns ? "can run: " + per + ", at least failure_percentage_request_volume "
+                + c.failurePercentageRequestVolume()
+                : "cannot run at failure_percentage_request_volume " + c.failurePercentageRequestVolume() + " (" + per + ")"
+                + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME ? "; it can with a volume of " + v * 4 / 5 : ""))
+                + (req.target().hasFailurePercentage() ? "" : "; " + req.target().description() + " cannot set it"));
+        out.add("consecutive 5xx can run: it needs no volume, only a run of failures in one caller's requests to the host, "
+                + "so it catches dead hosts at any traffic and partial failures only when their runs are long");
+        return out;
+    }
+
+    static String pct(double d) {
+        return String.format(Locale.ROOT, "%.1f %%", d);
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.1f", d);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.outlierlab.tune;
+
+import java.util.List;
+
+/**
+ * One candidate on one suite scenario, seed by seed, beside detection off and the correct action on the same seeds.
+ * The share of avoidable failures removed is {@code (off - this) / (off - correct)}: 100 % is as good as the
+ * correct action, 0 % no better than detection off, below 0 worse than off.
+ */
+public record ScenarioScore(SuiteScenario scenario, List<RunFigures> runs, List<RunFigures> off,
+                            List<RunFigures> correct) {
+    public ScenarioScore {
+        runs = List.copyOf(runs);
+        off = List.copyOf(off);
+        correct = List.copyOf(correct);
+    }
+
+    /** The share removed on seed {@code i} in percent, or NaN when the correct action avoids nothing there. */
+    public double removedPercent(int i) {
+        long avoidable = off.get(i).failed() - correct.get(i).failed();
+        if (avoidable <= 0) {
+            return Double.NaN;
+        }
+        return (off.get(i).failed() - runs.get(i).failed()) * 100.0 / avoidable;
+    }
+
+    /** The mean share removed over the seeds that had avoidable failures, NaN when none had. */
+    public double removedPercent() {
+        double sum = 0;
+        int n = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            double r = removedPercent(i);
+            if (!Double.isNaN(r)) {
+                sum += r;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** Requests failed beyond detection off, in percentage points of the requests, averaged over the seeds. */
+    public double addedFailurePoints() {
+        double sum = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            long added = runs.get(i).failed() - off.get(i).failed();
+            if (added > 0 && runs.get(i).requests() > 0) {
+                sum += added * 100.0 / runs.get(i).requests();
+            }
+        }
+        return sum / runs.size();
+    }
+
+    /** False ejections per seed, averaged. */
+    public double falseEjections() {
+        return runs.stream().mapToLong(RunFigures::falseEjections).sum() / (double) runs.size();
+    }
+
+    /** The seeds (counted) with at least one false ejection. */
+    public long seedsWithFalseEjections() {
+        return runs.stream().filter(r -> r.falseEjections() > 0).count();
+    }
+
+    /** Detections the cap refused per seed, averaged. */
+    public double overflows() {
+        return runs.stream().mapToLong(RunFigures::overflows).sum() / (double) runs.size();
+    }
+
+    /** Healthy host-seconds ejected per seed, averaged. */
+    public double healthyEjectedSeconds() {
+        return runs.stream().mapToLong(RunFigures::healthyEjectedNanos).sum() / 1e9 / runs.size();
+    }
+
+    public int maxEjectedAtOnce() {
+        return runs.stream().mapToInt(RunFigures::maxEjectedAtOnce).max().orElse(0);
+    }
+
+    /** Panic seconds per seed, averaged. */
+    public double panicSeconds() {
+        return runs.stream().mapToLong(RunFigures::panicNanos).sum() / 1e9 / runs.size();
+    }
+
+    /** Failed percent during the fault, averaged over the seeds; {@code off} for detection off. */
+    public double failedPercentDuringFault(boolean ofOff) {
+        List<RunFigures> list = ofOff ? off : runs;
+        return list.stream().mapToDouble(RunFigures::failedPercentDuringFault).sum() / list.size();
+    }
+
+    /** Mean time to detect in seconds over the seeds that detected, or NaN when none did. */
+    public double detectSeconds() {
+        return runs.stream().filter(r -> r.detectNanos() >= 0).mapToLong(RunFigures::detectNanos).average()
+                .orElse(Double.NaN) / 1e9;
+    }
+
+    /** Mean time to return in seconds over the seeds that ejected a failing host, or NaN when none did. */
+    public double returnSeconds() {
+        return runs.stream().filter(r -> r.detectNanos() >= 0).mapToLong(RunFigures::returnNanos).average()
+                .orElse(Double.NaN) / 1e9;
+    }
+}

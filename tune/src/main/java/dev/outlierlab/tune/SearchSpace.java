@@ -1,0 +1,141 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.CapRule;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The candidates of a search: only what the target can express ({@link Target}), sized to the cluster. Caps are the
+ * smallest {@code max_ejection_percent} that admits one, two, ... hosts up to {@code --max-ejected} under the
+ * release's cap rule (and always-eject-one where it exists); consecutive 5xx at 5, 10 or 20 (or off); success rate
+ * off or at factors that a single outlier among these hosts can exceed (a host's z-score is at most
+ * {@code sqrt(hosts - 1)}), with a request volume the caller's traffic reaches in an interval; failure percentage
+ * off, 30 % or 50 %; the current interval and, when one caller's traffic is too thin for the volumes, 30 s.
+ */
+final class SearchSpace {
+    /** Below this many requests per host and interval a rate is too coarse to compare hosts with. */
+    static final long MIN_SUCCESS_RATE_VOLUME = 20;
+    static final long MIN_FAILURE_PERCENTAGE_VOLUME = 10;
+
+    private SearchSpace() {
+    }
+
+    static List<Setting> candidates(TuneRequest req) {
+        Setting current = Setting.of(req.current());
+        Target target = req.target();
+        Set<Setting> out = new LinkedHashSet<>();
+        List<Long> intervals = new ArrayList<>(List.of(current.intervalNanos()));
+        if (req.perHostPerInterval(current.intervalNanos()) < 100 && current.intervalNanos() < 30 * Durations.SECOND) {
+            intervals.add(30 * Durations.SECOND);
+        }
+        List<long[]> caps = caps(req);
+        List<Long> consecutive = target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
+        for (long interval : intervals) {
+            long v = req.perHostPerInterval(interval);
+            for (long[] cap : caps) {
+                for (long c5 : consecutive) {
+                    for (long[] sr : successRates(req, target, v)) {
+                        for (long[] fp : failurePercentages(req, target, v)) {
+                            if (c5 == 0 && sr[0] == 0 && fp[0] == 0) {
+                                continue; // no detector ejects: detection off, scored as the baseline already
+                            }
+                            out.add(new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
+                                    current.baseEjectionTimeNanos(), cap[0], cap[1] == 1));
+                        }
+                    }
+                }
+            }
+        }
+        out.remove(current);
+        return new ArrayList<>(out);
+    }
+
+    /** {max_ejection_percent, always_eject_one_host} pairs. */
+    static List<long[]> caps(TuneRequest req) {
+        CapRule rule = req.envoyVersion().capRule();
+        List<long[]> caps = new ArrayList<>();
+        Set<Long> seen = new LinkedHashSet<>();
+        for (int k = 1; k <= req.maxEjected(); k++) {
+            long smallest = smallestCapAdmitting(rule, k, req.hosts());
+            if (smallest <= 100 && seen.add(smallest)) {
+                caps.add(new long[] {smallest, 0});
+            }
+        }
+        long currentCap = req.current().maxEjectionPercent();
+        if (req.target().hasAlwaysEjectOne(req.envoyVersion()) && !rule.allows(0, req.hosts(), currentCap, false)) {
+            caps.add(new long[] {currentCap, 1});
+        }
+        return caps;
+    }
+
+    /** The smallest whole percentage under which the k-th host may be ejected with k - 1 already out. */
+    static long smallestCapAdmitting(CapRule rule, int k, int hosts) {
+        for (long max = 1; max <= 100; max++) {
+            if (rule.allows(k - 1, hosts, max, false)) {
+                return max;
+            }
+        }
+        return 101;
+    }
+
+    /** {factor (0 off), volume, minimum hosts} triples. */
+    private static List<long[]> successRates(TuneRequest req, Target target, long perHost) {
+        if (target == Target.ISTIO) {
+            return List.<long[]>of(new long[] {0, 100, 5});
+        }
+        if (target == Target.ENVOY_GATEWAY) {
+            return List.<long[]>of(new long[] {Target.ENVOY_DEFAULT_SR_FACTOR, Target.ENVOY_DEFAULT_SR_VOLUME,
+                Target.ENVOY_DEFAULT_SR_HOSTS});
+        }
+        List<long[]> out = new ArrayList<>();
+        out.add(new long[] {0, req.current().successRateRequestVolume(), req.current().successRateMinimumHosts()});
+        long volume = Math.min(100, perHost * 4 / 5);
+        if (volume < MIN_SUCCESS_RATE_VOLUME) {
+            return out;
+        }
+        long minHosts = Math.min(5, req.hosts());
+        double zMax = Math.sqrt(req.hosts() - 1.0);
+        long top = (long) Math.floor((zMax - 0.15) * 10) * 100;
+        Set<Long> factors = new LinkedHashSet<>();
+        if (top >= 1900) {
+            factors.add(1900L);
+        }
+        if (top >= 500) {
+            factors.add(top);
+        }
+        for (long f : factors) {
+            out.add(new long[] {f, volume, minHosts});
+        }
+        return out;
+    }
+
+    /** {threshold (0 off), volume, minimum hosts} triples. */
+    private static List<long[]> failurePercentages(TuneRequest req, Target target, long perHost) {
+        long currentVolume = req.current().failurePercentageRequestVolume();
+        long currentHosts = req.current().failurePercentageMinimumHosts();
+        List<long[]> out = new ArrayList<>();
+        out.add(new long[] {0, currentVolume, currentHosts});
+        if (!target.hasFailurePercentage()) {
+            return out;
+        }
+        long volume;
+        long minHosts;
+        if (target.choosesFailurePercentageVolume()) {
+            volume = Math.min(50, perHost * 4 / 5);
+            minHosts = Math.min(5, req.hosts());
+            if (volume < MIN_FAILURE_PERCENTAGE_VOLUME) {
+                return out;
+            }
+        } else {
+            volume = Target.ENVOY_DEFAULT_FP_VOLUME;
+            minHosts = Target.ENVOY_DEFAULT_FP_HOSTS;
+        }
+        for (long threshold : new long[] {30, 50}) {
+            out.add(new long[] {threshold, volume, minHosts});
+        }
+        return out;
+    }
+}

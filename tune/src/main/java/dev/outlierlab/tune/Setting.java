@@ -1,0 +1,91 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One candidate of the search in words every target shares: which detectors eject and with what thresholds, the
+ * interval, the base ejection time and the cap. A detector is off at 0 ({@code consecutive5xx},
+ * {@code successRateStdevFactor}, {@code failurePercentageThreshold}). A {@link Target} writes it in its own
+ * format and reads it back through the project's reader, so what is simulated is what the control plane would
+ * send Envoy (Envoy's {@code DetectorConfig} after the translation), not this record.
+ */
+public record Setting(
+        long consecutive5xx,
+        long successRateStdevFactor,
+        long successRateRequestVolume,
+        long successRateMinimumHosts,
+        long failurePercentageThreshold,
+        long failurePercentageRequestVolume,
+        long failurePercentageMinimumHosts,
+        long intervalNanos,
+        long baseEjectionTimeNanos,
+        long maxEjectionPercent,
+        boolean alwaysEjectOneHost) {
+
+    /** The setting these Envoy settings express (a detector whose enforcement is 0 is off). */
+    public static Setting of(OutlierDetectionConfig c) {
+        return new Setting(
+                c.get(OutlierSetting.ENFORCING_CONSECUTIVE_5XX) > 0 ? c.get(OutlierSetting.CONSECUTIVE_5XX) : 0,
+                c.get(OutlierSetting.ENFORCING_SUCCESS_RATE) > 0 ? c.get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR) : 0,
+                c.get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME), c.get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS),
+                c.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) > 0
+                        ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)) : 0,
+                c.get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME),
+                c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS), c.intervalNanos(), c.baseEjectionTimeNanos(),
+                c.maxEjectionPercent(), c.alwaysEjectOneHost());
+    }
+
+    /**
+     * These settings on top of {@code base} (whose other fields, such as max_ejection_time, jitter and the
+     * gateway-failure and local-origin detectors, stay as they are): Envoy's own fields for an Envoy cluster.
+     */
+    public OutlierDetectionConfig applyTo(OutlierDetectionConfig base) {
+        OutlierDetectionConfig.Builder b = base.toBuilder();
+        b.set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, consecutive5xx > 0 ? 100 : 0);
+        if (consecutive5xx > 0) {
+            b.set(OutlierSetting.CONSECUTIVE_5XX, consecutive5xx);
+        }
+        b.set(OutlierSetting.ENFORCING_SUCCESS_RATE, successRateStdevFactor > 0 ? 100 : 0);
+        if (successRateStdevFactor > 0) {
+            b.set(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR, successRateStdevFactor);
+            b.set(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, successRateRequestVolume);
+            b.set(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, successRateMinimumHosts);
+        }
+        b.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, failurePercentageThreshold > 0 ? 100 : 0);
+        if (failurePercentageThreshold > 0) {
+            b.set(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, failurePercentageThreshold);
+            b.set(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, failurePercentageRequestVolume);
+            b.set(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, failurePercentageMinimumHosts);
+        }
+        b.set(OutlierSetting.INTERVAL, intervalNanos);
+        b.set(OutlierSetting.BASE_EJECTION_TIME, baseEjectionTimeNanos);
+        if (base.maxEjectionTimeNanos() < baseEjectionTimeNanos) {
+            b.set(OutlierSetting.MAX_EJECTION_TIME, baseEjectionTimeNanos);
+        }
+        b.set(OutlierSetting.MAX_EJECTION_PERCENT, maxEjectionPercent);
+        b.set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysEjectOneHost ? 1 : 0);
+        return b.build();
+    }
+
+    /** A short label, e.g. {@code c5xx=5 sr=1.9/100 cap=34% t=30s}, the same for the same setting. */
+    public String label() {
+        List<String> parts = new ArrayList<>();
+        parts.add(consecutive5xx > 0 ? "c5xx=" + consecutive5xx : "c5xx=off");
+        parts.add(successRateStdevFactor > 0
+                ? "sr=" + factor(successRateStdevFactor) + "/" + successRateRequestVolume : "sr=off");
+        parts.add(failurePercentageThreshold > 0
+                ? "fp=" + failurePercentageThreshold + "%/" + failurePercentageRequestVolume : "fp=off");
+        parts.add("every " + Durations.format(intervalNanos));
+        parts.add("out " + Durations.format(baseEjectionTimeNanos));
+        parts.add("cap " + maxEjectionPercent + "%" + (alwaysEjectOneHost ? "+one" : ""));
+        return String.join(" ", parts);
+    }
+
+    static String factor(long thousandths) {
+        return java.math.BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
+    }
+}

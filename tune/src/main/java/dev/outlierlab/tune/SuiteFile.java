@@ -1,0 +1,163 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlTree;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code tune --suite FILE}: scenarios of one's own, each a lab scenario file (as {@code run} reads it, relative to
+ * the suite file) with the correct action it is scored against. {@code suite: extend} (the default) adds them to the
+ * built-in suite, {@code suite: replace} uses them alone:
+ * <pre>
+ * suite: extend
+ * scenarios:
+ *   - file: cache-outage.yaml
+ *     expect: eject          # eject, none or at_most
+ *     eject: [host-0]        # the hosts whose ejection is right (default: the hosts of the file's faults)
+ *     single_host: true      # one host fails alone: no panic allowed (default: eject names one host)
+ * </pre>
+ */
+public final class SuiteFile {
+    private static final Set<String> TOP = Set.of("suite", "scenarios");
+    private static final Set<String> ENTRY = Set.of("file", "name", "expect", "eject", "single_host");
+    /** The most scenarios a suite file may add. */
+    static final int MAX_SCENARIOS = 100;
+
+    /** The scenarios read and whether they replace the built-in suite. */
+    public record Read(List<SuiteScenario> scenarios, boolean replace) {
+    }
+
+    private SuiteFile() {
+    }
+
+    public static Read read(Path file) {
+        String text = text(file, "--suite");
+        Located root = YamlTree.parse(text, file.toString());
+        Map<String, Located> top = map(root, "the suite file", TOP);
+        boolean replace = false;
+        if (top.containsKey("suite")) {
+            Object mode = top.get("suite").value();
+            if ("replace".equals(mode)) {
+                replace = true;
+            } else if (!"extend".equals(mode)) {
+                throw new InputException(top.get("suite").origin() + ": suite: '" + mode + "' is not allowed; expected "
+                        + "extend or replace");
+            }
+        }
+        Located list = top.get("scenarios");
+        if (list == null || !(list.value() instanceof List<?> items) || items.isEmpty()) {
+            throw new InputException(root.origin() + ": scenarios: expected a list of scenarios, each with file: and "
+                    + "expect:");
+        }
+        if (items.size() > MAX_SCENARIOS) {
+            throw new InputException(list.origin() + ": scenarios: " + items.size() + " scenarios; at most "
+                    + MAX_SCENARIOS);
+        }
+        List<SuiteScenario> out = new ArrayList<>();
+        for (Object o : items) {
+            out.add(entry((Located) o, file));
+        }
+        return new Read(out, replace);
+    }
+
+    private static SuiteScenario entry(Located node, Path suiteFile) {
+        Map<String, Located> e = map(node, "a scenario of the suite", ENTRY);
+        Located fileNode = e.get("file");
+        if (fileNode == null || !(fileNode.value() instanceof String name)) {
+            throw new InputException(node.origin() + ": file: expected the path of a scenario file");
+        }
+        Path path = suiteFile.toAbsolutePath().getParent().resolve(name);
+        Scenario s = ScenarioReader.read(text(path, fileNode.origin() + ": file"), path.toString(), List.of()).scenario();
+        Located expectNode = e.get("expect");
+        Expectation expect = null;
+        for (Expectation x : Expectation.values()) {
+            if (expectNode != null && x.key().equals(expectNode.value())) {
+                expect = x;
+            }
+        }
+        if (expect == null) {
+            throw new InputException((expectNode == null ? node : expectNode).origin() + ": expect: expected eject, none "
+                    + "or at_most");
+        }
+        Set<String> eject = new LinkedHashSet<>();
+        if (e.containsKey("eject")) {
+            if (!(e.get("eject").value() instanceof List<?> hosts)) {
+                throw new InputException(e.get("eject").origin() + ": eject: expected a list of host names");
+            }
+            for (Object h : hosts) {
+                Object v = ((Located) h).value();
+                if (!(v instanceof String hostName) || !s.cluster().hosts().contains(hostName)) {
+                    throw new InputException(((Located) h).origin() + ": eject: '" + v + "' is not a host of "
+                            + path.getFileName());
+                }
+                eject.add(hostName);
+            }
+        } else if (expect != Expectation.NONE) {
+            s.faults().forEach(f -> eject.addAll(f.hosts()));
+        }
+        if (expect == Expectation.NONE) {
+            eject.clear();
+        }
+        boolean single = e.containsKey("single_host") ? Boolean.TRUE.equals(e.get("single_host").value())
+                : eject.size() == 1;
+        long start = Long.MAX_VALUE;
+        long end = 0;
+        for (FaultSpec f : s.faults()) {
+            start = Math.min(start, f.startNanos());
+            end = Math.max(end, f.endNanos());
+        }
+        if (s.faults().isEmpty()) {
+            start = 0;
+            end = s.durationNanos();
+        }
+        String label = e.containsKey("name") ? String.valueOf(e.get("name").value()) : s.name();
+        Scenario named = new Scenario(label, s.durationNanos(), s.seed(), s.cluster(), s.traffic(), s.faults(),
+                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load());
+        return new SuiteScenario(label, "from " + path.getFileName(), expect, named, eject, single, start, end);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Located> map(Located node, String what, Set<String> keys) {
+        if (!(node.value() instanceof Map<?, ?> m)) {
+            throw new InputException(node.origin() + ": expected " + what + " as a mapping of " + String.join(", ",
+                    new java.util.TreeSet<>(keys)));
+        }
+        Map<String, Located> out = (Map<String, Located>) m;
+        for (Map.Entry<String, Located> x : out.entrySet()) {
+            if (!keys.contains(x.getKey())) {
+                throw new InputException(x.getValue().origin() + ": unknown key '" + x.getKey() + "' in " + what
+                        + "; expected " + String.join(", ", new java.util.TreeSet<>(keys)));
+            }
+        }
+        return out;
+    }
+
+    static String text(Path path, String what) {
+        try {
+            if (Files.size(path) > YamlTree.MAX_DOCUMENT_CHARS) {
+                throw new InputException(what + " " + path + ": the file is over " + YamlTree.MAX_DOCUMENT_CHARS
+                        + " bytes");
+            }
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new InputException(what + " " + path + ": cannot be read (no such file)");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new InputException(what + " " + path + ": cannot be read (permission denied)");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new InputException(what + " " + path + ": cannot be read (" + (e.getMessage() == null ? "an I/O error"
+                    : e.getMessage()) + ")");
+        }
+    }
+}

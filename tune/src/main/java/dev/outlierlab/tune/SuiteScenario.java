@@ -1,0 +1,66 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One failure scenario of the suite and the correct action it is scored against: the lab scenario (its outlier
+ * settings replaced by each candidate's, its seed by each seed's), the hosts that should be ejected, whether one
+ * host fails alone (where panic is not allowed), and the fault window the times to detect and to return are
+ * measured from.
+ *
+ * @param shouldEject hosts whose ejection is right while they fail; an ejection of any other host is false
+ * @param singleHost  one host fails alone: a setting that sends the cluster into panic here is refused
+ */
+public record SuiteScenario(
+        String name,
+        String description,
+        Expectation expect,
+        Scenario scenario,
+        Set<String> shouldEject,
+        boolean singleHost,
+        long faultStartNanos,
+        long faultEndNanos) {
+
+    /** How fast the oracle's health check takes a failing host out: every 100 ms, out at the first failure. */
+    static final HealthCheckSpec ORACLE_CHECK = new HealthCheckSpec(100_000_000L, 1, 1);
+
+    public SuiteScenario {
+        shouldEject = Set.copyOf(shouldEject);
+    }
+
+    /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */
+    public Scenario with(long seed, OutlierDetectionConfig config, double panicThresholdPercent, EnvoyVersion version) {
+        Scenario s = scenario;
+        return new Scenario(s.name(), s.durationNanos(), seed,
+                new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent), s.traffic(),
+                s.faults(), config, s.healthChecks(), version, s.load());
+    }
+
+    /**
+     * The correct action as a run: detection off, and the hosts that should go taken out by an active health check
+     * within 100 ms of failing and back as soon as they pass; for a scenario where nothing should be ejected (or at
+     * most one degraded host), detection off alone.
+     */
+    public Scenario oracle(long seed, double panicThresholdPercent, EnvoyVersion version) {
+        Scenario off = with(seed, TuneRuns.OFF, panicThresholdPercent, version);
+        if (expect != Expectation.EJECT) {
+            return off;
+        }
+        List<FaultSpec> faults = new ArrayList<>();
+        for (FaultSpec f : off.faults()) {
+            boolean out = shouldEject.containsAll(f.hosts());
+            faults.add(out ? new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(),
+                    f.result(), HealthCheckFailure.STATUS, f.pattern(), f.burstLengthMilli()) : f);
+        }
+        return new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), faults,
+                off.outlierDetection(), ORACLE_CHECK, version, off.load());
+    }
+}

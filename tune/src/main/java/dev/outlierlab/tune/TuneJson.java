@@ -1,0 +1,171 @@
+package dev.outlierlab.tune;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.Durations;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * {@code tune --format json}: the request, the suite, the current settings, every row of the front and the
+ * recommendation, each with every scenario's figures seed by seed (beside detection off and the correct action),
+ * and the recommended file, its diff, check's findings, why, and what cannot run or be caught. Fields in a fixed
+ * order and numbers rounded to four decimals, so the same inputs give the same bytes.
+ */
+public final class TuneJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private TuneJson() {
+    }
+
+    public static String write(TuneResult r) {
+        try {
+            return MAPPER.writeValueAsString(tree(r)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode tree(TuneResult r) {
+        ObjectNode root = MAPPER.createObjectNode();
+        TuneRequest q = r.request();
+        ObjectNode req = root.putObject("request");
+        req.put("name", q.name());
+        req.put("from", q.source());
+        req.put("hosts", q.hosts());
+        req.put("rps", q.rps());
+        req.put("clients", q.clients());
+        req.put("target", q.target().flag());
+        req.put("envoy_version", q.envoyVersion().toString());
+        req.put("seeds", q.seeds());
+        req.put("screen_seeds", q.screenSeeds());
+        req.put("max_ejected", q.maxEjected());
+        num(req, "base_error_percent", q.baseErrorPpm() / 10_000.0);
+        ArrayNode suite = root.putArray("suite");
+        for (SuiteScenario s : q.suite()) {
+            ObjectNode n = suite.addObject();
+            n.put("name", s.name());
+            n.put("description", s.description());
+            n.put("expect", s.expect().key());
+            n.put("hosts", s.scenario().cluster().size());
+            n.put("rps", s.scenario().traffic().rps());
+            ArrayNode eject = n.putArray("should_eject");
+            s.shouldEject().stream().sorted().forEach(eject::add);
+            n.put("single_host", s.singleHost());
+            num(n, "fault_start_seconds", s.faultStartNanos() / 1e9);
+            num(n, "fault_end_seconds", s.faultEndNanos() / 1e9);
+        }
+        ArrayNode none = root.putArray("not_simulated");
+        new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).forEach((k, v) -> none.addObject().put("name", k)
+                .put("why", v));
+        root.set("current", evaluation(r.current(), q));
+        ArrayNode front = root.putArray("front");
+        r.front().forEach(e -> front.add(evaluation(e, q).put("recommended", e == r.recommended())));
+        ObjectNode rec = evaluation(r.recommended(), q);
+        rec.put("file", r.recommended().written().text());
+        rec.put("diff", r.diff());
+        ArrayNode check = rec.putArray("check");
+        r.recommendationFindings().forEach(check::add);
+        root.set("recommended", rec);
+        root.put("why", r.why());
+        ArrayNode detectors = root.putArray("detectors");
+        r.detectors().forEach(detectors::add);
+        ArrayNode cannot = root.putArray("cannot_catch");
+        r.cannotCatch().forEach(cannot::add);
+        ObjectNode search = root.putObject("search");
+        search.put("candidates", r.candidates());
+        search.put("runs", r.runs());
+        return root;
+    }
+
+    /**
+     * The lab scenario that shows a setting at work: the seed's case (one host failing a third of its requests)
+     * or the first should-eject scenario of the suite, seed 1, with the setting as the target translates it; the
+     * browser's Tune view opens it in the lab.
+     */
+    static java.util.Map<String, Object> labScenario(Evaluation e, TuneRequest q) {
+        SuiteScenario show = q.suite().stream().filter(s -> s.name().equals("one-host-partial")).findFirst()
+                .orElse(q.suite().stream().filter(s -> s.expect() == Expectation.EJECT).findFirst()
+                        .orElse(q.suite().get(0)));
+        return ScenarioWriter.toMap(show.with(1, e.written().config(), e.written().panicThresholdPercent(),
+                q.envoyVersion()));
+    }
+
+    static ObjectNode evaluation(Evaluation e, TuneRequest q) {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("candidate", e.candidate());
+        n.put("label", e.setting().label());
+        Setting s = e.setting();
+        ObjectNode set = n.putObject("setting");
+        set.put("consecutive_5xx", s.consecutive5xx());
+        set.put("success_rate_stdev_factor", s.successRateStdevFactor());
+        set.put("success_rate_request_volume", s.successRateRequestVolume());
+        set.put("success_rate_minimum_hosts", s.successRateMinimumHosts());
+        set.put("failure_percentage_threshold", s.failurePercentageThreshold());
+        set.put("failure_percentage_request_volume", s.failurePercentageRequestVolume());
+        set.put("failure_percentage_minimum_hosts", s.failurePercentageMinimumHosts());
+        set.put("interval", Durations.format(s.intervalNanos()));
+        set.put("base_ejection_time", Durations.format(s.baseEjectionTimeNanos()));
+        set.put("max_ejection_percent", s.maxEjectionPercent());
+        set.put("always_eject_one_host", s.alwaysEjectOneHost());
+        num(n, "benefit_percent", e.benefitPercent());
+        num(n, "worst_seed_benefit_percent", e.worstSeedBenefitPercent());
+        num(n, "harm", e.harm());
+        num(n, "false_ejections", e.falseEjections());
+        num(n, "added_failure_points", e.addedFailurePoints());
+        num(n, "detect_seconds", e.detectSeconds());
+        num(n, "return_seconds", e.returnSeconds());
+        n.put("admissible", e.admissible());
+        ArrayNode v = n.putArray("violations");
+        e.violations().forEach(v::add);
+        n.set("lab_scenario", MAPPER.valueToTree(labScenario(e, q)));
+        ArrayNode scenarios = n.putArray("scenarios");
+        for (ScenarioScore sc : e.scores()) {
+            ObjectNode o = scenarios.addObject();
+            o.put("name", sc.scenario().name());
+            num(o, "removed_percent", sc.removedPercent());
+            num(o, "failed_percent_during_fault", sc.failedPercentDuringFault(false));
+            num(o, "failed_percent_during_fault_off", sc.failedPercentDuringFault(true));
+            num(o, "false_ejections", sc.falseEjections());
+            num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
+            o.put("most_ejected", sc.maxEjectedAtOnce());
+            num(o, "panic_seconds", sc.panicSeconds());
+            num(o, "detect_seconds", sc.detectSeconds());
+            num(o, "return_seconds", sc.returnSeconds());
+            ArrayNode seeds = o.putArray("seeds");
+            for (int i = 0; i < sc.runs().size(); i++) {
+                RunFigures f = sc.runs().get(i);
+                ObjectNode x = seeds.addObject();
+                x.put("seed", i + 1);
+                x.put("requests", f.requests());
+                x.put("failed", f.failed());
+                x.put("requests_during_fault", f.requestsDuringFault());
+                x.put("failed_during_fault", f.failedDuringFault());
+                x.put("ejections", f.ejections());
+                x.put("overflows", f.overflows());
+                x.put("false_ejections", f.falseEjections());
+                num(x, "healthy_ejected_seconds", f.healthyEjectedNanos() / 1e9);
+                x.put("most_ejected", f.maxEjectedAtOnce());
+                num(x, "panic_seconds", f.panicNanos() / 1e9);
+                num(x, "detect_seconds", f.detectNanos() < 0 ? Double.NaN : f.detectNanos() / 1e9);
+                num(x, "return_seconds", f.returnNanos() / 1e9);
+                x.put("failed_off", sc.off().get(i).failed());
+                x.put("failed_correct", sc.correct().get(i).failed());
+                num(x, "removed_percent", sc.removedPercent(i));
+            }
+        }
+        return n;
+    }
+
+    private static void num(ObjectNode n, String key, double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            n.putNull(key);
+        } else {
+            n.put(key, BigDecimal.valueOf(d).setScale(4, RoundingMode.HALF_EVEN).stripTrailingZeros());
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.List;
+
+/**
+ * What {@code tune} is asked: the cluster (hosts, rate, callers), the target and its Envoy release, the current
+ * settings and where they came from, the suite, how many seeds screen candidates and how many score the finalists,
+ * and the most hosts that may be out at once.
+ *
+ * @param name          the cluster's name, used in the files written
+ * @param source        where the current settings came from ({@code --from}'s file), or null for Envoy's defaults
+ * @param screenSeeds   seeds per candidate while screening (1 to {@code seeds})
+ * @param seeds         seeds per finalist
+ * @param baseErrorPpm  the healthy pool's error rate in parts per million (from an access log), 0 when unknown
+ * @param threads       threads to run the simulations on
+ */
+public record TuneRequest(
+        String name,
+        String source,
+        int hosts,
+        long rps,
+        int clients,
+        Target target,
+        EnvoyVersion envoyVersion,
+        OutlierDetectionConfig current,
+        double currentPanicPercent,
+        List<SuiteScenario> suite,
+        int screenSeeds,
+        int seeds,
+        int maxEjected,
+        long baseErrorPpm,
+        int threads) {
+
+    /** The most seeds a finalist is run with. */
+    public static final int MAX_SEEDS = 100;
+
+    public TuneRequest {
+        suite = List.copyOf(suite);
+        if (hosts < 2 || hosts > 10_000) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected 2 to 10000 hosts (outlier detection "
+                    + "compares hosts, and a cluster of one has nothing to eject to)");
+        }
+        if (rps < 1 || rps > 10_000_000) {
+            throw new InputException("--rps: " + rps + " is not allowed; expected 1 to 10000000 requests per second");
+        }
+        if (clients < 1 || clients > 10_000 || clients > rps) {
+            throw new InputException("--clients: " + clients + " is not allowed; expected 1 to " + Math.min(10_000, rps)
+                    + " callers (at most --rps: every caller sends at least one request a second)");
+        }
+        if (seeds < 1 || seeds > MAX_SEEDS) {
+            throw new InputException("--seeds: " + seeds + " is not allowed; expected 1 to " + MAX_SEEDS);
+        }
+        if (maxEjected < 1 || maxEjected > hosts) {
+            throw new InputException("--max-ejected: " + maxEjected + " is not allowed; expected 1 to " + hosts
+                    + " (the hosts)");
+        }
+        if (suite.isEmpty()) {
+            throw new InputException("--suite: the suite has no scenarios to score against");
+        }
+        screenSeeds = Math.max(1, Math.min(screenSeeds, seeds));
+    }
+
+    /** The default most hosts out at once: a third of the cluster, at least one. */
+    public static int defaultMaxEjected(int hosts) {
+        return Math.max(1, hosts / 3);
+    }
+
+    /** Requests per second one caller sends to the whole cluster. */
+    public long rpsPerCaller() {
+        return Math.max(1, rps / clients);
+    }
+
+    /** Requests one host gets from one caller in an interval of {@code intervalNanos}. */
+    public long perHostPerInterval(long intervalNanos) {
+        return (long) Math.floor(rpsPerCaller() * (intervalNanos / 1e9) / hosts);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.outlierlab.tune;
+
+import java.util.List;
+
+/**
+ * What {@code tune} found: the request, the current settings' scorecard, the Pareto front of benefit against harm
+ * (at most eight, best benefit first), the one recommendation with its file and the diff from the current one, why,
+ * what no setting can catch here, which detectors one caller's traffic lets run, and the size of the search.
+ *
+ * @param recommendationFindings {@code check}'s findings on the recommended file, one line each ("warning: ...")
+ * @param candidates             candidates screened
+ * @param runs                   simulations run (baselines included)
+ */
+public record TuneResult(
+        TuneRequest request,
+        Evaluation current,
+        List<Evaluation> front,
+        Evaluation recommended,
+        String diff,
+        String why,
+        List<String> cannotCatch,
+        List<String> detectors,
+        List<String> recommendationFindings,
+        int candidates,
+        long runs) {
+
+    public TuneResult {
+        front = List.copyOf(front);
+        cannotCatch = List.copyOf(cannotCatch);
+        detectors = List.copyOf(detectors);
+        recommendationFindings = List.copyOf(recommendationFindings);
+    }
+}

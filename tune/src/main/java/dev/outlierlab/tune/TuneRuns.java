@@ -1,0 +1,140 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.LongConsumer;
+
+/**
+ * Runs suite scenarios through {@link Simulation} (the same run as {@code outlier-lab run}) and reduces each
+ * result to its {@link RunFigures}. Runs are independent, so they go to a fixed pool of threads; results are
+ * collected in the order asked, so the output does not depend on the threads.
+ */
+public final class TuneRuns {
+    /** Outlier detection that never ejects: every enforcement at 0. */
+    public static final OutlierDetectionConfig OFF = OutlierDetectionConfig.builder()
+            .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0).set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
+            .set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 0)
+            .set(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, 0)
+            .set(OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, 0)
+            .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 0)
+            .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 0).build();
+
+    /** One run to make: a scenario of the suite as it is to be simulated. */
+    public record Job(SuiteScenario suite, Scenario scenario) {
+    }
+
+    private final int threads;
+
+    public TuneRuns(int threads) {
+        this.threads = Math.max(1, threads);
+    }
+
+    /** Runs every job and returns their figures in the same order; {@code progress} gets each finished run's work. */
+    public List<RunFigures> run(List<Job> jobs, LongConsumer progress) {
+        if (threads == 1 || jobs.size() < 2) {
+            List<RunFigures> out = new ArrayList<>();
+            for (Job j : jobs) {
+                out.add(figures(j));
+                progress.accept(units(j));
+            }
+            return out;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "tune");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<RunFigures>> futures = new ArrayList<>();
+            for (Job j : jobs) {
+                futures.add(pool.submit(() -> {
+                    RunFigures f = figures(j);
+                    synchronized (progress) {
+                        progress.accept(units(j));
+                    }
+                    return f;
+                }));
+            }
+            List<RunFigures> out = new ArrayList<>();
+            for (Future<RunFigures> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("tune was interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The work of one job in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}). */
+    public static long units(Job j) {
+        return dev.outlierlab.sim.WorkEstimate.of(j.scenario()).units();
+    }
+
+    /** Simulates one job and reduces it to its figures. */
+    public static RunFigures figures(Job job) {
+        RunResult r = Simulation.run(job.scenario(), RunOptions.DEFAULT);
+        return figures(job.suite(), r);
+    }
+
+    static RunFigures figures(SuiteScenario suite, RunResult r) {
+        RunSummary s = r.summary();
+        long duration = r.scenario().durationNanos();
+        Map<String, Long> outSince = new HashMap<>();
+        long falseEjections = 0;
+        long healthyNanos = 0;
+        long detect = -1;
+        long lastReturn = 0;
+        for (OutlierEvent e : r.events()) {
+            boolean good = suite.shouldEject().contains(e.host());
+            if (e.action() == EventAction.EJECT) {
+                outSince.putIfAbsent(e.host(), e.timeNanos());
+                if (!good) {
+                    falseEjections++;
+                } else if (detect < 0 && e.timeNanos() >= suite.faultStartNanos()) {
+                    detect = e.timeNanos() - suite.faultStartNanos();
+                }
+            } else if (e.action() == EventAction.UNEJECT) {
+                Long since = outSince.remove(e.host());
+                if (since != null && !good) {
+                    healthyNanos += e.timeNanos() - since;
+                }
+                if (good && e.timeNanos() > suite.faultEndNanos()) {
+                    lastReturn = Math.max(lastReturn, e.timeNanos() - suite.faultEndNanos());
+                }
+            }
+        }
+        for (Map.Entry<String, Long> still : outSince.entrySet()) {
+            if (suite.shouldEject().contains(still.getKey())) {
+                lastReturn = Math.max(lastReturn, duration - suite.faultEndNanos());
+            } else {
+                healthyNanos += duration - still.getValue();
+            }
+        }
+        return new RunFigures(s.requests(), s.failed(), s.requestsDuringFault(), s.failedDuringFault(),
+                s.ejectionsEnforced(), s.ejectionsOverflow(), falseEjections, healthyNanos, s.maxEjectedAtOnce(), s.panicNanos(), detect,
+                lastReturn);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.outlierlab.tune;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code tune}'s text report: the scorecard of the current settings scenario by scenario, the front of benefit
+ * against harm, the recommendation in the target's own format with its diff and {@code check}'s verdict, why, which
+ * detectors can run, and what no setting can catch here.
+ */
+public final class TuneText {
+    private TuneText() {
+    }
+
+    public static String render(TuneResult r) {
+        TuneRequest q = r.request();
+        StringBuilder out = new StringBuilder();
+        out.append("tune: ").append(q.hosts()).append(" hosts, ").append(q.rps()).append(" rps, ").append(q.clients())
+                .append(q.clients() == 1 ? " caller" : " callers").append(", target ").append(q.target().flag())
+                .append(" (Envoy ").append(q.envoyVersion()).append("), ").append(q.suite().size())
+                .append(" scenarios, ").append(r.candidates()).append(" candidates screened on ").append(q.screenSeeds())
+                .append(q.screenSeeds() == 1 ? " seed" : " seeds").append(", finalists on ").append(q.seeds())
+                .append(", ").append(r.runs()).append(" runs\n\n");
+        out.append("Current settings (").append(q.source() == null ? "Envoy's defaults" : q.source()).append("): ")
+                .append(r.current().setting().label()).append('\n');
+        out.append(scorecard(r.current()));
+        out.append(summary(r.current())).append("\n\n");
+        out.append("Front: benefit (avoidable failures removed, mean over the should-eject scenarios) against harm\n"
+                + "(false ejections per run plus failures added, in points); * recommended\n");
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("", "benefit", "worst seed", "harm", "false ej.", "added pts", "detect s", "return s", "setting"));
+        for (Evaluation e : r.front()) {
+            rows.add(List.of(e == r.recommended() ? "*" : "", pct(e.benefitPercent()), pct(e.worstSeedBenefitPercent()),
+                    two(e.harm()), two(e.falseEjections()), two(e.addedFailurePoints()), one(e.detectSeconds()),
+                    one(e.returnSeconds()), e.setting().label() + (e.admissible() ? "" : " (breaks a constraint)")));
+        }
+        out.append(table(rows, 8)).append('\n');
+        out.append("Recommendation, as ").append(q.target().description()).append(":\n")
+                .append(indent(r.recommended().written().text())).append('\n');
+        out.append("Diff against the current file (both as the lab writes them):\n")
+                .append(r.diff().isEmpty() ? "  (no change)\n" : indent(r.diff())).append('\n');
+        long errors = r.recommendationFindings().stream().filter(f -> f.startsWith("error ")).count();
+        out.append("check: ").append(errors == 0 ? "no errors" : errors + " errors").append(r.recommendationFindings()
+                .isEmpty() ? "" : ", " + r.recommendationFindings().size() + " findings").append('\n');
+        r.recommendationFindings().forEach(f -> out.append("  ").append(f).append('\n'));
+        out.append('\n').append("Why: ").append(r.why()).append("\n\n");
+        out.append("Scorecard of the recommendation:\n").append(scorecard(r.recommended()))
+                .append(summary(r.recommended())).append("\n\n");
+        out.append("What the detectors can do with this traffic:\n");
+        r.detectors().forEach(d -> out.append("  - ").append(d).append('\n'));
+        out.append("\nWhat no setting can catch here:\n");
+        r.cannotCatch().forEach(d -> out.append("  - ").append(d).append('\n'));
+        return out.toString();
+    }
+
+    private static String scorecard(Evaluation e) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("scenario", "expect", "failed % in fault", "off", "removed", "false ej.", "most out", "panic s",
+                "detect s", "return s"));
+        for (ScenarioScore s : e.scores()) {
+            rows.add(List.of(s.scenario().name(), s.scenario().expect().key(), two(s.failedPercentDuringFault(false)),
+                    two(s.failedPercentDuringFault(true)), pct(s.removedPercent()), two(s.falseEjections()),
+                    Integer.toString(s.maxEjectedAtOnce()), one(s.panicSeconds()), one(s.detectSeconds()),
+                    one(s.returnSeconds())));
+        }
+        return table(rows, 1);
+    }
+
+    private static String summary(Evaluation e) {
+        return "benefit " + pct(e.benefitPercent()) + " (worst seed " + pct(e.worstSeedBenefitPercent()) + "), harm "
+                + two(e.harm()) + (e.admissible() ? "; meets every constraint" : "; breaks: "
+                + String.join("; ", e.violations()));
+    }
+
+    /** Columns left-aligned from {@code textFrom} on, numbers right-aligned before it (column 0 is text). */
+    private static String table(List<List<String>> rows, int textFrom) {
+        int[] w = new int[rows.get(0).size()];
+        for (List<String> row : rows) {
+            for (int i = 0; i < row.size(); i++) {
+                w[i] = Math.max(w[i], row.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<String> row : rows) {
+            StringBuilder line = new StringBuilder("  ");
+            for (int i = 0; i < row.size(); i++) {
+                String fmt = i == 0 || i >= textFrom ? "%-" + w[i] + "s" : "%" + w[i] + "s";
+                line.append(String.format(Locale.ROOT, fmt, row.get(i))).append("  ");
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String indent(String text) {
+        StringBuilder sb = new StringBuilder();
+        text.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+        return sb.toString();
+    }
+
+    private static String pct(double d) {
+        return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.1f %%", d);
+    }
+
+    private static String two(double d) {
+        return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.2f", d);
+    }
+
+    private static String one(double d) {
+        return Double.isNaN(d) ? "-" : String.format(Locale.ROOT, "%.1f", d);
+    }
+}

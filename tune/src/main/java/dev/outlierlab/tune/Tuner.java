@@ -1,0 +1,212 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * The search of {@code tune}: every candidate the target can express ({@link SearchSpace}) is screened on the whole
+ * suite with the first few seeds; the current setting, the best admissible candidates and the screening's front are
+ * then run on every seed, and the front, the recommendation and its explanation come from those runs. Detection off
+ * and the correct action are run once per scenario and seed and shared by all candidates. Runs are cached by
+ * candidate, scenario and seed, so a finalist's screening runs count toward its final score.
+ */
+public final class Tuner {
+    /** Candidates re-run with every seed (besides the current setting and the screening front). */
+    static final int FINALISTS = 12;
+    /** Rows of the front shown. */
+    public static final int FRONT_ROWS = 8;
+
+    private final TuneRequest req;
+    private final TuneRuns runner;
+    private final LongConsumer progress;
+    private final Map<String, RunFigures> cache = new HashMap<>();
+    private long runs;
+
+    private Tuner(TuneRequest req, LongConsumer progress) {
+        this.req = req;
+        this.runner = new TuneRuns(req.threads());
+        this.progress = progress;
+    }
+
+    /** Runs the search; {@code progress} receives the work of each finished run (see {@link #plannedUnits}). */
+    public static TuneResult tune(TuneRequest req, LongConsumer progress) {
+        return new Tuner(req, progress).search();
+    }
+
+    /**
+     * The work the search will do, in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}), for the
+     * progress bar and the work limit: baselines on every seed, every candidate on the screening seeds, and the
+     * finalists on the remaining seeds.
+     */
+    public static long plannedUnits(TuneRequest req) {
+        long suiteUnits = 0;
+        for (SuiteScenario s : req.suite()) {
+            suiteUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+        }
+        long candidates = SearchSpace.candidates(req).size() + 1L;
+        long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
+        long runsOfSuite = 2L * req.seeds() + candidates * req.screenSeeds()
+                + finalists * (req.seeds() - req.screenSeeds());
+        return runsOfSuite * suiteUnits;
+    }
+
+    private TuneResult search() {
+        List<Setting> settings = new ArrayList<>();
+        Setting currentSetting = Setting.of(req.current());
+        settings.add(currentSetting);
+        settings.addAll(SearchSpace.candidates(req));
+        List<Target.Written> written = new ArrayList<>();
+        Target.Written currentWritten = req.target().write(currentSetting, req.name(), req.hosts(), req.current(),
+                req.currentPanicPercent());
+        written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent()));
+        for (int i = 1; i < settings.size(); i++) {
+            written.add(req.target().write(settings.get(i), req.name(), req.hosts(), req.current(),
+                    req.currentPanicPercent()));
+        }
+        baselines(req.seeds());
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < settings.size(); i++) {
+            all.add(i);
+        }
+        List<Evaluation> screened = evaluate(all, settings, written, req.screenSeeds());
+        Set<Integer> finalists = new LinkedHashSet<>();
+        finalists.add(0);
+        screened.stream().sorted(RANKING).limit(FINALISTS).forEach(e -> finalists.add(e.candidate()));
+        pareto(screened).stream().limit(FRONT_ROWS).forEach(e -> finalists.add(e.candidate()));
+        List<Evaluation> finals = new ArrayList<>();
+        for (Evaluation e : evaluate(new ArrayList<>(finalists), settings, written, req.seeds())) {
+            List<String> findings = Explanation.findings(req, e.written());
+            finals.add(Explanation.hasCheckError(findings) ? e.violating("check finds an error in it: "
+                    + findings.get(0)) : e);
+        }
+        Evaluation current = finals.get(0);
+        Evaluation best = finals.stream().sorted(RANKING).findFirst().orElse(current);
+        if (current.admissible() && !(best.benefitPercent() > current.benefitPercent())) {
+            best = current;
+        }
+        List<Evaluation> front = front(finals, best);
+        return Explanation.result(req, current, front, best, settings.size() - 1, runs);
+    }
+
+    /** Admissible first, then more benefit, less harm, fewer constraints broken, the earlier candidate. */
+    static final Comparator<Evaluation> RANKING = Comparator
+            .comparing((Evaluation e) -> !e.admissible())
+            .thenComparing(Evaluation::violations, Comparator.comparingInt(List::size))
+            .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
+            .thenComparingDouble(Evaluation::harm)
+            .thenComparingInt(Evaluation::candidate);
+
+    /** Candidates no other beats on both benefit (higher) and harm (lower), best benefit first. */
+    static List<Evaluation> pareto(List<Evaluation> all) {
+        List<Evaluation> front = new ArrayList<>();
+        for (Evaluation e : all) {
+            boolean dominated = false;
+            for (Evaluation o : all) {
+                if (o != e && o.benefitPercent() >= e.benefitPercent() && o.harm() <= e.harm()
+                        && (o.benefitPercent() > e.benefitPercent() || o.harm() < e.harm()
+                        || o.candidate() < e.candidate())) {
+                    dominated = true;
+                    break;
+                }
+            }
+            if (!dominated) {
+                front.add(e);
+            }
+        }
+        front.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
+                .thenComparingDouble(Evaluation::harm).thenComparingInt(Evaluation::candidate));
+        return front;
+    }
+
+    /** The final front: at most {@link #FRONT_ROWS}, always with the recommendation, spread over the benefit range. */
+    private static List<Evaluation> front(List<Evaluation> finals, Evaluation best) {
+        List<Evaluation> front = pareto(finals);
+        if (!front.contains(best)) {
+            front.add(0, best);
+        }
+        if (front.size() <= FRONT_ROWS) {
+            return front;
+        }
+        List<Evaluation> kept = new ArrayList<>();
+        for (int i = 0; i < FRONT_ROWS; i++) {
+            Evaluation e = front.get((int) Math.round(i * (front.size() - 1) / (double) (FRONT_ROWS - 1)));
+            if (!kept.contains(e)) {
+                kept.add(e);
+            }
+        }
+        if (!kept.contains(best)) {
+            kept.set(kept.size() - 1, best);
+            kept.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
+                    .thenComparingDouble(Evaluation::harm).thenComparingInt(Evaluation::candidate));
+        }
+        return kept;
+    }
+
+    private void baselines(int seeds) {
+        List<TuneRuns.Job> jobs = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        for (int s = 0; s < req.suite().size(); s++) {
+            SuiteScenario sc = req.suite().get(s);
+            for (int seed = 1; seed <= seeds; seed++) {
+                jobs.add(new TuneRuns.Job(sc, sc.with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion())));
+                keys.add("off/" + s + "/" + seed);
+                jobs.add(new TuneRuns.Job(sc, sc.oracle(seed, req.currentPanicPercent(), req.envoyVersion())));
+                keys.add("correct/" + s + "/" + seed);
+            }
+        }
+        runAll(jobs, keys);
+    }
+
+    private List<Evaluation> evaluate(List<Integer> candidates, List<Setting> settings, List<Target.Written> written,
+                                      int seeds) {
+        List<TuneRuns.Job> jobs = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        for (int c : candidates) {
+            Target.Written w = written.get(c);
+            for (int s = 0; s < req.suite().size(); s++) {
+                SuiteScenario sc = req.suite().get(s);
+                for (int seed = 1; seed <= seeds; seed++) {
+                    String key = c + "/" + s + "/" + seed;
+                    if (!cache.containsKey(key)) {
+                        Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
+                        jobs.add(new TuneRuns.Job(sc, run));
+                        keys.add(key);
+                    }
+                }
+            }
+        }
+        runAll(jobs, keys);
+        List<Evaluation> out = new ArrayList<>();
+        for (int c : candidates) {
+            List<ScenarioScore> scores = new ArrayList<>();
+            for (int s = 0; s < req.suite().size(); s++) {
+                List<RunFigures> mine = new ArrayList<>();
+                List<RunFigures> off = new ArrayList<>();
+                List<RunFigures> correct = new ArrayList<>();
+                for (int seed = 1; seed <= seeds; seed++) {
+                    mine.add(cache.get(c + "/" + s + "/" + seed));
+                    off.add(cache.get("off/" + s + "/" + seed));
+                    correct.add(cache.get("correct/" + s + "/" + seed));
+                }
+                scores.add(new ScenarioScore(req.suite().get(s), mine, off, correct));
+            }
+            out.add(Evaluation.of(c, settings.get(c), written.get(c), scores, req.maxEjected()));
+        }
+        return out;
+    }
+
+    private void runAll(List<TuneRuns.Job> jobs, List<String> keys) {
+        List<RunFigures> figures = runner.run(jobs, progress);
+        for (int i = 0; i < keys.size(); i++) {
+            cache.put(keys.get(i), figures.get(i));
+        }
+        runs += jobs.size();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.outlierlab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Tune view's API and page over real HTTP: a small search, its front's links into the lab, and refusals. */
+class TuneApiHttpTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static LabServer server;
+    private static HttpClient client;
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = LabServer.start(0);
+        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static HttpResponse<String> post(String body) throws Exception {
+        return client.send(HttpRequest.newBuilder(server.uri().resolve("/api/tune"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aSmallSearchAnswersWithAFrontWhosePointsOpenTheSettingInTheLab() throws Exception {
+        HttpResponse<String> r = post("{\"hosts\": 5, \"rps\": 100, \"seeds\": 1}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode json = JSON.readTree(r.body().trim());
+        assertThat(json.has("error")).as(r.body()).isFalse();
+        JsonNode front = json.get("front");
+        assertThat(front.size()).isBetween(1, 8);
+        for (JsonNode row : front) {
+            JsonNode lab = row.get("lab_scenario");
+            // the lab's own scenario format: what POST /api/run takes, with the setting's outlier_detection
+            assertThat(lab.get("cluster").get("hosts").asInt()).isEqualTo(5);
+            assertThat(lab.get("outlier_detection").get("max_ejection_percent").asLong())
+                    .isEqualTo(row.get("setting").get("max_ejection_percent").asLong());
+            HttpResponse<String> run = client.send(HttpRequest.newBuilder(server.uri().resolve("/api/run"))
+                    .POST(HttpRequest.BodyPublishers.ofString(lab.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
+        }
+        assertThat(json.get("recommended").get("file").asText()).contains("outlier_detection:");
+    }
+
+    @Test
+    void badRequestsAreA400NamingTheKey() throws Exception {
+        HttpResponse<String> hosts = post("{\"hosts\": 500}");
+        assertThat(hosts.statusCode()).isEqualTo(400);
+        assertThat(hosts.body()).contains("hosts: 500 is not allowed; expected a whole number from 2 to 50");
+        HttpResponse<String> key = post("{\"hostz\": 5}");
+        assertThat(key.statusCode()).isEqualTo(400);
+        assertThat(key.body()).contains("unknown key 'hostz'");
+        HttpResponse<String> big = post("{\"hosts\": 50, \"rps\": 100000, \"seeds\": 8}");
+        assertThat(big.statusCode()).isEqualTo(400);
+        assertThat(big.body()).contains("over the lab's limit");
+    }
+
+    @Test
+    void theTunePageIsServedAndTheLabLinksToIt() throws Exception {
+        HttpResponse<String> page = client.send(HttpRequest.newBuilder(server.uri().resolve("/tune.html")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("id=\"tune-plot\"").contains("/tune.js");
+        HttpResponse<String> script = client.send(HttpRequest.newBuilder(server.uri().resolve("/tune.js")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(script.body()).contains("/#scenario=");
+        HttpResponse<String> index = client.send(HttpRequest.newBuilder(server.uri().resolve("/")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(index.body()).contains("href=\"/tune.html\"");
+    }
+}

@@ -101,6 +101,18 @@ class LabServerHardeningTest {
     }
 
     @Test
+    void aHugeExponentIsA400WithAShortMessageAndTheServerKeepsServing() throws Exception {
+        // issue 27: 34 bytes took the server to 4.6 GB and could answer with a 1 GB error body
+        for (String body : new String[] {"{\"envoy_version\":1e1000000000}", "{\"envoy_version\":\"1e1000000000\"}",
+            "{\"duration\":1e1000000000}", "{\"traffic\":{\"rps\":1e1000000000}}"}) {
+            Answer a = exchange(post("/api/run", "application/json", body, ""));
+            assertThat(a.status()).as(body + " -> " + a.body()).isEqualTo(400);
+            assertThat(a.body().length()).as(body).isLessThan(400);
+        }
+        assertProbeAnswered();
+    }
+
+    @Test
     void foreignOriginIsRefused() throws Exception {
         Answer a = exchange(post("/api/run", "application/json", "{}", "Origin: http://attacker.example\r\n"));
         assertThat(a.status()).isEqualTo(403);

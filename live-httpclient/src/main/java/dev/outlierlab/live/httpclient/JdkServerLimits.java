@@ -11,6 +11,9 @@ final class JdkServerLimits {
         setIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(ReverseProxy.REQUEST_SECONDS));
         setIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(ReverseProxy.RESPONSE_SECONDS));
         setIfAbsent("jdk.httpserver.maxConnections", Integer.toString(ReverseProxy.MAX_CONNECTIONS));
+        // the server writes an answer's headers and body apart: without TCP_NODELAY a keep-alive client waits
+        // for the delayed ACK, about 40 ms an answer
+        setIfAbsent("sun.net.httpserver.nodelay", "true");
     }
 
     private JdkServerLimits() {

@@ -137,6 +137,38 @@ class ReverseProxyHardeningTest {
     }
 
     @Test
+    void aThousandKeepAliveClientsLeaveStatsAnswered() throws Exception {
+        // issue 27: under 1,000 keep-alive clients /stats went dark. Each client makes one request and keeps its
+        // connection; the JDK server keeps at most 200 idle ones and at most 512 in all, closing the rest.
+        LoopbackUpstream a = upstream("a");
+        ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);
+        int answered = 0;
+        int timedOut = 0;
+        for (int i = 0; i < 1000; i++) {
+            Socket s = new Socket();
+            open.add(s);
+            try {
+                s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+                s.setSoTimeout(1000);
+                s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                byte[] head = s.getInputStream().readNBytes(12);
+                if (new String(head, StandardCharsets.US_ASCII).equals("HTTP/1.1 200")) {
+                    answered++;
+                }
+            } catch (SocketTimeoutException slow) {
+                timedOut++;
+            } catch (IOException closed) {
+                // a connection past the server's bound is closed: the client sees a reset
+            }
+        }
+        assertThat(answered).as("keep-alive requests answered").isGreaterThanOrEqualTo(500);
+        assertThat(timedOut).as("none left waiting").isZero();
+        for (int i = 0; i < 5; i++) {
+            assertThat(probe(proxy, 2000)).as("probe %d", i).isBetween(0L, 1999L);
+        }
+    }
+
+    @Test
     void anAnswerOverTheLimitIsRefusedWithAMessageDeclaredOrChunked() throws Exception {
         LoopbackUpstream declared = upstream("declared").answeringBytes(64 * 1024 + 1, true);
         LoopbackUpstream chunked = upstream("chunked").answeringBytes(64 * 1024 + 1, false);

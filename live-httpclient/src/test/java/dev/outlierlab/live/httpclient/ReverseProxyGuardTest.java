@@ -174,6 +174,16 @@ class ReverseProxyGuardTest {
     }
 
     @Test
+    void theProcesssOwnOutOfMemoryErrorIsItsOwnFailureNotTheUpstreams() {
+        // an OutOfMemoryError while an answer is read reaches the call wrapped; it must not count as a reset
+        ProxyOverloadedException own = FailoverCall.ownFailure(new IOException("body failed",
+                new OutOfMemoryError("Java heap space")));
+        assertThat(own).isNotNull();
+        assertThat(own.getMessage()).contains("out of memory", "nothing is recorded against the upstream");
+        assertThat(FailoverCall.ownFailure(new IOException("connection reset"))).isNull();
+    }
+
+    @Test
     void aClientsShareOfTheProxyIsCapped() throws Exception {
         LoopbackUpstream slow = upstream("slow").delaying(1500);
         ReverseProxy proxy = proxy(client(1 << 30, false, "slow", slow.uri()),

@@ -62,6 +62,9 @@ public final class CheckCommand implements Callable<Integer> {
                     + "for every .yaml, .yml and .json file under it.")
     List<String> files;
 
+    /** The most hosts --hosts may give: the checks that simulate balancing keep an array of the hosts. */
+    static final int MAX_HOSTS = 1_000_000;
+
     @Option(names = "--hosts", paramLabel = "N",
             description = "Hosts in the cluster (overrides the file's endpoints; needed for EDS clusters and Istio).")
     Integer hosts;
@@ -135,8 +138,9 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (hosts != null && hosts < 1) {
-            throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 or more");
+        if (hosts != null && (hosts < 1 || hosts > MAX_HOSTS)) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 to 1000000 (check's limit: the "
+                    + "panic and cap checks keep a few bytes per host)");
         }
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");

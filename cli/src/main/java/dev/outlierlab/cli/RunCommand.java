@@ -220,11 +220,8 @@ public final class RunCommand implements Callable<Integer> {
         if (eventLog != null) {
             // the event log names the cluster as the access log of the same run does (Istio's outbound|80||NAME)
             String logged = accessLog == null ? null : AccessLogWriter.upstreamCluster(accessLogFormat, cluster);
-            try {
-                Files.writeString(eventLog, EnvoyEventLog.render(result, logged == null ? cluster : logged, start));
-            } catch (IOException e) {
-                throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
-            }
+            OutputFiles.writeText(eventLog, "--event-log", EnvoyEventLog.render(result, logged == null ? cluster : logged,
+                    start));
         }
         boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
         String text;
@@ -236,7 +233,7 @@ public final class RunCommand implements Callable<Integer> {
                     : TextReport.render(result, maxEvents, source);
         }
         if (seriesFile != null) {
-            InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
+            OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
         }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
@@ -287,23 +284,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {
-        Path dir = accessLog.toAbsolutePath().getParent();
-        try {
-            Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                RunResult r = Simulation.run(s, options,
-                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
-                                start.getEpochSecond() * 1_000_000_000L + start.getNano()));
-                w.close();
-                Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
-                return r;
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            throw new InputException("--access-log: " + accessLog + ": cannot be written ("
-                    + e.getMessage() + ")");
-        }
+        return OutputFiles.write(accessLog, "--access-log", w -> Simulation.run(s, options,
+                new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
+                        start.getEpochSecond() * 1_000_000_000L + start.getNano())));
     }
 
     private Integer runGateway(GatewayScenario gateway) {
@@ -311,6 +294,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
+        WorkOptions.checkMemory(gateway, "this run");
         GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
         work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
         GatewayRunResult result;

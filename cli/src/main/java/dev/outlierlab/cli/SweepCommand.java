@@ -157,6 +157,7 @@ public final class SweepCommand implements Callable<Integer> {
         GatewayWorkEstimate gatewayTotal = GatewayWorkEstimate.NONE;
         for (Planned p : planned) {
             if (p.scenario().isGateway()) {
+                WorkOptions.checkMemory(p.scenario().gateway(), "this sweep");
                 gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
             } else {
                 total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));

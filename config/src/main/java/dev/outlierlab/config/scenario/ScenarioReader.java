@@ -245,6 +245,10 @@ public final class ScenarioReader {
             return EnvoyVersion.DEFAULT;
         }
         Object value = node.value();
+        if (value instanceof java.math.BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
+            // 1e1000000000 written out would be a billion digits: refused before any conversion
+            throw Values.error(node, "envoy_version", value, "a release such as 1.40 or 1.36.2");
+        }
         String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
         try {
             return EnvoyVersion.parse(text);

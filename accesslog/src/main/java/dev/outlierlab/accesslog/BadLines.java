@@ -1,26 +1,43 @@
 package dev.outlierlab.accesslog;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Counts what a read skipped: bad lines (the first {@value #KEPT} kept with their file, line and why), lines
- * that reach no host's detector (by reason), and lines of other clusters.
+ * Counts what a read skipped: bad lines (the first {@value #KEPT} kept with their file, line and why, first by
+ * the order the inputs were given, then by line, however the reading of several inputs interleaved), lines
+ * that reach no host's detector (by reason), and lines of other clusters. The counts of reads of separate
+ * inputs add up ({@link #counts}, {@link #add}) to those of one read of them all, so a read spread over
+ * several machines reports what one machine would.
  */
 public final class BadLines {
     public static final int KEPT = 10;
 
     /** One kept bad line. */
-    public record Bad(String source, long line, String why) {
+    public record Bad(String source, long line, String why) implements Serializable {
         @Override
         public String toString() {
             return source + ":" + line + ": " + why;
         }
     }
 
-    private final List<Bad> first = new ArrayList<>();
+    /** The counts of one read, to be added to another's with {@link #add}. */
+    public record Counts(long lines, long bad, long otherCluster, Map<Outcome, Long> notReported,
+                         Map<ResponseFlag, Long> noHostByFlag, List<Bad> first) implements Serializable {
+        public Counts {
+            notReported = notReported.isEmpty() ? new EnumMap<>(Outcome.class) : new EnumMap<>(notReported);
+            noHostByFlag = noHostByFlag.isEmpty() ? new EnumMap<>(ResponseFlag.class) : new EnumMap<>(noHostByFlag);
+            first = List.copyOf(first);
+        }
+    }
+
+    private record Kept(int input, Bad bad) {
+    }
+
+    private final List<Kept> first = new ArrayList<>();
     private final Map<Outcome, Long> notReported = new EnumMap<>(Outcome.class);
     private final Map<ResponseFlag, Long> noHostByFlag = new EnumMap<>(ResponseFlag.class);
     private long bad;
@@ -31,10 +48,41 @@ public final class BadLines {
         lines++;
     }
 
-    void bad(String source, long line, String why) {
+    void bad(int input, String source, long line, String why) {
         bad++;
-        if (first.size() < KEPT) {
-            first.add(new Bad(source, line, why));
+        keep(input, new Bad(source, line, why));
+    }
+
+    /** Keeps {@code b} among the first {@value #KEPT} by input, then line. */
+    private void keep(int input, Bad b) {
+        int i = first.size();
+        while (i > 0 && (first.get(i - 1).input() > input
+                || first.get(i - 1).input() == input && first.get(i - 1).bad().line() > b.line())) {
+            i--;
+        }
+        if (i >= KEPT) {
+            return;
+        }
+        first.add(i, new Kept(input, b));
+        if (first.size() > KEPT) {
+            first.remove(KEPT);
+        }
+    }
+
+    /** What this read counted, to add to another read's. */
+    public Counts counts() {
+        return new Counts(lines, bad, otherCluster, notReported, noHostByFlag, first());
+    }
+
+    /** Adds the counts of a read of other inputs; its kept bad lines are of the input numbered {@code input}. */
+    public void add(Counts c, int input) {
+        lines += c.lines();
+        bad += c.bad();
+        otherCluster += c.otherCluster();
+        c.notReported().forEach((k, v) -> notReported.merge(k, v, Long::sum));
+        c.noHostByFlag().forEach((k, v) -> noHostByFlag.merge(k, v, Long::sum));
+        for (Bad b : c.first()) {
+            keep(input, b);
         }
     }
 
@@ -63,7 +111,7 @@ public final class BadLines {
     }
 
     public List<Bad> first() {
-        return List.copyOf(first);
+        return first.stream().map(Kept::bad).toList();
     }
 
     public long noUpstreamHost() {

@@ -56,37 +56,71 @@ public final class LogReplay {
     public static List<GroupResult> replay(LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios,
                                            RunOptions options) {
         int n = scan.groups().size();
-        Scenario[] scenario = new Scenario[n];
-        TraceReplay[] replays = new TraceReplay[n];
+        GroupReplay[] replays = new GroupReplay[n];
         int[][] hostIndex = new int[n][];
         for (int g = 0; g < n; g++) {
             ReplayGroup group = scan.groups().get(g);
-            scenario[g] = scenarios.apply(group);
-            replays[g] = new TraceReplay(scenario[g], options, true);
-            Map<String, Integer> index = new HashMap<>();
-            List<String> names = scenario[g].cluster().hosts();
-            for (int h = 0; h < names.size(); h++) {
-                index.put(names.get(h), h);
-            }
+            replays[g] = new GroupReplay(group, scenarios.apply(group), scan.originEpochNanos(), options);
             hostIndex[g] = new int[group.hosts().size()];
             for (int h = 0; h < group.hosts().size(); h++) {
-                hostIndex[g][h] = index.get(group.hosts().get(h));
+                hostIndex[g][h] = replays[g].host(group.hosts().get(h));
             }
         }
-        long origin = scan.originEpochNanos();
         OutcomeSpool spool = scan.spool;
         spool.startReading();
         OutcomeSpool.Row row = new OutcomeSpool.Row();
         while (spool.read(row)) {
-            Outcome o = row.outcome;
-            replays[row.group].offer(row.endEpochNanos - origin, hostIndex[row.group][row.host], code(o, row.code),
-                    o.reported() ? o.result() : unreported(o), row.line, o.connected());
+            replays[row.group].offer(row.endEpochNanos, hostIndex[row.group][row.host], row.code, row.outcome, row.line);
         }
         List<GroupResult> out = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            out.add(new GroupResult(scan.groups().get(k), scenario[k], replays[k].finish()));
+        for (GroupReplay r : replays) {
+            out.add(r.finish());
         }
         return out;
+    }
+
+    /**
+     * One group's replay, fed its outcomes one at a time in the order of the merged logs (end time, then the
+     * input given first, then line): what {@link #replay} does for every group of a scan, for a reader that has
+     * the group's outcomes without a scan (a distributed job, where each group's lines arrive at one worker).
+     */
+    public static final class GroupReplay {
+        private final ReplayGroup group;
+        private final Scenario scenario;
+        private final TraceReplay replay;
+        private final Map<String, Integer> hostIndex = new HashMap<>();
+        private final long originEpochNanos;
+
+        /**
+         * @param scenario         the group's scenario ({@link #scenarioFor})
+         * @param originEpochNanos the replay's time zero: the earliest outcome of all the logs
+         */
+        public GroupReplay(ReplayGroup group, Scenario scenario, long originEpochNanos, RunOptions options) {
+            this.group = group;
+            this.scenario = scenario;
+            this.originEpochNanos = originEpochNanos;
+            this.replay = new TraceReplay(scenario, options, true);
+            List<String> names = scenario.cluster().hosts();
+            for (int h = 0; h < names.size(); h++) {
+                hostIndex.put(names.get(h), h);
+            }
+        }
+
+        /** The index of the host named {@code name} among the scenario's hosts, or -1. */
+        public int host(String name) {
+            return hostIndex.getOrDefault(name, -1);
+        }
+
+        /** Replays one outcome of host number {@code host} ({@link #host}) that ended at {@code endEpochNanos}. */
+        public void offer(long endEpochNanos, int host, int code, Outcome o, long line) {
+            replay.offer(endEpochNanos - originEpochNanos, host, code(o, code),
+                    o.reported() ? o.result() : unreported(o), line, o.connected());
+        }
+
+        /** Runs the ticks to the scenario's duration and returns the group's result. */
+        public GroupResult finish() {
+            return new GroupResult(group, scenario, replay.finish());
+        }
     }
 
     /**

@@ -55,7 +55,7 @@ final class LogSource implements AutoCloseable {
                 LogEntry e = parse();
                 if (e != null) {
                     if (e.endEpochNanos() < lastHandedOn) {
-                        bad.bad(input.name(), e.line(), "ends " + seconds(lastHandedOn - e.endEpochNanos())
+                        bad.bad(index, input.name(), e.line(), "ends " + seconds(lastHandedOn - e.endEpochNanos())
                                 + " before a line already replayed, more than the reorder window ("
                                 + seconds(settings.reorderWindowNanos()) + "); widen it with --reorder-window");
                         recycle(e);
@@ -80,7 +80,7 @@ final class LogSource implements AutoCloseable {
         long line = reader.lineNumber();
         if (reader.tooLong()) {
             bad.line();
-            bad.bad(input.name(), line, "longer than " + reader.maxLineBytes() + " bytes");
+            bad.bad(index, input.name(), line, "longer than " + reader.maxLineBytes() + " bytes");
             return null;
         }
         byte[] b = reader.buffer();
@@ -92,18 +92,18 @@ final class LogSource implements AutoCloseable {
         bad.line();
         ParsedLine p = parsed;
         if (!settings.format().parse(b, s, e, p)) {
-            bad.bad(input.name(), line, p.error());
+            bad.bad(index, input.name(), line, p.error());
             return null;
         }
         if (!p.hasStart) {
-            bad.bad(input.name(), line, "no START_TIME");
+            bad.bad(index, input.name(), line, "no START_TIME");
             return null;
         }
         String cluster = "";
         if (p.clusterStart >= 0 && !(p.clusterEnd - p.clusterStart == 1 && p.bytes[p.clusterStart] == '-')) {
             cluster = names.intern(p.bytes, p.clusterStart, p.clusterEnd);
             if (cluster == null) {
-                bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+                bad.bad(index, input.name(), line, "more than " + settings.maxNames() + " distinct names");
                 return null;
             }
         }
@@ -119,11 +119,11 @@ final class LogSource implements AutoCloseable {
         int hostName = names.id(p.bytes, p.hostStart, p.hostEnd);
         String host = hostName < 0 ? null : names.name(hostName);
         if (host == null) {
-            bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+            bad.bad(index, input.name(), line, "more than " + settings.maxNames() + " distinct names");
             return null;
         }
         if (settings.hosts() != null && !settings.hosts().contains(host)) {
-            bad.bad(input.name(), line, "upstream host \"" + host + "\" is not a host of the cluster");
+            bad.bad(index, input.name(), line, "upstream host \"" + host + "\" is not a host of the cluster");
             return null;
         }
         String instance = "";
@@ -132,7 +132,7 @@ final class LogSource implements AutoCloseable {
         } else if (p.instanceStart >= 0) {
             instance = names.intern(p.bytes, p.instanceStart, p.instanceEnd);
             if (instance == null) {
-                bad.bad(input.name(), line, "more than " + settings.maxNames() + " distinct names");
+                bad.bad(index, input.name(), line, "more than " + settings.maxNames() + " distinct names");
                 return null;
             }
         }

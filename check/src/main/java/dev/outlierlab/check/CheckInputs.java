@@ -3,8 +3,12 @@ package dev.outlierlab.check;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfig;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.config.yaml.YamlDocuments;
+import dev.outlierlab.config.yaml.YamlTree;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,11 +45,11 @@ public final class CheckInputs {
      * @throws InputException when the file cannot be read as any of these
      */
     public static Loaded read(String text, String source, Integer port, boolean inDirectory) {
-        Matcher template = TEMPLATE.matcher(text);
-        if (template.find()) {
-            int line = (int) text.substring(0, template.start()).chars().filter(ch -> ch == '\n').count() + 1;
-            String message = "the file is a template (" + template.group() + " at line " + line + "), not what a "
-                    + "cluster gets: render it first, for example with `helm template`, and check the output";
+        int[] at = templateAt(text, source);
+        if (at != null) {
+            int line = at[0];
+            String message = "the file is a template (" + text.substring(at[1], at[2]) + " at line " + line + "), not "
+                    + "what a cluster gets: render it first, for example with `helm template`, and check the output";
             if (!inDirectory) {
                 throw new InputException(source + ":" + line + ": " + message);
             }
@@ -58,7 +62,15 @@ public final class CheckInputs {
         if (MANIFEST.matcher(text).find()) {
             return ManifestTargets.read(text, source, port);
         }
-        EnvoyConfig config = EnvoyConfigReader.read(text, source);
+        EnvoyConfig config;
+        try {
+            config = EnvoyConfigReader.read(text, source);
+        } catch (InputException e) {
+            if (e.getMessage().contains(EnvoyConfigReader.NOT_ENVOY)) {
+                throw new InputException(e.getMessage() + ". " + READS);
+            }
+            throw e;
+        }
         List<Finding> file = new ArrayList<>();
         for (String note : config.notes()) {
             file.add(Finding.aboutFile(Rule.NOT_MODELLED, Severity.NOTE, note, source, lineOf(note)));
@@ -68,6 +80,59 @@ public final class CheckInputs {
                     + describe(config.kind()) + "), so there is no outlier detection to check", source, 1));
         }
         return new Loaded(CheckTargets.fromEnvoy(config), file);
+    }
+
+    /**
+     * A file that could not be read, among several: its message becomes a {@link Rule#FILE_NOT_READ} error at
+     * the line the message names, so that the other files are still checked and reported.
+     */
+    public static Loaded unreadable(String source, InputException e) {
+        Matcher m = Pattern.compile("^" + Pattern.quote(source) + ":([0-9]+):").matcher(e.getMessage());
+        int line = m.find() ? Integer.parseInt(m.group(1)) : 1;
+        String message = e.getMessage().startsWith(source + ":")
+                ? e.getMessage().substring(source.length() + 1).replaceFirst("^[0-9]+:([0-9]+:)? ?", "").strip()
+                : e.getMessage();
+        return new Loaded(List.of(), List.of(Finding.aboutFile(Rule.FILE_NOT_READ, Severity.ERROR,
+                "not read: " + message, source, line)));
+    }
+
+    /** What check reads, for the message about a file it does not. */
+    static final String READS = "check reads: Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS "
+            + "DiscoveryResponse, an admin /config_dump); Kubernetes manifests with " + String.join(", ",
+            ManifestTargets.READ_KINDS) + "; a gateway configuration (a top-level gateway: section)";
+
+    /**
+     * Where the file is a template: the line, start and end of the first {{ ... }} that is not inside a string of
+     * a resource check does not read (a rendered Istio install manifest carries its sidecar-injection templates
+     * in a ConfigMap's data, and is not a template); null when it is not one.
+     */
+    private static int[] templateAt(String text, String source) {
+        Matcher any = TEMPLATE.matcher(text);
+        if (!any.find()) {
+            return null;
+        }
+        for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
+            Matcher m = TEMPLATE.matcher(doc.text());
+            if (!m.find()) {
+                continue;
+            }
+            boolean opaque;
+            try {
+                Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
+                Object kind = root.value() instanceof Map<?, ?> map && map.get("kind") instanceof Located k ? k.value()
+                        : null;
+                opaque = kind instanceof String k && !ManifestTargets.READ_KINDS.contains(k)
+                        && !ManifestTargets.LISTS.contains(k);
+            } catch (InputException e) {
+                opaque = false;
+            }
+            if (!opaque) {
+                int line = doc.firstLine() + (int) doc.text().substring(0, m.start()).chars().filter(ch -> ch == '\n').count();
+                int start = text.indexOf(m.group());
+                return new int[] {line, Math.max(0, start), Math.max(0, start) + m.group().length()};
+            }
+        }
+        return null;
     }
 
     /** The line a reader's note starts with ("line 12: ..."), else 1. */

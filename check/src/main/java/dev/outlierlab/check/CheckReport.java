@@ -2,7 +2,11 @@ package dev.outlierlab.check;
 
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The result of checking one or more files: every cluster they hold and every finding, in file order, plus
@@ -48,31 +52,51 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
             EnvoyVersion version, int clients) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
+        // a finding said word for word from the same line is looked up by what it says, not by a scan of all
+        // the findings before it: 100,000 clusters stay linear
+        Map<Finding.Key, Integer> said = new HashMap<>();
+        Map<Integer, Set<String>> alsoFor = new HashMap<>();
         for (CheckInputs.Loaded in : inputs) {
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
                 for (Finding f : ConfigChecker.check(t, hosts, rps, version, clients)) {
-                    merge(all, f);
+                    Integer earlier = f.target().isEmpty() ? null : said.get(f.key());
+                    if (earlier != null && !all.get(earlier).target().equals(f.target())) {
+                        alsoFor.computeIfAbsent(earlier, k -> new LinkedHashSet<>()).add(f.target());
+                        continue;
+                    }
+                    if (earlier == null && !f.target().isEmpty()) {
+                        said.put(f.key(), all.size());
+                    }
+                    all.add(f);
                 }
             }
         }
-        return new CheckReport(label, targets, all, hosts, rps, clients);
+        alsoFor.forEach((i, more) -> {
+            Finding f = all.get(i);
+            all.set(i, f.alsoFor(more));
+        });
+        // the files that could not be read come last, after everything that could be checked
+        List<Finding> ordered = new ArrayList<>(all.size());
+        all.stream().filter(f -> f.rule() != Rule.FILE_NOT_READ).forEach(ordered::add);
+        all.stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).forEach(ordered::add);
+        return new CheckReport(label, targets, ordered, hosts, rps, clients);
     }
 
-    private static void merge(List<Finding> all, Finding f) {
-        for (int i = 0; i < all.size(); i++) {
-            Finding earlier = all.get(i);
-            if (!earlier.target().isEmpty() && !earlier.target().equals(f.target()) && earlier.sameAs(f)) {
-                all.set(i, earlier.alsoFor(f.target()));
-                return;
-            }
-        }
-        all.add(f);
+    /** The files among several that could not be read (their {@link Rule#FILE_NOT_READ} findings). */
+    public List<Finding> unreadable() {
+        return findings.stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).toList();
     }
 
-    /** 1 when a finding is at or above {@code failOn}, else 0. */
+    /**
+     * The worst status: 2 when a file could not be read (bad input), else 1 when a finding is at or above
+     * {@code failOn}, else 0.
+     */
     public int exitCode(Severity failOn) {
+        if (!unreadable().isEmpty()) {
+            return 2;
+        }
         for (Finding f : findings) {
             if (f.severity().atLeast(failOn)) {
                 return 1;

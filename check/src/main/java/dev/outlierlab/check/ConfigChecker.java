@@ -38,7 +38,8 @@ public final class ConfigChecker {
             HairTriggerCheck::check,
             ConfigChecker::healthChecks,
             (c, hosts, rps, sink) -> PanicCheck.check(c, hosts, sink),
-            (c, hosts, rps, sink) -> DoubleOfferCheck.check(c, hosts, sink),
+            DoubleOfferCheck::check,
+            LongEjectionCheck::check,
             PartialFailureCheck::check);
 
     private ConfigChecker() {

@@ -2,6 +2,7 @@ package dev.outlierlab.check;
 
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,13 @@ final class DoubleOfferCheck {
     private DoubleOfferCheck() {
     }
 
-    static void check(OutlierDetectionConfig c, Integer hosts, FindingSink sink) {
-        if (c.enforcingPercent(EjectionType.SUCCESS_RATE) == 0 || c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
+    static void check(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
+        // both detectors must be able to act: a success rate that can never eject (a factor out of reach, fewer
+        // hosts than its minimum) offers nothing, so there is no second offer to speak of
+        if (!PartialFailureCheck.canJudge(hosts, rps, c, EjectionType.SUCCESS_RATE,
+                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME)
+                || !PartialFailureCheck.canJudge(hosts, rps, c, EjectionType.FAILURE_PERCENTAGE,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME)) {
             return;
         }
         boolean secondFits = hosts == null || CapArithmetic.capAllows(c, 1, hosts, sink.version());

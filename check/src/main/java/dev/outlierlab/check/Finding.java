@@ -35,16 +35,18 @@ public record Finding(
         return new Finding(rule, severity, "", message, Map.of(), null, file, line, List.of());
     }
 
-    /** Whether this finding says the same thing, from the same place, as {@code other} (about another cluster). */
-    boolean sameAs(Finding other) {
-        return rule == other.rule && severity == other.severity && message.equals(other.message)
-                && numbers.equals(other.numbers) && java.util.Objects.equals(fix, other.fix) && file.equals(other.file)
-                && line == other.line;
+    /** Everything but the cluster: two findings with one key say the same thing from the same place. */
+    record Key(Rule rule, Severity severity, String message, Map<String, Object> numbers, String fix, String file,
+               int line) {
     }
 
-    Finding alsoFor(String otherTarget) {
+    Key key() {
+        return new Key(rule, severity, message, numbers, fix, file, line);
+    }
+
+    Finding alsoFor(java.util.Collection<String> otherTargets) {
         List<String> more = new java.util.ArrayList<>(alsoAppliesTo);
-        more.add(otherTarget);
+        more.addAll(otherTargets);
         return new Finding(rule, severity, target, message, numbers, fix, file, line, more);
     }
 }

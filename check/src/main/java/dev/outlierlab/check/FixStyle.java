@@ -21,6 +21,12 @@ public enum FixStyle {
     ISTIO("trafficPolicy.outlierDetection", Istio.NAMES, "a DestinationRule cannot set %s; an EnvoyFilter patch can"),
     FLAGGER("spec.service.trafficPolicy.outlierDetection", Istio.NAMES,
             "a Canary's trafficPolicy cannot set %s; an EnvoyFilter patch can"),
+    /** A DestinationRule that kgateway translates (its Gateway's class is kgateway's). */
+    KGATEWAY("trafficPolicy.outlierDetection", Istio.NAMES,
+            "kgateway reads no %s from a DestinationRule"),
+    /** Admiral's OutlierDetection, which Admiral writes into a DestinationRule for istiod. */
+    ADMIRAL("spec.outlier_config", Map.of("outlier_detection.consecutive_gateway_failure", "consecutive_gateway_errors"),
+            "an Admiral OutlierDetection cannot set %s; a DestinationRule of your own can"),
     ENVOY_GATEWAY("spec.healthCheck.passive", Map.ofEntries(
             Map.entry("outlier_detection.consecutive_5xx", "consecutive5XxErrors"),
             Map.entry("outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors"),
@@ -98,6 +104,8 @@ public enum FixStyle {
         return switch (this) {
             case ENVOY, GATEWAY -> null;
             case ISTIO -> "istiod";
+            case KGATEWAY -> "kgateway";
+            case ADMIRAL -> "Admiral and istiod";
             case FLAGGER -> "Flagger and istiod";
             case ENVOY_GATEWAY -> "Envoy Gateway";
             case KUMA -> "Kuma";

@@ -1,85 +1,134 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.config.envoy.EnvoyConfig;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.istio.FlaggerCanaries;
 import dev.outlierlab.config.istio.IstioPolicy;
+import dev.outlierlab.config.kube.AdmiralOutlierDetections;
+import dev.outlierlab.config.kube.CiliumEnvoyConfigs;
 import dev.outlierlab.config.kube.EnvoyGatewayPolicies;
 import dev.outlierlab.config.kube.KumaCircuitBreakers;
 import dev.outlierlab.config.kube.Manifests;
 import dev.outlierlab.config.kube.TranslatedPolicy;
-import dev.outlierlab.config.yaml.Located;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * Kubernetes manifests for {@code check}: every resource that configures outlier detection becomes targets,
- * translated as its controller translates it (DestinationRule: istiod; Canary: Flagger, then istiod;
- * BackendTrafficPolicy: Envoy Gateway; MeshCircuitBreaker: Kuma). A ServiceEntry with
- * {@code resolution: STATIC} in the same file gives the host count of the DestinationRules for its hosts.
- * Other documents are skipped; a file with nothing to check is a note.
+ * translated as its controller translates it (DestinationRule: istiod, or kgateway when the file's Gateway is
+ * kgateway's; Canary: Flagger, then istiod; BackendTrafficPolicy and every {@code backendSettings} of an
+ * EnvoyExtensionPolicy, SecurityPolicy or EnvoyProxy: Envoy Gateway; MeshCircuitBreaker: Kuma; Admiral's
+ * OutlierDetection: Admiral, then istiod; the Envoy clusters of a CiliumEnvoyConfig: as they are). The host
+ * count comes from what else the file holds ({@link ManifestHosts}). A kind that is not read is named as such,
+ * never passed over as "no outlier detection".
  */
 final class ManifestTargets {
+    /** The kinds check translates. */
+    static final Set<String> READ_KINDS = new LinkedHashSet<>(List.of("DestinationRule", "Canary",
+            "BackendTrafficPolicy", "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy", "MeshCircuitBreaker",
+            "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig", "OutlierDetection"));
+    /** Kinds that hold other resources. */
+    static final Set<String> LISTS = Set.of("List");
+    /** Kinds read only for what they say about other resources (hosts, retries, the controller). */
+    private static final Set<String> CONTEXT = Set.of("ServiceEntry", "EndpointSlice", "Deployment", "StatefulSet",
+            "Service", "Gateway", "GatewayClass", "VirtualService", "Backend", "HTTPRoute");
+
     private ManifestTargets() {
     }
 
     static CheckInputs.Loaded read(String text, String source, Integer port) {
         List<String> lines = text.lines().toList();
         List<Manifests.Resource> resources = Manifests.read(text, source);
-        Map<String, Integer> serviceEntryHosts = serviceEntryHosts(resources);
+        ManifestHosts hosts = new ManifestHosts(resources);
+        DestinationRuleController controller = ManifestContext.controller(resources);
         List<CheckTarget> targets = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
+        List<String> unread = new ArrayList<>();
+        List<String> withoutSettings = new ArrayList<>();
+        List<Finding> file = new ArrayList<>();
         for (Manifests.Resource r : resources) {
             String kind = r.kind() == null ? "a document without kind" : r.kind();
+            String label = kind + (r.name() == null ? "" : " " + r.name());
+            int before = targets.size();
             switch (kind) {
-                case "DestinationRule" -> targets.addAll(istio(DestinationRuleReader.policies(r, source, lines, port),
-                        FixStyle.ISTIO, serviceEntryHosts));
-                case "Canary" -> {
-                    List<IstioPolicy> p = FlaggerCanaries.read(r, source, lines, port);
-                    if (p.isEmpty()) {
-                        skipped.add("Canary " + r.name() + " (not for Istio)");
-                    }
-                    targets.addAll(istio(p, FixStyle.FLAGGER, serviceEntryHosts));
+                case "DestinationRule" -> {
+                    List<IstioPolicy> p = DestinationRuleReader.policies(r, source, lines, port, controller);
+                    targets.addAll(istio(p, controller == DestinationRuleController.KGATEWAY ? FixStyle.KGATEWAY
+                            : FixStyle.ISTIO, hosts, controller));
+                    ManifestContext.localityFailover(r, p, source, lines).ifPresent(file::add);
                 }
-                case "BackendTrafficPolicy" -> {
-                    List<TranslatedPolicy> p = EnvoyGatewayPolicies.read(r, source, lines);
-                    if (p.isEmpty()) {
-                        skipped.add("BackendTrafficPolicy " + r.name() + " (no healthCheck.passive)");
-                    }
-                    p.forEach(x -> targets.add(translated(x, FixStyle.ENVOY_GATEWAY)));
+                case "Canary" -> targets.addAll(istio(FlaggerCanaries.read(r, source, lines, port), FixStyle.FLAGGER,
+                        hosts, null));
+                case "BackendTrafficPolicy" -> EnvoyGatewayPolicies.read(r, source, lines)
+                        .forEach(x -> targets.add(translated(x, FixStyle.ENVOY_GATEWAY)));
+                case "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy" -> EnvoyGatewayPolicies
+                        .readBackendSettings(r, source, lines).forEach(x -> targets.add(translated(x, FixStyle.ENVOY_GATEWAY)));
+                case "MeshCircuitBreaker" -> KumaCircuitBreakers.read(r, source, lines)
+                        .forEach(x -> targets.add(translated(x, FixStyle.KUMA)));
+                case "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig" -> {
+                    EnvoyConfig config = CiliumEnvoyConfigs.clusters(r, source, lines);
+                    targets.addAll(CheckTargets.fromEnvoy(config));
+                    config.notes().forEach(n -> file.add(Finding.aboutFile(Rule.NOT_MODELLED, Severity.NOTE, n, source,
+                            CheckInputs.lineOf(n))));
+                    file.addAll(ManifestContext.ciliumRetries(r, config, source, lines));
                 }
-                case "MeshCircuitBreaker" -> {
-                    List<TranslatedPolicy> p = KumaCircuitBreakers.read(r, source, lines);
-                    if (p.isEmpty()) {
-                        skipped.add("MeshCircuitBreaker " + r.name() + " (no outlierDetection)");
+                case "OutlierDetection" -> targets.addAll(istio(AdmiralOutlierDetections.read(r, source, lines, port),
+                        FixStyle.ADMIRAL, hosts, null));
+                default -> {
+                    if (!CONTEXT.contains(kind)) {
+                        unread.add(kind);
+                        // a CRD's schema names outlier fields without configuring any
+                        if (!"CustomResourceDefinition".equals(kind)) {
+                            ManifestContext.unreadOutlierSettings(r, label, source).ifPresent(file::add);
+                        }
                     }
-                    p.forEach(x -> targets.add(translated(x, FixStyle.KUMA)));
                 }
-                default -> skipped.add(kind);
+            }
+            if (READ_KINDS.contains(kind) && targets.size() == before) {
+                withoutSettings.add(label);
             }
         }
-        List<Finding> file = new ArrayList<>();
+        file.addAll(ManifestContext.virtualServiceRetries(resources, targets, source, lines));
         if (targets.isEmpty()) {
-            file.add(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, "no resource here configures outlier "
-                    + "detection" + (skipped.isEmpty() ? "" : " (found " + String.join(", ", skipped) + ")")
-                    + ": nothing to check", source, 1));
+            List<String> said = new ArrayList<>();
+            if (!withoutSettings.isEmpty()) {
+                said.add(String.join(", ", withoutSettings) + (withoutSettings.size() == 1 ? " configures" : " configure")
+                        + " no outlier detection");
+            }
+            Set<String> kinds = new LinkedHashSet<>(unread);
+            if (!kinds.isEmpty()) {
+                said.add(String.join(", ", kinds) + (kinds.size() == 1 ? " is" : " are") + " not read");
+            }
+            if (said.isEmpty()) {
+                said.add("the file holds only " + String.join(", ", new LinkedHashSet<>(resources.stream()
+                        .map(r -> r.kind() == null ? "documents without kind" : r.kind()).toList()))
+                        + ", which check reads only for what it says about other resources (hosts, retries, the controller)");
+            }
+            file.add(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, String.join("; ", said)
+                    + ": nothing to check here (" + CheckInputs.READS + ")", source, 1));
         }
         return new CheckInputs.Loaded(targets, file);
     }
 
-    private static List<CheckTarget> istio(List<IstioPolicy> policies, FixStyle style, Map<String, Integer> seHosts) {
+    private static List<CheckTarget> istio(List<IstioPolicy> policies, FixStyle style, ManifestHosts hosts,
+                                           DestinationRuleController controller) {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : policies) {
-            Integer hosts = p.host() == null ? null : seHosts.get(p.host());
+            ManifestHosts.Count count = hosts.forHost(p.host(), p.namespace());
             List<String> notes = new ArrayList<>(p.notes());
-            if (hosts != null) {
-                notes.add(hosts + " hosts from the ServiceEntry for " + p.host() + " in the same file (its endpoints, "
-                        + "resolution STATIC)");
+            if (count != null) {
+                notes.add(count.hosts() + " hosts " + count.from());
+            }
+            if (controller == DestinationRuleController.KGATEWAY) {
+                notes.add("translated as kgateway translates a DestinationRule: the file's Gateway has gatewayClassName "
+                        + "kgateway (istiod would turn success rate off and follow consecutive5xxErrors: 0 with "
+                        + "enforcement 0)");
             }
             out.add(new CheckTarget(p.displayName(), style, p.source(), p.line(), p.hasOutlierDetection(),
-                    p.outlierDetection(), p.panicThresholdPercent(), null, hosts, List.of(), p.warnings(), p.fields(),
-                    notes));
+                    p.outlierDetection(), p.panicThresholdPercent(), null, count == null ? null : count.hosts(),
+                    List.of(), p.warnings(), p.fields(), notes));
         }
         return out;
     }
@@ -87,31 +136,5 @@ final class ManifestTargets {
     private static CheckTarget translated(TranslatedPolicy p, FixStyle style) {
         return new CheckTarget(p.name(), style, p.source(), p.line(), p.outlierDetection() != null, p.outlierDetection(),
                 p.panicThresholdPercent(), p.healthChecks(), null, List.of(), p.warnings(), p.fields(), List.of());
-    }
-
-    /** Host -> number of endpoints, for ServiceEntries with resolution STATIC (their endpoints are the hosts). */
-    private static Map<String, Integer> serviceEntryHosts(List<Manifests.Resource> resources) {
-        Map<String, Integer> out = new HashMap<>();
-        for (Manifests.Resource r : resources) {
-            if (!"ServiceEntry".equals(r.kind())) {
-                continue;
-            }
-            Located spec = r.get("spec");
-            if (spec == null || !(spec.value() instanceof Map<?, ?> m)) {
-                continue;
-            }
-            Object resolution = m.get("resolution") instanceof Located l ? l.value() : null;
-            if (!"STATIC".equals(resolution) || !(m.get("endpoints") instanceof Located eps)
-                    || !(eps.value() instanceof List<?> endpoints) || endpoints.isEmpty()
-                    || !(m.get("hosts") instanceof Located hosts) || !(hosts.value() instanceof List<?> names)) {
-                continue;
-            }
-            for (Object h : names) {
-                if (((Located) h).value() instanceof String host) {
-                    out.put(host, endpoints.size());
-                }
-            }
-        }
-        return out;
     }
 }

@@ -98,7 +98,12 @@ final class PartialFailureCheck {
         return FindingSink.round(100.0 * (n - 1) / n);
     }
 
-    private static boolean canJudge(Integer hosts, Long rps, OutlierDetectionConfig c, EjectionType type, OutlierSetting minHosts, OutlierSetting volume) {
+    /**
+     * Whether an interval detector can act at all: enforced, with enough hosts for its minimum, a success-rate
+     * factor some cluster of this size (or, without a count, of any plausible size) can reach, and, with
+     * {@code --rps}, its request volume.
+     */
+    static boolean canJudge(Integer hosts, Long rps, OutlierDetectionConfig c, EjectionType type, OutlierSetting minHosts, OutlierSetting volume) {
         if (!Detectors.canEject(c, type)) {
             return false;
         }
@@ -107,6 +112,11 @@ final class PartialFailureCheck {
         }
         if (type == EjectionType.SUCCESS_RATE && hosts != null
                 && hosts < SuccessRateFactorCheck.smallestClusterThatCanEject(c.successRateStdevFactor())) {
+            return false;
+        }
+        if (type == EjectionType.SUCCESS_RATE && hosts == null
+                && c.successRateStdevFactor() >= SuccessRateFactorCheck.ABSURD_FACTOR_THOUSANDTHS) {
+            // a factor of 100 or more needs a cluster of 10,000 hosts or more: not one to count on
             return false;
         }
         if (hosts != null && rps != null) {

@@ -83,6 +83,10 @@ public enum Rule {
     SINGLE_HOST(Severity.NOTE, "single-host-cluster", "One host",
             "With one host, ejecting it leaves nothing to send to: Envoy's panic mode sends traffic to it anyway (or, "
                     + "with panic off, every request fails). Often a DNS name; outlier detection does little here."),
+    FILE_NOT_READ(Severity.ERROR, "file-not-read", "The file could not be read",
+            "One of several files given (or found in a directory) is not configuration check can read: malformed "
+                    + "YAML, a template, a value Envoy's types refuse. The other files are still checked; the run "
+                    + "exits 2, as for any bad input, so that a broken file is not mistaken for a clean one."),
     NOTHING_TO_CHECK(Severity.NOTE, "nothing-to-check", "Nothing to check in this file",
             "The file holds no cluster or outlier-detection policy (for example a manifest without a "
                     + "DestinationRule), so there is nothing to say about outlier detection; CI can run over a whole "
@@ -94,6 +98,24 @@ public enum Rule {
                     + "just ejected. When both enforce, a host that is an outlier to both is offered twice: an "
                     + "overflow if the cap is full, otherwise a second ejection that leaves ejections_active one too "
                     + "high after the host returns, for the life of the process (a debug build asserts)."),
+    LONG_EJECTION(Severity.WARNING, "long-ejection", "A very long ejection",
+            "Envoy keeps an ejected host out for base_ejection_time times its multiplier and returns it only at an "
+                    + "interval tick: with a base of hours, one blip shared by several hosts removes their capacity "
+                    + "for hours. A note from 10 minutes, a warning from 1 hour."),
+    RETRIES_FEED_CONSECUTIVE(Severity.NOTE, "retries-feed-consecutive-counter",
+            "Retries count toward the consecutive-error detectors",
+            "Every attempt of a retried request is a response Envoy's outlier detector sees: a request retried N "
+                    + "times on 5xx, against a failure every host shares, adds up to N + 1 failures, spread over the "
+                    + "hosts tried, so consecutive thresholds are reached N + 1 times sooner and shared failures eject "
+                    + "hosts faster."),
+    LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION(Severity.WARNING, "locality-failover-needs-outlier-detection",
+            "Locality failover without outlier detection does nothing",
+            "istiod configures locality failover (localityLbSetting failover or failoverPriority) only for a "
+                    + "cluster with outlier detection: endpoints are moved to lower priorities only when unhealthy "
+                    + "hosts are ejected, so without outlierDetection traffic never fails over."),
+    KIND_NOT_READ(Severity.NOTE, "kind-not-read", "A resource that may configure outlier detection is not read",
+            "The file holds a resource of a kind check does not translate (a control plane's own policy); its "
+                    + "outlier settings, if any, are not checked."),
     NOT_MODELLED(Severity.NOTE, "not-modelled", "Read but not modelled",
             "Parts of the file the lab reads past: load-balancing weights, priorities, outlier-detection monitors, "
                     + "health-check intervals other than interval, fields newer than the bundled Envoy API. Findings "

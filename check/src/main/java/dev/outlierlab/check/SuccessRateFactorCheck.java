@@ -19,7 +19,7 @@ import java.util.Map;
  */
 final class SuccessRateFactorCheck {
     /** A factor at or above this (stdev_factor 100000) needs 10,001 hosts: read as a unit mistake. */
-    private static final long ABSURD_FACTOR_THOUSANDTHS = 100_000;
+    static final long ABSURD_FACTOR_THOUSANDTHS = 100_000;
 
     private SuccessRateFactorCheck() {
     }

@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, Flagger or gateway configuration will do.",
             "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
-            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, Flagger Canaries,",
-            "Envoy Gateway BackendTrafficPolicies, Kuma MeshCircuitBreakers), and reports: an ejection cap that admits",
+            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, by istiod or kgateway,",
+            "Flagger Canaries, Envoy Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers, Cilium",
+            "CiliumEnvoyConfigs, Admiral OutlierDetections), and reports: an ejection cap that admits",
             "no host, detectors that can never run, eject or only detect, health checks that undo ejections, panic",
             "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
             "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
@@ -53,7 +54,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
-            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input."})
+            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input. With several",
+            "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."})
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -135,18 +137,28 @@ public final class CheckCommand implements Callable<Integer> {
                             : ""));
         }
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
+        // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
+        // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
+        boolean several = files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
         for (String name : files) {
             if (name.equals("-")) {
-                loaded.add(CheckInputs.read(InputFiles.readText(Path.of(InputFiles.STDIN)), "-", port, false));
+                read(loaded, several, "-", () -> InputFiles.readText(Path.of(InputFiles.STDIN)), false);
                 continue;
             }
             Path path = Path.of(name);
             if (Files.isDirectory(path)) {
-                for (Path f : configFiles(path)) {
-                    loaded.add(CheckInputs.read(InputFiles.readText(f), f.toString(), port, true));
+                List<Path> found;
+                try {
+                    found = configFiles(path);
+                } catch (InputException e) {
+                    loaded.add(CheckInputs.unreadable(name, e));
+                    continue;
+                }
+                for (Path f : found) {
+                    read(loaded, several, f.toString(), () -> InputFiles.readText(f), true);
                 }
             } else {
-                loaded.add(CheckInputs.read(InputFiles.readText(path), name, port, false));
+                read(loaded, several, name, () -> InputFiles.readText(path), false);
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
@@ -158,6 +170,24 @@ public final class CheckCommand implements Callable<Integer> {
         };
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();
+        for (var f : report.unreadable()) {
+            spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
+                    + f.line() + ": " + f.message()));
+        }
+        spec.commandLine().getErr().flush();
         return report.exitCode(failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR);
+    }
+
+    /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */
+    private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
+                      java.util.function.Supplier<String> text, boolean inDirectory) {
+        try {
+            loaded.add(CheckInputs.read(text.get(), source, port, inDirectory));
+        } catch (InputException e) {
+            if (!several) {
+                throw e;
+            }
+            loaded.add(CheckInputs.unreadable(source, e));
+        }
     }
 }

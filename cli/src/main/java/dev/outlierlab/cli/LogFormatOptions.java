@@ -39,24 +39,54 @@ public final class LogFormatOptions {
 
     /** The format of the logs: as named, compiled, or recognised from the first input. */
     LogFormat resolve(List<LogInput> inputs) {
-        if (name != null && formatString != null) {
-            throw new InputException("--log-format and --log-format-string: give one of them");
+        return recipe(inputs).compile();
+    }
+
+    /**
+     * How to make the format of the logs, as plain values: a job that reads the logs on other machines compiles
+     * the same format there ({@link Recipe#compile}).
+     *
+     * @param name          the format's name (a known format, {@code json}, or {@code --log-format-string})
+     * @param textFormat    the Envoy format string of a text format, or null for JSON
+     * @param jsonKeys      JSON logs: the {@code --json-key} overrides, in the order given
+     * @param instanceField the {@code --instance-field}, or null
+     */
+    public record Recipe(String name, String textFormat, Map<String, String> jsonKeys, String instanceField)
+            implements java.io.Serializable {
+        public Recipe {
+            jsonKeys = jsonKeys == null ? new java.util.LinkedHashMap<>() : new java.util.LinkedHashMap<>(jsonKeys);
         }
-        JsonKeys keys = JsonKeys.ISTIO;
-        if (jsonKeys != null) {
+
+        /** The format. */
+        public LogFormat compile() {
+            if (textFormat != null) {
+                return TextLogFormat.compile(name, textFormat, instanceField);
+            }
+            JsonKeys keys = JsonKeys.ISTIO;
             for (Map.Entry<String, String> e : jsonKeys.entrySet()) {
                 if (!JsonKeys.FIELDS.contains(e.getKey()) || e.getKey().isBlank()) {
                     throw new InputException("--json-key: '" + e.getKey() + "' is not a field; fields: " + JsonKeys.FIELDS);
                 }
                 keys = keys.with(e.getKey(), e.getValue());
             }
+            if (instanceField != null) {
+                keys = keys.with("instance", instanceField);
+            }
+            return new JsonLogFormat(keys, StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT));
         }
-        if (instanceField != null) {
-            keys = keys.with("instance", instanceField);
+    }
+
+    /** The recipe of the format of the logs: as named, a format string, or recognised from the first input. */
+    public Recipe recipe(List<LogInput> inputs) {
+        if (name != null && formatString != null) {
+            throw new InputException("--log-format and --log-format-string: give one of them");
         }
-        JsonLogFormat json = new JsonLogFormat(keys, StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT));
+        Recipe json = new Recipe("json", null, jsonKeys, instanceField);
+        json.compile();
         if (formatString != null) {
-            return TextLogFormat.compile("--log-format-string", formatString, instanceField);
+            Recipe r = new Recipe("--log-format-string", formatString, null, instanceField);
+            r.compile();
+            return r;
         }
         if (name != null) {
             if (name.equals("json")) {
@@ -66,15 +96,20 @@ public final class LogFormatOptions {
             if (f == null) {
                 throw new InputException("--log-format: '" + name + "' is not a format; formats: " + KnownFormats.NAMES);
             }
-            return TextLogFormat.compile(name, f, instanceField);
+            return new Recipe(name, f, null, instanceField);
         }
+        List<Recipe> recipes = new ArrayList<>();
         List<LogFormat> candidates = new ArrayList<>();
         for (Map.Entry<String, String> e : KnownFormats.TEXT.entrySet()) {
             if (instanceField == null) {
-                candidates.add(TextLogFormat.compile(e.getKey(), e.getValue(), null));
+                recipes.add(new Recipe(e.getKey(), e.getValue(), null, null));
             }
         }
-        candidates.add(json);
-        return FormatDetector.detect(inputs.get(0), candidates);
+        recipes.add(json);
+        for (Recipe r : recipes) {
+            candidates.add(r.compile());
+        }
+        LogFormat found = FormatDetector.detect(inputs.get(0), candidates);
+        return recipes.get(candidates.indexOf(found));
     }
 }

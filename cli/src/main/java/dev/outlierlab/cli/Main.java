@@ -43,6 +43,11 @@ public final class Main {
             completion.getCommandSpec().usageMessage().hidden(false)
                     .description("Print a bash/zsh completion script: source <(outlier-lab generate-completion)");
         }
+        return withErrorHandling(cli);
+    }
+
+    /** {@code cli} with the command's handling of bad input (one message, exit 2) and internal errors. */
+    public static CommandLine withErrorHandling(CommandLine cli) {
         cli.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             PrintWriter err = failed.getErr();

@@ -13,6 +13,7 @@ import dev.outlierlab.config.scenario.DurationText;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,6 +100,58 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Text output: show at most N decisions per detector (default ${DEFAULT-VALUE}).")
     int maxEvents;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
+            description = {"local (default): replay in this process; flink: run the flink module's Flink job on",
+                "Flink's local MiniCluster (the same report; see docs/flink.md)."})
+    Engine engine;
+
+    @Option(names = "--parallelism", paramLabel = "N",
+            description = "--engine flink: the job's parallelism (default: the machine's cores).")
+    Integer parallelism;
+
+    /** Where a replay runs. */
+    public enum Engine { local, flink }
+
+    /** The replay run elsewhere (a Flink job), or null: in this process, or {@code --engine flink} starts one. */
+    private FleetEngine fleet;
+
+    /** A replay that runs elsewhere, as a distributed job: it reads the logs and prints the same report. */
+    public interface FleetEngine {
+        /** The inputs the logs name, for format detection (directories, globs, other file systems). */
+        List<LogInput> inputs(List<String> logs);
+
+        /** Replays and returns the report to print; {@code checks} before anything is rendered as complete. */
+        String replay(FleetRequest request, FleetChecks checks);
+    }
+
+    /** What replay refuses once the logs are read: too many bad lines, no detector, hosts of the wrong groups. */
+    public interface FleetChecks {
+        void check(BadLines lines, List<ReplayGroup> groups);
+    }
+
+    /**
+     * A replay as plain values (settings as scenario text, so that a job ships them to its workers).
+     *
+     * @param logs           the logs as named
+     * @param format         how to make their format
+     * @param settings       how they are read (its format is {@code format}'s)
+     * @param first          the first settings' scenario
+     * @param second         the second settings' ({@code --compare}), or null
+     * @param compareLabel   how the report names the second settings
+     * @param durationNanos  {@code --duration}, or null
+     */
+    public record FleetRequest(List<String> logs, LogFormatOptions.Recipe format, ReadSettings settings,
+                               Scenario first, boolean firstHostsGiven, Scenario second, boolean secondHostsGiven,
+                               String compareLabel, List<String> compareSets, String compareFile, Long durationNanos,
+                               int maxEvents, boolean json, Integer parallelism) {
+    }
+
+    /** This command with its replay run by {@code fleet} (the flink module's job). */
+    public ReplayCommand runningOn(FleetEngine fleet) {
+        this.fleet = fleet;
+        return this;
+    }
+
     @Override
     public Integer call() {
         String logCluster = clusterSource.cluster;
@@ -109,33 +162,54 @@ public final class ReplayCommand implements Callable<Integer> {
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         ScenarioReader.Loaded loaded = clusterSource.apply(base);
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
+        if (engine == Engine.flink && fleet == null) {
+            return FlinkLauncher.run(spec);
+        }
+        if (engine == Engine.local && parallelism != null) {
+            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        }
+        if (fleet != null && eventLog.isUsed()) {
+            throw new InputException("--event-log: not with --engine flink; compare Envoy's event log with a local replay");
+        }
         EventLogReader.EventLog events = eventLog.isUsed() ? eventLog.read(logs, System.in) : null;
         List<LogInput> inputs = new ArrayList<>();
-        for (String log : logs) {
-            inputs.add(LogInput.of(log, System.in));
+        if (fleet != null) {
+            inputs.addAll(fleet.inputs(logs));
+        } else {
+            for (String log : logs) {
+                inputs.add(LogInput.of(log, System.in));
+            }
         }
-        LogFormat fmt = logFormat.resolve(inputs);
+        LogFormatOptions.Recipe recipe = logFormat.recipe(inputs);
+        LogFormat fmt = recipe.compile();
         long window = duration("--reorder-window", reorderWindow);
         Long durationNanos = duration == null ? null : duration("--duration", duration);
         ReadSettings settings = new ReadSettings(fmt, window, logCluster,
                 inputs.size() > 1 && !oneInstance && logFormat.instanceField == null,
                 loaded.hostsGiven() ? new HashSet<>(loaded.scenario().cluster().hosts()) : null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
+        if (fleet != null) {
+            FleetRequest request = new FleetRequest(List.copyOf(logs), recipe, settings, loaded.scenario(),
+                    loaded.hostsGiven(), second == null ? null : second.scenario(),
+                    second != null && second.hostsGiven(), second == null ? null : second.label(),
+                    List.copyOf(compare.sets), compare.file == null ? null : compare.file.toString(), durationNanos,
+                    maxEvents, format == RunCommand.OutputFormat.json, parallelism);
+            String report = fleet.replay(request, (lines, groups) -> {
+                checkScan(lines, groups, loaded);
+                if (second != null) {
+                    checkHosts(second, groups);
+                }
+            });
+            spec.commandLine().getOut().print(report);
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
         List<LogReplay.GroupResult> results;
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading());
         try (scan) {
-            checkBadLines(scan.lines());
-            if (scan.groups().isEmpty()) {
-                throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
-                        + ReplayOutput.skipped(scan.lines()) + "); nothing to replay");
-            }
-            if (loaded.hostsGiven() && scan.groups().size() > 1) {
-                throw new InputException("the log has " + scan.groups().size() + " detectors ("
-                        + scan.groups().stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
-                        + ") but the hosts given are one cluster's: choose one with --cluster NAME");
-            }
+            checkScan(scan.lines(), scan.groups(), loaded);
             results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
                     scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
             if (second != null) {
@@ -166,6 +240,20 @@ public final class ReplayCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(format == RunCommand.OutputFormat.json ? output.json() : output.text(maxEvents));
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** Refuses more bad lines than allowed, a log without detectors, and hosts given for several clusters. */
+    private void checkScan(BadLines lines, List<ReplayGroup> groups, ScenarioReader.Loaded loaded) {
+        checkBadLines(lines);
+        if (groups.isEmpty()) {
+            throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
+                    + ReplayOutput.skipped(lines) + "); nothing to replay");
+        }
+        if (loaded.hostsGiven() && groups.size() > 1) {
+            throw new InputException("the log has " + groups.size() + " detectors ("
+                    + groups.stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
+                    + ") but the hosts given are one cluster's: choose one with --cluster NAME");
+        }
     }
 
     /** The second settings' hosts, when they name them, must hold every host of the log. */

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.accesslog.BadLines;
@@ -19,7 +20,9 @@ import java.util.stream.Collectors;
 /**
  * What {@code replay} prints, as text or JSON: the lines read and skipped, then per detector the run's report,
  * the traffic while ejected, with {@code --compare} or {@code --compare-set} the two settings side by side, and
- * with {@code --event-log} Envoy's own events against the lab's decisions (for each of the settings).
+ * with {@code --event-log} Envoy's own events against the lab's decisions (for each of the settings). The head
+ * and each detector's section can be rendered apart ({@link #head}, {@link #section}, {@link #sectionJson}), so
+ * that a distributed replay renders each detector where it was replayed and puts the report together in order.
  *
  * @param logs       the access logs as named on the command line
  * @param formatName the access-log format read
@@ -32,7 +35,7 @@ import java.util.stream.Collectors;
  * @param events     the event-log comparison with the first settings, or null
  * @param eventsB    the same with the second settings, or null
  */
-record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
+public record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
                     List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
                     String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB) {
 
@@ -45,7 +48,16 @@ record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<L
                 + l.otherCluster() + " of other clusters, " + l.bad() + " bad";
     }
 
-    String text(int maxEvents) {
+    public String text(int maxEvents) {
+        StringBuilder out = new StringBuilder(head(results.size()));
+        for (int i = 0; i < results.size(); i++) {
+            out.append(section(i, maxEvents));
+        }
+        return out.toString();
+    }
+
+    /** The lines read and skipped and the number of detectors, as the text report begins. */
+    public String head(int detectors) {
         StringBuilder out = new StringBuilder();
         out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(formatName)
                 .append(")\n  lines        ").append(String.format(Locale.ROOT, "%,d", lines.lines()))
@@ -53,35 +65,48 @@ record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<L
         for (BadLines.Bad b : lines.first()) {
             out.append("  bad line     ").append(b).append('\n');
         }
-        out.append("  detectors    ").append(results.size()).append(" (one per cluster and proxy instance)\n");
+        out.append("  detectors    ").append(detectors).append(" (one per cluster and proxy instance)\n");
         if (events != null) {
             out.append(EventLogText.head(events.log(), events.clusters()));
         }
-        for (int i = 0; i < results.size(); i++) {
-            LogReplay.GroupResult g = results.get(i);
-            out.append("\n== ").append(g.group().label()).append(": ")
-                    .append(String.format(Locale.ROOT, "%,d", g.group().entries())).append(" outcomes ==\n\n");
-            out.append(TextReport.render(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
-                    g.group().entries()) + " outcomes from the access log, "
-                    + g.scenario().cluster().hosts().size() + " hosts"));
-            out.append(ReplayHostsText.render(g.result()));
-            if (events != null) {
-                out.append(EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));
-            }
-            if (compared != null) {
-                out.append(ReplayComparisonText.render("the settings above", g.result(), compareLabel,
-                        compared.get(i).result(), maxEvents));
-                if (eventsB != null) {
-                    out.append(EventLogText.render(events.log().source(), eventsB.results().get(i),
-                            "the lab with B", maxEvents));
-                }
+        return out.toString();
+    }
+
+    /** The text section of detector {@code i}: its run, its hosts' traffic while ejected, the comparison. */
+    public String section(int i, int maxEvents) {
+        StringBuilder out = new StringBuilder();
+        LogReplay.GroupResult g = results.get(i);
+        out.append("\n== ").append(g.group().label()).append(": ")
+                .append(String.format(Locale.ROOT, "%,d", g.group().entries())).append(" outcomes ==\n\n");
+        out.append(TextReport.render(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
+                g.group().entries()) + " outcomes from the access log, "
+                + g.scenario().cluster().hosts().size() + " hosts"));
+        out.append(ReplayHostsText.render(g.result()));
+        if (events != null) {
+            out.append(EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));
+        }
+        if (compared != null) {
+            out.append(ReplayComparisonText.render("the settings above", g.result(), compareLabel,
+                    compared.get(i).result(), maxEvents));
+            if (eventsB != null) {
+                out.append(EventLogText.render(events.log().source(), eventsB.results().get(i),
+                        "the lab with B", maxEvents));
             }
         }
         return out.toString();
     }
 
-    String json() {
-        ObjectNode root = ResultJson.mapper().createObjectNode();
+    public String json() {
+        List<JsonNode> detectors = new java.util.ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            detectors.add(sectionJson(i));
+        }
+        return json(detectors);
+    }
+
+    /** The JSON report with these detectors' entries ({@link #sectionJson}), in order. */
+    public String json(List<JsonNode> sections) {
+        ObjectNode root = dev.outlierlab.report.JsonDocument.start("replay");
         ObjectNode l = root.putObject("lines");
         l.put("read", lines.lines());
         l.put("bad", lines.bad());
@@ -96,34 +121,38 @@ record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<L
             root.set("event_log", EventLogJson.head(events.log(), events.clusters()));
         }
         ArrayNode detectors = root.putArray("detectors");
-        for (int i = 0; i < results.size(); i++) {
-            LogReplay.GroupResult g = results.get(i);
-            ObjectNode d = detectors.addObject();
-            d.put("cluster", g.group().cluster());
-            d.put("instance", g.group().instance());
-            d.put("outcomes", g.group().entries());
-            d.set("run", ResultJson.toTree(g.result().run(), false));
-            if (events != null) {
-                d.set("event_log", EventLogJson.render(events.results().get(i)));
+        detectors.addAll(sections);
+        return ResultJson.write(root);
+    }
+
+    /** The JSON entry of detector {@code i}. */
+    public ObjectNode sectionJson(int i) {
+        LogReplay.GroupResult g = results.get(i);
+        ObjectNode d = ResultJson.mapper().createObjectNode();
+        d.put("cluster", g.group().cluster());
+        d.put("instance", g.group().instance());
+        d.put("outcomes", g.group().entries());
+        d.set("run", ResultJson.toTree(g.result().run(), false));
+        if (events != null) {
+            d.set("event_log", EventLogJson.render(events.results().get(i)));
+        }
+        if (compared != null) {
+            ObjectNode c = d.putObject("compared");
+            if (compareFile != null) {
+                c.put("file", compareFile);
             }
-            if (compared != null) {
-                ObjectNode c = d.putObject("compared");
-                if (compareFile != null) {
-                    c.put("file", compareFile);
-                }
-                c.set("sets", ResultJson.mapper().valueToTree(compareSets));
-                c.set("run", ResultJson.toTree(compared.get(i).result().run(), false));
-                if (eventsB != null) {
-                    c.set("event_log", EventLogJson.render(eventsB.results().get(i)));
-                }
-            }
-            ArrayNode hosts = d.putArray("hosts");
-            for (HostTraffic h : g.result().hosts()) {
-                hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())
-                        .put("ejected_seconds", h.ejectedNanos() / 1e9).put("requests_while_ejected", h.requestsWhileEjected())
-                        .put("failed_while_ejected", h.failedWhileEjected());
+            c.set("sets", ResultJson.mapper().valueToTree(compareSets));
+            c.set("run", ResultJson.toTree(compared.get(i).result().run(), false));
+            if (eventsB != null) {
+                c.set("event_log", EventLogJson.render(eventsB.results().get(i)));
             }
         }
-        return ResultJson.write(root);
+        ArrayNode hosts = d.putArray("hosts");
+        for (HostTraffic h : g.result().hosts()) {
+            hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())
+                    .put("ejected_seconds", h.ejectedNanos() / 1e9).put("requests_while_ejected", h.requestsWhileEjected())
+                    .put("failed_while_ejected", h.failedWhileEjected());
+        }
+        return d;
     }
 }

@@ -46,18 +46,41 @@ public final class ScenarioOptions {
      * {@code --envoy-version} overrides the file's {@code envoy_version}.
      */
     public ScenarioReader.Profiled loadProfiled() {
-        List<String> sets = allSets();
-        ScenarioReader.Profiled profiled;
+        return source().loadProfiled(allSets());
+    }
+
+    /**
+     * This scenario source as plain values, its file's text read once: a sweep loads each run's scenario from it
+     * (on the workers of a job, too).
+     */
+    public Source source() {
         if (example != null) {
             requireOneSource();
-            profiled = ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example),
-                    "example " + example, sets);
-        } else if (scenarioFile == null) {
-            profiled = ScenarioReader.defaultsProfiled(sets);
-        } else {
-            profiled = ScenarioReader.readProfiled(scenarioText(), scenarioFile.toString(), sets);
         }
-        return profiled.isGateway() ? profiled : new ScenarioReader.Profiled(withVersion(profiled.envoy()), null);
+        return new Source(example == null && scenarioFile != null ? scenarioText() : null,
+                scenarioFile == null ? null : scenarioFile.toString(), example, envoyVersion);
+    }
+
+    /**
+     * A scenario source: a file's text and name, a named example, or neither (the built-in default), and the
+     * {@code --envoy-version}.
+     */
+    public record Source(String text, String name, String example, String envoyVersion)
+            implements java.io.Serializable {
+        /** Reads and validates the scenario of either profile with these {@code --set} overrides. */
+        public ScenarioReader.Profiled loadProfiled(List<String> sets) {
+            ScenarioReader.Profiled profiled;
+            if (example != null) {
+                profiled = ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example),
+                        "example " + example, sets);
+            } else if (text == null) {
+                profiled = ScenarioReader.defaultsProfiled(sets);
+            } else {
+                profiled = ScenarioReader.readProfiled(text, name, sets);
+            }
+            return profiled.isGateway() ? profiled
+                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null);
+        }
     }
 
     /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
@@ -127,6 +150,10 @@ public final class ScenarioOptions {
     }
 
     private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {
+        return withVersion(envoyVersion, loaded);
+    }
+
+    private static ScenarioReader.Loaded withVersion(String envoyVersion, ScenarioReader.Loaded loaded) {
         if (envoyVersion == null) {
             return loaded;
         }

@@ -81,8 +81,50 @@ public final class SweepCommand implements Callable<Integer> {
 
     private String profile;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
+            description = {"local (default): run here; flink: run the sweep's runs as a Flink job on Flink's local",
+                "MiniCluster (the same rows; see docs/flink.md)."})
+    ReplayCommand.Engine engine;
+
+    @Option(names = "--parallelism", paramLabel = "N",
+            description = "--engine flink: the job's parallelism (default: the machine's cores).")
+    Integer parallelism;
+
+    /** The runs run elsewhere (a Flink job), or null. */
+    private SweepEngine fleet;
+
+    /** One run of a sweep as plain values: a job runs it on a worker ({@link #run}). */
+    public record Run(int index, ScenarioOptions.Source source, List<String> sets) implements java.io.Serializable {
+        /** The run's figures, as this command runs it. */
+        public RunRow run() {
+            Row row = runOne(source.loadProfiled(sets), List.of(), RunWatcher.NONE);
+            return new RunRow(row.figures(), ResultJson.write(row.summary()));
+        }
+    }
+
+    /** One run's result as plain values: its figures in column order, its summary as JSON. */
+    public record RunRow(List<String> figures, String summaryJson) implements java.io.Serializable {
+    }
+
+    /** Runs a sweep's runs elsewhere and returns their rows in the runs' order. */
+    public interface SweepEngine {
+        List<RunRow> run(List<Run> runs, Integer parallelism);
+    }
+
+    /** This command with its runs run by {@code fleet} (the flink module's job). */
+    public SweepCommand runningOn(SweepEngine fleet) {
+        this.fleet = fleet;
+        return this;
+    }
+
     @Override
     public Integer call() {
+        if (engine == ReplayCommand.Engine.flink && fleet == null) {
+            return FlinkLauncher.run(spec);
+        }
+        if (engine == ReplayCommand.Engine.local && parallelism != null) {
+            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        }
         List<Axis> axes = new ArrayList<>();
         long combinations = 1;
         for (String v : vary) {
@@ -115,19 +157,28 @@ public final class SweepCommand implements Callable<Integer> {
         WorkOptions.Progress progress = WorkOptions.progress("sweep",
                 Durations.saturatingAdd(total.units(), WorkOptions.progressUnits(gatewayTotal)));
         List<Row> rows = new ArrayList<>();
-        for (Planned p : planned) {
-            ScenarioReader.Profiled loaded = p.scenario();
-            if (loaded.isGateway()) {
-                GatewayScenario scenario = loaded.gateway();
-                RunWatcher watcher = progress.next(WorkOptions.progressUnits(GatewayWorkEstimate.of(scenario)));
-                GatewaySummary g = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
-                rows.add(new Row(p.values(), gatewayFigures(g),
-                        GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of()))));
-            } else {
-                RunOptions options = RunOptions.DEFAULT.keepingEvents(0)
-                        .watchedBy(progress.next(WorkEstimate.of(loaded.envoy().scenario()).units()));
-                RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
-                rows.add(new Row(p.values(), figures(summary), ResultJson.summaryTree(summary)));
+        if (fleet != null) {
+            ScenarioOptions.Source source = scenario.source();
+            List<Run> runs = new ArrayList<>();
+            for (Planned p : planned) {
+                runs.add(new Run(runs.size(), source, p.sets()));
+            }
+            List<RunRow> done = fleet.run(runs, parallelism);
+            for (int i = 0; i < planned.size(); i++) {
+                try {
+                    rows.add(new Row(planned.get(i).values(), done.get(i).figures(),
+                            (ObjectNode) ResultJson.mapper().readTree(done.get(i).summaryJson())));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        } else {
+            for (Planned p : planned) {
+                ScenarioReader.Profiled loaded = p.scenario();
+                RunWatcher watcher = progress.next(loaded.isGateway()
+                        ? WorkOptions.progressUnits(GatewayWorkEstimate.of(loaded.gateway()))
+                        : WorkEstimate.of(loaded.envoy().scenario()).units());
+                rows.add(runOne(loaded, p.values(), watcher));
             }
         }
         progress.finish();
@@ -142,8 +193,21 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One combination of the varied values and the scenario it gives. */
-    private record Planned(List<String> values, ScenarioReader.Profiled scenario) {
+    /** One run: its figures and summary, as the local sweep and a job's worker compute them. */
+    private static Row runOne(ScenarioReader.Profiled loaded, List<String> values, RunWatcher watcher) {
+        if (loaded.isGateway()) {
+            GatewayScenario scenario = loaded.gateway();
+            GatewaySummary g = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
+            return new Row(values, gatewayFigures(g),
+                    GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of())));
+        }
+        RunOptions options = RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher);
+        RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
+        return new Row(values, figures(summary), ResultJson.summaryTree(summary));
+    }
+
+    /** One combination of the varied values, the scenario it gives and the --set overrides that give it. */
+    private record Planned(List<String> values, ScenarioReader.Profiled scenario, List<String> sets) {
     }
 
     /** A bad value of a --vary axis is reported as the --vary the user wrote, not as the --set it became. */
@@ -165,8 +229,9 @@ public final class SweepCommand implements Callable<Integer> {
                 sets.add(axes.get(i).key() + "=" + chosen.get(i));
             }
             ScenarioReader.Profiled loaded;
+            ScenarioOptions run = scenario.withSets(sets);
             try {
-                loaded = scenario.withSets(sets).loadProfiled();
+                loaded = run.loadProfiled();
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
@@ -176,7 +241,7 @@ public final class SweepCommand implements Callable<Integer> {
                         + profile + " and " + runProfile);
             }
             profile = runProfile;
-            planned.add(new Planned(List.copyOf(chosen), loaded));
+            planned.add(new Planned(List.copyOf(chosen), loaded, List.copyOf(run.allSets())));
             return;
         }
         for (String value : axes.get(depth).values()) {
@@ -255,15 +320,18 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     private static String json(List<Axis> axes, List<Row> rows) {
-        ArrayNode runs = ResultJson.mapper().createArrayNode();
+        ObjectNode root = dev.outlierlab.report.JsonDocument.start("sweep");
+        ArrayNode varied = root.putArray("varied");
+        axes.forEach(a -> varied.add(a.key()));
+        ArrayNode runs = root.putArray("runs");
         for (Row r : rows) {
             ObjectNode run = runs.addObject();
             ObjectNode set = run.putObject("set");
             for (int i = 0; i < axes.size(); i++) {
-                set.put(axes.get(i).key(), r.values().get(i));
+                dev.outlierlab.report.JsonDocument.putTyped(set, axes.get(i).key(), r.values().get(i));
             }
             run.set("summary", r.summary());
         }
-        return ResultJson.write(runs);
+        return ResultJson.write(root);
     }
 }

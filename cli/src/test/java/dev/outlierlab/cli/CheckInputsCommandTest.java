@@ -53,6 +53,41 @@ class CheckInputsCommandTest {
     }
 
     @Test
+    void aDirectoryOfMixedFilesReportsEveryReadableOneAndNamesEveryUnreadableOneAtTheEnd() throws IOException {
+        Files.copy(corpus("cilium/envoy-circuit-breaker.yaml"), dir.resolve("a-cilium.yaml"));
+        Files.writeString(dir.resolve("b-broken.yaml"), "name: x\n  bad: [\n");
+        Files.copy(corpus("admiral/od.yaml"), dir.resolve("c-admiral.yaml"));
+        Files.writeString(dir.resolve("d-values.yaml"), "replicaCount: 2\nimage: {repository: nginx}\nname: web\n");
+        Files.writeString(dir.resolve("e-typo.yaml"), "name: search\nconnect_timeout: 1s\noutlier_detecton:\n  consecutive_5xx: 3\n");
+        CliRunner.Outcome o = CliRunner.run("check", dir.toString(), "--hosts", "6");
+        // bad input among the files: the worst status, 2, after every readable file was checked
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.out()).startsWith("outlier-lab check " + dir + ": 2 clusters (6 hosts)")
+                .contains("default/echo-service  " + dir.resolve("a-cilium.yaml") + ":51")
+                .contains("sample-configuration  " + dir.resolve("c-admiral.yaml") + ":13")
+                .contains("\n3 files not read:\n  " + dir.resolve("b-broken.yaml") + ":2: malformed YAML")
+                .contains("\n  " + dir.resolve("d-values.yaml") + ":1: not Envoy configuration: found a mapping with "
+                        + "top-level keys replicaCount, image, name")
+                .contains("\n  " + dir.resolve("e-typo.yaml") + ":4: unknown field 'outlier_detecton'; did you mean "
+                        + "outlier_detection?")
+                .contains("4 errors");
+        assertThat(o.out().indexOf("3 files not read")).isGreaterThan(o.out().indexOf("sample-configuration"));
+        assertThat(o.err()).contains("b-broken.yaml:2: not read: malformed YAML").contains("d-values.yaml:1: not read")
+                .contains("e-typo.yaml:4: not read");
+        CliRunner.Outcome json = CliRunner.run("check", dir.toString(), "--format", "json");
+        assertThat(json.json().get("findings").findValuesAsText("id")).filteredOn("file-not-read"::equals).hasSize(3);
+    }
+
+    @Test
+    void oneUnreadableFileAloneIsTheRunsOneMessage() throws IOException {
+        Files.writeString(dir.resolve("broken.yaml"), "name: x\n  bad: [\n");
+        CliRunner.Outcome o = CliRunner.run("check", dir.resolve("broken.yaml").toString());
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.out()).isEmpty();
+        assertThat(o.err()).contains("broken.yaml:2:").contains("malformed YAML").doesNotContain("not read");
+    }
+
+    @Test
     void severalFilesInOneReport() {
         CliRunner.Outcome o = CliRunner.run("check", corpus("kuma/outbound_cluster_outlier_detection.golden.yaml").toString(),
                 corpus("envoy-gateway/failover-backendtrafficpolicy.yaml").toString(), "--hosts", "4");

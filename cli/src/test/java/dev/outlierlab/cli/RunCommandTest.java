@@ -30,7 +30,7 @@ class RunCommandTest {
     @Test
     void jsonHasTheContractsTopLevelShapeAndTheScenarioAsRun() {
         JsonNode j = CliRunner.run("run", "--format", "json").json();
-        assertThat(j.fieldNames()).toIterable().containsExactly("scenario", "summary", "stats", "events");
+        assertThat(j.fieldNames()).toIterable().containsExactly("schema", "scenario", "summary", "stats", "events");
         assertThat(j.get("scenario").get("outlier_detection").get("max_ejection_time").asText()).isEqualTo("300s");
         assertThat(j.get("scenario").get("cluster").get("hosts").asInt()).isEqualTo(6);
         assertThat(j.get("events").get(0).get("time").asDouble()).isEqualTo(40.0);

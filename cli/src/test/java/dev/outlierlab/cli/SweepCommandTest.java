@@ -11,12 +11,13 @@ class SweepCommandTest {
         CliRunner.Outcome o = CliRunner.run("sweep", "--vary", "outlier_detection.max_ejection_percent=16,17",
                 "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();
-        JsonNode runs = o.json();
+        assertThat(o.json().get("schema").asText()).isEqualTo("outlier-lab.sweep.v1");
+        JsonNode runs = o.json().get("runs");
         assertThat(runs).hasSize(2);
         // 100 * (0 + 1) / 6 = 16.67 %: refused at 16, admitted at 17
         assertThat(runs.get(0).get("summary").get("ejections_overflow").asLong()).isEqualTo(21);
         assertThat(runs.get(1).get("summary").get("ejections_enforced").asLong()).isEqualTo(3);
-        assertThat(runs.get(1).get("set").get("outlier_detection.max_ejection_percent").asText()).isEqualTo("17");
+        assertThat(runs.get(1).get("set").get("outlier_detection.max_ejection_percent").asInt()).isEqualTo(17);
     }
 
     @Test

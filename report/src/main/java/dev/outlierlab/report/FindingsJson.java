@@ -19,7 +19,7 @@ public final class FindingsJson {
     }
 
     public static ObjectNode toTree(CheckReport report) {
-        ObjectNode root = ResultJson.mapper().createObjectNode();
+        ObjectNode root = JsonDocument.start("check");
         root.put("file", report.file());
         root.put("hosts", report.hosts());
         root.put("rps", report.rps());

@@ -4,10 +4,14 @@ import dev.outlierlab.config.Wording;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.istio.TranslatedField;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 
@@ -41,7 +45,7 @@ public final class FindingsText {
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
         String fileShown = null;
         for (Finding f : report.findings()) {
-            if (!f.target().isEmpty()) {
+            if (!f.target().isEmpty() || f.rule() == Rule.FILE_NOT_READ) {
                 continue;
             }
             if (!f.file().equals(fileShown)) {
@@ -49,6 +53,16 @@ public final class FindingsText {
                 fileShown = f.file();
             }
             finding(out, f);
+        }
+        // each cluster's findings, and the clusters whose findings it shares, looked up rather than scanned:
+        // a report of 100,000 clusters stays linear
+        Map<List<String>, List<Finding>> byTarget = new HashMap<>();
+        Map<List<String>, Set<String>> coveredBy = new HashMap<>();
+        for (Finding f : report.findings()) {
+            byTarget.computeIfAbsent(List.of(f.target(), f.file()), k -> new ArrayList<>()).add(f);
+            for (String other : f.alsoAppliesTo()) {
+                coveredBy.computeIfAbsent(List.of(other, f.file()), k -> new LinkedHashSet<>()).add(f.target());
+            }
         }
         for (CheckTarget t : report.targets()) {
             out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
@@ -71,22 +85,22 @@ public final class FindingsText {
                             .append(f.from()).append('\n');
                 }
             }
-            boolean any = false;
-            for (Finding f : report.findings()) {
-                if (!f.target().equals(t.name()) || !f.file().equals(t.file())) {
-                    continue;
-                }
-                any = true;
-                finding(out, f);
-            }
-            boolean coveredAbove = report.findings().stream().anyMatch(f -> f.alsoAppliesTo().contains(t.name())
-                    && f.file().equals(t.file()));
-            if (coveredAbove) {
-                out.append("  see ").append(String.join(", ", report.findings().stream()
-                        .filter(f -> f.alsoAppliesTo().contains(t.name()) && f.file().equals(t.file()))
-                        .map(Finding::target).distinct().toList())).append(" for the findings it shares\n");
-            } else if (!any) {
+            List<String> key = List.of(t.name(), t.file());
+            List<Finding> own = t.name().isEmpty() ? List.of() : byTarget.getOrDefault(key, List.of());
+            own.forEach(f -> finding(out, f));
+            Set<String> covering = coveredBy.get(key);
+            if (covering != null) {
+                out.append("  see ").append(String.join(", ", covering)).append(" for the findings it shares\n");
+            } else if (own.isEmpty()) {
                 out.append("  no findings\n");
+            }
+        }
+        List<Finding> unread = report.unreadable();
+        if (!unread.isEmpty()) {
+            out.append('\n').append(unread.size()).append(unread.size() == 1 ? " file" : " files").append(" not read:\n");
+            for (Finding f : unread) {
+                out.append("  ").append(Wording.printable(f.file())).append(':').append(f.line()).append(": ")
+                        .append(Wording.printable(f.message().replaceFirst("^not read: ", ""))).append('\n');
             }
         }
         out.append('\n').append(count(report, Severity.ERROR, "error")).append(", ")

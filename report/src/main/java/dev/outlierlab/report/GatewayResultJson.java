@@ -23,7 +23,7 @@ public final class GatewayResultJson {
     }
 
     public static ObjectNode toTree(GatewayRunResult r) {
-        ObjectNode root = ResultJson.mapper().createObjectNode();
+        ObjectNode root = JsonDocument.start("run");
         root.set("scenario", ResultJson.mapper().valueToTree(GatewayScenarioWriter.toMap(r.scenario())));
         root.set("summary", summary(r));
         ArrayNode events = root.putArray("events");
@@ -53,6 +53,12 @@ public final class GatewayResultJson {
         n.put("requests_during_fault", s.requestsDuringFault());
         n.put("failed_requests_during_fault", s.failedRequestsDuringFault());
         n.put("failed_percent_during_fault", s.failedPercentDuringFault());
+        // The keys every profile's summary has, under the names of the Envoy summary (docs/reference.md).
+        n.put("failed", s.failedRequests());
+        n.put("failed_during_fault", s.failedRequestsDuringFault());
+        n.put("failed_percent", s.requests() == 0 ? 0.0 : s.failedRequests() * 100.0 / s.requests());
+        n.put("ejections_enforced", r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.PROD
+                ? s.ejections() : 0);
         ObjectNode per = n.putObject("endpoints");
         for (int e = 0; e < endpoints.size(); e++) {
             ObjectNode en = per.putObject(endpoints.get(e));

@@ -48,7 +48,7 @@ public final class ResultJson {
 
     /** The result as a JSON tree, with the {@code signals} object when {@code signals} is set. */
     public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = JsonDocument.start("run");
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
         ObjectNode summary = summaryTree(r.summary());
         root.set("summary", summary);
@@ -100,6 +100,7 @@ public final class ResultJson {
     /** The {@code summary} object of the run JSON. */
     public static ObjectNode summaryTree(RunSummary s) {
         ObjectNode n = MAPPER.createObjectNode();
+        n.put("profile", "envoy");
         n.put("requests", s.requests());
         n.put("failed", s.failed());
         n.put("requests_during_fault", s.requestsDuringFault());

@@ -41,7 +41,44 @@ public final class EnvoyConfigReader {
             "dynamic_resources", "dynamicResources", "admin", "node", "layered_runtime", "layeredRuntime",
             "cluster_manager", "clusterManager", "overload_manager", "overloadManager");
 
+    /** Starts the message for a file whose structure is not Envoy configuration. */
+    public static final String NOT_ENVOY = "not Envoy configuration";
+
     private EnvoyConfigReader() {
+    }
+
+    /**
+     * Refuses a mapping read as a Cluster when most of its top-level keys are not Cluster fields (a Helm values
+     * file with a {@code name:} key is not a cluster), naming what was found. A cluster with a field newer than
+     * the bundled protos still reads, with a note.
+     */
+    private static void refuseUnlessCluster(Located node, String what) {
+        if (!(node.value() instanceof Map<?, ?> map) || map.isEmpty()) {
+            return;
+        }
+        // a cluster whose only other key is a misspelt outlier_detection is a typo, not another format
+        @SuppressWarnings("unchecked")
+        Map<String, Located> fields = (Map<String, Located>) map;
+        OutlierKeyTypos.check(fields, "", List.of("outlier_detection", "outlierDetection"));
+        List<String> keys = new ArrayList<>();
+        int known = 0;
+        for (Object k : map.keySet()) {
+            String key = (String) k;
+            keys.add(key);
+            if (Cluster.getDescriptor().findFieldByName(key) != null || Cluster.getDescriptor().getFields().stream()
+                    .anyMatch(f -> f.getJsonName().equals(key)) || key.equals("@type")) {
+                known++;
+            }
+        }
+        if (known * 2 > keys.size()) {
+            return;
+        }
+        Object kind = map.get("kind") instanceof Located l ? l.value() : null;
+        throw new InputException(node.origin() + ": " + NOT_ENVOY + ": found " + what + " with top-level keys "
+                + String.join(", ", keys.subList(0, Math.min(keys.size(), 8))) + (keys.size() > 8 ? ", ..." : "")
+                + (kind != null ? " (kind " + Wording.describe(kind) + ")" : "") + ", of which "
+                + (known == 0 ? "none is" : known == 1 ? "only 1 is" : "only " + known + " are")
+                + " a field of an Envoy Cluster, and none of a bootstrap, a CDS DiscoveryResponse or a config dump");
     }
 
     /**
@@ -66,10 +103,16 @@ public final class EnvoyConfigReader {
         EnvoyConfig.Kind kind;
         List<ConfigDumps.Entry> dumps;
         Map<String, Integer> endpointCounts = Map.of();
+        List<String> v2Notes = new ArrayList<>();
         if (root.value() instanceof List<?> items) {
             kind = EnvoyConfig.Kind.CLUSTER_LIST;
             for (int i = 0; i < items.size(); i++) {
-                Located item = withoutType((Located) items.get(i), "[" + i + "]", types, CLUSTER_TYPE);
+                Located raw = (Located) items.get(i);
+                if (i == 0 && !V2Clusters.isV2(raw) && !(raw.value() instanceof Map<?, ?> m0 && m0.containsKey("@type"))) {
+                    refuseUnlessCluster(raw, "a list whose first item is a mapping");
+                }
+                Located item = V2Clusters.isV2(raw) ? V2Clusters.asV3(raw, "[" + i + "]", v2Notes)
+                        : withoutType(raw, "[" + i + "]", types, CLUSTER_TYPE);
                 item = shape.check(item, Cluster.getDescriptor(), "[" + i + "]");
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
                 clusterNodes.add(item);
@@ -77,7 +120,8 @@ public final class EnvoyConfigReader {
         } else if (root.value() instanceof Map<?, ?> map && !(dumps = ConfigDumps.clusters(root)).isEmpty()) {
             kind = EnvoyConfig.Kind.CONFIG_DUMP;
             for (ConfigDumps.Entry e : dumps) {
-                Located item = withoutType(e.cluster(), e.path(), types, CLUSTER_TYPE);
+                Located item = V2Clusters.isV2(e.cluster()) ? V2Clusters.asV3(e.cluster(), e.path(), v2Notes)
+                        : withoutType(e.cluster(), e.path(), types, CLUSTER_TYPE);
                 item = shape.check(item, Cluster.getDescriptor(), e.path());
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
                 clusterNodes.add(item);
@@ -104,6 +148,9 @@ public final class EnvoyConfigReader {
                 Located staticResources = child(body, "static_resources", "staticResources");
                 clusterNodes.addAll(staticResources == null ? List.of() : children(staticResources, "clusters"));
             } else if (declared == null || CLUSTER_TYPE.equals(declared)) {
+                if (declared == null) {
+                    refuseUnlessCluster(root, "a mapping");
+                }
                 kind = EnvoyConfig.Kind.CLUSTER;
                 Located body = shape.check(withoutType(root, "", types, declared), Cluster.getDescriptor(), "");
                 clusters.add((Cluster) parse(body, Cluster.newBuilder(), types, source));
@@ -118,8 +165,42 @@ public final class EnvoyConfigReader {
                     + "load_assignment, outlier_detection, ...), a list of clusters, a bootstrap or a CDS "
                     + "DiscoveryResponse, not " + Wording.describe(root.value()));
         }
+        List<String> notes = new ArrayList<>(v2Notes);
+        notes.addAll(shape.notes());
+        return finish(source, kind, clusters, clusterNodes, endpointCounts, text.lines().toList(), notes);
+    }
+
+    /**
+     * The Envoy clusters among resources embedded in another kind of file (a CiliumEnvoyConfig's
+     * {@code spec.resources}), each an {@code Any} with its {@code @type}; resources of other types are skipped.
+     *
+     * @param paths each node's path in the file, for messages
+     * @param lines the whole file's lines (the nodes carry the file's line numbers)
+     */
+    public static EnvoyConfig readEmbeddedClusters(List<Located> nodes, List<String> paths, String source,
+                                                   List<String> lines) {
+        ProtoTypes types = new ProtoTypes();
+        ProtoShape shape = new ProtoShape(types);
+        List<Cluster> clusters = new ArrayList<>();
+        List<Located> clusterNodes = new ArrayList<>();
+        List<String> v2Notes = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            Located raw = nodes.get(i);
+            Located item = V2Clusters.isV2(raw) ? V2Clusters.asV3(raw, paths.get(i), v2Notes)
+                    : withoutType(raw, paths.get(i), types, CLUSTER_TYPE);
+            item = shape.check(item, Cluster.getDescriptor(), paths.get(i));
+            clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
+            clusterNodes.add(item);
+        }
+        List<String> notes = new ArrayList<>(v2Notes);
+        notes.addAll(shape.notes());
+        return finish(source, EnvoyConfig.Kind.CLUSTER_LIST, clusters, clusterNodes, Map.of(), lines, notes);
+    }
+
+    private static EnvoyConfig finish(String source, EnvoyConfig.Kind kind, List<Cluster> clusters,
+                                      List<Located> clusterNodes, Map<String, Integer> endpointCounts,
+                                      List<String> lines, List<String> notes) {
         List<EnvoyCluster> out = new ArrayList<>();
-        List<String> lines = text.lines().toList();
         Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < clusters.size(); i++) {
             EnvoyCluster c = ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines);
@@ -133,7 +214,7 @@ public final class EnvoyConfigReader {
             }
             out.add(c);
         }
-        return new EnvoyConfig(source, kind, out, shape.notes());
+        return new EnvoyConfig(source, kind, out, notes);
     }
 
     private static String declaredType(Located node, ProtoTypes types) {

@@ -156,6 +156,11 @@ final class ProtoShape {
                 if (STRICT.contains(type.getFullName())) {
                     throw unknown(e.getValue(), fieldPath, type, key);
                 }
+                if (type.getFullName().equals("envoy.config.cluster.v3.Cluster")) {
+                    // outlier_detecton: Envoy rejects the cluster; read past, it would have no outlier detection
+                    OutlierKeyTypos.check(Map.of(key, e.getValue()), path,
+                            List.of("outlier_detection", "outlierDetection"));
+                }
                 notes.add(unknownNote(e.getValue(), fieldPath, type, key));
                 continue;
             }
@@ -241,7 +246,11 @@ final class ProtoShape {
         BigInteger n = null;
         if (v instanceof Long l) {
             n = BigInteger.valueOf(l);
-        } else if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0) {
+        } else if (v instanceof BigDecimal d && d.signum() == 0) {
+            n = BigInteger.ZERO;
+        } else if (v instanceof BigDecimal d && (long) d.precision() - d.scale() <= 40
+                && d.stripTrailingZeros().scale() <= 0) {
+            // compared with the range before the exact conversion: 1e100000000 has 100,000,001 digits
             n = d.toBigIntegerExact();
         } else if (v instanceof String s && INTEGER.matcher(s).matches()) {
             n = new BigInteger(s);

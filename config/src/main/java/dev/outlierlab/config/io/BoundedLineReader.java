@@ -54,14 +54,15 @@ public final class BoundedLineReader implements Closeable {
 
     /**
      * The whole text of a stream of UTF-8 bytes, line endings kept as they are, refused once it passes
-     * {@code maxChars} characters or a line passes {@link #MAX_LINE_CHARS}.
+     * {@code maxChars} characters or one value of a line passes {@link #MAX_LINE_CHARS} ({@link ScalarRun}).
      *
      * @param what how to name the limit in the message, e.g. {@code "8 MiB"}
      */
     public static String readText(InputStream stream, String source, long maxChars, String what) {
         BoundedLineReader r = of(stream, source);
         StringBuilder text = new StringBuilder();
-        int lineLength = 0;
+        // the bound is on one scalar, not one line: a minified JSON configuration is one long line of short values
+        ScalarRun run = new ScalarRun();
         r.lineNumber = 1;
         int c;
         while ((c = r.read()) >= 0) {
@@ -73,8 +74,8 @@ public final class BoundedLineReader implements Closeable {
                 if (c == '\n' || r.peek() != '\n') {
                     r.lineNumber++;
                 }
-                lineLength = 0;
-            } else if (++lineLength > r.maxLineChars) {
+                run.accept((char) c);
+            } else if (run.accept((char) c) > r.maxLineChars) {
                 throw r.tooLong();
             }
         }

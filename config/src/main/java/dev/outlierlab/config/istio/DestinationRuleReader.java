@@ -54,13 +54,19 @@ public final class DestinationRuleReader {
      * @param lines the file's lines, for the lines of keys
      */
     public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port) {
+        return policies(resource, source, lines, port, DestinationRuleController.ISTIOD);
+    }
+
+    /** The policies of a DestinationRule as {@code controller} translates them. */
+    public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port,
+                                             DestinationRuleController controller) {
         String api = resource.apiVersion();
         if (api == null || !VERSIONS.contains(api)) {
             Located at = resource.get("apiVersion") != null ? resource.get("apiVersion") : resource.node();
             throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
                     + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
         }
-        return rule(resource.node(), map(resource.node(), "(document)"), source, lines, port);
+        return rule(resource.node(), map(resource.node(), "(document)"), source, lines, port, controller);
     }
 
     /**
@@ -75,7 +81,7 @@ public final class DestinationRuleReader {
     public static List<IstioPolicy> fromTrafficPolicy(String name, String namespace, String host, Located policy,
                                                       String path, Located owner, String source, List<String> lines,
                                                       Integer port) {
-        Rule r = new Rule(name, namespace, host, source, lines);
+        Rule r = new Rule(name, namespace, host, source, lines, DestinationRuleController.ISTIOD);
         List<IstioPolicy> out = new ArrayList<>();
         for (Scope s : scopes(policy, path, owner, port)) {
             out.add(r.policy(null, s));
@@ -84,7 +90,7 @@ public final class DestinationRuleReader {
     }
 
     private static List<IstioPolicy> rule(Located resource, Map<String, Located> r, String source, List<String> lines,
-                                          Integer port) {
+                                          Integer port, DestinationRuleController controller) {
         Map<String, Located> metadata = r.containsKey("metadata") ? map(r.get("metadata"), "metadata") : Map.of();
         String name = string(metadata.get("name"));
         if (name == null || name.isBlank()) {
@@ -97,7 +103,7 @@ public final class DestinationRuleReader {
         }
         Map<String, Located> spec = map(specNode, "spec");
         String host = string(spec.get("host"));
-        Rule top = new Rule(name, namespace, host, source, lines);
+        Rule top = new Rule(name, namespace, host, source, lines, controller);
 
         Located policyNode = spec.get("trafficPolicy");
         List<IstioPolicy> out = new ArrayList<>();
@@ -143,6 +149,7 @@ public final class DestinationRuleReader {
             return out;
         }
         Map<String, Located> policy = map(policyNode, path);
+        dev.outlierlab.config.envoy.OutlierKeyTypos.check(policy, path, List.of("outlierDetection"));
         Scope general = new Scope(path, policyNode, policy.get("outlierDetection"), port, false);
         List<Scope> portLevel = new ArrayList<>();
         Located pls = policy.get("portLevelSettings");
@@ -151,6 +158,7 @@ public final class DestinationRuleReader {
                 Located entry = (Located) entries.get(i);
                 String entryPath = path + ".portLevelSettings[" + i + "]";
                 Map<String, Located> e = map(entry, entryPath);
+                dev.outlierlab.config.envoy.OutlierKeyTypos.check(e, entryPath, List.of("outlierDetection"));
                 Integer number = portNumber(e.get("port"), entryPath);
                 // GetPortLevelTrafficPolicy: the entry replaces the whole policy for its port, no inheritance
                 portLevel.add(new Scope(entryPath, entry, e.get("outlierDetection"), number, true));
@@ -185,14 +193,15 @@ public final class DestinationRuleReader {
     }
 
     /** The parts of a rule every policy of it shares. */
-    private record Rule(String name, String namespace, String host, String source, List<String> lines) {
+    private record Rule(String name, String namespace, String host, String source, List<String> lines,
+                        DestinationRuleController controller) {
         IstioPolicy policy(String subset, Scope s) {
             if (s.outlierDetection == null || s.outlierDetection.value() == null) {
                 return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
                         SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of());
             }
             String path = s.path + ".outlierDetection";
-            IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path);
+            IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
             return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
                     t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes());

@@ -54,6 +54,19 @@ final class IstioOutlierTranslator {
 
     @SuppressWarnings("unchecked")
     static Result translate(Located node, String path) {
+        return translate(node, path, DestinationRuleController.ISTIOD);
+    }
+
+    /**
+     * Translates as {@code controller} does. kgateway (kgateway-dev/kgateway at commit
+     * 06ff8b9d6ce36702df2b643b84d80cc7a3b6a3ba, {@code internal/kgateway/extensions2/plugins/destrule/
+     * destrule_plugin.go}, {@code processUpstream}) follows istiod except that it sets no
+     * {@code enforcing_success_rate} (Envoy's 100: success rate stays on) and no {@code enforcing_consecutive_5xx}
+     * (Envoy's 100, even for {@code consecutive5xxErrors: 0}).
+     */
+    @SuppressWarnings("unchecked")
+    static Result translate(Located node, String path, DestinationRuleController controller) {
+        boolean kgateway = controller == DestinationRuleController.KGATEWAY;
         if (!(node.value() instanceof Map)) {
             throw new InputException(node.origin() + ": " + path + ": expected a mapping of Istio outlier settings ("
                     + String.join(", ", new TreeSet<>(FIELDS)) + ")");
@@ -72,11 +85,20 @@ final class IstioOutlierTranslator {
         Map<OutlierSetting, String> from = new EnumMap<>(OutlierSetting.class);
         List<String> warnings = new ArrayList<>();
 
-        set.put(OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
-        from.put(OutlierSetting.ENFORCING_SUCCESS_RATE, "Istio always sets 0: success-rate ejection off");
-
-        consecutive(od, "consecutive5xxErrors", path, OutlierSetting.CONSECUTIVE_5XX,
-                OutlierSetting.ENFORCING_CONSECUTIVE_5XX, set, from);
+        if (kgateway) {
+            from.put(OutlierSetting.ENFORCING_SUCCESS_RATE, "kgateway sets none: Envoy default 100, success rate on");
+            Long n5xx = uint32(od, "consecutive5xxErrors", path);
+            if (n5xx != null) {
+                set.put(OutlierSetting.CONSECUTIVE_5XX, n5xx);
+                from.put(OutlierSetting.CONSECUTIVE_5XX, "consecutive5xxErrors: " + n5xx);
+                from.put(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, "kgateway sets none: Envoy default 100");
+            }
+        } else {
+            set.put(OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
+            from.put(OutlierSetting.ENFORCING_SUCCESS_RATE, "Istio always sets 0: success-rate ejection off");
+            consecutive(od, "consecutive5xxErrors", path, OutlierSetting.CONSECUTIVE_5XX,
+                    OutlierSetting.ENFORCING_CONSECUTIVE_5XX, set, from);
+        }
         consecutive(od, "consecutiveGatewayErrors", path, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
                 OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, set, from);
         Long interval = duration(od, "interval", path);

@@ -42,10 +42,55 @@ public final class EnvoyGatewayPolicies {
         Located spec = r.get("spec");
         Located hcNode = spec != null && spec.value() instanceof java.util.Map<?, ?> m
                 && m.get("healthCheck") instanceof Located l ? l : null;
+        TranslatedPolicy p = translate(r, hcNode, "spec.healthCheck", source, lines);
+        return p == null ? List.of() : List.of(p);
+    }
+
+    /**
+     * The outlier settings of every {@code backendSettings.healthCheck.passive} in the resource: an
+     * EnvoyExtensionPolicy's ext-proc and Wasm backends, a SecurityPolicy's remote JWKS, ext-auth and OIDC
+     * providers, an EnvoyProxy's telemetry backends. Envoy Gateway builds each of those clusters' outlier
+     * detection with the same {@code buildPassiveHealthCheck} as a BackendTrafficPolicy's
+     * ({@code internal/gatewayapi/clustersettings.go}), so the same translation applies.
+     */
+    public static List<TranslatedPolicy> readBackendSettings(Manifests.Resource r, String source, List<String> lines) {
+        List<TranslatedPolicy> out = new java.util.ArrayList<>();
+        Located spec = r.get("spec");
+        if (spec != null) {
+            collect(r, spec, "spec", source, lines, out);
+        }
+        return out;
+    }
+
+    private static void collect(Manifests.Resource r, Located node, String path, String source, List<String> lines,
+                                List<TranslatedPolicy> out) {
+        if (node.value() instanceof java.util.Map<?, ?> map) {
+            for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+                Located child = (Located) e.getValue();
+                String childPath = path + "." + e.getKey();
+                if ("backendSettings".equals(e.getKey()) && child.value() instanceof java.util.Map<?, ?> bs
+                        && bs.get("healthCheck") instanceof Located hc) {
+                    TranslatedPolicy p = translate(r, hc, childPath + ".healthCheck", source, lines);
+                    if (p != null) {
+                        out.add(p);
+                    }
+                } else {
+                    collect(r, child, childPath, source, lines, out);
+                }
+            }
+        } else if (node.value() instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                collect(r, (Located) list.get(i), path + "[" + i + "]", source, lines, out);
+            }
+        }
+    }
+
+    private static TranslatedPolicy translate(Manifests.Resource r, Located hcNode, String hcPath, String source,
+                                              List<String> lines) {
         // healthCheck is one field among many of a BackendTrafficPolicy: only its own keys are checked
-        ResourceFields hc = ResourceFields.of(hcNode, "spec.healthCheck", HEALTH_CHECK);
+        ResourceFields hc = ResourceFields.of(hcNode, hcPath, HEALTH_CHECK);
         if (hc == null || hc.node("passive") == null) {
-            return List.of();
+            return null;
         }
         Located passiveNode = hc.node("passive");
         ResourceFields p = ResourceFields.of(passiveNode, hc.path("passive"), PASSIVE);
@@ -91,10 +136,13 @@ public final class EnvoyGatewayPolicies {
             t.other("common_lb_config.healthy_panic_threshold", Long.toString(panicSet), "panicThreshold: " + panicSet);
         }
         HealthCheckSpec active = active(hc);
-        String name = r.name() == null ? "BackendTrafficPolicy" : r.name();
-        return List.of(new TranslatedPolicy("BackendTrafficPolicy", name, path, source,
+        String kind = r.kind() == null ? "BackendTrafficPolicy" : r.kind();
+        String name = (r.name() == null ? kind : r.name())
+                + (hcPath.equals("spec.healthCheck") ? "" : " " + hcPath.replaceFirst("^spec\\.", "")
+                .replaceFirst("\\.backendSettings\\.healthCheck$", ""));
+        return new TranslatedPolicy(kind, name, path, source,
                 SourceLines.keyLine(lines, SourceLines.lineOf(passiveNode), "passive"), config, panic, active,
-                t.fields(config), List.of()));
+                t.fields(config), List.of());
     }
 
     private static HealthCheckSpec active(ResourceFields hc) {

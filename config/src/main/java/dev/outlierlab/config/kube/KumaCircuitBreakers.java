@@ -1,5 +1,8 @@
 package dev.outlierlab.config.kube;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
+
 import dev.outlierlab.config.envoy.SourceLines;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -35,6 +38,9 @@ public final class KumaCircuitBreakers {
             "splitExternalAndLocalErrors", "detectors", "healthyPanicThreshold");
     private static final Set<String> DETECTORS = Set.of("totalFailures", "gatewayFailures", "localOriginFailures",
             "successRate", "failurePercentage");
+
+    /** The largest factor whose thousandths fit Envoy's uint32 success_rate_stdev_factor. */
+    private static final BigDecimal MAX_FACTOR = new BigDecimal("4294967.295");
 
     private KumaCircuitBreakers() {
     }
@@ -135,6 +141,12 @@ public final class KumaCircuitBreakers {
         BigDecimal factor = f.decimal("standardDeviationFactor");
         if (factor != null) {
             // Kuma: uint32(dec.Mul(1000).IntPart())
+            // compared with uint32's range before the exact product: 1e100000000 must not wrap to 0
+            if (factor.signum() < 0 || factor.compareTo(MAX_FACTOR) > 0) {
+                throw new InputException(f.node("standardDeviationFactor").origin() + ": " + f.path("standardDeviationFactor")
+                        + ": " + Wording.describe(factor) + " is not allowed; expected a "
+                        + "factor from 0 to 4294967.295 (Kuma stores it in thousandths, as a uint32)");
+            }
             long thousandths = factor.multiply(BigDecimal.valueOf(1000)).longValue();
             t.set(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR, thousandths, "detectors.successRate.standardDeviationFactor: "
                     + f.text(f.node("standardDeviationFactor")) + " (Kuma multiplies it by 1000)");

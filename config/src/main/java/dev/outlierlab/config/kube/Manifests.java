@@ -60,11 +60,42 @@ public final class Manifests {
                 for (Object item : list) {
                     out.add(resource((Located) item));
                 }
+            } else if (isCollection(map)) {
+                // Envoy Gateway's translator inputs: top-level keys (gateways, httpRoutes, backendTrafficPolicies,
+                // envoyProxyForGatewayClass, ...) each holding resources or a list of them
+                for (Object v : map.values()) {
+                    Located value = (Located) v;
+                    if (value.value() instanceof List<?> list) {
+                        list.forEach(item -> out.add(resource((Located) item)));
+                    } else if (value.value() instanceof Map<?, ?>) {
+                        out.add(resource(value));
+                    }
+                }
             } else {
                 out.add(resource(root));
             }
         }
         return out;
+    }
+
+    /**
+     * A mapping without kind whose every value is a resource or a list of resources (each a mapping with kind),
+     * as Envoy Gateway's {@code internal/gatewayapi/testdata/*.in.yaml} are.
+     */
+    private static boolean isCollection(Map<?, ?> map) {
+        if (map.isEmpty() || map.containsKey("kind") || map.containsKey("apiVersion") || map.containsKey("type")) {
+            return false;
+        }
+        for (Object v : map.values()) {
+            Object value = ((Located) v).value();
+            boolean ok = value instanceof Map<?, ?> m && m.containsKey("kind")
+                    || value instanceof List<?> list && list.stream().allMatch(x -> ((Located) x).value() instanceof Map<?, ?> m
+                    && m.containsKey("kind"));
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Resource resource(Located node) {

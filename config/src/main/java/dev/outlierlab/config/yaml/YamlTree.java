@@ -2,6 +2,7 @@ package dev.outlierlab.config.yaml;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.io.ScalarRun;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -89,20 +90,18 @@ public final class YamlTree {
     }
 
     private static void checkLineLengths(String text, String source, int lineOffset) {
+        // the bound is on one scalar (SnakeYAML's quadratic case), not on a line: see ScalarRun
         int line = 1 + lineOffset;
-        int start = 0;
-        for (int i = 0; i <= text.length(); i++) {
-            char c = i == text.length() ? '\n' : text.charAt(i);
-            if (c == '\n' || c == '\r') {
-                if (i - start > BoundedLineReader.MAX_LINE_CHARS) {
-                    throw new InputException(source + ":" + line + ": line " + line + " is longer than "
-                            + String.format(java.util.Locale.ROOT, "%,d", BoundedLineReader.MAX_LINE_CHARS)
-                            + " characters, the limit for one line; is this the right file?");
-                }
-                if (!(c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
-                    line++;
-                }
-                start = i + 1;
+        ScalarRun run = new ScalarRun();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (run.accept(c) > BoundedLineReader.MAX_LINE_CHARS) {
+                throw new InputException(source + ":" + line + ": line " + line + " is longer than "
+                        + String.format(java.util.Locale.ROOT, "%,d", BoundedLineReader.MAX_LINE_CHARS)
+                        + " characters, the limit for one line; is this the right file?");
+            }
+            if (c == '\n' || c == '\r' && !(i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
+                line++;
             }
         }
     }

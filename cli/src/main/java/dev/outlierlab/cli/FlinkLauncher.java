@@ -1,0 +1,101 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code --engine flink}: runs the same command in a JVM of its own on the class path of the flink module's job
+ * jar and the Flink libraries beside it ({@code flink/target/outlier-lab-flink.jar} and {@code flink-lib/}, or
+ * the directory {@code OUTLIER_LAB_FLINK_DIR} names), where Flink's local MiniCluster runs the job. The command
+ * itself never loads a Flink class, so its jar, its class-data archive and its start stay as they are; the
+ * child's output and exit status are the command's. {@code OUTLIER_LAB_FLINK_JAVA_OPTS} adds JVM options.
+ */
+final class FlinkLauncher {
+    static final String MAIN = "dev.outlierlab.flink.FlinkMain";
+
+    private FlinkLauncher() {
+    }
+
+    /** Runs {@code spec}'s command, with the arguments it was given, in the flink module's JVM. */
+    static int run(CommandSpec spec) {
+        Path dir = jobDirectory();
+        Path jar = dir.resolve("outlier-lab-flink.jar");
+        Path lib = dir.resolve("flink-lib");
+        if (!Files.isRegularFile(jar) || !Files.isDirectory(lib)) {
+            throw new InputException("--engine flink: the Flink job jar " + jar + " is not built; build it with "
+                    + "'mvn -B -q -pl flink -am package -DskipTests' (./outlier-lab does when --engine flink is given)");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xlog:disable");
+        command.add("-Xlog:all=warning:stderr");
+        String opts = System.getenv("OUTLIER_LAB_FLINK_JAVA_OPTS");
+        if (opts != null && !opts.isBlank()) {
+            command.addAll(List.of(opts.trim().split("\\s+")));
+        }
+        command.add("-cp");
+        command.add(jar + java.io.File.pathSeparator + lib.resolve("*"));
+        command.add(MAIN);
+        // the command line as given ("replay ..."), which the job's entry point parses as the command does
+        command.addAll(spec.root().commandLine().getParseResult().originalArgs());
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+            Thread errors = copying(child.getErrorStream(), err);
+            Thread output = copying(child.getInputStream(), out);
+            int status = child.waitFor();
+            output.join();
+            errors.join();
+            return status;
+        } catch (IOException e) {
+            throw new InputException("--engine flink: cannot start " + command.get(0) + " (" + e.getMessage() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InputException("--engine flink: interrupted while the job ran");
+        }
+    }
+
+    /** Where the job jar is: {@code OUTLIER_LAB_FLINK_DIR}, else {@code flink/target} of this checkout. */
+    static Path jobDirectory() {
+        String given = System.getenv("OUTLIER_LAB_FLINK_DIR");
+        if (given != null && !given.isBlank()) {
+            return Path.of(given);
+        }
+        try {
+            // cli/target/outlier-lab.jar or cli/target/classes: three levels up is the checkout
+            Path here = Path.of(FlinkLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return here.getParent().getParent().getParent().resolve("flink").resolve("target");
+        } catch (URISyntaxException | NullPointerException e) {
+            return Path.of("flink", "target");
+        }
+    }
+
+    private static Thread copying(InputStream from, PrintWriter to) {
+        Thread t = new Thread(() -> {
+            try (Reader r = new InputStreamReader(from, StandardCharsets.UTF_8)) {
+                char[] buffer = new char[8192];
+                for (int n = r.read(buffer); n >= 0; n = r.read(buffer)) {
+                    to.write(buffer, 0, n);
+                }
+                to.flush();
+            } catch (IOException e) {
+                to.flush();
+            }
+        }, "flink-job-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+}

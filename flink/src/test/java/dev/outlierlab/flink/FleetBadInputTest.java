@@ -1,0 +1,117 @@
+package dev.outlierlab.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input gets the command's one message and exit status 2 from the job as from {@code replay}, and nothing
+ * partial is written as a report; directories and globs are read as the files they hold, and {@code --output}
+ * writes the report last with each detector's decisions.
+ */
+class FleetBadInputTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    Path dir;
+
+    private static List<String> args(String... a) {
+        return new ArrayList<>(Arrays.asList(a));
+    }
+
+    private static void sameRefusal(List<String> args) {
+        Runs local = Runs.local(args);
+        Runs job = Runs.flink(args, 2);
+        assertThat(local.status()).isEqualTo(2);
+        assertThat(job.status()).as(job.err()).isEqualTo(2);
+        assertThat(job.err()).isEqualTo(local.err()).startsWith("outlier-lab: ").doesNotContain("Exception");
+        assertThat(job.out()).isEmpty();
+    }
+
+    @Test
+    void aPathThatDoesNotExistIsRefusedAsReplayRefusesIt() {
+        sameRefusal(args("replay", dir.resolve("nothere.log").toString(), "--log-format", "envoy"));
+    }
+
+    @Test
+    void aFormatThatDoesNotParseIsRefusedWithTheFirstBadLines() throws Exception {
+        Path garbage = dir.resolve("garbage.log");
+        Files.writeString(garbage, "garbage\nmore garbage\n");
+        sameRefusal(args("replay", garbage.toString(), "--log-format", "envoy"));
+        sameRefusal(args("replay", garbage.toString()));
+    }
+
+    @Test
+    void aLogThatCannotBeReadToItsEndFailsTheJobWithTheFileAndLineAndWritesNoReport() throws Exception {
+        List<String> logs = FleetLogs.write(dir, "envoy", 2, 20_000, 3);
+        byte[] text = Files.readAllBytes(Path.of(logs.get(1)));
+        Path gz = dir.resolve("proxy-01.log.gz");
+        try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            o.write(text);
+        }
+        byte[] zipped = Files.readAllBytes(gz);
+        Files.write(gz, Arrays.copyOf(zipped, zipped.length / 2));
+        List<String> a = args("replay", logs.get(0), gz.toString(), "--log-format", "envoy");
+        sameRefusal(a);
+        Path out = dir.resolve("out");
+        a.addAll(List.of("--output", out.toString()));
+        Runs job = Runs.flink(a, 2);
+        assertThat(job.status()).isEqualTo(2);
+        assertThat(job.err()).contains("proxy-01.log.gz:").contains("cannot be read");
+        assertThat(out.resolve("report.txt")).doesNotExist();
+    }
+
+    @Test
+    void aLineWithoutTheInstanceFieldIsRefusedByTheJob() throws Exception {
+        Path log = dir.resolve("app.jsonl");
+        Files.writeString(log, "{\"start_time\":\"2026-01-01T00:00:00.000Z\",\"response_code\":200,\"response_flags\":\"-\","
+                + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\",\"pod\":\"a\"}\n"
+                + "{\"start_time\":\"2026-01-01T00:00:01.000Z\",\"response_code\":200,\"response_flags\":\"-\","
+                + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\"}\n");
+        Runs job = Runs.flink(args("replay", log.toString(), "--log-format", "json", "--instance-field", "pod"), 1);
+        assertThat(job.status()).as(job.out()).isEqualTo(2);
+        assertThat(job.err()).isEqualTo("outlier-lab: --instance-field pod: " + log + ":2 names no proxy instance "
+                + "(cluster c, 1 line); the job keeps a detector per cluster and proxy instance, so every line must "
+                + "name its instance\n");
+        assertThat(job.out()).isEmpty();
+    }
+
+    @Test
+    void aDirectoryAndAGlobAreTheirFilesInNameOrderAndOutputWritesTheReportAndEachDetector() throws Exception {
+        Path logs = dir.resolve("logs");
+        Files.createDirectories(logs);
+        List<String> files = FleetLogs.write(logs, "istio", 3, 5_000, 11);
+        List<String> localArgs = args("replay");
+        localArgs.addAll(files);
+        localArgs.addAll(List.of("--log-format", "istio"));
+        Runs local = Runs.local(localArgs);
+        assertThat(local.status()).as(local.err()).isZero();
+        String body = local.out().substring(local.out().indexOf('\n'));
+        Runs directory = Runs.flink(args("replay", logs.toString(), "--log-format", "istio"), 2);
+        assertThat(directory.out()).isEqualTo("outlier-lab replay: " + logs + " (format istio)" + body);
+        Runs glob = Runs.flink(args("replay", logs + "/proxy-*.log", "--log-format", "istio"), 2);
+        assertThat(glob.out()).isEqualTo("outlier-lab replay: " + logs + "/proxy-*.log (format istio)" + body);
+
+        Path out = dir.resolve("out");
+        Runs written = Runs.flink(args("replay", logs.toString(), "--log-format", "istio", "--output", out.toString(),
+                "--detector-event-logs"), 2);
+        assertThat(written.status()).as(written.err()).isZero();
+        assertThat(written.out()).startsWith("outlier-lab replay: ").contains(out.resolve("report.txt").toString());
+        assertThat(Files.readString(out.resolve("report.txt"))).isEqualTo(directory.out());
+        assertThat(Files.readString(out.resolve("detectors/000000.txt"))).startsWith("\n== cluster outbound|80||service-");
+        assertThat(out.resolve("detectors/000000.envoy-events.log")).exists();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.outlierlab.flink;
+
+import dev.outlierlab.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The command's exit status, output and errors: local {@code replay}, or the job on the test's MiniCluster. */
+record Runs(int status, String out, String err) {
+    static Runs local(List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Main.execute(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Runs(status, out.toString(), err.toString());
+    }
+
+    static Runs flink(List<String> args, int parallelism) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--engine", "flink", "--parallelism", Integer.toString(parallelism)));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = FlinkMain.execute(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Runs(status, out.toString(), err.toString());
+    }
+}

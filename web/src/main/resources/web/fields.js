@@ -75,3 +75,24 @@ export function applyNumber(def, value, s, state) {
   }
   return true;
 }
+
+/**
+ * Shows {@code message} under a control (null clears it), linked to the input for screen readers: where a
+ * refused value is explained, beside the control the user is editing.
+ */
+export function markField(input, message) {
+  const box = input.closest('.field');
+  let msg = box.querySelector('.field-msg');
+  if (!message) {
+    msg?.remove();
+    input.removeAttribute('aria-invalid');
+    return;
+  }
+  if (!msg) {
+    msg = el('p', { class: 'field-msg', id: `m-${input.id}` });
+    box.append(msg);
+    input.setAttribute('aria-errormessage', msg.id);
+  }
+  msg.textContent = message;
+  input.setAttribute('aria-invalid', 'true');
+}

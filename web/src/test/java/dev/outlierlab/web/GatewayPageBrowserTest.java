@@ -162,6 +162,7 @@ class GatewayPageBrowserTest {
         String text = Files.readString(file);
         JsonNode doc = JSON.readTree(text);
         assertThat(doc.get("profile").asText()).isEqualTo("gateway");
+        assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
         assertThat(doc.get("link").asText()).contains("#scenario=%7B%22profile%22%3A%22gateway%22");
         // the CLI's reader takes the file as it is (outlier-lab run FILE), and the run gives the page's figures
         ScenarioReader.Profiled read = ScenarioReader.readProfiled(text, file.getFileName().toString(), List.of());

@@ -8,7 +8,7 @@ import { EXPORT_SCHEMA, download, postRun, serverTiming, slug } from './api.js';
 import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
-import { applyNumber, field, markField, shownValue } from './fields.js';
+import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
 import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
 
@@ -175,6 +175,7 @@ async function run() {
   setBusy(false);
   if (!answer.ok) {
     showError(answer.error);
+    markRefusedKey(controls, answer.error);
     return;
   }
   showError(null);

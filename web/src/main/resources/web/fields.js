@@ -96,3 +96,10 @@ export function markField(input, message) {
   msg.textContent = message;
   input.setAttribute('aria-invalid', 'true');
 }
+
+/** Shows a server's refusal under the control whose scenario key it names first, if one does. */
+export function markRefusedKey(controls, message) {
+  const named = controls.filter(({ def }) => message.includes(`${def.path}:`) || message.includes(`${def.path} `))
+    .sort((a, b) => message.indexOf(a.def.path) - message.indexOf(b.def.path) || b.def.path.length - a.def.path.length)[0];
+  if (named) markField(named.input, message);
+}

@@ -5,7 +5,7 @@
 // file that `outlier-lab run` reads (its "inputs" are the scenario).
 
 import { EXPORT_SCHEMA, download, postRun, slug } from './api.js';
-import { applyNumber, field, markField, shownValue } from './fields.js';
+import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
 import { describeTimeline, drawGatewayCharts, resizeGatewayCharts } from './gateway-charts.js';
 import { count, el, hostCount, percent, secs } from './render.js';
 import { clone, diff, merge, normalize, setPath } from './scenario.js';
@@ -185,6 +185,7 @@ async function run() {
   setBusy(false);
   if (!answer.ok) {
     showError(answer.error);
+    markRefusedKey(controls, answer.error);
     return;
   }
   showError(null);

@@ -30,6 +30,9 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
         JsonNode doc = JSON.readTree(file.toFile());
         JsonNode want = expected(cap34());
         assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
+        assertThat(ExportSchema.errors(doc)).as("docs/schema/lab-export.v1.schema.json").isEmpty();
+        assertThat(ExportSchema.errors(((com.fasterxml.jackson.databind.node.ObjectNode) doc.deepCopy()).set("metrics", doc.get("summary"))))
+                .as("the old key name breaks the schema").isNotEmpty();
         assertThat(doc.has("metrics")).as("the CLI's key names, not the old ones").isFalse();
         assertThat(doc.has("trace")).isFalse();
         assertSameJson(doc.get("inputs"), want.get("scenario"));

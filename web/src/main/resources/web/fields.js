@@ -45,6 +45,8 @@ export function shownValue(def, s, lastFault) {
   else if (def.path.startsWith(FAULT)) v = getPath(fault ?? lastFault, def.path.slice(FAULT.length));
   else if (def.path === 'cluster.hosts') v = Array.isArray(s.cluster.hosts) ? s.cluster.hosts.length : s.cluster.hosts;
   else v = getPath(s, def.path);
+  // the scenario as run leaves traffic.clients out when there is one caller
+  if (v == null && def.path === 'traffic.clients') v = 1;
   if (def.kind === 'seconds') v = seconds(v);
   if (def.kind === 'weights') v = (v ?? []).join(', ');
   return v == null ? '' : String(v);

@@ -65,6 +65,8 @@ class LabPageFirstLookBrowserTest extends LabPageBrowserFixture {
         open("");
         clickPreset("cap-34");
         assertThat(metric("failed-requests")).isEqualTo("990");
+        assertThat(driver.findElements(By.cssSelector("#controls input:invalid"))).as("no control starts refused").isEmpty();
+        assertThat(inputValue("clients")).isEqualTo("1");
         WebElement in = input("max_ejection_percent");
         in.clear();
         in.sendKeys("340", Keys.TAB);

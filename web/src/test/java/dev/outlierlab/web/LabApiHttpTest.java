@@ -46,7 +46,7 @@ class LabApiHttpTest {
     @Test
     void requestsAreHandledByABoundedPool() throws Exception {
         java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) server.executor();
-        assertThat(pool.getMaximumPoolSize()).isEqualTo(128);
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(LabServer.DEFAULT_THREADS);
         assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
         java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {

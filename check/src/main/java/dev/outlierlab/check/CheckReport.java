@@ -17,11 +17,18 @@ import java.util.Set;
  * @param file  what was checked, as given: a file name, {@code -} for standard input, or a list
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
+ * @param clients the {@code --clients} given (callers sharing {@code rps}, each its own detector), 1 by default
  */
-public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
+public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps,
+        int clients) {
     public CheckReport {
         targets = List.copyOf(targets);
         findings = List.copyOf(findings);
+    }
+
+    /** A report for one caller. */
+    public CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
+        this(file, targets, findings, hosts, rps, 1);
     }
 
     /** Checks every target of one file. */
@@ -37,6 +44,12 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
     /** Checks every target of every file read, under the rules of an Envoy release. */
     public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
             EnvoyVersion version) {
+        return ofFiles(label, inputs, hosts, rps, version, 1);
+    }
+
+    /** Checks every target of every file read, with {@code rps} shared over {@code clients} callers. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
+            EnvoyVersion version, int clients) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
         // a finding said word for word from the same line is looked up by what it says, not by a scan of all
@@ -47,7 +60,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
-                for (Finding f : ConfigChecker.check(t, hosts, rps, version)) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps, version, clients)) {
                     Integer earlier = f.target().isEmpty() ? null : said.get(f.key());
                     if (earlier != null && !all.get(earlier).target().equals(f.target())) {
                         alsoFor.computeIfAbsent(earlier, k -> new LinkedHashSet<>()).add(f.target());
@@ -68,7 +81,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         List<Finding> ordered = new ArrayList<>(all.size());
         all.stream().filter(f -> f.rule() != Rule.FILE_NOT_READ).forEach(ordered::add);
         all.stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).forEach(ordered::add);
-        return new CheckReport(label, targets, ordered, hosts, rps);
+        return new CheckReport(label, targets, ordered, hosts, rps, clients);
     }
 
     /** The files among several that could not be read (their {@link Rule#FILE_NOT_READ} findings). */

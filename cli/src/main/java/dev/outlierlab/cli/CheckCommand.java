@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import dev.outlierlab.sim.scenario.TrafficSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -48,6 +49,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check deploy/ other.yaml",
             "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600 --clients 50",
+            "      600 rps from 50 caller pods: each sidecar sees 12 rps, 20 requests per host per 10 s",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
@@ -73,6 +76,11 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Requests per second to the cluster, for the request-volume checks.")
     Long rps;
 
+    @Option(names = "--clients", paramLabel = "P", defaultValue = "1",
+            description = {"Callers sharing --rps, each its own detector (a sidecar per calling pod, a gRPC channel):",
+                "the request-volume findings are then per caller. 600 rps over 50 callers is 12 rps each."})
+    int clients;
+
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
     Integer port;
 
@@ -88,6 +96,15 @@ public final class CheckCommand implements Callable<Integer> {
             description = {"The Envoy release whose rules the findings assume where releases differ (1.26 to",
                 "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
     String envoyVersion;
+
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = {"grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
+                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."})
+    String profile;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
+    String grpcImplementation;
 
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
@@ -111,6 +128,16 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** One file: a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
+    private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
+        dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
+        if (GrpcCheckInputs.isServiceConfig(text)) {
+            return GrpcCheckInputs.serviceConfig(text, source, impl);
+        }
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
+    }
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -125,6 +152,17 @@ public final class CheckCommand implements Callable<Integer> {
         }
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
+        }
+        if (profile != null && !profile.equals("grpc")) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; expected grpc (Envoy's rules are"
+                    + " the default)");
+        }
+        GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
+        if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS || rps != null && clients > rps) {
+            throw new InputException("--clients: " + clients + " is not allowed; expected a whole number of callers "
+                    + "from 1 to " + (rps == null ? TrafficSpec.MAX_CLIENTS : Math.min(rps, TrafficSpec.MAX_CLIENTS))
+                    + (rps != null ? " (at most --rps, " + rps + ": every caller sends at least one request a second)"
+                            : ""));
         }
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
@@ -152,7 +190,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
-        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version);
+        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
         String out = switch (format) {
             case text -> FindingsText.render(report);
             case json -> FindingsJson.toJson(report);
@@ -172,7 +210,7 @@ public final class CheckCommand implements Callable<Integer> {
     private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
                       java.util.function.Supplier<String> text, boolean inDirectory) {
         try {
-            loaded.add(CheckInputs.read(text.get(), source, port, inDirectory));
+            loaded.add(readOne(text.get(), source, inDirectory));
         } catch (InputException e) {
             if (!several) {
                 throw e;

@@ -161,7 +161,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
-        ScenarioReader.Loaded loaded = clusterSource.apply(base);
+        ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
         refuseRepeatedLogs();
         if (engine == Engine.flink && fleet == null) {

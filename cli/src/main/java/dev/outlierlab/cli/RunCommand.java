@@ -10,6 +10,7 @@ import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.EnvoyStats;
 import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
+import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
@@ -18,6 +19,7 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayProgress;
+import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -138,10 +140,27 @@ public final class RunCommand implements Callable<Integer> {
                 "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."})
     String startTime;
 
+    @Option(names = "--profile", paramLabel = "LIST",
+            description = {"Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several",
+                "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."})
+    String profile;
+
+    @Option(names = "--service-config", paramLabel = "FILE",
+            description = {"profile grpc: take gRPC's settings from a service config (JSON, loadBalancingConfig with",
+                "outlier_detection_experimental and its childPolicy) instead of the scenario."})
+    Path serviceConfig;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "profile grpc: java (default, exact), go or core (read from source), see docs/grpc.md.")
+    String grpcImplementation;
+
     @Option(names = "--stats", paramLabel = "FORMAT",
             description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
                 "interface does: text (/stats) or prometheus (/stats/prometheus)."})
     StatsFormat stats;
+
+    /** The longest run (estimated) that the text report repeats with the other fault pattern. */
+    static final double MAX_CONTRAST_SECONDS = 5;
 
     /** Output formats of {@code run}. */
     enum OutputFormat { text, json }
@@ -175,6 +194,9 @@ public final class RunCommand implements Callable<Integer> {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         ScenarioReader.Profiled profiled = scenario.loadProfiled();
+        if (profile != null || serviceConfig != null || grpcImplementation != null || profiled.isGrpc()) {
+            return runProfiles(profiled);
+        }
         if (profiled.isGateway()) {
             return runGateway(profiled.gateway());
         }
@@ -182,18 +204,28 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
                     + "scenario's profile is envoy");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy(), scenario.allSets());
         // text shows the first --events decisions and counts the rest; JSON has them all
         RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
         String source = null;
+        String hinges = null;
         if (traceIn == null) {
-            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
-            work.check(estimate, "this run");
-            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
-            RunOptions watched = options.watchedBy(progress.next(estimate.units()));
+            // the text report says whether the other fault pattern changes the decisions: a second run, when short
+            WorkEstimate one = WorkEstimate.of(loaded.scenario());
+            boolean contrast = format == OutputFormat.text && stats == null
+                    && PatternContrast.swapped(loaded.scenario()) != null
+                    && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;
+            work.check(one, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", contrast ? one.plus(one).units() : one.units());
+            RunOptions watched = options.watchedBy(progress.next(one.units()));
             result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
                     : runWritingLog(loaded.scenario(), watched, start);
+            if (format == OutputFormat.text && stats == null) {
+                PatternContrast other = contrast ? PatternContrast.of(result, progress.next(one.units()))
+                        : PatternContrast.planned(result.scenario());
+                hinges = HingesText.render(result, other, commandText());
+            }
             progress.finish();
         } else {
             result = replay(loaded, options);
@@ -213,7 +245,7 @@ public final class RunCommand implements Callable<Integer> {
                     : EnvoyStats.prometheus(result.stats(), cluster);
         } else {
             text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
-                    : TextReport.render(result, maxEvents, source);
+                    : TextReport.render(result, maxEvents, source, hinges);
         }
         if (seriesFile != null) {
             OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
@@ -221,6 +253,62 @@ public final class RunCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** Under the gRPC profile, or several profiles side by side ({@link ProfileRun}). */
+    private Integer runProfiles(ScenarioReader.Profiled profiled) {
+        List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of("grpc");
+        if (profiled.isGateway()) {
+            throw new InputException("--profile, --service-config and --grpc-implementation take a profile: envoy or"
+                    + " profile: grpc scenario; this scenario's profile is gateway");
+        }
+        if (traceIn != null || accessLog != null || eventLog != null || stats != null || stagesFile != null
+                || seriesFile != null) {
+            throw new InputException("--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
+                    + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
+        }
+        if (profiles.equals(List.of("envoy"))) {
+            throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
+                    + "grpc, or envoy,grpc to compare");
+        }
+        if ((serviceConfig != null || grpcImplementation != null) && !profiles.contains("grpc")) {
+            throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
+        }
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        dev.outlierlab.config.grpc.GrpcSettings settings = ProfileRun.settings(profiled, loaded, serviceConfig,
+                grpcImplementation, clusterSource.envoyClusterName);
+        String text;
+        if (profiles.size() == 1 && profiles.get(0).equals("grpc")) {
+            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
+            work.check(estimate, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
+            RunOptions options = (format == OutputFormat.json ? RunOptions.DEFAULT
+                    : RunOptions.DEFAULT.keepingEvents(maxEvents)).watchedBy(progress.next(estimate.units()));
+            text = ProfileRun.single(loaded.scenario(), settings, options, format == OutputFormat.json, maxEvents);
+            progress.finish();
+        } else {
+            if (format == OutputFormat.json) {
+                throw new InputException("--format json: a comparison of profiles is text; run each profile with "
+                        + "--format json for its JSON");
+            }
+            text = ProfileRun.compare(profiles, loaded.scenario(), settings, work);
+        }
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** This command as typed, for the report's "see" lines: {@code ./outlier-lab run ARGS}, quoted for a shell. */
+    private String commandText() {
+        StringBuilder b = new StringBuilder("./outlier-lab run");
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            if (arg.equals("run") && b.length() == "./outlier-lab run".length()) {
+                continue;
+            }
+            b.append(' ').append(arg.matches("[A-Za-z0-9_./=:,\\[\\]@%+-]+") ? arg
+                    : "'" + arg.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
     }
 
     private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {

@@ -79,7 +79,7 @@ public final class ScenarioOptions {
                 profiled = ScenarioReader.readProfiled(text, name, sets);
             }
             return profiled.isGateway() ? profiled
-                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null);
+                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null, profiled.grpc());
         }
     }
 
@@ -119,6 +119,11 @@ public final class ScenarioOptions {
     List<String> allSets() {
         if (clients == null) {
             return sets;
+        }
+        if (clients < 1 || clients > dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS) {
+            throw new dev.outlierlab.config.InputException("--clients: " + clients + " is not allowed; expected a whole "
+                    + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
+                    + " (and at most traffic.rps)");
         }
         List<String> all = new ArrayList<>();
         all.add("traffic.clients=" + clients);

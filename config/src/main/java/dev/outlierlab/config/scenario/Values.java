@@ -168,8 +168,9 @@ final class Values {
         long nanos = duration(node, key, 0, true);
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && setting != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
-            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy reads "
-                    + setting.envoyName() + " in whole milliseconds, so this would be 0 ms)");
+            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy accepts it but reads "
+                    + setting.envoyName() + " in whole milliseconds, so this would be a 0 ms timer, which the lab does "
+                    + "not simulate)");
         }
         return truncated;
     }
@@ -217,14 +218,17 @@ final class Values {
         return k;
     }
 
-    /** A fault's failure pattern: even (the default), random or bursts. */
+    /**
+     * A fault's failure pattern: random (the default: real failures come at random, lab-model section 5), even
+     * (the seed's, which the default scenario names) or bursts.
+     */
     FaultPattern pattern(Located node, String key) {
         if (node == null || node.value() == null) {
-            return FaultPattern.EVEN;
+            return FaultPattern.RANDOM;
         }
         FaultPattern p = node.value() instanceof String s ? FaultPattern.byScenarioName(s) : null;
         if (p == null) {
-            throw error(node, key, node.value(), "one of even, random, bursts");
+            throw error(node, key, node.value(), "one of random (the default), even, bursts");
         }
         return p;
     }

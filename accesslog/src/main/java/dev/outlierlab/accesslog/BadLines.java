@@ -43,6 +43,23 @@ public final class BadLines {
     private long bad;
     private long lines;
     private long otherCluster;
+    private long stopAfter = Long.MAX_VALUE;
+
+    /** Thrown by the scan when more lines are bad than the caller allows: an endless bad input ends. */
+    public static final class LimitReached extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient BadLines lines;
+
+        LimitReached(BadLines lines) {
+            super("more bad lines than allowed", null, false, false);
+            this.lines = lines;
+        }
+
+        /** The counts when the scan stopped. */
+        public BadLines lines() {
+            return lines;
+        }
+    }
 
     void line() {
         lines++;
@@ -51,6 +68,9 @@ public final class BadLines {
     void bad(int input, String source, long line, String why) {
         bad++;
         keep(input, new Bad(source, line, why));
+        if (bad > stopAfter) {
+            throw new LimitReached(this);
+        }
     }
 
     /** Keeps {@code b} among the first {@value #KEPT} by input, then line. */
@@ -84,6 +104,11 @@ public final class BadLines {
         for (Bad b : c.first()) {
             keep(input, b);
         }
+    }
+
+    /** Makes the scan stop with {@link LimitReached} once more than {@code n} lines are bad. */
+    void stopAfter(long n) {
+        stopAfter = n;
     }
 
     void notReported(Outcome outcome, long flags) {

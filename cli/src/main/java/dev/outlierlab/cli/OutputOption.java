@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code --output FILE} option of the commands that print a report: the report goes to FILE instead of
- * standard output, whole or not at all ({@link InputFiles#writeText}: a temporary file beside it, then moved over
+ * standard output, whole or not at all ({@link OutputFiles#writeText}: a temporary file beside it, then moved over
  * it; a device or pipe such as {@code /dev/stdout} is written in place). Without it the report is printed.
  */
 public final class OutputOption {
@@ -21,7 +21,7 @@ public final class OutputOption {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();
         } else {
-            InputFiles.writeText(output, text);
+            OutputFiles.writeText(output, "--output", text);
         }
     }
 }

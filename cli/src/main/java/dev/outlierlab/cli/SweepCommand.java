@@ -160,6 +160,7 @@ public final class SweepCommand implements Callable<Integer> {
         GatewayWorkEstimate gatewayTotal = GatewayWorkEstimate.NONE;
         for (Planned p : planned) {
             if (p.scenario().isGateway()) {
+                WorkOptions.checkMemory(p.scenario().gateway(), "this sweep");
                 gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
             } else {
                 total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
@@ -213,7 +214,9 @@ public final class SweepCommand implements Callable<Integer> {
                     GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of())));
         }
         RunOptions options = RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher);
-        RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
+        RunSummary summary = (loaded.isGrpc()
+                ? new dev.outlierlab.sim.grpc.GrpcProfile(loaded.grpc().config()).run(loaded.envoy().scenario(), options)
+                : Simulation.run(loaded.envoy().scenario(), options)).summary();
         return new Row(values, figures(summary), ResultJson.summaryTree(summary));
     }
 
@@ -249,7 +252,7 @@ public final class SweepCommand implements Callable<Integer> {
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
-            String runProfile = loaded.isGateway() ? "gateway" : "envoy";
+            String runProfile = loaded.isGateway() ? "gateway" : loaded.isGrpc() ? "grpc" : "envoy";
             if (profile != null && !profile.equals(runProfile)) {
                 throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
                         + profile + " and " + runProfile);

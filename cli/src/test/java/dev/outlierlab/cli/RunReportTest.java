@@ -192,7 +192,7 @@ class RunReportTest {
         Path missing = dir.resolve("no/such/dir/report.txt");
         CliRunner.Outcome bad = CliRunner.run("run", "--output", missing.toString());
         assertThat(bad.exit()).isEqualTo(2);
-        assertThat(bad.err().strip()).isEqualTo("outlier-lab: " + missing + ": cannot be written (no such directory)");
+        assertThat(bad.err().strip()).isEqualTo("outlier-lab: --output " + missing + ": cannot be written (no such directory)");
         assertThat(bad.out()).isEmpty();
         CliRunner.Outcome toDir = CliRunner.run("run", "--output", dir.toString());
         assertThat(toDir.exit()).isEqualTo(2);

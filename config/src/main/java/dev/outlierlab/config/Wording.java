@@ -32,7 +32,8 @@ public final class Wording {
         return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static int distance(String a, String b) {
+    /** The Levenshtein distance between two strings: the fewest inserted, deleted or replaced characters. */
+    public static int distance(String a, String b) {
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
@@ -99,6 +100,30 @@ public final class Wording {
             } else {
                 out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
             }
+        }
+        return out.toString();
+    }
+
+    /**
+     * A whole report for a terminal: as {@link #printable} on every line, the line breaks kept, so a name from
+     * a log (terminal escapes, NUL, a replacement character for invalid UTF-8) cannot drive the terminal.
+     */
+    public static String printableLines(String report) {
+        boolean clean = true;
+        for (int i = 0; i < report.length() && clean; i++) {
+            char c = report.charAt(i);
+            clean = c == '\n' || !unprintable(c) && c != '\ufffd';
+        }
+        if (clean) {
+            return report;
+        }
+        String[] lines = report.split("\n", -1);
+        StringBuilder out = new StringBuilder(report.length() + 64);
+        for (int i = 0; i < lines.length; i++) {
+            if (i > 0) {
+                out.append('\n');
+            }
+            out.append(printable(lines[i]).replace("\ufffd", "\\ufffd"));
         }
         return out.toString();
     }

@@ -166,6 +166,11 @@ public final class ReplayCommand implements Callable<Integer> {
         ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
+        if (loaded.scenario().traffic().clients() > 1) {
+            throw new InputException("traffic.clients " + loaded.scenario().traffic().clients() + ": replay runs one"
+                    + " detector per cluster and proxy instance of the log (each proxy is a caller already: see"
+                    + " --instance-field); callers of the scenario are not allowed here");
+        }
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
         refuseRepeatedLogs();
         if (engine == Engine.flink && fleet == null) {

@@ -356,6 +356,11 @@ public final class RunCommand implements Callable<Integer> {
 
     private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
+        if (s.traffic().clients() > 1) {
+            throw new InputException("--trace-in " + traceIn + ": a trace is what one detector saw, so it replays as one"
+                    + " caller; traffic.clients " + s.traffic().clients() + " is not allowed with it (give each caller's"
+                    + " trace its own run)");
+        }
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
             // the host names come from a first pass; a pipe is copied once so that the second pass sees it all

@@ -125,4 +125,14 @@ class CliConventionsTest {
         CliRunner.run("sweep", "--istio", "../docs/examples/reviews-destination-rule.yaml", "--vary", "seed=1,2")
                 .assertRejected("--istio needs --hosts N");
     }
+
+    @Test
+    void callersAreRefusedWhereTheTrafficIsRecorded(@TempDir Path dir) {
+        String log = dir.resolve("access.log").toString();
+        assertThat(CliRunner.run("run", "--set", "duration=20s", "--access-log", log).exit()).isZero();
+        CliRunner.run("replay", log, "--set", "traffic.clients=5")
+                .assertRejected("traffic.clients 5: replay runs one detector per cluster and proxy instance");
+        CliRunner.run("run", "--trace-in", "../cli/src/test/resources/fidelity-cases/R3-hash-order/trace.jsonl",
+                "--clients", "5").assertRejected("a trace is what one detector saw");
+    }
 }

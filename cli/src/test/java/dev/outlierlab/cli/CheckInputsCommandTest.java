@@ -70,7 +70,7 @@ class CheckInputsCommandTest {
                         + "top-level keys replicaCount, image, name")
                 .contains("\n  " + dir.resolve("e-typo.yaml") + ":4: unknown field 'outlier_detecton'; did you mean "
                         + "outlier_detection?")
-                .contains("4 errors");
+                .contains("3 errors, 2 warnings");
         assertThat(o.out().indexOf("3 files not read")).isGreaterThan(o.out().indexOf("sample-configuration"));
         assertThat(o.err()).contains("b-broken.yaml:2: not read: malformed YAML").contains("d-values.yaml:1: not read")
                 .contains("e-typo.yaml:4: not read");

@@ -42,6 +42,23 @@ public final class BadLines {
     private final Map<ResponseFlag, Long> noHostByFlag = new EnumMap<>(ResponseFlag.class);
     private long bad;
     private long lines;
+    private long stopAfter = Long.MAX_VALUE;
+
+    /** Thrown by the scan when more lines are bad than the caller allows: an endless bad input ends. */
+    public static final class LimitReached extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient BadLines lines;
+
+        LimitReached(BadLines lines) {
+            super("more bad lines than allowed", null, false, false);
+            this.lines = lines;
+        }
+
+        /** The counts when the scan stopped. */
+        public BadLines lines() {
+            return lines;
+        }
+    }
     private long otherCluster;
 
     void line() {
@@ -84,6 +101,14 @@ public final class BadLines {
         for (Bad b : c.first()) {
             keep(input, b);
         }
+        if (bad > stopAfter) {
+            throw new LimitReached(this);
+        }
+    }
+
+    /** Makes the scan stop with {@link LimitReached} once more than {@code n} lines are bad. */
+    void stopAfter(long n) {
+        stopAfter = n;
     }
 
     void notReported(Outcome outcome, long flags) {

@@ -49,8 +49,21 @@ public final class LogScan {
         }
     }
 
+    /** Detectors (cluster and proxy instance) one scan may hold: each is a replay of its own. */
+    public static final int MAX_GROUPS = 1_000;
+
     public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress) {
+        return scan(inputs, settings, progress, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #scan(List, ReadSettings, LongConsumer)}, stopping with {@link BadLines.LimitReached} as soon as
+     * more than {@code maxBadLines} lines are bad (so /dev/urandom ends), and refusing more than
+     * {@link #MAX_GROUPS} detectors.
+     */
+    public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress, long maxBadLines) {
         BadLines bad = new BadLines();
+        bad.stopAfter(maxBadLines);
         Map<String, Building> groups = new LinkedHashMap<>();
         long origin = Long.MIN_VALUE;
         OutcomeSpool spool = new OutcomeSpool();
@@ -63,6 +76,11 @@ public final class LogScan {
                 if (g == null || g.cluster != e.cluster() || g.instance != e.instance()) {
                     LogEntry entry = e;
                     int index = groups.size();
+                    if (index >= MAX_GROUPS && !groups.containsKey(key(e))) {
+                        throw new dev.outlierlab.config.InputException("line " + e.line() + ": more than "
+                                + String.format(java.util.Locale.ROOT, "%,d", MAX_GROUPS) + " detectors (one per cluster "
+                                + "and proxy instance); replay one cluster with --cluster NAME, or one instance's log");
+                    }
                     g = groups.computeIfAbsent(key(e),
                             k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
                 }

@@ -36,7 +36,10 @@ public record CheckTarget(
         GatewayTarget gateway) {
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
-    public record Problem(String message, int line) {
+    public record Problem(String message, int line, boolean envoyAccepts) {
+        public Problem(String message, int line) {
+            this(message, line, false);
+        }
     }
 
     public CheckTarget {

@@ -28,7 +28,11 @@ public final class CheckTargets {
         List<CheckTarget> out = new ArrayList<>();
         for (EnvoyCluster c : config.clusters()) {
             List<CheckTarget.Problem> problems = new ArrayList<>();
-            c.problems().forEach(p -> problems.add(new CheckTarget.Problem(p.error().getMessage(), p.line())));
+            c.problems().forEach(p -> problems.add(new CheckTarget.Problem(p.envoyAccepts()
+                    ? p.key() + " " + p.error().value() + " is read as 0 ms: Envoy accepts it and truncates it to whole "
+                            + "milliseconds (DurationUtil::durationToMilliseconds) and runs with a 0 ms "
+                            + p.key().substring(p.key().indexOf('.') + 1) + ", which the lab does not simulate"
+                    : p.error().getMessage(), p.line(), p.envoyAccepts())));
             Integer hosts = c.hosts().isEmpty() ? null : c.hosts().size();
             List<String> notes = new ArrayList<>(c.notes());
             if (c.discoveryType().equals("STRICT_DNS") && c.hosts().stream().anyMatch(h -> !isAddressLiteral(h))) {

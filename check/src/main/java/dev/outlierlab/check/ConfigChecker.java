@@ -72,8 +72,14 @@ public final class ConfigChecker {
 
     private static void run(CheckTarget target, Integer hosts, Long rps, FindingSink sink) {
         for (CheckTarget.Problem p : target.problems()) {
-            sink.add(Rule.INVALID_CONFIG, Severity.ERROR, "Envoy rejects cluster '" + target.name() + "': " + p.message(),
-                    Map.of(), null, p.line());
+            if (p.envoyAccepts()) {
+                // e.g. an interval under 1 ms: Envoy accepts it and truncates it to a 0 ms timer
+                sink.add(Rule.NOT_MODELLED, Severity.WARNING, "cluster '" + target.name() + "': " + p.message()
+                        + "; nothing else is checked for this cluster", Map.of(), null, p.line());
+            } else {
+                sink.add(Rule.INVALID_CONFIG, Severity.ERROR, "Envoy rejects cluster '" + target.name() + "': "
+                        + p.message(), Map.of(), null, p.line());
+            }
         }
         if (!target.problems().isEmpty()) {
             return;

@@ -3,7 +3,7 @@ package dev.outlierlab.check;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.sim.traffic.LoadBalancer;
+import dev.outlierlab.engine.envoy.PanicRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * Panic-mode findings: a cap that lets ejections push the healthy share below {@code healthy_panic_threshold}
  * (then Envoy sends traffic to ejected hosts too), and panic disabled with a cap that can eject every host.
- * Panic is decided by the simulator's own {@link LoadBalancer}.
+ * Panic is decided by {@link PanicRule}, the rule the simulator's balancer uses: Envoy's load balancer
+ * ({@code recalculatePerPriorityPanic}) is never in panic while 140 % of the healthy share reaches 100 %, so a
+ * threshold above 71.4 % acts as 71.4 %.
  */
 final class PanicCheck {
     private PanicCheck() {
@@ -39,7 +41,7 @@ final class PanicCheck {
                 long safe = largestSafePercent(c, hosts, panic, sink.version());
                 sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "the cap lets " + ejectable + " of " + hosts + " hosts be "
                         + "ejected, but after " + firstPanic + " only " + FindingSink.fmt(100.0 * (hosts - firstPanic) / hosts)
-                        + " % are healthy, below healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode "
+                        + " % are healthy (140 % of that, Envoy's availability, is under 100 %) and below healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode "
                         + "and sends traffic to every host, ejected ones included", n,
                         List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe,
                                 "lets " + CapArithmetic.maxEjectable(c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, safe)
@@ -47,16 +49,23 @@ final class PanicCheck {
                                         + " hosts go, without panic")), target.line());
                 return;
             }
-            if (max > 100 - panic) {
+            // Without a host count: ejecting max % leaves 100 - max % healthy, in panic only where that is below
+            // both the threshold and 100 / 1.4 = 71.4 % (Envoy's overprovisioning factor 140).
+            double effective = Math.min(PanicRule.of(panic).thresholdPercent(), 100.0 * 100 / PanicRule.OVERPROVISIONING_FACTOR);
+            if (max > 100 - effective) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("max_ejection_percent", c.maxEjectionPercent());
                 n.put("healthy_panic_threshold", panic);
-                long safe = (long) Math.floor(100 - panic);
+                n.put("effective_panic_threshold", FindingSink.round(effective));
+                long safe = (long) Math.floor(100 - effective);
+                boolean capped = effective < panic;
                 sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "max_ejection_percent " + max + " is above 100 - "
-                        + "healthy_panic_threshold " + FindingSink.fmt(panic) + ": ejections alone can leave fewer than "
-                        + FindingSink.fmt(panic) + " % of hosts healthy, and then Envoy's panic mode sends traffic to ejected "
-                        + "hosts too", n, List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe)),
-                        target.line());
+                        + (capped ? "71.4 (healthy_panic_threshold " + FindingSink.fmt(panic) + " acts as 71.4: Envoy's load "
+                        + "balancer is never in panic while 140 % of the healthy share reaches 100 %)"
+                        : "healthy_panic_threshold " + FindingSink.fmt(panic)) + ": ejections alone can leave fewer than "
+                        + FindingSink.fmt(FindingSink.round(effective)) + " % of hosts healthy, and then Envoy's panic mode "
+                        + "sends traffic to ejected hosts too", n,
+                        List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe)), target.line());
             }
             return;
         }
@@ -103,11 +112,7 @@ final class PanicCheck {
     }
 
     private static boolean inPanic(int size, int ejected, double panic) {
-        LoadBalancer lb = new LoadBalancer(size, panic);
-        for (int h = 0; h < ejected; h++) {
-            lb.setEjected(h, true);
-        }
-        return lb.inPanic();
+        return PanicRule.of(panic).inPanic(size - ejected, size);
     }
 
     private static long largestSafePercent(OutlierDetectionConfig c, int size, double panic, EnvoyVersion v) {

@@ -159,6 +159,29 @@ class ConfigCheckerTest {
     }
 
     @Test
+    void aPanicThresholdAbove71PercentActsAs71AsInEnvoysLoadBalancer() {
+        // Envoy's recalculatePerPriorityPanic: availability min(100, 140 * healthy / hosts); never panic at 100.
+        String panic90 = "common_lb_config: {healthy_panic_threshold: {value: 90}}\n";
+        // 6 hosts, cap 20: one may go; 5 of 6 healthy is 140 * 5 / 6 = 116 -> 100: no panic although 83 % < 90
+        assertThat(rules(cluster(6, "  max_ejection_percent: 20\n", panic90), null, null)).doesNotContain(Rule.CAP_ALLOWS_PANIC);
+        // cap 34: two may go; 4 of 6 is 140 * 4 / 6 = 93 < 100 and 66.7 % < 90: panic after the second
+        Finding two = only(check(cluster(6, "  max_ejection_percent: 34\n", panic90), null, null), Rule.CAP_ALLOWS_PANIC);
+        assertThat(two.numbers()).containsEntry("hosts_the_cap_lets_go", 2L).containsEntry("ejections_that_trigger_panic", 2L)
+                .containsEntry("healthy_percent_then", 66.67);
+        assertThat(two.fix()).isEqualTo("outlier_detection:\n  max_ejection_percent: 17   # lets 1 of 6 hosts go, without panic\n");
+        // without a host count the threshold acts as 100 / 1.4 = 71.43 %: a cap of 28 leaves 72 % (100.8 % available)
+        String eds = Corpus.text("envoy/eds-cluster.yaml").replace("healthy_panic_threshold: {}",
+                "healthy_panic_threshold: {value: 90}");
+        assertThat(rules(eds.replace("max_ejection_percent: 100", "max_ejection_percent: 28"), null, null))
+                .doesNotContain(Rule.CAP_ALLOWS_PANIC);
+        Finding hostless = only(check(eds.replace("max_ejection_percent: 100", "max_ejection_percent: 29"), null, null),
+                Rule.CAP_ALLOWS_PANIC);
+        assertThat(hostless.numbers()).containsEntry("effective_panic_threshold", 71.43);
+        assertThat(hostless.fix()).isEqualTo("outlier_detection:\n  max_ejection_percent: 28\n");
+        assertThat(hostless.message()).contains("acts as 71.4");
+    }
+
+    @Test
     void panicDisabledWithACapThatAdmitsEveryHost() {
         Finding f = only(check(Corpus.text("envoy/eds-cluster.yaml"), null, null), Rule.PANIC_DISABLED_EJECT_ALL);
         assertThat(f.numbers()).containsEntry("max_ejection_percent", 100L).containsEntry("healthy_panic_threshold", 0.0);

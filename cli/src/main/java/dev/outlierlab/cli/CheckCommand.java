@@ -62,6 +62,9 @@ public final class CheckCommand implements Callable<Integer> {
                     + "for every .yaml, .yml and .json file under it.")
     List<String> files;
 
+    /** The most hosts --hosts may give: the checks that simulate balancing keep an array of the hosts. */
+    static final int MAX_HOSTS = 1_000_000;
+
     @Option(names = "--hosts", paramLabel = "N",
             description = "Hosts in the cluster (overrides the file's endpoints; needed for EDS clusters and Istio).")
     Integer hosts;
@@ -86,6 +89,15 @@ public final class CheckCommand implements Callable<Integer> {
                 "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
     String envoyVersion;
 
+    @Option(names = "--profile", paramLabel = "NAME",
+            description = {"grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
+                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."})
+    String profile;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
+    String grpcImplementation;
+
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
 
@@ -108,6 +120,16 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    /** One file: a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
+    private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
+        dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
+        if (GrpcCheckInputs.isServiceConfig(text)) {
+            return GrpcCheckInputs.serviceConfig(text, source, impl);
+        }
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
+    }
+
     /** Output formats of {@code check}. */
     enum Format { text, json, sarif }
 
@@ -116,12 +138,18 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (hosts != null && hosts < 1) {
-            throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 or more");
+        if (hosts != null && (hosts < 1 || hosts > MAX_HOSTS)) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 to 1000000 (check's limit: the "
+                    + "panic and cap checks keep a few bytes per host)");
         }
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
         }
+        if (profile != null && !profile.equals("grpc")) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; expected grpc (Envoy's rules are"
+                    + " the default)");
+        }
+        GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
         // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
@@ -168,7 +196,7 @@ public final class CheckCommand implements Callable<Integer> {
     private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
                       java.util.function.Supplier<String> text, boolean inDirectory) {
         try {
-            loaded.add(CheckInputs.read(text.get(), source, port, inDirectory));
+            loaded.add(readOne(text.get(), source, inDirectory));
         } catch (InputException e) {
             if (!several) {
                 throw e;

@@ -47,6 +47,34 @@ public final class ClusterSourceOptions {
         return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null;
     }
 
+    /**
+     * The loaded scenario with the configuration's cluster, and then the {@code --set} overrides again, so that a
+     * {@code --set outlier_detection.max_ejection_percent=34} changes the configuration's value instead of being
+     * silently replaced by it. Unchanged when no configuration is given.
+     */
+    public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets) {
+        ScenarioReader.Loaded configured = apply(loaded);
+        if (configured == loaded || sets.isEmpty()) {
+            return configured;
+        }
+        java.util.Map<String, Object> map = new java.util.LinkedHashMap<>(
+                dev.outlierlab.config.scenario.ScenarioWriter.toMap(configured.scenario()));
+        // Only what the configuration set, so that the report still tells set values from Envoy's defaults.
+        var config = configured.scenario().outlierDetection();
+        if (map.get("outlier_detection") instanceof java.util.Map<?, ?> written) {
+            java.util.Map<Object, Object> kept = new java.util.LinkedHashMap<>(written);
+            for (dev.outlierlab.engine.envoy.OutlierSetting setting : dev.outlierlab.engine.envoy.OutlierSetting.values()) {
+                if (!config.isExplicit(setting)) {
+                    kept.remove(setting.envoyName());
+                }
+            }
+            map.put("outlier_detection", kept);
+        }
+        String asRun = dev.outlierlab.report.ResultJson.write(dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
+        String source = envoy != null ? envoy.toString() : istio.toString();
+        return new ScenarioReader.Loaded(ScenarioReader.read(asRun, source, sets).scenario(), true);
+    }
+
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
         if (envoy != null && istio != null) {

@@ -85,30 +85,6 @@ final class InputFiles {
         return STDIN.equals(path.toString());
     }
 
-    /** Writes an output file whole: to a temporary file beside it, then moved over it, so no partial file is left. */
-    static void writeText(Path path, String text) {
-        Path target = path.toAbsolutePath();
-        Path temp = null;
-        try {
-            if (Files.isDirectory(target)) {
-                throw new InputException(path + ": is a directory, expected a file to write");
-            }
-            temp = Files.createTempFile(target.getParent(), ".outlier-lab-", ".tmp");
-            Files.writeString(temp, text, java.nio.charset.StandardCharsets.UTF_8);
-            Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            try {
-                if (temp != null) {
-                    Files.deleteIfExists(temp);
-                }
-            } catch (IOException ignored) {
-                // the message below is the one that matters
-            }
-            throw new InputException(path + ": cannot be written (" + (e instanceof NoSuchFileException
-                    ? "no such directory" : e.getMessage()) + ")");
-        }
-    }
-
     private static InputStream openStream(Path path) throws IOException {
         if (isStdin(path)) {
             return new java.io.FilterInputStream(System.in) {

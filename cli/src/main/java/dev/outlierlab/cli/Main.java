@@ -21,7 +21,74 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        WatchedOutput stdout = new WatchedOutput(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, java.nio.charset.Charset.defaultCharset()),
+                true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int status = execute(args, out, err);
+        out.flush();
+        System.exit(checked(status, stdout.error(), err));
+    }
+
+    /**
+     * A failed write to standard output (a full disk, {@code > /dev/full}, a closed pipe) is an error: a message
+     * and exit status 2 instead of 0, as for any output file.
+     */
+    static int checked(int status, java.io.IOException stdoutError, PrintWriter err) {
+        if (stdoutError == null || status != 0) {
+            return status;
+        }
+        err.println("outlier-lab: cannot write the output to standard output (" + stdoutError.getMessage() + ")");
+        return EXIT_BAD_INPUT;
+    }
+
+    /** Standard output that remembers its first write error, which a PrintWriter would only flag. */
+    static final class WatchedOutput extends java.io.FilterOutputStream {
+        private volatile java.io.IOException error;
+
+        WatchedOutput(java.io.OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws java.io.IOException {
+            try {
+                out.write(b, off, len);
+            } catch (java.io.IOException e) {
+                remember(e);
+                throw e;
+            }
+        }
+
+        @Override
+        public void write(int b) throws java.io.IOException {
+            try {
+                out.write(b);
+            } catch (java.io.IOException e) {
+                remember(e);
+                throw e;
+            }
+        }
+
+        @Override
+        public void flush() throws java.io.IOException {
+            try {
+                out.flush();
+            } catch (java.io.IOException e) {
+                remember(e);
+                throw e;
+            }
+        }
+
+        private void remember(java.io.IOException e) {
+            if (error == null) {
+                error = e;
+            }
+        }
+
+        java.io.IOException error() {
+            return error;
+        }
     }
 
     /** Runs the command with the given streams and returns the exit status (used by tests). */

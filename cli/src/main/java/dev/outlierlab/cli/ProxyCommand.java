@@ -6,6 +6,7 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LivePoolBuilder;
+import dev.outlierlab.live.httpclient.ByteBudget;
 import dev.outlierlab.live.httpclient.FailoverClient;
 import dev.outlierlab.live.httpclient.ReverseProxy;
 import dev.outlierlab.live.httpclient.StageLog;
@@ -58,8 +59,13 @@ import picocli.CommandLine.Spec;
             "its gateway: keys (mode, window, bucket, min_requests, stdev_factor, peer_set, min_stdev,",
             "consecutive_failures, ejection_time); envoy takes outlier_detection and cluster.panic_threshold.",
             "A settings file's own profile: key applies unless --profile is given; --set KEY=VALUE comes last.",
-            "The proxy binds 127.0.0.1 unless --host says otherwise; request bodies over 1 MiB get 413, each attempt is",
-            "bounded by --timeout, at most 32 requests are served at once. Exit status 2 on bad input or a taken port."})
+            "The proxy binds 127.0.0.1 unless --host says otherwise, and answers only requests whose Host names it (403",
+            "otherwise, /stats included; --allow-host adds a name) and that carry no foreign Origin. Bound to another",
+            "address it is an open relay to the upstreams and /stats is public: put it behind a firewall or an",
+            "authenticating proxy. Limits (docs/limits.md): request bodies over 1 MiB get 413, a client has 3 s for its",
+            "request, each attempt is bounded by --timeout, --threads requests call upstreams at once, a client address",
+            "has at most --per-client requests in the proxy, answers held at once are bounded by --max-buffered-bytes.",
+            "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."})
 public final class ProxyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -104,6 +110,23 @@ public final class ProxyCommand implements Callable<Integer> {
                     + "(default ${DEFAULT-VALUE}).")
     int threads;
 
+    @Option(names = "--max-buffered-bytes", paramLabel = "N", defaultValue = "268435456",
+            description = "Bytes of upstream answers held at once; a request past it gets a 503 and is recorded against "
+                    + "no upstream (default ${DEFAULT-VALUE}, 256 MiB).")
+    long maxBufferedBytes;
+
+    @Option(names = "--per-client", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_PER_CLIENT,
+            description = "Requests of one client address in the proxy at once; more get a 429 (default ${DEFAULT-VALUE}).")
+    int perClient;
+
+    @Option(names = "--allow-host", paramLabel = "NAME",
+            description = "Also accept this name in Host (repeatable), e.g. the machine's name when bound with --host.")
+    List<String> allowedHosts = new ArrayList<>();
+
+    @Option(names = "--preserve-host",
+            description = "Send the client's Host header to the upstream instead of the upstream's own name.")
+    boolean preserveHost;
+
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
@@ -133,9 +156,24 @@ public final class ProxyCommand implements Callable<Integer> {
         if (threads < 1 || threads > 4096) {
             throw new ParameterException(spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to 4096");
         }
-        if (new InetSocketAddress(host, 0).isUnresolved()) {
-            err.println("outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
+        if (maxBufferedBytes < maxResponseBytes || maxBufferedBytes > (1L << 40)) {
+            throw new ParameterException(spec.commandLine(), "--max-buffered-bytes: " + maxBufferedBytes
+                    + " is not allowed; use --max-response-bytes (" + maxResponseBytes + ") to " + (1L << 40));
+        }
+        if (perClient < 1 || perClient > 100_000) {
+            throw new ParameterException(spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to 100000");
+        }
+        InetSocketAddress bound = new InetSocketAddress(host, 0);
+        if (bound.isUnresolved()) {
+            err.println("outlier-lab: --host: " + dev.outlierlab.config.Wording.printable(shortPrefix(host))
+                    + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
             return Main.EXIT_BAD_INPUT;
+        }
+        for (String name : allowedHosts) {
+            if (!name.matches("[A-Za-z0-9.\\-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}\\](:[0-9]{1,5})?")) {
+                throw new InputException("--allow-host: \"" + shortPrefix(name) + "\" is not a host name (letters, digits, "
+                        + "dots and dashes, or [IPv6], with an optional :PORT)");
+            }
         }
         Map<String, URI> targets = parseUpstreams();
         Duration attemptTimeout = parseTimeout();
@@ -149,10 +187,13 @@ public final class ProxyCommand implements Callable<Integer> {
         if (stageLog != null) {
             pool.addListener(stageLog);
         }
-        FailoverClient client = FailoverClient.create(pool, null, attemptTimeout, fallbacks, maxResponseBytes);
+        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(attemptTimeout).fallbacks(fallbacks)
+                .maxResponseBytes(maxResponseBytes).forwardHost(preserveHost).build();
         targets.forEach(client::addUpstream);
         try {
-            proxy = ReverseProxy.start(client, host, port, threads);
+            StageLog lostCounter = stageLog;
+            proxy = ReverseProxy.start(client, host, port, new ReverseProxy.Settings(threads, perClient, allowedHosts,
+                    () -> lostCounter == null ? 0 : lostCounter.lost(), new ByteBudget(maxBufferedBytes)));
         } catch (BindException e) {
             pool.close();
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()
@@ -168,7 +209,16 @@ public final class ProxyCommand implements Callable<Integer> {
                 + pool.profile() + " profile, mode " + pool.mode().configName() + "); stats at " + proxy.uri()
                 + "stats (Ctrl-C to stop)");
         out.flush();
+        String warning = exposureWarning(bound.getAddress(), host);
+        if (warning != null) {
+            err.println(warning);
+            err.flush();
+        }
+        Thread lossWatch = stageLog == null ? null : watchLosses(stageLog, err);
         stopped.await();
+        if (lossWatch != null) {
+            lossWatch.interrupt();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -178,10 +228,50 @@ public final class ProxyCommand implements Callable<Integer> {
             try {
                 stageLog.close();
             } catch (IOException ignored) {
-                // Every line was flushed when written.
+                // A failed flush was counted when the record was written.
+            }
+            if (stageLog.lost() > 0) {
+                err.println("outlier-lab: --stages " + stagesFile + ": " + stageLog.lost() + " stage record"
+                        + (stageLog.lost() == 1 ? "" : "s") + " could not be written (" + stageLog.firstError().getMessage()
+                        + ")");
+                return Main.EXIT_BAD_INPUT;
             }
         }
         return 0;
+    }
+
+    /** The loud warning for a proxy bound to an address other than loopback, or null. */
+    static String exposureWarning(java.net.InetAddress address, String host) {
+        if (address.isLoopbackAddress()) {
+            return null;
+        }
+        return "outlier-lab: WARNING: the proxy listens on " + host + ", not on loopback: anyone who can reach "
+                + "this address can send requests through it to the upstreams (an open relay) and read /stats. Put "
+                + "a firewall or an authenticating proxy in front of it, or bind 127.0.0.1 (see docs/limits.md).";
+    }
+
+    /** Says on standard error, at once, when the first stage record is lost (the count is in /stats). */
+    private Thread watchLosses(StageLog log, PrintWriter err) {
+        Thread t = new Thread(() -> {
+            try {
+                while (log.lost() == 0) {
+                    Thread.sleep(200);
+                }
+                err.println("outlier-lab: --stages " + stagesFile + ": cannot write stage records ("
+                        + log.firstError().getMessage() + "); they are counted as outlier_lab_proxy_stage_records_lost in "
+                        + "/stats and the proxy will exit with status 2");
+                err.flush();
+            } catch (InterruptedException stop) {
+                // the proxy has stopped
+            }
+        }, "outlier-lab-proxy-stage-losses");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static String shortPrefix(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
     }
 
     /**

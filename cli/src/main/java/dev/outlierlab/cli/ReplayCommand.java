@@ -15,6 +15,7 @@ import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -160,8 +161,9 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
-        ScenarioReader.Loaded loaded = clusterSource.apply(base);
+        ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
+        refuseRepeatedLogs();
         if (engine == Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
         }
@@ -207,7 +209,16 @@ public final class ReplayCommand implements Callable<Integer> {
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
         List<LogReplay.GroupResult> results;
         List<LogReplay.GroupResult> compared = null;
-        LogScan.Result scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading());
+        LogScan.Result scan;
+        try {
+            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), badLineCount());
+        } catch (BadLines.LimitReached e) {
+            if (progress != null) {
+                progress.done();
+            }
+            checkBadLines(e.lines());
+            throw e;
+        }
         try (scan) {
             checkScan(scan.lines(), scan.groups(), loaded);
             results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
@@ -237,7 +248,9 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOutput output = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
                 second == null ? null : second.label(), compare.sets,
                 compare.file == null ? null : compare.file.toString(), eventsA, eventsB);
-        spec.commandLine().getOut().print(format == RunCommand.OutputFormat.json ? output.json() : output.text(maxEvents));
+        // names come from the log: escaped, so that a host name cannot drive the terminal
+        spec.commandLine().getOut().print(format == RunCommand.OutputFormat.json ? output.json()
+                : dev.outlierlab.config.Wording.printableLines(output.text(maxEvents)));
         spec.commandLine().getOut().flush();
         return 0;
     }
@@ -253,6 +266,48 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new InputException("the log has " + groups.size() + " detectors ("
                     + groups.stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
                     + ") but the hosts given are one cluster's: choose one with --cluster NAME");
+        }
+    }
+
+    /**
+     * A log named twice (the same file under two names, or {@code -} twice) would count every outcome twice as
+     * one proxy's traffic: refused.
+     */
+    private void refuseRepeatedLogs() {
+        List<Path> seen = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        boolean stdin = false;
+        for (String log : logs) {
+            if (log.equals(InputFiles.STDIN)) {
+                if (stdin) {
+                    throw new InputException("-: standard input is named twice; it can be read only once");
+                }
+                stdin = true;
+                continue;
+            }
+            Path path;
+            try {
+                path = Path.of(log);
+            } catch (java.nio.file.InvalidPathException e) {
+                continue; // reported when the log is opened
+            }
+            for (int i = 0; i < seen.size(); i++) {
+                if (sameFile(seen.get(i), path)) {
+                    throw new InputException(log + ": the same log as " + names.get(i) + "; each log may be given once "
+                            + "(its outcomes would count twice)");
+                }
+            }
+            seen.add(path);
+            names.add(log);
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.exists(a) && Files.exists(b) ? Files.isSameFile(a, b)
+                    : a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
@@ -272,6 +327,29 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /** A count given to --max-bad-lines (the scan stops as soon as it is passed), or no limit for a percentage. */
+    private long badLineCount() {
+        String m = maxBadLines.strip();
+        if (m.endsWith("%")) {
+            checkBadLines(new BadLines());
+            return Long.MAX_VALUE;
+        }
+        try {
+            long n = Long.parseLong(m);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
+                + "(e.g. 100) or a percentage of the lines (e.g. 1%)");
+    }
+
+    private static String shortPrefix(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
     private void checkBadLines(BadLines lines) {
         long limit;
         String m = maxBadLines.strip();
@@ -280,8 +358,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     ? (long) Math.floor(Double.parseDouble(m.substring(0, m.length() - 1)) / 100.0 * lines.lines())
                     : Long.parseLong(m);
         } catch (NumberFormatException e) {
-            throw new InputException("--max-bad-lines: '" + maxBadLines + "' is not allowed; expected a count (e.g. 100) "
-                    + "or a percentage of the lines (e.g. 1%)");
+            throw new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
+                    + "(e.g. 100) or a percentage of the lines (e.g. 1%)");
         }
         if (lines.bad() > limit) {
             List<String> first = new ArrayList<>();
@@ -289,7 +367,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 first.add(b.toString());
             }
             throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines() + ", more than --max-bad-lines "
-                    + maxBadLines + " (" + limit + "); the first " + lines.first().size() + ":", first);
+                    + shortPrefix(maxBadLines) + " (" + limit + "); the first " + lines.first().size() + ":", first);
         }
     }
 

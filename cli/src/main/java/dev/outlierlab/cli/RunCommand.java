@@ -138,6 +138,20 @@ public final class RunCommand implements Callable<Integer> {
                 "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."})
     String startTime;
 
+    @Option(names = "--profile", paramLabel = "LIST",
+            description = {"Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several",
+                "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."})
+    String profile;
+
+    @Option(names = "--service-config", paramLabel = "FILE",
+            description = {"profile grpc: take gRPC's settings from a service config (JSON, loadBalancingConfig with",
+                "outlier_detection_experimental and its childPolicy) instead of the scenario."})
+    Path serviceConfig;
+
+    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+            description = "profile grpc: java (default, exact), go or core (read from source), see docs/grpc.md.")
+    String grpcImplementation;
+
     @Option(names = "--stats", paramLabel = "FORMAT",
             description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
                 "interface does: text (/stats) or prometheus (/stats/prometheus)."})
@@ -175,6 +189,9 @@ public final class RunCommand implements Callable<Integer> {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         ScenarioReader.Profiled profiled = scenario.loadProfiled();
+        if (profile != null || serviceConfig != null || grpcImplementation != null || profiled.isGrpc()) {
+            return runProfiles(profiled);
+        }
         if (profiled.isGateway()) {
             return runGateway(profiled.gateway());
         }
@@ -182,7 +199,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
                     + "scenario's profile is envoy");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy(), scenario.allSets());
         // text shows the first --events decisions and counts the rest; JSON has them all
         RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
@@ -203,11 +220,8 @@ public final class RunCommand implements Callable<Integer> {
         if (eventLog != null) {
             // the event log names the cluster as the access log of the same run does (Istio's outbound|80||NAME)
             String logged = accessLog == null ? null : AccessLogWriter.upstreamCluster(accessLogFormat, cluster);
-            try {
-                Files.writeString(eventLog, EnvoyEventLog.render(result, logged == null ? cluster : logged, start));
-            } catch (IOException e) {
-                throw new InputException("--event-log " + eventLog + ": cannot write the file (" + e.getMessage() + ")");
-            }
+            OutputFiles.writeText(eventLog, "--event-log", EnvoyEventLog.render(result, logged == null ? cluster : logged,
+                    start));
         }
         boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
         String text;
@@ -219,7 +233,50 @@ public final class RunCommand implements Callable<Integer> {
                     : TextReport.render(result, maxEvents, source);
         }
         if (seriesFile != null) {
-            InputFiles.writeText(seriesFile, dev.outlierlab.report.SignalsReport.csv(result));
+            OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
+        }
+        spec.commandLine().getOut().print(text);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** Under the gRPC profile, or several profiles side by side ({@link ProfileRun}). */
+    private Integer runProfiles(ScenarioReader.Profiled profiled) {
+        List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of("grpc");
+        if (profiled.isGateway()) {
+            throw new InputException("--profile, --service-config and --grpc-implementation take a profile: envoy or"
+                    + " profile: grpc scenario; this scenario's profile is gateway");
+        }
+        if (traceIn != null || accessLog != null || eventLog != null || stats != null || stagesFile != null
+                || seriesFile != null) {
+            throw new InputException("--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
+                    + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
+        }
+        if (profiles.equals(List.of("envoy"))) {
+            throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
+                    + "grpc, or envoy,grpc to compare");
+        }
+        if ((serviceConfig != null || grpcImplementation != null) && !profiles.contains("grpc")) {
+            throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
+        }
+        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
+        dev.outlierlab.config.grpc.GrpcSettings settings = ProfileRun.settings(profiled, loaded, serviceConfig,
+                grpcImplementation, clusterSource.envoyClusterName);
+        String text;
+        if (profiles.size() == 1 && profiles.get(0).equals("grpc")) {
+            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
+            work.check(estimate, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
+            RunOptions options = (format == OutputFormat.json ? RunOptions.DEFAULT
+                    : RunOptions.DEFAULT.keepingEvents(maxEvents)).watchedBy(progress.next(estimate.units()));
+            text = ProfileRun.single(loaded.scenario(), settings, options, format == OutputFormat.json, maxEvents);
+            progress.finish();
+        } else {
+            if (format == OutputFormat.json) {
+                throw new InputException("--format json: a comparison of profiles is text; run each profile with "
+                        + "--format json for its JSON");
+            }
+            text = ProfileRun.compare(profiles, loaded.scenario(), settings, work);
         }
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
@@ -227,23 +284,9 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {
-        Path dir = accessLog.toAbsolutePath().getParent();
-        try {
-            Path tmp = Files.createTempFile(dir, ".outlier-lab-access", ".log");
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                RunResult r = Simulation.run(s, options,
-                        new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
-                                start.getEpochSecond() * 1_000_000_000L + start.getNano()));
-                w.close();
-                Files.move(tmp, accessLog, StandardCopyOption.REPLACE_EXISTING);
-                return r;
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            throw new InputException("--access-log: " + accessLog + ": cannot be written ("
-                    + e.getMessage() + ")");
-        }
+        return OutputFiles.write(accessLog, "--access-log", w -> Simulation.run(s, options,
+                new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
+                        start.getEpochSecond() * 1_000_000_000L + start.getNano())));
     }
 
     private Integer runGateway(GatewayScenario gateway) {
@@ -251,6 +294,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
+        WorkOptions.checkMemory(gateway, "this run");
         GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
         work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
         GatewayRunResult result;

@@ -79,7 +79,7 @@ public final class ScenarioOptions {
                 profiled = ScenarioReader.readProfiled(text, name, sets);
             }
             return profiled.isGateway() ? profiled
-                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null);
+                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null, profiled.grpc());
         }
     }
 

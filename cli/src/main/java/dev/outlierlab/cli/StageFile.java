@@ -18,51 +18,29 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * {@code run --stages FILE}: runs a gateway scenario and writes each recorded stage as one JSON line (spec
- * gateway-profile section 6). Lines go to a temporary file beside FILE that replaces it only when the run
- * has finished, so a failed run leaves nothing partial.
+ * gateway-profile section 6), through {@link OutputFiles}: a temporary file beside FILE that replaces it only
+ * when the run has finished (a device is written in place), and a write error is a message naming the file.
  */
 final class StageFile {
     private StageFile() {
     }
 
     static GatewayRunResult write(Path file, GatewayScenario scenario) {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp;
-        try {
-            tmp = Files.createTempFile(dir, ".stages", ".tmp");
-        } catch (IOException e) {
-            throw new InputException("--stages " + file + ": cannot write there (" + e.getMessage() + ")");
-        }
-        try {
-            GatewayRunResult result;
-            try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                result = GatewaySimulation.run(scenario, new GatewayObserver() {
-                    @Override
-                    public void onStage(long request, int process, long nowNanos, CandidateStage stage,
-                            int[] candidates, int start, int count) {
-                        if (stage.action() == StageAction.NONE) {
-                            return;
-                        }
-                        try {
-                            out.write(GatewayResultJson.stageLine(stage.record(nowNanos, request, process),
-                                    scenario.endpoints()));
-                            out.write('\n');
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }
-                });
+        return OutputFiles.write(file, "--stages", out -> GatewaySimulation.run(scenario, new GatewayObserver() {
+            @Override
+            public void onStage(long request, int process, long nowNanos, CandidateStage stage,
+                    int[] candidates, int start, int count) {
+                if (stage.action() == StageAction.NONE) {
+                    return;
+                }
+                try {
+                    out.write(GatewayResultJson.stageLine(stage.record(nowNanos, request, process),
+                            scenario.endpoints()));
+                    out.write('\n');
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            return result;
-        } catch (IOException | UncheckedIOException e) {
-            throw new InputException("--stages " + file + ": cannot write (" + e.getMessage() + ")");
-        } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // the temporary file was moved or could not be made; nothing else to clean
-            }
-        }
+        }));
     }
 }

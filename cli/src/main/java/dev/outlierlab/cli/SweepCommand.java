@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,20,34,50,100",
             "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 --vary outlier_detection.enforcing_success_rate=0,100",
             "  outlier-lab sweep scenario.yaml --vary cluster.hosts=3,5,6,10,20 --format csv",
+            "  outlier-lab sweep --envoy cluster.yaml --vary outlier_detection.max_ejection_percent=10,17,34",
+            "  outlier-lab sweep --istio dr.yaml --hosts 6 --vary outlier_detection.interval=5s,10s,30s",
             "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
             "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
@@ -59,6 +61,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Mixin
     WorkOptions work;
+
+    @Mixin
+    ClusterSourceOptions clusterSource;
 
     @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
             description = {"A scenario key and the values to try, comma-separated (repeatable: every",
@@ -119,6 +124,10 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (engine == ReplayCommand.Engine.flink && clusterSource.isUsed()) {
+            throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy or"
+                    + " --istio configuration locally (without --engine)");
+        }
         if (engine == ReplayCommand.Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
         }
@@ -148,6 +157,7 @@ public final class SweepCommand implements Callable<Integer> {
         GatewayWorkEstimate gatewayTotal = GatewayWorkEstimate.NONE;
         for (Planned p : planned) {
             if (p.scenario().isGateway()) {
+                WorkOptions.checkMemory(p.scenario().gateway(), "this sweep");
                 gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
             } else {
                 total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
@@ -202,7 +212,9 @@ public final class SweepCommand implements Callable<Integer> {
                     GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of())));
         }
         RunOptions options = RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher);
-        RunSummary summary = Simulation.run(loaded.envoy().scenario(), options).summary();
+        RunSummary summary = (loaded.isGrpc()
+                ? new dev.outlierlab.sim.grpc.GrpcProfile(loaded.grpc().config()).run(loaded.envoy().scenario(), options)
+                : Simulation.run(loaded.envoy().scenario(), options)).summary();
         return new Row(values, figures(summary), ResultJson.summaryTree(summary));
     }
 
@@ -232,10 +244,13 @@ public final class SweepCommand implements Callable<Integer> {
             ScenarioOptions run = scenario.withSets(sets);
             try {
                 loaded = run.loadProfiled();
+                if (!loaded.isGateway()) {
+                    loaded = new ScenarioReader.Profiled(clusterSource.apply(loaded.envoy(), run.allSets()), null);
+                }
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
-            String runProfile = loaded.isGateway() ? "gateway" : "envoy";
+            String runProfile = loaded.isGateway() ? "gateway" : loaded.isGrpc() ? "grpc" : "envoy";
             if (profile != null && !profile.equals(runProfile)) {
                 throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
                         + profile + " and " + runProfile);

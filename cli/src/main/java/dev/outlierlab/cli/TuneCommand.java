@@ -1,5 +1,11 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.accesslog.LogFormat;
+import dev.outlierlab.accesslog.LogInput;
+import dev.outlierlab.accesslog.LogLineReader;
+import dev.outlierlab.accesslog.LogScan;
+import dev.outlierlab.accesslog.ReadSettings;
+import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
@@ -53,6 +59,7 @@ import picocli.CommandLine.Spec;
             "  outlier-lab tune --from destination-rule.yaml --hosts 6 --rps 600",
             "  outlier-lab tune --hosts 6 --rps 600 --target kuma --format json",
             "  outlier-lab tune --hosts 6 --rps 600 --explain one-host-partial",
+            "  outlier-lab tune --from-log access.log --from cluster.yaml",
             "",
             "Exit status: 0 on success, 2 for bad input."})
 public final class TuneCommand implements Callable<Integer> {
@@ -68,14 +75,22 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--rps", paramLabel = "R", description = "Requests per second to the whole cluster (default: --from's).")
     Long rps;
 
-    @Option(names = "--clients", paramLabel = "P", defaultValue = "1",
+    @Option(names = "--clients", paramLabel = "P",
             description = "Callers sharing the rate, each with its own detector (sidecars, gateway replicas); default 1.")
-    int clients;
+    Integer clients;
 
     @Option(names = "--from", paramLabel = "FILE",
             description = {"The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
                 "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker) or a scenario; gives the target and hosts."})
     Path from;
+
+    @Option(names = "--from-log", paramLabel = "FILE",
+            description = {"An access log (the formats replay reads): gives the rate (lines over their time span), the",
+                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not."})
+    Path fromLog;
+
+    @Mixin
+    LogFormatOptions logFormat;
 
     @Option(names = "--target", paramLabel = "T",
             description = "Where the recommendation goes: envoy, istio, envoy-gateway or kuma (default: --from's, else envoy).")
@@ -105,6 +120,42 @@ public final class TuneCommand implements Callable<Integer> {
             description = "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
     String explain;
 
+    /** What an access log says of the traffic: requests per second over its span, hosts seen, proxy instances. */
+    record LogTraffic(long rps, int hosts, int clients) {
+    }
+
+    private LogTraffic logTraffic() {
+        List<LogInput> inputs = List.of(LogInput.of(fromLog.toString(), System.in));
+        LogFormat fmt = logFormat.resolve(inputs);
+        ReadSettings settings = new ReadSettings(fmt, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, false, null,
+                LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
+        try (LogScan.Result scan = LogScan.scan(inputs, settings, null)) {
+            List<ReplayGroup> groups = scan.groups();
+            if (groups.isEmpty()) {
+                throw new InputException("--from-log " + fromLog + ": no request lines to take the traffic from");
+            }
+            java.util.Set<String> clusters = new java.util.TreeSet<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            long entries = 0;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (ReplayGroup g : groups) {
+                clusters.add(g.cluster());
+                seen.addAll(g.hosts());
+                entries += g.entries();
+                first = Math.min(first, g.firstEpochNanos());
+                last = Math.max(last, g.lastEpochNanos());
+            }
+            if (clusters.size() > 1) {
+                throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
+                        + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
+            }
+            double seconds = Math.max(1e-9, (last - first) / 1e9);
+            long perSecond = Math.max(1, Math.round(entries / Math.max(1.0, seconds)));
+            return new LogTraffic(perSecond, seen.size(), groups.size());
+        }
+    }
+
     /** Output formats of {@code tune}. */
     enum Format { text, json }
 
@@ -117,12 +168,16 @@ public final class TuneCommand implements Callable<Integer> {
                 ? CurrentSettings.defaults("search", target == null ? Target.ENVOY : Target.byFlag(target),
                         hosts == null ? 1 : hosts)
                 : CurrentSettings.read(InputFiles.readText(from), from.toString());
-        int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : -1;
+        LogTraffic log = fromLog == null ? null : logTraffic();
+        int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
         if (n < 0) {
             throw new InputException("--hosts: missing; say how many hosts the cluster has, e.g. --hosts 6"
                     + (from == null ? "" : " (" + from + " does not list them)"));
         }
-        long rate = rps != null ? rps : current.rps() != null ? current.rps() : -1;
+        long rate = rps != null ? rps : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
+        if (clients == null) {
+            clients = log != null ? log.clients() : 1;
+        }
         if (rate < 0) {
             throw new InputException("--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
         }
@@ -150,8 +205,10 @@ public final class TuneCommand implements Callable<Integer> {
                         + "suite; expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
                         .toList())));
         long units = Tuner.plannedUnits(req);
-        work.check(new WorkEstimate(units, 0, 0), "this tune (" + scenarios.size() + " scenarios, every candidate on 2 "
-                + "seeds, the finalists on " + seeds + ")");
+        // the runs are independent and go to req.threads() threads at once
+        work.check(new WorkEstimate(units / req.threads(), 0, 0), "this tune (" + scenarios.size() + " scenarios, every "
+                + "candidate on 2 seeds, the finalists on " + seeds + ", on " + req.threads()
+                + (req.threads() == 1 ? " thread" : " threads") + ")");
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
         TuneResult result = Tuner.tune(req, u -> progress.next(u).progress(1, 1));
         progress.finish();

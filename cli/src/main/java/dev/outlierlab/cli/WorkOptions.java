@@ -1,6 +1,7 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
@@ -44,6 +45,28 @@ public final class WorkOptions {
     /** Refuses work estimated at over a minute unless {@code --yes} was given. */
     void check(WorkEstimate work, String what) {
         check(work, GatewayWorkEstimate.NONE, what);
+    }
+
+    /**
+     * The most window buckets a gateway run may keep (processes x endpoints x buckets of the window, 8 bytes
+     * each plus the endpoint's own state): about 1.6 GB, refused with a message even with {@code --yes}, since
+     * past it the run would end in an out-of-memory error rather than take long.
+     */
+    static final long MAX_GATEWAY_BUCKETS = 200_000_000L;
+
+    /** Refuses a gateway scenario whose windows would not fit in memory (not a question of time: no --yes). */
+    static void checkMemory(dev.outlierlab.sim.gateway.GatewayScenario s, String what) {
+        dev.outlierlab.engine.gateway.GatewayConfig g = s.gateway();
+        long endpoints = s.endpoints().size();
+        long cells = Durations.saturatingMultiply(Durations.saturatingMultiply(g.processes(), endpoints),
+                (long) g.buckets() + 16);
+        if (cells > MAX_GATEWAY_BUCKETS) {
+            throw new InputException(what + ": the windows would keep " + Numbers.count(cells) + " buckets ("
+                    + g.processes() + " processes x " + Numbers.count(endpoints) + " endpoints x "
+                    + Numbers.count(g.buckets()) + " buckets of the window, plus each endpoint's state), over the limit of "
+                    + Numbers.count(MAX_GATEWAY_BUCKETS) + " (about 1.6 GB); use a larger gateway.bucket, a shorter "
+                    + "gateway.window, fewer gateway.processes or fewer endpoints");
+        }
     }
 
     /** Refuses Envoy and gateway work together estimated at over a minute unless {@code --yes} was given. */

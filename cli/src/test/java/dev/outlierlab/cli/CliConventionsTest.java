@@ -24,7 +24,7 @@ class CliConventionsTest {
     void everyCommandTellsItsVersion() {
         String top = CliRunner.run("--version").out();
         assertThat(top).startsWith("outlier-lab " + VersionText.version()).doesNotContain("unknown");
-        for (String command : new String[] {"run", "replay", "sweep", "check", "export", "serve", "proxy"}) {
+        for (String command : new String[] {"run", "replay", "sweep", "tune", "check", "export", "serve", "proxy"}) {
             assertThat(CliRunner.run(command, "--version").out()).as(command).isEqualTo(top);
         }
     }
@@ -94,5 +94,27 @@ class CliConventionsTest {
     @Test
     void aNegativeEventCountIsRefused() {
         CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
+    }
+
+    @Test
+    void aSetOverridesTheConfigurationItIsGivenWith() {
+        // search-cluster.yaml has the default 10 % cap: with --set 34 on top, the bad host is ejected
+        CliRunner.Outcome run = CliRunner.run("run", "--envoy", "../docs/examples/search-cluster.yaml",
+                "--set", "outlier_detection.max_ejection_percent=34", "--format", "json");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.json().get("summary").get("ejections_overflow").asInt()).isZero();
+        assertThat(run.json().get("summary").get("ejections_enforced").asInt()).isEqualTo(21);
+    }
+
+    @Test
+    void sweepTakesTheConfigurationsRunTakes() {
+        CliRunner.Outcome sweep = CliRunner.run("sweep", "--envoy", "../docs/examples/search-cluster.yaml",
+                "--vary", "outlier_detection.max_ejection_percent=10,34", "--format", "json");
+        assertThat(sweep.exit()).as(sweep.err()).isZero();
+        var runs = sweep.json().get("runs");
+        assertThat(runs.get(0).get("summary").get("ejections_overflow").asInt()).isEqualTo(21);
+        assertThat(runs.get(1).get("summary").get("ejections_enforced").asInt()).isEqualTo(21);
+        CliRunner.run("sweep", "--istio", "../docs/examples/reviews-destination-rule.yaml", "--vary", "seed=1,2")
+                .assertRejected("--istio needs --hosts N");
     }
 }

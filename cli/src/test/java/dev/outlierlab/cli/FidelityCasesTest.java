@@ -189,12 +189,38 @@ class FidelityCasesTest {
     }
 
     @Test
+    void r5bAnIntervalUnderAMillisecondIsAcceptedByEnvoyAndNotClaimedRejected() throws IOException {
+        // Envoy's validateDuration refuses only negative or out-of-range values; 0.0005s truncates to a 0 ms interval
+        Path f = dir.resolve("tiny.yaml");
+        Files.writeString(f, Files.readString(Path.of(file("R5-submillisecond-durations/envoy-cluster.yaml")))
+                .replace("interval: 10.0005s", "interval: 0.0005s"));
+        CliRunner.Outcome check = CliRunner.run("check", f.toString());
+        assertThat(check.out()).doesNotContain("invalid-config", "Envoy rejects")
+                .contains("warning not-modelled", "outlier_detection.interval 0.0005s is read as 0 ms: Envoy accepts it");
+        assertThat(check.exit()).as(check.out()).isZero();
+        CliRunner.Outcome run = CliRunner.run("run", "--envoy", f.toString());
+        run.assertRejected("outlier_detection.interval", "Envoy accepts 0.0005s", "the lab does not simulate");
+        assertThat(run.err()).doesNotContain("Envoy rejects");
+        CliRunner.run("run", "--set", "outlier_detection.interval=0.0005s").assertRejected("Envoy accepts it");
+    }
+
+    @Test
     void r6AnUnexpectedStatusFailsTheHostAtOnceATimeoutAtTheThreshold() {
-        JsonNode status = run("R6-hc-unhealthy-threshold/scenario.yaml", null);
+        // Re-checked against HealthCheckerImplBase::interval: the first probe runs at 0 s, before any request, so the
+        // next waits no_traffic_interval (60 s): no probe falls in the fault [30 s, 60 s) and there is no panic at all
+        JsonNode envoyDefault = run("R6-hc-unhealthy-threshold/scenario.yaml", null);
+        assertThat(envoyDefault.get("summary").get("panic_seconds").asDouble()).isZero();
+        assertThat(run("R6-hc-unhealthy-threshold/scenario.yaml", null, "--set", "faults[0].fails_health_check=timeout")
+                .get("summary").get("panic_seconds").asDouble()).isZero();
+        // with no_traffic_interval 5s the probes come every 5 s as the case assumed. A status fails host-0 at the
+        // probe at 30 s; passes at 60 s (pending, healthy_edge_interval) and 65 s clear it: panic 30..65 s = 35 s
+        JsonNode status = run("R6-hc-unhealthy-threshold/scenario.yaml", null, "--set", "health_checks.no_traffic_interval=5s");
         assertThat(status.get("summary").get("panic_seconds").asDouble()).isEqualTo(35.0);
+        // timeouts (1 s) land a timeout after each probe and the next probe is armed then: failures at 31, 37 and 43 s,
+        // failed at 43 s, cleared at 65 s: 22 s
         JsonNode timeout = run("R6-hc-unhealthy-threshold/scenario.yaml", null,
-                "--set", "faults[0].fails_health_check=timeout");
-        assertThat(timeout.get("summary").get("panic_seconds").asDouble()).isEqualTo(25.0);
+                "--set", "faults[0].fails_health_check=timeout", "--set", "health_checks.no_traffic_interval=5s");
+        assertThat(timeout.get("summary").get("panic_seconds").asDouble()).isEqualTo(22.0);
     }
 
     @Test

@@ -165,6 +165,55 @@ class ProxyCommandTest {
     }
 
     @Test
+    void stageRecordsThatCannotBeWrittenAreCountedSaidAndMakeTheExitStatus2() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full"))
+                && !Files.isRegularFile(Path.of("/dev/full")), "needs the /dev/full device");
+        LoopbackUpstream a = upstream("a");
+        LoopbackUpstream b = upstream("b").failing(100, 503);
+        Proxy p = start("--upstream", "a=" + a.uri(), "--upstream", "b=" + b.uri(), "--port", "0",
+                "--mode", "shadow", "--stages", "/dev/full");
+        List<HttpResponse<String>> responses = get(p.uri(), 10);
+        assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200);
+        assertThat(stats(p.uri())).containsPattern("outlier_lab_proxy_stage_records_lost\\{pool=\"proxy\"\\} [1-9]");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!p.err().toString().contains("cannot write stage records") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(p.err().toString()).contains("--stages /dev/full: cannot write stage records (No space left on device)");
+        p.command().stop();
+        assertThat(p.exit().get(20, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(p.err().toString()).containsPattern("--stages /dev/full: [1-9][0-9]* stage records? could not be written");
+        assertThat(Files.isRegularFile(Path.of("/dev/full"))).as("the device is left alone").isFalse();
+    }
+
+    @Test
+    void aForeignHostIsRefusedAndANonLoopbackAddressIsWarnedAbout() throws Exception {
+        LoopbackUpstream a = upstream("a");
+        Proxy p = start("--upstream", "a=" + a.uri(), "--port", "0", "--allow-host", "lab.test");
+        String foreign = ReverseProxyRaw.get(p.uri().getPort(), "evil.example:" + p.uri().getPort(), "/x");
+        assertThat(foreign).startsWith("HTTP/1.1 403");
+        assertThat(ReverseProxyRaw.get(p.uri().getPort(), "lab.test:" + p.uri().getPort(), "/x")).startsWith("HTTP/1.1 200");
+        assertThat(a.served()).isEqualTo(1);
+        assertThat(ProxyCommand.exposureWarning(java.net.InetAddress.getByName("192.0.2.7"), "192.0.2.7"))
+                .contains("WARNING", "open relay", "/stats", "docs/limits.md");
+        assertThat(ProxyCommand.exposureWarning(java.net.InetAddress.getLoopbackAddress(), "127.0.0.1")).isNull();
+        CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--allow-host", "evil\u001b[2J", "--port", "0")
+                .assertRejected("--allow-host: \"evil\\u001b[2J\" is not a host name");
+    }
+
+    /** One GET with a chosen Host over a raw socket, the whole answer. */
+    private static final class ReverseProxyRaw {
+        static String get(int port, String host, String path) throws java.io.IOException {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                s.setSoTimeout(10_000);
+                s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            }
+        }
+    }
+
+    @Test
     void badInputIsOneMessageAndExitStatus2() {
         CliRunner.run("proxy", "--upstream", "nourl", "--port", "0")
                 .assertRejected("--upstream: \"nourl\" is not NAME=URL with an http or https URL");

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 class SeedReportTest {
     private static final Path REPORT = Path.of("..", "docs", "seed-comparisons.md");
 
-    private record Row(String name, List<String> sets) {
+    record Row(String name, List<String> sets) {
     }
 
     private static final String CAP34 = "outlier_detection.max_ejection_percent=34";
     private static final String SR_OFF = "outlier_detection.enforcing_success_rate=0";
-    private static final List<Row> ROWS = List.of(
+    static final List<Row> ROWS = List.of(
             new Row("Defaults", List.of()),
             new Row("Cap 34 %", List.of(CAP34)),
             new Row("Always eject one host", List.of("outlier_detection.always_eject_one_host=true")),

@@ -87,4 +87,21 @@ class TuneCommandTest {
         assertThat(req.get("from").asText()).endsWith("search-cluster.yaml");
         assertThat(o.json().get("recommended").get("diff").asText()).contains("-  max_ejection_percent: 10");
     }
+
+    @Test
+    void anAccessLogGivesTheRateAndTheHosts(@TempDir Path dir) {
+        Path log = dir.resolve("access.log");
+        CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=60s", "--access-log", log.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        CliRunner.Outcome o = CliRunner.run("tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2",
+                "--format", "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode req = o.json().get("request");
+        // 36,000 lines over 60 s from one proxy to six hosts
+        assertThat(req.get("hosts").asInt()).isEqualTo(6);
+        assertThat(req.get("rps").asLong()).isEqualTo(600);
+        assertThat(req.get("clients").asInt()).isEqualTo(1);
+        CliRunner.run("tune", "--from-log", dir.resolve("none.log").toString(), "--rps", "600", "--hosts", "6")
+                .assertRejected("none.log");
+    }
 }

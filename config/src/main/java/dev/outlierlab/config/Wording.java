@@ -103,6 +103,30 @@ public final class Wording {
         return out.toString();
     }
 
+    /**
+     * A whole report for a terminal: as {@link #printable} on every line, the line breaks kept, so a name from
+     * a log (terminal escapes, NUL, a replacement character for invalid UTF-8) cannot drive the terminal.
+     */
+    public static String printableLines(String report) {
+        boolean clean = true;
+        for (int i = 0; i < report.length() && clean; i++) {
+            char c = report.charAt(i);
+            clean = c == '\n' || !unprintable(c) && c != '\ufffd';
+        }
+        if (clean) {
+            return report;
+        }
+        String[] lines = report.split("\n", -1);
+        StringBuilder out = new StringBuilder(report.length() + 64);
+        for (int i = 0; i < lines.length; i++) {
+            if (i > 0) {
+                out.append('\n');
+            }
+            out.append(printable(lines[i]).replace("\ufffd", "\\ufffd"));
+        }
+        return out.toString();
+    }
+
     private static boolean unprintable(char c) {
         return c < 0x20 || c >= 0x7f && c <= 0x9f || c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069;
     }

@@ -2,6 +2,7 @@ package dev.outlierlab.live;
 
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
+import dev.outlierlab.engine.envoy.PanicRule;
 import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -19,8 +20,8 @@ import java.util.Map;
  * at every multiple of {@code interval} from the pool's start, run before any outcome at or after their
  * time, exactly as the lab's trace replay runs them. A status is reported as Envoy's router reports it (a
  * connect success, then the code); local failures map as {@link LocalFailure} says. The guard is the lab
- * model's panic rule, {@code 100 * healthy / candidates < panic_threshold} (the engine's
- * {@link RotationGuard#panicBelow}), plus the gateway's rule that the list never becomes empty. Membership
+ * model's panic rule, Envoy's overprovisioned availability then {@code 100 * healthy / candidates <
+ * panic_threshold} (the engine's {@link PanicRule#guard}), plus the gateway's rule that the list never becomes empty. Membership
  * changes use the detector's own {@code addHost}/{@code removeHost} (Envoy's member-update callback), so
  * the other hosts keep their state.
  */
@@ -112,7 +113,7 @@ final class EnvoyPoolDetector implements PoolDetector {
     /** Envoy's panic threshold over the request's list (lab-model.md section 4), and never an empty list. */
     @Override
     public RotationGuard guard() {
-        RotationGuard panic = RotationGuard.panicBelow(panicThresholdPercent);
+        RotationGuard panic = PanicRule.of(panicThresholdPercent).guard();
         return (remaining, total) -> remaining == 0 || panic.keepsAll(remaining, total);
     }
 

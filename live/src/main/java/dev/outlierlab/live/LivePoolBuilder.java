@@ -59,6 +59,19 @@ public final class LivePoolBuilder {
     }
 
     /**
+     * The gRPC profile: the engine's {@code GrpcDetector} with these settings (grpc-java's outlier detection, or the
+     * go and core variants), so that a Java service can shadow grpc-java's decisions; the seed sets its enforcement
+     * draws.
+     */
+    public static LivePoolBuilder grpc(String name, dev.outlierlab.engine.grpc.GrpcOutlierConfig config) {
+        Objects.requireNonNull(config, "config");
+        LivePoolBuilder b = new LivePoolBuilder(name);
+        b.detectorFactory = sink -> new GrpcPoolDetector(config,
+                new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
+        return b;
+    }
+
+    /**
      * The gateway profile (seed 004): the engine's gateway detector with these settings; the pool starts in
      * the settings' mode. {@code processes} does not apply: each JVM is one process with its own samples.
      */

@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code enforced: false} (envoyproxy/envoy issue 35186); success rates are {@code uint32} fields, so the doubles
  * are truncated; {@code secs_since_last_action} is a {@code UInt64Value}, printed as a string, whole seconds
  * truncated, from the host's last return (for an ejection) or last ejection (for a return), and absent when there
- * was none. Timestamps are {@code start} plus the simulated time.
+ * was none. Timestamps are {@code start} plus the simulated time, in whole milliseconds as Envoy's
+ * {@code TimestampUtil::systemClockToTimestamp} writes them.
  */
 public final class EnvoyEventLog {
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
@@ -108,8 +109,14 @@ public final class EnvoyEventLog {
         };
     }
 
-    private static Timestamp timestamp(Instant start, long nanos) {
+    /**
+     * Envoy's {@code TimestampUtil::systemClockToTimestamp}: the time in whole milliseconds since the epoch
+     * ({@code TimeUtil::MillisecondsToTimestamp}), the rest truncated.
+     */
+    static Timestamp timestamp(Instant start, long nanos) {
         Instant at = start.plusNanos(nanos);
-        return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
+        long millis = Math.floorDiv(at.getEpochSecond() * 1_000_000_000L + at.getNano(), 1_000_000L);
+        return Timestamp.newBuilder().setSeconds(Math.floorDiv(millis, 1000L))
+                .setNanos((int) (Math.floorMod(millis, 1000L) * 1_000_000L)).build();
     }
 }

@@ -51,6 +51,9 @@ final class Caller {
                 : new WeightedRoundRobin(hosts, scenario.load().weights());
         this.healthChecker = scenario.healthChecks() == null ? null
                 : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
+        if (healthChecker != null) {
+            healthChecker.start(balancer);
+        }
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
     }
 
@@ -86,6 +89,7 @@ final class Caller {
      * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.
      */
     void report(int host, int httpCode, FaultResult localFailure, long nanos) {
+        carried();
         HostMonitor monitor = monitors[host];
         if (split && (localFailure == null || localFailure.streamObtained())) {
             monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
@@ -94,6 +98,13 @@ final class Caller {
             monitor.putHttpResponseCode(httpCode, nanos);
         } else {
             monitor.putResult(localFailure.reported(), localFailure.code(), nanos);
+        }
+    }
+
+    /** This caller sent a request to a host: from now on its health checks use their traffic intervals. */
+    void carried() {
+        if (healthChecker != null) {
+            healthChecker.onTraffic();
         }
     }
 

@@ -53,8 +53,17 @@ final class LabCluster {
         this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
-        this.nextCheckNanos = callers[0].nextCheckNanos();
+        this.nextCheckNanos = nextCheck();
         this.watcher = options.watcher();
+    }
+
+    /** The earliest probe or probe timeout of any caller. */
+    private long nextCheck() {
+        long next = Long.MAX_VALUE;
+        for (Caller c : callers) {
+            next = Math.min(next, c.nextCheckNanos());
+        }
+        return next;
     }
 
     /** The first caller: the only one of a trace replay and of a single-caller run. */
@@ -85,10 +94,13 @@ final class LabCluster {
                 }
                 nextTickNanos += intervalNanos;
             } else if (check < tick && check <= nanos) {
+                // each caller's probes follow its own responses and its own traffic (no_traffic_interval)
                 for (Caller c : callers) {
-                    c.runChecks(faults);
+                    if (c.nextCheckNanos() == check) {
+                        c.runChecks(faults);
+                    }
                 }
-                nextCheckNanos = callers[0].nextCheckNanos();
+                nextCheckNanos = nextCheck();
                 recorder.signals().membershipChanged(check);
             } else {
                 return;

@@ -105,6 +105,12 @@ final class RunRecorder implements DetectorListener {
         this.signals = new SignalRecorder(balancers[0], hostIndex.size(), durationNanos, stepNanos);
     }
 
+    /** One caller whose balancer is {@code balancer} (a detector run by {@link DetectorSimulation}). */
+    void attach(LoadBalancer balancer) {
+        this.balancers = new LoadBalancer[] {balancer};
+        this.signals = new SignalRecorder(balancer, hostIndex.size(), durationNanos, stepNanos);
+    }
+
     SignalRecorder signals() {
         return signals;
     }
@@ -224,6 +230,21 @@ final class RunRecorder implements DetectorListener {
     }
 
     RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, List<OutlierStats> perCaller) {
+        long detected = 0;
+        long enforced = 0;
+        long overflow = 0;
+        Map<String, Long> stats = new LinkedHashMap<>();
+        for (OutlierStats s : perCaller) {
+            detected += s.detectedTotal();
+            enforced += s.ejectionsEnforcedTotal();
+            overflow += s.ejectionsOverflow();
+            s.asMap().forEach((name, value) -> stats.merge(name, value, Long::sum));
+        }
+        return finish(scenario, new RunTotals(detected, enforced, overflow, stats));
+    }
+
+    /** Builds the result from the totals of a profile's detectors (every caller's, summed). */
+    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, RunTotals totals) {
         if (panicStart >= 0) {
             panicWindows.add(new PanicWindow(panicStart, panicEnd));
             panicStart = -1;
@@ -240,19 +261,9 @@ final class RunRecorder implements DetectorListener {
                 anyEjectedNanos += durationNanos - anyEjectedSince[c];
             }
         }
-        long detected = 0;
-        long enforced = 0;
-        long overflow = 0;
-        Map<String, Long> stats = new LinkedHashMap<>();
-        for (OutlierStats s : perCaller) {
-            detected += s.detectedTotal();
-            enforced += s.ejectionsEnforcedTotal();
-            overflow += s.ejectionsOverflow();
-            s.asMap().forEach((name, value) -> stats.merge(name, value, Long::sum));
-        }
         RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
-                detected, enforced, overflow, unenforced, returns, panicNanos, noHealthyUpstream, maxEjected, clients,
-                anyEjectedNanos);
+                totals.detected(), totals.enforced(), totals.overflow(), unenforced, returns, panicNanos,
+                noHealthyUpstream, maxEjected, clients, anyEjectedNanos);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();
@@ -260,7 +271,7 @@ final class RunRecorder implements DetectorListener {
             long[] c = hostCounts[h];
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3], hostEjectedNanos[h]));
         }
-        return new RunResult(scenario, summary, stats, List.copyOf(events), List.copyOf(intervals),
+        return new RunResult(scenario, summary, totals.stats(), List.copyOf(events), List.copyOf(intervals),
                 List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
                 eventHostWidth, List.copyOf(eventClients));
     }

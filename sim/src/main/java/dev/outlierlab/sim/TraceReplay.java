@@ -112,6 +112,7 @@ public final class TraceReplay {
             watcher.progress(replayed - 1, 0);
         }
         cluster.runDue(t);
+        cluster.first().carried();
         boolean panic = cluster.first().balancer.inPanic();
         boolean isFailure = TraceRecord.isFailure(code, result);
         requests[host]++;

@@ -52,7 +52,7 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations)
     public static long hostEvaluations(Scenario s) {
         long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
         if (s.healthChecks() != null) {
-            rounds = Durations.saturatingAdd(rounds, s.durationNanos() / s.healthChecks().intervalNanos());
+            rounds = Durations.saturatingAdd(rounds, s.durationNanos() / s.healthChecks().shortestIntervalNanos());
         }
         return Durations.saturatingMultiply(Durations.saturatingMultiply(rounds, s.cluster().size()),
                 s.traffic().clients());

@@ -33,23 +33,30 @@ class ActiveHealthCheckTest {
     }
 
     @Test
-    void aPassingCheckReturnsTheEjectedHostAtTheNextRound() {
-        // ejected at 30.04 s (its fifth request from 30 s, i = 18024); the check at 35 s returns it; its next five
-        // requests (i = 21000, 21006, ..., 21024) eject it again at 35.04 s; and so on every 5 s
+    void aPassingCheckReturnsTheEjectedHostAtTheNextProbe() {
+        // Envoy's HealthCheckerImplBase: probe at 0 s, before any request, so the next waits no_traffic_interval
+        // (60 s); from then on the cluster has carried traffic and probes come every 5 s. host-0 is ejected at
+        // 30.04 s (its fifth request from 30 s, i = 18024) and stays out until the probe at 60 s returns it; its next
+        // five requests eject it again at 60.04 s; and so on every 5 s
         RunResult r = Simulation.run(deadHostPassingChecks(true, EVERY_5S));
         List<OutlierEvent> moves = r.events().stream()
                 .filter(e -> e.action() == EventAction.EJECT || e.action() == EventAction.UNEJECT).toList();
         assertThat(moves.subList(0, 4)).extracting(OutlierEvent::timeNanos, OutlierEvent::action, OutlierEvent::uneject)
                 .containsExactly(
                         tuple(30_040_000_000L, EventAction.EJECT, null),
-                        tuple(35_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK),
-                        tuple(35_040_000_000L, EventAction.EJECT, null),
-                        tuple(40_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK));
-        // ejections at 30.04, 35.04, ..., 235.04 (42); returns at 35, 40, ..., 240 (42), all by the check
-        assertThat(times(r, EventAction.EJECT)).hasSize(42);
-        assertThat(of(r, EventAction.UNEJECT)).hasSize(42)
+                        tuple(60_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK),
+                        tuple(60_040_000_000L, EventAction.EJECT, null),
+                        tuple(65_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK));
+        // ejections at 30.04 and 60.04, 65.04, ..., 235.04 (37); returns at 60, 65, ..., 240 (37), all by the check
+        assertThat(times(r, EventAction.EJECT)).hasSize(37);
+        assertThat(of(r, EventAction.UNEJECT)).hasSize(37)
                 .extracting(OutlierEvent::uneject).containsOnly(UnejectReason.ACTIVE_HEALTH_CHECK);
-        assertThat(r.summary().failed()).isEqualTo(42 * 5);
+        assertThat(r.summary().failed()).isEqualTo(37 * 5);
+        // with no_traffic_interval 5 s the second probe is at 5 s and every later one 5 s after the last
+        RunResult quick = Simulation.run(deadHostPassingChecks(true, EVERY_5S.withNoTrafficInterval(5 * S)));
+        assertThat(times(quick, EventAction.UNEJECT).subList(0, 2)).containsExactly(35 * S, 40 * S);
+        assertThat(times(quick, EventAction.EJECT)).hasSize(42);
+        assertThat(quick.summary().failed()).isEqualTo(42 * 5);
     }
 
     @Test
@@ -70,25 +77,40 @@ class ActiveHealthCheckTest {
     }
 
     /** Three hosts, 30 rps (10 a second each); host-0 fails every request and every check from 10 s to 40 s. */
-    private static RunResult failingChecks(HealthCheckFailure kind) {
+    private static RunResult failingChecks(HealthCheckFailure kind, long noTrafficIntervalNanos) {
         // Consecutive 5xx is set out of reach and the cap to 0, so only the checks act.
         Scenario s = scenario(3, 50, 30, 60 * S,
                 List.of(new FaultSpec(List.of("host-0"), 10 * S, 40 * S, 1_000_000, 500, null, kind,
                         FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
                 config(OutlierSetting.MAX_EJECTION_PERCENT, 0, OutlierSetting.CONSECUTIVE_5XX, 1_000_000,
                         OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1_000_000, OutlierSetting.ENFORCING_SUCCESS_RATE, 0),
-                new HealthCheckSpec(5 * S, 2, 1));
+                new HealthCheckSpec(5 * S, 2, 1).withNoTrafficInterval(noTrafficIntervalNanos));
         return Simulation.run(s);
     }
 
     @Test
-    void aTimeoutCountsTowardTheThresholdBeforeTheHostLeavesRotation() {
-        // unhealthy after two failed checks (10 s, 15 s); it gets requests i = 300, 303, ..., 447 in [10 s, 15 s)
-        // = 50 failures and none after; the check at 40 s (fault over) passes and returns it
-        for (HealthCheckFailure kind : List.of(HealthCheckFailure.TIMEOUT, HealthCheckFailure.REFUSED)) {
-            RunResult r = failingChecks(kind);
-            assertThat(r.summary().failed()).as(kind.name()).isEqualTo(50);
-            assertThat(r.summary().panicNanos()).isZero(); // 2 of 3 healthy is 66.7 %
+    void withEnvoysDefaultNoTrafficIntervalTheSecondProbeComesAfterTheFault() {
+        // probe at 0 s (passes), then no_traffic_interval 60 s: no probe falls in [10 s, 40 s), so every one of
+        // host-0's 300 requests there fails, whatever the kind of failure
+        for (HealthCheckFailure kind : HealthCheckFailure.values()) {
+            RunResult r = failingChecks(kind, HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS);
+            assertThat(r.summary().failed()).as(kind.name()).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void aRefusedProbeCountsAtOnceAndATimedOutOneATimeoutLater() {
+        // no_traffic_interval 5 s: probes at 0 and 5 s, then (traffic) every 5 s after each response.
+        // refused: failures at 10 s (pending, next after unhealthy_edge_interval) and 15 s -> failed at 15 s:
+        // requests in [10 s, 15 s) fail, 50 of them
+        RunResult refused = failingChecks(HealthCheckFailure.REFUSED, 5 * S);
+        assertThat(refused.summary().failed()).isEqualTo(50);
+        // timeout (1 s): the probe at 10 s fails at 11 s, the next is armed then, at 16 s, and fails at 17 s -> failed
+        // at 17 s: 70 failures
+        RunResult timeout = failingChecks(HealthCheckFailure.TIMEOUT, 5 * S);
+        assertThat(timeout.summary().failed()).isEqualTo(70);
+        for (RunResult r : List.of(refused, timeout)) {
+            assertThat(r.summary().panicNanos()).isZero(); // 2 of 3 healthy is 93 % available, 66.7 % healthy
             assertThat(times(r, EventAction.EJECT)).isEmpty();
         }
     }
@@ -97,21 +119,24 @@ class ActiveHealthCheckTest {
     void anUnexpectedStatusFailsTheHostAtTheFirstFailingCheck() {
         // Envoy's setUnhealthy: a non-retriable ACTIVE failure marks the host at once, so the check at 10 s
         // takes host-0 out before its first failing request; back after the passing check at 40 s
-        RunResult r = failingChecks(HealthCheckFailure.STATUS);
+        RunResult r = failingChecks(HealthCheckFailure.STATUS, 5 * S);
         assertThat(r.summary().failed()).isZero();
         assertThat(r.hosts().get(0).requests()).isEqualTo(100 + 200); // 10 a second over [0 s, 10 s) and [40 s, 60 s)
     }
 
     @Test
-    void probesStartAtTimeZero() {
-        // a fault on host-0 over [0 s, 1 s) that fails its checks with a status: the probe at t = 0 fails it, so
-        // it gets no request at all until the probe at 5 s passes
-        Scenario s = scenario(3, 0, 30, 10 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, S, 0, 500, null, HealthCheckFailure.STATUS,
-                        FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
-                config(), new HealthCheckSpec(5 * S, 3, 1));
-        RunResult r = Simulation.run(s);
-        // requests 0..149 (before 5 s) go round-robin over host-1 and host-2; from 5 s over all three
-        assertThat(r.hosts().get(0).requests()).isEqualTo(50);
+    void hostsStartFailedAndTheFirstProbeAtTimeZeroDecides() {
+        // StaticClusterImpl::startPreInit marks a health-checked cluster's hosts FAILED_ACTIVE_HC; the first
+        // passing probe clears one at once. host-0's probe at t = 0 fails (a fault over [0 s, 1 s)), so it stays
+        // failed, and the next probe waits no_traffic_interval 60 s: no request reaches it in the 10 s run
+        FaultSpec brief = new FaultSpec(List.of("host-0"), 0, S, 0, 500, null, HealthCheckFailure.STATUS,
+                FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        RunResult r = Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(), new HealthCheckSpec(5 * S, 3, 1)));
+        assertThat(r.hosts().get(0).requests()).isZero();
+        // with no_traffic_interval 5 s the probe at 5 s passes and clears it (healthy_threshold 1): requests
+        // 150..299 go round-robin over all three, 50 to host-0
+        RunResult quick = Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(),
+                new HealthCheckSpec(5 * S, 3, 1).withNoTrafficInterval(5 * S)));
+        assertThat(quick.hosts().get(0).requests()).isEqualTo(50);
     }
 }

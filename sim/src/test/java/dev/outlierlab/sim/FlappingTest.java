@@ -21,11 +21,14 @@ class FlappingTest {
         assertThat(episodes).hasSize(1);
         Flapping.Episode e = episodes.get(0);
         assertThat(e.host()).isEqualTo("host-0");
-        assertThat(e.ejections()).isEqualTo(21);
-        assertThat(e.firstNanos()).isEqualTo(40 * S);
+        // probes at 0 s, then after no_traffic_interval (60 s, no request had been sent at 0 s), then every 7 s:
+        // the ejection at 40 s lasts until the probe at 60 s; from the 70 s tick host-0 is ejected at every tick
+        // and returned by the next probe (74, 81, 95, ...): 18 ejections from 70 s to 240 s
+        assertThat(e.ejections()).isEqualTo(18);
+        assertThat(e.firstNanos()).isEqualTo(70 * S);
         assertThat(e.lastNanos()).isEqualTo(240 * S);
         assertThat(e.perMinute()).isEqualTo(6.0);
-        assertThat(e.returnsByHealthCheck()).isEqualTo(21);
+        assertThat(e.returnsByHealthCheck()).isEqualTo(18);
         assertThat(e.returnsByTime()).isZero();
         assertThat(e.healthChecksFlat()).isTrue();
         assertThat(e.membershipHealthyMin()).isEqualTo(5);

@@ -51,6 +51,27 @@ class PanicTest {
     }
 
     @Test
+    void aThresholdAbove71PercentActsAs71PercentAsEnvoysOverprovisioningFactorSays() {
+        // recalculatePerPriorityPanic: 5 of 6 healthy is min(100, 140 * 5 / 6 = 116) = 100: never panic, whatever
+        // the threshold; 4 of 6 is 93, so then 66.7 % is compared with the threshold.
+        LoadBalancer lb = new LoadBalancer(6, 90);
+        lb.setEjected(0, true);
+        assertThat(lb.inPanic()).isFalse();
+        assertThat(List.of(lb.pick(0), lb.pick(1), lb.pick(5))).containsExactly(1, 2, 1);
+        lb.setEjected(1, true);
+        assertThat(lb.inPanic()).isTrue();
+        // host-0 fails everything from 30 s to 240 s, cap 20: consecutive_5xx ejects it at its fifth failure and
+        // Envoy routes around it; each of its three returns costs five more requests, 15 in all (the lab before
+        // this rule was in panic the whole time the host was out and failed about 12,000).
+        Scenario s = scenario(6, 90, 600, 300 * S, List.of(fault(1, 30 * S, 240 * S, 1_000_000, 503)),
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 20), null);
+        RunResult r = Simulation.run(s);
+        assertThat(r.summary().failed()).isEqualTo(15);
+        assertThat(r.summary().panicNanos()).isZero();
+        assertThat(times(r, EventAction.EJECT)).hasSize(3);
+    }
+
+    @Test
     void withPanicThresholdZeroAnEmptyClusterHasNoHost() {
         LoadBalancer lb = new LoadBalancer(2, 0);
         lb.setEjected(0, true);

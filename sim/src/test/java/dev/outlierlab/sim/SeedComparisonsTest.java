@@ -39,6 +39,22 @@ class SeedComparisonsTest {
     }
 
     @Test
+    void beforeOnePointTwentyEightTheMultiplierDropsAtTheStartOfEveryTick() {
+        // Envoy 1.27's checkHostForUneject: a host not ejected loses one step of its multiplier at every tick, before
+        // detection. Host-0 returns at 70 s (multiplier 1), drops to 0 at the 80 s tick and is ejected again for
+        // 1 x 30 s: every ejection lasts 30 s. From 1.28 (pull 29711) the drop waits a whole interval after the
+        // return and comes at the tick's end, so the 80 s ejection gets multiplier 2 (60 s) and the third is at 150 s.
+        RunResult r = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34)
+                .withEnvoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.parse("1.27")));
+        assertThat(times(r, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 120 * S, 160 * S, 200 * S, 240 * S);
+        assertThat(times(r, EventAction.UNEJECT)).containsExactly(70 * S, 110 * S, 150 * S, 190 * S, 230 * S, 270 * S);
+        assertThat(of(r, EventAction.EJECT).stream().map(e -> e.ejection().multiplier()).distinct().toList())
+                .containsExactly(1L);
+        RunResult now = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34));
+        assertThat(times(now, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 150 * S);
+    }
+
+    @Test
     void theSeedsSuccessRateFiguresForOneFaultyHost() {
         // rates 67 and 100 x5: mean 94.5, stdev sqrt((5 * 5.5^2 + 27.5^2) / 6) = sqrt(151.25) = 12.298,
         // threshold 94.5 - 1.9 * 12.298 = 71.13 -> 67 is an outlier

@@ -158,17 +158,17 @@ public final class DefaultSuite {
     }
 
     /**
-     * The traffic one detector sees: the cluster's rate shared over the callers, each caller an Envoy of its own
-     * that sees only its share; a small cluster of the suite gets the same rate per host as the user's cluster.
+     * The cluster's traffic from its callers ({@code traffic.clients}: each caller an Envoy of its own that sees
+     * only its share); a small cluster of the suite gets the same rate per host as the user's cluster.
      */
     private TrafficSpec traffic(int n) {
-        long perCaller = simulatedRps();
-        return new TrafficSpec(n == hosts ? perCaller : Math.max(1, perCaller * n / hosts));
+        long rate = n == hosts ? rps : Math.max(1, rps * n / hosts);
+        return new TrafficSpec(rate, (int) Math.min(clients, rate));
     }
 
-    /** The rate one caller sends: the cluster's rate over the callers, at least one request a second. */
+    /** The whole cluster's rate (the hosts' capacity is shared by every caller). */
     long simulatedRps() {
-        return Math.max(1, rps / clients);
+        return rps;
     }
 
     private static FaultSpec fault(List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One candidate scored on the whole suite: the objective users read. Benefit is the mean share of avoidable failures
  * removed over the should-eject scenarios (and the worst seed's mean beside it); harm is the false ejections per run
- * summed over the scenarios plus the failures it adds beyond detection off (in percentage points, an overload's
+ * (each weighted by its caller's share of the traffic) summed over the scenarios plus the failures it adds beyond detection off (in percentage points, an overload's
  * cost); the constraints are no false ejection on any seed, no panic where one host fails alone, and at most
  * {@code maxEjected} hosts out at once.
  *
@@ -48,7 +48,8 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
                     }
                 }
             }
-            falseEjections += s.falseEjections();
+            // a false ejection by one of P callers moves 1/P of the traffic: harm is weighted by that share
+            falseEjections += s.falseEjections() / s.scenario().scenario().traffic().clients();
             added += s.addedFailurePoints();
             long bad = s.seedsWithFalseEjections();
             if (bad > 0) {

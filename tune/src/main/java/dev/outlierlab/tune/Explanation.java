@@ -94,7 +94,8 @@ final class Explanation {
             }
         }
         if (!quiet.isEmpty()) {
-            s.add("It ejected nothing in " + String.join(", ", quiet) + " on any of " + req.seeds() + " seeds"
+            s.add("It ejected nothing in " + String.join(", ", quiet) + (req.seeds() == 1 ? " on its seed"
+                    : " on any of " + req.seeds() + " seeds")
                     + (noisy.isEmpty() ? "." : ", but ejected hosts in " + String.join(", ", noisy) + "."));
         } else if (!noisy.isEmpty()) {
             s.add("It ejected hosts in " + String.join(", ", noisy) + ", where nothing should go.");

@@ -58,6 +58,11 @@ public enum Target {
                 return t;
             }
         }
+        if ("gateway".equals(name)) {
+            throw new InputException("--target: gateway: tune searches Envoy's outlier detection as envoy, istio, "
+                    + "envoy-gateway or kuma write it; the gateway profile's own settings are not searched (sweep them "
+                    + "with outlier-lab sweep)");
+        }
         throw new InputException("--target: '" + shorten(name) + "' is not a target; expected envoy, istio, envoy-gateway "
                 + "or kuma");
     }

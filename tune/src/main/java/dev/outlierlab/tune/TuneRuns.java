@@ -102,22 +102,26 @@ public final class TuneRuns {
     static RunFigures figures(SuiteScenario suite, RunResult r) {
         RunSummary s = r.summary();
         long duration = r.scenario().durationNanos();
+        int clients = r.clients();
         Map<String, Long> outSince = new HashMap<>();
         long falseEjections = 0;
         long healthyNanos = 0;
         long detect = -1;
         long lastReturn = 0;
-        for (OutlierEvent e : r.events()) {
+        List<OutlierEvent> events = r.events();
+        for (int i = 0; i < events.size(); i++) {
+            OutlierEvent e = events.get(i);
             boolean good = suite.shouldEject().contains(e.host());
+            String key = r.clientOf(i) + "/" + e.host();
             if (e.action() == EventAction.EJECT) {
-                outSince.putIfAbsent(e.host(), e.timeNanos());
+                outSince.putIfAbsent(key, e.timeNanos());
                 if (!good) {
                     falseEjections++;
                 } else if (detect < 0 && e.timeNanos() >= suite.faultStartNanos()) {
                     detect = e.timeNanos() - suite.faultStartNanos();
                 }
             } else if (e.action() == EventAction.UNEJECT) {
-                Long since = outSince.remove(e.host());
+                Long since = outSince.remove(key);
                 if (since != null && !good) {
                     healthyNanos += e.timeNanos() - since;
                 }
@@ -127,12 +131,15 @@ public final class TuneRuns {
             }
         }
         for (Map.Entry<String, Long> still : outSince.entrySet()) {
-            if (suite.shouldEject().contains(still.getKey())) {
+            String host = still.getKey().substring(still.getKey().indexOf('/') + 1);
+            if (suite.shouldEject().contains(host)) {
                 lastReturn = Math.max(lastReturn, duration - suite.faultEndNanos());
             } else {
                 healthyNanos += duration - still.getValue();
             }
         }
+        // with several callers a host out for one caller is out for that caller's share of the traffic
+        healthyNanos /= clients;
         return new RunFigures(s.requests(), s.failed(), s.requestsDuringFault(), s.failedDuringFault(),
                 s.ejectionsEnforced(), s.ejectionsOverflow(), falseEjections, healthyNanos, s.maxEjectedAtOnce(), s.panicNanos(), detect,
                 lastReturn);

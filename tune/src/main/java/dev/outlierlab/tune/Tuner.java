@@ -19,7 +19,7 @@ import java.util.function.LongConsumer;
  */
 public final class Tuner {
     /** Candidates re-run with every seed (besides the current setting and the screening front). */
-    static final int FINALISTS = 12;
+    static final int FINALISTS = 8;
     /** Rows of the front shown. */
     public static final int FRONT_ROWS = 8;
 

@@ -115,6 +115,9 @@ final class LabControls {
         root.set("gateway", GatewayControls.settingsJson(limits));
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.newerThanBundledApi()) {
+                continue; // detect_degraded_hosts: no simulated response carries x-envoy-degraded
+            }
             ObjectNode n = all.addObject();
             n.put("name", s.envoyName());
             n.put("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT));

@@ -38,8 +38,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LabServer implements AutoCloseable {
     /** The address bound when none is given: loopback only. */
     public static final String DEFAULT_HOST = "127.0.0.1";
-    /** Seconds a client has to send its request line, headers and body before the connection is closed. */
-    public static final int REQUEST_SECONDS = 10;
+    /**
+     * Seconds a client has for its first byte, and then to send its request line, headers and body, before the
+     * connection is closed (the proxy's bound too).
+     */
+    public static final int REQUEST_SECONDS = 3;
+    /** Open connections at most (the JDK server's {@code jdk.httpserver.maxConnections}); more are closed at once. */
+    public static final int MAX_CONNECTIONS = 512;
+    /** Request-handling threads by default: one for each connection a slow client may hold, so probes still pass. */
+    public static final int DEFAULT_THREADS = 512;
     /** Seconds a client has to take the answer before the connection is closed. */
     public static final int RESPONSE_SECONDS = 30;
     /** The most of an over-size body read (and dropped) after its 400, so the client sees the answer. */
@@ -55,6 +62,9 @@ public final class LabServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
             System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
         }
+        if (System.getProperty("jdk.httpserver.maxConnections") == null) {
+            System.setProperty("jdk.httpserver.maxConnections", Integer.toString(MAX_CONNECTIONS));
+        }
     }
 
     /**
@@ -68,9 +78,13 @@ public final class LabServer implements AutoCloseable {
      */
     public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
                           java.time.Duration runDeadline) {
-        /** The given address and port, 128 threads, 64 waiting, 2 simulations at once, 20 s each, the default limits. */
+        /**
+         * The given address and port, {@link #DEFAULT_THREADS} threads (idle ones end after 30 s), 64 waiting, 2
+         * simulations at once, 20 s each, the default limits.
+         */
         public static Options of(String host, int port) {
-            return new Options(host, port, 128, 64, 2, SimulationLimits.DEFAULT, java.time.Duration.ofSeconds(20));
+            return new Options(host, port, DEFAULT_THREADS, 64, 2, SimulationLimits.DEFAULT,
+                    java.time.Duration.ofSeconds(20));
         }
     }
 

@@ -86,7 +86,7 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
     private static long rounds(Scenario s) {
         long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
         if (s.healthChecks() != null) {
-            rounds += s.durationNanos() / s.healthChecks().intervalNanos();
+            rounds += s.durationNanos() / s.healthChecks().shortestIntervalNanos();
         }
         return rounds;
     }

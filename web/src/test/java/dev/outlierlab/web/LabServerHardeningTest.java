@@ -72,6 +72,47 @@ class LabServerHardeningTest {
     }
 
     @Test
+    void twoHundredHalfSentRequestsLeaveTheDefaultServerAnsweringAndAreClosedWithinThreeSeconds() throws Exception {
+        // issue 27: 200 such connections left serve answering 0 of 26 probes
+        try (LabServer lab = LabServer.start(LabServer.Options.of("127.0.0.1", 0))) {
+            List<Socket> slow = new ArrayList<>();
+            try {
+                for (int i = 0; i < 200; i++) {
+                    Socket s = new Socket();
+                    s.connect(new InetSocketAddress("127.0.0.1", lab.port()), 2000);
+                    s.getOutputStream().write("GET /api/settings HT".getBytes(StandardCharsets.US_ASCII));
+                    slow.add(s);
+                }
+                for (int i = 0; i < 10; i++) {
+                    assertProbeAnswered(lab);
+                }
+                long start = System.nanoTime();
+                for (Socket s : slow) {
+                    s.setSoTimeout(8000);
+                    assertThat(s.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+                }
+                assertThat(millisSince(start)).isLessThan((LabServer.REQUEST_SECONDS + 3) * 1000L);
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aHugeExponentIsA400WithAShortMessageAndTheServerKeepsServing() throws Exception {
+        // issue 27: 34 bytes took the server to 4.6 GB and could answer with a 1 GB error body
+        for (String body : new String[] {"{\"envoy_version\":1e1000000000}", "{\"envoy_version\":\"1e1000000000\"}",
+            "{\"duration\":1e1000000000}", "{\"traffic\":{\"rps\":1e1000000000}}"}) {
+            Answer a = exchange(post("/api/run", "application/json", body, ""));
+            assertThat(a.status()).as(body + " -> " + a.body()).isEqualTo(400);
+            assertThat(a.body().length()).as(body).isLessThan(400);
+        }
+        assertProbeAnswered();
+    }
+
+    @Test
     void foreignOriginIsRefused() throws Exception {
         Answer a = exchange(post("/api/run", "application/json", "{}", "Origin: http://attacker.example\r\n"));
         assertThat(a.status()).isEqualTo(403);

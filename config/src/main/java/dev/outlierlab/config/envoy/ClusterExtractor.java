@@ -41,11 +41,13 @@ final class ClusterExtractor {
             throw new InputException(node.origin() + ": a cluster needs a name (Envoy rejects a cluster without one)");
         }
         List<InvalidConfigException> problems = new ArrayList<>();
+        List<InvalidConfigException> unsimulated = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         Located odNode = EnvoyConfigReader.child(node, "outlier_detection", "outlierDetection");
         OutlierDetectionConfig od = null;
         if (c.hasOutlierDetection()) {
-            od = outlierDetection(c.getOutlierDetection(), problems, notes);
+            od = outlierDetection(c.getOutlierDetection(), problems, unsimulated, notes);
+            od = newerFields(od, odNode, problems);
             if (c.getOutlierDetection().getMonitorsCount() > 0) {
                 notes.add("outlier_detection.monitors (extension monitors) are not modelled");
             }
@@ -83,16 +85,52 @@ final class ClusterExtractor {
         for (InvalidConfigException p : problems) {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine)));
         }
+        for (InvalidConfigException p : unsimulated) {
+            located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine), true));
+        }
         return new EnvoyCluster(c.getName(), source, line, odLine, type,
-                c.hasOutlierDetection(), problems.isEmpty() ? od : null, panic, health, hosts, located, notes);
+                c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes);
+    }
+
+    /**
+     * Fields of a newer Envoy than the bundled API that the lab reads by name from the file: {@code
+     * detect_degraded_hosts} (Envoy 1.38, {@code OutlierDetection} field 26). The proto reader has read past them.
+     */
+    private static OutlierDetectionConfig newerFields(OutlierDetectionConfig od, Located odNode,
+            List<InvalidConfigException> problems) {
+        if (od == null || odNode == null || !(odNode.value() instanceof java.util.Map<?, ?> map)) {
+            return od;
+        }
+        for (OutlierSetting s : OutlierSetting.values()) {
+            if (!s.newerThanBundledApi()) {
+                continue;
+            }
+            Object at = map.get(s.envoyName());
+            if (at == null) {
+                at = map.get(camel(s.envoyName()));
+            }
+            if (!(at instanceof Located v) || v.value() == null) {
+                continue;
+            }
+            Object value = v.value();
+            if (value instanceof Boolean flag || "true".equals(value) || "false".equals(value)) {
+                return od.toBuilder().set(s, Boolean.TRUE.equals(value) || "true".equals(value)).build();
+            }
+            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), String.valueOf(value),
+                    "true or false"));
+        }
+        return od;
     }
 
     /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
     private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems,
-            List<String> notes) {
+            List<InvalidConfigException> unsimulated, List<String> notes) {
         Descriptor d = OutlierDetection.getDescriptor();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.newerThanBundledApi()) {
+                continue; // read by name from the file (newerFields), the bundled proto has no such field
+            }
             FieldDescriptor f = d.findFieldByName(s.envoyName());
             if (f == null) {
                 throw new IllegalStateException("Envoy's OutlierDetection has no field " + s.envoyName());
@@ -108,7 +146,7 @@ final class ClusterExtractor {
             }
             Message m = (Message) od.getField(f);
             if (m instanceof Duration dur) {
-                Long nanos = nanos(dur, s, problems, notes);
+                Long nanos = nanos(dur, s, problems, unsimulated, notes);
                 if (nanos != null) {
                     b.set(s, nanos);
                 }
@@ -137,7 +175,8 @@ final class ClusterExtractor {
      * Envoy reads these durations in whole milliseconds ({@code PROTOBUF_GET_MS_OR_DEFAULT}, which truncates through
      * {@code DurationUtil::durationToMilliseconds}); so does the lab, with a note saying so.
      */
-    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems, List<String> notes) {
+    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems,
+            List<InvalidConfigException> unsimulated, List<String> notes) {
         BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
                 .add(BigInteger.valueOf(d.getNanos()));
         String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
@@ -150,9 +189,11 @@ final class ClusterExtractor {
         long nanos = n.longValueExact();
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && s != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
-            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
-                    + " of at least 1ms: Envoy reads it in whole milliseconds, so this is a 0 ms "
-                    + s.envoyName() + ", which the lab does not simulate"));
+            // Envoy accepts it (validateDuration only refuses negative or out-of-range values) and truncates it
+            unsimulated.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown,
+                    "a duration of at least 1ms for the lab (Envoy accepts " + shown + " but reads whole milliseconds, "
+                    + "DurationUtil::durationToMilliseconds: a 0 ms " + s.envoyName() + ", which the lab does not "
+                    + "simulate)"));
             return null;
         }
         if (truncated != nanos) {
@@ -181,16 +222,24 @@ final class ClusterExtractor {
         if (problems.size() > before) {
             return null;
         }
-        if (hc.hasNoTrafficInterval() || hc.hasUnhealthyInterval() || hc.hasIntervalJitter()
-                || hc.getIntervalJitterPercent() > 0) {
-            notes.add("health_checks[0]: only interval and the two thresholds are modelled (not no_traffic_interval, "
-                    + "unhealthy_interval or jitter)");
+        if (hc.hasIntervalJitter() || hc.getIntervalJitterPercent() > 0 || hc.hasInitialJitter()) {
+            notes.add("health_checks[0]: jitter (interval_jitter, interval_jitter_percent, initial_jitter) is not "
+                    + "modelled: every probe comes exactly on its interval");
         }
         try {
-            long interval = Math.addExact(Math.multiplyExact(hc.getInterval().getSeconds(), Durations.SECOND),
-                    hc.getInterval().getNanos());
+            // HealthCheckerImplBase reads every interval with PROTOBUF_GET_MS_OR_DEFAULT (whole milliseconds), each
+            // defaulting to the one it refines
+            long interval = millis(hc.getInterval());
+            long timeout = millis(hc.getTimeout());
+            long noTraffic = hc.hasNoTrafficInterval() ? millis(hc.getNoTrafficInterval())
+                    : HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS;
+            long noTrafficHealthy = hc.hasNoTrafficHealthyInterval() ? millis(hc.getNoTrafficHealthyInterval()) : noTraffic;
+            long unhealthyInterval = hc.hasUnhealthyInterval() ? millis(hc.getUnhealthyInterval()) : interval;
+            long unhealthyEdge = hc.hasUnhealthyEdgeInterval() ? millis(hc.getUnhealthyEdgeInterval()) : unhealthyInterval;
+            long healthyEdge = hc.hasHealthyEdgeInterval() ? millis(hc.getHealthyEdgeInterval()) : interval;
             return new HealthCheckSpec(interval, Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
-                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()));
+                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()), timeout, noTraffic, noTrafficHealthy,
+                    unhealthyInterval, unhealthyEdge, healthyEdge);
         } catch (InvalidConfigException e) {
             problems.add(new InvalidConfigException(e.key(), e.value(), e.allowed()));
             return null;
@@ -199,6 +248,12 @@ final class ClusterExtractor {
                     "a duration of at most 10 years"));
             return null;
         }
+    }
+
+    /** A health-check duration in whole milliseconds, as nanoseconds (Envoy truncates the rest). */
+    private static long millis(Duration d) {
+        long ms = Math.addExact(Math.multiplyExact(d.getSeconds(), 1000L), d.getNanos() / 1_000_000);
+        return Math.multiplyExact(ms, Durations.MILLISECOND);
     }
 
     private static void require(boolean ok, String field, String allowed, List<InvalidConfigException> problems) {
@@ -241,12 +296,17 @@ final class ClusterExtractor {
         }
         Address a = e.getAddress();
         return switch (a.getAddressCase()) {
-            case SOCKET_ADDRESS -> a.getSocketAddress().getAddress() + ":" + (a.getSocketAddress().hasNamedPort()
+            // Envoy's Address::asString: an IPv6 address in brackets, [::1]:80 (Ipv6Instance), else address:port
+            case SOCKET_ADDRESS -> bracketed(a.getSocketAddress().getAddress()) + ":" + (a.getSocketAddress().hasNamedPort()
                     ? a.getSocketAddress().getNamedPort() : Integer.toString(a.getSocketAddress().getPortValue()));
             case PIPE -> a.getPipe().getPath();
             case ENVOY_INTERNAL_ADDRESS -> a.getEnvoyInternalAddress().getServerListenerName();
             default -> "endpoint";
         };
+    }
+
+    private static String bracketed(String address) {
+        return address.indexOf(':') >= 0 && !address.startsWith("[") ? "[" + address + "]" : address;
     }
 
     /** The line of the field a problem names (e.g. outlier_detection.max_ejection_percent), else the block's. */

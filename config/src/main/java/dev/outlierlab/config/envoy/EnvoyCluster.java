@@ -38,8 +38,15 @@ public record EnvoyCluster(
         List<Problem> problems,
         List<String> notes) {
 
-    /** A setting Envoy rejects and the line it is on. */
-    public record Problem(InvalidConfigException error, int line) {
+    /**
+     * A setting Envoy rejects and the line it is on; or, with {@code envoyAccepts}, one Envoy accepts that the lab
+     * cannot simulate (a duration under 1 ms, which Envoy truncates to a 0 ms timer).
+     */
+    public record Problem(InvalidConfigException error, int line, boolean envoyAccepts) {
+        public Problem(InvalidConfigException error, int line) {
+            this(error, line, false);
+        }
+
         public String key() {
             return error.key();
         }
@@ -83,7 +90,7 @@ public record EnvoyCluster(
         if (!problems.isEmpty()) {
             Problem p = problems.get(0);
             throw new InputException(source + ":" + p.line() + ": cluster '" + name + "': " + p.error().getMessage()
-                    + " (Envoy rejects this cluster)");
+                    + (p.envoyAccepts() ? "" : " (Envoy rejects this cluster)"));
         }
         if (!hasOutlierDetection) {
             throw new InputException(source + ":" + line + ": cluster '" + name + "' has no outlier_detection, so Envoy "

@@ -52,8 +52,14 @@ public final class EnvoyClusterWriter {
         }
         HealthCheckSpec hc = s.healthChecks();
         if (hc != null) {
-            y.append("health_checks:\n- timeout: 1s\n  interval: ").append(Durations.format(hc.intervalNanos()))
-                    .append("\n  unhealthy_threshold: ").append(hc.unhealthyThreshold())
+            y.append("health_checks:\n- timeout: ").append(Durations.format(hc.timeoutNanos()))
+                    .append("\n  interval: ").append(Durations.format(hc.intervalNanos()));
+            optional(y, "no_traffic_interval", hc.noTrafficIntervalNanos(), HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS);
+            optional(y, "no_traffic_healthy_interval", hc.noTrafficHealthyIntervalNanos(), hc.noTrafficIntervalNanos());
+            optional(y, "unhealthy_interval", hc.unhealthyIntervalNanos(), hc.intervalNanos());
+            optional(y, "unhealthy_edge_interval", hc.unhealthyEdgeIntervalNanos(), hc.unhealthyIntervalNanos());
+            optional(y, "healthy_edge_interval", hc.healthyEdgeIntervalNanos(), hc.intervalNanos());
+            y.append("\n  unhealthy_threshold: ").append(hc.unhealthyThreshold())
                     .append("\n  healthy_threshold: ").append(hc.healthyThreshold())
                     .append("\n  http_health_check:\n    path: /healthz\n");
         }
@@ -90,5 +96,12 @@ public final class EnvoyClusterWriter {
 
     private static String number(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /** A health-check interval, written only where it differs from the default it would otherwise take. */
+    private static void optional(StringBuilder y, String key, long nanos, long defaultNanos) {
+        if (nanos != defaultNanos) {
+            y.append("\n  ").append(key).append(": ").append(Durations.format(nanos));
+        }
     }
 }

@@ -282,7 +282,12 @@ public final class EnvoyConfigReader {
         }
         if (v instanceof Map<?, ?> map) {
             JsonObject o = new JsonObject();
-            map.forEach((k, x) -> o.add((String) k, toJson((Located) x)));
+            // a newer Envoy's OutlierDetection field the bundled proto lacks: read by name in ClusterExtractor
+            map.forEach((k, x) -> {
+                if (!ProtoShape.newerOutlierField((String) k)) {
+                    o.add((String) k, toJson((Located) x));
+                }
+            });
             return o;
         }
         if (v instanceof List<?> list) {

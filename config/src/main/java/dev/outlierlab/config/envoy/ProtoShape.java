@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * loader accepts {@code codec_type: auto}), and a field the bundled protos (envoy api 1.0.49) do not know is
  * dropped with a note naming it, because it may be a field of a newer Envoy; inside {@code OutlierDetection},
  * whose every current field the lab reads, an unknown field stays an error (a typo there changes what the
- * check says). An enum number Envoy's {@code (validate.rules).enum.defined_only} refuses is an error.
+ * check says), but for {@code detect_degraded_hosts} (Envoy 1.38), which the cluster reader takes by name. An enum number Envoy's {@code (validate.rules).enum.defined_only} refuses is an error.
  */
 final class ProtoShape {
     private static final Pattern DURATION = Pattern.compile("-?[0-9]+(\\.[0-9]{1,9})?s");
@@ -153,7 +153,8 @@ final class ProtoShape {
             String fieldPath = join(path, key);
             FieldDescriptor f = field(type, key);
             if (f == null) {
-                if (STRICT.contains(type.getFullName())) {
+                boolean newer = STRICT.contains(type.getFullName()) && newerOutlierField(key);
+                if (STRICT.contains(type.getFullName()) && !newer) {
                     throw unknown(e.getValue(), fieldPath, type, key);
                 }
                 if (type.getFullName().equals("envoy.config.cluster.v3.Cluster")) {
@@ -162,6 +163,9 @@ final class ProtoShape {
                             List.of("outlier_detection", "outlierDetection"));
                 }
                 notes.add(unknownNote(e.getValue(), fieldPath, type, key));
+                if (newer) {
+                    out.put(key, e.getValue()); // kept for the cluster reader; EnvoyConfigReader.toJson leaves it out
+                }
                 continue;
             }
             Located value = e.getValue();
@@ -328,6 +332,11 @@ final class ProtoShape {
         return (Map<String, Located>) node.value();
     }
 
+    /** A field of a newer Envoy's OutlierDetection that the cluster reader takes by name ({@code detect_degraded_hosts}). */
+    static boolean newerOutlierField(String key) {
+        return key.equals("detect_degraded_hosts") || key.equals("detectDegradedHosts");
+    }
+
     private static InputException wrongType(Located node, String path, String expected) {
         return new InputException(node.origin() + ": " + display(path) + ": " + Wording.describe(node.value())
                 + " is the wrong type; expected " + expected);
@@ -346,6 +355,12 @@ final class ProtoShape {
             return "line " + SourceLines.lineOf(at) + ": " + path + " (a newer Envoy's error_matcher: which responses "
                     + "count as errors for outlier detection) is not modelled: the findings assume Envoy's default, "
                     + "5xx responses and local-origin failures";
+        }
+        if (type.getFullName().equals("envoy.config.cluster.v3.OutlierDetection")
+                && (key.equals("detect_degraded_hosts") || key.equals("detectDegradedHosts"))) {
+            return "line " + SourceLines.lineOf(at) + ": " + path + " (Envoy 1.38) is read, but no simulated response "
+                    + "carries x-envoy-degraded, so the lab marks no host degraded and ejections_detected_degradation "
+                    + "stays 0";
         }
         return "line " + SourceLines.lineOf(at) + ": " + path + " is not a field of " + type.getFullName()
                 + " in the bundled Envoy API (envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, "

@@ -169,6 +169,9 @@ final class IstioOutlierTranslator {
         }
         List<TranslatedField> fields = new ArrayList<>();
         for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.newerThanBundledApi() && !config.isExplicit(s)) {
+                continue;
+            }
             String value = String.valueOf(ScenarioWriter.settingValue(s, config.get(s)));
             String source = from.getOrDefault(s, s == OutlierSetting.MAX_EJECTION_TIME && base != null
                     ? "Envoy default: max(300s, base_ejection_time)" : "Envoy default (no Istio field sets it)");

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.InvalidConfigException;
@@ -33,22 +34,35 @@ public final class ScenarioReader {
     }
 
     /**
-     * A scenario of either profile: {@code envoy} (the default) or {@code gateway}; exactly one is non-null.
+     * A scenario of one profile: {@code envoy} (the default), {@code gateway} or {@code grpc}. For gateway only
+     * {@code gateway} is set; for grpc {@code envoy} holds the lab's scenario (hosts, traffic, faults and the
+     * {@code outlier_detection} an xDS-mapped gRPC client reads) and {@code grpc} the settings it runs.
      */
-    public record Profiled(Loaded envoy, GatewayScenario gateway) {
+    public record Profiled(Loaded envoy, GatewayScenario gateway, GrpcSettings grpc) {
+        /** An Envoy or gateway scenario. */
+        public Profiled(Loaded envoy, GatewayScenario gateway) {
+            this(envoy, gateway, null);
+        }
+
         public boolean isGateway() {
             return gateway != null;
+        }
+
+        public boolean isGrpc() {
+            return grpc != null;
         }
     }
 
     private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
-            "faults", "outlier_detection", "health_checks");
+            "faults", "outlier_detection", "health_checks", "grpc");
     private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
             "weights");
     private static final Set<String> TRAFFIC = Set.of("rps", "clients", "arrivals", "steps");
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
             "fails_health_check", "pattern", "burst_length", "kind");
-    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold");
+    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold", "timeout",
+            "no_traffic_interval", "no_traffic_healthy_interval", "unhealthy_interval", "unhealthy_edge_interval",
+            "healthy_edge_interval");
 
     private ScenarioReader() {
     }
@@ -84,8 +98,26 @@ public final class ScenarioReader {
             Map<String, Located> top = (Map<String, Located>) root.value();
             return new Profiled(null, GatewayScenarioReader.build(root, v, top));
         }
+        if (profile.equals("grpc")) {
+            @SuppressWarnings("unchecked")
+            Map<String, Located> top = (Map<String, Located>) root.value();
+            if (top.containsKey("health_checks")) {
+                throw new InputException(top.get("health_checks").origin() + ": health_checks is Envoy's setting, but"
+                        + " this scenario's profile is grpc: gRPC's outlier detection has no health-check return;"
+                        + " remove it, or use profile: envoy");
+            }
+            Loaded loaded = build(root);
+            return new Profiled(loaded, null,
+                    GrpcScenarioReader.read(v, root, top.get("grpc"), loaded.scenario().outlierDetection()));
+        }
         if (!profile.equals("envoy")) {
-            throw Values.error(profileNode, "profile", profileNode.value(), "envoy or gateway");
+            throw Values.error(profileNode, "profile", profileNode.value(), "envoy, gateway or grpc");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Located> top = (Map<String, Located>) root.value();
+        if (top.containsKey("grpc")) {
+            throw new InputException(top.get("grpc").origin() + ": grpc is the gRPC profile's setting, but this"
+                    + " scenario's profile is envoy; add profile: grpc to use it, or remove it");
         }
         return new Profiled(build(root), null);
     }
@@ -114,6 +146,10 @@ public final class ScenarioReader {
     }
 
     private static Loaded envoyOnly(Profiled profiled, String source) {
+        if (profiled.isGrpc()) {
+            throw new InputException(source + ": profile: grpc scenarios are taken by run; this one takes profile:"
+                    + " envoy");
+        }
         if (profiled.isGateway()) {
             throw new InputException(source + ": profile: gateway scenarios are taken by run and sweep; this one "
                     + "takes profile: envoy");
@@ -209,6 +245,10 @@ public final class ScenarioReader {
             return EnvoyVersion.DEFAULT;
         }
         Object value = node.value();
+        if (value instanceof java.math.BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
+            // 1e1000000000 written out would be a billion digits: refused before any conversion
+            throw Values.error(node, "envoy_version", value, "a release such as 1.40 or 1.36.2");
+        }
         String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
         try {
             return EnvoyVersion.parse(text);
@@ -297,6 +337,17 @@ public final class ScenarioReader {
         long interval = v.duration(h.get("interval"), "health_checks.interval", 5_000_000_000L, false);
         long unhealthy = v.integer(h.get("unhealthy_threshold"), "health_checks.unhealthy_threshold", 3, 1, 1_000_000);
         long healthy = v.integer(h.get("healthy_threshold"), "health_checks.healthy_threshold", 2, 1, 1_000_000);
-        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy));
+        // Envoy's defaults (HealthCheckerImplBase's constructor): each interval defaults to the one it refines
+        long timeout = v.duration(h.get("timeout"), "health_checks.timeout", HealthCheckSpec.DEFAULT_TIMEOUT_NANOS, false);
+        long noTraffic = v.duration(h.get("no_traffic_interval"), "health_checks.no_traffic_interval",
+                HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS, false);
+        long noTrafficHealthy = v.duration(h.get("no_traffic_healthy_interval"), "health_checks.no_traffic_healthy_interval",
+                noTraffic, false);
+        long unhealthyInterval = v.duration(h.get("unhealthy_interval"), "health_checks.unhealthy_interval", interval, false);
+        long unhealthyEdge = v.duration(h.get("unhealthy_edge_interval"), "health_checks.unhealthy_edge_interval",
+                unhealthyInterval, false);
+        long healthyEdge = v.duration(h.get("healthy_edge_interval"), "health_checks.healthy_edge_interval", interval, false);
+        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy, timeout, noTraffic,
+                noTrafficHealthy, unhealthyInterval, unhealthyEdge, healthyEdge));
     }
 }

@@ -71,6 +71,12 @@ public final class ScenarioWriter {
             hm.put("interval", Durations.format(hc.intervalNanos()));
             hm.put("unhealthy_threshold", hc.unhealthyThreshold());
             hm.put("healthy_threshold", hc.healthyThreshold());
+            hm.put("timeout", Durations.format(hc.timeoutNanos()));
+            hm.put("no_traffic_interval", Durations.format(hc.noTrafficIntervalNanos()));
+            hm.put("no_traffic_healthy_interval", Durations.format(hc.noTrafficHealthyIntervalNanos()));
+            hm.put("unhealthy_interval", Durations.format(hc.unhealthyIntervalNanos()));
+            hm.put("unhealthy_edge_interval", Durations.format(hc.unhealthyEdgeIntervalNanos()));
+            hm.put("healthy_edge_interval", Durations.format(hc.healthyEdgeIntervalNanos()));
             m.put("health_checks", hm);
         }
         return m;

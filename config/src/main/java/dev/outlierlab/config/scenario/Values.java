@@ -168,8 +168,9 @@ final class Values {
         long nanos = duration(node, key, 0, true);
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && setting != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
-            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy reads "
-                    + setting.envoyName() + " in whole milliseconds, so this would be 0 ms)");
+            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy accepts it but reads "
+                    + setting.envoyName() + " in whole milliseconds, so this would be a 0 ms timer, which the lab does "
+                    + "not simulate)");
         }
         return truncated;
     }

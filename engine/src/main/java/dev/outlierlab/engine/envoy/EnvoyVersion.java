@@ -27,6 +27,10 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
     public static final EnvoyVersion DEFAULT = NEWEST;
     /** The first release whose cap applies to the first ejection too. */
     public static final EnvoyVersion CAP_ON_FIRST_EJECTION = new EnvoyVersion(1, 28);
+    /** The first release in which a returned host must stay back a whole interval before its multiplier drops. */
+    public static final EnvoyVersion MULTIPLIER_DECAYS_AFTER_AN_INTERVAL = new EnvoyVersion(1, 28);
+    /** The first release whose split mode keeps external codes (pull 39440). */
+    public static final EnvoyVersion SPLIT_KEEPS_EXTERNAL_CODES = new EnvoyVersion(1, 39);
     /** The first release in which only a passing health check returns an ejected host. */
     public static final EnvoyVersion ONLY_PASSING_CHECK_UNEJECTS = new EnvoyVersion(1, 31);
     public static final String ALLOWED = "an Envoy release from 1.26 to 1.40, such as 1.40 or 1.36.2";
@@ -65,6 +69,58 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
             return CapRule.ACTIVE_BELOW_MAX;
         }
         return minor == 27 ? CapRule.FIRST_ALWAYS : CapRule.ACTIVE_PLUS_ONE;
+    }
+
+    /**
+     * Whether the multiplier drops at the start of every tick for every host not ejected (before 1.28): from 1.28
+     * (pull 29711) a host must have been back for a whole interval first, and the drop comes at the tick's end.
+     */
+    public boolean decaysMultiplierAtEveryTick() {
+        return compareTo(MULTIPLIER_DECAYS_AFTER_AN_INTERVAL) < 0;
+    }
+
+    /**
+     * The release that added a field of {@code OutlierDetection} newer than 1.26, or null: {@code
+     * successful_active_health_check_uneject_host} 1.28 (it replaced a runtime flag, release notes of 1.28.0),
+     * {@code always_eject_one_host} 1.31 (release notes of 1.31.0), {@code detect_degraded_hosts} 1.38 (release notes
+     * of 1.38.0).
+     */
+    public static EnvoyVersion addedIn(OutlierSetting setting) {
+        return switch (setting) {
+            case SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST -> new EnvoyVersion(1, 28);
+            case ALWAYS_EJECT_ONE_HOST -> new EnvoyVersion(1, 31);
+            case DETECT_DEGRADED_HOSTS -> new EnvoyVersion(1, 38);
+            default -> null;
+        };
+    }
+
+    /**
+     * Refuses a configuration that sets a field this release does not have: Envoy of that release rejects the
+     * unknown field, so the lab does not silently honour it.
+     */
+    public void checkFieldsExist(OutlierDetectionConfig config) {
+        for (OutlierSetting setting : OutlierSetting.values()) {
+            EnvoyVersion added = addedIn(setting);
+            if (added != null && compareTo(added) < 0 && config.isExplicit(setting)) {
+                throw new InvalidConfigException("outlier_detection." + setting.envoyName(), setting.kind() == OutlierSetting.Kind.BOOLEAN
+                        ? Boolean.toString(config.flag(setting)) : Long.toString(config.get(setting)),
+                        "leaving it out: Envoy " + this + " has no such field (it arrived in " + added
+                                + "); or envoy_version " + added + " or later");
+            }
+        }
+    }
+
+    /**
+     * Whether split mode keeps an external result's code and no longer counts an external success as a local-origin
+     * success (pull 39440): in the 1.39/1.40 {@code putResultWithLocalExternalSplit}, not at commit 00c7146.
+     */
+    public boolean splitKeepsExternalCodes() {
+        return compareTo(SPLIT_KEEPS_EXTERNAL_CODES) >= 0;
+    }
+
+    /** Whether the release counts {@code ejections_detected_degradation} (1.38, with {@code detect_degraded_hosts}). */
+    public boolean hasDegradationCounter() {
+        return minor >= 38;
     }
 
     /** Whether a failing active health check can return an ejected host (before 1.31). */

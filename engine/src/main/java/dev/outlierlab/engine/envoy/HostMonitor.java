@@ -63,9 +63,11 @@ public final class HostMonitor {
 
     /**
      * Envoy's {@code putResult(result, code)}. Without split origins a given code (>= 0) is reported as is,
-     * otherwise the result is mapped by {@link RequestResult#httpCodeWhenNotSplit()}. With split origins the
-     * code is ignored: local-origin results feed the local counters, an external failure counts as a 503
-     * and an external success as a 200 plus a local success.
+     * otherwise the result is mapped by {@link RequestResult#httpCodeWhenNotSplit()}. With split origins
+     * local-origin results feed the local counters; up to Envoy 1.38 the code is ignored, an external failure
+     * counts as a 503 and an external success as a 200 plus a local success ({@code putResultWithLocalExternalSplit});
+     * from 1.39 (pull 39440) an external result keeps its code (503 or 200 when none) and an external success is no
+     * longer a local-origin success.
      */
     public void putResult(RequestResult result, int code, long nowNanos) {
         if (!config.splitExternalLocalOriginErrors()) {
@@ -75,13 +77,18 @@ public final class HostMonitor {
             }
             return;
         }
+        boolean keepsCodes = detector.version().splitKeepsExternalCodes();
         switch (result) {
             case LOCAL_ORIGIN_CONNECT_SUCCESS, LOCAL_ORIGIN_CONNECT_SUCCESS_FINAL -> localOriginSuccess();
             case LOCAL_ORIGIN_TIMEOUT, LOCAL_ORIGIN_CONNECT_FAILED -> localOriginFailure(nowNanos);
-            case EXT_ORIGIN_REQUEST_FAILED -> putHttpResponseCode(503, nowNanos);
+            // pull 39440: an external failure keeps the code it was reported with (503 when none)
+            case EXT_ORIGIN_REQUEST_FAILED -> putHttpResponseCode(keepsCodes && code >= 0 ? code : 503, nowNanos);
             case EXT_ORIGIN_REQUEST_SUCCESS -> {
-                putHttpResponseCode(200, nowNanos);
-                localOriginSuccess();
+                putHttpResponseCode(keepsCodes && code >= 0 ? code : 200, nowNanos);
+                // before pull 39440 an external success also counted as a local-origin success
+                if (!keepsCodes) {
+                    localOriginSuccess();
+                }
             }
         }
     }
@@ -180,6 +187,13 @@ public final class HostMonitor {
     /** At a tick: one step of the multiplier's decay, if the host has been back for a whole interval. */
     void decayMultiplier(long nowNanos, long intervalNanos) {
         if (!ejected && lastUnejectionNanos >= 0 && nowNanos - lastUnejectionNanos >= intervalNanos && multiplier > 0) {
+            multiplier--;
+        }
+    }
+
+    /** Before Envoy 1.28, at the start of every tick for a host not ejected: one step down, not below zero. */
+    void decayMultiplier() {
+        if (multiplier > 0) {
             multiplier--;
         }
     }

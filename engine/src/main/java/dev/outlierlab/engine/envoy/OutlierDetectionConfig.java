@@ -57,11 +57,16 @@ public final class OutlierDetectionConfig {
         return values[setting.ordinal()] != 0;
     }
 
-    /** Every setting with its effective value, in Envoy's field order. */
+    /**
+     * Every setting with its effective value, in Envoy's field order; a field newer than the bundled Envoy API
+     * ({@link OutlierSetting#newerThanBundledApi()}) only when set.
+     */
     public Map<OutlierSetting, Long> asMap() {
         Map<OutlierSetting, Long> map = new EnumMap<>(OutlierSetting.class);
         for (OutlierSetting s : SETTINGS) {
-            map.put(s, values[s.ordinal()]);
+            if (!s.newerThanBundledApi() || explicit[s.ordinal()]) {
+                map.put(s, values[s.ordinal()]);
+            }
         }
         return Collections.unmodifiableMap(map);
     }

@@ -35,7 +35,7 @@ public final class OutlierDetector {
     private final EnvoyVersion version;
     private final EjectionPolicy policy;
     private final DetectorListener listener;
-    private final OutlierStats stats = new OutlierStats();
+    private final OutlierStats stats;
     private final List<HostMonitor> hosts = new ArrayList<>();
     private int ejectedCount;
 
@@ -48,6 +48,7 @@ public final class OutlierDetector {
             EnvoyVersion version) {
         this.config = config;
         this.version = version;
+        this.stats = new OutlierStats(version.hasDegradationCounter());
         this.policy = new EjectionPolicy(config, random, version);
         this.listener = listener;
     }
@@ -119,11 +120,18 @@ public final class OutlierDetector {
     /**
      * The interval timer, Envoy's {@code onIntervalTimer}: returns hosts whose time is up and swaps every
      * host's buckets; runs success rate and failure percentage for external, then local, origin; then decays
-     * the multiplier of hosts back for at least one interval.
+     * the multiplier of hosts back for at least one interval. Before Envoy 1.28 (pull 29711)
+     * {@code checkHostForUneject} instead decremented the multiplier at the start of every tick for every host not
+     * ejected at that moment, however recently it had returned.
      */
     public void tick(long nowNanos) {
+        boolean decayFirst = version.decaysMultiplierAtEveryTick();
         for (HostMonitor host : hosts) {
-            if (host.isEjected() && policy.isDue(host, nowNanos)) {
+            if (!host.isEjected()) {
+                if (decayFirst) {
+                    host.decayMultiplier();
+                }
+            } else if (policy.isDue(host, nowNanos)) {
                 uneject(host, nowNanos, UnejectReason.EJECTION_TIME_ELAPSED);
             }
             host.swapBuckets();
@@ -138,8 +146,10 @@ public final class OutlierDetector {
                 evaluateInterval(Origin.LOCAL, nowNanos, detect);
             }
         }
-        for (HostMonitor host : hosts) {
-            host.decayMultiplier(nowNanos, config.intervalNanos());
+        if (!decayFirst) {
+            for (HostMonitor host : hosts) {
+                host.decayMultiplier(nowNanos, config.intervalNanos());
+            }
         }
     }
 

@@ -8,7 +8,8 @@ import java.util.Map;
  * {@code ejections_active}, the counters {@code ejections_overflow}, {@code ejections_enforced_total},
  * {@code ejections_detected_*} and {@code ejections_enforced_*} per type, and the deprecated
  * {@code ejections_total}, {@code ejections_consecutive_5xx} and {@code ejections_success_rate}, counted
- * exactly where {@code outlier_detection_impl.cc} counts them.
+ * exactly where {@code outlier_detection_impl.cc} counts them; from Envoy 1.38 also {@code
+ * ejections_detected_degradation} (always 0 here: no simulated response is flagged degraded).
  */
 public final class OutlierStats {
     private static final EjectionType[] TYPES = EjectionType.values();
@@ -21,6 +22,18 @@ public final class OutlierStats {
     private long ejectionsTotal;
     private long ejectionsConsecutive5xx;
     private long ejectionsSuccessRate;
+    private final boolean degradationCounter;
+    private long ejectionsDetectedDegradation;
+
+    /** Statistics without the 1.38 counter {@code ejections_detected_degradation}. */
+    public OutlierStats() {
+        this(false);
+    }
+
+    /** Statistics of a release; from 1.38 they include {@code ejections_detected_degradation}. */
+    public OutlierStats(boolean degradationCounter) {
+        this.degradationCounter = degradationCounter;
+    }
 
     void incActive() { ejectionsActive++; }
     void decActive() { ejectionsActive--; }
@@ -58,6 +71,11 @@ public final class OutlierStats {
         for (EjectionType t : TYPES) {
             m.put("ejections_detected_" + t.statSuffix(), detected[t.ordinal()]);
             m.put("ejections_enforced_" + t.statSuffix(), enforced[t.ordinal()]);
+        }
+        if (degradationCounter) {
+            // Envoy 1.38's detect_degraded_hosts counts a host marked degraded; no simulated response carries
+            // x-envoy-degraded, so it stays 0
+            m.put("ejections_detected_degradation", ejectionsDetectedDegradation);
         }
         m.put("ejections_total", ejectionsTotal);
         m.put("ejections_consecutive_5xx", ejectionsConsecutive5xx);

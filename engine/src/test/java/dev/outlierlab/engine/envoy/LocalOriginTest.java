@@ -188,8 +188,9 @@ class LocalOriginTest {
     }
 
     @Test
-    void splitExternalResultsMapTo503And200PlusALocalSuccess() {
-        OutlierDetector d = detector(true);
+    void splitExternalResultsMapTo503And200PlusALocalSuccessUpToOnePointThirtyEight() {
+        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
+                OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), new SeededRandom(5), events, EnvoyVersion.parse("1.38"));
         HostMonitor h = d.addHost("h0");
         result(h, 2, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
         h.putResult(RequestResult.EXT_ORIGIN_REQUEST_FAILED, S);
@@ -201,6 +202,28 @@ class LocalOriginTest {
         assertThat(h.consecutiveLocalOriginFailure()).isZero();
         assertThat(h.successRate(Origin.EXTERNAL).currentRequests()).isEqualTo(2);
         assertThat(h.successRate(Origin.LOCAL).currentRequests()).isEqualTo(3);
+    }
+
+    @Test
+    void fromOnePointThirtyNineSplitExternalResultsKeepTheirCodeAndAreNotLocalSuccesses() {
+        // pull 39440's putResultWithLocalExternalSplit: ExtOriginRequestFailed reports its own code (503 when none),
+        // ExtOriginRequestSuccess its code (200 when none) and no longer resets the local-origin counter
+        OutlierDetector d = detector(true);
+        HostMonitor h = d.addHost("h0");
+        result(h, 2, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
+        h.putResult(RequestResult.EXT_ORIGIN_REQUEST_FAILED, 500, S);
+        assertThat(h.consecutive5xx()).isEqualTo(1);
+        assertThat(h.consecutiveGatewayFailure()).isZero(); // 500 is not a gateway failure
+        h.putResult(RequestResult.EXT_ORIGIN_REQUEST_FAILED, S);
+        assertThat(h.consecutiveGatewayFailure()).isEqualTo(1); // no code: 503
+        h.putResult(RequestResult.EXT_ORIGIN_REQUEST_SUCCESS, S);
+        assertThat(h.consecutive5xx()).isZero();
+        assertThat(h.consecutiveLocalOriginFailure()).isEqualTo(2); // an external success leaves it alone now
+        assertThat(h.successRate(Origin.EXTERNAL).currentRequests()).isEqualTo(3);
+        assertThat(h.successRate(Origin.LOCAL).currentRequests()).isEqualTo(2); // the two connect failures only
+        // three more connect failures complete a run of five: ejected by consecutive local-origin failure
+        result(h, 3, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
+        assertThat(h.isEjected()).isTrue();
     }
 
     @Test

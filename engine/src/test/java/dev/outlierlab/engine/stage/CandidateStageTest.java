@@ -2,6 +2,7 @@ package dev.outlierlab.engine.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.envoy.PanicRule;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class CandidateStageTest {
         flags.set(1, true);
         flags.set(2, true);
         // 3 of 6 healthy = 50 %: not below 50, so not in panic
-        CandidateStage at50 = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.panicBelow(50));
+        CandidateStage at50 = new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(50).guard());
         assertThat(at50.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isEqualTo(3);
         flags.set(3, true);
         // 2 of 6 = 33.3 % < 50: panic, every host eligible
@@ -122,7 +123,7 @@ class CandidateStageTest {
         for (int e = 0; e < 6; e++) {
             flags.set(e, true);
         }
-        CandidateStage at0 = new CandidateStage(StageMode.PROD, flags, null, RotationGuard.panicBelow(0));
+        CandidateStage at0 = new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(0).guard());
         assertThat(at0.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isZero();
         assertThat(at0.action()).isEqualTo(StageAction.EJECT);
     }

@@ -2,6 +2,7 @@ package dev.outlierlab.engine.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.envoy.PanicRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -33,7 +34,7 @@ class FilterCacheTest {
             SplittableRandom random = new SplittableRandom(seed);
             int n = 1 + random.nextInt(8);
             StageMode mode = random.nextBoolean() ? StageMode.PROD : StageMode.SHADOW;
-            RotationGuard guard = random.nextBoolean() ? RotationGuard.NEVER_EMPTY : RotationGuard.panicBelow(50);
+            RotationGuard guard = random.nextBoolean() ? RotationGuard.NEVER_EMPTY : PanicRule.of(50).guard();
             EjectionFlags flags = new EjectionFlags(n);
             CandidateStage cached = new CandidateStage(mode, flags, null, guard);
             CandidateStage fresh = new CandidateStage(mode, flags, null, guard);

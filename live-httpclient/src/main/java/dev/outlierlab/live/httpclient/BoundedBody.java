@@ -28,9 +28,20 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
         }
     }
 
+    /** The answers being read at once would hold more than the proxy's total bound (its own limit). */
+    static final class BudgetExceeded extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BudgetExceeded(long budget) {
+            super("the answers being read at once would hold more than " + budget + " bytes");
+        }
+    }
+
     private final int status;
     private final long limit;
     private final long declared;
+    private ByteBudget budget;
+    private java.util.concurrent.atomic.AtomicLong reserved;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private Flow.Subscription subscription;
@@ -56,6 +67,22 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
                 info.headers().firstValueAsLong("content-length").orElse(-1));
     }
 
+    /**
+     * As {@link #handler(long)}, every chunk also reserved in {@code budget} (twice: the buffer and the copy
+     * made at the end) and added to {@code reserved}, which the caller gives back once it has let go of the
+     * body; a chunk past the budget fails the body with {@link BudgetExceeded}.
+     */
+    static HttpResponse.BodyHandler<byte[]> handler(long limit, ByteBudget budget,
+            java.util.concurrent.atomic.AtomicLong reserved) {
+        return info -> {
+            BoundedBody b = new BoundedBody(info.statusCode(), limit,
+                    info.headers().firstValueAsLong("content-length").orElse(-1));
+            b.budget = budget;
+            b.reserved = reserved;
+            return b;
+        };
+    }
+
     @Override
     public void onSubscribe(Flow.Subscription s) {
         subscription = s;
@@ -77,6 +104,14 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
                 subscription.cancel();
                 body.completeExceptionally(new TooLarge(status, limit));
                 return;
+            }
+            if (budget != null) {
+                if (!budget.reserve(2L * b.remaining())) {
+                    subscription.cancel();
+                    body.completeExceptionally(new BudgetExceeded(budget.bound()));
+                    return;
+                }
+                reserved.addAndGet(2L * b.remaining());
             }
             byte[] chunk = new byte[b.remaining()];
             b.get(chunk);

@@ -112,7 +112,7 @@ final class FailoverCall<T> {
         }
         HttpRequest request;
         try {
-            request = template.on(base, FailoverClient.RESTRICTED);
+            request = template.on(base, client.restricted());
         } catch (RejectedRequestException e) {
             result.completeExceptionally(e);
             return;
@@ -173,6 +173,12 @@ final class FailoverCall<T> {
             if (result.isDone()) {
                 return;   // cancelled by the caller: nothing to say about the upstream
             }
+            ProxyOverloadedException own = ownFailure(cause);
+            if (own != null) {
+                // the caller's own limit or memory: recorded against nobody, never re-sent
+                result.completeExceptionally(own);
+                return;
+            }
             LocalFailure failure = client.classifier().failureToRecord(cause);
             if (failure != null) {
                 pool.record(endpoint, failure, ended);
@@ -191,6 +197,21 @@ final class FailoverCall<T> {
             return;
         }
         result.complete(new FailoverResponse<>(response, endpoint.name(), attempts, stage));
+    }
+
+    /** The caller's byte bound or the process's memory in an error's cause chain, as its own failure; or null. */
+    static ProxyOverloadedException ownFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BoundedBody.BudgetExceeded over) {
+                return new ProxyOverloadedException("proxy busy: " + over.getMessage()
+                        + "; try again shortly (nothing is recorded against the upstream)", e);
+            }
+            if (t instanceof VirtualMachineError) {
+                return new ProxyOverloadedException("proxy out of memory while reading an answer; "
+                        + "nothing is recorded against the upstream", e);
+            }
+        }
+        return null;
     }
 
     private void continueOrStop(int i, boolean more, boolean connectFailed) {

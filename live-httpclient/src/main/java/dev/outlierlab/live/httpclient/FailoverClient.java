@@ -37,6 +37,14 @@ public final class FailoverClient {
     static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
 
+    static {
+        // Lets a client built with forwardHost send the caller's Host (the JDK reads this once, at its first use);
+        // every other restricted header is still left out. A value given on the command line wins.
+        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
+        }
+    }
+
     /** The default bound of a response body held in memory: 16 MiB. */
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 16L << 20;
 
@@ -48,6 +56,7 @@ public final class FailoverClient {
     private final FailureClassifier classifier;
     private final Routing routing;
     private final RetryMode retry;
+    private final boolean forwardHost;
     private final Map<String, URI> upstreams = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
 
@@ -62,6 +71,7 @@ public final class FailoverClient {
         this.routing = b.routing != null ? b.routing
                 : "gateway".equals(pool.profile()) ? Routing.NEXT_IN_ORDER : Routing.ROTATE_OVER_HEALTHY;
         this.retry = b.retry;
+        this.forwardHost = b.forwardHost;
     }
 
     /** A builder of a client over {@code pool}. */
@@ -127,11 +137,30 @@ public final class FailoverClient {
     /** {@link #send(String, String, Map, byte[])} with this request's own {@link RetryMode}. */
     public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
             byte[] body, RetryMode retryMode) throws IOException, InterruptedException {
+        return send(method, pathAndQuery, headers, body, retryMode, BoundedBody.handler(maxResponseBytes));
+    }
+
+    /**
+     * {@link #send(String, String, Map, byte[])} with the client's retry mode, each answer read into memory up
+     * to the client's limit and every chunk reserved in {@code budget} (added to {@code reserved}, which the
+     * caller gives back with {@link ByteBudget#release} once it has let go of the answer): past the budget the
+     * request fails with {@link ProxyOverloadedException}, recorded against no upstream. What the proxy uses.
+     */
+    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body, ByteBudget budget, java.util.concurrent.atomic.AtomicLong reserved)
+            throws IOException, InterruptedException {
+        return send(method, pathAndQuery, headers, body, retry,
+                BoundedBody.handler(maxResponseBytes, Objects.requireNonNull(budget, "budget"), reserved));
+    }
+
+    private <T> FailoverResponse<T> send(String method, String pathAndQuery, Map<String, List<String>> headers,
+            byte[] body, RetryMode retryMode, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
         FailoverCall.Template t = new FailoverCall.Template(RequestTarget.method(method),
                 RequestTarget.pathAndQuery(pathAndQuery), HttpHeaders.of(headers, (n, v) -> true),
                 body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body),
                 attemptTimeout, false, Optional.empty());
-        return await(call(t, BoundedBody.handler(maxResponseBytes), retryMode));
+        return await(call(t, handler, retryMode));
     }
 
     /**
@@ -245,4 +274,12 @@ public final class FailoverClient {
     FailureClassifier classifier() {
         return classifier;
     }
+
+    /** The headers left out of every attempt: the restricted ones, {@code Host} too unless it is forwarded. */
+    java.util.Set<String> restricted() {
+        return forwardHost ? RESTRICTED_BUT_HOST : RESTRICTED;
+    }
+
+    private static final Set<String> RESTRICTED_BUT_HOST = RESTRICTED.stream().filter(h -> !h.equals("host"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * Builds a {@link FailoverClient}: the JDK client to send with (default: one of its own, HTTP/1.1, connect
  * timeout the attempt timeout), each attempt's timeout (default 5 s), fallbacks (extra attempts, default 1),
  * the response body limit (default 16 MiB), the {@link FailureClassifier} (default: 5xx fails), the
- * {@link Routing} (default: by the pool's profile) and the default {@link RetryMode} ({@link RetryMode#BY_METHOD}).
+ * {@link Routing} (default: by the pool's profile), the default {@link RetryMode} ({@link RetryMode#BY_METHOD})
+ * and whether the caller's {@code Host} goes to the upstream (default: no).
  * Each setter checks its value and names the setting when it refuses one.
  */
 public final class FailoverClientBuilder {
@@ -22,6 +23,7 @@ public final class FailoverClientBuilder {
     FailureClassifier classifier = FailureClassifier.defaults();
     Routing routing;
     RetryMode retry = RetryMode.BY_METHOD;
+    boolean forwardHost;
 
     FailoverClientBuilder(LivePool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
@@ -71,6 +73,17 @@ public final class FailoverClientBuilder {
     /** The retry mode of requests that do not give their own. */
     public FailoverClientBuilder retry(RetryMode value) {
         this.retry = Objects.requireNonNull(value, "retry");
+        return this;
+    }
+
+    /**
+     * Sends the caller's {@code Host} header to the upstream instead of the upstream's own name (what the proxy's
+     * {@code --preserve-host} does). The JDK client allows it only when the system property
+     * {@code jdk.httpclient.allowRestrictedHeaders} names {@code host} before its first use; the client sets it
+     * when it is not set.
+     */
+    public FailoverClientBuilder forwardHost(boolean value) {
+        this.forwardHost = value;
         return this;
     }
 

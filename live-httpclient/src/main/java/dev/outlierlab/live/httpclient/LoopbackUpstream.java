@@ -49,6 +49,7 @@ public final class LoopbackUpstream implements AutoCloseable {
     }
 
     private synchronized void open(int wantedPort) throws IOException {
+        JdkServerLimits.ensure();
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), wantedPort), 64);
         server.createContext("/", this::handle);
         server.setExecutor(executor);

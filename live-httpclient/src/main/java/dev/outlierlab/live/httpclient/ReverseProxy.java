@@ -4,8 +4,8 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -13,82 +13,130 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * A small reverse proxy over a {@link FailoverClient}, for trying the modes on real traffic: every request
  * except {@code GET /stats} is sent through the client (the stage, then the first candidate, falling back on
  * failure) and the last attempt's answer is passed back, with {@code X-Outlier-Lab-Upstream} naming who
- * answered and {@code X-Outlier-Lab-Stage} what the stage did. When every attempt got no response the
- * answer is a 502 naming each attempt, and so is an answer over the client's response limit (16 MiB by
- * default). {@code GET /stats} is the pool in Prometheus text. Request bodies over {@link #MAX_BODY_BYTES} get
- * a 413; each attempt is bounded by the client's timeout. Slow clients, as in the lab server: a client has
- * {@link #REQUEST_SECONDS} to send its request and {@link #RESPONSE_SECONDS} to take the answer, and
- * {@link #DEFAULT_THREADS} workers (idle ones end after 30 s) leave room for many such clients while others
- * are answered; at most {@link #QUEUE} more connections wait for a worker, the rest are closed.
+ * answered and {@code X-Outlier-Lab-Stage} what the stage did. When every attempt failed without an answer
+ * (or with no valid status) the answer is a 502 naming each attempt, and so is an answer over the client's
+ * response limit; the client's own overload is a 503 recorded against nobody. {@code GET /stats} is the pool
+ * in Prometheus text plus the proxy's own counters ({@link ProxyCounters}). Requests pass the
+ * {@link ProxyGuard} (Host and Origin naming the proxy, a token method, no control characters) or get a 403 or
+ * 400. Against slow and many clients: the JDK server closes a connection that sends no byte or no complete
+ * request within {@link #REQUEST_SECONDS}, or does not take its answer within {@link #RESPONSE_SECONDS}, and
+ * holds at most {@link #MAX_CONNECTIONS} connections; requests are read and answers written on I/O threads
+ * (one per connection being read or written), so only complete requests reach the {@code threads} workers
+ * that call the upstreams; a client address has at most {@link Settings#perClient()} requests in the proxy at
+ * once (429 past it), {@link #QUEUE} requests wait for a worker (503 past it), and the answers held at once
+ * are bounded by the settings' {@link ByteBudget} (503 past it, recorded against no upstream).
  */
 public final class ReverseProxy implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 1 << 20;
-    /** Request-handling threads, as many as the lab server's: a slow client holds one until its timeout. */
+    /** Workers calling the upstreams at once. */
     public static final int DEFAULT_THREADS = 128;
-    /** Connections waiting for a worker before new ones are closed. */
+    /** Complete requests waiting for a worker before new ones get a 503. */
     public static final int QUEUE = 256;
+    /** Requests of one client address in the proxy at once before its next ones get a 429. */
+    public static final int DEFAULT_PER_CLIENT = 64;
+    /** Bytes of upstream answers held at once by default (256 MiB): past it a request gets a 503. */
+    public static final long DEFAULT_BUFFERED_BYTES = 256L << 20;
+    /** Open connections at most (the JDK server's {@code jdk.httpserver.maxConnections}); more are closed. */
+    public static final int MAX_CONNECTIONS = 512;
+    /** Seconds a client has for its first byte, and then for its whole request, before the connection is closed. */
+    public static final int REQUEST_SECONDS = 3;
+    /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
+    public static final int RESPONSE_SECONDS = 30;
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "content-length", "date");
 
-    private final FailoverClient client;
-    private final HttpServer server;
-    private final ExecutorService executor;
+    /**
+     * How to serve: {@code threads} workers calling the upstreams, {@code perClient} requests of one client
+     * address at once, the names besides loopback and the bound address that {@code Host} may give, and the
+     * count of stage records lost (shown in {@code /stats}; zero when no stage log is written).
+     */
+    public record Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
+            ByteBudget budget) {
+        public Settings {
+            if (threads < 1 || perClient < 1) {
+                throw new IllegalArgumentException("threads " + threads + " and perClient " + perClient
+                        + " must be 1 or more");
+            }
+            allowedHosts = List.copyOf(allowedHosts);
+            Objects.requireNonNull(stageRecordsLost, "stageRecordsLost");
+            Objects.requireNonNull(budget, "budget");
+        }
 
-    private ReverseProxy(FailoverClient client, HttpServer server, ExecutorService executor) {
-        this.client = client;
-        this.server = server;
-        this.executor = executor;
+        /** {@code threads} workers, the default share per client, no other names, {@link #DEFAULT_BUFFERED_BYTES}. */
+        public static Settings of(int threads) {
+            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0, new ByteBudget(DEFAULT_BUFFERED_BYTES));
+        }
     }
 
-    /** Seconds a client may take to send a request's headers and body before the connection is closed. */
-    static final int REQUEST_SECONDS = 10;
-    /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
-    static final int RESPONSE_SECONDS = 30;
+    private final FailoverClient client;
+    private final HttpServer server;
+    private final ThreadPoolExecutor io;
+    private final ThreadPoolExecutor workers;
+    private final ProxyGuard guard;
+    private final Settings settings;
+    private final ProxyCounters counters = new ProxyCounters();
+    private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    static {
-        // As the lab server does: the JDK server reads these once, when it is first used, and without them a few
-        // half-sent requests hold every worker for ever. A value given on the command line wins.
-        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
-        }
-        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
-            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
-        }
+    private ReverseProxy(FailoverClient client, HttpServer server, ThreadPoolExecutor io, ThreadPoolExecutor workers,
+            String host, Settings settings) {
+        this.client = client;
+        this.server = server;
+        this.io = io;
+        this.workers = workers;
+        this.settings = settings;
+        this.guard = new ProxyGuard(host, server.getAddress().getPort(), settings.allowedHosts());
     }
 
     /** Starts serving on {@code host:port} (port 0 for any free one) with {@link #DEFAULT_THREADS} workers. */
     public static ReverseProxy start(FailoverClient client, String host, int port) throws IOException {
-        return start(client, host, port, DEFAULT_THREADS);
+        return start(client, host, port, Settings.of(DEFAULT_THREADS));
     }
 
-    /** Starts serving on {@code host:port} with {@code threads} request-handling threads (1 or more). */
+    /** Starts serving on {@code host:port} with {@code threads} workers (1 or more). */
     public static ReverseProxy start(FailoverClient client, String host, int port, int threads) throws IOException {
-        if (threads < 1) {
-            throw new IllegalArgumentException("threads " + threads + " must be 1 or more");
-        }
+        return start(client, host, port, Settings.of(threads));
+    }
+
+    /** Starts serving on {@code host:port} as {@code settings} say. */
+    public static ReverseProxy start(FailoverClient client, String host, int port, Settings settings)
+            throws IOException {
+        JdkServerLimits.ensure();
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), r -> {
-                    Thread t = new Thread(r, "outlier-lab-proxy");
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.AbortPolicy());
-        executor.allowCoreThreadTimeOut(true);
-        ReverseProxy proxy = new ReverseProxy(client, server, executor);
+        // one I/O thread per connection being read or written: the JDK server bounds the connections
+        ThreadPoolExecutor io = new ThreadPoolExecutor(0, MAX_CONNECTIONS + 16, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), daemon("outlier-lab-proxy-io"), new ThreadPoolExecutor.AbortPolicy());
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(settings.threads(), settings.threads(), 30,
+                TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), daemon("outlier-lab-proxy"),
+                new ThreadPoolExecutor.AbortPolicy());
+        workers.allowCoreThreadTimeOut(true);
+        ReverseProxy proxy = new ReverseProxy(client, server, io, workers, host, settings);
         server.createContext("/", proxy::handle);
-        server.setExecutor(executor);
+        server.setExecutor(io);
         server.start();
         return proxy;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     public InetSocketAddress address() {
@@ -100,45 +148,161 @@ public final class ReverseProxy implements AutoCloseable {
     }
 
     public URI uri() {
-        return URI.create("http://" + server.getAddress().getHostString() + ":" + port() + "/");
+        String h = server.getAddress().getHostString();
+        return URI.create("http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + port() + "/");
     }
 
+    /** The proxy's own counters (refusals, its own failures), as {@code /stats} shows them. */
+    public ProxyCounters counters() {
+        return counters;
+    }
+
+    /** On an I/O thread: the checks, {@code /stats} and the body; a complete request is passed to a worker. */
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
+        boolean handedOff = false;
+        try {
             String method = exchange.getRequestMethod();
+            Headers headers = exchange.getRequestHeaders();
+            String malformed = ProxyGuard.malformed(method, headers);
+            if (malformed != null) {
+                counters.malformed.increment();
+                closeAfter(exchange);
+                sendText(exchange, 400, malformed + "\n");
+                return;
+            }
+            String refusal = guard.refusal(headers);
+            if (refusal != null) {
+                counters.foreign.increment();
+                sendText(exchange, 403, refusal + "\n");
+                return;
+            }
             URI uri = exchange.getRequestURI();
             if ("/stats".equals(uri.getPath()) && "GET".equals(method)) {
-                byte[] body = PrometheusText.render(client.pool().snapshot()).getBytes(StandardCharsets.UTF_8);
+                String text = PrometheusText.render(client.pool().snapshot())
+                        + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
+                                settings.budget());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                send(exchange, 200, body);
+                send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;
             }
-            byte[] body = readBounded(exchange.getRequestBody());
-            if (body == null) {
-                sendText(exchange, 413, "request body over " + MAX_BODY_BYTES + " bytes\n");
+            InetAddress who = exchange.getRemoteAddress().getAddress();
+            AtomicInteger mine = perClient.computeIfAbsent(who, k -> new AtomicInteger());
+            if (mine.incrementAndGet() > settings.perClient()) {
+                leave(who, mine);
+                counters.clientLimit.increment();
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                sendText(exchange, 429, "this client has " + settings.perClient()
+                        + " requests in the proxy already; try again when one is answered\n");
                 return;
             }
-            String pathAndQuery = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
             try {
-                FailoverResponse<byte[]> r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body);
-                Headers out = exchange.getResponseHeaders();
-                r.response().headers().map().forEach((name, values) -> {
-                    if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
-                        out.put(name, new ArrayList<>(values));
-                    }
-                });
-                out.set("X-Outlier-Lab-Upstream", r.endpoint());
-                if (r.stage() != null) {
-                    out.set("X-Outlier-Lab-Stage", r.stage().action().outputName() + " " + String.join(",", r.stage().endpoints()));
+                byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY_BYTES + 1);
+                if (body.length > MAX_BODY_BYTES) {
+                    counters.bodyTooLarge.increment();
+                    closeAfter(exchange);
+                    sendText(exchange, 413, "request body over " + MAX_BODY_BYTES + " bytes\n");
+                    return;
                 }
-                send(exchange, r.status(), r.body());
-            } catch (FailoverException e) {
-                sendText(exchange, 502, e.getMessage() + "\n");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                sendText(exchange, 503, "proxy shutting down\n");
+                String pathAndQuery = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+                workers.execute(() -> forward(exchange, method, pathAndQuery, body, who, mine));
+                handedOff = true;
+            } catch (RejectedExecutionException busy) {
+                counters.busy.increment();
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                sendText(exchange, 503, "proxy busy: " + QUEUE + " requests wait for a worker already\n");
+            } finally {
+                if (!handedOff) {
+                    leave(who, mine);
+                }
+            }
+        } finally {
+            if (!handedOff) {
+                exchange.close();
             }
         }
+    }
+
+    /** On a worker: the attempts; the answer is written on an I/O thread, so a slow reader holds no worker. */
+    private void forward(HttpExchange exchange, String method, String pathAndQuery, byte[] body, InetAddress who,
+            AtomicInteger mine) {
+        Runnable answer;
+        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
+        try {
+            FailoverResponse<byte[]> r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()),
+                    body, settings.budget(), held);
+            answer = () -> {
+                try {
+                    if (r.status() < 100 || r.status() > 599) {
+                        // recorded as a failure by the client; no HTTP status to pass on
+                        text(exchange, 502, "upstream " + r.endpoint() + " answered with status " + r.status()
+                                + ", which is not an HTTP status (100 to 599)\n");
+                    } else {
+                        passBack(exchange, r);
+                    }
+                } finally {
+                    settings.budget().release(held.getAndSet(0));
+                }
+            };
+        } catch (ProxyOverloadedException e) {
+            settings.budget().release(held.getAndSet(0));
+            counters.ownFailures.increment();
+            answer = () -> text(exchange, 503, e.getMessage() + "\n");
+        } catch (FailoverException e) {
+            settings.budget().release(held.getAndSet(0));
+            answer = () -> text(exchange, 502, e.getMessage() + "\n");
+        } catch (IOException | RuntimeException | Error e) {
+            settings.budget().release(held.getAndSet(0));
+            // the proxy's own failure (never recorded against an upstream)
+            counters.ownFailures.increment();
+            answer = () -> text(exchange, 500, "proxy internal error: " + e + "\n");
+        } catch (InterruptedException e) {
+            settings.budget().release(held.getAndSet(0));
+            Thread.currentThread().interrupt();
+            answer = () -> text(exchange, 503, "proxy shutting down\n");
+        }
+        Runnable write = answer;
+        Runnable finish = () -> {
+            try {
+                write.run();
+            } finally {
+                exchange.close();
+                leave(who, mine);
+            }
+        };
+        try {
+            io.execute(finish);
+        } catch (RejectedExecutionException full) {
+            finish.run();
+        }
+    }
+
+    private void passBack(HttpExchange exchange, FailoverResponse<byte[]> r) {
+        try {
+            Headers out = exchange.getResponseHeaders();
+            r.response().headers().map().forEach((name, values) -> {
+                if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
+                    out.put(name, new ArrayList<>(values));
+                }
+            });
+            out.set("X-Outlier-Lab-Upstream", r.endpoint());
+            if (r.stage() != null) {
+                out.set("X-Outlier-Lab-Stage", r.stage().action().outputName() + " "
+                        + String.join(",", r.stage().endpoints()));
+            }
+            send(exchange, r.status(), r.body());
+        } catch (IOException e) {
+            // the client went away or was too slow to read: nothing left to answer
+        }
+    }
+
+    private void leave(InetAddress who, AtomicInteger mine) {
+        if (mine.decrementAndGet() <= 0) {
+            perClient.remove(who, mine);
+        }
+    }
+
+    private static void closeAfter(HttpExchange exchange) {
+        exchange.getResponseHeaders().set("Connection", "close");
     }
 
     private static Map<String, List<String>> forwardable(Headers headers) {
@@ -151,9 +315,12 @@ public final class ReverseProxy implements AutoCloseable {
         return out;
     }
 
-    private static byte[] readBounded(InputStream in) throws IOException {
-        byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-        return body.length > MAX_BODY_BYTES ? null : body;
+    private static void text(HttpExchange exchange, int status, String text) {
+        try {
+            sendText(exchange, status, text);
+        } catch (IOException e) {
+            // the client has gone
+        }
     }
 
     private static void sendText(HttpExchange exchange, int status, String text) throws IOException {
@@ -174,6 +341,7 @@ public final class ReverseProxy implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        executor.shutdownNow();
+        workers.shutdownNow();
+        io.shutdownNow();
     }
 }

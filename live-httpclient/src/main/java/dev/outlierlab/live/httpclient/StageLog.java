@@ -4,17 +4,20 @@ import dev.outlierlab.live.LiveListener;
 import dev.outlierlab.live.StageRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.Locale;
 
 /**
  * Writes a pool's stage records as JSON lines (gateway-profile.md section 6): time in seconds since the
  * pool started, request, pool, mode, action and the endpoints concerned, one line per record, flushed at
- * once so that a reader can follow the file.
+ * once so that a reader can follow the file. A record that cannot be written (a full disk) is counted in
+ * {@link #lost()} and the first error kept ({@link #firstError()}); writing never throws into the pool's
+ * request path, so the caller reports the loss (the proxy in {@code /stats} and on exit).
  */
 public final class StageLog implements LiveListener, AutoCloseable {
     private final BufferedWriter out;
+    private final java.util.concurrent.atomic.AtomicLong lost = new java.util.concurrent.atomic.AtomicLong();
+    private volatile IOException firstError;
 
     public StageLog(Writer out) {
         this.out = new BufferedWriter(out);
@@ -55,8 +58,20 @@ public final class StageLog implements LiveListener, AutoCloseable {
             out.newLine();
             out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            if (lost.getAndIncrement() == 0) {
+                firstError = e;
+            }
         }
+    }
+
+    /** Records that could not be written. */
+    public long lost() {
+        return lost.get();
+    }
+
+    /** The first write error, or null when every record was written. */
+    public IOException firstError() {
+        return firstError;
     }
 
     @Override

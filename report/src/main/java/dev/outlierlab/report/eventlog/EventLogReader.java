@@ -150,8 +150,10 @@ public final class EventLogReader {
         long nanos;
         try {
             nanos = Timestamps.toNanos(ev.getTimestamp());
-        } catch (IllegalArgumentException e) {
-            throw new BadLine("timestamp out of range (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            // before 1677 or after 2262 the nanoseconds do not fit a long
+            throw new BadLine("timestamp " + Timestamps.toString(ev.getTimestamp()) + " is out of range; expected "
+                    + "1677-09-21 to 2262-04-11");
         }
         String typeName = typeNode == null || typeNode.isNull() ? "" : typeNode.asText();
         EnvoyEvent.Kind kind;
@@ -169,7 +171,7 @@ public final class EventLogReader {
     /** The ejection's detector, or null when the line names one the bundled API does not know (e.g. EXTENSION). */
     private static EjectionType ejectionType(String typeName, OutlierDetectionEvent ev) {
         if (!typeName.isEmpty() && !typeName.equals(ev.getType().name())
-                && !typeName.equals(Integer.toString(ev.getType().getNumber()))) {
+                && !typeName.equals(Integer.toString(ev.getTypeValue()))) {
             return null;
         }
         try {

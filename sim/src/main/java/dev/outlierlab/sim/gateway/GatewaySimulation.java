@@ -99,10 +99,14 @@ public final class GatewaySimulation {
     }
 
     /** A fault's failure as an outcome: its local result if it has one (an external failure is a 500), else its status. */
-    static int outcome(FaultSpec fault) {
-        FaultResult result = fault.result();
+    public static int outcome(FaultSpec fault) {
+        return outcome(fault.status(), fault.result());
+    }
+
+    /** A failure as an outcome: the local result if there is one (an external failure is a 500), else the status. */
+    public static int outcome(int status, FaultResult result) {
         if (result == null) {
-            return fault.status();
+            return status;
         }
         return switch (result) {
             case TIMEOUT -> Outcome.TIMEOUT;

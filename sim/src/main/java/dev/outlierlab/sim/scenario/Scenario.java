@@ -75,6 +75,7 @@ public record Scenario(
             }
         }
         load.checkHosts(known, abbreviate(cluster.hosts()));
+        envoyVersion.checkFieldsExist(outlierDetection);
     }
 
     /** The lab's default scenario: the seed's opening case (six hosts, one failing 33 % from 30 s to 240 s). */

@@ -1,15 +1,18 @@
 package dev.outlierlab.sim.traffic;
 
+import dev.outlierlab.engine.envoy.PanicRule;
+
 /**
  * Round-robin over the hosts in rotation, with Envoy's panic mode (spec sections 3 and 4). A host is out of
- * rotation while ejected or failed by active health checking; the cluster is in panic while
- * {@code 100.0 * healthy / hosts < panic_threshold}, and then every host is eligible. Request {@code i} goes
+ * rotation while ejected or failed by active health checking; the cluster is in panic as {@link PanicRule} says
+ * (never while 140 % of the healthy share reaches 100 %, else while {@code 100.0 * healthy / hosts <
+ * panic_threshold}), and then every host is eligible. Request {@code i} goes
  * to {@code eligible[i mod eligible.size]}. The eligible list is rebuilt only when a host changes state.
  */
 public final class LoadBalancer {
     private final boolean[] ejected;
     private final boolean[] healthCheckFailed;
-    private final double panicThresholdPercent;
+    private final PanicRule panicRule;
     private final int[] eligible;
     private int eligibleCount;
     private int ejectedCount;
@@ -24,7 +27,7 @@ public final class LoadBalancer {
     public LoadBalancer(int hosts, double panicThresholdPercent) {
         this.ejected = new boolean[hosts];
         this.healthCheckFailed = new boolean[hosts];
-        this.panicThresholdPercent = panicThresholdPercent;
+        this.panicRule = PanicRule.of(panicThresholdPercent);
         this.eligible = new int[hosts];
     }
 
@@ -128,7 +131,7 @@ public final class LoadBalancer {
                 healthy++;
             }
         }
-        panic = 100.0 * healthy / hosts < panicThresholdPercent;
+        panic = panicRule.inPanic(healthy, hosts);
         eligibleCount = 0;
         for (int h = 0; h < hosts; h++) {
             if (panic || (!ejected[h] && !healthCheckFailed[h])) {

@@ -3,6 +3,7 @@ package dev.outlierlab.sim.traffic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.EjectionState;
+import dev.outlierlab.engine.envoy.PanicRule;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.stage.StageAction;
@@ -43,7 +44,7 @@ class PanicGuardAgreementTest {
                     return ejected[endpoint];
                 }
             };
-            CandidateStage stage = new CandidateStage(StageMode.PROD, state, null, RotationGuard.panicBelow(threshold));
+            CandidateStage stage = new CandidateStage(StageMode.PROD, state, null, PanicRule.of(threshold).guard());
             int[] list = new int[hosts];
             Arrays.setAll(list, h -> h);
             int n = stage.apply(list, hosts, 0);

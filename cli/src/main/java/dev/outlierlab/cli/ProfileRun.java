@@ -1,0 +1,135 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.grpc.GrpcSettings;
+import dev.outlierlab.config.grpc.ServiceConfigReader;
+import dev.outlierlab.config.grpc.XdsNotes;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.RoutingConfig;
+import dev.outlierlab.engine.grpc.GrpcImplementation;
+import dev.outlierlab.report.GrpcResultJson;
+import dev.outlierlab.report.GrpcTextReport;
+import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayScenario;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.grpc.GrpcProfile;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code run} under the gRPC profile, and {@code run --profile envoy,grpc[,gateway]}: the same scenario's traffic and
+ * faults under each profile, then one comparison table. gRPC's settings come from {@code --service-config FILE},
+ * else from {@code --envoy FILE} or the scenario's {@code outlier_detection} read as gRPC's xDS client maps it,
+ * else from the scenario's {@code grpc:} block; the gateway profile takes its defaults over the scenario's hosts.
+ */
+final class ProfileRun {
+    private static final Set<String> PROFILES = Set.of("envoy", "grpc", "gateway");
+
+    private ProfileRun() {
+    }
+
+    /** The profiles named by {@code --profile} (comma-separated), in order, each once. */
+    static List<String> profiles(String option) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String p : option.split(",", -1)) {
+            String name = p.trim();
+            if (!PROFILES.contains(name)) {
+                throw new InputException("--profile: \"" + option + "\" is not allowed; expected envoy, grpc or gateway,"
+                        + " or several joined by commas, such as envoy,grpc");
+            }
+            out.add(name);
+        }
+        return List.copyOf(out);
+    }
+
+    /** The gRPC settings this run uses (see the class comment), for a scenario whose cluster is already applied. */
+    static GrpcSettings settings(ScenarioReader.Profiled profiled, ScenarioReader.Loaded loaded, Path serviceConfig,
+            String implementationOption, String envoyCluster) {
+        GrpcImplementation impl = implementationOption != null
+                ? parseImplementation(implementationOption)
+                : profiled.isGrpc() ? profiled.grpc().config().implementation() : GrpcImplementation.JAVA;
+        GrpcSettings settings;
+        if (serviceConfig != null) {
+            settings = ServiceConfigReader.read(InputFiles.readText(serviceConfig), serviceConfig.toString(), impl);
+        } else if (envoyCluster != null || !profiled.isGrpc()) {
+            String origin = envoyCluster != null ? "Envoy cluster " + envoyCluster + ", as gRPC's xDS client maps it"
+                    : "outlier_detection, as gRPC's xDS client maps it";
+            try {
+                settings = XdsNotes.settings(loaded.scenario().outlierDetection(), impl, origin);
+            } catch (InvalidConfigException e) {
+                throw new InputException(e.getMessage());
+            }
+        } else {
+            settings = profiled.grpc().withConfig(profiled.grpc().config().withImplementation(impl));
+        }
+        if (loaded.scenario().healthChecks() != null) {
+            List<String> notes = new ArrayList<>(settings.notes());
+            notes.add("health_checks are not run: gRPC's outlier detection has no health-check return");
+            settings = new GrpcSettings(settings.config(), settings.origin(), notes);
+        }
+        return settings;
+    }
+
+    private static GrpcImplementation parseImplementation(String text) {
+        try {
+            return GrpcImplementation.parse("--grpc-implementation", text);
+        } catch (InvalidConfigException e) {
+            throw new InputException(e.getMessage());
+        }
+    }
+
+    /** One run under gRPC: the report as text or JSON. */
+    static String single(Scenario scenario, GrpcSettings settings, RunOptions options, boolean json, int maxEvents) {
+        RunResult result = new GrpcProfile(settings.config()).run(scenario, options);
+        return json ? GrpcResultJson.toJson(result, settings) : GrpcTextReport.render(result, settings, maxEvents);
+    }
+
+    /** The scenario under each profile, then the table. */
+    static String compare(List<String> profiles, Scenario scenario, GrpcSettings settings, WorkOptions work) {
+        work.check(WorkEstimate.of(scenario), "this comparison (per profile)");
+        List<ProfileComparison.Column> columns = new ArrayList<>();
+        StringBuilder out = new StringBuilder();
+        out.append("outlier-lab run: ").append(scenario.name()).append(" under ").append(String.join(", ", profiles))
+                .append(" (the same traffic and faults)\n\n");
+        for (String p : profiles) {
+            switch (p) {
+                case "envoy" -> columns.add(ProfileComparison.column("envoy", Simulation.run(scenario, RunOptions.DEFAULT)));
+                case "grpc" -> columns.add(ProfileComparison.column("grpc (" + settings.config().implementation().label()
+                        + ")", new GrpcProfile(settings.config()).run(scenario, RunOptions.DEFAULT)));
+                default -> columns.add(ProfileComparison.column("gateway", GatewaySimulation.run(gateway(scenario))));
+            }
+        }
+        out.append(ProfileComparison.text(columns));
+        if (profiles.contains("grpc")) {
+            out.append("\n  grpc settings: ").append(GrpcTextReport.settings(settings.config())).append("\n  from ")
+                    .append(settings.origin()).append('\n');
+            for (String note : settings.notes()) {
+                out.append("  note: ").append(note).append('\n');
+            }
+        }
+        if (profiles.contains("gateway")) {
+            out.append("\n  gateway: the gateway profile's defaults (docs/gateway.md) over the same hosts, one process\n");
+        }
+        return out.toString();
+    }
+
+    /** The scenario's hosts, traffic and faults under the gateway profile's defaults. */
+    static GatewayScenario gateway(Scenario s) {
+        try {
+            return new GatewayScenario(s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(),
+                    GatewayConfig.defaults(), RoutingConfig.defaults());
+        } catch (InvalidConfigException e) {
+            throw new InputException("--profile gateway: " + e.getMessage());
+        }
+    }
+}

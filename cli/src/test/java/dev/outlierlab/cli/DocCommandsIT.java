@@ -1,0 +1,69 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every command shown in the README and in {@code docs/} runs, as written, and prints what the page shows.
+ *
+ * <p>A page shows a command in a fenced block tagged {@code console}: a line {@code $ ./outlier-lab ...} (or any
+ * shell command, {@code curl} included), then the output it prints (standard output and error together). See
+ * {@link DocPage} for the expected-output syntax. Each command runs through the real launcher, with bash, in a
+ * scratch folder that links to every top-level entry of the repository, so that files a command writes stay out
+ * of the checkout. It runs as an integration test, after the CLI's jar is packaged.
+ */
+class DocCommandsIT {
+    private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+    private static Path scratch;
+
+    @BeforeAll
+    static void prepare() throws IOException, InterruptedException {
+        assumeTrue(DocShell.hasBash(), "bash is not installed: the documented commands cannot run");
+        scratch = DocShell.scratchFolder(REPO);
+        // The first use of the launcher makes its class-data archive and says so; do that before any page.
+        DocShell.Result warmUp = DocShell.run(scratch, "./outlier-lab --version", 300);
+        assertThat(warmUp.exitStatus()).as("./outlier-lab --version: %s", warmUp.output()).isZero();
+    }
+
+    @AfterAll
+    static void cleanUp() throws IOException {
+        if (scratch != null) {
+            DocShell.delete(scratch);
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicNode> everyDocumentedCommand() throws IOException {
+        List<DynamicNode> pages = new ArrayList<>();
+        String only = System.getProperty("doc.only", "");
+        for (Path page : DocPage.pages(REPO)) {
+            DocPage doc = DocPage.read(REPO, page);
+            if (!only.isEmpty() && !doc.name().contains(only)) {
+                continue; // -Ddoc.only=docs/check.md runs one page while it is being written
+            }
+            List<DynamicNode> tests = new ArrayList<>();
+            tests.add(DynamicTest.dynamicTest(doc.name() + ": commands are in console blocks",
+                    () -> assertThat(doc.misplacedCommands()).as("commands outside a console block (the doc-test"
+                            + " runs only those in ```console blocks)").isEmpty()));
+            for (DocPage.Block block : doc.blocks()) {
+                tests.add(DynamicTest.dynamicTest(doc.name() + ":" + block.line() + " " + block.summary(),
+                        () -> DocShell.runBlock(scratch, doc.name(), block)));
+            }
+            pages.add(DynamicContainer.dynamicContainer(doc.name(), tests));
+        }
+        assertThat(pages).as("pages under %s", REPO).isNotEmpty();
+        return pages.stream();
+    }
+}

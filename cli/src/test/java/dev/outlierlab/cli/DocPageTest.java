@@ -1,0 +1,54 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The doc-test's reading of a page and its matching of output: a changed figure fails, elisions do not. */
+class DocPageTest {
+    @TempDir
+    Path repo;
+
+    @Test
+    void readsConsoleBlocksAndFlagsCommandsElsewhere() throws IOException {
+        Files.createDirectories(repo.resolve("docs"));
+        Files.writeString(repo.resolve("docs/page.md"), String.join("\n",
+                "# A page", "", "```console", "$ ./outlier-lab run \\", "    --events 2", "summary", "...",
+                "failed 5 of …", "", "$ ./outlier-lab run --clients 0", "outlier-lab: bad", "[exit status 2]",
+                "$ ./outlier-lab serve --port 18123 &", "```", "", "```text", "$ outlier-lab run", "```",
+                "```yaml", "outlier-lab run is fine in prose-like synopsis", "```", ""));
+        DocPage page = DocPage.read(repo, repo.resolve("docs/page.md"));
+
+        assertThat(page.name()).isEqualTo("docs/page.md");
+        assertThat(page.blocks()).hasSize(1);
+        List<DocPage.Command> commands = page.blocks().get(0).commands();
+        assertThat(commands).extracting(DocPage.Command::text).containsExactly(
+                "./outlier-lab run --events 2", "./outlier-lab run --clients 0", "./outlier-lab serve --port 18123 &");
+        assertThat(commands.get(0).line()).isEqualTo(4);
+        assertThat(commands.get(0).expected()).containsExactly("summary", "...", "failed 5 of …");
+        assertThat(commands.get(0).exitStatus()).isZero();
+        assertThat(commands.get(1).expected()).containsExactly("outlier-lab: bad");
+        assertThat(commands.get(1).exitStatus()).isEqualTo(2);
+        assertThat(commands.get(2).background()).isTrue();
+        assertThat(page.misplacedCommands()).containsExactly("docs/page.md:17: $ outlier-lab run");
+    }
+
+    @Test
+    void matchingFailsOnAChangedFigureAndAllowsMarkedElisions() {
+        List<String> shown = List.of("summary", "...", "failed 5 of …", "end");
+        assertThat(DocPage.matches(shown, List.of("summary", "a", "b", "failed 5 of 600 requests", "end"))).isTrue();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end"))).isTrue();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 6 of 600 requests", "end"))).isFalse();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end", "more"))).isFalse();
+        assertThat(DocPage.matches(List.of("a  "), List.of("a"))).isTrue();
+        assertThat(DocPage.matches(List.of("a"), List.of("b"))).isFalse();
+        assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) y")).isTrue();
+        assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) z")).isFalse();
+        assertThat(DocPage.lineMatches("40 s  eject ... -> ejected", "40 s  eject rate 67 % -> ejected")).isTrue();
+    }
+}

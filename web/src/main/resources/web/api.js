@@ -22,6 +22,14 @@ export async function postRun(scenario, signal) {
   return { ok: true, res, body };
 }
 
+/** POST /api/hinges: what the run's answer hinges on, with the other fault pattern compared (a second run). */
+export async function postHinges(scenario, signal) {
+  const res = await fetch('/api/hinges', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(scenario), signal });
+  const body = await res.json().catch(() => null);
+  return res.ok && body && Array.isArray(body.hinges) ? body.hinges : null;
+}
+
 /** Milliseconds the server spent on the run, from its Server-Timing header (NaN if absent). */
 export function serverTiming(res) {
   const m = /dur=([0-9.]+)/.exec(res.headers.get('Server-Timing') ?? '');

@@ -4,7 +4,7 @@
 // reproduces the run. The profile switch shows the gateway profile's view instead (gateway.js); the hash
 // then carries {"profile": "gateway", ...}.
 
-import { download, postRun, serverTiming, slug } from './api.js';
+import { download, postHinges, postRun, serverTiming, slug } from './api.js';
 import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
@@ -93,7 +93,7 @@ function showDraft() {
     if (document.activeElement === input && input.type === 'number') continue;
     if (def.kind === 'toggle') {
       const v = getPath(s, def.path);
-      input.checked = def.on === true ? v === true : v !== def.off;
+      input.checked = def.off === null ? v != null : def.on === true ? v === true : v !== def.off;
       continue;
     }
     const text = shownValue(def, s, lab.lastFault);
@@ -101,6 +101,7 @@ function showDraft() {
   }
   for (const { def, input } of controls) {
     if (def.path.startsWith('faults[0].')) input.disabled = !fault;
+    if (def.path.startsWith('health_checks.')) input.disabled = !s.health_checks;
   }
   const note = $('fault-note');
   const notes = [];
@@ -108,7 +109,6 @@ function showDraft() {
   if (s.faults.length > 1) notes.push(`This scenario has ${s.faults.length} faults; these controls edit the first.`);
   if (fault && Array.isArray(fault.hosts)) notes.push(`The first fault names its hosts: ${fault.hosts.join(', ')}.`);
   if (fault && fault.result) notes.push(`Failures are local-origin results (${fault.result}), not HTTP ${fault.status}.`);
-  if (s.health_checks) notes.push(`Active health checks every ${s.health_checks.interval} (from the scenario).`);
   note.textContent = notes.join(' ');
   note.hidden = !notes.length;
 }
@@ -122,9 +122,9 @@ function onControl(def, input, commit) {
   }
   const s = lab.draft;
   if (def.kind === 'toggle') {
-    setPath(s, def.path, input.checked ? def.on : def.off);
+    setPath(s, def.path, input.checked ? clone(def.on) : def.off);
   } else {
-    if (!applyNumber(def, Number(input.value), s, lab)) return;
+    if (!applyNumber(def, def.kind === 'choice' ? input.value : Number(input.value), s, lab)) return;
   }
   schedule(commit);
 }
@@ -141,6 +141,7 @@ async function run() {
   clearTimeout(lab.timer);
   const seq = ++lab.seq;
   lab.abort?.abort();
+  lab.hingesAbort?.abort();
   const abort = new AbortController();
   lab.abort = abort;
   const changeAt = lab.changeAt ?? performance.now();
@@ -185,6 +186,8 @@ function render(result, t, seq) {
   if (n === 0) lab.tracing = false;
   renderMetrics($('metrics'), result);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
+  showHinges(result.hinges ?? []);
+  if ((result.hinges ?? []).some(h => h.label === 'pattern')) compareHinges(result.scenario, seq);
   renderTable($('events-table'), $('events-caption'), result, pickStep);
   showTrace(false);
   markPresets();
@@ -194,9 +197,15 @@ function render(result, t, seq) {
     setTimeout(() => {
       if (seq !== lab.seq) return;
       writeHash(result.scenario);
-      drawCharts(result, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr'),
+      const shown = oneCaller(result);
+      drawCharts(shown, { timeline: $('chart-timeline'), failed: $('chart-failed'), successRate: $('chart-sr'),
         signals: $('chart-signals') });
-      $('timeline-desc').textContent = describeCharts(result);
+      $('timeline-desc').textContent = describeCharts(shown);
+      const callers = result.summary.clients ?? 1;
+      $('callers-note').hidden = callers === 1;
+      $('callers-note').textContent = callers === 1 ? '' : `${count(callers)} callers, each its own detector: the `
+        + 'timeline, the success rates and the signals are caller 0\'s view; requests and failures are the '
+        + 'cluster\'s totals, and the ejected-hosts line is the most any caller had ejected.';
       setCursor(lab.tracing ? result.events[lab.visible - 1]?.time ?? null : null);
       requestAnimationFrame(() => {
         const timing = { tableMs: tableAt - t.changeAt, serverMs: t.answered - t.sent, simulateMs: t.simulated,
@@ -210,6 +219,30 @@ function render(result, t, seq) {
       });
     }, 0);
   });
+}
+
+function showHinges(lines) {
+  $('hinges').replaceChildren(...lines.map(h => el('li', { 'data-hinge': h.label },
+    el('strong', { text: `${h.label}: ` }), h.text)));
+}
+
+/** Asks for the hinges with the other fault pattern run, after the run is shown; a newer run wins. */
+async function compareHinges(scenario, seq) {
+  lab.hingesAbort?.abort();
+  const abort = new AbortController();
+  lab.hingesAbort = abort;
+  try {
+    const lines = await postHinges(scenario, abort.signal);
+    if (lines && seq === lab.seq) showHinges(lines);
+  } catch (e) {
+    // the comparison is extra: the run's own lines stay
+  }
+}
+
+/** The result as caller 0 sees it, for the charts: its own decisions only (the summary stays the totals). */
+function oneCaller(result) {
+  if ((result.summary.clients ?? 1) === 1) return result;
+  return { ...result, events: result.events.filter(e => e.client === 0) };
 }
 
 function setBusy(busy) {

@@ -70,6 +70,11 @@ export function applyNumber(def, value, s, state) {
   if (def.path.startsWith(FAULT)) {
     if (!s.faults.length) return false;
     setPath(s.faults[0], def.path.slice(FAULT.length), v);
+    // burst_length belongs to the bursts pattern only
+    if (def.path === `${FAULT}pattern` && v !== 'bursts') delete s.faults[0].burst_length;
+  } else if (def.path.startsWith('health_checks.')) {
+    if (!s.health_checks) return false;
+    setPath(s, def.path, v);
   } else {
     setPath(s, def.path, v);
   }

@@ -56,8 +56,16 @@ export function renderMetrics(target, result) {
     ['Failed during the fault', `${percent(s.failed_percent_during_fault)} %`,
       `${count(s.failed_during_fault)} of ${count(s.requests_during_fault)}`, 'Share of requests sent while a fault was active that failed.'],
     ['Panic', `${percent(s.panic_seconds)} s`, null, 'Time the cluster spent in panic mode, sending requests to every host, ejected or not.'],
-    ['Most hosts out at once', `${s.max_ejected_at_once} of ${hosts}`, null, 'The most hosts ejected at the same time.'],
+    ['Most hosts out at once', `${s.max_ejected_at_once} of ${hosts}`, null, s.clients > 1
+      ? 'The most hosts one caller had ejected at the same time (the most of any caller).' : 'The most hosts ejected at the same time.'],
   ];
+  if (s.clients > 1) {
+    const rps = result.scenario.traffic.rps;
+    items.push(['Callers', count(s.clients), `${percent(rps / s.clients)} rps each, ${percent(rps / s.clients / hosts)} per host`,
+      'Callers sharing the traffic, each its own detector; the counts above are over all of them.']);
+    items.push(['Caller-time with a host ejected', `${percent(s.ejected_caller_percent)} %`, null,
+      'Share of callers x time in which a caller had at least one host out of its rotation.']);
+  }
   target.replaceChildren(...items.map(([label, value, sub, hint]) => el('div', { class: 'metric', 'data-metric': key(label), title: hint },
     el('dt', { text: label }), el('dd', { text: value }), sub ? el('dd', { class: 'metric-sub', text: sub }) : null)));
   function key(label) { return label.toLowerCase().replace(/[^a-z]+/g, '-'); }
@@ -139,7 +147,7 @@ export function renderTable(table, caption, result, onPick, limit = TABLE_PAGE) 
       'aria-label': e.explanation, onclick: () => onPick(i),
       onkeydown: ev => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onPick(i); } } },
     el('td', { class: 'num', text: secs(e.time) }),
-    el('td', { text: e.host }),
+    el('td', { text: e.client == null ? e.host : `${e.host} (caller ${e.client})` }),
     el('td', {}, el('span', { class: `badge badge-${e.action}`, text: ACTIONS[e.action] ?? e.action })),
     el('td', { text: typeName(e.type) }),
     el('td', { text: saw(e) }),

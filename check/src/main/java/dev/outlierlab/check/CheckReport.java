@@ -17,9 +17,11 @@ import java.util.Set;
  * @param file  what was checked, as given: a file name, {@code -} for standard input, or a list
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
+ * @param clients the {@code --clients} given (callers sharing {@code rps}, each its own detector), 1 by default
+ * @param files every file checked, with why it could not be read where it could not
  */
 public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps,
-                          List<CheckedFile> files) {
+        int clients, List<CheckedFile> files) {
     public CheckReport {
         targets = List.copyOf(targets);
         findings = List.copyOf(findings);
@@ -35,6 +37,11 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
     public record CheckedFile(String path, String notRead, int line) {
     }
 
+    /** A report for one caller. */
+    public CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
+        this(file, targets, findings, hosts, rps, 1, List.of(new CheckedFile(file, null, 0)));
+    }
+
     /** Checks every target of one file. */
     public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps) {
         return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of(), file)), hosts, rps);
@@ -48,6 +55,12 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
     /** Checks every target of every file read, under the rules of an Envoy release. */
     public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
             EnvoyVersion version) {
+        return ofFiles(label, inputs, hosts, rps, version, 1);
+    }
+
+    /** Checks every target of every file read, with {@code rps} shared over {@code clients} callers. */
+    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
+            EnvoyVersion version, int clients) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
         // a finding said word for word from the same line is looked up by what it says, not by a scan of all
@@ -64,7 +77,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
-                for (Finding f : ConfigChecker.check(t, hosts, rps, version)) {
+                for (Finding f : ConfigChecker.check(t, hosts, rps, version, clients)) {
                     Integer earlier = f.target().isEmpty() ? null : said.get(f.key());
                     if (earlier != null && !all.get(earlier).target().equals(f.target())) {
                         alsoFor.computeIfAbsent(earlier, k -> new LinkedHashSet<>()).add(f.target());
@@ -85,7 +98,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         List<Finding> ordered = new ArrayList<>(all.size());
         all.stream().filter(f -> f.rule() != Rule.FILE_NOT_READ).forEach(ordered::add);
         all.stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).forEach(ordered::add);
-        return new CheckReport(label, targets, ordered, hosts, rps, files);
+        return new CheckReport(label, targets, ordered, hosts, rps, clients, files);
     }
 
     /** The files among several that could not be read (their {@link Rule#FILE_NOT_READ} findings). */

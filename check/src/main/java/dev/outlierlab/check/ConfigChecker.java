@@ -57,7 +57,16 @@ public final class ConfigChecker {
 
     /** The findings for one cluster under the rules of an Envoy release (a gateway configuration ignores it). */
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version) {
-        FindingSink sink = new FindingSink(target, version);
+        return check(target, hosts, rps, version, 1);
+    }
+
+    /**
+     * The findings for one cluster whose traffic ({@code rps} in all) comes from {@code clients} callers, each its
+     * own detector seeing {@code rps / clients}: the volume findings are then per caller. A gateway configuration
+     * keeps its own {@code processes}.
+     */
+    public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version, int clients) {
+        FindingSink sink = new FindingSink(target, version, clients);
         Integer size = hosts != null ? hosts : target.hosts();
         if (target.gateway() != null) {
             if (size != null) {
@@ -262,6 +271,10 @@ public final class ConfigChecker {
             return;
         }
         if (rps == null) {
+            return;
+        }
+        if (sink.clients() > 1) {
+            CallerVolumeCheck.check(c, hosts, rps, sink, type, volumeSetting, unreachable, name);
             return;
         }
         long interval = c.intervalNanos();

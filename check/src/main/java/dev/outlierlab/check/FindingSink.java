@@ -19,11 +19,23 @@ final class FindingSink {
 
     private final CheckTarget target;
     private final EnvoyVersion version;
+    private final int clients;
     private final List<Finding> findings = new ArrayList<>();
 
     FindingSink(CheckTarget target, EnvoyVersion version) {
+        this(target, version, 1);
+    }
+
+    /** @param clients the callers sharing the traffic, each its own detector ({@code --clients}) */
+    FindingSink(CheckTarget target, EnvoyVersion version, int clients) {
         this.target = target;
         this.version = version;
+        this.clients = clients;
+    }
+
+    /** How many callers share the traffic, each with its own detector (1: one detector sees all). */
+    int clients() {
+        return clients;
     }
 
     CheckTarget target() {

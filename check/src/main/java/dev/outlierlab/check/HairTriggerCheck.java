@@ -50,10 +50,13 @@ final class HairTriggerCheck {
                     + "requests failing at random, a host has " + (k == 1 ? "a failure" : k + " in a row") + " every "
                     + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average");
             if (hosts != null && rps != null) {
-                double seconds = expected / (rps / (double) hosts);
+                // each caller's detector counts only the requests it sends
+                double perHost = rps / (double) hosts / sink.clients();
+                double seconds = expected / perHost;
                 n.put("seconds_at_rps_per_host", FindingSink.round(seconds));
                 m.append(" (").append(FindingSink.fmt(FindingSink.round(seconds))).append(" s at ")
-                        .append(FindingSink.fmt(FindingSink.round(rps / (double) hosts))).append(" requests per second to each host)");
+                        .append(FindingSink.fmt(FindingSink.round(perHost))).append(" requests per second to each host")
+                        .append(sink.clients() > 1 ? " from each of " + sink.clients() + " callers)" : ")");
             }
             m.append("; and the cap lets ").append(hosts != null ? CapArithmetic.maxEjectable(c, hosts) + " of " + hosts
                     + " hosts" : c.maxEjectionPercent() + " % of the hosts").append(" go at once, so a blip shared by "

@@ -36,9 +36,10 @@ final class PartialFailureCheck {
         }
         String detector = n == n5xx ? "consecutive_5xx " + n5xx : "consecutive_gateway_failure " + nGateway;
         double blind = largestRateNeverCaught(n);
-        boolean sr = canJudge(hosts, rps, c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+        Long perCallerRps = rps == null || sink.clients() == 1 ? rps : Long.valueOf(Math.max(1, rps / sink.clients()));
+        boolean sr = canJudge(hosts, perCallerRps, c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
                 OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME);
-        boolean fp = canJudge(hosts, rps, c, EjectionType.FAILURE_PERCENTAGE,
+        boolean fp = canJudge(hosts, perCallerRps, c, EjectionType.FAILURE_PERCENTAGE,
                 OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
         boolean other = sr || fp;
         List<String> others = new ArrayList<>();
@@ -61,12 +62,14 @@ final class PartialFailureCheck {
         numbers.put("random_expected_requests_to_a_run", FindingSink.round(expected));
         String when = "";
         if (hosts != null && rps != null) {
-            double perHost = rps / (double) hosts;
+            // each caller's detector counts only the requests it sends: its share of the host's
+            double perHost = rps / (double) hosts / sink.clients();
             double seconds = expected / perHost;
             numbers.put("requests_per_second_per_host", FindingSink.round(perHost));
             numbers.put("random_expected_seconds_to_a_run", FindingSink.round(seconds));
             when = ", " + FindingSink.fmt(FindingSink.round(seconds)) + " s at " + FindingSink.fmt(FindingSink.round(perHost))
-                    + " requests per second to the host";
+                    + " requests per second to the host" + (sink.clients() > 1 ? " from each of " + sink.clients()
+                            + " callers" : "");
         }
         numbers.put("other_detector_can_eject", other);
         String message = detector + " needs " + n + " failures in a row. Failures spread evenly among successes never "

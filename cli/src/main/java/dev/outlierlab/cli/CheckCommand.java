@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import dev.outlierlab.sim.scenario.TrafficSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -48,6 +49,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check deploy/ other.yaml",
             "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600 --clients 50",
+            "      600 rps from 50 caller pods: each sidecar sees 12 rps, 20 requests per host per 10 s",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
@@ -72,6 +75,11 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--rps", paramLabel = "R",
             description = "Requests per second to the cluster, for the request-volume checks.")
     Long rps;
+
+    @Option(names = "--clients", paramLabel = "P", defaultValue = "1",
+            description = {"Callers sharing --rps, each its own detector (a sidecar per calling pod, a gRPC channel):",
+                "the request-volume findings are then per caller. 600 rps over 50 callers is 12 rps each."})
+    int clients;
 
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
     Integer port;
@@ -150,6 +158,12 @@ public final class CheckCommand implements Callable<Integer> {
                     + " the default)");
         }
         GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
+        if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS || rps != null && clients > rps) {
+            throw new InputException("--clients: " + clients + " is not allowed; expected a whole number of callers "
+                    + "from 1 to " + (rps == null ? TrafficSpec.MAX_CLIENTS : Math.min(rps, TrafficSpec.MAX_CLIENTS))
+                    + (rps != null ? " (at most --rps, " + rps + ": every caller sends at least one request a second)"
+                            : ""));
+        }
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
         // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
@@ -176,7 +190,7 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
-        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version);
+        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
         String out = switch (format) {
             case text -> FindingsText.render(report);
             case json -> FindingsJson.toJson(report);

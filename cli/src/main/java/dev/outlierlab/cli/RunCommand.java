@@ -10,6 +10,7 @@ import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.EnvoyStats;
 import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
+import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
@@ -18,6 +19,7 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayProgress;
+import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
@@ -157,6 +159,9 @@ public final class RunCommand implements Callable<Integer> {
                 "interface does: text (/stats) or prometheus (/stats/prometheus)."})
     StatsFormat stats;
 
+    /** The longest run (estimated) that the text report repeats with the other fault pattern. */
+    static final double MAX_CONTRAST_SECONDS = 5;
+
     /** Output formats of {@code run}. */
     enum OutputFormat { text, json }
 
@@ -204,13 +209,23 @@ public final class RunCommand implements Callable<Integer> {
         RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
         RunResult result;
         String source = null;
+        String hinges = null;
         if (traceIn == null) {
-            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
-            work.check(estimate, "this run");
-            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
-            RunOptions watched = options.watchedBy(progress.next(estimate.units()));
+            // the text report says whether the other fault pattern changes the decisions: a second run, when short
+            WorkEstimate one = WorkEstimate.of(loaded.scenario());
+            boolean contrast = format == OutputFormat.text && stats == null
+                    && PatternContrast.swapped(loaded.scenario()) != null
+                    && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;
+            work.check(one, "this run");
+            WorkOptions.Progress progress = WorkOptions.progress("run", contrast ? one.plus(one).units() : one.units());
+            RunOptions watched = options.watchedBy(progress.next(one.units()));
             result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
                     : runWritingLog(loaded.scenario(), watched, start);
+            if (format == OutputFormat.text && stats == null) {
+                PatternContrast other = contrast ? PatternContrast.of(result, progress.next(one.units()))
+                        : PatternContrast.planned(result.scenario());
+                hinges = HingesText.render(result, other, commandText());
+            }
             progress.finish();
         } else {
             result = replay(loaded, options);
@@ -230,7 +245,7 @@ public final class RunCommand implements Callable<Integer> {
                     : EnvoyStats.prometheus(result.stats(), cluster);
         } else {
             text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
-                    : TextReport.render(result, maxEvents, source);
+                    : TextReport.render(result, maxEvents, source, hinges);
         }
         if (seriesFile != null) {
             OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
@@ -281,6 +296,19 @@ public final class RunCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(text);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /** This command as typed, for the report's "see" lines: {@code ./outlier-lab run ARGS}, quoted for a shell. */
+    private String commandText() {
+        StringBuilder b = new StringBuilder("./outlier-lab run");
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            if (arg.equals("run") && b.length() == "./outlier-lab run".length()) {
+                continue;
+            }
+            b.append(' ').append(arg.matches("[A-Za-z0-9_./=:,\\[\\]@%+-]+") ? arg
+                    : "'" + arg.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
     }
 
     private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {

@@ -120,6 +120,11 @@ public final class ScenarioOptions {
         if (clients == null) {
             return sets;
         }
+        if (clients < 1 || clients > dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS) {
+            throw new dev.outlierlab.config.InputException("--clients: " + clients + " is not allowed; expected a whole "
+                    + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
+                    + " (and at most traffic.rps)");
+        }
         List<String> all = new ArrayList<>();
         all.add("traffic.clients=" + clients);
         all.addAll(sets);

@@ -74,7 +74,7 @@ class FaultPatternCommandTest {
         Path f = dir.resolve("bad.yaml");
         Files.writeString(f, "faults:\n  - hosts: 1\n    pattern: spiky\n");
         CliRunner.run("run", f.toString()).assertRejected(
-                "bad.yaml:3: faults[0].pattern: \"spiky\" is not allowed; expected one of even, random, bursts");
+                "bad.yaml:3: faults[0].pattern: \"spiky\" is not allowed; expected one of random (the default), even, bursts");
         Files.writeString(f, "faults:\n  - hosts: 1\n    pattern: random\n    burst_length: 3\n");
         CliRunner.run("run", f.toString()).assertRejected(
                 "bad.yaml:4: faults[0].burst_length: 3 is not allowed", "unless pattern is bursts (it is random)");

@@ -30,7 +30,7 @@ class GatewayRunCommandTest {
             name: two-providers
             cluster: {hosts: [azure, openai]}
             traffic: {rps: 10}
-            faults: [{hosts: [azure], error_rate: 33, start: 0s, end: 300s}]
+            faults: [{hosts: [azure], error_rate: 33, start: 0s, end: 300s, pattern: even}]
             """;
 
     @Test

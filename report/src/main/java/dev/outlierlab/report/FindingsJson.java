@@ -29,6 +29,9 @@ public final class FindingsJson {
         }
         root.put("hosts", report.hosts());
         root.put("rps", report.rps());
+        if (report.clients() > 1) {
+            root.put("clients", report.clients());
+        }
         ObjectNode summary = root.putObject("summary");
         summary.put("errors", report.count(Severity.ERROR));
         summary.put("warnings", report.count(Severity.WARNING));

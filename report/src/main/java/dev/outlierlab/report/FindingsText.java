@@ -37,7 +37,10 @@ public final class FindingsText {
             given.add(report.hosts() + (gateways ? " endpoints" : " hosts"));
         }
         if (report.rps() != null) {
-            given.add(report.rps() + " rps");
+            given.add(report.rps() + " rps" + (report.clients() > 1 ? " over " + report.clients() + " callers, "
+                    + HingesText.amount((double) report.rps() / report.clients()) + " rps each" : ""));
+        } else if (report.clients() > 1) {
+            given.add(report.clients() + " callers");
         }
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
         String fileShown = null;

@@ -40,7 +40,7 @@ public final class GatewayTextReport {
         for (int i = 0; i < s.faults().size(); i++) {
             FaultSpec f = s.faults().get(i);
             line(out, i == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
-                    + GatewayExplainer.trim(f.errorRatePercent()) + " % fail with "
+                    + GatewayExplainer.trim(f.errorRatePercent()) + " % fail" + TextReport.patternText(f) + " with "
                     + (f.result() != null ? f.result().traceName() : f.status()) + " from "
                     + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos()));
         }

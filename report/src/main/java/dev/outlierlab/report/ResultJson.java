@@ -50,12 +50,16 @@ public final class ResultJson {
     public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
         ObjectNode root = JsonDocument.start("run");
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
-        root.set("summary", summaryTree(r.summary()));
+        ObjectNode summary = summaryTree(r.summary());
+        root.set("summary", summary);
+        if (r.clients() > 1) {
+            callers(r, summary);
+        }
         ObjectNode stats = root.putObject("stats");
         r.stats().forEach(stats::put);
         ArrayNode events = root.putArray("events");
-        for (OutlierEvent e : r.events()) {
-            events.add(event(e));
+        for (int i = 0; i < r.events().size(); i++) {
+            events.add(event(r.events().get(i), r.clients() > 1 ? r.clientOf(i) : -1));
         }
         if (signals && r.signals() != null) {
             root.set("signals", SignalsReport.json(r));
@@ -115,11 +119,36 @@ public final class ResultJson {
         return n;
     }
 
+    /**
+     * The summary's additions with several callers: their number, the caller-time (over all callers) in which a
+     * caller had at least one host ejected, and each host's share of caller-time ejected, in percent. The counts
+     * of the summary and the stats are over all callers; {@code max_ejected_at_once} is the most of any caller.
+     */
+    private static void callers(RunResult r, ObjectNode summary) {
+        int clients = r.clients();
+        long duration = r.scenario().durationNanos();
+        summary.put("clients", clients);
+        summary.put("ejected_caller_seconds", r.summary().ejectedCallerNanos() / 1e9);
+        summary.put("ejected_caller_percent", r.summary().ejectedCallerNanos() * 100.0 / ((double) clients * duration));
+        ObjectNode hosts = summary.putObject("host_ejected_caller_percent");
+        for (dev.outlierlab.sim.HostTally t : r.hosts()) {
+            hosts.put(t.host(), t.ejectedPercentOfCallerTime(clients, duration));
+        }
+    }
+
     static ObjectNode event(OutlierEvent e) {
+        return event(e, -1);
+    }
+
+    /** An event; {@code client} (from 0) is written after the host when it is 0 or more. */
+    static ObjectNode event(OutlierEvent e, int client) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("time", e.timeNanos() / 1e9);
         n.put("time_ns", e.timeNanos());
         n.put("host", e.host());
+        if (client >= 0) {
+            n.put("client", client);
+        }
         n.put("action", e.action().jsonName());
         if (e.type() == null) {
             n.putNull("type");

@@ -31,6 +31,14 @@ public final class TextReport {
      * @param source    where the traffic came from, e.g. "synthetic" or "trace requests.jsonl"
      */
     public static String render(RunResult r, int maxEvents, String source) {
+        return render(r, maxEvents, source, null);
+    }
+
+    /**
+     * @param hinges the "What the answer hinges on" section ({@link HingesText}), shown before the decisions, or
+     *               null
+     */
+    public static String render(RunResult r, int maxEvents, String source, String hinges) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
@@ -44,7 +52,11 @@ public final class TextReport {
                 + Numbers.one(s.cluster().panicThresholdPercent()).replace(".0", "") + " %"
                 + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
         if (source == null) {
-            line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, round-robin over hosts in rotation");
+            int clients = s.traffic().clients();
+            line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, " + (clients == 1
+                    ? "round-robin over hosts in rotation"
+                    : "shared over " + Numbers.count(clients) + " callers (request i from caller i mod "
+                            + clients + "), each round-robin over its own hosts in rotation"));
             if (s.faults().isEmpty()) {
                 line(out, "faults", "none");
             }
@@ -75,7 +87,11 @@ public final class TextReport {
                 + s.outlierDetection().maxEjectionPercent() + ")");
         line(out, "not enforced", Numbers.count(sum.ejectionsUnenforced()));
         line(out, "returns", Numbers.count(sum.returns()));
-        line(out, "most out", sum.maxEjectedAtOnce() + " of " + hosts.size() + " hosts ejected at once");
+        if (r.clients() == 1) {
+            line(out, "most out", sum.maxEjectedAtOnce() + " of " + hosts.size() + " hosts ejected at once");
+        } else {
+            CallerLines.results(r, (label, text) -> line(out, label, text));
+        }
         line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
                 + Numbers.two(sum.failedPercent()) + " %)");
         if (source == null) {
@@ -83,7 +99,7 @@ public final class TextReport {
                     + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
             for (HostTally t : r.hosts()) {
                 if (faultedByDraws(s, t.host()) && t.requestsDuringFault() > 0) {
-                    line(out, "", t.host() + ": " + Numbers.count(t.failedDuringFault()) + " of its "
+                    line(out, "", Wording.printable(t.host()) + ": " + Numbers.count(t.failedDuringFault()) + " of its "
                             + Numbers.count(t.requestsDuringFault()) + " requests during a fault failed ("
                             + Numbers.two(t.failedPercentDuringFault()) + " %)");
                 }
@@ -94,6 +110,9 @@ public final class TextReport {
         if (source == null && SignalsReport.worthShowing(r)) {
             out.append(SignalsReport.text(r));
         }
+        if (hinges != null) {
+            out.append(hinges);
+        }
         out.append("\nDecisions\n");
         List<OutlierEvent> events = r.events();
         if (r.eventCount() == 0) {
@@ -101,11 +120,15 @@ public final class TextReport {
         } else {
             int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
                     events.stream().mapToInt(e -> Wording.printable(e.host()).length()).max().orElse(6));
-            String row = "  %-10s %-" + hostWidth + "s %-10s %-20s %s%n";
-            out.append(String.format(Locale.ROOT, row, "time", "host", "action", "detector", "why"));
+            boolean callers = r.clients() > 1;
+            String row = "  %-10s " + (callers ? "%-6s " : "%s") + "%-" + hostWidth + "s %-10s %-20s %s%n";
+            out.append(String.format(Locale.ROOT, row, "time", callers ? "caller" : "", "host", "action", "detector",
+                    "why"));
             int shown = Math.min(events.size(), Math.max(0, maxEvents));
-            for (OutlierEvent e : events.subList(0, shown)) {
+            for (int i = 0; i < shown; i++) {
+                OutlierEvent e = events.get(i);
                 out.append(String.format(Locale.ROOT, row, Numbers.seconds(e.timeNanos()),
+                        callers ? Integer.toString(r.clientOf(i)) : "",
                         Wording.printable(e.host()), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
                         EventExplainer.reason(e)));
             }
@@ -170,9 +193,13 @@ public final class TextReport {
         return s.replaceAll("\\.?0+$", "");
     }
 
-    private static String patternText(FaultSpec f) {
+    /** How the fault spreads its failures, as the Inputs line says it: {@code " evenly"}, {@code " at random"}, ... */
+    static String patternText(FaultSpec f) {
+        if (f.errorRatePpm() == 0 || f.errorRatePpm() == FaultSpec.PPM) {
+            return ""; // every request or none: the pattern changes nothing
+        }
         return switch (f.pattern()) {
-            case EVEN -> "";
+            case EVEN -> " evenly";
             case RANDOM -> " at random";
             case BURSTS -> " in bursts of " + trim(f.burstLength()) + " on average";
         };
@@ -181,7 +208,8 @@ public final class TextReport {
     /** Whether a random or burst fault covers the host: then its own share of failures is worth printing. */
     private static boolean faultedByDraws(Scenario s, String host) {
         for (FaultSpec f : s.faults()) {
-            if (f.pattern() != FaultPattern.EVEN && f.hosts().contains(host)) {
+            if (f.pattern() != FaultPattern.EVEN && f.errorRatePpm() > 0 && f.errorRatePpm() < FaultSpec.PPM
+                    && f.hosts().contains(host)) {
                 return true;
             }
         }

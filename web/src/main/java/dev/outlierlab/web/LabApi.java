@@ -13,7 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
@@ -62,7 +65,40 @@ final class LabApi {
         }
         Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
-        return write(ResultJson.toTree(Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher)), true));
+        RunResult result = Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher));
+        ObjectNode tree = ResultJson.toTree(result, true);
+        tree.set("hinges", hingeLines(result, PatternContrast.planned(scenario)));
+        return write(tree);
+    }
+
+    /**
+     * {@code POST /api/hinges}: the "What the answer hinges on" lines ({@link HingesText}) of the scenario, with
+     * the other fault pattern run and compared: asked by the page after it has shown the run, so the table does
+     * not wait for a second run. The scenario is admitted as for {@code /api/run}; the two runs take twice its work.
+     */
+    byte[] hinges(String body, RunWatcher watcher) {
+        ScenarioReader.Profiled profiled = parseJsonScenario(body);
+        if (profiled.isGateway()) {
+            throw ApiException.badRequest("/api/hinges takes profile: envoy scenarios; this scenario's profile is gateway");
+        }
+        Scenario scenario = profiled.envoy().scenario();
+        limits.check(scenario);
+        RunResult result = Simulation.run(scenario, RunOptions.DEFAULT.watchedBy(watcher));
+        ObjectNode tree = MAPPER.createObjectNode();
+        tree.set("hinges", hingeLines(result, PatternContrast.of(result, watcher)));
+        return write(tree);
+    }
+
+    private static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result,
+            PatternContrast contrast) {
+        com.fasterxml.jackson.databind.node.ArrayNode lines = MAPPER.createArrayNode();
+        for (HingesText.Line l : HingesText.lines(result, contrast, "outlier-lab run SCENARIO")) {
+            boolean pending = l.label().equals("pattern") && contrast.other() == null;
+            lines.addObject().put("label", l.label()).put("text", pending
+                    ? "comparing with failing " + (contrast.otherPattern().scenarioName().equals("random")
+                            ? "at random" : "evenly") + " (a second run)…" : l.text());
+        }
+        return lines;
     }
 
     /** {@code POST /api/scenario}: a scenario file's text (YAML or JSON) as {@code {"scenario": canonical}}. */

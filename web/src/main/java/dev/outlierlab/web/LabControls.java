@@ -22,11 +22,14 @@ final class LabControls {
      *
      * @param path  the scenario key, dotted, e.g. {@code outlier_detection.max_ejection_percent}
      * @param kind  {@code count}, {@code decimal}, {@code seconds} (a duration edited in seconds),
-     *              {@code fault_hosts} (the first fault's host count, 0 for no fault) or {@code toggle}
+     *              {@code fault_hosts} (the first fault's host count, 0 for no fault), {@code toggle} or
+     *              {@code choice} (one of {@code options})
      * @param on    for a toggle, the value written when checked (null otherwise); {@code off} when unchecked
+     *              (null for a section such as {@code health_checks} that is then absent)
+     * @param options for a choice, the values allowed; empty otherwise
      */
     record Control(String group, String id, String label, String unit, String path, String kind, double min,
-            double max, double step, String description, Object on, Object off) {
+            double max, double step, String description, Object on, Object off, List<String> options) {
     }
 
     private static final String OD = "outlier_detection.";
@@ -40,6 +43,10 @@ final class LabControls {
                         "Upstream hosts in the cluster, named host-0, host-1, ...; traffic is spread round-robin over those in rotation."),
                 number("Cluster and traffic", "rps", "Requests per second", "req/s", "traffic.rps", "count", 1,
                         TrafficSpec.MAX_RPS, 1, "Requests per second to the whole cluster, sent evenly spaced."),
+                number("Cluster and traffic", "clients", "Callers", "callers", "traffic.clients", "count", 1,
+                        TrafficSpec.MAX_CLIENTS, 1, "Callers sharing the requests per second, each its own detector "
+                                + "with its own rotation and panic state (a sidecar per calling pod, a gRPC channel): "
+                                + "600 rps over 50 callers is 12 rps each, 2 per host of six."),
                 number("Cluster and traffic", "duration", "Duration", "s", "duration", "seconds", 0.001, 86_400, 1,
                         "Simulated time; the detector's interval ticks run up to and including its end."),
                 number("Cluster and traffic", "panic_threshold", "Panic threshold", "%", "cluster.panic_threshold", "decimal",
@@ -48,8 +55,11 @@ final class LabControls {
                 number("Fault", "faulty_hosts", "Faulty hosts", "hosts", "faults[0].hosts", "fault_hosts", 0, limits.maxHosts(), 1,
                         "How many hosts fail (the first N: host-0, host-1, ...); 0 for no fault."),
                 number("Fault", "error_rate", "Error rate", "%", "faults[0].error_rate", "decimal", 0, 100, 1,
-                        "Share of a faulty host's requests that fail with HTTP 503, spread evenly, so runs of consecutive "
-                                + "failures follow from the rate."),
+                        "Share of a faulty host's requests that fail with HTTP 503, spread as the failure pattern says."),
+                choice("Fault", "fault_pattern", "Failure pattern", "faults[0].pattern", List.of("even", "random", "bursts"),
+                        "How the failures are spread: even (the seed's, evenly spaced: 33 % is never two in a row), "
+                                + "random (each request fails independently: what a fault that names no pattern does) "
+                                + "or bursts (runs of failures, 5 long on average)."),
                 number("Fault", "fault_start", "Fault start", "s", "faults[0].start", "seconds", 0, 86_400, 1,
                         "When the faulty hosts start failing."),
                 number("Fault", "fault_end", "Fault end", "s", "faults[0].end", "seconds", 0, 86_400, 1,
@@ -70,17 +80,39 @@ final class LabControls {
                 setting("Ejection", OutlierSetting.MAX_EJECTION_TIME, "Max ejection time", "s", 0.001),
                 setting("Ejection", OutlierSetting.MAX_EJECTION_PERCENT, "Max ejection percent", "%", 0),
                 toggle("Ejection", "always_eject_one_host", "Always eject one host", OD + "always_eject_one_host", true, false,
-                        OutlierSetting.ALWAYS_EJECT_ONE_HOST.description() + " (always_eject_one_host)."));
+                        OutlierSetting.ALWAYS_EJECT_ONE_HOST.description() + " (always_eject_one_host)."),
+                toggle("Active health checks", "health_checks_on", "Active health checks", "health_checks",
+                        java.util.Map.of("interval", "5s", "unhealthy_threshold", 3L, "healthy_threshold", 2L), null,
+                        "Probe every host at each interval; a probe fails only while a fault with fails_health_check "
+                                + "covers the host, so a probe that skips the broken path keeps passing."),
+                number("Active health checks", "hc_interval", "Check interval", "s", "health_checks.interval", "seconds",
+                        0.001, 86_400, 1, "Time between two rounds of probes (the first is at 0 s)."),
+                number("Active health checks", "hc_unhealthy", "Unhealthy threshold", "probes",
+                        "health_checks.unhealthy_threshold", "count", 1, 1_000_000, 1,
+                        "Failed probes in a row (timeouts, refused connections) that mark a host unhealthy; an "
+                                + "unexpected status marks it at once."),
+                number("Active health checks", "hc_healthy", "Healthy threshold", "probes",
+                        "health_checks.healthy_threshold", "count", 1, 1_000_000, 1,
+                        "Passing probes in a row that clear the mark."),
+                toggle("Active health checks", "uneject_on_check", "A passing check returns an ejected host",
+                        OD + "successful_active_health_check_uneject_host", true, false,
+                        OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST.description()
+                                + " (successful_active_health_check_uneject_host)."));
     }
 
     private static Control number(String group, String id, String label, String unit, String path, String kind,
             double min, double max, double step, String description) {
-        return new Control(group, id, label, unit, path, kind, min, max, step, description, null, null);
+        return new Control(group, id, label, unit, path, kind, min, max, step, description, null, null, List.of());
+    }
+
+    private static Control choice(String group, String id, String label, String path, List<String> options,
+            String description) {
+        return new Control(group, id, label, "", path, "choice", 0, 0, 0, description, null, null, options);
     }
 
     private static Control toggle(String group, String id, String label, String path, Object on, Object off,
             String description) {
-        return new Control(group, id, label, "", path, "toggle", 0, 1, 1, description, on, off);
+        return new Control(group, id, label, "", path, "toggle", 0, 1, 1, description, on, off, List.of());
     }
 
     private static Control setting(String group, OutlierSetting s, String label, String unit, double min) {

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.sim.RunCancelledException;
+import dev.outlierlab.sim.RunWatcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /api/settings      limits, default scenario, controls, every outlier_detection field
  * POST /api/run           a scenario as JSON -> the run's JSON with series, panic windows and intervals
  * POST /api/scenario      a scenario file's text (YAML or JSON) -> {"scenario": canonical JSON}
+ * POST /api/hinges        a scenario as JSON -> {"hinges": [...]}, with the other fault pattern's run compared
  * </pre>
  */
 public final class LabServer implements AutoCloseable {
@@ -191,7 +193,8 @@ public final class LabServer implements AutoCloseable {
                 requireMethod(ex, "GET");
                 sendJson(ex, 200, api.settings());
             }
-            case "/api/run" -> handleRun(ex);
+            case "/api/run" -> handleRun(ex, api::run);
+            case "/api/hinges" -> handleRun(ex, api::hinges);
             case "/api/tune" -> handleTune(ex);
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
@@ -200,15 +203,11 @@ public final class LabServer implements AutoCloseable {
                 sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
             }
             default -> throw new ApiException(404, "no such API: " + path
-                    + " (the API is GET /api/settings, POST /api/run, POST /api/scenario, POST /api/tune)");
+                    + " (the API is GET /api/settings, POST /api/run, POST /api/hinges, POST /api/scenario, "
+                    + "POST /api/tune)");
         }
     }
 
-    /**
-     * {@code POST /api/run}: validated and admitted like any request; a run that outlasts
-     * {@link StreamedAnswer#HEARTBEAT_NANOS} is streamed, so its client's going is noticed and an error after
-     * that is the body of its 200.
-     */
     /** A tune is many runs: one at a time, for at most two minutes (waiting included). */
     static final long TUNE_DEADLINE_NANOS = 120_000_000_000L;
     private final RunQueue tunes;
@@ -242,7 +241,13 @@ public final class LabServer implements AutoCloseable {
         sendJson(ex, 200, result);
     }
 
-    private void handleRun(HttpExchange ex) throws IOException {
+    /**
+     * {@code POST /api/run} and {@code POST /api/hinges}: validated and admitted like any request; a run that outlasts
+     * {@link StreamedAnswer#HEARTBEAT_NANOS} is streamed, so its client's going is noticed and an error after
+     * that is the body of its 200.
+     */
+    private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
+            throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
@@ -250,7 +255,7 @@ public final class LabServer implements AutoCloseable {
         StreamedAnswer answer = new StreamedAnswer(ex, start);
         byte[] result;
         try {
-            result = runs.run(answer, watcher -> api.run(body, watcher));
+            result = runs.run(answer, watcher -> work.apply(body, watcher));
         } catch (RunCancelledException e) {
             return; // the client has gone: nobody to answer
         } catch (RuntimeException e) {

@@ -58,10 +58,12 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
                     + " requests (traffic.rps x duration), over the lab's limit of " + Numbers.count(maxRequests)
                     + " requests per run; lower traffic.rps or duration, or run the scenario with `outlier-lab run`");
         }
-        long evaluations = Math.multiplyExact(rounds(s), (long) hosts);
+        long evaluations = Math.multiplyExact(Math.multiplyExact(rounds(s), (long) hosts), s.traffic().clients());
         if (evaluations > maxHostEvaluations) {
             throw ApiException.badRequest("the simulation would evaluate " + Numbers.count(hosts) + " hosts at "
-                    + Numbers.count(rounds(s)) + " interval ticks and health-check rounds (" + Numbers.count(evaluations)
+                    + Numbers.count(rounds(s)) + " interval ticks and health-check rounds"
+                    + (s.traffic().clients() > 1 ? " for each of " + Numbers.count(s.traffic().clients()) + " callers" : "")
+                    + " (" + Numbers.count(evaluations)
                     + " host evaluations), over the lab's limit of " + Numbers.count(maxHostEvaluations)
                     + "; use a longer outlier_detection.interval, a shorter duration or fewer hosts");
         }

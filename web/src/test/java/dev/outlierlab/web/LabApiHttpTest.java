@@ -70,7 +70,24 @@ class LabApiHttpTest {
         Scenario s = Scenario.defaults();
         s = s.withOutlierDetection(s.outlierDetection().toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 34).build());
         JsonNode want = JSON.readTree(ResultJson.toJson(Simulation.run(s, RunOptions.CHARTS), true));
+        JsonNode hinges = ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("hinges");
         assertThat(got).isEqualTo(want);
+        // what the answer hinges on: one detector, success rate runs, and the other pattern asked for separately
+        assertThat(hinges.get(0).get("text").asText()).startsWith("one detector sees all traffic");
+        assertThat(hinges.get(1).get("text").asText()).startsWith("runs: the detector sees about 6,000 requests");
+        assertThat(hinges.get(3).get("label").asText()).isEqualTo("pattern");
+        JsonNode compared = JSON.readTree(post("/api/hinges", "{\"outlier_detection\": {\"max_ejection_percent\": 34}}")
+                .body()).get("hinges");
+        assertThat(compared.get(3).get("text").asText()).startsWith("failing at random instead of evenly changes the "
+                + "decisions: ").contains(" instead of 3 ejections (first at 40 s), ")
+                .endsWith("; see outlier-lab run SCENARIO --set faults[0].pattern=random");
+        JsonNode many = JSON.readTree(post("/api/run", "{\"traffic\": {\"clients\": 50}, \"faults\": [{\"hosts\": 1, "
+                + "\"start\": \"30s\", \"end\": \"240s\", \"error_rate\": 30}], "
+                + "\"outlier_detection\": {\"max_ejection_percent\": 34}}").body());
+        assertThat(many.at("/summary/clients").asInt()).isEqualTo(50);
+        assertThat(many.get("hinges").get(1).get("text").asText()).startsWith("can never run: each caller sends about "
+                + "120 requests per 10 s interval, 20 to each host");
+        assertThat(many.get("events").get(0).has("client")).isTrue();
         assertThat(got.at("/summary/ejections_enforced").asLong()).isEqualTo(3);
         assertThat(got.at("/summary/failed_during_fault").asLong()).isEqualTo(990);
         assertThat(got.get("series").get("failed").size()).isEqualTo(300);

@@ -218,14 +218,17 @@ final class Values {
         return k;
     }
 
-    /** A fault's failure pattern: even (the default), random or bursts. */
+    /**
+     * A fault's failure pattern: random (the default: real failures come at random, lab-model section 5), even
+     * (the seed's, which the default scenario names) or bursts.
+     */
     FaultPattern pattern(Located node, String key) {
         if (node == null || node.value() == null) {
-            return FaultPattern.EVEN;
+            return FaultPattern.RANDOM;
         }
         FaultPattern p = node.value() instanceof String s ? FaultPattern.byScenarioName(s) : null;
         if (p == null) {
-            throw error(node, key, node.value(), "one of even, random, bursts");
+            throw error(node, key, node.value(), "one of random (the default), even, bursts");
         }
         return p;
     }

@@ -36,6 +36,9 @@ export function serverTiming(res) {
   return m ? Number(m[1]) : NaN;
 }
 
+/** The schema of Export JSON's document, in both profiles; {@code outlier-lab run FILE} reads its "inputs". */
+export const EXPORT_SCHEMA = 'outlier-lab.lab-export.v1';
+
 /** Saves a JSON document as a download named {@code name}. */
 export function download(doc, name) {
   const blob = new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' });

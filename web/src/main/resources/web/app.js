@@ -4,11 +4,11 @@
 // reproduces the run. The profile switch shows the gateway profile's view instead (gateway.js); the hash
 // then carries {"profile": "gateway", ...}.
 
-import { download, postHinges, postRun, serverTiming, slug } from './api.js';
+import { EXPORT_SCHEMA, download, postHinges, postRun, serverTiming, slug } from './api.js';
 import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
-import { applyNumber, field, shownValue } from './fields.js';
+import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
 import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
 
@@ -117,9 +117,10 @@ function onControl(def, input, commit) {
   lab.changeAt = performance.now();
   lab.edits++;
   if (input.type === 'number' && (input.value === '' || !input.checkValidity())) {
-    if (commit) showError(`${def.label}: ${input.validationMessage || 'enter a number'}`);
+    refuse(def, input, input.validationMessage || 'enter a number');
     return;
   }
+  markField(input, null);
   const s = lab.draft;
   if (def.kind === 'toggle') {
     setPath(s, def.path, input.checked ? clone(def.on) : def.off);
@@ -127,6 +128,19 @@ function onControl(def, input, commit) {
     if (!applyNumber(def, def.kind === 'choice' ? input.value : Number(input.value), s, lab)) return;
   }
   schedule(commit);
+}
+
+/**
+ * A value the control refuses: its message next to the control and above the results, which stay dimmed as
+ * not current until a run of valid values replaces them.
+ */
+function refuse(def, input, why) {
+  why = why.replace(/\.$/, '');
+  clearTimeout(lab.timer);
+  lab.abort?.abort();
+  setBusy(false);
+  markField(input, why);
+  showError(`${def.label}: ${why}. The results below are for the last valid values, not the ones shown.`);
 }
 
 // ---- running ----------------------------------------------------------------------------------------
@@ -162,6 +176,7 @@ async function run() {
   setBusy(false);
   if (!answer.ok) {
     showError(answer.error);
+    markRefusedKey(controls, answer.error);
     return;
   }
   showError(null);
@@ -214,8 +229,8 @@ function render(result, t, seq) {
         lab.timings.push(timing);
         lab.runs++;
         document.body.dataset.runs = String(lab.runs);
-        $('timing').textContent = `Table in ${Math.round(timing.tableMs)} ms, charts in ${Math.round(timing.chartsMs)} ms `
-          + `(server ${Math.round(timing.serverMs)} ms).`;
+        document.body.dataset.timing = `table ${Math.round(timing.tableMs)} ms, charts ${Math.round(timing.chartsMs)} ms, `
+          + `server ${Math.round(timing.serverMs)} ms`;
       });
     }, 0);
   });
@@ -255,6 +270,7 @@ function showError(message) {
   box.hidden = !message;
   box.textContent = message ?? '';
   document.body.classList.toggle('stale', Boolean(message));
+  if (!message) for (const m of $('controls').querySelectorAll('.field-msg')) markField(m.closest('.field').querySelector('input, select'), null);
 }
 
 // ---- trace ------------------------------------------------------------------------------------------
@@ -384,13 +400,15 @@ function exportJson() {
   const r = lab.result;
   if (!r) return;
   const doc = {
+    schema: EXPORT_SCHEMA,
     tool: 'outlier-lab',
+    profile: 'envoy',
     model: 'Envoy v1.40.2 passive outlier detection',
     link: location.href,
     inputs: r.scenario,
-    metrics: r.summary,
+    summary: r.summary,
     stats: r.stats,
-    trace: r.events,
+    events: r.events,
   };
   const name = download(doc, `outlier-lab-${slug(r.scenario.name)}.json`);
   flash(`Exported ${count(r.events.length)} trace steps as ${name}.`);

@@ -141,12 +141,12 @@ function failedChart(ctx) {
     data: [series.time, series.failed.map(v => v / step), series.max_ejected],
     opts: () => base(200, {
       series: [
-        { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'time', value: (u, v) => v == null ? '' : `${fmt(v)} s` },
         { label: step === 1 ? 'failed requests/s' : `failed requests/s (${step} s average)`, stroke: COLORS.failed,
           fill: 'rgba(198, 40, 40, 0.12)', width: 1.5, points: { show: false },
-          value: (u, v) => v == null ? '–' : fmt(v) },
+          value: (u, v) => v == null ? '' : fmt(v) },
         { label: 'hosts ejected', scale: 'hosts', stroke: COLORS.ejectedLine, width: 1.5, points: { show: false },
-          paths: window.uPlot.paths.stepped({ align: 1 }), value: (u, v) => v == null ? '–' : String(v) },
+          paths: window.uPlot.paths.stepped({ align: 1 }), value: (u, v) => v == null ? '' : String(v) },
       ],
       scales: { x: xScale(), y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] },
         hosts: { range: () => [0, Math.max(1, n)] } },
@@ -165,13 +165,13 @@ function signalsChart(ctx) {
   if (!sig) return { empty: 'No signals in this result.' };
   const n = sig.membership_total;
   const stepped = () => window.uPlot.paths.stepped({ align: 1 });
-  const int = (u, v) => v == null ? '–' : String(v);
+  const int = (u, v) => v == null ? '' : String(v);
   return {
     key: `signals|${sig.step}|${n}|${ctx.duration}`,
     data: [sig.time, sig.membership_healthy, sig.ejections_active, sig.health_check_healthy],
     opts: () => base(200, {
       series: [
-        { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'time', value: (u, v) => v == null ? '' : `${fmt(v)} s` },
         { label: 'membership_healthy', stroke: '#009e73', width: 2, points: { show: false }, paths: stepped(), value: int },
         { label: 'ejections_active', stroke: COLORS.ejected, width: 2, points: { show: false }, paths: stepped(), value: int },
         { label: 'passing health checks', stroke: COLORS.mean, width: 1, dash: [4, 4], points: { show: false },
@@ -205,7 +205,7 @@ function successRateChart(ctx) {
       return s ? s.success_rate : null;
     }));
   }
-  const pct = (u, v) => v == null ? '–' : `${v.toFixed(1)} %`;
+  const pct = (u, v) => v == null ? '' : `${v.toFixed(1)} %`;
   return {
     key: `${shown.join(',')}|${ctx.duration}`,
     data,
@@ -213,7 +213,7 @@ function successRateChart(ctx) {
       ? `Showing ${shown.length} of ${ctx.hosts.length} hosts: those detected or faulty first.` : null,
     opts: () => base(240, {
       series: [
-        { label: 'tick', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'tick', value: (u, v) => v == null ? '' : `${fmt(v)} s` },
         { label: 'ejection threshold', stroke: COLORS.threshold, width: 2, dash: [6, 4], value: pct, points: { show: false } },
         { label: 'mean', stroke: COLORS.mean, width: 1, dash: [2, 3], value: pct, points: { show: false } },
         ...shown.map((h, i) => ({ label: h, stroke: HOST_COLORS[i], width: 1.5, value: pct,

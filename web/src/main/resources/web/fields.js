@@ -45,6 +45,8 @@ export function shownValue(def, s, lastFault) {
   else if (def.path.startsWith(FAULT)) v = getPath(fault ?? lastFault, def.path.slice(FAULT.length));
   else if (def.path === 'cluster.hosts') v = Array.isArray(s.cluster.hosts) ? s.cluster.hosts.length : s.cluster.hosts;
   else v = getPath(s, def.path);
+  // the scenario as run leaves traffic.clients out when there is one caller
+  if (v == null && def.path === 'traffic.clients') v = 1;
   if (def.kind === 'seconds') v = seconds(v);
   if (def.kind === 'weights') v = (v ?? []).join(', ');
   return v == null ? '' : String(v);
@@ -79,4 +81,32 @@ export function applyNumber(def, value, s, state) {
     setPath(s, def.path, v);
   }
   return true;
+}
+
+/**
+ * Shows {@code message} under a control (null clears it), linked to the input for screen readers: where a
+ * refused value is explained, beside the control the user is editing.
+ */
+export function markField(input, message) {
+  const box = input.closest('.field');
+  let msg = box.querySelector('.field-msg');
+  if (!message) {
+    msg?.remove();
+    input.removeAttribute('aria-invalid');
+    return;
+  }
+  if (!msg) {
+    msg = el('p', { class: 'field-msg', id: `m-${input.id}` });
+    box.append(msg);
+    input.setAttribute('aria-errormessage', msg.id);
+  }
+  msg.textContent = message;
+  input.setAttribute('aria-invalid', 'true');
+}
+
+/** Shows a server's refusal under the control whose scenario key it names first, if one does. */
+export function markRefusedKey(controls, message) {
+  const named = controls.filter(({ def }) => message.includes(`${def.path}:`) || message.includes(`${def.path} `))
+    .sort((a, b) => message.indexOf(a.def.path) - message.indexOf(b.def.path) || b.def.path.length - a.def.path.length)[0];
+  if (named) markField(named.input, message);
 }

@@ -172,13 +172,13 @@ function attemptsChart(ctx) {
   const sr = ctx.result.series;
   const step = sr.step || 1;
   const shown = ctx.names.slice(0, ENDPOINT_COLORS.length);
-  const per = (u, v) => v == null ? '–' : fmt(v);
+  const per = (u, v) => v == null ? '' : fmt(v);
   return {
     key: `attempts|${shown.join(',')}|${step}|${ctx.duration}`,
     data: [sr.time, ...shown.map(n => sr.attempts[n].map(v => v / step))],
     opts: () => base(220, {
       series: [
-        { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'time', value: (u, v) => v == null ? '' : `${fmt(v)} s` },
         ...shown.map((n, i) => ({ label: n, stroke: ENDPOINT_COLORS[i], width: 1.5, points: { show: false }, value: per })),
       ],
       scales: { x: xScale(), y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
@@ -197,11 +197,11 @@ function failedChart(ctx) {
     data: [sr.time, sr.failed_requests.map(v => v / step), failedAttempts],
     opts: () => base(200, {
       series: [
-        { label: 'time', value: (u, v) => v == null ? '–' : `${fmt(v)} s` },
+        { label: 'time', value: (u, v) => v == null ? '' : `${fmt(v)} s` },
         { label: 'failed requests/s', stroke: COLORS.failed, fill: 'rgba(198, 40, 40, 0.12)', width: 1.5,
-          points: { show: false }, value: (u, v) => v == null ? '–' : fmt(v) },
+          points: { show: false }, value: (u, v) => v == null ? '' : fmt(v) },
         { label: 'failed attempts/s', stroke: COLORS.attempts, width: 1, dash: [4, 3], points: { show: false },
-          value: (u, v) => v == null ? '–' : fmt(v) },
+          value: (u, v) => v == null ? '' : fmt(v) },
       ],
       scales: { x: xScale(), y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
       axes: [xAxis(), { size: 56, label: 'per second', labelSize: 18 }],

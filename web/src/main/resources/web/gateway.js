@@ -1,11 +1,11 @@
-// The gateway profile's view: its controls (from GET /api/settings, like the Envoy ones), the spec's
-// section 7 statements as presets, a run on every change, and the result: headline figures, the decisions
-// with their numbers, the "why not" notes, a timeline per endpoint and process, and per-second charts. The
+// The gateway profile's view (the outlier stage of an LLM or API gateway): its controls (from GET
+// /api/settings, like the Envoy ones), the statements of docs/gateway-comparisons.md as presets, a run on
+// every change, and the result: headline figures, the decisions with their numbers, the "why not" notes, a timeline per endpoint and process, and per-second charts. The
 // URL's hash carries {"profile": "gateway", ...what differs from the gateway defaults}; Export JSON gives a
 // file that `outlier-lab run` reads (its "inputs" are the scenario).
 
-import { download, postRun, slug } from './api.js';
-import { applyNumber, field, shownValue } from './fields.js';
+import { EXPORT_SCHEMA, download, postRun, slug } from './api.js';
+import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
 import { describeTimeline, drawGatewayCharts, resizeGatewayCharts } from './gateway-charts.js';
 import { count, el, hostCount, percent, secs } from './render.js';
 import { clone, diff, merge, normalize, setPath } from './scenario.js';
@@ -66,9 +66,10 @@ export function exportGateway(flash) {
   const r = gw.result;
   if (!r) return;
   const doc = {
+    schema: EXPORT_SCHEMA,
     tool: 'outlier-lab',
     profile: 'gateway',
-    model: 'the gateway profile (spec gateway-profile): the seed\'s weakest-link remover',
+    model: 'the outlier stage of an LLM or API gateway: a rolling window, 2 standard deviations, the hard trip',
     link: location.href,
     inputs: r.scenario,
     summary: r.summary,
@@ -121,9 +122,10 @@ function onControl(def, input, commit) {
   gw.edits++;
   const s = gw.draft;
   if (input.type === 'number' && (input.value === '' || !input.checkValidity())) {
-    if (commit) showError(`${def.label}: ${input.validationMessage || 'enter a number'}`);
+    refuse(def, input, input.validationMessage || 'enter a number');
     return;
   }
+  markField(input, null);
   if (def.kind === 'choice') {
     setPath(s, def.path, input.value);
     if (def.path === 'routing.strategy') {
@@ -132,7 +134,7 @@ function onControl(def, input, commit) {
   } else if (def.kind === 'weights') {
     const parts = input.value.split(/[\s,]+/).filter(Boolean);
     if (parts.some(p => !/^[0-9]+$/.test(p))) {
-      if (commit) showError(`${def.label}: whole numbers separated by commas, one per endpoint`);
+      refuse(def, input, 'whole numbers separated by commas, one per endpoint');
       return;
     }
     s.routing.weights = parts.map(Number);
@@ -146,6 +148,19 @@ function onControl(def, input, commit) {
   clearTimeout(gw.timer);
   if (commit) run();
   else gw.timer = setTimeout(run, TYPING_DEBOUNCE_MS);
+}
+
+/**
+ * A value the control refuses: its message next to the control and above the results, which stay dimmed as
+ * not current until a run of valid values replaces them.
+ */
+function refuse(def, input, why) {
+  why = why.replace(/\.$/, '');
+  clearTimeout(gw.timer);
+  gw.abort?.abort();
+  setBusy(false);
+  markField(input, why);
+  showError(`${def.label}: ${why}. The results below are for the last valid values, not the ones shown.`);
 }
 
 // ---- running ----------------------------------------------------------------------------------------
@@ -170,6 +185,7 @@ async function run() {
   setBusy(false);
   if (!answer.ok) {
     showError(answer.error);
+    markRefusedKey(controls, answer.error);
     return;
   }
   showError(null);
@@ -183,6 +199,8 @@ function render(result, edits, seq) {
     if (gw.draft.faults.length) gw.lastFault = clone(gw.draft.faults[0]);
     showDraft();
   }
+  const endpoints = hostCount(result.scenario);
+  $('gw-endpoint-count').textContent = endpoints === 1 ? '1 endpoint' : `${count(endpoints)} endpoints`;
   renderMetrics(result);
   $('gw-story').replaceChildren(...story(result).map(line => el('li', { text: line })));
   $('gw-notes').replaceChildren(...(result.notes.length ? result.notes : ['Nothing to explain: no rule was kept from firing.'])
@@ -218,6 +236,7 @@ export function showError(message) {
   box.hidden = !message;
   box.textContent = message ?? '';
   document.body.classList.toggle('stale', Boolean(message));
+  if (!message) for (const m of $('gw-controls').querySelectorAll('.field-msg')) markField(m.closest('.field').querySelector('input, select'), null);
 }
 
 // ---- words and numbers ------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ public final class BadLines {
     private final Map<ResponseFlag, Long> noHostByFlag = new EnumMap<>(ResponseFlag.class);
     private long bad;
     private long lines;
+    private long otherCluster;
     private long stopAfter = Long.MAX_VALUE;
 
     /** Thrown by the scan when more lines are bad than the caller allows: an endless bad input ends. */
@@ -59,7 +60,6 @@ public final class BadLines {
             return lines;
         }
     }
-    private long otherCluster;
 
     void line() {
         lines++;
@@ -68,6 +68,9 @@ public final class BadLines {
     void bad(int input, String source, long line, String why) {
         bad++;
         keep(input, new Bad(source, line, why));
+        if (bad > stopAfter) {
+            throw new LimitReached(this);
+        }
     }
 
     /** Keeps {@code b} among the first {@value #KEPT} by input, then line. */
@@ -100,9 +103,6 @@ public final class BadLines {
         c.noHostByFlag().forEach((k, v) -> noHostByFlag.merge(k, v, Long::sum));
         for (Bad b : c.first()) {
             keep(input, b);
-        }
-        if (bad > stopAfter) {
-            throw new LimitReached(this);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import picocli.CommandLine.Option;
@@ -59,6 +60,9 @@ import picocli.CommandLine.Spec;
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    OutputOption output;
 
     @Parameters(arity = "1..*", paramLabel = "FILE",
             description = "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard input; a directory "
@@ -196,8 +200,7 @@ public final class CheckCommand implements Callable<Integer> {
             case json -> FindingsJson.toJson(report);
             case sarif -> SarifReport.toJson(report);
         };
-        spec.commandLine().getOut().print(out);
-        spec.commandLine().getOut().flush();
+        output.emit(spec, out);
         for (var f : report.unreadable()) {
             spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
                     + f.line() + ": " + f.message()));

@@ -30,6 +30,9 @@ public final class ExportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    OutputOption output;
+
+    @Mixin
     ScenarioOptions scenario;
 
     @Option(names = "--envoy", required = true, description = "Write an Envoy cluster (the one format for now).")
@@ -40,8 +43,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (!envoy) {
             throw new InputException("export: say which format, e.g. --envoy");
         }
-        spec.commandLine().getOut().print(EnvoyClusterWriter.toYaml(scenario.load().scenario()));
-        spec.commandLine().getOut().flush();
+        output.emit(spec, EnvoyClusterWriter.toYaml(scenario.load().scenario()));
         return 0;
     }
 }

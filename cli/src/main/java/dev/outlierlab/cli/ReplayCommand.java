@@ -55,6 +55,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    OutputOption output;
+
     @Parameters(arity = "1..*", paramLabel = "LOG",
             description = "Access-log files (plain or gzip), or - for standard input; several are merged by time.")
     List<String> logs;
@@ -94,7 +97,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     EventLogOptions eventLog;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "Output: text or json.")
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = {"Output: text, json or csv (one row per detector and host: ejections, time",
+                "ejected, requests and failures while ejected; see docs/output-formats.md)."})
     RunCommand.OutputFormat format;
 
     @Option(names = "--events", paramLabel = "N", defaultValue = "200",
@@ -162,6 +166,11 @@ public final class ReplayCommand implements Callable<Integer> {
         ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
+        if (loaded.scenario().traffic().clients() > 1) {
+            throw new InputException("traffic.clients " + loaded.scenario().traffic().clients() + ": replay runs one"
+                    + " detector per cluster and proxy instance of the log (each proxy is a caller already: see"
+                    + " --instance-field); callers of the scenario are not allowed here");
+        }
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
         refuseRepeatedLogs();
         if (engine == Engine.flink && fleet == null) {
@@ -169,6 +178,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         if (engine == Engine.local && parallelism != null) {
             throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        }
+        if (fleet != null && format == RunCommand.OutputFormat.csv) {
+            throw new InputException("--format csv: not with --engine flink; the table comes from a local replay "
+                    + "(use text or json)");
         }
         if (fleet != null && eventLog.isUsed()) {
             throw new InputException("--event-log: not with --engine flink; compare Envoy's event log with a local replay");
@@ -202,8 +215,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     checkHosts(second, groups);
                 }
             });
-            spec.commandLine().getOut().print(report);
-            spec.commandLine().getOut().flush();
+            output.emit(spec, report);
             return 0;
         }
         Progress progress = Progress.onTerminal(spec.commandLine().getErr(), inputs);
@@ -245,13 +257,15 @@ public final class ReplayCommand implements Callable<Integer> {
                         clusterSource.envoyClusterName);
             }
         }
-        ReplayOutput output = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
+        ReplayOutput report = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
                 second == null ? null : second.label(), compare.sets,
                 compare.file == null ? null : compare.file.toString(), eventsA, eventsB);
         // names come from the log: escaped, so that a host name cannot drive the terminal
-        spec.commandLine().getOut().print(format == RunCommand.OutputFormat.json ? output.json()
-                : dev.outlierlab.config.Wording.printableLines(output.text(maxEvents)));
-        spec.commandLine().getOut().flush();
+        output.emit(spec, switch (format) {
+            case json -> report.json();
+            case csv -> report.csv();
+            case text -> dev.outlierlab.config.Wording.printableLines(report.text(maxEvents));
+        });
         return 0;
     }
 

@@ -96,6 +96,33 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         return out.toString();
     }
 
+    /** The CSV columns of {@link #csv}, in order. */
+    static final List<String> CSV_COLUMNS = List.of("cluster", "instance", "host", "requests", "failed", "ejections",
+            "ejected_s", "ejected_ns", "requests_while_ejected", "failed_while_ejected");
+
+    /**
+     * One row per detector and host, with a header row: the host's requests and failures in the log, how often the
+     * settings ejected it, for how long, and what it received meanwhile (the traffic ejection would have moved).
+     */
+    public String csv() {
+        StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append("\n");
+        for (LogReplay.GroupResult g : results) {
+            Map<String, Long> ejections = new java.util.HashMap<>();
+            for (var e : g.result().run().events()) {
+                if (e.action() == dev.outlierlab.engine.envoy.event.EventAction.EJECT) {
+                    ejections.merge(e.host(), 1L, Long::sum);
+                }
+            }
+            for (HostTraffic h : g.result().hosts()) {
+                dev.outlierlab.report.RunCsv.row(out, g.group().cluster(), g.group().instance(), h.host(), h.requests(),
+                        h.failed(), ejections.getOrDefault(h.host(), 0L),
+                        java.math.BigDecimal.valueOf(h.ejectedNanos(), 9).stripTrailingZeros().toPlainString(),
+                        h.ejectedNanos(), h.requestsWhileEjected(), h.failedWhileEjected());
+            }
+        }
+        return out.toString();
+    }
+
     public String json() {
         List<JsonNode> detectors = new java.util.ArrayList<>();
         for (int i = 0; i < results.size(); i++) {

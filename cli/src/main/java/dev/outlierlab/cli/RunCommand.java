@@ -80,6 +80,9 @@ public final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    OutputOption output;
+
+    @Mixin
     ScenarioOptions scenario;
 
     @Mixin
@@ -89,7 +92,8 @@ public final class RunCommand implements Callable<Integer> {
     WorkOptions work;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output: text (default) or json (the lab-model contract: scenario, summary, stats, events).")
+            description = {"Output: text (default), json (the lab-model contract: scenario, summary, stats, events)",
+                "or csv (one row per decision with its numbers; see docs/output-formats.md)."})
     OutputFormat format;
 
     @Option(names = "--trace-in", paramLabel = "FILE",
@@ -162,8 +166,11 @@ public final class RunCommand implements Callable<Integer> {
     /** The longest run (estimated) that the text report repeats with the other fault pattern. */
     static final double MAX_CONTRAST_SECONDS = 5;
 
+    /** The decisions the text report keeps to collapse into its rows (the rest are counted). */
+    static final int TEXT_KEPT_DECISIONS = 10_000;
+
     /** Output formats of {@code run}. */
-    enum OutputFormat { text, json }
+    enum OutputFormat { text, json, csv }
 
     /** Envoy admin formats for {@code --stats}. */
     enum StatsFormat { text, prometheus }
@@ -206,7 +213,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy(), scenario.allSets());
         // text shows the first --events decisions and counts the rest; JSON has them all
-        RunOptions options = format == OutputFormat.json ? RunOptions.DEFAULT : RunOptions.DEFAULT.keepingEvents(maxEvents);
+        // text collapses identical decisions into rows, so it keeps more decisions than it shows rows
+        RunOptions options = format != OutputFormat.text ? RunOptions.DEFAULT
+                : RunOptions.DEFAULT.keepingEvents(Math.max(maxEvents, TEXT_KEPT_DECISIONS));
         RunResult result;
         String source = null;
         String hinges = null;
@@ -244,14 +253,16 @@ public final class RunCommand implements Callable<Integer> {
             text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
                     : EnvoyStats.prometheus(result.stats(), cluster);
         } else {
-            text = format == OutputFormat.json ? ResultJson.toJson(result, false, withSignals)
-                    : TextReport.render(result, maxEvents, source, hinges);
+            text = switch (format) {
+                case json -> ResultJson.toJson(result, false, withSignals);
+                case csv -> dev.outlierlab.report.RunCsv.render(result);
+                case text -> TextReport.render(result, maxEvents, source, hinges);
+            };
         }
         if (seriesFile != null) {
             OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
         }
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
+        output.emit(spec, text);
         return 0;
     }
 
@@ -287,14 +298,13 @@ public final class RunCommand implements Callable<Integer> {
             text = ProfileRun.single(loaded.scenario(), settings, options, format == OutputFormat.json, maxEvents);
             progress.finish();
         } else {
-            if (format == OutputFormat.json) {
-                throw new InputException("--format json: a comparison of profiles is text; run each profile with "
-                        + "--format json for its JSON");
+            if (format != OutputFormat.text) {
+                throw new InputException("--format " + format + ": a comparison of profiles is text; run each profile"
+                        + " with --format " + format + " for its " + format.name().toUpperCase(java.util.Locale.ROOT));
             }
             text = ProfileRun.compare(profiles, loaded.scenario(), settings, work);
         }
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
+        output.emit(spec, text);
         return 0;
     }
 
@@ -318,6 +328,10 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private Integer runGateway(GatewayScenario gateway) {
+        if (format == OutputFormat.csv) {
+            throw new InputException("--format csv: the decisions table is written for profile: envoy scenarios; this "
+                    + "scenario's profile is gateway (use text or json)");
+        }
         if (traceIn != null || clusterSource.isUsed()) {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
@@ -336,13 +350,17 @@ public final class RunCommand implements Callable<Integer> {
         }
         String text = format == OutputFormat.json ? GatewayResultJson.toJson(result)
                 : GatewayTextReport.render(result, maxEvents);
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
+        output.emit(spec, text);
         return 0;
     }
 
     private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
+        if (s.traffic().clients() > 1) {
+            throw new InputException("--trace-in " + traceIn + ": a trace is what one detector saw, so it replays as one"
+                    + " caller; traffic.clients " + s.traffic().clients() + " is not allowed with it (give each caller's"
+                    + " trace its own run)");
+        }
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
             // the host names come from a first pass; a pipe is copied once so that the second pass sees it all

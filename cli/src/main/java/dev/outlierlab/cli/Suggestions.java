@@ -31,14 +31,14 @@ final class Suggestions {
     }
 
     /**
-     * Subcommands within two edits of a mistyped first word ({@code rn}, {@code chekc}): picocli offers none when
+     * Subcommands within two edits (one for a short name) of a mistyped first word ({@code rn}, {@code chekc}): picocli offers none when
      * the command itself takes no positional parameters.
      */
     private static List<String> closeSubcommands(UnmatchedArgumentException ex) {
         List<String> close = new ArrayList<>();
         String word = ex.getUnmatched().get(0);
         for (String name : ex.getCommandLine().getSubcommands().keySet()) {
-            if (distance(word, name) <= Math.min(2, Math.max(1, name.length() / 3))) {
+            if (dev.outlierlab.config.Wording.distance(word, name) <= (name.length() <= 3 ? 1 : 2)) {
                 close.add(name);
             }
         }
@@ -50,26 +50,5 @@ final class Suggestions {
         List<String> typed = ex.getUnmatched();
         CommandLine command = ex.getCommandLine();
         return !typed.isEmpty() && !typed.get(0).startsWith("-") && !command.getSubcommands().isEmpty();
-    }
-
-    /** Levenshtein distance, with a transposition counted as one edit. */
-    static int distance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        return d[a.length()][b.length()];
     }
 }

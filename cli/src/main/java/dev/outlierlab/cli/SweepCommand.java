@@ -57,6 +57,9 @@ public final class SweepCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
+    OutputOption output;
+
+    @Mixin
     ScenarioOptions scenario;
 
     @Mixin
@@ -198,8 +201,7 @@ public final class SweepCommand implements Callable<Integer> {
             case csv -> csv(axes, rows, columns);
             case json -> json(axes, rows);
         };
-        spec.commandLine().getOut().print(text);
-        spec.commandLine().getOut().flush();
+        output.emit(spec, text);
         return 0;
     }
 

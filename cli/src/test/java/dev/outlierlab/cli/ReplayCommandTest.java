@@ -40,7 +40,7 @@ class ReplayCommandTest {
         assertThat(replay.exit()).as(replay.err()).isZero();
         assertThat(replay.out()).contains("(format istio)", "== cluster outbound|80||bookstore-search: 180,000 outcomes ==", "total: 5,940 of 6,930 failed requests");
         // the same ejections as simulating cap 34 (40, 80, 150 s); 990 failures stay, as in that simulation
-        assertThat(replay.out()).contains("40 s       host-0 eject", "80 s       host-0 eject", "150 s      host-0 eject");
+        assertThat(replay.out()).contains("  40 s  host-0 eject", "  80 s  host-0 eject", "  150 s host-0 eject");
         assertThat(replay.out()).containsPattern("host-0 +30,000 +6,930 +180 s +18,000 +5,940");
     }
 

@@ -32,7 +32,8 @@ public final class Wording {
         return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static int distance(String a, String b) {
+    /** The Levenshtein distance between two strings: the fewest inserted, deleted or replaced characters. */
+    public static int distance(String a, String b) {
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {

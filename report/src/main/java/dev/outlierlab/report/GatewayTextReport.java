@@ -28,6 +28,7 @@ public final class GatewayTextReport {
         StringBuilder out = new StringBuilder();
         out.append("outlier-lab run: ").append(s.name()).append(" (profile gateway, ")
                 .append(Numbers.seconds(s.durationNanos())).append(", seed ").append(s.seed()).append(")\n\n");
+        out.append(RunVerdict.ofGateway(r).render());
         out.append("Inputs\n");
         line(out, "endpoints", s.endpoints().size() + " (" + String.join(", ", abbreviate(s.endpoints())) + "), in routing order");
         RoutingConfig routing = s.routing();

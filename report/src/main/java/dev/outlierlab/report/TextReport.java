@@ -5,8 +5,6 @@ import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.envoy.event.EventAction;
-import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.HostTally;
@@ -46,6 +44,7 @@ public final class TextReport {
                 .append(", seed ").append(s.seed())
                 .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
                 .append(")\n\n");
+        out.append(RunVerdict.of(r, source != null).render());
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
         line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "
@@ -114,37 +113,20 @@ public final class TextReport {
             out.append(hinges);
         }
         out.append("\nDecisions\n");
-        List<OutlierEvent> events = r.events();
         if (r.eventCount() == 0) {
             out.append("  none: no host was detected\n");
         } else {
-            int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
-                    events.stream().mapToInt(e -> Wording.printable(e.host()).length()).max().orElse(6));
-            boolean callers = r.clients() > 1;
-            String row = "  %-10s " + (callers ? "%-6s " : "%s") + "%-" + hostWidth + "s %-10s %-20s %s%n";
-            out.append(String.format(Locale.ROOT, row, "time", callers ? "caller" : "", "host", "action", "detector",
-                    "why"));
-            int shown = Math.min(events.size(), Math.max(0, maxEvents));
-            for (int i = 0; i < shown; i++) {
-                OutlierEvent e = events.get(i);
-                out.append(String.format(Locale.ROOT, row, Numbers.seconds(e.timeNanos()),
-                        callers ? Integer.toString(r.clientOf(i)) : "",
-                        Wording.printable(e.host()), e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(),
-                        EventExplainer.reason(e)));
-            }
-            if (shown < r.eventCount()) {
-                out.append("  ... ").append(Numbers.count(r.eventCount() - shown))
-                        .append(" more (raise --events, or use --format json for all)\n");
-            }
+            out.append(DecisionRows.render(r, maxEvents));
         }
-        out.append("\nEnvoy stats (cluster.<name>.outlier_detection.*, non-zero)\n");
+        out.append(WhyNot.render(r, source != null));
         List<String> stats = new ArrayList<>();
         for (Map.Entry<String, Long> e : r.stats().entrySet()) {
             if (e.getValue() != 0) {
                 stats.add("  " + e.getKey() + " " + e.getValue());
             }
         }
-        out.append(stats.isEmpty() ? "  all zero\n" : String.join("\n", stats) + "\n");
+        out.append(stats.isEmpty() ? "\nEnvoy stats (cluster.<name>.outlier_detection.*): all zero\n"
+                : "\nEnvoy stats (cluster.<name>.outlier_detection.*, non-zero)\n" + String.join("\n", stats) + "\n");
         return out.toString();
     }
 
@@ -175,7 +157,8 @@ public final class TextReport {
                 parts.add(s.envoyName() + " " + v + (c.isExplicit(s) ? "*" : ""));
             }
         }
-        return String.join(", ", parts) + "  (* = set; others are Envoy's defaults)";
+        boolean marked = parts.stream().anyMatch(p -> p.endsWith("*"));
+        return String.join(", ", parts) + (marked ? "  (* = set; others are Envoy's defaults)" : "  (Envoy's defaults)");
     }
 
     private static String range(List<String> hosts) {

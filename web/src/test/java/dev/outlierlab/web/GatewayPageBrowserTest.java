@@ -162,6 +162,8 @@ class GatewayPageBrowserTest {
         String text = Files.readString(file);
         JsonNode doc = JSON.readTree(text);
         assertThat(doc.get("profile").asText()).isEqualTo("gateway");
+        assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
+        assertThat(ExportSchema.errors(doc)).as("docs/schema/lab-export.v1.schema.json").isEmpty();
         assertThat(doc.get("link").asText()).contains("#scenario=%7B%22profile%22%3A%22gateway%22");
         // the CLI's reader takes the file as it is (outlier-lab run FILE), and the run gives the page's figures
         ScenarioReader.Profiled read = ScenarioReader.readProfiled(text, file.getFileName().toString(), List.of());
@@ -188,11 +190,16 @@ class GatewayPageBrowserTest {
         new WebDriverWait(lab.driver, Duration.ofSeconds(10)).until(d -> lab.driver.findElement(By.id("gw-error")).isDisplayed());
         assertThat(lab.driver.findElement(By.id("gw-error")).getText()).startsWith("request:")
                 .contains("routing.weights", "one positive whole number per endpoint (6 endpoints, 2 weights)");
+        // the server's message is also under the control it names, and the results are dimmed as not current
+        assertThat(lab.driver.findElement(By.cssSelector("[data-control=gw_weights] .field-msg")).getText())
+                .contains("(6 endpoints, 2 weights)");
+        assertThat(lab.js("return document.body.classList.contains('stale');")).isEqualTo(true);
         runs = gwRuns();
         weights.clear();
         weights.sendKeys("3, 1, 1, 1, 1, 1", Keys.TAB);
         waitForRunAfter(runs);
         assertThat(lab.driver.findElement(By.id("gw-error")).isDisplayed()).isFalse();
+        assertThat(lab.driver.findElements(By.cssSelector(".field-msg"))).isEmpty();
         assertThat(scenarioOnPage().routing().weights()).containsExactly(3, 1, 1, 1, 1, 1);
     }
 

@@ -29,11 +29,19 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
         Path file = lab.awaitDownload("outlier-lab-bookstore-search.json");
         JsonNode doc = JSON.readTree(file.toFile());
         JsonNode want = expected(cap34());
+        assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
+        assertThat(ExportSchema.errors(doc)).as("docs/schema/lab-export.v1.schema.json").isEmpty();
+        assertThat(ExportSchema.errors(((com.fasterxml.jackson.databind.node.ObjectNode) doc.deepCopy()).set("metrics", doc.get("summary"))))
+                .as("the old key name breaks the schema").isNotEmpty();
+        assertThat(doc.has("metrics")).as("the CLI's key names, not the old ones").isFalse();
+        assertThat(doc.has("trace")).isFalse();
         assertSameJson(doc.get("inputs"), want.get("scenario"));
-        assertSameJson(doc.get("metrics"), want.get("summary"));
-        assertSameJson(doc.get("trace"), want.get("events"));
+        assertSameJson(doc.get("summary"), want.get("summary"));
+        assertSameJson(doc.get("events"), want.get("events"));
         assertThat(doc.get("inputs").at("/outlier_detection/max_ejection_percent").asInt()).isEqualTo(34);
-        assertThat(doc.get("metrics").get("failed").asLong()).isEqualTo(990);
+        assertThat(doc.get("summary").get("failed").asLong()).isEqualTo(990);
+        assertThat(dev.outlierlab.config.scenario.ScenarioReader.read(Files.readString(file), "export", List.of())
+                .scenario()).as("outlier-lab run EXPORTED.json reads the inputs").isEqualTo(cap34());
         assertThat(doc.get("link").asText()).contains("#scenario=");
     }
 

@@ -30,7 +30,7 @@ public final class OutlierKeyTypos {
             String nearest = null;
             int best = 3;
             for (String right : correct) {
-                int d = distance(key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
+                int d = dev.outlierlab.config.Wording.distance(key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
                 if (d < best) {
                     best = d;
                     nearest = right;
@@ -42,24 +42,5 @@ public final class OutlierKeyTypos {
                         + "the cluster has no outlier detection");
             }
         }
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -25,11 +25,23 @@ public final class CheckInputs {
     private static final Pattern MANIFEST = Pattern.compile(
             "(?m)^(-\\s+)?(apiVersion:\\s*\\S|kind:\\s*[\"']?[A-Z]|type:\\s*[\"']?Mesh[A-Z])");
 
-    /** What one file gives {@code check}: its clusters, and findings about the file itself. */
-    public record Loaded(List<CheckTarget> targets, List<Finding> fileFindings) {
+    /**
+     * What one file gives {@code check}: its clusters, findings about the file itself, and the file's name as
+     * given ({@code -} for standard input; null until the caller names it with {@link #from}).
+     */
+    public record Loaded(List<CheckTarget> targets, List<Finding> fileFindings, String source) {
         public Loaded {
             targets = List.copyOf(targets);
             fileFindings = List.copyOf(fileFindings);
+        }
+
+        public Loaded(List<CheckTarget> targets, List<Finding> fileFindings) {
+            this(targets, fileFindings, null);
+        }
+
+        /** The same, read from {@code name}. */
+        public Loaded from(String name) {
+            return new Loaded(targets, fileFindings, name);
         }
     }
 
@@ -93,7 +105,7 @@ public final class CheckInputs {
                 ? e.getMessage().substring(source.length() + 1).replaceFirst("^[0-9]+:([0-9]+:)? ?", "").strip()
                 : e.getMessage();
         return new Loaded(List.of(), List.of(Finding.aboutFile(Rule.FILE_NOT_READ, Severity.ERROR,
-                "not read: " + message, source, line)));
+                "not read: " + message, source, line)), source);
     }
 
     /** What check reads, for the message about a file it does not. */

@@ -18,22 +18,33 @@ import java.util.Set;
  * @param hosts the {@code --hosts} given, or null
  * @param rps   the {@code --rps} given, or null
  * @param clients the {@code --clients} given (callers sharing {@code rps}, each its own detector), 1 by default
+ * @param files every file checked, with why it could not be read where it could not
  */
 public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps,
-        int clients) {
+        int clients, List<CheckedFile> files) {
     public CheckReport {
         targets = List.copyOf(targets);
         findings = List.copyOf(findings);
+        files = List.copyOf(files);
+    }
+
+    /**
+     * One file checked, as named on the command line or found in a directory, in reading order.
+     *
+     * @param notRead why it could not be read (its {@code file-not-read} message), or null when it was read
+     * @param line    the line the reason names (1 where it names none); 0 when the file was read
+     */
+    public record CheckedFile(String path, String notRead, int line) {
     }
 
     /** A report for one caller. */
     public CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
-        this(file, targets, findings, hosts, rps, 1);
+        this(file, targets, findings, hosts, rps, 1, List.of(new CheckedFile(file, null, 0)));
     }
 
     /** Checks every target of one file. */
     public static CheckReport of(String file, List<CheckTarget> targets, Integer hosts, Long rps) {
-        return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of())), hosts, rps);
+        return ofFiles(file, List.of(new CheckInputs.Loaded(targets, List.of(), file)), hosts, rps);
     }
 
     /** Checks every target of every file read, under the default Envoy release's rules. */
@@ -56,7 +67,13 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         // the findings before it: 100,000 clusters stay linear
         Map<Finding.Key, Integer> said = new HashMap<>();
         Map<Integer, Set<String>> alsoFor = new HashMap<>();
+        List<CheckedFile> files = new ArrayList<>();
         for (CheckInputs.Loaded in : inputs) {
+            if (in.source() != null) {
+                files.add(in.fileFindings().stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).findFirst()
+                        .map(f -> new CheckedFile(in.source(), f.message().replaceFirst("^not read: ", ""), f.line()))
+                        .orElse(new CheckedFile(in.source(), null, 0)));
+            }
             all.addAll(in.fileFindings());
             targets.addAll(in.targets());
             for (CheckTarget t : in.targets()) {
@@ -81,7 +98,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         List<Finding> ordered = new ArrayList<>(all.size());
         all.stream().filter(f -> f.rule() != Rule.FILE_NOT_READ).forEach(ordered::add);
         all.stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).forEach(ordered::add);
-        return new CheckReport(label, targets, ordered, hosts, rps, clients);
+        return new CheckReport(label, targets, ordered, hosts, rps, clients, files);
     }
 
     /** The files among several that could not be read (their {@link Rule#FILE_NOT_READ} findings). */

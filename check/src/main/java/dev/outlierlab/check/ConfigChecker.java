@@ -188,7 +188,15 @@ public final class ConfigChecker {
             List<FixStyle.Change> fix = new ArrayList<>();
             fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", one,
                     "admits 1 of " + hosts + " hosts" + (two == null ? "" : "; " + two + " admits 2")));
-            sink.add(Rule.CAP_ADMITS_NO_HOST, Severity.ERROR, message, n, fix, target.line());
+            boolean capChosen = Chosen.value(c, OutlierSetting.MAX_EJECTION_PERCENT);
+            boolean ejectionChosen = Chosen.ejection(c);
+            if (!capChosen) {
+                message = message + (ejectionChosen ? " This is Envoy's default cap, which small clusters outgrow."
+                        : " This is Envoy's default cap, and the file configures no detector: Envoy's defaults"
+                        + " alone do this.");
+            }
+            Severity severity = capChosen ? Severity.ERROR : ejectionChosen ? Severity.WARNING : Severity.NOTE;
+            sink.add(Rule.CAP_ADMITS_NO_HOST, severity, message, n, fix, target.line());
             return;
         }
         if (c.alwaysEjectOneHost()) {
@@ -258,7 +266,7 @@ public final class ConfigChecker {
                 fix = List.of(new FixStyle.Change("outlier_detection." + minHostsSetting.envoyName(), hosts,
                         "with so few hosts, one bad host moves the mean a lot"));
             }
-            sink.add(tooFew, Severity.WARNING, name + " detection can never run: it needs " + minHosts + " hosts with "
+            sink.add(tooFew, chosenSeverity(c, type), name + " detection can never run: it needs " + minHosts + " hosts with "
                     + volume + " requests each in an interval, and the cluster has " + hosts, n, fix, target.line());
             return;
         }
@@ -291,7 +299,7 @@ public final class ConfigChecker {
         n.put("rps_needed", neededRps);
         n.put("interval_needed_seconds", neededIntervalMs / 1000.0);
         String neededInterval = Durations.format(neededIntervalMs * Durations.MILLISECOND);
-        sink.add(unreachable, Severity.WARNING, name + " detection cannot judge any host: at " + rps + " rps over " + hosts
+        sink.add(unreachable, chosenSeverity(c, type), name + " detection cannot judge any host: at " + rps + " rps over " + hosts
                 + " hosts each gets " + perHost + " requests per " + Durations.format(interval) + " interval, below "
                 + volumeSetting.envoyName() + " " + volume + ". It needs " + neededRps + " rps, an interval of "
                 + neededInterval + ", or a lower volume.", n,
@@ -299,11 +307,19 @@ public final class ConfigChecker {
                         "or " + volumeSetting.envoyName() + ": " + perHost.longValue())), target.line());
     }
 
+    /**
+     * A detector that cannot act here is a warning when the file configures it, a note when only Envoy's
+     * default turns it on (success rate is enforced at 100 by default, and nobody asked for it).
+     */
+    static Severity chosenSeverity(OutlierDetectionConfig c, EjectionType type) {
+        return Chosen.detector(c, type) ? Severity.WARNING : Severity.NOTE;
+    }
+
     // ---- detect-only detectors and ignored settings ----
 
     private static void detectOnly(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         CheckTarget target = sink.target();
-        if (differsFromDefault(c, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
+        if (Chosen.value(c, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
                 && c.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) == 0) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_gateway_failure", c.consecutiveGatewayFailure());
@@ -314,9 +330,9 @@ public final class ConfigChecker {
                     List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_gateway_failure", 100)),
                     target.line());
         }
-        boolean fpConfigured = differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)
-                || differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS)
-                || differsFromDefault(c, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
+        boolean fpConfigured = Chosen.value(c, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)
+                || Chosen.value(c, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS)
+                || Chosen.value(c, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
         if (fpConfigured && c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("failure_percentage_threshold", c.failurePercentageThreshold());
@@ -326,7 +342,7 @@ public final class ConfigChecker {
                     + "it detects and never ejects", n,
                     List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100)), target.line());
         }
-        if (differsFromDefault(c, OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
+        if (Chosen.value(c, OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_local_origin_failure", c.consecutiveLocalOriginFailure());
             n.put("split_external_local_origin_errors", false);
@@ -336,15 +352,6 @@ public final class ConfigChecker {
                     List.of(new FixStyle.Change("outlier_detection.split_external_local_origin_errors", true)),
                     target.line());
         }
-    }
-
-    /**
-     * Set in the file to something other than Envoy's default. A value equal to the default is what a control
-     * plane emits whether or not anyone chose it (Envoy Gateway always sends consecutive_local_origin_failure 5),
-     * so findings about "settings that have no effect" stay silent for it.
-     */
-    private static boolean differsFromDefault(OutlierDetectionConfig c, OutlierSetting s) {
-        return c.isExplicit(s) && c.get(s) != s.defaultValue();
     }
 
     // ---- active health checks ----

@@ -14,7 +14,8 @@ public enum Rule {
     CAP_ADMITS_NO_HOST(Severity.ERROR, "cap-admits-no-host", "The ejection cap admits no host at this cluster size",
             "Envoy ejects a host only if 100 * (ejected + 1) / hosts <= max_ejection_percent (or "
                     + "always_eject_one_host is set and nothing is ejected). Below that size every detection is an "
-                    + "overflow: counted, not ejected."),
+                    + "overflow: counted, not ejected. An error for a cap the file chose; a warning for Envoy's default cap (10) "
+                    + "when the file configures a detector, a note when it leaves ejection to Envoy's defaults."),
     CAP_ADMITS_NO_HOST_BELOW(Severity.NOTE, "cap-admits-no-host-below", "The ejection cap admits no host in small clusters",
             "The same rule as cap-admits-no-host when the number of hosts is not known: the smallest cluster in "
                     + "which the cap lets one host go."),

@@ -77,6 +77,6 @@ final class SuccessRateFactorCheck {
                     "with " + hosts + " hosts, judge each host on its own failure share"));
             fix.add(new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", hosts));
         }
-        sink.add(Rule.SUCCESS_RATE_CANNOT_EJECT, Severity.WARNING, m.toString(), n, fix, sink.target().line());
+        sink.add(Rule.SUCCESS_RATE_CANNOT_EJECT, ConfigChecker.chosenSeverity(c, EjectionType.SUCCESS_RATE), m.toString(), n, fix, sink.target().line());
     }
 }

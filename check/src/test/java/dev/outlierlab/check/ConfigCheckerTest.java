@@ -37,8 +37,8 @@ class ConfigCheckerTest {
 
     @Test
     void capAdmitsNoHostWithTheSmallestPercentsForOneAndTwoHosts() {
-        Finding f = only(check(cluster(6, "", ""), null, null), Rule.CAP_ADMITS_NO_HOST);
-        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        Finding f = only(check(cluster(6, "  consecutive_5xx: 3\n", ""), null, null), Rule.CAP_ADMITS_NO_HOST);
+        assertThat(f.severity()).isEqualTo(Severity.WARNING);
         assertThat(f.line()).isEqualTo(14);
         assertThat(f.numbers()).containsEntry("hosts", 6L).containsEntry("max_ejection_percent", 10L)
                 .containsEntry("percent_if_one_ejected", 16.67)
@@ -282,8 +282,63 @@ class ConfigCheckerTest {
     }
 
     @Test
+    void capSeverityFollowsWhatTheFileChose() {
+        // Envoy's defaults alone (an empty block): the default cap 10 on 6 hosts is a note
+        Finding defaults = only(check(cluster(6, "", ""), null, null), Rule.CAP_ADMITS_NO_HOST);
+        assertThat(defaults.severity()).isEqualTo(Severity.NOTE);
+        assertThat(defaults.message()).contains("the file configures no detector");
+        // a detector configured (even at its default value 5) with the default cap: a warning
+        Finding configured = only(check(cluster(6, "  consecutive_5xx: 5\n", ""), null, null), Rule.CAP_ADMITS_NO_HOST);
+        assertThat(configured.severity()).isEqualTo(Severity.WARNING);
+        assertThat(configured.message()).contains("Envoy's default cap");
+        // the cap written as 10, Envoy's default: still the default cap, a warning and not an error
+        assertThat(only(check(cluster(6, "  consecutive_5xx: 3\n  max_ejection_percent: 10\n", ""), null, null),
+                Rule.CAP_ADMITS_NO_HOST).severity()).isEqualTo(Severity.WARNING);
+        // a cap someone chose, 15, admits no host of 6 (one would be 16.7 %): an error
+        Finding chosen = only(check(cluster(6, "  max_ejection_percent: 15\n", ""), null, null), Rule.CAP_ADMITS_NO_HOST);
+        assertThat(chosen.severity()).isEqualTo(Severity.ERROR);
+        assertThat(chosen.numbers()).containsEntry("max_ejection_percent", 15L).containsEntry("percent_if_one_ejected", 16.67);
+        // --hosts makes the cluster known-small: 9 hosts, 11.1 % per host, the default cap: a warning
+        assertThat(only(check(cluster(20, "  consecutive_5xx: 3\n", ""), 9, null), Rule.CAP_ADMITS_NO_HOST).severity())
+                .isEqualTo(Severity.WARNING);
+    }
+
+    @Test
+    void successRateByDefaultIsANoteWhenItCannotRunAndAWarningWhenConfigured() {
+        // 3 hosts, success_rate_minimum_hosts 5 by default; enforcing_success_rate is 100 by default
+        Finding byDefault = only(check(cluster(3, "  max_ejection_percent: 34\n", ""), null, null),
+                Rule.SUCCESS_RATE_TOO_FEW_HOSTS);
+        assertThat(byDefault.severity()).isEqualTo(Severity.NOTE);
+        assertThat(byDefault.numbers()).containsEntry("hosts", 3L).containsEntry("success_rate_minimum_hosts", 5L);
+        Finding configured = only(check(cluster(3, "  max_ejection_percent: 34\n  success_rate_request_volume: 100\n", ""),
+                null, null), Rule.SUCCESS_RATE_TOO_FEW_HOSTS);
+        assertThat(configured.severity()).isEqualTo(Severity.WARNING);
+        // volume: 6 hosts at 30 rps over a 10 s interval get 50 requests each, below the default volume 100
+        Finding volume = only(check(cluster(6, "  max_ejection_percent: 17\n  success_rate_minimum_hosts: 3\n", ""),
+                null, 30L), Rule.SUCCESS_RATE_VOLUME_UNREACHABLE);
+        assertThat(volume.severity()).isEqualTo(Severity.WARNING);
+        assertThat(volume.numbers()).containsEntry("requests_per_host_per_interval", 50L);
+        assertThat(only(check(cluster(6, "  max_ejection_percent: 17\n", ""), null, 30L),
+                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE).severity()).isEqualTo(Severity.NOTE);
+    }
+
+    @Test
+    void aValueEqualToTheDefaultIsNeverAFindingForBeingSet() {
+        // consecutive_gateway_failure 5 and consecutive_local_origin_failure 5 are Envoy's defaults: no detect-only
+        // or ignored-setting warning, whoever wrote them (Envoy Gateway always sends the second)
+        List<Rule> equalToDefault = rules(cluster(10, "  consecutive_gateway_failure: 5\n"
+                + "  consecutive_local_origin_failure: 5\n  failure_percentage_threshold: 85\n", ""), null, null);
+        assertThat(equalToDefault).doesNotContain(Rule.GATEWAY_DETECT_ONLY, Rule.LOCAL_ORIGIN_IGNORED,
+                Rule.FAILURE_PERCENTAGE_DETECT_ONLY);
+        List<Rule> chosen = rules(cluster(10, "  consecutive_gateway_failure: 3\n"
+                + "  consecutive_local_origin_failure: 3\n  failure_percentage_threshold: 50\n", ""), null, null);
+        assertThat(chosen).contains(Rule.GATEWAY_DETECT_ONLY, Rule.LOCAL_ORIGIN_IGNORED, Rule.FAILURE_PERCENTAGE_DETECT_ONLY);
+    }
+
+    @Test
     void exitCodes() {
-        CheckReport r = CheckReport.of("c.yaml", CheckTargets.read(cluster(6, "", ""), "c.yaml", null), null, null);
+        CheckReport r = CheckReport.of("c.yaml", CheckTargets.read(cluster(6, "  max_ejection_percent: 15\n", ""),
+                "c.yaml", null), null, null);
         assertThat(r.exitCode(Severity.ERROR)).isEqualTo(1);
         CheckReport warningsOnly = CheckReport.of("c.yaml", CheckTargets.read(Corpus.text("envoy/health-checked-cluster.yaml"),
                 "c.yaml", null), null, null);

@@ -213,7 +213,7 @@ public final class CheckCommand implements Callable<Integer> {
     private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
                       java.util.function.Supplier<String> text, boolean inDirectory) {
         try {
-            loaded.add(readOne(text.get(), source, inDirectory));
+            loaded.add(readOne(text.get(), source, inDirectory).from(source));
         } catch (InputException e) {
             if (!several) {
                 throw e;

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -70,12 +71,24 @@ class CheckInputsCommandTest {
                         + "top-level keys replicaCount, image, name")
                 .contains("\n  " + dir.resolve("e-typo.yaml") + ":4: unknown field 'outlier_detecton'; did you mean "
                         + "outlier_detection?")
-                .contains("4 errors");
+                .contains("3 errors, 2 warnings");
         assertThat(o.out().indexOf("3 files not read")).isGreaterThan(o.out().indexOf("sample-configuration"));
         assertThat(o.err()).contains("b-broken.yaml:2: not read: malformed YAML").contains("d-values.yaml:1: not read")
                 .contains("e-typo.yaml:4: not read");
         CliRunner.Outcome json = CliRunner.run("check", dir.toString(), "--format", "json");
         assertThat(json.json().get("findings").findValuesAsText("id")).filteredOn("file-not-read"::equals).hasSize(3);
+        // every file, in reading order, each with whether it was read and, if not, why
+        JsonNode files = json.json().get("files");
+        assertThat(files).hasSize(5);
+        assertThat(files.findValuesAsText("path")).containsExactly(dir.resolve("a-cilium.yaml").toString(),
+                dir.resolve("b-broken.yaml").toString(), dir.resolve("c-admiral.yaml").toString(),
+                dir.resolve("d-values.yaml").toString(), dir.resolve("e-typo.yaml").toString());
+        assertThat(files.get(0).get("read").asBoolean()).isTrue();
+        assertThat(files.get(0).has("reason")).isFalse();
+        assertThat(files.get(1).get("read").asBoolean()).isFalse();
+        assertThat(files.get(1).get("line").asInt()).isEqualTo(2);
+        assertThat(files.get(1).get("reason").asText()).isEqualTo("malformed YAML: mapping values are not allowed here");
+        assertThat(files.get(4).get("reason").asText()).contains("did you mean outlier_detection?");
     }
 
     @Test

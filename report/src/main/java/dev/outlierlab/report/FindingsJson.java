@@ -20,7 +20,13 @@ public final class FindingsJson {
 
     public static ObjectNode toTree(CheckReport report) {
         ObjectNode root = JsonDocument.start("check");
-        root.put("file", report.file());
+        ArrayNode files = root.putArray("files");
+        for (CheckReport.CheckedFile f : report.files()) {
+            ObjectNode n = files.addObject().put("path", f.path()).put("read", f.notRead() == null);
+            if (f.notRead() != null) {
+                n.put("line", f.line()).put("reason", f.notRead());
+            }
+        }
         root.put("hosts", report.hosts());
         root.put("rps", report.rps());
         if (report.clients() > 1) {

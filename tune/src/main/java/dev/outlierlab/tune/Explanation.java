@@ -47,9 +47,12 @@ final class Explanation {
         return out;
     }
 
-    /** Whether {@code check} finds an error in the file. */
+    /**
+     * Whether {@code check} finds an error in the file, or a cap that admits no host at any severity: check calls
+     * Envoy's default cap on a small cluster a warning (nobody chose it), but a tuner must never recommend it.
+     */
     static boolean hasCheckError(List<String> findings) {
-        return findings.stream().anyMatch(f -> f.startsWith("error "));
+        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*"));
     }
 
     private static String why(TuneRequest req, Evaluation current, Evaluation best) {

@@ -84,7 +84,8 @@ public final class Tuner {
         for (Evaluation e : evaluate(new ArrayList<>(finalists), settings, written, req.seeds())) {
             List<String> findings = Explanation.findings(req, e.written());
             finals.add(Explanation.hasCheckError(findings) ? e.violating("check finds an error in it: "
-                    + findings.get(0)) : e);
+                    + findings.stream().filter(f -> f.startsWith("error ") || f.contains(" cap-admits-no-host: "))
+                    .findFirst().orElse(findings.get(0))) : e);
         }
         Evaluation current = finals.get(0);
         Evaluation best = finals.stream().sorted(RANKING).findFirst().orElse(current);

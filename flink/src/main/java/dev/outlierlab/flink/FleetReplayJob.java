@@ -40,7 +40,7 @@ import org.apache.flink.util.OutputTag;
  * and replayed for one or two settings in one pass ({@link ReplayGroups}), and the report put together on the
  * client from {@code replay}'s own head and the detectors' sections in order: byte for byte what {@code replay}
  * prints. The checks {@code replay} makes (bad lines, no detector, hosts) run on the job's counts before the
- * report is printed or written; with {@code --output DIR} the report is {@code DIR/report.txt} (or
+ * report is printed or written; with {@code --output-dir DIR} the report is {@code DIR/report.txt} (or
  * {@code .json}), written last, and each detector's decisions are in {@code DIR/detectors/}.
  */
 public final class FleetReplayJob implements ReplayCommand.FleetEngine {
@@ -166,7 +166,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         try (OutputStream o = file.getFileSystem().create(file, FileSystem.WriteMode.OVERWRITE)) {
             o.write(report.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new InputException("--output " + outputDirectory + ": cannot write " + file + " (" + e.getMessage() + ")");
+            throw new InputException("--output-dir " + outputDirectory + ": cannot write " + file + " (" + e.getMessage() + ")");
         }
         return "outlier-lab replay: " + groups.size() + " detectors; the report is " + file + ", each detector's "
                 + "decisions in " + new Path(outputDirectory, "detectors") + "\n";

@@ -18,7 +18,7 @@ import java.util.Map;
  * as the text of a scenario file ({@code ScenarioWriter}, read back with {@code ScenarioReader}, as
  * {@code --compare-set} does), whether it names the hosts, the duration, and what each detector's section needs.
  *
- * @param outputDirectory where each detector's decisions go ({@code --output}), or null
+ * @param outputDirectory where each detector's decisions go ({@code --output-dir}), or null
  * @param eventLogs       also each detector's decisions as Envoy's outlier event log
  */
 record FleetSettings(Shipped firstScenario, boolean firstHostsGiven, Shipped secondScenario, boolean secondHostsGiven,

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The job jar's entry point, for {@code flink run outlier-lab-flink.jar replay LOGS... [replay's options]
- * [--output DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}) on a cluster, and for
+ * [--output-dir DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}) on a cluster, and for
  * {@code outlier-lab replay --engine flink} and {@code sweep --engine flink}, which start it on the local
  * MiniCluster. The options are {@code replay}'s own (the same command class), its replay
  * run by {@link FleetReplayJob}; bad input is one message and exit status 2, as for the command.
@@ -20,13 +20,13 @@ public final class FlinkMain {
 
     /** The options only the job has. */
     static final class OutputOptions {
-        @Option(names = "--output", paramLabel = "DIR",
+        @Option(names = "--output-dir", paramLabel = "DIR",
                 description = {"Write the report to DIR/report.txt (or .json), last, and each detector's decisions",
                     "to DIR/detectors/NNNNNN.txt (any Flink file system: s3://, hdfs://, ...)."})
         String output;
 
         @Option(names = "--detector-event-logs",
-                description = "With --output: also each detector's decisions as Envoy's outlier event log.")
+                description = "With --output-dir: also each detector's decisions as Envoy's outlier event log.")
         boolean eventLogs;
     }
 
@@ -59,7 +59,7 @@ public final class FlinkMain {
         // the options are parsed first, so that the job knows --output before it is built
         cli.setExecutionStrategy(parsed -> {
             if (output.eventLogs && output.output == null) {
-                throw new dev.outlierlab.config.InputException("--detector-event-logs: only with --output DIR");
+                throw new dev.outlierlab.config.InputException("--detector-event-logs: only with --output-dir DIR");
             }
             replay.runningOn(new FleetReplayJob(output.output, output.eventLogs));
             return new CommandLine.RunLast().execute(parsed);

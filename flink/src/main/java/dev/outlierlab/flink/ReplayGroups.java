@@ -29,7 +29,7 @@ import org.apache.flink.util.Collector;
 /**
  * Replays each detector's outcomes, as they arrive for its key, through the engine for each of the settings at
  * once ({@link LogReplay.GroupReplay}, what {@code replay} runs), then renders the detector's section of the
- * report with {@code replay}'s own renderer ({@link ReplayOutput#section}), and with {@code --output} writes the
+ * report with {@code replay}'s own renderer ({@link ReplayOutput#section}), and with {@code --output-dir} writes the
  * detector's decisions (every one) and, asked, Envoy's event log of them. The plan arrives first (in batch
  * execution the broadcast input is read before the keyed one); each key's chunks arrive together, by their first
  * end time (batch execution sorts by key, a hash of the detector, then timestamp), and are merged back into the

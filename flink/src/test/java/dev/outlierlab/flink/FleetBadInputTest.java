@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bad input gets the command's one message and exit status 2 from the job as from {@code replay}, and nothing
- * partial is written as a report; directories and globs are read as the files they hold, and {@code --output}
+ * partial is written as a report; directories and globs are read as the files they hold, and {@code --output-dir}
  * writes the report last with each detector's decisions.
  */
 class FleetBadInputTest {
@@ -67,7 +67,7 @@ class FleetBadInputTest {
         List<String> a = args("replay", logs.get(0), gz.toString(), "--log-format", "envoy");
         sameRefusal(a);
         Path out = dir.resolve("out");
-        a.addAll(List.of("--output", out.toString()));
+        a.addAll(List.of("--output-dir", out.toString()));
         Runs job = Runs.flink(a, 2);
         assertThat(job.status()).isEqualTo(2);
         assertThat(job.err()).contains("proxy-01.log.gz:").contains("cannot be read");
@@ -106,7 +106,7 @@ class FleetBadInputTest {
         assertThat(glob.out()).isEqualTo("outlier-lab replay: " + logs + "/proxy-*.log (format istio)" + body);
 
         Path out = dir.resolve("out");
-        Runs written = Runs.flink(args("replay", logs.toString(), "--log-format", "istio", "--output", out.toString(),
+        Runs written = Runs.flink(args("replay", logs.toString(), "--log-format", "istio", "--output-dir", out.toString(),
                 "--detector-event-logs"), 2);
         assertThat(written.status()).as(written.err()).isZero();
         assertThat(written.out()).startsWith("outlier-lab replay: ").contains(out.resolve("report.txt").toString());

@@ -214,31 +214,7 @@ public final class LabServer implements AutoCloseable {
 
     /** {@code POST /api/tune}: the Tune view's search ({@link TuneApi}), one at a time, streamed like a long run. */
     private void handleTune(HttpExchange ex) throws IOException {
-        requireMethod(ex, "POST");
-        guard.checkContentType(ex, false);
-        String body = readBody(ex);
-        StreamedAnswer answer = new StreamedAnswer(ex, System.nanoTime());
-        byte[] result;
-        try {
-            result = tunes.run(answer, watcher -> TuneApi.tune(body, watcher));
-        } catch (RunCancelledException e) {
-            return;
-        } catch (RuntimeException e) {
-            if (!answer.streaming()) {
-                throw e;
-            }
-            boolean input = e instanceof ApiException || e instanceof InputException;
-            if (!input) {
-                logInternalError(ex, e);
-            }
-            answer.finish(LabApi.error(input ? e.getMessage() : "internal error: " + e));
-            return;
-        }
-        if (answer.streaming()) {
-            answer.finish(result);
-            return;
-        }
-        sendJson(ex, 200, result);
+        handleQueued(ex, tunes, TuneApi::tune);
     }
 
     /**
@@ -248,6 +224,12 @@ public final class LabServer implements AutoCloseable {
      */
     private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
+        handleQueued(ex, runs, work);
+    }
+
+    /** A POST whose work is admitted by {@code queue} and streamed once it outlasts the heartbeat. */
+    private void handleQueued(HttpExchange ex, RunQueue queue,
+            java.util.function.BiFunction<String, RunWatcher, byte[]> work) throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
@@ -255,7 +237,7 @@ public final class LabServer implements AutoCloseable {
         StreamedAnswer answer = new StreamedAnswer(ex, start);
         byte[] result;
         try {
-            result = runs.run(answer, watcher -> work.apply(body, watcher));
+            result = queue.run(answer, watcher -> work.apply(body, watcher));
         } catch (RunCancelledException e) {
             return; // the client has gone: nobody to answer
         } catch (RuntimeException e) {

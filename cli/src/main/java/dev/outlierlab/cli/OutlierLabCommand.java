@@ -11,9 +11,10 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionText.class,
         usageHelpWidth = 110,
         description = {
-            "Shows what passive outlier detection (Envoy's outlier_detection, v1.40.2 rules, or an API gateway's",
-            "ejection stage) will do to your traffic: a deterministic lab with synthetic or replayed traffic,",
-            "every decision explained; checks of the configurations you deploy; a live proxy to try the modes.",
+            "Shows what passive outlier detection (Envoy's outlier_detection, releases 1.26 to 1.40; grpc-java's",
+            "outlier-detection policy; an LLM or API gateway's ejection stage) will do to your traffic: a deterministic",
+            "lab with synthetic or replayed traffic, every caller its own detector, every decision explained; checks",
+            "of the configurations you deploy; a search for settings that fit your cluster; a live proxy.",
             ""},
         subcommands = {
             RunCommand.class,
@@ -33,7 +34,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run                                   the built-in scenario (6 hosts, one failing 33 %%)",
             "  outlier-lab run --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab run my-scenario.yaml --format json",
-            "  outlier-lab run --trace-in outcomes.jsonl",
+            "  outlier-lab run --clients 50                      each of 50 calling pods its own detector",
+            "  outlier-lab run --profile envoy,grpc              the same traffic under Envoy's and gRPC's rules",
             "  outlier-lab replay access.log --set outlier_detection.max_ejection_percent=34",
             "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,20,34,50,100",
             "  outlier-lab tune --hosts 6 --rps 600                which settings catch a bad host here",

@@ -33,8 +33,19 @@ public final class Simulation {
         return run(scenario, options, RequestSink.NONE);
     }
 
-    /** Runs the scenario and hands every request, as sent, to {@code sink}. */
+    /**
+     * Runs the scenario and hands every request, as sent, to {@code sink}; without a sink, on the event-driven
+     * {@link FastPath} when it applies (the same result, with work that follows events rather than requests).
+     */
     public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
+        if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options)) {
+            return FastPath.run(scenario, options);
+        }
+        return perRequest(scenario, options, sink);
+    }
+
+    /** The per-request path: every request, one after another. */
+    private static RunResult perRequest(Scenario scenario, RunOptions options, RequestSink sink) {
         LabCluster cluster = new LabCluster(scenario, options);
         LoadSpec load = scenario.load();
         FaultInjector faults = cluster.faults;

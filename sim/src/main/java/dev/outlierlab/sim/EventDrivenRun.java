@@ -1,0 +1,253 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.signals.SignalRecorder;
+import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+
+/**
+ * The stretch planner of the event-driven path ({@link FastPath}): it cuts a run at its events (interval ticks, fault
+ * edges, the series' steps, and each request to a host with an active fault, which may fail and eject) and between
+ * them handles the requests as arithmetic. Every caller's rotation is fixed between its own events
+ * ({@link CallerRotation}); requests to hosts with an active fault are run one by one exactly as
+ * {@link Simulation} runs them (the fault injector's counters and draws see them in send order, from every
+ * caller), in the order {@link CallerQueue} gives; the rest succeed and are counted per stretch. Ticks run before
+ * the first request at or after their time ("due ticks first"), after every pending success is counted. When a
+ * quarter of the hosts or more have an active fault, counting saves little and the segment runs request by request.
+ */
+final class EventDrivenRun {
+    private final LabCluster cluster;
+    private final Caller[] callers;
+    private final int clients;
+    private final FaultInjector faults;
+    private final RunRecorder recorder;
+    private final SignalRecorder signals;
+    private final SendSchedule schedule;
+    private final CallerRotation[] rotations;
+    private final CallerQueue queue;
+    private final boolean[] faulty;
+    private final int hostCount;
+    private final long count;
+    private final long stepNanos;
+    private final RunWatcher watcher;
+    private long nextDue;
+    private long segmentEnd;
+    private boolean duringFault;
+    private boolean dense;
+    /** Over the callers' epochs: how many are in panic, how many find no host, the most ejected. */
+    private int panicCallers;
+    private int noHostCallers;
+    private int mostEjected;
+
+    EventDrivenRun(Scenario scenario, RunOptions options) {
+        this.cluster = new LabCluster(scenario, options);
+        this.callers = cluster.callers;
+        this.clients = callers.length;
+        this.faults = cluster.faults;
+        this.recorder = cluster.recorder;
+        this.signals = recorder.signals();
+        this.schedule = new SendSchedule(scenario);
+        this.hostCount = scenario.cluster().size();
+        this.rotations = new CallerRotation[clients];
+        for (int c = 0; c < clients; c++) {
+            rotations[c] = new CallerRotation(c, clients, hostCount);
+        }
+        this.queue = new CallerQueue(clients);
+        this.faulty = new boolean[hostCount];
+        this.count = schedule.count();
+        this.stepNanos = recorder.stepNanos();
+        this.watcher = options.watcher();
+    }
+
+    RunResult run() {
+        nextDue = cluster.nextDueNanos();
+        enterSegment(0);
+        startAll(0);
+        long i = 0;
+        long nextProgress = 0;
+        while (i < count) {
+            if (i >= nextProgress) {
+                watcher.progress(i, count);
+                nextProgress = (i / RunWatcher.EVERY_REQUESTS + 1) * RunWatcher.EVERY_REQUESTS;
+            }
+            long t = schedule.timeOf(i);
+            boolean due = t >= nextDue;
+            boolean edge = t >= segmentEnd;
+            if (due || edge) {
+                flushAll(i);
+                if (due) {
+                    cluster.runDue(t);
+                    nextDue = cluster.nextDueNanos();
+                }
+                if (edge) {
+                    enterSegment(t);
+                }
+                startAll(i);
+            }
+            long limit = Math.min(schedule.firstAtOrAfter((t / stepNanos + 1) * stepNanos),
+                    Math.min(schedule.firstAtOrAfter(nextDue), schedule.firstAtOrAfter(segmentEnd)));
+            limit = Math.max(limit, i + 1);
+            if (dense) {
+                for (; i < limit; i++) {
+                    single(i, -1);
+                }
+                continue;
+            }
+            long next = queue.firstKey();
+            if (next < limit) {
+                int c = queue.first();
+                stretch(i, next);
+                single(next, rotations[c].nextFaultyHost());
+                i = next + 1;
+                CallerRotation rotation = rotations[c];
+                if (rotation.changed(callers[c].balancer)) {
+                    long j = schedule.callerRequestsBefore(c, i);
+                    rotation.flush(j, callers[c].monitors, recorder, duringFault);
+                    restart(c, j);
+                    summarise();
+                } else {
+                    rotation.advance();
+                    queue.update(c, rotation.nextFaultyRequest());
+                }
+            } else {
+                stretch(i, limit);
+                i = limit;
+            }
+        }
+        flushAll(count);
+        return cluster.finish();
+    }
+
+    /** Moves to the fault segment holding {@code t}: which hosts fail, whether a fault is active, until when. */
+    private void enterSegment(long t) {
+        segmentEnd = faults.segmentEndNanos(t);
+        duringFault = faults.anyActive(t);
+        int n = 0;
+        for (int h = 0; h < hostCount; h++) {
+            faulty[h] = faults.hasActiveFault(h, t);
+            if (faulty[h]) {
+                n++;
+            }
+        }
+        dense = n * 4L >= hostCount && n > 0;
+    }
+
+    /** Counts every caller's pending successes up to request {@code i}. */
+    private void flushAll(long i) {
+        if (dense) {
+            return;
+        }
+        for (int c = 0; c < clients; c++) {
+            rotations[c].flush(schedule.callerRequestsBefore(c, i), callers[c].monitors, recorder, duringFault);
+        }
+    }
+
+    /** Starts every caller's epoch at request {@code i}, with the balancers and faults as they are now. */
+    private void startAll(long i) {
+        for (int c = 0; c < clients; c++) {
+            restart(c, schedule.callerRequestsBefore(c, i));
+        }
+        summarise();
+    }
+
+    private void restart(int c, long firstRequest) {
+        rotations[c].start(firstRequest, callers[c].balancer, faulty);
+        queue.update(c, dense ? Long.MAX_VALUE : rotations[c].nextFaultyRequest());
+    }
+
+    private void summarise() {
+        panicCallers = 0;
+        noHostCallers = 0;
+        mostEjected = 0;
+        for (CallerRotation r : rotations) {
+            panicCallers += r.panic() ? 1 : 0;
+            noHostCallers += r.size() == 0 ? 1 : 0;
+            mostEjected = Math.max(mostEjected, r.ejected());
+        }
+    }
+
+    /**
+     * Requests {@code [from, to)}, none to a host with an active fault, all in one step and one epoch of every
+     * caller: each succeeds, or fails for want of a host when its caller has none.
+     */
+    private void stretch(long from, long to) {
+        long n = to - from;
+        if (n <= 0) {
+            return;
+        }
+        long noHost = 0;
+        int ejected = 0;
+        boolean allPanic;
+        boolean nonePanic;
+        if (n >= clients) {
+            if (noHostCallers > 0) {
+                for (int c = 0; c < clients; c++) {
+                    if (rotations[c].size() == 0) {
+                        noHost += schedule.callerRequestsBefore(c, to) - schedule.callerRequestsBefore(c, from);
+                    }
+                }
+            }
+            ejected = mostEjected;
+            allPanic = panicCallers == clients;
+            nonePanic = panicCallers == 0;
+        } else {
+            int panics = 0;
+            for (long i = from; i < to; i++) {
+                CallerRotation r = rotations[(int) (i % clients)];
+                noHost += r.size() == 0 ? 1 : 0;
+                panics += r.panic() ? 1 : 0;
+                ejected = Math.max(ejected, r.ejected());
+            }
+            allPanic = panics == n;
+            nonePanic = panics == 0;
+        }
+        if (!allPanic && !nonePanic) {
+            // callers disagree on panic: the panic windows follow the callers request by request
+            for (long i = from; i < to; i++) {
+                int c = (int) (i % clients);
+                CallerRotation r = rotations[c];
+                boolean none = r.size() == 0;
+                long t = schedule.timeOf(i);
+                recorder.request(c, t, schedule.timeOrEnd(i + 1), none, duringFault, r.panic(), none);
+                signals.request(t, none ? Outcome.FAILED_NO_HOST : Outcome.OK);
+            }
+            return;
+        }
+        long fromNanos = schedule.timeOf(from);
+        recorder.stretch(fromNanos, schedule.timeOrEnd(to), n, noHost, ejected, duringFault, allPanic);
+        signals.requests(fromNanos, n - noHost, noHost);
+    }
+
+    /** Request {@code i} one by one, as {@link Simulation} runs it; {@code expected} is its host, or -1 if not known. */
+    private void single(long i, int expected) {
+        int c = (int) (i % clients);
+        Caller caller = callers[c];
+        long t = schedule.timeOf(i);
+        boolean panic = caller.balancer.inPanic();
+        int host = caller.pick(i / clients);
+        if (expected >= 0 && host != expected) {
+            throw new IllegalStateException("request " + i + " went to host " + host + ", not " + expected);
+        }
+        Outcome outcome;
+        if (host < 0) {
+            outcome = Outcome.FAILED_NO_HOST;
+        } else {
+            int fault = faults.onRequest(host, t);
+            if (fault != FaultInjector.PASS) {
+                outcome = Outcome.FAILED_FAULT;
+                FaultSpec spec = faults.fault(fault);
+                caller.report(host, spec.status(), spec.result(), t);
+            } else {
+                outcome = Outcome.OK;
+                caller.report(host, 200, null, t);
+            }
+        }
+        boolean failed = outcome != Outcome.OK;
+        if (host >= 0) {
+            recorder.hostRequest(host, failed, duringFault);
+        }
+        recorder.request(c, t, schedule.timeOrEnd(i + 1), failed, duringFault, panic, host < 0);
+        signals.request(t, outcome);
+    }
+}

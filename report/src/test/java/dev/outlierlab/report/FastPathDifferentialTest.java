@@ -49,18 +49,29 @@ class FastPathDifferentialTest {
         int noHost = 0;
         int severalCallers = 0;
         int withFaults = 0;
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long perRequestNanos = 0;
+        long fastNanos = 0;
+        long requests = 0;
+        long start = cpu.getCurrentThreadCpuTime();
         for (int n = 0; n < SCENARIOS; n++) {
             Scenario scenario = scenario(random, n);
             RunOptions options = n % 3 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20))
                     : RunOptions.CHARTS;
             assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
             RunResult fast;
+            long before = cpu.getCurrentThreadCpuTime();
             RunResult slow = Simulation.run(scenario, options.forcePerRequest());
+            long between = cpu.getCurrentThreadCpuTime();
             try {
                 fast = FastPath.run(scenario, options);
             } catch (RuntimeException e) {
                 throw new AssertionError("scenario " + n + " failed on the fast path:\n" + yaml(scenario), e);
             }
+            long after = cpu.getCurrentThreadCpuTime();
+            perRequestNanos += between - before;
+            fastNanos += after - between;
+            requests += slow.summary().requests();
             boolean charts = options.keepIntervals();
             String expected = ResultJson.toJson(slow, charts, true);
             String actual = ResultJson.toJson(fast, charts, true);
@@ -75,6 +86,10 @@ class FastPathDifferentialTest {
             severalCallers += scenario.traffic().clients() > 1 ? 1 : 0;
             withFaults += scenario.faults().isEmpty() ? 0 : 1;
         }
+        System.out.printf(java.util.Locale.ROOT, "fast-path differential: %d scenarios, %,d requests, %d ejecting, %d in "
+                + "panic, %d out of hosts; CPU ms: per-request %d, fast %d, whole test %d%n", SCENARIOS, requests, ejecting,
+                panicking, noHost, perRequestNanos / 1_000_000, fastNanos / 1_000_000,
+                (cpu.getCurrentThreadCpuTime() - start) / 1_000_000);
         // the scenarios reach every kind of behaviour, not only quiet runs
         assertThat(ejecting).isGreaterThan(SCENARIOS / 3);
         assertThat(panicking).isGreaterThan(SCENARIOS / 20);
@@ -94,9 +109,11 @@ class FastPathDifferentialTest {
     }
 
     private static Scenario tryScenario(SplittableRandom r, int n) {
-        int hosts = 1 + r.nextInt(r.nextInt(4) == 0 ? 40 : 12);
-        double[] thresholds = {0, 0, 0, 50, 50, 30, 80, 100, r.nextInt(10_001) / 100.0};
-        ClusterSpec cluster = ClusterSpec.ofCount(hosts, thresholds[r.nextInt(thresholds.length)]);
+        // one in ten: a small cluster without panic whose every host may go, so that callers run out of hosts
+        boolean exhaust = n % 10 == 9;
+        int hosts = 1 + r.nextInt(exhaust ? 3 : r.nextInt(4) == 0 ? 40 : 12);
+        double[] thresholds = {0, 0, 50, 50, 30, 80, 100, r.nextInt(10_001) / 100.0};
+        ClusterSpec cluster = ClusterSpec.ofCount(hosts, exhaust ? 0 : thresholds[r.nextInt(thresholds.length)]);
         long rps = 1 + r.nextInt(r.nextBoolean() ? 200 : 3000);
         long seconds = 5 + r.nextInt(r.nextBoolean() ? 40 : 150);
         while (rps * seconds > 100_000) {
@@ -111,8 +128,13 @@ class FastPathDifferentialTest {
             faults.add(fault(r, hosts, duration));
         }
         EnvoyVersion version = EnvoyVersion.parse(VERSIONS[r.nextInt(VERSIONS.length)]);
+        OutlierDetectionConfig detection = detection(r, version);
+        if (exhaust) {
+            detection = detection.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
+                    .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100).build();
+        }
         return new Scenario("differential-" + n, duration, r.nextLong(), cluster, new TrafficSpec(rps, clients), faults,
-                detection(r, version), null, version);
+                detection, null, version);
     }
 
     private static FaultSpec fault(SplittableRandom r, int hosts, long duration) {

@@ -64,6 +64,9 @@ final class EventDrivenRun {
         nextDue = cluster.nextDueNanos();
         enterSegment(0);
         startAll(0);
+        long dueAt = schedule.firstAtOrAfter(nextDue);
+        long edgeAt = schedule.firstAtOrAfter(segmentEnd);
+        long stepAt = -1;
         long i = 0;
         long nextProgress = 0;
         while (i < count) {
@@ -71,26 +74,32 @@ final class EventDrivenRun {
                 watcher.progress(i, count);
                 nextProgress = (i / RunWatcher.EVERY_REQUESTS + 1) * RunWatcher.EVERY_REQUESTS;
             }
-            long t = schedule.timeOf(i);
-            boolean due = t >= nextDue;
-            boolean edge = t >= segmentEnd;
-            if (due || edge) {
+            if (i >= dueAt || i >= edgeAt) {
+                long t = schedule.timeOf(i);
                 flushAll(i);
-                if (due) {
+                if (i >= dueAt) {
                     cluster.runDue(t);
                     nextDue = cluster.nextDueNanos();
+                    dueAt = schedule.firstAtOrAfter(nextDue);
                 }
-                if (edge) {
+                if (i >= edgeAt) {
                     enterSegment(t);
+                    edgeAt = schedule.firstAtOrAfter(segmentEnd);
                 }
                 startAll(i);
             }
-            long limit = Math.min(schedule.firstAtOrAfter((t / stepNanos + 1) * stepNanos),
-                    Math.min(schedule.firstAtOrAfter(nextDue), schedule.firstAtOrAfter(segmentEnd)));
-            limit = Math.max(limit, i + 1);
+            if (i >= stepAt) {
+                stepAt = schedule.firstAtOrAfter((schedule.timeOf(i) / stepNanos + 1) * stepNanos);
+            }
+            long limit = Math.min(stepAt, Math.min(dueAt, edgeAt));
             if (dense) {
+                SendSchedule.Cursor times = schedule.cursor(i);
+                long t = times.time();
                 for (; i < limit; i++) {
-                    single(i, -1);
+                    times.advance();
+                    long next = i + 1 < count ? times.time() : schedule.timeOrEnd(i + 1);
+                    single(i, t, next, -1);
+                    t = next;
                 }
                 continue;
             }
@@ -98,7 +107,7 @@ final class EventDrivenRun {
             if (next < limit) {
                 int c = queue.first();
                 stretch(i, next);
-                single(next, rotations[c].nextFaultyHost());
+                single(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotations[c].nextFaultyHost());
                 i = next + 1;
                 CallerRotation rotation = rotations[c];
                 if (rotation.changed(callers[c].balancer)) {
@@ -219,11 +228,13 @@ final class EventDrivenRun {
         signals.requests(fromNanos, n - noHost, noHost);
     }
 
-    /** Request {@code i} one by one, as {@link Simulation} runs it; {@code expected} is its host, or -1 if not known. */
-    private void single(long i, int expected) {
+    /**
+     * Request {@code i}, sent at {@code t} (the next at {@code next}, or the run's end), one by one as
+     * {@link Simulation} runs it; {@code expected} is its host, or -1 if not known.
+     */
+    private void single(long i, long t, long next, int expected) {
         int c = (int) (i % clients);
         Caller caller = callers[c];
-        long t = schedule.timeOf(i);
         boolean panic = caller.balancer.inPanic();
         int host = caller.pick(i / clients);
         if (expected >= 0 && host != expected) {
@@ -247,7 +258,7 @@ final class EventDrivenRun {
         if (host >= 0) {
             recorder.hostRequest(host, failed, duringFault);
         }
-        recorder.request(c, t, schedule.timeOrEnd(i + 1), failed, duringFault, panic, host < 0);
+        recorder.request(c, t, next, failed, duringFault, panic, host < 0);
         signals.request(t, outcome);
     }
 }

@@ -53,4 +53,57 @@ final class SendSchedule {
     int callers() {
         return callers;
     }
+
+    /** The send times from request {@code i} on, one after another without a division each. */
+    Cursor cursor(long i) {
+        return new Cursor(traffic.rps(), i);
+    }
+
+    /**
+     * Send times of consecutive requests, {@code floor(i * 1e9 / rps)}, with the quotient and remainder carried from
+     * one request to the next as {@link dev.outlierlab.sim.traffic.EvenSendTimes} does, from any request on.
+     */
+    static final class Cursor {
+        private static final long SECOND = 1_000_000_000L;
+        private final long rps;
+        private final long stepQuotient;
+        private final long stepRemainder;
+        private long seconds;
+        private long r;
+        private long fraction;
+        private long remainder;
+
+        private Cursor(long rps, long i) {
+            this.rps = rps;
+            this.stepQuotient = SECOND / rps;
+            this.stepRemainder = SECOND % rps;
+            this.seconds = i / rps;
+            this.r = i % rps;
+            // r * 1e9 may pass 2^63 for rates above 9.2e9 / 1e9: rps is at most 1e9, so r * 1e9 < 1e18
+            this.fraction = r * SECOND / rps;
+            this.remainder = r * SECOND % rps;
+        }
+
+        /** The current request's send time. */
+        long time() {
+            return seconds * SECOND + fraction;
+        }
+
+        /** Moves to the next request. */
+        void advance() {
+            if (++r == rps) {
+                r = 0;
+                seconds++;
+                fraction = 0;
+                remainder = 0;
+            } else {
+                fraction += stepQuotient;
+                remainder += stepRemainder;
+                if (remainder >= rps) {
+                    remainder -= rps;
+                    fraction++;
+                }
+            }
+        }
+    }
 }

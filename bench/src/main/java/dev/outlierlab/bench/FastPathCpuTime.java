@@ -23,8 +23,8 @@ import java.util.Locale;
  * 30 % of its requests with 503 at random from 1/10 to 9/10 of the run, Envoy's default detectors. The two paths
  * alternate run by run (after two warm-up runs of each), so a slow stretch of the machine hits both; each pair's
  * JSON reports must be byte-identical. Prints a markdown table with the median CPU time of each and the ratio of
- * the medians, and the same for the lab's default scenario (6 hosts, one of them failing: a sixth of the requests
- * go one by one). Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.FastPathCpuTime [runs] [minutes]}.
+ * the medians, and the same for the lab's default scenario (6 hosts, one of them failing) and for a noisy pool
+ * (every host failing 2 %: every request takes its fault's draw). Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.FastPathCpuTime [runs] [minutes]}.
  */
 public final class FastPathCpuTime {
     private FastPathCpuTime() {
@@ -50,6 +50,16 @@ public final class FastPathCpuTime {
         measure("1,000 hosts, 100,000 rps, " + minutes + " min, host-0 30 % random 503, default detectors",
                 scenario(minutes), runs);
         measure("the default scenario: 6 hosts, 600 rps, 300 s, host-0 33 % even 503", Scenario.defaults(), runs * 20);
+        measure("a noisy pool: 6 hosts, 600 rps, 300 s, every host 2 % random 503", noisyPool(), runs * 20);
+    }
+
+    /** Every host of the default scenario failing 2 % at random for the whole run: a fault at every host. */
+    static Scenario noisyPool() {
+        Scenario d = Scenario.defaults();
+        FaultSpec fault = new FaultSpec(d.cluster().hosts(), 0, d.durationNanos(), 20_000, 503, null, null,
+                FaultPattern.RANDOM, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return new Scenario("noisy-pool", d.durationNanos(), d.seed(), d.cluster(), d.traffic(), List.of(fault),
+                d.outlierDetection(), null);
     }
 
     private static void measure(String name, Scenario scenario, int runs) {

@@ -8,13 +8,15 @@ import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
 
 /**
  * The stretch planner of the event-driven path ({@link FastPath}): it cuts a run at its events (interval ticks, fault
- * edges, the series' steps, and each request to a host with an active fault, which may fail and eject) and between
- * them handles the requests as arithmetic. Every caller's rotation is fixed between its own events
- * ({@link CallerRotation}); requests to hosts with an active fault are run one by one exactly as
- * {@link Simulation} runs them (the fault injector's counters and draws see them in send order, from every
- * caller), in the order {@link CallerQueue} gives; the rest succeed and are counted per stretch. Ticks run before
- * the first request at or after their time ("due ticks first"), after every pending success is counted. When a
- * quarter of the hosts or more have an active fault, counting saves little and the segment runs request by request.
+ * edges, the series' steps, and each request that a fault fails, which may eject) and between them handles the
+ * requests as arithmetic. Every caller's rotation is fixed between its own events ({@link CallerRotation}). Each
+ * request to a host with an active fault is put to the fault injector, in send order over all callers
+ * ({@link CallerQueue}), so its counters and draws are those of {@link Simulation}'s per-request loop; a failure is
+ * reported and recorded as that loop does, a request the fault lets through is reported to its host at once as a
+ * success; every other request succeeds and is only counted, per host when its caller's epoch ends and per stretch
+ * in the recorder. Ticks run before the first request at or after their time ("due ticks first"), after every
+ * pending success is counted. Where callers disagree on panic, the panic windows follow them request by request, and
+ * so does the recording.
  */
 final class EventDrivenRun {
     private final LabCluster cluster;
@@ -34,7 +36,8 @@ final class EventDrivenRun {
     private long nextDue;
     private long segmentEnd;
     private boolean duringFault;
-    private boolean dense;
+    /** A time in the current fault segment: the fault injector answers for any time in it alike. */
+    private long segmentNanos;
     /** Over the callers' epochs: how many are in panic, how many find no host, the most ejected. */
     private int panicCallers;
     private int noHostCallers;
@@ -92,24 +95,31 @@ final class EventDrivenRun {
                 stepAt = schedule.firstAtOrAfter((schedule.timeOf(i) / stepNanos + 1) * stepNanos);
             }
             long limit = Math.min(stepAt, Math.min(dueAt, edgeAt));
-            if (dense) {
-                SendSchedule.Cursor times = schedule.cursor(i);
-                long t = times.time();
-                for (; i < limit; i++) {
-                    times.advance();
-                    long next = i + 1 < count ? times.time() : schedule.timeOrEnd(i + 1);
-                    single(i, t, next, -1);
-                    t = next;
-                }
-                continue;
-            }
             long next = queue.firstKey();
+            int fault = FaultInjector.PASS;
+            while (next < limit) {
+                // a request to a host with an active fault: the fault decides it, in send order at that host
+                int c = queue.first();
+                CallerRotation rotation = rotations[c];
+                fault = faults.onRequestInSegment(rotation.nextFaultyHost(), segmentNanos);
+                if (fault != FaultInjector.PASS) {
+                    break;
+                }
+                // let through: a success, reported to its host now (so that the host's monitor sees its requests
+                // in order) and counted in the stretch it belongs to, which goes on
+                int host = rotation.nextFaultyHost();
+                callers[c].monitors[host].putSuccesses(1);
+                recorder.hostSuccesses(host, 1, duringFault);
+                rotation.advance();
+                queue.update(c, rotation.nextFaultyRequest());
+                next = queue.firstKey();
+            }
             if (next < limit) {
                 int c = queue.first();
-                stretch(i, next);
-                single(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotations[c].nextFaultyHost());
-                i = next + 1;
                 CallerRotation rotation = rotations[c];
+                stretch(i, next);
+                failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotation.nextFaultyHost(), fault);
+                i = next + 1;
                 if (rotation.changed(callers[c].balancer)) {
                     long j = schedule.callerRequestsBefore(c, i);
                     rotation.flush(j, callers[c].monitors, recorder, duringFault);
@@ -132,21 +142,14 @@ final class EventDrivenRun {
     private void enterSegment(long t) {
         segmentEnd = faults.segmentEndNanos(t);
         duringFault = faults.anyActive(t);
-        int n = 0;
+        segmentNanos = t;
         for (int h = 0; h < hostCount; h++) {
             faulty[h] = faults.hasActiveFault(h, t);
-            if (faulty[h]) {
-                n++;
-            }
         }
-        dense = n * 4L >= hostCount && n > 0;
     }
 
     /** Counts every caller's pending successes up to request {@code i}. */
     private void flushAll(long i) {
-        if (dense) {
-            return;
-        }
         for (int c = 0; c < clients; c++) {
             rotations[c].flush(schedule.callerRequestsBefore(c, i), callers[c].monitors, recorder, duringFault);
         }
@@ -162,7 +165,7 @@ final class EventDrivenRun {
 
     private void restart(int c, long firstRequest) {
         rotations[c].start(firstRequest, callers[c].balancer, faulty);
-        queue.update(c, dense ? Long.MAX_VALUE : rotations[c].nextFaultyRequest());
+        queue.update(c, rotations[c].nextFaultyRequest());
     }
 
     private void summarise() {
@@ -229,36 +232,20 @@ final class EventDrivenRun {
     }
 
     /**
-     * Request {@code i}, sent at {@code t} (the next at {@code next}, or the run's end), one by one as
-     * {@link Simulation} runs it; {@code expected} is its host, or -1 if not known.
+     * Request {@code i}, sent at {@code t} (the next at {@code next}, or the run's end) to {@code host}, which the
+     * fault {@code fault} has failed (the injector has counted it): reported and recorded as {@link Simulation} does.
      */
-    private void single(long i, long t, long next, int expected) {
+    private void failing(long i, long t, long next, int host, int fault) {
         int c = (int) (i % clients);
         Caller caller = callers[c];
         boolean panic = caller.balancer.inPanic();
-        int host = caller.pick(i / clients);
-        if (expected >= 0 && host != expected) {
-            throw new IllegalStateException("request " + i + " went to host " + host + ", not " + expected);
+        if (caller.pick(i / clients) != host) {
+            throw new IllegalStateException("request " + i + " did not go to host " + host);
         }
-        Outcome outcome;
-        if (host < 0) {
-            outcome = Outcome.FAILED_NO_HOST;
-        } else {
-            int fault = faults.onRequest(host, t);
-            if (fault != FaultInjector.PASS) {
-                outcome = Outcome.FAILED_FAULT;
-                FaultSpec spec = faults.fault(fault);
-                caller.report(host, spec.status(), spec.result(), t);
-            } else {
-                outcome = Outcome.OK;
-                caller.report(host, 200, null, t);
-            }
-        }
-        boolean failed = outcome != Outcome.OK;
-        if (host >= 0) {
-            recorder.hostRequest(host, failed, duringFault);
-        }
-        recorder.request(c, t, next, failed, duringFault, panic, host < 0);
-        signals.request(t, outcome);
+        FaultSpec spec = faults.fault(fault);
+        caller.report(host, spec.status(), spec.result(), t);
+        recorder.hostRequest(host, true, duringFault);
+        recorder.request(c, t, next, true, duringFault, panic, false);
+        signals.request(t, Outcome.FAILED_FAULT);
     }
 }

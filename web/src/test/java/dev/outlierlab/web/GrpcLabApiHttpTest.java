@@ -9,16 +9,13 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.grpc.GrpcProfile;
-import java.io.IOException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The gRPC profile and the comparison of profiles over real HTTP (a server on a free port, the JDK's client): the
@@ -28,22 +25,11 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcLabApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static LabServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws IOException {
-        server = LabServer.start(0);
-        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LabOnLoopback LAB = new LabOnLoopback();
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        return client.send(HttpRequest.newBuilder(server.uri().resolve(path)).header("Content-Type", "application/json")
+        return LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve(path)).header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
@@ -169,7 +155,7 @@ class GrpcLabApiHttpTest {
 
     @Test
     void theSettingsCarryTheGrpcControlsAndTheDefaultBlock() throws Exception {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(server.uri().resolve("/api/settings")).build(),
+        HttpResponse<String> r = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/settings")).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode grpc = JSON.readTree(r.body()).get("grpc");
         assertThat(grpc.at("/defaults/interval").asText()).isEqualTo("10s");

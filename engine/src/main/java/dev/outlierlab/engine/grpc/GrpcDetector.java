@@ -8,7 +8,6 @@ import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EjectionType;
-import dev.outlierlab.engine.envoy.Origin;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.DetectionEvidence;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
@@ -16,12 +15,9 @@ import dev.outlierlab.engine.envoy.event.EjectionTime;
 import dev.outlierlab.engine.envoy.event.Enforcement;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
-import dev.outlierlab.engine.envoy.event.HostSample;
-import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -65,12 +61,7 @@ public final class GrpcDetector implements Detector {
     private long unenforced;
     private long returns;
     private long sweeps;
-    /** What this sweep's success rate computed, in percent (NaN when it did not run), for the interval report. */
-    private double sweepMeanPercent;
-    private double sweepStdevPercent;
-    private double sweepRequiredPercent;
-    private boolean sweepSuccessRateRan;
-    private boolean sweepFailurePercentageRan;
+    private final SweepReport report = new SweepReport();
 
     /**
      * @param endpoints      the endpoints in routing and evaluation order (grpc-java walks a hash map; the lab
@@ -156,11 +147,7 @@ public final class GrpcDetector implements Detector {
             activeSuccess[i] = 0;
             activeFailure[i] = 0;
         }
-        sweepMeanPercent = Double.NaN;
-        sweepStdevPercent = Double.NaN;
-        sweepRequiredPercent = Double.NaN;
-        sweepSuccessRateRan = false;
-        sweepFailurePercentageRan = false;
+        report.reset();
         if (config.successRate() != null) {
             successRate(t, config.successRate());
         }
@@ -168,7 +155,7 @@ public final class GrpcDetector implements Detector {
             failurePercentage(t, config.failurePercentage());
         }
         if (listener.wantsIntervals()) {
-            listener.onInterval(interval(t));
+            listener.onInterval(report.evaluation(t, ejections, inactiveSuccess, inactiveFailure));
         }
         for (int i = 0; i < n; i++) {
             if (!ejections.isEjected(i)) {
@@ -216,10 +203,7 @@ public final class GrpcDetector implements Detector {
         // grpc-java divides the factor in float (stdevFactor / 1000f); grpc-go and C-core in double.
         double factor = impl == GrpcImplementation.JAVA ? (double) (sr.stdevFactor() / 1000f) : sr.stdevFactor() / 1000.0;
         double required = mean - stdev * factor;
-        sweepSuccessRateRan = true;
-        sweepMeanPercent = mean * 100 / scale;
-        sweepStdevPercent = stdev * 100 / scale;
-        sweepRequiredPercent = required * 100 / scale;
+        report.successRate(mean * 100 / scale, stdev * 100 / scale, required * 100 / scale);
         for (int k = 0; k < count; k++) {
             if (rates[k] < required) {
                 int i = candidates[k];
@@ -237,7 +221,7 @@ public final class GrpcDetector implements Detector {
         if (count == 0 || count < fp.minimumHosts()) {
             return;
         }
-        sweepFailurePercentageRan = true;
+        report.failurePercentageRan();
         for (int k = 0; k < count; k++) {
             int i = candidates[k];
             if (impl == GrpcImplementation.CORE && ejections.isEjected(i)) {
@@ -252,23 +236,6 @@ public final class GrpcDetector implements Detector {
                         new FailurePercentageEvidence(percent, volume, fp.threshold(), count), fp.enforcementPercentage());
             }
         }
-    }
-
-    /**
-     * What the sweep at {@code t} judged, for charts (only when the listener wants intervals): every endpoint with
-     * calls in the interval, ejected ones included as gRPC counts them, and success rate's mean, standard deviation
-     * and required rate in percent when it ran.
-     */
-    private IntervalEvaluation interval(long t) {
-        List<HostSample> samples = new ArrayList<>();
-        for (int i = 0, n = ejections.size(); i < n; i++) {
-            long calls = inactiveSuccess[i] + inactiveFailure[i];
-            if (calls > 0) {
-                samples.add(new HostSample(ejections.name(i), calls, inactiveSuccess[i], inactiveSuccess[i] * 100.0 / calls));
-            }
-        }
-        return new IntervalEvaluation(t, Origin.EXTERNAL, samples, sweepSuccessRateRan, sweepMeanPercent,
-                sweepStdevPercent, sweepRequiredPercent, sweepFailurePercentageRan);
     }
 
     /** The cap and the enforcement draw, in the implementation's order, then the ejection. */

@@ -19,7 +19,8 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * request {@code i} is sent by caller {@code i mod clients} ({@link Caller}: its own detector, rotation and
  * panic state), as its request number {@code i div clients}; the hosts' faults and capacity see every caller's
  * requests in send order. A request costs the same whatever the number of callers; ticks cost one evaluation
- * of every host per caller.
+ * of every host per caller. Where {@link FastPath} applies, a run takes its event-driven path instead, with the same
+ * result bit for bit; this class's loop is the per-request path, the reference it is tested against.
  */
 public final class Simulation {
     private Simulation() {

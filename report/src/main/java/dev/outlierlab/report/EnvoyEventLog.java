@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import com.google.protobuf.UInt64Value;
 import com.google.protobuf.util.JsonFormat;
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -30,7 +31,10 @@ import java.util.Map;
  * are truncated; {@code secs_since_last_action} is a {@code UInt64Value}, printed as a string, whole seconds
  * truncated, from the host's last return (for an ejection) or last ejection (for a return), and absent when there
  * was none. Timestamps are {@code start} plus the simulated time, in whole milliseconds as Envoy's
- * {@code TimestampUtil::systemClockToTimestamp} writes them.
+ * {@code TimestampUtil::systemClockToTimestamp} writes them. A degraded host cleared ({@code detect_degraded_hosts},
+ * Envoy 1.38) is written as the clearing in envoyproxy/envoy pull 41852 writes it, with {@code logUneject(host)}: an
+ * {@code UNEJECT} line like a return's (placed before the decisions of the same instant); the source read shows no
+ * line for the marking itself, so none is written.
  */
 public final class EnvoyEventLog {
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
@@ -44,7 +48,14 @@ public final class EnvoyEventLog {
         StringBuilder out = new StringBuilder();
         Map<String, Long> lastEjection = new HashMap<>();
         Map<String, Long> lastReturn = new HashMap<>();
+        java.util.Iterator<DegradationEvent> cleared = result.degradations().stream().filter(d -> !d.degraded())
+                .iterator();
+        DegradationEvent pending = cleared.hasNext() ? cleared.next() : null;
         for (OutlierEvent e : result.events()) {
+            while (pending != null && pending.timeNanos() <= e.timeNanos()) {
+                out.append(undegraded(pending, cluster, start, lastEjection.get(pending.host())));
+                pending = cleared.hasNext() ? cleared.next() : null;
+            }
             if (e.action() == EventAction.OVERFLOW) {
                 continue;
             }
@@ -75,7 +86,29 @@ public final class EnvoyEventLog {
                 throw new IllegalStateException("an OutlierDetectionEvent Envoy's printer refuses: " + b, ex);
             }
         }
+        while (pending != null) {
+            out.append(undegraded(pending, cluster, start, lastEjection.get(pending.host())));
+            pending = cleared.hasNext() ? cleared.next() : null;
+        }
         return out.toString();
+    }
+
+    /** {@code logUneject(host)} for a cleared degradation: its secs_since_last_action counts from the last ejection. */
+    private static String undegraded(DegradationEvent d, String cluster, Instant start, Long lastEjectionNanos) {
+        OutlierDetectionEvent.Builder b = OutlierDetectionEvent.newBuilder()
+                .setClusterName(cluster)
+                .setUpstreamUrl(d.host())
+                .setNumEjections((int) d.numEjections())
+                .setTimestamp(timestamp(start, d.timeNanos()))
+                .setAction(Action.UNEJECT);
+        if (lastEjectionNanos != null) {
+            b.setSecsSinceLastAction(UInt64Value.of((d.timeNanos() - lastEjectionNanos) / 1_000_000_000L));
+        }
+        try {
+            return PRINTER.print(b.build()) + "\n";
+        } catch (InvalidProtocolBufferException ex) {
+            throw new IllegalStateException("an OutlierDetectionEvent Envoy's printer refuses: " + b, ex);
+        }
     }
 
     private static void eject(OutlierDetectionEvent.Builder b, OutlierEvent e) {

@@ -27,6 +27,7 @@ final class RunRecorder implements DetectorListener {
     private final List<OutlierEvent> events = new ArrayList<>();
     private final List<IntervalEvaluation> intervals = new ArrayList<>();
     private final List<DegradationEvent> degradations = new ArrayList<>();
+    private final List<Integer> degradationPositions = new ArrayList<>();
     private final List<PanicWindow> panicWindows = new ArrayList<>();
     private final long stepNanos;
     private final StepIndex stepIndex;
@@ -186,6 +187,7 @@ final class RunRecorder implements DetectorListener {
         balancers[client].setDegraded(hostIndex.get(event.host()), event.degraded());
         if (client == 0 && degradations.size() < options.keepEvents()) {
             degradations.add(event);
+            degradationPositions.add(events.size());
         }
     }
 
@@ -291,6 +293,7 @@ final class RunRecorder implements DetectorListener {
         }
         return new RunResult(scenario, summary, totals.stats(), List.copyOf(events), List.copyOf(intervals),
                 List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
-                eventHostWidth, List.copyOf(eventClients), List.copyOf(degradations));
+                eventHostWidth, List.copyOf(eventClients), List.copyOf(degradations),
+                List.copyOf(degradationPositions));
     }
 }

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param eventClients the caller of each kept event, in the same order, with several callers; empty with one
  * @param degradations the hosts marked degraded and cleared ({@code detect_degraded_hosts}, Envoy 1.38), caller 0's,
  *                     in time order; empty without it
+ * @param degradationPositions for each of them, how many of {@code events} came before it (the order of the two
+ *                     lists together, as an event log interleaves them)
  */
 public record RunResult(
         Scenario scenario,
@@ -35,7 +37,8 @@ public record RunResult(
         long eventCount,
         int eventHostWidth,
         List<Integer> eventClients,
-        List<DegradationEvent> degradations) {
+        List<DegradationEvent> degradations,
+        List<Integer> degradationPositions) {
 
     /** A result without degradations. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
@@ -43,7 +46,7 @@ public record RunResult(
             List<HostTally> hosts, SignalSeries signals, long eventCount, int eventHostWidth,
             List<Integer> eventClients) {
         this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, signals, eventCount,
-                eventHostWidth, eventClients, List.of());
+                eventHostWidth, eventClients, List.of(), List.of());
     }
 
     /** A single caller's result. */

@@ -28,7 +28,6 @@ public final class HostMonitor {
     private boolean degraded;
     private long numDegradations;
     private long degradationMultiplier;
-    private long degradationJitterNanos;
     private long lastDegradedNanos = -1;
     private long lastUndegradedNanos = -1;
 
@@ -175,10 +174,6 @@ public final class HostMonitor {
         return degradationMultiplier;
     }
 
-    public long degradationJitterNanos() {
-        return degradationJitterNanos;
-    }
-
     /** Time of the last degradation mark, or -1. */
     public long lastDegradedNanos() {
         return lastDegradedNanos;
@@ -250,7 +245,8 @@ public final class HostMonitor {
         numDegradations++;
         lastDegradedNanos = nowNanos;
         degradationMultiplier = newMultiplier;
-        degradationJitterNanos = newJitterNanos;
+        // Envoy keeps one jitter per host: a degradation's replaces the ejection's (setJitter)
+        jitterNanos = newJitterNanos;
     }
 
     void markUndegraded(long nowNanos) {

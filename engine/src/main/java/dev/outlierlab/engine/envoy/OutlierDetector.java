@@ -139,15 +139,16 @@ public final class OutlierDetector {
     public void tick(long nowNanos) {
         boolean decayFirst = version.decaysMultiplierAtEveryTick();
         for (HostMonitor host : hosts) {
-            if (host.isDegraded() && policy.isDegradationDue(host, nowNanos)) {
-                undegrade(host, nowNanos);
-            }
             if (!host.isEjected()) {
                 if (decayFirst) {
                     host.decayMultiplier();
                 }
             } else if (policy.isDue(host, nowNanos)) {
                 uneject(host, nowNanos, UnejectReason.EJECTION_TIME_ELAPSED);
+            }
+            // checkHostForUndegrade runs right after checkHostForUneject, host by host
+            if (host.isDegraded() && policy.isDegradationDue(host, nowNanos)) {
+                undegrade(host, nowNanos);
             }
             host.swapBuckets();
         }
@@ -171,14 +172,15 @@ public final class OutlierDetector {
 
     /**
      * A 2xx response with {@code x-envoy-degraded} under {@code detect_degraded_hosts} (Envoy 1.38, envoyproxy/envoy
-     * pull 41852): the host is marked degraded, with no cap and no enforcing draw, and counted in
-     * {@code ejections_detected_degradation}; it stays in rotation and out of {@code ejections_active}. Its own
-     * multiplier grows as an ejection's does (the same {@code base_ejection_time}, {@code max_ejection_time} and
-     * jitter). Ejection has priority (the pull's title): an ejected host is not marked. A host already degraded is
-     * not marked again (the lab's reading, as {@code onConsecutiveErrorWorker} ignores an ejected host).
+     * pull 41852), Envoy's {@code DetectorImpl::setHostDegradedMainThread}: a host not degraded yet is marked, with
+     * no cap and no enforcing draw, and counted in {@code ejections_detected_degradation}; it stays in rotation and
+     * out of {@code ejections_active}. The jitter is drawn again and stored in the host's one jitter, which its
+     * ejection shares ({@code setJitter}); its own multiplier ({@code degradeTimeBackoff}) grows as an ejection's
+     * does. An ejected host is marked too (it only gets traffic in panic); ejection keeps priority in the balancer,
+     * where an ejected host is unhealthy whatever else it is.
      */
     void onDegradedResponse(HostMonitor host, long nowNanos) {
-        if (host.isRemoved() || host.isEjected() || host.isDegraded()) {
+        if (host.isRemoved() || host.isDegraded()) {
             return;
         }
         stats.incDetectedDegradation();
@@ -189,9 +191,9 @@ public final class OutlierDetector {
     }
 
     /**
-     * At a tick, a degraded host whose time is up is cleared, as the pull's {@code checkHostForUneject} counterpart
-     * does: {@code min(base * degradeTimeBackoff, max) + jitter <= now - lastDegradedTime}. An active health check
-     * never clears it.
+     * At a tick, a degraded host whose time is up is cleared, Envoy's {@code checkHostForUndegrade}:
+     * {@code min(base * degradeTimeBackoff, max) + jitter <= now - lastDegradedTime}. An active health check never
+     * clears it.
      */
     private void undegrade(HostMonitor host, long nowNanos) {
         long degradedFor = nowNanos - host.lastDegradedNanos();

@@ -14,11 +14,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Envoy 1.38's {@code detect_degraded_hosts}, as envoyproxy/envoy pull 41852 describes and implements it: a 2xx
- * response with {@code x-envoy-degraded} marks the host degraded (health flag DEGRADED_OUTLIER_DETECTION), counted in
- * {@code ejections_detected_degradation}, never in {@code ejections_active}, with no cap; the mark is cleared at the
- * tick where {@code min(base * degradeTimeBackoff, max) + jitter <= now - lastDegradedTime}; the backoff grows with
- * every mark and drops after a whole interval clear; an active health check does not clear it; ejection comes first.
+ * Envoy 1.38's {@code detect_degraded_hosts}, as envoyproxy/envoy pull 41852 describes it and
+ * {@code outlier_detection_impl.cc} with it implements it ({@code setHostDegradedMainThread},
+ * {@code checkHostForUndegrade}, the degrade-backoff loop of {@code onIntervalTimer}; read at wbpcode/envoy commit
+ * 47d4554): a 2xx response with {@code x-envoy-degraded} marks the host degraded (health flag
+ * DEGRADED_OUTLIER_DETECTION), counted in {@code ejections_detected_degradation}, never in {@code ejections_active},
+ * with no cap; the mark is cleared at the tick where {@code min(base * degradeTimeBackoff, max) + jitter <= now -
+ * lastDegradedTime}; the backoff grows with every mark and drops after a whole interval clear; an active health check
+ * does not clear it.
  */
 class DegradedHostsTest {
     private final List<DegradationEvent> marks = new ArrayList<>();
@@ -120,7 +123,7 @@ class DegradedHostsTest {
     }
 
     @Test
-    void thereIsNoCapAndAnEjectedHostIsNotMarked() {
+    void thereIsNoCapAndAnEjectedHostIsMarkedToo() {
         OutlierDetector d = detector(OutlierSetting.MAX_EJECTION_PERCENT, 0);
         List<HostMonitor> hosts = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -136,9 +139,36 @@ class DegradedHostsTest {
         HostMonitor h = e.addHost("h0");
         respond(h, 5, 500, S);
         assertThat(h.isEjected()).isTrue();
+        // setHostDegradedMainThread checks only the degraded flag: an ejected host answering in panic is marked too,
+        // and stays ejected (the balancer's ejection has priority)
         h.putHttpResponseCode(200, true, 2 * S);
-        assertThat(h.isDegraded()).isFalse(); // ejection has priority
-        assertThat(e.stats().ejectionsDetectedDegradation()).isZero();
+        assertThat(h.isDegraded()).isTrue();
+        assertThat(h.isEjected()).isTrue();
+        assertThat(e.stats().ejectionsDetectedDegradation()).isEqualTo(1);
+        assertThat(e.ejectedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aDegradationDrawsTheHostsOneJitterAgainWhichItsEjectionShares() {
+        // setHostDegradedMainThread calls setJitter, and checkHostForUneject reads getJitter: the same field
+        Fixtures.ScriptedRandom draws = new Fixtures.ScriptedRandom(2_000, 9_000);
+        OutlierDetector d = new OutlierDetector(config(OutlierSetting.DETECT_DEGRADED_HOSTS, true,
+                OutlierSetting.MAX_EJECTION_PERCENT, 100, OutlierSetting.MAX_EJECTION_TIME_JITTER, 10 * S), draws,
+                listener);
+        HostMonitor h = d.addHost("h0");
+        respond(h, 5, 500, 5 * S); // ejected at 5 s with jitter 2 s: due at 37 s
+        assertThat(h.jitterNanos()).isEqualTo(2 * S);
+        h.putHttpResponseCode(200, true, 6 * S); // degraded at 6 s with jitter 9 s, now the ejection's too
+        assertThat(h.jitterNanos()).isEqualTo(9 * S);
+        for (long t = 10; t <= 40; t += 10) {
+            d.tick(t * S);
+        }
+        assertThat(h.isEjected()).isTrue(); // 35 s < 30 + 9
+        assertThat(h.isDegraded()).isTrue();
+        d.tick(50 * S);
+        assertThat(h.isEjected()).isFalse();
+        assertThat(h.isDegraded()).isFalse();
+        assertThat(draws.taken()).isEqualTo(2);
     }
 
     @Test

@@ -27,8 +27,9 @@ public final class FastPath {
     }
 
     /**
-     * Why the scenario runs request by request: active health checks, per-host capacity, load-balancing weights,
-     * Poisson arrivals, rate steps, or {@link RunOptions#perRequest()}; empty when the fast path applies.
+     * Why the scenario runs request by request: active health checks, degraded hosts, per-host capacity,
+     * load-balancing weights, Poisson arrivals, rate steps, or {@link RunOptions#perRequest()}; empty when the fast
+     * path applies.
      */
     public static List<String> fallbackReasons(Scenario scenario, RunOptions options) {
         List<String> reasons = new ArrayList<>();
@@ -37,6 +38,9 @@ public final class FastPath {
         }
         if (scenario.healthChecks() != null) {
             reasons.add("active health checks (health_checks)");
+        }
+        if (scenario.faults().stream().anyMatch(f -> f.degraded())) {
+            reasons.add("degraded hosts (faults of kind: degraded)");
         }
         LoadSpec load = scenario.load();
         if (load.hasCapacity()) {

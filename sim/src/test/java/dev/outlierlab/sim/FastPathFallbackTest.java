@@ -1,0 +1,47 @@
+package dev.outlierlab.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outlierlab.sim.scenario.Arrivals;
+import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Which runs the event-driven path takes, and why the others go request by request. */
+class FastPathFallbackTest {
+    private final Scenario base = Scenario.defaults();
+
+    @Test
+    void theLabModelsScenarioTakesTheFastPath() {
+        assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT)).isEmpty();
+        assertThat(FastPath.run(base, RunOptions.DEFAULT).summary())
+                .isEqualTo(Simulation.run(base, RunOptions.DEFAULT.forcePerRequest()).summary());
+    }
+
+    @Test
+    void eachFeatureItDoesNotModelIsNamed() {
+        assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT.forcePerRequest()))
+                .containsExactly("the per-request path was asked for");
+        FaultSpec degraded = new FaultSpec(List.of("host-1"), 0, base.durationNanos(), 100_000, 503, null, null,
+                FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI, true);
+        Scenario withDegraded = new Scenario(base.name(), base.durationNanos(), base.seed(), base.cluster(),
+                base.traffic(), List.of(base.faults().get(0), degraded), base.outlierDetection(), null,
+                base.envoyVersion(), LoadSpec.NONE);
+        assertThat(FastPath.fallbackReasons(withDegraded, RunOptions.DEFAULT))
+                .containsExactly("degraded hosts (faults of kind: degraded)");
+        LoadSpec shaped = new LoadSpec(Map.of("host-0", 90L), 503, null, Map.of("host-1", 2L), Arrivals.POISSON,
+                List.of());
+        Scenario loaded = new Scenario(base.name(), base.durationNanos(), base.seed(), base.cluster(), base.traffic(),
+                base.faults(), base.outlierDetection(), null, base.envoyVersion(), shaped);
+        assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT)).containsExactly(
+                "per-host capacity (cluster.capacity)", "load-balancing weights (cluster.weights)",
+                "Poisson arrivals (traffic.arrivals)");
+        assertThatThrownBy(() -> FastPath.run(loaded, RunOptions.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per-host capacity");
+    }
+}

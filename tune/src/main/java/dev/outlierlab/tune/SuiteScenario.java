@@ -44,6 +44,42 @@ public record SuiteScenario(
                 s.faults(), config, s.healthChecks(), version, s.load());
     }
 
+    /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */
+    TuneRuns.Job offJob(TuneRequest req, long seed) {
+        Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());
+        return new TuneRuns.Job(this, off, offProfile(req));
+    }
+
+    /**
+     * The correct action as a job: {@link #oracle} through Envoy's simulation; under the gateway profile (no health
+     * checker) the gateway's routing in off mode with the faults of the hosts that should go taken away, as if they
+     * were out for exactly as long as they fail.
+     */
+    TuneRuns.Job correctJob(TuneRequest req, long seed) {
+        if (req.target() != Target.GATEWAY) {
+            return new TuneRuns.Job(this, oracle(seed, req.currentPanicPercent(), req.envoyVersion()));
+        }
+        Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());
+        if (expect != Expectation.EJECT) {
+            return new TuneRuns.Job(this, off, offProfile(req));
+        }
+        List<FaultSpec> kept = new ArrayList<>();
+        for (FaultSpec f : off.faults()) {
+            if (!shouldEject.containsAll(f.hosts())) {
+                kept.add(f);
+            }
+        }
+        Scenario ideal = new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), kept,
+                off.outlierDetection(), off.healthChecks(), off.envoyVersion(), off.load());
+        return new TuneRuns.Job(this, ideal, offProfile(req));
+    }
+
+    private static RunProfile offProfile(TuneRequest req) {
+        RunProfile p = req.currentProfile();
+        return p.gateway() == null ? RunProfile.ENVOY
+                : RunProfile.gateway(p.gateway().withMode(dev.outlierlab.engine.stage.StageMode.OFF), p.routing());
+    }
+
     /**
      * The correct action as a run: detection off, and the hosts that should go taken out by an active health check
      * within 100 ms of failing and back as soon as they pass; for a scenario where nothing should be ejected (or at

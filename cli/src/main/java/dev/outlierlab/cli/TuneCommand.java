@@ -174,7 +174,8 @@ public final class TuneCommand implements Callable<Integer> {
         String said = String.format(java.util.Locale.ROOT, "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
                 + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
                 + "more than the pool", fromLog, entries, seconds, perSecond, hostsSeen, perSecond / Math.max(1, hostsSeen),
-                callers, callers == 1 ? "caller" : "callers", perSecond / callers, base * 100, log.healthyPool().size());
+                callers, callers == 1 ? "caller" : "callers", perSecond / callers, base * 100, log.healthyPool().size())
+                .replace("over the 1 hosts that fail", "over the 1 host that fails");
         return new LogTraffic(perSecond, hostsSeen, callers, ppm, said);
     }
 
@@ -215,8 +216,8 @@ public final class TuneCommand implements Callable<Integer> {
         }
         if (log != null) {
             notes.add(0, log.said() + (rps != null || current.rps() != null ? "; the rate given is used" : ""));
-            notes.add(1, "the suite's healthy hosts fail at that base rate throughout (random 503s), so noise is "
-                    + "scored as the log shows it");
+            notes.add(1, "the built-in scenarios' healthy hosts fail at that base rate (random 503s) while their fault is "
+                    + "active, so noise is scored as the log shows it");
         }
         HealthCheckSpec health = current.healthChecks();
         if (health != null && !t.isEnvoy()) {
@@ -226,10 +227,10 @@ public final class TuneCommand implements Callable<Integer> {
         } else if (health != null) {
             notes.add("health checks from " + from + ": every " + Durations.format(health.intervalNanos())
                     + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after " + health.healthyThreshold()
-                    + "; the suite runs with them: a host failing every request fails its probes, a partly failing "
-                    + "host passes them and a passing probe returns it"
-                    + (current.config().successfulActiveHealthCheckUnejectHost() ? " early (successful_active_health_"
-                    + "check_uneject_host)" : ""));
+                    + "; the built-in scenarios run with them: a host failing every request fails its probes, a "
+                    + "partly failing host passes them"
+                    + (current.config().successfulActiveHealthCheckUnejectHost() ? " and a passing probe returns it "
+                    + "early (successful_active_health_check_uneject_host)" : ""));
         }
         EnvoyVersion version = envoyVersion != null
                 ? ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"))
@@ -244,6 +245,11 @@ public final class TuneCommand implements Callable<Integer> {
             SuiteFile.Read suiteRead = SuiteFile.read(Path.of(suite));
             if (suiteRead.replace()) {
                 scenarios.clear();
+                if (health != null || baseErrorPpm > 0) {
+                    notes.add("the suite file replaces the built-in scenarios; its own keep their own "
+                            + (health != null ? "health_checks" : "faults") + (health != null && baseErrorPpm > 0
+                            ? " and faults" : ""));
+                }
             }
             scenarios.addAll(suiteRead.scenarios());
         }

@@ -22,8 +22,8 @@ import java.util.Set;
 /**
  * The built-in suite, sized to the cluster: every scenario has the cluster's hosts and rate (and callers), a healthy
  * warm-up of 30 s, the fault from 30 s to 240 s (the seed's window) and a recovery to 300 s, with random failure patterns (each request
- * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate throughout when one
- * is given. A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
+ * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate while the fault is
+ * active when one is given (the first fault covering a host decides, so a failing host keeps its own rate). A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
  * count ({@link #NOT_DETECTABLE}). With an active health check (the cluster's own), every scenario runs with it: a
  * host that fails every request fails its probes the same way (a 503 status, a refused connection, a timeout), a
  * host failing part of its requests passes them, so a passing probe can return a host the detector ejected.
@@ -161,14 +161,15 @@ public final class DefaultSuite {
             all.add(healthChecks == null ? f : new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(),
                     f.status(), f.result(), probeFailure(f), f.pattern(), f.burstLengthMilli()));
         }
-        if (baseErrorPpm > 0) {
-            all.add(fault(all(n), 0, DURATION, baseErrorPpm, 503, null));
-        }
         long start = Long.MAX_VALUE;
         long end = 0;
         for (FaultSpec f : faults) {
             start = Math.min(start, f.startNanos());
             end = Math.max(end, f.endNanos());
+        }
+        if (baseErrorPpm > 0) {
+            // over the fault's window only: a fault active all the time would make every request one "during the fault"
+            all.add(fault(all(n), start, end, baseErrorPpm, 503, null));
         }
         Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), traffic(n), all, TuneRuns.OFF,
                 healthChecks, EnvoyVersion.DEFAULT, load);

@@ -204,11 +204,22 @@ public final class TuneCommand implements Callable<Integer> {
         return new LogTraffic(perSecond, hostsSeen, callers, ppm, said);
     }
 
+    /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
+    private void refuseFlinkFor(Target t) {
+        if (engine == ReplayCommand.Engine.flink && !t.isEnvoy()) {
+            throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
+                    + "simulation only (tune " + t.flag() + " with --engine local)");
+        }
+    }
+
     /** Output formats of {@code tune}. */
     enum Format { text, json }
 
     @Override
     public Integer call() {
+        if (target != null) {
+            refuseFlinkFor(Target.byFlag(target));
+        }
         if (engine == ReplayCommand.Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
         }
@@ -226,6 +237,7 @@ public final class TuneCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         Target t = current.target();
+        refuseFlinkFor(t);
         LogTraffic log = fromLog == null ? null : logTraffic();
         int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
         if (n < 0) {

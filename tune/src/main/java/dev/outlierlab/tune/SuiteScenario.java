@@ -31,8 +31,8 @@ public record SuiteScenario(
 
     /**
      * How fast the oracle's health check takes a failing host out: every 100 ms from the start, out at the first
-     * failure (its {@code no_traffic_interval} too: at Envoy's default of 60 s the probe after the one at time 0,
-     * sent before any traffic, would come only at 60 s, and a fault from 30 s would go unanswered for 30 s).
+     * failure (its {@code no_traffic_interval} too, so that no probe waits for Envoy's 60 s before the cluster has
+     * carried traffic).
      */
     static final HealthCheckSpec ORACLE_CHECK = new HealthCheckSpec(100_000_000L, 1, 1)
             .withNoTrafficInterval(100_000_000L);

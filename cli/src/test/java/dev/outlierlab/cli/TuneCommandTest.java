@@ -160,6 +160,11 @@ class TuneCommandTest {
         assertThat(gateway.json().get("request").get("target").asText()).isEqualTo("gateway");
         assertThat(gateway.json().get("request").get("hosts").asInt()).isEqualTo(2);
         assertThat(gateway.json().get("recommended").get("file").asText()).startsWith("profile: gateway\n");
+        // the same inputs, the same bytes, under both profiles
+        assertThat(CliRunner.run("tune", "--from", "../docs/examples/grpc-service-config.json", "--hosts", "6", "--rps",
+                "300", "--suite", SUITE, "--seeds", "2", "--format", "json").out()).isEqualTo(grpc.out());
+        assertThat(CliRunner.run("tune", "--from", "../docs/examples/gateway-check.yaml", "--rps", "300", "--suite", SUITE,
+                "--seeds", "2", "--format", "json").out()).isEqualTo(gateway.out());
     }
 
     @Test

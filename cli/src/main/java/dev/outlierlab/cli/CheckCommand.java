@@ -10,6 +10,7 @@ import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,7 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check deploy/ other.yaml",
             "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab check destination-rule.yaml --hosts 6 --controller kgateway",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600 --clients 50",
             "      600 rps from 50 caller pods: each sidecar sees 12 rps, 20 requests per host per 10 s",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
@@ -87,6 +89,11 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
     Integer port;
+
+    @Option(names = "--controller", paramLabel = "NAME",
+            description = {"istiod or kgateway: the control plane that translates the files' DestinationRules. Without",
+                "it: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod; the report says which."})
+    String controller;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json, or sarif (SARIF 2.1.0 for CI code-scanning annotations).")
@@ -138,7 +145,8 @@ public final class CheckCommand implements Callable<Integer> {
         if (GrpcCheckInputs.isServiceConfig(text)) {
             return GrpcCheckInputs.serviceConfig(text, source, impl);
         }
-        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory,
+                DestinationRuleController.parse(controller, "--controller"));
         return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
     }
 
@@ -162,6 +170,7 @@ public final class CheckCommand implements Callable<Integer> {
                     + " the default)");
         }
         GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
+        DestinationRuleController.parse(controller, "--controller");
         if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS || rps != null && clients > rps) {
             throw new InputException("--clients: " + clients + " is not allowed; expected a whole number of callers "
                     + "from 1 to " + (rps == null ? TrafficSpec.MAX_CLIENTS : Math.min(rps, TrafficSpec.MAX_CLIENTS))
@@ -195,12 +204,12 @@ public final class CheckCommand implements Callable<Integer> {
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
-        String out = switch (format) {
-            case text -> FindingsText.render(report);
-            case json -> FindingsJson.toJson(report);
-            case sarif -> SarifReport.toJson(report);
-        };
-        output.emit(spec, out);
+        switch (format) {
+            // the text report is written as it is made: 100,000 clusters are over 100 MB of it
+            case text -> output.emit(spec, out -> FindingsText.render(report, out));
+            case json -> output.emit(spec, FindingsJson.toJson(report));
+            case sarif -> output.emit(spec, SarifReport.toJson(report));
+        }
         for (var f : report.unreadable()) {
             spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
                     + f.line() + ": " + f.message()));

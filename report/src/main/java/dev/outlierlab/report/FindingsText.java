@@ -7,6 +7,8 @@ import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.istio.TranslatedField;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -26,8 +28,20 @@ public final class FindingsText {
     private FindingsText() {
     }
 
+    /** The whole report as one string (for one file and tests; the command streams it with {@link #render(CheckReport, Appendable)}). */
     public static String render(CheckReport report) {
-        StringBuilder out = new StringBuilder();
+        StringBuilder sb = new StringBuilder();
+        render(report, sb);
+        return sb.toString();
+    }
+
+    /**
+     * Writes the report to {@code sink} as it goes, cluster by cluster, so that a report of 100,000 clusters (over
+     * 100 MB of text) is never held whole in memory. An {@link IOException} from the sink is rethrown as
+     * {@link UncheckedIOException}.
+     */
+    public static void render(CheckReport report, Appendable sink) {
+        Out out = new Out(sink);
         boolean gateways = !report.targets().isEmpty() && report.targets().stream().allMatch(t -> t.gateway() != null);
         out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
                 .append(gateways ? (report.targets().size() == 1 ? " gateway configuration" : " gateway configurations")
@@ -68,7 +82,8 @@ public final class FindingsText {
             out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
                     .append(':').append(t.line());
             String unit = t.gateway() != null ? " endpoint" : " host";
-            out.append(t.hosts() != null ? "  " + t.hosts() + unit + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
+            out.append(t.hosts() != null ? "  " + (t.hostsAtLeast() ? "at least " : "") + t.hosts() + unit
+                    + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
                     .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {
@@ -106,10 +121,40 @@ public final class FindingsText {
         out.append('\n').append(count(report, Severity.ERROR, "error")).append(", ")
                 .append(count(report, Severity.WARNING, "warning")).append(", ")
                 .append(count(report, Severity.NOTE, "note")).append('\n');
-        return out.toString();
     }
 
-    private static void finding(StringBuilder out, Finding f) {
+    /** An {@link Appendable} whose {@link IOException}s are unchecked, so that the report reads as appends. */
+    private static final class Out {
+        private final Appendable sink;
+
+        Out(Appendable sink) {
+            this.sink = sink;
+        }
+
+        Out append(CharSequence s) {
+            try {
+                sink.append(s);
+                return this;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        Out append(char c) {
+            try {
+                sink.append(c);
+                return this;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        Out append(long n) {
+            return append(Long.toString(n));
+        }
+    }
+
+    private static void finding(Out out, Finding f) {
         String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
         out.append(head).append(" (line ").append(f.line()).append(")\n");
         wrap(out, f.message(), "          ");
@@ -139,7 +184,7 @@ public final class FindingsText {
         return n + " " + word + (n == 1 ? "" : "s");
     }
 
-    private static void wrap(StringBuilder out, String text, String indent) {
+    private static void wrap(Out out, String text, String indent) {
         StringBuilder line = new StringBuilder(indent);
         for (String word : text.split(" ")) {
             if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {

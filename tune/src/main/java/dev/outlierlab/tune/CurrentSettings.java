@@ -84,7 +84,8 @@ public record CurrentSettings(String name, String source, Target target, Outlier
             case ISTIO, FLAGGER -> Target.ISTIO;
             case ENVOY_GATEWAY -> Target.ENVOY_GATEWAY;
             case KUMA -> Target.KUMA;
-            case KGATEWAY, ADMIRAL -> throw new InputException(source + ": " + t.style().translatedBy() + " translates "
+            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL -> throw new InputException(source + ": "
+                    + t.style().translatedBy() + " translates "
                     + "these settings; tune writes Envoy, Istio (istiod), Envoy Gateway and Kuma settings only");
             case GATEWAY -> throw new InputException(source + ": a gateway configuration; tune searches Envoy's outlier "
                     + "detection (targets envoy, istio, envoy-gateway, kuma), not the gateway profile's settings");

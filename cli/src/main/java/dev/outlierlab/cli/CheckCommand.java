@@ -6,6 +6,7 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Severity;
+import dev.outlierlab.check.StreamedReport;
 import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
@@ -203,19 +204,28 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
-        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
-        switch (format) {
-            // the text report is written as it is made: 100,000 clusters are over 100 MB of it
-            case text -> output.emit(spec, out -> FindingsText.render(report, out));
-            case json -> output.emit(spec, FindingsJson.toJson(report));
-            case sarif -> output.emit(spec, SarifReport.toJson(report));
+        Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
+        List<dev.outlierlab.check.Finding> unreadable;
+        int code;
+        if (format == Format.text) {
+            // written cluster by cluster, each cluster's findings worked out as it is written: 100,000 clusters are
+            // over 100 MB of text and 200,000 findings, neither held at once
+            StreamedReport report = StreamedReport.of(String.join(" ", files), loaded, hosts, rps, version, clients);
+            output.emit(spec, out -> FindingsText.render(report, out));
+            unreadable = report.unreadable();
+            code = report.exitCode(threshold);
+        } else {
+            CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
+            output.emit(spec, format == Format.json ? FindingsJson.toJson(report) : SarifReport.toJson(report));
+            unreadable = report.unreadable();
+            code = report.exitCode(threshold);
         }
-        for (var f : report.unreadable()) {
+        for (var f : unreadable) {
             spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
                     + f.line() + ": " + f.message()));
         }
         spec.commandLine().getErr().flush();
-        return report.exitCode(failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR);
+        return code;
     }
 
     /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */

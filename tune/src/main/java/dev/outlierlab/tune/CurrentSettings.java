@@ -124,9 +124,9 @@ public record CurrentSettings(String name, String source, Target target, Outlier
             case ISTIO, FLAGGER -> Target.ISTIO;
             case ENVOY_GATEWAY -> Target.ENVOY_GATEWAY;
             case KUMA -> Target.KUMA;
-            case KGATEWAY, ADMIRAL -> throw new InputException(source + ": " + t.style().translatedBy() + " translates "
-                    + "these settings; tune writes Envoy, Istio (istiod), Envoy Gateway, Kuma, gRPC and gateway settings "
-                    + "only");
+            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL -> throw new InputException(source + ": "
+                    + t.style().translatedBy() + " translates these settings; tune writes Envoy, Istio (istiod), "
+                    + "Envoy Gateway, Kuma, gRPC and gateway settings only");
             case GATEWAY -> throw new IllegalStateException("read above");
         };
         return new CurrentSettings(t.name(), source, target, t.config(), t.panicThresholdPercent(), t.hosts(), null, null,

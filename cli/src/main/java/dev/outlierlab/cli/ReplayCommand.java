@@ -223,7 +223,8 @@ public final class ReplayCommand implements Callable<Integer> {
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
         try {
-            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), badLineCount());
+            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), badLineCount(),
+                    maxBadLines.strip().endsWith("%"));
         } catch (BadLines.LimitReached e) {
             if (progress != null) {
                 progress.done();
@@ -341,7 +342,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    /** A count given to --max-bad-lines (the scan stops as soon as it is passed), or no limit for a percentage. */
+    /**
+     * A count given to --max-bad-lines (the scan stops as soon as it is passed), or no count for a percentage (the
+     * scan then stops once {@value BadLines#MOSTLY_BAD_MIN_LINES} lines are read and most are bad).
+     */
     private long badLineCount() {
         String m = maxBadLines.strip();
         if (m.endsWith("%")) {
@@ -380,8 +384,11 @@ public final class ReplayCommand implements Callable<Integer> {
             for (BadLines.Bad b : lines.first()) {
                 first.add(b.toString());
             }
+            String stopped = m.endsWith("%") && lines.mostlyBad() ? " (the reading stopped: more than half of the "
+                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
+                    + " lines or more read are bad)" : "";
             throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines() + ", more than --max-bad-lines "
-                    + shortPrefix(maxBadLines) + " (" + limit + "); the first " + lines.first().size() + ":", first);
+                    + shortPrefix(maxBadLines) + " (" + limit + ")" + stopped + "; the first " + lines.first().size() + ":", first);
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.Map;
 final class BoundedExchange extends HttpExchange {
     /** The most of a request body left unread that is read and dropped to keep the connection (the JDK's 64 KiB). */
     private static final long DRAIN_BYTES = 64 * 1024;
-    private static final DateTimeFormatter DATE = DateTimeFormatter.RFC_1123_DATE_TIME;
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+            java.util.Locale.US);
 
     private final BoundedHttpServer server;
     private final Connection connection;

@@ -30,14 +30,17 @@ final class ConnectionInput extends InputStream {
             return 0;
         }
         if (c.pending() == 0) {
+            // past the deadline, bytes that have arrived are still read (a handler may start late), none awaited
             long left = c.requestDeadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                throw new SocketTimeoutException("the request was not read in full within its time");
-            }
             c.start = 0;
             c.end = 0;
             c.channel.socket().setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, left / 1_000_000L)));
-            int n = socket.read(c.buffer, 0, c.buffer.length);
+            int n;
+            try {
+                n = socket.read(c.buffer, 0, c.buffer.length);
+            } catch (SocketTimeoutException e) {
+                throw new SocketTimeoutException("the request was not read in full within its time");
+            }
             if (n <= 0) {
                 return -1;
             }

@@ -76,13 +76,17 @@ final class ConnectionLoop implements Runnable {
                 while (keys.hasNext()) {
                     SelectionKey key = keys.next();
                     keys.remove();
-                    if (!key.isValid()) {
-                        continue;
-                    }
-                    if (key.isAcceptable()) {
-                        acceptAll(now);
-                    } else if (key.isReadable()) {
-                        read((Connection) key.attachment(), key, now, ready);
+                    try {
+                        if (!key.isValid()) {
+                            continue;
+                        }
+                        if (key.isAcceptable()) {
+                            acceptAll(now);
+                        } else if (key.isReadable()) {
+                            read((Connection) key.attachment(), key, now, ready);
+                        }
+                    } catch (java.nio.channels.CancelledKeyException gone) {
+                        // closed by a worker or a deadline meanwhile
                     }
                 }
                 expire(now);
@@ -107,16 +111,31 @@ final class ConnectionLoop implements Runnable {
     private record Pending(Connection connection, RequestHead head) {
     }
 
-    private void acceptAll(long now) throws IOException {
-        for (SocketChannel ch; (ch = listener.accept()) != null;) {
-            InetAddress client = ((InetSocketAddress) ch.getRemoteAddress()).getAddress();
+    private void acceptAll(long now) {
+        for (int accepted = 0; accepted < 1024; accepted++) {
+            SocketChannel ch;
+            try {
+                ch = listener.accept();
+            } catch (IOException e) {
+                return; // out of file descriptors, or the client reset first: tried again at the next select
+            }
+            if (ch == null) {
+                return;
+            }
+            InetAddress client;
+            try {
+                client = ((InetSocketAddress) ch.getRemoteAddress()).getAddress();
+            } catch (IOException gone) {
+                closeQuietly(ch);
+                continue;
+            }
             AtomicInteger mine = perClient.computeIfAbsent(client, k -> new AtomicInteger());
             if (open.get() >= limits.maxConnections() || mine.get() >= limits.clientConnections()) {
                 refused.incrementAndGet();
                 if (mine.get() == 0) {
                     perClient.remove(client, mine);
                 }
-                ch.close();
+                closeQuietly(ch);
                 continue;
             }
             open.incrementAndGet();
@@ -130,6 +149,14 @@ final class ConnectionLoop implements Runnable {
             } catch (IOException e) {
                 c.close();
             }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // closing is all there is to do
         }
     }
 

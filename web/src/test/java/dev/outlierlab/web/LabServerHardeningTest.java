@@ -80,6 +80,8 @@ class LabServerHardeningTest {
                 Duration.ofSeconds(20)))) {
             List<Socket> slow = new ArrayList<>();
             try {
+                // a first request, before, so that the first probe measured is not cold
+                assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings")).status()).isEqualTo(200);
                 for (int i = 0; i < 400; i++) {
                     Socket s = from(2 + i % 8);
                     slow.add(s);
@@ -87,7 +89,7 @@ class LabServerHardeningTest {
                     s.getOutputStream().write("GET /api/settings HT".getBytes(StandardCharsets.US_ASCII));
                 }
                 for (int i = 0; i < 26; i++) {
-                    assertProbeAnswered(lab);
+                    assertProbeAnswered(lab, 2000); // far below the 3 s a probe waiting for a worker would take
                 }
                 long start = System.nanoTime();
                 for (Socket s : slow) {
@@ -275,11 +277,15 @@ class LabServerHardeningTest {
     }
 
     private static void assertProbeAnswered(LabServer target) throws IOException {
+        assertProbeAnswered(target, 1000);
+    }
+
+    private static void assertProbeAnswered(LabServer target, long withinMillis) throws IOException {
         long start = System.nanoTime();
         Answer a = exchange(target, "GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
                 + "\r\nConnection: close\r\n\r\n");
         assertThat(a.status()).isEqualTo(200);
-        assertThat(millisSince(start)).as("probe answered within a second").isLessThan(1000);
+        assertThat(millisSince(start)).as("probe answered within %d ms", withinMillis).isLessThan(withinMillis);
     }
 
     private static String post(String path, String type, String body, String extraHeaders) {

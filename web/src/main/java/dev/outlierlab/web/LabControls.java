@@ -145,6 +145,7 @@ final class LabControls {
                             dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
         }
         root.set("gateway", GatewayControls.settingsJson(limits));
+        root.set("grpc", GrpcControls.settingsJson());
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             if (s.newerThanBundledApi()) {

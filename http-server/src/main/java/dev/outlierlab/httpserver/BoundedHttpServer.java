@@ -17,8 +17,9 @@ import java.util.concurrent.Executor;
 /**
  * An HTTP/1.1 server with the JDK's {@link HttpServer} API whose handlers see only complete request heads: one
  * selector thread ({@link ConnectionLoop}) accepts connections, closes at once those past
- * {@link ServerLimits#clientConnections()} of one client address or {@link ServerLimits#maxConnections()} in
- * all, reads each request's line and headers without blocking and within {@link ServerLimits#requestNanos()}
+ * {@link ServerLimits#clientConnections()} of one client address, makes room at
+ * {@link ServerLimits#maxConnections()} in all by closing the connection that has waited longest for its
+ * request (or, if every one is being handled, closes the new one), reads each request's line and headers without blocking and within {@link ServerLimits#requestNanos()}
  * of their first byte, and only then hands the request to the executor ({@link BoundedExchange}). So slow
  * clients that send headers byte by byte, or nothing, hold no worker, and one client cannot take every
  * connection. It stands in for {@code sun.net.httpserver.ServerImpl}, whose dispatcher hands a connection to
@@ -61,6 +62,14 @@ public final class BoundedHttpServer extends HttpServer {
     /** Connections closed at once since the start because their client, or the server, had its share open. */
     public long refusedConnections() {
         return loop.refused();
+    }
+
+    /**
+     * Connections closed, with the server at its total, to make room for a new one: each time the one that had
+     * waited longest for its request.
+     */
+    public long evictedConnections() {
+        return loop.evicted();
     }
 
     /** Connections open now. */

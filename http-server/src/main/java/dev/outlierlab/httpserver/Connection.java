@@ -22,6 +22,8 @@ final class Connection {
     int end;
     /** Selector thread: when the connection is closed unless the awaited bytes arrive. */
     long deadlineNanos;
+    /** Selector thread: since when it has waited for its request (accepted, or its last answer finished). */
+    long waitingSinceNanos;
     /** Whether the first byte of the request being read has arrived (its deadline then runs from it). */
     boolean started;
     /** Whether it waits for a next request after an answer (counted against the idle connections kept). */

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The selector thread of a {@link BoundedHttpServer}, the part of the JDK's {@code ServerImpl.Dispatcher} that
- * this server does differently: it accepts connections and closes at once one past its client address's share
- * or past the total; it reads each request's line and headers without blocking, so a client that sends them
+ * this server does differently: it accepts connections and closes at once one past its client address's share;
+ * at the total it closes the connection that has waited longest for its request to make room (or the new one,
+ * if every connection is being handled); it reads each request's line and headers without blocking, so a client that sends them
  * byte by byte holds a connection but no worker; it closes a connection whose first byte, whole head, next
  * request (idle) or answer is late; and it hands a complete head to the executor. Only then does a worker see
  * the connection.
@@ -38,6 +39,7 @@ final class ConnectionLoop implements Runnable {
     private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong evicted = new AtomicLong();
     private final Set<Connection> handled = ConcurrentHashMap.newKeySet();
     private final Queue<Connection> returning = new ConcurrentLinkedQueue<>();
     private int idle;
@@ -55,6 +57,11 @@ final class ConnectionLoop implements Runnable {
     /** Connections closed at once because their client, or the server, had as many open as allowed. */
     long refused() {
         return refused.get();
+    }
+
+    /** Connections closed, at the total, to make room for a new one: the one waiting longest for its request. */
+    long evicted() {
+        return evicted.get();
     }
 
     /** Connections open now. */
@@ -130,6 +137,9 @@ final class ConnectionLoop implements Runnable {
                 continue;
             }
             AtomicInteger mine = perClient.computeIfAbsent(client, k -> new AtomicInteger());
+            if (mine.get() < limits.clientConnections() && open.get() >= limits.maxConnections()) {
+                evictLongestWaiting();
+            }
             if (open.get() >= limits.maxConnections() || mine.get() >= limits.clientConnections()) {
                 refused.incrementAndGet();
                 if (mine.get() == 0) {
@@ -145,10 +155,33 @@ final class ConnectionLoop implements Runnable {
                 ch.configureBlocking(false);
                 ch.socket().setTcpNoDelay(true);
                 c.deadlineNanos = now + limits.requestNanos();
+                c.waitingSinceNanos = now;
                 ch.register(selector, SelectionKey.OP_READ, c);
             } catch (IOException e) {
                 c.close();
             }
+        }
+    }
+
+    /**
+     * At the total, makes room for a new connection by closing the one that has waited longest for its request
+     * (its first byte, the rest of its head, or its next request after an answer), if any: a client whose
+     * request is being handled keeps its connection, and slow clients spread over many addresses cannot keep
+     * newcomers out, as each new connection closes the oldest of theirs.
+     */
+    private void evictLongestWaiting() {
+        SelectionKey oldest = null;
+        long since = 0;
+        for (SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Connection c
+                    && (oldest == null || c.waitingSinceNanos - since < 0)) {
+                oldest = key;
+                since = c.waitingSinceNanos;
+            }
+        }
+        if (oldest != null) {
+            evicted.incrementAndGet();
+            drop((Connection) oldest.attachment(), oldest);
         }
     }
 
@@ -283,6 +316,7 @@ final class ConnectionLoop implements Runnable {
 
     private void register(Connection c, long now, List<Pending> ready) {
         c.started = false;
+        c.waitingSinceNanos = now;
         if (c.pending() == 0) {
             if (idle >= limits.maxIdle()) {
                 c.close();

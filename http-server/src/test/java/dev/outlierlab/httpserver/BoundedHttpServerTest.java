@@ -233,40 +233,53 @@ class BoundedHttpServerTest {
     }
 
     @Test
-    void connectionsPastAClientsShareOrTheTotalAreClosedAtOnce() throws Exception {
+    void connectionsPastAClientsShareAreClosedAtOnceAndTheTotalMakesRoomForNewcomers() throws Exception {
         echo(2, new ServerLimits(3, 5, 3 * SECOND, 30 * SECOND, 30 * SECOND, 200, 64 * 1024));
         java.util.List<Socket> held = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < 6; i++) {
                 held.add(connect());
+                Thread.sleep(20);
             }
             Thread.sleep(300);
             assertThat(server.openConnections()).isEqualTo(3);
             assertThat(server.refusedConnections()).isEqualTo(3);
-            Socket fourth = held.get(3);
-            assertThat(readOrReset(fourth)).as("past the share: closed").isEqualTo(-1);
-            // another client address still gets in, up to the total of 5
+            assertThat(readOrReset(held.get(3))).as("past the share: closed").isEqualTo(-1);
+            // other client addresses still get in: two fill the total of 5, the third closes the connection that
+            // has waited longest for its request (127.0.0.1's first) to make room
             for (int n = 2; n <= 4; n++) {
-                Socket s = new Socket();
-                held.add(s);
-                try {
-                    s.bind(new InetSocketAddress("127.0.0." + n, 0));
-                } catch (IOException e) {
-                    org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n);
-                }
-                s.connect(server.getAddress(), 2000);
+                held.add(from(n));
+                held.get(held.size() - 1).connect(server.getAddress(), 2000);
+                Thread.sleep(50);
             }
             Thread.sleep(300);
             assertThat(server.openConnections()).isEqualTo(5);
-            assertThat(server.refusedConnections()).isEqualTo(4);
-            Socket first = held.get(0);
-            send(first, "GET /still HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(answer(first.getInputStream())).endsWith("GET /still ");
+            assertThat(server.refusedConnections()).isEqualTo(3);
+            assertThat(server.evictedConnections()).isEqualTo(1);
+            assertThat(readOrReset(held.get(0))).as("the longest waiting, closed to make room").isEqualTo(-1);
+            Socket second = held.get(1);
+            send(second, "GET /still HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(answer(second.getInputStream())).endsWith("GET /still ");
+            Socket newest = held.get(held.size() - 1);
+            newest.setSoTimeout(5000);
+            send(newest, "GET /newcomer HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(answer(newest.getInputStream())).endsWith("GET /newcomer ");
         } finally {
             for (Socket s : held) {
                 s.close();
             }
         }
+    }
+
+    private static Socket from(int n) throws IOException {
+        Socket s = new Socket();
+        try {
+            s.bind(new InetSocketAddress("127.0.0." + n, 0));
+        } catch (IOException e) {
+            s.close();
+            org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
+        }
+        return s;
     }
 
     private static int readOrReset(Socket s) throws IOException {

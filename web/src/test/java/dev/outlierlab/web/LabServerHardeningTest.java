@@ -146,6 +146,32 @@ class LabServerHardeningTest {
         }
     }
 
+    @Test
+    void slowClientsFillingEveryConnectionCannotKeepAProbeOut() throws Exception {
+        // 512 half-sent requests from eight addresses (64 each: every share full) fill the total; each probe
+        // closes the connection that has waited longest for its request and is answered
+        try (LabServer lab = LabServer.start(LabServer.Options.of("127.0.0.1", 0))) {
+            assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings")).status()).isEqualTo(200);
+            List<Socket> slow = new ArrayList<>();
+            try {
+                for (int i = 0; i < LabServer.MAX_CONNECTIONS; i++) {
+                    Socket s = from(2 + i % 8);
+                    slow.add(s);
+                    s.connect(new InetSocketAddress("127.0.0.1", lab.port()), 2000);
+                    s.getOutputStream().write("GET /api/settings HT".getBytes(StandardCharsets.US_ASCII));
+                }
+                for (int i = 0; i < 26; i++) {
+                    assertProbeAnswered(lab, 2000);
+                }
+                assertThat(lab.openConnections()).isLessThanOrEqualTo(LabServer.MAX_CONNECTIONS);
+            } finally {
+                for (Socket s : slow) {
+                    s.close();
+                }
+            }
+        }
+    }
+
     /** A socket from {@code 127.0.0.N} (all of 127.0.0.0/8 is loopback on Linux); skipped where it cannot be bound. */
     private static Socket from(int n) throws IOException {
         Socket s = new Socket();

@@ -197,7 +197,8 @@ public final class ReverseProxy implements AutoCloseable {
             if ("/stats".equals(uri.getPath()) && "GET".equals(method)) {
                 String text = PrometheusText.render(client.pool().snapshot())
                         + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
-                                settings.budget(), server.refusedConnections());
+                                settings.budget(), server.refusedConnections(),
+                                server.evictedConnections());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;

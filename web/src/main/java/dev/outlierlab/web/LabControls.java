@@ -149,7 +149,7 @@ final class LabControls {
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             if (s.newerThanBundledApi()) {
-                continue; // detect_degraded_hosts: no simulated response carries x-envoy-degraded
+                continue; // detect_degraded_hosts: the web lab's faults send no x-envoy-degraded (a scenario's kind: degraded does)
             }
             ObjectNode n = all.addObject();
             n.put("name", s.envoyName());

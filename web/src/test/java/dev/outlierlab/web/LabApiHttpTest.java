@@ -145,7 +145,7 @@ class LabApiHttpTest {
         JsonNode s = JSON.readTree(r.body());
         assertThat(s.at("/limits/max_body_bytes").asInt()).isEqualTo(65_536);
         assertThat(s.at("/defaults/outlier_detection/max_ejection_percent").asInt()).isEqualTo(10);
-        // every setting but detect_degraded_hosts, which no simulated response can trigger
+        // every setting but detect_degraded_hosts, which none of the web lab's faults can trigger
         assertThat(s.get("outlier_detection").size()).isEqualTo((int) java.util.Arrays.stream(OutlierSetting.values())
                 .filter(o -> !o.newerThanBundledApi()).count());
         assertThat(s.get("controls").findValuesAsText("id")).contains("hosts", "faulty_hosts", "error_rate", "rps",

@@ -36,10 +36,18 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
         }
     }
 
-    /** Reads the logs, stopping with {@link BadLines.LimitReached} past {@code maxBadLines} bad lines. */
-    public static LogTraffic read(List<LogInput> inputs, ReadSettings settings, long maxBadLines) {
+    /**
+     * Reads the logs, stopping with {@link BadLines.LimitReached} past {@code maxBadLines} bad lines, or (with
+     * {@code stopWhenMostlyBad}, for a limit given as a share) once most of {@value BadLines#MOSTLY_BAD_MIN_LINES}
+     * lines or more are bad, as {@link LogScan#scan} does.
+     */
+    public static LogTraffic read(List<LogInput> inputs, ReadSettings settings, long maxBadLines,
+            boolean stopWhenMostlyBad) {
         BadLines bad = new BadLines();
         bad.stopAfter(maxBadLines);
+        if (stopWhenMostlyBad) {
+            bad.stopWhenMostlyBad();
+        }
         Map<String, Building> groups = new LinkedHashMap<>();
         try (MergedLog log = new MergedLog(inputs, settings, bad, null)) {
             for (LogEntry next = log.next(); next != null; next = log.next()) {

@@ -26,7 +26,10 @@ public final class LogReadOptions {
         return duration("--reorder-window", reorderWindow);
     }
 
-    /** A count given to --max-bad-lines (the scan stops as soon as it is passed), or no limit for a percentage. */
+    /**
+     * A count given to --max-bad-lines (the scan stops as soon as it is passed), or no count for a percentage (the
+     * scan then stops once {@value BadLines#MOSTLY_BAD_MIN_LINES} lines are read and most are bad).
+     */
     long badLineCount() {
         String m = maxBadLines.strip();
         if (m.endsWith("%")) {
@@ -42,6 +45,11 @@ public final class LogReadOptions {
             // the message below
         }
         throw notAllowed();
+    }
+
+    /** Whether --max-bad-lines is a percentage (then a log that is mostly bad lines stops the reading early). */
+    boolean isPercentage() {
+        return maxBadLines.strip().endsWith("%");
     }
 
     /** Refuses more bad lines than {@code --max-bad-lines} allows, naming the first few. */
@@ -60,9 +68,12 @@ public final class LogReadOptions {
             for (BadLines.Bad b : lines.first()) {
                 first.add(b.toString());
             }
+            String stopped = isPercentage() && lines.mostlyBad() ? " (the reading stopped: more than half of the "
+                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
+                    + " lines or more read are bad)" : "";
             throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines()
-                    + ", more than --max-bad-lines " + shortPrefix(maxBadLines) + " (" + limit + "); the first "
-                    + lines.first().size() + ":", first);
+                    + ", more than --max-bad-lines " + shortPrefix(maxBadLines) + " (" + limit + ")" + stopped
+                    + "; the first " + lines.first().size() + ":", first);
         }
     }
 

@@ -217,7 +217,8 @@ public final class ReplayCommand implements Callable<Integer> {
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
         try {
-            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), logRead.badLineCount());
+            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), logRead.badLineCount(),
+                    logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             if (progress != null) {
                 progress.done();

@@ -167,7 +167,8 @@ public final class TuneCommand implements Callable<Integer> {
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         dev.outlierlab.accesslog.LogTraffic log;
         try {
-            log = dev.outlierlab.accesslog.LogTraffic.read(inputs, settings, logRead.badLineCount());
+            log = dev.outlierlab.accesslog.LogTraffic.read(inputs, settings, logRead.badLineCount(),
+                    logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             logRead.checkBadLines(e.lines());
             throw e;

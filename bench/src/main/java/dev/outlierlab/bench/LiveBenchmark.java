@@ -38,6 +38,8 @@ import org.openjdk.jmh.annotations.Mode;
  *   <li>{@code liveRequest}: filter, then record the first candidate's outcome;</li>
  *   <li>{@code resilience4jRecord}: {@code CircuitBreaker.onSuccess/onError} on one breaker per endpoint
  *       (default count-based window of 100);</li>
+ *   <li>{@code resilience4jRecordTimed}: the same with one clock read per call, the least a caller pays for the
+ *       duration it passes (the like of {@code liveRecord}, which reads the clock itself);</li>
  *   <li>{@code resilience4jPermit}: {@code tryAcquirePermission} on each of the six breakers, building the
  *       list of those that permit (the breaker's equivalent of filtering);</li>
  *   <li>{@code grpcRecord}: grpc-java's {@code OutlierDetectionLoadBalancer} call tracking
@@ -135,6 +137,21 @@ public class LiveBenchmark {
             breaker.onError(0, TimeUnit.NANOSECONDS, FAILURE);
         } else {
             breaker.onSuccess(0, TimeUnit.NANOSECONDS);
+        }
+        c.step();
+        return c.next;
+    }
+
+    @Benchmark
+    public int resilience4jRecordTimed(Cursor c) {
+        // What a caller of onSuccess/onError pays to have the duration it passes: at least one clock read per
+        // call (Resilience4j's own decorators read it at the start and at the end of the call).
+        long durationNanos = System.nanoTime() - c.attemptEndNanos;
+        CircuitBreaker breaker = breakers[c.endpoint()];
+        if (c.failure()) {
+            breaker.onError(durationNanos, TimeUnit.NANOSECONDS, FAILURE);
+        } else {
+            breaker.onSuccess(durationNanos, TimeUnit.NANOSECONDS);
         }
         c.step();
         return c.next;

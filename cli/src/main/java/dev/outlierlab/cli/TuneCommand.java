@@ -17,6 +17,7 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DefaultSuite;
+import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteFile;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
@@ -62,6 +63,7 @@ import picocli.CommandLine.Spec;
             "  outlier-lab tune --hosts 6 --rps 600 --target kuma --format json",
             "  outlier-lab tune --hosts 6 --rps 600 --explain one-host-partial",
             "  outlier-lab tune --from-log access.log --from cluster.yaml",
+            "  outlier-lab tune --hosts 6 --rps 600 --engine flink --parallelism 2",
             "",
             "Exit status: 0 on success, 2 for bad input."})
 public final class TuneCommand implements Callable<Integer> {
@@ -112,6 +114,29 @@ public final class TuneCommand implements Callable<Integer> {
             description = "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
     String explain;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
+            description = {"local (default): run here; flink: run the search's runs as Flink jobs on Flink's local",
+                "MiniCluster (the same result; see docs/flink.md)."})
+    ReplayCommand.Engine engine;
+
+    @Option(names = "--parallelism", paramLabel = "N",
+            description = "--engine flink: the jobs' parallelism (default: the machine's cores).")
+    Integer parallelism;
+
+    /** The runs made elsewhere (a Flink job), or null. */
+    private TuneEngine fleet;
+
+    /** Makes a tune's runs elsewhere: the executor for the given {@code --parallelism} (null: the default). */
+    public interface TuneEngine {
+        RunExecutor executor(Integer parallelism);
+    }
+
+    /** This command with its runs made by {@code fleet} (the flink module's job). */
+    public TuneCommand runningOn(TuneEngine fleet) {
+        this.fleet = fleet;
+        return this;
+    }
+
     /** What an access log says of the traffic: requests per second over its span, hosts seen, proxy instances. */
     record LogTraffic(long rps, int hosts, int clients) {
     }
@@ -153,6 +178,13 @@ public final class TuneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (engine == ReplayCommand.Engine.flink && fleet == null) {
+            return FlinkLauncher.run(spec);
+        }
+        if (engine == ReplayCommand.Engine.local && parallelism != null) {
+            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        }
+        RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
         if (explain != null && format == Format.json) {
             throw new InputException("--explain: the decision trace is text; use it without --format json");
         }
@@ -211,7 +243,8 @@ public final class TuneCommand implements Callable<Integer> {
                 + "candidate on 2 seeds, the finalists on " + seeds + ", on " + req.threads()
                 + (req.threads() == 1 ? " thread" : " threads") + ")");
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
-        TuneResult result = Tuner.tune(req, u -> progress.next(u).progress(1, 1));
+        TuneResult result = elsewhere == null ? Tuner.tune(req, u -> progress.next(u).progress(1, 1))
+                : Tuner.tune(req, u -> progress.next(u).progress(1, 1), elsewhere);
         progress.finish();
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {

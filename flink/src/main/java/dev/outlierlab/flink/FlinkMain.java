@@ -3,16 +3,18 @@ package dev.outlierlab.flink;
 import dev.outlierlab.cli.Main;
 import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.cli.SweepCommand;
+import dev.outlierlab.cli.TuneCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * The job jar's entry point, for {@code flink run outlier-lab-flink.jar replay LOGS... [replay's options]
- * [--output-dir DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}) on a cluster, and for
- * {@code outlier-lab replay --engine flink} and {@code sweep --engine flink}, which start it on the local
- * MiniCluster. The options are {@code replay}'s own (the same command class), its replay
- * run by {@link FleetReplayJob}; bad input is one message and exit status 2, as for the command.
+ * [--output-dir DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}, {@code tune [tune's options]})
+ * on a cluster, and for {@code outlier-lab replay}, {@code sweep} and {@code tune} with {@code --engine flink},
+ * which start it on the local MiniCluster. The options are the command's own (the same command class), its work
+ * run by {@link FleetReplayJob}, {@link FleetSweepJob} or {@link FleetTuneJob}; bad input is one message and exit
+ * status 2, as for the command.
  */
 public final class FlinkMain {
     private FlinkMain() {
@@ -43,9 +45,16 @@ public final class FlinkMain {
             Main.withErrorHandling(sweep);
             return sweep.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
         }
+        if (args.length > 0 && args[0].equals("tune")) {
+            CommandLine tune = new CommandLine(new TuneCommand().runningOn(FleetTuneJob.engine()));
+            tune.setOut(out);
+            tune.setErr(err);
+            Main.withErrorHandling(tune);
+            return tune.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         if (args.length == 0 || !args[0].equals("replay")) {
-            err.println("outlier-lab flink: expected 'replay' or 'sweep' and that command's arguments, e.g. replay "
-                    + "s3://bucket/logs/ --log-format envoy --output s3://bucket/report");
+            err.println("outlier-lab flink: expected 'replay', 'sweep' or 'tune' and that command's arguments, e.g. "
+                    + "replay s3://bucket/logs/ --log-format envoy --output-dir s3://bucket/report");
             return Main.EXIT_BAD_INPUT;
         }
         OutputOptions output = new OutputOptions();

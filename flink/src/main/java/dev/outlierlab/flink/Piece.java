@@ -2,7 +2,7 @@ package dev.outlierlab.flink;
 
 /**
  * What a job hands back to its client (a Flink POJO): the plan, an input's tally of bad and skipped lines, or
- * one detector's rendered section of the report, numbered in the report's order; or one run of a sweep.
+ * one detector's rendered section of the report, numbered in the report's order; or one run of a sweep or a tune.
  */
 public class Piece {
     static final int PLAN = 0;
@@ -10,6 +10,8 @@ public class Piece {
     static final int SECTION = 2;
     /** A sweep's run: its {@code SweepCommand.RunRow}, serialised. */
     static final int RUN = 3;
+    /** A tune's run: its {@code FleetTuneJob.ShippedRun} there, its figures back, serialised. */
+    static final int TUNE_RUN = 4;
     public int kind;
     /** The input's number (a tally), the detector's (a section) or the run's. */
     public int index;

@@ -22,9 +22,9 @@ import java.util.function.LongConsumer;
 /**
  * Runs suite scenarios through {@link Simulation} (the same run as {@code outlier-lab run}) and reduces each
  * result to its {@link RunFigures}. Runs are independent, so they go to a fixed pool of threads; results are
- * collected in the order asked, so the output does not depend on the threads.
+ * collected in the order asked, so the output does not depend on the threads. The default {@link RunExecutor}.
  */
-public final class TuneRuns {
+public final class TuneRuns implements RunExecutor {
     /** Outlier detection that never ejects: every enforcement at 0. */
     public static final OutlierDetectionConfig OFF = OutlierDetectionConfig.builder()
             .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0).set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
@@ -45,6 +45,7 @@ public final class TuneRuns {
     }
 
     /** Runs every job and returns their figures in the same order; {@code progress} gets each finished run's work. */
+    @Override
     public List<RunFigures> run(List<Job> jobs, LongConsumer progress) {
         if (threads == 1 || jobs.size() < 2) {
             List<RunFigures> out = new ArrayList<>();

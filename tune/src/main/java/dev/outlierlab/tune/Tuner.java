@@ -24,20 +24,25 @@ public final class Tuner {
     public static final int FRONT_ROWS = 8;
 
     private final TuneRequest req;
-    private final TuneRuns runner;
+    private final RunExecutor runner;
     private final LongConsumer progress;
     private final Map<String, RunFigures> cache = new HashMap<>();
     private long runs;
 
-    private Tuner(TuneRequest req, LongConsumer progress) {
+    private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner) {
         this.req = req;
-        this.runner = new TuneRuns(req.threads());
+        this.runner = runner;
         this.progress = progress;
     }
 
     /** Runs the search; {@code progress} receives the work of each finished run (see {@link #plannedUnits}). */
     public static TuneResult tune(TuneRequest req, LongConsumer progress) {
-        return new Tuner(req, progress).search();
+        return tune(req, progress, new TuneRuns(req.threads()));
+    }
+
+    /** Runs the search with its runs made by {@code runner} (e.g. a Flink job) instead of the local threads. */
+    public static TuneResult tune(TuneRequest req, LongConsumer progress, RunExecutor runner) {
+        return new Tuner(req, progress, runner).search();
     }
 
     /**

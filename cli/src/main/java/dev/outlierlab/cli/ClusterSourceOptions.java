@@ -30,8 +30,9 @@ public final class ClusterSourceOptions {
     String cluster;
 
     @Option(names = "--hosts", paramLabel = "N",
-            description = {"Number of hosts (required with --istio and for EDS clusters; overrides the Envoy file's).",
-                "Without --envoy or --istio, run, sweep, export and tune take it as the scenario's cluster.hosts."})
+            description = {"Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
+                "file's). Without --envoy or --istio: the scenario's cluster.hosts (run, sweep,",
+                "export, tune)."})
     Integer hosts;
 
     @Option(names = "--port", paramLabel = "N",

@@ -49,8 +49,8 @@ public final class ExportCommand implements Callable<Integer> {
     InputOptions input;
 
     @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "envoy",
-            description = {"What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab scenario, JSON,",
-                "every default filled in)."})
+            description = {"What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab",
+                "scenario, JSON, every default filled in)."})
     Format to;
 
     /** What {@code export} writes. */

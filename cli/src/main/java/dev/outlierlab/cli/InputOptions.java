@@ -25,8 +25,9 @@ public final class InputOptions {
     ClusterSourceOptions clusterSource;
 
     @Option(names = "--service-config", paramLabel = "FILE",
-            description = {"profile grpc: take gRPC's settings from a service config (JSON, loadBalancingConfig with",
-                "outlier_detection_experimental and its childPolicy) instead of the scenario."})
+            description = {"profile grpc: take gRPC's settings from a service config (JSON:",
+                "loadBalancingConfig with outlier_detection_experimental and its childPolicy)",
+                "instead of the scenario."})
     Path serviceConfig;
 
     @Option(names = "--grpc-implementation", paramLabel = "NAME",

@@ -24,7 +24,7 @@ public final class ScenarioOptions {
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--rps", paramLabel = "R",
-            description = {"Requests per second to the whole cluster, from all callers together (traffic.rps)."})
+            description = "Requests per second to the whole cluster, all callers together (traffic.rps).")
     Long rps;
 
     @Option(names = "--clients", paramLabel = "P",

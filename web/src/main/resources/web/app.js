@@ -1,10 +1,12 @@
 // The lab's page: builds the controls from GET /api/settings, keeps the scenario being edited, runs it with
 // POST /api/run whenever a control changes (debounced while typing, at once on commit), and shows the
 // result. The URL's hash carries the scenario (only what differs from the defaults), so a copied link
-// reproduces the run. The profile switch shows the gateway profile's view instead (gateway.js); the hash
-// then carries {"profile": "gateway", ...}.
+// reproduces the run. The profile switch shows the gRPC profile in the same view, with the grpc: block's
+// controls instead of Envoy's (the hash then carries {"profile": "grpc", ...}), or the gateway profile's view
+// (gateway.js, {"profile": "gateway", ...}). "Compare" runs the same traffic under each profile (compare.js).
 
 import { EXPORT_SCHEMA, download, postHinges, postRun, serverTiming, slug } from './api.js';
+import { compareProfiles } from './compare.js';
 import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
@@ -40,6 +42,7 @@ async function main() {
   const res = await fetch('/api/settings');
   lab.settings = await res.json();
   lab.defaults = normalize(lab.settings.defaults);
+  lab.defaults.grpc = clone(lab.settings.grpc.defaults);
   lab.lastFault = clone(lab.defaults.faults[0]);
   buildPresets();
   buildExamples();
@@ -56,20 +59,28 @@ async function main() {
 
 const controls = [];   // { def, input }
 
+// Controls shown in both the Envoy and the gRPC view; every other Envoy control is Envoy's only.
+const SHARED_GROUPS = new Set(['Cluster and traffic', 'Fault']);
+const ENVOY_ONLY = new Set(['cluster.panic_threshold', 'traffic.clients']);
+
 function buildControls() {
   const form = $('controls');
   const groups = new Map();
-  for (const def of lab.settings.controls) {
+  const add = (def, profiles) => {
     if (!groups.has(def.group)) {
-      const fs = el('fieldset', { class: 'group' }, el('legend', { text: def.group }));
+      const fs = el('fieldset', { class: 'group', 'data-profile': profiles }, el('legend', { text: def.group }));
       groups.set(def.group, fs);
       form.append(fs);
     }
-    groups.get(def.group).append(field(def, onControl, controls));
-  }
+    const f = field(def, onControl, controls);
+    if (ENVOY_ONLY.has(def.path)) f.dataset.profile = 'envoy';
+    groups.get(def.group).append(f);
+  };
+  for (const def of lab.settings.controls) add(def, SHARED_GROUPS.has(def.group) ? 'envoy grpc' : 'envoy');
+  for (const def of lab.settings.grpc.controls) add(def, 'grpc');
   groups.get('Fault').append(el('p', { id: 'fault-note', class: 'note', hidden: true }));
   const shown = new Set(lab.settings.controls.map(c => c.path));
-  const more = el('details', { class: 'group more' }, el('summary', { text: 'More Envoy settings' }));
+  const more = el('details', { class: 'group more', 'data-profile': 'envoy' }, el('summary', { text: 'More Envoy settings' }));
   more.append(field({ id: 'seed', label: 'Seed', unit: '', path: 'seed', kind: 'count', min: -9e15, max: 9e15, step: 1,
     description: 'Seeds every random draw (enforcing percentages below 100, ejection jitter); the same seed gives the same run.' },
   onControl, controls));
@@ -102,6 +113,8 @@ function showDraft() {
   for (const { def, input } of controls) {
     if (def.path.startsWith('faults[0].')) input.disabled = !fault;
     if (def.path.startsWith('health_checks.')) input.disabled = !s.health_checks;
+    const block = grpcBlock(def.path);
+    if (block) input.disabled = getPath(s, block) == null;
   }
   const note = $('fault-note');
   const notes = [];
@@ -145,6 +158,32 @@ function refuse(def, input, why) {
 
 // ---- running ----------------------------------------------------------------------------------------
 
+/** For a control inside one of gRPC's algorithm blocks, the block's path (the block may be absent: off). */
+function grpcBlock(path) {
+  const m = /^(grpc\.(?:success_rate|failure_percentage)_ejection)\./.exec(path);
+  return m ? m[1] : null;
+}
+
+function profile() {
+  return document.body.dataset.profile;
+}
+
+/**
+ * The draft as the server takes it under {@code p}: an Envoy scenario without the grpc block, or a profile: grpc
+ * one without Envoy's health checks (gRPC has none).
+ */
+function runnable(p = profile()) {
+  const s = clone(lab.draft);
+  if (p === 'grpc') {
+    delete s.health_checks;
+    s.profile = 'grpc';
+  } else {
+    delete s.grpc;
+    delete s.profile;
+  }
+  return s;
+}
+
 function schedule(now) {
   clearTimeout(lab.timer);
   if (now) run();
@@ -165,7 +204,7 @@ async function run() {
   let answer;
   const sent = performance.now();
   try {
-    answer = await postRun(lab.draft, abort.signal);
+    answer = await postRun(runnable(), abort.signal);
   } catch (e) {
     if (e.name === 'AbortError') return;
     if (seq === lab.seq) { setBusy(false); showError(`The lab server did not answer (${e.message}). Is outlier-lab serve still running?`); }
@@ -191,8 +230,16 @@ async function run() {
 function render(result, t, seq) {
   lab.result = result;
   if (t.edits === lab.edits) {
-    // Nothing changed while this ran: show the scenario as the server read it (every default filled in).
+    // Nothing changed while this ran: show the scenario as the server read it (every default filled in), keeping
+    // what the other profile's view edits.
+    const kept = lab.draft;
     lab.draft = normalize(result.scenario);
+    if (result.profile === 'grpc') {
+      delete lab.draft.profile;
+      lab.draft.health_checks = kept.health_checks ?? null;
+    } else {
+      lab.draft.grpc = kept.grpc;
+    }
     if (lab.draft.faults.length) lab.lastFault = clone(lab.draft.faults[0]);
     showDraft();
   }
@@ -200,6 +247,7 @@ function render(result, t, seq) {
   lab.visible = lab.tracing ? Math.min(Math.max(lab.visible, 1), n) : n;
   if (n === 0) lab.tracing = false;
   renderMetrics($('metrics'), result);
+  if ($('compare-on').checked) compareProfiles(runnable(), seq, () => lab.seq);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
   showHinges(result.hinges ?? []);
   if ((result.hinges ?? []).some(h => h.label === 'pattern')) compareHinges(result.scenario, seq);
@@ -300,7 +348,7 @@ function pickStep(i) {
 // ---- the URL ----------------------------------------------------------------------------------------
 
 function writeHash(scenario) {
-  if (document.body.dataset.profile !== 'envoy') return;
+  if (profile() === 'gateway') return;
   const d = diff(normalize(scenario), lab.defaults);
   replaceHash(Object.keys(d).length ? `#scenario=${encodeURIComponent(JSON.stringify(d))}` : '');
 }
@@ -313,13 +361,16 @@ function replaceHash(hash) {
 function setProfile(profile, show = true) {
   document.body.dataset.profile = profile;
   for (const e of document.querySelectorAll('[data-profile]')) {
-    if (e !== document.body) e.hidden = e.dataset.profile !== profile;
+    if (e !== document.body) e.hidden = !e.dataset.profile.split(' ').includes(profile);
   }
   $(`profile-${profile}`).checked = true;
   if (!show) return;
   if (profile === 'gateway') activateGateway();
-  else if (!lab.result) run();
-  else {
+  else if (!lab.result || (lab.result.profile ?? 'envoy') !== profile) {
+    lab.tracing = false;
+    showDraft();
+    run();
+  } else {
     writeHash(lab.result.scenario);
     resizeCharts();
   }
@@ -340,9 +391,10 @@ async function loadFromHash() {
     await showGatewayScenario(partial);
     return;
   }
-  setProfile('envoy', false);
+  const { profile: named, ...rest } = partial;
+  setProfile(named === 'grpc' ? 'grpc' : 'envoy', false);
   lab.edits++;
-  lab.draft = merge(lab.defaults, partial);
+  lab.draft = merge(lab.defaults, rest);
   if (partial.faults) lab.draft.faults = clone(partial.faults);
   showDraft();
   await run();
@@ -386,6 +438,11 @@ function wireActions() {
   $('load').addEventListener('click', () => $('file').click());
   $('file').addEventListener('change', loadFile);
   $('copy-link').addEventListener('click', copyLink);
+  $('compare-on').addEventListener('change', () => {
+    $('compare-wrap').hidden = !$('compare-on').checked;
+    if ($('compare-on').checked && lab.result) compareProfiles(runnable(), lab.seq, () => lab.seq);
+    else $('compare-status').textContent = '';
+  });
   $('trace-start').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(1, lab.result.events.length); showTrace(); });
   $('trace-next').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(lab.visible + 1, lab.result.events.length); showTrace(); });
   $('trace-all').addEventListener('click', () => { lab.tracing = false; lab.visible = lab.result.events.length; showTrace(); });
@@ -399,11 +456,13 @@ function gateway() {
 function exportJson() {
   const r = lab.result;
   if (!r) return;
+  const grpc = r.profile === 'grpc';
   const doc = {
     schema: EXPORT_SCHEMA,
     tool: 'outlier-lab',
-    profile: 'envoy',
-    model: 'Envoy v1.40.2 passive outlier detection',
+    profile: grpc ? 'grpc' : 'envoy',
+    model: grpc ? `gRPC outlier detection (${r.grpc.implementation}; grpc-java 1.85.1 OutlierDetectionLoadBalancer)`
+      : 'Envoy v1.40.2 passive outlier detection',
     link: location.href,
     inputs: r.scenario,
     summary: r.summary,
@@ -436,10 +495,15 @@ async function loadFile(ev) {
     await showGatewayScenario(body.scenario);
     return;
   }
-  if (gateway()) setProfile('envoy', false);
+  const named = body.scenario.profile === 'grpc' ? 'grpc' : 'envoy';
+  if (profile() !== named) setProfile(named, false);
   lab.changeAt = performance.now();
   lab.edits++;
+  const kept = lab.draft;
   lab.draft = normalize(body.scenario);
+  delete lab.draft.profile;
+  if (!lab.draft.grpc) lab.draft.grpc = clone(kept.grpc);
+  if (!('health_checks' in lab.draft)) lab.draft.health_checks = kept.health_checks ?? null;
   lab.tracing = false;
   showDraft();
   flash(`Loaded ${file.name}.`);
@@ -460,7 +524,9 @@ function buildExamples() {
 function applyExample(ex) {
   lab.changeAt = performance.now();
   lab.edits++;
+  const grpc = lab.draft.grpc;
   lab.draft = normalize(ex.scenario);
+  lab.draft.grpc = grpc;
   lab.tracing = false;
   showDraft();
   flash(`Example ${ex.name}: ${ex.summary}.`);

@@ -77,6 +77,10 @@ export function applyNumber(def, value, s, state) {
   } else if (def.path.startsWith('health_checks.')) {
     if (!s.health_checks) return false;
     setPath(s, def.path, v);
+  } else if (/^grpc\.(success_rate|failure_percentage)_ejection\./.test(def.path)) {
+    // a field of one of gRPC's algorithm blocks: the block is absent while that algorithm is off
+    if (getPath(s, def.path.split('.').slice(0, 2).join('.')) == null) return false;
+    setPath(s, def.path, v);
   } else {
     setPath(s, def.path, v);
   }

@@ -48,14 +48,17 @@ export function typeName(type) {
 export function renderMetrics(target, result) {
   const s = result.summary;
   const hosts = hostCount(result.scenario);
+  const grpc = result.profile === 'grpc';
   const items = [
     ['Detections', count(s.ejections_detected), null, 'Every time a detector flagged a host, before the cap and enforcement.'],
     ['Ejections', count(s.ejections_enforced), null, 'Hosts taken out of rotation.'],
-    ['Refused by the cap', count(s.ejections_overflow), null, 'Detections that max_ejection_percent did not allow.'],
+    ['Refused by the cap', count(s.ejections_overflow), null, grpc
+      ? 'Outliers not ejected because ejected % had reached max_ejection_percent (gRPC tests it before each candidate).'
+      : 'Detections that max_ejection_percent did not allow.'],
     ['Failed requests', count(s.failed), `${percent(s.failed_percent)} % of ${count(s.requests)}`, 'Requests that failed, of all sent.'],
     ['Failed during the fault', `${percent(s.failed_percent_during_fault)} %`,
       `${count(s.failed_during_fault)} of ${count(s.requests_during_fault)}`, 'Share of requests sent while a fault was active that failed.'],
-    ['Panic', `${percent(s.panic_seconds)} s`, null, 'Time the cluster spent in panic mode, sending requests to every host, ejected or not.'],
+    grpc ? null : ['Panic', `${percent(s.panic_seconds)} s`, null, 'Time the cluster spent in panic mode, sending requests to every host, ejected or not.'],
     ['Most hosts out at once', `${s.max_ejected_at_once} of ${hosts}`, null, s.clients > 1
       ? 'The most hosts one caller had ejected at the same time (the most of any caller).' : 'The most hosts ejected at the same time.'],
   ];
@@ -66,13 +69,14 @@ export function renderMetrics(target, result) {
     items.push(['Caller-time with a host ejected', `${percent(s.ejected_caller_percent)} %`, null,
       'Share of callers x time in which a caller had at least one host out of its rotation.']);
   }
-  target.replaceChildren(...items.map(([label, value, sub, hint]) => el('div', { class: 'metric', 'data-metric': key(label), title: hint },
+  target.replaceChildren(...items.filter(Boolean).map(([label, value, sub, hint]) => el('div', { class: 'metric', 'data-metric': key(label), title: hint },
     el('dt', { text: label }), el('dd', { text: value }), sub ? el('dd', { class: 'metric-sub', text: sub }) : null)));
   function key(label) { return label.toLowerCase().replace(/[^a-z]+/g, '-'); }
 }
 
 /** A few sentences that say what happened and why, from the numbers. */
 export function story(result) {
+  if (result.profile === 'grpc') return grpcStory(result);
   const s = result.summary;
   const sc = result.scenario;
   const od = sc.outlier_detection;
@@ -110,6 +114,57 @@ export function story(result) {
       + `(one host is ${percent(100 / hosts)} %).`);
   }
   return lines;
+}
+
+/** The gRPC profile's sentences: what ejected, what the cap stopped, and where the settings came from. */
+function grpcStory(result) {
+  const s = result.summary;
+  const g = result.grpc;
+  const lines = [];
+  const first = result.events.find(e => e.action === 'eject');
+  if (!g.success_rate_ejection && !g.failure_percentage_ejection) {
+    lines.push('Neither success_rate_ejection nor failure_percentage_ejection is configured: gRPC counts no calls and ejects nobody.');
+  } else if (s.ejections_detected === 0) {
+    lines.push(`Nothing was detected. ${whyNoGrpcOutlier(result)}`);
+  } else if (first) {
+    lines.push(`${count(s.ejections_enforced)} ejection${s.ejections_enforced === 1 ? '' : 's'}; the first: ${first.explanation}.`);
+  }
+  if (s.ejections_overflow > 0) {
+    lines.push(`The cap stopped ${count(s.ejections_overflow)} outlier${s.ejections_overflow === 1 ? '' : 's'}: gRPC stops `
+      + `once ejected % >= max_ejection_percent ${g.max_ejection_percent} %, tested before each candidate.`);
+  }
+  if (s.ejections_unenforced > 0) {
+    lines.push(`${count(s.ejections_unenforced)} outlier${s.ejections_unenforced === 1 ? ' was' : 's were'} not ejected: `
+      + 'the enforcement_percentage draw was not below it.');
+  }
+  if (result.scenario.faults.length) {
+    lines.push(`${count(s.failed)} calls failed; ${percent(s.failed_percent_during_fault)} % of those made during the fault.`);
+  } else {
+    lines.push('No fault is configured, so every call succeeds.');
+  }
+  lines.push(`gRPC settings (${g.implementation}) from ${g.origin}.`);
+  for (const note of g.notes) lines.push(`Note: ${note}.`);
+  return lines;
+}
+
+function whyNoGrpcOutlier(result) {
+  const sr = result.grpc.success_rate_ejection;
+  if (!sr) return 'Only failure percentage is configured, and no endpoint failed more than its threshold.';
+  const ran = result.intervals.filter(iv => iv.success_rate_ran);
+  if (!ran.length) {
+    let most = 0;
+    for (const iv of result.intervals) most = Math.max(most, iv.hosts.filter(h => h.requests >= sr.request_volume).length);
+    return `Success rate never ran: it needs ${sr.minimum_hosts} endpoints with at least ${count(sr.request_volume)} calls `
+      + `in an interval, and at most ${most} had them.`;
+  }
+  return `Success rate ran at ${ran.length} sweep${ran.length === 1 ? '' : 's'} and no endpoint fell below the required `
+    + `rate (mean - ${sr.stdev_factor / 1000} x stdev).`;
+}
+
+/** The stdev factor behind the success-rate threshold, in standard deviations. */
+function stdevFactor(result) {
+  return result.profile === 'grpc' ? result.grpc.success_rate_ejection.stdev_factor / 1000
+    : result.scenario.outlier_detection.success_rate_stdev_factor / 1000;
 }
 
 function whyNoSuccessRate(result) {
@@ -151,7 +206,7 @@ export function renderTable(table, caption, result, onPick, limit = TABLE_PAGE) 
     el('td', {}, el('span', { class: `badge badge-${e.action}`, text: ACTIONS[e.action] ?? e.action })),
     el('td', { text: typeName(e.type) }),
     el('td', { text: saw(e) }),
-    el('td', { text: e.cap ? capText(e.cap) : '' }),
+    el('td', { text: e.cap ? capText(e.cap, result.profile) : '' }),
     el('td', { class: 'num', text: e.action === 'eject' ? `${secs(e.ejection_time)} (x${e.multiplier})`
       : e.action === 'uneject' ? `out ${secs(e.out_for)}` : '' })));
   }
@@ -180,7 +235,13 @@ function saw(e) {
   return '';
 }
 
-function capText(c) {
+function capText(c, profile) {
+  if (profile === 'grpc') {
+    // gRPC tests the share already ejected before each candidate: ejected % >= max stops
+    const below = c.percent_if_ejected < c.max_ejection_percent;
+    return `${c.ejected_before}/${c.hosts} = ${percent(c.percent_if_ejected)} % ${below ? '<' : '>='} ${c.max_ejection_percent} %`
+      + (c.allowed && !below ? ' (C-core: the first always goes)' : '');
+  }
   const ok = c.percent_if_ejected <= Math.min(c.max_ejection_percent, 100);
   return `(${c.ejected_before}+1)/${c.hosts} = ${percent(c.percent_if_ejected)} % ${ok ? '<=' : '>'} ${c.max_ejection_percent} %`
     + (c.allowed && !ok ? ' (always eject one)' : '');
@@ -245,7 +306,7 @@ function renderStepDetail(target, result, e) {
   }
   target.append(el('p', { class: 'bars-caption', text: `At ${secs(iv.time)}: each host's success rate over the last interval; `
     + `the line is the threshold ${iv.threshold.toFixed(1)} % = mean ${iv.mean.toFixed(1)} - `
-    + `${result.scenario.outlier_detection.success_rate_stdev_factor / 1000} x stdev ${iv.stdev.toFixed(1)}.` }), bars);
+    + `${stdevFactor(result)} x stdev ${iv.stdev.toFixed(1)}.` }), bars);
 }
 
 export function hostCount(scenario) {

@@ -6,8 +6,6 @@ import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.config.grpc.XdsNotes;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.gateway.GatewayConfig;
-import dev.outlierlab.engine.gateway.RoutingConfig;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.GrpcTextReport;
@@ -126,8 +124,7 @@ final class ProfileRun {
     /** The scenario's hosts, traffic and faults under the gateway profile's defaults. */
     static GatewayScenario gateway(Scenario s) {
         try {
-            return new GatewayScenario(s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(),
-                    GatewayConfig.defaults(), RoutingConfig.defaults());
+            return GatewayScenario.withDefaultsOver(s);
         } catch (InvalidConfigException e) {
             throw new InputException("--profile gateway: " + e.getMessage());
         }

@@ -37,6 +37,9 @@ class JsonSchemaTest {
         JsonNode envoy = json("run", "--format", "json");
         assertThat(errors("run.v1.schema.json", envoy)).isEmpty();
         assertThat(envoy.fieldNames().next()).isEqualTo("schema");
+        JsonNode degraded = json("run", "../docs/examples/degraded-hosts.yaml", "--format", "json");
+        assertThat(errors("run.v1.schema.json", degraded)).isEmpty();
+        assertThat(degraded.get("degradations")).hasSize(12);
         JsonNode gateway = json("run", "../docs/examples/gateway-two-providers.yaml", "--format", "json");
         assertThat(errors("run.v1.schema.json", gateway)).isEmpty();
         // the same summary keys, with the same meaning, whatever the profile

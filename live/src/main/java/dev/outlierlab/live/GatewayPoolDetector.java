@@ -5,8 +5,6 @@ import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
 import dev.outlierlab.engine.gateway.GatewayEvent;
 import dev.outlierlab.engine.stage.RotationGuard;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,12 +20,8 @@ import java.util.Map;
 final class GatewayPoolDetector implements PoolDetector {
     private final GatewayConfig config;
     private final DecisionSink sink;
-    /** The members in the detector's routing order: index i here is endpoint i there. */
-    private final List<Endpoint> members = new ArrayList<>();
-    private int[] indexById = new int[16];
+    private final DetectorMembers members = new DetectorMembers();
     private GatewayDetector detector;
-    private long[] ejections = new long[0];
-    private long[] lastReturnNanos = new long[0];
     private long ejectionsConsecutive;
     private long ejectionsSuccessRate;
     private long returns;
@@ -56,14 +50,7 @@ final class GatewayPoolDetector implements PoolDetector {
             detector.runDue(nowNanos);
             index = detector.addEndpoint(endpoint.name());
         }
-        members.add(endpoint);
-        if (endpoint.id() >= indexById.length) {
-            indexById = Arrays.copyOf(indexById, Math.max(indexById.length * 2, endpoint.id() + 1));
-        }
-        indexById[endpoint.id()] = index;
-        ejections = Arrays.copyOf(ejections, members.size());
-        lastReturnNanos = Arrays.copyOf(lastReturnNanos, members.size());
-        lastReturnNanos[index] = -1;
+        members.add(endpoint, index);
     }
 
     @Override
@@ -74,30 +61,18 @@ final class GatewayPoolDetector implements PoolDetector {
         }
         detector.runDue(nowNanos);
         detector.removeEndpoint(index);
-        members.remove(index);
-        for (int i = index; i < members.size(); i++) {
-            indexById[members.get(i).id()] = i;
-        }
-        ejections = without(ejections, index);
-        lastReturnNanos = without(lastReturnNanos, index);
-    }
-
-    private static long[] without(long[] from, int index) {
-        long[] into = new long[from.length - 1];
-        System.arraycopy(from, 0, into, 0, index);
-        System.arraycopy(from, index + 1, into, index, into.length - index);
-        return into;
+        members.removeAt(index);
     }
 
     private void onEvent(GatewayEvent event) {
         Endpoint endpoint = members.get(event.endpoint());
         if (event.action() == GatewayAction.RETURN) {
             returns++;
-            lastReturnNanos[event.endpoint()] = event.timeNanos();
+            members.returned(event.endpoint(), event.timeNanos());
             sink.decided(endpoint, DecisionKind.RETURN, event.timeNanos(), "ejection_time_elapsed", event);
             return;
         }
-        ejections[event.endpoint()]++;
+        members.ejected(event.endpoint());
         switch (event.reason()) {
             case CONSECUTIVE -> ejectionsConsecutive++;
             case SUCCESS_RATE -> ejectionsSuccessRate++;
@@ -107,7 +82,7 @@ final class GatewayPoolDetector implements PoolDetector {
 
     @Override
     public void apply(Endpoint endpoint, int code, long nowNanos) {
-        detector.record(indexById[endpoint.id()], code, nowNanos);
+        detector.record(members.index(endpoint), code, nowNanos);
     }
 
     @Override
@@ -129,10 +104,10 @@ final class GatewayPoolDetector implements PoolDetector {
 
     @Override
     public EndpointState state(Endpoint endpoint) {
-        int i = indexById[endpoint.id()];
-        boolean ejected = detector.isEjected(i);
-        return new EndpointState(endpoint.name(), ejected, ejections[i],
-                ejections[i] == 0 ? -1 : detector.ejectedAtNanos(i), lastReturnNanos[i],
+        int i = members.index(endpoint);
+        long ejections = members.ejections(i);
+        return new EndpointState(endpoint.name(), detector.isEjected(i), ejections,
+                ejections == 0 ? -1 : detector.ejectedAtNanos(i), members.lastReturnNanos(i),
                 detector.consecutiveFailures(i), 0);
     }
 

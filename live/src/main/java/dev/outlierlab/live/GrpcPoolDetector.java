@@ -5,8 +5,6 @@ import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.grpc.GrpcDetector;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.engine.stage.RotationGuard;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,10 +21,7 @@ final class GrpcPoolDetector implements PoolDetector {
     private final GrpcOutlierConfig config;
     private final RandomSource random;
     private final DecisionSink sink;
-    /** The members in the detector's order: index i here is endpoint i there. */
-    private final List<Endpoint> members = new ArrayList<>();
-    private int[] indexById = new int[16];
-    private long[] lastReturnNanos = new long[0];
+    private final DetectorMembers members = new DetectorMembers();
     private GrpcDetector detector;
 
     GrpcPoolDetector(GrpcOutlierConfig config, RandomSource random, DecisionSink sink) {
@@ -51,13 +46,7 @@ final class GrpcPoolDetector implements PoolDetector {
             detector.runDue(nowNanos);
             index = detector.addEndpoint(endpoint.name());
         }
-        members.add(endpoint);
-        if (endpoint.id() >= indexById.length) {
-            indexById = Arrays.copyOf(indexById, Math.max(indexById.length * 2, endpoint.id() + 1));
-        }
-        indexById[endpoint.id()] = index;
-        lastReturnNanos = Arrays.copyOf(lastReturnNanos, members.size());
-        lastReturnNanos[index] = -1;
+        members.add(endpoint, index);
     }
 
     @Override
@@ -68,24 +57,11 @@ final class GrpcPoolDetector implements PoolDetector {
         }
         detector.runDue(nowNanos);
         detector.removeEndpoint(index);
-        members.remove(index);
-        for (int i = index; i < members.size(); i++) {
-            indexById[members.get(i).id()] = i;
-        }
-        long[] kept = new long[members.size()];
-        System.arraycopy(lastReturnNanos, 0, kept, 0, index);
-        System.arraycopy(lastReturnNanos, index + 1, kept, index, kept.length - index);
-        lastReturnNanos = kept;
+        members.removeAt(index);
     }
 
     private void onEvent(OutlierEvent event) {
-        int index = -1;
-        for (int i = 0; i < members.size(); i++) {
-            if (members.get(i).name().equals(event.host())) {
-                index = i;
-                break;
-            }
-        }
+        int index = members.indexOf(event.host());
         if (index < 0) {
             return;
         }
@@ -93,7 +69,7 @@ final class GrpcPoolDetector implements PoolDetector {
         switch (event.action()) {
             case EJECT -> sink.decided(endpoint, DecisionKind.EJECT, event.timeNanos(), event.type().statSuffix(), event);
             case UNEJECT -> {
-                lastReturnNanos[index] = event.timeNanos();
+                members.returned(index, event.timeNanos());
                 sink.decided(endpoint, DecisionKind.RETURN, event.timeNanos(),
                         event.uneject().name().toLowerCase(Locale.ROOT), event);
             }
@@ -104,7 +80,7 @@ final class GrpcPoolDetector implements PoolDetector {
 
     @Override
     public void apply(Endpoint endpoint, int code, long nowNanos) {
-        detector.record(indexById[endpoint.id()], code, nowNanos);
+        detector.record(members.index(endpoint), code, nowNanos);
     }
 
     @Override
@@ -126,10 +102,10 @@ final class GrpcPoolDetector implements PoolDetector {
 
     @Override
     public EndpointState state(Endpoint endpoint) {
-        int i = indexById[endpoint.id()];
+        int i = members.index(endpoint);
         long ejections = detector.numEjections(i);
         return new EndpointState(endpoint.name(), detector.isEjected(i), ejections,
-                ejections == 0 ? -1 : detector.ejectedAtNanos(i), lastReturnNanos[i], 0, detector.multiplier(i));
+                ejections == 0 ? -1 : detector.ejectedAtNanos(i), members.lastReturnNanos(i), 0, detector.multiplier(i));
     }
 
     @Override

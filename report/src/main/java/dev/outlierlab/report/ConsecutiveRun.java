@@ -25,7 +25,8 @@ public final class ConsecutiveRun {
         long longest = 0;
         for (int i = 0; i < faults.size(); i++) {
             FaultSpec f = faults.get(i);
-            if (f.errorRatePpm() == 0 || (f.result() == null && (f.status() < 500 || f.status() > 599))) {
+            if (f.errorRatePpm() == 0 || f.degraded()
+                    || (f.result() == null && (f.status() < 500 || f.status() > 599))) {
                 continue;
             }
             if (f.pattern() != FaultPattern.EVEN && f.errorRatePpm() < FaultSpec.PPM) {

@@ -5,6 +5,7 @@ import com.google.protobuf.Timestamp;
 import com.google.protobuf.UInt64Value;
 import com.google.protobuf.util.JsonFormat;
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -18,6 +19,7 @@ import io.envoyproxy.envoy.data.cluster.v3.OutlierEjectSuccessRate;
 import io.envoyproxy.envoy.data.cluster.v3.OutlierEjectionType;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,7 +32,8 @@ import java.util.Map;
  * are truncated; {@code secs_since_last_action} is a {@code UInt64Value}, printed as a string, whole seconds
  * truncated, from the host's last return (for an ejection) or last ejection (for a return), and absent when there
  * was none. Timestamps are {@code start} plus the simulated time, in whole milliseconds as Envoy's
- * {@code TimestampUtil::systemClockToTimestamp} writes them.
+ * {@code TimestampUtil::systemClockToTimestamp} writes them. A degraded host cleared ({@code detect_degraded_hosts},
+ * Envoy 1.38) is written as {@link #degradation} says, in the order the run made its decisions.
  */
 public final class EnvoyEventLog {
     private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
@@ -44,7 +47,13 @@ public final class EnvoyEventLog {
         StringBuilder out = new StringBuilder();
         Map<String, Long> lastEjection = new HashMap<>();
         Map<String, Long> lastReturn = new HashMap<>();
-        for (OutlierEvent e : result.events()) {
+        int next = 0;
+        List<DegradationEvent> degradations = result.degradations();
+        for (int index = 0; index < result.events().size(); index++) {
+            OutlierEvent e = result.events().get(index);
+            for (; next < degradations.size() && result.degradationPositions().get(next) <= index; next++) {
+                out.append(degradation(degradations.get(next), cluster, start, lastEjection, lastReturn));
+            }
             if (e.action() == EventAction.OVERFLOW) {
                 continue;
             }
@@ -75,7 +84,45 @@ public final class EnvoyEventLog {
                 throw new IllegalStateException("an OutlierDetectionEvent Envoy's printer refuses: " + b, ex);
             }
         }
+        for (; next < degradations.size(); next++) {
+            out.append(degradation(degradations.get(next), cluster, start, lastEjection, lastReturn));
+        }
         return out.toString();
+    }
+
+    /**
+     * A degradation as {@code setHostDegradedMainThread} and {@code checkHostForUndegrade} log it: a mark with
+     * {@code logEject(host, DEGRADED, true)} (an {@code EJECT} line of type {@code DEGRADED}, enforced, with the empty
+     * consecutive-event message and {@code secs_since_last_action} from the host's last return), a clearing with
+     * {@code logUneject(host)} (an {@code UNEJECT} line, {@code secs_since_last_action} from its last ejection);
+     * {@code num_ejections} is the host's ejection count in both. The bundled Envoy API has no {@code DEGRADED}
+     * value, so its name is written in place of the zero value the message was built with.
+     */
+    private static String degradation(DegradationEvent d, String cluster, Instant start, Map<String, Long> lastEjection,
+            Map<String, Long> lastReturn) {
+        OutlierDetectionEvent.Builder b = OutlierDetectionEvent.newBuilder()
+                .setClusterName(cluster)
+                .setUpstreamUrl(d.host())
+                .setNumEjections((int) d.numEjections())
+                .setTimestamp(timestamp(start, d.timeNanos()));
+        Long since = d.degraded() ? lastReturn.get(d.host()) : lastEjection.get(d.host());
+        if (d.degraded()) {
+            b.setAction(Action.EJECT).setEnforced(true).setEjectConsecutiveEvent(OutlierEjectConsecutive.getDefaultInstance());
+        } else {
+            b.setAction(Action.UNEJECT);
+        }
+        if (since != null) {
+            b.setSecsSinceLastAction(UInt64Value.of((d.timeNanos() - since) / 1_000_000_000L));
+        }
+        try {
+            String line = PRINTER.print(b.build());
+            if (d.degraded()) {
+                line = line.replaceFirst("^\\{\"type\":\"CONSECUTIVE_5XX\"", "{\"type\":\"DEGRADED\"");
+            }
+            return line + "\n";
+        } catch (InvalidProtocolBufferException ex) {
+            throw new IllegalStateException("an OutlierDetectionEvent Envoy's printer refuses: " + b, ex);
+        }
     }
 
     private static void eject(OutlierDetectionEvent.Builder b, OutlierEvent e) {

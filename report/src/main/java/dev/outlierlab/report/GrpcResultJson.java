@@ -19,7 +19,15 @@ public final class GrpcResultJson {
     }
 
     public static ObjectNode toTree(dev.outlierlab.sim.RunResult r, GrpcSettings settings) {
-        ObjectNode base = ResultJson.toTree(r, false, false);
+        return toTree(r, settings, false);
+    }
+
+    /**
+     * As {@link #toTree(dev.outlierlab.sim.RunResult, GrpcSettings)}; with {@code charts}, also {@link ResultJson}'s
+     * {@code series}, {@code panic_windows}, {@code intervals} (one per sweep) and {@code signals}, for the browser.
+     */
+    public static ObjectNode toTree(dev.outlierlab.sim.RunResult r, GrpcSettings settings, boolean charts) {
+        ObjectNode base = ResultJson.toTree(r, charts, charts);
         ObjectNode root = ResultJson.mapper().createObjectNode();
         root.put("profile", "grpc");
         root.set("grpc", settingsTree(settings));
@@ -38,7 +46,15 @@ public final class GrpcResultJson {
 
     /** The settings as a scenario's {@code grpc:} block would give them, with origin and notes. */
     public static JsonNode settingsTree(GrpcSettings s) {
-        GrpcOutlierConfig c = s.config();
+        ObjectNode n = blockTree(s.config());
+        n.put("origin", s.origin());
+        ArrayNode notes = n.putArray("notes");
+        s.notes().forEach(notes::add);
+        return n;
+    }
+
+    /** The settings as a scenario's {@code grpc:} block that reads back to the same configuration. */
+    public static ObjectNode blockTree(GrpcOutlierConfig c) {
         ObjectNode n = ResultJson.mapper().createObjectNode();
         n.put("implementation", c.implementation().key());
         n.put("interval", Durations.format(c.intervalNanos()));
@@ -57,9 +73,6 @@ public final class GrpcResultJson {
                     .put("minimum_hosts", c.failurePercentage().minimumHosts())
                     .put("request_volume", c.failurePercentage().requestVolume());
         }
-        n.put("origin", s.origin());
-        ArrayNode notes = n.putArray("notes");
-        s.notes().forEach(notes::add);
         return n;
     }
 }

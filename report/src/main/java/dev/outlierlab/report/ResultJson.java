@@ -57,6 +57,14 @@ public final class ResultJson {
         for (int i = 0; i < r.events().size(); i++) {
             events.add(event(r.events().get(i), r.clients() > 1 ? r.clientOf(i) : -1));
         }
+        if (!r.degradations().isEmpty()) {
+            ArrayNode degradations = root.putArray("degradations");
+            for (var d : r.degradations()) {
+                degradations.addObject().put("time", d.timeNanos() / 1e9).put("host", d.host())
+                        .put("action", d.jsonName()).put("num_degradations", d.numDegradations())
+                        .put("multiplier", d.multiplier()).put("duration", d.durationNanos() / 1e9);
+            }
+        }
         if (signals && r.signals() != null) {
             root.set("signals", SignalsReport.json(r));
         }

@@ -79,6 +79,13 @@ public record RunVerdict(String what, String fix) {
                     + ", none enforced: " + String.join(", ", settings), "set " + String.join(" and ", fixes)
                     + " to eject what is detected");
         }
+        if (!replayed && !s.faults().isEmpty() && s.faults().stream().allMatch(f -> f.degraded() || f.errorRatePpm() == 0)) {
+            long marks = r.degradations().stream().filter(d -> d.degraded()).count();
+            return new RunVerdict("no ejection: the faults only answer with x-envoy-degraded, which "
+                    + (s.outlierDetection().detectDegradedHosts() ? "marked a host degraded " + Numbers.count(marks)
+                            + (marks == 1 ? " time" : " times") + " (not an ejection)"
+                            : "only detect_degraded_hosts reads (Envoy 1.38)"), null);
+        }
         return nothingDetected(r, replayed);
     }
 

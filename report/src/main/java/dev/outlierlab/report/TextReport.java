@@ -74,8 +74,9 @@ public final class TextReport {
             for (int i = 0; i < s.faults().size(); i++) {
                 FaultSpec f = s.faults().get(i);
                 line(out, i == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
-                        + trim(f.errorRatePercent()) + " % fail" + patternText(f) + " with "
-                        + (f.result() != null ? f.result().traceName() : f.status())
+                        + trim(f.errorRatePercent()) + (f.degraded() ? " % answer 200" + patternText(f)
+                                + " with x-envoy-degraded" : " % fail" + patternText(f) + " with "
+                        + (f.result() != null ? f.result().traceName() : f.status()))
                         + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
                         + (f.failsHealthCheck() ? ", failing active health checks (" + healthCheckText(f) + ")" : ""));
             }
@@ -98,6 +99,11 @@ public final class TextReport {
                 + s.outlierDetection().maxEjectionPercent() + ")");
         line(out, "not enforced", Numbers.count(sum.ejectionsUnenforced()));
         line(out, "returns", Numbers.count(sum.returns()));
+        if (!r.degradations().isEmpty()) {
+            long marks = r.degradations().stream().filter(d -> d.degraded()).count();
+            line(out, "degraded", Numbers.count(marks) + " times marked, " + Numbers.count(r.degradations().size() - marks)
+                    + " cleared (x-envoy-degraded, detect_degraded_hosts: in rotation at a lower priority, not ejected)");
+        }
         if (r.clients() == 1) {
             line(out, "most out", sum.maxEjectedAtOnce() + " of " + hosts.size() + " hosts ejected at once");
         } else {

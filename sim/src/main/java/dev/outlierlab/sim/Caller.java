@@ -4,6 +4,7 @@ import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.OutlierDetector;
 import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -101,6 +102,19 @@ final class Caller {
         }
     }
 
+    /**
+     * Reports a 200 response carrying {@code x-envoy-degraded}: a connect success in split mode, then the code with
+     * the header, which marks the host degraded under {@code detect_degraded_hosts}.
+     */
+    void reportDegraded(int host, long nanos) {
+        carried();
+        HostMonitor monitor = monitors[host];
+        if (split) {
+            monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nanos);
+        }
+        monitor.putHttpResponseCode(200, true, nanos);
+    }
+
     /** This caller sent a request to a host: from now on its health checks use their traffic intervals. */
     void carried() {
         if (healthChecker != null) {
@@ -113,6 +127,11 @@ final class Caller {
         @Override
         public void onEvent(OutlierEvent event) {
             recorder.onEvent(client, event);
+        }
+
+        @Override
+        public void onDegradation(DegradationEvent event) {
+            recorder.onDegradation(client, event);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.envoy.OutlierStats;
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
@@ -25,6 +26,8 @@ final class RunRecorder implements DetectorListener {
     private final RunOptions options;
     private final List<OutlierEvent> events = new ArrayList<>();
     private final List<IntervalEvaluation> intervals = new ArrayList<>();
+    private final List<DegradationEvent> degradations = new ArrayList<>();
+    private final List<Integer> degradationPositions = new ArrayList<>();
     private final List<PanicWindow> panicWindows = new ArrayList<>();
     private final long stepNanos;
     private final StepIndex stepIndex;
@@ -172,6 +175,23 @@ final class RunRecorder implements DetectorListener {
     }
 
     @Override
+    public void onDegradation(DegradationEvent event) {
+        onDegradation(0, event);
+    }
+
+    /**
+     * Caller {@code client}'s detector marked a host degraded or cleared it: its balancer follows; caller 0's are
+     * kept (as many as events are).
+     */
+    void onDegradation(int client, DegradationEvent event) {
+        balancers[client].setDegraded(hostIndex.get(event.host()), event.degraded());
+        if (client == 0 && degradations.size() < options.keepEvents()) {
+            degradations.add(event);
+            degradationPositions.add(events.size());
+        }
+    }
+
+    @Override
     public boolean wantsIntervals() {
         return options.keepIntervals();
     }
@@ -273,6 +293,7 @@ final class RunRecorder implements DetectorListener {
         }
         return new RunResult(scenario, summary, totals.stats(), List.copyOf(events), List.copyOf(intervals),
                 List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
-                eventHostWidth, List.copyOf(eventClients));
+                eventHostWidth, List.copyOf(eventClients), List.copyOf(degradations),
+                List.copyOf(degradationPositions));
     }
 }

@@ -1,5 +1,6 @@
 package dev.outlierlab.sim;
 
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -18,6 +19,10 @@ import java.util.Map;
  * @param eventCount how many decisions the run made, kept or not
  * @param eventHostWidth the longest host name among all the decisions, kept or not (for a table's column)
  * @param eventClients the caller of each kept event, in the same order, with several callers; empty with one
+ * @param degradations the hosts marked degraded and cleared ({@code detect_degraded_hosts}, Envoy 1.38), caller 0's,
+ *                     in time order; empty without it
+ * @param degradationPositions for each of them, how many of {@code events} came before it (the order of the two
+ *                     lists together, as an event log interleaves them)
  */
 public record RunResult(
         Scenario scenario,
@@ -31,7 +36,18 @@ public record RunResult(
         SignalSeries signals,
         long eventCount,
         int eventHostWidth,
-        List<Integer> eventClients) {
+        List<Integer> eventClients,
+        List<DegradationEvent> degradations,
+        List<Integer> degradationPositions) {
+
+    /** A result without degradations. */
+    public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,
+            List<IntervalEvaluation> intervals, List<PanicWindow> panicWindows, TimeSeries series,
+            List<HostTally> hosts, SignalSeries signals, long eventCount, int eventHostWidth,
+            List<Integer> eventClients) {
+        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, signals, eventCount,
+                eventHostWidth, eventClients, List.of(), List.of());
+    }
 
     /** A single caller's result. */
     public RunResult(Scenario scenario, RunSummary summary, Map<String, Long> stats, List<OutlierEvent> events,

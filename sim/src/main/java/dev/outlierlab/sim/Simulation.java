@@ -69,7 +69,12 @@ public final class Simulation {
                 sink.onRequest(c, t, -1, 503, null);
             } else {
                 int fault = faults.onRequest(host, t);
-                if (fault != FaultInjector.PASS) {
+                if (fault != FaultInjector.PASS && faults.fault(fault).degraded()) {
+                    // answered 200 with x-envoy-degraded: a success, which may mark the host degraded
+                    outcome = Outcome.OK;
+                    caller.reportDegraded(host, t);
+                    sink.onRequest(c, t, host, 200, null);
+                } else if (fault != FaultInjector.PASS) {
                     outcome = Outcome.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
                     caller.report(host, spec.status(), spec.result(), t);

@@ -45,6 +45,20 @@ final class GatewayLabRun {
         return root;
     }
 
+    /** A gateway run without the page's series, whose {@code watcher} is asked as often and may stop it. */
+    static GatewayRunResult runQuietly(GatewayScenario scenario, RunWatcher watcher) {
+        long total = scenario.requestCount();
+        return GatewaySimulation.run(scenario, new GatewayObserver() {
+            @Override
+            public void onStage(long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
+                    int count) {
+                if (req % RunWatcher.EVERY_REQUESTS == 0) {
+                    watcher.progress(req, total);
+                }
+            }
+        });
+    }
+
     /** Out-of-rotation intervals per endpoint and process, in the order they began. */
     static ArrayNode timeline(GatewayRunResult r) {
         ArrayNode out = MAPPER.createArrayNode();

@@ -50,7 +50,8 @@ final class LabApi {
 
     /**
      * {@code POST /api/run}: the scenario (JSON, any subset of the file's keys) run with charts; a
-     * {@code profile: gateway} scenario runs on the gateway simulator ({@link GatewayLabRun}).
+     * {@code profile: gateway} scenario runs on the gateway simulator ({@link GatewayLabRun}), a
+     * {@code profile: grpc} one under gRPC's outlier detection ({@link GrpcLabRun}).
      */
     byte[] run(String body) {
         return run(body, RunWatcher.NONE);
@@ -63,6 +64,9 @@ final class LabApi {
             GatewayLimits.check(limits, profiled.gateway());
             return write(GatewayLabRun.run(profiled.gateway(), watcher));
         }
+        if (profiled.isGrpc()) {
+            return write(GrpcLabRun.run(profiled, limits, watcher));
+        }
         Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
         RunResult result = Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher));
@@ -72,14 +76,23 @@ final class LabApi {
     }
 
     /**
+     * {@code POST /api/compare}: the scenario's traffic and faults under envoy, grpc and gateway, side by side
+     * ({@link GrpcLabRun#compare}); three runs, each admitted as for {@code /api/run}.
+     */
+    byte[] compare(String body, RunWatcher watcher) {
+        return write(GrpcLabRun.compare(parseJsonScenario(body), limits, watcher));
+    }
+
+    /**
      * {@code POST /api/hinges}: the "What the answer hinges on" lines ({@link HingesText}) of the scenario, with
      * the other fault pattern run and compared: asked by the page after it has shown the run, so the table does
      * not wait for a second run. The scenario is admitted as for {@code /api/run}; the two runs take twice its work.
      */
     byte[] hinges(String body, RunWatcher watcher) {
         ScenarioReader.Profiled profiled = parseJsonScenario(body);
-        if (profiled.isGateway()) {
-            throw ApiException.badRequest("/api/hinges takes profile: envoy scenarios; this scenario's profile is gateway");
+        if (profiled.isGateway() || profiled.isGrpc()) {
+            throw ApiException.badRequest("/api/hinges takes profile: envoy scenarios; this scenario's profile is "
+                    + (profiled.isGrpc() ? "grpc" : "gateway"));
         }
         Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
@@ -106,6 +119,7 @@ final class LabApi {
         ScenarioReader.Profiled profiled = ScenarioReader.readProfiledWithoutAliases(text, sourceName);
         ObjectNode root = MAPPER.createObjectNode();
         root.set("scenario", MAPPER.valueToTree(profiled.isGateway() ? GatewayScenarioWriter.toMap(profiled.gateway())
+                : profiled.isGrpc() ? GrpcLabRun.scenarioMap(profiled.envoy().scenario(), profiled.grpc().config())
                 : ScenarioWriter.toMap(profiled.envoy().scenario())));
         return write(root);
     }

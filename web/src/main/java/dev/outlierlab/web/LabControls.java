@@ -145,10 +145,11 @@ final class LabControls {
                             dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
         }
         root.set("gateway", GatewayControls.settingsJson(limits));
+        root.set("grpc", GrpcControls.settingsJson());
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             if (s.newerThanBundledApi()) {
-                continue; // detect_degraded_hosts: no simulated response carries x-envoy-degraded
+                continue; // detect_degraded_hosts: the web lab's faults send no x-envoy-degraded (a scenario's kind: degraded does)
             }
             ObjectNode n = all.addObject();
             n.put("name", s.envoyName());

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * GET  /                  the lab (static files from the classpath, uPlot from its WebJar)
  * GET  /api/settings      limits, default scenario, controls, every outlier_detection field
  * POST /api/run           a scenario as JSON -> the run's JSON with series, panic windows and intervals
+ * POST /api/compare       a scenario as JSON -> its traffic under envoy, grpc and gateway, side by side
  * POST /api/scenario      a scenario file's text (YAML or JSON) -> {"scenario": canonical JSON}
  * POST /api/hinges        a scenario as JSON -> {"hinges": [...]}, with the other fault pattern's run compared
  * </pre>
@@ -195,6 +196,7 @@ public final class LabServer implements AutoCloseable {
             }
             case "/api/run" -> handleRun(ex, api::run);
             case "/api/hinges" -> handleRun(ex, api::hinges);
+            case "/api/compare" -> handleRun(ex, api::compare);
             case "/api/tune" -> handleTune(ex);
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
@@ -203,8 +205,8 @@ public final class LabServer implements AutoCloseable {
                 sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
             }
             default -> throw new ApiException(404, "no such API: " + path
-                    + " (the API is GET /api/settings, POST /api/run, POST /api/hinges, POST /api/scenario, "
-                    + "POST /api/tune)");
+                    + " (the API is GET /api/settings, POST /api/run, POST /api/compare, POST /api/hinges, "
+                    + "POST /api/scenario, POST /api/tune)");
         }
     }
 

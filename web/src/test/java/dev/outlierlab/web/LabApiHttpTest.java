@@ -9,48 +9,34 @@ import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The API over real HTTP: a server on a free port, the JDK's client. */
 class LabApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static LabServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws IOException {
-        server = LabServer.start(0);
-        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LabOnLoopback LAB = new LabOnLoopback();
 
     @Test
     void bindsLoopbackByDefault() {
-        assertThat(server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
-        assertThat(server.uri().toString()).isEqualTo("http://127.0.0.1:" + server.port() + "/");
-        assertThat(server.port()).isPositive();
+        assertThat(LAB.server().address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        assertThat(LAB.server().uri().toString()).isEqualTo("http://127.0.0.1:" + LAB.server().port() + "/");
+        assertThat(LAB.server().port()).isPositive();
     }
 
     @Test
     void requestsAreHandledByABoundedPool() throws Exception {
-        java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) server.executor();
+        java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) LAB.server().executor();
         assertThat(pool.getMaximumPoolSize()).isEqualTo(LabServer.DEFAULT_THREADS);
         assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
         java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            runs.add(client.sendAsync(HttpRequest.newBuilder(server.uri().resolve("/api/run"))
+            runs.add(LAB.client().sendAsync(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"seed\": " + i + "}")).build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
@@ -159,7 +145,7 @@ class LabApiHttpTest {
         JsonNode s = JSON.readTree(r.body());
         assertThat(s.at("/limits/max_body_bytes").asInt()).isEqualTo(65_536);
         assertThat(s.at("/defaults/outlier_detection/max_ejection_percent").asInt()).isEqualTo(10);
-        // every setting but detect_degraded_hosts, which no simulated response can trigger
+        // every setting but detect_degraded_hosts, which none of the web lab's faults can trigger
         assertThat(s.get("outlier_detection").size()).isEqualTo((int) java.util.Arrays.stream(OutlierSetting.values())
                 .filter(o -> !o.newerThanBundledApi()).count());
         assertThat(s.get("controls").findValuesAsText("id")).contains("hosts", "faulty_hosts", "error_rate", "rps",
@@ -206,14 +192,14 @@ class LabApiHttpTest {
     }
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(server.uri().resolve(path)).timeout(Duration.ofSeconds(60))
+        HttpRequest req = HttpRequest.newBuilder(LAB.server().uri().resolve(path)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return client.send(req, HttpResponse.BodyHandlers.ofString());
+        return LAB.client().send(req, HttpResponse.BodyHandlers.ofString());
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(server.uri() + path.substring(1))).timeout(Duration.ofSeconds(60))
+        HttpRequest req = HttpRequest.newBuilder(URI.create(LAB.server().uri() + path.substring(1))).timeout(Duration.ofSeconds(60))
                 .GET().build();
-        return client.send(req, HttpResponse.BodyHandlers.ofString());
+        return LAB.client().send(req, HttpResponse.BodyHandlers.ofString());
     }
 }

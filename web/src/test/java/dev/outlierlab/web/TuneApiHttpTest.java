@@ -4,34 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Tune view's API and page over real HTTP: a small search, its front's links into the lab, and refusals. */
 class TuneApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static LabServer server;
-    private static HttpClient client;
-
-    @BeforeAll
-    static void start() throws IOException {
-        server = LabServer.start(0);
-        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LabOnLoopback LAB = new LabOnLoopback();
 
     private static HttpResponse<String> post(String body) throws Exception {
-        return client.send(HttpRequest.newBuilder(server.uri().resolve("/api/tune"))
+        return LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/tune"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -50,7 +35,7 @@ class TuneApiHttpTest {
             assertThat(lab.get("cluster").get("hosts").asInt()).isEqualTo(5);
             assertThat(lab.get("outlier_detection").get("max_ejection_percent").asLong())
                     .isEqualTo(row.get("setting").get("max_ejection_percent").asLong());
-            HttpResponse<String> run = client.send(HttpRequest.newBuilder(server.uri().resolve("/api/run"))
+            HttpResponse<String> run = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
                     .POST(HttpRequest.BodyPublishers.ofString(lab.toString())).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
@@ -73,14 +58,14 @@ class TuneApiHttpTest {
 
     @Test
     void theTunePageIsServedAndTheLabLinksToIt() throws Exception {
-        HttpResponse<String> page = client.send(HttpRequest.newBuilder(server.uri().resolve("/tune.html")).build(),
+        HttpResponse<String> page = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.html")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("id=\"tune-plot\"").contains("/tune.js");
-        HttpResponse<String> script = client.send(HttpRequest.newBuilder(server.uri().resolve("/tune.js")).build(),
+        HttpResponse<String> script = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.js")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(script.body()).contains("/#scenario=");
-        HttpResponse<String> index = client.send(HttpRequest.newBuilder(server.uri().resolve("/")).build(),
+        HttpResponse<String> index = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(index.body()).contains("href=\"/tune.html\"");
     }

@@ -358,9 +358,9 @@ final class ProtoShape {
         }
         if (type.getFullName().equals("envoy.config.cluster.v3.OutlierDetection")
                 && (key.equals("detect_degraded_hosts") || key.equals("detectDegradedHosts"))) {
-            return "line " + SourceLines.lineOf(at) + ": " + path + " (Envoy 1.38) is read, but no simulated response "
-                    + "carries x-envoy-degraded, so the lab marks no host degraded and ejections_detected_degradation "
-                    + "stays 0";
+            return "line " + SourceLines.lineOf(at) + ": " + path + " (Envoy 1.38) is read: a 2xx response with "
+                    + "x-envoy-degraded marks its host degraded (a scenario's fault of kind: degraded sends such "
+                    + "responses); without one no host is degraded and ejections_detected_degradation stays 0";
         }
         return "line " + SourceLines.lineOf(at) + ": " + path + " is not a field of " + type.getFullName()
                 + " in the bundled Envoy API (envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, "

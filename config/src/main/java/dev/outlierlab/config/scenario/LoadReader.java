@@ -87,26 +87,51 @@ final class LoadReader {
     }
 
     /**
-     * A fault's {@code kind}: {@code errors} (the default) or {@code dead}, a host that refuses every connection and
-     * every probe (refused, {@code HealthCheckFailure.REFUSED}); a dead fault takes none of error_rate, status, result,
-     * fails_health_check, pattern or burst_length.
+     * A fault's {@code kind}: {@code errors} (the default), {@code dead}, a host that refuses every connection and
+     * every probe (refused, {@code HealthCheckFailure.REFUSED}), or {@code degraded}, a host that answers the requests
+     * the fault picks with 200 and {@code x-envoy-degraded} (read by Envoy 1.38's {@code detect_degraded_hosts}). A
+     * dead fault takes none of error_rate, status, result, fails_health_check, pattern or burst_length; a degraded one
+     * none of status, result or fails_health_check.
      */
     static boolean deadFault(Values v, Map<String, Located> fault, String key) {
-        Located kind = fault.get("kind");
-        if (kind == null || "errors".equals(kind.value())) {
+        String kind = kind(v, fault, key);
+        if (!"dead".equals(kind)) {
             return false;
         }
-        if (!"dead".equals(kind.value())) {
-            throw Values.error(kind, key + ".kind", kind.value(),
-                    "errors (requests fail at error_rate) or dead (every request and probe fails to connect)");
+        refuse(fault, key, List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length"),
+                "nothing with kind: dead (a dead host fails every request and probe to connect); remove it");
+        return true;
+    }
+
+    /** Whether the fault is {@code kind: degraded} (see {@link #deadFault}). */
+    static boolean degradedFault(Values v, Map<String, Located> fault, String key) {
+        if (!"degraded".equals(kind(v, fault, key))) {
+            return false;
         }
-        for (String other : List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length")) {
+        refuse(fault, key, List.of("status", "result", "fails_health_check"),
+                "nothing with kind: degraded (its requests are answered 200 with x-envoy-degraded); remove it");
+        return true;
+    }
+
+    private static String kind(Values v, Map<String, Located> fault, String key) {
+        Located kind = fault.get("kind");
+        if (kind == null || "errors".equals(kind.value())) {
+            return "errors";
+        }
+        if (!"dead".equals(kind.value()) && !"degraded".equals(kind.value())) {
+            throw Values.error(kind, key + ".kind", kind.value(),
+                    "errors (requests fail at error_rate), dead (every request and probe fails to connect) or "
+                            + "degraded (error_rate of the requests are answered 200 with x-envoy-degraded)");
+        }
+        return (String) kind.value();
+    }
+
+    private static void refuse(Map<String, Located> fault, String key, List<String> keys, String allowed) {
+        for (String other : keys) {
             if (fault.containsKey(other)) {
-                throw Values.error(fault.get(other), key + "." + other, fault.get(other).value(),
-                        "nothing with kind: dead (a dead host fails every request and probe to connect); remove it");
+                throw Values.error(fault.get(other), key + "." + other, fault.get(other).value(), allowed);
             }
         }
-        return true;
     }
 
     /** A number for every host, a list with one number per host, or a mapping of host names to numbers. */

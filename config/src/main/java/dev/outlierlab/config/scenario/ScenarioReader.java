@@ -279,6 +279,7 @@ public final class ScenarioReader {
             long start = v.duration(f.get("start"), key + ".start", 0, true);
             long end = v.duration(f.get("end"), key + ".end", duration, true);
             boolean dead = LoadReader.deadFault(v, f, key);
+            boolean degraded = LoadReader.degradedFault(v, f, key);
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
             FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
@@ -294,7 +295,8 @@ public final class ScenarioReader {
             long burst = v.milli(burstNode, key + ".burst_length", FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
                     "a mean number of failures per burst, 1 or more with at most 3 decimals");
             Located at = burstNode != null ? burstNode : items.get(i);
-            faults.add(v.guard(at, key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst)));
+            faults.add(v.guard(at, key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst,
+                    degraded)));
         }
         return faults;
     }

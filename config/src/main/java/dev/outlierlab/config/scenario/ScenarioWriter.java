@@ -46,12 +46,17 @@ public final class ScenarioWriter {
             fm.put("start", Durations.format(f.startNanos()));
             fm.put("end", Durations.format(f.endNanos()));
             BigDecimal rate = BigDecimal.valueOf(f.errorRatePpm(), 4).stripTrailingZeros();
-            fm.put("error_rate", rate.scale() <= 0 ? (Object) rate.longValueExact() : rate);
-            fm.put("status", f.status());
-            if (f.result() != null) {
-                fm.put("result", f.result().traceName());
+            if (f.degraded()) {
+                fm.put("kind", "degraded");
             }
-            fm.put("fails_health_check", f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
+            fm.put("error_rate", rate.scale() <= 0 ? (Object) rate.longValueExact() : rate);
+            if (!f.degraded()) {
+                fm.put("status", f.status());
+                if (f.result() != null) {
+                    fm.put("result", f.result().traceName());
+                }
+                fm.put("fails_health_check", f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
+            }
             fm.put("pattern", f.pattern().scenarioName());
             if (f.pattern() == FaultPattern.BURSTS) {
                 BigDecimal burst = BigDecimal.valueOf(f.burstLengthMilli(), 3).stripTrailingZeros();

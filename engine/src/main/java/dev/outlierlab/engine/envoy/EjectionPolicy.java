@@ -76,6 +76,15 @@ public final class EjectionPolicy {
         return Durations.saturatingAdd(scaled, jitterNanos);
     }
 
+    /**
+     * Whether a degraded host's time is up at {@code nowNanos}: the same test as for an ejection, on the host's own
+     * degradation multiplier and the host's one jitter ({@code checkHostForUndegrade}: {@code min(base *
+     * degradeTimeBackoff, max) + jitter <= now - lastDegradedTime}, envoyproxy/envoy pull 41852).
+     */
+    public boolean isDegradationDue(HostMonitor host, long nowNanos) {
+        return outFor(host.degradationMultiplier(), host.jitterNanos()) <= nowNanos - host.lastDegradedNanos();
+    }
+
     /** Whether an ejected host's time is up at {@code nowNanos}. */
     public boolean isDue(HostMonitor host, long nowNanos) {
         return outFor(host.multiplier(), host.jitterNanos()) <= nowNanos - host.lastEjectionNanos();

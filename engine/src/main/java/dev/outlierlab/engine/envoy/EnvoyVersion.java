@@ -5,8 +5,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Envoy release whose outlier detection the lab reproduces, where releases differ. Two changes are modelled
- * (both read from Envoy's source and release history; the details are in {@code docs/envoy-versions.md}):
+ * The Envoy release whose outlier detection the lab reproduces, where releases differ. Among the changes modelled
+ * (read from Envoy's source and release history; every one, with its source, is in {@code docs/envoy-fidelity.md}):
  * <ul>
  *   <li>The ejection cap. Up to 1.26 a host may go iff {@code 100 * active / hosts < max_ejection_percent}
  *       (checked before the ejection, so the first always goes); 1.27 (envoyproxy/envoy pull 27624) checks
@@ -112,13 +112,15 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
 
     /**
      * Whether split mode keeps an external result's code and no longer counts an external success as a local-origin
-     * success (pull 39440): in the 1.39/1.40 {@code putResultWithLocalExternalSplit}, not at commit 00c7146.
+     * success (pull 39440): {@code putResultWithLocalExternalSplit} at wbpcode/envoy commit 47d4554 (which carries the
+     * 1.39.0 fix to {@code setHostDegradedMainThread}), not at envoyproxy/envoy commit 00c7146; no release notes name
+     * the release, so 1.39 is the lab's reading.
      */
     public boolean splitKeepsExternalCodes() {
         return compareTo(SPLIT_KEEPS_EXTERNAL_CODES) >= 0;
     }
 
-    /** Whether the release counts {@code ejections_detected_degradation} (1.38, with {@code detect_degraded_hosts}). */
+    /** Whether the release has {@code detect_degraded_hosts} and counts {@code ejections_detected_degradation} (1.38). */
     public boolean hasDegradationCounter() {
         return minor >= 38;
     }

@@ -5,7 +5,7 @@ import dev.outlierlab.engine.envoy.detect.ConsecutiveErrorCounter;
 /**
  * The outlier state of one host, Envoy's {@code DetectorHostMonitorImpl}: consecutive-error counters,
  * success-rate buckets for each origin, the ejection multiplier and the times of the last ejection and
- * return. Outcomes are reported here; cluster-wide decisions (cap, enforcement, ticks) belong to
+ * return, and (Envoy 1.38's {@code detect_degraded_hosts}) the degraded flag with its own multiplier and times. Outcomes are reported here; cluster-wide decisions (cap, enforcement, ticks) belong to
  * {@link OutlierDetector}. Not thread-safe: drive a detector and its hosts from one thread.
  */
 public final class HostMonitor {
@@ -25,6 +25,11 @@ public final class HostMonitor {
     private long jitterNanos;
     private long lastEjectionNanos = -1;
     private long lastUnejectionNanos = -1;
+    private boolean degraded;
+    private long numDegradations;
+    private long degradationMultiplier;
+    private long lastDegradedNanos = -1;
+    private long lastUndegradedNanos = -1;
 
     HostMonitor(String name, OutlierDetector detector) {
         this.name = name;
@@ -53,6 +58,19 @@ public final class HostMonitor {
             external.recordSuccess();
             consecutive5xx.reset();
             consecutiveGatewayFailure.reset();
+        }
+    }
+
+    /**
+     * A response as the HTTP router reports it, with whether it carried {@code x-envoy-degraded}: the code goes to
+     * {@link #putHttpResponseCode(int, long)}; with {@code detect_degraded_hosts} a 2xx response carrying the header
+     * then marks the host degraded (envoyproxy/envoy pull 41852: "hosts that return 2xx responses with the
+     * x-envoy-degraded header are marked as degraded"). The response still counts as a success.
+     */
+    public void putHttpResponseCode(int code, boolean degradedHeader, long nowNanos) {
+        putHttpResponseCode(code, nowNanos);
+        if (degradedHeader && code >= 200 && code <= 299 && config.detectDegradedHosts()) {
+            detector.onDegradedResponse(this, nowNanos);
         }
     }
 
@@ -142,6 +160,30 @@ public final class HostMonitor {
         return lastUnejectionNanos;
     }
 
+    /** Whether outlier detection holds the host degraded (Envoy's DEGRADED_OUTLIER_DETECTION health flag). */
+    public boolean isDegraded() {
+        return degraded;
+    }
+
+    public long numDegradations() {
+        return numDegradations;
+    }
+
+    /** The degradation multiplier ({@code degradeTimeBackoff}), kept apart from the ejection multiplier. */
+    public long degradationMultiplier() {
+        return degradationMultiplier;
+    }
+
+    /** Time of the last degradation mark, or -1. */
+    public long lastDegradedNanos() {
+        return lastDegradedNanos;
+    }
+
+    /** Time the last degradation mark was cleared, or -1. */
+    public long lastUndegradedNanos() {
+        return lastUndegradedNanos;
+    }
+
     public long consecutive5xx() {
         return consecutive5xx.count();
     }
@@ -198,6 +240,28 @@ public final class HostMonitor {
         }
     }
 
+    void markDegraded(long nowNanos, long newMultiplier, long newJitterNanos) {
+        degraded = true;
+        numDegradations++;
+        lastDegradedNanos = nowNanos;
+        degradationMultiplier = newMultiplier;
+        // Envoy keeps one jitter per host: a degradation's replaces the ejection's (setJitter)
+        jitterNanos = newJitterNanos;
+    }
+
+    void markUndegraded(long nowNanos) {
+        degraded = false;
+        lastUndegradedNanos = nowNanos;
+    }
+
+    /** At a tick's end: one step down of the degradation multiplier, once the host has been clear a whole interval. */
+    void decayDegradationMultiplier(long nowNanos, long intervalNanos) {
+        if (!degraded && lastUndegradedNanos >= 0 && nowNanos - lastUndegradedNanos >= intervalNanos
+                && degradationMultiplier > 0) {
+            degradationMultiplier--;
+        }
+    }
+
     void swapBuckets() {
         external.swap();
         local.swap();
@@ -209,6 +273,6 @@ public final class HostMonitor {
 
     @Override
     public String toString() {
-        return name + (ejected ? " (ejected)" : "");
+        return name + (ejected ? " (ejected)" : "") + (degraded ? " (degraded)" : "");
     }
 }

@@ -82,6 +82,7 @@ public final class OutlierDetectionConfig {
     public boolean alwaysEjectOneHost() { return flag(OutlierSetting.ALWAYS_EJECT_ONE_HOST); }
     public boolean splitExternalLocalOriginErrors() { return flag(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS); }
     public boolean successfulActiveHealthCheckUnejectHost() { return flag(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST); }
+    public boolean detectDegradedHosts() { return flag(OutlierSetting.DETECT_DEGRADED_HOSTS); }
     public long successRateMinimumHosts() { return get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS); }
     public long successRateRequestVolume() { return get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME); }
     public long successRateStdevFactor() { return get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR); }

@@ -6,6 +6,7 @@ import dev.outlierlab.engine.envoy.detect.FailurePercentageDetector;
 import dev.outlierlab.engine.envoy.detect.SuccessRateDetector;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.ConsecutiveEvidence;
+import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.engine.envoy.event.DetectionEvidence;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EjectionTime;
@@ -76,6 +77,17 @@ public final class OutlierDetector {
         return ejectedCount;
     }
 
+    /** Hosts outlier detection holds degraded now (Envoy 1.38's {@code detect_degraded_hosts}); none are ejected by it. */
+    public int degradedCount() {
+        int n = 0;
+        for (HostMonitor h : hosts) {
+            if (h.isDegraded()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Starts monitoring a host (Envoy's member-update callback, hosts added). */
     public HostMonitor addHost(String name) {
         HostMonitor monitor = new HostMonitor(name, this);
@@ -118,8 +130,8 @@ public final class OutlierDetector {
     }
 
     /**
-     * The interval timer, Envoy's {@code onIntervalTimer}: returns hosts whose time is up and swaps every
-     * host's buckets; runs success rate and failure percentage for external, then local, origin; then decays
+     * The interval timer, Envoy's {@code onIntervalTimer}: clears degraded hosts and returns ejected hosts whose time
+     * is up and swaps every host's buckets; runs success rate and failure percentage for external, then local, origin; then decays
      * the multiplier of hosts back for at least one interval. Before Envoy 1.28 (pull 29711)
      * {@code checkHostForUneject} instead decremented the multiplier at the start of every tick for every host not
      * ejected at that moment, however recently it had returned.
@@ -133,6 +145,10 @@ public final class OutlierDetector {
                 }
             } else if (policy.isDue(host, nowNanos)) {
                 uneject(host, nowNanos, UnejectReason.EJECTION_TIME_ELAPSED);
+            }
+            // checkHostForUndegrade runs right after checkHostForUneject, host by host
+            if (host.isDegraded() && policy.isDegradationDue(host, nowNanos)) {
+                undegrade(host, nowNanos);
             }
             host.swapBuckets();
         }
@@ -149,8 +165,41 @@ public final class OutlierDetector {
         if (!decayFirst) {
             for (HostMonitor host : hosts) {
                 host.decayMultiplier(nowNanos, config.intervalNanos());
+                host.decayDegradationMultiplier(nowNanos, config.intervalNanos());
             }
         }
+    }
+
+    /**
+     * A 2xx response with {@code x-envoy-degraded} under {@code detect_degraded_hosts} (Envoy 1.38, envoyproxy/envoy
+     * pull 41852), Envoy's {@code DetectorImpl::setHostDegradedMainThread}: a host not degraded yet is marked, with
+     * no cap and no enforcing draw, and counted in {@code ejections_detected_degradation}; it stays in rotation and
+     * out of {@code ejections_active}. The jitter is drawn again and stored in the host's one jitter, which its
+     * ejection shares ({@code setJitter}); its own multiplier ({@code degradeTimeBackoff}) grows as an ejection's
+     * does. An ejected host is marked too (it only gets traffic in panic); ejection keeps priority in the balancer,
+     * where an ejected host is unhealthy whatever else it is.
+     */
+    void onDegradedResponse(HostMonitor host, long nowNanos) {
+        if (host.isRemoved() || host.isDegraded()) {
+            return;
+        }
+        stats.incDetectedDegradation();
+        EjectionTime time = policy.ejectionTime(host.degradationMultiplier());
+        host.markDegraded(nowNanos, time.multiplier(), time.jitterNanos());
+        listener.onDegradation(new DegradationEvent(nowNanos, host.name(), true, host.numDegradations(),
+                time.multiplier(), time.durationNanos(), host.numEjections()));
+    }
+
+    /**
+     * At a tick, a degraded host whose time is up is cleared, Envoy's {@code checkHostForUndegrade}:
+     * {@code min(base * degradeTimeBackoff, max) + jitter <= now - lastDegradedTime}. An active health check never
+     * clears it.
+     */
+    private void undegrade(HostMonitor host, long nowNanos) {
+        long degradedFor = nowNanos - host.lastDegradedNanos();
+        host.markUndegraded(nowNanos);
+        listener.onDegradation(new DegradationEvent(nowNanos, host.name(), false, host.numDegradations(),
+                host.degradationMultiplier(), degradedFor, host.numEjections()));
     }
 
     /**

@@ -38,8 +38,8 @@ public enum OutlierSetting {
     MAX_EJECTION_TIME_JITTER(Kind.DURATION, 0, "random extra ejection time, up to this much"),
     SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST(Kind.BOOLEAN, 1, "a passing active health check returns an ejected host"),
     ALWAYS_EJECT_ONE_HOST(Kind.BOOLEAN, 0, "eject one host even when the percentage cap admits none"),
-    DETECT_DEGRADED_HOSTS(Kind.BOOLEAN, 0, "mark a host answering with x-envoy-degraded as degraded (Envoy 1.38; no "
-            + "simulated response carries the header)");
+    DETECT_DEGRADED_HOSTS(Kind.BOOLEAN, 0, "mark a host answering 2xx with x-envoy-degraded as degraded (Envoy 1.38): "
+            + "deprioritized, not ejected, cleared with its own backoff");
 
     /**
      * Whether this field is newer than the bundled Envoy API (envoy api 1.0.49): it is written out (scenario JSON, Envoy

@@ -9,7 +9,8 @@ import java.util.Map;
  * {@code ejections_detected_*} and {@code ejections_enforced_*} per type, and the deprecated
  * {@code ejections_total}, {@code ejections_consecutive_5xx} and {@code ejections_success_rate}, counted
  * exactly where {@code outlier_detection_impl.cc} counts them; from Envoy 1.38 also {@code
- * ejections_detected_degradation} (always 0 here: no simulated response is flagged degraded).
+ * ejections_detected_degradation}, one for each time {@code detect_degraded_hosts} marks a host degraded (envoyproxy/envoy
+ * pull 41852); a degraded host is not ejected and never counts in {@code ejections_active}.
  */
 public final class OutlierStats {
     private static final EjectionType[] TYPES = EjectionType.values();
@@ -46,6 +47,10 @@ public final class OutlierStats {
     void incDeprecatedTotal() { ejectionsTotal++; }
     void incDeprecatedConsecutive5xx() { ejectionsConsecutive5xx++; }
     void incDeprecatedSuccessRate() { ejectionsSuccessRate++; }
+    void incDetectedDegradation() { ejectionsDetectedDegradation++; }
+
+    /** Times a host was marked degraded ({@code ejections_detected_degradation}, Envoy 1.38). */
+    public long ejectionsDetectedDegradation() { return ejectionsDetectedDegradation; }
 
     public long ejectionsActive() { return ejectionsActive; }
     public long ejectionsOverflow() { return ejectionsOverflow; }
@@ -73,8 +78,7 @@ public final class OutlierStats {
             m.put("ejections_enforced_" + t.statSuffix(), enforced[t.ordinal()]);
         }
         if (degradationCounter) {
-            // Envoy 1.38's detect_degraded_hosts counts a host marked degraded; no simulated response carries
-            // x-envoy-degraded, so it stays 0
+            // Envoy 1.38's detect_degraded_hosts counts each host it marks degraded
             m.put("ejections_detected_degradation", ejectionsDetectedDegradation);
         }
         m.put("ejections_total", ejectionsTotal);

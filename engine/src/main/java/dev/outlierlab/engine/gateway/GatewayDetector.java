@@ -2,9 +2,11 @@ package dev.outlierlab.engine.gateway;
 
 import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EndpointEjections;
+import dev.outlierlab.engine.EndpointSlots;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.stage.StageMode;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,13 +22,11 @@ public final class GatewayDetector implements Detector {
     private final GatewayConfig config;
     private final int process;
     private final GatewayListener listener;
-    private final List<EjectionListener> ejectionListeners = new ArrayList<>();
+    /** Names, ejections (since when, how many), the version and the ejection listeners. */
+    private final EndpointEjections ejections;
     // Replaced only by addEndpoint and removeEndpoint (membership changes), never on the attempt path.
-    private String[] names;
     private EndpointWindow[] windows;
     private long[] consecutive;
-    private boolean[] ejected;
-    private long[] ejectedAtNanos;
     private long[] returnAtNanos;
     private double[] peerRates;
     private final GatewayAction ejectAction;
@@ -43,9 +43,6 @@ public final class GatewayDetector implements Detector {
      */
     private long windowsCurrentUntilNanos = Long.MIN_VALUE;
     private long nextReturnNanos = NEVER;
-    private int ejectedCount;
-    /** Changes at every ejection, return and membership change: {@link #ejectionVersion}. */
-    private long ejectionVersion;
     private long belowMinStdev;
     /** The optional cap (not in seed 004): 100 lets every endpoint be ejected, as the spec does. */
     private int maxEjectionPercent = 100;
@@ -57,16 +54,14 @@ public final class GatewayDetector implements Detector {
         }
         this.config = config;
         this.process = process;
-        this.names = endpoints.toArray(new String[0]);
+        this.ejections = new EndpointEjections(endpoints);
         this.listener = listener;
-        int n = names.length;
+        int n = endpoints.size();
         this.windows = new EndpointWindow[n];
         for (int i = 0; i < n; i++) {
             windows[i] = new EndpointWindow(config.bucketNanos(), config.buckets());
         }
         this.consecutive = new long[n];
-        this.ejected = new boolean[n];
-        this.ejectedAtNanos = new long[n];
         this.returnAtNanos = new long[n];
         this.peerRates = new double[n];
         this.ejectAction = config.mode() == StageMode.SHADOW ? GatewayAction.WOULD_EJECT : GatewayAction.EJECT;
@@ -88,12 +83,12 @@ public final class GatewayDetector implements Detector {
     }
 
     public String endpointName(int endpoint) {
-        return names[endpoint];
+        return ejections.name(endpoint);
     }
 
     @Override
     public void addEjectionListener(EjectionListener l) {
-        ejectionListeners.add(l);
+        ejections.addListener(l);
     }
 
     /**
@@ -111,7 +106,7 @@ public final class GatewayDetector implements Detector {
         EndpointWindow own = windows[endpoint];
         own.record(nowNanos, false);
         consecutive[endpoint] = 0;
-        if (ejected[endpoint] || own.failures() == 0 || own.attempts() < minRequests) {
+        if (ejections.isEjected(endpoint) || own.failures() == 0 || own.attempts() < minRequests) {
             return; // see judgeSuccessRate: none of these is judged
         }
         judgeSuccessRate(endpoint, nowNanos);
@@ -127,7 +122,7 @@ public final class GatewayDetector implements Detector {
         boolean failed = Outcome.isFailure(outcome);
         windows[endpoint].record(nowNanos, failed);
         consecutive[endpoint] = failed ? consecutive[endpoint] + 1 : 0;
-        if (ejected[endpoint]) {
+        if (ejections.isEjected(endpoint)) {
             return;
         }
         if (trip > 0 && consecutive[endpoint] >= trip) {
@@ -169,8 +164,8 @@ public final class GatewayDetector implements Detector {
         int peers = 0;
         int scored = 0;
         double sum = 0;
-        for (int i = 0; i < names.length; i++) {
-            if (ejected[i]) {
+        for (int i = 0, n = ejections.size(); i < n; i++) {
+            if (ejections.isEjected(i)) {
                 continue;
             }
             EndpointWindow w = windows[i];
@@ -218,8 +213,8 @@ public final class GatewayDetector implements Detector {
      * once per bucket, since within a bucket advancing a window a second time does nothing.
      */
     private void advanceWindows(long nowNanos) {
-        for (int i = 0; i < names.length; i++) {
-            if (!ejected[i]) {
+        for (int i = 0, n = ejections.size(); i < n; i++) {
+            if (!ejections.isEjected(i)) {
                 windows[i].advance(nowNanos);
             }
         }
@@ -227,22 +222,18 @@ public final class GatewayDetector implements Detector {
     }
 
     private void eject(int endpoint, long nowNanos, EjectionReason reason, GatewayEvidence evidence) {
-        if (maxEjectionPercent < 100 && (long) (ejectedCount + 1) * 100 > (long) maxEjectionPercent * names.length) {
+        if (maxEjectionPercent < 100
+                && (long) (ejections.ejectedCount() + 1) * 100 > (long) maxEjectionPercent * ejections.size()) {
             capRefusals++;
             return;
         }
-        ejected[endpoint] = true;
-        ejectedCount++;
-        ejectionVersion++;
-        ejectedAtNanos[endpoint] = nowNanos;
+        ejections.eject(endpoint, nowNanos);
         long returnAt = nowNanos + config.ejectionTimeNanos();
         returnAtNanos[endpoint] = returnAt;
         nextReturnNanos = Math.min(nextReturnNanos, returnAt);
-        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, names[endpoint], ejectAction, reason,
+        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, ejections.name(endpoint), ejectAction, reason,
                 evidence, returnAt, 0));
-        for (EjectionListener l : ejectionListeners) {
-            l.onEjected(endpoint, nowNanos);
-        }
+        ejections.tellEjected(endpoint, nowNanos);
     }
 
     /** The earliest time an ejected endpoint may return, or {@link #NEVER}. */
@@ -258,8 +249,8 @@ public final class GatewayDetector implements Detector {
             return;
         }
         long next = NEVER;
-        for (int i = 0; i < names.length; i++) {
-            if (!ejected[i]) {
+        for (int i = 0, n = ejections.size(); i < n; i++) {
+            if (!ejections.isEjected(i)) {
                 continue;
             }
             if (returnAtNanos[i] <= nowNanos) {
@@ -272,17 +263,13 @@ public final class GatewayDetector implements Detector {
     }
 
     private void returnToRotation(int endpoint, long nowNanos) {
-        ejected[endpoint] = false;
-        ejectedCount--;
-        ejectionVersion++;
+        ejections.returnToRotation(endpoint);
         windows[endpoint].clear();
         windowsCurrentUntilNanos = Long.MIN_VALUE; // a returning window was not advanced while it was out
         consecutive[endpoint] = 0;
-        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, names[endpoint], GatewayAction.RETURN, null,
-                null, returnAtNanos[endpoint], nowNanos - ejectedAtNanos[endpoint]));
-        for (EjectionListener l : ejectionListeners) {
-            l.onReturned(endpoint, nowNanos);
-        }
+        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, ejections.name(endpoint), GatewayAction.RETURN,
+                null, null, returnAtNanos[endpoint], nowNanos - ejections.ejectedAtNanos(endpoint)));
+        ejections.tellReturned(endpoint, nowNanos);
     }
 
     /**
@@ -291,16 +278,11 @@ public final class GatewayDetector implements Detector {
      * membership; this is what Envoy's detector does when a host is added (a fresh host monitor).
      */
     public int addEndpoint(String name) {
-        ejectionVersion++;
-        int n = names.length;
-        names = java.util.Arrays.copyOf(names, n + 1);
-        names[n] = name;
-        windows = java.util.Arrays.copyOf(windows, n + 1);
+        int n = ejections.add(name);
+        windows = Arrays.copyOf(windows, n + 1);
         windows[n] = new EndpointWindow(config.bucketNanos(), config.buckets());
-        consecutive = java.util.Arrays.copyOf(consecutive, n + 1);
-        ejected = java.util.Arrays.copyOf(ejected, n + 1);
-        ejectedAtNanos = java.util.Arrays.copyOf(ejectedAtNanos, n + 1);
-        returnAtNanos = java.util.Arrays.copyOf(returnAtNanos, n + 1);
+        consecutive = Arrays.copyOf(consecutive, n + 1);
+        returnAtNanos = Arrays.copyOf(returnAtNanos, n + 1);
         peerRates = new double[n + 1];
         windowsCurrentUntilNanos = Long.MIN_VALUE; // the new window has not been advanced with the others
         return n;
@@ -313,39 +295,17 @@ public final class GatewayDetector implements Detector {
      * logged). The last endpoint may be removed too.
      */
     public void removeEndpoint(int endpoint) {
-        ejectionVersion++;
-        if (ejected[endpoint]) {
-            ejectedCount--;
-        }
-        names = without(names, endpoint, new String[names.length - 1]);
-        windows = without(windows, endpoint, new EndpointWindow[windows.length - 1]);
-        consecutive = without(consecutive, endpoint);
-        ejectedAtNanos = without(ejectedAtNanos, endpoint);
-        returnAtNanos = without(returnAtNanos, endpoint);
-        boolean[] keptEjected = new boolean[ejected.length - 1];
-        System.arraycopy(ejected, 0, keptEjected, 0, endpoint);
-        System.arraycopy(ejected, endpoint + 1, keptEjected, endpoint, keptEjected.length - endpoint);
-        ejected = keptEjected;
-        peerRates = new double[names.length];
+        ejections.remove(endpoint);
+        windows = EndpointSlots.without(windows, endpoint, new EndpointWindow[windows.length - 1]);
+        consecutive = EndpointSlots.without(consecutive, endpoint);
+        returnAtNanos = EndpointSlots.without(returnAtNanos, endpoint);
+        peerRates = new double[ejections.size()];
         windowsCurrentUntilNanos = Long.MIN_VALUE;
-    }
-
-    private static <T> T[] without(T[] from, int index, T[] into) {
-        System.arraycopy(from, 0, into, 0, index);
-        System.arraycopy(from, index + 1, into, index, into.length - index);
-        return into;
-    }
-
-    private static long[] without(long[] from, int index) {
-        long[] into = new long[from.length - 1];
-        System.arraycopy(from, 0, into, 0, index);
-        System.arraycopy(from, index + 1, into, index, into.length - index);
-        return into;
     }
 
     @Override
     public int endpointCount() {
-        return names.length;
+        return ejections.size();
     }
 
     /**
@@ -369,22 +329,22 @@ public final class GatewayDetector implements Detector {
 
     @Override
     public boolean isEjected(int endpoint) {
-        return ejected[endpoint];
+        return ejections.isEjected(endpoint);
     }
 
     @Override
     public boolean anyEjected() {
-        return ejectedCount > 0;
+        return ejections.ejectedCount() > 0;
     }
 
     @Override
     public long ejectionVersion() {
-        return ejectionVersion;
+        return ejections.version();
     }
 
     /** Endpoints ejected now. */
     public int ejectedCount() {
-        return ejectedCount;
+        return ejections.ejectedCount();
     }
 
     /**
@@ -407,7 +367,7 @@ public final class GatewayDetector implements Detector {
 
     /** When the endpoint was last ejected (meaningful while ejected). */
     public long ejectedAtNanos(int endpoint) {
-        return ejectedAtNanos[endpoint];
+        return ejections.ejectedAtNanos(endpoint);
     }
 
     /** When the endpoint's current ejection ends (meaningful while ejected). */

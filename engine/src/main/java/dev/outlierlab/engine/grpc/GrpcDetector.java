@@ -2,6 +2,8 @@ package dev.outlierlab.engine.grpc;
 
 import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EndpointEjections;
+import dev.outlierlab.engine.EndpointSlots;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.CapRule;
@@ -16,7 +18,6 @@ import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -35,27 +36,23 @@ import java.util.List;
 public final class GrpcDetector implements Detector {
     private final GrpcOutlierConfig config;
     private final GrpcImplementation impl;
-    private String[] names;
     private final RandomSource random;
     private final DetectorListener listener;
-    private final List<EjectionListener> ejectionListeners = new ArrayList<>();
+    /** Names, ejections (since when, how many), the version and the ejection listeners. */
+    private final EndpointEjections ejections;
     private final long lastSweepNanos;
     private final boolean counting;
     private long[] activeSuccess;
     private long[] activeFailure;
     private long[] inactiveSuccess;
     private long[] inactiveFailure;
-    private boolean[] ejected;
-    private long[] ejectedAtNanos;
     private long[] multiplier;
     private long[] numEjections;
     private int[] candidates;
     private double[] rates;
     private long nextSweepNanos;
-    private int ejectedCount;
     /** grpc-go's {@code numEndpointsEjected}: raised at every ejection, a second one of the same endpoint included. */
     private long goEjectedCounter;
-    private long version;
     private long detectedSr;
     private long enforcedSr;
     private long detectedFp;
@@ -64,6 +61,7 @@ public final class GrpcDetector implements Detector {
     private long unenforced;
     private long returns;
     private long sweeps;
+    private final SweepReport report = new SweepReport();
 
     /**
      * @param endpoints      the endpoints in routing and evaluation order (grpc-java walks a hash map; the lab
@@ -77,18 +75,16 @@ public final class GrpcDetector implements Detector {
         }
         this.config = config;
         this.impl = config.implementation();
-        this.names = endpoints.toArray(new String[0]);
+        this.ejections = new EndpointEjections(endpoints);
         this.random = random;
         this.listener = listener;
         this.lastSweepNanos = lastSweepNanos;
         this.counting = config.enabled();
-        int n = names.length;
+        int n = endpoints.size();
         activeSuccess = new long[n];
         activeFailure = new long[n];
         inactiveSuccess = new long[n];
         inactiveFailure = new long[n];
-        ejected = new boolean[n];
-        ejectedAtNanos = new long[n];
         multiplier = new long[n];
         numEjections = new long[n];
         candidates = new int[n];
@@ -101,12 +97,12 @@ public final class GrpcDetector implements Detector {
     }
 
     public String endpointName(int endpoint) {
-        return names[endpoint];
+        return ejections.name(endpoint);
     }
 
     @Override
     public void addEjectionListener(EjectionListener l) {
-        ejectionListeners.add(l);
+        ejections.addListener(l);
     }
 
     /** Counts one finished call; sweeps due at {@code nowNanos} run first. Connect signals are not calls. */
@@ -144,22 +140,27 @@ public final class GrpcDetector implements Detector {
     /** One run of grpc-java's {@code DetectionTimer} at {@code t}. */
     private void sweep(long t) {
         sweeps++;
-        for (int i = 0; i < names.length; i++) {
+        int n = ejections.size();
+        for (int i = 0; i < n; i++) {
             inactiveSuccess[i] = activeSuccess[i];
             inactiveFailure[i] = activeFailure[i];
             activeSuccess[i] = 0;
             activeFailure[i] = 0;
         }
+        report.reset();
         if (config.successRate() != null) {
             successRate(t, config.successRate());
         }
         if (config.failurePercentage() != null) {
             failurePercentage(t, config.failurePercentage());
         }
-        for (int i = 0; i < names.length; i++) {
-            if (!ejected[i]) {
+        if (listener.wantsIntervals()) {
+            listener.onInterval(report.evaluation(t, ejections, inactiveSuccess, inactiveFailure));
+        }
+        for (int i = 0; i < n; i++) {
+            if (!ejections.isEjected(i)) {
                 multiplier[i] = multiplier[i] == 0 ? 0 : multiplier[i] - 1;
-            } else if (t > ejectedAtNanos[i] + config.ejectionNanos(multiplier[i])) {
+            } else if (t > ejections.ejectedAtNanos(i) + config.ejectionNanos(multiplier[i])) {
                 uneject(i, t);
             }
         }
@@ -168,7 +169,7 @@ public final class GrpcDetector implements Detector {
     /** The endpoints with at least {@code volume} calls in the judged interval (C-core: and at least one). */
     private int withVolume(long volume) {
         int count = 0;
-        for (int i = 0; i < names.length; i++) {
+        for (int i = 0, n = ejections.size(); i < n; i++) {
             long v = inactiveSuccess[i] + inactiveFailure[i];
             if (v >= volume && (impl != GrpcImplementation.CORE || v > 0)) {
                 candidates[count++] = i;
@@ -202,6 +203,7 @@ public final class GrpcDetector implements Detector {
         // grpc-java divides the factor in float (stdevFactor / 1000f); grpc-go and C-core in double.
         double factor = impl == GrpcImplementation.JAVA ? (double) (sr.stdevFactor() / 1000f) : sr.stdevFactor() / 1000.0;
         double required = mean - stdev * factor;
+        report.successRate(mean * 100 / scale, stdev * 100 / scale, required * 100 / scale);
         for (int k = 0; k < count; k++) {
             if (rates[k] < required) {
                 int i = candidates[k];
@@ -219,14 +221,15 @@ public final class GrpcDetector implements Detector {
         if (count == 0 || count < fp.minimumHosts()) {
             return;
         }
+        report.failurePercentageRan();
         for (int k = 0; k < count; k++) {
             int i = candidates[k];
-            if (impl == GrpcImplementation.CORE && ejected[i]) {
+            if (impl == GrpcImplementation.CORE && ejections.isEjected(i)) {
                 continue; // C-core: "make sure success rate algorithm didn't already eject this backend"
             }
             long volume = inactiveSuccess[i] + inactiveFailure[i];
-            double percent = EndpointArrays.failurePercent(impl, inactiveSuccess[i], inactiveFailure[i]);
-            boolean outlier = EndpointArrays.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
+            double percent = FailurePercentages.failurePercent(impl, inactiveSuccess[i], inactiveFailure[i]);
+            boolean outlier = FailurePercentages.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
             if (outlier) {
                 detectedFp++;
                 offer(i, t, EjectionType.FAILURE_PERCENTAGE,
@@ -237,7 +240,8 @@ public final class GrpcDetector implements Detector {
 
     /** The cap and the enforcement draw, in the implementation's order, then the ejection. */
     private void offer(int endpoint, long t, EjectionType type, DetectionEvidence evidence, int enforcing) {
-        int hosts = names.length;
+        int hosts = ejections.size();
+        int ejectedCount = ejections.ejectedCount();
         int max = config.maxEjectionPercent();
         double percent;
         boolean allowed;
@@ -263,16 +267,16 @@ public final class GrpcDetector implements Detector {
         CapCheck cap = new CapCheck(ejectedCount, hosts, percent, max, impl == GrpcImplementation.CORE, allowed,
                 CapRule.ACTIVE_BELOW_MAX);
         Enforcement enforcement = new Enforcement(enforcing, key, enforced);
-        boolean already = ejected[endpoint];
+        boolean already = ejections.isEjected(endpoint);
         if (!allowed) {
             overflow++;
-            emit(new OutlierEvent(t, names[endpoint], EventAction.OVERFLOW, type, evidence, cap, null, null, null, 0,
+            emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.OVERFLOW, type, evidence, cap, null, null, null, 0,
                     numEjections[endpoint], already, null));
             return;
         }
         if (!enforced) {
             unenforced++;
-            emit(new OutlierEvent(t, names[endpoint], EventAction.UNENFORCED, type, evidence, cap, enforcement, null,
+            emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.UNENFORCED, type, evidence, cap, enforcement, null,
                     null, 0, numEjections[endpoint], already, null));
             return;
         }
@@ -286,37 +290,27 @@ public final class GrpcDetector implements Detector {
 
     private void eject(int endpoint, long t, EjectionType type, DetectionEvidence evidence, CapCheck cap,
             Enforcement enforcement, boolean already) {
-        if (!already) {
-            ejected[endpoint] = true;
-            ejectedCount++;
-            version++;
-        }
+        ejections.eject(endpoint, t);
         goEjectedCounter++;
-        ejectedAtNanos[endpoint] = t;
         multiplier[endpoint]++;
         numEjections[endpoint]++;
         EjectionTime time = new EjectionTime(multiplier[endpoint], config.baseEjectionTimeNanos(),
                 config.maxEjectionTimeNanos(), 0, config.ejectionNanos(multiplier[endpoint]));
-        emit(new OutlierEvent(t, names[endpoint], EventAction.EJECT, type, evidence, cap, enforcement, time, null, 0,
+        emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.EJECT, type, evidence, cap, enforcement, time, null, 0,
                 numEjections[endpoint], already, null));
         if (!already) {
-            for (EjectionListener l : ejectionListeners) {
-                l.onEjected(endpoint, t);
-            }
+            ejections.tellEjected(endpoint, t);
         }
     }
 
     private void uneject(int endpoint, long t) {
-        ejected[endpoint] = false;
-        ejectedCount--;
+        ejections.returnToRotation(endpoint);
         goEjectedCounter--;
-        version++;
         returns++;
-        emit(new OutlierEvent(t, names[endpoint], EventAction.UNEJECT, null, null, null, null, null,
-                UnejectReason.EJECTION_TIME_ELAPSED, t - ejectedAtNanos[endpoint], numEjections[endpoint], false, null));
-        for (EjectionListener l : ejectionListeners) {
-            l.onReturned(endpoint, t);
-        }
+        emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.UNEJECT, null, null, null, null, null,
+                UnejectReason.EJECTION_TIME_ELAPSED, t - ejections.ejectedAtNanos(endpoint), numEjections[endpoint], false,
+                null));
+        ejections.tellReturned(endpoint, t);
     }
 
     private void emit(OutlierEvent event) {
@@ -325,22 +319,22 @@ public final class GrpcDetector implements Detector {
 
     @Override
     public int endpointCount() {
-        return names.length;
+        return ejections.size();
     }
 
     @Override
     public boolean isEjected(int endpoint) {
-        return ejected[endpoint];
+        return ejections.isEjected(endpoint);
     }
 
     @Override
     public boolean anyEjected() {
-        return ejectedCount > 0;
+        return ejections.ejectedCount() > 0;
     }
 
     @Override
     public long ejectionVersion() {
-        return version;
+        return ejections.version();
     }
 
     /** The endpoint's ejection multiplier now. */
@@ -353,20 +347,15 @@ public final class GrpcDetector implements Detector {
      * puts a new tracker for a new address ({@code EndpointTrackerMap.putNewTrackers}); returns its index.
      */
     public int addEndpoint(String name) {
-        int n = names.length;
-        names = Arrays.copyOf(names, n + 1);
-        names[n] = name;
+        int n = ejections.add(name);
         activeSuccess = Arrays.copyOf(activeSuccess, n + 1);
         activeFailure = Arrays.copyOf(activeFailure, n + 1);
         inactiveSuccess = Arrays.copyOf(inactiveSuccess, n + 1);
         inactiveFailure = Arrays.copyOf(inactiveFailure, n + 1);
-        ejected = Arrays.copyOf(ejected, n + 1);
-        ejectedAtNanos = Arrays.copyOf(ejectedAtNanos, n + 1);
         multiplier = Arrays.copyOf(multiplier, n + 1);
         numEjections = Arrays.copyOf(numEjections, n + 1);
         candidates = new int[n + 1];
         rates = new double[n + 1];
-        version++;
         return n;
     }
 
@@ -376,22 +365,13 @@ public final class GrpcDetector implements Detector {
      * ejected endpoints is not lowered (its {@code UpdateClientConnState} only deletes the entry).
      */
     public void removeEndpoint(int endpoint) {
-        if (ejected[endpoint]) {
-            ejectedCount--;
-        }
-        names = EndpointArrays.without(names, endpoint);
-        activeSuccess = EndpointArrays.without(activeSuccess, endpoint);
-        activeFailure = EndpointArrays.without(activeFailure, endpoint);
-        inactiveSuccess = EndpointArrays.without(inactiveSuccess, endpoint);
-        inactiveFailure = EndpointArrays.without(inactiveFailure, endpoint);
-        ejectedAtNanos = EndpointArrays.without(ejectedAtNanos, endpoint);
-        multiplier = EndpointArrays.without(multiplier, endpoint);
-        numEjections = EndpointArrays.without(numEjections, endpoint);
-        boolean[] kept = new boolean[ejected.length - 1];
-        System.arraycopy(ejected, 0, kept, 0, endpoint);
-        System.arraycopy(ejected, endpoint + 1, kept, endpoint, kept.length - endpoint);
-        ejected = kept;
-        version++;
+        ejections.remove(endpoint);
+        activeSuccess = EndpointSlots.without(activeSuccess, endpoint);
+        activeFailure = EndpointSlots.without(activeFailure, endpoint);
+        inactiveSuccess = EndpointSlots.without(inactiveSuccess, endpoint);
+        inactiveFailure = EndpointSlots.without(inactiveFailure, endpoint);
+        multiplier = EndpointSlots.without(multiplier, endpoint);
+        numEjections = EndpointSlots.without(numEjections, endpoint);
     }
 
     /** The endpoint's ejections so far (a double ejection counts twice). */
@@ -401,12 +381,12 @@ public final class GrpcDetector implements Detector {
 
     /** When the endpoint was last ejected (meaningful while ejected). */
     public long ejectedAtNanos(int endpoint) {
-        return ejectedAtNanos[endpoint];
+        return ejections.ejectedAtNanos(endpoint);
     }
 
     /** What was counted so far. */
     public GrpcStats stats() {
         return new GrpcStats(detectedSr, enforcedSr, detectedFp, enforcedFp, overflow, unenforced, returns, sweeps,
-                ejectedCount);
+                ejections.ejectedCount());
     }
 }

@@ -156,6 +156,11 @@ public final class EventLogReader {
                     + "1677-09-21 to 2262-04-11");
         }
         String typeName = typeNode == null || typeNode.isNull() ? "" : typeNode.asText();
+        if (typeName.equals("DEGRADED") && ev.getAction() == Action.EJECT) {
+            // Envoy 1.38's detect_degraded_hosts logs a degradation as logEject(host, DEGRADED, true)
+            throw new BadLine("type DEGRADED is a host marked degraded (detect_degraded_hosts, Envoy 1.38), which "
+                    + "stays in rotation: not an ejection, not replayed");
+        }
         EnvoyEvent.Kind kind;
         EjectionType type = null;
         if (ev.getAction() == Action.UNEJECT) {

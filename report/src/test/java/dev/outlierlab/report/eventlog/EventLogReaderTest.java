@@ -60,6 +60,19 @@ class EventLogReaderTest {
     }
 
     @Test
+    void aDegradationLineOfOnePointThirtyEightIsNotTakenForAnEjection() {
+        // setHostDegradedMainThread logs logEject(host, DEGRADED, true): the host stayed in rotation
+        EventLogReader.EventLog log = read("""
+                {"type":"DEGRADED","timestamp":"2026-01-01T00:00:30Z","cluster_name":"c","upstream_url":"h:1","action":"EJECT","num_ejections":0,"enforced":true,"eject_consecutive_event":{}}
+                {"type":"CONSECUTIVE_5XX","timestamp":"2026-01-01T00:01:00Z","cluster_name":"c","upstream_url":"h:1","action":"UNEJECT","num_ejections":0,"enforced":false}
+                """);
+        assertThat(log.events()).hasSize(1);
+        assertThat(log.events().get(0).kind()).isEqualTo(EnvoyEvent.Kind.UNEJECT);
+        assertThat(log.bad()).isEqualTo(1);
+        assertThat(log.firstBad().get(0).why()).contains("type DEGRADED", "not an ejection");
+    }
+
+    @Test
     void badLinesAreCountedAndTheFirstTenKeptWithTheirLineNumbers() {
         String good = "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
         List<String> lines = new ArrayList<>(List.of(

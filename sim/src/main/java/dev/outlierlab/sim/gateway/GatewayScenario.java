@@ -54,9 +54,17 @@ public record GatewayScenario(
 
     /** The lab's default scenario (six hosts, host-0 failing 33 % from 30 s to 240 s) under the gateway's defaults. */
     public static GatewayScenario defaults() {
-        Scenario envoy = Scenario.defaults();
-        return new GatewayScenario(envoy.name(), envoy.durationNanos(), envoy.seed(), envoy.cluster().hosts(),
-                envoy.traffic(), envoy.faults(), GatewayConfig.defaults(), RoutingConfig.defaults());
+        return withDefaultsOver(Scenario.defaults());
+    }
+
+    /**
+     * A lab scenario's name, duration, seed, hosts, traffic and faults under the gateway's defaults (one process):
+     * the gateway column of a comparison of profiles on the same traffic. Throws {@code InvalidConfigException}
+     * when its faults do not fit the gateway profile.
+     */
+    public static GatewayScenario withDefaultsOver(Scenario s) {
+        return new GatewayScenario(s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(),
+                GatewayConfig.defaults(), RoutingConfig.defaults());
     }
 
     /** The number of requests: those with {@code floor(i * 1e9 / rps) < duration}. */

@@ -34,7 +34,7 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
             FaultPattern p = flips(f) ? other(f.pattern()) : f.pattern();
             any |= p != f.pattern();
             faults.add(new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(), f.result(),
-                    f.healthCheckFailure(), p, f.burstLengthMilli()));
+                    f.healthCheckFailure(), p, f.burstLengthMilli(), f.degraded()));
         }
         return any ? new Scenario(s.name(), s.durationNanos(), s.seed(), s.cluster(), s.traffic(), faults,
                 s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load()) : null;

@@ -12,7 +12,9 @@ import java.util.List;
  * or, when {@code result} is set, as that local-origin result (a timeout, a reset, ...), reported as Envoy's
  * HTTP router reports it ({@link FaultResult}). With a
  * {@code healthCheckFailure} the hosts also fail active health checks during the window, in that way (null: they
- * pass).
+ * pass). A {@code degraded} fault fails nothing: the requests it picks are answered 200 with the
+ * {@code x-envoy-degraded} header, which Envoy 1.38's {@code detect_degraded_hosts} reads (it takes no result and no
+ * health-check failure).
  */
 public record FaultSpec(
         List<String> hosts,
@@ -23,7 +25,8 @@ public record FaultSpec(
         FaultResult result,
         HealthCheckFailure healthCheckFailure,
         FaultPattern pattern,
-        long burstLengthMilli) {
+        long burstLengthMilli,
+        boolean degraded) {
 
     public static final long PPM = 1_000_000L;
     /** The mean burst length when a scenario does not give one: 5 failures. */
@@ -39,6 +42,13 @@ public record FaultSpec(
             RequestResult result, boolean failsHealthCheck) {
         this(hosts, startNanos, endNanos, errorRatePpm, status, FaultResult.of(result),
                 failsHealthCheck ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, DEFAULT_BURST_LENGTH_MILLI);
+    }
+
+    /** A fault that fails the requests it picks (not {@link #degraded}). */
+    public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
+            FaultResult result, HealthCheckFailure healthCheckFailure, FaultPattern pattern, long burstLengthMilli) {
+        this(hosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure, pattern, burstLengthMilli,
+                false);
     }
 
     /** Whether the hosts fail active health checks during the window. */
@@ -62,6 +72,14 @@ public record FaultSpec(
         if (errorRatePpm < 0 || errorRatePpm > PPM) {
             throw new InvalidConfigException("faults[].error_rate", Double.toString(errorRatePpm / 10_000.0),
                     "a percentage from 0 to 100 with at most 4 decimals");
+        }
+        if (degraded && result != null) {
+            throw new InvalidConfigException("faults[].result", result.traceName(),
+                    "nothing with kind: degraded (its requests are answered 200 with x-envoy-degraded); remove it");
+        }
+        if (degraded && healthCheckFailure != null) {
+            throw new InvalidConfigException("faults[].fails_health_check", healthCheckFailure.scenarioName(),
+                    "false with kind: degraded (its hosts pass active health checks)");
         }
         if (status < 500 || status > 599) {
             throw new InvalidConfigException("faults[].status", Integer.toString(status), "an HTTP status from 500 to 599");
@@ -95,7 +113,7 @@ public record FaultSpec(
     /** The same fault on other hosts. */
     public FaultSpec withHosts(List<String> otherHosts) {
         return new FaultSpec(otherHosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure,
-                pattern, burstLengthMilli);
+                pattern, burstLengthMilli, degraded);
     }
 
     /** The mean burst length in failures, for display. */

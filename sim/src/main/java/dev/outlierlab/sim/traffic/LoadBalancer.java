@@ -1,6 +1,7 @@
 package dev.outlierlab.sim.traffic;
 
 import dev.outlierlab.engine.envoy.PanicRule;
+import dev.outlierlab.engine.envoy.PriorityLoad;
 
 /**
  * Round-robin over the hosts in rotation, with Envoy's panic mode (spec sections 3 and 4). A host is out of
@@ -8,13 +9,26 @@ import dev.outlierlab.engine.envoy.PanicRule;
  * (never while 140 % of the healthy share reaches 100 %, else while {@code 100.0 * healthy / hosts <
  * panic_threshold}), and then every host is eligible. Request {@code i} goes
  * to {@code eligible[i mod eligible.size]}. The eligible list is rebuilt only when a host changes state.
+ *
+ * <p>A host outlier detection marks degraded ({@code detect_degraded_hosts}, Envoy 1.38) stays in rotation at a lower
+ * priority: out of panic, the healthy hosts take {@link PriorityLoad}'s healthy share and the degraded ones the rest,
+ * request {@code i} going to the degraded hosts when {@code i mod 100} is at or above the healthy percentage (Envoy
+ * draws a random hash there); each group is then walked round-robin. Degraded hosts count toward the panic rule as
+ * Envoy's {@code isHostSetInPanic} counts them. While no host is degraded nothing changes.
  */
 public final class LoadBalancer {
     private final boolean[] ejected;
     private final boolean[] healthCheckFailed;
+    private final boolean[] degraded;
     private final PanicRule panicRule;
     private final int[] eligible;
+    private final int[] degradedEligible;
     private int eligibleCount;
+    private int degradedEligibleCount;
+    /** The healthy hosts' share in percent while degraded hosts take the rest (100: they take nothing). */
+    private int healthyPercent = 100;
+    private long healthyPicks;
+    private long degradedPicks;
     private int ejectedCount;
     private boolean panic;
     private boolean dirty = true;
@@ -27,8 +41,41 @@ public final class LoadBalancer {
     public LoadBalancer(int hosts, double panicThresholdPercent) {
         this.ejected = new boolean[hosts];
         this.healthCheckFailed = new boolean[hosts];
+        this.degraded = new boolean[hosts];
         this.panicRule = PanicRule.of(panicThresholdPercent);
         this.eligible = new int[hosts];
+        this.degradedEligible = new int[hosts];
+    }
+
+    /** Marks or clears a host as degraded by outlier detection (Envoy's DEGRADED_OUTLIER_DETECTION flag). */
+    public void setDegraded(int host, boolean value) {
+        if (degraded[host] != value) {
+            degraded[host] = value;
+            dirty = true;
+        }
+    }
+
+    /** Whether degraded hosts take a share of the traffic now (out of panic, healthy hosts not enough). */
+    public boolean splitsByPriorityLoad() {
+        if (dirty) {
+            rebuild();
+        }
+        return healthyPercent < 100;
+    }
+
+    public boolean isDegraded(int host) {
+        return degraded[host];
+    }
+
+    /** Hosts flagged degraded and otherwise in rotation (Envoy's {@code membership_degraded}). */
+    public int degradedCount() {
+        int n = 0;
+        for (int h = 0; h < degraded.length; h++) {
+            if (degraded[h] && !ejected[h] && !healthCheckFailed[h]) {
+                n++;
+            }
+        }
+        return n;
     }
 
     public void setEjected(int host, boolean value) {
@@ -55,6 +102,9 @@ public final class LoadBalancer {
         if (dirty) {
             rebuild();
         }
+        if (healthyPercent < 100) {
+            return pickByPriorityLoad(i);
+        }
         if (eligibleCount == 0) {
             return -1;
         }
@@ -70,6 +120,15 @@ public final class LoadBalancer {
         lastCount = eligibleCount;
         lastSlot = slot;
         return eligible[slot];
+    }
+
+    /** Out of panic with degraded hosts in rotation: the healthy or the degraded group, by {@link PriorityLoad}. */
+    private int pickByPriorityLoad(long i) {
+        lastPick = Long.MIN_VALUE;
+        if (i % 100 < healthyPercent && eligibleCount > 0) {
+            return eligible[(int) (healthyPicks++ % eligibleCount)];
+        }
+        return degradedEligible[(int) (degradedPicks++ % degradedEligibleCount)];
     }
 
     public boolean inPanic() {
@@ -95,11 +154,11 @@ public final class LoadBalancer {
         return version;
     }
 
-    /** Hosts neither ejected nor failed by active health checking (Envoy's {@code membership_healthy}). */
+    /** Hosts neither ejected, failed by active health checking nor degraded (Envoy's {@code membership_healthy}). */
     public int healthyCount() {
         int healthy = 0;
         for (int h = 0; h < ejected.length; h++) {
-            if (!ejected[h] && !healthCheckFailed[h]) {
+            if (!ejected[h] && !healthCheckFailed[h] && !degraded[h]) {
                 healthy++;
             }
         }
@@ -126,18 +185,29 @@ public final class LoadBalancer {
     private void rebuild() {
         int hosts = ejected.length;
         int healthy = 0;
+        int inRotationDegraded = 0;
         for (int h = 0; h < hosts; h++) {
             if (!ejected[h] && !healthCheckFailed[h]) {
-                healthy++;
+                if (degraded[h]) {
+                    inRotationDegraded++;
+                } else {
+                    healthy++;
+                }
             }
         }
-        panic = panicRule.inPanic(healthy, hosts);
+        panic = panicRule.inPanic(healthy, inRotationDegraded, hosts);
         eligibleCount = 0;
+        degradedEligibleCount = 0;
         for (int h = 0; h < hosts; h++) {
-            if (panic || (!ejected[h] && !healthCheckFailed[h])) {
+            boolean inRotation = !ejected[h] && !healthCheckFailed[h];
+            if (panic || (inRotation && !degraded[h])) {
                 eligible[eligibleCount++] = h;
+            } else if (inRotation) {
+                degradedEligible[degradedEligibleCount++] = h;
             }
         }
+        healthyPercent = panic || degradedEligibleCount == 0 ? 100
+                : PriorityLoad.of(healthy, inRotationDegraded, hosts).healthyPercent();
         dirty = false;
         version++;
     }

@@ -38,7 +38,8 @@ public final class WeightedRoundRobin {
         if (balancer.version() != builtVersion) {
             rebuild(balancer);
         }
-        if (equalWeights || queue.isEmpty()) {
+        if (equalWeights || queue.isEmpty() || balancer.splitsByPriorityLoad()) {
+            // with degraded hosts taking a share, the lab splits by priority load and walks each group unweighted
             return balancer.pick(i);
         }
         Entry e = queue.poll();

@@ -16,4 +16,8 @@ public interface DetectorListener {
 
     default void onInterval(IntervalEvaluation evaluation) {
     }
+
+    /** A host marked degraded or cleared ({@code detect_degraded_hosts}, Envoy 1.38); ignored unless overridden. */
+    default void onDegradation(DegradationEvent event) {
+    }
 }

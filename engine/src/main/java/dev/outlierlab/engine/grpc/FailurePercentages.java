@@ -1,26 +1,12 @@
 package dev.outlierlab.engine.grpc;
 
 /**
- * Small pieces of {@link GrpcDetector}: removing an endpoint's slot from its per-endpoint arrays, and each gRPC
- * library's failure-percentage arithmetic (grpc-java {@code failureRate() > threshold / 100.0}, grpc-go
- * {@code failures / calls * 100 > threshold}, C-core {@code 100 - success% > threshold}), which differ in rounding.
+ * Each gRPC library's failure-percentage arithmetic for {@link GrpcDetector} (grpc-java
+ * {@code failureRate() > threshold / 100.0}, grpc-go {@code failures / calls * 100 > threshold}, C-core
+ * {@code 100 - success% > threshold}), which differ in rounding.
  */
-final class EndpointArrays {
-    private EndpointArrays() {
-    }
-
-    static long[] without(long[] from, int index) {
-        long[] into = new long[from.length - 1];
-        System.arraycopy(from, 0, into, 0, index);
-        System.arraycopy(from, index + 1, into, index, into.length - index);
-        return into;
-    }
-
-    static String[] without(String[] from, int index) {
-        String[] into = new String[from.length - 1];
-        System.arraycopy(from, 0, into, 0, index);
-        System.arraycopy(from, index + 1, into, index, into.length - index);
-        return into;
+final class FailurePercentages {
+    private FailurePercentages() {
     }
 
     /** The failure percentage as the implementation computes it (for the test and for reports). */

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
  * scenario's duration, seed, traffic and faults still apply.
  */
 public final class ClusterSourceOptions {
-    @Option(names = "--envoy", paramLabel = "FILE",
+    // arity 0..1 so that a bare --envoy (export's old format flag) reaches the command and its message
+    @Option(names = "--envoy", paramLabel = "FILE", arity = "0..1", fallbackValue = "",
             description = {"Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
                 "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."})
     Path envoy;
@@ -30,7 +31,9 @@ public final class ClusterSourceOptions {
     String cluster;
 
     @Option(names = "--hosts", paramLabel = "N",
-            description = "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy file's).")
+            description = {"Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
+                "file's). Without --envoy or --istio: the scenario's cluster.hosts (run, sweep,",
+                "export, tune)."})
     Integer hosts;
 
     @Option(names = "--port", paramLabel = "N",
@@ -48,10 +51,17 @@ public final class ClusterSourceOptions {
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
     String envoyClusterName;
 
-    /** Whether any of these options was given. */
+    /**
+     * Whether a configuration file or one of its choosers was given ({@code --hosts} alone is a scenario key for the
+     * commands that take {@link InputOptions}).
+     */
     public boolean isUsed() {
-        return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null
-                || controller != null;
+        return hasConfig() || cluster != null || port != null || subset != null || controller != null;
+    }
+
+    /** Whether {@code --envoy} or {@code --istio} was given. */
+    public boolean hasConfig() {
+        return envoy != null || istio != null;
     }
 
     /**
@@ -60,7 +70,15 @@ public final class ClusterSourceOptions {
      * silently replaced by it. Unchanged when no configuration is given.
      */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets) {
-        ScenarioReader.Loaded configured = apply(loaded);
+        return apply(loaded, sets, false);
+    }
+
+    /**
+     * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
+     * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
+     */
+    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets, boolean hostsInSets) {
+        ScenarioReader.Loaded configured = apply(loaded, hostsInSets);
         if (configured == loaded || sets.isEmpty()) {
             return configured;
         }
@@ -84,13 +102,22 @@ public final class ClusterSourceOptions {
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
+        return apply(loaded, false);
+    }
+
+    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets) {
+        if (envoy != null && envoy.toString().isEmpty()) {
+            throw new InputException("--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
+                    + " --envoy cluster.yaml");
+        }
         if (envoy != null && istio != null) {
             throw new InputException("--envoy and --istio: give one of them");
         }
         if (envoy == null && istio == null) {
-            if (cluster != null || hosts != null || port != null || subset != null || controller != null) {
-                throw new InputException("--cluster, --hosts, --port, --subset and --controller choose from a configuration file: "
-                        + "add --envoy FILE or --istio FILE (or set cluster.hosts with --set)");
+            if (cluster != null || (hosts != null && !hostsInSets) || port != null || subset != null || controller != null) {
+                throw new InputException((hostsInSets ? "--cluster, --port, --subset and --controller choose"
+                        : "--cluster, --hosts, --port, --subset and --controller choose") + " from a configuration file: "
+                        + "add --envoy FILE or --istio FILE" + (hostsInSets ? "" : " (or set cluster.hosts with --set)"));
             }
             return loaded;
         }

@@ -61,6 +61,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab tune --hosts 6 --rps 600",
             "  outlier-lab tune --hosts 6 --rps 600 --clients 50",
             "  outlier-lab tune --from destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab tune --istio destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab tune scenario.yaml --set traffic.clients=50",
             "  outlier-lab tune --hosts 6 --rps 600 --target kuma --format json",
             "  outlier-lab tune --hosts 6 --rps 600 --explain one-host-partial",
             "  outlier-lab tune --from-log access.log --from cluster.yaml",
@@ -74,15 +76,9 @@ public final class TuneCommand implements Callable<Integer> {
     @Mixin
     WorkOptions work;
 
-    @Option(names = "--hosts", paramLabel = "N", description = "Hosts in the cluster (2 to 10000; default: --from's).")
-    Integer hosts;
-
-    @Option(names = "--rps", paramLabel = "R", description = "Requests per second to the whole cluster (default: --from's).")
-    Long rps;
-
-    @Option(names = "--clients", paramLabel = "P",
-            description = "Callers sharing the rate, each with its own detector (sidecars, gateway replicas); default 1.")
-    Integer clients;
+    /** run's inputs: a scenario, --envoy, --istio, --set, and --hosts, --rps, --clients, --envoy-version. */
+    @Mixin
+    InputOptions input;
 
     @Option(names = "--from", paramLabel = "FILE",
             description = {"The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
@@ -105,10 +101,6 @@ public final class TuneCommand implements Callable<Integer> {
             description = {"Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
                 "or gateway (a gateway configuration); default: --from's, else envoy."})
     String target;
-
-    @Option(names = "--envoy-version", paramLabel = "X.Y",
-            description = "The Envoy release whose rules apply (1.26 to 1.40, default 1.40).")
-    String envoyVersion;
 
     @Option(names = "--suite", paramLabel = "default|FILE", defaultValue = "default",
             description = "The failure scenarios: default, or a suite file that extends or replaces them.")
@@ -231,8 +223,17 @@ public final class TuneCommand implements Callable<Integer> {
         if (explain != null && format == Format.json) {
             throw new InputException("--explain: the decision trace is text; use it without --format json");
         }
+        Integer hosts = input.hosts();
+        Long rps = input.rps();
+        Integer clients = input.clients();
+        String envoyVersion = input.envoyVersion();
+        if (from != null && input.describesCluster()) {
+            throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
+                    + "--istio) both give the current settings; give one");
+        }
+        TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
-        CurrentSettings read = from == null
+        CurrentSettings read = given != null ? given.current() : from == null
                 ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen, hosts == null ? 1 : hosts)
                 : CurrentSettings.read(InputFiles.readText(from), from.toString());
         List<String> notes = new ArrayList<>();
@@ -250,7 +251,7 @@ public final class TuneCommand implements Callable<Integer> {
             throw new InputException("--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
         }
         if (clients == null) {
-            clients = log != null ? log.clients() : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
+            clients = given != null ? given.clients() : log != null ? log.clients() : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
             if (t == Target.GRPC && clients > 1) {
                 // the log's callers are channels: one channel's detector sees its share of the rate
                 notes.add("the log's " + clients + " callers are " + clients + " gRPC channels, each with its own outlier "

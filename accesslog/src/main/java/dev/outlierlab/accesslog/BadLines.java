@@ -44,6 +44,14 @@ public final class BadLines {
     private long lines;
     private long otherCluster;
     private long stopAfter = Long.MAX_VALUE;
+    private boolean stopWhenMostlyBad;
+
+    /**
+     * Lines read before a share of bad lines ({@code --max-bad-lines 1%}) may stop the reading early: from then
+     * on, a read of which more than half the lines are bad stops at once (such an input is not a log of the
+     * format, and an endless one, {@code /dev/urandom}, would never end).
+     */
+    public static final long MOSTLY_BAD_MIN_LINES = 10_000;
 
     /** Thrown by the scan when more lines are bad than the caller allows: an endless bad input ends. */
     public static final class LimitReached extends RuntimeException {
@@ -68,7 +76,7 @@ public final class BadLines {
     void bad(int input, String source, long line, String why) {
         bad++;
         keep(input, new Bad(source, line, why));
-        if (bad > stopAfter) {
+        if (bad > stopAfter || stopWhenMostlyBad && lines >= MOSTLY_BAD_MIN_LINES && bad * 2 > lines) {
             throw new LimitReached(this);
         }
     }
@@ -109,6 +117,19 @@ public final class BadLines {
     /** Makes the scan stop with {@link LimitReached} once more than {@code n} lines are bad. */
     void stopAfter(long n) {
         stopAfter = n;
+    }
+
+    /**
+     * Makes the scan stop with {@link LimitReached} once {@value #MOSTLY_BAD_MIN_LINES} lines or more are read and
+     * more than half of them are bad.
+     */
+    void stopWhenMostlyBad() {
+        stopWhenMostlyBad = true;
+    }
+
+    /** Whether the read stopped (or would stop) because most of its lines were bad, by the rule above. */
+    public boolean mostlyBad() {
+        return lines >= MOSTLY_BAD_MIN_LINES && bad * 2 > lines;
     }
 
     void notReported(Outcome outcome, long flags) {

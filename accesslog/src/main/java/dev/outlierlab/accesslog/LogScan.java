@@ -62,8 +62,21 @@ public final class LogScan {
      * {@link #MAX_GROUPS} detectors.
      */
     public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress, long maxBadLines) {
+        return scan(inputs, settings, progress, maxBadLines, false);
+    }
+
+    /**
+     * As {@link #scan(List, ReadSettings, LongConsumer, long)}; with {@code stopWhenMostlyBad} (for a share of bad
+     * lines allowed, which only the whole read can settle) also stopping as soon as
+     * {@value BadLines#MOSTLY_BAD_MIN_LINES} lines or more are read and more than half of them are bad.
+     */
+    public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress, long maxBadLines,
+            boolean stopWhenMostlyBad) {
         BadLines bad = new BadLines();
         bad.stopAfter(maxBadLines);
+        if (stopWhenMostlyBad) {
+            bad.stopWhenMostlyBad();
+        }
         Map<String, Building> groups = new LinkedHashMap<>();
         long origin = Long.MIN_VALUE;
         OutcomeSpool spool = new OutcomeSpool();

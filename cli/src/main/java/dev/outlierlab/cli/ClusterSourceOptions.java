@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -14,14 +15,15 @@ import picocli.CommandLine.Option;
  * scenario's duration, seed, traffic and faults still apply.
  */
 public final class ClusterSourceOptions {
-    @Option(names = "--envoy", paramLabel = "FILE",
+    // arity 0..1 so that a bare --envoy (export's old format flag) reaches the command and its message
+    @Option(names = "--envoy", paramLabel = "FILE", arity = "0..1", fallbackValue = "",
             description = {"Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
                 "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."})
     Path envoy;
 
     @Option(names = "--istio", paramLabel = "FILE",
-            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does",
-                "(needs --hosts: a DestinationRule does not say how many endpoints there are)."})
+            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does (or",
+                "kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints there are."})
     Path istio;
 
     @Option(names = "--cluster", paramLabel = "NAME",
@@ -29,7 +31,9 @@ public final class ClusterSourceOptions {
     String cluster;
 
     @Option(names = "--hosts", paramLabel = "N",
-            description = "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy file's).")
+            description = {"Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
+                "file's). Without --envoy or --istio: the scenario's cluster.hosts (run, sweep,",
+                "export, tune)."})
     Integer hosts;
 
     @Option(names = "--port", paramLabel = "N",
@@ -39,12 +43,25 @@ public final class ClusterSourceOptions {
     @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
     String subset;
 
+    @Option(names = "--controller", paramLabel = "NAME",
+            description = {"With --istio: istiod or kgateway, the control plane that translates the DestinationRule",
+                "(default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod)."})
+    String controller;
+
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
     String envoyClusterName;
 
-    /** Whether any of these options was given. */
+    /**
+     * Whether a configuration file or one of its choosers was given ({@code --hosts} alone is a scenario key for the
+     * commands that take {@link InputOptions}).
+     */
     public boolean isUsed() {
-        return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null;
+        return hasConfig() || cluster != null || port != null || subset != null || controller != null;
+    }
+
+    /** Whether {@code --envoy} or {@code --istio} was given. */
+    public boolean hasConfig() {
+        return envoy != null || istio != null;
     }
 
     /**
@@ -53,7 +70,15 @@ public final class ClusterSourceOptions {
      * silently replaced by it. Unchanged when no configuration is given.
      */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets) {
-        ScenarioReader.Loaded configured = apply(loaded);
+        return apply(loaded, sets, false);
+    }
+
+    /**
+     * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
+     * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
+     */
+    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets, boolean hostsInSets) {
+        ScenarioReader.Loaded configured = apply(loaded, hostsInSets);
         if (configured == loaded || sets.isEmpty()) {
             return configured;
         }
@@ -77,13 +102,22 @@ public final class ClusterSourceOptions {
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
+        return apply(loaded, false);
+    }
+
+    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets) {
+        if (envoy != null && envoy.toString().isEmpty()) {
+            throw new InputException("--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
+                    + " --envoy cluster.yaml");
+        }
         if (envoy != null && istio != null) {
             throw new InputException("--envoy and --istio: give one of them");
         }
         if (envoy == null && istio == null) {
-            if (cluster != null || hosts != null || port != null || subset != null) {
-                throw new InputException("--cluster, --hosts, --port and --subset choose from a configuration file: "
-                        + "add --envoy FILE or --istio FILE (or set cluster.hosts with --set)");
+            if (cluster != null || (hosts != null && !hostsInSets) || port != null || subset != null || controller != null) {
+                throw new InputException((hostsInSets ? "--cluster, --port, --subset and --controller choose"
+                        : "--cluster, --hosts, --port, --subset and --controller choose") + " from a configuration file: "
+                        + "add --envoy FILE or --istio FILE" + (hostsInSets ? "" : " (or set cluster.hosts with --set)"));
             }
             return loaded;
         }
@@ -93,8 +127,9 @@ public final class ClusterSourceOptions {
         Scenario base = loaded.scenario();
         Scenario s;
         if (envoy != null) {
-            if (port != null || subset != null) {
-                throw new InputException("--port and --subset are for --istio; with --envoy choose with --cluster NAME");
+            if (port != null || subset != null || controller != null) {
+                throw new InputException("--port, --subset and --controller are for --istio; with --envoy choose with "
+                        + "--cluster NAME");
             }
             dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
                     envoy.toString()).cluster(cluster);
@@ -105,7 +140,8 @@ public final class ClusterSourceOptions {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
-            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port)
+            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
+                    DestinationRuleController.parse(controller, "--controller"))
                     .select(cluster, subset, port).toScenario(base, hosts);
         }
         return new ScenarioReader.Loaded(s, true);

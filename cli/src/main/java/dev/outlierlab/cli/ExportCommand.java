@@ -2,6 +2,11 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyClusterWriter;
+import dev.outlierlab.config.scenario.GatewayScenarioWriter;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.ResultJson;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -9,20 +14,28 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code outlier-lab export --envoy [SCENARIO]}: a scenario's cluster as an Envoy cluster YAML snippet. */
+/**
+ * {@code outlier-lab export [--to envoy|scenario]}: the cluster that {@code run} would simulate, from any of
+ * {@code run}'s inputs, written as an Envoy Cluster (YAML, {@link EnvoyClusterWriter}) or as a lab scenario with every
+ * default filled in (JSON, {@link ScenarioWriter}).
+ */
 @Command(name = "export",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Print a scenario's cluster as Envoy configuration (a Cluster YAML).",
-            "The Cluster has every outlier_detection setting, the panic threshold, the health check and one endpoint",
-            "per host; 'run --envoy' and 'check' read it back to the same settings.",
+            "Write the cluster that 'run' would simulate, from the same inputs (a scenario, --envoy FILE, --istio FILE",
+            "--hosts N, --set), as an Envoy Cluster (--to envoy, the default: every outlier_detection setting, the",
+            "panic threshold, the health check and one endpoint per host; 'run --envoy' and 'check' read it back) or",
+            "as a lab scenario (--to scenario: JSON with every default filled in, for run and sweep).",
             ""},
         footer = {
             "",
             "Examples:",
-            "  outlier-lab export --envoy --set outlier_detection.max_ejection_percent=34 > cluster.yaml",
+            "  outlier-lab export --set outlier_detection.max_ejection_percent=34 > cluster.yaml",
             "  outlier-lab check cluster.yaml",
+            "  outlier-lab export --istio destination-rule.yaml --hosts 6",
+            "      the Envoy cluster istiod gives the sidecars for this DestinationRule",
+            "  outlier-lab export --envoy cluster.yaml --to scenario > scenario.json",
             "",
             "Exit status: 0 on success, 2 for bad input."})
 public final class ExportCommand implements Callable<Integer> {
@@ -33,17 +46,65 @@ public final class ExportCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
-    ScenarioOptions scenario;
+    InputOptions input;
 
-    @Option(names = "--envoy", required = true, description = "Write an Envoy cluster (the one format for now).")
-    boolean envoy;
+    @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "envoy",
+            description = {"What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab",
+                "scenario, JSON, every default filled in)."})
+    Format to;
+
+    /** What {@code export} writes. */
+    enum Format { envoy, scenario }
 
     @Override
     public Integer call() {
-        if (!envoy) {
-            throw new InputException("export: say which format, e.g. --envoy");
+        ClusterSourceOptions cluster = input.clusterSource;
+        if (cluster.envoy != null && cluster.envoy.toString().isEmpty()) {
+            throw new InputException("--envoy: export's output format is now --to envoy (the default); --envoy FILE "
+                    + "reads an Envoy cluster as the input, as run --envoy does. Leave --envoy out, or give it a FILE");
         }
-        output.emit(spec, EnvoyClusterWriter.toYaml(scenario.load().scenario()));
+        ScenarioReader.Profiled profiled;
+        try {
+            profiled = input.resolve();
+        } catch (InputException e) {
+            throw oldSpelling(e);
+        }
+        if (profiled.isGrpc()) {
+            throw new InputException("export: gRPC's settings (a profile: grpc scenario, --service-config or "
+                    + "--grpc-implementation) are not an Envoy cluster or an Envoy scenario; run them with run");
+        }
+        String text;
+        if (profiled.isGateway()) {
+            if (to == Format.envoy) {
+                throw new InputException("--to envoy: a profile: gateway scenario has no Envoy cluster; use --to scenario"
+                        + " to write the gateway scenario with every default filled in");
+            }
+            text = ResultJson.write(ResultJson.mapper().valueToTree(GatewayScenarioWriter.toMap(profiled.gateway())));
+        } else if (to == Format.envoy) {
+            text = EnvoyClusterWriter.toYaml(profiled.envoy().scenario());
+        } else {
+            text = ResultJson.write(ResultJson.mapper().valueToTree(ScenarioWriter.toMap(profiled.envoy().scenario())));
+        }
+        output.emit(spec, text.endsWith("\n") ? text : text + "\n");
         return 0;
+    }
+
+    /**
+     * {@code export --envoy scenario.yaml} was the Envoy format and a scenario file before {@code --envoy FILE} became
+     * an input: when the file {@code --envoy} names does not read as Envoy configuration but does as a scenario, say so.
+     */
+    private InputException oldSpelling(InputException e) {
+        ClusterSourceOptions cluster = input.clusterSource;
+        if (cluster.envoy == null || input.scenario.scenarioFile != null) {
+            return e;
+        }
+        try {
+            ScenarioReader.readProfiled(InputFiles.readText(cluster.envoy), cluster.envoy.toString(), List.of());
+        } catch (InputException notAScenario) {
+            return e;
+        }
+        return new InputException("--envoy " + cluster.envoy + ": a scenario, not Envoy configuration; --envoy FILE "
+                + "now reads an Envoy cluster as the input. To write this scenario's cluster as Envoy's, use: export "
+                + cluster.envoy + " --to envoy");
     }
 }

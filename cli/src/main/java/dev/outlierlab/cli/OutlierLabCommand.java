@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
             "  outlier-lab tune --hosts 6 --rps 600                which settings catch a bad host here",
             "  outlier-lab check envoy.yaml --format sarif       findings for CI, exit 1 on errors",
             "  outlier-lab run --envoy envoy.yaml --cluster search",
-            "  outlier-lab export --envoy > cluster.yaml",
+            "  outlier-lab export > cluster.yaml",
             "  outlier-lab serve --open                        the lab in the browser",
             "",
             "Run 'outlier-lab help COMMAND' for a command's options. Shell completion for bash and zsh:",

@@ -64,7 +64,8 @@ import picocli.CommandLine.Spec;
             "address it is an open relay to the upstreams and /stats is public: put it behind a firewall or an",
             "authenticating proxy. Limits (docs/limits.md): request bodies over 1 MiB get 413, a client has 3 s for its",
             "request, each attempt is bounded by --timeout, --threads requests call upstreams at once, a client address",
-            "has at most --per-client requests in the proxy, answers held at once are bounded by --max-buffered-bytes.",
+            "has at most --client-connections connections and --per-client requests in the proxy, answers held at",
+            "once are bounded by --max-buffered-bytes.",
             "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."})
 public final class ProxyCommand implements Callable<Integer> {
     @Spec
@@ -119,6 +120,11 @@ public final class ProxyCommand implements Callable<Integer> {
             description = "Requests of one client address in the proxy at once; more get a 429 (default ${DEFAULT-VALUE}).")
     int perClient;
 
+    @Option(names = "--client-connections", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_CLIENT_CONNECTIONS,
+            description = "Open connections of one client address; more are closed as soon as they are accepted "
+                    + "(default ${DEFAULT-VALUE}; " + ReverseProxy.MAX_CONNECTIONS + " in all).")
+    int clientConnections;
+
     @Option(names = "--allow-host", paramLabel = "NAME",
             description = "Also accept this name in Host (repeatable), e.g. the machine's name when bound with --host.")
     List<String> allowedHosts = new ArrayList<>();
@@ -163,6 +169,10 @@ public final class ProxyCommand implements Callable<Integer> {
         if (perClient < 1 || perClient > 100_000) {
             throw new ParameterException(spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to 100000");
         }
+        if (clientConnections < 1 || clientConnections > ReverseProxy.MAX_CONNECTIONS) {
+            throw new ParameterException(spec.commandLine(), "--client-connections: " + clientConnections
+                    + " is not allowed; use 1 to " + ReverseProxy.MAX_CONNECTIONS);
+        }
         InetSocketAddress bound = new InetSocketAddress(host, 0);
         if (bound.isUnresolved()) {
             err.println("outlier-lab: --host: " + dev.outlierlab.config.Wording.printable(shortPrefix(host))
@@ -193,7 +203,8 @@ public final class ProxyCommand implements Callable<Integer> {
         try {
             StageLog lostCounter = stageLog;
             proxy = ReverseProxy.start(client, host, port, new ReverseProxy.Settings(threads, perClient, allowedHosts,
-                    () -> lostCounter == null ? 0 : lostCounter.lost(), new ByteBudget(maxBufferedBytes)));
+                    () -> lostCounter == null ? 0 : lostCounter.lost(), new ByteBudget(maxBufferedBytes),
+                    clientConnections));
         } catch (BindException e) {
             pool.close();
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()

@@ -7,6 +7,7 @@ import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.report.ReplayComparisonText;
 import dev.outlierlab.report.ReplayHostsText;
+import dev.outlierlab.report.ReplayJson;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.report.eventlog.EventLogJson;
@@ -18,9 +19,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What {@code replay} prints, as text or JSON: the lines read and skipped, then per detector the run's report,
- * the traffic while ejected, with {@code --compare} or {@code --compare-set} the two settings side by side, and
- * with {@code --event-log} Envoy's own events against the lab's decisions (for each of the settings). The head
+ * What {@code replay} prints, as text or JSON: the lines read and skipped, then per detector what its log recorded
+ * (requests and failures per host, as they happened) apart from what the settings predict (the run's report of
+ * decisions, and the requests the ejections would have moved with the failures at most avoided), with
+ * {@code --compare} or {@code --compare-set} the two settings side by side, and with {@code --event-log} Envoy's own
+ * events against the lab's decisions (for each of the settings). The head
  * and each detector's section can be rendered apart ({@link #head}, {@link #section}, {@link #sectionJson}), so
  * that a distributed replay renders each detector where it was replayed and puts the report together in order.
  *
@@ -78,10 +81,12 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         LogReplay.GroupResult g = results.get(i);
         out.append("\n== ").append(g.group().label()).append(": ")
                 .append(String.format(Locale.ROOT, "%,d", g.group().entries())).append(" outcomes ==\n\n");
-        out.append(TextReport.render(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
+        out.append(ReplayHostsText.recorded(g.result()));
+        out.append("\nWhat these settings predict (the lab's detector over the same requests: none of this happened)\n\n");
+        out.append(TextReport.renderPrediction(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
                 g.group().entries()) + " outcomes from the access log, "
                 + g.scenario().cluster().hosts().size() + " hosts"));
-        out.append(ReplayHostsText.render(g.result()));
+        out.append(ReplayHostsText.moved(g.result()));
         if (events != null) {
             out.append(EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));
         }
@@ -107,12 +112,7 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
     public String csv() {
         StringBuilder out = new StringBuilder(String.join(",", CSV_COLUMNS)).append("\n");
         for (LogReplay.GroupResult g : results) {
-            Map<String, Long> ejections = new java.util.HashMap<>();
-            for (var e : g.result().run().events()) {
-                if (e.action() == dev.outlierlab.engine.envoy.event.EventAction.EJECT) {
-                    ejections.merge(e.host(), 1L, Long::sum);
-                }
-            }
+            Map<String, Long> ejections = ReplayHostsText.ejections(g.result());
             for (HostTraffic h : g.result().hosts()) {
                 dev.outlierlab.report.RunCsv.row(out, g.group().cluster(), g.group().instance(), h.host(), h.requests(),
                         h.failed(), ejections.getOrDefault(h.host(), 0L),
@@ -133,7 +133,7 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
 
     /** The JSON report with these detectors' entries ({@link #sectionJson}), in order. */
     public String json(List<JsonNode> sections) {
-        ObjectNode root = dev.outlierlab.report.JsonDocument.start("replay");
+        ObjectNode root = dev.outlierlab.report.JsonDocument.start("replay", JSON_VERSION);
         ObjectNode l = root.putObject("lines");
         l.put("read", lines.lines());
         l.put("bad", lines.bad());
@@ -152,14 +152,21 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         return ResultJson.write(root);
     }
 
-    /** The JSON entry of detector {@code i}. */
+    /**
+     * The version of replay's JSON: 2 keeps what the log recorded ({@code recorded}) apart from what the settings
+     * predict ({@code predicted}), where version 1 had one {@code run} whose summary mixed them.
+     */
+    static final int JSON_VERSION = 2;
+
+    /** The JSON entry of detector {@code i}: what its log recorded, and what the settings predict. */
     public ObjectNode sectionJson(int i) {
         LogReplay.GroupResult g = results.get(i);
         ObjectNode d = ResultJson.mapper().createObjectNode();
         d.put("cluster", g.group().cluster());
         d.put("instance", g.group().instance());
         d.put("outcomes", g.group().entries());
-        d.set("run", ResultJson.toTree(g.result().run(), false));
+        d.set("recorded", ReplayJson.recorded(g.result()));
+        d.set("predicted", ReplayJson.predicted(g.result()));
         if (events != null) {
             d.set("event_log", EventLogJson.render(events.results().get(i)));
         }
@@ -169,16 +176,10 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
                 c.put("file", compareFile);
             }
             c.set("sets", ResultJson.mapper().valueToTree(compareSets));
-            c.set("run", ResultJson.toTree(compared.get(i).result().run(), false));
+            c.set("predicted", ReplayJson.predicted(compared.get(i).result()));
             if (eventsB != null) {
                 c.set("event_log", EventLogJson.render(eventsB.results().get(i)));
             }
-        }
-        ArrayNode hosts = d.putArray("hosts");
-        for (HostTraffic h : g.result().hosts()) {
-            hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())
-                    .put("ejected_seconds", h.ejectedNanos() / 1e9).put("requests_while_ejected", h.requestsWhileEjected())
-                    .put("failed_while_ejected", h.failedWhileEjected());
         }
         return d;
     }

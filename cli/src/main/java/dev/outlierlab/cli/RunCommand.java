@@ -83,10 +83,7 @@ public final class RunCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
-    ScenarioOptions scenario;
-
-    @Mixin
-    ClusterSourceOptions clusterSource;
+    InputOptions input;
 
     @Mixin
     WorkOptions work;
@@ -149,15 +146,6 @@ public final class RunCommand implements Callable<Integer> {
                 "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."})
     String profile;
 
-    @Option(names = "--service-config", paramLabel = "FILE",
-            description = {"profile grpc: take gRPC's settings from a service config (JSON, loadBalancingConfig with",
-                "outlier_detection_experimental and its childPolicy) instead of the scenario."})
-    Path serviceConfig;
-
-    @Option(names = "--grpc-implementation", paramLabel = "NAME",
-            description = "profile grpc: java (default, exact), go or core (read from source), see docs/grpc.md.")
-    String grpcImplementation;
-
     @Option(names = "--stats", paramLabel = "FORMAT",
             description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
                 "interface does: text (/stats) or prometheus (/stats/prometheus)."})
@@ -200,8 +188,8 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant from "
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
-        ScenarioReader.Profiled profiled = scenario.loadProfiled();
-        if (profile != null || serviceConfig != null || grpcImplementation != null || profiled.isGrpc()) {
+        ScenarioReader.Profiled profiled = input.loadProfiled();
+        if (profile != null || input.givesGrpcSettings() || profiled.isGrpc()) {
             return runProfiles(profiled);
         }
         if (profiled.isGateway()) {
@@ -211,7 +199,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
                     + "scenario's profile is envoy");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy(), scenario.allSets());
+        ScenarioReader.Loaded loaded = input.applyCluster(profiled);
         // text shows the first --events decisions and counts the rest; JSON has them all
         // text collapses identical decisions into rows, so it keeps more decisions than it shows rows
         RunOptions options = format != OutputFormat.text ? RunOptions.DEFAULT
@@ -247,7 +235,7 @@ public final class RunCommand implements Callable<Integer> {
             OutputFiles.writeText(eventLog, "--event-log", EnvoyEventLog.render(result, logged == null ? cluster : logged,
                     start));
         }
-        boolean withSignals = signals || scenario.example != null || result.scenario().load().isShaped();
+        boolean withSignals = signals || input.scenario.example != null || result.scenario().load().isShaped();
         String text;
         if (stats != null) {
             text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
@@ -282,12 +270,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
                     + "grpc, or envoy,grpc to compare");
         }
-        if ((serviceConfig != null || grpcImplementation != null) && !profiles.contains("grpc")) {
+        if (input.givesGrpcSettings() && !profiles.contains("grpc")) {
             throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
         }
-        ScenarioReader.Loaded loaded = clusterSource.apply(profiled.envoy());
-        dev.outlierlab.config.grpc.GrpcSettings settings = ProfileRun.settings(profiled, loaded, serviceConfig,
-                grpcImplementation, clusterSource.envoyClusterName);
+        ScenarioReader.Loaded loaded = input.applyCluster(profiled);
+        dev.outlierlab.config.grpc.GrpcSettings settings = input.grpcSettings(profiled, loaded);
         String text;
         if (profiles.size() == 1 && profiles.get(0).equals("grpc")) {
             WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
@@ -332,7 +319,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--format csv: the decisions table is written for profile: envoy scenarios; this "
                     + "scenario's profile is gateway (use text or json)");
         }
-        if (traceIn != null || clusterSource.isUsed()) {
+        if (traceIn != null || input.clusterSource.isUsed()) {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }

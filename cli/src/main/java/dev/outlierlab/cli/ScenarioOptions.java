@@ -23,6 +23,10 @@ public final class ScenarioOptions {
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--rps", paramLabel = "R",
+            description = "Requests per second to the whole cluster, all callers together (traffic.rps).")
+    Long rps;
+
     @Option(names = "--clients", paramLabel = "P",
             description = {"How many callers share the traffic (traffic.clients), each its own detector with its own",
                 "share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole",
@@ -83,20 +87,6 @@ public final class ScenarioOptions {
         }
     }
 
-    /** The same scenario source (its text read once) with other --set overrides: one run of a sweep. */
-    ScenarioOptions withSets(List<String> otherSets) {
-        ScenarioOptions copy = new ScenarioOptions();
-        copy.scenarioFile = scenarioFile;
-        copy.example = example;
-        copy.envoyVersion = envoyVersion;
-        copy.clients = clients;
-        copy.sets = new ArrayList<>(otherSets);
-        if (scenarioFile != null) {
-            copy.scenarioText = scenarioText();
-        }
-        return copy;
-    }
-
     /**
      * The scenario file's text, read once: a sweep loads the scenario once per run, and standard input or a pipe
      * can be read only once (the second read found nothing, and the runs after the first silently ran the default).
@@ -115,17 +105,29 @@ public final class ScenarioOptions {
         return scenarioText;
     }
 
-    /** The {@code --set} overrides, after {@code --clients} as {@code traffic.clients} (so a --set wins). */
+    /**
+     * The {@code --set} overrides, after {@code --rps} as {@code traffic.rps} and {@code --clients} as
+     * {@code traffic.clients} (so a --set wins).
+     */
     List<String> allSets() {
+        List<String> all = new ArrayList<>();
+        if (rps != null) {
+            if (rps < 1 || rps > dev.outlierlab.sim.scenario.TrafficSpec.MAX_RPS) {
+                throw new dev.outlierlab.config.InputException("--rps: " + rps + " is not allowed; expected a whole "
+                        + "number of requests per second from 1 to "
+                        + dev.outlierlab.sim.scenario.TrafficSpec.MAX_RPS);
+            }
+            all.add("traffic.rps=" + rps);
+        }
         if (clients == null) {
-            return sets;
+            all.addAll(sets);
+            return all;
         }
         if (clients < 1 || clients > dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS) {
             throw new dev.outlierlab.config.InputException("--clients: " + clients + " is not allowed; expected a whole "
                     + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
                     + " (and at most traffic.rps)");
         }
-        List<String> all = new ArrayList<>();
         all.add("traffic.clients=" + clients);
         all.addAll(sets);
         return all;

@@ -57,6 +57,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Port to listen on (default ${DEFAULT-VALUE}); 0 picks a free port and prints it.")
     int port;
 
+    @Option(names = "--client-connections", paramLabel = "N", defaultValue = "" + LabServer.DEFAULT_CLIENT_CONNECTIONS,
+            description = "Open connections of one client address; more are closed as soon as they are accepted "
+                    + "(default ${DEFAULT-VALUE}; " + LabServer.MAX_CONNECTIONS + " in all).")
+    int clientConnections;
+
     @Option(names = "--open", description = "Open the lab in the default browser once it is serving.")
     boolean open;
 
@@ -71,12 +76,16 @@ public final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new ParameterException(spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
         }
+        if (clientConnections < 1 || clientConnections > LabServer.MAX_CONNECTIONS) {
+            throw new ParameterException(spec.commandLine(), "--client-connections: " + clientConnections
+                    + " is not allowed; use 1 to " + LabServer.MAX_CONNECTIONS);
+        }
         if (new InetSocketAddress(host, 0).isUnresolved()) {
             err.println("outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
             return Main.EXIT_BAD_INPUT;
         }
         try {
-            server = LabServer.start(LabServer.Options.of(host, port));
+            server = LabServer.start(LabServer.Options.of(host, port).withClientConnections(clientConnections));
         } catch (BindException e) {
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + bindReason(e)
                     + "; choose another port with --port, or --port 0 for any free port");

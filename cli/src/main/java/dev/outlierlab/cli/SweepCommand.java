@@ -60,13 +60,10 @@ public final class SweepCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
-    ScenarioOptions scenario;
+    InputOptions input;
 
     @Mixin
     WorkOptions work;
-
-    @Mixin
-    ClusterSourceOptions clusterSource;
 
     @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
             description = {"A scenario key and the values to try, comma-separated (repeatable: every",
@@ -127,9 +124,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (engine == ReplayCommand.Engine.flink && clusterSource.isUsed()) {
-            throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy or"
-                    + " --istio configuration locally (without --engine)");
+        if (engine == ReplayCommand.Engine.flink && (input.clusterSource.isUsed() || input.givesGrpcSettings())) {
+            throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy,"
+                    + " --istio or --service-config configuration locally (without --engine)");
         }
         if (engine == ReplayCommand.Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
@@ -148,7 +145,12 @@ public final class SweepCommand implements Callable<Integer> {
             if (values.stream().anyMatch(String::isBlank)) {
                 throw new InputException("--vary " + v + ": a value is empty; separate values with single commas");
             }
-            axes.add(new Axis(v.substring(0, eq).trim(), values));
+            String key = v.substring(0, eq).trim();
+            if (input.serviceConfig != null && (key.startsWith("grpc.") || key.startsWith("outlier_detection."))) {
+                throw new InputException("--vary " + key + ": --service-config " + input.serviceConfig + " fixes gRPC's "
+                        + "settings for every run; vary them in a profile: grpc scenario's grpc block instead");
+            }
+            axes.add(new Axis(key, values));
             combinations *= values.size();
             if (combinations > MAX_RUNS) {
                 throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
@@ -171,7 +173,7 @@ public final class SweepCommand implements Callable<Integer> {
                 Durations.saturatingAdd(total.units(), WorkOptions.progressUnits(gatewayTotal)));
         List<Row> rows = new ArrayList<>();
         if (fleet != null) {
-            ScenarioOptions.Source source = scenario.source();
+            ScenarioOptions.Source source = input.scenario.source();
             List<Run> runs = new ArrayList<>();
             for (Planned p : planned) {
                 runs.add(new Run(runs.size(), source, p.sets()));
@@ -214,10 +216,10 @@ public final class SweepCommand implements Callable<Integer> {
                     GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of())));
         }
         RunOptions options = RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher);
-        RunSummary summary = (loaded.isGrpc()
+        dev.outlierlab.sim.RunResult result = loaded.isGrpc()
                 ? new dev.outlierlab.sim.grpc.GrpcProfile(loaded.grpc().config()).run(loaded.envoy().scenario(), options)
-                : Simulation.run(loaded.envoy().scenario(), options)).summary();
-        return new Row(values, figures(summary), ResultJson.summaryTree(summary));
+                : Simulation.run(loaded.envoy().scenario(), options);
+        return new Row(values, figures(result.summary()), ResultJson.summaryTree(result));
     }
 
     /** One combination of the varied values, the scenario it gives and the --set overrides that give it. */
@@ -238,17 +240,13 @@ public final class SweepCommand implements Callable<Integer> {
     /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
     private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
         if (depth == axes.size()) {
-            List<String> sets = new ArrayList<>(scenario.sets);
+            List<String> sets = new ArrayList<>(input.allSets());
             for (int i = 0; i < axes.size(); i++) {
                 sets.add(axes.get(i).key() + "=" + chosen.get(i));
             }
             ScenarioReader.Profiled loaded;
-            ScenarioOptions run = scenario.withSets(sets);
             try {
-                loaded = run.loadProfiled();
-                if (!loaded.isGateway()) {
-                    loaded = new ScenarioReader.Profiled(clusterSource.apply(loaded.envoy(), run.allSets()), null);
-                }
+                loaded = input.resolve(sets);
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
@@ -258,7 +256,7 @@ public final class SweepCommand implements Callable<Integer> {
                         + profile + " and " + runProfile);
             }
             profile = runProfile;
-            planned.add(new Planned(List.copyOf(chosen), loaded, List.copyOf(run.allSets())));
+            planned.add(new Planned(List.copyOf(chosen), loaded, List.copyOf(sets)));
             return;
         }
         for (String value : axes.get(depth).values()) {

@@ -51,4 +51,28 @@ class DocPageTest {
         assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) z")).isFalse();
         assertThat(DocPage.lineMatches("40 s  eject ... -> ejected", "40 s  eject rate 67 % -> ejected")).isTrue();
     }
+
+    @Test
+    void findsTheProgramsOfACommandLineOutsideQuotes() {
+        assertThat(DocShell.programs("curl -s localhost:1/api -d '{\"a\": \"x|y\"}' | jq -c '.a | .b' && FOO=1 "
+                + "./outlier-lab run; cut -c1-80 \"a;b\" &")).containsExactly("curl", "jq", "./outlier-lab", "cut");
+        assertThat(DocShell.programs("./outlier-lab serve --port 18123 &")).containsExactly("./outlier-lab");
+    }
+
+    @Test
+    void aBlockNeedingAMissingProgramIsSkippedWithTheReason() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(DocShell.hasBash(), "bash is not installed");
+        DocPage.Block missing = new DocPage.Block(3, List.of(new DocPage.Command(4,
+                "echo '{}' | no-such-program-for-the-doc-test -c .", List.of("{}"), 0)));
+        assertThat(DocShell.missingPrograms(repo, missing)).containsExactly("no-such-program-for-the-doc-test");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", missing))
+                .isInstanceOf(org.opentest4j.TestAbortedException.class)
+                .hasMessageContaining("docs/page.md:3: no-such-program-for-the-doc-test is not installed");
+        DocPage.Block present = new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("{}"), 0)));
+        assertThat(DocShell.missingPrograms(repo, present)).isEmpty();
+        DocShell.runBlock(repo, "docs/page.md", present);
+        DocPage.Block wrong = new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("[]"), 0)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", wrong))
+                .isInstanceOf(AssertionError.class);
+    }
 }

@@ -78,8 +78,65 @@ final class DocShell {
         process.destroyForcibly();
     }
 
-    /** Runs a block's commands in order and checks each one's exit status and output. */
+    /**
+     * The programs a command line starts: the first word of each simple command, split at {@code |}, {@code ;} and
+     * {@code &} outside quotes, after any {@code NAME=value} assignments.
+     */
+    static List<String> programs(String command) {
+        List<String> programs = new ArrayList<>();
+        StringBuilder segment = new StringBuilder();
+        char quote = 0;
+        for (int i = 0; i <= command.length(); i++) {
+            char c = i < command.length() ? command.charAt(i) : ';';
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+                segment.append(c);
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                segment.append(c);
+            } else if (c == '|' || c == ';' || c == '&' || c == '(' || c == ')') {
+                for (String word : segment.toString().trim().split("\\s+")) {
+                    if (!word.isEmpty() && !word.matches("[A-Za-z_][A-Za-z0-9_]*=.*") && !word.equals("!")) {
+                        if (!programs.contains(word)) {
+                            programs.add(word);
+                        }
+                        break;
+                    }
+                }
+                segment.setLength(0);
+            } else {
+                segment.append(c);
+            }
+        }
+        return programs;
+    }
+
+    /** The programs of the block's commands that bash cannot find here (not a builtin, not on PATH). */
+    static List<String> missingPrograms(Path folder, DocPage.Block block) throws IOException, InterruptedException {
+        List<String> missing = new ArrayList<>();
+        for (DocPage.Command command : block.commands()) {
+            for (String program : programs(command.text())) {
+                if (!missing.contains(program) && !program.contains("'") && !program.contains("\"")
+                        && run(folder, "command -v -- '" + program + "' >/dev/null", 10).exitStatus() != 0) {
+                    missing.add(program);
+                }
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Runs a block's commands in order and checks each one's exit status and output. A block that needs a program
+     * this machine lacks (jq, curl) is skipped, saying which, rather than failed or passed.
+     */
     static void runBlock(Path folder, String page, DocPage.Block block) throws IOException, InterruptedException {
+        List<String> missing = missingPrograms(folder, block);
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(), () -> page + ":" + block.line() + ": "
+                + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are") + " not installed, and this block"
+                + " runs " + (missing.size() == 1 ? "it" : "them") + "; install " + String.join(" and ", missing)
+                + " to run it");
         List<Process> background = new ArrayList<>();
         try {
             for (DocPage.Command command : block.commands()) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -96,6 +97,53 @@ class HardeningRoundThreeTest {
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.err()).contains("11 bad lines of 11, more than --max-bad-lines 10 (10); the first 10:")
                 .doesNotContain("\u001b");
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void devUrandomEndsWithTheDefaultShareOfBadLines() {
+        assumeTrue(Files.isReadable(Path.of("/dev/urandom")), "needs /dev/urandom");
+        CliRunner.Outcome o = CliRunner.run("replay", "/dev/urandom", "--log-format", "json");
+        assertThat(o.exit()).as(o.err()).isEqualTo(2);
+        assertStoppedEarly(o);
+    }
+
+    @Test
+    void aFileOfRandomBytesStopsOnceMostOfTenThousandLinesAreBad() throws IOException {
+        // 8 MiB of seeded random bytes: about 32,000 lines (a newline is one byte in 256), all bad
+        Path random = dir.resolve("random.bin");
+        byte[] bytes = new byte[8 << 20];
+        new java.util.Random(27).nextBytes(bytes);
+        Files.write(random, bytes);
+        CliRunner.Outcome o = CliRunner.run("replay", random.toString(), "--log-format", "json");
+        assertThat(o.exit()).as(o.err()).isEqualTo(2);
+        assertStoppedEarly(o);
+
+        // a random file under 10,000 lines is read to its end and refused by the share, as before
+        Files.write(random, java.util.Arrays.copyOf(bytes, 1 << 20));
+        CliRunner.Outcome small = CliRunner.run("replay", random.toString(), "--log-format", "json");
+        assertThat(small.exit()).as(small.err()).isEqualTo(2);
+        java.util.regex.Matcher m = BAD_OF.matcher(small.err());
+        assertThat(m.find()).as(small.err()).isTrue();
+        assertThat(Long.parseLong(m.group(2))).isBetween(3_000L, 5_000L);
+        assertThat(small.err()).doesNotContain("the reading stopped").doesNotContain("Exception");
+    }
+
+    private static final java.util.regex.Pattern BAD_OF = java.util.regex.Pattern.compile("(\\d+) bad lines of (\\d+)");
+
+    /** Refused at about 10,000 lines, most of them bad, with the usual message and the reason for stopping. */
+    private static void assertStoppedEarly(CliRunner.Outcome o) {
+        assertThat(o.out()).isEmpty();
+        assertThat(o.err()).contains("more than --max-bad-lines 1% (",
+                "(the reading stopped: more than half of the 10,000 lines or more read are bad); the first 10:")
+                .doesNotContain("Exception", "\u001b");
+        java.util.regex.Matcher m = BAD_OF.matcher(o.err());
+        assertThat(m.find()).as(o.err()).isTrue();
+        long bad = Long.parseLong(m.group(1));
+        long lines = Long.parseLong(m.group(2));
+        assertThat(lines).isBetween(10_000L, 10_100L);
+        assertThat(bad * 2).isGreaterThan(lines);
+        assertThat(o.err().lines().count()).isEqualTo(11);
     }
 
     @Test

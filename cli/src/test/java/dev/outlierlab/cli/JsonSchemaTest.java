@@ -61,7 +61,16 @@ class JsonSchemaTest {
         assertThat(errors("check.v1.schema.json", check.json())).isEmpty();
         String log = dir.resolve("access.log").toString();
         assertThat(CliRunner.run("run", "--set", "duration=60s", "--access-log", log).exit()).isZero();
-        assertThat(errors("replay.v1.schema.json", json("replay", log, "--format", "json"))).isEmpty();
+        JsonNode replay = json("replay", log, "--format", "json");
+        assertThat(errors("replay.v2.schema.json", replay)).isEmpty();
+        // the v2 layout is not v1's: the log's figures and the prediction are apart, so v1's "run" is gone
+        assertThat(errors("replay.v1.schema.json", replay)).isNotEmpty();
+        JsonNode compared = json("replay", log, "--compare-set", "outlier_detection.max_ejection_percent=34",
+                "--format", "json");
+        assertThat(errors("replay.v2.schema.json", compared)).isEmpty();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) compared.get("detectors").get(0).get("predicted").get("summary"))
+                .put("failed", 1);
+        assertThat(errors("replay.v2.schema.json", compared)).as("the log's failures in the prediction").isNotEmpty();
     }
 
     @Test

@@ -44,10 +44,12 @@ class NamedPipeInputTest {
         JsonNode file = fromFile.json();
         JsonNode pipe = fromPipe.json();
         assertThat(pipe.get("lines").get("read").asLong()).isEqualTo(30_000);
-        JsonNode events = pipe.get("detectors").get(0).get("run").get("events");
+        JsonNode events = pipe.get("detectors").get(0).get("predicted").get("events");
         assertThat(events).isNotEmpty();
-        assertThat(events).isEqualTo(file.get("detectors").get(0).get("run").get("events"));
-        assertThat(pipe.get("detectors").get(0).get("hosts")).isEqualTo(file.get("detectors").get(0).get("hosts"));
+        assertThat(events).isEqualTo(file.get("detectors").get(0).get("predicted").get("events"));
+        assertThat(pipe.get("detectors").get(0).get("recorded")).isEqualTo(file.get("detectors").get(0).get("recorded"));
+        assertThat(pipe.get("detectors").get(0).get("predicted").get("hosts"))
+                .isEqualTo(file.get("detectors").get(0).get("predicted").get("hosts"));
         assertThat(pipe).isEqualTo(file);
     }
 

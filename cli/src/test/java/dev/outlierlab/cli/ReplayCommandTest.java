@@ -27,9 +27,54 @@ class ReplayCommandTest {
         CliRunner.Outcome replay = CliRunner.run("replay", log.toString(), "--format=json", "--set", CAP34);
         assertThat(replay.exit()).as(replay.err()).isZero();
         JsonNode detector = replay.json().get("detectors").get(0);
-        assertThat(detector.get("run").get("events")).isEqualTo(run.json().get("events"));
+        assertThat(replay.json().get("schema").asText()).isEqualTo("outlier-lab.replay.v2");
+        assertThat(detector.get("predicted").get("events")).isEqualTo(run.json().get("events"));
         assertThat(replay.json().get("lines").get("read").asLong()).isEqualTo(180_000);
-        assertThat(detector.get("hosts").get(0).get("ejected_seconds").asDouble()).isEqualTo(180.0);
+        assertThat(detector.get("predicted").get("hosts").get(0).get("ejected_seconds").asDouble()).isEqualTo(180.0);
+    }
+
+    @Test
+    void theReportKeepsWhatTheLogRecordedApartFromWhatTheSettingsPredict() {
+        Path log = dir.resolve("recorded.log");
+        assertThat(CliRunner.run("run", "--access-log", log.toString()).exit()).isZero();
+        CliRunner.Outcome json = CliRunner.run("replay", log.toString(), "--format=json", "--set", CAP34);
+        assertThat(json.exit()).as(json.err()).isZero();
+        JsonNode detector = json.json().get("detectors").get(0);
+        // recorded: the log's own requests and failures, as they happened (host-0 failing 33 % from 30 s to 240 s)
+        JsonNode recorded = detector.get("recorded");
+        assertThat(recorded.get("requests").asLong()).isEqualTo(180_000);
+        assertThat(recorded.get("failed").asLong()).isEqualTo(6_930);
+        assertThat(recorded.get("failed_percent").asDouble()).isEqualTo(3.85);
+        assertThat(recorded.get("hosts").get(0).get("failed").asLong()).isEqualTo(6_930);
+        assertThat(recorded.get("hosts").get(0).get("failed_percent").asDouble()).isEqualTo(23.1);
+        assertThat(recorded.get("hosts").get(1).get("failed").asLong()).isZero();
+        assertThat(recorded.has("ejections_enforced")).isFalse();
+        // predicted: the decisions, the requests moved and the failures at most avoided; none of the log's counts
+        JsonNode summary = detector.get("predicted").get("summary");
+        assertThat(summary.get("ejections_enforced").asInt()).isEqualTo(3);
+        assertThat(summary.get("ejected_seconds").asDouble()).isEqualTo(180.0);
+        assertThat(summary.get("requests_moved").asLong()).isEqualTo(18_000);
+        assertThat(summary.get("failures_avoided_at_most").asLong()).isEqualTo(5_940);
+        assertThat(summary.get("failures_left_at_least").asLong()).isEqualTo(990);
+        assertThat(summary.has("failed")).isFalse();
+        assertThat(summary.has("requests")).isFalse();
+        assertThat(detector.get("predicted").get("settings").has("faults")).isFalse();
+        JsonNode host0 = detector.get("predicted").get("hosts").get(0);
+        assertThat(host0.get("ejections").asInt()).isEqualTo(3);
+        assertThat(host0.get("requests_moved").asLong()).isEqualTo(18_000);
+        assertThat(host0.has("failed")).isFalse();
+
+        String text = CliRunner.run("replay", log.toString(), "--set", CAP34).out();
+        int recordedAt = text.indexOf("What the log recorded");
+        int predictedAt = text.indexOf("What these settings predict");
+        assertThat(recordedAt).isPositive().isLessThan(predictedAt);
+        String recordedPart = text.substring(recordedAt, predictedAt);
+        assertThat(recordedPart).contains("requests      180,000 over 300 s to 6 hosts\n", "failed        6,930 (3.85 %)\n")
+                .containsPattern("host-0 +30,000 +6,930 +23.10\n").doesNotContain("ejections", "moved", "avoided");
+        String predictedPart = text.substring(predictedAt);
+        assertThat(predictedPart).contains("ejections     3\n", "total: 18,000 requests moved; at most 5,940 of the "
+                + "log's 6,930 failures avoided (85.71 %), at least 990 left")
+                .containsPattern("host-0 +3 +180 s +18,000 +5,940\n").doesNotContain("failed        6,930");
     }
 
     @Test
@@ -38,10 +83,12 @@ class ReplayCommandTest {
         assertThat(CliRunner.run("run", "--access-log", log.toString(), "--access-log-format", "istio").exit()).isZero();
         CliRunner.Outcome replay = CliRunner.run("replay", log.toString(), "--set", CAP34);
         assertThat(replay.exit()).as(replay.err()).isZero();
-        assertThat(replay.out()).contains("(format istio)", "== cluster outbound|80||bookstore-search: 180,000 outcomes ==", "total: 5,940 of 6,930 failed requests");
+        assertThat(replay.out()).contains("(format istio)", "== cluster outbound|80||bookstore-search: 180,000 outcomes ==",
+                "total: 18,000 requests moved; at most 5,940 of the log's 6,930 failures avoided");
         // the same ejections as simulating cap 34 (40, 80, 150 s); 990 failures stay, as in that simulation
         assertThat(replay.out()).contains("  40 s  host-0 eject", "  80 s  host-0 eject", "  150 s host-0 eject");
-        assertThat(replay.out()).containsPattern("host-0 +30,000 +6,930 +180 s +18,000 +5,940");
+        assertThat(replay.out()).containsPattern("host-0 +30,000 +6,930 +23.10\n")
+                .containsPattern("host-0 +3 +180 s +18,000 +5,940\n");
     }
 
     @Test

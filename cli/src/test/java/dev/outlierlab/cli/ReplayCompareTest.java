@@ -42,7 +42,7 @@ class ReplayCompareTest {
         assertThat(o.out()).containsPattern("detections +13 +3\n").containsPattern("ejections +0 +3\n")
                 .containsPattern("cap refused +13 +0\n").containsPattern("returns +0 +2\n")
                 .containsPattern("time ejected \\(all hosts\\) +0 s +100 s\n")
-                .containsPattern("requests while ejected +0 +1,667\n").containsPattern("failures while ejected +0 +550\n")
+                .containsPattern("requests moved +0 +1,667\n").containsPattern("failures avoided, at most +0 +550\n")
                 .contains("B: " + proposed + "\n", "Decisions that differ (18)");
 
         CliRunner.Outcome withSet = CliRunner.run("replay", log.toString(), "--compare", proposed.toString(),
@@ -52,9 +52,9 @@ class ReplayCompareTest {
         assertThat(compared.get("file").asText()).isEqualTo(proposed.toString());
         assertThat(compared.get("sets").get(0).asText()).isEqualTo("outlier_detection.base_ejection_time=60s");
         // ejected at 40 s for 60 s, again at 110 s for 120 s (to the end at 160 s): 2 ejections, 1 return, 110 s out
-        assertThat(compared.get("run").get("summary").get("ejections_enforced").asInt()).isEqualTo(2);
-        assertThat(compared.get("run").get("summary").get("returns").asInt()).isEqualTo(1);
-        assertThat(compared.get("run").get("events").get(2).get("time_ns").asLong()).isEqualTo(110_000_000_000L);
+        assertThat(compared.get("predicted").get("summary").get("ejections_enforced").asInt()).isEqualTo(2);
+        assertThat(compared.get("predicted").get("summary").get("returns").asInt()).isEqualTo(1);
+        assertThat(compared.get("predicted").get("events").get(2).get("time_ns").asLong()).isEqualTo(110_000_000_000L);
     }
 
     @Test
@@ -78,8 +78,8 @@ class ReplayCompareTest {
                 "--compare", proposed.toString(), "--format=json");
         assertThat(o.exit()).as(o.err()).isZero();
         // istiod sets enforcing_success_rate 0: with room under the cap, the 13 detections are not enforced
-        JsonNode a = o.json().get("detectors").get(0).get("run").get("summary");
-        JsonNode b = o.json().get("detectors").get(0).get("compared").get("run").get("summary");
+        JsonNode a = o.json().get("detectors").get(0).get("predicted").get("summary");
+        JsonNode b = o.json().get("detectors").get(0).get("compared").get("predicted").get("summary");
         assertThat(a.get("ejections_overflow").asInt()).isEqualTo(13);
         assertThat(b.get("ejections_overflow").asInt()).isZero();
         assertThat(b.get("ejections_unenforced").asInt()).isEqualTo(13);

@@ -179,7 +179,7 @@ class RunReportTest {
         try (var listing = Files.list(dir)) {
             assertThat(listing.toList()).containsExactly(file); // no temporary file left
         }
-        for (String[] command : List.of(new String[] {"export", "--envoy"}, new String[] {"check",
+        for (String[] command : List.of(new String[] {"export", "--to", "envoy"}, new String[] {"check",
                 "../docs/examples/search-cluster.yaml"}, new String[] {"sweep", "--vary", "cluster.hosts=5,6"})) {
             Path out = dir.resolve(command[0] + ".out");
             String[] args = Arrays.copyOf(command, command.length + 2);

@@ -56,7 +56,7 @@ class WriteErrorsTest {
 
     @Test
     void standardOutputOnAFullDiskIsAnErrorForRunExportAndSweep() throws Exception {
-        for (String[] args : List.of(new String[] {"run"}, new String[] {"export", "--envoy"},
+        for (String[] args : List.of(new String[] {"run"}, new String[] {"export", "--to", "envoy"},
                 new String[] {"sweep", "--vary", "outlier_detection.consecutive_5xx=3,5", "--yes"})) {
             Result r = process(args);
             assertThat(r.exit).as(String.join(" ", args) + ": " + r.err).isEqualTo(2);

@@ -24,8 +24,16 @@ public final class JsonDocument {
 
     /** A new document for the command, its {@code schema} key first. */
     public static ObjectNode start(String command) {
+        return start(command, VERSION);
+    }
+
+    /**
+     * A new document for a command whose layout has changed since {@link #VERSION} (a field renamed or removed):
+     * {@code outlier-lab.COMMAND.vN}, described by {@code docs/schema/COMMAND.vN.schema.json}.
+     */
+    public static ObjectNode start(String command, int version) {
         ObjectNode root = ResultJson.mapper().createObjectNode();
-        root.put("schema", schema(command));
+        root.put("schema", "outlier-lab." + command + ".v" + version);
         return root;
     }
 

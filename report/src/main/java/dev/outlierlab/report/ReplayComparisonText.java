@@ -11,8 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Two replays of the same traffic with two sets of settings, side by side: the headline figures in two columns,
- * then every decision that one made and the other did not (same time, host, action and detector).
+ * Two replays of the same traffic with two sets of settings, side by side: the headline figures of each prediction in
+ * two columns (the log's own requests and failures are the same for both), then every decision that one made and the
+ * other did not (same time, host, action and detector).
  */
 public final class ReplayComparisonText {
     private ReplayComparisonText() {
@@ -32,8 +33,8 @@ public final class ReplayComparisonText {
         row(out, row, "most out at once", sa.maxEjectedAtOnce(), sb.maxEjectedAtOnce());
         out.append(String.format(Locale.ROOT, row, "time ejected (all hosts)", Numbers.seconds(ejected(a)),
                 Numbers.seconds(ejected(b))));
-        row(out, row, "requests while ejected", a.requestsWhileEjected(), b.requestsWhileEjected());
-        row(out, row, "failures while ejected", a.failedWhileEjected(), b.failedWhileEjected());
+        row(out, row, "requests moved", a.requestsWhileEjected(), b.requestsWhileEjected());
+        row(out, row, "failures avoided, at most", a.failedWhileEjected(), b.failedWhileEjected());
         out.append(String.format(Locale.ROOT, row, "panic", Numbers.one(sa.panicSeconds()) + " s",
                 Numbers.one(sb.panicSeconds()) + " s"));
         out.append("  A: ").append(labelA).append("\n  B: ").append(labelB).append('\n');

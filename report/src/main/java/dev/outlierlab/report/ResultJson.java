@@ -50,11 +50,7 @@ public final class ResultJson {
     public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
         ObjectNode root = JsonDocument.start("run");
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
-        ObjectNode summary = summaryTree(r.summary());
-        root.set("summary", summary);
-        if (r.clients() > 1) {
-            callers(r, summary);
-        }
+        root.set("summary", summaryTree(r));
         ObjectNode stats = root.putObject("stats");
         r.stats().forEach(stats::put);
         ArrayNode events = root.putArray("events");
@@ -105,7 +101,16 @@ public final class ResultJson {
         }
     }
 
-    /** The {@code summary} object of the run JSON. */
+    /** The {@code summary} object of the run JSON for this result, with the callers' additions when there are several. */
+    public static ObjectNode summaryTree(RunResult r) {
+        ObjectNode summary = summaryTree(r.summary());
+        if (r.clients() > 1) {
+            callers(r, summary);
+        }
+        return summary;
+    }
+
+    /** The {@code summary} object of the run JSON, without the callers' additions. */
     public static ObjectNode summaryTree(RunSummary s) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("profile", "envoy");

@@ -37,6 +37,18 @@ public final class TextReport {
      *               null
      */
     public static String render(RunResult r, int maxEvents, String source, String hinges) {
+        return render(r, maxEvents, source, hinges, true);
+    }
+
+    /**
+     * The report of a replay's prediction: as {@link #render(RunResult, int, String)} without the failed requests,
+     * which are the log's own (the replay reports them apart, as recorded).
+     */
+    public static String renderPrediction(RunResult r, int maxEvents, String source) {
+        return render(r, maxEvents, source, null, false);
+    }
+
+    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
@@ -97,8 +109,10 @@ public final class TextReport {
         } else {
             CallerLines.results(r, (label, text) -> line(out, label, text));
         }
-        line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
-                + Numbers.two(sum.failedPercent()) + " %)");
+        if (failures) {
+            line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
+                    + Numbers.two(sum.failedPercent()) + " %)");
+        }
         if (source == null) {
             line(out, "in fault", Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
                     + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");

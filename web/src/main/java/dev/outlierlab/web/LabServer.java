@@ -2,8 +2,9 @@ package dev.outlierlab.web;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.httpserver.BoundedHttpServer;
+import dev.outlierlab.httpserver.ServerLimits;
 import dev.outlierlab.sim.RunCancelledException;
 import dev.outlierlab.sim.RunWatcher;
 import java.io.IOException;
@@ -20,10 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code outlier-lab serve}: the lab's page and JSON API on the JDK's HTTP server. Binds 127.0.0.1 unless
- * told otherwise; handles requests on a bounded pool of threads large enough that slow clients cannot starve
- * the rest (and the JDK server closes a connection whose request has not arrived within
- * {@link #REQUEST_SECONDS} or whose answer is not taken within {@link #RESPONSE_SECONDS}); refuses other
+ * {@code outlier-lab serve}: the lab's page and JSON API on a {@link BoundedHttpServer} (the JDK's HTTP server
+ * API, with request headers read off the worker pool). Binds 127.0.0.1 unless told otherwise; closes at once a
+ * connection past {@link Options#clientConnections()} of one client address or {@link #MAX_CONNECTIONS} in
+ * all, and one whose request has not arrived within {@link #REQUEST_SECONDS} or whose answer is not taken
+ * within {@link #RESPONSE_SECONDS}; handles complete requests on a bounded pool of threads; refuses other
  * sites ({@link RequestGuard}); runs at most a few simulations at once, with at most 64 waiting and a
  * deadline for each ({@link RunQueue}); streams the answer of a run that lasts over 150 ms, so that a run whose
  * client has gone is noticed and stopped ({@link StreamedAnswer}); and refuses oversized or invalid input with a
@@ -45,30 +47,22 @@ public final class LabServer implements AutoCloseable {
      * Seconds a client has for its first byte, and then to send its request line, headers and body, before the
      * connection is closed (the proxy's bound too).
      */
-    public static final int REQUEST_SECONDS = 3;
-    /** Open connections at most (the JDK server's {@code jdk.httpserver.maxConnections}); more are closed at once. */
-    public static final int MAX_CONNECTIONS = 512;
-    /** Request-handling threads by default: one for each connection a slow client may hold, so probes still pass. */
+    public static final int REQUEST_SECONDS = ServerLimits.DEFAULT_REQUEST_SECONDS;
+    /** Open connections at most; more are closed at once, before any byte is read. */
+    public static final int MAX_CONNECTIONS = ServerLimits.DEFAULT_MAX_CONNECTIONS;
+    /** Open connections of one client address at most by default; more are closed at once. */
+    public static final int DEFAULT_CLIENT_CONNECTIONS = ServerLimits.DEFAULT_CLIENT_CONNECTIONS;
+    /**
+     * Request-handling threads by default: one for each connection whose request body or answer a slow client
+     * may hold (its headers hold none), so probes still pass.
+     */
     public static final int DEFAULT_THREADS = 512;
     /** Seconds a client has to take the answer before the connection is closed. */
-    public static final int RESPONSE_SECONDS = 30;
+    public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
     /** The most of an over-size body read (and dropped) after its 400, so the client sees the answer. */
     private static final long MAX_DRAIN_BYTES = 16L * 1024 * 1024;
     private static final String CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
             + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
-
-    static {
-        // The JDK server reads these once, when it is first used; a value given on the command line wins.
-        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
-            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
-        }
-        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
-            System.setProperty("sun.net.httpserver.maxRspTime", Integer.toString(RESPONSE_SECONDS));
-        }
-        if (System.getProperty("jdk.httpserver.maxConnections") == null) {
-            System.setProperty("jdk.httpserver.maxConnections", Integer.toString(MAX_CONNECTIONS));
-        }
-    }
 
     /**
      * How to serve.
@@ -78,9 +72,21 @@ public final class LabServer implements AutoCloseable {
      * @param queue       simulations waiting for a turn before new ones get a 503
      * @param simulations simulations running at once; others wait for one to finish
      * @param runDeadline longest a simulation request may take, waiting included, before it is stopped
+     * @param clientConnections open connections of one client address at most
      */
     public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
-                          java.time.Duration runDeadline) {
+                          java.time.Duration runDeadline, int clientConnections) {
+        /** As given, with {@link #DEFAULT_CLIENT_CONNECTIONS} connections per client address. */
+        public Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
+                java.time.Duration runDeadline) {
+            this(host, port, threads, queue, simulations, limits, runDeadline, DEFAULT_CLIENT_CONNECTIONS);
+        }
+
+        /** These options with {@code n} connections per client address. */
+        public Options withClientConnections(int n) {
+            return new Options(host, port, threads, queue, simulations, limits, runDeadline, n);
+        }
+
         /**
          * The given address and port, {@link #DEFAULT_THREADS} threads (idle ones end after 30 s), 64 waiting, 2
          * simulations at once, 20 s each, the default limits.
@@ -91,14 +97,14 @@ public final class LabServer implements AutoCloseable {
         }
     }
 
-    private final HttpServer server;
+    private final BoundedHttpServer server;
     private final ThreadPoolExecutor pool;
     private final LabApi api;
     private final StaticFiles files = new StaticFiles();
     private final RunQueue runs;
     private final RequestGuard guard;
 
-    private LabServer(HttpServer server, ThreadPoolExecutor pool, Options options) {
+    private LabServer(BoundedHttpServer server, ThreadPoolExecutor pool, Options options) {
         this.server = server;
         this.pool = pool;
         this.api = new LabApi(options.limits());
@@ -109,7 +115,8 @@ public final class LabServer implements AutoCloseable {
 
     /** Binds and starts serving; {@code port} 0 picks a free port. Throws {@link java.net.BindException} if taken. */
     public static LabServer start(Options options) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 64);
+        BoundedHttpServer server = BoundedHttpServer.create(new InetSocketAddress(options.host(), options.port()), 256,
+                ServerLimits.defaults().withClientConnections(options.clientConnections()));
         ThreadPoolExecutor pool = new ThreadPoolExecutor(options.threads(), options.threads(), 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(options.queue()), daemonThreads(), new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
@@ -141,6 +148,16 @@ public final class LabServer implements AutoCloseable {
             host = "[" + host + "]";
         }
         return URI.create("http://" + host + ":" + a.getPort() + "/");
+    }
+
+    /** Connections open now. */
+    int openConnections() {
+        return server.openConnections();
+    }
+
+    /** Connections closed as soon as they were accepted, their client's share or the total being open. */
+    long refusedConnections() {
+        return server.refusedConnections();
     }
 
     /** Runs stopped because their client had closed the connection, since the server started. */

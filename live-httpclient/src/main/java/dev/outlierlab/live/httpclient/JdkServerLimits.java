@@ -1,10 +1,10 @@
 package dev.outlierlab.live.httpclient;
 
 /**
- * The JDK HTTP server's limits for every server of this module (the proxy, the loopback upstream), set before
+ * The JDK HTTP server's limits for the JDK servers of this module (the loopback upstream), set before
  * the first server is made: the JDK reads them once, when its server is first used, so a server created before
- * them would leave every later one without. A value given on the command line wins. The lab server
- * ({@code serve}) sets the same values.
+ * them would leave every later one without. A value given on the command line wins. The proxy and the lab
+ * server ({@code serve}) run on a {@code BoundedHttpServer} with the same values.
  */
 final class JdkServerLimits {
     static {

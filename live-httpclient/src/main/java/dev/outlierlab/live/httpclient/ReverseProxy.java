@@ -2,7 +2,8 @@ package dev.outlierlab.live.httpclient;
 
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.outlierlab.httpserver.BoundedHttpServer;
+import dev.outlierlab.httpserver.ServerLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -33,10 +34,12 @@ import java.util.function.LongSupplier;
  * response limit; the client's own overload is a 503 recorded against nobody. {@code GET /stats} is the pool
  * in Prometheus text plus the proxy's own counters ({@link ProxyCounters}). Requests pass the
  * {@link ProxyGuard} (Host and Origin naming the proxy, a token method, no control characters) or get a 403 or
- * 400. Against slow and many clients: the JDK server closes a connection that sends no byte or no complete
- * request within {@link #REQUEST_SECONDS}, or does not take its answer within {@link #RESPONSE_SECONDS}, and
- * holds at most {@link #MAX_CONNECTIONS} connections; requests are read and answers written on I/O threads
- * (one per connection being read or written), so only complete requests reach the {@code threads} workers
+ * 400. Against slow and many clients: the {@link BoundedHttpServer} reads request headers on its selector
+ * thread, closes at once a connection past {@link Settings#clientConnections()} of one client address or
+ * {@link #MAX_CONNECTIONS} in all, and closes one that sends no byte or no complete request within
+ * {@link #REQUEST_SECONDS}, or does not take its answer within {@link #RESPONSE_SECONDS}; request bodies are read
+ * and answers written on I/O threads (one per connection being read or written), so only complete requests
+ * reach the {@code threads} workers
  * that call the upstreams; a client address has at most {@link Settings#perClient()} requests in the proxy at
  * once (429 past it), {@link #QUEUE} requests wait for a worker (503 past it), and the answers held at once
  * are bounded by the settings' {@link ByteBudget} (503 past it, recorded against no upstream).
@@ -51,12 +54,14 @@ public final class ReverseProxy implements AutoCloseable {
     public static final int DEFAULT_PER_CLIENT = 64;
     /** Bytes of upstream answers held at once by default (256 MiB): past it a request gets a 503. */
     public static final long DEFAULT_BUFFERED_BYTES = 256L << 20;
-    /** Open connections at most (the JDK server's {@code jdk.httpserver.maxConnections}); more are closed. */
-    public static final int MAX_CONNECTIONS = 512;
+    /** Open connections at most; more are closed as soon as they are accepted. */
+    public static final int MAX_CONNECTIONS = ServerLimits.DEFAULT_MAX_CONNECTIONS;
+    /** Open connections of one client address at most by default; more are closed as soon as they are accepted. */
+    public static final int DEFAULT_CLIENT_CONNECTIONS = ServerLimits.DEFAULT_CLIENT_CONNECTIONS;
     /** Seconds a client has for its first byte, and then for its whole request, before the connection is closed. */
-    public static final int REQUEST_SECONDS = 3;
+    public static final int REQUEST_SECONDS = ServerLimits.DEFAULT_REQUEST_SECONDS;
     /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
-    public static final int RESPONSE_SECONDS = 30;
+    public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "content-length", "date");
 
@@ -66,11 +71,17 @@ public final class ReverseProxy implements AutoCloseable {
      * count of stage records lost (shown in {@code /stats}; zero when no stage log is written).
      */
     public record Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
-            ByteBudget budget) {
+            ByteBudget budget, int clientConnections) {
+        /** As given, with {@link #DEFAULT_CLIENT_CONNECTIONS} open connections per client address. */
+        public Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
+                ByteBudget budget) {
+            this(threads, perClient, allowedHosts, stageRecordsLost, budget, DEFAULT_CLIENT_CONNECTIONS);
+        }
+
         public Settings {
-            if (threads < 1 || perClient < 1) {
-                throw new IllegalArgumentException("threads " + threads + " and perClient " + perClient
-                        + " must be 1 or more");
+            if (threads < 1 || perClient < 1 || clientConnections < 1) {
+                throw new IllegalArgumentException("threads " + threads + ", perClient " + perClient
+                        + " and clientConnections " + clientConnections + " must be 1 or more");
             }
             allowedHosts = List.copyOf(allowedHosts);
             Objects.requireNonNull(stageRecordsLost, "stageRecordsLost");
@@ -79,12 +90,18 @@ public final class ReverseProxy implements AutoCloseable {
 
         /** {@code threads} workers, the default share per client, no other names, {@link #DEFAULT_BUFFERED_BYTES}. */
         public static Settings of(int threads) {
-            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0, new ByteBudget(DEFAULT_BUFFERED_BYTES));
+            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0, new ByteBudget(DEFAULT_BUFFERED_BYTES),
+                    DEFAULT_CLIENT_CONNECTIONS);
+        }
+
+        /** These settings with {@code n} open connections per client address at most. */
+        public Settings withClientConnections(int n) {
+            return new Settings(threads, perClient, allowedHosts, stageRecordsLost, budget, n);
         }
     }
 
     private final FailoverClient client;
-    private final HttpServer server;
+    private final BoundedHttpServer server;
     private final ThreadPoolExecutor io;
     private final ThreadPoolExecutor workers;
     private final ProxyGuard guard;
@@ -92,7 +109,7 @@ public final class ReverseProxy implements AutoCloseable {
     private final ProxyCounters counters = new ProxyCounters();
     private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    private ReverseProxy(FailoverClient client, HttpServer server, ThreadPoolExecutor io, ThreadPoolExecutor workers,
+    private ReverseProxy(FailoverClient client, BoundedHttpServer server, ThreadPoolExecutor io, ThreadPoolExecutor workers,
             String host, Settings settings) {
         this.client = client;
         this.server = server;
@@ -115,9 +132,9 @@ public final class ReverseProxy implements AutoCloseable {
     /** Starts serving on {@code host:port} as {@code settings} say. */
     public static ReverseProxy start(FailoverClient client, String host, int port, Settings settings)
             throws IOException {
-        JdkServerLimits.ensure();
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
-        // one I/O thread per connection being read or written: the JDK server bounds the connections
+        BoundedHttpServer server = BoundedHttpServer.create(new InetSocketAddress(host, port), 256,
+                ServerLimits.defaults().withClientConnections(settings.clientConnections()));
+        // one I/O thread per connection being read or written: the server bounds the connections
         ThreadPoolExecutor io = new ThreadPoolExecutor(0, MAX_CONNECTIONS + 16, 30, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), daemon("outlier-lab-proxy-io"), new ThreadPoolExecutor.AbortPolicy());
         ThreadPoolExecutor workers = new ThreadPoolExecutor(settings.threads(), settings.threads(), 30,
@@ -180,7 +197,8 @@ public final class ReverseProxy implements AutoCloseable {
             if ("/stats".equals(uri.getPath()) && "GET".equals(method)) {
                 String text = PrometheusText.render(client.pool().snapshot())
                         + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
-                                settings.budget());
+                                settings.budget(), server.refusedConnections(),
+                                server.evictedConnections());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;

@@ -52,19 +52,51 @@ class ReverseProxyHardeningTest {
         return u;
     }
 
-    /** 60 half-sent requests and 20 clients that never read a 4 MiB answer hold workers until their timeouts. */
+    /**
+     * A socket from the loopback address {@code 127.0.0.N} (Linux routes all of 127.0.0.0/8 to loopback), so
+     * that one test can be several clients; skipped where such an address cannot be bound.
+     */
+    static Socket from(int n) throws IOException {
+        Socket s = new Socket();
+        try {
+            s.bind(new InetSocketAddress("127.0.0." + n, 0));
+        } catch (IOException e) {
+            s.close();
+            org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
+        }
+        return s;
+    }
+
+    /**
+     * 60 half-sent requests and 20 clients that never read a 4 MiB answer, from 127.0.0.2 and 127.0.0.3 (40
+     * each, under the share of one client address); each probe comes from 127.0.0.1.
+     */
     private List<Socket> slowClients(ReverseProxy proxy) throws IOException {
+        List<Socket> slow = new ArrayList<>(nonReaders(proxy, 20));
+        slow.addAll(halfSent(proxy, 60));
+        return slow;
+    }
+
+    /** {@code n} clients that ask for the large answer and never read it. */
+    private List<Socket> nonReaders(ReverseProxy proxy, int n) throws IOException {
+        return clients(proxy, n, "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    }
+
+    /** {@code n} clients that send part of a request line and stop. */
+    private List<Socket> halfSent(ReverseProxy proxy, int n) throws IOException {
+        return clients(proxy, n, "GET /big HT");
+    }
+
+    private List<Socket> clients(ReverseProxy proxy, int n, String request) throws IOException {
         List<Socket> slow = new ArrayList<>();
-        for (int i = 0; i < 80; i++) {
-            Socket s = new Socket();
+        for (int i = 0; i < n; i++) {
+            Socket s = from(2 + i % 2);
+            open.add(s);
             s.setReceiveBufferSize(4096);
             s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
-            String request = i < 60 ? "GET /big HT"
-                    : "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
             s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
             slow.add(s);
-            open.add(s);
         }
         return slow;
     }
@@ -88,13 +120,29 @@ class ReverseProxyHardeningTest {
 
     @Test
     void eightySlowClientsDoNotDelayOthers() throws Exception {
+        // 20 clients that never read a 4 MiB answer (held until the 30 s answer time), then 60 half-sent
+        // requests (held until 3 s after their first byte): probes are answered while all 80 are held. The
+        // bounds are far below what a probe waiting for a slow client would take (3 s, or 30 s), and the
+        // copying of the 80 MiB of answers is done before the probes, so that it is no part of their time.
         LoopbackUpstream big = upstream("big").answeringBytes(4 << 20, true);
         ReverseProxy proxy = proxy(ReverseProxy.DEFAULT_THREADS, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, big);
-        slowClients(proxy);
-        Thread.sleep(300);
+        assertThat(probe(proxy, 10_000)).as("a first probe, before, so that the first measured one is not cold")
+                .isNotNegative();
+        nonReaders(proxy, 20);
+        long waiting = System.nanoTime();
+        while (big.served() < 20 && TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waiting) < 30_000) {
+            Thread.sleep(20);
+        }
+        assertThat(big.served()).as("the 20 large answers fetched").isEqualTo(20);
+        halfSent(proxy, 60);
+        long held = System.nanoTime();
         for (int i = 0; i < 5; i++) {
-            assertThat(probe(proxy, 1000)).as("probe %d answered within a second", i).isBetween(0L, 999L);
-            Thread.sleep(100);
+            assertThat(probe(proxy, 2000)).as("probe %d answered within 2 s", i).isBetween(0L, 1999L);
+            if (i == 0) {
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - held))
+                        .as("the first probe answered while the half-sent requests were all held")
+                        .isLessThan(ReverseProxy.REQUEST_SECONDS * 1000L);
+            }
         }
     }
 
@@ -113,16 +161,19 @@ class ReverseProxyHardeningTest {
 
     @Test
     void fourHundredHalfSentRequestsLeaveProbesAnsweredAndAreClosedWithinTheRequestTime() throws Exception {
-        // the issue-27 reproducer: 400 connections that send part of a request line and stop
+        // the issue-27 reproducer: 400 connections that send part of a request line and stop, from eight client
+        // addresses (50 each: every one within its share, 400 of the 512 connections in all)
         LoopbackUpstream a = upstream("a");
         ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);
+        assertThat(probe(proxy, 10_000)).as("a first probe, before, so that the first measured one is not cold")
+                .isNotNegative();
         List<Socket> half = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
-            Socket s = new Socket();
+            Socket s = from(2 + i % 8);
+            open.add(s);
             s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
             s.getOutputStream().write("GET /x HT".getBytes(StandardCharsets.US_ASCII));
             half.add(s);
-            open.add(s);
         }
         for (int i = 0; i < 10; i++) {
             assertThat(probe(proxy, 2000)).as("probe %d", i).isBetween(0L, 1999L);
@@ -137,15 +188,59 @@ class ReverseProxyHardeningTest {
     }
 
     @Test
+    void oneClientOpeningMoreThanItsShareCannotStarveAnother() throws Exception {
+        // 127.0.0.2 opens 400 connections that send nothing; the proxy keeps 64 of them (its share) and closes
+        // the other 336 as soon as they are accepted; 127.0.0.3 is still answered at once, and so is /stats
+        LoopbackUpstream a = upstream("a");
+        ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);
+        List<Socket> greedy = new ArrayList<>();
+        long opening = System.nanoTime();
+        for (int i = 0; i < 400; i++) {
+            Socket s = from(2);
+            open.add(s);
+            s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+            greedy.add(s);
+        }
+        long heldWindows = 1 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - opening)
+                / (ReverseProxy.REQUEST_SECONDS * 1000L);
+        for (int i = 0; i < 20; i++) {
+            try (Socket other = from(3)) {
+                other.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
+                other.setSoTimeout(2000);
+                other.getOutputStream().write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(other.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
+                        .as("request %d of another client", i).isEqualTo("HTTP/1.1 200");
+            }
+        }
+        // 64 are held at a time, each until its first-byte time of 3 s: all the others were closed at once
+        java.util.regex.Matcher refused = java.util.regex.Pattern
+                .compile("outlier_lab_proxy_refused\\{pool=\"proxy\",reason=\"connections\"\\} (\\d+)")
+                .matcher(get(proxy, "/stats"));
+        assertThat(refused.find()).isTrue();
+        assertThat(Long.parseLong(refused.group(1)))
+                .isGreaterThanOrEqualTo(400 - heldWindows * ReverseProxy.DEFAULT_CLIENT_CONNECTIONS);
+        Socket last = greedy.get(greedy.size() - 1);
+        last.setSoTimeout(1000);
+        int read;
+        try {
+            read = last.getInputStream().read();
+        } catch (IOException reset) {
+            read = -1;
+        }
+        assertThat(read).as("a connection past the share is closed, not held").isEqualTo(-1);
+    }
+
+    @Test
     void aThousandKeepAliveClientsLeaveStatsAnswered() throws Exception {
-        // issue 27: under 1,000 keep-alive clients /stats went dark. Each client makes one request and keeps its
-        // connection; the JDK server keeps at most 200 idle ones and at most 512 in all, closing the rest.
+        // issue 27: under 1,000 keep-alive clients /stats went dark. Each client (from 16 addresses) makes one
+        // request and keeps its connection; the proxy keeps at most 200 idle ones and at most 512 in all.
         LoopbackUpstream a = upstream("a");
         ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);
         int answered = 0;
         int timedOut = 0;
         for (int i = 0; i < 1000; i++) {
-            Socket s = new Socket();
+            Socket s = from(10 + i % 16);
             open.add(s);
             try {
                 s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);

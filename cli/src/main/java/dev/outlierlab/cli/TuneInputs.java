@@ -1,0 +1,55 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.Target;
+
+/**
+ * {@code tune}'s starting point from {@code run}'s inputs ({@link InputOptions}): the scenario, with an Envoy or
+ * Istio file's cluster applied, read as the current settings, its hosts, rate and callers. An Istio DestinationRule
+ * ({@code --istio}) makes the target Istio, as {@code --from} with the same file does.
+ *
+ * @param current the settings the search starts from, with the scenario's hosts, rps and Envoy release
+ * @param clients the scenario's callers ({@code traffic.clients}, after {@code --clients})
+ */
+record TuneInputs(CurrentSettings current, int clients) {
+
+    /** The current settings that {@code input} describes (see {@link InputOptions#describesCluster()}). */
+    static TuneInputs of(InputOptions input) {
+        ScenarioReader.Profiled profiled = input.resolve();
+        if (profiled.isGateway()) {
+            throw new InputException(source(input) + ": a gateway-profile scenario; tune searches Envoy's outlier "
+                    + "detection (targets envoy, istio, envoy-gateway, kuma), not the gateway profile's settings");
+        }
+        if (profiled.isGrpc()) {
+            throw new InputException(source(input) + ": gRPC's settings (a profile: grpc scenario, --service-config or "
+                    + "--grpc-implementation); tune searches Envoy's outlier detection (targets envoy, istio, "
+                    + "envoy-gateway, kuma), not gRPC's");
+        }
+        Scenario s = profiled.envoy().scenario();
+        Target target = input.clusterSource.istio != null ? Target.ISTIO : Target.ENVOY;
+        Integer hosts = profiled.envoy().hostsGiven() ? s.cluster().size() : null;
+        return new TuneInputs(new CurrentSettings(s.name(), source(input), target, s.outlierDetection(),
+                s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion()), s.traffic().clients());
+    }
+
+    /** What the settings were read from, for the report: the configuration file, the scenario, or the overrides. */
+    private static String source(InputOptions input) {
+        ClusterSourceOptions cluster = input.clusterSource;
+        if (cluster.envoy != null) {
+            return cluster.envoy.toString();
+        }
+        if (cluster.istio != null) {
+            return cluster.istio.toString();
+        }
+        if (input.serviceConfig != null) {
+            return input.serviceConfig.toString();
+        }
+        if (input.scenario.example != null) {
+            return "example " + input.scenario.example;
+        }
+        return input.scenario.scenarioFile != null ? input.scenario.scenarioFile.toString() : "the --set overrides";
+    }
+}

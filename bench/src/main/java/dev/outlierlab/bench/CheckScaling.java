@@ -1,7 +1,9 @@
 package dev.outlierlab.bench;
 
 import dev.outlierlab.check.CheckInputs;
-import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.Severity;
+import dev.outlierlab.check.StreamedReport;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.report.FindingsText;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -11,7 +13,7 @@ import java.util.Locale;
 /**
  * {@code check}'s cost against the number of clusters in one file: an Envoy list of N clusters (one per line, each
  * with outlier detection, so that each gets its own findings) is read, checked and rendered as the text report,
- * as {@code outlier-lab check FILE} does, for N = 1,000, 10,000 and 100,000. It prints the thread CPU time per
+ * as {@code outlier-lab check FILE} does (streamed: {@link StreamedReport}), for N = 1,000, 10,000 and 100,000. It prints the thread CPU time per
  * cluster at each size (median of the runs) and its ratio to the figure at 1,000: a linear path keeps the ratio
  * near 1, where the former merge of each finding with a scan of all the findings before it grew it with N
  * (20,000 clusters took over 200 s). {@link ReferenceLoop}'s median is printed beside each row, for how fast
@@ -31,11 +33,34 @@ public final class CheckScaling {
         return sb.append("]\n").toString();
     }
 
-    /** One check of the text, as the CLI runs it; returns the report's length (so that nothing is optimised away). */
+    /**
+     * One check of the text, as the CLI runs it (the text report written as it is made, each cluster's findings
+     * worked out as it is written); returns the report's length (so that nothing is optimised away).
+     */
     static long checkOnce(String text) {
         CheckInputs.Loaded loaded = CheckInputs.read(text, "clusters.json", null, false);
-        CheckReport report = CheckReport.ofFiles("clusters.json", List.of(loaded), null, null);
-        return FindingsText.render(report).length() + report.findings().size();
+        StreamedReport report = StreamedReport.of("clusters.json", List.of(loaded), null, null, EnvoyVersion.DEFAULT, 1);
+        long[] chars = {0};
+        FindingsText.render(report, new Appendable() {
+            @Override
+            public Appendable append(CharSequence s) {
+                chars[0] += s.length();
+                return this;
+            }
+
+            @Override
+            public Appendable append(CharSequence s, int start, int end) {
+                chars[0] += end - start;
+                return this;
+            }
+
+            @Override
+            public Appendable append(char c) {
+                chars[0]++;
+                return this;
+            }
+        });
+        return chars[0] + report.count(Severity.NOTE);
     }
 
     public static void main(String[] args) {

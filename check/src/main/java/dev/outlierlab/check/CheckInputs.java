@@ -3,6 +3,7 @@ package dev.outlierlab.check;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfig;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlDocuments;
 import dev.outlierlab.config.yaml.YamlTree;
@@ -23,7 +24,9 @@ import java.util.regex.Pattern;
 public final class CheckInputs {
     private static final Pattern TEMPLATE = Pattern.compile("\\{\\{-?\\s*[^}]*\\}\\}");
     private static final Pattern MANIFEST = Pattern.compile(
-            "(?m)^(-\\s+)?(apiVersion:\\s*\\S|kind:\\s*[\"']?[A-Z]|type:\\s*[\"']?Mesh[A-Z])");
+            "(?m)^(-\\s+)?(apiVersion:\\s*\\S|kind:\\s*[\"']?[A-Z]|type:\\s*[\"']?Mesh[A-Z])"
+            // Envoy Gateway's translator inputs may indent their resource lists under the top-level keys
+            + "|^[ \\t]+- apiVersion:\\s*\\S+/v[0-9]");
 
     /**
      * What one file gives {@code check}: its clusters, findings about the file itself, and the file's name as
@@ -57,6 +60,15 @@ public final class CheckInputs {
      * @throws InputException when the file cannot be read as any of these
      */
     public static Loaded read(String text, String source, Integer port, boolean inDirectory) {
+        return read(text, source, port, inDirectory, null);
+    }
+
+    /**
+     * Reads a file's text, its DestinationRules translated by {@code controller} ({@code --controller}); null: by
+     * the controller the file names (kgateway when its Gateway is kgateway's, else istiod).
+     */
+    public static Loaded read(String text, String source, Integer port, boolean inDirectory,
+                              DestinationRuleController controller) {
         int[] at = templateAt(text, source);
         if (at != null) {
             int line = at[0];
@@ -72,7 +84,7 @@ public final class CheckInputs {
             return GatewayTargets.read(text, source);
         }
         if (MANIFEST.matcher(text).find()) {
-            return ManifestTargets.read(text, source, port);
+            return ManifestTargets.read(text, source, port, controller);
         }
         EnvoyConfig config;
         try {

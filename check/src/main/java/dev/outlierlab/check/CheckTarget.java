@@ -18,6 +18,8 @@ import java.util.List;
  * @param notes    parts of the cluster read but not modelled
  * @param translation for a DestinationRule, every Envoy field with where its value came from; else empty
  * @param gateway  for a gateway configuration (profile gateway), its settings; null for Envoy and Istio
+ * @param hostsAtLeast whether {@code hosts} is only a lower bound (DNS names, each one or more addresses): the
+ *                 findings that need the exact size are then not given, as without a count
  */
 public record CheckTarget(
         String name,
@@ -33,7 +35,8 @@ public record CheckTarget(
         List<String> warnings,
         List<TranslatedField> translation,
         List<String> notes,
-        GatewayTarget gateway) {
+        GatewayTarget gateway,
+        boolean hostsAtLeast) {
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line, boolean envoyAccepts) {
@@ -47,6 +50,21 @@ public record CheckTarget(
         warnings = List.copyOf(warnings);
         translation = List.copyOf(translation);
         notes = List.copyOf(notes);
+    }
+
+    /** A target whose host count, if any, is exact. */
+    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
+                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
+                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
+                       List<String> notes, GatewayTarget gateway) {
+        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
+                warnings, translation, notes, gateway, false);
+    }
+
+    /** The same target, its host count a lower bound or not. */
+    public CheckTarget withHostsAtLeast(boolean atLeast) {
+        return atLeast == hostsAtLeast ? this : new CheckTarget(name, style, file, line, hasOutlierDetection, config,
+                panicThresholdPercent, healthChecks, hosts, problems, warnings, translation, notes, gateway, atLeast);
     }
 
     /** An Envoy cluster or a translated resource (no gateway settings). */

@@ -35,15 +35,19 @@ public final class CheckTargets {
                     : p.error().getMessage(), p.line(), p.envoyAccepts())));
             Integer hosts = c.hosts().isEmpty() ? null : c.hosts().size();
             List<String> notes = new ArrayList<>(c.notes());
+            boolean atLeast = false;
             if (c.discoveryType().equals("STRICT_DNS") && c.hosts().stream().anyMatch(h -> !isAddressLiteral(h))) {
-                // STRICT_DNS makes a host of every address each name resolves to: the file gives names, not hosts
+                // STRICT_DNS makes a host of every address each name resolves to: the file gives names, each at least
+                // one host, so a lower bound
+                atLeast = true;
                 notes.add("STRICT_DNS: each of the " + c.hosts().size() + " name(s) in load_assignment becomes as many "
-                        + "hosts as it has DNS addresses, so the file does not say how many hosts there are; pass --hosts N");
-                hosts = null;
+                        + "hosts as it has DNS addresses, so the cluster has at least " + c.hosts().size()
+                        + (c.hosts().size() == 1 ? " host" : " hosts") + "; the findings that need the exact count are "
+                        + "left out: pass --hosts N");
             }
             out.add(new CheckTarget(c.name(), FixStyle.ENVOY, c.source(), c.outlierDetectionLine(),
                     c.hasOutlierDetection(), c.outlierDetection(), c.panicThresholdPercent(), c.healthChecks(),
-                    hosts, problems, List.of(), List.of(), notes));
+                    hosts, problems, List.of(), List.of(), notes, null, atLeast));
         }
         return out;
     }

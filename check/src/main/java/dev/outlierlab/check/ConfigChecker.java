@@ -68,6 +68,12 @@ public final class ConfigChecker {
     public static List<Finding> check(CheckTarget target, Integer hosts, Long rps, EnvoyVersion version, int clients) {
         FindingSink sink = new FindingSink(target, version, clients);
         Integer size = hosts != null ? hosts : target.hosts();
+        if (hosts == null && target.hostsAtLeast()) {
+            // a lower bound (DNS names): every finding below reasons about an exact cluster size (the cap's share
+            // of N hosts, a minimum of hosts, one host, panic after k of N), so none is given on a bound; the
+            // report shows "at least N" and the note says to pass --hosts
+            size = null;
+        }
         if (target.gateway() != null) {
             if (size != null) {
                 GatewayTargets.validateEndpoints(target, size);

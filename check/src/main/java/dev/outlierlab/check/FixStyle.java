@@ -11,7 +11,8 @@ import java.util.function.UnaryOperator;
  * {@code outlier_detection} and {@code common_lb_config}, or the resource's own fields (an Istio
  * DestinationRule's {@code trafficPolicy.outlierDetection}, a Flagger Canary's
  * {@code spec.service.trafficPolicy.outlierDetection}, an Envoy Gateway BackendTrafficPolicy's
- * {@code spec.healthCheck.passive}, a Kuma MeshCircuitBreaker's {@code default.outlierDetection}). Where an
+ * {@code spec.healthCheck.passive}, a Kuma MeshCircuitBreaker's {@code default.outlierDetection}, a kgateway
+ * BackendConfigPolicy's {@code spec.outlierDetection}). Where an
  * Envoy field has no equivalent in the resource, the snippet says so.
  */
 public enum FixStyle {
@@ -41,6 +42,19 @@ public enum FixStyle {
             Map.entry("outlier_detection.always_eject_one_host", "alwaysEjectOneEndpoint"),
             Map.entry("common_lb_config.healthy_panic_threshold", "^panicThreshold")),
             "a BackendTrafficPolicy cannot set %s; an EnvoyPatchPolicy can"),
+    /** kgateway's own BackendConfigPolicy ({@code spec.outlierDetection}, {@code spec.loadBalancer}). */
+    KGATEWAY_POLICY("spec.outlierDetection", Map.ofEntries(
+            Map.entry("outlier_detection.consecutive_5xx", "consecutive5xx"),
+            Map.entry("outlier_detection.enforcing_consecutive_5xx", "enforcingConsecutive5xx"),
+            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
+            Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailure"),
+            Map.entry("outlier_detection.enforcing_consecutive_local_origin_failure",
+                    "enforcingConsecutiveLocalOriginFailure"),
+            Map.entry("outlier_detection.interval", "interval"),
+            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+            Map.entry("common_lb_config.healthy_panic_threshold", "^loadBalancer.healthyPanicThreshold")),
+            "a BackendConfigPolicy cannot set %s"),
     KUMA("default.outlierDetection", Map.ofEntries(
             Map.entry("outlier_detection.consecutive_5xx", "detectors.totalFailures.consecutive"),
             Map.entry("outlier_detection.enforcing_consecutive_5xx", "detectors.totalFailures.consecutive=5"),
@@ -104,7 +118,7 @@ public enum FixStyle {
         return switch (this) {
             case ENVOY, GATEWAY -> null;
             case ISTIO -> "istiod";
-            case KGATEWAY -> "kgateway";
+            case KGATEWAY, KGATEWAY_POLICY -> "kgateway";
             case ADMIRAL -> "Admiral and istiod";
             case FLAGGER -> "Flagger and istiod";
             case ENVOY_GATEWAY -> "Envoy Gateway";

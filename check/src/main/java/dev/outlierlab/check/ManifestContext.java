@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * What the other resources of a manifest file say about its outlier detection: which controller translates
- * its DestinationRules (a Gateway of class {@code kgateway}), Istio locality failover that needs outlier
+ * its DestinationRules and why ({@code --controller}, or a Gateway of class {@code kgateway}), Istio locality failover that needs outlier
  * detection, retries (a VirtualService's, a CiliumEnvoyConfig route's) that feed the consecutive-error counters,
  * and outlier settings in a kind that is not read.
  */
@@ -24,16 +24,27 @@ final class ManifestContext {
     private ManifestContext() {
     }
 
-    /** kgateway when a Gateway in the file has {@code gatewayClassName: kgateway}; istiod otherwise. */
-    static DestinationRuleController controller(List<Manifests.Resource> resources) {
-        for (Manifests.Resource r : resources) {
-            if ("Gateway".equals(r.kind()) && r.apiVersion() != null && r.apiVersion().startsWith("gateway.networking.k8s.io")
-                    && map(r.get("spec")).get("gatewayClassName") instanceof Located c
-                    && String.valueOf(c.value()).toLowerCase(Locale.ROOT).contains("kgateway")) {
-                return DestinationRuleController.KGATEWAY;
-            }
+    /**
+     * Which controller translates the file's DestinationRules and why, for the report: {@code --controller} when
+     * given, else kgateway when the file's Gateway names kgateway's class. Null when istiod is assumed for want of
+     * anything saying otherwise (the listing then says "translated by istiod").
+     */
+    static String controllerReason(DestinationRuleController forced, DestinationRuleController fromFile) {
+        if (forced == DestinationRuleController.KGATEWAY) {
+            return "translated as kgateway translates a DestinationRule, as --controller kgateway says (istiod would "
+                    + "turn success rate off and follow consecutive5xxErrors: 0 with enforcement 0)";
         }
-        return DestinationRuleController.ISTIOD;
+        if (forced == DestinationRuleController.ISTIOD) {
+            return "translated as istiod translates a DestinationRule, as --controller istiod says"
+                    + (fromFile == DestinationRuleController.KGATEWAY ? " (the file's Gateway has gatewayClassName "
+                    + "kgateway, which alone would have chosen kgateway)" : "");
+        }
+        if (fromFile == DestinationRuleController.KGATEWAY) {
+            return "translated as kgateway translates a DestinationRule: the file's Gateway has gatewayClassName "
+                    + "kgateway (istiod would turn success rate off and follow consecutive5xxErrors: 0 with "
+                    + "enforcement 0; --controller istiod says otherwise)";
+        }
+        return null;
     }
 
     /**

@@ -8,9 +8,11 @@ import dev.outlierlab.config.istio.IstioPolicy;
 import dev.outlierlab.config.kube.AdmiralOutlierDetections;
 import dev.outlierlab.config.kube.CiliumEnvoyConfigs;
 import dev.outlierlab.config.kube.EnvoyGatewayPolicies;
+import dev.outlierlab.config.kube.KgatewayBackendConfigPolicies;
 import dev.outlierlab.config.kube.KumaCircuitBreakers;
 import dev.outlierlab.config.kube.Manifests;
 import dev.outlierlab.config.kube.TranslatedPolicy;
+import dev.outlierlab.config.yaml.Located;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +21,8 @@ import java.util.Set;
 /**
  * Kubernetes manifests for {@code check}: every resource that configures outlier detection becomes targets,
  * translated as its controller translates it (DestinationRule: istiod, or kgateway when the file's Gateway is
- * kgateway's; Canary: Flagger, then istiod; BackendTrafficPolicy and every {@code backendSettings} of an
+ * kgateway's or {@code --controller} says; Canary: Flagger, then istiod; kgateway's BackendConfigPolicy: kgateway;
+ * BackendTrafficPolicy and every {@code backendSettings} of an
  * EnvoyExtensionPolicy, SecurityPolicy or EnvoyProxy: Envoy Gateway; MeshCircuitBreaker: Kuma; Admiral's
  * OutlierDetection: Admiral, then istiod; the Envoy clusters of a CiliumEnvoyConfig: as they are). The host
  * count comes from what else the file holds ({@link ManifestHosts}). A kind that is not read is named as such,
@@ -29,7 +32,7 @@ final class ManifestTargets {
     /** The kinds check translates. */
     static final Set<String> READ_KINDS = new LinkedHashSet<>(List.of("DestinationRule", "Canary",
             "BackendTrafficPolicy", "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy", "MeshCircuitBreaker",
-            "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig", "OutlierDetection"));
+            "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig", "OutlierDetection", "BackendConfigPolicy"));
     /** Kinds that hold other resources. */
     static final Set<String> LISTS = Set.of("List");
     /** Kinds read only for what they say about other resources (hosts, retries, the controller). */
@@ -39,11 +42,14 @@ final class ManifestTargets {
     private ManifestTargets() {
     }
 
-    static CheckInputs.Loaded read(String text, String source, Integer port) {
+    /** @param forced the controller {@code --controller} names, or null to take it from the file */
+    static CheckInputs.Loaded read(String text, String source, Integer port, DestinationRuleController forced) {
         List<String> lines = text.lines().toList();
         List<Manifests.Resource> resources = Manifests.read(text, source);
         ManifestHosts hosts = new ManifestHosts(resources);
-        DestinationRuleController controller = ManifestContext.controller(resources);
+        DestinationRuleController fromFile = DestinationRuleController.fromFile(resources);
+        DestinationRuleController controller = forced != null ? forced : fromFile;
+        String why = ManifestContext.controllerReason(forced, fromFile);
         List<CheckTarget> targets = new ArrayList<>();
         List<String> unread = new ArrayList<>();
         List<String> withoutSettings = new ArrayList<>();
@@ -56,15 +62,19 @@ final class ManifestTargets {
                 case "DestinationRule" -> {
                     List<IstioPolicy> p = DestinationRuleReader.policies(r, source, lines, port, controller);
                     targets.addAll(istio(p, controller == DestinationRuleController.KGATEWAY ? FixStyle.KGATEWAY
-                            : FixStyle.ISTIO, hosts, controller));
+                            : FixStyle.ISTIO, hosts, why));
                     ManifestContext.localityFailover(r, p, source, lines).ifPresent(file::add);
                 }
                 case "Canary" -> targets.addAll(istio(FlaggerCanaries.read(r, source, lines, port), FixStyle.FLAGGER,
                         hosts, null));
                 case "BackendTrafficPolicy" -> EnvoyGatewayPolicies.read(r, source, lines)
-                        .forEach(x -> targets.add(translated(x, FixStyle.ENVOY_GATEWAY)));
+                        .forEach(x -> targets.add(withHosts(translated(x, FixStyle.ENVOY_GATEWAY),
+                                hosts.forPolicyTarget(r))));
                 case "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy" -> EnvoyGatewayPolicies
-                        .readBackendSettings(r, source, lines).forEach(x -> targets.add(translated(x, FixStyle.ENVOY_GATEWAY)));
+                        .readBackendSettings(r, source, lines).forEach(x -> targets.add(withHosts(
+                                translated(x, FixStyle.ENVOY_GATEWAY), backendRefsCount(r, x, hosts))));
+                case "BackendConfigPolicy" -> KgatewayBackendConfigPolicies.read(r, source, lines)
+                        .forEach(x -> targets.add(kgatewayPolicy(x, r.namespace(), hosts)));
                 case "MeshCircuitBreaker" -> KumaCircuitBreakers.read(r, source, lines)
                         .forEach(x -> targets.add(translated(x, FixStyle.KUMA)));
                 case "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig" -> {
@@ -112,25 +122,63 @@ final class ManifestTargets {
         return new CheckInputs.Loaded(targets, file);
     }
 
+    /** @param why for a DestinationRule, which controller translates it and why; null for the others */
     private static List<CheckTarget> istio(List<IstioPolicy> policies, FixStyle style, ManifestHosts hosts,
-                                           DestinationRuleController controller) {
+                                           String why) {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : policies) {
             ManifestHosts.Count count = hosts.forHost(p.host(), p.namespace());
             List<String> notes = new ArrayList<>(p.notes());
             if (count != null) {
-                notes.add(count.hosts() + " hosts " + count.from());
+                notes.add(count.describe());
             }
-            if (controller == DestinationRuleController.KGATEWAY) {
-                notes.add("translated as kgateway translates a DestinationRule: the file's Gateway has gatewayClassName "
-                        + "kgateway (istiod would turn success rate off and follow consecutive5xxErrors: 0 with "
-                        + "enforcement 0)");
+            if (why != null) {
+                notes.add(why);
             }
             out.add(new CheckTarget(p.displayName(), style, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, count == null ? null : count.hosts(),
-                    List.of(), p.warnings(), p.fields(), notes));
+                    List.of(), p.warnings(), p.fields(), notes).withHostsAtLeast(count != null && count.atLeast()));
         }
         return out;
+    }
+
+    /** A kgateway BackendConfigPolicy's settings for one target, with the target's host count when the file says it. */
+    private static CheckTarget kgatewayPolicy(KgatewayBackendConfigPolicies.Targeted x, String namespace,
+                                              ManifestHosts hosts) {
+        TranslatedPolicy p = x.policy();
+        ManifestHosts.Count count = x.targetName() == null ? null : switch (x.targetKind()) {
+            case "Service", "Hostname" -> hosts.forHost(x.targetName(), namespace);
+            case "Backend" -> hosts.forBackend(x.targetName(), namespace);
+            default -> null;
+        };
+        return new CheckTarget(p.name(), FixStyle.KGATEWAY_POLICY, p.source(), p.line(), true, p.outlierDetection(),
+                p.panicThresholdPercent(), p.healthChecks(), count == null ? null : count.hosts(), List.of(),
+                p.warnings(), p.fields(), count == null ? List.of() : List.of(count.describe()))
+                .withHostsAtLeast(count != null && count.atLeast());
+    }
+
+    /**
+     * The hosts of a {@code backendSettings} cluster: the {@code backendRefs} beside it (a SecurityPolicy's remote
+     * JWKS, an ext-proc's service, a telemetry backend), counted from the file's Backends and Services.
+     */
+    private static ManifestHosts.Count backendRefsCount(Manifests.Resource r, TranslatedPolicy p, ManifestHosts hosts) {
+        String owner = p.scope().replaceFirst("\\.backendSettings\\.healthCheck\\.passive$", "");
+        Located at = ManifestHosts.at(r.node(), owner);
+        Located refs = at != null && at.value() instanceof java.util.Map<?, ?> m && m.get("backendRefs") instanceof Located l
+                ? l : null;
+        return hosts.forBackendRefs(refs, r.namespace(), (r.name() == null ? String.valueOf(r.kind()) : r.name()) + " "
+                + owner.replaceFirst("^spec\\.", ""));
+    }
+
+    private static CheckTarget withHosts(CheckTarget t, ManifestHosts.Count count) {
+        if (count == null) {
+            return t;
+        }
+        List<String> notes = new ArrayList<>(t.notes());
+        notes.add(count.describe());
+        return new CheckTarget(t.name(), t.style(), t.file(), t.line(), t.hasOutlierDetection(), t.config(),
+                t.panicThresholdPercent(), t.healthChecks(), count.hosts(), t.problems(), t.warnings(), t.translation(),
+                notes, t.gateway(), count.atLeast());
     }
 
     private static CheckTarget translated(TranslatedPolicy p, FixStyle style) {

@@ -77,11 +77,19 @@ class CorpusTest {
             Map.entry("admiral/od.yaml", PARTIAL + " not-modelled panic-disabled-eject-all"),
             Map.entry("kgateway/setup-failover.yaml", "cap-admits-no-host " + PARTIAL + " long-ejection not-modelled "
                     + "success-rate-too-few-hosts"),
+            // 4 hosts from its backendRefs: Envoy Gateway's default cap of 10 % admits none
             Map.entry("envoy-gateway/gatewayapi-envoyextensionpolicy-with-extproc-with-retries.in.yaml",
-                    CAP_BELOW + " " + PARTIAL),
+                    "cap-admits-no-host " + PARTIAL + " not-modelled success-rate-too-few-hosts"),
             Map.entry("envoy-gateway/gatewayapi-envoyproxy-tracing-backend.in.yaml", CAP_BELOW + " " + PARTIAL),
             Map.entry("envoy-gateway/gatewayapi-securitypolicy-with-jwt-backendsettings.in.yaml", "cap-allows-panic "
                     + PARTIAL + " detector-threshold-zero health-check-returns-ejected"),
+            // one 5xx ejects for an hour, and the cap of 80 % can leave fewer than Envoy's 50 % healthy
+            Map.entry("kgateway/outlier-detection-backendconfigpolicy.yaml",
+                    "cap-allows-panic hair-trigger-threshold long-ejection"),
+            Map.entry("kgateway/backendconfigpolicy-healthcheck.yaml", "nothing-to-check"),
+            Map.entry("envoy-gateway/gatewayapi-securitypolicy-with-jwt-backendcluster.in.yaml", "cap-allows-panic "
+                    + PARTIAL + " detector-threshold-zero health-check-returns-ejected not-modelled"),
+            Map.entry("envoy-gateway/gatewayapi-envoyproxy-tracing-backend-uds.in.yaml", "not-modelled single-host-cluster"),
             Map.entry("kuma/outbound_cluster_connection_limits.golden.yaml", NO_OD),
             Map.entry("kuma/outbound_cluster_outlier_detection.golden.yaml", KUMA_GOLDEN),
             Map.entry("kuma/outbound_cluster_outlier_detection_disabled.golden.yaml", NO_OD),

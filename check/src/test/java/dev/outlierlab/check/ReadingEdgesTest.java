@@ -106,20 +106,21 @@ class ReadingEdgesTest {
 
     @Test
     void aKindThatIsNotReadIsSaidToBeNotReadNeverToHaveNoOutlierDetection() {
-        String policy = """
-                apiVersion: gateway.kgateway.dev/v1alpha1
-                kind: BackendConfigPolicy
-                metadata: {name: llm-resilience}
+        // Gloo Edge's Upstream (gloo.solo.io/v1) carries outlierDetection and is not read
+        String upstream = """
+                apiVersion: gloo.solo.io/v1
+                kind: Upstream
+                metadata: {name: my-upstream}
                 spec:
-                  targetRefs: [{group: gateway.kgateway.dev, kind: Backend, name: openai}]
+                  kube: {serviceName: httpbin, serviceNamespace: default, servicePort: 8000}
                   outlierDetection:
-                    consecutive5xx: 5
+                    consecutive5xx: 3
                 """;
-        CheckReport r = check(policy, null);
+        CheckReport r = check(upstream, null);
         assertThat(ids(r)).containsExactly("kind-not-read", "nothing-to-check");
-        assertThat(r.findings().get(0).message()).isEqualTo("BackendConfigPolicy llm-resilience is not read: its outlier "
+        assertThat(r.findings().get(0).message()).isEqualTo("Upstream my-upstream is not read: its outlier "
                 + "settings (line 7) are not checked");
-        assertThat(r.findings().get(1).message()).startsWith("BackendConfigPolicy is not read: nothing to check here")
+        assertThat(r.findings().get(1).message()).startsWith("Upstream is not read: nothing to check here")
                 .doesNotContain("no resource");
     }
 

@@ -6,10 +6,12 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Severity;
+import dev.outlierlab.check.StreamedReport;
 import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +52,7 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check deploy/ other.yaml",
             "  curl -s localhost:9901/config_dump | outlier-lab check - --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
+            "  outlier-lab check destination-rule.yaml --hosts 6 --controller kgateway",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600 --clients 50",
             "      600 rps from 50 caller pods: each sidecar sees 12 rps, 20 requests per host per 10 s",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
@@ -87,6 +90,11 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
     Integer port;
+
+    @Option(names = "--controller", paramLabel = "NAME",
+            description = {"istiod or kgateway: the control plane that translates the files' DestinationRules. Without",
+                "it: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod; the report says which."})
+    String controller;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json, or sarif (SARIF 2.1.0 for CI code-scanning annotations).")
@@ -138,7 +146,8 @@ public final class CheckCommand implements Callable<Integer> {
         if (GrpcCheckInputs.isServiceConfig(text)) {
             return GrpcCheckInputs.serviceConfig(text, source, impl);
         }
-        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory);
+        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory,
+                DestinationRuleController.parse(controller, "--controller"));
         return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
     }
 
@@ -162,6 +171,7 @@ public final class CheckCommand implements Callable<Integer> {
                     + " the default)");
         }
         GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
+        DestinationRuleController.parse(controller, "--controller");
         if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS || rps != null && clients > rps) {
             throw new InputException("--clients: " + clients + " is not allowed; expected a whole number of callers "
                     + "from 1 to " + (rps == null ? TrafficSpec.MAX_CLIENTS : Math.min(rps, TrafficSpec.MAX_CLIENTS))
@@ -194,19 +204,28 @@ public final class CheckCommand implements Callable<Integer> {
             }
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
-        CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
-        String out = switch (format) {
-            case text -> FindingsText.render(report);
-            case json -> FindingsJson.toJson(report);
-            case sarif -> SarifReport.toJson(report);
-        };
-        output.emit(spec, out);
-        for (var f : report.unreadable()) {
+        Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
+        List<dev.outlierlab.check.Finding> unreadable;
+        int code;
+        if (format == Format.text) {
+            // written cluster by cluster, each cluster's findings worked out as it is written: 100,000 clusters are
+            // over 100 MB of text and 200,000 findings, neither held at once
+            StreamedReport report = StreamedReport.of(String.join(" ", files), loaded, hosts, rps, version, clients);
+            output.emit(spec, out -> FindingsText.render(report, out));
+            unreadable = report.unreadable();
+            code = report.exitCode(threshold);
+        } else {
+            CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
+            output.emit(spec, format == Format.json ? FindingsJson.toJson(report) : SarifReport.toJson(report));
+            unreadable = report.unreadable();
+            code = report.exitCode(threshold);
+        }
+        for (var f : unreadable) {
             spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
                     + f.line() + ": " + f.message()));
         }
         spec.commandLine().getErr().flush();
-        return report.exitCode(failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR);
+        return code;
     }
 
     /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */

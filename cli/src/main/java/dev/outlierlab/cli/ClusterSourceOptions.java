@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -20,8 +21,8 @@ public final class ClusterSourceOptions {
     Path envoy;
 
     @Option(names = "--istio", paramLabel = "FILE",
-            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does",
-                "(needs --hosts: a DestinationRule does not say how many endpoints there are)."})
+            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does (or",
+                "kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints there are."})
     Path istio;
 
     @Option(names = "--cluster", paramLabel = "NAME",
@@ -39,12 +40,18 @@ public final class ClusterSourceOptions {
     @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
     String subset;
 
+    @Option(names = "--controller", paramLabel = "NAME",
+            description = {"With --istio: istiod or kgateway, the control plane that translates the DestinationRule",
+                "(default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod)."})
+    String controller;
+
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
     String envoyClusterName;
 
     /** Whether any of these options was given. */
     public boolean isUsed() {
-        return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null;
+        return envoy != null || istio != null || cluster != null || hosts != null || port != null || subset != null
+                || controller != null;
     }
 
     /**
@@ -81,8 +88,8 @@ public final class ClusterSourceOptions {
             throw new InputException("--envoy and --istio: give one of them");
         }
         if (envoy == null && istio == null) {
-            if (cluster != null || hosts != null || port != null || subset != null) {
-                throw new InputException("--cluster, --hosts, --port and --subset choose from a configuration file: "
+            if (cluster != null || hosts != null || port != null || subset != null || controller != null) {
+                throw new InputException("--cluster, --hosts, --port, --subset and --controller choose from a configuration file: "
                         + "add --envoy FILE or --istio FILE (or set cluster.hosts with --set)");
             }
             return loaded;
@@ -93,8 +100,9 @@ public final class ClusterSourceOptions {
         Scenario base = loaded.scenario();
         Scenario s;
         if (envoy != null) {
-            if (port != null || subset != null) {
-                throw new InputException("--port and --subset are for --istio; with --envoy choose with --cluster NAME");
+            if (port != null || subset != null || controller != null) {
+                throw new InputException("--port, --subset and --controller are for --istio; with --envoy choose with "
+                        + "--cluster NAME");
             }
             dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
                     envoy.toString()).cluster(cluster);
@@ -105,7 +113,8 @@ public final class ClusterSourceOptions {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
-            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port)
+            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
+                    DestinationRuleController.parse(controller, "--controller"))
                     .select(cluster, subset, port).toScenario(base, hosts);
         }
         return new ScenarioReader.Loaded(s, true);

@@ -72,7 +72,8 @@ public final class CompareOptions {
         }
         if (source.istio != null) {
             expect(text, "istio", "--istio, so --compare takes an Istio DestinationRule like it");
-            Scenario s = DestinationRuleReader.read(text, file.toString(), source.port)
+            Scenario s = DestinationRuleReader.read(text, file.toString(), source.port,
+                    dev.outlierlab.config.istio.DestinationRuleController.parse(source.controller, "--controller"))
                     .select(source.cluster, source.subset, source.port).toScenario(base.scenario(), source.hosts);
             return new Compared(withSets(s), true, label);
         }

@@ -15,6 +15,28 @@ public final class OutputOption {
                 "in the same directory, then moved over FILE; a device such as /dev/stdout is written in place)."})
     Path output;
 
+    /**
+     * Prints what {@code body} writes as it writes it, or writes it to the {@code --output} file (whole or not at
+     * all): a report too large to hold as one string is streamed.
+     */
+    void emit(CommandSpec spec, java.util.function.Consumer<Appendable> body) {
+        if (output == null) {
+            java.io.BufferedWriter out = new java.io.BufferedWriter(spec.commandLine().getOut(), 1 << 16);
+            try {
+                body.accept(out);
+                out.flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            spec.commandLine().getOut().flush();
+        } else {
+            OutputFiles.write(output, "--output", out -> {
+                body.accept(out);
+                return null;
+            });
+        }
+    }
+
     /** Prints {@code text}, or writes it to the {@code --output} file. */
     void emit(CommandSpec spec, String text) {
         if (output == null) {

@@ -9,7 +9,6 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.scenario.DurationText;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
@@ -79,17 +78,12 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Several files are the logs of one proxy (e.g. rotated): one detector, not one per file.")
     boolean oneInstance;
 
-    @Option(names = "--reorder-window", paramLabel = "DURATION", defaultValue = "2s",
-            description = "How far a line may end before one above it (several workers write a log); default ${DEFAULT-VALUE}.")
-    String reorderWindow;
+    @Mixin
+    LogReadOptions logRead;
 
     @Option(names = "--duration", paramLabel = "DURATION",
             description = "Run ticks to this time after the first outcome (default: through the last outcome's interval).")
     String duration;
-
-    @Option(names = "--max-bad-lines", paramLabel = "N|P%", defaultValue = "1%",
-            description = "More bad lines than this (a count, or a percentage of the lines) is exit 2; default ${DEFAULT-VALUE}.")
-    String maxBadLines;
 
     @Mixin
     CompareOptions compare;
@@ -197,8 +191,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         LogFormatOptions.Recipe recipe = logFormat.recipe(inputs);
         LogFormat fmt = recipe.compile();
-        long window = duration("--reorder-window", reorderWindow);
-        Long durationNanos = duration == null ? null : duration("--duration", duration);
+        long window = logRead.reorderWindowNanos();
+        Long durationNanos = duration == null ? null : LogReadOptions.duration("--duration", duration);
         ReadSettings settings = new ReadSettings(fmt, window, logCluster,
                 inputs.size() > 1 && !oneInstance && logFormat.instanceField == null,
                 loaded.hostsGiven() ? new HashSet<>(loaded.scenario().cluster().hosts()) : null,
@@ -223,13 +217,13 @@ public final class ReplayCommand implements Callable<Integer> {
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
         try {
-            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), badLineCount(),
-                    maxBadLines.strip().endsWith("%"));
+            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), logRead.badLineCount(),
+                    logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             if (progress != null) {
                 progress.done();
             }
-            checkBadLines(e.lines());
+            logRead.checkBadLines(e.lines());
             throw e;
         }
         try (scan) {
@@ -272,7 +266,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     /** Refuses more bad lines than allowed, a log without detectors, and hosts given for several clusters. */
     private void checkScan(BadLines lines, List<ReplayGroup> groups, ScenarioReader.Loaded loaded) {
-        checkBadLines(lines);
+        logRead.checkBadLines(lines);
         if (groups.isEmpty()) {
             throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
                     + ReplayOutput.skipped(lines) + "); nothing to replay");
@@ -339,64 +333,6 @@ public final class ReplayCommand implements Callable<Integer> {
                             + hosts.size() + " hosts (" + second.label() + "); both settings must have the log's hosts");
                 }
             }
-        }
-    }
-
-    /**
-     * A count given to --max-bad-lines (the scan stops as soon as it is passed), or no count for a percentage (the
-     * scan then stops once {@value BadLines#MOSTLY_BAD_MIN_LINES} lines are read and most are bad).
-     */
-    private long badLineCount() {
-        String m = maxBadLines.strip();
-        if (m.endsWith("%")) {
-            checkBadLines(new BadLines());
-            return Long.MAX_VALUE;
-        }
-        try {
-            long n = Long.parseLong(m);
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below
-        }
-        throw new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
-                + "(e.g. 100) or a percentage of the lines (e.g. 1%)");
-    }
-
-    private static String shortPrefix(String s) {
-        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
-    }
-
-    private void checkBadLines(BadLines lines) {
-        long limit;
-        String m = maxBadLines.strip();
-        try {
-            limit = m.endsWith("%")
-                    ? (long) Math.floor(Double.parseDouble(m.substring(0, m.length() - 1)) / 100.0 * lines.lines())
-                    : Long.parseLong(m);
-        } catch (NumberFormatException e) {
-            throw new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
-                    + "(e.g. 100) or a percentage of the lines (e.g. 1%)");
-        }
-        if (lines.bad() > limit) {
-            List<String> first = new ArrayList<>();
-            for (BadLines.Bad b : lines.first()) {
-                first.add(b.toString());
-            }
-            String stopped = m.endsWith("%") && lines.mostlyBad() ? " (the reading stopped: more than half of the "
-                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
-                    + " lines or more read are bad)" : "";
-            throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines() + ", more than --max-bad-lines "
-                    + shortPrefix(maxBadLines) + " (" + limit + ")" + stopped + "; the first " + lines.first().size() + ":", first);
-        }
-    }
-
-    private static long duration(String option, String text) {
-        try {
-            return DurationText.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new InputException(option + ": '" + text + "' is not allowed; expected " + e.getMessage());
         }
     }
 }

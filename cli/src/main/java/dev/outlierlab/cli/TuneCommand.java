@@ -1,20 +1,23 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogFormat;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.LogLineReader;
-import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReadSettings;
-import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
-import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.grpc.GrpcProfile;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DefaultSuite;
 import dev.outlierlab.tune.RunExecutor;
@@ -88,14 +91,19 @@ public final class TuneCommand implements Callable<Integer> {
 
     @Option(names = "--from-log", paramLabel = "FILE",
             description = {"An access log (the formats replay reads): gives the rate (lines over their time span), the",
-                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not."})
+                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not, and the healthy",
+                "pool's base error rate, the noise of the suite's healthy hosts."})
     Path fromLog;
 
     @Mixin
     LogFormatOptions logFormat;
 
+    @Mixin
+    LogReadOptions logRead;
+
     @Option(names = "--target", paramLabel = "T",
-            description = "Where the recommendation goes: envoy, istio, envoy-gateway or kuma (default: --from's, else envoy).")
+            description = {"Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
+                "or gateway (a gateway configuration); default: --from's, else envoy."})
     String target;
 
     @Option(names = "--envoy-version", paramLabel = "X.Y",
@@ -146,38 +154,62 @@ public final class TuneCommand implements Callable<Integer> {
     }
 
     /** What an access log says of the traffic: requests per second over its span, hosts seen, proxy instances. */
-    record LogTraffic(long rps, int hosts, int clients) {
+    record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {
     }
 
     private LogTraffic logTraffic() {
+        if (fromLog.toString().equals(InputFiles.STDIN) && from != null && from.toString().equals(InputFiles.STDIN)) {
+            throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+        }
         List<LogInput> inputs = List.of(LogInput.of(fromLog.toString(), System.in));
         LogFormat fmt = logFormat.resolve(inputs);
-        ReadSettings settings = new ReadSettings(fmt, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, false, null,
+        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null, false, null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
-        try (LogScan.Result scan = LogScan.scan(inputs, settings, null)) {
-            List<ReplayGroup> groups = scan.groups();
-            if (groups.isEmpty()) {
-                throw new InputException("--from-log " + fromLog + ": no request lines to take the traffic from");
-            }
-            java.util.Set<String> clusters = new java.util.TreeSet<>();
-            java.util.Set<String> seen = new java.util.HashSet<>();
-            long entries = 0;
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            for (ReplayGroup g : groups) {
-                clusters.add(g.cluster());
-                seen.addAll(g.hosts());
-                entries += g.entries();
-                first = Math.min(first, g.firstEpochNanos());
-                last = Math.max(last, g.lastEpochNanos());
-            }
-            if (clusters.size() > 1) {
-                throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
-                        + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
-            }
-            double seconds = Math.max(1e-9, (last - first) / 1e9);
-            long perSecond = Math.max(1, Math.round(entries / Math.max(1.0, seconds)));
-            return new LogTraffic(perSecond, seen.size(), groups.size());
+        dev.outlierlab.accesslog.LogTraffic log;
+        try {
+            log = dev.outlierlab.accesslog.LogTraffic.read(inputs, settings, logRead.badLineCount(),
+                    logRead.isPercentage());
+        } catch (BadLines.LimitReached e) {
+            logRead.checkBadLines(e.lines());
+            throw e;
+        }
+        logRead.checkBadLines(log.lines());
+        if (log.groups().isEmpty()) {
+            throw new InputException("--from-log " + fromLog + ": no line reached an upstream host; no traffic to take");
+        }
+        java.util.Set<String> clusters = new java.util.TreeSet<>();
+        long entries = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (var g : log.groups()) {
+            clusters.add(g.cluster());
+            entries += g.requests();
+            first = Math.min(first, g.firstEpochNanos());
+            last = Math.max(last, g.lastEpochNanos());
+        }
+        if (clusters.size() > 1) {
+            throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
+                    + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
+        }
+        double seconds = Math.max(1.0, (last - first) / 1e9);
+        long perSecond = Math.max(1, Math.round(entries / seconds));
+        int hostsSeen = log.perHost().size();
+        int callers = log.groups().size();
+        double base = log.healthyErrorShare();
+        long ppm = Math.round(base * 1_000_000);
+        String said = String.format(java.util.Locale.ROOT, "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
+                + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
+                + "more than the pool", fromLog, entries, seconds, perSecond, hostsSeen, perSecond / Math.max(1, hostsSeen),
+                callers, callers == 1 ? "caller" : "callers", perSecond / callers, base * 100, log.healthyPool().size())
+                .replace("over the 1 hosts that fail", "over the 1 host that fails");
+        return new LogTraffic(perSecond, hostsSeen, callers, ppm, said);
+    }
+
+    /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
+    private void refuseFlinkFor(Target t) {
+        if (engine == ReplayCommand.Engine.flink && !t.isEnvoy()) {
+            throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
+                    + "simulation only (tune " + t.flag() + " with --engine local)");
         }
     }
 
@@ -186,6 +218,9 @@ public final class TuneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (target != null) {
+            refuseFlinkFor(Target.byFlag(target));
+        }
         if (engine == ReplayCommand.Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
         }
@@ -196,10 +231,14 @@ public final class TuneCommand implements Callable<Integer> {
         if (explain != null && format == Format.json) {
             throw new InputException("--explain: the decision trace is text; use it without --format json");
         }
-        CurrentSettings current = from == null
-                ? CurrentSettings.defaults("search", target == null ? Target.ENVOY : Target.byFlag(target),
-                        hosts == null ? 1 : hosts)
+        Target chosen = target == null ? null : Target.byFlag(target);
+        CurrentSettings read = from == null
+                ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen, hosts == null ? 1 : hosts)
                 : CurrentSettings.read(InputFiles.readText(from), from.toString());
+        List<String> notes = new ArrayList<>();
+        CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
+        Target t = current.target();
+        refuseFlinkFor(t);
         LogTraffic log = fromLog == null ? null : logTraffic();
         int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
         if (n < 0) {
@@ -207,31 +246,61 @@ public final class TuneCommand implements Callable<Integer> {
                     + (from == null ? "" : " (" + from + " does not list them)"));
         }
         long rate = rps != null ? rps : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
-        if (clients == null) {
-            clients = log != null ? log.clients() : 1;
-        }
         if (rate < 0) {
             throw new InputException("--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
         }
-        Target t = target == null ? current.target() : Target.byFlag(target);
+        if (clients == null) {
+            clients = log != null ? log.clients() : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
+            if (t == Target.GRPC && clients > 1) {
+                // the log's callers are channels: one channel's detector sees its share of the rate
+                notes.add("the log's " + clients + " callers are " + clients + " gRPC channels, each with its own outlier "
+                        + "detection: tuned for one channel's share, " + Math.max(1, rate / clients) + " rps");
+                rate = rps != null ? rate : Math.max(1, rate / clients);
+                clients = 1;
+            }
+        }
+        if (log != null) {
+            notes.add(0, log.said() + (rps != null || current.rps() != null ? "; the rate given is used" : ""));
+            notes.add(1, "the built-in scenarios' healthy hosts fail at that base rate (random 503s) while their fault is "
+                    + "active, so noise is scored as the log shows it");
+        }
+        HealthCheckSpec health = current.healthChecks();
+        if (health != null && !t.isEnvoy()) {
+            notes.add("health_checks are not run: " + (t == Target.GRPC ? "gRPC's outlier detection has no health-check "
+                    + "return" : "the gateway profile has no health checker"));
+            health = null;
+        } else if (health != null) {
+            notes.add("health checks from " + from + ": every " + Durations.format(health.intervalNanos())
+                    + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after " + health.healthyThreshold()
+                    + "; the built-in scenarios run with them: a host failing every request fails its probes, a "
+                    + "partly failing host passes them"
+                    + (current.config().successfulActiveHealthCheckUnejectHost() ? " and a passing probe returns it "
+                    + "early (successful_active_health_check_uneject_host)" : ""));
+        }
         EnvoyVersion version = envoyVersion != null
                 ? ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"))
                 : current.version() != null ? current.version() : EnvoyVersion.DEFAULT;
         int most = maxEjected != null ? maxEjected : TuneRequest.defaultMaxEjected(Math.max(1, n));
+        long baseErrorPpm = log == null ? 0 : log.baseErrorPpm();
         List<SuiteScenario> scenarios = new ArrayList<>();
         if (n >= 2 && n <= 10_000 && clients >= 1 && clients <= Math.min(10_000, Math.max(1, rate))) {
-            scenarios.addAll(new DefaultSuite(n, rate, clients, 0).scenarios());
+            scenarios.addAll(new DefaultSuite(n, rate, clients, baseErrorPpm, health).scenarios());
         }
         if (!suite.equals("default")) {
-            SuiteFile.Read read = SuiteFile.read(Path.of(suite));
-            if (read.replace()) {
+            SuiteFile.Read suiteRead = SuiteFile.read(Path.of(suite));
+            if (suiteRead.replace()) {
                 scenarios.clear();
+                if (health != null || baseErrorPpm > 0) {
+                    notes.add("the suite file replaces the built-in scenarios; its own keep their own "
+                            + (health != null ? "health_checks" : "faults") + (health != null && baseErrorPpm > 0
+                            ? " and faults" : ""));
+                }
             }
-            scenarios.addAll(read.scenarios());
+            scenarios.addAll(suiteRead.scenarios());
         }
         TuneRequest req = new TuneRequest(current.name(), current.source(), n, rate, clients, t, version,
-                current.config(), current.panicThresholdPercent(), scenarios, 2, seeds, most, 0,
-                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())));
+                current.config(), current.panicThresholdPercent(), scenarios, 2, seeds, most, baseErrorPpm,
+                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), current.profile(), health, notes);
         SuiteScenario explained = explain == null ? null : scenarios.stream().filter(s -> s.name().equals(explain))
                 .findFirst().orElseThrow(() -> new InputException("--explain: '" + explain + "' is not a scenario of the "
                         + "suite; expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
@@ -248,9 +317,18 @@ public final class TuneCommand implements Callable<Integer> {
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {
             var w = result.recommended().written();
-            RunResult run = Simulation.run(explained.with(1, w.config(), w.panicThresholdPercent(), version),
-                    RunOptions.DEFAULT.keepingEvents(200));
-            String trace = TextReport.render(run, 200, null);
+            var scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);
+            String trace;
+            if (w.profile().gateway() != null) {
+                trace = dev.outlierlab.report.GatewayTextReport.render(GatewaySimulation.run(
+                        w.profile().gatewayScenario(scenario)), 200);
+            } else if (w.profile().grpc() != null) {
+                trace = dev.outlierlab.report.GrpcTextReport.render(new GrpcProfile(w.profile().grpc()).run(scenario,
+                        RunOptions.DEFAULT.keepingEvents(200)), new GrpcSettings(w.profile().grpc(),
+                        "the recommendation", List.of()), 200);
+            } else {
+                trace = TextReport.render(Simulation.run(scenario, RunOptions.DEFAULT.keepingEvents(200)), 200, null);
+            }
             out = out + "\nDecision trace of the recommendation on " + explained.name()
                     + " (seed 1):\n" + trace;
         }

@@ -37,6 +37,27 @@ class CheckInputsCommandTest {
     }
 
     @Test
+    void controllerFlagDecidesHowDestinationRulesAreTranslatedAndRefusesOtherNames() {
+        // kgateway's own file: its Gateway is of class kgateway, which --controller istiod overrides
+        String file = corpus("kgateway/setup-failover.yaml").toString();
+        CliRunner.Outcome byFile = CliRunner.run("check", file);
+        // the text wraps at 100 columns: compare it with its line breaks as spaces
+        assertThat(byFile.out().replaceAll("\\s+", " ")).contains("translated by kgateway")
+                .contains("the file's Gateway has gatewayClassName kgateway");
+        CliRunner.Outcome istiod = CliRunner.run("check", file, "--controller", "istiod");
+        assertThat(istiod.out().replaceAll("\\s+", " ")).contains("translated by istiod")
+                .contains("outlier_detection.enforcing_success_rate = 0").contains("as --controller istiod says");
+        CliRunner.Outcome bad = CliRunner.run("check", file, "--controller", "linkerd");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.out()).isEmpty();
+        assertThat(bad.err().strip()).isEqualTo("outlier-lab: --controller: \"linkerd\" is not allowed; expected istiod "
+                + "or kgateway (the control plane that translates the file's DestinationRules)");
+        CliRunner.Outcome run = CliRunner.run("run", "--istio", file, "--hosts", "4", "--controller", "envoy");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--controller: \"envoy\" is not allowed; expected istiod or kgateway");
+    }
+
+    @Test
     void aDirectoryIsEveryYamlAndJsonFileInIt() throws IOException {
         Files.copy(corpus("istio/bookinfo-virtual-service-all-v1.yaml"), dir.resolve("a-virtual-service.yaml"));
         Files.copy(corpus("istio/destination-rule-locality.yaml"), dir.resolve("b-rule.yml"));

@@ -42,6 +42,9 @@ public final class FindingsJson {
             c.put("name", t.name());
             c.put("line", t.line());
             c.put("hosts", t.hosts());
+            if (t.hostsAtLeast()) {
+                c.put("hosts_at_least", true);
+            }
             c.put("healthy_panic_threshold", t.panicThresholdPercent());
             if (t.gateway() != null) {
                 c.put("profile", "gateway");

@@ -6,7 +6,10 @@ import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
+import dev.outlierlab.check.StreamedReport;
 import dev.outlierlab.config.istio.TranslatedField;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -26,34 +29,18 @@ public final class FindingsText {
     private FindingsText() {
     }
 
+    /** The whole report as one string (for one file and tests; the command streams it with {@link #render(CheckReport, Appendable)}). */
     public static String render(CheckReport report) {
-        StringBuilder out = new StringBuilder();
-        boolean gateways = !report.targets().isEmpty() && report.targets().stream().allMatch(t -> t.gateway() != null);
-        out.append("outlier-lab check ").append(Wording.printable(report.file())).append(": ").append(report.targets().size())
-                .append(gateways ? (report.targets().size() == 1 ? " gateway configuration" : " gateway configurations")
-                        : report.targets().size() == 1 ? " cluster" : " clusters");
-        List<String> given = new ArrayList<>();
-        if (report.hosts() != null) {
-            given.add(report.hosts() + (gateways ? " endpoints" : " hosts"));
-        }
-        if (report.rps() != null) {
-            given.add(report.rps() + " rps" + (report.clients() > 1 ? " over " + report.clients() + " callers, "
-                    + HingesText.amount((double) report.rps() / report.clients()) + " rps each" : ""));
-        } else if (report.clients() > 1) {
-            given.add(report.clients() + " callers");
-        }
-        out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
-        String fileShown = null;
-        for (Finding f : report.findings()) {
-            if (!f.target().isEmpty() || f.rule() == Rule.FILE_NOT_READ) {
-                continue;
-            }
-            if (!f.file().equals(fileShown)) {
-                out.append('\n').append(Wording.printable(f.file())).append('\n');
-                fileShown = f.file();
-            }
-            finding(out, f);
-        }
+        StringBuilder sb = new StringBuilder();
+        render(report, sb);
+        return sb.toString();
+    }
+
+    /**
+     * Writes the report to {@code sink} as it goes, cluster by cluster. An {@link IOException} from the sink is
+     * rethrown as {@link UncheckedIOException}.
+     */
+    public static void render(CheckReport report, Appendable sink) {
         // each cluster's findings, and the clusters whose findings it shares, looked up rather than scanned:
         // a report of 100,000 clusters stays linear
         Map<List<String>, List<Finding>> byTarget = new HashMap<>();
@@ -64,11 +51,71 @@ public final class FindingsText {
                 coveredBy.computeIfAbsent(List.of(other, f.file()), k -> new LinkedHashSet<>()).add(f.target());
             }
         }
-        for (CheckTarget t : report.targets()) {
+        List<CheckTarget> targets = report.targets();
+        render(new Out(sink), report.file(), targets, report.hosts(), report.rps(), report.clients(), report.findings(),
+                i -> targets.get(i).name().isEmpty() ? List.of()
+                        : byTarget.getOrDefault(List.of(targets.get(i).name(), targets.get(i).file()), List.of()),
+                i -> coveredBy.get(List.of(targets.get(i).name(), targets.get(i).file())), report.unreadable(),
+                report::count);
+    }
+
+    /**
+     * Writes the report to {@code sink} as it goes, each cluster's findings worked out as it is written
+     * ({@link StreamedReport}), so that neither the report (over 100 MB of text for 100,000 clusters) nor every
+     * finding is held in memory at once. The text is the same as {@link #render(CheckReport)}'s.
+     */
+    public static void render(StreamedReport report, Appendable sink) {
+        if (report.inMemory() != null) {
+            render(report.inMemory(), sink);
+            return;
+        }
+        List<CheckTarget> targets = report.targets();
+        render(new Out(sink), report.file(), targets, report.hosts(), report.rps(), report.clients(),
+                report.fileFindings(), report::findingsOf, report::coveredBy, report.unreadable(), report::count);
+    }
+
+    /**
+     * @param top       findings in report order; those without a cluster (but for unreadable files) are listed first
+     * @param own       target index -> its findings
+     * @param covering  target index -> the clusters whose findings it shares, or null
+     */
+    private static void render(Out out, String file, List<CheckTarget> targets, Integer hosts, Long rps, int clients,
+                               List<Finding> top, java.util.function.IntFunction<List<Finding>> own,
+                               java.util.function.IntFunction<Set<String>> covering, List<Finding> unread,
+                               java.util.function.ToLongFunction<Severity> count) {
+        boolean gateways = !targets.isEmpty() && targets.stream().allMatch(t -> t.gateway() != null);
+        out.append("outlier-lab check ").append(Wording.printable(file)).append(": ").append(targets.size())
+                .append(gateways ? (targets.size() == 1 ? " gateway configuration" : " gateway configurations")
+                        : targets.size() == 1 ? " cluster" : " clusters");
+        List<String> given = new ArrayList<>();
+        if (hosts != null) {
+            given.add(hosts + (gateways ? " endpoints" : " hosts"));
+        }
+        if (rps != null) {
+            given.add(rps + " rps" + (clients > 1 ? " over " + clients + " callers, "
+                    + HingesText.amount((double) rps / clients) + " rps each" : ""));
+        } else if (clients > 1) {
+            given.add(clients + " callers");
+        }
+        out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
+        String fileShown = null;
+        for (Finding f : top) {
+            if (!f.target().isEmpty() || f.rule() == Rule.FILE_NOT_READ) {
+                continue;
+            }
+            if (!f.file().equals(fileShown)) {
+                out.append('\n').append(Wording.printable(f.file())).append('\n');
+                fileShown = f.file();
+            }
+            finding(out, f);
+        }
+        for (int i = 0; i < targets.size(); i++) {
+            CheckTarget t = targets.get(i);
             out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
                     .append(':').append(t.line());
             String unit = t.gateway() != null ? " endpoint" : " host";
-            out.append(t.hosts() != null ? "  " + t.hosts() + unit + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
+            out.append(t.hosts() != null ? "  " + (t.hostsAtLeast() ? "at least " : "") + t.hosts() + unit
+                    + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
                     .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {
@@ -85,17 +132,15 @@ public final class FindingsText {
                             .append(f.from()).append('\n');
                 }
             }
-            List<String> key = List.of(t.name(), t.file());
-            List<Finding> own = t.name().isEmpty() ? List.of() : byTarget.getOrDefault(key, List.of());
-            own.forEach(f -> finding(out, f));
-            Set<String> covering = coveredBy.get(key);
-            if (covering != null) {
-                out.append("  see ").append(String.join(", ", covering)).append(" for the findings it shares\n");
-            } else if (own.isEmpty()) {
+            List<Finding> findings = own.apply(i);
+            findings.forEach(f -> finding(out, f));
+            Set<String> coveringThis = covering.apply(i);
+            if (coveringThis != null) {
+                out.append("  see ").append(String.join(", ", coveringThis)).append(" for the findings it shares\n");
+            } else if (findings.isEmpty()) {
                 out.append("  no findings\n");
             }
         }
-        List<Finding> unread = report.unreadable();
         if (!unread.isEmpty()) {
             out.append('\n').append(unread.size()).append(unread.size() == 1 ? " file" : " files").append(" not read:\n");
             for (Finding f : unread) {
@@ -103,13 +148,43 @@ public final class FindingsText {
                         .append(Wording.printable(f.message().replaceFirst("^not read: ", ""))).append('\n');
             }
         }
-        out.append('\n').append(count(report, Severity.ERROR, "error")).append(", ")
-                .append(count(report, Severity.WARNING, "warning")).append(", ")
-                .append(count(report, Severity.NOTE, "note")).append('\n');
-        return out.toString();
+        out.append('\n').append(count(count, Severity.ERROR, "error")).append(", ")
+                .append(count(count, Severity.WARNING, "warning")).append(", ")
+                .append(count(count, Severity.NOTE, "note")).append('\n');
     }
 
-    private static void finding(StringBuilder out, Finding f) {
+    /** An {@link Appendable} whose {@link IOException}s are unchecked, so that the report reads as appends. */
+    private static final class Out {
+        private final Appendable sink;
+
+        Out(Appendable sink) {
+            this.sink = sink;
+        }
+
+        Out append(CharSequence s) {
+            try {
+                sink.append(s);
+                return this;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        Out append(char c) {
+            try {
+                sink.append(c);
+                return this;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        Out append(long n) {
+            return append(Long.toString(n));
+        }
+    }
+
+    private static void finding(Out out, Finding f) {
         String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
         out.append(head).append(" (line ").append(f.line()).append(")\n");
         wrap(out, f.message(), "          ");
@@ -134,12 +209,12 @@ public final class FindingsText {
         return String.join(", ", parts);
     }
 
-    private static String count(CheckReport r, Severity s, String word) {
-        long n = r.count(s);
+    private static String count(java.util.function.ToLongFunction<Severity> count, Severity s, String word) {
+        long n = count.applyAsLong(s);
         return n + " " + word + (n == 1 ? "" : "s");
     }
 
-    private static void wrap(StringBuilder out, String text, String indent) {
+    private static void wrap(Out out, String text, String indent) {
         StringBuilder line = new StringBuilder(indent);
         for (String word : text.split(" ")) {
             if (line.length() > indent.length() && line.length() + 1 + word.length() > WIDTH) {

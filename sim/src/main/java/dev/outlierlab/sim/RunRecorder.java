@@ -100,6 +100,20 @@ final class RunRecorder implements DetectorListener {
         }
     }
 
+    /** {@code n} successful requests to {@code host}: as many {@link #hostRequest} calls that did not fail. */
+    void hostSuccesses(int host, long n, boolean duringFault) {
+        long[] c = hostCounts[host];
+        c[0] += n;
+        if (duringFault) {
+            c[2] += n;
+        }
+    }
+
+    /** The length of a step of the time series and of the signal series. */
+    long stepNanos() {
+        return stepNanos;
+    }
+
     void attach(Caller[] callers) {
         this.balancers = new LoadBalancer[callers.length];
         for (int c = 0; c < callers.length; c++) {
@@ -243,6 +257,45 @@ final class RunRecorder implements DetectorListener {
                 panicStart = nanos;
             }
             panicEnd = nextNanos;
+        } else if (panicStart >= 0) {
+            panicWindows.add(new PanicWindow(panicStart, panicEnd));
+            panicStart = -1;
+        }
+    }
+
+    /**
+     * A stretch of {@code count} requests, the first sent at {@code fromNanos}, the request after the last at
+     * {@code toNanos} (or the run's end), all in one step of the series: exactly {@code count} calls of
+     * {@link #request} whose callers had at most {@code ejected} hosts ejected (one of them exactly that many),
+     * that succeeded but for {@code noHost} that found no eligible host, all in panic or none, during a fault or
+     * not. The panic time of consecutive requests telescopes to {@code toNanos - fromNanos}.
+     */
+    void stretch(long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault,
+            boolean panic) {
+        if (count <= 0) {
+            return;
+        }
+        int b = (int) stepIndex.of(fromNanos);
+        requests += count;
+        seriesRequests[b] += count;
+        if (ejected > seriesMaxEjected[b]) {
+            seriesMaxEjected[b] = ejected;
+        }
+        failed += noHost;
+        seriesFailed[b] += noHost;
+        if (duringFault) {
+            requestsDuringFault += count;
+            failedDuringFault += noHost;
+        }
+        noHealthyUpstream += noHost;
+        if (panic) {
+            long dt = toNanos - fromNanos;
+            panicNanos += dt;
+            seriesPanic[b] += dt;
+            if (panicStart < 0) {
+                panicStart = fromNanos;
+            }
+            panicEnd = toNanos;
         } else if (panicStart >= 0) {
             panicWindows.add(new PanicWindow(panicStart, panicEnd));
             panicStart = -1;

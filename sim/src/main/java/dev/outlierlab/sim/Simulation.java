@@ -19,7 +19,8 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * request {@code i} is sent by caller {@code i mod clients} ({@link Caller}: its own detector, rotation and
  * panic state), as its request number {@code i div clients}; the hosts' faults and capacity see every caller's
  * requests in send order. A request costs the same whatever the number of callers; ticks cost one evaluation
- * of every host per caller.
+ * of every host per caller. Where {@link FastPath} applies, a run takes its event-driven path instead, with the same
+ * result bit for bit; this class's loop is the per-request path, the reference it is tested against.
  */
 public final class Simulation {
     private Simulation() {
@@ -33,8 +34,19 @@ public final class Simulation {
         return run(scenario, options, RequestSink.NONE);
     }
 
-    /** Runs the scenario and hands every request, as sent, to {@code sink}. */
+    /**
+     * Runs the scenario and hands every request, as sent, to {@code sink}; without a sink, on the event-driven
+     * {@link FastPath} when it applies (the same result, with work that follows events rather than requests).
+     */
     public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
+        if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options)) {
+            return FastPath.run(scenario, options);
+        }
+        return perRequest(scenario, options, sink);
+    }
+
+    /** The per-request path: every request, one after another. */
+    private static RunResult perRequest(Scenario scenario, RunOptions options, RequestSink sink) {
         LabCluster cluster = new LabCluster(scenario, options);
         LoadSpec load = scenario.load();
         FaultInjector faults = cluster.faults;

@@ -2,6 +2,18 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
+import dev.outlierlab.check.FixStyle;
+import dev.outlierlab.check.GatewayTarget;
+import dev.outlierlab.check.GatewayTargets;
+import dev.outlierlab.config.grpc.GrpcSettings;
+import dev.outlierlab.config.grpc.ServiceConfigReader;
+import dev.outlierlab.config.grpc.XdsNotes;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.RoutingConfig;
+import dev.outlierlab.engine.grpc.GrpcImplementation;
+import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -13,20 +25,29 @@ import java.util.regex.Pattern;
 
 /**
  * The settings {@code tune} starts from, read from what {@code --from} names: anything {@code check} reads (an Envoy
- * cluster or config dump, an Istio DestinationRule, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshCircuitBreaker)
- * through {@link CheckInputs}, or a lab scenario through {@link ScenarioReader}; with no file, Envoy's defaults for an
- * Envoy cluster. The file says the target, and may say the hosts (endpoints, a ServiceEntry, a scenario's cluster)
- * and the rate (a scenario's traffic).
+ * cluster or config dump, an Istio DestinationRule, an Envoy Gateway BackendTrafficPolicy, a Kuma MeshCircuitBreaker,
+ * a gateway configuration) through {@link CheckInputs}, a gRPC service config through {@link ServiceConfigReader}, or
+ * a lab scenario of any profile through {@link ScenarioReader}; with no file, Envoy's defaults for an Envoy cluster.
+ * The file says the target, and may say the hosts (endpoints, a ServiceEntry, a scenario's cluster), the rate (a
+ * scenario's traffic) and an active health check (an Envoy cluster's or a scenario's {@code health_checks}).
  *
- * @param hosts   the hosts the file gives, or null
- * @param rps     the rate the file gives (a scenario), or null
- * @param version the Envoy release the file names (a scenario's {@code envoy_version}), or null
+ * @param hosts        the hosts the file gives, or null
+ * @param rps          the rate the file gives (a scenario), or null
+ * @param version      the Envoy release the file names (a scenario's {@code envoy_version}), or null
+ * @param profile      the profile these settings run under: gRPC's or the gateway's own settings, else Envoy's
+ * @param healthChecks the file's active health check, or null
  */
 public record CurrentSettings(String name, String source, Target target, OutlierDetectionConfig config,
-                              double panicThresholdPercent, Integer hosts, Long rps, EnvoyVersion version) {
+                              double panicThresholdPercent, Integer hosts, Long rps, EnvoyVersion version,
+                              RunProfile profile, HealthCheckSpec healthChecks) {
 
     private static final Pattern SCENARIO = Pattern.compile(
             "(?m)^(traffic|faults|duration|seed|envoy_version|profile)\\s*:");
+
+    public CurrentSettings(String name, String source, Target target, OutlierDetectionConfig config,
+                           double panicThresholdPercent, Integer hosts, Long rps, EnvoyVersion version) {
+        this(name, source, target, config, panicThresholdPercent, hosts, rps, version, RunProfile.ENVOY, null);
+    }
 
     /** Envoy's defaults for an Envoy cluster named {@code name}, with the default panic threshold. */
     public static CurrentSettings defaults(String name) {
@@ -35,35 +56,49 @@ public record CurrentSettings(String name, String source, Target target, Outlier
 
     /**
      * With no file, for a target: Envoy's default values written as that target's resource and read back (so Istio's
-     * success rate is off and its panic threshold 0, as istiod sends them).
+     * success rate is off and its panic threshold 0, as istiod sends them; gRPC keeps success rate at A50's defaults,
+     * which are Envoy's, and drops consecutive 5xx); for the gateway profile, its own defaults.
      */
     public static CurrentSettings defaults(String name, Target target, int hosts) {
         if (target == Target.ENVOY) {
             return defaults(name);
         }
+        if (target == Target.GATEWAY) {
+            GatewayConfig g = GatewayConfig.defaults();
+            return new CurrentSettings(name, null, target, OutlierDetectionConfig.defaults(), 0, null, null, null,
+                    RunProfile.gateway(g, RoutingConfig.defaults()), null);
+        }
         double panic = target == Target.ISTIO ? 0 : 50;
         Target.Written w = target.write(Setting.of(OutlierDetectionConfig.defaults()), name, Math.max(1, hosts),
                 OutlierDetectionConfig.defaults(), panic);
-        return new CurrentSettings(name, null, target, w.config(), w.panicThresholdPercent(), null, null, null);
+        return new CurrentSettings(name, null, target, w.config(), w.panicThresholdPercent(), null, null, null,
+                w.profile(), null);
     }
 
     /** Reads a file's text; {@code source} names it in messages. */
     public static CurrentSettings read(String text, String source) {
-        if (SCENARIO.matcher(text).find()) {
+        if (isServiceConfig(text)) {
+            GrpcOutlierConfig g = ServiceConfigReader.read(text, source, GrpcImplementation.JAVA).config();
+            return new CurrentSettings("service", source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, null, null, null,
+                    RunProfile.grpc(g), null);
+        }
+        if (SCENARIO.matcher(text).find() && !GatewayTargets.isGateway(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
-            if (p.isGateway()) {
-                throw new InputException(source + ": a gateway-profile scenario; tune searches Envoy's outlier detection "
-                        + "(targets envoy, istio, envoy-gateway, kuma), not the gateway profile's settings");
-            }
             Scenario s = p.envoy().scenario();
+            Integer hosts = p.envoy().hostsGiven() ? s.cluster().size() : null;
+            if (p.isGrpc()) {
+                GrpcOutlierConfig g = p.grpc().config();
+                return new CurrentSettings(s.name(), source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, hosts,
+                        s.traffic().rps(), null, RunProfile.grpc(g), s.healthChecks());
+            }
             return new CurrentSettings(s.name(), source, Target.ENVOY, s.outlierDetection(),
-                    s.cluster().panicThresholdPercent(), p.envoy().hostsGiven() ? s.cluster().size() : null,
-                    s.traffic().rps(), s.envoyVersion());
+                    s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
+                    s.healthChecks());
         }
         CheckInputs.Loaded loaded = CheckInputs.read(text, source, null, false);
         List<CheckTarget> targets = new ArrayList<>();
         for (CheckTarget t : loaded.targets()) {
-            if (t.config() != null) {
+            if (t.config() != null || t.gateway() != null) {
                 targets.add(t);
             }
         }
@@ -79,16 +114,58 @@ public record CurrentSettings(String name, String source, Target target, Outlier
                     + (names.size() > 6 ? ", ..." : ""));
         }
         CheckTarget t = targets.get(0);
+        if (t.style() == FixStyle.GATEWAY) {
+            GatewayTarget g = t.gateway();
+            return new CurrentSettings(t.name(), source, Target.GATEWAY, OutlierDetectionConfig.defaults(), 0, t.hosts(),
+                    null, null, RunProfile.gateway(g.gateway(), g.routing()), null);
+        }
         Target target = switch (t.style()) {
             case ENVOY -> Target.ENVOY;
             case ISTIO, FLAGGER -> Target.ISTIO;
             case ENVOY_GATEWAY -> Target.ENVOY_GATEWAY;
             case KUMA -> Target.KUMA;
-            case KGATEWAY, ADMIRAL -> throw new InputException(source + ": " + t.style().translatedBy() + " translates "
-                    + "these settings; tune writes Envoy, Istio (istiod), Envoy Gateway and Kuma settings only");
-            case GATEWAY -> throw new InputException(source + ": a gateway configuration; tune searches Envoy's outlier "
-                    + "detection (targets envoy, istio, envoy-gateway, kuma), not the gateway profile's settings");
+            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL -> throw new InputException(source + ": "
+                    + t.style().translatedBy() + " translates these settings; tune writes Envoy, Istio (istiod), "
+                    + "Envoy Gateway, Kuma, gRPC and gateway settings only");
+            case GATEWAY -> throw new IllegalStateException("read above");
         };
-        return new CurrentSettings(t.name(), source, target, t.config(), t.panicThresholdPercent(), t.hosts(), null, null);
+        return new CurrentSettings(t.name(), source, target, t.config(), t.panicThresholdPercent(), t.hosts(), null, null,
+                RunProfile.ENVOY, t.healthChecks());
+    }
+
+    /**
+     * These settings as {@code target} would take them: the same for another Envoy target (the file is rewritten in
+     * that target's format), an Envoy cluster's outlier detection as gRPC's xDS client maps it for gRPC (what gRPC
+     * ignores goes to {@code notes}); a gRPC service config or a gateway configuration only for its own target.
+     */
+    public CurrentSettings asTarget(Target t, List<String> notes) {
+        if (t == target || (t.isEnvoy() && target.isEnvoy())) {
+            return t == target ? this : new CurrentSettings(name, source, t, config, panicThresholdPercent, hosts, rps,
+                    version, profile, healthChecks);
+        }
+        if (t == Target.GRPC && target.isEnvoy()) {
+            GrpcSettings g;
+            try {
+                g = XdsNotes.settings(config, GrpcImplementation.JAVA, (source == null ? "Envoy's defaults" : source)
+                        + ", as gRPC's xDS client maps it");
+            } catch (InvalidConfigException e) {
+                throw new InputException("--target grpc: " + e.getMessage());
+            }
+            notes.add("the current settings: " + g.origin());
+            g.notes().forEach(n -> notes.add("note: " + n));
+            return new CurrentSettings(name, source, t, ProfileFiles.asEnvoyFields(g.config()), 0, hosts, rps, version,
+                    RunProfile.grpc(g.config()), healthChecks);
+        }
+        throw new InputException("--target " + t.flag() + ": " + (source == null ? "the current settings" : source)
+                + " is " + target.description() + "; tune it with --target " + target.flag()
+                + (t == Target.GATEWAY ? " (the gateway profile's settings come from a gateway configuration, or its "
+                + "defaults without --from)" : ""));
+    }
+
+    /** Whether {@code text} is a gRPC service config (a JSON object with {@code loadBalancingConfig} or the policy). */
+    static boolean isServiceConfig(String text) {
+        String t = text.strip();
+        return t.startsWith("{") && (t.contains("\"loadBalancingConfig\"")
+                || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
     }
 }

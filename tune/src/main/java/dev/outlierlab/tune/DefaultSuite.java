@@ -7,6 +7,8 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -20,9 +22,11 @@ import java.util.Set;
 /**
  * The built-in suite, sized to the cluster: every scenario has the cluster's hosts and rate (and callers), a healthy
  * warm-up of 30 s, the fault from 30 s to 240 s (the seed's window) and a recovery to 300 s, with random failure patterns (each request
- * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate throughout when one
- * is given. A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
- * count ({@link #NOT_DETECTABLE}).
+ * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate while the fault is
+ * active when one is given (the first fault covering a host decides, so a failing host keeps its own rate). A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
+ * count ({@link #NOT_DETECTABLE}). With an active health check (the cluster's own), every scenario runs with it: a
+ * host that fails every request fails its probes the same way (a 503 status, a refused connection, a timeout), a
+ * host failing part of its requests passes them, so a passing probe can return a host the detector ejected.
  */
 public final class DefaultSuite {
     static final long S = Durations.SECOND;
@@ -39,15 +43,25 @@ public final class DefaultSuite {
     private final long rps;
     private final int clients;
     private final long baseErrorPpm;
+    private final HealthCheckSpec healthChecks;
 
     /**
      * @param baseErrorPpm the healthy pool's error rate in parts per million (0: healthy hosts never fail)
      */
     public DefaultSuite(int hosts, long rps, int clients, long baseErrorPpm) {
+        this(hosts, rps, clients, baseErrorPpm, null);
+    }
+
+    /**
+     * @param baseErrorPpm the healthy pool's error rate in parts per million (0: healthy hosts never fail)
+     * @param healthChecks the cluster's active health check, or null for none
+     */
+    public DefaultSuite(int hosts, long rps, int clients, long baseErrorPpm, HealthCheckSpec healthChecks) {
         this.hosts = hosts;
         this.rps = rps;
         this.clients = clients;
         this.baseErrorPpm = baseErrorPpm;
+        this.healthChecks = healthChecks;
     }
 
     public List<SuiteScenario> scenarios() {
@@ -142,9 +156,10 @@ public final class DefaultSuite {
 
     private SuiteScenario scenario(String name, String description, Expectation expect, int n, List<FaultSpec> faults,
             LoadSpec load, Set<String> shouldEject, boolean singleHost) {
-        List<FaultSpec> all = new ArrayList<>(faults);
-        if (baseErrorPpm > 0) {
-            all.add(fault(all(n), 0, DURATION, baseErrorPpm, 503, null));
+        List<FaultSpec> all = new ArrayList<>();
+        for (FaultSpec f : faults) {
+            all.add(healthChecks == null ? f : new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(),
+                    f.status(), f.result(), probeFailure(f), f.pattern(), f.burstLengthMilli()));
         }
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -152,8 +167,12 @@ public final class DefaultSuite {
             start = Math.min(start, f.startNanos());
             end = Math.max(end, f.endNanos());
         }
-        Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), traffic(n), all, TuneRuns.OFF, null,
-                EnvoyVersion.DEFAULT, load);
+        if (baseErrorPpm > 0) {
+            // over the fault's window only: a fault active all the time would make every request one "during the fault"
+            all.add(fault(all(n), start, end, baseErrorPpm, 503, null));
+        }
+        Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), traffic(n), all, TuneRuns.OFF,
+                healthChecks, EnvoyVersion.DEFAULT, load);
         return new SuiteScenario(name, description, expect, s, shouldEject, singleHost, start, end);
     }
 
@@ -169,6 +188,17 @@ public final class DefaultSuite {
     /** The whole cluster's rate (the hosts' capacity is shared by every caller). */
     long simulatedRps() {
         return rps;
+    }
+
+    /** How a host in this fault fails its probes: as its requests when it fails them all, else not at all. */
+    private static HealthCheckFailure probeFailure(FaultSpec f) {
+        if (f.errorRatePpm() < 1_000_000) {
+            return null;
+        }
+        if (f.result() == FaultResult.CONNECT_FAILED) {
+            return HealthCheckFailure.REFUSED;
+        }
+        return f.result() == FaultResult.TIMEOUT ? HealthCheckFailure.TIMEOUT : HealthCheckFailure.STATUS;
     }
 
     private static FaultSpec fault(List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {

@@ -4,6 +4,9 @@ import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Severity;
+import dev.outlierlab.check.grpc.GrpcChecks;
+import dev.outlierlab.config.grpc.ServiceConfigReader;
+import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
@@ -26,7 +29,7 @@ final class Explanation {
 
     static TuneResult result(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best,
                              int candidates, long runs) {
-        String diff = LineDiff.diff("current (" + (req.source() == null ? "Envoy's defaults" : req.source()) + ")",
+        String diff = LineDiff.diff("current (" + req.sourceLabel() + ")",
                 current.written().text(), "recommended", best.written().text());
         return new TuneResult(req, current, front, best, diff, why(req, current, best), cannotCatch(req, front),
                 detectors(req), findings(req, best.written()), candidates, runs);
@@ -34,8 +37,12 @@ final class Explanation {
 
     /** {@code check}'s findings on a written file, one line each, errors first. */
     static List<String> findings(TuneRequest req, Target.Written written) {
-        CheckReport report = CheckReport.ofFiles("recommended", List.of(CheckInputs.read(written.text(), "recommended",
-                null, false)), req.hosts(), req.rpsPerCaller(), req.envoyVersion());
+        CheckInputs.Loaded loaded = req.target() == Target.GRPC
+                ? new CheckInputs.Loaded(List.of(), GrpcChecks.forServiceConfig(ServiceConfigReader.read(written.text(),
+                        "recommended", GrpcImplementation.JAVA), "recommended"))
+                : CheckInputs.read(written.text(), "recommended", null, false);
+        CheckReport report = CheckReport.ofFiles("recommended", List.of(loaded), req.hosts(), req.rpsPerCaller(),
+                req.envoyVersion());
         List<String> out = new ArrayList<>();
         for (Severity s : List.of(Severity.ERROR, Severity.WARNING, Severity.NOTE)) {
             for (Finding f : report.findings()) {
@@ -66,10 +73,10 @@ final class Explanation {
         if (seedCur != null) {
             sentence += "; with one host failing a third of its requests, " + pct(seedCur.failedPercentDuringFault(false))
                     + " of requests fail during the fault";
-            if (seedCur.overflows() > 0 && !req.envoyVersion().capRule().allows(0, req.hosts(), cur.maxEjectionPercent(),
-                    cur.alwaysEjectOneHost())) {
+            if (seedCur.overflows() > 0 && req.target() != Target.GATEWAY && !req.target().admits(
+                    req.envoyVersion().capRule(), 0, req.hosts(), cur.maxEjectionPercent(), cur.alwaysEjectOneHost())) {
                 sentence += ", and the cap refuses every ejection (" + fmt(seedCur.overflows()) + " detections a run): "
-                        + "max_ejection_percent " + cur.maxEjectionPercent() + " admits no host of " + req.hosts()
+                        + req.target().capKey() + " " + cur.maxEjectionPercent() + " admits no host of " + req.hosts()
                         + ", as 100 x 1 / " + req.hosts() + " = " + String.format(Locale.ROOT, "%.1f", firstShare)
                         + " % is above it";
             }
@@ -112,14 +119,18 @@ final class Explanation {
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
     private static String changes(Setting a, Setting b, TuneRequest req) {
+        if (b.gateway() != null) {
+            return words(GatewayWords.changes(a.gateway(), b.gateway(), req.hosts()));
+        }
         List<String> out = new ArrayList<>();
         if (a.maxEjectionPercent() != b.maxEjectionPercent()) {
             int admits = 0;
-            while (admits < req.hosts() && req.envoyVersion().capRule().allows(admits, req.hosts(), b.maxEjectionPercent(),
-                    false)) {
+            while (admits < req.hosts() && req.target().admits(req.envoyVersion().capRule(), admits, req.hosts(),
+                    b.maxEjectionPercent(), false)) {
                 admits++;
             }
-            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " max_ejection_percent from "
+            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " " + req.target().capKey()
+                    + " from "
                     + a.maxEjectionPercent() + " to " + b.maxEjectionPercent() + ", which admits " + admits + " of "
                     + req.hosts() + " hosts at once");
         }
@@ -152,6 +163,11 @@ final class Explanation {
         if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
             out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));
         }
+        return words(out);
+    }
+
+    /** Changes joined as one clause: "a, b and c". */
+    private static String words(List<String> out) {
         if (out.isEmpty()) {
             return "keeps the same settings, written in the target's own format";
         }
@@ -197,6 +213,9 @@ final class Explanation {
 
     /** What one caller's traffic lets each detector do at the current interval. */
     static List<String> detectors(TuneRequest req) {
+        if (req.target() == Target.GATEWAY) {
+            return GatewayWords.detectors(req.currentProfile().gateway(), req.hosts(), req.rpsPerCaller());
+        }
         OutlierDetectionConfig c = req.current();
         long interval = c.intervalNanos();
         long v = req.perHostPerInterval(interval);
@@ -225,6 +244,11 @@ final class Explanation {
                 : "cannot run at failure_percentage_request_volume " + c.failurePercentageRequestVolume() + " (" + per + ")"
                 + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME ? "; it can with a volume of " + v * 4 / 5 : ""))
                 + (req.target().hasFailurePercentage() ? "" : "; " + req.target().description() + " cannot set it"));
+        if (!req.target().hasConsecutive()) {
+            out.add("consecutive failures: gRPC's outlier detection has no consecutive detector; only success rate "
+                    + "and failure percentage eject, each once a sweep");
+            return out;
+        }
         out.add("consecutive 5xx can run: it needs no volume, only a run of failures in one caller's requests to the host, "
                 + "so it catches dead hosts at any traffic and partial failures only when their runs are long");
         return out;

@@ -2,6 +2,8 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.CapRule;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,6 +26,9 @@ final class SearchSpace {
     }
 
     static List<Setting> candidates(TuneRequest req) {
+        if (req.target() == Target.GATEWAY) {
+            return gatewayCandidates(req);
+        }
         Setting current = Setting.of(req.current());
         Target target = req.target();
         Set<Setting> out = new LinkedHashSet<>();
@@ -32,7 +37,8 @@ final class SearchSpace {
             intervals.add(30 * Durations.SECOND);
         }
         List<long[]> caps = caps(req);
-        List<Long> consecutive = target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
+        List<Long> consecutive = !target.hasConsecutive() ? List.of(0L)
+                : target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
         for (long interval : intervals) {
             long v = req.perHostPerInterval(interval);
             for (long[] cap : caps) {
@@ -53,18 +59,53 @@ final class SearchSpace {
         return new ArrayList<>(out);
     }
 
+    /**
+     * The gateway profile's candidates: its own settings around the current ones (mode prod, one process per caller,
+     * the routing, window and peer set kept): the hard trip off or at 3, 5, 10 or 20 failures in a row;
+     * {@code min_stdev} at the current value or 5 points (the spread of a noisy pool or a shared outage stays under
+     * it, one bad endpoint's does not); {@code min_requests} at the current value or 100 when an endpoint gets 125 in
+     * a window (a rate over 5 requests swings by 20 points with each failure); the current ejection time or twice it.
+     */
+    static List<Setting> gatewayCandidates(TuneRequest req) {
+        GatewayConfig g = req.currentProfile().gateway();
+        long perWindow = (long) Math.floor(req.rpsPerCaller() * (g.windowNanos() / 1e9) / req.hosts());
+        Set<Integer> volumes = new LinkedHashSet<>(List.of(g.minRequests()));
+        if (perWindow >= 125) {
+            volumes.add(Math.max(g.minRequests(), 100));
+        }
+        Set<Setting> out = new LinkedHashSet<>();
+        for (int trip : new int[] {0, 3, 5, 10, 20}) {
+            for (int volume : volumes) {
+                for (double minStdev : new double[] {g.minStdevPercent(), Math.max(5.0, g.minStdevPercent())}) {
+                    for (long ejection : new long[] {g.ejectionTimeNanos(), 2 * g.ejectionTimeNanos()}) {
+                        out.add(Setting.of(g.toBuilder().mode(StageMode.PROD).processes(req.clients())
+                                .consecutiveFailures(trip).minRequests(volume).minStdev(minStdev)
+                                .ejectionTime(java.time.Duration.ofNanos(ejection)).build()));
+                    }
+                }
+            }
+        }
+        out.remove(req.currentSetting());
+        return new ArrayList<>(out);
+    }
+
     /** {max_ejection_percent, always_eject_one_host} pairs. */
     static List<long[]> caps(TuneRequest req) {
         CapRule rule = req.envoyVersion().capRule();
+        Target target = req.target();
+        long currentCap = req.current().maxEjectionPercent();
         List<long[]> caps = new ArrayList<>();
         Set<Long> seen = new LinkedHashSet<>();
         for (int k = 1; k <= req.maxEjected(); k++) {
-            long smallest = smallestCapAdmitting(rule, k, req.hosts());
+            long smallest = smallestCapAdmitting(target, rule, k, req.hosts());
+            if (target == Target.GRPC && target.admits(rule, k - 1, req.hosts(), currentCap, false)
+                    && (k == req.hosts() || !target.admits(rule, k, req.hosts(), currentCap, false))) {
+                smallest = currentCap; // gRPC's current cap admits exactly k hosts: keep it rather than a new number
+            }
             if (smallest <= 100 && seen.add(smallest)) {
                 caps.add(new long[] {smallest, 0});
             }
         }
-        long currentCap = req.current().maxEjectionPercent();
         if (req.target().hasAlwaysEjectOne(req.envoyVersion()) && !rule.allows(0, req.hosts(), currentCap, false)) {
             caps.add(new long[] {currentCap, 1});
         }
@@ -72,9 +113,9 @@ final class SearchSpace {
     }
 
     /** The smallest whole percentage under which the k-th host may be ejected with k - 1 already out. */
-    static long smallestCapAdmitting(CapRule rule, int k, int hosts) {
+    static long smallestCapAdmitting(Target target, CapRule rule, int k, int hosts) {
         for (long max = 1; max <= 100; max++) {
-            if (rule.allows(k - 1, hosts, max, false)) {
+            if (target.admits(rule, k - 1, hosts, max, false)) {
                 return max;
             }
         }

@@ -3,6 +3,7 @@ package dev.outlierlab.tune;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.gateway.GatewayConfig;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +12,11 @@ import java.util.List;
  * interval, the base ejection time and the cap. A detector is off at 0 ({@code consecutive5xx},
  * {@code successRateStdevFactor}, {@code failurePercentageThreshold}). A {@link Target} writes it in its own
  * format and reads it back through the project's reader, so what is simulated is what the control plane would
- * send Envoy (Envoy's {@code DetectorConfig} after the translation), not this record.
+ * send Envoy (Envoy's {@code DetectorConfig} after the translation), not this record. A candidate of the gateway
+ * profile is its own {@link GatewayConfig} ({@code gateway}, the Envoy fields then unused); a gRPC candidate uses the
+ * Envoy fields gRPC shares (success rate, failure percentage, interval, ejection time, cap; consecutive 5xx at 0).
+ *
+ * @param gateway the gateway profile's settings of a gateway candidate, else null
  */
 public record Setting(
         long consecutive5xx,
@@ -24,7 +29,23 @@ public record Setting(
         long intervalNanos,
         long baseEjectionTimeNanos,
         long maxEjectionPercent,
-        boolean alwaysEjectOneHost) {
+        boolean alwaysEjectOneHost,
+        GatewayConfig gateway) {
+
+    /** An Envoy-field candidate (every target but the gateway profile). */
+    public Setting(long consecutive5xx, long successRateStdevFactor, long successRateRequestVolume,
+                   long successRateMinimumHosts, long failurePercentageThreshold, long failurePercentageRequestVolume,
+                   long failurePercentageMinimumHosts, long intervalNanos, long baseEjectionTimeNanos,
+                   long maxEjectionPercent, boolean alwaysEjectOneHost) {
+        this(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
+                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
+                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, null);
+    }
+
+    /** A gateway candidate: these gateway settings. */
+    public static Setting of(GatewayConfig g) {
+        return new Setting(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, g);
+    }
 
     /** The setting these Envoy settings express (a detector whose enforcement is 0 is off). */
     public static Setting of(OutlierDetectionConfig c) {
@@ -73,6 +94,9 @@ public record Setting(
 
     /** A short label, e.g. {@code c5xx=5 sr=1.9/100 cap=34% t=30s}, the same for the same setting. */
     public String label() {
+        if (gateway != null) {
+            return gatewayLabel(gateway);
+        }
         List<String> parts = new ArrayList<>();
         parts.add(consecutive5xx > 0 ? "c5xx=" + consecutive5xx : "c5xx=off");
         parts.add(successRateStdevFactor > 0
@@ -83,6 +107,17 @@ public record Setting(
         parts.add("out " + Durations.format(baseEjectionTimeNanos));
         parts.add("cap " + maxEjectionPercent + "%" + (alwaysEjectOneHost ? "+one" : ""));
         return String.join(" ", parts);
+    }
+
+    /** A gateway setting's label, e.g. {@code trip=3 sd=2/5 over 60s min 1pt out 30s}. */
+    static String gatewayLabel(GatewayConfig g) {
+        return (g.consecutiveFailures() > 0 ? "trip=" + g.consecutiveFailures() : "trip=off") + " sd="
+                + java.math.BigDecimal.valueOf(g.stdevFactor()).stripTrailingZeros().toPlainString() + "/"
+                + g.minRequests() + " over " + Durations.format(g.windowNanos()) + " min "
+                + java.math.BigDecimal.valueOf(g.minStdevPercent()).stripTrailingZeros().toPlainString() + "pt"
+                + (g.peerSet() == dev.outlierlab.engine.gateway.PeerSet.ALL ? "" : " vs others") + " out "
+                + Durations.format(g.ejectionTimeNanos()) + (g.mode() == dev.outlierlab.engine.stage.StageMode.PROD
+                ? "" : " (" + g.mode().configName() + ")");
     }
 
     static String factor(long thousandths) {

@@ -29,8 +29,13 @@ public record SuiteScenario(
         long faultStartNanos,
         long faultEndNanos) {
 
-    /** How fast the oracle's health check takes a failing host out: every 100 ms, out at the first failure. */
-    static final HealthCheckSpec ORACLE_CHECK = new HealthCheckSpec(100_000_000L, 1, 1);
+    /**
+     * How fast the oracle's health check takes a failing host out: every 100 ms from the start, out at the first
+     * failure (its {@code no_traffic_interval} too, so that no probe waits for Envoy's 60 s before the cluster has
+     * carried traffic).
+     */
+    static final HealthCheckSpec ORACLE_CHECK = new HealthCheckSpec(100_000_000L, 1, 1)
+            .withNoTrafficInterval(100_000_000L);
 
     public SuiteScenario {
         shouldEject = Set.copyOf(shouldEject);
@@ -42,6 +47,42 @@ public record SuiteScenario(
         return new Scenario(s.name(), s.durationNanos(), seed,
                 new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent), s.traffic(),
                 s.faults(), config, s.healthChecks(), version, s.load());
+    }
+
+    /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */
+    TuneRuns.Job offJob(TuneRequest req, long seed) {
+        Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());
+        return new TuneRuns.Job(this, off, offProfile(req));
+    }
+
+    /**
+     * The correct action as a job: {@link #oracle} through Envoy's simulation; under the gateway profile (no health
+     * checker) the gateway's routing in off mode with the faults of the hosts that should go taken away, as if they
+     * were out for exactly as long as they fail.
+     */
+    TuneRuns.Job correctJob(TuneRequest req, long seed) {
+        if (req.target() != Target.GATEWAY) {
+            return new TuneRuns.Job(this, oracle(seed, req.currentPanicPercent(), req.envoyVersion()));
+        }
+        Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());
+        if (expect != Expectation.EJECT) {
+            return new TuneRuns.Job(this, off, offProfile(req));
+        }
+        List<FaultSpec> kept = new ArrayList<>();
+        for (FaultSpec f : off.faults()) {
+            if (!shouldEject.containsAll(f.hosts())) {
+                kept.add(f);
+            }
+        }
+        Scenario ideal = new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), kept,
+                off.outlierDetection(), off.healthChecks(), off.envoyVersion(), off.load());
+        return new TuneRuns.Job(this, ideal, offProfile(req));
+    }
+
+    private static RunProfile offProfile(TuneRequest req) {
+        RunProfile p = req.currentProfile();
+        return p.gateway() == null ? RunProfile.ENVOY
+                : RunProfile.gateway(p.gateway().withMode(dev.outlierlab.engine.stage.StageMode.OFF), p.routing());
     }
 
     /**

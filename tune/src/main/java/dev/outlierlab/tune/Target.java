@@ -5,6 +5,7 @@ import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyClusterWriter;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
@@ -18,14 +19,19 @@ import java.util.Locale;
  * (istiod's {@code applyOutlierDetection}: consecutive errors, interval, ejection time and cap; success rate always
  * off), an Envoy Gateway BackendTrafficPolicy ({@code buildXdsOutlierDetection}: its passive fields; success rate
  * always on at Envoy's defaults), or a Kuma MeshCircuitBreaker ({@code configureOutlierDetection}: its detectors, no
- * always-eject-one). Each writes a {@link Setting} in its own format and reads it back with the project's reader for
- * that format, which gives the Envoy settings the simulation runs.
+ * always-eject-one), a gRPC service config (grpc-java's {@code OutlierDetectionLoadBalancer}: success rate and
+ * failure percentage only, the cap tested before each ejection so that the first is always allowed), or a gateway
+ * configuration (the gateway profile's own settings, {@code GatewayDetector}). Each writes a {@link Setting} in its
+ * own format and reads it back with the project's reader for that format, which gives the settings the simulation
+ * runs.
  */
 public enum Target {
     ENVOY("envoy", "an Envoy cluster"),
     ISTIO("istio", "an Istio DestinationRule"),
     ENVOY_GATEWAY("envoy-gateway", "an Envoy Gateway BackendTrafficPolicy"),
-    KUMA("kuma", "a Kuma MeshCircuitBreaker");
+    KUMA("kuma", "a Kuma MeshCircuitBreaker"),
+    GRPC("grpc", "a gRPC service config (grpc-java)"),
+    GATEWAY("gateway", "a gateway configuration");
 
     /** Envoy Gateway's success rate: Envoy's defaults, always enforced (the policy has no field for it). */
     static final long ENVOY_DEFAULT_SR_FACTOR = 1900;
@@ -58,17 +64,45 @@ public enum Target {
                 return t;
             }
         }
-        if ("gateway".equals(name)) {
-            throw new InputException("--target: gateway: tune searches Envoy's outlier detection as envoy, istio, "
-                    + "envoy-gateway or kuma write it; the gateway profile's own settings are not searched (sweep them "
-                    + "with outlier-lab sweep)");
-        }
-        throw new InputException("--target: '" + shorten(name) + "' is not a target; expected envoy, istio, envoy-gateway "
-                + "or kuma");
+        throw new InputException("--target: '" + shorten(name) + "' is not a target; expected envoy, istio, envoy-gateway, "
+                + "kuma, grpc or gateway");
     }
 
-    /** The settings and what was written: the file's text, and the Envoy settings and panic threshold it gives. */
-    public record Written(String text, OutlierDetectionConfig config, double panicThresholdPercent) {
+    /**
+     * The settings and what was written: the file's text, the Envoy settings and panic threshold it gives (for gRPC,
+     * its settings in Envoy's fields; unused for the gateway) and the profile the simulation runs it under.
+     */
+    public record Written(String text, OutlierDetectionConfig config, double panicThresholdPercent, RunProfile profile) {
+        public Written(String text, OutlierDetectionConfig config, double panicThresholdPercent) {
+            this(text, config, panicThresholdPercent, RunProfile.ENVOY);
+        }
+    }
+
+    /** Whether the target is Envoy's outlier detection, written by Envoy or a control plane. */
+    public boolean isEnvoy() {
+        return this != GRPC && this != GATEWAY;
+    }
+
+    /** Whether the target has consecutive-failure detectors among the Envoy fields (gRPC has none). */
+    public boolean hasConsecutive() {
+        return this != GRPC;
+    }
+
+    /** The cap's key in the target's file, for the words of the explanation. */
+    public String capKey() {
+        return this == GRPC ? "maxEjectionPercentage" : "max_ejection_percent";
+    }
+
+    /**
+     * Whether another host may be ejected with {@code ejected} of {@code hosts} out under this cap: Envoy's rule of
+     * the release ({@link CapRule}), or grpc-java's ({@code ejected / hosts * 100 >= max} stops, so the first ejection
+     * is always allowed but for a cap of 0).
+     */
+    public boolean admits(CapRule rule, int ejected, int hosts, long max, boolean alwaysEjectOne) {
+        if (this == GRPC) {
+            return !(((double) ejected / hosts) * 100 >= max);
+        }
+        return rule.allows(ejected, hosts, max, alwaysEjectOne);
     }
 
     /** Whether the target can turn consecutive-5xx ejection off. */
@@ -78,17 +112,17 @@ public enum Target {
 
     /** Whether the target can set success-rate ejection (Istio never runs it; Envoy Gateway always does, at defaults). */
     public boolean choosesSuccessRate() {
-        return this == ENVOY || this == KUMA;
+        return this == ENVOY || this == KUMA || this == GRPC;
     }
 
-    /** Whether the target can set failure-percentage ejection (threshold; volume and hosts for Envoy and Kuma). */
+    /** Whether the target can set failure-percentage ejection (threshold; volume and hosts for Envoy, Kuma, gRPC). */
     public boolean hasFailurePercentage() {
-        return this != ISTIO;
+        return this != ISTIO && this != GATEWAY;
     }
 
     /** Whether failure percentage's volume and minimum hosts can be chosen. */
     public boolean choosesFailurePercentageVolume() {
-        return this == ENVOY || this == KUMA;
+        return this == ENVOY || this == KUMA || this == GRPC;
     }
 
     /** Whether the target can set always_eject_one_host (modelled by the engine from Envoy 1.28). */
@@ -103,6 +137,28 @@ public enum Target {
      * @throws InputException when the target's reader refuses it (a defect of the writer)
      */
     public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent) {
+        return write(s, name, hosts, base, panicThresholdPercent, RunProfile.ENVOY);
+    }
+
+    /**
+     * Writes the setting for the request's cluster and reads it back; a gateway configuration keeps the current
+     * routing ({@code current}'s), which the search does not change.
+     */
+    public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
+                         RunProfile current) {
+        if (this == GRPC) {
+            String text = ProfileFiles.serviceConfig(s);
+            var read = ProfileFiles.readServiceConfig(text, "tune:grpc");
+            return new Written(text, ProfileFiles.asEnvoyFields(read), 0, RunProfile.grpc(read));
+        }
+        if (this == GATEWAY) {
+            var routing = current.routing() != null ? current.routing() : dev.outlierlab.engine.gateway.RoutingConfig
+                    .defaults();
+            String text = ProfileFiles.gatewayConfig(s.gateway(), hosts, routing);
+            CheckTarget read = ProfileFiles.readGateway(text, "tune:gateway");
+            return new Written(text, OutlierDetectionConfig.defaults(), 0,
+                    RunProfile.gateway(read.gateway().gateway(), read.gateway().routing()));
+        }
         String text = switch (this) {
             case ENVOY -> EnvoyClusterWriter.toYaml(new Scenario(name, Durations.SECOND, 1,
                     ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(), s.applyTo(base),
@@ -110,6 +166,7 @@ public enum Target {
             case ISTIO -> istio(s, name, panicThresholdPercent);
             case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
             case KUMA -> kuma(s, name, panicThresholdPercent);
+            case GRPC, GATEWAY -> throw new IllegalStateException(flag + " is written above");
         };
         List<CheckTarget> read = CheckInputs.read(text, "tune:" + flag, null, false).targets();
         if (read.size() != 1 || read.get(0).config() == null) {

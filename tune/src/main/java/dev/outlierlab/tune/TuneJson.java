@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
@@ -45,6 +46,11 @@ public final class TuneJson {
         req.put("screen_seeds", q.screenSeeds());
         req.put("max_ejected", q.maxEjected());
         num(req, "base_error_percent", q.baseErrorPpm() / 10_000.0);
+        req.put("health_checks", q.healthChecks() == null ? null : "every " + Durations.format(
+                q.healthChecks().intervalNanos()) + ", unhealthy after " + q.healthChecks().unhealthyThreshold()
+                + ", healthy after " + q.healthChecks().healthyThreshold());
+        ArrayNode notes = req.putArray("notes");
+        q.notes().forEach(notes::add);
         ArrayNode suite = root.putArray("suite");
         for (SuiteScenario s : q.suite()) {
             ObjectNode n = suite.addObject();
@@ -91,8 +97,37 @@ public final class TuneJson {
         SuiteScenario show = q.suite().stream().filter(s -> s.name().equals("one-host-partial")).findFirst()
                 .orElse(q.suite().stream().filter(s -> s.expect() == Expectation.EJECT).findFirst()
                         .orElse(q.suite().get(0)));
-        return ScenarioWriter.toMap(show.with(1, e.written().config(), e.written().panicThresholdPercent(),
-                q.envoyVersion()));
+        var scenario = show.with(1, e.written().config(), e.written().panicThresholdPercent(), q.envoyVersion());
+        RunProfile p = e.written().profile();
+        if (p.gateway() != null) {
+            return GatewayScenarioWriter.toMap(p.gatewayScenario(scenario));
+        }
+        java.util.Map<String, Object> m = ScenarioWriter.toMap(scenario);
+        if (p.grpc() == null) {
+            return m;
+        }
+        var g = p.grpc();
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("profile", "grpc");
+        out.putAll(m);
+        out.remove("outlier_detection");
+        java.util.Map<String, Object> block = new java.util.LinkedHashMap<>();
+        block.put("interval", Durations.format(g.intervalNanos()));
+        block.put("base_ejection_time", Durations.format(g.baseEjectionTimeNanos()));
+        block.put("max_ejection_time", Durations.format(g.maxEjectionTimeNanos()));
+        block.put("max_ejection_percent", g.maxEjectionPercent());
+        if (g.successRate() != null) {
+            block.put("success_rate_ejection", ordered("stdev_factor", g.successRate().stdevFactor(),
+                    "enforcement_percentage", g.successRate().enforcementPercentage(), "minimum_hosts",
+                    g.successRate().minimumHosts(), "request_volume", g.successRate().requestVolume()));
+        }
+        if (g.failurePercentage() != null) {
+            block.put("failure_percentage_ejection", ordered("threshold", g.failurePercentage().threshold(),
+                    "enforcement_percentage", g.failurePercentage().enforcementPercentage(), "minimum_hosts",
+                    g.failurePercentage().minimumHosts(), "request_volume", g.failurePercentage().requestVolume()));
+        }
+        out.put("grpc", block);
+        return out;
     }
 
     static ObjectNode evaluation(Evaluation e, TuneRequest q) {
@@ -101,6 +136,24 @@ public final class TuneJson {
         n.put("label", e.setting().label());
         Setting s = e.setting();
         ObjectNode set = n.putObject("setting");
+        if (s.gateway() != null) {
+            var g = s.gateway();
+            set.put("mode", g.mode().configName());
+            set.put("window", Durations.format(g.windowNanos()));
+            set.put("min_requests", g.minRequests());
+            num(set, "stdev_factor", g.stdevFactor());
+            set.put("peer_set", g.peerSet().configName());
+            num(set, "min_stdev", g.minStdevPercent());
+            set.put("consecutive_failures", g.consecutiveFailures());
+            set.put("ejection_time", Durations.format(g.ejectionTimeNanos()));
+            set.put("processes", g.processes());
+        } else {
+            envoyFields(set, s);
+        }
+        return scored(n, e, q);
+    }
+
+    private static void envoyFields(ObjectNode set, Setting s) {
         set.put("consecutive_5xx", s.consecutive5xx());
         set.put("success_rate_stdev_factor", s.successRateStdevFactor());
         set.put("success_rate_request_volume", s.successRateRequestVolume());
@@ -112,6 +165,9 @@ public final class TuneJson {
         set.put("base_ejection_time", Durations.format(s.baseEjectionTimeNanos()));
         set.put("max_ejection_percent", s.maxEjectionPercent());
         set.put("always_eject_one_host", s.alwaysEjectOneHost());
+    }
+
+    private static ObjectNode scored(ObjectNode n, Evaluation e, TuneRequest q) {
         num(n, "benefit_percent", e.benefitPercent());
         num(n, "worst_seed_benefit_percent", e.worstSeedBenefitPercent());
         num(n, "harm", e.harm());
@@ -159,6 +215,15 @@ public final class TuneJson {
             }
         }
         return n;
+    }
+
+    /** Keys and values in the order given (a {@code Map.of}'s order changes from one JVM to the next). */
+    private static java.util.Map<String, Object> ordered(Object... keysAndValues) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
     }
 
     private static void num(ObjectNode n, String key, double d) {

@@ -3,6 +3,7 @@ package dev.outlierlab.tune;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.List;
 
 /**
@@ -16,6 +17,10 @@ import java.util.List;
  * @param seeds         seeds per finalist
  * @param baseErrorPpm  the healthy pool's error rate in parts per million (from an access log), 0 when unknown
  * @param threads       threads to run the simulations on
+ * @param currentProfile the profile the current settings run under: {@link RunProfile#ENVOY} for Envoy's targets,
+ *                      gRPC's or the gateway's own settings for theirs
+ * @param healthChecks  the active health check the suite's scenarios run with ({@code --from}'s), or null
+ * @param notes         what was taken from the inputs and how, one sentence each, printed with the result
  */
 public record TuneRequest(
         String name,
@@ -32,13 +37,29 @@ public record TuneRequest(
         int seeds,
         int maxEjected,
         long baseErrorPpm,
-        int threads) {
+        int threads,
+        RunProfile currentProfile,
+        HealthCheckSpec healthChecks,
+        List<String> notes) {
 
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
 
+    /** A request for an Envoy target, without health checks or notes. */
+    public TuneRequest(String name, String source, int hosts, long rps, int clients, Target target,
+                       EnvoyVersion envoyVersion, OutlierDetectionConfig current, double currentPanicPercent,
+                       List<SuiteScenario> suite, int screenSeeds, int seeds, int maxEjected, long baseErrorPpm,
+                       int threads) {
+        this(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent, suite, screenSeeds,
+                seeds, maxEjected, baseErrorPpm, threads, RunProfile.ENVOY, null, List.of());
+    }
+
     public TuneRequest {
         suite = List.copyOf(suite);
+        notes = List.copyOf(notes);
+        if (currentProfile == null) {
+            currentProfile = RunProfile.ENVOY;
+        }
         if (hosts < 2 || hosts > 10_000) {
             throw new InputException("--hosts: " + hosts + " is not allowed; expected 2 to 10000 hosts (outlier detection "
                     + "compares hosts, and a cluster of one has nothing to eject to)");
@@ -49,6 +70,11 @@ public record TuneRequest(
         if (clients < 1 || clients > 10_000 || clients > rps) {
             throw new InputException("--clients: " + clients + " is not allowed; expected 1 to " + Math.min(10_000, rps)
                     + " callers (at most --rps: every caller sends at least one request a second)");
+        }
+        if (target == Target.GRPC && clients > 1) {
+            throw new InputException("--clients: " + clients + " is not allowed with --target grpc; the gRPC profile runs "
+                    + "one channel (each channel has its own outlier detection: tune one channel's traffic, --rps "
+                    + "divided by the channels, with --clients 1)");
         }
         if (seeds < 1 || seeds > MAX_SEEDS) {
             throw new InputException("--seeds: " + seeds + " is not allowed; expected 1 to " + MAX_SEEDS);
@@ -61,6 +87,16 @@ public record TuneRequest(
             throw new InputException("--suite: the suite has no scenarios to score against");
         }
         screenSeeds = Math.max(1, Math.min(screenSeeds, seeds));
+    }
+
+    /** Where the current settings came from, in words: the file, or whose defaults. */
+    public String sourceLabel() {
+        return source != null ? source : target == Target.GATEWAY ? "the gateway profile's defaults" : "Envoy's defaults";
+    }
+
+    /** The current settings as a candidate of the search: the gateway's own, else the Envoy fields. */
+    public Setting currentSetting() {
+        return currentProfile.gateway() != null ? Setting.of(currentProfile.gateway()) : Setting.of(current);
     }
 
     /** The default most hosts out at once: a third of the cluster, at least one. */

@@ -4,15 +4,11 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
-import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
-import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,8 +30,12 @@ public final class TuneRuns implements RunExecutor {
             .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 0)
             .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 0).build();
 
-    /** One run to make: a scenario of the suite as it is to be simulated. */
-    public record Job(SuiteScenario suite, Scenario scenario) {
+    /** One run to make: a scenario of the suite as it is to be simulated, and under which profile. */
+    public record Job(SuiteScenario suite, Scenario scenario, RunProfile profile) {
+        /** A run of Envoy's simulation. */
+        public Job(SuiteScenario suite, Scenario scenario) {
+            this(suite, scenario, RunProfile.ENVOY);
+        }
     }
 
     private final int threads;
@@ -91,58 +91,30 @@ public final class TuneRuns implements RunExecutor {
 
     /** The work of one job in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}). */
     public static long units(Job j) {
-        return dev.outlierlab.sim.WorkEstimate.of(j.scenario()).units();
+        return j.profile().units(j.scenario());
     }
 
     /** Simulates one job and reduces it to its figures. */
     public static RunFigures figures(Job job) {
-        RunResult r = Simulation.run(job.scenario(), RunOptions.DEFAULT);
-        return figures(job.suite(), r);
+        return job.profile().figures(job.suite(), job.scenario());
     }
 
     static RunFigures figures(SuiteScenario suite, RunResult r) {
         RunSummary s = r.summary();
-        long duration = r.scenario().durationNanos();
-        int clients = r.clients();
-        Map<String, Long> outSince = new HashMap<>();
-        long falseEjections = 0;
-        long healthyNanos = 0;
-        long detect = -1;
-        long lastReturn = 0;
+        EjectionTally tally = new EjectionTally(suite);
         List<OutlierEvent> events = r.events();
         for (int i = 0; i < events.size(); i++) {
             OutlierEvent e = events.get(i);
-            boolean good = suite.shouldEject().contains(e.host());
-            String key = r.clientOf(i) + "/" + e.host();
             if (e.action() == EventAction.EJECT) {
-                outSince.putIfAbsent(key, e.timeNanos());
-                if (!good) {
-                    falseEjections++;
-                } else if (detect < 0 && e.timeNanos() >= suite.faultStartNanos()) {
-                    detect = e.timeNanos() - suite.faultStartNanos();
-                }
+                tally.eject(r.clientOf(i), e.host(), e.timeNanos());
             } else if (e.action() == EventAction.UNEJECT) {
-                Long since = outSince.remove(key);
-                if (since != null && !good) {
-                    healthyNanos += e.timeNanos() - since;
-                }
-                if (good && e.timeNanos() > suite.faultEndNanos()) {
-                    lastReturn = Math.max(lastReturn, e.timeNanos() - suite.faultEndNanos());
-                }
+                tally.uneject(r.clientOf(i), e.host(), e.timeNanos());
             }
         }
-        for (Map.Entry<String, Long> still : outSince.entrySet()) {
-            String host = still.getKey().substring(still.getKey().indexOf('/') + 1);
-            if (suite.shouldEject().contains(host)) {
-                lastReturn = Math.max(lastReturn, duration - suite.faultEndNanos());
-            } else {
-                healthyNanos += duration - still.getValue();
-            }
-        }
+        long duration = r.scenario().durationNanos();
         // with several callers a host out for one caller is out for that caller's share of the traffic
-        healthyNanos /= clients;
         return new RunFigures(s.requests(), s.failed(), s.requestsDuringFault(), s.failedDuringFault(),
-                s.ejectionsEnforced(), s.ejectionsOverflow(), falseEjections, healthyNanos, s.maxEjectedAtOnce(), s.panicNanos(), detect,
-                lastReturn);
+                s.ejectionsEnforced(), s.ejectionsOverflow(), tally.falseEjections(), tally.healthyNanos(duration,
+                r.clients()), s.maxEjectedAtOnce(), s.panicNanos(), tally.detectNanos(), tally.returnNanos(duration));
     }
 }

@@ -18,11 +18,14 @@ public final class TuneText {
         StringBuilder out = new StringBuilder();
         out.append("tune: ").append(q.hosts()).append(" hosts, ").append(q.rps()).append(" rps, ").append(q.clients())
                 .append(q.clients() == 1 ? " caller" : " callers").append(", target ").append(q.target().flag())
-                .append(" (Envoy ").append(q.envoyVersion()).append("), ").append(q.suite().size())
+                .append(q.target() == Target.GRPC ? " (grpc-java)" : q.target() == Target.GATEWAY ? " (gateway profile)"
+                        : " (Envoy " + q.envoyVersion() + ")").append(", ").append(q.suite().size())
                 .append(" scenarios, ").append(r.candidates()).append(" candidates screened on ").append(q.screenSeeds())
                 .append(q.screenSeeds() == 1 ? " seed" : " seeds").append(", finalists on ").append(q.seeds())
-                .append(", ").append(r.runs()).append(" runs\n\n");
-        out.append("Current settings (").append(q.source() == null ? "Envoy's defaults" : q.source()).append("): ")
+                .append(", ").append(r.runs()).append(" runs\n");
+        q.notes().forEach(n -> out.append("  ").append(n).append('\n'));
+        out.append('\n');
+        out.append("Current settings (").append(q.sourceLabel()).append("): ")
                 .append(r.current().setting().label()).append('\n');
         out.append(scorecard(r.current()));
         out.append(summary(r.current())).append("\n\n");

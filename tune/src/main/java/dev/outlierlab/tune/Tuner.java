@@ -64,16 +64,17 @@ public final class Tuner {
 
     private TuneResult search() {
         List<Setting> settings = new ArrayList<>();
-        Setting currentSetting = Setting.of(req.current());
+        Setting currentSetting = req.currentSetting();
         settings.add(currentSetting);
         settings.addAll(SearchSpace.candidates(req));
         List<Target.Written> written = new ArrayList<>();
         Target.Written currentWritten = req.target().write(currentSetting, req.name(), req.hosts(), req.current(),
-                req.currentPanicPercent());
-        written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent()));
+                req.currentPanicPercent(), req.currentProfile());
+        written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent(),
+                req.currentProfile()));
         for (int i = 1; i < settings.size(); i++) {
             written.add(req.target().write(settings.get(i), req.name(), req.hosts(), req.current(),
-                    req.currentPanicPercent()));
+                    req.currentPanicPercent(), req.currentProfile()));
         }
         baselines(req.seeds());
         List<Integer> all = new ArrayList<>();
@@ -161,9 +162,9 @@ public final class Tuner {
         for (int s = 0; s < req.suite().size(); s++) {
             SuiteScenario sc = req.suite().get(s);
             for (int seed = 1; seed <= seeds; seed++) {
-                jobs.add(new TuneRuns.Job(sc, sc.with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion())));
+                jobs.add(sc.offJob(req, seed));
                 keys.add("off/" + s + "/" + seed);
-                jobs.add(new TuneRuns.Job(sc, sc.oracle(seed, req.currentPanicPercent(), req.envoyVersion())));
+                jobs.add(sc.correctJob(req, seed));
                 keys.add("correct/" + s + "/" + seed);
             }
         }
@@ -182,7 +183,7 @@ public final class Tuner {
                     String key = c + "/" + s + "/" + seed;
                     if (!cache.containsKey(key)) {
                         Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
-                        jobs.add(new TuneRuns.Job(sc, run));
+                        jobs.add(new TuneRuns.Job(sc, run, w.profile()));
                         keys.add(key);
                     }
                 }

@@ -23,6 +23,9 @@ class TargetRoundTripTest {
     @Test
     void everyCandidateOfEveryTargetReadsBackAsItselfAndChecksWithoutErrors() {
         for (Target target : Target.values()) {
+            if (!target.isEnvoy()) {
+                continue; // gRPC's and the gateway's files: ProfileTargetsTest
+            }
             TuneRequest req = request(target, 1);
             List<Setting> candidates = SearchSpace.candidates(req);
             assertThat(candidates).as(target.flag()).hasSizeGreaterThan(5);

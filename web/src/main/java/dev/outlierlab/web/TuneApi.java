@@ -84,7 +84,7 @@ final class TuneApi {
         try {
             return new TuneRequest(current.name(), null, hosts, rps, clients, target, version, current.config(),
                     current.panicThresholdPercent(), new DefaultSuite(hosts, rps, clients, 0).scenarios(), 2, seeds,
-                    maxEjected, 0, 1);
+                    maxEjected, 0, 1, current.profile(), null, java.util.List.of());
         } catch (InputException e) {
             throw ApiException.badRequest(e.getMessage());
         }

@@ -31,6 +31,14 @@ public final class DestinationRuleReader {
      *             rule's ports in general and one per {@code portLevelSettings} entry
      */
     public static IstioConfig read(String text, String source, Integer port) {
+        return read(text, source, port, null);
+    }
+
+    /**
+     * Reads every DestinationRule in the text as {@code controller} translates it; null: as the file says
+     * ({@link DestinationRuleController#fromFile}: kgateway when its Gateway is kgateway's, else istiod).
+     */
+    public static IstioConfig read(String text, String source, Integer port, DestinationRuleController controller) {
         if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
                 || l.strip().equals("---"))) {
             throw new InputException(source + ": the file is empty; expected an Istio DestinationRule");
@@ -38,12 +46,14 @@ public final class DestinationRuleReader {
         List<String> lines = text.lines().toList();
         List<IstioPolicy> policies = new ArrayList<>();
         List<String> otherKinds = new ArrayList<>();
-        for (Manifests.Resource r : Manifests.read(text, source)) {
+        List<Manifests.Resource> resources = Manifests.read(text, source);
+        DestinationRuleController chosen = controller != null ? controller : DestinationRuleController.fromFile(resources);
+        for (Manifests.Resource r : resources) {
             if (!"DestinationRule".equals(r.kind())) {
                 otherKinds.add(r.kind() == null ? "a document without kind" : r.kind());
                 continue;
             }
-            policies.addAll(policies(r, source, lines, port));
+            policies.addAll(policies(r, source, lines, port, chosen));
         }
         return new IstioConfig(source, policies, otherKinds);
     }

@@ -111,6 +111,28 @@ public final class HostMonitor {
         }
     }
 
+    /**
+     * {@code n} successful requests at once, exactly as {@code n} times what Envoy's HTTP router reports for one
+     * (a connect success, {@code putResult(LOCAL_ORIGIN_CONNECT_SUCCESS)}, then {@code putHttpResponseCode(200)}):
+     * {@code n} successes in the external success-rate bucket, both consecutive HTTP counters reset, and in split
+     * mode {@code n} local-origin successes with the local-origin counter reset (without split mode a connect
+     * success is not reported, Envoy's {@code resultToHttpCode} maps it to nothing). A success never detects a
+     * host, so no time is needed and nothing reaches the detector. {@code n = 0} changes nothing. The simulator's
+     * event-driven path hands a stretch of evenly spread successes over in one call.
+     */
+    public void putSuccesses(long n) {
+        if (n <= 0) {
+            return;
+        }
+        if (config.splitExternalLocalOriginErrors()) {
+            local.recordSuccesses(n);
+            consecutiveLocalOriginFailure.reset();
+        }
+        external.recordSuccesses(n);
+        consecutive5xx.reset();
+        consecutiveGatewayFailure.reset();
+    }
+
     private void localOriginFailure(long nowNanos) {
         local.recordFailure();
         if (consecutiveLocalOriginFailure.recordError(config.consecutiveLocalOriginFailure())) {

@@ -16,6 +16,12 @@ public final class SuccessRateAccumulator {
         currentSuccess++;
     }
 
+    /** {@code n} calls of {@link #recordSuccess()}. */
+    void recordSuccesses(long n) {
+        currentTotal += n;
+        currentSuccess += n;
+    }
+
     void recordFailure() {
         currentTotal++;
     }

@@ -178,6 +178,25 @@ public final class FaultInjector {
         return decided;
     }
 
+    /**
+     * The first time after {@code nanos} at which a fault starts or ends ({@link Long#MAX_VALUE} when none does):
+     * until then the same faults are active, at the same hosts.
+     */
+    public long segmentEndNanos(long nanos) {
+        locate(nanos);
+        return segmentEnd;
+    }
+
+    /**
+     * Whether a fault covering {@code host} is active at {@code nanos}: only then does a request to the host count
+     * toward a fault (and take a draw); any other request passes without touching the injector's state.
+     */
+    public boolean hasActiveFault(int host, long nanos) {
+        locate(nanos);
+        active(host, nanos);
+        return activeCount[host] > 0;
+    }
+
     /** Whether any fault window is active at {@code nanos} ("during fault" in the summary). */
     public boolean anyActive(long nanos) {
         locate(nanos);

@@ -88,6 +88,18 @@ public final class SignalRecorder {
         outcomes[outcome.ordinal()]++;
     }
 
+    /**
+     * {@code ok + noHost} requests sent in the step of {@code nanos}: {@code ok} that succeeded and {@code noHost}
+     * that found no eligible host; the same as that many {@link #request} calls in that step.
+     */
+    public void requests(long nanos, long ok, long noHost) {
+        int b = step(nanos);
+        requests[b] += ok + noHost;
+        failed[b] += noHost;
+        outcomes[Outcome.OK.ordinal()] += ok;
+        outcomes[Outcome.FAILED_NO_HOST.ordinal()] += noHost;
+    }
+
     public SignalSeries finish() {
         fillBefore(Long.MAX_VALUE);
         long sent = 0;

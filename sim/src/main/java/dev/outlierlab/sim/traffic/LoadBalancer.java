@@ -146,6 +146,14 @@ public final class LoadBalancer {
         return eligibleCount;
     }
 
+    /** The {@code k}-th eligible host, for {@code k} below {@link #eligibleCount()}, without moving any pick state. */
+    public int eligibleAt(int k) {
+        if (dirty) {
+            rebuild();
+        }
+        return eligible[k];
+    }
+
     /** Changes whenever the eligible list may have changed (for pickers that keep their own schedule). */
     public long version() {
         if (dirty) {

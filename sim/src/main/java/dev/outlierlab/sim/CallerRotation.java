@@ -1,0 +1,143 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.sim.traffic.LoadBalancer;
+
+/**
+ * One caller's round robin as arithmetic, for the event-driven path: while the caller's eligible list stays the
+ * same (an epoch), its request number {@code j} goes to {@code eligible[(j + c) mod E]}, so the requests to the host
+ * at position {@code p} are the numbers {@code j} with {@code j + c = p (mod E)}. Requests to hosts with an active
+ * fault are handed out one at a time in order ({@link #nextFaultyRequest()}); every other request of the epoch is a
+ * success that is only counted when the epoch ends ({@link #flush}), into the host's monitor in one call
+ * ({@link HostMonitor#putSuccesses}) and into the recorder's per-host counts. Mirrors {@code LoadBalancer.pick} and
+ * Envoy's {@code RoundRobinLoadBalancer}, whose rotation this counts rather than walks.
+ */
+final class CallerRotation {
+    private final int caller;
+    private final int callers;
+    private final int[] hosts;
+    private final boolean[] faultyAt;
+    private final int[] faultyPositions;
+    private int size;
+    private int faultyCount;
+    /** The epoch's first slot not yet counted: slot = request number + caller number. */
+    private long startSlot;
+    /** The next faulty request's slot is cycleBase + faultyPositions[cursor]. */
+    private long cycleBase;
+    private int cursor;
+    private long version;
+    private boolean panic;
+    private int ejected;
+
+    CallerRotation(int caller, int callers, int hostCount) {
+        this.caller = caller;
+        this.callers = callers;
+        this.hosts = new int[hostCount];
+        this.faultyAt = new boolean[hostCount];
+        this.faultyPositions = new int[hostCount];
+    }
+
+    /**
+     * Starts an epoch at the caller's request number {@code firstRequest}, with the balancer's eligible list now;
+     * {@code faulty[h]} says which hosts have an active fault for the whole epoch.
+     */
+    void start(long firstRequest, LoadBalancer balancer, boolean[] faulty) {
+        size = balancer.eligibleCount();
+        panic = balancer.inPanic();
+        ejected = balancer.ejectedCount();
+        version = balancer.version();
+        faultyCount = 0;
+        for (int p = 0; p < size; p++) {
+            int h = balancer.eligibleAt(p);
+            hosts[p] = h;
+            faultyAt[p] = faulty[h];
+            if (faulty[h]) {
+                faultyPositions[faultyCount++] = p;
+            }
+        }
+        startSlot = firstRequest + caller;
+        if (faultyCount > 0) {
+            long residue = startSlot % size;
+            cycleBase = startSlot - residue;
+            cursor = 0;
+            while (cursor < faultyCount && faultyPositions[cursor] < residue) {
+                cursor++;
+            }
+            if (cursor == faultyCount) {
+                cursor = 0;
+                cycleBase += size;
+            }
+        }
+    }
+
+    /** The global number of the epoch's next request to a faulty host, or {@link Long#MAX_VALUE} when there is none. */
+    long nextFaultyRequest() {
+        if (faultyCount == 0) {
+            return Long.MAX_VALUE;
+        }
+        long j = cycleBase + faultyPositions[cursor] - caller;
+        return j * callers + caller;
+    }
+
+    /** The host that request goes to. */
+    int nextFaultyHost() {
+        return hosts[faultyPositions[cursor]];
+    }
+
+    /** Moves past that request. */
+    void advance() {
+        if (++cursor == faultyCount) {
+            cursor = 0;
+            cycleBase += size;
+        }
+    }
+
+    /**
+     * Counts the epoch's successes, the requests to hosts without an active fault up to the caller's request
+     * number {@code endRequest}, into their monitors and the recorder; the epoch then continues from there.
+     */
+    void flush(long endRequest, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
+        long endSlot = endRequest + caller;
+        if (size == 0 || endSlot <= startSlot) {
+            startSlot = Math.max(startSlot, endSlot);
+            return;
+        }
+        long fromCycles = startSlot / size;
+        int fromRest = (int) (startSlot % size);
+        long toCycles = endSlot / size;
+        int toRest = (int) (endSlot % size);
+        long whole = toCycles - fromCycles;
+        for (int p = 0; p < size; p++) {
+            if (faultyAt[p]) {
+                continue;
+            }
+            // slots s in [startSlot, endSlot) with s mod size == p
+            long n = whole + (toRest > p ? 1 : 0) - (fromRest > p ? 1 : 0);
+            if (n > 0) {
+                monitors[hosts[p]].putSuccesses(n);
+                recorder.hostSuccesses(hosts[p], n, duringFault);
+            }
+        }
+        startSlot = endSlot;
+    }
+
+    /** Whether the balancer's eligible list may have changed since the epoch started. */
+    boolean changed(LoadBalancer balancer) {
+        return balancer.version() != version;
+    }
+
+    /** The epoch's eligible count: 0 when the caller finds no host. */
+    int size() {
+        return size;
+    }
+
+    /** Whether the caller was in panic at the epoch's start (for the whole epoch). */
+    boolean panic() {
+        return panic;
+    }
+
+    /** The caller's ejected hosts during the epoch. */
+    int ejected() {
+        return ejected;
+    }
+}

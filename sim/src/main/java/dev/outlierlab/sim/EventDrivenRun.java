@@ -1,0 +1,251 @@
+package dev.outlierlab.sim;
+
+import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.signals.SignalRecorder;
+import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+
+/**
+ * The stretch planner of the event-driven path ({@link FastPath}): it cuts a run at its events (interval ticks, fault
+ * edges, the series' steps, and each request that a fault fails, which may eject) and between them handles the
+ * requests as arithmetic. Every caller's rotation is fixed between its own events ({@link CallerRotation}). Each
+ * request to a host with an active fault is put to the fault injector, in send order over all callers
+ * ({@link CallerQueue}), so its counters and draws are those of {@link Simulation}'s per-request loop; a failure is
+ * reported and recorded as that loop does, a request the fault lets through is reported to its host at once as a
+ * success; every other request succeeds and is only counted, per host when its caller's epoch ends and per stretch
+ * in the recorder. Ticks run before the first request at or after their time ("due ticks first"), after every
+ * pending success is counted. Where callers disagree on panic, the panic windows follow them request by request, and
+ * so does the recording.
+ */
+final class EventDrivenRun {
+    private final LabCluster cluster;
+    private final Caller[] callers;
+    private final int clients;
+    private final FaultInjector faults;
+    private final RunRecorder recorder;
+    private final SignalRecorder signals;
+    private final SendSchedule schedule;
+    private final CallerRotation[] rotations;
+    private final CallerQueue queue;
+    private final boolean[] faulty;
+    private final int hostCount;
+    private final long count;
+    private final long stepNanos;
+    private final RunWatcher watcher;
+    private long nextDue;
+    private long segmentEnd;
+    private boolean duringFault;
+    /** A time in the current fault segment: the fault injector answers for any time in it alike. */
+    private long segmentNanos;
+    /** Over the callers' epochs: how many are in panic, how many find no host, the most ejected. */
+    private int panicCallers;
+    private int noHostCallers;
+    private int mostEjected;
+
+    EventDrivenRun(Scenario scenario, RunOptions options) {
+        this.cluster = new LabCluster(scenario, options);
+        this.callers = cluster.callers;
+        this.clients = callers.length;
+        this.faults = cluster.faults;
+        this.recorder = cluster.recorder;
+        this.signals = recorder.signals();
+        this.schedule = new SendSchedule(scenario);
+        this.hostCount = scenario.cluster().size();
+        this.rotations = new CallerRotation[clients];
+        for (int c = 0; c < clients; c++) {
+            rotations[c] = new CallerRotation(c, clients, hostCount);
+        }
+        this.queue = new CallerQueue(clients);
+        this.faulty = new boolean[hostCount];
+        this.count = schedule.count();
+        this.stepNanos = recorder.stepNanos();
+        this.watcher = options.watcher();
+    }
+
+    RunResult run() {
+        nextDue = cluster.nextDueNanos();
+        enterSegment(0);
+        startAll(0);
+        long dueAt = schedule.firstAtOrAfter(nextDue);
+        long edgeAt = schedule.firstAtOrAfter(segmentEnd);
+        long stepAt = -1;
+        long i = 0;
+        long nextProgress = 0;
+        while (i < count) {
+            if (i >= nextProgress) {
+                watcher.progress(i, count);
+                nextProgress = (i / RunWatcher.EVERY_REQUESTS + 1) * RunWatcher.EVERY_REQUESTS;
+            }
+            if (i >= dueAt || i >= edgeAt) {
+                long t = schedule.timeOf(i);
+                flushAll(i);
+                if (i >= dueAt) {
+                    cluster.runDue(t);
+                    nextDue = cluster.nextDueNanos();
+                    dueAt = schedule.firstAtOrAfter(nextDue);
+                }
+                if (i >= edgeAt) {
+                    enterSegment(t);
+                    edgeAt = schedule.firstAtOrAfter(segmentEnd);
+                }
+                startAll(i);
+            }
+            if (i >= stepAt) {
+                stepAt = schedule.firstAtOrAfter((schedule.timeOf(i) / stepNanos + 1) * stepNanos);
+            }
+            long limit = Math.min(stepAt, Math.min(dueAt, edgeAt));
+            long next = queue.firstKey();
+            int fault = FaultInjector.PASS;
+            while (next < limit) {
+                // a request to a host with an active fault: the fault decides it, in send order at that host
+                int c = queue.first();
+                CallerRotation rotation = rotations[c];
+                fault = faults.onRequestInSegment(rotation.nextFaultyHost(), segmentNanos);
+                if (fault != FaultInjector.PASS) {
+                    break;
+                }
+                // let through: a success, reported to its host now (so that the host's monitor sees its requests
+                // in order) and counted in the stretch it belongs to, which goes on
+                int host = rotation.nextFaultyHost();
+                callers[c].monitors[host].putSuccesses(1);
+                recorder.hostSuccesses(host, 1, duringFault);
+                rotation.advance();
+                queue.update(c, rotation.nextFaultyRequest());
+                next = queue.firstKey();
+            }
+            if (next < limit) {
+                int c = queue.first();
+                CallerRotation rotation = rotations[c];
+                stretch(i, next);
+                failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotation.nextFaultyHost(), fault);
+                i = next + 1;
+                if (rotation.changed(callers[c].balancer)) {
+                    long j = schedule.callerRequestsBefore(c, i);
+                    rotation.flush(j, callers[c].monitors, recorder, duringFault);
+                    restart(c, j);
+                    summarise();
+                } else {
+                    rotation.advance();
+                    queue.update(c, rotation.nextFaultyRequest());
+                }
+            } else {
+                stretch(i, limit);
+                i = limit;
+            }
+        }
+        flushAll(count);
+        return cluster.finish();
+    }
+
+    /** Moves to the fault segment holding {@code t}: which hosts fail, whether a fault is active, until when. */
+    private void enterSegment(long t) {
+        segmentEnd = faults.segmentEndNanos(t);
+        duringFault = faults.anyActive(t);
+        segmentNanos = t;
+        for (int h = 0; h < hostCount; h++) {
+            faulty[h] = faults.hasActiveFault(h, t);
+        }
+    }
+
+    /** Counts every caller's pending successes up to request {@code i}. */
+    private void flushAll(long i) {
+        for (int c = 0; c < clients; c++) {
+            rotations[c].flush(schedule.callerRequestsBefore(c, i), callers[c].monitors, recorder, duringFault);
+        }
+    }
+
+    /** Starts every caller's epoch at request {@code i}, with the balancers and faults as they are now. */
+    private void startAll(long i) {
+        for (int c = 0; c < clients; c++) {
+            restart(c, schedule.callerRequestsBefore(c, i));
+        }
+        summarise();
+    }
+
+    private void restart(int c, long firstRequest) {
+        rotations[c].start(firstRequest, callers[c].balancer, faulty);
+        queue.update(c, rotations[c].nextFaultyRequest());
+    }
+
+    private void summarise() {
+        panicCallers = 0;
+        noHostCallers = 0;
+        mostEjected = 0;
+        for (CallerRotation r : rotations) {
+            panicCallers += r.panic() ? 1 : 0;
+            noHostCallers += r.size() == 0 ? 1 : 0;
+            mostEjected = Math.max(mostEjected, r.ejected());
+        }
+    }
+
+    /**
+     * Requests {@code [from, to)}, none to a host with an active fault, all in one step and one epoch of every
+     * caller: each succeeds, or fails for want of a host when its caller has none.
+     */
+    private void stretch(long from, long to) {
+        long n = to - from;
+        if (n <= 0) {
+            return;
+        }
+        long noHost = 0;
+        int ejected = 0;
+        boolean allPanic;
+        boolean nonePanic;
+        if (n >= clients) {
+            if (noHostCallers > 0) {
+                for (int c = 0; c < clients; c++) {
+                    if (rotations[c].size() == 0) {
+                        noHost += schedule.callerRequestsBefore(c, to) - schedule.callerRequestsBefore(c, from);
+                    }
+                }
+            }
+            ejected = mostEjected;
+            allPanic = panicCallers == clients;
+            nonePanic = panicCallers == 0;
+        } else {
+            int panics = 0;
+            for (long i = from; i < to; i++) {
+                CallerRotation r = rotations[(int) (i % clients)];
+                noHost += r.size() == 0 ? 1 : 0;
+                panics += r.panic() ? 1 : 0;
+                ejected = Math.max(ejected, r.ejected());
+            }
+            allPanic = panics == n;
+            nonePanic = panics == 0;
+        }
+        if (!allPanic && !nonePanic) {
+            // callers disagree on panic: the panic windows follow the callers request by request
+            for (long i = from; i < to; i++) {
+                int c = (int) (i % clients);
+                CallerRotation r = rotations[c];
+                boolean none = r.size() == 0;
+                long t = schedule.timeOf(i);
+                recorder.request(c, t, schedule.timeOrEnd(i + 1), none, duringFault, r.panic(), none);
+                signals.request(t, none ? Outcome.FAILED_NO_HOST : Outcome.OK);
+            }
+            return;
+        }
+        long fromNanos = schedule.timeOf(from);
+        recorder.stretch(fromNanos, schedule.timeOrEnd(to), n, noHost, ejected, duringFault, allPanic);
+        signals.requests(fromNanos, n - noHost, noHost);
+    }
+
+    /**
+     * Request {@code i}, sent at {@code t} (the next at {@code next}, or the run's end) to {@code host}, which the
+     * fault {@code fault} has failed (the injector has counted it): reported and recorded as {@link Simulation} does.
+     */
+    private void failing(long i, long t, long next, int host, int fault) {
+        int c = (int) (i % clients);
+        Caller caller = callers[c];
+        boolean panic = caller.balancer.inPanic();
+        if (caller.pick(i / clients) != host) {
+            throw new IllegalStateException("request " + i + " did not go to host " + host);
+        }
+        FaultSpec spec = faults.fault(fault);
+        caller.report(host, spec.status(), spec.result(), t);
+        recorder.hostRequest(host, true, duringFault);
+        recorder.request(c, t, next, true, duringFault, panic, false);
+        signals.request(t, Outcome.FAILED_FAULT);
+    }
+}

@@ -8,7 +8,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -230,7 +229,7 @@ final class ConnectionLoop implements Runnable {
                 idle--;
             }
         }
-        int endOfHead = endOfHead(c.buffer, c.start, c.end, fresh);
+        int endOfHead = RequestHead.end(c.buffer, c.start, c.end, fresh);
         if (endOfHead < 0) {
             if (c.pending() > limits.maxHeaderBytes()) {
                 refuse(c, key, 431, "the request line and headers are over " + limits.maxHeaderBytes() + " bytes");
@@ -253,31 +252,6 @@ final class ConnectionLoop implements Runnable {
         ready.add(new Pending(c, head));
     }
 
-    /** The index just past the empty line that ends the head in {@code b[from..to)}, or -1. */
-    private static int endOfHead(byte[] b, int from, int to, int fresh) {
-        for (int i = Math.max(from, to - fresh - 3); i < to; i++) {
-            if (b[i] == '\n' && !onlyEmptyLinesBefore(b, from, i)) {
-                if (i + 1 < to && b[i + 1] == '\n') {
-                    return i + 2;
-                }
-                if (i + 2 < to && b[i + 1] == '\r' && b[i + 2] == '\n') {
-                    return i + 3;
-                }
-            }
-        }
-        return -1;
-    }
-
-    /** Whether {@code b[from..i]} holds line ends only (empty lines before a request line, to be skipped). */
-    private static boolean onlyEmptyLinesBefore(byte[] b, int from, int i) {
-        for (int k = from; k <= i; k++) {
-            if (b[k] != '\r' && b[k] != '\n') {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private void dispatch(Pending p) {
         Connection c = p.connection();
         BoundedExchange exchange;
@@ -293,7 +267,7 @@ final class ConnectionLoop implements Runnable {
             server.getExecutor().execute(() -> exchange.run(server.context().getHandler()));
         } catch (RejectedExecutionException busy) {
             handled.remove(c);
-            answerAndClose(c, 503, "the server is busy; try again");
+            ShortAnswer.sendAndClose(c, 503, "the server is busy; try again");
         }
     }
 
@@ -365,32 +339,7 @@ final class ConnectionLoop implements Runnable {
         if (key != null) {
             key.cancel();
         }
-        answerAndClose(c, status, message);
-    }
-
-    private static void answerAndClose(Connection c, int status, String message) {
-        if (!c.channel.isBlocking()) {
-            // what the client has sent already is read and dropped, so that the close does not reset the answer
-            try {
-                ByteBuffer skip = ByteBuffer.allocate(16 * 1024);
-                for (int i = 0; i < 16 && c.channel.read(skip) > 0; i++) {
-                    skip.clear();
-                }
-            } catch (IOException e) {
-                // nothing to drop
-            }
-        }
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
-        String head = "HTTP/1.1 " + status + " " + StatusReasons.of(status) + "\r\nContent-Type: text/plain; "
-                + "charset=utf-8\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
-        try {
-            ByteBuffer out = ByteBuffer.allocate(head.length() + body.length);
-            out.put(head.getBytes(StandardCharsets.US_ASCII)).put(body).flip();
-            c.channel.write(out);
-        } catch (IOException e) {
-            // the client has gone: nothing to tell it
-        }
-        c.close();
+        ShortAnswer.sendAndClose(c, status, message);
     }
 
     /** Stops the loop; it closes the listener's key and every connection. */

@@ -142,4 +142,29 @@ record RequestHead(String method, URI uri, String protocol, Headers headers, lon
         }
         return s.substring(a, z);
     }
+
+    /** The index just past the empty line that ends the head in {@code b[from..to)}, or -1. */
+    static int end(byte[] b, int from, int to, int fresh) {
+        for (int i = Math.max(from, to - fresh - 3); i < to; i++) {
+            if (b[i] == '\n' && !onlyEmptyLinesBefore(b, from, i)) {
+                if (i + 1 < to && b[i + 1] == '\n') {
+                    return i + 2;
+                }
+                if (i + 2 < to && b[i + 1] == '\r' && b[i + 2] == '\n') {
+                    return i + 3;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code b[from..i]} holds line ends only (empty lines before a request line, to be skipped). */
+    private static boolean onlyEmptyLinesBefore(byte[] b, int from, int i) {
+        for (int k = from; k <= i; k++) {
+            if (b[k] != '\r' && b[k] != '\n') {
+                return false;
+            }
+        }
+        return true;
+    }
 }

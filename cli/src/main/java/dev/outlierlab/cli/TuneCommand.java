@@ -271,7 +271,7 @@ public final class TuneCommand implements Callable<Integer> {
                     + "return" : "the gateway profile has no health checker"));
             health = null;
         } else if (health != null) {
-            notes.add("health checks from " + from + ": every " + Durations.format(health.intervalNanos())
+            notes.add("health checks from " + current.source() + ": every " + Durations.format(health.intervalNanos())
                     + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after " + health.healthyThreshold()
                     + "; the built-in scenarios run with them: a host failing every request fails its probes, a "
                     + "partly failing host passes them"

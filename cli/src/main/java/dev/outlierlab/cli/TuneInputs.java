@@ -4,6 +4,7 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.RunProfile;
 import dev.outlierlab.tune.Target;
 
 /**
@@ -20,19 +21,19 @@ record TuneInputs(CurrentSettings current, int clients) {
     static TuneInputs of(InputOptions input) {
         ScenarioReader.Profiled profiled = input.resolve();
         if (profiled.isGateway()) {
-            throw new InputException(source(input) + ": a gateway-profile scenario; tune searches Envoy's outlier "
-                    + "detection (targets envoy, istio, envoy-gateway, kuma), not the gateway profile's settings");
+            throw new InputException(source(input) + ": a gateway-profile scenario; tune takes a gateway configuration "
+                    + "with --from FILE --target gateway");
         }
         if (profiled.isGrpc()) {
             throw new InputException(source(input) + ": gRPC's settings (a profile: grpc scenario, --service-config or "
-                    + "--grpc-implementation); tune searches Envoy's outlier detection (targets envoy, istio, "
-                    + "envoy-gateway, kuma), not gRPC's");
+                    + "--grpc-implementation); tune takes a gRPC service config with --from FILE --target grpc");
         }
         Scenario s = profiled.envoy().scenario();
         Target target = input.clusterSource.istio != null ? Target.ISTIO : Target.ENVOY;
         Integer hosts = profiled.envoy().hostsGiven() ? s.cluster().size() : null;
         return new TuneInputs(new CurrentSettings(s.name(), source(input), target, s.outlierDetection(),
-                s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion()), s.traffic().clients());
+                s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
+                s.healthChecks()), s.traffic().clients());
     }
 
     /** What the settings were read from, for the report: the configuration file, the scenario, or the overrides. */

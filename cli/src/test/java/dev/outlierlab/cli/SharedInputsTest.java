@@ -61,8 +61,8 @@ class SharedInputsTest {
         assertThat(both.json().at("/scenario/cluster/hosts").asInt()).isEqualTo(7);
         CliRunner.run("run", "--rps", "0").assertRejected("--rps: 0 is not allowed", "from 1 to 1000000000");
         CliRunner.run("run", "--hosts", "0").assertRejected("--hosts: 0 is not allowed");
-        CliRunner.run("run", "--cluster", "search").assertRejected("--cluster, --port and --subset choose from a "
-                + "configuration file: add --envoy FILE or --istio FILE");
+        CliRunner.run("run", "--cluster", "search").assertRejected("--cluster, --port, --subset and --controller "
+                + "choose from a configuration file: add --envoy FILE or --istio FILE");
     }
 
     @Test
@@ -155,9 +155,9 @@ class SharedInputsTest {
         assertThat(envoy.at("/request/target").asText()).isEqualTo("envoy");
         CliRunner.run("tune", "--from", DR, "--istio", DR, "--hosts", "6", "--rps", "300")
                 .assertRejected("--from " + DR + " and run's inputs", "give one");
-        CliRunner.run("tune", GATEWAY, "--rps", "300").assertRejected("a gateway-profile scenario");
+        CliRunner.run("tune", GATEWAY, "--rps", "300").assertRejected("a gateway-profile scenario", "--from FILE --target gateway");
         CliRunner.run("tune", "--service-config", SERVICE_CONFIG, "--hosts", "6", "--rps", "300")
-                .assertRejected("tune searches Envoy's outlier detection");
+                .assertRejected("with --from FILE --target grpc");
     }
 
     private static JsonNode tune(List<String> input, String... common) {

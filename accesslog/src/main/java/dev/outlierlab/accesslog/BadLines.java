@@ -120,6 +120,19 @@ public final class BadLines {
     }
 
     /**
+     * A counter that stops the reading past {@code maxBadLines} bad lines and, with {@code stopWhenMostlyBad} (a
+     * limit given as a share of the lines), once most of {@value #MOSTLY_BAD_MIN_LINES} lines or more are bad.
+     */
+    static BadLines limitedTo(long maxBadLines, boolean stopWhenMostlyBad) {
+        BadLines bad = new BadLines();
+        bad.stopAfter(maxBadLines);
+        if (stopWhenMostlyBad) {
+            bad.stopWhenMostlyBad();
+        }
+        return bad;
+    }
+
+    /**
      * Makes the scan stop with {@link LimitReached} once {@value #MOSTLY_BAD_MIN_LINES} lines or more are read and
      * more than half of them are bad.
      */

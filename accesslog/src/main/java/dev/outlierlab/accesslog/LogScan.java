@@ -72,11 +72,7 @@ public final class LogScan {
      */
     public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress, long maxBadLines,
             boolean stopWhenMostlyBad) {
-        BadLines bad = new BadLines();
-        bad.stopAfter(maxBadLines);
-        if (stopWhenMostlyBad) {
-            bad.stopWhenMostlyBad();
-        }
+        BadLines bad = BadLines.limitedTo(maxBadLines, stopWhenMostlyBad);
         Map<String, Building> groups = new LinkedHashMap<>();
         long origin = Long.MIN_VALUE;
         OutcomeSpool spool = new OutcomeSpool();

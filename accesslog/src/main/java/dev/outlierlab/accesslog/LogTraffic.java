@@ -43,11 +43,7 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
      */
     public static LogTraffic read(List<LogInput> inputs, ReadSettings settings, long maxBadLines,
             boolean stopWhenMostlyBad) {
-        BadLines bad = new BadLines();
-        bad.stopAfter(maxBadLines);
-        if (stopWhenMostlyBad) {
-            bad.stopWhenMostlyBad();
-        }
+        BadLines bad = BadLines.limitedTo(maxBadLines, stopWhenMostlyBad);
         Map<String, Building> groups = new LinkedHashMap<>();
         try (MergedLog log = new MergedLog(inputs, settings, bad, null)) {
             for (LogEntry next = log.next(); next != null; next = log.next()) {

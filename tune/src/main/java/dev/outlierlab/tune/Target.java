@@ -125,9 +125,10 @@ public enum Target {
         return this == ENVOY || this == KUMA || this == GRPC;
     }
 
-    /** Whether the target can set always_eject_one_host (modelled by the engine from Envoy 1.28). */
+    /** Whether the target can set always_eject_one_host (a field from Envoy 1.31; an older Envoy rejects it). */
     public boolean hasAlwaysEjectOne(EnvoyVersion version) {
-        return (this == ENVOY || this == ENVOY_GATEWAY) && version.atLeast(new EnvoyVersion(1, 28));
+        return (this == ENVOY || this == ENVOY_GATEWAY)
+                && version.atLeast(EnvoyVersion.addedIn(dev.outlierlab.engine.envoy.OutlierSetting.ALWAYS_EJECT_ONE_HOST));
     }
 
     /**

@@ -55,7 +55,15 @@ class TargetRoundTripTest {
         // 17 % admits one host of six, 34 % two (100 * (active + 1) / 6 <= max); always-eject-one with the cap at 10
         assertThat(envoy).extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L, 10L);
         assertThat(envoy).filteredOn(s -> s.maxEjectionPercent() == 10).allMatch(Setting::alwaysEjectOneHost);
-        // before 1.28 the engine has no always_eject_one_host, and 1.26's cap rule admits one host from 1 %
+        // always_eject_one_host arrived in 1.31 (1.30's Envoy rejects the field), so 1.30 is searched without it
+        TuneRequest v130 = new TuneRequest("search", null, 6, 600, 1, Target.ENVOY, new EnvoyVersion(1, 30),
+                OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
+        assertThat(SearchSpace.candidates(v130)).noneMatch(Setting::alwaysEjectOneHost)
+                .extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L);
+        assertThat(SearchSpace.candidates(new TuneRequest("search", null, 6, 600, 1, Target.ENVOY,
+                new EnvoyVersion(1, 31), OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(),
+                2, 8, 2, 0, 1))).anyMatch(Setting::alwaysEjectOneHost);
+        // 1.26's cap rule admits one host from 1 %
         TuneRequest old = new TuneRequest("search", null, 6, 600, 1, Target.ENVOY, new EnvoyVersion(1, 26),
                 OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
         assertThat(SearchSpace.candidates(old)).noneMatch(Setting::alwaysEjectOneHost)

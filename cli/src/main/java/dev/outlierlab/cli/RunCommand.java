@@ -213,7 +213,7 @@ public final class RunCommand implements Callable<Integer> {
             boolean contrast = format == OutputFormat.text && stats == null
                     && PatternContrast.swapped(loaded.scenario()) != null
                     && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;
-            work.check(one, "this run");
+            work.check(WorkEstimate.ofRun(loaded.scenario(), options, accessLog != null), "this run");
             WorkOptions.Progress progress = WorkOptions.progress("run", contrast ? one.plus(one).units() : one.units());
             RunOptions watched = options.watchedBy(progress.next(one.units()));
             result = accessLog == null ? Simulation.run(loaded.scenario(), watched)

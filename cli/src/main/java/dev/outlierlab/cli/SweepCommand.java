@@ -165,7 +165,9 @@ public final class SweepCommand implements Callable<Integer> {
                 WorkOptions.checkMemory(p.scenario().gateway(), "this sweep");
                 gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
             } else {
-                total = total.plus(WorkEstimate.of(p.scenario().envoy().scenario()));
+                // gRPC runs go request by request through GrpcProfile; Envoy runs take the event-driven path where it applies
+                total = total.plus(WorkEstimate.ofRun(p.scenario().envoy().scenario(), RunOptions.DEFAULT,
+                        p.scenario().isGrpc()));
             }
         }
         work.check(total, gatewayTotal, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));

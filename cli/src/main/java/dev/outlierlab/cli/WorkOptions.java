@@ -77,7 +77,9 @@ public final class WorkOptions {
         }
         List<String> parts = new ArrayList<>();
         if (envoy.units() > 0) {
-            parts.add(Numbers.count(envoy.requests()) + " simulated requests, " + Numbers.count(envoy.faultSteps())
+            parts.add(Numbers.count(envoy.requests()) + " simulated requests"
+                    + (envoy.countedRequests() > 0 ? " (" + Numbers.count(envoy.countedRequests()) + " of them counted, "
+                    + "not walked, by the event-driven path)" : "") + ", " + Numbers.count(envoy.faultSteps())
                     + " fault steps, " + Numbers.count(envoy.hostEvaluations()) + " host evaluations at ticks and health "
                     + "checks, at " + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second");
         }

@@ -15,14 +15,23 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  * @param requests        simulated requests
  * @param faultSteps      requests received by a host during an active fault covering it, summed over faults
  * @param hostEvaluations (interval ticks + health-check rounds) x hosts x callers (each caller evaluates every
- *                        host); requests cost the same whatever the number of callers
+ *                        host); requests cost the same whatever the number of callers; on the event-driven path
+ *                        also the one-second series steps x callers, where it records what it counted
+ * @param countedRequests of the {@code requests}, those the event-driven path ({@link FastPath}) counts in bulk
+ *                        instead of walking (every request to a host without an active fault): they cost nothing
+ *                        here; 0 on the per-request path
  */
-public record WorkEstimate(long requests, long faultSteps, long hostEvaluations) {
+public record WorkEstimate(long requests, long faultSteps, long hostEvaluations, long countedRequests) {
     /**
      * A host evaluated at a tick (success rate, failure percentage, the ejection cap, returns) costs about as
      * much as this many requests.
      */
     public static final long UNITS_PER_HOST_EVALUATION = 10;
+
+    /** An estimate of the per-request path: every request is walked. */
+    public WorkEstimate(long requests, long faultSteps, long hostEvaluations) {
+        this(requests, faultSteps, hostEvaluations, 0);
+    }
 
     /** The work of simulating the scenario's synthetic traffic. */
     public static WorkEstimate of(Scenario s) {
@@ -43,6 +52,24 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations)
         return new WorkEstimate(s.requestCount(), steps, hostEvaluations(s));
     }
 
+    /**
+     * The work of simulating the scenario on the path {@code Simulation.run} takes with {@code options}: on the
+     * event-driven path only the requests to hosts with an active fault are walked (at most the fault steps), the
+     * rest are counted per stretch, at the cost of a host evaluation per caller and second (the series' steps); otherwise
+     * {@link #of(Scenario)}. Pass {@code perRequest} when the run hands every request to a sink (an access log),
+     * which keeps it on the per-request path.
+     */
+    public static WorkEstimate ofRun(Scenario s, RunOptions options, boolean perRequest) {
+        WorkEstimate walked = of(s);
+        if (perRequest || !FastPath.appliesTo(s, options)) {
+            return walked;
+        }
+        long seconds = s.durationNanos() / 1_000_000_000L + 1;
+        long steps = Durations.saturatingMultiply(seconds, s.traffic().clients());
+        return new WorkEstimate(walked.requests, walked.faultSteps, Durations.saturatingAdd(walked.hostEvaluations, steps),
+                walked.requests - Math.min(walked.requests, walked.faultSteps));
+    }
+
     /** The work of replaying a trace of {@code records} outcomes against the scenario's cluster. */
     public static WorkEstimate ofReplay(Scenario s, long records) {
         return new WorkEstimate(records, 0, hostEvaluations(s));
@@ -60,13 +87,14 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations)
 
     /** The whole estimate in request-equivalents. */
     public long units() {
-        return Durations.saturatingAdd(Durations.saturatingAdd(requests, faultSteps),
+        return Durations.saturatingAdd(Durations.saturatingAdd(requests - countedRequests, faultSteps),
                 Durations.saturatingMultiply(hostEvaluations, UNITS_PER_HOST_EVALUATION));
     }
 
     /** The sum of two estimates (a sweep's runs). */
     public WorkEstimate plus(WorkEstimate other) {
         return new WorkEstimate(Durations.saturatingAdd(requests, other.requests), Durations.saturatingAdd(faultSteps, other.faultSteps),
-                Durations.saturatingAdd(hostEvaluations, other.hostEvaluations));
+                Durations.saturatingAdd(hostEvaluations, other.hostEvaluations),
+                Durations.saturatingAdd(countedRequests, other.countedRequests));
     }
 }

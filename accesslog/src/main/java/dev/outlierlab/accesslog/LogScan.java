@@ -66,6 +66,18 @@ public final class LogScan {
     }
 
     /**
+     * Refuses the entry of a new (cluster, proxy instance) once {@link #MAX_GROUPS} are known: every reader of a
+     * log keeps a little state per detector, and a log of a hundred thousand instances would not fit.
+     */
+    static void refuseBeyondMaxGroups(Map<String, ?> groups, LogEntry e) {
+        if (groups.size() >= MAX_GROUPS && !groups.containsKey(key(e))) {
+            throw new dev.outlierlab.config.InputException("line " + e.line() + ": more than "
+                    + String.format(java.util.Locale.ROOT, "%,d", MAX_GROUPS) + " detectors (one per cluster "
+                    + "and proxy instance); replay one cluster with --cluster NAME, or one instance's log");
+        }
+    }
+
+    /**
      * As {@link #scan(List, ReadSettings, LongConsumer, long)}; with {@code stopWhenMostlyBad} (for a share of bad
      * lines allowed, which only the whole read can settle) also stopping as soon as
      * {@value BadLines#MOSTLY_BAD_MIN_LINES} lines or more are read and more than half of them are bad.
@@ -85,11 +97,7 @@ public final class LogScan {
                 if (g == null || g.cluster != e.cluster() || g.instance != e.instance()) {
                     LogEntry entry = e;
                     int index = groups.size();
-                    if (index >= MAX_GROUPS && !groups.containsKey(key(e))) {
-                        throw new dev.outlierlab.config.InputException("line " + e.line() + ": more than "
-                                + String.format(java.util.Locale.ROOT, "%,d", MAX_GROUPS) + " detectors (one per cluster "
-                                + "and proxy instance); replay one cluster with --cluster NAME, or one instance's log");
-                    }
+                    refuseBeyondMaxGroups(groups, e);
                     g = groups.computeIfAbsent(key(e),
                             k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
                 }

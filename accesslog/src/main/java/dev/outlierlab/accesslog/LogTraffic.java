@@ -49,6 +49,7 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
             for (LogEntry next = log.next(); next != null; next = log.next()) {
                 LogEntry e = next;
                 if (e.outcome().reported() && e.outcome() != Outcome.CONNECTED_ONLY) {
+                    LogScan.refuseBeyondMaxGroups(groups, e);
                     Building g = groups.computeIfAbsent(LogScan.key(e),
                             k -> new Building(e.cluster(), e.instance(), e.endEpochNanos()));
                     g.last = Math.max(g.last, e.endEpochNanos());

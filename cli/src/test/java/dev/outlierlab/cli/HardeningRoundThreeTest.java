@@ -157,6 +157,9 @@ class HardeningRoundThreeTest {
         }
         Files.writeString(log, sb);
         CliRunner.run("replay", log.toString()).assertRejected("more than 1,000 detectors", "--cluster NAME");
+        // tune's reading of a log keeps per-detector state too, under the same bound
+        CliRunner.run("tune", "--from-log", log.toString(), "--log-format", "json")
+                .assertRejected("line 1001: more than 1,000 detectors");
     }
 
     @Test

@@ -25,7 +25,9 @@ public final class EnvoyClusterWriter {
 
     public static String toYaml(Scenario s) {
         StringBuilder y = new StringBuilder();
-        y.append("# Envoy cluster for scenario '").append(s.name().replace("\n", " ")).append("', written by outlier-lab.\n");
+        // the comment is not quoted: a name's control characters are shown as escapes, as in every report
+        y.append("# Envoy cluster for scenario '").append(dev.outlierlab.config.Wording.printable(s.name()))
+                .append("', written by outlier-lab.\n");
         y.append("name: ").append(quote(s.name())).append('\n');
         y.append("type: STATIC\nconnect_timeout: 1s\nlb_policy: ROUND_ROBIN\n");
         y.append("common_lb_config:\n  healthy_panic_threshold:\n    value: ")

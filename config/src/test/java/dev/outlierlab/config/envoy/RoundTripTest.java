@@ -26,6 +26,18 @@ class RoundTripTest {
     }
 
     @Test
+    void aNameWithTerminalEscapesIsEscapedInTheCommentAndKeptInTheQuotedName() {
+        Scenario d = Scenario.defaults();
+        String evil = "evil\u001b[2J\u001b]0;PWN\u0007";
+        Scenario named = new Scenario(evil, d.durationNanos(), d.seed(), d.cluster(), d.traffic(), d.faults(),
+                d.outlierDetection(), d.healthChecks(), d.envoyVersion(), d.load());
+        String yaml = EnvoyClusterWriter.toYaml(named);
+        assertThat(yaml).doesNotContain("\u001b").doesNotContain("\u0007")
+                .startsWith("# Envoy cluster for scenario 'evil\\u001b[2J\\u001b]0;PWN\\u0007', written by outlier-lab.\n");
+        assertRoundTrip(named);
+    }
+
+    @Test
     void defaultScenario() {
         assertRoundTrip(Scenario.defaults());
     }

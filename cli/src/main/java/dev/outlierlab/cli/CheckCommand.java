@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, Flagger or gateway configuration will do.",
+            "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, kgateway, gRPC or gateway config will do.",
             "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
             "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, by istiod or kgateway,",
             "Flagger Canaries, Envoy Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers, Cilium",

@@ -23,10 +23,11 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Write the cluster that 'run' would simulate, from the same inputs (a scenario, --envoy FILE, --istio FILE",
-            "--hosts N, --set), as an Envoy Cluster (--to envoy, the default: every outlier_detection setting, the",
-            "panic threshold, the health check and one endpoint per host; 'run --envoy' and 'check' read it back) or",
-            "as a lab scenario (--to scenario: JSON with every default filled in, for run and sweep).",
+            "Write the cluster that 'run' would simulate, as an Envoy Cluster or a lab scenario.",
+            "Takes run's inputs (a scenario, --envoy FILE, --istio FILE --hosts N, --set). --to envoy (the default)",
+            "writes every outlier_detection setting, the panic threshold, the health check and one endpoint per host",
+            "('run --envoy' and 'check' read it back); --to scenario writes JSON with every default filled in, for run",
+            "and sweep.",
             ""},
         footer = {
             "",

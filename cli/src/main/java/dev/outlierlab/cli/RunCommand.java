@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Simulate a scenario (or replay a trace) with Envoy's outlier-detection rules, or the gateway profile's.",
+            "Simulate a scenario (or replay a trace) under Envoy's outlier-detection rules, gRPC's or the gateway's.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""},
         footer = {

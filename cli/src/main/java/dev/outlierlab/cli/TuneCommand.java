@@ -48,8 +48,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Find outlier-detection settings that catch a bad host without ejecting too many, for this cluster: a search",
-            "over what the target can express, scored on a suite of failure scenarios sized to the cluster (one host",
+            "Find outlier-detection settings that catch a bad host without ejecting too many, for this cluster.",
+            "Searches what the target can express, scored on a suite of failure scenarios sized to the cluster (one host",
             "partly failing or dead, several hosts, a shared outage, an overload, a noisy pool, a slow host, flapping, a",
             "rolling restart, bad requests, clusters of two and three), each against its correct action.",
             "Prints the current settings' scorecard, the front of benefit against harm, one recommendation in the",

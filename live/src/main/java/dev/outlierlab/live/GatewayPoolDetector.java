@@ -4,7 +4,6 @@ import dev.outlierlab.engine.gateway.GatewayAction;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
 import dev.outlierlab.engine.gateway.GatewayEvent;
-import dev.outlierlab.engine.stage.RotationGuard;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +16,9 @@ import java.util.Map;
  * other endpoints keep their windows, counts and ejections, an added one starts empty, and a removed one that
  * was ejected leaves without a return, as in Envoy's detector (the gateway spec is silent on membership).
  */
-final class GatewayPoolDetector implements PoolDetector {
+final class GatewayPoolDetector extends ListedPoolDetector {
     private final GatewayConfig config;
     private final DecisionSink sink;
-    private final DetectorMembers members = new DetectorMembers();
     private GatewayDetector detector;
     private long ejectionsConsecutive;
     private long ejectionsSuccessRate;
@@ -81,25 +79,8 @@ final class GatewayPoolDetector implements PoolDetector {
     }
 
     @Override
-    public void apply(Endpoint endpoint, int code, long nowNanos) {
-        detector.record(members.index(endpoint), code, nowNanos);
-    }
-
-    @Override
-    public void runDue(long nowNanos) {
-        if (detector != null) {
-            detector.runDue(nowNanos);
-        }
-    }
-
-    @Override
-    public long nextDueNanos() {
-        return detector == null ? Long.MAX_VALUE : detector.nextDueNanos();
-    }
-
-    @Override
-    public RotationGuard guard() {
-        return RotationGuard.NEVER_EMPTY;
+    GatewayDetector engine() {
+        return detector;
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.grpc.GrpcDetector;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
-import dev.outlierlab.engine.stage.RotationGuard;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,11 +16,10 @@ import java.util.Map;
  * Membership changes use the detector's own {@code addEndpoint} / {@code removeEndpoint}, as grpc-java adds and
  * drops trackers on an address update; the other endpoints keep their counters and ejections.
  */
-final class GrpcPoolDetector implements PoolDetector {
+final class GrpcPoolDetector extends ListedPoolDetector {
     private final GrpcOutlierConfig config;
     private final RandomSource random;
     private final DecisionSink sink;
-    private final DetectorMembers members = new DetectorMembers();
     private GrpcDetector detector;
 
     GrpcPoolDetector(GrpcOutlierConfig config, RandomSource random, DecisionSink sink) {
@@ -79,25 +77,8 @@ final class GrpcPoolDetector implements PoolDetector {
     }
 
     @Override
-    public void apply(Endpoint endpoint, int code, long nowNanos) {
-        detector.record(members.index(endpoint), code, nowNanos);
-    }
-
-    @Override
-    public void runDue(long nowNanos) {
-        if (detector != null) {
-            detector.runDue(nowNanos);
-        }
-    }
-
-    @Override
-    public long nextDueNanos() {
-        return detector == null ? Long.MAX_VALUE : detector.nextDueNanos();
-    }
-
-    @Override
-    public RotationGuard guard() {
-        return RotationGuard.NEVER_EMPTY;
+    GrpcDetector engine() {
+        return detector;
     }
 
     @Override

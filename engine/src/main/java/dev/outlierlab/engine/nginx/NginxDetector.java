@@ -33,6 +33,14 @@ public final class NginxDetector implements Detector {
     public interface Attempts {
         /** The outcome of attempt {@code attempt} (0 first) of the request, sent to {@code endpoint}. */
         int outcome(int endpoint, int attempt);
+
+        /**
+         * How long attempt {@code attempt} took, asked after its outcome: it is freed that long after its
+         * selection, and the next attempt is selected then. The lab's own attempts take no time (the default).
+         */
+        default long durationNanos(int attempt) {
+            return 0;
+        }
     }
 
     private final NginxUpstreamConfig config;
@@ -84,11 +92,11 @@ public final class NginxDetector implements Detector {
         if (nowNanos >= nextReturnNanos) {
             runDue(nowNanos);
         }
-        long now = RoundRobinPeers.seconds(nowNanos);
         Arrays.fill(tried, false);
         int tries = initialTries;
+        long t = nowNanos;
         for (int a = 0; ; a++) {
-            int peer = tries > 0 ? peers.get(now, tried) : -1;
+            int peer = tries > 0 ? peers.get(RoundRobinPeers.seconds(t), tried) : -1;
             if (peer < 0) {
                 lastAttempts = a;
                 noLiveUpstreams++;
@@ -96,7 +104,11 @@ public final class NginxDetector implements Detector {
             }
             int outcome = attempts.outcome(peer, a);
             boolean retry = nextUpstream.retries(outcome, tries);
-            free(peer, nextUpstream.peerState(outcome, tries) == PeerState.FAILED, nowNanos, now);
+            t += attempts.durationNanos(a);
+            if (t >= nextReturnNanos) {
+                runDue(t);
+            }
+            free(peer, nextUpstream.peerState(outcome, tries) == PeerState.FAILED, t, RoundRobinPeers.seconds(t));
             tries--;
             if (!retry) {
                 lastAttempts = a + 1;

@@ -7,6 +7,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +26,7 @@ public final class ScriptedBackend implements AutoCloseable {
     private final BackendScript health;
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong healthServed = new AtomicLong();
+    private final List<long[]> checks = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService pool = Executors.newFixedThreadPool(8);
     private volatile long startMillis;
     private HttpServer server;
@@ -78,6 +83,10 @@ public final class ScriptedBackend implements AutoCloseable {
                     Thread.sleep(a.delayMillis());
                 }
                 byte[] body = ("status " + a.status() + "\n").getBytes(StandardCharsets.US_ASCII);
+                if (isHealth) { // recorded before answering: the checker may close as soon as it has the status
+                    Instant now = Instant.now();
+                    checks.add(new long[] {now.getEpochSecond() * 1_000_000_000L + now.getNano(), a.status()});
+                }
                 exchange.sendResponseHeaders(a.status(), body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
@@ -111,6 +120,13 @@ public final class ScriptedBackend implements AutoCloseable {
         if (server != null) {
             server.stop(0);
             server = null;
+        }
+    }
+
+    /** The health checks answered: each its time (epoch nanoseconds) and status, in order. */
+    public List<long[]> checks() {
+        synchronized (checks) {
+            return new ArrayList<>(checks);
         }
     }
 

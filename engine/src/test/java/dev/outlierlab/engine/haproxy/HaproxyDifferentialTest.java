@@ -163,7 +163,10 @@ class HaproxyDifferentialTest {
                     dir.resolve("haproxy.cfg").toString()), dir, port)) {
                 long start = System.currentTimeMillis();
                 backends.start(start);
-                LoadDriver.run(port, SPACING_MS, s.durationMillis(), start, backends::openDue);
+                LoadDriver.run(port, SPACING_MS, s.durationMillis(), start, () -> {
+                    backends.openDue();
+                    backends.keepClearOfChecks();
+                });
             }
             replay.readLog(Files.readAllLines(dir.resolve("process.out")));
             for (int i = 0; i < backends.size(); i++) {

@@ -27,6 +27,8 @@ final class HaproxyLogReplay {
     private static final Pattern TRAFFIC = Pattern.compile("^T (\\S+) (-?\\d+) (\\S\\S)");
     private static final Pattern L4_CHECK = Pattern.compile(
             "^Health check for server be/(\\S+) failed, reason: Layer4 (connection problem|timeout)");
+    private static final Pattern ANY_CHECK = Pattern.compile(
+            "^Health check for server be/(\\S+) (succeeded|failed), reason: Layer7");
     private static final Pattern STATE = Pattern.compile("^Server be/(\\S+) is (DOWN|UP)");
 
     private record Step(long t, int kind, int server, int value) {
@@ -46,6 +48,8 @@ final class HaproxyLogReplay {
     private final List<Step> steps = new ArrayList<>();
     private final List<Change> real = new ArrayList<>();
     private final List<long[]> sent = new ArrayList<>();
+    /** Layer 7 checks HAProxy logged (those that changed the health): server and HAProxy's time. */
+    private final List<long[]> loggedChecks = new ArrayList<>();
 
     HaproxyLogReplay(List<HaproxyServer> servers) {
         names = new ArrayList<>();
@@ -67,6 +71,10 @@ final class HaproxyLogReplay {
             Matcher tr = TRAFFIC.matcher(msg);
             Matcher l4 = L4_CHECK.matcher(msg);
             Matcher st = STATE.matcher(msg);
+            Matcher any = ANY_CHECK.matcher(msg);
+            if (any.find()) {
+                loggedChecks.add(new long[] {names.indexOf(any.group(1)), t});
+            }
             if (tr.find()) {
                 if (tr.group(3).charAt(0) == 'C') {
                     continue; // the client went away (the test's readiness probe): no request
@@ -93,9 +101,24 @@ final class HaproxyLogReplay {
         }
     }
 
+    /**
+     * The checks a backend answered. A check HAProxy logged (it changed the health) takes HAProxy's time, the
+     * first logged one for the server within 200 ms after the backend answered; the others (passes at full health,
+     * which only clear the error count) keep the backend's time.
+     */
     void addChecks(int server, List<long[]> checks) {
+        boolean[] used = new boolean[loggedChecks.size()];
         for (long[] c : checks) {
-            steps.add(new Step(c[0], 1, server, c[1] >= 200 && c[1] < 400 ? 1 : 0));
+            long t = c[0];
+            for (int i = 0; i < loggedChecks.size(); i++) {
+                long[] l = loggedChecks.get(i);
+                if (!used[i] && l[0] == server && l[1] >= c[0] && l[1] - c[0] <= 200_000_000L) {
+                    used[i] = true;
+                    t = l[1];
+                    break;
+                }
+            }
+            steps.add(new Step(t, 1, server, c[1] >= 200 && c[1] < 400 ? 1 : 0));
         }
     }
 

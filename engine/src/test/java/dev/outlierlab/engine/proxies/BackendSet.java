@@ -46,6 +46,29 @@ public final class BackendSet implements AutoCloseable {
         }
     }
 
+    /**
+     * Keeps requests 15 ms clear of health checks: waits while a backend received one in the last 15 ms, so that
+     * a check's result and a request's outcome reach the proxy in an order the replay can tell.
+     */
+    public void keepClearOfChecks() {
+        for (int guard = 0; guard < 10; guard++) {
+            long latest = 0;
+            for (ScriptedBackend b : backends) {
+                latest = Math.max(latest, b.lastCheckMillis());
+            }
+            long wait = latest + 15 - System.currentTimeMillis();
+            if (wait <= 0) {
+                return;
+            }
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** Opens every backend whose time has come; run before each request. */
     public void openDue() {
         long elapsed = System.currentTimeMillis() - start;

@@ -2,6 +2,8 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.CapRule;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
@@ -48,8 +50,13 @@ final class SearchSpace {
                             if (c5 == 0 && sr[0] == 0 && fp[0] == 0) {
                                 continue; // no detector ejects: detection off, scored as the baseline already
                             }
-                            out.add(new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
-                                    current.baseEjectionTimeNanos(), cap[0], cap[1] == 1));
+                            Setting candidate = new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
+                                    current.baseEjectionTimeNanos(), cap[0], cap[1] == 1)
+                                    .keepingOnPassingCheck(current.keepOnPassingCheck());
+                            out.add(candidate);
+                            if (searchesHealthCheckReturn(req)) {
+                                out.add(candidate.keepingOnPassingCheck(!current.keepOnPassingCheck()));
+                            }
                         }
                     }
                 }
@@ -57,6 +64,15 @@ final class SearchSpace {
         }
         out.remove(current);
         return new ArrayList<>(out);
+    }
+
+    /**
+     * Whether {@code successful_active_health_check_uneject_host} is searched: the cluster has an active health check,
+     * the target is an Envoy cluster (the control planes do not expose the field) and the release has it (1.28).
+     */
+    static boolean searchesHealthCheckReturn(TuneRequest req) {
+        EnvoyVersion added = EnvoyVersion.addedIn(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
+        return req.healthChecks() != null && req.target() == Target.ENVOY && req.envoyVersion().atLeast(added);
     }
 
     /**

@@ -69,12 +69,12 @@ public final class Tuner {
         settings.addAll(SearchSpace.candidates(req));
         List<Target.Written> written = new ArrayList<>();
         Target.Written currentWritten = req.target().write(currentSetting, req.name(), req.hosts(), req.current(),
-                req.currentPanicPercent(), req.currentProfile());
+                req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
         written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent(),
                 req.currentProfile()));
         for (int i = 1; i < settings.size(); i++) {
             written.add(req.target().write(settings.get(i), req.name(), req.hosts(), req.current(),
-                    req.currentPanicPercent(), req.currentProfile()));
+                    req.currentPanicPercent(), req.currentProfile(), req.envoyVersion()));
         }
         baselines(req.seeds());
         List<Integer> all = new ArrayList<>();

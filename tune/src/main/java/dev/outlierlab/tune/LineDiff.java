@@ -27,19 +27,31 @@ final class LineDiff {
         int i = 0;
         int j = 0;
         boolean changed = false;
+        List<String> removed = new ArrayList<>();
+        List<String> added = new ArrayList<>();
         while (i < a.size() || j < b.size()) {
             if (i < a.size() && j < b.size() && a.get(i).equals(b.get(j))) {
+                flush(out, removed, added);
                 out.add(" " + a.get(i));
                 i++;
                 j++;
-            } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-                out.add("+" + b.get(j++));
+            } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
+                removed.add("-" + a.get(i++));
                 changed = true;
             } else {
-                out.add("-" + a.get(i++));
+                added.add("+" + b.get(j++));
                 changed = true;
             }
         }
+        flush(out, removed, added);
         return changed ? String.join("\n", out) + "\n" : "";
+    }
+
+    /** A change's lines: what it removes, then what replaces it, as diff -u prints them. */
+    private static void flush(List<String> out, List<String> removed, List<String> added) {
+        out.addAll(removed);
+        out.addAll(added);
+        removed.clear();
+        added.clear();
     }
 }

@@ -77,6 +77,7 @@ public final class TuneJson {
         ArrayNode check = rec.putArray("check");
         r.recommendationFindings().forEach(check::add);
         root.set("recommended", rec);
+        root.put("headline", r.headline());
         root.put("why", r.why());
         ArrayNode detectors = root.putArray("detectors");
         r.detectors().forEach(detectors::add);

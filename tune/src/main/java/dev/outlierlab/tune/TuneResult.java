@@ -24,6 +24,18 @@ public record TuneResult(
         int candidates,
         long runs) {
 
+    /**
+     * The first thing to read: whether the recommendation meets every constraint, is a trade-off with a cost, or
+     * keeps settings that already work; null when it meets every constraint and changes something.
+     */
+    public String headline() {
+        if (!recommended.admissible()) {
+            return "No setting meets every constraint: the recommendation below is the best trade-off, and what it costs "
+                    + "is said under Why.";
+        }
+        return null;
+    }
+
     public TuneResult {
         front = List.copyOf(front);
         cannotCatch = List.copyOf(cannotCatch);

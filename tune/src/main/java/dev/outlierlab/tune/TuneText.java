@@ -25,6 +25,9 @@ public final class TuneText {
                 .append(", ").append(r.runs()).append(" runs\n");
         q.notes().forEach(n -> out.append("  ").append(n).append('\n'));
         out.append('\n');
+        if (r.headline() != null) {
+            out.append(r.headline()).append("\n\n");
+        }
         out.append("Current settings (").append(q.sourceLabel()).append("): ")
                 .append(r.current().setting().label()).append('\n');
         out.append(scorecard(r.current()));

@@ -1,9 +1,13 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
+import dev.outlierlab.config.istio.IstioConfig;
+import dev.outlierlab.config.istio.IstioOverrides;
+import dev.outlierlab.config.istio.IstioPolicy;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
@@ -51,6 +55,9 @@ public final class ClusterSourceOptions {
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
     String envoyClusterName;
 
+    /** How reports say fixes for the input {@link #apply} read: the DestinationRule's fields, or Envoy's. */
+    FixAdvice advice = FixAdvice.ENVOY;
+
     /**
      * Whether a configuration file or one of its choosers was given ({@code --hosts} alone is a scenario key for the
      * commands that take {@link InputOptions}).
@@ -77,8 +84,10 @@ public final class ClusterSourceOptions {
      * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
      * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
      */
-    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets, boolean hostsInSets) {
-        ScenarioReader.Loaded configured = apply(loaded, hostsInSets);
+    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> given, boolean hostsInSets) {
+        IstioOverrides istioSets = istio == null ? IstioOverrides.NONE : IstioOverrides.split(given);
+        java.util.List<String> sets = istio == null ? given : istioSets.others();
+        ScenarioReader.Loaded configured = apply(loaded, hostsInSets, istioSets);
         if (configured == loaded || sets.isEmpty()) {
             return configured;
         }
@@ -102,10 +111,18 @@ public final class ClusterSourceOptions {
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
-        return apply(loaded, false);
+        return apply(loaded, false, IstioOverrides.NONE);
     }
 
-    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets) {
+    /**
+     * The overrides the scenario reads: without {@code --istio} all of them; with it, those that do not name a
+     * DestinationRule field ({@link IstioOverrides}), which {@link #apply} sets in the rule instead.
+     */
+    java.util.List<String> scenarioSets(java.util.List<String> sets) {
+        return istio == null ? sets : IstioOverrides.split(sets).others();
+    }
+
+    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets, IstioOverrides istioSets) {
         if (envoy != null && envoy.toString().isEmpty()) {
             throw new InputException("--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
                     + " --envoy cluster.yaml");
@@ -140,9 +157,11 @@ public final class ClusterSourceOptions {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
-            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
-                    DestinationRuleController.parse(controller, "--controller"))
-                    .select(cluster, subset, port).toScenario(base, hosts);
+            IstioConfig rules = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
+                    DestinationRuleController.parse(controller, "--controller"), istioSets);
+            IstioPolicy policy = rules.select(cluster, subset, port);
+            advice = FixAdvice.of(policy, rules.controller());
+            s = policy.toScenario(base, hosts);
         }
         return new ScenarioReader.Loaded(s, true);
     }

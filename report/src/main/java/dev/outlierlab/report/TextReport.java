@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -37,7 +38,12 @@ public final class TextReport {
      *               null
      */
     public static String render(RunResult r, int maxEvents, String source, String hinges) {
-        return render(r, maxEvents, source, hinges, true);
+        return render(r, maxEvents, source, hinges, FixAdvice.ENVOY);
+    }
+
+    /** As {@link #render(RunResult, int, String, String)}, the verdict's fix said in the input's own fields. */
+    public static String render(RunResult r, int maxEvents, String source, String hinges, FixAdvice advice) {
+        return render(r, maxEvents, source, hinges, true, advice);
     }
 
     /**
@@ -45,10 +51,11 @@ public final class TextReport {
      * which are the log's own (the replay reports them apart, as recorded).
      */
     public static String renderPrediction(RunResult r, int maxEvents, String source) {
-        return render(r, maxEvents, source, null, false);
+        return render(r, maxEvents, source, null, false, FixAdvice.ENVOY);
     }
 
-    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures) {
+    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures,
+                                 FixAdvice advice) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
@@ -56,7 +63,7 @@ public final class TextReport {
                 .append(", seed ").append(s.seed())
                 .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
                 .append(")\n\n");
-        out.append(RunVerdict.of(r, source != null).render());
+        out.append(RunVerdict.of(r, source != null).render(advice, s.outlierDetection()));
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
         line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "

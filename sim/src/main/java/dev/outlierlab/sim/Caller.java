@@ -10,7 +10,10 @@ import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
+import dev.outlierlab.sim.routing.LocalityPriority;
+import dev.outlierlab.sim.routing.PriorityRouter;
 import dev.outlierlab.sim.scenario.FaultResult;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import dev.outlierlab.sim.traffic.WeightedRoundRobin;
@@ -29,6 +32,8 @@ final class Caller {
     final HostMonitor[] monitors;
     final OutlierDetector detector;
     final LoadBalancer balancer;
+    /** Envoy's priority load balancer over this caller's hosts, when the scenario's routing needs it; else null. */
+    final PriorityRouter router;
     private final WeightedRoundRobin weighted;
     private final ActiveHealthChecker healthChecker;
     private final boolean split;
@@ -56,6 +61,24 @@ final class Caller {
             healthChecker.start(balancer);
         }
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+        RoutingSpec routing = scenario.routing();
+        this.router = routing.needsRouter() ? new PriorityRouter(routing, scenario.cluster().panicThresholdPercent(),
+                priorities(routing, hosts, index), index, seed, balancer) : null;
+    }
+
+    /**
+     * Each host's priority for caller {@code c}: istiod's locality failover relative to the caller's zone, or the
+     * cluster's own priorities.
+     */
+    static int[] priorities(RoutingSpec routing, List<String> hosts, int c) {
+        if (routing.localityFailover()) {
+            return LocalityPriority.priorities(hosts, routing.priorities(), routing.zones(), routing.callerZone(c));
+        }
+        int[] out = new int[hosts.size()];
+        for (int h = 0; h < out.length; h++) {
+            out[h] = routing.priorities().getOrDefault(hosts.get(h), 0);
+        }
+        return out;
     }
 
     /** The seed of caller {@code c}'s draws: the scenario's seed for caller 0, a derived one for the others. */

@@ -9,8 +9,10 @@ import java.util.Objects;
  * The clusters' outlier settings that the DestinationRules of one file give, in file order.
  *
  * @param otherKinds the kinds of the documents that are not DestinationRules, in file order
+ * @param controller the control plane whose translation the policies are
  */
-public record IstioConfig(String source, List<IstioPolicy> policies, List<String> otherKinds) {
+public record IstioConfig(String source, List<IstioPolicy> policies, List<String> otherKinds,
+                          DestinationRuleController controller) {
     public IstioConfig {
         policies = List.copyOf(policies);
         otherKinds = List.copyOf(otherKinds);

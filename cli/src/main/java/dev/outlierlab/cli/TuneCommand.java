@@ -239,9 +239,10 @@ public final class TuneCommand implements Callable<Integer> {
         }
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
+        String fromText = from == null ? null : InputFiles.readText(from);
         CurrentSettings read = given != null ? given.current() : from == null
                 ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen, hosts == null ? 1 : hosts)
-                : CurrentSettings.read(InputFiles.readText(from), from.toString());
+                : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         Target t = current.target();
@@ -323,6 +324,9 @@ public final class TuneCommand implements Callable<Integer> {
         TuneResult result = elsewhere == null ? Tuner.tune(req, u -> progress.next(u).progress(1, 1))
                 : Tuner.tune(req, u -> progress.next(u).progress(1, 1), elsewhere);
         progress.finish();
+        if (fromText != null && t == read.target()) {
+            result = result.deployedInto(fromText);
+        }
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {
             var w = result.recommended().written();

@@ -72,7 +72,9 @@ public final class TuneJson {
         ArrayNode front = root.putArray("front");
         r.front().forEach(e -> front.add(evaluation(e, q).put("recommended", e == r.recommended())));
         ObjectNode rec = evaluation(r.recommended(), q);
-        rec.put("file", r.recommended().written().text());
+        rec.put("file", r.recommendedFile());
+        rec.put("spliced", r.deployable() != null && r.deployable().text() != null);
+        rec.put("patch", r.deployable() == null ? null : r.deployable().patch());
         rec.put("diff", r.diff());
         ArrayNode check = rec.putArray("check");
         r.recommendationFindings().forEach(check::add);

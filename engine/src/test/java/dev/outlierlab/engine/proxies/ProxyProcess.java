@@ -31,13 +31,14 @@ public final class ProxyProcess implements AutoCloseable {
     public static ProxyProcess start(List<String> command, Path dir, int port) throws IOException,
             InterruptedException {
         Path out = dir.resolve("process.out");
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectError(dir.resolve("process.err")
+                .toFile()).redirectOutput(out.toFile()).start();
         ProxyProcess proxy = new ProxyProcess(p, out);
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {
             if (!p.isAlive()) {
-                throw new IOException("exited with " + p.exitValue() + ": " + Files.readString(out));
+                throw new IOException("exited with " + p.exitValue() + ": " + Files.readString(out)
+                        + Files.readString(dir.resolve("process.err")));
             }
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 return proxy;
@@ -46,7 +47,8 @@ public final class ProxyProcess implements AutoCloseable {
             }
         }
         proxy.close();
-        throw new IOException("did not listen on " + port + " within 10 s: " + Files.readString(out));
+        throw new IOException("did not listen on " + port + " within 10 s: " + Files.readString(out)
+                + Files.readString(dir.resolve("process.err")));
     }
 
     public String output() throws IOException {

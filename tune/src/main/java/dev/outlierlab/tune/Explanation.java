@@ -194,8 +194,11 @@ final class Explanation {
                     + "ejected host early");
         }
         if (a.intervalNanos() != b.intervalNanos()) {
-            out.add("lengthens the interval from " + Durations.format(a.intervalNanos()) + " to "
-                    + Durations.format(b.intervalNanos()) + " so that one caller's requests reach the volumes");
+            out.add(b.intervalNanos() > a.intervalNanos() ? "lengthens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + " so that one caller's requests reach the volumes" : "shortens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + ", so that a detector acts within seconds of a fault rather than minutes");
         }
         if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
             out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));

@@ -42,10 +42,22 @@ final class SearchSpace {
         if (req.perHostPerInterval(current.intervalNanos()) < 100 && current.intervalNanos() < 30 * Durations.SECOND) {
             intervals.add(30 * Durations.SECOND);
         }
+        if (current.intervalNanos() > 60 * Durations.SECOND || current.intervalNanos() < Durations.SECOND) {
+            intervals.add(10 * Durations.SECOND); // an extreme interval: Envoy's default beside it
+        }
+        List<Long> ejectionTimes = new ArrayList<>(List.of(current.baseEjectionTimeNanos()));
+        if (current.baseEjectionTimeNanos() < 5 * Durations.SECOND
+                || current.baseEjectionTimeNanos() > 600 * Durations.SECOND) {
+            ejectionTimes.add(30 * Durations.SECOND); // an extreme ejection time: Envoy's default beside it
+        }
         List<long[]> caps = caps(req);
         List<Long> consecutive = !target.hasConsecutive() ? List.of(0L)
                 : target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
-        for (long interval : intervals) {
+        List<long[]> timings = new ArrayList<>();
+        intervals.forEach(i -> ejectionTimes.forEach(e -> timings.add(new long[] {i, e})));
+        for (long[] timing : timings) {
+            long interval = timing[0];
+            long ejection = timing[1];
             long v = req.perHostPerInterval(interval);
             for (long[] cap : caps) {
                 for (long c5 : consecutive) {
@@ -55,7 +67,7 @@ final class SearchSpace {
                                 continue; // no detector ejects: detection off, scored as the baseline already
                             }
                             Setting candidate = new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
-                                    current.baseEjectionTimeNanos(), cap[0], cap[1] == 1)
+                                    ejection, cap[0], cap[1] == 1)
                                     .keepingOnPassingCheck(current.keepOnPassingCheck());
                             out.add(candidate);
                             if (searchesHealthCheckReturn(req)) {

@@ -80,6 +80,13 @@ public final class TuneJson {
         r.recommendationFindings().forEach(check::add);
         root.set("recommended", rec);
         root.put("headline", r.headline());
+        if (r.breaks() != null) {
+            ObjectNode b = root.putObject("breaks_when");
+            b.put("shared_outage_percent", r.breaks().sharedOutagePercent());
+            num(b, "noise_percent", r.breaks().noisePpm() < 0 ? -1 : r.breaks().noisePpm() / 10_000.0);
+            b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
+            b.put("words", r.breaks().words());
+        }
         root.put("why", r.why());
         ArrayNode detectors = root.putArray("detectors");
         r.detectors().forEach(detectors::add);

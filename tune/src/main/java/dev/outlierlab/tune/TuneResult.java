@@ -23,13 +23,14 @@ public record TuneResult(
         List<String> recommendationFindings,
         int candidates,
         long runs,
-        DeployableFile.Spliced deployable) {
+        DeployableFile.Spliced deployable,
+        BreakingPoints breaks) {
 
     public TuneResult(TuneRequest request, Evaluation current, List<Evaluation> front, Evaluation recommended,
                       String diff, String why, List<String> cannotCatch, List<String> detectors,
                       List<String> recommendationFindings, int candidates, long runs) {
         this(request, current, front, recommended, diff, why, cannotCatch, detectors, recommendationFindings,
-                candidates, runs, null);
+                candidates, runs, null, null);
     }
 
     /**
@@ -42,7 +43,13 @@ public record TuneResult(
         String d = s.text() == null ? diff : LineDiff.diff(request.source(), original, request.source()
                 + " (recommended)", s.text());
         return new TuneResult(request, current, front, recommended, d, why, cannotCatch, detectors,
-                recommendationFindings, candidates, runs, s);
+                recommendationFindings, candidates, runs, s, breaks);
+    }
+
+    /** This result with the recommendation's breaking points. */
+    TuneResult breakingAt(BreakingPoints points) {
+        return new TuneResult(request, current, front, recommended, diff, why, cannotCatch, detectors,
+                recommendationFindings, candidates, runs, deployable, points);
     }
 
     /** The file to deploy: the user's own with the changes spliced in, else the lab's file of the target. */

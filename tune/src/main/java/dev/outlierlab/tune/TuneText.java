@@ -64,6 +64,9 @@ public final class TuneText {
                 .isEmpty() ? "" : ", " + r.recommendationFindings().size() + " findings").append('\n');
         r.recommendationFindings().forEach(f -> out.append("  ").append(f).append('\n'));
         out.append('\n').append("Why: ").append(r.why()).append("\n\n");
+        if (r.breaks() != null) {
+            out.append(r.breaks().words()).append("\n\n");
+        }
         out.append("Scorecard of the recommendation:\n").append(scorecard(r.recommended()))
                 .append(summary(r.recommended())).append("\n\n");
         out.append("What the detectors can do with this traffic:\n");

@@ -114,6 +114,18 @@ public enum Rule {
             "istiod configures locality failover (localityLbSetting failover or failoverPriority) only for a "
                     + "cluster with outlier detection: endpoints are moved to lower priorities only when unhealthy "
                     + "hosts are ejected, so without outlierDetection traffic never fails over."),
+    ISTIO_LOCALITY_FAILOVER(Severity.NOTE, "istio-locality-failover",
+            "istiod gives each caller's zone its own priority",
+            "With outlierDetection set and locality load balancing on (the mesh default), istiod's "
+                    + "applyLocalityFailover sends each calling proxy its endpoints as priorities by zone: its own "
+                    + "zone first. Envoy keeps a priority's traffic while overprovisioning_factor (140 %) times its "
+                    + "healthy share reaches 100 %, and spills the rest to the next priority: ejecting one of two "
+                    + "pods in a caller's zone sends 70 % of that caller's traffic to the other local pod."),
+    ROUTE_RETRIES_HIDE_FAILURES(Severity.NOTE, "route-retries-hide-failures",
+            "Route retries hide upstream failures from callers",
+            "istiod gives every HTTP route two retries (connect-failure, refused-stream, unavailable, cancelled, "
+                    + "retriable-status-codes 503) on other hosts unless a VirtualService says otherwise: the detector "
+                    + "counts every failed attempt, the caller sees a failure only when all attempts fail."),
     KIND_NOT_READ(Severity.NOTE, "kind-not-read", "A resource that may configure outlier detection is not read",
             "The file holds a resource of a kind check does not translate (a control plane's own policy); its "
                     + "outlier settings, if any, are not checked."),

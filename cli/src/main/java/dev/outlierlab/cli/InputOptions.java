@@ -88,7 +88,7 @@ public final class InputOptions {
 
     /** The scenario of either profile with every override, before a configuration file's cluster applies. */
     ScenarioReader.Profiled loadProfiled() {
-        return scenario.source().loadProfiled(allSets());
+        return scenario.source().loadProfiled(clusterSource.scenarioSets(allSets()));
     }
 
     /** The Envoy scenario with the configuration file's cluster (if any) and the overrides applied over it. */
@@ -111,7 +111,7 @@ public final class InputOptions {
      * settings given) the settings it runs with.
      */
     ScenarioReader.Profiled resolve(List<String> sets) {
-        ScenarioReader.Profiled profiled = scenario.source().loadProfiled(sets);
+        ScenarioReader.Profiled profiled = scenario.source().loadProfiled(clusterSource.scenarioSets(sets));
         if (profiled.isGateway()) {
             if (clusterSource.isUsed() || givesGrpcSettings()) {
                 throw new InputException("--envoy, --istio, --service-config and --grpc-implementation take profile: "

@@ -244,7 +244,7 @@ public final class RunCommand implements Callable<Integer> {
             text = switch (format) {
                 case json -> ResultJson.toJson(result, false, withSignals);
                 case csv -> dev.outlierlab.report.RunCsv.render(result);
-                case text -> TextReport.render(result, maxEvents, source, hinges);
+                case text -> TextReport.render(result, maxEvents, source, hinges, input.clusterSource.advice);
             };
         }
         if (seriesFile != null) {

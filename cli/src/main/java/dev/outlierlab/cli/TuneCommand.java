@@ -15,6 +15,7 @@ import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -113,6 +114,11 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--max-ejected", paramLabel = "N",
             description = "Most hosts out at once that a setting may cause (default: a third of the hosts, at least 1).")
     Integer maxEjected;
+
+    @Option(names = "--max-false-per-day", paramLabel = "N", defaultValue = "0",
+            description = {"Most false ejections a day a setting may cause in a scenario where nothing should go, at that",
+                "scenario's conditions held all day (default 0: none on any seed); loosen it to accept a trade-off."})
+    double maxFalsePerDay;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default) or json (every scenario's figures, seed by seed).")
@@ -233,9 +239,10 @@ public final class TuneCommand implements Callable<Integer> {
         }
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
+        String fromText = from == null ? null : InputFiles.readText(from);
         CurrentSettings read = given != null ? given.current() : from == null
                 ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen, hosts == null ? 1 : hosts)
-                : CurrentSettings.read(InputFiles.readText(from), from.toString());
+                : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         Target t = current.target();
@@ -301,20 +308,25 @@ public final class TuneCommand implements Callable<Integer> {
         }
         TuneRequest req = new TuneRequest(current.name(), current.source(), n, rate, clients, t, version,
                 current.config(), current.panicThresholdPercent(), scenarios, 2, seeds, most, baseErrorPpm,
-                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), current.profile(), health, notes);
+                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), current.profile(), health, notes,
+                maxFalsePerDay);
         SuiteScenario explained = explain == null ? null : scenarios.stream().filter(s -> s.name().equals(explain))
                 .findFirst().orElseThrow(() -> new InputException("--explain: '" + explain + "' is not a scenario of the "
                         + "suite; expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
                         .toList())));
         long units = Tuner.plannedUnits(req);
         // the runs are independent and go to req.threads() threads at once
-        work.check(new WorkEstimate(units / req.threads(), 0, 0), "this tune (" + scenarios.size() + " scenarios, every "
-                + "candidate on 2 seeds, the finalists on " + seeds + ", on " + req.threads()
-                + (req.threads() == 1 ? " thread" : " threads") + ")");
+        work.check(new WorkEstimate(units / req.threads(), 0, 0), GatewayWorkEstimate.NONE, "this tune ("
+                + scenarios.size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds + ", on "
+                + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")", "lower --seeds, score a "
+                + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
         TuneResult result = elsewhere == null ? Tuner.tune(req, u -> progress.next(u).progress(1, 1))
                 : Tuner.tune(req, u -> progress.next(u).progress(1, 1), elsewhere);
         progress.finish();
+        if (fromText != null && t == read.target()) {
+            result = result.deployedInto(fromText);
+        }
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {
             var w = result.recommended().written();

@@ -138,14 +138,17 @@ final class FleetPlan implements Serializable {
         }
     }
 
-    /** The detectors in order of first appearance, with their keys. */
+    /**
+     * The detectors by proxy instance, then cluster, in name order (as {@code LogReplay.inStableOrder} orders a local
+     * replay's), with their keys.
+     */
     List<Map.Entry<String, ReplayGroup>> ordered() {
-        List<Map.Entry<String, Group>> order = new ArrayList<>(groups.entrySet());
-        order.sort((a, b) -> a.getValue().first.compareTo(b.getValue().first));
         List<Map.Entry<String, ReplayGroup>> out = new ArrayList<>();
-        for (Map.Entry<String, Group> e : order) {
+        for (Map.Entry<String, Group> e : groups.entrySet()) {
             out.add(Map.entry(e.getKey(), e.getValue().toReplayGroup()));
         }
+        out.sort(java.util.Comparator.comparing((Map.Entry<String, ReplayGroup> e) -> e.getValue().instance())
+                .thenComparing(e -> e.getValue().cluster()));
         return out;
     }
 

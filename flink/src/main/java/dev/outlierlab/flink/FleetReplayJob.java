@@ -2,6 +2,9 @@ package dev.outlierlab.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.outlierlab.accesslog.BadLines;
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.report.LogClock;
+import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.cli.ReplayCommand;
@@ -117,6 +120,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         // by input and detector: a result received twice (after a restart of the job) counts once
         Map<Integer, Tally> tallies = new TreeMap<>();
         Map<Integer, String> parts = new TreeMap<>();
+        Map<Integer, ReplayTotalText.Tally> totals = new TreeMap<>();
         try (CloseableIterator<Piece> it = sections.union(entries.getSideOutput(TALLIES), plans)
                 .executeAndCollect("outlier-lab replay of " + inputs.size() + (inputs.size() == 1 ? " log" : " logs"))) {
             while (it.hasNext()) {
@@ -124,6 +128,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                 switch (p.kind) {
                     case Piece.PLAN -> fleet = Serial.read(p.bytes);
                     case Piece.TALLY -> tallies.put(p.index, Serial.read(p.bytes));
+                    case Piece.TOTAL -> totals.put(p.index, Serial.read(p.bytes));
                     default -> parts.put(p.index, p.text);
                 }
             }
@@ -172,7 +177,8 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             throw new IllegalStateException("the job replayed " + parts.size() + " of " + groups.size() + " detectors");
         }
         ReplayOutput head = new ReplayOutput(request.logs(), request.settings().format().name(), lines, List.of(),
-                null, request.compareLabel(), request.compareSets(), request.compareFile(), null, null);
+                null, request.compareLabel(), request.compareSets(), request.compareFile(), null, null,
+                new LogClock(fleet == null ? 0 : fleet.originEpochNanos()), FixAdvice.ENVOY);
         String report;
         if (request.json()) {
             List<JsonNode> nodes = new ArrayList<>();
@@ -185,8 +191,10 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             }
             report = head.json(nodes);
         } else {
-            StringBuilder out = new StringBuilder(head.head(groups.size()));
+            long last = groups.stream().mapToLong(ReplayGroup::lastEpochNanos).max().orElse(Long.MIN_VALUE);
+            StringBuilder out = new StringBuilder(head.head(groups.size(), last));
             parts.values().forEach(out::append);
+            out.append(ReplayTotalText.render(List.copyOf(totals.values())));
             report = out.toString();
         }
         if (outputDirectory == null) {

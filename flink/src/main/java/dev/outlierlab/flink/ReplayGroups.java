@@ -1,6 +1,8 @@
 package dev.outlierlab.flink;
 
 import dev.outlierlab.accesslog.LogReplay;
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.report.LogClock;
 import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.cli.ReplayOutput;
@@ -201,9 +203,12 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             LogReplay.GroupResult b = replays.length > 1 ? replays[1].finish() : null;
             ReplayOutput one = new ReplayOutput(settings.logs(), settings.formatName(), null, List.of(a),
                     b == null ? null : List.of(b), settings.compareLabel(), settings.compareSets(),
-                    settings.compareFile(), null, null);
+                    settings.compareFile(), null, null, new LogClock(origin), FixAdvice.ENVOY);
             String section = settings.json() ? ResultJson.write(one.sectionJson(0)) : one.section(0, settings.maxEvents());
             out.collect(Piece.of(Piece.SECTION, index, null, section));
+            if (!settings.json()) {
+                out.collect(Piece.of(Piece.TOTAL, index, Serial.write(ReplayOutput.tally(a)), null));
+            }
             if (settings.outputDirectory() != null) {
                 write(String.format("%06d.txt", index), one.section(0, Integer.MAX_VALUE));
                 if (settings.eventLogs()) {

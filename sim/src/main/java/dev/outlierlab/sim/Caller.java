@@ -10,7 +10,10 @@ import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
+import dev.outlierlab.sim.routing.LocalityPriority;
+import dev.outlierlab.sim.routing.PriorityRouter;
 import dev.outlierlab.sim.scenario.FaultResult;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import dev.outlierlab.sim.traffic.WeightedRoundRobin;
@@ -29,6 +32,8 @@ final class Caller {
     final HostMonitor[] monitors;
     final OutlierDetector detector;
     final LoadBalancer balancer;
+    /** Envoy's priority load balancer over this caller's hosts, when the scenario's routing needs it; else null. */
+    final PriorityRouter router;
     private final WeightedRoundRobin weighted;
     private final ActiveHealthChecker healthChecker;
     private final boolean split;
@@ -56,6 +61,9 @@ final class Caller {
             healthChecker.start(balancer);
         }
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
+        RoutingSpec routing = scenario.routing();
+        this.router = routing.needsRouter() ? new PriorityRouter(routing, scenario.cluster().panicThresholdPercent(),
+                LocalityPriority.forCaller(routing, hosts, index), index, seed, balancer) : null;
     }
 
     /** The seed of caller {@code c}'s draws: the scenario's seed for caller 0, a derived one for the others. */

@@ -28,7 +28,7 @@ public final class FastPath {
 
     /**
      * Why the scenario runs request by request: active health checks, degraded hosts, per-host capacity,
-     * load-balancing weights, Poisson arrivals, rate steps, or {@link RunOptions#perRequest()}; empty when the fast
+     * load-balancing weights, Poisson arrivals, rate steps, Envoy's priority routing and retries, or {@link RunOptions#perRequest()}; empty when the fast
      * path applies.
      */
     public static List<String> fallbackReasons(Scenario scenario, RunOptions options) {
@@ -54,6 +54,11 @@ public final class FastPath {
         }
         if (!load.steps().isEmpty()) {
             reasons.add("rate steps (traffic.steps)");
+        }
+        if (scenario.routing().needsRouter()) {
+            reasons.add("Envoy's priority load balancer or retries (cluster.lb_policy, priorities, zones, "
+                    + "overprovisioning_factor, fail_traffic_on_panic, traffic.retries): picks and retries draw "
+                    + "per request");
         }
         return reasons;
     }

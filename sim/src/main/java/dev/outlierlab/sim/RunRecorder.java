@@ -85,7 +85,7 @@ final class RunRecorder implements DetectorListener {
         hostCounts = new long[hostIndex.size()][4];
     }
 
-    /** One request that reached {@code host}: counted in that host's {@link HostTally}. */
+    /** One request (or, with retries, one attempt) that reached {@code host}: counted in its {@link HostTally}. */
     void hostRequest(int host, boolean isFailed, boolean duringFault) {
         long[] c = hostCounts[host];
         c[0]++;
@@ -334,9 +334,20 @@ final class RunRecorder implements DetectorListener {
                 anyEjectedNanos += durationNanos - anyEjectedSince[c];
             }
         }
+        long attempts = 0;
+        long attemptsFailed = 0;
+        for (long[] c : hostCounts) {
+            attempts += c[0];
+            attemptsFailed += c[1];
+        }
+        if (attempts == 0 && requests > noHealthyUpstream) {
+            // a profile that keeps no per-host counts: each request that found a host was one attempt
+            attempts = requests - noHealthyUpstream;
+            attemptsFailed = failed - noHealthyUpstream;
+        }
         RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
                 totals.detected(), totals.enforced(), totals.overflow(), unenforced, returns, panicNanos,
-                noHealthyUpstream, maxEjected, clients, anyEjectedNanos);
+                noHealthyUpstream, maxEjected, clients, anyEjectedNanos, attempts, attemptsFailed);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();

@@ -6,7 +6,10 @@ package dev.outlierlab.sim;
  * enforcement; {@code panicNanos} sums, over requests sent in panic (by their caller's state), the time to the
  * next request. With several callers every count is over all callers, {@code maxEjectedAtOnce} is the most
  * hosts any one caller had ejected at once, and {@code ejectedCallerNanos} sums, over the callers, the time in
- * which that caller had at least one host ejected.
+ * which that caller had at least one host ejected. {@code requests} and {@code failed} are what the callers see;
+ * {@code upstreamAttempts} and {@code upstreamFailed} what the hosts (and so the detectors) see: without retries each
+ * request that found a host is one attempt, with retries a failed attempt may be followed by others, and the request
+ * fails for its caller only when its last attempt does.
  */
 public record RunSummary(
         long requests,
@@ -22,7 +25,24 @@ public record RunSummary(
         long noHealthyUpstream,
         int maxEjectedAtOnce,
         int clients,
-        long ejectedCallerNanos) {
+        long ejectedCallerNanos,
+        long upstreamAttempts,
+        long upstreamFailed) {
+
+    /** A summary whose requests each made at most one attempt (no retries). */
+    public RunSummary(long requests, long failed, long requestsDuringFault, long failedDuringFault,
+            long ejectionsDetected, long ejectionsEnforced, long ejectionsOverflow, long ejectionsUnenforced,
+            long returns, long panicNanos, long noHealthyUpstream, int maxEjectedAtOnce, int clients,
+            long ejectedCallerNanos) {
+        this(requests, failed, requestsDuringFault, failedDuringFault, ejectionsDetected, ejectionsEnforced,
+                ejectionsOverflow, ejectionsUnenforced, returns, panicNanos, noHealthyUpstream, maxEjectedAtOnce,
+                clients, ejectedCallerNanos, requests - noHealthyUpstream, failed - noHealthyUpstream);
+    }
+
+    /** Attempts beyond each request's first (retries). */
+    public long retries() {
+        return upstreamAttempts - (requests - noHealthyUpstream);
+    }
 
     /** A single caller's summary. */
     public RunSummary(long requests, long failed, long requestsDuringFault, long failedDuringFault,

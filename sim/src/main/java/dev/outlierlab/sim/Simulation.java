@@ -20,7 +20,9 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * panic state), as its request number {@code i div clients}; the hosts' faults and capacity see every caller's
  * requests in send order. A request costs the same whatever the number of callers; ticks cost one evaluation
  * of every host per caller. Where {@link FastPath} applies, a run takes its event-driven path instead, with the same
- * result bit for bit; this class's loop is the per-request path, the reference it is tested against.
+ * result bit for bit; this class's loop is the per-request path, the reference it is tested against. A scenario
+ * whose routing goes beyond one round robin (priorities, zones, another {@code lb_policy}, retries) runs on
+ * {@link RoutedRequests}, the per-request path with Envoy's priority load balancer and retries.
  */
 public final class Simulation {
     private Simulation() {
@@ -41,6 +43,9 @@ public final class Simulation {
     public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
         if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options)) {
             return FastPath.run(scenario, options);
+        }
+        if (scenario.routing().needsRouter()) {
+            return RoutedRequests.run(scenario, options, sink);
         }
         return perRequest(scenario, options, sink);
     }

@@ -147,6 +147,15 @@ public enum Target {
      */
     public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
                          RunProfile current) {
+        return write(s, name, hosts, base, panicThresholdPercent, current, EnvoyVersion.DEFAULT);
+    }
+
+    /**
+     * Writes the setting for the request's cluster and Envoy release and reads it back: a field the release does not
+     * have is not written (the release's default applies), so the file is one that release accepts.
+     */
+    public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
+                         RunProfile current, EnvoyVersion version) {
         if (this == GRPC) {
             String text = ProfileFiles.serviceConfig(s);
             var read = ProfileFiles.readServiceConfig(text, "tune:grpc");
@@ -162,8 +171,8 @@ public enum Target {
         }
         String text = switch (this) {
             case ENVOY -> EnvoyClusterWriter.toYaml(new Scenario(name, Durations.SECOND, 1,
-                    ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(), s.applyTo(base),
-                    null));
+                    ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(),
+                    s.applyTo(base, version), null, version));
             case ISTIO -> istio(s, name, panicThresholdPercent);
             case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
             case KUMA -> kuma(s, name, panicThresholdPercent);

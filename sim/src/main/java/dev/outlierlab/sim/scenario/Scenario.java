@@ -17,6 +17,8 @@ import java.util.Set;
  * @param healthChecks active health checking, or null when the cluster has none
  * @param envoyVersion the Envoy release whose rules apply where releases differ
  * @param load         capacity, weights, arrivals and rate steps ({@link LoadSpec#NONE}: the lab model's traffic)
+ * @param routing      balancer policy, priorities, zones and retries ({@link RoutingSpec#NONE}: the lab model's one
+ *                     round robin)
  */
 public record Scenario(
         String name,
@@ -28,10 +30,19 @@ public record Scenario(
         OutlierDetectionConfig outlierDetection,
         HealthCheckSpec healthChecks,
         EnvoyVersion envoyVersion,
-        LoadSpec load) {
+        LoadSpec load,
+        RoutingSpec routing) {
 
     /** The most callers x hosts a scenario may have: each caller keeps a detector's state for every host. */
     public static final long MAX_CALLER_HOSTS = 2_000_000;
+
+    /** A scenario with the lab model's routing ({@link RoutingSpec#NONE}). */
+    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
+            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks,
+            EnvoyVersion envoyVersion, LoadSpec load) {
+        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, envoyVersion, load,
+                RoutingSpec.NONE);
+    }
 
     /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
     public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
@@ -55,6 +66,7 @@ public record Scenario(
         Objects.requireNonNull(outlierDetection, "outlierDetection");
         faults = List.copyOf(faults);
         load = load == null ? LoadSpec.NONE : load;
+        routing = routing == null ? RoutingSpec.NONE : routing;
         if (durationNanos <= 0 || durationNanos > Durations.MAX_NANOS) {
             throw new InvalidConfigException("duration", Durations.format(durationNanos),
                     "a duration greater than 0, such as 300s or 5m");
@@ -75,6 +87,12 @@ public record Scenario(
             }
         }
         load.checkHosts(known, abbreviate(cluster.hosts()));
+        routing.checkHosts(known, abbreviate(cluster.hosts()));
+        if (routing.needsRouter() && !load.weights().isEmpty()) {
+            throw new InvalidConfigException("cluster.weights", load.weights().size() + " weights",
+                    "no load-balancing weights with priorities, zones, another lb_policy or retries (the lab does not"
+                            + " model Envoy's weighted picks across priorities)");
+        }
         envoyVersion.checkFieldsExist(outlierDetection);
     }
 
@@ -114,18 +132,24 @@ public record Scenario(
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
         return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion,
-                load);
+                load, routing);
     }
 
     /** The same scenario with the same rate from {@code clients} callers. */
     public Scenario withClients(int clients) {
         return new Scenario(name, durationNanos, seed, cluster, traffic.withClients(clients), faults, outlierDetection,
-                healthChecks, envoyVersion, load);
+                healthChecks, envoyVersion, load, routing);
+    }
+
+    /** The same scenario routed by {@code r}. */
+    public Scenario withRouting(RoutingSpec r) {
+        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks,
+                envoyVersion, load, r);
     }
 
     public Scenario withEnvoyVersion(EnvoyVersion version) {
         return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version,
-                load);
+                load, routing);
     }
 
     private static String abbreviate(List<String> hosts) {

@@ -93,6 +93,16 @@ public final class LoadBalancer {
         }
     }
 
+    /** Whether outlier detection has {@code host} out of rotation now. */
+    public boolean isEjected(int host) {
+        return ejected[host];
+    }
+
+    /** How many hosts the balancer has. */
+    public int hostCount() {
+        return ejected.length;
+    }
+
     public boolean isHealthCheckFailed(int host) {
         return healthCheckFailed[host];
     }

@@ -173,8 +173,9 @@ public enum Rule {
             "Envoy still detects and counts success-rate outliers at enforcement 0 (detect-only); gRPC's xDS client "
                     + "leaves success_rate_ejection unset, so nothing is even counted."),
     GRPC_FAILURE_PERCENTAGE_OFF(Severity.NOTE, "grpc-failure-percentage-off", "Failure percentage is off for gRPC clients",
-            "With enforcing_failure_percentage unset or 0 (Envoy's default) gRPC leaves failure_percentage_ejection "
-                    + "unset; Envoy would still detect. A gRPC service config's failurePercentageEjection defaults to "
+            "With enforcing_failure_percentage 0 gRPC leaves failure_percentage_ejection unset, and so do grpc-go and "
+                    + "C-core when it is unset (Envoy's default 0); grpc-java then runs it with enforcement 100. Envoy "
+                    + "would still detect. A gRPC service config's failurePercentageEjection defaults to "
                     + "enforcement 100, unlike Envoy's enforcing_failure_percentage."),
     GRPC_CAP_ALL_NO_PANIC(Severity.WARNING, "grpc-cap-all-no-panic", "Every endpoint can be ejected, and gRPC has no panic mode",
             "gRPC stops ejecting only when the ejected share reaches max_ejection_percent; at 100 every endpoint can go, "

@@ -139,11 +139,15 @@ public final class ReplayCommand implements Callable<Integer> {
      * @param second         the second settings' ({@code --compare}), or null
      * @param compareLabel   how the report names the second settings
      * @param durationNanos  {@code --duration}, or null
+     * @param maxBadLines    {@code --max-bad-lines N}: the count of bad lines past which a read stops, or
+     *                       {@link Long#MAX_VALUE} for a percentage
+     * @param maxBadLinesPercent {@code --max-bad-lines P%}: P (a read of mostly bad lines stops), or NaN for a count
      */
     public record FleetRequest(List<String> logs, LogFormatOptions.Recipe format, ReadSettings settings,
                                Scenario first, boolean firstHostsGiven, Scenario second, boolean secondHostsGiven,
                                String compareLabel, List<String> compareSets, String compareFile, Long durationNanos,
-                               int maxEvents, boolean json, Integer parallelism) {
+                               int maxEvents, boolean json, Integer parallelism, long maxBadLines,
+                               double maxBadLinesPercent) {
     }
 
     /** This command with its replay run by {@code fleet} (the flink module's job). */
@@ -204,7 +208,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     loaded.hostsGiven(), second == null ? null : second.scenario(),
                     second != null && second.hostsGiven(), second == null ? null : second.label(),
                     List.copyOf(compare.sets), compare.file == null ? null : compare.file.toString(), durationNanos,
-                    maxEvents, format == RunCommand.OutputFormat.json, parallelism);
+                    maxEvents, format == RunCommand.OutputFormat.json, parallelism, logRead.badLineCount(),
+                    logRead.badLinePercent());
             String report = fleet.replay(request, (lines, groups) -> {
                 checkScan(lines, groups, loaded);
                 if (second != null) {

@@ -53,6 +53,8 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
     private transient Scenario second;
     /** The detectors of the current key (one, unless their hashes collide), by their text. */
     private transient Map<String, Detector> active;
+    /** The plan says the logs are refused: nothing is replayed. */
+    private transient boolean skip;
 
     ReplayGroups(FleetSettings settings) {
         this.settings = settings;
@@ -61,6 +63,10 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
     @Override
     public void processBroadcastElement(byte[] plan, Context ctx, Collector<Piece> out) {
         FleetPlan p = Serial.read(plan);
+        skip = p.skipsReplay();
+        if (skip) {
+            return; // the logs are refused: the command says why
+        }
         index = new HashMap<>();
         groups = new ArrayList<>();
         for (Map.Entry<String, ReplayGroup> e : p.ordered()) {
@@ -75,6 +81,9 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
 
     @Override
     public void processElement(OutcomeChunk r, ReadOnlyContext ctx, Collector<Piece> out) {
+        if (skip) {
+            return;
+        }
         Detector d = active.get(r.group);
         if (d == null) {
             if (active.isEmpty()) {
@@ -83,16 +92,27 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             d = new Detector(index.get(r.group));
             active.put(r.group, d);
         }
-        d.add(r);
+        try {
+            d.add(r);
+        } catch (RuntimeException e) {
+            throw JobFailure.notRetried(e);
+        }
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Piece> out) throws IOException {
+        if (skip) {
+            return;
+        }
         List<Detector> done = new ArrayList<>(active.values());
         active.clear();
         done.sort(Comparator.comparingInt(d -> d.index));
-        for (Detector d : done) {
-            d.finish(out);
+        try {
+            for (Detector d : done) {
+                d.finish(out);
+            }
+        } catch (RuntimeException e) {
+            throw JobFailure.notRetried(e);
         }
     }
 

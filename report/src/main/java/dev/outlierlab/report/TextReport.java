@@ -85,10 +85,12 @@ public final class TextReport {
                 + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
         if (source == null) {
             int clients = s.traffic().clients();
+            String pick = RoutingLines.pickRule(s);
             line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, " + (clients == 1
-                    ? "round-robin over hosts in rotation"
+                    ? (pick == null ? "round-robin" : pick) + " over hosts in rotation"
                     : "shared over " + Numbers.count(clients) + " callers (request i from caller i mod "
-                            + clients + "), each round-robin over its own hosts in rotation"));
+                            + clients + "), each " + (pick == null ? "round-robin" : pick)
+                            + " over its own hosts in rotation"));
             if (s.faults().isEmpty()) {
                 line(out, "faults", "none");
             }
@@ -103,6 +105,9 @@ public final class TextReport {
             }
         } else {
             line(out, "traffic", source);
+        }
+        if (source == null) {
+            RoutingLines.inputs(s, (label, text) -> line(out, label, text));
         }
         if (source == null && s.load().isShaped()) {
             line(out, "load", SignalsReport.loadText(s));
@@ -146,6 +151,7 @@ public final class TextReport {
             }
             line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
                     ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
+            RoutingLines.results(r, (label, text) -> line(out, label, text));
         }
         if (source == null && SignalsReport.worthShowing(r)) {
             out.append(SignalsReport.text(r));

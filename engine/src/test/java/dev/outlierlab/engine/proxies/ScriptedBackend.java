@@ -7,9 +7,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.SplittableRandom;
 
 /**
  * A backend on 127.0.0.1 that answers by its {@link BackendScript}, and that may refuse connections (not
@@ -17,13 +23,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * checks). Every request is counted; threads are bounded.
  */
 public final class ScriptedBackend implements AutoCloseable {
+    private static final AtomicInteger NEXT_PORT = new AtomicInteger(new SplittableRandom().nextInt(12_000));
     private final int port;
     private final BackendScript script;
     private final BackendScript health;
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong healthServed = new AtomicLong();
+    private final List<long[]> checks = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService pool = Executors.newFixedThreadPool(8);
     private volatile long startMillis;
+    private volatile long lastCheckMillis;
     private HttpServer server;
 
     public ScriptedBackend(BackendScript script, BackendScript health) throws IOException {
@@ -36,11 +45,21 @@ public final class ScriptedBackend implements AutoCloseable {
         this(script, BackendScript.ok());
     }
 
-    /** A port free now on 127.0.0.1. */
+    /**
+     * A port free now on 127.0.0.1, below Linux's ephemeral range (32768 and up) so that no outgoing connection
+     * (a proxy's to its backends) takes it before a backend that refuses at first starts listening on it; each port
+     * is handed out once per test run.
+     */
     public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+        for (int i = 0; i < 2000; i++) {
+            int port = 20_000 + NEXT_PORT.getAndIncrement() % 12_000;
+            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                return s.getLocalPort();
+            } catch (IOException taken) {
+                // try the next one
+            }
         }
+        throw new IOException("no free port from 20000 to 31999 on 127.0.0.1");
     }
 
     public int port() {
@@ -70,6 +89,9 @@ public final class ScriptedBackend implements AutoCloseable {
                 return;
             }
             boolean isHealth = exchange.getRequestURI().getPath().startsWith("/health");
+            if (isHealth) {
+                lastCheckMillis = System.currentTimeMillis();
+            }
             long n = (isHealth ? healthServed : served).getAndIncrement();
             BackendScript.Answer a = (isHealth ? health : script).answer(n,
                     System.currentTimeMillis() - startMillis);
@@ -78,6 +100,10 @@ public final class ScriptedBackend implements AutoCloseable {
                     Thread.sleep(a.delayMillis());
                 }
                 byte[] body = ("status " + a.status() + "\n").getBytes(StandardCharsets.US_ASCII);
+                if (isHealth) { // recorded before answering: the checker may close as soon as it has the status
+                    Instant now = Instant.now();
+                    checks.add(new long[] {now.getEpochSecond() * 1_000_000_000L + now.getNano(), a.status()});
+                }
                 exchange.sendResponseHeaders(a.status(), body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
@@ -112,6 +138,18 @@ public final class ScriptedBackend implements AutoCloseable {
             server.stop(0);
             server = null;
         }
+    }
+
+    /** The health checks answered: each its time (epoch nanoseconds) and status, in order. */
+    public List<long[]> checks() {
+        synchronized (checks) {
+            return new ArrayList<>(checks);
+        }
+    }
+
+    /** When the last health check arrived (epoch milliseconds), 0 before any. */
+    public long lastCheckMillis() {
+        return lastCheckMillis;
     }
 
     /** Requests answered (health checks not counted). */

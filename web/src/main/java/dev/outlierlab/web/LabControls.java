@@ -57,7 +57,7 @@ final class LabControls {
                 number("Fault", "error_rate", "Error rate", "%", "faults[0].error_rate", "decimal", 0, 100, 1,
                         "Share of a faulty host's requests that fail with HTTP 503, spread as the failure pattern says."),
                 choice("Fault", "fault_pattern", "Failure pattern", "faults[0].pattern", List.of("even", "random", "bursts"),
-                        "How the failures are spread: even (the seed's, evenly spaced: 33 % is never two in a row), "
+                        "How the failures are spread: even (the default, evenly spaced: 33 % is never two in a row), "
                                 + "random (each request fails independently: what a fault that names no pattern does) "
                                 + "or bursts (runs of failures, 5 long on average)."),
                 number("Fault", "fault_start", "Fault start", "s", "faults[0].start", "seconds", 0, 86_400, 1,

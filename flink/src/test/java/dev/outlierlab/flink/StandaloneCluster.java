@@ -50,6 +50,19 @@ final class StandaloneCluster implements AutoCloseable {
     static final String APPLICATION = "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
     static final String TASK_MANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
     static final String CLIENT = "org.apache.flink.client.cli.CliFrontend";
+    /**
+     * The JVM options of Flink's distribution for every JVM ({@code env.java.opts.all} of its {@code config.yaml}):
+     * Flink reflects into the JDK's own classes.
+     */
+    static final List<String> JAVA_OPTS = List.of("--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Process> ALL = new CopyOnWriteArrayList<>();
 
@@ -173,6 +186,7 @@ final class StandaloneCluster implements AutoCloseable {
         settings.put("taskmanager.memory.network.max", "64m");
         settings.put("io.tmp.dirs", dir.resolve("tmp").toString());
         settings.put("parallelism.default", "1");
+        settings.put("env.java.opts.all", String.join(" ", JAVA_OPTS));
         settings.putAll(extra);
         settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml);
@@ -215,6 +229,7 @@ final class StandaloneCluster implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        command.addAll(JAVA_OPTS);
         command.add("-Dlog.file=" + dir.resolve(name + ".log"));
         command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
         List<String> cp = new ArrayList<>(extraClassPath);

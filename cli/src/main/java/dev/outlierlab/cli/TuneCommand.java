@@ -230,7 +230,11 @@ public final class TuneCommand implements Callable<Integer> {
         }
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
-        String fromText = from == null ? null : InputFiles.readText(from);
+        // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
+        Path clusterFile = from != null ? from : input.clusterSource.istio != null ? input.clusterSource.istio
+                : input.clusterSource.envoy;
+        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null ? null
+                : InputFiles.readText(clusterFile);
         CurrentSettings read = given != null ? given.current() : from == null
                 ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen,
                 input.hosts() == null ? 1 : input.hosts())

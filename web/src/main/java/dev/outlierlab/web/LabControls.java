@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -144,8 +145,9 @@ final class LabControls {
                     .set("scenario", m.valueToTree(ScenarioWriter.toMap(
                             dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
         }
-        root.set("gateway", GatewayControls.settingsJson(limits));
-        root.set("grpc", GrpcControls.settingsJson());
+        for (Profiles.Registered p : Profiles.withFacet(LabProfile.class)) {
+            p.facet(LabProfile.class).orElseThrow().controls(limits).ifPresent(c -> root.set(p.name(), c));
+        }
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             if (s.newerThanBundledApi()) {

@@ -9,6 +9,8 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.ReplayOutput;
+import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.eventlog.EventLogReader;
@@ -249,8 +251,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 progress.done();
             }
         }
-        EventLogOptions.Compared eventsA = null;
-        EventLogOptions.Compared eventsB = null;
+        ComparedEventLog eventsA = null;
+        ComparedEventLog eventsB = null;
         if (events != null) {
             eventsA = eventLog.compare(events, results, scan.originEpochNanos(), logCluster,
                     clusterSource.envoyClusterName);

@@ -8,7 +8,7 @@ import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.cli.ReplayCommand;
-import dev.outlierlab.cli.ReplayOutput;
+import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.ResultJson;
 import java.io.BufferedInputStream;

@@ -5,7 +5,7 @@ import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.cli.ReplayOutput;
+import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;

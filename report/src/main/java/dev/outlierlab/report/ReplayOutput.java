@@ -1,4 +1,4 @@
-package dev.outlierlab.cli;
+package dev.outlierlab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -6,13 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.check.FixAdvice;
-import dev.outlierlab.report.LogClock;
-import dev.outlierlab.report.ReplayComparisonText;
-import dev.outlierlab.report.ReplayHostsText;
-import dev.outlierlab.report.ReplayJson;
-import dev.outlierlab.report.ReplayTotalText;
-import dev.outlierlab.report.ResultJson;
-import dev.outlierlab.report.TextReport;
+import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.eventlog.EventLogJson;
 import dev.outlierlab.report.eventlog.EventLogText;
 import dev.outlierlab.sim.HostTraffic;
@@ -45,19 +39,19 @@ import java.util.stream.Collectors;
  */
 public record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
                     List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
-                    String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB,
+                    String compareFile, ComparedEventLog events, ComparedEventLog eventsB,
                     LogClock clock, FixAdvice advice) {
 
     /** A report in seconds from the start and Envoy's field names (a section rendered apart, by a job). */
     public ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
                         List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
-                        String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB) {
+                        String compareFile, ComparedEventLog events, ComparedEventLog eventsB) {
         this(logs, formatName, lines, results, compared, compareLabel, compareSets, compareFile, events, eventsB, null,
                 FixAdvice.ENVOY);
     }
 
     /** The skipped-lines summary: no upstream host (by flag), no response code, other clusters, bad. */
-    static String skipped(BadLines l) {
+    public static String skipped(BadLines l) {
         String flags = l.noHostByFlag().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "));
         return String.format(Locale.ROOT, "%,d", l.noUpstreamHost()) + " without an upstream host"

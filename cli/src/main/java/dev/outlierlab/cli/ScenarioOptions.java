@@ -82,8 +82,8 @@ public final class ScenarioOptions {
             } else {
                 profiled = ScenarioReader.readProfiled(text, name, sets);
             }
-            return profiled.isGateway() ? profiled
-                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null, profiled.grpc());
+            return profiled.envoy() == null ? profiled
+                    : profiled.withEnvoy(withVersion(envoyVersion, profiled.envoy()));
         }
     }
 

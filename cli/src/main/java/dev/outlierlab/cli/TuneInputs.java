@@ -2,10 +2,8 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.tune.CurrentSettings;
-import dev.outlierlab.tune.RunProfile;
-import dev.outlierlab.tune.Target;
 
 /**
  * {@code tune}'s starting point from {@code run}'s inputs ({@link InputOptions}): the scenario, with an Envoy or
@@ -20,20 +18,11 @@ record TuneInputs(CurrentSettings current, int clients) {
     /** The current settings that {@code input} describes (see {@link InputOptions#describesCluster()}). */
     static TuneInputs of(InputOptions input) {
         ScenarioReader.Profiled profiled = input.resolve();
-        if (profiled.isGateway()) {
-            throw new InputException(source(input) + ": a gateway-profile scenario; tune takes a gateway configuration "
-                    + "with --from FILE --target gateway");
-        }
-        if (profiled.isGrpc()) {
-            throw new InputException(source(input) + ": gRPC's settings (a profile: grpc scenario, --service-config or "
-                    + "--grpc-implementation); tune takes a gRPC service config with --from FILE --target grpc");
-        }
-        Scenario s = profiled.envoy().scenario();
-        Target target = input.clusterSource.istio != null ? Target.ISTIO : Target.ENVOY;
-        Integer hosts = profiled.envoy().hostsGiven() ? s.cluster().size() : null;
-        return new TuneInputs(new CurrentSettings(s.name(), source(input), target, s.outlierDetection(),
-                s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
-                s.healthChecks()), s.traffic().clients());
+        TuneStart start = profiled.profile().facet(TuneStart.class).orElseThrow(() -> new InputException(source(input)
+                + ": a profile: " + profiled.name() + " scenario; tune searches the settings of "
+                + Profiles.namesWith(TuneStart.class)));
+        return new TuneInputs(start.current(profiled, source(input), input.clusterSource.istio != null),
+                profiled.envoy().scenario().traffic().clients());
     }
 
     /** What the settings were read from, for the report: the configuration file, the scenario, or the overrides. */

@@ -16,6 +16,7 @@ import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -84,16 +85,9 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         }
         if (SCENARIO.matcher(text).find() && !GatewayTargets.isGateway(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
-            Scenario s = p.envoy().scenario();
-            Integer hosts = p.envoy().hostsGiven() ? s.cluster().size() : null;
-            if (p.isGrpc()) {
-                GrpcOutlierConfig g = p.grpc().config();
-                return new CurrentSettings(s.name(), source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, hosts,
-                        s.traffic().rps(), null, RunProfile.grpc(g), s.healthChecks());
-            }
-            return new CurrentSettings(s.name(), source, Target.ENVOY, s.outlierDetection(),
-                    s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
-                    s.healthChecks());
+            return p.profile().facet(TuneFrom.class).orElseThrow(() -> new InputException(source + ": a profile: "
+                    + p.name() + " scenario; tune --from takes " + Profiles.namesWith(TuneFrom.class) + " scenarios"))
+                    .current(p, source);
         }
         CheckInputs.Loaded loaded = CheckInputs.read(text, source, null, false);
         List<CheckTarget> targets = new ArrayList<>();

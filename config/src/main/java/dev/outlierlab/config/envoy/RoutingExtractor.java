@@ -5,6 +5,8 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
+import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +17,8 @@ import java.util.Map;
  * {@code load_balancing_policy} the lab knows), {@code least_request_lb_config}, {@code common_lb_config
  * .zone_aware_lb_config.fail_traffic_on_panic}, {@code load_assignment.policy.overprovisioning_factor}, and each
  * endpoint's {@code priority} and {@code locality}. What Envoy does with a setting the lab reads past becomes one line
- * of {@link RoutingSpec#notModelled()}.
+ * of {@link RoutingSpec#notModelled()}; locality weights only where the file lists endpoints in two or more
+ * localities (with one, a locality-weighted pick is the plain one).
  */
 final class RoutingExtractor {
     private static final String POLICY_PREFIX = "type.googleapis.com/envoy.extensions.load_balancing_policies.";
@@ -29,9 +32,17 @@ final class RoutingExtractor {
      */
     static RoutingSpec extract(Cluster c, List<String> hosts, List<Integer> priorities, List<Locality> localities) {
         List<String> notes = new ArrayList<>();
-        LbPolicy policy = policy(c, notes);
+        boolean severalLocalities = new java.util.HashSet<>(localities).size() > 1;
+        LbPolicy policy = policy(c, notes, severalLocalities);
         int choices = 2;
         double bias = 1.0;
+        if (c.hasLoadBalancingPolicy() && c.getLoadBalancingPolicy().getPoliciesCount() > 0) {
+            Typed t = typed(c.getLoadBalancingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig());
+            if (t != null) {
+                choices = t.choiceCount();
+                bias = t.bias();
+            }
+        }
         if (c.hasLeastRequestLbConfig()) {
             Cluster.LeastRequestLbConfig lr = c.getLeastRequestLbConfig();
             if (lr.hasChoiceCount()) {
@@ -51,7 +62,7 @@ final class RoutingExtractor {
         }
         Cluster.CommonLbConfig common = c.getCommonLbConfig();
         boolean failOnPanic = common.hasZoneAwareLbConfig() && common.getZoneAwareLbConfig().getFailTrafficOnPanic();
-        if (common.hasLocalityWeightedLbConfig()) {
+        if (common.hasLocalityWeightedLbConfig() && severalLocalities) {
             notes.add("common_lb_config.locality_weighted_lb_config is not modelled: the lab picks among a priority's"
                     + " hosts as one list, not locality by locality by weight");
         }
@@ -76,7 +87,32 @@ final class RoutingExtractor {
                 notes);
     }
 
-    private static LbPolicy policy(Cluster c, List<String> notes) {
+    /** The typed settings of {@code load_balancing_policy}'s least-request or round-robin policy. */
+    private record Typed(int choiceCount, double bias, boolean localityWeighted, boolean slowStart) {
+    }
+
+    private static Typed typed(com.google.protobuf.Any any) {
+        try {
+            if (any.is(LeastRequest.class)) {
+                LeastRequest lr = any.unpack(LeastRequest.class);
+                return new Typed(lr.hasChoiceCount() ? (int) Math.max(2, Math.min(100,
+                        Integer.toUnsignedLong(lr.getChoiceCount().getValue()))) : 2,
+                        lr.hasActiveRequestBias() ? Math.max(0, Math.min(1000, lr.getActiveRequestBias()
+                                .getDefaultValue())) : 1.0,
+                        lr.getLocalityLbConfig().hasLocalityWeightedLbConfig(), lr.hasSlowStartConfig());
+            }
+            if (any.is(RoundRobin.class)) {
+                RoundRobin rr = any.unpack(RoundRobin.class);
+                return new Typed(2, 1.0, rr.getLocalityLbConfig().hasLocalityWeightedLbConfig(),
+                        rr.hasSlowStartConfig());
+            }
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static LbPolicy policy(Cluster c, List<String> notes, boolean severalLocalities) {
         if (c.hasLoadBalancingPolicy()) {
             LoadBalancingPolicy lbp = c.getLoadBalancingPolicy();
             for (LoadBalancingPolicy.Policy p : lbp.getPoliciesList()) {
@@ -93,8 +129,20 @@ final class RoutingExtractor {
                     } else if (p != lbp.getPolicies(0)) {
                         notes.add("load_balancing_policy: the first policy Envoy knows is taken, " + known.name());
                     } else if (type.contains("least_request") || type.contains("round_robin")) {
-                        notes.add("load_balancing_policy's typed settings (choice_count, slow start, locality) are"
-                                + " read as Envoy's defaults");
+                        Typed t = typed(p.getTypedExtensionConfig().getTypedConfig());
+                        if (t == null) {
+                            notes.add("load_balancing_policy's typed settings could not be read: Envoy's defaults "
+                                    + "(choice_count 2) are used");
+                        } else {
+                            if (t.localityWeighted() && severalLocalities) {
+                                notes.add("load_balancing_policy's locality_weighted_lb_config is not modelled: the "
+                                        + "lab picks among a priority's hosts as one list, not locality by weight");
+                            }
+                            if (t.slowStart()) {
+                                notes.add("load_balancing_policy's slow_start_config is not modelled: a returning "
+                                        + "host takes its full share at once");
+                            }
+                        }
                     }
                     return known;
                 }

@@ -24,8 +24,9 @@ import java.util.List;
  * {@code max_fails && fails >= max_fails && now - checked <= fail_timeout}, so an ejection lasts between
  * {@code fail_timeout} and {@code fail_timeout + 1} seconds. A one-server upstream ({@code peers->single})
  * never counts failures and is never skipped for them. There is no reset when every peer is skipped:
- * {@code get} answers none and nginx logs "no live upstreams" (nginx 1.22 and later; versions before 1.x
- * reset every peer's count). Without {@code zone} each worker process has its own copy; with {@code zone} all
+ * {@code get} answers none and nginx logs "no live upstreams" (the "quick recovery" that cleared every
+ * count when all had failed was removed in nginx 1.11.5, commit fd9e74f "Upstream: removed the quick recovery
+ * mechanism"). Without {@code zone} each worker process has its own copy; with {@code zone} all
  * workers share one. Driven from one thread; nothing is allocated after construction.
  */
 public final class RoundRobinPeers {

@@ -44,7 +44,8 @@ public final class FleetTuneJob implements RunExecutor {
         RunFigures[] figures = new RunFigures[jobs.size()];
         int received = 0;
         try (CloseableIterator<Piece> it = env.fromData(shipped).rebalance().map(new RunOne()).returns(Piece.class)
-                .setParallelism(JobEnvironment.slots(env, parallelism, jobs.size())).name("tune runs").executeAndCollect("outlier-lab tune: " + jobs.size() + " runs")) {
+                .setParallelism(JobEnvironment.slots(env, parallelism, jobs.size())).name("tune runs")
+                .executeAndCollect("outlier-lab tune: " + jobs.size() + " runs")) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 if (figures[p.index] == null) {

@@ -29,7 +29,7 @@ record ReadRecipe(LogFormatOptions.Recipe format, long reorderWindowNanos, Strin
         return BadLines.limitedTo(maxBadLines, !Double.isNaN(maxBadLinesPercent));
     }
 
-    /** Whether the reads' counts together are more bad lines than {@code --max-bad-lines} allows (as the command counts). */
+    /** Whether the reads' counts together pass {@code --max-bad-lines} (as the command counts them). */
     boolean tooManyBad(BadLines all) {
         long limit = Double.isNaN(maxBadLinesPercent) ? maxBadLines
                 : (long) Math.floor(maxBadLinesPercent / 100.0 * all.lines());

@@ -18,7 +18,11 @@ out="$(mkdir -p "${3:-$repo/dist}" && cd "${3:-$repo/dist}" && pwd)"
 started=$SECONDS
 say() { echo "make-release: $* ($((SECONDS - started)) s)" >&2; }
 
-java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac || command -v jlink)")")")}"
+if [ -z "${JAVA_HOME:-}" ] && ! command -v jlink >/dev/null; then
+  echo "make-release: needs a JDK 17 (jdeps, jlink, jpackage): set JAVA_HOME or put its bin/ on the PATH" >&2
+  exit 1
+fi
+java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")}"
 tool() { if [ -x "$java_home/bin/$1" ]; then echo "$java_home/bin/$1"; else command -v "$1"; fi; }
 jdeps="$(tool jdeps)"; jlink="$(tool jlink)"; jpackage="$(tool jpackage || true)"
 

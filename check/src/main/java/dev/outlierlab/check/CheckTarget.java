@@ -3,6 +3,7 @@ package dev.outlierlab.check;
 import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.List;
 
 /**
@@ -20,6 +21,8 @@ import java.util.List;
  * @param gateway  for a gateway configuration (profile gateway), its settings; null for Envoy and Istio
  * @param hostsAtLeast whether {@code hosts} is only a lower bound (DNS names, each one or more addresses): the
  *                 findings that need the exact size are then not given, as without a count
+ * @param routing  the balancer policy, overprovisioning factor, {@code fail_traffic_on_panic}, locality failover
+ *                 and retries the configuration gives ({@link RoutingSpec#NONE} where it says nothing of them)
  */
 public record CheckTarget(
         String name,
@@ -36,7 +39,23 @@ public record CheckTarget(
         List<TranslatedField> translation,
         List<String> notes,
         GatewayTarget gateway,
-        boolean hostsAtLeast) {
+        boolean hostsAtLeast,
+        RoutingSpec routing) {
+
+    /** A target without routing settings of its own. */
+    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
+                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
+                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
+                       List<String> notes, GatewayTarget gateway, boolean hostsAtLeast) {
+        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
+                warnings, translation, notes, gateway, hostsAtLeast, RoutingSpec.NONE);
+    }
+
+    /** The same target with the routing its configuration gives. */
+    public CheckTarget withRouting(RoutingSpec r) {
+        return new CheckTarget(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks,
+                hosts, problems, warnings, translation, notes, gateway, hostsAtLeast, r);
+    }
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line, boolean envoyAccepts) {
@@ -50,6 +69,7 @@ public record CheckTarget(
         warnings = List.copyOf(warnings);
         translation = List.copyOf(translation);
         notes = List.copyOf(notes);
+        routing = routing == null ? RoutingSpec.NONE : routing;
     }
 
     /** A target whose host count, if any, is exact. */
@@ -64,7 +84,8 @@ public record CheckTarget(
     /** The same target, its host count a lower bound or not. */
     public CheckTarget withHostsAtLeast(boolean atLeast) {
         return atLeast == hostsAtLeast ? this : new CheckTarget(name, style, file, line, hasOutlierDetection, config,
-                panicThresholdPercent, healthChecks, hosts, problems, warnings, translation, notes, gateway, atLeast);
+                panicThresholdPercent, healthChecks, hosts, problems, warnings, translation, notes, gateway, atLeast,
+                routing);
     }
 
     /** An Envoy cluster or a translated resource (no gateway settings). */

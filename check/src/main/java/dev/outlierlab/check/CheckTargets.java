@@ -47,7 +47,7 @@ public final class CheckTargets {
             }
             out.add(new CheckTarget(c.name(), FixStyle.ENVOY, c.source(), c.outlierDetectionLine(),
                     c.hasOutlierDetection(), c.outlierDetection(), c.panicThresholdPercent(), c.healthChecks(),
-                    hosts, problems, List.of(), List.of(), notes, null, atLeast));
+                    hosts, problems, List.of(), List.of(), notes, null, atLeast, c.routing()));
         }
         return out;
     }
@@ -65,7 +65,7 @@ public final class CheckTargets {
         for (IstioPolicy p : config.policies()) {
             out.add(new CheckTarget(p.displayName(), FixStyle.ISTIO, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields(),
-                    p.notes()));
+                    p.notes()).withRouting(p.routing()));
         }
         return out;
     }

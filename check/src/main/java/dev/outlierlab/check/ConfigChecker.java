@@ -40,7 +40,8 @@ public final class ConfigChecker {
             (c, hosts, rps, sink) -> PanicCheck.check(c, hosts, sink),
             DoubleOfferCheck::check,
             LongEjectionCheck::check,
-            PartialFailureCheck::check);
+            PartialFailureCheck::check,
+            RoutingCheck::check);
 
     private ConfigChecker() {
     }
@@ -107,6 +108,9 @@ public final class ConfigChecker {
             sink.add(Rule.ISTIO_TRANSLATION, Severity.WARNING, w, Map.of(), fix, target.line());
         }
         for (String note : target.notes()) {
+            sink.add(Rule.NOT_MODELLED, Severity.NOTE, note, Map.of(), List.of(), target.line());
+        }
+        for (String note : target.routing().notModelled()) {
             sink.add(Rule.NOT_MODELLED, Severity.NOTE, note, Map.of(), List.of(), target.line());
         }
         if (!target.hasOutlierDetection()) {

@@ -15,6 +15,7 @@ import dev.outlierlab.config.kube.TranslatedPolicy;
 import dev.outlierlab.config.yaml.Located;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.List;
 import java.util.Set;
 
@@ -137,7 +138,8 @@ final class ManifestTargets {
             }
             out.add(new CheckTarget(p.displayName(), style, p.source(), p.line(), p.hasOutlierDetection(),
                     p.outlierDetection(), p.panicThresholdPercent(), null, count == null ? null : count.hosts(),
-                    List.of(), p.warnings(), p.fields(), notes).withHostsAtLeast(count != null && count.atLeast()));
+                    List.of(), p.warnings(), p.fields(), notes).withHostsAtLeast(count != null && count.atLeast())
+                    .withRouting(style == FixStyle.ISTIO ? p.routing() : RoutingSpec.NONE));
         }
         return out;
     }
@@ -178,7 +180,7 @@ final class ManifestTargets {
         notes.add(count.describe());
         return new CheckTarget(t.name(), t.style(), t.file(), t.line(), t.hasOutlierDetection(), t.config(),
                 t.panicThresholdPercent(), t.healthChecks(), count.hosts(), t.problems(), t.warnings(), t.translation(),
-                notes, t.gateway(), count.atLeast());
+                notes, t.gateway(), count.atLeast(), t.routing());
     }
 
     private static CheckTarget translated(TranslatedPolicy p, FixStyle style) {

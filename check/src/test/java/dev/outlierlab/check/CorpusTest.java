@@ -63,7 +63,9 @@ class CorpusTest {
             Map.entry("istio/bootstrap-all_golden.json", NO_OD + " not-modelled"),
             Map.entry("istio/bootstrap-default_golden.json", NO_OD),
             Map.entry("istio/destination-rule-all.yaml", "not-modelled single-host-cluster"),
-            Map.entry("istio/destination-rule-locality.yaml", PARTIAL + " panic-disabled-eject-all"),
+            // istiod's locality failover (the rule has outlierDetection) and its default route retries
+            Map.entry("istio/destination-rule-locality.yaml", PARTIAL + " istio-locality-failover panic-disabled-eject-all"
+                    + " route-retries-hide-failures"),
             Map.entry("kuma/basic-meshexternalservice-outlier.zone_proxy_cluster.golden.yaml", KUMA_GOLDEN),
             Map.entry("kuma/inbound_cluster_connection_limits_outlier_detection.golden.yaml", KUMA_GOLDEN),
             Map.entry("kuma/inbound_cluster_outlier_detection.golden.yaml", KUMA_GOLDEN),

@@ -55,6 +55,13 @@ public final class ClusterSourceOptions {
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
     String envoyClusterName;
 
+    /**
+     * For a log's replay: the hosts come from the log when the configuration does not list them (a DestinationRule
+     * never does; an EDS cluster does not), {@code --hosts} then being an upper bound, and {@code --cluster} may
+     * name the log's Envoy cluster ({@code outbound|PORT|SUBSET|FQDN}) to choose the rule and subset istiod applies.
+     */
+    boolean forLog;
+
     /** How reports say fixes for the input {@link #apply} read: the DestinationRule's fields, or Envoy's. */
     FixAdvice advice = FixAdvice.ENVOY;
 
@@ -106,12 +113,37 @@ public final class ClusterSourceOptions {
         }
         String asRun = dev.outlierlab.report.ResultJson.write(dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
         String source = envoy != null ? envoy.toString() : istio.toString();
-        return new ScenarioReader.Loaded(ScenarioReader.read(asRun, source, sets).scenario(), true);
+        return new ScenarioReader.Loaded(ScenarioReader.read(asRun, source, sets).scenario(), configured.hostsGiven());
     }
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
         return apply(loaded, false, IstioOverrides.NONE);
+    }
+
+    /**
+     * {@code --cluster} when it names an Envoy cluster as Istio does ({@code outbound|9080||reviews.default.svc.
+     * cluster.local}) rather than a DestinationRule; null otherwise.
+     */
+    String envoyClusterName() {
+        if (istio == null || cluster == null || !cluster.contains("|")) {
+            return null;
+        }
+        if (subset != null || port != null) {
+            throw new InputException("--cluster " + cluster + " names the Envoy cluster, its port and subset already; "
+                    + "--subset and --port are for a --cluster that names the DestinationRule");
+        }
+        return cluster;
+    }
+
+    /** The cluster whose lines of the log to replay: {@code --cluster} unless it names a DestinationRule. */
+    String logCluster() {
+        return istio != null ? envoyClusterName() : cluster;
+    }
+
+    /** With {@link #forLog}: the most hosts a log's cluster may have ({@code --hosts}), or null. */
+    Integer hostBound() {
+        return hosts;
     }
 
     /**
@@ -151,16 +183,22 @@ public final class ClusterSourceOptions {
             dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
                     envoy.toString()).cluster(cluster);
             envoyClusterName = chosen.name();
+            if (forLog && chosen.hosts().isEmpty()) {
+                return new ScenarioReader.Loaded(chosen.toScenario(base, hosts == null ? 1 : hosts), false);
+            }
             s = chosen.toScenario(base, hosts);
         } else {
-            if (hosts == null) {
+            if (hosts == null && !forLog) {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
             IstioConfig rules = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
                     DestinationRuleController.parse(controller, "--controller"), istioSets);
-            IstioPolicy policy = rules.select(cluster, subset, port);
+            IstioPolicy policy = envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
             advice = FixAdvice.of(policy, rules.controller());
+            if (forLog) {
+                return new ScenarioReader.Loaded(policy.toScenario(base, hosts == null ? 1 : hosts), false);
+            }
             s = policy.toScenario(base, hosts);
         }
         return new ScenarioReader.Loaded(s, true);

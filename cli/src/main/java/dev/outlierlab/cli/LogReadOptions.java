@@ -47,6 +47,22 @@ public final class LogReadOptions {
         throw notAllowed();
     }
 
+    /**
+     * The percentage given to --max-bad-lines, or NaN for a count: a read of {@code n} lines allows
+     * {@code floor(percent / 100 * n)} bad lines, as {@link #checkBadLines} counts them.
+     */
+    double badLinePercent() {
+        String m = maxBadLines.strip();
+        if (!m.endsWith("%")) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(m.substring(0, m.length() - 1));
+        } catch (NumberFormatException e) {
+            throw notAllowed();
+        }
+    }
+
     /** Whether --max-bad-lines is a percentage (then a log that is mostly bad lines stops the reading early). */
     boolean isPercentage() {
         return maxBadLines.strip().endsWith("%");

@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogReplay;
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayComparisonText;
 import dev.outlierlab.report.ReplayHostsText;
 import dev.outlierlab.report.ReplayJson;
+import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.report.eventlog.EventLogJson;
@@ -37,10 +40,21 @@ import java.util.stream.Collectors;
  * @param compareFile  the {@code --compare} file, or null
  * @param events     the event-log comparison with the first settings, or null
  * @param eventsB    the same with the second settings, or null
+ * @param clock      the log's clock, for the span and the decisions' times; null: seconds from the start only
+ * @param advice     how fixes are said: in the settings' own fields (a DestinationRule's), or Envoy's
  */
 public record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
                     List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
-                    String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB) {
+                    String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB,
+                    LogClock clock, FixAdvice advice) {
+
+    /** A report in seconds from the start and Envoy's field names (a section rendered apart, by a job). */
+    public ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
+                        List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
+                        String compareFile, EventLogOptions.Compared events, EventLogOptions.Compared eventsB) {
+        this(logs, formatName, lines, results, compared, compareLabel, compareSets, compareFile, events, eventsB, null,
+                FixAdvice.ENVOY);
+    }
 
     /** The skipped-lines summary: no upstream host (by flag), no response code, other clusters, bad. */
     static String skipped(BadLines l) {
@@ -56,17 +70,31 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         for (int i = 0; i < results.size(); i++) {
             out.append(section(i, maxEvents));
         }
+        out.append(ReplayTotalText.render(results.stream().map(ReplayOutput::tally).toList()));
         return out.toString();
+    }
+
+    /** One detector's figures for the total across detectors ({@link ReplayTotalText}). */
+    public static ReplayTotalText.Tally tally(LogReplay.GroupResult g) {
+        return ReplayTotalText.tally(g.result(), g.group().instance(), g.group().cluster());
     }
 
     /** The lines read and skipped and the number of detectors, as the text report begins. */
     public String head(int detectors) {
+        return head(detectors, results.stream().mapToLong(g -> g.group().lastEpochNanos()).max().orElse(Long.MIN_VALUE));
+    }
+
+    /** As {@link #head(int)}, the log's span ending at {@code lastEpochNanos} (the latest outcome of all). */
+    public String head(int detectors, long lastEpochNanos) {
         StringBuilder out = new StringBuilder();
         out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(formatName)
                 .append(")\n  lines        ").append(String.format(Locale.ROOT, "%,d", lines.lines()))
                 .append(" read; skipped ").append(skipped(lines)).append('\n');
         for (BadLines.Bad b : lines.first()) {
             out.append("  bad line     ").append(b).append('\n');
+        }
+        if (clock != null && lastEpochNanos != Long.MIN_VALUE) {
+            out.append(ReplayTotalText.span(clock, lastEpochNanos - clock.originEpochNanos()));
         }
         out.append("  detectors    ").append(detectors).append(" (one per cluster and proxy instance)\n");
         if (events != null) {
@@ -85,7 +113,7 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         out.append("\nWhat these settings predict (the lab's detector over the same requests: none of this happened)\n\n");
         out.append(TextReport.renderPrediction(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
                 g.group().entries()) + " outcomes from the access log, "
-                + g.scenario().cluster().hosts().size() + " hosts"));
+                + g.scenario().cluster().hosts().size() + " hosts", clock, advice));
         out.append(ReplayHostsText.moved(g.result()));
         if (events != null) {
             out.append(EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));

@@ -40,6 +40,6 @@ record ShippedScenario(String text, Map<OutlierSetting, Long> explicit) implemen
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         explicit.forEach(b::set);
         return new Scenario(s.name(), s.durationNanos(), s.seed(), s.cluster(), s.traffic(), s.faults(), b.build(),
-                s.healthChecks(), s.envoyVersion(), s.load());
+                s.healthChecks(), s.envoyVersion(), s.load(), s.routing());
     }
 }

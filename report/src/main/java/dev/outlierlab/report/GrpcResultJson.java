@@ -32,6 +32,9 @@ public final class GrpcResultJson {
         root.put("profile", "grpc");
         root.set("grpc", settingsTree(settings));
         base.fields().forEachRemaining(e -> root.set(e.getKey(), e.getValue()));
+        if (root.get("summary") instanceof ObjectNode summary) {
+            summary.put("profile", "grpc");
+        }
         ArrayNode events = (ArrayNode) root.get("events");
         List<OutlierEvent> list = r.events();
         for (int i = 0; i < events.size(); i++) {

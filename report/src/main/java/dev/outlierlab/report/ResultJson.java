@@ -50,7 +50,9 @@ public final class ResultJson {
     public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
         ObjectNode root = JsonDocument.start("run");
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
-        root.set("summary", summaryTree(r));
+        ObjectNode summaryNode = summaryTree(r);
+        root.set("summary", summaryNode);
+        RoutingLines.json(r, summaryNode, root);
         ObjectNode stats = root.putObject("stats");
         r.stats().forEach(stats::put);
         ArrayNode events = root.putArray("events");

@@ -43,7 +43,7 @@ public final class TextReport {
 
     /** As {@link #render(RunResult, int, String, String)}, the verdict's fix said in the input's own fields. */
     public static String render(RunResult r, int maxEvents, String source, String hinges, FixAdvice advice) {
-        return render(r, maxEvents, source, hinges, true, advice);
+        return render(r, maxEvents, source, hinges, true, advice, null);
     }
 
     /**
@@ -51,18 +51,32 @@ public final class TextReport {
      * which are the log's own (the replay reports them apart, as recorded).
      */
     public static String renderPrediction(RunResult r, int maxEvents, String source) {
-        return render(r, maxEvents, source, null, false, FixAdvice.ENVOY);
+        return renderPrediction(r, maxEvents, source, null, FixAdvice.ENVOY);
+    }
+
+    /**
+     * A replay's prediction for an incident: headed by the settings (not a run's name and seed: nothing here is
+     * drawn), the decisions in the log's clock, the fix in the settings' own fields.
+     */
+    public static String renderPrediction(RunResult r, int maxEvents, String source, LogClock clock, FixAdvice advice) {
+        return render(r, maxEvents, source, null, false, advice, clock);
     }
 
     private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures,
-                                 FixAdvice advice) {
+                                 FixAdvice advice, LogClock clock) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
-        out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (").append(Numbers.seconds(s.durationNanos()))
-                .append(", seed ").append(s.seed())
-                .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
-                .append(")\n\n");
+        String rules = s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules";
+        if (clock == null) {
+            out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (")
+                    .append(Numbers.seconds(s.durationNanos())).append(", seed ").append(s.seed()).append(rules)
+                    .append(")\n\n");
+        } else {
+            out.append("settings of ").append(Wording.printable(s.name())).append(", replayed from ")
+                    .append(clock.dateTime(0)).append(" to ").append(clock.timeOfDay(s.durationNanos())).append(" (")
+                    .append(Numbers.seconds(s.durationNanos())).append(rules).append(")\n\n");
+        }
         out.append(RunVerdict.of(r, source != null).render(advice, s.outlierDetection()));
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
@@ -71,10 +85,12 @@ public final class TextReport {
                 + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
         if (source == null) {
             int clients = s.traffic().clients();
+            String pick = RoutingLines.pickRule(s);
             line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, " + (clients == 1
-                    ? "round-robin over hosts in rotation"
+                    ? (pick == null ? "round-robin" : pick) + " over hosts in rotation"
                     : "shared over " + Numbers.count(clients) + " callers (request i from caller i mod "
-                            + clients + "), each round-robin over its own hosts in rotation"));
+                            + clients + "), each " + (pick == null ? "round-robin" : pick)
+                            + " over its own hosts in rotation"));
             if (s.faults().isEmpty()) {
                 line(out, "faults", "none");
             }
@@ -89,6 +105,9 @@ public final class TextReport {
             }
         } else {
             line(out, "traffic", source);
+        }
+        if (source == null) {
+            RoutingLines.inputs(s, (label, text) -> line(out, label, text));
         }
         if (source == null && s.load().isShaped()) {
             line(out, "load", SignalsReport.loadText(s));
@@ -132,6 +151,7 @@ public final class TextReport {
             }
             line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
                     ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
+            RoutingLines.results(r, (label, text) -> line(out, label, text));
         }
         if (source == null && SignalsReport.worthShowing(r)) {
             out.append(SignalsReport.text(r));
@@ -143,7 +163,7 @@ public final class TextReport {
         if (r.eventCount() == 0) {
             out.append("  none: no host was detected\n");
         } else {
-            out.append(DecisionRows.render(r, maxEvents));
+            out.append(DecisionRows.render(r, maxEvents, clock));
         }
         out.append(WhyNot.render(r, source != null));
         List<String> stats = new ArrayList<>();

@@ -67,6 +67,18 @@ public final class WhyNot {
         long detected = stat(r, "ejections_detected_", t);
         long enforcing = c.enforcingPercent(t);
         String times = "detected " + Numbers.count(detected) + (detected == 1 ? " time" : " times");
+        String zero = switch (t) {
+            case CONSECUTIVE_5XX -> c.consecutive5xx() == 0 ? "consecutive_5xx" : null;
+            case CONSECUTIVE_GATEWAY_FAILURE -> c.consecutiveGatewayFailure() == 0 ? "consecutive_gateway_failure" : null;
+            case CONSECUTIVE_LOCAL_ORIGIN_FAILURE -> c.consecutiveLocalOriginFailure() == 0
+                    ? "consecutive_local_origin_failure" : null;
+            default -> null;
+        };
+        if (zero != null) {
+            // Envoy's host monitor compares the count after the increment (1 or more) with the threshold: 0 is never met
+            return zero + " 0: the detector is off (a count of failures in a row is never 0), it neither detects nor "
+                    + "ejects";
+        }
         if (enforcing == 0) {
             return t.enforcingSetting().envoyName() + " 0 %" + (c.isExplicit(t.enforcingSetting()) ? ""
                     : " (Envoy's default)") + ": it detects, never ejects" + (detected > 0 ? "; " + times : "");

@@ -63,22 +63,7 @@ final class Caller {
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
         RoutingSpec routing = scenario.routing();
         this.router = routing.needsRouter() ? new PriorityRouter(routing, scenario.cluster().panicThresholdPercent(),
-                priorities(routing, hosts, index), index, seed, balancer) : null;
-    }
-
-    /**
-     * Each host's priority for caller {@code c}: istiod's locality failover relative to the caller's zone, or the
-     * cluster's own priorities.
-     */
-    static int[] priorities(RoutingSpec routing, List<String> hosts, int c) {
-        if (routing.localityFailover()) {
-            return LocalityPriority.priorities(hosts, routing.priorities(), routing.zones(), routing.callerZone(c));
-        }
-        int[] out = new int[hosts.size()];
-        for (int h = 0; h < out.length; h++) {
-            out[h] = routing.priorities().getOrDefault(hosts.get(h), 0);
-        }
-        return out;
+                LocalityPriority.forCaller(routing, hosts, index), index, seed, balancer) : null;
     }
 
     /** The seed of caller {@code c}'s draws: the scenario's seed for caller 0, a derived one for the others. */

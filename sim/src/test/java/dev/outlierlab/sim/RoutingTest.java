@@ -73,7 +73,7 @@ class RoutingTest {
         // P1's 100, normalized min(100, 170) = 100; distributeLoad: P0 min(100, 70 * 100 / 100) = 70, P1 30
         RoutingSpec routing = RoutingSpec.NONE.withLocality(THREE_ZONES, List.of("a"), true);
         LoadBalancer balancer = new LoadBalancer(6, 50);
-        PriorityRouter router = new PriorityRouter(routing, 50, Caller.priorities(routing,
+        PriorityRouter router = new PriorityRouter(routing, 50, LocalityPriority.forCaller(routing,
                 ClusterSpec.ofCount(6, 50).hosts(), 0), 0, 1, balancer);
         assertThat(router.healthyLoads()).containsExactly(100, 0);
         balancer.setEjected(0, true);

@@ -107,6 +107,10 @@ public record CurrentSettings(String name, String source, Target target, Outlier
                     + (loaded.targets().isEmpty() ? "" : " (the settings found are rejected: run outlier-lab check "
                     + source + ")"));
         }
+        if (targets.size() > 1 && sameSettings(targets)) {
+            // a DestinationRule's subsets without their own outlierDetection inherit the rule's: one setting to tune
+            targets = List.of(targets.get(0));
+        }
         if (targets.size() > 1) {
             List<String> names = targets.stream().map(CheckTarget::name).toList();
             throw new InputException(source + ": " + targets.size() + " clusters with outlier detection; tune one at a "
@@ -160,6 +164,19 @@ public record CurrentSettings(String name, String source, Target target, Outlier
                 + " is " + target.description() + "; tune it with --target " + target.flag()
                 + (t == Target.GATEWAY ? " (the gateway profile's settings come from a gateway configuration, or its "
                 + "defaults without --from)" : ""));
+    }
+
+    /** Whether every target has the same kind, outlier settings and panic threshold (subsets inheriting a rule's). */
+    private static boolean sameSettings(List<CheckTarget> targets) {
+        CheckTarget first = targets.get(0);
+        for (CheckTarget t : targets) {
+            if (t.style() != first.style() || t.gateway() != null || t.config() == null
+                    || !t.config().equals(first.config())
+                    || t.panicThresholdPercent() != first.panicThresholdPercent()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code text} is a gRPC service config (a JSON object with {@code loadBalancingConfig} or the policy). */

@@ -55,11 +55,13 @@ final class Explanation {
     }
 
     /**
-     * Whether {@code check} finds an error in the file, or a cap that admits no host at any severity: check calls
-     * Envoy's default cap on a small cluster a warning (nobody chose it), but a tuner must never recommend it.
+     * Whether {@code check} finds an error in the file, or a cap that admits no host at any severity, or a gateway
+     * statistical rule that cannot fire: check calls these warnings (nobody chose them), but a tuner must never
+     * recommend them.
      */
     static boolean hasCheckError(List<String> findings) {
-        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*"));
+        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*")
+                || f.startsWith("warning gateway-statistical-rule-cannot-fire: "));
     }
 
     private static String why(TuneRequest req, Evaluation current, Evaluation best) {
@@ -192,8 +194,11 @@ final class Explanation {
                     + "ejected host early");
         }
         if (a.intervalNanos() != b.intervalNanos()) {
-            out.add("lengthens the interval from " + Durations.format(a.intervalNanos()) + " to "
-                    + Durations.format(b.intervalNanos()) + " so that one caller's requests reach the volumes");
+            out.add(b.intervalNanos() > a.intervalNanos() ? "lengthens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + " so that one caller's requests reach the volumes" : "shortens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + ", so that a detector acts within seconds of a fault rather than minutes");
         }
         if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
             out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));

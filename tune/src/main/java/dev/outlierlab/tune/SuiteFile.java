@@ -126,7 +126,7 @@ public final class SuiteFile {
         }
         String label = e.containsKey("name") ? String.valueOf(e.get("name").value()) : s.name();
         Scenario named = new Scenario(label, s.durationNanos(), s.seed(), s.cluster(), s.traffic(), s.faults(),
-                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load());
+                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load(), s.routing());
         return new SuiteScenario(label, "from " + path.getFileName(), expect, named, eject, single, start, end);
     }
 

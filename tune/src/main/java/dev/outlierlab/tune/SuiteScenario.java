@@ -46,7 +46,7 @@ public record SuiteScenario(
         Scenario s = scenario;
         return new Scenario(s.name(), s.durationNanos(), seed,
                 new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent), s.traffic(),
-                s.faults(), config, s.healthChecks(), version, s.load());
+                s.faults(), config, s.healthChecks(), version, s.load(), s.routing());
     }
 
     /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */
@@ -75,7 +75,7 @@ public record SuiteScenario(
             }
         }
         Scenario ideal = new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), kept,
-                off.outlierDetection(), off.healthChecks(), off.envoyVersion(), off.load());
+                off.outlierDetection(), off.healthChecks(), off.envoyVersion(), off.load(), off.routing());
         return new TuneRuns.Job(this, ideal, offProfile(req));
     }
 
@@ -102,6 +102,6 @@ public record SuiteScenario(
                     f.result(), HealthCheckFailure.STATUS, f.pattern(), f.burstLengthMilli()) : f);
         }
         return new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), faults,
-                off.outlierDetection(), ORACLE_CHECK, version, off.load());
+                off.outlierDetection(), ORACLE_CHECK, version, off.load(), off.routing());
     }
 }

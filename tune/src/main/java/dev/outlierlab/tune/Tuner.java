@@ -96,7 +96,9 @@ public final class Tuner {
         Evaluation current = finals.get(0);
         Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
-        return Explanation.result(req, current, front, best, settings.size() - 1, runs);
+        BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
+        runs += BreakingPoints.probes(req).size();
+        return Explanation.result(req, current, front, best, settings.size() - 1, runs).breakingAt(points);
     }
 
     /**

@@ -78,7 +78,10 @@ public final class GrpcChecks {
             if (mapping.config().failurePercentage() == null) {
                 out.add(finding(Rule.GRPC_FAILURE_PERCENTAGE_OFF, Severity.NOTE, t.name(), "enforcing_failure_percentage"
                         + " is " + (envoy.isExplicit(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) ? "0" : "unset")
-                        + ": a gRPC client runs no failure percentage", Map.of(), null, t.file(), t.line()));
+                        + ": a " + implementation.label() + " client runs no failure percentage"
+                        + (envoy.isExplicit(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) ? ""
+                                : " (grpc-java would: it runs it with enforcement 100 when the field is unset)"),
+                        Map.of(), null, t.file(), t.line()));
             }
             out.addAll(forConfig(mapping.config(), t.name(), t.file(), t.line(), "snake"));
         }

@@ -69,13 +69,15 @@ final class ClusterExtractor {
             default -> "STATIC";
         };
         List<String> hosts = List.of();
+        List<Integer> priorities = new ArrayList<>();
+        List<io.envoyproxy.envoy.config.core.v3.Locality> localities = new ArrayList<>();
         if (type.equals("EDS") || type.equals("ORIGINAL_DST")) {
             if (c.getLoadAssignment().getEndpointsCount() > 0) {
                 notes.add("load_assignment is not where a " + type + " cluster's hosts come from; they arrive at run "
                         + "time, so the file's endpoints are not counted");
             }
         } else {
-            hosts = hosts(c, notes);
+            hosts = hosts(c, notes, priorities, localities);
             if (type.equals("LOGICAL_DNS") && hosts.size() == 1) {
                 notes.add("a LOGICAL_DNS cluster has one host at a time");
             }
@@ -89,7 +91,8 @@ final class ClusterExtractor {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine), true));
         }
         return new EnvoyCluster(c.getName(), source, line, odLine, type,
-                c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes);
+                c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes,
+                RoutingExtractor.extract(c, hosts, priorities, localities));
     }
 
     /**
@@ -266,23 +269,21 @@ final class ClusterExtractor {
         return d.getSeconds() > 0 || d.getSeconds() == 0 && d.getNanos() > 0;
     }
 
-    private static List<String> hosts(Cluster c, List<String> notes) {
+    private static List<String> hosts(Cluster c, List<String> notes, List<Integer> priorities,
+            List<io.envoyproxy.envoy.config.core.v3.Locality> localities) {
         List<String> names = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         boolean weighted = false;
-        int priorities = 0;
         for (LocalityLbEndpoints group : c.getLoadAssignment().getEndpointsList()) {
-            priorities = Math.max(priorities, group.getPriority());
             for (LbEndpoint lb : group.getLbEndpointsList()) {
+                priorities.add(group.getPriority());
+                localities.add(group.getLocality());
                 weighted |= lb.hasLoadBalancingWeight() && lb.getLoadBalancingWeight().getValue() != 1;
                 String name = lb.getHostIdentifierCase() == LbEndpoint.HostIdentifierCase.ENDPOINT_NAME
                         ? lb.getEndpointName() : endpointName(lb.getEndpoint());
                 int n = seen.merge(name, 1, Integer::sum);
                 names.add(n == 1 ? name : name + "#" + n);
             }
-        }
-        if (priorities > 0) {
-            notes.add("load_assignment has several priorities; the lab puts all hosts in one list");
         }
         if (weighted) {
             notes.add("load_balancing_weight is not modelled; the lab spreads requests evenly");

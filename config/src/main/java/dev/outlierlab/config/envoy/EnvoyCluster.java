@@ -5,6 +5,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 
@@ -23,6 +24,8 @@ import java.util.List;
  *                             does not say (EDS, ORIGINAL_DST)
  * @param problems             settings Envoy rejects, each naming its field
  * @param notes                parts of the cluster the lab reads but does not model, said once each
+ * @param routing              its {@code lb_policy}, priorities, localities, overprovisioning factor and
+ *                             {@code fail_traffic_on_panic} ({@link RoutingExtractor})
  */
 public record EnvoyCluster(
         String name,
@@ -36,7 +39,8 @@ public record EnvoyCluster(
         HealthCheckSpec healthChecks,
         List<String> hosts,
         List<Problem> problems,
-        List<String> notes) {
+        List<String> notes,
+        RoutingSpec routing) {
 
     /**
      * A setting Envoy rejects and the line it is on; or, with {@code envoyAccepts}, one Envoy accepts that the lab
@@ -74,7 +78,10 @@ public record EnvoyCluster(
         more.removeIf(n -> n.startsWith("load_assignment is not where"));
         more.add(count + " endpoints from the dump's EndpointsConfigDump (the hosts Envoy had when the dump was taken)");
         return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
-                outlierDetection, panicThresholdPercent, healthChecks, named, problems, more);
+                outlierDetection, panicThresholdPercent, healthChecks, named, problems, more, new RoutingSpec(
+                routing.lbPolicy(), routing.choiceCount(), routing.activeRequestBias(), routing.overprovisioningFactor(),
+                routing.failTrafficOnPanic(), java.util.Map.of(), java.util.Map.of(), List.of(), false, null,
+                routing.notModelled()));
     }
 
     /** This cluster with one more setting Envoy rejects. */
@@ -82,7 +89,7 @@ public record EnvoyCluster(
         List<Problem> more = new java.util.ArrayList<>(problems);
         more.add(new Problem(error, atLine));
         return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
-                outlierDetection, panicThresholdPercent, healthChecks, hosts, more, notes);
+                outlierDetection, panicThresholdPercent, healthChecks, hosts, more, notes, routing);
     }
 
     /** Throws the first setting Envoy would reject, as a message naming the file, line, cluster and field. */
@@ -118,6 +125,6 @@ public record EnvoyCluster(
                     + " and lists no endpoints in load_assignment, so the number of hosts is not in the file; "
                     + "give it with --hosts N");
         }
-        return ScenarioAdapter.withCluster(base, name, cluster, outlierDetection, healthChecks);
+        return ScenarioAdapter.withCluster(base, name, cluster, outlierDetection, healthChecks, routing, hosts);
     }
 }

@@ -30,8 +30,15 @@ public final class XdsNotes {
             notes.add("consecutive_5xx (Envoy's default 5, enforced at 100 %) does not exist in gRPC: " + left);
         }
         if (mapping.config().failurePercentage() == null) {
-            notes.add("failure percentage is off: enforcing_failure_percentage is 0 or unset (Envoy's default), and gRPC"
-                    + " then leaves failure_percentage_ejection unset");
+            notes.add("failure percentage is off: enforcing_failure_percentage is " + (envoy.isExplicit(
+                    dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) ? "0" : "unset (Envoy's "
+                    + "default 0), and " + implementation.label() + " then leaves failure_percentage_ejection unset"));
+        } else if (implementation == GrpcImplementation.JAVA && !envoy.isExplicit(
+                dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)) {
+            notes.add("failure percentage is on: enforcing_failure_percentage is unset, and grpc-java (1.85.1) then "
+                    + "runs failure_percentage_ejection with its own defaults (threshold "
+                    + mapping.config().failurePercentage().threshold() + ", enforcement 100 where Envoy's is 0); "
+                    + "grpc-go and C-core leave it off");
         }
         if (mapping.config().successRate() == null) {
             notes.add("success rate is off: enforcing_success_rate: 0 leaves success_rate_ejection unset in gRPC");

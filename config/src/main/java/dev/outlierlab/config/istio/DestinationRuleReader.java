@@ -54,12 +54,19 @@ public final class DestinationRuleReader {
         List<String> otherKinds = new ArrayList<>();
         List<Manifests.Resource> resources = Manifests.read(text, source);
         DestinationRuleController chosen = controller != null ? controller : DestinationRuleController.fromFile(resources);
+        List<Manifests.Resource> virtualServices = new ArrayList<>();
         for (Manifests.Resource r : resources) {
+            if ("VirtualService".equals(r.kind())) {
+                virtualServices.add(r);
+            }
             if (!"DestinationRule".equals(r.kind())) {
                 otherKinds.add(r.kind() == null ? "a document without kind" : r.kind());
                 continue;
             }
             policies.addAll(policies(r, source, lines, port, chosen, overrides));
+        }
+        if (!virtualServices.isEmpty()) {
+            policies.replaceAll(p -> VirtualServiceRetries.apply(p, virtualServices));
         }
         return new IstioConfig(source, policies, otherKinds, chosen);
     }
@@ -222,15 +229,19 @@ public final class DestinationRuleReader {
             Scope s = overrides.isEmpty() ? given : new Scope(given.path, given.at, overrides.over(
                     given.outlierDetection == null || given.outlierDetection.value() == null ? null
                             : given.outlierDetection), given.port, given.portLevel);
-            if (s.outlierDetection == null || s.outlierDetection.value() == null) {
+            Map<String, Located> trafficPolicy = s.at != null && s.at.value() instanceof Map<?, ?> m
+                    && s.path.contains("rafficPolicy") ? map(s.at, s.path) : null;
+            boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;
+            dev.outlierlab.sim.scenario.RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
+            if (!od) {
                 return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
-                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of());
+                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of(), routing);
             }
             String path = s.path + ".outlierDetection";
             IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
             return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
-                    t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes());
+                    t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes(), routing);
         }
     }
 

@@ -4,6 +4,8 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.ScenarioAdapter;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.RetrySpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 
@@ -22,6 +24,8 @@ import java.util.List;
  * @param fields           every Envoy field with where its value came from (empty without outlier detection)
  * @param warnings         translations that do not do what they seem to
  * @param notes            settings read but not modelled
+ * @param routing          the balancer policy, locality failover and retries istiod gives this cluster and its
+ *                         routes ({@link IstioRouting})
  */
 public record IstioPolicy(
         String rule,
@@ -36,7 +40,22 @@ public record IstioPolicy(
         double panicThresholdPercent,
         List<TranslatedField> fields,
         List<String> warnings,
-        List<String> notes) {
+        List<String> notes,
+        RoutingSpec routing) {
+
+    /** A policy routed as istiod routes a rule without a traffic policy of its own. */
+    public IstioPolicy(String rule, String namespace, String host, String subset, Integer port, String scope,
+            String source, int line, OutlierDetectionConfig outlierDetection, double panicThresholdPercent,
+            List<TranslatedField> fields, List<String> warnings, List<String> notes) {
+        this(rule, namespace, host, subset, port, scope, source, line, outlierDetection, panicThresholdPercent, fields,
+                warnings, notes, IstioRouting.of(null, outlierDetection != null, null, false));
+    }
+
+    /** This policy with its routes' retries from a VirtualService ({@code retries} null: none). */
+    public IstioPolicy withRetries(RetrySpec retries) {
+        return new IstioPolicy(rule, namespace, host, subset, port, scope, source, line, outlierDetection,
+                panicThresholdPercent, fields, warnings, notes, routing.withRetries(retries));
+    }
 
     public IstioPolicy {
         fields = List.copyOf(fields);
@@ -60,6 +79,6 @@ public record IstioPolicy(
                     + "outlierDetection, so istiod configures no outlier detection for " + displayName());
         }
         return ScenarioAdapter.withCluster(base, displayName(), ClusterSpec.ofCount(hosts, panicThresholdPercent),
-                outlierDetection, null);
+                outlierDetection, null, routing, List.of());
     }
 }

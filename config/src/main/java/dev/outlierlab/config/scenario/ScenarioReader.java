@@ -16,6 +16,7 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
@@ -55,9 +56,10 @@ public final class ScenarioReader {
 
     private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
             "faults", "outlier_detection", "health_checks", "grpc");
-    private static final Set<String> CLUSTER = Set.of("hosts", "panic_threshold", "capacity", "overload_response",
-            "weights");
-    private static final Set<String> TRAFFIC = Set.of("rps", "clients", "arrivals", "steps");
+    private static final Set<String> CLUSTER = union(Set.of("hosts", "panic_threshold", "capacity",
+            "overload_response", "weights"), RoutingReader.CLUSTER_KEYS);
+    private static final Set<String> TRAFFIC = union(Set.of("rps", "clients", "arrivals", "steps"),
+            RoutingReader.TRAFFIC_KEYS);
     private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
             "fails_health_check", "pattern", "burst_length", "kind");
     private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold", "timeout",
@@ -65,6 +67,12 @@ public final class ScenarioReader {
             "healthy_edge_interval");
 
     private ScenarioReader() {
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> out = new java.util.HashSet<>(a);
+        out.addAll(b);
+        return Set.copyOf(out);
     }
 
     /** The default scenario with overrides. */
@@ -221,10 +229,11 @@ public final class ScenarioReader {
         OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
         LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
+        RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
         try {
             scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps, clients), faults, outlier,
-                    health, version, load);
+                    health, version, load, routing);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }

@@ -38,6 +38,7 @@ public final class ScenarioWriter {
             traffic.put("clients", s.traffic().clients());
         }
         LoadWriter.put(s, cluster, traffic);
+        RoutingWriter.put(s, cluster, traffic);
         m.put("traffic", traffic);
         List<Object> faults = new ArrayList<>();
         for (FaultSpec f : s.faults()) {

@@ -19,14 +19,29 @@ public final class PanicRule {
     public static final long OVERPROVISIONING_FACTOR = 140;
 
     private final long thresholdPercent;
+    private final long factor;
 
-    private PanicRule(long thresholdPercent) {
+    private PanicRule(long thresholdPercent, long factor) {
         this.thresholdPercent = thresholdPercent;
+        this.factor = factor;
     }
 
     /** The rule for a {@code healthy_panic_threshold} in percent (0 disables panic). */
     public static PanicRule of(double panicThresholdPercent) {
-        return new PanicRule(Math.min(100, Math.round(panicThresholdPercent)));
+        return of(panicThresholdPercent, OVERPROVISIONING_FACTOR);
+    }
+
+    /**
+     * The rule for a {@code healthy_panic_threshold} and the cluster's {@code overprovisioning_factor} in percent
+     * ({@code load_assignment.policy}, default 140).
+     */
+    public static PanicRule of(double panicThresholdPercent, long overprovisioningFactor) {
+        return new PanicRule(Math.min(100, Math.round(panicThresholdPercent)), overprovisioningFactor);
+    }
+
+    /** The overprovisioning factor in percent this rule applies. */
+    public long overprovisioningFactor() {
+        return factor;
     }
 
     /** The threshold Envoy compares with: the configured one rounded to a whole percent, at most 100. */
@@ -44,7 +59,7 @@ public final class PanicRule {
         if (hosts <= 0) {
             return thresholdPercent > 0;
         }
-        if (availability(healthy, degraded, hosts) == 100) {
+        if (availability(healthy, degraded, hosts, factor) == 100) {
             return false;
         }
         return 100.0 * healthy / hosts + 100.0 * degraded / hosts < thresholdPercent;
@@ -55,11 +70,16 @@ public final class PanicRule {
      * degraded availability, each {@code min(100, 140 * count / hosts)}, summed and capped at 100.
      */
     public static long availability(int healthy, int degraded, int hosts) {
+        return availability(healthy, degraded, hosts, OVERPROVISIONING_FACTOR);
+    }
+
+    /** The same with another overprovisioning factor (percent). */
+    public static long availability(int healthy, int degraded, int hosts, long factor) {
         if (hosts <= 0) {
             return 0;
         }
-        long h = Math.min(100, OVERPROVISIONING_FACTOR * healthy / hosts);
-        long d = Math.min(100, OVERPROVISIONING_FACTOR * degraded / hosts);
+        long h = Math.min(100, factor * healthy / hosts);
+        long d = Math.min(100, factor * degraded / hosts);
         return Math.min(100, h + d);
     }
 
@@ -80,6 +100,7 @@ public final class PanicRule {
 
     @Override
     public String toString() {
-        return "panic below " + thresholdPercent + " % while availability (140 % of the healthy share) is under 100";
+        return "panic below " + thresholdPercent + " % while availability (" + factor
+                + " % of the healthy share) is under 100";
     }
 }

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,9 +31,17 @@ public final class ProxyProcess implements AutoCloseable {
     /** Starts {@code command} in {@code dir} and waits (at most 10 s) until {@code port} accepts connections. */
     public static ProxyProcess start(List<String> command, Path dir, int port) throws IOException,
             InterruptedException {
+        return start(command, dir, port, Map.of());
+    }
+
+    /** As {@link #start(List, Path, int)}, with these environment variables set for the process. */
+    public static ProxyProcess start(List<String> command, Path dir, int port, Map<String, String> env)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("process.out");
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectError(dir.resolve("process.err")
-                .toFile()).redirectOutput(out.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectError(dir.resolve(
+                "process.err").toFile()).redirectOutput(out.toFile());
+        builder.environment().putAll(env);
+        Process p = builder.start();
         ProxyProcess proxy = new ProxyProcess(p, out);
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {
@@ -55,12 +64,18 @@ public final class ProxyProcess implements AutoCloseable {
         return Files.readString(output);
     }
 
+    /** Stops the process (TERM, then KILL after 5 s) and waits for it. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
-            process.waitFor(5, TimeUnit.SECONDS);
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -37,7 +37,7 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
                     f.healthCheckFailure(), p, f.burstLengthMilli(), f.degraded()));
         }
         return any ? new Scenario(s.name(), s.durationNanos(), s.seed(), s.cluster(), s.traffic(), faults,
-                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load()) : null;
+                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load(), s.routing()) : null;
     }
 
     /**

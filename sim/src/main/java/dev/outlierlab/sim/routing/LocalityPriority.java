@@ -1,5 +1,6 @@
 package dev.outlierlab.sim.routing;
 
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -49,6 +50,21 @@ public final class LocalityPriority {
         int[] out = new int[raw.length];
         for (int h = 0; h < raw.length; h++) {
             out[h] = order.indexOf(raw[h]);
+        }
+        return out;
+    }
+
+    /**
+     * Each host's priority for caller {@code c}: istiod's locality failover relative to the caller's zone where it
+     * applies ({@link RoutingSpec#failsOverByZone()}), else the cluster's own priorities (0 for a host not named).
+     */
+    public static int[] forCaller(RoutingSpec routing, List<String> hosts, int c) {
+        if (routing.failsOverByZone()) {
+            return priorities(hosts, routing.priorities(), routing.zones(), routing.callerZone(c));
+        }
+        int[] out = new int[hosts.size()];
+        for (int h = 0; h < out.length; h++) {
+            out[h] = routing.priorities().getOrDefault(hosts.get(h), 0);
         }
         return out;
     }

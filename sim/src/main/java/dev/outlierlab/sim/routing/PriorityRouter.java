@@ -188,6 +188,34 @@ public final class PriorityRouter {
         return degradedLoad.clone();
     }
 
+    /**
+     * Each host's expected share of this caller's picks now, in percent: its priority's healthy (or degraded) load
+     * spread evenly over that priority's healthy (or degraded) hosts, or over all its hosts in panic; nothing in a
+     * priority in panic with {@code fail_traffic_on_panic}.
+     */
+    public double[] expectedShares() {
+        refresh();
+        double[] out = new double[balancer.hostCount()];
+        for (int p = 0; p < members.length; p++) {
+            if (panic[p]) {
+                if (!failOnPanic && sourceSizes[p][ALL] > 0) {
+                    int load = healthyLoad[p] + degradedLoad[p];
+                    for (int k = 0; k < sourceSizes[p][ALL]; k++) {
+                        out[sources[p][ALL][k]] += (double) load / sourceSizes[p][ALL];
+                    }
+                }
+                continue;
+            }
+            for (int k = 0; k < sourceSizes[p][HEALTHY]; k++) {
+                out[sources[p][HEALTHY][k]] += (double) healthyLoad[p] / sourceSizes[p][HEALTHY];
+            }
+            for (int k = 0; k < sourceSizes[p][DEGRADED]; k++) {
+                out[sources[p][DEGRADED][k]] += (double) degradedLoad[p] / sourceSizes[p][DEGRADED];
+            }
+        }
+        return out;
+    }
+
     /** Whether each priority is in panic now. */
     public boolean[] panics() {
         refresh();

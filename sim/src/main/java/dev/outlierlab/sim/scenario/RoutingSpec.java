@@ -21,7 +21,8 @@ import java.util.Set;
  * @param zones                  each host's zone by name ({@code region/zone/subzone} or a shorter prefix)
  * @param callerZones            the callers' zones: caller {@code c} is in {@code callerZones[c mod size]}
  * @param localityFailover       istiod's locality failover: each caller's hosts become priorities by how much of
- *                               its zone they share ({@code applyLocalityFailover})
+ *                               its zone they share ({@code applyLocalityFailover}); it applies only where both
+ *                               the hosts and the callers have zones ({@link #failsOverByZone()})
  * @param retries                the route's retry policy, or null for none
  * @param notModelled            what the configuration set that the lab reads past, one line each
  */
@@ -70,10 +71,6 @@ public record RoutingSpec(
                         "priorities from 0 to " + MAX_PRIORITY);
             }
         }
-        if (localityFailover && (zones.isEmpty() || callerZones.isEmpty())) {
-            throw new InvalidConfigException("cluster.locality_failover", "true",
-                    "zones for the hosts (cluster.zones) and the callers (traffic.caller_zones)");
-        }
     }
 
     /** Whether anything differs from the lab model's routing. */
@@ -84,8 +81,13 @@ public record RoutingSpec(
     /** Whether the per-request path must route this (anything but the lab model's one round robin). */
     public boolean needsRouter() {
         return lbPolicy.modelled() && lbPolicy != LbPolicy.ROUND_ROBIN || overprovisioningFactor != DEFAULT_OVERPROVISIONING_FACTOR
-                || failTrafficOnPanic || priorities.values().stream().anyMatch(p -> p != 0) || localityFailover
+                || failTrafficOnPanic || priorities.values().stream().anyMatch(p -> p != 0) || failsOverByZone()
                 || retries != null && retries.numRetries() > 0;
+    }
+
+    /** Whether each caller's hosts are prioritized by its zone: locality failover with zones for hosts and callers. */
+    public boolean failsOverByZone() {
+        return localityFailover && !zones.isEmpty() && !callerZones.isEmpty();
     }
 
     /** The zone of caller {@code c}, or null without caller zones. */

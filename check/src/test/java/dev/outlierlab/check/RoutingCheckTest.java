@@ -1,0 +1,119 @@
+package dev.outlierlab.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The routing findings, from istiod's code path: {@code applyLocalityFailover} (priorities by zone when the rule has
+ * outlierDetection), Envoy's {@code recalculatePerPriorityState} for the shares, istiod's {@code DefaultPolicy}
+ * retries, and {@code fail_traffic_on_panic} and {@code overprovisioning_factor} in the panic finding.
+ */
+class RoutingCheckTest {
+    private static final String RULE = """
+            apiVersion: networking.istio.io/v1
+            kind: DestinationRule
+            metadata:
+              name: reviews
+            spec:
+              host: reviews
+              trafficPolicy:
+                outlierDetection:
+                  consecutive5xxErrors: 5
+                  maxEjectionPercent: 100
+            """;
+
+    private static List<Finding> check(String text, Integer hosts) {
+        return CheckReport.of("c.yaml", CheckTargets.read(text, "c.yaml", null), hosts, null).findings();
+    }
+
+    private static Finding only(List<Finding> findings, Rule rule) {
+        List<Finding> f = findings.stream().filter(x -> x.rule() == rule).toList();
+        assertThat(f).as("findings %s", findings.stream().map(x -> x.rule().id()).toList()).hasSize(1);
+        return f.get(0);
+    }
+
+    @Test
+    void istiodsLocalityFailoverKeepsSeventyPercentInTheCallersZone() {
+        Finding f = only(check(RULE, 6), Rule.ISTIO_LOCALITY_FAILOVER);
+        // two of six pods in the caller's zone: min(100, 140 x 1 / 2) = 70 % stays, 30 % spills over 4 pods
+        assertThat(f.numbers()).containsEntry("local_priority_load_after_one_ejection", 70L)
+                .containsEntry("spill_over_percent", 30L);
+        assertThat(f.message()).contains("70 %").contains("7.5 % to each of their 4 pods");
+    }
+
+    @Test
+    void noFailoverWithoutOutlierDetectionOrWithLocalityLbOff() {
+        String off = RULE.replace("    outlierDetection:", "    loadBalancer:\n      localityLbSetting:\n"
+                + "        enabled: false\n    outlierDetection:");
+        assertThat(check(off, 6)).noneMatch(x -> x.rule() == Rule.ISTIO_LOCALITY_FAILOVER);
+    }
+
+    @Test
+    void istiodsDefaultRetriesAreSaid() {
+        Finding f = only(check(RULE, 6), Rule.ROUTE_RETRIES_HIDE_FAILURES);
+        assertThat(f.message()).contains("2 retries").contains("answers 503").contains("another host");
+    }
+
+    @Test
+    void failTrafficOnPanicChangesWhatPanicDoes() {
+        String cluster = """
+                name: c
+                type: STATIC
+                common_lb_config:
+                  healthy_panic_threshold: {value: 50}
+                  zone_aware_lb_config: {fail_traffic_on_panic: true}
+                outlier_detection: {max_ejection_percent: 100}
+                load_assignment:
+                  cluster_name: c
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.3, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.4, port_value: 80}}}
+                """;
+        assertThat(only(check(cluster, null), Rule.CAP_ALLOWS_PANIC).message()).contains("routes to no host")
+                .doesNotContain("sends traffic to every host");
+    }
+
+    @Test
+    void anOverprovisioningFactorOfOneHundredPanicsSooner() {
+        // 6 hosts, threshold 85: with 140 one ejection keeps availability 100 (no panic, and two give 66.7 % < 85);
+        // with 100, one ejection already gives 83 < 100 and 83.3 % < 85: panic after the first
+        String cluster = """
+                name: c
+                type: STATIC
+                common_lb_config: {healthy_panic_threshold: {value: 85}}
+                outlier_detection: {max_ejection_percent: 100}
+                load_assignment:
+                  cluster_name: c
+                  policy: {overprovisioning_factor: 100}
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.3, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.4, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.5, port_value: 80}}}
+                    - endpoint: {address: {socket_address: {address: 10.0.0.6, port_value: 80}}}
+                """;
+        assertThat(only(check(cluster, null), Rule.CAP_ALLOWS_PANIC).numbers())
+                .containsEntry("ejections_that_trigger_panic", 1L);
+        assertThat(only(check(cluster.replace("  policy: {overprovisioning_factor: 100}\n", ""), null),
+                Rule.CAP_ALLOWS_PANIC).numbers()).containsEntry("ejections_that_trigger_panic", 2L);
+    }
+
+    @Test
+    void ringHashIsSaidNotModelled() {
+        String cluster = """
+                name: c
+                type: STATIC
+                lb_policy: RING_HASH
+                outlier_detection: {}
+                """;
+        assertThat(check(cluster, 6)).anyMatch(x -> x.rule() == Rule.NOT_MODELLED
+                && x.message().contains("lb_policy RING_HASH is not modelled"));
+    }
+}

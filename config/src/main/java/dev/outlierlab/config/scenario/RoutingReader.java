@@ -1,0 +1,160 @@
+package dev.outlierlab.config.scenario;
+
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.LbPolicy;
+import dev.outlierlab.sim.scenario.RetrySpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The routing keys of a scenario ({@link RoutingSpec}): {@code cluster.lb_policy}, {@code cluster.choice_count},
+ * {@code cluster.active_request_bias}, {@code cluster.overprovisioning_factor}, {@code cluster.fail_traffic_on_panic},
+ * {@code cluster.priorities}, {@code cluster.zones}, {@code cluster.locality_failover}, {@code traffic.caller_zones}
+ * and {@code traffic.retries}. Absent, the scenario has the lab model's routing.
+ */
+final class RoutingReader {
+    /** The routing keys of {@code cluster}. */
+    static final Set<String> CLUSTER_KEYS = Set.of("lb_policy", "choice_count", "active_request_bias",
+            "overprovisioning_factor", "fail_traffic_on_panic", "priorities", "zones", "locality_failover");
+    /** The routing keys of {@code traffic}. */
+    static final Set<String> TRAFFIC_KEYS = Set.of("caller_zones", "retries");
+    private static final Set<String> RETRY = Set.of("retry_on", "num_retries", "retriable_status_codes",
+            "previous_hosts", "host_selection_retry_max_attempts");
+
+    private RoutingReader() {
+    }
+
+    static RoutingSpec read(Values v, Map<String, Located> cluster, Map<String, Located> traffic, ClusterSpec hosts) {
+        RoutingSpec none = RoutingSpec.NONE;
+        Located policyNode = cluster.get("lb_policy");
+        LbPolicy policy = none.lbPolicy();
+        if (policyNode != null) {
+            policy = policyNode.value() instanceof String s ? LbPolicy.byName(s) : null;
+            if (policy == null) {
+                throw Values.error(policyNode, "cluster.lb_policy", policyNode.value(),
+                        "round_robin, least_request or random (ring_hash, maglev and the others are read and not "
+                                + "modelled)");
+            }
+        }
+        int choices = (int) v.integer(cluster.get("choice_count"), "cluster.choice_count", 2, 2, 100);
+        double bias = v.decimal(cluster.get("active_request_bias"), "cluster.active_request_bias", 1.0, 0, 1000,
+                "a number from 0 to 1000");
+        int factor = (int) v.integer(cluster.get("overprovisioning_factor"), "cluster.overprovisioning_factor",
+                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR, 1, 100_000);
+        boolean failOnPanic = v.bool(cluster.get("fail_traffic_on_panic"), "cluster.fail_traffic_on_panic", false);
+        Map<String, Integer> priorities = new LinkedHashMap<>();
+        perHost(v, cluster.get("priorities"), "cluster.priorities", hosts).forEach((h, p) -> {
+            if (!(p instanceof Long l) || l < 0 || l > RoutingSpec.MAX_PRIORITY) {
+                throw Values.error(cluster.get("priorities"), "cluster.priorities", p,
+                        "priorities from 0 to " + RoutingSpec.MAX_PRIORITY);
+            }
+            priorities.put(h, l.intValue());
+        });
+        Map<String, String> zones = new LinkedHashMap<>();
+        perHost(v, cluster.get("zones"), "cluster.zones", hosts).forEach((h, z) -> zones.put(h, String.valueOf(z)));
+        List<String> callerZones = new ArrayList<>();
+        Located callerNode = traffic.get("caller_zones");
+        if (callerNode != null && callerNode.value() instanceof String s) {
+            callerZones.add(s);
+        } else if (callerNode != null && callerNode.value() != null) {
+            for (Located z : v.list(callerNode, "traffic.caller_zones")) {
+                callerZones.add(String.valueOf(z.value()));
+            }
+        }
+        boolean failover = v.bool(cluster.get("locality_failover"), "cluster.locality_failover", false);
+        if (failover && (zones.isEmpty() || callerZones.isEmpty())) {
+            throw Values.errorShown(cluster.get("locality_failover"), "cluster.locality_failover", "true",
+                    "zones for the hosts (cluster.zones) and for the callers (traffic.caller_zones)");
+        }
+        RetrySpec retries = retries(v, traffic.get("retries"));
+        Located at = policyNode != null ? policyNode : cluster.getOrDefault("locality_failover", traffic.get("retries"));
+        try {
+            return new RoutingSpec(policy, choices, bias, factor, failOnPanic, priorities, zones, callerZones,
+                    failover, retries, policy.modelled() ? List.of()
+                            : List.of("lb_policy " + policy.name() + " is not modelled: the lab routes round robin"));
+        } catch (InvalidConfigException e) {
+            throw Values.errorShown(at, e.key(), e.value(), e.allowed());
+        }
+    }
+
+    /** {@code traffic.retries}: Envoy's {@code retry_policy} fields, with Envoy's defaults. */
+    static RetrySpec retries(Values v, Located node) {
+        if (node == null || node.value() == null) {
+            return null;
+        }
+        if ("istio".equals(node.value())) {
+            return RetrySpec.ISTIO_DEFAULT;
+        }
+        if ("none".equals(node.value())) {
+            return new RetrySpec(Set.of(), 0, List.of(), false, 0, "traffic.retries");
+        }
+        Map<String, Located> m = v.map(node, "traffic.retries", RETRY);
+        Set<String> on = new LinkedHashSet<>();
+        Located onNode = m.get("retry_on");
+        if (onNode != null && onNode.value() instanceof String s) {
+            for (String part : s.split(",")) {
+                if (!part.isBlank()) {
+                    on.add(part.strip());
+                }
+            }
+        } else if (onNode != null) {
+            for (Located part : v.list(onNode, "traffic.retries.retry_on")) {
+                on.add(String.valueOf(part.value()));
+            }
+        }
+        int num = (int) v.integer(m.get("num_retries"), "traffic.retries.num_retries", 1, 0, RetrySpec.MAX_RETRIES);
+        List<Integer> codes = new ArrayList<>();
+        Located codesNode = m.get("retriable_status_codes");
+        if (codesNode != null && codesNode.value() != null) {
+            List<Located> items = v.list(codesNode, "traffic.retries.retriable_status_codes");
+            for (int i = 0; i < items.size(); i++) {
+                codes.add((int) v.integer(items.get(i), "traffic.retries.retriable_status_codes[" + i + "]", 0, 100,
+                        599));
+            }
+        }
+        boolean previous = v.bool(m.get("previous_hosts"), "traffic.retries.previous_hosts", false);
+        int attempts = (int) v.integer(m.get("host_selection_retry_max_attempts"),
+                "traffic.retries.host_selection_retry_max_attempts", previous ? 1 : 0, 0, RetrySpec.MAX_RETRIES);
+        try {
+            return new RetrySpec(on, num, codes, previous, attempts, "traffic.retries");
+        } catch (InvalidConfigException e) {
+            throw Values.errorShown(onNode != null ? onNode : node, "traffic." + e.key(), e.value(), e.allowed());
+        }
+    }
+
+    /** A list with one value per host, or a mapping of host names to values; the values as read. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> perHost(Values v, Located node, String key, ClusterSpec cluster) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (node == null || node.value() == null) {
+            return out;
+        }
+        List<String> hosts = cluster.hosts();
+        String allowed = "a list of " + hosts.size() + " values (one per host) or a mapping of host names to values";
+        if (node.value() instanceof List<?> list) {
+            if (list.size() != hosts.size()) {
+                throw Values.errorShown(node, key, list.size() + " values", allowed);
+            }
+            for (int i = 0; i < list.size(); i++) {
+                out.put(hosts.get(i), ((Located) list.get(i)).value());
+            }
+        } else if (node.value() instanceof Map<?, ?> map) {
+            for (Map.Entry<String, Located> e : ((Map<String, Located>) map).entrySet()) {
+                if (!hosts.contains(e.getKey())) {
+                    throw Values.errorShown(e.getValue(), key, e.getKey(), "names of the cluster's hosts");
+                }
+                out.put(e.getKey(), e.getValue().value());
+            }
+        } else {
+            throw Values.error(node, key, node.value(), allowed);
+        }
+        return out;
+    }
+}

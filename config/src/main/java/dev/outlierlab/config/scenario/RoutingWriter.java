@@ -1,0 +1,73 @@
+package dev.outlierlab.config.scenario;
+
+import dev.outlierlab.sim.scenario.RetrySpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The routing keys in file form, written only where they differ from the lab model's routing, so that a scenario
+ * without them is written exactly as before and {@link RoutingReader} reads the output back.
+ */
+final class RoutingWriter {
+    private RoutingWriter() {
+    }
+
+    static void put(Scenario s, Map<String, Object> cluster, Map<String, Object> traffic) {
+        RoutingSpec r = s.routing();
+        RoutingSpec none = RoutingSpec.NONE;
+        if (r.lbPolicy() != none.lbPolicy()) {
+            cluster.put("lb_policy", r.lbPolicy().scenarioName());
+        }
+        if (r.choiceCount() != none.choiceCount()) {
+            cluster.put("choice_count", (long) r.choiceCount());
+        }
+        if (r.activeRequestBias() != none.activeRequestBias()) {
+            cluster.put("active_request_bias", r.activeRequestBias());
+        }
+        if (r.overprovisioningFactor() != none.overprovisioningFactor()) {
+            cluster.put("overprovisioning_factor", (long) r.overprovisioningFactor());
+        }
+        if (r.failTrafficOnPanic()) {
+            cluster.put("fail_traffic_on_panic", true);
+        }
+        List<String> hosts = s.cluster().hosts();
+        if (!r.priorities().isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            hosts.stream().filter(r.priorities()::containsKey).forEach(h -> m.put(h, (long) r.priorities().get(h)));
+            cluster.put("priorities", m);
+        }
+        if (!r.zones().isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            hosts.stream().filter(r.zones()::containsKey).forEach(h -> m.put(h, r.zones().get(h)));
+            cluster.put("zones", m);
+        }
+        if (r.localityFailover()) {
+            cluster.put("locality_failover", true);
+        }
+        if (!r.callerZones().isEmpty()) {
+            traffic.put("caller_zones", new ArrayList<>(r.callerZones()));
+        }
+        RetrySpec retry = r.retries();
+        if (RetrySpec.ISTIO_DEFAULT.equals(retry)) {
+            traffic.put("retries", "istio");
+        } else if (retry != null && retry.numRetries() == 0 && retry.retryOn().isEmpty()) {
+            traffic.put("retries", "none");
+        } else if (retry != null) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("retry_on", retry.retryOnText());
+            m.put("num_retries", (long) retry.numRetries());
+            if (!retry.retriableStatusCodes().isEmpty()) {
+                List<Object> codes = new ArrayList<>();
+                retry.retriableStatusCodes().forEach(c -> codes.add((long) c));
+                m.put("retriable_status_codes", codes);
+            }
+            m.put("previous_hosts", retry.previousHosts());
+            m.put("host_selection_retry_max_attempts", (long) retry.hostSelectionMaxAttempts());
+            traffic.put("retries", m);
+        }
+    }
+}

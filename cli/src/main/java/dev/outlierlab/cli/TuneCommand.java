@@ -82,10 +82,11 @@ public final class TuneCommand implements Callable<Integer> {
     Path from;
 
     @Option(names = "--from-log", paramLabel = "FILE",
-            description = {"An access log (the formats replay reads): gives the rate (lines over their time span), the",
-                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not, and the healthy",
-                "pool's base error rate, the noise of the suite's healthy hosts."})
-    Path fromLog;
+            description = {"An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
+                "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
+                "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
+                "suite's healthy hosts."})
+    List<Path> fromLogs;
 
     @Mixin
     LogFormatOptions logFormat;
@@ -159,12 +160,20 @@ public final class TuneCommand implements Callable<Integer> {
     static final double OUTAGE_SHARE = 0.5;
 
     private LogTraffic logTraffic() {
-        if (fromLog.toString().equals(InputFiles.STDIN) && from != null && from.toString().equals(InputFiles.STDIN)) {
-            throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+        String fromLog = String.join(", ", fromLogs.stream().map(Path::toString).toList());
+        List<LogInput> inputs = new ArrayList<>();
+        boolean stdin = from != null && from.toString().equals(InputFiles.STDIN);
+        for (Path log : fromLogs) {
+            if (log.toString().equals(InputFiles.STDIN) && stdin) {
+                throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+            }
+            stdin |= log.toString().equals(InputFiles.STDIN);
+            inputs.add(LogInput.of(log.toString(), System.in));
         }
-        List<LogInput> inputs = List.of(LogInput.of(fromLog.toString(), System.in));
         LogFormat fmt = logFormat.resolve(inputs);
-        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null, false, null,
+        // one proxy per file, as replay reads them: each file's proxy is one caller
+        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null,
+                inputs.size() > 1 && logFormat.instanceField == null, null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         dev.outlierlab.accesslog.LogTraffic log;
         try {
@@ -262,10 +271,10 @@ public final class TuneCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         refuseFlinkFor(current.target());
-        LogTraffic log = fromLog == null ? null : logTraffic();
+        LogTraffic log = fromLogs == null ? null : logTraffic();
         if (log != null && log.rps() == 0 && input.rps() == null && current.rps() == null) {
-            throw new InputException("--from-log " + fromLog + ": " + log.said().substring(log.said().indexOf(": ") + 2)
-                    + "; give the cluster's rate with --rps");
+            throw new InputException("--from-log " + String.join(", ", fromLogs.stream().map(Path::toString).toList())
+                    + ": " + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
         }
         TuneRequest req = TuneService.request(new TuneService.Given(current, input.hosts(), input.rps(),
                 input.clients(), given == null ? null : given.clients(), input.envoyVersion(), log == null ? null

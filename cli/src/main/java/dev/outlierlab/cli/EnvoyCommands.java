@@ -49,7 +49,7 @@ public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(Simulation.run(resolved.envoy().scenario(), RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        return Row.of(name(), Simulation.run(resolved.envoy().scenario(), RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 
     @Override

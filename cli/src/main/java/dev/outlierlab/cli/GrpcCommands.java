@@ -85,7 +85,7 @@ public final class GrpcCommands implements Profile, ProfileRunner, ComparisonCol
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(new GrpcProfile(resolved.grpc().config()).run(resolved.envoy().scenario(),
+        return Row.of(name(), new GrpcProfile(resolved.grpc().config()).run(resolved.envoy().scenario(),
                 RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 

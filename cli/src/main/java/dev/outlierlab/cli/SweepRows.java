@@ -29,14 +29,18 @@ public interface SweepRows {
 
     /** One run's figures in column order and its summary. */
     record Row(List<String> figures, ObjectNode summary) {
-        /** The row of a run that reduces to a {@link RunSummary}, in {@link #RUN_SUMMARY_COLUMNS}. */
-        public static Row of(RunResult result) {
+        /**
+         * The row of a run that reduces to a {@link RunSummary}, in {@link #RUN_SUMMARY_COLUMNS}, its summary naming
+         * the profile as the run's own JSON does.
+         */
+        public static Row of(String profile, RunResult result) {
             RunSummary s = result.summary();
+            ObjectNode summary = ResultJson.summaryTree(result);
+            summary.put("profile", profile);
             return new Row(List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
                     Long.toString(s.ejectionsOverflow()), Long.toString(s.ejectionsUnenforced()),
                     Integer.toString(s.maxEjectedAtOnce()), Numbers.two(s.failedPercent()),
-                    Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds())),
-                    ResultJson.summaryTree(result));
+                    Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds())), summary);
         }
     }
 

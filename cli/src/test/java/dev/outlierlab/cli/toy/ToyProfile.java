@@ -139,7 +139,7 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(simulate(resolved, RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        return Row.of(NAME, simulate(resolved, RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 
     /** The toy reads a cluster's consecutive_5xx only: one note per cluster that says so, with the number. */

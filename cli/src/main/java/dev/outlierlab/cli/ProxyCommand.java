@@ -286,7 +286,7 @@ public final class ProxyCommand implements Callable<Integer> {
     }
 
     private static String shortPrefix(String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+        return dev.outlierlab.config.Wording.shortPrefix(s);
     }
 
     /**

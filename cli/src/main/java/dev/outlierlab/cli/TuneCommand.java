@@ -82,10 +82,11 @@ public final class TuneCommand implements Callable<Integer> {
     Path from;
 
     @Option(names = "--from-log", paramLabel = "FILE",
-            description = {"An access log (the formats replay reads): gives the rate (lines over their time span), the",
-                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not, and the healthy",
-                "pool's base error rate, the noise of the suite's healthy hosts."})
-    Path fromLog;
+            description = {"An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
+                "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
+                "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
+                "suite's healthy hosts."})
+    List<Path> fromLogs;
 
     @Mixin
     LogFormatOptions logFormat;
@@ -146,17 +147,33 @@ public final class TuneCommand implements Callable<Integer> {
         return this;
     }
 
-    /** What an access log says of the traffic: requests per second over its span, hosts seen, proxy instances. */
+    /**
+     * What an access log says of the traffic: requests per second over its span (0 when it spans under
+     * {@link #MIN_SPAN_SECONDS}: then {@code said} says why and --rps is needed), hosts seen, proxy instances.
+     */
     record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {
     }
 
+    /** The shortest span of a log whose rate is taken. */
+    static final int MIN_SPAN_SECONDS = 5;
+    /** A healthy pool failing this share or more is an outage, not a base error rate. */
+    static final double OUTAGE_SHARE = 0.5;
+
     private LogTraffic logTraffic() {
-        if (fromLog.toString().equals(InputFiles.STDIN) && from != null && from.toString().equals(InputFiles.STDIN)) {
-            throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+        String fromLog = String.join(", ", fromLogs.stream().map(Path::toString).toList());
+        List<LogInput> inputs = new ArrayList<>();
+        boolean stdin = from != null && from.toString().equals(InputFiles.STDIN);
+        for (Path log : fromLogs) {
+            if (log.toString().equals(InputFiles.STDIN) && stdin) {
+                throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+            }
+            stdin |= log.toString().equals(InputFiles.STDIN);
+            inputs.add(LogInput.of(log.toString(), System.in));
         }
-        List<LogInput> inputs = List.of(LogInput.of(fromLog.toString(), System.in));
         LogFormat fmt = logFormat.resolve(inputs);
-        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null, false, null,
+        // one proxy per file, as replay reads them: each file's proxy is one caller
+        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null,
+                inputs.size() > 1 && logFormat.instanceField == null, null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         dev.outlierlab.accesslog.LogTraffic log;
         try {
@@ -184,12 +201,24 @@ public final class TuneCommand implements Callable<Integer> {
             throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
                     + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
         }
-        double seconds = Math.max(1.0, (last - first) / 1e9);
-        long perSecond = Math.max(1, Math.round(entries / seconds));
+        double span = (last - first) / 1e9;
+        double base = log.healthyErrorShare();
+        if (base >= OUTAGE_SHARE) {
+            throw new InputException(String.format(java.util.Locale.ROOT, "--from-log %s: every host fails %.1f %% of "
+                    + "its requests or more: an outage, not a base error rate; tune from a log of the cluster's usual "
+                    + "traffic", fromLog, base * 100));
+        }
+        double seconds = Math.max(1.0, span);
+        // a log spanning under a few seconds (10,000 lines with one timestamp) says nothing of a rate
+        long perSecond = span < MIN_SPAN_SECONDS ? 0 : Math.max(1, Math.round(entries / seconds));
         int hostsSeen = log.perHost().size();
         int callers = log.groups().size();
-        double base = log.healthyErrorShare();
         long ppm = Math.round(base * 1_000_000);
+        if (perSecond == 0) {
+            return new LogTraffic(0, hostsSeen, callers, ppm, String.format(java.util.Locale.ROOT, "from the log %s: "
+                    + "%,d requests over %.1f s, under the %d s a rate can be measured from", fromLog, entries,
+                    Math.max(0, span), MIN_SPAN_SECONDS));
+        }
         String said = String.format(java.util.Locale.ROOT, "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
                 + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
                 + "more than the pool", fromLog, entries, seconds, perSecond, hostsSeen, perSecond / Math.max(1, hostsSeen),
@@ -242,7 +271,11 @@ public final class TuneCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         refuseFlinkFor(current.target());
-        LogTraffic log = fromLog == null ? null : logTraffic();
+        LogTraffic log = fromLogs == null ? null : logTraffic();
+        if (log != null && log.rps() == 0 && input.rps() == null && current.rps() == null) {
+            throw new InputException("--from-log " + String.join(", ", fromLogs.stream().map(Path::toString).toList())
+                    + ": " + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
+        }
         TuneRequest req = TuneService.request(new TuneService.Given(current, input.hosts(), input.rps(),
                 input.clients(), given == null ? null : given.clients(), input.envoyVersion(), log == null ? null
                 : new TuneService.LogFacts(log.rps(), log.hosts(), log.clients(), log.baseErrorPpm(), log.said()),
@@ -251,8 +284,9 @@ public final class TuneCommand implements Callable<Integer> {
         List<SuiteScenario> scenarios = req.suite();
         EnvoyVersion version = req.envoyVersion();
         SuiteScenario explained = explain == null ? null : scenarios.stream().filter(s -> s.name().equals(explain))
-                .findFirst().orElseThrow(() -> new InputException("--explain: '" + explain + "' is not a scenario of the "
-                        + "suite; expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
+                .findFirst().orElseThrow(() -> new InputException("--explain: '"
+                        + dev.outlierlab.config.Wording.shortPrefix(explain) + "' is not a scenario of the suite; "
+                        + "expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
                         .toList())));
         long units = Tuner.plannedUnits(req);
         // the runs are independent and go to req.threads() threads at once

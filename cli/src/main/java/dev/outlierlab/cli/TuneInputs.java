@@ -11,9 +11,10 @@ import dev.outlierlab.tune.CurrentSettings;
  * ({@code --istio}) makes the target Istio, as {@code --from} with the same file does.
  *
  * @param current the settings the search starts from, with the scenario's hosts, rps and Envoy release
- * @param clients the scenario's callers ({@code traffic.clients}, after {@code --clients})
+ * @param clients the scenario's callers ({@code traffic.clients}, after {@code --clients}), or null when nothing
+ *                given says (a configuration file alone: the default scenario's one caller is not the user's)
  */
-record TuneInputs(CurrentSettings current, int clients) {
+record TuneInputs(CurrentSettings current, Integer clients) {
 
     /** The current settings that {@code input} describes (see {@link InputOptions#describesCluster()}). */
     static TuneInputs of(InputOptions input) {
@@ -21,8 +22,20 @@ record TuneInputs(CurrentSettings current, int clients) {
         TuneStart start = profiled.profile().facet(TuneStart.class).orElseThrow(() -> new InputException(source(input)
                 + ": a profile: " + profiled.name() + " scenario; tune searches the settings of "
                 + Profiles.namesWith(TuneStart.class)));
-        return new TuneInputs(start.current(profiled, source(input), input.clusterSource.istio != null),
-                profiled.envoy().scenario().traffic().clients());
+        CurrentSettings c = start.current(profiled, source(input), input.clusterSource.istio != null);
+        // the rate and callers only when the input gives them: a --istio or --envoy file alone says neither, and the
+        // built-in scenario's 600 rps and one caller are not the user's (the log's, or --rps and --clients, are)
+        boolean traffic = input.scenario.scenarioFile != null || input.scenario.example != null;
+        Long rps = traffic || gives(input, "traffic.rps") ? c.rps() : null;
+        Integer clients = traffic || gives(input, "traffic.clients")
+                ? profiled.envoy().scenario().traffic().clients() : null;
+        return new TuneInputs(new CurrentSettings(c.name(), c.source(), c.target(), c.config(),
+                c.panicThresholdPercent(), c.hosts(), rps, c.version(), c.profile(), c.healthChecks()), clients);
+    }
+
+    /** Whether an override (--set, --rps, --clients) sets {@code key}. */
+    private static boolean gives(InputOptions input, String key) {
+        return input.allSets().stream().anyMatch(set -> set.startsWith(key + "="));
     }
 
     /** What the settings were read from, for the report: the configuration file, the scenario, or the overrides. */

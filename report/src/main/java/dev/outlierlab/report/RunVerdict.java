@@ -146,7 +146,8 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
         long run = replayed ? -1 : ConsecutiveRun.longest(s);
         long threshold = s.outlierDetection().consecutive5xx();
         if (run >= 0 && run < threshold) {
-            why.add("the failures come at most " + run + " in a row, below consecutive_5xx " + threshold);
+            why.add("the failures come at most " + run + " in a row, below consecutive_5xx " + threshold
+                    + " (the faults spread them evenly; faults[0].pattern=random or bursts fails in runs)");
             if (fix == null && run >= 1) {
                 String because = "the longest run the faults make; it then ejects on " + run + " failure"
                         + (run == 1 ? "" : "s") + " in a row";

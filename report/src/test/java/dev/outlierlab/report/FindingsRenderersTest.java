@@ -100,6 +100,8 @@ class FindingsRenderersTest {
                 .contains("          numbers: hosts 6, max_ejection_percent 10, percent_if_one_ejected 16.67")
                 .contains("          fix:\n            trafficPolicy:\n              outlierDetection:\n"
                         + "                maxEjectionPercent: 17   # admits 1 of 6 hosts; 34 admits 2\n")
-                .endsWith("0 errors, 2 warnings, 1 note\n");
+                .contains("  note    istio-locality-failover (line 7)\n")
+                // the rule has outlierDetection: istiod's locality failover and its default retries are two notes
+                .endsWith("0 errors, 2 warnings, 3 notes\n");
     }
 }

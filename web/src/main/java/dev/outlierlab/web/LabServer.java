@@ -239,7 +239,8 @@ public final class LabServer implements AutoCloseable {
 
     /** {@code POST /api/tune}: the Tune view's search ({@link TuneApi}), one at a time, streamed like a long run. */
     private void handleTune(HttpExchange ex) throws IOException {
-        handleQueued(ex, tunes, TuneApi::tune);
+        // parsed before it is queued: a malformed request is a 400 at once, never a turn in the queue
+        handleQueued(ex, tunes, TuneApi::request, TuneApi::tune);
     }
 
     /**
@@ -249,15 +250,19 @@ public final class LabServer implements AutoCloseable {
      */
     private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
-        handleQueued(ex, runs, work);
+        handleQueued(ex, runs, body -> { }, work);
     }
 
-    /** A POST whose work is admitted by {@code queue} and streamed once it outlasts the heartbeat. */
-    private void handleQueued(HttpExchange ex, RunQueue queue,
+    /**
+     * A POST whose body passes {@code check} before it is queued, whose work is admitted by {@code queue} and
+     * streamed once it outlasts the heartbeat.
+     */
+    private void handleQueued(HttpExchange ex, RunQueue queue, java.util.function.Consumer<String> check,
             java.util.function.BiFunction<String, RunWatcher, byte[]> work) throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
+        check.accept(body);
         long start = System.nanoTime();
         StreamedAnswer answer = new StreamedAnswer(ex, start);
         byte[] result;

@@ -32,7 +32,7 @@ final class CaddyLogReplay {
     int noUpstreams;
     int retries;
     int lateForgets;
-    static final long TOLERANCE_NANOS = 20_000_000L;
+    private long previousSelection = Long.MIN_VALUE;
 
     private final CaddyPassiveConfig config;
     private final CaddyDetector detector;
@@ -121,13 +121,15 @@ final class CaddyLogReplay {
 
     /**
      * The lab's selection at {@code t}. When it differs from Caddy's ({@code caddyPick}, -1 for none) only because
-     * the lab returned an upstream less than the tolerance before, that upstream is taken as still out (counted in
+     * the lab returned an upstream since the previous selection, that upstream is taken as still out (counted in
      * {@code lateForgets}): Caddy forgets a failure in a goroutine woken by a timer, a little after fail_duration.
      */
     private int select(long t, int caddyPick) {
         detector.runDue(t);
         int pick = selection.select(detector);
-        if (pick >= 0 && pick != caddyPick && returnedJustNow(pick, t)) {
+        boolean lateForget = pick >= 0 && pick != caddyPick && returnedJustNow(pick, t);
+        previousSelection = t;
+        if (lateForget) {
             int late = pick;
             lateForgets++;
             pick = selection.select(new EjectionState() {
@@ -145,11 +147,12 @@ final class CaddyLogReplay {
         return pick;
     }
 
+    /** Whether the lab returned the upstream after the previous selection: within one request of Caddy's. */
     private boolean returnedJustNow(int host, long t) {
         for (int i = events.size() - 1; i >= 0; i--) {
             CaddyEvent e = events.get(i);
             if (e.endpoint() == host) {
-                return !e.eject() && t - e.timeNanos() <= TOLERANCE_NANOS;
+                return !e.eject() && e.timeNanos() > previousSelection;
             }
         }
         return false;

@@ -101,7 +101,8 @@ class HaproxyDifferentialTest {
                         List.of(server(BackendScript.always(503), "check inter 500 observe layer4 error-limit 2 "
                                 + "on-error mark-down"), ok), 2000, r -> assertThat(r.downs()).isZero()),
                 new Scenario("read timeouts are layer7 errors",
-                        List.of(server(BackendScript.slowUntil(1200, 500), l7 + "error-limit 2 on-error mark-down"),
+                        List.of(server(BackendScript.slowUntil(2500, 1500),
+                                "check inter 5000 observe layer7 error-limit 2 on-error mark-down"),
                                 ok), 3000, r -> assertThat(r.downs()).isPositive()),
                 new Scenario("half failing at random, error-limit 2 fail-check",
                         List.of(server(BackendScript.randomly(50, 500, 11), l7 + "error-limit 2"), ok), 3000,
@@ -149,7 +150,7 @@ class HaproxyDifferentialTest {
             int port = ScriptedBackend.freePort();
             StringBuilder cfg = new StringBuilder("global\n  log stdout format rfc5424 local0\n"
                     + "defaults\n  mode http\n  log global\n  option log-health-checks\n  timeout connect 1s\n"
-                    + "  timeout client 5s\n  timeout server 300ms\n  timeout check 300ms\n  retries 0\n"
+                    + "  timeout client 5s\n  timeout server 1s\n  timeout check 1s\n  retries 0\n"
                     + "frontend fe\n  bind 127.0.0.1:" + port + "\n  default_backend be\n  log-format "
                     + HaproxyLogReplay.LOG_FORMAT + "\nbackend be\n  balance roundrobin\n"
                     + "  option httpchk GET /health\n");
@@ -169,9 +170,11 @@ class HaproxyDifferentialTest {
                 });
             }
             replay.readLog(Files.readAllLines(dir.resolve("process.out")));
+            List<List<long[]>> answered = new ArrayList<>();
             for (int i = 0; i < backends.size(); i++) {
-                replay.addChecks(i, backends.get(i).checks());
+                answered.add(backends.get(i).checks());
             }
+            replay.addChecks(answered);
             replay.replay();
             return replay;
         }

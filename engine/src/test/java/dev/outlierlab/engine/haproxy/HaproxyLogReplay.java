@@ -25,10 +25,8 @@ final class HaproxyLogReplay {
     static final long TOLERANCE_NANOS = 20_000_000L;
     private static final Pattern LINE = Pattern.compile("^<\\d+>1 (\\S+) \\S+ haproxy \\d+ - - (.*)$");
     private static final Pattern TRAFFIC = Pattern.compile("^T (\\S+) (-?\\d+) (\\S\\S)");
-    private static final Pattern L4_CHECK = Pattern.compile(
-            "^Health check for server be/(\\S+) failed, reason: Layer4 (connection problem|timeout)");
     private static final Pattern ANY_CHECK = Pattern.compile(
-            "^Health check for server be/(\\S+) (succeeded|failed), reason: Layer7");
+            "^Health check for server be/(\\S+) (succeeded|failed), reason: Layer[47].*check duration: (\\d+)ms");
     private static final Pattern STATE = Pattern.compile("^Server be/(\\S+) is (DOWN|UP)");
 
     private record Step(long t, int kind, int server, int value) {
@@ -48,7 +46,7 @@ final class HaproxyLogReplay {
     private final List<Step> steps = new ArrayList<>();
     private final List<Change> real = new ArrayList<>();
     private final List<long[]> sent = new ArrayList<>();
-    /** Layer 7 checks HAProxy logged (those that changed the health): server and HAProxy's time. */
+    /** Active checks HAProxy logged (those that changed the health): server, HAProxy's time, 1 if passed. */
     private final List<long[]> loggedChecks = new ArrayList<>();
 
     HaproxyLogReplay(List<HaproxyServer> servers) {
@@ -69,11 +67,11 @@ final class HaproxyLogReplay {
             long t = at.toEpochSecond() * 1_000_000_000L + at.getNano();
             String msg = m.group(2);
             Matcher tr = TRAFFIC.matcher(msg);
-            Matcher l4 = L4_CHECK.matcher(msg);
             Matcher st = STATE.matcher(msg);
             Matcher any = ANY_CHECK.matcher(msg);
             if (any.find()) {
-                loggedChecks.add(new long[] {names.indexOf(any.group(1)), t});
+                loggedChecks.add(new long[] {names.indexOf(any.group(1)), t, any.group(2).equals("succeeded") ? 1 : 0,
+                        Long.parseLong(any.group(3)) * 1_000_000L});
             }
             if (tr.find()) {
                 if (tr.group(3).charAt(0) == 'C') {
@@ -93,8 +91,6 @@ final class HaproxyLogReplay {
                         : term.charAt(0) == 's' && term.charAt(1) == 'H' ? Outcome.TIMEOUT : status;
                 steps.add(new Step(t, 0, server, outcome));
                 sent.add(new long[] {t, server});
-            } else if (l4.find()) {
-                steps.add(new Step(t, 1, names.indexOf(l4.group(1)), 0));
             } else if (st.find()) {
                 real.add(new Change(t, names.indexOf(st.group(1)), st.group(2).equals("DOWN")));
             }
@@ -102,23 +98,30 @@ final class HaproxyLogReplay {
     }
 
     /**
-     * The checks a backend answered. A check HAProxy logged (it changed the health) takes HAProxy's time, the
-     * first logged one for the server within 200 ms after the backend answered; the others (passes at full health,
-     * which only clear the error count) keep the backend's time.
+     * The checks: every check HAProxy logged (it changed the health: its time and result are HAProxy's, whatever
+     * the backend answered, as a check may time out or fail to connect), and every check a backend answered that
+     * HAProxy did not log (a logged check of the server whose duration, as HAProxy logs it, spans the backend's
+     * answer is the same check): passes at full health, which only clear the error count, at the backend's time.
      */
-    void addChecks(int server, List<long[]> checks) {
+    void addChecks(List<List<long[]>> answeredByServer) {
         boolean[] used = new boolean[loggedChecks.size()];
-        for (long[] c : checks) {
-            long t = c[0];
-            for (int i = 0; i < loggedChecks.size(); i++) {
-                long[] l = loggedChecks.get(i);
-                if (!used[i] && l[0] == server && l[1] >= c[0] && l[1] - c[0] <= 200_000_000L) {
-                    used[i] = true;
-                    t = l[1];
-                    break;
+        for (int server = 0; server < answeredByServer.size(); server++) {
+            for (long[] c : answeredByServer.get(server)) {
+                boolean logged = false;
+                for (int i = 0; i < loggedChecks.size() && !logged; i++) {
+                    long[] l = loggedChecks.get(i);
+                    if (!used[i] && l[0] == server && c[0] >= l[1] - l[3] - 5_000_000L && c[0] <= l[1] + 1_000_000L) {
+                        used[i] = true;
+                        logged = true;
+                    }
+                }
+                if (!logged) {
+                    steps.add(new Step(c[0], 1, server, c[1] >= 200 && c[1] < 400 ? 1 : 0));
                 }
             }
-            steps.add(new Step(t, 1, server, c[1] >= 200 && c[1] < 400 ? 1 : 0));
+        }
+        for (long[] l : loggedChecks) {
+            steps.add(new Step(l[1], 1, (int) l[0], (int) l[2]));
         }
     }
 

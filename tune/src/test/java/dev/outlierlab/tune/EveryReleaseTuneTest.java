@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class EveryReleaseTuneTest {
     private static List<SuiteScenario> suite(HealthCheckSpec health) {
         return new DefaultSuite(4, 80, 1, 0, health).scenarios().stream()
-                .filter(s -> s.name().equals("one-host-partial") || s.name().equals("shared-outage")).toList();
+                .filter(s -> s.name().equals("one-host-partial")).toList();
     }
 
     @Test
@@ -27,7 +27,7 @@ class EveryReleaseTuneTest {
             EnvoyVersion v = new EnvoyVersion(1, minor);
             HealthCheckSpec health = minor % 2 == 0 ? new HealthCheckSpec(5_000_000_000L, 3, 2) : null;
             TuneRequest req = new TuneRequest("search", null, 4, 80, 1, Target.ENVOY, v,
-                    OutlierDetectionConfig.defaults(), 50, suite(health), 1, 1, 1, 0, 1, RunProfile.ENVOY, health,
+                    OutlierDetectionConfig.defaults(), 50, suite(health), 1, 1, 1, 0, 2, RunProfile.ENVOY, health,
                     List.of());
             TuneResult r = Tuner.tune(req, u -> { });
             String text = r.recommended().written().text();

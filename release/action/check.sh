@@ -34,7 +34,7 @@ fi
 tar -xzf "$archive" -C "$work"
 outlier_lab="$(echo "$work"/outlier-lab-*/bin/outlier-lab)"
 [ -x "$outlier_lab" ] || { echo "outlier-lab: $archive holds no bin/outlier-lab" >&2; exit 2; }
-"$outlier_lab" --version | head -1
+"$outlier_lab" --version
 
 read -r -a paths <<<"$(printf '%s' "$files" | tr '\n' ' ')"
 read -r -a extra <<<"${OUTLIER_LAB_ARGS:-}"

@@ -51,11 +51,18 @@ class ActionScriptIT {
 
     @Test
     void errorsAreTheLastStepsToFailOnAndAnUnreadableFileStopsAtOnce() throws IOException, InterruptedException {
-        Shell.Result errors = action("docs/examples/check-dir\ndocs/examples/search-cluster.yaml", "");
+        // the example cluster with every detector's enforcement at 0: an error (no-detector-enforced)
+        Path neverEjects = folder.resolve("never-ejects.yaml");
+        Files.writeString(neverEjects, Files.readString(ReleaseFiles.REPO.resolve("docs/examples/search-cluster.yaml"))
+                .replace("  consecutive_5xx: 5\n", "  consecutive_5xx: 5\n  enforcing_consecutive_5xx: 0\n"
+                        + "  enforcing_success_rate: 0\n  enforcing_consecutive_gateway_failure: 0\n"
+                        + "  enforcing_failure_percentage: 0\n"));
+        Shell.Result errors = action(neverEjects + "\ndocs/examples/search-cluster.yaml", "");
         assertThat(errors.exit()).as("the upload still runs: %s", errors.describe()).isZero();
+        assertThat(errors.out()).contains("error   no-detector-enforced (line 22)");
         assertThat(Files.readAllLines(folder.resolve("output"))).contains("status=1");
         assertThat(folder.resolve("findings.sarif")).content().contains("\"level\" : \"error\"",
-                "docs/examples/check-dir/", "docs/examples/search-cluster.yaml");
+                "\"ruleId\" : \"no-detector-enforced\"", "docs/examples/search-cluster.yaml");
 
         Shell.Result missing = action("no-such-config.yaml", "");
         assertThat(missing.exit()).isEqualTo(2);

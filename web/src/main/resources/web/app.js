@@ -11,6 +11,7 @@ import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
 import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
+import { initIstio } from './istio.js';
 import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
 
@@ -48,6 +49,7 @@ async function main() {
   buildExamples();
   buildControls();
   initGateway(lab.settings, { writeHash: replaceHash });
+  initIstio({ apply: applyIstio, showError });
   wireActions();
   new ResizeObserver(() => resizeCharts()).observe($('charts'));
   window.addEventListener('hashchange', () => loadFromHash());
@@ -247,6 +249,7 @@ function render(result, t, seq) {
   lab.visible = lab.tracing ? Math.min(Math.max(lab.visible, 1), n) : n;
   if (n === 0) lab.tracing = false;
   renderMetrics($('metrics'), result);
+  showPattern(result);
   if ($('compare-on').checked) compareProfiles(runnable(), seq, () => lab.seq);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
   showHinges(result.hinges ?? []);
@@ -282,6 +285,30 @@ function render(result, t, seq) {
       });
     }, 0);
   });
+}
+
+/** The footer says how the scenario's failures are spread, as the run read it. */
+function showPattern(result) {
+  const f = result.scenario.faults?.[0];
+  const how = { even: 'spread evenly', random: 'at random', bursts: 'in bursts' };
+  $('foot-pattern').textContent = !f ? 'there is no fault'
+    : `the fault's failures come ${how[f.pattern ?? 'even'] ?? f.pattern} (the Fault controls' pattern)`;
+}
+
+/**
+ * The Istio mode's settings into the scenario: istiod's outlier_detection as it is (the fields it does not set
+ * stay Envoy's defaults), the panic threshold from minHealthPercent and the pods, then a run.
+ */
+function applyIstio(outlierDetection, panicThreshold, hosts) {
+  if (profile() !== 'envoy') setProfile('envoy', false);
+  lab.changeAt = performance.now();
+  lab.edits++;
+  lab.draft.outlier_detection = clone(outlierDetection);
+  lab.draft.cluster.panic_threshold = panicThreshold;
+  if (Number.isInteger(hosts) && hosts >= 1) lab.draft.cluster.hosts = hosts;
+  lab.tracing = false;
+  showDraft();
+  schedule(true);
 }
 
 function showHinges(lines) {
@@ -510,7 +537,7 @@ async function loadFile(ev) {
   schedule(true);
 }
 
-// One button per named example (GET /api/settings lists them with their scenarios): the seeds' stories.
+// One button per named example (GET /api/settings lists them with their scenarios): stories where ejection hurts.
 function buildExamples() {
   const list = $('example-list');
   for (const ex of lab.settings.examples || []) {

@@ -89,7 +89,7 @@ export function story(result) {
     lines.push(`Nothing was detected. ${whyNoSuccessRate(result)}`);
   } else if (s.ejections_enforced === 0 && firstOverflow && s.ejections_overflow === s.ejections_detected) {
     const c = firstOverflow.cap;
-    lines.push(`The cap refused all ${count(s.ejections_overflow)} detections: ejecting one of ${hosts} hosts would put `
+    lines.push(`The cap refused all ${count(s.ejections_overflow)} ${s.ejections_overflow === 1 ? "detection" : "detections"}: ejecting one of ${hosts} hosts would put `
       + `${percent(c.percent_if_ejected)} % of the cluster out, above max_ejection_percent ${c.max_ejection_percent} %.`);
   } else if (firstEject) {
     lines.push(`${count(s.ejections_enforced)} ejection${s.ejections_enforced === 1 ? '' : 's'}; the first: ${firstEject.explanation}.`);

@@ -1,7 +1,7 @@
-// The scenario as the page edits it: the seed's nine comparisons as changes from the defaults, and the
+// The scenario as the page edits it: nine controlled comparisons as changes from the defaults, and the
 // small path and diff helpers the controls, presets and the URL use.
 
-// The seed's nine controlled comparisons, each a change from the defaults.
+// Nine controlled comparisons, each a change from the defaults.
 export const PRESETS = [
   { id: 'defaults', label: 'Defaults', hint: 'Six hosts, one failing 33 % of requests from 30 s to 240 s, Envoy\'s defaults: the 10 % cap refuses every ejection.', patch: {} },
   { id: 'cap-34', label: 'Cap 34 %', hint: 'max_ejection_percent 34: one host of six (16.7 %) now fits under the cap.', patch: { outlier_detection: { max_ejection_percent: 34 } } },

@@ -1,5 +1,5 @@
 // The Tune view: runs POST /api/tune (or reads the JSON of `outlier-lab tune --format json`) and shows the front
-// of benefit against harm as a scatter plot in SVG. Each point links to the lab with that setting on the seed's
+// of benefit against harm as a scatter plot in SVG. Each point links to the lab with that setting on the default
 // case (the lab reads #scenario=JSON from its URL).
 
 const $ = (id) => document.getElementById(id);

@@ -123,7 +123,7 @@ public final class BadLines {
      * A counter that stops the reading past {@code maxBadLines} bad lines and, with {@code stopWhenMostlyBad} (a
      * limit given as a share of the lines), once most of {@value #MOSTLY_BAD_MIN_LINES} lines or more are bad.
      */
-    static BadLines limitedTo(long maxBadLines, boolean stopWhenMostlyBad) {
+    public static BadLines limitedTo(long maxBadLines, boolean stopWhenMostlyBad) {
         BadLines bad = new BadLines();
         bad.stopAfter(maxBadLines);
         if (stopWhenMostlyBad) {

@@ -49,6 +49,17 @@ public final class LogReplay {
     }
 
     /**
+     * The results by proxy instance, then cluster, in name order: the same logs give the same order whichever
+     * proxy's first line came first.
+     */
+    public static List<GroupResult> inStableOrder(List<GroupResult> results) {
+        List<GroupResult> sorted = new ArrayList<>(results);
+        sorted.sort(java.util.Comparator.comparing((GroupResult g) -> g.group().instance())
+                .thenComparing(g -> g.group().cluster()));
+        return sorted;
+    }
+
+    /**
      * Replays every group of {@code scan} (its spooled outcomes) with the scenario {@code scenarios} gives it.
      * A scan can be replayed several times (with different settings, for a comparison).
      * A group's host that the scenario does not have cannot occur: the scan counted such lines as bad.

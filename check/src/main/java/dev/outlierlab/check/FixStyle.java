@@ -1,5 +1,6 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.config.istio.IstioFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,18 +83,29 @@ public enum FixStyle {
         }
     }
 
+    /**
+     * A fix said in one line of a dialect, and the Envoy fields the dialect cannot set (for a patch).
+     *
+     * @param line   the alternatives in the dialect's field paths, joined with "or"
+     * @param cannot the changes no field of the dialect can make, in order; empty when every one can be made
+     */
+    public record Phrase(String line, List<Change> cannot) {
+        public Phrase {
+            cannot = List.copyOf(cannot);
+        }
+    }
+
+    /** The count whose value above 0 makes a translator enforce the detector by itself. */
+    private static final Map<String, String> ENFORCED_BY = Map.of(
+            "outlier_detection.enforcing_consecutive_5xx", "outlier_detection.consecutive_5xx",
+            "outlier_detection.enforcing_consecutive_gateway_failure", "outlier_detection.consecutive_gateway_failure",
+            "outlier_detection.enforcing_consecutive_local_origin_failure",
+            "outlier_detection.consecutive_local_origin_failure",
+            "outlier_detection.enforcing_failure_percentage", "outlier_detection.failure_percentage_threshold");
+
     /** Istio's names for the Envoy fields a DestinationRule can set. */
     private static final class Istio {
-        static final Map<String, String> NAMES = Map.of(
-                "outlier_detection.consecutive_5xx", "consecutive5xxErrors",
-                "outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors",
-                "outlier_detection.enforcing_consecutive_gateway_failure", "",
-                "outlier_detection.interval", "interval",
-                "outlier_detection.base_ejection_time", "baseEjectionTime",
-                "outlier_detection.max_ejection_percent", "maxEjectionPercent",
-                "outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors",
-                "outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures",
-                "common_lb_config.healthy_panic_threshold", "minHealthPercent");
+        static final Map<String, String> NAMES = IstioFields.BY_ENVOY_PATH;
     }
 
     private final String block;
@@ -124,6 +136,90 @@ public enum FixStyle {
             case ENVOY_GATEWAY -> "Envoy Gateway";
             case KUMA -> "Kuma";
         };
+    }
+
+    /**
+     * The alternatives of a fix in this dialect's own field paths ({@code trafficPolicy.outlierDetection.maxEjectionPercent
+     * 13}); a field the dialect sets by itself with a threshold (Istio's enforcement) is said as that threshold at
+     * its {@code current} value; a field no field of the dialect can set is named with why, and returned for a
+     * patch. For Envoy's own files, the Envoy field names.
+     *
+     * @param current Envoy path -> the value in effect, for the thresholds that imply an enforcement
+     */
+    public Phrase phrase(List<List<Change>> alternatives, Map<String, Object> current) {
+        List<String> said = new ArrayList<>();
+        List<Change> cannot = new ArrayList<>();
+        boolean oneExpressible = false;
+        for (List<Change> alternative : alternatives) {
+            List<String> parts = new ArrayList<>();
+            int before = cannot.size();
+            for (Change c : alternative) {
+                String field = c.envoyPath().substring(c.envoyPath().indexOf('.') + 1);
+                if (block == null) {
+                    parts.add(field + " " + c.value() + paren(c.comment()));
+                    continue;
+                }
+                String name = names.get(c.envoyPath());
+                String companion = ENFORCED_BY.get(c.envoyPath());
+                if (name != null && name.isEmpty() && companion != null && names.get(companion) != null
+                        && !names.get(companion).isEmpty() && current.get(companion) != null) {
+                    Object threshold = current.get(companion);
+                    parts.add(path(names.get(companion)) + " " + threshold + " (above 0, so " + translatedBy()
+                            + " enforces it: " + c.value() + ")");
+                } else if (name == null || name.isEmpty()) {
+                    parts.add(field + " " + c.value() + ", which " + cannotSay(field));
+                    cannot.add(c);
+                } else {
+                    parts.add(path(name) + " " + valueOf(name, c.value()) + paren(c.comment()));
+                }
+            }
+            said.add(String.join(" and ", parts));
+            oneExpressible |= cannot.size() == before;
+        }
+        // a patch only when no alternative can be written in the dialect's own fields
+        return new Phrase(String.join(", or ", said), oneExpressible ? List.of() : cannot);
+    }
+
+    /** Why this dialect cannot set an Envoy field, as the end of a sentence. */
+    private String cannotSay(String field) {
+        if ((this == ISTIO || this == FLAGGER) && field.equals("enforcing_success_rate")) {
+            return "no DestinationRule field sets (istiod always writes 0)";
+        }
+        String what = switch (this) {
+            case ISTIO, KGATEWAY -> "DestinationRule";
+            case FLAGGER -> "Canary";
+            case ADMIRAL -> "Admiral OutlierDetection";
+            case ENVOY_GATEWAY -> "BackendTrafficPolicy";
+            case KGATEWAY_POLICY -> "BackendConfigPolicy";
+            case KUMA -> "MeshCircuitBreaker";
+            case ENVOY, GATEWAY -> "configuration";
+        };
+        return "no " + what + " field sets" + (this == KGATEWAY ? " that kgateway reads" : "");
+    }
+
+    /** Whether fixes this dialect cannot express can be made with an Istio EnvoyFilter. */
+    public boolean patchedByEnvoyFilter() {
+        return this == ISTIO || this == FLAGGER;
+    }
+
+    private String path(String name) {
+        String bare = name.contains("=") ? name.substring(0, name.indexOf('='))
+                : name.endsWith("/1000") ? name.substring(0, name.length() - "/1000".length()) : name;
+        return bare.startsWith("^") ? parent(block) + bare.substring(1) : block + "." + bare;
+    }
+
+    private static Object valueOf(String name, Object value) {
+        if (name.contains("=")) {
+            return name.substring(name.indexOf('=') + 1);
+        }
+        if (name.endsWith("/1000") && value instanceof Number n) {
+            return FindingSink.fmt(n.longValue() / 1000.0);
+        }
+        return value;
+    }
+
+    private static String paren(String comment) {
+        return comment == null ? "" : " (" + comment + ")";
     }
 
     /** The snippet, or null when nothing in it can be expressed in this dialect. */

@@ -11,6 +11,7 @@ import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,7 +149,13 @@ public final class CheckCommand implements Callable<Integer> {
         }
         CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory,
                 DestinationRuleController.parse(controller, "--controller"));
-        return profile == null ? envoy : GrpcCheckInputs.asGrpcClient(envoy, impl);
+        return profile == null ? envoy : Profiles.facet(profile, CheckAsClient.class, this::unknownProfile)
+                .asClient(envoy, grpcImplementation);
+    }
+
+    private InputException unknownProfile(String names) {
+        return new InputException("--profile: \"" + profile + "\" is not allowed; expected " + names + " (Envoy's rules"
+                + " are the default)");
     }
 
     /** Output formats of {@code check}. */
@@ -166,9 +173,8 @@ public final class CheckCommand implements Callable<Integer> {
         if (rps != null && rps < 1) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 or more");
         }
-        if (profile != null && !profile.equals("grpc")) {
-            throw new InputException("--profile: \"" + profile + "\" is not allowed; expected grpc (Envoy's rules are"
-                    + " the default)");
+        if (profile != null) {
+            Profiles.facet(profile, CheckAsClient.class, this::unknownProfile);
         }
         GrpcCheckInputs.implementation(grpcImplementation); // a bad name is the run's one message, before any file
         DestinationRuleController.parse(controller, "--controller");

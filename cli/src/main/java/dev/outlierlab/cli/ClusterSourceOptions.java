@@ -1,9 +1,13 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
+import dev.outlierlab.config.istio.IstioConfig;
+import dev.outlierlab.config.istio.IstioOverrides;
+import dev.outlierlab.config.istio.IstioPolicy;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
@@ -52,6 +56,16 @@ public final class ClusterSourceOptions {
     String envoyClusterName;
 
     /**
+     * For a log's replay: the hosts come from the log when the configuration does not list them (a DestinationRule
+     * never does; an EDS cluster does not), {@code --hosts} then being an upper bound, and {@code --cluster} may
+     * name the log's Envoy cluster ({@code outbound|PORT|SUBSET|FQDN}) to choose the rule and subset istiod applies.
+     */
+    boolean forLog;
+
+    /** How reports say fixes for the input {@link #apply} read: the DestinationRule's fields, or Envoy's. */
+    FixAdvice advice = FixAdvice.ENVOY;
+
+    /**
      * Whether a configuration file or one of its choosers was given ({@code --hosts} alone is a scenario key for the
      * commands that take {@link InputOptions}).
      */
@@ -77,8 +91,10 @@ public final class ClusterSourceOptions {
      * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
      * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
      */
-    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets, boolean hostsInSets) {
-        ScenarioReader.Loaded configured = apply(loaded, hostsInSets);
+    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> given, boolean hostsInSets) {
+        IstioOverrides istioSets = istio == null ? IstioOverrides.NONE : IstioOverrides.split(given);
+        java.util.List<String> sets = istio == null ? given : istioSets.others();
+        ScenarioReader.Loaded configured = apply(loaded, hostsInSets, istioSets);
         if (configured == loaded || sets.isEmpty()) {
             return configured;
         }
@@ -100,15 +116,48 @@ public final class ClusterSourceOptions {
         dev.outlierlab.sim.scenario.Scenario reread = ScenarioReader.read(asRun, source, sets).scenario();
         // what the configuration set that the lab reads past is said as the configuration's reader said it
         return new ScenarioReader.Loaded(reread.withRouting(reread.routing().withNotModelled(
-                configured.scenario().routing().notModelled())), true);
+                configured.scenario().routing().notModelled())), configured.hostsGiven());
     }
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
     public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded) {
-        return apply(loaded, false);
+        return apply(loaded, false, IstioOverrides.NONE);
     }
 
-    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets) {
+    /**
+     * {@code --cluster} when it names an Envoy cluster as Istio does ({@code outbound|9080||reviews.default.svc.
+     * cluster.local}) rather than a DestinationRule; null otherwise.
+     */
+    String envoyClusterName() {
+        if (istio == null || cluster == null || !cluster.contains("|")) {
+            return null;
+        }
+        if (subset != null || port != null) {
+            throw new InputException("--cluster " + cluster + " names the Envoy cluster, its port and subset already; "
+                    + "--subset and --port are for a --cluster that names the DestinationRule");
+        }
+        return cluster;
+    }
+
+    /** The cluster whose lines of the log to replay: {@code --cluster} unless it names a DestinationRule. */
+    String logCluster() {
+        return istio != null ? envoyClusterName() : cluster;
+    }
+
+    /** With {@link #forLog}: the most hosts a log's cluster may have ({@code --hosts}), or null. */
+    Integer hostBound() {
+        return hosts;
+    }
+
+    /**
+     * The overrides the scenario reads: without {@code --istio} all of them; with it, those that do not name a
+     * DestinationRule field ({@link IstioOverrides}), which {@link #apply} sets in the rule instead.
+     */
+    java.util.List<String> scenarioSets(java.util.List<String> sets) {
+        return istio == null ? sets : IstioOverrides.split(sets).others();
+    }
+
+    private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets, IstioOverrides istioSets) {
         if (envoy != null && envoy.toString().isEmpty()) {
             throw new InputException("--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
                     + " --envoy cluster.yaml");
@@ -137,15 +186,23 @@ public final class ClusterSourceOptions {
             dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
                     envoy.toString()).cluster(cluster);
             envoyClusterName = chosen.name();
+            if (forLog && chosen.hosts().isEmpty()) {
+                return new ScenarioReader.Loaded(chosen.toScenario(base, hosts == null ? 1 : hosts), false);
+            }
             s = chosen.toScenario(base, hosts);
         } else {
-            if (hosts == null) {
+            if (hosts == null && !forLog) {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
-            s = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
-                    DestinationRuleController.parse(controller, "--controller"))
-                    .select(cluster, subset, port).toScenario(base, hosts);
+            IstioConfig rules = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
+                    DestinationRuleController.parse(controller, "--controller"), istioSets);
+            IstioPolicy policy = envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
+            advice = FixAdvice.of(policy, rules.controller());
+            if (forLog) {
+                return new ScenarioReader.Loaded(policy.toScenario(base, hosts == null ? 1 : hosts), false);
+            }
+            s = policy.toScenario(base, hosts);
         }
         return new ScenarioReader.Loaded(s, true);
     }

@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.eventlog.EventLogComparison;
 import dev.outlierlab.report.eventlog.EventLogReader;
 import java.io.InputStream;
@@ -24,10 +25,6 @@ public final class EventLogOptions {
             description = {"Envoy's outlier event log (event_log_path) of the proxy that wrote the log:",
                 "which of its ejections and returns the lab reproduces, misses, or adds."})
     String file;
-
-    /** What was read and what each detector's comparison found (null entries for none). */
-    public record Compared(EventLogReader.EventLog log, List<String> clusters, List<EventLogComparison.Result> results) {
-    }
 
     /** Whether an event log was given. */
     public boolean isUsed() {
@@ -64,7 +61,7 @@ public final class EventLogOptions {
      * @param logCluster        {@code --cluster}, or null
      * @param envoyClusterName  the cluster taken from {@code --envoy}, or null
      */
-    public Compared compare(EventLogReader.EventLog log, List<LogReplay.GroupResult> results, long originEpochNanos,
+    public ComparedEventLog compare(EventLogReader.EventLog log, List<LogReplay.GroupResult> results, long originEpochNanos,
                             String logCluster, String envoyClusterName) {
         Set<String> instances = new LinkedHashSet<>();
         results.forEach(g -> instances.add(g.group().instance()));
@@ -83,7 +80,7 @@ public final class EventLogOptions {
             out.add(EventLogComparison.compare(cluster, log.of(cluster), g.result().run().events(), originEpochNanos,
                     g.scenario().durationNanos(), g.scenario().outlierDetection().intervalNanos()));
         }
-        return new Compared(log, clusters, out);
+        return new ComparedEventLog(log, clusters, out);
     }
 
     private String clusterOf(LogReplay.GroupResult g, EventLogReader.EventLog log, String logCluster,

@@ -1,10 +1,8 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.envoy.EnvoyClusterWriter;
-import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -70,22 +68,11 @@ public final class ExportCommand implements Callable<Integer> {
         } catch (InputException e) {
             throw oldSpelling(e);
         }
-        if (profiled.isGrpc()) {
-            throw new InputException("export: gRPC's settings (a profile: grpc scenario, --service-config or "
-                    + "--grpc-implementation) are not an Envoy cluster or an Envoy scenario; run them with run");
-        }
-        String text;
-        if (profiled.isGateway()) {
-            if (to == Format.envoy) {
-                throw new InputException("--to envoy: a profile: gateway scenario has no Envoy cluster; use --to scenario"
-                        + " to write the gateway scenario with every default filled in");
-            }
-            text = ResultJson.write(ResultJson.mapper().valueToTree(GatewayScenarioWriter.toMap(profiled.gateway())));
-        } else if (to == Format.envoy) {
-            text = EnvoyClusterWriter.toYaml(profiled.envoy().scenario());
-        } else {
-            text = ResultJson.write(ResultJson.mapper().valueToTree(ScenarioWriter.toMap(profiled.envoy().scenario())));
-        }
+        ScenarioExport export = profiled.profile().facet(ScenarioExport.class).orElseThrow(() -> new InputException(
+                "export: profile " + profiled.name() + " has no export; export takes "
+                        + Profiles.namesWith(ScenarioExport.class)));
+        String text = to == Format.envoy ? export.envoyCluster(profiled)
+                : ResultJson.write(ResultJson.mapper().valueToTree(export.scenario(profiled)));
         output.emit(spec, text.endsWith("\n") ? text : text + "\n");
         return 0;
     }

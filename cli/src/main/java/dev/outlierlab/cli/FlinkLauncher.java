@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -20,9 +21,15 @@ import picocli.CommandLine.Model.CommandSpec;
  * the directory {@code OUTLIER_LAB_FLINK_DIR} names), where Flink's local MiniCluster runs the job. The command
  * itself never loads a Flink class, so its jar, its class-data archive and its start stay as they are; the
  * child's output and exit status are the command's. {@code OUTLIER_LAB_FLINK_JAVA_OPTS} adds JVM options.
+ *
+ * <p>The child never outlives the command: a shutdown hook ends it when this JVM ends for any reason it can see
+ * (normal end, Ctrl-C, SIGTERM: a CI job's timeout), first asking (SIGTERM) and after {@value #GRACE_SECONDS} s
+ * forcibly; and the child ends itself when it sees this JVM gone (a SIGKILL, which runs no hook).
  */
 final class FlinkLauncher {
-    static final String MAIN = "dev.outlierlab.flink.FlinkMain";
+    static final String MAIN = "dev.outlierlab.flink.LocalJob";
+    /** How long the child may take to end when asked, before it is killed. */
+    static final int GRACE_SECONDS = 5;
 
     private FlinkLauncher() {
     }
@@ -51,20 +58,48 @@ final class FlinkLauncher {
         command.addAll(spec.root().commandLine().getParseResult().originalArgs());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Process child;
         try {
-            Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+            child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (IOException e) {
+            throw new InputException("--engine flink: cannot start " + command.get(0) + " (" + e.getMessage() + ")");
+        }
+        Thread stopping = new Thread(() -> stop(child), "flink-job-stop");
+        Runtime.getRuntime().addShutdownHook(stopping);
+        try {
             Thread errors = copying(child.getErrorStream(), err);
             Thread output = copying(child.getInputStream(), out);
             int status = child.waitFor();
             output.join();
             errors.join();
             return status;
-        } catch (IOException e) {
-            throw new InputException("--engine flink: cannot start " + command.get(0) + " (" + e.getMessage() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InputException("--engine flink: interrupted while the job ran");
+        } finally {
+            stop(child);
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopping);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: it stops the child
+            }
         }
+    }
+
+    /** Ends the child JVM if it still runs: asked first, then killed after {@value #GRACE_SECONDS} s. */
+    static void stop(Process child) {
+        if (!child.isAlive()) {
+            return;
+        }
+        child.destroy();
+        try {
+            if (child.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        child.destroyForcibly();
     }
 
     /** Where the job jar is: {@code OUTLIER_LAB_FLINK_DIR}, else {@code flink/target} of this checkout. */

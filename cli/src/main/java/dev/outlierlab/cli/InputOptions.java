@@ -2,7 +2,10 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
+import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Capability;
+import dev.outlierlab.engine.profile.Profiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +91,7 @@ public final class InputOptions {
 
     /** The scenario of either profile with every override, before a configuration file's cluster applies. */
     ScenarioReader.Profiled loadProfiled() {
-        return scenario.source().loadProfiled(allSets());
+        return scenario.source().loadProfiled(clusterSource.scenarioSets(allSets()));
     }
 
     /** The Envoy scenario with the configuration file's cluster (if any) and the overrides applied over it. */
@@ -111,17 +114,20 @@ public final class InputOptions {
      * settings given) the settings it runs with.
      */
     ScenarioReader.Profiled resolve(List<String> sets) {
-        ScenarioReader.Profiled profiled = scenario.source().loadProfiled(sets);
-        if (profiled.isGateway()) {
+        ScenarioReader.Profiled profiled = scenario.source().loadProfiled(clusterSource.scenarioSets(sets));
+        if (!profiled.profile().capabilities().contains(Capability.CLUSTER_FROM_CONFIG)) {
             if (clusterSource.isUsed() || givesGrpcSettings()) {
-                throw new InputException("--envoy, --istio, --service-config and --grpc-implementation take profile: "
-                        + "envoy or profile: grpc scenarios; this scenario's profile is gateway");
+                throw new InputException("--envoy, --istio, --service-config and --grpc-implementation take "
+                        + Profiles.orList(Profiles.all().stream().filter(p -> p.can(Capability.CLUSTER_FROM_CONFIG))
+                                .map(p -> "profile: " + p.name()).toList())
+                        + " scenarios; this scenario's profile is " + profiled.name());
             }
             return profiled;
         }
         ScenarioReader.Loaded loaded = applyCluster(profiled, sets);
-        GrpcSettings grpc = profiled.isGrpc() || givesGrpcSettings() ? grpcSettings(profiled, loaded) : null;
-        return new ScenarioReader.Profiled(loaded, null, grpc);
+        GrpcSettings grpc = profiled.grpc() != null || givesGrpcSettings() ? grpcSettings(profiled, loaded) : null;
+        return grpc == null ? profiled.withEnvoy(loaded)
+                : new ScenarioReader.Profiled(Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, grpc);
     }
 
     /** {@link #resolve} with this input's own overrides. */

@@ -47,6 +47,22 @@ public final class LogReadOptions {
         throw notAllowed();
     }
 
+    /**
+     * The percentage given to --max-bad-lines, or NaN for a count: a read of {@code n} lines allows
+     * {@code floor(percent / 100 * n)} bad lines, as {@link #checkBadLines} counts them.
+     */
+    double badLinePercent() {
+        String m = maxBadLines.strip();
+        if (!m.endsWith("%")) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(m.substring(0, m.length() - 1));
+        } catch (NumberFormatException e) {
+            throw notAllowed();
+        }
+    }
+
     /** Whether --max-bad-lines is a percentage (then a log that is mostly bad lines stops the reading early). */
     boolean isPercentage() {
         return maxBadLines.strip().endsWith("%");
@@ -57,9 +73,7 @@ public final class LogReadOptions {
         long limit;
         String m = maxBadLines.strip();
         try {
-            limit = m.endsWith("%")
-                    ? (long) Math.floor(Double.parseDouble(m.substring(0, m.length() - 1)) / 100.0 * lines.lines())
-                    : Long.parseLong(m);
+            limit = m.endsWith("%") ? (long) Math.floor(percent(m) / 100.0 * lines.lines()) : Long.parseLong(m);
         } catch (NumberFormatException e) {
             throw notAllowed();
         }
@@ -77,9 +91,22 @@ public final class LogReadOptions {
         }
     }
 
+    /** The percentage of {@code 12.5%}: digits with an optional fraction, 0 to 100 (no NaN, no exponent). */
+    private double percent(String m) {
+        String digits = m.substring(0, m.length() - 1).strip();
+        if (!digits.matches("\\d{1,3}(\\.\\d{1,6})?")) {
+            throw notAllowed();
+        }
+        double p = Double.parseDouble(digits);
+        if (p > 100) {
+            throw notAllowed();
+        }
+        return p;
+    }
+
     private InputException notAllowed() {
         return new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
-                + "(e.g. 100) or a percentage of the lines (e.g. 1%)");
+                + "(e.g. 100) or a percentage of the lines from 0% to 100% (e.g. 1%)");
     }
 
     /** A duration option's value in nanoseconds, or one message naming the option. */
@@ -87,11 +114,12 @@ public final class LogReadOptions {
         try {
             return DurationText.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new InputException(option + ": '" + text + "' is not allowed; expected " + e.getMessage());
+            throw new InputException(option + ": '" + shortPrefix(text) + "' is not allowed; expected "
+                    + e.getMessage());
         }
     }
 
     private static String shortPrefix(String s) {
-        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+        return dev.outlierlab.config.Wording.shortPrefix(s);
     }
 }

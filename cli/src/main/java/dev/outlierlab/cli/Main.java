@@ -143,6 +143,12 @@ public final class Main {
                 }
                 return EXIT_BAD_INPUT;
             }
+            if (ex instanceof java.nio.file.InvalidPathException path) {
+                // a file name from a file or an option that cannot be a path (a NUL in it): bad input, not a bug
+                err.println("outlier-lab: '" + Wording.shortPrefix(path.getInput()) + "' is not a file name ("
+                        + (path.getInput().indexOf('\0') >= 0 ? "it has a NUL character" : path.getReason()) + ")");
+                return EXIT_BAD_INPUT;
+            }
             err.println("outlier-lab: internal error: " + ex);
             if ("1".equals(System.getenv("OUTLIER_LAB_DEBUG"))) {
                 ex.printStackTrace(err);

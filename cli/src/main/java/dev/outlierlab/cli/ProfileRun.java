@@ -7,6 +7,7 @@ import dev.outlierlab.config.grpc.XdsNotes;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.GrpcTextReport;
 import dev.outlierlab.report.ProfileComparison;
@@ -31,8 +32,6 @@ import java.util.Set;
  * else from the scenario's {@code grpc:} block; the gateway profile takes its defaults over the scenario's hosts.
  */
 final class ProfileRun {
-    private static final Set<String> PROFILES = Set.of("envoy", "grpc", "gateway");
-
     private ProfileRun() {
     }
 
@@ -41,9 +40,9 @@ final class ProfileRun {
         Set<String> out = new LinkedHashSet<>();
         for (String p : option.split(",", -1)) {
             String name = p.trim();
-            if (!PROFILES.contains(name)) {
-                throw new InputException("--profile: \"" + option + "\" is not allowed; expected envoy, grpc or gateway,"
-                        + " or several joined by commas, such as envoy,grpc");
+            if (Profiles.find(name).flatMap(r -> r.facet(ComparisonColumn.class)).isEmpty()) {
+                throw new InputException("--profile: \"" + option + "\" is not allowed; expected "
+                        + Profiles.namesWith(ComparisonColumn.class) + ", or several joined by commas, such as envoy,grpc");
             }
             out.add(name);
         }
@@ -55,11 +54,11 @@ final class ProfileRun {
             String implementationOption, String envoyCluster) {
         GrpcImplementation impl = implementationOption != null
                 ? parseImplementation(implementationOption)
-                : profiled.isGrpc() ? profiled.grpc().config().implementation() : GrpcImplementation.JAVA;
+                : profiled.grpc() != null ? profiled.grpc().config().implementation() : GrpcImplementation.JAVA;
         GrpcSettings settings;
         if (serviceConfig != null) {
             settings = ServiceConfigReader.read(InputFiles.readText(serviceConfig), serviceConfig.toString(), impl);
-        } else if (envoyCluster != null || !profiled.isGrpc()) {
+        } else if (envoyCluster != null || profiled.grpc() == null) {
             String origin = envoyCluster != null ? "Envoy cluster " + envoyCluster + ", as gRPC's xDS client maps it"
                     : "outlier_detection, as gRPC's xDS client maps it";
             try {
@@ -86,47 +85,24 @@ final class ProfileRun {
         }
     }
 
-    /** One run under gRPC: the report as text or JSON. */
-    static String single(Scenario scenario, GrpcSettings settings, RunOptions options, boolean json, int maxEvents) {
-        RunResult result = new GrpcProfile(settings.config()).run(scenario, options);
-        return json ? GrpcResultJson.toJson(result, settings) : GrpcTextReport.render(result, settings, maxEvents);
-    }
-
     /** The scenario under each profile, then the table. */
-    static String compare(List<String> profiles, Scenario scenario, GrpcSettings settings, WorkOptions work) {
+    static String compare(List<String> profiles, ScenarioReader.Profiled given, WorkOptions work) {
+        Scenario scenario = given.envoy().scenario();
         work.check(WorkEstimate.of(scenario), "this comparison (per profile)");
         List<ProfileComparison.Column> columns = new ArrayList<>();
         StringBuilder out = new StringBuilder();
         out.append("outlier-lab run: ").append(scenario.name()).append(" under ").append(String.join(", ", profiles))
                 .append(" (the same traffic and faults)\n\n");
         for (String p : profiles) {
-            switch (p) {
-                case "envoy" -> columns.add(ProfileComparison.column("envoy", Simulation.run(scenario, RunOptions.DEFAULT)));
-                case "grpc" -> columns.add(ProfileComparison.column("grpc (" + settings.config().implementation().label()
-                        + ")", new GrpcProfile(settings.config()).run(scenario, RunOptions.DEFAULT)));
-                default -> columns.add(ProfileComparison.column("gateway", GatewaySimulation.run(gateway(scenario))));
-            }
+            ComparisonColumn column = Profiles.find(p).orElseThrow().facet(ComparisonColumn.class).orElseThrow();
+            columns.add(column.column(given));
         }
         out.append(ProfileComparison.text(columns));
-        if (profiles.contains("grpc")) {
-            out.append("\n  grpc settings: ").append(GrpcTextReport.settings(settings.config())).append("\n  from ")
-                    .append(settings.origin()).append('\n');
-            for (String note : settings.notes()) {
-                out.append("  note: ").append(note).append('\n');
+        for (Profiles.Registered p : Profiles.withFacet(ComparisonColumn.class)) {
+            if (profiles.contains(p.name())) {
+                p.facet(ComparisonColumn.class).orElseThrow().notes(given).forEach(out::append);
             }
         }
-        if (profiles.contains("gateway")) {
-            out.append("\n  gateway: the gateway profile's defaults (docs/gateway.md) over the same hosts, one process\n");
-        }
         return out.toString();
-    }
-
-    /** The scenario's hosts, traffic and faults under the gateway profile's defaults. */
-    static GatewayScenario gateway(Scenario s) {
-        try {
-            return GatewayScenario.withDefaultsOver(s);
-        } catch (InvalidConfigException e) {
-            throw new InputException("--profile gateway: " + e.getMessage());
-        }
     }
 }

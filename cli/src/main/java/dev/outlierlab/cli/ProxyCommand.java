@@ -2,7 +2,9 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.DurationText;
+import dev.outlierlab.config.scenario.GatewayScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LivePoolBuilder;
@@ -10,7 +12,6 @@ import dev.outlierlab.live.httpclient.ByteBudget;
 import dev.outlierlab.live.httpclient.FailoverClient;
 import dev.outlierlab.live.httpclient.ReverseProxy;
 import dev.outlierlab.live.httpclient.StageLog;
-import dev.outlierlab.sim.scenario.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -68,6 +69,9 @@ import picocli.CommandLine.Spec;
             "once are bounded by --max-buffered-bytes.",
             "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."})
 public final class ProxyCommand implements Callable<Integer> {
+    /** The profile of a proxy without --profile or a settings file. */
+    private static final String DEFAULT_PROFILE = GatewayScenarioFormat.NAME;
+
     @Spec
     CommandSpec spec;
 
@@ -282,7 +286,7 @@ public final class ProxyCommand implements Callable<Integer> {
     }
 
     private static String shortPrefix(String s) {
-        return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+        return dev.outlierlab.config.Wording.shortPrefix(s);
     }
 
     /**
@@ -291,23 +295,28 @@ public final class ProxyCommand implements Callable<Integer> {
      */
     private LivePoolBuilder builder() {
         List<String> all = new ArrayList<>();
-        if (profile != null && !profile.equals("gateway") && !profile.equals("envoy")) {
-            throw new InputException("--profile: \"" + profile + "\" is not allowed; use gateway or envoy");
+        if (profile != null && Profiles.find(profile).flatMap(p -> p.facet(ProxyPool.class)).isEmpty()) {
+            throw new InputException("--profile: \"" + profile + "\" is not allowed; use " + proxyProfiles());
         }
         if (profile != null) {
             all.add("profile=" + profile);
         } else if (settingsFile == null) {
-            all.add("profile=gateway");
+            all.add("profile=" + DEFAULT_PROFILE);
         }
         all.addAll(sets);
         ScenarioReader.Profiled read = settingsFile == null ? ScenarioReader.defaultsProfiled(all)
                 : ScenarioReader.readProfiled(InputFiles.readText(settingsFile), settingsFile.toString(), all);
-        if (read.isGateway()) {
-            return LivePoolBuilder.gateway("proxy", read.gateway().gateway());
-        }
-        Scenario scenario = read.envoy().scenario();
-        return LivePoolBuilder.envoy("proxy", scenario.outlierDetection(),
-                Math.round(scenario.cluster().panicThresholdPercent()));
+        return read.profile().facet(ProxyPool.class).orElseThrow(() -> new InputException((settingsFile == null
+                ? "--set" : settingsFile.toString()) + ": profile " + read.name() + " has no live pool; use "
+                + proxyProfiles())).builder("proxy", read);
+    }
+
+    /** The profiles a proxy can run, its default first: {@code gateway or envoy}. */
+    private static String proxyProfiles() {
+        List<String> names = new ArrayList<>(List.of(DEFAULT_PROFILE));
+        Profiles.withFacet(ProxyPool.class).stream().map(p -> p.name()).filter(n -> !n.equals(DEFAULT_PROFILE))
+                .forEach(names::add);
+        return Profiles.orList(names);
     }
 
     private Map<String, URI> parseUpstreams() {

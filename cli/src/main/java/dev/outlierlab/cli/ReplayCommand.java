@@ -9,6 +9,9 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.ReplayOutput;
+import dev.outlierlab.report.eventlog.ComparedEventLog;
+import dev.outlierlab.report.LogClock;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
@@ -138,11 +141,15 @@ public final class ReplayCommand implements Callable<Integer> {
      * @param second         the second settings' ({@code --compare}), or null
      * @param compareLabel   how the report names the second settings
      * @param durationNanos  {@code --duration}, or null
+     * @param maxBadLines    {@code --max-bad-lines N}: the count of bad lines past which a read stops, or
+     *                       {@link Long#MAX_VALUE} for a percentage
+     * @param maxBadLinesPercent {@code --max-bad-lines P%}: P (a read of mostly bad lines stops), or NaN for a count
      */
     public record FleetRequest(List<String> logs, LogFormatOptions.Recipe format, ReadSettings settings,
                                Scenario first, boolean firstHostsGiven, Scenario second, boolean secondHostsGiven,
                                String compareLabel, List<String> compareSets, String compareFile, Long durationNanos,
-                               int maxEvents, boolean json, Integer parallelism) {
+                               int maxEvents, boolean json, Integer parallelism, long maxBadLines,
+                               double maxBadLinesPercent) {
     }
 
     /** This command with its replay run by {@code fleet} (the flink module's job). */
@@ -153,10 +160,11 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String logCluster = clusterSource.cluster;
+        String logCluster = clusterSource.logCluster();
         if (clusterSource.envoy == null && clusterSource.istio == null) {
             clusterSource.cluster = null;
         }
+        clusterSource.forLog = true;
         ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
@@ -202,7 +210,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     loaded.hostsGiven(), second == null ? null : second.scenario(),
                     second != null && second.hostsGiven(), second == null ? null : second.label(),
                     List.copyOf(compare.sets), compare.file == null ? null : compare.file.toString(), durationNanos,
-                    maxEvents, format == RunCommand.OutputFormat.json, parallelism);
+                    maxEvents, format == RunCommand.OutputFormat.json, parallelism, logRead.badLineCount(),
+                    logRead.badLinePercent());
             String report = fleet.replay(request, (lines, groups) -> {
                 checkScan(lines, groups, loaded);
                 if (second != null) {
@@ -228,12 +237,12 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         try (scan) {
             checkScan(scan.lines(), scan.groups(), loaded);
-            results = LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
-                    scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
+            results = LogReplay.inStableOrder(LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
+                    scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT));
             if (second != null) {
                 checkHosts(second, scan.groups());
-                compared = LogReplay.replay(scan, g -> LogReplay.scenarioFor(second.scenario(), second.hostsGiven(), g,
-                        scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT);
+                compared = LogReplay.inStableOrder(LogReplay.replay(scan, g -> LogReplay.scenarioFor(second.scenario(),
+                        second.hostsGiven(), g, scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT));
             }
         } catch (TraceOrderException e) {
             throw new InputException("an outcome " + e.detail() + " (raise --duration)");
@@ -242,8 +251,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 progress.done();
             }
         }
-        EventLogOptions.Compared eventsA = null;
-        EventLogOptions.Compared eventsB = null;
+        ComparedEventLog eventsA = null;
+        ComparedEventLog eventsB = null;
         if (events != null) {
             eventsA = eventLog.compare(events, results, scan.originEpochNanos(), logCluster,
                     clusterSource.envoyClusterName);
@@ -254,7 +263,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayOutput report = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
                 second == null ? null : second.label(), compare.sets,
-                compare.file == null ? null : compare.file.toString(), eventsA, eventsB);
+                compare.file == null ? null : compare.file.toString(), eventsA, eventsB,
+                new LogClock(scan.originEpochNanos()), clusterSource.advice);
         // names come from the log: escaped, so that a host name cannot drive the terminal
         output.emit(spec, switch (format) {
             case json -> report.json();
@@ -270,6 +280,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (groups.isEmpty()) {
             throw new InputException(String.join(", ", logs) + ": no line reached an upstream host ("
                     + ReplayOutput.skipped(lines) + "); nothing to replay");
+        }
+        Integer bound = clusterSource.hasConfig() && !loaded.hostsGiven() ? clusterSource.hostBound() : null;
+        for (ReplayGroup g : groups) {
+            if (bound != null && g.hosts().size() > bound) {
+                throw new InputException("--hosts " + bound + ": the log names " + g.hosts().size() + " hosts for "
+                        + g.label() + ", more than the " + bound + " the service has; raise --hosts or leave it out "
+                        + "(the hosts then come from the log)");
+            }
         }
         if (loaded.hostsGiven() && groups.size() > 1) {
             throw new InputException("the log has " + groups.size() + " detectors ("

@@ -3,7 +3,11 @@ package dev.outlierlab.cli;
 import dev.outlierlab.accesslog.AccessLogWriter;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
+import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Capability;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.EnvoyEventLog;
@@ -34,9 +38,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -189,11 +195,17 @@ public final class RunCommand implements Callable<Integer> {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
-        if (profile != null || input.givesGrpcSettings() || profiled.isGrpc()) {
+        if (profile != null || input.givesGrpcSettings()) {
             return runProfiles(profiled);
         }
-        if (profiled.isGateway()) {
-            return runGateway(profiled.gateway());
+        Optional<ProfileRunner> runner = profiled.profile().facet(ProfileRunner.class);
+        if (runner.isPresent() || !profiled.profile().capabilities().contains(Capability.ENVOY_REPORT)) {
+            RunRequest request = new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work);
+            ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
+                    + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
+            r.refuse(request, profiled);
+            output.emit(spec, r.run(input.resolve(), request));
+            return 0;
         }
         if (stagesFile != null) {
             throw new InputException("--stages " + stagesFile + ": stage records belong to profile: gateway; this "
@@ -244,7 +256,7 @@ public final class RunCommand implements Callable<Integer> {
             text = switch (format) {
                 case json -> ResultJson.toJson(result, false, withSignals);
                 case csv -> dev.outlierlab.report.RunCsv.render(result);
-                case text -> TextReport.render(result, maxEvents, source, hinges);
+                case text -> TextReport.render(result, maxEvents, source, hinges, input.clusterSource.advice);
             };
         }
         if (seriesFile != null) {
@@ -254,44 +266,70 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Under the gRPC profile, or several profiles side by side ({@link ProfileRun}). */
+    /** The options given that only some profiles take, each with the capability it needs. */
+    private List<RunRequest.Used> optionsGiven() {
+        List<RunRequest.Used> used = new ArrayList<>();
+        if (traceIn != null) {
+            used.add(new RunRequest.Used("--trace-in", Capability.TRACE_REPLAY));
+        }
+        if (input.clusterSource.isUsed()) {
+            used.add(new RunRequest.Used("--envoy/--istio", Capability.CLUSTER_FROM_CONFIG));
+        }
+        if (accessLog != null) {
+            used.add(new RunRequest.Used("--access-log", Capability.ACCESS_LOG));
+        }
+        if (eventLog != null) {
+            used.add(new RunRequest.Used("--event-log", Capability.EVENT_LOG));
+        }
+        if (stats != null) {
+            used.add(new RunRequest.Used("--stats", Capability.ADMIN_STATS));
+        }
+        if (seriesFile != null) {
+            used.add(new RunRequest.Used("--series", Capability.SIGNAL_SERIES));
+        }
+        if (stagesFile != null) {
+            used.add(new RunRequest.Used("--stages", Capability.STAGE_RECORDS));
+        }
+        if (format == OutputFormat.csv) {
+            used.add(new RunRequest.Used("--format csv", Capability.DECISION_CSV));
+        }
+        return used;
+    }
+
+    /** Several profiles side by side ({@link ProfileRun}), or one chosen by --profile or gRPC's settings. */
     private Integer runProfiles(ScenarioReader.Profiled profiled) {
-        List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of("grpc");
-        if (profiled.isGateway()) {
-            throw new InputException("--profile, --service-config and --grpc-implementation take a profile: envoy or"
-                    + " profile: grpc scenario; this scenario's profile is gateway");
+        List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of(GrpcScenarioFormat.NAME);
+        if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
+            throw new InputException("--profile, --service-config and --grpc-implementation take a profile: "
+                    + Profiles.orList(Profiles.all().stream().filter(p -> p.can(Capability.COMPARISON_BASE))
+                            .map(p -> "profile: " + p.name()).toList()) + " scenario; this scenario's profile is " + profiled.name());
         }
         if (traceIn != null || accessLog != null || eventLog != null || stats != null || stagesFile != null
                 || seriesFile != null) {
             throw new InputException("--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
                     + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
         }
-        if (profiles.equals(List.of("envoy"))) {
+        if (profiles.equals(List.of(EnvoyScenarioFormat.NAME))) {
             throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
                     + "grpc, or envoy,grpc to compare");
         }
-        if (input.givesGrpcSettings() && !profiles.contains("grpc")) {
+        if (input.givesGrpcSettings() && !profiles.contains(GrpcScenarioFormat.NAME)) {
             throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
         }
         ScenarioReader.Loaded loaded = input.applyCluster(profiled);
-        dev.outlierlab.config.grpc.GrpcSettings settings = input.grpcSettings(profiled, loaded);
-        String text;
-        if (profiles.size() == 1 && profiles.get(0).equals("grpc")) {
-            WorkEstimate estimate = WorkEstimate.of(loaded.scenario());
-            work.check(estimate, "this run");
-            WorkOptions.Progress progress = WorkOptions.progress("run", estimate.units());
-            RunOptions options = (format == OutputFormat.json ? RunOptions.DEFAULT
-                    : RunOptions.DEFAULT.keepingEvents(maxEvents)).watchedBy(progress.next(estimate.units()));
-            text = ProfileRun.single(loaded.scenario(), settings, options, format == OutputFormat.json, maxEvents);
-            progress.finish();
-        } else {
-            if (format != OutputFormat.text) {
-                throw new InputException("--format " + format + ": a comparison of profiles is text; run each profile"
-                        + " with --format " + format + " for its " + format.name().toUpperCase(java.util.Locale.ROOT));
-            }
-            text = ProfileRun.compare(profiles, loaded.scenario(), settings, work);
+        ScenarioReader.Profiled given = new ScenarioReader.Profiled(Profiles.find(GrpcScenarioFormat.NAME)
+                .orElseThrow(), loaded, input.grpcSettings(profiled, loaded));
+        if (profiles.size() == 1) {
+            RunRequest request = new RunRequest(format.name(), maxEvents, null, List.of(), work);
+            output.emit(spec, Profiles.facet(profiles.get(0), ProfileRunner.class, names -> new InputException(
+                    "--profile " + profiles.get(0) + ": runs alone only with " + names)).run(given, request));
+            return 0;
         }
-        output.emit(spec, text);
+        if (format != OutputFormat.text) {
+            throw new InputException("--format " + format + ": a comparison of profiles is text; run each profile"
+                    + " with --format " + format + " for its " + format.name().toUpperCase(java.util.Locale.ROOT));
+        }
+        output.emit(spec, ProfileRun.compare(profiles, given, work));
         return 0;
     }
 
@@ -312,33 +350,6 @@ public final class RunCommand implements Callable<Integer> {
         return OutputFiles.write(accessLog, "--access-log", w -> Simulation.run(s, options,
                 new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
                         start.getEpochSecond() * 1_000_000_000L + start.getNano())));
-    }
-
-    private Integer runGateway(GatewayScenario gateway) {
-        if (format == OutputFormat.csv) {
-            throw new InputException("--format csv: the decisions table is written for profile: envoy scenarios; this "
-                    + "scenario's profile is gateway (use text or json)");
-        }
-        if (traceIn != null || input.clusterSource.isUsed()) {
-            throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
-                    + "profile is gateway");
-        }
-        WorkOptions.checkMemory(gateway, "this run");
-        GatewayWorkEstimate estimate = GatewayWorkEstimate.of(gateway);
-        work.check(new WorkEstimate(0, 0, 0), estimate, "this run");
-        GatewayRunResult result;
-        if (stagesFile == null) {
-            long units = WorkOptions.progressUnits(estimate);
-            WorkOptions.Progress progress = WorkOptions.progress("run", units);
-            result = GatewaySimulation.run(gateway, GatewayProgress.of(progress.next(units), gateway));
-            progress.finish();
-        } else {
-            result = StageFile.write(stagesFile, gateway);
-        }
-        String text = format == OutputFormat.json ? GatewayResultJson.toJson(result)
-                : GatewayTextReport.render(result, maxEvents);
-        output.emit(spec, text);
-        return 0;
     }
 
     private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {

@@ -14,13 +14,15 @@ public final class ScenarioOptions {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO",
             description = {"Scenario file (YAML or JSON). Without it, the built-in default scenario:",
                 "six hosts at 600 rps, host-0 failing 33 %% of requests (503) from 30 s to 240 s,",
-                "Envoy's default outlier_detection settings."})
+                "Envoy's default outlier_detection settings. Its failures are spread evenly (never two in a",
+                "row at 50 %% or less): --set faults[0].pattern=random (or bursts) makes runs of failures."})
     Path scenarioFile;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = {"Override one scenario key (repeatable). Dotted keys with list indexes, e.g.",
                 "  --set outlier_detection.max_ejection_percent=34",
-                "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000"})
+                "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000",
+                "  --set faults[0].pattern=random (failures at random instead of evenly spaced)"})
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--rps", paramLabel = "R",
@@ -82,8 +84,8 @@ public final class ScenarioOptions {
             } else {
                 profiled = ScenarioReader.readProfiled(text, name, sets);
             }
-            return profiled.isGateway() ? profiled
-                    : new ScenarioReader.Profiled(withVersion(envoyVersion, profiled.envoy()), null, profiled.grpc());
+            return profiled.envoy() == null ? profiled
+                    : profiled.withEnvoy(withVersion(envoyVersion, profiled.envoy()));
         }
     }
 

@@ -5,19 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.report.Numbers;
-import dev.outlierlab.report.GatewayResultJson;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
-import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunWatcher;
-import dev.outlierlab.sim.RunSummary;
-import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayProgress;
-import dev.outlierlab.sim.gateway.GatewayRunResult;
-import dev.outlierlab.sim.gateway.GatewayScenario;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
-import dev.outlierlab.sim.gateway.GatewaySummary;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.util.ArrayList;
 import java.util.List;
@@ -158,22 +149,17 @@ public final class SweepCommand implements Callable<Integer> {
         }
         List<Planned> planned = new ArrayList<>();
         plan(axes, 0, new ArrayList<>(), planned);
-        WorkEstimate total = new WorkEstimate(0, 0, 0);
-        GatewayWorkEstimate gatewayTotal = GatewayWorkEstimate.NONE;
+        SweepRows rows = planned.get(0).rows();
+        SweepRows.Work total = new SweepRows.Work(new WorkEstimate(0, 0, 0), GatewayWorkEstimate.NONE);
+        List<SweepRows.Work> each = new ArrayList<>();
         for (Planned p : planned) {
-            if (p.scenario().isGateway()) {
-                WorkOptions.checkMemory(p.scenario().gateway(), "this sweep");
-                gatewayTotal = gatewayTotal.plus(GatewayWorkEstimate.of(p.scenario().gateway()));
-            } else {
-                // gRPC runs go request by request through GrpcProfile; Envoy runs take the event-driven path where it applies
-                total = total.plus(WorkEstimate.ofRun(p.scenario().envoy().scenario(), RunOptions.DEFAULT,
-                        p.scenario().isGrpc()));
-            }
+            each.add(rows.work(p.scenario()));
+            total = total.plus(each.get(each.size() - 1));
         }
-        work.check(total, gatewayTotal, "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        work.check(total.lab(), total.gateway(), "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
         WorkOptions.Progress progress = WorkOptions.progress("sweep",
-                Durations.saturatingAdd(total.units(), WorkOptions.progressUnits(gatewayTotal)));
-        List<Row> rows = new ArrayList<>();
+                Durations.saturatingAdd(total.lab().units(), WorkOptions.progressUnits(total.gateway())));
+        List<Row> table = new ArrayList<>();
         if (fleet != null) {
             ScenarioOptions.Source source = input.scenario.source();
             List<Run> runs = new ArrayList<>();
@@ -183,27 +169,28 @@ public final class SweepCommand implements Callable<Integer> {
             List<RunRow> done = fleet.run(runs, parallelism);
             for (int i = 0; i < planned.size(); i++) {
                 try {
-                    rows.add(new Row(planned.get(i).values(), done.get(i).figures(),
+                    table.add(new Row(planned.get(i).values(), done.get(i).figures(),
                             (ObjectNode) ResultJson.mapper().readTree(done.get(i).summaryJson())));
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                     throw new IllegalStateException(e);
                 }
             }
         } else {
-            for (Planned p : planned) {
-                ScenarioReader.Profiled loaded = p.scenario();
-                RunWatcher watcher = progress.next(loaded.isGateway()
-                        ? WorkOptions.progressUnits(GatewayWorkEstimate.of(loaded.gateway()))
-                        : WorkEstimate.of(loaded.envoy().scenario()).units());
-                rows.add(runOne(loaded, p.values(), watcher));
+            for (int i = 0; i < planned.size(); i++) {
+                Planned p = planned.get(i);
+                SweepRows.Work w = each.get(i);
+                RunWatcher watcher = progress.next(Durations.saturatingAdd(w.lab().units(),
+                        WorkOptions.progressUnits(w.gateway())));
+                SweepRows.Row row = rows.run(p.scenario(), watcher);
+                table.add(new Row(p.values(), row.figures(), row.summary()));
             }
         }
         progress.finish();
-        String[] columns = "gateway".equals(profile) ? GATEWAY_COLUMNS : COLUMNS;
+        String[] columns = rows.columns().toArray(String[]::new);
         String text = switch (format) {
-            case text -> text(axes, rows, columns);
-            case csv -> csv(axes, rows, columns);
-            case json -> json(axes, rows);
+            case text -> text(axes, table, columns);
+            case csv -> csv(axes, table, columns);
+            case json -> json(axes, table);
         };
         output.emit(spec, text);
         return 0;
@@ -211,21 +198,21 @@ public final class SweepCommand implements Callable<Integer> {
 
     /** One run: its figures and summary, as the local sweep and a job's worker compute them. */
     private static Row runOne(ScenarioReader.Profiled loaded, List<String> values, RunWatcher watcher) {
-        if (loaded.isGateway()) {
-            GatewayScenario scenario = loaded.gateway();
-            GatewaySummary g = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
-            return new Row(values, gatewayFigures(g),
-                    GatewayResultJson.summary(new GatewayRunResult(loaded.gateway(), g, List.of())));
-        }
-        RunOptions options = RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher);
-        dev.outlierlab.sim.RunResult result = loaded.isGrpc()
-                ? new dev.outlierlab.sim.grpc.GrpcProfile(loaded.grpc().config()).run(loaded.envoy().scenario(), options)
-                : Simulation.run(loaded.envoy().scenario(), options);
-        return new Row(values, figures(result.summary()), ResultJson.summaryTree(result));
+        SweepRows.Row row = rowsOf(loaded).run(loaded, watcher);
+        return new Row(values, row.figures(), row.summary());
+    }
+
+    /** The profile's sweep facet; a profile without one is refused. */
+    private static SweepRows rowsOf(ScenarioReader.Profiled loaded) {
+        return loaded.profile().facet(SweepRows.class).orElseThrow(() -> new InputException("sweep: profile "
+                + loaded.name() + " has no sweep; sweep takes " + Profiles.namesWith(SweepRows.class)));
     }
 
     /** One combination of the varied values, the scenario it gives and the --set overrides that give it. */
     private record Planned(List<String> values, ScenarioReader.Profiled scenario, List<String> sets) {
+        SweepRows rows() {
+            return rowsOf(scenario);
+        }
     }
 
     /** A bad value of a --vary axis is reported as the --vary the user wrote, not as the --set it became. */
@@ -252,7 +239,8 @@ public final class SweepCommand implements Callable<Integer> {
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
-            String runProfile = loaded.isGateway() ? "gateway" : loaded.isGrpc() ? "grpc" : "envoy";
+            String runProfile = loaded.name();
+            rowsOf(loaded);
             if (profile != null && !profile.equals(runProfile)) {
                 throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
                         + profile + " and " + runProfile);
@@ -266,27 +254,6 @@ public final class SweepCommand implements Callable<Integer> {
             plan(axes, depth + 1, chosen, planned);
             chosen.remove(chosen.size() - 1);
         }
-    }
-
-    private static final String[] COLUMNS = {"detected", "ejected", "cap refused", "not enforced", "most out",
-        "failed %", "failed % in fault", "panic s"};
-
-    private static final String[] GATEWAY_COLUMNS = {"ejections", "consecutive", "success rate", "kept all",
-        "would eject", "failed %", "failed % in fault"};
-
-    private static List<String> gatewayFigures(GatewaySummary s) {
-        return List.of(Long.toString(s.ejections()), Long.toString(s.consecutiveEjections()),
-                Long.toString(s.successRateEjections()), Long.toString(s.keptAllStages()),
-                Long.toString(s.wouldEjectStages()),
-                Numbers.two(s.requests() == 0 ? 0 : s.failedRequests() * 100.0 / s.requests()),
-                Numbers.two(s.failedPercentDuringFault()));
-    }
-
-    private static List<String> figures(RunSummary s) {
-        return List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
-                Long.toString(s.ejectionsOverflow()), Long.toString(s.ejectionsUnenforced()),
-                Integer.toString(s.maxEjectedAtOnce()), Numbers.two(s.failedPercent()),
-                Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds()));
     }
 
     private static String text(List<Axis> axes, List<Row> rows, String[] columns) {

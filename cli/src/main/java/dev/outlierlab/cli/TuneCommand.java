@@ -7,25 +7,21 @@ import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
-import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.yaml.Located;
-import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.grpc.GrpcProfile;
-import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.tune.CurrentSettings;
-import dev.outlierlab.tune.DefaultSuite;
 import dev.outlierlab.tune.RunExecutor;
-import dev.outlierlab.tune.SuiteFile;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
+import dev.outlierlab.tune.TuneService;
 import dev.outlierlab.tune.TuneResult;
 import dev.outlierlab.tune.TuneText;
 import dev.outlierlab.tune.Tuner;
@@ -86,10 +82,11 @@ public final class TuneCommand implements Callable<Integer> {
     Path from;
 
     @Option(names = "--from-log", paramLabel = "FILE",
-            description = {"An access log (the formats replay reads): gives the rate (lines over their time span), the",
-                "hosts (upstream hosts seen) and the callers (proxy instances) where flags do not, and the healthy",
-                "pool's base error rate, the noise of the suite's healthy hosts."})
-    Path fromLog;
+            description = {"An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
+                "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
+                "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
+                "suite's healthy hosts."})
+    List<Path> fromLogs;
 
     @Mixin
     LogFormatOptions logFormat;
@@ -113,6 +110,11 @@ public final class TuneCommand implements Callable<Integer> {
     @Option(names = "--max-ejected", paramLabel = "N",
             description = "Most hosts out at once that a setting may cause (default: a third of the hosts, at least 1).")
     Integer maxEjected;
+
+    @Option(names = "--max-false-per-day", paramLabel = "N", defaultValue = "0",
+            description = {"Most false ejections a day a setting may cause in a scenario where nothing should go, at that",
+                "scenario's conditions held all day (default 0: none on any seed); loosen it to accept a trade-off."})
+    double maxFalsePerDay;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default) or json (every scenario's figures, seed by seed).")
@@ -145,17 +147,33 @@ public final class TuneCommand implements Callable<Integer> {
         return this;
     }
 
-    /** What an access log says of the traffic: requests per second over its span, hosts seen, proxy instances. */
+    /**
+     * What an access log says of the traffic: requests per second over its span (0 when it spans under
+     * {@link #MIN_SPAN_SECONDS}: then {@code said} says why and --rps is needed), hosts seen, proxy instances.
+     */
     record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {
     }
 
+    /** The shortest span of a log whose rate is taken. */
+    static final int MIN_SPAN_SECONDS = 5;
+    /** A healthy pool failing this share or more is an outage, not a base error rate. */
+    static final double OUTAGE_SHARE = 0.5;
+
     private LogTraffic logTraffic() {
-        if (fromLog.toString().equals(InputFiles.STDIN) && from != null && from.toString().equals(InputFiles.STDIN)) {
-            throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+        String fromLog = String.join(", ", fromLogs.stream().map(Path::toString).toList());
+        List<LogInput> inputs = new ArrayList<>();
+        boolean stdin = from != null && from.toString().equals(InputFiles.STDIN);
+        for (Path log : fromLogs) {
+            if (log.toString().equals(InputFiles.STDIN) && stdin) {
+                throw new InputException("--from-log -: standard input is named twice; it can be read only once");
+            }
+            stdin |= log.toString().equals(InputFiles.STDIN);
+            inputs.add(LogInput.of(log.toString(), System.in));
         }
-        List<LogInput> inputs = List.of(LogInput.of(fromLog.toString(), System.in));
         LogFormat fmt = logFormat.resolve(inputs);
-        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null, false, null,
+        // one proxy per file, as replay reads them: each file's proxy is one caller
+        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null,
+                inputs.size() > 1 && logFormat.instanceField == null, null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
         dev.outlierlab.accesslog.LogTraffic log;
         try {
@@ -183,12 +201,24 @@ public final class TuneCommand implements Callable<Integer> {
             throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
                     + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
         }
-        double seconds = Math.max(1.0, (last - first) / 1e9);
-        long perSecond = Math.max(1, Math.round(entries / seconds));
+        double span = (last - first) / 1e9;
+        double base = log.healthyErrorShare();
+        if (base >= OUTAGE_SHARE) {
+            throw new InputException(String.format(java.util.Locale.ROOT, "--from-log %s: every host fails %.1f %% of "
+                    + "its requests or more: an outage, not a base error rate; tune from a log of the cluster's usual "
+                    + "traffic", fromLog, base * 100));
+        }
+        double seconds = Math.max(1.0, span);
+        // a log spanning under a few seconds (10,000 lines with one timestamp) says nothing of a rate
+        long perSecond = span < MIN_SPAN_SECONDS ? 0 : Math.max(1, Math.round(entries / seconds));
         int hostsSeen = log.perHost().size();
         int callers = log.groups().size();
-        double base = log.healthyErrorShare();
         long ppm = Math.round(base * 1_000_000);
+        if (perSecond == 0) {
+            return new LogTraffic(0, hostsSeen, callers, ppm, String.format(java.util.Locale.ROOT, "from the log %s: "
+                    + "%,d requests over %.1f s, under the %d s a rate can be measured from", fromLog, entries,
+                    Math.max(0, span), MIN_SPAN_SECONDS));
+        }
         String said = String.format(java.util.Locale.ROOT, "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
                 + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
                 + "more than the pool", fromLog, entries, seconds, perSecond, hostsSeen, perSecond / Math.max(1, hostsSeen),
@@ -223,97 +253,50 @@ public final class TuneCommand implements Callable<Integer> {
         if (explain != null && format == Format.json) {
             throw new InputException("--explain: the decision trace is text; use it without --format json");
         }
-        Integer hosts = input.hosts();
-        Long rps = input.rps();
-        Integer clients = input.clients();
-        String envoyVersion = input.envoyVersion();
         if (from != null && input.describesCluster()) {
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
                     + "--istio) both give the current settings; give one");
         }
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
+        // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
+        Path clusterFile = from != null ? from : input.clusterSource.istio != null ? input.clusterSource.istio
+                : input.clusterSource.envoy;
+        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null ? null
+                : InputFiles.readText(clusterFile);
         CurrentSettings read = given != null ? given.current() : from == null
-                ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen, hosts == null ? 1 : hosts)
-                : CurrentSettings.read(InputFiles.readText(from), from.toString());
+                ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen,
+                input.hosts() == null ? 1 : input.hosts())
+                : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
-        Target t = current.target();
-        refuseFlinkFor(t);
-        LogTraffic log = fromLog == null ? null : logTraffic();
-        int n = hosts != null ? hosts : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
-        if (n < 0) {
-            throw new InputException("--hosts: missing; say how many hosts the cluster has, e.g. --hosts 6"
-                    + (from == null ? "" : " (" + from + " does not list them)"));
+        refuseFlinkFor(current.target());
+        LogTraffic log = fromLogs == null ? null : logTraffic();
+        if (log != null && log.rps() == 0 && input.rps() == null && current.rps() == null) {
+            throw new InputException("--from-log " + String.join(", ", fromLogs.stream().map(Path::toString).toList())
+                    + ": " + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
         }
-        long rate = rps != null ? rps : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
-        if (rate < 0) {
-            throw new InputException("--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
-        }
-        if (clients == null) {
-            clients = given != null ? given.clients() : log != null ? log.clients() : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
-            if (t == Target.GRPC && clients > 1) {
-                // the log's callers are channels: one channel's detector sees its share of the rate
-                notes.add("the log's " + clients + " callers are " + clients + " gRPC channels, each with its own outlier "
-                        + "detection: tuned for one channel's share, " + Math.max(1, rate / clients) + " rps");
-                rate = rps != null ? rate : Math.max(1, rate / clients);
-                clients = 1;
-            }
-        }
-        if (log != null) {
-            notes.add(0, log.said() + (rps != null || current.rps() != null ? "; the rate given is used" : ""));
-            notes.add(1, "the built-in scenarios' healthy hosts fail at that base rate (random 503s) while their fault is "
-                    + "active, so noise is scored as the log shows it");
-        }
-        HealthCheckSpec health = current.healthChecks();
-        if (health != null && !t.isEnvoy()) {
-            notes.add("health_checks are not run: " + (t == Target.GRPC ? "gRPC's outlier detection has no health-check "
-                    + "return" : "the gateway profile has no health checker"));
-            health = null;
-        } else if (health != null) {
-            notes.add("health checks from " + current.source() + ": every " + Durations.format(health.intervalNanos())
-                    + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after " + health.healthyThreshold()
-                    + "; the built-in scenarios run with them: a host failing every request fails its probes, a "
-                    + "partly failing host passes them"
-                    + (current.config().successfulActiveHealthCheckUnejectHost() ? " and a passing probe returns it "
-                    + "early (successful_active_health_check_uneject_host)" : ""));
-        }
-        EnvoyVersion version = envoyVersion != null
-                ? ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"))
-                : current.version() != null ? current.version() : EnvoyVersion.DEFAULT;
-        int most = maxEjected != null ? maxEjected : TuneRequest.defaultMaxEjected(Math.max(1, n));
-        long baseErrorPpm = log == null ? 0 : log.baseErrorPpm();
-        List<SuiteScenario> scenarios = new ArrayList<>();
-        if (n >= 2 && n <= 10_000 && clients >= 1 && clients <= Math.min(10_000, Math.max(1, rate))) {
-            scenarios.addAll(new DefaultSuite(n, rate, clients, baseErrorPpm, health).scenarios());
-        }
-        if (!suite.equals("default")) {
-            SuiteFile.Read suiteRead = SuiteFile.read(Path.of(suite));
-            if (suiteRead.replace()) {
-                scenarios.clear();
-                if (health != null || baseErrorPpm > 0) {
-                    notes.add("the suite file replaces the built-in scenarios; its own keep their own "
-                            + (health != null ? "health_checks" : "faults") + (health != null && baseErrorPpm > 0
-                            ? " and faults" : ""));
-                }
-            }
-            scenarios.addAll(suiteRead.scenarios());
-        }
-        TuneRequest req = new TuneRequest(current.name(), current.source(), n, rate, clients, t, version,
-                current.config(), current.panicThresholdPercent(), scenarios, 2, seeds, most, baseErrorPpm,
-                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())), current.profile(), health, notes);
+        TuneRequest req = TuneService.request(new TuneService.Given(current, input.hosts(), input.rps(),
+                input.clients(), given == null ? null : given.clients(), input.envoyVersion(), log == null ? null
+                : new TuneService.LogFacts(log.rps(), log.hosts(), log.clients(), log.baseErrorPpm(), log.said()),
+                suite, seeds, maxEjected, maxFalsePerDay, Math.max(1, Math.min(2,
+                Runtime.getRuntime().availableProcessors())), notes));
+        List<SuiteScenario> scenarios = req.suite();
+        EnvoyVersion version = req.envoyVersion();
         SuiteScenario explained = explain == null ? null : scenarios.stream().filter(s -> s.name().equals(explain))
-                .findFirst().orElseThrow(() -> new InputException("--explain: '" + explain + "' is not a scenario of the "
-                        + "suite; expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
+                .findFirst().orElseThrow(() -> new InputException("--explain: '"
+                        + dev.outlierlab.config.Wording.shortPrefix(explain) + "' is not a scenario of the suite; "
+                        + "expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
                         .toList())));
         long units = Tuner.plannedUnits(req);
         // the runs are independent and go to req.threads() threads at once
-        work.check(new WorkEstimate(units / req.threads(), 0, 0), "this tune (" + scenarios.size() + " scenarios, every "
-                + "candidate on 2 seeds, the finalists on " + seeds + ", on " + req.threads()
-                + (req.threads() == 1 ? " thread" : " threads") + ")");
+        work.check(new WorkEstimate(units / req.threads(), 0, 0), GatewayWorkEstimate.NONE, "this tune ("
+                + scenarios.size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds + ", on "
+                + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")", "lower --seeds, score a "
+                + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
-        TuneResult result = elsewhere == null ? Tuner.tune(req, u -> progress.next(u).progress(1, 1))
-                : Tuner.tune(req, u -> progress.next(u).progress(1, 1), elsewhere);
+        TuneResult result = TuneService.run(req, u -> progress.next(u).progress(1, 1), elsewhere, fromText,
+                read.target());
         progress.finish();
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {

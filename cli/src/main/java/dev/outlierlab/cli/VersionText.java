@@ -6,12 +6,22 @@ import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
 /**
- * What {@code --version} prints, for the top-level command and every subcommand alike: the project's version (from
- * the build) and the rules the lab implements.
+ * What {@code --version} prints, for the top-level command and every subcommand alike: the project's version and
+ * commit (from the build), the rules the lab implements and the Java runtime that runs it (a release archive's or
+ * package's own runtime, or the machine's).
  */
 public final class VersionText implements IVersionProvider {
     /** The project's version as the build wrote it, e.g. {@code 0.1.0-SNAPSHOT}. */
     static String version() {
+        return property("version");
+    }
+
+    /** The commit the jar was built from ({@code git describe}, {@code -dirty} for uncommitted changes). */
+    static String commit() {
+        return property("commit");
+    }
+
+    private static String property(String key) {
         Properties p = new Properties();
         try (InputStream in = VersionText.class.getResourceAsStream("version.properties")) {
             if (in != null) {
@@ -20,14 +30,15 @@ public final class VersionText implements IVersionProvider {
         } catch (IOException e) {
             return "unknown";
         }
-        String v = p.getProperty("version", "unknown");
-        return v.startsWith("${") ? "unknown" : v;
+        String v = p.getProperty(key, "").strip();
+        return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
     }
 
     @Override
     public String[] getVersion() {
-        return new String[] {"outlier-lab " + version(),
+        return new String[] {"outlier-lab " + version() + " (commit " + commit() + ")",
             "rules: Envoy 1.26 to 1.40 outlier detection (default 1.40.2), the gateway ejection stage",
-            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ") in "
+                    + System.getProperty("java.home")};
     }
 }

@@ -71,6 +71,16 @@ public final class WorkOptions {
 
     /** Refuses Envoy and gateway work together estimated at over a minute unless {@code --yes} was given. */
     void check(WorkEstimate envoy, GatewayWorkEstimate gateway, String what) {
+        check(envoy, gateway, what, envoy.units() > 0
+                ? "shorten duration, lower traffic.rps or the hosts, lengthen outlier_detection.interval"
+                : "shorten duration, lower traffic.rps, the endpoints or routing.fallbacks");
+    }
+
+    /**
+     * Refuses work estimated at over a minute unless {@code --yes} was given; {@code shorten} says what the user of
+     * this command can change to make it smaller (a tune user sets no duration).
+     */
+    void check(WorkEstimate envoy, GatewayWorkEstimate gateway, String what, String shorten) {
         double seconds = seconds(envoy) + seconds(gateway);
         if (seconds <= MAX_SECONDS_WITHOUT_YES || yes) {
             return;
@@ -88,9 +98,6 @@ public final class WorkOptions {
                     + Numbers.count(gateway.attempts()) + " attempts, " + Numbers.count(gateway.units())
                     + " attempt-equivalents at " + Numbers.count(GATEWAY_UNITS_PER_SECOND / 1_000_000) + " million a second");
         }
-        String shorten = envoy.units() > 0
-                ? "shorten duration, lower traffic.rps or the hosts, lengthen outlier_detection.interval"
-                : "shorten duration, lower traffic.rps, the endpoints or routing.fallbacks";
         throw new InputException(what + " is estimated at " + duration(seconds) + " of work (" + String.join("; ", parts)
                 + "), over the " + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; " + shorten
                 + ", or add --yes to run it anyway");

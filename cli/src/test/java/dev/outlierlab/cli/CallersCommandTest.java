@@ -58,8 +58,8 @@ class CallersCommandTest {
                         + "each host, below success_rate_request_volume 100 (5 hosts with 100 each would need 500 from "
                         + "one caller)")
                 .contains("  failure pct   can never run:")
-                .contains("  time           caller host   action     detector")
-                .contains("  34.386666666 s 32     host-0 eject      consecutive_5xx")
+                .contains("  time     caller host   action     detector")
+                .contains("  34.387 s 32     host-0 eject      consecutive_5xx")
                 .contains("  most out      1 of 6 hosts ejected at once by one caller");
         assertThat(CliRunner.run(args).out()).isEqualTo(r.out());
 

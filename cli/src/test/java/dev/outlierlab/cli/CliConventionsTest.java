@@ -23,7 +23,13 @@ class CliConventionsTest {
     @Test
     void everyCommandTellsItsVersion() {
         String top = CliRunner.run("--version").out();
-        assertThat(top).startsWith("outlier-lab " + VersionText.version()).doesNotContain("unknown");
+        assertThat(top).startsWith("outlier-lab " + VersionText.version() + " (commit ")
+                .contains("Java " + System.getProperty("java.version"), System.getProperty("java.home"));
+        assertThat(VersionText.version()).isNotEqualTo("unknown");
+        // Built from a git checkout (the tests always are, but for a copy without .git): the commit it was built from.
+        if (Files.exists(Path.of("").toAbsolutePath().getParent().resolve(".git"))) {
+            assertThat(VersionText.commit()).matches("[0-9a-f]{12}(-dirty)?|.*-g[0-9a-f]{12}(-dirty)?");
+        }
         for (String command : new String[] {"run", "replay", "sweep", "tune", "check", "export", "serve", "proxy"}) {
             assertThat(CliRunner.run(command, "--version").out()).as(command).isEqualTo(top);
         }

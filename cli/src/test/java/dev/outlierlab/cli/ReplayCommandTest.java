@@ -86,7 +86,8 @@ class ReplayCommandTest {
         assertThat(replay.out()).contains("(format istio)", "== cluster outbound|80||bookstore-search: 180,000 outcomes ==",
                 "total: 18,000 requests moved; at most 5,940 of the log's 6,930 failures avoided");
         // the same ejections as simulating cap 34 (40, 80, 150 s); 990 failures stay, as in that simulation
-        assertThat(replay.out()).contains("  40 s  host-0 eject", "  80 s  host-0 eject", "  150 s host-0 eject");
+        assertThat(replay.out()).contains("  00:00:40.000 (40 s)  host-0 eject", "  00:01:20.000 (80 s)  host-0 eject",
+                "  00:02:30.000 (150 s) host-0 eject");
         assertThat(replay.out()).containsPattern("host-0 +30,000 +6,930 +23.10\n")
                 .containsPattern("host-0 +3 +180 s +18,000 +5,940\n");
     }

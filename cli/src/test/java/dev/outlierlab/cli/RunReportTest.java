@@ -86,7 +86,8 @@ class RunReportTest {
         String r = text("outlier_detection.success_rate_request_volume=5000");
         assertThat(line(r, "verdict")).isEqualTo("  verdict       nothing detected: success_rate never runs (about 1,000"
                 + " requests per host per interval < success_rate_request_volume 5000); the failures come at most 1 in"
-                + " a row, below consecutive_5xx 5");
+                + " a row, below consecutive_5xx 5 (the faults spread them evenly; faults[0].pattern=random or bursts"
+                + " fails in runs)");
         assertThat(line(r, "fix")).isEqualTo("  fix           success_rate_request_volume 1000 (what each host gets per"
                 + " interval)");
         assertThat(line(r, "success_rate")).endsWith("never runs: about 1,000 requests per host per 10 s interval,"

@@ -85,7 +85,12 @@ class TuneCommandTest {
         assertThat(req.get("hosts").asInt()).isEqualTo(6);
         assertThat(req.get("target").asText()).isEqualTo("envoy");
         assertThat(req.get("from").asText()).endsWith("search-cluster.yaml");
-        assertThat(o.json().get("recommended").get("diff").asText()).contains("-  max_ejection_percent: 10");
+        // the diff is against the file itself, which leaves max_ejection_percent at Envoy's default: the field is added
+        assertThat(o.json().get("recommended").get("diff").asText()).contains("@@ -")
+                .contains("+  max_ejection_percent: ").doesNotContain("-  connect_timeout");
+        assertThat(o.json().get("recommended").get("spliced").asBoolean()).isTrue();
+        assertThat(o.json().get("recommended").get("file").asText()).contains("connect_timeout: 0.25s")
+                .contains("address: 10.0.1.15");
     }
 
     @Test

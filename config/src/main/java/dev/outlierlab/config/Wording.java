@@ -73,6 +73,24 @@ public final class Wording {
         return String.valueOf(value);
     }
 
+    /** The most characters of a value a message echoes. */
+    public static final int SHOWN_CHARS = 100;
+
+    /**
+     * A value as a message echoes it: {@link #printable}, cut to its first {@link #SHOWN_CHARS} characters
+     * with the length said ({@code "aaaa..." (50000 characters)}), so a 50,000-character option or a 60 KB body
+     * is never written back whole. Every reader, option and API that quotes what it was given uses this.
+     */
+    public static String shortPrefix(String value) {
+        if (value == null) {
+            return "";
+        }
+        if (value.length() <= SHOWN_CHARS) {
+            return printable(value);
+        }
+        return printable(value.substring(0, SHOWN_CHARS)) + "... (" + value.length() + " characters)";
+    }
+
     /**
      * The text with control characters and Unicode's bidirectional controls shown as escapes ({@code \e} as
      * {@code \u001b}, a line break as {@code \n}), so that a name from a file cannot move the cursor, clear

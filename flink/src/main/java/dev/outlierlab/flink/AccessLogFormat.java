@@ -5,6 +5,7 @@ import dev.outlierlab.accesslog.LogEntry;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.MergedLog;
 import dev.outlierlab.accesslog.ReadSettings;
+import dev.outlierlab.config.InputException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -75,8 +76,10 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
     private final class LogReader implements Reader<OutcomeChunk> {
         private final FleetInputs.Input input;
         private final FSDataInputStream stream;
-        private final MergedLog log;
-        private final BadLines bad = new BadLines();
+        private final ReadSettings settings;
+        /** The file's reader, opened by the first {@link #next} (opening reads the first line). */
+        private MergedLog log;
+        private final BadLines bad;
         /** The open chunk of each detector of this input. */
         private final Map<String, Building> open = new LinkedHashMap<>();
         private final ArrayDeque<OutcomeChunk> ready = new ArrayDeque<>();
@@ -92,22 +95,41 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                 throw new IllegalStateException("a file the job was not given: " + split.path());
             }
             ReadSettings settings = recipe.settings();
+            bad = recipe.badLines();
             try {
                 stream = split.path().getFileSystem().open(split.path());
             } catch (IOException e) {
-                throw new dev.outlierlab.config.InputException(input.name() + ": cannot be read (" + e.getMessage() + ")");
+                throw JobFailure.notRetried(new InputException(input.name() + ": cannot be read ("
+                        + e.getMessage() + ")"));
             }
-            log = new MergedLog(List.of(new LogInput(input.name(), null, new BufferedInputStream(stream, 1 << 20))),
-                    settings, bad, null);
+            this.settings = settings;
             for (long i = 0; i < skip; i++) {
                 next();
             }
         }
 
-        /** The next chunk: a full one, or at the end each detector's last one and then the tally; null after. */
+        /**
+         * The next chunk: a full one, or at the end each detector's last one and then the tally; null after. Bad
+         * input (a log that cannot be read to its end) fails the job without restarts: a second read gives the
+         * same error, and so does any other failure of the reading (the project's code, as deterministic). Past
+         * {@code --max-bad-lines} the read stops, as {@code replay}'s does, and its tally says so.
+         */
         private OutcomeChunk next() {
             while (ready.isEmpty() && !done) {
-                LogEntry e = log.next();
+                LogEntry e;
+                boolean stopped = false;
+                try {
+                    if (log == null) {
+                        log = new MergedLog(List.of(new LogInput(input.name(), null,
+                                new BufferedInputStream(stream, 1 << 20))), settings, bad, null);
+                    }
+                    e = log.next();
+                } catch (BadLines.LimitReached limit) {
+                    e = null;
+                    stopped = true;
+                } catch (RuntimeException failed) {
+                    throw JobFailure.notRetried(failed);
+                }
                 if (e == null) {
                     done = true;
                     for (Building b : open.values()) {
@@ -117,7 +139,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                     }
                     OutcomeChunk tally = new OutcomeChunk();
                     tally.input = input.index();
-                    tally.tally = Serial.write(bad.counts());
+                    tally.tally = Serial.write(new Tally(bad.counts(), stopped));
                     ready.add(tally);
                     break;
                 }
@@ -162,7 +184,9 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
 
         @Override
         public void close() throws IOException {
-            log.close();
+            if (log != null) {
+                log.close();
+            }
             stream.close();
         }
     }

@@ -1,12 +1,17 @@
 package dev.outlierlab.flink;
 
+import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReplayGroup;
+import dev.outlierlab.config.InputException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the replay of every detector needs before its first outcome, gathered from all the logs as
@@ -63,6 +68,13 @@ final class FleetPlan implements Serializable {
     }
 
     final Map<String, Group> groups = new LinkedHashMap<>();
+    /**
+     * The logs are refused whatever the replay would give (more bad lines than allowed, a read stopped for them):
+     * the replay is skipped and the command refuses them with its message.
+     */
+    boolean skipReplay;
+    /** Why the plan could not be made (bad input beyond a bound, or a failure), for the command to report. */
+    RuntimeException refusal;
 
     /** Adds a chunk's outcomes: they are in the input's order, so each host's first in it is its earliest. */
     void add(OutcomeChunk c) {
@@ -87,6 +99,10 @@ final class FleetPlan implements Serializable {
     }
 
     void merge(FleetPlan o) {
+        skipReplay |= o.skipReplay;
+        if (refusal == null) {
+            refusal = o.refusal;
+        }
         o.groups.forEach((k, g) -> {
             Group mine = groups.get(k);
             if (mine == null) {
@@ -97,15 +113,55 @@ final class FleetPlan implements Serializable {
         });
     }
 
-    /** The detectors in order of first appearance, with their keys. */
+    /**
+     * Refuses a plan beyond {@code replay}'s bounds before anything is replayed: more than
+     * {@link LogScan#MAX_GROUPS} detectors, or more than {@code maxNames} distinct cluster, instance and host
+     * names in all the logs (each file's read holds to the bound of names on its own; {@code replay}'s one read
+     * of them all counts the lines past it as bad).
+     */
+    void refuseBeyondBounds(int maxNames) {
+        if (groups.size() > LogScan.MAX_GROUPS) {
+            throw new InputException("more than " + String.format(Locale.ROOT, "%,d", LogScan.MAX_GROUPS)
+                    + " detectors (one per cluster and proxy instance) in the logs: " + String.format(Locale.ROOT,
+                    "%,d", groups.size()) + "; replay one cluster with --cluster NAME, or fewer logs at a time");
+        }
+        Set<String> names = new HashSet<>();
+        for (Group g : groups.values()) {
+            names.add(g.cluster);
+            names.add(g.instance);
+            names.addAll(g.hosts.keySet());
+            if (names.size() > maxNames) {
+                throw new InputException("more than " + String.format(Locale.ROOT, "%,d", maxNames) + " distinct "
+                        + "host, cluster and instance names in the logs; replay one cluster with --cluster NAME, "
+                        + "or fewer logs at a time");
+            }
+        }
+    }
+
+    /**
+     * The detectors by proxy instance, then cluster, in name order (as {@code LogReplay.inStableOrder} orders a local
+     * replay's), with their keys.
+     */
     List<Map.Entry<String, ReplayGroup>> ordered() {
-        List<Map.Entry<String, Group>> order = new ArrayList<>(groups.entrySet());
-        order.sort((a, b) -> a.getValue().first.compareTo(b.getValue().first));
         List<Map.Entry<String, ReplayGroup>> out = new ArrayList<>();
-        for (Map.Entry<String, Group> e : order) {
+        for (Map.Entry<String, Group> e : groups.entrySet()) {
             out.add(Map.entry(e.getKey(), e.getValue().toReplayGroup()));
         }
+        out.sort(java.util.Comparator.comparing((Map.Entry<String, ReplayGroup> e) -> e.getValue().instance())
+                .thenComparing(e -> e.getValue().cluster()));
         return out;
+    }
+
+    /** A plan that carries only why it could not be made. */
+    static FleetPlan refused(RuntimeException why) {
+        FleetPlan p = new FleetPlan();
+        p.refusal = why;
+        return p;
+    }
+
+    /** Whether the replay is to be skipped: the logs are refused. */
+    boolean skipsReplay() {
+        return skipReplay || refusal != null;
     }
 
     /** The earliest outcome of all the logs: the replay's time zero (0 when there is none). */

@@ -2,10 +2,13 @@ package dev.outlierlab.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.outlierlab.accesslog.BadLines;
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.report.LogClock;
+import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.cli.ReplayCommand;
-import dev.outlierlab.cli.ReplayOutput;
+import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.ResultJson;
 import java.io.BufferedInputStream;
@@ -16,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapPartitionFunction;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -47,19 +49,31 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
     static final OutputTag<Piece> TALLIES = new OutputTag<>("bad-lines", TypeInformation.of(Piece.class));
     private final String outputDirectory;
     private final boolean eventLogs;
+    private final Parallelism bound;
+    private final Integer parallelism;
     private List<FleetInputs.Input> inputs;
 
     /**
      * @param outputDirectory where the report and each detector's decisions go, or null (the report is printed)
      * @param eventLogs       also write each detector's decisions as Envoy's outlier event log
+     * @param bound           the bound of {@code --parallelism}
+     * @param parallelism     {@code --parallelism} as given (null: none), checked before anything is read
      */
-    public FleetReplayJob(String outputDirectory, boolean eventLogs) {
+    FleetReplayJob(String outputDirectory, boolean eventLogs, Parallelism bound, Integer parallelism) {
         this.outputDirectory = outputDirectory;
         this.eventLogs = eventLogs;
+        this.bound = bound;
+        this.parallelism = parallelism;
     }
 
     @Override
     public List<LogInput> inputs(List<String> logs) {
+        // the job's own options, refused before the logs are touched
+        bound.check(parallelism);
+        if (eventLogs && outputDirectory == null) {
+            throw new InputException("--detector-event-logs: only with --output-dir DIR");
+        }
+        OutputDirectory.of(outputDirectory);
         inputs = FleetInputs.expand(logs);
         List<LogInput> out = new ArrayList<>();
         for (FleetInputs.Input i : inputs) {
@@ -81,51 +95,72 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
     @Override
     public String replay(ReplayCommand.FleetRequest request, ReplayCommand.FleetChecks checks) {
         FleetSettings settings = FleetSettings.of(request, outputDirectory, eventLogs);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        if (request.parallelism() != null) {
-            if (request.parallelism() < 1) {
-                throw new InputException("--parallelism " + request.parallelism() + ": expected 1 or more");
-            }
-            env.setParallelism(request.parallelism());
-        }
+        StreamExecutionEnvironment env = JobEnvironment.batch(bound.check(request.parallelism()));
         Path[] paths = inputs.stream().map(FleetInputs.Input::path).toArray(Path[]::new);
-        FileSource<OutcomeChunk> source = FileSource.forBulkFileFormat(
-                new AccessLogFormat(ReadRecipe.of(request.format(), request.settings()), inputs), paths).build();
+        ReadRecipe recipe = ReadRecipe.of(request);
+        FileSource<OutcomeChunk> source = FileSource.forBulkFileFormat(new AccessLogFormat(recipe, inputs), paths)
+                .build();
         SingleOutputStreamOperator<OutcomeChunk> entries = env.fromSource(source,
                         WatermarkStrategy.<OutcomeChunk>noWatermarks().withTimestampAssigner((r, t) -> r.firstEpochNanos),
                         "access logs")
                 .process(new SplitTallies()).name("bad and skipped lines to a side output");
-        DataStream<byte[]> plan = entries.fullWindowPartition().mapPartition(new PartialPlans())
-                .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).name("each worker's detectors")
-                .fullWindowPartition().mapPartition(new MergedPlan())
-                .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO).setParallelism(1).name("the plan");
+        // each worker's part of the plan and each file's tally go to one task, which makes the plan, or marks it
+        // refused (too many bad lines, beyond a bound) so that nothing is replayed for logs that are refused
+        DataStream<Piece> partials = entries.fullWindowPartition().mapPartition(new PartialPlans())
+                .returns(Piece.class).name("each worker's detectors");
+        DataStream<byte[]> plan = partials.union(entries.getSideOutput(TALLIES)).fullWindowPartition()
+                .mapPartition(new MergedPlan(recipe)).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .setParallelism(1).name("the plan");
         BroadcastStream<byte[]> broadcast = plan.broadcast(ReplayGroups.PLAN);
         DataStream<Piece> sections = entries.keyBy(r -> r.key, org.apache.flink.api.common.typeinfo.Types.LONG).connect(broadcast)
                 .process(new ReplayGroups(settings)).returns(Piece.class).name("replay per detector");
         DataStream<Piece> plans = plan.map(b -> Piece.of(Piece.PLAN, 0, b, null)).returns(Piece.class)
                 .setParallelism(1).name("plan to the client");
         FleetPlan fleet = null;
-        BadLines lines = new BadLines();
+        // by input and detector: a result received twice (after a restart of the job) counts once
+        Map<Integer, Tally> tallies = new TreeMap<>();
         Map<Integer, String> parts = new TreeMap<>();
+        Map<Integer, ReplayTotalText.Tally> totals = new TreeMap<>();
         try (CloseableIterator<Piece> it = sections.union(entries.getSideOutput(TALLIES), plans)
                 .executeAndCollect("outlier-lab replay of " + inputs.size() + (inputs.size() == 1 ? " log" : " logs"))) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 switch (p.kind) {
                     case Piece.PLAN -> fleet = Serial.read(p.bytes);
-                    case Piece.TALLY -> lines.add(Serial.read(p.bytes), p.index);
+                    case Piece.TALLY -> tallies.put(p.index, Serial.read(p.bytes));
+                    case Piece.TOTAL -> totals.put(p.index, Serial.read(p.bytes));
                     default -> parts.put(p.index, p.text);
                 }
             }
         } catch (Exception e) {
             throw JobFailure.of(e);
         }
+        BadLines lines = new BadLines();
+        List<Integer> stopped = new ArrayList<>();
+        tallies.forEach((input, tally) -> {
+            lines.add(tally.counts(), input);
+            if (tally.stopped()) {
+                stopped.add(input);
+            }
+        });
+        if (fleet != null && fleet.refusal != null) {
+            throw JobFailure.of(fleet.refusal);
+        }
         List<ReplayGroup> groups = new ArrayList<>();
         if (fleet != null) {
             fleet.ordered().forEach(g -> groups.add(g.getValue()));
         }
         checks.check(lines, groups);
+        if (!stopped.isEmpty()) {
+            // a share of bad lines allowed that the whole read meets, but a file that was mostly bad lines
+            int first = stopped.stream().min(Integer::compare).orElseThrow();
+            throw new InputException(inputs.get(first).name() + ": more than half of its first "
+                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES) + " lines or more "
+                    + "are bad lines (the reading stopped); not a log of the format, or see --max-bad-lines");
+        }
+        if (fleet != null && fleet.skipReplay) {
+            throw new IllegalStateException("the job counted more bad lines than allowed, the command did not");
+        }
         String field = request.format().instanceField();
         if (field != null) {
             for (Map.Entry<String, ReplayGroup> g : fleet.ordered()) {
@@ -142,7 +177,8 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             throw new IllegalStateException("the job replayed " + parts.size() + " of " + groups.size() + " detectors");
         }
         ReplayOutput head = new ReplayOutput(request.logs(), request.settings().format().name(), lines, List.of(),
-                null, request.compareLabel(), request.compareSets(), request.compareFile(), null, null);
+                null, request.compareLabel(), request.compareSets(), request.compareFile(), null, null,
+                new LogClock(fleet == null ? 0 : fleet.originEpochNanos()), FixAdvice.ENVOY);
         String report;
         if (request.json()) {
             List<JsonNode> nodes = new ArrayList<>();
@@ -155,8 +191,10 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             }
             report = head.json(nodes);
         } else {
-            StringBuilder out = new StringBuilder(head.head(groups.size()));
+            long last = groups.stream().mapToLong(ReplayGroup::lastEpochNanos).max().orElse(Long.MIN_VALUE);
+            StringBuilder out = new StringBuilder(head.head(groups.size(), last));
             parts.values().forEach(out::append);
+            out.append(ReplayTotalText.render(List.copyOf(totals.values())));
             report = out.toString();
         }
         if (outputDirectory == null) {
@@ -187,31 +225,63 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                 out.collect(r);
                 return;
             }
-            BadLines.Counts counts = Serial.read(r.tally);
-            bad.inc(counts.bad());
+            Tally tally = Serial.read(r.tally);
+            bad.inc(tally.counts().bad());
             ctx.output(TALLIES, Piece.of(Piece.TALLY, r.input, r.tally, null));
         }
     }
 
-    /** One worker's part of the plan. */
-    static final class PartialPlans implements MapPartitionFunction<OutcomeChunk, byte[]> {
+    /**
+     * One worker's part of the plan. Nothing is thrown here: Flink runs this function in a thread of its own,
+     * where an exception ends the TaskManager's JVM instead of failing the job; a failure travels in the plan.
+     */
+    static final class PartialPlans implements MapPartitionFunction<OutcomeChunk, Piece> {
         @Override
-        public void mapPartition(Iterable<OutcomeChunk> records, Collector<byte[]> out) {
+        public void mapPartition(Iterable<OutcomeChunk> records, Collector<Piece> out) {
             FleetPlan plan = new FleetPlan();
-            for (OutcomeChunk r : records) {
-                plan.add(r);
+            try {
+                for (OutcomeChunk r : records) {
+                    plan.add(r);
+                }
+            } catch (RuntimeException e) {
+                plan = FleetPlan.refused(e);
             }
-            out.collect(Serial.write(plan));
+            out.collect(Piece.of(Piece.PLAN, 0, Serial.write(plan), null));
         }
     }
 
-    /** The workers' parts merged into the plan. */
-    static final class MergedPlan implements MapPartitionFunction<byte[], byte[]> {
+    /**
+     * The workers' parts merged into the plan, with the files' tallies: refused beyond {@code replay}'s bounds,
+     * or marked to skip the replay when the logs hold more bad lines than allowed, before any replay. As above,
+     * nothing is thrown.
+     */
+    static final class MergedPlan implements MapPartitionFunction<Piece, byte[]> {
+        private final ReadRecipe recipe;
+
+        MergedPlan(ReadRecipe recipe) {
+            this.recipe = recipe;
+        }
+
         @Override
-        public void mapPartition(Iterable<byte[]> parts, Collector<byte[]> out) {
+        public void mapPartition(Iterable<Piece> parts, Collector<byte[]> out) {
             FleetPlan plan = new FleetPlan();
-            for (byte[] p : parts) {
-                plan.merge(Serial.read(p));
+            try {
+                BadLines lines = new BadLines();
+                for (Piece p : parts) {
+                    if (p.kind == Piece.TALLY) {
+                        Tally tally = Serial.read(p.bytes);
+                        lines.add(tally.counts(), p.index);
+                        plan.skipReplay |= tally.stopped();
+                    } else {
+                        plan.merge(Serial.read(p.bytes));
+                    }
+                }
+                plan.skipReplay |= recipe.tooManyBad(lines);
+                if (!plan.skipsReplay()) {
+                    plan.refuseBeyondBounds(recipe.maxNames());
+                }
+            } catch (RuntimeException e) {
+                plan = FleetPlan.refused(e);
             }
             out.collect(Serial.write(plan));
         }

@@ -1,11 +1,9 @@
 package dev.outlierlab.flink;
 
 import dev.outlierlab.cli.SweepCommand;
-import dev.outlierlab.config.InputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -17,23 +15,23 @@ import org.apache.flink.util.CloseableIterator;
  * table, CSV or JSON as the local sweep.
  */
 public final class FleetSweepJob implements SweepCommand.SweepEngine {
+    private final Parallelism bound;
+
+    FleetSweepJob(Parallelism bound) {
+        this.bound = bound;
+    }
+
     @Override
     public List<SweepCommand.RunRow> run(List<SweepCommand.Run> runs, Integer parallelism) {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        if (parallelism != null) {
-            if (parallelism < 1) {
-                throw new InputException("--parallelism " + parallelism + ": expected 1 or more");
-            }
-            env.setParallelism(parallelism);
-        }
+        StreamExecutionEnvironment env = JobEnvironment.forRuns(bound.check(parallelism));
         List<Integer> numbers = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             numbers.add(i);
         }
         TreeMap<Integer, SweepCommand.RunRow> rows = new TreeMap<>();
         try (CloseableIterator<Piece> it = env.fromData(numbers).rebalance().map(new RunOne(runs))
-                .returns(Piece.class).name("sweep runs").executeAndCollect("outlier-lab sweep of " + runs.size() + " runs")) {
+                .returns(Piece.class).setParallelism(JobEnvironment.slots(env, parallelism, runs.size()))
+                .name("sweep runs").executeAndCollect("outlier-lab sweep of " + runs.size() + " runs")) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 rows.put(p.index, Serial.read(p.bytes));
@@ -57,7 +55,11 @@ public final class FleetSweepJob implements SweepCommand.SweepEngine {
 
         @Override
         public Piece map(Integer i) {
-            return Piece.of(Piece.RUN, i, Serial.write(runs.get(i).run()), null);
+            try {
+                return Piece.of(Piece.RUN, i, Serial.write(runs.get(i).run()), null);
+            } catch (RuntimeException e) {
+                throw JobFailure.notRetried(e); // a simulation fails the same way each time
+            }
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.outlierlab.flink;
 
-import dev.outlierlab.cli.TuneCommand;
-import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.Expectation;
@@ -14,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongConsumer;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -29,17 +26,9 @@ import org.apache.flink.util.CloseableIterator;
 public final class FleetTuneJob implements RunExecutor {
     private final Integer parallelism;
 
-    /** Runs on {@code parallelism} slots (null: the environment's default). */
-    public FleetTuneJob(Integer parallelism) {
-        if (parallelism != null && parallelism < 1) {
-            throw new InputException("--parallelism " + parallelism + ": expected 1 or more");
-        }
+    /** Runs on {@code parallelism} slots (null: the environment's default), checked by the caller. */
+    FleetTuneJob(Integer parallelism) {
         this.parallelism = parallelism;
-    }
-
-    /** The engine {@code tune} runs on when started as the job ({@link FlinkMain}). */
-    static TuneCommand.TuneEngine engine() {
-        return FleetTuneJob::new;
     }
 
     @Override
@@ -51,15 +40,12 @@ public final class FleetTuneJob implements RunExecutor {
         for (int i = 0; i < jobs.size(); i++) {
             shipped.add(Piece.of(Piece.TUNE_RUN, i, Serial.write(ShippedRun.of(jobs.get(i))), null));
         }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        if (parallelism != null) {
-            env.setParallelism(parallelism);
-        }
+        StreamExecutionEnvironment env = JobEnvironment.forRuns(parallelism);
         RunFigures[] figures = new RunFigures[jobs.size()];
         int received = 0;
         try (CloseableIterator<Piece> it = env.fromData(shipped).rebalance().map(new RunOne()).returns(Piece.class)
-                .name("tune runs").executeAndCollect("outlier-lab tune: " + jobs.size() + " runs")) {
+                .setParallelism(JobEnvironment.slots(env, parallelism, jobs.size())).name("tune runs")
+                .executeAndCollect("outlier-lab tune: " + jobs.size() + " runs")) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 if (figures[p.index] == null) {
@@ -116,8 +102,12 @@ public final class FleetTuneJob implements RunExecutor {
     static final class RunOne implements MapFunction<Piece, Piece> {
         @Override
         public Piece map(Piece run) {
-            ShippedRun shipped = Serial.read(run.bytes);
-            return Piece.of(Piece.TUNE_RUN, run.index, Serial.write(pack(TuneRuns.figures(shipped.job()))), null);
+            try {
+                ShippedRun shipped = Serial.read(run.bytes);
+                return Piece.of(Piece.TUNE_RUN, run.index, Serial.write(pack(TuneRuns.figures(shipped.job()))), null);
+            } catch (RuntimeException e) {
+                throw JobFailure.notRetried(e); // a simulation fails the same way each time
+            }
         }
     }
 

@@ -5,18 +5,29 @@ import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.cli.SweepCommand;
 import dev.outlierlab.cli.TuneCommand;
 import java.io.PrintWriter;
+import java.util.Arrays;
 import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.Option;
 
 /**
  * The job jar's entry point, for {@code flink run outlier-lab-flink.jar replay LOGS... [replay's options]
  * [--output-dir DIR [--detector-event-logs]]} (or {@code sweep [sweep's options]}, {@code tune [tune's options]})
- * on a cluster, and for {@code outlier-lab replay}, {@code sweep} and {@code tune} with {@code --engine flink},
- * which start it on the local MiniCluster. The options are the command's own (the same command class), its work
- * run by {@link FleetReplayJob}, {@link FleetSweepJob} or {@link FleetTuneJob}; bad input is one message and exit
- * status 2, as for the command.
+ * on a cluster, in application mode (where {@code main} runs in the JobManager), and, through {@link LocalJob},
+ * for {@code outlier-lab replay}, {@code sweep} and {@code tune} with {@code --engine flink} on the local
+ * MiniCluster. The options are the command's own (the same command class), its work run by
+ * {@link FleetReplayJob}, {@link FleetSweepJob} or {@link FleetTuneJob}; bad input is one message and exit status
+ * 2, as for the command, and a job that failed on the cluster (a lost worker beyond its restarts) is one message
+ * and exit status 1.
+ *
+ * <p>{@code main} never ends the JVM: on a cluster it may be the JobManager's (application mode), where
+ * {@code System.exit} would end the application as "closed externally" instead of SUCCEEDED. A failed command
+ * throws instead, which Flink's client reports and exits non-zero on, and which fails the application.
  */
 public final class FlinkMain {
+    /** Exit status of a job that failed on the cluster: not bad input, not a bug of the tool. */
+    public static final int EXIT_JOB_FAILED = 1;
+
     private FlinkMain() {
     }
 
@@ -24,7 +35,7 @@ public final class FlinkMain {
     static final class OutputOptions {
         @Option(names = "--output-dir", paramLabel = "DIR",
                 description = {"Write the report to DIR/report.txt (or .json), last, and each detector's decisions",
-                    "to DIR/detectors/NNNNNN.txt (any Flink file system: s3://, hdfs://, ...)."})
+                    "to DIR/detectors/NNNNNN.txt (an absolute path, or any Flink file system: s3://, hdfs://, ...)."})
         String output;
 
         @Option(names = "--detector-event-logs",
@@ -32,25 +43,37 @@ public final class FlinkMain {
         boolean eventLogs;
     }
 
-    public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    /** The command failed; its message is already on standard error. */
+    static final class CommandFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommandFailed(int status) {
+            super("outlier-lab ended with exit status " + status + " (the message above says why)", null, false,
+                    false);
+        }
     }
 
-    /** Runs {@code replay ARGS} as the job and returns the exit status. */
+    public static void main(String[] args) {
+        int status = execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        if (status != 0) {
+            throw new CommandFailed(status);
+        }
+    }
+
+    /** Runs the command ARGS as the job and returns the exit status. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        return execute(args, out, err, Parallelism.CLUSTER);
+    }
+
+    /** As {@link #execute(String[], PrintWriter, PrintWriter)}, with the bound of {@code --parallelism}. */
+    static int execute(String[] args, PrintWriter out, PrintWriter err, Parallelism bound) {
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         if (args.length > 0 && args[0].equals("sweep")) {
-            CommandLine sweep = new CommandLine(new SweepCommand().runningOn(new FleetSweepJob()));
-            sweep.setOut(out);
-            sweep.setErr(err);
-            Main.withErrorHandling(sweep);
-            return sweep.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return run(new CommandLine(new SweepCommand().runningOn(new FleetSweepJob(bound))), rest, out, err);
         }
         if (args.length > 0 && args[0].equals("tune")) {
-            CommandLine tune = new CommandLine(new TuneCommand().runningOn(FleetTuneJob.engine()));
-            tune.setOut(out);
-            tune.setErr(err);
-            Main.withErrorHandling(tune);
-            return tune.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return run(new CommandLine(new TuneCommand().runningOn(p -> new FleetTuneJob(bound.check(p)))), rest,
+                    out, err);
         }
         if (args.length == 0 || !args[0].equals("replay")) {
             err.println("outlier-lab flink: expected 'replay', 'sweep' or 'tune' and that command's arguments, e.g. "
@@ -61,18 +84,27 @@ public final class FlinkMain {
         ReplayCommand replay = new ReplayCommand();
         CommandLine cli = new CommandLine(replay);
         cli.addMixin("output", output);
+        // the options are parsed first, so that the job knows --output-dir before it is built
+        cli.setExecutionStrategy(parsed -> {
+            Integer parallelism = parsed.matchedOptionValue("--parallelism", null);
+            replay.runningOn(new FleetReplayJob(output.output, output.eventLogs, bound, parallelism));
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        return run(cli, rest, out, err);
+    }
+
+    private static int run(CommandLine cli, String[] args, PrintWriter out, PrintWriter err) {
         cli.setOut(out);
         cli.setErr(err);
         Main.withErrorHandling(cli);
-        String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
-        // the options are parsed first, so that the job knows --output before it is built
-        cli.setExecutionStrategy(parsed -> {
-            if (output.eventLogs && output.output == null) {
-                throw new dev.outlierlab.config.InputException("--detector-event-logs: only with --output-dir DIR");
+        IExecutionExceptionHandler command = cli.getExecutionExceptionHandler();
+        cli.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof JobFailure.Failed failed) {
+                line.getErr().println("outlier-lab: " + failed.getMessage());
+                return EXIT_JOB_FAILED;
             }
-            replay.runningOn(new FleetReplayJob(output.output, output.eventLogs));
-            return new CommandLine.RunLast().execute(parsed);
+            return command.handleExecutionException(ex, line, parsed);
         });
-        return cli.execute(rest);
+        return cli.execute(args);
     }
 }

@@ -8,6 +8,8 @@ public class Piece {
     static final int PLAN = 0;
     static final int TALLY = 1;
     static final int SECTION = 2;
+    /** A detector's figures for the report's total across detectors ({@code ReplayTotalText.Tally}). */
+    static final int TOTAL = 5;
     /** A sweep's run: its {@code SweepCommand.RunRow}, serialised. */
     static final int RUN = 3;
     /** A tune's run: its {@code FleetTuneJob.ShippedRun} there, its figures back, serialised. */

@@ -1,9 +1,11 @@
 package dev.outlierlab.flink;
 
 import dev.outlierlab.accesslog.LogReplay;
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.report.LogClock;
 import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.cli.ReplayOutput;
+import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
@@ -51,6 +53,8 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
     private transient Scenario second;
     /** The detectors of the current key (one, unless their hashes collide), by their text. */
     private transient Map<String, Detector> active;
+    /** The plan says the logs are refused: nothing is replayed. */
+    private transient boolean skip;
 
     ReplayGroups(FleetSettings settings) {
         this.settings = settings;
@@ -59,6 +63,10 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
     @Override
     public void processBroadcastElement(byte[] plan, Context ctx, Collector<Piece> out) {
         FleetPlan p = Serial.read(plan);
+        skip = p.skipsReplay();
+        if (skip) {
+            return; // the logs are refused: the command says why
+        }
         index = new HashMap<>();
         groups = new ArrayList<>();
         for (Map.Entry<String, ReplayGroup> e : p.ordered()) {
@@ -73,6 +81,9 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
 
     @Override
     public void processElement(OutcomeChunk r, ReadOnlyContext ctx, Collector<Piece> out) {
+        if (skip) {
+            return;
+        }
         Detector d = active.get(r.group);
         if (d == null) {
             if (active.isEmpty()) {
@@ -81,16 +92,27 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             d = new Detector(index.get(r.group));
             active.put(r.group, d);
         }
-        d.add(r);
+        try {
+            d.add(r);
+        } catch (RuntimeException e) {
+            throw JobFailure.notRetried(e);
+        }
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Piece> out) throws IOException {
+        if (skip) {
+            return;
+        }
         List<Detector> done = new ArrayList<>(active.values());
         active.clear();
         done.sort(Comparator.comparingInt(d -> d.index));
-        for (Detector d : done) {
-            d.finish(out);
+        try {
+            for (Detector d : done) {
+                d.finish(out);
+            }
+        } catch (RuntimeException e) {
+            throw JobFailure.notRetried(e);
         }
     }
 
@@ -181,9 +203,12 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             LogReplay.GroupResult b = replays.length > 1 ? replays[1].finish() : null;
             ReplayOutput one = new ReplayOutput(settings.logs(), settings.formatName(), null, List.of(a),
                     b == null ? null : List.of(b), settings.compareLabel(), settings.compareSets(),
-                    settings.compareFile(), null, null);
+                    settings.compareFile(), null, null, new LogClock(origin), FixAdvice.ENVOY);
             String section = settings.json() ? ResultJson.write(one.sectionJson(0)) : one.section(0, settings.maxEvents());
             out.collect(Piece.of(Piece.SECTION, index, null, section));
+            if (!settings.json()) {
+                out.collect(Piece.of(Piece.TOTAL, index, Serial.write(ReplayOutput.tally(a)), null));
+            }
             if (settings.outputDirectory() != null) {
                 write(String.format("%06d.txt", index), one.section(0, Integer.MAX_VALUE));
                 if (settings.eventLogs()) {

@@ -3,6 +3,8 @@ package dev.outlierlab.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,6 +74,68 @@ class FleetBadInputTest {
         assertThat(job.status()).isEqualTo(2);
         assertThat(job.err()).contains("proxy-01.log.gz:").contains("cannot be read");
         assertThat(out.resolve("report.txt")).doesNotExist();
+    }
+
+    @Test
+    void garbageStopsTheJobsReaderAtMaxBadLinesAsItStopsReplays() throws Exception {
+        Path garbage = dir.resolve("garbage.log");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 200_000; i++) {
+            text.append("garbage ").append(i).append('\n');
+        }
+        Files.writeString(garbage, text);
+        sameRefusal(args("replay", garbage.toString(), "--log-format", "envoy", "--max-bad-lines", "10"));
+        Runs job = Runs.flink(args("replay", garbage.toString(), "--log-format", "envoy", "--max-bad-lines", "10"), 1);
+        // the read stopped at the eleventh bad line, as replay's does, instead of reading 200,000
+        assertThat(job.err()).startsWith("outlier-lab: 11 bad lines of 11, more than --max-bad-lines 10 (10)");
+        Runs share = Runs.flink(args("replay", garbage.toString(), "--log-format", "envoy"), 1);
+        assertThat(share.status()).isEqualTo(2);
+        assertThat(share.err()).startsWith("outlier-lab: 10000 bad lines of 10000, more than --max-bad-lines 1% (100)"
+                + " (the reading stopped");
+    }
+
+    @Test
+    void aParallelismBeyondTheBoundIsOneMessageBeforeAnythingRuns() {
+        for (String command : new String[] {"replay", "tune", "sweep"}) {
+            List<String> a = command.equals("replay") ? args("replay", dir.resolve("x.log").toString())
+                    : command.equals("tune") ? args("tune", "--hosts", "6", "--rps", "600") : args("sweep",
+                    "--vary", "outlier_detection.max_ejection_percent=10,34");
+            Runs job = Runs.flink(a, 100_000);
+            assertThat(job.status()).as(command).isEqualTo(2);
+            assertThat(job.err()).as(command).isEqualTo("outlier-lab: --parallelism 100000: expected 1 to 32,768 "
+                    + "(Flink's bound)\n");
+            a.addAll(List.of("--engine", "flink", "--parallelism", "100000"));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int status = FlinkMain.execute(a.toArray(String[]::new), new PrintWriter(out, true),
+                    new PrintWriter(err, true), Parallelism.LOCAL);
+            assertThat(status).isEqualTo(2);
+            assertThat(err.toString()).startsWith("outlier-lab: --parallelism 100000: expected 1 to 64 on the local "
+                    + "MiniCluster");
+        }
+    }
+
+    @Test
+    void aLogOfTwoHundredThousandHostsIsRefusedAsReplayRefusesIt() throws Exception {
+        Path log = dir.resolve("hosts.log");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 200_000; i++) {
+            text.append(String.format("[2026-11-30T00:%02d:%02d.%03dZ] \"GET /api HTTP/1.1\" 200 - 0 120 5 - \"-\" "
+                    + "\"bench\" \"-\" \"api\" \"10.%d.%d.%d:8080\"%n", i / 60_000, i / 1000 % 60, i % 1000,
+                    i >> 16, (i >> 8) & 255, i & 255));
+        }
+        Files.writeString(log, text);
+        sameRefusal(args("replay", log.toString(), "--log-format", "envoy"));
+    }
+
+    @Test
+    void aRelativeOutputDirectoryIsRefused() throws Exception {
+        List<String> logs = FleetLogs.write(dir, "envoy", 1, 100, 3);
+        Runs job = Runs.flink(args("replay", logs.get(0), "--log-format", "envoy", "--output-dir", "out"), 1);
+        assertThat(job.status()).isEqualTo(2);
+        assertThat(job.err()).isEqualTo("outlier-lab: --output-dir out: expected an absolute path or a file system "
+                + "URI (s3://..., hdfs://...); the report and each detector's file are written on different machines "
+                + "of a cluster, which share no working directory\n");
     }
 
     @Test

@@ -6,53 +6,113 @@ import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * An HTTP/1.1 server with the JDK's {@link HttpServer} API whose handlers see only complete request heads: one
- * selector thread ({@link ConnectionLoop}) accepts connections, closes at once those past
- * {@link ServerLimits#clientConnections()} of one client address, makes room at
- * {@link ServerLimits#maxConnections()} in all by closing the connection that has waited longest for its
- * request (or, if every one is being handled, closes the new one), reads each request's line and headers without blocking and within {@link ServerLimits#requestNanos()}
- * of their first byte, and only then hands the request to the executor ({@link BoundedExchange}). So slow
- * clients that send headers byte by byte, or nothing, hold no worker, and one client cannot take every
- * connection. It stands in for {@code sun.net.httpserver.ServerImpl}, whose dispatcher hands a connection to
- * the executor at its first byte and reads the headers there, and which has no share per client. One context,
- * {@code "/"}, serves every path; filters and authenticators are not supported.
+ * An HTTP/1.1 server with the JDK's {@link HttpServer} API on Jetty 12: Jetty's connector accepts connections and
+ * its parser reads each request's line and headers on the selector, without blocking, and refuses what RFC 9112
+ * calls malformed or ambiguous (a bare CR, a space or NUL in a header name, two {@code Host} headers, a chunk
+ * size past its bound; {@link ServerErrors}); a handler sees only complete heads, on the executor given with
+ * {@link #setExecutor}. On top of Jetty: the lab's {@link ConnectionGuard} (connections per client address and in
+ * all, the longest-waiting one closed to make room, the request, idle and answer times), a 400 for two
+ * {@code Origin} headers (which Jetty passes on), a 431 past {@link #MAX_HEADERS} headers, and a 503 when the
+ * executor refuses work. One context, {@code "/"}, serves every path; filters and authenticators are not
+ * supported.
  */
 public final class BoundedHttpServer extends HttpServer {
-    private final ServerSocketChannel listener;
+    /** Header fields of one request at most; past it a 431. */
+    public static final int MAX_HEADERS = 200;
+
+    static {
+        quietLogging();
+    }
+
+    private final Server jetty;
+    private final ServerConnector connector;
     private final ServerLimits limits;
-    private final ConnectionLoop loop;
-    private final Thread thread;
+    private final ConnectionGuard guard;
+    private final ServerErrors errors;
     private final RootContext context = new RootContext();
+    private final InetSocketAddress address;
+    private final ScheduledExecutorService sweeper;
     private volatile Executor executor = Runnable::run;
 
-    private BoundedHttpServer(ServerSocketChannel listener, ServerLimits limits) throws IOException {
-        this.listener = listener;
+    private BoundedHttpServer(InetSocketAddress requested, int backlog, ServerLimits limits) throws IOException {
         this.limits = limits;
-        this.loop = new ConnectionLoop(this, listener, limits);
-        this.thread = new Thread(loop, "outlier-lab-http-connections-" + listener.socket().getLocalPort());
-        thread.setDaemon(true);
+        this.guard = new ConnectionGuard(limits);
+        this.errors = new ServerErrors(limits.maxHeaderBytes());
+        QueuedThreadPool threads = new QueuedThreadPool(64, 4, 30_000);
+        threads.setDaemon(true);
+        threads.setName("outlier-lab-http-" + requested.getPort());
+        this.jetty = new Server(threads);
+        HttpConfiguration config = new HttpConfiguration();
+        config.setHttpCompliance(HttpCompliance.RFC9110);
+        config.setRequestHeaderSize(limits.maxHeaderBytes());
+        config.setSendServerVersion(false);
+        config.setSendXPoweredBy(false);
+        config.setSendDateHeader(true);
+        this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
+        connector.setHost(requested.getAddress() == null ? requested.getHostString()
+                : requested.getAddress().getHostAddress());
+        connector.setPort(requested.getPort());
+        connector.setAcceptQueueSize(backlog);
+        // a backstop for a read or write blocked past every bound of the guard, which closes such connections first
+        connector.setIdleTimeout(TimeUnit.NANOSECONDS.toMillis(Math.max(limits.idleNanos(), limits.responseNanos()))
+                + 5_000);
+        connector.addBean(guard);
+        connector.getSelectorManager().addEventListener(guard);
+        jetty.addConnector(connector);
+        jetty.setErrorHandler(errors);
+        jetty.setHandler(new Dispatch());
+        jetty.setStopTimeout(0);
+        try {
+            connector.open();
+        } catch (IOException e) {
+            connector.close();
+            if (e.getCause() instanceof BindException bind) {
+                throw bind;
+            }
+            throw e;
+        }
+        this.address = new InetSocketAddress(requested.getAddress(), connector.getLocalPort());
+        this.sweeper = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "outlier-lab-http-guard-" + connector.getLocalPort());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Binds {@code address} (port 0 for any free one) with a backlog of {@code backlog}; not started yet. */
     public static BoundedHttpServer create(InetSocketAddress address, int backlog, ServerLimits limits)
             throws IOException {
-        ServerSocketChannel listener = ServerSocketChannel.open();
-        try {
-            listener.bind(address, backlog);
-            return new BoundedHttpServer(listener, limits);
-        } catch (IOException | RuntimeException e) {
-            listener.close();
-            throw e;
+        if (address.isUnresolved()) {
+            throw new java.nio.channels.UnresolvedAddressException();
         }
+        return new BoundedHttpServer(address, backlog, limits);
     }
 
     public ServerLimits limits() {
@@ -61,7 +121,7 @@ public final class BoundedHttpServer extends HttpServer {
 
     /** Connections closed at once since the start because their client, or the server, had its share open. */
     public long refusedConnections() {
-        return loop.refused();
+        return guard.refused();
     }
 
     /**
@@ -69,20 +129,25 @@ public final class BoundedHttpServer extends HttpServer {
      * waited longest for its request.
      */
     public long evictedConnections() {
-        return loop.evicted();
+        return guard.evicted();
+    }
+
+    /** Requests the server refused itself as malformed or ambiguous (a 4xx before any handler saw them). */
+    public long malformedRequests() {
+        return errors.malformed();
     }
 
     /** Connections open now. */
     public int openConnections() {
-        return loop.open();
-    }
-
-    ConnectionLoop loop() {
-        return loop;
+        return guard.open();
     }
 
     HttpContext context() {
         return context;
+    }
+
+    ServerErrors errors() {
+        return errors;
     }
 
     @Override
@@ -92,7 +157,13 @@ public final class BoundedHttpServer extends HttpServer {
 
     @Override
     public void start() {
-        thread.start();
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("the HTTP server did not start: " + e.getMessage(), e);
+        }
+        sweeper.scheduleWithFixedDelay(guard::sweep, ConnectionGuard.TICK_MILLIS, ConnectionGuard.TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -107,16 +178,11 @@ public final class BoundedHttpServer extends HttpServer {
 
     @Override
     public void stop(int delay) {
-        loop.stop();
+        sweeper.shutdownNow();
         try {
-            listener.close();
-        } catch (IOException ignored) {
-            // the port is released either way
-        }
-        try {
-            thread.join(1000L + delay * 1000L);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            jetty.stop();
+        } catch (Exception e) {
+            connector.close();
         }
     }
 
@@ -147,7 +213,84 @@ public final class BoundedHttpServer extends HttpServer {
 
     @Override
     public InetSocketAddress getAddress() {
-        return (InetSocketAddress) listener.socket().getLocalSocketAddress();
+        return address;
+    }
+
+    /** Hands each complete request to the executor, after the checks Jetty's parser does not make. */
+    private final class Dispatch extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String refusal = ambiguity(request);
+            if (refusal != null) {
+                int status = refusal.startsWith("431") ? 431 : 400;
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                Response.writeError(request, response, callback, status, refusal.substring(4));
+                return true;
+            }
+            URI uri;
+            try {
+                String target = request.getHttpURI().getPathQuery();
+                uri = URI.create(target == null ? "/" : target);
+            } catch (IllegalArgumentException e) {
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                Response.writeError(request, response, callback, 400, "the request target is not a URI");
+                return true;
+            }
+            ConnectionGuard.Tracked tracked = guard.tracked(request.getConnectionMetaData().getConnection());
+            if (tracked != null) {
+                guard.requestStarted(tracked, request.getLength() > 0
+                        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+            }
+            JettyExchange exchange = new JettyExchange(BoundedHttpServer.this, request, response, callback, uri, guard,
+                    tracked);
+            try {
+                executor.execute(() -> exchange.run(context.getHandler()));
+            } catch (RejectedExecutionException busy) {
+                if (tracked != null) {
+                    guard.requestFinished(tracked);
+                }
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                Response.writeError(request, response, callback, 503, "the server is busy; try again");
+            }
+            return true;
+        }
+    }
+
+    /** Why a head Jetty accepted is still refused ("400 ..." or "431 ..."), or null. */
+    private static String ambiguity(Request request) {
+        int fields = 0;
+        int origins = 0;
+        for (HttpField f : request.getHeaders()) {
+            fields++;
+            if (f.getHeader() == HttpHeader.ORIGIN || "origin".equalsIgnoreCase(f.getName())) {
+                origins++;
+            }
+        }
+        if (fields > MAX_HEADERS) {
+            return "431 " + fields + " header fields, over the server's limit of " + MAX_HEADERS;
+        }
+        if (origins > 1) {
+            return "400 " + origins + " Origin headers: a request has at most one (RFC 6454 section 7.3)";
+        }
+        return null;
+    }
+
+    /**
+     * Jetty logs through SLF4J; with no SLF4J provider on the class path, SLF4J would print a warning on the
+     * first request. Without one (and unless told otherwise), SLF4J's own no-op provider is chosen quietly.
+     */
+    private static void quietLogging() {
+        try {
+            if (System.getProperty("slf4j.provider") == null
+                    && ServiceLoader.load(org.slf4j.spi.SLF4JServiceProvider.class).findFirst().isEmpty()) {
+                System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+                if (System.getProperty("slf4j.internal.verbosity") == null) {
+                    System.setProperty("slf4j.internal.verbosity", "WARN");
+                }
+            }
+        } catch (LinkageError | RuntimeException e) {
+            // an older SLF4J: it says what it says
+        }
     }
 
     /** The one context; a request before a handler is set is closed unanswered. */

@@ -135,9 +135,9 @@ class BoundedHttpServerTest {
             assertThat(answer(in)).endsWith("POST /b abcde");
             assertThat(answer(in)).endsWith("GET /c ");
             send(s, "GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(answer(in)).contains("Transfer-encoding: chunked").endsWith("GET /chunked ");
+            assertThat(answer(in)).containsIgnoringCase("Transfer-encoding: chunked").endsWith("GET /chunked ");
             send(s, "HEAD /h HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(answer(in)).startsWith("HTTP/1.1 200").contains("Content-length: 0").endsWith("\r\n\r\n");
+            assertThat(answer(in)).startsWith("HTTP/1.1 200").containsIgnoringCase("Content-length: 0").endsWith("\r\n\r\n");
             send(s, "GET /empty HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
             assertThat(answer(in)).startsWith("HTTP/1.1 204 No Content\r\n").doesNotContain("Content-length");
             assertThat(in.read()).as("closed after Connection: close").isEqualTo(-1);
@@ -156,12 +156,12 @@ class BoundedHttpServerTest {
         try (Socket s = connect()) {
             send(s, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
             String a = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-            assertThat(a).startsWith("HTTP/1.1 400 ").contains("without Content-Length");
+            assertThat(a).startsWith("HTTP/1.1 400 ").contains("Transfer-Encoding and Content-Length");
         }
         try (Socket s = connect()) {
             send(s, "GET /a b HTTP/1.1\r\n\r\n");
             assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
-                    .startsWith("HTTP/1.1 400 ").contains("bad request line");
+                    .startsWith("HTTP/1.1 400 ").contains("Illegal character");
         }
     }
 

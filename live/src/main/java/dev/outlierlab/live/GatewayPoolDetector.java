@@ -37,6 +37,12 @@ final class GatewayPoolDetector extends ListedPoolDetector {
         return "gateway";
     }
 
+    /** The gateway's routing: its endpoints in order, each next one the fallback. */
+    @Override
+    public boolean triesInOrder() {
+        return true;
+    }
+
     @Override
     public void add(Endpoint endpoint, long nowNanos) {
         int index;

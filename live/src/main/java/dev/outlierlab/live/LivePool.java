@@ -81,9 +81,17 @@ public final class LivePool implements AutoCloseable {
         return name;
     }
 
-    /** {@code envoy} or {@code gateway}. */
+    /** The profile's name: {@code envoy}, {@code grpc} or {@code gateway}. */
     public String profile() {
         return detector.profile();
+    }
+
+    /**
+     * Whether callers try the endpoints in their listed order, each next one a fallback (the gateway's), rather than
+     * rotating over those in rotation (Envoy's and gRPC's load balancing).
+     */
+    public boolean triesInOrder() {
+        return detector.triesInOrder();
     }
 
     /** Nanoseconds since the pool was built, on its clock: the time base of decisions and stage records. */

@@ -10,8 +10,13 @@ import java.util.Map;
  * single-threaded as it is in the lab.
  */
 interface PoolDetector {
-    /** {@code envoy} or {@code gateway}. */
+    /** The profile's name. */
     String profile();
+
+    /** Whether callers try the endpoints in order, each next one a fallback; by default they rotate. */
+    default boolean triesInOrder() {
+        return false;
+    }
 
     void add(Endpoint endpoint, long nowNanos);
 

@@ -42,21 +42,27 @@ public record DecisionRows(int caller, String host, String action, String detect
 
     /** The times of a row: {@code 40 s}, {@code 40 s, 50 s}, {@code 40 s .. 240 s every 10 s}, or first and last. */
     public String timesText() {
+        return timesText(null);
+    }
+
+    /** As {@link #timesText()}, each time in the log's clock when {@code clock} is given (a replay's). */
+    public String timesText(LogClock clock) {
+        java.util.function.LongFunction<String> at = clock == null ? Numbers::seconds : clock::at;
         long first = times.get(0);
         long last = times.get(times.size() - 1);
         if (times.size() == 1) {
-            return Numbers.seconds(first);
+            return at.apply(first);
         }
         if (times.size() == 2) {
-            return Numbers.seconds(first) + ", " + Numbers.seconds(last);
+            return at.apply(first) + ", " + at.apply(last);
         }
         long step = times.get(1) - first;
         for (int i = 2; i < times.size(); i++) {
             if (times.get(i) - times.get(i - 1) != step) {
-                return Numbers.seconds(first) + " .. " + Numbers.seconds(last) + " (irregular)";
+                return at.apply(first) + " .. " + at.apply(last) + " (irregular)";
             }
         }
-        return Numbers.seconds(first) + " .. " + Numbers.seconds(last) + " every " + Numbers.seconds(step);
+        return at.apply(first) + " .. " + at.apply(last) + " every " + Numbers.seconds(step);
     }
 
     /**
@@ -65,6 +71,11 @@ public record DecisionRows(int caller, String host, String action, String detect
      * @param maxRows most rows to print ({@code --events})
      */
     public static String render(RunResult r, int maxRows) {
+        return render(r, maxRows, null);
+    }
+
+    /** As {@link #render(RunResult, int)}, the times in the log's clock when {@code clock} is given. */
+    public static String render(RunResult r, int maxRows, LogClock clock) {
         List<DecisionRows> rows = of(r);
         int shown = Math.min(rows.size(), Math.max(0, maxRows));
         boolean callers = r.clients() > 1;
@@ -76,7 +87,7 @@ public record DecisionRows(int caller, String host, String action, String detect
         long inRows = 0;
         for (int i = 0; i < shown; i++) {
             DecisionRows x = rows.get(i);
-            timeWidth = Math.max(timeWidth, x.timesText().length());
+            timeWidth = Math.max(timeWidth, x.timesText(clock).length());
             countWidth = Math.max(countWidth, countText(x).length());
             detectorWidth = Math.max(detectorWidth, x.detector().length());
             inRows += x.times().size();
@@ -89,7 +100,7 @@ public record DecisionRows(int caller, String host, String action, String detect
                 "why"));
         for (int i = 0; i < shown; i++) {
             DecisionRows x = rows.get(i);
-            out.append(String.format(Locale.ROOT, row, countText(x), x.timesText(),
+            out.append(String.format(Locale.ROOT, row, countText(x), x.timesText(clock),
                     callers ? Integer.toString(x.caller()) : "", Wording.printable(x.host()), x.action(), x.detector(),
                     x.why()));
         }

@@ -103,7 +103,7 @@ public final class HingesText {
         long first = PatternContrast.firstEjectionNanos(r);
         return Numbers.count(n) + (n == 1 ? " ejection" : " ejections") + (n > 0 && first >= 0 ? " (first at "
                 + Numbers.seconds(first) + ")" : "") + ", " + Numbers.count(r.summary().ejectionsDetected())
-                + " detections";
+                + (r.summary().ejectionsDetected() == 1 ? " detection" : " detections");
     }
 
     /** A figure as a whole number when it is one, else with one decimal. */

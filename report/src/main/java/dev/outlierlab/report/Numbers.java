@@ -1,6 +1,5 @@
 package dev.outlierlab.report;
 
-import dev.outlierlab.engine.Durations;
 import java.util.Locale;
 
 /** Number formats shared by the text renderers, always in Locale.ROOT so output never depends on the machine. */
@@ -24,8 +23,12 @@ public final class Numbers {
     }
 
     /** A time or duration in seconds, as short as exact: {@code 40 s}, {@code 30.25 s}, {@code 0.000001 s}. */
+    /** Nanoseconds as seconds to the millisecond, as a text report shows a time: {@code 55.787 s}, {@code 32.030 s}, {@code 30 s}. */
     public static String seconds(long nanos) {
-        String f = Durations.format(nanos);
-        return f.substring(0, f.length() - 1) + " s";
+        long millis = Math.floorDiv(nanos + 500_000, 1_000_000);
+        String sign = millis < 0 ? "-" : "";
+        long abs = Math.abs(millis);
+        return sign + (abs % 1000 == 0 ? Long.toString(abs / 1000)
+                : String.format(java.util.Locale.ROOT, "%d.%03d", abs / 1000, abs % 1000)) + " s";
     }
 }

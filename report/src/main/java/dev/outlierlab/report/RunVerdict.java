@@ -1,5 +1,7 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.check.FixAdvice;
+import dev.outlierlab.check.FixStyle.Change;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EjectionType;
@@ -23,10 +25,24 @@ import java.util.Locale;
  * the healthy share is below {@code healthy_panic_threshold}); the volume lines follow
  * {@code DetectorImpl::processSuccessRateEjections} through {@link IntervalVolume}.
  *
- * @param what what the run shows, one sentence
- * @param fix  the change that unblocks detection, or null when nothing blocks it
+ * @param what  what the run shows, one sentence
+ * @param fix   the change that unblocks detection in Envoy's field names, or null when nothing blocks it
+ * @param fixes the same change as alternatives of Envoy fields, for saying it in the input's own fields
+ *              ({@link FixStyle#phrase}); empty when there is no fix
  */
-public record RunVerdict(String what, String fix) {
+public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
+    private static final String OD = "outlier_detection.";
+    private static final String MAX_EJECTION_PERCENT = OD + "max_ejection_percent";
+    private static final String ALWAYS_EJECT_ONE_HOST = OD + "always_eject_one_host";
+
+    public RunVerdict {
+        fixes = fixes.stream().map(List::copyOf).toList();
+    }
+
+    /** A verdict whose fix, if any, is only said in Envoy's terms. */
+    public RunVerdict(String what, String fix) {
+        this(what, fix, List.of());
+    }
 
     /** The verdict of a run; {@code replayed} when the traffic came from a trace (its faults are not known). */
     public static RunVerdict of(RunResult r, boolean replayed) {
@@ -39,12 +55,14 @@ public record RunVerdict(String what, String fix) {
         if (sum.ejectionsEnforced() == 0 && sum.ejectionsOverflow() > 0) {
             CapCheck first = firstOverflow(r);
             int n = first == null ? hosts : first.hosts();
+            long smallest = smallestAdmittingOne(n, first == null ? CapRule.ACTIVE_PLUS_ONE : first.rule());
+            String why = "the smallest that admits one host of " + n;
             return new RunVerdict(Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected())
                     + " but no ejection: max_ejection_percent " + cap + " admits no host of " + n + callers
                     + " ((0+1)/" + n + " = " + Numbers.one(100.0 / n) + " % > " + cap + " %)",
-                    "max_ejection_percent " + smallestAdmittingOne(n, first == null ? CapRule.ACTIVE_PLUS_ONE
-                            : first.rule()) + " (the smallest that admits one host of " + n + "), or"
-                            + " always_eject_one_host true");
+                    "max_ejection_percent " + smallest + " (" + why + "), or always_eject_one_host true",
+                    List.of(List.of(new Change(MAX_EJECTION_PERCENT, smallest, why)),
+                            List.of(new Change(ALWAYS_EJECT_ONE_HOST, true))));
         }
         int keep = mostOutAbovePanic(hosts, s.cluster().panicThresholdPercent());
         if (sum.ejectionsEnforced() > 0 && sum.panicSeconds() > 0 && sum.maxEjectedAtOnce() > keep) {
@@ -53,9 +71,13 @@ public record RunVerdict(String what, String fix) {
                     + cap + ": the cluster was in panic for " + Numbers.one(sum.panicSeconds()) + " s (below the panic"
                     + " threshold " + trim(s.cluster().panicThresholdPercent()) + " % healthy, Envoy sends to every host,"
                     + " ejected ones too)";
-            String fix = keep == 0 ? null : "max_ejection_percent " + capFor(keep, hosts) + " (at most " + keep + " of "
-                    + hosts + " hosts out, " + Numbers.one(100.0 * (hosts - keep) / hosts) + " % left in rotation)";
-            return new RunVerdict(what, fix);
+            String why = "at most " + keep + " of " + hosts + " hosts out, "
+                    + Numbers.one(100.0 * (hosts - keep) / hosts) + " % left in rotation";
+            if (keep == 0) {
+                return new RunVerdict(what, null);
+            }
+            return new RunVerdict(what, "max_ejection_percent " + capFor(keep, hosts) + " (" + why + ")",
+                    List.of(List.of(new Change(MAX_EJECTION_PERCENT, capFor(keep, hosts), why))));
         }
         if (sum.ejectionsEnforced() > 0) {
             OutlierEvent e = firstEjection(r);
@@ -69,15 +91,17 @@ public record RunVerdict(String what, String fix) {
         if (sum.ejectionsDetected() > 0) {
             List<String> settings = new ArrayList<>();
             List<String> fixes = new ArrayList<>();
+            List<Change> changes = new ArrayList<>();
             for (EjectionType t : EjectionType.values()) {
                 if (r.stats().getOrDefault("ejections_detected_" + t.statSuffix(), 0L) > 0) {
                     settings.add(t.enforcingSetting().envoyName() + " " + c.enforcingPercent(t) + " %");
                     fixes.add(t.enforcingSetting().envoyName() + " 100");
+                    changes.add(new Change(OD + t.enforcingSetting().envoyName(), 100));
                 }
             }
             return new RunVerdict(Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected())
                     + ", none enforced: " + String.join(", ", settings), "set " + String.join(" and ", fixes)
-                    + " to eject what is detected");
+                    + " to eject what is detected", List.of(changes));
         }
         if (!replayed && !s.faults().isEmpty() && s.faults().stream().allMatch(f -> f.degraded() || f.errorRatePpm() == 0)) {
             long marks = r.degradations().stream().filter(d -> d.degraded()).count();
@@ -96,6 +120,7 @@ public record RunVerdict(String what, String fix) {
         }
         List<String> why = new ArrayList<>();
         String fix = null;
+        Change change = null;
         for (IntervalVolume v : replayed ? List.<IntervalVolume>of() : IntervalVolume.of(s)) {
             if (v.enforcingPercent() == 0) {
                 continue;
@@ -103,27 +128,35 @@ public record RunVerdict(String what, String fix) {
             if (v.verdict() == IntervalVolume.Verdict.NEVER_TOO_FEW_HOSTS) {
                 why.add(v.settingPrefix() + " never runs (" + v.hosts() + " hosts < " + v.settingPrefix()
                         + "_minimum_hosts " + v.minimumHosts() + ")");
-                fix = fix != null ? fix : v.settingPrefix() + "_minimum_hosts " + v.hosts();
+                if (fix == null) {
+                    fix = v.settingPrefix() + "_minimum_hosts " + v.hosts();
+                    change = new Change(OD + v.settingPrefix() + "_minimum_hosts", v.hosts());
+                }
             } else if (v.verdict() == IntervalVolume.Verdict.NEVER_TOO_LITTLE_TRAFFIC) {
                 why.add(v.settingPrefix() + " never runs (about " + HingesText.amount(v.perHost()) + " requests per host"
                         + " per interval < " + v.settingPrefix() + "_request_volume " + v.requestVolume() + ")");
                 long volume = (long) Math.floor(v.perHost());
                 if (fix == null && volume >= 1) {
                     fix = v.settingPrefix() + "_request_volume " + volume + " (what each host gets per interval)";
+                    change = new Change(OD + v.settingPrefix() + "_request_volume", volume,
+                            "what each host gets per interval");
                 }
             }
         }
         long run = replayed ? -1 : ConsecutiveRun.longest(s);
         long threshold = s.outlierDetection().consecutive5xx();
         if (run >= 0 && run < threshold) {
-            why.add("the failures come at most " + run + " in a row, below consecutive_5xx " + threshold);
+            why.add("the failures come at most " + run + " in a row, below consecutive_5xx " + threshold
+                    + " (the faults spread them evenly; faults[0].pattern=random or bursts fails in runs)");
             if (fix == null && run >= 1) {
-                fix = "consecutive_5xx " + run + " (the longest run the faults make; it then ejects on " + run
-                        + " failure" + (run == 1 ? "" : "s") + " in a row)";
+                String because = "the longest run the faults make; it then ejects on " + run + " failure"
+                        + (run == 1 ? "" : "s") + " in a row";
+                fix = "consecutive_5xx " + run + " (" + because + ")";
+                change = new Change(OD + "consecutive_5xx", run, because);
             }
         }
         String what = "nothing detected" + (why.isEmpty() ? "" : ": " + String.join("; ", why));
-        return new RunVerdict(what, fix);
+        return new RunVerdict(what, fix, change == null ? List.of() : List.of(List.of(change)));
     }
 
     /**
@@ -147,10 +180,20 @@ public record RunVerdict(String what, String fix) {
 
     /** The two lines, labelled like the report's other lines, with a blank line after them. */
     public String render() {
+        return render(FixAdvice.ENVOY, null);
+    }
+
+    /**
+     * The lines with the fix said in the input's own fields ({@link FixAdvice}): for a DestinationRule its
+     * {@code trafficPolicy.outlierDetection} paths, what no field of it can set, and the patch that can.
+     */
+    public String render(FixAdvice advice, OutlierDetectionConfig current) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "  %-13s %s%n", "verdict", what));
-        if (fix != null) {
+        if (fix != null && (advice.isEnvoy() || fixes.isEmpty())) {
             out.append(String.format(Locale.ROOT, "  %-13s %s%n", "fix", fix));
+        } else if (fix != null) {
+            out.append(advice.lines(fixes, current));
         }
         return out.append('\n').toString();
     }

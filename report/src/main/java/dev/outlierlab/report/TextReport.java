@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -37,7 +38,12 @@ public final class TextReport {
      *               null
      */
     public static String render(RunResult r, int maxEvents, String source, String hinges) {
-        return render(r, maxEvents, source, hinges, true);
+        return render(r, maxEvents, source, hinges, FixAdvice.ENVOY);
+    }
+
+    /** As {@link #render(RunResult, int, String, String)}, the verdict's fix said in the input's own fields. */
+    public static String render(RunResult r, int maxEvents, String source, String hinges, FixAdvice advice) {
+        return render(r, maxEvents, source, hinges, true, advice, null);
     }
 
     /**
@@ -45,18 +51,33 @@ public final class TextReport {
      * which are the log's own (the replay reports them apart, as recorded).
      */
     public static String renderPrediction(RunResult r, int maxEvents, String source) {
-        return render(r, maxEvents, source, null, false);
+        return renderPrediction(r, maxEvents, source, null, FixAdvice.ENVOY);
     }
 
-    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures) {
+    /**
+     * A replay's prediction for an incident: headed by the settings (not a run's name and seed: nothing here is
+     * drawn), the decisions in the log's clock, the fix in the settings' own fields.
+     */
+    public static String renderPrediction(RunResult r, int maxEvents, String source, LogClock clock, FixAdvice advice) {
+        return render(r, maxEvents, source, null, false, advice, clock);
+    }
+
+    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures,
+                                 FixAdvice advice, LogClock clock) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
-        out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (").append(Numbers.seconds(s.durationNanos()))
-                .append(", seed ").append(s.seed())
-                .append(s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules")
-                .append(")\n\n");
-        out.append(RunVerdict.of(r, source != null).render());
+        String rules = s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules";
+        if (clock == null) {
+            out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (")
+                    .append(Numbers.seconds(s.durationNanos())).append(", seed ").append(s.seed()).append(rules)
+                    .append(")\n\n");
+        } else {
+            out.append("settings of ").append(Wording.printable(s.name())).append(", replayed from ")
+                    .append(clock.dateTime(0)).append(" to ").append(clock.timeOfDay(s.durationNanos())).append(" (")
+                    .append(Numbers.seconds(s.durationNanos())).append(rules).append(")\n\n");
+        }
+        out.append(RunVerdict.of(r, source != null).render(advice, s.outlierDetection()));
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
         line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "
@@ -142,7 +163,7 @@ public final class TextReport {
         if (r.eventCount() == 0) {
             out.append("  none: no host was detected\n");
         } else {
-            out.append(DecisionRows.render(r, maxEvents));
+            out.append(DecisionRows.render(r, maxEvents, clock));
         }
         out.append(WhyNot.render(r, source != null));
         List<String> stats = new ArrayList<>();

@@ -16,6 +16,7 @@ import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -84,16 +85,9 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         }
         if (SCENARIO.matcher(text).find() && !GatewayTargets.isGateway(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
-            Scenario s = p.envoy().scenario();
-            Integer hosts = p.envoy().hostsGiven() ? s.cluster().size() : null;
-            if (p.isGrpc()) {
-                GrpcOutlierConfig g = p.grpc().config();
-                return new CurrentSettings(s.name(), source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, hosts,
-                        s.traffic().rps(), null, RunProfile.grpc(g), s.healthChecks());
-            }
-            return new CurrentSettings(s.name(), source, Target.ENVOY, s.outlierDetection(),
-                    s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
-                    s.healthChecks());
+            return p.profile().facet(TuneFrom.class).orElseThrow(() -> new InputException(source + ": a profile: "
+                    + p.name() + " scenario; tune --from takes " + Profiles.namesWith(TuneFrom.class) + " scenarios"))
+                    .current(p, source);
         }
         CheckInputs.Loaded loaded = CheckInputs.read(text, source, null, false);
         List<CheckTarget> targets = new ArrayList<>();
@@ -106,6 +100,10 @@ public record CurrentSettings(String name, String source, Target target, Outlier
             throw new InputException(source + ": no cluster with outlier detection to tune here"
                     + (loaded.targets().isEmpty() ? "" : " (the settings found are rejected: run outlier-lab check "
                     + source + ")"));
+        }
+        if (targets.size() > 1 && sameSettings(targets)) {
+            // a DestinationRule's subsets without their own outlierDetection inherit the rule's: one setting to tune
+            targets = List.of(targets.get(0));
         }
         if (targets.size() > 1) {
             List<String> names = targets.stream().map(CheckTarget::name).toList();
@@ -160,6 +158,19 @@ public record CurrentSettings(String name, String source, Target target, Outlier
                 + " is " + target.description() + "; tune it with --target " + target.flag()
                 + (t == Target.GATEWAY ? " (the gateway profile's settings come from a gateway configuration, or its "
                 + "defaults without --from)" : ""));
+    }
+
+    /** Whether every target has the same kind, outlier settings and panic threshold (subsets inheriting a rule's). */
+    private static boolean sameSettings(List<CheckTarget> targets) {
+        CheckTarget first = targets.get(0);
+        for (CheckTarget t : targets) {
+            if (t.style() != first.style() || t.gateway() != null || t.config() == null
+                    || !t.config().equals(first.config())
+                    || t.panicThresholdPercent() != first.panicThresholdPercent()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code text} is a gRPC service config (a JSON object with {@code loadBalancingConfig} or the policy). */

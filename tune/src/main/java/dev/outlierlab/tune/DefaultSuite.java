@@ -123,6 +123,26 @@ public final class DefaultSuite {
         return out;
     }
 
+    /** A probe of {@link BreakingPoints}: a shared dependency fails {@code percent} of every host's requests. */
+    SuiteScenario sharedOutage(int percent) {
+        return scenario("shared-outage-" + percent, "a shared dependency fails " + percent + " % of every host's "
+                + "requests", Expectation.NONE, hosts, List.of(fault(all(hosts), START, END, percent * 10_000L, 503, null)),
+                LoadSpec.NONE, Set.of(), false);
+    }
+
+    /** A probe of {@link BreakingPoints}: every host fails {@code ppm} of its requests all the time. */
+    SuiteScenario noise(long ppm) {
+        return scenario("noise-" + ppm, "every host fails " + ppm / 10_000.0 + " % of its requests, all the time",
+                Expectation.NONE, hosts, List.of(fault(all(hosts), 0, DURATION, ppm, 503, null)), LoadSpec.NONE,
+                Set.of(), false);
+    }
+
+    /** A probe of {@link BreakingPoints}: one host fails {@code percent} of its requests. */
+    SuiteScenario partial(int percent) {
+        return oneHost("one-host-" + percent, "one host fails " + percent + " % of its requests (503)", hosts,
+                percent * 10_000L, 503, null);
+    }
+
     private SuiteScenario oneHost(String name, String description, int n, long ppm, int status, FaultResult result) {
         return scenario(name, description, Expectation.EJECT, n, List.of(fault(List.of(name(0)), START, END, ppm, status,
                 result)), LoadSpec.NONE, Set.of(name(0)), true);

@@ -24,7 +24,7 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
 
     /** Scores the candidate. */
     static Evaluation of(int candidate, Setting setting, Target.Written written, List<ScenarioScore> scores,
-                         int maxEjected) {
+                         int maxEjected, double maxFalsePerDay) {
         double sum = 0;
         int n = 0;
         int seeds = scores.isEmpty() ? 0 : scores.get(0).runs().size();
@@ -52,8 +52,10 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
             falseEjections += s.falseEjections() / s.scenario().scenario().traffic().clients();
             added += s.addedFailurePoints();
             long bad = s.seedsWithFalseEjections();
-            if (bad > 0) {
-                violations.add(s.scenario().name() + ": false ejections on " + bad + " of " + seeds + " seeds");
+            if (bad > 0 && s.falseEjectionsPerDay() > maxFalsePerDay) {
+                violations.add(s.scenario().name() + ": false ejections on " + bad + " of " + seeds + " seeds ("
+                        + perDay(s.falseEjectionsPerDay()) + " a day in these conditions; --max-false-per-day "
+                        + perDay(maxFalsePerDay) + ")");
             }
             if (s.scenario().singleHost() && s.panicSeconds() > 0) {
                 violations.add(s.scenario().name() + ": panic with one host failing");
@@ -73,6 +75,17 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
         return new Evaluation(candidate, setting, written, scores, n == 0 ? 0 : sum / n, Double.isNaN(worst) ? 0 : worst,
                 falseEjections, added, violations);
     }
+
+    static String perDay(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(java.util.Locale.ROOT, "%.1f", d);
+    }
+
+    /** Whether {@code check} finds an error in the written file: never recommended, not even as a trade-off. */
+    public boolean undeployable() {
+        return violations.stream().anyMatch(v -> v.startsWith(CHECK_ERROR));
+    }
+
+    static final String CHECK_ERROR = "check finds an error in it: ";
 
     /** The same evaluation with one more constraint broken. */
     Evaluation violating(String why) {

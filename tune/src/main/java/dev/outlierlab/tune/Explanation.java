@@ -55,11 +55,13 @@ final class Explanation {
     }
 
     /**
-     * Whether {@code check} finds an error in the file, or a cap that admits no host at any severity: check calls
-     * Envoy's default cap on a small cluster a warning (nobody chose it), but a tuner must never recommend it.
+     * Whether {@code check} finds an error in the file, or a cap that admits no host at any severity, or a gateway
+     * statistical rule that cannot fire: check calls these warnings (nobody chose them), but a tuner must never
+     * recommend them.
      */
     static boolean hasCheckError(List<String> findings) {
-        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*"));
+        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*")
+                || f.startsWith("warning gateway-statistical-rule-cannot-fire: "));
     }
 
     private static String why(TuneRequest req, Evaluation current, Evaluation best) {
@@ -82,9 +84,19 @@ final class Explanation {
             }
         }
         s.add(sentence + ".");
-        if (best == current) {
+        if (!best.admissible()) {
+            s.add(0, "No setting the target can express meets every constraint here, so the recommendation is the best "
+                    + "trade-off on the front, and it has a cost: " + String.join("; ", best.violations()) + ". "
+                    + loosen(req, best));
+        }
+        if (best == current && current.benefitPercent() > 0) {
             s.add("No candidate the target can express did better on the suite without breaking a constraint, so the "
                     + "recommendation is to keep them.");
+        } else if (best == current) {
+            s.add("No setting the target can express removes any avoidable failure here: " + (req.clients() > 1
+                    ? "each of the " + req.clients() + " callers sees too few requests a host to tell a failing host "
+                    + "from noise" : "every candidate that ejects also breaks " + req.target().description()
+                    + "'s checks") + "; detection stays as it is (see what the detectors can do below).");
         } else {
             s.add("The recommendation " + changes(current.setting(), best.setting(), req) + ".");
             String result = "It removes " + pct(best.benefitPercent()) + " (worst seed " + pct(best.worstSeedBenefitPercent())
@@ -110,11 +122,29 @@ final class Explanation {
         } else if (!noisy.isEmpty()) {
             s.add("It ejected hosts in " + String.join(", ", noisy) + ", where nothing should go.");
         }
-        if (!best.admissible()) {
-            s.add("No candidate met every constraint; this one breaks the fewest: " + String.join("; ", best.violations())
-                    + ".");
-        }
         return String.join(" ", s);
+    }
+
+    /** Which of the user's constraints would admit the trade-off, in words. */
+    private static String loosen(TuneRequest req, Evaluation best) {
+        double perDay = 0;
+        int most = 0;
+        for (ScenarioScore sc : best.scores()) {
+            if (sc.seedsWithFalseEjections() > 0) {
+                perDay = Math.max(perDay, sc.falseEjectionsPerDay());
+            }
+            most = Math.max(most, sc.maxEjectedAtOnce());
+        }
+        List<String> ways = new ArrayList<>();
+        if (perDay > req.maxFalsePerDay()) {
+            ways.add("--max-false-per-day " + Evaluation.perDay(Math.ceil(perDay)));
+        }
+        if (most > req.maxEjected() && req.target() != Target.GATEWAY) {
+            ways.add("--max-ejected " + most);
+        }
+        return ways.isEmpty() ? "It is the least harm among the settings that remove at least half of what the best "
+                + "one removes." : "It is the least harm among the settings that remove at least half of what the best "
+                + "one removes; " + String.join(" and ", ways) + " would accept it.";
     }
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
@@ -156,9 +186,19 @@ final class Explanation {
                     : "ejects hosts failing " + b.failurePercentageThreshold() + " % or more of at least "
                     + b.failurePercentageRequestVolume() + " requests an interval");
         }
+        if (a.keepOnPassingCheck() != b.keepOnPassingCheck()) {
+            out.add(b.keepOnPassingCheck() ? "sets successful_active_health_check_uneject_host to false, so a passing "
+                    + "active health check no longer returns an ejected host early (a host failing part of its requests "
+                    + "passes its probes, and with the default it was back within one probe interval)"
+                    : "sets successful_active_health_check_uneject_host to true, so a passing health check returns an "
+                    + "ejected host early");
+        }
         if (a.intervalNanos() != b.intervalNanos()) {
-            out.add("lengthens the interval from " + Durations.format(a.intervalNanos()) + " to "
-                    + Durations.format(b.intervalNanos()) + " so that one caller's requests reach the volumes");
+            out.add(b.intervalNanos() > a.intervalNanos() ? "lengthens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + " so that one caller's requests reach the volumes" : "shortens the interval from "
+                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                    + ", so that a detector acts within seconds of a fault rather than minutes");
         }
         if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
             out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));
@@ -241,6 +281,11 @@ final class Explanation {
         boolean fpRuns = v >= c.failurePercentageRequestVolume() && req.hosts() >= c.failurePercentageMinimumHosts();
         out.add("failure percentage " + (fpRuns ? "can run: " + per + ", at least failure_percentage_request_volume "
                 + c.failurePercentageRequestVolume()
+                : v >= c.failurePercentageRequestVolume() ? "cannot run: " + req.hosts() + " hosts are fewer than "
+                + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts() + " (" + per + ", enough "
+                + "for failure_percentage_request_volume " + c.failurePercentageRequestVolume() + ")"
+                + (req.target().choosesFailurePercentageVolume() ? "; it can with failure_percentage_minimum_hosts "
+                + req.hosts() : "")
                 : "cannot run at failure_percentage_request_volume " + c.failurePercentageRequestVolume() + " (" + per + ")"
                 + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME ? "; it can with a volume of " + v * 4 / 5 : ""))
                 + (req.target().hasFailurePercentage() ? "" : "; " + req.target().description() + " cannot set it"));

@@ -55,6 +55,11 @@ public record ScenarioScore(SuiteScenario scenario, List<RunFigures> runs, List<
         return runs.stream().mapToLong(RunFigures::falseEjections).sum() / (double) runs.size();
     }
 
+    /** False ejections per day with this scenario's conditions held all day (per run, scaled to 86,400 s). */
+    public double falseEjectionsPerDay() {
+        return falseEjections() * 86_400e9 / scenario.scenario().durationNanos();
+    }
+
     /** The seeds (counted) with at least one false ejection. */
     public long seedsWithFalseEjections() {
         return runs.stream().filter(r -> r.falseEjections() > 0).count();

@@ -2,8 +2,14 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.CapRule;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.engine.gateway.PeerSet;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,10 +42,22 @@ final class SearchSpace {
         if (req.perHostPerInterval(current.intervalNanos()) < 100 && current.intervalNanos() < 30 * Durations.SECOND) {
             intervals.add(30 * Durations.SECOND);
         }
+        if (current.intervalNanos() > 60 * Durations.SECOND || current.intervalNanos() < Durations.SECOND) {
+            intervals.add(10 * Durations.SECOND); // an extreme interval: Envoy's default beside it
+        }
+        List<Long> ejectionTimes = new ArrayList<>(List.of(current.baseEjectionTimeNanos()));
+        if (current.baseEjectionTimeNanos() < 5 * Durations.SECOND
+                || current.baseEjectionTimeNanos() > 600 * Durations.SECOND) {
+            ejectionTimes.add(30 * Durations.SECOND); // an extreme ejection time: Envoy's default beside it
+        }
         List<long[]> caps = caps(req);
         List<Long> consecutive = !target.hasConsecutive() ? List.of(0L)
                 : target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
-        for (long interval : intervals) {
+        List<long[]> timings = new ArrayList<>();
+        intervals.forEach(i -> ejectionTimes.forEach(e -> timings.add(new long[] {i, e})));
+        for (long[] timing : timings) {
+            long interval = timing[0];
+            long ejection = timing[1];
             long v = req.perHostPerInterval(interval);
             for (long[] cap : caps) {
                 for (long c5 : consecutive) {
@@ -48,8 +66,13 @@ final class SearchSpace {
                             if (c5 == 0 && sr[0] == 0 && fp[0] == 0) {
                                 continue; // no detector ejects: detection off, scored as the baseline already
                             }
-                            out.add(new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
-                                    current.baseEjectionTimeNanos(), cap[0], cap[1] == 1));
+                            Setting candidate = new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
+                                    ejection, cap[0], cap[1] == 1)
+                                    .keepingOnPassingCheck(current.keepOnPassingCheck());
+                            out.add(candidate);
+                            if (searchesHealthCheckReturn(req)) {
+                                out.add(candidate.keepingOnPassingCheck(!current.keepOnPassingCheck()));
+                            }
                         }
                     }
                 }
@@ -60,33 +83,83 @@ final class SearchSpace {
     }
 
     /**
+     * Whether {@code successful_active_health_check_uneject_host} is searched: the cluster has an active health check,
+     * the target is an Envoy cluster (the control planes do not expose the field) and the release has it (1.28).
+     */
+    static boolean searchesHealthCheckReturn(TuneRequest req) {
+        EnvoyVersion added = EnvoyVersion.addedIn(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
+        return req.healthChecks() != null && req.target() == Target.ENVOY && req.envoyVersion().atLeast(added);
+    }
+
+    /**
      * The gateway profile's candidates: its own settings around the current ones (mode prod, one process per caller,
-     * the routing, window and peer set kept): the hard trip off or at 3, 5, 10 or 20 failures in a row;
+     * the routing kept): the window, and twice it when an endpoint's traffic in one is under min_requests; the peer
+     * set, and the other one; {@code stdev_factor}, and the largest that lets one endpoint of these be ejected when
+     * the current one cannot ({@code check}'s suggestion); the hard trip at 3, 5, 10 or 20 failures in a row, or off
+     * only where the statistical rule can fire;
      * {@code min_stdev} at the current value or 5 points (the spread of a noisy pool or a shared outage stays under
      * it, one bad endpoint's does not); {@code min_requests} at the current value or 100 when an endpoint gets 125 in
      * a window (a rate over 5 requests swings by 20 points with each failure); the current ejection time or twice it.
      */
     static List<Setting> gatewayCandidates(TuneRequest req) {
         GatewayConfig g = req.currentProfile().gateway();
-        long perWindow = (long) Math.floor(req.rpsPerCaller() * (g.windowNanos() / 1e9) / req.hosts());
-        Set<Integer> volumes = new LinkedHashSet<>(List.of(g.minRequests()));
-        if (perWindow >= 125) {
-            volumes.add(Math.max(g.minRequests(), 100));
+        int n = req.hosts();
+        Set<Long> windows = new LinkedHashSet<>(List.of(g.windowNanos()));
+        if (perWindow(req, g.windowNanos()) < g.minRequests() && 2 * g.windowNanos() <= 600 * Durations.SECOND) {
+            windows.add(2 * g.windowNanos()); // thin traffic: a longer window reaches min_requests
+        }
+        Set<Double> factors = new LinkedHashSet<>(List.of(g.stdevFactor()));
+        if (Math.sqrt(n - 1.0) <= g.stdevFactor() && n >= 3) {
+            factors.add(largestFactorThatCanEject(n)); // what check suggests: the rule can fire among n endpoints
+        }
+        Set<PeerSet> peers = new LinkedHashSet<>(List.of(g.peerSet()));
+        if (n >= 3 && g.peerSet() == PeerSet.ALL && Math.sqrt(n - 1.0) <= g.stdevFactor()) {
+            peers.add(PeerSet.OTHERS); // compared with the others only, one bad endpoint lies further from their mean
         }
         Set<Setting> out = new LinkedHashSet<>();
-        for (int trip : new int[] {0, 3, 5, 10, 20}) {
-            for (int volume : volumes) {
-                for (double minStdev : new double[] {g.minStdevPercent(), Math.max(5.0, g.minStdevPercent())}) {
-                    for (long ejection : new long[] {g.ejectionTimeNanos(), 2 * g.ejectionTimeNanos()}) {
-                        out.add(Setting.of(g.toBuilder().mode(StageMode.PROD).processes(req.clients())
-                                .consecutiveFailures(trip).minRequests(volume).minStdev(minStdev)
-                                .ejectionTime(java.time.Duration.ofNanos(ejection)).build()));
+        for (long window : windows) {
+            long perWindow = perWindow(req, window);
+            Set<Integer> volumes = new LinkedHashSet<>(List.of(g.minRequests()));
+            if (perWindow >= 125) {
+                volumes.add(Math.max(g.minRequests(), 100));
+            }
+            for (PeerSet peer : peers) {
+                for (double factor : factors) {
+                    for (int volume : volumes) {
+                        boolean statisticalCanFire = perWindow >= volume && (peer == PeerSet.OTHERS ? n >= 3
+                                : Math.sqrt(n - 1.0) > factor);
+                        for (int trip : new int[] {0, 3, 5, 10, 20}) {
+                            if (trip == 0 && !statisticalCanFire) {
+                                continue; // the trip off with a rule that cannot fire is detection off in disguise
+                            }
+                            for (double minStdev : new double[] {g.minStdevPercent(), Math.max(5.0, g.minStdevPercent())}) {
+                                for (long ejection : new long[] {g.ejectionTimeNanos(), 2 * g.ejectionTimeNanos()}) {
+                                    out.add(Setting.of(g.toBuilder().mode(StageMode.PROD).processes(req.clients())
+                                            .window(Duration.ofNanos(window)).peerSet(peer).stdevFactor(factor)
+                                            .consecutiveFailures(trip).minRequests(volume).minStdev(minStdev)
+                                            .ejectionTime(Duration.ofNanos(ejection)).build()));
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
         out.remove(req.currentSetting());
         return new ArrayList<>(out);
+    }
+
+    /** Requests one endpoint gets from one gateway process in a window. */
+    private static long perWindow(TuneRequest req, long windowNanos) {
+        return (long) Math.floor(req.rpsPerCaller() * (windowNanos / 1e9) / req.hosts());
+    }
+
+    /** The largest factor, in tenths, strictly below sqrt(n - 1): what still lets one endpoint of n be ejected. */
+    static double largestFactorThatCanEject(int endpoints) {
+        double bound = Math.sqrt(endpoints - 1.0);
+        double tenths = Math.floor(bound * 10) / 10;
+        return BigDecimal.valueOf(tenths < bound ? tenths : tenths - 0.1).setScale(1, RoundingMode.HALF_UP)
+                .doubleValue();
     }
 
     /** {max_ejection_percent, always_eject_one_host} pairs. */

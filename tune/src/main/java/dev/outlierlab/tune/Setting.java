@@ -1,6 +1,7 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
@@ -17,6 +18,8 @@ import java.util.List;
  * Envoy fields gRPC shares (success rate, failure percentage, interval, ejection time, cap; consecutive 5xx at 0).
  *
  * @param gateway the gateway profile's settings of a gateway candidate, else null
+ * @param keepOnPassingCheck {@code successful_active_health_check_uneject_host: false}: a passing active health check
+ *                           does not return an ejected host (searched only when the cluster has a health check)
  */
 public record Setting(
         long consecutive5xx,
@@ -30,7 +33,18 @@ public record Setting(
         long baseEjectionTimeNanos,
         long maxEjectionPercent,
         boolean alwaysEjectOneHost,
-        GatewayConfig gateway) {
+        GatewayConfig gateway,
+        boolean keepOnPassingCheck) {
+
+    /** A candidate with a passing health check returning hosts, as Envoy does by default. */
+    public Setting(long consecutive5xx, long successRateStdevFactor, long successRateRequestVolume,
+                   long successRateMinimumHosts, long failurePercentageThreshold, long failurePercentageRequestVolume,
+                   long failurePercentageMinimumHosts, long intervalNanos, long baseEjectionTimeNanos,
+                   long maxEjectionPercent, boolean alwaysEjectOneHost, GatewayConfig gateway) {
+        this(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
+                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
+                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, gateway, false);
+    }
 
     /** An Envoy-field candidate (every target but the gateway profile). */
     public Setting(long consecutive5xx, long successRateStdevFactor, long successRateRequestVolume,
@@ -57,14 +71,30 @@ public record Setting(
                         ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)) : 0,
                 c.get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME),
                 c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS), c.intervalNanos(), c.baseEjectionTimeNanos(),
-                c.maxEjectionPercent(), c.alwaysEjectOneHost());
+                c.maxEjectionPercent(), c.alwaysEjectOneHost(), null, !c.successfulActiveHealthCheckUnejectHost());
+    }
+
+    /** The same setting with a passing health check returning ejected hosts ({@code keep} false) or not. */
+    public Setting keepingOnPassingCheck(boolean keep) {
+        return new Setting(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
+                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
+                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, gateway, keep);
+    }
+
+    /** These settings on top of {@code base} for the newest release (see {@link #applyTo(OutlierDetectionConfig, EnvoyVersion)}). */
+    public OutlierDetectionConfig applyTo(OutlierDetectionConfig base) {
+        return applyTo(base, EnvoyVersion.DEFAULT);
     }
 
     /**
      * These settings on top of {@code base} (whose other fields, such as max_ejection_time, jitter and the
-     * gateway-failure and local-origin detectors, stay as they are): Envoy's own fields for an Envoy cluster.
+     * gateway-failure and local-origin detectors, stay as they are): Envoy's own fields for an Envoy cluster. A field
+     * the release does not have ({@code always_eject_one_host} before 1.31, {@code
+     * successful_active_health_check_uneject_host} before 1.28) is left unset, so the release's default applies and
+     * the file written says nothing Envoy of that release would reject; a field at its default that the base did not
+     * set stays unset too.
      */
-    public OutlierDetectionConfig applyTo(OutlierDetectionConfig base) {
+    public OutlierDetectionConfig applyTo(OutlierDetectionConfig base, EnvoyVersion version) {
         OutlierDetectionConfig.Builder b = base.toBuilder();
         b.set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, consecutive5xx > 0 ? 100 : 0);
         if (consecutive5xx > 0) {
@@ -88,8 +118,21 @@ public record Setting(
             b.set(OutlierSetting.MAX_EJECTION_TIME, baseEjectionTimeNanos);
         }
         b.set(OutlierSetting.MAX_EJECTION_PERCENT, maxEjectionPercent);
-        b.set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysEjectOneHost ? 1 : 0);
+        setIfTheReleaseHasIt(b, base, version, OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysEjectOneHost);
+        setIfTheReleaseHasIt(b, base, version, OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST,
+                !keepOnPassingCheck);
         return b.build();
+    }
+
+    private static void setIfTheReleaseHasIt(OutlierDetectionConfig.Builder b, OutlierDetectionConfig base,
+                                             EnvoyVersion version, OutlierSetting field, boolean value) {
+        EnvoyVersion added = EnvoyVersion.addedIn(field);
+        boolean atDefault = (value ? 1 : 0) == field.defaultValue();
+        if ((added != null && !version.atLeast(added)) || (atDefault && !base.isExplicit(field))) {
+            b.unset(field);
+        } else {
+            b.set(field, value);
+        }
     }
 
     /** A short label, e.g. {@code c5xx=5 sr=1.9/100 cap=34% t=30s}, the same for the same setting. */
@@ -106,6 +149,9 @@ public record Setting(
         parts.add("every " + Durations.format(intervalNanos));
         parts.add("out " + Durations.format(baseEjectionTimeNanos));
         parts.add("cap " + maxEjectionPercent + "%" + (alwaysEjectOneHost ? "+one" : ""));
+        if (keepOnPassingCheck) {
+            parts.add("hc-keeps");
+        }
         return String.join(" ", parts);
     }
 

@@ -1,13 +1,14 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
+import dev.outlierlab.config.io.TextFiles;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ public final class SuiteFile {
         if (fileNode == null || !(fileNode.value() instanceof String name)) {
             throw new InputException(node.origin() + ": file: expected the path of a scenario file");
         }
-        Path path = suiteFile.toAbsolutePath().getParent().resolve(name);
+        Path path = inside(suiteFile, name, fileNode.origin());
         Scenario s = ScenarioReader.read(text(path, fileNode.origin() + ": file"), path.toString(), List.of()).scenario();
         Located expectNode = e.get("expect");
         Expectation expect = null;
@@ -146,19 +147,32 @@ public final class SuiteFile {
     }
 
     static String text(Path path, String what) {
-        try {
-            if (Files.size(path) > YamlTree.MAX_DOCUMENT_CHARS) {
-                throw new InputException(what + " " + path + ": the file is over " + YamlTree.MAX_DOCUMENT_CHARS
-                        + " bytes");
-            }
-            return Files.readString(path, StandardCharsets.UTF_8);
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw new InputException(what + " " + path + ": cannot be read (no such file)");
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new InputException(what + " " + path + ": cannot be read (permission denied)");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new InputException(what + " " + path + ": cannot be read (" + (e.getMessage() == null ? "an I/O error"
-                    : e.getMessage()) + ")");
-        }
+        return TextFiles.read(path, what);
     }
+
+    /**
+     * A scenario file the suite names: resolved in the suite file's directory, and refused when it lies outside
+     * it (an absolute path, {@code ..}, or a link that leads out), so a suite from elsewhere cannot make the
+     * lab read, and quote in an error, any file on the machine. Scenarios from other places are given on the
+     * command line.
+     */
+    static Path inside(Path suiteFile, String name, String origin) {
+        Path dir = suiteFile.toAbsolutePath().normalize().getParent();
+        Path named = TextFiles.path(name, origin + ": file");
+        Path path = dir.resolve(named).normalize();
+        boolean inside = path.startsWith(dir);
+        if (inside && Files.exists(path)) {
+            try {
+                inside = path.toRealPath().startsWith(dir.toRealPath());
+            } catch (IOException e) {
+                inside = false;
+            }
+        }
+        if (!inside) {
+            throw new InputException(origin + ": file: '" + Wording.shortPrefix(name) + "' is outside the suite's "
+                    + "directory " + dir + "; a suite names scenario files beside it or below it");
+        }
+        return path;
+    }
+
 }

@@ -8,11 +8,14 @@ import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where a recommendation goes and what it can say there: an Envoy cluster (every field), an Istio DestinationRule
@@ -26,12 +29,42 @@ import java.util.Locale;
  * runs.
  */
 public enum Target {
-    ENVOY("envoy", "an Envoy cluster"),
-    ISTIO("istio", "an Istio DestinationRule"),
-    ENVOY_GATEWAY("envoy-gateway", "an Envoy Gateway BackendTrafficPolicy"),
-    KUMA("kuma", "a Kuma MeshCircuitBreaker"),
-    GRPC("grpc", "a gRPC service config (grpc-java)"),
-    GATEWAY("gateway", "a gateway configuration");
+    ENVOY("envoy", "an Envoy cluster", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE,
+            Can.SUCCESS_RATE, Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME, Can.ALWAYS_EJECT_ONE)),
+    ISTIO("istio", "an Istio DestinationRule", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE)),
+    ENVOY_GATEWAY("envoy-gateway", "an Envoy Gateway BackendTrafficPolicy", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE,
+            Can.FAILURE_PERCENTAGE, Can.ALWAYS_EJECT_ONE)),
+    KUMA("kuma", "a Kuma MeshCircuitBreaker", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE,
+            Can.SUCCESS_RATE, Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME)),
+    GRPC("grpc", "a gRPC service config (grpc-java)", EnumSet.of(Can.TURN_OFF_CONSECUTIVE, Can.SUCCESS_RATE,
+            Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME, Can.CAP_BEFORE_EJECTION)),
+    GATEWAY("gateway", "a gateway configuration", EnumSet.of(Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE));
+
+    /**
+     * What a target's file can say, as a positive set: a target can set nothing it does not list, so a new target
+     * starts with no detector rather than with Envoy's.
+     */
+    public enum Can {
+        /** Envoy's outlier detection fields, written by Envoy or a control plane. */
+        ENVOY_FIELDS,
+        /** Consecutive-failure detectors. */
+        CONSECUTIVE,
+        /** Turning consecutive-5xx ejection off. */
+        TURN_OFF_CONSECUTIVE,
+        /** Choosing success-rate ejection. */
+        SUCCESS_RATE,
+        /** Failure-percentage ejection's threshold. */
+        FAILURE_PERCENTAGE,
+        /** Failure percentage's volume and minimum hosts. */
+        FAILURE_PERCENTAGE_VOLUME,
+        /** always_eject_one_host (from Envoy 1.31). */
+        ALWAYS_EJECT_ONE,
+        /**
+         * The cap is tested before each ejection, so the first is always allowed (grpc-java's
+         * {@code ejected / hosts * 100 >= max} stops; its key is {@code maxEjectionPercentage}).
+         */
+        CAP_BEFORE_EJECTION
+    }
 
     /** Envoy Gateway's success rate: Envoy's defaults, always enforced (the policy has no field for it). */
     static final long ENVOY_DEFAULT_SR_FACTOR = 1900;
@@ -42,10 +75,17 @@ public enum Target {
 
     private final String flag;
     private final String description;
+    private final Set<Can> can;
 
-    Target(String flag, String description) {
+    Target(String flag, String description, Set<Can> can) {
         this.flag = flag;
         this.description = description;
+        this.can = Set.copyOf(can);
+    }
+
+    /** Whether the target's file can say this. */
+    public boolean can(Can what) {
+        return can.contains(what);
     }
 
     /** The value of {@code --target}. */
@@ -80,17 +120,17 @@ public enum Target {
 
     /** Whether the target is Envoy's outlier detection, written by Envoy or a control plane. */
     public boolean isEnvoy() {
-        return this != GRPC && this != GATEWAY;
+        return can(Can.ENVOY_FIELDS);
     }
 
     /** Whether the target has consecutive-failure detectors among the Envoy fields (gRPC has none). */
     public boolean hasConsecutive() {
-        return this != GRPC;
+        return can(Can.CONSECUTIVE);
     }
 
     /** The cap's key in the target's file, for the words of the explanation. */
     public String capKey() {
-        return this == GRPC ? "maxEjectionPercentage" : "max_ejection_percent";
+        return can(Can.CAP_BEFORE_EJECTION) ? "maxEjectionPercentage" : "max_ejection_percent";
     }
 
     /**
@@ -99,7 +139,7 @@ public enum Target {
      * is always allowed but for a cap of 0).
      */
     public boolean admits(CapRule rule, int ejected, int hosts, long max, boolean alwaysEjectOne) {
-        if (this == GRPC) {
+        if (can(Can.CAP_BEFORE_EJECTION)) {
             return !(((double) ejected / hosts) * 100 >= max);
         }
         return rule.allows(ejected, hosts, max, alwaysEjectOne);
@@ -107,28 +147,27 @@ public enum Target {
 
     /** Whether the target can turn consecutive-5xx ejection off. */
     public boolean canTurnOffConsecutive() {
-        return this != ENVOY_GATEWAY;
+        return can(Can.TURN_OFF_CONSECUTIVE);
     }
 
     /** Whether the target can set success-rate ejection (Istio never runs it; Envoy Gateway always does, at defaults). */
     public boolean choosesSuccessRate() {
-        return this == ENVOY || this == KUMA || this == GRPC;
+        return can(Can.SUCCESS_RATE);
     }
 
     /** Whether the target can set failure-percentage ejection (threshold; volume and hosts for Envoy, Kuma, gRPC). */
     public boolean hasFailurePercentage() {
-        return this != ISTIO && this != GATEWAY;
+        return can(Can.FAILURE_PERCENTAGE);
     }
 
     /** Whether failure percentage's volume and minimum hosts can be chosen. */
     public boolean choosesFailurePercentageVolume() {
-        return this == ENVOY || this == KUMA || this == GRPC;
+        return can(Can.FAILURE_PERCENTAGE_VOLUME);
     }
 
     /** Whether the target can set always_eject_one_host (a field from Envoy 1.31; an older Envoy rejects it). */
     public boolean hasAlwaysEjectOne(EnvoyVersion version) {
-        return (this == ENVOY || this == ENVOY_GATEWAY)
-                && version.atLeast(EnvoyVersion.addedIn(dev.outlierlab.engine.envoy.OutlierSetting.ALWAYS_EJECT_ONE_HOST));
+        return can(Can.ALWAYS_EJECT_ONE) && version.atLeast(EnvoyVersion.addedIn(OutlierSetting.ALWAYS_EJECT_ONE_HOST));
     }
 
     /**
@@ -147,6 +186,15 @@ public enum Target {
      */
     public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
                          RunProfile current) {
+        return write(s, name, hosts, base, panicThresholdPercent, current, EnvoyVersion.DEFAULT);
+    }
+
+    /**
+     * Writes the setting for the request's cluster and Envoy release and reads it back: a field the release does not
+     * have is not written (the release's default applies), so the file is one that release accepts.
+     */
+    public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
+                         RunProfile current, EnvoyVersion version) {
         if (this == GRPC) {
             String text = ProfileFiles.serviceConfig(s);
             var read = ProfileFiles.readServiceConfig(text, "tune:grpc");
@@ -162,8 +210,8 @@ public enum Target {
         }
         String text = switch (this) {
             case ENVOY -> EnvoyClusterWriter.toYaml(new Scenario(name, Durations.SECOND, 1,
-                    ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(), s.applyTo(base),
-                    null));
+                    ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(),
+                    s.applyTo(base, version), null, version));
             case ISTIO -> istio(s, name, panicThresholdPercent);
             case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
             case KUMA -> kuma(s, name, panicThresholdPercent);

@@ -72,11 +72,21 @@ public final class TuneJson {
         ArrayNode front = root.putArray("front");
         r.front().forEach(e -> front.add(evaluation(e, q).put("recommended", e == r.recommended())));
         ObjectNode rec = evaluation(r.recommended(), q);
-        rec.put("file", r.recommended().written().text());
+        rec.put("file", r.recommendedFile());
+        rec.put("spliced", r.deployable() != null && r.deployable().text() != null);
+        rec.put("patch", r.deployable() == null ? null : r.deployable().patch());
         rec.put("diff", r.diff());
         ArrayNode check = rec.putArray("check");
         r.recommendationFindings().forEach(check::add);
         root.set("recommended", rec);
+        root.put("headline", r.headline());
+        if (r.breaks() != null) {
+            ObjectNode b = root.putObject("breaks_when");
+            b.put("shared_outage_percent", r.breaks().sharedOutagePercent());
+            num(b, "noise_percent", r.breaks().noisePpm() < 0 ? -1 : r.breaks().noisePpm() / 10_000.0);
+            b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
+            b.put("words", r.breaks().words());
+        }
         root.put("why", r.why());
         ArrayNode detectors = root.putArray("detectors");
         r.detectors().forEach(detectors::add);

@@ -21,6 +21,8 @@ import java.util.List;
  *                      gRPC's or the gateway's own settings for theirs
  * @param healthChecks  the active health check the suite's scenarios run with ({@code --from}'s), or null
  * @param notes         what was taken from the inputs and how, one sentence each, printed with the result
+ * @param maxFalsePerDay the most false ejections per day a setting may cause in any should-not-eject scenario, at
+ *                      that scenario's conditions held all day ({@code --max-false-per-day}; 0: none on any seed)
  */
 public record TuneRequest(
         String name,
@@ -40,7 +42,17 @@ public record TuneRequest(
         int threads,
         RunProfile currentProfile,
         HealthCheckSpec healthChecks,
-        List<String> notes) {
+        List<String> notes,
+        double maxFalsePerDay) {
+
+    /** A request that allows no false ejection on any seed. */
+    public TuneRequest(String name, String source, int hosts, long rps, int clients, Target target,
+                       EnvoyVersion envoyVersion, OutlierDetectionConfig current, double currentPanicPercent,
+                       List<SuiteScenario> suite, int screenSeeds, int seeds, int maxEjected, long baseErrorPpm,
+                       int threads, RunProfile currentProfile, HealthCheckSpec healthChecks, List<String> notes) {
+        this(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent, suite, screenSeeds,
+                seeds, maxEjected, baseErrorPpm, threads, currentProfile, healthChecks, notes, 0);
+    }
 
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
@@ -51,7 +63,7 @@ public record TuneRequest(
                        List<SuiteScenario> suite, int screenSeeds, int seeds, int maxEjected, long baseErrorPpm,
                        int threads) {
         this(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent, suite, screenSeeds,
-                seeds, maxEjected, baseErrorPpm, threads, RunProfile.ENVOY, null, List.of());
+                seeds, maxEjected, baseErrorPpm, threads, RunProfile.ENVOY, null, List.of(), 0);
     }
 
     public TuneRequest {
@@ -83,10 +95,20 @@ public record TuneRequest(
             throw new InputException("--max-ejected: " + maxEjected + " is not allowed; expected 1 to " + hosts
                     + " (the hosts)");
         }
+        if (!(maxFalsePerDay >= 0 && maxFalsePerDay <= 1_000_000)) {
+            throw new InputException("--max-false-per-day: " + maxFalsePerDay + " is not allowed; expected 0 to 1000000 "
+                    + "false ejections a day");
+        }
         if (suite.isEmpty()) {
             throw new InputException("--suite: the suite has no scenarios to score against");
         }
         screenSeeds = Math.max(1, Math.min(screenSeeds, seeds));
+    }
+
+    /** This request with another {@code --max-false-per-day}. */
+    public TuneRequest withMaxFalsePerDay(double perDay) {
+        return new TuneRequest(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent,
+                suite, screenSeeds, seeds, maxEjected, baseErrorPpm, threads, currentProfile, healthChecks, notes, perDay);
     }
 
     /** Where the current settings came from, in words: the file, or whose defaults. */

@@ -22,7 +22,52 @@ public record TuneResult(
         List<String> detectors,
         List<String> recommendationFindings,
         int candidates,
-        long runs) {
+        long runs,
+        DeployableFile.Spliced deployable,
+        BreakingPoints breaks) {
+
+    public TuneResult(TuneRequest request, Evaluation current, List<Evaluation> front, Evaluation recommended,
+                      String diff, String why, List<String> cannotCatch, List<String> detectors,
+                      List<String> recommendationFindings, int candidates, long runs) {
+        this(request, current, front, recommended, diff, why, cannotCatch, detectors, recommendationFindings,
+                candidates, runs, null, null);
+    }
+
+    /**
+     * This result with the recommendation spliced into the {@code --from} file's text ({@link DeployableFile}): the
+     * diff is then against that file; when splicing is not possible the lab's own file and diff stay, with why.
+     */
+    public TuneResult deployedInto(String original) {
+        DeployableFile.Spliced s = DeployableFile.of(original, request.target(), request.current(),
+                recommended.setting(), recommended.written(), request.envoyVersion());
+        String d = s.text() == null ? diff : LineDiff.diff(request.source(), original, request.source()
+                + " (recommended)", s.text());
+        return new TuneResult(request, current, front, recommended, d, why, cannotCatch, detectors,
+                recommendationFindings, candidates, runs, s, breaks);
+    }
+
+    /** This result with the recommendation's breaking points. */
+    TuneResult breakingAt(BreakingPoints points) {
+        return new TuneResult(request, current, front, recommended, diff, why, cannotCatch, detectors,
+                recommendationFindings, candidates, runs, deployable, points);
+    }
+
+    /** The file to deploy: the user's own with the changes spliced in, else the lab's file of the target. */
+    public String recommendedFile() {
+        return deployable != null && deployable.text() != null ? deployable.text() : recommended.written().text();
+    }
+
+    /**
+     * The first thing to read: whether the recommendation meets every constraint, is a trade-off with a cost, or
+     * keeps settings that already work; null when it meets every constraint and changes something.
+     */
+    public String headline() {
+        if (!recommended.admissible()) {
+            return "No setting meets every constraint: the recommendation below is the best trade-off, and what it costs "
+                    + "is said under Why.";
+        }
+        return null;
+    }
 
     public TuneResult {
         front = List.copyOf(front);

@@ -25,6 +25,9 @@ public final class TuneText {
                 .append(", ").append(r.runs()).append(" runs\n");
         q.notes().forEach(n -> out.append("  ").append(n).append('\n'));
         out.append('\n');
+        if (r.headline() != null) {
+            out.append(r.headline()).append("\n\n");
+        }
         out.append("Current settings (").append(q.sourceLabel()).append("): ")
                 .append(r.current().setting().label()).append('\n');
         out.append(scorecard(r.current()));
@@ -39,15 +42,31 @@ public final class TuneText {
                     one(e.returnSeconds()), e.setting().label() + (e.admissible() ? "" : " (breaks a constraint)")));
         }
         out.append(table(rows, 8)).append('\n');
-        out.append("Recommendation, as ").append(q.target().description()).append(":\n")
-                .append(indent(r.recommended().written().text())).append('\n');
-        out.append("Diff against the current file (both as the lab writes them):\n")
-                .append(r.diff().isEmpty() ? "  (no change)\n" : indent(r.diff())).append('\n');
+        boolean spliced = r.deployable() != null && r.deployable().text() != null;
+        out.append("Recommendation, as ").append(q.target().description())
+                .append(spliced ? " (" + q.source() + " with only its outlier-detection fields changed)" : "")
+                .append(":\n").append(indent(r.recommendedFile())).append('\n');
+        if (q.source() == null && q.target() != Target.GATEWAY && q.target() != Target.GRPC) {
+            out.append("  (without --from, the names and endpoints above are placeholders: put the changed fields "
+                    + "into your own file, or tune --from it)\n\n");
+        } else if (r.deployable() != null && r.deployable().notDone() != null) {
+            out.append("  (not spliced into ").append(q.source()).append(": ").append(r.deployable().notDone())
+                    .append(")\n\n");
+        }
+        if (spliced && r.deployable().patch() != null) {
+            out.append(q.target() == Target.ISTIO ? "Or as a patch:\n" : "Or only the changed fields:\n")
+                    .append(indent(r.deployable().patch())).append('\n');
+        }
+        out.append(spliced ? "Diff against " + q.source() + ":\n" : "Diff against the current file (both as the lab "
+                + "writes them):\n").append(r.diff().isEmpty() ? "  (no change)\n" : indent(r.diff())).append('\n');
         long errors = r.recommendationFindings().stream().filter(f -> f.startsWith("error ")).count();
         out.append("check: ").append(errors == 0 ? "no errors" : errors + " errors").append(r.recommendationFindings()
                 .isEmpty() ? "" : ", " + r.recommendationFindings().size() + " findings").append('\n');
         r.recommendationFindings().forEach(f -> out.append("  ").append(f).append('\n'));
         out.append('\n').append("Why: ").append(r.why()).append("\n\n");
+        if (r.breaks() != null) {
+            out.append(r.breaks().words()).append("\n\n");
+        }
         out.append("Scorecard of the recommendation:\n").append(scorecard(r.recommended()))
                 .append(summary(r.recommended())).append("\n\n");
         out.append("What the detectors can do with this traffic:\n");

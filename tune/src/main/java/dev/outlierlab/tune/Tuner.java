@@ -69,12 +69,12 @@ public final class Tuner {
         settings.addAll(SearchSpace.candidates(req));
         List<Target.Written> written = new ArrayList<>();
         Target.Written currentWritten = req.target().write(currentSetting, req.name(), req.hosts(), req.current(),
-                req.currentPanicPercent(), req.currentProfile());
+                req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
         written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent(),
                 req.currentProfile()));
         for (int i = 1; i < settings.size(); i++) {
             written.add(req.target().write(settings.get(i), req.name(), req.hosts(), req.current(),
-                    req.currentPanicPercent(), req.currentProfile()));
+                    req.currentPanicPercent(), req.currentProfile(), req.envoyVersion()));
         }
         baselines(req.seeds());
         List<Integer> all = new ArrayList<>();
@@ -89,17 +89,54 @@ public final class Tuner {
         List<Evaluation> finals = new ArrayList<>();
         for (Evaluation e : evaluate(new ArrayList<>(finalists), settings, written, req.seeds())) {
             List<String> findings = Explanation.findings(req, e.written());
-            finals.add(Explanation.hasCheckError(findings) ? e.violating("check finds an error in it: "
+            finals.add(Explanation.hasCheckError(findings) ? e.violating(Evaluation.CHECK_ERROR
                     + findings.stream().filter(f -> f.startsWith("error ") || f.contains(" cap-admits-no-host: "))
                     .findFirst().orElse(findings.get(0))) : e);
         }
         Evaluation current = finals.get(0);
-        Evaluation best = finals.stream().sorted(RANKING).findFirst().orElse(current);
-        if (current.admissible() && !(best.benefitPercent() > current.benefitPercent())) {
-            best = current;
-        }
+        Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
-        return Explanation.result(req, current, front, best, settings.size() - 1, runs);
+        BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
+        runs += BreakingPoints.probes(req).size();
+        return Explanation.result(req, current, front, best, settings.size() - 1, runs).breakingAt(points);
+    }
+
+    /**
+     * The recommendation: the admissible finalist with the most benefit (then the least harm), or the current setting
+     * when it is admissible, has some benefit and nothing admissible beats it. When no finalist that removes anything
+     * meets every constraint, the best trade-off ({@link #tradeOff}), never a setting that removes nothing while
+     * another removes something.
+     */
+    static Evaluation choose(List<Evaluation> finals, Evaluation current) {
+        Evaluation best = finals.stream().filter(e -> e.admissible() && e.benefitPercent() > 0).sorted(RANKING)
+                .findFirst().orElse(null);
+        if (current.admissible() && current.benefitPercent() > 0
+                && (best == null || !(best.benefitPercent() > current.benefitPercent()))) {
+            return current;
+        }
+        if (best != null) {
+            return best;
+        }
+        Evaluation trade = tradeOff(finals);
+        return trade != null ? trade : finals.stream().sorted(RANKING).findFirst().orElse(current);
+    }
+
+    /**
+     * The best trade-off when nothing with benefit meets every constraint: on the front of benefit against harm of
+     * the finalists that {@code check} accepts and that remove something, the least harm among those with at least
+     * half the front's best benefit (a knee: most of what can be had for the least it costs); null when none removes
+     * anything.
+     */
+    static Evaluation tradeOff(List<Evaluation> finals) {
+        List<Evaluation> deployable = finals.stream().filter(e -> !e.undeployable() && e.benefitPercent() > 0).toList();
+        List<Evaluation> front = pareto(deployable);
+        if (front.isEmpty()) {
+            return null;
+        }
+        double top = front.get(0).benefitPercent();
+        return front.stream().filter(e -> e.benefitPercent() >= top / 2)
+                .min(Comparator.comparingDouble(Evaluation::harm).thenComparing(Evaluation::benefitPercent,
+                        Comparator.reverseOrder()).thenComparingInt(Evaluation::candidate)).orElse(front.get(0));
     }
 
     /** Admissible first, then more benefit, less harm, fewer constraints broken, the earlier candidate. */
@@ -204,7 +241,7 @@ public final class Tuner {
                 }
                 scores.add(new ScenarioScore(req.suite().get(s), mine, off, correct));
             }
-            out.add(Evaluation.of(c, settings.get(c), written.get(c), scores, req.maxEjected()));
+            out.add(Evaluation.of(c, settings.get(c), written.get(c), scores, req.maxEjected(), req.maxFalsePerDay()));
         }
         return out;
     }

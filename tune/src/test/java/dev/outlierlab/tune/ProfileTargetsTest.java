@@ -94,7 +94,8 @@ class ProfileTargetsTest {
         CurrentSettings grpc = envoy.asTarget(Target.GRPC, notes);
         assertThat(grpc.target()).isEqualTo(Target.GRPC);
         assertThat(grpc.profile().grpc().successRate().stdevFactor()).isEqualTo(1900);
-        assertThat(grpc.profile().grpc().failurePercentage()).isNull();
+        // grpc-java reads an unset enforcing_failure_percentage as failure percentage on at 85 % (fromEnvoyOutlierDetection)
+        assertThat(grpc.profile().grpc().failurePercentage().threshold()).isEqualTo(85);
         assertThat(notes).anyMatch(n -> n.contains("as gRPC's xDS client maps it"))
                 .anyMatch(n -> n.contains("consecutive"));
         CurrentSettings gateway = CurrentSettings.defaults("search", Target.GATEWAY, 6);

@@ -95,4 +95,17 @@ class TargetRoundTripTest {
                 .contains("maxEjectionPercent: 34");
         assertThat(w.panicThresholdPercent()).isEqualTo(30);
     }
+
+    @Test
+    void anIstioRuleWithExtremeIntervalAndEjectionTimeIsAlsoSearchedAtEnvoysDefaults() {
+        OutlierDetectionConfig extreme = OutlierDetectionConfig.builder()
+                .set(OutlierSetting.INTERVAL, 300_000_000_000L).set(OutlierSetting.BASE_EJECTION_TIME, 1_000_000_000L)
+                .build();
+        TuneRequest req = new TuneRequest("search", null, 6, 600, 1, Target.ISTIO, EnvoyVersion.DEFAULT, extreme, 0,
+                new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
+        List<Setting> candidates = SearchSpace.candidates(req);
+        assertThat(candidates).anyMatch(s -> s.intervalNanos() == 10_000_000_000L);
+        assertThat(candidates).anyMatch(s -> s.baseEjectionTimeNanos() == 30_000_000_000L);
+        assertThat(candidates).anyMatch(s -> s.intervalNanos() == 300_000_000_000L);
+    }
 }

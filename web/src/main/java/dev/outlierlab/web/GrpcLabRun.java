@@ -9,6 +9,7 @@ import dev.outlierlab.config.grpc.XdsNotes;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.report.GrpcResultJson;
@@ -71,12 +72,12 @@ final class GrpcLabRun {
      * admitted by the limits before any runs.
      */
     static ObjectNode compare(ScenarioReader.Profiled profiled, SimulationLimits limits, RunWatcher watcher) {
-        if (profiled.isGateway()) {
+        if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
             throw ApiException.badRequest("profile: the comparison takes a profile: envoy or profile: grpc scenario and "
-                    + "runs its traffic under envoy, grpc and gateway; this scenario's profile is gateway");
+                    + "runs its traffic under envoy, grpc and gateway; this scenario's profile is " + profiled.name());
         }
         Scenario scenario = admit(profiled, limits);
-        GrpcSettings settings = profiled.isGrpc() ? profiled.grpc() : mapped(scenario);
+        GrpcSettings settings = profiled.grpc() != null ? profiled.grpc() : mapped(scenario);
         GatewayScenario gateway;
         try {
             gateway = GatewayScenario.withDefaultsOver(scenario);

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Capability;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
@@ -60,19 +62,13 @@ final class LabApi {
     /** As {@link #run(String)}, with a watcher that may stop the run (the server's deadline). */
     byte[] run(String body, RunWatcher watcher) {
         ScenarioReader.Profiled profiled = parseJsonScenario(body);
-        if (profiled.isGateway()) {
-            GatewayLimits.check(limits, profiled.gateway());
-            return write(GatewayLabRun.run(profiled.gateway(), watcher));
-        }
-        if (profiled.isGrpc()) {
-            return write(GrpcLabRun.run(profiled, limits, watcher));
-        }
-        Scenario scenario = profiled.envoy().scenario();
-        limits.check(scenario);
-        RunResult result = Simulation.run(scenario, RunOptions.CHARTS.watchedBy(watcher));
-        ObjectNode tree = ResultJson.toTree(result, true);
-        tree.set("hinges", hingeLines(result, PatternContrast.planned(scenario)));
-        return write(tree);
+        return write(lab(profiled).run(profiled, limits, watcher));
+    }
+
+    /** The profile's facet in the lab; a profile without one is refused with the names of those that have it. */
+    private static LabProfile lab(ScenarioReader.Profiled profiled) {
+        return profiled.profile().facet(LabProfile.class).orElseThrow(() -> ApiException.badRequest("profile: "
+                + profiled.name() + " has no browser lab; the lab takes " + Profiles.namesWith(LabProfile.class)));
     }
 
     /**
@@ -90,9 +86,9 @@ final class LabApi {
      */
     byte[] hinges(String body, RunWatcher watcher) {
         ScenarioReader.Profiled profiled = parseJsonScenario(body);
-        if (profiled.isGateway() || profiled.isGrpc()) {
-            throw ApiException.badRequest("/api/hinges takes profile: envoy scenarios; this scenario's profile is "
-                    + (profiled.isGrpc() ? "grpc" : "gateway"));
+        if (!profiled.profile().capabilities().contains(Capability.ENVOY_REPORT)) {
+            throw ApiException.badRequest("/api/hinges takes profile: " + Profiles.namesThatCan(Capability.ENVOY_REPORT)
+                    + " scenarios; this scenario's profile is " + profiled.name());
         }
         Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
@@ -102,7 +98,7 @@ final class LabApi {
         return write(tree);
     }
 
-    private static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result,
+    static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result,
             PatternContrast contrast) {
         com.fasterxml.jackson.databind.node.ArrayNode lines = MAPPER.createArrayNode();
         for (HingesText.Line l : HingesText.lines(result, contrast, "outlier-lab run SCENARIO")) {
@@ -118,9 +114,7 @@ final class LabApi {
     byte[] scenario(String text, String sourceName) {
         ScenarioReader.Profiled profiled = ScenarioReader.readProfiledWithoutAliases(text, sourceName);
         ObjectNode root = MAPPER.createObjectNode();
-        root.set("scenario", MAPPER.valueToTree(profiled.isGateway() ? GatewayScenarioWriter.toMap(profiled.gateway())
-                : profiled.isGrpc() ? GrpcLabRun.scenarioMap(profiled.envoy().scenario(), profiled.grpc().config())
-                : ScenarioWriter.toMap(profiled.envoy().scenario())));
+        root.set("scenario", MAPPER.valueToTree(lab(profiled).scenario(profiled)));
         return write(root);
     }
 

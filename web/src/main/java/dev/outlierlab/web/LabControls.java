@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -57,7 +58,7 @@ final class LabControls {
                 number("Fault", "error_rate", "Error rate", "%", "faults[0].error_rate", "decimal", 0, 100, 1,
                         "Share of a faulty host's requests that fail with HTTP 503, spread as the failure pattern says."),
                 choice("Fault", "fault_pattern", "Failure pattern", "faults[0].pattern", List.of("even", "random", "bursts"),
-                        "How the failures are spread: even (the seed's, evenly spaced: 33 % is never two in a row), "
+                        "How the failures are spread: even (the default, evenly spaced: 33 % is never two in a row), "
                                 + "random (each request fails independently: what a fault that names no pattern does) "
                                 + "or bursts (runs of failures, 5 long on average)."),
                 number("Fault", "fault_start", "Fault start", "s", "faults[0].start", "seconds", 0, 86_400, 1,
@@ -144,8 +145,9 @@ final class LabControls {
                     .set("scenario", m.valueToTree(ScenarioWriter.toMap(
                             dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of()).scenario())));
         }
-        root.set("gateway", GatewayControls.settingsJson(limits));
-        root.set("grpc", GrpcControls.settingsJson());
+        for (Profiles.Registered p : Profiles.withFacet(LabProfile.class)) {
+            p.facet(LabProfile.class).orElseThrow().controls(limits).ifPresent(c -> root.set(p.name(), c));
+        }
         ArrayNode all = root.putArray("outlier_detection");
         for (OutlierSetting s : OutlierSetting.values()) {
             if (s.newerThanBundledApi()) {

@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * POST /api/compare       a scenario as JSON -> its traffic under envoy, grpc and gateway, side by side
  * POST /api/scenario      a scenario file's text (YAML or JSON) -> {"scenario": canonical JSON}
  * POST /api/hinges        a scenario as JSON -> {"hinges": [...]}, with the other fault pattern's run compared
+ * POST /api/istio         {"rule": a DestinationRule's YAML, "cluster", "fields"} -> istiod's translation (IstioLab)
  * </pre>
  */
 public final class LabServer implements AutoCloseable {
@@ -215,6 +216,11 @@ public final class LabServer implements AutoCloseable {
             case "/api/hinges" -> handleRun(ex, api::hinges);
             case "/api/compare" -> handleRun(ex, api::compare);
             case "/api/tune" -> handleTune(ex);
+            case "/api/istio" -> {
+                requireMethod(ex, "POST");
+                guard.checkContentType(ex, false);
+                sendJson(ex, 200, IstioLab.answer(readBody(ex)));
+            }
             case "/api/scenario" -> {
                 requireMethod(ex, "POST");
                 guard.checkContentType(ex, true);
@@ -223,7 +229,7 @@ public final class LabServer implements AutoCloseable {
             }
             default -> throw new ApiException(404, "no such API: " + path
                     + " (the API is GET /api/settings, POST /api/run, POST /api/compare, POST /api/hinges, "
-                    + "POST /api/scenario, POST /api/tune)");
+                    + "POST /api/scenario, POST /api/tune, POST /api/istio)");
         }
     }
 
@@ -233,7 +239,8 @@ public final class LabServer implements AutoCloseable {
 
     /** {@code POST /api/tune}: the Tune view's search ({@link TuneApi}), one at a time, streamed like a long run. */
     private void handleTune(HttpExchange ex) throws IOException {
-        handleQueued(ex, tunes, TuneApi::tune);
+        // parsed before it is queued: a malformed request is a 400 at once, never a turn in the queue
+        handleQueued(ex, tunes, TuneApi::request, TuneApi::tune);
     }
 
     /**
@@ -243,15 +250,19 @@ public final class LabServer implements AutoCloseable {
      */
     private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
-        handleQueued(ex, runs, work);
+        handleQueued(ex, runs, body -> { }, work);
     }
 
-    /** A POST whose work is admitted by {@code queue} and streamed once it outlasts the heartbeat. */
-    private void handleQueued(HttpExchange ex, RunQueue queue,
+    /**
+     * A POST whose body passes {@code check} before it is queued, whose work is admitted by {@code queue} and
+     * streamed once it outlasts the heartbeat.
+     */
+    private void handleQueued(HttpExchange ex, RunQueue queue, java.util.function.Consumer<String> check,
             java.util.function.BiFunction<String, RunWatcher, byte[]> work) throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
+        check.accept(body);
         long start = System.nanoTime();
         StreamedAnswer answer = new StreamedAnswer(ex, start);
         byte[] result;

@@ -60,7 +60,6 @@ final class RequestGuard {
     }
 
     private static String printable(String header) {
-        String shown = dev.outlierlab.config.Wording.printable(header);
-        return shown.length() > 100 ? shown.substring(0, 100) + "..." : shown;
+        return dev.outlierlab.config.Wording.shortPrefix(header);
     }
 }

@@ -41,7 +41,7 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
             200_000L, 100, 100_000_000L);
 
     /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
-    void check(Scenario s) {
+    public void check(Scenario s) {
         int hosts = s.cluster().size();
         if (hosts > maxHosts) {
             throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts) + " hosts is over the lab's limit of "

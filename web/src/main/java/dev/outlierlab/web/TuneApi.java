@@ -2,7 +2,11 @@ package dev.outlierlab.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
@@ -32,7 +36,10 @@ final class TuneApi {
     static final long MAX_UNITS = 750_000_000L;
     private static final Set<String> KEYS = Set.of("hosts", "rps", "clients", "target", "envoy_version", "seeds",
             "max_ejected");
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Strict: a second value after the object ({@code {...} garbage}) and a key given twice are refused. */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private TuneApi() {
     }
@@ -59,7 +66,7 @@ final class TuneApi {
         try {
             tree = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
+            throw ApiException.badRequest("malformed JSON: " + Wording.shortPrefix(e.getOriginalMessage()));
         }
         if (tree == null || !tree.isObject()) {
             throw ApiException.badRequest("a tune request is a JSON object such as {\"hosts\": 6, \"rps\": 600}");
@@ -67,7 +74,7 @@ final class TuneApi {
         for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!KEYS.contains(key)) {
-                throw ApiException.badRequest("unknown key '" + key + "'; a tune request has " + String.join(", ",
+                throw ApiException.badRequest("unknown key '" + Wording.shortPrefix(key) + "'; a tune request has " + String.join(", ",
                         new java.util.TreeSet<>(KEYS)));
             }
         }
@@ -101,7 +108,7 @@ final class TuneApi {
             return otherwise;
         }
         if (!n.canConvertToLong() || !n.isIntegralNumber() || n.asLong() < min || n.asLong() > max) {
-            throw ApiException.badRequest(key + ": " + n.toString() + " is not allowed; expected a whole number from "
+            throw ApiException.badRequest(key + ": " + Wording.shortPrefix(n.toString()) + " is not allowed; expected a whole number from "
                     + min + " to " + max);
         }
         return n.asLong();

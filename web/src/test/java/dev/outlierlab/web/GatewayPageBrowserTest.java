@@ -89,8 +89,8 @@ class GatewayPageBrowserTest {
         assertRowsMatch(want);
         List<List<String>> rows = rows();
         assertThat(rows.get(0).subList(0, 5)).containsExactly("30.007 s", "azure", "0", "ejected", "consecutive failures");
-        assertThat(rows.get(0).get(5)).isEqualTo("30.006666666 s: azure (process 0) 3 failures in a row "
-                + "(consecutive_failures 3) -> ejected until 60.006666666 s (30 s, no probe)");
+        assertThat(rows.get(0).get(5)).isEqualTo("30.007 s: azure (process 0) 3 failures in a row "
+                + "(consecutive_failures 3) -> ejected until 60.007 s (30 s, no probe)");
         assertThat(lab.driver.findElement(By.id("gw-timeline-desc")).getText())
                 .startsWith("azure ejected 30.007–60.007 s, 60.013–90.013 s, 90.02–120.02 s");
         assertThat(lab.driver.findElement(By.id("gw-notes")).getText()).contains("2 endpoints, peer_set all",
@@ -167,7 +167,7 @@ class GatewayPageBrowserTest {
         assertThat(doc.get("link").asText()).contains("#scenario=%7B%22profile%22%3A%22gateway%22");
         // the CLI's reader takes the file as it is (outlier-lab run FILE), and the run gives the page's figures
         ScenarioReader.Profiled read = ScenarioReader.readProfiled(text, file.getFileName().toString(), List.of());
-        assertThat(read.isGateway()).isTrue();
+        assertThat(read.name()).isEqualTo("gateway");
         assertThat(read.gateway()).isEqualTo(preset("two-one-dead").scenario());
         JsonNode rerun = expected(read.gateway());
         for (String key : List.of("summary", "events", "notes")) {

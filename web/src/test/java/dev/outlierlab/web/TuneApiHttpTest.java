@@ -57,6 +57,23 @@ class TuneApiHttpTest {
     }
 
     @Test
+    void trailingTokensADuplicateKeyAndALongValueAreRefusedShortly() throws Exception {
+        HttpResponse<String> trailing = post("{\"hosts\": 5, \"rps\": 100, \"seeds\": 1} garbage");
+        assertThat(trailing.statusCode()).as(trailing.body()).isEqualTo(400);
+        assertThat(trailing.body()).contains("malformed JSON");
+        HttpResponse<String> twice = post("{\"hosts\": 5, \"hosts\": 50, \"rps\": 100, \"seeds\": 1}");
+        assertThat(twice.statusCode()).as(twice.body()).isEqualTo(400);
+        assertThat(twice.body()).contains("Duplicate field 'hosts'");
+        // a 40 KB key is echoed as its first 100 characters and its length, a 60 KB value as a short prefix
+        HttpResponse<String> longKey = post("{\"" + "k".repeat(40_000) + "\": 1}");
+        assertThat(longKey.statusCode()).isEqualTo(400);
+        assertThat(longKey.body()).contains("k".repeat(100) + "... (40000 characters)").hasSizeLessThan(1000);
+        HttpResponse<String> longValue = post("{\"target\": \"" + "t".repeat(60_000) + "\"}");
+        assertThat(longValue.statusCode()).isEqualTo(400);
+        assertThat(longValue.body()).contains("is not a target").hasSizeLessThan(1000);
+    }
+
+    @Test
     void theTunePageIsServedAndTheLabLinksToIt() throws Exception {
         HttpResponse<String> page = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.html")).build(),
                 HttpResponse.BodyHandlers.ofString());

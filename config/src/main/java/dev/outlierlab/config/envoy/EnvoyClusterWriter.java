@@ -2,6 +2,7 @@ package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -67,6 +68,10 @@ public final class EnvoyClusterWriter {
         }
         y.append("outlier_detection:\n");
         for (Map.Entry<OutlierSetting, Long> e : s.outlierDetection().asMap().entrySet()) {
+            EnvoyVersion added = EnvoyVersion.addedIn(e.getKey());
+            if (added != null && !s.envoyVersion().atLeast(added)) {
+                continue;
+            }
             y.append("  ").append(e.getKey().envoyName()).append(": ")
                     .append(ScenarioWriter.settingValue(e.getKey(), e.getValue())).append('\n');
         }

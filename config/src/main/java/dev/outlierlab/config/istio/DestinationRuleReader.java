@@ -39,6 +39,12 @@ public final class DestinationRuleReader {
      * ({@link DestinationRuleController#fromFile}: kgateway when its Gateway is kgateway's, else istiod).
      */
     public static IstioConfig read(String text, String source, Integer port, DestinationRuleController controller) {
+        return read(text, source, port, controller, IstioOverrides.NONE);
+    }
+
+    /** As {@link #read(String, String, Integer, DestinationRuleController)}, Istio fields set over every policy's own. */
+    public static IstioConfig read(String text, String source, Integer port, DestinationRuleController controller,
+                                   IstioOverrides overrides) {
         if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
                 || l.strip().equals("---"))) {
             throw new InputException(source + ": the file is empty; expected an Istio DestinationRule");
@@ -57,12 +63,12 @@ public final class DestinationRuleReader {
                 otherKinds.add(r.kind() == null ? "a document without kind" : r.kind());
                 continue;
             }
-            policies.addAll(policies(r, source, lines, port, chosen));
+            policies.addAll(policies(r, source, lines, port, chosen, overrides));
         }
         if (!virtualServices.isEmpty()) {
             policies.replaceAll(p -> VirtualServiceRetries.apply(p, virtualServices));
         }
-        return new IstioConfig(source, policies, otherKinds);
+        return new IstioConfig(source, policies, otherKinds, chosen);
     }
 
     /**
@@ -77,13 +83,19 @@ public final class DestinationRuleReader {
     /** The policies of a DestinationRule as {@code controller} translates them. */
     public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port,
                                              DestinationRuleController controller) {
+        return policies(resource, source, lines, port, controller, IstioOverrides.NONE);
+    }
+
+    private static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines,
+                                              Integer port, DestinationRuleController controller,
+                                              IstioOverrides overrides) {
         String api = resource.apiVersion();
         if (api == null || !VERSIONS.contains(api)) {
             Located at = resource.get("apiVersion") != null ? resource.get("apiVersion") : resource.node();
             throw new InputException(at.origin() + ": apiVersion: " + (api == null ? "missing" : "\"" + api + "\"")
                     + " is not allowed; expected one of networking.istio.io/v1, v1beta1 or v1alpha3");
         }
-        return rule(resource.node(), map(resource.node(), "(document)"), source, lines, port, controller);
+        return rule(resource.node(), map(resource.node(), "(document)"), source, lines, port, controller, overrides);
     }
 
     /**
@@ -98,7 +110,7 @@ public final class DestinationRuleReader {
     public static List<IstioPolicy> fromTrafficPolicy(String name, String namespace, String host, Located policy,
                                                       String path, Located owner, String source, List<String> lines,
                                                       Integer port) {
-        Rule r = new Rule(name, namespace, host, source, lines, DestinationRuleController.ISTIOD);
+        Rule r = new Rule(name, namespace, host, source, lines, DestinationRuleController.ISTIOD, IstioOverrides.NONE);
         List<IstioPolicy> out = new ArrayList<>();
         for (Scope s : scopes(policy, path, owner, port)) {
             out.add(r.policy(null, s));
@@ -107,7 +119,8 @@ public final class DestinationRuleReader {
     }
 
     private static List<IstioPolicy> rule(Located resource, Map<String, Located> r, String source, List<String> lines,
-                                          Integer port, DestinationRuleController controller) {
+                                          Integer port, DestinationRuleController controller,
+                                          IstioOverrides overrides) {
         Map<String, Located> metadata = r.containsKey("metadata") ? map(r.get("metadata"), "metadata") : Map.of();
         String name = string(metadata.get("name"));
         if (name == null || name.isBlank()) {
@@ -120,7 +133,7 @@ public final class DestinationRuleReader {
         }
         Map<String, Located> spec = map(specNode, "spec");
         String host = string(spec.get("host"));
-        Rule top = new Rule(name, namespace, host, source, lines, controller);
+        Rule top = new Rule(name, namespace, host, source, lines, controller, overrides);
 
         Located policyNode = spec.get("trafficPolicy");
         List<IstioPolicy> out = new ArrayList<>();
@@ -211,8 +224,11 @@ public final class DestinationRuleReader {
 
     /** The parts of a rule every policy of it shares. */
     private record Rule(String name, String namespace, String host, String source, List<String> lines,
-                        DestinationRuleController controller) {
-        IstioPolicy policy(String subset, Scope s) {
+                        DestinationRuleController controller, IstioOverrides overrides) {
+        IstioPolicy policy(String subset, Scope given) {
+            Scope s = overrides.isEmpty() ? given : new Scope(given.path, given.at, overrides.over(
+                    given.outlierDetection == null || given.outlierDetection.value() == null ? null
+                            : given.outlierDetection), given.port, given.portLevel);
             Map<String, Located> trafficPolicy = s.at != null && s.at.value() instanceof Map<?, ?> m
                     && s.path.contains("rafficPolicy") ? map(s.at, s.path) : null;
             boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;

@@ -1,5 +1,7 @@
 package dev.outlierlab.config.kube;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.envoy.SourceLines;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
@@ -130,34 +132,73 @@ public final class KgatewayBackendConfigPolicies {
         return out;
     }
 
-    /** {@code (kind, name)} of each {@code targetRefs} entry with a name. */
+    /** {@code (kind, name)} of each {@code targetRefs} entry; anything but a list of references is refused. */
     private static List<String[]> targetRefs(Located node) {
         List<String[]> out = new ArrayList<>();
-        if (node == null || !(node.value() instanceof List<?> list)) {
+        if (node == null || node.value() == null) {
             return out;
         }
+        if (!(node.value() instanceof List<?> list)) {
+            throw new InputException(node.origin() + ": targetRefs: " + Wording.describe(shown(node.value()))
+                    + " is not allowed; expected a list of references such as - kind: Service, name: reviews");
+        }
         for (Object o : list) {
-            if (((Located) o).value() instanceof Map<?, ?> m && m.get("name") instanceof Located n
-                    && n.value() instanceof String name) {
-                String kind = m.get("kind") instanceof Located k && k.value() instanceof String ks ? ks : "Service";
-                out.add(new String[] {kind, name});
+            Located entry = (Located) o;
+            if (!(entry.value() instanceof Map<?, ?> m && m.get("name") instanceof Located n
+                    && n.value() instanceof String name && !name.isBlank())) {
+                throw new InputException(entry.origin() + ": targetRefs: " + Wording.describe(shown(entry.value()))
+                        + " is not allowed; expected a reference with a name (kind: Service, name: reviews)");
             }
+            String kind = m.get("kind") instanceof Located k && k.value() instanceof String ks ? ks : "Service";
+            out.add(new String[] {kind, name});
         }
         return out;
     }
 
-    /** The active health check: {@code interval}, {@code unhealthyThreshold}, {@code healthyThreshold} (all required by the CRD). */
+    /** The most an active health check's interval may be, as a scenario's durations (10 years). */
+    private static final long MAX_INTERVAL_NANOS = 10L * 365 * 24 * 3600 * 1_000_000_000L;
+    /** The thresholds a health check may have (the scenario's range). */
+    private static final long MAX_THRESHOLD = 1_000_000;
+
+    /**
+     * The active health check: {@code interval}, {@code unhealthyThreshold}, {@code healthyThreshold} (all required
+     * by the CRD). A value given but out of range or not a number is refused with the allowed range, so that a
+     * typo never turns the health check, and its warning, off.
+     */
     private static HealthCheckSpec healthCheck(Located node) {
         if (node == null || !(node.value() instanceof Map<?, ?> map)) {
             return null;
         }
-        if (!(map.get("interval") instanceof Located i) || !(i.value() instanceof String s)) {
+        if (!(map.get("interval") instanceof Located i)) {
             return null;
         }
-        long interval = dev.outlierlab.config.istio.GoDuration.parse(s.strip());
-        long unhealthy = map.get("unhealthyThreshold") instanceof Located u && u.value() instanceof Long l ? l : 0;
-        long healthy = map.get("healthyThreshold") instanceof Located h && h.value() instanceof Long l ? l : 0;
-        return interval > 0 && unhealthy > 0 && healthy > 0 ? new HealthCheckSpec(interval, unhealthy, healthy) : null;
+        long interval = i.value() instanceof String s ? dev.outlierlab.config.istio.GoDuration.parse(s.strip()) : -1;
+        if (interval <= 0 || interval > MAX_INTERVAL_NANOS) {
+            throw new InputException(i.origin() + ": healthCheck.interval: " + Wording.describe(shown(i.value()))
+                    + " is not allowed; expected a duration from 1ns to 87600h (10 years), such as 5s");
+        }
+        long unhealthy = threshold(map.get("unhealthyThreshold"), "unhealthyThreshold");
+        long healthy = threshold(map.get("healthyThreshold"), "healthyThreshold");
+        return unhealthy > 0 && healthy > 0 ? new HealthCheckSpec(interval, unhealthy, healthy) : null;
+    }
+
+    private static long threshold(Object node, String key) {
+        if (!(node instanceof Located n)) {
+            return 0;
+        }
+        if (!(n.value() instanceof Long l) || l < 1 || l > MAX_THRESHOLD) {
+            throw new InputException(n.origin() + ": healthCheck." + key + ": " + Wording.describe(shown(n.value()))
+                    + " is not allowed; expected a whole number from 1 to " + MAX_THRESHOLD);
+        }
+        return l;
+    }
+
+    /** A value for a message: a long number in scientific form, any text cut short. */
+    private static Object shown(Object value) {
+        if (value instanceof java.math.BigInteger b) {
+            return new java.math.BigDecimal(b);
+        }
+        return value instanceof String s ? Wording.shortPrefix(s) : value;
     }
 
     private static String given(ResourceFields p, String key, String defaultText) {

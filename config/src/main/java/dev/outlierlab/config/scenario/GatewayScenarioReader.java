@@ -40,19 +40,22 @@ final class GatewayScenarioReader {
     private GatewayScenarioReader() {
     }
 
-    /** The message for a key that belongs to the other profile. */
-    static InputException otherProfile(Located at, String key, String profile) {
-        String owner = profile.equals("gateway") ? "Envoy's (profile: envoy)" : "the gateway profile's";
-        String fix = profile.equals("gateway") ? "remove it, or use profile: envoy"
-                : "add profile: gateway to use it, or remove it";
-        return new InputException(at.origin() + ": " + key + " is " + owner + " setting, but this scenario's profile is "
-                + profile + "; " + fix);
+    /** The message for one of Envoy's keys in a gateway scenario. */
+    static InputException envoyKey(Located at, String key) {
+        return new InputException(at.origin() + ": " + key + " is Envoy's (profile: envoy) setting, but this scenario's"
+                + " profile is gateway; remove it, or use profile: envoy");
+    }
+
+    /** The message for one of the gateway's keys in an Envoy scenario. */
+    static InputException gatewayKey(Located at, String key) {
+        return new InputException(at.origin() + ": " + key + " is the gateway profile's setting, but this scenario's"
+                + " profile is envoy; add profile: gateway to use it, or remove it");
     }
 
     static GatewayScenario build(Located root, Values v, Map<String, Located> top) {
         for (String key : ENVOY_ONLY) {
             if (top.containsKey(key)) {
-                throw otherProfile(top.get(key), key, "gateway");
+                throw envoyKey(top.get(key), key);
             }
         }
         v.map(root, "", TOP);
@@ -63,7 +66,7 @@ final class GatewayScenarioReader {
 
         Located clusterNode = top.get("cluster");
         if (clusterNode != null && clusterNode.value() instanceof Map<?, ?> m && m.containsKey("panic_threshold")) {
-            throw otherProfile((Located) m.get("panic_threshold"), "cluster.panic_threshold", "gateway");
+            throw envoyKey((Located) m.get("panic_threshold"), "cluster.panic_threshold");
         }
         Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
         Located hostsNode = cluster.get("hosts");

@@ -45,7 +45,8 @@ final class RoutingWriter {
             hosts.stream().filter(r.zones()::containsKey).forEach(h -> m.put(h, r.zones().get(h)));
             cluster.put("zones", m);
         }
-        if (r.localityFailover()) {
+        // without zones for both sides failover changes nothing, and the reader refuses it: written only with them
+        if (r.localityFailover() && !r.zones().isEmpty() && !r.callerZones().isEmpty()) {
             cluster.put("locality_failover", true);
         }
         if (!r.callerZones().isEmpty()) {

@@ -8,6 +8,8 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
@@ -20,8 +22,10 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -35,22 +39,39 @@ public final class ScenarioReader {
     }
 
     /**
-     * A scenario of one profile: {@code envoy} (the default), {@code gateway} or {@code grpc}. For gateway only
-     * {@code gateway} is set; for grpc {@code envoy} holds the lab's scenario (hosts, traffic, faults and the
-     * {@code outlier_detection} an xDS-mapped gRPC client reads) and {@code grpc} the settings it runs.
+     * A scenario of one profile, as that profile's {@link ScenarioFormat} read it: {@code envoy} holds the lab's
+     * Envoy-shaped scenario (hosts, traffic, faults, {@code outlier_detection}) when the profile has one, and
+     * {@code settings} what the profile's own block adds (none for Envoy, gRPC's settings, the whole gateway
+     * scenario).
      */
-    public record Profiled(Loaded envoy, GatewayScenario gateway, GrpcSettings grpc) {
-        /** An Envoy or gateway scenario. */
-        public Profiled(Loaded envoy, GatewayScenario gateway) {
-            this(envoy, gateway, null);
+    public record Profiled(Profile profile, Loaded envoy, Object settings) {
+        public Profiled {
+            Objects.requireNonNull(profile, "profile");
         }
 
-        public boolean isGateway() {
-            return gateway != null;
+        /** The profile's own settings when they are of this type, else null. */
+        public <T> T settings(Class<T> type) {
+            return type.isInstance(settings) ? type.cast(settings) : null;
         }
 
-        public boolean isGrpc() {
-            return grpc != null;
+        /** The gateway scenario, when this is one, else null. */
+        public GatewayScenario gateway() {
+            return settings(GatewayScenario.class);
+        }
+
+        /** The gRPC settings, when this is a gRPC scenario, else null. */
+        public GrpcSettings grpc() {
+            return settings(GrpcSettings.class);
+        }
+
+        /** The same profile and settings over another Envoy-shaped scenario. */
+        public Profiled withEnvoy(Loaded other) {
+            return new Profiled(profile, other, settings);
+        }
+
+        /** The profile's name. */
+        public String name() {
+            return profile.name();
         }
     }
 
@@ -98,36 +119,36 @@ public final class ScenarioReader {
     }
 
     private static Profiled profiled(Located root) {
-        Values v = new Values();
         Located profileNode = root.value() instanceof Map<?, ?> m ? (Located) m.get("profile") : null;
-        String profile = profileNode == null ? "envoy" : String.valueOf(profileNode.value());
-        if (profile.equals("gateway")) {
-            @SuppressWarnings("unchecked")
-            Map<String, Located> top = (Map<String, Located>) root.value();
-            return new Profiled(null, GatewayScenarioReader.build(root, v, top));
-        }
-        if (profile.equals("grpc")) {
-            @SuppressWarnings("unchecked")
-            Map<String, Located> top = (Map<String, Located>) root.value();
-            if (top.containsKey("health_checks")) {
-                throw new InputException(top.get("health_checks").origin() + ": health_checks is Envoy's setting, but"
-                        + " this scenario's profile is grpc: gRPC's outlier detection has no health-check return;"
-                        + " remove it, or use profile: envoy");
-            }
-            Loaded loaded = build(root);
-            return new Profiled(loaded, null,
-                    GrpcScenarioReader.read(v, root, top.get("grpc"), loaded.scenario().outlierDetection()));
-        }
-        if (!profile.equals("envoy")) {
-            throw Values.error(profileNode, "profile", profileNode.value(), "envoy, gateway or grpc");
-        }
+        String name = profileNode == null ? EnvoyScenarioFormat.NAME : String.valueOf(profileNode.value());
+        ScenarioFormat format = Profiles.facet(name, ScenarioFormat.class,
+                names -> Values.error(profileNode, "profile", profileNode.value(), names));
+        return format.read(root);
+    }
+
+    /** The Envoy-shaped part of a scenario document: what an Envoy scenario is, and what gRPC's runs over. */
+    static Loaded readEnvoy(Located root) {
+        return build(root);
+    }
+
+    /**
+     * For a profile's {@link ScenarioFormat}: the lab's part of a scenario document (name, duration, seed, cluster,
+     * traffic, faults) with Envoy's defaults for the rest, leaving out the profile's own top-level keys
+     * ({@code ownKeys}, which the profile reads itself). Envoy's own settings ({@code outlier_detection},
+     * {@code health_checks}) are refused, as they do not apply to another profile.
+     */
+    public static Loaded readLabPart(Located root, String profile, Set<String> ownKeys) {
         @SuppressWarnings("unchecked")
         Map<String, Located> top = (Map<String, Located>) root.value();
-        if (top.containsKey("grpc")) {
-            throw new InputException(top.get("grpc").origin() + ": grpc is the gRPC profile's setting, but this"
-                    + " scenario's profile is envoy; add profile: grpc to use it, or remove it");
+        for (String key : GatewayScenarioReader.ENVOY_ONLY) {
+            if (top.containsKey(key)) {
+                throw new InputException(top.get(key).origin() + ": " + key + " is Envoy's (profile: envoy) setting, but"
+                        + " this scenario's profile is " + profile + "; remove it, or use profile: envoy");
+            }
         }
-        return new Profiled(build(root), null);
+        Map<String, Located> common = new LinkedHashMap<>(top);
+        common.keySet().removeAll(ownKeys);
+        return build(new Located(common, root.origin()));
     }
 
     /**
@@ -154,13 +175,10 @@ public final class ScenarioReader {
     }
 
     private static Loaded envoyOnly(Profiled profiled, String source) {
-        if (profiled.isGrpc()) {
-            throw new InputException(source + ": profile: grpc scenarios are taken by run; this one takes profile:"
+        if (!(profiled.profile().facet(ScenarioFormat.class).orElseThrow() instanceof EnvoyScenarioFormat)) {
+            throw new InputException(source + ": profile: " + profiled.name() + " scenarios are taken by "
+                    + profiled.profile().facet(ScenarioFormat.class).orElseThrow().takenBy() + "; this one takes profile:"
                     + " envoy");
-        }
-        if (profiled.isGateway()) {
-            throw new InputException(source + ": profile: gateway scenarios are taken by run and sweep; this one "
-                    + "takes profile: envoy");
         }
         return profiled.envoy();
     }
@@ -196,7 +214,7 @@ public final class ScenarioReader {
         Map<String, Located> raw = (Map<String, Located>) root.value();
         for (String key : GatewayScenarioReader.GATEWAY_ONLY) {
             if (raw.containsKey(key)) {
-                throw GatewayScenarioReader.otherProfile(raw.get(key), key, "envoy");
+                throw GatewayScenarioReader.gatewayKey(raw.get(key), key);
             }
         }
         Map<String, Located> top = v.map(root, "", TOP);

@@ -50,8 +50,11 @@ final class Values {
             if (!allowed.contains(e.getKey())) {
                 String full = key.isEmpty() ? e.getKey() : key + "." + e.getKey();
                 String near = Wording.nearest(e.getKey(), allowed);
-                throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'"
-                        + (near == null ? "" : " (did you mean '" + near + "'?)") + "; allowed "
+                String hint = near == null ? "" : " (did you mean '" + near + "'?)";
+                if (key.equals("outlier_detection")) {
+                    hint = IstioNames.hint(e.getKey(), near, e.getValue().origin().startsWith("--set"));
+                }
+                throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'" + hint + "; allowed "
                         + (key.isEmpty() ? "at the top level" : "under " + key) + ": " + sorted(allowed));
             }
         }

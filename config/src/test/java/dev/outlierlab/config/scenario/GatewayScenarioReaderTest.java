@@ -19,7 +19,7 @@ class GatewayScenarioReaderTest {
 
     private static GatewayScenario read(String yaml, String... sets) {
         ScenarioReader.Profiled p = ScenarioReader.readProfiled(yaml, "g.yaml", List.of(sets));
-        assertThat(p.isGateway()).isTrue();
+        assertThat(p.name()).isEqualTo("gateway");
         return p.gateway();
     }
 
@@ -31,7 +31,7 @@ class GatewayScenarioReaderTest {
     @Test
     void profileGatewayAloneIsTheLabsDefaultTrafficUnderTheSeedsGateway() {
         assertThat(read("profile: gateway")).isEqualTo(GatewayScenario.defaults());
-        assertThat(ScenarioReader.readProfiled("", "g.yaml", List.of()).isGateway()).isFalse();
+        assertThat(ScenarioReader.readProfiled("", "g.yaml", List.of()).name()).isEqualTo("envoy");
         assertThat(ScenarioReader.defaultsProfiled(List.of("profile=gateway", "gateway.mode=shadow")).gateway()
                 .gateway().mode()).isEqualTo(StageMode.SHADOW);
     }
@@ -109,7 +109,7 @@ class GatewayScenarioReaderTest {
                 "g.yaml:3: unknown key 'gateway.windw' (did you mean 'window'?); allowed under gateway: bucket, "
                         + "consecutive_failures, ejection_time, min_requests, min_stdev, mode, peer_set, processes, "
                         + "stdev_factor, window");
-        rejected("profile: istio\n", "g.yaml:1: profile: \"istio\" is not allowed; expected envoy, gateway or grpc");
+        rejected("profile: istio\n", "g.yaml:1: profile: \"istio\" is not allowed; expected envoy, grpc or gateway");
     }
 
     @Test

@@ -27,7 +27,7 @@ class GrpcScenarioReaderTest {
                   implementation: core
                 """);
         GrpcOutlierConfig c = p.grpc().config();
-        assertThat(p.isGrpc()).isTrue();
+        assertThat(p.name()).isEqualTo("grpc");
         assertThat(c.intervalNanos()).isEqualTo(5 * Durations.SECOND);
         assertThat(c.baseEjectionTimeNanos()).isEqualTo(30 * Durations.SECOND);
         assertThat(c.maxEjectionPercent()).isEqualTo(50);

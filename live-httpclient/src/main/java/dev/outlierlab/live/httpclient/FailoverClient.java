@@ -69,7 +69,7 @@ public final class FailoverClient {
         this.maxResponseBytes = b.maxResponseBytes;
         this.classifier = b.classifier;
         this.routing = b.routing != null ? b.routing
-                : "gateway".equals(pool.profile()) ? Routing.NEXT_IN_ORDER : Routing.ROTATE_OVER_HEALTHY;
+                : pool.triesInOrder() ? Routing.NEXT_IN_ORDER : Routing.ROTATE_OVER_HEALTHY;
         this.retry = b.retry;
         this.forwardHost = b.forwardHost;
     }

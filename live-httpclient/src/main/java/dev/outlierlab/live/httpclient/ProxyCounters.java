@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@link ReverseProxy}'s own counts, apart from the pool's: requests it refused (foreign Host or Origin,
- * malformed, over a client's share, no worker free, body too large), connections it closed at once (over a
+ * malformed, whether its HTTP server's parser refused the head or body or the proxy's guard refused a method or
+ * a header value, over a client's share, no worker free, body too large), connections it closed at once (over a
  * client's share of connections, or the total), and its own failures (its byte bound, its
  * memory, an internal error), which are never recorded against an upstream; rendered in {@code /stats} with
  * the stage records lost and the answer bytes held.
@@ -30,7 +31,7 @@ public final class ProxyCounters {
     }
 
     String render(String pool, long stageRecordsLost, ByteBudget budget, long connectionsRefused,
-            long connectionsEvicted) {
+            long connectionsEvicted, long malformedHeads) {
         String p = "pool=" + StageLog.quote(pool);
         StringBuilder sb = new StringBuilder(1024);
         sb.append("# HELP outlier_lab_proxy_refused requests the proxy answered itself, by reason, and connections it "
@@ -39,7 +40,8 @@ public final class ProxyCounters {
                 + "waited longest for its request)\n")
                 .append("# TYPE outlier_lab_proxy_refused counter\n");
         refused(sb, p, "foreign_host_or_origin", foreign);
-        refused(sb, p, "malformed", malformed);
+        sb.append("outlier_lab_proxy_refused{").append(p).append(",reason=\"malformed\"} ")
+                .append(malformed.sum() + malformedHeads).append('\n');
         refused(sb, p, "client_limit", clientLimit);
         refused(sb, p, "busy", busy);
         refused(sb, p, "body_too_large", bodyTooLarge);

@@ -198,7 +198,7 @@ public final class ReverseProxy implements AutoCloseable {
                 String text = PrometheusText.render(client.pool().snapshot())
                         + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
                                 settings.budget(), server.refusedConnections(),
-                                server.evictedConnections());
+                                server.evictedConnections(), server.malformedRequests());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;

@@ -1,0 +1,87 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.config.istio.DestinationRuleController;
+import dev.outlierlab.config.istio.IstioPolicy;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How a report says a fix for the input it was given: in the input's own fields ({@link FixStyle}, the same
+ * vocabulary {@code check} writes its fix snippets in) and, where no field of the input can make the change, with
+ * the patch that can ({@link EnvoyFilterPatch} for a DestinationRule). {@code run}, {@code sweep}, {@code tune}
+ * and the browser lab all say their fixes through it.
+ *
+ * @param style the input's dialect
+ * @param patch the EnvoyFilter's match for the input's cluster, or null when the input is not a DestinationRule
+ *              (or when it is not known which cluster)
+ */
+public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
+    /** Envoy's own field names (a scenario or an Envoy cluster). */
+    public static final FixAdvice ENVOY = new FixAdvice(FixStyle.ENVOY, null);
+
+    /** The advice for a DestinationRule's cluster, as the control plane that translates it reads the rule. */
+    public static FixAdvice of(IstioPolicy policy, DestinationRuleController controller) {
+        return controller == DestinationRuleController.KGATEWAY ? new FixAdvice(FixStyle.KGATEWAY, null)
+                : new FixAdvice(FixStyle.ISTIO, EnvoyFilterPatch.of(policy));
+    }
+
+    public boolean isEnvoy() {
+        return style == FixStyle.ENVOY || style == FixStyle.GATEWAY;
+    }
+
+    /**
+     * The fix as labelled report lines: {@code fix} with the alternatives in the input's fields, then, when some
+     * field cannot be set there, {@code patch} with the EnvoyFilter that sets it (or a sentence naming what can).
+     *
+     * @param current the settings in effect, for the thresholds that make a translator enforce a detector
+     */
+    public String lines(List<List<FixStyle.Change>> alternatives, OutlierDetectionConfig current) {
+        FixStyle.Phrase phrase = style.phrase(alternatives, values(current));
+        StringBuilder out = new StringBuilder();
+        out.append(line("fix", phrase.line()));
+        if (!phrase.cannot().isEmpty()) {
+            List<String> fields = new ArrayList<>();
+            phrase.cannot().forEach(c -> fields.add(c.envoyPath()));
+            if (style.patchedByEnvoyFilter() && patch != null) {
+                out.append(line("patch", "an EnvoyFilter can set " + String.join(", ", fields) + " on the cluster"
+                        + " istiod makes (kubectl apply -f):"));
+                for (String l : patch.render(phrase.cannot()).split("\n")) {
+                    out.append(String.format(Locale.ROOT, "  %-13s %s%n", "", l));
+                }
+            } else {
+                out.append(line("patch", patchSentence()));
+            }
+        }
+        return out.toString();
+    }
+
+    private String patchSentence() {
+        return switch (style) {
+            case ISTIO, FLAGGER -> "an EnvoyFilter patch on the service's outbound cluster can set it";
+            case ENVOY_GATEWAY -> "an EnvoyPatchPolicy can set it";
+            case KUMA -> "a MeshProxyPatch can set it";
+            default -> "only the Envoy cluster itself can set it";
+        };
+    }
+
+    /** Envoy path -> the value in effect, as a file would write it. */
+    public static Map<String, Object> values(OutlierDetectionConfig config) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (config != null) {
+            for (OutlierSetting s : OutlierSetting.values()) {
+                out.put("outlier_detection." + s.envoyName(), ScenarioWriter.settingValue(s, config.get(s)));
+            }
+        }
+        return out;
+    }
+
+    private static String line(String label, String text) {
+        return String.format(Locale.ROOT, "  %-13s %s%n", label, text);
+    }
+}

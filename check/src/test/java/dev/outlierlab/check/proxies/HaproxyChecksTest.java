@@ -1,0 +1,29 @@
+package dev.outlierlab.check.proxies;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Rule;
+import dev.outlierlab.config.haproxy.HaproxyConfigReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HaproxyChecksTest {
+    @Test
+    void eachServerGetsItsSurpriseWithAFix() {
+        List<Finding> f = HaproxyChecks.forBackend(HaproxyConfigReader.readText("""
+                backend be
+                  option httpchk GET /health
+                  server a 10.0.0.1:80 observe layer7 error-limit 2 on-error mark-down
+                  server b 10.0.0.2:80 check observe layer7
+                  server c 10.0.0.3:80 check observe layer7 error-limit 3 on-error sudden-death
+                  server d 10.0.0.4:80 check
+                """, "haproxy.cfg", null), "haproxy.cfg");
+        assertThat(f).extracting(Finding::rule).containsExactly(Rule.HAPROXY_OBSERVE_WITHOUT_CHECK,
+                Rule.HAPROXY_CHECKS_CLEAR_ERRORS, Rule.HAPROXY_FLAPS, Rule.HAPROXY_NO_OBSERVE);
+        assertThat(f.get(0).fix()).isEqualTo("server a 10.0.0.1:80 check observe layer7 error-limit 2 on-error "
+                + "mark-down");
+        assertThat(f.get(0).line()).isEqualTo(3);
+        assertThat(f.get(1).message()).contains("below about 15 errors a second");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.outlierlab.check.proxies;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Rule;
+import dev.outlierlab.config.nginx.NginxUpstreamReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NginxChecksTest {
+    private static List<Finding> check(String conf) {
+        return NginxChecks.forUpstream(NginxUpstreamReader.readText(conf, "nginx.conf", null));
+    }
+
+    @Test
+    void theDefaultsCountNo5xxAndEachWorkerCountsAlone() {
+        List<Finding> f = check("""
+                worker_processes 4;
+                http {
+                    upstream api {
+                        server 10.0.0.1:8080 max_fails=3;
+                        server 10.0.0.2:8080;
+                    }
+                    server { location / { proxy_pass http://api; } }
+                }
+                """);
+        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_5XX_NOT_COUNTED,
+                Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE, Rule.NGINX_PER_WORKER_COUNTS, Rule.NGINX_ALL_DOWN_502);
+        assertThat(f.get(0).fix()).isEqualTo("proxy_next_upstream error timeout http_500 http_502 http_503 http_504;");
+        assertThat(f.get(0).line()).isEqualTo(7);
+        assertThat(f.get(1).line()).isEqualTo(4);
+        assertThat(f.get(2).fix()).contains("zone api 64k;");
+    }
+
+    @Test
+    void listingStatusesRetriesAndOneTryNeverCounts() {
+        List<Finding> f = check("""
+                http {
+                    upstream api { zone api 64k; server a:80; server b:80; }
+                    server { location / { proxy_pass http://api;
+                        proxy_next_upstream error timeout http_500 http_502 http_503 http_504; } }
+                }
+                """);
+        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_RETRY_HIDES_FAILURES,
+                Rule.NGINX_ALL_DOWN_502);
+        List<Finding> one = check("""
+                http {
+                    upstream api { server a:80; server b:80; }
+                    proxy_next_upstream_tries 1;
+                    server { location / { proxy_pass http://api;
+                        proxy_next_upstream error timeout http_500 http_502 http_503 http_504; } }
+                }
+                """);
+        assertThat(one).extracting(Finding::rule).contains(Rule.NGINX_ONE_TRY)
+                .doesNotContain(Rule.NGINX_RETRY_HIDES_FAILURES);
+    }
+
+    @Test
+    void aOneServerUpstreamIsFlaggedAlone() {
+        List<Finding> f = check("http { upstream api { server a:80 max_fails=0; } }");
+        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_SINGLE_SERVER);
+    }
+}

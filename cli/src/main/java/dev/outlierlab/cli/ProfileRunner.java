@@ -1,0 +1,24 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.config.scenario.ScenarioReader;
+
+/**
+ * A profile's facet in {@code run}: one scenario of the profile run and rendered. A profile without it runs on the
+ * lab's Envoy report when it lists {@link dev.outlierlab.engine.profile.Capability#ENVOY_REPORT}, and is refused
+ * otherwise.
+ */
+public interface ProfileRunner {
+    /**
+     * Refuses the options this profile does not take, with one message that names them and the profile
+     * ({@link dev.outlierlab.config.InputException}); by default those its capabilities do not list.
+     */
+    default void refuse(RunRequest request, ScenarioReader.Profiled profiled) {
+        request.refuseByCapabilities(profiled.profile());
+    }
+
+    /**
+     * Runs the scenario (the input's overrides and cluster applied) and renders it in the request's format, checking the
+     * work and showing progress through the request.
+     */
+    String run(ScenarioReader.Profiled resolved, RunRequest request);
+}

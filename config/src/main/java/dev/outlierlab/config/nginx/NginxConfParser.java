@@ -1,0 +1,244 @@
+package dev.outlierlab.config.nginx;
+
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
+import dev.outlierlab.config.io.BoundedLineReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads an nginx configuration into {@link ConfDirective}s the way nginx's {@code ngx_conf_read_token} splits it:
+ * words separated by blanks, {@code "..."} and {@code '...'} quoting (with {@code \} escapes), {@code #} comments
+ * to the end of the line, {@code ;} ending a directive, {@code { }} blocks. {@code include} is expanded in place:
+ * a relative path is taken from the main file's directory (nginx's {@code conf} prefix), a mask such as
+ * {@code conf.d/*.conf} matches files in name order. Bounded: each file at most 1 MiB, at most
+ * {@value #MAX_FILES} files, blocks at most {@value #MAX_DEPTH} deep. Every error names the file and line.
+ */
+public final class NginxConfParser {
+    public static final int MAX_FILES = 100;
+    public static final int MAX_DEPTH = 32;
+    private static final long MAX_CHARS = 1024 * 1024;
+
+    private final Path baseDir;
+    private final Map<Path, String> texts;
+    private int files;
+
+    private NginxConfParser(Path baseDir, Map<Path, String> texts) {
+        this.baseDir = baseDir;
+        this.texts = texts;
+    }
+
+    /** Parses {@code file} and its includes; the texts read are put in {@code texts} (for writing back). */
+    public static List<ConfDirective> parse(Path file, Map<Path, String> texts) {
+        Path abs = file.toAbsolutePath().normalize();
+        Path dir = abs.getParent();
+        return new NginxConfParser(dir, texts).parseFile(abs, 0);
+    }
+
+    /** Parses one text (no includes allowed), for tests and stdin. */
+    public static List<ConfDirective> parseText(String text, Path name, Map<Path, String> texts) {
+        NginxConfParser p = new NginxConfParser(name.toAbsolutePath().getParent(), texts);
+        texts.put(name, text);
+        return p.parseTokens(text, name, 0);
+    }
+
+    private List<ConfDirective> parseFile(Path file, int depth) {
+        if (++files > MAX_FILES) {
+            throw new InputException(file.getFileName() + ": more than " + MAX_FILES
+                    + " files through include; the lab reads at most " + MAX_FILES);
+        }
+        String text;
+        try (InputStream in = Files.newInputStream(file)) {
+            text = BoundedLineReader.readText(in, file.toString(), MAX_CHARS, "1 MiB");
+        } catch (IOException e) {
+            throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
+        }
+        texts.put(file, text);
+        return parseTokens(text, file, depth);
+    }
+
+    private List<ConfDirective> parseTokens(String text, Path file, int depth) {
+        Lexer lexer = new Lexer(text, file);
+        List<ConfDirective> top = block(lexer, depth, false);
+        return top;
+    }
+
+    private List<ConfDirective> block(Lexer lx, int depth, boolean inBlock) {
+        if (depth > MAX_DEPTH) {
+            throw lx.error("blocks are nested more than " + MAX_DEPTH + " deep");
+        }
+        List<ConfDirective> out = new ArrayList<>();
+        List<String> words = new ArrayList<>();
+        int start = -1;
+        int line = 0;
+        while (true) {
+            Lexer.Token t = lx.next();
+            if (t == null) {
+                if (!words.isEmpty()) {
+                    throw lx.error("unexpected end of file, expecting \";\" or \"}\"");
+                }
+                if (inBlock) {
+                    throw lx.error("unexpected end of file, expecting \"}\"");
+                }
+                return out;
+            }
+            if (t.special() == '}' ) {
+                if (!words.isEmpty()) {
+                    throw lx.error("unexpected \"}\" after \"" + Wording.printable(words.get(0)) + "\"");
+                }
+                if (!inBlock) {
+                    throw lx.error("unexpected \"}\"");
+                }
+                return out;
+            }
+            if (t.special() == ';' || t.special() == '{') {
+                if (words.isEmpty()) {
+                    throw lx.error("unexpected \"" + t.special() + "\"");
+                }
+                String name = words.get(0);
+                List<String> args = List.copyOf(words.subList(1, words.size()));
+                if (t.special() == ';') {
+                    if (name.equals("include")) {
+                        out.addAll(include(args, lx, depth));
+                    } else {
+                        out.add(new ConfDirective(name, args, lx.file, line, start, t.end(), null));
+                    }
+                } else {
+                    int openEnd = t.end();
+                    List<ConfDirective> inner = block(lx, depth + 1, true);
+                    out.add(new ConfDirective(name, args, lx.file, line, start, openEnd, inner));
+                }
+                words.clear();
+                continue;
+            }
+            if (words.isEmpty()) {
+                start = t.start();
+                line = t.line();
+            }
+            if (words.size() >= 1000) {
+                throw lx.error("a directive with more than 1000 words");
+            }
+            words.add(t.text());
+        }
+    }
+
+    private List<ConfDirective> include(List<String> args, Lexer lx, int depth) {
+        if (args.size() != 1) {
+            throw lx.error("include takes one file or mask");
+        }
+        String pattern = args.get(0);
+        Path p = baseDir.resolve(pattern).normalize();
+        List<ConfDirective> out = new ArrayList<>();
+        String last = p.getFileName() == null ? "" : p.getFileName().toString();
+        if (last.contains("*") || last.contains("?") || last.contains("[")) {
+            List<Path> matches = new ArrayList<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(p.getParent(), last)) {
+                for (Path m : ds) {
+                    if (matches.size() > MAX_FILES) {
+                        break;
+                    }
+                    matches.add(m);
+                }
+            } catch (IOException e) {
+                return out; // nginx: a mask that matches nothing is not an error
+            }
+            matches.sort(null);
+            for (Path m : matches) {
+                out.addAll(parseFile(m, depth));
+            }
+            return out;
+        }
+        if (!Files.isRegularFile(p)) {
+            throw lx.error("include \"" + Wording.printable(pattern) + "\": no such file " + p);
+        }
+        return parseFile(p, depth);
+    }
+
+    /** Splits a text into words and the three special characters, with lines and offsets. */
+    static final class Lexer {
+        record Token(String text, char special, int line, int start, int end) {
+        }
+
+        private final String s;
+        final Path file;
+        private int pos;
+        private int line = 1;
+
+        Lexer(String s, Path file) {
+            this.s = s;
+            this.file = file;
+        }
+
+        InputException error(String what) {
+            return new InputException(file.getFileName() + ":" + line + ": " + what);
+        }
+
+        Token next() {
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c == '\n') {
+                    line++;
+                    pos++;
+                } else if (Character.isWhitespace(c)) {
+                    pos++;
+                } else if (c == '#') {
+                    while (pos < s.length() && s.charAt(pos) != '\n') {
+                        pos++;
+                    }
+                } else {
+                    break;
+                }
+            }
+            if (pos >= s.length()) {
+                return null;
+            }
+            char c = s.charAt(pos);
+            int start = pos;
+            if (c == ';' || c == '{' || c == '}') {
+                pos++;
+                return new Token(String.valueOf(c), c, line, start, pos);
+            }
+            StringBuilder word = new StringBuilder();
+            int startLine = line;
+            if (c == '"' || c == '\'') {
+                pos++;
+                while (true) {
+                    if (pos >= s.length()) {
+                        throw error("unexpected end of file in a quoted string");
+                    }
+                    char q = s.charAt(pos++);
+                    if (q == c) {
+                        break;
+                    }
+                    if (q == '\\' && pos < s.length()) {
+                        q = s.charAt(pos++);
+                    }
+                    if (q == '\n') {
+                        line++;
+                    }
+                    word.append(q);
+                }
+                return new Token(word.toString(), '\0', startLine, start, pos);
+            }
+            while (pos < s.length()) {
+                char w = s.charAt(pos);
+                if (Character.isWhitespace(w) || w == ';' || w == '{' || w == '}') {
+                    break;
+                }
+                if (w == '\\' && pos + 1 < s.length()) {
+                    pos++;
+                    w = s.charAt(pos);
+                }
+                word.append(w);
+                pos++;
+            }
+            return new Token(word.toString(), '\0', startLine, start, pos);
+        }
+    }
+}

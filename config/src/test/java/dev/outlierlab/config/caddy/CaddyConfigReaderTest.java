@@ -1,0 +1,54 @@
+package dev.outlierlab.config.caddy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.engine.caddy.CaddySelection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CaddyConfigReaderTest {
+    static final long MS = Durations.MILLISECOND;
+
+    @Test
+    void readsACaddyfileAndTheSameAsJson() {
+        CaddySettings file = CaddyConfigReader.readText("""
+                example.com {
+                    reverse_proxy 10.0.0.1:8080 10.0.0.2:8080 {
+                        lb_policy round_robin
+                        lb_try_duration 5s
+                        fail_duration 30s   # passive checks on
+                        unhealthy_status 5xx 429
+                        unhealthy_latency 1.5s
+                        transport http {
+                            response_header_timeout 2s
+                        }
+                    }
+                }
+                """, "Caddyfile");
+        CaddyPassiveConfig expected = new CaddyPassiveConfig(List.of("10.0.0.1:8080", "10.0.0.2:8080"),
+                30_000 * MS, 1, List.of(5, 429), 1500 * MS, 5000 * MS, 250 * MS, 0, CaddySelection.Policy.ROUND_ROBIN);
+        assertThat(file.config()).isEqualTo(expected);
+        assertThat(file.line()).isEqualTo(2);
+        CaddySettings json = CaddyConfigReader.readText("""
+                {"apps": {"http": {"servers": {"srv0": {"routes": [{"handle": [{"handler": "subroute", "routes": [
+                  {"handle": [{"handler": "reverse_proxy",
+                    "upstreams": [{"dial": "10.0.0.1:8080"}, {"dial": "10.0.0.2:8080"}],
+                    "load_balancing": {"selection_policy": {"policy": "round_robin"}, "try_duration": 5000000000},
+                    "health_checks": {"passive": {"fail_duration": "30s", "unhealthy_status": [5, 429],
+                      "unhealthy_latency": "1.5s"}}}]}]}]}]}}}}}
+                """, "caddy.json");
+        assertThat(json.config()).isEqualTo(expected);
+    }
+
+    @Test
+    void errorsNameTheLine() {
+        assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n reverse_proxy a:1 {\n  fail_duration 10x\n }\n}",
+                "Caddyfile")).hasMessage("Caddyfile:3: fail_duration \"10x\" is not allowed; expected a duration such "
+                + "as 30s, 500ms or 1m");
+        assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n respond ok\n}", "Caddyfile"))
+                .hasMessage("Caddyfile: no reverse_proxy directive");
+    }
+}

@@ -1,0 +1,88 @@
+package dev.outlierlab.engine.nginx;
+
+import dev.outlierlab.engine.InvalidConfigException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An nginx upstream as the lab models it: its servers in order, the location's {@code proxy_next_upstream}
+ * and {@code proxy_next_upstream_tries}, the number of worker processes and whether the upstream has a
+ * {@code zone} (shared memory: one copy of the peers for all workers; without it every worker keeps its own,
+ * {@code ngx_http_upstream_init_round_robin} allocating the peers from the configuration pool that each worker
+ * inherits at fork, and {@code ngx_http_upstream_zone_copy_peers} moving them into shared memory).
+ *
+ * @param name         the upstream's name ({@code upstream NAME { ... }})
+ * @param servers      the server lines in order, at least one, names distinct
+ * @param nextUpstream {@code proxy_next_upstream} and {@code proxy_next_upstream_tries}
+ * @param workers      {@code worker_processes}, 1 or more
+ * @param zone         whether the upstream has a {@code zone} directive
+ */
+public record NginxUpstreamConfig(String name, List<NginxServer> servers, NextUpstream nextUpstream, int workers,
+        boolean zone) {
+    /** The most worker processes the lab simulates, each with its own copy of the peers. */
+    public static final int MAX_WORKERS = 1024;
+    /** The most servers one upstream may have in the lab. */
+    public static final int MAX_SERVERS = 10_000;
+
+    public NginxUpstreamConfig {
+        if (servers == null || servers.isEmpty()) {
+            throw new InvalidConfigException("nginx.upstream", "\"" + name + "\"", "at least one server line");
+        }
+        if (servers.size() > MAX_SERVERS) {
+            throw new InvalidConfigException("nginx.upstream", servers.size() + " servers",
+                    "at most " + MAX_SERVERS + " servers");
+        }
+        Set<String> seen = new HashSet<>();
+        for (NginxServer s : servers) {
+            if (!seen.add(s.name())) {
+                throw new InvalidConfigException("nginx.server", "\"" + s.name() + "\"",
+                        "each address once in an upstream (the lab names hosts by address)");
+            }
+        }
+        servers = List.copyOf(servers);
+        if (nextUpstream == null) {
+            nextUpstream = NextUpstream.defaults();
+        }
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw new InvalidConfigException("nginx.worker_processes", Integer.toString(workers),
+                    "a whole number from 1 to " + MAX_WORKERS);
+        }
+    }
+
+    /** An upstream of these addresses with nginx's defaults, one worker, no zone. */
+    public static NginxUpstreamConfig of(String name, List<String> addresses) {
+        List<NginxServer> servers = new ArrayList<>();
+        for (String a : addresses) {
+            servers.add(NginxServer.of(a));
+        }
+        return new NginxUpstreamConfig(name, servers, NextUpstream.defaults(), 1, false);
+    }
+
+    /** The server addresses in order: the lab's host names. */
+    public List<String> hosts() {
+        List<String> out = new ArrayList<>(servers.size());
+        for (NginxServer s : servers) {
+            out.add(s.name());
+        }
+        return out;
+    }
+
+    /** How many independent copies of the peers count failures: 1 with {@code zone}, else one per worker. */
+    public int detectors() {
+        return zone ? 1 : workers;
+    }
+
+    public NginxUpstreamConfig withServers(List<NginxServer> value) {
+        return new NginxUpstreamConfig(name, value, nextUpstream, workers, zone);
+    }
+
+    public NginxUpstreamConfig withNextUpstream(NextUpstream value) {
+        return new NginxUpstreamConfig(name, servers, value, workers, zone);
+    }
+
+    public NginxUpstreamConfig withWorkers(int value, boolean withZone) {
+        return new NginxUpstreamConfig(name, servers, nextUpstream, value, withZone);
+    }
+}

@@ -1,0 +1,193 @@
+package dev.outlierlab.flink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job on a real Flink cluster, not the in-process MiniCluster: a standalone session cluster of separate JVMs
+ * on 127.0.0.1 (a JobManager and two TaskManagers of two slots, {@link StandaloneCluster}), the job jar submitted
+ * through Flink's own command-line client ({@code flink run -p N}). Its reports are local {@code replay}'s at
+ * parallelism 1, 2 and 4, its tune is local {@code tune}'s with every run step at the parallelism asked for (the
+ * REST API's job vertices), a TaskManager killed while the job runs costs a restart and not the answer, and in
+ * application mode (the JobManager runs {@code main}) the application ends FINISHED with the report written.
+ * Skipped, with the reason, only where the JobManager's JVM cannot start.
+ */
+@Timeout(value = 12, unit = java.util.concurrent.TimeUnit.MINUTES)
+class RealClusterTest {
+    private static final Duration START = Duration.ofSeconds(120);
+    private static final Duration JOB = Duration.ofSeconds(240);
+
+    @TempDir
+    Path dir;
+    private StandaloneCluster.Layout layout;
+
+    @Test
+    void aSessionClusterOfSeparateJvmsGivesTheLocalAnswersAndSurvivesALostTaskManager() throws Exception {
+        layout = StandaloneCluster.Layout.of(dir);
+        Path logs = dir.resolve("logs");
+        Files.createDirectories(logs);
+        List<String> small = FleetLogs.write(logs, "envoy", 6, 15_000, 5);
+        Path big = dir.resolve("big");
+        Files.createDirectories(big);
+        List<String> large = FleetLogs.write(big, "envoy", 16, 40_000, 9);
+        // heartbeats every 2 s (default 10 s): a killed TaskManager is found lost after two missed ones, so that
+        // the test takes seconds; the job's restarts are the same under the default heartbeat (docs/flink.md)
+        try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("session"), layout,
+                Map.of("heartbeat.interval", "2000", "heartbeat.timeout", "20000"))) {
+            StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
+            cluster.startTaskManager("taskmanager-1", List.of());
+            StandaloneCluster.Jvm second = cluster.startTaskManager("taskmanager-2", List.of());
+            boolean up = cluster.awaitTaskManagers(jobManager, 2, START);
+            Assumptions.assumeTrue(up || jobManager.process().isAlive(), () -> "the JobManager's JVM did not start: "
+                    + jobManager.tail());
+            assertThat(up).as(cluster.tails()).isTrue();
+
+            List<String> replay = replayArgs(small);
+            Runs local = Runs.local(replay);
+            assertThat(local.status()).as(local.err()).isZero();
+            assertThat(local.out()).contains("detectors    ");
+            for (int p : new int[] {1, 2, 4}) {
+                assertThat(submit(cluster, "replay-p" + p, p, replay)).as("parallelism " + p).isEqualTo(local.out());
+            }
+
+            List<String> tune = List.of("tune", "--hosts", "6", "--rps", "600", "--suite",
+                    Path.of("../docs/examples/tune-suite.yaml").toAbsolutePath().normalize().toString(), "--seeds", "2",
+                    "--format", "json");
+            Runs localTune = Runs.local(tune);
+            assertThat(localTune.status()).as(localTune.err()).isZero();
+            assertThat(submit(cluster, "tune-p4", 4, tune)).isEqualTo(localTune.out());
+            List<Integer> runSteps = parallelismOf(cluster, "outlier-lab tune: ", "tune runs");
+            // every step of the search (baselines, screening, finalists) spread over all four slots, however few KB
+            // of runs it was handed
+            assertThat(runSteps).hasSizeGreaterThanOrEqualTo(2).containsOnly(4);
+
+            List<String> large4 = replayArgs(large);
+            Runs localLarge = Runs.local(large4);
+            assertThat(localLarge.status()).as(localLarge.err()).isZero();
+            StandaloneCluster.Jvm client = cluster.client("replay-killed", submission(layout, 4, large4));
+            String job = awaitRunningTasks(cluster, client, "outlier-lab replay of " + large.size() + " logs");
+            StandaloneCluster.kill(second.process());
+            String out = StandaloneCluster.await(client, JOB);
+            assertThat(client.process().exitValue()).as(client.tail() + cluster.tails()).isZero();
+            assertThat(withoutClientLines(out)).isEqualTo(localLarge.out());
+            JsonNode exceptions = cluster.rest("/jobs/" + job + "/exceptions");
+            assertThat(exceptions.path("exceptionHistory").path("entries").size()).as("the job failed over")
+                    .isPositive();
+        }
+
+        Path report = dir.resolve("application-report");
+        List<String> appArgs = new ArrayList<>(replayArgs(small));
+        appArgs.addAll(List.of("--output-dir", report.toString()));
+        Runs local = Runs.local(replayArgs(small));
+        try (StandaloneCluster application = new StandaloneCluster(dir.resolve("application"), layout,
+                Map.of("execution.shutdown-on-application-finish", "false", "parallelism.default", "2"))) {
+            List<String> jar = List.of(layout.jobJar().toString());
+            List<String> args = new ArrayList<>(List.of("--job-classname", FlinkMain.class.getName()));
+            args.addAll(appArgs);
+            StandaloneCluster.Jvm jobManager = application.startJobManager(StandaloneCluster.APPLICATION, jar, args);
+            application.startTaskManager("application-taskmanager", jar);
+            JsonNode app = awaitApplication(application, jobManager);
+            assertThat(app.path("status").asText()).as(application.tails()).isEqualTo("FINISHED");
+            assertThat(Files.readString(report.resolve("report.txt"))).isEqualTo(local.out());
+            assertThat(Files.readString(jobManager.err())).doesNotContain("closed externally");
+        }
+    }
+
+    private static List<String> replayArgs(List<String> logs) {
+        List<String> args = new ArrayList<>(List.of("replay"));
+        args.addAll(logs);
+        args.addAll(List.of("--log-format", "envoy", "--compare-set", "outlier_detection.max_ejection_percent=34",
+                "--events", "30"));
+        return args;
+    }
+
+    private static List<String> submission(StandaloneCluster.Layout layout, int parallelism, List<String> args) {
+        List<String> all = new ArrayList<>(List.of("run", "-p", Integer.toString(parallelism),
+                layout.jobJar().toString()));
+        all.addAll(args);
+        return all;
+    }
+
+    /** {@code flink run -p N JOBJAR ARGS}: the client's output without the lines Flink's client adds. */
+    private String submit(StandaloneCluster cluster, String name, int parallelism, List<String> args)
+            throws IOException, InterruptedException {
+        StandaloneCluster.Jvm client = cluster.client(name, submission(layout, parallelism, args));
+        String out = StandaloneCluster.await(client, JOB);
+        assertThat(client.process().exitValue()).as(client.tail() + cluster.tails()).isZero();
+        return withoutClientLines(out);
+    }
+
+    /** Flink's client prints "Job has been submitted with JobID ..." before the program's own output. */
+    static String withoutClientLines(String out) {
+        return out.lines().filter(l -> !l.startsWith("Job has been submitted with JobID"))
+                .map(l -> l + "\n").collect(Collectors.joining());
+    }
+
+    /** The parallelism of the vertex named {@code vertex} of each job whose name starts with {@code job}. */
+    private static List<Integer> parallelismOf(StandaloneCluster cluster, String job, String vertex) {
+        List<Integer> out = new ArrayList<>();
+        List<JsonNode> jobs = new ArrayList<>();
+        cluster.rest("/jobs/overview").path("jobs").forEach(jobs::add);
+        jobs.sort((a, b) -> Long.compare(a.path("start-time").asLong(), b.path("start-time").asLong()));
+        for (JsonNode j : jobs) {
+            if (j.path("name").asText().startsWith(job)) {
+                for (JsonNode v : cluster.rest("/jobs/" + j.path("jid").asText()).path("vertices")) {
+                    if (v.path("name").asText().contains(vertex)) {
+                        out.add(v.path("parallelism").asInt());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Waits until the job named {@code name} has tasks running in more slots than one TaskManager has; its id. */
+    private static String awaitRunningTasks(StandaloneCluster cluster, StandaloneCluster.Jvm client, String name)
+            throws InterruptedException {
+        long until = System.nanoTime() + JOB.toNanos();
+        while (System.nanoTime() < until && client.process().isAlive()) {
+            JsonNode overview = cluster.rest("/jobs/overview");
+            if (overview != null) {
+                for (JsonNode j : overview.path("jobs")) {
+                    if (j.path("name").asText().equals(name) && j.path("tasks").path("running").asInt() >= 3) {
+                        return j.path("jid").asText();
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the job " + name + " never ran: " + client.tail() + cluster.tails());
+    }
+
+    /** Waits until the one application ends; its overview. */
+    private static JsonNode awaitApplication(StandaloneCluster cluster, StandaloneCluster.Jvm jobManager)
+            throws InterruptedException {
+        long until = System.nanoTime() + JOB.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < until && jobManager.process().isAlive()) {
+            JsonNode apps = cluster.rest("/applications/overview");
+            if (apps != null && apps.path("applications").size() == 1) {
+                last = apps.path("applications").get(0);
+                String status = last.path("status").asText();
+                if (!status.equals("CREATED") && !status.equals("RUNNING")) {
+                    return last;
+                }
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the application did not end (" + last + "): " + cluster.tails());
+    }
+}

@@ -1,0 +1,332 @@
+package dev.outlierlab.flink;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
+import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
+import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
+import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
+import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
+
+/**
+ * A Flink cluster as Flink's scripts start one, from Flink's modules (flink-dist is not published): a JobManager
+ * and TaskManagers, each a JVM of its own on 127.0.0.1, on a class path of Flink and the libraries (the test's
+ * class path without the project's own classes, which are the job jar's), with a written {@code config.yaml} and
+ * the memory flags and dynamic settings the scripts compute ({@code BashJavaUtils}: the same utilities called
+ * here). Every JVM it starts is ended on {@link #close} and, should the test's JVM end first, by a shutdown hook.
+ */
+final class StandaloneCluster implements AutoCloseable {
+    static final String SESSION = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+    static final String APPLICATION = "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
+    static final String TASK_MANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+    static final String CLIENT = "org.apache.flink.client.cli.CliFrontend";
+    /**
+     * The JVM options of Flink's distribution for every JVM ({@code env.java.opts.all} of its {@code config.yaml}):
+     * Flink reflects into the JDK's own classes.
+     */
+    static final List<String> JAVA_OPTS = List.of("--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<Process> ALL = new CopyOnWriteArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ALL.forEach(StandaloneCluster::kill), "flink-jvms"));
+    }
+
+    /** The job jar (the project's classes, main class {@code FlinkMain}) and the cluster's class path. */
+    record Layout(Path jobJar, List<String> flinkClassPath) {
+        /**
+         * Splits the test's class path: the project's classes (directories and jars under the repository,
+         * test classes left out) into the job jar, the rest (Flink and the libraries) for the cluster.
+         */
+        static Layout of(Path dir) throws IOException {
+            Path repository = Path.of("").toAbsolutePath().getParent();
+            List<String> flink = new ArrayList<>();
+            Path jar = dir.resolve("outlier-lab-flink.jar");
+            Manifest manifest = new Manifest();
+            manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+            manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FlinkMain.class.getName());
+            Set<String> written = new HashSet<>();
+            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+                written.add("META-INF/MANIFEST.MF");
+                for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                    Path p = Path.of(entry).toAbsolutePath();
+                    if (!p.startsWith(repository)) {
+                        if (!p.getFileName().toString().startsWith("slf4j-nop")) {
+                            flink.add(entry); // the cluster logs through log4j, as Flink's distribution does
+                        }
+                    } else if (Files.isDirectory(p) && !p.endsWith("test-classes")) {
+                        addDirectory(out, p, written);
+                    } else if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
+                        addJar(out, p, written);
+                    }
+                }
+            }
+            return new Layout(jar, flink);
+        }
+
+        private static void addDirectory(JarOutputStream out, Path root, Set<String> written) throws IOException {
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                    String name = root.relativize(f).toString().replace(File.separatorChar, '/');
+                    if (written.add(name)) {
+                        out.putNextEntry(new JarEntry(name));
+                        Files.copy(f, out);
+                        out.closeEntry();
+                    }
+                }
+            }
+        }
+
+        private static void addJar(JarOutputStream out, Path jar, Set<String> written) throws IOException {
+            try (JarFile in = new JarFile(jar.toFile())) {
+                for (Enumeration<JarEntry> e = in.entries(); e.hasMoreElements(); ) {
+                    JarEntry entry = e.nextElement();
+                    if (!entry.isDirectory() && written.add(entry.getName())) {
+                        out.putNextEntry(new JarEntry(entry.getName()));
+                        try (InputStream i = in.getInputStream(entry)) {
+                            i.transferTo(out);
+                        }
+                        out.closeEntry();
+                    }
+                }
+            }
+        }
+    }
+
+    /** A JVM the cluster started, with its output in files. */
+    record Jvm(String name, Process process, Path out, Path err) {
+        String tail() {
+            try {
+                String e = Files.readString(err);
+                String o = Files.readString(out);
+                Path log = out.resolveSibling(name + ".log");
+                String l = Files.exists(log) ? Files.readString(log) : "";
+                l = l.substring(Math.max(0, l.length() - 4000));
+                String both = o + e + "\n[log] " + l;
+                return name + " (exit " + (process.isAlive() ? "none yet" : process.exitValue()) + "): "
+                        + both.substring(Math.max(0, both.length() - 6000));
+            } catch (IOException ex) {
+                return name + ": " + ex;
+            }
+        }
+    }
+
+    private final Path dir;
+    private final Layout layout;
+    final Path conf;
+    final int restPort;
+    private final List<Jvm> jvms = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /**
+     * Writes the configuration of a cluster in {@code dir}: every address 127.0.0.1, free ports, two slots per
+     * TaskManager, small memory, and {@code extra} settings.
+     */
+    StandaloneCluster(Path dir, Layout layout, Map<String, String> extra) throws IOException {
+        this.dir = dir;
+        this.layout = layout;
+        this.conf = dir.resolve("conf");
+        Files.createDirectories(conf);
+        Files.createDirectories(dir.resolve("tmp"));
+        restPort = freePort();
+        StringBuilder yaml = new StringBuilder();
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("jobmanager.rpc.address", "127.0.0.1");
+        settings.put("jobmanager.rpc.port", Integer.toString(freePort()));
+        settings.put("jobmanager.bind-host", "127.0.0.1");
+        settings.put("rest.address", "127.0.0.1");
+        settings.put("rest.bind-address", "127.0.0.1");
+        settings.put("rest.port", Integer.toString(restPort));
+        settings.put("blob.server.port", Integer.toString(freePort()));
+        settings.put("taskmanager.host", "127.0.0.1");
+        settings.put("taskmanager.bind-host", "127.0.0.1");
+        settings.put("taskmanager.numberOfTaskSlots", "2");
+        settings.put("jobmanager.memory.process.size", "768m");
+        settings.put("taskmanager.memory.process.size", "1152m");
+        settings.put("taskmanager.memory.managed.size", "96m");
+        settings.put("taskmanager.memory.network.min", "64m");
+        settings.put("taskmanager.memory.network.max", "64m");
+        settings.put("io.tmp.dirs", dir.resolve("tmp").toString());
+        settings.put("parallelism.default", "1");
+        settings.put("env.java.opts.all", String.join(" ", JAVA_OPTS));
+        settings.putAll(extra);
+        settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
+        Files.writeString(conf.resolve("config.yaml"), yaml);
+        // as the distribution's conf/log4j.properties: each JVM's log to the file its -Dlog.file names
+        Files.writeString(conf.resolve("log4j.properties"), String.join("\n",
+                "rootLogger.level = INFO", "rootLogger.appenderRef.file.ref = MainAppender",
+                "appender.main.name = MainAppender", "appender.main.type = File", "appender.main.append = false",
+                "appender.main.fileName = ${sys:log.file}", "appender.main.layout.type = PatternLayout",
+                "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n", ""));
+    }
+
+    /** Starts a JobManager of {@code entrypoint} with {@code args} after its own, on {@code extraClassPath} too. */
+    Jvm startJobManager(String entrypoint, List<String> extraClassPath, List<String> args) throws IOException {
+        Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
+        JobManagerProcessSpec spec = JobManagerProcessUtils.processSpecFromConfig(c);
+        List<String> command = new ArrayList<>(split(JobManagerProcessUtils.generateJvmParametersStr(spec, c)));
+        List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
+        program.addAll(split(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
+        program.addAll(args);
+        return start("jobmanager", command, extraClassPath, entrypoint, program);
+    }
+
+    /** Starts a TaskManager, on {@code extraClassPath} too. */
+    Jvm startTaskManager(String name, List<String> extraClassPath) throws IOException {
+        Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
+        TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(c);
+        List<String> command = new ArrayList<>(split(ProcessMemoryUtils.generateJvmParametersStr(spec)));
+        List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
+        program.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
+        return start(name, command, extraClassPath, TASK_MANAGER, program);
+    }
+
+    /** Starts Flink's command-line client ({@code flink ARGS}), which finds the cluster by the configuration. */
+    Jvm client(String name, List<String> args) throws IOException {
+        return start(name, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of(), CLIENT, args);
+    }
+
+    private Jvm start(String name, List<String> jvmOptions, List<String> extraClassPath, String main,
+            List<String> program) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(JAVA_OPTS);
+        command.add("-Dlog.file=" + dir.resolve(name + ".log"));
+        command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        List<String> cp = new ArrayList<>(extraClassPath);
+        cp.addAll(layout.flinkClassPath());
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, cp));
+        command.add(main);
+        command.addAll(program);
+        Path out = dir.resolve(name + ".out");
+        Path err = dir.resolve(name + ".err");
+        ProcessBuilder b = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        b.environment().put("FLINK_CONF_DIR", conf.toString());
+        Process p = b.start();
+        ALL.add(p);
+        Jvm jvm = new Jvm(name, p, out, err);
+        jvms.add(jvm);
+        return jvm;
+    }
+
+    /** Waits until {@code taskManagers} TaskManagers are registered; false if the JobManager ended first. */
+    boolean awaitTaskManagers(Jvm jobManager, int taskManagers, Duration bound) throws InterruptedException {
+        long until = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() < until && jobManager.process().isAlive()) {
+            JsonNode tms = rest("/taskmanagers");
+            if (tms != null && tms.path("taskmanagers").size() >= taskManagers) {
+                return true;
+            }
+            Thread.sleep(250);
+        }
+        return false;
+    }
+
+    /** GET of the REST API, or null while it does not answer. */
+    JsonNode rest(String path) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+        } catch (ConnectException e) {
+            return null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Waits for {@code jvm} to end; its stdout, or a failure with its output. */
+    static String await(Jvm jvm, Duration bound) throws IOException, InterruptedException {
+        if (!jvm.process().waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+            kill(jvm.process());
+            throw new AssertionError("did not end within " + bound + ": " + jvm.tail());
+        }
+        return Files.readString(jvm.out(), StandardCharsets.UTF_8);
+    }
+
+    String tails() {
+        StringBuilder s = new StringBuilder();
+        for (Jvm j : jvms) {
+            s.append("\n--- ").append(j.tail());
+        }
+        return s.toString();
+    }
+
+    static void kill(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Jvm j : jvms) {
+            kill(j.process());
+            ALL.remove(j.process());
+        }
+    }
+
+    private static List<String> split(String s) {
+        List<String> out = new ArrayList<>();
+        for (String part : s.trim().split("\\s+")) {
+            if (!part.isEmpty()) {
+                out.add(part);
+            }
+        }
+        return out;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}

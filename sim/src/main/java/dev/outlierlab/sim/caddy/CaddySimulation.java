@@ -1,0 +1,94 @@
+package dev.outlierlab.sim.caddy;
+
+import dev.outlierlab.engine.Outcome;
+import dev.outlierlab.engine.SeededRandom;
+import dev.outlierlab.engine.caddy.CaddyDetector;
+import dev.outlierlab.engine.caddy.CaddyEvent;
+import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.engine.caddy.CaddySelection;
+import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.traffic.ArrivalProcess;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a scenario's traffic through a Caddy {@code reverse_proxy}: each request selects an available upstream
+ * by {@code lb_policy} (random from the scenario's seed), takes its outcome from the scenario's faults (else 200)
+ * and counts it by the passive health checks; a failed round trip (refused, reset, timeout) is tried again on the
+ * next selection while {@code lb_try_duration} or {@code lb_retries} allow (up to
+ * {@code lb_try_duration / lb_try_interval + 1} tries; the lab's tries take no time), else it is the client's 502 or 504; a response with a bad status goes
+ * to the client as it is; no upstream available is a 503. Deterministic.
+ */
+public final class CaddySimulation {
+    /** What a run produced. */
+    public record Result(long requests, long clientErrors, long noUpstreams, long[] attempts, List<CaddyEvent> events,
+            long retries) {
+        public long ejections(int upstream) {
+            return events.stream().filter(e -> e.endpoint() == upstream && e.eject()).count();
+        }
+    }
+
+    private CaddySimulation() {
+    }
+
+    public static Result run(Scenario scenario, CaddyPassiveConfig config) {
+        List<String> hosts = scenario.cluster().hosts();
+        Map<String, Integer> index = new HashMap<>();
+        for (int h = 0; h < hosts.size(); h++) {
+            index.put(hosts.get(h), h);
+        }
+        FaultInjector faults = new FaultInjector(scenario.faults(), index, scenario.seed());
+        int[] outcomeOfFault = new int[scenario.faults().size()];
+        for (int f = 0; f < outcomeOfFault.length; f++) {
+            outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
+        }
+        List<CaddyEvent> events = new ArrayList<>();
+        CaddyDetector d = new CaddyDetector(config, events::add);
+        CaddySelection selection = new CaddySelection(config.policy(), new SeededRandom(scenario.seed()));
+        boolean retrying = config.tryDurationNanos() > 0 || config.retries() > 0;
+        // tries within lb_try_duration when each takes no time: one every lb_try_interval, at most 1000
+        int maxTries = config.retries() > 0 ? config.retries() + 1 : config.tryDurationNanos() > 0
+                ? (int) Math.min(1000, config.tryDurationNanos() / config.tryIntervalNanos() + 1) : 1;
+        long[] attempts = new long[hosts.size()];
+        long requests = 0;
+        long errors = 0;
+        long none = 0;
+        long retries = 0;
+        ArrivalProcess arrivals = new ArrivalProcess(scenario);
+        for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
+            d.runDue(t);
+            requests++;
+            int status = 0;
+            for (int a = 0; a < maxTries; a++) {
+                int pick = selection.select(d);
+                if (pick < 0) {
+                    status = 503;
+                    none++;
+                    break;
+                }
+                int fault = faults.onRequest(pick, t);
+                int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
+                attempts[pick]++;
+                d.record(pick, outcome, t);
+                if (!Outcome.isLocal(outcome)) {
+                    status = outcome;
+                    break;
+                }
+                status = outcome == Outcome.TIMEOUT ? 504 : 502;
+                if (!retrying || a + 1 == maxTries) {
+                    break;
+                }
+                retries++;
+            }
+            if (status >= 500) {
+                errors++;
+            }
+        }
+        d.runDue(scenario.durationNanos());
+        return new Result(requests, errors, none, attempts, events, retries);
+    }
+}

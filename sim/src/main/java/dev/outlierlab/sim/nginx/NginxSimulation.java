@@ -1,0 +1,91 @@
+package dev.outlierlab.sim.nginx;
+
+import dev.outlierlab.engine.Outcome;
+import dev.outlierlab.engine.nginx.NextUpstream;
+import dev.outlierlab.engine.nginx.NginxDetector;
+import dev.outlierlab.engine.nginx.NginxEvent;
+import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
+import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.traffic.ArrivalProcess;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a scenario's traffic through an nginx upstream: request {@code i} (at the scenario's arrival times) is
+ * handled by worker {@code i mod workers} (one detector for all with {@code zone}; in a real nginx the kernel
+ * picks the worker that accepts the connection), which selects servers, attempts and retries exactly as
+ * {@link NginxDetector#request} does; each attempt's outcome comes from the scenario's faults (their pattern,
+ * status or local result, from the scenario's seed), else 200. The scenario's hosts are the upstream's servers, in
+ * order; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
+ */
+public final class NginxSimulation {
+    private NginxSimulation() {
+    }
+
+    public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config) {
+        List<String> hosts = config.hosts();
+        if (!hosts.equals(scenario.cluster().hosts())) {
+            throw new IllegalArgumentException("the scenario's hosts must be the upstream's servers");
+        }
+        Map<String, Integer> index = new HashMap<>();
+        for (int h = 0; h < hosts.size(); h++) {
+            index.put(hosts.get(h), h);
+        }
+        int n = hosts.size();
+        List<NginxEvent> events = new ArrayList<>();
+        NginxDetector[] workers = new NginxDetector[config.detectors()];
+        for (int w = 0; w < workers.length; w++) {
+            workers[w] = new NginxDetector(config, w, events::add);
+        }
+        FaultInjector faults = new FaultInjector(scenario.faults(), index, scenario.seed());
+        int[] outcomeOfFault = new int[scenario.faults().size()];
+        for (int f = 0; f < outcomeOfFault.length; f++) {
+            outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
+        }
+        long[] attempts = new long[n];
+        long[] failed = new long[n];
+        long[] counted = new long[n];
+        long[] now = new long[1];
+        NextUpstream next = config.nextUpstream();
+        ArrivalProcess arrivals = new ArrivalProcess(scenario);
+        long requests = 0;
+        long clientErrors = 0;
+        long noLive = 0;
+        int[] triesLeft = new int[1];
+        NginxDetector.Attempts source = (peer, attempt) -> {
+            int fault = faults.onRequest(peer, now[0]);
+            int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
+            attempts[peer]++;
+            if (Outcome.isFailure(outcome)) {
+                failed[peer]++;
+            }
+            if (next.peerState(outcome, triesLeft[0] - attempt) == NextUpstream.PeerState.FAILED && n > 1) {
+                counted[peer]++;
+            }
+            return outcome;
+        };
+        for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
+            NginxDetector d = workers[(int) (requests % workers.length)];
+            now[0] = t;
+            triesLeft[0] = d.initialTries();
+            int status = d.request(t, source);
+            requests++;
+            if (status >= 500) {
+                clientErrors++;
+            }
+            if (d.lastAttempts() == 0) {
+                noLive++;
+            }
+        }
+        for (NginxDetector d : workers) {
+            d.runDue(scenario.durationNanos());
+        }
+        events.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
+        return new NginxRunResult(requests, clientErrors, noLive, attempts, failed, counted, events, workers.length,
+                hosts);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.outlierlab.tune;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The "breaks when" figures agree with runs of those conditions, made here through {@link Simulation} directly: the
+ * stated shared outage makes the setting eject and the next shallower one does not; the stated partial failure is
+ * ejected within a minute and the next smaller one is not.
+ */
+class BreakingPointsTest {
+    private static final long S = 1_000_000_000L;
+
+    private static TuneRequest request() {
+        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0).scenarios().stream()
+                .filter(s -> s.name().equals("one-host-partial")).toList();
+        return new TuneRequest("search", null, 6, 300, 1, Target.ENVOY, EnvoyVersion.DEFAULT,
+                OutlierDetectionConfig.defaults(), 50, suite, 1, 1, 2, 0, 1);
+    }
+
+    private static Scenario probe(SuiteScenario p, Target.Written w) {
+        return p.with(1, w.config(), w.panicThresholdPercent(), EnvoyVersion.DEFAULT);
+    }
+
+    @Test
+    void theStatedFiguresAreWhereRunsOfThoseConditionsChange() {
+        TuneRequest req = request();
+        // failure percentage at 30 % of 50 requests, consecutive 5xx at 10, a cap admitting one host of six
+        Setting s = new Setting(10, 0, 100, 5, 30, 50, 5, 10 * S, 30 * S, 17, false);
+        Target.Written w = Target.ENVOY.write(s, "search", 6, req.current(), 50);
+        BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1));
+        assertThat(b.sharedOutagePercent()).isBetween(30, 80);
+        assertThat(b.caughtPercent()).isBetween(30, 40);
+        DefaultSuite suite = new DefaultSuite(6, 300, 1, 0);
+        var at = Simulation.run(probe(suite.sharedOutage(b.sharedOutagePercent()), w), RunOptions.DEFAULT);
+        var above = Simulation.run(probe(suite.sharedOutage(b.sharedOutagePercent() - 10), w), RunOptions.DEFAULT);
+        assertThat(at.summary().ejectionsEnforced()).isPositive();
+        assertThat(above.summary().ejectionsEnforced()).isZero();
+        int i = java.util.Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent());
+        SuiteScenario caught = suite.partial(b.caughtPercent());
+        SuiteScenario missed = suite.partial(BreakingPoints.PARTIAL[i - 1]);
+        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(caught, probe(caught, w))))).isTrue();
+        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(missed, probe(missed, w))))).isFalse();
+        assertThat(b.words()).startsWith("Breaks when: a shared outage of " + b.sharedOutagePercent() + " %")
+                .contains("catches one host failing " + b.caughtPercent() + " %");
+    }
+}

@@ -113,7 +113,10 @@ public final class ClusterSourceOptions {
         }
         String asRun = dev.outlierlab.report.ResultJson.write(dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
         String source = envoy != null ? envoy.toString() : istio.toString();
-        return new ScenarioReader.Loaded(ScenarioReader.read(asRun, source, sets).scenario(), configured.hostsGiven());
+        dev.outlierlab.sim.scenario.Scenario reread = ScenarioReader.read(asRun, source, sets).scenario();
+        // what the configuration set that the lab reads past is said as the configuration's reader said it
+        return new ScenarioReader.Loaded(reread.withRouting(reread.routing().withNotModelled(
+                configured.scenario().routing().notModelled())), configured.hostsGiven());
     }
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */

@@ -127,7 +127,8 @@ public final class RoutingLines {
         routing.put("fail_traffic_on_panic", r.failTrafficOnPanic());
         routing.put("locality_failover", r.failsOverByZone());
         if (r.retries() != null) {
-            routing.put("retries", r.retries().describe());
+            routing.put("retries", r.retries().numRetries() == 0 ? "none (" + r.retries().origin() + ")"
+                    : r.retries().describe());
         }
         ObjectNode zones = routing.putObject("zone_attempts");
         zoneAttempts(result).forEach(zones::put);

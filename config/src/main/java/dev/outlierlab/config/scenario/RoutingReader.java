@@ -69,16 +69,19 @@ final class RoutingReader {
             }
         }
         boolean failover = v.bool(cluster.get("locality_failover"), "cluster.locality_failover", false);
-        if (failover && (zones.isEmpty() || callerZones.isEmpty())) {
-            throw Values.errorShown(cluster.get("locality_failover"), "cluster.locality_failover", "true",
-                    "zones for the hosts (cluster.zones) and for the callers (traffic.caller_zones)");
-        }
         RetrySpec retries = retries(v, traffic.get("retries"));
         Located at = policyNode != null ? policyNode : cluster.getOrDefault("locality_failover", traffic.get("retries"));
         try {
+            List<String> notes = new ArrayList<>();
+            if (!policy.modelled()) {
+                notes.add("lb_policy " + policy.name() + " is not modelled: the lab routes round robin");
+            }
+            if (failover && (zones.isEmpty() || callerZones.isEmpty())) {
+                notes.add("cluster.locality_failover needs zones for the hosts (cluster.zones) and the callers "
+                        + "(traffic.caller_zones); without them every endpoint is in one locality");
+            }
             return new RoutingSpec(policy, choices, bias, factor, failOnPanic, priorities, zones, callerZones,
-                    failover, retries, policy.modelled() ? List.of()
-                            : List.of("lb_policy " + policy.name() + " is not modelled: the lab routes round robin"));
+                    failover, retries, notes);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(at, e.key(), e.value(), e.allowed());
         }

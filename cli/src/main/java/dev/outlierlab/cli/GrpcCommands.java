@@ -85,8 +85,10 @@ public final class GrpcCommands implements Profile, ProfileRunner, ComparisonCol
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(new GrpcProfile(resolved.grpc().config()).run(resolved.envoy().scenario(),
+        Row row = Row.of(new GrpcProfile(resolved.grpc().config()).run(resolved.envoy().scenario(),
                 RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        row.summary().put("profile", "grpc");
+        return row;
     }
 
     @Override

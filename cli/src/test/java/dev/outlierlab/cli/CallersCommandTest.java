@@ -24,7 +24,8 @@ class CallersCommandTest {
 
     @Test
     void aDestinationRuleWithOneHostFailing30PercentAtRandomEjectsItWithinSeconds() {
-        CliRunner.Outcome json = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--format", "json");
+        CliRunner.Outcome json = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6",
+                "--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none", "--format", "json");
         assertThat(json.exit()).as(json.err()).isZero();
         assertThat(json.json().get("scenario").get("faults").get(0).get("pattern").asText()).isEqualTo("random");
         assertThat(json.events("eject").get(0)).isEqualTo("30610000000 host-0 CONSECUTIVE_5XX");
@@ -33,22 +34,41 @@ class CallersCommandTest {
         assertThat(summary.get("requests_during_fault").asLong()).isEqualTo(126_000);
         assertThat(summary.has("clients")).isFalse();
 
-        String text = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6").out();
+        String text = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6",
+                "--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none").out();
         assertThat(text).contains("host-0: 30 % fail at random with 503 from 30 s to 240 s")
                 .contains("What the answer hinges on")
                 .contains("  pattern       failing evenly instead of at random changes the decisions: 0 ejections, "
                         + "21 detections instead of 3 ejections (first at 30.610 s), 6 detections; see ./outlier-lab run "
-                        + FAULT + " --istio " + RULE + " --hosts 6 --set faults[0].pattern=even");
+                        + FAULT + " --istio " + RULE + " --hosts 6 --set cluster.lb_policy=round_robin --set traffic.retries=none"
+                        + " --set faults[0].pattern=even");
         // the command it names shows it: evenly, consecutive 5xx never fires
-        CliRunner.Outcome even = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--set",
+        CliRunner.Outcome even = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6",
+                "--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none", "--set",
                 "faults[0].pattern=even", "--format", "json");
         assertThat(even.events("eject")).isEmpty();
         assertThat(even.json().get("summary").get("ejections_detected").asLong()).isEqualTo(21);
     }
 
     @Test
+    void istiodsOwnRoutingRetriesTheFailuresTheDetectorCounts() {
+        // the tests here run the lab model's routing (round robin, no retries) to show the callers alone; run --istio
+        // without those --set applies istiod's LEAST_REQUEST and DefaultPolicy retries (503 and connect-failure on
+        // another host): the detector counts each failed attempt, the callers see none fail
+        JsonNode summary = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--format", "json").json()
+                .get("summary");
+        assertThat(summary.get("upstream_failed").asLong()).isGreaterThan(300);
+        assertThat(summary.get("retries").asLong()).isEqualTo(summary.get("upstream_failed").asLong());
+        assertThat(summary.get("failed").asLong()).isZero();
+        JsonNode none = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--set", "traffic.retries=none",
+                "--format", "json").json().get("summary");
+        assertThat(none.get("failed").asLong()).isPositive();
+    }
+
+    @Test
     void with50CallersSuccessRateNeverRunsAndEachCallerEjectsOnItsOwn() {
-        String[] args = {"run", FAULT, "--istio", RULE, "--hosts", "6", "--clients", "50", "--events", "4"};
+        String[] args = {"run", FAULT, "--istio", RULE, "--hosts", "6",
+                "--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none", "--clients", "50", "--events", "4"};
         CliRunner.Outcome r = CliRunner.run(args);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("600 requests/s, shared over 50 callers (request i from caller i mod 50)")
@@ -63,7 +83,8 @@ class CallersCommandTest {
                 .contains("  most out      1 of 6 hosts ejected at once by one caller");
         assertThat(CliRunner.run(args).out()).isEqualTo(r.out());
 
-        CliRunner.Outcome json = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--clients", "50",
+        CliRunner.Outcome json = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6",
+                "--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none", "--clients", "50",
                 "--format", "json");
         JsonNode root = json.json();
         assertThat(root.get("scenario").get("traffic").get("clients").asInt()).isEqualTo(50);

@@ -54,8 +54,9 @@ class GrpcSeedReportTest {
                 .append("`outlier-lab run --profile grpc --format json`; do not edit by hand. Each row changes the default\n")
                 .append("scenario with the `--set` options shown (Envoy's `outlier_detection` keys); the gRPC columns run\n")
                 .append("those settings as grpc-java's xDS client maps them (docs/grpc.md): success rate unless\n")
-                .append("`enforcing_success_rate` is 0, failure percentage only when `enforcing_failure_percentage` is set,\n")
-                .append("no consecutive-5xx detector, no `always_eject_one_host`, no panic.\n\n")
+                .append("`enforcing_success_rate` is 0, failure percentage unless `enforcing_failure_percentage` is 0 (unset,\n")
+                .append("grpc-java 1.85.1 runs it with enforcement 100 and threshold 85), no consecutive-5xx detector, no\n")
+                .append("`always_eject_one_host`, no panic.\n\n")
                 .append("| comparison | --set | Envoy ejected | Envoy failed | Envoy failed % in fault | gRPC detected | gRPC ejected | gRPC cap refused | gRPC most out | gRPC failed | gRPC failed % in fault |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String> details = new ArrayList<>();

@@ -50,9 +50,8 @@ public final class ResultJson {
     public static ObjectNode toTree(RunResult r, boolean charts, boolean signals) {
         ObjectNode root = JsonDocument.start("run");
         root.set("scenario", MAPPER.valueToTree(ScenarioWriter.toMap(r.scenario())));
-        ObjectNode summaryNode = summaryTree(r);
-        root.set("summary", summaryNode);
-        RoutingLines.json(r, summaryNode, root);
+        root.set("summary", summaryTree(r));
+        RoutingLines.json(r, root);
         ObjectNode stats = root.putObject("stats");
         r.stats().forEach(stats::put);
         ArrayNode events = root.putArray("events");
@@ -109,6 +108,7 @@ public final class ResultJson {
         if (r.clients() > 1) {
             callers(r, summary);
         }
+        RoutingLines.summary(r, summary);
         return summary;
     }
 

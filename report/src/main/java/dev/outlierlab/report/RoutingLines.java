@@ -91,7 +91,7 @@ public final class RoutingLines {
     /** The Results lines: upstream attempts beside the callers' requests, and the attempts per zone. */
     static void results(RunResult result, BiConsumer<String, String> line) {
         Scenario s = result.scenario();
-        if (!s.routing().isRouted()) {
+        if (!changesTraffic(s)) {
             return;
         }
         RunSummary sum = result.summary();
@@ -109,17 +109,33 @@ public final class RoutingLines {
         }
     }
 
-    /** The JSON additions of a routed run: in {@code summary}, and a {@code routing} object at the top. */
-    static void json(RunResult result, ObjectNode summary, ObjectNode root) {
-        Scenario s = result.scenario();
-        RoutingSpec r = s.routing();
-        if (!r.isRouted()) {
+    /**
+     * Whether a run's traffic differs from the lab model's one round robin (another policy, priorities, zones with
+     * failover, a factor, fail_traffic_on_panic, or a retry policy): only then do the reports gain the upstream
+     * figures, so that a configuration that sets nothing of the kind gives the bytes it always did.
+     */
+    static boolean changesTraffic(Scenario s) {
+        return s.routing().needsRouter();
+    }
+
+    /** The summary's additions of a routed run: upstream attempts, their failures and the retries. */
+    static void summary(RunResult result, ObjectNode summary) {
+        if (!changesTraffic(result.scenario())) {
             return;
         }
         RunSummary sum = result.summary();
         summary.put("upstream_attempts", sum.upstreamAttempts());
         summary.put("upstream_failed", sum.upstreamFailed());
         summary.put("retries", sum.retries());
+    }
+
+    /** The {@code routing} object at the top of a routed run's JSON. */
+    static void json(RunResult result, ObjectNode root) {
+        Scenario s = result.scenario();
+        RoutingSpec r = s.routing();
+        if (!changesTraffic(s)) {
+            return;
+        }
         ObjectNode routing = root.putObject("routing");
         routing.put("lb_policy", r.lbPolicy().name());
         routing.put("modelled", r.lbPolicy().modelled());

@@ -60,7 +60,10 @@ class GrpcLabApiHttpTest {
         // the scenario comes back as a profile: grpc file with its grpc block written out
         assertThat(got.at("/scenario/profile").asText()).isEqualTo("grpc");
         assertThat(got.at("/scenario/grpc/success_rate_ejection/stdev_factor").asInt()).isEqualTo(1900);
-        assertThat(got.at("/scenario/grpc").has("failure_percentage_ejection")).isFalse();
+        // grpc-java's xDS client turns failure percentage on when Envoy's enforcing_failure_percentage is unset
+        // (threshold 85, enforcement 100); a host failing 33 % never reaches it, so the ejections stay success rate's
+        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/threshold").asInt()).isEqualTo(85);
+        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/enforcement_percentage").asInt()).isEqualTo(100);
         assertThat(got.at("/scenario/grpc").has("origin")).isFalse();
         // the charts: per-second series and one interval per sweep, host-0 at 67 % against the required 71.1 % at 40 s
         assertThat(got.at("/series/time")).hasSize(300);
@@ -161,7 +164,7 @@ class GrpcLabApiHttpTest {
         assertThat(grpc.at("/defaults/interval").asText()).isEqualTo("10s");
         assertThat(grpc.at("/defaults/max_ejection_percent").asInt()).isEqualTo(10);
         assertThat(grpc.at("/defaults/success_rate_ejection/request_volume").asInt()).isEqualTo(100);
-        assertThat(grpc.at("/defaults").has("failure_percentage_ejection")).isFalse();
+        assertThat(grpc.at("/defaults/failure_percentage_ejection/threshold").asInt()).isEqualTo(85);
         List<String> paths = new ArrayList<>();
         grpc.get("controls").forEach(c -> paths.add(c.get("path").asText()));
         assertThat(paths).contains("grpc.implementation", "grpc.interval", "grpc.base_ejection_time",

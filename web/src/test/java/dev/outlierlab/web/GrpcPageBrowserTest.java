@@ -77,8 +77,9 @@ class GrpcPageBrowserTest extends LabPageBrowserFixture {
         assertThat(inputValue("grpc_interval")).isEqualTo("10");
         assertThat(inputValue("grpc_max_ejection_percent")).isEqualTo("10");
         assertThat(inputValue("grpc_stdev_factor")).isEqualTo("1900");
-        assertThat(input("grpc_failure_percentage_on").isSelected()).isFalse();
-        assertThat(input("grpc_fp_threshold").isEnabled()).isFalse();
+        // grpc-java maps Envoy's unset enforcing_failure_percentage to failure percentage on at 85 %
+        assertThat(input("grpc_failure_percentage_on").isSelected()).isTrue();
+        assertThat(inputValue("grpc_fp_threshold")).isEqualTo("85");
         assertThat(input("consecutive_5xx").isDisplayed()).isFalse();
         assertThat(input("clients").isDisplayed()).isFalse();
         assertThat(input("hosts").isDisplayed()).isTrue();

@@ -42,7 +42,9 @@ class RealClusterTest {
         List<String> small = FleetLogs.write(logs, "envoy", 6, 15_000, 5);
         Path big = dir.resolve("big");
         Files.createDirectories(big);
-        List<String> large = FleetLogs.write(big, "envoy", 16, 40_000, 9);
+        // large enough that the job still runs when its tasks are seen on both TaskManagers, on an idle machine too
+        // (640,000 lines were done before the first look on two idle cores)
+        List<String> large = FleetLogs.write(big, "envoy", 16, 150_000, 9);
         // heartbeats every 2 s (default 10 s): a killed TaskManager is found lost after two missed ones, so that
         // the test takes seconds; the job's restarts are the same under the default heartbeat (docs/flink.md)
         try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("session"), layout,

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -99,13 +100,19 @@ public final class FindingsText {
         }
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
         String fileShown = null;
+        // a finding about a part of a file that is not a cluster (an nginx upstream, a HAProxy backend) is shown
+        // under that part's name and the file
+        Set<List<String>> clusters = new HashSet<>();
+        targets.forEach(t -> clusters.add(List.of(t.name(), t.file())));
         for (Finding f : top) {
-            if (!f.target().isEmpty() || f.rule() == Rule.FILE_NOT_READ) {
+            List<String> part = List.of(f.target(), f.file());
+            if (f.rule() == Rule.FILE_NOT_READ || !f.target().isEmpty() && clusters.contains(part)) {
                 continue;
             }
-            if (!f.file().equals(fileShown)) {
-                out.append('\n').append(Wording.printable(f.file())).append('\n');
-                fileShown = f.file();
+            String heading = f.target().isEmpty() ? f.file() : f.target() + "  " + f.file();
+            if (!heading.equals(fileShown)) {
+                out.append('\n').append(Wording.printable(heading)).append('\n');
+                fileShown = heading;
             }
             finding(out, f);
         }

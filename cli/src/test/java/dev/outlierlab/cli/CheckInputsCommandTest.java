@@ -69,9 +69,11 @@ class CheckInputsCommandTest {
         // warnings only: exit 0; the template is a note in a directory, not a failure
         assertThat(o.exit()).isZero();
         // files in name order: a-virtual-service.yaml, b-rule.yml, chart/templates/canary.yaml
+        // the rule with outlierDetection also gets istiod's locality failover and its default retries as notes
         assertThat(o.json().get("findings").findValuesAsText("id")).containsExactly("nothing-to-check",
-                "panic-disabled-eject-all", "consecutive-5xx-misses-partial-failure", "nothing-to-check");
-        assertThat(o.json().get("findings").get(3).get("message").asText()).contains("the file is a template");
+                "panic-disabled-eject-all", "consecutive-5xx-misses-partial-failure", "istio-locality-failover",
+                "route-retries-hide-failures", "nothing-to-check");
+        assertThat(o.json().get("findings").get(5).get("message").asText()).contains("the file is a template");
     }
 
     @Test

@@ -59,7 +59,7 @@ class LabExportRunTest {
 
         CliRunner.Outcome text = CliRunner.run("run", file.toString());
         assertThat(text.exit()).as(text.err()).isZero();
-        assertThat(text.out()).contains("profile gateway", "30.006666666 s: azure (process 0) 3 failures in a row");
+        assertThat(text.out()).contains("profile gateway", "30.007 s: azure (process 0) 3 failures in a row");
     }
 
     @Test

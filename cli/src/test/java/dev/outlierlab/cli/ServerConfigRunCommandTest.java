@@ -65,6 +65,9 @@ class ServerConfigRunCommandTest {
         // 5 consecutive 503s take it DOWN, 2 passing checks (inter 2s) bring it back: 15 times in 60 s
         assertThat(o.out()).contains("0.800s  eject  10.0.0.1:80  observe").contains("4.000s  uneject  10.0.0.1:80"
                 + "  check_passed").contains("error-limit trips 15").contains("client 5xx 75 (12.50 %)");
+        CliRunner.Outcome two = CliRunner.run(args("--haproxy", cfg, "--events", "2"));
+        assertThat(two.out()).contains("ejections and returns (30):").contains("  ... 28 more (raise --events)\n")
+                .doesNotContain("4.800s");
     }
 
     @Test

@@ -65,6 +65,7 @@ public final class CaddyCommands implements Profile, CheckFile, ServerConfigRun 
                             + e.fails() + " failures within fail_duration)" : "failures forgotten (" + e.fails()
                             + " left in fail_duration)").append('\n');
         }
+        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 }

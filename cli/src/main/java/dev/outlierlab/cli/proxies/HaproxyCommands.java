@@ -63,6 +63,7 @@ public final class HaproxyCommands implements Profile, CheckFile, ServerConfigRu
             b.append(ServerScenario.time(e.timeNanos())).append("  ").append(e.action()).append("  ")
                     .append(e.endpointName()).append("  ").append(e.reason().outputName()).append('\n');
         }
+        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 }

@@ -62,6 +62,7 @@ public final class NginxCommands implements Profile, CheckFile, ServerConfigRun 
                     .append(e.endpointName()).append("  ").append(e.reason().outputName()).append("  worker ")
                     .append(e.worker()).append('\n');
         }
+        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 

@@ -69,6 +69,13 @@ final class ServerScenario {
         }
     }
 
+    /** The line that counts the events not shown, if any. */
+    static void more(StringBuilder b, int shown, int total) {
+        if (total > shown) {
+            b.append("  ... ").append(total - shown).append(" more (raise --events)\n");
+        }
+    }
+
     static String time(long nanos) {
         return String.format(Locale.ROOT, "%10.3fs", nanos / 1e9);
     }

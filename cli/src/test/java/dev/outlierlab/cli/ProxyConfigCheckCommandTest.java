@@ -48,7 +48,8 @@ class ProxyConfigCheckCommandTest {
         assertThat(f.get("message").asText()).contains("http_500, http_503, http_504");
         CliRunner.Outcome text = CliRunner.run("check", conf.toString());
         assertThat(text.exit()).isZero();
-        assertThat(text.out()).contains("upstream api  " + conf + "\n").contains("nginx-5xx-not-counted (line 11)");
+        assertThat(text.out()).startsWith("outlier-lab check " + conf + ": 1 proxy configuration\n")
+                .contains("upstream api  " + conf + "\n").contains("nginx-5xx-not-counted (line 11)");
         CliRunner.Outcome sarif = CliRunner.run("check", conf.toString(), "--format", "sarif");
         assertThat(sarif.exit()).isZero();
         assertThat(sarif.out()).contains("\"ruleId\" : \"nginx-5xx-not-counted\"").contains("\"startLine\" : 11");

@@ -141,8 +141,14 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    /** One file: a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
+    /** One file: a server's own configuration (nginx, HAProxy, Caddy), a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
     private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
+        for (Profiles.Registered p : Profiles.withFacet(CheckFile.class)) {
+            CheckFile file = p.facet(CheckFile.class).orElseThrow();
+            if (file.recognises(text, source)) {
+                return file.check(text, source);
+            }
+        }
         dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
         if (GrpcCheckInputs.isServiceConfig(text)) {
             return GrpcCheckInputs.serviceConfig(text, source, impl);

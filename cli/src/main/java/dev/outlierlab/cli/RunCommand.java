@@ -94,6 +94,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     WorkOptions work;
 
+    @Mixin
+    ServerConfigOptions servers;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = {"Output: text (default), json (the lab-model contract: scenario, summary, stats, events)",
                 "or csv (one row per decision with its numbers; see docs/output-formats.md)."})
@@ -193,6 +196,13 @@ public final class RunCommand implements Callable<Integer> {
         if (start.isBefore(Instant.EPOCH) || start.isAfter(Instant.parse("2200-01-01T00:00:00Z"))) {
             throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant from "
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
+        }
+        if (servers.isUsed()) {
+            if (format != OutputFormat.text) {
+                throw new InputException("--format " + format + ": --nginx, --haproxy and --caddy runs are text only");
+            }
+            output.emit(spec, servers.run(input.scenario.load().scenario(), maxEvents));
+            return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
         if (profile != null || input.givesGrpcSettings()) {

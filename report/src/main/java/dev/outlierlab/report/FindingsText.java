@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -84,9 +85,24 @@ public final class FindingsText {
                                java.util.function.IntFunction<Set<String>> covering, List<Finding> unread,
                                java.util.function.ToLongFunction<Severity> count) {
         boolean gateways = !targets.isEmpty() && targets.stream().allMatch(t -> t.gateway() != null);
-        out.append("outlier-lab check ").append(Wording.printable(file)).append(": ").append(targets.size())
-                .append(gateways ? (targets.size() == 1 ? " gateway configuration" : " gateway configurations")
-                        : targets.size() == 1 ? " cluster" : " clusters");
+        // a finding about a part of a file that is not a cluster (an nginx upstream, a HAProxy backend) is shown
+        // under that part's name and the file
+        Set<List<String>> clusters = new HashSet<>();
+        targets.forEach(t -> clusters.add(List.of(t.name(), t.file())));
+        Set<List<String>> parts = new LinkedHashSet<>();
+        for (Finding f : top) {
+            if (!f.target().isEmpty() && f.rule() != Rule.FILE_NOT_READ && !clusters.contains(List.of(f.target(),
+                    f.file()))) {
+                parts.add(List.of(f.target(), f.file()));
+            }
+        }
+        out.append("outlier-lab check ").append(Wording.printable(file)).append(": ");
+        if (targets.isEmpty() && !parts.isEmpty()) {
+            out.append(parts.size()).append(parts.size() == 1 ? " proxy configuration" : " proxy configurations");
+        } else {
+            out.append(targets.size()).append(gateways ? (targets.size() == 1 ? " gateway configuration"
+                    : " gateway configurations") : targets.size() == 1 ? " cluster" : " clusters");
+        }
         List<String> given = new ArrayList<>();
         if (hosts != null) {
             given.add(hosts + (gateways ? " endpoints" : " hosts"));
@@ -100,12 +116,14 @@ public final class FindingsText {
         out.append(given.isEmpty() ? "" : " (" + String.join(", ", given) + ")").append("\n");
         String fileShown = null;
         for (Finding f : top) {
-            if (!f.target().isEmpty() || f.rule() == Rule.FILE_NOT_READ) {
+            List<String> part = List.of(f.target(), f.file());
+            if (f.rule() == Rule.FILE_NOT_READ || !f.target().isEmpty() && clusters.contains(part)) {
                 continue;
             }
-            if (!f.file().equals(fileShown)) {
-                out.append('\n').append(Wording.printable(f.file())).append('\n');
-                fileShown = f.file();
+            String heading = f.target().isEmpty() ? f.file() : f.target() + "  " + f.file();
+            if (!heading.equals(fileShown)) {
+                out.append('\n').append(Wording.printable(heading)).append('\n');
+                fileShown = heading;
             }
             finding(out, f);
         }

@@ -1,8 +1,8 @@
 package dev.outlierlab.accesslog;
 
 import dev.outlierlab.engine.envoy.RequestResult;
-import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.RequestSink;
+import dev.outlierlab.sim.scenario.FaultResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -26,7 +26,11 @@ public final class AccessLogWriter implements RequestSink {
     public static final long EPOCH_BASE_SECONDS = StartTimeFormat.daysFromCivil(2026, 1, 1) * 86_400;
 
     /** The formats {@code run --access-log-format} writes. */
-    public enum Format { envoy, istio, json }
+    public enum Format {
+        envoy,
+        istio,
+        json
+    }
 
     private final Writer out;
     private final Format format;
@@ -81,24 +85,45 @@ public final class AccessLogWriter implements RequestSink {
             case envoy -> {
                 sb.append('[');
                 appendTime(sb, startEpochNanos + nanos);
-                sb.append("] \"GET /outlier-lab HTTP/1.1\" ").append(status).append(' ').append(flags)
-                        .append(" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"").append(cluster).append("\" \"")
-                        .append(upstream).append("\"\n");
+                sb.append("] \"GET /outlier-lab HTTP/1.1\" ")
+                        .append(status)
+                        .append(' ')
+                        .append(flags)
+                        .append(" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"")
+                        .append(cluster)
+                        .append("\" \"")
+                        .append(upstream)
+                        .append("\"\n");
             }
             case istio -> {
                 sb.append('[');
                 appendTime(sb, startEpochNanos + nanos);
-                sb.append("] \"GET /outlier-lab HTTP/1.1\" ").append(status).append(' ').append(flags).append(' ')
+                sb.append("] \"GET /outlier-lab HTTP/1.1\" ")
+                        .append(status)
+                        .append(' ')
+                        .append(flags)
+                        .append(' ')
                         .append(host < 0 ? "no_healthy_upstream" : "via_upstream")
-                        .append(" - \"-\" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"").append(cluster).append("\" \"")
-                        .append(upstream).append("\" ").append(upstreamCluster(format, cluster)).append(" - - - - default\n");
+                        .append(" - \"-\" 0 0 0 - \"-\" \"outlier-lab\" \"-\" \"")
+                        .append(cluster)
+                        .append("\" \"")
+                        .append(upstream)
+                        .append("\" ")
+                        .append(upstreamCluster(format, cluster))
+                        .append(" - - - - default\n");
             }
             case json -> {
                 sb.append("{\"start_time\":\"");
                 appendTime(sb, startEpochNanos + nanos);
-                sb.append("\",\"response_code\":").append(status).append(",\"response_flags\":\"").append(flags)
-                        .append("\",\"duration\":0,\"upstream_host\":\"").append(upstream)
-                        .append("\",\"upstream_cluster\":\"").append(upstreamCluster(format, cluster)).append("\"}\n");
+                sb.append("\",\"response_code\":")
+                        .append(status)
+                        .append(",\"response_flags\":\"")
+                        .append(flags)
+                        .append("\",\"duration\":0,\"upstream_host\":\"")
+                        .append(upstream)
+                        .append("\",\"upstream_cluster\":\"")
+                        .append(upstreamCluster(format, cluster))
+                        .append("\"}\n");
             }
             default -> throw new IllegalStateException(format.name());
         }

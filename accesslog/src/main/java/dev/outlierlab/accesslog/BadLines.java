@@ -25,8 +25,14 @@ public final class BadLines {
     }
 
     /** The counts of one read, to be added to another's with {@link #add}. */
-    public record Counts(long lines, long bad, long otherCluster, Map<Outcome, Long> notReported,
-                         Map<ResponseFlag, Long> noHostByFlag, List<Bad> first) implements Serializable {
+    public record Counts(
+            long lines,
+            long bad,
+            long otherCluster,
+            Map<Outcome, Long> notReported,
+            Map<ResponseFlag, Long> noHostByFlag,
+            List<Bad> first)
+            implements Serializable {
         public Counts {
             notReported = notReported.isEmpty() ? new EnumMap<>(Outcome.class) : new EnumMap<>(notReported);
             noHostByFlag = noHostByFlag.isEmpty() ? new EnumMap<>(ResponseFlag.class) : new EnumMap<>(noHostByFlag);
@@ -34,8 +40,7 @@ public final class BadLines {
         }
     }
 
-    private record Kept(int input, Bad bad) {
-    }
+    private record Kept(int input, Bad bad) {}
 
     private final List<Kept> first = new ArrayList<>();
     private final Map<Outcome, Long> notReported = new EnumMap<>(Outcome.class);
@@ -84,8 +89,10 @@ public final class BadLines {
     /** Keeps {@code b} among the first {@value #KEPT} by input, then line. */
     private void keep(int input, Bad b) {
         int i = first.size();
-        while (i > 0 && (first.get(i - 1).input() > input
-                || first.get(i - 1).input() == input && first.get(i - 1).bad().line() > b.line())) {
+        while (i > 0
+                && (first.get(i - 1).input() > input
+                        || first.get(i - 1).input() == input
+                                && first.get(i - 1).bad().line() > b.line())) {
             i--;
         }
         if (i >= KEPT) {

@@ -15,8 +15,7 @@ final class Bytes {
     private static final long HIGHS = 0x8080808080808080L;
     private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
 
-    private Bytes() {
-    }
+    private Bytes() {}
 
     /**
      * The first index in {@code [from, to)} holding {@code x}, or -1. Words are read from {@code from} on, also past
@@ -64,10 +63,13 @@ final class Bytes {
             long f3 = (w3 - ONES) & ~w3 & HIGHS;
             if ((f0 | f1 | f2 | f3) != 0) {
                 // the lowest flag of the first word with one is a match, as in indexOf
-                int at = f0 != 0 ? i + (Long.numberOfTrailingZeros(f0) >>> 3)
-                        : f1 != 0 ? i + 8 + (Long.numberOfTrailingZeros(f1) >>> 3)
-                        : f2 != 0 ? i + 16 + (Long.numberOfTrailingZeros(f2) >>> 3)
-                        : i + 24 + (Long.numberOfTrailingZeros(f3) >>> 3);
+                int at = f0 != 0
+                        ? i + (Long.numberOfTrailingZeros(f0) >>> 3)
+                        : f1 != 0
+                                ? i + 8 + (Long.numberOfTrailingZeros(f1) >>> 3)
+                                : f2 != 0
+                                        ? i + 16 + (Long.numberOfTrailingZeros(f2) >>> 3)
+                                        : i + 24 + (Long.numberOfTrailingZeros(f3) >>> 3);
                 return at < to ? at : -1;
             }
         }

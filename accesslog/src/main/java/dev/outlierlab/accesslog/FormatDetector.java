@@ -13,8 +13,7 @@ import java.util.List;
 public final class FormatDetector {
     static final int SAMPLE = 50;
 
-    private FormatDetector() {
-    }
+    private FormatDetector() {}
 
     /** The format of {@code input}, among {@code candidates} (tried in order). */
     public static LogFormat detect(LogInput input, List<LogFormat> candidates) {
@@ -36,8 +35,9 @@ public final class FormatDetector {
             throw new InputException(input.name() + ": cannot be read (" + e.getMessage() + ")");
         }
         if (lines.isEmpty() && overlong > 0) {
-            throw new InputException(input.name() + ": " + (overlong == 1 ? "its only line is" : "all " + overlong
-                    + " lines read are") + " longer than 8,192 bytes; expected access-log lines");
+            throw new InputException(
+                    input.name() + ": " + (overlong == 1 ? "its only line is" : "all " + overlong + " lines read are")
+                            + " longer than 8,192 bytes; expected access-log lines");
         }
         if (lines.isEmpty()) {
             throw new InputException(input.name() + ": the log has no lines");
@@ -59,7 +59,8 @@ public final class FormatDetector {
             }
             why.add(f.name() + " (" + ok + " of " + lines.size() + " lines; first problem: " + firstError + ")");
         }
-        throw new InputException(input.name() + ": the access-log format is not recognised; tried " + String.join(", ", why)
+        throw new InputException(input.name() + ": the access-log format is not recognised; tried "
+                + String.join(", ", why)
                 + ". Name it with --log-format (" + KnownFormats.NAMES + ") or give the Envoy format string with "
                 + "--log-format-string");
     }

@@ -17,6 +17,7 @@ public final class JsonLogFormat implements LogFormat {
     private static final JsonFactory FACTORY = new JsonFactory();
     /** The epoch seconds whose nanoseconds fit a long: 1677-09-21 to 2262-04-11. */
     private static final java.math.BigDecimal MIN_EPOCH_SECONDS = java.math.BigDecimal.valueOf(-9_223_372_036L);
+
     private static final java.math.BigDecimal MAX_EPOCH_SECONDS = java.math.BigDecimal.valueOf(9_223_372_036L);
     private final JsonKeys keys;
     private final StartTimeFormat time;
@@ -60,15 +61,18 @@ public final class JsonLogFormat implements LogFormat {
                     if (v.isNumeric()) {
                         java.math.BigDecimal seconds = p.getDecimalValue();
                         // range first: 1e100000000 would be a hundred-million-digit integer, 1e30 would wrap
-                        if (seconds.precision() - (long) seconds.scale() > 11 || seconds.scale() > 30
+                        if (seconds.precision() - (long) seconds.scale() > 11
+                                || seconds.scale() > 30
                                 || seconds.compareTo(MIN_EPOCH_SECONDS) < 0
                                 || seconds.compareTo(MAX_EPOCH_SECONDS) > 0) {
                             String shown = p.getText();
-                            return out.fail(keys.startTime() + " " + (shown.length() > 40 ? shown.substring(0, 40) + "..."
-                                    : shown) + " is out of range; expected seconds since 1970 from -9223372036 to "
+                            return out.fail(keys.startTime() + " "
+                                    + (shown.length() > 40 ? shown.substring(0, 40) + "..." : shown)
+                                    + " is out of range; expected seconds since 1970 from -9223372036 to "
                                     + "9223372036 (the years 1677 to 2262), with at most 30 decimals");
                         }
-                        out.startEpochNanos = seconds.movePointRight(9).setScale(0, java.math.RoundingMode.FLOOR)
+                        out.startEpochNanos = seconds.movePointRight(9)
+                                .setScale(0, java.math.RoundingMode.FLOOR)
                                 .longValueExact();
                     } else {
                         byte[] t = p.getText().getBytes(StandardCharsets.UTF_8);

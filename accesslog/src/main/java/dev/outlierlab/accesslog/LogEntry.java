@@ -17,8 +17,16 @@ public final class LogEntry {
     private long line;
     private int hostName;
 
-    LogEntry set(long endEpochNanos, String cluster, String instance, String host, int code, Outcome outcome,
-                 int input, long line, int hostName) {
+    LogEntry set(
+            long endEpochNanos,
+            String cluster,
+            String instance,
+            String host,
+            int code,
+            Outcome outcome,
+            int input,
+            long line,
+            int hostName) {
         this.endEpochNanos = endEpochNanos;
         this.cluster = cluster;
         this.instance = instance;

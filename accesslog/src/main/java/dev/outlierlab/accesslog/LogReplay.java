@@ -21,19 +21,17 @@ import java.util.function.Function;
  * Envoy would not have seen it (unless the cluster is in panic, when Envoy routes to ejected hosts too).
  */
 public final class LogReplay {
-    private LogReplay() {
-    }
+    private LogReplay() {}
 
     /** One group's replay. */
-    public record GroupResult(ReplayGroup group, Scenario scenario, ReplayResult result) {
-    }
+    public record GroupResult(ReplayGroup group, Scenario scenario, ReplayResult result) {}
 
     /**
      * The scenario a group replays with: the base scenario's settings, its hosts unless {@code hostsGiven}, and a
      * duration that runs the ticks through the interval holding the group's last outcome (or {@code durationNanos}).
      */
-    public static Scenario scenarioFor(Scenario base, boolean hostsGiven, ReplayGroup group, long originEpochNanos,
-                                       Long durationNanos) {
+    public static Scenario scenarioFor(
+            Scenario base, boolean hostsGiven, ReplayGroup group, long originEpochNanos, Long durationNanos) {
         List<String> hosts = hostsGiven ? base.cluster().hosts() : group.hosts();
         long duration;
         if (durationNanos != null) {
@@ -43,9 +41,15 @@ public final class LogReplay {
             long last = group.lastEpochNanos() - originEpochNanos;
             duration = (last / interval + 1) * interval;
         }
-        return new Scenario(base.name(), duration, base.seed(),
-                new ClusterSpec(hosts, base.cluster().panicThresholdPercent()), base.traffic(), List.of(),
-                base.outlierDetection(), base.healthChecks());
+        return new Scenario(
+                base.name(),
+                duration,
+                base.seed(),
+                new ClusterSpec(hosts, base.cluster().panicThresholdPercent()),
+                base.traffic(),
+                List.of(),
+                base.outlierDetection(),
+                base.healthChecks());
     }
 
     /**
@@ -64,8 +68,8 @@ public final class LogReplay {
      * A scan can be replayed several times (with different settings, for a comparison).
      * A group's host that the scenario does not have cannot occur: the scan counted such lines as bad.
      */
-    public static List<GroupResult> replay(LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios,
-                                           RunOptions options) {
+    public static List<GroupResult> replay(
+            LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios, RunOptions options) {
         int n = scan.groups().size();
         GroupReplay[] replays = new GroupReplay[n];
         int[][] hostIndex = new int[n][];
@@ -81,7 +85,8 @@ public final class LogReplay {
         spool.startReading();
         OutcomeSpool.Row row = new OutcomeSpool.Row();
         while (spool.read(row)) {
-            replays[row.group].offer(row.endEpochNanos, hostIndex[row.group][row.host], row.code, row.outcome, row.line);
+            replays[row.group].offer(
+                    row.endEpochNanos, hostIndex[row.group][row.host], row.code, row.outcome, row.line);
         }
         List<GroupResult> out = new ArrayList<>(n);
         for (GroupReplay r : replays) {
@@ -124,8 +129,13 @@ public final class LogReplay {
 
         /** Replays one outcome of host number {@code host} ({@link #host}) that ended at {@code endEpochNanos}. */
         public void offer(long endEpochNanos, int host, int code, Outcome o, long line) {
-            replay.offer(endEpochNanos - originEpochNanos, host, code(o, code),
-                    o.reported() ? o.result() : unreported(o), line, o.connected());
+            replay.offer(
+                    endEpochNanos - originEpochNanos,
+                    host,
+                    code(o, code),
+                    o.reported() ? o.result() : unreported(o),
+                    line,
+                    o.connected());
         }
 
         /** Runs the ticks to the scenario's duration and returns the group's result. */

@@ -13,8 +13,7 @@ import java.util.function.LongConsumer;
  * hosts and the span are known. Memory holds the names and the reorder window, never the log.
  */
 public final class LogScan {
-    private LogScan() {
-    }
+    private LogScan() {}
 
     /** What the pass found; close it to delete the spooled outcomes. */
     public static final class Result implements AutoCloseable {
@@ -82,7 +81,11 @@ public final class LogScan {
      * lines allowed, which only the whole read can settle) also stopping as soon as
      * {@value BadLines#MOSTLY_BAD_MIN_LINES} lines or more are read and more than half of them are bad.
      */
-    public static Result scan(List<LogInput> inputs, ReadSettings settings, LongConsumer progress, long maxBadLines,
+    public static Result scan(
+            List<LogInput> inputs,
+            ReadSettings settings,
+            LongConsumer progress,
+            long maxBadLines,
             boolean stopWhenMostlyBad) {
         BadLines bad = BadLines.limitedTo(maxBadLines, stopWhenMostlyBad);
         Map<String, Building> groups = new LinkedHashMap<>();
@@ -98,12 +101,13 @@ public final class LogScan {
                     LogEntry entry = e;
                     int index = groups.size();
                     refuseBeyondMaxGroups(groups, e);
-                    g = groups.computeIfAbsent(key(e),
-                            k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
+                    g = groups.computeIfAbsent(
+                            key(e), k -> new Building(index, entry.cluster(), entry.instance(), entry.endEpochNanos()));
                 }
                 g.last = e.endEpochNanos();
                 g.entries++;
-                spool.write(e.endEpochNanos(), g.index, g.host(e.hostName(), e.host()), e.code(), e.outcome(), e.line());
+                spool.write(
+                        e.endEpochNanos(), g.index, g.host(e.hostName(), e.host()), e.code(), e.outcome(), e.line());
                 log.recycle(e);
             }
         } catch (RuntimeException ex) {
@@ -129,6 +133,7 @@ public final class LogScan {
         final List<String> hosts = new ArrayList<>();
         /** By the name's number ({@link LogEntry#hostName()}), the host's index in {@link #hosts} plus one (0: none yet). */
         int[] hostIndex = new int[64];
+
         long last;
         long entries;
 

@@ -22,6 +22,7 @@ final class LogSource implements AutoCloseable {
     private final ReorderBuffer held = new ReorderBuffer();
     /** Entries handed back ({@link #recycle}), reused for the next lines: a few suffice, as the reader takes one at a time. */
     private final LogEntry[] spare = new LogEntry[16];
+
     private int free;
     private long latestEnd = Long.MIN_VALUE;
     private long lastHandedOn = Long.MIN_VALUE;
@@ -38,7 +39,8 @@ final class LogSource implements AutoCloseable {
 
     /** The next entry in end-time order, or null at the end. */
     LogEntry next() {
-        while (!eof && (held.isEmpty() || held.peek().endEpochNanos() > latestEnd - settings.reorderWindowNanos())
+        while (!eof
+                && (held.isEmpty() || held.peek().endEpochNanos() > latestEnd - settings.reorderWindowNanos())
                 && held.size() < MAX_HELD) {
             readOne();
         }
@@ -55,9 +57,13 @@ final class LogSource implements AutoCloseable {
                 LogEntry e = parse();
                 if (e != null) {
                     if (e.endEpochNanos() < lastHandedOn) {
-                        bad.bad(index, input.name(), e.line(), "ends " + seconds(lastHandedOn - e.endEpochNanos())
-                                + " before a line already replayed, more than the reorder window ("
-                                + seconds(settings.reorderWindowNanos()) + "); widen it with --reorder-window");
+                        bad.bad(
+                                index,
+                                input.name(),
+                                e.line(),
+                                "ends " + seconds(lastHandedOn - e.endEpochNanos())
+                                        + " before a line already replayed, more than the reorder window ("
+                                        + seconds(settings.reorderWindowNanos()) + "); widen it with --reorder-window");
                         recycle(e);
                         continue;
                     }
@@ -107,7 +113,9 @@ final class LogSource implements AutoCloseable {
                 return null;
             }
         }
-        if (settings.cluster() != null && p.clusterStart >= 0 && !settings.cluster().equals(cluster)) {
+        if (settings.cluster() != null
+                && p.clusterStart >= 0
+                && !settings.cluster().equals(cluster)) {
             bad.countOtherCluster();
             return null;
         }

@@ -21,12 +21,11 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
     }
 
     /** One host's requests and failures in one group. */
-    public record HostCount(String host, long requests, long failures) {
-    }
+    public record HostCount(String host, long requests, long failures) {}
 
     /** One cluster as one proxy instance saw it. */
-    public record Group(String cluster, String instance, List<HostCount> hosts, long firstEpochNanos,
-                        long lastEpochNanos) {
+    public record Group(
+            String cluster, String instance, List<HostCount> hosts, long firstEpochNanos, long lastEpochNanos) {
         public Group {
             hosts = List.copyOf(hosts);
         }
@@ -41,8 +40,8 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
      * {@code stopWhenMostlyBad}, for a limit given as a share) once most of {@value BadLines#MOSTLY_BAD_MIN_LINES}
      * lines or more are bad, as {@link LogScan#scan} does.
      */
-    public static LogTraffic read(List<LogInput> inputs, ReadSettings settings, long maxBadLines,
-            boolean stopWhenMostlyBad) {
+    public static LogTraffic read(
+            List<LogInput> inputs, ReadSettings settings, long maxBadLines, boolean stopWhenMostlyBad) {
         BadLines bad = BadLines.limitedTo(maxBadLines, stopWhenMostlyBad);
         Map<String, Building> groups = new LinkedHashMap<>();
         try (MergedLog log = new MergedLog(inputs, settings, bad, null)) {
@@ -50,8 +49,8 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
                 LogEntry e = next;
                 if (e.outcome().reported() && e.outcome() != Outcome.CONNECTED_ONLY) {
                     LogScan.refuseBeyondMaxGroups(groups, e);
-                    Building g = groups.computeIfAbsent(LogScan.key(e),
-                            k -> new Building(e.cluster(), e.instance(), e.endEpochNanos()));
+                    Building g = groups.computeIfAbsent(
+                            LogScan.key(e), k -> new Building(e.cluster(), e.instance(), e.endEpochNanos()));
                     g.last = Math.max(g.last, e.endEpochNanos());
                     long[] c = g.hosts.computeIfAbsent(e.host(), h -> new long[2]);
                     c[0]++;

@@ -12,10 +12,10 @@ import java.util.function.LongConsumer;
  */
 public final class MergedLog implements AutoCloseable {
     private static final Comparator<Head> ORDER = Comparator.<Head>comparingLong(h -> h.entry.endEpochNanos())
-            .thenComparingInt(h -> h.entry.input()).thenComparingLong(h -> h.entry.line());
+            .thenComparingInt(h -> h.entry.input())
+            .thenComparingLong(h -> h.entry.line());
 
-    private record Head(LogEntry entry, LogSource source) {
-    }
+    private record Head(LogEntry entry, LogSource source) {}
 
     private final List<LogSource> sources = new ArrayList<>();
     private final PriorityQueue<Head> heads = new PriorityQueue<>(ORDER);

@@ -52,8 +52,10 @@ final class NameTable {
                 }
                 return id;
             }
-            if (k.length == e - s && (k.length >= 8 ? Bytes.equalsLong(k, 0, b, s, k.length)
-                    : Arrays.equals(k, 0, k.length, b, s, e))) {
+            if (k.length == e - s
+                    && (k.length >= 8
+                            ? Bytes.equalsLong(k, 0, b, s, k.length)
+                            : Arrays.equals(k, 0, k.length, b, s, e))) {
                 return ids[i];
             }
         }

@@ -21,11 +21,10 @@ package dev.outlierlab.accesslog;
  * With retries Envoy logs only the last attempt's host and outcome; earlier attempts are invisible here.
  */
 public final class OutcomeMapping {
-    private static final long RESET_FLAGS = ResponseFlag.UC.bit() | ResponseFlag.UR.bit() | ResponseFlag.LR.bit()
-            | ResponseFlag.UPE.bit();
+    private static final long RESET_FLAGS =
+            ResponseFlag.UC.bit() | ResponseFlag.UR.bit() | ResponseFlag.LR.bit() | ResponseFlag.UPE.bit();
 
-    private OutcomeMapping() {
-    }
+    private OutcomeMapping() {}
 
     /**
      * @param hasHost whether {@code %UPSTREAM_HOST%} names a host (not {@code -} or empty)

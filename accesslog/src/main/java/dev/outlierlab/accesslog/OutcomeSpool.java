@@ -21,7 +21,8 @@ final class OutcomeSpool implements AutoCloseable {
     private static final Outcome[] OUTCOMES = Outcome.values();
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private final Path file;
     private final FileChannel channel;
     /**
@@ -29,9 +30,11 @@ final class OutcomeSpool implements AutoCloseable {
      * and get check and move its position every time); the channel copies the array in whole blocks.
      */
     private final byte[] records = new byte[RECORD * 4096];
+
     private final ByteBuffer buffer = ByteBuffer.wrap(records);
     /** Writing: the bytes filled. Reading: the next record's offset, and {@link #filled} the bytes read. */
     private int at;
+
     private int filled;
     private boolean reading;
 

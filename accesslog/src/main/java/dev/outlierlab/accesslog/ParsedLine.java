@@ -11,6 +11,7 @@ public final class ParsedLine {
      * outcome's time past anything a replay can span.
      */
     static final long MAX_DURATION_MILLIS = dev.outlierlab.engine.Durations.MAX_NANOS / 1_000_000L;
+
     byte[] bytes;
     long startEpochNanos;
     boolean hasStart;

@@ -13,15 +13,27 @@ import java.util.Set;
  * @param hosts the cluster's hosts when they are known (a line of another host is a bad line), or null to take
  *              them from the log
  */
-public record ReadSettings(LogFormat format, long reorderWindowNanos, String cluster, boolean instancePerFile,
-                           Set<String> hosts, int maxLineBytes, int maxNames) {
+public record ReadSettings(
+        LogFormat format,
+        long reorderWindowNanos,
+        String cluster,
+        boolean instancePerFile,
+        Set<String> hosts,
+        int maxLineBytes,
+        int maxNames) {
     /** Default reorder window: Envoy flushes its access-log buffer every second by default. */
     public static final long DEFAULT_REORDER_WINDOW_NANOS = 2_000_000_000L;
     /** At most this many distinct host, cluster and instance names. */
     public static final int DEFAULT_MAX_NAMES = 100_000;
 
     public static ReadSettings of(LogFormat format) {
-        return new ReadSettings(format, DEFAULT_REORDER_WINDOW_NANOS, null, false, null,
-                LogLineReader.DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_NAMES);
+        return new ReadSettings(
+                format,
+                DEFAULT_REORDER_WINDOW_NANOS,
+                null,
+                false,
+                null,
+                LogLineReader.DEFAULT_MAX_LINE_BYTES,
+                DEFAULT_MAX_NAMES);
     }
 }

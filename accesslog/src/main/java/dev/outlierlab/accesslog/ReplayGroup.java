@@ -6,8 +6,8 @@ import java.util.List;
  * One detector to replay: the lines of one upstream cluster seen by one proxy instance (Envoy keeps a detector
  * per cluster in each proxy), its hosts in order of first appearance, and its span of outcome times.
  */
-public record ReplayGroup(String cluster, String instance, List<String> hosts, long firstEpochNanos,
-                          long lastEpochNanos, long entries) {
+public record ReplayGroup(
+        String cluster, String instance, List<String> hosts, long firstEpochNanos, long lastEpochNanos, long entries) {
     public ReplayGroup {
         hosts = List.copyOf(hosts);
     }

@@ -16,15 +16,27 @@ public final class StartTimeFormat {
     /** Envoy's pattern when {@code %START_TIME%} has no argument. */
     public static final String ENVOY_DEFAULT = "%Y-%m-%dT%H:%M:%E3SZ";
 
-    private enum Kind { LITERAL, YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, SECOND_FRACTION, FRACTION, EPOCH, ZONE }
-
-    private record Token(Kind kind, byte literal) {
+    private enum Kind {
+        LITERAL,
+        YEAR,
+        MONTH,
+        DAY,
+        HOUR,
+        MINUTE,
+        SECOND,
+        SECOND_FRACTION,
+        FRACTION,
+        EPOCH,
+        ZONE
     }
+
+    private record Token(Kind kind, byte literal) {}
 
     private final Token[] tokens;
     private final String pattern;
     /** Width of the fixed text before the seconds' fraction, or -1 when the pattern has no such shape. */
     private final int prefixWidth;
+
     private final byte[] suffix;
     private final byte[] cachedPrefix;
     private long cachedBaseNanos = Long.MIN_VALUE;
@@ -139,9 +151,10 @@ public final class StartTimeFormat {
         // the usual line: same second as the line before (cachedBaseNanos is only set when prefixWidth >= 0)
         if (cachedBaseNanos != Long.MIN_VALUE && end - start >= prefixWidth) {
             long fraction = fractionAndSuffix(b, start + prefixWidth, end);
-            if (fraction >= 0 && (prefixWidth >= 8
-                    ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
-                    : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
+            if (fraction >= 0
+                    && (prefixWidth >= 8
+                            ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
+                            : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
                 return cachedBaseNanos + fraction;
             }
         }
@@ -302,8 +315,9 @@ public final class StartTimeFormat {
     }
 
     /** What n fraction digits are multiplied by to give nanoseconds. */
-    private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L, 10_000L,
-        1_000L, 100L, 10L, 1L};
+    private static final long[] SCALE = {
+        1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L, 10_000L, 1_000L, 100L, 10L, 1L
+    };
 
     /** Reads 1 to 9 fraction digits at p: (digits read) << 32 | nanoseconds, or -1 without a digit. */
     private static long fraction(byte[] b, int p, int end) {

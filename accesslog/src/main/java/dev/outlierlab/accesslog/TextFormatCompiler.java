@@ -11,11 +11,20 @@ import java.util.List;
  */
 final class TextFormatCompiler {
     /** What replay reads from an operator's value; the ordinal is {@link TextLogFormat}'s field kind. */
-    enum Field { SKIP, START_TIME, RESPONSE_CODE, RESPONSE_FLAGS, UPSTREAM_HOST, UPSTREAM_CLUSTER, DURATION,
-        RESPONSE_DURATION, ATTEMPTS, INSTANCE }
-
-    private TextFormatCompiler() {
+    enum Field {
+        SKIP,
+        START_TIME,
+        RESPONSE_CODE,
+        RESPONSE_FLAGS,
+        UPSTREAM_HOST,
+        UPSTREAM_CLUSTER,
+        DURATION,
+        RESPONSE_DURATION,
+        ATTEMPTS,
+        INSTANCE
     }
+
+    private TextFormatCompiler() {}
 
     /**
      * Compiles a format string.
@@ -41,8 +50,9 @@ final class TextFormatCompiler {
             }
             int close = operatorEnd(f, i);
             if (close < 0) {
-                throw new InputException("log format " + name + ": the % at column " + (i + 1)
-                        + " starts an operator that is never closed; operators are written %COMMAND%, %COMMAND(arg)% or %COMMAND(arg):N%");
+                throw new InputException(
+                        "log format " + name + ": the % at column " + (i + 1)
+                                + " starts an operator that is never closed; operators are written %COMMAND%, %COMMAND(arg)% or %COMMAND(arg):N%");
             }
             String operator = f.substring(i + 1, close);
             String command = operator;
@@ -57,8 +67,9 @@ final class TextFormatCompiler {
                 literals.add(text.toString().getBytes(StandardCharsets.UTF_8));
                 text.setLength(0);
             } else {
-                throw new InputException("log format " + name + ": %" + operator
-                        + "% follows the operator before it with no text between them, so their values cannot be told apart");
+                throw new InputException(
+                        "log format " + name + ": %" + operator
+                                + "% follows the operator before it with no text between them, so their values cannot be told apart");
             }
             String bare = stripLength(operator);
             Field field = field(command);
@@ -69,8 +80,8 @@ final class TextFormatCompiler {
             fields.add(field);
             if (field == Field.START_TIME) {
                 try {
-                    times.add(StartTimeFormat.compile(argument == null || argument.isEmpty()
-                            ? StartTimeFormat.ENVOY_DEFAULT : argument));
+                    times.add(StartTimeFormat.compile(
+                            argument == null || argument.isEmpty() ? StartTimeFormat.ENVOY_DEFAULT : argument));
                 } catch (IllegalArgumentException e) {
                     throw new InputException("log format " + name + ": " + e.getMessage());
                 }
@@ -91,7 +102,10 @@ final class TextFormatCompiler {
             throw new InputException("--instance-field: " + instanceOperator + " is not an operator of the log format "
                     + name + "; give it as written in the format without the % signs, e.g. HOSTNAME or REQ(X-POD)");
         }
-        return new TextLogFormat(name, literals.toArray(new byte[0][]), fields.toArray(new Field[0]),
+        return new TextLogFormat(
+                name,
+                literals.toArray(new byte[0][]),
+                fields.toArray(new Field[0]),
                 times.toArray(new StartTimeFormat[0]));
     }
 
@@ -116,7 +130,8 @@ final class TextFormatCompiler {
         int close = operator.lastIndexOf(')');
         int colon = operator.indexOf(':', close < 0 ? 0 : close);
         return colon > 0 && operator.substring(colon + 1).chars().allMatch(Character::isDigit)
-                ? operator.substring(0, colon) : operator;
+                ? operator.substring(0, colon)
+                : operator;
     }
 
     private static Field field(String command) {

@@ -25,9 +25,12 @@ public final class TextLogFormat implements LogFormat {
 
     static {
         // the constants above must stay the enum's ordinals (switch labels need constants, not ordinal() calls)
-        if (Field.SKIP.ordinal() != SKIP || Field.START_TIME.ordinal() != START_TIME
-                || Field.RESPONSE_CODE.ordinal() != RESPONSE_CODE || Field.RESPONSE_FLAGS.ordinal() != RESPONSE_FLAGS
-                || Field.UPSTREAM_HOST.ordinal() != UPSTREAM_HOST || Field.DURATION.ordinal() != DURATION
+        if (Field.SKIP.ordinal() != SKIP
+                || Field.START_TIME.ordinal() != START_TIME
+                || Field.RESPONSE_CODE.ordinal() != RESPONSE_CODE
+                || Field.RESPONSE_FLAGS.ordinal() != RESPONSE_FLAGS
+                || Field.UPSTREAM_HOST.ordinal() != UPSTREAM_HOST
+                || Field.DURATION.ordinal() != DURATION
                 || Field.values().length > 16) {
             throw new IllegalStateException("TextFormatCompiler.Field's order changed: update TextLogFormat's kinds");
         }
@@ -42,6 +45,7 @@ public final class TextLogFormat implements LogFormat {
     private final int[] steps;
     /** Each literal of 2 to 8 bytes as a little-endian word (the bytes past it zero), to confirm a match in one compare. */
     private final long[] literalWords;
+
     private final Field[] fields;
     private final int[] kinds;
     private final StartTimeFormat[] times;
@@ -245,7 +249,9 @@ public final class TextLogFormat implements LogFormat {
                 return i;
             }
             long mask = len == 8 ? -1L : (1L << (8 * len)) - 1;
-            if (i + 8 <= b.length ? (Bytes.word(b, i) & mask) == literalWords[lit] : Bytes.matches(b, i, end, literals[lit])) {
+            if (i + 8 <= b.length
+                    ? (Bytes.word(b, i) & mask) == literalWords[lit]
+                    : Bytes.matches(b, i, end, literals[lit])) {
                 return i;
             }
         }
@@ -323,7 +329,8 @@ public final class TextLogFormat implements LogFormat {
             case DURATION, RESPONSE_DURATION -> {
                 long v = number(b, p, valueEnd);
                 if (v == -2) {
-                    return out.fail(fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
+                    return out.fail(
+                            fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
                 }
                 if (ParsedLine.durationTooLong(v)) {
                     return out.failDurationTooLong(fields[k].name(), "\"" + text(b, p, valueEnd) + "\"");

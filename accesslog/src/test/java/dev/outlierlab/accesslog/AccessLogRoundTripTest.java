@@ -41,7 +41,11 @@ class AccessLogRoundTripTest {
             List.of("cluster.hosts=10", "traffic.rps=1000"),
             List.of(CAP34, "faults[0].hosts=2"),
             List.of(CAP34, "faults[0].hosts=6"),
-            List.of("faults[0].hosts=4", "faults[0].error_rate=100", SR_OFF, "outlier_detection.max_ejection_percent=100"));
+            List.of(
+                    "faults[0].hosts=4",
+                    "faults[0].error_rate=100",
+                    SR_OFF,
+                    "outlier_detection.max_ejection_percent=100"));
 
     @Test
     void theSeedComparisonsReplayToTheRunsDecisions() throws IOException {
@@ -50,7 +54,9 @@ class AccessLogRoundTripTest {
             ScenarioReader.Loaded loaded = ScenarioReader.defaults(SEED_COMPARISONS.get(i));
             AccessLogWriter.Format format = formats[i % formats.length];
             Trip trip = roundTrip(loaded.scenario(), format, loaded.hostsGiven(), null);
-            assertThat(trip.replayed).as("%s in %s", SEED_COMPARISONS.get(i), format).isEqualTo(trip.run.events());
+            assertThat(trip.replayed)
+                    .as("%s in %s", SEED_COMPARISONS.get(i), format)
+                    .isEqualTo(trip.run.events());
             assertThat(trip.replayedStats).isEqualTo(trip.run.stats());
         }
     }
@@ -64,35 +70,47 @@ class AccessLogRoundTripTest {
             Scenario s = ScenarioReader.defaults(sets).scenario();
             AccessLogWriter.Format format = AccessLogWriter.Format.values()[k % 3];
             Trip trip = roundTrip(s, format, true, s.durationNanos());
-            assertThat(trip.replayed).as("scenario %d: %s (%s)", k, sets, format).isEqualTo(trip.run.events());
+            assertThat(trip.replayed)
+                    .as("scenario %d: %s (%s)", k, sets, format)
+                    .isEqualTo(trip.run.events());
             withDecisions += trip.run.events().isEmpty() ? 0 : 1;
         }
         System.out.println("round trip: " + withDecisions + " of 200 random scenarios made at least one decision");
         assertThat(withDecisions).as("scenarios with at least one decision").isGreaterThan(100);
     }
 
-    private record Trip(RunResult run, List<OutlierEvent> replayed, java.util.Map<String, Long> replayedStats) {
-    }
+    private record Trip(RunResult run, List<OutlierEvent> replayed, java.util.Map<String, Long> replayedStats) {}
 
-    private Trip roundTrip(Scenario s, AccessLogWriter.Format format, boolean hostsGiven, Long duration) throws IOException {
+    private Trip roundTrip(Scenario s, AccessLogWriter.Format format, boolean hostsGiven, Long duration)
+            throws IOException {
         Path log = dir.resolve("access-" + format + ".log");
         RunResult run;
         try (Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
-            run = Simulation.run(s, RunOptions.DEFAULT, new AccessLogWriter(w, format, s.cluster().hosts(), s.name()));
+            run = Simulation.run(
+                    s,
+                    RunOptions.DEFAULT,
+                    new AccessLogWriter(w, format, s.cluster().hosts(), s.name()));
         }
         LogFormat f = format == AccessLogWriter.Format.json
                 ? new JsonLogFormat(JsonKeys.ISTIO, StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT))
                 : TextLogFormat.compile(format.name(), KnownFormats.TEXT.get(format.name()), null);
         List<LogInput> inputs = List.of(new LogInput(log.toString(), log));
-        ReadSettings settings = new ReadSettings(f, ReadSettings.DEFAULT_REORDER_WINDOW_NANOS, null, false,
-                hostsGiven ? new java.util.HashSet<>(s.cluster().hosts()) : null, LogLineReader.DEFAULT_MAX_LINE_BYTES,
+        ReadSettings settings = new ReadSettings(
+                f,
+                ReadSettings.DEFAULT_REORDER_WINDOW_NANOS,
+                null,
+                false,
+                hostsGiven ? new java.util.HashSet<>(s.cluster().hosts()) : null,
+                LogLineReader.DEFAULT_MAX_LINE_BYTES,
                 ReadSettings.DEFAULT_MAX_NAMES);
         List<LogReplay.GroupResult> results;
         try (LogScan.Result scan = LogScan.scan(inputs, settings, null)) {
             assertThat(scan.lines().bad()).isZero();
             assertThat(scan.originEpochNanos()).isEqualTo(AccessLogWriter.EPOCH_BASE_SECONDS * 1_000_000_000L);
-            results = LogReplay.replay(scan,
-                    g -> LogReplay.scenarioFor(s, hostsGiven, g, scan.originEpochNanos(), duration), RunOptions.DEFAULT);
+            results = LogReplay.replay(
+                    scan,
+                    g -> LogReplay.scenarioFor(s, hostsGiven, g, scan.originEpochNanos(), duration),
+                    RunOptions.DEFAULT);
         }
         assertThat(results).hasSize(1);
         RunResult replayed = results.get(0).result().run();
@@ -111,11 +129,13 @@ class AccessLogRoundTripTest {
         sets.add("cluster.panic_threshold=" + List.of(0, 30, 50).get(r.nextInt(3)));
         sets.add("outlier_detection.interval=" + interval + "s");
         sets.add("outlier_detection.base_ejection_time=" + (1 + r.nextInt(10)) + "s");
-        sets.add("outlier_detection.max_ejection_percent=" + List.of(10, 34, 50, 100).get(r.nextInt(4)));
+        sets.add("outlier_detection.max_ejection_percent="
+                + List.of(10, 34, 50, 100).get(r.nextInt(4)));
         sets.add("outlier_detection.consecutive_5xx=" + (2 + r.nextInt(3)));
         sets.add("outlier_detection.success_rate_request_volume=" + (5 + r.nextInt(15)));
         sets.add("outlier_detection.success_rate_minimum_hosts=" + (2 + r.nextInt(4)));
-        sets.add("outlier_detection.enforcing_success_rate=" + List.of(0, 50, 100).get(r.nextInt(3)));
+        sets.add("outlier_detection.enforcing_success_rate="
+                + List.of(0, 50, 100).get(r.nextInt(3)));
         sets.add("outlier_detection.max_ejection_time_jitter=" + r.nextInt(3) + "s");
         boolean split = r.nextInt(4) == 0;
         sets.add("outlier_detection.split_external_local_origin_errors=" + split);
@@ -140,7 +160,8 @@ class AccessLogRoundTripTest {
             sets.add(p + "status=" + List.of(500, 502, 503, 504).get(r.nextInt(4)));
             // The lab reports a fault's timeout without the connect success Envoy's router reports first (and an
             // ext_failed as Envoy's HTTP router never does); in split mode the log cannot say so: see docs/replay.md.
-            List<String> results = split ? List.of("", "connect_failed") : List.of("", "timeout", "connect_failed", "ext_failed");
+            List<String> results =
+                    split ? List.of("", "connect_failed") : List.of("", "timeout", "connect_failed", "ext_failed");
             String result = results.get(r.nextInt(results.size()));
             if (!result.isEmpty()) {
                 sets.add(p + "result=" + result);

@@ -33,10 +33,12 @@ class EndlessLineTest {
     void anEndlessLineIsRefusedAfterTheSkipLimit() {
         Zeros zeros = new Zeros();
         LogLineReader reader = new LogLineReader(zeros, 1024);
-        assertThatThrownBy(reader::next).isInstanceOf(IOException.class)
+        assertThatThrownBy(reader::next)
+                .isInstanceOf(IOException.class)
                 .hasMessage("line 1 has no line break within 64 MiB: not a text log");
-        assertThat(zeros.read).isBetween(LogLineReader.MAX_SKIPPED_LINE_BYTES,
-                LogLineReader.MAX_SKIPPED_LINE_BYTES + 2 * 1024 * 1024);
+        assertThat(zeros.read)
+                .isBetween(
+                        LogLineReader.MAX_SKIPPED_LINE_BYTES, LogLineReader.MAX_SKIPPED_LINE_BYTES + 2 * 1024 * 1024);
     }
 
     @Test

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  */
 class TextLogFormatValuesTest {
     private static final TextLogFormat ENVOY = TextLogFormat.compile("envoy", KnownFormats.ENVOY, null);
-    private static final String LINE = "[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" %s %s 0 612 %s 11 \"-\" \"curl/8\" \"id\" \"svc\" \"%s\"";
+    private static final String LINE =
+            "[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" %s %s 0 612 %s 11 \"-\" \"curl/8\" \"id\" \"svc\" \"%s\"";
     private static final String REST = " \"GET /a HTTP/1.1\" 200 - 0 612 12 11 \"-\" \"curl/8\" \"id\" \"svc\" \"h\"";
     private static final long T = 1_796_067_395_123_000_000L;
 
@@ -26,10 +27,14 @@ class TextLogFormatValuesTest {
         assertThat(read(String.format(LINE, "0", "UT,URX", "-", "10.0.0.1:80")))
                 .isEqualTo("code=0 dur=-1 start=" + T + " flags=" + (ResponseFlag.UT.bit() | ResponseFlag.URX.bit())
                         + " host=10.0.0.1:80");
-        assertThat(read(String.format(LINE, "999", "-", "0", "-"))).isEqualTo("code=999 dur=0 start=" + T + " flags=0 host=-");
-        assertThat(read(String.format(LINE, "", "-", "", "h"))).isEqualTo("code=0 dur=-1 start=" + T + " flags=0 host=h");
-        assertThat(read(String.format(LINE, "1000", "-", "12", "h"))).isEqualTo("bad: RESPONSE_CODE \"1000\" is not a status code");
-        assertThat(read(String.format(LINE, "20x", "-", "12", "h"))).isEqualTo("bad: RESPONSE_CODE \"20x\" is not a status code");
+        assertThat(read(String.format(LINE, "999", "-", "0", "-")))
+                .isEqualTo("code=999 dur=0 start=" + T + " flags=0 host=-");
+        assertThat(read(String.format(LINE, "", "-", "", "h")))
+                .isEqualTo("code=0 dur=-1 start=" + T + " flags=0 host=h");
+        assertThat(read(String.format(LINE, "1000", "-", "12", "h")))
+                .isEqualTo("bad: RESPONSE_CODE \"1000\" is not a status code");
+        assertThat(read(String.format(LINE, "20x", "-", "12", "h")))
+                .isEqualTo("bad: RESPONSE_CODE \"20x\" is not a status code");
         assertThat(read(String.format(LINE, "200", "-", "1x", "h")))
                 .isEqualTo("bad: DURATION \"1x\" is not a number of milliseconds");
         assertThat(read(String.format(LINE, "200", "-", "1234567890123456789", "h")))
@@ -39,7 +44,8 @@ class TextLogFormatValuesTest {
         assertThat(read(String.format(LINE, "200", "-", "999999999999999999", "h")))
                 .isEqualTo("bad: DURATION \"999999999999999999\" is more than 316224000000 milliseconds (ten years, "
                         + "the longest duration the lab accepts)");
-        assertThat(read(String.format(LINE, "200", "-", "316224000001", "h"))).startsWith("bad: DURATION \"316224000001\" is more than");
+        assertThat(read(String.format(LINE, "200", "-", "316224000001", "h")))
+                .startsWith("bad: DURATION \"316224000001\" is more than");
         assertThat(read(String.format(LINE, "200", "-", "316224000000", "h")))
                 .isEqualTo("code=200 dur=316224000000000000 start=" + T + " flags=0 host=h");
         assertThat(read(String.format(LINE, "20x", "-", "999999999999999999", "h")))
@@ -50,18 +56,25 @@ class TextLogFormatValuesTest {
     void startTimesOfEachShapeAndLinesThatDoNotFit() {
         // the same second as the line before (the remembered prefix), then a new one, with 0, 1 and 3 fraction digits
         assertThat(read("[2026-11-30T19:36:35.123Z]" + REST)).startsWith("code=200 dur=12000000 start=" + T + " ");
-        assertThat(read("[2026-11-30T19:36:35.9Z]" + REST)).startsWith("code=200 dur=12000000 start=" + (T + 777_000_000L) + " ");
-        assertThat(read("[2026-11-30T19:36:36Z]" + REST)).startsWith("code=200 dur=12000000 start=1796067396000000000 ");
-        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST)).startsWith("code=200 dur=12000000 start=1796067396500000000 ");
+        assertThat(read("[2026-11-30T19:36:35.9Z]" + REST))
+                .startsWith("code=200 dur=12000000 start=" + (T + 777_000_000L) + " ");
+        assertThat(read("[2026-11-30T19:36:36Z]" + REST))
+                .startsWith("code=200 dur=12000000 start=1796067396000000000 ");
+        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST))
+                .startsWith("code=200 dur=12000000 start=1796067396500000000 ");
         assertThat(read("[2026-13-30T19:36:35.123Z]" + REST))
-                .isEqualTo("bad: START_TIME \"2026-13-30T19:36:35.123Z\" does not match the pattern %Y-%m-%dT%H:%M:%E3SZ");
-        assertThat(read("[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" 200")).isEqualTo("bad: line ends early: no \" \" after column 46");
-        assertThat(read("[2026-11-30T19:36:35.123" + REST)).isEqualTo("bad: line ends early: no \"] \"\" after column 2");
+                .isEqualTo(
+                        "bad: START_TIME \"2026-13-30T19:36:35.123Z\" does not match the pattern %Y-%m-%dT%H:%M:%E3SZ");
+        assertThat(read("[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" 200"))
+                .isEqualTo("bad: line ends early: no \" \" after column 46");
+        assertThat(read("[2026-11-30T19:36:35.123" + REST))
+                .isEqualTo("bad: line ends early: no \"] \"\" after column 2");
         assertThat(read("(2026-11-30T19:36:36.5Z]" + REST)).isEqualTo("bad: expected \"[\" at column 1");
         assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.substring(0, REST.length() - 1)))
                 .isEqualTo("bad: the line does not end with \"\"\"");
         // the host is what follows the last " \"" before the closing quote
-        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.replace("\"svc\" \"h\"", "\"svc\"h\""))).endsWith(" host=svc\"h");
+        assertThat(read("[2026-11-30T19:36:36.5Z]" + REST.replace("\"svc\" \"h\"", "\"svc\"h\"")))
+                .endsWith(" host=svc\"h");
     }
 
     @Test
@@ -76,8 +89,9 @@ class TextLogFormatValuesTest {
         for (String tooLong : new String[] {"316224000001", "999999999999999999", "\"999999999999999999\""}) {
             byte[] b = String.format(line, tooLong).getBytes(StandardCharsets.UTF_8);
             assertThat(json.parse(b, 0, b.length, p)).isFalse();
-            assertThat(p.error()).isEqualTo("duration " + tooLong.replace("\"", "") + " is more than 316224000000 "
-                    + "milliseconds (ten years, the longest duration the lab accepts)");
+            assertThat(p.error())
+                    .isEqualTo("duration " + tooLong.replace("\"", "") + " is more than 316224000000 "
+                            + "milliseconds (ten years, the longest duration the lab accepts)");
         }
     }
 
@@ -88,6 +102,9 @@ class TextLogFormatValuesTest {
             return "bad: " + p.error();
         }
         return "code=" + p.code + " dur=" + p.durationNanos + " start=" + p.startEpochNanos + " flags=" + p.flags
-                + " host=" + (p.hostStart < 0 ? "none" : new String(b, p.hostStart, p.hostEnd - p.hostStart, StandardCharsets.UTF_8));
+                + " host="
+                + (p.hostStart < 0
+                        ? "none"
+                        : new String(b, p.hostStart, p.hostEnd - p.hostStart, StandardCharsets.UTF_8));
     }
 }

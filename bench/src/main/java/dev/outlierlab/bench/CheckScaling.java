@@ -20,15 +20,18 @@ import java.util.Locale;
  * the machine was meanwhile. Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.CheckScaling}.
  */
 public final class CheckScaling {
-    private CheckScaling() {
-    }
+    private CheckScaling() {}
 
     /** N clusters as an Envoy JSON list, one cluster per line. */
     static String clusters(int n) {
         StringBuilder sb = new StringBuilder(n * 64).append("[\n");
         for (int i = 0; i < n; i++) {
-            sb.append("{\"name\":\"c").append(i).append("\",\"outlier_detection\":{\"consecutive_5xx\":")
-                    .append(2 + i % 5).append("}}").append(i + 1 < n ? ",\n" : "\n");
+            sb.append("{\"name\":\"c")
+                    .append(i)
+                    .append("\",\"outlier_detection\":{\"consecutive_5xx\":")
+                    .append(2 + i % 5)
+                    .append("}}")
+                    .append(i + 1 < n ? ",\n" : "\n");
         }
         return sb.append("]\n").toString();
     }
@@ -39,7 +42,8 @@ public final class CheckScaling {
      */
     static long checkOnce(String text) {
         CheckInputs.Loaded loaded = CheckInputs.read(text, "clusters.json", null, false);
-        StreamedReport report = StreamedReport.of("clusters.json", List.of(loaded), null, null, EnvoyVersion.DEFAULT, 1);
+        StreamedReport report =
+                StreamedReport.of("clusters.json", List.of(loaded), null, null, EnvoyVersion.DEFAULT, 1);
         long[] chars = {0};
         FindingsText.render(report, new Appendable() {
             @Override
@@ -92,8 +96,14 @@ public final class CheckScaling {
             if (s == 0) {
                 base = perCluster;
             }
-            System.out.println(String.format(Locale.ROOT, "| %,d | %.0f | %.1f | %.2f | %.1f |", sizes[s], median,
-                    perCluster, perCluster / base, median(ref)));
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "| %,d | %.0f | %.1f | %.2f | %.1f |",
+                    sizes[s],
+                    median,
+                    perCluster,
+                    perCluster / base,
+                    median(ref)));
         }
         System.out.println("(check value " + sink + ")");
     }

@@ -1,10 +1,10 @@
 package dev.outlierlab.bench;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierDetector;
 import dev.outlierlab.engine.envoy.OutlierSetting;
-import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Threads(1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @State(Scope.Thread)
@@ -47,6 +49,7 @@ public class EngineBenchmark {
     OutlierDetector detector;
     /** Host h answers codes[(round + h) & (MIX - 1)] if healthy, badCodes[(round + h * 4099) & (MIX - 1)] if bad. */
     int[] codes;
+
     int[] badCodes;
     long intervalNanos;
     long nextTickNanos;

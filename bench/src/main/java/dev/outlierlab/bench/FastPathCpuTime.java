@@ -27,28 +27,47 @@ import java.util.Locale;
  * (every host failing 2 %: every request takes its fault's draw). Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.FastPathCpuTime [runs] [minutes]}.
  */
 public final class FastPathCpuTime {
-    private FastPathCpuTime() {
-    }
+    private FastPathCpuTime() {}
 
     /** The benchmark's scenario. */
     static Scenario scenario(int minutes) {
         long duration = minutes * 60L * Durations.SECOND;
-        FaultSpec fault = new FaultSpec(List.of("host-0"), duration / 10, duration / 10 * 9, 300_000, 503, null, null,
-                FaultPattern.RANDOM, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
-        return new Scenario("fast-path-1000-hosts-" + minutes + "m", duration, 1, ClusterSpec.ofCount(1_000, 50),
-                new TrafficSpec(100_000), List.of(fault), OutlierDetectionConfig.defaults(), null);
+        FaultSpec fault = new FaultSpec(
+                List.of("host-0"),
+                duration / 10,
+                duration / 10 * 9,
+                300_000,
+                503,
+                null,
+                null,
+                FaultPattern.RANDOM,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return new Scenario(
+                "fast-path-1000-hosts-" + minutes + "m",
+                duration,
+                1,
+                ClusterSpec.ofCount(1_000, 50),
+                new TrafficSpec(100_000),
+                List.of(fault),
+                OutlierDetectionConfig.defaults(),
+                null);
     }
 
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int minutes = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        System.out.printf(Locale.ROOT, "%d runs of each path, alternating, after 2 warm-up runs of each; every pair's "
-                + "JSON reports byte-identical%n%n", runs);
+        System.out.printf(
+                Locale.ROOT,
+                "%d runs of each path, alternating, after 2 warm-up runs of each; every pair's "
+                        + "JSON reports byte-identical%n%n",
+                runs);
         System.out.println("| scenario | requests | per-request CPU ms (median) | event-driven CPU ms (median) "
                 + "| per-request ns / request | event-driven ns / request | ratio of the medians |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|");
-        measure("1,000 hosts, 100,000 rps, " + minutes + " min, host-0 30 % random 503, default detectors",
-                scenario(minutes), runs);
+        measure(
+                "1,000 hosts, 100,000 rps, " + minutes + " min, host-0 30 % random 503, default detectors",
+                scenario(minutes),
+                runs);
         measure("the default scenario: 6 hosts, 600 rps, 300 s, host-0 33 % even 503", Scenario.defaults(), runs * 20);
         measure("a noisy pool: 6 hosts, 600 rps, 300 s, every host 2 % random 503", noisyPool(), runs * 20);
     }
@@ -56,10 +75,25 @@ public final class FastPathCpuTime {
     /** Every host of the default scenario failing 2 % at random for the whole run: a fault at every host. */
     static Scenario noisyPool() {
         Scenario d = Scenario.defaults();
-        FaultSpec fault = new FaultSpec(d.cluster().hosts(), 0, d.durationNanos(), 20_000, 503, null, null,
-                FaultPattern.RANDOM, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
-        return new Scenario("noisy-pool", d.durationNanos(), d.seed(), d.cluster(), d.traffic(), List.of(fault),
-                d.outlierDetection(), null);
+        FaultSpec fault = new FaultSpec(
+                d.cluster().hosts(),
+                0,
+                d.durationNanos(),
+                20_000,
+                503,
+                null,
+                null,
+                FaultPattern.RANDOM,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return new Scenario(
+                "noisy-pool",
+                d.durationNanos(),
+                d.seed(),
+                d.cluster(),
+                d.traffic(),
+                List.of(fault),
+                d.outlierDetection(),
+                null);
     }
 
     private static void measure(String name, Scenario scenario, int runs) {
@@ -91,7 +125,15 @@ public final class FastPathCpuTime {
         Arrays.sort(slow);
         double fastMs = fast[runs / 2] / 1e6;
         double slowMs = slow[runs / 2] / 1e6;
-        System.out.printf(Locale.ROOT, "| %s | %,d | %.2f | %.2f | %.2f | %.3f | %.1fx |%n", name, requests, slowMs,
-                fastMs, slow[runs / 2] / (double) requests, fast[runs / 2] / (double) requests, slowMs / fastMs);
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %,d | %.2f | %.2f | %.2f | %.3f | %.1fx |%n",
+                name,
+                requests,
+                slowMs,
+                fastMs,
+                slow[runs / 2] / (double) requests,
+                fast[runs / 2] / (double) requests,
+                slowMs / fastMs);
     }
 }

@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Threads(1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 6, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class GatewayBenchmark {
@@ -72,8 +74,15 @@ public class GatewayBenchmark {
     static GatewayScenario sixEndpoints(String mode) {
         GatewayScenario base = GatewayScenario.defaults();
         GatewayConfig config = base.gateway().withMode(StageMode.parse("mode", mode));
-        return new GatewayScenario("bench-gateway", 300 * Durations.SECOND, 1, base.endpoints(),
-                new TrafficSpec(10_000), base.faults(), config, base.routing());
+        return new GatewayScenario(
+                "bench-gateway",
+                300 * Durations.SECOND,
+                1,
+                base.endpoints(),
+                new TrafficSpec(10_000),
+                base.faults(),
+                config,
+                base.routing());
     }
 
     @Benchmark

@@ -26,17 +26,18 @@ public final class GatewayCpuTime {
      */
     static final double NOMINAL_REFERENCE_NS = 30.0;
 
-    private GatewayCpuTime() {
-    }
+    private GatewayCpuTime() {}
 
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
-        System.out.println("| Benchmark | CPU ns per attempt, median run | fastest run | Attempts per CPU second (median) "
-                + "| Allocated bytes per attempt | Reference loop, ns per iteration (median) "
-                + "| Attempt / reference iteration (median of runs) | Attempts per CPU second at " + NOMINAL_REFERENCE_NS
-                + " ns per reference iteration |");
+        System.out.println(
+                "| Benchmark | CPU ns per attempt, median run | fastest run | Attempts per CPU second (median) "
+                        + "| Allocated bytes per attempt | Reference loop, ns per iteration (median) "
+                        + "| Attempt / reference iteration (median of runs) | Attempts per CPU second at "
+                        + NOMINAL_REFERENCE_NS
+                        + " ns per reference iteration |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
         for (String mode : new String[] {"prod", "shadow"}) {
             GatewayScenario scenario = GatewayBenchmark.sixEndpoints(mode);
@@ -69,9 +70,18 @@ public final class GatewayCpuTime {
             java.util.Arrays.sort(nsPerAttempt);
             double median = nsPerAttempt[runs / 2];
             double r = ratio[runs / 2];
-            System.out.printf(Locale.ROOT, "| `GatewayBenchmark.sixEndpoints` (%s), CPU time | %.1f | %.1f | %.1f M | %.4f | %.1f "
-                    + "| %.2f | %.1f M |%n", mode, median, nsPerAttempt[0], 1e3 / median, (double) bytes / attempts,
-                    reference[runs / 2], r, 1e3 / (r * NOMINAL_REFERENCE_NS));
+            System.out.printf(
+                    Locale.ROOT,
+                    "| `GatewayBenchmark.sixEndpoints` (%s), CPU time | %.1f | %.1f | %.1f M | %.4f | %.1f "
+                            + "| %.2f | %.1f M |%n",
+                    mode,
+                    median,
+                    nsPerAttempt[0],
+                    1e3 / median,
+                    (double) bytes / attempts,
+                    reference[runs / 2],
+                    r,
+                    1e3 / (r * NOMINAL_REFERENCE_NS));
             if (sink < 0) {
                 System.out.println(sink);
             }

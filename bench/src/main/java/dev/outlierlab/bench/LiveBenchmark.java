@@ -15,13 +15,13 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.annotations.Mode;
 
 /**
  * The live pool's per-request paths against what other libraries do per call, with every thread of the run
@@ -62,8 +62,11 @@ public class LiveBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        pool = LivePoolBuilder.envoy("bench", OutlierDetectionConfig.defaults(), 50).seed(1)
-                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        pool = LivePoolBuilder.envoy("bench", OutlierDetectionConfig.defaults(), 50)
+                .seed(1)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                .build()
+                .start();
         endpoints = pool.endpoints().toArray(new Endpoint[0]);
         breakers = new CircuitBreaker[ENDPOINTS];
         for (int i = 0; i < ENDPOINTS; i++) {
@@ -111,8 +114,8 @@ public class LiveBenchmark {
         if ((c.next & 63) == 0) {
             c.attemptEndNanos = pool.clock().nanoTime();
         }
-        boolean accepted = pool.record(endpoints[c.endpoint()], c.failure() ? 503 : 200,
-                c.attemptEndNanos + (c.next & 63) * 40L);
+        boolean accepted =
+                pool.record(endpoints[c.endpoint()], c.failure() ? 503 : 200, c.attemptEndNanos + (c.next & 63) * 40L);
         c.step();
         return accepted;
     }
@@ -175,6 +178,5 @@ public class LiveBenchmark {
         return c.next;
     }
 
-    private static final Exception FAILURE = new Exception("503", null, false, false) {
-    };
+    private static final Exception FAILURE = new Exception("503", null, false, false) {};
 }

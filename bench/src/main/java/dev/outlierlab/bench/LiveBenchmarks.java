@@ -20,16 +20,18 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * Usage: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.LiveBenchmarks [regex]}.
  */
 public final class LiveBenchmarks {
-    private LiveBenchmarks() {
-    }
+    private LiveBenchmarks() {}
 
     public static void main(String[] args) throws RunnerException {
         String include = args.length > 0 ? args[0] : LiveBenchmark.class.getSimpleName();
         int[] threads = {1, 2, 4};
         Map<String, String[]> rows = new LinkedHashMap<>();
         for (int t = 0; t < threads.length; t++) {
-            Options options = new OptionsBuilder().include(include).threads(threads[t])
-                    .addProfiler(GCProfiler.class).build();
+            Options options = new OptionsBuilder()
+                    .include(include)
+                    .threads(threads[t])
+                    .addProfiler(GCProfiler.class)
+                    .build();
             Collection<RunResult> results = new Runner(options).run();
             for (RunResult r : results) {
                 String name = r.getParams().getBenchmark();

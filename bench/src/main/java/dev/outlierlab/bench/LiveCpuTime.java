@@ -26,8 +26,7 @@ import java.util.concurrent.TimeUnit;
 public final class LiveCpuTime {
     private static final int ENDPOINTS = 6;
 
-    private LiveCpuTime() {
-    }
+    private LiveCpuTime() {}
 
     interface Work {
         /** One call; {@code local} is the calling thread's own scratch value. */
@@ -36,21 +35,27 @@ public final class LiveCpuTime {
 
     public static void main(String[] args) throws Exception {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 20_000_000;
-        LivePool pool = LivePoolBuilder.envoy("cpu", OutlierDetectionConfig.defaults(), 50).seed(1)
-                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        LivePool pool = LivePoolBuilder.envoy("cpu", OutlierDetectionConfig.defaults(), 50)
+                .seed(1)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                .build()
+                .start();
         Endpoint[] endpoints = pool.endpoints().toArray(new Endpoint[0]);
-        LivePool atDrain = LivePoolBuilder.envoy("cpu-at-drain", OutlierDetectionConfig.defaults(), 50).seed(1)
-                .stampOutcomesAtDrain().endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+        LivePool atDrain = LivePoolBuilder.envoy("cpu-at-drain", OutlierDetectionConfig.defaults(), 50)
+                .seed(1)
+                .stampOutcomesAtDrain()
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                .build()
+                .start();
         Endpoint[] drainEndpoints = atDrain.endpoints().toArray(new Endpoint[0]);
         CircuitBreaker[] breakers = new CircuitBreaker[ENDPOINTS];
         for (int i = 0; i < ENDPOINTS; i++) {
             breakers[i] = CircuitBreaker.ofDefaults("e" + i);
         }
         GrpcCallTracking grpc = new GrpcCallTracking(ENDPOINTS);
-        Exception failure = new Exception("503", null, false, false) {
-        };
-        List<String> names = List.of("liveRecordAt", "liveRecord", "liveRecord, stampOutcomesAtDrain",
-                "resilience4jRecord", "grpcRecord");
+        Exception failure = new Exception("503", null, false, false) {};
+        List<String> names = List.of(
+                "liveRecordAt", "liveRecord", "liveRecord, stampOutcomesAtDrain", "resilience4jRecord", "grpcRecord");
         LiveClock clock = pool.clock();
         List<Work> works = List.of(
                 // The caller's own reading of the clock at each attempt's end (it times the attempt anyway):
@@ -83,13 +88,15 @@ public final class LiveCpuTime {
                 // tick thread does every second, so that this run's threads own lanes as long-lived threads do.
                 pool.runDue();
                 atDrain.runDue();
-                run(works.get(w), threads, calls / 4);     // warm-up
+                run(works.get(w), threads, calls / 4); // warm-up
                 pool.runDue();
                 atDrain.runDue();
                 Result r = run(works.get(w), threads, calls);
                 row.append(String.format(Locale.ROOT, " | %.1f", r.cpuPerCall()));
-                wall.append(r.stretches() == 0 ? " | none"
-                        : String.format(Locale.ROOT, " | %.1f (%d)", r.onCoreWallPerCall(), r.stretches()));
+                wall.append(
+                        r.stretches() == 0
+                                ? " | none"
+                                : String.format(Locale.ROOT, " | %.1f (%d)", r.onCoreWallPerCall(), r.stretches()));
             }
             System.out.println(row.append(" |"));
             onCore.add(wall.append(" |").toString());
@@ -109,8 +116,7 @@ public final class LiveCpuTime {
      * machine shared with other work, the cost of the threads running at once, cache-line transfers between
      * cores and waits for each other included. Measured by {@link LiveRecordRun#measure}.
      */
-    record Result(double cpuPerCall, double onCoreWallPerCall, int stretches) {
-    }
+    record Result(double cpuPerCall, double onCoreWallPerCall, int stretches) {}
 
     private static Result run(Work work, int threads, int calls) throws Exception {
         double[] r = LiveRecordRun.measure(threads, calls, t -> {

@@ -26,8 +26,7 @@ import java.util.Locale;
  * {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.LiveRecordAb THREADS RUNS CALLS A.jar B.jar}.
  */
 public final class LiveRecordAb {
-    private LiveRecordAb() {
-    }
+    private LiveRecordAb() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 5) {
@@ -40,7 +39,8 @@ public final class LiveRecordAb {
         List<String> jars = Arrays.asList(args).subList(3, args.length);
         List<Method> run = new ArrayList<>();
         for (String jar : jars) {
-            run.add(new BuildLoader(Path.of(jar)).loadClass(LiveRecordRun.class.getName())
+            run.add(new BuildLoader(Path.of(jar))
+                    .loadClass(LiveRecordRun.class.getName())
                     .getMethod("run", int.class, int.class));
         }
         double[][] cpu = new double[jars.size()][runs];
@@ -52,15 +52,25 @@ public final class LiveRecordAb {
                 onCore[j][r] = result[1];
             }
         }
-        System.out.println("threads " + threads + ", " + runs + " runs of " + calls + " calls a thread, alternating; load "
-                + Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.println(
+                "threads " + threads + ", " + runs + " runs of " + calls + " calls a thread, alternating; load "
+                        + Files.readString(Path.of("/proc/loadavg")).trim());
         for (int j = 0; j < jars.size(); j++) {
             double[] c = Arrays.copyOfRange(cpu[j], runs / 4, runs);
             Arrays.sort(c);
-            double[] w = Arrays.stream(onCore[j], runs / 4, runs).filter(x -> !Double.isNaN(x)).sorted().toArray();
-            System.out.printf(Locale.ROOT, "%s: CPU ns/call min %.1f median %.1f; wall ns/call with every thread on a core: "
-                    + "median %s over %d runs%n", jars.get(j), c[0], c[c.length / 2],
-                    w.length == 0 ? "-" : String.format(Locale.ROOT, "%.1f", w[w.length / 2]), w.length);
+            double[] w = Arrays.stream(onCore[j], runs / 4, runs)
+                    .filter(x -> !Double.isNaN(x))
+                    .sorted()
+                    .toArray();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s: CPU ns/call min %.1f median %.1f; wall ns/call with every thread on a core: "
+                            + "median %s over %d runs%n",
+                    jars.get(j),
+                    c[0],
+                    c[c.length / 2],
+                    w.length == 0 ? "-" : String.format(Locale.ROOT, "%.1f", w[w.length / 2]),
+                    w.length);
         }
     }
 

@@ -26,8 +26,7 @@ public final class LiveRecordRun {
     private static LivePool pool;
     private static Endpoint[] endpoints;
 
-    private LiveRecordRun() {
-    }
+    private LiveRecordRun() {}
 
     /**
      * Runs {@code calls} records on each of {@code threads} new threads; returns the mean thread CPU time per
@@ -36,11 +35,14 @@ public final class LiveRecordRun {
      */
     public static double[] run(int threads, int calls) throws Exception {
         if (pool == null) {
-            pool = LivePoolBuilder.envoy("ab", OutlierDetectionConfig.defaults(), 50).seed(1)
-                    .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start();
+            pool = LivePoolBuilder.envoy("ab", OutlierDetectionConfig.defaults(), 50)
+                    .seed(1)
+                    .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                    .build()
+                    .start();
             endpoints = pool.endpoints().toArray(new Endpoint[0]);
         }
-        pool.runDue();   // frees the ring lanes of the last run's threads, as the tick thread does every second
+        pool.runDue(); // frees the ring lanes of the last run's threads, as the tick thread does every second
         LiveClock clock = pool.clock();
         double[] result = measure(threads, calls, t -> {
             long[] at = new long[1];
@@ -108,8 +110,9 @@ public final class LiveRecordRun {
             all.get(t).join();
             sum += cpu[t];
         }
-        return new double[] {(double) sum / threads / calls, medianOnCore(begin, end, onCpu),
-                countOnCore(begin, end, onCpu)};
+        return new double[] {
+            (double) sum / threads / calls, medianOnCore(begin, end, onCpu), countOnCore(begin, end, onCpu)
+        };
     }
 
     /** The median wall time per call over the first thread's stretches with every thread on a core, or NaN. */

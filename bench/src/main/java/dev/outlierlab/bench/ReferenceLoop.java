@@ -9,8 +9,7 @@ package dev.outlierlab.bench;
  * without it. {@link GatewayCpuTime} runs it beside the simulation, and {@link #main} runs it alone.
  */
 public final class ReferenceLoop {
-    private ReferenceLoop() {
-    }
+    private ReferenceLoop() {}
 
     /**
      * Times 14 passes in thread CPU time and prints the last one's nanoseconds per iteration (the first passes

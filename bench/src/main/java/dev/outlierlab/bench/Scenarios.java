@@ -18,8 +18,7 @@ public final class Scenarios {
     /** Hosts that fail in the large scenario. */
     public static final int LARGE_BAD_HOSTS = 5;
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
     /** The lab's default scenario: six hosts, 600 rps, 300 s, 180,000 requests. */
     public static Scenario defaults() {
@@ -43,7 +42,14 @@ public final class Scenarios {
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 20)
                 .build();
-        return new Scenario("large-" + minutes + "m-" + rps + "rps", duration, 1, ClusterSpec.ofCount(LARGE_HOSTS, 50),
-                new TrafficSpec(rps), List.of(fault), config, null);
+        return new Scenario(
+                "large-" + minutes + "m-" + rps + "rps",
+                duration,
+                1,
+                ClusterSpec.ofCount(LARGE_HOSTS, 50),
+                new TrafficSpec(rps),
+                List.of(fault),
+                config,
+                null);
     }
 }

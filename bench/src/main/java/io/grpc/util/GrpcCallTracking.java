@@ -15,7 +15,9 @@ public final class GrpcCallTracking {
                 new OutlierDetectionLoadBalancer.OutlierDetectionLoadBalancerConfig.Builder()
                         .setChildConfig(new Object())
                         .setSuccessRateEjection(
-                                new OutlierDetectionLoadBalancer.OutlierDetectionLoadBalancerConfig.SuccessRateEjection.Builder().build())
+                                new OutlierDetectionLoadBalancer.OutlierDetectionLoadBalancerConfig.SuccessRateEjection
+                                                .Builder()
+                                        .build())
                         .build();
         trackers = new OutlierDetectionLoadBalancer.EndpointTracker[endpoints];
         for (int i = 0; i < endpoints; i++) {

@@ -7,8 +7,7 @@ package dev.outlierlab.check;
  * recurrence {@code E_k = (E_{k-1} + 1) / p}. Checked against a seeded loop in the tests.
  */
 final class Bernoulli {
-    private Bernoulli() {
-    }
+    private Bernoulli() {}
 
     /**
      * Expected requests until {@code k} failures in a row, each failing with probability {@code p}

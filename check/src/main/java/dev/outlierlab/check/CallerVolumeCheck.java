@@ -18,25 +18,37 @@ import java.util.Map;
  * same rule ids as with one caller; the message and the numbers say it is per caller.
  */
 final class CallerVolumeCheck {
-    private CallerVolumeCheck() {
-    }
+    private CallerVolumeCheck() {}
 
-    static void check(OutlierDetectionConfig c, int hosts, long rps, FindingSink sink, EjectionType type,
-            OutlierSetting volumeSetting, Rule unreachable, String name) {
+    static void check(
+            OutlierDetectionConfig c,
+            int hosts,
+            long rps,
+            FindingSink sink,
+            EjectionType type,
+            OutlierSetting volumeSetting,
+            Rule unreachable,
+            String name) {
         int clients = sink.clients();
-        IntervalVolume v = IntervalVolume.of(c, hosts, rps, clients).stream().filter(x -> x.type() == type)
-                .findFirst().orElseThrow();
+        IntervalVolume v = IntervalVolume.of(c, hosts, rps, clients).stream()
+                .filter(x -> x.type() == type)
+                .findFirst()
+                .orElseThrow();
         if (v.verdict() == IntervalVolume.Verdict.RUNS || v.verdict() == IntervalVolume.Verdict.NEVER_TOO_FEW_HOSTS) {
             return; // too few hosts is the caller-independent finding said before
         }
         long interval = c.intervalNanos();
         long volume = v.requestVolume();
-        BigInteger need = BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts))
-                .multiply(BigInteger.valueOf(clients));
-        long neededRps = need.multiply(BigInteger.valueOf(Durations.SECOND)).add(BigInteger.valueOf(interval - 1))
-                .divide(BigInteger.valueOf(interval)).longValueExact();
-        long neededIntervalMs = need.multiply(BigInteger.valueOf(1000)).add(BigInteger.valueOf(rps - 1))
-                .divide(BigInteger.valueOf(rps)).longValueExact();
+        BigInteger need =
+                BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts)).multiply(BigInteger.valueOf(clients));
+        long neededRps = need.multiply(BigInteger.valueOf(Durations.SECOND))
+                .add(BigInteger.valueOf(interval - 1))
+                .divide(BigInteger.valueOf(interval))
+                .longValueExact();
+        long neededIntervalMs = need.multiply(BigInteger.valueOf(1000))
+                .add(BigInteger.valueOf(rps - 1))
+                .divide(BigInteger.valueOf(rps))
+                .longValueExact();
         String neededInterval = Durations.format(neededIntervalMs * Durations.MILLISECOND);
         Map<String, Object> n = new LinkedHashMap<>();
         n.put("rps", rps);
@@ -57,12 +69,19 @@ final class CallerVolumeCheck {
                 + " hosts, below " + volumeSetting.envoyName() + " " + volume;
         String verdict = v.verdict().never()
                 ? name + " detection can never run for any caller: " + share + ", and " + v.minimumHosts()
-                        + " hosts with " + volume + " each would need " + v.minimumHosts() * volume + " from one caller."
+                        + " hosts with " + volume + " each would need " + v.minimumHosts() * volume
+                        + " from one caller."
                 : name + " detection cannot judge any host while every host is in rotation: " + share
                         + "; it runs only while ejections leave fewer hosts to share a caller's traffic.";
-        sink.add(unreachable, Severity.WARNING, verdict + " It needs " + neededRps + " rps over the " + clients
-                        + " callers, an interval of " + neededInterval + ", or a lower volume.", n,
-                List.of(new FixStyle.Change("outlier_detection.interval", neededInterval,
+        sink.add(
+                unreachable,
+                Severity.WARNING,
+                verdict + " It needs " + neededRps + " rps over the " + clients + " callers, an interval of "
+                        + neededInterval + ", or a lower volume.",
+                n,
+                List.of(new FixStyle.Change(
+                        "outlier_detection.interval",
+                        neededInterval,
                         "or " + volumeSetting.envoyName() + ": " + (long) Math.floor(v.perHost()))),
                 sink.target().line());
     }

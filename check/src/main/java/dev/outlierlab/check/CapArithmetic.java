@@ -8,8 +8,7 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 /** The ejection cap's arithmetic over cluster sizes, by the engine's own rule ({@link EjectionPolicy#checkCap})
  * for the Envoy release checked. */
 final class CapArithmetic {
-    private CapArithmetic() {
-    }
+    private CapArithmetic() {}
 
     /** {@link #capAllows(OutlierDetectionConfig, int, int, EnvoyVersion)} by Envoy 1.40's rule. */
     static boolean capAllows(OutlierDetectionConfig c, int ejected, int size) {
@@ -33,8 +32,10 @@ final class CapArithmetic {
     /** The smallest max_ejection_percent (without always_eject_one_host) that lets the next host go. */
     static Long smallestPercent(OutlierDetectionConfig c, int ejected, int size, EnvoyVersion v) {
         for (long p = 0; p <= 100; p++) {
-            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p)
-                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
+            OutlierDetectionConfig candidate = c.toBuilder()
+                    .set(OutlierSetting.MAX_EJECTION_PERCENT, p)
+                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false)
+                    .build();
             if (capAllows(candidate, ejected, size, v)) {
                 return p;
             }
@@ -50,5 +51,4 @@ final class CapArithmetic {
         }
         return k;
     }
-
 }

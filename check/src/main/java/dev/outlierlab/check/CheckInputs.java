@@ -23,10 +23,10 @@ import java.util.regex.Pattern;
  */
 public final class CheckInputs {
     private static final Pattern TEMPLATE = Pattern.compile("\\{\\{-?\\s*[^}]*\\}\\}");
-    private static final Pattern MANIFEST = Pattern.compile(
-            "(?m)^(-\\s+)?(apiVersion:\\s*\\S|kind:\\s*[\"']?[A-Z]|type:\\s*[\"']?Mesh[A-Z])"
-            // Envoy Gateway's translator inputs may indent their resource lists under the top-level keys
-            + "|^[ \\t]+- apiVersion:\\s*\\S+/v[0-9]");
+    private static final Pattern MANIFEST =
+            Pattern.compile("(?m)^(-\\s+)?(apiVersion:\\s*\\S|kind:\\s*[\"']?[A-Z]|type:\\s*[\"']?Mesh[A-Z])"
+                    // Envoy Gateway's translator inputs may indent their resource lists under the top-level keys
+                    + "|^[ \\t]+- apiVersion:\\s*\\S+/v[0-9]");
 
     /**
      * What one file gives {@code check}: its clusters, findings about the file itself, and the file's name as
@@ -48,8 +48,7 @@ public final class CheckInputs {
         }
     }
 
-    private CheckInputs() {
-    }
+    private CheckInputs() {}
 
     /**
      * Reads a file's text.
@@ -67,8 +66,8 @@ public final class CheckInputs {
      * Reads a file's text, its DestinationRules translated by {@code controller} ({@code --controller}); null: by
      * the controller the file names (kgateway when its Gateway is kgateway's, else istiod).
      */
-    public static Loaded read(String text, String source, Integer port, boolean inDirectory,
-                              DestinationRuleController controller) {
+    public static Loaded read(
+            String text, String source, Integer port, boolean inDirectory, DestinationRuleController controller) {
         int[] at = templateAt(text, source);
         if (at != null) {
             int line = at[0];
@@ -77,8 +76,8 @@ public final class CheckInputs {
             if (!inDirectory) {
                 throw new InputException(source + ":" + line + ": " + message);
             }
-            return new Loaded(List.of(), List.of(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, message, source,
-                    line)));
+            return new Loaded(
+                    List.of(), List.of(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, message, source, line)));
         }
         if (GatewayTargets.isGateway(text)) {
             return GatewayTargets.read(text, source);
@@ -100,8 +99,13 @@ public final class CheckInputs {
             file.add(Finding.aboutFile(Rule.NOT_MODELLED, Severity.NOTE, note, source, lineOf(note)));
         }
         if (config.clusters().isEmpty()) {
-            file.add(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, "the file holds no clusters (an empty "
-                    + describe(config.kind()) + "), so there is no outlier detection to check", source, 1));
+            file.add(Finding.aboutFile(
+                    Rule.NOTHING_TO_CHECK,
+                    Severity.NOTE,
+                    "the file holds no clusters (an empty " + describe(config.kind())
+                            + "), so there is no outlier detection to check",
+                    source,
+                    1));
         }
         return new Loaded(CheckTargets.fromEnvoy(config), file);
     }
@@ -114,16 +118,22 @@ public final class CheckInputs {
         Matcher m = Pattern.compile("^" + Pattern.quote(source) + ":([0-9]+):").matcher(e.getMessage());
         int line = m.find() ? Integer.parseInt(m.group(1)) : 1;
         String message = e.getMessage().startsWith(source + ":")
-                ? e.getMessage().substring(source.length() + 1).replaceFirst("^[0-9]+:([0-9]+:)? ?", "").strip()
+                ? e.getMessage()
+                        .substring(source.length() + 1)
+                        .replaceFirst("^[0-9]+:([0-9]+:)? ?", "")
+                        .strip()
                 : e.getMessage();
-        return new Loaded(List.of(), List.of(Finding.aboutFile(Rule.FILE_NOT_READ, Severity.ERROR,
-                "not read: " + message, source, line)), source);
+        return new Loaded(
+                List.of(),
+                List.of(Finding.aboutFile(Rule.FILE_NOT_READ, Severity.ERROR, "not read: " + message, source, line)),
+                source);
     }
 
     /** What check reads, for the message about a file it does not. */
     static final String READS = "check reads: Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS "
-            + "DiscoveryResponse, an admin /config_dump); Kubernetes manifests with " + String.join(", ",
-            ManifestTargets.READ_KINDS) + "; a gateway configuration (a top-level gateway: section)";
+            + "DiscoveryResponse, an admin /config_dump); Kubernetes manifests with "
+            + String.join(", ", ManifestTargets.READ_KINDS)
+            + "; a gateway configuration (a top-level gateway: section)";
 
     /**
      * Where the file is a template: the line, start and end of the first {{ ... }} that is not inside a string of
@@ -143,17 +153,26 @@ public final class CheckInputs {
             boolean opaque;
             try {
                 Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
-                Object kind = root.value() instanceof Map<?, ?> map && map.get("kind") instanceof Located k ? k.value()
+                Object kind = root.value() instanceof Map<?, ?> map && map.get("kind") instanceof Located k
+                        ? k.value()
                         : null;
-                opaque = kind instanceof String k && !ManifestTargets.READ_KINDS.contains(k)
+                opaque = kind instanceof String k
+                        && !ManifestTargets.READ_KINDS.contains(k)
                         && !ManifestTargets.LISTS.contains(k);
             } catch (InputException e) {
                 opaque = false;
             }
             if (!opaque) {
-                int line = doc.firstLine() + (int) doc.text().substring(0, m.start()).chars().filter(ch -> ch == '\n').count();
+                int line = doc.firstLine()
+                        + (int) doc.text()
+                                .substring(0, m.start())
+                                .chars()
+                                .filter(ch -> ch == '\n')
+                                .count();
                 int start = text.indexOf(m.group());
-                return new int[] {line, Math.max(0, start), Math.max(0, start) + m.group().length()};
+                return new int[] {
+                    line, Math.max(0, start), Math.max(0, start) + m.group().length()
+                };
             }
         }
         return null;

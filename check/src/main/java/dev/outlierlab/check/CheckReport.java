@@ -20,8 +20,14 @@ import java.util.Set;
  * @param clients the {@code --clients} given (callers sharing {@code rps}, each its own detector), 1 by default
  * @param files every file checked, with why it could not be read where it could not
  */
-public record CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps,
-        int clients, List<CheckedFile> files) {
+public record CheckReport(
+        String file,
+        List<CheckTarget> targets,
+        List<Finding> findings,
+        Integer hosts,
+        Long rps,
+        int clients,
+        List<CheckedFile> files) {
     public CheckReport {
         targets = List.copyOf(targets);
         findings = List.copyOf(findings);
@@ -34,8 +40,7 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
      * @param notRead why it could not be read (its {@code file-not-read} message), or null when it was read
      * @param line    the line the reason names (1 where it names none); 0 when the file was read
      */
-    public record CheckedFile(String path, String notRead, int line) {
-    }
+    public record CheckedFile(String path, String notRead, int line) {}
 
     /** A report for one caller. */
     public CheckReport(String file, List<CheckTarget> targets, List<Finding> findings, Integer hosts, Long rps) {
@@ -53,14 +58,14 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
     }
 
     /** Checks every target of every file read, under the rules of an Envoy release. */
-    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
-            EnvoyVersion version) {
+    public static CheckReport ofFiles(
+            String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps, EnvoyVersion version) {
         return ofFiles(label, inputs, hosts, rps, version, 1);
     }
 
     /** Checks every target of every file read, with {@code rps} shared over {@code clients} callers. */
-    public static CheckReport ofFiles(String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
-            EnvoyVersion version, int clients) {
+    public static CheckReport ofFiles(
+            String label, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps, EnvoyVersion version, int clients) {
         List<CheckTarget> targets = new ArrayList<>();
         List<Finding> all = new ArrayList<>();
         // a finding said word for word from the same line is looked up by what it says, not by a scan of all
@@ -70,7 +75,9 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
         List<CheckedFile> files = new ArrayList<>();
         for (CheckInputs.Loaded in : inputs) {
             if (in.source() != null) {
-                files.add(in.fileFindings().stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).findFirst()
+                files.add(in.fileFindings().stream()
+                        .filter(f -> f.rule() == Rule.FILE_NOT_READ)
+                        .findFirst()
                         .map(f -> new CheckedFile(in.source(), f.message().replaceFirst("^not read: ", ""), f.line()))
                         .orElse(new CheckedFile(in.source(), null, 0)));
             }
@@ -80,7 +87,8 @@ public record CheckReport(String file, List<CheckTarget> targets, List<Finding> 
                 for (Finding f : ConfigChecker.check(t, hosts, rps, version, clients)) {
                     Integer earlier = f.target().isEmpty() ? null : said.get(f.key());
                     if (earlier != null && !all.get(earlier).target().equals(f.target())) {
-                        alsoFor.computeIfAbsent(earlier, k -> new LinkedHashSet<>()).add(f.target());
+                        alsoFor.computeIfAbsent(earlier, k -> new LinkedHashSet<>())
+                                .add(f.target());
                         continue;
                     }
                     if (earlier == null && !f.target().isEmpty()) {

@@ -43,18 +43,60 @@ public record CheckTarget(
         RoutingSpec routing) {
 
     /** A target without routing settings of its own. */
-    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
-                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
-                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
-                       List<String> notes, GatewayTarget gateway, boolean hostsAtLeast) {
-        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
-                warnings, translation, notes, gateway, hostsAtLeast, RoutingSpec.NONE);
+    public CheckTarget(
+            String name,
+            FixStyle style,
+            String file,
+            int line,
+            boolean hasOutlierDetection,
+            OutlierDetectionConfig config,
+            double panicThresholdPercent,
+            HealthCheckSpec healthChecks,
+            Integer hosts,
+            List<Problem> problems,
+            List<String> warnings,
+            List<TranslatedField> translation,
+            List<String> notes,
+            GatewayTarget gateway,
+            boolean hostsAtLeast) {
+        this(
+                name,
+                style,
+                file,
+                line,
+                hasOutlierDetection,
+                config,
+                panicThresholdPercent,
+                healthChecks,
+                hosts,
+                problems,
+                warnings,
+                translation,
+                notes,
+                gateway,
+                hostsAtLeast,
+                RoutingSpec.NONE);
     }
 
     /** The same target with the routing its configuration gives. */
     public CheckTarget withRouting(RoutingSpec r) {
-        return new CheckTarget(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks,
-                hosts, problems, warnings, translation, notes, gateway, hostsAtLeast, r);
+        return new CheckTarget(
+                name,
+                style,
+                file,
+                line,
+                hasOutlierDetection,
+                config,
+                panicThresholdPercent,
+                healthChecks,
+                hosts,
+                problems,
+                warnings,
+                translation,
+                notes,
+                gateway,
+                hostsAtLeast,
+                r);
     }
 
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
@@ -73,27 +115,91 @@ public record CheckTarget(
     }
 
     /** A target whose host count, if any, is exact. */
-    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
-                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
-                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
-                       List<String> notes, GatewayTarget gateway) {
-        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
-                warnings, translation, notes, gateway, false);
+    public CheckTarget(
+            String name,
+            FixStyle style,
+            String file,
+            int line,
+            boolean hasOutlierDetection,
+            OutlierDetectionConfig config,
+            double panicThresholdPercent,
+            HealthCheckSpec healthChecks,
+            Integer hosts,
+            List<Problem> problems,
+            List<String> warnings,
+            List<TranslatedField> translation,
+            List<String> notes,
+            GatewayTarget gateway) {
+        this(
+                name,
+                style,
+                file,
+                line,
+                hasOutlierDetection,
+                config,
+                panicThresholdPercent,
+                healthChecks,
+                hosts,
+                problems,
+                warnings,
+                translation,
+                notes,
+                gateway,
+                false);
     }
 
     /** The same target, its host count a lower bound or not. */
     public CheckTarget withHostsAtLeast(boolean atLeast) {
-        return atLeast == hostsAtLeast ? this : new CheckTarget(name, style, file, line, hasOutlierDetection, config,
-                panicThresholdPercent, healthChecks, hosts, problems, warnings, translation, notes, gateway, atLeast,
-                routing);
+        return atLeast == hostsAtLeast
+                ? this
+                : new CheckTarget(
+                        name,
+                        style,
+                        file,
+                        line,
+                        hasOutlierDetection,
+                        config,
+                        panicThresholdPercent,
+                        healthChecks,
+                        hosts,
+                        problems,
+                        warnings,
+                        translation,
+                        notes,
+                        gateway,
+                        atLeast,
+                        routing);
     }
 
     /** An Envoy cluster or a translated resource (no gateway settings). */
-    public CheckTarget(String name, FixStyle style, String file, int line, boolean hasOutlierDetection,
-                       OutlierDetectionConfig config, double panicThresholdPercent, HealthCheckSpec healthChecks,
-                       Integer hosts, List<Problem> problems, List<String> warnings, List<TranslatedField> translation,
-                       List<String> notes) {
-        this(name, style, file, line, hasOutlierDetection, config, panicThresholdPercent, healthChecks, hosts, problems,
-                warnings, translation, notes, null);
+    public CheckTarget(
+            String name,
+            FixStyle style,
+            String file,
+            int line,
+            boolean hasOutlierDetection,
+            OutlierDetectionConfig config,
+            double panicThresholdPercent,
+            HealthCheckSpec healthChecks,
+            Integer hosts,
+            List<Problem> problems,
+            List<String> warnings,
+            List<TranslatedField> translation,
+            List<String> notes) {
+        this(
+                name,
+                style,
+                file,
+                line,
+                hasOutlierDetection,
+                config,
+                panicThresholdPercent,
+                healthChecks,
+                hosts,
+                problems,
+                warnings,
+                translation,
+                notes,
+                null);
     }
 }

@@ -16,8 +16,7 @@ public final class CheckTargets {
 
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
-    private CheckTargets() {
-    }
+    private CheckTargets() {}
 
     /** Reads the file and returns its targets; a port selects port-level Istio settings. See {@link CheckInputs}. */
     public static List<CheckTarget> read(String text, String source, Integer port) {
@@ -28,11 +27,17 @@ public final class CheckTargets {
         List<CheckTarget> out = new ArrayList<>();
         for (EnvoyCluster c : config.clusters()) {
             List<CheckTarget.Problem> problems = new ArrayList<>();
-            c.problems().forEach(p -> problems.add(new CheckTarget.Problem(p.envoyAccepts()
-                    ? p.key() + " " + p.error().value() + " is read as 0 ms: Envoy accepts it and truncates it to whole "
-                            + "milliseconds (DurationUtil::durationToMilliseconds) and runs with a 0 ms "
-                            + p.key().substring(p.key().indexOf('.') + 1) + ", which the lab does not simulate"
-                    : p.error().getMessage(), p.line(), p.envoyAccepts())));
+            c.problems()
+                    .forEach(p -> problems.add(new CheckTarget.Problem(
+                            p.envoyAccepts()
+                                    ? p.key() + " " + p.error().value()
+                                            + " is read as 0 ms: Envoy accepts it and truncates it to whole "
+                                            + "milliseconds (DurationUtil::durationToMilliseconds) and runs with a 0 ms "
+                                            + p.key().substring(p.key().indexOf('.') + 1)
+                                            + ", which the lab does not simulate"
+                                    : p.error().getMessage(),
+                            p.line(),
+                            p.envoyAccepts())));
             Integer hosts = c.hosts().isEmpty() ? null : c.hosts().size();
             List<String> notes = new ArrayList<>(c.notes());
             boolean atLeast = false;
@@ -41,31 +46,62 @@ public final class CheckTargets {
                 // one host, so a lower bound
                 atLeast = true;
                 notes.add("STRICT_DNS: each of the " + c.hosts().size() + " name(s) in load_assignment becomes as many "
-                        + "hosts as it has DNS addresses, so the cluster has at least " + c.hosts().size()
+                        + "hosts as it has DNS addresses, so the cluster has at least "
+                        + c.hosts().size()
                         + (c.hosts().size() == 1 ? " host" : " hosts") + "; the findings that need the exact count are "
                         + "left out: pass --hosts N");
             }
-            out.add(new CheckTarget(c.name(), FixStyle.ENVOY, c.source(), c.outlierDetectionLine(),
-                    c.hasOutlierDetection(), c.outlierDetection(), c.panicThresholdPercent(), c.healthChecks(),
-                    hosts, problems, List.of(), List.of(), notes, null, atLeast, c.routing()));
+            out.add(new CheckTarget(
+                    c.name(),
+                    FixStyle.ENVOY,
+                    c.source(),
+                    c.outlierDetectionLine(),
+                    c.hasOutlierDetection(),
+                    c.outlierDetection(),
+                    c.panicThresholdPercent(),
+                    c.healthChecks(),
+                    hosts,
+                    problems,
+                    List.of(),
+                    List.of(),
+                    notes,
+                    null,
+                    atLeast,
+                    c.routing()));
         }
         return out;
     }
 
     /** Whether a host name from the file ({@code address:port}) is an IP address rather than a DNS name. */
     static boolean isAddressLiteral(String host) {
-        String address = host.contains("]") ? host.substring(0, host.indexOf(']') + 1)
+        String address = host.contains("]")
+                ? host.substring(0, host.indexOf(']') + 1)
                 : host.lastIndexOf(':') > 0 && host.indexOf(':') == host.lastIndexOf(':')
-                ? host.substring(0, host.lastIndexOf(':')) : host;
-        return IPV4.matcher(address).matches() || address.startsWith("[") || address.chars().filter(ch -> ch == ':').count() >= 2;
+                        ? host.substring(0, host.lastIndexOf(':'))
+                        : host;
+        return IPV4.matcher(address).matches()
+                || address.startsWith("[")
+                || address.chars().filter(ch -> ch == ':').count() >= 2;
     }
 
     public static List<CheckTarget> fromIstio(IstioConfig config) {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : config.policies()) {
-            out.add(new CheckTarget(p.displayName(), FixStyle.ISTIO, p.source(), p.line(), p.hasOutlierDetection(),
-                    p.outlierDetection(), p.panicThresholdPercent(), null, null, List.of(), p.warnings(), p.fields(),
-                    p.notes()).withRouting(p.routing()));
+            out.add(new CheckTarget(
+                            p.displayName(),
+                            FixStyle.ISTIO,
+                            p.source(),
+                            p.line(),
+                            p.hasOutlierDetection(),
+                            p.outlierDetection(),
+                            p.panicThresholdPercent(),
+                            null,
+                            null,
+                            List.of(),
+                            p.warnings(),
+                            p.fields(),
+                            p.notes())
+                    .withRouting(p.routing()));
         }
         return out;
     }

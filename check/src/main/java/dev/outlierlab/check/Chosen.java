@@ -14,19 +14,25 @@ import java.util.List;
  * to eject.
  */
 final class Chosen {
-    private static final List<OutlierSetting> SUCCESS_RATE = List.of(OutlierSetting.ENFORCING_SUCCESS_RATE,
-            OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+    private static final List<OutlierSetting> SUCCESS_RATE = List.of(
+            OutlierSetting.ENFORCING_SUCCESS_RATE,
+            OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+            OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
             OutlierSetting.SUCCESS_RATE_STDEV_FACTOR);
-    private static final List<OutlierSetting> FAILURE_PERCENTAGE = List.of(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
-            OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+    private static final List<OutlierSetting> FAILURE_PERCENTAGE = List.of(
+            OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+            OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
+            OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
             OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
-    private static final List<OutlierSetting> CONSECUTIVE = List.of(OutlierSetting.CONSECUTIVE_5XX,
-            OutlierSetting.ENFORCING_CONSECUTIVE_5XX, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
-            OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+    private static final List<OutlierSetting> CONSECUTIVE = List.of(
+            OutlierSetting.CONSECUTIVE_5XX,
+            OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+            OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+            OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE,
+            OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
             OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE);
 
-    private Chosen() {
-    }
+    private Chosen() {}
 
     /** Set in the file to something other than Envoy's default. */
     static boolean value(OutlierDetectionConfig c, OutlierSetting s) {
@@ -45,7 +51,8 @@ final class Chosen {
 
     /** Whether the file configures any detector to eject, or leaves ejection entirely to Envoy's defaults. */
     static boolean ejection(OutlierDetectionConfig c) {
-        return detector(c, EjectionType.CONSECUTIVE_5XX) || detector(c, EjectionType.SUCCESS_RATE)
+        return detector(c, EjectionType.CONSECUTIVE_5XX)
+                || detector(c, EjectionType.SUCCESS_RATE)
                 || detector(c, EjectionType.FAILURE_PERCENTAGE);
     }
 }

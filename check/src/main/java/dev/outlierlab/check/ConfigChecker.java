@@ -43,8 +43,7 @@ public final class ConfigChecker {
             PartialFailureCheck::check,
             RoutingCheck::check);
 
-    private ConfigChecker() {
-    }
+    private ConfigChecker() {}
 
     /**
      * The findings for one cluster.
@@ -90,11 +89,22 @@ public final class ConfigChecker {
         for (CheckTarget.Problem p : target.problems()) {
             if (p.envoyAccepts()) {
                 // e.g. an interval under 1 ms: Envoy accepts it and truncates it to a 0 ms timer
-                sink.add(Rule.NOT_MODELLED, Severity.WARNING, "cluster '" + target.name() + "': " + p.message()
-                        + "; nothing else is checked for this cluster", Map.of(), null, p.line());
+                sink.add(
+                        Rule.NOT_MODELLED,
+                        Severity.WARNING,
+                        "cluster '" + target.name() + "': " + p.message()
+                                + "; nothing else is checked for this cluster",
+                        Map.of(),
+                        null,
+                        p.line());
             } else {
-                sink.add(Rule.INVALID_CONFIG, Severity.ERROR, "Envoy rejects cluster '" + target.name() + "': "
-                        + p.message(), Map.of(), null, p.line());
+                sink.add(
+                        Rule.INVALID_CONFIG,
+                        Severity.ERROR,
+                        "Envoy rejects cluster '" + target.name() + "': " + p.message(),
+                        Map.of(),
+                        null,
+                        p.line());
             }
         }
         if (!target.problems().isEmpty()) {
@@ -102,7 +112,9 @@ public final class ConfigChecker {
         }
         for (String w : target.warnings()) {
             List<FixStyle.Change> fix = w.startsWith("maxEjectionPercent: 0")
-                    ? List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", 10,
+                    ? List.of(new FixStyle.Change(
+                            "outlier_detection.max_ejection_percent",
+                            10,
                             "say what you get; a DestinationRule cannot turn the cap off"))
                     : List.of();
             sink.add(Rule.ISTIO_TRANSLATION, Severity.WARNING, w, Map.of(), fix, target.line());
@@ -114,8 +126,14 @@ public final class ConfigChecker {
             sink.add(Rule.NOT_MODELLED, Severity.NOTE, note, Map.of(), List.of(), target.line());
         }
         if (!target.hasOutlierDetection()) {
-            sink.add(Rule.NO_OUTLIER_DETECTION, Severity.NOTE, "cluster '" + target.name() + "' has no outlier detection: "
-                    + "Envoy does no passive outlier detection for it", Map.of(), List.of(), target.line());
+            sink.add(
+                    Rule.NO_OUTLIER_DETECTION,
+                    Severity.NOTE,
+                    "cluster '" + target.name() + "' has no outlier detection: "
+                            + "Envoy does no passive outlier detection for it",
+                    Map.of(),
+                    List.of(),
+                    target.line());
             return;
         }
         OutlierDetectionConfig c = target.config();
@@ -140,14 +158,25 @@ public final class ConfigChecker {
         n.put("max_ejection_percent", max);
         n.put("healthy_panic_threshold", target.panicThresholdPercent());
         boolean failsAll = CapArithmetic.capAllows(c, 0, 1, sink.version()) && target.panicThresholdPercent() == 0;
-        sink.add(Rule.SINGLE_HOST, failsAll ? Severity.WARNING : Severity.NOTE, "the cluster has one host"
-                + (CapArithmetic.capAllows(c, 0, 1, sink.version())
-                ? ": ejecting it leaves no host to send to, and " + (target.panicThresholdPercent() > 0
-                ? "Envoy's panic mode (healthy_panic_threshold " + FindingSink.fmt(target.panicThresholdPercent())
-                + ") then sends every request to it anyway" : "with panic mode off every request then fails")
-                : ": max_ejection_percent " + max + " admits no ejection of it (that would be 100 %), so outlier "
-                + "detection only counts") + ". Often a DNS name whose addresses Envoy sees as one host; pass "
-                + "--hosts N if it stands for more", n, List.of(), target.line());
+        sink.add(
+                Rule.SINGLE_HOST,
+                failsAll ? Severity.WARNING : Severity.NOTE,
+                "the cluster has one host"
+                        + (CapArithmetic.capAllows(c, 0, 1, sink.version())
+                                ? ": ejecting it leaves no host to send to, and "
+                                        + (target.panicThresholdPercent() > 0
+                                                ? "Envoy's panic mode (healthy_panic_threshold "
+                                                        + FindingSink.fmt(target.panicThresholdPercent())
+                                                        + ") then sends every request to it anyway"
+                                                : "with panic mode off every request then fails")
+                                : ": max_ejection_percent " + max
+                                        + " admits no ejection of it (that would be 100 %), so outlier "
+                                        + "detection only counts")
+                        + ". Often a DNS name whose addresses Envoy sees as one host; pass "
+                        + "--hosts N if it stands for more",
+                n,
+                List.of(),
+                target.line());
     }
 
     // ---- nothing enforced ----
@@ -165,12 +194,23 @@ public final class ConfigChecker {
                 n.put(Detectors.threshold(t).envoyName(), 0L);
             }
         }
-        sink.add(Rule.NO_DETECTOR_ENFORCED, Severity.ERROR, "no detector can eject a host: "
-                + String.join(", ", n.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())
-                + ". Envoy counts failures and detects outliers but never ejects one, so the cap, panic mode and the "
-                + "thresholds do not matter", n,
-                List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_5xx", 100,
-                        "and consecutive_5xx above 0 (Envoy's default 5)")), sink.target().line());
+        sink.add(
+                Rule.NO_DETECTOR_ENFORCED,
+                Severity.ERROR,
+                "no detector can eject a host: "
+                        + String.join(
+                                ", ",
+                                n.entrySet().stream()
+                                        .map(e -> e.getKey() + " " + e.getValue())
+                                        .toList())
+                        + ". Envoy counts failures and detects outliers but never ejects one, so the cap, panic mode and the "
+                        + "thresholds do not matter",
+                n,
+                List.of(new FixStyle.Change(
+                        "outlier_detection.enforcing_consecutive_5xx",
+                        100,
+                        "and consecutive_5xx above 0 (Envoy's default 5)")),
+                sink.target().line());
         return true;
     }
 
@@ -192,18 +232,23 @@ public final class ConfigChecker {
             n.put("smallest_percent_admitting_one_host", one);
             n.put("smallest_percent_admitting_two_hosts", two);
             String message = "max_ejection_percent " + max + " admits no host of " + hosts + ": one ejection would be "
-                    + FindingSink.fmt(100.0 / hosts) + " % of the cluster, so every detection is refused (an overflow). The "
+                    + FindingSink.fmt(100.0 / hosts)
+                    + " % of the cluster, so every detection is refused (an overflow). The "
                     + "smallest percentage that admits one host is " + one
                     + (two == null ? "" : ", two hosts " + two) + "; or set always_eject_one_host.";
             List<FixStyle.Change> fix = new ArrayList<>();
-            fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", one,
+            fix.add(new FixStyle.Change(
+                    "outlier_detection.max_ejection_percent",
+                    one,
                     "admits 1 of " + hosts + " hosts" + (two == null ? "" : "; " + two + " admits 2")));
             boolean capChosen = Chosen.value(c, OutlierSetting.MAX_EJECTION_PERCENT);
             boolean ejectionChosen = Chosen.ejection(c);
             if (!capChosen) {
-                message = message + (ejectionChosen ? " This is Envoy's default cap, which small clusters outgrow."
-                        : " This is Envoy's default cap, and the file configures no detector: Envoy's defaults"
-                        + " alone do this.");
+                message = message
+                        + (ejectionChosen
+                                ? " This is Envoy's default cap, which small clusters outgrow."
+                                : " This is Envoy's default cap, and the file configures no detector: Envoy's defaults"
+                                        + " alone do this.");
             }
             Severity severity = capChosen ? Severity.ERROR : ejectionChosen ? Severity.WARNING : Severity.NOTE;
             sink.add(Rule.CAP_ADMITS_NO_HOST, severity, message, n, fix, target.line());
@@ -226,34 +271,70 @@ public final class ConfigChecker {
         n.put("max_ejection_percent", max);
         n.put("smallest_cluster_admitting_one_host", smallest == null ? null : (long) smallest);
         if (smallest == null) {
-            sink.add(Rule.CAP_ADMITS_NO_HOST, Severity.ERROR, "max_ejection_percent " + max + " admits no host in a cluster "
-                    + "of any size: outlier detection never ejects", n,
-                    List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", 34,
-                            "admits 1 host of 3 or more, 2 of 6 or more")), target.line());
+            sink.add(
+                    Rule.CAP_ADMITS_NO_HOST,
+                    Severity.ERROR,
+                    "max_ejection_percent " + max + " admits no host in a cluster "
+                            + "of any size: outlier detection never ejects",
+                    n,
+                    List.of(new FixStyle.Change(
+                            "outlier_detection.max_ejection_percent",
+                            34,
+                            "admits 1 host of 3 or more, 2 of 6 or more")),
+                    target.line());
             return;
         }
-        sink.add(Rule.CAP_ADMITS_NO_HOST_BELOW, Severity.NOTE, "max_ejection_percent " + max + " admits no host in a cluster "
-                + "of fewer than " + smallest + " hosts (the file does not say how many there are; pass --hosts N)",
-                n, List.of(), target.line());
+        sink.add(
+                Rule.CAP_ADMITS_NO_HOST_BELOW,
+                Severity.NOTE,
+                "max_ejection_percent " + max + " admits no host in a cluster " + "of fewer than " + smallest
+                        + " hosts (the file does not say how many there are; pass --hosts N)",
+                n,
+                List.of(),
+                target.line());
     }
 
     // ---- success rate and failure percentage ----
 
     private static void successRateVolume(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
-        volumeDetector(c, hosts, rps, sink, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
-                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, Rule.SUCCESS_RATE_TOO_FEW_HOSTS,
-                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE, "success-rate");
+        volumeDetector(
+                c,
+                hosts,
+                rps,
+                sink,
+                EjectionType.SUCCESS_RATE,
+                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                Rule.SUCCESS_RATE_TOO_FEW_HOSTS,
+                Rule.SUCCESS_RATE_VOLUME_UNREACHABLE,
+                "success-rate");
     }
 
     private static void failurePercentageVolume(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
-        volumeDetector(c, hosts, rps, sink, EjectionType.FAILURE_PERCENTAGE,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
-                Rule.FAILURE_PERCENTAGE_TOO_FEW_HOSTS, Rule.FAILURE_PERCENTAGE_VOLUME_UNREACHABLE, "failure-percentage");
+        volumeDetector(
+                c,
+                hosts,
+                rps,
+                sink,
+                EjectionType.FAILURE_PERCENTAGE,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
+                Rule.FAILURE_PERCENTAGE_TOO_FEW_HOSTS,
+                Rule.FAILURE_PERCENTAGE_VOLUME_UNREACHABLE,
+                "failure-percentage");
     }
 
-    private static void volumeDetector(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink,
-                                       EjectionType type, OutlierSetting minHostsSetting, OutlierSetting volumeSetting,
-                                       Rule tooFew, Rule unreachable, String name) {
+    private static void volumeDetector(
+            OutlierDetectionConfig c,
+            Integer hosts,
+            Long rps,
+            FindingSink sink,
+            EjectionType type,
+            OutlierSetting minHostsSetting,
+            OutlierSetting volumeSetting,
+            Rule tooFew,
+            Rule unreachable,
+            String name) {
         CheckTarget target = sink.target();
         if (!Detectors.canEject(c, type) || hosts == null || hosts < 2) {
             return;
@@ -268,16 +349,27 @@ public final class ConfigChecker {
             if (type == EjectionType.SUCCESS_RATE
                     && hosts < SuccessRateFactorCheck.smallestClusterThatCanEject(c.successRateStdevFactor())) {
                 // lowering the minimum alone would let success rate run but never eject (factor >= sqrt(N - 1))
-                fix = List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100,
+                fix = List.of(
+                        new FixStyle.Change(
+                                "outlier_detection.enforcing_failure_percentage",
+                                100,
                                 "success rate cannot eject among " + hosts + " hosts at factor "
                                         + FindingSink.fmt(c.successRateStdevFactor() / 1000.0)),
                         new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", hosts));
             } else {
-                fix = List.of(new FixStyle.Change("outlier_detection." + minHostsSetting.envoyName(), hosts,
+                fix = List.of(new FixStyle.Change(
+                        "outlier_detection." + minHostsSetting.envoyName(),
+                        hosts,
                         "with so few hosts, one bad host moves the mean a lot"));
             }
-            sink.add(tooFew, chosenSeverity(c, type), name + " detection can never run: it needs " + minHosts + " hosts with "
-                    + volume + " requests each in an interval, and the cluster has " + hosts, n, fix, target.line());
+            sink.add(
+                    tooFew,
+                    chosenSeverity(c, type),
+                    name + " detection can never run: it needs " + minHosts + " hosts with " + volume
+                            + " requests each in an interval, and the cluster has " + hosts,
+                    n,
+                    fix,
+                    target.line());
             return;
         }
         if (rps == null) {
@@ -289,17 +381,25 @@ public final class ConfigChecker {
         }
         long interval = c.intervalNanos();
         // requests in one interval spread evenly over the hosts: rps * interval / 1e9 / hosts
-        BigInteger perHost = BigInteger.valueOf(rps).multiply(BigInteger.valueOf(interval))
-                .divide(BigInteger.valueOf(Durations.SECOND)).divide(BigInteger.valueOf(hosts));
+        BigInteger perHost = BigInteger.valueOf(rps)
+                .multiply(BigInteger.valueOf(interval))
+                .divide(BigInteger.valueOf(Durations.SECOND))
+                .divide(BigInteger.valueOf(hosts));
         if (perHost.compareTo(BigInteger.valueOf(volume)) >= 0) {
             return;
         }
-        long neededRps = BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts))
-                .multiply(BigInteger.valueOf(Durations.SECOND)).add(BigInteger.valueOf(interval - 1))
-                .divide(BigInteger.valueOf(interval)).longValueExact();
-        long neededIntervalMs = BigInteger.valueOf(volume).multiply(BigInteger.valueOf(hosts))
-                .multiply(BigInteger.valueOf(1000)).add(BigInteger.valueOf(rps - 1))
-                .divide(BigInteger.valueOf(rps)).longValueExact();
+        long neededRps = BigInteger.valueOf(volume)
+                .multiply(BigInteger.valueOf(hosts))
+                .multiply(BigInteger.valueOf(Durations.SECOND))
+                .add(BigInteger.valueOf(interval - 1))
+                .divide(BigInteger.valueOf(interval))
+                .longValueExact();
+        long neededIntervalMs = BigInteger.valueOf(volume)
+                .multiply(BigInteger.valueOf(hosts))
+                .multiply(BigInteger.valueOf(1000))
+                .add(BigInteger.valueOf(rps - 1))
+                .divide(BigInteger.valueOf(rps))
+                .longValueExact();
         Map<String, Object> n = new LinkedHashMap<>();
         n.put("rps", rps);
         n.put("hosts", (long) hosts);
@@ -309,12 +409,20 @@ public final class ConfigChecker {
         n.put("rps_needed", neededRps);
         n.put("interval_needed_seconds", neededIntervalMs / 1000.0);
         String neededInterval = Durations.format(neededIntervalMs * Durations.MILLISECOND);
-        sink.add(unreachable, chosenSeverity(c, type), name + " detection cannot judge any host: at " + rps + " rps over " + hosts
-                + " hosts each gets " + perHost + " requests per " + Durations.format(interval) + " interval, below "
-                + volumeSetting.envoyName() + " " + volume + ". It needs " + neededRps + " rps, an interval of "
-                + neededInterval + ", or a lower volume.", n,
-                List.of(new FixStyle.Change("outlier_detection.interval", neededInterval,
-                        "or " + volumeSetting.envoyName() + ": " + perHost.longValue())), target.line());
+        sink.add(
+                unreachable,
+                chosenSeverity(c, type),
+                name + " detection cannot judge any host: at " + rps + " rps over " + hosts
+                        + " hosts each gets " + perHost + " requests per " + Durations.format(interval)
+                        + " interval, below "
+                        + volumeSetting.envoyName() + " " + volume + ". It needs " + neededRps + " rps, an interval of "
+                        + neededInterval + ", or a lower volume.",
+                n,
+                List.of(new FixStyle.Change(
+                        "outlier_detection.interval",
+                        neededInterval,
+                        "or " + volumeSetting.envoyName() + ": " + perHost.longValue())),
+                target.line());
     }
 
     /**
@@ -329,14 +437,20 @@ public final class ConfigChecker {
 
     private static void detectOnly(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         CheckTarget target = sink.target();
-        if (Chosen.value(c, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE) && c.consecutiveGatewayFailure() > 0
+        if (Chosen.value(c, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE)
+                && c.consecutiveGatewayFailure() > 0
                 && c.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) == 0) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_gateway_failure", c.consecutiveGatewayFailure());
             n.put("enforcing_consecutive_gateway_failure", 0L);
-            sink.add(Rule.GATEWAY_DETECT_ONLY, Severity.WARNING, "consecutive_gateway_failure " + c.consecutiveGatewayFailure()
-                    + " only detects: enforcing_consecutive_gateway_failure is 0, so " + c.consecutiveGatewayFailure()
-                    + " gateway errors in a row are counted but never eject", n,
+            sink.add(
+                    Rule.GATEWAY_DETECT_ONLY,
+                    Severity.WARNING,
+                    "consecutive_gateway_failure " + c.consecutiveGatewayFailure()
+                            + " only detects: enforcing_consecutive_gateway_failure is 0, so "
+                            + c.consecutiveGatewayFailure()
+                            + " gateway errors in a row are counted but never eject",
+                    n,
                     List.of(new FixStyle.Change("outlier_detection.enforcing_consecutive_gateway_failure", 100)),
                     target.line());
         }
@@ -347,18 +461,29 @@ public final class ConfigChecker {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("failure_percentage_threshold", c.failurePercentageThreshold());
             n.put("enforcing_failure_percentage", 0L);
-            sink.add(Rule.FAILURE_PERCENTAGE_DETECT_ONLY, Severity.WARNING, "failure-percentage detection is configured "
-                    + "(threshold " + c.failurePercentageThreshold() + " %) but enforcing_failure_percentage is 0, so "
-                    + "it detects and never ejects", n,
-                    List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100)), target.line());
+            sink.add(
+                    Rule.FAILURE_PERCENTAGE_DETECT_ONLY,
+                    Severity.WARNING,
+                    "failure-percentage detection is configured "
+                            + "(threshold " + c.failurePercentageThreshold()
+                            + " %) but enforcing_failure_percentage is 0, so "
+                            + "it detects and never ejects",
+                    n,
+                    List.of(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100)),
+                    target.line());
         }
         if (Chosen.value(c, OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) && !c.splitExternalLocalOriginErrors()) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("consecutive_local_origin_failure", c.consecutiveLocalOriginFailure());
             n.put("split_external_local_origin_errors", false);
-            sink.add(Rule.LOCAL_ORIGIN_IGNORED, Severity.WARNING, "consecutive_local_origin_failure "
-                    + c.consecutiveLocalOriginFailure() + " has no effect without split_external_local_origin_errors: "
-                    + "local-origin errors count as 5xx instead", n,
+            sink.add(
+                    Rule.LOCAL_ORIGIN_IGNORED,
+                    Severity.WARNING,
+                    "consecutive_local_origin_failure "
+                            + c.consecutiveLocalOriginFailure()
+                            + " has no effect without split_external_local_origin_errors: "
+                            + "local-origin errors count as 5xx instead",
+                    n,
                     List.of(new FixStyle.Change("outlier_detection.split_external_local_origin_errors", true)),
                     target.line());
         }
@@ -376,14 +501,23 @@ public final class ConfigChecker {
         n.put("health_check_interval_seconds", Durations.toSeconds(hc.intervalNanos()));
         n.put("base_ejection_time_seconds", Durations.toSeconds(c.baseEjectionTimeNanos()));
         n.put("successful_active_health_check_uneject_host", true);
-        sink.add(Rule.HEALTH_CHECK_RETURNS_EJECTED, Severity.WARNING, "an ejected host returns at its next passing active "
-                + "health check, every " + Durations.format(hc.intervalNanos()) + ", instead of after "
-                + Durations.format(c.baseEjectionTimeNanos()) + ", and its counters are cleared: a health check "
-                + "that does not exercise what fails undoes every ejection"
-                + (sink.version().failingHealthCheckUnejects() ? "; and before Envoy 1.31 a failing check, until "
-                        + "unhealthy_threshold marks the host failed, returns it too" : ""), n,
-                List.of(new FixStyle.Change("outlier_detection.successful_active_health_check_uneject_host", false,
-                        "or make the health check exercise the failing dependency")), target.line());
+        sink.add(
+                Rule.HEALTH_CHECK_RETURNS_EJECTED,
+                Severity.WARNING,
+                "an ejected host returns at its next passing active "
+                        + "health check, every " + Durations.format(hc.intervalNanos()) + ", instead of after "
+                        + Durations.format(c.baseEjectionTimeNanos())
+                        + ", and its counters are cleared: a health check "
+                        + "that does not exercise what fails undoes every ejection"
+                        + (sink.version().failingHealthCheckUnejects()
+                                ? "; and before Envoy 1.31 a failing check, until "
+                                        + "unhealthy_threshold marks the host failed, returns it too"
+                                : ""),
+                n,
+                List.of(new FixStyle.Change(
+                        "outlier_detection.successful_active_health_check_uneject_host",
+                        false,
+                        "or make the health check exercise the failing dependency")),
+                target.line());
     }
-
 }

@@ -16,8 +16,7 @@ import java.util.Map;
  * the 5xx detectors.
  */
 final class Detectors {
-    private Detectors() {
-    }
+    private Detectors() {}
 
     /** The detectors that can eject, by Envoy's detector name. */
     static List<String> live(OutlierDetectionConfig c) {
@@ -58,10 +57,15 @@ final class Detectors {
     }
 
     private static List<EjectionType> applicable(OutlierDetectionConfig c) {
-        List<EjectionType> out = new ArrayList<>(List.of(EjectionType.CONSECUTIVE_5XX,
-                EjectionType.CONSECUTIVE_GATEWAY_FAILURE, EjectionType.SUCCESS_RATE, EjectionType.FAILURE_PERCENTAGE));
+        List<EjectionType> out = new ArrayList<>(List.of(
+                EjectionType.CONSECUTIVE_5XX,
+                EjectionType.CONSECUTIVE_GATEWAY_FAILURE,
+                EjectionType.SUCCESS_RATE,
+                EjectionType.FAILURE_PERCENTAGE));
         if (c.splitExternalLocalOriginErrors()) {
-            out.addAll(List.of(EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, EjectionType.SUCCESS_RATE_LOCAL_ORIGIN,
+            out.addAll(List.of(
+                    EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                    EjectionType.SUCCESS_RATE_LOCAL_ORIGIN,
                     EjectionType.FAILURE_PERCENTAGE_LOCAL_ORIGIN));
         }
         return out;

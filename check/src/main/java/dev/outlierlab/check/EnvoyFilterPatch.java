@@ -44,7 +44,10 @@ public record EnvoyFilterPatch(String rule, String namespace, String service, St
         sb.append("apiVersion: networking.istio.io/v1alpha3\n")
                 .append("kind: EnvoyFilter\n")
                 .append("metadata:\n")
-                .append("  name: ").append(rule).append(subset == null ? "" : "-" + subset).append("-outlier-detection\n");
+                .append("  name: ")
+                .append(rule)
+                .append(subset == null ? "" : "-" + subset)
+                .append("-outlier-detection\n");
         if (namespace != null) {
             sb.append("  namespace: ").append(namespace).append('\n');
         }
@@ -54,16 +57,16 @@ public record EnvoyFilterPatch(String rule, String namespace, String service, St
                 .append("    match:\n")
                 .append("      context: SIDECAR_OUTBOUND\n")
                 .append("      cluster:\n")
-                .append("        service: ").append(service).append('\n');
+                .append("        service: ")
+                .append(service)
+                .append('\n');
         if (subset != null) {
             sb.append("        subset: ").append(subset).append('\n');
         }
         if (port != null) {
             sb.append("        portNumber: ").append(port).append('\n');
         }
-        sb.append("    patch:\n")
-                .append("      operation: MERGE\n")
-                .append("      value:\n");
+        sb.append("    patch:\n").append("      operation: MERGE\n").append("      value:\n");
         blocks.forEach((block, lines) -> {
             sb.append("        ").append(block).append(":\n");
             lines.forEach(l -> sb.append("          ").append(l).append('\n'));

@@ -36,9 +36,14 @@ public record Finding(
     }
 
     /** Everything but the cluster: two findings with one key say the same thing from the same place. */
-    record Key(Rule rule, Severity severity, String message, Map<String, Object> numbers, String fix, String file,
-               int line) {
-    }
+    record Key(
+            Rule rule,
+            Severity severity,
+            String message,
+            Map<String, Object> numbers,
+            String fix,
+            String file,
+            int line) {}
 
     Key key() {
         return new Key(rule, severity, message, numbers, fix, file, line);

@@ -14,8 +14,12 @@ import java.util.Set;
  */
 final class FindingSink {
     /** Rules whose arithmetic or behaviour differs between Envoy releases. */
-    static final Set<Rule> VERSIONED = EnumSet.of(Rule.CAP_ADMITS_NO_HOST, Rule.CAP_ADMITS_NO_HOST_BELOW,
-            Rule.CAP_ALLOWS_PANIC, Rule.PANIC_DISABLED_EJECT_ALL, Rule.HEALTH_CHECK_RETURNS_EJECTED);
+    static final Set<Rule> VERSIONED = EnumSet.of(
+            Rule.CAP_ADMITS_NO_HOST,
+            Rule.CAP_ADMITS_NO_HOST_BELOW,
+            Rule.CAP_ALLOWS_PANIC,
+            Rule.PANIC_DISABLED_EJECT_ALL,
+            Rule.HEALTH_CHECK_RETURNS_EJECTED);
 
     private final CheckTarget target;
     private final EnvoyVersion version;
@@ -51,12 +55,17 @@ final class FindingSink {
         return List.copyOf(findings);
     }
 
-    void add(Rule rule, Severity severity, String message, Map<String, Object> numbers,
-                     List<FixStyle.Change> fix, int line) {
+    void add(
+            Rule rule,
+            Severity severity,
+            String message,
+            Map<String, Object> numbers,
+            List<FixStyle.Change> fix,
+            int line) {
         String snippet = fix == null || fix.isEmpty() ? null : target.style().render(fix);
         String said = VERSIONED.contains(rule) ? message + " (assumes Envoy " + version + ")" : message;
-        findings.add(new Finding(rule, severity, target.name(), said, numbers, snippet, target.file(), line,
-                List.of()));
+        findings.add(
+                new Finding(rule, severity, target.name(), said, numbers, snippet, target.file(), line, List.of()));
     }
 
     static double round(double d) {

@@ -27,7 +27,8 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
 
     /** The advice for a DestinationRule's cluster, as the control plane that translates it reads the rule. */
     public static FixAdvice of(IstioPolicy policy, DestinationRuleController controller) {
-        return controller == DestinationRuleController.KGATEWAY ? new FixAdvice(FixStyle.KGATEWAY, null)
+        return controller == DestinationRuleController.KGATEWAY
+                ? new FixAdvice(FixStyle.KGATEWAY, null)
                 : new FixAdvice(FixStyle.ISTIO, EnvoyFilterPatch.of(policy));
     }
 
@@ -49,8 +50,10 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
             List<String> fields = new ArrayList<>();
             phrase.cannot().forEach(c -> fields.add(c.envoyPath()));
             if (style.patchedByEnvoyFilter() && patch != null) {
-                out.append(line("patch", "an EnvoyFilter can set " + String.join(", ", fields) + " on the cluster"
-                        + " istiod makes (kubectl apply -f):"));
+                out.append(line(
+                        "patch",
+                        "an EnvoyFilter can set " + String.join(", ", fields) + " on the cluster"
+                                + " istiod makes (kubectl apply -f):"));
                 for (String l : patch.render(phrase.cannot()).split("\n")) {
                     out.append(String.format(Locale.ROOT, "  %-13s %s%n", "", l));
                 }

@@ -21,59 +21,78 @@ public enum FixStyle {
     /** A gateway configuration: the change's path is already the file's own ({@code gateway.stdev_factor}). */
     GATEWAY(null, Map.of(), null),
     ISTIO("trafficPolicy.outlierDetection", Istio.NAMES, "a DestinationRule cannot set %s; an EnvoyFilter patch can"),
-    FLAGGER("spec.service.trafficPolicy.outlierDetection", Istio.NAMES,
+    FLAGGER(
+            "spec.service.trafficPolicy.outlierDetection",
+            Istio.NAMES,
             "a Canary's trafficPolicy cannot set %s; an EnvoyFilter patch can"),
     /** A DestinationRule that kgateway translates (its Gateway's class is kgateway's). */
-    KGATEWAY("trafficPolicy.outlierDetection", Istio.NAMES,
-            "kgateway reads no %s from a DestinationRule"),
+    KGATEWAY("trafficPolicy.outlierDetection", Istio.NAMES, "kgateway reads no %s from a DestinationRule"),
     /** Admiral's OutlierDetection, which Admiral writes into a DestinationRule for istiod. */
-    ADMIRAL("spec.outlier_config", Map.of("outlier_detection.consecutive_gateway_failure", "consecutive_gateway_errors"),
+    ADMIRAL(
+            "spec.outlier_config",
+            Map.of("outlier_detection.consecutive_gateway_failure", "consecutive_gateway_errors"),
             "an Admiral OutlierDetection cannot set %s; a DestinationRule of your own can"),
-    ENVOY_GATEWAY("spec.healthCheck.passive", Map.ofEntries(
-            Map.entry("outlier_detection.consecutive_5xx", "consecutive5XxErrors"),
-            Map.entry("outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors"),
-            Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
-            Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures"),
-            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
-            Map.entry("outlier_detection.interval", "interval"),
-            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
-            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
-            Map.entry("outlier_detection.failure_percentage_threshold", "failurePercentageThreshold"),
-            Map.entry("outlier_detection.enforcing_failure_percentage", ""),
-            Map.entry("outlier_detection.always_eject_one_host", "alwaysEjectOneEndpoint"),
-            Map.entry("common_lb_config.healthy_panic_threshold", "^panicThreshold")),
+    ENVOY_GATEWAY(
+            "spec.healthCheck.passive",
+            Map.ofEntries(
+                    Map.entry("outlier_detection.consecutive_5xx", "consecutive5XxErrors"),
+                    Map.entry("outlier_detection.consecutive_gateway_failure", "consecutiveGatewayErrors"),
+                    Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
+                    Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailures"),
+                    Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
+                    Map.entry("outlier_detection.interval", "interval"),
+                    Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+                    Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+                    Map.entry("outlier_detection.failure_percentage_threshold", "failurePercentageThreshold"),
+                    Map.entry("outlier_detection.enforcing_failure_percentage", ""),
+                    Map.entry("outlier_detection.always_eject_one_host", "alwaysEjectOneEndpoint"),
+                    Map.entry("common_lb_config.healthy_panic_threshold", "^panicThreshold")),
             "a BackendTrafficPolicy cannot set %s; an EnvoyPatchPolicy can"),
     /** kgateway's own BackendConfigPolicy ({@code spec.outlierDetection}, {@code spec.loadBalancer}). */
-    KGATEWAY_POLICY("spec.outlierDetection", Map.ofEntries(
-            Map.entry("outlier_detection.consecutive_5xx", "consecutive5xx"),
-            Map.entry("outlier_detection.enforcing_consecutive_5xx", "enforcingConsecutive5xx"),
-            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
-            Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailure"),
-            Map.entry("outlier_detection.enforcing_consecutive_local_origin_failure",
-                    "enforcingConsecutiveLocalOriginFailure"),
-            Map.entry("outlier_detection.interval", "interval"),
-            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
-            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
-            Map.entry("common_lb_config.healthy_panic_threshold", "^loadBalancer.healthyPanicThreshold")),
+    KGATEWAY_POLICY(
+            "spec.outlierDetection",
+            Map.ofEntries(
+                    Map.entry("outlier_detection.consecutive_5xx", "consecutive5xx"),
+                    Map.entry("outlier_detection.enforcing_consecutive_5xx", "enforcingConsecutive5xx"),
+                    Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalLocalOriginErrors"),
+                    Map.entry("outlier_detection.consecutive_local_origin_failure", "consecutiveLocalOriginFailure"),
+                    Map.entry(
+                            "outlier_detection.enforcing_consecutive_local_origin_failure",
+                            "enforcingConsecutiveLocalOriginFailure"),
+                    Map.entry("outlier_detection.interval", "interval"),
+                    Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+                    Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+                    Map.entry("common_lb_config.healthy_panic_threshold", "^loadBalancer.healthyPanicThreshold")),
             "a BackendConfigPolicy cannot set %s"),
-    KUMA("default.outlierDetection", Map.ofEntries(
-            Map.entry("outlier_detection.consecutive_5xx", "detectors.totalFailures.consecutive"),
-            Map.entry("outlier_detection.enforcing_consecutive_5xx", "detectors.totalFailures.consecutive=5"),
-            Map.entry("outlier_detection.consecutive_gateway_failure", "detectors.gatewayFailures.consecutive"),
-            Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
-            Map.entry("outlier_detection.consecutive_local_origin_failure", "detectors.localOriginFailures.consecutive"),
-            Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalAndLocalErrors"),
-            Map.entry("outlier_detection.interval", "interval"),
-            Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
-            Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
-            Map.entry("outlier_detection.success_rate_minimum_hosts", "detectors.successRate.minimumHosts"),
-            Map.entry("outlier_detection.success_rate_request_volume", "detectors.successRate.requestVolume"),
-            Map.entry("outlier_detection.success_rate_stdev_factor", "detectors.successRate.standardDeviationFactor/1000"),
-            Map.entry("outlier_detection.failure_percentage_threshold", "detectors.failurePercentage.threshold"),
-            Map.entry("outlier_detection.enforcing_failure_percentage", ""),
-            Map.entry("outlier_detection.failure_percentage_minimum_hosts", "detectors.failurePercentage.minimumHosts"),
-            Map.entry("outlier_detection.failure_percentage_request_volume", "detectors.failurePercentage.requestVolume"),
-            Map.entry("common_lb_config.healthy_panic_threshold", "healthyPanicThreshold")),
+    KUMA(
+            "default.outlierDetection",
+            Map.ofEntries(
+                    Map.entry("outlier_detection.consecutive_5xx", "detectors.totalFailures.consecutive"),
+                    Map.entry("outlier_detection.enforcing_consecutive_5xx", "detectors.totalFailures.consecutive=5"),
+                    Map.entry("outlier_detection.consecutive_gateway_failure", "detectors.gatewayFailures.consecutive"),
+                    Map.entry("outlier_detection.enforcing_consecutive_gateway_failure", ""),
+                    Map.entry(
+                            "outlier_detection.consecutive_local_origin_failure",
+                            "detectors.localOriginFailures.consecutive"),
+                    Map.entry("outlier_detection.split_external_local_origin_errors", "splitExternalAndLocalErrors"),
+                    Map.entry("outlier_detection.interval", "interval"),
+                    Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+                    Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercent"),
+                    Map.entry("outlier_detection.success_rate_minimum_hosts", "detectors.successRate.minimumHosts"),
+                    Map.entry("outlier_detection.success_rate_request_volume", "detectors.successRate.requestVolume"),
+                    Map.entry(
+                            "outlier_detection.success_rate_stdev_factor",
+                            "detectors.successRate.standardDeviationFactor/1000"),
+                    Map.entry(
+                            "outlier_detection.failure_percentage_threshold", "detectors.failurePercentage.threshold"),
+                    Map.entry("outlier_detection.enforcing_failure_percentage", ""),
+                    Map.entry(
+                            "outlier_detection.failure_percentage_minimum_hosts",
+                            "detectors.failurePercentage.minimumHosts"),
+                    Map.entry(
+                            "outlier_detection.failure_percentage_request_volume",
+                            "detectors.failurePercentage.requestVolume"),
+                    Map.entry("common_lb_config.healthy_panic_threshold", "healthyPanicThreshold")),
             "a MeshCircuitBreaker cannot set %s");
 
     /** One field to set: an Envoy path such as {@code outlier_detection.max_ejection_percent}, a value, a comment. */
@@ -97,11 +116,14 @@ public enum FixStyle {
 
     /** The count whose value above 0 makes a translator enforce the detector by itself. */
     private static final Map<String, String> ENFORCED_BY = Map.of(
-            "outlier_detection.enforcing_consecutive_5xx", "outlier_detection.consecutive_5xx",
-            "outlier_detection.enforcing_consecutive_gateway_failure", "outlier_detection.consecutive_gateway_failure",
+            "outlier_detection.enforcing_consecutive_5xx",
+            "outlier_detection.consecutive_5xx",
+            "outlier_detection.enforcing_consecutive_gateway_failure",
+            "outlier_detection.consecutive_gateway_failure",
             "outlier_detection.enforcing_consecutive_local_origin_failure",
             "outlier_detection.consecutive_local_origin_failure",
-            "outlier_detection.enforcing_failure_percentage", "outlier_detection.failure_percentage_threshold");
+            "outlier_detection.enforcing_failure_percentage",
+            "outlier_detection.failure_percentage_threshold");
 
     /** Istio's names for the Envoy fields a DestinationRule can set. */
     private static final class Istio {
@@ -161,8 +183,12 @@ public enum FixStyle {
                 }
                 String name = names.get(c.envoyPath());
                 String companion = ENFORCED_BY.get(c.envoyPath());
-                if (name != null && name.isEmpty() && companion != null && names.get(companion) != null
-                        && !names.get(companion).isEmpty() && current.get(companion) != null) {
+                if (name != null
+                        && name.isEmpty()
+                        && companion != null
+                        && names.get(companion) != null
+                        && !names.get(companion).isEmpty()
+                        && current.get(companion) != null) {
                     Object threshold = current.get(companion);
                     parts.add(path(names.get(companion)) + " " + threshold + " (above 0, so " + translatedBy()
                             + " enforces it: " + c.value() + ")");
@@ -203,7 +229,8 @@ public enum FixStyle {
     }
 
     private String path(String name) {
-        String bare = name.contains("=") ? name.substring(0, name.indexOf('='))
+        String bare = name.contains("=")
+                ? name.substring(0, name.indexOf('='))
                 : name.endsWith("/1000") ? name.substring(0, name.length() - "/1000".length()) : name;
         return bare.startsWith("^") ? parent(block) + bare.substring(1) : block + "." + bare;
     }
@@ -239,7 +266,8 @@ public enum FixStyle {
             blocks.computeIfAbsent(blockName, k -> new ArrayList<>()).add(line);
         }
         StringBuilder sb = new StringBuilder();
-        blocks.forEach((b, lines) -> sb.append(b).append(":\n").append(String.join("\n", lines)).append('\n'));
+        blocks.forEach((b, lines) ->
+                sb.append(b).append(":\n").append(String.join("\n", lines)).append('\n'));
         return sb.toString();
     }
 
@@ -273,7 +301,9 @@ public enum FixStyle {
         StringBuilder sb = new StringBuilder();
         root.render(sb, "");
         if (!cannot.isEmpty()) {
-            sb.append("# ").append(String.format(impossible, String.join(", ", cannot))).append('\n');
+            sb.append("# ")
+                    .append(String.format(impossible, String.join(", ", cannot)))
+                    .append('\n');
         }
         return sb.toString();
     }

@@ -21,8 +21,7 @@ final class GatewayChecker {
     /** The background error rate the hair-trigger numbers assume, as for Envoy's {@link HairTriggerCheck}. */
     static final double BACKGROUND_ERROR_RATE = HairTriggerCheck.BACKGROUND_ERROR_RATE;
 
-    private GatewayChecker() {
-    }
+    private GatewayChecker() {}
 
     /**
      * Adds the findings for one gateway configuration.
@@ -33,24 +32,38 @@ final class GatewayChecker {
     static void check(GatewayTarget t, Integer endpoints, Long rps, FindingSink sink) {
         GatewayConfig g = t.gateway();
         if (g.mode() == StageMode.OFF) {
-            sink.add(Rule.GATEWAY_MODE_OFF, Severity.WARNING, "mode off: outcomes are not recorded and no endpoint is "
-                    + "ejected or reported, so the other settings do nothing", Map.of("mode", "off"),
+            sink.add(
+                    Rule.GATEWAY_MODE_OFF,
+                    Severity.WARNING,
+                    "mode off: outcomes are not recorded and no endpoint is "
+                            + "ejected or reported, so the other settings do nothing",
+                    Map.of("mode", "off"),
                     List.of(new FixStyle.Change("gateway.mode", "shadow", "records would_eject, removes nothing")),
                     t.lineOf("gateway.mode"));
             return;
         }
         if (g.mode() == StageMode.SHADOW) {
-            sink.add(Rule.GATEWAY_MODE_SHADOW, Severity.NOTE, "mode shadow: the stage judges as in prod and records "
-                    + "would_eject, but removes no endpoint: callers see every failure", Map.of("mode", "shadow"),
+            sink.add(
+                    Rule.GATEWAY_MODE_SHADOW,
+                    Severity.NOTE,
+                    "mode shadow: the stage judges as in prod and records "
+                            + "would_eject, but removes no endpoint: callers see every failure",
+                    Map.of("mode", "shadow"),
                     List.of(new FixStyle.Change("gateway.mode", "prod", "once the would_eject records look right")),
                     t.lineOf("gateway.mode"));
         }
         if (endpoints != null && endpoints == 1) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("endpoints", 1L);
-            sink.add(Rule.GATEWAY_SINGLE_ENDPOINT, Severity.WARNING, "one endpoint: it has no peers to be compared with, "
-                    + "and if the hard trip ejects it the guard keeps it in the list (it would be empty), so the stage "
-                    + "does nothing. Pass --hosts N if the name stands for more", n, List.of(), t.lineOf("cluster.hosts"));
+            sink.add(
+                    Rule.GATEWAY_SINGLE_ENDPOINT,
+                    Severity.WARNING,
+                    "one endpoint: it has no peers to be compared with, "
+                            + "and if the hard trip ejects it the guard keeps it in the list (it would be empty), so the stage "
+                            + "does nothing. Pass --hosts N if the name stands for more",
+                    n,
+                    List.of(),
+                    t.lineOf("cluster.hosts"));
             return;
         }
         statisticalRule(t, endpoints, sink);
@@ -65,11 +78,17 @@ final class GatewayChecker {
                 n.put("endpoints", (long) endpoints);
             }
             n.put("fallbacks", (long) r.fallbacks());
-            sink.add(Rule.GATEWAY_ORDERED_STARVES_PEERS, Severity.WARNING, "routing ordered sends every request to the "
-                    + "first endpoint; the second" + (endpoints != null && endpoints == 2 ? "" : " and later ones")
-                    + " get attempts only as fallbacks or while it is ejected, so they are not scored and the first has "
-                    + "no peers: the statistical rule never fires, only the hard trip ejects", n,
-                    List.of(new FixStyle.Change("routing.strategy", "round_robin", "every endpoint gets traffic to be scored")),
+            sink.add(
+                    Rule.GATEWAY_ORDERED_STARVES_PEERS,
+                    Severity.WARNING,
+                    "routing ordered sends every request to the "
+                            + "first endpoint; the second"
+                            + (endpoints != null && endpoints == 2 ? "" : " and later ones")
+                            + " get attempts only as fallbacks or while it is ejected, so they are not scored and the first has "
+                            + "no peers: the statistical rule never fires, only the hard trip ejects",
+                    n,
+                    List.of(new FixStyle.Change(
+                            "routing.strategy", "round_robin", "every endpoint gets traffic to be scored")),
                     t.lineOf("routing.strategy"));
         }
         if (g.consecutiveFailures() == 1) {
@@ -80,24 +99,37 @@ final class GatewayChecker {
             n.put("expected_attempts_to_an_ejection", Math.round(expected));
             n.put("ejection_time_seconds", Durations.toSeconds(g.ejectionTimeNanos()));
             StringBuilder m = new StringBuilder("consecutive_failures 1 ejects an endpoint for "
-                    + Durations.format(g.ejectionTimeNanos()) + " at its first failure, which healthy endpoints have too: "
-                    + "with 1 % of attempts failing at random, one every " + Math.round(expected) + " attempts on average");
+                    + Durations.format(g.ejectionTimeNanos())
+                    + " at its first failure, which healthy endpoints have too: "
+                    + "with 1 % of attempts failing at random, one every " + Math.round(expected)
+                    + " attempts on average");
             if (endpoints != null && rps != null) {
                 double seconds = expected / (rps / (double) endpoints);
                 n.put("seconds_at_rps_per_endpoint", FindingSink.round(seconds));
-                m.append(" (").append(FindingSink.fmt(FindingSink.round(seconds))).append(" s at ")
+                m.append(" (")
+                        .append(FindingSink.fmt(FindingSink.round(seconds)))
+                        .append(" s at ")
                         .append(FindingSink.fmt(FindingSink.round(rps / (double) endpoints)))
                         .append(" requests per second to each endpoint)");
             }
-            sink.add(Rule.GATEWAY_HAIR_TRIGGER, Severity.WARNING, m.toString(), n,
+            sink.add(
+                    Rule.GATEWAY_HAIR_TRIGGER,
+                    Severity.WARNING,
+                    m.toString(),
+                    n,
                     List.of(new FixStyle.Change("gateway.consecutive_failures", 3, "the seed's default")),
                     t.lineOf("gateway.consecutive_failures"));
         }
         if (r.fallbacks() == 0 && (endpoints == null || endpoints >= 2)) {
-            sink.add(Rule.GATEWAY_NO_FALLBACKS, Severity.NOTE, "fallbacks 0: a failed attempt is the caller's failed "
-                    + "request, so callers see every failure until an ejection; one fallback retries it on the next "
-                    + "candidate at once", Map.of("fallbacks", 0L),
-                    List.of(new FixStyle.Change("routing.fallbacks", 1, "a failed attempt is retried on the next endpoint")),
+            sink.add(
+                    Rule.GATEWAY_NO_FALLBACKS,
+                    Severity.NOTE,
+                    "fallbacks 0: a failed attempt is the caller's failed "
+                            + "request, so callers see every failure until an ejection; one fallback retries it on the next "
+                            + "candidate at once",
+                    Map.of("fallbacks", 0L),
+                    List.of(new FixStyle.Change(
+                            "routing.fallbacks", 1, "a failed attempt is retried on the next endpoint")),
                     t.lineOf("routing.fallbacks"));
         }
     }
@@ -126,11 +158,18 @@ final class GatewayChecker {
                 n.put("endpoints", 2L);
                 n.put("peer_set", "others");
                 n.put("min_stdev", g.minStdevPercent());
-                sink.add(Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE, Severity.WARNING, "2 endpoints, peer_set others: "
-                        + "each is compared with its one peer, whose standard deviation is 0, below min_stdev "
-                        + FindingSink.fmt(g.minStdevPercent()) + ": the statistical rule can never fire, so only the "
-                        + "hard trip ejects", n,
-                        List.of(new FixStyle.Change("routing.fallbacks", Math.max(1, t.routing().fallbacks()),
+                sink.add(
+                        Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                        Severity.WARNING,
+                        "2 endpoints, peer_set others: "
+                                + "each is compared with its one peer, whose standard deviation is 0, below min_stdev "
+                                + FindingSink.fmt(g.minStdevPercent())
+                                + ": the statistical rule can never fire, so only the "
+                                + "hard trip ejects",
+                        n,
+                        List.of(new FixStyle.Change(
+                                "routing.fallbacks",
+                                Math.max(1, t.routing().fallbacks()),
                                 "two endpoints cannot be compared; retry on the other instead")),
                         t.lineOf("gateway.peer_set"));
             }
@@ -145,10 +184,17 @@ final class GatewayChecker {
             }
             n.put("stdev_factor", factor);
             n.put("smallest_endpoints_that_can_eject", (long) smallest);
-            sink.add(Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE, Severity.NOTE, "stdev_factor " + FindingSink.fmt(factor)
-                    + " with peer_set all can never fire among fewer than " + smallest + " endpoints (no rate lies more "
-                    + "than sqrt(N - 1) standard deviations from the mean of N); the file does not say how many there "
-                    + "are: pass --hosts N", n, List.of(), t.lineOf("gateway.stdev_factor"));
+            sink.add(
+                    Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                    Severity.NOTE,
+                    "stdev_factor " + FindingSink.fmt(factor)
+                            + " with peer_set all can never fire among fewer than " + smallest
+                            + " endpoints (no rate lies more "
+                            + "than sqrt(N - 1) standard deviations from the mean of N); the file does not say how many there "
+                            + "are: pass --hosts N",
+                    n,
+                    List.of(),
+                    t.lineOf("gateway.stdev_factor"));
             return;
         }
         if (endpoints >= smallest) {
@@ -163,14 +209,23 @@ final class GatewayChecker {
         n.put("max_stdevs_from_mean", FindingSink.round(bound));
         n.put("smallest_endpoints_that_can_eject", (long) smallest);
         n.put("largest_factor_that_can_eject", largest);
-        String m = endpoints + " endpoints, peer_set all: no endpoint can lie more than sqrt(" + (endpoints - 1) + ") = "
+        String m = endpoints + " endpoints, peer_set all: no endpoint can lie more than sqrt(" + (endpoints - 1)
+                + ") = "
                 + String.format(Locale.ROOT, "%.3f", bound) + " standard deviations below the mean of the " + endpoints
                 + ", and stdev_factor is " + FindingSink.fmt(factor) + ": the statistical rule "
-                + (tie ? "fires only by a rounding tie (the " + (endpoints - 1) + " others exactly equal)"
-                : "can never fire") + ", so only the hard trip ejects. It can fire with " + smallest
+                + (tie
+                        ? "fires only by a rounding tie (the " + (endpoints - 1) + " others exactly equal)"
+                        : "can never fire")
+                + ", so only the hard trip ejects. It can fire with " + smallest
                 + " endpoints or more, or with stdev_factor " + FindingSink.fmt(largest) + " or less";
-        sink.add(Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE, Severity.WARNING, m, n,
-                List.of(new FixStyle.Change("gateway.stdev_factor", FindingSink.fmt(largest),
+        sink.add(
+                Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                Severity.WARNING,
+                m,
+                n,
+                List.of(new FixStyle.Change(
+                        "gateway.stdev_factor",
+                        FindingSink.fmt(largest),
                         "below sqrt(" + (endpoints - 1) + "); or run " + smallest + " endpoints")),
                 t.lineOf("gateway.stdev_factor"));
     }
@@ -210,10 +265,15 @@ final class GatewayChecker {
                 + (r.strategy() == RoutingStrategy.WEIGHTED ? "the lightest-weighted endpoint" : "each endpoint")
                 + " gets " + FindingSink.fmt(FindingSink.round(perEndpoint)) + " attempts per "
                 + Durations.format(g.windowNanos()) + " window, so no endpoint is scored and only the hard trip "
-                + "ejects. It needs a window of " + neededWindow + " s or min_requests " + Math.max(1, perEndpointFloor);
-        sink.add(Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE, Severity.WARNING, m, n,
-                List.of(new FixStyle.Change("gateway.window", neededWindow + "s",
-                        "or min_requests: " + Math.max(1, perEndpointFloor))),
+                + "ejects. It needs a window of " + neededWindow + " s or min_requests "
+                + Math.max(1, perEndpointFloor);
+        sink.add(
+                Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE,
+                Severity.WARNING,
+                m,
+                n,
+                List.of(new FixStyle.Change(
+                        "gateway.window", neededWindow + "s", "or min_requests: " + Math.max(1, perEndpointFloor))),
                 t.lineOf("gateway.min_requests"));
     }
 }

@@ -23,11 +23,11 @@ import java.util.regex.Pattern;
 public final class GatewayTargets {
     /** A file whose top level has a {@code gateway:} key. */
     static final Pattern GATEWAY_KEY = Pattern.compile("(?m)^gateway\\s*:");
+
     private static final Pattern PROFILE_KEY = Pattern.compile("(?m)^profile\\s*:");
     private static final Pattern LINE = Pattern.compile(":([0-9]+)$");
 
-    private GatewayTargets() {
-    }
+    private GatewayTargets() {}
 
     /** Whether the text is a gateway configuration rather than Envoy configuration or manifests. */
     public static boolean isGateway(String text) {
@@ -42,12 +42,15 @@ public final class GatewayTargets {
             sets.add("profile=gateway");
         }
         Located weightsNode = at(root, "routing", "weights");
-        if (at(root, "cluster", "hosts") == null && weightsNode != null
-                && weightsNode.value() instanceof List<?> weights && !weights.isEmpty()) {
+        if (at(root, "cluster", "hosts") == null
+                && weightsNode != null
+                && weightsNode.value() instanceof List<?> weights
+                && !weights.isEmpty()) {
             // the endpoint count is not in the file: read the weights as one per endpoint; --hosts is checked later
             sets.add("cluster.hosts=" + weights.size());
         }
-        GatewayScenario scenario = ScenarioReader.readProfiled(text, source, sets).gateway();
+        GatewayScenario scenario =
+                ScenarioReader.readProfiled(text, source, sets).gateway();
         if (scenario == null) {
             throw new InputException(source + ": a gateway configuration (a top-level gateway: section) takes "
                     + "profile: gateway or no profile");
@@ -68,8 +71,21 @@ public final class GatewayTargets {
             }
         }
         GatewayTarget gateway = new GatewayTarget(scenario.gateway(), scenario.routing(), lines);
-        CheckTarget target = new CheckTarget("gateway", FixStyle.GATEWAY, source, gateway.lineOf("gateway"), true, null,
-                0, null, hosts, List.of(), List.of(), List.of(), List.of(), gateway);
+        CheckTarget target = new CheckTarget(
+                "gateway",
+                FixStyle.GATEWAY,
+                source,
+                gateway.lineOf("gateway"),
+                true,
+                null,
+                0,
+                null,
+                hosts,
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                gateway);
         return new CheckInputs.Loaded(List.of(target), List.of());
     }
 
@@ -85,8 +101,10 @@ public final class GatewayTargets {
 
     /** The node at {@code section.key}, or null. */
     private static Located at(Located root, String section, String key) {
-        if (root.value() instanceof Map<?, ?> top && top.get(section) instanceof Located s
-                && s.value() instanceof Map<?, ?> keys && keys.get(key) instanceof Located v) {
+        if (root.value() instanceof Map<?, ?> top
+                && top.get(section) instanceof Located s
+                && s.value() instanceof Map<?, ?> keys
+                && keys.get(key) instanceof Located v) {
             return v;
         }
         return null;

@@ -19,8 +19,7 @@ final class IntervalCheck {
     /** Intervals below this are "very short". */
     static final long SHORT_NANOS = Durations.SECOND;
 
-    private IntervalCheck() {
-    }
+    private IntervalCheck() {}
 
     static void check(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         long interval = c.intervalNanos();
@@ -31,14 +30,25 @@ final class IntervalCheck {
             n.put("base_ejection_time_seconds", Durations.toSeconds(base));
             n.put("ejection_at_a_tick_lasts_seconds", Durations.toSeconds(interval));
             n.put("ejection_between_ticks_lasts_up_to_seconds", Durations.toSeconds(interval + base));
-            sink.add(Rule.INTERVAL_LONGER_THAN_EJECTION, Severity.WARNING, "interval " + Durations.format(interval)
-                    + " is longer than base_ejection_time " + Durations.format(base) + ": Envoy returns a host only at an "
-                    + "interval tick, so an ejection lasts until the first tick at least " + Durations.format(base)
-                    + " later: " + Durations.format(interval) + " for a host ejected at a tick (success rate, failure "
-                    + "percentage), from " + Durations.format(base) + " to just under " + Durations.format(interval + base)
-                    + " for one ejected between ticks (consecutive errors)", n,
-                    List.of(new FixStyle.Change("outlier_detection.interval", Durations.format(base),
-                            "or base_ejection_time: " + Durations.format(interval))), sink.target().line());
+            sink.add(
+                    Rule.INTERVAL_LONGER_THAN_EJECTION,
+                    Severity.WARNING,
+                    "interval " + Durations.format(interval)
+                            + " is longer than base_ejection_time " + Durations.format(base)
+                            + ": Envoy returns a host only at an "
+                            + "interval tick, so an ejection lasts until the first tick at least "
+                            + Durations.format(base)
+                            + " later: " + Durations.format(interval)
+                            + " for a host ejected at a tick (success rate, failure "
+                            + "percentage), from " + Durations.format(base) + " to just under "
+                            + Durations.format(interval + base)
+                            + " for one ejected between ticks (consecutive errors)",
+                    n,
+                    List.of(new FixStyle.Change(
+                            "outlier_detection.interval",
+                            Durations.format(base),
+                            "or base_ejection_time: " + Durations.format(interval))),
+                    sink.target().line());
         }
         if (interval < SHORT_NANOS) {
             Map<String, Object> n = new LinkedHashMap<>();
@@ -55,11 +65,21 @@ final class IntervalCheck {
                 long perHostRps = (long) Math.ceil(volume * (double) Durations.SECOND / interval);
                 n.put(sr ? "success_rate_request_volume" : "failure_percentage_request_volume", volume);
                 n.put("requests_per_second_per_host_needed", perHostRps);
-                m.append("; and ").append(sr ? "success rate" : "failure percentage").append(" judges a host only with ")
-                        .append(volume).append(" requests within one interval, ").append(perHostRps)
+                m.append("; and ")
+                        .append(sr ? "success rate" : "failure percentage")
+                        .append(" judges a host only with ")
+                        .append(volume)
+                        .append(" requests within one interval, ")
+                        .append(perHostRps)
                         .append(" requests per second to every host");
             }
-            sink.add(Rule.INTERVAL_VERY_SHORT, Severity.NOTE, m.toString(), n, List.of(), sink.target().line());
+            sink.add(
+                    Rule.INTERVAL_VERY_SHORT,
+                    Severity.NOTE,
+                    m.toString(),
+                    n,
+                    List.of(),
+                    sink.target().line());
         }
     }
 }

@@ -18,8 +18,7 @@ final class LongEjectionCheck {
     private static final long NOTE_FROM = 10 * 60 * Durations.SECOND;
     private static final long WARNING_FROM = 60 * 60 * Durations.SECOND;
 
-    private LongEjectionCheck() {
-    }
+    private LongEjectionCheck() {}
 
     /** 4 h, 15 min, 90 s. */
     static String human(long nanos) {
@@ -40,17 +39,30 @@ final class LongEjectionCheck {
         n.put("base_ejection_time_seconds", Durations.toSeconds(base));
         n.put("max_ejection_time_seconds", Durations.toSeconds(max));
         n.put("max_ejection_percent", c.maxEjectionPercent());
-        Long out = hosts == null ? null : Math.max(c.alwaysEjectOneHost() ? 1 : 0, hosts * c.maxEjectionPercent() / 100);
+        Long out =
+                hosts == null ? null : Math.max(c.alwaysEjectOneHost() ? 1 : 0, hosts * c.maxEjectionPercent() / 100);
         n.put("hosts_that_can_be_out", out);
-        sink.add(Rule.LONG_EJECTION, base >= WARNING_FROM ? Severity.WARNING : Severity.NOTE,
+        sink.add(
+                Rule.LONG_EJECTION,
+                base >= WARNING_FROM ? Severity.WARNING : Severity.NOTE,
                 "base_ejection_time " + Durations.format(base) + " (" + human(base) + "): a host ejected once is "
-                        + "out for at least that long" + (max > base ? " (longer after repeated ejections, up to "
-                        + "max_ejection_time " + Durations.format(max) + ")" : "") + ", even if it recovered a second "
+                        + "out for at least that long"
+                        + (max > base
+                                ? " (longer after repeated ejections, up to " + "max_ejection_time "
+                                        + Durations.format(max) + ")"
+                                : "")
+                        + ", even if it recovered a second "
                         + "later, and Envoy returns it only at an interval tick; one blip shared by several hosts costs "
-                        + (out == null ? "up to " + c.maxEjectionPercent() + " % of the cluster"
-                        : out + (out == 1 ? " host" : " hosts") + " (" + c.maxEjectionPercent() + " % of " + hosts + ")")
-                        + " of capacity for that long", n,
-                List.of(new FixStyle.Change("outlier_detection.base_ejection_time", "30s",
-                        "repeated ejections still back off: the time grows with each one")), sink.target().line());
+                        + (out == null
+                                ? "up to " + c.maxEjectionPercent() + " % of the cluster"
+                                : out + (out == 1 ? " host" : " hosts") + " (" + c.maxEjectionPercent() + " % of "
+                                        + hosts + ")")
+                        + " of capacity for that long",
+                n,
+                List.of(new FixStyle.Change(
+                        "outlier_detection.base_ejection_time",
+                        "30s",
+                        "repeated ejections still back off: the time grows with each one")),
+                sink.target().line());
     }
 }

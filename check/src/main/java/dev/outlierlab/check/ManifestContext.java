@@ -21,8 +21,7 @@ import java.util.Optional;
  * and outlier settings in a kind that is not read.
  */
 final class ManifestContext {
-    private ManifestContext() {
-    }
+    private ManifestContext() {}
 
     /**
      * Which controller translates the file's DestinationRules and why, for the report: {@code --controller} when
@@ -36,8 +35,10 @@ final class ManifestContext {
         }
         if (forced == DestinationRuleController.ISTIOD) {
             return "translated as istiod translates a DestinationRule, as --controller istiod says"
-                    + (fromFile == DestinationRuleController.KGATEWAY ? " (the file's Gateway has gatewayClassName "
-                    + "kgateway, which alone would have chosen kgateway)" : "");
+                    + (fromFile == DestinationRuleController.KGATEWAY
+                            ? " (the file's Gateway has gatewayClassName "
+                                    + "kgateway, which alone would have chosen kgateway)"
+                            : "");
         }
         if (fromFile == DestinationRuleController.KGATEWAY) {
             return "translated as kgateway translates a DestinationRule: the file's Gateway has gatewayClassName "
@@ -53,34 +54,42 @@ final class ManifestContext {
      * {@code pilot/pkg/networking/core/loadbalancer/loadbalancer.go}, {@code applyLocalityLoadBalancer}:
      * "Failover should only be applied with outlier detection, or traffic will never failover").
      */
-    static Optional<Finding> localityFailover(Manifests.Resource r, List<IstioPolicy> policies, String source,
-                                              List<String> lines) {
+    static Optional<Finding> localityFailover(
+            Manifests.Resource r, List<IstioPolicy> policies, String source, List<String> lines) {
         Map<?, ?> policy = map((Located) map(r.get("spec")).get("trafficPolicy"));
         Map<?, ?> lb = map((Located) policy.get("loadBalancer"));
         Located locality = (Located) lb.get("localityLbSetting");
         Map<?, ?> setting = map(locality);
         boolean failover = nonEmpty(setting.get("failover")) || nonEmpty(setting.get("failoverPriority"));
-        if (!failover || policies.stream().anyMatch(p -> p.subset() == null && p.port() == null && p.hasOutlierDetection())) {
+        if (!failover
+                || policies.stream().anyMatch(p -> p.subset() == null && p.port() == null && p.hasOutlierDetection())) {
             return Optional.empty();
         }
         int line = SourceLines.keyLine(lines, SourceLines.lineOf(locality), "localityLbSetting");
-        return Optional.of(new Finding(Rule.LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION, Severity.WARNING,
-                r.name() == null ? "DestinationRule" : r.name(), "localityLbSetting sets failover, but the rule has no "
-                + "outlierDetection: istiod applies locality failover only to a cluster with outlier detection, so "
-                + "traffic stays in its locality however unhealthy the endpoints there are", Map.of(),
+        return Optional.of(new Finding(
+                Rule.LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION,
+                Severity.WARNING,
+                r.name() == null ? "DestinationRule" : r.name(),
+                "localityLbSetting sets failover, but the rule has no "
+                        + "outlierDetection: istiod applies locality failover only to a cluster with outlier detection, so "
+                        + "traffic stays in its locality however unhealthy the endpoints there are",
+                Map.of(),
                 "trafficPolicy:\n  outlierDetection:\n    consecutive5xxErrors: 5   # failover moves traffic once hosts are ejected\n",
-                source, line, List.of()));
+                source,
+                line,
+                List.of()));
     }
 
     /** {@link Rule#RETRIES_FEED_CONSECUTIVE} for each VirtualService route that retries on 5xx in a file with outlier detection. */
-    static List<Finding> virtualServiceRetries(List<Manifests.Resource> resources, List<CheckTarget> targets, String source,
-                                               List<String> lines) {
+    static List<Finding> virtualServiceRetries(
+            List<Manifests.Resource> resources, List<CheckTarget> targets, String source, List<String> lines) {
         List<Finding> out = new ArrayList<>();
         if (targets.stream().noneMatch(CheckTarget::hasOutlierDetection)) {
             return out;
         }
         for (Manifests.Resource r : resources) {
-            if (!"VirtualService".equals(r.kind()) || !(map(r.get("spec")).get("http") instanceof Located http)
+            if (!"VirtualService".equals(r.kind())
+                    || !(map(r.get("spec")).get("http") instanceof Located http)
                     || !(http.value() instanceof List<?> routes)) {
                 continue;
             }
@@ -90,8 +99,13 @@ final class ManifestContext {
                 Object on = m.get("retryOn") instanceof Located l ? l.value() : null;
                 Object attempts = m.get("attempts") instanceof Located l ? l.value() : null;
                 if (on instanceof String s && attempts instanceof Long n && n > 0 && retriesOnServerErrors(s)) {
-                    out.add(retries(r.name() == null ? "VirtualService" : r.name(), "spec.http[" + i + "].retries", n,
-                            s, source, SourceLines.keyLine(lines, SourceLines.lineOf(retries), "retries")));
+                    out.add(retries(
+                            r.name() == null ? "VirtualService" : r.name(),
+                            "spec.http[" + i + "].retries",
+                            n,
+                            s,
+                            source,
+                            SourceLines.keyLine(lines, SourceLines.lineOf(retries), "retries")));
                 }
             }
         }
@@ -111,19 +125,24 @@ final class ManifestContext {
         return out;
     }
 
-    private static void collectRetryPolicies(Located node, String path, Manifests.Resource r, String source,
-                                             List<String> lines, List<Finding> out) {
+    private static void collectRetryPolicies(
+            Located node, String path, Manifests.Resource r, String source, List<String> lines, List<Finding> out) {
         if (node.value() instanceof Map<?, ?> m) {
             for (Map.Entry<?, ?> e : m.entrySet()) {
                 Located child = (Located) e.getValue();
-                if (("retry_policy".equals(e.getKey()) || "retryPolicy".equals(e.getKey())) && child.value() instanceof Map<?, ?> p) {
+                if (("retry_policy".equals(e.getKey()) || "retryPolicy".equals(e.getKey()))
+                        && child.value() instanceof Map<?, ?> p) {
                     Object on = first(p, "retry_on", "retryOn");
                     Object n = first(p, "num_retries", "numRetries");
                     long attempts = n instanceof Long l ? l : 1;
                     if (on instanceof String s && attempts > 0 && retriesOnServerErrors(s)) {
-                        out.add(retries(r.name() == null ? String.valueOf(r.kind()) : r.name(), path + "." + e.getKey(),
-                                attempts, s, source, SourceLines.keyLine(lines, SourceLines.lineOf(child),
-                                        String.valueOf(e.getKey()))));
+                        out.add(retries(
+                                r.name() == null ? String.valueOf(r.kind()) : r.name(),
+                                path + "." + e.getKey(),
+                                attempts,
+                                s,
+                                source,
+                                SourceLines.keyLine(lines, SourceLines.lineOf(child), String.valueOf(e.getKey()))));
                     }
                 } else {
                     collectRetryPolicies(child, path + "." + e.getKey(), r, source, lines, out);
@@ -140,12 +159,22 @@ final class ManifestContext {
         Map<String, Object> n = new LinkedHashMap<>();
         n.put("retries", attempts);
         n.put("failures_per_failed_request", attempts + 1);
-        return new Finding(Rule.RETRIES_FEED_CONSECUTIVE, Severity.NOTE, "", owner + " " + path + " retries " + attempts
-                + (attempts == 1 ? " time" : " times") + " on " + on + ": every attempt is a response the outlier "
-                + "detector counts, so a request that fails everywhere adds " + (attempts + 1) + " failures, spread "
-                + "over the hosts it tried. A failure all hosts share then reaches the consecutive thresholds "
-                + (attempts + 1) + " times sooner and ejects healthy hosts along with the bad one", n, null, source,
-                line, List.of());
+        return new Finding(
+                Rule.RETRIES_FEED_CONSECUTIVE,
+                Severity.NOTE,
+                "",
+                owner + " " + path + " retries " + attempts
+                        + (attempts == 1 ? " time" : " times") + " on " + on
+                        + ": every attempt is a response the outlier "
+                        + "detector counts, so a request that fails everywhere adds " + (attempts + 1)
+                        + " failures, spread "
+                        + "over the hosts it tried. A failure all hosts share then reaches the consecutive thresholds "
+                        + (attempts + 1) + " times sooner and ejects healthy hosts along with the bad one",
+                n,
+                null,
+                source,
+                line,
+                List.of());
     }
 
     /** {@link Rule#KIND_NOT_READ} for a resource of a kind not read that has a key naming outlier detection. */
@@ -154,8 +183,12 @@ final class ManifestContext {
         if (at == null) {
             return Optional.empty();
         }
-        return Optional.of(Finding.aboutFile(Rule.KIND_NOT_READ, Severity.NOTE, label + " is not read: its outlier "
-                + "settings (line " + SourceLines.lineOf(at) + ") are not checked", source, SourceLines.lineOf(at)));
+        return Optional.of(Finding.aboutFile(
+                Rule.KIND_NOT_READ,
+                Severity.NOTE,
+                label + " is not read: its outlier " + "settings (line " + SourceLines.lineOf(at) + ") are not checked",
+                source,
+                SourceLines.lineOf(at)));
     }
 
     private static Located find(Located node, int depth) {

@@ -72,7 +72,9 @@ final class ManifestHosts {
                 }
                 case "Service" -> {
                     Map<?, ?> spec = map(r.get("spec"));
-                    if (r.name() != null && spec.get("selector") instanceof Located sel && sel.value() instanceof Map<?, ?> m) {
+                    if (r.name() != null
+                            && spec.get("selector") instanceof Located sel
+                            && sel.value() instanceof Map<?, ?> m) {
                         selectors.put(r.name() + "." + ns, m);
                     }
                 }
@@ -85,12 +87,12 @@ final class ManifestHosts {
                         podLabels.put(r.kind() + " " + r.name() + "." + ns, labels((Located) template.get("metadata")));
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
-        slices.forEach((service, n) -> put(service, new Count(n, "from the EndpointSlices of Service " + service
-                + " in the same file (ready endpoints)")));
+        slices.forEach((service, n) -> put(
+                service,
+                new Count(n, "from the EndpointSlices of Service " + service + " in the same file (ready endpoints)")));
         selectors.forEach((service, selector) -> {
             if (slices.containsKey(service)) {
                 return;
@@ -98,8 +100,12 @@ final class ManifestHosts {
             replicas.forEach((workload, n) -> {
                 String wns = workload.substring(workload.lastIndexOf('.') + 1);
                 if (service.endsWith("." + wns) && matches(selector, podLabels.get(workload))) {
-                    put(service, new Count(n, "from the replicas of " + workload.substring(0, workload.lastIndexOf('.'))
-                            + ", which Service " + service + " selects, in the same file"));
+                    put(
+                            service,
+                            new Count(
+                                    n,
+                                    "from the replicas of " + workload.substring(0, workload.lastIndexOf('.'))
+                                            + ", which Service " + service + " selects, in the same file"));
                 }
             });
         });
@@ -116,9 +122,11 @@ final class ManifestHosts {
         }
         String ns = namespace == null ? "default" : namespace;
         String[] parts = host.split("\\.");
-        String key = parts.length == 1 ? host + "." + ns
-                : parts.length >= 2 && (parts.length == 2 || host.endsWith(".svc.cluster.local")) ? parts[0] + "." + parts[1]
-                : null;
+        String key = parts.length == 1
+                ? host + "." + ns
+                : parts.length >= 2 && (parts.length == 2 || host.endsWith(".svc.cluster.local"))
+                        ? parts[0] + "." + parts[1]
+                        : null;
         return key == null ? null : byHost.get(key);
     }
 
@@ -142,7 +150,8 @@ final class ManifestHosts {
             String name = text(ref, "name");
             String ns = text(ref, "namespace");
             String kind = text(ref, "kind");
-            Count c = "Backend".equals(kind) ? forBackend(name, ns != null ? ns : namespace)
+            Count c = "Backend".equals(kind)
+                    ? forBackend(name, ns != null ? ns : namespace)
                     : kind == null || "Service".equals(kind) ? forHost(name, ns != null ? ns : namespace) : null;
             if (c == null) {
                 return null;
@@ -150,7 +159,8 @@ final class ManifestHosts {
             counts.add(c);
             names.add((kind == null ? "Service" : kind) + " " + name);
         }
-        return Count.sum(counts, "from the backendRefs of " + owner + " (" + String.join(", ", names) + ") in the same file");
+        return Count.sum(
+                counts, "from the backendRefs of " + owner + " (" + String.join(", ", names) + ") in the same file");
     }
 
     /** The node at a path such as {@code spec.jwt.providers[0].remoteJWKS} under a resource, or null. */
@@ -181,7 +191,9 @@ final class ManifestHosts {
     Count forPolicyTarget(Manifests.Resource policy) {
         Map<?, ?> spec = map(policy.get("spec"));
         Located one = spec.get("targetRef") instanceof Located l ? l : null;
-        if (one == null && spec.get("targetRefs") instanceof Located refs && refs.value() instanceof List<?> list
+        if (one == null
+                && spec.get("targetRefs") instanceof Located refs
+                && refs.value() instanceof List<?> list
                 && list.size() == 1) {
             one = (Located) list.get(0);
         }
@@ -189,27 +201,39 @@ final class ManifestHosts {
         String kind = text(ref, "kind");
         String ns = policy.namespace() == null ? "default" : policy.namespace();
         Manifests.Resource route = kind == null ? null : routes.get(kind + " " + text(ref, "name") + "." + ns);
-        if (route == null || !(map(route.get("spec")).get("rules") instanceof Located rl)
-                || !(rl.value() instanceof List<?> rules) || rules.isEmpty()) {
+        if (route == null
+                || !(map(route.get("spec")).get("rules") instanceof Located rl)
+                || !(rl.value() instanceof List<?> rules)
+                || rules.isEmpty()) {
             return null;
         }
         Count first = null;
         for (int i = 0; i < rules.size(); i++) {
-            Count c = forBackendRefs(map((Located) rules.get(i)).get("backendRefs") instanceof Located b ? b : null,
-                    route.namespace(), kind + " " + route.name() + " rule " + i);
+            Count c = forBackendRefs(
+                    map((Located) rules.get(i)).get("backendRefs") instanceof Located b ? b : null,
+                    route.namespace(),
+                    kind + " " + route.name() + " rule " + i);
             if (c == null || first != null && (c.hosts() != first.hosts() || c.atLeast() != first.atLeast())) {
                 return null;
             }
             first = first == null ? c : first;
         }
-        return rules.size() == 1 ? first : new Count(first.hosts(), "from the backendRefs of each of the "
-                + rules.size() + " rules of " + kind + " " + route.name() + " in the same file", first.atLeast());
+        return rules.size() == 1
+                ? first
+                : new Count(
+                        first.hosts(),
+                        "from the backendRefs of each of the " + rules.size() + " rules of " + kind + " " + route.name()
+                                + " in the same file",
+                        first.atLeast());
     }
 
     private static String text(Map<?, ?> m, String key) {
         // Envoy Gateway's own inputs also spell the keys of a BackendRef with capitals (Name, Namespace)
-        Object v = m.get(key) instanceof Located l ? l.value() : m.get(Character.toUpperCase(key.charAt(0))
-                + key.substring(1)) instanceof Located l ? l.value() : null;
+        Object v = m.get(key) instanceof Located l
+                ? l.value()
+                : m.get(Character.toUpperCase(key.charAt(0)) + key.substring(1)) instanceof Located l
+                        ? l.value()
+                        : null;
         return v instanceof String s ? s : null;
     }
 
@@ -224,25 +248,44 @@ final class ManifestHosts {
         if (r.name() == null) {
             return;
         }
-        if (api.startsWith("gateway.envoyproxy.io") && spec.get("endpoints") instanceof Located eps
-                && eps.value() instanceof List<?> endpoints && !endpoints.isEmpty()) {
+        if (api.startsWith("gateway.envoyproxy.io")
+                && spec.get("endpoints") instanceof Located eps
+                && eps.value() instanceof List<?> endpoints
+                && !endpoints.isEmpty()) {
             int names = 0;
             for (Object e : endpoints) {
                 names += map((Located) e).get("fqdn") != null ? 1 : 0;
             }
-            byBackend.put(r.name() + "." + ns, new Count(endpoints.size(), "from the endpoints of Backend " + r.name()
-                    + " in the same file" + (names == 0 ? "" : " (" + names + " of them DNS names, each one or more "
-                    + "addresses)"), names > 0));
-        } else if (api.startsWith("gateway.kgateway.dev") && spec.get("static") instanceof Located st
-                && map(st).get("hosts") instanceof Located hs && hs.value() instanceof List<?> hosts && !hosts.isEmpty()) {
+            byBackend.put(
+                    r.name() + "." + ns,
+                    new Count(
+                            endpoints.size(),
+                            "from the endpoints of Backend " + r.name()
+                                    + " in the same file"
+                                    + (names == 0
+                                            ? ""
+                                            : " (" + names + " of them DNS names, each one or more " + "addresses)"),
+                            names > 0));
+        } else if (api.startsWith("gateway.kgateway.dev")
+                && spec.get("static") instanceof Located st
+                && map(st).get("hosts") instanceof Located hs
+                && hs.value() instanceof List<?> hosts
+                && !hosts.isEmpty()) {
             int names = 0;
             for (Object h : hosts) {
                 String host = text(map((Located) h), "host");
                 names += host == null || !CheckTargets.isAddressLiteral(host) ? 1 : 0;
             }
-            byBackend.put(r.name() + "." + ns, new Count(hosts.size(), "from the static hosts of Backend " + r.name()
-                    + " in the same file" + (names == 0 ? "" : " (" + names + " of them DNS names, each one or more "
-                    + "addresses)"), names > 0));
+            byBackend.put(
+                    r.name() + "." + ns,
+                    new Count(
+                            hosts.size(),
+                            "from the static hosts of Backend " + r.name()
+                                    + " in the same file"
+                                    + (names == 0
+                                            ? ""
+                                            : " (" + names + " of them DNS names, each one or more " + "addresses)"),
+                            names > 0));
         }
     }
 
@@ -260,21 +303,33 @@ final class ManifestHosts {
         if (!(m.get("hosts") instanceof Located hosts) || !(hosts.value() instanceof List<?> names)) {
             return;
         }
-        List<?> endpoints = m.get("endpoints") instanceof Located eps && eps.value() instanceof List<?> list ? list
-                : List.of();
+        List<?> endpoints =
+                m.get("endpoints") instanceof Located eps && eps.value() instanceof List<?> list ? list : List.of();
         for (Object h : names) {
             if (!(((Located) h).value() instanceof String host)) {
                 continue;
             }
             if ("STATIC".equals(resolution) && !endpoints.isEmpty()) {
-                byHost.put(host, new Count(endpoints.size(), "from the ServiceEntry for " + host
-                        + " in the same file (its endpoints, resolution STATIC)"));
+                byHost.put(
+                        host,
+                        new Count(
+                                endpoints.size(),
+                                "from the ServiceEntry for " + host
+                                        + " in the same file (its endpoints, resolution STATIC)"));
             } else if ("DNS".equals(resolution)) {
-                byHost.put(host, endpoints.isEmpty()
-                        ? new Count(1, "from the ServiceEntry for " + host + " in the same file (resolution DNS: the "
-                        + "name resolves to one or more addresses)", true)
-                        : new Count(endpoints.size(), "from the ServiceEntry for " + host + " in the same file (its "
-                        + "endpoints, resolution DNS: each one or more addresses)", true));
+                byHost.put(
+                        host,
+                        endpoints.isEmpty()
+                                ? new Count(
+                                        1,
+                                        "from the ServiceEntry for " + host + " in the same file (resolution DNS: the "
+                                                + "name resolves to one or more addresses)",
+                                        true)
+                                : new Count(
+                                        endpoints.size(),
+                                        "from the ServiceEntry for " + host + " in the same file (its "
+                                                + "endpoints, resolution DNS: each one or more addresses)",
+                                        true));
             }
         }
     }

@@ -13,9 +13,9 @@ import dev.outlierlab.config.kube.KumaCircuitBreakers;
 import dev.outlierlab.config.kube.Manifests;
 import dev.outlierlab.config.kube.TranslatedPolicy;
 import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.List;
 import java.util.Set;
 
@@ -31,17 +31,34 @@ import java.util.Set;
  */
 final class ManifestTargets {
     /** The kinds check translates. */
-    static final Set<String> READ_KINDS = new LinkedHashSet<>(List.of("DestinationRule", "Canary",
-            "BackendTrafficPolicy", "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy", "MeshCircuitBreaker",
-            "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig", "OutlierDetection", "BackendConfigPolicy"));
+    static final Set<String> READ_KINDS = new LinkedHashSet<>(List.of(
+            "DestinationRule",
+            "Canary",
+            "BackendTrafficPolicy",
+            "EnvoyExtensionPolicy",
+            "SecurityPolicy",
+            "EnvoyProxy",
+            "MeshCircuitBreaker",
+            "CiliumEnvoyConfig",
+            "CiliumClusterwideEnvoyConfig",
+            "OutlierDetection",
+            "BackendConfigPolicy"));
     /** Kinds that hold other resources. */
     static final Set<String> LISTS = Set.of("List");
     /** Kinds read only for what they say about other resources (hosts, retries, the controller). */
-    private static final Set<String> CONTEXT = Set.of("ServiceEntry", "EndpointSlice", "Deployment", "StatefulSet",
-            "Service", "Gateway", "GatewayClass", "VirtualService", "Backend", "HTTPRoute");
+    private static final Set<String> CONTEXT = Set.of(
+            "ServiceEntry",
+            "EndpointSlice",
+            "Deployment",
+            "StatefulSet",
+            "Service",
+            "Gateway",
+            "GatewayClass",
+            "VirtualService",
+            "Backend",
+            "HTTPRoute");
 
-    private ManifestTargets() {
-    }
+    private ManifestTargets() {}
 
     /** @param forced the controller {@code --controller} names, or null to take it from the file */
     static CheckInputs.Loaded read(String text, String source, Integer port, DestinationRuleController forced) {
@@ -62,37 +79,46 @@ final class ManifestTargets {
             switch (kind) {
                 case "DestinationRule" -> {
                     List<IstioPolicy> p = DestinationRuleReader.policies(r, source, lines, port, controller);
-                    targets.addAll(istio(p, controller == DestinationRuleController.KGATEWAY ? FixStyle.KGATEWAY
-                            : FixStyle.ISTIO, hosts, why));
+                    targets.addAll(istio(
+                            p,
+                            controller == DestinationRuleController.KGATEWAY ? FixStyle.KGATEWAY : FixStyle.ISTIO,
+                            hosts,
+                            why));
                     ManifestContext.localityFailover(r, p, source, lines).ifPresent(file::add);
                 }
-                case "Canary" -> targets.addAll(istio(FlaggerCanaries.read(r, source, lines, port), FixStyle.FLAGGER,
-                        hosts, null));
-                case "BackendTrafficPolicy" -> EnvoyGatewayPolicies.read(r, source, lines)
-                        .forEach(x -> targets.add(withHosts(translated(x, FixStyle.ENVOY_GATEWAY),
-                                hosts.forPolicyTarget(r))));
-                case "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy" -> EnvoyGatewayPolicies
-                        .readBackendSettings(r, source, lines).forEach(x -> targets.add(withHosts(
-                                translated(x, FixStyle.ENVOY_GATEWAY), backendRefsCount(r, x, hosts))));
-                case "BackendConfigPolicy" -> KgatewayBackendConfigPolicies.read(r, source, lines)
-                        .forEach(x -> targets.add(kgatewayPolicy(x, r.namespace(), hosts)));
-                case "MeshCircuitBreaker" -> KumaCircuitBreakers.read(r, source, lines)
-                        .forEach(x -> targets.add(translated(x, FixStyle.KUMA)));
+                case "Canary" ->
+                    targets.addAll(istio(FlaggerCanaries.read(r, source, lines, port), FixStyle.FLAGGER, hosts, null));
+                case "BackendTrafficPolicy" ->
+                    EnvoyGatewayPolicies.read(r, source, lines)
+                            .forEach(x -> targets.add(
+                                    withHosts(translated(x, FixStyle.ENVOY_GATEWAY), hosts.forPolicyTarget(r))));
+                case "EnvoyExtensionPolicy", "SecurityPolicy", "EnvoyProxy" ->
+                    EnvoyGatewayPolicies.readBackendSettings(r, source, lines)
+                            .forEach(x -> targets.add(
+                                    withHosts(translated(x, FixStyle.ENVOY_GATEWAY), backendRefsCount(r, x, hosts))));
+                case "BackendConfigPolicy" ->
+                    KgatewayBackendConfigPolicies.read(r, source, lines)
+                            .forEach(x -> targets.add(kgatewayPolicy(x, r.namespace(), hosts)));
+                case "MeshCircuitBreaker" ->
+                    KumaCircuitBreakers.read(r, source, lines).forEach(x -> targets.add(translated(x, FixStyle.KUMA)));
                 case "CiliumEnvoyConfig", "CiliumClusterwideEnvoyConfig" -> {
                     EnvoyConfig config = CiliumEnvoyConfigs.clusters(r, source, lines);
                     targets.addAll(CheckTargets.fromEnvoy(config));
-                    config.notes().forEach(n -> file.add(Finding.aboutFile(Rule.NOT_MODELLED, Severity.NOTE, n, source,
-                            CheckInputs.lineOf(n))));
+                    config.notes()
+                            .forEach(n -> file.add(Finding.aboutFile(
+                                    Rule.NOT_MODELLED, Severity.NOTE, n, source, CheckInputs.lineOf(n))));
                     file.addAll(ManifestContext.ciliumRetries(r, config, source, lines));
                 }
-                case "OutlierDetection" -> targets.addAll(istio(AdmiralOutlierDetections.read(r, source, lines, port),
-                        FixStyle.ADMIRAL, hosts, null));
+                case "OutlierDetection" ->
+                    targets.addAll(istio(
+                            AdmiralOutlierDetections.read(r, source, lines, port), FixStyle.ADMIRAL, hosts, null));
                 default -> {
                     if (!CONTEXT.contains(kind)) {
                         unread.add(kind);
                         // a CRD's schema names outlier fields without configuring any
                         if (!"CustomResourceDefinition".equals(kind)) {
-                            ManifestContext.unreadOutlierSettings(r, label, source).ifPresent(file::add);
+                            ManifestContext.unreadOutlierSettings(r, label, source)
+                                    .ifPresent(file::add);
                         }
                     }
                 }
@@ -105,27 +131,36 @@ final class ManifestTargets {
         if (targets.isEmpty()) {
             List<String> said = new ArrayList<>();
             if (!withoutSettings.isEmpty()) {
-                said.add(String.join(", ", withoutSettings) + (withoutSettings.size() == 1 ? " configures" : " configure")
-                        + " no outlier detection");
+                said.add(String.join(", ", withoutSettings)
+                        + (withoutSettings.size() == 1 ? " configures" : " configure") + " no outlier detection");
             }
             Set<String> kinds = new LinkedHashSet<>(unread);
             if (!kinds.isEmpty()) {
                 said.add(String.join(", ", kinds) + (kinds.size() == 1 ? " is" : " are") + " not read");
             }
             if (said.isEmpty()) {
-                said.add("the file holds only " + String.join(", ", new LinkedHashSet<>(resources.stream()
-                        .map(r -> r.kind() == null ? "documents without kind" : r.kind()).toList()))
-                        + ", which check reads only for what it says about other resources (hosts, retries, the controller)");
+                said.add(
+                        "the file holds only "
+                                + String.join(
+                                        ", ",
+                                        new LinkedHashSet<>(resources.stream()
+                                                .map(r -> r.kind() == null ? "documents without kind" : r.kind())
+                                                .toList()))
+                                + ", which check reads only for what it says about other resources (hosts, retries, the controller)");
             }
-            file.add(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, String.join("; ", said)
-                    + ": nothing to check here (" + CheckInputs.READS + ")", source, 1));
+            file.add(Finding.aboutFile(
+                    Rule.NOTHING_TO_CHECK,
+                    Severity.NOTE,
+                    String.join("; ", said) + ": nothing to check here (" + CheckInputs.READS + ")",
+                    source,
+                    1));
         }
         return new CheckInputs.Loaded(targets, file);
     }
 
     /** @param why for a DestinationRule, which controller translates it and why; null for the others */
-    private static List<CheckTarget> istio(List<IstioPolicy> policies, FixStyle style, ManifestHosts hosts,
-                                           String why) {
+    private static List<CheckTarget> istio(
+            List<IstioPolicy> policies, FixStyle style, ManifestHosts hosts, String why) {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : policies) {
             ManifestHosts.Count count = hosts.forHost(p.host(), p.namespace());
@@ -136,26 +171,51 @@ final class ManifestTargets {
             if (why != null) {
                 notes.add(why);
             }
-            out.add(new CheckTarget(p.displayName(), style, p.source(), p.line(), p.hasOutlierDetection(),
-                    p.outlierDetection(), p.panicThresholdPercent(), null, count == null ? null : count.hosts(),
-                    List.of(), p.warnings(), p.fields(), notes).withHostsAtLeast(count != null && count.atLeast())
+            out.add(new CheckTarget(
+                            p.displayName(),
+                            style,
+                            p.source(),
+                            p.line(),
+                            p.hasOutlierDetection(),
+                            p.outlierDetection(),
+                            p.panicThresholdPercent(),
+                            null,
+                            count == null ? null : count.hosts(),
+                            List.of(),
+                            p.warnings(),
+                            p.fields(),
+                            notes)
+                    .withHostsAtLeast(count != null && count.atLeast())
                     .withRouting(style == FixStyle.ISTIO ? p.routing() : RoutingSpec.NONE));
         }
         return out;
     }
 
     /** A kgateway BackendConfigPolicy's settings for one target, with the target's host count when the file says it. */
-    private static CheckTarget kgatewayPolicy(KgatewayBackendConfigPolicies.Targeted x, String namespace,
-                                              ManifestHosts hosts) {
+    private static CheckTarget kgatewayPolicy(
+            KgatewayBackendConfigPolicies.Targeted x, String namespace, ManifestHosts hosts) {
         TranslatedPolicy p = x.policy();
-        ManifestHosts.Count count = x.targetName() == null ? null : switch (x.targetKind()) {
-            case "Service", "Hostname" -> hosts.forHost(x.targetName(), namespace);
-            case "Backend" -> hosts.forBackend(x.targetName(), namespace);
-            default -> null;
-        };
-        return new CheckTarget(p.name(), FixStyle.KGATEWAY_POLICY, p.source(), p.line(), true, p.outlierDetection(),
-                p.panicThresholdPercent(), p.healthChecks(), count == null ? null : count.hosts(), List.of(),
-                p.warnings(), p.fields(), count == null ? List.of() : List.of(count.describe()))
+        ManifestHosts.Count count = x.targetName() == null
+                ? null
+                : switch (x.targetKind()) {
+                    case "Service", "Hostname" -> hosts.forHost(x.targetName(), namespace);
+                    case "Backend" -> hosts.forBackend(x.targetName(), namespace);
+                    default -> null;
+                };
+        return new CheckTarget(
+                        p.name(),
+                        FixStyle.KGATEWAY_POLICY,
+                        p.source(),
+                        p.line(),
+                        true,
+                        p.outlierDetection(),
+                        p.panicThresholdPercent(),
+                        p.healthChecks(),
+                        count == null ? null : count.hosts(),
+                        List.of(),
+                        p.warnings(),
+                        p.fields(),
+                        count == null ? List.of() : List.of(count.describe()))
                 .withHostsAtLeast(count != null && count.atLeast());
     }
 
@@ -166,10 +226,14 @@ final class ManifestTargets {
     private static ManifestHosts.Count backendRefsCount(Manifests.Resource r, TranslatedPolicy p, ManifestHosts hosts) {
         String owner = p.scope().replaceFirst("\\.backendSettings\\.healthCheck\\.passive$", "");
         Located at = ManifestHosts.at(r.node(), owner);
-        Located refs = at != null && at.value() instanceof java.util.Map<?, ?> m && m.get("backendRefs") instanceof Located l
-                ? l : null;
-        return hosts.forBackendRefs(refs, r.namespace(), (r.name() == null ? String.valueOf(r.kind()) : r.name()) + " "
-                + owner.replaceFirst("^spec\\.", ""));
+        Located refs =
+                at != null && at.value() instanceof java.util.Map<?, ?> m && m.get("backendRefs") instanceof Located l
+                        ? l
+                        : null;
+        return hosts.forBackendRefs(
+                refs,
+                r.namespace(),
+                (r.name() == null ? String.valueOf(r.kind()) : r.name()) + " " + owner.replaceFirst("^spec\\.", ""));
     }
 
     private static CheckTarget withHosts(CheckTarget t, ManifestHosts.Count count) {
@@ -178,13 +242,39 @@ final class ManifestTargets {
         }
         List<String> notes = new ArrayList<>(t.notes());
         notes.add(count.describe());
-        return new CheckTarget(t.name(), t.style(), t.file(), t.line(), t.hasOutlierDetection(), t.config(),
-                t.panicThresholdPercent(), t.healthChecks(), count.hosts(), t.problems(), t.warnings(), t.translation(),
-                notes, t.gateway(), count.atLeast(), t.routing());
+        return new CheckTarget(
+                t.name(),
+                t.style(),
+                t.file(),
+                t.line(),
+                t.hasOutlierDetection(),
+                t.config(),
+                t.panicThresholdPercent(),
+                t.healthChecks(),
+                count.hosts(),
+                t.problems(),
+                t.warnings(),
+                t.translation(),
+                notes,
+                t.gateway(),
+                count.atLeast(),
+                t.routing());
     }
 
     private static CheckTarget translated(TranslatedPolicy p, FixStyle style) {
-        return new CheckTarget(p.name(), style, p.source(), p.line(), p.outlierDetection() != null, p.outlierDetection(),
-                p.panicThresholdPercent(), p.healthChecks(), null, List.of(), p.warnings(), p.fields(), List.of());
+        return new CheckTarget(
+                p.name(),
+                style,
+                p.source(),
+                p.line(),
+                p.outlierDetection() != null,
+                p.outlierDetection(),
+                p.panicThresholdPercent(),
+                p.healthChecks(),
+                null,
+                List.of(),
+                p.warnings(),
+                p.fields(),
+                List.of());
     }
 }

@@ -17,8 +17,7 @@ import java.util.Map;
  * threshold above 71.4 % acts as 71.4 %.
  */
 final class PanicCheck {
-    private PanicCheck() {
-    }
+    private PanicCheck() {}
 
     static void check(OutlierDetectionConfig c, Integer hosts, FindingSink sink) {
         CheckTarget target = sink.target();
@@ -43,15 +42,31 @@ final class PanicCheck {
                 n.put("ejections_that_trigger_panic", (long) firstPanic);
                 n.put("healthy_percent_then", FindingSink.round(100.0 * (hosts - firstPanic) / hosts));
                 long safe = largestSafePercent(c, hosts, panic, factor, sink.version());
-                sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "the cap lets " + ejectable + " of " + hosts + " hosts be "
-                        + "ejected, but after " + firstPanic + " only " + FindingSink.fmt(100.0 * (hosts - firstPanic) / hosts)
-                        + " % are healthy (" + factor + " % of that, Envoy's availability, is under 100 %) and below "
-                        + "healthy_panic_threshold " + FindingSink.fmt(panic) + " %: Envoy enters panic mode and "
-                        + inPanic, n,
-                        List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe,
-                                "lets " + CapArithmetic.maxEjectable(c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, safe)
-                                        .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build(), hosts) + " of " + hosts
-                                        + " hosts go, without panic")), target.line());
+                sink.add(
+                        Rule.CAP_ALLOWS_PANIC,
+                        Severity.WARNING,
+                        "the cap lets " + ejectable + " of " + hosts + " hosts be "
+                                + "ejected, but after " + firstPanic + " only "
+                                + FindingSink.fmt(100.0 * (hosts - firstPanic) / hosts)
+                                + " % are healthy (" + factor
+                                + " % of that, Envoy's availability, is under 100 %) and below "
+                                + "healthy_panic_threshold " + FindingSink.fmt(panic)
+                                + " %: Envoy enters panic mode and "
+                                + inPanic,
+                        n,
+                        List.of(new FixStyle.Change(
+                                "outlier_detection.max_ejection_percent",
+                                safe,
+                                "lets "
+                                        + CapArithmetic.maxEjectable(
+                                                c.toBuilder()
+                                                        .set(OutlierSetting.MAX_EJECTION_PERCENT, safe)
+                                                        .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false)
+                                                        .build(),
+                                                hosts)
+                                        + " of " + hosts
+                                        + " hosts go, without panic")),
+                        target.line());
                 return;
             }
             // Without a host count: ejecting max % leaves 100 - max % healthy, in panic only where that is below
@@ -64,15 +79,27 @@ final class PanicCheck {
                 n.put("effective_panic_threshold", FindingSink.round(effective));
                 long safe = (long) Math.floor(100 - effective);
                 boolean capped = effective < panic;
-                sink.add(Rule.CAP_ALLOWS_PANIC, Severity.WARNING, "max_ejection_percent " + max + " is above 100 - "
-                        + (capped ? FindingSink.fmt(FindingSink.round(effective)) + " (healthy_panic_threshold "
-                        + FindingSink.fmt(panic) + " acts as " + FindingSink.fmt(FindingSink.round(effective))
-                        + ": Envoy's load balancer is never in panic while " + factor + " % of the healthy share "
-                        + "reaches 100 %)"
-                        : "healthy_panic_threshold " + FindingSink.fmt(panic)) + ": ejections alone can leave fewer than "
-                        + FindingSink.fmt(FindingSink.round(effective)) + " % of hosts healthy, and then Envoy's panic mode "
-                        + (target.routing().failTrafficOnPanic() ? inPanic : "sends traffic to ejected hosts too"), n,
-                        List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe)), target.line());
+                sink.add(
+                        Rule.CAP_ALLOWS_PANIC,
+                        Severity.WARNING,
+                        "max_ejection_percent " + max + " is above 100 - "
+                                + (capped
+                                        ? FindingSink.fmt(FindingSink.round(effective)) + " (healthy_panic_threshold "
+                                                + FindingSink.fmt(panic) + " acts as "
+                                                + FindingSink.fmt(FindingSink.round(effective))
+                                                + ": Envoy's load balancer is never in panic while " + factor
+                                                + " % of the healthy share "
+                                                + "reaches 100 %)"
+                                        : "healthy_panic_threshold " + FindingSink.fmt(panic))
+                                + ": ejections alone can leave fewer than "
+                                + FindingSink.fmt(FindingSink.round(effective))
+                                + " % of hosts healthy, and then Envoy's panic mode "
+                                + (target.routing().failTrafficOnPanic()
+                                        ? inPanic
+                                        : "sends traffic to ejected hosts too"),
+                        n,
+                        List.of(new FixStyle.Change("outlier_detection.max_ejection_percent", safe)),
+                        target.line());
             }
             return;
         }
@@ -88,11 +115,17 @@ final class PanicCheck {
         n.put("healthy_panic_threshold", panic);
         List<FixStyle.Change> fix = new ArrayList<>();
         long keepHalf = hosts != null ? largestPercentKeepingHalf(c, hosts, sink.version()) : 50;
-        fix.add(new FixStyle.Change("outlier_detection.max_ejection_percent", keepHalf,
-                "leaves at least half the hosts"));
-        sink.add(Rule.PANIC_DISABLED_EJECT_ALL, Severity.WARNING, "panic mode is off (healthy_panic_threshold 0) and the cap "
-                + "admits every host" + (hosts == null ? "" : " (" + hosts + " of " + hosts + ")") + ": a failure "
-                + "shared by all hosts ejects them all, and every request then fails with no healthy upstream", n, fix,
+        fix.add(new FixStyle.Change(
+                "outlier_detection.max_ejection_percent", keepHalf, "leaves at least half the hosts"));
+        sink.add(
+                Rule.PANIC_DISABLED_EJECT_ALL,
+                Severity.WARNING,
+                "panic mode is off (healthy_panic_threshold 0) and the cap "
+                        + "admits every host" + (hosts == null ? "" : " (" + hosts + " of " + hosts + ")")
+                        + ": a failure "
+                        + "shared by all hosts ejects them all, and every request then fails with no healthy upstream",
+                n,
+                fix,
                 target.line());
     }
 
@@ -122,11 +155,13 @@ final class PanicCheck {
         return PanicRule.of(panic, factor).inPanic(size - ejected, size);
     }
 
-    private static long largestSafePercent(OutlierDetectionConfig c, int size, double panic, long factor,
-            EnvoyVersion v) {
+    private static long largestSafePercent(
+            OutlierDetectionConfig c, int size, double panic, long factor, EnvoyVersion v) {
         for (long p = Math.min(c.maxEjectionPercent(), 100); p >= 0; p--) {
-            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p)
-                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false).build();
+            OutlierDetectionConfig candidate = c.toBuilder()
+                    .set(OutlierSetting.MAX_EJECTION_PERCENT, p)
+                    .set(OutlierSetting.ALWAYS_EJECT_ONE_HOST, false)
+                    .build();
             int k = CapArithmetic.maxEjectable(candidate, size, v);
             if (k == 0 || !inPanic(size, k, panic, factor)) {
                 // the smallest percentage that lets the same k hosts go reads better than e.g. 99 for 1 of 2
@@ -139,12 +174,12 @@ final class PanicCheck {
 
     private static long largestPercentKeepingHalf(OutlierDetectionConfig c, int size, EnvoyVersion v) {
         for (long p = 100; p >= 0; p--) {
-            OutlierDetectionConfig candidate = c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p).build();
+            OutlierDetectionConfig candidate =
+                    c.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, p).build();
             if (CapArithmetic.maxEjectable(candidate, size, v) <= size / 2) {
                 return p;
             }
         }
         return 0;
     }
-
 }

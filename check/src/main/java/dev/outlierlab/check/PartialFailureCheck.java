@@ -21,15 +21,14 @@ final class PartialFailureCheck {
     /** The error rate the random-failure numbers are given for: the seed's 33 %. */
     static final double EXAMPLE_ERROR_RATE = 0.33;
 
-    private PartialFailureCheck() {
-    }
+    private PartialFailureCheck() {}
 
     static void check(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         CheckTarget target = sink.target();
         // the enforced consecutive detectors: a failing 5xx (503) counts toward both
         long n5xx = Detectors.canEject(c, EjectionType.CONSECUTIVE_5XX) ? c.consecutive5xx() : 0;
-        long nGateway = Detectors.canEject(c, EjectionType.CONSECUTIVE_GATEWAY_FAILURE)
-                ? c.consecutiveGatewayFailure() : 0;
+        long nGateway =
+                Detectors.canEject(c, EjectionType.CONSECUTIVE_GATEWAY_FAILURE) ? c.consecutiveGatewayFailure() : 0;
         long n = n5xx == 0 ? nGateway : nGateway == 0 ? n5xx : Math.min(n5xx, nGateway);
         if (n < 2) {
             return;
@@ -37,10 +36,20 @@ final class PartialFailureCheck {
         String detector = n == n5xx ? "consecutive_5xx " + n5xx : "consecutive_gateway_failure " + nGateway;
         double blind = largestRateNeverCaught(n);
         Long perCallerRps = rps == null || sink.clients() == 1 ? rps : Long.valueOf(Math.max(1, rps / sink.clients()));
-        boolean sr = canJudge(hosts, perCallerRps, c, EjectionType.SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+        boolean sr = canJudge(
+                hosts,
+                perCallerRps,
+                c,
+                EjectionType.SUCCESS_RATE,
+                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
                 OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME);
-        boolean fp = canJudge(hosts, perCallerRps, c, EjectionType.FAILURE_PERCENTAGE,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
+        boolean fp = canJudge(
+                hosts,
+                perCallerRps,
+                c,
+                EjectionType.FAILURE_PERCENTAGE,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
         boolean other = sr || fp;
         List<String> others = new ArrayList<>();
         if (sr) {
@@ -67,17 +76,20 @@ final class PartialFailureCheck {
             double seconds = expected / perHost;
             numbers.put("requests_per_second_per_host", FindingSink.round(perHost));
             numbers.put("random_expected_seconds_to_a_run", FindingSink.round(seconds));
-            when = ", " + FindingSink.fmt(FindingSink.round(seconds)) + " s at " + FindingSink.fmt(FindingSink.round(perHost))
-                    + " requests per second to the host" + (sink.clients() > 1 ? " from each of " + sink.clients()
-                            + " callers" : "");
+            when = ", " + FindingSink.fmt(FindingSink.round(seconds)) + " s at "
+                    + FindingSink.fmt(FindingSink.round(perHost))
+                    + " requests per second to the host"
+                    + (sink.clients() > 1 ? " from each of " + sink.clients() + " callers" : "");
         }
         numbers.put("other_detector_can_eject", other);
         String message = detector + " needs " + n + " failures in a row. Failures spread evenly among successes never "
-                + "make that at an error rate of " + FindingSink.fmt(blind) + " % or less (a host failing 33 % evenly has "
+                + "make that at an error rate of " + FindingSink.fmt(blind)
+                + " % or less (a host failing 33 % evenly has "
                 + "runs of 1); independent random failures do, later: at 33 % a host fails " + n + " in a row after "
                 + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average" + when
-                + (other ? ". Besides, " + String.join(", and ", others)
-                : ". No other enforced detector here can eject a partially failing host");
+                + (other
+                        ? ". Besides, " + String.join(", and ", others)
+                        : ". No other enforced detector here can eject a partially failing host");
         List<FixStyle.Change> fix = new ArrayList<>();
         if (!other) {
             int minHosts = hosts == null ? 5 : Math.max(1, Math.min(5, hosts));
@@ -103,28 +115,37 @@ final class PartialFailureCheck {
      * factor some cluster of this size (or, without a count, of any plausible size) can reach, and, with
      * {@code --rps}, its request volume.
      */
-    static boolean canJudge(Integer hosts, Long rps, OutlierDetectionConfig c, EjectionType type, OutlierSetting minHosts, OutlierSetting volume) {
+    static boolean canJudge(
+            Integer hosts,
+            Long rps,
+            OutlierDetectionConfig c,
+            EjectionType type,
+            OutlierSetting minHosts,
+            OutlierSetting volume) {
         if (!Detectors.canEject(c, type)) {
             return false;
         }
         if (hosts != null && hosts < c.get(minHosts)) {
             return false;
         }
-        if (type == EjectionType.SUCCESS_RATE && hosts != null
+        if (type == EjectionType.SUCCESS_RATE
+                && hosts != null
                 && hosts < SuccessRateFactorCheck.smallestClusterThatCanEject(c.successRateStdevFactor())) {
             return false;
         }
-        if (type == EjectionType.SUCCESS_RATE && hosts == null
+        if (type == EjectionType.SUCCESS_RATE
+                && hosts == null
                 && c.successRateStdevFactor() >= SuccessRateFactorCheck.ABSURD_FACTOR_THOUSANDTHS) {
             // a factor of 100 or more needs a cluster of 10,000 hosts or more: not one to count on
             return false;
         }
         if (hosts != null && rps != null) {
-            BigInteger perHost = BigInteger.valueOf(rps).multiply(BigInteger.valueOf(c.intervalNanos()))
-                    .divide(BigInteger.valueOf(Durations.SECOND)).divide(BigInteger.valueOf(hosts));
+            BigInteger perHost = BigInteger.valueOf(rps)
+                    .multiply(BigInteger.valueOf(c.intervalNanos()))
+                    .divide(BigInteger.valueOf(Durations.SECOND))
+                    .divide(BigInteger.valueOf(hosts));
             return perHost.compareTo(BigInteger.valueOf(c.get(volume))) >= 0;
         }
         return true;
     }
-
 }

@@ -34,13 +34,13 @@ public final class StreamedReport {
     private final Set<Long> covered = new HashSet<>();
     /** Per (cluster, file): the clusters whose findings it shares, by where their finding is in the report. */
     private final Map<List<String>, java.util.TreeMap<Long, String>> coveredBy = new HashMap<>();
+
     private final long[] counts = new long[Severity.values().length];
 
-    private record Line(String file, int line) {
-    }
+    private record Line(String file, int line) {}
 
-    private StreamedReport(String file, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps, EnvoyVersion version,
-                           int clients) {
+    private StreamedReport(
+            String file, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps, EnvoyVersion version, int clients) {
         this.file = file;
         this.inputs = List.copyOf(inputs);
         this.hosts = hosts;
@@ -55,8 +55,8 @@ public final class StreamedReport {
     }
 
     /** Checks every target of every file read, with {@code rps} shared over {@code clients} callers. */
-    public static StreamedReport of(String file, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps,
-                                    EnvoyVersion version, int clients) {
+    public static StreamedReport of(
+            String file, List<CheckInputs.Loaded> inputs, Integer hosts, Long rps, EnvoyVersion version, int clients) {
         return new StreamedReport(file, inputs, hosts, rps, version, clients);
     }
 
@@ -102,14 +102,17 @@ public final class StreamedReport {
             for (int k = 0; k < own.size(); k++) {
                 Finding f = own.get(k);
                 if (f.target().isEmpty()) {
-                    throw new IllegalStateException("a finding without a cluster from cluster " + targets.get(i).name());
+                    throw new IllegalStateException("a finding without a cluster from cluster "
+                            + targets.get(i).name());
                 }
                 long id = ((long) i << 20) | k;
                 if (shared.contains(new Line(f.file(), f.line()))) {
                     Long earlier = said.get(f.key());
                     if (earlier != null && !saidFor.get(earlier).equals(f.target())) {
-                        alsoFor.computeIfAbsent(earlier, x -> new LinkedHashSet<>()).add(f.target());
-                        coveredBy.computeIfAbsent(List.of(f.target(), f.file()), x -> new java.util.TreeMap<>())
+                        alsoFor.computeIfAbsent(earlier, x -> new LinkedHashSet<>())
+                                .add(f.target());
+                        coveredBy
+                                .computeIfAbsent(List.of(f.target(), f.file()), x -> new java.util.TreeMap<>())
                                 .putIfAbsent(earlier, saidFor.get(earlier));
                         covered.add(id);
                         continue;
@@ -127,7 +130,8 @@ public final class StreamedReport {
     private List<Finding> findings(int i) {
         List<Finding> out = ConfigChecker.check(targets.get(i), hosts, rps, version, clients);
         if (out.size() >= 1 << 20) {
-            throw new IllegalStateException("more findings than the report numbers for cluster " + targets.get(i).name());
+            throw new IllegalStateException("more findings than the report numbers for cluster "
+                    + targets.get(i).name());
         }
         return out;
     }
@@ -183,7 +187,9 @@ public final class StreamedReport {
 
     /** The files among several that could not be read (their {@link Rule#FILE_NOT_READ} findings). */
     public List<Finding> unreadable() {
-        return fileFindings().stream().filter(f -> f.rule() == Rule.FILE_NOT_READ).toList();
+        return fileFindings().stream()
+                .filter(f -> f.rule() == Rule.FILE_NOT_READ)
+                .toList();
     }
 
     public long count(Severity severity) {

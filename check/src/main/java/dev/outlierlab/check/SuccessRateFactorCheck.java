@@ -2,7 +2,6 @@ package dev.outlierlab.check;
 
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +20,7 @@ final class SuccessRateFactorCheck {
     /** A factor at or above this (stdev_factor 100000) needs 10,001 hosts: read as a unit mistake. */
     static final long ABSURD_FACTOR_THOUSANDTHS = 100_000;
 
-    private SuccessRateFactorCheck() {
-    }
+    private SuccessRateFactorCheck() {}
 
     /** The smallest number of judged hosts among which success rate can eject one: N - 1 > factor^2. */
     static long smallestClusterThatCanEject(long stdevFactorThousandths) {
@@ -51,32 +49,56 @@ final class SuccessRateFactorCheck {
             n.put("sqrt_hosts_minus_1", FindingSink.round(Math.sqrt(hosts - 1.0)));
         }
         n.put("smallest_cluster_that_can_eject", smallest);
-        StringBuilder m = new StringBuilder("success_rate_stdev_factor " + sf + " is a factor of " + FindingSink.fmt(factor)
-                + ": Envoy ejects below mean - " + FindingSink.fmt(factor) + " x stdev, and no host's success rate can be "
-                + "more than sqrt(N - 1) standard deviations below the mean of N hosts (Samuelson's inequality), so success "
-                + "rate ejects nothing in a cluster of fewer than " + String.format(java.util.Locale.ROOT, "%,d", smallest)
-                + " hosts, whatever the failures");
+        StringBuilder m =
+                new StringBuilder("success_rate_stdev_factor " + sf + " is a factor of " + FindingSink.fmt(factor)
+                        + ": Envoy ejects below mean - " + FindingSink.fmt(factor)
+                        + " x stdev, and no host's success rate can be "
+                        + "more than sqrt(N - 1) standard deviations below the mean of N hosts (Samuelson's inequality), so success "
+                        + "rate ejects nothing in a cluster of fewer than "
+                        + String.format(java.util.Locale.ROOT, "%,d", smallest)
+                        + " hosts, whatever the failures");
         if (hosts != null) {
-            m.append("; this one has ").append(hosts).append(" (sqrt(").append(hosts - 1).append(") = ")
-                    .append(FindingSink.fmt(Math.sqrt(hosts - 1.0))).append(')');
+            m.append("; this one has ")
+                    .append(hosts)
+                    .append(" (sqrt(")
+                    .append(hosts - 1)
+                    .append(") = ")
+                    .append(FindingSink.fmt(Math.sqrt(hosts - 1.0)))
+                    .append(')');
         }
         List<FixStyle.Change> fix = new ArrayList<>();
         if (absurd) {
             long meant = sf / 1000;
             n.put("likely_meant_stdev_factor", meant);
-            m.append(". The field is in thousandths (1900 means 1.9); ").append(sf).append(" looks like ").append(meant)
-                    .append(" multiplied by 1000 once too often, as Kuma's standardDeviationFactor ").append(meant)
+            m.append(". The field is in thousandths (1900 means 1.9); ")
+                    .append(sf)
+                    .append(" looks like ")
+                    .append(meant)
+                    .append(" multiplied by 1000 once too often, as Kuma's standardDeviationFactor ")
+                    .append(meant)
                     .append(" becomes (Kuma multiplies it by 1000)");
-            fix.add(new FixStyle.Change("outlier_detection.success_rate_stdev_factor", meant,
+            fix.add(new FixStyle.Change(
+                    "outlier_detection.success_rate_stdev_factor",
+                    meant,
                     "a factor of " + FindingSink.fmt(meant / 1000.0)));
         } else if (hosts >= 5) {
-            fix.add(new FixStyle.Change("outlier_detection.success_rate_stdev_factor", 1900,
+            fix.add(new FixStyle.Change(
+                    "outlier_detection.success_rate_stdev_factor",
+                    1900,
                     "Envoy's default, a factor of 1.9 < sqrt(" + (hosts - 1) + ")"));
         } else {
-            fix.add(new FixStyle.Change("outlier_detection.enforcing_failure_percentage", 100,
+            fix.add(new FixStyle.Change(
+                    "outlier_detection.enforcing_failure_percentage",
+                    100,
                     "with " + hosts + " hosts, judge each host on its own failure share"));
             fix.add(new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", hosts));
         }
-        sink.add(Rule.SUCCESS_RATE_CANNOT_EJECT, ConfigChecker.chosenSeverity(c, EjectionType.SUCCESS_RATE), m.toString(), n, fix, sink.target().line());
+        sink.add(
+                Rule.SUCCESS_RATE_CANNOT_EJECT,
+                ConfigChecker.chosenSeverity(c, EjectionType.SUCCESS_RATE),
+                m.toString(),
+                n,
+                fix,
+                sink.target().line());
     }
 }

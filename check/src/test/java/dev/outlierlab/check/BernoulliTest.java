@@ -20,7 +20,7 @@ class BernoulliTest {
     @Test
     void closedFormValues() {
         assertThat(Bernoulli.expectedRequestsToRun(0.5, 1)).isEqualTo(2.0);
-        assertThat(Bernoulli.expectedRequestsToRun(0.5, 2)).isEqualTo(6.0);    // (1 - 1/4) / (1/2 * 1/4)
+        assertThat(Bernoulli.expectedRequestsToRun(0.5, 2)).isEqualTo(6.0); // (1 - 1/4) / (1/2 * 1/4)
         assertThat(Bernoulli.expectedRequestsToRun(0.01, 2)).isCloseTo(10_100.0, within(1e-6));
         assertThat(Bernoulli.expectedRequestsToRun(1.0, 5)).isEqualTo(5.0);
         assertThat(Bernoulli.expectedRequestsToRun(0.33, 5)).isCloseTo(379.885, within(0.001));
@@ -60,8 +60,16 @@ class BernoulliTest {
         for (double[] c : cases) {
             double p = c[0];
             int k = (int) c[1];
-            FaultSpec fault = new FaultSpec(List.of("host-0"), 0, Long.MAX_VALUE, Math.round(p * FaultSpec.PPM), 503,
-                    null, null, FaultPattern.RANDOM, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+            FaultSpec fault = new FaultSpec(
+                    List.of("host-0"),
+                    0,
+                    Long.MAX_VALUE,
+                    Math.round(p * FaultSpec.PPM),
+                    503,
+                    null,
+                    null,
+                    FaultPattern.RANDOM,
+                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
             int trials = 4_000;
             long total = 0;
             for (int seed = 1; seed <= trials; seed++) {

@@ -14,12 +14,16 @@ import org.junit.jupiter.api.Test;
 class ControlPlaneKindsTest {
 
     private static CheckReport check(String file, Integer hosts) throws IOException {
-        return CheckReport.ofFiles(file, List.of(CheckInputs.read(CorpusTest.read(file), file, null, false)), hosts, null);
+        return CheckReport.ofFiles(
+                file, List.of(CheckInputs.read(CorpusTest.read(file), file, null, false)), hosts, null);
     }
 
     private static String field(CheckTarget t, String envoyField) {
-        return t.translation().stream().filter(f -> f.envoyField().equals(envoyField)).map(TranslatedField::value)
-                .findFirst().orElseThrow();
+        return t.translation().stream()
+                .filter(f -> f.envoyField().equals(envoyField))
+                .map(TranslatedField::value)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<Finding> of(CheckReport r, Rule rule) {
@@ -36,15 +40,17 @@ class ControlPlaneKindsTest {
             assertThat(t.config().consecutiveLocalOriginFailure()).isEqualTo(2);
         });
         // Envoy's default cap of 10 % admits none of 4 hosts
-        assertThat(of(r, Rule.CAP_ADMITS_NO_HOST)).singleElement()
+        assertThat(of(r, Rule.CAP_ADMITS_NO_HOST))
+                .singleElement()
                 .satisfies(f -> assertThat(f.numbers()).containsEntry("smallest_percent_admitting_one_host", 25L));
     }
 
     @Test
     void aCiliumRouteThatRetriesOn5xxFeedsTheConsecutiveCounters() throws IOException {
         CheckReport r = check("cilium/envoy-traffic-management-test.yaml", null);
-        assertThat(r.targets()).extracting(CheckTarget::name).containsExactly("default/echo-service-1",
-                "default/echo-service-2");
+        assertThat(r.targets())
+                .extracting(CheckTarget::name)
+                .containsExactly("default/echo-service-1", "default/echo-service-2");
         assertThat(of(r, Rule.RETRIES_FEED_CONSECUTIVE)).singleElement().satisfies(f -> {
             assertThat(f.line()).isEqualTo(39);
             assertThat(f.numbers()).containsEntry("retries", 3L).containsEntry("failures_per_failed_request", 4L);
@@ -54,15 +60,21 @@ class ControlPlaneKindsTest {
 
     @Test
     void envoyGatewayBackendSettingsOfExtensionSecurityAndProxyPoliciesAreTranslated() throws IOException {
-        CheckTarget extProc = check("envoy-gateway/gatewayapi-envoyextensionpolicy-with-extproc-with-retries.in.yaml", null)
-                .targets().get(0);
+        CheckTarget extProc = check(
+                        "envoy-gateway/gatewayapi-envoyextensionpolicy-with-extproc-with-retries.in.yaml", null)
+                .targets()
+                .get(0);
         assertThat(extProc.name()).isEqualTo("policy-for-http-route extProc[0]");
         assertThat(extProc.line()).isEqualTo(247);
-        assertThat(field(extProc, "outlier_detection.consecutive_gateway_failure")).isEqualTo("4");
-        assertThat(field(extProc, "outlier_detection.enforcing_consecutive_gateway_failure")).isEqualTo("100");
+        assertThat(field(extProc, "outlier_detection.consecutive_gateway_failure"))
+                .isEqualTo("4");
+        assertThat(field(extProc, "outlier_detection.enforcing_consecutive_gateway_failure"))
+                .isEqualTo("100");
         assertThat(field(extProc, "outlier_detection.interval")).isEqualTo("5s");
 
-        CheckTarget tracing = check("envoy-gateway/gatewayapi-envoyproxy-tracing-backend.in.yaml", null).targets().get(0);
+        CheckTarget tracing = check("envoy-gateway/gatewayapi-envoyproxy-tracing-backend.in.yaml", null)
+                .targets()
+                .get(0);
         assertThat(tracing.name()).isEqualTo("test telemetry.tracing.provider");
         assertThat(tracing.line()).isEqualTo(29);
 
@@ -100,20 +112,24 @@ class ControlPlaneKindsTest {
         // kgateway leaves success rate on, istiod turns it off
         assertThat(field(t, "outlier_detection.enforcing_success_rate")).isEqualTo("100");
         assertThat(of(r, Rule.SUCCESS_RATE_TOO_FEW_HOSTS)).hasSize(1);
-        assertThat(t.notes()).anyMatch(n -> n.startsWith("4 hosts from the EndpointSlices of Service reviews.gwtest"))
+        assertThat(t.notes())
+                .anyMatch(n -> n.startsWith("4 hosts from the EndpointSlices of Service reviews.gwtest"))
                 .anyMatch(n -> n.contains("gatewayClassName kgateway"));
         // baseEjectionTime 15m: a note (a warning from an hour)
         assertThat(of(r, Rule.LONG_EJECTION)).singleElement().satisfies(f -> {
             assertThat(f.severity()).isEqualTo(Severity.NOTE);
-            assertThat(f.numbers()).containsEntry("base_ejection_time_seconds", 900.0)
+            assertThat(f.numbers())
+                    .containsEntry("base_ejection_time_seconds", 900.0)
                     .containsEntry("hosts_that_can_be_out", 0L);
         });
 
-        String withoutGateway = CorpusTest.read("kgateway/setup-failover.yaml").replaceFirst("(?s)^kind: Gateway.*?---\n", "");
-        CheckReport istiod = CheckReport.ofFiles("f.yaml", List.of(CheckInputs.read(withoutGateway, "f.yaml", null, false)),
-                null, null);
+        String withoutGateway =
+                CorpusTest.read("kgateway/setup-failover.yaml").replaceFirst("(?s)^kind: Gateway.*?---\n", "");
+        CheckReport istiod = CheckReport.ofFiles(
+                "f.yaml", List.of(CheckInputs.read(withoutGateway, "f.yaml", null, false)), null, null);
         assertThat(istiod.targets().get(0).style().translatedBy()).isEqualTo("istiod");
-        assertThat(field(istiod.targets().get(0), "outlier_detection.enforcing_success_rate")).isEqualTo("0");
+        assertThat(field(istiod.targets().get(0), "outlier_detection.enforcing_success_rate"))
+                .isEqualTo("0");
     }
 
     @Test
@@ -124,11 +140,14 @@ class ControlPlaneKindsTest {
                       interval: 5m
                       baseEjectionTime: 15m
                 """, "");
-        CheckReport r = CheckReport.ofFiles("f.yaml", List.of(CheckInputs.read(text, "f.yaml", null, false)), null, null);
-        assertThat(of(r, Rule.LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION)).singleElement().satisfies(f -> {
-            assertThat(f.severity()).isEqualTo(Severity.WARNING);
-            assertThat(f.line()).isEqualTo(108);
-            assertThat(f.fix()).contains("outlierDetection:");
-        });
+        CheckReport r =
+                CheckReport.ofFiles("f.yaml", List.of(CheckInputs.read(text, "f.yaml", null, false)), null, null);
+        assertThat(of(r, Rule.LOCALITY_FAILOVER_NEEDS_OUTLIER_DETECTION))
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.severity()).isEqualTo(Severity.WARNING);
+                    assertThat(f.line()).isEqualTo(108);
+                    assertThat(f.fix()).contains("outlierDetection:");
+                });
     }
 }

@@ -16,7 +16,9 @@ class GatewayCheckTest {
 
     private static Finding only(List<Finding> findings, Rule rule) {
         List<Finding> of = findings.stream().filter(f -> f.rule() == rule).toList();
-        assertThat(of).as("findings %s", findings.stream().map(f -> f.rule().id()).toList()).hasSize(1);
+        assertThat(of)
+                .as("findings %s", findings.stream().map(f -> f.rule().id()).toList())
+                .hasSize(1);
         return of.get(0);
     }
 
@@ -40,7 +42,8 @@ class GatewayCheckTest {
             Finding f = only(check(yaml, n, null), Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE);
             assertThat(f.severity()).isEqualTo(Severity.WARNING);
             assertThat(f.line()).isEqualTo(2);
-            assertThat(f.numbers()).containsEntry("endpoints", (long) n)
+            assertThat(f.numbers())
+                    .containsEntry("endpoints", (long) n)
                     .containsEntry("max_stdevs_from_mean", Math.round(Math.sqrt(n - 1) * 100) / 100.0)
                     .containsEntry("smallest_endpoints_that_can_eject", 6L);
             assertThat(f.message()).contains("can never fire");
@@ -62,7 +65,8 @@ class GatewayCheckTest {
         // a factor of 1.5 fires from 4 endpoints (sqrt(3) = 1.73 > 1.5) but not with 3 (sqrt(2) = 1.41)
         String lower = "gateway:\n  stdev_factor: 1.5\nrouting:\n  fallbacks: 1\n";
         assertThat(rules(check(lower, 4, null))).doesNotContain(Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE);
-        assertThat(only(check(lower, 3, null), Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE).numbers())
+        assertThat(only(check(lower, 3, null), Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE)
+                        .numbers())
                 .containsEntry("smallest_endpoints_that_can_eject", 4L);
         assertThat(GatewayChecker.smallestEndpointsThatCanEject(0.5)).isEqualTo(2);
         assertThat(GatewayChecker.smallestEndpointsThatCanEject(1.0)).isEqualTo(3);
@@ -79,7 +83,8 @@ class GatewayCheckTest {
     @Test
     void theEndpointCountComesFromClusterHostsOrHostsOverridesIt() {
         String yaml = "cluster:\n  hosts: [azure, openai, bedrock]\ngateway:\n  mode: prod\n";
-        assertThat(only(check(yaml, null, null), Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE).numbers())
+        assertThat(only(check(yaml, null, null), Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE)
+                        .numbers())
                 .containsEntry("endpoints", 3L);
         assertThat(rules(check(yaml, 8, null))).doesNotContain(Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE);
     }
@@ -105,18 +110,23 @@ class GatewayCheckTest {
         // 2 rps over 4 endpoints, 10 s window: 5 attempts per endpoint per window, below min_requests 6
         String yaml = "gateway:\n  window: 10s\n  min_requests: 6\n  stdev_factor: 1\n";
         Finding f = only(check(yaml, 4, 2L), Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE);
-        assertThat(f.numbers()).containsEntry("attempts_per_endpoint_per_window", 5.0)
-                .containsEntry("min_requests", 6L).containsEntry("window_needed_seconds", 12L);
+        assertThat(f.numbers())
+                .containsEntry("attempts_per_endpoint_per_window", 5.0)
+                .containsEntry("min_requests", 6L)
+                .containsEntry("window_needed_seconds", 12L);
         assertThat(f.line()).isEqualTo(3);
         assertThat(f.fix()).isEqualTo("gateway:\n  window: 12s   # or min_requests: 5\n");
         // exactly enough: 12 s gives 6
-        assertThat(rules(check(yaml.replace("10s", "12s"), 4, 2L))).doesNotContain(Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE);
+        assertThat(rules(check(yaml.replace("10s", "12s"), 4, 2L)))
+                .doesNotContain(Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE);
         // without --rps it is not judged
         assertThat(rules(check(yaml, 4, null))).doesNotContain(Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE);
         // two processes halve each window's attempts
         String twoProcesses = "gateway:\n  window: 12s\n  min_requests: 6\n  stdev_factor: 1\n  processes: 2\n";
-        assertThat(only(check(twoProcesses, 4, 2L), Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE).numbers())
-                .containsEntry("attempts_per_endpoint_per_window", 3.0).containsEntry("window_needed_seconds", 24L);
+        assertThat(only(check(twoProcesses, 4, 2L), Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE)
+                        .numbers())
+                .containsEntry("attempts_per_endpoint_per_window", 3.0)
+                .containsEntry("window_needed_seconds", 24L);
     }
 
     @Test
@@ -124,41 +134,48 @@ class GatewayCheckTest {
         // weights 1:3 at 4 rps over 10 s: the light endpoint gets 10 attempts, below 12
         String yaml = "gateway:\n  window: 10s\n  min_requests: 12\n  stdev_factor: 0.5\n"
                 + "routing:\n  strategy: weighted\n  weights: [1, 3]\n";
-        assertThat(only(check(yaml, 2, 4L), Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE).numbers())
+        assertThat(only(check(yaml, 2, 4L), Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE)
+                        .numbers())
                 .containsEntry("attempts_per_endpoint_per_window", 10.0);
     }
 
     @Test
     void weightsThatDoNotMatchHostsAreBadInput() {
         String yaml = "gateway:\n  mode: prod\nrouting:\n  strategy: weighted\n  weights: [1, 3]\n";
-        assertThatThrownBy(() -> check(yaml, 3, null)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> check(yaml, 3, null))
+                .isInstanceOf(InputException.class)
                 .hasMessage("gw.yaml:5: routing.weights: [1, 3] is not allowed; expected one positive whole number "
                         + "per endpoint (3 endpoints, 2 weights)");
     }
 
     @Test
     void orderedRoutingStarvesThePeers() {
-        Finding f = only(check("gateway:\n  stdev_factor: 1\nrouting:\n  strategy: ordered\n  fallbacks: 1\n", 3, 600L),
+        Finding f = only(
+                check("gateway:\n  stdev_factor: 1\nrouting:\n  strategy: ordered\n  fallbacks: 1\n", 3, 600L),
                 Rule.GATEWAY_ORDERED_STARVES_PEERS);
         assertThat(f.line()).isEqualTo(4);
         assertThat(f.numbers()).containsEntry("strategy", "ordered").containsEntry("endpoints", 3L);
         assertThat(f.fix()).contains("strategy: round_robin");
-        assertThat(rules(check("gateway:\n  stdev_factor: 1\n", 3, 600L))).doesNotContain(Rule.GATEWAY_ORDERED_STARVES_PEERS);
+        assertThat(rules(check("gateway:\n  stdev_factor: 1\n", 3, 600L)))
+                .doesNotContain(Rule.GATEWAY_ORDERED_STARVES_PEERS);
     }
 
     @Test
     void consecutiveFailuresOneIsAHairTrigger() {
         Finding f = only(check("gateway:\n  consecutive_failures: 1\n", 6, 600L), Rule.GATEWAY_HAIR_TRIGGER);
         // 1 % background errors: a failure every 100 attempts; 600 rps over 6 endpoints is 100/s each: 1 s
-        assertThat(f.numbers()).containsEntry("expected_attempts_to_an_ejection", 100L)
+        assertThat(f.numbers())
+                .containsEntry("expected_attempts_to_an_ejection", 100L)
                 .containsEntry("seconds_at_rps_per_endpoint", 1.0);
         assertThat(f.fix()).isEqualTo("gateway:\n  consecutive_failures: 3   # the seed's default\n");
-        assertThat(rules(check("gateway:\n  consecutive_failures: 2\n", 6, 600L))).doesNotContain(Rule.GATEWAY_HAIR_TRIGGER);
+        assertThat(rules(check("gateway:\n  consecutive_failures: 2\n", 6, 600L)))
+                .doesNotContain(Rule.GATEWAY_HAIR_TRIGGER);
     }
 
     @Test
     void noFallbacksIsANoteAboutCallers() {
-        Finding f = only(check("gateway:\n  mode: prod\nrouting:\n  fallbacks: 0\n", 6, null), Rule.GATEWAY_NO_FALLBACKS);
+        Finding f =
+                only(check("gateway:\n  mode: prod\nrouting:\n  fallbacks: 0\n", 6, null), Rule.GATEWAY_NO_FALLBACKS);
         assertThat(f.severity()).isEqualTo(Severity.NOTE);
         assertThat(f.line()).isEqualTo(4);
         assertThat(rules(check("gateway:\n  mode: prod\nrouting:\n  fallbacks: 2\n", 6, null)))
@@ -179,17 +196,22 @@ class GatewayCheckTest {
 
     @Test
     void theSeedsSixProvidersWithAFallbackHaveNoFindings() {
-        assertThat(check("gateway:\n  mode: prod\nrouting:\n  fallbacks: 1\n", 6, 600L)).isEmpty();
+        assertThat(check("gateway:\n  mode: prod\nrouting:\n  fallbacks: 1\n", 6, 600L))
+                .isEmpty();
     }
 
     @Test
     void badValuesGiveTheKeyTheValueAndTheLine() {
-        assertThatThrownBy(() -> check("gateway:\n  mode: sideways\n", null, null)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> check("gateway:\n  mode: sideways\n", null, null))
+                .isInstanceOf(InputException.class)
                 .hasMessage("gw.yaml:2: gateway.mode: \"sideways\" is not allowed; expected one of off, shadow, prod");
         assertThatThrownBy(() -> check("gateway:\n  window: 90s\n  bucket: 7s\n", null, null))
-                .isInstanceOf(InputException.class).hasMessage("gw.yaml:2: gateway.window: 90s is not allowed; expected a whole number of buckets "
+                .isInstanceOf(InputException.class)
+                .hasMessage("gw.yaml:2: gateway.window: 90s is not allowed; expected a whole number of buckets "
                         + "(bucket is 7s), such as 84s");
         assertThatThrownBy(() -> check("gateway:\n  stdev_factor: -1\n", null, null))
-                .isInstanceOf(InputException.class).hasMessageContaining("gateway.stdev_factor").hasMessageContaining(":2:");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("gateway.stdev_factor")
+                .hasMessageContaining(":2:");
     }
 }

@@ -31,8 +31,11 @@ class HostsAndControllersTest {
     }
 
     private static String from(CheckTarget t, String envoyField) {
-        return t.translation().stream().filter(f -> f.envoyField().equals(envoyField)).map(TranslatedField::from)
-                .findFirst().orElseThrow();
+        return t.translation().stream()
+                .filter(f -> f.envoyField().equals(envoyField))
+                .map(TranslatedField::from)
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -49,10 +52,14 @@ class HostsAndControllersTest {
         assertThat(t.config().baseEjectionTimeNanos()).isEqualTo(3600 * Durations.SECOND);
         assertThat(t.config().maxEjectionPercent()).isEqualTo(80);
         // kgateway writes no enforcing_success_rate: Envoy's 100 leaves success rate on
-        assertThat(t.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE)).isEqualTo(100);
+        assertThat(t.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
+                .isEqualTo(100);
         assertThat(from(t, "outlier_detection.base_ejection_time")).isEqualTo("baseEjectionTime: 1h");
         assertThat(rules(r)).contains(Rule.HAIR_TRIGGER, Rule.LONG_EJECTION, Rule.SUCCESS_RATE_TOO_FEW_HOSTS);
-        Finding hair = r.findings().stream().filter(f -> f.rule() == Rule.HAIR_TRIGGER).findFirst().orElseThrow();
+        Finding hair = r.findings().stream()
+                .filter(f -> f.rule() == Rule.HAIR_TRIGGER)
+                .findFirst()
+                .orElseThrow();
         assertThat(hair.fix()).isEqualTo("spec:\n  outlierDetection:\n    consecutive5xx: 5   # Envoy's default\n");
     }
 
@@ -105,8 +112,9 @@ class HostsAndControllersTest {
         assertThat(b.hosts()).isEqualTo(3);
         assertThat(b.hostsAtLeast()).isFalse();
 
-        assertThatThrownBy(() -> check(text.replace("consecutiveLocalOriginFailure: 3", "consecutve5xx: 3"),
-                "p.yaml", null, null)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> check(
+                        text.replace("consecutiveLocalOriginFailure: 3", "consecutve5xx: 3"), "p.yaml", null, null))
+                .isInstanceOf(InputException.class)
                 .hasMessageContaining("p.yaml:15: unknown field 'spec.outlierDetection.consecutve5xx'")
                 .hasMessageContaining("did you mean consecutive5xx?");
     }
@@ -117,8 +125,9 @@ class HostsAndControllersTest {
         assertThat(r.targets()).isEmpty();
         assertThat(r.findings()).singleElement().satisfies(f -> {
             assertThat(f.rule()).isEqualTo(Rule.NOTHING_TO_CHECK);
-            assertThat(f.message()).startsWith("BackendConfigPolicy httpbin-policy, BackendConfigPolicy "
-                    + "httpbin-grpc-hc-policy configure no outlier detection");
+            assertThat(f.message())
+                    .startsWith("BackendConfigPolicy httpbin-policy, BackendConfigPolicy "
+                            + "httpbin-grpc-hc-policy configure no outlier detection");
         });
     }
 
@@ -131,11 +140,13 @@ class HostsAndControllersTest {
         assertThat(t.name()).isEqualTo("policy-for-route jwt.providers[0].remoteJWKS");
         assertThat(t.hosts()).isEqualTo(1);
         assertThat(t.hostsAtLeast()).isTrue();
-        assertThat(t.notes()).contains("at least 1 host from the backendRefs of policy-for-route "
-                + "jwt.providers[0].remoteJWKS (Backend backend-fqdn) in the same file");
+        assertThat(t.notes())
+                .contains("at least 1 host from the backendRefs of policy-for-route "
+                        + "jwt.providers[0].remoteJWKS (Backend backend-fqdn) in the same file");
         // one host exactly would be single-host-cluster; a name that may resolve to many is not
-        assertThat(rules(r)).doesNotContain(Rule.SINGLE_HOST).contains(Rule.DETECTOR_THRESHOLD_ZERO,
-                Rule.CAP_ALLOWS_PANIC);
+        assertThat(rules(r))
+                .doesNotContain(Rule.SINGLE_HOST)
+                .contains(Rule.DETECTOR_THRESHOLD_ZERO, Rule.CAP_ALLOWS_PANIC);
         // --hosts makes it exact
         assertThat(rules(corpus(file, 1))).contains(Rule.SINGLE_HOST);
     }
@@ -144,7 +155,8 @@ class HostsAndControllersTest {
     void backendRefsOfServicesAndIpBackendsAreCountedExactly() throws IOException {
         // ext-proc's four backendRefs: two Services with one ready endpoint each, two Backends with one ip each
         CheckTarget t = corpus("envoy-gateway/gatewayapi-envoyextensionpolicy-with-extproc-with-retries.in.yaml", null)
-                .targets().get(0);
+                .targets()
+                .get(0);
         assertThat(t.hosts()).isEqualTo(4);
         assertThat(t.hostsAtLeast()).isFalse();
     }
@@ -214,22 +226,34 @@ class HostsAndControllersTest {
         String text = CorpusTest.read("kgateway/setup-failover.yaml");
         CheckTarget byFile = check(text, "f.yaml", null, null).targets().get(0);
         assertThat(byFile.style()).isEqualTo(FixStyle.KGATEWAY);
-        assertThat(byFile.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE)).isEqualTo(100);
+        assertThat(byFile.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
+                .isEqualTo(100);
 
-        CheckTarget istiod = check(text, "f.yaml", null, DestinationRuleController.ISTIOD).targets().get(0);
+        CheckTarget istiod = check(text, "f.yaml", null, DestinationRuleController.ISTIOD)
+                .targets()
+                .get(0);
         assertThat(istiod.style()).isEqualTo(FixStyle.ISTIO);
-        assertThat(istiod.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE)).isZero();
-        assertThat(istiod.notes()).contains("translated as istiod translates a DestinationRule, as --controller istiod "
-                + "says (the file's Gateway has gatewayClassName kgateway, which alone would have chosen kgateway)");
+        assertThat(istiod.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
+                .isZero();
+        assertThat(istiod.notes())
+                .contains(
+                        "translated as istiod translates a DestinationRule, as --controller istiod "
+                                + "says (the file's Gateway has gatewayClassName kgateway, which alone would have chosen kgateway)");
 
         String withoutGateway = text.substring(text.indexOf("---") + 3);
-        CheckTarget kgateway = check(withoutGateway, "f.yaml", null, DestinationRuleController.KGATEWAY).targets().get(0);
+        CheckTarget kgateway = check(withoutGateway, "f.yaml", null, DestinationRuleController.KGATEWAY)
+                .targets()
+                .get(0);
         assertThat(kgateway.style()).isEqualTo(FixStyle.KGATEWAY);
-        assertThat(kgateway.notes()).anySatisfy(n -> assertThat(n).startsWith("translated as kgateway translates a "
-                + "DestinationRule, as --controller kgateway says"));
-        assertThat(check(withoutGateway, "f.yaml", null, null).targets().get(0).style()).isEqualTo(FixStyle.ISTIO);
+        assertThat(kgateway.notes())
+                .anySatisfy(n -> assertThat(n)
+                        .startsWith("translated as kgateway translates a "
+                                + "DestinationRule, as --controller kgateway says"));
+        assertThat(check(withoutGateway, "f.yaml", null, null).targets().get(0).style())
+                .isEqualTo(FixStyle.ISTIO);
 
-        assertThat(DestinationRuleController.parse("KGateway", "--controller")).isEqualTo(DestinationRuleController.KGATEWAY);
+        assertThat(DestinationRuleController.parse("KGateway", "--controller"))
+                .isEqualTo(DestinationRuleController.KGATEWAY);
         assertThatThrownBy(() -> DestinationRuleController.parse("envoy-gateway", "--controller"))
                 .isInstanceOf(InputException.class)
                 .hasMessage("--controller: \"envoy-gateway\" is not allowed; expected istiod or kgateway (the control "

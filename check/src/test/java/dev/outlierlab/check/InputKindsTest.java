@@ -16,7 +16,10 @@ class InputKindsTest {
     }
 
     private static CheckTarget target(CheckReport r, String name) {
-        return r.targets().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return r.targets().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<String> ids(CheckReport r) {
@@ -60,16 +63,20 @@ class InputKindsTest {
     @Test
     void egctlDumpNestsTheClustersUnderNamespaceAndPod() throws Exception {
         CheckReport r = check(CorpusTest.read("envoy-gateway/egctl-out.cluster.yaml"), null);
-        assertThat(r.targets()).extracting(CheckTarget::name)
+        assertThat(r.targets())
+                .extracting(CheckTarget::name)
                 .containsExactly("xds_cluster", "default-backend-rule-0-match-0-www.example.com");
     }
 
     @Test
     void templatesAreNamedAndANoteWhenFoundInADirectory() {
-        String helm = "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: {{ .Release.Name }}\n";
-        assertThatThrownBy(() -> CheckInputs.read(helm, "dr.yaml", null, false)).isInstanceOf(InputException.class)
-                .hasMessage("dr.yaml:4: the file is a template ({{ .Release.Name }} at line 4), not what a cluster gets: "
-                        + "render it first, for example with `helm template`, and check the output");
+        String helm =
+                "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: {{ .Release.Name }}\n";
+        assertThatThrownBy(() -> CheckInputs.read(helm, "dr.yaml", null, false))
+                .isInstanceOf(InputException.class)
+                .hasMessage(
+                        "dr.yaml:4: the file is a template ({{ .Release.Name }} at line 4), not what a cluster gets: "
+                                + "render it first, for example with `helm template`, and check the output");
         CheckInputs.Loaded inDir = CheckInputs.read(helm, "dr.yaml", null, true);
         assertThat(inDir.targets()).isEmpty();
         assertThat(inDir.fileFindings()).singleElement().satisfies(f -> {
@@ -82,8 +89,11 @@ class InputKindsTest {
     void aManifestWithoutOutlierDetectionIsANoteAndExitZero() {
         CheckReport r = check(Corpus.text("istio/bad/only-virtualservice.yaml"), null);
         assertThat(ids(r)).containsExactly("nothing-to-check");
-        assertThat(r.findings().get(0).message()).contains("the file holds only VirtualService, which check reads only "
-                + "for what it says about other resources").contains("check reads: ").doesNotContain("no resource here configures");
+        assertThat(r.findings().get(0).message())
+                .contains("the file holds only VirtualService, which check reads only "
+                        + "for what it says about other resources")
+                .contains("check reads: ")
+                .doesNotContain("no resource here configures");
         assertThat(r.exitCode(Severity.WARNING)).isZero();
     }
 
@@ -112,11 +122,15 @@ class InputKindsTest {
         assertThat(target(r, "podinfo-canary").panicThresholdPercent()).isZero();
         assertThat(target(r, "podinfo-canary").style()).isEqualTo(FixStyle.FLAGGER);
         // one finding for both generated rules (same lines), said once
-        Finding hair = r.findings().stream().filter(f -> f.rule() == Rule.HAIR_TRIGGER).findFirst().orElseThrow();
+        Finding hair = r.findings().stream()
+                .filter(f -> f.rule() == Rule.HAIR_TRIGGER)
+                .findFirst()
+                .orElseThrow();
         assertThat(hair.target()).isEqualTo("podinfo-primary");
         assertThat(hair.alsoAppliesTo()).containsExactly("podinfo-canary");
-        assertThat(hair.fix()).isEqualTo("spec:\n  service:\n    trafficPolicy:\n      outlierDetection:\n"
-                + "        consecutive5xxErrors: 5   # Envoy's default\n");
+        assertThat(hair.fix())
+                .isEqualTo("spec:\n  service:\n    trafficPolicy:\n      outlierDetection:\n"
+                        + "        consecutive5xxErrors: 5   # Envoy's default\n");
         assertThat(ids(r)).contains("interval-longer-than-ejection", "panic-disabled-eject-all");
         // another provider: Flagger writes no DestinationRule
         assertThat(ids(check(canary.replace("  service:\n", "  provider: linkerd\n  service:\n"), 4)))
@@ -143,7 +157,8 @@ class InputKindsTest {
         assertThat(t.config().consecutiveLocalOriginFailure()).isEqualTo(5);
         assertThat(t.config().maxEjectionPercent()).isEqualTo(10);
         // Envoy Gateway sends no enforcing_success_rate: Envoy's default 100 keeps success rate on
-        assertThat(t.config().enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE)).isEqualTo(100);
+        assertThat(t.config().enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE))
+                .isEqualTo(100);
         assertThat(t.panicThresholdPercent()).isEqualTo(50);
         // the always-sent consecutive_local_origin_failure 5 (without split) is not reported
         assertThat(ids(check(btp, 10))).doesNotContain("local-origin-ignored");
@@ -170,8 +185,10 @@ class InputKindsTest {
         CheckReport r = check(mcb, 6);
         assertThat(r.targets()).extracting(CheckTarget::name).containsExactly("backend/to[0] (MeshService backend)");
         assertThat(ids(r)).containsExactly("no-detector-enforced");
-        assertThat(r.findings().get(0).fix()).isEqualTo("default:\n  outlierDetection:\n    detectors:\n"
-                + "      totalFailures:\n        consecutive: 5   # and consecutive_5xx above 0 (Envoy's default 5)\n");
+        assertThat(r.findings().get(0).fix())
+                .isEqualTo(
+                        "default:\n  outlierDetection:\n    detectors:\n"
+                                + "      totalFailures:\n        consecutive: 5   # and consecutive_5xx above 0 (Envoy's default 5)\n");
         // disabled: no outlier detection
         assertThat(ids(check(mcb.replace("        interval: 5s\n", "        disabled: true\n"), 6)))
                 .containsExactly("no-outlier-detection");
@@ -201,7 +218,9 @@ class InputKindsTest {
         assertThat(r.targets().get(0).hosts()).isEqualTo(6);
         assertThat(r.findings()).anySatisfy(f -> {
             assertThat(f.rule()).isEqualTo(Rule.CAP_ADMITS_NO_HOST);
-            assertThat(f.numbers()).containsEntry("hosts", 6L).containsEntry("smallest_percent_admitting_one_host", 17L);
+            assertThat(f.numbers())
+                    .containsEntry("hosts", 6L)
+                    .containsEntry("smallest_percent_admitting_one_host", 17L);
         });
     }
 
@@ -218,13 +237,16 @@ class InputKindsTest {
         // empty-list.yaml: says there are no clusters
         CheckReport empty = check(Corpus.text("hardening/empty-list.yaml"), null);
         assertThat(ids(empty)).containsExactly("nothing-to-check");
-        assertThat(empty.findings().get(0).message()).isEqualTo("the file holds no clusters (an empty list), so there "
-                + "is no outlier detection to check");
+        assertThat(empty.findings().get(0).message())
+                .isEqualTo(
+                        "the file holds no clusters (an empty list), so there " + "is no outlier detection to check");
         // enum-999.yaml: refused as Envoy's defined_only refuses it
         assertThatThrownBy(() -> check(Corpus.text("hardening/enum-999.yaml"), null))
-                .hasMessageContaining("f.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster.DiscoveryType");
+                .hasMessageContaining(
+                        "f.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster.DiscoveryType");
         // dr-no-apiversion.yaml: a message, not an internal error
         assertThatThrownBy(() -> check(Corpus.text("hardening/dr-no-apiversion.yaml"), null))
-                .isInstanceOf(InputException.class).hasMessageContaining("apiVersion: missing is not allowed");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("apiVersion: missing is not allowed");
     }
 }

@@ -25,12 +25,15 @@ class RoutingCheckTest {
             """;
 
     private static List<Finding> check(String text, Integer hosts) {
-        return CheckReport.of("c.yaml", CheckTargets.read(text, "c.yaml", null), hosts, null).findings();
+        return CheckReport.of("c.yaml", CheckTargets.read(text, "c.yaml", null), hosts, null)
+                .findings();
     }
 
     private static Finding only(List<Finding> findings, Rule rule) {
         List<Finding> f = findings.stream().filter(x -> x.rule() == rule).toList();
-        assertThat(f).as("findings %s", findings.stream().map(x -> x.rule().id()).toList()).hasSize(1);
+        assertThat(f)
+                .as("findings %s", findings.stream().map(x -> x.rule().id()).toList())
+                .hasSize(1);
         return f.get(0);
     }
 
@@ -38,15 +41,17 @@ class RoutingCheckTest {
     void istiodsLocalityFailoverKeepsSeventyPercentInTheCallersZone() {
         Finding f = only(check(RULE, 6), Rule.ISTIO_LOCALITY_FAILOVER);
         // two of six pods in the caller's zone: min(100, 140 x 1 / 2) = 70 % stays, 30 % spills over 4 pods
-        assertThat(f.numbers()).containsEntry("local_priority_load_after_one_ejection", 70L)
+        assertThat(f.numbers())
+                .containsEntry("local_priority_load_after_one_ejection", 70L)
                 .containsEntry("spill_over_percent", 30L);
         assertThat(f.message()).contains("70 %").contains("7.5 % to each of their 4 pods");
     }
 
     @Test
     void noFailoverWithoutOutlierDetectionOrWithLocalityLbOff() {
-        String off = RULE.replace("    outlierDetection:", "    loadBalancer:\n      localityLbSetting:\n"
-                + "        enabled: false\n    outlierDetection:");
+        String off = RULE.replace(
+                "    outlierDetection:",
+                "    loadBalancer:\n      localityLbSetting:\n" + "        enabled: false\n    outlierDetection:");
         assertThat(check(off, 6)).noneMatch(x -> x.rule() == Rule.ISTIO_LOCALITY_FAILOVER);
     }
 
@@ -74,7 +79,8 @@ class RoutingCheckTest {
                     - endpoint: {address: {socket_address: {address: 10.0.0.3, port_value: 80}}}
                     - endpoint: {address: {socket_address: {address: 10.0.0.4, port_value: 80}}}
                 """;
-        assertThat(only(check(cluster, null), Rule.CAP_ALLOWS_PANIC).message()).contains("routes to no host")
+        assertThat(only(check(cluster, null), Rule.CAP_ALLOWS_PANIC).message())
+                .contains("routes to no host")
                 .doesNotContain("sends traffic to every host");
     }
 
@@ -101,8 +107,11 @@ class RoutingCheckTest {
                 """;
         assertThat(only(check(cluster, null), Rule.CAP_ALLOWS_PANIC).numbers())
                 .containsEntry("ejections_that_trigger_panic", 1L);
-        assertThat(only(check(cluster.replace("  policy: {overprovisioning_factor: 100}\n", ""), null),
-                Rule.CAP_ALLOWS_PANIC).numbers()).containsEntry("ejections_that_trigger_panic", 2L);
+        assertThat(only(
+                                check(cluster.replace("  policy: {overprovisioning_factor: 100}\n", ""), null),
+                                Rule.CAP_ALLOWS_PANIC)
+                        .numbers())
+                .containsEntry("ejections_that_trigger_panic", 2L);
     }
 
     @Test
@@ -113,7 +122,8 @@ class RoutingCheckTest {
                 lb_policy: RING_HASH
                 outlier_detection: {}
                 """;
-        assertThat(check(cluster, 6)).anyMatch(x -> x.rule() == Rule.NOT_MODELLED
-                && x.message().contains("lb_policy RING_HASH is not modelled"));
+        assertThat(check(cluster, 6))
+                .anyMatch(x ->
+                        x.rule() == Rule.NOT_MODELLED && x.message().contains("lb_policy RING_HASH is not modelled"));
     }
 }

@@ -1,18 +1,19 @@
 package dev.outlierlab.cli;
 
-import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.yaml.Located;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.check.StreamedReport;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.istio.DestinationRuleController;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.FindingsJson;
 import dev.outlierlab.report.FindingsText;
 import dev.outlierlab.report.SarifReport;
-import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.config.istio.DestinationRuleController;
+import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,6 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import dev.outlierlab.sim.scenario.TrafficSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
  * {@code outlier-lab check FILE}: reads Envoy configuration or an Istio DestinationRule and says what its
  * outlier detection will do, as findings with stable ids, severities, the numbers behind them and a fix.
  */
-@Command(name = "check",
+@Command(
+        name = "check",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
@@ -45,7 +46,8 @@ import picocli.CommandLine.Spec;
             "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
             "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
             "(profile gateway, with routing: and optionally cluster.hosts): --hosts gives its endpoint count.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -60,7 +62,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
             "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input. With several",
-            "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."})
+            "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."
+        })
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -68,54 +71,87 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     OutputOption output;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE",
-            description = "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard input; a directory "
-                    + "for every .yaml, .yml and .json file under it.")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "FILE",
+            description =
+                    "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard input; a directory "
+                            + "for every .yaml, .yml and .json file under it.")
     List<String> files;
 
     /** The most hosts --hosts may give: the checks that simulate balancing keep an array of the hosts. */
     static final int MAX_HOSTS = 1_000_000;
 
-    @Option(names = "--hosts", paramLabel = "N",
+    @Option(
+            names = "--hosts",
+            paramLabel = "N",
             description = "Hosts in the cluster (overrides the file's endpoints; needed for EDS clusters and Istio).")
     Integer hosts;
 
-    @Option(names = "--rps", paramLabel = "R",
+    @Option(
+            names = "--rps",
+            paramLabel = "R",
             description = "Requests per second to the cluster, for the request-volume checks.")
     Long rps;
 
-    @Option(names = "--clients", paramLabel = "P", defaultValue = "1",
-            description = {"Callers sharing --rps, each its own detector (a sidecar per calling pod, a gRPC channel):",
-                "the request-volume findings are then per caller. 600 rps over 50 callers is 12 rps each."})
+    @Option(
+            names = "--clients",
+            paramLabel = "P",
+            defaultValue = "1",
+            description = {
+                "Callers sharing --rps, each its own detector (a sidecar per calling pod, a gRPC channel):",
+                "the request-volume findings are then per caller. 600 rps over 50 callers is 12 rps each."
+            })
     int clients;
 
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
     Integer port;
 
-    @Option(names = "--controller", paramLabel = "NAME",
-            description = {"istiod or kgateway: the control plane that translates the files' DestinationRules. Without",
-                "it: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod; the report says which."})
+    @Option(
+            names = "--controller",
+            paramLabel = "NAME",
+            description = {
+                "istiod or kgateway: the control plane that translates the files' DestinationRules. Without",
+                "it: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod; the report says which."
+            })
     String controller;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text (default), json, or sarif (SARIF 2.1.0 for CI code-scanning annotations).")
     Format format;
 
-    @Option(names = "--fail-on", paramLabel = "LEVEL", defaultValue = "error",
+    @Option(
+            names = "--fail-on",
+            paramLabel = "LEVEL",
+            defaultValue = "error",
             description = "Exit 1 when a finding is at least this severe: error (default) or warning.")
     FailOn failOn;
 
-    @Option(names = "--envoy-version", paramLabel = "X.Y", defaultValue = "1.40",
-            description = {"The Envoy release whose rules the findings assume where releases differ (1.26 to",
-                "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."})
+    @Option(
+            names = "--envoy-version",
+            paramLabel = "X.Y",
+            defaultValue = "1.40",
+            description = {
+                "The Envoy release whose rules the findings assume where releases differ (1.26 to",
+                "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."
+            })
     String envoyVersion;
 
-    @Option(names = "--profile", paramLabel = "NAME",
-            description = {"grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
-                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."})
+    @Option(
+            names = "--profile",
+            paramLabel = "NAME",
+            description = {
+                "grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
+                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."
+            })
     String profile;
 
-    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+    @Option(
+            names = "--grpc-implementation",
+            paramLabel = "NAME",
             description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
     String grpcImplementation;
 
@@ -128,9 +164,12 @@ public final class CheckCommand implements Callable<Integer> {
             List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
                     .filter(Files::isRegularFile)
                     .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
-                    .sorted().limit(MAX_FILES + 1L).toList();
+                    .sorted()
+                    .limit(MAX_FILES + 1L)
+                    .toList();
             if (out.size() > MAX_FILES) {
-                throw new InputException(dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
+                throw new InputException(
+                        dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
             }
             if (out.isEmpty()) {
                 throw new InputException(dir + ": no .yaml, .yml or .json files in this directory");
@@ -153,10 +192,12 @@ public final class CheckCommand implements Callable<Integer> {
         if (GrpcCheckInputs.isServiceConfig(text)) {
             return GrpcCheckInputs.serviceConfig(text, source, impl);
         }
-        CheckInputs.Loaded envoy = CheckInputs.read(text, source, port, inDirectory,
-                DestinationRuleController.parse(controller, "--controller"));
-        return profile == null ? envoy : Profiles.facet(profile, CheckAsClient.class, this::unknownProfile)
-                .asClient(envoy, grpcImplementation);
+        CheckInputs.Loaded envoy = CheckInputs.read(
+                text, source, port, inDirectory, DestinationRuleController.parse(controller, "--controller"));
+        return profile == null
+                ? envoy
+                : Profiles.facet(profile, CheckAsClient.class, this::unknownProfile)
+                        .asClient(envoy, grpcImplementation);
     }
 
     private InputException unknownProfile(String names) {
@@ -165,10 +206,17 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** Output formats of {@code check}. */
-    enum Format { text, json, sarif }
+    enum Format {
+        text,
+        json,
+        sarif
+    }
 
     /** Severities {@code --fail-on} takes. */
-    enum FailOn { error, warning }
+    enum FailOn {
+        error,
+        warning
+    }
 
     @Override
     public Integer call() {
@@ -187,13 +235,15 @@ public final class CheckCommand implements Callable<Integer> {
         if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS || rps != null && clients > rps) {
             throw new InputException("--clients: " + clients + " is not allowed; expected a whole number of callers "
                     + "from 1 to " + (rps == null ? TrafficSpec.MAX_CLIENTS : Math.min(rps, TrafficSpec.MAX_CLIENTS))
-                    + (rps != null ? " (at most --rps, " + rps + ": every caller sends at least one request a second)"
+                    + (rps != null
+                            ? " (at most --rps, " + rps + ": every caller sends at least one request a second)"
                             : ""));
         }
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
         // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
-        boolean several = files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
+        boolean several =
+                files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
         for (String name : files) {
             if (name.equals("-")) {
                 read(loaded, several, "-", () -> InputFiles.readText(Path.of(InputFiles.STDIN)), false);
@@ -233,16 +283,22 @@ public final class CheckCommand implements Callable<Integer> {
             code = report.exitCode(threshold);
         }
         for (var f : unreadable) {
-            spec.commandLine().getErr().println("outlier-lab: " + dev.outlierlab.config.Wording.printable(f.file() + ":"
-                    + f.line() + ": " + f.message()));
+            spec.commandLine()
+                    .getErr()
+                    .println("outlier-lab: "
+                            + dev.outlierlab.config.Wording.printable(f.file() + ":" + f.line() + ": " + f.message()));
         }
         spec.commandLine().getErr().flush();
         return code;
     }
 
     /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */
-    private void read(List<CheckInputs.Loaded> loaded, boolean several, String source,
-                      java.util.function.Supplier<String> text, boolean inDirectory) {
+    private void read(
+            List<CheckInputs.Loaded> loaded,
+            boolean several,
+            String source,
+            java.util.function.Supplier<String> text,
+            boolean inDirectory) {
         try {
             loaded.add(readOne(text.get(), source, inDirectory).from(source));
         } catch (InputException e) {

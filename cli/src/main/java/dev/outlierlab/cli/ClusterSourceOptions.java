@@ -20,36 +20,58 @@ import picocli.CommandLine.Option;
  */
 public final class ClusterSourceOptions {
     // arity 0..1 so that a bare --envoy (export's old format flag) reaches the command and its message
-    @Option(names = "--envoy", paramLabel = "FILE", arity = "0..1", fallbackValue = "",
-            description = {"Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
-                "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."})
+    @Option(
+            names = "--envoy",
+            paramLabel = "FILE",
+            arity = "0..1",
+            fallbackValue = "",
+            description = {
+                "Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
+                "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."
+            })
     Path envoy;
 
-    @Option(names = "--istio", paramLabel = "FILE",
-            description = {"Take the outlier detection from an Istio DestinationRule, translated as istiod does (or",
-                "kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints there are."})
+    @Option(
+            names = "--istio",
+            paramLabel = "FILE",
+            description = {
+                "Take the outlier detection from an Istio DestinationRule, translated as istiod does (or",
+                "kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints there are."
+            })
     Path istio;
 
-    @Option(names = "--cluster", paramLabel = "NAME",
+    @Option(
+            names = "--cluster",
+            paramLabel = "NAME",
             description = "Which cluster of the Envoy file (or which DestinationRule, by metadata.name).")
     String cluster;
 
-    @Option(names = "--hosts", paramLabel = "N",
-            description = {"Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
+    @Option(
+            names = "--hosts",
+            paramLabel = "N",
+            description = {
+                "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
                 "file's). Without --envoy or --istio: the scenario's cluster.hosts (run, sweep,",
-                "export, tune)."})
+                "export, tune)."
+            })
     Integer hosts;
 
-    @Option(names = "--port", paramLabel = "N",
+    @Option(
+            names = "--port",
+            paramLabel = "N",
             description = "With --istio: use the DestinationRule's portLevelSettings for this port.")
     Integer port;
 
     @Option(names = "--subset", paramLabel = "NAME", description = "With --istio: the subset's cluster.")
     String subset;
 
-    @Option(names = "--controller", paramLabel = "NAME",
-            description = {"With --istio: istiod or kgateway, the control plane that translates the DestinationRule",
-                "(default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod)."})
+    @Option(
+            names = "--controller",
+            paramLabel = "NAME",
+            description = {
+                "With --istio: istiod or kgateway, the control plane that translates the DestinationRule",
+                "(default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod)."
+            })
     String controller;
 
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */
@@ -104,19 +126,24 @@ public final class ClusterSourceOptions {
         var config = configured.scenario().outlierDetection();
         if (map.get("outlier_detection") instanceof java.util.Map<?, ?> written) {
             java.util.Map<Object, Object> kept = new java.util.LinkedHashMap<>(written);
-            for (dev.outlierlab.engine.envoy.OutlierSetting setting : dev.outlierlab.engine.envoy.OutlierSetting.values()) {
+            for (dev.outlierlab.engine.envoy.OutlierSetting setting :
+                    dev.outlierlab.engine.envoy.OutlierSetting.values()) {
                 if (!config.isExplicit(setting)) {
                     kept.remove(setting.envoyName());
                 }
             }
             map.put("outlier_detection", kept);
         }
-        String asRun = dev.outlierlab.report.ResultJson.write(dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
+        String asRun = dev.outlierlab.report.ResultJson.write(
+                dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
         String source = envoy != null ? envoy.toString() : istio.toString();
-        dev.outlierlab.sim.scenario.Scenario reread = ScenarioReader.read(asRun, source, sets).scenario();
+        dev.outlierlab.sim.scenario.Scenario reread =
+                ScenarioReader.read(asRun, source, sets).scenario();
         // what the configuration set that the lab reads past is said as the configuration's reader said it
-        return new ScenarioReader.Loaded(reread.withRouting(reread.routing().withNotModelled(
-                configured.scenario().routing().notModelled())), configured.hostsGiven());
+        return new ScenarioReader.Loaded(
+                reread.withRouting(reread.routing()
+                        .withNotModelled(configured.scenario().routing().notModelled())),
+                configured.hostsGiven());
     }
 
     /** The loaded scenario with the configuration's cluster, or unchanged when no configuration is given. */
@@ -159,17 +186,25 @@ public final class ClusterSourceOptions {
 
     private ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, boolean hostsInSets, IstioOverrides istioSets) {
         if (envoy != null && envoy.toString().isEmpty()) {
-            throw new InputException("--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
-                    + " --envoy cluster.yaml");
+            throw new InputException(
+                    "--envoy: missing FILE; give the Envoy configuration to take the cluster from, e.g."
+                            + " --envoy cluster.yaml");
         }
         if (envoy != null && istio != null) {
             throw new InputException("--envoy and --istio: give one of them");
         }
         if (envoy == null && istio == null) {
-            if (cluster != null || (hosts != null && !hostsInSets) || port != null || subset != null || controller != null) {
-                throw new InputException((hostsInSets ? "--cluster, --port, --subset and --controller choose"
-                        : "--cluster, --hosts, --port, --subset and --controller choose") + " from a configuration file: "
-                        + "add --envoy FILE or --istio FILE" + (hostsInSets ? "" : " (or set cluster.hosts with --set)"));
+            if (cluster != null
+                    || (hosts != null && !hostsInSets)
+                    || port != null
+                    || subset != null
+                    || controller != null) {
+                throw new InputException((hostsInSets
+                                ? "--cluster, --port, --subset and --controller choose"
+                                : "--cluster, --hosts, --port, --subset and --controller choose")
+                        + " from a configuration file: "
+                        + "add --envoy FILE or --istio FILE"
+                        + (hostsInSets ? "" : " (or set cluster.hosts with --set)"));
             }
             return loaded;
         }
@@ -183,8 +218,9 @@ public final class ClusterSourceOptions {
                 throw new InputException("--port, --subset and --controller are for --istio; with --envoy choose with "
                         + "--cluster NAME");
             }
-            dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy),
-                    envoy.toString()).cluster(cluster);
+            dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(
+                            InputFiles.readText(envoy), envoy.toString())
+                    .cluster(cluster);
             envoyClusterName = chosen.name();
             if (forLog && chosen.hosts().isEmpty()) {
                 return new ScenarioReader.Loaded(chosen.toScenario(base, hosts == null ? 1 : hosts), false);
@@ -195,9 +231,14 @@ public final class ClusterSourceOptions {
                 throw new InputException("--istio needs --hosts N: a DestinationRule does not say how many endpoints "
                         + "the service has");
             }
-            IstioConfig rules = DestinationRuleReader.read(InputFiles.readText(istio), istio.toString(), port,
-                    DestinationRuleController.parse(controller, "--controller"), istioSets);
-            IstioPolicy policy = envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
+            IstioConfig rules = DestinationRuleReader.read(
+                    InputFiles.readText(istio),
+                    istio.toString(),
+                    port,
+                    DestinationRuleController.parse(controller, "--controller"),
+                    istioSets);
+            IstioPolicy policy =
+                    envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
             advice = FixAdvice.of(policy, rules.controller());
             if (forLog) {
                 return new ScenarioReader.Loaded(policy.toScenario(base, hosts == null ? 1 : hosts), false);

@@ -23,26 +23,34 @@ import picocli.CommandLine.Option;
  * that is plainly of another kind is refused naming what it looks like.
  */
 public final class CompareOptions {
-    private static final Pattern DESTINATION_RULE = Pattern.compile("(?m)^\\s*-?\\s*\"?kind\"?\\s*:\\s*\"?DestinationRule\\b");
+    private static final Pattern DESTINATION_RULE =
+            Pattern.compile("(?m)^\\s*-?\\s*\"?kind\"?\\s*:\\s*\"?DestinationRule\\b");
     private static final Pattern KUBERNETES = Pattern.compile("(?m)^\\s*-?\\s*\"?kind\"?\\s*:\\s*\"?([A-Z][A-Za-z]*)");
     private static final Pattern ENVOY = Pattern.compile("(?m)^\\s*-?\\s*\"?(static_resources|connect_timeout|"
             + "load_assignment|lb_policy|@type|version_info|configs|eds_cluster_config|common_lb_config)\"?\\s*:");
-    private static final Pattern SCENARIO = Pattern.compile("(?m)^\"?(faults|traffic|duration|seed|load|health_checks|"
-            + "profile|envoy_version|cluster)\"?\\s*:");
+    private static final Pattern SCENARIO = Pattern.compile(
+            "(?m)^\"?(faults|traffic|duration|seed|load|health_checks|" + "profile|envoy_version|cluster)\"?\\s*:");
 
-    @Option(names = "--compare", paramLabel = "FILE",
-            description = {"Also replay with the settings of FILE, side by side: a scenario file, or",
-                "with --envoy an Envoy configuration, with --istio a DestinationRule."})
+    @Option(
+            names = "--compare",
+            paramLabel = "FILE",
+            description = {
+                "Also replay with the settings of FILE, side by side: a scenario file, or",
+                "with --envoy an Envoy configuration, with --istio a DestinationRule."
+            })
     Path file;
 
-    @Option(names = "--compare-set", paramLabel = "KEY=VALUE",
-            description = {"Also replay with these settings on top of the first ones, or of --compare FILE",
-                "(repeatable), e.g. --compare-set outlier_detection.max_ejection_percent=34"})
+    @Option(
+            names = "--compare-set",
+            paramLabel = "KEY=VALUE",
+            description = {
+                "Also replay with these settings on top of the first ones, or of --compare FILE",
+                "(repeatable), e.g. --compare-set outlier_detection.max_ejection_percent=34"
+            })
     List<String> sets = new ArrayList<>();
 
     /** The second settings: the scenario, whether it gives the hosts, and how reports name it. */
-    public record Compared(Scenario scenario, boolean hostsGiven, String label) {
-    }
+    public record Compared(Scenario scenario, boolean hostsGiven, String label) {}
 
     /** Whether a second replay was asked for. */
     public boolean isUsed() {
@@ -64,17 +72,26 @@ public final class CompareOptions {
         String text = InputFiles.readText(file);
         String label = file + (sets.isEmpty() ? "" : " with " + setsLabel);
         if (source.envoy != null) {
-            expect(text, "envoy", "--envoy, so --compare takes an Envoy configuration like it (a cluster, a list "
-                    + "of clusters, a bootstrap, a CDS response or a config dump)");
-            Scenario s = EnvoyConfigReader.read(text, file.toString()).cluster(source.cluster)
+            expect(
+                    text,
+                    "envoy",
+                    "--envoy, so --compare takes an Envoy configuration like it (a cluster, a list "
+                            + "of clusters, a bootstrap, a CDS response or a config dump)");
+            Scenario s = EnvoyConfigReader.read(text, file.toString())
+                    .cluster(source.cluster)
                     .toScenario(base.scenario(), source.hosts);
             return new Compared(withSets(s), true, label);
         }
         if (source.istio != null) {
             expect(text, "istio", "--istio, so --compare takes an Istio DestinationRule like it");
-            Scenario s = DestinationRuleReader.read(text, file.toString(), source.port,
-                    dev.outlierlab.config.istio.DestinationRuleController.parse(source.controller, "--controller"))
-                    .select(source.cluster, source.subset, source.port).toScenario(base.scenario(), source.hosts);
+            Scenario s = DestinationRuleReader.read(
+                            text,
+                            file.toString(),
+                            source.port,
+                            dev.outlierlab.config.istio.DestinationRuleController.parse(
+                                    source.controller, "--controller"))
+                    .select(source.cluster, source.subset, source.port)
+                    .toScenario(base.scenario(), source.hosts);
             return new Compared(withSets(s), true, label);
         }
         expect(text, "scenario", "a scenario (--scenario, --set), so --compare takes a scenario file");
@@ -105,8 +122,8 @@ public final class CompareOptions {
             return;
         }
         if (!kind.equals(expected)) {
-            throw new InputException("--compare " + file + ": the file is " + what + ", but the first settings come "
-                    + "from " + why);
+            throw new InputException(
+                    "--compare " + file + ": the file is " + what + ", but the first settings come " + "from " + why);
         }
     }
 

@@ -43,20 +43,24 @@ public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows
     @Override
     public Work work(ScenarioReader.Profiled resolved) {
         // Envoy runs take the event-driven path where it applies
-        return new Work(WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, false),
-                GatewayWorkEstimate.NONE);
+        return new Work(
+                WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, false), GatewayWorkEstimate.NONE);
     }
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(name(), Simulation.run(resolved.envoy().scenario(), RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        return Row.of(
+                name(),
+                Simulation.run(
+                        resolved.envoy().scenario(),
+                        RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 
     @Override
     public LivePoolBuilder builder(String name, ScenarioReader.Profiled settings) {
         Scenario scenario = settings.envoy().scenario();
-        return LivePoolBuilder.envoy(name, scenario.outlierDetection(),
-                Math.round(scenario.cluster().panicThresholdPercent()));
+        return LivePoolBuilder.envoy(
+                name, scenario.outlierDetection(), Math.round(scenario.cluster().panicThresholdPercent()));
     }
 
     @Override
@@ -74,7 +78,16 @@ public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows
         Scenario s = resolved.envoy().scenario();
         Target target = istio ? Target.ISTIO : Target.ENVOY;
         Integer hosts = resolved.envoy().hostsGiven() ? s.cluster().size() : null;
-        return new CurrentSettings(s.name(), source, target, s.outlierDetection(), s.cluster().panicThresholdPercent(),
-                hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY, s.healthChecks());
+        return new CurrentSettings(
+                s.name(),
+                source,
+                target,
+                s.outlierDetection(),
+                s.cluster().panicThresholdPercent(),
+                hosts,
+                s.traffic().rps(),
+                s.envoyVersion(),
+                RunProfile.ENVOY,
+                s.healthChecks());
     }
 }

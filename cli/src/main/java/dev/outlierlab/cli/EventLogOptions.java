@@ -21,9 +21,13 @@ import picocli.CommandLine.Option;
  * {@code --cluster NAME}, else the cluster taken from {@code --envoy}, else the event log's only cluster.
  */
 public final class EventLogOptions {
-    @Option(names = "--event-log", paramLabel = "FILE",
-            description = {"Envoy's outlier event log (event_log_path) of the proxy that wrote the log:",
-                "which of its ejections and returns the lab reproduces, misses, or adds."})
+    @Option(
+            names = "--event-log",
+            paramLabel = "FILE",
+            description = {
+                "Envoy's outlier event log (event_log_path) of the proxy that wrote the log:",
+                "which of its ejections and returns the lab reproduces, misses, or adds."
+            })
     String file;
 
     /** Whether an event log was given. */
@@ -34,7 +38,8 @@ public final class EventLogOptions {
     /** Reads the event log; an unreadable file is one message, exit 2. */
     public EventLogReader.EventLog read(List<String> logs, InputStream stdin) {
         if ("-".equals(file) && logs.contains("-")) {
-            throw new InputException("--event-log -: standard input is already the access log; give the event log as a file");
+            throw new InputException(
+                    "--event-log -: standard input is already the access log; give the event log as a file");
         }
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(file))) {
             throw new InputException("--event-log " + file + ": is a directory, expected Envoy's outlier event log");
@@ -61,12 +66,17 @@ public final class EventLogOptions {
      * @param logCluster        {@code --cluster}, or null
      * @param envoyClusterName  the cluster taken from {@code --envoy}, or null
      */
-    public ComparedEventLog compare(EventLogReader.EventLog log, List<LogReplay.GroupResult> results, long originEpochNanos,
-                            String logCluster, String envoyClusterName) {
+    public ComparedEventLog compare(
+            EventLogReader.EventLog log,
+            List<LogReplay.GroupResult> results,
+            long originEpochNanos,
+            String logCluster,
+            String envoyClusterName) {
         Set<String> instances = new LinkedHashSet<>();
         results.forEach(g -> instances.add(g.group().instance()));
         if (instances.size() > 1) {
-            throw new InputException("--event-log " + file + ": the replay has " + instances.size() + " proxy instances ("
+            throw new InputException("--event-log " + file + ": the replay has " + instances.size()
+                    + " proxy instances ("
                     + String.join(", ", instances.stream().limit(5).toList()) + (instances.size() > 5 ? ", ..." : "")
                     + ") but Envoy's event log has no instance field (each Envoy writes its own): replay the access log "
                     + "of the proxy that wrote this event log alone (--one-instance when several files are its rotated "
@@ -77,14 +87,19 @@ public final class EventLogOptions {
         for (LogReplay.GroupResult g : results) {
             String cluster = clusterOf(g, log, logCluster, envoyClusterName);
             clusters.add(cluster);
-            out.add(EventLogComparison.compare(cluster, log.of(cluster), g.result().run().events(), originEpochNanos,
-                    g.scenario().durationNanos(), g.scenario().outlierDetection().intervalNanos()));
+            out.add(EventLogComparison.compare(
+                    cluster,
+                    log.of(cluster),
+                    g.result().run().events(),
+                    originEpochNanos,
+                    g.scenario().durationNanos(),
+                    g.scenario().outlierDetection().intervalNanos()));
         }
         return new ComparedEventLog(log, clusters, out);
     }
 
-    private String clusterOf(LogReplay.GroupResult g, EventLogReader.EventLog log, String logCluster,
-                             String envoyClusterName) {
+    private String clusterOf(
+            LogReplay.GroupResult g, EventLogReader.EventLog log, String logCluster, String envoyClusterName) {
         if (!g.group().cluster().isEmpty()) {
             return g.group().cluster();
         }
@@ -95,11 +110,16 @@ public final class EventLogOptions {
             return envoyClusterName;
         }
         if (log.clusters().size() > 1) {
-            throw new InputException("--event-log " + file + ": the event log has events of " + log.clusters().size()
-                    + " clusters (" + String.join(", ", log.clusters().keySet().stream().limit(5).toList())
+            throw new InputException("--event-log " + file + ": the event log has events of "
+                    + log.clusters().size()
+                    + " clusters ("
+                    + String.join(
+                            ", ", log.clusters().keySet().stream().limit(5).toList())
                     + (log.clusters().size() > 5 ? ", ..." : "") + ") and the access log does not name its cluster: "
                     + "choose one with --cluster NAME");
         }
-        return log.clusters().isEmpty() ? "" : log.clusters().keySet().iterator().next();
+        return log.clusters().isEmpty()
+                ? ""
+                : log.clusters().keySet().iterator().next();
     }
 }

@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
  * {@code run}'s inputs, written as an Envoy Cluster (YAML, {@link EnvoyClusterWriter}) or as a lab scenario with every
  * default filled in (JSON, {@link ScenarioWriter}).
  */
-@Command(name = "export",
+@Command(
+        name = "export",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
@@ -26,7 +27,8 @@ import picocli.CommandLine.Spec;
             "writes every outlier_detection setting, the panic threshold, the health check and one endpoint per host",
             "('run --envoy' and 'check' read it back); --to scenario writes JSON with every default filled in, for run",
             "and sweep.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -36,7 +38,8 @@ import picocli.CommandLine.Spec;
             "      the Envoy cluster istiod gives the sidecars for this DestinationRule",
             "  outlier-lab export --envoy cluster.yaml --to scenario > scenario.json",
             "",
-            "Exit status: 0 on success, 2 for bad input."})
+            "Exit status: 0 on success, 2 for bad input."
+        })
 public final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -47,13 +50,21 @@ public final class ExportCommand implements Callable<Integer> {
     @Mixin
     InputOptions input;
 
-    @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "envoy",
-            description = {"What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab",
-                "scenario, JSON, every default filled in)."})
+    @Option(
+            names = "--to",
+            paramLabel = "FORMAT",
+            defaultValue = "envoy",
+            description = {
+                "What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab",
+                "scenario, JSON, every default filled in)."
+            })
     Format to;
 
     /** What {@code export} writes. */
-    enum Format { envoy, scenario }
+    enum Format {
+        envoy,
+        scenario
+    }
 
     @Override
     public Integer call() {
@@ -68,10 +79,12 @@ public final class ExportCommand implements Callable<Integer> {
         } catch (InputException e) {
             throw oldSpelling(e);
         }
-        ScenarioExport export = profiled.profile().facet(ScenarioExport.class).orElseThrow(() -> new InputException(
-                "export: profile " + profiled.name() + " has no export; export takes "
-                        + Profiles.namesWith(ScenarioExport.class)));
-        String text = to == Format.envoy ? export.envoyCluster(profiled)
+        ScenarioExport export = profiled.profile()
+                .facet(ScenarioExport.class)
+                .orElseThrow(() -> new InputException("export: profile " + profiled.name()
+                        + " has no export; export takes " + Profiles.namesWith(ScenarioExport.class)));
+        String text = to == Format.envoy
+                ? export.envoyCluster(profiled)
                 : ResultJson.write(ResultJson.mapper().valueToTree(export.scenario(profiled)));
         output.emit(spec, text.endsWith("\n") ? text : text + "\n");
         return 0;

@@ -31,8 +31,7 @@ final class FlinkLauncher {
     /** How long the child may take to end when asked, before it is killed. */
     static final int GRACE_SECONDS = 5;
 
-    private FlinkLauncher() {
-    }
+    private FlinkLauncher() {}
 
     /** Runs {@code spec}'s command, with the arguments it was given, in the flink module's JVM. */
     static int run(CommandSpec spec) {
@@ -40,8 +39,9 @@ final class FlinkLauncher {
         Path jar = dir.resolve("outlier-lab-flink.jar");
         Path lib = dir.resolve("flink-lib");
         if (!Files.isRegularFile(jar) || !Files.isDirectory(lib)) {
-            throw new InputException("--engine flink: the Flink job jar " + jar + " is not built; build it with "
-                    + "'mvn -B -q -pl flink -am package -DskipTests' (./outlier-lab does when --engine flink is given)");
+            throw new InputException(
+                    "--engine flink: the Flink job jar " + jar + " is not built; build it with "
+                            + "'mvn -B -q -pl flink -am package -DskipTests' (./outlier-lab does when --engine flink is given)");
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -60,7 +60,9 @@ final class FlinkLauncher {
         PrintWriter err = spec.commandLine().getErr();
         Process child;
         try {
-            child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+            child = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             throw new InputException("--engine flink: cannot start " + command.get(0) + " (" + e.getMessage() + ")");
         }
@@ -110,7 +112,11 @@ final class FlinkLauncher {
         }
         try {
             // cli/target/outlier-lab.jar or cli/target/classes: three levels up is the checkout
-            Path here = Path.of(FlinkLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path here = Path.of(FlinkLauncher.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return here.getParent().getParent().getParent().resolve("flink").resolve("target");
         } catch (URISyntaxException | NullPointerException e) {
             return Path.of("flink", "target");
@@ -118,17 +124,19 @@ final class FlinkLauncher {
     }
 
     private static Thread copying(InputStream from, PrintWriter to) {
-        Thread t = new Thread(() -> {
-            try (Reader r = new InputStreamReader(from, StandardCharsets.UTF_8)) {
-                char[] buffer = new char[8192];
-                for (int n = r.read(buffer); n >= 0; n = r.read(buffer)) {
-                    to.write(buffer, 0, n);
-                }
-                to.flush();
-            } catch (IOException e) {
-                to.flush();
-            }
-        }, "flink-job-output");
+        Thread t = new Thread(
+                () -> {
+                    try (Reader r = new InputStreamReader(from, StandardCharsets.UTF_8)) {
+                        char[] buffer = new char[8192];
+                        for (int n = r.read(buffer); n >= 0; n = r.read(buffer)) {
+                            to.write(buffer, 0, n);
+                        }
+                        to.flush();
+                    } catch (IOException e) {
+                        to.flush();
+                    }
+                },
+                "flink-job-output");
         t.setDaemon(true);
         t.start();
         return t;

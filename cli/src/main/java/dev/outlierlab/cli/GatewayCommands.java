@@ -11,6 +11,7 @@ import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
@@ -18,14 +19,13 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewaySummary;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
-import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.tune.CurrentSettings;
 import java.util.List;
 import java.util.Map;
 
 /** The gateway profile in {@code run}: its own simulation, report and stage records; a column of its defaults. */
-public final class GatewayCommands implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport,
-        TuneStart {
+public final class GatewayCommands
+        implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport, TuneStart {
     @Override
     public String name() {
         return GatewayScenarioFormat.NAME;
@@ -37,8 +37,8 @@ public final class GatewayCommands implements Profile, ProfileRunner, Comparison
             throw new InputException("--format csv: the decisions table is written for profile: envoy scenarios; this "
                     + "scenario's profile is gateway (use text or json)");
         }
-        if (request.optionsGiven().stream().anyMatch(o -> o.startsWith("--trace-in") || o.startsWith("--envoy")
-                || o.startsWith("--istio"))) {
+        if (request.optionsGiven().stream()
+                .anyMatch(o -> o.startsWith("--trace-in") || o.startsWith("--envoy") || o.startsWith("--istio"))) {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "
                     + "profile is gateway");
         }
@@ -57,7 +57,8 @@ public final class GatewayCommands implements Profile, ProfileRunner, Comparison
             request.start(new WorkEstimate(0, 0, 0), GatewayWorkEstimate.of(gateway));
             result = StageFile.write(request.stagesFile(), gateway);
         }
-        return request.format().equals("json") ? GatewayResultJson.toJson(result)
+        return request.format().equals("json")
+                ? GatewayResultJson.toJson(result)
                 : GatewayTextReport.render(result, request.maxEvents());
     }
 
@@ -74,13 +75,14 @@ public final class GatewayCommands implements Profile, ProfileRunner, Comparison
 
     @Override
     public List<String> notes(ScenarioReader.Profiled given) {
-        return List.of("\n  gateway: the gateway profile's defaults (docs/gateway.md) over the same hosts, one process\n");
+        return List.of(
+                "\n  gateway: the gateway profile's defaults (docs/gateway.md) over the same hosts, one process\n");
     }
 
     @Override
     public List<String> columns() {
-        return List.of("ejections", "consecutive", "success rate", "kept all", "would eject", "failed %",
-                "failed % in fault");
+        return List.of(
+                "ejections", "consecutive", "success rate", "kept all", "would eject", "failed %", "failed % in fault");
     }
 
     @Override
@@ -92,12 +94,17 @@ public final class GatewayCommands implements Profile, ProfileRunner, Comparison
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
         GatewayScenario scenario = resolved.gateway();
-        GatewaySummary s = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario)).summary();
-        return new Row(List.of(Long.toString(s.ejections()), Long.toString(s.consecutiveEjections()),
-                Long.toString(s.successRateEjections()), Long.toString(s.keptAllStages()),
-                Long.toString(s.wouldEjectStages()),
-                Numbers.two(s.requests() == 0 ? 0 : s.failedRequests() * 100.0 / s.requests()),
-                Numbers.two(s.failedPercentDuringFault())),
+        GatewaySummary s = GatewaySimulation.run(scenario, GatewayProgress.of(watcher, scenario))
+                .summary();
+        return new Row(
+                List.of(
+                        Long.toString(s.ejections()),
+                        Long.toString(s.consecutiveEjections()),
+                        Long.toString(s.successRateEjections()),
+                        Long.toString(s.keptAllStages()),
+                        Long.toString(s.wouldEjectStages()),
+                        Numbers.two(s.requests() == 0 ? 0 : s.failedRequests() * 100.0 / s.requests()),
+                        Numbers.two(s.failedPercentDuringFault())),
                 GatewayResultJson.summary(new GatewayRunResult(scenario, s, List.of())));
     }
 

@@ -14,14 +14,13 @@ import java.util.List;
  * client reads them through xDS. Their findings are {@link GrpcChecks}'.
  */
 final class GrpcCheckInputs {
-    private GrpcCheckInputs() {
-    }
+    private GrpcCheckInputs() {}
 
     /** Whether {@code text} is a gRPC service config rather than Envoy or Kubernetes configuration. */
     static boolean isServiceConfig(String text) {
         String t = text.strip();
-        return t.startsWith("{") && (t.contains("\"loadBalancingConfig\"")
-                || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
+        return t.startsWith("{")
+                && (t.contains("\"loadBalancingConfig\"") || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
     }
 
     static GrpcImplementation implementation(String option) {
@@ -37,8 +36,8 @@ final class GrpcCheckInputs {
 
     /** A service config's findings, as a file's findings. */
     static CheckInputs.Loaded serviceConfig(String text, String source, GrpcImplementation impl) {
-        return new CheckInputs.Loaded(List.of(), GrpcChecks.forServiceConfig(
-                ServiceConfigReader.read(text, source, impl), source));
+        return new CheckInputs.Loaded(
+                List.of(), GrpcChecks.forServiceConfig(ServiceConfigReader.read(text, source, impl), source));
     }
 
     /** Envoy clusters read by a gRPC client: gRPC's findings in place of Envoy's. */

@@ -15,14 +15,14 @@ import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.grpc.GrpcProfile;
-import java.util.ArrayList;
 import dev.outlierlab.tune.CurrentSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** grpc-java's outlier detection in {@code run}: one channel over the lab's scenario, and its comparison column. */
-public final class GrpcCommands implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ScenarioExport, TuneStart,
-        CheckAsClient {
+public final class GrpcCommands
+        implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ScenarioExport, TuneStart, CheckAsClient {
     @Override
     public String name() {
         return GrpcScenarioFormat.NAME;
@@ -30,30 +30,35 @@ public final class GrpcCommands implements Profile, ProfileRunner, ComparisonCol
 
     @Override
     public void refuse(RunRequest request, ScenarioReader.Profiled profiled) {
-        if (request.optionsGiven().stream().anyMatch(o -> !o.startsWith("--envoy") && !o.startsWith("--istio")
-                && !o.startsWith("--format"))) {
-            throw new InputException("--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
-                    + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
+        if (request.optionsGiven().stream()
+                .anyMatch(o -> !o.startsWith("--envoy") && !o.startsWith("--istio") && !o.startsWith("--format"))) {
+            throw new InputException(
+                    "--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
+                            + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
         }
     }
 
     @Override
     public String run(ScenarioReader.Profiled resolved, RunRequest request) {
         WorkEstimate estimate = WorkEstimate.of(resolved.envoy().scenario());
-        RunOptions options = (request.format().equals("json") ? RunOptions.DEFAULT
-                : RunOptions.DEFAULT.keepingEvents(request.maxEvents()))
+        RunOptions options = (request.format().equals("json")
+                        ? RunOptions.DEFAULT
+                        : RunOptions.DEFAULT.keepingEvents(request.maxEvents()))
                 .watchedBy(request.start(estimate, GatewayWorkEstimate.NONE));
         GrpcSettings settings = resolved.grpc();
-        RunResult result = new GrpcProfile(settings.config()).run(resolved.envoy().scenario(), options);
+        RunResult result =
+                new GrpcProfile(settings.config()).run(resolved.envoy().scenario(), options);
         request.finish();
-        return request.format().equals("json") ? GrpcResultJson.toJson(result, settings)
+        return request.format().equals("json")
+                ? GrpcResultJson.toJson(result, settings)
                 : GrpcTextReport.render(result, settings, request.maxEvents());
     }
 
     @Override
     public ProfileComparison.Column column(ScenarioReader.Profiled given) {
         GrpcSettings settings = given.grpc();
-        return ProfileComparison.column("grpc (" + settings.config().implementation().label() + ")",
+        return ProfileComparison.column(
+                "grpc (" + settings.config().implementation().label() + ")",
                 new GrpcProfile(settings.config()).run(given.envoy().scenario(), RunOptions.DEFAULT));
     }
 
@@ -62,8 +67,11 @@ public final class GrpcCommands implements Profile, ProfileRunner, ComparisonCol
         GrpcSettings settings = given.grpc();
         List<String> out = new ArrayList<>();
         StringBuilder b = new StringBuilder();
-        b.append("\n  grpc settings: ").append(GrpcTextReport.settings(settings.config())).append("\n  from ")
-                .append(settings.origin()).append('\n');
+        b.append("\n  grpc settings: ")
+                .append(GrpcTextReport.settings(settings.config()))
+                .append("\n  from ")
+                .append(settings.origin())
+                .append('\n');
         for (String note : settings.notes()) {
             b.append("  note: ").append(note).append('\n');
         }
@@ -79,14 +87,18 @@ public final class GrpcCommands implements Profile, ProfileRunner, ComparisonCol
     @Override
     public Work work(ScenarioReader.Profiled resolved) {
         // gRPC runs go request by request through GrpcProfile
-        return new Work(WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, true),
-                GatewayWorkEstimate.NONE);
+        return new Work(
+                WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, true), GatewayWorkEstimate.NONE);
     }
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(name(), new GrpcProfile(resolved.grpc().config()).run(resolved.envoy().scenario(),
-                RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        return Row.of(
+                name(),
+                new GrpcProfile(resolved.grpc().config())
+                        .run(
+                                resolved.envoy().scenario(),
+                                RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 
     @Override

@@ -24,8 +24,7 @@ final class InputFiles {
     /** The name that stands for standard input. */
     static final String STDIN = "-";
 
-    private InputFiles() {
-    }
+    private InputFiles() {}
 
     /** The whole file as text (scenarios and configurations). */
     static String readText(Path path) {
@@ -58,8 +57,8 @@ final class InputFiles {
         try (BoundedLineReader in = open(path)) {
             Path copy = Files.createTempFile("outlier-lab-trace-", ".jsonl");
             copy.toFile().deleteOnExit();
-            try (java.io.Writer out = Files.newBufferedWriter(copy, java.nio.charset.StandardCharsets.UTF_8,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (java.io.Writer out = Files.newBufferedWriter(
+                    copy, java.nio.charset.StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
                 long total = 0;
                 String line;
                 // line by line, so a stream without line breaks (/dev/zero) stops at the line limit

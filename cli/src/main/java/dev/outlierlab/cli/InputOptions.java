@@ -27,13 +27,19 @@ public final class InputOptions {
     @Mixin
     ClusterSourceOptions clusterSource;
 
-    @Option(names = "--service-config", paramLabel = "FILE",
-            description = {"profile grpc: take gRPC's settings from a service config (JSON:",
+    @Option(
+            names = "--service-config",
+            paramLabel = "FILE",
+            description = {
+                "profile grpc: take gRPC's settings from a service config (JSON:",
                 "loadBalancingConfig with outlier_detection_experimental and its childPolicy)",
-                "instead of the scenario."})
+                "instead of the scenario."
+            })
     Path serviceConfig;
 
-    @Option(names = "--grpc-implementation", paramLabel = "NAME",
+    @Option(
+            names = "--grpc-implementation",
+            paramLabel = "NAME",
             description = "profile grpc: java (default, exact), go or core (read from source), see docs/grpc.md.")
     String grpcImplementation;
 
@@ -48,8 +54,11 @@ public final class InputOptions {
      * {@code --envoy-version} alone do not.
      */
     boolean describesCluster() {
-        return scenario.scenarioFile != null || scenario.example != null || !scenario.sets.isEmpty()
-                || clusterSource.isUsed() || givesGrpcSettings();
+        return scenario.scenarioFile != null
+                || scenario.example != null
+                || !scenario.sets.isEmpty()
+                || clusterSource.isUsed()
+                || givesGrpcSettings();
     }
 
     /** {@code --hosts N}, as given, or null. */
@@ -81,7 +90,8 @@ public final class InputOptions {
         Integer hosts = clusterSource.hosts;
         if (hosts != null && !clusterSource.hasConfig()) {
             if (hosts < 1) {
-                throw new InputException("--hosts: " + hosts + " is not allowed; expected a whole number of hosts from 1");
+                throw new InputException(
+                        "--hosts: " + hosts + " is not allowed; expected a whole number of hosts from 1");
             }
             all.add("cluster.hosts=" + hosts);
         }
@@ -118,16 +128,20 @@ public final class InputOptions {
         if (!profiled.profile().capabilities().contains(Capability.CLUSTER_FROM_CONFIG)) {
             if (clusterSource.isUsed() || givesGrpcSettings()) {
                 throw new InputException("--envoy, --istio, --service-config and --grpc-implementation take "
-                        + Profiles.orList(Profiles.all().stream().filter(p -> p.can(Capability.CLUSTER_FROM_CONFIG))
-                                .map(p -> "profile: " + p.name()).toList())
+                        + Profiles.orList(Profiles.all().stream()
+                                .filter(p -> p.can(Capability.CLUSTER_FROM_CONFIG))
+                                .map(p -> "profile: " + p.name())
+                                .toList())
                         + " scenarios; this scenario's profile is " + profiled.name());
             }
             return profiled;
         }
         ScenarioReader.Loaded loaded = applyCluster(profiled, sets);
         GrpcSettings grpc = profiled.grpc() != null || givesGrpcSettings() ? grpcSettings(profiled, loaded) : null;
-        return grpc == null ? profiled.withEnvoy(loaded)
-                : new ScenarioReader.Profiled(Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, grpc);
+        return grpc == null
+                ? profiled.withEnvoy(loaded)
+                : new ScenarioReader.Profiled(
+                        Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, grpc);
     }
 
     /** {@link #resolve} with this input's own overrides. */

@@ -16,25 +16,41 @@ import picocli.CommandLine.Option;
 
 /** {@code replay}'s choice of access-log format: named, a format string, JSON keys, or recognised from the log. */
 public final class LogFormatOptions {
-    @Option(names = "--log-format", paramLabel = "NAME",
-            description = {"The log's format: envoy (Envoy's default), istio (Istio 1.9 and later), istio-1.5",
+    @Option(
+            names = "--log-format",
+            paramLabel = "NAME",
+            description = {
+                "The log's format: envoy (Envoy's default), istio (Istio 1.9 and later), istio-1.5",
                 "(Istio 1.5 to 1.8) or json. Without it (and without --log-format-string) the format is",
-                "recognised from the first lines."})
+                "recognised from the first lines."
+            })
     String name;
 
-    @Option(names = "--log-format-string", paramLabel = "FORMAT",
-            description = {"The Envoy format string the log was written with, e.g.",
-                "'[%%START_TIME%%] %%RESPONSE_CODE%% %%RESPONSE_FLAGS%% %%DURATION%% %%UPSTREAM_HOST%% %%UPSTREAM_CLUSTER%%'"})
+    @Option(
+            names = "--log-format-string",
+            paramLabel = "FORMAT",
+            description = {
+                "The Envoy format string the log was written with, e.g.",
+                "'[%%START_TIME%%] %%RESPONSE_CODE%% %%RESPONSE_FLAGS%% %%DURATION%% %%UPSTREAM_HOST%% %%UPSTREAM_CLUSTER%%'"
+            })
     String formatString;
 
-    @Option(names = "--json-key", paramLabel = "FIELD=KEY",
-            description = {"JSON logs: the key of a field (repeatable); fields: " + JsonKeys.FIELDS + ".",
-                "Defaults are Istio's JSON keys (start_time, response_code, ...)."})
+    @Option(
+            names = "--json-key",
+            paramLabel = "FIELD=KEY",
+            description = {
+                "JSON logs: the key of a field (repeatable); fields: " + JsonKeys.FIELDS + ".",
+                "Defaults are Istio's JSON keys (start_time, response_code, ...)."
+            })
     Map<String, String> jsonKeys;
 
-    @Option(names = "--instance-field", paramLabel = "OPERATOR",
-            description = {"The operator (text formats, e.g. HOSTNAME or REQ(X-POD)) or JSON key naming the proxy",
-                "instance that wrote each line: each instance has its own detector, as in Envoy."})
+    @Option(
+            names = "--instance-field",
+            paramLabel = "OPERATOR",
+            description = {
+                "The operator (text formats, e.g. HOSTNAME or REQ(X-POD)) or JSON key naming the proxy",
+                "instance that wrote each line: each instance has its own detector, as in Envoy."
+            })
     String instanceField;
 
     /** The format of the logs: as named, compiled, or recognised from the first input. */
@@ -65,7 +81,8 @@ public final class LogFormatOptions {
             JsonKeys keys = JsonKeys.ISTIO;
             for (Map.Entry<String, String> e : jsonKeys.entrySet()) {
                 if (!JsonKeys.FIELDS.contains(e.getKey()) || e.getKey().isBlank()) {
-                    throw new InputException("--json-key: '" + e.getKey() + "' is not a field; fields: " + JsonKeys.FIELDS);
+                    throw new InputException(
+                            "--json-key: '" + e.getKey() + "' is not a field; fields: " + JsonKeys.FIELDS);
                 }
                 keys = keys.with(e.getKey(), e.getValue());
             }
@@ -94,7 +111,8 @@ public final class LogFormatOptions {
             }
             String f = KnownFormats.TEXT.get(name);
             if (f == null) {
-                throw new InputException("--log-format: '" + name + "' is not a format; formats: " + KnownFormats.NAMES);
+                throw new InputException(
+                        "--log-format: '" + name + "' is not a format; formats: " + KnownFormats.NAMES);
             }
             return new Recipe(name, f, null, instanceField);
         }

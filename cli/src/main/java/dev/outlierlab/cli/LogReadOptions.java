@@ -13,12 +13,20 @@ import picocli.CommandLine.Option;
  * with the one message for each.
  */
 public final class LogReadOptions {
-    @Option(names = "--reorder-window", paramLabel = "DURATION", defaultValue = "2s",
-            description = "How far a line may end before one above it (several workers write a log); default ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--reorder-window",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            description =
+                    "How far a line may end before one above it (several workers write a log); default ${DEFAULT-VALUE}.")
     String reorderWindow;
 
-    @Option(names = "--max-bad-lines", paramLabel = "N|P%", defaultValue = "1%",
-            description = "More bad lines than this (a count, or a percentage of the lines) is exit 2; default ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--max-bad-lines",
+            paramLabel = "N|P%",
+            defaultValue = "1%",
+            description =
+                    "More bad lines than this (a count, or a percentage of the lines) is exit 2; default ${DEFAULT-VALUE}.")
     String maxBadLines;
 
     /** {@code --reorder-window} in nanoseconds. */
@@ -82,12 +90,16 @@ public final class LogReadOptions {
             for (BadLines.Bad b : lines.first()) {
                 first.add(b.toString());
             }
-            String stopped = isPercentage() && lines.mostlyBad() ? " (the reading stopped: more than half of the "
-                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
-                    + " lines or more read are bad)" : "";
-            throw new InputException(lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines()
-                    + ", more than --max-bad-lines " + shortPrefix(maxBadLines) + " (" + limit + ")" + stopped
-                    + "; the first " + lines.first().size() + ":", first);
+            String stopped = isPercentage() && lines.mostlyBad()
+                    ? " (the reading stopped: more than half of the "
+                            + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
+                            + " lines or more read are bad)"
+                    : "";
+            throw new InputException(
+                    lines.bad() + (lines.bad() == 1 ? " bad line of " : " bad lines of ") + lines.lines()
+                            + ", more than --max-bad-lines " + shortPrefix(maxBadLines) + " (" + limit + ")" + stopped
+                            + "; the first " + lines.first().size() + ":",
+                    first);
         }
     }
 
@@ -105,8 +117,9 @@ public final class LogReadOptions {
     }
 
     private InputException notAllowed() {
-        return new InputException("--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
-                + "(e.g. 100) or a percentage of the lines from 0% to 100% (e.g. 1%)");
+        return new InputException(
+                "--max-bad-lines: '" + shortPrefix(maxBadLines) + "' is not allowed; expected a count "
+                        + "(e.g. 100) or a percentage of the lines from 0% to 100% (e.g. 1%)");
     }
 
     /** A duration option's value in nanoseconds, or one message naming the option. */
@@ -114,8 +127,8 @@ public final class LogReadOptions {
         try {
             return DurationText.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new InputException(option + ": '" + shortPrefix(text) + "' is not allowed; expected "
-                    + e.getMessage());
+            throw new InputException(
+                    option + ": '" + shortPrefix(text) + "' is not allowed; expected " + e.getMessage());
         }
     }
 

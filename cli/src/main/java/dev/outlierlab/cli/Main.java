@@ -17,13 +17,12 @@ public final class Main {
     /** Exit status for an internal error (a bug). */
     public static final int EXIT_INTERNAL = 70;
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         WatchedOutput stdout = new WatchedOutput(new java.io.FileOutputStream(java.io.FileDescriptor.out));
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, java.nio.charset.Charset.defaultCharset()),
-                true);
+        PrintWriter out = new PrintWriter(
+                new java.io.OutputStreamWriter(stdout, java.nio.charset.Charset.defaultCharset()), true);
         PrintWriter err = new PrintWriter(System.err, true);
         int status = execute(args, out, err);
         out.flush();
@@ -107,7 +106,10 @@ public final class Main {
         }
         CommandLine completion = cli.getSubcommands().get("generate-completion");
         if (completion != null) {
-            completion.getCommandSpec().usageMessage().hidden(false)
+            completion
+                    .getCommandSpec()
+                    .usageMessage()
+                    .hidden(false)
                     .description("Print a bash/zsh completion script: source <(outlier-lab generate-completion)");
         }
         return withErrorHandling(cli);
@@ -118,9 +120,10 @@ public final class Main {
         cli.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             PrintWriter err = failed.getErr();
-            String message = ex instanceof UnmatchedArgumentException unmatched && Suggestions.mistypedCommand(unmatched)
-                    ? "'" + unmatched.getUnmatched().get(0) + "' is not an outlier-lab command"
-                    : ex.getMessage();
+            String message =
+                    ex instanceof UnmatchedArgumentException unmatched && Suggestions.mistypedCommand(unmatched)
+                            ? "'" + unmatched.getUnmatched().get(0) + "' is not an outlier-lab command"
+                            : ex.getMessage();
             err.println("outlier-lab: " + Wording.printable(shortened(message)));
             String suggestion = Suggestions.of(ex);
             if (suggestion != null) {
@@ -131,7 +134,8 @@ public final class Main {
         });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            if (ex instanceof InputException || ex instanceof TraceOrderException
+            if (ex instanceof InputException
+                    || ex instanceof TraceOrderException
                     || ex instanceof dev.outlierlab.engine.InvalidConfigException) {
                 if (ex instanceof InputException input) {
                     err.println("outlier-lab: " + Wording.printable(input.headline()));

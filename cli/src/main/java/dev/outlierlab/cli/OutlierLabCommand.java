@@ -6,7 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top-level {@code outlier-lab} command: a list of subcommands; alone, it prints its usage. */
-@Command(name = "outlier-lab",
+@Command(
+        name = "outlier-lab",
         mixinStandardHelpOptions = true,
         versionProvider = VersionText.class,
         usageHelpWidth = 110,
@@ -15,7 +16,8 @@ import picocli.CommandLine.Spec;
             "outlier-detection policy; an LLM or API gateway's ejection stage) will do to your traffic: a deterministic",
             "lab with synthetic or replayed traffic, every caller its own detector, every decision explained; checks",
             "of the configurations you deploy; a search for settings that fit your cluster; a live proxy.",
-            ""},
+            ""
+        },
         subcommands = {
             RunCommand.class,
             ReplayCommand.class,
@@ -45,7 +47,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab serve --open                        the lab in the browser",
             "",
             "Run 'outlier-lab help COMMAND' for a command's options. Shell completion for bash and zsh:",
-            "  source <(outlier-lab generate-completion)"})
+            "  source <(outlier-lab generate-completion)"
+        })
 public final class OutlierLabCommand implements Runnable {
     @Spec
     CommandSpec spec;

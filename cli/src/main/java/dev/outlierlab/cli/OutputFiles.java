@@ -39,8 +39,7 @@ final class OutputFiles {
         T writeTo(Writer out) throws IOException;
     }
 
-    private OutputFiles() {
-    }
+    private OutputFiles() {}
 
     static void writeText(Path path, String option, String text) {
         write(path, option, out -> {
@@ -55,8 +54,10 @@ final class OutputFiles {
             throw new InputException(option + " " + path + ": is a directory, expected a file to write");
         }
         if (Files.exists(target) && !Files.isRegularFile(target)) {
-            try (Writer out = new BufferedWriter(new OutputStreamWriter(
-                    Files.newOutputStream(target, StandardOpenOption.WRITE), StandardCharsets.UTF_8), 1 << 16)) {
+            try (Writer out = new BufferedWriter(
+                    new OutputStreamWriter(
+                            Files.newOutputStream(target, StandardOpenOption.WRITE), StandardCharsets.UTF_8),
+                    1 << 16)) {
                 T result = body.writeTo(out);
                 out.flush();
                 return result;
@@ -70,8 +71,10 @@ final class OutputFiles {
             removeStale(target.getParent());
             temp = newTemp(target);
             T result;
-            try (Writer out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(temp,
-                    StandardOpenOption.WRITE), StandardCharsets.UTF_8), 1 << 16)) {
+            try (Writer out = new BufferedWriter(
+                    new OutputStreamWriter(
+                            Files.newOutputStream(temp, StandardOpenOption.WRITE), StandardCharsets.UTF_8),
+                    1 << 16)) {
                 result = body.writeTo(out);
             }
             keepMode(target, temp);
@@ -93,19 +96,23 @@ final class OutputFiles {
 
     /** Temporary files being written now: removed by the shutdown hook on SIGTERM or Ctrl-C. */
     private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+
     private static final AtomicLong COUNTER = new AtomicLong();
     private static final Pattern TEMP = Pattern.compile("\\.outlier-lab-(\\d+)-\\d+\\.tmp");
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (Path p : LIVE) {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // nothing more can be done while the process ends
-                }
-            }
-        }, "outlier-lab-remove-partial-outputs"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            for (Path p : LIVE) {
+                                try {
+                                    Files.deleteIfExists(p);
+                                } catch (IOException ignored) {
+                                    // nothing more can be done while the process ends
+                                }
+                            }
+                        },
+                        "outlier-lab-remove-partial-outputs"));
     }
 
     /**
@@ -145,7 +152,8 @@ final class OutputFiles {
             Path temp = target.resolveSibling(".outlier-lab-" + pid + "-" + COUNTER.incrementAndGet() + ".tmp");
             try {
                 LIVE.add(temp);
-                Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+                Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                        .close();
                 return temp;
             } catch (FileAlreadyExistsException taken) {
                 LIVE.remove(temp);

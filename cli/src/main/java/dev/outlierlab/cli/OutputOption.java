@@ -10,9 +10,13 @@ import picocli.CommandLine.Option;
  * it; a device or pipe such as {@code /dev/stdout} is written in place). Without it the report is printed.
  */
 public final class OutputOption {
-    @Option(names = "--output", paramLabel = "FILE",
-            description = {"Write the report to FILE instead of standard output, atomically (a temporary file",
-                "in the same directory, then moved over FILE; a device such as /dev/stdout is written in place)."})
+    @Option(
+            names = "--output",
+            paramLabel = "FILE",
+            description = {
+                "Write the report to FILE instead of standard output, atomically (a temporary file",
+                "in the same directory, then moved over FILE; a device such as /dev/stdout is written in place)."
+            })
     Path output;
 
     /**
@@ -21,7 +25,8 @@ public final class OutputOption {
      */
     void emit(CommandSpec spec, java.util.function.Consumer<Appendable> body) {
         if (output == null) {
-            java.io.BufferedWriter out = new java.io.BufferedWriter(spec.commandLine().getOut(), 1 << 16);
+            java.io.BufferedWriter out =
+                    new java.io.BufferedWriter(spec.commandLine().getOut(), 1 << 16);
             try {
                 body.accept(out);
                 out.flush();

@@ -8,16 +8,8 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.report.GrpcResultJson;
-import dev.outlierlab.report.GrpcTextReport;
 import dev.outlierlab.report.ProfileComparison;
-import dev.outlierlab.sim.RunOptions;
-import dev.outlierlab.sim.RunResult;
-import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayScenario;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
-import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,17 +24,19 @@ import java.util.Set;
  * else from the scenario's {@code grpc:} block; the gateway profile takes its defaults over the scenario's hosts.
  */
 final class ProfileRun {
-    private ProfileRun() {
-    }
+    private ProfileRun() {}
 
     /** The profiles named by {@code --profile} (comma-separated), in order, each once. */
     static List<String> profiles(String option) {
         Set<String> out = new LinkedHashSet<>();
         for (String p : option.split(",", -1)) {
             String name = p.trim();
-            if (Profiles.find(name).flatMap(r -> r.facet(ComparisonColumn.class)).isEmpty()) {
+            if (Profiles.find(name)
+                    .flatMap(r -> r.facet(ComparisonColumn.class))
+                    .isEmpty()) {
                 throw new InputException("--profile: \"" + option + "\" is not allowed; expected "
-                        + Profiles.namesWith(ComparisonColumn.class) + ", or several joined by commas, such as envoy,grpc");
+                        + Profiles.namesWith(ComparisonColumn.class)
+                        + ", or several joined by commas, such as envoy,grpc");
             }
             out.add(name);
         }
@@ -50,8 +44,12 @@ final class ProfileRun {
     }
 
     /** The gRPC settings this run uses (see the class comment), for a scenario whose cluster is already applied. */
-    static GrpcSettings settings(ScenarioReader.Profiled profiled, ScenarioReader.Loaded loaded, Path serviceConfig,
-            String implementationOption, String envoyCluster) {
+    static GrpcSettings settings(
+            ScenarioReader.Profiled profiled,
+            ScenarioReader.Loaded loaded,
+            Path serviceConfig,
+            String implementationOption,
+            String envoyCluster) {
         GrpcImplementation impl = implementationOption != null
                 ? parseImplementation(implementationOption)
                 : profiled.grpc() != null ? profiled.grpc().config().implementation() : GrpcImplementation.JAVA;
@@ -59,7 +57,8 @@ final class ProfileRun {
         if (serviceConfig != null) {
             settings = ServiceConfigReader.read(InputFiles.readText(serviceConfig), serviceConfig.toString(), impl);
         } else if (envoyCluster != null || profiled.grpc() == null) {
-            String origin = envoyCluster != null ? "Envoy cluster " + envoyCluster + ", as gRPC's xDS client maps it"
+            String origin = envoyCluster != null
+                    ? "Envoy cluster " + envoyCluster + ", as gRPC's xDS client maps it"
                     : "outlier_detection, as gRPC's xDS client maps it";
             try {
                 settings = XdsNotes.settings(loaded.scenario().outlierDetection(), impl, origin);
@@ -91,10 +90,14 @@ final class ProfileRun {
         work.check(WorkEstimate.of(scenario), "this comparison (per profile)");
         List<ProfileComparison.Column> columns = new ArrayList<>();
         StringBuilder out = new StringBuilder();
-        out.append("outlier-lab run: ").append(scenario.name()).append(" under ").append(String.join(", ", profiles))
+        out.append("outlier-lab run: ")
+                .append(scenario.name())
+                .append(" under ")
+                .append(String.join(", ", profiles))
                 .append(" (the same traffic and faults)\n\n");
         for (String p : profiles) {
-            ComparisonColumn column = Profiles.find(p).orElseThrow().facet(ComparisonColumn.class).orElseThrow();
+            ComparisonColumn column =
+                    Profiles.find(p).orElseThrow().facet(ComparisonColumn.class).orElseThrow();
             columns.add(column.column(given));
         }
         out.append(ProfileComparison.text(columns));

@@ -45,8 +45,10 @@ final class Progress {
             lastDraw = now;
             double elapsed = (now - startNanos) / 1e9;
             double done = totalBytes == 0 ? 0 : (double) bytes / totalBytes;
-            String left = done <= 0 ? "" : String.format(Locale.ROOT, ", %.0f %% read, about %.0f s left", 100 * done,
-                    elapsed / done - elapsed);
+            String left = done <= 0
+                    ? ""
+                    : String.format(
+                            Locale.ROOT, ", %.0f %% read, about %.0f s left", 100 * done, elapsed / done - elapsed);
             err.printf(Locale.ROOT, "\r%.1f MB read, %.1f MB/s%s   ", bytes / 1e6, bytes / 1e6 / elapsed, left);
             err.flush();
             drawn = true;

@@ -41,14 +41,16 @@ import picocli.CommandLine.Spec;
  * {@code --profile envoy}), a settings file and {@code --set}; {@code --mode} switches the mode; stage
  * records go to {@code --stages} as JSON lines; {@code /stats} is the pool in Prometheus text.
  */
-@Command(name = "proxy",
+@Command(
+        name = "proxy",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
             "Run a small reverse proxy that routes over upstreams through live outlier detection (127.0.0.1:8090 by default).",
             "Each request goes to the next upstream in round-robin order, through the stage (off, shadow or prod),",
             "and on a failed attempt to the next candidate; GET /stats is the pool in Prometheus text.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -67,7 +69,8 @@ import picocli.CommandLine.Spec;
             "request, each attempt is bounded by --timeout, --threads requests call upstreams at once, a client address",
             "has at most --client-connections connections and --per-client requests in the proxy, answers held at",
             "once are bounded by --max-buffered-bytes.",
-            "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."})
+            "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."
+        })
 public final class ProxyCommand implements Callable<Integer> {
     /** The profile of a proxy without --profile or a settings file. */
     private static final String DEFAULT_PROFILE = GatewayScenarioFormat.NAME;
@@ -75,20 +78,32 @@ public final class ProxyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--upstream", paramLabel = "NAME=URL", required = true,
-            description = "An upstream, in routing order (repeat for each; at least one), e.g. a=http://127.0.0.1:9001.")
+    @Option(
+            names = "--upstream",
+            paramLabel = "NAME=URL",
+            required = true,
+            description =
+                    "An upstream, in routing order (repeat for each; at least one), e.g. a=http://127.0.0.1:9001.")
     List<String> upstreams = new ArrayList<>();
 
-    @Option(names = "--profile", paramLabel = "PROFILE",
+    @Option(
+            names = "--profile",
+            paramLabel = "PROFILE",
             description = "gateway (seed 004's rules; the default without a settings file) or envoy.")
     String profile;
 
-    @Option(names = "--settings", paramLabel = "FILE",
-            description = "A scenario file: its profile, gateway: or outlier_detection: and cluster.panic_threshold apply.")
+    @Option(
+            names = "--settings",
+            paramLabel = "FILE",
+            description =
+                    "A scenario file: its profile, gateway: or outlier_detection: and cluster.panic_threshold apply.")
     Path settingsFile;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE",
-            description = "Override one setting (repeatable): gateway.ejection_time=10s, outlier_detection.consecutive_5xx=3.")
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "Override one setting (repeatable): gateway.ejection_time=10s, outlier_detection.consecutive_5xx=3.")
     List<String> sets = new ArrayList<>();
 
     @Option(names = "--mode", paramLabel = "MODE", description = "off, shadow or prod (default: the settings', prod).")
@@ -97,51 +112,83 @@ public final class ProxyCommand implements Callable<Integer> {
     @Option(names = "--stages", paramLabel = "FILE", description = "Append every stage record to FILE as JSON lines.")
     Path stagesFile;
 
-    @Option(names = "--fallbacks", paramLabel = "N", defaultValue = "1",
+    @Option(
+            names = "--fallbacks",
+            paramLabel = "N",
+            defaultValue = "1",
             description = "Further candidates tried after a failed attempt (default ${DEFAULT-VALUE}).")
     int fallbacks;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "10s",
             description = "Bound on each attempt, e.g. 2s or 500ms (default ${DEFAULT-VALUE}).")
     String timeout;
 
-    @Option(names = "--max-response-bytes", paramLabel = "N", defaultValue = "16777216",
+    @Option(
+            names = "--max-response-bytes",
+            paramLabel = "N",
+            defaultValue = "16777216",
             description = "Largest upstream answer held and passed on; a larger one is a 502 with a message "
                     + "(default ${DEFAULT-VALUE}, 16 MiB).")
     long maxResponseBytes;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_THREADS,
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            defaultValue = "" + ReverseProxy.DEFAULT_THREADS,
             description = "Requests handled at once; a slow client holds one until its timeout "
                     + "(default ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = "--max-buffered-bytes", paramLabel = "N", defaultValue = "268435456",
-            description = "Bytes of upstream answers held at once; a request past it gets a 503 and is recorded against "
-                    + "no upstream (default ${DEFAULT-VALUE}, 256 MiB).")
+    @Option(
+            names = "--max-buffered-bytes",
+            paramLabel = "N",
+            defaultValue = "268435456",
+            description =
+                    "Bytes of upstream answers held at once; a request past it gets a 503 and is recorded against "
+                            + "no upstream (default ${DEFAULT-VALUE}, 256 MiB).")
     long maxBufferedBytes;
 
-    @Option(names = "--per-client", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_PER_CLIENT,
-            description = "Requests of one client address in the proxy at once; more get a 429 (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--per-client",
+            paramLabel = "N",
+            defaultValue = "" + ReverseProxy.DEFAULT_PER_CLIENT,
+            description =
+                    "Requests of one client address in the proxy at once; more get a 429 (default ${DEFAULT-VALUE}).")
     int perClient;
 
-    @Option(names = "--client-connections", paramLabel = "N", defaultValue = "" + ReverseProxy.DEFAULT_CLIENT_CONNECTIONS,
+    @Option(
+            names = "--client-connections",
+            paramLabel = "N",
+            defaultValue = "" + ReverseProxy.DEFAULT_CLIENT_CONNECTIONS,
             description = "Open connections of one client address; more are closed as soon as they are accepted "
                     + "(default ${DEFAULT-VALUE}; " + ReverseProxy.MAX_CONNECTIONS + " in all).")
     int clientConnections;
 
-    @Option(names = "--allow-host", paramLabel = "NAME",
+    @Option(
+            names = "--allow-host",
+            paramLabel = "NAME",
             description = "Also accept this name in Host (repeatable), e.g. the machine's name when bound with --host.")
     List<String> allowedHosts = new ArrayList<>();
 
-    @Option(names = "--preserve-host",
+    @Option(
+            names = "--preserve-host",
             description = "Send the client's Host header to the upstream instead of the upstream's own name.")
     boolean preserveHost;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--host",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
             description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only).")
     String host;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8090",
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "8090",
             description = "Port to listen on (default ${DEFAULT-VALUE}); 0 picks a free port and prints it.")
     int port;
 
@@ -154,28 +201,38 @@ public final class ProxyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (port < 0 || port > 65_535) {
-            throw new ParameterException(spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
+            throw new ParameterException(
+                    spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
         }
         if (fallbacks < 0 || fallbacks > 100) {
-            throw new ParameterException(spec.commandLine(), "--fallbacks: " + fallbacks + " is not allowed; use 0 to 100");
+            throw new ParameterException(
+                    spec.commandLine(), "--fallbacks: " + fallbacks + " is not allowed; use 0 to 100");
         }
         if (maxResponseBytes < 1 || maxResponseBytes > Integer.MAX_VALUE - 8) {
-            throw new ParameterException(spec.commandLine(), "--max-response-bytes: " + maxResponseBytes
-                    + " is not allowed; use 1 to " + (Integer.MAX_VALUE - 8) + " (bytes held in memory per answer)");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--max-response-bytes: " + maxResponseBytes + " is not allowed; use 1 to " + (Integer.MAX_VALUE - 8)
+                            + " (bytes held in memory per answer)");
         }
         if (threads < 1 || threads > 4096) {
-            throw new ParameterException(spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to 4096");
+            throw new ParameterException(
+                    spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to 4096");
         }
         if (maxBufferedBytes < maxResponseBytes || maxBufferedBytes > (1L << 40)) {
-            throw new ParameterException(spec.commandLine(), "--max-buffered-bytes: " + maxBufferedBytes
-                    + " is not allowed; use --max-response-bytes (" + maxResponseBytes + ") to " + (1L << 40));
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--max-buffered-bytes: " + maxBufferedBytes + " is not allowed; use --max-response-bytes ("
+                            + maxResponseBytes + ") to " + (1L << 40));
         }
         if (perClient < 1 || perClient > 100_000) {
-            throw new ParameterException(spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to 100000");
+            throw new ParameterException(
+                    spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to 100000");
         }
         if (clientConnections < 1 || clientConnections > ReverseProxy.MAX_CONNECTIONS) {
-            throw new ParameterException(spec.commandLine(), "--client-connections: " + clientConnections
-                    + " is not allowed; use 1 to " + ReverseProxy.MAX_CONNECTIONS);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--client-connections: " + clientConnections + " is not allowed; use 1 to "
+                            + ReverseProxy.MAX_CONNECTIONS);
         }
         InetSocketAddress bound = new InetSocketAddress(host, 0);
         if (bound.isUnresolved()) {
@@ -185,8 +242,9 @@ public final class ProxyCommand implements Callable<Integer> {
         }
         for (String name : allowedHosts) {
             if (!name.matches("[A-Za-z0-9.\\-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}\\](:[0-9]{1,5})?")) {
-                throw new InputException("--allow-host: \"" + shortPrefix(name) + "\" is not a host name (letters, digits, "
-                        + "dots and dashes, or [IPv6], with an optional :PORT)");
+                throw new InputException(
+                        "--allow-host: \"" + shortPrefix(name) + "\" is not a host name (letters, digits, "
+                                + "dots and dashes, or [IPv6], with an optional :PORT)");
             }
         }
         Map<String, URI> targets = parseUpstreams();
@@ -201,14 +259,26 @@ public final class ProxyCommand implements Callable<Integer> {
         if (stageLog != null) {
             pool.addListener(stageLog);
         }
-        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(attemptTimeout).fallbacks(fallbacks)
-                .maxResponseBytes(maxResponseBytes).forwardHost(preserveHost).build();
+        FailoverClient client = FailoverClient.builder(pool)
+                .attemptTimeout(attemptTimeout)
+                .fallbacks(fallbacks)
+                .maxResponseBytes(maxResponseBytes)
+                .forwardHost(preserveHost)
+                .build();
         targets.forEach(client::addUpstream);
         try {
             StageLog lostCounter = stageLog;
-            proxy = ReverseProxy.start(client, host, port, new ReverseProxy.Settings(threads, perClient, allowedHosts,
-                    () -> lostCounter == null ? 0 : lostCounter.lost(), new ByteBudget(maxBufferedBytes),
-                    clientConnections));
+            proxy = ReverseProxy.start(
+                    client,
+                    host,
+                    port,
+                    new ReverseProxy.Settings(
+                            threads,
+                            perClient,
+                            allowedHosts,
+                            () -> lostCounter == null ? 0 : lostCounter.lost(),
+                            new ByteBudget(maxBufferedBytes),
+                            clientConnections));
         } catch (BindException e) {
             pool.close();
             err.println("outlier-lab: cannot listen on " + host + ":" + port + ": " + e.getMessage()
@@ -247,7 +317,8 @@ public final class ProxyCommand implements Callable<Integer> {
             }
             if (stageLog.lost() > 0) {
                 err.println("outlier-lab: --stages " + stagesFile + ": " + stageLog.lost() + " stage record"
-                        + (stageLog.lost() == 1 ? "" : "s") + " could not be written (" + stageLog.firstError().getMessage()
+                        + (stageLog.lost() == 1 ? "" : "s") + " could not be written ("
+                        + stageLog.firstError().getMessage()
                         + ")");
                 return Main.EXIT_BAD_INPUT;
             }
@@ -267,19 +338,22 @@ public final class ProxyCommand implements Callable<Integer> {
 
     /** Says on standard error, at once, when the first stage record is lost (the count is in /stats). */
     private Thread watchLosses(StageLog log, PrintWriter err) {
-        Thread t = new Thread(() -> {
-            try {
-                while (log.lost() == 0) {
-                    Thread.sleep(200);
-                }
-                err.println("outlier-lab: --stages " + stagesFile + ": cannot write stage records ("
-                        + log.firstError().getMessage() + "); they are counted as outlier_lab_proxy_stage_records_lost in "
-                        + "/stats and the proxy will exit with status 2");
-                err.flush();
-            } catch (InterruptedException stop) {
-                // the proxy has stopped
-            }
-        }, "outlier-lab-proxy-stage-losses");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        while (log.lost() == 0) {
+                            Thread.sleep(200);
+                        }
+                        err.println("outlier-lab: --stages " + stagesFile + ": cannot write stage records ("
+                                + log.firstError().getMessage()
+                                + "); they are counted as outlier_lab_proxy_stage_records_lost in "
+                                + "/stats and the proxy will exit with status 2");
+                        err.flush();
+                    } catch (InterruptedException stop) {
+                        // the proxy has stopped
+                    }
+                },
+                "outlier-lab-proxy-stage-losses");
         t.setDaemon(true);
         t.start();
         return t;
@@ -295,7 +369,8 @@ public final class ProxyCommand implements Callable<Integer> {
      */
     private LivePoolBuilder builder() {
         List<String> all = new ArrayList<>();
-        if (profile != null && Profiles.find(profile).flatMap(p -> p.facet(ProxyPool.class)).isEmpty()) {
+        if (profile != null
+                && Profiles.find(profile).flatMap(p -> p.facet(ProxyPool.class)).isEmpty()) {
             throw new InputException("--profile: \"" + profile + "\" is not allowed; use " + proxyProfiles());
         }
         if (profile != null) {
@@ -304,17 +379,23 @@ public final class ProxyCommand implements Callable<Integer> {
             all.add("profile=" + DEFAULT_PROFILE);
         }
         all.addAll(sets);
-        ScenarioReader.Profiled read = settingsFile == null ? ScenarioReader.defaultsProfiled(all)
+        ScenarioReader.Profiled read = settingsFile == null
+                ? ScenarioReader.defaultsProfiled(all)
                 : ScenarioReader.readProfiled(InputFiles.readText(settingsFile), settingsFile.toString(), all);
-        return read.profile().facet(ProxyPool.class).orElseThrow(() -> new InputException((settingsFile == null
-                ? "--set" : settingsFile.toString()) + ": profile " + read.name() + " has no live pool; use "
-                + proxyProfiles())).builder("proxy", read);
+        return read.profile()
+                .facet(ProxyPool.class)
+                .orElseThrow(() -> new InputException((settingsFile == null ? "--set" : settingsFile.toString())
+                        + ": profile " + read.name() + " has no live pool; use "
+                        + proxyProfiles()))
+                .builder("proxy", read);
     }
 
     /** The profiles a proxy can run, its default first: {@code gateway or envoy}. */
     private static String proxyProfiles() {
         List<String> names = new ArrayList<>(List.of(DEFAULT_PROFILE));
-        Profiles.withFacet(ProxyPool.class).stream().map(p -> p.name()).filter(n -> !n.equals(DEFAULT_PROFILE))
+        Profiles.withFacet(ProxyPool.class).stream()
+                .map(p -> p.name())
+                .filter(n -> !n.equals(DEFAULT_PROFILE))
                 .forEach(names::add);
         return Profiles.orList(names);
     }
@@ -334,13 +415,16 @@ public final class ProxyCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 uri = null;
             }
-            if (name.isEmpty() || uri == null || uri.getHost() == null
+            if (name.isEmpty()
+                    || uri == null
+                    || uri.getHost() == null
                     || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
                 throw new InputException("--upstream: \"" + u + "\" is not NAME=URL with an http or https URL, "
                         + "e.g. a=http://127.0.0.1:9001");
             }
             if (targets.put(name, uri) != null) {
-                throw new InputException("--upstream: the name " + name + " is given twice; each upstream needs its own name");
+                throw new InputException(
+                        "--upstream: the name " + name + " is given twice; each upstream needs its own name");
             }
         }
         return targets;
@@ -364,8 +448,8 @@ public final class ProxyCommand implements Callable<Integer> {
             return null;
         }
         try {
-            return new StageLog(Files.newBufferedWriter(stagesFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND));
+            return new StageLog(Files.newBufferedWriter(
+                    stagesFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
         } catch (IOException e) {
             throw new InputException("--stages: cannot write " + stagesFile + ": " + e.getMessage());
         }

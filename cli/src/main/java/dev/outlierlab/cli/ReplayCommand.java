@@ -3,16 +3,16 @@ package dev.outlierlab.cli;
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogFormat;
 import dev.outlierlab.accesslog.LogInput;
+import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.eventlog.ComparedEventLog;
-import dev.outlierlab.report.LogClock;
-import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.eventlog.EventLogReader;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -33,14 +33,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code outlier-lab replay}: what outlier settings would have done to the traffic of real access logs. */
-@Command(name = "replay",
+@Command(
+        name = "replay",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
             "Replay Envoy or Istio access logs: what these outlier settings would have done to that traffic.",
             "Every decision with its numbers, per host the time ejected and the requests (and failures) that",
             "arrived meanwhile, Envoy's stats. One detector per cluster and proxy instance, as in Envoy.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -52,7 +54,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab replay access.log --envoy envoy.yaml --event-log outlier-events.log",
             "",
             "Exit status: 0 on success (also when the event log and the lab disagree: that is the report), 2 for",
-            "bad input or more bad lines than --max-bad-lines."})
+            "bad input or more bad lines than --max-bad-lines."
+        })
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -60,11 +63,15 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     OutputOption output;
 
-    @Parameters(arity = "1..*", paramLabel = "LOG",
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "LOG",
             description = "Access-log files (plain or gzip), or - for standard input; several are merged by time.")
     List<String> logs;
 
-    @Option(names = "--scenario", paramLabel = "FILE",
+    @Option(
+            names = "--scenario",
+            paramLabel = "FILE",
             description = "Scenario file for the settings (its traffic and faults are not used).")
     Path scenarioFile;
 
@@ -77,15 +84,19 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     LogFormatOptions logFormat;
 
-    @Option(names = "--one-instance",
+    @Option(
+            names = "--one-instance",
             description = "Several files are the logs of one proxy (e.g. rotated): one detector, not one per file.")
     boolean oneInstance;
 
     @Mixin
     LogReadOptions logRead;
 
-    @Option(names = "--duration", paramLabel = "DURATION",
-            description = "Run ticks to this time after the first outcome (default: through the last outcome's interval).")
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            description =
+                    "Run ticks to this time after the first outcome (default: through the last outcome's interval).")
     String duration;
 
     @Mixin
@@ -94,25 +105,44 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     EventLogOptions eventLog;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = {"Output: text, json or csv (one row per detector and host: ejections, time",
-                "ejected, requests and failures while ejected; see docs/output-formats.md)."})
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = {
+                "Output: text, json or csv (one row per detector and host: ejections, time",
+                "ejected, requests and failures while ejected; see docs/output-formats.md)."
+            })
     RunCommand.OutputFormat format;
 
-    @Option(names = "--events", paramLabel = "N", defaultValue = "200",
+    @Option(
+            names = "--events",
+            paramLabel = "N",
+            defaultValue = "200",
             description = "Text output: show at most N decisions per detector (default ${DEFAULT-VALUE}).")
     int maxEvents;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
-            description = {"local (default): replay in this process; flink: run the flink module's Flink job on",
-                "Flink's local MiniCluster (the same report; see docs/flink.md)."})
+    @Option(
+            names = "--engine",
+            paramLabel = "ENGINE",
+            defaultValue = "local",
+            description = {
+                "local (default): replay in this process; flink: run the flink module's Flink job on",
+                "Flink's local MiniCluster (the same report; see docs/flink.md)."
+            })
     Engine engine;
 
-    @Option(names = "--parallelism", paramLabel = "N",
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
             description = "--engine flink: the job's parallelism (default: the machine's cores).")
     Integer parallelism;
 
     /** Where a replay runs. */
-    public enum Engine { local, flink }
+    public enum Engine {
+        local,
+        flink
+    }
 
     /** The replay run elsewhere (a Flink job), or null: in this process, or {@code --engine flink} starts one. */
     private FleetEngine fleet;
@@ -145,12 +175,23 @@ public final class ReplayCommand implements Callable<Integer> {
      *                       {@link Long#MAX_VALUE} for a percentage
      * @param maxBadLinesPercent {@code --max-bad-lines P%}: P (a read of mostly bad lines stops), or NaN for a count
      */
-    public record FleetRequest(List<String> logs, LogFormatOptions.Recipe format, ReadSettings settings,
-                               Scenario first, boolean firstHostsGiven, Scenario second, boolean secondHostsGiven,
-                               String compareLabel, List<String> compareSets, String compareFile, Long durationNanos,
-                               int maxEvents, boolean json, Integer parallelism, long maxBadLines,
-                               double maxBadLinesPercent) {
-    }
+    public record FleetRequest(
+            List<String> logs,
+            LogFormatOptions.Recipe format,
+            ReadSettings settings,
+            Scenario first,
+            boolean firstHostsGiven,
+            Scenario second,
+            boolean secondHostsGiven,
+            String compareLabel,
+            List<String> compareSets,
+            String compareFile,
+            Long durationNanos,
+            int maxEvents,
+            boolean json,
+            Integer parallelism,
+            long maxBadLines,
+            double maxBadLinesPercent) {}
 
     /** This command with its replay run by {@code fleet} (the flink module's job). */
     public ReplayCommand runningOn(FleetEngine fleet) {
@@ -165,13 +206,15 @@ public final class ReplayCommand implements Callable<Integer> {
             clusterSource.cluster = null;
         }
         clusterSource.forLog = true;
-        ScenarioReader.Loaded base = scenarioFile == null ? ScenarioReader.defaults(sets)
+        ScenarioReader.Loaded base = scenarioFile == null
+                ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
         ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
         if (loaded.scenario().traffic().clients() > 1) {
-            throw new InputException("traffic.clients " + loaded.scenario().traffic().clients() + ": replay runs one"
-                    + " detector per cluster and proxy instance of the log (each proxy is a caller already: see"
-                    + " --instance-field); callers of the scenario are not allowed here");
+            throw new InputException(
+                    "traffic.clients " + loaded.scenario().traffic().clients() + ": replay runs one"
+                            + " detector per cluster and proxy instance of the log (each proxy is a caller already: see"
+                            + " --instance-field); callers of the scenario are not allowed here");
         }
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
         refuseRepeatedLogs();
@@ -186,7 +229,8 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "(use text or json)");
         }
         if (fleet != null && eventLog.isUsed()) {
-            throw new InputException("--event-log: not with --engine flink; compare Envoy's event log with a local replay");
+            throw new InputException(
+                    "--event-log: not with --engine flink; compare Envoy's event log with a local replay");
         }
         EventLogReader.EventLog events = eventLog.isUsed() ? eventLog.read(logs, System.in) : null;
         List<LogInput> inputs = new ArrayList<>();
@@ -201,16 +245,31 @@ public final class ReplayCommand implements Callable<Integer> {
         LogFormat fmt = recipe.compile();
         long window = logRead.reorderWindowNanos();
         Long durationNanos = duration == null ? null : LogReadOptions.duration("--duration", duration);
-        ReadSettings settings = new ReadSettings(fmt, window, logCluster,
+        ReadSettings settings = new ReadSettings(
+                fmt,
+                window,
+                logCluster,
                 inputs.size() > 1 && !oneInstance && logFormat.instanceField == null,
                 loaded.hostsGiven() ? new HashSet<>(loaded.scenario().cluster().hosts()) : null,
-                LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
+                LogLineReader.DEFAULT_MAX_LINE_BYTES,
+                ReadSettings.DEFAULT_MAX_NAMES);
         if (fleet != null) {
-            FleetRequest request = new FleetRequest(List.copyOf(logs), recipe, settings, loaded.scenario(),
-                    loaded.hostsGiven(), second == null ? null : second.scenario(),
-                    second != null && second.hostsGiven(), second == null ? null : second.label(),
-                    List.copyOf(compare.sets), compare.file == null ? null : compare.file.toString(), durationNanos,
-                    maxEvents, format == RunCommand.OutputFormat.json, parallelism, logRead.badLineCount(),
+            FleetRequest request = new FleetRequest(
+                    List.copyOf(logs),
+                    recipe,
+                    settings,
+                    loaded.scenario(),
+                    loaded.hostsGiven(),
+                    second == null ? null : second.scenario(),
+                    second != null && second.hostsGiven(),
+                    second == null ? null : second.label(),
+                    List.copyOf(compare.sets),
+                    compare.file == null ? null : compare.file.toString(),
+                    durationNanos,
+                    maxEvents,
+                    format == RunCommand.OutputFormat.json,
+                    parallelism,
+                    logRead.badLineCount(),
                     logRead.badLinePercent());
             String report = fleet.replay(request, (lines, groups) -> {
                 checkScan(lines, groups, loaded);
@@ -226,7 +285,11 @@ public final class ReplayCommand implements Callable<Integer> {
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
         try {
-            scan = LogScan.scan(inputs, settings, progress == null ? null : progress.reading(), logRead.badLineCount(),
+            scan = LogScan.scan(
+                    inputs,
+                    settings,
+                    progress == null ? null : progress.reading(),
+                    logRead.badLineCount(),
                     logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             if (progress != null) {
@@ -237,12 +300,18 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         try (scan) {
             checkScan(scan.lines(), scan.groups(), loaded);
-            results = LogReplay.inStableOrder(LogReplay.replay(scan, g -> LogReplay.scenarioFor(loaded.scenario(), loaded.hostsGiven(), g,
-                    scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT));
+            results = LogReplay.inStableOrder(LogReplay.replay(
+                    scan,
+                    g -> LogReplay.scenarioFor(
+                            loaded.scenario(), loaded.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
+                    RunOptions.DEFAULT));
             if (second != null) {
                 checkHosts(second, scan.groups());
-                compared = LogReplay.inStableOrder(LogReplay.replay(scan, g -> LogReplay.scenarioFor(second.scenario(),
-                        second.hostsGiven(), g, scan.originEpochNanos(), durationNanos), RunOptions.DEFAULT));
+                compared = LogReplay.inStableOrder(LogReplay.replay(
+                        scan,
+                        g -> LogReplay.scenarioFor(
+                                second.scenario(), second.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
+                        RunOptions.DEFAULT));
             }
         } catch (TraceOrderException e) {
             throw new InputException("an outcome " + e.detail() + " (raise --duration)");
@@ -254,23 +323,34 @@ public final class ReplayCommand implements Callable<Integer> {
         ComparedEventLog eventsA = null;
         ComparedEventLog eventsB = null;
         if (events != null) {
-            eventsA = eventLog.compare(events, results, scan.originEpochNanos(), logCluster,
-                    clusterSource.envoyClusterName);
+            eventsA = eventLog.compare(
+                    events, results, scan.originEpochNanos(), logCluster, clusterSource.envoyClusterName);
             if (compared != null) {
-                eventsB = eventLog.compare(events, compared, scan.originEpochNanos(), logCluster,
-                        clusterSource.envoyClusterName);
+                eventsB = eventLog.compare(
+                        events, compared, scan.originEpochNanos(), logCluster, clusterSource.envoyClusterName);
             }
         }
-        ReplayOutput report = new ReplayOutput(logs, fmt.name(), scan.lines(), results, compared,
-                second == null ? null : second.label(), compare.sets,
-                compare.file == null ? null : compare.file.toString(), eventsA, eventsB,
-                new LogClock(scan.originEpochNanos()), clusterSource.advice);
+        ReplayOutput report = new ReplayOutput(
+                logs,
+                fmt.name(),
+                scan.lines(),
+                results,
+                compared,
+                second == null ? null : second.label(),
+                compare.sets,
+                compare.file == null ? null : compare.file.toString(),
+                eventsA,
+                eventsB,
+                new LogClock(scan.originEpochNanos()),
+                clusterSource.advice);
         // names come from the log: escaped, so that a host name cannot drive the terminal
-        output.emit(spec, switch (format) {
-            case json -> report.json();
-            case csv -> report.csv();
-            case text -> dev.outlierlab.config.Wording.printableLines(report.text(maxEvents));
-        });
+        output.emit(
+                spec,
+                switch (format) {
+                    case json -> report.json();
+                    case csv -> report.csv();
+                    case text -> dev.outlierlab.config.Wording.printableLines(report.text(maxEvents));
+                });
         return 0;
     }
 
@@ -284,7 +364,8 @@ public final class ReplayCommand implements Callable<Integer> {
         Integer bound = clusterSource.hasConfig() && !loaded.hostsGiven() ? clusterSource.hostBound() : null;
         for (ReplayGroup g : groups) {
             if (bound != null && g.hosts().size() > bound) {
-                throw new InputException("--hosts " + bound + ": the log names " + g.hosts().size() + " hosts for "
+                throw new InputException("--hosts " + bound + ": the log names "
+                        + g.hosts().size() + " hosts for "
                         + g.label() + ", more than the " + bound + " the service has; raise --hosts or leave it out "
                         + "(the hosts then come from the log)");
             }
@@ -331,7 +412,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     private static boolean sameFile(Path a, Path b) {
         try {
-            return Files.exists(a) && Files.exists(b) ? Files.isSameFile(a, b)
+            return Files.exists(a) && Files.exists(b)
+                    ? Files.isSameFile(a, b)
                     : a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
         } catch (java.io.IOException e) {
             return false;
@@ -347,8 +429,9 @@ public final class ReplayCommand implements Callable<Integer> {
         for (ReplayGroup g : groups) {
             for (String h : g.hosts()) {
                 if (!hosts.contains(h)) {
-                    throw new InputException("--compare: the log's host " + h + " is not one of the second settings' "
-                            + hosts.size() + " hosts (" + second.label() + "); both settings must have the log's hosts");
+                    throw new InputException(
+                            "--compare: the log's host " + h + " is not one of the second settings' " + hosts.size()
+                                    + " hosts (" + second.label() + "); both settings must have the log's hosts");
                 }
             }
         }

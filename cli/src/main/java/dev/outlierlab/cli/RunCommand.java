@@ -6,14 +6,11 @@ import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
 import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.config.trace.TraceReader;
-import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.EnvoyStats;
-import dev.outlierlab.report.GatewayResultJson;
-import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.TextReport;
@@ -22,19 +19,9 @@ import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayProgress;
 import dev.outlierlab.sim.hinges.PatternContrast;
-import dev.outlierlab.sim.gateway.GatewayRunResult;
-import dev.outlierlab.sim.gateway.GatewayScenario;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
-import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -51,13 +38,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code outlier-lab run}: simulates a scenario (or replays a trace) and reports every decision. */
-@Command(name = "run",
+@Command(
+        name = "run",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
             "Simulate a scenario (or replay a trace) under Envoy's outlier-detection rules, gRPC's or the gateway's.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -80,7 +69,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
             "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
             "",
-            "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."})
+            "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."
+        })
 public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -97,67 +87,112 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ServerConfigOptions servers;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = {"Output: text (default), json (the lab-model contract: scenario, summary, stats, events)",
-                "or csv (one row per decision with its numbers; see docs/output-formats.md)."})
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = {
+                "Output: text (default), json (the lab-model contract: scenario, summary, stats, events)",
+                "or csv (one row per decision with its numbers; see docs/output-formats.md)."
+            })
     OutputFormat format;
 
-    @Option(names = "--trace-in", paramLabel = "FILE",
-            description = {"Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
+    @Option(
+            names = "--trace-in",
+            paramLabel = "FILE",
+            description = {
+                "Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
                 "cluster, outlier settings and duration apply; its traffic and faults do not. Without",
                 "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
-                "FILE may be - (standard input) or a pipe; it is read once."})
+                "FILE may be - (standard input) or a pipe; it is read once."
+            })
     Path traceIn;
 
-    @Option(names = "--access-log", paramLabel = "FILE",
-            description = {"Also write the synthetic traffic as an access log, one line per request, for",
-                "'outlier-lab replay' (start times with nanoseconds, so the replay is exact)."})
+    @Option(
+            names = "--access-log",
+            paramLabel = "FILE",
+            description = {
+                "Also write the synthetic traffic as an access log, one line per request, for",
+                "'outlier-lab replay' (start times with nanoseconds, so the replay is exact)."
+            })
     Path accessLog;
 
-    @Option(names = "--access-log-format", paramLabel = "FORMAT", defaultValue = "envoy",
+    @Option(
+            names = "--access-log-format",
+            paramLabel = "FORMAT",
+            defaultValue = "envoy",
             description = "Format of --access-log: envoy (default), istio or json.")
     AccessLogWriter.Format accessLogFormat;
 
-    @Option(names = "--series", paramLabel = "FILE",
-            description = {"Also write the operators' signals per second as CSV: membership_total,",
-                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."})
+    @Option(
+            names = "--series",
+            paramLabel = "FILE",
+            description = {
+                "Also write the operators' signals per second as CSV: membership_total,",
+                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."
+            })
     Path seriesFile;
 
-    @Option(names = "--signals",
-            description = "JSON output: include the signals object (it is there anyway with the load keys or --example).")
+    @Option(
+            names = "--signals",
+            description =
+                    "JSON output: include the signals object (it is there anyway with the load keys or --example).")
     boolean signals;
 
     @Option(names = "--list-examples", description = "List the named example scenarios (for --example) and exit.")
     boolean listExamples;
 
-    @Option(names = "--stages", paramLabel = "FILE",
-            description = {"profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
-                "as JSON lines: time, request, process, mode, action, endpoints."})
+    @Option(
+            names = "--stages",
+            paramLabel = "FILE",
+            description = {
+                "profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
+                "as JSON lines: time, request, process, mode, action, endpoints."
+            })
     Path stagesFile;
 
-    @Option(names = "--events", paramLabel = "N", defaultValue = "200",
+    @Option(
+            names = "--events",
+            paramLabel = "N",
+            defaultValue = "200",
             description = "Text output: show at most N decisions (default ${DEFAULT-VALUE}); JSON has them all.")
     int maxEvents;
 
-    @Option(names = "--event-log", paramLabel = "FILE",
-            description = {"Also write Envoy's own outlier event log (event_log_path): JSON lines of",
+    @Option(
+            names = "--event-log",
+            paramLabel = "FILE",
+            description = {
+                "Also write Envoy's own outlier event log (event_log_path): JSON lines of",
                 "envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,",
-                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-fidelity.md."})
+                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-fidelity.md."
+            })
     Path eventLog;
 
-    @Option(names = "--start-time", paramLabel = "INSTANT",
-            description = {"Wall-clock time of simulated time 0 in the event log and the access log",
-                "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."})
+    @Option(
+            names = "--start-time",
+            paramLabel = "INSTANT",
+            description = {
+                "Wall-clock time of simulated time 0 in the event log and the access log",
+                "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."
+            })
     String startTime;
 
-    @Option(names = "--profile", paramLabel = "LIST",
-            description = {"Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several",
-                "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."})
+    @Option(
+            names = "--profile",
+            paramLabel = "LIST",
+            description = {
+                "Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several",
+                "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."
+            })
     String profile;
 
-    @Option(names = "--stats", paramLabel = "FORMAT",
-            description = {"Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
-                "interface does: text (/stats) or prometheus (/stats/prometheus)."})
+    @Option(
+            names = "--stats",
+            paramLabel = "FORMAT",
+            description = {
+                "Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
+                "interface does: text (/stats) or prometheus (/stats/prometheus)."
+            })
     StatsFormat stats;
 
     /** The longest run (estimated) that the text report repeats with the other fault pattern. */
@@ -167,10 +202,17 @@ public final class RunCommand implements Callable<Integer> {
     static final int TEXT_KEPT_DECISIONS = 10_000;
 
     /** Output formats of {@code run}. */
-    enum OutputFormat { text, json, csv }
+    enum OutputFormat {
+        text,
+        json,
+        csv
+    }
 
     /** Envoy admin formats for {@code --stats}. */
-    enum StatsFormat { text, prometheus }
+    enum StatsFormat {
+        text,
+        prometheus
+    }
 
     @Override
     public Integer call() {
@@ -182,12 +224,14 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         if (maxEvents < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
                     "--events: " + maxEvents + " is not allowed; give 0 (counts only) or more decisions to show");
         }
         Instant start;
         try {
-            start = startTime != null ? Instant.parse(startTime)
+            start = startTime != null
+                    ? Instant.parse(startTime)
                     : Instant.ofEpochSecond(accessLog != null ? AccessLogWriter.EPOCH_BASE_SECONDS : 0);
         } catch (DateTimeParseException e) {
             throw new InputException("--start-time: \"" + startTime + "\" is not allowed; expected an instant such as "
@@ -224,7 +268,8 @@ public final class RunCommand implements Callable<Integer> {
         ScenarioReader.Loaded loaded = input.applyCluster(profiled);
         // text shows the first --events decisions and counts the rest; JSON has them all
         // text collapses identical decisions into rows, so it keeps more decisions than it shows rows
-        RunOptions options = format != OutputFormat.text ? RunOptions.DEFAULT
+        RunOptions options = format != OutputFormat.text
+                ? RunOptions.DEFAULT
                 : RunOptions.DEFAULT.keepingEvents(Math.max(maxEvents, TEXT_KEPT_DECISIONS));
         RunResult result;
         String source = null;
@@ -232,16 +277,20 @@ public final class RunCommand implements Callable<Integer> {
         if (traceIn == null) {
             // the text report says whether the other fault pattern changes the decisions: a second run, when short
             WorkEstimate one = WorkEstimate.of(loaded.scenario());
-            boolean contrast = format == OutputFormat.text && stats == null
+            boolean contrast = format == OutputFormat.text
+                    && stats == null
                     && PatternContrast.swapped(loaded.scenario()) != null
                     && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;
             work.check(WorkEstimate.ofRun(loaded.scenario(), options, accessLog != null), "this run");
-            WorkOptions.Progress progress = WorkOptions.progress("run", contrast ? one.plus(one).units() : one.units());
+            WorkOptions.Progress progress =
+                    WorkOptions.progress("run", contrast ? one.plus(one).units() : one.units());
             RunOptions watched = options.watchedBy(progress.next(one.units()));
-            result = accessLog == null ? Simulation.run(loaded.scenario(), watched)
+            result = accessLog == null
+                    ? Simulation.run(loaded.scenario(), watched)
                     : runWritingLog(loaded.scenario(), watched, start);
             if (format == OutputFormat.text && stats == null) {
-                PatternContrast other = contrast ? PatternContrast.of(result, progress.next(one.units()))
+                PatternContrast other = contrast
+                        ? PatternContrast.of(result, progress.next(one.units()))
                         : PatternContrast.planned(result.scenario());
                 hinges = HingesText.render(result, other, commandText());
             }
@@ -254,13 +303,16 @@ public final class RunCommand implements Callable<Integer> {
         if (eventLog != null) {
             // the event log names the cluster as the access log of the same run does (Istio's outbound|80||NAME)
             String logged = accessLog == null ? null : AccessLogWriter.upstreamCluster(accessLogFormat, cluster);
-            OutputFiles.writeText(eventLog, "--event-log", EnvoyEventLog.render(result, logged == null ? cluster : logged,
-                    start));
+            OutputFiles.writeText(
+                    eventLog, "--event-log", EnvoyEventLog.render(result, logged == null ? cluster : logged, start));
         }
-        boolean withSignals = signals || input.scenario.example != null || result.scenario().load().isShaped();
+        boolean withSignals = signals
+                || input.scenario.example != null
+                || result.scenario().load().isShaped();
         String text;
         if (stats != null) {
-            text = stats == StatsFormat.text ? EnvoyStats.text(result.stats(), cluster)
+            text = stats == StatsFormat.text
+                    ? EnvoyStats.text(result.stats(), cluster)
                     : EnvoyStats.prometheus(result.stats(), cluster);
         } else {
             text = switch (format) {
@@ -311,13 +363,21 @@ public final class RunCommand implements Callable<Integer> {
         List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of(GrpcScenarioFormat.NAME);
         if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
             throw new InputException("--profile, --service-config and --grpc-implementation take a profile: "
-                    + Profiles.orList(Profiles.all().stream().filter(p -> p.can(Capability.COMPARISON_BASE))
-                            .map(p -> "profile: " + p.name()).toList()) + " scenario; this scenario's profile is " + profiled.name());
+                    + Profiles.orList(Profiles.all().stream()
+                            .filter(p -> p.can(Capability.COMPARISON_BASE))
+                            .map(p -> "profile: " + p.name())
+                            .toList())
+                    + " scenario; this scenario's profile is " + profiled.name());
         }
-        if (traceIn != null || accessLog != null || eventLog != null || stats != null || stagesFile != null
+        if (traceIn != null
+                || accessLog != null
+                || eventLog != null
+                || stats != null
+                || stagesFile != null
                 || seriesFile != null) {
-            throw new InputException("--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
-                    + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
+            throw new InputException(
+                    "--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
+                            + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
         }
         if (profiles.equals(List.of(EnvoyScenarioFormat.NAME))) {
             throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
@@ -327,12 +387,18 @@ public final class RunCommand implements Callable<Integer> {
             throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
         }
         ScenarioReader.Loaded loaded = input.applyCluster(profiled);
-        ScenarioReader.Profiled given = new ScenarioReader.Profiled(Profiles.find(GrpcScenarioFormat.NAME)
-                .orElseThrow(), loaded, input.grpcSettings(profiled, loaded));
+        ScenarioReader.Profiled given = new ScenarioReader.Profiled(
+                Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, input.grpcSettings(profiled, loaded));
         if (profiles.size() == 1) {
             RunRequest request = new RunRequest(format.name(), maxEvents, null, List.of(), work);
-            output.emit(spec, Profiles.facet(profiles.get(0), ProfileRunner.class, names -> new InputException(
-                    "--profile " + profiles.get(0) + ": runs alone only with " + names)).run(given, request));
+            output.emit(
+                    spec,
+                    Profiles.facet(
+                                    profiles.get(0),
+                                    ProfileRunner.class,
+                                    names -> new InputException(
+                                            "--profile " + profiles.get(0) + ": runs alone only with " + names))
+                            .run(given, request));
             return 0;
         }
         if (format != OutputFormat.text) {
@@ -350,24 +416,35 @@ public final class RunCommand implements Callable<Integer> {
             if (arg.equals("run") && b.length() == "./outlier-lab run".length()) {
                 continue;
             }
-            b.append(' ').append(arg.matches("[A-Za-z0-9_./=:,\\[\\]@%+-]+") ? arg
-                    : "'" + arg.replace("'", "'\\''") + "'");
+            b.append(' ')
+                    .append(arg.matches("[A-Za-z0-9_./=:,\\[\\]@%+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
         }
         return b.toString();
     }
 
     private RunResult runWritingLog(Scenario s, RunOptions options, Instant start) {
-        return OutputFiles.write(accessLog, "--access-log", w -> Simulation.run(s, options,
-                new AccessLogWriter(w, accessLogFormat, s.cluster().hosts(), s.name(),
-                        start.getEpochSecond() * 1_000_000_000L + start.getNano())));
+        return OutputFiles.write(
+                accessLog,
+                "--access-log",
+                w -> Simulation.run(
+                        s,
+                        options,
+                        new AccessLogWriter(
+                                w,
+                                accessLogFormat,
+                                s.cluster().hosts(),
+                                s.name(),
+                                start.getEpochSecond() * 1_000_000_000L + start.getNano())));
     }
 
     private RunResult replay(ScenarioReader.Loaded loaded, RunOptions options) {
         Scenario s = loaded.scenario();
         if (s.traffic().clients() > 1) {
-            throw new InputException("--trace-in " + traceIn + ": a trace is what one detector saw, so it replays as one"
-                    + " caller; traffic.clients " + s.traffic().clients() + " is not allowed with it (give each caller's"
-                    + " trace its own run)");
+            throw new InputException(
+                    "--trace-in " + traceIn + ": a trace is what one detector saw, so it replays as one"
+                            + " caller; traffic.clients " + s.traffic().clients()
+                            + " is not allowed with it (give each caller's"
+                            + " trace its own run)");
         }
         Path trace = traceIn;
         if (!loaded.hostsGiven()) {
@@ -379,9 +456,16 @@ public final class RunCommand implements Callable<Integer> {
             try (BoundedLineReader first = InputFiles.open(trace)) {
                 names = TraceReader.hostNames(first, traceIn.toString());
             }
-            s = new Scenario(s.name(), s.durationNanos(), s.seed(),
-                    new ClusterSpec(names, s.cluster().panicThresholdPercent()), s.traffic(), List.of(),
-                    s.outlierDetection(), s.healthChecks(), s.envoyVersion());
+            s = new Scenario(
+                    s.name(),
+                    s.durationNanos(),
+                    s.seed(),
+                    new ClusterSpec(names, s.cluster().panicThresholdPercent()),
+                    s.traffic(),
+                    List.of(),
+                    s.outlierDetection(),
+                    s.healthChecks(),
+                    s.envoyVersion());
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < s.cluster().hosts().size(); i++) {

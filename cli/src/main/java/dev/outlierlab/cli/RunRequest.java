@@ -24,8 +24,7 @@ public final class RunRequest {
     private WorkOptions.Progress progress;
 
     /** An option given on the command line and the capability it needs. */
-    record Used(String option, Capability needs) {
-    }
+    record Used(String option, Capability needs) {}
 
     RunRequest(String format, int maxEvents, Path stagesFile, List<Used> used, WorkOptions work) {
         this.format = format;

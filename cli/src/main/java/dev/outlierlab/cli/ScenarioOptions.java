@@ -11,38 +11,61 @@ import picocli.CommandLine.Parameters;
 
 /** The scenario a command works on: an optional scenario file plus {@code --set} overrides. */
 public final class ScenarioOptions {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO",
-            description = {"Scenario file (YAML or JSON). Without it, the built-in default scenario:",
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "SCENARIO",
+            description = {
+                "Scenario file (YAML or JSON). Without it, the built-in default scenario:",
                 "six hosts at 600 rps, host-0 failing 33 %% of requests (503) from 30 s to 240 s,",
                 "Envoy's default outlier_detection settings. Its failures are spread evenly (never two in a",
-                "row at 50 %% or less): --set faults[0].pattern=random (or bursts) makes runs of failures."})
+                "row at 50 %% or less): --set faults[0].pattern=random (or bursts) makes runs of failures."
+            })
     Path scenarioFile;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE",
-            description = {"Override one scenario key (repeatable). Dotted keys with list indexes, e.g.",
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = {
+                "Override one scenario key (repeatable). Dotted keys with list indexes, e.g.",
                 "  --set outlier_detection.max_ejection_percent=34",
                 "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000",
-                "  --set faults[0].pattern=random (failures at random instead of evenly spaced)"})
+                "  --set faults[0].pattern=random (failures at random instead of evenly spaced)"
+            })
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--rps", paramLabel = "R",
+    @Option(
+            names = "--rps",
+            paramLabel = "R",
             description = "Requests per second to the whole cluster, all callers together (traffic.rps).")
     Long rps;
 
-    @Option(names = "--clients", paramLabel = "P",
-            description = {"How many callers share the traffic (traffic.clients), each its own detector with its own",
+    @Option(
+            names = "--clients",
+            paramLabel = "P",
+            description = {
+                "How many callers share the traffic (traffic.clients), each its own detector with its own",
                 "share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole",
-                "cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six."})
+                "cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six."
+            })
     Integer clients;
 
-    @Option(names = "--example", paramLabel = "NAME",
-            description = {"Start from a named example scenario instead of a file (see run --list-examples),",
-                "e.g. --example overload-cap-100."})
+    @Option(
+            names = "--example",
+            paramLabel = "NAME",
+            description = {
+                "Start from a named example scenario instead of a file (see run --list-examples),",
+                "e.g. --example overload-cap-100."
+            })
     String example;
 
-    @Option(names = "--envoy-version", paramLabel = "X.Y",
-            description = {"The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
-                "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."})
+    @Option(
+            names = "--envoy-version",
+            paramLabel = "X.Y",
+            description = {
+                "The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
+                "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."
+            })
     String envoyVersion;
 
     private String scenarioText;
@@ -63,8 +86,11 @@ public final class ScenarioOptions {
         if (example != null) {
             requireOneSource();
         }
-        return new Source(example == null && scenarioFile != null ? scenarioText() : null,
-                scenarioFile == null ? null : scenarioFile.toString(), example, envoyVersion);
+        return new Source(
+                example == null && scenarioFile != null ? scenarioText() : null,
+                scenarioFile == null ? null : scenarioFile.toString(),
+                example,
+                envoyVersion);
     }
 
     /**
@@ -77,14 +103,15 @@ public final class ScenarioOptions {
         public ScenarioReader.Profiled loadProfiled(List<String> sets) {
             ScenarioReader.Profiled profiled;
             if (example != null) {
-                profiled = ScenarioReader.readProfiled(dev.outlierlab.config.scenario.Examples.text(example),
-                        "example " + example, sets);
+                profiled = ScenarioReader.readProfiled(
+                        dev.outlierlab.config.scenario.Examples.text(example), "example " + example, sets);
             } else if (text == null) {
                 profiled = ScenarioReader.defaultsProfiled(sets);
             } else {
                 profiled = ScenarioReader.readProfiled(text, name, sets);
             }
-            return profiled.envoy() == null ? profiled
+            return profiled.envoy() == null
+                    ? profiled
                     : profiled.withEnvoy(withVersion(envoyVersion, profiled.envoy()));
         }
     }
@@ -126,9 +153,10 @@ public final class ScenarioOptions {
             return all;
         }
         if (clients < 1 || clients > dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS) {
-            throw new dev.outlierlab.config.InputException("--clients: " + clients + " is not allowed; expected a whole "
-                    + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
-                    + " (and at most traffic.rps)");
+            throw new dev.outlierlab.config.InputException(
+                    "--clients: " + clients + " is not allowed; expected a whole "
+                            + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
+                            + " (and at most traffic.rps)");
         }
         all.add("traffic.clients=" + clients);
         all.addAll(sets);
@@ -149,8 +177,10 @@ public final class ScenarioOptions {
             requireOneSource();
             return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
         }
-        return withVersion(scenarioFile == null ? ScenarioReader.defaults(sets)
-                : ScenarioReader.read(scenarioText(), scenarioFile.toString(), sets));
+        return withVersion(
+                scenarioFile == null
+                        ? ScenarioReader.defaults(sets)
+                        : ScenarioReader.read(scenarioText(), scenarioFile.toString(), sets));
     }
 
     private ScenarioReader.Loaded withVersion(ScenarioReader.Loaded loaded) {

@@ -3,8 +3,8 @@ package dev.outlierlab.cli;
 import dev.outlierlab.web.LabServer;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.BindException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Locale;
@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  * unless told otherwise), prints the page's address and serves until interrupted. A port in use is bad
  * input: one message and exit status 2.
  */
-@Command(name = "serve",
+@Command(
+        name = "serve",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
             "failures and success rates, and the decision trace step by step. The Envoy | Gateway switch shows the",
             "gateway profile: its controls, the spec's section 7 statements as presets, a timeline per endpoint and",
             "process (ejected, or virtually ejected in shadow), and every decision with its numbers.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -39,7 +41,8 @@ import picocli.CommandLine.Spec;
             "",
             "The server binds 127.0.0.1 (this machine only) unless --host says otherwise. It has no authentication;",
             "each run is bounded (1,000 hosts, 20 million requests, 64 KiB per request).",
-            "Serves until stopped with Ctrl-C. Exit status 2 if the port is taken or an option is invalid."})
+            "Serves until stopped with Ctrl-C. Exit status 2 if the port is taken or an option is invalid."
+        })
 public final class ServeCommand implements Callable<Integer> {
     /** Opens a page in a browser; replaced in tests. */
     interface BrowserOpener {
@@ -49,15 +52,25 @@ public final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = LabServer.DEFAULT_HOST,
-            description = "Address to listen on (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for every interface).")
+    @Option(
+            names = "--host",
+            paramLabel = "ADDRESS",
+            defaultValue = LabServer.DEFAULT_HOST,
+            description =
+                    "Address to listen on (default ${DEFAULT-VALUE}: this machine only; 0.0.0.0 for every interface).")
     String host;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+    @Option(
+            names = "--port",
+            paramLabel = "PORT",
+            defaultValue = "8080",
             description = "Port to listen on (default ${DEFAULT-VALUE}); 0 picks a free port and prints it.")
     int port;
 
-    @Option(names = "--client-connections", paramLabel = "N", defaultValue = "" + LabServer.DEFAULT_CLIENT_CONNECTIONS,
+    @Option(
+            names = "--client-connections",
+            paramLabel = "N",
+            defaultValue = "" + LabServer.DEFAULT_CLIENT_CONNECTIONS,
             description = "Open connections of one client address; more are closed as soon as they are accepted "
                     + "(default ${DEFAULT-VALUE}; " + LabServer.MAX_CONNECTIONS + " in all).")
     int clientConnections;
@@ -74,14 +87,18 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (port < 0 || port > 65_535) {
-            throw new ParameterException(spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
+            throw new ParameterException(
+                    spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
         }
         if (clientConnections < 1 || clientConnections > LabServer.MAX_CONNECTIONS) {
-            throw new ParameterException(spec.commandLine(), "--client-connections: " + clientConnections
-                    + " is not allowed; use 1 to " + LabServer.MAX_CONNECTIONS);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--client-connections: " + clientConnections + " is not allowed; use 1 to "
+                            + LabServer.MAX_CONNECTIONS);
         }
         if (new InetSocketAddress(host, 0).isUnresolved()) {
-            err.println("outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
+            err.println(
+                    "outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
             return Main.EXIT_BAD_INPUT;
         }
         try {
@@ -106,7 +123,8 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 opener.open(page);
             } catch (IOException | RuntimeException e) {
-                err.println("outlier-lab: could not open a browser (" + e.getMessage() + "); open " + page + " yourself");
+                err.println(
+                        "outlier-lab: could not open a browser (" + e.getMessage() + "); open " + page + " yourself");
             }
         }
         stopped.await();
@@ -150,15 +168,20 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private static void openInBrowser(URI uri) throws IOException {
-        if (java.awt.GraphicsEnvironment.isHeadless() || !java.awt.Desktop.isDesktopSupported()
+        if (java.awt.GraphicsEnvironment.isHeadless()
+                || !java.awt.Desktop.isDesktopSupported()
                 || !java.awt.Desktop.getDesktop().isSupported(java.awt.Desktop.Action.BROWSE)) {
             String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-            String[] command = os.contains("mac") ? new String[] {"open", uri.toString()}
-                    : os.contains("win") ? new String[] {"rundll32", "url.dll,FileProtocolHandler", uri.toString()}
-                    : new String[] {"xdg-open", uri.toString()};
+            String[] command = os.contains("mac")
+                    ? new String[] {"open", uri.toString()}
+                    : os.contains("win")
+                            ? new String[] {"rundll32", "url.dll,FileProtocolHandler", uri.toString()}
+                            : new String[] {"xdg-open", uri.toString()};
             // The opener's own chatter (xdg-open's "no method available", a browser's warnings) is not ours to print.
-            new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            new ProcessBuilder(command)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return;
         }
         java.awt.Desktop.getDesktop().browse(uri);

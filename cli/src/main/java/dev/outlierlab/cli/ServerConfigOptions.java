@@ -10,27 +10,39 @@ import picocli.CommandLine.Option;
 
 /** {@code run}'s server configurations: an nginx.conf, a haproxy.cfg or a Caddyfile to run the lab's traffic on. */
 public final class ServerConfigOptions {
-    @Option(names = "--nginx", paramLabel = "FILE",
+    @Option(
+            names = "--nginx",
+            paramLabel = "FILE",
             description = "Run the scenario's traffic and faults through the nginx upstream in FILE (docs/nginx.md).")
     Path nginx;
 
-    @Option(names = "--upstream", paramLabel = "NAME", description = "With --nginx: the upstream (default: the only one).")
+    @Option(
+            names = "--upstream",
+            paramLabel = "NAME",
+            description = "With --nginx: the upstream (default: the only one).")
     String upstream;
 
-    @Option(names = "--haproxy", paramLabel = "FILE",
-            description = "Run the scenario's traffic and faults through the HAProxy backend in FILE (docs/haproxy.md).")
+    @Option(
+            names = "--haproxy",
+            paramLabel = "FILE",
+            description =
+                    "Run the scenario's traffic and faults through the HAProxy backend in FILE (docs/haproxy.md).")
     Path haproxy;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "With --haproxy: the backend (default: the only one).")
+    @Option(
+            names = "--backend",
+            paramLabel = "NAME",
+            description = "With --haproxy: the backend (default: the only one).")
     String backend;
 
-    @Option(names = "--caddy", paramLabel = "FILE",
+    @Option(
+            names = "--caddy",
+            paramLabel = "FILE",
             description = "Run the scenario's traffic and faults through the reverse_proxy in FILE (docs/caddy.md).")
     Path caddy;
 
     /** The file given, its profile and part; null when none is. */
-    private record Given(String profile, Path file, String part) {
-    }
+    private record Given(String profile, Path file, String part) {}
 
     private Given given() {
         if (upstream != null && nginx == null) {
@@ -62,8 +74,11 @@ public final class ServerConfigOptions {
     /** The run of the given server configuration over {@code scenario}. */
     String run(Scenario scenario, int maxEvents) {
         Given g = given();
-        ServerConfigRun runner = Profiles.facet(g.profile(), ServerConfigRun.class, names -> new InputException(
-                "run: no runner for " + g.profile() + " configurations; run takes " + names));
+        ServerConfigRun runner = Profiles.facet(
+                g.profile(),
+                ServerConfigRun.class,
+                names -> new InputException(
+                        "run: no runner for " + g.profile() + " configurations; run takes " + names));
         return runner.run(g.file(), g.part(), scenario, maxEvents);
     }
 }

@@ -11,8 +11,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * candidates, which it ranks by similarity to what was typed, at most three.
  */
 final class Suggestions {
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     /** The line to print, or null when nothing typed is close to a known command or option. */
     static String of(ParameterException ex) {
@@ -27,7 +26,8 @@ final class Suggestions {
             return null;
         }
         List<String> shown = candidates.subList(0, Math.min(3, candidates.size()));
-        return "Did you mean " + String.join(" or ", shown.stream().map(c -> "'" + c + "'").toList()) + "?";
+        return "Did you mean "
+                + String.join(" or ", shown.stream().map(c -> "'" + c + "'").toList()) + "?";
     }
 
     /**
@@ -49,6 +49,8 @@ final class Suggestions {
     static boolean mistypedCommand(UnmatchedArgumentException ex) {
         List<String> typed = ex.getUnmatched();
         CommandLine command = ex.getCommandLine();
-        return !typed.isEmpty() && !typed.get(0).startsWith("-") && !command.getSubcommands().isEmpty();
+        return !typed.isEmpty()
+                && !typed.get(0).startsWith("-")
+                && !command.getSubcommands().isEmpty();
     }
 }

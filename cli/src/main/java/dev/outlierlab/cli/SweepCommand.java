@@ -21,14 +21,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code outlier-lab sweep}: runs a scenario for every combination of values and compares the headline figures. */
-@Command(name = "sweep",
+@Command(
+        name = "sweep",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
             "Run a scenario once for every combination of the given values and compare the results in one table.",
             "Use it to choose a setting: which max_ejection_percent ejects the bad host, which error rates",
             "consecutive_5xx catches, how many hosts success rate needs.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
             "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
-            "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."})
+            "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."
+        })
 public final class SweepCommand implements Callable<Integer> {
     static final int MAX_RUNS = 500;
 
@@ -56,33 +59,50 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     WorkOptions work;
 
-    @Option(names = "--vary", paramLabel = "KEY=V1,V2,...", required = true,
-            description = {"A scenario key and the values to try, comma-separated (repeatable: every",
-                "combination is run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100"})
+    @Option(
+            names = "--vary",
+            paramLabel = "KEY=V1,V2,...",
+            required = true,
+            description = {
+                "A scenario key and the values to try, comma-separated (repeatable: every",
+                "combination is run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100"
+            })
     List<String> vary = new ArrayList<>();
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "Output: text (default), csv, or json (one summary per run).")
     Format format;
 
     /** Output formats of {@code sweep}. */
-    enum Format { text, csv, json }
-
-    private record Axis(String key, List<String> values) {
+    enum Format {
+        text,
+        csv,
+        json
     }
+
+    private record Axis(String key, List<String> values) {}
 
     /** One run: the values chosen, its figures in column order, and its summary as JSON. */
-    private record Row(List<String> values, List<String> figures, ObjectNode summary) {
-    }
+    private record Row(List<String> values, List<String> figures, ObjectNode summary) {}
 
     private String profile;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
-            description = {"local (default): run here; flink: run the sweep's runs as a Flink job on Flink's local",
-                "MiniCluster (the same rows; see docs/flink.md)."})
+    @Option(
+            names = "--engine",
+            paramLabel = "ENGINE",
+            defaultValue = "local",
+            description = {
+                "local (default): run here; flink: run the sweep's runs as a Flink job on Flink's local",
+                "MiniCluster (the same rows; see docs/flink.md)."
+            })
     ReplayCommand.Engine engine;
 
-    @Option(names = "--parallelism", paramLabel = "N",
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
             description = "--engine flink: the job's parallelism (default: the machine's cores).")
     Integer parallelism;
 
@@ -99,8 +119,7 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     /** One run's result as plain values: its figures in column order, its summary as JSON. */
-    public record RunRow(List<String> figures, String summaryJson) implements java.io.Serializable {
-    }
+    public record RunRow(List<String> figures, String summaryJson) implements java.io.Serializable {}
 
     /** Runs a sweep's runs elsewhere and returns their rows in the runs' order. */
     public interface SweepEngine {
@@ -130,7 +149,8 @@ public final class SweepCommand implements Callable<Integer> {
         for (String v : vary) {
             int eq = v.indexOf('=');
             if (eq <= 0 || eq == v.length() - 1) {
-                throw new InputException("--vary " + v + ": expected KEY=V1,V2,..., e.g. --vary outlier_detection.max_ejection_percent=10,34,100");
+                throw new InputException("--vary " + v
+                        + ": expected KEY=V1,V2,..., e.g. --vary outlier_detection.max_ejection_percent=10,34,100");
             }
             List<String> values = List.of(v.substring(eq + 1).split(",", -1));
             if (values.stream().anyMatch(String::isBlank)) {
@@ -138,8 +158,9 @@ public final class SweepCommand implements Callable<Integer> {
             }
             String key = v.substring(0, eq).trim();
             if (input.serviceConfig != null && (key.startsWith("grpc.") || key.startsWith("outlier_detection."))) {
-                throw new InputException("--vary " + key + ": --service-config " + input.serviceConfig + " fixes gRPC's "
-                        + "settings for every run; vary them in a profile: grpc scenario's grpc block instead");
+                throw new InputException(
+                        "--vary " + key + ": --service-config " + input.serviceConfig + " fixes gRPC's "
+                                + "settings for every run; vary them in a profile: grpc scenario's grpc block instead");
             }
             axes.add(new Axis(key, values));
             combinations *= values.size();
@@ -156,9 +177,12 @@ public final class SweepCommand implements Callable<Integer> {
             each.add(rows.work(p.scenario()));
             total = total.plus(each.get(each.size() - 1));
         }
-        work.check(total.lab(), total.gateway(), "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
-        WorkOptions.Progress progress = WorkOptions.progress("sweep",
-                Durations.saturatingAdd(total.lab().units(), WorkOptions.progressUnits(total.gateway())));
+        work.check(
+                total.lab(),
+                total.gateway(),
+                "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
+        WorkOptions.Progress progress = WorkOptions.progress(
+                "sweep", Durations.saturatingAdd(total.lab().units(), WorkOptions.progressUnits(total.gateway())));
         List<Row> table = new ArrayList<>();
         if (fleet != null) {
             ScenarioOptions.Source source = input.scenario.source();
@@ -169,8 +193,8 @@ public final class SweepCommand implements Callable<Integer> {
             List<RunRow> done = fleet.run(runs, parallelism);
             for (int i = 0; i < planned.size(); i++) {
                 try {
-                    table.add(new Row(planned.get(i).values(), done.get(i).figures(),
-                            (ObjectNode) ResultJson.mapper().readTree(done.get(i).summaryJson())));
+                    table.add(new Row(planned.get(i).values(), done.get(i).figures(), (ObjectNode)
+                            ResultJson.mapper().readTree(done.get(i).summaryJson())));
                 } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                     throw new IllegalStateException(e);
                 }
@@ -179,8 +203,8 @@ public final class SweepCommand implements Callable<Integer> {
             for (int i = 0; i < planned.size(); i++) {
                 Planned p = planned.get(i);
                 SweepRows.Work w = each.get(i);
-                RunWatcher watcher = progress.next(Durations.saturatingAdd(w.lab().units(),
-                        WorkOptions.progressUnits(w.gateway())));
+                RunWatcher watcher =
+                        progress.next(Durations.saturatingAdd(w.lab().units(), WorkOptions.progressUnits(w.gateway())));
                 SweepRows.Row row = rows.run(p.scenario(), watcher);
                 table.add(new Row(p.values(), row.figures(), row.summary()));
             }
@@ -204,8 +228,10 @@ public final class SweepCommand implements Callable<Integer> {
 
     /** The profile's sweep facet; a profile without one is refused. */
     private static SweepRows rowsOf(ScenarioReader.Profiled loaded) {
-        return loaded.profile().facet(SweepRows.class).orElseThrow(() -> new InputException("sweep: profile "
-                + loaded.name() + " has no sweep; sweep takes " + Profiles.namesWith(SweepRows.class)));
+        return loaded.profile()
+                .facet(SweepRows.class)
+                .orElseThrow(() -> new InputException("sweep: profile " + loaded.name() + " has no sweep; sweep takes "
+                        + Profiles.namesWith(SweepRows.class)));
     }
 
     /** One combination of the varied values, the scenario it gives and the --set overrides that give it. */
@@ -220,7 +246,8 @@ public final class SweepCommand implements Callable<Integer> {
         for (Axis axis : axes) {
             String prefix = "--set " + axis.key();
             if (e.headline().startsWith(prefix)) {
-                return new InputException("--vary " + axis.key() + e.headline().substring(prefix.length()), e.details());
+                return new InputException(
+                        "--vary " + axis.key() + e.headline().substring(prefix.length()), e.details());
             }
         }
         return e;
@@ -278,8 +305,11 @@ public final class SweepCommand implements Callable<Integer> {
             StringBuilder l = new StringBuilder();
             for (int i = 0; i < line.size(); i++) {
                 String cell = line.get(i);
-                l.append(i < axes.size() ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cell)
-                        : String.format(Locale.ROOT, "%" + widths[i] + "s", cell)).append("  ");
+                l.append(
+                                i < axes.size()
+                                        ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cell)
+                                        : String.format(Locale.ROOT, "%" + widths[i] + "s", cell))
+                        .append("  ");
             }
             out.append(l.toString().stripTrailing()).append('\n');
         }
@@ -296,7 +326,9 @@ public final class SweepCommand implements Callable<Integer> {
         out.append(String.join(",", header)).append('\n');
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
-            r.values().forEach(v -> line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
+            r.values()
+                    .forEach(v ->
+                            line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
             line.addAll(r.figures());
             out.append(String.join(",", line)).append('\n');
         }
@@ -312,7 +344,8 @@ public final class SweepCommand implements Callable<Integer> {
             ObjectNode run = runs.addObject();
             ObjectNode set = run.putObject("set");
             for (int i = 0; i < axes.size(); i++) {
-                dev.outlierlab.report.JsonDocument.putTyped(set, axes.get(i).key(), r.values().get(i));
+                dev.outlierlab.report.JsonDocument.putTyped(
+                        set, axes.get(i).key(), r.values().get(i));
             }
             run.set("summary", r.summary());
         }

@@ -17,8 +17,15 @@ import java.util.List;
  */
 public interface SweepRows {
     /** The columns of Envoy's and every profile's run that reduces to a {@link RunSummary}. */
-    List<String> RUN_SUMMARY_COLUMNS = List.of("detected", "ejected", "cap refused", "not enforced", "most out",
-            "failed %", "failed % in fault", "panic s");
+    List<String> RUN_SUMMARY_COLUMNS = List.of(
+            "detected",
+            "ejected",
+            "cap refused",
+            "not enforced",
+            "most out",
+            "failed %",
+            "failed % in fault",
+            "panic s");
 
     /** One run's work: the lab simulator's and the gateway simulator's (one of them zero). */
     record Work(WorkEstimate lab, GatewayWorkEstimate gateway) {
@@ -37,10 +44,17 @@ public interface SweepRows {
             RunSummary s = result.summary();
             ObjectNode summary = ResultJson.summaryTree(result);
             summary.put("profile", profile);
-            return new Row(List.of(Long.toString(s.ejectionsDetected()), Long.toString(s.ejectionsEnforced()),
-                    Long.toString(s.ejectionsOverflow()), Long.toString(s.ejectionsUnenforced()),
-                    Integer.toString(s.maxEjectedAtOnce()), Numbers.two(s.failedPercent()),
-                    Numbers.two(s.failedPercentDuringFault()), Numbers.one(s.panicSeconds())), summary);
+            return new Row(
+                    List.of(
+                            Long.toString(s.ejectionsDetected()),
+                            Long.toString(s.ejectionsEnforced()),
+                            Long.toString(s.ejectionsOverflow()),
+                            Long.toString(s.ejectionsUnenforced()),
+                            Integer.toString(s.maxEjectedAtOnce()),
+                            Numbers.two(s.failedPercent()),
+                            Numbers.two(s.failedPercentDuringFault()),
+                            Numbers.one(s.panicSeconds())),
+                    summary);
         }
     }
 

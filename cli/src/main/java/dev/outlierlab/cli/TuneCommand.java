@@ -12,8 +12,8 @@ import dev.outlierlab.report.TextReport;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.RunExecutor;
@@ -21,8 +21,8 @@ import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
-import dev.outlierlab.tune.TuneService;
 import dev.outlierlab.tune.TuneResult;
+import dev.outlierlab.tune.TuneService;
 import dev.outlierlab.tune.TuneText;
 import dev.outlierlab.tune.Tuner;
 import java.nio.file.Path;
@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
  * size, traffic and callers. A search over what the target can express, scored on a suite of failure scenarios
  * ({@link Tuner}); the recommendation comes in the target's own format, checked by {@code check}'s rules.
  */
-@Command(name = "tune",
+@Command(
+        name = "tune",
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
             "rolling restart, bad requests, clusters of two and three), each against its correct action.",
             "Prints the current settings' scorecard, the front of benefit against harm, one recommendation in the",
             "target's format with a diff, why, and what no setting can catch here.",
-            ""},
+            ""
+        },
         footer = {
             "",
             "Examples:",
@@ -64,7 +66,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab tune --from-log access.log --from cluster.yaml",
             "  outlier-lab tune --hosts 6 --rps 600 --engine flink --parallelism 2",
             "",
-            "Exit status: 0 on success, 2 for bad input."})
+            "Exit status: 0 on success, 2 for bad input."
+        })
 public final class TuneCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -76,16 +79,24 @@ public final class TuneCommand implements Callable<Integer> {
     @Mixin
     InputOptions input;
 
-    @Option(names = "--from", paramLabel = "FILE",
-            description = {"The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker) or a scenario; gives the target and hosts."})
+    @Option(
+            names = "--from",
+            paramLabel = "FILE",
+            description = {
+                "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
+                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker) or a scenario; gives the target and hosts."
+            })
     Path from;
 
-    @Option(names = "--from-log", paramLabel = "FILE",
-            description = {"An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
+    @Option(
+            names = "--from-log",
+            paramLabel = "FILE",
+            description = {
+                "An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
                 "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
                 "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
-                "suite's healthy hosts."})
+                "suite's healthy hosts."
+            })
     List<Path> fromLogs;
 
     @Mixin
@@ -94,42 +105,73 @@ public final class TuneCommand implements Callable<Integer> {
     @Mixin
     LogReadOptions logRead;
 
-    @Option(names = "--target", paramLabel = "T",
-            description = {"Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
-                "or gateway (a gateway configuration); default: --from's, else envoy."})
+    @Option(
+            names = "--target",
+            paramLabel = "T",
+            description = {
+                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
+                "or gateway (a gateway configuration); default: --from's, else envoy."
+            })
     String target;
 
-    @Option(names = "--suite", paramLabel = "default|FILE", defaultValue = "default",
+    @Option(
+            names = "--suite",
+            paramLabel = "default|FILE",
+            defaultValue = "default",
             description = "The failure scenarios: default, or a suite file that extends or replaces them.")
     String suite;
 
-    @Option(names = "--seeds", paramLabel = "K", defaultValue = "8",
+    @Option(
+            names = "--seeds",
+            paramLabel = "K",
+            defaultValue = "8",
             description = "Seeds for the finalists (candidates are screened on 2); default ${DEFAULT-VALUE}.")
     int seeds;
 
-    @Option(names = "--max-ejected", paramLabel = "N",
-            description = "Most hosts out at once that a setting may cause (default: a third of the hosts, at least 1).")
+    @Option(
+            names = "--max-ejected",
+            paramLabel = "N",
+            description =
+                    "Most hosts out at once that a setting may cause (default: a third of the hosts, at least 1).")
     Integer maxEjected;
 
-    @Option(names = "--max-false-per-day", paramLabel = "N", defaultValue = "0",
-            description = {"Most false ejections a day a setting may cause in a scenario where nothing should go, at that",
-                "scenario's conditions held all day (default 0: none on any seed); loosen it to accept a trade-off."})
+    @Option(
+            names = "--max-false-per-day",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = {
+                "Most false ejections a day a setting may cause in a scenario where nothing should go, at that",
+                "scenario's conditions held all day (default 0: none on any seed); loosen it to accept a trade-off."
+            })
     double maxFalsePerDay;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             description = "text (default) or json (every scenario's figures, seed by seed).")
     Format format;
 
-    @Option(names = "--explain", paramLabel = "SCENARIO",
-            description = "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
+    @Option(
+            names = "--explain",
+            paramLabel = "SCENARIO",
+            description =
+                    "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
     String explain;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "local",
-            description = {"local (default): run here; flink: run the search's runs as Flink jobs on Flink's local",
-                "MiniCluster (the same result; see docs/flink.md)."})
+    @Option(
+            names = "--engine",
+            paramLabel = "ENGINE",
+            defaultValue = "local",
+            description = {
+                "local (default): run here; flink: run the search's runs as Flink jobs on Flink's local",
+                "MiniCluster (the same result; see docs/flink.md)."
+            })
     ReplayCommand.Engine engine;
 
-    @Option(names = "--parallelism", paramLabel = "N",
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
             description = "--engine flink: the jobs' parallelism (default: the machine's cores).")
     Integer parallelism;
 
@@ -151,8 +193,7 @@ public final class TuneCommand implements Callable<Integer> {
      * What an access log says of the traffic: requests per second over its span (0 when it spans under
      * {@link #MIN_SPAN_SECONDS}: then {@code said} says why and --rps is needed), hosts seen, proxy instances.
      */
-    record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {
-    }
+    record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {}
 
     /** The shortest span of a log whose rate is taken. */
     static final int MIN_SPAN_SECONDS = 5;
@@ -172,20 +213,26 @@ public final class TuneCommand implements Callable<Integer> {
         }
         LogFormat fmt = logFormat.resolve(inputs);
         // one proxy per file, as replay reads them: each file's proxy is one caller
-        ReadSettings settings = new ReadSettings(fmt, logRead.reorderWindowNanos(), null,
-                inputs.size() > 1 && logFormat.instanceField == null, null,
-                LogLineReader.DEFAULT_MAX_LINE_BYTES, ReadSettings.DEFAULT_MAX_NAMES);
+        ReadSettings settings = new ReadSettings(
+                fmt,
+                logRead.reorderWindowNanos(),
+                null,
+                inputs.size() > 1 && logFormat.instanceField == null,
+                null,
+                LogLineReader.DEFAULT_MAX_LINE_BYTES,
+                ReadSettings.DEFAULT_MAX_NAMES);
         dev.outlierlab.accesslog.LogTraffic log;
         try {
-            log = dev.outlierlab.accesslog.LogTraffic.read(inputs, settings, logRead.badLineCount(),
-                    logRead.isPercentage());
+            log = dev.outlierlab.accesslog.LogTraffic.read(
+                    inputs, settings, logRead.badLineCount(), logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             logRead.checkBadLines(e.lines());
             throw e;
         }
         logRead.checkBadLines(log.lines());
         if (log.groups().isEmpty()) {
-            throw new InputException("--from-log " + fromLog + ": no line reached an upstream host; no traffic to take");
+            throw new InputException(
+                    "--from-log " + fromLog + ": no line reached an upstream host; no traffic to take");
         }
         java.util.Set<String> clusters = new java.util.TreeSet<>();
         long entries = 0;
@@ -198,15 +245,20 @@ public final class TuneCommand implements Callable<Integer> {
             last = Math.max(last, g.lastEpochNanos());
         }
         if (clusters.size() > 1) {
-            throw new InputException("--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
-                    + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
+            throw new InputException(
+                    "--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
+                            + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
         }
         double span = (last - first) / 1e9;
         double base = log.healthyErrorShare();
         if (base >= OUTAGE_SHARE) {
-            throw new InputException(String.format(java.util.Locale.ROOT, "--from-log %s: every host fails %.1f %% of "
-                    + "its requests or more: an outage, not a base error rate; tune from a log of the cluster's usual "
-                    + "traffic", fromLog, base * 100));
+            throw new InputException(String.format(
+                    java.util.Locale.ROOT,
+                    "--from-log %s: every host fails %.1f %% of "
+                            + "its requests or more: an outage, not a base error rate; tune from a log of the cluster's usual "
+                            + "traffic",
+                    fromLog,
+                    base * 100));
         }
         double seconds = Math.max(1.0, span);
         // a log spanning under a few seconds (10,000 lines with one timestamp) says nothing of a rate
@@ -215,14 +267,36 @@ public final class TuneCommand implements Callable<Integer> {
         int callers = log.groups().size();
         long ppm = Math.round(base * 1_000_000);
         if (perSecond == 0) {
-            return new LogTraffic(0, hostsSeen, callers, ppm, String.format(java.util.Locale.ROOT, "from the log %s: "
-                    + "%,d requests over %.1f s, under the %d s a rate can be measured from", fromLog, entries,
-                    Math.max(0, span), MIN_SPAN_SECONDS));
+            return new LogTraffic(
+                    0,
+                    hostsSeen,
+                    callers,
+                    ppm,
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "from the log %s: "
+                                    + "%,d requests over %.1f s, under the %d s a rate can be measured from",
+                            fromLog,
+                            entries,
+                            Math.max(0, span),
+                            MIN_SPAN_SECONDS));
         }
-        String said = String.format(java.util.Locale.ROOT, "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
-                + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
-                + "more than the pool", fromLog, entries, seconds, perSecond, hostsSeen, perSecond / Math.max(1, hostsSeen),
-                callers, callers == 1 ? "caller" : "callers", perSecond / callers, base * 100, log.healthyPool().size())
+        String said = String.format(
+                        java.util.Locale.ROOT,
+                        "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
+                                + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
+                                + "more than the pool",
+                        fromLog,
+                        entries,
+                        seconds,
+                        perSecond,
+                        hostsSeen,
+                        perSecond / Math.max(1, hostsSeen),
+                        callers,
+                        callers == 1 ? "caller" : "callers",
+                        perSecond / callers,
+                        base * 100,
+                        log.healthyPool().size())
                 .replace("over the 1 hosts that fail", "over the 1 host that fails");
         return new LogTraffic(perSecond, hostsSeen, callers, ppm, said);
     }
@@ -236,7 +310,10 @@ public final class TuneCommand implements Callable<Integer> {
     }
 
     /** Output formats of {@code tune}. */
-    enum Format { text, json }
+    enum Format {
+        text,
+        json
+    }
 
     @Override
     public Integer call() {
@@ -260,43 +337,76 @@ public final class TuneCommand implements Callable<Integer> {
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
         // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
-        Path clusterFile = from != null ? from : input.clusterSource.istio != null ? input.clusterSource.istio
-                : input.clusterSource.envoy;
-        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null ? null
+        Path clusterFile = from != null
+                ? from
+                : input.clusterSource.istio != null ? input.clusterSource.istio : input.clusterSource.envoy;
+        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null
+                ? null
                 : InputFiles.readText(clusterFile);
-        CurrentSettings read = given != null ? given.current() : from == null
-                ? CurrentSettings.defaults("search", chosen == null ? Target.ENVOY : chosen,
-                input.hosts() == null ? 1 : input.hosts())
-                : CurrentSettings.read(fromText, from.toString());
+        CurrentSettings read = given != null
+                ? given.current()
+                : from == null
+                        ? CurrentSettings.defaults(
+                                "search",
+                                chosen == null ? Target.ENVOY : chosen,
+                                input.hosts() == null ? 1 : input.hosts())
+                        : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         refuseFlinkFor(current.target());
         LogTraffic log = fromLogs == null ? null : logTraffic();
         if (log != null && log.rps() == 0 && input.rps() == null && current.rps() == null) {
-            throw new InputException("--from-log " + String.join(", ", fromLogs.stream().map(Path::toString).toList())
-                    + ": " + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
+            throw new InputException("--from-log "
+                    + String.join(", ", fromLogs.stream().map(Path::toString).toList()) + ": "
+                    + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
         }
-        TuneRequest req = TuneService.request(new TuneService.Given(current, input.hosts(), input.rps(),
-                input.clients(), given == null ? null : given.clients(), input.envoyVersion(), log == null ? null
-                : new TuneService.LogFacts(log.rps(), log.hosts(), log.clients(), log.baseErrorPpm(), log.said()),
-                suite, seeds, maxEjected, maxFalsePerDay, Math.max(1, Math.min(2,
-                Runtime.getRuntime().availableProcessors())), notes));
+        TuneRequest req = TuneService.request(new TuneService.Given(
+                current,
+                input.hosts(),
+                input.rps(),
+                input.clients(),
+                given == null ? null : given.clients(),
+                input.envoyVersion(),
+                log == null
+                        ? null
+                        : new TuneService.LogFacts(
+                                log.rps(), log.hosts(), log.clients(), log.baseErrorPpm(), log.said()),
+                suite,
+                seeds,
+                maxEjected,
+                maxFalsePerDay,
+                Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())),
+                notes));
         List<SuiteScenario> scenarios = req.suite();
         EnvoyVersion version = req.envoyVersion();
-        SuiteScenario explained = explain == null ? null : scenarios.stream().filter(s -> s.name().equals(explain))
-                .findFirst().orElseThrow(() -> new InputException("--explain: '"
-                        + dev.outlierlab.config.Wording.shortPrefix(explain) + "' is not a scenario of the suite; "
-                        + "expected one of " + String.join(", ", scenarios.stream().map(SuiteScenario::name)
-                        .toList())));
+        SuiteScenario explained = explain == null
+                ? null
+                : scenarios.stream()
+                        .filter(s -> s.name().equals(explain))
+                        .findFirst()
+                        .orElseThrow(() -> new InputException("--explain: '"
+                                + dev.outlierlab.config.Wording.shortPrefix(explain)
+                                + "' is not a scenario of the suite; "
+                                + "expected one of "
+                                + String.join(
+                                        ", ",
+                                        scenarios.stream()
+                                                .map(SuiteScenario::name)
+                                                .toList())));
         long units = Tuner.plannedUnits(req);
         // the runs are independent and go to req.threads() threads at once
-        work.check(new WorkEstimate(units / req.threads(), 0, 0), GatewayWorkEstimate.NONE, "this tune ("
-                + scenarios.size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds + ", on "
-                + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")", "lower --seeds, score a "
-                + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
+        work.check(
+                new WorkEstimate(units / req.threads(), 0, 0),
+                GatewayWorkEstimate.NONE,
+                "this tune ("
+                        + scenarios.size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds
+                        + ", on "
+                        + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")",
+                "lower --seeds, score a "
+                        + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
-        TuneResult result = TuneService.run(req, u -> progress.next(u).progress(1, 1), elsewhere, fromText,
-                read.target());
+        TuneResult result =
+                TuneService.run(req, u -> progress.next(u).progress(1, 1), elsewhere, fromText, read.target());
         progress.finish();
         String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
         if (explained != null) {
@@ -304,17 +414,17 @@ public final class TuneCommand implements Callable<Integer> {
             var scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);
             String trace;
             if (w.profile().gateway() != null) {
-                trace = dev.outlierlab.report.GatewayTextReport.render(GatewaySimulation.run(
-                        w.profile().gatewayScenario(scenario)), 200);
+                trace = dev.outlierlab.report.GatewayTextReport.render(
+                        GatewaySimulation.run(w.profile().gatewayScenario(scenario)), 200);
             } else if (w.profile().grpc() != null) {
-                trace = dev.outlierlab.report.GrpcTextReport.render(new GrpcProfile(w.profile().grpc()).run(scenario,
-                        RunOptions.DEFAULT.keepingEvents(200)), new GrpcSettings(w.profile().grpc(),
-                        "the recommendation", List.of()), 200);
+                trace = dev.outlierlab.report.GrpcTextReport.render(
+                        new GrpcProfile(w.profile().grpc()).run(scenario, RunOptions.DEFAULT.keepingEvents(200)),
+                        new GrpcSettings(w.profile().grpc(), "the recommendation", List.of()),
+                        200);
             } else {
                 trace = TextReport.render(Simulation.run(scenario, RunOptions.DEFAULT.keepingEvents(200)), 200, null);
             }
-            out = out + "\nDecision trace of the recommendation on " + explained.name()
-                    + " (seed 1):\n" + trace;
+            out = out + "\nDecision trace of the recommendation on " + explained.name() + " (seed 1):\n" + trace;
         }
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();

@@ -19,18 +19,32 @@ record TuneInputs(CurrentSettings current, Integer clients) {
     /** The current settings that {@code input} describes (see {@link InputOptions#describesCluster()}). */
     static TuneInputs of(InputOptions input) {
         ScenarioReader.Profiled profiled = input.resolve();
-        TuneStart start = profiled.profile().facet(TuneStart.class).orElseThrow(() -> new InputException(source(input)
-                + ": a profile: " + profiled.name() + " scenario; tune searches the settings of "
-                + Profiles.namesWith(TuneStart.class)));
+        TuneStart start = profiled.profile()
+                .facet(TuneStart.class)
+                .orElseThrow(() -> new InputException(source(input)
+                        + ": a profile: " + profiled.name() + " scenario; tune searches the settings of "
+                        + Profiles.namesWith(TuneStart.class)));
         CurrentSettings c = start.current(profiled, source(input), input.clusterSource.istio != null);
         // the rate and callers only when the input gives them: a --istio or --envoy file alone says neither, and the
         // built-in scenario's 600 rps and one caller are not the user's (the log's, or --rps and --clients, are)
         boolean traffic = input.scenario.scenarioFile != null || input.scenario.example != null;
         Long rps = traffic || gives(input, "traffic.rps") ? c.rps() : null;
         Integer clients = traffic || gives(input, "traffic.clients")
-                ? profiled.envoy().scenario().traffic().clients() : null;
-        return new TuneInputs(new CurrentSettings(c.name(), c.source(), c.target(), c.config(),
-                c.panicThresholdPercent(), c.hosts(), rps, c.version(), c.profile(), c.healthChecks()), clients);
+                ? profiled.envoy().scenario().traffic().clients()
+                : null;
+        return new TuneInputs(
+                new CurrentSettings(
+                        c.name(),
+                        c.source(),
+                        c.target(),
+                        c.config(),
+                        c.panicThresholdPercent(),
+                        c.hosts(),
+                        rps,
+                        c.version(),
+                        c.profile(),
+                        c.healthChecks()),
+                clients);
     }
 
     /** Whether an override (--set, --rps, --clients) sets {@code key}. */

@@ -36,9 +36,11 @@ public final class VersionText implements IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[] {"outlier-lab " + version() + " (commit " + commit() + ")",
+        return new String[] {
+            "outlier-lab " + version() + " (commit " + commit() + ")",
             "rules: Envoy 1.26 to 1.40 outlier detection (default 1.40.2), the gateway ejection stage",
             "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ") in "
-                    + System.getProperty("java.home")};
+                    + System.getProperty("java.home")
+        };
     }
 }

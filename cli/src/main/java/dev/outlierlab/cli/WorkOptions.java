@@ -38,7 +38,8 @@ public final class WorkOptions {
     /** Work estimated at more seconds than this needs {@code --yes}. */
     static final long MAX_SECONDS_WITHOUT_YES = 60;
 
-    @Option(names = "--yes",
+    @Option(
+            names = "--yes",
             description = "Run even when the work is estimated at over a minute (the estimate is shown otherwise).")
     boolean yes;
 
@@ -58,12 +59,13 @@ public final class WorkOptions {
     static void checkMemory(dev.outlierlab.sim.gateway.GatewayScenario s, String what) {
         dev.outlierlab.engine.gateway.GatewayConfig g = s.gateway();
         long endpoints = s.endpoints().size();
-        long cells = Durations.saturatingMultiply(Durations.saturatingMultiply(g.processes(), endpoints),
-                (long) g.buckets() + 16);
+        long cells = Durations.saturatingMultiply(
+                Durations.saturatingMultiply(g.processes(), endpoints), (long) g.buckets() + 16);
         if (cells > MAX_GATEWAY_BUCKETS) {
             throw new InputException(what + ": the windows would keep " + Numbers.count(cells) + " buckets ("
                     + g.processes() + " processes x " + Numbers.count(endpoints) + " endpoints x "
-                    + Numbers.count(g.buckets()) + " buckets of the window, plus each endpoint's state), over the limit of "
+                    + Numbers.count(g.buckets())
+                    + " buckets of the window, plus each endpoint's state), over the limit of "
                     + Numbers.count(MAX_GATEWAY_BUCKETS) + " (about 1.6 GB); use a larger gateway.bucket, a shorter "
                     + "gateway.window, fewer gateway.processes or fewer endpoints");
         }
@@ -71,9 +73,13 @@ public final class WorkOptions {
 
     /** Refuses Envoy and gateway work together estimated at over a minute unless {@code --yes} was given. */
     void check(WorkEstimate envoy, GatewayWorkEstimate gateway, String what) {
-        check(envoy, gateway, what, envoy.units() > 0
-                ? "shorten duration, lower traffic.rps or the hosts, lengthen outlier_detection.interval"
-                : "shorten duration, lower traffic.rps, the endpoints or routing.fallbacks");
+        check(
+                envoy,
+                gateway,
+                what,
+                envoy.units() > 0
+                        ? "shorten duration, lower traffic.rps or the hosts, lengthen outlier_detection.interval"
+                        : "shorten duration, lower traffic.rps, the endpoints or routing.fallbacks");
     }
 
     /**
@@ -88,19 +94,25 @@ public final class WorkOptions {
         List<String> parts = new ArrayList<>();
         if (envoy.units() > 0) {
             parts.add(Numbers.count(envoy.requests()) + " simulated requests"
-                    + (envoy.countedRequests() > 0 ? " (" + Numbers.count(envoy.countedRequests()) + " of them counted, "
-                    + "not walked, by the event-driven path)" : "") + ", " + Numbers.count(envoy.faultSteps())
-                    + " fault steps, " + Numbers.count(envoy.hostEvaluations()) + " host evaluations at ticks and health "
+                    + (envoy.countedRequests() > 0
+                            ? " (" + Numbers.count(envoy.countedRequests()) + " of them counted, "
+                                    + "not walked, by the event-driven path)"
+                            : "")
+                    + ", " + Numbers.count(envoy.faultSteps())
+                    + " fault steps, " + Numbers.count(envoy.hostEvaluations())
+                    + " host evaluations at ticks and health "
                     + "checks, at " + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second");
         }
         if (gateway.units() > 0) {
             parts.add(Numbers.count(gateway.requests()) + " simulated gateway requests making at most "
                     + Numbers.count(gateway.attempts()) + " attempts, " + Numbers.count(gateway.units())
-                    + " attempt-equivalents at " + Numbers.count(GATEWAY_UNITS_PER_SECOND / 1_000_000) + " million a second");
+                    + " attempt-equivalents at " + Numbers.count(GATEWAY_UNITS_PER_SECOND / 1_000_000)
+                    + " million a second");
         }
-        throw new InputException(what + " is estimated at " + duration(seconds) + " of work (" + String.join("; ", parts)
-                + "), over the " + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; " + shorten
-                + ", or add --yes to run it anyway");
+        throw new InputException(
+                what + " is estimated at " + duration(seconds) + " of work (" + String.join("; ", parts)
+                        + "), over the " + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; " + shorten
+                        + ", or add --yes to run it anyway");
     }
 
     /** The estimate in seconds on this machine. */
@@ -177,8 +189,9 @@ public final class WorkOptions {
             lastDrawNanos = now;
             double share = Math.min(1, done / (double) total);
             double elapsed = (now - startNanos) / 1e9;
-            String left = share <= 0 ? "" : String.format(Locale.ROOT, ", about %.0f s left",
-                    Math.ceil(elapsed * (1 - share) / share));
+            String left = share <= 0
+                    ? ""
+                    : String.format(Locale.ROOT, ", about %.0f s left", Math.ceil(elapsed * (1 - share) / share));
             terminal.print(String.format(Locale.ROOT, "\r%s: %.0f %%%s   ", label, 100 * share, left));
             terminal.flush();
             drawn = true;

@@ -3,11 +3,11 @@ package dev.outlierlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
-import java.util.ArrayList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,9 +34,13 @@ class CheckCommandTest {
         // outlier_detection: {} on 6 hosts: the default cap 10 admits none, but the file configures nothing to eject
         CliRunner.Outcome o = CliRunner.run("check", corpus("envoy/bootstrap.yaml"));
         assertThat(o.exit()).isZero();
-        assertThat(o.out()).contains("note    cap-admits-no-host").contains("max_ejection_percent: 17")
+        assertThat(o.out())
+                .contains("note    cap-admits-no-host")
+                .contains("max_ejection_percent: 17")
                 .contains("0 errors, 0 warnings, 3 notes");
-        assertThat(CliRunner.run("check", corpus("envoy/bootstrap.yaml"), "--fail-on", "warning").exit()).isZero();
+        assertThat(CliRunner.run("check", corpus("envoy/bootstrap.yaml"), "--fail-on", "warning")
+                        .exit())
+                .isZero();
     }
 
     @Test
@@ -45,7 +49,8 @@ class CheckCommandTest {
         CliRunner.Outcome o = CliRunner.run("check", search);
         assertThat(o.exit()).isZero();
         assertThat(o.out()).contains("warning cap-admits-no-host").contains("0 errors, 2 warnings");
-        assertThat(CliRunner.run("check", search, "--fail-on", "warning").exit()).isEqualTo(1);
+        assertThat(CliRunner.run("check", search, "--fail-on", "warning").exit())
+                .isEqualTo(1);
     }
 
     @Test
@@ -73,18 +78,24 @@ class CheckCommandTest {
 
     @Test
     void jsonForIstioWithHostsAndPort() {
-        CliRunner.Outcome o = CliRunner.run("check", corpus("istio/multi-port-subsets.yaml"), "--hosts", "6",
-                "--port", "9090", "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "check", corpus("istio/multi-port-subsets.yaml"), "--hosts", "6", "--port", "9090", "--format", "json");
         JsonNode json = o.json();
         assertThat(json.get("clusters")).hasSize(3);
         assertThat(json.get("clusters").get(0).get("name").asText()).isEqualTo("search:9090");
-        assertThat(json.get("clusters").get(0).get("outlier_detection").get("max_ejection_percent").asInt()).isEqualTo(34);
+        assertThat(json.get("clusters")
+                        .get(0)
+                        .get("outlier_detection")
+                        .get("max_ejection_percent")
+                        .asInt())
+                .isEqualTo(34);
         // the canary subset keeps its own outlierDetection (default cap) on port 9090 too: at 6 hosts Envoy's
         // default cap admits none, a warning (the cap is not one the file chose), so the run exits 0
         // (istiod's locality failover adds a note per rule with outlierDetection: find the cap finding by its id)
         List<JsonNode> canaryCaps = new ArrayList<>();
         json.get("findings").forEach(f -> {
-            if (f.get("cluster").asText().equals("search/canary:9090") && f.get("id").asText().equals("cap-admits-no-host")) {
+            if (f.get("cluster").asText().equals("search/canary:9090")
+                    && f.get("id").asText().equals("cap-admits-no-host")) {
                 canaryCaps.add(f);
             }
         });
@@ -102,19 +113,23 @@ class CheckCommandTest {
 
     @Test
     void badInputExitsTwoWithOneMessage() throws IOException {
-        CliRunner.run("check", corpus("envoy/bad/malformed.yaml")).assertRejected("malformed.yaml:4:", "malformed YAML");
-        CliRunner.run("check", corpus("envoy/bad/unknown-field.yaml")).assertRejected(
-                "unknown-field.yaml:6: unknown field 'outlier_detection.max_ejection_percentage'",
-                "did you mean max_ejection_percent?");
-        CliRunner.run("check", corpus("envoy/bad/wrong-type.yaml")).assertRejected(
-                "wrong-type.yaml:5: outlier_detection.consecutive_5xx: \"five\" is the wrong type");
-        CliRunner.run("check", corpus("envoy/bad/unknown-type.yaml")).assertRejected(
-                "@type type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption is not a type the reader knows");
+        CliRunner.run("check", corpus("envoy/bad/malformed.yaml"))
+                .assertRejected("malformed.yaml:4:", "malformed YAML");
+        CliRunner.run("check", corpus("envoy/bad/unknown-field.yaml"))
+                .assertRejected(
+                        "unknown-field.yaml:6: unknown field 'outlier_detection.max_ejection_percentage'",
+                        "did you mean max_ejection_percent?");
+        CliRunner.run("check", corpus("envoy/bad/wrong-type.yaml"))
+                .assertRejected("wrong-type.yaml:5: outlier_detection.consecutive_5xx: \"five\" is the wrong type");
+        CliRunner.run("check", corpus("envoy/bad/unknown-type.yaml"))
+                .assertRejected(
+                        "@type type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOption is not a type the reader knows");
         CliRunner.run("check", corpus("envoy/bad/empty.yaml")).assertRejected("empty.yaml: the file is empty");
-        CliRunner.run("check", corpus("istio/bad/unknown-field.yaml")).assertRejected(
-                "unknown field 'spec.trafficPolicy.outlierDetection.maxEjectionPercentage'");
+        CliRunner.run("check", corpus("istio/bad/unknown-field.yaml"))
+                .assertRejected("unknown field 'spec.trafficPolicy.outlierDetection.maxEjectionPercentage'");
         CliRunner.run("check", dir.resolve("missing.yaml").toString()).assertRejected("missing.yaml: no such file");
-        CliRunner.run("check", corpus("envoy/static-cluster.yaml"), "--format", "xml").assertRejected("--format");
+        CliRunner.run("check", corpus("envoy/static-cluster.yaml"), "--format", "xml")
+                .assertRejected("--format");
         Path zero = dir.resolve("c.yaml");
         Files.writeString(zero, "name: a\noutlier_detection: {}\n");
         CliRunner.run("check", zero.toString(), "--hosts", "0").assertRejected("--hosts: 0 is not allowed");

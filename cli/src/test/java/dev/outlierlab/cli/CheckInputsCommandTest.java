@@ -1,8 +1,8 @@
 package dev.outlierlab.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,12 +25,15 @@ class CheckInputsCommandTest {
     void standardInput() throws IOException {
         InputStream saved = System.in;
         try {
-            System.setIn(new ByteArrayInputStream(Files.readAllBytes(corpus("kuma/meshcircuitbreaker-outbound.input.yaml"))));
+            System.setIn(new ByteArrayInputStream(
+                    Files.readAllBytes(corpus("kuma/meshcircuitbreaker-outbound.input.yaml"))));
             CliRunner.Outcome o = CliRunner.run("check", "-", "--hosts", "6");
             assertThat(o.err()).isEmpty();
             assertThat(o.exit()).isZero();
-            assertThat(o.out()).startsWith("outlier-lab check -: 1 cluster (6 hosts)")
-                    .contains("mcb-1/to[0] (MeshService)  -:13").contains("warning success-rate-cannot-eject");
+            assertThat(o.out())
+                    .startsWith("outlier-lab check -: 1 cluster (6 hosts)")
+                    .contains("mcb-1/to[0] (MeshService)  -:13")
+                    .contains("warning success-rate-cannot-eject");
         } finally {
             System.setIn(saved);
         }
@@ -42,16 +45,20 @@ class CheckInputsCommandTest {
         String file = corpus("kgateway/setup-failover.yaml").toString();
         CliRunner.Outcome byFile = CliRunner.run("check", file);
         // the text wraps at 100 columns: compare it with its line breaks as spaces
-        assertThat(byFile.out().replaceAll("\\s+", " ")).contains("translated by kgateway")
+        assertThat(byFile.out().replaceAll("\\s+", " "))
+                .contains("translated by kgateway")
                 .contains("the file's Gateway has gatewayClassName kgateway");
         CliRunner.Outcome istiod = CliRunner.run("check", file, "--controller", "istiod");
-        assertThat(istiod.out().replaceAll("\\s+", " ")).contains("translated by istiod")
-                .contains("outlier_detection.enforcing_success_rate = 0").contains("as --controller istiod says");
+        assertThat(istiod.out().replaceAll("\\s+", " "))
+                .contains("translated by istiod")
+                .contains("outlier_detection.enforcing_success_rate = 0")
+                .contains("as --controller istiod says");
         CliRunner.Outcome bad = CliRunner.run("check", file, "--controller", "linkerd");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.out()).isEmpty();
-        assertThat(bad.err().strip()).isEqualTo("outlier-lab: --controller: \"linkerd\" is not allowed; expected istiod "
-                + "or kgateway (the control plane that translates the file's DestinationRules)");
+        assertThat(bad.err().strip())
+                .isEqualTo("outlier-lab: --controller: \"linkerd\" is not allowed; expected istiod "
+                        + "or kgateway (the control plane that translates the file's DestinationRules)");
         CliRunner.Outcome run = CliRunner.run("run", "--istio", file, "--hosts", "4", "--controller", "envoy");
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("--controller: \"envoy\" is not allowed; expected istiod or kgateway");
@@ -70,9 +77,14 @@ class CheckInputsCommandTest {
         assertThat(o.exit()).isZero();
         // files in name order: a-virtual-service.yaml, b-rule.yml, chart/templates/canary.yaml
         // the rule with outlierDetection also gets istiod's locality failover and its default retries as notes
-        assertThat(o.json().get("findings").findValuesAsText("id")).containsExactly("nothing-to-check",
-                "panic-disabled-eject-all", "consecutive-5xx-misses-partial-failure", "istio-locality-failover",
-                "route-retries-hide-failures", "nothing-to-check");
+        assertThat(o.json().get("findings").findValuesAsText("id"))
+                .containsExactly(
+                        "nothing-to-check",
+                        "panic-disabled-eject-all",
+                        "consecutive-5xx-misses-partial-failure",
+                        "istio-locality-failover",
+                        "route-retries-hide-failures",
+                        "nothing-to-check");
         assertThat(o.json().get("findings").get(5).get("message").asText()).contains("the file is a template");
     }
 
@@ -82,11 +94,14 @@ class CheckInputsCommandTest {
         Files.writeString(dir.resolve("b-broken.yaml"), "name: x\n  bad: [\n");
         Files.copy(corpus("admiral/od.yaml"), dir.resolve("c-admiral.yaml"));
         Files.writeString(dir.resolve("d-values.yaml"), "replicaCount: 2\nimage: {repository: nginx}\nname: web\n");
-        Files.writeString(dir.resolve("e-typo.yaml"), "name: search\nconnect_timeout: 1s\noutlier_detecton:\n  consecutive_5xx: 3\n");
+        Files.writeString(
+                dir.resolve("e-typo.yaml"),
+                "name: search\nconnect_timeout: 1s\noutlier_detecton:\n  consecutive_5xx: 3\n");
         CliRunner.Outcome o = CliRunner.run("check", dir.toString(), "--hosts", "6");
         // bad input among the files: the worst status, 2, after every readable file was checked
         assertThat(o.exit()).isEqualTo(2);
-        assertThat(o.out()).startsWith("outlier-lab check " + dir + ": 2 clusters (6 hosts)")
+        assertThat(o.out())
+                .startsWith("outlier-lab check " + dir + ": 2 clusters (6 hosts)")
                 .contains("default/echo-service  " + dir.resolve("a-cilium.yaml") + ":51")
                 .contains("sample-configuration  " + dir.resolve("c-admiral.yaml") + ":13")
                 .contains("\n3 files not read:\n  " + dir.resolve("b-broken.yaml") + ":2: malformed YAML")
@@ -96,21 +111,30 @@ class CheckInputsCommandTest {
                         + "outlier_detection?")
                 .contains("3 errors, 2 warnings");
         assertThat(o.out().indexOf("3 files not read")).isGreaterThan(o.out().indexOf("sample-configuration"));
-        assertThat(o.err()).contains("b-broken.yaml:2: not read: malformed YAML").contains("d-values.yaml:1: not read")
+        assertThat(o.err())
+                .contains("b-broken.yaml:2: not read: malformed YAML")
+                .contains("d-values.yaml:1: not read")
                 .contains("e-typo.yaml:4: not read");
         CliRunner.Outcome json = CliRunner.run("check", dir.toString(), "--format", "json");
-        assertThat(json.json().get("findings").findValuesAsText("id")).filteredOn("file-not-read"::equals).hasSize(3);
+        assertThat(json.json().get("findings").findValuesAsText("id"))
+                .filteredOn("file-not-read"::equals)
+                .hasSize(3);
         // every file, in reading order, each with whether it was read and, if not, why
         JsonNode files = json.json().get("files");
         assertThat(files).hasSize(5);
-        assertThat(files.findValuesAsText("path")).containsExactly(dir.resolve("a-cilium.yaml").toString(),
-                dir.resolve("b-broken.yaml").toString(), dir.resolve("c-admiral.yaml").toString(),
-                dir.resolve("d-values.yaml").toString(), dir.resolve("e-typo.yaml").toString());
+        assertThat(files.findValuesAsText("path"))
+                .containsExactly(
+                        dir.resolve("a-cilium.yaml").toString(),
+                        dir.resolve("b-broken.yaml").toString(),
+                        dir.resolve("c-admiral.yaml").toString(),
+                        dir.resolve("d-values.yaml").toString(),
+                        dir.resolve("e-typo.yaml").toString());
         assertThat(files.get(0).get("read").asBoolean()).isTrue();
         assertThat(files.get(0).has("reason")).isFalse();
         assertThat(files.get(1).get("read").asBoolean()).isFalse();
         assertThat(files.get(1).get("line").asInt()).isEqualTo(2);
-        assertThat(files.get(1).get("reason").asText()).isEqualTo("malformed YAML: mapping values are not allowed here");
+        assertThat(files.get(1).get("reason").asText())
+                .isEqualTo("malformed YAML: mapping values are not allowed here");
         assertThat(files.get(4).get("reason").asText()).contains("did you mean outlier_detection?");
     }
 
@@ -120,16 +144,26 @@ class CheckInputsCommandTest {
         CliRunner.Outcome o = CliRunner.run("check", dir.resolve("broken.yaml").toString());
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.out()).isEmpty();
-        assertThat(o.err()).contains("broken.yaml:2:").contains("malformed YAML").doesNotContain("not read");
+        assertThat(o.err())
+                .contains("broken.yaml:2:")
+                .contains("malformed YAML")
+                .doesNotContain("not read");
     }
 
     @Test
     void severalFilesInOneReport() {
-        CliRunner.Outcome o = CliRunner.run("check", corpus("kuma/outbound_cluster_outlier_detection.golden.yaml").toString(),
-                corpus("envoy-gateway/failover-backendtrafficpolicy.yaml").toString(), "--hosts", "4");
+        CliRunner.Outcome o = CliRunner.run(
+                "check",
+                corpus("kuma/outbound_cluster_outlier_detection.golden.yaml").toString(),
+                corpus("envoy-gateway/failover-backendtrafficpolicy.yaml").toString(),
+                "--hosts",
+                "4");
         assertThat(o.exit()).isZero();
-        assertThat(o.out()).contains(": 2 clusters (4 hosts)").contains("kri_msvc_default___second-service_80")
-                .contains("passive-health-check").contains("translated by Envoy Gateway");
+        assertThat(o.out())
+                .contains(": 2 clusters (4 hosts)")
+                .contains("kri_msvc_default___second-service_80")
+                .contains("passive-health-check")
+                .contains("translated by Envoy Gateway");
     }
 
     @Test
@@ -141,13 +175,14 @@ class CheckInputsCommandTest {
         CliRunner.run("check", "../check/src/test/resources/hardening/dr-no-apiversion.yaml")
                 .assertRejected("dr-no-apiversion.yaml:1: apiVersion: missing is not allowed");
         CliRunner.run("check", "../check/src/test/resources/hardening/enum-999.yaml")
-                .assertRejected("enum-999.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster.DiscoveryType");
+                .assertRejected(
+                        "enum-999.yaml:2: type: 999 is not a value of envoy.config.cluster.v3.Cluster.DiscoveryType");
     }
 
     @Test
     void aManifestWithoutOutlierDetectionExitsZero() {
-        CliRunner.Outcome o = CliRunner.run("check", corpus("istio/bookinfo-virtual-service-all-v1.yaml").toString(),
-                "--fail-on", "warning");
+        CliRunner.Outcome o = CliRunner.run(
+                "check", corpus("istio/bookinfo-virtual-service-all-v1.yaml").toString(), "--fail-on", "warning");
         assertThat(o.exit()).isZero();
         assertThat(o.out()).contains("note    nothing-to-check");
     }
@@ -156,6 +191,8 @@ class CheckInputsCommandTest {
     void duplicateClustersFailTheBuildWithEnvoysMessage() {
         CliRunner.Outcome o = CliRunner.run("check", "../check/src/test/resources/hardening/dup-clusters.yaml");
         assertThat(o.exit()).isEqualTo(1);
-        assertThat(o.out()).contains("error   invalid-config (line 16)").contains("cluster manager: duplicate cluster 'a'");
+        assertThat(o.out())
+                .contains("error   invalid-config (line 16)")
+                .contains("cluster manager: duplicate cluster 'a'");
     }
 }

@@ -23,7 +23,8 @@ class CliConventionsTest {
     @Test
     void everyCommandTellsItsVersion() {
         String top = CliRunner.run("--version").out();
-        assertThat(top).startsWith("outlier-lab " + VersionText.version() + " (commit ")
+        assertThat(top)
+                .startsWith("outlier-lab " + VersionText.version() + " (commit ")
                 .contains("Java " + System.getProperty("java.version"), System.getProperty("java.home"));
         assertThat(VersionText.version()).isNotEqualTo("unknown");
         // Built from a git checkout (the tests always are, but for a copy without .git): the commit it was built from.
@@ -44,7 +45,9 @@ class CliConventionsTest {
         assertThat(option.exit()).isEqualTo(2);
         assertThat(option.err()).contains("Unknown option: '--formt'", "Did you mean '--format'?");
         assertThat(CliRunner.run("zzzzzz").err()).doesNotContain("Did you mean");
-        assertThat(CliRunner.run("chekc").err()).contains("Did you mean 'check'?").doesNotContain("'help'");
+        assertThat(CliRunner.run("chekc").err())
+                .contains("Did you mean 'check'?")
+                .doesNotContain("'help'");
     }
 
     @Test
@@ -90,10 +93,12 @@ class CliConventionsTest {
     @Test
     void aConfigurationGivenAsAScenarioNamesTheOptionThatReadsIt() {
         CliRunner.run("run", "../docs/examples/reviews-destination-rule.yaml")
-                .assertRejected("this is a Kubernetes DestinationRule, not a scenario",
+                .assertRejected(
+                        "this is a Kubernetes DestinationRule, not a scenario",
                         "--istio ../docs/examples/reviews-destination-rule.yaml --hosts N");
         CliRunner.run("run", "../docs/examples/search-cluster.yaml")
-                .assertRejected("this is Envoy configuration, not a scenario", "--envoy ../docs/examples/search-cluster.yaml");
+                .assertRejected(
+                        "this is Envoy configuration, not a scenario", "--envoy ../docs/examples/search-cluster.yaml");
     }
 
     @Test
@@ -105,10 +110,16 @@ class CliConventionsTest {
     void aSetOverridesTheConfigurationItIsGivenWith() {
         // search-cluster.yaml has the default 10 % cap, and search-cluster-cap34.yaml is the same cluster with 34:
         // the first with --set 34 on top runs exactly as the second
-        CliRunner.Outcome run = CliRunner.run("run", "--envoy", "../docs/examples/search-cluster.yaml",
-                "--set", "outlier_detection.max_ejection_percent=34", "--format", "json");
-        CliRunner.Outcome fixed = CliRunner.run("run", "--envoy", "../docs/examples/search-cluster-cap34.yaml",
-                "--format", "json");
+        CliRunner.Outcome run = CliRunner.run(
+                "run",
+                "--envoy",
+                "../docs/examples/search-cluster.yaml",
+                "--set",
+                "outlier_detection.max_ejection_percent=34",
+                "--format",
+                "json");
+        CliRunner.Outcome fixed =
+                CliRunner.run("run", "--envoy", "../docs/examples/search-cluster-cap34.yaml", "--format", "json");
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.json().get("summary").get("ejections_overflow").asInt()).isZero();
         assertThat(run.json().get("summary").get("ejections_enforced").asInt()).isPositive();
@@ -118,15 +129,21 @@ class CliConventionsTest {
 
     @Test
     void sweepTakesTheConfigurationsRunTakes() {
-        CliRunner.Outcome sweep = CliRunner.run("sweep", "--envoy", "../docs/examples/search-cluster.yaml",
-                "--vary", "outlier_detection.max_ejection_percent=10,34", "--format", "json");
+        CliRunner.Outcome sweep = CliRunner.run(
+                "sweep",
+                "--envoy",
+                "../docs/examples/search-cluster.yaml",
+                "--vary",
+                "outlier_detection.max_ejection_percent=10,34",
+                "--format",
+                "json");
         assertThat(sweep.exit()).as(sweep.err()).isZero();
         var runs = sweep.json().get("runs");
         assertThat(runs.get(0).get("summary").get("ejections_overflow").asInt()).isPositive();
         assertThat(runs.get(0).get("summary").get("ejections_enforced").asInt()).isZero();
         assertThat(runs.get(1).get("summary").get("ejections_overflow").asInt()).isZero();
-        CliRunner.Outcome fixed = CliRunner.run("run", "--envoy", "../docs/examples/search-cluster-cap34.yaml",
-                "--format", "json");
+        CliRunner.Outcome fixed =
+                CliRunner.run("run", "--envoy", "../docs/examples/search-cluster-cap34.yaml", "--format", "json");
         assertThat(runs.get(1).get("summary")).isEqualTo(fixed.json().get("summary"));
         CliRunner.run("sweep", "--istio", "../docs/examples/reviews-destination-rule.yaml", "--vary", "seed=1,2")
                 .assertRejected("--istio needs --hosts N");
@@ -135,10 +152,17 @@ class CliConventionsTest {
     @Test
     void callersAreRefusedWhereTheTrafficIsRecorded(@TempDir Path dir) {
         String log = dir.resolve("access.log").toString();
-        assertThat(CliRunner.run("run", "--set", "duration=20s", "--access-log", log).exit()).isZero();
+        assertThat(CliRunner.run("run", "--set", "duration=20s", "--access-log", log)
+                        .exit())
+                .isZero();
         CliRunner.run("replay", log, "--set", "traffic.clients=5")
                 .assertRejected("traffic.clients 5: replay runs one detector per cluster and proxy instance");
-        CliRunner.run("run", "--trace-in", "../cli/src/test/resources/fidelity-cases/R3-hash-order/trace.jsonl",
-                "--clients", "5").assertRejected("a trace is what one detector saw");
+        CliRunner.run(
+                        "run",
+                        "--trace-in",
+                        "../cli/src/test/resources/fidelity-cases/R3-hash-order/trace.jsonl",
+                        "--clients",
+                        "5")
+                .assertRejected("a trace is what one detector saw");
     }
 }

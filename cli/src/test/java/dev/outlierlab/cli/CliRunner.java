@@ -39,8 +39,7 @@ final class CliRunner {
         }
     }
 
-    private CliRunner() {
-    }
+    private CliRunner() {}
 
     static Outcome run(String... args) {
         StringWriter out = new StringWriter();

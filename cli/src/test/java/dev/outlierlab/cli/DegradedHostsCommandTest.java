@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * clears it after 30 s x its backoff and logs {@code logUneject(host)}; nothing fails, nothing is ejected.
  */
 class DegradedHostsCommandTest {
-    private static final String EXAMPLE = Path.of("..", "docs", "examples", "degraded-hosts.yaml").toString();
+    private static final String EXAMPLE =
+            Path.of("..", "docs", "examples", "degraded-hosts.yaml").toString();
 
     @TempDir
     Path dir;
@@ -25,24 +26,29 @@ class DegradedHostsCommandTest {
     void theExampleMarksAndClearsThreeHostsSixTimesWithoutAFailure() throws IOException {
         CliRunner.Outcome r = CliRunner.run("run", EXAMPLE, "--format", "json");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.json().get("stats").get("ejections_detected_degradation").asLong()).isEqualTo(6);
+        assertThat(r.json().get("stats").get("ejections_detected_degradation").asLong())
+                .isEqualTo(6);
         assertThat(r.json().get("stats").get("ejections_active").asLong()).isZero();
         assertThat(r.json().get("summary").get("failed").asLong()).isZero();
-        assertThat(r.json().get("scenario").get("faults").get(0).get("kind").asText()).isEqualTo("degraded");
+        assertThat(r.json().get("scenario").get("faults").get(0).get("kind").asText())
+                .isEqualTo("degraded");
         assertThat(r.json().get("degradations")).hasSize(12);
 
         Path log = dir.resolve("events.jsonl");
-        assertThat(CliRunner.run("run", EXAMPLE, "--event-log", log.toString())
-                .exit()).isZero();
+        assertThat(CliRunner.run("run", EXAMPLE, "--event-log", log.toString()).exit())
+                .isZero();
         List<String> lines = Files.readAllLines(log);
         assertThat(lines).hasSize(12);
-        assertThat(lines.get(0)).isEqualTo("{\"type\":\"DEGRADED\",\"timestamp\":\"1970-01-01T00:00:30Z\","
-                + "\"cluster_name\":\"degraded-hosts\",\"upstream_url\":\"host-0\",\"action\":\"EJECT\","
-                + "\"num_ejections\":0,\"enforced\":true,\"eject_consecutive_event\":{}}");
-        assertThat(lines.get(3)).isEqualTo("{\"type\":\"CONSECUTIVE_5XX\",\"timestamp\":\"1970-01-01T00:01:00Z\","
-                + "\"cluster_name\":\"degraded-hosts\",\"upstream_url\":\"host-0\",\"action\":\"UNEJECT\","
-                + "\"num_ejections\":0,\"enforced\":false}");
-        assertThat(lines.stream().filter(l -> l.contains("\"DEGRADED\"")).count()).isEqualTo(6);
+        assertThat(lines.get(0))
+                .isEqualTo("{\"type\":\"DEGRADED\",\"timestamp\":\"1970-01-01T00:00:30Z\","
+                        + "\"cluster_name\":\"degraded-hosts\",\"upstream_url\":\"host-0\",\"action\":\"EJECT\","
+                        + "\"num_ejections\":0,\"enforced\":true,\"eject_consecutive_event\":{}}");
+        assertThat(lines.get(3))
+                .isEqualTo("{\"type\":\"CONSECUTIVE_5XX\",\"timestamp\":\"1970-01-01T00:01:00Z\","
+                        + "\"cluster_name\":\"degraded-hosts\",\"upstream_url\":\"host-0\",\"action\":\"UNEJECT\","
+                        + "\"num_ejections\":0,\"enforced\":false}");
+        assertThat(lines.stream().filter(l -> l.contains("\"DEGRADED\"")).count())
+                .isEqualTo(6);
     }
 
     @Test
@@ -70,7 +76,8 @@ class DegradedHostsCommandTest {
                     start: 30s
                 """);
         CliRunner.Outcome off = CliRunner.run("run", f.toString(), "--format", "json");
-        assertThat(off.json().get("stats").get("ejections_detected_degradation").asLong()).isZero();
+        assertThat(off.json().get("stats").get("ejections_detected_degradation").asLong())
+                .isZero();
         assertThat(off.json().has("degradations")).isFalse();
         assertThat(CliRunner.run("run", f.toString()).out())
                 .contains("verdict       no ejection: the faults only answer with x-envoy-degraded, which only "

@@ -34,7 +34,9 @@ class DocCommandsIT {
         scratch = DocShell.scratchFolder(REPO);
         // The first use of the launcher makes its class-data archive and says so; do that before any page.
         DocShell.Result warmUp = DocShell.run(scratch, "./outlier-lab --version", 300);
-        assertThat(warmUp.exitStatus()).as("./outlier-lab --version: %s", warmUp.output()).isZero();
+        assertThat(warmUp.exitStatus())
+                .as("./outlier-lab --version: %s", warmUp.output())
+                .isZero();
     }
 
     @AfterAll
@@ -54,11 +56,15 @@ class DocCommandsIT {
                 continue; // -Ddoc.only=docs/check.md (or docs/run.md,docs/tune.md) runs pages while they are written
             }
             List<DynamicNode> tests = new ArrayList<>();
-            tests.add(DynamicTest.dynamicTest(doc.name() + ": commands are in console blocks",
-                    () -> assertThat(doc.misplacedCommands()).as("commands outside a console block (the doc-test"
-                            + " runs only those in ```console blocks)").isEmpty()));
+            tests.add(DynamicTest.dynamicTest(
+                    doc.name() + ": commands are in console blocks",
+                    () -> assertThat(doc.misplacedCommands())
+                            .as("commands outside a console block (the doc-test"
+                                    + " runs only those in ```console blocks)")
+                            .isEmpty()));
             for (DocPage.Block block : doc.blocks()) {
-                tests.add(DynamicTest.dynamicTest(doc.name() + ":" + block.line() + " " + block.summary(),
+                tests.add(DynamicTest.dynamicTest(
+                        doc.name() + ":" + block.line() + " " + block.summary(),
                         () -> DocShell.runBlock(scratch, doc.name(), block)));
             }
             pages.add(DynamicContainer.dynamicContainer(doc.name(), tests));

@@ -122,7 +122,8 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
         }
         int exit = 0;
         if (!lines.isEmpty()) {
-            var status = Pattern.compile("^\\[exit status (\\d+)]$").matcher(lines.get(lines.size() - 1).strip());
+            var status = Pattern.compile("^\\[exit status (\\d+)]$")
+                    .matcher(lines.get(lines.size() - 1).strip());
             if (status.matches()) {
                 exit = Integer.parseInt(status.group(1));
                 lines.remove(lines.size() - 1);

@@ -17,18 +17,43 @@ class DocPageTest {
     @Test
     void readsConsoleBlocksAndFlagsCommandsElsewhere() throws IOException {
         Files.createDirectories(repo.resolve("docs"));
-        Files.writeString(repo.resolve("docs/page.md"), String.join("\n",
-                "# A page", "", "```console", "$ ./outlier-lab run \\", "    --events 2", "summary", "...",
-                "failed 5 of …", "", "$ ./outlier-lab run --clients 0", "outlier-lab: bad", "[exit status 2]",
-                "$ ./outlier-lab serve --port 18123 &", "```", "", "```text", "$ outlier-lab run", "```",
-                "```yaml", "outlier-lab run is fine in prose-like synopsis", "```", ""));
+        Files.writeString(
+                repo.resolve("docs/page.md"),
+                String.join(
+                        "\n",
+                        "# A page",
+                        "",
+                        "```console",
+                        "$ ./outlier-lab run \\",
+                        "    --events 2",
+                        "summary",
+                        "...",
+                        "failed 5 of …",
+                        "",
+                        "$ ./outlier-lab run --clients 0",
+                        "outlier-lab: bad",
+                        "[exit status 2]",
+                        "$ ./outlier-lab serve --port 18123 &",
+                        "```",
+                        "",
+                        "```text",
+                        "$ outlier-lab run",
+                        "```",
+                        "```yaml",
+                        "outlier-lab run is fine in prose-like synopsis",
+                        "```",
+                        ""));
         DocPage page = DocPage.read(repo, repo.resolve("docs/page.md"));
 
         assertThat(page.name()).isEqualTo("docs/page.md");
         assertThat(page.blocks()).hasSize(1);
         List<DocPage.Command> commands = page.blocks().get(0).commands();
-        assertThat(commands).extracting(DocPage.Command::text).containsExactly(
-                "./outlier-lab run --events 2", "./outlier-lab run --clients 0", "./outlier-lab serve --port 18123 &");
+        assertThat(commands)
+                .extracting(DocPage.Command::text)
+                .containsExactly(
+                        "./outlier-lab run --events 2",
+                        "./outlier-lab run --clients 0",
+                        "./outlier-lab serve --port 18123 &");
         assertThat(commands.get(0).line()).isEqualTo(4);
         assertThat(commands.get(0).expected()).containsExactly("summary", "...", "failed 5 of …");
         assertThat(commands.get(0).exitStatus()).isZero();
@@ -41,37 +66,46 @@ class DocPageTest {
     @Test
     void matchingFailsOnAChangedFigureAndAllowsMarkedElisions() {
         List<String> shown = List.of("summary", "...", "failed 5 of …", "end");
-        assertThat(DocPage.matches(shown, List.of("summary", "a", "b", "failed 5 of 600 requests", "end"))).isTrue();
-        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end"))).isTrue();
-        assertThat(DocPage.matches(shown, List.of("summary", "failed 6 of 600 requests", "end"))).isFalse();
-        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end", "more"))).isFalse();
+        assertThat(DocPage.matches(shown, List.of("summary", "a", "b", "failed 5 of 600 requests", "end")))
+                .isTrue();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end")))
+                .isTrue();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 6 of 600 requests", "end")))
+                .isFalse();
+        assertThat(DocPage.matches(shown, List.of("summary", "failed 5 of 600 requests", "end", "more")))
+                .isFalse();
         assertThat(DocPage.matches(List.of("a  "), List.of("a"))).isTrue();
         assertThat(DocPage.matches(List.of("a"), List.of("b"))).isFalse();
         assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) y")).isTrue();
         assertThat(DocPage.lineMatches("x (…) y", "x (1.2 s) z")).isFalse();
-        assertThat(DocPage.lineMatches("40 s  eject ... -> ejected", "40 s  eject rate 67 % -> ejected")).isTrue();
+        assertThat(DocPage.lineMatches("40 s  eject ... -> ejected", "40 s  eject rate 67 % -> ejected"))
+                .isTrue();
     }
 
     @Test
     void findsTheProgramsOfACommandLineOutsideQuotes() {
         assertThat(DocShell.programs("curl -s localhost:1/api -d '{\"a\": \"x|y\"}' | jq -c '.a | .b' && FOO=1 "
-                + "./outlier-lab run; cut -c1-80 \"a;b\" &")).containsExactly("curl", "jq", "./outlier-lab", "cut");
+                        + "./outlier-lab run; cut -c1-80 \"a;b\" &"))
+                .containsExactly("curl", "jq", "./outlier-lab", "cut");
         assertThat(DocShell.programs("./outlier-lab serve --port 18123 &")).containsExactly("./outlier-lab");
     }
 
     @Test
     void aBlockNeedingAMissingProgramIsSkippedWithTheReason() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(DocShell.hasBash(), "bash is not installed");
-        DocPage.Block missing = new DocPage.Block(3, List.of(new DocPage.Command(4,
-                "echo '{}' | no-such-program-for-the-doc-test -c .", List.of("{}"), 0)));
+        DocPage.Block missing = new DocPage.Block(
+                3,
+                List.of(new DocPage.Command(4, "echo '{}' | no-such-program-for-the-doc-test -c .", List.of("{}"), 0)));
         assertThat(DocShell.missingPrograms(repo, missing)).containsExactly("no-such-program-for-the-doc-test");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", missing))
                 .isInstanceOf(org.opentest4j.TestAbortedException.class)
                 .hasMessageContaining("docs/page.md:3: no-such-program-for-the-doc-test is not installed");
-        DocPage.Block present = new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("{}"), 0)));
+        DocPage.Block present =
+                new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("{}"), 0)));
         assertThat(DocShell.missingPrograms(repo, present)).isEmpty();
         DocShell.runBlock(repo, "docs/page.md", present);
-        DocPage.Block wrong = new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("[]"), 0)));
+        DocPage.Block wrong =
+                new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("[]"), 0)));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", wrong))
                 .isInstanceOf(AssertionError.class);
     }

@@ -21,11 +21,9 @@ final class DocShell {
     private static final Pattern PORT = Pattern.compile("--port[ =](\\d+)");
     private static final int COMMAND_SECONDS = 180;
 
-    record Result(int exitStatus, String output) {
-    }
+    record Result(int exitStatus, String output) {}
 
-    private DocShell() {
-    }
+    private DocShell() {}
 
     static boolean hasBash() {
         return Files.isExecutable(Path.of("/bin/bash"));
@@ -118,8 +116,12 @@ final class DocShell {
         List<String> missing = new ArrayList<>();
         for (DocPage.Command command : block.commands()) {
             for (String program : programs(command.text())) {
-                if (!missing.contains(program) && !program.contains("'") && !program.contains("\"")
-                        && run(folder, "command -v -- '" + program + "' >/dev/null", 10).exitStatus() != 0) {
+                if (!missing.contains(program)
+                        && !program.contains("'")
+                        && !program.contains("\"")
+                        && run(folder, "command -v -- '" + program + "' >/dev/null", 10)
+                                        .exitStatus()
+                                != 0) {
                     missing.add(program);
                 }
             }
@@ -133,29 +135,37 @@ final class DocShell {
      */
     static void runBlock(Path folder, String page, DocPage.Block block) throws IOException, InterruptedException {
         List<String> missing = missingPrograms(folder, block);
-        org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(), () -> page + ":" + block.line() + ": "
-                + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are") + " not installed, and this block"
-                + " runs " + (missing.size() == 1 ? "it" : "them") + "; install " + String.join(" and ", missing)
-                + " to run it");
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                missing.isEmpty(),
+                () -> page + ":" + block.line() + ": "
+                        + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are")
+                        + " not installed, and this block"
+                        + " runs " + (missing.size() == 1 ? "it" : "them") + "; install "
+                        + String.join(" and ", missing)
+                        + " to run it");
         List<Process> background = new ArrayList<>();
         try {
             for (DocPage.Command command : block.commands()) {
                 String where = page + ":" + command.line() + ": $ " + command.text();
                 if (command.background()) {
                     String text = command.text();
-                    Process server = start(folder, text.substring(0, text.length() - 1)
-                            + " >" + folder.resolve("background-" + command.line() + ".log") + " 2>&1");
+                    Process server = start(
+                            folder,
+                            text.substring(0, text.length() - 1) + " >"
+                                    + folder.resolve("background-" + command.line() + ".log") + " 2>&1");
                     background.add(server);
                     awaitPort(where, text, server);
                     continue;
                 }
                 Result result = run(folder, command.text(), COMMAND_SECONDS);
                 List<String> actual = trimmed(result.output());
-                assertThat(result.exitStatus()).as("%s%nexit status (output:%n%s)", where, result.output())
+                assertThat(result.exitStatus())
+                        .as("%s%nexit status (output:%n%s)", where, result.output())
                         .isEqualTo(command.exitStatus());
                 if (!command.expected().isEmpty() && !DocPage.matches(command.expected(), actual)) {
                     fail(where + "\nprints something other than the page shows.\n--- the page:\n"
-                            + String.join("\n", command.expected()) + "\n--- the command:\n" + String.join("\n", actual));
+                            + String.join("\n", command.expected()) + "\n--- the command:\n"
+                            + String.join("\n", actual));
                 }
             }
         } finally {

@@ -32,72 +32,80 @@ class EnvoyTraceConsecutiveFailuresTest {
     // Consecutive 5xx and gateway failure
 
     @Test
-    @DisplayName("BasicFlow5xxViaHttpCodes: ejected by the 5th consecutive 5xx, back at the tick 30 s later, ejected again for 2 x base")
+    @DisplayName(
+            "BasicFlow5xxViaHttpCodes: ejected by the 5th consecutive 5xx, back at the tick 30 s later, ejected again for 2 x base")
     void basicFlow5xx() {
         JsonNode r = run("basic-flow-5xx");
-        assertEvents(r,
-                eject(0, "h0", C5XX, 30 * S, 1),
-                uneject(30 * S, "h0"),
-                eject(39_999 * MS, "h0", C5XX, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_5xx", 2,
-                "ejections_enforced_consecutive_5xx", 2,
-                "ejections_total", 2,
-                "ejections_consecutive_5xx", 2));
+        assertEvents(
+                r, eject(0, "h0", C5XX, 30 * S, 1), uneject(30 * S, "h0"), eject(39_999 * MS, "h0", C5XX, 60 * S, 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_5xx", 2,
+                        "ejections_enforced_consecutive_5xx", 2,
+                        "ejections_total", 2,
+                        "ejections_consecutive_5xx", 2));
     }
 
     @Test
-    @DisplayName("BasicFlowGatewayFailure: a 500 breaks the gateway run, not the 5xx run; gateway failure enforced, 5xx not")
+    @DisplayName(
+            "BasicFlowGatewayFailure: a 500 breaks the gateway run, not the 5xx run; gateway failure enforced, 5xx not")
     void gatewayFailure() {
         JsonNode r = run("gateway-failure");
-        assertEvents(r,
+        assertEvents(
+                r,
                 unenforced(0, "h0", C5XX),
                 eject(0, "h0", GATEWAY, 30 * S, 1),
                 uneject(30 * S, "h0"),
                 eject(39_999 * MS, "h0", GATEWAY, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_gateway_failure", 2,
-                "ejections_enforced_consecutive_gateway_failure", 2,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_gateway_failure", 2,
+                        "ejections_enforced_consecutive_gateway_failure", 2,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     @Test
     @DisplayName("BasicFlowGatewayFailureAnd5xx: gateway failure first, then 503 503 500 500 500 ejects by 5xx only")
     void gatewayFailureAnd5xx() {
         JsonNode r = run("gateway-failure-and-5xx");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", GATEWAY, 30 * S, 1),
                 uneject(30 * S, "h0"),
                 eject(39_999 * MS, "h0", C5XX, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_detected_consecutive_gateway_failure", 1,
-                "ejections_enforced_consecutive_gateway_failure", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_detected_consecutive_gateway_failure", 1,
+                        "ejections_enforced_consecutive_gateway_failure", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     @Test
     @DisplayName("NotEnforcing: both detectors fire on five 503s, neither ejects")
     void notEnforcing() {
         JsonNode r = run("not-enforcing");
-        assertEvents(r,
-                unenforced(0, "h0", GATEWAY),
-                unenforced(0, "h0", C5XX));
-        assertStats(r, stats(
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_detected_consecutive_gateway_failure", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertEvents(r, unenforced(0, "h0", GATEWAY), unenforced(0, "h0", C5XX));
+        assertStats(
+                r,
+                stats(
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_detected_consecutive_gateway_failure", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     @Test
@@ -105,20 +113,23 @@ class EnvoyTraceConsecutiveFailuresTest {
     void alreadyEjected() {
         JsonNode r = run("already-ejected");
         assertEvents(r, eject(0, "h0", C5XX, 30 * S, 1));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 1,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     @Test
     @DisplayName("BasicFlow5xxViaHttpCodesWithActiveHC: a passing active health check returns the ejected host at once")
     void activeHealthCheckUneject() {
         JsonNode r = run("active-hc-uneject");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", C5XX, 30 * S, 1),
                 uneject(10 * S, "h0"),
                 eject(10 * S, "h0", C5XX, 60 * S, 2),
@@ -129,13 +140,15 @@ class EnvoyTraceConsecutiveFailuresTest {
                 assertThat(e.get("reason").asText()).isEqualTo("active_health_check");
             }
         }
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 3,
-                "ejections_detected_consecutive_5xx", 3,
-                "ejections_enforced_consecutive_5xx", 3,
-                "ejections_total", 3,
-                "ejections_consecutive_5xx", 3));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 3,
+                        "ejections_detected_consecutive_5xx", 3,
+                        "ejections_enforced_consecutive_5xx", 3,
+                        "ejections_total", 3,
+                        "ejections_consecutive_5xx", 3));
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -145,56 +158,62 @@ class EnvoyTraceConsecutiveFailuresTest {
     @DisplayName("BasicFlow5xxViaNonHttpCodes: connect_failed counts as 503 (gateway detected, 5xx ejects)")
     void nonSplitConnectFailed() {
         JsonNode r = run("nonsplit-connect-failed");
-        assertEvents(r,
+        assertEvents(
+                r,
                 unenforced(0, "h0", GATEWAY),
                 eject(0, "h0", C5XX, 30 * S, 1),
                 uneject(30 * S, "h0"),
                 unenforced(39_999 * MS, "h0", GATEWAY),
                 eject(39_999 * MS, "h0", C5XX, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_5xx", 2,
-                "ejections_enforced_consecutive_5xx", 2,
-                "ejections_detected_consecutive_gateway_failure", 2,
-                "ejections_total", 2,
-                "ejections_consecutive_5xx", 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_5xx", 2,
+                        "ejections_enforced_consecutive_5xx", 2,
+                        "ejections_detected_consecutive_gateway_failure", 2,
+                        "ejections_total", 2,
+                        "ejections_consecutive_5xx", 2));
     }
 
     @Test
     @DisplayName("TimeoutWithHttpCode: timeout+500 is a 500, timeout+200 a success, a bare timeout a 504")
     void nonSplitTimeoutWithCode() {
         JsonNode r = run("nonsplit-timeout-with-code");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", C5XX, 30 * S, 1),
                 uneject(30 * S, "h0"),
                 unenforced(30 * S, "h0", GATEWAY),
                 eject(30 * S, "h0", C5XX, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_5xx", 2,
-                "ejections_enforced_consecutive_5xx", 2,
-                "ejections_detected_consecutive_gateway_failure", 1,
-                "ejections_total", 2,
-                "ejections_consecutive_5xx", 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_5xx", 2,
+                        "ejections_enforced_consecutive_5xx", 2,
+                        "ejections_detected_consecutive_gateway_failure", 1,
+                        "ejections_total", 2,
+                        "ejections_consecutive_5xx", 2));
     }
 
     @Test
     @DisplayName("BasicFlowNonHttpCodesExternalOrigin: successes cancel failures; connect_success is ignored")
     void nonSplitExternalOrigin() {
         JsonNode r = run("nonsplit-external-origin");
-        assertEvents(r,
-                unenforced(5 * S, "h0", GATEWAY),
-                eject(5 * S, "h0", C5XX, 30 * S, 1));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 1,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_detected_consecutive_gateway_failure", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertEvents(r, unenforced(5 * S, "h0", GATEWAY), eject(5 * S, "h0", C5XX, 30 * S, 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_detected_consecutive_gateway_failure", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -204,46 +223,48 @@ class EnvoyTraceConsecutiveFailuresTest {
     @DisplayName("BasicFlowLocalOriginFailure: consecutive local-origin failures eject; the 5xx counters are untouched")
     void splitLocalOrigin() {
         JsonNode r = run("split-local-origin");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", LOCAL, 30 * S, 1),
                 uneject(30 * S, "h0"),
                 eject(30 * S, "h0", LOCAL, 60 * S, 2),
                 uneject(90 * S, "h0"));
-        assertStats(r, stats(
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_local_origin_failure", 2,
-                "ejections_enforced_consecutive_local_origin_failure", 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_local_origin_failure", 2,
+                        "ejections_enforced_consecutive_local_origin_failure", 2));
     }
 
     @Test
     @DisplayName("LargeNumberOfTimeouts: timeouts while ejected neither delay the return nor trigger again")
     void splitLargeNumberOfTimeouts() {
         JsonNode r = run("split-large-number-of-timeouts");
-        assertEvents(r,
-                eject(0, "h0", LOCAL, 30 * S, 1),
-                uneject(30 * S, "h0"),
-                eject(30 * S, "h0", LOCAL, 60 * S, 2));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_local_origin_failure", 2,
-                "ejections_enforced_consecutive_local_origin_failure", 2));
+        assertEvents(r, eject(0, "h0", LOCAL, 30 * S, 1), uneject(30 * S, "h0"), eject(30 * S, "h0", LOCAL, 60 * S, 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_local_origin_failure", 2,
+                        "ejections_enforced_consecutive_local_origin_failure", 2));
     }
 
     @Test
     @DisplayName("ExternalOriginEventsWithSplit: ext_failed and ext_success cancel; 100 ext_failed eject once by 5xx")
     void splitExternalOriginEvents() {
         JsonNode r = run("split-external-origin-events");
-        assertEvents(r,
-                unenforced(2 * S, "h0", GATEWAY),
-                eject(2 * S, "h0", C5XX, 30 * S, 1));
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_enforced_total", 1,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_detected_consecutive_gateway_failure", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertEvents(r, unenforced(2 * S, "h0", GATEWAY), eject(2 * S, "h0", C5XX, 30 * S, 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_detected_consecutive_gateway_failure", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 }

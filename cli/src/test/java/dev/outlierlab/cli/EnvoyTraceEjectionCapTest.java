@@ -27,28 +27,29 @@ class EnvoyTraceEjectionCapTest {
     @DisplayName("Overflow: the second host's ejection would pass max_ejection_percent -> ejections_overflow")
     void overflow() {
         JsonNode r = run("overflow");
-        assertEvents(r,
-                eject(0, "h0", C5XX, 30 * S, 1),
-                EnvoyTraces.overflow(0, "h1", C5XX));
+        assertEvents(r, eject(0, "h0", C5XX, 30 * S, 1), EnvoyTraces.overflow(0, "h1", C5XX));
         JsonNode refused = only(r, "overflow").get("cap");
         assertThat(refused.get("ejected_before").asInt()).isEqualTo(1);
         assertThat(refused.get("percent_if_ejected").asDouble()).isEqualTo(100.0);
         assertThat(refused.get("allowed").asBoolean()).isFalse();
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_overflow", 1,
-                "ejections_enforced_total", 1,
-                "ejections_detected_consecutive_5xx", 2,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 2));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_overflow", 1,
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_consecutive_5xx", 2,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 2));
     }
 
     @Test
     @DisplayName("always_eject_one_host: the first ejection passes a 10 % cap on two hosts, the second does not")
     void alwaysEjectOneHost() {
         JsonNode r = run("always-eject-one-host");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", C5XX, 30 * S, 1),
                 EnvoyTraces.overflow(0, "h1", C5XX),
                 uneject(30 * S, "h0"),
@@ -57,27 +58,32 @@ class EnvoyTraceEjectionCapTest {
         assertThat(first.get("percent_if_ejected").asDouble()).isEqualTo(50.0);
         assertThat(first.get("max_ejection_percent").asInt()).isEqualTo(10);
         assertThat(first.get("allowed").asBoolean()).isTrue();
-        assertStats(r, stats(
-                "ejections_active", 1,
-                "ejections_overflow", 1,
-                "ejections_enforced_total", 2,
-                "ejections_detected_consecutive_5xx", 3,
-                "ejections_enforced_consecutive_5xx", 2,
-                "ejections_total", 2,
-                "ejections_consecutive_5xx", 3));
+        assertStats(
+                r,
+                stats(
+                        "ejections_active", 1,
+                        "ejections_overflow", 1,
+                        "ejections_enforced_total", 2,
+                        "ejections_detected_consecutive_5xx", 3,
+                        "ejections_enforced_consecutive_5xx", 2,
+                        "ejections_total", 2,
+                        "ejections_consecutive_5xx", 3));
     }
 
     @Test
     @DisplayName("always_eject_one_host off: the 10 % cap refuses every ejection on two hosts")
     void alwaysEjectOneHostOff() {
         JsonNode r = run("always-eject-one-host", "scenario-off.yaml");
-        assertEvents(r,
+        assertEvents(
+                r,
                 EnvoyTraces.overflow(0, "h0", C5XX),
                 EnvoyTraces.overflow(0, "h1", C5XX),
                 EnvoyTraces.overflow(30 * S, "h1", C5XX));
-        assertStats(r, stats(
-                "ejections_overflow", 3,
-                "ejections_detected_consecutive_5xx", 3,
-                "ejections_consecutive_5xx", 3));
+        assertStats(
+                r,
+                stats(
+                        "ejections_overflow", 3,
+                        "ejections_detected_consecutive_5xx", 3,
+                        "ejections_consecutive_5xx", 3));
     }
 }

@@ -35,7 +35,8 @@ class EnvoyTraceEjectionTimeTest {
     @DisplayName("EjectTimeBackoff: out for 10, 20, 30 s; two healthy intervals -> 20 s; fifty -> 10 s again")
     void ejectTimeBackoff() {
         JsonNode r = run("eject-time-backoff");
-        assertEvents(r,
+        assertEvents(
+                r,
                 eject(0, "h0", C5XX, 10 * S, 1),
                 uneject(10 * S, "h0"),
                 eject(10 * S, "h0", C5XX, 20 * S, 2),
@@ -46,12 +47,14 @@ class EnvoyTraceEjectionTimeTest {
                 uneject(100 * S, "h0"),
                 eject(610 * S, "h0", C5XX, 10 * S, 1),
                 uneject(620 * S, "h0"));
-        assertStats(r, stats(
-                "ejections_enforced_total", 5,
-                "ejections_detected_consecutive_5xx", 5,
-                "ejections_enforced_consecutive_5xx", 5,
-                "ejections_total", 5,
-                "ejections_consecutive_5xx", 5));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 5,
+                        "ejections_detected_consecutive_5xx", 5,
+                        "ejections_enforced_consecutive_5xx", 5,
+                        "ejections_total", 5,
+                        "ejections_consecutive_5xx", 5));
     }
 
     @Test
@@ -73,16 +76,19 @@ class EnvoyTraceEjectionTimeTest {
         }
         assertThat(tick * 10 * S).isEqualTo(7350 * S);
         assertEvents(r, expected);
-        assertStats(r, stats(
-                "ejections_enforced_total", 39,
-                "ejections_detected_consecutive_5xx", 39,
-                "ejections_enforced_consecutive_5xx", 39,
-                "ejections_total", 39,
-                "ejections_consecutive_5xx", 39));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 39,
+                        "ejections_detected_consecutive_5xx", 39,
+                        "ejections_enforced_consecutive_5xx", 39,
+                        "ejections_total", 39,
+                        "ejections_consecutive_5xx", 39));
     }
 
     @Test
-    @DisplayName("MaxEjectTimeNotAlligned: max 305 s is reached at the 31st ejection; each later one lasts until the tick 310 s on")
+    @DisplayName(
+            "MaxEjectTimeNotAlligned: max 305 s is reached at the 31st ejection; each later one lasts until the tick 310 s on")
     void maxEjectTimeNotAligned() {
         JsonNode r = run("max-eject-time-not-aligned");
         List<Ev> expected = new ArrayList<>();
@@ -100,46 +106,49 @@ class EnvoyTraceEjectionTimeTest {
         }
         assertThat(tick * 10 * S).isEqualTo(7750 * S);
         assertEvents(r, expected);
-        assertStats(r, stats(
-                "ejections_enforced_total", 40,
-                "ejections_detected_consecutive_5xx", 40,
-                "ejections_enforced_consecutive_5xx", 40,
-                "ejections_total", 40,
-                "ejections_consecutive_5xx", 40));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 40,
+                        "ejections_detected_consecutive_5xx", 40,
+                        "ejections_enforced_consecutive_5xx", 40,
+                        "ejections_total", 40,
+                        "ejections_consecutive_5xx", 40));
     }
 
     @Test
-    @DisplayName("EjectionTimeJitterIsInRange: the jitter is the draw mod 10001 ms, and the host stays out base + jitter")
+    @DisplayName(
+            "EjectionTimeJitterIsInRange: the jitter is the draw mod 10001 ms, and the host stays out base + jitter")
     void ejectionJitter() {
         // Envoy's assertion, on Envoy's mocked draw: 123456789 % (10000 + 1) = 4445 ms.
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
-                .set(OutlierSetting.MAX_EJECTION_TIME_JITTER, 10 * S).build();
-        assertThat(new EjectionPolicy(config, () -> 123456789L).ejectionTime(0).jitterNanos()).isEqualTo(4445 * MS);
+                .set(OutlierSetting.MAX_EJECTION_TIME_JITTER, 10 * S)
+                .build();
+        assertThat(new EjectionPolicy(config, () -> 123456789L).ejectionTime(0).jitterNanos())
+                .isEqualTo(4445 * MS);
 
         // The trace: enforcing_consecutive_5xx is 100, so there is no enforcing draw and the jitter takes the
         // first draw of the seed (7).
         long jitter = Long.remainderUnsigned(new SeededRandom(7).next(), 10_001) * MS;
         assertThat(jitter).isBetween(1L, 10 * S);
         JsonNode r = run("ejection-jitter");
-        assertEvents(r,
-                eject(0, "h0", C5XX, 30 * S + jitter, 1),
-                uneject(40 * S, "h0"));
+        assertEvents(r, eject(0, "h0", C5XX, 30 * S + jitter, 1), uneject(40 * S, "h0"));
         assertThat(only(r, "eject").get("jitter_ns").asLong()).isEqualTo(jitter);
-        assertStats(r, stats(
-                "ejections_enforced_total", 1,
-                "ejections_detected_consecutive_5xx", 1,
-                "ejections_enforced_consecutive_5xx", 1,
-                "ejections_total", 1,
-                "ejections_consecutive_5xx", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_consecutive_5xx", 1,
+                        "ejections_enforced_consecutive_5xx", 1,
+                        "ejections_total", 1,
+                        "ejections_consecutive_5xx", 1));
     }
 
     @Test
     @DisplayName("EjectionTimeJitterIsZeroWhenNotConfigured: jitter 0, back at the tick 30 s on")
     void ejectionJitterNotConfigured() {
         JsonNode r = run("ejection-jitter", "scenario-no-jitter.yaml");
-        assertEvents(r,
-                eject(0, "h0", C5XX, 30 * S, 1),
-                uneject(30 * S, "h0"));
+        assertEvents(r, eject(0, "h0", C5XX, 30 * S, 1), uneject(30 * S, "h0"));
         assertThat(only(r, "eject").get("jitter_ns").asLong()).isZero();
     }
 }

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class EnvoyTraceIntervalDetectionTest {
     @Test
-    @DisplayName("BasicFlowSuccessRateExternalOrigin: 100,100,100,100,50 % -> mean 90, threshold 52, h4 ejected at the tick")
+    @DisplayName(
+            "BasicFlowSuccessRateExternalOrigin: 100,100,100,100,50 % -> mean 90, threshold 52, h4 ejected at the tick")
     void successRate() {
         JsonNode r = run("success-rate");
         List<Ev> expected = new ArrayList<>();
@@ -49,22 +50,26 @@ class EnvoyTraceIntervalDetectionTest {
         JsonNode ejection = only(r, "eject");
         assertThat(ejection.get("host_success_rate").asDouble()).isEqualTo(50.0);
         assertThat(ejection.get("cluster_average_success_rate").asDouble()).isEqualTo(90.0);
-        assertThat(ejection.get("cluster_success_rate_ejection_threshold").asDouble()).isEqualTo(52.0);
+        assertThat(ejection.get("cluster_success_rate_ejection_threshold").asDouble())
+                .isEqualTo(52.0);
         assertThat(ejection.get("hosts_evaluated").asInt()).isEqualTo(5);
         assertThat(ejection.get("host_requests").asLong()).isEqualTo(400);
-        assertStats(r, stats(
-                "ejections_enforced_total", 1,
-                "ejections_detected_success_rate", 1,
-                "ejections_enforced_success_rate", 1,
-                "ejections_detected_consecutive_5xx", 45,
-                "ejections_detected_consecutive_gateway_failure", 45,
-                "ejections_total", 46,
-                "ejections_consecutive_5xx", 45,
-                "ejections_success_rate", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_success_rate", 1,
+                        "ejections_enforced_success_rate", 1,
+                        "ejections_detected_consecutive_5xx", 45,
+                        "ejections_detected_consecutive_gateway_failure", 45,
+                        "ejections_total", 46,
+                        "ejections_consecutive_5xx", 45,
+                        "ejections_success_rate", 1));
     }
 
     @Test
-    @DisplayName("BasicFlowSuccessRateLocalOrigin: the same figures on the local-origin success rate; external untouched")
+    @DisplayName(
+            "BasicFlowSuccessRateLocalOrigin: the same figures on the local-origin success rate; external untouched")
     void successRateLocalOrigin() {
         JsonNode r = run("success-rate-local-origin");
         List<Ev> expected = new ArrayList<>();
@@ -76,17 +81,21 @@ class EnvoyTraceIntervalDetectionTest {
         JsonNode ejection = only(r, "eject");
         assertThat(ejection.get("host_success_rate").asDouble()).isEqualTo(50.0);
         assertThat(ejection.get("cluster_average_success_rate").asDouble()).isEqualTo(90.0);
-        assertThat(ejection.get("cluster_success_rate_ejection_threshold").asDouble()).isEqualTo(52.0);
-        assertStats(r, stats(
-                "ejections_enforced_total", 1,
-                "ejections_detected_local_origin_success_rate", 1,
-                "ejections_enforced_local_origin_success_rate", 1,
-                "ejections_detected_consecutive_local_origin_failure", 45,
-                "ejections_success_rate", 1));
+        assertThat(ejection.get("cluster_success_rate_ejection_threshold").asDouble())
+                .isEqualTo(52.0);
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_local_origin_success_rate", 1,
+                        "ejections_enforced_local_origin_success_rate", 1,
+                        "ejections_detected_consecutive_local_origin_failure", 45,
+                        "ejections_success_rate", 1));
     }
 
     @Test
-    @DisplayName("BasicFlowFailurePercentageExternalOrigin: 83.3 % failed stays, 85.7 % >= 85 is ejected (enforcing 100)")
+    @DisplayName(
+            "BasicFlowFailurePercentageExternalOrigin: 83.3 % failed stays, 85.7 % >= 85 is ejected (enforcing 100)")
     void failurePercentage() {
         JsonNode r = run("failure-percentage");
         List<Ev> expected = new ArrayList<>();
@@ -100,14 +109,16 @@ class EnvoyTraceIntervalDetectionTest {
         assertThat(ejection.get("host_failure_percentage").asDouble()).isCloseTo(100.0 * 300 / 350, within(1e-9));
         assertThat(ejection.get("host_requests").asLong()).isEqualTo(350);
         assertThat(ejection.get("hosts_evaluated").asInt()).isEqualTo(5);
-        assertStats(r, stats(
-                "ejections_enforced_total", 1,
-                "ejections_detected_failure_percentage", 1,
-                "ejections_enforced_failure_percentage", 1,
-                "ejections_detected_consecutive_5xx", 115,
-                "ejections_detected_consecutive_gateway_failure", 115,
-                "ejections_total", 115,
-                "ejections_consecutive_5xx", 115));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_failure_percentage", 1,
+                        "ejections_enforced_failure_percentage", 1,
+                        "ejections_detected_consecutive_5xx", 115,
+                        "ejections_detected_consecutive_gateway_failure", 115,
+                        "ejections_total", 115,
+                        "ejections_consecutive_5xx", 115));
     }
 
     @Test
@@ -120,16 +131,19 @@ class EnvoyTraceIntervalDetectionTest {
         expected.add(unenforced(10 * S, "h4", FP));
         expected.addAll(repeat(5, unenforced(45 * S, "h4", GATEWAY), unenforced(45 * S, "h4", C5XX)));
         assertEvents(r, expected);
-        assertStats(r, stats(
-                "ejections_detected_failure_percentage", 1,
-                "ejections_detected_consecutive_5xx", 115,
-                "ejections_detected_consecutive_gateway_failure", 115,
-                "ejections_total", 115,
-                "ejections_consecutive_5xx", 115));
+        assertStats(
+                r,
+                stats(
+                        "ejections_detected_failure_percentage", 1,
+                        "ejections_detected_consecutive_5xx", 115,
+                        "ejections_detected_consecutive_gateway_failure", 115,
+                        "ejections_total", 115,
+                        "ejections_consecutive_5xx", 115));
     }
 
     @Test
-    @DisplayName("BasicFlowFailurePercentageLocalOrigin: local success rate detects (not enforced), local failure percentage ejects")
+    @DisplayName(
+            "BasicFlowFailurePercentageLocalOrigin: local success rate detects (not enforced), local failure percentage ejects")
     void failurePercentageLocalOrigin() {
         JsonNode r = run("failure-percentage-local-origin");
         List<Ev> expected = new ArrayList<>();
@@ -142,14 +156,17 @@ class EnvoyTraceIntervalDetectionTest {
         JsonNode srDetection = r.get("events").get(40);
         assertThat(srDetection.get("host_success_rate").asDouble()).isEqualTo(50.0);
         assertThat(srDetection.get("cluster_average_success_rate").asDouble()).isEqualTo(90.0);
-        assertThat(srDetection.get("cluster_success_rate_ejection_threshold").asDouble()).isEqualTo(52.0);
+        assertThat(srDetection.get("cluster_success_rate_ejection_threshold").asDouble())
+                .isEqualTo(52.0);
         assertThat(only(r, "eject").get("host_failure_percentage").asDouble()).isEqualTo(50.0);
-        assertStats(r, stats(
-                "ejections_enforced_total", 1,
-                "ejections_detected_local_origin_success_rate", 1,
-                "ejections_detected_local_origin_failure_percentage", 1,
-                "ejections_enforced_local_origin_failure_percentage", 1,
-                "ejections_detected_consecutive_local_origin_failure", 45,
-                "ejections_success_rate", 1));
+        assertStats(
+                r,
+                stats(
+                        "ejections_enforced_total", 1,
+                        "ejections_detected_local_origin_success_rate", 1,
+                        "ejections_detected_local_origin_failure_percentage", 1,
+                        "ejections_enforced_local_origin_failure_percentage", 1,
+                        "ejections_detected_consecutive_local_origin_failure", 45,
+                        "ejections_success_rate", 1));
     }
 }

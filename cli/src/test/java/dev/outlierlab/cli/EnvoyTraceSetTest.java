@@ -24,19 +24,36 @@ class EnvoyTraceSetTest {
      * is left out.
      */
     private static final Set<String> TRACES = Set.of(
-            "basic-flow-5xx", "gateway-failure", "gateway-failure-and-5xx", "nonsplit-connect-failed",
-            "nonsplit-timeout-with-code", "nonsplit-external-origin", "split-local-origin",
-            "split-large-number-of-timeouts", "split-external-origin-events", "already-ejected", "success-rate",
-            "success-rate-local-origin", "failure-percentage", "failure-percentage-local-origin", "overflow",
-            "not-enforcing", "always-eject-one-host", "eject-time-backoff", "max-eject-time",
-            "max-eject-time-not-aligned", "ejection-jitter", "active-hc-uneject");
+            "basic-flow-5xx",
+            "gateway-failure",
+            "gateway-failure-and-5xx",
+            "nonsplit-connect-failed",
+            "nonsplit-timeout-with-code",
+            "nonsplit-external-origin",
+            "split-local-origin",
+            "split-large-number-of-timeouts",
+            "split-external-origin-events",
+            "already-ejected",
+            "success-rate",
+            "success-rate-local-origin",
+            "failure-percentage",
+            "failure-percentage-local-origin",
+            "overflow",
+            "not-enforcing",
+            "always-eject-one-host",
+            "eject-time-backoff",
+            "max-eject-time",
+            "max-eject-time-not-aligned",
+            "ejection-jitter",
+            "active-hc-uneject");
 
     @Test
     @DisplayName("every trace directory is run here, and every trace names the Envoy test it restates")
     void everyTraceIsRunAndNamesItsEnvoyTest() throws IOException {
         Set<String> found = new TreeSet<>();
         try (Stream<Path> dirs = Files.list(root())) {
-            dirs.filter(Files::isDirectory).forEach(d -> found.add(d.getFileName().toString()));
+            dirs.filter(Files::isDirectory)
+                    .forEach(d -> found.add(d.getFileName().toString()));
         }
         assertThat(found).containsExactlyInAnyOrderElementsOf(TRACES);
         for (String name : found) {

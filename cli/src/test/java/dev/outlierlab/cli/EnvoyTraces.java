@@ -43,8 +43,7 @@ final class EnvoyTraces {
     static final String FP = "FAILURE_PERCENTAGE";
     static final String FP_LOCAL = "FAILURE_PERCENTAGE_LOCAL_ORIGIN";
 
-    private EnvoyTraces() {
-    }
+    private EnvoyTraces() {}
 
     /** One event as asserted: ejection time and multiplier only for ejections (null otherwise). */
     record Ev(long timeNs, String host, String action, String type, Long ejectionTimeNs, Long multiplier) {
@@ -87,7 +86,10 @@ final class EnvoyTraces {
         List<Ev> actual = new ArrayList<>();
         for (JsonNode e : result.get("events")) {
             boolean ejection = e.get("action").asText().equals("eject");
-            actual.add(new Ev(e.get("time_ns").asLong(), e.get("host").asText(), e.get("action").asText(),
+            actual.add(new Ev(
+                    e.get("time_ns").asLong(),
+                    e.get("host").asText(),
+                    e.get("action").asText(),
                     e.get("type").isNull() ? null : e.get("type").asText(),
                     ejection ? e.get("ejection_time_ns").asLong() : null,
                     ejection ? e.get("multiplier").asLong() : null));
@@ -107,7 +109,9 @@ final class EnvoyTraces {
     /** Every statistic of the run: the listed ones with their values, every other one 0. */
     static void assertStats(JsonNode result, Map<String, Long> nonZero) {
         Map<String, Long> actual = new LinkedHashMap<>();
-        result.get("stats").fields().forEachRemaining(f -> actual.put(f.getKey(), f.getValue().asLong()));
+        result.get("stats")
+                .fields()
+                .forEachRemaining(f -> actual.put(f.getKey(), f.getValue().asLong()));
         assertThat(actual.keySet()).containsAll(nonZero.keySet());
         Map<String, Long> expected = new LinkedHashMap<>();
         for (String name : actual.keySet()) {
@@ -137,9 +141,17 @@ final class EnvoyTraces {
         Path dir = root().resolve(trace);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int status = Main.execute(new String[] {"run", dir.resolve(scenarioFile).toString(),
-                "--trace-in", dir.resolve("trace.jsonl").toString(), "--format", "json"},
-                new PrintWriter(out), new PrintWriter(err));
+        int status = Main.execute(
+                new String[] {
+                    "run",
+                    dir.resolve(scenarioFile).toString(),
+                    "--trace-in",
+                    dir.resolve("trace.jsonl").toString(),
+                    "--format",
+                    "json"
+                },
+                new PrintWriter(out),
+                new PrintWriter(err));
         assertThat(err.toString()).isEmpty();
         assertThat(status).isZero();
         try {

@@ -45,8 +45,13 @@ class ExamplesTest {
         assertThat(s.get("ejections_enforced").asLong()).isEqualTo(19);
         assertThat(signals.get("returns").get("active_health_check").asLong()).isEqualTo(19);
         assertThat(signals.get("returns").get("ejection_time_elapsed").asLong()).isZero();
-        assertThat(o.events("uneject")).startsWith("60000000000 host-0", "74000000000 host-0", "81000000000 host-0",
-                "95000000000 host-0", "102000000000 host-0");
+        assertThat(o.events("uneject"))
+                .startsWith(
+                        "60000000000 host-0",
+                        "74000000000 host-0",
+                        "81000000000 host-0",
+                        "95000000000 host-0",
+                        "102000000000 host-0");
         JsonNode flap = signals.get("flapping").get(0);
         assertThat(flap.get("host").asText()).isEqualTo("host-0");
         assertThat(flap.get("ejections").asInt()).isEqualTo(18); // from 70 s: the first stay lasted 20 s
@@ -70,8 +75,11 @@ class ExamplesTest {
     @Test
     void withoutUnejectByHealthCheckTheHostStaysOutItsFullTimeAndNothingFlaps() {
         CliRunner.Outcome o = run("cache-broken-no-uneject");
-        assertThat(o.events("eject")).containsExactly("40000000000 host-0 SUCCESS_RATE",
-                "80000000000 host-0 SUCCESS_RATE", "150000000000 host-0 SUCCESS_RATE");
+        assertThat(o.events("eject"))
+                .containsExactly(
+                        "40000000000 host-0 SUCCESS_RATE",
+                        "80000000000 host-0 SUCCESS_RATE",
+                        "150000000000 host-0 SUCCESS_RATE");
         JsonNode signals = o.json().get("signals");
         assertThat(signals.get("flapping")).isEmpty();
         assertThat(signals.get("returns").get("ejection_time_elapsed").asLong()).isEqualTo(3);
@@ -100,12 +108,17 @@ class ExamplesTest {
     void deadHostWithoutHealthChecksIsEjectedByConsecutiveErrorsWithinFiveRequests() {
         CliRunner.Outcome o = run("dead-host-no-health-checks");
         // host-0 gets every sixth request from 30 s: 30.00, 30.01, ... its fifth refused connection is at 30.04 s
-        assertThat(o.events("eject")).containsExactly("30040000000 host-0 CONSECUTIVE_5XX",
-                "70040000000 host-0 CONSECUTIVE_5XX");
+        assertThat(o.events("eject"))
+                .containsExactly("30040000000 host-0 CONSECUTIVE_5XX", "70040000000 host-0 CONSECUTIVE_5XX");
         JsonNode s = o.json().get("summary");
         assertThat(s.get("failed").asLong()).isEqualTo(10);
         assertThat(s.get("max_ejected_at_once").asInt()).isEqualTo(1);
-        assertThat(o.json().get("signals").get("requests_by_outcome").get("failed_fault").asLong()).isEqualTo(10);
+        assertThat(o.json()
+                        .get("signals")
+                        .get("requests_by_outcome")
+                        .get("failed_fault")
+                        .asLong())
+                .isEqualTo(10);
     }
 
     @Test
@@ -113,8 +126,11 @@ class ExamplesTest {
         CliRunner.Outcome o = run("overload-cap-100");
         JsonNode s = o.json().get("summary");
         JsonNode byOutcome = o.json().get("signals").get("requests_by_outcome");
-        assertThat(o.events("eject")).startsWith("30037263801 host-0 CONSECUTIVE_5XX", "50000000000 host-3 SUCCESS_RATE",
-                "51844068924 host-1 CONSECUTIVE_5XX");
+        assertThat(o.events("eject"))
+                .startsWith(
+                        "30037263801 host-0 CONSECUTIVE_5XX",
+                        "50000000000 host-3 SUCCESS_RATE",
+                        "51844068924 host-1 CONSECUTIVE_5XX");
         assertThat(s.get("max_ejected_at_once").asInt()).isEqualTo(5);
         assertThat(s.get("panic_ns").asLong()).isEqualTo(234_664_996_760L);
         assertThat(s.get("failed").asLong()).isEqualTo(26_098);
@@ -165,36 +181,43 @@ class ExamplesTest {
     void listExamplesNamesEveryStory() {
         CliRunner.Outcome o = CliRunner.run("run", "--list-examples");
         assertThat(o.exit()).isZero();
-        assertThat(o.out().lines()).hasSize(8).anyMatch(l -> l.startsWith("overload-cap-100 "))
+        assertThat(o.out().lines())
+                .hasSize(8)
+                .anyMatch(l -> l.startsWith("overload-cap-100 "))
                 .anyMatch(l -> l.startsWith("large-cluster-low-traffic "));
     }
 
     @Test
     void seriesWritesOneCsvRowPerSecond(@TempDir Path dir) throws IOException {
         Path csv = dir.resolve("signals.csv");
-        CliRunner.Outcome o = CliRunner.run("run", "--example", "cache-broken-health-check", "--series", csv.toString());
+        CliRunner.Outcome o =
+                CliRunner.run("run", "--example", "cache-broken-health-check", "--series", csv.toString());
         assertThat(o.exit()).as(o.err()).isZero();
         List<String> rows = Files.readAllLines(csv);
         assertThat(rows).hasSize(301);
-        assertThat(rows.get(0)).isEqualTo("time,membership_total,membership_healthy,health_check_healthy,"
-                + "ejections_active,ejections_enforced,requests,failed,panic");
+        assertThat(rows.get(0))
+                .isEqualTo("time,membership_total,membership_healthy,health_check_healthy,"
+                        + "ejections_active,ejections_enforced,requests,failed,panic");
         assertThat(rows.get(41)).isEqualTo("40,6,5,6,1,1,600,0,0");
         assertThat(rows.get(43)).isEqualTo("42,6,5,6,1,0,600,0,0");
         assertThat(rows.get(61)).isEqualTo("60,6,6,6,0,0,600,33,0");
-        assertThat(o.out()).contains("flapping      host-0: ejected 18 times from 70 s to 240 s (6.0 per minute), "
-                + "each time returned by a passing active health check; health_check_healthy stayed at 6 of 6");
+        assertThat(o.out())
+                .contains("flapping      host-0: ejected 18 times from 70 s to 240 s (6.0 per minute), "
+                        + "each time returned by a passing active health check; health_check_healthy stayed at 6 of 6");
     }
 
     @Test
     void theTextReportAnalysesEveryEventEvenWhenItShowsFew() {
         CliRunner.Outcome o = CliRunner.run("run", "--example", "cache-broken-health-check", "--events", "3");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("returned by   0 after the ejection time, 19 by a passing active health check")
+        assertThat(o.out())
+                .contains("returned by   0 after the ejection time, 19 by a passing active health check")
                 .contains("host-0: ejected 18 times from 70 s to 240 s");
     }
 
     @Test
     void anUnknownExampleIsRejectedWithTheNames() {
-        CliRunner.run("run", "--example", "nope").assertRejected("--example: 'nope' is not an example", "overload-cap-100");
+        CliRunner.run("run", "--example", "nope")
+                .assertRejected("--example: 'nope' is not an example", "overload-cap-100");
     }
 }

@@ -12,8 +12,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code pattern: random | bursts} end to end: what consecutive 5xx sees of failures that are not even. */
 class FaultPatternCommandTest {
-    private static final String[] RANDOM_CAP34 = {"--set", "faults[0].pattern=random",
-        "--set", "outlier_detection.enforcing_success_rate=0", "--set", "outlier_detection.max_ejection_percent=34"};
+    private static final String[] RANDOM_CAP34 = {
+        "--set",
+        "faults[0].pattern=random",
+        "--set",
+        "outlier_detection.enforcing_success_rate=0",
+        "--set",
+        "outlier_detection.max_ejection_percent=34"
+    };
 
     @TempDir
     Path dir;
@@ -28,18 +34,36 @@ class FaultPatternCommandTest {
 
     @Test
     void randomFailuresAt33PercentGiveConsecutive5xxItsFiveInARow() {
-        CliRunner.Outcome even = CliRunner.run("run", "--set", "outlier_detection.enforcing_success_rate=0",
-                "--set", "outlier_detection.max_ejection_percent=34", "--format", "json");
-        assertThat(even.json().get("stats").get("ejections_detected_consecutive_5xx").asLong()).isZero();
+        CliRunner.Outcome even = CliRunner.run(
+                "run",
+                "--set",
+                "outlier_detection.enforcing_success_rate=0",
+                "--set",
+                "outlier_detection.max_ejection_percent=34",
+                "--format",
+                "json");
+        assertThat(even.json()
+                        .get("stats")
+                        .get("ejections_detected_consecutive_5xx")
+                        .asLong())
+                .isZero();
 
         CliRunner.Outcome random = CliRunner.run(run("--format", "json"));
         assertThat(random.exit()).as(random.err()).isZero();
-        assertThat(random.json().get("scenario").get("faults").get(0).get("pattern").asText()).isEqualTo("random");
-        assertThat(random.events("eject")).containsExactly(
-                "30610000000 host-0 CONSECUTIVE_5XX", "70530000000 host-0 CONSECUTIVE_5XX",
-                "147350000000 host-0 CONSECUTIVE_5XX");
-        assertThat(random.events("uneject")).containsExactly("70000000000 host-0", "140000000000 host-0",
-                "240000000000 host-0");
+        assertThat(random.json()
+                        .get("scenario")
+                        .get("faults")
+                        .get(0)
+                        .get("pattern")
+                        .asText())
+                .isEqualTo("random");
+        assertThat(random.events("eject"))
+                .containsExactly(
+                        "30610000000 host-0 CONSECUTIVE_5XX",
+                        "70530000000 host-0 CONSECUTIVE_5XX",
+                        "147350000000 host-0 CONSECUTIVE_5XX");
+        assertThat(random.events("uneject"))
+                .containsExactly("70000000000 host-0", "140000000000 host-0", "240000000000 host-0");
     }
 
     @Test
@@ -59,8 +83,10 @@ class FaultPatternCommandTest {
     @Test
     void burstsAreReadEchoedAndReportedInTheText() throws IOException {
         Path f = dir.resolve("bursts.yaml");
-        Files.writeString(f, "faults:\n  - hosts: 1\n    start: 30s\n    end: 240s\n    error_rate: 33\n"
-                + "    pattern: bursts\n    burst_length: 2.5\n");
+        Files.writeString(
+                f,
+                "faults:\n  - hosts: 1\n    start: 30s\n    end: 240s\n    error_rate: 33\n"
+                        + "    pattern: bursts\n    burst_length: 2.5\n");
         CliRunner.Outcome r = CliRunner.run("run", f.toString(), "--format", "json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode fault = r.json().get("scenario").get("faults").get(0);
@@ -73,13 +99,16 @@ class FaultPatternCommandTest {
     void anUnknownPatternOrAMisplacedBurstLengthIsRejectedWithItsLine() throws IOException {
         Path f = dir.resolve("bad.yaml");
         Files.writeString(f, "faults:\n  - hosts: 1\n    pattern: spiky\n");
-        CliRunner.run("run", f.toString()).assertRejected(
-                "bad.yaml:3: faults[0].pattern: \"spiky\" is not allowed; expected one of random (the default), even, bursts");
+        CliRunner.run("run", f.toString())
+                .assertRejected(
+                        "bad.yaml:3: faults[0].pattern: \"spiky\" is not allowed; expected one of random (the default), even, bursts");
         Files.writeString(f, "faults:\n  - hosts: 1\n    pattern: random\n    burst_length: 3\n");
-        CliRunner.run("run", f.toString()).assertRejected(
-                "bad.yaml:4: faults[0].burst_length: 3 is not allowed", "unless pattern is bursts (it is random)");
+        CliRunner.run("run", f.toString())
+                .assertRejected(
+                        "bad.yaml:4: faults[0].burst_length: 3 is not allowed",
+                        "unless pattern is bursts (it is random)");
         Files.writeString(f, "faults:\n  - hosts: 1\n    error_rate: 90\n    pattern: bursts\n    burst_length: 2\n");
-        CliRunner.run("run", f.toString()).assertRejected(
-                "bad.yaml:5: faults[0].burst_length: 2 is not allowed", "from 9 to 1000000");
+        CliRunner.run("run", f.toString())
+                .assertRejected("bad.yaml:5: faults[0].burst_length: 2 is not allowed", "from 9 to 1000000");
     }
 }

@@ -12,8 +12,7 @@ import java.nio.file.Path;
  * change in behaviour shows up as a diff in review. {@code -Dgolden.update=true} rewrites the file instead.
  */
 final class GoldenReport {
-    private GoldenReport() {
-    }
+    private GoldenReport() {}
 
     /** Asserts that {@code report} (under the repository root) holds exactly {@code generated}. */
     static void assertCommitted(Path report, String generated) throws IOException {
@@ -22,7 +21,8 @@ final class GoldenReport {
         }
         assertThat(report).exists();
         assertThat(Files.readString(report, StandardCharsets.UTF_8))
-                .as("%s is out of date: behaviour changed. Regenerate with -Dgolden.update=true and review the diff",
+                .as(
+                        "%s is out of date: behaviour changed. Regenerate with -Dgolden.update=true and review the diff",
                         report.getFileName())
                 .isEqualTo(generated);
     }

@@ -43,29 +43,42 @@ class GrpcCheckCommandTest {
                 """);
         CliRunner.Outcome o = CliRunner.run("check", "--profile", "grpc", cluster.toString(), "--format", "json");
         assertThat(o.exit()).as(o.err()).isEqualTo(1);
-        assertThat(ids(o)).containsExactly("grpc-ignored-field", "grpc-ignored-field", "grpc-ignored-field",
-                "grpc-ignored-field", "grpc-success-rate-disabled", "grpc-nothing-ejects", "grpc-failure-threshold-100");
-        assertThat(o.json().get("findings").get(0).get("message").asText()).isEqualTo("payments (as a gRPC client reads"
-                + " it): consecutive_gateway_failure is set, and a gRPC client ignores it (gRFC A50 maps only success"
-                + " rate, failure percentage, the interval, the ejection times and the cap)");
+        assertThat(ids(o))
+                .containsExactly(
+                        "grpc-ignored-field",
+                        "grpc-ignored-field",
+                        "grpc-ignored-field",
+                        "grpc-ignored-field",
+                        "grpc-success-rate-disabled",
+                        "grpc-nothing-ejects",
+                        "grpc-failure-threshold-100");
+        assertThat(o.json().get("findings").get(0).get("message").asText())
+                .isEqualTo("payments (as a gRPC client reads"
+                        + " it): consecutive_gateway_failure is set, and a gRPC client ignores it (gRFC A50 maps only success"
+                        + " rate, failure percentage, the interval, the ejection times and the cap)");
     }
 
     @Test
     void aServiceConfigIsCheckedAsGrpcsWithTheImplementationsRules(@TempDir Path dir) throws IOException {
         Path sc = dir.resolve("sc.json");
-        Files.writeString(sc, "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": {\"maxEjectionPercent\": 100,"
-                + " \"successRateEjection\": {}, \"failurePercentageEjection\": {\"enforcementPercentage\": 1},"
-                + " \"childPolicy\": [{\"round_robin\": {}}]}}]}");
+        Files.writeString(
+                sc,
+                "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": {\"maxEjectionPercent\": 100,"
+                        + " \"successRateEjection\": {}, \"failurePercentageEjection\": {\"enforcementPercentage\": 1},"
+                        + " \"childPolicy\": [{\"round_robin\": {}}]}}]}");
         CliRunner.Outcome java = CliRunner.run("check", sc.toString(), "--format", "json");
         assertThat(java.exit()).as(java.err()).isZero();
-        assertThat(ids(java)).containsExactly("grpc-key-ignored", "grpc-implementations-differ",
-                "grpc-implementations-differ");
+        assertThat(ids(java))
+                .containsExactly("grpc-key-ignored", "grpc-implementations-differ", "grpc-implementations-differ");
         CliRunner.Outcome go = CliRunner.run("check", sc.toString(), "--grpc-implementation", "go", "--format", "json");
-        assertThat(ids(go)).containsExactly("grpc-cap-all-no-panic", "grpc-implementations-differ",
-                "grpc-implementations-differ");
-        Files.writeString(sc, "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": {\"successRateEjection\":"
-                + " {\"stdevFactor\": \"high\"}, \"childPolicy\": [{\"round_robin\": {}}]}}]}");
-        CliRunner.run("check", sc.toString()).assertRejected("successRateEjection.stdevFactor: \"high\" is not allowed;"
-                + " gRPC allows a whole number of at least 0");
+        assertThat(ids(go))
+                .containsExactly("grpc-cap-all-no-panic", "grpc-implementations-differ", "grpc-implementations-differ");
+        Files.writeString(
+                sc,
+                "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": {\"successRateEjection\":"
+                        + " {\"stdevFactor\": \"high\"}, \"childPolicy\": [{\"round_robin\": {}}]}}]}");
+        CliRunner.run("check", sc.toString())
+                .assertRejected("successRateEjection.stdevFactor: \"high\" is not allowed;"
+                        + " gRPC allows a whole number of at least 0");
     }
 }

@@ -23,7 +23,10 @@ class HardeningCasesTest {
 
     private static String resource(String name) {
         try {
-            return Paths.get(HardeningCasesTest.class.getResource("/hardening/" + name).toURI()).toString();
+            return Paths.get(HardeningCasesTest.class
+                            .getResource("/hardening/" + name)
+                            .toURI())
+                    .toString();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -51,19 +54,31 @@ class HardeningCasesTest {
     void controlCharactersInNamesAreEscaped() {
         CliRunner.Outcome run = CliRunner.run("run", resource("ansi.yaml"));
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).startsWith("outlier-lab run: \\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred (300 s")
+        assertThat(run.out())
+                .startsWith("outlier-lab run: \\u001b]0;PWNED\\u0007\\u001b[2J\\u001b[31mred (300 s")
                 .contains("faults        evil\\u001b[1A\\u001b[2K\\rforged line: 100 % fail")
                 .doesNotContain("\u001b", "\u0007", "\r");
         CliRunner.Outcome check = CliRunner.run("check", resource("ansi-cluster.yaml"));
-        assertThat(check.out()).contains("\nevil\\u001b[2J\\u001b]0;PWN\\u0007  ").doesNotContain("\u001b", "\u0007");
-        CliRunner.run("run", "--set", "name=x", "--set", "cluster.hosts=[a, \"b\\e[2J\"]", "--set",
-                "faults[0].hosts=[\"c\\e[2J\"]").assertRejected("\\u001b[2J");
+        assertThat(check.out())
+                .contains("\nevil\\u001b[2J\\u001b]0;PWN\\u0007  ")
+                .doesNotContain("\u001b", "\u0007");
+        CliRunner.run(
+                        "run",
+                        "--set",
+                        "name=x",
+                        "--set",
+                        "cluster.hosts=[a, \"b\\e[2J\"]",
+                        "--set",
+                        "faults[0].hosts=[\"c\\e[2J\"]")
+                .assertRejected("\\u001b[2J");
     }
 
     @Test
     void numbersOutOfRangeAreErrorsNotWrapped() {
         CliRunner.run("run", "--envoy", resource("hc-interval-overflow.yaml"))
-                .assertRejected("hc-interval-overflow.yaml:16", "health_checks.interval: 18446744074s is not allowed",
+                .assertRejected(
+                        "hc-interval-overflow.yaml:16",
+                        "health_checks.interval: 18446744074s is not allowed",
                         "at most 10 years");
         CliRunner.run("run", "--set", "traffic.rps=18446744073709552216.0")
                 .assertRejected("traffic.rps: 18446744073709552216.0 is not allowed", "from 1 to 1000000000");
@@ -90,13 +105,15 @@ class HardeningCasesTest {
     @Test
     void aTraceFromStandardInputIsReadOnceAndReplayedWhole() throws IOException {
         String trace = Files.readString(Path.of(resource("trace-ok.jsonl")));
-        CliRunner.Outcome fromFile = CliRunner.run("run", "--trace-in", resource("trace-ok.jsonl"), "--set", "duration=10s");
+        CliRunner.Outcome fromFile =
+                CliRunner.run("run", "--trace-in", resource("trace-ok.jsonl"), "--set", "duration=10s");
         InputStream stdin = System.in;
         try {
             System.setIn(new ByteArrayInputStream(trace.getBytes(StandardCharsets.UTF_8)));
             CliRunner.Outcome fromPipe = CliRunner.run("run", "--trace-in", "-", "--set", "duration=10s");
             assertThat(fromPipe.exit()).as(fromPipe.err()).isZero();
-            assertThat(fromPipe.out()).contains("2 hosts (host-0 .. host-1)", "(2 records)", "failed        1 of 2 requests")
+            assertThat(fromPipe.out())
+                    .contains("2 hosts (host-0 .. host-1)", "(2 records)", "failed        1 of 2 requests")
                     .isEqualTo(fromFile.out().replace(resource("trace-ok.jsonl"), "-"));
         } finally {
             System.setIn(stdin);
@@ -113,8 +130,9 @@ class HardeningCasesTest {
             CliRunner.run("run", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
             CliRunner.run("run", "--trace-in", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
             CliRunner.run("check", "/dev/zero").assertRejected("/dev/zero:1: line 1 is longer than");
-            CliRunner.run("replay", "/dev/zero", "--log-format", "envoy").assertRejected(
-                    "/dev/zero:1: cannot be read (line 1 has no line break within 64 MiB: not a text log)");
+            CliRunner.run("replay", "/dev/zero", "--log-format", "envoy")
+                    .assertRejected(
+                            "/dev/zero:1: cannot be read (line 1 has no line break within 64 MiB: not a text log)");
         }
         Path big = dir.resolve("big.yaml");
         Files.writeString(big, "# padding\n".repeat(900_000));
@@ -124,8 +142,10 @@ class HardeningCasesTest {
     @Test
     void thousandsOfIstioDocumentsAndAMillionHostsAreQuick() throws IOException {
         Path many = dir.resolve("drq-20000.yaml");
-        Files.writeString(many, "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r}\n"
-                + "spec: {host: r}\n" + "---\nkind: X\n".repeat(20_000));
+        Files.writeString(
+                many,
+                "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r}\n" + "spec: {host: r}\n"
+                        + "---\nkind: X\n".repeat(20_000));
         CliRunner.Outcome istio = CliRunner.run("check", many.toString(), "--hosts", "6");
         assertThat(istio.exit()).as(istio.err()).isZero();
         assertThat(istio.out()).contains("outlier-lab check " + many + ": 1 cluster");
@@ -146,8 +166,11 @@ class HardeningCasesTest {
         // the event-driven path counts the requests to the healthy hosts instead of walking them, so the estimate
         // of ten years of the default scenario is its fault's requests and its ticks and seconds
         CliRunner.run("run", "--set", "duration=87600h")
-                .assertRejected("this run is estimated at 6 min of work", "189,216,000,000 simulated requests",
-                        "189,215,979,000 of them counted, not walked", "--yes");
+                .assertRejected(
+                        "this run is estimated at 6 min of work",
+                        "189,216,000,000 simulated requests",
+                        "189,215,979,000 of them counted, not walked",
+                        "--yes");
         // with health checks every request is walked
         CliRunner.run("run", "--set", "duration=8760h", "--set", "health_checks.interval=5s")
                 .assertRejected("this run is estimated at", "18,921,600,000 simulated requests, ", "--yes");

@@ -26,18 +26,22 @@ class HardeningRoundFourTest {
         Path env = Files.writeString(dir.resolve(".env"), SECRET + "\n");
         Path sub = Files.createDirectories(dir.resolve("suites"));
         for (String name : new String[] {"/dev/zero", "../.env", env.toString()}) {
-            Path suite = Files.writeString(sub.resolve("suite.yaml"), "scenarios:\n  - file: " + name
-                    + "\n    expect: eject\n");
+            Path suite = Files.writeString(
+                    sub.resolve("suite.yaml"), "scenarios:\n  - file: " + name + "\n    expect: eject\n");
             CliRunner.Outcome o = CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", suite.toString());
             assertThat(o.exit()).as(o.err()).isEqualTo(2);
-            assertThat(o.err()).contains("is outside the suite's directory").doesNotContain("do-not-print-me")
+            assertThat(o.err())
+                    .contains("is outside the suite's directory")
+                    .doesNotContain("do-not-print-me")
                     .doesNotContain("Exception");
         }
         Files.createSymbolicLink(sub.resolve("zero.yaml"), Path.of("/dev/zero"));
-        Path linked = Files.writeString(sub.resolve("suite.yaml"), "scenarios:\n  - file: zero.yaml\n    expect: eject\n");
+        Path linked =
+                Files.writeString(sub.resolve("suite.yaml"), "scenarios:\n  - file: zero.yaml\n    expect: eject\n");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", linked.toString())
                 .assertRejected("is outside the suite's directory");
-        Path nul = Files.writeString(sub.resolve("suite.yaml"), "scenarios:\n  - file: \"a\\0b.yaml\"\n    expect: eject\n");
+        Path nul = Files.writeString(
+                sub.resolve("suite.yaml"), "scenarios:\n  - file: \"a\\0b.yaml\"\n    expect: eject\n");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", nul.toString())
                 .assertRejected("is not a file name (it has a NUL character)");
     }
@@ -46,7 +50,10 @@ class HardeningRoundFourTest {
     void theSuiteFileItselfIsReadWithinItsBound() {
         CliRunner.Outcome o = CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", "/dev/zero");
         assertThat(o.exit()).as(o.err()).isEqualTo(2);
-        assertThat(o.err()).contains("/dev/zero").doesNotContain("OutOfMemoryError").doesNotContain("Exception");
+        assertThat(o.err())
+                .contains("/dev/zero")
+                .doesNotContain("OutOfMemoryError")
+                .doesNotContain("Exception");
     }
 
     @Test
@@ -58,19 +65,25 @@ class HardeningRoundFourTest {
         Path interval = Files.writeString(dir.resolve("interval.yaml"), policy.formatted("1e9h", "3"));
         CliRunner.run("check", interval.toString(), "--hosts", "2")
                 .assertRejected("healthCheck.interval: \"1e9h\" is not allowed; expected a duration");
-        Path threshold = Files.writeString(dir.resolve("threshold.yaml"), policy.formatted("5s", "9223372036854775808"));
+        Path threshold =
+                Files.writeString(dir.resolve("threshold.yaml"), policy.formatted("5s", "9223372036854775808"));
         CliRunner.run("check", threshold.toString(), "--hosts", "2")
-                .assertRejected("healthCheck.unhealthyThreshold: \"9223372036854775808\" is not allowed; expected a whole "
-                        + "number from 1 to 1000000");
-        Path refs = Files.writeString(dir.resolve("refs.yaml"), policy.formatted("5s", "3")
-                .replace("  targetRefs:\n    - name: httpbin\n      kind: Service\n", "  targetRefs: 7\n"));
+                .assertRejected(
+                        "healthCheck.unhealthyThreshold: \"9223372036854775808\" is not allowed; expected a whole "
+                                + "number from 1 to 1000000");
+        Path refs = Files.writeString(
+                dir.resolve("refs.yaml"),
+                policy.formatted("5s", "3")
+                        .replace("  targetRefs:\n    - name: httpbin\n      kind: Service\n", "  targetRefs: 7\n"));
         CliRunner.run("check", refs.toString(), "--hosts", "2").assertRejected("targetRefs: 7 is not allowed");
     }
 
     @Test
     void aPercentageOfBadLinesIsANumberFromZeroToAHundred() throws IOException {
         Path log = dir.resolve("a.log");
-        assertThat(CliRunner.run("run", "--set", "duration=10s", "--access-log", log.toString()).exit()).isZero();
+        assertThat(CliRunner.run("run", "--set", "duration=10s", "--access-log", log.toString())
+                        .exit())
+                .isZero();
         for (String bad : new String[] {"NaN%", "Infinity%", "1e2%", "101%", "-1%"}) {
             CliRunner.run("replay", log.toString(), "--max-bad-lines", bad)
                     .assertRejected("--max-bad-lines: '" + bad + "' is not allowed");
@@ -80,14 +93,25 @@ class HardeningRoundFourTest {
     @Test
     void aLogOfOneSecondOrOfAnOutageGivesNoRateAndNoBaseErrorRate() throws IOException {
         Path burst = dir.resolve("burst.log");
-        assertThat(CliRunner.run("run", "--set", "duration=1s", "--set", "traffic.rps=10000", "--access-log",
-                burst.toString()).exit()).isZero();
+        assertThat(CliRunner.run(
+                                "run",
+                                "--set",
+                                "duration=1s",
+                                "--set",
+                                "traffic.rps=10000",
+                                "--access-log",
+                                burst.toString())
+                        .exit())
+                .isZero();
         CliRunner.run("tune", "--from-log", burst.toString(), "--hosts", "6")
                 .assertRejected("under the 5 s a rate can be measured from; give the cluster's rate with --rps");
-        Path outage = Files.writeString(dir.resolve("outage.yaml"), "duration: 60s\nfaults:\n"
-                + "  - {hosts: 6, start: 0s, end: 60s, error_rate: 100}\n");
+        Path outage = Files.writeString(
+                dir.resolve("outage.yaml"),
+                "duration: 60s\nfaults:\n" + "  - {hosts: 6, start: 0s, end: 60s, error_rate: 100}\n");
         Path log = dir.resolve("outage.log");
-        assertThat(CliRunner.run("run", outage.toString(), "--access-log", log.toString()).exit()).isZero();
+        assertThat(CliRunner.run("run", outage.toString(), "--access-log", log.toString())
+                        .exit())
+                .isZero();
         CliRunner.run("tune", "--from-log", log.toString(), "--rps", "600")
                 .assertRejected("an outage, not a base error rate");
     }

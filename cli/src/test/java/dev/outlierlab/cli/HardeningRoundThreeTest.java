@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -30,7 +29,10 @@ class HardeningRoundThreeTest {
 
     private static String resource(String name) {
         try {
-            return Paths.get(HardeningRoundThreeTest.class.getResource("/hardening/" + name).toURI()).toString();
+            return Paths.get(HardeningRoundThreeTest.class
+                            .getResource("/hardening/" + name)
+                            .toURI())
+                    .toString();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -40,7 +42,8 @@ class HardeningRoundThreeTest {
     void aHugeExponentIsRefusedBeforeAnyConversionWithAShortMessage() {
         for (String file : new String[] {"envoy-version-huge.yaml", "envoy-version-huge.json"}) {
             CliRunner.Outcome o = CliRunner.run("run", resource(file));
-            o.assertRejected(file + ":", "envoy_version: 1E+1000000000 is not allowed; expected a release such as 1.40");
+            o.assertRejected(
+                    file + ":", "envoy_version: 1E+1000000000 is not allowed; expected a release such as 1.40");
             assertThat(o.err().length()).isLessThan(300);
         }
         CliRunner.Outcome set = CliRunner.run("run", "--set", "envoy_version=1e1000000000");
@@ -53,7 +56,8 @@ class HardeningRoundThreeTest {
         for (String file : new String[] {"start-time-huge.jsonl", "start-time-1e30.jsonl"}) {
             CliRunner.Outcome o = CliRunner.run("replay", resource(file), "--log-format", "json");
             assertThat(o.exit()).as(o.err()).isEqualTo(2);
-            assertThat(o.err()).contains("is out of range; expected seconds since 1970 from -9223372036 to 9223372036")
+            assertThat(o.err())
+                    .contains("is out of range; expected seconds since 1970 from -9223372036 to 9223372036")
                     .doesNotContain("Exception");
             assertThat(o.err().length()).isLessThan(1000);
         }
@@ -61,9 +65,18 @@ class HardeningRoundThreeTest {
 
     private Path accessLog() {
         Path log = dir.resolve("access.jsonl");
-        CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=60s", "--set", "faults[0].error_rate=100",
-                "--set", "outlier_detection.max_ejection_percent=100", "--access-log", log.toString(),
-                "--access-log-format", "json");
+        CliRunner.Outcome run = CliRunner.run(
+                "run",
+                "--set",
+                "duration=60s",
+                "--set",
+                "faults[0].error_rate=100",
+                "--set",
+                "outlier_detection.max_ejection_percent=100",
+                "--access-log",
+                log.toString(),
+                "--access-log-format",
+                "json");
         assertThat(run.exit()).as(run.err()).isZero();
         return log;
     }
@@ -71,13 +84,16 @@ class HardeningRoundThreeTest {
     @Test
     void eventLogLinesOutOfRangeOrOfAnUnknownTypeAreBadLinesNotAnInternalError() {
         Path log = accessLog();
-        CliRunner.Outcome range = CliRunner.run("replay", log.toString(), "--event-log",
-                resource("event-log-out-of-range.jsonl"));
+        CliRunner.Outcome range =
+                CliRunner.run("replay", log.toString(), "--event-log", resource("event-log-out-of-range.jsonl"));
         assertThat(range.exit()).as(range.err()).isZero();
-        assertThat(range.out()).contains("3 lines, 1 events, 2 bad",
-                ":1: timestamp 1600-01-01T00:00:00Z is out of range; expected 1677-09-21 to 2262-04-11",
-                ":2: timestamp 2300-01-01T00:00:00Z is out of range");
-        CliRunner.Outcome type = CliRunner.run("replay", log.toString(), "--event-log", resource("event-type-99.jsonl"));
+        assertThat(range.out())
+                .contains(
+                        "3 lines, 1 events, 2 bad",
+                        ":1: timestamp 1600-01-01T00:00:00Z is out of range; expected 1677-09-21 to 2262-04-11",
+                        ":2: timestamp 2300-01-01T00:00:00Z is out of range");
+        CliRunner.Outcome type =
+                CliRunner.run("replay", log.toString(), "--event-log", resource("event-type-99.jsonl"));
         assertThat(type.exit()).as(type.err()).isZero();
         assertThat(type.err()).doesNotContain("internal error");
     }
@@ -86,7 +102,8 @@ class HardeningRoundThreeTest {
     void hostNamesFromALogAreEscapedInTheReport() {
         CliRunner.Outcome o = CliRunner.run("replay", resource("host-names-escapes.jsonl"));
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("host-\\u001b[2J\\u001b]0;PWN\\u0007", "ho\\u0000st")
+        assertThat(o.out())
+                .contains("host-\\u001b[2J\\u001b]0;PWN\\u0007", "ho\\u0000st")
                 .doesNotContain("\u001b", "\u0000", "\u0007");
     }
 
@@ -95,7 +112,8 @@ class HardeningRoundThreeTest {
         assumeTrue(Files.isReadable(Path.of("/dev/urandom")), "needs /dev/urandom");
         CliRunner.Outcome o = CliRunner.run("replay", "/dev/urandom", "--max-bad-lines", "10", "--log-format", "json");
         assertThat(o.exit()).isEqualTo(2);
-        assertThat(o.err()).contains("11 bad lines of 11, more than --max-bad-lines 10 (10); the first 10:")
+        assertThat(o.err())
+                .contains("11 bad lines of 11, more than --max-bad-lines 10 (10); the first 10:")
                 .doesNotContain("\u001b");
     }
 
@@ -134,8 +152,10 @@ class HardeningRoundThreeTest {
     /** Refused at about 10,000 lines, most of them bad, with the usual message and the reason for stopping. */
     private static void assertStoppedEarly(CliRunner.Outcome o) {
         assertThat(o.out()).isEmpty();
-        assertThat(o.err()).contains("more than --max-bad-lines 1% (",
-                "(the reading stopped: more than half of the 10,000 lines or more read are bad); the first 10:")
+        assertThat(o.err())
+                .contains(
+                        "more than --max-bad-lines 1% (",
+                        "(the reading stopped: more than half of the 10,000 lines or more read are bad); the first 10:")
                 .doesNotContain("Exception", "\u001b");
         java.util.regex.Matcher m = BAD_OF.matcher(o.err());
         assertThat(m.find()).as(o.err()).isTrue();
@@ -151,8 +171,10 @@ class HardeningRoundThreeTest {
         Path log = dir.resolve("clusters.jsonl");
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i <= 1_000; i++) {
-            sb.append("{\"start_time\":\"2026-01-01T00:00:00.").append(String.format("%06d", i))
-                    .append("Z\",\"response_code\":200,\"upstream_host\":\"h\",\"upstream_cluster\":\"c").append(i)
+            sb.append("{\"start_time\":\"2026-01-01T00:00:00.")
+                    .append(String.format("%06d", i))
+                    .append("Z\",\"response_code\":200,\"upstream_host\":\"h\",\"upstream_cluster\":\"c")
+                    .append(i)
                     .append("\"}\n");
         }
         Files.writeString(log, sb);
@@ -177,7 +199,9 @@ class HardeningRoundThreeTest {
         CliRunner.run("check", "--hosts", "2147483647", resource("envoy-6-hosts.yaml"))
                 .assertRejected("--hosts: 2147483647 is not allowed; expected 1 to 1000000");
         CliRunner.run("run", resource("gateway-1024-processes.yaml"), "--yes")
-                .assertRejected("the windows would keep", "1024 processes x 10,000 endpoints x 600 buckets",
+                .assertRejected(
+                        "the windows would keep",
+                        "1024 processes x 10,000 endpoints x 600 buckets",
                         "over the limit of 200,000,000");
     }
 
@@ -185,24 +209,37 @@ class HardeningRoundThreeTest {
     void aKilledReplayLeavesNoSpoolInTheTemporaryDirectory() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path log = accessLog();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + tmp, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "replay", "-"));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.io.tmpdir=" + tmp,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "replay",
+                "-"));
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try (OutputStream in = p.getOutputStream()) {
             in.write(Files.readAllBytes(log));
             in.flush();
             // the replay is reading standard input, which stays open: its spool exists now, if anywhere
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (System.nanoTime() < deadline && p.isAlive() && p.info().totalCpuDuration()
-                    .map(d -> d.toMillis() < 1500).orElse(false)) {
+            while (System.nanoTime() < deadline
+                    && p.isAlive()
+                    && p.info().totalCpuDuration().map(d -> d.toMillis() < 1500).orElse(false)) {
                 Thread.sleep(100);
             }
             Thread.sleep(500);
-            assertThat(p.isAlive()).as("still waiting for more of standard input").isTrue();
-            assertThat(spools(tmp)).as("no spool file by name while the replay runs").isEmpty();
-            p.destroy();   // SIGTERM, as an interrupt
+            assertThat(p.isAlive())
+                    .as("still waiting for more of standard input")
+                    .isTrue();
+            assertThat(spools(tmp))
+                    .as("no spool file by name while the replay runs")
+                    .isEmpty();
+            p.destroy(); // SIGTERM, as an interrupt
             assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
         } finally {
             p.destroyForcibly();
@@ -212,7 +249,8 @@ class HardeningRoundThreeTest {
 
     private static List<Path> spools(Path tmp) throws IOException {
         try (Stream<Path> files = Files.list(tmp)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("outlier-lab")).toList();
+            return files.filter(f -> f.getFileName().toString().startsWith("outlier-lab"))
+                    .toList();
         }
     }
 }

@@ -17,8 +17,10 @@ class IstioAdviceCommandTest {
         CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8");
         assertThat(o.exit()).as(o.err()).isZero();
         String fix = line(o.out(), "  fix ");
-        assertThat(fix).contains("trafficPolicy.outlierDetection.maxEjectionPercent 13 (the smallest that admits one"
-                + " host of 8)").contains("always_eject_one_host true, which no DestinationRule field sets")
+        assertThat(fix)
+                .contains("trafficPolicy.outlierDetection.maxEjectionPercent 13 (the smallest that admits one"
+                        + " host of 8)")
+                .contains("always_eject_one_host true, which no DestinationRule field sets")
                 .doesNotContain("max_ejection_percent");
     }
 
@@ -26,47 +28,83 @@ class IstioAdviceCommandTest {
     void successRateFixSaysNoFieldCanAndGivesTheEnvoyFilter() {
         CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8", "--set", "maxEjectionPercent=13");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(line(o.out(), "  fix ")).contains("enforcing_success_rate 100, which no DestinationRule field sets"
-                + " (istiod always writes 0)");
-        assertThat(o.out()).contains("kind: EnvoyFilter", "service: payments.shop.svc.cluster.local",
-                "operation: MERGE", "enforcing_success_rate: 100", "namespace: shop");
+        assertThat(line(o.out(), "  fix "))
+                .contains("enforcing_success_rate 100, which no DestinationRule field sets"
+                        + " (istiod always writes 0)");
+        assertThat(o.out())
+                .contains(
+                        "kind: EnvoyFilter",
+                        "service: payments.shop.svc.cluster.local",
+                        "operation: MERGE",
+                        "enforcing_success_rate: 100",
+                        "namespace: shop");
         // the subset's cluster gets a patch matching the subset
-        CliRunner.Outcome v2 = CliRunner.run("run", "--istio", RULE, "--subset", "v2", "--hosts", "8",
-                "--set", "maxEjectionPercent=13");
+        CliRunner.Outcome v2 = CliRunner.run(
+                "run", "--istio", RULE, "--subset", "v2", "--hosts", "8", "--set", "maxEjectionPercent=13");
         assertThat(v2.out()).contains("subset: v2", "name: payments-v2-outlier-detection");
     }
 
     @Test
     void gatewayErrorsFixIsConsecutiveGatewayErrors() {
-        CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8", "--set", "maxEjectionPercent=13",
-                "--set", "faults[0].pattern=random", "--set", "consecutive5xxErrors=1000");
+        CliRunner.Outcome o = CliRunner.run(
+                "run",
+                "--istio",
+                RULE,
+                "--hosts",
+                "8",
+                "--set",
+                "maxEjectionPercent=13",
+                "--set",
+                "faults[0].pattern=random",
+                "--set",
+                "consecutive5xxErrors=1000");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(line(o.out(), "  fix ")).contains("trafficPolicy.outlierDetection.consecutiveGatewayErrors 5 (above"
-                + " 0, so istiod enforces it: 100)").doesNotContain("set enforcing_consecutive_gateway_failure");
+        assertThat(line(o.out(), "  fix "))
+                .contains("trafficPolicy.outlierDetection.consecutiveGatewayErrors 5 (above"
+                        + " 0, so istiod enforces it: 100)")
+                .doesNotContain("set enforcing_consecutive_gateway_failure");
     }
 
     @Test
     void envoyInputsKeepEnvoysNames() {
-        CliRunner.Outcome o = CliRunner.run("run", "--set", "outlier_detection.max_ejection_percent=10",
-                "--hosts", "8");
-        assertThat(line(o.out(), "  fix ")).contains("max_ejection_percent 13 (the smallest that admits one host of 8),"
-                + " or always_eject_one_host true");
+        CliRunner.Outcome o =
+                CliRunner.run("run", "--set", "outlier_detection.max_ejection_percent=10", "--hosts", "8");
+        assertThat(line(o.out(), "  fix "))
+                .contains("max_ejection_percent 13 (the smallest that admits one host of 8),"
+                        + " or always_eject_one_host true");
     }
 
     @Test
     void setTakesIstiosNamesUnderIstio() {
-        CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8", "--set", "consecutive5xxErrors=3",
-                "--set", "outlierDetection.baseEjectionTime=15m", "--set", "trafficPolicy.outlierDetection.minHealthPercent=50",
-                "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "run",
+                "--istio",
+                RULE,
+                "--hosts",
+                "8",
+                "--set",
+                "consecutive5xxErrors=3",
+                "--set",
+                "outlierDetection.baseEjectionTime=15m",
+                "--set",
+                "trafficPolicy.outlierDetection.minHealthPercent=50",
+                "--format",
+                "json");
         assertThat(o.exit()).as(o.err()).isZero();
         var s = o.json().get("scenario");
         assertThat(s.get("outlier_detection").get("consecutive_5xx").asInt()).isEqualTo(3);
-        assertThat(s.get("outlier_detection").get("base_ejection_time").asText()).isEqualTo("900s");
+        assertThat(s.get("outlier_detection").get("base_ejection_time").asText())
+                .isEqualTo("900s");
         assertThat(s.get("cluster").get("panic_threshold").asInt()).isEqualTo(50);
         // istiod's rule: 0 leaves Envoy's default 10
-        CliRunner.Outcome zero = CliRunner.run("run", "--istio", RULE, "--hosts", "8", "--set", "maxEjectionPercent=0",
-                "--format", "json");
-        assertThat(zero.json().get("scenario").get("outlier_detection").get("max_ejection_percent").asInt()).isEqualTo(10);
+        CliRunner.Outcome zero = CliRunner.run(
+                "run", "--istio", RULE, "--hosts", "8", "--set", "maxEjectionPercent=0", "--format", "json");
+        assertThat(zero.json()
+                        .get("scenario")
+                        .get("outlier_detection")
+                        .get("max_ejection_percent")
+                        .asInt())
+                .isEqualTo(10);
     }
 
     @Test
@@ -82,7 +120,8 @@ class IstioAdviceCommandTest {
 
     @Test
     void sweepVariesIstiosNames() {
-        CliRunner.Outcome o = CliRunner.run("sweep", "--istio", RULE, "--hosts", "8", "--vary", "maxEjectionPercent=10,13");
+        CliRunner.Outcome o =
+                CliRunner.run("sweep", "--istio", RULE, "--hosts", "8", "--vary", "maxEjectionPercent=10,13");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).startsWith("maxEjectionPercent ");
         String[] rows = o.out().split("\n");

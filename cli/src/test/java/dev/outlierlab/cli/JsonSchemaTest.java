@@ -17,12 +17,16 @@ import org.junit.jupiter.api.Test;
  * same summary keys for every profile, numbers as numbers. A schema that no longer fits fails here.
  */
 class JsonSchemaTest {
-    private static final Path SCHEMAS = Path.of("..", "docs", "schema").toAbsolutePath().normalize();
+    private static final Path SCHEMAS =
+            Path.of("..", "docs", "schema").toAbsolutePath().normalize();
 
     private static Set<ValidationMessage> errors(String schemaFile, JsonNode document) {
-        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-                builder -> builder.schemaMappers(m -> m.mapPrefix("https://outlier-lab.dev/schema/", SCHEMAS.toUri().toString())));
-        JsonSchema schema = factory.getSchema(SchemaLocation.of(SCHEMAS.resolve(schemaFile).toUri().toString()));
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(
+                SpecVersion.VersionFlag.V202012,
+                builder -> builder.schemaMappers(m -> m.mapPrefix(
+                        "https://outlier-lab.dev/schema/", SCHEMAS.toUri().toString())));
+        JsonSchema schema = factory.getSchema(
+                SchemaLocation.of(SCHEMAS.resolve(schemaFile).toUri().toString()));
         return schema.validate(document);
     }
 
@@ -51,8 +55,18 @@ class JsonSchemaTest {
     void sweepIsOneDocumentWithTypedValues() {
         JsonNode sweep = json("sweep", "--vary", "outlier_detection.max_ejection_percent=10,34", "--format", "json");
         assertThat(errors("sweep.v1.schema.json", sweep)).isEmpty();
-        assertThat(sweep.get("runs").get(1).get("set").get("outlier_detection.max_ejection_percent").isNumber()).isTrue();
-        assertThat(sweep.get("runs").get(1).get("summary").get("ejections_enforced").asInt()).isEqualTo(3);
+        assertThat(sweep.get("runs")
+                        .get(1)
+                        .get("set")
+                        .get("outlier_detection.max_ejection_percent")
+                        .isNumber())
+                .isTrue();
+        assertThat(sweep.get("runs")
+                        .get(1)
+                        .get("summary")
+                        .get("ejections_enforced")
+                        .asInt())
+                .isEqualTo(3);
     }
 
     @Test
@@ -60,17 +74,22 @@ class JsonSchemaTest {
         CliRunner.Outcome check = CliRunner.run("check", "../docs/examples/search-cluster.yaml", "--format", "json");
         assertThat(errors("check.v1.schema.json", check.json())).isEmpty();
         String log = dir.resolve("access.log").toString();
-        assertThat(CliRunner.run("run", "--set", "duration=60s", "--access-log", log).exit()).isZero();
+        assertThat(CliRunner.run("run", "--set", "duration=60s", "--access-log", log)
+                        .exit())
+                .isZero();
         JsonNode replay = json("replay", log, "--format", "json");
         assertThat(errors("replay.v2.schema.json", replay)).isEmpty();
         // the v2 layout is not v1's: the log's figures and the prediction are apart, so v1's "run" is gone
         assertThat(errors("replay.v1.schema.json", replay)).isNotEmpty();
-        JsonNode compared = json("replay", log, "--compare-set", "outlier_detection.max_ejection_percent=34",
-                "--format", "json");
+        JsonNode compared =
+                json("replay", log, "--compare-set", "outlier_detection.max_ejection_percent=34", "--format", "json");
         assertThat(errors("replay.v2.schema.json", compared)).isEmpty();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) compared.get("detectors").get(0).get("predicted").get("summary"))
+        ((com.fasterxml.jackson.databind.node.ObjectNode)
+                        compared.get("detectors").get(0).get("predicted").get("summary"))
                 .put("failed", 1);
-        assertThat(errors("replay.v2.schema.json", compared)).as("the log's failures in the prediction").isNotEmpty();
+        assertThat(errors("replay.v2.schema.json", compared))
+                .as("the log's failures in the prediction")
+                .isNotEmpty();
     }
 
     @Test

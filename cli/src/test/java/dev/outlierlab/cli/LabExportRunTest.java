@@ -65,8 +65,10 @@ class LabExportRunTest {
     @Test
     void anExportsInputsAreCheckedLikeAnyScenario() throws IOException {
         Path file = dir.resolve("bad-export.json");
-        Files.writeString(file, "{\"tool\": \"outlier-lab\",\n \"inputs\": {\"profile\": \"gateway\",\n"
-                + "  \"gateway\": {\"mode\": \"loud\"}}}\n");
+        Files.writeString(
+                file,
+                "{\"tool\": \"outlier-lab\",\n \"inputs\": {\"profile\": \"gateway\",\n"
+                        + "  \"gateway\": {\"mode\": \"loud\"}}}\n");
         CliRunner.Outcome o = CliRunner.run("run", file.toString());
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.err()).contains("bad-export.json:3:", "gateway.mode", "\"loud\"", "off, shadow, prod");

@@ -24,8 +24,8 @@ final class MalformedRequests {
     byte[] next() {
         String body = random.nextBoolean() ? "" : "{\"duration\": \"5s\"}";
         String head = (body.isEmpty() ? "GET /api/settings" : "POST /api/scenario") + " HTTP/1.1\r\nHost: " + host
-                + "\r\nContent-Type: application/json\r\n" + (body.isEmpty() ? "" : "Content-Length: " + body.length()
-                + "\r\n") + "\r\n";
+                + "\r\nContent-Type: application/json\r\n"
+                + (body.isEmpty() ? "" : "Content-Length: " + body.length() + "\r\n") + "\r\n";
         byte[] request = (head + body).getBytes(StandardCharsets.ISO_8859_1);
         int mutations = 1 + random.nextInt(3);
         for (int i = 0; i < mutations; i++) {

@@ -31,16 +31,18 @@ class MeshLogReplayTest {
         CliRunner.Outcome o = replay("--cluster", V2);
         assertThat(o.exit()).as(o.err()).isZero();
         String out = o.out();
-        assertThat(out).contains("1,080 read; skipped 0 without an upstream host, 0 without a response code, 0 of other"
-                + " clusters, 0 bad")
+        assertThat(out)
+                .contains("1,080 read; skipped 0 without an upstream host, 0 without a response code, 0 of other"
+                        + " clusters, 0 bad")
                 .contains("  span         2026-03-02 10:00:00.004 UTC .. 10:01:29.790 UTC (89.786 s)")
                 .contains("settings of payments/v2, replayed from 2026-03-02 10:00:00.004 UTC")
                 .contains("consecutive_5xx 3*, interval 5s*")
                 .containsPattern("10\\.0\\.3\\.12:8080 +90 +18 +20\\.00\n")
                 .doesNotContain("host-0", "seed 1", "bookstore-search");
         // the decisions in the log's clock, the seconds from the start beside it
-        assertThat(out).containsPattern("2 x 10:00:2\\d\\.\\d{3} \\(2\\d\\.\\d{3} s\\), 10:01:0\\d\\.\\d{3} "
-                + "\\(6\\d\\.\\d{1,3} s\\) 10\\.0\\.3\\.12:8080 eject");
+        assertThat(out)
+                .containsPattern("2 x 10:00:2\\d\\.\\d{3} \\(2\\d\\.\\d{3} s\\), 10:01:0\\d\\.\\d{3} "
+                        + "\\(6\\d\\.\\d{1,3} s\\) 10\\.0\\.3\\.12:8080 eject");
         // instances in name order whatever order the files were given in
         int cart = out.indexOf("instance " + DIR + "cart-5c6b4-klmno.log");
         int abcde = out.indexOf("instance " + DIR + "checkout-7d9f8-abcde.log");
@@ -48,7 +50,8 @@ class MeshLogReplayTest {
         assertThat(cart).isPositive().isLessThan(abcde);
         assertThat(abcde).isLessThan(fghij);
         // the total across the three sidecars
-        assertThat(out).contains("== total across 3 detectors (3 proxies, 1 cluster) ==")
+        assertThat(out)
+                .contains("== total across 3 detectors (3 proxies, 1 cluster) ==")
                 .contains("  requests      1,080, 54 failed (5.00 %)")
                 .containsPattern("10\\.0\\.3\\.12:8080 +270 +54 +6 ");
     }

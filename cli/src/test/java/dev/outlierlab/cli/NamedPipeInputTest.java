@@ -30,7 +30,8 @@ class NamedPipeInputTest {
     @Test
     void anAccessLogFromANamedPipeReplaysToTheDecisionsOfTheSameFile() throws Exception {
         Path log = dir.resolve("access.log");
-        CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=50s", "--set", CAP34, "--access-log", log.toString());
+        CliRunner.Outcome run =
+                CliRunner.run("run", "--set", "duration=50s", "--set", CAP34, "--access-log", log.toString());
         assertThat(run.exit()).as(run.err()).isZero();
         CliRunner.Outcome fromFile = CliRunner.run("replay", log.toString(), "--format=json", "--set", CAP34);
         assertThat(fromFile.exit()).as(fromFile.err()).isZero();
@@ -46,8 +47,10 @@ class NamedPipeInputTest {
         assertThat(pipe.get("lines").get("read").asLong()).isEqualTo(30_000);
         JsonNode events = pipe.get("detectors").get(0).get("predicted").get("events");
         assertThat(events).isNotEmpty();
-        assertThat(events).isEqualTo(file.get("detectors").get(0).get("predicted").get("events"));
-        assertThat(pipe.get("detectors").get(0).get("recorded")).isEqualTo(file.get("detectors").get(0).get("recorded"));
+        assertThat(events)
+                .isEqualTo(file.get("detectors").get(0).get("predicted").get("events"));
+        assertThat(pipe.get("detectors").get(0).get("recorded"))
+                .isEqualTo(file.get("detectors").get(0).get("recorded"));
         assertThat(pipe.get("detectors").get(0).get("predicted").get("hosts"))
                 .isEqualTo(file.get("detectors").get(0).get("predicted").get("hosts"));
         assertThat(pipe).isEqualTo(file);
@@ -60,18 +63,19 @@ class NamedPipeInputTest {
             // host-1 fails every request from 5 s to 6 s: five consecutive 5xx eject it (one of four hosts: cap 34 %)
             int host = i % 4;
             boolean failing = host == 1 && i >= 1_000 && i < 1_200;
-            lines.add("{\"time\": " + (i / 200.0) + ", \"host\": \"host-" + host + "\", \"code\": " + (failing ? 503 : 200) + "}");
+            lines.add("{\"time\": " + (i / 200.0) + ", \"host\": \"host-" + host + "\", \"code\": "
+                    + (failing ? 503 : 200) + "}");
         }
         Path trace = dir.resolve("trace.jsonl");
         Files.write(trace, lines);
-        CliRunner.Outcome fromFile = CliRunner.run("run", "--trace-in", trace.toString(), "--set", "duration=20s",
-                "--set", CAP34, "--format=json");
+        CliRunner.Outcome fromFile = CliRunner.run(
+                "run", "--trace-in", trace.toString(), "--set", "duration=20s", "--set", CAP34, "--format=json");
         assertThat(fromFile.exit()).as(fromFile.err()).isZero();
 
         Path fifo = fifo("trace.fifo");
         CompletableFuture<Void> writer = feed(fifo, Files.readAllBytes(trace));
-        CliRunner.Outcome fromPipe = CliRunner.run("run", "--trace-in", fifo.toString(), "--set", "duration=20s",
-                "--set", CAP34, "--format=json");
+        CliRunner.Outcome fromPipe = CliRunner.run(
+                "run", "--trace-in", fifo.toString(), "--set", "duration=20s", "--set", CAP34, "--format=json");
         writer.get(60, TimeUnit.SECONDS);
 
         assertThat(fromPipe.exit()).as(fromPipe.err()).isZero();
@@ -86,12 +90,16 @@ class NamedPipeInputTest {
         Path fifo = dir.resolve(name);
         int exit;
         try {
-            Process p = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("mkfifo", fifo.toString())
+                    .redirectErrorStream(true)
+                    .start();
             exit = p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
         } catch (IOException e) {
             exit = -1;
         }
-        assumeTrue(exit == 0 && Files.exists(fifo), "mkfifo is not available on this system, so there is no named pipe to read");
+        assumeTrue(
+                exit == 0 && Files.exists(fifo),
+                "mkfifo is not available on this system, so there is no named pipe to read");
         return fifo;
     }
 
@@ -101,16 +109,18 @@ class NamedPipeInputTest {
      */
     private static CompletableFuture<Void> feed(Path fifo, byte[] bytes) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try (OutputStream out = Files.newOutputStream(fifo)) {
-                for (int i = 0; i < bytes.length; i += 65_536) {
-                    out.write(bytes, i, Math.min(65_536, bytes.length - i));
-                }
-                done.complete(null);
-            } catch (IOException | RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        }, "fifo-writer");
+        Thread t = new Thread(
+                () -> {
+                    try (OutputStream out = Files.newOutputStream(fifo)) {
+                        for (int i = 0; i < bytes.length; i += 65_536) {
+                            out.write(bytes, i, Math.min(65_536, bytes.length - i));
+                        }
+                        done.complete(null);
+                    } catch (IOException | RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                },
+                "fifo-writer");
         t.setDaemon(true);
         t.start();
         return done;

@@ -29,10 +29,24 @@ class PartialOutputSignalTest {
     void sigtermWhileWritingLeavesNoPartialFile() throws Exception {
         Path log = dir.resolve("access.jsonl");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run",
-                "--set", "traffic.rps=20000", "--set", "duration=20000s", "--yes", "--access-log", log.toString()));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "run",
+                "--set",
+                "traffic.rps=20000",
+                "--set",
+                "duration=20000s",
+                "--yes",
+                "--access-log",
+                log.toString()));
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline && temps().stream().noneMatch(PartialOutputSignalTest::grown)) {
@@ -40,7 +54,9 @@ class PartialOutputSignalTest {
                 Thread.sleep(50);
             }
             assertThat(temps()).as("a temporary file is being written").hasSize(1);
-            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();
+            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid()))
+                    .inheritIO()
+                    .start();
             assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("ended on SIGTERM").isTrue();
         } finally {
@@ -55,7 +71,8 @@ class PartialOutputSignalTest {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         Path stale = Files.writeString(dir.resolve(".outlier-lab-" + gone.pid() + "-1.tmp"), "partial");
-        Path mine = Files.writeString(dir.resolve(".outlier-lab-" + ProcessHandle.current().pid() + "-999.tmp"), "x");
+        Path mine = Files.writeString(
+                dir.resolve(".outlier-lab-" + ProcessHandle.current().pid() + "-999.tmp"), "x");
         Path probe = Files.createFile(dir.resolve("probe"));
         Set<PosixFilePermission> umaskMode = Files.getPosixFilePermissions(probe);
 
@@ -64,17 +81,22 @@ class PartialOutputSignalTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(stale).as("left by a process that no longer runs").doesNotExist();
         assertThat(mine).as("a live process's file is not touched").exists();
-        assertThat(Files.getPosixFilePermissions(series)).as("the umask's mode, not 0600").isEqualTo(umaskMode);
+        assertThat(Files.getPosixFilePermissions(series))
+                .as("the umask's mode, not 0600")
+                .isEqualTo(umaskMode);
 
         Files.setPosixFilePermissions(series, PosixFilePermissions.fromString("rw-r-----"));
         assertThat(CliRunner.run("run", "--series", series.toString()).exit()).isZero();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(series))).isEqualTo("rw-r-----");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(series)))
+                .isEqualTo("rw-r-----");
 
         Path link = Files.createSymbolicLink(dir.resolve("link.csv"), series);
         Files.writeString(series, "old");
         assertThat(CliRunner.run("run", "--series", link.toString()).exit()).isZero();
         assertThat(Files.isSymbolicLink(link)).as("the link is kept").isTrue();
-        assertThat(Files.readString(series)).as("the file it points to is replaced").startsWith("time");
+        assertThat(Files.readString(series))
+                .as("the file it points to is replaced")
+                .startsWith("time");
 
         Files.setPosixFilePermissions(series, PosixFilePermissions.fromString("r--r--r--"));
         CliRunner.Outcome readOnly = CliRunner.run("run", "--series", series.toString());
@@ -84,7 +106,8 @@ class PartialOutputSignalTest {
 
     private List<Path> temps() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith(".outlier-lab-")).toList();
+            return files.filter(f -> f.getFileName().toString().startsWith(".outlier-lab-"))
+                    .toList();
         }
     }
 

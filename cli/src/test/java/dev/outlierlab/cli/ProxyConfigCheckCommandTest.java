@@ -42,17 +42,23 @@ class ProxyConfigCheckCommandTest {
                 """);
         CliRunner.Outcome json = CliRunner.run("check", conf.toString(), "--format", "json");
         assertThat(json.exit()).as(json.err()).isZero(); // a warning; --fail-on warning makes it fail
-        assertThat(CliRunner.run("check", conf.toString(), "--fail-on", "warning").exit()).isEqualTo(1);
+        assertThat(CliRunner.run("check", conf.toString(), "--fail-on", "warning")
+                        .exit())
+                .isEqualTo(1);
         JsonNode f = finding(json, "nginx-5xx-not-counted");
         assertThat(f.get("line").asInt()).isEqualTo(11);
         assertThat(f.get("message").asText()).contains("http_500, http_503, http_504");
         CliRunner.Outcome text = CliRunner.run("check", conf.toString());
         assertThat(text.exit()).isZero();
-        assertThat(text.out()).startsWith("outlier-lab check " + conf + ": 1 proxy configuration\n")
-                .contains("upstream api  " + conf + "\n").contains("nginx-5xx-not-counted (line 11)");
+        assertThat(text.out())
+                .startsWith("outlier-lab check " + conf + ": 1 proxy configuration\n")
+                .contains("upstream api  " + conf + "\n")
+                .contains("nginx-5xx-not-counted (line 11)");
         CliRunner.Outcome sarif = CliRunner.run("check", conf.toString(), "--format", "sarif");
         assertThat(sarif.exit()).isZero();
-        assertThat(sarif.out()).contains("\"ruleId\" : \"nginx-5xx-not-counted\"").contains("\"startLine\" : 11");
+        assertThat(sarif.out())
+                .contains("\"ruleId\" : \"nginx-5xx-not-counted\"")
+                .contains("\"startLine\" : 11");
     }
 
     @Test
@@ -86,8 +92,7 @@ class ProxyConfigCheckCommandTest {
                 	}
                 }
                 """);
-        CliRunner.Outcome o = CliRunner.run("check", caddyfile.toString(), "--format", "json", "--fail-on",
-                "warning");
+        CliRunner.Outcome o = CliRunner.run("check", caddyfile.toString(), "--format", "json", "--fail-on", "warning");
         assertThat(o.exit()).as(o.err()).isEqualTo(1);
         assertThat(finding(o, "caddy-5xx-not-counted").get("line").asInt()).isEqualTo(3);
         assertThat(finding(o, "caddy-dial-errors-reach-clients").get("message").asText())

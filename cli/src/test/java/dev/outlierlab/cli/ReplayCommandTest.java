@@ -30,7 +30,12 @@ class ReplayCommandTest {
         assertThat(replay.json().get("schema").asText()).isEqualTo("outlier-lab.replay.v2");
         assertThat(detector.get("predicted").get("events")).isEqualTo(run.json().get("events"));
         assertThat(replay.json().get("lines").get("read").asLong()).isEqualTo(180_000);
-        assertThat(detector.get("predicted").get("hosts").get(0).get("ejected_seconds").asDouble()).isEqualTo(180.0);
+        assertThat(detector.get("predicted")
+                        .get("hosts")
+                        .get(0)
+                        .get("ejected_seconds")
+                        .asDouble())
+                .isEqualTo(180.0);
     }
 
     @Test
@@ -46,7 +51,8 @@ class ReplayCommandTest {
         assertThat(recorded.get("failed").asLong()).isEqualTo(6_930);
         assertThat(recorded.get("failed_percent").asDouble()).isEqualTo(3.85);
         assertThat(recorded.get("hosts").get(0).get("failed").asLong()).isEqualTo(6_930);
-        assertThat(recorded.get("hosts").get(0).get("failed_percent").asDouble()).isEqualTo(23.1);
+        assertThat(recorded.get("hosts").get(0).get("failed_percent").asDouble())
+                .isEqualTo(23.1);
         assertThat(recorded.get("hosts").get(1).get("failed").asLong()).isZero();
         assertThat(recorded.has("ejections_enforced")).isFalse();
         // predicted: the decisions, the requests moved and the failures at most avoided; none of the log's counts
@@ -69,26 +75,41 @@ class ReplayCommandTest {
         int predictedAt = text.indexOf("What these settings predict");
         assertThat(recordedAt).isPositive().isLessThan(predictedAt);
         String recordedPart = text.substring(recordedAt, predictedAt);
-        assertThat(recordedPart).contains("requests      180,000 over 300 s to 6 hosts\n", "failed        6,930 (3.85 %)\n")
-                .containsPattern("host-0 +30,000 +6,930 +23.10\n").doesNotContain("ejections", "moved", "avoided");
+        assertThat(recordedPart)
+                .contains("requests      180,000 over 300 s to 6 hosts\n", "failed        6,930 (3.85 %)\n")
+                .containsPattern("host-0 +30,000 +6,930 +23.10\n")
+                .doesNotContain("ejections", "moved", "avoided");
         String predictedPart = text.substring(predictedAt);
-        assertThat(predictedPart).contains("ejections     3\n", "total: 18,000 requests moved; at most 5,940 of the "
-                + "log's 6,930 failures avoided (85.71 %), at least 990 left")
-                .containsPattern("host-0 +3 +180 s +18,000 +5,940\n").doesNotContain("failed        6,930");
+        assertThat(predictedPart)
+                .contains(
+                        "ejections     3\n",
+                        "total: 18,000 requests moved; at most 5,940 of the "
+                                + "log's 6,930 failures avoided (85.71 %), at least 990 left")
+                .containsPattern("host-0 +3 +180 s +18,000 +5,940\n")
+                .doesNotContain("failed        6,930");
     }
 
     @Test
     void replayingTheDefaultsTrafficWithCap34CountsWhatEjectionWouldHaveMoved() {
         Path log = dir.resolve("defaults.log");
-        assertThat(CliRunner.run("run", "--access-log", log.toString(), "--access-log-format", "istio").exit()).isZero();
+        assertThat(CliRunner.run("run", "--access-log", log.toString(), "--access-log-format", "istio")
+                        .exit())
+                .isZero();
         CliRunner.Outcome replay = CliRunner.run("replay", log.toString(), "--set", CAP34);
         assertThat(replay.exit()).as(replay.err()).isZero();
-        assertThat(replay.out()).contains("(format istio)", "== cluster outbound|80||bookstore-search: 180,000 outcomes ==",
-                "total: 18,000 requests moved; at most 5,940 of the log's 6,930 failures avoided");
+        assertThat(replay.out())
+                .contains(
+                        "(format istio)",
+                        "== cluster outbound|80||bookstore-search: 180,000 outcomes ==",
+                        "total: 18,000 requests moved; at most 5,940 of the log's 6,930 failures avoided");
         // the same ejections as simulating cap 34 (40, 80, 150 s); 990 failures stay, as in that simulation
-        assertThat(replay.out()).contains("  00:00:40.000 (40 s)  host-0 eject", "  00:01:20.000 (80 s)  host-0 eject",
-                "  00:02:30.000 (150 s) host-0 eject");
-        assertThat(replay.out()).containsPattern("host-0 +30,000 +6,930 +23.10\n")
+        assertThat(replay.out())
+                .contains(
+                        "  00:00:40.000 (40 s)  host-0 eject",
+                        "  00:01:20.000 (80 s)  host-0 eject",
+                        "  00:02:30.000 (150 s) host-0 eject");
+        assertThat(replay.out())
+                .containsPattern("host-0 +30,000 +6,930 +23.10\n")
                 .containsPattern("host-0 +3 +180 s +18,000 +5,940\n");
     }
 
@@ -96,7 +117,8 @@ class ReplayCommandTest {
     void tooManyBadLinesIsExit2WithTheFirstTenAndTheirLineNumbers() throws IOException {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            lines.add(String.format("[2026-11-30T00:00:%02d.000Z] \"GET / HTTP/1.1\" 200 - 0 0 1 - \"-\" \"t\" \"-\" \"a\" \"h%d\"",
+            lines.add(String.format(
+                    "[2026-11-30T00:00:%02d.000Z] \"GET / HTTP/1.1\" 200 - 0 0 1 - \"-\" \"t\" \"-\" \"a\" \"h%d\"",
                     i / 10, i % 3));
         }
         for (int i = 0; i < 12; i++) {
@@ -107,10 +129,15 @@ class ReplayCommandTest {
         CliRunner.Outcome o = CliRunner.run("replay", log.toString(), "--log-format", "envoy");
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.out()).isEmpty();
-        assertThat(o.err()).contains("12 bad lines of 200, more than --max-bad-lines 1% (2); the first 10:",
-                log + ":11: expected \"[\" at column 1", log + ":101: expected").doesNotContain(log + ":111:", "Exception");
+        assertThat(o.err())
+                .contains(
+                        "12 bad lines of 200, more than --max-bad-lines 1% (2); the first 10:",
+                        log + ":11: expected \"[\" at column 1", log + ":101: expected")
+                .doesNotContain(log + ":111:", "Exception");
         // each bad line on a line of its own, not joined into one line by the escaping of line breaks
-        assertThat(o.err().lines()).contains("  " + log + ":11: expected \"[\" at column 1").hasSize(11);
+        assertThat(o.err().lines())
+                .contains("  " + log + ":11: expected \"[\" at column 1")
+                .hasSize(11);
         assertThat(o.err()).doesNotContain("\\n");
         CliRunner.Outcome tolerant = CliRunner.run("replay", log.toString(), "--max-bad-lines", "12");
         assertThat(tolerant.exit()).as(tolerant.err()).isZero();
@@ -129,9 +156,11 @@ class ReplayCommandTest {
     void badOptionsAreExit2() {
         Path log = dir.resolve("x.log");
         CliRunner.run("run", "--access-log", log.toString());
-        CliRunner.run("replay", log.toString(), "--log-format", "apache").assertRejected("--log-format: 'apache' is not a format");
+        CliRunner.run("replay", log.toString(), "--log-format", "apache")
+                .assertRejected("--log-format: 'apache' is not a format");
         CliRunner.run("replay", log.toString(), "--max-bad-lines", "lots").assertRejected("--max-bad-lines: 'lots'");
         CliRunner.run("replay", dir.resolve("none.log").toString()).assertRejected("none.log: no such file");
-        CliRunner.run("replay", log.toString(), "--duration", "100s").assertRejected("is not before the scenario's duration");
+        CliRunner.run("replay", log.toString(), "--duration", "100s")
+                .assertRejected("is not before the scenario's duration");
     }
 }

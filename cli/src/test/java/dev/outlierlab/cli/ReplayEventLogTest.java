@@ -27,18 +27,36 @@ class ReplayEventLogTest {
         Path log = dir.resolve("access.log");
         Path events = dir.resolve("events.jsonl");
         String cap = "outlier_detection.max_ejection_percent=34";
-        assertThat(CliRunner.run("run", "--set", RPS, "--set", SHORT, "--set", cap, "--access-log", log.toString(), "--event-log",
-                events.toString()).exit()).isZero();
-        CliRunner.Outcome o = CliRunner.run("replay", log.toString(), "--set", cap, "--event-log", events.toString(),
-                "--format=json");
+        assertThat(CliRunner.run(
+                                "run",
+                                "--set",
+                                RPS,
+                                "--set",
+                                SHORT,
+                                "--set",
+                                cap,
+                                "--access-log",
+                                log.toString(),
+                                "--event-log",
+                                events.toString())
+                        .exit())
+                .isZero();
+        CliRunner.Outcome o = CliRunner.run(
+                "replay", log.toString(), "--set", cap, "--event-log", events.toString(), "--format=json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode e = o.json().get("detectors").get(0).get("event_log");
         assertThat(e.get("cluster").asText()).isEqualTo("bookstore-search");
         assertThat(e.get("all_matched").asBoolean()).isTrue();
         assertThat(counts(e, "eject")).isEqualTo("3 3 3 0 0");
         assertThat(counts(e, "uneject")).isEqualTo("2 2 2 0 0");
-        assertThat(e.get("eject").get("matched").get(1).get("envoy_time").asText()).isEqualTo("2026-01-01T00:01:20Z");
-        assertThat(e.get("eject").get("matched").get(1).get("difference_seconds").asDouble()).isZero();
+        assertThat(e.get("eject").get("matched").get(1).get("envoy_time").asText())
+                .isEqualTo("2026-01-01T00:01:20Z");
+        assertThat(e.get("eject")
+                        .get("matched")
+                        .get(1)
+                        .get("difference_seconds")
+                        .asDouble())
+                .isZero();
         assertThat(o.json().get("event_log").get("events").asInt()).isEqualTo(5);
     }
 
@@ -48,16 +66,35 @@ class ReplayEventLogTest {
         Path log = dir.resolve("istio.log");
         Path events = dir.resolve("events.jsonl");
         String cap = "outlier_detection.max_ejection_percent=50";
-        assertThat(CliRunner.run("run", "--set", RPS, "--set", SHORT, "--set", "faults[0].error_rate=100", "--set", cap,
-                "--access-log", log.toString(), "--access-log-format", "istio", "--event-log", events.toString())
-                .exit()).isZero();
+        assertThat(CliRunner.run(
+                                "run",
+                                "--set",
+                                RPS,
+                                "--set",
+                                SHORT,
+                                "--set",
+                                "faults[0].error_rate=100",
+                                "--set",
+                                cap,
+                                "--access-log",
+                                log.toString(),
+                                "--access-log-format",
+                                "istio",
+                                "--event-log",
+                                events.toString())
+                        .exit())
+                .isZero();
         CliRunner.Outcome o = CliRunner.run("replay", log.toString(), "--set", cap, "--event-log", events.toString());
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("event log    " + events + ": 8 lines, 8 events, 0 bad, 0 of other clusters",
-                "Envoy's event log (" + events + ", cluster outbound|80||bookstore-search) against the lab",
-                "the lab made every decision Envoy logged, and no other");
-        assertThat(o.out()).containsPattern("ejections +3 +3 +3 +0 +0 +0 s")
-                .containsPattern("not enforced +3 +3 +3 +0 +0 +0 s").containsPattern("returns +2 +2 +2 +0 +0 +0 s");
+        assertThat(o.out())
+                .contains(
+                        "event log    " + events + ": 8 lines, 8 events, 0 bad, 0 of other clusters",
+                        "Envoy's event log (" + events + ", cluster outbound|80||bookstore-search) against the lab",
+                        "the lab made every decision Envoy logged, and no other");
+        assertThat(o.out())
+                .containsPattern("ejections +3 +3 +3 +0 +0 +0 s")
+                .containsPattern("not enforced +3 +3 +3 +0 +0 +0 s")
+                .containsPattern("returns +2 +2 +2 +0 +0 +0 s");
     }
 
     /** 60 s of traffic to three hosts, five 503s of 10.0.0.1 at 5 s and of 10.0.0.2 at 20 s. */
@@ -74,8 +111,15 @@ class ReplayEventLogTest {
         rows.sort((a, b) -> Long.compare(a[0], b[0]));
         List<String> lines = new ArrayList<>();
         for (long[] r : rows) {
-            lines.add(String.format(Locale.ROOT, "[2026-11-30T12:%02d:%02d.%03dZ] \"GET / HTTP/1.1\" %d - 0 0 1 - \"-\" "
-                    + "\"t\" \"-\" \"search\" \"%s\"", r[0] / 60_000, r[0] / 1000 % 60, r[0] % 1000, r[1], hosts[(int) r[2]]));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "[2026-11-30T12:%02d:%02d.%03dZ] \"GET / HTTP/1.1\" %d - 0 0 1 - \"-\" "
+                            + "\"t\" \"-\" \"search\" \"%s\"",
+                    r[0] / 60_000,
+                    r[0] / 1000 % 60,
+                    r[0] % 1000,
+                    r[1],
+                    hosts[(int) r[2]]));
         }
         Path log = dir.resolve("search-access.log");
         Files.write(log, lines, StandardCharsets.UTF_8);
@@ -109,8 +153,16 @@ class ReplayEventLogTest {
     void aHandWrittenEventLogHasMatchedMissedExtraAndOneOutsideTheReplayedSpan() throws IOException {
         Path log = handWrittenLog();
         Path events = handWrittenEvents();
-        String[] args = {"replay", log.toString(), "--set", "outlier_detection.max_ejection_percent=100",
-            "--event-log", events.toString(), "--cluster", "search"};
+        String[] args = {
+            "replay",
+            log.toString(),
+            "--set",
+            "outlier_detection.max_ejection_percent=100",
+            "--event-log",
+            events.toString(),
+            "--cluster",
+            "search"
+        };
         CliRunner.Outcome json = CliRunner.run(concat(args, "--format=json"));
         assertThat(json.exit()).as(json.err()).isZero();
         JsonNode e = json.json().get("detectors").get(0).get("event_log");
@@ -122,22 +174,35 @@ class ReplayEventLogTest {
         assertThat(e.get("outside_span").asInt()).isEqualTo(1);
         assertThat(e.get("all_matched").asBoolean()).isFalse();
         // the lab's return is on its tick at 40 s, Envoy's on its own 2.5 s earlier: the same decision
-        assertThat(e.get("uneject").get("matched").get(0).get("difference_seconds").asDouble()).isEqualTo(2.501);
+        assertThat(e.get("uneject")
+                        .get("matched")
+                        .get(0)
+                        .get("difference_seconds")
+                        .asDouble())
+                .isEqualTo(2.501);
         // 10.0.0.2: the lab ejected at 20.005 s, Envoy at 35 s, more than the 10 s interval apart
-        assertThat(e.get("eject").get("missed").get(0).get("envoy_time").asText()).isEqualTo("2026-11-30T12:00:35Z");
+        assertThat(e.get("eject").get("missed").get(0).get("envoy_time").asText())
+                .isEqualTo("2026-11-30T12:00:35Z");
         assertThat(e.get("eject").get("missed").get(0).get("line").asInt()).isEqualTo(5);
         assertThat(e.get("eject").get("extra").get(0).get("lab_time").asText()).isEqualTo("2026-11-30T12:00:20.005Z");
         assertThat(e.get("eject").get("missed").get(1).get("host").asText()).isEqualTo("10.0.0.3:80");
-        assertThat(json.json().get("event_log").get("other_clusters").get("billing").asInt()).isEqualTo(1);
+        assertThat(json.json()
+                        .get("event_log")
+                        .get("other_clusters")
+                        .get("billing")
+                        .asInt())
+                .isEqualTo(1);
 
         CliRunner.Outcome text = CliRunner.run(concat(args, "--events", "8"));
         assertThat(text.exit()).as("mismatches are the report, not an error").isZero();
         // docs/replay.md shows this section for the same files (docs/examples/replay/), checked by DocCommandsIT
-        assertThat(text.out()).contains("8 lines, 8 events, 0 bad, 1 of other clusters (ignored: billing 1)",
-                "outside the replayed span (not judged): 1 Envoy event, at 2026-11-30T11:58:00Z",
-                "extra   2026-11-30T12:00:20.005Z         20.004 s  10.0.0.2:80      eject      consecutive_5xx",
-                "missed  2026-11-30T12:00:35Z             34.999 s  10.0.0.2:80      eject      consecutive_5xx"
-                        + "                  line 5");
+        assertThat(text.out())
+                .contains(
+                        "8 lines, 8 events, 0 bad, 1 of other clusters (ignored: billing 1)",
+                        "outside the replayed span (not judged): 1 Envoy event, at 2026-11-30T11:58:00Z",
+                        "extra   2026-11-30T12:00:20.005Z         20.004 s  10.0.0.2:80      eject      consecutive_5xx",
+                        "missed  2026-11-30T12:00:35Z             34.999 s  10.0.0.2:80      eject      consecutive_5xx"
+                                + "                  line 5");
     }
 
     @Test
@@ -147,23 +212,43 @@ class ReplayEventLogTest {
         CliRunner.run("replay", log.toString(), "--event-log", events.toString())
                 .assertRejected("--event-log " + events + ": the event log has events of 2 clusters (search, billing) "
                         + "and the access log does not name its cluster: choose one with --cluster NAME");
-        CliRunner.Outcome billing = CliRunner.run("replay", log.toString(), "--set",
-                "outlier_detection.max_ejection_percent=100", "--event-log", events.toString(), "--cluster", "billing",
+        CliRunner.Outcome billing = CliRunner.run(
+                "replay",
+                log.toString(),
+                "--set",
+                "outlier_detection.max_ejection_percent=100",
+                "--event-log",
+                events.toString(),
+                "--cluster",
+                "billing",
                 "--format=json");
         assertThat(billing.exit()).as(billing.err()).isZero();
         JsonNode e = billing.json().get("detectors").get(0).get("event_log");
         assertThat(counts(e, "eject")).isEqualTo("1 2 0 1 2");
-        assertThat(billing.json().get("event_log").get("other_clusters").get("search").asInt()).isEqualTo(7);
+        assertThat(billing.json()
+                        .get("event_log")
+                        .get("other_clusters")
+                        .get("search")
+                        .asInt())
+                .isEqualTo(7);
         // a rotated, gzipped event log reads the same
         Path gz = dir.resolve("outlier-events.log.1.gz");
         try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
             out.write(Files.readAllBytes(events));
         }
-        CliRunner.Outcome zipped = CliRunner.run("replay", log.toString(), "--set",
-                "outlier_detection.max_ejection_percent=100", "--event-log", gz.toString(), "--cluster", "search",
+        CliRunner.Outcome zipped = CliRunner.run(
+                "replay",
+                log.toString(),
+                "--set",
+                "outlier_detection.max_ejection_percent=100",
+                "--event-log",
+                gz.toString(),
+                "--cluster",
+                "search",
                 "--format=json");
         assertThat(zipped.exit()).as(zipped.err()).isZero();
-        assertThat(counts(zipped.json().get("detectors").get(0).get("event_log"), "eject")).isEqualTo("3 2 1 2 1");
+        assertThat(counts(zipped.json().get("detectors").get(0).get("event_log"), "eject"))
+                .isEqualTo("3 2 1 2 1");
     }
 
     @Test
@@ -173,40 +258,67 @@ class ReplayEventLogTest {
             garbage[i] = i % 2 == 0 ? "garbage " + i : "{\"cluster_name\":\"search\",\"action\":\"EJECT\"}";
         }
         Path events = handWrittenEvents(garbage);
-        CliRunner.Outcome o = CliRunner.run("replay", handWrittenLog().toString(), "--set",
-                "outlier_detection.max_ejection_percent=100", "--event-log", events.toString(), "--cluster", "search");
+        CliRunner.Outcome o = CliRunner.run(
+                "replay",
+                handWrittenLog().toString(),
+                "--set",
+                "outlier_detection.max_ejection_percent=100",
+                "--event-log",
+                events.toString(),
+                "--cluster",
+                "search");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("20 lines, 8 events, 12 bad",
-                "bad event    " + events + ":9: not JSON (Unrecognized token 'garbage'",
-                "bad event    " + events + ":10: no upstream_url; Envoy writes cluster_name, upstream_url, action and "
-                        + "timestamp on every OutlierDetectionEvent",
-                events + ":18: no upstream_url").doesNotContain(events + ":19:");
-        assertThat(o.out().lines().filter(l -> l.startsWith("  bad event")).count()).isEqualTo(10);
+        assertThat(o.out())
+                .contains(
+                        "20 lines, 8 events, 12 bad",
+                        "bad event    " + events + ":9: not JSON (Unrecognized token 'garbage'",
+                        "bad event    " + events
+                                + ":10: no upstream_url; Envoy writes cluster_name, upstream_url, action and "
+                                + "timestamp on every OutlierDetectionEvent",
+                        events + ":18: no upstream_url")
+                .doesNotContain(events + ":19:");
+        assertThat(o.out().lines().filter(l -> l.startsWith("  bad event")).count())
+                .isEqualTo(10);
         assertThat(o.out()).containsPattern("ejections +3 +2 +1 +2 +1");
     }
 
     @Test
     void anUnreadableEventLogOrSeveralProxiesIsExit2() throws IOException {
         Path log = handWrittenLog();
-        CliRunner.run("replay", log.toString(), "--event-log", dir.resolve("none.log").toString())
+        CliRunner.run(
+                        "replay",
+                        log.toString(),
+                        "--event-log",
+                        dir.resolve("none.log").toString())
                 .assertRejected("none.log: no such file");
         CliRunner.run("replay", log.toString(), "--event-log", dir.toString())
                 .assertRejected("--event-log " + dir + ": is a directory, expected Envoy's outlier event log");
         // the access log given as the event log by mistake: no line is an event
-        CliRunner.run("replay", log.toString(), "--event-log", log.toString()).assertRejected("--event-log " + log
-                + ": none of its 610 lines is an outlier event (line 1: not JSON (Unexpected character ('-' (code 45)):");
+        CliRunner.run("replay", log.toString(), "--event-log", log.toString())
+                .assertRejected(
+                        "--event-log " + log
+                                + ": none of its 610 lines is an outlier event (line 1: not JSON (Unexpected character ('-' (code 45)):");
         Path second = dir.resolve("second.log");
         Files.copy(log, second);
-        CliRunner.run("replay", log.toString(), second.toString(), "--event-log", handWrittenEvents().toString(),
-                "--cluster", "search").assertRejected("the replay has 2 proxy instances (" + log + ", " + second + ")",
-                "Envoy's event log has no instance field");
+        CliRunner.run(
+                        "replay",
+                        log.toString(),
+                        second.toString(),
+                        "--event-log",
+                        handWrittenEvents().toString(),
+                        "--cluster",
+                        "search")
+                .assertRejected(
+                        "the replay has 2 proxy instances (" + log + ", " + second + ")",
+                        "Envoy's event log has no instance field");
     }
 
     /** "envoy lab matched missed extra" of one kind. */
     private static String counts(JsonNode e, String kind) {
         JsonNode k = e.get(kind);
-        return k.get("envoy").asInt() + " " + k.get("lab").asInt() + " " + k.get("matched_count").asInt() + " "
-                + k.get("missed_count").asInt() + " " + k.get("extra_count").asInt();
+        return k.get("envoy").asInt() + " " + k.get("lab").asInt() + " "
+                + k.get("matched_count").asInt() + " " + k.get("missed_count").asInt() + " "
+                + k.get("extra_count").asInt();
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -49,10 +49,13 @@ class SeedComparisonsTest {
     @Test
     void capOf34EjectsAt40And80And150WithGrowingEjectionTimes() {
         CliRunner.Outcome o = run(CAP34);
-        assertThat(o.events("eject")).containsExactly("40000000000 host-0 SUCCESS_RATE",
-                "80000000000 host-0 SUCCESS_RATE", "150000000000 host-0 SUCCESS_RATE");
-        assertThat(o.events("uneject")).containsExactly("70000000000 host-0", "140000000000 host-0",
-                "240000000000 host-0");
+        assertThat(o.events("eject"))
+                .containsExactly(
+                        "40000000000 host-0 SUCCESS_RATE",
+                        "80000000000 host-0 SUCCESS_RATE",
+                        "150000000000 host-0 SUCCESS_RATE");
+        assertThat(o.events("uneject"))
+                .containsExactly("70000000000 host-0", "140000000000 host-0", "240000000000 host-0");
         JsonNode s = o.json().get("summary");
         assertThat(s.get("failed_during_fault").asLong()).isEqualTo(990); // 30 s in rotation x 100 rps x 33 %
         assertThat(s.get("failed_percent_during_fault").asDouble()).isCloseTo(0.79, within(0.005));
@@ -65,8 +68,15 @@ class SeedComparisonsTest {
         assertThat(always.events("eject")).isEqualTo(cap.events("eject"));
         assertThat(always.events("uneject")).isEqualTo(cap.events("uneject"));
         assertThat(always.json().get("summary").get("failed").asLong()).isEqualTo(990);
-        assertThat(always.json().get("events").get(0).get("cap").get("allowed").asBoolean()).isTrue();
-        assertThat(always.json().get("events").get(0).get("cap").get("percent_if_ejected").asDouble()).isGreaterThan(10);
+        assertThat(always.json().get("events").get(0).get("cap").get("allowed").asBoolean())
+                .isTrue();
+        assertThat(always.json()
+                        .get("events")
+                        .get(0)
+                        .get("cap")
+                        .get("percent_if_ejected")
+                        .asDouble())
+                .isGreaterThan(10);
     }
 
     @Test
@@ -75,7 +85,11 @@ class SeedComparisonsTest {
         JsonNode s = o.json().get("summary");
         assertThat(o.events("eject")).isEmpty();
         assertThat(s.get("ejections_unenforced").asLong()).isEqualTo(21);
-        assertThat(o.json().get("stats").get("ejections_detected_consecutive_5xx").asLong()).isZero();
+        assertThat(o.json()
+                        .get("stats")
+                        .get("ejections_detected_consecutive_5xx")
+                        .asLong())
+                .isZero();
         assertThat(s.get("failed").asLong()).isEqualTo(6_930);
     }
 
@@ -83,18 +97,30 @@ class SeedComparisonsTest {
     void errorRate100EjectsByConsecutive5xxAtThirtySeconds() {
         CliRunner.Outcome o = run(CAP34, SR_OFF, "faults[0].error_rate=100");
         // host-0 gets every sixth request: 30.00, 30.01, ... its fifth failure is at 30.04 s
-        assertThat(o.events("eject")).containsExactly("30040000000 host-0 CONSECUTIVE_5XX",
-                "70040000000 host-0 CONSECUTIVE_5XX", "140040000000 host-0 CONSECUTIVE_5XX");
+        assertThat(o.events("eject"))
+                .containsExactly(
+                        "30040000000 host-0 CONSECUTIVE_5XX",
+                        "70040000000 host-0 CONSECUTIVE_5XX",
+                        "140040000000 host-0 CONSECUTIVE_5XX");
         assertThat(o.json().get("summary").get("failed").asLong()).isEqualTo(15);
     }
 
     @Test
     void tenHostsAtOneThousandRpsLetTheDefaultCapEjectOne() {
         CliRunner.Outcome o = run("cluster.hosts=10", "traffic.rps=1000");
-        assertThat(o.events("eject")).containsExactly("40000000000 host-0 SUCCESS_RATE",
-                "80000000000 host-0 SUCCESS_RATE", "150000000000 host-0 SUCCESS_RATE");
+        assertThat(o.events("eject"))
+                .containsExactly(
+                        "40000000000 host-0 SUCCESS_RATE",
+                        "80000000000 host-0 SUCCESS_RATE",
+                        "150000000000 host-0 SUCCESS_RATE");
         assertThat(o.json().get("summary").get("ejections_overflow").asLong()).isZero();
-        assertThat(o.json().get("events").get(0).get("cap").get("percent_if_ejected").asDouble()).isEqualTo(10.0);
+        assertThat(o.json()
+                        .get("events")
+                        .get(0)
+                        .get("cap")
+                        .get("percent_if_ejected")
+                        .asDouble())
+                .isEqualTo(10.0);
     }
 
     @Test
@@ -116,13 +142,17 @@ class SeedComparisonsTest {
 
     @Test
     void fourDeadHostsWithCap100EmptyTheClusterIntoPanic() {
-        CliRunner.Outcome o = run("faults[0].hosts=4", "faults[0].error_rate=100", SR_OFF,
-                "outlier_detection.max_ejection_percent=100");
+        CliRunner.Outcome o = run(
+                "faults[0].hosts=4", "faults[0].error_rate=100", SR_OFF, "outlier_detection.max_ejection_percent=100");
         JsonNode s = o.json().get("summary");
         assertThat(s.get("max_ejected_at_once").asInt()).isEqualTo(4);
-        assertThat(o.events("eject")).hasSize(12).startsWith("30040000000 host-0 CONSECUTIVE_5XX",
-                "30041666666 host-1 CONSECUTIVE_5XX", "30046666666 host-2 CONSECUTIVE_5XX",
-                "30050000000 host-3 CONSECUTIVE_5XX");
+        assertThat(o.events("eject"))
+                .hasSize(12)
+                .startsWith(
+                        "30040000000 host-0 CONSECUTIVE_5XX",
+                        "30041666666 host-1 CONSECUTIVE_5XX",
+                        "30046666666 host-2 CONSECUTIVE_5XX",
+                        "30050000000 host-3 CONSECUTIVE_5XX");
         // panic from the fourth ejection to each return: (70 - 30.05) + (140 - 70.05) + (240 - 140.05)
         assertThat(s.get("panic_ns").asLong()).isEqualTo(209_845_000_002L);
         assertThat(s.get("no_healthy_upstream").asLong()).isZero();

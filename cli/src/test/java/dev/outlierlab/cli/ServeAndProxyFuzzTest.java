@@ -33,8 +33,11 @@ class ServeAndProxyFuzzTest {
     @Test
     void serveAnswersAProbeAfterEveryMalformedRequest() throws Exception {
         try (LabServer lab = LabServer.start(0)) {
-            int done = fuzz(lab.port(), 20261205L, "GET /no-such-file HTTP/1.1\r\nHost: 127.0.0.1:" + lab.port()
-                    + "\r\n\r\n", "HTTP/1.1 404 ");
+            int done = fuzz(
+                    lab.port(),
+                    20261205L,
+                    "GET /no-such-file HTTP/1.1\r\nHost: 127.0.0.1:" + lab.port() + "\r\n\r\n",
+                    "HTTP/1.1 404 ");
             assertThat(done).as("cases run within the time bound").isGreaterThanOrEqualTo(200);
         }
     }
@@ -43,11 +46,17 @@ class ServeAndProxyFuzzTest {
     void proxyAnswersAProbeAfterEveryMalformedRequest() throws Exception {
         try (LoopbackUpstream upstream = LoopbackUpstream.start("a")) {
             FailoverClient client = FailoverClient.builder(LivePoolBuilder.gateway("fuzz", GatewayConfig.defaults())
-                    .build()).attemptTimeout(Duration.ofSeconds(2)).fallbacks(0).build();
+                            .build())
+                    .attemptTimeout(Duration.ofSeconds(2))
+                    .fallbacks(0)
+                    .build();
             client.addUpstream("a", upstream.uri());
             try (ReverseProxy proxy = ReverseProxy.start(client, "127.0.0.1", 0)) {
-                int done = fuzz(proxy.port(), 20261206L, "GET /stats HTTP/1.1\r\nHost: 127.0.0.1:" + proxy.port()
-                        + "\r\n\r\n", "HTTP/1.1 200 ");
+                int done = fuzz(
+                        proxy.port(),
+                        20261206L,
+                        "GET /stats HTTP/1.1\r\nHost: 127.0.0.1:" + proxy.port() + "\r\n\r\n",
+                        "HTTP/1.1 200 ");
                 assertThat(done).as("cases run within the time bound").isGreaterThanOrEqualTo(200);
             }
         }
@@ -64,7 +73,9 @@ class ServeAndProxyFuzzTest {
                 byte[] request = requests.next();
                 String answer = send(port, request);
                 if (!answer.isEmpty()) {
-                    assertThat(answer).as("case %d of seed %d: %s", n, seed, shown(request)).startsWith("HTTP/1.1 ")
+                    assertThat(answer)
+                            .as("case %d of seed %d: %s", n, seed, shown(request))
+                            .startsWith("HTTP/1.1 ")
                             .doesNotStartWith("HTTP/1.1 500");
                 }
                 String probed;
@@ -75,7 +86,8 @@ class ServeAndProxyFuzzTest {
                     prober = connect(port);
                     probed = probe(prober, probe);
                 }
-                assertThat(probed).as("the probe after case %d of seed %d: %s", n, seed, shown(request))
+                assertThat(probed)
+                        .as("the probe after case %d of seed %d: %s", n, seed, shown(request))
                         .startsWith(probeAnswer);
             }
         } finally {
@@ -104,7 +116,7 @@ class ServeAndProxyFuzzTest {
             byte[] buf = new byte[8192];
             try {
                 InputStream in = s.getInputStream();
-                for (int r; (r = in.read(buf)) > 0 && got.size() < 1 << 20;) {
+                for (int r; (r = in.read(buf)) > 0 && got.size() < 1 << 20; ) {
                     got.write(buf, 0, r);
                 }
             } catch (SocketTimeoutException | java.net.SocketException ended) {
@@ -129,7 +141,8 @@ class ServeAndProxyFuzzTest {
         String lower = head.toString().toLowerCase(Locale.ROOT);
         int at = lower.indexOf("content-length:");
         if (at >= 0) {
-            int n = Integer.parseInt(lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
+            int n = Integer.parseInt(
+                    lower.substring(at + 15, lower.indexOf("\r\n", at)).trim());
             in.readNBytes(n);
         }
         return head.toString();

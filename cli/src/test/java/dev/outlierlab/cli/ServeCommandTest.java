@@ -25,8 +25,7 @@ class ServeCommandTest {
     private static final Pattern URL = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)/");
 
     /** A started {@code serve}, its command object and captured output. */
-    private record Serving(ServeCommand command, CompletableFuture<Integer> exit, StringWriter out, StringWriter err) {
-    }
+    private record Serving(ServeCommand command, CompletableFuture<Integer> exit, StringWriter out, StringWriter err) {}
 
     private static Serving serve(List<URI> opened, String... args) throws Exception {
         CommandLine cli = Main.commandLine();
@@ -57,7 +56,8 @@ class ServeCommandTest {
             assertThat(m.find()).as("printed address in %s", s.out()).isTrue();
             assertThat(Integer.parseInt(m.group(1))).isPositive();
             assertThat(s.out().toString()).contains("Ctrl-C");
-            assertThat(s.command().server.address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+            assertThat(s.command().server.address().getAddress().getHostAddress())
+                    .isEqualTo("127.0.0.1");
             long openDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (opened.isEmpty() && System.nanoTime() < openDeadline) {
                 Thread.sleep(10);
@@ -65,13 +65,16 @@ class ServeCommandTest {
             assertThat(opened).containsExactly(URI.create(m.group()));
 
             HttpClient client = HttpClient.newHttpClient();
-            HttpResponse<String> page = client.send(HttpRequest.newBuilder(URI.create(m.group())).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> page = client.send(
+                    HttpRequest.newBuilder(URI.create(m.group())).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.body()).contains("outlier-lab");
-            HttpResponse<String> run = client.send(HttpRequest.newBuilder(URI.create(m.group() + "api/run"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"outlier_detection\": {\"max_ejection_percent\": 34}}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> run = client.send(
+                    HttpRequest.newBuilder(URI.create(m.group() + "api/run"))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"outlier_detection\": {\"max_ejection_percent\": 34}}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(run.statusCode()).isEqualTo(200);
             assertThat(run.body()).contains("\"ejections_enforced\":3");
         } finally {

@@ -28,10 +28,18 @@ class ServeProcessMalformedHeadTest {
 
     @Test
     void everyMalformedHeadIsA400AndTheServerGoesOnAnswering() throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "serve", "--port", "0");
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "serve",
+                "--port",
+                "0");
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String line = out.readLine();
@@ -51,10 +59,12 @@ class ServeProcessMalformedHeadTest {
                     "POST /api/run HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
                             + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n{}\r\n0\r\n\r\n");
             for (String head : heads) {
-                assertThat(send(port, head)).as(head.replace("\r", "\\r").replace("\n", "\\n").replace("\0", "\\0"))
+                assertThat(send(port, head))
+                        .as(head.replace("\r", "\\r").replace("\n", "\\n").replace("\0", "\\0"))
                         .startsWith("HTTP/1.1 400 ");
                 assertThat(send(port, "GET / HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n"))
-                        .as("the probe after it").startsWith("HTTP/1.1 200 ");
+                        .as("the probe after it")
+                        .startsWith("HTTP/1.1 200 ");
             }
         } finally {
             p.destroy();

@@ -10,8 +10,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code run --nginx}, {@code --haproxy} and {@code --caddy}: the lab's traffic and faults on a real configuration. */
 class ServerConfigRunCommandTest {
-    private static final String[] FAULT = {"--set", "duration=60s", "--set", "traffic.rps=10", "--set",
-            "faults[0].start=0s", "--set", "faults[0].end=60s", "--set", "faults[0].error_rate=100"};
+    private static final String[] FAULT = {
+        "--set",
+        "duration=60s",
+        "--set",
+        "traffic.rps=10",
+        "--set",
+        "faults[0].start=0s",
+        "--set",
+        "faults[0].end=60s",
+        "--set",
+        "faults[0].error_rate=100"
+    };
 
     private static String[] args(String option, Path file, String... more) {
         String[] out = new String[3 + FAULT.length + more.length];
@@ -47,8 +57,11 @@ class ServerConfigRunCommandTest {
         CliRunner.Outcome listed = CliRunner.run(args("--nginx", conf, "--upstream", "api"));
         assertThat(listed.exit()).as(listed.err()).isZero();
         // listed: each 503 is retried on the next server and counted; out at 0 s, then one probe every fail_timeout + 1
-        assertThat(listed.out()).contains("client 5xx 0 (0.00 %)").contains("eject  10.0.0.1:8080  max_fails")
-                .contains("11.000s  uneject  10.0.0.1:8080  fail_timeout").containsPattern("10.0.0.1:8080 +6 +6\n");
+        assertThat(listed.out())
+                .contains("client 5xx 0 (0.00 %)")
+                .contains("eject  10.0.0.1:8080  max_fails")
+                .contains("11.000s  uneject  10.0.0.1:8080  fail_timeout")
+                .containsPattern("10.0.0.1:8080 +6 +6\n");
     }
 
     @Test
@@ -63,10 +76,15 @@ class ServerConfigRunCommandTest {
         CliRunner.Outcome o = CliRunner.run(args("--haproxy", cfg, "--backend", "be"));
         assertThat(o.exit()).as(o.err()).isZero();
         // 5 consecutive 503s take it DOWN, 2 passing checks (inter 2s) bring it back: 15 times in 60 s
-        assertThat(o.out()).contains("0.800s  eject  10.0.0.1:80  observe").contains("4.000s  uneject  10.0.0.1:80"
-                + "  check_passed").contains("error-limit trips 15").contains("client 5xx 75 (12.50 %)");
+        assertThat(o.out())
+                .contains("0.800s  eject  10.0.0.1:80  observe")
+                .contains("4.000s  uneject  10.0.0.1:80" + "  check_passed")
+                .contains("error-limit trips 15")
+                .contains("client 5xx 75 (12.50 %)");
         CliRunner.Outcome two = CliRunner.run(args("--haproxy", cfg, "--events", "2"));
-        assertThat(two.out()).contains("ejections and returns (30):").contains("  ... 28 more (raise --events)\n")
+        assertThat(two.out())
+                .contains("ejections and returns (30):")
+                .contains("  ... 28 more (raise --events)\n")
                 .doesNotContain("4.800s");
     }
 
@@ -84,6 +102,8 @@ class ServerConfigRunCommandTest {
                 """);
         CliRunner.Outcome o = CliRunner.run(args("--caddy", caddyfile));
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("0.800s  eject  10.0.0.1:80  max_fails reached").contains("client 5xx 18 (3.00 %)");
+        assertThat(o.out())
+                .contains("0.800s  eject  10.0.0.1:80  max_fails reached")
+                .contains("client 5xx 18 (3.00 %)");
     }
 }

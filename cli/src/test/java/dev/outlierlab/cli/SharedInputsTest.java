@@ -40,7 +40,9 @@ class SharedInputsTest {
             CliRunner.Outcome one = CliRunner.run(run.toArray(String[]::new));
             assertThat(one.exit()).as(one.err()).isZero();
             JsonNode row = swept.json().get("runs").get(i);
-            assertThat(row.get("summary")).as("%s, %s=%s", input, key, values[i]).isEqualTo(one.json().get("summary"));
+            assertThat(row.get("summary"))
+                    .as("%s, %s=%s", input, key, values[i])
+                    .isEqualTo(one.json().get("summary"));
             summaries.add(row.get("summary"));
         }
         return summaries;
@@ -48,9 +50,18 @@ class SharedInputsTest {
 
     @Test
     void runTakesHostsRpsAndClientsAsTheirScenarioKeys() {
-        CliRunner.Outcome flags = CliRunner.run("run", "--hosts", "10", "--rps", "1000", "--clients", "2", "--format", "json");
-        CliRunner.Outcome sets = CliRunner.run("run", "--set", "cluster.hosts=10", "--set", "traffic.rps=1000",
-                "--set", "traffic.clients=2", "--format", "json");
+        CliRunner.Outcome flags =
+                CliRunner.run("run", "--hosts", "10", "--rps", "1000", "--clients", "2", "--format", "json");
+        CliRunner.Outcome sets = CliRunner.run(
+                "run",
+                "--set",
+                "cluster.hosts=10",
+                "--set",
+                "traffic.rps=1000",
+                "--set",
+                "traffic.clients=2",
+                "--format",
+                "json");
         assertThat(flags.exit()).as(flags.err()).isZero();
         assertThat(flags.json().at("/scenario/cluster/hosts").asInt()).isEqualTo(10);
         assertThat(flags.json().at("/scenario/traffic/rps").asInt()).isEqualTo(1000);
@@ -61,14 +72,15 @@ class SharedInputsTest {
         assertThat(both.json().at("/scenario/cluster/hosts").asInt()).isEqualTo(7);
         CliRunner.run("run", "--rps", "0").assertRejected("--rps: 0 is not allowed", "from 1 to 1000000000");
         CliRunner.run("run", "--hosts", "0").assertRejected("--hosts: 0 is not allowed");
-        CliRunner.run("run", "--cluster", "search").assertRejected("--cluster, --port, --subset and --controller "
-                + "choose from a configuration file: add --envoy FILE or --istio FILE");
+        CliRunner.run("run", "--cluster", "search")
+                .assertRejected("--cluster, --port, --subset and --controller "
+                        + "choose from a configuration file: add --envoy FILE or --istio FILE");
     }
 
     @Test
     void sweepTakesAnIstioRuleAnEnvoyClusterAndTheFlags() {
-        List<JsonNode> istio = sweepEqualsRuns(List.of("--istio", DR, "--hosts", "6"),
-                "outlier_detection.max_ejection_percent", "10", "34");
+        List<JsonNode> istio = sweepEqualsRuns(
+                List.of("--istio", DR, "--hosts", "6"), "outlier_detection.max_ejection_percent", "10", "34");
         // Istio's DestinationRule turns success rate off (enforcing 0): 21 detections, none ejected; the 10 % cap
         // refuses them before enforcement is asked, 34 % lets enforcement say no
         assertThat(istio).extracting(s -> s.get("ejections_detected").asInt()).containsExactly(21, 21);
@@ -77,8 +89,11 @@ class SharedInputsTest {
         assertThat(istio).extracting(s -> s.get("ejections_enforced").asInt()).containsExactly(0, 0);
         List<JsonNode> envoy = sweepEqualsRuns(List.of("--envoy", ENVOY), "faults[0].error_rate", "33", "100");
         assertThat(envoy).extracting(s -> s.get("requests").asLong()).containsExactly(180_000L, 180_000L);
-        List<JsonNode> flags = sweepEqualsRuns(List.of("--hosts", "10", "--rps", "1000", "--clients", "2"),
-                "outlier_detection.max_ejection_percent", "10", "34");
+        List<JsonNode> flags = sweepEqualsRuns(
+                List.of("--hosts", "10", "--rps", "1000", "--clients", "2"),
+                "outlier_detection.max_ejection_percent",
+                "10",
+                "34");
         assertThat(flags).extracting(s -> s.get("requests").asLong()).containsExactly(300_000L, 300_000L);
         assertThat(flags).extracting(s -> s.get("ejections_enforced").asInt()).containsExactly(6, 6);
         sweepEqualsRuns(List.of("--example", "overload-cap-100"), "seed", "1", "2");
@@ -86,8 +101,8 @@ class SharedInputsTest {
 
     @Test
     void sweepTakesAGrpcServiceConfigAndAGatewayScenario() {
-        List<JsonNode> grpc = sweepEqualsRuns(List.of("--service-config", SERVICE_CONFIG), "faults[0].error_rate",
-                "33", "100");
+        List<JsonNode> grpc =
+                sweepEqualsRuns(List.of("--service-config", SERVICE_CONFIG), "faults[0].error_rate", "33", "100");
         assertThat(grpc).extracting(s -> s.get("ejections_enforced").asInt()).containsExactly(3, 3);
         assertThat(grpc.get(1).get("failed").asLong()).isEqualTo(3000);
         List<JsonNode> gateway = sweepEqualsRuns(List.of(GATEWAY), "gateway.mode", "prod", "shadow");
@@ -105,18 +120,33 @@ class SharedInputsTest {
         // an Istio rule, exported as the Envoy cluster istiod sends, runs as the rule does
         CliRunner.Outcome exported = CliRunner.run("export", "--istio", DR, "--hosts", "6");
         assertThat(exported.exit()).as(exported.err()).isZero();
-        assertThat(exported.out()).contains("healthy_panic_threshold:\n    value: 0", "enforcing_success_rate: 0",
-                "max_ejection_percent: 100");
+        assertThat(exported.out())
+                .contains(
+                        "healthy_panic_threshold:\n    value: 0",
+                        "enforcing_success_rate: 0",
+                        "max_ejection_percent: 100");
         Path cluster = Files.writeString(dir.resolve("cluster.yaml"), exported.out());
-        JsonNode viaEnvoy = CliRunner.run("run", "--envoy", cluster.toString(), "--format", "json").json();
+        JsonNode viaEnvoy = CliRunner.run("run", "--envoy", cluster.toString(), "--format", "json")
+                .json();
         // the exported cluster carries neither istiod's route retries nor its LEAST_REQUEST (a route's and the
         // balancer's, not in the cluster's outlier settings): the rule runs the same without them
-        JsonNode viaIstio = CliRunner.run("run", "--istio", DR, "--hosts", "6", "--set", "traffic.retries=none",
-                "--set", "cluster.lb_policy=round_robin", "--format", "json").json();
+        JsonNode viaIstio = CliRunner.run(
+                        "run",
+                        "--istio",
+                        DR,
+                        "--hosts",
+                        "6",
+                        "--set",
+                        "traffic.retries=none",
+                        "--set",
+                        "cluster.lb_policy=round_robin",
+                        "--format",
+                        "json")
+                .json();
         assertThat(viaEnvoy.get("summary")).isEqualTo(viaIstio.get("summary"));
         // an Envoy cluster as a scenario, and a gateway scenario with its defaults filled in, run the same
-        for (List<String> input : List.of(List.of("--envoy", ENVOY), List.of(GATEWAY),
-                List.of("--hosts", "10", "--clients", "2"))) {
+        for (List<String> input :
+                List.of(List.of("--envoy", ENVOY), List.of(GATEWAY), List.of("--hosts", "10", "--clients", "2"))) {
             List<String> args = new ArrayList<>(List.of("export", "--to", "scenario"));
             args.addAll(input);
             CliRunner.Outcome scenario = CliRunner.run(args.toArray(String[]::new));
@@ -125,7 +155,10 @@ class SharedInputsTest {
             List<String> run = new ArrayList<>(List.of("run"));
             run.addAll(input);
             run.addAll(List.of("--format", "json"));
-            assertThat(CliRunner.run("run", file.toString(), "--format", "json").json().get("summary")).as("%s", input)
+            assertThat(CliRunner.run("run", file.toString(), "--format", "json")
+                            .json()
+                            .get("summary"))
+                    .as("%s", input)
                     .isEqualTo(CliRunner.run(run.toArray(String[]::new)).json().get("summary"));
         }
     }
@@ -136,7 +169,8 @@ class SharedInputsTest {
         CliRunner.run("export", "--envoy", "--set", "outlier_detection.max_ejection_percent=34")
                 .assertRejected("export's output format is now --to envoy");
         CliRunner.run("export", "--envoy", "../docs/examples/one-host-failing-30.yaml")
-                .assertRejected("a scenario, not Envoy configuration",
+                .assertRejected(
+                        "a scenario, not Envoy configuration",
                         "use: export ../docs/examples/one-host-failing-30.yaml --to envoy");
         CliRunner.run("export", GATEWAY).assertRejected("--to envoy: a profile: gateway scenario has no Envoy cluster");
         CliRunner.run("export", "--service-config", SERVICE_CONFIG).assertRejected("export: gRPC's settings");
@@ -158,7 +192,8 @@ class SharedInputsTest {
         assertThat(envoy.at("/request/target").asText()).isEqualTo("envoy");
         CliRunner.run("tune", "--from", DR, "--istio", DR, "--hosts", "6", "--rps", "300")
                 .assertRejected("--from " + DR + " and run's inputs", "give one");
-        CliRunner.run("tune", GATEWAY, "--rps", "300").assertRejected("a gateway-profile scenario", "--from FILE --target gateway");
+        CliRunner.run("tune", GATEWAY, "--rps", "300")
+                .assertRejected("a gateway-profile scenario", "--from FILE --target gateway");
         CliRunner.run("tune", "--service-config", SERVICE_CONFIG, "--hosts", "6", "--rps", "300")
                 .assertRejected("with --from FILE --target grpc");
     }

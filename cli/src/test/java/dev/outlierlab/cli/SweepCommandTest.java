@@ -8,23 +8,38 @@ import org.junit.jupiter.api.Test;
 class SweepCommandTest {
     @Test
     void theSmallestCapThatEjectsOneOfSixHostsIs17Percent() {
-        CliRunner.Outcome o = CliRunner.run("sweep", "--vary", "outlier_detection.max_ejection_percent=16,17",
-                "--format", "json");
+        CliRunner.Outcome o =
+                CliRunner.run("sweep", "--vary", "outlier_detection.max_ejection_percent=16,17", "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.json().get("schema").asText()).isEqualTo("outlier-lab.sweep.v1");
         JsonNode runs = o.json().get("runs");
         assertThat(runs).hasSize(2);
         // 100 * (0 + 1) / 6 = 16.67 %: refused at 16, admitted at 17
-        assertThat(runs.get(0).get("summary").get("ejections_overflow").asLong()).isEqualTo(21);
-        assertThat(runs.get(1).get("summary").get("ejections_enforced").asLong()).isEqualTo(3);
-        assertThat(runs.get(1).get("set").get("outlier_detection.max_ejection_percent").asInt()).isEqualTo(17);
+        assertThat(runs.get(0).get("summary").get("ejections_overflow").asLong())
+                .isEqualTo(21);
+        assertThat(runs.get(1).get("summary").get("ejections_enforced").asLong())
+                .isEqualTo(3);
+        assertThat(runs.get(1)
+                        .get("set")
+                        .get("outlier_detection.max_ejection_percent")
+                        .asInt())
+                .isEqualTo(17);
     }
 
     @Test
     void everyCombinationIsRunInOrderAndCsvHasAHeader() {
-        CliRunner.Outcome o = CliRunner.run("sweep", "--set", "outlier_detection.max_ejection_percent=34",
-                "--set", "outlier_detection.enforcing_success_rate=0",
-                "--vary", "faults[0].error_rate=80,100", "--vary", "cluster.hosts=6,10", "--format", "csv");
+        CliRunner.Outcome o = CliRunner.run(
+                "sweep",
+                "--set",
+                "outlier_detection.max_ejection_percent=34",
+                "--set",
+                "outlier_detection.enforcing_success_rate=0",
+                "--vary",
+                "faults[0].error_rate=80,100",
+                "--vary",
+                "cluster.hosts=6,10",
+                "--format",
+                "csv");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out().lines()).hasSize(5);
         assertThat(o.out().lines().findFirst().orElseThrow())

@@ -42,20 +42,22 @@ class ToyProfileSeamTest {
     @Test
     void runsInSweep_withTheSameFiguresAsRun() throws Exception {
         long eager = failed("run", "--set", "profile=toy", "--set", "toy.failures=1", "--format", "json");
-        CliRunner.Outcome o = CliRunner.run("sweep", "--set", "profile=toy", "--vary", "toy.failures=1,1000000",
-                "--format", "json");
+        CliRunner.Outcome o =
+                CliRunner.run("sweep", "--set", "profile=toy", "--vary", "toy.failures=1,1000000", "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode runs = JSON.readTree(o.out()).get("runs");
         assertThat(runs).hasSize(2);
         assertThat(runs.get(0).get("summary").get("failed").asLong()).isEqualTo(eager);
-        assertThat(runs.get(0).get("summary").get("ejections_detected").asLong()).isPositive();
-        assertThat(runs.get(1).get("summary").get("ejections_detected").asLong()).isZero();
+        assertThat(runs.get(0).get("summary").get("ejections_detected").asLong())
+                .isPositive();
+        assertThat(runs.get(1).get("summary").get("ejections_detected").asLong())
+                .isZero();
     }
 
     @Test
     void runsInCheck_asItsClientReadsTheCluster() {
-        CliRunner.Outcome o = CliRunner.run("check", "--profile", "toy", "--format", "json",
-                "../docs/examples/search-cluster.yaml");
+        CliRunner.Outcome o =
+                CliRunner.run("check", "--profile", "toy", "--format", "json", "../docs/examples/search-cluster.yaml");
         assertThat(o.out()).as(o.err()).contains("the toy profile ejects after 5 failures in a row");
         CliRunner.run("check", "--profile", "nginx", "../docs/examples/search-cluster.yaml")
                 .assertRejected("--profile: \"nginx\" is not allowed; expected grpc or toy");
@@ -67,18 +69,28 @@ class ToyProfileSeamTest {
         try (LabServer server = LabServer.start(0)) {
             HttpClient client = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + server.port();
-            HttpResponse<String> run = client.send(HttpRequest.newBuilder(URI.create(base + "/api/run"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"profile\": \"toy\", \"toy\": {\"failures\": 1}}"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> run = client.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/run"))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"profile\": \"toy\", \"toy\": {\"failures\": 1}}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
             JsonNode tree = JSON.readTree(run.body());
             assertThat(tree.get("profile").asText()).isEqualTo("toy");
             assertThat(tree.get("summary").get("failed").asLong()).isEqualTo(eager);
-            HttpResponse<String> scenario = client.send(HttpRequest.newBuilder(URI.create(base + "/api/scenario"))
-                    .POST(HttpRequest.BodyPublishers.ofString("profile: toy\ntoy:\n  failures: 3\n"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> scenario = client.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/scenario"))
+                            .POST(HttpRequest.BodyPublishers.ofString("profile: toy\ntoy:\n  failures: 3\n"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(scenario.statusCode()).as(scenario.body()).isEqualTo(200);
-            assertThat(JSON.readTree(scenario.body()).get("scenario").get("toy").get("failures").asInt()).isEqualTo(3);
+            assertThat(JSON.readTree(scenario.body())
+                            .get("scenario")
+                            .get("toy")
+                            .get("failures")
+                            .asInt())
+                    .isEqualTo(3);
         }
     }
 

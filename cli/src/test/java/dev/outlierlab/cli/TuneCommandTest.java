@@ -25,7 +25,8 @@ class TuneCommandTest {
         JsonNode rec = json.get("recommended");
         assertThat(rec.get("admissible").asBoolean()).isTrue();
         assertThat(rec.get("setting").get("max_ejection_percent").asLong() >= 17
-                || rec.get("setting").get("always_eject_one_host").asBoolean()).isTrue();
+                        || rec.get("setting").get("always_eject_one_host").asBoolean())
+                .isTrue();
         assertThat(rec.get("scenarios")).hasSize(2);
         JsonNode down = rec.get("scenarios").get(1);
         assertThat(down.get("name").asText()).isEqualTo("cache-down");
@@ -40,11 +41,14 @@ class TuneCommandTest {
 
     @Test
     void theTextNamesTheTargetAndTheIstioRecommendationIsADestinationRule() {
-        CliRunner.Outcome o = CliRunner.run("tune", "--hosts", "6", "--rps", "300", "--suite", SUITE, "--seeds", "2",
-                "--target", "istio");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune", "--hosts", "6", "--rps", "300", "--suite", SUITE, "--seeds", "2", "--target", "istio");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("target istio").contains("kind: DestinationRule")
-                .contains("maxEjectionPercent:").contains("check: no errors");
+        assertThat(o.out())
+                .contains("target istio")
+                .contains("kind: DestinationRule")
+                .contains("maxEjectionPercent:")
+                .contains("check: no errors");
     }
 
     @Test
@@ -54,10 +58,13 @@ class TuneCommandTest {
         CliRunner.run("tune", "--hosts", "6").assertRejected("--rps: missing");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "nginx")
                 .assertRejected("--target: 'nginx' is not a target");
-        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--clients", "700").assertRejected("--clients: 700");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--clients", "700")
+                .assertRejected("--clients: 700");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--seeds", "0").assertRejected("--seeds: 0");
-        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-ejected", "7").assertRejected("--max-ejected: 7");
-        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--envoy-version", "2.0").assertRejected("envoy-version");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-ejected", "7")
+                .assertRejected("--max-ejected: 7");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--envoy-version", "2.0")
+                .assertRejected("envoy-version");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--format", "xml").assertRejected("--format");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--explain", "nope")
                 .assertRejected("--explain: 'nope' is not a scenario");
@@ -72,24 +79,44 @@ class TuneCommandTest {
         Path suite = Files.writeString(dir.resolve("suite.yaml"), "suite: swap\nscenarios: []\n");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", suite.toString())
                 .assertRejected("suite: 'swap' is not allowed");
-        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--suite", dir.resolve("none.yaml").toString())
+        CliRunner.run(
+                        "tune",
+                        "--hosts",
+                        "6",
+                        "--rps",
+                        "600",
+                        "--suite",
+                        dir.resolve("none.yaml").toString())
                 .assertRejected("none.yaml: cannot be read");
     }
 
     @Test
     void fromAnEnvoyClusterTakesItsHostsAndTarget() {
-        CliRunner.Outcome o = CliRunner.run("tune", "--from", "../docs/examples/search-cluster.yaml", "--rps", "300",
-                "--suite", SUITE, "--seeds", "2", "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--from",
+                "../docs/examples/search-cluster.yaml",
+                "--rps",
+                "300",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--format",
+                "json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         assertThat(req.get("hosts").asInt()).isEqualTo(6);
         assertThat(req.get("target").asText()).isEqualTo("envoy");
         assertThat(req.get("from").asText()).endsWith("search-cluster.yaml");
         // the diff is against the file itself, which leaves max_ejection_percent at Envoy's default: the field is added
-        assertThat(o.json().get("recommended").get("diff").asText()).contains("@@ -")
-                .contains("+  max_ejection_percent: ").doesNotContain("-  connect_timeout");
+        assertThat(o.json().get("recommended").get("diff").asText())
+                .contains("@@ -")
+                .contains("+  max_ejection_percent: ")
+                .doesNotContain("-  connect_timeout");
         assertThat(o.json().get("recommended").get("spliced").asBoolean()).isTrue();
-        assertThat(o.json().get("recommended").get("file").asText()).contains("connect_timeout: 0.25s")
+        assertThat(o.json().get("recommended").get("file").asText())
+                .contains("connect_timeout: 0.25s")
                 .contains("address: 10.0.1.15");
     }
 
@@ -98,8 +125,8 @@ class TuneCommandTest {
         Path log = dir.resolve("access.log");
         CliRunner.Outcome run = CliRunner.run("run", "--set", "duration=60s", "--access-log", log.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        CliRunner.Outcome o = CliRunner.run("tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2",
-                "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2", "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         // 36,000 lines over 60 s from one proxy to six hosts
@@ -112,80 +139,160 @@ class TuneCommandTest {
 
     @Test
     void anAccessLogGivesTheHealthyPoolsBaseErrorRateAndSaysWhatItTook(@TempDir Path dir) throws IOException {
-        Path scenario = Files.writeString(dir.resolve("noisy.yaml"), "duration: 60s\nfaults:\n"
-                + "  - {hosts: [host-1, host-2, host-3, host-4, host-5], start: 0s, end: 60s, error_rate: 1, pattern: random}\n"
-                + "  - {hosts: [host-0], start: 0s, end: 60s, error_rate: 30, pattern: random}\n");
+        Path scenario = Files.writeString(
+                dir.resolve("noisy.yaml"),
+                "duration: 60s\nfaults:\n"
+                        + "  - {hosts: [host-1, host-2, host-3, host-4, host-5], start: 0s, end: 60s, error_rate: 1, pattern: random}\n"
+                        + "  - {hosts: [host-0], start: 0s, end: 60s, error_rate: 30, pattern: random}\n");
         Path log = dir.resolve("access.log");
         CliRunner.Outcome run = CliRunner.run("run", scenario.toString(), "--access-log", log.toString());
         assertThat(run.exit()).as(run.err()).isZero();
-        CliRunner.Outcome o = CliRunner.run("tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2",
-                "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2", "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         // host-0 fails 30 %, more than the pool: the base rate is the other five's, about 1 %
         assertThat(req.get("base_error_percent").asDouble()).isBetween(0.8, 1.2);
-        assertThat(req.get("notes").get(0).asText()).startsWith("from the log " + log + ": 36,000 requests over 60 s, "
-                + "600 rps to 6 hosts (100 rps a host) from 1 caller (600 rps a caller); base error rate")
+        assertThat(req.get("notes").get(0).asText())
+                .startsWith("from the log " + log + ": 36,000 requests over 60 s, "
+                        + "600 rps to 6 hosts (100 rps a host) from 1 caller (600 rps a caller); base error rate")
                 .endsWith("over the 5 hosts that fail no more than the pool");
         CliRunner.Outcome text = CliRunner.run("tune", "--from-log", log.toString(), "--suite", SUITE, "--seeds", "2");
-        assertThat(text.out()).contains("  from the log ").contains("the built-in scenarios' healthy hosts fail at that base rate")
+        assertThat(text.out())
+                .contains("  from the log ")
+                .contains("the built-in scenarios' healthy hosts fail at that base rate")
                 .contains("the suite file replaces the built-in scenarios; its own keep their own faults");
     }
 
     @Test
     void aBadLogAndGrpcWithSeveralCallersAreOneMessageAndExitTwo(@TempDir Path dir) throws IOException {
         Path garbage = Files.writeString(dir.resolve("garbage.log"), "not a log line\n".repeat(20));
-        CliRunner.Outcome bad = CliRunner.run("tune", "--from-log", garbage.toString(), "--hosts", "6", "--rps", "600",
-                "--log-format", "envoy");
+        CliRunner.Outcome bad = CliRunner.run(
+                "tune", "--from-log", garbage.toString(), "--hosts", "6", "--rps", "600", "--log-format", "envoy");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.out()).isEmpty();
-        assertThat(bad.err()).startsWith("outlier-lab: 20 bad lines of 20, more than --max-bad-lines 1% (0); the first 10:")
+        assertThat(bad.err())
+                .startsWith("outlier-lab: 20 bad lines of 20, more than --max-bad-lines 1% (0); the first 10:")
                 .doesNotContain("Exception");
-        CliRunner.run("tune", "--from-log", dir.toString(), "--hosts", "6", "--rps", "600").assertRejected(dir.toString());
+        CliRunner.run("tune", "--from-log", dir.toString(), "--hosts", "6", "--rps", "600")
+                .assertRejected(dir.toString());
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "grpc", "--clients", "5")
                 .assertRejected("--clients: 5 is not allowed with --target grpc; the gRPC profile runs one channel");
         CliRunner.run("tune", "--from", "../docs/examples/gateway-check.yaml", "--rps", "600", "--target", "envoy")
-                .assertRejected("--target envoy: ../docs/examples/gateway-check.yaml is a gateway configuration; tune it "
-                        + "with --target gateway");
+                .assertRejected(
+                        "--target envoy: ../docs/examples/gateway-check.yaml is a gateway configuration; tune it "
+                                + "with --target gateway");
         CliRunner.run("tune", "--from", "../docs/examples/search-cluster.yaml", "--rps", "600", "--target", "gateway")
                 .assertRejected("tune it with --target envoy");
     }
 
     @Test
     void aServiceConfigAndAGatewayConfigurationAreTunedForTheirOwnTargets() {
-        CliRunner.Outcome grpc = CliRunner.run("tune", "--from", "../docs/examples/grpc-service-config.json", "--hosts",
-                "6", "--rps", "300", "--suite", SUITE, "--seeds", "2", "--format", "json");
+        CliRunner.Outcome grpc = CliRunner.run(
+                "tune",
+                "--from",
+                "../docs/examples/grpc-service-config.json",
+                "--hosts",
+                "6",
+                "--rps",
+                "300",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--format",
+                "json");
         assertThat(grpc.exit()).as(grpc.err()).isZero();
         assertThat(grpc.json().get("request").get("target").asText()).isEqualTo("grpc");
         assertThat(grpc.json().get("recommended").get("file").asText()).contains("\"outlier_detection_experimental\"");
-        assertThat(grpc.json().get("recommended").get("check")).noneMatch(f -> f.asText().startsWith("error "));
-        CliRunner.Outcome gateway = CliRunner.run("tune", "--from", "../docs/examples/gateway-check.yaml", "--rps", "300",
-                "--suite", SUITE, "--seeds", "2", "--format", "json");
+        assertThat(grpc.json().get("recommended").get("check"))
+                .noneMatch(f -> f.asText().startsWith("error "));
+        CliRunner.Outcome gateway = CliRunner.run(
+                "tune",
+                "--from",
+                "../docs/examples/gateway-check.yaml",
+                "--rps",
+                "300",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--format",
+                "json");
         assertThat(gateway.exit()).as(gateway.err()).isZero();
         assertThat(gateway.json().get("request").get("target").asText()).isEqualTo("gateway");
         assertThat(gateway.json().get("request").get("hosts").asInt()).isEqualTo(2);
         assertThat(gateway.json().get("recommended").get("file").asText()).startsWith("profile: gateway\n");
         // the same inputs, the same bytes, under both profiles
-        assertThat(CliRunner.run("tune", "--from", "../docs/examples/grpc-service-config.json", "--hosts", "6", "--rps",
-                "300", "--suite", SUITE, "--seeds", "2", "--format", "json").out()).isEqualTo(grpc.out());
-        assertThat(CliRunner.run("tune", "--from", "../docs/examples/gateway-check.yaml", "--rps", "300", "--suite", SUITE,
-                "--seeds", "2", "--format", "json").out()).isEqualTo(gateway.out());
+        assertThat(CliRunner.run(
+                                "tune",
+                                "--from",
+                                "../docs/examples/grpc-service-config.json",
+                                "--hosts",
+                                "6",
+                                "--rps",
+                                "300",
+                                "--suite",
+                                SUITE,
+                                "--seeds",
+                                "2",
+                                "--format",
+                                "json")
+                        .out())
+                .isEqualTo(grpc.out());
+        assertThat(CliRunner.run(
+                                "tune",
+                                "--from",
+                                "../docs/examples/gateway-check.yaml",
+                                "--rps",
+                                "300",
+                                "--suite",
+                                SUITE,
+                                "--seeds",
+                                "2",
+                                "--format",
+                                "json")
+                        .out())
+                .isEqualTo(gateway.out());
     }
 
     @Test
     void theClustersHealthCheckIsSaidAndRunsInTheSuite() {
-        CliRunner.Outcome o = CliRunner.run("tune", "--from", "../docs/examples/search-cluster.yaml", "--rps", "300",
-                "--suite", SUITE, "--seeds", "2", "--format", "json");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--from",
+                "../docs/examples/search-cluster.yaml",
+                "--rps",
+                "300",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--format",
+                "json");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         assertThat(req.get("health_checks").asText()).isEqualTo("every 5s, unhealthy after 3, healthy after 2");
-        assertThat(req.get("notes").get(0).asText()).startsWith("health checks from ../docs/examples/search-cluster.yaml: "
-                + "every 5s");
+        assertThat(req.get("notes").get(0).asText())
+                .startsWith("health checks from ../docs/examples/search-cluster.yaml: " + "every 5s");
         // a gRPC target runs no health checks, and says so
-        CliRunner.Outcome grpc = CliRunner.run("tune", "--from", "../docs/examples/search-cluster.yaml", "--rps", "300",
-                "--target", "grpc", "--suite", SUITE, "--seeds", "2", "--format", "json");
+        CliRunner.Outcome grpc = CliRunner.run(
+                "tune",
+                "--from",
+                "../docs/examples/search-cluster.yaml",
+                "--rps",
+                "300",
+                "--target",
+                "grpc",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--format",
+                "json");
         assertThat(grpc.exit()).as(grpc.err()).isZero();
-        assertThat(grpc.json().get("request").get("notes")).anyMatch(n -> n.asText().equals("health_checks are not run: "
-                + "gRPC's outlier detection has no health-check return"));
+        assertThat(grpc.json().get("request").get("notes"))
+                .anyMatch(n -> n.asText()
+                        .equals("health_checks are not run: " + "gRPC's outlier detection has no health-check return"));
     }
 }

@@ -12,12 +12,24 @@ class TuneFromLogsCommandTest {
     @Test
     void theRateAndCallersComeFromTheLogsOfEachProxy() {
         String dir = MeshLogReplayTest.DIR;
-        CliRunner.Outcome o = CliRunner.run("tune", "--istio", MeshLogReplayTest.RULE, "--hosts", "4", "--seeds", "2",
-                "--from-log", dir + "cart-5c6b4-klmno.log", "--from-log", dir + "checkout-7d9f8-abcde.log",
-                "--from-log", dir + "checkout-7d9f8-fghij.log");
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--istio",
+                MeshLogReplayTest.RULE,
+                "--hosts",
+                "4",
+                "--seeds",
+                "2",
+                "--from-log",
+                dir + "cart-5c6b4-klmno.log",
+                "--from-log",
+                dir + "checkout-7d9f8-abcde.log",
+                "--from-log",
+                dir + "checkout-7d9f8-fghij.log");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out().lines().findFirst().orElse("")).startsWith("tune: 4 hosts, 12 rps, 3 callers, target istio");
-        assertThat(o.out()).contains("1,080 requests over 90 s, 12 rps to 4 hosts (3 rps a host) from 3 callers")
+        assertThat(o.out())
+                .contains("1,080 requests over 90 s, 12 rps to 4 hosts (3 rps a host) from 3 callers")
                 .doesNotContain("600 rps", "the rate given is used");
     }
 }

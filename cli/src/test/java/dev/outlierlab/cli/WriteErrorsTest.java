@@ -28,7 +28,8 @@ class WriteErrorsTest {
 
     @BeforeEach
     void needsTheDevice() {
-        assumeTrue(Files.exists(FULL) && !Files.isRegularFile(FULL) && Files.isWritable(FULL),
+        assumeTrue(
+                Files.exists(FULL) && !Files.isRegularFile(FULL) && Files.isWritable(FULL),
                 "needs the /dev/full device");
     }
 
@@ -40,7 +41,8 @@ class WriteErrorsTest {
                 .assertRejected("--event-log /dev/full: cannot be written (No space left on device)");
         CliRunner.run("run", "--series", "/dev/full")
                 .assertRejected("--series /dev/full: cannot be written (No space left on device)");
-        CliRunner.run("run", example(), "--stages", "/dev/full").assertRejected("--stages /dev/full: cannot be written (No space left on device)");
+        CliRunner.run("run", example(), "--stages", "/dev/full")
+                .assertRejected("--stages /dev/full: cannot be written (No space left on device)");
         assertThat(Files.isRegularFile(FULL)).as("the device is still a device").isFalse();
     }
 
@@ -56,11 +58,13 @@ class WriteErrorsTest {
 
     @Test
     void standardOutputOnAFullDiskIsAnErrorForRunExportAndSweep() throws Exception {
-        for (String[] args : List.of(new String[] {"run"}, new String[] {"export", "--to", "envoy"},
-                new String[] {"sweep", "--vary", "outlier_detection.consecutive_5xx=3,5", "--yes"})) {
+        for (String[] args : List.of(new String[] {"run"}, new String[] {"export", "--to", "envoy"}, new String[] {
+            "sweep", "--vary", "outlier_detection.consecutive_5xx=3,5", "--yes"
+        })) {
             Result r = process(args);
             assertThat(r.exit).as(String.join(" ", args) + ": " + r.err).isEqualTo(2);
-            assertThat(r.err).contains("outlier-lab: cannot write the output to standard output (No space left on device)")
+            assertThat(r.err)
+                    .contains("outlier-lab: cannot write the output to standard output (No space left on device)")
                     .doesNotContain("Exception", "\tat ");
         }
     }
@@ -71,17 +75,23 @@ class WriteErrorsTest {
         return root.resolve("docs/examples/gateway-check.yaml").toString();
     }
 
-    private record Result(int exit, String err) {
-    }
+    private record Result(int exit, String err) {}
 
     /** The real command in a JVM of its own, standard output on /dev/full. */
     private Result process(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(command).redirectOutput(FULL.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(FULL.toFile())
+                .redirectError(err.toFile())
+                .start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the command ends").isTrue();
         return new Result(p.exitValue(), Files.readString(err, StandardCharsets.UTF_8));
     }

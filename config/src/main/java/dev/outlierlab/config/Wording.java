@@ -10,8 +10,7 @@ import java.util.Map;
  * {@code max_ejection_percent}), and how to show a value that is not allowed.
  */
 public final class Wording {
-    private Wording() {
-    }
+    private Wording() {}
 
     /** The known name closest to {@code key} (ignoring case and underscores), if it is close enough. */
     public static String nearest(String key, Iterable<String> names) {

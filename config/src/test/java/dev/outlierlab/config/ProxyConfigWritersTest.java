@@ -56,9 +56,10 @@ class ProxyConfigWritersTest {
         params.put("on-error", "mark-down");
         params.put("inter", "1s");
         String out = HaproxyConfigWriter.write(HaproxyConfigReader.readText(cfg, "haproxy.cfg", null), params);
-        assertThat(changed(cfg, out)).containsExactly(
-                "  server a 127.0.0.1:9001 check observe layer7 error-limit 3 on-error mark-down inter 1s   # the primary",
-                "  server b 127.0.0.1:9002 weight 3 check inter 1s error-limit 3 on-error mark-down");
+        assertThat(changed(cfg, out))
+                .containsExactly(
+                        "  server a 127.0.0.1:9001 check observe layer7 error-limit 3 on-error mark-down inter 1s   # the primary",
+                        "  server b 127.0.0.1:9002 weight 3 check inter 1s error-limit 3 on-error mark-down");
         var reread = HaproxyConfigReader.readText(out, "haproxy.cfg", null);
         assertThat(reread.servers().get(1).onError()).isEqualTo(OnError.MARK_DOWN);
         assertThat(reread.servers().get(1).interNanos()).isEqualTo(Durations.SECOND);
@@ -80,9 +81,14 @@ class ProxyConfigWritersTest {
         values.put("unhealthy_status", "5xx");
         values.put("lb_try_duration", "5s");
         String out = CaddyfileWriter.write(file, s, values);
-        assertThat(changed(file, out)).containsExactly("\t\tfail_duration 30s", "\t\tmax_fails 3",
-                "\t\tunhealthy_status 5xx", "\t\tlb_try_duration 5s");
-        assertThat(CaddyConfigReader.readText(out, "Caddyfile").config().maxFails()).isEqualTo(3);
+        assertThat(changed(file, out))
+                .containsExactly(
+                        "\t\tfail_duration 30s",
+                        "\t\tmax_fails 3",
+                        "\t\tunhealthy_status 5xx",
+                        "\t\tlb_try_duration 5s");
+        assertThat(CaddyConfigReader.readText(out, "Caddyfile").config().maxFails())
+                .isEqualTo(3);
         assumeTrue(new File("/usr/bin/caddy").canExecute(), "Caddy is not installed at /usr/bin/caddy");
         Path path = dir.resolve("Caddyfile");
         Files.writeString(path, out);

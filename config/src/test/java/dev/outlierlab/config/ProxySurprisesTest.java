@@ -26,29 +26,49 @@ class ProxySurprisesTest {
     static final List<String> HOSTS = List.of("10.0.0.1:8080", "10.0.0.2:8080");
 
     static Scenario scenario(long seconds, int rps, FaultSpec... faults) {
-        return new Scenario("proxy", seconds * S, 1, new ClusterSpec(HOSTS, 0), new TrafficSpec(rps),
-                List.of(faults), OutlierDetectionConfig.defaults(), null);
+        return new Scenario(
+                "proxy",
+                seconds * S,
+                1,
+                new ClusterSpec(HOSTS, 0),
+                new TrafficSpec(rps),
+                List.of(faults),
+                OutlierDetectionConfig.defaults(),
+                null);
     }
 
     static FaultSpec always(int status, FaultResult result, boolean failsChecks) {
-        return new FaultSpec(List.of(HOSTS.get(0)), 0, 600 * S, 1_000_000, status, result,
-                failsChecks ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return new FaultSpec(
+                List.of(HOSTS.get(0)),
+                0,
+                600 * S,
+                1_000_000,
+                status,
+                result,
+                failsChecks ? HealthCheckFailure.STATUS : null,
+                FaultPattern.EVEN,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
     }
 
     static List<HaproxyServer> haproxy(String options) {
-        return HaproxyConfigReader.readText("backend be\n  option httpchk GET /health\n  server a 10.0.0.1:8080 "
-                + options + "\n  server b 10.0.0.2:8080 check\n", "haproxy.cfg", null).servers();
+        return HaproxyConfigReader.readText(
+                        "backend be\n  option httpchk GET /health\n  server a 10.0.0.1:8080 " + options
+                                + "\n  server b 10.0.0.2:8080 check\n",
+                        "haproxy.cfg",
+                        null)
+                .servers();
     }
 
     static CaddyPassiveConfig caddy(String lines) {
-        return CaddyConfigReader.readText(":80 {\n\treverse_proxy 10.0.0.1:8080 10.0.0.2:8080 {\n" + lines + "\t}\n}\n",
-                "Caddyfile").config();
+        return CaddyConfigReader.readText(
+                        ":80 {\n\treverse_proxy 10.0.0.1:8080 10.0.0.2:8080 {\n" + lines + "\t}\n}\n", "Caddyfile")
+                .config();
     }
 
     @Test
     void haproxyObserveWithoutCheckNeverActs() {
-        var r = HaproxySimulation.run(scenario(60, 20, always(503, null, false)),
-                haproxy("observe layer7 error-limit 2 on-error mark-down"));
+        var r = HaproxySimulation.run(
+                scenario(60, 20, always(503, null, false)), haproxy("observe layer7 error-limit 2 on-error mark-down"));
         assertThat(r.downs(0)).isZero();
         assertThat(r.clientErrors()).isEqualTo(600);
     }
@@ -63,21 +83,25 @@ class ProxySurprisesTest {
 
     @Test
     void haproxyMarkDownFlapsWhileTheHealthEndpointAnswersAndStaysDownWhenItSharesTheFault() {
-        var flaps = HaproxySimulation.run(scenario(60, 20, always(503, null, false)),
+        var flaps = HaproxySimulation.run(
+                scenario(60, 20, always(503, null, false)),
                 haproxy("check observe layer7 error-limit 10 on-error mark-down"));
         assertThat(flaps.downs(0)).isGreaterThanOrEqualTo(10);
-        var shared = HaproxySimulation.run(scenario(60, 20, always(503, null, true)),
+        var shared = HaproxySimulation.run(
+                scenario(60, 20, always(503, null, true)),
                 haproxy("check observe layer7 error-limit 10 on-error mark-down"));
         assertThat(shared.downs(0)).isEqualTo(1);
     }
 
     @Test
     void caddyIgnores5xxWithoutUnhealthyStatusAndMaxFailsDefaultsToOne() {
-        var ignored = CaddySimulation.run(scenario(60, 10, always(503, null, false)),
+        var ignored = CaddySimulation.run(
+                scenario(60, 10, always(503, null, false)),
                 caddy("\t\tlb_policy round_robin\n\t\tfail_duration 10s\n"));
         assertThat(ignored.ejections(0)).isZero();
         assertThat(ignored.clientErrors()).isEqualTo(300);
-        var counted = CaddySimulation.run(scenario(60, 10, always(503, null, false)),
+        var counted = CaddySimulation.run(
+                scenario(60, 10, always(503, null, false)),
                 caddy("\t\tlb_policy round_robin\n\t\tfail_duration 10s\n\t\tunhealthy_status 5xx\n"));
         assertThat(counted.ejections(0)).isEqualTo(6); // one 503 out for 10 s, six times a minute
         assertThat(counted.clientErrors()).isEqualTo(6);
@@ -86,10 +110,11 @@ class ProxySurprisesTest {
     @Test
     void caddyDialErrorsReachTheClientWithoutLbTryDurationAndADeadHostTakesABurstEveryFailDuration() {
         FaultSpec dead = always(503, FaultResult.CONNECT_FAILED, false);
-        var plain = CaddySimulation.run(scenario(60, 10, dead),
-                caddy("\t\tlb_policy first\n\t\tfail_duration 10s\n\t\tmax_fails 3\n"));
+        var plain = CaddySimulation.run(
+                scenario(60, 10, dead), caddy("\t\tlb_policy first\n\t\tfail_duration 10s\n\t\tmax_fails 3\n"));
         assertThat(plain.clientErrors()).isEqualTo(18); // bursts of 3 at 0, 10, ... 50 s
-        var retried = CaddySimulation.run(scenario(60, 10, dead),
+        var retried = CaddySimulation.run(
+                scenario(60, 10, dead),
                 caddy("\t\tlb_policy first\n\t\tfail_duration 10s\n\t\tmax_fails 3\n\t\tlb_try_duration 5s\n"));
         assertThat(retried.clientErrors()).isZero();
     }

@@ -37,8 +37,8 @@ class XdsMappingAgainstGrpcJavaTest {
 
     @Test
     void theLabMapsEveryRandomOutlierDetectionAsGrpcJavaDoes() throws Exception {
-        Method build = CdsLoadBalancer2.class.getDeclaredMethod("buildOutlierDetectionLbConfig",
-                EnvoyServerProtoData.OutlierDetection.class, Object.class);
+        Method build = CdsLoadBalancer2.class.getDeclaredMethod(
+                "buildOutlierDetectionLbConfig", EnvoyServerProtoData.OutlierDetection.class, Object.class);
         build.setAccessible(true);
         Random random = new Random(20_261_205L);
         int fpOnWithoutEnforcing = 0;
@@ -46,21 +46,26 @@ class XdsMappingAgainstGrpcJavaTest {
         int envoyRejects = 0;
         for (int i = 0; i < CASES; i++) {
             OutlierDetection od = randomOutlierDetection(random);
-            String yaml = "name: c\ntype: STATIC\noutlier_detection: " + JsonFormat.printer().omittingInsignificantWhitespace()
-                    .print(od) + "\n";
+            String yaml = "name: c\ntype: STATIC\noutlier_detection: "
+                    + JsonFormat.printer().omittingInsignificantWhitespace().print(od) + "\n";
             OutlierDetectionLoadBalancerConfig real;
             try {
-                real = (OutlierDetectionLoadBalancerConfig) build.invoke(null,
+                real = (OutlierDetectionLoadBalancerConfig) build.invoke(
+                        null,
                         EnvoyServerProtoData.OutlierDetection.fromEnvoyOutlierDetection(
-                                XdsClusterResource.validateOutlierDetection(od)), "child");
+                                XdsClusterResource.validateOutlierDetection(od)),
+                        "child");
             } catch (ResourceInvalidException e) {
                 real = null;
             }
             GrpcOutlierConfig lab;
             String refused = null;
             try {
-                EnvoyCluster cluster = EnvoyConfigReader.read(yaml, "case-" + i + ".yaml").cluster(null).requireValid();
-                lab = XdsOutlierMapping.of(cluster.outlierDetection(), GrpcImplementation.JAVA).config();
+                EnvoyCluster cluster = EnvoyConfigReader.read(yaml, "case-" + i + ".yaml")
+                        .cluster(null)
+                        .requireValid();
+                lab = XdsOutlierMapping.of(cluster.outlierDetection(), GrpcImplementation.JAVA)
+                        .config();
             } catch (InvalidConfigException | InputException e) {
                 lab = null;
                 refused = e.getMessage();
@@ -98,7 +103,8 @@ class XdsMappingAgainstGrpcJavaTest {
                 FailurePercentageEjection fp = lab.failurePercentage();
                 assertThat(fp).as(at).isNotNull();
                 assertThat(fp.threshold()).as(at).isEqualTo(real.failurePercentageEjection.threshold);
-                assertThat(fp.enforcementPercentage()).as(at)
+                assertThat(fp.enforcementPercentage())
+                        .as(at)
                         .isEqualTo(real.failurePercentageEjection.enforcementPercentage);
                 assertThat(fp.minimumHosts()).as(at).isEqualTo(real.failurePercentageEjection.minimumHosts);
                 assertThat(fp.requestVolume()).as(at).isEqualTo(real.failurePercentageEjection.requestVolume);
@@ -115,20 +121,31 @@ class XdsMappingAgainstGrpcJavaTest {
 
     @Test
     void grpcJavaRunsFailurePercentageWhenEnforcingIsUnset() throws Exception {
-        Method build = CdsLoadBalancer2.class.getDeclaredMethod("buildOutlierDetectionLbConfig",
-                EnvoyServerProtoData.OutlierDetection.class, Object.class);
+        Method build = CdsLoadBalancer2.class.getDeclaredMethod(
+                "buildOutlierDetectionLbConfig", EnvoyServerProtoData.OutlierDetection.class, Object.class);
         build.setAccessible(true);
-        OutlierDetectionLoadBalancerConfig real = (OutlierDetectionLoadBalancerConfig) build.invoke(null,
+        OutlierDetectionLoadBalancerConfig real = (OutlierDetectionLoadBalancerConfig) build.invoke(
+                null,
                 EnvoyServerProtoData.OutlierDetection.fromEnvoyOutlierDetection(OutlierDetection.getDefaultInstance()),
                 "child");
         assertThat(real.failurePercentageEjection.threshold).isEqualTo(85);
         assertThat(real.failurePercentageEjection.enforcementPercentage).isEqualTo(100);
-        GrpcOutlierConfig lab = XdsOutlierMapping.of(EnvoyConfigReader.read("name: c\ntype: STATIC\n"
-                + "outlier_detection: {}\n", "c.yaml").cluster(null).outlierDetection(), GrpcImplementation.JAVA).config();
+        GrpcOutlierConfig lab = XdsOutlierMapping.of(
+                        EnvoyConfigReader.read("name: c\ntype: STATIC\n" + "outlier_detection: {}\n", "c.yaml")
+                                .cluster(null)
+                                .outlierDetection(),
+                        GrpcImplementation.JAVA)
+                .config();
         assertThat(lab.failurePercentage().enforcementPercentage()).isEqualTo(100);
         // grpc-go and C-core leave it off
-        assertThat(XdsOutlierMapping.of(EnvoyConfigReader.read("name: c\ntype: STATIC\noutlier_detection: {}\n",
-                "c.yaml").cluster(null).outlierDetection(), GrpcImplementation.GO).config().failurePercentage()).isNull();
+        assertThat(XdsOutlierMapping.of(
+                                EnvoyConfigReader.read("name: c\ntype: STATIC\noutlier_detection: {}\n", "c.yaml")
+                                        .cluster(null)
+                                        .outlierDetection(),
+                                GrpcImplementation.GO)
+                        .config()
+                        .failurePercentage())
+                .isNull();
     }
 
     private static OutlierDetection randomOutlierDetection(Random r) {
@@ -177,7 +194,10 @@ class XdsMappingAgainstGrpcJavaTest {
 
     private static Duration millis(Random r, int min, int max) {
         long ms = min + r.nextInt(max - min);
-        return Duration.newBuilder().setSeconds(ms / 1000).setNanos((int) (ms % 1000) * 1_000_000).build();
+        return Duration.newBuilder()
+                .setSeconds(ms / 1000)
+                .setNanos((int) (ms % 1000) * 1_000_000)
+                .build();
     }
 
     private static UInt32Value u32(int v) {

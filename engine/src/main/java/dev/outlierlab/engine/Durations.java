@@ -13,8 +13,7 @@ public final class Durations {
     /** The longest duration the lab accepts: 10 years, far inside a signed 64-bit nanosecond count. */
     public static final long MAX_NANOS = 10L * 366 * 24 * 3600 * SECOND;
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Envoy's JSON form: {@code 30s}, {@code 1.500s}, {@code 0.000250s}. */
     public static String format(long nanos) {

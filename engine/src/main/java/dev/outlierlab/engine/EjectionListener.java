@@ -10,12 +10,10 @@ public interface EjectionListener {
     /** A listener that ignores everything. */
     EjectionListener NONE = new EjectionListener() {
         @Override
-        public void onEjected(int endpoint, long nowNanos) {
-        }
+        public void onEjected(int endpoint, long nowNanos) {}
 
         @Override
-        public void onReturned(int endpoint, long nowNanos) {
-        }
+        public void onReturned(int endpoint, long nowNanos) {}
     };
 
     void onEjected(int endpoint, long nowNanos);

@@ -6,8 +6,7 @@ package dev.outlierlab.engine;
  * host's monitor), the endpoints after it moving down by one.
  */
 public final class EndpointSlots {
-    private EndpointSlots() {
-    }
+    private EndpointSlots() {}
 
     public static long[] without(long[] from, int index) {
         long[] into = new long[from.length - 1];

@@ -21,11 +21,11 @@ public final class Outcome {
     /** A connection was made and nothing more will be reported (Envoy: {@code LOCAL_ORIGIN_CONNECT_SUCCESS_FINAL}). */
     public static final int CONNECT_SUCCESS_FINAL = -5;
 
-    private static final String[] LOCAL_NAMES = {"timeout", "connect_failed", "reset", "connect_success",
-            "connect_success_final"};
+    private static final String[] LOCAL_NAMES = {
+        "timeout", "connect_failed", "reset", "connect_success", "connect_success_final"
+    };
 
-    private Outcome() {
-    }
+    private Outcome() {}
 
     /** The outcome for an HTTP status; throws {@link InvalidConfigException} outside 100 to 599. */
     public static int http(int status) {
@@ -52,7 +52,9 @@ public final class Outcome {
 
     /** A failed attempt: a 5xx, a timeout, a connect failure or a reset. */
     public static boolean isFailure(int outcome) {
-        return (outcome >= 500 && outcome <= 599) || outcome == TIMEOUT || outcome == CONNECT_FAILED
+        return (outcome >= 500 && outcome <= 599)
+                || outcome == TIMEOUT
+                || outcome == CONNECT_FAILED
                 || outcome == RESET;
     }
 
@@ -88,7 +90,9 @@ public final class Outcome {
         } catch (NumberFormatException ignored) {
             // falls through to the message below
         }
-        throw new InvalidConfigException("outcome", "\"" + text + "\"",
+        throw new InvalidConfigException(
+                "outcome",
+                "\"" + text + "\"",
                 "an HTTP status from 100 to 599 or one of " + String.join(", ", LOCAL_NAMES));
     }
 }

@@ -26,8 +26,17 @@ class OutcomeTest {
 
     @Test
     void namesRoundTrip() {
-        for (int outcome : new int[] {100, 200, 404, 503, Outcome.TIMEOUT, Outcome.CONNECT_FAILED, Outcome.RESET,
-                Outcome.CONNECT_SUCCESS, Outcome.CONNECT_SUCCESS_FINAL}) {
+        for (int outcome : new int[] {
+            100,
+            200,
+            404,
+            503,
+            Outcome.TIMEOUT,
+            Outcome.CONNECT_FAILED,
+            Outcome.RESET,
+            Outcome.CONNECT_SUCCESS,
+            Outcome.CONNECT_SUCCESS_FINAL
+        }) {
             assertThat(Outcome.parse(Outcome.name(outcome))).isEqualTo(outcome);
         }
         assertThat(Outcome.name(Outcome.RESET)).isEqualTo("reset");
@@ -36,8 +45,10 @@ class OutcomeTest {
 
     @Test
     void badOutcomesNameTheValueAndWhatIsAllowed() {
-        assertThatThrownBy(() -> Outcome.parse("600")).isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("\"600\"").hasMessageContaining("timeout, connect_failed, reset");
+        assertThatThrownBy(() -> Outcome.parse("600"))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageContaining("\"600\"")
+                .hasMessageContaining("timeout, connect_failed, reset");
         assertThatThrownBy(() -> Outcome.http(99)).isInstanceOf(InvalidConfigException.class);
         assertThatThrownBy(() -> Outcome.name(0)).isInstanceOf(IllegalArgumentException.class);
     }

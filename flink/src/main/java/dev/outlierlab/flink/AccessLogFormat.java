@@ -34,6 +34,7 @@ import org.apache.flink.core.fs.Path;
 final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit> {
     /** Chunks handed to Flink at a time. */
     private static final int BATCH = 4;
+
     private final ReadRecipe recipe;
     /** By {@link #key} of each file's path: its input number and the name the report gives it. */
     private final Map<String, FleetInputs.Input> inputs;
@@ -59,7 +60,9 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
 
     @Override
     public Reader<OutcomeChunk> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
-        long skip = split.getReaderPosition().map(CheckpointedPosition::getRecordsAfterOffset).orElse(0L);
+        long skip = split.getReaderPosition()
+                .map(CheckpointedPosition::getRecordsAfterOffset)
+                .orElse(0L);
         return new LogReader(split, skip);
     }
 
@@ -79,9 +82,11 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
         private final ReadSettings settings;
         /** The file's reader, opened by the first {@link #next} (opening reads the first line). */
         private MergedLog log;
+
         private final BadLines bad;
         /** The open chunk of each detector of this input. */
         private final Map<String, Building> open = new LinkedHashMap<>();
+
         private final ArrayDeque<OutcomeChunk> ready = new ArrayDeque<>();
         private long emitted;
         private boolean done;
@@ -99,8 +104,8 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
             try {
                 stream = split.path().getFileSystem().open(split.path());
             } catch (IOException e) {
-                throw JobFailure.notRetried(new InputException(input.name() + ": cannot be read ("
-                        + e.getMessage() + ")"));
+                throw JobFailure.notRetried(
+                        new InputException(input.name() + ": cannot be read (" + e.getMessage() + ")"));
             }
             this.settings = settings;
             for (long i = 0; i < skip; i++) {
@@ -120,8 +125,11 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                 boolean stopped = false;
                 try {
                     if (log == null) {
-                        log = new MergedLog(List.of(new LogInput(input.name(), null,
-                                new BufferedInputStream(stream, 1 << 20))), settings, bad, null);
+                        log = new MergedLog(
+                                List.of(new LogInput(input.name(), null, new BufferedInputStream(stream, 1 << 20))),
+                                settings,
+                                bad,
+                                null);
                     }
                     e = log.next();
                 } catch (BadLines.LimitReached limit) {
@@ -143,7 +151,9 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                     ready.add(tally);
                     break;
                 }
-                if (current == null || !e.cluster().equals(cluster) || !e.instance().equals(instance)) {
+                if (current == null
+                        || !e.cluster().equals(cluster)
+                        || !e.instance().equals(instance)) {
                     cluster = e.cluster();
                     instance = e.instance();
                     String group = OutcomeChunk.group(cluster, instance);
@@ -218,8 +228,11 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                 hosts.add(e.host());
                 hostIndex.put(e.host(), h);
             }
-            data.putLong(e.endEpochNanos()).putShort((short) (int) h).putShort((short) e.code())
-                    .put((byte) e.outcome().ordinal()).putLong(e.line());
+            data.putLong(e.endEpochNanos())
+                    .putShort((short) (int) h)
+                    .putShort((short) e.code())
+                    .put((byte) e.outcome().ordinal())
+                    .putLong(e.line());
             count++;
         }
 

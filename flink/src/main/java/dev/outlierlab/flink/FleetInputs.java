@@ -22,18 +22,17 @@ import org.apache.flink.core.fs.Path;
  * is bad input, refused before the job starts.
  */
 final class FleetInputs {
-    private FleetInputs() {
-    }
+    private FleetInputs() {}
 
     /** One file: its number, how the report names it (as given, or the directory as given and the name). */
-    record Input(int index, String name, Path path) implements Serializable {
-    }
+    record Input(int index, String name, Path path) implements Serializable {}
 
     static List<Input> expand(List<String> logs) {
         List<Input> out = new ArrayList<>();
         for (String log : logs) {
             if ("-".equals(log)) {
-                throw new InputException("-: standard input cannot be read by a Flink job; give files, directories or globs");
+                throw new InputException(
+                        "-: standard input cannot be read by a Flink job; give files, directories or globs");
             }
             for (Named n : files(log)) {
                 out.add(new Input(out.size(), n.name, n.path));
@@ -42,8 +41,7 @@ final class FleetInputs {
         return out;
     }
 
-    private record Named(String name, Path path) {
-    }
+    private record Named(String name, Path path) {}
 
     private static List<Named> files(String log) {
         Path path = pathOf(log);
@@ -56,7 +54,8 @@ final class FleetInputs {
                 String parentName = log.substring(0, Math.max(0, log.length() - last.length()));
                 List<Named> out = new ArrayList<>();
                 for (FileStatus s : sorted(list(fs, parent, log))) {
-                    if (!s.isDir() && glob.matches(java.nio.file.Path.of(s.getPath().getName()))) {
+                    if (!s.isDir()
+                            && glob.matches(java.nio.file.Path.of(s.getPath().getName()))) {
                         out.add(new Named(parentName + s.getPath().getName(), s.getPath()));
                     }
                 }

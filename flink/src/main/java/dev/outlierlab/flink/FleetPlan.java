@@ -62,8 +62,13 @@ final class FleetPlan implements Serializable {
         ReplayGroup toReplayGroup() {
             List<Map.Entry<String, At>> order = new ArrayList<>(hosts.entrySet());
             order.sort(Map.Entry.comparingByValue());
-            return new ReplayGroup(cluster, instance, order.stream().map(Map.Entry::getKey).toList(),
-                    first.endEpochNanos(), lastEpochNanos, entries);
+            return new ReplayGroup(
+                    cluster,
+                    instance,
+                    order.stream().map(Map.Entry::getKey).toList(),
+                    first.endEpochNanos(),
+                    lastEpochNanos,
+                    entries);
         }
     }
 
@@ -92,7 +97,9 @@ final class FleetPlan implements Serializable {
             if (!seen[h]) {
                 seen[h] = true;
                 left--;
-                g.hosts.merge(c.hosts[h], new At(c.endEpochNanos(i), c.input, c.line(i)),
+                g.hosts.merge(
+                        c.hosts[h],
+                        new At(c.endEpochNanos(i), c.input, c.line(i)),
                         (a, b) -> a.compareTo(b) <= 0 ? a : b);
             }
         }
@@ -122,8 +129,9 @@ final class FleetPlan implements Serializable {
     void refuseBeyondBounds(int maxNames) {
         if (groups.size() > LogScan.MAX_GROUPS) {
             throw new InputException("more than " + String.format(Locale.ROOT, "%,d", LogScan.MAX_GROUPS)
-                    + " detectors (one per cluster and proxy instance) in the logs: " + String.format(Locale.ROOT,
-                    "%,d", groups.size()) + "; replay one cluster with --cluster NAME, or fewer logs at a time");
+                    + " detectors (one per cluster and proxy instance) in the logs: "
+                    + String.format(Locale.ROOT, "%,d", groups.size())
+                    + "; replay one cluster with --cluster NAME, or fewer logs at a time");
         }
         Set<String> names = new HashSet<>();
         for (Group g : groups.values()) {
@@ -147,7 +155,8 @@ final class FleetPlan implements Serializable {
         for (Map.Entry<String, Group> e : groups.entrySet()) {
             out.add(Map.entry(e.getKey(), e.getValue().toReplayGroup()));
         }
-        out.sort(java.util.Comparator.comparing((Map.Entry<String, ReplayGroup> e) -> e.getValue().instance())
+        out.sort(java.util.Comparator.comparing(
+                        (Map.Entry<String, ReplayGroup> e) -> e.getValue().instance())
                 .thenComparing(e -> e.getValue().cluster()));
         return out;
     }
@@ -166,6 +175,9 @@ final class FleetPlan implements Serializable {
 
     /** The earliest outcome of all the logs: the replay's time zero (0 when there is none). */
     long originEpochNanos() {
-        return groups.values().stream().mapToLong(g -> g.first.endEpochNanos()).min().orElse(0);
+        return groups.values().stream()
+                .mapToLong(g -> g.first.endEpochNanos())
+                .min()
+                .orElse(0);
     }
 }

@@ -2,14 +2,14 @@ package dev.outlierlab.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.outlierlab.accesslog.BadLines;
-import dev.outlierlab.check.FixAdvice;
-import dev.outlierlab.report.LogClock;
-import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.ReplayGroup;
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.cli.ReplayCommand;
-import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.LogClock;
+import dev.outlierlab.report.ReplayOutput;
+import dev.outlierlab.report.ReplayTotalText;
 import dev.outlierlab.report.ResultJson;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -80,7 +80,9 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             if (out.isEmpty()) {
                 try {
                     // the first file's first lines, for format detection; the job reads the files itself
-                    out.add(new LogInput(i.name(), null,
+                    out.add(new LogInput(
+                            i.name(),
+                            null,
                             new BufferedInputStream(i.path().getFileSystem().open(i.path()), 1 << 20)));
                 } catch (IOException e) {
                     throw new InputException(i.name() + ": cannot be read (" + e.getMessage() + ")");
@@ -100,29 +102,43 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         ReadRecipe recipe = ReadRecipe.of(request);
         FileSource<OutcomeChunk> source = FileSource.forBulkFileFormat(new AccessLogFormat(recipe, inputs), paths)
                 .build();
-        SingleOutputStreamOperator<OutcomeChunk> entries = env.fromSource(source,
-                        WatermarkStrategy.<OutcomeChunk>noWatermarks().withTimestampAssigner((r, t) -> r.firstEpochNanos),
+        SingleOutputStreamOperator<OutcomeChunk> entries = env.fromSource(
+                        source,
+                        WatermarkStrategy.<OutcomeChunk>noWatermarks()
+                                .withTimestampAssigner((r, t) -> r.firstEpochNanos),
                         "access logs")
-                .process(new SplitTallies()).name("bad and skipped lines to a side output");
+                .process(new SplitTallies())
+                .name("bad and skipped lines to a side output");
         // each worker's part of the plan and each file's tally go to one task, which makes the plan, or marks it
         // refused (too many bad lines, beyond a bound) so that nothing is replayed for logs that are refused
-        DataStream<Piece> partials = entries.fullWindowPartition().mapPartition(new PartialPlans())
-                .returns(Piece.class).name("each worker's detectors");
-        DataStream<byte[]> plan = partials.union(entries.getSideOutput(TALLIES)).fullWindowPartition()
-                .mapPartition(new MergedPlan(recipe)).returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
-                .setParallelism(1).name("the plan");
+        DataStream<Piece> partials = entries.fullWindowPartition()
+                .mapPartition(new PartialPlans())
+                .returns(Piece.class)
+                .name("each worker's detectors");
+        DataStream<byte[]> plan = partials.union(entries.getSideOutput(TALLIES))
+                .fullWindowPartition()
+                .mapPartition(new MergedPlan(recipe))
+                .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
+                .setParallelism(1)
+                .name("the plan");
         BroadcastStream<byte[]> broadcast = plan.broadcast(ReplayGroups.PLAN);
-        DataStream<Piece> sections = entries.keyBy(r -> r.key, org.apache.flink.api.common.typeinfo.Types.LONG).connect(broadcast)
-                .process(new ReplayGroups(settings)).returns(Piece.class).name("replay per detector");
-        DataStream<Piece> plans = plan.map(b -> Piece.of(Piece.PLAN, 0, b, null)).returns(Piece.class)
-                .setParallelism(1).name("plan to the client");
+        DataStream<Piece> sections = entries.keyBy(r -> r.key, org.apache.flink.api.common.typeinfo.Types.LONG)
+                .connect(broadcast)
+                .process(new ReplayGroups(settings))
+                .returns(Piece.class)
+                .name("replay per detector");
+        DataStream<Piece> plans = plan.map(b -> Piece.of(Piece.PLAN, 0, b, null))
+                .returns(Piece.class)
+                .setParallelism(1)
+                .name("plan to the client");
         FleetPlan fleet = null;
         // by input and detector: a result received twice (after a restart of the job) counts once
         Map<Integer, Tally> tallies = new TreeMap<>();
         Map<Integer, String> parts = new TreeMap<>();
         Map<Integer, ReplayTotalText.Tally> totals = new TreeMap<>();
         try (CloseableIterator<Piece> it = sections.union(entries.getSideOutput(TALLIES), plans)
-                .executeAndCollect("outlier-lab replay of " + inputs.size() + (inputs.size() == 1 ? " log" : " logs"))) {
+                .executeAndCollect(
+                        "outlier-lab replay of " + inputs.size() + (inputs.size() == 1 ? " log" : " logs"))) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 switch (p.kind) {
@@ -166,19 +182,32 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             for (Map.Entry<String, ReplayGroup> g : fleet.ordered()) {
                 if (g.getValue().instance().isEmpty()) {
                     FleetPlan.At at = fleet.groups.get(g.getKey()).first;
-                    throw new InputException("--instance-field " + field + ": " + inputs.get(at.input()).name() + ":"
-                            + at.line() + " names no proxy instance (" + g.getValue().label() + ", "
-                            + g.getValue().entries() + (g.getValue().entries() == 1 ? " line" : " lines")
-                            + "); the job keeps a detector per cluster and proxy instance, so every line must name its instance");
+                    throw new InputException(
+                            "--instance-field " + field + ": "
+                                    + inputs.get(at.input()).name() + ":"
+                                    + at.line() + " names no proxy instance ("
+                                    + g.getValue().label() + ", "
+                                    + g.getValue().entries() + (g.getValue().entries() == 1 ? " line" : " lines")
+                                    + "); the job keeps a detector per cluster and proxy instance, so every line must name its instance");
                 }
             }
         }
         if (parts.size() != groups.size()) {
             throw new IllegalStateException("the job replayed " + parts.size() + " of " + groups.size() + " detectors");
         }
-        ReplayOutput head = new ReplayOutput(request.logs(), request.settings().format().name(), lines, List.of(),
-                null, request.compareLabel(), request.compareSets(), request.compareFile(), null, null,
-                new LogClock(fleet == null ? 0 : fleet.originEpochNanos()), FixAdvice.ENVOY);
+        ReplayOutput head = new ReplayOutput(
+                request.logs(),
+                request.settings().format().name(),
+                lines,
+                List.of(),
+                null,
+                request.compareLabel(),
+                request.compareSets(),
+                request.compareFile(),
+                null,
+                null,
+                new LogClock(fleet == null ? 0 : fleet.originEpochNanos()),
+                FixAdvice.ENVOY);
         String report;
         if (request.json()) {
             List<JsonNode> nodes = new ArrayList<>();
@@ -191,7 +220,8 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             }
             report = head.json(nodes);
         } else {
-            long last = groups.stream().mapToLong(ReplayGroup::lastEpochNanos).max().orElse(Long.MIN_VALUE);
+            long last =
+                    groups.stream().mapToLong(ReplayGroup::lastEpochNanos).max().orElse(Long.MIN_VALUE);
             StringBuilder out = new StringBuilder(head.head(groups.size(), last));
             parts.values().forEach(out::append);
             out.append(ReplayTotalText.render(List.copyOf(totals.values())));
@@ -204,7 +234,8 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         try (OutputStream o = file.getFileSystem().create(file, FileSystem.WriteMode.OVERWRITE)) {
             o.write(report.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new InputException("--output-dir " + outputDirectory + ": cannot write " + file + " (" + e.getMessage() + ")");
+            throw new InputException(
+                    "--output-dir " + outputDirectory + ": cannot write " + file + " (" + e.getMessage() + ")");
         }
         return "outlier-lab replay: " + groups.size() + " detectors; the report is " + file + ", each detector's "
                 + "decisions in " + new Path(outputDirectory, "detectors") + "\n";

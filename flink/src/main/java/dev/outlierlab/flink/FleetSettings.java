@@ -12,16 +12,39 @@ import java.util.List;
  * @param outputDirectory where each detector's decisions go ({@code --output-dir}), or null
  * @param eventLogs       also each detector's decisions as Envoy's outlier event log
  */
-record FleetSettings(ShippedScenario firstScenario, boolean firstHostsGiven, ShippedScenario secondScenario,
-                     boolean secondHostsGiven, Long durationNanos, List<String> logs, String formatName, String compareLabel,
-                     List<String> compareSets, String compareFile, int maxEvents, boolean json,
-                     String outputDirectory, boolean eventLogs) implements Serializable {
+record FleetSettings(
+        ShippedScenario firstScenario,
+        boolean firstHostsGiven,
+        ShippedScenario secondScenario,
+        boolean secondHostsGiven,
+        Long durationNanos,
+        List<String> logs,
+        String formatName,
+        String compareLabel,
+        List<String> compareSets,
+        String compareFile,
+        int maxEvents,
+        boolean json,
+        String outputDirectory,
+        boolean eventLogs)
+        implements Serializable {
 
     static FleetSettings of(ReplayCommand.FleetRequest r, String outputDirectory, boolean eventLogs) {
-        return new FleetSettings(ShippedScenario.of(r.first()), r.firstHostsGiven(),
+        return new FleetSettings(
+                ShippedScenario.of(r.first()),
+                r.firstHostsGiven(),
                 r.second() == null ? null : ShippedScenario.of(r.second()),
-                r.secondHostsGiven(), r.durationNanos(), r.logs(), r.settings().format().name(), r.compareLabel(),
-                r.compareSets(), r.compareFile(), r.maxEvents(), r.json(), outputDirectory, eventLogs);
+                r.secondHostsGiven(),
+                r.durationNanos(),
+                r.logs(),
+                r.settings().format().name(),
+                r.compareLabel(),
+                r.compareSets(),
+                r.compareFile(),
+                r.maxEvents(),
+                r.json(),
+                outputDirectory,
+                eventLogs);
     }
 
     Scenario first() {

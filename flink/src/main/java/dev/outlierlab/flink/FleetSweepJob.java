@@ -29,9 +29,13 @@ public final class FleetSweepJob implements SweepCommand.SweepEngine {
             numbers.add(i);
         }
         TreeMap<Integer, SweepCommand.RunRow> rows = new TreeMap<>();
-        try (CloseableIterator<Piece> it = env.fromData(numbers).rebalance().map(new RunOne(runs))
-                .returns(Piece.class).setParallelism(JobEnvironment.slots(env, parallelism, runs.size()))
-                .name("sweep runs").executeAndCollect("outlier-lab sweep of " + runs.size() + " runs")) {
+        try (CloseableIterator<Piece> it = env.fromData(numbers)
+                .rebalance()
+                .map(new RunOne(runs))
+                .returns(Piece.class)
+                .setParallelism(JobEnvironment.slots(env, parallelism, runs.size()))
+                .name("sweep runs")
+                .executeAndCollect("outlier-lab sweep of " + runs.size() + " runs")) {
             while (it.hasNext()) {
                 Piece p = it.next();
                 rows.put(p.index, Serial.read(p.bytes));

@@ -43,8 +43,12 @@ public final class FleetTuneJob implements RunExecutor {
         StreamExecutionEnvironment env = JobEnvironment.forRuns(parallelism);
         RunFigures[] figures = new RunFigures[jobs.size()];
         int received = 0;
-        try (CloseableIterator<Piece> it = env.fromData(shipped).rebalance().map(new RunOne()).returns(Piece.class)
-                .setParallelism(JobEnvironment.slots(env, parallelism, jobs.size())).name("tune runs")
+        try (CloseableIterator<Piece> it = env.fromData(shipped)
+                .rebalance()
+                .map(new RunOne())
+                .returns(Piece.class)
+                .setParallelism(JobEnvironment.slots(env, parallelism, jobs.size()))
+                .name("tune runs")
                 .executeAndCollect("outlier-lab tune: " + jobs.size() + " runs")) {
             while (it.hasNext()) {
                 Piece p = it.next();
@@ -67,8 +71,15 @@ public final class FleetTuneJob implements RunExecutor {
      * One run as plain values: its scenario and what its figures are measured against (the suite scenario's
      * correct action and fault window).
      */
-    record ShippedRun(ShippedScenario scenario, String suiteName, String description, Expectation expect,
-                      List<String> shouldEject, boolean singleHost, long faultStartNanos, long faultEndNanos)
+    record ShippedRun(
+            ShippedScenario scenario,
+            String suiteName,
+            String description,
+            Expectation expect,
+            List<String> shouldEject,
+            boolean singleHost,
+            long faultStartNanos,
+            long faultEndNanos)
             implements Serializable {
 
         /** The run shipped; refused if its scenario would not arrive equal to itself. */
@@ -78,23 +89,40 @@ public final class FleetTuneJob implements RunExecutor {
             Scenario back = shipped.scenario();
             boolean same = back.equals(s);
             for (OutlierSetting o : OutlierSetting.values()) {
-                same &= back.outlierDetection().isExplicit(o) == s.outlierDetection().isExplicit(o);
+                same &= back.outlierDetection().isExplicit(o)
+                        == s.outlierDetection().isExplicit(o);
             }
             if (!same) {
-                throw new IllegalStateException("tune --engine flink: the run of " + job.suite().name() + " (seed "
-                        + s.seed() + ") does not read back equal from its scenario text; run this tune locally");
+                throw new IllegalStateException(
+                        "tune --engine flink: the run of " + job.suite().name() + " (seed " + s.seed()
+                                + ") does not read back equal from its scenario text; run this tune locally");
             }
             SuiteScenario suite = job.suite();
-            return new ShippedRun(shipped, suite.name(), suite.description(), suite.expect(),
-                    new ArrayList<>(suite.shouldEject()), suite.singleHost(), suite.faultStartNanos(),
+            return new ShippedRun(
+                    shipped,
+                    suite.name(),
+                    suite.description(),
+                    suite.expect(),
+                    new ArrayList<>(suite.shouldEject()),
+                    suite.singleHost(),
+                    suite.faultStartNanos(),
                     suite.faultEndNanos());
         }
 
         /** The run again, as {@link TuneRuns#figures} takes it. */
         TuneRuns.Job job() {
             Scenario s = scenario.scenario();
-            return new TuneRuns.Job(new SuiteScenario(suiteName, description, expect, s, Set.copyOf(shouldEject),
-                    singleHost, faultStartNanos, faultEndNanos), s);
+            return new TuneRuns.Job(
+                    new SuiteScenario(
+                            suiteName,
+                            description,
+                            expect,
+                            s,
+                            Set.copyOf(shouldEject),
+                            singleHost,
+                            faultStartNanos,
+                            faultEndNanos),
+                    s);
         }
     }
 
@@ -112,13 +140,24 @@ public final class FleetTuneJob implements RunExecutor {
     }
 
     static long[] pack(RunFigures f) {
-        return new long[] {f.requests(), f.failed(), f.requestsDuringFault(), f.failedDuringFault(), f.ejections(),
-            f.overflows(), f.falseEjections(), f.healthyEjectedNanos(), f.maxEjectedAtOnce(), f.panicNanos(),
-            f.detectNanos(), f.returnNanos()};
+        return new long[] {
+            f.requests(),
+            f.failed(),
+            f.requestsDuringFault(),
+            f.failedDuringFault(),
+            f.ejections(),
+            f.overflows(),
+            f.falseEjections(),
+            f.healthyEjectedNanos(),
+            f.maxEjectedAtOnce(),
+            f.panicNanos(),
+            f.detectNanos(),
+            f.returnNanos()
+        };
     }
 
     static RunFigures unpack(long[] v) {
-        return new RunFigures(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], Math.toIntExact(v[8]), v[9], v[10],
-                v[11]);
+        return new RunFigures(
+                v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], Math.toIntExact(v[8]), v[9], v[10], v[11]);
     }
 }

@@ -28,17 +28,21 @@ public final class FlinkMain {
     /** Exit status of a job that failed on the cluster: not bad input, not a bug of the tool. */
     public static final int EXIT_JOB_FAILED = 1;
 
-    private FlinkMain() {
-    }
+    private FlinkMain() {}
 
     /** The options only the job has. */
     static final class OutputOptions {
-        @Option(names = "--output-dir", paramLabel = "DIR",
-                description = {"Write the report to DIR/report.txt (or .json), last, and each detector's decisions",
-                    "to DIR/detectors/NNNNNN.txt (an absolute path, or any Flink file system: s3://, hdfs://, ...)."})
+        @Option(
+                names = "--output-dir",
+                paramLabel = "DIR",
+                description = {
+                    "Write the report to DIR/report.txt (or .json), last, and each detector's decisions",
+                    "to DIR/detectors/NNNNNN.txt (an absolute path, or any Flink file system: s3://, hdfs://, ...)."
+                })
         String output;
 
-        @Option(names = "--detector-event-logs",
+        @Option(
+                names = "--detector-event-logs",
                 description = "With --output-dir: also each detector's decisions as Envoy's outlier event log.")
         boolean eventLogs;
     }
@@ -48,8 +52,7 @@ public final class FlinkMain {
         private static final long serialVersionUID = 1L;
 
         CommandFailed(int status) {
-            super("outlier-lab ended with exit status " + status + " (the message above says why)", null, false,
-                    false);
+            super("outlier-lab ended with exit status " + status + " (the message above says why)", null, false, false);
         }
     }
 
@@ -72,8 +75,11 @@ public final class FlinkMain {
             return run(new CommandLine(new SweepCommand().runningOn(new FleetSweepJob(bound))), rest, out, err);
         }
         if (args.length > 0 && args[0].equals("tune")) {
-            return run(new CommandLine(new TuneCommand().runningOn(p -> new FleetTuneJob(bound.check(p)))), rest,
-                    out, err);
+            return run(
+                    new CommandLine(new TuneCommand().runningOn(p -> new FleetTuneJob(bound.check(p)))),
+                    rest,
+                    out,
+                    err);
         }
         if (args.length == 0 || !args[0].equals("replay")) {
             err.println("outlier-lab flink: expected 'replay', 'sweep' or 'tune' and that command's arguments, e.g. "

@@ -4,11 +4,11 @@ import java.time.Duration;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 
 /**
  * The execution environment every job of the module runs in: batch execution, the parallelism asked for, and,
@@ -23,8 +23,7 @@ final class JobEnvironment {
     /** The largest result the client collects (Flink's {@code collect-sink.batch-size.max}). */
     static final int MAX_RESULT_MB = 256;
 
-    private JobEnvironment() {
-    }
+    private JobEnvironment() {}
 
     /** A batch environment with the job's restarts, at {@code parallelism} (null: the environment's default). */
     static StreamExecutionEnvironment batch(Integer parallelism) {
@@ -42,7 +41,9 @@ final class JobEnvironment {
         Configuration collected = new Configuration();
         collected.set(CollectSinkOperatorFactory.MAX_BATCH_SIZE, MemorySize.ofMebiBytes(MAX_RESULT_MB));
         env.configure(collected);
-        if (env.getConfiguration().getOptional(RestartStrategyOptions.RESTART_STRATEGY).isEmpty()) {
+        if (env.getConfiguration()
+                .getOptional(RestartStrategyOptions.RESTART_STRATEGY)
+                .isEmpty()) {
             Configuration restarts = new Configuration();
             restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
             restarts.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, ATTEMPTS);

@@ -17,8 +17,7 @@ import org.apache.flink.util.SerializedThrowable;
 final class JobFailure {
     private static final String OWN_CODE = "dev.outlierlab.";
 
-    private JobFailure() {
-    }
+    private JobFailure() {}
 
     /** The job failed for reasons of the cluster, not of the input or the tool. */
     static final class Failed extends RuntimeException {
@@ -70,9 +69,11 @@ final class JobFailure {
         if (why.length() > 300) {
             why = why.substring(0, 300) + "...";
         }
-        return new Failed("the Flink job failed (" + why + "). A lost TaskManager or JobManager is recovered by "
-                + "the restart strategy (the job's default: restart-strategy.type: exponential-delay); check the "
-                + "cluster's TaskManagers, or allow more restarts "
-                + "(restart-strategy.exponential-delay.attempts-before-reset-backoff)", e);
+        return new Failed(
+                "the Flink job failed (" + why + "). A lost TaskManager or JobManager is recovered by "
+                        + "the restart strategy (the job's default: restart-strategy.type: exponential-delay); check the "
+                        + "cluster's TaskManagers, or allow more restarts "
+                        + "(restart-strategy.exponential-delay.attempts-before-reset-backoff)",
+                e);
     }
 }

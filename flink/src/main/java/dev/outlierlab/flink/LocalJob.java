@@ -9,12 +9,13 @@ import java.io.PrintWriter;
  * one halts as soon as it sees its parent gone, so that no job JVM is left running a core.
  */
 public final class LocalJob {
-    private LocalJob() {
-    }
+    private LocalJob() {}
 
     public static void main(String[] args) {
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime()
-                .halt(143)));
+        ProcessHandle.current()
+                .parent()
+                .ifPresent(parent ->
+                        parent.onExit().thenRun(() -> Runtime.getRuntime().halt(143)));
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         int status = FlinkMain.execute(args, out, err, Parallelism.LOCAL);

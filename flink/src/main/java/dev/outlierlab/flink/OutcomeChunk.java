@@ -23,6 +23,7 @@ public class OutcomeChunk {
     public int input;
     /** The first outcome's end time: the chunk's timestamp, by which the batch sort orders a key's chunks. */
     public long firstEpochNanos;
+
     public int count;
     public String[] hosts;
     /** Per outcome: end time (8 bytes), host in {@link #hosts} (2), code (2), outcome's ordinal (1), line (8). */
@@ -30,8 +31,7 @@ public class OutcomeChunk {
     /** A tally: the input's {@link dev.outlierlab.accesslog.BadLines.Counts}, serialised; null for outcomes. */
     public byte[] tally;
 
-    public OutcomeChunk() {
-    }
+    public OutcomeChunk() {}
 
     long endEpochNanos(int i) {
         return ByteBuffer.wrap(data).getLong(i * BYTES);

@@ -10,8 +10,7 @@ import java.nio.file.InvalidPathException;
  * the files would scatter over the machines.
  */
 final class OutputDirectory {
-    private OutputDirectory() {
-    }
+    private OutputDirectory() {}
 
     /** The directory as given, checked; null for none. */
     static String of(String given) {

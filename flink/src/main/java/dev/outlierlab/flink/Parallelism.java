@@ -24,8 +24,8 @@ enum Parallelism {
     /** {@code p} (null: the environment's default), or one message naming what is allowed. */
     Integer check(Integer p) {
         if (p != null && (p < 1 || p > max)) {
-            throw new InputException("--parallelism " + p + ": expected 1 to "
-                    + String.format(Locale.ROOT, "%,d", max) + " " + why);
+            throw new InputException(
+                    "--parallelism " + p + ": expected 1 to " + String.format(Locale.ROOT, "%,d", max) + " " + why);
         }
         return p;
     }

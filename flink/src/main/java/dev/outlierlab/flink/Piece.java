@@ -14,6 +14,7 @@ public class Piece {
     static final int RUN = 3;
     /** A tune's run: its {@code FleetTuneJob.ShippedRun} there, its figures back, serialised. */
     static final int TUNE_RUN = 4;
+
     public int kind;
     /** The input's number (a tally), the detector's (a section) or the run's. */
     public int index;
@@ -22,8 +23,7 @@ public class Piece {
     /** The section: text, or the detector's JSON entry. */
     public String text;
 
-    public Piece() {
-    }
+    public Piece() {}
 
     static Piece of(int kind, int index, byte[] bytes, String text) {
         Piece p = new Piece();

@@ -2,8 +2,8 @@ package dev.outlierlab.flink;
 
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.ReadSettings;
-import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.cli.LogFormatOptions;
+import dev.outlierlab.cli.ReplayCommand;
 import java.io.Serializable;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,13 +14,28 @@ import java.util.List;
  * each worker ({@link #settings}), and where a read stops for its bad lines ({@code --max-bad-lines}: past a
  * count, or once most of its lines are bad), as {@code replay}'s scan stops.
  */
-record ReadRecipe(LogFormatOptions.Recipe format, long reorderWindowNanos, String cluster, boolean instancePerFile,
-                  List<String> hosts, int maxLineBytes, int maxNames, long maxBadLines, double maxBadLinesPercent)
+record ReadRecipe(
+        LogFormatOptions.Recipe format,
+        long reorderWindowNanos,
+        String cluster,
+        boolean instancePerFile,
+        List<String> hosts,
+        int maxLineBytes,
+        int maxNames,
+        long maxBadLines,
+        double maxBadLinesPercent)
         implements Serializable {
     static ReadRecipe of(ReplayCommand.FleetRequest r) {
         ReadSettings s = r.settings();
-        return new ReadRecipe(r.format(), s.reorderWindowNanos(), s.cluster(), s.instancePerFile(),
-                s.hosts() == null ? null : List.copyOf(s.hosts()), s.maxLineBytes(), s.maxNames(), r.maxBadLines(),
+        return new ReadRecipe(
+                r.format(),
+                s.reorderWindowNanos(),
+                s.cluster(),
+                s.instancePerFile(),
+                s.hosts() == null ? null : List.copyOf(s.hosts()),
+                s.maxLineBytes(),
+                s.maxNames(),
+                r.maxBadLines(),
                 r.maxBadLinesPercent());
     }
 
@@ -31,13 +46,20 @@ record ReadRecipe(LogFormatOptions.Recipe format, long reorderWindowNanos, Strin
 
     /** Whether the reads' counts together pass {@code --max-bad-lines} (as the command counts them). */
     boolean tooManyBad(BadLines all) {
-        long limit = Double.isNaN(maxBadLinesPercent) ? maxBadLines
+        long limit = Double.isNaN(maxBadLinesPercent)
+                ? maxBadLines
                 : (long) Math.floor(maxBadLinesPercent / 100.0 * all.lines());
         return all.bad() > limit;
     }
 
     ReadSettings settings() {
-        return new ReadSettings(format.compile(), reorderWindowNanos, cluster, instancePerFile,
-                hosts == null ? null : new LinkedHashSet<>(hosts), maxLineBytes, maxNames);
+        return new ReadSettings(
+                format.compile(),
+                reorderWindowNanos,
+                cluster,
+                instancePerFile,
+                hosts == null ? null : new LinkedHashSet<>(hosts),
+                maxLineBytes,
+                maxNames);
     }
 }

@@ -1,12 +1,12 @@
 package dev.outlierlab.flink;
 
 import dev.outlierlab.accesslog.LogReplay;
-import dev.outlierlab.check.FixAdvice;
-import dev.outlierlab.report.LogClock;
 import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.report.ReplayOutput;
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.report.EnvoyEventLog;
+import dev.outlierlab.report.LogClock;
+import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -38,12 +38,13 @@ import org.apache.flink.util.Collector;
  * merged logs' order (end time, input, line) before they are replayed.
  */
 final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChunk, byte[], Piece> {
-    static final MapStateDescriptor<String, byte[]> PLAN = new MapStateDescriptor<>("plan",
-            BasicTypeInfo.STRING_TYPE_INFO, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    static final MapStateDescriptor<String, byte[]> PLAN = new MapStateDescriptor<>(
+            "plan", BasicTypeInfo.STRING_TYPE_INFO, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     private static final Outcome[] OUTCOMES = Outcome.values();
     /** The merged logs' order: end time, then input, then line. */
     private static final Comparator<Cursor> ORDER = Comparator.<Cursor>comparingLong(c -> c.time)
-            .thenComparingInt(c -> c.chunk.input).thenComparingLong(c -> c.line);
+            .thenComparingInt(c -> c.chunk.input)
+            .thenComparingLong(c -> c.line);
 
     private final FleetSettings settings;
     private transient Map<String, Integer> index;
@@ -158,8 +159,11 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             boolean[] given = {settings.firstHostsGiven(), settings.secondHostsGiven()};
             replays = new LogReplay.GroupReplay[scenarios.length];
             for (int s = 0; s < scenarios.length; s++) {
-                replays[s] = new LogReplay.GroupReplay(g, LogReplay.scenarioFor(scenarios[s], given[s], g, origin,
-                        settings.durationNanos()), origin, RunOptions.DEFAULT);
+                replays[s] = new LogReplay.GroupReplay(
+                        g,
+                        LogReplay.scenarioFor(scenarios[s], given[s], g, origin, settings.durationNanos()),
+                        origin,
+                        RunOptions.DEFAULT);
             }
             for (String h : g.hosts()) {
                 int[] at = new int[replays.length];
@@ -201,10 +205,21 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             release(Long.MAX_VALUE);
             LogReplay.GroupResult a = replays[0].finish();
             LogReplay.GroupResult b = replays.length > 1 ? replays[1].finish() : null;
-            ReplayOutput one = new ReplayOutput(settings.logs(), settings.formatName(), null, List.of(a),
-                    b == null ? null : List.of(b), settings.compareLabel(), settings.compareSets(),
-                    settings.compareFile(), null, null, new LogClock(origin), FixAdvice.ENVOY);
-            String section = settings.json() ? ResultJson.write(one.sectionJson(0)) : one.section(0, settings.maxEvents());
+            ReplayOutput one = new ReplayOutput(
+                    settings.logs(),
+                    settings.formatName(),
+                    null,
+                    List.of(a),
+                    b == null ? null : List.of(b),
+                    settings.compareLabel(),
+                    settings.compareSets(),
+                    settings.compareFile(),
+                    null,
+                    null,
+                    new LogClock(origin),
+                    FixAdvice.ENVOY);
+            String section =
+                    settings.json() ? ResultJson.write(one.sectionJson(0)) : one.section(0, settings.maxEvents());
             out.collect(Piece.of(Piece.SECTION, index, null, section));
             if (!settings.json()) {
                 out.collect(Piece.of(Piece.TOTAL, index, Serial.write(ReplayOutput.tally(a)), null));
@@ -212,9 +227,12 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             if (settings.outputDirectory() != null) {
                 write(String.format("%06d.txt", index), one.section(0, Integer.MAX_VALUE));
                 if (settings.eventLogs()) {
-                    String cluster = a.group().cluster().isEmpty() ? a.scenario().name() : a.group().cluster();
+                    String cluster = a.group().cluster().isEmpty()
+                            ? a.scenario().name()
+                            : a.group().cluster();
                     Instant start = Instant.ofEpochSecond(0, origin);
-                    write(String.format("%06d.envoy-events.log", index),
+                    write(
+                            String.format("%06d.envoy-events.log", index),
                             EnvoyEventLog.render(a.result().run(), cluster, start));
                 }
             }

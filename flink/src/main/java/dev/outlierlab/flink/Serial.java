@@ -10,8 +10,7 @@ import java.io.UncheckedIOException;
 
 /** Java serialisation of the job's few structured values (plan, tallies), carried as bytes between operators. */
 final class Serial {
-    private Serial() {
-    }
+    private Serial() {}
 
     static byte[] write(Serializable value) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetBadInputTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     @TempDir
     Path dir;
@@ -90,28 +92,35 @@ class FleetBadInputTest {
         assertThat(job.err()).startsWith("outlier-lab: 11 bad lines of 11, more than --max-bad-lines 10 (10)");
         Runs share = Runs.flink(args("replay", garbage.toString(), "--log-format", "envoy"), 1);
         assertThat(share.status()).isEqualTo(2);
-        assertThat(share.err()).startsWith("outlier-lab: 10000 bad lines of 10000, more than --max-bad-lines 1% (100)"
-                + " (the reading stopped");
+        assertThat(share.err())
+                .startsWith("outlier-lab: 10000 bad lines of 10000, more than --max-bad-lines 1% (100)"
+                        + " (the reading stopped");
     }
 
     @Test
     void aParallelismBeyondTheBoundIsOneMessageBeforeAnythingRuns() {
         for (String command : new String[] {"replay", "tune", "sweep"}) {
-            List<String> a = command.equals("replay") ? args("replay", dir.resolve("x.log").toString())
-                    : command.equals("tune") ? args("tune", "--hosts", "6", "--rps", "600") : args("sweep",
-                    "--vary", "outlier_detection.max_ejection_percent=10,34");
+            List<String> a = command.equals("replay")
+                    ? args("replay", dir.resolve("x.log").toString())
+                    : command.equals("tune")
+                            ? args("tune", "--hosts", "6", "--rps", "600")
+                            : args("sweep", "--vary", "outlier_detection.max_ejection_percent=10,34");
             Runs job = Runs.flink(a, 100_000);
             assertThat(job.status()).as(command).isEqualTo(2);
-            assertThat(job.err()).as(command).isEqualTo("outlier-lab: --parallelism 100000: expected 1 to 32,768 "
-                    + "(Flink's bound)\n");
+            assertThat(job.err())
+                    .as(command)
+                    .isEqualTo("outlier-lab: --parallelism 100000: expected 1 to 32,768 " + "(Flink's bound)\n");
             a.addAll(List.of("--engine", "flink", "--parallelism", "100000"));
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int status = FlinkMain.execute(a.toArray(String[]::new), new PrintWriter(out, true),
-                    new PrintWriter(err, true), Parallelism.LOCAL);
+            int status = FlinkMain.execute(
+                    a.toArray(String[]::new),
+                    new PrintWriter(out, true),
+                    new PrintWriter(err, true),
+                    Parallelism.LOCAL);
             assertThat(status).isEqualTo(2);
-            assertThat(err.toString()).startsWith("outlier-lab: --parallelism 100000: expected 1 to 64 on the local "
-                    + "MiniCluster");
+            assertThat(err.toString())
+                    .startsWith("outlier-lab: --parallelism 100000: expected 1 to 64 on the local " + "MiniCluster");
         }
     }
 
@@ -120,9 +129,10 @@ class FleetBadInputTest {
         Path log = dir.resolve("hosts.log");
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 200_000; i++) {
-            text.append(String.format("[2026-11-30T00:%02d:%02d.%03dZ] \"GET /api HTTP/1.1\" 200 - 0 120 5 - \"-\" "
-                    + "\"bench\" \"-\" \"api\" \"10.%d.%d.%d:8080\"%n", i / 60_000, i / 1000 % 60, i % 1000,
-                    i >> 16, (i >> 8) & 255, i & 255));
+            text.append(String.format(
+                    "[2026-11-30T00:%02d:%02d.%03dZ] \"GET /api HTTP/1.1\" 200 - 0 120 5 - \"-\" "
+                            + "\"bench\" \"-\" \"api\" \"10.%d.%d.%d:8080\"%n",
+                    i / 60_000, i / 1000 % 60, i % 1000, i >> 16, (i >> 8) & 255, i & 255));
         }
         Files.writeString(log, text);
         sameRefusal(args("replay", log.toString(), "--log-format", "envoy"));
@@ -133,23 +143,27 @@ class FleetBadInputTest {
         List<String> logs = FleetLogs.write(dir, "envoy", 1, 100, 3);
         Runs job = Runs.flink(args("replay", logs.get(0), "--log-format", "envoy", "--output-dir", "out"), 1);
         assertThat(job.status()).isEqualTo(2);
-        assertThat(job.err()).isEqualTo("outlier-lab: --output-dir out: expected an absolute path or a file system "
-                + "URI (s3://..., hdfs://...); the report and each detector's file are written on different machines "
-                + "of a cluster, which share no working directory\n");
+        assertThat(job.err())
+                .isEqualTo("outlier-lab: --output-dir out: expected an absolute path or a file system "
+                        + "URI (s3://..., hdfs://...); the report and each detector's file are written on different machines "
+                        + "of a cluster, which share no working directory\n");
     }
 
     @Test
     void aLineWithoutTheInstanceFieldIsRefusedByTheJob() throws Exception {
         Path log = dir.resolve("app.jsonl");
-        Files.writeString(log, "{\"start_time\":\"2026-01-01T00:00:00.000Z\",\"response_code\":200,\"response_flags\":\"-\","
-                + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\",\"pod\":\"a\"}\n"
-                + "{\"start_time\":\"2026-01-01T00:00:01.000Z\",\"response_code\":200,\"response_flags\":\"-\","
-                + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\"}\n");
+        Files.writeString(
+                log,
+                "{\"start_time\":\"2026-01-01T00:00:00.000Z\",\"response_code\":200,\"response_flags\":\"-\","
+                        + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\",\"pod\":\"a\"}\n"
+                        + "{\"start_time\":\"2026-01-01T00:00:01.000Z\",\"response_code\":200,\"response_flags\":\"-\","
+                        + "\"duration\":0,\"upstream_host\":\"h1\",\"upstream_cluster\":\"c\"}\n");
         Runs job = Runs.flink(args("replay", log.toString(), "--log-format", "json", "--instance-field", "pod"), 1);
         assertThat(job.status()).as(job.out()).isEqualTo(2);
-        assertThat(job.err()).isEqualTo("outlier-lab: --instance-field pod: " + log + ":2 names no proxy instance "
-                + "(cluster c, 1 line); the job keeps a detector per cluster and proxy instance, so every line must "
-                + "name its instance\n");
+        assertThat(job.err())
+                .isEqualTo("outlier-lab: --instance-field pod: " + log + ":2 names no proxy instance "
+                        + "(cluster c, 1 line); the job keeps a detector per cluster and proxy instance, so every line must "
+                        + "name its instance\n");
         assertThat(job.out()).isEmpty();
     }
 
@@ -170,12 +184,23 @@ class FleetBadInputTest {
         assertThat(glob.out()).isEqualTo("outlier-lab replay: " + logs + "/proxy-*.log (format istio)" + body);
 
         Path out = dir.resolve("out");
-        Runs written = Runs.flink(args("replay", logs.toString(), "--log-format", "istio", "--output-dir", out.toString(),
-                "--detector-event-logs"), 2);
+        Runs written = Runs.flink(
+                args(
+                        "replay",
+                        logs.toString(),
+                        "--log-format",
+                        "istio",
+                        "--output-dir",
+                        out.toString(),
+                        "--detector-event-logs"),
+                2);
         assertThat(written.status()).as(written.err()).isZero();
-        assertThat(written.out()).startsWith("outlier-lab replay: ").contains(out.resolve("report.txt").toString());
+        assertThat(written.out())
+                .startsWith("outlier-lab replay: ")
+                .contains(out.resolve("report.txt").toString());
         assertThat(Files.readString(out.resolve("report.txt"))).isEqualTo(directory.out());
-        assertThat(Files.readString(out.resolve("detectors/000000.txt"))).startsWith("\n== cluster outbound|80||service-");
+        assertThat(Files.readString(out.resolve("detectors/000000.txt")))
+                .startsWith("\n== cluster outbound|80||service-");
         assertThat(out.resolve("detectors/000000.envoy-events.log")).exists();
     }
 }

@@ -20,10 +20,10 @@ import java.util.SplittableRandom;
  * of order and a few that are not log lines at all (bad lines).
  */
 final class FleetLogs {
-    private FleetLogs() {
-    }
+    private FleetLogs() {}
 
-    static List<String> write(Path dir, String format, int instances, int linesPerInstance, long seed) throws IOException {
+    static List<String> write(Path dir, String format, int instances, int linesPerInstance, long seed)
+            throws IOException {
         List<String> files = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(seed);
         for (int i = 0; i < instances; i++) {
@@ -51,8 +51,8 @@ final class FleetLogs {
             }
             StringWriter buffer = new StringWriter();
             buffers.add(buffer);
-            AccessLogWriter.Format f = format.equals("istio-1.5") ? AccessLogWriter.Format.istio
-                    : AccessLogWriter.Format.valueOf(format);
+            AccessLogWriter.Format f =
+                    format.equals("istio-1.5") ? AccessLogWriter.Format.istio : AccessLogWriter.Format.valueOf(format);
             writers.add(new AccessLogWriter(buffer, f, hosts, "service-" + c));
         }
         long nanos = random.nextLong(1_000_000_000L);

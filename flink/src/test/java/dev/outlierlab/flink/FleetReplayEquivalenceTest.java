@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 class FleetReplayEquivalenceTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     @TempDir
     Path dir;
@@ -28,12 +30,21 @@ class FleetReplayEquivalenceTest {
     void aMillionLinesOfTwentyFourProxiesGiveReplaysReportAtParallelismOneAndTwo() throws Exception {
         List<String> args = new ArrayList<>(List.of("replay"));
         args.addAll(FleetLogs.write(dir, "envoy", 24, 1_000_000 / 24 + 1, 22));
-        args.addAll(List.of("--log-format", "envoy", "--set", "outlier_detection.consecutive_5xx=3",
-                "--compare-set", "outlier_detection.max_ejection_percent=34", "--events", "50"));
+        args.addAll(List.of(
+                "--log-format",
+                "envoy",
+                "--set",
+                "outlier_detection.consecutive_5xx=3",
+                "--compare-set",
+                "outlier_detection.max_ejection_percent=34",
+                "--events",
+                "50"));
         Runs local = Runs.local(args);
         assertThat(local.status()).as(local.err()).isZero();
-        assertThat(local.out()).contains("detectors    24 (one per cluster and proxy instance)")
-                .contains("bad line     ").contains("Comparison");
+        assertThat(local.out())
+                .contains("detectors    24 (one per cluster and proxy instance)")
+                .contains("bad line     ")
+                .contains("Comparison");
         for (int parallelism : new int[] {1, 2}) {
             Runs job = Runs.flink(args, parallelism);
             assertThat(job.status()).as(job.err()).isZero();

@@ -13,13 +13,23 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FleetSweepTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     @Test
     void aSweepsRowsAreTheLocalSweepsAtParallelismTwo() {
         for (String format : new String[] {"text", "csv", "json"}) {
-            List<String> args = new ArrayList<>(List.of("sweep", "--vary", "outlier_detection.max_ejection_percent=10,34,100",
-                    "--vary", "faults[0].error_rate=20,60", "--set", "duration=120s", "--format", format));
+            List<String> args = new ArrayList<>(List.of(
+                    "sweep",
+                    "--vary",
+                    "outlier_detection.max_ejection_percent=10,34,100",
+                    "--vary",
+                    "faults[0].error_rate=20,60",
+                    "--set",
+                    "duration=120s",
+                    "--format",
+                    format));
             Runs local = Runs.local(args);
             assertThat(local.status()).as(local.err()).isZero();
             assertThat(local.out().lines().count()).isGreaterThan(5);
@@ -31,8 +41,15 @@ class FleetSweepTest {
 
     @Test
     void aGatewaySweepsRowsAreTheLocalSweeps() {
-        List<String> args = new ArrayList<>(List.of("sweep", "../docs/examples/gateway-two-providers.yaml",
-                "--vary", "gateway.mode=shadow,prod", "--vary", "gateway.consecutive_failures=2,3", "--set", "duration=120s"));
+        List<String> args = new ArrayList<>(List.of(
+                "sweep",
+                "../docs/examples/gateway-two-providers.yaml",
+                "--vary",
+                "gateway.mode=shadow,prod",
+                "--vary",
+                "gateway.consecutive_failures=2,3",
+                "--set",
+                "duration=120s"));
         Runs local = Runs.local(args);
         assertThat(local.status()).as(local.err()).isZero();
         Runs job = Runs.flink(args, 2);

@@ -22,15 +22,27 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FleetTuneTest {
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     private static final Pattern JOB = Pattern.compile("outlier-lab tune: (\\d+) runs");
     private static final Pattern RUNS = Pattern.compile("\"runs\" : (\\d+)");
 
     @Test
     void aSmallTuneIsTheLocalTuneAtParallelismOneAndTwo(@InjectMiniCluster MiniCluster cluster) throws Exception {
-        List<String> args = List.of("tune", "--hosts", "6", "--rps", "600", "--suite",
-                "../docs/examples/tune-suite.yaml", "--seeds", "3", "--format", "json");
+        List<String> args = List.of(
+                "tune",
+                "--hosts",
+                "6",
+                "--rps",
+                "600",
+                "--suite",
+                "../docs/examples/tune-suite.yaml",
+                "--seeds",
+                "3",
+                "--format",
+                "json");
         Runs local = Runs.local(args);
         assertThat(local.status()).as(local.err()).isZero();
         Matcher runs = RUNS.matcher(local.out());

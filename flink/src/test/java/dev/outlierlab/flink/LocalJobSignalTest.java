@@ -36,11 +36,22 @@ class LocalJobSignalTest {
             }
         }
         for (boolean forcibly : new boolean[] {false, true}) {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-cp", layout.jobJar() + File.pathSeparator + lib.resolve("*"),
-                    "dev.outlierlab.cli.Main", "tune", "--hosts", "6", "--rps", "600", "--engine", "flink",
-                    "--parallelism", "1"));
-            ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    layout.jobJar() + File.pathSeparator + lib.resolve("*"),
+                    "dev.outlierlab.cli.Main",
+                    "tune",
+                    "--hosts",
+                    "6",
+                    "--rps",
+                    "600",
+                    "--engine",
+                    "flink",
+                    "--parallelism",
+                    "1"));
+            ProcessBuilder b = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("command-" + forcibly + ".out").toFile());
             b.environment().put("OUTLIER_LAB_FLINK_DIR", dir.toString());
             Process parent = b.start();
@@ -53,9 +64,15 @@ class LocalJobSignalTest {
                 } else {
                     parent.destroy(); // SIGTERM
                 }
-                assertThat(parent.waitFor(30, TimeUnit.SECONDS)).as("the command ended").isTrue();
-                boolean ended = child.onExit().completeOnTimeout(null, 30, TimeUnit.SECONDS).join() != null;
-                assertThat(ended).as((forcibly ? "SIGKILL" : "SIGTERM") + ": the job's JVM ended with the command")
+                assertThat(parent.waitFor(30, TimeUnit.SECONDS))
+                        .as("the command ended")
+                        .isTrue();
+                boolean ended = child.onExit()
+                                .completeOnTimeout(null, 30, TimeUnit.SECONDS)
+                                .join()
+                        != null;
+                assertThat(ended)
+                        .as((forcibly ? "SIGKILL" : "SIGTERM") + ": the job's JVM ended with the command")
                         .isTrue();
                 if (!forcibly) {
                     assertThat(parent.exitValue()).isEqualTo(143);
@@ -75,8 +92,12 @@ class LocalJobSignalTest {
     private static ProcessHandle awaitChild(Process parent) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < until && parent.isAlive()) {
-            Optional<ProcessHandle> child = parent.children().filter(c -> c.info().commandLine()
-                    .map(l -> l.contains(LocalJob.class.getName())).orElse(false)).findFirst();
+            Optional<ProcessHandle> child = parent.children()
+                    .filter(c -> c.info()
+                            .commandLine()
+                            .map(l -> l.contains(LocalJob.class.getName()))
+                            .orElse(false))
+                    .findFirst();
             if (child.isPresent()) {
                 return child.get();
             }

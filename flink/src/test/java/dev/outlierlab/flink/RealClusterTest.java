@@ -32,6 +32,7 @@ class RealClusterTest {
 
     @TempDir
     Path dir;
+
     private StandaloneCluster.Layout layout;
 
     @Test
@@ -47,14 +48,15 @@ class RealClusterTest {
         List<String> large = FleetLogs.write(big, "envoy", 16, 150_000, 9);
         // heartbeats every 2 s (default 10 s): a killed TaskManager is found lost after two missed ones, so that
         // the test takes seconds; the job's restarts are the same under the default heartbeat (docs/flink.md)
-        try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("session"), layout,
-                Map.of("heartbeat.interval", "2000", "heartbeat.timeout", "20000"))) {
+        try (StandaloneCluster cluster = new StandaloneCluster(
+                dir.resolve("session"), layout, Map.of("heartbeat.interval", "2000", "heartbeat.timeout", "20000"))) {
             StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
             cluster.startTaskManager("taskmanager-1", List.of());
             StandaloneCluster.Jvm second = cluster.startTaskManager("taskmanager-2", List.of());
             boolean up = cluster.awaitTaskManagers(jobManager, 2, START);
-            Assumptions.assumeTrue(up || jobManager.process().isAlive(), () -> "the JobManager's JVM did not start: "
-                    + jobManager.tail());
+            Assumptions.assumeTrue(
+                    up || jobManager.process().isAlive(),
+                    () -> "the JobManager's JVM did not start: " + jobManager.tail());
             assertThat(up).as(cluster.tails()).isTrue();
 
             List<String> replay = replayArgs(small);
@@ -62,12 +64,26 @@ class RealClusterTest {
             assertThat(local.status()).as(local.err()).isZero();
             assertThat(local.out()).contains("detectors    ");
             for (int p : new int[] {1, 2, 4}) {
-                assertThat(submit(cluster, "replay-p" + p, p, replay)).as("parallelism " + p).isEqualTo(local.out());
+                assertThat(submit(cluster, "replay-p" + p, p, replay))
+                        .as("parallelism " + p)
+                        .isEqualTo(local.out());
             }
 
-            List<String> tune = List.of("tune", "--hosts", "6", "--rps", "600", "--suite",
-                    Path.of("../docs/examples/tune-suite.yaml").toAbsolutePath().normalize().toString(), "--seeds", "2",
-                    "--format", "json");
+            List<String> tune = List.of(
+                    "tune",
+                    "--hosts",
+                    "6",
+                    "--rps",
+                    "600",
+                    "--suite",
+                    Path.of("../docs/examples/tune-suite.yaml")
+                            .toAbsolutePath()
+                            .normalize()
+                            .toString(),
+                    "--seeds",
+                    "2",
+                    "--format",
+                    "json");
             Runs localTune = Runs.local(tune);
             assertThat(localTune.status()).as(localTune.err()).isZero();
             assertThat(submit(cluster, "tune-p4", 4, tune)).isEqualTo(localTune.out());
@@ -83,10 +99,13 @@ class RealClusterTest {
             String job = awaitRunningTasks(cluster, client, "outlier-lab replay of " + large.size() + " logs");
             StandaloneCluster.kill(second.process());
             String out = StandaloneCluster.await(client, JOB);
-            assertThat(client.process().exitValue()).as(client.tail() + cluster.tails()).isZero();
+            assertThat(client.process().exitValue())
+                    .as(client.tail() + cluster.tails())
+                    .isZero();
             assertThat(withoutClientLines(out)).isEqualTo(localLarge.out());
             JsonNode exceptions = cluster.rest("/jobs/" + job + "/exceptions");
-            assertThat(exceptions.path("exceptionHistory").path("entries").size()).as("the job failed over")
+            assertThat(exceptions.path("exceptionHistory").path("entries").size())
+                    .as("the job failed over")
                     .isPositive();
         }
 
@@ -94,7 +113,9 @@ class RealClusterTest {
         List<String> appArgs = new ArrayList<>(replayArgs(small));
         appArgs.addAll(List.of("--output-dir", report.toString()));
         Runs local = Runs.local(replayArgs(small));
-        try (StandaloneCluster application = new StandaloneCluster(dir.resolve("application"), layout,
+        try (StandaloneCluster application = new StandaloneCluster(
+                dir.resolve("application"),
+                layout,
                 Map.of("execution.shutdown-on-application-finish", "false", "parallelism.default", "2"))) {
             List<String> jar = List.of(layout.jobJar().toString());
             List<String> args = new ArrayList<>(List.of("--job-classname", FlinkMain.class.getName()));
@@ -111,14 +132,19 @@ class RealClusterTest {
     private static List<String> replayArgs(List<String> logs) {
         List<String> args = new ArrayList<>(List.of("replay"));
         args.addAll(logs);
-        args.addAll(List.of("--log-format", "envoy", "--compare-set", "outlier_detection.max_ejection_percent=34",
-                "--events", "30"));
+        args.addAll(List.of(
+                "--log-format",
+                "envoy",
+                "--compare-set",
+                "outlier_detection.max_ejection_percent=34",
+                "--events",
+                "30"));
         return args;
     }
 
     private static List<String> submission(StandaloneCluster.Layout layout, int parallelism, List<String> args) {
-        List<String> all = new ArrayList<>(List.of("run", "-p", Integer.toString(parallelism),
-                layout.jobJar().toString()));
+        List<String> all = new ArrayList<>(List.of(
+                "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
         all.addAll(args);
         return all;
     }
@@ -128,14 +154,18 @@ class RealClusterTest {
             throws IOException, InterruptedException {
         StandaloneCluster.Jvm client = cluster.client(name, submission(layout, parallelism, args));
         String out = StandaloneCluster.await(client, JOB);
-        assertThat(client.process().exitValue()).as(client.tail() + cluster.tails()).isZero();
+        assertThat(client.process().exitValue())
+                .as(client.tail() + cluster.tails())
+                .isZero();
         return withoutClientLines(out);
     }
 
     /** Flink's client prints "Job has been submitted with JobID ..." before the program's own output. */
     static String withoutClientLines(String out) {
-        return out.lines().filter(l -> !l.startsWith("Job has been submitted with JobID"))
-                .map(l -> l + "\n").collect(Collectors.joining());
+        return out.lines()
+                .filter(l -> !l.startsWith("Job has been submitted with JobID"))
+                .map(l -> l + "\n")
+                .collect(Collectors.joining());
     }
 
     /** The parallelism of the vertex named {@code vertex} of each job whose name starts with {@code job}. */
@@ -143,10 +173,12 @@ class RealClusterTest {
         List<Integer> out = new ArrayList<>();
         List<JsonNode> jobs = new ArrayList<>();
         cluster.rest("/jobs/overview").path("jobs").forEach(jobs::add);
-        jobs.sort((a, b) -> Long.compare(a.path("start-time").asLong(), b.path("start-time").asLong()));
+        jobs.sort((a, b) ->
+                Long.compare(a.path("start-time").asLong(), b.path("start-time").asLong()));
         for (JsonNode j : jobs) {
             if (j.path("name").asText().startsWith(job)) {
-                for (JsonNode v : cluster.rest("/jobs/" + j.path("jid").asText()).path("vertices")) {
+                for (JsonNode v :
+                        cluster.rest("/jobs/" + j.path("jid").asText()).path("vertices")) {
                     if (v.path("name").asText().contains(vertex)) {
                         out.add(v.path("parallelism").asInt());
                     }
@@ -164,7 +196,8 @@ class RealClusterTest {
             JsonNode overview = cluster.rest("/jobs/overview");
             if (overview != null) {
                 for (JsonNode j : overview.path("jobs")) {
-                    if (j.path("name").asText().equals(name) && j.path("tasks").path("running").asInt() >= 3) {
+                    if (j.path("name").asText().equals(name)
+                            && j.path("tasks").path("running").asInt() >= 3) {
                         return j.path("jid").asText();
                     }
                 }

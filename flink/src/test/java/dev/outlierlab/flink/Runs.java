@@ -20,7 +20,8 @@ record Runs(int status, String out, String err) {
         all.addAll(List.of("--engine", "flink", "--parallelism", Integer.toString(parallelism)));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int status = FlinkMain.execute(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        int status =
+                FlinkMain.execute(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
         return new Runs(status, out.toString(), err.toString());
     }
 }

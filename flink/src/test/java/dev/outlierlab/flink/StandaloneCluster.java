@@ -54,15 +54,22 @@ final class StandaloneCluster implements AutoCloseable {
      * The JVM options of Flink's distribution for every JVM ({@code env.java.opts.all} of its {@code config.yaml}):
      * Flink reflects into the JDK's own classes.
      */
-    static final List<String> JAVA_OPTS = List.of("--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+    static final List<String> JAVA_OPTS = List.of(
+            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
             "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "--add-opens=java.base/java.net=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+            "--add-opens=java.base/java.text=ALL-UNNAMED",
+            "--add-opens=java.base/java.time=ALL-UNNAMED",
+            "--add-opens=java.base/java.util=ALL-UNNAMED",
+            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Process> ALL = new CopyOnWriteArrayList<>();
 
@@ -104,7 +111,8 @@ final class StandaloneCluster implements AutoCloseable {
 
         private static void addDirectory(JarOutputStream out, Path root, Set<String> written) throws IOException {
             try (Stream<Path> files = Files.walk(root)) {
-                for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                for (Path f :
+                        (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
                     String name = root.relativize(f).toString().replace(File.separatorChar, '/');
                     if (written.add(name)) {
                         out.putNextEntry(new JarEntry(name));
@@ -154,7 +162,8 @@ final class StandaloneCluster implements AutoCloseable {
     final Path conf;
     final int restPort;
     private final List<Jvm> jvms = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
      * Writes the configuration of a cluster in {@code dir}: every address 127.0.0.1, free ports, two slots per
@@ -191,11 +200,19 @@ final class StandaloneCluster implements AutoCloseable {
         settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml);
         // as the distribution's conf/log4j.properties: each JVM's log to the file its -Dlog.file names
-        Files.writeString(conf.resolve("log4j.properties"), String.join("\n",
-                "rootLogger.level = INFO", "rootLogger.appenderRef.file.ref = MainAppender",
-                "appender.main.name = MainAppender", "appender.main.type = File", "appender.main.append = false",
-                "appender.main.fileName = ${sys:log.file}", "appender.main.layout.type = PatternLayout",
-                "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n", ""));
+        Files.writeString(
+                conf.resolve("log4j.properties"),
+                String.join(
+                        "\n",
+                        "rootLogger.level = INFO",
+                        "rootLogger.appenderRef.file.ref = MainAppender",
+                        "appender.main.name = MainAppender",
+                        "appender.main.type = File",
+                        "appender.main.append = false",
+                        "appender.main.fileName = ${sys:log.file}",
+                        "appender.main.layout.type = PatternLayout",
+                        "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
+                        ""));
     }
 
     /** Starts a JobManager of {@code entrypoint} with {@code args} after its own, on {@code extraClassPath} too. */
@@ -224,14 +241,16 @@ final class StandaloneCluster implements AutoCloseable {
         return start(name, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of(), CLIENT, args);
     }
 
-    private Jvm start(String name, List<String> jvmOptions, List<String> extraClassPath, String main,
-            List<String> program) throws IOException {
+    private Jvm start(
+            String name, List<String> jvmOptions, List<String> extraClassPath, String main, List<String> program)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(JAVA_OPTS);
         command.add("-Dlog.file=" + dir.resolve(name + ".log"));
-        command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        command.add(
+                "-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
         List<String> cp = new ArrayList<>(extraClassPath);
         cp.addAll(layout.flinkClassPath());
         command.add("-cp");
@@ -240,8 +259,10 @@ final class StandaloneCluster implements AutoCloseable {
         command.addAll(program);
         Path out = dir.resolve(name + ".out");
         Path err = dir.resolve(name + ".err");
-        ProcessBuilder b = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder b = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         b.environment().put("FLINK_CONF_DIR", conf.toString());
         Process p = b.start();
         ALL.add(p);
@@ -266,8 +287,11 @@ final class StandaloneCluster implements AutoCloseable {
     /** GET of the REST API, or null while it does not answer. */
     JsonNode rest(String path) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + restPort + path))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
         } catch (ConnectException e) {
             return null;

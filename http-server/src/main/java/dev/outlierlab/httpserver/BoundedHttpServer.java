@@ -76,13 +76,15 @@ public final class BoundedHttpServer extends HttpServer {
         config.setSendXPoweredBy(false);
         config.setSendDateHeader(true);
         this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
-        connector.setHost(requested.getAddress() == null ? requested.getHostString()
-                : requested.getAddress().getHostAddress());
+        connector.setHost(
+                requested.getAddress() == null
+                        ? requested.getHostString()
+                        : requested.getAddress().getHostAddress());
         connector.setPort(requested.getPort());
         connector.setAcceptQueueSize(backlog);
         // a backstop for a read or write blocked past every bound of the guard, which closes such connections first
-        connector.setIdleTimeout(TimeUnit.NANOSECONDS.toMillis(Math.max(limits.idleNanos(), limits.responseNanos()))
-                + 5_000);
+        connector.setIdleTimeout(
+                TimeUnit.NANOSECONDS.toMillis(Math.max(limits.idleNanos(), limits.responseNanos())) + 5_000);
         connector.addBean(guard);
         connector.getSelectorManager().addEventListener(guard);
         jetty.addConnector(connector);
@@ -162,8 +164,8 @@ public final class BoundedHttpServer extends HttpServer {
         } catch (Exception e) {
             throw new IllegalStateException("the HTTP server did not start: " + e.getMessage(), e);
         }
-        sweeper.scheduleWithFixedDelay(guard::sweep, ConnectionGuard.TICK_MILLIS, ConnectionGuard.TICK_MILLIS,
-                TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(
+                guard::sweep, ConnectionGuard.TICK_MILLIS, ConnectionGuard.TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -236,13 +238,15 @@ public final class BoundedHttpServer extends HttpServer {
                 Response.writeError(request, response, callback, 400, "the request target is not a URI");
                 return true;
             }
-            ConnectionGuard.Tracked tracked = guard.tracked(request.getConnectionMetaData().getConnection());
+            ConnectionGuard.Tracked tracked =
+                    guard.tracked(request.getConnectionMetaData().getConnection());
             if (tracked != null) {
-                guard.requestStarted(tracked, request.getLength() > 0
-                        || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+                guard.requestStarted(
+                        tracked,
+                        request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
             }
-            JettyExchange exchange = new JettyExchange(BoundedHttpServer.this, request, response, callback, uri, guard,
-                    tracked);
+            JettyExchange exchange =
+                    new JettyExchange(BoundedHttpServer.this, request, response, callback, uri, guard, tracked);
             try {
                 executor.execute(() -> exchange.run(context.getHandler()));
             } catch (RejectedExecutionException busy) {
@@ -282,7 +286,9 @@ public final class BoundedHttpServer extends HttpServer {
     private static void quietLogging() {
         try {
             if (System.getProperty("slf4j.provider") == null
-                    && ServiceLoader.load(org.slf4j.spi.SLF4JServiceProvider.class).findFirst().isEmpty()) {
+                    && ServiceLoader.load(org.slf4j.spi.SLF4JServiceProvider.class)
+                            .findFirst()
+                            .isEmpty()) {
                 System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
                 if (System.getProperty("slf4j.internal.verbosity") == null) {
                     System.setProperty("slf4j.internal.verbosity", "WARN");

@@ -118,8 +118,10 @@ final class ConnectionGuard implements Connection.Listener, SelectorManager.Acce
                 return;
             }
             if (open.size() >= limits.maxConnections()) {
-                victim = open.values().stream().filter(t -> !t.handling)
-                        .min(Comparator.comparingLong(t -> t.waitingSince)).orElse(null);
+                victim = open.values().stream()
+                        .filter(t -> !t.handling)
+                        .min(Comparator.comparingLong(t -> t.waitingSince))
+                        .orElse(null);
                 if (victim == null) {
                     refused.incrementAndGet();
                     IO.close(channel);
@@ -251,7 +253,8 @@ final class ConnectionGuard implements Connection.Listener, SelectorManager.Acce
 
     private static InetAddress clientOf(SelectableChannel channel) {
         try {
-            if (channel instanceof SocketChannel sc && sc.getRemoteAddress() instanceof InetSocketAddress inet
+            if (channel instanceof SocketChannel sc
+                    && sc.getRemoteAddress() instanceof InetSocketAddress inet
                     && inet.getAddress() != null) {
                 return inet.getAddress();
             }

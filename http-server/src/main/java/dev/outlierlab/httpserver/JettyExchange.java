@@ -51,8 +51,14 @@ final class JettyExchange extends HttpExchange {
     private boolean closed;
     private volatile IOException badBody;
 
-    JettyExchange(BoundedHttpServer server, Request request, Response response, Callback callback, URI uri,
-            ConnectionGuard guard, ConnectionGuard.Tracked tracked) {
+    JettyExchange(
+            BoundedHttpServer server,
+            Request request,
+            Response response,
+            Callback callback,
+            URI uri,
+            ConnectionGuard guard,
+            ConnectionGuard.Tracked tracked) {
         this.server = server;
         this.request = request;
         this.response = response;
@@ -190,8 +196,9 @@ final class JettyExchange extends HttpExchange {
         if (code < 200 || code == 204 || code == 304) {
             // no body
         } else if (head || length == -1) {
-            fields.put(HttpHeader.CONTENT_LENGTH, declared != null ? declared
-                    : head && length > 0 ? Long.toString(length) : "0");
+            fields.put(
+                    HttpHeader.CONTENT_LENGTH,
+                    declared != null ? declared : head && length > 0 ? Long.toString(length) : "0");
         } else if (length > 0) {
             fields.put(HttpHeader.CONTENT_LENGTH, Long.toString(length));
         } else if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_1_1) {
@@ -300,8 +307,8 @@ final class JettyExchange extends HttpExchange {
             return false;
         }
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
-        Response.writeError(request, response, callback, 400, "the request body is malformed: "
-                + ServerErrors.reason(badBody));
+        Response.writeError(
+                request, response, callback, 400, "the request body is malformed: " + ServerErrors.reason(badBody));
         end();
         return true;
     }

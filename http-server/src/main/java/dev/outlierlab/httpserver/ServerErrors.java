@@ -23,6 +23,7 @@ import org.eclipse.jetty.util.Callback;
 final class ServerErrors extends ErrorHandler {
     /** The most characters of a reason shown. */
     static final int SHOWN = 100;
+
     private final AtomicLong malformed = new AtomicLong();
     private final int headerBytes;
 
@@ -35,8 +36,9 @@ final class ServerErrors extends ErrorHandler {
     }
 
     @Override
-    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
-            Callback callback) throws IOException {
+    protected void generateResponse(
+            Request request, Response response, int code, String message, Throwable cause, Callback callback)
+            throws IOException {
         if (code >= 400 && code < 500) {
             malformed.incrementAndGet();
         }

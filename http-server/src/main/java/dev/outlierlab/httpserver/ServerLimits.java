@@ -8,8 +8,14 @@ package dev.outlierlab.httpserver;
  * defaults mirror the JDK server's settings that the lab used before ({@code sun.net.httpserver.maxReqTime},
  * {@code maxRspTime}, {@code idleInterval}, {@code maxIdleConnections}, {@code jdk.httpserver.maxConnections}).
  */
-public record ServerLimits(int clientConnections, int maxConnections, long requestNanos, long responseNanos,
-        long idleNanos, int maxIdle, int maxHeaderBytes) {
+public record ServerLimits(
+        int clientConnections,
+        int maxConnections,
+        long requestNanos,
+        long responseNanos,
+        long idleNanos,
+        int maxIdle,
+        int maxHeaderBytes) {
     /** Open connections of one client address by default. */
     public static final int DEFAULT_CLIENT_CONNECTIONS = 64;
     /** Open connections in all by default. */
@@ -22,8 +28,13 @@ public record ServerLimits(int clientConnections, int maxConnections, long reque
     public static final int DEFAULT_HEADER_BYTES = 64 * 1024;
 
     public ServerLimits {
-        if (clientConnections < 1 || maxConnections < 1 || requestNanos <= 0 || responseNanos <= 0 || idleNanos <= 0
-                || maxIdle < 0 || maxHeaderBytes < 256) {
+        if (clientConnections < 1
+                || maxConnections < 1
+                || requestNanos <= 0
+                || responseNanos <= 0
+                || idleNanos <= 0
+                || maxIdle < 0
+                || maxHeaderBytes < 256) {
             throw new IllegalArgumentException("server limits out of range: " + clientConnections + " per client, "
                     + maxConnections + " in all, " + maxIdle + " idle, " + maxHeaderBytes + " header bytes");
         }
@@ -31,8 +42,14 @@ public record ServerLimits(int clientConnections, int maxConnections, long reque
 
     /** The defaults: 64 per client, 512 in all, 3 s, 30 s, 200 idle for 30 s each, 64 KiB of headers. */
     public static ServerLimits defaults() {
-        return new ServerLimits(DEFAULT_CLIENT_CONNECTIONS, DEFAULT_MAX_CONNECTIONS, seconds(DEFAULT_REQUEST_SECONDS),
-                seconds(DEFAULT_RESPONSE_SECONDS), seconds(30), 200, DEFAULT_HEADER_BYTES);
+        return new ServerLimits(
+                DEFAULT_CLIENT_CONNECTIONS,
+                DEFAULT_MAX_CONNECTIONS,
+                seconds(DEFAULT_REQUEST_SECONDS),
+                seconds(DEFAULT_RESPONSE_SECONDS),
+                seconds(30),
+                200,
+                DEFAULT_HEADER_BYTES);
     }
 
     /** These limits with {@code n} connections per client address. */

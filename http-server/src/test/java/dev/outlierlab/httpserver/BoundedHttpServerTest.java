@@ -102,7 +102,7 @@ class BoundedHttpServerTest {
         if (lower.contains("transfer-encoding: chunked")) {
             while (true) {
                 StringBuilder size = new StringBuilder();
-                for (int c; (c = in.read()) != '\n';) {
+                for (int c; (c = in.read()) != '\n'; ) {
                     size.append((char) c);
                 }
                 int n = Integer.parseInt(size.toString().trim(), 16);
@@ -115,7 +115,8 @@ class BoundedHttpServerTest {
         } else {
             int at = lower.indexOf("content-length: ");
             if (at >= 0 && !h.startsWith("HTTP/1.1 204") && !h.contains("HEAD")) {
-                int n = Integer.parseInt(lower.substring(at + 16, lower.indexOf("\r\n", at)).trim());
+                int n = Integer.parseInt(
+                        lower.substring(at + 16, lower.indexOf("\r\n", at)).trim());
                 body.write(in.readNBytes(n));
             }
         }
@@ -130,14 +131,21 @@ class BoundedHttpServerTest {
             send(s, "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
             assertThat(answer(in)).startsWith("HTTP/1.1 200 OK\r\n").endsWith("POST /a hello");
             // two requests in one write: a chunked body, then a GET
-            send(s, "POST /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n"
-                    + "GET /c HTTP/1.1\r\nHost: x\r\n\r\n");
+            send(
+                    s,
+                    "POST /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n"
+                            + "GET /c HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(answer(in)).endsWith("POST /b abcde");
             assertThat(answer(in)).endsWith("GET /c ");
             send(s, "GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(answer(in)).containsIgnoringCase("Transfer-encoding: chunked").endsWith("GET /chunked ");
+            assertThat(answer(in))
+                    .containsIgnoringCase("Transfer-encoding: chunked")
+                    .endsWith("GET /chunked ");
             send(s, "HEAD /h HTTP/1.1\r\nHost: x\r\n\r\n");
-            assertThat(answer(in)).startsWith("HTTP/1.1 200").containsIgnoringCase("Content-length: 0").endsWith("\r\n\r\n");
+            assertThat(answer(in))
+                    .startsWith("HTTP/1.1 200")
+                    .containsIgnoringCase("Content-length: 0")
+                    .endsWith("\r\n\r\n");
             send(s, "GET /empty HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
             assertThat(answer(in)).startsWith("HTTP/1.1 204 No Content\r\n").doesNotContain("Content-length");
             assertThat(in.read()).as("closed after Connection: close").isEqualTo(-1);
@@ -161,7 +169,8 @@ class BoundedHttpServerTest {
         try (Socket s = connect()) {
             send(s, "GET /a b HTTP/1.1\r\n\r\n");
             assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
-                    .startsWith("HTTP/1.1 400 ").contains("Illegal character");
+                    .startsWith("HTTP/1.1 400 ")
+                    .contains("Illegal character");
         }
     }
 
@@ -169,7 +178,8 @@ class BoundedHttpServerTest {
     void headersSentByteByByteHoldNoWorkerAndAreClosedAtTheRequestTime() throws Exception {
         // one worker only: while a client sends its headers byte by byte, another is answered at once
         echo(1, new ServerLimits(64, 512, SECOND, 30 * SECOND, 30 * SECOND, 200, 64 * 1024));
-        try (Socket slow = connect(); Socket other = connect()) {
+        try (Socket slow = connect();
+                Socket other = connect()) {
             long start = System.nanoTime();
             boolean closed = false;
             for (int i = 0; i < 40 && !closed; i++) {
@@ -200,7 +210,9 @@ class BoundedHttpServerTest {
 
     @Test
     void anAnswerNotTakenIsClosedAtTheAnswerTime() throws Exception {
-        server = BoundedHttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64,
+        server = BoundedHttpServer.create(
+                new InetSocketAddress("127.0.0.1", 0),
+                64,
                 new ServerLimits(64, 512, 3 * SECOND, SECOND, 30 * SECOND, 200, 64 * 1024));
         pool = Executors.newFixedThreadPool(1);
         server.setExecutor(pool);
@@ -226,7 +238,9 @@ class BoundedHttpServerTest {
             s.connect(server.getAddress(), 2000);
             send(s, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
             long start = System.nanoTime();
-            assertThat(done.await(10, TimeUnit.SECONDS)).as("the writer was stopped").isTrue();
+            assertThat(done.await(10, TimeUnit.SECONDS))
+                    .as("the writer was stopped")
+                    .isTrue();
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(800L, 5000L);
             assertThat(writeFailed.get()).isInstanceOf(IOException.class);
         }
@@ -256,7 +270,9 @@ class BoundedHttpServerTest {
             assertThat(server.openConnections()).isEqualTo(5);
             assertThat(server.refusedConnections()).isEqualTo(3);
             assertThat(server.evictedConnections()).isEqualTo(1);
-            assertThat(readOrReset(held.get(0))).as("the longest waiting, closed to make room").isEqualTo(-1);
+            assertThat(readOrReset(held.get(0)))
+                    .as("the longest waiting, closed to make room")
+                    .isEqualTo(-1);
             Socket second = held.get(1);
             send(second, "GET /still HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(answer(second.getInputStream())).endsWith("GET /still ");

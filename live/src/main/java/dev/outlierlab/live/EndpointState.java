@@ -11,6 +11,11 @@ package dev.outlierlab.live;
  * @param consecutiveFailures its current run of failures (Envoy: consecutive 5xx)
  * @param multiplier          the ejection-time multiplier (Envoy's backoff; 0 for profiles without one)
  */
-public record EndpointState(String name, boolean ejected, long ejections, long lastEjectionNanos,
-        long lastReturnNanos, long consecutiveFailures, long multiplier) {
-}
+public record EndpointState(
+        String name,
+        boolean ejected,
+        long ejections,
+        long lastEjectionNanos,
+        long lastReturnNanos,
+        long consecutiveFailures,
+        long multiplier) {}

@@ -2,17 +2,17 @@ package dev.outlierlab.live;
 
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
-import dev.outlierlab.engine.envoy.PanicRule;
-import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierDetector;
+import dev.outlierlab.engine.envoy.PanicRule;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.stage.RotationGuard;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,8 +33,8 @@ final class EnvoyPoolDetector implements PoolDetector {
     private HostMonitor[] monitors = new HostMonitor[16];
     private long nextTickNanos;
 
-    EnvoyPoolDetector(OutlierDetectionConfig config, long panicThresholdPercent, RandomSource random,
-            DecisionSink sink) {
+    EnvoyPoolDetector(
+            OutlierDetectionConfig config, long panicThresholdPercent, RandomSource random, DecisionSink sink) {
         this.config = config;
         this.panicThresholdPercent = panicThresholdPercent;
         this.nextTickNanos = config.intervalNanos();
@@ -85,7 +85,7 @@ final class EnvoyPoolDetector implements PoolDetector {
         switch (code) {
             case Outcome.TIMEOUT -> monitor.putResult(RequestResult.LOCAL_ORIGIN_TIMEOUT, nowNanos);
             case Outcome.CONNECT_FAILED, Outcome.RESET ->
-                    monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
+                monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
             default -> {
                 // A status means the connection was made: Envoy's router reports that first (it counts only in
                 // split mode), then the code.
@@ -120,8 +120,14 @@ final class EnvoyPoolDetector implements PoolDetector {
     @Override
     public EndpointState state(Endpoint endpoint) {
         HostMonitor m = monitors[endpoint.id()];
-        return new EndpointState(endpoint.name(), m.isEjected(), m.numEjections(), m.lastEjectionNanos(),
-                m.lastUnejectionNanos(), m.consecutive5xx(), m.multiplier());
+        return new EndpointState(
+                endpoint.name(),
+                m.isEjected(),
+                m.numEjections(),
+                m.lastEjectionNanos(),
+                m.lastUnejectionNanos(),
+                m.consecutive5xx(),
+                m.multiplier());
     }
 
     @Override
@@ -141,7 +147,8 @@ final class EnvoyPoolDetector implements PoolDetector {
         return switch (event.action()) {
             case EJECT -> event.type().statSuffix();
             case UNEJECT -> event.uneject().name().toLowerCase(Locale.ROOT);
-            case OVERFLOW, UNENFORCED -> event.action().jsonName() + " " + event.type().statSuffix();
+            case OVERFLOW, UNENFORCED ->
+                event.action().jsonName() + " " + event.type().statSuffix();
         };
     }
 

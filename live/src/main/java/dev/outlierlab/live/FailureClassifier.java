@@ -85,7 +85,8 @@ public final class FailureClassifier {
             if (t instanceof HttpConnectTimeoutException || t instanceof ConnectException) {
                 return LocalFailure.CONNECT_FAILED;
             }
-            if (t instanceof HttpTimeoutException || t instanceof SocketTimeoutException
+            if (t instanceof HttpTimeoutException
+                    || t instanceof SocketTimeoutException
                     || t instanceof TimeoutException) {
                 return LocalFailure.TIMEOUT;
             }
@@ -96,24 +97,24 @@ public final class FailureClassifier {
     /** Envoy's {@code Grpc::Utility::grpcToHttpStatus} (source/common/grpc/status.cc). */
     public static int grpcToHttpStatus(int grpcStatus) {
         return switch (grpcStatus) {
-            case 0 -> 200;      // OK
-            case 1 -> 499;      // CANCELLED
-            case 2 -> 500;      // UNKNOWN
-            case 3 -> 400;      // INVALID_ARGUMENT
-            case 4 -> 504;      // DEADLINE_EXCEEDED
-            case 5 -> 404;      // NOT_FOUND
-            case 6 -> 409;      // ALREADY_EXISTS
-            case 7 -> 403;      // PERMISSION_DENIED
-            case 8 -> 429;      // RESOURCE_EXHAUSTED
-            case 9 -> 400;      // FAILED_PRECONDITION
-            case 10 -> 409;     // ABORTED
-            case 11 -> 400;     // OUT_OF_RANGE
-            case 12 -> 501;     // UNIMPLEMENTED
-            case 13 -> 500;     // INTERNAL
-            case 14 -> 503;     // UNAVAILABLE
-            case 15 -> 500;     // DATA_LOSS
-            case 16 -> 401;     // UNAUTHENTICATED
-            default -> 500;     // Envoy: InvalidCode and anything unknown
+            case 0 -> 200; // OK
+            case 1 -> 499; // CANCELLED
+            case 2 -> 500; // UNKNOWN
+            case 3 -> 400; // INVALID_ARGUMENT
+            case 4 -> 504; // DEADLINE_EXCEEDED
+            case 5 -> 404; // NOT_FOUND
+            case 6 -> 409; // ALREADY_EXISTS
+            case 7 -> 403; // PERMISSION_DENIED
+            case 8 -> 429; // RESOURCE_EXHAUSTED
+            case 9 -> 400; // FAILED_PRECONDITION
+            case 10 -> 409; // ABORTED
+            case 11 -> 400; // OUT_OF_RANGE
+            case 12 -> 501; // UNIMPLEMENTED
+            case 13 -> 500; // INTERNAL
+            case 14 -> 503; // UNAVAILABLE
+            case 15 -> 500; // DATA_LOSS
+            case 16 -> 401; // UNAUTHENTICATED
+            default -> 500; // Envoy: InvalidCode and anything unknown
         };
     }
 
@@ -123,8 +124,7 @@ public final class FailureClassifier {
         private final List<Class<? extends Throwable>> ignored = new ArrayList<>();
         private boolean grpc = true;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Which (HTTP, or gRPC mapped to HTTP) statuses fail; Resilience4j's {@code recordResult}. */
         public Builder recordResult(IntPredicate failing) {

@@ -81,7 +81,8 @@ final class GatewayPoolDetector extends ListedPoolDetector {
             case CONSECUTIVE -> ejectionsConsecutive++;
             case SUCCESS_RATE -> ejectionsSuccessRate++;
         }
-        sink.decided(endpoint, DecisionKind.EJECT, event.timeNanos(), event.reason().outputName(), event);
+        sink.decided(
+                endpoint, DecisionKind.EJECT, event.timeNanos(), event.reason().outputName(), event);
     }
 
     @Override
@@ -93,9 +94,14 @@ final class GatewayPoolDetector extends ListedPoolDetector {
     public EndpointState state(Endpoint endpoint) {
         int i = members.index(endpoint);
         long ejections = members.ejections(i);
-        return new EndpointState(endpoint.name(), detector.isEjected(i), ejections,
-                ejections == 0 ? -1 : detector.ejectedAtNanos(i), members.lastReturnNanos(i),
-                detector.consecutiveFailures(i), 0);
+        return new EndpointState(
+                endpoint.name(),
+                detector.isEjected(i),
+                ejections,
+                ejections == 0 ? -1 : detector.ejectedAtNanos(i),
+                members.lastReturnNanos(i),
+                detector.consecutiveFailures(i),
+                0);
     }
 
     @Override

@@ -65,14 +65,29 @@ final class GrpcPoolDetector extends ListedPoolDetector {
         }
         Endpoint endpoint = members.get(index);
         switch (event.action()) {
-            case EJECT -> sink.decided(endpoint, DecisionKind.EJECT, event.timeNanos(), event.type().statSuffix(), event);
+            case EJECT ->
+                sink.decided(
+                        endpoint,
+                        DecisionKind.EJECT,
+                        event.timeNanos(),
+                        event.type().statSuffix(),
+                        event);
             case UNEJECT -> {
                 members.returned(index, event.timeNanos());
-                sink.decided(endpoint, DecisionKind.RETURN, event.timeNanos(),
-                        event.uneject().name().toLowerCase(Locale.ROOT), event);
+                sink.decided(
+                        endpoint,
+                        DecisionKind.RETURN,
+                        event.timeNanos(),
+                        event.uneject().name().toLowerCase(Locale.ROOT),
+                        event);
             }
-            case OVERFLOW, UNENFORCED -> sink.decided(endpoint, DecisionKind.REFUSED, event.timeNanos(),
-                    event.action().jsonName() + " " + event.type().statSuffix(), event);
+            case OVERFLOW, UNENFORCED ->
+                sink.decided(
+                        endpoint,
+                        DecisionKind.REFUSED,
+                        event.timeNanos(),
+                        event.action().jsonName() + " " + event.type().statSuffix(),
+                        event);
         }
     }
 
@@ -85,8 +100,14 @@ final class GrpcPoolDetector extends ListedPoolDetector {
     public EndpointState state(Endpoint endpoint) {
         int i = members.index(endpoint);
         long ejections = detector.numEjections(i);
-        return new EndpointState(endpoint.name(), detector.isEjected(i), ejections,
-                ejections == 0 ? -1 : detector.ejectedAtNanos(i), members.lastReturnNanos(i), 0, detector.multiplier(i));
+        return new EndpointState(
+                endpoint.name(),
+                detector.isEjected(i),
+                ejections,
+                ejections == 0 ? -1 : detector.ejectedAtNanos(i),
+                members.lastReturnNanos(i),
+                0,
+                detector.multiplier(i));
     }
 
     @Override

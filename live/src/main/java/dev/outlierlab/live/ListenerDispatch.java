@@ -93,7 +93,9 @@ final class ListenerDispatch {
             return;
         }
         StageRecord previous = lastStage.get();
-        boolean changed = previous == null || previous.action() != record.action() || previous.mode() != record.mode()
+        boolean changed = previous == null
+                || previous.action() != record.action()
+                || previous.mode() != record.mode()
                 || !previous.endpoints().equals(record.endpoints());
         changed = changed && lastStage.compareAndSet(previous, record);
         for (LiveListener l : listeners) {

@@ -1,6 +1,7 @@
 package dev.outlierlab.live;
 
 import dev.outlierlab.engine.stage.StageMode;
+
 /**
  * One decision of a pool's detector about one endpoint, delivered to {@link LiveListener#onDecision}.
  *
@@ -15,6 +16,11 @@ import dev.outlierlab.engine.stage.StageMode;
  * @param detail    the engine's own event with every number behind the decision (for the Envoy profile an
  *                  {@code OutlierEvent})
  */
-public record LiveDecision(long timeNanos, String pool, String endpoint, DecisionKind kind, StageMode mode, String reason,
-        Object detail) {
-}
+public record LiveDecision(
+        long timeNanos,
+        String pool,
+        String endpoint,
+        DecisionKind kind,
+        StageMode mode,
+        String reason,
+        Object detail) {}

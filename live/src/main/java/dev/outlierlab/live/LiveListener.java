@@ -12,14 +12,11 @@ package dev.outlierlab.live;
  * ({@code EventLoggerImpl::logEject}), which logs each ejection once.
  */
 public interface LiveListener {
-    default void onDecision(LiveDecision decision) {
-    }
+    default void onDecision(LiveDecision decision) {}
 
     /** The stage acted differently from the request before (or acted after doing nothing). */
-    default void onStage(StageRecord stage) {
-    }
+    default void onStage(StageRecord stage) {}
 
     /** The stage acted on this request; concurrent, on the filtering thread. */
-    default void onStageRequest(StageRecord stage) {
-    }
+    default void onStageRequest(StageRecord stage) {}
 }

@@ -41,6 +41,7 @@ public final class LivePool implements AutoCloseable {
     private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
     /** The members as one immutable list, published after each change: what {@link #filter()} routes over. */
     private volatile List<Endpoint> memberView = List.of();
+
     private final ConcurrentHashMap<String, Endpoint> byName = new ConcurrentHashMap<>();
     private final ListenerDispatch listeners = new ListenerDispatch();
     private final PoolTicker ticker = new PoolTicker(this);
@@ -75,7 +76,6 @@ public final class LivePool implements AutoCloseable {
             add(endpoint);
         }
     }
-
 
     public String name() {
         return name;
@@ -342,9 +342,17 @@ public final class LivePool implements AutoCloseable {
 
     /** The counters now, without draining (pending outcomes show as {@link PoolCounters#pending()}). */
     public PoolCounters counters() {
-        return new PoolCounters(recorder.accepted(), drain.applied(), drain.discarded(), ignoredOff.sum(), filtered.sum(),
-                stageCounts[StageAction.EJECT.ordinal()].sum(), stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
-                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(), listeners.errors(), listeners.dropped());
+        return new PoolCounters(
+                recorder.accepted(),
+                drain.applied(),
+                drain.discarded(),
+                ignoredOff.sum(),
+                filtered.sum(),
+                stageCounts[StageAction.EJECT.ordinal()].sum(),
+                stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
+                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(),
+                listeners.errors(),
+                listeners.dropped());
     }
 
     /** Runs interval ticks on one daemon thread of the pool's own until {@link #close()}. */

@@ -1,9 +1,9 @@
 package dev.outlierlab.live;
 
-import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -49,12 +49,13 @@ public final class LivePoolBuilder {
     public static LivePoolBuilder envoy(String name, OutlierDetectionConfig config, long panicThresholdPercent) {
         Objects.requireNonNull(config, "config");
         if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
-            throw new IllegalArgumentException("panic threshold " + panicThresholdPercent + " is not a percentage (0 to 100)");
+            throw new IllegalArgumentException(
+                    "panic threshold " + panicThresholdPercent + " is not a percentage (0 to 100)");
         }
         requireWholeMilliseconds(config);
         LivePoolBuilder b = new LivePoolBuilder(name);
-        b.detectorFactory = sink -> new EnvoyPoolDetector(config, panicThresholdPercent,
-                new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
+        b.detectorFactory = sink -> new EnvoyPoolDetector(
+                config, panicThresholdPercent, new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
         return b;
     }
 
@@ -66,8 +67,8 @@ public final class LivePoolBuilder {
     public static LivePoolBuilder grpc(String name, dev.outlierlab.engine.grpc.GrpcOutlierConfig config) {
         Objects.requireNonNull(config, "config");
         LivePoolBuilder b = new LivePoolBuilder(name);
-        b.detectorFactory = sink -> new GrpcPoolDetector(config,
-                new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
+        b.detectorFactory = sink ->
+                new GrpcPoolDetector(config, new SeededRandom(b.seed != null ? b.seed : b.clock.nanoTime()), sink);
         return b;
     }
 
@@ -96,8 +97,10 @@ public final class LivePoolBuilder {
                     + "is max_ejection_percent in its OutlierDetectionConfig");
         }
         if (percent < 0 || percent > 100) {
-            throw new dev.outlierlab.engine.InvalidConfigException("gateway.max_ejection_percent",
-                    Integer.toString(percent), "a whole percentage from 0 to 100 (100: no cap)");
+            throw new dev.outlierlab.engine.InvalidConfigException(
+                    "gateway.max_ejection_percent",
+                    Integer.toString(percent),
+                    "a whole percentage from 0 to 100 (100: no cap)");
         }
         this.maxEjectionPercent = percent;
         return this;
@@ -182,10 +185,13 @@ public final class LivePoolBuilder {
             long v = config.get(s);
             boolean zeroAllowed = s == dev.outlierlab.engine.envoy.OutlierSetting.MAX_EJECTION_TIME_JITTER;
             if (v % 1_000_000L != 0 || (v == 0 && !zeroAllowed)) {
-                throw new dev.outlierlab.engine.InvalidConfigException(s.envoyName(),
-                        dev.outlierlab.engine.Durations.format(v), "a whole number of milliseconds"
+                throw new dev.outlierlab.engine.InvalidConfigException(
+                        s.envoyName(),
+                        dev.outlierlab.engine.Durations.format(v),
+                        "a whole number of milliseconds"
                                 + (zeroAllowed ? "" : ", at least 1ms") + " (Envoy reads durations in milliseconds); "
-                                + "give durations as java.time.Duration: set(" + s.name() + ", Duration.ofSeconds(10))");
+                                + "give durations as java.time.Duration: set(" + s.name()
+                                + ", Duration.ofSeconds(10))");
             }
         }
     }

@@ -19,6 +19,7 @@ final class OutcomeDrain implements OutcomeSink {
     private long discardedLocked;
     /** Published after each drain, for counters read without the lock. */
     private volatile long applied;
+
     private volatile long discarded;
 
     OutcomeDrain(OutcomeRecorder recorder, PoolDetector detector, int limit) {

@@ -47,7 +47,7 @@ final class OutcomeIntake {
 
     private void offerToFullRing(long time, long payload) {
         if (lock.isHeldByCurrentThread()) {
-            pool.lockOutsideListener();   // throws: a decision listener recording into a full ring
+            pool.lockOutsideListener(); // throws: a decision listener recording into a full ring
         }
         for (int spins = 0; spins < FULL_RING_SPINS; spins++) {
             if (lock.tryLock()) {
@@ -61,7 +61,7 @@ final class OutcomeIntake {
             if (spins < BUSY_SPINS) {
                 Thread.onSpinWait();
             } else {
-                Thread.yield();   // on a busy machine the lock's holder may be waiting for this core
+                Thread.yield(); // on a busy machine the lock's holder may be waiting for this core
             }
             if (recorder.offer(time, payload) != OutcomeStripe.FULL) {
                 return;

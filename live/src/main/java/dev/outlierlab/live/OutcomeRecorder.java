@@ -19,10 +19,12 @@ final class OutcomeRecorder {
 
     /** Each lane's owned ring, then each lane's shared ring: the drain's order among equal times. */
     private final OutcomeStripe[] stripes;
+
     private final Thread[] owners;
     private final int lanes;
     /** The stripes with outcomes in the current batch. Consumer only. */
     private final OutcomeStripe[] active;
+
     private final int shift;
 
     OutcomeRecorder(int laneCount, int capacityPerStripe) {
@@ -128,7 +130,8 @@ final class OutcomeRecorder {
         if (count == 0) {
             return 0;
         }
-        int applied = count == 1 ? active[0].applyRun(drain, Long.MAX_VALUE)
+        int applied = count == 1
+                ? active[0].applyRun(drain, Long.MAX_VALUE)
                 : merge(drain, count, bounded ? bound : Long.MAX_VALUE);
         if (applied == 0) {
             applied = merge(drain, count, Long.MAX_VALUE);

@@ -53,6 +53,7 @@ final class OutcomeStripe {
      * decreases, so a stale one is too small and costs one more read of the head.
      */
     private long producerLimit;
+
     @SuppressWarnings("unused")
     private long q1, q2, q3, q4, q5, q6, q7;
     private volatile long head;
@@ -60,6 +61,7 @@ final class OutcomeStripe {
     private long r1, r2, r3, r4, r5, r6, r7;
     /** Consumer only: the next position to read, and the end of the current batch. */
     private long cursor;
+
     private long batchEnd;
     private long batchLatestTime;
     @SuppressWarnings("unused")
@@ -81,7 +83,7 @@ final class OutcomeStripe {
         this.lapShift = Integer.numberOfTrailingZeros(capacity);
         this.slots = new long[capacity * 2];
         for (int i = 0; i < capacity; i++) {
-            slots[2 * i + 1] = PARITY;   // lap -1: nothing published
+            slots[2 * i + 1] = PARITY; // lap -1: nothing published
         }
         this.producerLimit = capacity;
     }
@@ -166,7 +168,7 @@ final class OutcomeStripe {
                 int index = (int) (end & mask) << 1;
                 long word = (long) SLOT.getAcquire(slots, index + 1);
                 if ((word ^ ((end >>> lapShift) << 63)) < 0) {
-                    break;   // the parity is the previous lap's: not yet published
+                    break; // the parity is the previous lap's: not yet published
                 }
                 latest = Math.max(latest, slots[index]);
                 end++;

@@ -18,8 +18,17 @@ package dev.outlierlab.live;
  * @param decisionsDropped decisions not delivered because 10,000 were waiting for
  *                       a listener that did not return
  */
-public record PoolCounters(long accepted, long applied, long discarded, long ignoredOff, long filtered,
-        long stageEject, long stageKeptAll, long stageWouldEject, long listenerErrors, long decisionsDropped) {
+public record PoolCounters(
+        long accepted,
+        long applied,
+        long discarded,
+        long ignoredOff,
+        long filtered,
+        long stageEject,
+        long stageKeptAll,
+        long stageWouldEject,
+        long listenerErrors,
+        long decisionsDropped) {
     /** Outcomes accepted but not yet drained. */
     public long pending() {
         return accepted - applied - discarded;

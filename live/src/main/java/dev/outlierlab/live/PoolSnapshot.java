@@ -19,8 +19,14 @@ import java.util.Map;
  *                      {@code ejections_enforced_total}, ...)
  * @param counters      outcome and stage accounting
  */
-public record PoolSnapshot(String pool, String profile, long timeNanos, StageMode mode, List<EndpointState> endpoints,
-        Map<String, Long> detectorStats, PoolCounters counters) {
+public record PoolSnapshot(
+        String pool,
+        String profile,
+        long timeNanos,
+        StageMode mode,
+        List<EndpointState> endpoints,
+        Map<String, Long> detectorStats,
+        PoolCounters counters) {
     public PoolSnapshot {
         endpoints = List.copyOf(endpoints);
         detectorStats = Collections.unmodifiableMap(new LinkedHashMap<>(detectorStats));
@@ -28,6 +34,9 @@ public record PoolSnapshot(String pool, String profile, long timeNanos, StageMod
 
     /** The names of the endpoints held ejected now. */
     public List<String> ejected() {
-        return endpoints.stream().filter(EndpointState::ejected).map(EndpointState::name).toList();
+        return endpoints.stream()
+                .filter(EndpointState::ejected)
+                .map(EndpointState::name)
+                .toList();
     }
 }

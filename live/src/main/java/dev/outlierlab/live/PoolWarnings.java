@@ -14,8 +14,7 @@ import java.util.List;
  * {@code DetectorImpl::ejectHost}: {@code 100 * (ejected + 1) / hosts <= max}), so nothing is ever ejected.
  */
 final class PoolWarnings {
-    private PoolWarnings() {
-    }
+    private PoolWarnings() {}
 
     static List<String> envoy(OutlierDetectionConfig c, int hosts) {
         List<String> out = new ArrayList<>();
@@ -29,15 +28,33 @@ final class PoolWarnings {
                     + ": outlier detection never ejects here; set max_ejection_percent to " + needed
                     + " or more, or always_eject_one_host");
         }
-        volume(out, c, hosts, OutlierSetting.ENFORCING_SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
-                "success-rate-too-few-hosts", "success rate");
-        volume(out, c, hosts, OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, "failure-percentage-too-few-hosts", "failure percentage");
+        volume(
+                out,
+                c,
+                hosts,
+                OutlierSetting.ENFORCING_SUCCESS_RATE,
+                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                "success-rate-too-few-hosts",
+                "success rate");
+        volume(
+                out,
+                c,
+                hosts,
+                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                "failure-percentage-too-few-hosts",
+                "failure percentage");
         return out;
     }
 
-    private static void volume(List<String> out, OutlierDetectionConfig c, int hosts, OutlierSetting enforcing,
-            OutlierSetting minimumHosts, String rule, String what) {
+    private static void volume(
+            List<String> out,
+            OutlierDetectionConfig c,
+            int hosts,
+            OutlierSetting enforcing,
+            OutlierSetting minimumHosts,
+            String rule,
+            String what) {
         long min = c.get(minimumHosts);
         if (c.get(enforcing) > 0 && hosts < min) {
             out.add(rule + ": " + what + " needs " + minimumHosts.envoyName() + " " + min + " hosts with enough "

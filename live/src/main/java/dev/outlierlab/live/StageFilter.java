@@ -16,14 +16,13 @@ import java.util.List;
  * immutable member snapshot).
  */
 final class StageFilter {
-    private StageFilter() {
-    }
+    private StageFilter() {}
 
     /** The filtered list and what the stage did, with the endpoints concerned, in routing order. */
-    record Outcome(List<Endpoint> candidates, StageAction action, List<String> named) {
-    }
+    record Outcome(List<Endpoint> candidates, StageAction action, List<String> named) {}
 
-    static Outcome filter(LivePool pool, List<Endpoint> candidates, StageMode mode, RotationGuard guard, long nowNanos) {
+    static Outcome filter(
+            LivePool pool, List<Endpoint> candidates, StageMode mode, RotationGuard guard, long nowNanos) {
         int size = candidates.size();
         boolean[] ejected = new boolean[size];
         boolean any = false;

@@ -1,7 +1,7 @@
 package dev.outlierlab.live;
 
-import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.List;
 
 /**
@@ -16,8 +16,8 @@ import java.util.List;
  * @param endpoints the endpoints removed (eject), that would have been removed (would_eject), or that were
  *                  ejected but kept by the guard (kept_all), in routing order
  */
-public record StageRecord(long timeNanos, long request, String pool, StageMode mode, StageAction action,
-        List<String> endpoints) {
+public record StageRecord(
+        long timeNanos, long request, String pool, StageMode mode, StageAction action, List<String> endpoints) {
     public StageRecord {
         endpoints = List.copyOf(endpoints);
     }

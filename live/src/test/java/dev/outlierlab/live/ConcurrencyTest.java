@@ -1,20 +1,20 @@
 package dev.outlierlab.live;
 
-import dev.outlierlab.engine.stage.StageMode;
-import dev.outlierlab.engine.stage.StageAction;
 import static dev.outlierlab.live.LiveFixtures.MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.PeerSet;
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import dev.outlierlab.engine.gateway.GatewayConfig;
-import dev.outlierlab.engine.gateway.PeerSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,17 +38,26 @@ class ConcurrencyTest {
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
                 .set(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 10)
                 .build();
-        run(LivePoolBuilder.envoy("busy", config, 0).seed(3).stripes(4).ringCapacity(64)
-                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start());
+        run(LivePoolBuilder.envoy("busy", config, 0)
+                .seed(3)
+                .stripes(4)
+                .ringCapacity(64)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                .build()
+                .start());
     }
 
     /** The same with the gateway profile, whose membership changes keep the other endpoints' state. */
     @Test
     void theGatewayProfileToo() throws Exception {
-        GatewayConfig config = new GatewayConfig(StageMode.PROD, 200 * MS, 20 * MS, 5, 2.0, PeerSet.ALL, 1.0, 3,
-                30 * MS, 1);
-        run(LivePoolBuilder.gateway("busy", config).stripes(4).ringCapacity(64)
-                .endpoints("e0", "e1", "e2", "e3", "e4", "e5").build().start());
+        GatewayConfig config =
+                new GatewayConfig(StageMode.PROD, 200 * MS, 20 * MS, 5, 2.0, PeerSet.ALL, 1.0, 3, 30 * MS, 1);
+        run(LivePoolBuilder.gateway("busy", config)
+                .stripes(4)
+                .ringCapacity(64)
+                .endpoints("e0", "e1", "e2", "e3", "e4", "e5")
+                .build()
+                .start());
     }
 
     private void run(LivePool pool) throws Exception {
@@ -81,8 +90,12 @@ class ConcurrencyTest {
                             continue;
                         }
                         boolean guarded = s.stage() != null && s.stage().action() == StageAction.KEPT_ALL;
-                        if (mode == StageMode.PROD && pool.mode() == StageMode.PROD && before == after && (before & 1) == 0
-                                && s.stage() != null && !guarded) {
+                        if (mode == StageMode.PROD
+                                && pool.mode() == StageMode.PROD
+                                && before == after
+                                && (before & 1) == 0
+                                && s.stage() != null
+                                && !guarded) {
                             prodChecks.incrementAndGet();
                             for (Endpoint e : s.candidates()) {
                                 if (e.isEjected() && pool.decisionVersion() == before) {
@@ -92,7 +105,8 @@ class ConcurrencyTest {
                         }
                         Endpoint target = s.candidates().get(0);
                         // e0 and e1 fail often; the rest rarely.
-                        boolean bad = target.name().equals("e0") || target.name().equals("e1");
+                        boolean bad =
+                                target.name().equals("e0") || target.name().equals("e1");
                         int roll = random.nextInt(100);
                         boolean ok;
                         if (roll < (bad ? 60 : 2)) {
@@ -169,9 +183,11 @@ class ConcurrencyTest {
         // Decisions arrive one at a time, in time order.
         List<LiveDecision> decisions = new ArrayList<>(seen.decisions);
         for (int i = 1; i < decisions.size(); i++) {
-            assertThat(decisions.get(i).timeNanos()).isGreaterThanOrEqualTo(decisions.get(i - 1).timeNanos());
+            assertThat(decisions.get(i).timeNanos())
+                    .isGreaterThanOrEqualTo(decisions.get(i - 1).timeNanos());
         }
-        long active = snapshot.endpoints().stream().filter(EndpointState::ejected).count();
+        long active =
+                snapshot.endpoints().stream().filter(EndpointState::ejected).count();
         assertThat(snapshot.detectorStats().get("ejections_active")).isEqualTo(active);
     }
 
@@ -183,7 +199,9 @@ class ConcurrencyTest {
                 kinds.add(d.kind());
             }
         }
-        return c.stageEject() > 0 && c.ignoredOff() > 0 && kinds.contains(DecisionKind.EJECT)
+        return c.stageEject() > 0
+                && c.ignoredOff() > 0
+                && kinds.contains(DecisionKind.EJECT)
                 && kinds.contains(DecisionKind.RETURN);
     }
 }

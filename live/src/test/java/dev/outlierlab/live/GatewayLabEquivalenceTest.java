@@ -65,8 +65,7 @@ class GatewayLabEquivalenceTest {
     }
 
     /** One step of the run in order: a stage (attempt -1) or an attempt. */
-    private record Step(int process, long timeNanos, int[] routed, int endpoint, int outcome) {
-    }
+    private record Step(int process, long timeNanos, int[] routed, int endpoint, int outcome) {}
 
     private static Seen[] lab(GatewayScenario scenario, List<Step> steps) {
         int processes = scenario.gateway().processes();
@@ -78,8 +77,14 @@ class GatewayLabEquivalenceTest {
         }
         GatewaySimulation.run(scenario, new GatewayObserver() {
             @Override
-            public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates,
-                    int start, int count) {
+            public void onStage(
+                    long request,
+                    int process,
+                    long nowNanos,
+                    CandidateStage stage,
+                    int[] candidates,
+                    int start,
+                    int count) {
                 // The simulator's router for this process gave the same list: same strategy, same call order.
                 int from = routers[process].next();
                 int[] routed = java.util.Arrays.copyOfRange(routers[process].list(), from, from + n);
@@ -98,7 +103,13 @@ class GatewayLabEquivalenceTest {
             }
 
             @Override
-            public void onAttempt(long request, int process, long nowNanos, int attempt, int endpoint, int outcome,
+            public void onAttempt(
+                    long request,
+                    int process,
+                    long nowNanos,
+                    int attempt,
+                    int endpoint,
+                    int outcome,
                     GatewayDetector detector) {
                 steps.add(new Step(process, nowNanos, null, endpoint, outcome));
             }
@@ -119,16 +130,27 @@ class GatewayLabEquivalenceTest {
         List<List<Endpoint>> members = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             int process = p;
-            pools[p] = LivePoolBuilder.gateway("process-" + p, scenario.gateway()).clock(clock)
-                    .endpoints(scenario.endpoints()).build();
+            pools[p] = LivePoolBuilder.gateway("process-" + p, scenario.gateway())
+                    .clock(clock)
+                    .endpoints(scenario.endpoints())
+                    .build();
             pools[p].addListener(new LiveListener() {
                 @Override
                 public void onDecision(LiveDecision decision) {
                     GatewayEvent e = (GatewayEvent) decision.detail();
                     // Each live pool is one process: the engine's detector in it is process 0.
-                    seen[process].events().add(new GatewayEvent(e.timeNanos(), process, e.endpoint(),
-                            e.endpointName(), e.action(), e.reason(), e.evidence(), e.returnAtNanos(),
-                            e.outForNanos()));
+                    seen[process]
+                            .events()
+                            .add(new GatewayEvent(
+                                    e.timeNanos(),
+                                    process,
+                                    e.endpoint(),
+                                    e.endpointName(),
+                                    e.action(),
+                                    e.reason(),
+                                    e.evidence(),
+                                    e.returnAtNanos(),
+                                    e.outForNanos()));
                 }
             });
             members.add(pools[p].endpoints());
@@ -144,8 +166,10 @@ class GatewayLabEquivalenceTest {
                 }
                 Selection s = pool.filter(routed);
                 if (s.stage() != null) {
-                    seen[step.process()].stages().add(s.stage().timeNanos() + " " + s.stage().action() + " "
-                            + s.stage().endpoints());
+                    seen[step.process()]
+                            .stages()
+                            .add(s.stage().timeNanos() + " " + s.stage().action() + " "
+                                    + s.stage().endpoints());
                 }
                 seen[step.process()].lists++;
                 for (int k = 0; k < s.candidates().size(); k++) {
@@ -182,10 +206,19 @@ class GatewayLabEquivalenceTest {
         Seen[] live = live(scenario, steps);
         List<GatewayEvent> all = new ArrayList<>();
         for (int p = 0; p < lab.length; p++) {
-            assertThat(live[p].events()).as("%s, process %d: decisions", what, p).isEqualTo(lab[p].events());
-            assertThat(live[p].stages()).as("%s, process %d: stage records", what, p).isEqualTo(lab[p].stages());
-            assertThat(live[p].lists).as("%s, process %d: requests", what, p).isEqualTo(lab[p].lists).isPositive();
-            assertThat(live[p].listDigest).as("%s, process %d: candidate lists", what, p).isEqualTo(lab[p].listDigest);
+            assertThat(live[p].events())
+                    .as("%s, process %d: decisions", what, p)
+                    .isEqualTo(lab[p].events());
+            assertThat(live[p].stages())
+                    .as("%s, process %d: stage records", what, p)
+                    .isEqualTo(lab[p].stages());
+            assertThat(live[p].lists)
+                    .as("%s, process %d: requests", what, p)
+                    .isEqualTo(lab[p].lists)
+                    .isPositive();
+            assertThat(live[p].listDigest)
+                    .as("%s, process %d: candidate lists", what, p)
+                    .isEqualTo(lab[p].listDigest);
             all.addAll(lab[p].events());
         }
         return all;
@@ -203,11 +236,18 @@ class GatewayLabEquivalenceTest {
         return names;
     }
 
-    private static GatewayScenario scenario(List<String> endpoints, long rps, int failing, double percent,
-            long start, long end, GatewayConfig config) {
-        FaultSpec fault = new FaultSpec(endpoints.subList(0, failing), start * S, end * S,
-                Math.round(percent * 10_000), 503, null, false);
-        return new GatewayScenario("section-7", 40 * S, 1, endpoints, new TrafficSpec(rps), List.of(fault), config,
+    private static GatewayScenario scenario(
+            List<String> endpoints, long rps, int failing, double percent, long start, long end, GatewayConfig config) {
+        FaultSpec fault = new FaultSpec(
+                endpoints.subList(0, failing), start * S, end * S, Math.round(percent * 10_000), 503, null, false);
+        return new GatewayScenario(
+                "section-7",
+                40 * S,
+                1,
+                endpoints,
+                new TrafficSpec(rps),
+                List.of(fault),
+                config,
                 RoutingConfig.defaults());
     }
 
@@ -218,31 +258,42 @@ class GatewayLabEquivalenceTest {
     @Test
     void theSpecsSectionSevenScenariosDecideAlikeInTheLabAndLive() {
         GatewayConfig prod = config(StageMode.PROD, 1.0, 1);
-        assertThat(assertSame("two, one failing a third",
-                scenario(List.of("azure", "openai"), 10, 1, 33, 0, 40, prod))).isEmpty();
-        List<GatewayEvent> dead = assertSame("two, one dead", scenario(List.of("azure", "openai"), 10, 1, 100, 0, 40,
-                prod));
+        assertThat(assertSame("two, one failing a third", scenario(List.of("azure", "openai"), 10, 1, 33, 0, 40, prod)))
+                .isEmpty();
+        List<GatewayEvent> dead =
+                assertSame("two, one dead", scenario(List.of("azure", "openai"), 10, 1, 100, 0, 40, prod));
         // out at 0.4 s, then again on its third failure after it returns at 30.4 s
         assertThat(dead).filteredOn(e -> e.action() == GatewayAction.EJECT).hasSize(2);
         assertThat(dead.get(0).timeNanos()).isEqualTo(400_000_000L);
         assertThat(assertSame("one endpoint", scenario(List.of("only"), 10, 1, 100, 0, 40, prod)))
-                .filteredOn(e -> e.action() == GatewayAction.EJECT).hasSize(2);
-        assertThat(assertSame("uniformly bad", scenario(names(10), 300, 10, 50, 30, 40, prod))).isEmpty();
+                .filteredOn(e -> e.action() == GatewayAction.EJECT)
+                .hasSize(2);
+        assertThat(assertSame("uniformly bad", scenario(names(10), 300, 10, 50, 30, 40, prod)))
+                .isEmpty();
         for (int n : new int[] {4, 6}) {
             List<GatewayEvent> oneBad = assertSame(n + " with one bad", scenario(names(n), 600, 1, 33, 30, 40, prod));
-            assertThat(oneBad).as("%d endpoints", n).filteredOn(e -> e.action() == GatewayAction.EJECT)
+            assertThat(oneBad)
+                    .as("%d endpoints", n)
+                    .filteredOn(e -> e.action() == GatewayAction.EJECT)
                     .hasSize(n <= 4 ? 0 : 1);
         }
-        assertThat(assertSame("six all a third, floor", scenario(names(6), 600, 6, 33, 30, 40, prod))).isEmpty();
-        assertThat(assertSame("six all a third, no floor",
-                scenario(names(6), 600, 6, 33, 30, 40, config(StageMode.PROD, 0, 1)))).isNotEmpty();
-        List<GatewayEvent> shadow = assertSame("shadow",
-                scenario(names(6), 600, 1, 33, 30, 40, config(StageMode.SHADOW, 1.0, 1)));
+        assertThat(assertSame("six all a third, floor", scenario(names(6), 600, 6, 33, 30, 40, prod)))
+                .isEmpty();
+        assertThat(assertSame(
+                        "six all a third, no floor",
+                        scenario(names(6), 600, 6, 33, 30, 40, config(StageMode.PROD, 0, 1))))
+                .isNotEmpty();
+        List<GatewayEvent> shadow =
+                assertSame("shadow", scenario(names(6), 600, 1, 33, 30, 40, config(StageMode.SHADOW, 1.0, 1)));
         assertThat(shadow.get(0).action()).isEqualTo(GatewayAction.WOULD_EJECT);
         assertThat(shadow.get(0).timeNanos()).isEqualTo(32_660_000_000L);
-        List<GatewayEvent> two = assertSame("two processes",
-                scenario(names(6), 600, 1, 33, 30, 40, config(StageMode.PROD, 1.0, 2)));
-        assertThat(two.stream().filter(e -> e.process() == 1).findFirst().orElseThrow().timeNanos())
+        List<GatewayEvent> two =
+                assertSame("two processes", scenario(names(6), 600, 1, 33, 30, 40, config(StageMode.PROD, 1.0, 2)));
+        assertThat(two.stream()
+                        .filter(e -> e.process() == 1)
+                        .findFirst()
+                        .orElseThrow()
+                        .timeNanos())
                 .isEqualTo(32_561_666_666L);
     }
 
@@ -256,8 +307,11 @@ class GatewayLabEquivalenceTest {
             List<Step> steps = new ArrayList<>();
             List<GatewayEvent> events = assertSame("seed " + seed + " " + scenario, scenario, steps);
             withDecisions += events.isEmpty() ? 0 : 1;
-            withStatistical += events.stream().anyMatch(e -> e.reason() != null
-                    && e.reason().outputName().equals("success_rate")) ? 1 : 0;
+            withStatistical += events.stream()
+                            .anyMatch(e -> e.reason() != null
+                                    && e.reason().outputName().equals("success_rate"))
+                    ? 1
+                    : 0;
             for (Step s : steps) {
                 if (s.routed() == null) {
                     switch (s.outcome()) {
@@ -284,9 +338,17 @@ class GatewayLabEquivalenceTest {
         StageMode mode = r.nextInt(6) == 0 ? StageMode.OFF : r.nextInt(3) == 0 ? StageMode.SHADOW : StageMode.PROD;
         long bucket = (1 + r.nextInt(2)) * S;
         long window = bucket * (5 + r.nextInt(30));
-        GatewayConfig config = new GatewayConfig(mode, window, bucket, 1 + r.nextInt(10), 1.0 + r.nextInt(3) * 0.5,
-                r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS, r.nextInt(3) * 0.5, 2 + r.nextInt(4),
-                (2 + r.nextInt(20)) * S, 1 + r.nextInt(3));
+        GatewayConfig config = new GatewayConfig(
+                mode,
+                window,
+                bucket,
+                1 + r.nextInt(10),
+                1.0 + r.nextInt(3) * 0.5,
+                r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS,
+                r.nextInt(3) * 0.5,
+                2 + r.nextInt(4),
+                (2 + r.nextInt(20)) * S,
+                1 + r.nextInt(3));
         RoutingStrategy strategy = RoutingStrategy.values()[r.nextInt(3)];
         List<Integer> weights = new ArrayList<>();
         if (strategy == RoutingStrategy.WEIGHTED) {
@@ -306,10 +368,25 @@ class GatewayLabEquivalenceTest {
             FaultResult result = r.nextInt(3) == 0 ? FaultResult.values()[r.nextInt(3)] : null;
             FaultPattern pattern = FaultPattern.values()[r.nextInt(3)];
             // 5 % to 95 %; bursts of 20 failures on average, so that successes separate them at every rate
-            faults.add(new FaultSpec(hosts, start, Math.min(end, duration), 50_000L * (1 + r.nextInt(19)),
-                    new int[] {500, 502, 503, 504}[r.nextInt(4)], result, null, pattern, 20_000));
+            faults.add(new FaultSpec(
+                    hosts,
+                    start,
+                    Math.min(end, duration),
+                    50_000L * (1 + r.nextInt(19)),
+                    new int[] {500, 502, 503, 504}[r.nextInt(4)],
+                    result,
+                    null,
+                    pattern,
+                    20_000));
         }
-        return new GatewayScenario("random-" + seed, duration, seed, endpoints, new TrafficSpec(50 + r.nextInt(101)),
-                faults, config, routing);
+        return new GatewayScenario(
+                "random-" + seed,
+                duration,
+                seed,
+                endpoints,
+                new TrafficSpec(50 + r.nextInt(101)),
+                faults,
+                config,
+                routing);
     }
 }

@@ -15,7 +15,10 @@ class GatewayPoolTest {
     private final LiveFixtures.Recorder seen = new LiveFixtures.Recorder();
 
     private LivePool pool(GatewayConfig config, String... names) {
-        LivePool pool = LivePoolBuilder.gateway("gpt-5", config).clock(clock).endpoints(names).build();
+        LivePool pool = LivePoolBuilder.gateway("gpt-5", config)
+                .clock(clock)
+                .endpoints(names)
+                .build();
         pool.addListener(seen);
         return pool;
     }
@@ -95,25 +98,30 @@ class GatewayPoolTest {
         Endpoint d = pool.add("d");
         assertThat(pool.remove(c)).isTrue();
         PoolSnapshot kept = pool.snapshot();
-        assertThat(kept.endpoints()).extracting(EndpointState::name, EndpointState::ejected,
-                EndpointState::consecutiveFailures).containsExactly(
+        assertThat(kept.endpoints())
+                .extracting(EndpointState::name, EndpointState::ejected, EndpointState::consecutiveFailures)
+                .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("a", true, 0L),
                         org.assertj.core.groups.Tuple.tuple("b", false, 2L),
                         org.assertj.core.groups.Tuple.tuple("d", false, 0L));
         pool.record(b, 503);
         pool.record(d, 503);
         assertThat(pool.filter().candidates()).containsExactly(d);
-        assertThat(seen.decisions).extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
+        assertThat(seen.decisions)
+                .extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
                 .containsExactly("EJECT a 1", "EJECT b 2");
         // a returns at 31 s, its ejection's end, not at the membership change.
         clock.set(31 * S);
         pool.filter();
-        assertThat(seen.decisions).extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
+        assertThat(seen.decisions)
+                .extracting(x -> x.kind() + " " + x.endpoint() + " " + x.timeNanos() / S)
                 .containsExactly("EJECT a 1", "EJECT b 2", "RETURN a 31");
         // Removing an ejected endpoint: it leaves without a return, and no longer counts as ejected (Envoy).
         assertThat(pool.remove(b)).isTrue();
         PoolSnapshot after = pool.snapshot();
-        assertThat(after.detectorStats()).containsEntry("ejections_active", 0L).containsEntry("returns", 1L)
+        assertThat(after.detectorStats())
+                .containsEntry("ejections_active", 0L)
+                .containsEntry("returns", 1L)
                 .containsEntry("ejections_consecutive", 2L);
         assertThat(seen.decisions).hasSize(3);
         assertThat(after.endpoints()).extracting(EndpointState::name).containsExactly("a", "d");

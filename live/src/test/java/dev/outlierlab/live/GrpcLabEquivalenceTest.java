@@ -29,11 +29,15 @@ class GrpcLabEquivalenceTest {
         Scenario scenario = Scenario.defaults();
         GrpcOutlierConfig config = XdsOutlierMapping.of(OutlierDetectionConfig.defaults(), GrpcImplementation.JAVA)
                 .config();
-        List<OutlierEvent> lab = new GrpcProfile(config).run(scenario, RunOptions.DEFAULT).events();
+        List<OutlierEvent> lab =
+                new GrpcProfile(config).run(scenario, RunOptions.DEFAULT).events();
 
         ManualClock clock = new ManualClock();
-        LivePool pool = LivePoolBuilder.grpc("grpc", config).clock(clock).seed(scenario.seed())
-                .endpoints(scenario.cluster().hosts()).build();
+        LivePool pool = LivePoolBuilder.grpc("grpc", config)
+                .clock(clock)
+                .seed(scenario.seed())
+                .endpoints(scenario.cluster().hosts())
+                .build();
         List<OutlierEvent> live = new ArrayList<>();
         pool.addListener(new LiveListener() {
             @Override

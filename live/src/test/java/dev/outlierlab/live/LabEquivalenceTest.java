@@ -75,8 +75,15 @@ class LabEquivalenceTest {
     }
 
     private static List<OutlierEvent> lab(List<TraceRecord> records, long seed) {
-        Scenario scenario = new Scenario("equivalence", DURATION, seed, ClusterSpec.ofCount(HOSTS, 50),
-                new TrafficSpec(1), List.of(), config(), null);
+        Scenario scenario = new Scenario(
+                "equivalence",
+                DURATION,
+                seed,
+                ClusterSpec.ofCount(HOSTS, 50),
+                new TrafficSpec(1),
+                List.of(),
+                config(),
+                null);
         RunResult result = TraceReplay.run(scenario, records.iterator(), RunOptions.DEFAULT);
         return result.events();
     }
@@ -93,14 +100,16 @@ class LabEquivalenceTest {
      * {@code callerTimes}: each outcome is recorded with its time as the caller's own clock reading
      * ({@code record(endpoint, code, atNanos)}), and the pool's clock moves only when the pool filters.
      */
-    private static List<OutlierEvent> live(List<TraceRecord> records, long seed, int batchSeed, boolean atDrain,
-            boolean callerTimes) {
+    private static List<OutlierEvent> live(
+            List<TraceRecord> records, long seed, int batchSeed, boolean atDrain, boolean callerTimes) {
         ManualClock clock = new ManualClock();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < HOSTS; i++) {
             names.add("host-" + i);
         }
-        LivePoolBuilder builder = LivePoolBuilder.envoy("equivalence", config(), 50).clock(clock).seed(seed)
+        LivePoolBuilder builder = LivePoolBuilder.envoy("equivalence", config(), 50)
+                .clock(clock)
+                .seed(seed)
                 .endpoints(names);
         LivePool pool = (atDrain ? builder.stampOutcomesAtDrain() : builder).build();
         List<OutlierEvent> events = new ArrayList<>();
@@ -143,15 +152,23 @@ class LabEquivalenceTest {
         for (long seed = 1; seed <= 3; seed++) {
             List<TraceRecord> records = trace(seed);
             List<OutlierEvent> lab = lab(records, seed);
-            assertThat(lab).extracting(OutlierEvent::action)
+            assertThat(lab)
+                    .extracting(OutlierEvent::action)
                     .contains(EventAction.EJECT, EventAction.UNEJECT, EventAction.UNENFORCED, EventAction.OVERFLOW);
-            assertThat(live(records, seed, 0)).as("drained after each outcome, seed %d", seed).isEqualTo(lab);
-            assertThat(live(records, seed, 7)).as("drained in batches, seed %d", seed).isEqualTo(lab);
-            assertThat(live(records, seed, 7, false, true)).as("times from the caller, in batches, seed %d", seed)
+            assertThat(live(records, seed, 0))
+                    .as("drained after each outcome, seed %d", seed)
                     .isEqualTo(lab);
-            assertThat(live(records, seed, 0, true)).as("stamped at drain, drained after each, seed %d", seed)
+            assertThat(live(records, seed, 7))
+                    .as("drained in batches, seed %d", seed)
                     .isEqualTo(lab);
-            assertThat(live(records, seed, 7, true)).as("stamped at drain in batches, seed %d", seed)
+            assertThat(live(records, seed, 7, false, true))
+                    .as("times from the caller, in batches, seed %d", seed)
+                    .isEqualTo(lab);
+            assertThat(live(records, seed, 0, true))
+                    .as("stamped at drain, drained after each, seed %d", seed)
+                    .isEqualTo(lab);
+            assertThat(live(records, seed, 7, true))
+                    .as("stamped at drain in batches, seed %d", seed)
                     .isNotEqualTo(lab);
         }
     }

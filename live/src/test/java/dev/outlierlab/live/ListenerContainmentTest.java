@@ -16,8 +16,12 @@ class ListenerContainmentTest {
     private final ManualClock clock = new ManualClock();
 
     private LivePool pool(String... names) {
-        return LivePoolBuilder.envoy("search", quickConfig(), 0).clock(clock).seed(1).mode(StageMode.PROD)
-                .endpoints(names).build();
+        return LivePoolBuilder.envoy("search", quickConfig(), 0)
+                .clock(clock)
+                .seed(1)
+                .mode(StageMode.PROD)
+                .endpoints(names)
+                .build();
     }
 
     @SuppressWarnings("unchecked")
@@ -116,8 +120,14 @@ class ListenerContainmentTest {
 
     @Test
     void aBlockingListenerNeverStallsARecordingThread() throws Exception {
-        LivePool pool = LivePoolBuilder.envoy("search", quickConfig(), 0).clock(clock).seed(1).mode(StageMode.PROD)
-                .endpoints("a", "b", "c").stripes(1).ringCapacity(4).build();
+        LivePool pool = LivePoolBuilder.envoy("search", quickConfig(), 0)
+                .clock(clock)
+                .seed(1)
+                .mode(StageMode.PROD)
+                .endpoints("a", "b", "c")
+                .stripes(1)
+                .ringCapacity(4)
+                .build();
         CountDownLatch inListener = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         pool.addListener(new LiveListener() {
@@ -145,7 +155,9 @@ class ListenerContainmentTest {
         });
         recording.start();
         recording.join(20_000);
-        assertThat(recording.isAlive()).as("recording thread stalled by a blocked listener").isFalse();
+        assertThat(recording.isAlive())
+                .as("recording thread stalled by a blocked listener")
+                .isFalse();
         assertThat(pool.counters().applied()).isGreaterThanOrEqualTo(10_000 - 4);
         release.countDown();
         filtering.join(10_000);
@@ -157,7 +169,8 @@ class ListenerContainmentTest {
         LivePool one = pool("a", "b");
         LivePool other = pool("a", "b");
         Endpoint foreign = other.endpoint("a");
-        assertThatThrownBy(() -> one.record(foreign, 503)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> one.record(foreign, 503))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("endpoint a belongs to another pool than search");
         assertThatThrownBy(() -> one.filter(java.util.List.of(foreign, one.endpoint("b"))))
                 .hasMessageContaining("belongs to another pool");

@@ -11,8 +11,7 @@ final class LiveFixtures {
     static final long MS = 1_000_000L;
     static final long S = 1_000 * MS;
 
-    private LiveFixtures() {
-    }
+    private LiveFixtures() {}
 
     /** Consecutive 5xx 3, interval 10 s, base ejection 30 s, cap 100 %. */
     static OutlierDetectionConfig quickConfig() {

@@ -1,13 +1,13 @@
 package dev.outlierlab.live;
 
-import dev.outlierlab.engine.stage.StageMode;
-import dev.outlierlab.engine.stage.StageAction;
 import static dev.outlierlab.live.LiveFixtures.MS;
 import static dev.outlierlab.live.LiveFixtures.S;
 import static dev.outlierlab.live.LiveFixtures.quickConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +17,12 @@ class LivePoolModesTest {
     private final LiveFixtures.Recorder seen = new LiveFixtures.Recorder();
 
     private LivePool pool(StageMode mode, long panic, String... names) {
-        LivePool pool = LivePoolBuilder.envoy("search", quickConfig(), panic).clock(clock).seed(1).mode(mode)
-                .endpoints(names).build();
+        LivePool pool = LivePoolBuilder.envoy("search", quickConfig(), panic)
+                .clock(clock)
+                .seed(1)
+                .mode(mode)
+                .endpoints(names)
+                .build();
         pool.addListener(seen);
         return pool;
     }
@@ -39,9 +43,10 @@ class LivePoolModesTest {
         assertThat(s.candidates()).extracting(Endpoint::name).containsExactly("b", "c");
         assertThat(s.stage().action()).isEqualTo(StageAction.EJECT);
         assertThat(s.stage().endpoints()).containsExactly("a");
-        assertThat(seen.decisions).extracting(LiveDecision::kind, LiveDecision::endpoint, LiveDecision::timeNanos,
-                LiveDecision::reason).containsExactly(org.assertj.core.groups.Tuple.tuple(DecisionKind.EJECT, "a", 1 * S,
-                        "consecutive_5xx"));
+        assertThat(seen.decisions)
+                .extracting(LiveDecision::kind, LiveDecision::endpoint, LiveDecision::timeNanos, LiveDecision::reason)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(DecisionKind.EJECT, "a", 1 * S, "consecutive_5xx"));
         // Base ejection 30 s: out at 1 s, back at the first tick at or after 31 s, which is 40 s.
         clock.set(39 * S);
         assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("b", "c");
@@ -64,7 +69,8 @@ class LivePoolModesTest {
         pool.record(a, 502, 3 * S);
         pool.record(a, LocalFailure.RESET, 4 * S);
         pool.filter();
-        assertThat(seen.decisions).extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
+        assertThat(seen.decisions)
+                .extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 4 * S));
         // Before the engine's time (4 s): counts at 4 s. After the drain's (clock at 6 s): counts at 6 s.
         clock.set(6 * S);
@@ -72,11 +78,15 @@ class LivePoolModesTest {
         pool.record(b, 503, 4 * S);
         pool.record(b, 503, 3600 * S);
         pool.filter();
-        assertThat(seen.decisions).extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 4 * S),
+        assertThat(seen.decisions)
+                .extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", 4 * S),
                         org.assertj.core.groups.Tuple.tuple("b", 6 * S));
         // Interval 10 s: the far-future stamp did not run the engine's ticks ahead of the clock.
-        assertThat(pool.snapshot().endpoints()).extracting(EndpointState::ejected).containsExactly(true, true, false);
+        assertThat(pool.snapshot().endpoints())
+                .extracting(EndpointState::ejected)
+                .containsExactly(true, true, false);
     }
 
     @Test
@@ -164,21 +174,30 @@ class LivePoolModesTest {
         pool.record(a, 503);
         Endpoint again = pool.add("a");
         assertThat(again).isNotSameAs(a);
-        assertThat(pool.snapshot().endpoints()).extracting(EndpointState::name, EndpointState::ejected)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("b", false), org.assertj.core.groups.Tuple.tuple("a", false));
+        assertThat(pool.snapshot().endpoints())
+                .extracting(EndpointState::name, EndpointState::ejected)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("b", false),
+                        org.assertj.core.groups.Tuple.tuple("a", false));
         PoolCounters c = pool.counters();
         assertThat(c.accepted()).isEqualTo(4);
         assertThat(c.applied()).isEqualTo(3);
         assertThat(c.discarded()).isEqualTo(1);
-        assertThat(pool.snapshot().detectorStats()).containsEntry("ejections_active", 0L)
+        assertThat(pool.snapshot().detectorStats())
+                .containsEntry("ejections_active", 0L)
                 .containsEntry("ejections_enforced_total", 1L);
         assertThatThrownBy(() -> pool.add("b")).hasMessageContaining("already has an endpoint named b");
     }
 
     @Test
     void aFullRingIsDrainedByTheRecordingThread() {
-        LivePool pool = LivePoolBuilder.envoy("tiny", quickConfig(), 0).clock(clock).seed(1).stripes(1)
-                .ringCapacity(4).endpoints("a", "b").build();
+        LivePool pool = LivePoolBuilder.envoy("tiny", quickConfig(), 0)
+                .clock(clock)
+                .seed(1)
+                .stripes(1)
+                .ringCapacity(4)
+                .endpoints("a", "b")
+                .build();
         for (int i = 0; i < 100; i++) {
             clock.advance(MS);
             assertThat(pool.record(pool.endpoint("b"), i % 2 == 0 ? 200 : 404)).isTrue();
@@ -233,7 +252,8 @@ class LivePoolModesTest {
     @Test
     void badInputIsRefusedWithTheValue() {
         LivePool pool = pool(StageMode.PROD, 0, "a");
-        assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42)).hasMessage("status 42 is not an HTTP status (100 to 599)");
+        assertThatThrownBy(() -> pool.record(pool.endpoint("a"), 42))
+                .hasMessage("status 42 is not an HTTP status (100 to 599)");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig()).stripes(3))
                 .hasMessage("stripes 3 must be a power of two from 1 to 64");
         assertThatThrownBy(() -> LivePoolBuilder.envoy("p", quickConfig()).ringCapacity(2))

@@ -41,7 +41,10 @@ class OutcomeMergeTest {
             int appliedGeneral = OutcomeRecorder.mergeRuns(general, 2, (t, p) -> byGeneral.add(t + "/" + p), bound);
 
             assertThat(byTwo).as("trial %d", trial).isEqualTo(byGeneral);
-            assertThat(appliedTwo).isEqualTo(appliedGeneral).isEqualTo(byTwo.size()).isLessThanOrEqualTo(counted);
+            assertThat(appliedTwo)
+                    .isEqualTo(appliedGeneral)
+                    .isEqualTo(byTwo.size())
+                    .isLessThanOrEqualTo(counted);
             for (int i = 0; i < 2; i++) {
                 assertThat(two[i].inBatch()).isEqualTo(general[i].inBatch());
                 if (two[i].inBatch()) {
@@ -83,7 +86,7 @@ class OutcomeMergeTest {
                 assertThat(rings[r].offerOwned(0, 0)).isNotEqualTo(OutcomeStripe.FULL);
                 if (k % 16 == 15 || k == skips[r] - 1) {
                     rings[r].beginBatch(CAPACITY);
-                    rings[r].applyRun((t, p) -> { }, Long.MAX_VALUE);
+                    rings[r].applyRun((t, p) -> {}, Long.MAX_VALUE);
                     rings[r].release();
                     assertThat(rings[r].isEmpty()).isTrue();
                 }

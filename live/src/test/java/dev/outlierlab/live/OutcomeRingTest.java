@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 class OutcomeRingTest {
     /** Outcomes as a drain hands them over: time and code (the endpoint number is the code's thread, 0 or 1). */
     private final List<long[]> taken = new ArrayList<>();
+
     private final OutcomeSink sink = (time, payload) ->
             taken.add(new long[] {time, OutcomeRecorder.endpointId(payload), OutcomeRecorder.code(payload)});
 
@@ -129,7 +130,9 @@ class OutcomeRingTest {
         owner.join();
         assertThat(recorder.ownerOfLane(0)).isSameAs(first.get());
         recorder.releaseLanesOfDeadThreads();
-        assertThat(recorder.ownerOfLane(0)).as("its outcome is still in the ring").isSameAs(first.get());
+        assertThat(recorder.ownerOfLane(0))
+                .as("its outcome is still in the ring")
+                .isSameAs(first.get());
         // Meanwhile this thread records into the lane's shared ring.
         recorder.offer(2, OutcomeRecorder.payload(1, 200));
         assertThat(recorder.ownerOfLane(0)).isSameAs(first.get());
@@ -148,7 +151,7 @@ class OutcomeRingTest {
     @Test
     void sharedRingPublishesByLapParityAcrossWraps() throws Exception {
         OutcomeRecorder recorder = new OutcomeRecorder(1, 4);
-        recorder.offer(0, OutcomeRecorder.payload(0, 200));   // this thread owns the lane
+        recorder.offer(0, OutcomeRecorder.payload(0, 200)); // this thread owns the lane
         Thread other = new Thread(() -> {
             for (long t = 1; t <= 400; t++) {
                 while (recorder.offer(t, OutcomeRecorder.payload(1, LocalFailure.TIMEOUT.code()))

@@ -41,7 +41,8 @@ class ArchiveIT {
     }
 
     private static Shell.Result outlierLab(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(home.resolve("bin/outlier-lab").toString()));
+        List<String> command = new java.util.ArrayList<>(
+                List.of(home.resolve("bin/outlier-lab").toString()));
         command.addAll(List.of(args));
         return Shell.run(command, ReleaseFiles.REPO, noJava, true, 300);
     }
@@ -51,15 +52,15 @@ class ArchiveIT {
         Path dist = ReleaseFiles.dist();
         String v = ReleaseFiles.VERSION;
         assertThat(dist.resolve("outlier-lab-" + v + ".jar")).hasSameBinaryContentAs(ReleaseFiles.jar());
-        List<String> expected = new java.util.ArrayList<>(List.of("outlier-lab-" + v + "-linux-x64.tar.gz",
-                "outlier-lab-" + v + ".jar"));
+        List<String> expected = new java.util.ArrayList<>(
+                List.of("outlier-lab-" + v + "-linux-x64.tar.gz", "outlier-lab-" + v + ".jar"));
         if (ReleaseFiles.canMakeDeb()) {
             expected.add("outlier-lab_" + v + "_amd64.deb");
         }
         List<String> sums = Files.readAllLines(dist.resolve("SHA256SUMS"));
         assertThat(sums).extracting(line -> line.substring(66)).containsExactlyElementsOf(expected);
-        Shell.Result check = Shell.run(List.of("sha256sum", "--check", "--strict", "SHA256SUMS"), dist, Map.of(),
-                false, 120);
+        Shell.Result check =
+                Shell.run(List.of("sha256sum", "--check", "--strict", "SHA256SUMS"), dist, Map.of(), false, 120);
         assertThat(check.exit()).as(check.describe()).isZero();
         assertThat(check.out().lines().filter(line -> line.endsWith(": OK"))).hasSize(expected.size());
     }
@@ -67,21 +68,25 @@ class ArchiveIT {
     @Test
     void theArchiveRunsWithItsOwnRuntimeAndNoJavaOnThePath() throws IOException, InterruptedException {
         Shell.Result which = Shell.run(List.of("bash", "-c", "command -v java"), folder, noJava, true, 30);
-        assertThat(which.exit()).as("java must not be on the test's PATH: %s", which.out()).isNotZero();
+        assertThat(which.exit())
+                .as("java must not be on the test's PATH: %s", which.out())
+                .isNotZero();
 
         Shell.Result version = outlierLab("--version");
         assertThat(version.exit()).as(version.describe()).isZero();
-        assertThat(version.out()).startsWith("outlier-lab " + ReleaseFiles.VERSION + " (commit ")
+        assertThat(version.out())
+                .startsWith("outlier-lab " + ReleaseFiles.VERSION + " (commit ")
                 .contains(") in " + home.resolve("runtime").toRealPath());
         // the first use makes the class-data archive of the jar, in lib/ (writable here), stamped with its path
         assertThat(version.err()).contains("making a class-data archive");
         assertThat(home.resolve("lib/outlier-lab.jsa")).isNotEmptyFile();
-        assertThat(home.resolve("lib/outlier-lab.jsa.stamp")).hasContent(home.resolve("lib/outlier-lab.jar")
-                .toRealPath().toString());
+        assertThat(home.resolve("lib/outlier-lab.jsa.stamp"))
+                .hasContent(home.resolve("lib/outlier-lab.jar").toRealPath().toString());
 
         Shell.Result run = outlierLab("run");
         assertThat(run.exit()).as(run.describe()).isZero();
-        assertThat(run.out()).startsWith("outlier-lab run: bookstore-search (300 s, seed 1)")
+        assertThat(run.out())
+                .startsWith("outlier-lab run: bookstore-search (300 s, seed 1)")
                 .contains("max_ejection_percent 10 admits no host of 6");
         assertThat(run.err()).as("no JVM warning, no archive made again").isEmpty();
 
@@ -97,17 +102,19 @@ class ArchiveIT {
 
     @Test
     void theRuntimeHoldsOnlyTheModulesTheJarNeeds() throws IOException, InterruptedException {
-        Shell.Result modules = Shell.run(List.of(home.resolve("runtime/bin/java").toString(), "--list-modules"),
-                folder, noJava, true, 60);
+        Shell.Result modules = Shell.run(
+                List.of(home.resolve("runtime/bin/java").toString(), "--list-modules"), folder, noJava, true, 60);
         assertThat(modules.exit()).as(modules.describe()).isZero();
         assertThat(modules.out().lines().map(line -> line.replaceAll("@.*", "")))
                 .contains("java.base", "java.net.http", "jdk.httpserver", "jdk.unsupported")
                 .doesNotContain("jdk.compiler", "jdk.jshell", "java.xml.crypto", "jdk.jlink");
         assertThat(home.resolve("runtime/bin/javac")).doesNotExist();
-        assertThat(home.resolve("runtime/lib/server/classes.jsa")).as("the runtime's own class-data archive")
+        assertThat(home.resolve("runtime/lib/server/classes.jsa"))
+                .as("the runtime's own class-data archive")
                 .isNotEmptyFile();
         assertThat(home.resolve("share/man/man1/outlier-lab.1.gz")).isNotEmptyFile();
-        assertThat(home.resolve("share/bash-completion/completions/outlier-lab")).content()
+        assertThat(home.resolve("share/bash-completion/completions/outlier-lab"))
+                .content()
                 .contains("complete -F _complete_outlier-lab");
     }
 }

@@ -32,8 +32,11 @@ class DebianPackageIT {
 
     private Shell.Result dpkg(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        if (!"0".equals(Shell.run(List.of("id", "-u"), root, Map.of(), false, 10).out().strip())) {
-            command.add("fakeroot");   // dpkg sets owners; fakeroot lets it without being root
+        if (!"0"
+                .equals(Shell.run(List.of("id", "-u"), root, Map.of(), false, 10)
+                        .out()
+                        .strip())) {
+            command.add("fakeroot"); // dpkg sets owners; fakeroot lets it without being root
         }
         command.addAll(List.of("dpkg", "--root=" + root, "--force-script-chrootless", "--force-not-root"));
         command.addAll(List.of(args));
@@ -44,7 +47,9 @@ class DebianPackageIT {
     void theDebInstallsRunsWithoutJavaOnThePathAndRemovesCleanly() throws IOException, InterruptedException {
         assumeTrue(ReleaseFiles.canMakeDeb(), ReleaseFiles::missingDebTools);
         Path deb = ReleaseFiles.deb();
-        assertThat(deb).as("the release build's .deb; its log:%n%s", ReleaseFiles.buildLog()).isNotEmptyFile();
+        assertThat(deb)
+                .as("the release build's .deb; its log:%n%s", ReleaseFiles.buildLog())
+                .isNotEmptyFile();
         root = Files.createTempDirectory("outlier-lab-deb-root");
         Files.createDirectories(root.resolve("var/lib/dpkg/info"));
         Files.createDirectories(root.resolve("var/lib/dpkg/updates"));
@@ -57,29 +62,47 @@ class DebianPackageIT {
         // on the PATH (/usr/bin), the manual page and bash completion where Debian puts them
         Path command = root.resolve("usr/bin/outlier-lab");
         assertThat(command).isSymbolicLink();
-        assertThat(command.toRealPath()).isEqualTo(root.resolve("opt/outlier-lab/bin/outlier-lab").toRealPath());
-        assertThat(root.resolve("usr/share/man/man1/outlier-lab.1.gz").toRealPath()).isRegularFile();
-        assertThat(root.resolve("usr/share/bash-completion/completions/outlier-lab").toRealPath()).content()
+        assertThat(command.toRealPath())
+                .isEqualTo(root.resolve("opt/outlier-lab/bin/outlier-lab").toRealPath());
+        assertThat(root.resolve("usr/share/man/man1/outlier-lab.1.gz").toRealPath())
+                .isRegularFile();
+        assertThat(root.resolve("usr/share/bash-completion/completions/outlier-lab")
+                        .toRealPath())
+                .content()
                 .contains("complete -F _complete_outlier-lab");
-        assertThat(root.resolve("opt/outlier-lab/lib/app/outlier-lab.jsa")).as("made by postinst").isNotEmptyFile();
+        assertThat(root.resolve("opt/outlier-lab/lib/app/outlier-lab.jsa"))
+                .as("made by postinst")
+                .isNotEmptyFile();
 
         pathFolder = Files.createTempDirectory("outlier-lab-deb-path");
         Path tools = Shell.pathWithout(pathFolder, "bash");
         Map<String, String> noJava = Map.of("PATH", tools.toString(), "HOME", root.toString());
-        Shell.Result version = Shell.run(List.of(command.toString(), "--version"), ReleaseFiles.REPO, noJava, true, 120);
+        Shell.Result version =
+                Shell.run(List.of(command.toString(), "--version"), ReleaseFiles.REPO, noJava, true, 120);
         assertThat(version.exit()).as(version.describe()).isZero();
-        assertThat(version.out()).startsWith("outlier-lab " + ReleaseFiles.VERSION + " (commit ")
+        assertThat(version.out())
+                .startsWith("outlier-lab " + ReleaseFiles.VERSION + " (commit ")
                 .contains(") in " + root.resolve("opt/outlier-lab/lib/runtime").toRealPath());
-        assertThat(version.err()).as("no JVM warning: the class-data archive matches the installed jar").isEmpty();
+        assertThat(version.err())
+                .as("no JVM warning: the class-data archive matches the installed jar")
+                .isEmpty();
 
-        Shell.Result run = Shell.run(List.of(command.toString(), "run", "--set",
-                "outlier_detection.max_ejection_percent=34"), ReleaseFiles.REPO, noJava, true, 300);
+        Shell.Result run = Shell.run(
+                List.of(command.toString(), "run", "--set", "outlier_detection.max_ejection_percent=34"),
+                ReleaseFiles.REPO,
+                noJava,
+                true,
+                300);
         assertThat(run.exit()).as(run.describe()).isZero();
         assertThat(run.out()).contains("in fault      990 of 126,000 requests sent during a fault (0.79 %)");
         assertThat(run.err()).isEmpty();
 
-        Shell.Result check = Shell.run(List.of(command.toString(), "check", "docs/examples/search-cluster.yaml"),
-                ReleaseFiles.REPO, noJava, true, 300);
+        Shell.Result check = Shell.run(
+                List.of(command.toString(), "check", "docs/examples/search-cluster.yaml"),
+                ReleaseFiles.REPO,
+                noJava,
+                true,
+                300);
         assertThat(check.exit()).as(check.describe()).isZero();
         assertThat(check.out()).contains("warning cap-admits-no-host (line 22)");
 
@@ -88,7 +111,10 @@ class DebianPackageIT {
         assertThat(remove.err()).doesNotContain("not empty");
         try (Stream<Path> left = Files.walk(root)) {
             assertThat(left.filter(p -> !Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
-                    .map(p -> root.relativize(p).toString()).filter(p -> !p.startsWith("var/lib/dpkg/"))).as("files left after dpkg -r").isEmpty();
+                            .map(p -> root.relativize(p).toString())
+                            .filter(p -> !p.startsWith("var/lib/dpkg/")))
+                    .as("files left after dpkg -r")
+                    .isEmpty();
         }
         assertThat(root.resolve("opt/outlier-lab")).doesNotExist();
     }

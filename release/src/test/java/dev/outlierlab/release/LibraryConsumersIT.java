@@ -28,8 +28,12 @@ class LibraryConsumersIT {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("release.mavenHome"), "bin", "mvn").toString(), "-B", "-ntp"));
         command.addAll(args);
-        return Shell.run(command, dir, Map.of("JAVA_HOME", System.getProperty("java.home"),
-                "MAVEN_OPTS", "-Xmx512m"), false, 900);
+        return Shell.run(
+                command,
+                dir,
+                Map.of("JAVA_HOME", System.getProperty("java.home"), "MAVEN_OPTS", "-Xmx512m"),
+                false,
+                900);
     }
 
     private static Path settings(String name, String mirrorOf, Path machineRepository, String fileRepository)
@@ -65,22 +69,30 @@ class LibraryConsumersIT {
             throws IOException, InterruptedException {
         String mavenHome = System.getProperty("release.mavenHome", "");
         assumeTrue(Files.isExecutable(Path.of(mavenHome, "bin", "mvn")), "no Maven to deploy with: run under Maven");
-        Path machineRepository = Path.of(System.getProperty("release.localRepository",
-                System.getProperty("user.home") + "/.m2/repository"));
+        Path machineRepository = Path.of(
+                System.getProperty("release.localRepository", System.getProperty("user.home") + "/.m2/repository"));
         Shell.delete(WORK);
         Path fileRepository = Files.createDirectories(WORK.resolve("repository"));
 
         // The deploy: with a local repository of its own (deploy caches the file repository's metadata in it), the
         // third-party artifacts from this machine's repository, so nothing is downloaded.
         Path deploySettings = settings("deploy-settings.xml", "*", machineRepository, null);
-        Shell.Result deploy = maven(ReleaseFiles.REPO, List.of("-s", deploySettings.toString(),
-                "-Dmaven.repo.local=" + WORK.resolve("deploy-local-repository"), "deploy",
-                "-pl", "live,live-spring,live-micrometer,live-spring-boot-starter", "-am",
-                "-Dmaven.test.skip=true", "-Dmaven.install.skip=true",
-                "-DaltDeploymentRepository=outlier-lab-it::" + fileRepository.toUri()));
+        Shell.Result deploy = maven(
+                ReleaseFiles.REPO,
+                List.of(
+                        "-s",
+                        deploySettings.toString(),
+                        "-Dmaven.repo.local=" + WORK.resolve("deploy-local-repository"),
+                        "deploy",
+                        "-pl",
+                        "live,live-spring,live-micrometer,live-spring-boot-starter",
+                        "-am",
+                        "-Dmaven.test.skip=true",
+                        "-Dmaven.install.skip=true",
+                        "-DaltDeploymentRepository=outlier-lab-it::" + fileRepository.toUri()));
         assertThat(deploy.exit()).as("mvn deploy: %s", deploy.out()).isZero();
-        for (String artifact : List.of("parent", "engine", "live", "live-spring", "live-micrometer",
-                "live-spring-boot-starter")) {
+        for (String artifact :
+                List.of("parent", "engine", "live", "live-spring", "live-micrometer", "live-spring-boot-starter")) {
             Path folder = fileRepository.resolve("dev/outlierlab/outlier-lab-" + artifact + "/" + ReleaseFiles.VERSION);
             assertThat(folder.resolve("maven-metadata.xml")).as(artifact).isRegularFile();
         }
@@ -89,20 +101,34 @@ class LibraryConsumersIT {
         Path projects = WORK.resolve("projects");
         copy(ReleaseFiles.MODULE.resolve("src/test/consumers"), projects);
         Path localRepository = WORK.resolve("consumer-local-repository");
-        Path consumerSettings = settings("consumer-settings.xml", "external:*", machineRepository,
+        Path consumerSettings = settings(
+                "consumer-settings.xml",
+                "external:*",
+                machineRepository,
                 fileRepository.toUri().toString());
-        Shell.Result consumers = maven(projects, List.of("-s", consumerSettings.toString(),
-                "-Dmaven.repo.local=" + localRepository, "-Doutlier-lab.version=" + ReleaseFiles.VERSION, "test"));
-        assertThat(consumers.exit()).as("the consumer projects: %s", consumers.out()).isZero();
+        Shell.Result consumers = maven(
+                projects,
+                List.of(
+                        "-s",
+                        consumerSettings.toString(),
+                        "-Dmaven.repo.local=" + localRepository,
+                        "-Doutlier-lab.version=" + ReleaseFiles.VERSION,
+                        "test"));
+        assertThat(consumers.exit())
+                .as("the consumer projects: %s", consumers.out())
+                .isZero();
         assertThat(consumers.out())
                 .contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed")
                 .contains("in com.example.plain.LivePoolConsumerTest", "in com.example.demo.DemoApplicationTest");
-        for (String artifact : List.of("parent", "engine", "live", "live-spring", "live-micrometer",
-                "live-spring-boot-starter")) {
-            Path resolved = localRepository.resolve("dev/outlierlab/outlier-lab-" + artifact + "/"
-                    + ReleaseFiles.VERSION + "/_remote.repositories");
-            assertThat(resolved).as("%s resolved from the file repository", artifact).content()
-                    .contains(">outlier-lab=").doesNotContain(">central=");
+        for (String artifact :
+                List.of("parent", "engine", "live", "live-spring", "live-micrometer", "live-spring-boot-starter")) {
+            Path resolved = localRepository.resolve(
+                    "dev/outlierlab/outlier-lab-" + artifact + "/" + ReleaseFiles.VERSION + "/_remote.repositories");
+            assertThat(resolved)
+                    .as("%s resolved from the file repository", artifact)
+                    .content()
+                    .contains(">outlier-lab=")
+                    .doesNotContain(">central=");
         }
     }
 }

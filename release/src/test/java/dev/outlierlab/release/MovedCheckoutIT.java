@@ -26,8 +26,12 @@ class MovedCheckoutIT {
     }
 
     private static Shell.Result version(Path checkout) throws IOException, InterruptedException {
-        return Shell.run(List.of(checkout.resolve("outlier-lab").toString(), "--version"), checkout,
-                Map.of("OUTLIER_LAB_JAVA_OPTS", ""), false, 300);
+        return Shell.run(
+                List.of(checkout.resolve("outlier-lab").toString(), "--version"),
+                checkout,
+                Map.of("OUTLIER_LAB_JAVA_OPTS", ""),
+                false,
+                300);
     }
 
     private static void copy(Path from, Path to) throws IOException {
@@ -48,7 +52,9 @@ class MovedCheckoutIT {
         folder = Files.createTempDirectory("outlier-lab-moved");
         Path first = folder.resolve("first");
         Files.createDirectories(first.resolve("cli/target"));
-        Files.copy(ReleaseFiles.REPO.resolve("outlier-lab"), first.resolve("outlier-lab"),
+        Files.copy(
+                ReleaseFiles.REPO.resolve("outlier-lab"),
+                first.resolve("outlier-lab"),
                 StandardCopyOption.COPY_ATTRIBUTES);
         Files.copy(ReleaseFiles.jar(), first.resolve("cli/target/outlier-lab.jar"), StandardCopyOption.COPY_ATTRIBUTES);
 
@@ -61,14 +67,19 @@ class MovedCheckoutIT {
         copy(first, moved);
         Shell.Result afterMove = version(moved);
         assertThat(afterMove.exit()).as(afterMove.describe()).isZero();
-        assertThat(afterMove.err()).as("the archive is made again for the jar's new path")
-                .contains("making a class-data archive").doesNotContain("warning");
-        assertThat(moved.resolve("cli/target/outlier-lab.jsa.java")).content()
+        assertThat(afterMove.err())
+                .as("the archive is made again for the jar's new path")
+                .contains("making a class-data archive")
+                .doesNotContain("warning");
+        assertThat(moved.resolve("cli/target/outlier-lab.jsa.java"))
+                .content()
                 .contains(moved.resolve("cli/target/outlier-lab.jar").toString());
 
         Shell.Result again = version(moved);
         assertThat(again.exit()).as(again.describe()).isZero();
         assertThat(again.err()).as("the moved checkout's second command").isEmpty();
-        assertThat(version(first).err()).as("the first checkout's archive is still its own").isEmpty();
+        assertThat(version(first).err())
+                .as("the first checkout's archive is still its own")
+                .isEmpty();
     }
 }

@@ -20,13 +20,14 @@ final class ReleaseFiles {
     private static Path dist;
     private static Shell.Result build;
 
-    private ReleaseFiles() {
-    }
+    private ReleaseFiles() {}
 
     /** Whether this machine can make a .deb: jpackage in the JDK, dpkg-deb and fakeroot on the PATH. */
     static boolean canMakeDeb() {
         return Files.isExecutable(Path.of(System.getProperty("java.home"), "bin", "jpackage"))
-                && Shell.onPath("dpkg-deb") && Shell.onPath("fakeroot") && Shell.onPath("dpkg");
+                && Shell.onPath("dpkg-deb")
+                && Shell.onPath("fakeroot")
+                && Shell.onPath("dpkg");
     }
 
     static String missingDebTools() {
@@ -35,7 +36,8 @@ final class ReleaseFiles {
     }
 
     static Path jar() {
-        return Path.of(System.getProperty("release.cliJar", REPO.resolve("cli/target/outlier-lab.jar").toString()));
+        return Path.of(System.getProperty(
+                "release.cliJar", REPO.resolve("cli/target/outlier-lab.jar").toString()));
     }
 
     /** The folder of release files, built on first use. */
@@ -45,11 +47,28 @@ final class ReleaseFiles {
             Shell.delete(out);
             Files.createDirectories(out);
             Path javaHome = Path.of(System.getProperty("java.home"));
-            build = Shell.run(List.of("bash", REPO.resolve("release/make-release.sh").toString(), jar().toString(),
-                    VERSION, out.toString()), REPO, Map.of("JAVA_HOME", javaHome.toString(),
-                    "DPKG_DEB_COMPRESSOR_TYPE", "gzip", "DPKG_DEB_COMPRESSOR_LEVEL", "1",
-                    "PATH", javaHome.resolve("bin") + ":" + System.getenv("PATH")), false, 900);
-            assertThat(build.exit()).as("release/make-release.sh: %s", build.describe()).isZero();
+            build = Shell.run(
+                    List.of(
+                            "bash",
+                            REPO.resolve("release/make-release.sh").toString(),
+                            jar().toString(),
+                            VERSION,
+                            out.toString()),
+                    REPO,
+                    Map.of(
+                            "JAVA_HOME",
+                            javaHome.toString(),
+                            "DPKG_DEB_COMPRESSOR_TYPE",
+                            "gzip",
+                            "DPKG_DEB_COMPRESSOR_LEVEL",
+                            "1",
+                            "PATH",
+                            javaHome.resolve("bin") + ":" + System.getenv("PATH")),
+                    false,
+                    900);
+            assertThat(build.exit())
+                    .as("release/make-release.sh: %s", build.describe())
+                    .isZero();
             dist = out;
         }
         return dist;

@@ -20,8 +20,7 @@ final class Shell {
         }
     }
 
-    private Shell() {
-    }
+    private Shell() {}
 
     /**
      * Runs {@code command} in {@code dir}. {@code env} replaces the environment when {@code clean}, else adds to it
@@ -32,8 +31,10 @@ final class Shell {
         Path out = Files.createTempFile("release-out", ".txt");
         Path err = Files.createTempFile("release-err", ".txt");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile())
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             if (clean) {
                 builder.environment().clear();
@@ -50,10 +51,15 @@ final class Shell {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
-                return new Result(-1, Files.readString(out), Files.readString(err) + "\n(timed out after "
-                        + seconds + " s: " + String.join(" ", command) + ")");
+                return new Result(
+                        -1,
+                        Files.readString(out),
+                        Files.readString(err) + "\n(timed out after " + seconds + " s: " + String.join(" ", command)
+                                + ")");
             }
-            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Result(
+                    process.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(out);

@@ -13,8 +13,7 @@ import java.util.List;
  * when local-origin failures are counted apart ({@code split_external_local_origin_errors}).
  */
 public final class ConsecutiveRun {
-    private ConsecutiveRun() {
-    }
+    private ConsecutiveRun() {}
 
     /** The longest run of 5xx on any host, {@code Long.MAX_VALUE} for a host failing every request, or -1. */
     public static long longest(Scenario s) {
@@ -25,7 +24,8 @@ public final class ConsecutiveRun {
         long longest = 0;
         for (int i = 0; i < faults.size(); i++) {
             FaultSpec f = faults.get(i);
-            if (f.errorRatePpm() == 0 || f.degraded()
+            if (f.errorRatePpm() == 0
+                    || f.degraded()
                     || (f.result() == null && (f.status() < 500 || f.status() > 599))) {
                 continue;
             }
@@ -43,7 +43,9 @@ public final class ConsecutiveRun {
     }
 
     private static boolean overlap(FaultSpec a, FaultSpec b) {
-        return a.startNanos() < b.endNanos() && b.startNanos() < a.endNanos()
-                && a.hosts().stream().anyMatch(b.hosts()::contains) && b.errorRatePpm() > 0;
+        return a.startNanos() < b.endNanos()
+                && b.startNanos() < a.endNanos()
+                && a.hosts().stream().anyMatch(b.hosts()::contains)
+                && b.errorRatePpm() > 0;
     }
 }

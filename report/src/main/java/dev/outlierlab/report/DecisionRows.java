@@ -29,14 +29,23 @@ public record DecisionRows(int caller, String host, String action, String detect
         for (int i = 0; i < events.size(); i++) {
             OutlierEvent e = events.get(i);
             int caller = r.clients() > 1 ? r.clientOf(i) : -1;
-            List<Object> key = List.of(caller, e.host(), e.action(), e.type() == null ? "-" : e.type().statSuffix(),
+            List<Object> key = List.of(
+                    caller,
+                    e.host(),
+                    e.action(),
+                    e.type() == null ? "-" : e.type().statSuffix(),
                     EventExplainer.reason(e));
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(e.timeNanos());
             firsts.putIfAbsent(key, e);
         }
         List<DecisionRows> rows = new ArrayList<>();
-        groups.forEach((key, times) -> rows.add(new DecisionRows((Integer) key.get(0), (String) key.get(1),
-                firsts.get(key).action().jsonName(), (String) key.get(3), (String) key.get(4), List.copyOf(times))));
+        groups.forEach((key, times) -> rows.add(new DecisionRows(
+                (Integer) key.get(0),
+                (String) key.get(1),
+                firsts.get(key).action().jsonName(),
+                (String) key.get(3),
+                (String) key.get(4),
+                List.copyOf(times))));
         return rows;
     }
 
@@ -79,8 +88,12 @@ public record DecisionRows(int caller, String host, String action, String detect
         List<DecisionRows> rows = of(r);
         int shown = Math.min(rows.size(), Math.max(0, maxRows));
         boolean callers = r.clients() > 1;
-        int hostWidth = Math.max(Math.max(6, r.eventHostWidth()),
-                rows.stream().mapToInt(x -> Wording.printable(x.host()).length()).max().orElse(6));
+        int hostWidth = Math.max(
+                Math.max(6, r.eventHostWidth()),
+                rows.stream()
+                        .mapToInt(x -> Wording.printable(x.host()).length())
+                        .max()
+                        .orElse(6));
         int timeWidth = 4;
         int countWidth = 0;
         int detectorWidth = "detector".length();
@@ -96,17 +109,34 @@ public record DecisionRows(int caller, String host, String action, String detect
         String row = "  " + (countWidth == 0 ? "%s" : "%-" + countWidth + "s ") + "%-" + timeWidth + "s "
                 + (callers ? "%-6s " : "%s") + "%-" + hostWidth + "s %-10s %-" + detectorWidth + "s %s%n";
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, row, countWidth == 0 ? "" : "n", "time", callers ? "caller" : "", "host", "action", "detector",
+        out.append(String.format(
+                Locale.ROOT,
+                row,
+                countWidth == 0 ? "" : "n",
+                "time",
+                callers ? "caller" : "",
+                "host",
+                "action",
+                "detector",
                 "why"));
         for (int i = 0; i < shown; i++) {
             DecisionRows x = rows.get(i);
-            out.append(String.format(Locale.ROOT, row, countText(x), x.timesText(clock),
-                    callers ? Integer.toString(x.caller()) : "", Wording.printable(x.host()), x.action(), x.detector(),
+            out.append(String.format(
+                    Locale.ROOT,
+                    row,
+                    countText(x),
+                    x.timesText(clock),
+                    callers ? Integer.toString(x.caller()) : "",
+                    Wording.printable(x.host()),
+                    x.action(),
+                    x.detector(),
                     x.why()));
         }
         long rest = r.eventCount() - inRows;
         if (rest > 0) {
-            out.append("  ... ").append(Numbers.count(rest)).append(rest == 1 ? " more decision" : " more decisions")
+            out.append("  ... ")
+                    .append(Numbers.count(rest))
+                    .append(rest == 1 ? " more decision" : " more decisions")
                     .append(" (raise --events, or use --format json or csv for all)\n");
         }
         return out.toString();

@@ -36,11 +36,12 @@ import java.util.Map;
  * Envoy 1.38) is written as {@link #degradation} says, in the order the run made its decisions.
  */
 public final class EnvoyEventLog {
-    private static final JsonFormat.Printer PRINTER = JsonFormat.printer().preservingProtoFieldNames()
-            .includingDefaultValueFields().omittingInsignificantWhitespace();
+    private static final JsonFormat.Printer PRINTER = JsonFormat.printer()
+            .preservingProtoFieldNames()
+            .includingDefaultValueFields()
+            .omittingInsignificantWhitespace();
 
-    private EnvoyEventLog() {
-    }
+    private EnvoyEventLog() {}
 
     /** The log's lines, each ending in a newline; {@code cluster} names the cluster as Envoy's config does. */
     public static String render(RunResult result, String cluster, Instant start) {
@@ -98,7 +99,11 @@ public final class EnvoyEventLog {
      * {@code num_ejections} is the host's ejection count in both. The bundled Envoy API has no {@code DEGRADED}
      * value, so its name is written in place of the zero value the message was built with.
      */
-    private static String degradation(DegradationEvent d, String cluster, Instant start, Map<String, Long> lastEjection,
+    private static String degradation(
+            DegradationEvent d,
+            String cluster,
+            Instant start,
+            Map<String, Long> lastEjection,
             Map<String, Long> lastReturn) {
         OutlierDetectionEvent.Builder b = OutlierDetectionEvent.newBuilder()
                 .setClusterName(cluster)
@@ -107,7 +112,9 @@ public final class EnvoyEventLog {
                 .setTimestamp(timestamp(start, d.timeNanos()));
         Long since = d.degraded() ? lastReturn.get(d.host()) : lastEjection.get(d.host());
         if (d.degraded()) {
-            b.setAction(Action.EJECT).setEnforced(true).setEjectConsecutiveEvent(OutlierEjectConsecutive.getDefaultInstance());
+            b.setAction(Action.EJECT)
+                    .setEnforced(true)
+                    .setEjectConsecutiveEvent(OutlierEjectConsecutive.getDefaultInstance());
         } else {
             b.setAction(Action.UNEJECT);
         }
@@ -163,7 +170,9 @@ public final class EnvoyEventLog {
     static Timestamp timestamp(Instant start, long nanos) {
         Instant at = start.plusNanos(nanos);
         long millis = Math.floorDiv(at.getEpochSecond() * 1_000_000_000L + at.getNano(), 1_000_000L);
-        return Timestamp.newBuilder().setSeconds(Math.floorDiv(millis, 1000L))
-                .setNanos((int) (Math.floorMod(millis, 1000L) * 1_000_000L)).build();
+        return Timestamp.newBuilder()
+                .setSeconds(Math.floorDiv(millis, 1000L))
+                .setNanos((int) (Math.floorMod(millis, 1000L) * 1_000_000L))
+                .build();
     }
 }

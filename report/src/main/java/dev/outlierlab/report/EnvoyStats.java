@@ -18,8 +18,7 @@ import java.util.TreeMap;
 public final class EnvoyStats {
     private static final String GAUGE = "ejections_active";
 
-    private EnvoyStats() {
-    }
+    private EnvoyStats() {}
 
     /** {@code /stats}: one {@code cluster.NAME.outlier_detection.X: value} line per statistic, sorted by name. */
     public static String text(Map<String, Long> stats, String cluster) {
@@ -27,7 +26,8 @@ public final class EnvoyStats {
         Map<String, Long> sorted = new TreeMap<>();
         stats.forEach((name, value) -> sorted.put(prefix + name, value));
         StringBuilder out = new StringBuilder();
-        sorted.forEach((name, value) -> out.append(name).append(": ").append(value).append('\n'));
+        sorted.forEach(
+                (name, value) -> out.append(name).append(": ").append(value).append('\n'));
         return out.toString();
     }
 
@@ -40,8 +40,8 @@ public final class EnvoyStats {
         String tag = dot < 0 ? sanitized : sanitized.substring(0, dot);
         String rest = dot < 0 ? "" : sanitized.substring(dot + 1) + ".";
         String base = promName("envoy_cluster." + rest + "outlier_detection.");
-        String label = "{envoy_cluster_name=\"" + tag.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
-                + "\"}";
+        String label = "{envoy_cluster_name=\""
+                + tag.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"}";
         StringBuilder out = new StringBuilder();
         for (String name : counters) {
             metric(out, base + name, "counter", label, stats.get(name));
@@ -87,7 +87,15 @@ public final class EnvoyStats {
     }
 
     private static void metric(StringBuilder out, String full, String type, String label, long value) {
-        out.append("# TYPE ").append(full).append(' ').append(type).append('\n')
-                .append(full).append(label).append(' ').append(value).append('\n');
+        out.append("# TYPE ")
+                .append(full)
+                .append(' ')
+                .append(type)
+                .append('\n')
+                .append(full)
+                .append(label)
+                .append(' ')
+                .append(value)
+                .append('\n');
     }
 }

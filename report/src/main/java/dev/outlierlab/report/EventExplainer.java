@@ -12,15 +12,13 @@ import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.OrderNote;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
-import dev.outlierlab.engine.envoy.event.UnejectReason;
 
 /**
  * Says in words and numbers what the detector saw and decided, e.g. {@code 40 s: host-0 succeeded 67.0 % <
  * threshold 71.1 % (mean 94.5, stdev 12.3, factor 1.9); cap (0+1)/6 = 16.7 % <= 34 % -> ejected for 30 s}.
  */
 public final class EventExplainer {
-    private EventExplainer() {
-    }
+    private EventExplainer() {}
 
     /** The full sentence, starting with the time. */
     public static String explain(OutlierEvent e) {
@@ -34,20 +32,29 @@ public final class EventExplainer {
 
     private static String decision(OutlierEvent e) {
         return switch (e.action()) {
-            case UNEJECT -> switch (e.uneject()) {
-                case ACTIVE_HEALTH_CHECK -> "returned by a passing active health check after "
-                        + Numbers.seconds(e.outForNanos()) + " out";
-                case FAILING_ACTIVE_HEALTH_CHECK -> "returned by a failing active health check after "
-                        + Numbers.seconds(e.outForNanos()) + " out (Envoy before 1.31: the check-complete callback"
-                        + " ignored the check's result while the host was not yet failed by active checking)";
-                case EJECTION_TIME_ELAPSED -> "returned to rotation after " + Numbers.seconds(e.outForNanos()) + " out";
-            };
-            case OVERFLOW -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + " -> refused by the cap (overflow)";
-            case UNENFORCED -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + "; " + enforcement(e.enforcement(), e.type())
-                    + " -> detected, not ejected";
-            case EJECT -> evidence(e.evidence(), e.type()) + "; " + cap(e.cap())
-                    + (e.enforcement().enforcingPercent() < 100 ? "; " + enforcement(e.enforcement(), e.type()) : "")
-                    + " -> ejected for " + ejection(e.ejection());
+            case UNEJECT ->
+                switch (e.uneject()) {
+                    case ACTIVE_HEALTH_CHECK ->
+                        "returned by a passing active health check after " + Numbers.seconds(e.outForNanos()) + " out";
+                    case FAILING_ACTIVE_HEALTH_CHECK ->
+                        "returned by a failing active health check after "
+                                + Numbers.seconds(e.outForNanos())
+                                + " out (Envoy before 1.31: the check-complete callback"
+                                + " ignored the check's result while the host was not yet failed by active checking)";
+                    case EJECTION_TIME_ELAPSED ->
+                        "returned to rotation after " + Numbers.seconds(e.outForNanos()) + " out";
+                };
+            case OVERFLOW ->
+                evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + " -> refused by the cap (overflow)";
+            case UNENFORCED ->
+                evidence(e.evidence(), e.type()) + "; " + cap(e.cap()) + "; " + enforcement(e.enforcement(), e.type())
+                        + " -> detected, not ejected";
+            case EJECT ->
+                evidence(e.evidence(), e.type()) + "; " + cap(e.cap())
+                        + (e.enforcement().enforcingPercent() < 100
+                                ? "; " + enforcement(e.enforcement(), e.type())
+                                : "")
+                        + " -> ejected for " + ejection(e.ejection());
         };
     }
 
@@ -61,8 +68,9 @@ public final class EventExplainer {
         String head = "; offered again though success rate ejected it in this tick (Envoy builds the failure-percentage"
                 + " list before that ejection and does not check again)";
         return switch (e.action()) {
-            case EJECT -> head + ": ejected a second time, so ejections_active counts it twice and, when it returns"
-                    + " (once), stays one too high until Envoy restarts; its multiplier grew twice";
+            case EJECT ->
+                head + ": ejected a second time, so ejections_active counts it twice and, when it returns"
+                        + " (once), stays one too high until Envoy restarts; its multiplier grew twice";
             case OVERFLOW -> head + ": the cap refused it, an overflow for a host already out";
             default -> head;
         };
@@ -75,12 +83,14 @@ public final class EventExplainer {
         }
         StringBuilder out = new StringBuilder();
         if (!note.capContenders().isEmpty()) {
-            out.append("; order: ").append(String.join(", ", note.capContenders()))
+            out.append("; order: ")
+                    .append(String.join(", ", note.capContenders()))
                     .append(" competed for too few places under the cap; the lab takes hosts in list order, Envoy in"
                             + " its hash map's order, which is unspecified: Envoy may have ejected another of them");
         }
         if (!note.borderline().isEmpty()) {
-            out.append("; order: the success rate of ").append(String.join(", ", note.borderline()))
+            out.append("; order: the success rate of ")
+                    .append(String.join(", ", note.borderline()))
                     .append(" is within rounding of the threshold, and Envoy sums the rates in its hash map's order,"
                             + " which is unspecified: Envoy may judge it the other way");
         }
@@ -116,12 +126,14 @@ public final class EventExplainer {
     public static String cap(CapCheck cap) {
         long max = Math.min(cap.maxEjectionPercent(), 100);
         if (cap.rule() == CapRule.ACTIVE_BELOW_MAX) {
-            return "cap " + cap.ejectedBefore() + "/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected()) + " % "
+            return "cap " + cap.ejectedBefore() + "/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected())
+                    + " % "
                     + (cap.percentIfEjected() < max ? "<" : ">=") + " " + cap.maxEjectionPercent()
                     + " % (Envoy 1.26 and before: the hosts already out)";
         }
-        String arithmetic = "cap (" + cap.ejectedBefore() + "+1)/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected())
-                + " % " + (cap.percentIfEjected() <= max ? "<=" : ">") + " " + cap.maxEjectionPercent() + " %";
+        String arithmetic =
+                "cap (" + cap.ejectedBefore() + "+1)/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected())
+                        + " % " + (cap.percentIfEjected() <= max ? "<=" : ">") + " " + cap.maxEjectionPercent() + " %";
         if (cap.allowed() && cap.percentIfEjected() > max) {
             arithmetic += cap.rule() == CapRule.FIRST_ALWAYS
                     ? ", admitted as the first ejection (Envoy before 1.28 always allowed it)"
@@ -142,7 +154,8 @@ public final class EventExplainer {
     public static String ejection(EjectionTime t) {
         String text = Numbers.seconds(t.durationNanos());
         if (t.jitterNanos() > 0) {
-            text += " (" + Numbers.seconds(t.durationNanos() - t.jitterNanos()) + " + jitter " + Numbers.seconds(t.jitterNanos()) + ")";
+            text += " (" + Numbers.seconds(t.durationNanos() - t.jitterNanos()) + " + jitter "
+                    + Numbers.seconds(t.jitterNanos()) + ")";
         }
         return text + ", multiplier " + t.multiplier();
     }

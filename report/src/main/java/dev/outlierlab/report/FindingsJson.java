@@ -15,8 +15,7 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
  * numbers and fixes. Field order is fixed.
  */
 public final class FindingsJson {
-    private FindingsJson() {
-    }
+    private FindingsJson() {}
 
     public static ObjectNode toTree(CheckReport report) {
         ObjectNode root = JsonDocument.start("check");
@@ -57,7 +56,10 @@ public final class FindingsJson {
             if (!t.translation().isEmpty()) {
                 ArrayNode tr = c.putArray("translation");
                 for (TranslatedField f : t.translation()) {
-                    tr.addObject().put("envoy_field", f.envoyField()).put("value", f.value()).put("from", f.from());
+                    tr.addObject()
+                            .put("envoy_field", f.envoyField())
+                            .put("value", f.value())
+                            .put("from", f.from());
                 }
             }
         }

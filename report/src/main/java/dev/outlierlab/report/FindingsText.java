@@ -1,12 +1,12 @@
 package dev.outlierlab.report;
 
-import dev.outlierlab.config.Wording;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.check.StreamedReport;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.istio.TranslatedField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,9 +15,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code check --format text}: per cluster, its findings with severity, id, the sentence, the numbers and
@@ -27,8 +27,7 @@ import java.util.Map;
 public final class FindingsText {
     private static final int WIDTH = 100;
 
-    private FindingsText() {
-    }
+    private FindingsText() {}
 
     /** The whole report as one string (for one file and tests; the command streams it with {@link #render(CheckReport, Appendable)}). */
     public static String render(CheckReport report) {
@@ -47,16 +46,29 @@ public final class FindingsText {
         Map<List<String>, List<Finding>> byTarget = new HashMap<>();
         Map<List<String>, Set<String>> coveredBy = new HashMap<>();
         for (Finding f : report.findings()) {
-            byTarget.computeIfAbsent(List.of(f.target(), f.file()), k -> new ArrayList<>()).add(f);
+            byTarget.computeIfAbsent(List.of(f.target(), f.file()), k -> new ArrayList<>())
+                    .add(f);
             for (String other : f.alsoAppliesTo()) {
-                coveredBy.computeIfAbsent(List.of(other, f.file()), k -> new LinkedHashSet<>()).add(f.target());
+                coveredBy
+                        .computeIfAbsent(List.of(other, f.file()), k -> new LinkedHashSet<>())
+                        .add(f.target());
             }
         }
         List<CheckTarget> targets = report.targets();
-        render(new Out(sink), report.file(), targets, report.hosts(), report.rps(), report.clients(), report.findings(),
-                i -> targets.get(i).name().isEmpty() ? List.of()
-                        : byTarget.getOrDefault(List.of(targets.get(i).name(), targets.get(i).file()), List.of()),
-                i -> coveredBy.get(List.of(targets.get(i).name(), targets.get(i).file())), report.unreadable(),
+        render(
+                new Out(sink),
+                report.file(),
+                targets,
+                report.hosts(),
+                report.rps(),
+                report.clients(),
+                report.findings(),
+                i -> targets.get(i).name().isEmpty()
+                        ? List.of()
+                        : byTarget.getOrDefault(
+                                List.of(targets.get(i).name(), targets.get(i).file()), List.of()),
+                i -> coveredBy.get(List.of(targets.get(i).name(), targets.get(i).file())),
+                report.unreadable(),
                 report::count);
     }
 
@@ -71,8 +83,18 @@ public final class FindingsText {
             return;
         }
         List<CheckTarget> targets = report.targets();
-        render(new Out(sink), report.file(), targets, report.hosts(), report.rps(), report.clients(),
-                report.fileFindings(), report::findingsOf, report::coveredBy, report.unreadable(), report::count);
+        render(
+                new Out(sink),
+                report.file(),
+                targets,
+                report.hosts(),
+                report.rps(),
+                report.clients(),
+                report.fileFindings(),
+                report::findingsOf,
+                report::coveredBy,
+                report.unreadable(),
+                report::count);
     }
 
     /**
@@ -80,10 +102,18 @@ public final class FindingsText {
      * @param own       target index -> its findings
      * @param covering  target index -> the clusters whose findings it shares, or null
      */
-    private static void render(Out out, String file, List<CheckTarget> targets, Integer hosts, Long rps, int clients,
-                               List<Finding> top, java.util.function.IntFunction<List<Finding>> own,
-                               java.util.function.IntFunction<Set<String>> covering, List<Finding> unread,
-                               java.util.function.ToLongFunction<Severity> count) {
+    private static void render(
+            Out out,
+            String file,
+            List<CheckTarget> targets,
+            Integer hosts,
+            Long rps,
+            int clients,
+            List<Finding> top,
+            java.util.function.IntFunction<List<Finding>> own,
+            java.util.function.IntFunction<Set<String>> covering,
+            List<Finding> unread,
+            java.util.function.ToLongFunction<Severity> count) {
         boolean gateways = !targets.isEmpty() && targets.stream().allMatch(t -> t.gateway() != null);
         // a finding about a part of a file that is not a cluster (an nginx upstream, a HAProxy backend) is shown
         // under that part's name and the file
@@ -91,8 +121,9 @@ public final class FindingsText {
         targets.forEach(t -> clusters.add(List.of(t.name(), t.file())));
         Set<List<String>> parts = new LinkedHashSet<>();
         for (Finding f : top) {
-            if (!f.target().isEmpty() && f.rule() != Rule.FILE_NOT_READ && !clusters.contains(List.of(f.target(),
-                    f.file()))) {
+            if (!f.target().isEmpty()
+                    && f.rule() != Rule.FILE_NOT_READ
+                    && !clusters.contains(List.of(f.target(), f.file()))) {
                 parts.add(List.of(f.target(), f.file()));
             }
         }
@@ -100,16 +131,22 @@ public final class FindingsText {
         if (targets.isEmpty() && !parts.isEmpty()) {
             out.append(parts.size()).append(parts.size() == 1 ? " proxy configuration" : " proxy configurations");
         } else {
-            out.append(targets.size()).append(gateways ? (targets.size() == 1 ? " gateway configuration"
-                    : " gateway configurations") : targets.size() == 1 ? " cluster" : " clusters");
+            out.append(targets.size())
+                    .append(
+                            gateways
+                                    ? (targets.size() == 1 ? " gateway configuration" : " gateway configurations")
+                                    : targets.size() == 1 ? " cluster" : " clusters");
         }
         List<String> given = new ArrayList<>();
         if (hosts != null) {
             given.add(hosts + (gateways ? " endpoints" : " hosts"));
         }
         if (rps != null) {
-            given.add(rps + " rps" + (clients > 1 ? " over " + clients + " callers, "
-                    + HingesText.amount((double) rps / clients) + " rps each" : ""));
+            given.add(rps + " rps"
+                    + (clients > 1
+                            ? " over " + clients + " callers, " + HingesText.amount((double) rps / clients)
+                                    + " rps each"
+                            : ""));
         } else if (clients > 1) {
             given.add(clients + " callers");
         }
@@ -129,11 +166,18 @@ public final class FindingsText {
         }
         for (int i = 0; i < targets.size(); i++) {
             CheckTarget t = targets.get(i);
-            out.append('\n').append(Wording.printable(t.name())).append("  ").append(Wording.printable(t.file()))
-                    .append(':').append(t.line());
+            out.append('\n')
+                    .append(Wording.printable(t.name()))
+                    .append("  ")
+                    .append(Wording.printable(t.file()))
+                    .append(':')
+                    .append(t.line());
             String unit = t.gateway() != null ? " endpoint" : " host";
-            out.append(t.hosts() != null ? "  " + (t.hostsAtLeast() ? "at least " : "") + t.hosts() + unit
-                    + (t.hosts() == 1 ? "" : "s") + " in the file" : "")
+            out.append(
+                            t.hosts() != null
+                                    ? "  " + (t.hostsAtLeast() ? "at least " : "") + t.hosts() + unit
+                                            + (t.hosts() == 1 ? "" : "s") + " in the file"
+                                    : "")
                     .append('\n');
             List<TranslatedField> decided = new ArrayList<>();
             for (TranslatedField f : t.translation()) {
@@ -142,12 +186,23 @@ public final class FindingsText {
                 }
             }
             if (!decided.isEmpty()) {
-                out.append("  translated by ").append(t.style().translatedBy()).append(" (other fields: Envoy defaults):\n");
-                int w = decided.stream().mapToInt(f -> f.envoyField().length() + f.value().length()).max().orElse(0) + 3;
+                out.append("  translated by ")
+                        .append(t.style().translatedBy())
+                        .append(" (other fields: Envoy defaults):\n");
+                int w = decided.stream()
+                                .mapToInt(
+                                        f -> f.envoyField().length() + f.value().length())
+                                .max()
+                                .orElse(0)
+                        + 3;
                 for (TranslatedField f : decided) {
                     String lhs = f.envoyField() + " = " + f.value();
-                    out.append("    ").append(lhs).append(" ".repeat(Math.max(1, w - lhs.length()))).append("<- ")
-                            .append(f.from()).append('\n');
+                    out.append("    ")
+                            .append(lhs)
+                            .append(" ".repeat(Math.max(1, w - lhs.length())))
+                            .append("<- ")
+                            .append(f.from())
+                            .append('\n');
                 }
             }
             List<Finding> findings = own.apply(i);
@@ -160,15 +215,27 @@ public final class FindingsText {
             }
         }
         if (!unread.isEmpty()) {
-            out.append('\n').append(unread.size()).append(unread.size() == 1 ? " file" : " files").append(" not read:\n");
+            out.append('\n')
+                    .append(unread.size())
+                    .append(unread.size() == 1 ? " file" : " files")
+                    .append(" not read:\n");
             for (Finding f : unread) {
-                out.append("  ").append(Wording.printable(f.file())).append(':').append(f.line()).append(": ")
-                        .append(Wording.printable(f.message().replaceFirst("^not read: ", ""))).append('\n');
+                out.append("  ")
+                        .append(Wording.printable(f.file()))
+                        .append(':')
+                        .append(f.line())
+                        .append(": ")
+                        .append(Wording.printable(f.message().replaceFirst("^not read: ", "")))
+                        .append('\n');
             }
         }
-        out.append('\n').append(count(count, Severity.ERROR, "error")).append(", ")
-                .append(count(count, Severity.WARNING, "warning")).append(", ")
-                .append(count(count, Severity.NOTE, "note")).append('\n');
+        out.append('\n')
+                .append(count(count, Severity.ERROR, "error"))
+                .append(", ")
+                .append(count(count, Severity.WARNING, "warning"))
+                .append(", ")
+                .append(count(count, Severity.NOTE, "note"))
+                .append('\n');
     }
 
     /** An {@link Appendable} whose {@link IOException}s are unchecked, so that the report reads as appends. */
@@ -203,7 +270,8 @@ public final class FindingsText {
     }
 
     private static void finding(Out out, Finding f) {
-        String head = String.format(Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
+        String head = String.format(
+                Locale.ROOT, "  %-7s %s", f.severity().level(), f.rule().id());
         out.append(head).append(" (line ").append(f.line()).append(")\n");
         wrap(out, f.message(), "          ");
         if (!f.alsoAppliesTo().isEmpty()) {
@@ -222,8 +290,8 @@ public final class FindingsText {
 
     static String numbers(Map<String, Object> numbers) {
         List<String> parts = new ArrayList<>();
-        numbers.forEach((k, v) -> parts.add(k + " " + (v instanceof Double d && d == Math.rint(d)
-                ? Long.toString(d.longValue()) : String.valueOf(v))));
+        numbers.forEach((k, v) -> parts.add(k + " "
+                + (v instanceof Double d && d == Math.rint(d) ? Long.toString(d.longValue()) : String.valueOf(v))));
         return String.join(", ", parts);
     }
 

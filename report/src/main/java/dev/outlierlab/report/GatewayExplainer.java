@@ -23,8 +23,7 @@ import java.util.Locale;
  * traffic to reach {@code min_requests}, a spread below {@code min_stdev}, and mode off.
  */
 public final class GatewayExplainer {
-    private GatewayExplainer() {
-    }
+    private GatewayExplainer() {}
 
     /** One decision: who, what and why, with its numbers. */
     public static String explain(GatewayEvent e, GatewayConfig config) {
@@ -35,8 +34,8 @@ public final class GatewayExplainer {
         }
         String outcome = e.action() == GatewayAction.WOULD_EJECT
                 ? " -> would be ejected until " + Numbers.seconds(e.returnAtNanos()) + " (shadow: nothing removed)"
-                : " -> ejected until " + Numbers.seconds(e.returnAtNanos()) + " (" + Numbers.seconds(
-                        config.ejectionTimeNanos()) + ", no probe)";
+                : " -> ejected until " + Numbers.seconds(e.returnAtNanos()) + " ("
+                        + Numbers.seconds(config.ejectionTimeNanos()) + ", no probe)";
         return who + " " + reason(e, config) + outcome;
     }
 
@@ -78,7 +77,8 @@ public final class GatewayExplainer {
         if (s.routing().strategy() == RoutingStrategy.ORDERED && n > 1) {
             List<String> shares = new ArrayList<>();
             for (int e = 0; e < n; e++) {
-                shares.add(s.endpoints().get(e) + " " + Numbers.count(sum.attemptsPerEndpoint().get(e)));
+                shares.add(s.endpoints().get(e) + " "
+                        + Numbers.count(sum.attemptsPerEndpoint().get(e)));
             }
             notes.add("routing ordered: every request goes to " + s.endpoints().get(0) + " while it is in rotation; "
                     + "the others get only fallbacks and the traffic of ejections, so they are rarely scored and the "
@@ -86,14 +86,22 @@ public final class GatewayExplainer {
         }
         double perWindow = s.traffic().rps() * (c.windowNanos() / 1e9) / c.processes() / n;
         if (n > 1 && perWindow < c.minRequests()) {
-            notes.add(String.format(Locale.ROOT, "traffic: at %s requests/s over %d endpoints and %d processes, each "
-                    + "endpoint gets about %.1f attempts per %s window in a process, fewer than min_requests %d: it is "
-                    + "rarely or never scored.", Numbers.count(s.traffic().rps()), n, c.processes(), perWindow,
-                    Numbers.seconds(c.windowNanos()), c.minRequests()));
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "traffic: at %s requests/s over %d endpoints and %d processes, each "
+                            + "endpoint gets about %.1f attempts per %s window in a process, fewer than min_requests %d: it is "
+                            + "rarely or never scored.",
+                    Numbers.count(s.traffic().rps()),
+                    n,
+                    c.processes(),
+                    perWindow,
+                    Numbers.seconds(c.windowNanos()),
+                    c.minRequests()));
         }
         if (sum.judgementsBelowMinStdev() > 0) {
             notes.add(Numbers.count(sum.judgementsBelowMinStdev()) + " judgements found a rate below mean - "
-                    + trim(c.stdevFactor()) + " x stdev, but the spread was below min_stdev " + trim(c.minStdevPercent())
+                    + trim(c.stdevFactor()) + " x stdev, but the spread was below min_stdev "
+                    + trim(c.minStdevPercent())
                     + " percentage points, so nothing was ejected: a spread that small is not meaningful (one failure more than "
                     + "the others in a pool that fails evenly).");
         }
@@ -110,8 +118,14 @@ public final class GatewayExplainer {
             return java.util.Optional.empty();
         }
         double bound = Math.sqrt(n - 1);
-        String head = String.format(Locale.ROOT, "%d endpoints, peer_set all: no endpoint can lie more than sqrt(%d) = "
-                + "%.3f standard deviations below the mean of the %d (Samuelson's inequality)", n, n - 1, bound, n);
+        String head = String.format(
+                Locale.ROOT,
+                "%d endpoints, peer_set all: no endpoint can lie more than sqrt(%d) = "
+                        + "%.3f standard deviations below the mean of the %d (Samuelson's inequality)",
+                n,
+                n - 1,
+                bound,
+                n);
         if (c.stdevFactor() > bound) {
             return java.util.Optional.of(head + ", and stdev_factor is " + trim(c.stdevFactor()) + ": the statistical "
                     + "rule can never fire, so only the hard trip ejects.");

@@ -19,8 +19,7 @@ import java.util.List;
  * for {@code --stages FILE}. Field order is fixed, so the same result always gives the same bytes.
  */
 public final class GatewayResultJson {
-    private GatewayResultJson() {
-    }
+    private GatewayResultJson() {}
 
     public static ObjectNode toTree(GatewayRunResult r) {
         ObjectNode root = JsonDocument.start("run");
@@ -57,8 +56,9 @@ public final class GatewayResultJson {
         n.put("failed", s.failedRequests());
         n.put("failed_during_fault", s.failedRequestsDuringFault());
         n.put("failed_percent", s.requests() == 0 ? 0.0 : s.failedRequests() * 100.0 / s.requests());
-        n.put("ejections_enforced", r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.PROD
-                ? s.ejections() : 0);
+        n.put(
+                "ejections_enforced",
+                r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.PROD ? s.ejections() : 0);
         ObjectNode per = n.putObject("endpoints");
         for (int e = 0; e < endpoints.size(); e++) {
             ObjectNode en = per.putObject(endpoints.get(e));

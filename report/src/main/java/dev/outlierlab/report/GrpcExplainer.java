@@ -15,8 +15,7 @@ import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
  * ejection through), the enforcement draw, how long the endpoint is out and when the sweeps can return it.
  */
 public final class GrpcExplainer {
-    private GrpcExplainer() {
-    }
+    private GrpcExplainer() {}
 
     public static String explain(OutlierEvent e, GrpcOutlierConfig c) {
         return Numbers.seconds(e.timeNanos()) + ": " + e.host() + " " + reason(e, c);
@@ -26,18 +25,25 @@ public final class GrpcExplainer {
     public static String reason(OutlierEvent e, GrpcOutlierConfig c) {
         GrpcImplementation impl = c.implementation();
         return switch (e.action()) {
-            case UNEJECT -> "returned at the first sweep more than its ejection time after it left, after "
-                    + Numbers.seconds(e.outForNanos()) + " out";
-            case OVERFLOW -> evidence(e.evidence()) + "; " + cap(e.cap(), impl) + (impl == GrpcImplementation.CORE
-                    ? " -> refused by the cap" : " -> " + impl.label() + " stops at the cap and never tests this endpoint"
-                    + " (the lab does, to show what the cap held back)") + second(e, impl);
-            case UNENFORCED -> evidence(e.evidence()) + "; " + cap(e.cap(), impl) + "; " + enforcement(e.enforcement(), impl)
-                    + " -> detected, not ejected" + second(e, impl);
-            case EJECT -> evidence(e.evidence()) + "; " + cap(e.cap(), impl)
-                    + (e.enforcement().enforcingPercent() < 100 ? "; " + enforcement(e.enforcement(), impl) : "")
-                    + " -> ejected for " + Numbers.seconds(e.ejection().durationNanos()) + ", multiplier "
-                    + e.ejection().multiplier() + " (back at the first sweep after "
-                    + Numbers.seconds(e.timeNanos() + e.ejection().durationNanos()) + ")" + second(e, impl);
+            case UNEJECT ->
+                "returned at the first sweep more than its ejection time after it left, after "
+                        + Numbers.seconds(e.outForNanos()) + " out";
+            case OVERFLOW ->
+                evidence(e.evidence()) + "; " + cap(e.cap(), impl)
+                        + (impl == GrpcImplementation.CORE
+                                ? " -> refused by the cap"
+                                : " -> " + impl.label() + " stops at the cap and never tests this endpoint"
+                                        + " (the lab does, to show what the cap held back)")
+                        + second(e, impl);
+            case UNENFORCED ->
+                evidence(e.evidence()) + "; " + cap(e.cap(), impl) + "; " + enforcement(e.enforcement(), impl)
+                        + " -> detected, not ejected" + second(e, impl);
+            case EJECT ->
+                evidence(e.evidence()) + "; " + cap(e.cap(), impl)
+                        + (e.enforcement().enforcingPercent() < 100 ? "; " + enforcement(e.enforcement(), impl) : "")
+                        + " -> ejected for " + Numbers.seconds(e.ejection().durationNanos()) + ", multiplier "
+                        + e.ejection().multiplier() + " (back at the first sweep after "
+                        + Numbers.seconds(e.timeNanos() + e.ejection().durationNanos()) + ")" + second(e, impl);
         };
     }
 
@@ -54,11 +60,13 @@ public final class GrpcExplainer {
     }
 
     private static String cap(CapCheck cap, GrpcImplementation impl) {
-        String figures = "cap " + cap.ejectedBefore() + "/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected())
-                + " %";
+        String figures =
+                "cap " + cap.ejectedBefore() + "/" + cap.hosts() + " = " + Numbers.one(cap.percentIfEjected()) + " %";
         if (impl == GrpcImplementation.CORE) {
-            return figures + (cap.ejectedBefore() == 0 ? ", the first ejection (always allowed)"
-                    : (cap.allowed() ? " < " : " >= ") + cap.maxEjectionPercent() + " %");
+            return figures
+                    + (cap.ejectedBefore() == 0
+                            ? ", the first ejection (always allowed)"
+                            : (cap.allowed() ? " < " : " >= ") + cap.maxEjectionPercent() + " %");
         }
         return figures + (cap.allowed() ? " < " : " >= ") + cap.maxEjectionPercent() + " %";
     }
@@ -66,8 +74,10 @@ public final class GrpcExplainer {
     private static String enforcement(Enforcement en, GrpcImplementation impl) {
         String setting = "enforcement_percentage " + en.enforcingPercent() + " %";
         if (en.drawMod100() < 0) {
-            return setting + (impl == GrpcImplementation.CORE && en.enforcingPercent() == 1
-                    ? " (C-core draws 1 to 99, so 1 never ejects)" : "");
+            return setting
+                    + (impl == GrpcImplementation.CORE && en.enforcingPercent() == 1
+                            ? " (C-core draws 1 to 99, so 1 never ejects)"
+                            : "");
         }
         return setting + ", draw " + en.drawMod100() + (en.enforced() ? " < " : " >= ") + en.enforcingPercent();
     }
@@ -78,7 +88,8 @@ public final class GrpcExplainer {
         }
         return "; already ejected by success rate in this sweep: " + impl.label() + " runs failure percentage over"
                 + " every endpoint with the volume, so it is ejected a second time and its multiplier grew twice"
-                + (impl == GrpcImplementation.GO ? "; grpc-go's count of ejected endpoints stays one too high after it"
-                        + " returns" : "");
+                + (impl == GrpcImplementation.GO
+                        ? "; grpc-go's count of ejected endpoints stays one too high after it" + " returns"
+                        : "");
     }
 }

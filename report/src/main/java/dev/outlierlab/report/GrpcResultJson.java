@@ -15,8 +15,7 @@ import java.util.List;
  * {@code grpc:} block) with their origin and notes, and each event's explanation in gRPC's terms.
  */
 public final class GrpcResultJson {
-    private GrpcResultJson() {
-    }
+    private GrpcResultJson() {}
 
     public static ObjectNode toTree(dev.outlierlab.sim.RunResult r, GrpcSettings settings) {
         return toTree(r, settings, false);
@@ -65,13 +64,15 @@ public final class GrpcResultJson {
         n.put("max_ejection_time", Durations.format(c.maxEjectionTimeNanos()));
         n.put("max_ejection_percent", c.maxEjectionPercent());
         if (c.successRate() != null) {
-            n.putObject("success_rate_ejection").put("stdev_factor", c.successRate().stdevFactor())
+            n.putObject("success_rate_ejection")
+                    .put("stdev_factor", c.successRate().stdevFactor())
                     .put("enforcement_percentage", c.successRate().enforcementPercentage())
                     .put("minimum_hosts", c.successRate().minimumHosts())
                     .put("request_volume", c.successRate().requestVolume());
         }
         if (c.failurePercentage() != null) {
-            n.putObject("failure_percentage_ejection").put("threshold", c.failurePercentage().threshold())
+            n.putObject("failure_percentage_ejection")
+                    .put("threshold", c.failurePercentage().threshold())
                     .put("enforcement_percentage", c.failurePercentage().enforcementPercentage())
                     .put("minimum_hosts", c.failurePercentage().minimumHosts())
                     .put("request_volume", c.failurePercentage().requestVolume());

@@ -19,16 +19,21 @@ import java.util.Locale;
  * ({@link GrpcExplainer}).
  */
 public final class GrpcTextReport {
-    private GrpcTextReport() {
-    }
+    private GrpcTextReport() {}
 
     public static String render(RunResult r, GrpcSettings settings, int maxEvents) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         GrpcOutlierConfig c = settings.config();
         RunSummary sum = r.summary();
-        out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (").append(Numbers.seconds(s.durationNanos()))
-                .append(", seed ").append(s.seed()).append(", profile grpc, ").append(c.implementation().label())
+        out.append("outlier-lab run: ")
+                .append(Wording.printable(s.name()))
+                .append(" (")
+                .append(Numbers.seconds(s.durationNanos()))
+                .append(", seed ")
+                .append(s.seed())
+                .append(", profile grpc, ")
+                .append(c.implementation().label())
                 .append(")\n\n");
         out.append("Inputs\n");
         line(out, "cluster", s.cluster().size() + " endpoints, no panic (with all ejected, calls fail UNAVAILABLE)");
@@ -49,19 +54,30 @@ public final class GrpcTextReport {
             line(out, "note", note);
         }
         out.append("\nResults\n");
-        line(out, "detections", Numbers.count(sum.ejectionsDetected()) + " (success_rate "
-                + r.stats().getOrDefault("ejections_detected_success_rate", 0L) + ", failure_percentage "
-                + r.stats().getOrDefault("ejections_detected_failure_percentage", 0L) + ")");
+        line(
+                out,
+                "detections",
+                Numbers.count(sum.ejectionsDetected()) + " (success_rate "
+                        + r.stats().getOrDefault("ejections_detected_success_rate", 0L) + ", failure_percentage "
+                        + r.stats().getOrDefault("ejections_detected_failure_percentage", 0L) + ")");
         line(out, "ejections", Numbers.count(sum.ejectionsEnforced()));
-        line(out, "cap refused", Numbers.count(sum.ejectionsOverflow()) + " (max_ejection_percent "
-                + c.maxEjectionPercent() + ")");
+        line(
+                out,
+                "cap refused",
+                Numbers.count(sum.ejectionsOverflow()) + " (max_ejection_percent " + c.maxEjectionPercent() + ")");
         line(out, "not enforced", Numbers.count(sum.ejectionsUnenforced()));
         line(out, "returns", Numbers.count(sum.returns()));
         line(out, "most out", sum.maxEjectedAtOnce() + " of " + s.cluster().size() + " endpoints ejected at once");
-        line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " calls ("
-                + Numbers.two(sum.failedPercent()) + " %)");
-        line(out, "in fault", Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
-                + " calls sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
+        line(
+                out,
+                "failed",
+                Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " calls ("
+                        + Numbers.two(sum.failedPercent()) + " %)");
+        line(
+                out,
+                "in fault",
+                Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
+                        + " calls sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
         if (sum.noHealthyUpstream() > 0) {
             line(out, "unavailable", Numbers.count(sum.noHealthyUpstream()) + " calls found every endpoint ejected");
         }
@@ -76,11 +92,18 @@ public final class GrpcTextReport {
         out.append(String.format(Locale.ROOT, row, "time", "host", "action", "algorithm", "why"));
         int shown = Math.min(events.size(), Math.max(0, maxEvents));
         for (OutlierEvent e : events.subList(0, shown)) {
-            out.append(String.format(Locale.ROOT, row, Numbers.seconds(e.timeNanos()), Wording.printable(e.host()),
-                    e.action().jsonName(), e.type() == null ? "-" : e.type().statSuffix(), GrpcExplainer.reason(e, c)));
+            out.append(String.format(
+                    Locale.ROOT,
+                    row,
+                    Numbers.seconds(e.timeNanos()),
+                    Wording.printable(e.host()),
+                    e.action().jsonName(),
+                    e.type() == null ? "-" : e.type().statSuffix(),
+                    GrpcExplainer.reason(e, c)));
         }
         if (shown < r.eventCount()) {
-            out.append("  ... ").append(Numbers.count(r.eventCount() - shown))
+            out.append("  ... ")
+                    .append(Numbers.count(r.eventCount() - shown))
                     .append(" more (raise --events, or use --format json for all)\n");
         }
         return out.toString();
@@ -89,18 +112,30 @@ public final class GrpcTextReport {
     /** The settings in one line, in the service config's snake_case names. */
     public static String settings(GrpcOutlierConfig c) {
         StringBuilder b = new StringBuilder();
-        b.append("interval ").append(Durations.format(c.intervalNanos()))
-                .append(", base_ejection_time ").append(Durations.format(c.baseEjectionTimeNanos()))
-                .append(", max_ejection_time ").append(Durations.format(c.maxEjectionTimeNanos()))
-                .append(", max_ejection_percent ").append(c.maxEjectionPercent());
+        b.append("interval ")
+                .append(Durations.format(c.intervalNanos()))
+                .append(", base_ejection_time ")
+                .append(Durations.format(c.baseEjectionTimeNanos()))
+                .append(", max_ejection_time ")
+                .append(Durations.format(c.maxEjectionTimeNanos()))
+                .append(", max_ejection_percent ")
+                .append(c.maxEjectionPercent());
         SuccessRateEjection sr = c.successRate();
-        b.append("; success_rate_ejection ").append(sr == null ? "off"
-                : "{stdev_factor " + sr.stdevFactor() + ", enforcement_percentage " + sr.enforcementPercentage()
-                        + ", minimum_hosts " + sr.minimumHosts() + ", request_volume " + sr.requestVolume() + "}");
+        b.append("; success_rate_ejection ")
+                .append(
+                        sr == null
+                                ? "off"
+                                : "{stdev_factor " + sr.stdevFactor() + ", enforcement_percentage "
+                                        + sr.enforcementPercentage() + ", minimum_hosts " + sr.minimumHosts()
+                                        + ", request_volume " + sr.requestVolume() + "}");
         FailurePercentageEjection fp = c.failurePercentage();
-        b.append("; failure_percentage_ejection ").append(fp == null ? "off"
-                : "{threshold " + fp.threshold() + ", enforcement_percentage " + fp.enforcementPercentage()
-                        + ", minimum_hosts " + fp.minimumHosts() + ", request_volume " + fp.requestVolume() + "}");
+        b.append("; failure_percentage_ejection ")
+                .append(
+                        fp == null
+                                ? "off"
+                                : "{threshold " + fp.threshold() + ", enforcement_percentage "
+                                        + fp.enforcementPercentage() + ", minimum_hosts " + fp.minimumHosts()
+                                        + ", request_volume " + fp.requestVolume() + "}");
         return b.toString();
     }
 

@@ -16,12 +16,10 @@ import java.util.Locale;
  * The browser shows the same lines ({@link #lines}).
  */
 public final class HingesText {
-    private HingesText() {
-    }
+    private HingesText() {}
 
     /** One labelled line of the section. */
-    public record Line(String label, String text) {
-    }
+    public record Line(String label, String text) {}
 
     /** The section, with a blank line before it. */
     public static String render(RunResult r, PatternContrast contrast, String command) {
@@ -72,11 +70,13 @@ public final class HingesText {
         String minimum = v.settingPrefix() + "_minimum_hosts " + v.minimumHosts();
         String text = switch (v.verdict()) {
             case NEVER_TOO_FEW_HOSTS -> "can never run: the cluster has " + v.hosts() + " hosts, fewer than " + minimum;
-            case NEVER_TOO_LITTLE_TRAFFIC -> "can never run: " + share + ", below " + volume + " (" + v.minimumHosts()
-                    + " hosts with " + v.requestVolume() + " each would need " + Numbers.count(v.minimumHosts()
-                            * v.requestVolume()) + " from one caller)";
-            case ONLY_WITH_FEWER_HOSTS -> "runs only while ejections leave fewer hosts in rotation: " + share
-                    + ", below " + volume + " (" + minimum + ")";
+            case NEVER_TOO_LITTLE_TRAFFIC ->
+                "can never run: " + share + ", below " + volume + " (" + v.minimumHosts()
+                        + " hosts with " + v.requestVolume() + " each would need "
+                        + Numbers.count(v.minimumHosts() * v.requestVolume()) + " from one caller)";
+            case ONLY_WITH_FEWER_HOSTS ->
+                "runs only while ejections leave fewer hosts in rotation: " + share + ", below " + volume + " ("
+                        + minimum + ")";
             case RUNS -> "runs: " + share + ", at least " + volume + ", " + v.hosts() + " hosts >= " + minimum;
         };
         if (v.enforcingPercent() == 0 && !v.verdict().never()) {
@@ -86,23 +86,26 @@ public final class HingesText {
     }
 
     private static String pattern(RunResult r, PatternContrast c, String command) {
-        String how = c.otherPattern() == FaultPattern.RANDOM ? "at random instead of evenly" : "evenly instead of at random";
-        String see = command + " " + String.join(" ", c.sets().stream().map(x -> "--set " + x).toList());
+        String how =
+                c.otherPattern() == FaultPattern.RANDOM ? "at random instead of evenly" : "evenly instead of at random";
+        String see = command + " "
+                + String.join(" ", c.sets().stream().map(x -> "--set " + x).toList());
         if (c.other() == null) {
             return "failing " + how + " was not compared here (the run is long to repeat); see " + see;
         }
         if (!c.differ()) {
             return "failing " + how + " gives the same decisions (" + see + ")";
         }
-        return "failing " + how + " changes the decisions: " + ejections(c.other()) + " instead of "
-                + ejections(r) + "; see " + see;
+        return "failing " + how + " changes the decisions: " + ejections(c.other()) + " instead of " + ejections(r)
+                + "; see " + see;
     }
 
     private static String ejections(RunResult r) {
         long n = r.summary().ejectionsEnforced();
         long first = PatternContrast.firstEjectionNanos(r);
-        return Numbers.count(n) + (n == 1 ? " ejection" : " ejections") + (n > 0 && first >= 0 ? " (first at "
-                + Numbers.seconds(first) + ")" : "") + ", " + Numbers.count(r.summary().ejectionsDetected())
+        return Numbers.count(n) + (n == 1 ? " ejection" : " ejections")
+                + (n > 0 && first >= 0 ? " (first at " + Numbers.seconds(first) + ")" : "") + ", "
+                + Numbers.count(r.summary().ejectionsDetected())
                 + (r.summary().ejectionsDetected() == 1 ? " detection" : " detections");
     }
 

@@ -11,11 +11,11 @@ import java.util.regex.Pattern;
 public final class JsonDocument {
     /** The version of every document's layout; a field may be added within a version, none renamed or removed. */
     public static final int VERSION = 1;
+
     private static final Pattern WHOLE = Pattern.compile("-?\\d{1,18}");
     private static final Pattern DECIMAL = Pattern.compile("-?\\d+\\.\\d+");
 
-    private JsonDocument() {
-    }
+    private JsonDocument() {}
 
     /** The schema name of a command's document, e.g. {@code outlier-lab.sweep.v1}. */
     public static String schema(String command) {

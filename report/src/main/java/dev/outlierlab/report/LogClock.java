@@ -13,10 +13,10 @@ import java.util.Locale;
  * @param originEpochNanos the log's time of the replay's time zero, in nanoseconds since the epoch
  */
 public record LogClock(long originEpochNanos) {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     /** {@code 10:00:22.255 (22.255 s)}: the time of day in UTC and the seconds from the start. */
     public String at(long nanosFromStart) {

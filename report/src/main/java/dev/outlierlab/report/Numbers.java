@@ -4,8 +4,7 @@ import java.util.Locale;
 
 /** Number formats shared by the text renderers, always in Locale.ROOT so output never depends on the machine. */
 public final class Numbers {
-    private Numbers() {
-    }
+    private Numbers() {}
 
     /** One decimal: {@code 67.0}. */
     public static String one(double d) {
@@ -28,7 +27,10 @@ public final class Numbers {
         long millis = Math.floorDiv(nanos + 500_000, 1_000_000);
         String sign = millis < 0 ? "-" : "";
         long abs = Math.abs(millis);
-        return sign + (abs % 1000 == 0 ? Long.toString(abs / 1000)
-                : String.format(java.util.Locale.ROOT, "%d.%03d", abs / 1000, abs % 1000)) + " s";
+        return sign
+                + (abs % 1000 == 0
+                        ? Long.toString(abs / 1000)
+                        : String.format(java.util.Locale.ROOT, "%d.%03d", abs / 1000, abs % 1000))
+                + " s";
     }
 }

@@ -20,8 +20,18 @@ import java.util.Locale;
  */
 public final class ProfileComparison {
     /** One profile's column. */
-    public record Column(String profile, long requests, long failed, long requestsDuringFault, long failedDuringFault,
-            long detections, long ejections, long refused, long returns, int mostOut, List<String> ejectedAt,
+    public record Column(
+            String profile,
+            long requests,
+            long failed,
+            long requestsDuringFault,
+            long failedDuringFault,
+            long detections,
+            long ejections,
+            long refused,
+            long returns,
+            int mostOut,
+            List<String> ejectedAt,
             List<String> returnedAt) {
         public Column {
             ejectedAt = List.copyOf(ejectedAt);
@@ -35,8 +45,7 @@ public final class ProfileComparison {
 
     private static final int TIMES_SHOWN = 6;
 
-    private ProfileComparison() {
-    }
+    private ProfileComparison() {}
 
     /** A column for a run of Envoy's or the gRPC profile. */
     public static Column column(String profile, RunResult r) {
@@ -51,9 +60,19 @@ public final class ProfileComparison {
                 returned.add(at);
             }
         }
-        return new Column(profile, s.requests(), s.failed(), s.requestsDuringFault(), s.failedDuringFault(),
-                s.ejectionsDetected(), s.ejectionsEnforced(), s.ejectionsOverflow(), s.returns(), s.maxEjectedAtOnce(),
-                ejected, returned);
+        return new Column(
+                profile,
+                s.requests(),
+                s.failed(),
+                s.requestsDuringFault(),
+                s.failedDuringFault(),
+                s.ejectionsDetected(),
+                s.ejectionsEnforced(),
+                s.ejectionsOverflow(),
+                s.returns(),
+                s.maxEjectedAtOnce(),
+                ejected,
+                returned);
     }
 
     /** A column for a run of the gateway profile (no cap: refusals are 0; ejections count every process's). */
@@ -73,8 +92,19 @@ public final class ProfileComparison {
                 most = Math.max(most, ++out);
             }
         }
-        return new Column(profile, s.requests(), s.failedRequests(), s.requestsDuringFault(),
-                s.failedRequestsDuringFault(), s.ejections(), s.ejections(), 0, s.returns(), most, ejected, returned);
+        return new Column(
+                profile,
+                s.requests(),
+                s.failedRequests(),
+                s.requestsDuringFault(),
+                s.failedRequestsDuringFault(),
+                s.ejections(),
+                s.ejections(),
+                0,
+                s.returns(),
+                most,
+                ejected,
+                returned);
     }
 
     public static String text(List<Column> columns) {

@@ -16,8 +16,7 @@ import java.util.Map;
  * other did not (same time, host, action and detector).
  */
 public final class ReplayComparisonText {
-    private ReplayComparisonText() {
-    }
+    private ReplayComparisonText() {}
 
     public static String render(String labelA, ReplayResult a, String labelB, ReplayResult b, int maxEvents) {
         StringBuilder out = new StringBuilder("\nComparison\n");
@@ -31,11 +30,19 @@ public final class ReplayComparisonText {
         row(out, row, "not enforced", sa.ejectionsUnenforced(), sb.ejectionsUnenforced());
         row(out, row, "returns", sa.returns(), sb.returns());
         row(out, row, "most out at once", sa.maxEjectedAtOnce(), sb.maxEjectedAtOnce());
-        out.append(String.format(Locale.ROOT, row, "time ejected (all hosts)", Numbers.seconds(ejected(a)),
+        out.append(String.format(
+                Locale.ROOT,
+                row,
+                "time ejected (all hosts)",
+                Numbers.seconds(ejected(a)),
                 Numbers.seconds(ejected(b))));
         row(out, row, "requests moved", a.requestsWhileEjected(), b.requestsWhileEjected());
         row(out, row, "failures avoided, at most", a.failedWhileEjected(), b.failedWhileEjected());
-        out.append(String.format(Locale.ROOT, row, "panic", Numbers.one(sa.panicSeconds()) + " s",
+        out.append(String.format(
+                Locale.ROOT,
+                row,
+                "panic",
+                Numbers.one(sa.panicSeconds()) + " s",
                 Numbers.one(sb.panicSeconds()) + " s"));
         out.append("  A: ").append(labelA).append("\n  B: ").append(labelB).append('\n');
         List<Diff> differ = new ArrayList<>();
@@ -68,8 +75,7 @@ public final class ReplayComparisonText {
     }
 
     /** Events of {@code mine} with no event of the same key left in {@code theirs} (counting repeats). */
-    private record Diff(long nanos, String text) {
-    }
+    private record Diff(long nanos, String text) {}
 
     private static void addOnly(List<Diff> out, String tag, List<OutlierEvent> mine, List<OutlierEvent> theirs) {
         Map<String, Integer> left = new HashMap<>();
@@ -82,9 +88,16 @@ public final class ReplayComparisonText {
                 left.put(key(e), n - 1);
                 continue;
             }
-            out.add(new Diff(e.timeNanos(), String.format(Locale.ROOT, "%-7s %-10s %-16s %-9s %s", tag,
-                    Numbers.seconds(e.timeNanos()), e.host(), e.action().name().toLowerCase(Locale.ROOT),
-                    e.type() == null ? "-" : e.type().name().toLowerCase(Locale.ROOT))));
+            out.add(new Diff(
+                    e.timeNanos(),
+                    String.format(
+                            Locale.ROOT,
+                            "%-7s %-10s %-16s %-9s %s",
+                            tag,
+                            Numbers.seconds(e.timeNanos()),
+                            e.host(),
+                            e.action().name().toLowerCase(Locale.ROOT),
+                            e.type() == null ? "-" : e.type().name().toLowerCase(Locale.ROOT))));
         }
     }
 }

@@ -16,12 +16,18 @@ import java.util.Map;
  */
 public final class ReplayJson {
     /** The run summary's keys that are decisions of the detector, not the log's figures. */
-    private static final List<String> PREDICTED_KEYS = List.of("ejections_detected", "ejections_enforced",
-            "ejections_overflow", "ejections_unenforced", "returns", "max_ejected_at_once", "panic_seconds", "panic_ns",
+    private static final List<String> PREDICTED_KEYS = List.of(
+            "ejections_detected",
+            "ejections_enforced",
+            "ejections_overflow",
+            "ejections_unenforced",
+            "returns",
+            "max_ejected_at_once",
+            "panic_seconds",
+            "panic_ns",
             "no_healthy_upstream");
 
-    private ReplayJson() {
-    }
+    private ReplayJson() {}
 
     /** What the log recorded: its requests and failures, in all and per host. */
     public static ObjectNode recorded(ReplayResult r) {
@@ -37,7 +43,10 @@ public final class ReplayJson {
         n.put("failed_percent", percent(failed, requests));
         ArrayNode hosts = n.putArray("hosts");
         for (HostTraffic h : r.hosts()) {
-            hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("failed", h.failed())
+            hosts.addObject()
+                    .put("host", h.host())
+                    .put("requests", h.requests())
+                    .put("failed", h.failed())
                     .put("failed_percent", percent(h.failed(), h.requests()));
         }
         return n;
@@ -56,7 +65,8 @@ public final class ReplayJson {
         for (String key : PREDICTED_KEYS) {
             summary.set(key, all.get(key));
         }
-        long ejectedNanos = r.hosts().stream().mapToLong(HostTraffic::ejectedNanos).sum();
+        long ejectedNanos =
+                r.hosts().stream().mapToLong(HostTraffic::ejectedNanos).sum();
         long failed = r.hosts().stream().mapToLong(HostTraffic::failed).sum();
         summary.put("ejected_seconds", ejectedNanos / 1e9);
         summary.put("requests_moved", r.requestsWhileEjected());
@@ -67,8 +77,11 @@ public final class ReplayJson {
         Map<String, Long> ejections = ReplayHostsText.ejections(r);
         ArrayNode hosts = n.putArray("hosts");
         for (HostTraffic h : r.hosts()) {
-            hosts.addObject().put("host", h.host()).put("ejections", ejections.getOrDefault(h.host(), 0L))
-                    .put("ejected_seconds", h.ejectedNanos() / 1e9).put("requests_moved", h.requestsWhileEjected())
+            hosts.addObject()
+                    .put("host", h.host())
+                    .put("ejections", ejections.getOrDefault(h.host(), 0L))
+                    .put("ejected_seconds", h.ejectedNanos() / 1e9)
+                    .put("requests_moved", h.requestsWhileEjected())
                     .put("failures_avoided_at_most", h.failedWhileEjected());
         }
         return n;

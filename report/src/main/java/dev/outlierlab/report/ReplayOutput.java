@@ -37,23 +37,53 @@ import java.util.stream.Collectors;
  * @param clock      the log's clock, for the span and the decisions' times; null: seconds from the start only
  * @param advice     how fixes are said: in the settings' own fields (a DestinationRule's), or Envoy's
  */
-public record ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
-                    List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
-                    String compareFile, ComparedEventLog events, ComparedEventLog eventsB,
-                    LogClock clock, FixAdvice advice) {
+public record ReplayOutput(
+        List<String> logs,
+        String formatName,
+        BadLines lines,
+        List<LogReplay.GroupResult> results,
+        List<LogReplay.GroupResult> compared,
+        String compareLabel,
+        List<String> compareSets,
+        String compareFile,
+        ComparedEventLog events,
+        ComparedEventLog eventsB,
+        LogClock clock,
+        FixAdvice advice) {
 
     /** A report in seconds from the start and Envoy's field names (a section rendered apart, by a job). */
-    public ReplayOutput(List<String> logs, String formatName, BadLines lines, List<LogReplay.GroupResult> results,
-                        List<LogReplay.GroupResult> compared, String compareLabel, List<String> compareSets,
-                        String compareFile, ComparedEventLog events, ComparedEventLog eventsB) {
-        this(logs, formatName, lines, results, compared, compareLabel, compareSets, compareFile, events, eventsB, null,
+    public ReplayOutput(
+            List<String> logs,
+            String formatName,
+            BadLines lines,
+            List<LogReplay.GroupResult> results,
+            List<LogReplay.GroupResult> compared,
+            String compareLabel,
+            List<String> compareSets,
+            String compareFile,
+            ComparedEventLog events,
+            ComparedEventLog eventsB) {
+        this(
+                logs,
+                formatName,
+                lines,
+                results,
+                compared,
+                compareLabel,
+                compareSets,
+                compareFile,
+                events,
+                eventsB,
+                null,
                 FixAdvice.ENVOY);
     }
 
     /** The skipped-lines summary: no upstream host (by flag), no response code, other clusters, bad. */
     public static String skipped(BadLines l) {
-        String flags = l.noHostByFlag().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "));
+        String flags = l.noHostByFlag().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey().name() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
         return String.format(Locale.ROOT, "%,d", l.noUpstreamHost()) + " without an upstream host"
                 + (flags.isEmpty() ? "" : " (" + flags + ")") + ", " + l.noResponse() + " without a response code, "
                 + l.otherCluster() + " of other clusters, " + l.bad() + " bad";
@@ -64,7 +94,8 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         for (int i = 0; i < results.size(); i++) {
             out.append(section(i, maxEvents));
         }
-        out.append(ReplayTotalText.render(results.stream().map(ReplayOutput::tally).toList()));
+        out.append(
+                ReplayTotalText.render(results.stream().map(ReplayOutput::tally).toList()));
         return out.toString();
     }
 
@@ -75,15 +106,26 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
 
     /** The lines read and skipped and the number of detectors, as the text report begins. */
     public String head(int detectors) {
-        return head(detectors, results.stream().mapToLong(g -> g.group().lastEpochNanos()).max().orElse(Long.MIN_VALUE));
+        return head(
+                detectors,
+                results.stream()
+                        .mapToLong(g -> g.group().lastEpochNanos())
+                        .max()
+                        .orElse(Long.MIN_VALUE));
     }
 
     /** As {@link #head(int)}, the log's span ending at {@code lastEpochNanos} (the latest outcome of all). */
     public String head(int detectors, long lastEpochNanos) {
         StringBuilder out = new StringBuilder();
-        out.append("outlier-lab replay: ").append(String.join(", ", logs)).append(" (format ").append(formatName)
-                .append(")\n  lines        ").append(String.format(Locale.ROOT, "%,d", lines.lines()))
-                .append(" read; skipped ").append(skipped(lines)).append('\n');
+        out.append("outlier-lab replay: ")
+                .append(String.join(", ", logs))
+                .append(" (format ")
+                .append(formatName)
+                .append(")\n  lines        ")
+                .append(String.format(Locale.ROOT, "%,d", lines.lines()))
+                .append(" read; skipped ")
+                .append(skipped(lines))
+                .append('\n');
         for (BadLines.Bad b : lines.first()) {
             out.append("  bad line     ").append(b).append('\n');
         }
@@ -101,31 +143,53 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
     public String section(int i, int maxEvents) {
         StringBuilder out = new StringBuilder();
         LogReplay.GroupResult g = results.get(i);
-        out.append("\n== ").append(g.group().label()).append(": ")
-                .append(String.format(Locale.ROOT, "%,d", g.group().entries())).append(" outcomes ==\n\n");
+        out.append("\n== ")
+                .append(g.group().label())
+                .append(": ")
+                .append(String.format(Locale.ROOT, "%,d", g.group().entries()))
+                .append(" outcomes ==\n\n");
         out.append(ReplayHostsText.recorded(g.result()));
-        out.append("\nWhat these settings predict (the lab's detector over the same requests: none of this happened)\n\n");
-        out.append(TextReport.renderPrediction(g.result().run(), maxEvents, String.format(Locale.ROOT, "%,d",
-                g.group().entries()) + " outcomes from the access log, "
-                + g.scenario().cluster().hosts().size() + " hosts", clock, advice));
+        out.append(
+                "\nWhat these settings predict (the lab's detector over the same requests: none of this happened)\n\n");
+        out.append(TextReport.renderPrediction(
+                g.result().run(),
+                maxEvents,
+                String.format(Locale.ROOT, "%,d", g.group().entries()) + " outcomes from the access log, "
+                        + g.scenario().cluster().hosts().size() + " hosts",
+                clock,
+                advice));
         out.append(ReplayHostsText.moved(g.result()));
         if (events != null) {
-            out.append(EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));
+            out.append(
+                    EventLogText.render(events.log().source(), events.results().get(i), "the lab", maxEvents));
         }
         if (compared != null) {
-            out.append(ReplayComparisonText.render("the settings above", g.result(), compareLabel,
-                    compared.get(i).result(), maxEvents));
+            out.append(ReplayComparisonText.render(
+                    "the settings above",
+                    g.result(),
+                    compareLabel,
+                    compared.get(i).result(),
+                    maxEvents));
             if (eventsB != null) {
-                out.append(EventLogText.render(events.log().source(), eventsB.results().get(i),
-                        "the lab with B", maxEvents));
+                out.append(EventLogText.render(
+                        events.log().source(), eventsB.results().get(i), "the lab with B", maxEvents));
             }
         }
         return out.toString();
     }
 
     /** The CSV columns of {@link #csv}, in order. */
-    static final List<String> CSV_COLUMNS = List.of("cluster", "instance", "host", "requests", "failed", "ejections",
-            "ejected_s", "ejected_ns", "requests_while_ejected", "failed_while_ejected");
+    static final List<String> CSV_COLUMNS = List.of(
+            "cluster",
+            "instance",
+            "host",
+            "requests",
+            "failed",
+            "ejections",
+            "ejected_s",
+            "ejected_ns",
+            "requests_while_ejected",
+            "failed_while_ejected");
 
     /**
      * One row per detector and host, with a header row: the host's requests and failures in the log, how often the
@@ -136,10 +200,20 @@ public record ReplayOutput(List<String> logs, String formatName, BadLines lines,
         for (LogReplay.GroupResult g : results) {
             Map<String, Long> ejections = ReplayHostsText.ejections(g.result());
             for (HostTraffic h : g.result().hosts()) {
-                dev.outlierlab.report.RunCsv.row(out, g.group().cluster(), g.group().instance(), h.host(), h.requests(),
-                        h.failed(), ejections.getOrDefault(h.host(), 0L),
-                        java.math.BigDecimal.valueOf(h.ejectedNanos(), 9).stripTrailingZeros().toPlainString(),
-                        h.ejectedNanos(), h.requestsWhileEjected(), h.failedWhileEjected());
+                dev.outlierlab.report.RunCsv.row(
+                        out,
+                        g.group().cluster(),
+                        g.group().instance(),
+                        h.host(),
+                        h.requests(),
+                        h.failed(),
+                        ejections.getOrDefault(h.host(), 0L),
+                        java.math.BigDecimal.valueOf(h.ejectedNanos(), 9)
+                                .stripTrailingZeros()
+                                .toPlainString(),
+                        h.ejectedNanos(),
+                        h.requestsWhileEjected(),
+                        h.failedWhileEjected());
             }
         }
         return out.toString();

@@ -15,8 +15,7 @@ import java.util.TreeMap;
  * host by host, of what the logs recorded and what the settings' ejections would have moved.
  */
 public final class ReplayTotalText {
-    private ReplayTotalText() {
-    }
+    private ReplayTotalText() {}
 
     /**
      * The head's span line: {@code 2026-03-02 10:00:00.000 UTC .. 10:01:29.950 UTC (89.95 s)}.
@@ -24,24 +23,32 @@ public final class ReplayTotalText {
      * @param lastNanos the last outcome, in nanoseconds from the first
      */
     public static String span(LogClock clock, long lastNanos) {
-        return String.format(Locale.ROOT, "  span         %s .. %s UTC (%s)%n", clock.dateTime(0),
-                clock.timeOfDay(lastNanos), Numbers.seconds(lastNanos));
+        return String.format(
+                Locale.ROOT,
+                "  span         %s .. %s UTC (%s)%n",
+                clock.dateTime(0),
+                clock.timeOfDay(lastNanos),
+                Numbers.seconds(lastNanos));
     }
 
     /**
      * One detector's figures for the total, host by host: requests, failed, ejections, requests moved, failures
      * avoided (plain values, so that a distributed replay ships them with the detector's section).
      */
-    public record Tally(String instance, String cluster, TreeMap<String, long[]> hosts) implements Serializable {
-    }
+    public record Tally(String instance, String cluster, TreeMap<String, long[]> hosts) implements Serializable {}
 
     /** The figures of one detector's replay. */
     public static Tally tally(ReplayResult r, String instance, String cluster) {
         TreeMap<String, long[]> hosts = new TreeMap<>();
         Map<String, Long> ejections = ReplayHostsText.ejections(r);
         for (HostTraffic h : r.hosts()) {
-            hosts.put(h.host(), new long[] {h.requests(), h.failed(), ejections.getOrDefault(h.host(), 0L),
-                h.requestsWhileEjected(), h.failedWhileEjected()});
+            hosts.put(h.host(), new long[] {
+                h.requests(),
+                h.failed(),
+                ejections.getOrDefault(h.host(), 0L),
+                h.requestsWhileEjected(),
+                h.failedWhileEjected()
+            });
         }
         return new Tally(instance, cluster, hosts);
     }
@@ -77,17 +84,32 @@ public final class ReplayTotalText {
         for (String h : hosts.keySet()) {
             width = Math.max(width, Wording.printable(h).length());
         }
-        StringBuilder out = new StringBuilder("\n== total across " + tallies.size() + " detectors (" + detectors
-                + ") ==\n\n");
-        out.append(String.format(Locale.ROOT, "  requests      %s, %s failed (%s %%)%n", Numbers.count(requests),
-                Numbers.count(failed), Numbers.two(percent(failed, requests))));
+        StringBuilder out =
+                new StringBuilder("\n== total across " + tallies.size() + " detectors (" + detectors + ") ==\n\n");
+        out.append(String.format(
+                Locale.ROOT,
+                "  requests      %s, %s failed (%s %%)%n",
+                Numbers.count(requests),
+                Numbers.count(failed),
+                Numbers.two(percent(failed, requests))));
         String row = "  %-" + width + "s  %10s  %9s  %9s  %14s  %16s%n";
-        out.append(String.format(Locale.ROOT, row, "host", "requests", "failed", "ejections", "requests moved",
-                "failures avoided"));
-        hosts.forEach((h, t) -> out.append(String.format(Locale.ROOT, row, Wording.printable(h), Numbers.count(t[0]),
-                Numbers.count(t[1]), Numbers.count(t[2]), Numbers.count(t[3]), Numbers.count(t[4]))));
-        out.append(String.format(Locale.ROOT, "  total: %s requests moved; at most %s of the logs' %s failures avoided"
-                + " (%s %%)%n", Numbers.count(moved), Numbers.count(avoided), Numbers.count(failed),
+        out.append(String.format(
+                Locale.ROOT, row, "host", "requests", "failed", "ejections", "requests moved", "failures avoided"));
+        hosts.forEach((h, t) -> out.append(String.format(
+                Locale.ROOT,
+                row,
+                Wording.printable(h),
+                Numbers.count(t[0]),
+                Numbers.count(t[1]),
+                Numbers.count(t[2]),
+                Numbers.count(t[3]),
+                Numbers.count(t[4]))));
+        out.append(String.format(
+                Locale.ROOT,
+                "  total: %s requests moved; at most %s of the logs' %s failures avoided" + " (%s %%)%n",
+                Numbers.count(moved),
+                Numbers.count(avoided),
+                Numbers.count(failed),
                 Numbers.two(percent(avoided, failed))));
         return out.toString();
     }

@@ -31,8 +31,7 @@ public final class ResultJson {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
-    private ResultJson() {
-    }
+    private ResultJson() {}
 
     public static ObjectMapper mapper() {
         return MAPPER;
@@ -61,9 +60,14 @@ public final class ResultJson {
         if (!r.degradations().isEmpty()) {
             ArrayNode degradations = root.putArray("degradations");
             for (var d : r.degradations()) {
-                degradations.addObject().put("time", d.timeNanos() / 1e9).put("host", d.host())
-                        .put("action", d.jsonName()).put("num_degradations", d.numDegradations())
-                        .put("multiplier", d.multiplier()).put("duration", d.durationNanos() / 1e9);
+                degradations
+                        .addObject()
+                        .put("time", d.timeNanos() / 1e9)
+                        .put("host", d.host())
+                        .put("action", d.jsonName())
+                        .put("num_degradations", d.numDegradations())
+                        .put("multiplier", d.multiplier())
+                        .put("duration", d.durationNanos() / 1e9);
             }
         }
         if (signals && r.signals() != null) {
@@ -258,7 +262,10 @@ public final class ResultJson {
         n.put("failure_percentage_ran", ie.failurePercentageRan());
         ArrayNode hosts = n.putArray("hosts");
         for (HostSample h : ie.samples()) {
-            hosts.addObject().put("host", h.host()).put("requests", h.requests()).put("success_rate", h.successRatePercent());
+            hosts.addObject()
+                    .put("host", h.host())
+                    .put("requests", h.requests())
+                    .put("success_rate", h.successRatePercent());
         }
         return n;
     }

@@ -27,8 +27,7 @@ import java.util.function.BiConsumer;
  * prints none of it.
  */
 public final class RoutingLines {
-    private RoutingLines() {
-    }
+    private RoutingLines() {}
 
     /** The pick rule for the traffic line, e.g. "least request (2 random choices)"; null for the lab's round robin. */
     static String pickRule(Scenario s) {
@@ -37,8 +36,9 @@ public final class RoutingLines {
             return null;
         }
         String policy = switch (r.lbPolicy().modelled() ? r.lbPolicy() : LbPolicy.ROUND_ROBIN) {
-            case LEAST_REQUEST -> "least request (" + r.choiceCount() + " random choices; every response is "
-                    + "immediate, so no host has an active request and the first choice is taken)";
+            case LEAST_REQUEST ->
+                "least request (" + r.choiceCount() + " random choices; every response is "
+                        + "immediate, so no host has an active request and the first choice is taken)";
             case RANDOM -> "random";
             default -> "round-robin";
         };
@@ -53,25 +53,31 @@ public final class RoutingLines {
         }
         List<String> hosts = s.cluster().hosts();
         if (r.needsRouter()) {
-            String how = r.failsOverByZone() ? "by each caller's zone (istiod's locality failover: the rule has "
-                    + "outlierDetection and the mesh's localityLbSetting is on)" : "as the cluster sets them";
+            String how = r.failsOverByZone()
+                    ? "by each caller's zone (istiod's locality failover: the rule has "
+                            + "outlierDetection and the mesh's localityLbSetting is on)"
+                    : "as the cluster sets them";
             List<String> zones = callerZones(s);
             for (int z = 0; z < zones.size(); z++) {
                 int caller = firstCallerIn(s, zones.get(z));
                 int[] prio = LocalityPriority.forCaller(r, hosts, caller);
-                StringBuilder text = new StringBuilder(zones.size() > 1 || r.failsOverByZone()
-                        ? "callers in " + zones.get(z) + ": " : "");
+                StringBuilder text = new StringBuilder(
+                        zones.size() > 1 || r.failsOverByZone() ? "callers in " + zones.get(z) + ": " : "");
                 text.append(levels(prio, hosts)).append(z == 0 ? "; " + how : "");
                 line.accept(z == 0 ? "priorities" : "", text.toString());
                 String ejected = firstFaultyHost(s);
                 if (ejected != null) {
-                    LoadBalancer balancer = new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
-                    PriorityRouter router = new PriorityRouter(r, s.cluster().panicThresholdPercent(), prio, caller,
-                            0, balancer);
+                    LoadBalancer balancer =
+                            new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
+                    PriorityRouter router =
+                            new PriorityRouter(r, s.cluster().panicThresholdPercent(), prio, caller, 0, balancer);
                     balancer.setEjected(hosts.indexOf(ejected), true);
-                    line.accept("", "  with " + ejected + " ejected: " + loads(router) + ", so "
-                            + shares(router.expectedShares(), hosts) + " (healthy share x overprovisioning factor "
-                            + r.overprovisioningFactor() + " %, the rest spills to the next priority)");
+                    line.accept(
+                            "",
+                            "  with " + ejected + " ejected: " + loads(router) + ", so "
+                                    + shares(router.expectedShares(), hosts)
+                                    + " (healthy share x overprovisioning factor "
+                                    + r.overprovisioningFactor() + " %, the rest spills to the next priority)");
                 }
             }
             if (r.failTrafficOnPanic()) {
@@ -80,8 +86,11 @@ public final class RoutingLines {
         }
         RetrySpec retry = r.retries();
         if (retry != null) {
-            line.accept("retries", retry.numRetries() == 0 ? "none (" + retry.origin() + ")" : retry.describe()
-                    + "; every attempt at the request's send time");
+            line.accept(
+                    "retries",
+                    retry.numRetries() == 0
+                            ? "none (" + retry.origin() + ")"
+                            : retry.describe() + "; every attempt at the request's send time");
         }
         for (String note : r.notModelled()) {
             line.accept("not modelled", note);
@@ -95,17 +104,23 @@ public final class RoutingLines {
             return;
         }
         RunSummary sum = result.summary();
-        line.accept("upstream", Numbers.count(sum.upstreamAttempts()) + " attempts to hosts, "
-                + Numbers.count(sum.upstreamFailed()) + " failed (what the detectors see); " + Numbers.count(sum.retries())
-                + " retries; " + Numbers.count(sum.failed()) + " requests failed for their callers");
+        line.accept(
+                "upstream",
+                Numbers.count(sum.upstreamAttempts()) + " attempts to hosts, "
+                        + Numbers.count(sum.upstreamFailed()) + " failed (what the detectors see); "
+                        + Numbers.count(sum.retries())
+                        + " retries; " + Numbers.count(sum.failed()) + " requests failed for their callers");
         Map<String, Long> zones = zoneAttempts(result);
         if (!zones.isEmpty()) {
             long total = zones.values().stream().mapToLong(Long::longValue).sum();
             List<String> parts = new ArrayList<>();
             zones.forEach((z, n) -> parts.add(z + " " + Numbers.one(total == 0 ? 0 : n * 100.0 / total) + " %"));
-            line.accept("zones", "attempts by the hosts' zone: " + String.join(", ", parts)
-                    + (s.routing().callerZones().isEmpty() ? "" : " (callers in "
-                            + String.join(", ", callerZones(s)) + ")"));
+            line.accept(
+                    "zones",
+                    "attempts by the hosts' zone: " + String.join(", ", parts)
+                            + (s.routing().callerZones().isEmpty()
+                                    ? ""
+                                    : " (callers in " + String.join(", ", callerZones(s)) + ")"));
         }
     }
 
@@ -143,8 +158,11 @@ public final class RoutingLines {
         routing.put("fail_traffic_on_panic", r.failTrafficOnPanic());
         routing.put("locality_failover", r.failsOverByZone());
         if (r.retries() != null) {
-            routing.put("retries", r.retries().numRetries() == 0 ? "none (" + r.retries().origin() + ")"
-                    : r.retries().describe());
+            routing.put(
+                    "retries",
+                    r.retries().numRetries() == 0
+                            ? "none (" + r.retries().origin() + ")"
+                            : r.retries().describe());
         }
         ObjectNode zones = routing.putObject("zone_attempts");
         zoneAttempts(result).forEach(zones::put);
@@ -192,7 +210,9 @@ public final class RoutingLines {
     }
 
     private static String firstFaultyHost(Scenario s) {
-        return s.faults().isEmpty() || s.faults().get(0).hosts().isEmpty() ? null : s.faults().get(0).hosts().get(0);
+        return s.faults().isEmpty() || s.faults().get(0).hosts().isEmpty()
+                ? null
+                : s.faults().get(0).hosts().get(0);
     }
 
     private static String levels(int[] prio, List<String> hosts) {
@@ -201,8 +221,10 @@ public final class RoutingLines {
             by.computeIfAbsent(prio[h], k -> new ArrayList<>()).add(hosts.get(h));
         }
         List<String> parts = new ArrayList<>();
-        by.forEach((p, hs) -> parts.add("P" + p + " " + (hs.size() > 3 ? hs.get(0) + " .. " + hs.get(hs.size() - 1)
-                + " (" + hs.size() + ")" : String.join(", ", hs))));
+        by.forEach((p, hs) -> parts.add("P" + p + " "
+                + (hs.size() > 3
+                        ? hs.get(0) + " .. " + hs.get(hs.size() - 1) + " (" + hs.size() + ")"
+                        : String.join(", ", hs))));
         return String.join(", ", parts);
     }
 
@@ -220,12 +242,13 @@ public final class RoutingLines {
         Map<String, List<String>> byShare = new LinkedHashMap<>();
         for (int h = 0; h < shares.length; h++) {
             if (shares[h] > 0) {
-                byShare.computeIfAbsent(Numbers.one(shares[h]) + " %", k -> new ArrayList<>()).add(hosts.get(h));
+                byShare.computeIfAbsent(Numbers.one(shares[h]) + " %", k -> new ArrayList<>())
+                        .add(hosts.get(h));
             }
         }
         List<String> parts = new ArrayList<>();
-        byShare.forEach((share, hs) -> parts.add((hs.size() == 1 ? hs.get(0) : hs.size() + " hosts") + " "
-                + share + (hs.size() == 1 ? "" : " each")));
+        byShare.forEach((share, hs) -> parts.add(
+                (hs.size() == 1 ? hs.get(0) : hs.size() + " hosts") + " " + share + (hs.size() == 1 ? "" : " each")));
         return parts.isEmpty() ? "no host takes traffic" : String.join(", ", parts);
     }
 }

@@ -19,14 +19,33 @@ import java.util.Locale;
  */
 public final class RunCsv {
     /** The header row's columns, in order. */
-    public static final List<String> COLUMNS = List.of("time_s", "time_ns", "client", "host", "action", "type",
-            "success_rate_percent", "threshold_percent", "mean_percent", "stdev_percent", "failure_percent",
-            "host_requests", "consecutive", "consecutive_threshold", "cap_ejected_before", "cap_hosts",
-            "cap_percent_if_ejected", "max_ejection_percent", "cap_allowed", "enforcing_percent", "draw",
-            "ejection_ns", "multiplier", "out_for_ns");
+    public static final List<String> COLUMNS = List.of(
+            "time_s",
+            "time_ns",
+            "client",
+            "host",
+            "action",
+            "type",
+            "success_rate_percent",
+            "threshold_percent",
+            "mean_percent",
+            "stdev_percent",
+            "failure_percent",
+            "host_requests",
+            "consecutive",
+            "consecutive_threshold",
+            "cap_ejected_before",
+            "cap_hosts",
+            "cap_percent_if_ejected",
+            "max_ejection_percent",
+            "cap_allowed",
+            "enforcing_percent",
+            "draw",
+            "ejection_ns",
+            "multiplier",
+            "out_for_ns");
 
-    private RunCsv() {
-    }
+    private RunCsv() {}
 
     /** Every decision the run kept, with the header row first. */
     public static String render(RunResult r) {
@@ -65,7 +84,9 @@ public final class RunCsv {
             }
             if (e.enforcement() != null) {
                 f[19] = e.enforcement().enforcingPercent();
-                f[20] = e.enforcement().drawMod100() < 0 ? null : e.enforcement().drawMod100();
+                f[20] = e.enforcement().drawMod100() < 0
+                        ? null
+                        : e.enforcement().drawMod100();
             }
             if (e.ejection() != null) {
                 f[21] = e.ejection().durationNanos();

@@ -57,36 +57,48 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
             int n = first == null ? hosts : first.hosts();
             long smallest = smallestAdmittingOne(n, first == null ? CapRule.ACTIVE_PLUS_ONE : first.rule());
             String why = "the smallest that admits one host of " + n;
-            return new RunVerdict(Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected())
-                    + " but no ejection: max_ejection_percent " + cap + " admits no host of " + n + callers
-                    + " ((0+1)/" + n + " = " + Numbers.one(100.0 / n) + " % > " + cap + " %)",
+            return new RunVerdict(
+                    Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected())
+                            + " but no ejection: max_ejection_percent " + cap + " admits no host of " + n + callers
+                            + " ((0+1)/" + n + " = " + Numbers.one(100.0 / n) + " % > " + cap + " %)",
                     "max_ejection_percent " + smallest + " (" + why + "), or always_eject_one_host true",
-                    List.of(List.of(new Change(MAX_EJECTION_PERCENT, smallest, why)),
+                    List.of(
+                            List.of(new Change(MAX_EJECTION_PERCENT, smallest, why)),
                             List.of(new Change(ALWAYS_EJECT_ONE_HOST, true))));
         }
         int keep = mostOutAbovePanic(hosts, s.cluster().panicThresholdPercent());
         if (sum.ejectionsEnforced() > 0 && sum.panicSeconds() > 0 && sum.maxEjectedAtOnce() > keep) {
             String what = Numbers.count(sum.ejectionsEnforced()) + ejections(sum.ejectionsEnforced())
-                    + ", up to " + sum.maxEjectedAtOnce() + " of " + hosts + " hosts out at once under max_ejection_percent "
+                    + ", up to " + sum.maxEjectedAtOnce() + " of " + hosts
+                    + " hosts out at once under max_ejection_percent "
                     + cap + ": the cluster was in panic for " + Numbers.one(sum.panicSeconds()) + " s (below the panic"
-                    + " threshold " + trim(s.cluster().panicThresholdPercent()) + " % healthy, Envoy sends to every host,"
+                    + " threshold " + trim(s.cluster().panicThresholdPercent())
+                    + " % healthy, Envoy sends to every host,"
                     + " ejected ones too)";
             String why = "at most " + keep + " of " + hosts + " hosts out, "
                     + Numbers.one(100.0 * (hosts - keep) / hosts) + " % left in rotation";
             if (keep == 0) {
                 return new RunVerdict(what, null);
             }
-            return new RunVerdict(what, "max_ejection_percent " + capFor(keep, hosts) + " (" + why + ")",
+            return new RunVerdict(
+                    what,
+                    "max_ejection_percent " + capFor(keep, hosts) + " (" + why + ")",
                     List.of(List.of(new Change(MAX_EJECTION_PERCENT, capFor(keep, hosts), why))));
         }
         if (sum.ejectionsEnforced() > 0) {
             OutlierEvent e = firstEjection(r);
-            String first = e == null ? "" : " (first: " + Wording.printable(e.host()) + " at " + Numbers.seconds(e.timeNanos())
-                    + " by " + e.type().statSuffix() + ")";
-            String refused = sum.ejectionsOverflow() > 0 ? "; the cap refused " + Numbers.count(sum.ejectionsOverflow())
-                    + " more (max_ejection_percent " + cap + ")" : "";
-            return new RunVerdict(Numbers.count(sum.ejectionsEnforced()) + ejections(sum.ejectionsEnforced()) + first
-                    + refused + ", up to " + sum.maxEjectedAtOnce() + " of " + hosts + " hosts out at once", null);
+            String first = e == null
+                    ? ""
+                    : " (first: " + Wording.printable(e.host()) + " at " + Numbers.seconds(e.timeNanos()) + " by "
+                            + e.type().statSuffix() + ")";
+            String refused = sum.ejectionsOverflow() > 0
+                    ? "; the cap refused " + Numbers.count(sum.ejectionsOverflow()) + " more (max_ejection_percent "
+                            + cap + ")"
+                    : "";
+            return new RunVerdict(
+                    Numbers.count(sum.ejectionsEnforced()) + ejections(sum.ejectionsEnforced()) + first + refused
+                            + ", up to " + sum.maxEjectedAtOnce() + " of " + hosts + " hosts out at once",
+                    null);
         }
         if (sum.ejectionsDetected() > 0) {
             List<String> settings = new ArrayList<>();
@@ -99,16 +111,23 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
                     changes.add(new Change(OD + t.enforcingSetting().envoyName(), 100));
                 }
             }
-            return new RunVerdict(Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected())
-                    + ", none enforced: " + String.join(", ", settings), "set " + String.join(" and ", fixes)
-                    + " to eject what is detected", List.of(changes));
+            return new RunVerdict(
+                    Numbers.count(sum.ejectionsDetected()) + detections(sum.ejectionsDetected()) + ", none enforced: "
+                            + String.join(", ", settings),
+                    "set " + String.join(" and ", fixes) + " to eject what is detected",
+                    List.of(changes));
         }
-        if (!replayed && !s.faults().isEmpty() && s.faults().stream().allMatch(f -> f.degraded() || f.errorRatePpm() == 0)) {
+        if (!replayed
+                && !s.faults().isEmpty()
+                && s.faults().stream().allMatch(f -> f.degraded() || f.errorRatePpm() == 0)) {
             long marks = r.degradations().stream().filter(d -> d.degraded()).count();
-            return new RunVerdict("no ejection: the faults only answer with x-envoy-degraded, which "
-                    + (s.outlierDetection().detectDegradedHosts() ? "marked a host degraded " + Numbers.count(marks)
-                            + (marks == 1 ? " time" : " times") + " (not an ejection)"
-                            : "only detect_degraded_hosts reads (Envoy 1.38)"), null);
+            return new RunVerdict(
+                    "no ejection: the faults only answer with x-envoy-degraded, which "
+                            + (s.outlierDetection().detectDegradedHosts()
+                                    ? "marked a host degraded " + Numbers.count(marks)
+                                            + (marks == 1 ? " time" : " times") + " (not an ejection)"
+                                    : "only detect_degraded_hosts reads (Envoy 1.38)"),
+                    null);
         }
         return nothingDetected(r, replayed);
     }
@@ -133,13 +152,14 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
                     change = new Change(OD + v.settingPrefix() + "_minimum_hosts", v.hosts());
                 }
             } else if (v.verdict() == IntervalVolume.Verdict.NEVER_TOO_LITTLE_TRAFFIC) {
-                why.add(v.settingPrefix() + " never runs (about " + HingesText.amount(v.perHost()) + " requests per host"
-                        + " per interval < " + v.settingPrefix() + "_request_volume " + v.requestVolume() + ")");
+                why.add(v.settingPrefix() + " never runs (about " + HingesText.amount(v.perHost())
+                        + " requests per host" + " per interval < " + v.settingPrefix() + "_request_volume "
+                        + v.requestVolume() + ")");
                 long volume = (long) Math.floor(v.perHost());
                 if (fix == null && volume >= 1) {
                     fix = v.settingPrefix() + "_request_volume " + volume + " (what each host gets per interval)";
-                    change = new Change(OD + v.settingPrefix() + "_request_volume", volume,
-                            "what each host gets per interval");
+                    change = new Change(
+                            OD + v.settingPrefix() + "_request_volume", volume, "what each host gets per interval");
                 }
             }
         }
@@ -169,13 +189,17 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
         String failed = "; " + Numbers.count(sum.failedRequests()) + " of " + Numbers.count(sum.requests())
                 + " requests failed as the caller saw them";
         if (sum.ejections() > 0) {
-            return new RunVerdict(Numbers.count(sum.ejections()) + (shadow ? " would-ejections" : ejections(sum.ejections()))
-                    + " (consecutive " + Numbers.count(sum.consecutiveEjections()) + ", success_rate "
-                    + Numbers.count(sum.successRateEjections()) + ")" + failed, null);
+            return new RunVerdict(
+                    Numbers.count(sum.ejections()) + (shadow ? " would-ejections" : ejections(sum.ejections()))
+                            + " (consecutive " + Numbers.count(sum.consecutiveEjections()) + ", success_rate "
+                            + Numbers.count(sum.successRateEjections()) + ")" + failed,
+                    null);
         }
         List<String> notes = GatewayExplainer.nonDecisions(r);
-        return new RunVerdict("no endpoint ejected" + (shadow ? ", even virtually" : "") + failed
-                + (notes.isEmpty() ? "" : "; see Why not below"), null);
+        return new RunVerdict(
+                "no endpoint ejected" + (shadow ? ", even virtually" : "") + failed
+                        + (notes.isEmpty() ? "" : "; see Why not below"),
+                null);
     }
 
     /** The two lines, labelled like the report's other lines, with a blank line after them. */

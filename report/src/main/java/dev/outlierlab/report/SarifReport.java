@@ -21,8 +21,7 @@ public final class SarifReport {
     public static final String VERSION = "2.1.0";
     private static final String TOOL_VERSION = "0.1.0";
 
-    private SarifReport() {
-    }
+    private SarifReport() {}
 
     public static ObjectNode toTree(CheckReport report) {
         ObjectNode root = ResultJson.mapper().createObjectNode();
@@ -41,7 +40,8 @@ public final class SarifReport {
             rule.putObject("shortDescription").put("text", r.title());
             rule.putObject("fullDescription").put("text", r.help());
             rule.putObject("help").put("text", r.help());
-            rule.putObject("defaultConfiguration").put("level", r.defaultSeverity().level());
+            rule.putObject("defaultConfiguration")
+                    .put("level", r.defaultSeverity().level());
         }
         ArrayNode results = run.putArray("results");
         for (Finding f : report.findings()) {
@@ -54,7 +54,8 @@ public final class SarifReport {
                 where.add(f.target());
             }
             where.addAll(f.alsoAppliesTo());
-            String text = (where.isEmpty() ? "" : "[" + String.join(", ", where) + "] ") + f.message()
+            String text = (where.isEmpty() ? "" : "[" + String.join(", ", where) + "] ")
+                    + f.message()
                     + (f.fix() == null ? "" : "\nSuggested fix:\n" + f.fix());
             result.putObject("message").put("text", text);
             ObjectNode physical = result.putArray("locations").addObject().putObject("physicalLocation");

@@ -19,8 +19,7 @@ public final class SignalsReport {
     public static final String CSV_HEADER = "time,membership_total,membership_healthy,health_check_healthy,"
             + "ejections_active,ejections_enforced,requests,failed,panic";
 
-    private SignalsReport() {
-    }
+    private SignalsReport() {}
 
     /** The {@code signals} object of the JSON result. */
     public static ObjectNode json(RunResult r) {
@@ -29,15 +28,22 @@ public final class SignalsReport {
         n.put("step", s.stepNanos() / 1e9);
         n.put("membership_total", s.membershipTotal());
         RequestOutcomes o = s.outcomes();
-        n.putObject("requests_by_outcome").put("sent", o.sent()).put("ok", o.ok())
-                .put("failed_capacity", o.failedCapacity()).put("failed_fault", o.failedFault())
+        n.putObject("requests_by_outcome")
+                .put("sent", o.sent())
+                .put("ok", o.ok())
+                .put("failed_capacity", o.failedCapacity())
+                .put("failed_fault", o.failedFault())
                 .put("failed_no_host", o.failedNoHost());
-        n.putObject("returns").put("ejection_time_elapsed", s.returnsByTime())
+        n.putObject("returns")
+                .put("ejection_time_elapsed", s.returnsByTime())
                 .put("active_health_check", s.returnsByHealthCheck());
         ArrayNode flapping = n.putArray("flapping");
         for (Flapping.Episode e : s.flapping()) {
-            flapping.addObject().put("host", e.host()).put("ejections", e.ejections())
-                    .put("first", e.firstNanos() / 1e9).put("last", e.lastNanos() / 1e9)
+            flapping.addObject()
+                    .put("host", e.host())
+                    .put("ejections", e.ejections())
+                    .put("first", e.firstNanos() / 1e9)
+                    .put("last", e.lastNanos() / 1e9)
                     .put("per_minute", Math.round(e.perMinute() * 100) / 100.0)
                     .put("returns_by_health_check", e.returnsByHealthCheck())
                     .put("returns_by_time", e.returnsByTime())
@@ -69,15 +75,24 @@ public final class SignalsReport {
         SignalSeries s = r.signals();
         StringBuilder out = new StringBuilder(CSV_HEADER).append('\n');
         for (int b = 0; b < s.size(); b++) {
-            out.append(Numbers.seconds(b * s.stepNanos()).replace(" s", "")).append(',')
-                    .append(s.membershipTotal()).append(',')
-                    .append(s.membershipHealthy()[b]).append(',')
-                    .append(s.healthCheckHealthy()[b]).append(',')
-                    .append(s.ejectionsActive()[b]).append(',')
-                    .append(s.ejectionsEnforced()[b]).append(',')
-                    .append(s.requests()[b]).append(',')
-                    .append(s.failed()[b]).append(',')
-                    .append(s.panic()[b]).append('\n');
+            out.append(Numbers.seconds(b * s.stepNanos()).replace(" s", ""))
+                    .append(',')
+                    .append(s.membershipTotal())
+                    .append(',')
+                    .append(s.membershipHealthy()[b])
+                    .append(',')
+                    .append(s.healthCheckHealthy()[b])
+                    .append(',')
+                    .append(s.ejectionsActive()[b])
+                    .append(',')
+                    .append(s.ejectionsEnforced()[b])
+                    .append(',')
+                    .append(s.requests()[b])
+                    .append(',')
+                    .append(s.failed()[b])
+                    .append(',')
+                    .append(s.panic()[b])
+                    .append('\n');
         }
         return out.toString();
     }
@@ -87,22 +102,30 @@ public final class SignalsReport {
      * came back by a health check, or something flapped (a run without these prints exactly as before).
      */
     public static boolean worthShowing(RunResult r) {
-        return r.signals() != null && (r.scenario().load().isShaped()
-                || r.signals().returnsByHealthCheck() > 0
-                || r.signals().outcomes().failedCapacity() > 0
-                || !r.signals().flapping().isEmpty());
+        return r.signals() != null
+                && (r.scenario().load().isShaped()
+                        || r.signals().returnsByHealthCheck() > 0
+                        || r.signals().outcomes().failedCapacity() > 0
+                        || !r.signals().flapping().isEmpty());
     }
 
     /** The text report's "Signals" section. */
     public static String text(RunResult r) {
         SignalSeries s = r.signals();
         RequestOutcomes o = s.outcomes();
-        StringBuilder out = new StringBuilder("\nSignals (per second, as a dashboard scrapes them; run --series FILE.csv for all)\n");
-        line(out, "requests", Numbers.count(o.sent()) + " sent: " + Numbers.count(o.ok()) + " served, "
-                + Numbers.count(o.failedCapacity()) + " failed for capacity, " + Numbers.count(o.failedFault())
-                + " failed by a fault, " + Numbers.count(o.failedNoHost()) + " found no host");
-        line(out, "returned by", Numbers.count(s.returnsByTime()) + " after the ejection time, "
-                + Numbers.count(s.returnsByHealthCheck()) + " by a passing active health check");
+        StringBuilder out = new StringBuilder(
+                "\nSignals (per second, as a dashboard scrapes them; run --series FILE.csv for all)\n");
+        line(
+                out,
+                "requests",
+                Numbers.count(o.sent()) + " sent: " + Numbers.count(o.ok()) + " served, "
+                        + Numbers.count(o.failedCapacity()) + " failed for capacity, " + Numbers.count(o.failedFault())
+                        + " failed by a fault, " + Numbers.count(o.failedNoHost()) + " found no host");
+        line(
+                out,
+                "returned by",
+                Numbers.count(s.returnsByTime()) + " after the ejection time, "
+                        + Numbers.count(s.returnsByHealthCheck()) + " by a passing active health check");
         int maxActive = 0;
         int atMax = 0;
         int minHealthy = Integer.MAX_VALUE;
@@ -122,30 +145,47 @@ public final class SignalsReport {
             peakEnforced = Math.max(peakEnforced, s.ejectionsEnforced()[b]);
         }
         long step = s.stepNanos();
-        line(out, "ejections", "ejections_active at most " + maxActive + (maxActive > 0 ? " (first at "
-                + Numbers.seconds(atMax * step) + ")" : "") + "; ejections_enforced_total rose by at most "
-                + peakEnforced + " in one second");
-        line(out, "membership", "membership_healthy lowest " + minHealthy + " of " + s.membershipTotal()
-                + (minHealthy < s.membershipTotal() ? " (first at " + Numbers.seconds(atMin * step) + ")" : "")
-                + "; panic at " + panicSteps + " of " + s.size() + " samples");
+        line(
+                out,
+                "ejections",
+                "ejections_active at most " + maxActive
+                        + (maxActive > 0 ? " (first at " + Numbers.seconds(atMax * step) + ")" : "")
+                        + "; ejections_enforced_total rose by at most "
+                        + peakEnforced + " in one second");
+        line(
+                out,
+                "membership",
+                "membership_healthy lowest " + minHealthy + " of " + s.membershipTotal()
+                        + (minHealthy < s.membershipTotal() ? " (first at " + Numbers.seconds(atMin * step) + ")" : "")
+                        + "; panic at " + panicSteps + " of " + s.size() + " samples");
         List<Flapping.Episode> episodes = s.flapping();
         if (episodes.isEmpty()) {
-            line(out, "flapping", "none (no host ejected " + Flapping.MIN_EJECTIONS
-                    + " times in a row, each less than 30 s after the one before)");
+            line(
+                    out,
+                    "flapping",
+                    "none (no host ejected " + Flapping.MIN_EJECTIONS
+                            + " times in a row, each less than 30 s after the one before)");
         }
         for (int i = 0; i < episodes.size(); i++) {
             Flapping.Episode e = episodes.get(i);
-            String how = e.returnsByHealthCheck() > 0 && e.returnsByTime() == 0 ? "each time returned by a passing active health check"
-                    : e.returnsByHealthCheck() == 0 ? "each time returned after its ejection time"
-                    : e.returnsByHealthCheck() + " times returned by a health check, " + e.returnsByTime() + " by time";
+            String how = e.returnsByHealthCheck() > 0 && e.returnsByTime() == 0
+                    ? "each time returned by a passing active health check"
+                    : e.returnsByHealthCheck() == 0
+                            ? "each time returned after its ejection time"
+                            : e.returnsByHealthCheck() + " times returned by a health check, " + e.returnsByTime()
+                                    + " by time";
             String flat = e.healthChecksFlat()
                     ? "health_check_healthy stayed at " + e.healthCheckHealthyMin() + " of " + s.membershipTotal()
-                    : "health_check_healthy moved between " + e.healthCheckHealthyMin() + " and " + e.healthCheckHealthyMax();
-            line(out, i == 0 ? "flapping" : "", e.host() + ": ejected " + e.ejections() + " times from "
-                    + Numbers.seconds(e.firstNanos()) + " to " + Numbers.seconds(e.lastNanos()) + " ("
-                    + String.format(Locale.ROOT, "%.1f", e.perMinute()) + " per minute), " + how + "; " + flat
-                    + " while membership_healthy dipped to " + e.membershipHealthyMin()
-                    + " (Envoy counts an ejected host unhealthy)");
+                    : "health_check_healthy moved between " + e.healthCheckHealthyMin() + " and "
+                            + e.healthCheckHealthyMax();
+            line(
+                    out,
+                    i == 0 ? "flapping" : "",
+                    e.host() + ": ejected " + e.ejections() + " times from "
+                            + Numbers.seconds(e.firstNanos()) + " to " + Numbers.seconds(e.lastNanos()) + " ("
+                            + String.format(Locale.ROOT, "%.1f", e.perMinute()) + " per minute), " + how + "; " + flat
+                            + " while membership_healthy dipped to " + e.membershipHealthyMin()
+                            + " (Envoy counts an ejected host unhealthy)");
         }
         return out.toString();
     }
@@ -155,14 +195,19 @@ public final class SignalsReport {
         dev.outlierlab.sim.scenario.LoadSpec load = s.load();
         List<String> parts = new java.util.ArrayList<>();
         if (load.hasCapacity()) {
-            java.util.Set<Long> distinct = new java.util.TreeSet<>(load.capacityRps().values());
-            parts.add("capacity " + (distinct.size() == 1 && load.capacityRps().size() == s.cluster().size()
-                    ? Numbers.count(distinct.iterator().next()) + " requests/s per host"
-                    : "by host " + new java.util.TreeMap<>(load.capacityRps())) + " over a sliding second, beyond it "
+            java.util.Set<Long> distinct =
+                    new java.util.TreeSet<>(load.capacityRps().values());
+            parts.add("capacity "
+                    + (distinct.size() == 1
+                                    && load.capacityRps().size() == s.cluster().size()
+                            ? Numbers.count(distinct.iterator().next()) + " requests/s per host"
+                            : "by host " + new java.util.TreeMap<>(load.capacityRps()))
+                    + " over a sliding second, beyond it "
                     + (load.overloadResult() != null ? "a timeout" : "HTTP " + load.overloadStatus()));
         }
         if (!load.weights().isEmpty()) {
-            parts.add("weights " + new java.util.TreeMap<>(load.weights()) + " (Envoy's weighted round robin, others 1)");
+            parts.add(
+                    "weights " + new java.util.TreeMap<>(load.weights()) + " (Envoy's weighted round robin, others 1)");
         }
         if (load.arrivals() != dev.outlierlab.sim.scenario.Arrivals.EVEN) {
             parts.add(load.arrivals().fileName() + " arrivals (seeded)");

@@ -6,9 +6,9 @@ import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.HostTally;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
-import dev.outlierlab.sim.HostTally;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -22,8 +22,7 @@ import java.util.Map;
  * ejections, refusals by the cap and returns with times and reasons, then Envoy's non-zero statistics.
  */
 public final class TextReport {
-    private TextReport() {
-    }
+    private TextReport() {}
 
     /**
      * @param maxEvents most table rows to print (the rest are counted); JSON output has them all
@@ -62,46 +61,80 @@ public final class TextReport {
         return render(r, maxEvents, source, null, false, advice, clock);
     }
 
-    private static String render(RunResult r, int maxEvents, String source, String hinges, boolean failures,
-                                 FixAdvice advice, LogClock clock) {
+    private static String render(
+            RunResult r,
+            int maxEvents,
+            String source,
+            String hinges,
+            boolean failures,
+            FixAdvice advice,
+            LogClock clock) {
         StringBuilder out = new StringBuilder();
         Scenario s = r.scenario();
         RunSummary sum = r.summary();
         String rules = s.envoyVersion().equals(EnvoyVersion.DEFAULT) ? "" : ", Envoy " + s.envoyVersion() + "'s rules";
         if (clock == null) {
-            out.append("outlier-lab run: ").append(Wording.printable(s.name())).append(" (")
-                    .append(Numbers.seconds(s.durationNanos())).append(", seed ").append(s.seed()).append(rules)
+            out.append("outlier-lab run: ")
+                    .append(Wording.printable(s.name()))
+                    .append(" (")
+                    .append(Numbers.seconds(s.durationNanos()))
+                    .append(", seed ")
+                    .append(s.seed())
+                    .append(rules)
                     .append(")\n\n");
         } else {
-            out.append("settings of ").append(Wording.printable(s.name())).append(", replayed from ")
-                    .append(clock.dateTime(0)).append(" to ").append(clock.timeOfDay(s.durationNanos())).append(" (")
-                    .append(Numbers.seconds(s.durationNanos())).append(rules).append(")\n\n");
+            out.append("settings of ")
+                    .append(Wording.printable(s.name()))
+                    .append(", replayed from ")
+                    .append(clock.dateTime(0))
+                    .append(" to ")
+                    .append(clock.timeOfDay(s.durationNanos()))
+                    .append(" (")
+                    .append(Numbers.seconds(s.durationNanos()))
+                    .append(rules)
+                    .append(")\n\n");
         }
         out.append(RunVerdict.of(r, source != null).render(advice, s.outlierDetection()));
         out.append("Inputs\n");
         List<String> hosts = s.cluster().hosts();
-        line(out, "cluster", hosts.size() + " hosts (" + range(hosts) + "), panic threshold "
-                + Numbers.one(s.cluster().panicThresholdPercent()).replace(".0", "") + " %"
-                + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
+        line(
+                out,
+                "cluster",
+                hosts.size() + " hosts (" + range(hosts) + "), panic threshold "
+                        + Numbers.one(s.cluster().panicThresholdPercent()).replace(".0", "") + " %"
+                        + (s.cluster().panicThresholdPercent() == 0 ? " (panic mode off)" : ""));
         if (source == null) {
             int clients = s.traffic().clients();
             String pick = RoutingLines.pickRule(s);
-            line(out, "traffic", Numbers.count(s.traffic().rps()) + " requests/s, " + (clients == 1
-                    ? (pick == null ? "round-robin" : pick) + " over hosts in rotation"
-                    : "shared over " + Numbers.count(clients) + " callers (request i from caller i mod "
-                            + clients + "), each " + (pick == null ? "round-robin" : pick)
-                            + " over its own hosts in rotation"));
+            line(
+                    out,
+                    "traffic",
+                    Numbers.count(s.traffic().rps()) + " requests/s, "
+                            + (clients == 1
+                                    ? (pick == null ? "round-robin" : pick) + " over hosts in rotation"
+                                    : "shared over " + Numbers.count(clients) + " callers (request i from caller i mod "
+                                            + clients + "), each " + (pick == null ? "round-robin" : pick)
+                                            + " over its own hosts in rotation"));
             if (s.faults().isEmpty()) {
                 line(out, "faults", "none");
             }
             for (int i = 0; i < s.faults().size(); i++) {
                 FaultSpec f = s.faults().get(i);
-                line(out, i == 0 ? "faults" : "", String.join(", ", abbreviate(f.hosts())) + ": "
-                        + trim(f.errorRatePercent()) + (f.degraded() ? " % answer 200" + patternText(f)
-                                + " with x-envoy-degraded" : " % fail" + patternText(f) + " with "
-                        + (f.result() != null ? f.result().traceName() : f.status()))
-                        + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
-                        + (f.failsHealthCheck() ? ", failing active health checks (" + healthCheckText(f) + ")" : ""));
+                line(
+                        out,
+                        i == 0 ? "faults" : "",
+                        String.join(", ", abbreviate(f.hosts())) + ": "
+                                + trim(f.errorRatePercent())
+                                + (f.degraded()
+                                        ? " % answer 200" + patternText(f) + " with x-envoy-degraded"
+                                        : " % fail" + patternText(f) + " with "
+                                                + (f.result() != null
+                                                        ? f.result().traceName()
+                                                        : f.status()))
+                                + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
+                                + (f.failsHealthCheck()
+                                        ? ", failing active health checks (" + healthCheckText(f) + ")"
+                                        : ""));
             }
         } else {
             line(out, "traffic", source);
@@ -114,21 +147,31 @@ public final class TextReport {
         }
         line(out, "outlier", settings(s.outlierDetection()));
         if (s.healthChecks() != null) {
-            line(out, "health", "active checks every " + Numbers.seconds(s.healthChecks().intervalNanos())
-                    + ", unhealthy after " + s.healthChecks().unhealthyThreshold() + ", healthy after "
-                    + s.healthChecks().healthyThreshold());
+            line(
+                    out,
+                    "health",
+                    "active checks every " + Numbers.seconds(s.healthChecks().intervalNanos())
+                            + ", unhealthy after " + s.healthChecks().unhealthyThreshold() + ", healthy after "
+                            + s.healthChecks().healthyThreshold());
         }
         out.append("\nResults\n");
         line(out, "detections", Numbers.count(sum.ejectionsDetected()) + byType(r.stats()));
         line(out, "ejections", Numbers.count(sum.ejectionsEnforced()));
-        line(out, "cap refused", Numbers.count(sum.ejectionsOverflow()) + " (overflow, max_ejection_percent "
-                + s.outlierDetection().maxEjectionPercent() + ")");
+        line(
+                out,
+                "cap refused",
+                Numbers.count(sum.ejectionsOverflow()) + " (overflow, max_ejection_percent "
+                        + s.outlierDetection().maxEjectionPercent() + ")");
         line(out, "not enforced", Numbers.count(sum.ejectionsUnenforced()));
         line(out, "returns", Numbers.count(sum.returns()));
         if (!r.degradations().isEmpty()) {
             long marks = r.degradations().stream().filter(d -> d.degraded()).count();
-            line(out, "degraded", Numbers.count(marks) + " times marked, " + Numbers.count(r.degradations().size() - marks)
-                    + " cleared (x-envoy-degraded, detect_degraded_hosts: in rotation at a lower priority, not ejected)");
+            line(
+                    out,
+                    "degraded",
+                    Numbers.count(marks) + " times marked, "
+                            + Numbers.count(r.degradations().size() - marks)
+                            + " cleared (x-envoy-degraded, detect_degraded_hosts: in rotation at a lower priority, not ejected)");
         }
         if (r.clients() == 1) {
             line(out, "most out", sum.maxEjectedAtOnce() + " of " + hosts.size() + " hosts ejected at once");
@@ -136,21 +179,36 @@ public final class TextReport {
             CallerLines.results(r, (label, text) -> line(out, label, text));
         }
         if (failures) {
-            line(out, "failed", Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
-                    + Numbers.two(sum.failedPercent()) + " %)");
+            line(
+                    out,
+                    "failed",
+                    Numbers.count(sum.failed()) + " of " + Numbers.count(sum.requests()) + " requests ("
+                            + Numbers.two(sum.failedPercent()) + " %)");
         }
         if (source == null) {
-            line(out, "in fault", Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
-                    + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
+            line(
+                    out,
+                    "in fault",
+                    Numbers.count(sum.failedDuringFault()) + " of " + Numbers.count(sum.requestsDuringFault())
+                            + " requests sent during a fault (" + Numbers.two(sum.failedPercentDuringFault()) + " %)");
             for (HostTally t : r.hosts()) {
                 if (faultedByDraws(s, t.host()) && t.requestsDuringFault() > 0) {
-                    line(out, "", Wording.printable(t.host()) + ": " + Numbers.count(t.failedDuringFault()) + " of its "
-                            + Numbers.count(t.requestsDuringFault()) + " requests during a fault failed ("
-                            + Numbers.two(t.failedPercentDuringFault()) + " %)");
+                    line(
+                            out,
+                            "",
+                            Wording.printable(t.host()) + ": " + Numbers.count(t.failedDuringFault()) + " of its "
+                                    + Numbers.count(t.requestsDuringFault()) + " requests during a fault failed ("
+                                    + Numbers.two(t.failedPercentDuringFault()) + " %)");
                 }
             }
-            line(out, "panic", Numbers.one(sum.panicSeconds()) + " s" + (sum.noHealthyUpstream() > 0
-                    ? "; " + Numbers.count(sum.noHealthyUpstream()) + " requests found no healthy upstream" : ""));
+            line(
+                    out,
+                    "panic",
+                    Numbers.one(sum.panicSeconds()) + " s"
+                            + (sum.noHealthyUpstream() > 0
+                                    ? "; " + Numbers.count(sum.noHealthyUpstream())
+                                            + " requests found no healthy upstream"
+                                    : ""));
             RoutingLines.results(r, (label, text) -> line(out, label, text));
         }
         if (source == null && SignalsReport.worthShowing(r)) {
@@ -172,8 +230,11 @@ public final class TextReport {
                 stats.add("  " + e.getKey() + " " + e.getValue());
             }
         }
-        out.append(stats.isEmpty() ? "\nEnvoy stats (cluster.<name>.outlier_detection.*): all zero\n"
-                : "\nEnvoy stats (cluster.<name>.outlier_detection.*, non-zero)\n" + String.join("\n", stats) + "\n");
+        out.append(
+                stats.isEmpty()
+                        ? "\nEnvoy stats (cluster.<name>.outlier_detection.*): all zero\n"
+                        : "\nEnvoy stats (cluster.<name>.outlier_detection.*, non-zero)\n" + String.join("\n", stats)
+                                + "\n");
         return out.toString();
     }
 
@@ -195,8 +256,12 @@ public final class TextReport {
     /** Non-default settings first marked with *, then the headline defaults. */
     static String settings(OutlierDetectionConfig c) {
         List<String> parts = new ArrayList<>();
-        OutlierSetting[] headline = {OutlierSetting.CONSECUTIVE_5XX, OutlierSetting.INTERVAL,
-                OutlierSetting.BASE_EJECTION_TIME, OutlierSetting.MAX_EJECTION_PERCENT};
+        OutlierSetting[] headline = {
+            OutlierSetting.CONSECUTIVE_5XX,
+            OutlierSetting.INTERVAL,
+            OutlierSetting.BASE_EJECTION_TIME,
+            OutlierSetting.MAX_EJECTION_PERCENT
+        };
         for (OutlierSetting s : OutlierSetting.values()) {
             boolean isHeadline = List.of(headline).contains(s);
             if (c.isExplicit(s) || isHeadline) {
@@ -205,16 +270,18 @@ public final class TextReport {
             }
         }
         boolean marked = parts.stream().anyMatch(p -> p.endsWith("*"));
-        return String.join(", ", parts) + (marked ? "  (* = set; others are Envoy's defaults)" : "  (Envoy's defaults)");
+        return String.join(", ", parts)
+                + (marked ? "  (* = set; others are Envoy's defaults)" : "  (Envoy's defaults)");
     }
 
     private static String range(List<String> hosts) {
-        return Wording.printable(hosts.size() == 1 ? hosts.get(0) : hosts.get(0) + " .. " + hosts.get(hosts.size() - 1));
+        return Wording.printable(
+                hosts.size() == 1 ? hosts.get(0) : hosts.get(0) + " .. " + hosts.get(hosts.size() - 1));
     }
 
     private static List<String> abbreviate(List<String> hosts) {
-        List<String> shown = hosts.size() <= 4 ? hosts
-                : List.of(hosts.get(0), hosts.get(1), "...", hosts.get(hosts.size() - 1));
+        List<String> shown =
+                hosts.size() <= 4 ? hosts : List.of(hosts.get(0), hosts.get(1), "...", hosts.get(hosts.size() - 1));
         return shown.stream().map(Wording::printable).toList();
     }
 
@@ -238,7 +305,9 @@ public final class TextReport {
     /** Whether a random or burst fault covers the host: then its own share of failures is worth printing. */
     private static boolean faultedByDraws(Scenario s, String host) {
         for (FaultSpec f : s.faults()) {
-            if (f.pattern() != FaultPattern.EVEN && f.errorRatePpm() > 0 && f.errorRatePpm() < FaultSpec.PPM
+            if (f.pattern() != FaultPattern.EVEN
+                    && f.errorRatePpm() > 0
+                    && f.errorRatePpm() < FaultSpec.PPM
                     && f.hosts().contains(host)) {
                 return true;
             }

@@ -56,8 +56,7 @@ class FastPathDifferentialTest {
         long start = cpu.getCurrentThreadCpuTime();
         for (int n = 0; n < SCENARIOS; n++) {
             Scenario scenario = scenario(random, n);
-            RunOptions options = n % 3 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20))
-                    : RunOptions.CHARTS;
+            RunOptions options = n % 3 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20)) : RunOptions.CHARTS;
             assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
             RunResult fast;
             long before = cpu.getCurrentThreadCpuTime();
@@ -86,9 +85,17 @@ class FastPathDifferentialTest {
             severalCallers += scenario.traffic().clients() > 1 ? 1 : 0;
             withFaults += scenario.faults().isEmpty() ? 0 : 1;
         }
-        System.out.printf(java.util.Locale.ROOT, "fast-path differential: %d scenarios, %,d requests, %d ejecting, %d in "
-                + "panic, %d out of hosts; CPU ms: per-request %d, fast %d, whole test %d%n", SCENARIOS, requests, ejecting,
-                panicking, noHost, perRequestNanos / 1_000_000, fastNanos / 1_000_000,
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "fast-path differential: %d scenarios, %,d requests, %d ejecting, %d in "
+                        + "panic, %d out of hosts; CPU ms: per-request %d, fast %d, whole test %d%n",
+                SCENARIOS,
+                requests,
+                ejecting,
+                panicking,
+                noHost,
+                perRequestNanos / 1_000_000,
+                fastNanos / 1_000_000,
                 (cpu.getCurrentThreadCpuTime() - start) / 1_000_000);
         // the scenarios reach every kind of behaviour, not only quiet runs
         assertThat(ejecting).isGreaterThan(SCENARIOS / 3);
@@ -132,11 +139,21 @@ class FastPathDifferentialTest {
         EnvoyVersion version = EnvoyVersion.parse(VERSIONS[r.nextInt(VERSIONS.length)]);
         OutlierDetectionConfig detection = detection(r, version);
         if (exhaust) {
-            detection = detection.toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
-                    .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100).build();
+            detection = detection.toBuilder()
+                    .set(OutlierSetting.MAX_EJECTION_PERCENT, 100)
+                    .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100)
+                    .build();
         }
-        return new Scenario("differential-" + n, duration, r.nextLong(), cluster, new TrafficSpec(rps, clients), faults,
-                detection, null, version);
+        return new Scenario(
+                "differential-" + n,
+                duration,
+                r.nextLong(),
+                cluster,
+                new TrafficSpec(rps, clients),
+                faults,
+                detection,
+                null,
+                version);
     }
 
     private static FaultSpec fault(SplittableRandom r, int hosts, long duration) {
@@ -151,12 +168,21 @@ class FastPathDifferentialTest {
         long[] rates = {0, 1_000_000, 500_000, 50_000, 330_000, 950_000, r.nextLong(1_000_001)};
         long ppm = rates[r.nextInt(rates.length)];
         int[] statuses = {500, 502, 503, 504, 599};
-        FaultResult[] results = {null, null, FaultResult.TIMEOUT, FaultResult.CONNECT_FAILED, FaultResult.RESET,
-                FaultResult.EXT_FAILED};
+        FaultResult[] results = {
+            null, null, FaultResult.TIMEOUT, FaultResult.CONNECT_FAILED, FaultResult.RESET, FaultResult.EXT_FAILED
+        };
         FaultPattern pattern = FaultPattern.values()[r.nextInt(FaultPattern.values().length)];
         long burst = Math.max(FaultSpec.shortestBurstLengthMilli(ppm), 1000 + r.nextInt(9000));
-        return new FaultSpec(names, start, end, ppm, statuses[r.nextInt(statuses.length)],
-                results[r.nextInt(results.length)], null, pattern, burst);
+        return new FaultSpec(
+                names,
+                start,
+                end,
+                ppm,
+                statuses[r.nextInt(statuses.length)],
+                results[r.nextInt(results.length)],
+                null,
+                pattern,
+                burst);
     }
 
     private static OutlierDetectionConfig detection(SplittableRandom r, EnvoyVersion version) {
@@ -206,8 +232,16 @@ class FastPathDifferentialTest {
 
     /** What the JSON does not carry: per-host counts, every event's count and widths, the callers of the events. */
     private static List<Object> rest(RunResult r) {
-        return List.of(r.hosts(), r.eventCount(), r.eventHostWidth(), r.eventClients(), r.summary(), r.stats(),
-                r.events(), r.panicWindows(), Objects.toString(r.signals().flapping()));
+        return List.of(
+                r.hosts(),
+                r.eventCount(),
+                r.eventHostWidth(),
+                r.eventClients(),
+                r.summary(),
+                r.stats(),
+                r.events(),
+                r.panicWindows(),
+                Objects.toString(r.signals().flapping()));
     }
 
     private static String firstDifference(String a, String b) {
@@ -216,8 +250,8 @@ class FastPathDifferentialTest {
             i++;
         }
         int from = Math.max(0, i - 300);
-        return "\n--- per-request:\n" + a.substring(from, Math.min(a.length(), i + 200))
-                + "\n--- fast:\n" + b.substring(from, Math.min(b.length(), i + 200));
+        return "\n--- per-request:\n" + a.substring(from, Math.min(a.length(), i + 200)) + "\n--- fast:\n"
+                + b.substring(from, Math.min(b.length(), i + 200));
     }
 
     private static String yaml(Scenario s) {

@@ -49,19 +49,28 @@ class FindingsRenderersTest {
         JsonNode driver = run.get("tool").get("driver");
         assertThat(driver.get("name").asText()).isEqualTo("outlier-lab");
         assertThat(driver.get("rules")).hasSize(Rule.values().length);
-        assertThat(driver.get("rules").get(Rule.CAP_ADMITS_NO_HOST.ordinal()).get("id").asText())
+        assertThat(driver.get("rules")
+                        .get(Rule.CAP_ADMITS_NO_HOST.ordinal())
+                        .get("id")
+                        .asText())
                 .isEqualTo("cap-admits-no-host");
         JsonNode first = run.get("results").get(0);
         assertThat(first.get("ruleId").asText()).isEqualTo("cap-admits-no-host");
         assertThat(first.get("ruleIndex").asInt()).isEqualTo(Rule.CAP_ADMITS_NO_HOST.ordinal());
         // Envoy's default cap with consecutive_5xx configured, on 3 hosts: a warning (docs/check.md, Severities)
         assertThat(first.get("level").asText()).isEqualTo("warning");
-        assertThat(first.get("message").get("text").asText()).startsWith("[search] max_ejection_percent 10 admits no host of 3")
+        assertThat(first.get("message").get("text").asText())
+                .startsWith("[search] max_ejection_percent 10 admits no host of 3")
                 .contains("Suggested fix:\noutlier_detection:\n  max_ejection_percent: 34");
         JsonNode location = first.get("locations").get(0).get("physicalLocation");
-        assertThat(location.get("artifactLocation").get("uri").asText()).isEqualTo("deploy/envoy/search%20cluster.yaml");
+        assertThat(location.get("artifactLocation").get("uri").asText())
+                .isEqualTo("deploy/envoy/search%20cluster.yaml");
         assertThat(location.get("region").get("startLine").asInt()).isEqualTo(11);
-        assertThat(first.get("properties").get("numbers").get("smallest_percent_admitting_one_host").asLong()).isEqualTo(34);
+        assertThat(first.get("properties")
+                        .get("numbers")
+                        .get("smallest_percent_admitting_one_host")
+                        .asLong())
+                .isEqualTo(34);
     }
 
     @Test
@@ -80,19 +89,22 @@ class FindingsRenderersTest {
         assertThat(json.get("files").get(0).get("read").asBoolean()).isTrue();
         JsonNode cluster = json.get("clusters").get(0);
         assertThat(cluster.get("name").asText()).isEqualTo("reviews");
-        assertThat(cluster.get("outlier_detection").get("max_ejection_percent").asInt()).isEqualTo(10);
+        assertThat(cluster.get("outlier_detection").get("max_ejection_percent").asInt())
+                .isEqualTo(10);
         assertThat(cluster.get("healthy_panic_threshold").asDouble()).isEqualTo(0.0);
         assertThat(cluster.get("translation").get(0).get("from").asText()).isEqualTo("consecutive5xxErrors: 7");
         JsonNode ids = json.get("findings");
         assertThat(ids.get(0).get("id").asText()).isEqualTo("istio-translation");
         assertThat(ids.get(1).get("id").asText()).isEqualTo("cap-admits-no-host");
-        assertThat(ids.get(1).get("fix").asText()).startsWith("trafficPolicy:\n  outlierDetection:\n    maxEjectionPercent: 17");
+        assertThat(ids.get(1).get("fix").asText())
+                .startsWith("trafficPolicy:\n  outlierDetection:\n    maxEjectionPercent: 17");
     }
 
     @Test
     void textShowsTranslationFindingsNumbersAndFix() {
         String text = FindingsText.render(report(RULE, "dr.yaml", 6));
-        assertThat(text).startsWith("outlier-lab check dr.yaml: 1 cluster (6 hosts)\n\nreviews  dr.yaml:7\n")
+        assertThat(text)
+                .startsWith("outlier-lab check dr.yaml: 1 cluster (6 hosts)\n\nreviews  dr.yaml:7\n")
                 .contains("  translated by istiod (other fields: Envoy defaults):\n")
                 .contains("    outlier_detection.consecutive_5xx = 7")
                 .contains("<- Istio always sets 0: success-rate ejection off")

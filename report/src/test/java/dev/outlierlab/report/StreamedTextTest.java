@@ -45,8 +45,10 @@ class StreamedTextTest {
         List<CheckInputs.Loaded> out = new ArrayList<>();
         for (Path dir : List.of(Path.of("../check/src/test/resources/corpus"), Path.of("../docs/examples"))) {
             try (Stream<Path> walk = Files.walk(dir)) {
-                for (Path p : walk.filter(Files::isRegularFile).filter(p -> p.toString().matches(".*\\.(ya?ml|json)"))
-                        .sorted().toList()) {
+                for (Path p : walk.filter(Files::isRegularFile)
+                        .filter(p -> p.toString().matches(".*\\.(ya?ml|json)"))
+                        .sorted()
+                        .toList()) {
                     out.add(load(Files.readString(p, StandardCharsets.UTF_8), p.toString()));
                 }
             }
@@ -59,7 +61,9 @@ class StreamedTextTest {
         List<CheckInputs.Loaded> all = files();
         assertThat(all).hasSizeGreaterThan(50);
         for (CheckInputs.Loaded one : all) {
-            assertThat(streamed(List.of(one), null, null)).as(one.source()).isEqualTo(inMemory(List.of(one), null, null));
+            assertThat(streamed(List.of(one), null, null))
+                    .as(one.source())
+                    .isEqualTo(inMemory(List.of(one), null, null));
             assertThat(streamed(List.of(one), 4, 400L)).as(one.source()).isEqualTo(inMemory(List.of(one), 4, 400L));
         }
         String together = streamed(all, 6, 600L);
@@ -90,12 +94,16 @@ class StreamedTextTest {
                 """;
         List<CheckInputs.Loaded> in = List.of(load(rule, "dr.yaml"));
         String text = streamed(in, 6, null);
-        assertThat(text).isEqualTo(inMemory(in, 6, null)).contains("also applies to: reviews/v1, reviews/v3")
+        assertThat(text)
+                .isEqualTo(inMemory(in, 6, null))
+                .contains("also applies to: reviews/v1, reviews/v3")
                 .contains("see reviews for the findings it shares");
         // two clusters of one name: checked in memory, as the listing groups by name
         String twice = "[{name: a, outlier_detection: {consecutive_5xx: 1}}, {name: a, outlier_detection: {}}]";
         List<CheckInputs.Loaded> dup = List.of(load(twice, "dup.yaml"));
-        assertThat(StreamedReport.of("files", dup, 4, null, EnvoyVersion.DEFAULT, 1).inMemory()).isNotNull();
+        assertThat(StreamedReport.of("files", dup, 4, null, EnvoyVersion.DEFAULT, 1)
+                        .inMemory())
+                .isNotNull();
         assertThat(streamed(dup, 4, null)).isEqualTo(inMemory(dup, 4, null));
     }
 }

@@ -34,6 +34,7 @@ final class Caller {
     final LoadBalancer balancer;
     /** Envoy's priority load balancer over this caller's hosts, when the scenario's routing needs it; else null. */
     final PriorityRouter router;
+
     private final WeightedRoundRobin weighted;
     private final ActiveHealthChecker healthChecker;
     private final boolean split;
@@ -47,23 +48,34 @@ final class Caller {
         long seed = seedOf(scenario.seed(), index);
         List<String> hosts = scenario.cluster().hosts();
         this.balancer = new LoadBalancer(hosts.size(), scenario.cluster().panicThresholdPercent());
-        this.detector = new OutlierDetector(scenario.outlierDetection(), new SeededRandom(seed),
-                new Listener(slot, recorder), scenario.envoyVersion());
+        this.detector = new OutlierDetector(
+                scenario.outlierDetection(),
+                new SeededRandom(seed),
+                new Listener(slot, recorder),
+                scenario.envoyVersion());
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
             monitors[h] = detector.addHost(hosts.get(h));
         }
-        this.weighted = scenario.load().weights().isEmpty() ? null
+        this.weighted = scenario.load().weights().isEmpty()
+                ? null
                 : new WeightedRoundRobin(hosts, scenario.load().weights());
-        this.healthChecker = scenario.healthChecks() == null ? null
-                : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
+        this.healthChecker =
+                scenario.healthChecks() == null ? null : new ActiveHealthChecker(scenario.healthChecks(), hosts.size());
         if (healthChecker != null) {
             healthChecker.start(balancer);
         }
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
         RoutingSpec routing = scenario.routing();
-        this.router = routing.needsRouter() ? new PriorityRouter(routing, scenario.cluster().panicThresholdPercent(),
-                LocalityPriority.forCaller(routing, hosts, index), index, seed, balancer) : null;
+        this.router = routing.needsRouter()
+                ? new PriorityRouter(
+                        routing,
+                        scenario.cluster().panicThresholdPercent(),
+                        LocalityPriority.forCaller(routing, hosts, index),
+                        index,
+                        seed,
+                        balancer)
+                : null;
     }
 
     /** The seed of caller {@code c}'s draws: the scenario's seed for caller 0, a derived one for the others. */

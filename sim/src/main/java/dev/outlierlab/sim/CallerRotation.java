@@ -24,6 +24,7 @@ final class CallerRotation {
     private long startSlot;
     /** The next faulty request's slot is cycleBase + faultyPositions[cursor]. */
     private long cycleBase;
+
     private int cursor;
     private long version;
     private boolean panic;

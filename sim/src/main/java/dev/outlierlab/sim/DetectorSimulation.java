@@ -24,8 +24,7 @@ import java.util.Map;
  * {@link LoadSpec} as in {@link Simulation}. Deterministic, byte for byte.
  */
 public final class DetectorSimulation {
-    private DetectorSimulation() {
-    }
+    private DetectorSimulation() {}
 
     public static RunResult run(Scenario scenario, RunOptions options, ContractDetector profile) {
         List<String> hosts = scenario.cluster().hosts();
@@ -35,8 +34,10 @@ public final class DetectorSimulation {
         }
         long duration = scenario.durationNanos();
         if (scenario.traffic().clients() > 1) {
-            throw new dev.outlierlab.engine.InvalidConfigException("traffic.clients",
-                    Long.toString(scenario.traffic().clients()), "1 under a profile other than envoy (one channel)");
+            throw new dev.outlierlab.engine.InvalidConfigException(
+                    "traffic.clients",
+                    Long.toString(scenario.traffic().clients()),
+                    "1 under a profile other than envoy (one channel)");
         }
         RunRecorder recorder = new RunRecorder(index, duration, options, 1);
         LoadBalancer balancer = new LoadBalancer(hosts.size(), 0);

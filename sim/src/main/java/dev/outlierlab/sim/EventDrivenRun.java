@@ -40,6 +40,7 @@ final class EventDrivenRun {
     private long segmentNanos;
     /** Over the callers' epochs: how many are in panic, how many find no host, the most ejected. */
     private int panicCallers;
+
     private int noHostCallers;
     private int mostEjected;
 

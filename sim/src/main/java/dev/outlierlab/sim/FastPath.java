@@ -18,8 +18,7 @@ import java.util.List;
  * does not model are listed by {@link #fallbackReasons}, and those runs go request by request.
  */
 public final class FastPath {
-    private FastPath() {
-    }
+    private FastPath() {}
 
     /** Whether the event-driven path can run this scenario with these options (no {@link RequestSink}). */
     public static boolean appliesTo(Scenario scenario, RunOptions options) {

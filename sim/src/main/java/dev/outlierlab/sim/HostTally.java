@@ -5,7 +5,12 @@ package dev.outlierlab.sim;
  * while a fault window was active, and the caller-time it spent ejected (summed over the callers, each from its
  * ejection to its return or the run's end). Requests that found no host are not counted here.
  */
-public record HostTally(String host, long requests, long failed, long requestsDuringFault, long failedDuringFault,
+public record HostTally(
+        String host,
+        long requests,
+        long failed,
+        long requestsDuringFault,
+        long failedDuringFault,
         long ejectedCallerNanos) {
 
     /** A tally without the time ejected. */

@@ -9,6 +9,10 @@ package dev.outlierlab.sim;
  * @param requestsWhileEjected outcomes of this host reported while it was ejected
  * @param failedWhileEjected of those, the failures (a 5xx or a failing local-origin result)
  */
-public record HostTraffic(String host, long requests, long failed, long ejectedNanos, long requestsWhileEjected,
-                          long failedWhileEjected) {
-}
+public record HostTraffic(
+        String host,
+        long requests,
+        long failed,
+        long ejectedNanos,
+        long requestsWhileEjected,
+        long failedWhileEjected) {}

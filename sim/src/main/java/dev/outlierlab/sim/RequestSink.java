@@ -8,7 +8,7 @@ import dev.outlierlab.sim.scenario.FaultResult;
  */
 @FunctionalInterface
 public interface RequestSink {
-    RequestSink NONE = (nanos, host, code, result) -> { };
+    RequestSink NONE = (nanos, host, code, result) -> {};
 
     /**
      * @param host the host's index, or -1 when no host was eligible (Envoy's "no healthy upstream")

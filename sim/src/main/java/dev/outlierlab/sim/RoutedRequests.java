@@ -21,8 +21,7 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * when no host is found (a 503 that Envoy's router does not retry). All attempts happen at the request's send time.
  */
 final class RoutedRequests {
-    private RoutedRequests() {
-    }
+    private RoutedRequests() {}
 
     static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
         LabCluster cluster = new LabCluster(scenario, options);
@@ -34,8 +33,8 @@ final class RoutedRequests {
         int maxRetries = retry == null ? 0 : retry.numRetries();
         int reselections = retry != null && retry.previousHosts() ? retry.hostSelectionMaxAttempts() : 0;
         int[] tried = new int[maxRetries + 1];
-        CapacityLimiter capacity = load.hasCapacity()
-                ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
+        CapacityLimiter capacity =
+                load.hasCapacity() ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         int clients = callers.length;
         int c = 0;
         long duration = scenario.durationNanos();
@@ -83,15 +82,19 @@ final class RoutedRequests {
                     FaultSpec spec = faults.fault(fault);
                     caller.report(host, spec.status(), spec.result(), t);
                     sink.onRequest(c, t, host, spec.status(), spec.result());
-                    retriable = retry != null && (spec.result() == null ? retry.retriesStatus(spec.status())
-                            : retry.retriesResult(spec.result()));
+                    retriable = retry != null
+                            && (spec.result() == null
+                                    ? retry.retriesStatus(spec.status())
+                                    : retry.retriesResult(spec.result()));
                 } else if (capacity != null && !capacity.admit(host, t)) {
                     outcome = Outcome.FAILED_CAPACITY;
                     FaultResult overload = FaultResult.of(load.overloadResult());
                     caller.report(host, load.overloadStatus(), overload, t);
                     sink.onRequest(c, t, host, load.overloadStatus(), overload);
-                    retriable = retry != null && (overload == null ? retry.retriesStatus(load.overloadStatus())
-                            : retry.retriesResult(overload));
+                    retriable = retry != null
+                            && (overload == null
+                                    ? retry.retriesStatus(load.overloadStatus())
+                                    : retry.retriesResult(overload));
                 } else {
                     outcome = Outcome.OK;
                     caller.report(host, 200, null, t);

@@ -11,8 +11,8 @@ package dev.outlierlab.sim;
  * @param perRequest     run every request one by one even where the event-driven {@link FastPath} applies (the
  *                       result is the same; for tests and benchmarks)
  */
-public record RunOptions(boolean keepIntervals, int maxSeriesSteps, RunWatcher watcher, int keepEvents,
-        boolean perRequest) {
+public record RunOptions(
+        boolean keepIntervals, int maxSeriesSteps, RunWatcher watcher, int keepEvents, boolean perRequest) {
     public static final RunOptions DEFAULT = new RunOptions(false, 3600);
     public static final RunOptions CHARTS = new RunOptions(true, 3600);
 

@@ -40,9 +40,11 @@ final class RunRecorder implements DetectorListener {
     private final List<Integer> eventClients = new ArrayList<>();
     /** ejectedSince[c * hosts + h]: when caller c last ejected host h while it was in rotation, or -1. */
     private final long[] ejectedSince;
+
     private final long[] hostEjectedNanos;
     /** anyEjectedSince[c]: since when caller c has had at least one host ejected, or -1. */
     private final long[] anyEjectedSince;
+
     private long anyEjectedNanos;
     private LoadBalancer[] balancers;
     private SignalRecorder signals;
@@ -227,7 +229,13 @@ final class RunRecorder implements DetectorListener {
      * One request of caller {@code client}: {@code panic} is that caller's state; the time charged in panic runs
      * to the cluster's next request, so that panic seconds with every caller in panic are the cluster's time.
      */
-    void request(int client, long nanos, long nextNanos, boolean isFailed, boolean duringFault, boolean panic,
+    void request(
+            int client,
+            long nanos,
+            long nextNanos,
+            boolean isFailed,
+            boolean duringFault,
+            boolean panic,
             boolean noHost) {
         int b = (int) stepIndex.of(nanos);
         requests++;
@@ -270,8 +278,8 @@ final class RunRecorder implements DetectorListener {
      * that succeeded but for {@code noHost} that found no eligible host, all in panic or none, during a fault or
      * not. The panic time of consecutive requests telescopes to {@code toNanos - fromNanos}.
      */
-    void stretch(long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault,
-            boolean panic) {
+    void stretch(
+            long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault, boolean panic) {
         if (count <= 0) {
             return;
         }
@@ -345,9 +353,23 @@ final class RunRecorder implements DetectorListener {
             attempts = requests - noHealthyUpstream;
             attemptsFailed = failed - noHealthyUpstream;
         }
-        RunSummary summary = new RunSummary(requests, failed, requestsDuringFault, failedDuringFault,
-                totals.detected(), totals.enforced(), totals.overflow(), unenforced, returns, panicNanos,
-                noHealthyUpstream, maxEjected, clients, anyEjectedNanos, attempts, attemptsFailed);
+        RunSummary summary = new RunSummary(
+                requests,
+                failed,
+                requestsDuringFault,
+                failedDuringFault,
+                totals.detected(),
+                totals.enforced(),
+                totals.overflow(),
+                unenforced,
+                returns,
+                panicNanos,
+                noHealthyUpstream,
+                maxEjected,
+                clients,
+                anyEjectedNanos,
+                attempts,
+                attemptsFailed);
         TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();
@@ -355,9 +377,20 @@ final class RunRecorder implements DetectorListener {
             long[] c = hostCounts[h];
             tallies.add(new HostTally(names.get(h), c[0], c[1], c[2], c[3], hostEjectedNanos[h]));
         }
-        return new RunResult(scenario, summary, totals.stats(), List.copyOf(events), List.copyOf(intervals),
-                List.copyOf(panicWindows), series, List.copyOf(tallies), signals.finish(), eventCount,
-                eventHostWidth, List.copyOf(eventClients), List.copyOf(degradations),
+        return new RunResult(
+                scenario,
+                summary,
+                totals.stats(),
+                List.copyOf(events),
+                List.copyOf(intervals),
+                List.copyOf(panicWindows),
+                series,
+                List.copyOf(tallies),
+                signals.finish(),
+                eventCount,
+                eventHostWidth,
+                List.copyOf(eventClients),
+                List.copyOf(degradations),
                 List.copyOf(degradationPositions));
     }
 }

@@ -13,7 +13,7 @@ public interface RunWatcher {
     /** Ticks and health-check rounds between two calls. */
     long EVERY_ROUNDS = 1L << 16;
     /** Watches nothing. */
-    RunWatcher NONE = (done, total) -> { };
+    RunWatcher NONE = (done, total) -> {};
 
     /**
      * The run has simulated {@code done} of {@code total} requests (for a trace, records replayed and 0).

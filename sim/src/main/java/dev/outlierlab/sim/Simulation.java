@@ -25,8 +25,7 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * {@link RoutedRequests}, the per-request path with Envoy's priority load balancer and retries.
  */
 public final class Simulation {
-    private Simulation() {
-    }
+    private Simulation() {}
 
     public static RunResult run(Scenario scenario) {
         return run(scenario, RunOptions.DEFAULT);
@@ -60,8 +59,8 @@ public final class Simulation {
         int clients = callers.length;
         int c = 0;
         long j = 0;
-        CapacityLimiter capacity = load.hasCapacity()
-                ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
+        CapacityLimiter capacity =
+                load.hasCapacity() ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         long duration = scenario.durationNanos();
         long nextDue = cluster.nextDueNanos();
         long t = arrivals.next();

@@ -56,9 +56,16 @@ public final class TraceReplay {
      */
     public TraceReplay(Scenario scenario, RunOptions options, boolean movedWhileEjected) {
         this.movedWhileEjected = movedWhileEjected;
-        this.scenario = new Scenario(scenario.name(), scenario.durationNanos(), scenario.seed(),
-                scenario.cluster(), new dev.outlierlab.sim.scenario.TrafficSpec(scenario.traffic().rps()), List.of(), scenario.outlierDetection(),
-                scenario.healthChecks(), scenario.envoyVersion());
+        this.scenario = new Scenario(
+                scenario.name(),
+                scenario.durationNanos(),
+                scenario.seed(),
+                scenario.cluster(),
+                new dev.outlierlab.sim.scenario.TrafficSpec(scenario.traffic().rps()),
+                List.of(),
+                scenario.outlierDetection(),
+                scenario.healthChecks(),
+                scenario.envoyVersion());
         this.cluster = new LabCluster(this.scenario, options);
         this.watcher = options.watcher();
         int hosts = scenario.cluster().hosts().size();
@@ -97,14 +104,18 @@ public final class TraceReplay {
             throw new IllegalArgumentException("a trace record needs a code or a result");
         }
         if (t < previous) {
-            throw new TraceOrderException(line, "time " + Durations.format(t)
-                    + " is earlier than the line before (" + Durations.format(previous)
-                    + "); records must be in time order");
+            throw new TraceOrderException(
+                    line,
+                    "time " + Durations.format(t)
+                            + " is earlier than the line before (" + Durations.format(previous)
+                            + "); records must be in time order");
         }
         if (t >= scenario.durationNanos()) {
-            throw new TraceOrderException(line, "time " + Durations.format(t)
-                    + " is not before the scenario's duration (" + Durations.format(scenario.durationNanos())
-                    + "); raise duration or trim the trace");
+            throw new TraceOrderException(
+                    line,
+                    "time " + Durations.format(t)
+                            + " is not before the scenario's duration (" + Durations.format(scenario.durationNanos())
+                            + "); raise duration or trim the trace");
         }
         chargePending(t);
         previous = t;
@@ -156,8 +167,8 @@ public final class TraceReplay {
         long[] ejected = ejectedNanos(run.events(), names, scenario.durationNanos());
         List<HostTraffic> hosts = new ArrayList<>(names.size());
         for (int h = 0; h < names.size(); h++) {
-            hosts.add(new HostTraffic(names.get(h), requests[h], failed[h], ejected[h], requestsWhileEjected[h],
-                    failedWhileEjected[h]));
+            hosts.add(new HostTraffic(
+                    names.get(h), requests[h], failed[h], ejected[h], requestsWhileEjected[h], failedWhileEjected[h]));
         }
         return new ReplayResult(run, hosts);
     }

@@ -47,7 +47,8 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
             }
             long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
             // requests spread evenly over the hosts, so the fault's hosts receive their share of the window
-            steps = Durations.saturatingAdd(steps, (long) Math.ceil(inWindow * (double) f.hosts().size() / hosts));
+            steps = Durations.saturatingAdd(
+                    steps, (long) Math.ceil(inWindow * (double) f.hosts().size() / hosts));
         }
         return new WorkEstimate(s.requestCount(), steps, hostEvaluations(s));
     }
@@ -66,7 +67,10 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
         }
         long seconds = s.durationNanos() / 1_000_000_000L + 1;
         long steps = Durations.saturatingMultiply(seconds, s.traffic().clients());
-        return new WorkEstimate(walked.requests, walked.faultSteps, Durations.saturatingAdd(walked.hostEvaluations, steps),
+        return new WorkEstimate(
+                walked.requests,
+                walked.faultSteps,
+                Durations.saturatingAdd(walked.hostEvaluations, steps),
                 walked.requests - Math.min(walked.requests, walked.faultSteps));
     }
 
@@ -79,21 +83,26 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
     public static long hostEvaluations(Scenario s) {
         long rounds = s.durationNanos() / s.outlierDetection().intervalNanos();
         if (s.healthChecks() != null) {
-            rounds = Durations.saturatingAdd(rounds, s.durationNanos() / s.healthChecks().shortestIntervalNanos());
+            rounds = Durations.saturatingAdd(
+                    rounds, s.durationNanos() / s.healthChecks().shortestIntervalNanos());
         }
-        return Durations.saturatingMultiply(Durations.saturatingMultiply(rounds, s.cluster().size()),
+        return Durations.saturatingMultiply(
+                Durations.saturatingMultiply(rounds, s.cluster().size()),
                 s.traffic().clients());
     }
 
     /** The whole estimate in request-equivalents. */
     public long units() {
-        return Durations.saturatingAdd(Durations.saturatingAdd(requests - countedRequests, faultSteps),
+        return Durations.saturatingAdd(
+                Durations.saturatingAdd(requests - countedRequests, faultSteps),
                 Durations.saturatingMultiply(hostEvaluations, UNITS_PER_HOST_EVALUATION));
     }
 
     /** The sum of two estimates (a sweep's runs). */
     public WorkEstimate plus(WorkEstimate other) {
-        return new WorkEstimate(Durations.saturatingAdd(requests, other.requests), Durations.saturatingAdd(faultSteps, other.faultSteps),
+        return new WorkEstimate(
+                Durations.saturatingAdd(requests, other.requests),
+                Durations.saturatingAdd(faultSteps, other.faultSteps),
                 Durations.saturatingAdd(hostEvaluations, other.hostEvaluations),
                 Durations.saturatingAdd(countedRequests, other.countedRequests));
     }

@@ -26,10 +26,20 @@ class ActiveHealthCheckTest {
 
     /** host-0 fails every request from 30 s to 240 s, but its health endpoint keeps passing. */
     private static Scenario deadHostPassingChecks(boolean unejectOnCheck, HealthCheckSpec checks) {
-        return scenario(6, 50, 600, 300 * S,
+        return scenario(
+                6,
+                50,
+                600,
+                300 * S,
                 List.of(new FaultSpec(List.of("host-0"), 30 * S, 240 * S, 1_000_000, 500, null, false)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 34, OutlierSetting.ENFORCING_SUCCESS_RATE, 0,
-                        OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST, unejectOnCheck), checks);
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        34,
+                        OutlierSetting.ENFORCING_SUCCESS_RATE,
+                        0,
+                        OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST,
+                        unejectOnCheck),
+                checks);
     }
 
     @Test
@@ -40,8 +50,10 @@ class ActiveHealthCheckTest {
         // five requests eject it again at 60.04 s; and so on every 5 s
         RunResult r = Simulation.run(deadHostPassingChecks(true, EVERY_5S));
         List<OutlierEvent> moves = r.events().stream()
-                .filter(e -> e.action() == EventAction.EJECT || e.action() == EventAction.UNEJECT).toList();
-        assertThat(moves.subList(0, 4)).extracting(OutlierEvent::timeNanos, OutlierEvent::action, OutlierEvent::uneject)
+                .filter(e -> e.action() == EventAction.EJECT || e.action() == EventAction.UNEJECT)
+                .toList();
+        assertThat(moves.subList(0, 4))
+                .extracting(OutlierEvent::timeNanos, OutlierEvent::action, OutlierEvent::uneject)
                 .containsExactly(
                         tuple(30_040_000_000L, EventAction.EJECT, null),
                         tuple(60_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK),
@@ -49,8 +61,10 @@ class ActiveHealthCheckTest {
                         tuple(65_000_000_000L, EventAction.UNEJECT, UnejectReason.ACTIVE_HEALTH_CHECK));
         // ejections at 30.04 and 60.04, 65.04, ..., 235.04 (37); returns at 60, 65, ..., 240 (37), all by the check
         assertThat(times(r, EventAction.EJECT)).hasSize(37);
-        assertThat(of(r, EventAction.UNEJECT)).hasSize(37)
-                .extracting(OutlierEvent::uneject).containsOnly(UnejectReason.ACTIVE_HEALTH_CHECK);
+        assertThat(of(r, EventAction.UNEJECT))
+                .hasSize(37)
+                .extracting(OutlierEvent::uneject)
+                .containsOnly(UnejectReason.ACTIVE_HEALTH_CHECK);
         assertThat(r.summary().failed()).isEqualTo(37 * 5);
         // with no_traffic_interval 5 s the second probe is at 5 s and every later one 5 s after the last
         RunResult quick = Simulation.run(deadHostPassingChecks(true, EVERY_5S.withNoTrafficInterval(5 * S)));
@@ -63,10 +77,12 @@ class ActiveHealthCheckTest {
     void withTheSettingOffTheHostStaysOutForItsEjectionTime() {
         RunResult r = Simulation.run(deadHostPassingChecks(false, EVERY_5S));
         assertThat(times(r, EventAction.EJECT)).containsExactly(30_040_000_000L, 70_040_000_000L, 140_040_000_000L);
-        assertThat(of(r, EventAction.UNEJECT)).extracting(OutlierEvent::timeNanos, OutlierEvent::uneject).containsExactly(
-                tuple(70 * S, UnejectReason.EJECTION_TIME_ELAPSED),
-                tuple(140 * S, UnejectReason.EJECTION_TIME_ELAPSED),
-                tuple(240 * S, UnejectReason.EJECTION_TIME_ELAPSED));
+        assertThat(of(r, EventAction.UNEJECT))
+                .extracting(OutlierEvent::timeNanos, OutlierEvent::uneject)
+                .containsExactly(
+                        tuple(70 * S, UnejectReason.EJECTION_TIME_ELAPSED),
+                        tuple(140 * S, UnejectReason.EJECTION_TIME_ELAPSED),
+                        tuple(240 * S, UnejectReason.EJECTION_TIME_ELAPSED));
         assertThat(r.summary().failed()).isEqualTo(15);
     }
 
@@ -79,11 +95,30 @@ class ActiveHealthCheckTest {
     /** Three hosts, 30 rps (10 a second each); host-0 fails every request and every check from 10 s to 40 s. */
     private static RunResult failingChecks(HealthCheckFailure kind, long noTrafficIntervalNanos) {
         // Consecutive 5xx is set out of reach and the cap to 0, so only the checks act.
-        Scenario s = scenario(3, 50, 30, 60 * S,
-                List.of(new FaultSpec(List.of("host-0"), 10 * S, 40 * S, 1_000_000, 500, null, kind,
-                        FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 0, OutlierSetting.CONSECUTIVE_5XX, 1_000_000,
-                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1_000_000, OutlierSetting.ENFORCING_SUCCESS_RATE, 0),
+        Scenario s = scenario(
+                3,
+                50,
+                30,
+                60 * S,
+                List.of(new FaultSpec(
+                        List.of("host-0"),
+                        10 * S,
+                        40 * S,
+                        1_000_000,
+                        500,
+                        null,
+                        kind,
+                        FaultPattern.EVEN,
+                        FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        0,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        1_000_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        1_000_000,
+                        OutlierSetting.ENFORCING_SUCCESS_RATE,
+                        0),
                 new HealthCheckSpec(5 * S, 2, 1).withNoTrafficInterval(noTrafficIntervalNanos));
         return Simulation.run(s);
     }
@@ -129,13 +164,28 @@ class ActiveHealthCheckTest {
         // StaticClusterImpl::startPreInit marks a health-checked cluster's hosts FAILED_ACTIVE_HC; the first
         // passing probe clears one at once. host-0's probe at t = 0 fails (a fault over [0 s, 1 s)), so it stays
         // failed, and the next probe waits no_traffic_interval 60 s: no request reaches it in the 10 s run
-        FaultSpec brief = new FaultSpec(List.of("host-0"), 0, S, 0, 500, null, HealthCheckFailure.STATUS,
-                FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
-        RunResult r = Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(), new HealthCheckSpec(5 * S, 3, 1)));
+        FaultSpec brief = new FaultSpec(
+                List.of("host-0"),
+                0,
+                S,
+                0,
+                500,
+                null,
+                HealthCheckFailure.STATUS,
+                FaultPattern.EVEN,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        RunResult r =
+                Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(), new HealthCheckSpec(5 * S, 3, 1)));
         assertThat(r.hosts().get(0).requests()).isZero();
         // with no_traffic_interval 5 s the probe at 5 s passes and clears it (healthy_threshold 1): requests
         // 150..299 go round-robin over all three, 50 to host-0
-        RunResult quick = Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(),
+        RunResult quick = Simulation.run(scenario(
+                3,
+                0,
+                30,
+                10 * S,
+                List.of(brief),
+                config(),
                 new HealthCheckSpec(5 * S, 3, 1).withNoTrafficInterval(5 * S)));
         assertThat(quick.hosts().get(0).requests()).isEqualTo(50);
     }

@@ -26,8 +26,7 @@ class CallersDifferentialTest {
     private static final int SCENARIOS = 220;
 
     /** One request of a caller's share as the full run sent it. */
-    private record Sent(long nanos, int host, int code, FaultResult result) {
-    }
+    private record Sent(long nanos, int host, int code, FaultResult result) {}
 
     @Test
     void everyCallerDecidesAsARunOfItsOwnShare() {
@@ -58,18 +57,28 @@ class CallersDifferentialTest {
                 long alone = 0;
                 for (int c = 0; c < clients; c++) {
                     RunResult one = runAlone(s, c, shares.get(c));
-                    assertThat(eventsOf(all, c)).as("caller %d of %d", c, clients).isEqualTo(one.events());
+                    assertThat(eventsOf(all, c))
+                            .as("caller %d of %d", c, clients)
+                            .isEqualTo(one.events());
                     one.stats().forEach((k, v) -> summed.merge(k, v, Long::sum));
-                    ejectedNanos += one.hosts().stream().mapToLong(HostTally::ejectedCallerNanos).sum();
+                    ejectedNanos += one.hosts().stream()
+                            .mapToLong(HostTally::ejectedCallerNanos)
+                            .sum();
                     alone += one.events().size();
                 }
                 assertThat(all.events()).hasSize((int) alone);
                 assertThat(all.stats()).isEqualTo(summed);
-                assertThat(all.hosts().stream().mapToLong(HostTally::ejectedCallerNanos).sum()).isEqualTo(ejectedNanos);
-                assertThat(all.summary().requests()).isEqualTo(shares.stream().mapToLong(List::size).sum());
+                assertThat(all.hosts().stream()
+                                .mapToLong(HostTally::ejectedCallerNanos)
+                                .sum())
+                        .isEqualTo(ejectedNanos);
+                assertThat(all.summary().requests())
+                        .isEqualTo(shares.stream().mapToLong(List::size).sum());
                 if (clients > 1) {
                     multiCaller++;
-                    callerEvents += all.events().stream().filter(e -> e.action().name().equals("EJECT")).count();
+                    callerEvents += all.events().stream()
+                            .filter(e -> e.action().name().equals("EJECT"))
+                            .count();
                 }
             } catch (AssertionError e) {
                 throw new AssertionError("scenario #" + n + ": " + s + "\n" + e.getMessage(), e);
@@ -85,13 +94,29 @@ class CallersDifferentialTest {
         for (FaultSpec f : s.faults()) {
             FaultPattern pattern = FaultPattern.values()[rnd.nextInt(FaultPattern.values().length)];
             long burst = Math.max(FaultSpec.shortestBurstLengthMilli(f.errorRatePpm()), 1000 + rnd.nextInt(8000));
-            faults.add(new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(), f.result(),
-                    f.healthCheckFailure(), pattern, Math.min(burst, FaultSpec.MAX_BURST_LENGTH_MILLI)));
+            faults.add(new FaultSpec(
+                    f.hosts(),
+                    f.startNanos(),
+                    f.endNanos(),
+                    f.errorRatePpm(),
+                    f.status(),
+                    f.result(),
+                    f.healthCheckFailure(),
+                    pattern,
+                    Math.min(burst, FaultSpec.MAX_BURST_LENGTH_MILLI)));
         }
         long rps = Math.max(2, s.traffic().rps());
         int clients = 2 + rnd.nextInt((int) Math.min(7, rps - 1));
-        return new Scenario(s.name(), s.durationNanos(), s.seed() + rnd.nextInt(1000), s.cluster(),
-                new TrafficSpec(rps, clients), faults, s.outlierDetection(), s.healthChecks(), s.envoyVersion(),
+        return new Scenario(
+                s.name(),
+                s.durationNanos(),
+                s.seed() + rnd.nextInt(1000),
+                s.cluster(),
+                new TrafficSpec(rps, clients),
+                faults,
+                s.outlierDetection(),
+                s.healthChecks(),
+                s.envoyVersion(),
                 s.load());
     }
 
@@ -117,7 +142,9 @@ class CallersDifferentialTest {
                 nextDue = cluster.nextDueNanos();
             }
             int host = caller.pick(j);
-            assertThat(host).as("caller %d's request %d at %d ns", c, j, r.nanos()).isEqualTo(r.host());
+            assertThat(host)
+                    .as("caller %d's request %d at %d ns", c, j, r.nanos())
+                    .isEqualTo(r.host());
             if (host >= 0) {
                 caller.report(host, r.code(), r.result(), r.nanos());
             }

@@ -65,19 +65,40 @@ class DegradedHostsSimulationTest {
         RunResult r = Simulation.run(s);
         assertThat(r.summary().failed()).isZero();
         assertThat(r.summary().ejectionsEnforced()).isZero();
-        assertThat(r.stats()).containsEntry("ejections_detected_degradation", 6L).containsEntry("ejections_active", 0L);
-        List<String> marks = r.degradations().stream().map(DegradationEvent::jsonName).toList();
-        assertThat(marks).containsExactly("degrade", "degrade", "degrade", "undegrade", "degrade", "undegrade",
-                "undegrade", "degrade", "degrade", "undegrade", "undegrade", "undegrade");
+        assertThat(r.stats())
+                .containsEntry("ejections_detected_degradation", 6L)
+                .containsEntry("ejections_active", 0L);
+        List<String> marks =
+                r.degradations().stream().map(DegradationEvent::jsonName).toList();
+        assertThat(marks)
+                .containsExactly(
+                        "degrade",
+                        "degrade",
+                        "degrade",
+                        "undegrade",
+                        "degrade",
+                        "undegrade",
+                        "undegrade",
+                        "degrade",
+                        "degrade",
+                        "undegrade",
+                        "undegrade",
+                        "undegrade");
         // host-0 is marked by its first degraded answer at 30 s, cleared at the tick at 60 s (30 s x backoff 1),
         // marked again at once with backoff 2 (60 s) and cleared at 130 s
-        List<DegradationEvent> host0 = r.degradations().stream().filter(d -> d.host().equals("host-0")).toList();
-        assertThat(host0).extracting(DegradationEvent::timeNanos)
+        List<DegradationEvent> host0 =
+                r.degradations().stream().filter(d -> d.host().equals("host-0")).toList();
+        assertThat(host0)
+                .extracting(DegradationEvent::timeNanos)
                 .containsExactly(30 * S, 60 * S, 60 * S + 3_333_333, 130 * S);
         assertThat(host0).extracting(DegradationEvent::multiplier).containsExactly(1L, 1L, 2L, 2L);
         // during the fault (30 s to 90 s, 36,000 requests) the degraded hosts share 30 % of the traffic
-        long degradedShare = r.hosts().subList(0, 3).stream().mapToLong(HostTally::requestsDuringFault).sum();
-        long healthyShare = r.hosts().subList(3, 6).stream().mapToLong(HostTally::requestsDuringFault).sum();
+        long degradedShare = r.hosts().subList(0, 3).stream()
+                .mapToLong(HostTally::requestsDuringFault)
+                .sum();
+        long healthyShare = r.hosts().subList(3, 6).stream()
+                .mapToLong(HostTally::requestsDuringFault)
+                .sum();
         assertThat(degradedShare + healthyShare).isEqualTo(36_000);
         assertThat(degradedShare).isBetween(10_790L, 10_820L);
 
@@ -85,15 +106,33 @@ class DegradedHostsSimulationTest {
         RunResult off = Simulation.run(scenario(false));
         assertThat(off.degradations()).isEmpty();
         assertThat(off.stats()).containsEntry("ejections_detected_degradation", 0L);
-        assertThat(off.hosts()).allSatisfy(h -> assertThat(h.requestsDuringFault()).isEqualTo(6_000));
+        assertThat(off.hosts())
+                .allSatisfy(h -> assertThat(h.requestsDuringFault()).isEqualTo(6_000));
     }
 
     private static Scenario scenario(boolean detect) {
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
-                .set(OutlierSetting.DETECT_DEGRADED_HOSTS, detect).build();
-        FaultSpec degraded = new FaultSpec(List.of("host-0", "host-1", "host-2"), 30 * S, 90 * S, FaultSpec.PPM, 503,
-                null, null, FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI, true);
-        return new Scenario("degraded-hosts", 150 * S, 1, ClusterSpec.ofCount(6, 50), new TrafficSpec(600),
-                List.of(degraded), config, null);
+                .set(OutlierSetting.DETECT_DEGRADED_HOSTS, detect)
+                .build();
+        FaultSpec degraded = new FaultSpec(
+                List.of("host-0", "host-1", "host-2"),
+                30 * S,
+                90 * S,
+                FaultSpec.PPM,
+                503,
+                null,
+                null,
+                FaultPattern.EVEN,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
+                true);
+        return new Scenario(
+                "degraded-hosts",
+                150 * S,
+                1,
+                ClusterSpec.ofCount(6, 50),
+                new TrafficSpec(600),
+                List.of(degraded),
+                config,
+                null);
     }
 }

@@ -19,15 +19,28 @@ class DeterminismTest {
 
     /** Uses every random draw the detector takes: enforcement percentages between 0 and 100, and jitter. */
     private static Scenario randomised(long seed) {
-        return new Scenario("determinism", 300 * S, seed, ClusterSpec.ofCount(8, 50), new TrafficSpec(800),
-                List.of(new FaultSpec(List.of("host-0", "host-1"), 20 * S, 200 * S, 400_000, 503, null, false),
+        return new Scenario(
+                "determinism",
+                300 * S,
+                seed,
+                ClusterSpec.ofCount(8, 50),
+                new TrafficSpec(800),
+                List.of(
+                        new FaultSpec(List.of("host-0", "host-1"), 20 * S, 200 * S, 400_000, 503, null, false),
                         new FaultSpec(List.of("host-5"), 50 * S, 250 * S, 1_000_000, 500, null, true)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 40,
-                        OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 60,
-                        OutlierSetting.ENFORCING_SUCCESS_RATE, 70,
-                        OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 50,
-                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 30,
-                        OutlierSetting.MAX_EJECTION_TIME_JITTER, 7 * S),
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        40,
+                        OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+                        60,
+                        OutlierSetting.ENFORCING_SUCCESS_RATE,
+                        70,
+                        OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE,
+                        50,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        30,
+                        OutlierSetting.MAX_EJECTION_TIME_JITTER,
+                        7 * S),
                 new HealthCheckSpec(7 * S, 2, 2));
     }
 
@@ -49,8 +62,13 @@ class DeterminismTest {
         RunResult a = Simulation.run(randomised(42), RunOptions.CHARTS);
         RunResult b = Simulation.run(randomised(42), RunOptions.CHARTS);
         assertThat(a.events()).isNotEmpty();
-        assertThat(a.events()).anySatisfy(e -> assertThat(e.ejection() != null && e.ejection().jitterNanos() > 0).isTrue());
-        assertThat(a.events()).anySatisfy(e -> assertThat(e.enforcement() != null && e.enforcement().drawMod100() >= 0).isTrue());
+        assertThat(a.events())
+                .anySatisfy(e -> assertThat(e.ejection() != null && e.ejection().jitterNanos() > 0)
+                        .isTrue());
+        assertThat(a.events())
+                .anySatisfy(e -> assertThat(
+                                e.enforcement() != null && e.enforcement().drawMod100() >= 0)
+                        .isTrue());
         assertSame(a, b);
     }
 
@@ -62,9 +80,13 @@ class DeterminismTest {
     @Test
     void anotherSeedDrawsOtherJitter() {
         List<Long> jitter42 = Simulation.run(randomised(42)).events().stream()
-                .filter(e -> e.ejection() != null).map(e -> e.ejection().jitterNanos()).toList();
+                .filter(e -> e.ejection() != null)
+                .map(e -> e.ejection().jitterNanos())
+                .toList();
         List<Long> jitter43 = Simulation.run(randomised(43)).events().stream()
-                .filter(e -> e.ejection() != null).map(e -> e.ejection().jitterNanos()).toList();
+                .filter(e -> e.ejection() != null)
+                .map(e -> e.ejection().jitterNanos())
+                .toList();
         assertThat(jitter42).isNotEqualTo(jitter43);
     }
 

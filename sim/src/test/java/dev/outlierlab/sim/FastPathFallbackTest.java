@@ -20,28 +20,58 @@ class FastPathFallbackTest {
     void theLabModelsScenarioTakesTheFastPath() {
         assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT)).isEmpty();
         assertThat(FastPath.run(base, RunOptions.DEFAULT).summary())
-                .isEqualTo(Simulation.run(base, RunOptions.DEFAULT.forcePerRequest()).summary());
+                .isEqualTo(Simulation.run(base, RunOptions.DEFAULT.forcePerRequest())
+                        .summary());
     }
 
     @Test
     void eachFeatureItDoesNotModelIsNamed() {
         assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT.forcePerRequest()))
                 .containsExactly("the per-request path was asked for");
-        FaultSpec degraded = new FaultSpec(List.of("host-1"), 0, base.durationNanos(), 100_000, 503, null, null,
-                FaultPattern.EVEN, FaultSpec.DEFAULT_BURST_LENGTH_MILLI, true);
-        Scenario withDegraded = new Scenario(base.name(), base.durationNanos(), base.seed(), base.cluster(),
-                base.traffic(), List.of(base.faults().get(0), degraded), base.outlierDetection(), null,
-                base.envoyVersion(), LoadSpec.NONE);
+        FaultSpec degraded = new FaultSpec(
+                List.of("host-1"),
+                0,
+                base.durationNanos(),
+                100_000,
+                503,
+                null,
+                null,
+                FaultPattern.EVEN,
+                FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
+                true);
+        Scenario withDegraded = new Scenario(
+                base.name(),
+                base.durationNanos(),
+                base.seed(),
+                base.cluster(),
+                base.traffic(),
+                List.of(base.faults().get(0), degraded),
+                base.outlierDetection(),
+                null,
+                base.envoyVersion(),
+                LoadSpec.NONE);
         assertThat(FastPath.fallbackReasons(withDegraded, RunOptions.DEFAULT))
                 .containsExactly("degraded hosts (faults of kind: degraded)");
-        LoadSpec shaped = new LoadSpec(Map.of("host-0", 90L), 503, null, Map.of("host-1", 2L), Arrivals.POISSON,
-                List.of());
-        Scenario loaded = new Scenario(base.name(), base.durationNanos(), base.seed(), base.cluster(), base.traffic(),
-                base.faults(), base.outlierDetection(), null, base.envoyVersion(), shaped);
-        assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT)).containsExactly(
-                "per-host capacity (cluster.capacity)", "load-balancing weights (cluster.weights)",
-                "Poisson arrivals (traffic.arrivals)");
+        LoadSpec shaped =
+                new LoadSpec(Map.of("host-0", 90L), 503, null, Map.of("host-1", 2L), Arrivals.POISSON, List.of());
+        Scenario loaded = new Scenario(
+                base.name(),
+                base.durationNanos(),
+                base.seed(),
+                base.cluster(),
+                base.traffic(),
+                base.faults(),
+                base.outlierDetection(),
+                null,
+                base.envoyVersion(),
+                shaped);
+        assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT))
+                .containsExactly(
+                        "per-host capacity (cluster.capacity)",
+                        "load-balancing weights (cluster.weights)",
+                        "Poisson arrivals (traffic.arrivals)");
         assertThatThrownBy(() -> FastPath.run(loaded, RunOptions.DEFAULT))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("per-host capacity");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("per-host capacity");
     }
 }

@@ -83,9 +83,14 @@ class FaultPatternTest {
     void theSimulationFailsThirtyThreeOfEveryHundredRequests() {
         // one host, 100 rps for 10 s, 33 % the whole time: 1000 requests, 330 fail; never five in a row, so
         // no detection (and one host at the default cap could not be ejected anyway)
-        RunResult r = Simulation.run(scenario(1, 50, 100, 10 * S,
+        RunResult r = Simulation.run(scenario(
+                1,
+                50,
+                100,
+                10 * S,
                 List.of(new FaultSpec(List.of("host-0"), 0, 10 * S, 330_000, 503, null, false)),
-                OutlierDetectionConfig.defaults(), null));
+                OutlierDetectionConfig.defaults(),
+                null));
         assertThat(r.summary().requests()).isEqualTo(1000);
         assertThat(r.summary().failed()).isEqualTo(330);
         assertThat(r.summary().requestsDuringFault()).isEqualTo(1000);
@@ -97,8 +102,10 @@ class FaultPatternTest {
         // two faults on one host for the whole run: 100 % listed first -> all 100 fail; 0 % first -> none
         FaultSpec all = new FaultSpec(List.of("host-0"), 0, 10 * S, 1_000_000, 500, null, false);
         FaultSpec none = new FaultSpec(List.of("host-0"), 0, 10 * S, 0, 500, null, false);
-        RunResult first = Simulation.run(scenario(1, 50, 10, 10 * S, List.of(all, none), OutlierDetectionConfig.defaults(), null));
-        RunResult second = Simulation.run(scenario(1, 50, 10, 10 * S, List.of(none, all), OutlierDetectionConfig.defaults(), null));
+        RunResult first = Simulation.run(
+                scenario(1, 50, 10, 10 * S, List.of(all, none), OutlierDetectionConfig.defaults(), null));
+        RunResult second = Simulation.run(
+                scenario(1, 50, 10, 10 * S, List.of(none, all), OutlierDetectionConfig.defaults(), null));
         assertThat(first.summary().failed()).isEqualTo(100);
         assertThat(second.summary().failed()).isZero();
     }
@@ -110,7 +117,8 @@ class FaultPatternTest {
         // (had it started from 0 it would be 16)
         FaultSpec a = new FaultSpec(List.of("host-0"), 0, 5 * S, 0, 500, null, false);
         FaultSpec b = new FaultSpec(List.of("host-0"), 0, 10 * S, 330_000, 500, null, false);
-        RunResult r = Simulation.run(scenario(1, 50, 10, 10 * S, List.of(a, b), OutlierDetectionConfig.defaults(), null));
+        RunResult r =
+                Simulation.run(scenario(1, 50, 10, 10 * S, List.of(a, b), OutlierDetectionConfig.defaults(), null));
         assertThat(r.summary().failed()).isEqualTo(17);
     }
 
@@ -118,7 +126,8 @@ class FaultPatternTest {
     void theWindowIsHalfOpenAndCountsOnlyTheHostsRequests() {
         // the injector directly: a 100 % fault on host 1 from 2 s to 3 s
         FaultInjector inj = new FaultInjector(
-                List.of(new FaultSpec(List.of("b"), 2 * S, 3 * S, 1_000_000, 502, null, false)), Map.of("a", 0, "b", 1));
+                List.of(new FaultSpec(List.of("b"), 2 * S, 3 * S, 1_000_000, 502, null, false)),
+                Map.of("a", 0, "b", 1));
         assertThat(inj.onRequest(1, 2 * S - 1)).isEqualTo(FaultInjector.PASS);
         assertThat(inj.onRequest(1, 2 * S)).isZero();
         assertThat(inj.onRequest(0, 2 * S)).isEqualTo(FaultInjector.PASS);
@@ -131,34 +140,64 @@ class FaultPatternTest {
     @Test
     void aFaultsStatusAndResultReachTheDetector() {
         // status 502 is a gateway failure: five in a row give a gateway detection as well as the 5xx one
-        RunResult gateway = Simulation.run(scenario(1, 50, 10, 2 * S,
+        RunResult gateway = Simulation.run(scenario(
+                1,
+                50,
+                10,
+                2 * S,
                 List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 502, null, false)),
-                OutlierDetectionConfig.defaults(), null));
-        assertThat(gateway.stats()).containsEntry("ejections_detected_consecutive_gateway_failure", 4L)
+                OutlierDetectionConfig.defaults(),
+                null));
+        assertThat(gateway.stats())
+                .containsEntry("ejections_detected_consecutive_gateway_failure", 4L)
                 .containsEntry("ejections_detected_consecutive_5xx", 4L);
         // status 500: no gateway detection
-        RunResult plain = Simulation.run(scenario(1, 50, 10, 2 * S,
+        RunResult plain = Simulation.run(scenario(
+                1,
+                50,
+                10,
+                2 * S,
                 List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500, null, false)),
-                OutlierDetectionConfig.defaults(), null));
-        assertThat(plain.stats()).containsEntry("ejections_detected_consecutive_gateway_failure", 0L)
+                OutlierDetectionConfig.defaults(),
+                null));
+        assertThat(plain.stats())
+                .containsEntry("ejections_detected_consecutive_gateway_failure", 0L)
                 .containsEntry("ejections_detected_consecutive_5xx", 4L);
         // a timeout result maps to 504 when origins are not split
-        RunResult timeout = Simulation.run(scenario(1, 50, 10, 2 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
-                OutlierDetectionConfig.defaults(), null));
+        RunResult timeout = Simulation.run(scenario(
+                1,
+                50,
+                10,
+                2 * S,
+                List.of(new FaultSpec(
+                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
+                OutlierDetectionConfig.defaults(),
+                null));
         assertThat(timeout.stats()).containsEntry("ejections_detected_consecutive_gateway_failure", 4L);
         // with split origins it is a local-origin failure instead, but Envoy's router reports a connect success
         // before every timeout, so the consecutive local-origin count never passes 1 (fidelity case R7)
-        RunResult split = Simulation.run(scenario(1, 50, 10, 2 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), null));
-        assertThat(split.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 0L)
+        RunResult split = Simulation.run(scenario(
+                1,
+                50,
+                10,
+                2 * S,
+                List.of(new FaultSpec(
+                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
+                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
+                null));
+        assertThat(split.stats())
+                .containsEntry("ejections_detected_consecutive_local_origin_failure", 0L)
                 .containsEntry("ejections_detected_" + EjectionType.CONSECUTIVE_5XX.statSuffix(), 0L);
         // a connection that cannot be made reports the connect failure alone: five in a row are detected
-        RunResult refused = Simulation.run(scenario(1, 50, 10, 2 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500,
-                        RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, false)),
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), null));
+        RunResult refused = Simulation.run(scenario(
+                1,
+                50,
+                10,
+                2 * S,
+                List.of(new FaultSpec(
+                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, false)),
+                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
+                null));
         assertThat(refused.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L);
     }
 

@@ -14,9 +14,14 @@ class FlappingTest {
 
     @Test
     void healthChecksReturningAPartiallyFailingHostMakeItFlapWhileTheirOwnViewStaysFlat() {
-        RunResult r = Simulation.run(Scenarios.scenario(6, 50, 600, 300 * S,
+        RunResult r = Simulation.run(Scenarios.scenario(
+                6,
+                50,
+                600,
+                300 * S,
                 List.of(Scenarios.fault(1, 30 * S, 240 * S, 330_000, 503)),
-                Scenarios.config(OutlierSetting.MAX_EJECTION_PERCENT, 34L), new HealthCheckSpec(7 * S, 3, 2)));
+                Scenarios.config(OutlierSetting.MAX_EJECTION_PERCENT, 34L),
+                new HealthCheckSpec(7 * S, 3, 2)));
         List<Flapping.Episode> episodes = Flapping.find(r.events(), r.signals());
         assertThat(episodes).hasSize(1);
         Flapping.Episode e = episodes.get(0);
@@ -36,10 +41,16 @@ class FlappingTest {
 
     @Test
     void returnsByTimeAloneAreBackoffNotFlapping() {
-        RunResult r = Simulation.run(Scenarios.scenario(6, 50, 600, 300 * S,
+        RunResult r = Simulation.run(Scenarios.scenario(
+                6,
+                50,
+                600,
+                300 * S,
                 List.of(Scenarios.fault(1, 30 * S, 240 * S, 330_000, 503)),
-                Scenarios.config(OutlierSetting.MAX_EJECTION_PERCENT, 34L), null));
-        assertThat(Scenarios.times(r, dev.outlierlab.engine.envoy.event.EventAction.EJECT)).hasSize(3);
+                Scenarios.config(OutlierSetting.MAX_EJECTION_PERCENT, 34L),
+                null));
+        assertThat(Scenarios.times(r, dev.outlierlab.engine.envoy.event.EventAction.EJECT))
+                .hasSize(3);
         assertThat(Flapping.find(r.events(), r.signals())).isEmpty();
     }
 }

@@ -2,6 +2,7 @@ package dev.outlierlab.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.overload.CapacityLimiter;
@@ -15,7 +16,6 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.signals.RequestOutcomes;
 import dev.outlierlab.sim.signals.SignalSeries;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
-import dev.outlierlab.engine.SeededRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +28,23 @@ import org.junit.jupiter.api.Test;
 class LoadModelTest {
     private static final long S = Scenarios.S;
 
-    private static Scenario scenario(int hosts, long rps, long durationNanos, List<FaultSpec> faults, LoadSpec load,
-            Object... settings) {
-        return new Scenario("test", durationNanos, 7, ClusterSpec.ofCount(hosts, 50), new TrafficSpec(rps), faults,
-                Scenarios.config(settings), null, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT, load);
+    private static Scenario scenario(
+            int hosts, long rps, long durationNanos, List<FaultSpec> faults, LoadSpec load, Object... settings) {
+        return new Scenario(
+                "test",
+                durationNanos,
+                7,
+                ClusterSpec.ofCount(hosts, 50),
+                new TrafficSpec(rps),
+                faults,
+                Scenarios.config(settings),
+                null,
+                dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT,
+                load);
     }
 
-    private static LoadSpec load(Map<String, Long> capacity, Map<String, Long> weights, Arrivals arrivals,
-            List<RateStep> steps) {
+    private static LoadSpec load(
+            Map<String, Long> capacity, Map<String, Long> weights, Arrivals arrivals, List<RateStep> steps) {
         return new LoadSpec(capacity, 503, null, weights, arrivals, steps);
     }
 
@@ -51,16 +60,25 @@ class LoadModelTest {
 
     @Test
     void stepsChangeTheRateAndAPieceAtZeroRpsSendsNothing() {
-        LoadSpec l = load(Map.of(), Map.of(), Arrivals.EVEN, List.of(new RateStep(0, 0), new RateStep(2 * S, 4),
-                new RateStep(3 * S, 2)));
+        LoadSpec l = load(
+                Map.of(),
+                Map.of(),
+                Arrivals.EVEN,
+                List.of(new RateStep(0, 0), new RateStep(2 * S, 4), new RateStep(3 * S, 2)));
         Scenario s = scenario(2, 100, 4 * S, List.of(), l);
         List<Long> times = new ArrayList<>();
         ArrivalProcess a = new ArrivalProcess(s);
         for (long t = a.next(); t >= 0; t = a.next()) {
             times.add(t);
         }
-        assertThat(times).containsExactly(2 * S, 2 * S + 250_000_000L, 2 * S + 500_000_000L, 2 * S + 750_000_000L,
-                3 * S, 3 * S + 500_000_000L);
+        assertThat(times)
+                .containsExactly(
+                        2 * S,
+                        2 * S + 250_000_000L,
+                        2 * S + 500_000_000L,
+                        2 * S + 750_000_000L,
+                        3 * S,
+                        3 * S + 500_000_000L);
         assertThat(s.requestCount()).isEqualTo(6);
     }
 
@@ -101,8 +119,11 @@ class LoadModelTest {
     @Test
     void evenOverloadFailsExactlyTheExcessSpreadOutSoNothingStandsOut() {
         // five hosts of capacity 100 carry 600 rps: each serves 100 of its 120 a second
-        LoadSpec l = load(Map.of("host-0", 100L, "host-1", 100L, "host-2", 100L, "host-3", 100L, "host-4", 100L),
-                Map.of(), Arrivals.EVEN, List.of());
+        LoadSpec l = load(
+                Map.of("host-0", 100L, "host-1", 100L, "host-2", 100L, "host-3", 100L, "host-4", 100L),
+                Map.of(),
+                Arrivals.EVEN,
+                List.of());
         RunResult r = Simulation.run(scenario(5, 600, 10 * S, List.of(), l));
         RequestOutcomes o = r.signals().outcomes();
         assertThat(o.sent()).isEqualTo(6_000);
@@ -115,8 +136,16 @@ class LoadModelTest {
         LoadSpec l = load(Map.of(), Map.of("host-0", 3L), Arrivals.EVEN, List.of());
         // host-0 fails everything it gets; consecutive errors off so nothing is ejected
         FaultSpec f = new FaultSpec(List.of("host-0"), 0, 10 * S, 1_000_000, 503, null, false);
-        RunResult r = Simulation.run(scenario(3, 500, 10 * S, List.of(f), l,
-                OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L));
+        RunResult r = Simulation.run(scenario(
+                3,
+                500,
+                10 * S,
+                List.of(f),
+                l,
+                OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+                0L,
+                OutlierSetting.ENFORCING_SUCCESS_RATE,
+                0L));
         // weights 3:1:1 -> host-0 takes 3/5 of 5,000
         assertThat(r.signals().outcomes().failedFault()).isEqualTo(3_000);
     }
@@ -138,27 +167,45 @@ class LoadModelTest {
                 }
             }
             Arrivals arrivals = random.next() % 2 == 0 ? Arrivals.EVEN : Arrivals.POISSON;
-            List<RateStep> steps = random.next() % 2 == 0 ? List.of()
+            List<RateStep> steps = random.next() % 2 == 0
+                    ? List.of()
                     : List.of(new RateStep(20 * S, Long.remainderUnsigned(random.next(), 2 * rps)));
             int faulty = 1 + (int) Long.remainderUnsigned(random.next(), hosts);
-            FaultSpec fault = new FaultSpec(Scenarios.firstHosts(faulty), 10 * S, 40 * S,
-                    Long.remainderUnsigned(random.next(), 1_000_001), 503, null, false);
+            FaultSpec fault = new FaultSpec(
+                    Scenarios.firstHosts(faulty),
+                    10 * S,
+                    40 * S,
+                    Long.remainderUnsigned(random.next(), 1_000_001),
+                    503,
+                    null,
+                    false);
             long cap = Long.remainderUnsigned(random.next(), 101);
-            RunResult r = Simulation.run(scenario(hosts, rps, 60 * S, List.of(fault),
-                    load(capacity, weights, arrivals, steps), OutlierSetting.MAX_EJECTION_PERCENT, cap));
+            RunResult r = Simulation.run(scenario(
+                    hosts,
+                    rps,
+                    60 * S,
+                    List.of(fault),
+                    load(capacity, weights, arrivals, steps),
+                    OutlierSetting.MAX_EJECTION_PERCENT,
+                    cap));
             RequestOutcomes o = r.signals().outcomes();
             String where = "run " + run + ": " + hosts + " hosts, " + rps + " rps, " + arrivals + ", cap " + cap;
-            assertThat(o.ok() + o.failedCapacity() + o.failedFault() + o.failedNoHost()).as(where).isEqualTo(o.sent());
+            assertThat(o.ok() + o.failedCapacity() + o.failedFault() + o.failedNoHost())
+                    .as(where)
+                    .isEqualTo(o.sent());
             assertThat(o.sent()).as(where).isEqualTo(r.summary().requests());
             assertThat(o.failed()).as(where).isEqualTo(r.summary().failed());
             assertThat(o.failedNoHost()).as(where).isEqualTo(r.summary().noHealthyUpstream());
             SignalSeries s = r.signals();
             assertThat(java.util.Arrays.stream(s.requests()).sum()).as(where).isEqualTo(o.sent());
             assertThat(java.util.Arrays.stream(s.failed()).sum()).as(where).isEqualTo(o.failed());
-            assertThat(java.util.Arrays.stream(s.ejectionsEnforced()).sum()).as(where)
+            assertThat(java.util.Arrays.stream(s.ejectionsEnforced()).sum())
+                    .as(where)
                     .isEqualTo(r.summary().ejectionsEnforced());
             for (int b = 0; b < s.size(); b++) {
-                assertThat(s.membershipHealthy()[b] + s.ejectionsActive()[b]).as(where).isLessThanOrEqualTo(hosts);
+                assertThat(s.membershipHealthy()[b] + s.ejectionsActive()[b])
+                        .as(where)
+                        .isLessThanOrEqualTo(hosts);
             }
             long ejects = Scenarios.times(r, EventAction.EJECT).size();
             assertThat(ejects).as(where).isEqualTo(r.summary().ejectionsEnforced());

@@ -63,8 +63,14 @@ class PanicTest {
         // host-0 fails everything from 30 s to 240 s, cap 20: consecutive_5xx ejects it at its fifth failure and
         // Envoy routes around it; each of its three returns costs five more requests, 15 in all (the lab before
         // this rule was in panic the whole time the host was out and failed about 12,000).
-        Scenario s = scenario(6, 90, 600, 300 * S, List.of(fault(1, 30 * S, 240 * S, 1_000_000, 503)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 20), null);
+        Scenario s = scenario(
+                6,
+                90,
+                600,
+                300 * S,
+                List.of(fault(1, 30 * S, 240 * S, 1_000_000, 503)),
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 20),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(r.summary().failed()).isEqualTo(15);
         assertThat(r.summary().panicNanos()).isZero();
@@ -88,17 +94,26 @@ class PanicTest {
         // re-ejected within 0.05 s (60 s, back at 140), and again (90 s, back at 240, when the fault ends).
         // Panic: (70 - 30.051666666) + (140 - 70.051666666) + (240 - 140.051666666) = 209.845000002 s.
         // (The seed's page says 266 s; the spec's rules give this figure.)
-        Scenario s = scenario(6, 50, 600, 300 * S, List.of(fault(4, 30 * S, 240 * S, 1_000_000, 503)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 100, OutlierSetting.ENFORCING_SUCCESS_RATE, 0), null);
+        Scenario s = scenario(
+                6,
+                50,
+                600,
+                300 * S,
+                List.of(fault(4, 30 * S, 240 * S, 1_000_000, 503)),
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100, OutlierSetting.ENFORCING_SUCCESS_RATE, 0),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(r.summary().maxEjectedAtOnce()).isEqualTo(4);
         assertThat(times(r, EventAction.EJECT)).hasSize(12);
-        assertThat(times(r, EventAction.UNEJECT)).containsExactly(70 * S, 70 * S, 70 * S, 70 * S,
-                140 * S, 140 * S, 140 * S, 140 * S, 240 * S, 240 * S, 240 * S, 240 * S);
-        assertThat(r.panicWindows()).containsExactly(
-                new PanicWindow(30_051_666_666L, 70 * S),
-                new PanicWindow(70_051_666_666L, 140 * S),
-                new PanicWindow(140_051_666_666L, 240 * S));
+        assertThat(times(r, EventAction.UNEJECT))
+                .containsExactly(
+                        70 * S, 70 * S, 70 * S, 70 * S, 140 * S, 140 * S, 140 * S, 140 * S, 240 * S, 240 * S, 240 * S,
+                        240 * S);
+        assertThat(r.panicWindows())
+                .containsExactly(
+                        new PanicWindow(30_051_666_666L, 70 * S),
+                        new PanicWindow(70_051_666_666L, 140 * S),
+                        new PanicWindow(140_051_666_666L, 240 * S));
         assertThat(r.summary().panicNanos()).isEqualTo(209_845_000_002L);
         assertThat(r.summary().panicSeconds()).isGreaterThan(0);
         // Traffic goes to every host in panic, so the ejected hosts keep failing: in each panic stretch of
@@ -113,8 +128,14 @@ class PanicTest {
         // two hosts failing everything, cap 100, panic off; 10 rps for 20 s = 200 requests, alternating hosts.
         // host-0's fifth failure is request 8 (0.8 s), host-1's request 9 (0.9 s, the only host left);
         // ejected for 30 s, so requests 10..199 have no host: 190
-        Scenario s = scenario(2, 0, 10, 20 * S, List.of(fault(2, 0, 20 * S, 1_000_000, 500)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 100), null);
+        Scenario s = scenario(
+                2,
+                0,
+                10,
+                20 * S,
+                List.of(fault(2, 0, 20 * S, 1_000_000, 500)),
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(times(r, EventAction.EJECT)).containsExactly(800_000_000L, 900_000_000L);
         assertThat(r.summary().requests()).isEqualTo(200);
@@ -127,8 +148,14 @@ class PanicTest {
     @Test
     void theSameWithPanicAtFiftyPercentSendsToEveryHostInstead() {
         // after both are ejected (0.9 s), 0 of 2 healthy is panic: every request still has a host
-        Scenario s = scenario(2, 50, 10, 20 * S, List.of(fault(2, 0, 20 * S, 1_000_000, 500)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 100), null);
+        Scenario s = scenario(
+                2,
+                50,
+                10,
+                20 * S,
+                List.of(fault(2, 0, 20 * S, 1_000_000, 500)),
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(r.summary().noHealthyUpstream()).isZero();
         assertThat(r.summary().failed()).isEqualTo(200);

@@ -88,8 +88,12 @@ class RandomAndBurstPatternTest {
     @Test
     void zeroAndHundredPercentNeedNoLuck() {
         for (FaultPattern p : List.of(FaultPattern.RANDOM, FaultPattern.BURSTS)) {
-            assertThat(share(draws(fault(0, p, 5_000), 0, "host-0", 3, 10_000))).as(p.name()).isZero();
-            assertThat(share(draws(fault(1_000_000, p, 5_000), 0, "host-0", 3, 10_000))).as(p.name()).isEqualTo(100.0);
+            assertThat(share(draws(fault(0, p, 5_000), 0, "host-0", 3, 10_000)))
+                    .as(p.name())
+                    .isZero();
+            assertThat(share(draws(fault(1_000_000, p, 5_000), 0, "host-0", 3, 10_000)))
+                    .as(p.name())
+                    .isEqualTo(100.0);
         }
     }
 
@@ -107,10 +111,10 @@ class RandomAndBurstPatternTest {
     void addingAHostOrALaterFaultLeavesAnotherHostsDrawsAlone() {
         FaultSpec onA = new FaultSpec(List.of("a"), 0, 10 * S, 330_000, 503, null, null, FaultPattern.RANDOM, 0);
         FaultInjector alone = new FaultInjector(List.of(onA), Map.of("a", 0), 42);
-        FaultSpec onAandC = new FaultSpec(List.of("c", "a"), 0, 10 * S, 330_000, 503, null, null,
-                FaultPattern.RANDOM, 0);
-        FaultSpec later = new FaultSpec(List.of("a", "b"), 0, 10 * S, 500_000, 500, null, null,
-                FaultPattern.BURSTS, 3_000);
+        FaultSpec onAandC =
+                new FaultSpec(List.of("c", "a"), 0, 10 * S, 330_000, 503, null, null, FaultPattern.RANDOM, 0);
+        FaultSpec later =
+                new FaultSpec(List.of("a", "b"), 0, 10 * S, 500_000, 500, null, null, FaultPattern.BURSTS, 3_000);
         // host "a" is now index 1, covered by a second fault too, and the fault lists another host first
         FaultInjector crowded = new FaultInjector(List.of(onAandC, later), Map.of("b", 0, "a", 1, "c", 2), 42);
         List<Integer> first = new ArrayList<>();
@@ -130,10 +134,10 @@ class RandomAndBurstPatternTest {
         // at 90 % the runs of successes average one request only if bursts average 9 failures or more
         assertThatThrownBy(() -> fault(900_000, FaultPattern.BURSTS, 8_999))
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("faults[].burst_length").hasMessageContaining("from 9 to 1000000");
+                .hasMessageContaining("faults[].burst_length")
+                .hasMessageContaining("from 9 to 1000000");
         assertThat(fault(900_000, FaultPattern.BURSTS, 9_000).burstLength()).isEqualTo(9.0);
-        assertThatThrownBy(() -> fault(100_000, FaultPattern.BURSTS, 999))
-                .hasMessageContaining("from 1 to 1000000");
+        assertThatThrownBy(() -> fault(100_000, FaultPattern.BURSTS, 999)).hasMessageContaining("from 1 to 1000000");
         assertThat(FaultSpec.shortestBurstLengthMilli(330_000)).isEqualTo(1000);
         assertThat(FaultSpec.shortestBurstLengthMilli(750_000)).isEqualTo(3000);
     }

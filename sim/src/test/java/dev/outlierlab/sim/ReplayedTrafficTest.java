@@ -21,11 +21,30 @@ import org.junit.jupiter.api.Test;
 class ReplayedTrafficTest {
     /** Three hosts; failure percentage ejects a host failing half or more of 5+ requests in an interval. */
     private static Scenario threeHosts() {
-        return scenario(3, 0, 1, 60 * S, List.of(), config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0, OutlierSetting.CONSECUTIVE_5XX, 1000,
-                OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1000,
-                OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, 50, OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 1, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, 5), null);
+        return scenario(
+                3,
+                0,
+                1,
+                60 * S,
+                List.of(),
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.ENFORCING_SUCCESS_RATE,
+                        0,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        1000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        1000,
+                        OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
+                        50,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100,
+                        OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                        1,
+                        OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
+                        5),
+                null);
     }
 
     /** host-0 fails 10 requests in every second from 1 s to 49 s; the others succeed. */
@@ -58,7 +77,7 @@ class ReplayedTrafficTest {
         assertThat(h0.requests()).isEqualTo(490);
         assertThat(h0.failed()).isEqualTo(490);
         assertThat(h0.ejectedNanos()).isEqualTo(30 * S + 10 * S); // 10-40 s, then 50-60 s
-        assertThat(h0.requestsWhileEjected()).isEqualTo(300);    // seconds 10 to 39, 10 a second
+        assertThat(h0.requestsWhileEjected()).isEqualTo(300); // seconds 10 to 39, 10 a second
         assertThat(h0.failedWhileEjected()).isEqualTo(300);
         assertThat(moved.hosts().get(1).requestsWhileEjected()).isZero();
         assertThat(moved.failedWhileEjected()).isEqualTo(300);

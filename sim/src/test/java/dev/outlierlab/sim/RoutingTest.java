@@ -5,6 +5,8 @@ import static dev.outlierlab.sim.Scenarios.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.routing.LocalityPriority;
@@ -20,8 +22,6 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,13 +32,23 @@ import org.junit.jupiter.api.Test;
  * got wrong: the figures it asserts are Envoy's arithmetic, worked out in the comments.
  */
 class RoutingTest {
-    private static final Map<String, String> THREE_ZONES = Map.of("host-0", "a", "host-1", "a", "host-2", "b",
-            "host-3", "b", "host-4", "c", "host-5", "c");
+    private static final Map<String, String> THREE_ZONES =
+            Map.of("host-0", "a", "host-1", "a", "host-2", "b", "host-3", "b", "host-4", "c", "host-5", "c");
 
-    private static Scenario scenario(double panic, List<FaultSpec> faults, OutlierDetectionConfig od,
-            RoutingSpec routing) {
-        return new Scenario("routing", 120 * S, 1, ClusterSpec.ofCount(6, panic), new TrafficSpec(600), faults, od,
-                null, EnvoyVersion.DEFAULT, LoadSpec.NONE, routing);
+    private static Scenario scenario(
+            double panic, List<FaultSpec> faults, OutlierDetectionConfig od, RoutingSpec routing) {
+        return new Scenario(
+                "routing",
+                120 * S,
+                1,
+                ClusterSpec.ofCount(6, panic),
+                new TrafficSpec(600),
+                faults,
+                od,
+                null,
+                EnvoyVersion.DEFAULT,
+                LoadSpec.NONE,
+                routing);
     }
 
     private static FaultSpec dead(List<String> hosts, FaultResult result) {
@@ -59,8 +69,12 @@ class RoutingTest {
     @Test
     void istiodGivesEachCallerItsZoneFirst() {
         // util.LbPriority: same zone 0, other zones of the region 2, renumbered to 1
-        assertThat(LocalityPriority.priorities(List.of("host-0", "host-1", "host-2", "host-3", "host-4", "host-5"),
-                Map.of(), THREE_ZONES, "a")).containsExactly(0, 0, 1, 1, 1, 1);
+        assertThat(LocalityPriority.priorities(
+                        List.of("host-0", "host-1", "host-2", "host-3", "host-4", "host-5"),
+                        Map.of(),
+                        THREE_ZONES,
+                        "a"))
+                .containsExactly(0, 0, 1, 1, 1, 1);
         assertThat(LocalityPriority.lbPriority("r/a", "r/a")).isZero();
         assertThat(LocalityPriority.lbPriority("r/a/x", "r/a/y")).isEqualTo(1);
         assertThat(LocalityPriority.lbPriority("r/a", "r/b")).isEqualTo(2);
@@ -73,8 +87,13 @@ class RoutingTest {
         // P1's 100, normalized min(100, 170) = 100; distributeLoad: P0 min(100, 70 * 100 / 100) = 70, P1 30
         RoutingSpec routing = RoutingSpec.NONE.withLocality(THREE_ZONES, List.of("a"), true);
         LoadBalancer balancer = new LoadBalancer(6, 50);
-        PriorityRouter router = new PriorityRouter(routing, 50, LocalityPriority.forCaller(routing,
-                ClusterSpec.ofCount(6, 50).hosts(), 0), 0, 1, balancer);
+        PriorityRouter router = new PriorityRouter(
+                routing,
+                50,
+                LocalityPriority.forCaller(routing, ClusterSpec.ofCount(6, 50).hosts(), 0),
+                0,
+                1,
+                balancer);
         assertThat(router.healthyLoads()).containsExactly(100, 0);
         balancer.setEjected(0, true);
         assertThat(router.healthyLoads()).containsExactly(70, 30);
@@ -83,8 +102,13 @@ class RoutingTest {
         assertThat(router.healthyLoads()).containsExactly(0, 100);
         assertThat(router.panics()).containsExactly(false, false);
 
-        OutlierDetectionConfig od = config(OutlierSetting.MAX_EJECTION_PERCENT, 100L,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0L, OutlierSetting.BASE_EJECTION_TIME, 300_000_000_000L);
+        OutlierDetectionConfig od = config(
+                OutlierSetting.MAX_EJECTION_PERCENT,
+                100L,
+                OutlierSetting.ENFORCING_SUCCESS_RATE,
+                0L,
+                OutlierSetting.BASE_EJECTION_TIME,
+                300_000_000_000L);
         Scenario s = scenario(0, List.of(dead(List.of("host-0"), FaultResult.CONNECT_FAILED)), od, routing);
         RunResult r = Simulation.run(s);
         assertThat(Scenarios.times(r, EventAction.EJECT)).hasSize(1);
@@ -112,11 +136,11 @@ class RoutingTest {
     void failTrafficOnPanicFailsEveryRequestInPanic() {
         // four of six hosts ejected: 33 % healthy < threshold 50, availability 140 * 2 / 6 = 46 < 100: panic.
         // hostSourceToUse returns no host with fail_traffic_on_panic, all hosts without it
-        OutlierDetectionConfig od = config(OutlierSetting.MAX_EJECTION_PERCENT, 100L,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
+        OutlierDetectionConfig od =
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         List<FaultSpec> faults = List.of(dead(List.of("host-0", "host-1", "host-2", "host-3"), null));
-        RoutingSpec fail = new RoutingSpec(LbPolicy.ROUND_ROBIN, 2, 1.0, 140, true, Map.of(), Map.of(), List.of(),
-                false, null, List.of());
+        RoutingSpec fail = new RoutingSpec(
+                LbPolicy.ROUND_ROBIN, 2, 1.0, 140, true, Map.of(), Map.of(), List.of(), false, null, List.of());
         RunResult failing = Simulation.run(scenario(50, faults, od, fail));
         RunResult routed = Simulation.run(scenario(50, faults, od, RoutingSpec.NONE));
         assertThat(routed.summary().panicNanos()).isPositive();
@@ -131,20 +155,23 @@ class RoutingTest {
     void overprovisioningFactorOfOneHundredPanicsWhereTheDefaultDoesNot() {
         // one of six ejected: with 140, min(100, 140 * 5 / 6) = 100, never panic; with 100, 100 * 5 / 6 = 83 < 100
         // and 83.3 % healthy < threshold 85: panic while host-0 is out
-        OutlierDetectionConfig od = config(OutlierSetting.MAX_EJECTION_PERCENT, 100L,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
+        OutlierDetectionConfig od =
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         List<FaultSpec> faults = List.of(dead(List.of("host-0"), null));
-        RoutingSpec hundred = new RoutingSpec(LbPolicy.ROUND_ROBIN, 2, 1.0, 100, false, Map.of(), Map.of(),
-                List.of(), false, null, List.of());
-        assertThat(Simulation.run(scenario(85, faults, od, RoutingSpec.NONE)).summary().panicNanos()).isZero();
+        RoutingSpec hundred = new RoutingSpec(
+                LbPolicy.ROUND_ROBIN, 2, 1.0, 100, false, Map.of(), Map.of(), List.of(), false, null, List.of());
+        assertThat(Simulation.run(scenario(85, faults, od, RoutingSpec.NONE))
+                        .summary()
+                        .panicNanos())
+                .isZero();
         RunResult r = Simulation.run(scenario(85, faults, od, hundred));
         assertThat(r.summary().panicSeconds()).isGreaterThan(29);
     }
 
     @Test
     void istiodsDefaultRetriesHideARefusingHostFromItsCallers() {
-        OutlierDetectionConfig od = config(OutlierSetting.MAX_EJECTION_PERCENT, 100L,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
+        OutlierDetectionConfig od =
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         List<FaultSpec> faults = List.of(dead(List.of("host-0"), FaultResult.CONNECT_FAILED));
         Scenario plain = scenario(50, faults, od, RoutingSpec.NONE);
         Scenario retried = plain.withRouting(RoutingSpec.NONE.withRetries(RetrySpec.ISTIO_DEFAULT));
@@ -165,7 +192,8 @@ class RoutingTest {
         assertThat(gateway.retriesResult(FaultResult.RESET)).isTrue();
         assertThat(RetrySpec.ISTIO_DEFAULT.retriesStatus(503)).isTrue();
         assertThat(RetrySpec.ISTIO_DEFAULT.retriesStatus(500)).isFalse();
-        assertThat(RetrySpec.ISTIO_DEFAULT.retriesResult(FaultResult.CONNECT_FAILED)).isTrue();
+        assertThat(RetrySpec.ISTIO_DEFAULT.retriesResult(FaultResult.CONNECT_FAILED))
+                .isTrue();
         assertThat(RetrySpec.ISTIO_DEFAULT.retriesResult(FaultResult.RESET)).isFalse();
         assertThat(RetrySpec.ISTIO_DEFAULT.retriesResult(FaultResult.TIMEOUT)).isFalse();
     }
@@ -173,8 +201,8 @@ class RoutingTest {
     @Test
     void leastRequestAndRandomSpreadEvenlyWithoutActiveRequests() {
         for (LbPolicy policy : List.of(LbPolicy.LEAST_REQUEST, LbPolicy.RANDOM)) {
-            RoutingSpec spec = new RoutingSpec(policy, 2, 1.0, 140, false, Map.of(), Map.of(), List.of(), false,
-                    null, List.of());
+            RoutingSpec spec =
+                    new RoutingSpec(policy, 2, 1.0, 140, false, Map.of(), Map.of(), List.of(), false, null, List.of());
             Scenario s = scenario(50, List.of(), config(), spec);
             long[] n = attempts(s, 0, 120 * S);
             for (long v : n) {

@@ -30,22 +30,42 @@ class ScenarioValidationTest {
         assertThat(key(() -> new ClusterSpec(List.of("a", "a"), 50))).isEqualTo("cluster.hosts");
         assertThat(key(() -> ClusterSpec.ofCount(3, 101))).isEqualTo("cluster.panic_threshold");
         assertThat(key(() -> new TrafficSpec(0))).isEqualTo("traffic.rps");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, -1, 503, null, false))).isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 1_000_001, 503, null, false))).isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 0, 404, null, false))).isEqualTo("faults[].status");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 2 * S, S, 0, 503, null, false))).isEqualTo("faults[].end");
+        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, -1, 503, null, false)))
+                .isEqualTo("faults[].error_rate");
+        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 1_000_001, 503, null, false)))
+                .isEqualTo("faults[].error_rate");
+        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 0, 404, null, false)))
+                .isEqualTo("faults[].status");
+        assertThat(key(() -> new FaultSpec(List.of("host-0"), 2 * S, S, 0, 503, null, false)))
+                .isEqualTo("faults[].end");
         assertThat(key(() -> new HealthCheckSpec(0, 1, 1))).isEqualTo("health_checks.interval");
-        assertThat(key(() -> new Scenario("x", 0, 1, ClusterSpec.ofCount(1, 50), new TrafficSpec(1), List.of(),
-                OutlierDetectionConfig.defaults(), null))).isEqualTo("duration");
+        assertThat(key(() -> new Scenario(
+                        "x",
+                        0,
+                        1,
+                        ClusterSpec.ofCount(1, 50),
+                        new TrafficSpec(1),
+                        List.of(),
+                        OutlierDetectionConfig.defaults(),
+                        null)))
+                .isEqualTo("duration");
     }
 
     @Test
     void aFaultOnAnUnknownHostNamesTheFault() {
-        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> new Scenario("x", 10 * S, 1,
-                ClusterSpec.ofCount(2, 50), new TrafficSpec(1),
-                List.of(new FaultSpec(List.of("host-0"), 0, S, 0, 503, null, false),
-                        new FaultSpec(List.of("host-7"), 0, S, 0, 503, null, false)),
-                OutlierDetectionConfig.defaults(), null));
+        InvalidConfigException e = catchThrowableOfType(
+                InvalidConfigException.class,
+                () -> new Scenario(
+                        "x",
+                        10 * S,
+                        1,
+                        ClusterSpec.ofCount(2, 50),
+                        new TrafficSpec(1),
+                        List.of(
+                                new FaultSpec(List.of("host-0"), 0, S, 0, 503, null, false),
+                                new FaultSpec(List.of("host-7"), 0, S, 0, 503, null, false)),
+                        OutlierDetectionConfig.defaults(),
+                        null));
         assertThat(e.key()).isEqualTo("faults[1].hosts");
         assertThat(e.value()).contains("host-7");
     }

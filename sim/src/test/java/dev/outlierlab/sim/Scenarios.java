@@ -17,13 +17,25 @@ final class Scenarios {
     static final long S = 1_000_000_000L;
     static final long MS = 1_000_000L;
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
-    static Scenario scenario(int hosts, double panicThreshold, long rps, long durationNanos, List<FaultSpec> faults,
-            OutlierDetectionConfig config, HealthCheckSpec healthChecks) {
-        return new Scenario("test", durationNanos, 1, ClusterSpec.ofCount(hosts, panicThreshold), new TrafficSpec(rps),
-                faults, config, healthChecks);
+    static Scenario scenario(
+            int hosts,
+            double panicThreshold,
+            long rps,
+            long durationNanos,
+            List<FaultSpec> faults,
+            OutlierDetectionConfig config,
+            HealthCheckSpec healthChecks) {
+        return new Scenario(
+                "test",
+                durationNanos,
+                1,
+                ClusterSpec.ofCount(hosts, panicThreshold),
+                new TrafficSpec(rps),
+                faults,
+                config,
+                healthChecks);
     }
 
     /** A fault on the first {@code count} hosts. */
@@ -56,7 +68,10 @@ final class Scenarios {
 
     /** Times (ns) of the events with this action. */
     static List<Long> times(RunResult r, EventAction action) {
-        return r.events().stream().filter(e -> e.action() == action).map(OutlierEvent::timeNanos).toList();
+        return r.events().stream()
+                .filter(e -> e.action() == action)
+                .map(OutlierEvent::timeNanos)
+                .toList();
     }
 
     static List<OutlierEvent> of(RunResult r, EventAction action) {

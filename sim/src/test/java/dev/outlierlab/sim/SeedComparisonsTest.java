@@ -28,11 +28,12 @@ class SeedComparisonsTest {
     @Test
     void alwaysEjectOneHostInsteadOfTheCapGivesTheSameResult() {
         RunResult cap34 = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34));
-        RunResult always = Simulation.run(Scenario.defaults()
-                .withOutlierDetection(config(OutlierSetting.ALWAYS_EJECT_ONE_HOST, true)));
+        RunResult always = Simulation.run(
+                Scenario.defaults().withOutlierDetection(config(OutlierSetting.ALWAYS_EJECT_ONE_HOST, true)));
         assertThat(times(always, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 150 * S);
         assertThat(times(always, EventAction.UNEJECT)).containsExactly(70 * S, 140 * S, 240 * S);
-        assertThat(always.summary().failedDuringFault()).isEqualTo(cap34.summary().failedDuringFault());
+        assertThat(always.summary().failedDuringFault())
+                .isEqualTo(cap34.summary().failedDuringFault());
         assertThat(always.summary().failedDuringFault()).isEqualTo(990);
         // 990 of 126000 = 0.786 %, the seed's "0.8 percent"
         assertThat(always.summary().failedPercentDuringFault()).isBetween(0.785, 0.786);
@@ -44,11 +45,15 @@ class SeedComparisonsTest {
         // detection. Host-0 returns at 70 s (multiplier 1), drops to 0 at the 80 s tick and is ejected again for
         // 1 x 30 s: every ejection lasts 30 s. From 1.28 (pull 29711) the drop waits a whole interval after the
         // return and comes at the tick's end, so the 80 s ejection gets multiplier 2 (60 s) and the third is at 150 s.
-        RunResult r = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34)
+        RunResult r = Simulation.run(Scenario.defaults()
+                .withOutlierDetection(CAP_34)
                 .withEnvoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.parse("1.27")));
         assertThat(times(r, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 120 * S, 160 * S, 200 * S, 240 * S);
         assertThat(times(r, EventAction.UNEJECT)).containsExactly(70 * S, 110 * S, 150 * S, 190 * S, 230 * S, 270 * S);
-        assertThat(of(r, EventAction.EJECT).stream().map(e -> e.ejection().multiplier()).distinct().toList())
+        assertThat(of(r, EventAction.EJECT).stream()
+                        .map(e -> e.ejection().multiplier())
+                        .distinct()
+                        .toList())
                 .containsExactly(1L);
         RunResult now = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34));
         assertThat(times(now, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 150 * S);
@@ -71,7 +76,9 @@ class SeedComparisonsTest {
     void withSuccessRateOffAPartialFailureIsNeverEjected() {
         // one failure in three never makes five in a row; success rate still detects, but enforcing 0
         RunResult r = Simulation.run(Scenario.defaults()
-                .withOutlierDetection(CAP_34.toBuilder().set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0).build()));
+                .withOutlierDetection(CAP_34.toBuilder()
+                        .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
+                        .build()));
         assertThat(r.summary().ejectionsEnforced()).isZero();
         assertThat(r.summary().ejectionsUnenforced()).isEqualTo(21);
         // 21000 requests to host-0 in the fault, 33 of every 100 fail
@@ -82,8 +89,14 @@ class SeedComparisonsTest {
     void atOneHundredPercentConsecutiveErrorsEjectAtThirtySeconds() {
         // host-0 gets requests i = 18000, 18006, ... from 30 s; the fifth, i = 18024, is at 18024 / 600 = 30.04 s.
         // Out 30 s -> back at the 70 s tick (60.04 > 60); again at 70.04 for 60 s -> back at 140; then 90 s -> 240
-        Scenario s = scenario(6, 50, 600, 300 * S, List.of(fault(1, 30 * S, 240 * S, 1_000_000, 500)),
-                CAP_34.toBuilder().set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0).build(), null);
+        Scenario s = scenario(
+                6,
+                50,
+                600,
+                300 * S,
+                List.of(fault(1, 30 * S, 240 * S, 1_000_000, 500)),
+                CAP_34.toBuilder().set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0).build(),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(of(r, EventAction.EJECT)).extracting(OutlierEvent::type).containsOnly(EjectionType.CONSECUTIVE_5XX);
         assertThat(times(r, EventAction.EJECT)).containsExactly(30_040_000_000L, 70_040_000_000L, 140_040_000_000L);
@@ -95,8 +108,14 @@ class SeedComparisonsTest {
     @Test
     void tenHostsAtThousandRpsLetTheDefaultCapEjectOne() {
         // 100 * 1 / 10 = 10 <= 10
-        Scenario s = scenario(10, 50, 1000, 300 * S, List.of(fault(1, 30 * S, 240 * S, 330_000, 503)),
-                OutlierDetectionConfig.defaults(), null);
+        Scenario s = scenario(
+                10,
+                50,
+                1000,
+                300 * S,
+                List.of(fault(1, 30 * S, 240 * S, 330_000, 503)),
+                OutlierDetectionConfig.defaults(),
+                null);
         RunResult r = Simulation.run(s);
         assertThat(times(r, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 150 * S);
         assertThat(r.summary().ejectionsOverflow()).isZero();

@@ -26,12 +26,21 @@ class SeedDefaultsTest {
     @Test
     void capOf34EjectsThreeTimes() {
         Scenario s = Scenario.defaults();
-        s = s.withOutlierDetection(s.outlierDetection().toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 34).build());
+        s = s.withOutlierDetection(s.outlierDetection().toBuilder()
+                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
+                .build());
         RunResult r = Simulation.run(s);
-        List<OutlierEvent> ejects = r.events().stream().filter(e -> e.action() == EventAction.EJECT).toList();
-        List<OutlierEvent> returns = r.events().stream().filter(e -> e.action() == EventAction.UNEJECT).toList();
-        assertThat(ejects).extracting(OutlierEvent::timeNanos).containsExactly(40_000_000_000L, 80_000_000_000L, 150_000_000_000L);
-        assertThat(returns).extracting(OutlierEvent::timeNanos).containsExactly(70_000_000_000L, 140_000_000_000L, 240_000_000_000L);
+        List<OutlierEvent> ejects =
+                r.events().stream().filter(e -> e.action() == EventAction.EJECT).toList();
+        List<OutlierEvent> returns = r.events().stream()
+                .filter(e -> e.action() == EventAction.UNEJECT)
+                .toList();
+        assertThat(ejects)
+                .extracting(OutlierEvent::timeNanos)
+                .containsExactly(40_000_000_000L, 80_000_000_000L, 150_000_000_000L);
+        assertThat(returns)
+                .extracting(OutlierEvent::timeNanos)
+                .containsExactly(70_000_000_000L, 140_000_000_000L, 240_000_000_000L);
         assertThat(r.summary().failedDuringFault()).isEqualTo(990);
     }
 }

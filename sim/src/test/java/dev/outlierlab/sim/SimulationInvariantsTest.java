@@ -53,11 +53,28 @@ class SimulationInvariantsTest {
             }
         }
         // the draw must actually reach the interesting paths, or the invariants above prove little
-        Map<String, Integer> atLeast = Map.of("eject", 20, "overflow", 20, "unenforced", 20, "return by time", 10,
-                "return by health check", 5, "panic", 5, "no healthy upstream", 5, "one host beyond the cap", 5,
-                "several hosts out", 10);
+        Map<String, Integer> atLeast = Map.of(
+                "eject",
+                20,
+                "overflow",
+                20,
+                "unenforced",
+                20,
+                "return by time",
+                10,
+                "return by health check",
+                5,
+                "panic",
+                5,
+                "no healthy upstream",
+                5,
+                "one host beyond the cap",
+                5,
+                "several hosts out",
+                10);
         atLeast.forEach((path, min) -> assertThat(reached.getOrDefault(path, 0))
-                .as("scenarios reaching '%s' (all: %s)", path, reached).isGreaterThanOrEqualTo(min));
+                .as("scenarios reaching '%s' (all: %s)", path, reached)
+                .isGreaterThanOrEqualTo(min));
     }
 
     private static void tally(Scenario s, RunResult r, Map<String, Integer> reached) {
@@ -119,8 +136,11 @@ class SimulationInvariantsTest {
             if (e.action() != EventAction.UNEJECT && ejected.containsKey(e.host())) {
                 OutlierEvent first = ejected.get(e.host());
                 assertThat(isSameTickSecondOffer(first, e))
-                        .as("%s offered while out, other than by failure percentage in the tick success rate ejected"
-                                + " it: %s after %s", e.host(), e, first).isTrue();
+                        .as(
+                                "%s offered while out, other than by failure percentage in the tick success rate ejected"
+                                        + " it: %s after %s",
+                                e.host(), e, first)
+                        .isTrue();
             }
             switch (e.action()) {
                 case EJECT -> {
@@ -129,14 +149,18 @@ class SimulationInvariantsTest {
                     // never more than the cap, unless always_eject_one_host lets a single host go
                     boolean withinCap = 100L * active <= cap * hosts;
                     assertThat(withinCap || (alwaysOne && active == 1))
-                            .as("%d of %d hosts out at cap %d%%, always_eject_one_host %s", active, hosts, cap, alwaysOne)
+                            .as(
+                                    "%d of %d hosts out at cap %d%%, always_eject_one_host %s",
+                                    active, hosts, cap, alwaysOne)
                             .isTrue();
                     mostAtOnce = Math.max(mostAtOnce, ejected.size());
                     assertThat(e.type()).isNotNull();
                     assertThat(e.ejection()).isNotNull();
                 }
                 case UNEJECT -> {
-                    assertThat(ejected.remove(e.host())).as("%s returned without being ejected", e.host()).isNotNull();
+                    assertThat(ejected.remove(e.host()))
+                            .as("%s returned without being ejected", e.host())
+                            .isNotNull();
                     active--;
                     assertThat(e.type()).isNull();
                     assertThat(e.uneject()).isNotNull();
@@ -144,7 +168,8 @@ class SimulationInvariantsTest {
                 case OVERFLOW -> {
                     // an overflow means the cap really was full
                     assertThat(100L * (active + 1) <= cap * hosts || (alwaysOne && active == 0))
-                            .as("overflow with %d of %d out at cap %d%%", active, hosts, cap).isFalse();
+                            .as("overflow with %d of %d out at cap %d%%", active, hosts, cap)
+                            .isFalse();
                 }
                 case UNENFORCED -> assertThat(e.enforcement().enforced()).isFalse();
             }
@@ -156,8 +181,11 @@ class SimulationInvariantsTest {
 
         Map<String, Long> stats = r.stats();
         RunSummary sum = r.summary();
-        assertThat(stats.get("ejections_active")).as("ejections_active = Envoy's gauge at the end").isEqualTo(active);
-        assertThat(sum.ejectionsDetected()).as("detected = eject + overflow + unenforced")
+        assertThat(stats.get("ejections_active"))
+                .as("ejections_active = Envoy's gauge at the end")
+                .isEqualTo(active);
+        assertThat(sum.ejectionsDetected())
+                .as("detected = eject + overflow + unenforced")
                 .isEqualTo(ejects + overflows + unenforced);
         assertThat(sum.ejectionsEnforced()).isEqualTo(ejects);
         assertThat(sum.ejectionsOverflow()).isEqualTo(overflows);
@@ -188,7 +216,8 @@ class SimulationInvariantsTest {
         }
         if (s.faults().isEmpty()) {
             assertThat(sum.requestsDuringFault()).isZero();
-            assertThat(sum.failed()).as("without faults only a missing host fails a request")
+            assertThat(sum.failed())
+                    .as("without faults only a missing host fails a request")
                     .isEqualTo(sum.noHealthyUpstream());
         }
         long seriesRequests = 0;
@@ -202,18 +231,21 @@ class SimulationInvariantsTest {
         int hosts = 1 + rnd.nextInt(15);
         // one scenario in eight is a blackout: panic off, every host failing requests and checks, cap 100
         boolean blackout = rnd.nextInt(8) == 0;
-        double panic = blackout ? 0 : switch (rnd.nextInt(5)) {
-            case 0, 1 -> 0;
-            case 2 -> 50;
-            default -> rnd.nextInt(101);
-        };
+        double panic = blackout
+                ? 0
+                : switch (rnd.nextInt(5)) {
+                    case 0, 1 -> 0;
+                    case 2 -> 50;
+                    default -> rnd.nextInt(101);
+                };
         long rps = 1 + rnd.nextInt(300);
         long duration = (5 + rnd.nextInt(90)) * S + rnd.nextInt(1000) * MS;
 
         List<FaultSpec> faults = new ArrayList<>();
         if (blackout) {
             long start = rnd.nextLong(duration / 2);
-            faults.add(new FaultSpec(ClusterSpec.ofCount(hosts, 0).hosts(), start, duration, 1_000_000, 503, null, true));
+            faults.add(
+                    new FaultSpec(ClusterSpec.ofCount(hosts, 0).hosts(), start, duration, 1_000_000, 503, null, true));
         }
         int faultCount = rnd.nextInt(4);
         for (int f = 0; f < faultCount; f++) {
@@ -270,10 +302,18 @@ class SimulationInvariantsTest {
         if (rnd.nextBoolean()) {
             b.set(OutlierSetting.MAX_EJECTION_TIME, (100 + rnd.nextInt(40_000)) * MS + 40 * S);
         }
-        HealthCheckSpec checks = rnd.nextBoolean() ? null
+        HealthCheckSpec checks = rnd.nextBoolean()
+                ? null
                 : new HealthCheckSpec((500 + rnd.nextInt(10_000)) * MS, 1 + rnd.nextInt(3), 1 + rnd.nextInt(3));
-        return new Scenario("random", duration, rnd.nextLong(), ClusterSpec.ofCount(hosts, panic), new TrafficSpec(rps),
-                faults, b.build(), checks);
+        return new Scenario(
+                "random",
+                duration,
+                rnd.nextLong(),
+                ClusterSpec.ofCount(hosts, panic),
+                new TrafficSpec(rps),
+                faults,
+                b.build(),
+                checks);
     }
 
     private static long percent(SplittableRandom rnd) {
@@ -285,7 +325,8 @@ class SimulationInvariantsTest {
     }
 
     private static boolean isSameTickSecondOffer(OutlierEvent first, OutlierEvent offer) {
-        return first.type() != null && offer.type() != null
+        return first.type() != null
+                && offer.type() != null
                 && first.timeNanos() == offer.timeNanos()
                 && first.type() == EjectionType.successRate(first.type().origin())
                 && offer.type() == EjectionType.failurePercentage(first.type().origin());

@@ -55,7 +55,8 @@ class TraceReplayTest {
     void outOfOrderRecordsAreRejectedWithTheirLine() {
         Trace tr = new Trace().add(S, 0, 200, 1).add(2 * S, 0, 200, 1).add(1500 * MS, 1, 500, 1);
         assertThatThrownBy(() -> TraceReplay.run(twoHosts(60 * S), tr.records.iterator(), RunOptions.DEFAULT))
-                .isInstanceOfSatisfying(TraceOrderException.class, e -> assertThat(e.line()).isEqualTo(3))
+                .isInstanceOfSatisfying(
+                        TraceOrderException.class, e -> assertThat(e.line()).isEqualTo(3))
                 .hasMessageContaining("line 3");
     }
 
@@ -63,7 +64,8 @@ class TraceReplayTest {
     void recordsAtOrPastTheDurationAreRejected() {
         Trace tr = new Trace().add(S, 0, 200, 1).add(60 * S, 0, 200, 1);
         assertThatThrownBy(() -> TraceReplay.run(twoHosts(60 * S), tr.records.iterator(), RunOptions.DEFAULT))
-                .isInstanceOfSatisfying(TraceOrderException.class, e -> assertThat(e.line()).isEqualTo(2))
+                .isInstanceOfSatisfying(
+                        TraceOrderException.class, e -> assertThat(e.line()).isEqualTo(2))
                 .hasMessageContaining("duration");
     }
 
@@ -82,10 +84,12 @@ class TraceReplayTest {
         // would have fallen on an ejected host and the tick would only have returned it.
         Trace tr = new Trace().add(0, 0, 500, 5).add(30 * S, 0, 500, 5);
         RunResult r = TraceReplay.run(twoHosts(60 * S), tr.records.iterator(), RunOptions.DEFAULT);
-        assertThat(r.events()).extracting(OutlierEvent::timeNanos, OutlierEvent::action).containsExactly(
-                tuple(0L, EventAction.EJECT),
-                tuple(30 * S, EventAction.UNEJECT),
-                tuple(30 * S, EventAction.EJECT));
+        assertThat(r.events())
+                .extracting(OutlierEvent::timeNanos, OutlierEvent::action)
+                .containsExactly(
+                        tuple(0L, EventAction.EJECT),
+                        tuple(30 * S, EventAction.UNEJECT),
+                        tuple(30 * S, EventAction.EJECT));
     }
 
     @Test
@@ -101,8 +105,10 @@ class TraceReplayTest {
         }
         RunResult r = TraceReplay.run(s, tr.records.iterator(), RunOptions.DEFAULT);
         // detected at 20 s (rates 100 x4 and 50: threshold 52), back 30 s later
-        assertThat(r.events()).extracting(OutlierEvent::timeNanos, OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(tuple(20 * S, EventAction.EJECT, EjectionType.SUCCESS_RATE),
+        assertThat(r.events())
+                .extracting(OutlierEvent::timeNanos, OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        tuple(20 * S, EventAction.EJECT, EjectionType.SUCCESS_RATE),
                         tuple(50 * S, EventAction.UNEJECT, null));
     }
 
@@ -112,11 +118,13 @@ class TraceReplayTest {
         // needs the 40 s tick), and the tick at the duration itself (60 s) runs too
         Trace tr = new Trace().add(S, 0, 500, 5);
         RunResult r = TraceReplay.run(hosts(5, 60 * S), tr.records.iterator(), RunOptions.CHARTS);
-        assertThat(r.events()).extracting(OutlierEvent::timeNanos, OutlierEvent::action)
+        assertThat(r.events())
+                .extracting(OutlierEvent::timeNanos, OutlierEvent::action)
                 .containsExactly(tuple(S, EventAction.EJECT), tuple(40 * S, EventAction.UNEJECT));
         assertThat(r.stats()).containsEntry("ejections_active", 0L);
         // one evaluation per tick (external origin only, without split mode): ticks at 10, 20, ..., 60 s
-        assertThat(r.intervals()).extracting(e -> e.timeNanos())
+        assertThat(r.intervals())
+                .extracting(e -> e.timeNanos())
                 .containsExactly(10 * S, 20 * S, 30 * S, 40 * S, 50 * S, 60 * S);
     }
 
@@ -133,8 +141,7 @@ class TraceReplayTest {
         // ticks at 10, 20 and 30 s, each evaluating the external origin (local only in split mode)
         RunResult r = TraceReplay.run(hosts(5, 30 * S), List.<TraceRecord>of().iterator(), RunOptions.CHARTS);
         assertThat(r.summary().requests()).isZero();
-        assertThat(r.intervals()).extracting(e -> e.timeNanos())
-                .containsExactly(10 * S, 20 * S, 30 * S);
+        assertThat(r.intervals()).extracting(e -> e.timeNanos()).containsExactly(10 * S, 20 * S, 30 * S);
     }
 
     @Test
@@ -146,10 +153,12 @@ class TraceReplayTest {
         }
         tr.add(2 * S, 1, RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS);
         RunResult r = TraceReplay.run(twoHosts(60 * S), tr.records.iterator(), RunOptions.DEFAULT);
-        assertThat(r.events()).extracting(OutlierEvent::action, OutlierEvent::type).containsExactly(
-                tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
-                tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX),
-                tuple(EventAction.UNEJECT, null));
+        assertThat(r.events())
+                .extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
+                        tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX),
+                        tuple(EventAction.UNEJECT, null));
         assertThat(r.summary().requests()).isEqualTo(6);
         assertThat(r.summary().failed()).isEqualTo(5);
     }
@@ -157,9 +166,14 @@ class TraceReplayTest {
     @Test
     void theScenariosTrafficAndFaultsDoNotApply() {
         // a scenario with 600 rps and a 100 % fault: the replay sends only the trace's two records
-        Scenario s = scenario(2, 50, 600, 60 * S,
+        Scenario s = scenario(
+                2,
+                50,
+                600,
+                60 * S,
                 List.of(new FaultSpec(List.of("host-0"), 0, 60 * S, 1_000_000, 500, null, false)),
-                config(OutlierSetting.MAX_EJECTION_PERCENT, 100), null);
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100),
+                null);
         Trace tr = new Trace().add(S, 0, 200, 2);
         RunResult r = TraceReplay.run(s, tr.records.iterator(), RunOptions.DEFAULT);
         assertThat(r.summary().requests()).isEqualTo(2);
@@ -174,7 +188,8 @@ class TraceReplayTest {
         Trace tr = new Trace().add(S, 0, 500, 3).add(S, 1, 200, 4);
         RunResult r = TraceReplay.run(twoHosts(20 * S), tr.records.iterator(), RunOptions.CHARTS);
         assertThat(r.intervals()).hasSize(2);
-        assertThat(r.intervals().get(0).samples()).extracting(HostSample::host, HostSample::requests, HostSample::successRatePercent)
+        assertThat(r.intervals().get(0).samples())
+                .extracting(HostSample::host, HostSample::requests, HostSample::successRatePercent)
                 .containsExactly(tuple("host-0", 3L, 0.0), tuple("host-1", 4L, 100.0));
         assertThat(r.intervals().get(0).successRateRan()).isFalse();
         assertThat(r.intervals().get(0).failurePercentageRan()).isFalse();

@@ -43,10 +43,10 @@ public record BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtP
         List<SuiteScenario> probes = probes(req);
         List<TuneRuns.Job> jobs = new ArrayList<>();
         for (SuiteScenario p : probes) {
-            jobs.add(new TuneRuns.Job(p, p.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()),
-                    w.profile()));
+            jobs.add(new TuneRuns.Job(
+                    p, p.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
         }
-        List<RunFigures> f = runner.run(jobs, u -> { });
+        List<RunFigures> f = runner.run(jobs, u -> {});
         int shared = -1;
         for (int i = 0; i < DEPTHS.length && shared < 0; i++) {
             if (f.get(i).ejections() > 0) {
@@ -76,15 +76,20 @@ public record BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtP
 
     /** The "breaks when" line. */
     public String words() {
-        String a = sharedOutagePercent < 0 ? "no shared outage up to 80 % makes it eject"
-                : "a shared outage of " + sharedOutagePercent + " % of every host's requests makes it eject healthy hosts";
-        String b = noisePpm < 0 ? "no noise up to 12 % on every host makes it eject in 300 s"
+        String a = sharedOutagePercent < 0
+                ? "no shared outage up to 80 % makes it eject"
+                : "a shared outage of " + sharedOutagePercent
+                        + " % of every host's requests makes it eject healthy hosts";
+        String b = noisePpm < 0
+                ? "no noise up to 12 % on every host makes it eject in 300 s"
                 : "with every host failing " + String.format(Locale.ROOT, "%.1f", noisePpm / 10_000.0) + " % of its "
-                + "requests (noise) it ejects within 300 s, so false ejections pass one a day";
-        String c = caughtPercent < 0 ? "it ejects no failing host within a minute, not even a dead one"
-                : caughtPercent == 100 ? "within a minute it catches only a host failing every request"
-                : "within a minute it catches one host failing " + caughtPercent + " % of its requests or more "
-                + "(not less)";
+                        + "requests (noise) it ejects within 300 s, so false ejections pass one a day";
+        String c = caughtPercent < 0
+                ? "it ejects no failing host within a minute, not even a dead one"
+                : caughtPercent == 100
+                        ? "within a minute it catches only a host failing every request"
+                        : "within a minute it catches one host failing " + caughtPercent + " % of its requests or more "
+                                + "(not less)";
         return "Breaks when: " + a + "; " + b + "; " + c + " (seed 1, " + DEPTHS[0] + " to " + DEPTHS[DEPTHS.length - 1]
                 + " % outages, 0.5 to 12 % noise, 5 to 100 % partial failures).";
     }

@@ -5,21 +5,20 @@ import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.GatewayTarget;
 import dev.outlierlab.check.GatewayTargets;
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.config.grpc.XdsNotes;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.RoutingConfig;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
-import dev.outlierlab.sim.scenario.HealthCheckSpec;
-import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -38,15 +37,30 @@ import java.util.regex.Pattern;
  * @param profile      the profile these settings run under: gRPC's or the gateway's own settings, else Envoy's
  * @param healthChecks the file's active health check, or null
  */
-public record CurrentSettings(String name, String source, Target target, OutlierDetectionConfig config,
-                              double panicThresholdPercent, Integer hosts, Long rps, EnvoyVersion version,
-                              RunProfile profile, HealthCheckSpec healthChecks) {
+public record CurrentSettings(
+        String name,
+        String source,
+        Target target,
+        OutlierDetectionConfig config,
+        double panicThresholdPercent,
+        Integer hosts,
+        Long rps,
+        EnvoyVersion version,
+        RunProfile profile,
+        HealthCheckSpec healthChecks) {
 
-    private static final Pattern SCENARIO = Pattern.compile(
-            "(?m)^(traffic|faults|duration|seed|envoy_version|profile)\\s*:");
+    private static final Pattern SCENARIO =
+            Pattern.compile("(?m)^(traffic|faults|duration|seed|envoy_version|profile)\\s*:");
 
-    public CurrentSettings(String name, String source, Target target, OutlierDetectionConfig config,
-                           double panicThresholdPercent, Integer hosts, Long rps, EnvoyVersion version) {
+    public CurrentSettings(
+            String name,
+            String source,
+            Target target,
+            OutlierDetectionConfig config,
+            double panicThresholdPercent,
+            Integer hosts,
+            Long rps,
+            EnvoyVersion version) {
         this(name, source, target, config, panicThresholdPercent, hosts, rps, version, RunProfile.ENVOY, null);
     }
 
@@ -66,27 +80,52 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         }
         if (target == Target.GATEWAY) {
             GatewayConfig g = GatewayConfig.defaults();
-            return new CurrentSettings(name, null, target, OutlierDetectionConfig.defaults(), 0, null, null, null,
-                    RunProfile.gateway(g, RoutingConfig.defaults()), null);
+            return new CurrentSettings(
+                    name,
+                    null,
+                    target,
+                    OutlierDetectionConfig.defaults(),
+                    0,
+                    null,
+                    null,
+                    null,
+                    RunProfile.gateway(g, RoutingConfig.defaults()),
+                    null);
         }
         double panic = target == Target.ISTIO ? 0 : 50;
-        Target.Written w = target.write(Setting.of(OutlierDetectionConfig.defaults()), name, Math.max(1, hosts),
-                OutlierDetectionConfig.defaults(), panic);
-        return new CurrentSettings(name, null, target, w.config(), w.panicThresholdPercent(), null, null, null,
-                w.profile(), null);
+        Target.Written w = target.write(
+                Setting.of(OutlierDetectionConfig.defaults()),
+                name,
+                Math.max(1, hosts),
+                OutlierDetectionConfig.defaults(),
+                panic);
+        return new CurrentSettings(
+                name, null, target, w.config(), w.panicThresholdPercent(), null, null, null, w.profile(), null);
     }
 
     /** Reads a file's text; {@code source} names it in messages. */
     public static CurrentSettings read(String text, String source) {
         if (isServiceConfig(text)) {
-            GrpcOutlierConfig g = ServiceConfigReader.read(text, source, GrpcImplementation.JAVA).config();
-            return new CurrentSettings("service", source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, null, null, null,
-                    RunProfile.grpc(g), null);
+            GrpcOutlierConfig g = ServiceConfigReader.read(text, source, GrpcImplementation.JAVA)
+                    .config();
+            return new CurrentSettings(
+                    "service",
+                    source,
+                    Target.GRPC,
+                    ProfileFiles.asEnvoyFields(g),
+                    0,
+                    null,
+                    null,
+                    null,
+                    RunProfile.grpc(g),
+                    null);
         }
         if (SCENARIO.matcher(text).find() && !GatewayTargets.isGateway(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
-            return p.profile().facet(TuneFrom.class).orElseThrow(() -> new InputException(source + ": a profile: "
-                    + p.name() + " scenario; tune --from takes " + Profiles.namesWith(TuneFrom.class) + " scenarios"))
+            return p.profile()
+                    .facet(TuneFrom.class)
+                    .orElseThrow(() -> new InputException(source + ": a profile: " + p.name()
+                            + " scenario; tune --from takes " + Profiles.namesWith(TuneFrom.class) + " scenarios"))
                     .current(p, source);
         }
         CheckInputs.Loaded loaded = CheckInputs.read(text, source, null, false);
@@ -98,8 +137,9 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         }
         if (targets.isEmpty()) {
             throw new InputException(source + ": no cluster with outlier detection to tune here"
-                    + (loaded.targets().isEmpty() ? "" : " (the settings found are rejected: run outlier-lab check "
-                    + source + ")"));
+                    + (loaded.targets().isEmpty()
+                            ? ""
+                            : " (the settings found are rejected: run outlier-lab check " + source + ")"));
         }
         if (targets.size() > 1 && sameSettings(targets)) {
             // a DestinationRule's subsets without their own outlierDetection inherit the rule's: one setting to tune
@@ -114,21 +154,40 @@ public record CurrentSettings(String name, String source, Target target, Outlier
         CheckTarget t = targets.get(0);
         if (t.style() == FixStyle.GATEWAY) {
             GatewayTarget g = t.gateway();
-            return new CurrentSettings(t.name(), source, Target.GATEWAY, OutlierDetectionConfig.defaults(), 0, t.hosts(),
-                    null, null, RunProfile.gateway(g.gateway(), g.routing()), null);
+            return new CurrentSettings(
+                    t.name(),
+                    source,
+                    Target.GATEWAY,
+                    OutlierDetectionConfig.defaults(),
+                    0,
+                    t.hosts(),
+                    null,
+                    null,
+                    RunProfile.gateway(g.gateway(), g.routing()),
+                    null);
         }
         Target target = switch (t.style()) {
             case ENVOY -> Target.ENVOY;
             case ISTIO, FLAGGER -> Target.ISTIO;
             case ENVOY_GATEWAY -> Target.ENVOY_GATEWAY;
             case KUMA -> Target.KUMA;
-            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL -> throw new InputException(source + ": "
-                    + t.style().translatedBy() + " translates these settings; tune writes Envoy, Istio (istiod), "
-                    + "Envoy Gateway, Kuma, gRPC and gateway settings only");
+            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL ->
+                throw new InputException(source + ": "
+                        + t.style().translatedBy() + " translates these settings; tune writes Envoy, Istio (istiod), "
+                        + "Envoy Gateway, Kuma, gRPC and gateway settings only");
             case GATEWAY -> throw new IllegalStateException("read above");
         };
-        return new CurrentSettings(t.name(), source, target, t.config(), t.panicThresholdPercent(), t.hosts(), null, null,
-                RunProfile.ENVOY, t.healthChecks());
+        return new CurrentSettings(
+                t.name(),
+                source,
+                target,
+                t.config(),
+                t.panicThresholdPercent(),
+                t.hosts(),
+                null,
+                null,
+                RunProfile.ENVOY,
+                t.healthChecks());
     }
 
     /**
@@ -138,33 +197,50 @@ public record CurrentSettings(String name, String source, Target target, Outlier
      */
     public CurrentSettings asTarget(Target t, List<String> notes) {
         if (t == target || (t.isEnvoy() && target.isEnvoy())) {
-            return t == target ? this : new CurrentSettings(name, source, t, config, panicThresholdPercent, hosts, rps,
-                    version, profile, healthChecks);
+            return t == target
+                    ? this
+                    : new CurrentSettings(
+                            name, source, t, config, panicThresholdPercent, hosts, rps, version, profile, healthChecks);
         }
         if (t == Target.GRPC && target.isEnvoy()) {
             GrpcSettings g;
             try {
-                g = XdsNotes.settings(config, GrpcImplementation.JAVA, (source == null ? "Envoy's defaults" : source)
-                        + ", as gRPC's xDS client maps it");
+                g = XdsNotes.settings(
+                        config,
+                        GrpcImplementation.JAVA,
+                        (source == null ? "Envoy's defaults" : source) + ", as gRPC's xDS client maps it");
             } catch (InvalidConfigException e) {
                 throw new InputException("--target grpc: " + e.getMessage());
             }
             notes.add("the current settings: " + g.origin());
             g.notes().forEach(n -> notes.add("note: " + n));
-            return new CurrentSettings(name, source, t, ProfileFiles.asEnvoyFields(g.config()), 0, hosts, rps, version,
-                    RunProfile.grpc(g.config()), healthChecks);
+            return new CurrentSettings(
+                    name,
+                    source,
+                    t,
+                    ProfileFiles.asEnvoyFields(g.config()),
+                    0,
+                    hosts,
+                    rps,
+                    version,
+                    RunProfile.grpc(g.config()),
+                    healthChecks);
         }
         throw new InputException("--target " + t.flag() + ": " + (source == null ? "the current settings" : source)
                 + " is " + target.description() + "; tune it with --target " + target.flag()
-                + (t == Target.GATEWAY ? " (the gateway profile's settings come from a gateway configuration, or its "
-                + "defaults without --from)" : ""));
+                + (t == Target.GATEWAY
+                        ? " (the gateway profile's settings come from a gateway configuration, or its "
+                                + "defaults without --from)"
+                        : ""));
     }
 
     /** Whether every target has the same kind, outlier settings and panic threshold (subsets inheriting a rule's). */
     private static boolean sameSettings(List<CheckTarget> targets) {
         CheckTarget first = targets.get(0);
         for (CheckTarget t : targets) {
-            if (t.style() != first.style() || t.gateway() != null || t.config() == null
+            if (t.style() != first.style()
+                    || t.gateway() != null
+                    || t.config() == null
                     || !t.config().equals(first.config())
                     || t.panicThresholdPercent() != first.panicThresholdPercent()) {
                 return false;
@@ -176,7 +252,7 @@ public record CurrentSettings(String name, String source, Target target, Outlier
     /** Whether {@code text} is a gRPC service config (a JSON object with {@code loadBalancingConfig} or the policy). */
     static boolean isServiceConfig(String text) {
         String t = text.strip();
-        return t.startsWith("{") && (t.contains("\"loadBalancingConfig\"")
-                || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
+        return t.startsWith("{")
+                && (t.contains("\"loadBalancingConfig\"") || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
     }
 }

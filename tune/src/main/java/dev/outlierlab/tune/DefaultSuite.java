@@ -35,7 +35,8 @@ public final class DefaultSuite {
     static final long DURATION = 300 * S;
 
     /** Scenarios that no outlier setting can catch, with the reason (reported, not simulated). */
-    public static final Map<String, String> NOT_DETECTABLE = Map.of("slow-host-latency",
+    public static final Map<String, String> NOT_DETECTABLE = Map.of(
+            "slow-host-latency",
             "a host that answers slowly but without errors: passive outlier detection counts errors, not latency, so no "
                     + "setting ejects it (a client timeout turns slowness into errors: see slow-host-timeouts)");
 
@@ -67,15 +68,25 @@ public final class DefaultSuite {
     public List<SuiteScenario> scenarios() {
         List<SuiteScenario> out = new ArrayList<>();
         out.add(oneHost("one-host-partial-10", "one host fails 10 % of its requests (503)", hosts, 100_000, 503, null));
-        out.add(oneHost("one-host-partial", "one host fails a third of its requests (503), the seed's case", hosts,
-                330_000, 503, null));
-        out.add(oneHost("one-host-partial-60", "one host fails 60 % of its requests (503)", hosts, 600_000, 503, null));
-        out.add(oneHost("one-host-dead-503", "one host answers every request with a fast 503", hosts, 1_000_000, 503,
+        out.add(oneHost(
+                "one-host-partial",
+                "one host fails a third of its requests (503), the seed's case",
+                hosts,
+                330_000,
+                503,
                 null));
-        out.add(oneHost("one-host-refused", "one host refuses every connection", hosts, 1_000_000, 503,
+        out.add(oneHost("one-host-partial-60", "one host fails 60 % of its requests (503)", hosts, 600_000, 503, null));
+        out.add(oneHost(
+                "one-host-dead-503", "one host answers every request with a fast 503", hosts, 1_000_000, 503, null));
+        out.add(oneHost(
+                "one-host-refused",
+                "one host refuses every connection",
+                hosts,
+                1_000_000,
+                503,
                 FaultResult.CONNECT_FAILED));
-        out.add(oneHost("one-host-timeout", "one host times out every request", hosts, 1_000_000, 503,
-                FaultResult.TIMEOUT));
+        out.add(oneHost(
+                "one-host-timeout", "one host times out every request", hosts, 1_000_000, 503, FaultResult.TIMEOUT));
         if (hosts >= 4) {
             int k = Math.min(3, Math.max(2, hosts / 5));
             List<FaultSpec> faults = new ArrayList<>();
@@ -84,68 +95,141 @@ public final class DefaultSuite {
                 faults.add(fault(List.of(name(h)), START, END, 330_000, 503, null));
                 bad.add(name(h));
             }
-            out.add(scenario("several-hosts-partial", k + " hosts each fail a third of their requests", Expectation.EJECT,
-                    hosts, faults, LoadSpec.NONE, bad, false));
+            out.add(scenario(
+                    "several-hosts-partial",
+                    k + " hosts each fail a third of their requests",
+                    Expectation.EJECT,
+                    hosts,
+                    faults,
+                    LoadSpec.NONE,
+                    bad,
+                    false));
         }
-        out.add(scenario("shared-outage", "a shared dependency fails 20 % of every host's requests", Expectation.NONE,
-                hosts, List.of(fault(all(hosts), START, END, 200_000, 503, null)), LoadSpec.NONE, Set.of(), false));
+        out.add(scenario(
+                "shared-outage",
+                "a shared dependency fails 20 % of every host's requests",
+                Expectation.NONE,
+                hosts,
+                List.of(fault(all(hosts), START, END, 200_000, 503, null)),
+                LoadSpec.NONE,
+                Set.of(),
+                false));
         out.add(overload());
         out.add(noisyPool());
-        out.add(oneHost("slow-host-timeouts", "one host is slow: 15 % of its requests exceed the client timeout", hosts,
-                150_000, 504, FaultResult.TIMEOUT));
+        out.add(oneHost(
+                "slow-host-timeouts",
+                "one host is slow: 15 % of its requests exceed the client timeout",
+                hosts,
+                150_000,
+                504,
+                FaultResult.TIMEOUT));
         List<FaultSpec> flaps = new ArrayList<>();
         for (long t = START; t + 15 * S <= END; t += 30 * S) {
             flaps.add(fault(List.of(name(0)), t, t + 15 * S, 500_000, 503, null));
         }
-        out.add(scenario("flapping-host", "one host fails half its requests for 15 s in every 30 s", Expectation.EJECT,
-                hosts, flaps, LoadSpec.NONE, Set.of(name(0)), true));
+        out.add(scenario(
+                "flapping-host",
+                "one host fails half its requests for 15 s in every 30 s",
+                Expectation.EJECT,
+                hosts,
+                flaps,
+                LoadSpec.NONE,
+                Set.of(name(0)),
+                true));
         List<FaultSpec> restarts = new ArrayList<>();
         Set<String> restarting = new LinkedHashSet<>();
         int m = Math.min(hosts, 6);
         for (int h = 0; h < m; h++) {
-            restarts.add(fault(List.of(name(h)), START + 20 * S * h, START + 20 * S * h + 10 * S, 1_000_000, 503,
+            restarts.add(fault(
+                    List.of(name(h)),
+                    START + 20 * S * h,
+                    START + 20 * S * h + 10 * S,
+                    1_000_000,
+                    503,
                     FaultResult.CONNECT_FAILED));
             restarting.add(name(h));
         }
-        out.add(scenario("rolling-restart", m + " hosts restart one after another, each refusing connections for 10 s",
-                Expectation.EJECT, hosts, restarts, LoadSpec.NONE, restarting, false));
-        out.add(scenario("bad-requests", "5 % of the requests are bad and fail with 500 on every host, all the time",
-                Expectation.NONE, hosts, List.of(fault(all(hosts), 0, DURATION, 50_000, 500, null)), LoadSpec.NONE,
-                Set.of(), false));
+        out.add(scenario(
+                "rolling-restart",
+                m + " hosts restart one after another, each refusing connections for 10 s",
+                Expectation.EJECT,
+                hosts,
+                restarts,
+                LoadSpec.NONE,
+                restarting,
+                false));
+        out.add(scenario(
+                "bad-requests",
+                "5 % of the requests are bad and fail with 500 on every host, all the time",
+                Expectation.NONE,
+                hosts,
+                List.of(fault(all(hosts), 0, DURATION, 50_000, 500, null)),
+                LoadSpec.NONE,
+                Set.of(),
+                false));
         if (hosts != 2) {
-            out.add(oneHost("two-hosts", "a cluster of two, one host failing a third of its requests", 2, 330_000, 503,
-                    null));
+            out.add(oneHost(
+                    "two-hosts", "a cluster of two, one host failing a third of its requests", 2, 330_000, 503, null));
         }
         if (hosts != 3) {
-            out.add(oneHost("three-hosts", "a cluster of three, one host failing a third of its requests", 3, 330_000,
-                    503, null));
+            out.add(oneHost(
+                    "three-hosts",
+                    "a cluster of three, one host failing a third of its requests",
+                    3,
+                    330_000,
+                    503,
+                    null));
         }
         return out;
     }
 
     /** A probe of {@link BreakingPoints}: a shared dependency fails {@code percent} of every host's requests. */
     SuiteScenario sharedOutage(int percent) {
-        return scenario("shared-outage-" + percent, "a shared dependency fails " + percent + " % of every host's "
-                + "requests", Expectation.NONE, hosts, List.of(fault(all(hosts), START, END, percent * 10_000L, 503, null)),
-                LoadSpec.NONE, Set.of(), false);
+        return scenario(
+                "shared-outage-" + percent,
+                "a shared dependency fails " + percent + " % of every host's " + "requests",
+                Expectation.NONE,
+                hosts,
+                List.of(fault(all(hosts), START, END, percent * 10_000L, 503, null)),
+                LoadSpec.NONE,
+                Set.of(),
+                false);
     }
 
     /** A probe of {@link BreakingPoints}: every host fails {@code ppm} of its requests all the time. */
     SuiteScenario noise(long ppm) {
-        return scenario("noise-" + ppm, "every host fails " + ppm / 10_000.0 + " % of its requests, all the time",
-                Expectation.NONE, hosts, List.of(fault(all(hosts), 0, DURATION, ppm, 503, null)), LoadSpec.NONE,
-                Set.of(), false);
+        return scenario(
+                "noise-" + ppm,
+                "every host fails " + ppm / 10_000.0 + " % of its requests, all the time",
+                Expectation.NONE,
+                hosts,
+                List.of(fault(all(hosts), 0, DURATION, ppm, 503, null)),
+                LoadSpec.NONE,
+                Set.of(),
+                false);
     }
 
     /** A probe of {@link BreakingPoints}: one host fails {@code percent} of its requests. */
     SuiteScenario partial(int percent) {
-        return oneHost("one-host-" + percent, "one host fails " + percent + " % of its requests (503)", hosts,
-                percent * 10_000L, 503, null);
+        return oneHost(
+                "one-host-" + percent,
+                "one host fails " + percent + " % of its requests (503)",
+                hosts,
+                percent * 10_000L,
+                503,
+                null);
     }
 
     private SuiteScenario oneHost(String name, String description, int n, long ppm, int status, FaultResult result) {
-        return scenario(name, description, Expectation.EJECT, n, List.of(fault(List.of(name(0)), START, END, ppm, status,
-                result)), LoadSpec.NONE, Set.of(name(0)), true);
+        return scenario(
+                name,
+                description,
+                Expectation.EJECT,
+                n,
+                List.of(fault(List.of(name(0)), START, END, ppm, status, result)),
+                LoadSpec.NONE,
+                Set.of(name(0)),
+                true);
     }
 
     /** Each host serves at most 1.25 times its share; one host degrades, and ejecting two overloads the rest. */
@@ -157,10 +241,16 @@ public final class DefaultSuite {
             caps.put(name(h), capacity);
         }
         LoadSpec load = new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of());
-        return scenario("overload-cascade", "each host serves at most 1.25 times its share (" + capacity
-                + " rps); one host fails 20 % of its requests; ejecting it is fine, ejecting more overloads the rest",
-                Expectation.AT_MOST, hosts, List.of(fault(List.of(name(0)), START, END, 200_000, 503, null)), load,
-                Set.of(name(0)), true);
+        return scenario(
+                "overload-cascade",
+                "each host serves at most 1.25 times its share (" + capacity
+                        + " rps); one host fails 20 % of its requests; ejecting it is fine, ejecting more overloads the rest",
+                Expectation.AT_MOST,
+                hosts,
+                List.of(fault(List.of(name(0)), START, END, 200_000, 503, null)),
+                load,
+                Set.of(name(0)),
+                true);
     }
 
     /** Every host fails now and then, from 0.5 % to 2 %, all the time: healthy, and noisy. */
@@ -170,16 +260,41 @@ public final class DefaultSuite {
             long ppm = 5_000 + (hosts == 1 ? 0 : 15_000L * h / (hosts - 1));
             faults.add(fault(List.of(name(h)), 0, DURATION, ppm, 503, null));
         }
-        return scenario("noisy-pool", "a healthy but noisy pool: each host fails 0.5 % to 2 % of its requests",
-                Expectation.NONE, hosts, faults, LoadSpec.NONE, Set.of(), false);
+        return scenario(
+                "noisy-pool",
+                "a healthy but noisy pool: each host fails 0.5 % to 2 % of its requests",
+                Expectation.NONE,
+                hosts,
+                faults,
+                LoadSpec.NONE,
+                Set.of(),
+                false);
     }
 
-    private SuiteScenario scenario(String name, String description, Expectation expect, int n, List<FaultSpec> faults,
-            LoadSpec load, Set<String> shouldEject, boolean singleHost) {
+    private SuiteScenario scenario(
+            String name,
+            String description,
+            Expectation expect,
+            int n,
+            List<FaultSpec> faults,
+            LoadSpec load,
+            Set<String> shouldEject,
+            boolean singleHost) {
         List<FaultSpec> all = new ArrayList<>();
         for (FaultSpec f : faults) {
-            all.add(healthChecks == null ? f : new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(),
-                    f.status(), f.result(), probeFailure(f), f.pattern(), f.burstLengthMilli()));
+            all.add(
+                    healthChecks == null
+                            ? f
+                            : new FaultSpec(
+                                    f.hosts(),
+                                    f.startNanos(),
+                                    f.endNanos(),
+                                    f.errorRatePpm(),
+                                    f.status(),
+                                    f.result(),
+                                    probeFailure(f),
+                                    f.pattern(),
+                                    f.burstLengthMilli()));
         }
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -191,8 +306,17 @@ public final class DefaultSuite {
             // over the fault's window only: a fault active all the time would make every request one "during the fault"
             all.add(fault(all(n), start, end, baseErrorPpm, 503, null));
         }
-        Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), traffic(n), all, TuneRuns.OFF,
-                healthChecks, EnvoyVersion.DEFAULT, load);
+        Scenario s = new Scenario(
+                name,
+                DURATION,
+                1,
+                ClusterSpec.ofCount(n, 50),
+                traffic(n),
+                all,
+                TuneRuns.OFF,
+                healthChecks,
+                EnvoyVersion.DEFAULT,
+                load);
         return new SuiteScenario(name, description, expect, s, shouldEject, singleHost, start, end);
     }
 
@@ -221,8 +345,17 @@ public final class DefaultSuite {
         return f.result() == FaultResult.TIMEOUT ? HealthCheckFailure.TIMEOUT : HealthCheckFailure.STATUS;
     }
 
-    private static FaultSpec fault(List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {
-        return new FaultSpec(hostNames, start, end, ppm, status, result, null, FaultPattern.RANDOM,
+    private static FaultSpec fault(
+            List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {
+        return new FaultSpec(
+                hostNames,
+                start,
+                end,
+                ppm,
+                status,
+                result,
+                null,
+                FaultPattern.RANDOM,
                 FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
     }
 

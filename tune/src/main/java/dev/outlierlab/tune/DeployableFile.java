@@ -40,39 +40,50 @@ public final class DeployableFile {
      * The user's file with the recommendation spliced in, a minimal patch in the target's idiom, and why there is
      * none when splicing is not possible (then {@code text} is null).
      */
-    public record Spliced(String text, String patch, String notDone) {
-    }
+    public record Spliced(String text, String patch, String notDone) {}
 
-    private DeployableFile() {
-    }
+    private DeployableFile() {}
 
     /** A change to the original text: replace {@code [start, end)} (code-unit offsets) with {@code text}. */
-    private record Edit(int start, int end, String text) {
-    }
+    private record Edit(int start, int end, String text) {}
 
     /**
      * Splices {@code recommended} into {@code original} (the {@code --from} file's text); {@code currentConfig} is
      * what the file gives, {@code written} the recommendation as the lab writes the target's file.
      */
-    public static Spliced of(String original, Target target, OutlierDetectionConfig currentConfig,
-                             Setting recommended, Target.Written written, EnvoyVersion version) {
+    public static Spliced of(
+            String original,
+            Target target,
+            OutlierDetectionConfig currentConfig,
+            Setting recommended,
+            Target.Written written,
+            EnvoyVersion version) {
         if (target != Target.ENVOY && target != Target.ISTIO) {
-            return new Spliced(null, null, "the recommendation is written as the lab writes " + target.description()
-                    + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in place)");
+            return new Spliced(
+                    null,
+                    null,
+                    "the recommendation is written as the lab writes " + target.description()
+                            + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in place)");
         }
         try {
             List<Node> documents = compose(original);
             Located block = locate(documents, target);
             if (block == null) {
-                return new Spliced(null, null, "no single " + (target == Target.ENVOY ? "cluster" : "DestinationRule")
-                        + " in block style to edit in place");
+                return new Spliced(
+                        null,
+                        null,
+                        "no single " + (target == Target.ENVOY ? "cluster" : "DestinationRule")
+                                + " in block style to edit in place");
             }
             Map<String, String> changes = changes(target, written, block, currentConfig, version);
             String text = apply(original, edits(original, block, changes));
             OutlierDetectionConfig read = readBack(text, target);
             if (!Setting.of(read).equals(recommended)) {
-                return new Spliced(null, null, "the file with the changes spliced in reads back as "
-                        + Setting.of(read).label() + ", not the recommendation");
+                return new Spliced(
+                        null,
+                        null,
+                        "the file with the changes spliced in reads back as "
+                                + Setting.of(read).label() + ", not the recommendation");
             }
             return new Spliced(text, patch(target, block, changes, documents), null);
         } catch (YAMLException | InputException | IllegalStateException e) {
@@ -81,8 +92,7 @@ public final class DeployableFile {
     }
 
     /** Where the outlier block is or goes: the mapping that holds it, its key, and its own mapping when present. */
-    private record Located(MappingNode parent, String key, MappingNode block, MappingNode document) {
-    }
+    private record Located(MappingNode parent, String key, MappingNode block, MappingNode document) {}
 
     private static List<Node> compose(String text) {
         LoaderOptions options = new LoaderOptions();
@@ -120,8 +130,9 @@ public final class DeployableFile {
             return null;
         }
         Located l = found.get(0);
-        if (l.block() != null && (l.block().getFlowStyle() != DumperOptions.FlowStyle.BLOCK || l.block().getValue()
-                .isEmpty())) {
+        if (l.block() != null
+                && (l.block().getFlowStyle() != DumperOptions.FlowStyle.BLOCK
+                        || l.block().getValue().isEmpty())) {
             return null;
         }
         return l;
@@ -131,8 +142,9 @@ public final class DeployableFile {
     private static void collectClusters(Node node, MappingNode document, List<Located> found) {
         if (node instanceof MappingNode m) {
             MappingNode od = mapping(m, "outlier_detection");
-            boolean cluster = od != null || (scalar(m, "name") != null && (value(m, "load_assignment") != null
-                    || value(m, "connect_timeout") != null));
+            boolean cluster = od != null
+                    || (scalar(m, "name") != null
+                            && (value(m, "load_assignment") != null || value(m, "connect_timeout") != null));
             if (cluster && m.getFlowStyle() == DumperOptions.FlowStyle.BLOCK) {
                 found.add(new Located(m, "outlier_detection", od, document));
                 return;
@@ -151,8 +163,12 @@ public final class DeployableFile {
      * The fields to set, key to value as YAML scalars: for Envoy every field whose value the recommendation changes
      * (not written when the release lacks it); for Istio every key of the written block whose text differs.
      */
-    private static Map<String, String> changes(Target target, Target.Written written, Located block,
-                                               OutlierDetectionConfig currentConfig, EnvoyVersion version) {
+    private static Map<String, String> changes(
+            Target target,
+            Target.Written written,
+            Located block,
+            OutlierDetectionConfig currentConfig,
+            EnvoyVersion version) {
         Map<String, String> writtenBlock = writtenFields(written.text(), target);
         Map<String, String> out = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : writtenBlock.entrySet()) {
@@ -198,8 +214,15 @@ public final class DeployableFile {
         if (at.block() == null) {
             int indent = column(original, at.parent().getValue().get(0).getKeyNode());
             int end = endOfLine(original, lastLeaf(at.parent()));
-            StringBuilder sb = new StringBuilder("\n").append(" ".repeat(indent)).append(at.key()).append(':');
-            changes.forEach((k, v) -> sb.append('\n').append(" ".repeat(indent + 2)).append(k).append(": ").append(v));
+            StringBuilder sb = new StringBuilder("\n")
+                    .append(" ".repeat(indent))
+                    .append(at.key())
+                    .append(':');
+            changes.forEach((k, v) -> sb.append('\n')
+                    .append(" ".repeat(indent + 2))
+                    .append(k)
+                    .append(": ")
+                    .append(v));
             edits.add(new Edit(end, end, sb.toString()));
             return edits;
         }
@@ -212,7 +235,9 @@ public final class DeployableFile {
             if (!(v instanceof ScalarNode)) {
                 throw new IllegalStateException(k.getValue() + " is not a plain value in the file");
             }
-            edits.add(new Edit(offset(original, v.getStartMark().getIndex()), offset(original, v.getEndMark().getIndex()),
+            edits.add(new Edit(
+                    offset(original, v.getStartMark().getIndex()),
+                    offset(original, v.getEndMark().getIndex()),
                     changes.get(k.getValue())));
             added.remove(k.getValue());
         }
@@ -220,7 +245,11 @@ public final class DeployableFile {
             int indent = column(original, at.block().getValue().get(0).getKeyNode());
             int end = endOfLine(original, lastLeaf(at.block()));
             StringBuilder sb = new StringBuilder();
-            added.forEach((k, v) -> sb.append('\n').append(" ".repeat(indent)).append(k).append(": ").append(v));
+            added.forEach((k, v) -> sb.append('\n')
+                    .append(" ".repeat(indent))
+                    .append(k)
+                    .append(": ")
+                    .append(v));
             edits.add(new Edit(end, end, sb.toString()));
         }
         return edits;
@@ -238,7 +267,8 @@ public final class DeployableFile {
 
     private static OutlierDetectionConfig readBack(String text, Target target) {
         List<CheckTarget> read = CheckInputs.read(text, "recommended", null, false).targets().stream()
-                .filter(t -> t.config() != null).toList();
+                .filter(t -> t.config() != null)
+                .toList();
         if (read.isEmpty()) {
             throw new IllegalStateException("no cluster read back");
         }
@@ -262,7 +292,10 @@ public final class DeployableFile {
             boolean first = true;
             for (Map.Entry<String, String> e : changes.entrySet()) {
                 String v = unquoted(e.getValue());
-                body.append(first ? "" : ",").append('"').append(e.getKey()).append("\":")
+                body.append(first ? "" : ",")
+                        .append('"')
+                        .append(e.getKey())
+                        .append("\":")
                         .append(v.matches("-?[0-9]+") ? v : "\"" + v + "\"");
                 first = false;
             }
@@ -273,7 +306,8 @@ public final class DeployableFile {
         String cluster = scalar(at.parent(), "name");
         StringBuilder sb = new StringBuilder("# in the cluster named " + (cluster == null ? "(unnamed)" : cluster)
                 + ", under outlier_detection:\noutlier_detection:\n");
-        changes.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
+        changes.forEach(
+                (k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
         return sb.toString();
     }
 
@@ -324,11 +358,14 @@ public final class DeployableFile {
     }
 
     private static String slice(String text, Node n) {
-        return text.substring(offset(text, n.getStartMark().getIndex()), offset(text, n.getEndMark().getIndex()));
+        return text.substring(
+                offset(text, n.getStartMark().getIndex()),
+                offset(text, n.getEndMark().getIndex()));
     }
 
     private static String unquoted(String v) {
         return v.length() >= 2 && (v.startsWith("\"") && v.endsWith("\"") || v.startsWith("'") && v.endsWith("'"))
-                ? v.substring(1, v.length() - 1) : v;
+                ? v.substring(1, v.length() - 1)
+                : v;
     }
 }

@@ -16,8 +16,16 @@ public final class EnvoyTune implements Profile, TuneFrom {
     public CurrentSettings current(ScenarioReader.Profiled p, String source) {
         Scenario s = p.envoy().scenario();
         Integer hosts = p.envoy().hostsGiven() ? s.cluster().size() : null;
-        return new CurrentSettings(s.name(), source, Target.ENVOY, s.outlierDetection(),
-                s.cluster().panicThresholdPercent(), hosts, s.traffic().rps(), s.envoyVersion(), RunProfile.ENVOY,
+        return new CurrentSettings(
+                s.name(),
+                source,
+                Target.ENVOY,
+                s.outlierDetection(),
+                s.cluster().panicThresholdPercent(),
+                hosts,
+                s.traffic().rps(),
+                s.envoyVersion(),
+                RunProfile.ENVOY,
                 s.healthChecks());
     }
 }

@@ -13,9 +13,16 @@ import java.util.List;
  * @param candidate the setting's index in the search (0 is the current setting)
  * @param violations the constraints broken, in words; empty when the setting is admissible
  */
-public record Evaluation(int candidate, Setting setting, Target.Written written, List<ScenarioScore> scores,
-                         double benefitPercent, double worstSeedBenefitPercent, double falseEjections,
-                         double addedFailurePoints, List<String> violations) {
+public record Evaluation(
+        int candidate,
+        Setting setting,
+        Target.Written written,
+        List<ScenarioScore> scores,
+        double benefitPercent,
+        double worstSeedBenefitPercent,
+        double falseEjections,
+        double addedFailurePoints,
+        List<String> violations) {
 
     public Evaluation {
         scores = List.copyOf(scores);
@@ -23,8 +30,13 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
     }
 
     /** Scores the candidate. */
-    static Evaluation of(int candidate, Setting setting, Target.Written written, List<ScenarioScore> scores,
-                         int maxEjected, double maxFalsePerDay) {
+    static Evaluation of(
+            int candidate,
+            Setting setting,
+            Target.Written written,
+            List<ScenarioScore> scores,
+            int maxEjected,
+            double maxFalsePerDay) {
         double sum = 0;
         int n = 0;
         int seeds = scores.isEmpty() ? 0 : scores.get(0).runs().size();
@@ -49,7 +61,8 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
                 }
             }
             // a false ejection by one of P callers moves 1/P of the traffic: harm is weighted by that share
-            falseEjections += s.falseEjections() / s.scenario().scenario().traffic().clients();
+            falseEjections +=
+                    s.falseEjections() / s.scenario().scenario().traffic().clients();
             added += s.addedFailurePoints();
             long bad = s.seedsWithFalseEjections();
             if (bad > 0 && s.falseEjectionsPerDay() > maxFalsePerDay) {
@@ -72,8 +85,16 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
                 worst = Double.isNaN(worst) ? m : Math.min(worst, m);
             }
         }
-        return new Evaluation(candidate, setting, written, scores, n == 0 ? 0 : sum / n, Double.isNaN(worst) ? 0 : worst,
-                falseEjections, added, violations);
+        return new Evaluation(
+                candidate,
+                setting,
+                written,
+                scores,
+                n == 0 ? 0 : sum / n,
+                Double.isNaN(worst) ? 0 : worst,
+                falseEjections,
+                added,
+                violations);
     }
 
     static String perDay(double d) {
@@ -91,8 +112,16 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
     Evaluation violating(String why) {
         List<String> more = new ArrayList<>(violations);
         more.add(why);
-        return new Evaluation(candidate, setting, written, scores, benefitPercent, worstSeedBenefitPercent,
-                falseEjections, addedFailurePoints, more);
+        return new Evaluation(
+                candidate,
+                setting,
+                written,
+                scores,
+                benefitPercent,
+                worstSeedBenefitPercent,
+                falseEjections,
+                addedFailurePoints,
+                more);
     }
 
     /** Harm in one number: false ejections per run (summed) plus added failures in percentage points. */
@@ -116,13 +145,21 @@ public record Evaluation(int candidate, Setting setting, Target.Written written,
 
     /** Mean time to detect over the should-eject scenarios that detected, NaN when none did. */
     public double detectSeconds() {
-        return scores.stream().filter(s -> s.scenario().expect() == Expectation.EJECT)
-                .mapToDouble(ScenarioScore::detectSeconds).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+        return scores.stream()
+                .filter(s -> s.scenario().expect() == Expectation.EJECT)
+                .mapToDouble(ScenarioScore::detectSeconds)
+                .filter(d -> !Double.isNaN(d))
+                .average()
+                .orElse(Double.NaN);
     }
 
     /** Mean time to return over the should-eject scenarios that ejected, NaN when none did. */
     public double returnSeconds() {
-        return scores.stream().filter(s -> s.scenario().expect() == Expectation.EJECT)
-                .mapToDouble(ScenarioScore::returnSeconds).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+        return scores.stream()
+                .filter(s -> s.scenario().expect() == Expectation.EJECT)
+                .mapToDouble(ScenarioScore::returnSeconds)
+                .filter(d -> !Double.isNaN(d))
+                .average()
+                .orElse(Double.NaN);
     }
 }

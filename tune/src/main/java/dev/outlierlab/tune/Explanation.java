@@ -6,9 +6,9 @@ import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.check.grpc.GrpcChecks;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
-import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.grpc.GrpcImplementation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,25 +24,40 @@ final class Explanation {
     /** A should-eject scenario where the best setting removes less than this share is reported as not caught. */
     static final double CAUGHT_PERCENT = 10;
 
-    private Explanation() {
-    }
+    private Explanation() {}
 
-    static TuneResult result(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best,
-                             int candidates, long runs) {
-        String diff = LineDiff.diff("current (" + req.sourceLabel() + ")",
-                current.written().text(), "recommended", best.written().text());
-        return new TuneResult(req, current, front, best, diff, why(req, current, best), cannotCatch(req, front),
-                detectors(req), findings(req, best.written()), candidates, runs);
+    static TuneResult result(
+            TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best, int candidates, long runs) {
+        String diff = LineDiff.diff(
+                "current (" + req.sourceLabel() + ")",
+                current.written().text(),
+                "recommended",
+                best.written().text());
+        return new TuneResult(
+                req,
+                current,
+                front,
+                best,
+                diff,
+                why(req, current, best),
+                cannotCatch(req, front),
+                detectors(req),
+                findings(req, best.written()),
+                candidates,
+                runs);
     }
 
     /** {@code check}'s findings on a written file, one line each, errors first. */
     static List<String> findings(TuneRequest req, Target.Written written) {
         CheckInputs.Loaded loaded = req.target() == Target.GRPC
-                ? new CheckInputs.Loaded(List.of(), GrpcChecks.forServiceConfig(ServiceConfigReader.read(written.text(),
-                        "recommended", GrpcImplementation.JAVA), "recommended"))
+                ? new CheckInputs.Loaded(
+                        List.of(),
+                        GrpcChecks.forServiceConfig(
+                                ServiceConfigReader.read(written.text(), "recommended", GrpcImplementation.JAVA),
+                                "recommended"))
                 : CheckInputs.read(written.text(), "recommended", null, false);
-        CheckReport report = CheckReport.ofFiles("recommended", List.of(loaded), req.hosts(), req.rpsPerCaller(),
-                req.envoyVersion());
+        CheckReport report = CheckReport.ofFiles(
+                "recommended", List.of(loaded), req.hosts(), req.rpsPerCaller(), req.envoyVersion());
         List<String> out = new ArrayList<>();
         for (Severity s : List.of(Severity.ERROR, Severity.WARNING, Severity.NOTE)) {
             for (Finding f : report.findings()) {
@@ -60,8 +75,10 @@ final class Explanation {
      * recommend them.
      */
     static boolean hasCheckError(List<String> findings) {
-        return findings.stream().anyMatch(f -> f.startsWith("error ") || f.matches("^[a-z]+ cap-admits-no-host: .*")
-                || f.startsWith("warning gateway-statistical-rule-cannot-fire: "));
+        return findings.stream()
+                .anyMatch(f -> f.startsWith("error ")
+                        || f.matches("^[a-z]+ cap-admits-no-host: .*")
+                        || f.startsWith("warning gateway-statistical-rule-cannot-fire: "));
     }
 
     private static String why(TuneRequest req, Evaluation current, Evaluation best) {
@@ -73,10 +90,17 @@ final class Explanation {
         String sentence = "With the current settings detection removes " + pct(current.benefitPercent())
                 + " of the avoidable failures over the should-eject scenarios";
         if (seedCur != null) {
-            sentence += "; with one host failing a third of its requests, " + pct(seedCur.failedPercentDuringFault(false))
-                    + " of requests fail during the fault";
-            if (seedCur.overflows() > 0 && req.target() != Target.GATEWAY && !req.target().admits(
-                    req.envoyVersion().capRule(), 0, req.hosts(), cur.maxEjectionPercent(), cur.alwaysEjectOneHost())) {
+            sentence += "; with one host failing a third of its requests, "
+                    + pct(seedCur.failedPercentDuringFault(false)) + " of requests fail during the fault";
+            if (seedCur.overflows() > 0
+                    && req.target() != Target.GATEWAY
+                    && !req.target()
+                            .admits(
+                                    req.envoyVersion().capRule(),
+                                    0,
+                                    req.hosts(),
+                                    cur.maxEjectionPercent(),
+                                    cur.alwaysEjectOneHost())) {
                 sentence += ", and the cap refuses every ejection (" + fmt(seedCur.overflows()) + " detections a run): "
                         + req.target().capKey() + " " + cur.maxEjectionPercent() + " admits no host of " + req.hosts()
                         + ", as 100 x 1 / " + req.hosts() + " = " + String.format(Locale.ROOT, "%.1f", firstShare)
@@ -85,22 +109,28 @@ final class Explanation {
         }
         s.add(sentence + ".");
         if (!best.admissible()) {
-            s.add(0, "No setting the target can express meets every constraint here, so the recommendation is the best "
-                    + "trade-off on the front, and it has a cost: " + String.join("; ", best.violations()) + ". "
-                    + loosen(req, best));
+            s.add(
+                    0,
+                    "No setting the target can express meets every constraint here, so the recommendation is the best "
+                            + "trade-off on the front, and it has a cost: " + String.join("; ", best.violations())
+                            + ". "
+                            + loosen(req, best));
         }
         if (best == current && current.benefitPercent() > 0) {
             s.add("No candidate the target can express did better on the suite without breaking a constraint, so the "
                     + "recommendation is to keep them.");
         } else if (best == current) {
-            s.add("No setting the target can express removes any avoidable failure here: " + (req.clients() > 1
-                    ? "each of the " + req.clients() + " callers sees too few requests a host to tell a failing host "
-                    + "from noise" : "every candidate that ejects also breaks " + req.target().description()
-                    + "'s checks") + "; detection stays as it is (see what the detectors can do below).");
+            s.add("No setting the target can express removes any avoidable failure here: "
+                    + (req.clients() > 1
+                            ? "each of the " + req.clients()
+                                    + " callers sees too few requests a host to tell a failing host " + "from noise"
+                            : "every candidate that ejects also breaks "
+                                    + req.target().description() + "'s checks")
+                    + "; detection stays as it is (see what the detectors can do below).");
         } else {
             s.add("The recommendation " + changes(current.setting(), best.setting(), req) + ".");
-            String result = "It removes " + pct(best.benefitPercent()) + " (worst seed " + pct(best.worstSeedBenefitPercent())
-                    + ")";
+            String result = "It removes " + pct(best.benefitPercent()) + " (worst seed "
+                    + pct(best.worstSeedBenefitPercent()) + ")";
             if (seedBest != null) {
                 result += ", and on the seed's case " + pct(seedBest.failedPercentDuringFault(false))
                         + " of requests fail during the fault (" + pct(seedBest.failedPercentDuringFault(true))
@@ -112,12 +142,13 @@ final class Explanation {
         List<String> noisy = new ArrayList<>();
         for (ScenarioScore sc : best.scores()) {
             if (sc.scenario().expect() == Expectation.NONE) {
-                (sc.runs().stream().allMatch(r -> r.ejections() == 0) ? quiet : noisy).add(sc.scenario().name());
+                (sc.runs().stream().allMatch(r -> r.ejections() == 0) ? quiet : noisy)
+                        .add(sc.scenario().name());
             }
         }
         if (!quiet.isEmpty()) {
-            s.add("It ejected nothing in " + String.join(", ", quiet) + (req.seeds() == 1 ? " on its seed"
-                    : " on any of " + req.seeds() + " seeds")
+            s.add("It ejected nothing in " + String.join(", ", quiet)
+                    + (req.seeds() == 1 ? " on its seed" : " on any of " + req.seeds() + " seeds")
                     + (noisy.isEmpty() ? "." : ", but ejected hosts in " + String.join(", ", noisy) + "."));
         } else if (!noisy.isEmpty()) {
             s.add("It ejected hosts in " + String.join(", ", noisy) + ", where nothing should go.");
@@ -142,9 +173,10 @@ final class Explanation {
         if (most > req.maxEjected() && req.target() != Target.GATEWAY) {
             ways.add("--max-ejected " + most);
         }
-        return ways.isEmpty() ? "It is the least harm among the settings that remove at least half of what the best "
-                + "one removes." : "It is the least harm among the settings that remove at least half of what the best "
-                + "one removes; " + String.join(" and ", ways) + " would accept it.";
+        return ways.isEmpty()
+                ? "It is the least harm among the settings that remove at least half of what the best " + "one removes."
+                : "It is the least harm among the settings that remove at least half of what the best "
+                        + "one removes; " + String.join(" and ", ways) + " would accept it.";
     }
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
@@ -155,50 +187,67 @@ final class Explanation {
         List<String> out = new ArrayList<>();
         if (a.maxEjectionPercent() != b.maxEjectionPercent()) {
             int admits = 0;
-            while (admits < req.hosts() && req.target().admits(req.envoyVersion().capRule(), admits, req.hosts(),
-                    b.maxEjectionPercent(), false)) {
+            while (admits < req.hosts()
+                    && req.target()
+                            .admits(req.envoyVersion().capRule(), admits, req.hosts(), b.maxEjectionPercent(), false)) {
                 admits++;
             }
-            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " " + req.target().capKey()
+            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " "
+                    + req.target().capKey()
                     + " from "
                     + a.maxEjectionPercent() + " to " + b.maxEjectionPercent() + ", which admits " + admits + " of "
                     + req.hosts() + " hosts at once");
         }
         if (a.alwaysEjectOneHost() != b.alwaysEjectOneHost()) {
-            out.add(b.alwaysEjectOneHost() ? "sets always_eject_one_host, so the first host may always go"
-                    : "clears always_eject_one_host");
+            out.add(
+                    b.alwaysEjectOneHost()
+                            ? "sets always_eject_one_host, so the first host may always go"
+                            : "clears always_eject_one_host");
         }
         if (a.consecutive5xx() != b.consecutive5xx()) {
-            out.add(b.consecutive5xx() == 0 ? "turns consecutive-5xx ejection off (random failures at a shared outage's "
-                    + "rate reach a short run of 5xx on healthy hosts)"
-                    : "sets consecutive_5xx to " + b.consecutive5xx() + (a.consecutive5xx() == 0 ? " (on)" : ""));
+            out.add(
+                    b.consecutive5xx() == 0
+                            ? "turns consecutive-5xx ejection off (random failures at a shared outage's "
+                                    + "rate reach a short run of 5xx on healthy hosts)"
+                            : "sets consecutive_5xx to " + b.consecutive5xx()
+                                    + (a.consecutive5xx() == 0 ? " (on)" : ""));
         }
         if (a.successRateStdevFactor() != b.successRateStdevFactor()
                 || (b.successRateStdevFactor() > 0 && a.successRateRequestVolume() != b.successRateRequestVolume())) {
-            out.add(b.successRateStdevFactor() == 0 ? "turns success-rate ejection off"
-                    : "ejects by success rate at " + Setting.factor(b.successRateStdevFactor()) + " standard deviations "
-                    + "below the mean, judging hosts with " + b.successRateRequestVolume() + " requests an interval");
+            out.add(
+                    b.successRateStdevFactor() == 0
+                            ? "turns success-rate ejection off"
+                            : "ejects by success rate at " + Setting.factor(b.successRateStdevFactor())
+                                    + " standard deviations " + "below the mean, judging hosts with "
+                                    + b.successRateRequestVolume() + " requests an interval");
         }
         if (a.failurePercentageThreshold() != b.failurePercentageThreshold()
                 || (b.failurePercentageThreshold() > 0
-                && a.failurePercentageRequestVolume() != b.failurePercentageRequestVolume())) {
-            out.add(b.failurePercentageThreshold() == 0 ? "turns failure-percentage ejection off"
-                    : "ejects hosts failing " + b.failurePercentageThreshold() + " % or more of at least "
-                    + b.failurePercentageRequestVolume() + " requests an interval");
+                        && a.failurePercentageRequestVolume() != b.failurePercentageRequestVolume())) {
+            out.add(
+                    b.failurePercentageThreshold() == 0
+                            ? "turns failure-percentage ejection off"
+                            : "ejects hosts failing " + b.failurePercentageThreshold() + " % or more of at least "
+                                    + b.failurePercentageRequestVolume() + " requests an interval");
         }
         if (a.keepOnPassingCheck() != b.keepOnPassingCheck()) {
-            out.add(b.keepOnPassingCheck() ? "sets successful_active_health_check_uneject_host to false, so a passing "
-                    + "active health check no longer returns an ejected host early (a host failing part of its requests "
-                    + "passes its probes, and with the default it was back within one probe interval)"
-                    : "sets successful_active_health_check_uneject_host to true, so a passing health check returns an "
-                    + "ejected host early");
+            out.add(
+                    b.keepOnPassingCheck()
+                            ? "sets successful_active_health_check_uneject_host to false, so a passing "
+                                    + "active health check no longer returns an ejected host early (a host failing part of its requests "
+                                    + "passes its probes, and with the default it was back within one probe interval)"
+                            : "sets successful_active_health_check_uneject_host to true, so a passing health check returns an "
+                                    + "ejected host early");
         }
         if (a.intervalNanos() != b.intervalNanos()) {
-            out.add(b.intervalNanos() > a.intervalNanos() ? "lengthens the interval from "
-                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
-                    + " so that one caller's requests reach the volumes" : "shortens the interval from "
-                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
-                    + ", so that a detector acts within seconds of a fault rather than minutes");
+            out.add(
+                    b.intervalNanos() > a.intervalNanos()
+                            ? "lengthens the interval from "
+                                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                                    + " so that one caller's requests reach the volumes"
+                            : "shortens the interval from "
+                                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
+                                    + ", so that a detector acts within seconds of a fault rather than minutes");
         }
         if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
             out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));
@@ -241,11 +290,14 @@ final class Explanation {
             }
             if (bestShare != Double.NEGATIVE_INFINITY && bestShare < CAUGHT_PERCENT) {
                 String reason = req.clients() > 1
-                        ? "; each of the " + req.clients() + " callers sees only " + req.perHostPerInterval(
-                        req.current().intervalNanos()) + " requests a host per interval, too few to tell this host from "
-                        + "noise" : "";
-                out.add(sc.scenario().name() + " (" + sc.scenario().description() + "): no admissible setting on the front removes "
-                        + "more than " + pct(Math.max(0, bestShare)) + " of its avoidable failures" + reason);
+                        ? "; each of the " + req.clients() + " callers sees only "
+                                + req.perHostPerInterval(req.current().intervalNanos())
+                                + " requests a host per interval, too few to tell this host from "
+                                + "noise"
+                        : "";
+                out.add(sc.scenario().name() + " (" + sc.scenario().description()
+                        + "): no admissible setting on the front removes " + "more than " + pct(Math.max(0, bestShare))
+                        + " of its avoidable failures" + reason);
             }
         }
         return out;
@@ -268,34 +320,48 @@ final class Explanation {
                     + c.successRateRequestVolume() + ", and " + req.hosts() + " hosts reach success_rate_minimum_hosts "
                     + c.successRateMinimumHosts());
         } else {
-            String because = v < c.successRateRequestVolume() ? per + ", under success_rate_request_volume "
-                    + c.successRateRequestVolume() : req.hosts() + " hosts are fewer than success_rate_minimum_hosts "
-                    + c.successRateMinimumHosts();
+            String because = v < c.successRateRequestVolume()
+                    ? per + ", under success_rate_request_volume " + c.successRateRequestVolume()
+                    : req.hosts() + " hosts are fewer than success_rate_minimum_hosts " + c.successRateMinimumHosts();
             long v30 = req.perHostPerInterval(30 * Durations.SECOND);
             out.add("success rate cannot run: " + because + "; "
-                    + (v * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME ? "a volume of " + v * 4 / 5 + " would let it"
-                    : v30 * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME ? "a 30s interval with a volume of " + v30 * 4 / 5
-                    + " would let it, at the cost of slower detection"
-                    : "no volume a host reaches is enough to compare rates"));
+                    + (v * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME
+                            ? "a volume of " + v * 4 / 5 + " would let it"
+                            : v30 * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME
+                                    ? "a 30s interval with a volume of " + v30 * 4 / 5
+                                            + " would let it, at the cost of slower detection"
+                                    : "no volume a host reaches is enough to compare rates"));
         }
         boolean fpRuns = v >= c.failurePercentageRequestVolume() && req.hosts() >= c.failurePercentageMinimumHosts();
-        out.add("failure percentage " + (fpRuns ? "can run: " + per + ", at least failure_percentage_request_volume "
-                + c.failurePercentageRequestVolume()
-                : v >= c.failurePercentageRequestVolume() ? "cannot run: " + req.hosts() + " hosts are fewer than "
-                + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts() + " (" + per + ", enough "
-                + "for failure_percentage_request_volume " + c.failurePercentageRequestVolume() + ")"
-                + (req.target().choosesFailurePercentageVolume() ? "; it can with failure_percentage_minimum_hosts "
-                + req.hosts() : "")
-                : "cannot run at failure_percentage_request_volume " + c.failurePercentageRequestVolume() + " (" + per + ")"
-                + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME ? "; it can with a volume of " + v * 4 / 5 : ""))
-                + (req.target().hasFailurePercentage() ? "" : "; " + req.target().description() + " cannot set it"));
+        out.add("failure percentage "
+                + (fpRuns
+                        ? "can run: " + per + ", at least failure_percentage_request_volume "
+                                + c.failurePercentageRequestVolume()
+                        : v >= c.failurePercentageRequestVolume()
+                                ? "cannot run: " + req.hosts() + " hosts are fewer than "
+                                        + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts() + " ("
+                                        + per + ", enough "
+                                        + "for failure_percentage_request_volume " + c.failurePercentageRequestVolume()
+                                        + ")"
+                                        + (req.target().choosesFailurePercentageVolume()
+                                                ? "; it can with failure_percentage_minimum_hosts " + req.hosts()
+                                                : "")
+                                : "cannot run at failure_percentage_request_volume "
+                                        + c.failurePercentageRequestVolume() + " (" + per + ")"
+                                        + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME
+                                                ? "; it can with a volume of " + v * 4 / 5
+                                                : ""))
+                + (req.target().hasFailurePercentage()
+                        ? ""
+                        : "; " + req.target().description() + " cannot set it"));
         if (!req.target().hasConsecutive()) {
             out.add("consecutive failures: gRPC's outlier detection has no consecutive detector; only success rate "
                     + "and failure percentage eject, each once a sweep");
             return out;
         }
-        out.add("consecutive 5xx can run: it needs no volume, only a run of failures in one caller's requests to the host, "
-                + "so it catches dead hosts at any traffic and partial failures only when their runs are long");
+        out.add(
+                "consecutive 5xx can run: it needs no volume, only a run of failures in one caller's requests to the host, "
+                        + "so it catches dead hosts at any traffic and partial failures only when their runs are long");
         return out;
     }
 

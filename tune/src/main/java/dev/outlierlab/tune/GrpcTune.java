@@ -18,7 +18,16 @@ public final class GrpcTune implements Profile, TuneFrom {
         Scenario s = p.envoy().scenario();
         Integer hosts = p.envoy().hostsGiven() ? s.cluster().size() : null;
         GrpcOutlierConfig g = p.grpc().config();
-        return new CurrentSettings(s.name(), source, Target.GRPC, ProfileFiles.asEnvoyFields(g), 0, hosts,
-                s.traffic().rps(), null, RunProfile.grpc(g), s.healthChecks());
+        return new CurrentSettings(
+                s.name(),
+                source,
+                Target.GRPC,
+                ProfileFiles.asEnvoyFields(g),
+                0,
+                hosts,
+                s.traffic().rps(),
+                null,
+                RunProfile.grpc(g),
+                s.healthChecks());
     }
 }

@@ -16,12 +16,10 @@ final class LineDiff {
     /** Texts longer than this many lines are compared as wholly replaced (the table would be too large). */
     static final int MAX_LINES = 4_000;
 
-    private LineDiff() {
-    }
+    private LineDiff() {}
 
     /** One line of the edit script: ' ', '-' or '+', the line, and its numbers in the old and new texts (1-based). */
-    private record Op(char kind, String line, int oldLine, int newLine) {
-    }
+    private record Op(char kind, String line, int oldLine, int newLine) {}
 
     static String diff(String oldName, String oldText, String newName, String newText) {
         List<String> a = oldText.lines().toList();

@@ -24,29 +24,43 @@ import java.util.List;
  * it, through {@link CheckInputs}).
  */
 final class ProfileFiles {
-    private ProfileFiles() {
-    }
+    private ProfileFiles() {}
 
     /** The setting as grpc-java's service config; an absent block is that algorithm off, as in gRPC. */
     static String serviceConfig(Setting s) {
         StringBuilder j = new StringBuilder();
-        j.append("{\n  \"loadBalancingConfig\": [\n    {\n      \"").append(ServiceConfigReader.POLICY).append("\": {\n");
-        j.append("        \"interval\": \"").append(protoDuration(s.intervalNanos())).append("\",\n");
-        j.append("        \"baseEjectionTime\": \"").append(protoDuration(s.baseEjectionTimeNanos())).append("\",\n");
-        j.append("        \"maxEjectionTime\": \"").append(protoDuration(Math.max(s.baseEjectionTimeNanos(),
-                GrpcOutlierConfig.DEFAULT_MAX_EJECTION_TIME_NANOS))).append("\",\n");
-        j.append("        \"maxEjectionPercentage\": ").append(s.maxEjectionPercent()).append(",\n");
+        j.append("{\n  \"loadBalancingConfig\": [\n    {\n      \"")
+                .append(ServiceConfigReader.POLICY)
+                .append("\": {\n");
+        j.append("        \"interval\": \"")
+                .append(protoDuration(s.intervalNanos()))
+                .append("\",\n");
+        j.append("        \"baseEjectionTime\": \"")
+                .append(protoDuration(s.baseEjectionTimeNanos()))
+                .append("\",\n");
+        j.append("        \"maxEjectionTime\": \"")
+                .append(protoDuration(
+                        Math.max(s.baseEjectionTimeNanos(), GrpcOutlierConfig.DEFAULT_MAX_EJECTION_TIME_NANOS)))
+                .append("\",\n");
+        j.append("        \"maxEjectionPercentage\": ")
+                .append(s.maxEjectionPercent())
+                .append(",\n");
         if (s.successRateStdevFactor() > 0) {
-            j.append("        \"successRateEjection\": {\n          \"stdevFactor\": ").append(s.successRateStdevFactor())
+            j.append("        \"successRateEjection\": {\n          \"stdevFactor\": ")
+                    .append(s.successRateStdevFactor())
                     .append(",\n          \"enforcementPercentage\": 100,\n          \"minimumHosts\": ")
-                    .append(s.successRateMinimumHosts()).append(",\n          \"requestVolume\": ")
-                    .append(s.successRateRequestVolume()).append("\n        },\n");
+                    .append(s.successRateMinimumHosts())
+                    .append(",\n          \"requestVolume\": ")
+                    .append(s.successRateRequestVolume())
+                    .append("\n        },\n");
         }
         if (s.failurePercentageThreshold() > 0) {
             j.append("        \"failurePercentageEjection\": {\n          \"threshold\": ")
-                    .append(s.failurePercentageThreshold()).append(",\n          \"enforcementPercentage\": 100,\n"
-                            + "          \"minimumHosts\": ").append(s.failurePercentageMinimumHosts())
-                    .append(",\n          \"requestVolume\": ").append(s.failurePercentageRequestVolume())
+                    .append(s.failurePercentageThreshold())
+                    .append(",\n          \"enforcementPercentage\": 100,\n" + "          \"minimumHosts\": ")
+                    .append(s.failurePercentageMinimumHosts())
+                    .append(",\n          \"requestVolume\": ")
+                    .append(s.failurePercentageRequestVolume())
                     .append("\n        },\n");
         }
         j.append("        \"childPolicy\": [{\"round_robin\": {}}]\n      }\n    }\n  ]\n}\n");
@@ -97,9 +111,13 @@ final class ProfileFiles {
         y.append("  peer_set: ").append(g.peerSet().configName()).append('\n');
         y.append("  min_stdev: ").append(decimal(g.minStdevPercent())).append('\n');
         y.append("  consecutive_failures: ").append(g.consecutiveFailures()).append('\n');
-        y.append("  ejection_time: ").append(Durations.format(g.ejectionTimeNanos())).append('\n');
+        y.append("  ejection_time: ")
+                .append(Durations.format(g.ejectionTimeNanos()))
+                .append('\n');
         y.append("  processes: ").append(g.processes()).append('\n');
-        y.append("routing:\n  strategy: ").append(routing.strategy().configName()).append('\n');
+        y.append("routing:\n  strategy: ")
+                .append(routing.strategy().configName())
+                .append('\n');
         if (!routing.weights().isEmpty()) {
             y.append("  weights: ").append(routing.weights()).append('\n');
         }

@@ -45,7 +45,8 @@ public record RunProfile(GrpcOutlierConfig grpc, GatewayConfig gateway, RoutingC
 
     /** The work of the run in request-equivalents, for the progress bar and the work limit. */
     long units(Scenario scenario) {
-        return gateway != null ? GatewayWorkEstimate.of(gatewayScenario(scenario)).units()
+        return gateway != null
+                ? GatewayWorkEstimate.of(gatewayScenario(scenario)).units()
                 : WorkEstimate.of(scenario).units();
     }
 
@@ -66,13 +67,16 @@ public record RunProfile(GrpcOutlierConfig grpc, GatewayConfig gateway, RoutingC
      * three) routes round-robin.
      */
     public GatewayScenario gatewayScenario(Scenario s) {
-        GatewayConfig g = gateway.processes() == s.traffic().clients() ? gateway
+        GatewayConfig g = gateway.processes() == s.traffic().clients()
+                ? gateway
                 : gateway.toBuilder().processes(s.traffic().clients()).build();
-        RoutingConfig r = routing.weights().isEmpty() || routing.weights().size() == s.cluster().size() ? routing
+        RoutingConfig r = routing.weights().isEmpty()
+                        || routing.weights().size() == s.cluster().size()
+                ? routing
                 : new RoutingConfig(RoutingConfig.defaults().strategy(), List.of(), routing.fallbacks());
         try {
-            return new GatewayScenario(s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(),
-                    g, r);
+            return new GatewayScenario(
+                    s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(), g, r);
         } catch (InvalidConfigException e) {
             throw new InputException("tune: " + e.getMessage());
         }
@@ -104,8 +108,18 @@ public record RunProfile(GrpcOutlierConfig grpc, GatewayConfig gateway, RoutingC
             }
         }
         long duration = r.scenario().durationNanos();
-        return new RunFigures(s.requests(), s.failedRequests(), s.requestsDuringFault(), s.failedRequestsDuringFault(),
-                ejections, 0, tally.falseEjections(), tally.healthyNanos(duration, processes), most, 0,
-                tally.detectNanos(), tally.returnNanos(duration));
+        return new RunFigures(
+                s.requests(),
+                s.failedRequests(),
+                s.requestsDuringFault(),
+                s.failedRequestsDuringFault(),
+                ejections,
+                0,
+                tally.falseEjections(),
+                tally.healthyNanos(duration, processes),
+                most,
+                0,
+                tally.detectNanos(),
+                tally.returnNanos(duration));
     }
 }

@@ -7,8 +7,8 @@ import java.util.List;
  * The share of avoidable failures removed is {@code (off - this) / (off - correct)}: 100 % is as good as the
  * correct action, 0 % no better than detection off, below 0 worse than off.
  */
-public record ScenarioScore(SuiteScenario scenario, List<RunFigures> runs, List<RunFigures> off,
-                            List<RunFigures> correct) {
+public record ScenarioScore(
+        SuiteScenario scenario, List<RunFigures> runs, List<RunFigures> off, List<RunFigures> correct) {
     public ScenarioScore {
         runs = List.copyOf(runs);
         off = List.copyOf(off);
@@ -92,13 +92,21 @@ public record ScenarioScore(SuiteScenario scenario, List<RunFigures> runs, List<
 
     /** Mean time to detect in seconds over the seeds that detected, or NaN when none did. */
     public double detectSeconds() {
-        return runs.stream().filter(r -> r.detectNanos() >= 0).mapToLong(RunFigures::detectNanos).average()
-                .orElse(Double.NaN) / 1e9;
+        return runs.stream()
+                        .filter(r -> r.detectNanos() >= 0)
+                        .mapToLong(RunFigures::detectNanos)
+                        .average()
+                        .orElse(Double.NaN)
+                / 1e9;
     }
 
     /** Mean time to return in seconds over the seeds that ejected a failing host, or NaN when none did. */
     public double returnSeconds() {
-        return runs.stream().filter(r -> r.detectNanos() >= 0).mapToLong(RunFigures::returnNanos).average()
-                .orElse(Double.NaN) / 1e9;
+        return runs.stream()
+                        .filter(r -> r.detectNanos() >= 0)
+                        .mapToLong(RunFigures::returnNanos)
+                        .average()
+                        .orElse(Double.NaN)
+                / 1e9;
     }
 }

@@ -5,8 +5,8 @@ import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
-import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.engine.gateway.PeerSet;
+import dev.outlierlab.engine.stage.StageMode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -26,10 +26,10 @@ import java.util.Set;
 final class SearchSpace {
     /** Below this many requests per host and interval a rate is too coarse to compare hosts with. */
     static final long MIN_SUCCESS_RATE_VOLUME = 20;
+
     static final long MIN_FAILURE_PERCENTAGE_VOLUME = 10;
 
-    private SearchSpace() {
-    }
+    private SearchSpace() {}
 
     static List<Setting> candidates(TuneRequest req) {
         if (req.target() == Target.GATEWAY) {
@@ -51,7 +51,8 @@ final class SearchSpace {
             ejectionTimes.add(30 * Durations.SECOND); // an extreme ejection time: Envoy's default beside it
         }
         List<long[]> caps = caps(req);
-        List<Long> consecutive = !target.hasConsecutive() ? List.of(0L)
+        List<Long> consecutive = !target.hasConsecutive()
+                ? List.of(0L)
                 : target.canTurnOffConsecutive() ? List.of(0L, 5L, 10L, 20L) : List.of(5L, 10L, 20L);
         List<long[]> timings = new ArrayList<>();
         intervals.forEach(i -> ejectionTimes.forEach(e -> timings.add(new long[] {i, e})));
@@ -66,8 +67,18 @@ final class SearchSpace {
                             if (c5 == 0 && sr[0] == 0 && fp[0] == 0) {
                                 continue; // no detector ejects: detection off, scored as the baseline already
                             }
-                            Setting candidate = new Setting(c5, sr[0], sr[1], sr[2], fp[0], fp[1], fp[2], interval,
-                                    ejection, cap[0], cap[1] == 1)
+                            Setting candidate = new Setting(
+                                            c5,
+                                            sr[0],
+                                            sr[1],
+                                            sr[2],
+                                            fp[0],
+                                            fp[1],
+                                            fp[2],
+                                            interval,
+                                            ejection,
+                                            cap[0],
+                                            cap[1] == 1)
                                     .keepingOnPassingCheck(current.keepOnPassingCheck());
                             out.add(candidate);
                             if (searchesHealthCheckReturn(req)) {
@@ -88,7 +99,9 @@ final class SearchSpace {
      */
     static boolean searchesHealthCheckReturn(TuneRequest req) {
         EnvoyVersion added = EnvoyVersion.addedIn(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
-        return req.healthChecks() != null && req.target() == Target.ENVOY && req.envoyVersion().atLeast(added);
+        return req.healthChecks() != null
+                && req.target() == Target.ENVOY
+                && req.envoyVersion().atLeast(added);
     }
 
     /**
@@ -126,18 +139,26 @@ final class SearchSpace {
             for (PeerSet peer : peers) {
                 for (double factor : factors) {
                     for (int volume : volumes) {
-                        boolean statisticalCanFire = perWindow >= volume && (peer == PeerSet.OTHERS ? n >= 3
-                                : Math.sqrt(n - 1.0) > factor);
+                        boolean statisticalCanFire =
+                                perWindow >= volume && (peer == PeerSet.OTHERS ? n >= 3 : Math.sqrt(n - 1.0) > factor);
                         for (int trip : new int[] {0, 3, 5, 10, 20}) {
                             if (trip == 0 && !statisticalCanFire) {
                                 continue; // the trip off with a rule that cannot fire is detection off in disguise
                             }
-                            for (double minStdev : new double[] {g.minStdevPercent(), Math.max(5.0, g.minStdevPercent())}) {
+                            for (double minStdev :
+                                    new double[] {g.minStdevPercent(), Math.max(5.0, g.minStdevPercent())}) {
                                 for (long ejection : new long[] {g.ejectionTimeNanos(), 2 * g.ejectionTimeNanos()}) {
-                                    out.add(Setting.of(g.toBuilder().mode(StageMode.PROD).processes(req.clients())
-                                            .window(Duration.ofNanos(window)).peerSet(peer).stdevFactor(factor)
-                                            .consecutiveFailures(trip).minRequests(volume).minStdev(minStdev)
-                                            .ejectionTime(Duration.ofNanos(ejection)).build()));
+                                    out.add(Setting.of(g.toBuilder()
+                                            .mode(StageMode.PROD)
+                                            .processes(req.clients())
+                                            .window(Duration.ofNanos(window))
+                                            .peerSet(peer)
+                                            .stdevFactor(factor)
+                                            .consecutiveFailures(trip)
+                                            .minRequests(volume)
+                                            .minStdev(minStdev)
+                                            .ejectionTime(Duration.ofNanos(ejection))
+                                            .build()));
                                 }
                             }
                         }
@@ -158,7 +179,8 @@ final class SearchSpace {
     static double largestFactorThatCanEject(int endpoints) {
         double bound = Math.sqrt(endpoints - 1.0);
         double tenths = Math.floor(bound * 10) / 10;
-        return BigDecimal.valueOf(tenths < bound ? tenths : tenths - 0.1).setScale(1, RoundingMode.HALF_UP)
+        return BigDecimal.valueOf(tenths < bound ? tenths : tenths - 0.1)
+                .setScale(1, RoundingMode.HALF_UP)
                 .doubleValue();
     }
 
@@ -171,7 +193,8 @@ final class SearchSpace {
         Set<Long> seen = new LinkedHashSet<>();
         for (int k = 1; k <= req.maxEjected(); k++) {
             long smallest = smallestCapAdmitting(target, rule, k, req.hosts());
-            if (target == Target.GRPC && target.admits(rule, k - 1, req.hosts(), currentCap, false)
+            if (target == Target.GRPC
+                    && target.admits(rule, k - 1, req.hosts(), currentCap, false)
                     && (k == req.hosts() || !target.admits(rule, k, req.hosts(), currentCap, false))) {
                 smallest = currentCap; // gRPC's current cap admits exactly k hosts: keep it rather than a new number
             }
@@ -201,11 +224,14 @@ final class SearchSpace {
             return List.<long[]>of(new long[] {0, 100, 5});
         }
         if (target == Target.ENVOY_GATEWAY) {
-            return List.<long[]>of(new long[] {Target.ENVOY_DEFAULT_SR_FACTOR, Target.ENVOY_DEFAULT_SR_VOLUME,
-                Target.ENVOY_DEFAULT_SR_HOSTS});
+            return List.<long[]>of(new long[] {
+                Target.ENVOY_DEFAULT_SR_FACTOR, Target.ENVOY_DEFAULT_SR_VOLUME, Target.ENVOY_DEFAULT_SR_HOSTS
+            });
         }
         List<long[]> out = new ArrayList<>();
-        out.add(new long[] {0, req.current().successRateRequestVolume(), req.current().successRateMinimumHosts()});
+        out.add(new long[] {
+            0, req.current().successRateRequestVolume(), req.current().successRateMinimumHosts()
+        });
         long volume = Math.min(100, perHost * 4 / 5);
         if (volume < MIN_SUCCESS_RATE_VOLUME) {
             return out;

@@ -37,23 +37,61 @@ public record Setting(
         boolean keepOnPassingCheck) {
 
     /** A candidate with a passing health check returning hosts, as Envoy does by default. */
-    public Setting(long consecutive5xx, long successRateStdevFactor, long successRateRequestVolume,
-                   long successRateMinimumHosts, long failurePercentageThreshold, long failurePercentageRequestVolume,
-                   long failurePercentageMinimumHosts, long intervalNanos, long baseEjectionTimeNanos,
-                   long maxEjectionPercent, boolean alwaysEjectOneHost, GatewayConfig gateway) {
-        this(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
-                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
-                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, gateway, false);
+    public Setting(
+            long consecutive5xx,
+            long successRateStdevFactor,
+            long successRateRequestVolume,
+            long successRateMinimumHosts,
+            long failurePercentageThreshold,
+            long failurePercentageRequestVolume,
+            long failurePercentageMinimumHosts,
+            long intervalNanos,
+            long baseEjectionTimeNanos,
+            long maxEjectionPercent,
+            boolean alwaysEjectOneHost,
+            GatewayConfig gateway) {
+        this(
+                consecutive5xx,
+                successRateStdevFactor,
+                successRateRequestVolume,
+                successRateMinimumHosts,
+                failurePercentageThreshold,
+                failurePercentageRequestVolume,
+                failurePercentageMinimumHosts,
+                intervalNanos,
+                baseEjectionTimeNanos,
+                maxEjectionPercent,
+                alwaysEjectOneHost,
+                gateway,
+                false);
     }
 
     /** An Envoy-field candidate (every target but the gateway profile). */
-    public Setting(long consecutive5xx, long successRateStdevFactor, long successRateRequestVolume,
-                   long successRateMinimumHosts, long failurePercentageThreshold, long failurePercentageRequestVolume,
-                   long failurePercentageMinimumHosts, long intervalNanos, long baseEjectionTimeNanos,
-                   long maxEjectionPercent, boolean alwaysEjectOneHost) {
-        this(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
-                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
-                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, null);
+    public Setting(
+            long consecutive5xx,
+            long successRateStdevFactor,
+            long successRateRequestVolume,
+            long successRateMinimumHosts,
+            long failurePercentageThreshold,
+            long failurePercentageRequestVolume,
+            long failurePercentageMinimumHosts,
+            long intervalNanos,
+            long baseEjectionTimeNanos,
+            long maxEjectionPercent,
+            boolean alwaysEjectOneHost) {
+        this(
+                consecutive5xx,
+                successRateStdevFactor,
+                successRateRequestVolume,
+                successRateMinimumHosts,
+                failurePercentageThreshold,
+                failurePercentageRequestVolume,
+                failurePercentageMinimumHosts,
+                intervalNanos,
+                baseEjectionTimeNanos,
+                maxEjectionPercent,
+                alwaysEjectOneHost,
+                null);
     }
 
     /** A gateway candidate: these gateway settings. */
@@ -66,19 +104,37 @@ public record Setting(
         return new Setting(
                 c.get(OutlierSetting.ENFORCING_CONSECUTIVE_5XX) > 0 ? c.get(OutlierSetting.CONSECUTIVE_5XX) : 0,
                 c.get(OutlierSetting.ENFORCING_SUCCESS_RATE) > 0 ? c.get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR) : 0,
-                c.get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME), c.get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS),
+                c.get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME),
+                c.get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS),
                 c.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) > 0
-                        ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD)) : 0,
+                        ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD))
+                        : 0,
                 c.get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME),
-                c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS), c.intervalNanos(), c.baseEjectionTimeNanos(),
-                c.maxEjectionPercent(), c.alwaysEjectOneHost(), null, !c.successfulActiveHealthCheckUnejectHost());
+                c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS),
+                c.intervalNanos(),
+                c.baseEjectionTimeNanos(),
+                c.maxEjectionPercent(),
+                c.alwaysEjectOneHost(),
+                null,
+                !c.successfulActiveHealthCheckUnejectHost());
     }
 
     /** The same setting with a passing health check returning ejected hosts ({@code keep} false) or not. */
     public Setting keepingOnPassingCheck(boolean keep) {
-        return new Setting(consecutive5xx, successRateStdevFactor, successRateRequestVolume, successRateMinimumHosts,
-                failurePercentageThreshold, failurePercentageRequestVolume, failurePercentageMinimumHosts, intervalNanos,
-                baseEjectionTimeNanos, maxEjectionPercent, alwaysEjectOneHost, gateway, keep);
+        return new Setting(
+                consecutive5xx,
+                successRateStdevFactor,
+                successRateRequestVolume,
+                successRateMinimumHosts,
+                failurePercentageThreshold,
+                failurePercentageRequestVolume,
+                failurePercentageMinimumHosts,
+                intervalNanos,
+                baseEjectionTimeNanos,
+                maxEjectionPercent,
+                alwaysEjectOneHost,
+                gateway,
+                keep);
     }
 
     /** These settings on top of {@code base} for the newest release (see {@link #applyTo(OutlierDetectionConfig, EnvoyVersion)}). */
@@ -119,13 +175,17 @@ public record Setting(
         }
         b.set(OutlierSetting.MAX_EJECTION_PERCENT, maxEjectionPercent);
         setIfTheReleaseHasIt(b, base, version, OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysEjectOneHost);
-        setIfTheReleaseHasIt(b, base, version, OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST,
-                !keepOnPassingCheck);
+        setIfTheReleaseHasIt(
+                b, base, version, OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST, !keepOnPassingCheck);
         return b.build();
     }
 
-    private static void setIfTheReleaseHasIt(OutlierDetectionConfig.Builder b, OutlierDetectionConfig base,
-                                             EnvoyVersion version, OutlierSetting field, boolean value) {
+    private static void setIfTheReleaseHasIt(
+            OutlierDetectionConfig.Builder b,
+            OutlierDetectionConfig base,
+            EnvoyVersion version,
+            OutlierSetting field,
+            boolean value) {
         EnvoyVersion added = EnvoyVersion.addedIn(field);
         boolean atDefault = (value ? 1 : 0) == field.defaultValue();
         if ((added != null && !version.atLeast(added)) || (atDefault && !base.isExplicit(field))) {
@@ -142,10 +202,14 @@ public record Setting(
         }
         List<String> parts = new ArrayList<>();
         parts.add(consecutive5xx > 0 ? "c5xx=" + consecutive5xx : "c5xx=off");
-        parts.add(successRateStdevFactor > 0
-                ? "sr=" + factor(successRateStdevFactor) + "/" + successRateRequestVolume : "sr=off");
-        parts.add(failurePercentageThreshold > 0
-                ? "fp=" + failurePercentageThreshold + "%/" + failurePercentageRequestVolume : "fp=off");
+        parts.add(
+                successRateStdevFactor > 0
+                        ? "sr=" + factor(successRateStdevFactor) + "/" + successRateRequestVolume
+                        : "sr=off");
+        parts.add(
+                failurePercentageThreshold > 0
+                        ? "fp=" + failurePercentageThreshold + "%/" + failurePercentageRequestVolume
+                        : "fp=off");
         parts.add("every " + Durations.format(intervalNanos));
         parts.add("out " + Durations.format(baseEjectionTimeNanos));
         parts.add("cap " + maxEjectionPercent + "%" + (alwaysEjectOneHost ? "+one" : ""));
@@ -158,12 +222,18 @@ public record Setting(
     /** A gateway setting's label, e.g. {@code trip=3 sd=2/5 over 60s min 1pt out 30s}. */
     static String gatewayLabel(GatewayConfig g) {
         return (g.consecutiveFailures() > 0 ? "trip=" + g.consecutiveFailures() : "trip=off") + " sd="
-                + java.math.BigDecimal.valueOf(g.stdevFactor()).stripTrailingZeros().toPlainString() + "/"
+                + java.math.BigDecimal.valueOf(g.stdevFactor())
+                        .stripTrailingZeros()
+                        .toPlainString() + "/"
                 + g.minRequests() + " over " + Durations.format(g.windowNanos()) + " min "
-                + java.math.BigDecimal.valueOf(g.minStdevPercent()).stripTrailingZeros().toPlainString() + "pt"
+                + java.math.BigDecimal.valueOf(g.minStdevPercent())
+                        .stripTrailingZeros()
+                        .toPlainString() + "pt"
                 + (g.peerSet() == dev.outlierlab.engine.gateway.PeerSet.ALL ? "" : " vs others") + " out "
-                + Durations.format(g.ejectionTimeNanos()) + (g.mode() == dev.outlierlab.engine.stage.StageMode.PROD
-                ? "" : " (" + g.mode().configName() + ")");
+                + Durations.format(g.ejectionTimeNanos())
+                + (g.mode() == dev.outlierlab.engine.stage.StageMode.PROD
+                        ? ""
+                        : " (" + g.mode().configName() + ")");
     }
 
     static String factor(long thousandths) {

@@ -37,11 +37,9 @@ public final class SuiteFile {
     static final int MAX_SCENARIOS = 100;
 
     /** The scenarios read and whether they replace the built-in suite. */
-    public record Read(List<SuiteScenario> scenarios, boolean replace) {
-    }
+    public record Read(List<SuiteScenario> scenarios, boolean replace) {}
 
-    private SuiteFile() {
-    }
+    private SuiteFile() {}
 
     public static Read read(Path file) {
         String text = text(file, "--suite");
@@ -59,12 +57,12 @@ public final class SuiteFile {
         }
         Located list = top.get("scenarios");
         if (list == null || !(list.value() instanceof List<?> items) || items.isEmpty()) {
-            throw new InputException(root.origin() + ": scenarios: expected a list of scenarios, each with file: and "
-                    + "expect:");
+            throw new InputException(
+                    root.origin() + ": scenarios: expected a list of scenarios, each with file: and " + "expect:");
         }
         if (items.size() > MAX_SCENARIOS) {
-            throw new InputException(list.origin() + ": scenarios: " + items.size() + " scenarios; at most "
-                    + MAX_SCENARIOS);
+            throw new InputException(
+                    list.origin() + ": scenarios: " + items.size() + " scenarios; at most " + MAX_SCENARIOS);
         }
         List<SuiteScenario> out = new ArrayList<>();
         for (Object o : items) {
@@ -80,7 +78,8 @@ public final class SuiteFile {
             throw new InputException(node.origin() + ": file: expected the path of a scenario file");
         }
         Path path = inside(suiteFile, name, fileNode.origin());
-        Scenario s = ScenarioReader.read(text(path, fileNode.origin() + ": file"), path.toString(), List.of()).scenario();
+        Scenario s = ScenarioReader.read(text(path, fileNode.origin() + ": file"), path.toString(), List.of())
+                .scenario();
         Located expectNode = e.get("expect");
         Expectation expect = null;
         for (Expectation x : Expectation.values()) {
@@ -89,8 +88,8 @@ public final class SuiteFile {
             }
         }
         if (expect == null) {
-            throw new InputException((expectNode == null ? node : expectNode).origin() + ": expect: expected eject, none "
-                    + "or at_most");
+            throw new InputException((expectNode == null ? node : expectNode).origin()
+                    + ": expect: expected eject, none " + "or at_most");
         }
         Set<String> eject = new LinkedHashSet<>();
         if (e.containsKey("eject")) {
@@ -100,8 +99,8 @@ public final class SuiteFile {
             for (Object h : hosts) {
                 Object v = ((Located) h).value();
                 if (!(v instanceof String hostName) || !s.cluster().hosts().contains(hostName)) {
-                    throw new InputException(((Located) h).origin() + ": eject: '" + v + "' is not a host of "
-                            + path.getFileName());
+                    throw new InputException(
+                            ((Located) h).origin() + ": eject: '" + v + "' is not a host of " + path.getFileName());
                 }
                 eject.add(hostName);
             }
@@ -112,7 +111,8 @@ public final class SuiteFile {
         if (expect == Expectation.NONE) {
             eject.clear();
         }
-        boolean single = e.containsKey("single_host") ? Boolean.TRUE.equals(e.get("single_host").value())
+        boolean single = e.containsKey("single_host")
+                ? Boolean.TRUE.equals(e.get("single_host").value())
                 : eject.size() == 1;
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -125,16 +125,26 @@ public final class SuiteFile {
             end = s.durationNanos();
         }
         String label = e.containsKey("name") ? String.valueOf(e.get("name").value()) : s.name();
-        Scenario named = new Scenario(label, s.durationNanos(), s.seed(), s.cluster(), s.traffic(), s.faults(),
-                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load(), s.routing());
+        Scenario named = new Scenario(
+                label,
+                s.durationNanos(),
+                s.seed(),
+                s.cluster(),
+                s.traffic(),
+                s.faults(),
+                s.outlierDetection(),
+                s.healthChecks(),
+                s.envoyVersion(),
+                s.load(),
+                s.routing());
         return new SuiteScenario(label, "from " + path.getFileName(), expect, named, eject, single, start, end);
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Located> map(Located node, String what, Set<String> keys) {
         if (!(node.value() instanceof Map<?, ?> m)) {
-            throw new InputException(node.origin() + ": expected " + what + " as a mapping of " + String.join(", ",
-                    new java.util.TreeSet<>(keys)));
+            throw new InputException(node.origin() + ": expected " + what + " as a mapping of "
+                    + String.join(", ", new java.util.TreeSet<>(keys)));
         }
         Map<String, Located> out = (Map<String, Located>) m;
         for (Map.Entry<String, Located> x : out.entrySet()) {
@@ -174,5 +184,4 @@ public final class SuiteFile {
         }
         return path;
     }
-
 }

@@ -34,8 +34,8 @@ public record SuiteScenario(
      * failure (its {@code no_traffic_interval} too, so that no probe waits for Envoy's 60 s before the cluster has
      * carried traffic).
      */
-    static final HealthCheckSpec ORACLE_CHECK = new HealthCheckSpec(100_000_000L, 1, 1)
-            .withNoTrafficInterval(100_000_000L);
+    static final HealthCheckSpec ORACLE_CHECK =
+            new HealthCheckSpec(100_000_000L, 1, 1).withNoTrafficInterval(100_000_000L);
 
     public SuiteScenario {
         shouldEject = Set.copyOf(shouldEject);
@@ -44,9 +44,18 @@ public record SuiteScenario(
     /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */
     public Scenario with(long seed, OutlierDetectionConfig config, double panicThresholdPercent, EnvoyVersion version) {
         Scenario s = scenario;
-        return new Scenario(s.name(), s.durationNanos(), seed,
-                new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent), s.traffic(),
-                s.faults(), config, s.healthChecks(), version, s.load(), s.routing());
+        return new Scenario(
+                s.name(),
+                s.durationNanos(),
+                seed,
+                new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent),
+                s.traffic(),
+                s.faults(),
+                config,
+                s.healthChecks(),
+                version,
+                s.load(),
+                s.routing());
     }
 
     /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */
@@ -74,14 +83,25 @@ public record SuiteScenario(
                 kept.add(f);
             }
         }
-        Scenario ideal = new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), kept,
-                off.outlierDetection(), off.healthChecks(), off.envoyVersion(), off.load(), off.routing());
+        Scenario ideal = new Scenario(
+                off.name(),
+                off.durationNanos(),
+                seed,
+                off.cluster(),
+                off.traffic(),
+                kept,
+                off.outlierDetection(),
+                off.healthChecks(),
+                off.envoyVersion(),
+                off.load(),
+                off.routing());
         return new TuneRuns.Job(this, ideal, offProfile(req));
     }
 
     private static RunProfile offProfile(TuneRequest req) {
         RunProfile p = req.currentProfile();
-        return p.gateway() == null ? RunProfile.ENVOY
+        return p.gateway() == null
+                ? RunProfile.ENVOY
                 : RunProfile.gateway(p.gateway().withMode(dev.outlierlab.engine.stage.StageMode.OFF), p.routing());
     }
 
@@ -98,10 +118,31 @@ public record SuiteScenario(
         List<FaultSpec> faults = new ArrayList<>();
         for (FaultSpec f : off.faults()) {
             boolean out = shouldEject.containsAll(f.hosts());
-            faults.add(out ? new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(),
-                    f.result(), HealthCheckFailure.STATUS, f.pattern(), f.burstLengthMilli()) : f);
+            faults.add(
+                    out
+                            ? new FaultSpec(
+                                    f.hosts(),
+                                    f.startNanos(),
+                                    f.endNanos(),
+                                    f.errorRatePpm(),
+                                    f.status(),
+                                    f.result(),
+                                    HealthCheckFailure.STATUS,
+                                    f.pattern(),
+                                    f.burstLengthMilli())
+                            : f);
         }
-        return new Scenario(off.name(), off.durationNanos(), seed, off.cluster(), off.traffic(), faults,
-                off.outlierDetection(), ORACLE_CHECK, version, off.load(), off.routing());
+        return new Scenario(
+                off.name(),
+                off.durationNanos(),
+                seed,
+                off.cluster(),
+                off.traffic(),
+                faults,
+                off.outlierDetection(),
+                ORACLE_CHECK,
+                version,
+                off.load(),
+                off.routing());
     }
 }

@@ -29,15 +29,41 @@ import java.util.Set;
  * runs.
  */
 public enum Target {
-    ENVOY("envoy", "an Envoy cluster", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE,
-            Can.SUCCESS_RATE, Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME, Can.ALWAYS_EJECT_ONE)),
+    ENVOY(
+            "envoy",
+            "an Envoy cluster",
+            EnumSet.of(
+                    Can.ENVOY_FIELDS,
+                    Can.CONSECUTIVE,
+                    Can.TURN_OFF_CONSECUTIVE,
+                    Can.SUCCESS_RATE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.FAILURE_PERCENTAGE_VOLUME,
+                    Can.ALWAYS_EJECT_ONE)),
     ISTIO("istio", "an Istio DestinationRule", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE)),
-    ENVOY_GATEWAY("envoy-gateway", "an Envoy Gateway BackendTrafficPolicy", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE,
-            Can.FAILURE_PERCENTAGE, Can.ALWAYS_EJECT_ONE)),
-    KUMA("kuma", "a Kuma MeshCircuitBreaker", EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE,
-            Can.SUCCESS_RATE, Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME)),
-    GRPC("grpc", "a gRPC service config (grpc-java)", EnumSet.of(Can.TURN_OFF_CONSECUTIVE, Can.SUCCESS_RATE,
-            Can.FAILURE_PERCENTAGE, Can.FAILURE_PERCENTAGE_VOLUME, Can.CAP_BEFORE_EJECTION)),
+    ENVOY_GATEWAY(
+            "envoy-gateway",
+            "an Envoy Gateway BackendTrafficPolicy",
+            EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.FAILURE_PERCENTAGE, Can.ALWAYS_EJECT_ONE)),
+    KUMA(
+            "kuma",
+            "a Kuma MeshCircuitBreaker",
+            EnumSet.of(
+                    Can.ENVOY_FIELDS,
+                    Can.CONSECUTIVE,
+                    Can.TURN_OFF_CONSECUTIVE,
+                    Can.SUCCESS_RATE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.FAILURE_PERCENTAGE_VOLUME)),
+    GRPC(
+            "grpc",
+            "a gRPC service config (grpc-java)",
+            EnumSet.of(
+                    Can.TURN_OFF_CONSECUTIVE,
+                    Can.SUCCESS_RATE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.FAILURE_PERCENTAGE_VOLUME,
+                    Can.CAP_BEFORE_EJECTION)),
     GATEWAY("gateway", "a gateway configuration", EnumSet.of(Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE));
 
     /**
@@ -68,6 +94,7 @@ public enum Target {
 
     /** Envoy Gateway's success rate: Envoy's defaults, always enforced (the policy has no field for it). */
     static final long ENVOY_DEFAULT_SR_FACTOR = 1900;
+
     static final long ENVOY_DEFAULT_SR_VOLUME = 100;
     static final long ENVOY_DEFAULT_SR_HOSTS = 5;
     static final long ENVOY_DEFAULT_FP_VOLUME = 50;
@@ -104,15 +131,16 @@ public enum Target {
                 return t;
             }
         }
-        throw new InputException("--target: '" + shorten(name) + "' is not a target; expected envoy, istio, envoy-gateway, "
-                + "kuma, grpc or gateway");
+        throw new InputException("--target: '" + shorten(name)
+                + "' is not a target; expected envoy, istio, envoy-gateway, " + "kuma, grpc or gateway");
     }
 
     /**
      * The settings and what was written: the file's text, the Envoy settings and panic threshold it gives (for gRPC,
      * its settings in Envoy's fields; unused for the gateway) and the profile the simulation runs it under.
      */
-    public record Written(String text, OutlierDetectionConfig config, double panicThresholdPercent, RunProfile profile) {
+    public record Written(
+            String text, OutlierDetectionConfig config, double panicThresholdPercent, RunProfile profile) {
         public Written(String text, OutlierDetectionConfig config, double panicThresholdPercent) {
             this(text, config, panicThresholdPercent, RunProfile.ENVOY);
         }
@@ -184,8 +212,13 @@ public enum Target {
      * Writes the setting for the request's cluster and reads it back; a gateway configuration keeps the current
      * routing ({@code current}'s), which the search does not change.
      */
-    public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
-                         RunProfile current) {
+    public Written write(
+            Setting s,
+            String name,
+            int hosts,
+            OutlierDetectionConfig base,
+            double panicThresholdPercent,
+            RunProfile current) {
         return write(s, name, hosts, base, panicThresholdPercent, current, EnvoyVersion.DEFAULT);
     }
 
@@ -193,45 +226,69 @@ public enum Target {
      * Writes the setting for the request's cluster and Envoy release and reads it back: a field the release does not
      * have is not written (the release's default applies), so the file is one that release accepts.
      */
-    public Written write(Setting s, String name, int hosts, OutlierDetectionConfig base, double panicThresholdPercent,
-                         RunProfile current, EnvoyVersion version) {
+    public Written write(
+            Setting s,
+            String name,
+            int hosts,
+            OutlierDetectionConfig base,
+            double panicThresholdPercent,
+            RunProfile current,
+            EnvoyVersion version) {
         if (this == GRPC) {
             String text = ProfileFiles.serviceConfig(s);
             var read = ProfileFiles.readServiceConfig(text, "tune:grpc");
             return new Written(text, ProfileFiles.asEnvoyFields(read), 0, RunProfile.grpc(read));
         }
         if (this == GATEWAY) {
-            var routing = current.routing() != null ? current.routing() : dev.outlierlab.engine.gateway.RoutingConfig
-                    .defaults();
+            var routing = current.routing() != null
+                    ? current.routing()
+                    : dev.outlierlab.engine.gateway.RoutingConfig.defaults();
             String text = ProfileFiles.gatewayConfig(s.gateway(), hosts, routing);
             CheckTarget read = ProfileFiles.readGateway(text, "tune:gateway");
-            return new Written(text, OutlierDetectionConfig.defaults(), 0,
+            return new Written(
+                    text,
+                    OutlierDetectionConfig.defaults(),
+                    0,
                     RunProfile.gateway(read.gateway().gateway(), read.gateway().routing()));
         }
         String text = switch (this) {
-            case ENVOY -> EnvoyClusterWriter.toYaml(new Scenario(name, Durations.SECOND, 1,
-                    ClusterSpec.ofCount(hosts, panicThresholdPercent), new TrafficSpec(1), List.of(),
-                    s.applyTo(base, version), null, version));
+            case ENVOY ->
+                EnvoyClusterWriter.toYaml(new Scenario(
+                        name,
+                        Durations.SECOND,
+                        1,
+                        ClusterSpec.ofCount(hosts, panicThresholdPercent),
+                        new TrafficSpec(1),
+                        List.of(),
+                        s.applyTo(base, version),
+                        null,
+                        version));
             case ISTIO -> istio(s, name, panicThresholdPercent);
             case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
             case KUMA -> kuma(s, name, panicThresholdPercent);
             case GRPC, GATEWAY -> throw new IllegalStateException(flag + " is written above");
         };
-        List<CheckTarget> read = CheckInputs.read(text, "tune:" + flag, null, false).targets();
+        List<CheckTarget> read =
+                CheckInputs.read(text, "tune:" + flag, null, false).targets();
         if (read.size() != 1 || read.get(0).config() == null) {
-            throw new InputException("tune: " + description + " written for " + s.label() + " does not read back as one "
-                    + "cluster's outlier detection");
+            throw new InputException("tune: " + description + " written for " + s.label()
+                    + " does not read back as one " + "cluster's outlier detection");
         }
         return new Written(text, read.get(0).config(), read.get(0).panicThresholdPercent());
     }
 
     private static String istio(Setting s, String name, double panic) {
         StringBuilder y = new StringBuilder();
-        y.append("apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ").append(kube(name))
-                .append("\nspec:\n  host: ").append(kube(name)).append("\n  trafficPolicy:\n    outlierDetection:\n");
+        y.append("apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ")
+                .append(kube(name))
+                .append("\nspec:\n  host: ")
+                .append(kube(name))
+                .append("\n  trafficPolicy:\n    outlierDetection:\n");
         y.append("      consecutive5xxErrors: ").append(s.consecutive5xx()).append('\n');
         y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("      baseEjectionTime: ").append(go(s.baseEjectionTimeNanos())).append('\n');
+        y.append("      baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
         y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
         if (panic > 0) {
             y.append("      minHealthPercent: ").append(whole(panic)).append('\n');
@@ -242,18 +299,27 @@ public enum Target {
     private static String envoyGateway(Setting s, String name, double panic) {
         StringBuilder y = new StringBuilder();
         y.append("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: ")
-                .append(kube(name)).append("\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n"
-                        + "    name: ").append(kube(name)).append("\n  healthCheck:\n");
+                .append(kube(name))
+                .append("\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n"
+                        + "    name: ")
+                .append(kube(name))
+                .append("\n  healthCheck:\n");
         if (panic != 50) {
             y.append("    panicThreshold: ").append(whole(panic)).append('\n');
         }
         y.append("    passive:\n");
-        y.append("      consecutive5XxErrors: ").append(Math.max(1, s.consecutive5xx())).append('\n');
+        y.append("      consecutive5XxErrors: ")
+                .append(Math.max(1, s.consecutive5xx()))
+                .append('\n');
         y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("      baseEjectionTime: ").append(go(s.baseEjectionTimeNanos())).append('\n');
+        y.append("      baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
         y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
         if (s.failurePercentageThreshold() > 0) {
-            y.append("      failurePercentageThreshold: ").append(s.failurePercentageThreshold()).append('\n');
+            y.append("      failurePercentageThreshold: ")
+                    .append(s.failurePercentageThreshold())
+                    .append('\n');
         }
         if (s.alwaysEjectOneHost()) {
             y.append("      alwaysEjectOneEndpoint: true\n");
@@ -263,12 +329,16 @@ public enum Target {
 
     private static String kuma(Setting s, String name, double panic) {
         StringBuilder y = new StringBuilder();
-        y.append("apiVersion: kuma.io/v1alpha1\nkind: MeshCircuitBreaker\nmetadata:\n  name: ").append(kube(name))
+        y.append("apiVersion: kuma.io/v1alpha1\nkind: MeshCircuitBreaker\nmetadata:\n  name: ")
+                .append(kube(name))
                 .append("\n  namespace: kuma-system\nspec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n"
-                        + "      kind: MeshService\n      name: ").append(kube(name))
+                        + "      kind: MeshService\n      name: ")
+                .append(kube(name))
                 .append("\n    default:\n      outlierDetection:\n        disabled: false\n");
         y.append("        interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("        baseEjectionTime: ").append(go(s.baseEjectionTimeNanos())).append('\n');
+        y.append("        baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
         y.append("        maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
         if (panic != 50) {
             y.append("        healthyPanicThreshold: ").append(whole(panic)).append('\n');
@@ -278,18 +348,27 @@ public enum Target {
             y.append("        detectors:\n");
         }
         if (s.consecutive5xx() > 0) {
-            y.append("          totalFailures:\n            consecutive: ").append(s.consecutive5xx()).append('\n');
+            y.append("          totalFailures:\n            consecutive: ")
+                    .append(s.consecutive5xx())
+                    .append('\n');
         }
         if (s.successRateStdevFactor() > 0) {
-            y.append("          successRate:\n            minimumHosts: ").append(s.successRateMinimumHosts())
-                    .append("\n            requestVolume: ").append(s.successRateRequestVolume())
-                    .append("\n            standardDeviationFactor: \"").append(Setting.factor(s.successRateStdevFactor()))
+            y.append("          successRate:\n            minimumHosts: ")
+                    .append(s.successRateMinimumHosts())
+                    .append("\n            requestVolume: ")
+                    .append(s.successRateRequestVolume())
+                    .append("\n            standardDeviationFactor: \"")
+                    .append(Setting.factor(s.successRateStdevFactor()))
                     .append("\"\n");
         }
         if (s.failurePercentageThreshold() > 0) {
-            y.append("          failurePercentage:\n            minimumHosts: ").append(s.failurePercentageMinimumHosts())
-                    .append("\n            requestVolume: ").append(s.failurePercentageRequestVolume())
-                    .append("\n            threshold: ").append(s.failurePercentageThreshold()).append('\n');
+            y.append("          failurePercentage:\n            minimumHosts: ")
+                    .append(s.failurePercentageMinimumHosts())
+                    .append("\n            requestVolume: ")
+                    .append(s.failurePercentageRequestVolume())
+                    .append("\n            threshold: ")
+                    .append(s.failurePercentageThreshold())
+                    .append('\n');
         }
         return y.toString();
     }

@@ -20,8 +20,7 @@ import java.math.RoundingMode;
 public final class TuneJson {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private TuneJson() {
-    }
+    private TuneJson() {}
 
     public static String write(TuneResult r) {
         try {
@@ -46,9 +45,13 @@ public final class TuneJson {
         req.put("screen_seeds", q.screenSeeds());
         req.put("max_ejected", q.maxEjected());
         num(req, "base_error_percent", q.baseErrorPpm() / 10_000.0);
-        req.put("health_checks", q.healthChecks() == null ? null : "every " + Durations.format(
-                q.healthChecks().intervalNanos()) + ", unhealthy after " + q.healthChecks().unhealthyThreshold()
-                + ", healthy after " + q.healthChecks().healthyThreshold());
+        req.put(
+                "health_checks",
+                q.healthChecks() == null
+                        ? null
+                        : "every " + Durations.format(q.healthChecks().intervalNanos()) + ", unhealthy after "
+                                + q.healthChecks().unhealthyThreshold()
+                                + ", healthy after " + q.healthChecks().healthyThreshold());
         ArrayNode notes = req.putArray("notes");
         q.notes().forEach(notes::add);
         ArrayNode suite = root.putArray("suite");
@@ -66,8 +69,8 @@ public final class TuneJson {
             num(n, "fault_end_seconds", s.faultEndNanos() / 1e9);
         }
         ArrayNode none = root.putArray("not_simulated");
-        new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).forEach((k, v) -> none.addObject().put("name", k)
-                .put("why", v));
+        new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE)
+                .forEach((k, v) -> none.addObject().put("name", k).put("why", v));
         root.set("current", evaluation(r.current(), q));
         ArrayNode front = root.putArray("front");
         r.front().forEach(e -> front.add(evaluation(e, q).put("recommended", e == r.recommended())));
@@ -104,8 +107,12 @@ public final class TuneJson {
      * browser's Tune view opens it in the lab.
      */
     static java.util.Map<String, Object> labScenario(Evaluation e, TuneRequest q) {
-        SuiteScenario show = q.suite().stream().filter(s -> s.name().equals("one-host-partial")).findFirst()
-                .orElse(q.suite().stream().filter(s -> s.expect() == Expectation.EJECT).findFirst()
+        SuiteScenario show = q.suite().stream()
+                .filter(s -> s.name().equals("one-host-partial"))
+                .findFirst()
+                .orElse(q.suite().stream()
+                        .filter(s -> s.expect() == Expectation.EJECT)
+                        .findFirst()
                         .orElse(q.suite().get(0)));
         var scenario = show.with(1, e.written().config(), e.written().panicThresholdPercent(), q.envoyVersion());
         RunProfile p = e.written().profile();
@@ -127,14 +134,30 @@ public final class TuneJson {
         block.put("max_ejection_time", Durations.format(g.maxEjectionTimeNanos()));
         block.put("max_ejection_percent", g.maxEjectionPercent());
         if (g.successRate() != null) {
-            block.put("success_rate_ejection", ordered("stdev_factor", g.successRate().stdevFactor(),
-                    "enforcement_percentage", g.successRate().enforcementPercentage(), "minimum_hosts",
-                    g.successRate().minimumHosts(), "request_volume", g.successRate().requestVolume()));
+            block.put(
+                    "success_rate_ejection",
+                    ordered(
+                            "stdev_factor",
+                            g.successRate().stdevFactor(),
+                            "enforcement_percentage",
+                            g.successRate().enforcementPercentage(),
+                            "minimum_hosts",
+                            g.successRate().minimumHosts(),
+                            "request_volume",
+                            g.successRate().requestVolume()));
         }
         if (g.failurePercentage() != null) {
-            block.put("failure_percentage_ejection", ordered("threshold", g.failurePercentage().threshold(),
-                    "enforcement_percentage", g.failurePercentage().enforcementPercentage(), "minimum_hosts",
-                    g.failurePercentage().minimumHosts(), "request_volume", g.failurePercentage().requestVolume()));
+            block.put(
+                    "failure_percentage_ejection",
+                    ordered(
+                            "threshold",
+                            g.failurePercentage().threshold(),
+                            "enforcement_percentage",
+                            g.failurePercentage().enforcementPercentage(),
+                            "minimum_hosts",
+                            g.failurePercentage().minimumHosts(),
+                            "request_volume",
+                            g.failurePercentage().requestVolume()));
         }
         out.put("grpc", block);
         return out;

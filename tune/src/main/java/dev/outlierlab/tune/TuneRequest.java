@@ -46,24 +46,87 @@ public record TuneRequest(
         double maxFalsePerDay) {
 
     /** A request that allows no false ejection on any seed. */
-    public TuneRequest(String name, String source, int hosts, long rps, int clients, Target target,
-                       EnvoyVersion envoyVersion, OutlierDetectionConfig current, double currentPanicPercent,
-                       List<SuiteScenario> suite, int screenSeeds, int seeds, int maxEjected, long baseErrorPpm,
-                       int threads, RunProfile currentProfile, HealthCheckSpec healthChecks, List<String> notes) {
-        this(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent, suite, screenSeeds,
-                seeds, maxEjected, baseErrorPpm, threads, currentProfile, healthChecks, notes, 0);
+    public TuneRequest(
+            String name,
+            String source,
+            int hosts,
+            long rps,
+            int clients,
+            Target target,
+            EnvoyVersion envoyVersion,
+            OutlierDetectionConfig current,
+            double currentPanicPercent,
+            List<SuiteScenario> suite,
+            int screenSeeds,
+            int seeds,
+            int maxEjected,
+            long baseErrorPpm,
+            int threads,
+            RunProfile currentProfile,
+            HealthCheckSpec healthChecks,
+            List<String> notes) {
+        this(
+                name,
+                source,
+                hosts,
+                rps,
+                clients,
+                target,
+                envoyVersion,
+                current,
+                currentPanicPercent,
+                suite,
+                screenSeeds,
+                seeds,
+                maxEjected,
+                baseErrorPpm,
+                threads,
+                currentProfile,
+                healthChecks,
+                notes,
+                0);
     }
 
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
 
     /** A request for an Envoy target, without health checks or notes. */
-    public TuneRequest(String name, String source, int hosts, long rps, int clients, Target target,
-                       EnvoyVersion envoyVersion, OutlierDetectionConfig current, double currentPanicPercent,
-                       List<SuiteScenario> suite, int screenSeeds, int seeds, int maxEjected, long baseErrorPpm,
-                       int threads) {
-        this(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent, suite, screenSeeds,
-                seeds, maxEjected, baseErrorPpm, threads, RunProfile.ENVOY, null, List.of(), 0);
+    public TuneRequest(
+            String name,
+            String source,
+            int hosts,
+            long rps,
+            int clients,
+            Target target,
+            EnvoyVersion envoyVersion,
+            OutlierDetectionConfig current,
+            double currentPanicPercent,
+            List<SuiteScenario> suite,
+            int screenSeeds,
+            int seeds,
+            int maxEjected,
+            long baseErrorPpm,
+            int threads) {
+        this(
+                name,
+                source,
+                hosts,
+                rps,
+                clients,
+                target,
+                envoyVersion,
+                current,
+                currentPanicPercent,
+                suite,
+                screenSeeds,
+                seeds,
+                maxEjected,
+                baseErrorPpm,
+                threads,
+                RunProfile.ENVOY,
+                null,
+                List.of(),
+                0);
     }
 
     public TuneRequest {
@@ -73,8 +136,9 @@ public record TuneRequest(
             currentProfile = RunProfile.ENVOY;
         }
         if (hosts < 2 || hosts > 10_000) {
-            throw new InputException("--hosts: " + hosts + " is not allowed; expected 2 to 10000 hosts (outlier detection "
-                    + "compares hosts, and a cluster of one has nothing to eject to)");
+            throw new InputException(
+                    "--hosts: " + hosts + " is not allowed; expected 2 to 10000 hosts (outlier detection "
+                            + "compares hosts, and a cluster of one has nothing to eject to)");
         }
         if (rps < 1 || rps > 10_000_000) {
             throw new InputException("--rps: " + rps + " is not allowed; expected 1 to 10000000 requests per second");
@@ -84,20 +148,21 @@ public record TuneRequest(
                     + " callers (at most --rps: every caller sends at least one request a second)");
         }
         if (target == Target.GRPC && clients > 1) {
-            throw new InputException("--clients: " + clients + " is not allowed with --target grpc; the gRPC profile runs "
-                    + "one channel (each channel has its own outlier detection: tune one channel's traffic, --rps "
-                    + "divided by the channels, with --clients 1)");
+            throw new InputException(
+                    "--clients: " + clients + " is not allowed with --target grpc; the gRPC profile runs "
+                            + "one channel (each channel has its own outlier detection: tune one channel's traffic, --rps "
+                            + "divided by the channels, with --clients 1)");
         }
         if (seeds < 1 || seeds > MAX_SEEDS) {
             throw new InputException("--seeds: " + seeds + " is not allowed; expected 1 to " + MAX_SEEDS);
         }
         if (maxEjected < 1 || maxEjected > hosts) {
-            throw new InputException("--max-ejected: " + maxEjected + " is not allowed; expected 1 to " + hosts
-                    + " (the hosts)");
+            throw new InputException(
+                    "--max-ejected: " + maxEjected + " is not allowed; expected 1 to " + hosts + " (the hosts)");
         }
         if (!(maxFalsePerDay >= 0 && maxFalsePerDay <= 1_000_000)) {
-            throw new InputException("--max-false-per-day: " + maxFalsePerDay + " is not allowed; expected 0 to 1000000 "
-                    + "false ejections a day");
+            throw new InputException("--max-false-per-day: " + maxFalsePerDay
+                    + " is not allowed; expected 0 to 1000000 " + "false ejections a day");
         }
         if (suite.isEmpty()) {
             throw new InputException("--suite: the suite has no scenarios to score against");
@@ -107,13 +172,33 @@ public record TuneRequest(
 
     /** This request with another {@code --max-false-per-day}. */
     public TuneRequest withMaxFalsePerDay(double perDay) {
-        return new TuneRequest(name, source, hosts, rps, clients, target, envoyVersion, current, currentPanicPercent,
-                suite, screenSeeds, seeds, maxEjected, baseErrorPpm, threads, currentProfile, healthChecks, notes, perDay);
+        return new TuneRequest(
+                name,
+                source,
+                hosts,
+                rps,
+                clients,
+                target,
+                envoyVersion,
+                current,
+                currentPanicPercent,
+                suite,
+                screenSeeds,
+                seeds,
+                maxEjected,
+                baseErrorPpm,
+                threads,
+                currentProfile,
+                healthChecks,
+                notes,
+                perDay);
     }
 
     /** Where the current settings came from, in words: the file, or whose defaults. */
     public String sourceLabel() {
-        return source != null ? source : target == Target.GATEWAY ? "the gateway profile's defaults" : "Envoy's defaults";
+        return source != null
+                ? source
+                : target == Target.GATEWAY ? "the gateway profile's defaults" : "Envoy's defaults";
     }
 
     /** The current settings as a candidate of the search: the gateway's own, else the Envoy fields. */

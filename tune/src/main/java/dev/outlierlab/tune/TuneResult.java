@@ -26,11 +26,32 @@ public record TuneResult(
         DeployableFile.Spliced deployable,
         BreakingPoints breaks) {
 
-    public TuneResult(TuneRequest request, Evaluation current, List<Evaluation> front, Evaluation recommended,
-                      String diff, String why, List<String> cannotCatch, List<String> detectors,
-                      List<String> recommendationFindings, int candidates, long runs) {
-        this(request, current, front, recommended, diff, why, cannotCatch, detectors, recommendationFindings,
-                candidates, runs, null, null);
+    public TuneResult(
+            TuneRequest request,
+            Evaluation current,
+            List<Evaluation> front,
+            Evaluation recommended,
+            String diff,
+            String why,
+            List<String> cannotCatch,
+            List<String> detectors,
+            List<String> recommendationFindings,
+            int candidates,
+            long runs) {
+        this(
+                request,
+                current,
+                front,
+                recommended,
+                diff,
+                why,
+                cannotCatch,
+                detectors,
+                recommendationFindings,
+                candidates,
+                runs,
+                null,
+                null);
     }
 
     /**
@@ -38,23 +59,55 @@ public record TuneResult(
      * diff is then against that file; when splicing is not possible the lab's own file and diff stay, with why.
      */
     public TuneResult deployedInto(String original) {
-        DeployableFile.Spliced s = DeployableFile.of(original, request.target(), request.current(),
-                recommended.setting(), recommended.written(), request.envoyVersion());
-        String d = s.text() == null ? diff : LineDiff.diff(request.source(), original, request.source()
-                + " (recommended)", s.text());
-        return new TuneResult(request, current, front, recommended, d, why, cannotCatch, detectors,
-                recommendationFindings, candidates, runs, s, breaks);
+        DeployableFile.Spliced s = DeployableFile.of(
+                original,
+                request.target(),
+                request.current(),
+                recommended.setting(),
+                recommended.written(),
+                request.envoyVersion());
+        String d = s.text() == null
+                ? diff
+                : LineDiff.diff(request.source(), original, request.source() + " (recommended)", s.text());
+        return new TuneResult(
+                request,
+                current,
+                front,
+                recommended,
+                d,
+                why,
+                cannotCatch,
+                detectors,
+                recommendationFindings,
+                candidates,
+                runs,
+                s,
+                breaks);
     }
 
     /** This result with the recommendation's breaking points. */
     TuneResult breakingAt(BreakingPoints points) {
-        return new TuneResult(request, current, front, recommended, diff, why, cannotCatch, detectors,
-                recommendationFindings, candidates, runs, deployable, points);
+        return new TuneResult(
+                request,
+                current,
+                front,
+                recommended,
+                diff,
+                why,
+                cannotCatch,
+                detectors,
+                recommendationFindings,
+                candidates,
+                runs,
+                deployable,
+                points);
     }
 
     /** The file to deploy: the user's own with the changes spliced in, else the lab's file of the target. */
     public String recommendedFile() {
-        return deployable != null && deployable.text() != null ? deployable.text() : recommended.written().text();
+        return deployable != null && deployable.text() != null
+                ? deployable.text()
+                : recommended.written().text();
     }
 
     /**

@@ -23,12 +23,14 @@ import java.util.function.LongConsumer;
 public final class TuneRuns implements RunExecutor {
     /** Outlier detection that never ejects: every enforcement at 0. */
     public static final OutlierDetectionConfig OFF = OutlierDetectionConfig.builder()
-            .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0).set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
+            .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0)
+            .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
             .set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 0)
             .set(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, 0)
             .set(OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, 0)
             .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 0)
-            .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 0).build();
+            .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 0)
+            .build();
 
     /** One run to make: a scenario of the suite as it is to be simulated, and under which profile. */
     public record Job(SuiteScenario suite, Scenario scenario, RunProfile profile) {
@@ -113,8 +115,18 @@ public final class TuneRuns implements RunExecutor {
         }
         long duration = r.scenario().durationNanos();
         // with several callers a host out for one caller is out for that caller's share of the traffic
-        return new RunFigures(s.requests(), s.failed(), s.requestsDuringFault(), s.failedDuringFault(),
-                s.ejectionsEnforced(), s.ejectionsOverflow(), tally.falseEjections(), tally.healthyNanos(duration,
-                r.clients()), s.maxEjectedAtOnce(), s.panicNanos(), tally.detectNanos(), tally.returnNanos(duration));
+        return new RunFigures(
+                s.requests(),
+                s.failed(),
+                s.requestsDuringFault(),
+                s.failedDuringFault(),
+                s.ejectionsEnforced(),
+                s.ejectionsOverflow(),
+                tally.falseEjections(),
+                tally.healthyNanos(duration, r.clients()),
+                s.maxEjectedAtOnce(),
+                s.panicNanos(),
+                tally.detectNanos(),
+                tally.returnNanos(duration));
     }
 }

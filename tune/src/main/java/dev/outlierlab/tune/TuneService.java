@@ -18,16 +18,14 @@ import java.util.function.LongConsumer;
  * into the user's own file. The command parses, calls {@link #request} and {@link #run}, and renders.
  */
 public final class TuneService {
-    private TuneService() {
-    }
+    private TuneService() {}
 
     /**
      * What an access log says of the traffic.
      *
      * @param said the sentence the output shows about it
      */
-    public record LogFacts(long rps, int hosts, int clients, long baseErrorPpm, String said) {
-    }
+    public record LogFacts(long rps, int hosts, int clients, long baseErrorPpm, String said) {}
 
     /**
      * The parsed inputs: each figure null when not given.
@@ -38,10 +36,20 @@ public final class TuneService {
      * @param suite          {@code default} or a suite file
      * @param notes          notes gathered while reading the inputs (gRPC's xDS mapping)
      */
-    public record Given(CurrentSettings current, Integer hosts, Long rps, Integer clients, Integer givenClients,
-                        String envoyVersion, LogFacts log, String suite, int seeds, Integer maxEjected,
-                        double maxFalsePerDay, int threads, List<String> notes) {
-    }
+    public record Given(
+            CurrentSettings current,
+            Integer hosts,
+            Long rps,
+            Integer clients,
+            Integer givenClients,
+            String envoyVersion,
+            LogFacts log,
+            String suite,
+            int seeds,
+            Integer maxEjected,
+            double maxFalsePerDay,
+            int threads,
+            List<String> notes) {}
 
     /** The request the search runs: figures resolved, notes said, the suite built. */
     public static TuneRequest request(Given g) {
@@ -49,31 +57,40 @@ public final class TuneService {
         Target t = current.target();
         LogFacts log = g.log();
         List<String> notes = new ArrayList<>(g.notes());
-        int n = g.hosts() != null ? g.hosts() : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
+        int n = g.hosts() != null
+                ? g.hosts()
+                : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
         if (n < 0) {
             throw new InputException("--hosts: missing; say how many hosts the cluster has, e.g. --hosts 6"
                     + (current.source() == null ? "" : " (" + current.source() + " does not list them)"));
         }
         long rate = g.rps() != null ? g.rps() : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
         if (rate < 0) {
-            throw new InputException("--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
+            throw new InputException(
+                    "--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
         }
         Integer clients = g.clients();
         if (clients == null) {
-            clients = g.givenClients() != null ? g.givenClients() : log != null ? log.clients()
-                    : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
+            clients = g.givenClients() != null
+                    ? g.givenClients()
+                    : log != null
+                            ? log.clients()
+                            : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
             if (t == Target.GRPC && clients > 1) {
                 // the log's callers are channels: one channel's detector sees its share of the rate
-                notes.add("the log's " + clients + " callers are " + clients + " gRPC channels, each with its own outlier "
-                        + "detection: tuned for one channel's share, " + Math.max(1, rate / clients) + " rps");
+                notes.add("the log's " + clients + " callers are " + clients
+                        + " gRPC channels, each with its own outlier " + "detection: tuned for one channel's share, "
+                        + Math.max(1, rate / clients) + " rps");
                 rate = g.rps() != null ? rate : Math.max(1, rate / clients);
                 clients = 1;
             }
         }
         if (log != null) {
             notes.add(0, log.said() + (g.rps() != null || current.rps() != null ? "; the rate given is used" : ""));
-            notes.add(1, "the built-in scenarios' healthy hosts fail at that base rate (random 503s) while their fault is "
-                    + "active, so noise is scored as the log shows it");
+            notes.add(
+                    1,
+                    "the built-in scenarios' healthy hosts fail at that base rate (random 503s) while their fault is "
+                            + "active, so noise is scored as the log shows it");
         }
         HealthCheckSpec health = healthChecks(current, t, notes);
         EnvoyVersion version = g.envoyVersion() != null
@@ -91,32 +108,53 @@ public final class TuneService {
                 scenarios.clear();
                 if (health != null || baseErrorPpm > 0) {
                     notes.add("the suite file replaces the built-in scenarios; its own keep their own "
-                            + (health != null ? "health_checks" : "faults") + (health != null && baseErrorPpm > 0
-                            ? " and faults" : ""));
+                            + (health != null ? "health_checks" : "faults")
+                            + (health != null && baseErrorPpm > 0 ? " and faults" : ""));
                 }
             }
             scenarios.addAll(suiteRead.scenarios());
         }
-        return new TuneRequest(current.name(), current.source(), n, rate, clients, t, version, current.config(),
-                current.panicThresholdPercent(), scenarios, 2, g.seeds(), most, baseErrorPpm, g.threads(),
-                current.profile(), health, notes, g.maxFalsePerDay());
+        return new TuneRequest(
+                current.name(),
+                current.source(),
+                n,
+                rate,
+                clients,
+                t,
+                version,
+                current.config(),
+                current.panicThresholdPercent(),
+                scenarios,
+                2,
+                g.seeds(),
+                most,
+                baseErrorPpm,
+                g.threads(),
+                current.profile(),
+                health,
+                notes,
+                g.maxFalsePerDay());
     }
 
     /** The current settings' health check as the suite runs it, with its note; null where the target has none. */
     private static HealthCheckSpec healthChecks(CurrentSettings current, Target t, List<String> notes) {
         HealthCheckSpec health = current.healthChecks();
         if (health != null && !t.isEnvoy()) {
-            notes.add("health_checks are not run: " + (t == Target.GRPC ? "gRPC's outlier detection has no health-check "
-                    + "return" : "the gateway profile has no health checker"));
+            notes.add("health_checks are not run: "
+                    + (t == Target.GRPC
+                            ? "gRPC's outlier detection has no health-check " + "return"
+                            : "the gateway profile has no health checker"));
             return null;
         }
         if (health != null) {
             notes.add("health checks from " + current.source() + ": every " + Durations.format(health.intervalNanos())
-                    + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after " + health.healthyThreshold()
+                    + ", unhealthy after " + health.unhealthyThreshold() + ", healthy after "
+                    + health.healthyThreshold()
                     + "; the built-in scenarios run with them: a host failing every request fails its probes, a "
                     + "partly failing host passes them"
-                    + (current.config().successfulActiveHealthCheckUnejectHost() ? " and a passing probe returns it "
-                    + "early (successful_active_health_check_uneject_host)" : ""));
+                    + (current.config().successfulActiveHealthCheckUnejectHost()
+                            ? " and a passing probe returns it " + "early (successful_active_health_check_uneject_host)"
+                            : ""));
         }
         return health;
     }
@@ -125,8 +163,8 @@ public final class TuneService {
      * Runs the search ({@code runner} null: on this machine's threads) and, when the current settings came from a
      * file of the target's own kind, splices the recommendation into that file's text ({@code fromText}).
      */
-    public static TuneResult run(TuneRequest req, LongConsumer progress, RunExecutor runner, String fromText,
-                                 Target fromTarget) {
+    public static TuneResult run(
+            TuneRequest req, LongConsumer progress, RunExecutor runner, String fromText, Target fromTarget) {
         TuneResult result = runner == null ? Tuner.tune(req, progress) : Tuner.tune(req, progress, runner);
         return fromText != null && req.target() == fromTarget ? result.deployedInto(fromText) : result;
     }

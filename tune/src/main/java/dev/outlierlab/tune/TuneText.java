@@ -10,65 +10,115 @@ import java.util.Locale;
  * detectors can run, and what no setting can catch here.
  */
 public final class TuneText {
-    private TuneText() {
-    }
+    private TuneText() {}
 
     public static String render(TuneResult r) {
         TuneRequest q = r.request();
         StringBuilder out = new StringBuilder();
-        out.append("tune: ").append(q.hosts()).append(" hosts, ").append(q.rps()).append(" rps, ").append(q.clients())
-                .append(q.clients() == 1 ? " caller" : " callers").append(", target ").append(q.target().flag())
-                .append(q.target() == Target.GRPC ? " (grpc-java)" : q.target() == Target.GATEWAY ? " (gateway profile)"
-                        : " (Envoy " + q.envoyVersion() + ")").append(", ").append(q.suite().size())
-                .append(" scenarios, ").append(r.candidates()).append(" candidates screened on ").append(q.screenSeeds())
-                .append(q.screenSeeds() == 1 ? " seed" : " seeds").append(", finalists on ").append(q.seeds())
-                .append(", ").append(r.runs()).append(" runs\n");
+        out.append("tune: ")
+                .append(q.hosts())
+                .append(" hosts, ")
+                .append(q.rps())
+                .append(" rps, ")
+                .append(q.clients())
+                .append(q.clients() == 1 ? " caller" : " callers")
+                .append(", target ")
+                .append(q.target().flag())
+                .append(
+                        q.target() == Target.GRPC
+                                ? " (grpc-java)"
+                                : q.target() == Target.GATEWAY
+                                        ? " (gateway profile)"
+                                        : " (Envoy " + q.envoyVersion() + ")")
+                .append(", ")
+                .append(q.suite().size())
+                .append(" scenarios, ")
+                .append(r.candidates())
+                .append(" candidates screened on ")
+                .append(q.screenSeeds())
+                .append(q.screenSeeds() == 1 ? " seed" : " seeds")
+                .append(", finalists on ")
+                .append(q.seeds())
+                .append(", ")
+                .append(r.runs())
+                .append(" runs\n");
         q.notes().forEach(n -> out.append("  ").append(n).append('\n'));
         out.append('\n');
         if (r.headline() != null) {
             out.append(r.headline()).append("\n\n");
         }
-        out.append("Current settings (").append(q.sourceLabel()).append("): ")
-                .append(r.current().setting().label()).append('\n');
+        out.append("Current settings (")
+                .append(q.sourceLabel())
+                .append("): ")
+                .append(r.current().setting().label())
+                .append('\n');
         out.append(scorecard(r.current()));
         out.append(summary(r.current())).append("\n\n");
         out.append("Front: benefit (avoidable failures removed, mean over the should-eject scenarios) against harm\n"
                 + "(false ejections per run plus failures added, in points); * recommended\n");
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("", "benefit", "worst seed", "harm", "false ej.", "added pts", "detect s", "return s", "setting"));
+        rows.add(List.of(
+                "", "benefit", "worst seed", "harm", "false ej.", "added pts", "detect s", "return s", "setting"));
         for (Evaluation e : r.front()) {
-            rows.add(List.of(e == r.recommended() ? "*" : "", pct(e.benefitPercent()), pct(e.worstSeedBenefitPercent()),
-                    two(e.harm()), two(e.falseEjections()), two(e.addedFailurePoints()), one(e.detectSeconds()),
-                    one(e.returnSeconds()), e.setting().label() + (e.admissible() ? "" : " (breaks a constraint)")));
+            rows.add(List.of(
+                    e == r.recommended() ? "*" : "",
+                    pct(e.benefitPercent()),
+                    pct(e.worstSeedBenefitPercent()),
+                    two(e.harm()),
+                    two(e.falseEjections()),
+                    two(e.addedFailurePoints()),
+                    one(e.detectSeconds()),
+                    one(e.returnSeconds()),
+                    e.setting().label() + (e.admissible() ? "" : " (breaks a constraint)")));
         }
         out.append(table(rows, 8)).append('\n');
         boolean spliced = r.deployable() != null && r.deployable().text() != null;
-        out.append("Recommendation, as ").append(q.target().description())
+        out.append("Recommendation, as ")
+                .append(q.target().description())
                 .append(spliced ? " (" + q.source() + " with only its outlier-detection fields changed)" : "")
-                .append(":\n").append(indent(r.recommendedFile())).append('\n');
+                .append(":\n")
+                .append(indent(r.recommendedFile()))
+                .append('\n');
         if (q.source() == null && q.target() != Target.GATEWAY && q.target() != Target.GRPC) {
             out.append("  (without --from, the names and endpoints above are placeholders: put the changed fields "
                     + "into your own file, or tune --from it)\n\n");
         } else if (r.deployable() != null && r.deployable().notDone() != null) {
-            out.append("  (not spliced into ").append(q.source()).append(": ").append(r.deployable().notDone())
+            out.append("  (not spliced into ")
+                    .append(q.source())
+                    .append(": ")
+                    .append(r.deployable().notDone())
                     .append(")\n\n");
         }
         if (spliced && r.deployable().patch() != null) {
             out.append(q.target() == Target.ISTIO ? "Or as a patch:\n" : "Or only the changed fields:\n")
-                    .append(indent(r.deployable().patch())).append('\n');
+                    .append(indent(r.deployable().patch()))
+                    .append('\n');
         }
-        out.append(spliced ? "Diff against " + q.source() + ":\n" : "Diff against the current file (both as the lab "
-                + "writes them):\n").append(r.diff().isEmpty() ? "  (no change)\n" : indent(r.diff())).append('\n');
-        long errors = r.recommendationFindings().stream().filter(f -> f.startsWith("error ")).count();
-        out.append("check: ").append(errors == 0 ? "no errors" : errors + " errors").append(r.recommendationFindings()
-                .isEmpty() ? "" : ", " + r.recommendationFindings().size() + " findings").append('\n');
+        out.append(
+                        spliced
+                                ? "Diff against " + q.source() + ":\n"
+                                : "Diff against the current file (both as the lab " + "writes them):\n")
+                .append(r.diff().isEmpty() ? "  (no change)\n" : indent(r.diff()))
+                .append('\n');
+        long errors = r.recommendationFindings().stream()
+                .filter(f -> f.startsWith("error "))
+                .count();
+        out.append("check: ")
+                .append(errors == 0 ? "no errors" : errors + " errors")
+                .append(
+                        r.recommendationFindings().isEmpty()
+                                ? ""
+                                : ", " + r.recommendationFindings().size() + " findings")
+                .append('\n');
         r.recommendationFindings().forEach(f -> out.append("  ").append(f).append('\n'));
         out.append('\n').append("Why: ").append(r.why()).append("\n\n");
         if (r.breaks() != null) {
             out.append(r.breaks().words()).append("\n\n");
         }
-        out.append("Scorecard of the recommendation:\n").append(scorecard(r.recommended()))
-                .append(summary(r.recommended())).append("\n\n");
+        out.append("Scorecard of the recommendation:\n")
+                .append(scorecard(r.recommended()))
+                .append(summary(r.recommended()))
+                .append("\n\n");
         out.append("What the detectors can do with this traffic:\n");
         r.detectors().forEach(d -> out.append("  - ").append(d).append('\n'));
         out.append("\nWhat no setting can catch here:\n");
@@ -78,12 +128,28 @@ public final class TuneText {
 
     private static String scorecard(Evaluation e) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("scenario", "expect", "failed % in fault", "off", "removed", "false ej.", "most out", "panic s",
-                "detect s", "return s"));
+        rows.add(List.of(
+                "scenario",
+                "expect",
+                "failed % in fault",
+                "off",
+                "removed",
+                "false ej.",
+                "most out",
+                "panic s",
+                "detect s",
+                "return s"));
         for (ScenarioScore s : e.scores()) {
-            rows.add(List.of(s.scenario().name(), s.scenario().expect().key(), two(s.failedPercentDuringFault(false)),
-                    two(s.failedPercentDuringFault(true)), pct(s.removedPercent()), two(s.falseEjections()),
-                    Integer.toString(s.maxEjectedAtOnce()), one(s.panicSeconds()), one(s.detectSeconds()),
+            rows.add(List.of(
+                    s.scenario().name(),
+                    s.scenario().expect().key(),
+                    two(s.failedPercentDuringFault(false)),
+                    two(s.failedPercentDuringFault(true)),
+                    pct(s.removedPercent()),
+                    two(s.falseEjections()),
+                    Integer.toString(s.maxEjectedAtOnce()),
+                    one(s.panicSeconds()),
+                    one(s.detectSeconds()),
                     one(s.returnSeconds())));
         }
         return table(rows, 1);
@@ -91,8 +157,8 @@ public final class TuneText {
 
     private static String summary(Evaluation e) {
         return "benefit " + pct(e.benefitPercent()) + " (worst seed " + pct(e.worstSeedBenefitPercent()) + "), harm "
-                + two(e.harm()) + (e.admissible() ? "; meets every constraint" : "; breaks: "
-                + String.join("; ", e.violations()));
+                + two(e.harm())
+                + (e.admissible() ? "; meets every constraint" : "; breaks: " + String.join("; ", e.violations()));
     }
 
     /** Columns left-aligned from {@code textFrom} on, numbers right-aligned before it (column 0 is text). */

@@ -57,8 +57,8 @@ public final class Tuner {
         }
         long candidates = SearchSpace.candidates(req).size() + 1L;
         long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
-        long runsOfSuite = 2L * req.seeds() + candidates * req.screenSeeds()
-                + finalists * (req.seeds() - req.screenSeeds());
+        long runsOfSuite =
+                2L * req.seeds() + candidates * req.screenSeeds() + finalists * (req.seeds() - req.screenSeeds());
         return runsOfSuite * suiteUnits;
     }
 
@@ -68,13 +68,27 @@ public final class Tuner {
         settings.add(currentSetting);
         settings.addAll(SearchSpace.candidates(req));
         List<Target.Written> written = new ArrayList<>();
-        Target.Written currentWritten = req.target().write(currentSetting, req.name(), req.hosts(), req.current(),
-                req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
-        written.add(new Target.Written(currentWritten.text(), req.current(), req.currentPanicPercent(),
-                req.currentProfile()));
+        Target.Written currentWritten = req.target()
+                .write(
+                        currentSetting,
+                        req.name(),
+                        req.hosts(),
+                        req.current(),
+                        req.currentPanicPercent(),
+                        req.currentProfile(),
+                        req.envoyVersion());
+        written.add(new Target.Written(
+                currentWritten.text(), req.current(), req.currentPanicPercent(), req.currentProfile()));
         for (int i = 1; i < settings.size(); i++) {
-            written.add(req.target().write(settings.get(i), req.name(), req.hosts(), req.current(),
-                    req.currentPanicPercent(), req.currentProfile(), req.envoyVersion()));
+            written.add(req.target()
+                    .write(
+                            settings.get(i),
+                            req.name(),
+                            req.hosts(),
+                            req.current(),
+                            req.currentPanicPercent(),
+                            req.currentProfile(),
+                            req.envoyVersion()));
         }
         baselines(req.seeds());
         List<Integer> all = new ArrayList<>();
@@ -89,16 +103,22 @@ public final class Tuner {
         List<Evaluation> finals = new ArrayList<>();
         for (Evaluation e : evaluate(new ArrayList<>(finalists), settings, written, req.seeds())) {
             List<String> findings = Explanation.findings(req, e.written());
-            finals.add(Explanation.hasCheckError(findings) ? e.violating(Evaluation.CHECK_ERROR
-                    + findings.stream().filter(f -> f.startsWith("error ") || f.contains(" cap-admits-no-host: "))
-                    .findFirst().orElse(findings.get(0))) : e);
+            finals.add(
+                    Explanation.hasCheckError(findings)
+                            ? e.violating(Evaluation.CHECK_ERROR
+                                    + findings.stream()
+                                            .filter(f -> f.startsWith("error ") || f.contains(" cap-admits-no-host: "))
+                                            .findFirst()
+                                            .orElse(findings.get(0)))
+                            : e);
         }
         Evaluation current = finals.get(0);
         Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
         BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
         runs += BreakingPoints.probes(req).size();
-        return Explanation.result(req, current, front, best, settings.size() - 1, runs).breakingAt(points);
+        return Explanation.result(req, current, front, best, settings.size() - 1, runs)
+                .breakingAt(points);
     }
 
     /**
@@ -108,9 +128,13 @@ public final class Tuner {
      * another removes something.
      */
     static Evaluation choose(List<Evaluation> finals, Evaluation current) {
-        Evaluation best = finals.stream().filter(e -> e.admissible() && e.benefitPercent() > 0).sorted(RANKING)
-                .findFirst().orElse(null);
-        if (current.admissible() && current.benefitPercent() > 0
+        Evaluation best = finals.stream()
+                .filter(e -> e.admissible() && e.benefitPercent() > 0)
+                .sorted(RANKING)
+                .findFirst()
+                .orElse(null);
+        if (current.admissible()
+                && current.benefitPercent() > 0
                 && (best == null || !(best.benefitPercent() > current.benefitPercent()))) {
             return current;
         }
@@ -118,7 +142,9 @@ public final class Tuner {
             return best;
         }
         Evaluation trade = tradeOff(finals);
-        return trade != null ? trade : finals.stream().sorted(RANKING).findFirst().orElse(current);
+        return trade != null
+                ? trade
+                : finals.stream().sorted(RANKING).findFirst().orElse(current);
     }
 
     /**
@@ -128,20 +154,24 @@ public final class Tuner {
      * anything.
      */
     static Evaluation tradeOff(List<Evaluation> finals) {
-        List<Evaluation> deployable = finals.stream().filter(e -> !e.undeployable() && e.benefitPercent() > 0).toList();
+        List<Evaluation> deployable = finals.stream()
+                .filter(e -> !e.undeployable() && e.benefitPercent() > 0)
+                .toList();
         List<Evaluation> front = pareto(deployable);
         if (front.isEmpty()) {
             return null;
         }
         double top = front.get(0).benefitPercent();
-        return front.stream().filter(e -> e.benefitPercent() >= top / 2)
-                .min(Comparator.comparingDouble(Evaluation::harm).thenComparing(Evaluation::benefitPercent,
-                        Comparator.reverseOrder()).thenComparingInt(Evaluation::candidate)).orElse(front.get(0));
+        return front.stream()
+                .filter(e -> e.benefitPercent() >= top / 2)
+                .min(Comparator.comparingDouble(Evaluation::harm)
+                        .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
+                        .thenComparingInt(Evaluation::candidate))
+                .orElse(front.get(0));
     }
 
     /** Admissible first, then more benefit, less harm, fewer constraints broken, the earlier candidate. */
-    static final Comparator<Evaluation> RANKING = Comparator
-            .comparing((Evaluation e) -> !e.admissible())
+    static final Comparator<Evaluation> RANKING = Comparator.comparing((Evaluation e) -> !e.admissible())
             .thenComparing(Evaluation::violations, Comparator.comparingInt(List::size))
             .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
             .thenComparingDouble(Evaluation::harm)
@@ -153,9 +183,12 @@ public final class Tuner {
         for (Evaluation e : all) {
             boolean dominated = false;
             for (Evaluation o : all) {
-                if (o != e && o.benefitPercent() >= e.benefitPercent() && o.harm() <= e.harm()
-                        && (o.benefitPercent() > e.benefitPercent() || o.harm() < e.harm()
-                        || o.candidate() < e.candidate())) {
+                if (o != e
+                        && o.benefitPercent() >= e.benefitPercent()
+                        && o.harm() <= e.harm()
+                        && (o.benefitPercent() > e.benefitPercent()
+                                || o.harm() < e.harm()
+                                || o.candidate() < e.candidate())) {
                     dominated = true;
                     break;
                 }
@@ -165,7 +198,8 @@ public final class Tuner {
             }
         }
         front.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                .thenComparingDouble(Evaluation::harm).thenComparingInt(Evaluation::candidate));
+                .thenComparingDouble(Evaluation::harm)
+                .thenComparingInt(Evaluation::candidate));
         return front;
     }
 
@@ -188,7 +222,8 @@ public final class Tuner {
         if (!kept.contains(best)) {
             kept.set(kept.size() - 1, best);
             kept.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                    .thenComparingDouble(Evaluation::harm).thenComparingInt(Evaluation::candidate));
+                    .thenComparingDouble(Evaluation::harm)
+                    .thenComparingInt(Evaluation::candidate));
         }
         return kept;
     }
@@ -208,8 +243,8 @@ public final class Tuner {
         runAll(jobs, keys);
     }
 
-    private List<Evaluation> evaluate(List<Integer> candidates, List<Setting> settings, List<Target.Written> written,
-                                      int seeds) {
+    private List<Evaluation> evaluate(
+            List<Integer> candidates, List<Setting> settings, List<Target.Written> written, int seeds) {
         List<TuneRuns.Job> jobs = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         for (int c : candidates) {

@@ -19,10 +19,26 @@ class BreakingPointsTest {
     private static final long S = 1_000_000_000L;
 
     private static TuneRequest request() {
-        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0).scenarios().stream()
-                .filter(s -> s.name().equals("one-host-partial")).toList();
-        return new TuneRequest("search", null, 6, 300, 1, Target.ENVOY, EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(), 50, suite, 1, 1, 2, 0, 1);
+        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0)
+                .scenarios().stream()
+                        .filter(s -> s.name().equals("one-host-partial"))
+                        .toList();
+        return new TuneRequest(
+                "search",
+                null,
+                6,
+                300,
+                1,
+                Target.ENVOY,
+                EnvoyVersion.DEFAULT,
+                OutlierDetectionConfig.defaults(),
+                50,
+                suite,
+                1,
+                1,
+                2,
+                0,
+                1);
     }
 
     private static Scenario probe(SuiteScenario p, Target.Written w) {
@@ -46,9 +62,12 @@ class BreakingPointsTest {
         int i = java.util.Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent());
         SuiteScenario caught = suite.partial(b.caughtPercent());
         SuiteScenario missed = suite.partial(BreakingPoints.PARTIAL[i - 1]);
-        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(caught, probe(caught, w))))).isTrue();
-        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(missed, probe(missed, w))))).isFalse();
-        assertThat(b.words()).startsWith("Breaks when: a shared outage of " + b.sharedOutagePercent() + " %")
+        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(caught, probe(caught, w)))))
+                .isTrue();
+        assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(missed, probe(missed, w)))))
+                .isFalse();
+        assertThat(b.words())
+                .startsWith("Breaks when: a shared outage of " + b.sharedOutagePercent() + " %")
                 .contains("catches one host failing " + b.caughtPercent() + " %");
     }
 }

@@ -33,12 +33,28 @@ class DeployableFileTest {
 
     private static TuneResult tune(String text, String source) {
         CurrentSettings current = CurrentSettings.read(text, source);
-        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0, current.healthChecks()).scenarios().stream()
-                .filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest req = new TuneRequest(current.name(), source, 6, 300, 1, current.target(), EnvoyVersion.DEFAULT,
-                current.config(), current.panicThresholdPercent(), suite, 1, 1, 2, 0, 1, current.profile(),
-                current.healthChecks(), List.of());
-        return Tuner.tune(req, u -> { }).deployedInto(text);
+        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0, current.healthChecks())
+                .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
+        TuneRequest req = new TuneRequest(
+                current.name(),
+                source,
+                6,
+                300,
+                1,
+                current.target(),
+                EnvoyVersion.DEFAULT,
+                current.config(),
+                current.panicThresholdPercent(),
+                suite,
+                1,
+                1,
+                2,
+                0,
+                1,
+                current.profile(),
+                current.healthChecks(),
+                List.of());
+        return Tuner.tune(req, u -> {}).deployedInto(text);
     }
 
     /** Every document of the file, with the outlier-detection block at {@code path} taken out of the first. */
@@ -54,18 +70,22 @@ class DeployableFileTest {
         return docs;
     }
 
-    private static void assertDeployable(TuneResult r, String original, List<String> outlierPath,
-                                         List<String> comments) {
+    private static void assertDeployable(
+            TuneResult r, String original, List<String> outlierPath, List<String> comments) {
         assertThat(r.deployable().notDone()).isNull();
         String printed = r.recommendedFile();
         assertThat(printed).isNotEqualTo(original);
         assertThat(without(printed, outlierPath)).isEqualTo(without(original, outlierPath));
         assertThat(comments).allMatch(printed::contains);
-        List<CheckTarget> read = CheckInputs.read(printed, "printed", null, false).targets();
+        List<CheckTarget> read =
+                CheckInputs.read(printed, "printed", null, false).targets();
         assertThat(Setting.of(read.get(0).config())).isEqualTo(r.recommended().setting());
         assertThat(read.get(0).panicThresholdPercent()).isEqualTo(r.request().currentPanicPercent());
-        assertThat(Explanation.findings(r.request(), new Target.Written(printed, read.get(0).config(),
-                read.get(0).panicThresholdPercent()))).noneMatch(f -> f.startsWith("error "));
+        assertThat(Explanation.findings(
+                        r.request(),
+                        new Target.Written(
+                                printed, read.get(0).config(), read.get(0).panicThresholdPercent())))
+                .noneMatch(f -> f.startsWith("error "));
         assertThat(r.diff()).contains("@@ -").doesNotContain("-  name:").doesNotContain("-  host:");
     }
 
@@ -73,12 +93,21 @@ class DeployableFileTest {
     void aDestinationRulesNamespaceSubsetsPoolsAndOtherDocumentsStayByteForByte() throws IOException {
         String original = resource("dr.yaml");
         TuneResult r = tune(original, "dr.yaml");
-        assertDeployable(r, original, List.of("spec", "trafficPolicy", "outlierDetection"),
+        assertDeployable(
+                r,
+                original,
+                List.of("spec", "trafficPolicy", "outlierDetection"),
                 List.of("# the team's namespace", "# chosen in 2023", "# The reviews service's rule"));
-        assertThat(r.recommendedFile()).contains("kind: VirtualService", "namespace: bookinfo",
-                "host: reviews.bookinfo.svc.cluster.local", "simple: LEAST_REQUEST", "maxConnections: 100");
-        assertThat(r.deployable().patch()).startsWith("kubectl patch destinationrule reviews -n bookinfo --type merge "
-                + "-p '{\"spec\":{\"trafficPolicy\":{\"outlierDetection\":{");
+        assertThat(r.recommendedFile())
+                .contains(
+                        "kind: VirtualService",
+                        "namespace: bookinfo",
+                        "host: reviews.bookinfo.svc.cluster.local",
+                        "simple: LEAST_REQUEST",
+                        "maxConnections: 100");
+        assertThat(r.deployable().patch())
+                .startsWith("kubectl patch destinationrule reviews -n bookinfo --type merge "
+                        + "-p '{\"spec\":{\"trafficPolicy\":{\"outlierDetection\":{");
         assertThat(TuneText.render(r)).contains("Diff against dr.yaml:").contains("Or as a patch:");
     }
 
@@ -86,10 +115,14 @@ class DeployableFileTest {
     void anEnvoyClustersEndpointsHealthChecksAndTimeoutStayByteForByte() throws IOException {
         String original = resource("cluster.yaml");
         TuneResult r = tune(original, "cluster.yaml");
-        assertDeployable(r, original, List.of("outlier_detection"),
+        assertDeployable(
+                r,
+                original,
+                List.of("outlier_detection"),
                 List.of("# tuned for the payment provider", "# the platform default"));
-        assertThat(r.recommendedFile()).contains("connect_timeout: 0.25s", "address: 10.2.0.16", "http_health_check",
-                "max_connections: 1024").doesNotContain("placeholder");
+        assertThat(r.recommendedFile())
+                .contains("connect_timeout: 0.25s", "address: 10.2.0.16", "http_health_check", "max_connections: 1024")
+                .doesNotContain("placeholder");
         assertThat(r.deployable().patch()).startsWith("# in the cluster named checkout, under outlier_detection:");
         // the lines before the outlier block are the file's own, in order
         String head = original.substring(0, original.indexOf("outlier_detection:"));
@@ -98,10 +131,27 @@ class DeployableFileTest {
 
     @Test
     void withoutFromTheOutputSaysNamesAndEndpointsArePlaceholders() {
-        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0).scenarios().stream()
-                .filter(s -> s.name().equals("one-host-dead-503")).toList();
-        TuneRequest req = new TuneRequest("search", null, 6, 300, 1, Target.ENVOY, EnvoyVersion.DEFAULT,
-                dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(), 50, suite, 1, 1, 2, 0, 1);
-        assertThat(TuneText.render(Tuner.tune(req, u -> { }))).contains("the names and endpoints above are placeholders");
+        List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0)
+                .scenarios().stream()
+                        .filter(s -> s.name().equals("one-host-dead-503"))
+                        .toList();
+        TuneRequest req = new TuneRequest(
+                "search",
+                null,
+                6,
+                300,
+                1,
+                Target.ENVOY,
+                EnvoyVersion.DEFAULT,
+                dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(),
+                50,
+                suite,
+                1,
+                1,
+                2,
+                0,
+                1);
+        assertThat(TuneText.render(Tuner.tune(req, u -> {})))
+                .contains("the names and endpoints above are placeholders");
     }
 }

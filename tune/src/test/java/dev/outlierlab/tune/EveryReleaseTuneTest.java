@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
  */
 class EveryReleaseTuneTest {
     private static List<SuiteScenario> suite(HealthCheckSpec health) {
-        return new DefaultSuite(4, 80, 1, 0, health).scenarios().stream()
-                .filter(s -> s.name().equals("one-host-partial")).toList();
+        return new DefaultSuite(4, 80, 1, 0, health)
+                .scenarios().stream()
+                        .filter(s -> s.name().equals("one-host-partial"))
+                        .toList();
     }
 
     @Test
@@ -26,24 +28,49 @@ class EveryReleaseTuneTest {
         for (int minor = 26; minor <= 40; minor++) {
             EnvoyVersion v = new EnvoyVersion(1, minor);
             HealthCheckSpec health = minor % 2 == 0 ? new HealthCheckSpec(5_000_000_000L, 3, 2) : null;
-            TuneRequest req = new TuneRequest("search", null, 4, 80, 1, Target.ENVOY, v,
-                    OutlierDetectionConfig.defaults(), 50, suite(health), 1, 1, 1, 0, 2, RunProfile.ENVOY, health,
+            TuneRequest req = new TuneRequest(
+                    "search",
+                    null,
+                    4,
+                    80,
+                    1,
+                    Target.ENVOY,
+                    v,
+                    OutlierDetectionConfig.defaults(),
+                    50,
+                    suite(health),
+                    1,
+                    1,
+                    1,
+                    0,
+                    2,
+                    RunProfile.ENVOY,
+                    health,
                     List.of());
-            TuneResult r = Tuner.tune(req, u -> { });
+            TuneResult r = Tuner.tune(req, u -> {});
             String text = r.recommended().written().text();
-            assertThat(text.contains("successful_active_health_check_uneject_host")).as(v + "\n" + text)
+            assertThat(text.contains("successful_active_health_check_uneject_host"))
+                    .as(v + "\n" + text)
                     .isEqualTo(minor >= 28);
-            assertThat(text.contains("always_eject_one_host")).as(v + "\n" + text).isEqualTo(minor >= 31);
+            assertThat(text.contains("always_eject_one_host"))
+                    .as(v + "\n" + text)
+                    .isEqualTo(minor >= 31);
             // before 1.28 a passing health check always returns an ejected host (no field to stop it), so the partly
             // failing host comes back within seconds; from 1.28 the search can set the field to false
-            assertThat(r.recommended().benefitPercent()).as(v + " " + r.recommended().setting().label())
+            assertThat(r.recommended().benefitPercent())
+                    .as(v + " " + r.recommended().setting().label())
                     .isGreaterThan(health != null && minor < 28 ? 0 : 50);
             if (health != null && minor >= 28) {
-                assertThat(r.recommended().setting().keepOnPassingCheck()).as(v.toString()).isTrue();
+                assertThat(r.recommended().setting().keepOnPassingCheck())
+                        .as(v.toString())
+                        .isTrue();
                 assertThat(text).as(v.toString()).contains("successful_active_health_check_uneject_host: false");
             }
             // the file read back and run under that release: the engine refuses a field the release lacks
-            OutlierDetectionConfig read = CheckInputs.read(text, "recommended", null, false).targets().get(0).config();
+            OutlierDetectionConfig read = CheckInputs.read(text, "recommended", null, false)
+                    .targets()
+                    .get(0)
+                    .config();
             v.checkFieldsExist(read);
         }
     }

@@ -19,25 +19,45 @@ class GatewayFourEndpointsTest {
 
     @Test
     void fourEndpointsAreNeverLeftWithoutADetectorThatCanFire() {
-        List<SuiteScenario> suite = new DefaultSuite(4, 200, 1, 0).scenarios().stream()
-                .filter(s -> SCENARIOS.contains(s.name())).toList();
+        List<SuiteScenario> suite = new DefaultSuite(4, 200, 1, 0)
+                .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
         TuneRequest base = ProfileTargetsTest.request(Target.GATEWAY, 4, 200, suite);
         // one seed: the runs are the same simulation, and the figures below do not hinge on a second seed
-        TuneRequest req = new TuneRequest(base.name(), null, 4, 200, 1, Target.GATEWAY, base.envoyVersion(),
-                base.current(), base.currentPanicPercent(), suite, 1, 1, base.maxEjected(), 0, 2,
-                base.currentProfile(), null, List.of());
+        TuneRequest req = new TuneRequest(
+                base.name(),
+                null,
+                4,
+                200,
+                1,
+                Target.GATEWAY,
+                base.envoyVersion(),
+                base.current(),
+                base.currentPanicPercent(),
+                suite,
+                1,
+                1,
+                base.maxEjected(),
+                0,
+                2,
+                base.currentProfile(),
+                null,
+                List.of());
         GatewayConfig defaults = req.currentProfile().gateway();
         List<Setting> candidates = SearchSpace.candidates(req);
         if (Math.sqrt(3) <= defaults.stdevFactor()) {
             assertThat(candidates).anyMatch(s -> s.gateway().stdevFactor() == 1.7);
             assertThat(candidates).anyMatch(s -> s.gateway().peerSet() == PeerSet.OTHERS);
         }
-        assertThat(candidates).noneMatch(s -> s.gateway().consecutiveFailures() == 0
-                && s.gateway().peerSet() == PeerSet.ALL && s.gateway().stdevFactor() >= Math.sqrt(3));
-        TuneResult r = Tuner.tune(req, u -> { });
+        assertThat(candidates)
+                .noneMatch(s -> s.gateway().consecutiveFailures() == 0
+                        && s.gateway().peerSet() == PeerSet.ALL
+                        && s.gateway().stdevFactor() >= Math.sqrt(3));
+        TuneResult r = Tuner.tune(req, u -> {});
         GatewayConfig best = r.recommended().setting().gateway();
         boolean canFire = best.peerSet() == PeerSet.OTHERS || Math.sqrt(3) > best.stdevFactor();
-        assertThat(best.consecutiveFailures() > 0 || canFire).as(r.recommended().setting().label()).isTrue();
+        assertThat(best.consecutiveFailures() > 0 || canFire)
+                .as(r.recommended().setting().label())
+                .isTrue();
         assertThat(r.recommendationFindings()).noneMatch(f -> f.contains("gateway-statistical-rule-cannot-fire"));
         // a dead endpoint is taken out: it does not cost a quarter of the requests for its whole outage
         ScenarioScore dead = r.recommended().score("one-host-dead-503");

@@ -34,8 +34,13 @@ class HeldOutValidationTest {
     private static final long DURATION = 180 * S;
     private static final long START = 20 * S;
     private static final long END = 160 * S;
-    private static final Set<String> TUNED_ON = Set.of("one-host-partial", "one-host-dead-503",
-            "several-hosts-partial", "shared-outage", "noisy-pool", "bad-requests");
+    private static final Set<String> TUNED_ON = Set.of(
+            "one-host-partial",
+            "one-host-dead-503",
+            "several-hosts-partial",
+            "shared-outage",
+            "noisy-pool",
+            "bad-requests");
     private static final EnvoyVersion V128 = new EnvoyVersion(1, 28);
 
     record Cell(Target target, int hosts, long rps, int callers, EnvoyVersion version) {
@@ -54,36 +59,100 @@ class HeldOutValidationTest {
             new Cell(Target.GRPC, 6, 300, 1, EnvoyVersion.DEFAULT));
 
     /** A scenario the search never scores, and how deep its failing host fails (0 where none should go). */
-    record HeldOut(SuiteScenario scenario, int depthPercent, boolean dead) {
-    }
+    record HeldOut(SuiteScenario scenario, int depthPercent, boolean dead) {}
 
     static List<HeldOut> heldOut(int n, long rps, int callers) {
         String last = DefaultSuite.name(n - 1);
         List<HeldOut> out = new ArrayList<>();
-        out.add(new HeldOut(oneHost("held-one-host-45", n, rps, callers, last, 450_000, 503, null, FaultPattern.RANDOM,
-                START, END), 45, false));
-        out.add(new HeldOut(oneHost("held-one-host-35-bursts", n, rps, callers, last, 350_000, 503, null,
-                FaultPattern.BURSTS, START, END), 35, false));
-        out.add(new HeldOut(oneHost("held-one-host-70-502", n, rps, callers, last, 700_000, 502, null,
-                FaultPattern.RANDOM, START, END), 70, false));
-        out.add(new HeldOut(oneHost("held-one-host-refused", n, rps, callers, last, 1_000_000, 503,
-                FaultResult.CONNECT_FAILED, FaultPattern.RANDOM, 60 * S, 150 * S), 100, true));
+        out.add(new HeldOut(
+                oneHost("held-one-host-45", n, rps, callers, last, 450_000, 503, null, FaultPattern.RANDOM, START, END),
+                45,
+                false));
+        out.add(new HeldOut(
+                oneHost(
+                        "held-one-host-35-bursts",
+                        n,
+                        rps,
+                        callers,
+                        last,
+                        350_000,
+                        503,
+                        null,
+                        FaultPattern.BURSTS,
+                        START,
+                        END),
+                35,
+                false));
+        out.add(new HeldOut(
+                oneHost(
+                        "held-one-host-70-502",
+                        n,
+                        rps,
+                        callers,
+                        last,
+                        700_000,
+                        502,
+                        null,
+                        FaultPattern.RANDOM,
+                        START,
+                        END),
+                70,
+                false));
+        out.add(new HeldOut(
+                oneHost(
+                        "held-one-host-refused",
+                        n,
+                        rps,
+                        callers,
+                        last,
+                        1_000_000,
+                        503,
+                        FaultResult.CONNECT_FAILED,
+                        FaultPattern.RANDOM,
+                        60 * S,
+                        150 * S),
+                100,
+                true));
         out.add(new HeldOut(everyHost("held-shared-outage-10", n, rps, callers, 100_000), 0, false));
         out.add(new HeldOut(everyHost("held-shared-outage-40", n, rps, callers, 400_000), 0, false));
         List<FaultSpec> noise = new ArrayList<>();
         for (int h = 0; h < n; h++) {
-            noise.add(fault(List.of(DefaultSuite.name(h)), 0, DURATION, 10_000 + 30_000L * h / (n - 1), 503,
-                    null, FaultPattern.RANDOM));
+            noise.add(fault(
+                    List.of(DefaultSuite.name(h)),
+                    0,
+                    DURATION,
+                    10_000 + 30_000L * h / (n - 1),
+                    503,
+                    null,
+                    FaultPattern.RANDOM));
         }
-        out.add(new HeldOut(suite("held-noisy-1-to-4", n, rps, callers, noise, Expectation.NONE, Set.of(), 0,
-                DURATION), 0, false));
+        out.add(new HeldOut(
+                suite("held-noisy-1-to-4", n, rps, callers, noise, Expectation.NONE, Set.of(), 0, DURATION), 0, false));
         return out;
     }
 
-    private static SuiteScenario oneHost(String name, int n, long rps, int callers, String host, long ppm, int status,
-                                         FaultResult result, FaultPattern pattern, long start, long end) {
-        return suite(name, n, rps, callers, List.of(fault(List.of(host), start, end, ppm, status, result, pattern)),
-                Expectation.EJECT, Set.of(host), start, end);
+    private static SuiteScenario oneHost(
+            String name,
+            int n,
+            long rps,
+            int callers,
+            String host,
+            long ppm,
+            int status,
+            FaultResult result,
+            FaultPattern pattern,
+            long start,
+            long end) {
+        return suite(
+                name,
+                n,
+                rps,
+                callers,
+                List.of(fault(List.of(host), start, end, ppm, status, result, pattern)),
+                Expectation.EJECT,
+                Set.of(host),
+                start,
+                end);
     }
 
     private static SuiteScenario everyHost(String name, int n, long rps, int callers, long ppm) {
@@ -91,45 +160,91 @@ class HeldOutValidationTest {
         for (int h = 0; h < n; h++) {
             all.add(DefaultSuite.name(h));
         }
-        return suite(name, n, rps, callers, List.of(fault(all, START, END, ppm, 503, null, FaultPattern.RANDOM)),
-                Expectation.NONE, Set.of(), START, END);
+        return suite(
+                name,
+                n,
+                rps,
+                callers,
+                List.of(fault(all, START, END, ppm, 503, null, FaultPattern.RANDOM)),
+                Expectation.NONE,
+                Set.of(),
+                START,
+                END);
     }
 
-    private static FaultSpec fault(List<String> hosts, long start, long end, long ppm, int status, FaultResult result,
-                                   FaultPattern pattern) {
+    private static FaultSpec fault(
+            List<String> hosts, long start, long end, long ppm, int status, FaultResult result, FaultPattern pattern) {
         return new FaultSpec(hosts, start, end, ppm, status, result, null, pattern, 2_000);
     }
 
-    private static SuiteScenario suite(String name, int n, long rps, int callers, List<FaultSpec> faults,
-                                       Expectation expect, Set<String> eject, long start, long end) {
-        Scenario s = new Scenario(name, DURATION, 1, ClusterSpec.ofCount(n, 50), new TrafficSpec(rps, callers), faults,
-                TuneRuns.OFF, null, EnvoyVersion.DEFAULT, LoadSpec.NONE);
+    private static SuiteScenario suite(
+            String name,
+            int n,
+            long rps,
+            int callers,
+            List<FaultSpec> faults,
+            Expectation expect,
+            Set<String> eject,
+            long start,
+            long end) {
+        Scenario s = new Scenario(
+                name,
+                DURATION,
+                1,
+                ClusterSpec.ofCount(n, 50),
+                new TrafficSpec(rps, callers),
+                faults,
+                TuneRuns.OFF,
+                null,
+                EnvoyVersion.DEFAULT,
+                LoadSpec.NONE);
         return new SuiteScenario(name, name, expect, s, eject, expect == Expectation.EJECT, start, end);
     }
 
     static TuneRequest request(Cell c) {
         CurrentSettings cur = CurrentSettings.defaults("search", c.target(), c.hosts());
-        List<SuiteScenario> suite = new DefaultSuite(c.hosts(), c.rps(), c.callers(), 0).scenarios().stream()
-                .filter(s -> TUNED_ON.contains(s.name())).toList();
-        return new TuneRequest("search", null, c.hosts(), c.rps(), c.callers(), c.target(), c.version(), cur.config(),
-                cur.panicThresholdPercent(), suite, 1, 1, TuneRequest.defaultMaxEjected(c.hosts()), 0, 2,
-                cur.profile(), null, List.of());
+        List<SuiteScenario> suite = new DefaultSuite(c.hosts(), c.rps(), c.callers(), 0)
+                .scenarios().stream().filter(s -> TUNED_ON.contains(s.name())).toList();
+        return new TuneRequest(
+                "search",
+                null,
+                c.hosts(),
+                c.rps(),
+                c.callers(),
+                c.target(),
+                c.version(),
+                cur.config(),
+                cur.panicThresholdPercent(),
+                suite,
+                1,
+                1,
+                TuneRequest.defaultMaxEjected(c.hosts()),
+                0,
+                2,
+                cur.profile(),
+                null,
+                List.of());
     }
 
     /** One setting's scores on the held-out scenarios, in their order. */
-    private static List<ScenarioScore> score(TuneRequest req, Target.Written w, List<HeldOut> held, List<RunFigures> off,
-                                             List<RunFigures> correct, TuneRuns runner) {
+    private static List<ScenarioScore> score(
+            TuneRequest req,
+            Target.Written w,
+            List<HeldOut> held,
+            List<RunFigures> off,
+            List<RunFigures> correct,
+            TuneRuns runner) {
         List<TuneRuns.Job> jobs = new ArrayList<>();
         for (HeldOut h : held) {
             SuiteScenario sc = h.scenario();
-            jobs.add(new TuneRuns.Job(sc, sc.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()),
-                    w.profile()));
+            jobs.add(new TuneRuns.Job(
+                    sc, sc.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
         }
-        List<RunFigures> mine = runner.run(jobs, u -> { });
+        List<RunFigures> mine = runner.run(jobs, u -> {});
         List<ScenarioScore> out = new ArrayList<>();
         for (int i = 0; i < held.size(); i++) {
-            out.add(new ScenarioScore(held.get(i).scenario(), List.of(mine.get(i)), List.of(off.get(i)),
-                    List.of(correct.get(i))));
+            out.add(new ScenarioScore(
+                    held.get(i).scenario(), List.of(mine.get(i)), List.of(off.get(i)), List.of(correct.get(i))));
         }
         return out;
     }
@@ -150,18 +265,27 @@ class HeldOutValidationTest {
     void recommendationsHoldOnScenariosTheSearchNeverScored() {
         TuneRuns runner = new TuneRuns(2);
         List<String> failures = new ArrayList<>();
-        System.out.println(String.format(Locale.ROOT, "%-34s %-24s %6s %8s %8s %8s %7s %7s", "cluster", "held-out",
-                "off%", "default", "tuned", "grid", "detect", "false"));
+        System.out.println(String.format(
+                Locale.ROOT,
+                "%-34s %-24s %6s %8s %8s %8s %7s %7s",
+                "cluster",
+                "held-out",
+                "off%",
+                "default",
+                "tuned",
+                "grid",
+                "detect",
+                "false"));
         for (Cell c : MATRIX) {
             TuneRequest req = request(c);
-            TuneResult r = Tuner.tune(req, u -> { });
+            TuneResult r = Tuner.tune(req, u -> {});
             List<HeldOut> held = heldOut(c.hosts(), c.rps(), c.callers());
             List<TuneRuns.Job> base = new ArrayList<>();
             for (HeldOut h : held) {
                 base.add(h.scenario().offJob(req, 1));
                 base.add(h.scenario().correctJob(req, 1));
             }
-            List<RunFigures> baseFigures = runner.run(base, u -> { });
+            List<RunFigures> baseFigures = runner.run(base, u -> {});
             List<RunFigures> off = new ArrayList<>();
             List<RunFigures> correct = new ArrayList<>();
             for (int i = 0; i < held.size(); i++) {
@@ -169,18 +293,37 @@ class HeldOutValidationTest {
                 correct.add(baseFigures.get(2 * i + 1));
             }
             Setting defaults = req.currentSetting();
-            Target.Written dw = req.target().write(defaults, "search", c.hosts(), req.current(),
-                    req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
-            List<ScenarioScore> def = score(req, new Target.Written(dw.text(), req.current(), req.currentPanicPercent(),
-                    req.currentProfile()), held, off, correct, runner);
+            Target.Written dw = req.target()
+                    .write(
+                            defaults,
+                            "search",
+                            c.hosts(),
+                            req.current(),
+                            req.currentPanicPercent(),
+                            req.currentProfile(),
+                            req.envoyVersion());
+            List<ScenarioScore> def = score(
+                    req,
+                    new Target.Written(dw.text(), req.current(), req.currentPanicPercent(), req.currentProfile()),
+                    held,
+                    off,
+                    correct,
+                    runner);
             List<ScenarioScore> tuned = score(req, r.recommended().written(), held, off, correct, runner);
             double[] gridBest = new double[held.size()];
             double[] gridFastest = new double[held.size()];
             java.util.Arrays.fill(gridBest, Double.NEGATIVE_INFINITY);
             java.util.Arrays.fill(gridFastest, Double.POSITIVE_INFINITY);
             for (Setting s : SearchSpace.candidates(req)) {
-                Target.Written w = req.target().write(s, "search", c.hosts(), req.current(), req.currentPanicPercent(),
-                        req.currentProfile(), req.envoyVersion());
+                Target.Written w = req.target()
+                        .write(
+                                s,
+                                "search",
+                                c.hosts(),
+                                req.current(),
+                                req.currentPanicPercent(),
+                                req.currentProfile(),
+                                req.envoyVersion());
                 List<ScenarioScore> g = score(req, w, held, off, correct, runner);
                 if (!quietWhenMild(held, g)) {
                     continue;
@@ -199,10 +342,19 @@ class HeldOutValidationTest {
             for (int i = 0; i < held.size(); i++) {
                 HeldOut h = held.get(i);
                 ScenarioScore t = tuned.get(i);
-                System.out.println(String.format(Locale.ROOT, "%-34s %-24s %6.1f %8s %8s %8s %7s %7.0f", c.label(),
-                        h.scenario().name(), t.failedPercentDuringFault(true), pct(def.get(i).removedPercent()),
-                        pct(t.removedPercent()), pct(gridBest[i]), secs(t.detectSeconds()), t.falseEjections()));
-                String where = c.label() + " " + h.scenario().name() + " (" + r.recommended().setting().label() + ")";
+                System.out.println(String.format(
+                        Locale.ROOT,
+                        "%-34s %-24s %6.1f %8s %8s %8s %7s %7.0f",
+                        c.label(),
+                        h.scenario().name(),
+                        t.failedPercentDuringFault(true),
+                        pct(def.get(i).removedPercent()),
+                        pct(t.removedPercent()),
+                        pct(gridBest[i]),
+                        secs(t.detectSeconds()),
+                        t.falseEjections()));
+                String where = c.label() + " " + h.scenario().name() + " ("
+                        + r.recommended().setting().label() + ")";
                 if (h.depthPercent() >= 35 && gridBest[i] >= 50 && !(t.removedPercent() >= 50)) {
                     failures.add(where + ": the grid removes " + pct(gridBest[i]) + ", the recommendation "
                             + pct(t.removedPercent()));

@@ -23,16 +23,31 @@ class NoNoOpAdviceTest {
     static void tune() {
         // the second search differs only in the constraint: its runs are the first's, made once
         MemoRunExecutor runs = new MemoRunExecutor(2);
-        strict = Tuner.tune(request(0), u -> { }, runs);
-        loose = Tuner.tune(request(1_000_000), u -> { }, runs);
+        strict = Tuner.tune(request(0), u -> {}, runs);
+        loose = Tuner.tune(request(1_000_000), u -> {}, runs);
         System.out.println(TuneText.render(strict));
     }
 
     private static TuneRequest request(double maxFalsePerDay) {
-        List<SuiteScenario> suite = new DefaultSuite(8, 2000, 1, 0).scenarios().stream()
-                .filter(s -> SCENARIOS.contains(s.name())).toList();
-        return new TuneRequest("search", null, 8, 2000, 1, Target.ENVOY, EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(), 50, suite, 1, 1, 2, 0, 2).withMaxFalsePerDay(maxFalsePerDay);
+        List<SuiteScenario> suite = new DefaultSuite(8, 2000, 1, 0)
+                .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
+        return new TuneRequest(
+                        "search",
+                        null,
+                        8,
+                        2000,
+                        1,
+                        Target.ENVOY,
+                        EnvoyVersion.DEFAULT,
+                        OutlierDetectionConfig.defaults(),
+                        50,
+                        suite,
+                        1,
+                        1,
+                        2,
+                        0,
+                        2)
+                .withMaxFalsePerDay(maxFalsePerDay);
     }
 
     @Test
@@ -41,7 +56,8 @@ class NoNoOpAdviceTest {
         assertThat(r.current().benefitPercent()).isZero();
         assertThat(r.recommended()).isNotSameAs(r.current());
         assertThat(r.recommended().setting().maxEjectionPercent() > 10
-                || r.recommended().setting().alwaysEjectOneHost()).isTrue();
+                        || r.recommended().setting().alwaysEjectOneHost())
+                .isTrue();
         assertThat(r.recommended().benefitPercent()).isGreaterThan(50);
         assertThat(r.recommended().undeployable()).isFalse();
         if (r.recommended().admissible()) {
@@ -59,8 +75,11 @@ class NoNoOpAdviceTest {
         List<Evaluation> all = new java.util.ArrayList<>(r.front());
         Evaluation trade = Tuner.tradeOff(all);
         assertThat(trade).isNotNull();
-        double top = all.stream().filter(e -> !e.undeployable() && e.benefitPercent() > 0)
-                .mapToDouble(Evaluation::benefitPercent).max().orElseThrow();
+        double top = all.stream()
+                .filter(e -> !e.undeployable() && e.benefitPercent() > 0)
+                .mapToDouble(Evaluation::benefitPercent)
+                .max()
+                .orElseThrow();
         assertThat(trade.benefitPercent()).isGreaterThanOrEqualTo(top / 2);
         for (Evaluation e : all) {
             if (!e.undeployable() && e.benefitPercent() >= top / 2) {
@@ -71,10 +90,13 @@ class NoNoOpAdviceTest {
 
     @Test
     void loosenedFalseEjectionsPerDayAdmitWhatTheStrictConstraintRefuses() {
-        long strictAdmissible = strict.front().stream().filter(Evaluation::admissible).count();
-        long looseAdmissible = loose.front().stream().filter(Evaluation::admissible).count();
+        long strictAdmissible =
+                strict.front().stream().filter(Evaluation::admissible).count();
+        long looseAdmissible =
+                loose.front().stream().filter(Evaluation::admissible).count();
         assertThat(loose.recommended().admissible()).isTrue();
-        assertThat(loose.recommended().benefitPercent()).isGreaterThanOrEqualTo(strict.recommended().benefitPercent());
+        assertThat(loose.recommended().benefitPercent())
+                .isGreaterThanOrEqualTo(strict.recommended().benefitPercent());
         assertThat(looseAdmissible).isGreaterThanOrEqualTo(strictAdmissible);
     }
 }

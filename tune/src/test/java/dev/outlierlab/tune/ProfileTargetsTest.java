@@ -23,8 +23,24 @@ import org.junit.jupiter.api.Test;
 class ProfileTargetsTest {
     static TuneRequest request(Target target, int hosts, long rps, List<SuiteScenario> suite) {
         CurrentSettings c = CurrentSettings.defaults("search", target, hosts);
-        return new TuneRequest("search", null, hosts, rps, 1, target, EnvoyVersion.DEFAULT, c.config(),
-                c.panicThresholdPercent(), suite, 2, 2, TuneRequest.defaultMaxEjected(hosts), 0, 2, c.profile(), null,
+        return new TuneRequest(
+                "search",
+                null,
+                hosts,
+                rps,
+                1,
+                target,
+                EnvoyVersion.DEFAULT,
+                c.config(),
+                c.panicThresholdPercent(),
+                suite,
+                2,
+                2,
+                TuneRequest.defaultMaxEjected(hosts),
+                0,
+                2,
+                c.profile(),
+                null,
                 List.of());
     }
 
@@ -35,9 +51,12 @@ class ProfileTargetsTest {
         assertThat(candidates).hasSizeGreaterThan(5);
         for (Setting s : candidates) {
             Target.Written w = req.target().write(s, "search", 6, req.current(), 0, req.currentProfile());
-            GrpcOutlierConfig read = ServiceConfigReader.read(w.text(), "written", GrpcImplementation.JAVA).config();
+            GrpcOutlierConfig read = ServiceConfigReader.read(w.text(), "written", GrpcImplementation.JAVA)
+                    .config();
             assertThat(read).as(w.text()).isEqualTo(w.profile().grpc());
-            assertThat(Setting.of(ProfileFiles.asEnvoyFields(read))).as(w.text()).isEqualTo(s);
+            assertThat(Setting.of(ProfileFiles.asEnvoyFields(read)))
+                    .as(w.text())
+                    .isEqualTo(s);
             assertThat(Explanation.findings(req, w)).as(s.label()).noneMatch(f -> f.startsWith("error "));
         }
     }
@@ -48,7 +67,8 @@ class ProfileTargetsTest {
         List<Setting> candidates = SearchSpace.candidates(req);
         // no consecutive detectors and no always_eject_one_host in gRPC
         assertThat(candidates).allMatch(s -> s.consecutive5xx() == 0 && !s.alwaysEjectOneHost());
-        assertThat(candidates).anyMatch(s -> s.successRateStdevFactor() > 0)
+        assertThat(candidates)
+                .anyMatch(s -> s.successRateStdevFactor() > 0)
                 .anyMatch(s -> s.failurePercentageThreshold() > 0);
         // grpc-java ejects while ejected / hosts * 100 < max: the current 10 % admits one of six, 17 % two
         assertThat(candidates).extracting(Setting::maxEjectionPercent).containsOnly(10L, 17L);
@@ -61,11 +81,28 @@ class ProfileTargetsTest {
 
     @Test
     void grpcRefusesSeveralCallersWithOneMessage() {
-        assertThatThrownBy(() -> new TuneRequest("search", null, 6, 600, 5, Target.GRPC, EnvoyVersion.DEFAULT,
-                ProfileFiles.asEnvoyFields(GrpcOutlierConfig.defaults()), 0, new DefaultSuite(6, 600, 5, 0).scenarios(), 2,
-                2, 2, 0, 1, RunProfile.grpc(GrpcOutlierConfig.defaults()), null, List.of()))
+        assertThatThrownBy(() -> new TuneRequest(
+                        "search",
+                        null,
+                        6,
+                        600,
+                        5,
+                        Target.GRPC,
+                        EnvoyVersion.DEFAULT,
+                        ProfileFiles.asEnvoyFields(GrpcOutlierConfig.defaults()),
+                        0,
+                        new DefaultSuite(6, 600, 5, 0).scenarios(),
+                        2,
+                        2,
+                        2,
+                        0,
+                        1,
+                        RunProfile.grpc(GrpcOutlierConfig.defaults()),
+                        null,
+                        List.of()))
                 .isInstanceOf(InputException.class)
-                .hasMessageStartingWith("--clients: 5 is not allowed with --target grpc; the gRPC profile runs one channel");
+                .hasMessageStartingWith(
+                        "--clients: 5 is not allowed with --target grpc; the gRPC profile runs one channel");
     }
 
     @Test
@@ -73,15 +110,21 @@ class ProfileTargetsTest {
         TuneRequest req = request(Target.GATEWAY, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
         List<Setting> candidates = SearchSpace.candidates(req);
         assertThat(candidates).hasSizeGreaterThan(20).allMatch(s -> s.gateway() != null);
-        assertThat(candidates).extracting(s -> s.gateway().consecutiveFailures()).contains(0, 3, 5, 10, 20);
+        assertThat(candidates)
+                .extracting(s -> s.gateway().consecutiveFailures())
+                .contains(0, 3, 5, 10, 20);
         // 100 rps a host fills a 60 s window with 6,000 requests: 100 before an endpoint is scored is offered
         assertThat(candidates).extracting(s -> s.gateway().minRequests()).containsOnly(5, 100);
         for (Setting s : candidates) {
             Target.Written w = req.target().write(s, "search", 6, req.current(), 0, req.currentProfile());
-            List<CheckTarget> read = CheckInputs.read(w.text(), "written", null, false).targets();
+            List<CheckTarget> read =
+                    CheckInputs.read(w.text(), "written", null, false).targets();
             assertThat(read).hasSize(1);
             GatewayConfig g = read.get(0).gateway().gateway();
-            assertThat(g).as(w.text()).isEqualTo(s.gateway()).isEqualTo(w.profile().gateway());
+            assertThat(g)
+                    .as(w.text())
+                    .isEqualTo(s.gateway())
+                    .isEqualTo(w.profile().gateway());
             assertThat(read.get(0).hosts()).isEqualTo(6);
             assertThat(Explanation.findings(req, w)).as(s.label()).noneMatch(f -> f.startsWith("error "));
         }
@@ -94,14 +137,18 @@ class ProfileTargetsTest {
         CurrentSettings grpc = envoy.asTarget(Target.GRPC, notes);
         assertThat(grpc.target()).isEqualTo(Target.GRPC);
         assertThat(grpc.profile().grpc().successRate().stdevFactor()).isEqualTo(1900);
-        // grpc-java reads an unset enforcing_failure_percentage as failure percentage on at 85 % (fromEnvoyOutlierDetection)
+        // grpc-java reads an unset enforcing_failure_percentage as failure percentage on at 85 %
+        // (fromEnvoyOutlierDetection)
         assertThat(grpc.profile().grpc().failurePercentage().threshold()).isEqualTo(85);
-        assertThat(notes).anyMatch(n -> n.contains("as gRPC's xDS client maps it"))
+        assertThat(notes)
+                .anyMatch(n -> n.contains("as gRPC's xDS client maps it"))
                 .anyMatch(n -> n.contains("consecutive"));
         CurrentSettings gateway = CurrentSettings.defaults("search", Target.GATEWAY, 6);
         assertThatThrownBy(() -> gateway.asTarget(Target.ENVOY, new java.util.ArrayList<>()))
-                .isInstanceOf(InputException.class).hasMessageContaining("tune it with --target gateway");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("tune it with --target gateway");
         assertThatThrownBy(() -> envoy.asTarget(Target.GATEWAY, new java.util.ArrayList<>()))
-                .isInstanceOf(InputException.class).hasMessageContaining("tune it with --target envoy");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("tune it with --target envoy");
     }
 }

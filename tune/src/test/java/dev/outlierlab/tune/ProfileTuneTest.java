@@ -16,16 +16,18 @@ import org.junit.jupiter.api.Test;
  * returns hosts the detector ejected.
  */
 class ProfileTuneTest {
-    private static final Set<String> FOUR = Set.of("one-host-partial", "one-host-dead-503", "shared-outage", "noisy-pool");
+    private static final Set<String> FOUR =
+            Set.of("one-host-partial", "one-host-dead-503", "shared-outage", "noisy-pool");
 
     private static List<SuiteScenario> four(long rps, HealthCheckSpec health) {
-        return new DefaultSuite(6, rps, 1, 0, health).scenarios().stream().filter(s -> FOUR.contains(s.name())).toList();
+        return new DefaultSuite(6, rps, 1, 0, health)
+                .scenarios().stream().filter(s -> FOUR.contains(s.name())).toList();
     }
 
     @Test
     void underGrpcTheDefaultsEjectTheSeedsHostAndTheRecommendationIsAServiceConfigThatCatchesIt() {
         TuneRequest req = ProfileTargetsTest.request(Target.GRPC, 6, 600, four(600, null));
-        TuneResult r = Tuner.tune(req, u -> { });
+        TuneResult r = Tuner.tune(req, u -> {});
         // success rate at A50's defaults: the first ejection is always allowed, so the seed's host goes at 40 s
         ScenarioScore cur = r.current().score("one-host-partial");
         assertThat(cur.failedPercentDuringFault(true)).isBetween(5.3, 5.7);
@@ -34,13 +36,17 @@ class ProfileTuneTest {
         Evaluation best = r.recommended();
         assertThat(best.admissible()).isTrue();
         assertThat(best.setting().consecutive5xx()).isZero();
-        assertThat(best.score("one-host-partial").failedPercentDuringFault(false)).isLessThan(1.0);
+        assertThat(best.score("one-host-partial").failedPercentDuringFault(false))
+                .isLessThan(1.0);
         for (String quiet : List.of("shared-outage", "noisy-pool")) {
             assertThat(best.score(quiet).runs()).as(quiet).allMatch(f -> f.ejections() == 0);
         }
         String file = best.written().text();
-        assertThat(file).contains("\"outlier_detection_experimental\"").contains("\"childPolicy\": [{\"round_robin\": {}}]");
-        assertThat(ServiceConfigReader.read(file, "recommended", GrpcImplementation.JAVA).config())
+        assertThat(file)
+                .contains("\"outlier_detection_experimental\"")
+                .contains("\"childPolicy\": [{\"round_robin\": {}}]");
+        assertThat(ServiceConfigReader.read(file, "recommended", GrpcImplementation.JAVA)
+                        .config())
                 .isEqualTo(best.written().profile().grpc());
         assertThat(r.recommendationFindings()).noneMatch(f -> f.startsWith("error "));
         assertThat(r.detectors()).anyMatch(d -> d.startsWith("consecutive failures: gRPC's outlier detection has no"));
@@ -50,7 +56,7 @@ class ProfileTuneTest {
     @Test
     void underTheGatewayTheRecommendationIsAGatewayConfigurationThatCatchesTheSeedsHostAndSparesTheSharedOutage() {
         TuneRequest req = ProfileTargetsTest.request(Target.GATEWAY, 6, 300, four(300, null));
-        TuneResult r = Tuner.tune(req, u -> { });
+        TuneResult r = Tuner.tune(req, u -> {});
         // the defaults' hard trip (3 in a row) fires on healthy endpoints at a shared outage's 20 %
         assertThat(r.current().score("shared-outage").falseEjections()).isGreaterThan(5);
         assertThat(r.current().admissible()).isFalse();
@@ -63,7 +69,11 @@ class ProfileTuneTest {
         assertThat(best.score("shared-outage").runs()).allMatch(f -> f.ejections() == 0);
         String file = best.written().text();
         assertThat(file).startsWith("profile: gateway\n").contains("gateway:\n  mode: prod\n");
-        assertThat(CheckInputs.read(file, "recommended", null, false).targets().get(0).gateway().gateway())
+        assertThat(CheckInputs.read(file, "recommended", null, false)
+                        .targets()
+                        .get(0)
+                        .gateway()
+                        .gateway())
                 .isEqualTo(best.setting().gateway());
         assertThat(r.recommendationFindings()).noneMatch(f -> f.startsWith("error "));
         assertThat(r.diff()).contains("-  consecutive_failures: 3");
@@ -75,18 +85,25 @@ class ProfileTuneTest {
         List<SuiteScenario> withChecks = four(600, every5s);
         assertThat(withChecks).allMatch(s -> every5s.equals(s.scenario().healthChecks()));
         // the dead host fails its probes as its requests (a 503); the partly failing one passes them
-        SuiteScenario dead = withChecks.stream().filter(s -> s.name().equals("one-host-dead-503")).findFirst().orElseThrow();
+        SuiteScenario dead = withChecks.stream()
+                .filter(s -> s.name().equals("one-host-dead-503"))
+                .findFirst()
+                .orElseThrow();
         assertThat(dead.scenario().faults().get(0).failsHealthCheck()).isTrue();
-        SuiteScenario partial = withChecks.stream().filter(s -> s.name().equals("one-host-partial")).findFirst()
+        SuiteScenario partial = withChecks.stream()
+                .filter(s -> s.name().equals("one-host-partial"))
+                .findFirst()
                 .orElseThrow();
         assertThat(partial.scenario().faults().get(0).failsHealthCheck()).isFalse();
         // consecutive 5xx at 5 and a cap admitting the host: ejected at its run of five, back at the next passing probe
-        dev.outlierlab.engine.envoy.OutlierDetectionConfig c5 = new Setting(5, 0, 100, 5, 0, 50, 5, 10_000_000_000L,
-                30_000_000_000L, 17, false).applyTo(dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults());
-        RunFigures without = TuneRuns.figures(new TuneRuns.Job(four(600, null).get(0), four(600, null).get(0)
-                .with(1, c5, 50, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
-        RunFigures with = TuneRuns.figures(new TuneRuns.Job(partial, partial.with(1, c5, 50,
-                dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
+        dev.outlierlab.engine.envoy.OutlierDetectionConfig c5 = new Setting(
+                        5, 0, 100, 5, 0, 50, 5, 10_000_000_000L, 30_000_000_000L, 17, false)
+                .applyTo(dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults());
+        RunFigures without = TuneRuns.figures(new TuneRuns.Job(
+                four(600, null).get(0),
+                four(600, null).get(0).with(1, c5, 50, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
+        RunFigures with = TuneRuns.figures(
+                new TuneRuns.Job(partial, partial.with(1, c5, 50, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
         assertThat(with.failedDuringFault()).isGreaterThan(without.failedDuringFault());
         assertThat(with.ejections()).isGreaterThan(without.ejections());
     }

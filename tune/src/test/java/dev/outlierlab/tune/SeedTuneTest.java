@@ -17,17 +17,38 @@ import org.junit.jupiter.api.Test;
 class SeedTuneTest {
     private static final int SEEDS = 4;
     /** The seed's case, the dead host, and every scenario where nothing (or at most the degraded host) should go. */
-    private static final Set<String> SCENARIOS = Set.of("one-host-partial", "one-host-dead-503",
-            "several-hosts-partial", "shared-outage", "overload-cascade", "noisy-pool", "bad-requests");
+    private static final Set<String> SCENARIOS = Set.of(
+            "one-host-partial",
+            "one-host-dead-503",
+            "several-hosts-partial",
+            "shared-outage",
+            "overload-cascade",
+            "noisy-pool",
+            "bad-requests");
+
     private static TuneResult result;
 
     @BeforeAll
     static void tune() {
-        List<SuiteScenario> suite = new DefaultSuite(6, 600, 1, 0).scenarios().stream()
-                .filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest req = new TuneRequest("search", null, 6, 600, 1, Target.ENVOY, EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(), 50, suite, 1, SEEDS, 2, 0, 2);
-        result = Tuner.tune(req, u -> { });
+        List<SuiteScenario> suite = new DefaultSuite(6, 600, 1, 0)
+                .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
+        TuneRequest req = new TuneRequest(
+                "search",
+                null,
+                6,
+                600,
+                1,
+                Target.ENVOY,
+                EnvoyVersion.DEFAULT,
+                OutlierDetectionConfig.defaults(),
+                50,
+                suite,
+                1,
+                SEEDS,
+                2,
+                0,
+                2);
+        result = Tuner.tune(req, u -> {});
     }
 
     @Test
@@ -47,7 +68,8 @@ class SeedTuneTest {
         ScenarioScore seed = result.recommended().score("one-host-partial");
         assertThat(seed.failedPercentDuringFault(true)).isBetween(5.3, 5.7);
         assertThat(seed.failedPercentDuringFault(false)).isLessThan(1.0);
-        assertThat(result.recommended().benefitPercent()).isGreaterThan(result.current().benefitPercent() + 30);
+        assertThat(result.recommended().benefitPercent())
+                .isGreaterThan(result.current().benefitPercent() + 30);
     }
 
     @Test
@@ -65,7 +87,9 @@ class SeedTuneTest {
         for (Evaluation a : result.front()) {
             for (Evaluation b : result.front()) {
                 boolean dominates = a.benefitPercent() > b.benefitPercent() && a.harm() < b.harm();
-                assertThat(dominates).as(a.setting().label() + " over " + b.setting().label()).isFalse();
+                assertThat(dominates)
+                        .as(a.setting().label() + " over " + b.setting().label())
+                        .isFalse();
             }
         }
         assertThat(result.cannotCatch()).anyMatch(c -> c.startsWith("slow-host-latency"));

@@ -16,8 +16,22 @@ import org.junit.jupiter.api.Test;
  */
 class TargetRoundTripTest {
     private static TuneRequest request(Target target, int clients) {
-        return new TuneRequest("search", null, 6, 600, clients, target, EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, clients, 0).scenarios(), 2, 8, 2, 0, 1);
+        return new TuneRequest(
+                "search",
+                null,
+                6,
+                600,
+                clients,
+                target,
+                EnvoyVersion.DEFAULT,
+                OutlierDetectionConfig.defaults(),
+                50,
+                new DefaultSuite(6, 600, clients, 0).scenarios(),
+                2,
+                8,
+                2,
+                0,
+                1);
     }
 
     @Test
@@ -31,10 +45,14 @@ class TargetRoundTripTest {
             assertThat(candidates).as(target.flag()).hasSizeGreaterThan(5);
             for (Setting s : candidates) {
                 Target.Written w = target.write(s, "search", 6, req.current(), 50);
-                List<CheckTarget> read = CheckInputs.read(w.text(), "written", null, false).targets();
+                List<CheckTarget> read =
+                        CheckInputs.read(w.text(), "written", null, false).targets();
                 assertThat(read).as(target.flag() + " " + s.label()).hasSize(1);
-                assertThat(Setting.of(read.get(0).config())).as(target.flag() + "\n" + w.text()).isEqualTo(s);
-                assertThat(Explanation.findings(req, w)).as(target.flag() + " " + s.label())
+                assertThat(Setting.of(read.get(0).config()))
+                        .as(target.flag() + "\n" + w.text())
+                        .isEqualTo(s);
+                assertThat(Explanation.findings(req, w))
+                        .as(target.flag() + " " + s.label())
                         .noneMatch(f -> f.startsWith("error "));
             }
         }
@@ -43,8 +61,10 @@ class TargetRoundTripTest {
     @Test
     void eachTargetSearchesOnlyWhatItCanExpress() {
         List<Setting> istio = SearchSpace.candidates(request(Target.ISTIO, 1));
-        assertThat(istio).allMatch(s -> s.successRateStdevFactor() == 0 && s.failurePercentageThreshold() == 0
-                && !s.alwaysEjectOneHost());
+        assertThat(istio)
+                .allMatch(s -> s.successRateStdevFactor() == 0
+                        && s.failurePercentageThreshold() == 0
+                        && !s.alwaysEjectOneHost());
         List<Setting> gateway = SearchSpace.candidates(request(Target.ENVOY_GATEWAY, 1));
         // Envoy Gateway cannot turn success rate off nor consecutive 5xx
         assertThat(gateway).allMatch(s -> s.successRateStdevFactor() == 1900 && s.consecutive5xx() > 0);
@@ -56,18 +76,64 @@ class TargetRoundTripTest {
         assertThat(envoy).extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L, 10L);
         assertThat(envoy).filteredOn(s -> s.maxEjectionPercent() == 10).allMatch(Setting::alwaysEjectOneHost);
         // always_eject_one_host arrived in 1.31 (1.30's Envoy rejects the field), so 1.30 is searched without it
-        TuneRequest v130 = new TuneRequest("search", null, 6, 600, 1, Target.ENVOY, new EnvoyVersion(1, 30),
-                OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
-        assertThat(SearchSpace.candidates(v130)).noneMatch(Setting::alwaysEjectOneHost)
-                .extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L);
-        assertThat(SearchSpace.candidates(new TuneRequest("search", null, 6, 600, 1, Target.ENVOY,
-                new EnvoyVersion(1, 31), OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(),
-                2, 8, 2, 0, 1))).anyMatch(Setting::alwaysEjectOneHost);
+        TuneRequest v130 = new TuneRequest(
+                "search",
+                null,
+                6,
+                600,
+                1,
+                Target.ENVOY,
+                new EnvoyVersion(1, 30),
+                OutlierDetectionConfig.defaults(),
+                50,
+                new DefaultSuite(6, 600, 1, 0).scenarios(),
+                2,
+                8,
+                2,
+                0,
+                1);
+        assertThat(SearchSpace.candidates(v130))
+                .noneMatch(Setting::alwaysEjectOneHost)
+                .extracting(Setting::maxEjectionPercent)
+                .containsOnly(17L, 34L);
+        assertThat(SearchSpace.candidates(new TuneRequest(
+                        "search",
+                        null,
+                        6,
+                        600,
+                        1,
+                        Target.ENVOY,
+                        new EnvoyVersion(1, 31),
+                        OutlierDetectionConfig.defaults(),
+                        50,
+                        new DefaultSuite(6, 600, 1, 0).scenarios(),
+                        2,
+                        8,
+                        2,
+                        0,
+                        1)))
+                .anyMatch(Setting::alwaysEjectOneHost);
         // 1.26's cap rule admits one host from 1 %
-        TuneRequest old = new TuneRequest("search", null, 6, 600, 1, Target.ENVOY, new EnvoyVersion(1, 26),
-                OutlierDetectionConfig.defaults(), 50, new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
-        assertThat(SearchSpace.candidates(old)).noneMatch(Setting::alwaysEjectOneHost)
-                .extracting(Setting::maxEjectionPercent).containsOnly(1L, 17L);
+        TuneRequest old = new TuneRequest(
+                "search",
+                null,
+                6,
+                600,
+                1,
+                Target.ENVOY,
+                new EnvoyVersion(1, 26),
+                OutlierDetectionConfig.defaults(),
+                50,
+                new DefaultSuite(6, 600, 1, 0).scenarios(),
+                2,
+                8,
+                2,
+                0,
+                1);
+        assertThat(SearchSpace.candidates(old))
+                .noneMatch(Setting::alwaysEjectOneHost)
+                .extracting(Setting::maxEjectionPercent)
+                .containsOnly(1L, 17L);
     }
 
     @Test
@@ -75,23 +141,31 @@ class TargetRoundTripTest {
         TuneRequest req = request(Target.ENVOY, 50);
         assertThat(req.perHostPerInterval(10_000_000_000L)).isEqualTo(20);
         List<String> detectors = Explanation.detectors(req);
-        assertThat(detectors.get(0)).startsWith("success rate cannot run: each host gets 20 requests per 10s interval "
-                + "from each of the 50 callers, under success_rate_request_volume 100; a 30s interval with a volume of 48");
+        assertThat(detectors.get(0))
+                .startsWith(
+                        "success rate cannot run: each host gets 20 requests per 10s interval "
+                                + "from each of the 50 callers, under success_rate_request_volume 100; a 30s interval with a volume of 48");
         assertThat(detectors.get(1)).contains("it can with a volume of 16");
         assertThat(detectors.get(2)).startsWith("consecutive 5xx can run");
         List<Setting> candidates = SearchSpace.candidates(req);
-        assertThat(candidates).filteredOn(s -> s.intervalNanos() == 10_000_000_000L)
+        assertThat(candidates)
+                .filteredOn(s -> s.intervalNanos() == 10_000_000_000L)
                 .allMatch(s -> s.successRateStdevFactor() == 0);
-        assertThat(candidates).filteredOn(s -> s.intervalNanos() == 30_000_000_000L)
+        assertThat(candidates)
+                .filteredOn(s -> s.intervalNanos() == 30_000_000_000L)
                 .anyMatch(s -> s.successRateStdevFactor() > 0 && s.successRateRequestVolume() == 48);
     }
 
     @Test
     void theIstioFileKeepsAPanicThresholdTheCurrentRuleHas() {
-        Setting s = Setting.of(OutlierDetectionConfig.builder().set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
-                .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0).build());
+        Setting s = Setting.of(OutlierDetectionConfig.builder()
+                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
+                .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
+                .build());
         Target.Written w = Target.ISTIO.write(s, "Reviews.Default", 6, OutlierDetectionConfig.defaults(), 30);
-        assertThat(w.text()).contains("name: reviews-default").contains("minHealthPercent: 30")
+        assertThat(w.text())
+                .contains("name: reviews-default")
+                .contains("minHealthPercent: 30")
                 .contains("maxEjectionPercent: 34");
         assertThat(w.panicThresholdPercent()).isEqualTo(30);
     }
@@ -99,10 +173,25 @@ class TargetRoundTripTest {
     @Test
     void anIstioRuleWithExtremeIntervalAndEjectionTimeIsAlsoSearchedAtEnvoysDefaults() {
         OutlierDetectionConfig extreme = OutlierDetectionConfig.builder()
-                .set(OutlierSetting.INTERVAL, 300_000_000_000L).set(OutlierSetting.BASE_EJECTION_TIME, 1_000_000_000L)
+                .set(OutlierSetting.INTERVAL, 300_000_000_000L)
+                .set(OutlierSetting.BASE_EJECTION_TIME, 1_000_000_000L)
                 .build();
-        TuneRequest req = new TuneRequest("search", null, 6, 600, 1, Target.ISTIO, EnvoyVersion.DEFAULT, extreme, 0,
-                new DefaultSuite(6, 600, 1, 0).scenarios(), 2, 8, 2, 0, 1);
+        TuneRequest req = new TuneRequest(
+                "search",
+                null,
+                6,
+                600,
+                1,
+                Target.ISTIO,
+                EnvoyVersion.DEFAULT,
+                extreme,
+                0,
+                new DefaultSuite(6, 600, 1, 0).scenarios(),
+                2,
+                8,
+                2,
+                0,
+                1);
         List<Setting> candidates = SearchSpace.candidates(req);
         assertThat(candidates).anyMatch(s -> s.intervalNanos() == 10_000_000_000L);
         assertThat(candidates).anyMatch(s -> s.baseEjectionTimeNanos() == 30_000_000_000L);

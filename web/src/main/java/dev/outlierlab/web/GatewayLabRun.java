@@ -30,10 +30,10 @@ import java.util.List;
 final class GatewayLabRun {
     /** The most endpoint x bin cells in the per-endpoint series. */
     static final long MAX_SERIES_POINTS = 200_000;
+
     private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = dev.outlierlab.report.ResultJson.mapper();
 
-    private GatewayLabRun() {
-    }
+    private GatewayLabRun() {}
 
     static ObjectNode run(GatewayScenario scenario, RunWatcher watcher) {
         Series series = new Series(scenario, watcher);
@@ -50,7 +50,13 @@ final class GatewayLabRun {
         long total = scenario.requestCount();
         return GatewaySimulation.run(scenario, new GatewayObserver() {
             @Override
-            public void onStage(long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
+            public void onStage(
+                    long req,
+                    int process,
+                    long nowNanos,
+                    CandidateStage stage,
+                    int[] candidates,
+                    int start,
                     int count) {
                 if (req % RunWatcher.EVERY_REQUESTS == 0) {
                     watcher.progress(req, total);
@@ -130,7 +136,8 @@ final class GatewayLabRun {
         }
 
         @Override
-        public void onStage(long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
+        public void onStage(
+                long req, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
             if (req % RunWatcher.EVERY_REQUESTS == 0) {
                 watcher.progress(req, total);
             }
@@ -147,7 +154,13 @@ final class GatewayLabRun {
         }
 
         @Override
-        public void onAttempt(long req, int process, long nowNanos, int attempt, int endpoint, int outcome,
+        public void onAttempt(
+                long req,
+                int process,
+                long nowNanos,
+                int attempt,
+                int endpoint,
+                int outcome,
                 GatewayDetector detector) {
             if (req != request) {
                 finish();

@@ -15,8 +15,7 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
  * at most one return). A refusal names the key, the scenario's figure, the limit and what to change.
  */
 final class GatewayLimits {
-    private GatewayLimits() {
-    }
+    private GatewayLimits() {}
 
     /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
     static void check(SimulationLimits limits, GatewayScenario s) {
@@ -33,7 +32,8 @@ final class GatewayLimits {
         long requests = s.requestCount();
         if (requests > limits.maxRequests()) {
             throw refuse("traffic.rps: the simulation would send " + Numbers.count(requests)
-                    + " requests (traffic.rps x duration), over the lab's limit of " + Numbers.count(limits.maxRequests())
+                    + " requests (traffic.rps x duration), over the lab's limit of "
+                    + Numbers.count(limits.maxRequests())
                     + " requests per run; lower traffic.rps or duration");
         }
         long attempts = attempts(s);
@@ -41,14 +41,16 @@ final class GatewayLimits {
             throw refuse("routing.fallbacks: the simulation could make up to " + Numbers.count(attempts)
                     + " attempts (" + Numbers.count(requests) + " requests x " + attemptsPerRequest(s)
                     + ", 1 + fallbacks and at most one per endpoint), over the lab's limit of "
-                    + Numbers.count(limits.maxRequests()) + " attempts per run; lower routing.fallbacks, traffic.rps or duration");
+                    + Numbers.count(limits.maxRequests())
+                    + " attempts per run; lower routing.fallbacks, traffic.rps or duration");
         }
         long buckets = Math.multiplyExact((long) g.processes() * endpoints, (long) g.buckets());
         if (buckets > limits.maxHostEvaluations()) {
             throw refuse("gateway.window: the windows would keep " + Numbers.count(buckets) + " buckets ("
                     + g.processes() + " processes x " + Numbers.count(endpoints) + " endpoints x "
                     + Numbers.count(g.buckets()) + " buckets of the window), over the lab's limit of "
-                    + Numbers.count(limits.maxHostEvaluations()) + "; use a larger gateway.bucket, a shorter window, fewer "
+                    + Numbers.count(limits.maxHostEvaluations())
+                    + "; use a larger gateway.bucket, a shorter window, fewer "
                     + "processes or fewer endpoints");
         }
         long scorings = Math.multiplyExact(attempts, (long) endpoints);
@@ -62,7 +64,8 @@ final class GatewayLimits {
         if (decisions > limits.maxDecisions()) {
             throw refuse("gateway.ejection_time: the simulation could log up to " + Numbers.count(decisions)
                     + " decisions (" + g.processes() + " processes x " + Numbers.count(endpoints) + " endpoints x "
-                    + Numbers.count(s.durationNanos() / g.ejectionTimeNanos() + 1) + " ejections each, and their returns), "
+                    + Numbers.count(s.durationNanos() / g.ejectionTimeNanos() + 1)
+                    + " ejections each, and their returns), "
                     + "over the lab's limit of " + Numbers.count(limits.maxDecisions())
                     + " per run; use a longer gateway.ejection_time, a shorter duration, fewer processes or endpoints");
         }
@@ -86,8 +89,10 @@ final class GatewayLimits {
     static long decisionBound(GatewayScenario s) {
         GatewayConfig g = s.gateway();
         long perEndpoint = s.durationNanos() / g.ejectionTimeNanos() + 1;
-        return Durations.saturatingMultiply(Durations.saturatingMultiply((long) g.processes() * s.endpoints().size(),
-                perEndpoint), 2L);
+        return Durations.saturatingMultiply(
+                Durations.saturatingMultiply(
+                        (long) g.processes() * s.endpoints().size(), perEndpoint),
+                2L);
     }
 
     private static ApiException refuse(String message) {

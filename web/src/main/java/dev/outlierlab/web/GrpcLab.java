@@ -22,7 +22,8 @@ public final class GrpcLab implements Profile, LabProfile {
 
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled profiled) {
-        return GrpcLabRun.scenarioMap(profiled.envoy().scenario(), profiled.grpc().config());
+        return GrpcLabRun.scenarioMap(
+                profiled.envoy().scenario(), profiled.grpc().config());
     }
 
     @Override

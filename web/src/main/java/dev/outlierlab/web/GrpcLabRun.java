@@ -9,9 +9,9 @@ import dev.outlierlab.config.grpc.XdsNotes;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
@@ -20,7 +20,6 @@ import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.gateway.GatewayScenario;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
@@ -41,8 +40,7 @@ import java.util.Map;
 final class GrpcLabRun {
     private static final ObjectMapper MAPPER = ResultJson.mapper();
 
-    private GrpcLabRun() {
-    }
+    private GrpcLabRun() {}
 
     /** A {@code profile: grpc} scenario, admitted by {@code limits}, run with charts. */
     static ObjectNode run(ScenarioReader.Profiled profiled, SimulationLimits limits, RunWatcher watcher) {
@@ -73,8 +71,10 @@ final class GrpcLabRun {
      */
     static ObjectNode compare(ScenarioReader.Profiled profiled, SimulationLimits limits, RunWatcher watcher) {
         if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
-            throw ApiException.badRequest("profile: the comparison takes a profile: envoy or profile: grpc scenario and "
-                    + "runs its traffic under envoy, grpc and gateway; this scenario's profile is " + profiled.name());
+            throw ApiException.badRequest(
+                    "profile: the comparison takes a profile: envoy or profile: grpc scenario and "
+                            + "runs its traffic under envoy, grpc and gateway; this scenario's profile is "
+                            + profiled.name());
         }
         Scenario scenario = admit(profiled, limits);
         GrpcSettings settings = profiled.grpc() != null ? profiled.grpc() : mapped(scenario);
@@ -88,7 +88,8 @@ final class GrpcLabRun {
         RunOptions options = RunOptions.DEFAULT.watchedBy(watcher);
         List<ProfileComparison.Column> columns = new ArrayList<>();
         columns.add(ProfileComparison.column("envoy", Simulation.run(scenario, options)));
-        columns.add(ProfileComparison.column("grpc (" + settings.config().implementation().label() + ")",
+        columns.add(ProfileComparison.column(
+                "grpc (" + settings.config().implementation().label() + ")",
                 new GrpcProfile(settings.config()).run(scenario, options)));
         columns.add(ProfileComparison.column("gateway", GatewayLabRun.runQuietly(gateway, watcher)));
         ObjectNode root = MAPPER.createObjectNode();
@@ -100,8 +101,9 @@ final class GrpcLabRun {
             n.put("failed", c.failed());
             n.put("requests_during_fault", c.requestsDuringFault());
             n.put("failed_during_fault", c.failedDuringFault());
-            n.put("failed_percent_during_fault", c.requestsDuringFault() == 0 ? 0
-                    : c.failedDuringFault() * 100.0 / c.requestsDuringFault());
+            n.put(
+                    "failed_percent_during_fault",
+                    c.requestsDuringFault() == 0 ? 0 : c.failedDuringFault() * 100.0 / c.requestsDuringFault());
             n.put("detections", c.detections());
             n.put("ejections", c.ejections());
             n.put("refused", c.refused());
@@ -119,7 +121,9 @@ final class GrpcLabRun {
     /** The scenario's Envoy settings as gRPC's xDS client maps them (grpc-java), as {@code run --profile} does. */
     private static GrpcSettings mapped(Scenario scenario) {
         try {
-            return XdsNotes.settings(scenario.outlierDetection(), GrpcImplementation.JAVA,
+            return XdsNotes.settings(
+                    scenario.outlierDetection(),
+                    GrpcImplementation.JAVA,
                     "outlier_detection, as gRPC's xDS client maps it");
         } catch (InvalidConfigException e) {
             throw new InputException(e.getMessage());
@@ -132,8 +136,9 @@ final class GrpcLabRun {
         limits.check(scenario);
         long clients = scenario.traffic().clients();
         if (clients > 1) {
-            throw ApiException.badRequest("traffic.clients: " + clients + " is not allowed with the gRPC profile; "
-                    + "expected 1: it models one channel (set Callers to 1, or use the Envoy profile for several callers)");
+            throw ApiException.badRequest(
+                    "traffic.clients: " + clients + " is not allowed with the gRPC profile; "
+                            + "expected 1: it models one channel (set Callers to 1, or use the Envoy profile for several callers)");
         }
         return scenario;
     }

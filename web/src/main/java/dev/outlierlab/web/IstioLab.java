@@ -29,8 +29,7 @@ final class IstioLab {
     private static final ObjectMapper MAPPER = ResultJson.mapper();
     private static final String SOURCE = "the DestinationRule";
 
-    private IstioLab() {
-    }
+    private IstioLab() {}
 
     static byte[] answer(String body) {
         JsonNode req;
@@ -40,17 +39,20 @@ final class IstioLab {
             throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
         }
         if (req == null || !req.isObject() || !req.path("rule").isTextual()) {
-            throw ApiException.badRequest("expected {\"rule\": the DestinationRule's YAML, \"cluster\": NAME (optional),"
-                    + " \"fields\": {Istio's outlierDetection fields} (optional)}");
+            throw ApiException.badRequest(
+                    "expected {\"rule\": the DestinationRule's YAML, \"cluster\": NAME (optional),"
+                            + " \"fields\": {Istio's outlierDetection fields} (optional)}");
         }
         String text = req.get("rule").asText();
         IstioConfig config = DestinationRuleReader.read(text, SOURCE, null, null);
-        IstioPolicy policy = chosen(config, req.path("cluster").isTextual() ? req.get("cluster").asText() : null);
+        IstioPolicy policy = chosen(
+                config, req.path("cluster").isTextual() ? req.get("cluster").asText() : null);
         String changed = null;
         if (req.path("fields").isObject()) {
             Map<String, Object> fields = new LinkedHashMap<>();
-            req.get("fields").fields().forEachRemaining(e -> fields.put(e.getKey(), MAPPER.convertValue(e.getValue(),
-                    Object.class)));
+            req.get("fields")
+                    .fields()
+                    .forEachRemaining(e -> fields.put(e.getKey(), MAPPER.convertValue(e.getValue(), Object.class)));
             changed = IstioRuleEdit.replaced(text, SOURCE, policy, fields);
             policy = chosen(DestinationRuleReader.read(changed, SOURCE, null, null), policy.displayName());
         }
@@ -63,7 +65,11 @@ final class IstioLab {
         out.set("fields", MAPPER.valueToTree(IstioRuleEdit.fields(changed == null ? text : changed, SOURCE, policy)));
         ArrayNode translation = out.putArray("translation");
         for (TranslatedField f : policy.fields()) {
-            translation.addObject().put("envoy", f.envoyField()).put("value", f.value()).put("from", f.from());
+            translation
+                    .addObject()
+                    .put("envoy", f.envoyField())
+                    .put("value", f.value())
+                    .put("from", f.from());
         }
         ObjectNode od = out.putObject("outlier_detection");
         OutlierDetectionConfig c = policy.outlierDetection();
@@ -95,6 +101,8 @@ final class IstioLab {
             }
         }
         throw ApiException.badRequest("no cluster " + name + " in the DestinationRule; it has "
-                + String.join(", ", config.policies().stream().map(IstioPolicy::displayName).toList()));
+                + String.join(
+                        ", ",
+                        config.policies().stream().map(IstioPolicy::displayName).toList()));
     }
 }

@@ -10,18 +10,16 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.outlierlab.config.scenario.GatewayScenarioWriter;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.report.HingesText;
 import dev.outlierlab.report.ResultJson;
-import dev.outlierlab.sim.RunResult;
-import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.RunOptions;
+import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.charset.StandardCharsets;
 
@@ -67,8 +65,10 @@ final class LabApi {
 
     /** The profile's facet in the lab; a profile without one is refused with the names of those that have it. */
     private static LabProfile lab(ScenarioReader.Profiled profiled) {
-        return profiled.profile().facet(LabProfile.class).orElseThrow(() -> ApiException.badRequest("profile: "
-                + profiled.name() + " has no browser lab; the lab takes " + Profiles.namesWith(LabProfile.class)));
+        return profiled.profile()
+                .facet(LabProfile.class)
+                .orElseThrow(() -> ApiException.badRequest("profile: " + profiled.name()
+                        + " has no browser lab; the lab takes " + Profiles.namesWith(LabProfile.class)));
     }
 
     /**
@@ -98,14 +98,23 @@ final class LabApi {
         return write(tree);
     }
 
-    static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result,
-            PatternContrast contrast) {
+    static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result, PatternContrast contrast) {
         com.fasterxml.jackson.databind.node.ArrayNode lines = MAPPER.createArrayNode();
         for (HingesText.Line l : HingesText.lines(result, contrast, "outlier-lab run SCENARIO")) {
             boolean pending = l.label().equals("pattern") && contrast.other() == null;
-            lines.addObject().put("label", l.label()).put("text", pending
-                    ? "comparing with failing " + (contrast.otherPattern().scenarioName().equals("random")
-                            ? "at random" : "evenly") + " (a second run)…" : l.text());
+            lines.addObject()
+                    .put("label", l.label())
+                    .put(
+                            "text",
+                            pending
+                                    ? "comparing with failing "
+                                            + (contrast.otherPattern()
+                                                            .scenarioName()
+                                                            .equals("random")
+                                                    ? "at random"
+                                                    : "evenly")
+                                            + " (a second run)…"
+                                    : l.text());
         }
         return lines;
     }
@@ -131,16 +140,21 @@ final class LabApi {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            String problem = e.getOriginalMessage().replaceAll(
-                    "\\(start marker at \\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]\\)", "(opened at line $1, column $2)");
+            String problem = e.getOriginalMessage()
+                    .replaceAll(
+                            "\\(start marker at \\[Source: [^;]*; line: (\\d+), column: (\\d+)\\]\\)",
+                            "(opened at line $1, column $2)");
             throw ApiException.badRequest("malformed JSON" + where + ": " + problem);
         }
         if (tree == null || tree.isMissingNode()) {
-            throw ApiException.badRequest("malformed JSON: the request body is empty; send a scenario as a JSON object, e.g. {}");
+            throw ApiException.badRequest(
+                    "malformed JSON: the request body is empty; send a scenario as a JSON object, e.g. {}");
         }
         if (!tree.isObject()) {
-            throw ApiException.badRequest("malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
-                    + "traffic, faults, outlier_detection, ...), not " + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+            throw ApiException.badRequest(
+                    "malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
+                            + "traffic, faults, outlier_detection, ...), not "
+                            + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
         }
         return ScenarioReader.readProfiledWithoutAliases(body, "request");
     }

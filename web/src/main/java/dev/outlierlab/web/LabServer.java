@@ -62,8 +62,10 @@ public final class LabServer implements AutoCloseable {
     public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
     /** The most of an over-size body read (and dropped) after its 400, so the client sees the answer. */
     private static final long MAX_DRAIN_BYTES = 16L * 1024 * 1024;
-    private static final String CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-            + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+    private static final String CSP =
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                    + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
     /**
      * How to serve.
@@ -75,10 +77,23 @@ public final class LabServer implements AutoCloseable {
      * @param runDeadline longest a simulation request may take, waiting included, before it is stopped
      * @param clientConnections open connections of one client address at most
      */
-    public record Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
-                          java.time.Duration runDeadline, int clientConnections) {
+    public record Options(
+            String host,
+            int port,
+            int threads,
+            int queue,
+            int simulations,
+            SimulationLimits limits,
+            java.time.Duration runDeadline,
+            int clientConnections) {
         /** As given, with {@link #DEFAULT_CLIENT_CONNECTIONS} connections per client address. */
-        public Options(String host, int port, int threads, int queue, int simulations, SimulationLimits limits,
+        public Options(
+                String host,
+                int port,
+                int threads,
+                int queue,
+                int simulations,
+                SimulationLimits limits,
                 java.time.Duration runDeadline) {
             this(host, port, threads, queue, simulations, limits, runDeadline, DEFAULT_CLIENT_CONNECTIONS);
         }
@@ -93,8 +108,8 @@ public final class LabServer implements AutoCloseable {
          * simulations at once, 20 s each, the default limits.
          */
         public static Options of(String host, int port) {
-            return new Options(host, port, DEFAULT_THREADS, 64, 2, SimulationLimits.DEFAULT,
-                    java.time.Duration.ofSeconds(20));
+            return new Options(
+                    host, port, DEFAULT_THREADS, 64, 2, SimulationLimits.DEFAULT, java.time.Duration.ofSeconds(20));
         }
     }
 
@@ -109,17 +124,26 @@ public final class LabServer implements AutoCloseable {
         this.server = server;
         this.pool = pool;
         this.api = new LabApi(options.limits());
-        this.runs = new RunQueue(options.simulations(), options.queue(), options.runDeadline().toNanos());
+        this.runs = new RunQueue(
+                options.simulations(), options.queue(), options.runDeadline().toNanos());
         this.tunes = new RunQueue(1, 2, TUNE_DEADLINE_NANOS);
         this.guard = new RequestGuard(options.host(), server.getAddress().getPort());
     }
 
     /** Binds and starts serving; {@code port} 0 picks a free port. Throws {@link java.net.BindException} if taken. */
     public static LabServer start(Options options) throws IOException {
-        BoundedHttpServer server = BoundedHttpServer.create(new InetSocketAddress(options.host(), options.port()), 256,
+        BoundedHttpServer server = BoundedHttpServer.create(
+                new InetSocketAddress(options.host(), options.port()),
+                256,
                 ServerLimits.defaults().withClientConnections(options.clientConnections()));
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(options.threads(), options.threads(), 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(options.queue()), daemonThreads(), new ThreadPoolExecutor.AbortPolicy());
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                options.threads(),
+                options.threads(),
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(options.queue()),
+                daemonThreads(),
+                new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         LabServer lab = new LabServer(server, pool, options);
         server.createContext("/", lab::handle);
@@ -227,14 +251,18 @@ public final class LabServer implements AutoCloseable {
                 String body = readBody(ex);
                 sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
             }
-            default -> throw new ApiException(404, "no such API: " + path
-                    + " (the API is GET /api/settings, POST /api/run, POST /api/compare, POST /api/hinges, "
-                    + "POST /api/scenario, POST /api/tune, POST /api/istio)");
+            default ->
+                throw new ApiException(
+                        404,
+                        "no such API: " + path
+                                + " (the API is GET /api/settings, POST /api/run, POST /api/compare, POST /api/hinges, "
+                                + "POST /api/scenario, POST /api/tune, POST /api/istio)");
         }
     }
 
     /** A tune is many runs: one at a time, for at most two minutes (waiting included). */
     static final long TUNE_DEADLINE_NANOS = 120_000_000_000L;
+
     private final RunQueue tunes;
 
     /** {@code POST /api/tune}: the Tune view's search ({@link TuneApi}), one at a time, streamed like a long run. */
@@ -250,15 +278,19 @@ public final class LabServer implements AutoCloseable {
      */
     private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
-        handleQueued(ex, runs, body -> { }, work);
+        handleQueued(ex, runs, body -> {}, work);
     }
 
     /**
      * A POST whose body passes {@code check} before it is queued, whose work is admitted by {@code queue} and
      * streamed once it outlasts the heartbeat.
      */
-    private void handleQueued(HttpExchange ex, RunQueue queue, java.util.function.Consumer<String> check,
-            java.util.function.BiFunction<String, RunWatcher, byte[]> work) throws IOException {
+    private void handleQueued(
+            HttpExchange ex,
+            RunQueue queue,
+            java.util.function.Consumer<String> check,
+            java.util.function.BiFunction<String, RunWatcher, byte[]> work)
+            throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
@@ -285,16 +317,20 @@ public final class LabServer implements AutoCloseable {
             answer.finish(result);
             return;
         }
-        ex.getResponseHeaders().set("Server-Timing", String.format(java.util.Locale.ROOT, "run;dur=%.1f",
-                (System.nanoTime() - start) / 1e6));
+        ex.getResponseHeaders()
+                .set(
+                        "Server-Timing",
+                        String.format(java.util.Locale.ROOT, "run;dur=%.1f", (System.nanoTime() - start) / 1e6));
         sendJson(ex, 200, result);
     }
 
     private static void requireMethod(HttpExchange ex, String method) {
         if (!ex.getRequestMethod().equals(method)) {
             ex.getResponseHeaders().set("Allow", method);
-            throw new ApiException(405, ex.getRequestMethod() + " is not allowed on " + ex.getRequestURI().getPath()
-                    + "; use " + method);
+            throw new ApiException(
+                    405,
+                    ex.getRequestMethod() + " is not allowed on "
+                            + ex.getRequestURI().getPath() + "; use " + method);
         }
     }
 
@@ -314,8 +350,11 @@ public final class LabServer implements AutoCloseable {
             drain(ex);
             ex.getResponseHeaders().set("Connection", "close");
             String size = declared != null ? " (" + declared + " bytes)" : "";
-            sendJson(ex, 400, LabApi.error("the request body" + size + " is over the lab's limit of " + (limit / 1024)
-                    + " KiB (" + limit + " bytes); a scenario is far smaller, so check what was sent"));
+            sendJson(
+                    ex,
+                    400,
+                    LabApi.error("the request body" + size + " is over the lab's limit of " + (limit / 1024) + " KiB ("
+                            + limit + " bytes); a scenario is far smaller, so check what was sent"));
             throw new Answered();
         }
         return new String(body, StandardCharsets.UTF_8);

@@ -15,8 +15,8 @@ import java.util.Set;
  */
 final class RequestGuard {
     private static final Set<String> JSON = Set.of("application/json");
-    private static final Set<String> JSON_OR_YAML = Set.of("application/json", "application/yaml", "application/x-yaml",
-            "text/yaml", "text/x-yaml");
+    private static final Set<String> JSON_OR_YAML =
+            Set.of("application/json", "application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml");
 
     private final Set<String> hosts;
     private final Set<String> origins;
@@ -26,7 +26,8 @@ final class RequestGuard {
     RequestGuard(String boundHost, int port) {
         String bound = boundHost.contains(":") && !boundHost.startsWith("[") ? "[" + boundHost + "]" : boundHost;
         this.hosts = Set.copyOf(java.util.stream.Stream.of("127.0.0.1", "localhost", "[::1]", bound)
-                .map(h -> h.toLowerCase(Locale.ROOT) + ":" + port).toList());
+                .map(h -> h.toLowerCase(Locale.ROOT) + ":" + port)
+                .toList());
         this.origins = Set.copyOf(hosts.stream().map(h -> "http://" + h).toList());
         this.home = "http://127.0.0.1:" + port + "/";
     }
@@ -35,13 +36,17 @@ final class RequestGuard {
     void checkHostAndOrigin(HttpExchange ex) {
         String host = ex.getRequestHeaders().getFirst("Host");
         if (host != null && !hosts.contains(host.trim().toLowerCase(Locale.ROOT))) {
-            throw new ApiException(403, "Host '" + printable(host) + "' does not name this server; open the lab at "
-                    + home + " (a page that reaches the lab under another name is refused)");
+            throw new ApiException(
+                    403,
+                    "Host '" + printable(host) + "' does not name this server; open the lab at " + home
+                            + " (a page that reaches the lab under another name is refused)");
         }
         String origin = ex.getRequestHeaders().getFirst("Origin");
         if (origin != null && !origins.contains(origin.trim().toLowerCase(Locale.ROOT))) {
-            throw new ApiException(403, "cross-origin request refused: Origin '" + printable(origin)
-                    + "' is not the lab; only the lab's own page at " + home + " may call the API");
+            throw new ApiException(
+                    403,
+                    "cross-origin request refused: Origin '" + printable(origin)
+                            + "' is not the lab; only the lab's own page at " + home + " may call the API");
         }
     }
 
@@ -53,9 +58,11 @@ final class RequestGuard {
         }
         String type = declared.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         if (!(yaml ? JSON_OR_YAML : JSON).contains(type)) {
-            throw new ApiException(415, "Content-Type '" + printable(declared) + "' is not accepted on "
-                    + ex.getRequestURI().getPath() + "; send Content-Type: application/json"
-                    + (yaml ? " or application/yaml" : ""));
+            throw new ApiException(
+                    415,
+                    "Content-Type '" + printable(declared) + "' is not accepted on "
+                            + ex.getRequestURI().getPath() + "; send Content-Type: application/json"
+                            + (yaml ? " or application/yaml" : ""));
         }
     }
 

@@ -37,8 +37,10 @@ final class RunQueue {
         long deadline = System.nanoTime() + deadlineNanos;
         if (waiting.incrementAndGet() > maxWaiting) {
             waiting.decrementAndGet();
-            throw new ApiException(503, "the lab is busy: " + maxWaiting + " runs are already waiting for a turn; "
-                    + "try again in a moment");
+            throw new ApiException(
+                    503,
+                    "the lab is busy: " + maxWaiting + " runs are already waiting for a turn; "
+                            + "try again in a moment");
         }
         boolean acquired;
         try {
@@ -50,8 +52,9 @@ final class RunQueue {
             waiting.decrementAndGet();
         }
         if (!acquired) {
-            throw new ApiException(503, "the lab is busy: no simulation slot came free within " + seconds()
-                    + "; try again in a moment");
+            throw new ApiException(
+                    503,
+                    "the lab is busy: no simulation slot came free within " + seconds() + "; try again in a moment");
         }
         boolean[] clientLeft = {false};
         try {

@@ -29,26 +29,34 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  *                           request's steps in the faults active at its host, host evaluations)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests, long maxHostEvaluations,
-        long maxDecisions, int maxFaults, long maxWork) {
+public record SimulationLimits(
+        int maxBodyBytes,
+        int maxHosts,
+        long maxRequests,
+        long maxHostEvaluations,
+        long maxDecisions,
+        int maxFaults,
+        long maxWork) {
     /**
      * The server's limits: 64 KiB, 1,000 hosts, 20 million requests, 1 million host evaluations, 200,000
      * decisions, 100 faults, 100 million request-equivalents of work (about 6 seconds of one core at the 18 million simulated
      * requests a second measured on 2026-12-01 with the host in a slow phase; the server's deadline stops anything
      * slower).
      */
-    public static final SimulationLimits DEFAULT = new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L,
-            200_000L, 100, 100_000_000L);
+    public static final SimulationLimits DEFAULT =
+            new SimulationLimits(64 * 1024, 1_000, 20_000_000L, 1_000_000L, 200_000L, 100, 100_000_000L);
 
     /** Throws a 400 {@link ApiException} naming the first limit the scenario exceeds. */
     public void check(Scenario s) {
         int hosts = s.cluster().size();
         if (hosts > maxHosts) {
-            throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts) + " hosts is over the lab's limit of "
-                    + Numbers.count(maxHosts) + " hosts per run; use fewer hosts, or run the scenario with `outlier-lab run`");
+            throw ApiException.badRequest("cluster.hosts: " + Numbers.count(hosts)
+                    + " hosts is over the lab's limit of " + Numbers.count(maxHosts)
+                    + " hosts per run; use fewer hosts, or run the scenario with `outlier-lab run`");
         }
         if (s.faults().size() > maxFaults) {
-            throw ApiException.badRequest("faults: " + Numbers.count(s.faults().size()) + " entries is over the lab's limit of "
+            throw ApiException.badRequest("faults: " + Numbers.count(s.faults().size())
+                    + " entries is over the lab's limit of "
                     + Numbers.count(maxFaults) + " faults per run; merge faults that cover the same window, or run the "
                     + "scenario with `outlier-lab run`");
         }
@@ -58,11 +66,14 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
                     + " requests (traffic.rps x duration), over the lab's limit of " + Numbers.count(maxRequests)
                     + " requests per run; lower traffic.rps or duration, or run the scenario with `outlier-lab run`");
         }
-        long evaluations = Math.multiplyExact(Math.multiplyExact(rounds(s), (long) hosts), s.traffic().clients());
+        long evaluations = Math.multiplyExact(
+                Math.multiplyExact(rounds(s), (long) hosts), s.traffic().clients());
         if (evaluations > maxHostEvaluations) {
             throw ApiException.badRequest("the simulation would evaluate " + Numbers.count(hosts) + " hosts at "
                     + Numbers.count(rounds(s)) + " interval ticks and health-check rounds"
-                    + (s.traffic().clients() > 1 ? " for each of " + Numbers.count(s.traffic().clients()) + " callers" : "")
+                    + (s.traffic().clients() > 1
+                            ? " for each of " + Numbers.count(s.traffic().clients()) + " callers"
+                            : "")
                     + " (" + Numbers.count(evaluations)
                     + " host evaluations), over the lab's limit of " + Numbers.count(maxHostEvaluations)
                     + "; use a longer outlier_detection.interval, a shorter duration or fewer hosts");
@@ -71,9 +82,11 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         if (work.units() > maxWork) {
             throw ApiException.badRequest("the simulation is estimated at " + Numbers.count(work.units())
                     + " request-equivalents of work (" + Numbers.count(work.requests()) + " requests, "
-                    + Numbers.count(work.faultSteps()) + " steps in active faults, " + Numbers.count(work.hostEvaluations())
+                    + Numbers.count(work.faultSteps()) + " steps in active faults, "
+                    + Numbers.count(work.hostEvaluations())
                     + " host evaluations x " + WorkEstimate.UNITS_PER_HOST_EVALUATION + "), over the lab's limit of "
-                    + Numbers.count(maxWork) + "; lower traffic.rps or duration, use fewer or shorter faults, or run the "
+                    + Numbers.count(maxWork)
+                    + "; lower traffic.rps or duration, use fewer or shorter faults, or run the "
                     + "scenario with `outlier-lab run`");
         }
         long decisions = decisionBound(s);
@@ -111,7 +124,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         for (FaultSpec f : s.faults()) {
             long start = Math.min(f.startNanos(), s.durationNanos());
             long end = Math.min(f.endNanos(), s.durationNanos());
-            long inWindow = s.load().isShaped() ? s.requestCount()
+            long inWindow = s.load().isShaped()
+                    ? s.requestCount()
                     : traffic.requestsBefore(end) - traffic.requestsBefore(start);
             if (inWindow == 0 || f.errorRatePpm() == 0) {
                 continue;
@@ -119,7 +133,8 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
             active++;
             // The even pattern fails exactly its share; random and burst patterns may fail any request.
             failures += f.pattern() == FaultPattern.EVEN
-                    ? (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM)) : inWindow;
+                    ? (long) Math.ceil(inWindow * (f.errorRatePpm() / (double) FaultSpec.PPM))
+                    : inWindow;
             longestRuns = Durations.saturatingAdd(longestRuns, f.longestFailureRun());
             local |= od.splitExternalLocalOriginErrors() && f.result() != null;
             gateway |= f.result() == null && f.status() >= 502 && f.status() <= 504;
@@ -156,13 +171,18 @@ public record SimulationLimits(int maxBodyBytes, int maxHosts, long maxRequests,
         long bound = 0;
         if (timeout && od.splitExternalLocalOriginErrors()) {
             bound += perRun(requests, od.consecutiveLocalOriginFailure(), Long.MAX_VALUE)
-                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) > 0 ? 2 : 1);
+                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE)
+                                    > 0
+                            ? 2
+                            : 1);
         } else {
             bound += perRun(requests, od.consecutive5xx(), Long.MAX_VALUE)
                     * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_5XX) > 0 ? 2 : 1);
             if (timeout || (status >= 502 && status <= 504)) {
                 bound += perRun(requests, od.consecutiveGatewayFailure(), Long.MAX_VALUE)
-                        * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0 ? 2 : 1);
+                        * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0
+                                ? 2
+                                : 1);
             }
         }
         return bound;

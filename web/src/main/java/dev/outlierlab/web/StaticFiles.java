@@ -25,8 +25,7 @@ final class StaticFiles {
             "ico", "image/x-icon");
 
     /** A file to send. */
-    record File(byte[] body, String contentType) {
-    }
+    record File(byte[] body, String contentType) {}
 
     private final ClassLoader loader = StaticFiles.class.getClassLoader();
     private final String uplotRoot;
@@ -40,7 +39,8 @@ final class StaticFiles {
         String resource;
         if (path.equals("/") || path.equals("/index.html")) {
             resource = ROOT + "index.html";
-        } else if (path.startsWith(UPLOT_PREFIX) && SAFE.matcher(path.substring(UPLOT_PREFIX.length())).matches()) {
+        } else if (path.startsWith(UPLOT_PREFIX)
+                && SAFE.matcher(path.substring(UPLOT_PREFIX.length())).matches()) {
             resource = uplotRoot + path.substring(UPLOT_PREFIX.length());
         } else if (path.length() > 1 && SAFE.matcher(path.substring(1)).matches()) {
             resource = ROOT + path.substring(1);

@@ -22,6 +22,7 @@ import java.io.OutputStream;
 final class StreamedAnswer implements RunWatcher {
     /** Time from arrival to the first space, and between two spaces. */
     static final long HEARTBEAT_NANOS = 150_000_000L;
+
     private static final byte[] SPACE = {' '};
 
     private final HttpExchange exchange;

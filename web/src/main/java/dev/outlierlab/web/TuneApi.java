@@ -1,13 +1,13 @@
 package dev.outlierlab.web;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -34,23 +34,26 @@ final class TuneApi {
     static final int MAX_SEEDS = 8;
     /** About 40 s of one core at 18 million simulated requests a second. */
     static final long MAX_UNITS = 750_000_000L;
-    private static final Set<String> KEYS = Set.of("hosts", "rps", "clients", "target", "envoy_version", "seeds",
-            "max_ejected");
+
+    private static final Set<String> KEYS =
+            Set.of("hosts", "rps", "clients", "target", "envoy_version", "seeds", "max_ejected");
     /** Strict: a second value after the object ({@code {...} garbage}) and a key given twice are refused. */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
-    private TuneApi() {
-    }
+    private TuneApi() {}
 
     static byte[] tune(String body, RunWatcher watcher) {
         TuneRequest req = request(body);
         long units = Tuner.plannedUnits(req);
         if (units > MAX_UNITS) {
-            throw ApiException.badRequest("this search is " + Numbers.count(units) + " request-equivalents of work, over "
-                    + "the lab's limit of " + Numbers.count(MAX_UNITS) + "; use fewer hosts, a lower rps or fewer seeds, "
-                    + "or run `outlier-lab tune` on the command line");
+            throw ApiException.badRequest(
+                    "this search is " + Numbers.count(units) + " request-equivalents of work, over "
+                            + "the lab's limit of " + Numbers.count(MAX_UNITS)
+                            + "; use fewer hosts, a lower rps or fewer seeds, "
+                            + "or run `outlier-lab tune` on the command line");
         }
         long[] done = {0};
         return LabApi.write(TuneJson.tree(Tuner.tune(req, u -> {
@@ -74,8 +77,8 @@ final class TuneApi {
         for (Iterator<String> it = tree.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!KEYS.contains(key)) {
-                throw ApiException.badRequest("unknown key '" + Wording.shortPrefix(key) + "'; a tune request has " + String.join(", ",
-                        new java.util.TreeSet<>(KEYS)));
+                throw ApiException.badRequest("unknown key '" + Wording.shortPrefix(key) + "'; a tune request has "
+                        + String.join(", ", new java.util.TreeSet<>(KEYS)));
             }
         }
         int hosts = whole(tree, "hosts", 6, 2, MAX_HOSTS);
@@ -85,13 +88,30 @@ final class TuneApi {
         int maxEjected = whole(tree, "max_ejected", TuneRequest.defaultMaxEjected(hosts), 1, hosts);
         Target target = tree.has("target") ? Target.byFlag(tree.get("target").asText()) : Target.ENVOY;
         EnvoyVersion version = tree.has("envoy_version")
-                ? ScenarioReader.envoyVersion(new Located(tree.get("envoy_version").asText(), "envoy_version"))
+                ? ScenarioReader.envoyVersion(
+                        new Located(tree.get("envoy_version").asText(), "envoy_version"))
                 : EnvoyVersion.DEFAULT;
         CurrentSettings current = CurrentSettings.defaults("search", target, hosts);
         try {
-            return new TuneRequest(current.name(), null, hosts, rps, clients, target, version, current.config(),
-                    current.panicThresholdPercent(), new DefaultSuite(hosts, rps, clients, 0).scenarios(), 2, seeds,
-                    maxEjected, 0, 1, current.profile(), null, java.util.List.of());
+            return new TuneRequest(
+                    current.name(),
+                    null,
+                    hosts,
+                    rps,
+                    clients,
+                    target,
+                    version,
+                    current.config(),
+                    current.panicThresholdPercent(),
+                    new DefaultSuite(hosts, rps, clients, 0).scenarios(),
+                    2,
+                    seeds,
+                    maxEjected,
+                    0,
+                    1,
+                    current.profile(),
+                    null,
+                    java.util.List.of());
         } catch (InputException e) {
             throw ApiException.badRequest(e.getMessage());
         }
@@ -108,8 +128,8 @@ final class TuneApi {
             return otherwise;
         }
         if (!n.canConvertToLong() || !n.isIntegralNumber() || n.asLong() < min || n.asLong() > max) {
-            throw ApiException.badRequest(key + ": " + Wording.shortPrefix(n.toString()) + " is not allowed; expected a whole number from "
-                    + min + " to " + max);
+            throw ApiException.badRequest(key + ": " + Wording.shortPrefix(n.toString())
+                    + " is not allowed; expected a whole number from " + min + " to " + max);
         }
         return n.asLong();
     }

@@ -43,20 +43,31 @@ final class BrowserLab implements AutoCloseable {
 
     /** Starts the server and the browser, or skips the calling test class when the browser is missing. */
     static BrowserLab start() throws IOException {
-        assumeTrue(Files.isExecutable(CHROMEDRIVER), "browser tests skipped: " + CHROMEDRIVER + " is absent; install Debian's "
-                + "chromium and chromium-driver (apt-get install -y chromium chromium-driver) to run them");
+        assumeTrue(
+                Files.isExecutable(CHROMEDRIVER),
+                "browser tests skipped: " + CHROMEDRIVER + " is absent; install Debian's "
+                        + "chromium and chromium-driver (apt-get install -y chromium chromium-driver) to run them");
         LabServer server = LabServer.start(0);
         Path downloads = Files.createTempDirectory("outlier-lab-downloads");
         Path profile = Files.createTempDirectory("outlier-lab-chromium");
         Files.createDirectories(SHOTS);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1280,800", "--force-device-scale-factor=1");
-        options.setExperimentalOption("prefs", Map.of(
-                "download.default_directory", downloads.toString(),
-                "download.prompt_for_download", false));
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--window-size=1280,800",
+                "--force-device-scale-factor=1");
+        options.setExperimentalOption(
+                "prefs",
+                Map.of("download.default_directory", downloads.toString(), "download.prompt_for_download", false));
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
                 .usingAnyFreePort()
@@ -101,8 +112,11 @@ final class BrowserLab implements AutoCloseable {
         driver.manage().window().setSize(size);
         @SuppressWarnings("unchecked")
         List<Number> inner = (List<Number>) js("return [window.innerWidth, window.innerHeight];");
-        driver.manage().window().setSize(new Dimension(2 * size.getWidth() - inner.get(0).intValue(),
-                2 * size.getHeight() - inner.get(1).intValue()));
+        driver.manage()
+                .window()
+                .setSize(new Dimension(
+                        2 * size.getWidth() - inner.get(0).intValue(),
+                        2 * size.getHeight() - inner.get(1).intValue()));
     }
 
     /** Empties the download directory. */

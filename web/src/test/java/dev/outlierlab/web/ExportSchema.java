@@ -15,15 +15,16 @@ import java.util.Set;
  * {@code JsonSchemaTest} checks each command's document.
  */
 final class ExportSchema {
-    private static final Path SCHEMAS = Path.of("..", "docs", "schema").toAbsolutePath().normalize();
+    private static final Path SCHEMAS =
+            Path.of("..", "docs", "schema").toAbsolutePath().normalize();
 
-    private ExportSchema() {
-    }
+    private ExportSchema() {}
 
     /** The schema's complaints about {@code document}; empty when it conforms. */
     static Set<ValidationMessage> errors(JsonNode document) {
         JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-        JsonSchema schema = factory.getSchema(SchemaLocation.of(SCHEMAS.resolve("lab-export.v1.schema.json").toUri().toString()));
+        JsonSchema schema = factory.getSchema(SchemaLocation.of(
+                SCHEMAS.resolve("lab-export.v1.schema.json").toUri().toString()));
         return schema.validate(document);
     }
 }

@@ -26,7 +26,10 @@ class GatewayLabApiTest {
     private final LabApi api = new LabApi(SimulationLimits.DEFAULT);
 
     private static GatewayComparisons.Comparison preset(String id) {
-        return GatewayComparisons.all().stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+        return GatewayComparisons.all().stream()
+                .filter(c -> c.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     private JsonNode run(GatewayScenario s) throws Exception {
@@ -57,20 +60,28 @@ class GatewayLabApiTest {
         for (JsonNode iv : timeline) {
             out += iv.get("end").asDouble() - iv.get("start").asDouble();
         }
-        assertThat(out).isCloseTo(answer.at("/summary/endpoints/azure/ejected_seconds_per_process/0").asDouble(),
-                org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(out)
+                .isCloseTo(
+                        answer.at("/summary/endpoints/azure/ejected_seconds_per_process/0")
+                                .asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-6));
         JsonNode series = answer.get("series");
         assertThat(series.get("step").asDouble()).isEqualTo(1.0);
         assertThat(series.get("time")).hasSize(300);
         assertThat(sum(series.get("requests"))).isEqualTo(180_000);
         assertThat(sum(series.get("failed_requests"))).isEqualTo(21);
-        assertThat(sum(series.at("/attempts/azure"))).isEqualTo(answer.at("/summary/endpoints/azure/attempts").asLong());
-        assertThat(sum(series.at("/attempts/openai"))).isEqualTo(answer.at("/summary/endpoints/openai/attempts").asLong());
-        assertThat(sum(series.at("/failed_attempts/azure"))).isEqualTo(answer.at("/summary/failed_attempts").asLong());
-        // second 30: azure fails 3 attempts (1 in 3 of the requests each 1/600 s), then is ejected: openai takes the rest
+        assertThat(sum(series.at("/attempts/azure")))
+                .isEqualTo(answer.at("/summary/endpoints/azure/attempts").asLong());
+        assertThat(sum(series.at("/attempts/openai")))
+                .isEqualTo(answer.at("/summary/endpoints/openai/attempts").asLong());
+        assertThat(sum(series.at("/failed_attempts/azure")))
+                .isEqualTo(answer.at("/summary/failed_attempts").asLong());
+        // second 30: azure fails 3 attempts (1 in 3 of the requests each 1/600 s), then is ejected: openai takes the
+        // rest
         assertThat(series.at("/failed_attempts/azure/30").asLong()).isEqualTo(3);
         assertThat(series.at("/attempts/openai/31").asLong()).isEqualTo(600);
-        assertThat(sum(series.at("/stages/eject"))).isEqualTo(answer.at("/summary/eject_stages").asLong());
+        assertThat(sum(series.at("/stages/eject")))
+                .isEqualTo(answer.at("/summary/eject_stages").asLong());
     }
 
     @Test
@@ -82,8 +93,10 @@ class GatewayLabApiTest {
             assertThat(shadow.at("/timeline/" + i + "/state").asText()).isEqualTo("virtual");
             assertThat(prod.at("/timeline/" + i + "/state").asText()).isEqualTo("ejected");
         }
-        assertThat(shadow.at("/timeline/0/start").asDouble()).isEqualTo(prod.at("/timeline/0/start").asDouble());
-        assertThat(shadow.at("/timeline/0/start").asDouble()).isCloseTo(32.66, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(shadow.at("/timeline/0/start").asDouble())
+                .isEqualTo(prod.at("/timeline/0/start").asDouble());
+        assertThat(shadow.at("/timeline/0/start").asDouble())
+                .isCloseTo(32.66, org.assertj.core.data.Offset.offset(0.001));
         assertThat(shadow.at("/events/0/action").asText()).isEqualTo("would_eject");
         // shadow changes no routing: the same attempts per second as mode off
         JsonNode off = run(preset("six-off").scenario());
@@ -105,8 +118,8 @@ class GatewayLabApiTest {
         }
         assertThat(answer.get("timeline")).hasSize(14);
         assertThat(firstPerProcess.get(0)).isNotEqualTo(firstPerProcess.get(1));
-        assertThat(Math.min(firstPerProcess.get(0), firstPerProcess.get(1))).isCloseTo(32.562,
-                org.assertj.core.data.Offset.offset(0.001));
+        assertThat(Math.min(firstPerProcess.get(0), firstPerProcess.get(1)))
+                .isCloseTo(32.562, org.assertj.core.data.Offset.offset(0.001));
     }
 
     @Test
@@ -120,13 +133,26 @@ class GatewayLabApiTest {
             paths.add(c.get("path").asText());
             assertThat(c.get("description").asText()).isNotBlank();
         });
-        assertThat(paths).contains("gateway.mode", "gateway.window", "gateway.bucket", "gateway.min_requests",
-                "gateway.stdev_factor", "gateway.peer_set", "gateway.min_stdev", "gateway.consecutive_failures",
-                "gateway.ejection_time", "gateway.processes", "routing.strategy", "routing.weights", "routing.fallbacks");
+        assertThat(paths)
+                .contains(
+                        "gateway.mode",
+                        "gateway.window",
+                        "gateway.bucket",
+                        "gateway.min_requests",
+                        "gateway.stdev_factor",
+                        "gateway.peer_set",
+                        "gateway.min_stdev",
+                        "gateway.consecutive_failures",
+                        "gateway.ejection_time",
+                        "gateway.processes",
+                        "routing.strategy",
+                        "routing.weights",
+                        "routing.fallbacks");
         JsonNode presets = settings.get("presets");
         assertThat(presets).hasSize(GatewayComparisons.all().size()).hasSize(14);
         assertThat(presets.get(1).get("id").asText()).isEqualTo("two-one-dead");
-        assertThat(presets.get(1).at("/scenario/faults/0/error_rate").asDouble()).isEqualTo(100);
+        assertThat(presets.get(1).at("/scenario/faults/0/error_rate").asDouble())
+                .isEqualTo(100);
         assertThat(presets.get(1).at("/scenario/cluster/hosts").toString()).isEqualTo("[\"azure\",\"openai\"]");
     }
 
@@ -143,26 +169,35 @@ class GatewayLabApiTest {
     @Test
     void badGatewayInputNamesTheKeyAndLine() {
         assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\",\n \"gateway\": {\"mode\": \"loud\"}}"))
-                .hasMessageContaining("gateway.mode").hasMessageStartingWith("request:2: ").hasMessageContaining("off, shadow, prod");
+                .hasMessageContaining("gateway.mode")
+                .hasMessageStartingWith("request:2: ")
+                .hasMessageContaining("off, shadow, prod");
         assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"outlier_detection\": {}}"))
                 .hasMessageContaining("outlier_detection");
     }
 
     @Test
     void gatewayRunsOverTheLimitsAreRefusedWithTheirFigures() {
-        assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"traffic\": {\"rps\": 50000}, \"routing\": {\"fallbacks\": 1}}"))
+        assertThatThrownBy(() -> api.run(
+                        "{\"profile\": \"gateway\", \"traffic\": {\"rps\": 50000}, \"routing\": {\"fallbacks\": 1}}"))
                 .isInstanceOf(ApiException.class)
-                .hasMessageStartingWith("routing.fallbacks: the simulation could make up to 30,000,000 attempts (15,000,000 "
-                        + "requests x 2, 1 + fallbacks and at most one per endpoint), over the lab's limit of 20,000,000");
-        assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"gateway\": {\"bucket\": \"1ms\", \"processes\": 4}}"))
-                .hasMessageStartingWith("gateway.window: the windows would keep 1,440,000 buckets (4 processes x 6 endpoints "
-                        + "x 60,000 buckets of the window), over the lab's limit of 1,000,000");
-        assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"gateway\": {\"processes\": 1024, \"ejection_time\": \"1s\"}}"))
-                .hasMessageStartingWith("gateway.ejection_time: the simulation could log up to 3,698,688 decisions "
-                        + "(1024 processes x 6 endpoints x 301 ejections each, and their returns), over the lab's limit of 200,000");
+                .hasMessageStartingWith(
+                        "routing.fallbacks: the simulation could make up to 30,000,000 attempts (15,000,000 "
+                                + "requests x 2, 1 + fallbacks and at most one per endpoint), over the lab's limit of 20,000,000");
+        assertThatThrownBy(() ->
+                        api.run("{\"profile\": \"gateway\", \"gateway\": {\"bucket\": \"1ms\", \"processes\": 4}}"))
+                .hasMessageStartingWith(
+                        "gateway.window: the windows would keep 1,440,000 buckets (4 processes x 6 endpoints "
+                                + "x 60,000 buckets of the window), over the lab's limit of 1,000,000");
+        assertThatThrownBy(() -> api.run(
+                        "{\"profile\": \"gateway\", \"gateway\": {\"processes\": 1024, \"ejection_time\": \"1s\"}}"))
+                .hasMessageStartingWith(
+                        "gateway.ejection_time: the simulation could log up to 3,698,688 decisions "
+                                + "(1024 processes x 6 endpoints x 301 ejections each, and their returns), over the lab's limit of 200,000");
         assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"cluster\": {\"hosts\": 1000}}"))
-                .hasMessageStartingWith("cluster.hosts: the simulation could score 180,000,000 endpoints (180,000 attempts, "
-                        + "each judged against 1,000 endpoints), over the lab's limit of 100,000,000");
+                .hasMessageStartingWith(
+                        "cluster.hosts: the simulation could score 180,000,000 endpoints (180,000 attempts, "
+                                + "each judged against 1,000 endpoints), over the lab's limit of 100,000,000");
         assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"cluster\": {\"hosts\": 1001}}"))
                 .hasMessageStartingWith("cluster.hosts: 1,001 endpoints is over the lab's limit of 1,000");
         assertThatThrownBy(() -> api.run("{\"profile\": \"gateway\", \"traffic\": {\"rps\": 100000}}"))
@@ -174,8 +209,10 @@ class GatewayLabApiTest {
         GatewayScenario s = preset("six-one-bad").scenario();
         String body = GatewayScenarioWriter.toMap(s).toString();
         assertThatThrownBy(() -> api.run(JSON.writeValueAsString(GatewayScenarioWriter.toMap(s)), (done, total) -> {
-            throw new RunCancelledException("stopped at " + done + " of " + total);
-        })).isInstanceOf(RunCancelledException.class).hasMessage("stopped at 0 of 180000");
+                    throw new RunCancelledException("stopped at " + done + " of " + total);
+                }))
+                .isInstanceOf(RunCancelledException.class)
+                .hasMessage("stopped at 0 of 180000");
         assertThat(body).contains("gateway");
     }
 

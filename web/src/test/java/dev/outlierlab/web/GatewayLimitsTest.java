@@ -28,7 +28,8 @@ class GatewayLimitsTest {
             String pattern = List.of("even", "random", "bursts").get(random.nextInt(3));
             // bursts need runs of successes between them: at most 50 % with the default burst length of 5
             List<Integer> rates = pattern.equals("bursts") ? List.of(10, 33, 50) : List.of(0, 10, 33, 50, 90, 100);
-            List<String> sets = List.of("profile=gateway",
+            List<String> sets = List.of(
+                    "profile=gateway",
                     "seed=" + random.nextInt(1000),
                     "cluster.hosts=" + endpoints,
                     "traffic.rps=" + (5 + random.nextInt(200)),
@@ -51,10 +52,13 @@ class GatewayLimitsTest {
             GatewayRunResult r = GatewaySimulation.run(s);
             assertThat(r.summary().attempts()).as("%s", sets).isLessThanOrEqualTo(GatewayLimits.attempts(s));
             assertThat((long) r.events().size()).as("%s", sets).isLessThanOrEqualTo(GatewayLimits.decisionBound(s));
-            long ejections = r.events().stream().filter(e -> e.action() != GatewayAction.RETURN).count();
+            long ejections = r.events().stream()
+                    .filter(e -> e.action() != GatewayAction.RETURN)
+                    .count();
             assertThat(GatewayLabRun.timeline(r)).hasSize((int) ejections);
             if (ejections > 0) {
-                tightest = Math.min(tightest, GatewayLimits.decisionBound(s) / r.events().size());
+                tightest = Math.min(
+                        tightest, GatewayLimits.decisionBound(s) / r.events().size());
             }
         }
         // the bound is not vacuous: some run comes within a small factor of it

@@ -63,18 +63,27 @@ class GatewayPageBrowserTest {
         assertThat(lab.driver.findElement(By.id("events-table")).isDisplayed()).isFalse();
         JsonNode want = expected(GatewayScenario.defaults());
         assertThat(metric("ejections")).isEqualTo("7");
-        assertThat(metric("failed-requests")).isEqualTo(count(want.at("/summary/failed_requests").asLong())).isEqualTo("98");
+        assertThat(metric("failed-requests"))
+                .isEqualTo(count(want.at("/summary/failed_requests").asLong()))
+                .isEqualTo("98");
         assertRowsMatch(want);
         assertThat(hashScenario()).isEqualTo("{\"profile\":\"gateway\"}");
         // every control has a unit or choices and its one-line explanation
         for (WebElement hint : lab.driver.findElements(By.cssSelector("#gw-controls .hint"))) {
             assertThat(hint.getDomProperty("textContent")).isNotBlank();
         }
-        assertThat(lab.driver.findElement(By.cssSelector("label[for=c-gw_window]")).getText()).isEqualTo("Window (s)");
-        assertThat(new Select(lab.driver.findElement(By.id("c-gw_mode"))).getFirstSelectedOption().getText()).isEqualTo("prod");
+        assertThat(lab.driver
+                        .findElement(By.cssSelector("label[for=c-gw_window]"))
+                        .getText())
+                .isEqualTo("Window (s)");
+        assertThat(new Select(lab.driver.findElement(By.id("c-gw_mode")))
+                        .getFirstSelectedOption()
+                        .getText())
+                .isEqualTo("prod");
 
         lab.driver.findElement(By.cssSelector("label:has(#profile-envoy)")).click();
-        new WebDriverWait(lab.driver, Duration.ofSeconds(10)).until(d -> lab.driver.findElement(By.id("events-table")).isDisplayed());
+        new WebDriverWait(lab.driver, Duration.ofSeconds(10))
+                .until(d -> lab.driver.findElement(By.id("events-table")).isDisplayed());
         assertThat(lab.driver.getCurrentUrl()).doesNotContain("gateway");
         assertThat(lab.driver.findElement(By.id("c-gw_mode")).isDisplayed()).isFalse();
     }
@@ -88,16 +97,24 @@ class GatewayPageBrowserTest {
         assertThat(metric("failed-requests")).isEqualTo("21");
         assertRowsMatch(want);
         List<List<String>> rows = rows();
-        assertThat(rows.get(0).subList(0, 5)).containsExactly("30.007 s", "azure", "0", "ejected", "consecutive failures");
-        assertThat(rows.get(0).get(5)).isEqualTo("30.007 s: azure (process 0) 3 failures in a row "
-                + "(consecutive_failures 3) -> ejected until 60.007 s (30 s, no probe)");
+        assertThat(rows.get(0).subList(0, 5))
+                .containsExactly("30.007 s", "azure", "0", "ejected", "consecutive failures");
+        assertThat(rows.get(0).get(5))
+                .isEqualTo("30.007 s: azure (process 0) 3 failures in a row "
+                        + "(consecutive_failures 3) -> ejected until 60.007 s (30 s, no probe)");
         assertThat(lab.driver.findElement(By.id("gw-timeline-desc")).getText())
                 .startsWith("azure ejected 30.007–60.007 s, 60.013–90.013 s, 90.02–120.02 s");
-        assertThat(lab.driver.findElement(By.id("gw-notes")).getText()).contains("2 endpoints, peer_set all",
-                "sqrt(1) = 1.000 standard deviations", "only the hard trip ejects");
-        assertThat(lab.driver.findElement(By.cssSelector("[data-gw-preset=two-one-dead]")).getDomAttribute("aria-pressed"))
+        assertThat(lab.driver.findElement(By.id("gw-notes")).getText())
+                .contains(
+                        "2 endpoints, peer_set all",
+                        "sqrt(1) = 1.000 standard deviations",
+                        "only the hard trip ejects");
+        assertThat(lab.driver
+                        .findElement(By.cssSelector("[data-gw-preset=two-one-dead]"))
+                        .getDomAttribute("aria-pressed"))
                 .isEqualTo("true");
-        assertThat(lab.driver.findElements(By.cssSelector("#gw-chart-timeline canvas"))).isNotEmpty();
+        assertThat(lab.driver.findElements(By.cssSelector("#gw-chart-timeline canvas")))
+                .isNotEmpty();
         lab.fullPageScreenshot("gateway-01-two-providers-one-dead");
     }
 
@@ -107,19 +124,27 @@ class GatewayPageBrowserTest {
         clickPreset("six-shadow");
         JsonNode want = expected(preset("six-shadow").scenario());
         assertRowsMatch(want);
-        assertThat(lab.driver.findElement(By.cssSelector("[data-metric=ejections] dt")).getText()).isEqualTo("Would-ejections");
+        assertThat(lab.driver
+                        .findElement(By.cssSelector("[data-metric=ejections] dt"))
+                        .getText())
+                .isEqualTo("Would-ejections");
         assertThat(metric("ejections")).isEqualTo("7");
         assertThat(metric("failed-requests")).isEqualTo("6,930");
         assertThat(rows().get(0).subList(0, 4)).containsExactly("32.66 s", "host-0", "0", "would eject");
-        assertThat(lab.driver.findElement(By.id("gw-timeline-desc")).getText()).startsWith("host-0 virtually ejected 32.66–62.66 s");
-        Object states = lab.js("return [...new Set(window.outlierLabGateway.result.timeline.map(i => i.state))].join();");
+        assertThat(lab.driver.findElement(By.id("gw-timeline-desc")).getText())
+                .startsWith("host-0 virtually ejected 32.66–62.66 s");
+        Object states =
+                lab.js("return [...new Set(window.outlierLabGateway.result.timeline.map(i => i.state))].join();");
         assertThat(states).isEqualTo("virtual");
-        assertThat(lab.driver.findElement(By.id("gw-story")).getText()).startsWith("Shadow: nothing was removed; prod would have ejected 7 times.");
+        assertThat(lab.driver.findElement(By.id("gw-story")).getText())
+                .startsWith("Shadow: nothing was removed; prod would have ejected 7 times.");
         lab.screenshot("gateway-02-six-shadow");
         lab.viewport(new Dimension(390, 844));
         lab.js("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));");
         Object overflow = lab.js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
-        assertThat(((Number) overflow).intValue()).as("the gateway view is wider than a phone").isLessThanOrEqualTo(0);
+        assertThat(((Number) overflow).intValue())
+                .as("the gateway view is wider than a phone")
+                .isLessThanOrEqualTo(0);
         lab.screenshot("gateway-03-six-shadow-phone");
     }
 
@@ -133,15 +158,24 @@ class GatewayPageBrowserTest {
         setNumber("gw_consecutive_failures", "4");
         List<List<String>> table = rows();
         String link = lab.driver.getCurrentUrl();
-        assertThat(hashScenario()).contains("\"profile\":\"gateway\"", "\"mode\":\"shadow\"", "\"consecutive_failures\":4",
-                "\"hosts\":[\"azure\",\"openai\"]");
+        assertThat(hashScenario())
+                .contains(
+                        "\"profile\":\"gateway\"",
+                        "\"mode\":\"shadow\"",
+                        "\"consecutive_failures\":4",
+                        "\"hosts\":[\"azure\",\"openai\"]");
 
         lab.driver.get("about:blank");
         lab.driver.get(link);
         waitUntil("document.body.dataset.ready === 'true' && Number(document.body.dataset.gwRuns || 0) >= 1");
-        assertThat(lab.driver.findElement(By.id("profile-gateway")).isSelected()).isTrue();
-        assertThat(new Select(lab.driver.findElement(By.id("c-gw_mode"))).getFirstSelectedOption().getText()).isEqualTo("shadow");
-        assertThat(lab.driver.findElement(By.id("c-gw_consecutive_failures")).getDomProperty("value")).isEqualTo("4");
+        assertThat(lab.driver.findElement(By.id("profile-gateway")).isSelected())
+                .isTrue();
+        assertThat(new Select(lab.driver.findElement(By.id("c-gw_mode")))
+                        .getFirstSelectedOption()
+                        .getText())
+                .isEqualTo("shadow");
+        assertThat(lab.driver.findElement(By.id("c-gw_consecutive_failures")).getDomProperty("value"))
+                .isEqualTo("4");
         assertThat(rows()).isEqualTo(table);
         GatewayScenario onPage = scenarioOnPage();
         assertThat(onPage.gateway().consecutiveFailures()).isEqualTo(4);
@@ -163,10 +197,13 @@ class GatewayPageBrowserTest {
         JsonNode doc = JSON.readTree(text);
         assertThat(doc.get("profile").asText()).isEqualTo("gateway");
         assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
-        assertThat(ExportSchema.errors(doc)).as("docs/schema/lab-export.v1.schema.json").isEmpty();
+        assertThat(ExportSchema.errors(doc))
+                .as("docs/schema/lab-export.v1.schema.json")
+                .isEmpty();
         assertThat(doc.get("link").asText()).contains("#scenario=%7B%22profile%22%3A%22gateway%22");
         // the CLI's reader takes the file as it is (outlier-lab run FILE), and the run gives the page's figures
-        ScenarioReader.Profiled read = ScenarioReader.readProfiled(text, file.getFileName().toString(), List.of());
+        ScenarioReader.Profiled read =
+                ScenarioReader.readProfiled(text, file.getFileName().toString(), List.of());
         assertThat(read.name()).isEqualTo("gateway");
         assertThat(read.gateway()).isEqualTo(preset("two-one-dead").scenario());
         JsonNode rerun = expected(read.gateway());
@@ -187,11 +224,15 @@ class GatewayPageBrowserTest {
         assertThat(weights.getDomProperty("value")).isEqualTo("1, 1, 1, 1, 1, 1");
         weights.clear();
         weights.sendKeys("3, 1", Keys.TAB);
-        new WebDriverWait(lab.driver, Duration.ofSeconds(10)).until(d -> lab.driver.findElement(By.id("gw-error")).isDisplayed());
-        assertThat(lab.driver.findElement(By.id("gw-error")).getText()).startsWith("request:")
+        new WebDriverWait(lab.driver, Duration.ofSeconds(10))
+                .until(d -> lab.driver.findElement(By.id("gw-error")).isDisplayed());
+        assertThat(lab.driver.findElement(By.id("gw-error")).getText())
+                .startsWith("request:")
                 .contains("routing.weights", "one positive whole number per endpoint (6 endpoints, 2 weights)");
         // the server's message is also under the control it names, and the results are dimmed as not current
-        assertThat(lab.driver.findElement(By.cssSelector("[data-control=gw_weights] .field-msg")).getText())
+        assertThat(lab.driver
+                        .findElement(By.cssSelector("[data-control=gw_weights] .field-msg"))
+                        .getText())
                 .contains("(6 endpoints, 2 weights)");
         assertThat(lab.js("return document.body.classList.contains('stale');")).isEqualTo(true);
         runs = gwRuns();
@@ -204,7 +245,10 @@ class GatewayPageBrowserTest {
     }
 
     private static GatewayComparisons.Comparison preset(String id) {
-        return GatewayComparisons.all().stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow();
+        return GatewayComparisons.all().stream()
+                .filter(c -> c.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static JsonNode expected(GatewayScenario s) throws IOException {
@@ -227,7 +271,8 @@ class GatewayPageBrowserTest {
     }
 
     private static void waitUntil(String condition) {
-        new WebDriverWait(lab.driver, Duration.ofSeconds(30)).until(d -> Boolean.TRUE.equals(lab.js("return Boolean(" + condition + ");")));
+        new WebDriverWait(lab.driver, Duration.ofSeconds(30))
+                .until(d -> Boolean.TRUE.equals(lab.js("return Boolean(" + condition + ");")));
     }
 
     private static int gwRuns() {
@@ -253,19 +298,23 @@ class GatewayPageBrowserTest {
     }
 
     private static String metric(String key) {
-        return lab.driver.findElement(By.cssSelector("#gw-metrics [data-metric='" + key + "'] dd")).getText();
+        return lab.driver
+                .findElement(By.cssSelector("#gw-metrics [data-metric='" + key + "'] dd"))
+                .getText();
     }
 
     /** The scenario JSON the address carries. */
     private static String hashScenario() {
         String url = lab.driver.getCurrentUrl();
-        return URLDecoder.decode(url.substring(url.indexOf("#scenario=") + "#scenario=".length()), StandardCharsets.UTF_8);
+        return URLDecoder.decode(
+                url.substring(url.indexOf("#scenario=") + "#scenario=".length()), StandardCharsets.UTF_8);
     }
 
     private static List<List<String>> rows() {
         @SuppressWarnings("unchecked")
-        List<List<String>> rows = (List<List<String>>) lab.js("return [...document.querySelectorAll('#gw-events-table tbody tr.ev')]"
-                + ".map(r => [...r.cells].map(c => c.textContent));");
+        List<List<String>> rows =
+                (List<List<String>>) lab.js("return [...document.querySelectorAll('#gw-events-table tbody tr.ev')]"
+                        + ".map(r => [...r.cells].map(c => c.textContent));");
         return rows;
     }
 
@@ -277,8 +326,8 @@ class GatewayPageBrowserTest {
         for (int i = 0; i < rows.size(); i++) {
             JsonNode e = events.get(i);
             List<String> row = rows.get(i);
-            assertThat(Double.parseDouble(row.get(0).replace(" s", ""))).isCloseTo(e.get("time").asDouble(),
-                    org.assertj.core.data.Offset.offset(0.0005));
+            assertThat(Double.parseDouble(row.get(0).replace(" s", "")))
+                    .isCloseTo(e.get("time").asDouble(), org.assertj.core.data.Offset.offset(0.0005));
             assertThat(row.get(1)).isEqualTo(e.get("endpoint").asText());
             assertThat(row.get(2)).isEqualTo(e.get("process").asText());
             assertThat(row.get(5)).isEqualTo(e.get("explanation").asText());
@@ -287,9 +336,11 @@ class GatewayPageBrowserTest {
 
     /** Equal as JSON values: numbers compare by value (JavaScript writes 210.0 as 210). */
     private static void assertSameJson(JsonNode actual, JsonNode expected) {
-        java.util.Comparator<JsonNode> numbersByValue = (a, b) -> a.isNumber() && b.isNumber()
-                ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
-        assertThat(actual.equals(numbersByValue, expected)).as("%s%nequals%n%s", actual, expected).isTrue();
+        java.util.Comparator<JsonNode> numbersByValue = (a, b) ->
+                a.isNumber() && b.isNumber() ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
+        assertThat(actual.equals(numbersByValue, expected))
+                .as("%s%nequals%n%s", actual, expected)
+                .isTrue();
     }
 
     private static String count(long n) {

@@ -25,13 +25,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GrpcLabApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @RegisterExtension
     static final LabOnLoopback LAB = new LabOnLoopback();
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        return LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve(path)).header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(60)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve(path))
+                                .header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(60))
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<String> times(JsonNode events, String action) {
@@ -56,14 +62,20 @@ class GrpcLabApiHttpTest {
         assertThat(got.at("/summary/requests").asLong()).isEqualTo(180_000);
         assertThat(got.at("/grpc/origin").asText()).isEqualTo("outlier_detection, as gRPC's xDS client maps it");
         assertThat(got.at("/grpc/max_ejection_percent").asInt()).isEqualTo(10);
-        assertThat(got.at("/events/0/explanation").asText()).startsWith("40 s: host-0 succeeded 67.0 % < required 71.1 %");
+        assertThat(got.at("/events/0/explanation").asText())
+                .startsWith("40 s: host-0 succeeded 67.0 % < required 71.1 %");
         // the scenario comes back as a profile: grpc file with its grpc block written out
         assertThat(got.at("/scenario/profile").asText()).isEqualTo("grpc");
-        assertThat(got.at("/scenario/grpc/success_rate_ejection/stdev_factor").asInt()).isEqualTo(1900);
+        assertThat(got.at("/scenario/grpc/success_rate_ejection/stdev_factor").asInt())
+                .isEqualTo(1900);
         // grpc-java's xDS client turns failure percentage on when Envoy's enforcing_failure_percentage is unset
         // (threshold 85, enforcement 100); a host failing 33 % never reaches it, so the ejections stay success rate's
-        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/threshold").asInt()).isEqualTo(85);
-        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/enforcement_percentage").asInt()).isEqualTo(100);
+        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/threshold")
+                        .asInt())
+                .isEqualTo(85);
+        assertThat(got.at("/scenario/grpc/failure_percentage_ejection/enforcement_percentage")
+                        .asInt())
+                .isEqualTo(100);
         assertThat(got.at("/scenario/grpc").has("origin")).isFalse();
         // the charts: per-second series and one interval per sweep, host-0 at 67 % against the required 71.1 % at 40 s
         assertThat(got.at("/series/time")).hasSize(300);
@@ -83,8 +95,8 @@ class GrpcLabApiHttpTest {
         // apart from the charts, the answer is run --profile grpc --format json's
         ScenarioReader.Profiled p = ScenarioReader.readProfiledWithoutAliases("{\"profile\": \"grpc\"}", "request");
         GrpcSettings settings = p.grpc();
-        JsonNode cli = JSON.readTree(GrpcResultJson.toJson(new GrpcProfile(settings.config())
-                .run(p.envoy().scenario(), RunOptions.DEFAULT), settings));
+        JsonNode cli = JSON.readTree(GrpcResultJson.toJson(
+                new GrpcProfile(settings.config()).run(p.envoy().scenario(), RunOptions.DEFAULT), settings));
         for (String key : List.of("grpc", "summary", "stats", "events")) {
             assertThat(got.get(key)).as(key).isEqualTo(cli.get(key));
         }
@@ -92,8 +104,11 @@ class GrpcLabApiHttpTest {
 
     @Test
     void theScenarioItAnswersRunsAgainToTheSameFigures() throws Exception {
-        JsonNode first = JSON.readTree(post("/api/run", "{\"profile\": \"grpc\", \"grpc\": {\"implementation\": \"go\","
-                + " \"max_ejection_percent\": 34, \"success_rate_ejection\": {}}}").body());
+        JsonNode first = JSON.readTree(post(
+                        "/api/run",
+                        "{\"profile\": \"grpc\", \"grpc\": {\"implementation\": \"go\","
+                                + " \"max_ejection_percent\": 34, \"success_rate_ejection\": {}}}")
+                .body());
         assertThat(first.at("/grpc/implementation").asText()).isEqualTo("go");
         HttpResponse<String> r = post("/api/run", JSON.writeValueAsString(first.get("scenario")));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -132,23 +147,31 @@ class GrpcLabApiHttpTest {
 
     @Test
     void badValuesAreOneMessageNamingTheKey() throws Exception {
-        HttpResponse<String> r = post("/api/run", "{\"profile\": \"grpc\", \"grpc\": {\"success_rate_ejection\": "
-                + "{\"enforcement_percentage\": 150}}}");
+        HttpResponse<String> r = post(
+                "/api/run",
+                "{\"profile\": \"grpc\", \"grpc\": {\"success_rate_ejection\": "
+                        + "{\"enforcement_percentage\": 150}}}");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(r.body()).get("error").asText()).isEqualTo("request:1: "
-                + "grpc.success_rate_ejection.enforcement_percentage: 150 is not allowed; expected a whole number from 0 to 100");
+        assertThat(JSON.readTree(r.body()).get("error").asText())
+                .isEqualTo(
+                        "request:1: "
+                                + "grpc.success_rate_ejection.enforcement_percentage: 150 is not allowed; expected a whole number from 0 to 100");
         r = post("/api/run", "{\"profile\": \"grpc\", \"grpc\": {\"implementation\": \"rust\"}}");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(r.body()).get("error").asText()).contains("grpc.implementation").contains("rust");
+        assertThat(JSON.readTree(r.body()).get("error").asText())
+                .contains("grpc.implementation")
+                .contains("rust");
         r = post("/api/run", "{\"profile\": \"grpc\", \"traffic\": {\"clients\": 50}}");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(r.body()).get("error").asText()).isEqualTo("traffic.clients: 50 is not allowed with the"
-                + " gRPC profile; expected 1: it models one channel (set Callers to 1, or use the Envoy profile for several"
-                + " callers)");
+        assertThat(JSON.readTree(r.body()).get("error").asText())
+                .isEqualTo("traffic.clients: 50 is not allowed with the"
+                        + " gRPC profile; expected 1: it models one channel (set Callers to 1, or use the Envoy profile for several"
+                        + " callers)");
         r = post("/api/compare", "{\"profile\": \"grpc\", \"duration\": \"100000s\", \"traffic\": {\"rps\": 1000}}");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(JSON.readTree(r.body()).get("error").asText()).startsWith("the simulation would send 100,000,000 "
-                + "requests (traffic.rps x duration), over the lab's limit of 20,000,000 requests per run");
+        assertThat(JSON.readTree(r.body()).get("error").asText())
+                .startsWith("the simulation would send 100,000,000 "
+                        + "requests (traffic.rps x duration), over the lab's limit of 20,000,000 requests per run");
         r = post("/api/compare", "{\"profile\": \"gateway\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(JSON.readTree(r.body()).get("error").asText()).contains("this scenario's profile is gateway");
@@ -158,18 +181,30 @@ class GrpcLabApiHttpTest {
 
     @Test
     void theSettingsCarryTheGrpcControlsAndTheDefaultBlock() throws Exception {
-        HttpResponse<String> r = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/settings")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve("/api/settings"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         JsonNode grpc = JSON.readTree(r.body()).get("grpc");
         assertThat(grpc.at("/defaults/interval").asText()).isEqualTo("10s");
         assertThat(grpc.at("/defaults/max_ejection_percent").asInt()).isEqualTo(10);
-        assertThat(grpc.at("/defaults/success_rate_ejection/request_volume").asInt()).isEqualTo(100);
-        assertThat(grpc.at("/defaults/failure_percentage_ejection/threshold").asInt()).isEqualTo(85);
+        assertThat(grpc.at("/defaults/success_rate_ejection/request_volume").asInt())
+                .isEqualTo(100);
+        assertThat(grpc.at("/defaults/failure_percentage_ejection/threshold").asInt())
+                .isEqualTo(85);
         List<String> paths = new ArrayList<>();
         grpc.get("controls").forEach(c -> paths.add(c.get("path").asText()));
-        assertThat(paths).contains("grpc.implementation", "grpc.interval", "grpc.base_ejection_time",
-                "grpc.max_ejection_time", "grpc.max_ejection_percent", "grpc.success_rate_ejection",
-                "grpc.success_rate_ejection.stdev_factor", "grpc.failure_percentage_ejection.threshold",
-                "grpc.failure_percentage_ejection.request_volume");
+        assertThat(paths)
+                .contains(
+                        "grpc.implementation",
+                        "grpc.interval",
+                        "grpc.base_ejection_time",
+                        "grpc.max_ejection_time",
+                        "grpc.max_ejection_percent",
+                        "grpc.success_rate_ejection",
+                        "grpc.success_rate_ejection.stdev_factor",
+                        "grpc.failure_percentage_ejection.threshold",
+                        "grpc.failure_percentage_ejection.request_volume");
     }
 }

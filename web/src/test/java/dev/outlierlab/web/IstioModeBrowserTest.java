@@ -39,11 +39,13 @@ class IstioModeBrowserTest extends LabPageBrowserFixture {
         int before = runs();
         click("#istio-use");
         waitForRunAfter(before);
-        assertThat(new Select(driver.findElement(By.id("istio-cluster"))).getOptions()).extracting(WebElement::getText)
+        assertThat(new Select(driver.findElement(By.id("istio-cluster"))).getOptions())
+                .extracting(WebElement::getText)
                 .containsExactly("payments", "payments/v1", "payments/v2");
         // istiod's translation, field by field, with Istio's defaults: success rate off, panic off
         String translation = text("#istio-translation");
-        assertThat(translation).contains("outlier_detection.max_ejection_percent 10 maxEjectionPercent: 10")
+        assertThat(translation)
+                .contains("outlier_detection.max_ejection_percent 10 maxEjectionPercent: 10")
                 .contains("outlier_detection.enforcing_success_rate 0 Istio always sets 0")
                 .contains("common_lb_config.healthy_panic_threshold 0");
         assertThat(inputValue("hosts")).isEqualTo("4");
@@ -55,21 +57,23 @@ class IstioModeBrowserTest extends LabPageBrowserFixture {
         rate.sendKeys("100", Keys.TAB);
         waitForRunAfter(before);
         assertThat(metric("ejections")).isEqualTo("0");
-        assertThat(Integer.parseInt(metric("refused-by-the-cap").replace(",", ""))).isPositive();
+        assertThat(Integer.parseInt(metric("refused-by-the-cap").replace(",", "")))
+                .isPositive();
 
         // the rule's own field, as Istio names it: 25 % admits one pod of four
         before = runs();
         setIstioField("maxEjectionPercent", "25");
         waitForRunAfter(before);
         assertThat(Integer.parseInt(metric("ejections").replace(",", ""))).isPositive();
-        assertThat(text("#istio-translation")).contains("outlier_detection.max_ejection_percent 25 maxEjectionPercent: 25");
+        assertThat(text("#istio-translation"))
+                .contains("outlier_detection.max_ejection_percent 25 maxEjectionPercent: 25");
         // baseEjectionTime 15m leaves max_ejection_time to Envoy's rule: no error under a field never set
         before = runs();
         setIstioField("baseEjectionTime", "15m");
         waitForRunAfter(before);
         assertThat(text("#error")).isEmpty();
-        assertThat(text("#istio-translation")).contains("outlier_detection.max_ejection_time 900s Envoy default: "
-                + "max(300s, base_ejection_time)");
+        assertThat(text("#istio-translation"))
+                .contains("outlier_detection.max_ejection_time 900s Envoy default: " + "max(300s, base_ejection_time)");
 
         click("#istio-export");
         String exported = (String) js("return document.getElementById('istio-exported').value;");
@@ -77,7 +81,9 @@ class IstioModeBrowserTest extends LabPageBrowserFixture {
         // check reads it clean
         List<Finding> errors = new ArrayList<>();
         for (CheckTarget t : CheckTargets.fromIstio(DestinationRuleReader.read(exported, "exported.yaml", null))) {
-            ConfigChecker.check(t, 4, null).stream().filter(f -> f.severity() == Severity.ERROR).forEach(errors::add);
+            ConfigChecker.check(t, 4, null).stream()
+                    .filter(f -> f.severity() == Severity.ERROR)
+                    .forEach(errors::add);
         }
         assertThat(errors).isEmpty();
         // every field outside the edited block is kept, the subsets' blocks included

@@ -19,29 +19,36 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The API over real HTTP: a server on a free port, the JDK's client. */
 class LabApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @RegisterExtension
     static final LabOnLoopback LAB = new LabOnLoopback();
 
     @Test
     void bindsLoopbackByDefault() {
         assertThat(LAB.server().address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
-        assertThat(LAB.server().uri().toString()).isEqualTo("http://127.0.0.1:" + LAB.server().port() + "/");
+        assertThat(LAB.server().uri().toString())
+                .isEqualTo("http://127.0.0.1:" + LAB.server().port() + "/");
         assertThat(LAB.server().port()).isPositive();
     }
 
     @Test
     void requestsAreHandledByABoundedPool() throws Exception {
-        java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) LAB.server().executor();
+        java.util.concurrent.ThreadPoolExecutor pool =
+                (java.util.concurrent.ThreadPoolExecutor) LAB.server().executor();
         assertThat(pool.getMaximumPoolSize()).isEqualTo(LabServer.DEFAULT_THREADS);
         assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
         java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            runs.add(LAB.client().sendAsync(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"seed\": " + i + "}")).build(),
-                    HttpResponse.BodyHandlers.ofString()));
+            runs.add(LAB.client()
+                    .sendAsync(
+                            HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"seed\": " + i + "}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString()));
         }
         for (var run : runs) {
-            assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode())
+                    .isEqualTo(200);
         }
         assertThat(pool.getLargestPoolSize()).isLessThanOrEqualTo(128);
     }
@@ -54,7 +61,9 @@ class LabApiHttpTest {
         JsonNode got = JSON.readTree(r.body());
 
         Scenario s = Scenario.defaults();
-        s = s.withOutlierDetection(s.outlierDetection().toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 34).build());
+        s = s.withOutlierDetection(s.outlierDetection().toBuilder()
+                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
+                .build());
         JsonNode want = JSON.readTree(ResultJson.toJson(Simulation.run(s, RunOptions.CHARTS), true));
         JsonNode hinges = ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("hinges");
         assertThat(got).isEqualTo(want);
@@ -63,16 +72,22 @@ class LabApiHttpTest {
         assertThat(hinges.get(1).get("text").asText()).startsWith("runs: the detector sees about 6,000 requests");
         assertThat(hinges.get(3).get("label").asText()).isEqualTo("pattern");
         JsonNode compared = JSON.readTree(post("/api/hinges", "{\"outlier_detection\": {\"max_ejection_percent\": 34}}")
-                .body()).get("hinges");
-        assertThat(compared.get(3).get("text").asText()).startsWith("failing at random instead of evenly changes the "
-                + "decisions: ").contains(" instead of 3 ejections (first at 40 s), ")
+                        .body())
+                .get("hinges");
+        assertThat(compared.get(3).get("text").asText())
+                .startsWith("failing at random instead of evenly changes the " + "decisions: ")
+                .contains(" instead of 3 ejections (first at 40 s), ")
                 .endsWith("; see outlier-lab run SCENARIO --set faults[0].pattern=random");
-        JsonNode many = JSON.readTree(post("/api/run", "{\"traffic\": {\"clients\": 50}, \"faults\": [{\"hosts\": 1, "
-                + "\"start\": \"30s\", \"end\": \"240s\", \"error_rate\": 30}], "
-                + "\"outlier_detection\": {\"max_ejection_percent\": 34}}").body());
+        JsonNode many = JSON.readTree(post(
+                        "/api/run",
+                        "{\"traffic\": {\"clients\": 50}, \"faults\": [{\"hosts\": 1, "
+                                + "\"start\": \"30s\", \"end\": \"240s\", \"error_rate\": 30}], "
+                                + "\"outlier_detection\": {\"max_ejection_percent\": 34}}")
+                .body());
         assertThat(many.at("/summary/clients").asInt()).isEqualTo(50);
-        assertThat(many.get("hinges").get(1).get("text").asText()).startsWith("can never run: each caller sends about "
-                + "120 requests per 10 s interval, 20 to each host");
+        assertThat(many.get("hinges").get(1).get("text").asText())
+                .startsWith(
+                        "can never run: each caller sends about " + "120 requests per 10 s interval, 20 to each host");
         assertThat(many.get("events").get(0).has("client")).isTrue();
         assertThat(got.at("/summary/ejections_enforced").asLong()).isEqualTo(3);
         assertThat(got.at("/summary/failed_during_fault").asLong()).isEqualTo(990);
@@ -108,8 +123,10 @@ class LabApiHttpTest {
     @Test
     void invalidValueIs400WithTheScenarioMessage() throws Exception {
         assertRefused(post("/api/run", "{\"traffic\": {\"rps\": -5}}"), "traffic.rps", "-5");
-        assertRefused(post("/api/run", "{\"outlier_detection\": {\"max_ejection_percent\": 120}}"),
-                "outlier_detection.max_ejection_percent", "120");
+        assertRefused(
+                post("/api/run", "{\"outlier_detection\": {\"max_ejection_percent\": 120}}"),
+                "outlier_detection.max_ejection_percent",
+                "120");
         assertRefused(post("/api/run", "{\"colour\": \"red\"}"), "colour");
     }
 
@@ -117,10 +134,17 @@ class LabApiHttpTest {
     void simulationOverTheLimitIs400NamingIt() throws Exception {
         assertRefused(post("/api/run", "{\"traffic\": {\"rps\": 100000}}"), "30,000,000 requests", "20,000,000");
         assertRefused(post("/api/run", "{\"cluster\": {\"hosts\": 5000}}"), "cluster.hosts", "1,000 hosts");
-        assertRefused(post("/api/run", "{\"cluster\": {\"hosts\": 1000}, \"outlier_detection\": {\"interval\": \"0.1s\"}}"),
-                "host evaluations", "1,000,000");
-        assertRefused(post("/api/run", "{\"traffic\": {\"rps\": 50000}, \"faults\": [{\"hosts\": 6, \"error_rate\": 100}],"
-                + " \"outlier_detection\": {\"consecutive_5xx\": 1}}"), "detector decisions", "200,000");
+        assertRefused(
+                post("/api/run", "{\"cluster\": {\"hosts\": 1000}, \"outlier_detection\": {\"interval\": \"0.1s\"}}"),
+                "host evaluations",
+                "1,000,000");
+        assertRefused(
+                post(
+                        "/api/run",
+                        "{\"traffic\": {\"rps\": 50000}, \"faults\": [{\"hosts\": 6, \"error_rate\": 100}],"
+                                + " \"outlier_detection\": {\"consecutive_5xx\": 1}}"),
+                "detector decisions",
+                "200,000");
     }
 
     @Test
@@ -144,17 +168,37 @@ class LabApiHttpTest {
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode s = JSON.readTree(r.body());
         assertThat(s.at("/limits/max_body_bytes").asInt()).isEqualTo(65_536);
-        assertThat(s.at("/defaults/outlier_detection/max_ejection_percent").asInt()).isEqualTo(10);
+        assertThat(s.at("/defaults/outlier_detection/max_ejection_percent").asInt())
+                .isEqualTo(10);
         // every setting but detect_degraded_hosts, which none of the web lab's faults can trigger
         assertThat(s.get("outlier_detection").size()).isEqualTo((int) java.util.Arrays.stream(OutlierSetting.values())
-                .filter(o -> !o.newerThanBundledApi()).count());
-        assertThat(s.get("controls").findValuesAsText("id")).contains("hosts", "faulty_hosts", "error_rate", "rps",
-                "fault_start", "fault_end", "duration", "max_ejection_percent", "always_eject_one_host",
-                "success_rate_on", "consecutive_5xx", "consecutive_5xx_on", "failure_percentage_on",
-                "failure_percentage_threshold", "interval", "base_ejection_time", "max_ejection_time", "panic_threshold");
+                .filter(o -> !o.newerThanBundledApi())
+                .count());
+        assertThat(s.get("controls").findValuesAsText("id"))
+                .contains(
+                        "hosts",
+                        "faulty_hosts",
+                        "error_rate",
+                        "rps",
+                        "fault_start",
+                        "fault_end",
+                        "duration",
+                        "max_ejection_percent",
+                        "always_eject_one_host",
+                        "success_rate_on",
+                        "consecutive_5xx",
+                        "consecutive_5xx_on",
+                        "failure_percentage_on",
+                        "failure_percentage_threshold",
+                        "interval",
+                        "base_ejection_time",
+                        "max_ejection_time",
+                        "panic_threshold");
         for (JsonNode c : s.get("controls")) {
             assertThat(c.get("label").asText()).as("label of %s", c.get("id")).isNotBlank();
-            assertThat(c.get("description").asText()).as("description of %s", c.get("id")).isNotBlank();
+            assertThat(c.get("description").asText())
+                    .as("description of %s", c.get("id"))
+                    .isNotBlank();
         }
     }
 
@@ -188,19 +232,26 @@ class LabApiHttpTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
         JsonNode body = JSON.readTree(r.body());
         assertThat(body.get("error").asText()).contains(mentions);
-        assertThat(get("/api/settings").statusCode()).as("the server still answers").isEqualTo(200);
+        assertThat(get("/api/settings").statusCode())
+                .as("the server still answers")
+                .isEqualTo(200);
         assertThat(post("/api/run", "{\"duration\": \"60s\"}").statusCode()).isEqualTo(200);
     }
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(LAB.server().uri().resolve(path)).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpRequest req = HttpRequest.newBuilder(LAB.server().uri().resolve(path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         return LAB.client().send(req, HttpResponse.BodyHandlers.ofString());
     }
 
     static HttpResponse<String> get(String path) throws Exception {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(LAB.server().uri() + path.substring(1))).timeout(Duration.ofSeconds(60))
-                .GET().build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(LAB.server().uri() + path.substring(1)))
+                .timeout(Duration.ofSeconds(60))
+                .GET()
+                .build();
         return LAB.client().send(req, HttpResponse.BodyHandlers.ofString());
     }
 }

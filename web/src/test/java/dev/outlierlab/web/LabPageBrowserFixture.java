@@ -60,7 +60,9 @@ abstract class LabPageBrowserFixture {
 
     static Scenario cap34() {
         Scenario s = Scenario.defaults();
-        return s.withOutlierDetection(s.outlierDetection().toBuilder().set(OutlierSetting.MAX_EJECTION_PERCENT, 34).build());
+        return s.withOutlierDetection(s.outlierDetection().toBuilder()
+                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
+                .build());
     }
 
     static JsonNode expected(Scenario s) throws IOException {
@@ -70,7 +72,8 @@ abstract class LabPageBrowserFixture {
     /** The scenario the page last ran, read back through the same reader the CLI uses. */
     static Scenario scenarioOnPage() throws IOException {
         Object scenario = js("return JSON.stringify(window.outlierLab.result.scenario);");
-        return dev.outlierlab.config.scenario.ScenarioReader.read((String) scenario, "page", List.of()).scenario();
+        return dev.outlierlab.config.scenario.ScenarioReader.read((String) scenario, "page", List.of())
+                .scenario();
     }
 
     static void open(String hash) {
@@ -79,8 +82,8 @@ abstract class LabPageBrowserFixture {
     }
 
     static void waitForReady() {
-        new WebDriverWait(driver, Duration.ofSeconds(30)).until(d -> "true".equals(
-                js("return document.body.dataset.ready || '';")) && runs() >= 1);
+        new WebDriverWait(driver, Duration.ofSeconds(30))
+                .until(d -> "true".equals(js("return document.body.dataset.ready || '';")) && runs() >= 1);
     }
 
     static int runs() {
@@ -116,25 +119,34 @@ abstract class LabPageBrowserFixture {
     }
 
     static String metric(String key) {
-        return driver.findElement(By.cssSelector("[data-metric='" + key + "'] dd")).getText();
+        return driver.findElement(By.cssSelector("[data-metric='" + key + "'] dd"))
+                .getText();
     }
 
     static List<List<String>> rows() {
         @SuppressWarnings("unchecked")
-        List<List<String>> rows = (List<List<String>>) js("return [...document.querySelectorAll('#events-table tbody tr.ev')]"
-                + ".map(r => [...r.cells].map(c => c.textContent).concat([r.getAttribute('aria-label')]));");
+        List<List<String>> rows =
+                (List<List<String>>) js("return [...document.querySelectorAll('#events-table tbody tr.ev')]"
+                        + ".map(r => [...r.cells].map(c => c.textContent).concat([r.getAttribute('aria-label')]));");
         return rows;
     }
 
     static void assertMetricsMatch(JsonNode want) {
         JsonNode s = want.get("summary");
-        assertThat(metric("detections")).isEqualTo(count(s.get("ejections_detected").asLong()));
-        assertThat(metric("ejections")).isEqualTo(count(s.get("ejections_enforced").asLong()));
-        assertThat(metric("refused-by-the-cap")).isEqualTo(count(s.get("ejections_overflow").asLong()));
+        assertThat(metric("detections"))
+                .isEqualTo(count(s.get("ejections_detected").asLong()));
+        assertThat(metric("ejections"))
+                .isEqualTo(count(s.get("ejections_enforced").asLong()));
+        assertThat(metric("refused-by-the-cap"))
+                .isEqualTo(count(s.get("ejections_overflow").asLong()));
         assertThat(metric("failed-requests")).isEqualTo(count(s.get("failed").asLong()));
-        assertShown(metric("failed-during-the-fault"), " %", s.get("failed_percent_during_fault").asDouble());
+        assertShown(
+                metric("failed-during-the-fault"),
+                " %",
+                s.get("failed_percent_during_fault").asDouble());
         assertShown(metric("panic"), " s", s.get("panic_seconds").asDouble());
-        assertThat(metric("most-hosts-out-at-once")).startsWith(s.get("max_ejected_at_once").asText() + " of ");
+        assertThat(metric("most-hosts-out-at-once"))
+                .startsWith(s.get("max_ejected_at_once").asText() + " of ");
     }
 
     /** A figure the page rounds to 1 decimal from 10 up, else to 2. */
@@ -153,15 +165,17 @@ abstract class LabPageBrowserFixture {
             JsonNode e = events.get(i);
             List<String> row = rows.get(i);
             assertThat(row.get(1)).isEqualTo(e.get("host").asText());
-            assertThat(row.get(2)).isEqualTo(switch (e.get("action").asText()) {
-                case "eject" -> "ejected";
-                case "overflow" -> "refused by the cap";
-                case "unenforced" -> "detected, not enforced";
-                default -> "returned";
-            });
+            assertThat(row.get(2))
+                    .isEqualTo(
+                            switch (e.get("action").asText()) {
+                                case "eject" -> "ejected";
+                                case "overflow" -> "refused by the cap";
+                                case "unenforced" -> "detected, not enforced";
+                                default -> "returned";
+                            });
             assertThat(row.get(7)).isEqualTo(e.get("explanation").asText());
-            assertThat(Double.parseDouble(row.get(0).replace(" s", ""))).isCloseTo(e.get("time").asDouble(),
-                    org.assertj.core.data.Offset.offset(0.0005));
+            assertThat(Double.parseDouble(row.get(0).replace(" s", "")))
+                    .isCloseTo(e.get("time").asDouble(), org.assertj.core.data.Offset.offset(0.0005));
         }
     }
 
@@ -170,11 +184,14 @@ abstract class LabPageBrowserFixture {
     }
 
     static void assertNoHorizontalScroll() {
-        Object wide = js("const w = document.documentElement.clientWidth; return [...document.querySelectorAll('body *')]"
-                + ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
-                + ".map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12);");
+        Object wide = js(
+                "const w = document.documentElement.clientWidth; return [...document.querySelectorAll('body *')]"
+                        + ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
+                        + ".map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12);");
         Object overflow = js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
-        assertThat(((Number) overflow).intValue()).as("page wider than the window: %s", wide).isLessThanOrEqualTo(0);
+        assertThat(((Number) overflow).intValue())
+                .as("page wider than the window: %s", wide)
+                .isLessThanOrEqualTo(0);
     }
 
     static void viewport(Dimension size) {

@@ -22,11 +22,12 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
     @Test
     void callersPatternAndHealthChecksAreControlsKeptInTheLink() throws Exception {
         open("");
-        assertThat(new Select(input("fault_pattern")).getFirstSelectedOption().getText()).isEqualTo("even");
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> text("[data-hinge=pattern]")
-                .contains("changes the decisions"));
-        assertThat(text("[data-hinge=pattern]")).startsWith("pattern: failing at random instead of evenly changes the "
-                + "decisions");
+        assertThat(new Select(input("fault_pattern")).getFirstSelectedOption().getText())
+                .isEqualTo("even");
+        new WebDriverWait(driver, Duration.ofSeconds(20))
+                .until(d -> text("[data-hinge=pattern]").contains("changes the decisions"));
+        assertThat(text("[data-hinge=pattern]"))
+                .startsWith("pattern: failing at random instead of evenly changes the " + "decisions");
         assertThat(text("[data-hinge='success rate']")).startsWith("success rate: runs: the detector sees about 6,000");
 
         int runs = runs();
@@ -37,8 +38,8 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
         clients.clear();
         clients.sendKeys("50", Keys.TAB);
         waitForRunAfter(runs);
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> js("return location.hash;").toString()
-                .contains("clients"));
+        new WebDriverWait(driver, Duration.ofSeconds(10))
+                .until(d -> js("return location.hash;").toString().contains("clients"));
         runs = runs();
         input("health_checks_on").sendKeys(Keys.SPACE);
         waitForRunAfter(runs);
@@ -52,7 +53,9 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
         assertThat(hash.at("/traffic/clients").asInt()).isEqualTo(50);
         assertThat(hash.at("/faults/0/pattern").asText()).isEqualTo("random");
         assertThat(hash.at("/health_checks/interval").asText()).isEqualTo("5s");
-        assertThat(hash.at("/outlier_detection/successful_active_health_check_uneject_host").asBoolean()).isFalse();
+        assertThat(hash.at("/outlier_detection/successful_active_health_check_uneject_host")
+                        .asBoolean())
+                .isFalse();
 
         // the link reproduces it: a fresh page from the same hash shows the same controls and the same run
         String link = driver.getCurrentUrl();
@@ -60,11 +63,13 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
         driver.get(link);
         waitForReady();
         assertThat(inputValue("clients")).isEqualTo("50");
-        assertThat(new Select(input("fault_pattern")).getFirstSelectedOption().getText()).isEqualTo("random");
+        assertThat(new Select(input("fault_pattern")).getFirstSelectedOption().getText())
+                .isEqualTo("random");
         assertThat(input("health_checks_on").isSelected()).isTrue();
         assertThat(input("uneject_on_check").isSelected()).isFalse();
-        assertThat(text("[data-hinge='success rate']")).startsWith("success rate: can never run: each caller sends "
-                + "about 120 requests per 10 s interval, 20 to each host");
+        assertThat(text("[data-hinge='success rate']"))
+                .startsWith("success rate: can never run: each caller sends "
+                        + "about 120 requests per 10 s interval, 20 to each host");
         assertThat(metric("callers")).isEqualTo("50");
         assertThat(text("#callers-note")).startsWith("50 callers, each its own detector");
         @SuppressWarnings("unchecked")
@@ -77,8 +82,11 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
         input("health_checks_on").sendKeys(Keys.SPACE);
         waitForRunAfter(runs);
         assertThat(input("hc_interval").isEnabled()).isFalse();
-        assertThat(js("return window.outlierLab.result.scenario.health_checks;")).isNull();
+        assertThat(js("return window.outlierLab.result.scenario.health_checks;"))
+                .isNull();
         assertThat(driver.findElements(By.cssSelector("#error:not([hidden])")).stream()
-                .filter(WebElement::isDisplayed).count()).isZero();
+                        .filter(WebElement::isDisplayed)
+                        .count())
+                .isZero();
     }
 }

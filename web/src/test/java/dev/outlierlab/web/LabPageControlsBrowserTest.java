@@ -31,7 +31,8 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
         rps.clear();
         rps.sendKeys("100000", Keys.TAB);
         // clearing the field shows its own message first; wait for the server's answer to the value typed
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> text("#error").contains("20,000,000 requests"));
+        new WebDriverWait(driver, Duration.ofSeconds(10))
+                .until(d -> text("#error").contains("20,000,000 requests"));
         int runs = runs();
         rps = input("rps");
         rps.clear();
@@ -49,8 +50,13 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
         js("const cap = document.getElementById('c-max_ejection_percent');"
                 + "cap.value = '3'; cap.dispatchEvent(new Event('change'));"
                 + "cap.value = '34'; cap.dispatchEvent(new Event('input'));");
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> runs() > runs
-                && Long.valueOf(34).equals(js("return window.outlierLab.result.scenario.outlier_detection.max_ejection_percent;")));
+        new WebDriverWait(driver, Duration.ofSeconds(20))
+                .until(
+                        d -> runs() > runs
+                                && Long.valueOf(34)
+                                        .equals(
+                                                js(
+                                                        "return window.outlierLab.result.scenario.outlier_detection.max_ejection_percent;")));
         assertThat(inputValue("max_ejection_percent")).isEqualTo("34");
         assertThat(metric("ejections")).isEqualTo("3");
     }
@@ -68,10 +74,16 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
         assertThat(id).isEqualTo("c-max_ejection_percent");
         WebElement hint = driver.findElement(By.id("h-max_ejection_percent"));
         assertThat(hint.isDisplayed()).isTrue();
-        assertThat(hint.getText()).isEqualTo("Largest share of the cluster that may be ejected at once (max_ejection_percent).");
+        assertThat(hint.getText())
+                .isEqualTo("Largest share of the cluster that may be ejected at once (max_ejection_percent).");
         screenshot("05-tooltip-on-focus-desktop");
         int runs = runs();
-        keys.keyDown(Keys.CONTROL).sendKeys("a").keyUp(Keys.CONTROL).sendKeys("34").sendKeys(Keys.TAB).perform();
+        keys.keyDown(Keys.CONTROL)
+                .sendKeys("a")
+                .keyUp(Keys.CONTROL)
+                .sendKeys("34")
+                .sendKeys(Keys.TAB)
+                .perform();
         waitForRunAfter(runs);
         assertThat(metric("ejections")).isEqualTo("3");
     }
@@ -110,11 +122,12 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
             toggle.sendKeys(Keys.SPACE);
             String expectFirst = i % 2 == 0 ? "ejected" : "refused by the cap";
             new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(5))
-                    .until(d -> runs() > runs && expectFirst.equals(rows().get(0).get(2)));
+                    .until(d ->
+                            runs() > runs && expectFirst.equals(rows().get(0).get(2)));
             long wall = (System.nanoTime() - t0) / 1_000_000;
             @SuppressWarnings("unchecked")
-            Map<String, Object> t = (Map<String, Object>) new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> js(
-                    "const t = window.outlierLab.timings; const last = t[t.length - 1];"
+            Map<String, Object> t = (Map<String, Object>) new WebDriverWait(driver, Duration.ofSeconds(10))
+                    .until(d -> js("const t = window.outlierLab.timings; const last = t[t.length - 1];"
                             + "return last && last.run === window.outlierLab.runs ? last : null;"));
             if (i >= warmup) {
                 table.add(((Number) t.get("tableMs")).doubleValue());
@@ -125,7 +138,8 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
                 outside.add(wall);
             }
         }
-        String report = String.format(Locale.ROOT,
+        String report = String.format(
+                Locale.ROOT,
                 "outlier-lab serve: control change to redrawn table, default scenario (6 hosts, 600 rps, 300 s = 180,000 requests)%n"
                         + "measured in headless Chromium %s at 1280x800, %d keyboard toggles of always_eject_one_host (Space) after %d warm-up%n"
                         + "change event -> frame painting the table:  median %.1f ms, p90 %.1f ms, max %.1f ms%n"
@@ -134,13 +148,24 @@ class LabPageControlsBrowserTest extends LabPageBrowserFixture {
                         + "    of which simulating and writing JSON:   median %.1f ms%n"
                         + "  of which updating the page's DOM:         median %.1f ms%n"
                         + "WebDriver, Space key -> table seen:        median %d ms (includes WebDriver round trips)%n",
-                driver.getCapabilities().getBrowserVersion(), table.size(), warmup,
-                median(table), p90(table), Collections.max(table),
-                median(painted), p90(painted), Collections.max(painted), median(server), median(simulate), median(dom),
+                driver.getCapabilities().getBrowserVersion(),
+                table.size(),
+                warmup,
+                median(table),
+                p90(table),
+                Collections.max(table),
+                median(painted),
+                p90(painted),
+                Collections.max(painted),
+                median(server),
+                median(simulate),
+                median(dom),
                 outside.stream().sorted().toList().get(outside.size() / 2));
         System.out.print(report);
         Files.writeString(Path.of("target", "responsiveness.txt"), report);
-        assertThat(median(table)).as("median control-change-to-table time (target under 100 ms)").isLessThan(1_000);
+        assertThat(median(table))
+                .as("median control-change-to-table time (target under 100 ms)")
+                .isLessThan(1_000);
     }
 
     // ---- helpers ---------------------------------------------------------------------------------------

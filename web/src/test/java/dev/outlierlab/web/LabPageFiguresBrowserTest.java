@@ -35,10 +35,12 @@ class LabPageFiguresBrowserTest extends LabPageBrowserFixture {
         int runs = runs();
         driver.findElement(By.cssSelector("[data-example=overload-cap-100]")).click();
         waitForRunAfter(runs);
-        JsonNode want = expected(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of()).scenario());
+        JsonNode want = expected(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of())
+                .scenario());
         assertMetricsMatch(want);
-        assertThat(scenarioOnPage()).isEqualTo(
-                dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of()).scenario());
+        assertThat(scenarioOnPage())
+                .isEqualTo(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of())
+                        .scenario());
         Object mostActive = js("return Math.max(...window.outlierLab.result.signals.ejections_active);");
         assertThat(((Number) mostActive).intValue()).isEqualTo(5);
         assertThat(driver.findElements(By.cssSelector("#chart-signals canvas"))).isNotEmpty();
@@ -53,10 +55,18 @@ class LabPageFiguresBrowserTest extends LabPageBrowserFixture {
         JsonNode want = expected(cap34());
         assertMetricsMatch(want);
         assertTableMatches(want);
-        assertThat(rows()).extracting(r -> r.get(0) + " " + r.get(2)).containsExactly(
-                "40 s ejected", "70 s returned", "80 s ejected", "140 s returned", "150 s ejected", "240 s returned");
+        assertThat(rows())
+                .extracting(r -> r.get(0) + " " + r.get(2))
+                .containsExactly(
+                        "40 s ejected",
+                        "70 s returned",
+                        "80 s ejected",
+                        "140 s returned",
+                        "150 s ejected",
+                        "240 s returned");
         assertThat(metric("failed-during-the-fault")).isEqualTo("0.79 %");
-        assertThat(driver.findElement(By.cssSelector("[data-preset=cap-34]")).getAttribute("aria-pressed")).isEqualTo("true");
+        assertThat(driver.findElement(By.cssSelector("[data-preset=cap-34]")).getAttribute("aria-pressed"))
+                .isEqualTo("true");
         assertThat(inputValue("max_ejection_percent")).isEqualTo("34");
         screenshot("02-cap34-desktop");
     }
@@ -72,12 +82,15 @@ class LabPageFiguresBrowserTest extends LabPageBrowserFixture {
             JsonNode want = expected(scenarioOnPage());
             assertMetricsMatch(want);
             assertTableMatches(want);
-            assertThat(preset.getAttribute("aria-pressed")).as("preset %s is marked", id).isEqualTo("true");
+            assertThat(preset.getAttribute("aria-pressed"))
+                    .as("preset %s is marked", id)
+                    .isEqualTo("true");
         }
         // The seed's checks that follow from the rules (the README explains the ones that do not).
         clickPreset("error-100");
         // Five 503s in a row: consecutive gateway failure is detected first (enforcing 0 by default), then 5xx ejects.
-        assertThat(rows().get(0).subList(2, 4)).containsExactly("detected, not enforced", "consecutive gateway failure");
+        assertThat(rows().get(0).subList(2, 4))
+                .containsExactly("detected, not enforced", "consecutive gateway failure");
         assertThat(rows().get(1).subList(2, 4)).containsExactly("ejected", "consecutive 5xx");
         assertThat(rows().get(1).get(0)).startsWith("30.");
         clickPreset("ten-hosts");
@@ -97,28 +110,38 @@ class LabPageFiguresBrowserTest extends LabPageBrowserFixture {
         click("#trace-start");
         js("document.getElementById('trace').scrollIntoView();");
         assertThat(text("#trace-position")).isEqualTo("Step 1 of 6");
-        assertThat(text("#trace-detail .step-sentence")).isEqualTo(events.get(0).get("explanation").asText());
-        assertThat(text("#trace-detail .step-sentence")).isEqualTo("40 s: host-0 succeeded 67.0 % < threshold 71.1 % "
-                + "(mean 94.5, stdev 12.3, factor 1.9, 6 hosts); cap (0+1)/6 = 16.7 % <= 34 % -> ejected for 30 s, multiplier 1");
-        assertThat(driver.findElements(By.cssSelector("#trace-detail .bar-row"))).hasSize(6);
-        assertThat(driver.findElements(By.cssSelector("#trace-detail .bar.below"))).hasSize(1);
+        assertThat(text("#trace-detail .step-sentence"))
+                .isEqualTo(events.get(0).get("explanation").asText());
+        assertThat(text("#trace-detail .step-sentence"))
+                .isEqualTo(
+                        "40 s: host-0 succeeded 67.0 % < threshold 71.1 % "
+                                + "(mean 94.5, stdev 12.3, factor 1.9, 6 hosts); cap (0+1)/6 = 16.7 % <= 34 % -> ejected for 30 s, multiplier 1");
+        assertThat(driver.findElements(By.cssSelector("#trace-detail .bar-row")))
+                .hasSize(6);
+        assertThat(driver.findElements(By.cssSelector("#trace-detail .bar.below")))
+                .hasSize(1);
         screenshot("04-trace-step1-desktop");
         click("#trace-next");
         assertThat(text("#trace-position")).isEqualTo("Step 2 of 6");
-        assertThat(text("#trace-detail .step-sentence")).isEqualTo(events.get(1).get("explanation").asText());
+        assertThat(text("#trace-detail .step-sentence"))
+                .isEqualTo(events.get(1).get("explanation").asText());
         assertThat(driver.findElements(By.cssSelector("#trace-list li"))).hasSize(2);
         driver.findElement(By.id("trace-slider")).sendKeys(Keys.ARROW_RIGHT);
         assertThat(text("#trace-position")).isEqualTo("Step 3 of 6");
-        assertThat(text("#trace-list li.current")).contains(events.get(2).get("explanation").asText());
+        assertThat(text("#trace-list li.current"))
+                .contains(events.get(2).get("explanation").asText());
         click("#trace-all");
         assertThat(text("#trace-position")).isEqualTo("Step 6 of 6");
-        List<String> steps = driver.findElements(By.cssSelector("#trace-list li")).stream().map(WebElement::getText).toList();
+        List<String> steps = driver.findElements(By.cssSelector("#trace-list li")).stream()
+                .map(WebElement::getText)
+                .toList();
         assertThat(steps).hasSize(6);
         for (int i = 0; i < 6; i++) {
             assertThat(steps.get(i)).endsWith(events.get(i).get("explanation").asText());
         }
         // A table row opens its step in the trace.
-        driver.findElement(By.cssSelector("#events-table tbody tr[data-index='3']")).sendKeys(Keys.ENTER);
+        driver.findElement(By.cssSelector("#events-table tbody tr[data-index='3']"))
+                .sendKeys(Keys.ENTER);
         assertThat(text("#trace-position")).isEqualTo("Step 4 of 6");
     }
 }

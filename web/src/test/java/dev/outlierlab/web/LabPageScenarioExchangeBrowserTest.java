@@ -30,18 +30,29 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
         JsonNode doc = JSON.readTree(file.toFile());
         JsonNode want = expected(cap34());
         assertThat(doc.get("schema").asText()).isEqualTo("outlier-lab.lab-export.v1");
-        assertThat(ExportSchema.errors(doc)).as("docs/schema/lab-export.v1.schema.json").isEmpty();
-        assertThat(ExportSchema.errors(((com.fasterxml.jackson.databind.node.ObjectNode) doc.deepCopy()).set("metrics", doc.get("summary"))))
-                .as("the old key name breaks the schema").isNotEmpty();
-        assertThat(doc.has("metrics")).as("the CLI's key names, not the old ones").isFalse();
+        assertThat(ExportSchema.errors(doc))
+                .as("docs/schema/lab-export.v1.schema.json")
+                .isEmpty();
+        assertThat(ExportSchema.errors(((com.fasterxml.jackson.databind.node.ObjectNode) doc.deepCopy())
+                        .set("metrics", doc.get("summary"))))
+                .as("the old key name breaks the schema")
+                .isNotEmpty();
+        assertThat(doc.has("metrics"))
+                .as("the CLI's key names, not the old ones")
+                .isFalse();
         assertThat(doc.has("trace")).isFalse();
         assertSameJson(doc.get("inputs"), want.get("scenario"));
         assertSameJson(doc.get("summary"), want.get("summary"));
         assertSameJson(doc.get("events"), want.get("events"));
-        assertThat(doc.get("inputs").at("/outlier_detection/max_ejection_percent").asInt()).isEqualTo(34);
+        assertThat(doc.get("inputs")
+                        .at("/outlier_detection/max_ejection_percent")
+                        .asInt())
+                .isEqualTo(34);
         assertThat(doc.get("summary").get("failed").asLong()).isEqualTo(990);
         assertThat(dev.outlierlab.config.scenario.ScenarioReader.read(Files.readString(file), "export", List.of())
-                .scenario()).as("outlier-lab run EXPORTED.json reads the inputs").isEqualTo(cap34());
+                        .scenario())
+                .as("outlier-lab run EXPORTED.json reads the inputs")
+                .isEqualTo(cap34());
         assertThat(doc.get("link").asText()).contains("#scenario=");
     }
 
@@ -80,11 +91,13 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
         assertThat(inputValue("hosts")).isEqualTo("10");
         assertThat(inputValue("rps")).isEqualTo("1000");
         assertThat(metric("ejections")).isEqualTo("3");
-        assertThat(driver.findElement(By.cssSelector("[data-preset=ten-hosts]")).getAttribute("aria-pressed")).isEqualTo("false");
+        assertThat(driver.findElement(By.cssSelector("[data-preset=ten-hosts]")).getAttribute("aria-pressed"))
+                .isEqualTo("false");
 
         Files.writeString(yaml, "cluster:\n  hosts: ten\n");
         input.sendKeys(yaml.toAbsolutePath().toString());
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> !text("#error").isEmpty());
+        new WebDriverWait(driver, Duration.ofSeconds(10))
+                .until(d -> !text("#error").isEmpty());
         assertThat(text("#error")).contains("cluster.hosts").contains(":2");
     }
 
@@ -100,8 +113,10 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
 
     /** Equal as JSON values: numbers compare by value (JavaScript writes 0.0 as 0). */
     private static void assertSameJson(JsonNode actual, JsonNode expected) {
-        java.util.Comparator<JsonNode> numbersByValue = (a, b) -> a.isNumber() && b.isNumber()
-                ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
-        assertThat(actual.equals(numbersByValue, expected)).as("%s%nequals%n%s", actual, expected).isTrue();
+        java.util.Comparator<JsonNode> numbersByValue = (a, b) ->
+                a.isNumber() && b.isNumber() ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
+        assertThat(actual.equals(numbersByValue, expected))
+                .as("%s%nequals%n%s", actual, expected)
+                .isTrue();
     }
 }

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 class LabServerCancelTest {
     /** Two billion requests: far longer than the test. */
     private static final String LONG_RUN = "{\"duration\": \"2000s\", \"traffic\": {\"rps\": 1000000}}";
-    private static final SimulationLimits GENEROUS = new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE,
-            Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
+
+    private static final SimulationLimits GENEROUS =
+            new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static LabServer server;
 
@@ -50,25 +51,30 @@ class LabServerCancelTest {
         long closedAt;
         try (Socket client = new Socket()) {
             client.connect(new InetSocketAddress("127.0.0.1", server.port()), 2000);
-            client.getOutputStream().write(RawHttp.post(server.port(), "/api/run", "application/json", LONG_RUN, "")
-                    .getBytes(StandardCharsets.UTF_8));
+            client.getOutputStream()
+                    .write(RawHttp.post(server.port(), "/api/run", "application/json", LONG_RUN, "")
+                            .getBytes(StandardCharsets.UTF_8));
             client.getOutputStream().flush();
             Thread.sleep(200);
             closedAt = System.nanoTime();
         }
         while (server.runsLeftByClient() == before) {
             assertProbeAnswered();
-            assertThat(millisSince(closedAt)).as("the server notices the client has gone").isLessThan(2000);
+            assertThat(millisSince(closedAt))
+                    .as("the server notices the client has gone")
+                    .isLessThan(2000);
             Thread.sleep(20);
         }
         long noticed = millisSince(closedAt);
         assertThat(server.runsLeftByClient()).isEqualTo(before + 1);
 
         long start = System.nanoTime();
-        Answer next = RawHttp.exchange(server.port(), RawHttp.post(server.port(), "/api/run", "application/json",
-                "{\"duration\": \"10s\"}", ""));
+        Answer next = RawHttp.exchange(
+                server.port(),
+                RawHttp.post(server.port(), "/api/run", "application/json", "{\"duration\": \"10s\"}", ""));
         assertThat(next.status()).as(next.body()).isEqualTo(200);
-        assertThat(millisSince(start)).as("the only slot is free again (noticed after " + noticed + " ms)")
+        assertThat(millisSince(start))
+                .as("the only slot is free again (noticed after " + noticed + " ms)")
                 .isLessThan(2000);
         assertProbeAnswered();
     }
@@ -80,30 +86,38 @@ class LabServerCancelTest {
             first.connect(new InetSocketAddress("127.0.0.1", server.port()), 2000);
             first.setSoTimeout(5000);
             long sent = System.nanoTime();
-            first.getOutputStream().write(RawHttp.post(server.port(), "/api/run", "application/json", LONG_RUN, "")
-                    .getBytes(StandardCharsets.UTF_8));
+            first.getOutputStream()
+                    .write(RawHttp.post(server.port(), "/api/run", "application/json", LONG_RUN, "")
+                            .getBytes(StandardCharsets.UTF_8));
             String head = readUntil(first.getInputStream(), "\r\n1\r\n \r\n");
             long spaceMillis = millisSince(sent);
             assertThat(head).startsWith("HTTP/1.1 200 ").containsIgnoringCase("transfer-encoding: chunked");
-            assertThat(spaceMillis).as("the first space is flushed to the socket at 150 ms, while the run goes on")
-                    .isGreaterThanOrEqualTo(150).isLessThan(2000);
+            assertThat(spaceMillis)
+                    .as("the first space is flushed to the socket at 150 ms, while the run goes on")
+                    .isGreaterThanOrEqualTo(150)
+                    .isLessThan(2000);
 
             // a second run waits for the only slot, longer than 150 ms, so its answer is streamed from its start
-            Future<Answer> second = pool.submit(() -> RawHttp.exchange(server.port(), RawHttp.post(server.port(),
-                    "/api/run", "application/json", "{}", "")));
+            Future<Answer> second = pool.submit(() -> RawHttp.exchange(
+                    server.port(), RawHttp.post(server.port(), "/api/run", "application/json", "{}", "")));
             Thread.sleep(200);
-            assertThat(second.isDone()).as("the second run waits while the first holds the slot").isFalse();
+            assertThat(second.isDone())
+                    .as("the second run waits while the first holds the slot")
+                    .isFalse();
             first.close();
             Answer a = second.get(5, TimeUnit.SECONDS);
             assertThat(a.status()).as(a.body()).isEqualTo(200);
             assertThat(a.chunked()).as(a.headers()).isTrue();
             int spaces = a.body().length() - a.json().length();
-            assertThat(spaces).as("a space when the run started, 150 ms after its arrival").isGreaterThanOrEqualTo(1);
+            assertThat(spaces)
+                    .as("a space when the run started, 150 ms after its arrival")
+                    .isGreaterThanOrEqualTo(1);
             assertThat(a.body().substring(0, spaces)).isBlank();
             JsonNode run = MAPPER.readTree(a.body());
             assertThat(run.has("error")).isFalse();
             assertThat(run.path("summary").path("requests").asLong()).isEqualTo(180_000L);
-            assertThat(a.json()).as("the same JSON as an answer that is not streamed")
+            assertThat(a.json())
+                    .as("the same JSON as an answer that is not streamed")
                     .isEqualTo(LabApi.utf8(new LabApi(GENEROUS).run("{}")));
         } finally {
             pool.shutdownNow();
@@ -114,7 +128,8 @@ class LabServerCancelTest {
     void aShortRunIsAnsweredWithItsLengthAndServerTiming() throws Exception {
         // a first run warms the JIT, so that the default run starts well within 150 ms of its arrival
         RawHttp.exchange(server.port(), RawHttp.post(server.port(), "/api/run", "application/json", "{}", ""));
-        Answer a = RawHttp.exchange(server.port(), RawHttp.post(server.port(), "/api/run", "application/json", "{}", ""));
+        Answer a =
+                RawHttp.exchange(server.port(), RawHttp.post(server.port(), "/api/run", "application/json", "{}", ""));
         assertThat(a.status()).isEqualTo(200);
         assertThat(a.chunked()).isFalse();
         assertThat(a.headers()).containsIgnoringCase("content-length:").containsIgnoringCase("server-timing: run;dur=");

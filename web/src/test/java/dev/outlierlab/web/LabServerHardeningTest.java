@@ -34,15 +34,16 @@ class LabServerHardeningTest {
     private static final String LONG_RUN = "{\"duration\": \"2000s\", \"traffic\": {\"rps\": 1000000}, "
             + "\"faults\": [{\"hosts\": [\"host-0\", \"host-1\", \"host-2\", \"host-3\", \"host-4\", \"host-5\"], "
             + "\"start\": \"0s\", \"end\": \"2000s\", \"error_rate\": 1}]}";
-    private static final SimulationLimits GENEROUS = new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE,
-            Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
+
+    private static final SimulationLimits GENEROUS =
+            new SimulationLimits(64 * 1024, 1_000, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, 100, Long.MAX_VALUE);
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static LabServer server;
 
     @BeforeAll
     static void start() throws IOException {
-        server = LabServer.start(new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS,
-                Duration.ofMillis(DEADLINE_MILLIS)));
+        server = LabServer.start(
+                new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS, Duration.ofMillis(DEADLINE_MILLIS)));
     }
 
     @AfterAll
@@ -68,7 +69,9 @@ class LabServerHardeningTest {
         }
         for (Socket s : slow) {
             s.setSoTimeout((int) (timeoutMillis + 3000));
-            assertThat(s.getInputStream().read()).as("the server closes a request that never arrives").isEqualTo(-1);
+            assertThat(s.getInputStream().read())
+                    .as("the server closes a request that never arrives")
+                    .isEqualTo(-1);
             s.close();
         }
         assertThat(millisSince(start)).isGreaterThanOrEqualTo(timeoutMillis - 1000);
@@ -80,12 +83,14 @@ class LabServerHardeningTest {
         // issue 27: 200 such connections left serve answering 0 of 26 probes. Headers are read off the worker
         // pool, so 400 of them (from eight client addresses, 50 each: within every share) leave a server of only
         // 4 workers answering every probe at once, and each is closed at the request time.
-        try (LabServer lab = LabServer.start(new LabServer.Options("127.0.0.1", 0, 4, 64, 2, SimulationLimits.DEFAULT,
-                Duration.ofSeconds(20)))) {
+        try (LabServer lab = LabServer.start(
+                new LabServer.Options("127.0.0.1", 0, 4, 64, 2, SimulationLimits.DEFAULT, Duration.ofSeconds(20)))) {
             List<Socket> slow = new ArrayList<>();
             try {
                 // a first request, before, so that the first probe measured is not cold
-                assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings")).status()).isEqualTo(200);
+                assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings"))
+                                .status())
+                        .isEqualTo(200);
                 for (int i = 0; i < 400; i++) {
                     Socket s = from(2 + i % 8);
                     slow.add(s);
@@ -98,7 +103,9 @@ class LabServerHardeningTest {
                 long start = System.nanoTime();
                 for (Socket s : slow) {
                     s.setSoTimeout(8000);
-                    assertThat(s.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+                    assertThat(s.getInputStream().read())
+                            .as("closed by the server")
+                            .isEqualTo(-1);
                 }
                 assertThat(millisSince(start)).isLessThan((LabServer.REQUEST_SECONDS + 3) * 1000L);
             } finally {
@@ -122,7 +129,8 @@ class LabServerHardeningTest {
                     greedy.add(s);
                     s.connect(new InetSocketAddress("127.0.0.1", lab.port()), 2000);
                     if (i % 50 == 49) {
-                        assertThat(lab.openConnections()).as("open after %d", i + 1)
+                        assertThat(lab.openConnections())
+                                .as("open after %d", i + 1)
                                 .isLessThanOrEqualTo(LabServer.DEFAULT_CLIENT_CONNECTIONS);
                     }
                 }
@@ -132,10 +140,11 @@ class LabServerHardeningTest {
                     try (Socket other = from(3)) {
                         other.connect(new InetSocketAddress("127.0.0.1", lab.port()), 2000);
                         other.setSoTimeout(2000);
-                        other.getOutputStream().write(RawHttp.get(lab.port(), "/api/settings")
-                                .getBytes(StandardCharsets.US_ASCII));
+                        other.getOutputStream()
+                                .write(RawHttp.get(lab.port(), "/api/settings").getBytes(StandardCharsets.US_ASCII));
                         assertThat(new String(other.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
-                                .as("request %d of another client", i).isEqualTo("HTTP/1.1 200");
+                                .as("request %d of another client", i)
+                                .isEqualTo("HTTP/1.1 200");
                     }
                     assertThat(millisSince(start)).as("answered at once").isLessThan(2000);
                 }
@@ -155,7 +164,8 @@ class LabServerHardeningTest {
         // 512 half-sent requests from eight addresses (64 each: every share full) fill the total; each probe
         // closes the connection that has waited longest for its request and is answered
         try (LabServer lab = LabServer.start(LabServer.Options.of("127.0.0.1", 0))) {
-            assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings")).status()).isEqualTo(200);
+            assertThat(exchange(lab, RawHttp.get(lab.port(), "/api/settings")).status())
+                    .isEqualTo(200);
             List<Socket> slow = new ArrayList<>();
             try {
                 for (int i = 0; i < LabServer.MAX_CONNECTIONS; i++) {
@@ -191,8 +201,12 @@ class LabServerHardeningTest {
     @Test
     void aHugeExponentIsA400WithAShortMessageAndTheServerKeepsServing() throws Exception {
         // issue 27: 34 bytes took the server to 4.6 GB and could answer with a 1 GB error body
-        for (String body : new String[] {"{\"envoy_version\":1e1000000000}", "{\"envoy_version\":\"1e1000000000\"}",
-            "{\"duration\":1e1000000000}", "{\"traffic\":{\"rps\":1e1000000000}}"}) {
+        for (String body : new String[] {
+            "{\"envoy_version\":1e1000000000}",
+            "{\"envoy_version\":\"1e1000000000\"}",
+            "{\"duration\":1e1000000000}",
+            "{\"traffic\":{\"rps\":1e1000000000}}"
+        }) {
             Answer a = exchange(post("/api/run", "application/json", body, ""));
             assertThat(a.status()).as(body + " -> " + a.body()).isEqualTo(400);
             assertThat(a.body().length()).as(body).isLessThan(400);
@@ -205,7 +219,10 @@ class LabServerHardeningTest {
         Answer a = exchange(post("/api/run", "application/json", "{}", "Origin: http://attacker.example\r\n"));
         assertThat(a.status()).isEqualTo(403);
         assertThat(a.body()).contains("cross-origin request refused", "attacker.example");
-        Answer own = exchange(post("/api/run", "application/json", "{\"duration\": \"10s\"}",
+        Answer own = exchange(post(
+                "/api/run",
+                "application/json",
+                "{\"duration\": \"10s\"}",
                 "Origin: http://127.0.0.1:" + server.port() + "\r\n"));
         assertThat(own.status()).as(own.body()).isEqualTo(200);
     }
@@ -216,8 +233,8 @@ class LabServerHardeningTest {
                 + "\r\nConnection: close\r\n\r\n");
         assertThat(a.status()).isEqualTo(403);
         assertThat(a.body()).contains("does not name this server", "http://127.0.0.1:" + server.port() + "/");
-        Answer localhost = exchange("GET /api/settings HTTP/1.1\r\nHost: localhost:" + server.port()
-                + "\r\nConnection: close\r\n\r\n");
+        Answer localhost = exchange(
+                "GET /api/settings HTTP/1.1\r\nHost: localhost:" + server.port() + "\r\nConnection: close\r\n\r\n");
         assertThat(localhost.status()).isEqualTo(200);
     }
 
@@ -239,10 +256,14 @@ class LabServerHardeningTest {
             while (!run.isDone()) {
                 assertProbeAnswered();
                 Thread.sleep(100);
-                assertThat(millisSince(start)).as("the run is stopped near its deadline").isLessThan(DEADLINE_MILLIS + 10_000);
+                assertThat(millisSince(start))
+                        .as("the run is stopped near its deadline")
+                        .isLessThan(DEADLINE_MILLIS + 10_000);
             }
             Answer a = run.get();
-            assertThat(a.status()).as("the status was sent when the run had lasted 150 ms").isEqualTo(200);
+            assertThat(a.status())
+                    .as("the status was sent when the run had lasted 150 ms")
+                    .isEqualTo(200);
             assertThat(a.chunked()).isTrue();
             assertThat(a.body()).as("spaces while the run went on").startsWith(" ");
             assertThat(MAPPER.readTree(a.body()).path("error").asText())
@@ -257,14 +278,15 @@ class LabServerHardeningTest {
         // a server of its own whose deadline outlasts the arrival of all the requests
         int requests = 80;
         // (80 requests and the probes from one client address: its share of connections is raised for this)
-        try (LabServer busyServer = LabServer.start(new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS,
-                Duration.ofSeconds(6)).withClientConnections(256))) {
+        try (LabServer busyServer =
+                LabServer.start(new LabServer.Options("127.0.0.1", 0, 128, 64, 2, GENEROUS, Duration.ofSeconds(6))
+                        .withClientConnections(256))) {
             ExecutorService pool = Executors.newFixedThreadPool(requests);
             try {
                 List<Future<Answer>> answers = new ArrayList<>();
                 for (int i = 0; i < requests; i++) {
-                    answers.add(pool.submit(() -> exchange(busyServer,
-                            post(busyServer, "/api/run", "application/json", LONG_RUN, ""))));
+                    answers.add(pool.submit(() ->
+                            exchange(busyServer, post(busyServer, "/api/run", "application/json", LONG_RUN, ""))));
                 }
                 long start = System.nanoTime();
                 while (!answers.stream().allMatch(Future::isDone)) {
@@ -279,14 +301,20 @@ class LabServerHardeningTest {
                         assertThat(a.status()).isEqualTo(503);
                         busy++;
                     } else if (a.status() == 503) {
-                        // no slot before the deadline, or a slot at its very end, the run stopped before it was streamed
+                        // no slot before the deadline, or a slot at its very end, the run stopped before it was
+                        // streamed
                         assertThat(a.body()).containsAnyOf("no simulation slot came free", "stopped at its deadline");
                     } else {
-                        assertThat(a.status()).as("a run admitted and streamed, then stopped").isEqualTo(200);
-                        assertThat(MAPPER.readTree(a.body()).path("error").asText()).contains("stopped at its deadline");
+                        assertThat(a.status())
+                                .as("a run admitted and streamed, then stopped")
+                                .isEqualTo(200);
+                        assertThat(MAPPER.readTree(a.body()).path("error").asText())
+                                .contains("stopped at its deadline");
                     }
                 }
-                assertThat(busy).as("2 run and 64 wait; the rest are told at once").isEqualTo(requests - 66);
+                assertThat(busy)
+                        .as("2 run and 64 wait; the rest are told at once")
+                        .isEqualTo(requests - 66);
             } finally {
                 pool.shutdownNow();
             }
@@ -312,10 +340,13 @@ class LabServerHardeningTest {
 
     private static void assertProbeAnswered(LabServer target, long withinMillis) throws IOException {
         long start = System.nanoTime();
-        Answer a = exchange(target, "GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
-                + "\r\nConnection: close\r\n\r\n");
+        Answer a = exchange(
+                target,
+                "GET /api/settings HTTP/1.1\r\nHost: 127.0.0.1:" + target.port() + "\r\nConnection: close\r\n\r\n");
         assertThat(a.status()).isEqualTo(200);
-        assertThat(millisSince(start)).as("probe answered within %d ms", withinMillis).isLessThan(withinMillis);
+        assertThat(millisSince(start))
+                .as("probe answered within %d ms", withinMillis)
+                .isLessThan(withinMillis);
     }
 
     private static String post(String path, String type, String body, String extraHeaders) {

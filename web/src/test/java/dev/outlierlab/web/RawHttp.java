@@ -16,8 +16,7 @@ import java.util.Locale;
  * answer.
  */
 final class RawHttp {
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     /**
      * An answer as read off the socket.
@@ -79,8 +78,12 @@ final class RawHttp {
             String headers = bodyAt < 0 ? text : text.substring(0, bodyAt);
             byte[] body = bodyAt < 0 ? new byte[0] : java.util.Arrays.copyOfRange(bytes, bodyAt + 4, bytes.length);
             boolean chunked = headers.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked");
-            return new Answer(status, headers, new String(chunked ? dechunk(body) : body, StandardCharsets.UTF_8),
-                    (first - sent) / 1_000_000, (last - sent) / 1_000_000);
+            return new Answer(
+                    status,
+                    headers,
+                    new String(chunked ? dechunk(body) : body, StandardCharsets.UTF_8),
+                    (first - sent) / 1_000_000,
+                    (last - sent) / 1_000_000);
         }
     }
 

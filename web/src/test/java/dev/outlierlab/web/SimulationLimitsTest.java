@@ -17,14 +17,16 @@ class SimulationLimitsTest {
 
     @Test
     void theBoundHoldsForTheSeedsComparisons() {
-        for (String json : List.of("{}",
+        for (String json : List.of(
+                "{}",
                 "{\"faults\": [{\"hosts\": 1, \"start\": \"30s\", \"end\": \"240s\", \"error_rate\": 100}],"
                         + " \"outlier_detection\": {\"max_ejection_percent\": 34, \"enforcing_success_rate\": 0}}",
                 "{\"faults\": [{\"hosts\": 4, \"start\": \"30s\", \"end\": \"240s\", \"error_rate\": 100}],"
                         + " \"outlier_detection\": {\"max_ejection_percent\": 100, \"enforcing_success_rate\": 0}}",
                 "{\"faults\": [{\"hosts\": 1, \"error_rate\": 100}], \"outlier_detection\": {\"consecutive_5xx\": 1}}")) {
             Scenario s = scenario(json);
-            assertThat((long) Simulation.run(s, RunOptions.DEFAULT).events().size()).as(json)
+            assertThat((long) Simulation.run(s, RunOptions.DEFAULT).events().size())
+                    .as(json)
                     .isLessThanOrEqualTo(SimulationLimits.decisionBound(s));
         }
     }
@@ -33,8 +35,9 @@ class SimulationLimitsTest {
     void partialFailureAtHighTrafficIsNotRefused() {
         // At 33 % a host never fails twice in a row, so consecutive detectors cannot fire however many requests.
         SimulationLimits.DEFAULT.check(scenario("{\"traffic\": {\"rps\": 60000}}"));
-        assertThatThrownBy(() -> SimulationLimits.DEFAULT.check(scenario(
-                "{\"traffic\": {\"rps\": 60000}, \"faults\": [{\"hosts\": 1, \"error_rate\": 100}]}")))
-                .isInstanceOf(ApiException.class).hasMessageContaining("detector decisions");
+        assertThatThrownBy(() -> SimulationLimits.DEFAULT.check(
+                        scenario("{\"traffic\": {\"rps\": 60000}, \"faults\": [{\"hosts\": 1, \"error_rate\": 100}]}")))
+                .isInstanceOf(ApiException.class)
+                .hasMessageContaining("detector decisions");
     }
 }

@@ -12,13 +12,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The Tune view's API and page over real HTTP: a small search, its front's links into the lab, and refusals. */
 class TuneApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+
     @RegisterExtension
     static final LabOnLoopback LAB = new LabOnLoopback();
 
     private static HttpResponse<String> post(String body) throws Exception {
-        return LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/tune"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve("/api/tune"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -35,9 +40,12 @@ class TuneApiHttpTest {
             assertThat(lab.get("cluster").get("hosts").asInt()).isEqualTo(5);
             assertThat(lab.get("outlier_detection").get("max_ejection_percent").asLong())
                     .isEqualTo(row.get("setting").get("max_ejection_percent").asLong());
-            HttpResponse<String> run = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
-                    .POST(HttpRequest.BodyPublishers.ofString(lab.toString())).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> run = LAB.client()
+                    .send(
+                            HttpRequest.newBuilder(LAB.server().uri().resolve("/api/run"))
+                                    .POST(HttpRequest.BodyPublishers.ofString(lab.toString()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
         }
         assertThat(json.get("recommended").get("file").asText()).contains("outlier_detection:");
@@ -67,7 +75,9 @@ class TuneApiHttpTest {
         // a 40 KB key is echoed as its first 100 characters and its length, a 60 KB value as a short prefix
         HttpResponse<String> longKey = post("{\"" + "k".repeat(40_000) + "\": 1}");
         assertThat(longKey.statusCode()).isEqualTo(400);
-        assertThat(longKey.body()).contains("k".repeat(100) + "... (40000 characters)").hasSizeLessThan(1000);
+        assertThat(longKey.body())
+                .contains("k".repeat(100) + "... (40000 characters)")
+                .hasSizeLessThan(1000);
         HttpResponse<String> longValue = post("{\"target\": \"" + "t".repeat(60_000) + "\"}");
         assertThat(longValue.statusCode()).isEqualTo(400);
         assertThat(longValue.body()).contains("is not a target").hasSizeLessThan(1000);
@@ -75,15 +85,23 @@ class TuneApiHttpTest {
 
     @Test
     void theTunePageIsServedAndTheLabLinksToIt() throws Exception {
-        HttpResponse<String> page = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.html")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page = LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.html"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("id=\"tune-plot\"").contains("/tune.js");
-        HttpResponse<String> script = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.js")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> script = LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve("/tune.js"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(script.body()).contains("/#scenario=");
-        HttpResponse<String> index = LAB.client().send(HttpRequest.newBuilder(LAB.server().uri().resolve("/")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> index = LAB.client()
+                .send(
+                        HttpRequest.newBuilder(LAB.server().uri().resolve("/")).build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(index.body()).contains("href=\"/tune.html\"");
     }
 }

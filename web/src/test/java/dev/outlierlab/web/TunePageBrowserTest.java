@@ -49,7 +49,8 @@ class TunePageBrowserTest {
         type("tune-rps", "100");
         type("tune-seeds", "1");
         lab.driver.findElement(By.id("tune-run")).click();
-        waitUntil("!document.getElementById('tune-result').hidden || !document.getElementById('tune-error').hidden", 120);
+        waitUntil(
+                "!document.getElementById('tune-result').hidden || !document.getElementById('tune-error').hidden", 120);
         assertThat(lab.driver.findElement(By.id("tune-error")).isDisplayed()).isFalse();
         List<WebElement> points = lab.driver.findElements(By.cssSelector("#tune-plot a.tune-point"));
         List<WebElement> rows = lab.driver.findElements(By.cssSelector("#tune-front tbody tr"));
@@ -57,13 +58,17 @@ class TunePageBrowserTest {
         assertThat(lab.driver.findElement(By.id("tune-file-text")).getText()).contains("outlier_detection:");
         lab.screenshot("tune-front");
         String cap = lab.js("const pre = document.getElementById('tune-file-text').textContent;"
-                + "return /max_ejection_percent: (\\d+)/.exec(pre)[1];").toString();
+                        + "return /max_ejection_percent: (\\d+)/.exec(pre)[1];")
+                .toString();
         // the recommended point is the larger one
-        WebElement recommended = points.stream().filter(p -> "8".equals(p.findElement(By.tagName("circle"))
-                .getDomAttribute("r"))).findFirst().orElseThrow();
+        WebElement recommended = points.stream()
+                .filter(p -> "8".equals(p.findElement(By.tagName("circle")).getDomAttribute("r")))
+                .findFirst()
+                .orElseThrow();
         lab.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}));", recommended);
         waitUntil("document.getElementById('c-max_ejection_percent') && document.body.dataset.runs >= 1", 60);
         assertThat(lab.driver.getCurrentUrl()).contains("#scenario=");
-        assertThat(lab.driver.findElement(By.id("c-max_ejection_percent")).getDomProperty("value")).isEqualTo(cap);
+        assertThat(lab.driver.findElement(By.id("c-max_ejection_percent")).getDomProperty("value"))
+                .isEqualTo(cap);
     }
 }

@@ -6,8 +6,8 @@ import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
-import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,8 +17,7 @@ import java.util.Map;
  * keys, for a JSON configuration).
  */
 public final class CaddyChecks {
-    private CaddyChecks() {
-    }
+    private CaddyChecks() {}
 
     public static List<Finding> forReverseProxy(CaddySettings settings, String file) {
         CaddyPassiveConfig c = settings.config();
@@ -27,41 +26,87 @@ public final class CaddyChecks {
         String target = "reverse_proxy " + String.join(" ", c.upstreams());
         List<Finding> out = new ArrayList<>();
         if (!c.passive()) {
-            out.add(finding(Rule.CADDY_PASSIVE_OFF, Severity.NOTE, target, "no fail_duration: passive health checks "
-                    + "are off, nothing takes an upstream out", Map.of(), json
-                    ? "\"health_checks\": {\"passive\": {\"fail_duration\": \"30s\", \"max_fails\": 3, "
-                            + "\"unhealthy_status\": [5]}}"
-                    : "fail_duration 30s\nmax_fails 3\nunhealthy_status 5xx", file, line));
+            out.add(finding(
+                    Rule.CADDY_PASSIVE_OFF,
+                    Severity.NOTE,
+                    target,
+                    "no fail_duration: passive health checks " + "are off, nothing takes an upstream out",
+                    Map.of(),
+                    json
+                            ? "\"health_checks\": {\"passive\": {\"fail_duration\": \"30s\", \"max_fails\": 3, "
+                                    + "\"unhealthy_status\": [5]}}"
+                            : "fail_duration 30s\nmax_fails 3\nunhealthy_status 5xx",
+                    file,
+                    line));
         } else {
             if (c.unhealthyStatus().isEmpty()) {
-                out.add(finding(Rule.CADDY_5XX_NOT_COUNTED, Severity.WARNING, target, "no unhealthy_status: an "
-                        + "upstream answering 5xx is never taken out, and clients get every one", Map.of(),
-                        json ? "\"unhealthy_status\": [5]" : "unhealthy_status 5xx", file, line));
+                out.add(finding(
+                        Rule.CADDY_5XX_NOT_COUNTED,
+                        Severity.WARNING,
+                        target,
+                        "no unhealthy_status: an "
+                                + "upstream answering 5xx is never taken out, and clients get every one",
+                        Map.of(),
+                        json ? "\"unhealthy_status\": [5]" : "unhealthy_status 5xx",
+                        file,
+                        line));
             }
             if (c.maxFails() == 1) {
-                out.add(finding(Rule.CADDY_MAX_FAILS_ONE, Severity.NOTE, target, "max_fails is 1: one failure takes an "
-                        + "upstream out for " + Durations.format(c.failDurationNanos()), Map.of("max_fails", 1L),
-                        json ? "\"max_fails\": 3" : "max_fails 3", file, line));
+                out.add(finding(
+                        Rule.CADDY_MAX_FAILS_ONE,
+                        Severity.NOTE,
+                        target,
+                        "max_fails is 1: one failure takes an " + "upstream out for "
+                                + Durations.format(c.failDurationNanos()),
+                        Map.of("max_fails", 1L),
+                        json ? "\"max_fails\": 3" : "max_fails 3",
+                        file,
+                        line));
             }
             if (c.tryDurationNanos() == 0 && c.retries() == 0) {
-                out.add(finding(Rule.CADDY_DIAL_ERRORS_REACH_CLIENTS, Severity.WARNING, target, "no lb_try_duration: "
-                        + "each refused connection is a 502 to a client; a dead upstream takes " + c.maxFails()
-                        + " requests every " + Durations.format(c.failDurationNanos()) + " (the window slides "
-                        + "failure by failure)", Map.of("max_fails", (long) c.maxFails(),
-                        "fail_duration", Durations.format(c.failDurationNanos())),
-                        json ? "\"load_balancing\": {\"try_duration\": \"5s\"}" : "lb_try_duration 5s", file, line));
+                out.add(finding(
+                        Rule.CADDY_DIAL_ERRORS_REACH_CLIENTS,
+                        Severity.WARNING,
+                        target,
+                        "no lb_try_duration: "
+                                + "each refused connection is a 502 to a client; a dead upstream takes " + c.maxFails()
+                                + " requests every " + Durations.format(c.failDurationNanos()) + " (the window slides "
+                                + "failure by failure)",
+                        Map.of(
+                                "max_fails",
+                                (long) c.maxFails(),
+                                "fail_duration",
+                                Durations.format(c.failDurationNanos())),
+                        json ? "\"load_balancing\": {\"try_duration\": \"5s\"}" : "lb_try_duration 5s",
+                        file,
+                        line));
             }
             if (c.unhealthyLatencyNanos() > 0 && !c.unhealthyStatus().isEmpty()) {
-                out.add(finding(Rule.CADDY_SLOW_5XX_TWICE, Severity.NOTE, target, "a response that matches "
-                        + "unhealthy_status and takes " + Durations.format(c.unhealthyLatencyNanos())
-                        + " or longer counts twice", Map.of(), null, file, line));
+                out.add(finding(
+                        Rule.CADDY_SLOW_5XX_TWICE,
+                        Severity.NOTE,
+                        target,
+                        "a response that matches "
+                                + "unhealthy_status and takes " + Durations.format(c.unhealthyLatencyNanos())
+                                + " or longer counts twice",
+                        Map.of(),
+                        null,
+                        file,
+                        line));
             }
         }
         return out;
     }
 
-    private static Finding finding(Rule rule, Severity severity, String target, String message,
-            Map<String, Object> numbers, String fix, String file, int line) {
+    private static Finding finding(
+            Rule rule,
+            Severity severity,
+            String target,
+            String message,
+            Map<String, Object> numbers,
+            String fix,
+            String file,
+            int line) {
         return new Finding(rule, severity, target, message, new LinkedHashMap<>(numbers), fix, file, line, List.of());
     }
 }

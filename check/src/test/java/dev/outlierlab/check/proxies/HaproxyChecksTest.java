@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class HaproxyChecksTest {
     @Test
     void eachServerGetsItsSurpriseWithAFix() {
-        List<Finding> f = HaproxyChecks.forBackend(HaproxyConfigReader.readText("""
+        List<Finding> f =
+                HaproxyChecks.forBackend(HaproxyConfigReader.readText("""
                 backend be
                   option httpchk GET /health
                   server a 10.0.0.1:80 observe layer7 error-limit 2 on-error mark-down
@@ -19,10 +20,15 @@ class HaproxyChecksTest {
                   server c 10.0.0.3:80 check observe layer7 error-limit 3 on-error sudden-death
                   server d 10.0.0.4:80 check
                 """, "haproxy.cfg", null), "haproxy.cfg");
-        assertThat(f).extracting(Finding::rule).containsExactly(Rule.HAPROXY_OBSERVE_WITHOUT_CHECK,
-                Rule.HAPROXY_CHECKS_CLEAR_ERRORS, Rule.HAPROXY_FLAPS, Rule.HAPROXY_NO_OBSERVE);
-        assertThat(f.get(0).fix()).isEqualTo("server a 10.0.0.1:80 check observe layer7 error-limit 2 on-error "
-                + "mark-down");
+        assertThat(f)
+                .extracting(Finding::rule)
+                .containsExactly(
+                        Rule.HAPROXY_OBSERVE_WITHOUT_CHECK,
+                        Rule.HAPROXY_CHECKS_CLEAR_ERRORS,
+                        Rule.HAPROXY_FLAPS,
+                        Rule.HAPROXY_NO_OBSERVE);
+        assertThat(f.get(0).fix())
+                .isEqualTo("server a 10.0.0.1:80 check observe layer7 error-limit 2 on-error " + "mark-down");
         assertThat(f.get(0).line()).isEqualTo(3);
         assertThat(f.get(1).message()).contains("below about 15 errors a second");
     }

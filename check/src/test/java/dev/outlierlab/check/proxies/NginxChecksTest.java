@@ -25,8 +25,13 @@ class NginxChecksTest {
                     server { location / { proxy_pass http://api; } }
                 }
                 """);
-        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_5XX_NOT_COUNTED,
-                Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE, Rule.NGINX_PER_WORKER_COUNTS, Rule.NGINX_ALL_DOWN_502);
+        assertThat(f)
+                .extracting(Finding::rule)
+                .containsExactly(
+                        Rule.NGINX_5XX_NOT_COUNTED,
+                        Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
+                        Rule.NGINX_PER_WORKER_COUNTS,
+                        Rule.NGINX_ALL_DOWN_502);
         assertThat(f.get(0).fix()).isEqualTo("proxy_next_upstream error timeout http_500 http_502 http_503 http_504;");
         assertThat(f.get(0).line()).isEqualTo(7);
         assertThat(f.get(1).line()).isEqualTo(4);
@@ -42,8 +47,9 @@ class NginxChecksTest {
                         proxy_next_upstream error timeout http_500 http_502 http_503 http_504; } }
                 }
                 """);
-        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_RETRY_HIDES_FAILURES,
-                Rule.NGINX_ALL_DOWN_502);
+        assertThat(f)
+                .extracting(Finding::rule)
+                .containsExactly(Rule.NGINX_RETRY_HIDES_FAILURES, Rule.NGINX_ALL_DOWN_502);
         List<Finding> one = check("""
                 http {
                     upstream api { server a:80; server b:80; }
@@ -52,7 +58,9 @@ class NginxChecksTest {
                         proxy_next_upstream error timeout http_500 http_502 http_503 http_504; } }
                 }
                 """);
-        assertThat(one).extracting(Finding::rule).contains(Rule.NGINX_ONE_TRY)
+        assertThat(one)
+                .extracting(Finding::rule)
+                .contains(Rule.NGINX_ONE_TRY)
                 .doesNotContain(Rule.NGINX_RETRY_HIDES_FAILURES);
     }
 

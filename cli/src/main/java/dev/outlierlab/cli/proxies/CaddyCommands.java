@@ -33,14 +33,15 @@ public final class CaddyCommands implements Profile, CheckFile, ServerConfigRun 
 
     @Override
     public boolean recognises(String text, String source) {
-        return NginxCommands.fileName(source).startsWith("Caddyfile") || CADDYFILE.matcher(text).find()
+        return NginxCommands.fileName(source).startsWith("Caddyfile")
+                || CADDYFILE.matcher(text).find()
                 || JSON.matcher(text).find();
     }
 
     @Override
     public CheckInputs.Loaded check(String text, String source) {
-        return new CheckInputs.Loaded(List.of(), CaddyChecks.forReverseProxy(CaddyConfigReader.readText(text, source),
-                source));
+        return new CheckInputs.Loaded(
+                List.of(), CaddyChecks.forReverseProxy(CaddyConfigReader.readText(text, source), source));
     }
 
     @Override
@@ -49,23 +50,38 @@ public final class CaddyCommands implements Profile, CheckFile, ServerConfigRun 
         List<String> upstreams = settings.config().upstreams();
         Scenario s = ServerScenario.onServers(scenario, upstreams);
         CaddySimulation.Result r = CaddySimulation.run(s, settings.config());
-        StringBuilder b = ServerScenario.head("outlier-lab run --caddy " + file + ": reverse_proxy, "
-                + upstreams.size() + " upstreams", s);
+        StringBuilder b = ServerScenario.head(
+                "outlier-lab run --caddy " + file + ": reverse_proxy, " + upstreams.size() + " upstreams", s);
         long[] ejections = new long[upstreams.size()];
         for (int i = 0; i < ejections.length; i++) {
             ejections[i] = r.ejections(i);
         }
-        ServerScenario.totals(b, r.requests(), r.clientErrors(), "no upstreams available (502)", r.noUpstreams(),
-                upstreams, r.attempts(), ejections);
+        ServerScenario.totals(
+                b,
+                r.requests(),
+                r.clientErrors(),
+                "no upstreams available (502)",
+                r.noUpstreams(),
+                upstreams,
+                r.attempts(),
+                ejections);
         b.append("retries ").append(r.retries()).append('\n');
         b.append("ejections and returns (").append(r.events().size()).append("):\n");
         for (CaddyEvent e : r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos())).append("  ").append(e.eject() ? "eject" : "uneject")
-                    .append("  ").append(e.endpointName()).append("  ").append(e.eject() ? "max_fails reached ("
-                            + e.fails() + " failures within fail_duration)" : "failures forgotten (" + e.fails()
-                            + " left in fail_duration)").append('\n');
+            b.append(ServerScenario.time(e.timeNanos()))
+                    .append("  ")
+                    .append(e.eject() ? "eject" : "uneject")
+                    .append("  ")
+                    .append(e.endpointName())
+                    .append("  ")
+                    .append(
+                            e.eject()
+                                    ? "max_fails reached (" + e.fails() + " failures within fail_duration)"
+                                    : "failures forgotten (" + e.fails() + " left in fail_duration)")
+                    .append('\n');
         }
-        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
+        ServerScenario.more(
+                b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 }

@@ -39,31 +39,53 @@ public final class HaproxyCommands implements Profile, CheckFile, ServerConfigRu
 
     @Override
     public CheckInputs.Loaded check(String text, String source) {
-        return new CheckInputs.Loaded(List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source,
-                null), source));
+        return new CheckInputs.Loaded(
+                List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, null), source));
     }
 
     @Override
     public String run(Path file, String part, Scenario scenario, int maxEvents) {
         HaproxySettings settings = HaproxyConfigReader.read(file, part);
-        List<String> servers = settings.servers().stream().map(HaproxyServer::address).toList();
+        List<String> servers =
+                settings.servers().stream().map(HaproxyServer::address).toList();
         Scenario s = ServerScenario.onServers(scenario, servers);
         HaproxySimulation.Result r = HaproxySimulation.run(s, settings.servers());
-        StringBuilder b = ServerScenario.head("outlier-lab run --haproxy " + file + ": backend " + settings.backend()
-                + ", " + servers.size() + " servers", s);
+        StringBuilder b = ServerScenario.head(
+                "outlier-lab run --haproxy " + file + ": backend " + settings.backend() + ", " + servers.size()
+                        + " servers",
+                s);
         long[] downs = new long[servers.size()];
         for (int i = 0; i < downs.length; i++) {
             downs[i] = r.downs(i);
         }
-        ServerScenario.totals(b, r.requests(), r.clientErrors(), "no server available (503)", r.noServer(), servers,
-                r.attempts(), downs);
-        b.append("error-limit trips ").append(r.trips()).append(", health checks ").append(r.checks()).append('\n');
+        ServerScenario.totals(
+                b,
+                r.requests(),
+                r.clientErrors(),
+                "no server available (503)",
+                r.noServer(),
+                servers,
+                r.attempts(),
+                downs);
+        b.append("error-limit trips ")
+                .append(r.trips())
+                .append(", health checks ")
+                .append(r.checks())
+                .append('\n');
         b.append("ejections and returns (").append(r.events().size()).append("):\n");
-        for (HaproxyEvent e : r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos())).append("  ").append(e.action()).append("  ")
-                    .append(e.endpointName()).append("  ").append(e.reason().outputName()).append('\n');
+        for (HaproxyEvent e :
+                r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
+            b.append(ServerScenario.time(e.timeNanos()))
+                    .append("  ")
+                    .append(e.action())
+                    .append("  ")
+                    .append(e.endpointName())
+                    .append("  ")
+                    .append(e.reason().outputName())
+                    .append('\n');
         }
-        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
+        ServerScenario.more(
+                b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 }

@@ -4,8 +4,8 @@ import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.proxies.NginxChecks;
 import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.cli.ServerConfigRun;
-import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import dev.outlierlab.config.nginx.NginxSettings;
+import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.sim.nginx.NginxRunResult;
@@ -32,13 +32,14 @@ public final class NginxCommands implements Profile, CheckFile, ServerConfigRun 
 
     @Override
     public boolean recognises(String text, String source) {
-        return NAME.matcher(fileName(source)).matches() || UPSTREAM.matcher(text).find();
+        return NAME.matcher(fileName(source)).matches()
+                || UPSTREAM.matcher(text).find();
     }
 
     @Override
     public CheckInputs.Loaded check(String text, String source) {
-        return new CheckInputs.Loaded(List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source,
-                null)));
+        return new CheckInputs.Loaded(
+                List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, null)));
     }
 
     @Override
@@ -46,23 +47,41 @@ public final class NginxCommands implements Profile, CheckFile, ServerConfigRun 
         NginxSettings settings = NginxUpstreamReader.read(file, part);
         Scenario s = ServerScenario.onServers(scenario, settings.config().hosts());
         NginxRunResult r = NginxSimulation.run(s, settings.config());
-        StringBuilder b = ServerScenario.head("outlier-lab run --nginx " + file + ": upstream "
-                + settings.config().name() + ", " + r.hosts().size() + " servers, " + r.workers()
-                + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)") + ", proxy_next_upstream "
-                + String.join(" ", settings.config().nextUpstream().words()), s);
+        StringBuilder b = ServerScenario.head(
+                "outlier-lab run --nginx " + file + ": upstream "
+                        + settings.config().name() + ", " + r.hosts().size() + " servers, " + r.workers()
+                        + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
+                        + ", proxy_next_upstream "
+                        + String.join(" ", settings.config().nextUpstream().words()),
+                s);
         long[] ejections = new long[r.hosts().size()];
         for (int i = 0; i < ejections.length; i++) {
             ejections[i] = r.ejections(i);
         }
-        ServerScenario.totals(b, r.requests(), r.clientErrors(), "no live upstreams (502)", r.noLiveUpstreams(),
-                r.hosts(), r.attempts(), ejections);
+        ServerScenario.totals(
+                b,
+                r.requests(),
+                r.clientErrors(),
+                "no live upstreams (502)",
+                r.noLiveUpstreams(),
+                r.hosts(),
+                r.attempts(),
+                ejections);
         b.append("ejections and returns (").append(r.events().size()).append("):\n");
         for (NginxEvent e : r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos())).append("  ").append(e.action().outputName()).append("  ")
-                    .append(e.endpointName()).append("  ").append(e.reason().outputName()).append("  worker ")
-                    .append(e.worker()).append('\n');
+            b.append(ServerScenario.time(e.timeNanos()))
+                    .append("  ")
+                    .append(e.action().outputName())
+                    .append("  ")
+                    .append(e.endpointName())
+                    .append("  ")
+                    .append(e.reason().outputName())
+                    .append("  worker ")
+                    .append(e.worker())
+                    .append('\n');
         }
-        ServerScenario.more(b, Math.min(maxEvents, r.events().size()), r.events().size());
+        ServerScenario.more(
+                b, Math.min(maxEvents, r.events().size()), r.events().size());
         return b.toString();
     }
 

@@ -55,8 +55,20 @@ final class ToyDetector implements Detector {
             ejectedNow++;
             ejections++;
             numEjections[endpoint]++;
-            events.onEvent(new OutlierEvent(nowNanos, names.get(endpoint), EventAction.EJECT,
-                    EjectionType.CONSECUTIVE_5XX, null, null, null, null, null, 0, numEjections[endpoint], false, null));
+            events.onEvent(new OutlierEvent(
+                    nowNanos,
+                    names.get(endpoint),
+                    EventAction.EJECT,
+                    EjectionType.CONSECUTIVE_5XX,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    0,
+                    numEjections[endpoint],
+                    false,
+                    null));
             for (EjectionListener l : listeners) {
                 l.onEjected(endpoint, nowNanos);
             }
@@ -78,8 +90,20 @@ final class ToyDetector implements Detector {
     public void runDue(long nowNanos) {
         for (int e = 0; e < outUntil.length; e++) {
             if (outUntil[e] >= 0 && outUntil[e] <= nowNanos) {
-                events.onEvent(new OutlierEvent(nowNanos, names.get(e), EventAction.UNEJECT, null, null, null, null, null,
-                        UnejectReason.EJECTION_TIME_ELAPSED, settings.ejectionNanos(), numEjections[e], false, null));
+                events.onEvent(new OutlierEvent(
+                        nowNanos,
+                        names.get(e),
+                        EventAction.UNEJECT,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        UnejectReason.EJECTION_TIME_ELAPSED,
+                        settings.ejectionNanos(),
+                        numEjections[e],
+                        false,
+                        null));
                 outUntil[e] = -1;
                 inARow[e] = 0;
                 ejectedNow--;

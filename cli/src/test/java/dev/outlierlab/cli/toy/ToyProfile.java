@@ -70,14 +70,15 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
                 switch (String.valueOf(e.getKey())) {
                     case "failures" -> failures = (int) n;
                     case "ejection_seconds" -> seconds = n;
-                    default -> throw new InputException(v.origin() + ": toy." + e.getKey() + " is not allowed; expected "
-                            + "failures or ejection_seconds");
+                    default ->
+                        throw new InputException(v.origin() + ": toy." + e.getKey() + " is not allowed; expected "
+                                + "failures or ejection_seconds");
                 }
             }
         }
         ScenarioReader.Loaded lab = ScenarioReader.readLabPart(root, NAME, Set.of(NAME));
-        return new ScenarioReader.Profiled(Profiles.find(NAME).orElseThrow(), lab,
-                new ToySettings(failures, seconds * 1_000_000_000L));
+        return new ScenarioReader.Profiled(
+                Profiles.find(NAME).orElseThrow(), lab, new ToySettings(failures, seconds * 1_000_000_000L));
     }
 
     private static long whole(Located v, String key) {
@@ -113,8 +114,8 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
     @Override
     public String run(ScenarioReader.Profiled resolved, RunRequest request) {
         Scenario s = resolved.envoy().scenario();
-        RunResult r = simulate(resolved, RunOptions.DEFAULT.watchedBy(request.start(WorkEstimate.of(s),
-                GatewayWorkEstimate.NONE)));
+        RunResult r = simulate(
+                resolved, RunOptions.DEFAULT.watchedBy(request.start(WorkEstimate.of(s), GatewayWorkEstimate.NONE)));
         request.finish();
         ObjectNode summary = ResultJson.summaryTree(r);
         if (request.format().equals("json")) {
@@ -123,7 +124,8 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
             root.set("summary", summary);
             return ResultJson.write(root);
         }
-        return "toy: " + s.name() + ", " + summary.get("requests") + " requests, " + summary.get("failed") + " failed\n";
+        return "toy: " + s.name() + ", " + summary.get("requests") + " requests, " + summary.get("failed")
+                + " failed\n";
     }
 
     @Override
@@ -133,13 +135,14 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
 
     @Override
     public Work work(ScenarioReader.Profiled resolved) {
-        return new Work(WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, true),
-                GatewayWorkEstimate.NONE);
+        return new Work(
+                WorkEstimate.ofRun(resolved.envoy().scenario(), RunOptions.DEFAULT, true), GatewayWorkEstimate.NONE);
     }
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        return Row.of(NAME, simulate(resolved, RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
+        return Row.of(
+                NAME, simulate(resolved, RunOptions.DEFAULT.keepingEvents(0).watchedBy(watcher)));
     }
 
     /** The toy reads a cluster's consecutive_5xx only: one note per cluster that says so, with the number. */
@@ -148,9 +151,16 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
         List<Finding> findings = new ArrayList<>(envoy.fileFindings());
         for (CheckTarget t : envoy.targets()) {
             long failures = t.config() == null ? 5 : t.config().consecutive5xx();
-            findings.add(new Finding(Rule.NOT_MODELLED, Severity.NOTE, t.name(), "the toy profile ejects after "
-                    + failures + " failures in a row and reads nothing else", Map.of("failures", failures), null,
-                    t.file(), t.line(), List.of()));
+            findings.add(new Finding(
+                    Rule.NOT_MODELLED,
+                    Severity.NOTE,
+                    t.name(),
+                    "the toy profile ejects after " + failures + " failures in a row and reads nothing else",
+                    Map.of("failures", failures),
+                    null,
+                    t.file(),
+                    t.line(),
+                    List.of()));
         }
         return new CheckInputs.Loaded(List.of(), findings);
     }

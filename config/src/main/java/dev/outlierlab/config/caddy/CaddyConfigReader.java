@@ -30,12 +30,12 @@ import java.util.regex.Pattern;
 public final class CaddyConfigReader {
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h|d)");
 
-    private CaddyConfigReader() {
-    }
+    private CaddyConfigReader() {}
 
     public static CaddySettings read(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
-            return readText(BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
+            return readText(
+                    BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
                     file.getFileName().toString());
         } catch (IOException e) {
             throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
@@ -118,23 +118,44 @@ public final class CaddyConfigReader {
                             statuses.add(status(s, source, n));
                         }
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
         }
-        return new CaddySettings(config(upstreams, failDuration, maxFails, statuses, latency, tryDuration,
-                tryInterval, retries, policy, source + ":" + (at + 1)), at + 1, false, List.copyOf(notes));
+        return new CaddySettings(
+                config(
+                        upstreams,
+                        failDuration,
+                        maxFails,
+                        statuses,
+                        latency,
+                        tryDuration,
+                        tryInterval,
+                        retries,
+                        policy,
+                        source + ":" + (at + 1)),
+                at + 1,
+                false,
+                List.copyOf(notes));
     }
 
-    private static CaddyPassiveConfig config(List<String> upstreams, long failDuration, int maxFails,
-            List<Integer> statuses, long latency, long tryDuration, long tryInterval, int retries,
-            CaddySelection.Policy policy, String where) {
+    private static CaddyPassiveConfig config(
+            List<String> upstreams,
+            long failDuration,
+            int maxFails,
+            List<Integer> statuses,
+            long latency,
+            long tryDuration,
+            long tryInterval,
+            int retries,
+            CaddySelection.Policy policy,
+            String where) {
         if (upstreams.isEmpty()) {
             throw new InputException(where + ": reverse_proxy has no upstream");
         }
         try {
-            return new CaddyPassiveConfig(upstreams, failDuration, maxFails, statuses, latency, tryDuration,
-                    tryInterval, retries, policy);
+            return new CaddyPassiveConfig(
+                    upstreams, failDuration, maxFails, statuses, latency, tryDuration, tryInterval, retries, policy);
         } catch (InvalidConfigException e) {
             throw new InputException(where + ": " + e.getMessage());
         }
@@ -149,8 +170,8 @@ public final class CaddyConfigReader {
         try {
             root = new ObjectMapper().readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InputException(source + ":" + e.getLocation().getLineNr() + ": not valid JSON ("
-                    + e.getOriginalMessage() + ")");
+            throw new InputException(
+                    source + ":" + e.getLocation().getLineNr() + ": not valid JSON (" + e.getOriginalMessage() + ")");
         }
         JsonNode h = findHandler(root, 0);
         if (h == null) {
@@ -166,12 +187,22 @@ public final class CaddyConfigReader {
         for (JsonNode s : passive.path("unhealthy_status")) {
             statuses.add(s.asInt());
         }
-        CaddySelection.Policy policy = CaddySelection.Policy.of(lb.path("selection_policy").path("policy")
-                .asText("random"));
-        return new CaddySettings(config(upstreams, jsonDuration(passive.get("fail_duration"), source),
-                passive.path("max_fails").asInt(0), statuses, jsonDuration(passive.get("unhealthy_latency"), source),
-                jsonDuration(lb.get("try_duration"), source), jsonDuration(lb.get("try_interval"), source),
-                lb.path("retries").asInt(0), policy == null ? CaddySelection.Policy.RANDOM : policy, source), 0, true,
+        CaddySelection.Policy policy = CaddySelection.Policy.of(
+                lb.path("selection_policy").path("policy").asText("random"));
+        return new CaddySettings(
+                config(
+                        upstreams,
+                        jsonDuration(passive.get("fail_duration"), source),
+                        passive.path("max_fails").asInt(0),
+                        statuses,
+                        jsonDuration(passive.get("unhealthy_latency"), source),
+                        jsonDuration(lb.get("try_duration"), source),
+                        jsonDuration(lb.get("try_interval"), source),
+                        lb.path("retries").asInt(0),
+                        policy == null ? CaddySelection.Policy.RANDOM : policy,
+                        source),
+                0,
+                true,
                 List.of());
     }
 

@@ -11,5 +11,4 @@ import java.util.List;
  * @param json   whether it was read from JSON
  * @param notes  what the lab read but does not model
  */
-public record CaddySettings(CaddyPassiveConfig config, int line, boolean json, List<String> notes) {
-}
+public record CaddySettings(CaddyPassiveConfig config, int line, boolean json, List<String> notes) {}

@@ -13,8 +13,7 @@ import java.util.Map;
  * closing brace; a {@code reverse_proxy} without a block gets one. Every other line is left as it was.
  */
 public final class CaddyfileWriter {
-    private CaddyfileWriter() {
-    }
+    private CaddyfileWriter() {}
 
     /** The Caddyfile's new text; {@code values} maps a subdirective to its arguments, in the order to add. */
     public static String write(String text, CaddySettings settings, Map<String, String> values) {
@@ -45,7 +44,8 @@ public final class CaddyfileWriter {
                 }
                 if (depth == 1 && left.containsKey(w.get(0))) {
                     String line = lines.get(i);
-                    String own = line.substring(0, line.length() - line.stripLeading().length());
+                    String own = line.substring(
+                            0, line.length() - line.stripLeading().length());
                     lines.set(i, own + w.get(0) + " " + left.remove(w.get(0)));
                 }
                 if (w.get(w.size() - 1).equals("{")) {

@@ -32,8 +32,7 @@ import java.util.Map;
  * and the endpoints of {@code load_assignment}.
  */
 final class ClusterExtractor {
-    private ClusterExtractor() {
-    }
+    private ClusterExtractor() {}
 
     static EnvoyCluster extract(Cluster c, Located node, String source, List<String> lines) {
         int line = SourceLines.lineOf(node);
@@ -58,8 +57,10 @@ final class ClusterExtractor {
             if (v >= 0 && v <= 100) {
                 panic = v;
             } else {
-                problems.add(new InvalidConfigException("common_lb_config.healthy_panic_threshold.value",
-                        Double.toString(v), "a percentage from 0 to 100 (0 disables panic mode)"));
+                problems.add(new InvalidConfigException(
+                        "common_lb_config.healthy_panic_threshold.value",
+                        Double.toString(v),
+                        "a percentage from 0 to 100 (0 disables panic mode)"));
             }
         }
         HealthCheckSpec health = healthChecks(c, problems, notes);
@@ -82,7 +83,9 @@ final class ClusterExtractor {
                 notes.add("a LOGICAL_DNS cluster has one host at a time");
             }
         }
-        int odLine = odNode == null ? line : SourceLines.keyLine(lines, SourceLines.lineOf(odNode), "outlier_detection", "outlierDetection");
+        int odLine = odNode == null
+                ? line
+                : SourceLines.keyLine(lines, SourceLines.lineOf(odNode), "outlier_detection", "outlierDetection");
         List<EnvoyCluster.Problem> located = new ArrayList<>();
         for (InvalidConfigException p : problems) {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine)));
@@ -90,8 +93,19 @@ final class ClusterExtractor {
         for (InvalidConfigException p : unsimulated) {
             located.add(new EnvoyCluster.Problem(p, problemLine(node, p.key(), odLine), true));
         }
-        return new EnvoyCluster(c.getName(), source, line, odLine, type,
-                c.hasOutlierDetection(), located.isEmpty() ? od : null, panic, health, hosts, located, notes,
+        return new EnvoyCluster(
+                c.getName(),
+                source,
+                line,
+                odLine,
+                type,
+                c.hasOutlierDetection(),
+                located.isEmpty() ? od : null,
+                panic,
+                health,
+                hosts,
+                located,
+                notes,
                 RoutingExtractor.extract(c, hosts, priorities, localities));
     }
 
@@ -99,8 +113,8 @@ final class ClusterExtractor {
      * Fields of a newer Envoy than the bundled API that the lab reads by name from the file: {@code
      * detect_degraded_hosts} (Envoy 1.38, {@code OutlierDetection} field 26). The proto reader has read past them.
      */
-    private static OutlierDetectionConfig newerFields(OutlierDetectionConfig od, Located odNode,
-            List<InvalidConfigException> problems) {
+    private static OutlierDetectionConfig newerFields(
+            OutlierDetectionConfig od, Located odNode, List<InvalidConfigException> problems) {
         if (od == null || odNode == null || !(odNode.value() instanceof java.util.Map<?, ?> map)) {
             return od;
         }
@@ -117,17 +131,22 @@ final class ClusterExtractor {
             }
             Object value = v.value();
             if (value instanceof Boolean flag || "true".equals(value) || "false".equals(value)) {
-                return od.toBuilder().set(s, Boolean.TRUE.equals(value) || "true".equals(value)).build();
+                return od.toBuilder()
+                        .set(s, Boolean.TRUE.equals(value) || "true".equals(value))
+                        .build();
             }
-            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), String.valueOf(value),
-                    "true or false"));
+            problems.add(new InvalidConfigException(
+                    "outlier_detection." + s.envoyName(), String.valueOf(value), "true or false"));
         }
         return od;
     }
 
     /** Every modelled field that is set, then the builder's checks; each rejected field becomes a problem. */
-    private static OutlierDetectionConfig outlierDetection(OutlierDetection od, List<InvalidConfigException> problems,
-            List<InvalidConfigException> unsimulated, List<String> notes) {
+    private static OutlierDetectionConfig outlierDetection(
+            OutlierDetection od,
+            List<InvalidConfigException> problems,
+            List<InvalidConfigException> unsimulated,
+            List<String> notes) {
         Descriptor d = OutlierDetection.getDescriptor();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         for (OutlierSetting s : OutlierSetting.values()) {
@@ -178,25 +197,37 @@ final class ClusterExtractor {
      * Envoy reads these durations in whole milliseconds ({@code PROTOBUF_GET_MS_OR_DEFAULT}, which truncates through
      * {@code DurationUtil::durationToMilliseconds}); so does the lab, with a note saying so.
      */
-    private static Long nanos(Duration d, OutlierSetting s, List<InvalidConfigException> problems,
-            List<InvalidConfigException> unsimulated, List<String> notes) {
-        BigInteger n = BigInteger.valueOf(d.getSeconds()).multiply(BigInteger.valueOf(Durations.SECOND))
+    private static Long nanos(
+            Duration d,
+            OutlierSetting s,
+            List<InvalidConfigException> problems,
+            List<InvalidConfigException> unsimulated,
+            List<String> notes) {
+        BigInteger n = BigInteger.valueOf(d.getSeconds())
+                .multiply(BigInteger.valueOf(Durations.SECOND))
                 .add(BigInteger.valueOf(d.getNanos()));
-        String shown = d.getSeconds() + (d.getNanos() == 0 ? "" : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
-                .replaceAll("0+$", "")) + "s";
+        String shown = d.getSeconds()
+                + (d.getNanos() == 0
+                        ? ""
+                        : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
+                                .replaceAll("0+$", ""))
+                + "s";
         if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(Durations.MAX_NANOS)) > 0) {
-            problems.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown, s.allowedRange()
-                    + " (at most 10 years)"));
+            problems.add(new InvalidConfigException(
+                    "outlier_detection." + s.envoyName(), shown, s.allowedRange() + " (at most 10 years)"));
             return null;
         }
         long nanos = n.longValueExact();
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && s != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
             // Envoy accepts it (validateDuration only refuses negative or out-of-range values) and truncates it
-            unsimulated.add(new InvalidConfigException("outlier_detection." + s.envoyName(), shown,
+            unsimulated.add(new InvalidConfigException(
+                    "outlier_detection." + s.envoyName(),
+                    shown,
                     "a duration of at least 1ms for the lab (Envoy accepts " + shown + " but reads whole milliseconds, "
-                    + "DurationUtil::durationToMilliseconds: a 0 ms " + s.envoyName() + ", which the lab does not "
-                    + "simulate)"));
+                            + "DurationUtil::durationToMilliseconds: a 0 ms " + s.envoyName()
+                            + ", which the lab does not "
+                            + "simulate)"));
             return null;
         }
         if (truncated != nanos) {
@@ -216,12 +247,23 @@ final class ClusterExtractor {
         }
         HealthCheck hc = c.getHealthChecks(0);
         int before = problems.size();
-        require(hc.hasTimeout() && positive(hc.getTimeout()), "timeout", "a duration greater than 0 (required)", problems);
-        require(hc.hasInterval() && positive(hc.getInterval()), "interval", "a duration greater than 0 (required)", problems);
+        require(
+                hc.hasTimeout() && positive(hc.getTimeout()),
+                "timeout",
+                "a duration greater than 0 (required)",
+                problems);
+        require(
+                hc.hasInterval() && positive(hc.getInterval()),
+                "interval",
+                "a duration greater than 0 (required)",
+                problems);
         require(hc.hasUnhealthyThreshold(), "unhealthy_threshold", "a whole number (required)", problems);
         require(hc.hasHealthyThreshold(), "healthy_threshold", "a whole number (required)", problems);
-        require(hc.getHealthCheckerCase() != HealthCheck.HealthCheckerCase.HEALTHCHECKER_NOT_SET, "health_checker",
-                "one of http_health_check, tcp_health_check, grpc_health_check, custom_health_check (required)", problems);
+        require(
+                hc.getHealthCheckerCase() != HealthCheck.HealthCheckerCase.HEALTHCHECKER_NOT_SET,
+                "health_checker",
+                "one of http_health_check, tcp_health_check, grpc_health_check, custom_health_check (required)",
+                problems);
         if (problems.size() > before) {
             return null;
         }
@@ -234,21 +276,31 @@ final class ClusterExtractor {
             // defaulting to the one it refines
             long interval = millis(hc.getInterval());
             long timeout = millis(hc.getTimeout());
-            long noTraffic = hc.hasNoTrafficInterval() ? millis(hc.getNoTrafficInterval())
+            long noTraffic = hc.hasNoTrafficInterval()
+                    ? millis(hc.getNoTrafficInterval())
                     : HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS;
-            long noTrafficHealthy = hc.hasNoTrafficHealthyInterval() ? millis(hc.getNoTrafficHealthyInterval()) : noTraffic;
+            long noTrafficHealthy =
+                    hc.hasNoTrafficHealthyInterval() ? millis(hc.getNoTrafficHealthyInterval()) : noTraffic;
             long unhealthyInterval = hc.hasUnhealthyInterval() ? millis(hc.getUnhealthyInterval()) : interval;
-            long unhealthyEdge = hc.hasUnhealthyEdgeInterval() ? millis(hc.getUnhealthyEdgeInterval()) : unhealthyInterval;
+            long unhealthyEdge =
+                    hc.hasUnhealthyEdgeInterval() ? millis(hc.getUnhealthyEdgeInterval()) : unhealthyInterval;
             long healthyEdge = hc.hasHealthyEdgeInterval() ? millis(hc.getHealthyEdgeInterval()) : interval;
-            return new HealthCheckSpec(interval, Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
-                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()), timeout, noTraffic, noTrafficHealthy,
-                    unhealthyInterval, unhealthyEdge, healthyEdge);
+            return new HealthCheckSpec(
+                    interval,
+                    Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
+                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()),
+                    timeout,
+                    noTraffic,
+                    noTrafficHealthy,
+                    unhealthyInterval,
+                    unhealthyEdge,
+                    healthyEdge);
         } catch (InvalidConfigException e) {
             problems.add(new InvalidConfigException(e.key(), e.value(), e.allowed()));
             return null;
         } catch (ArithmeticException e) {
-            problems.add(new InvalidConfigException("health_checks.interval", hc.getInterval().getSeconds() + "s",
-                    "a duration of at most 10 years"));
+            problems.add(new InvalidConfigException(
+                    "health_checks.interval", hc.getInterval().getSeconds() + "s", "a duration of at most 10 years"));
             return null;
         }
     }
@@ -269,7 +321,10 @@ final class ClusterExtractor {
         return d.getSeconds() > 0 || d.getSeconds() == 0 && d.getNanos() > 0;
     }
 
-    private static List<String> hosts(Cluster c, List<String> notes, List<Integer> priorities,
+    private static List<String> hosts(
+            Cluster c,
+            List<String> notes,
+            List<Integer> priorities,
             List<io.envoyproxy.envoy.config.core.v3.Locality> localities) {
         List<String> names = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
@@ -278,9 +333,11 @@ final class ClusterExtractor {
             for (LbEndpoint lb : group.getLbEndpointsList()) {
                 priorities.add(group.getPriority());
                 localities.add(group.getLocality());
-                weighted |= lb.hasLoadBalancingWeight() && lb.getLoadBalancingWeight().getValue() != 1;
+                weighted |= lb.hasLoadBalancingWeight()
+                        && lb.getLoadBalancingWeight().getValue() != 1;
                 String name = lb.getHostIdentifierCase() == LbEndpoint.HostIdentifierCase.ENDPOINT_NAME
-                        ? lb.getEndpointName() : endpointName(lb.getEndpoint());
+                        ? lb.getEndpointName()
+                        : endpointName(lb.getEndpoint());
                 int n = seen.merge(name, 1, Integer::sum);
                 names.add(n == 1 ? name : name + "#" + n);
             }
@@ -298,8 +355,11 @@ final class ClusterExtractor {
         Address a = e.getAddress();
         return switch (a.getAddressCase()) {
             // Envoy's Address::asString: an IPv6 address in brackets, [::1]:80 (Ipv6Instance), else address:port
-            case SOCKET_ADDRESS -> bracketed(a.getSocketAddress().getAddress()) + ":" + (a.getSocketAddress().hasNamedPort()
-                    ? a.getSocketAddress().getNamedPort() : Integer.toString(a.getSocketAddress().getPortValue()));
+            case SOCKET_ADDRESS ->
+                bracketed(a.getSocketAddress().getAddress()) + ":"
+                        + (a.getSocketAddress().hasNamedPort()
+                                ? a.getSocketAddress().getNamedPort()
+                                : Integer.toString(a.getSocketAddress().getPortValue()));
             case PIPE -> a.getPipe().getPath();
             case ENVOY_INTERNAL_ADDRESS -> a.getEnvoyInternalAddress().getServerListenerName();
             default -> "endpoint";

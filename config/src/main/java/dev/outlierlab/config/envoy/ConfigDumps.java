@@ -20,16 +20,15 @@ final class ConfigDumps {
     private static final int MAX_DEPTH = 6;
 
     /** One cluster of a dump and its path there, for messages. */
-    record Entry(Located cluster, String path) {
-    }
+    record Entry(Located cluster, String path) {}
 
-    private ConfigDumps() {
-    }
+    private ConfigDumps() {}
 
     static List<Entry> clusters(Located root) {
         List<Entry> out = new ArrayList<>();
         for (Map.Entry<String, Located> dump : find(root, CLUSTERS, "").entrySet()) {
-            for (String list : new String[] {"static_clusters", "dynamic_active_clusters", "dynamic_warming_clusters"}) {
+            for (String list :
+                    new String[] {"static_clusters", "dynamic_active_clusters", "dynamic_warming_clusters"}) {
                 Located items = EnvoyConfigReader.child(dump.getValue(), list, ClusterExtractor.camel(list));
                 if (items == null || !(items.value() instanceof List<?> entries)) {
                     continue;
@@ -56,7 +55,9 @@ final class ConfigDumps {
                 }
                 for (Object e : entries) {
                     Located assignment = EnvoyConfigReader.child((Located) e, "endpoint_config", "endpointConfig");
-                    Located name = assignment == null ? null : EnvoyConfigReader.child(assignment, "cluster_name", "clusterName");
+                    Located name = assignment == null
+                            ? null
+                            : EnvoyConfigReader.child(assignment, "cluster_name", "clusterName");
                     if (name != null && name.value() instanceof String n) {
                         out.merge(n, count(assignment), Integer::sum);
                     }

@@ -76,33 +76,67 @@ public record EnvoyCluster(
         }
         List<String> more = new java.util.ArrayList<>(notes);
         more.removeIf(n -> n.startsWith("load_assignment is not where"));
-        more.add(count + " endpoints from the dump's EndpointsConfigDump (the hosts Envoy had when the dump was taken)");
-        return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
-                outlierDetection, panicThresholdPercent, healthChecks, named, problems, more, new RoutingSpec(
-                routing.lbPolicy(), routing.choiceCount(), routing.activeRequestBias(), routing.overprovisioningFactor(),
-                routing.failTrafficOnPanic(), java.util.Map.of(), java.util.Map.of(), List.of(), false, null,
-                routing.notModelled()));
+        more.add(
+                count + " endpoints from the dump's EndpointsConfigDump (the hosts Envoy had when the dump was taken)");
+        return new EnvoyCluster(
+                name,
+                source,
+                line,
+                outlierDetectionLine,
+                discoveryType,
+                hasOutlierDetection,
+                outlierDetection,
+                panicThresholdPercent,
+                healthChecks,
+                named,
+                problems,
+                more,
+                new RoutingSpec(
+                        routing.lbPolicy(),
+                        routing.choiceCount(),
+                        routing.activeRequestBias(),
+                        routing.overprovisioningFactor(),
+                        routing.failTrafficOnPanic(),
+                        java.util.Map.of(),
+                        java.util.Map.of(),
+                        List.of(),
+                        false,
+                        null,
+                        routing.notModelled()));
     }
 
     /** This cluster with one more setting Envoy rejects. */
     public EnvoyCluster withProblem(InvalidConfigException error, int atLine) {
         List<Problem> more = new java.util.ArrayList<>(problems);
         more.add(new Problem(error, atLine));
-        return new EnvoyCluster(name, source, line, outlierDetectionLine, discoveryType, hasOutlierDetection,
-                outlierDetection, panicThresholdPercent, healthChecks, hosts, more, notes, routing);
+        return new EnvoyCluster(
+                name,
+                source,
+                line,
+                outlierDetectionLine,
+                discoveryType,
+                hasOutlierDetection,
+                outlierDetection,
+                panicThresholdPercent,
+                healthChecks,
+                hosts,
+                more,
+                notes,
+                routing);
     }
 
     /** Throws the first setting Envoy would reject, as a message naming the file, line, cluster and field. */
     public EnvoyCluster requireValid() {
         if (!problems.isEmpty()) {
             Problem p = problems.get(0);
-            throw new InputException(source + ":" + p.line() + ": cluster '" + name + "': " + p.error().getMessage()
-                    + (p.envoyAccepts() ? "" : " (Envoy rejects this cluster)"));
+            throw new InputException(source + ":" + p.line() + ": cluster '" + name + "': "
+                    + p.error().getMessage() + (p.envoyAccepts() ? "" : " (Envoy rejects this cluster)"));
         }
         if (!hasOutlierDetection) {
-            throw new InputException(source + ":" + line + ": cluster '" + name + "' has no outlier_detection, so Envoy "
-                    + "does no passive outlier detection for it; add an outlier_detection block (even an empty one "
-                    + "gives Envoy's defaults)");
+            throw new InputException(
+                    source + ":" + line + ": cluster '" + name + "' has no outlier_detection, so Envoy "
+                            + "does no passive outlier detection for it; add an outlier_detection block (even an empty one "
+                            + "gives Envoy's defaults)");
         }
         return this;
     }

@@ -21,32 +21,44 @@ public final class EnvoyClusterWriter {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
     private static final Pattern ADDRESS_PORT = Pattern.compile("(.+):([0-9]{1,5})");
 
-    private EnvoyClusterWriter() {
-    }
+    private EnvoyClusterWriter() {}
 
     public static String toYaml(Scenario s) {
         StringBuilder y = new StringBuilder();
         // the comment is not quoted: a name's control characters are shown as escapes, as in every report
-        y.append("# Envoy cluster for scenario '").append(dev.outlierlab.config.Wording.printable(s.name()))
+        y.append("# Envoy cluster for scenario '")
+                .append(dev.outlierlab.config.Wording.printable(s.name()))
                 .append("', written by outlier-lab.\n");
         y.append("name: ").append(quote(s.name())).append('\n');
         y.append("type: STATIC\nconnect_timeout: 1s\nlb_policy: ROUND_ROBIN\n");
         y.append("common_lb_config:\n  healthy_panic_threshold:\n    value: ")
-                .append(number(s.cluster().panicThresholdPercent())).append('\n');
-        y.append("load_assignment:\n  cluster_name: ").append(quote(s.name())).append("\n  endpoints:\n  - lb_endpoints:\n");
+                .append(number(s.cluster().panicThresholdPercent()))
+                .append('\n');
+        y.append("load_assignment:\n  cluster_name: ")
+                .append(quote(s.name()))
+                .append("\n  endpoints:\n  - lb_endpoints:\n");
         List<String> hosts = s.cluster().hosts();
         boolean placeholders = false;
         for (int i = 0; i < hosts.size(); i++) {
             String h = hosts.get(i);
             var m = ADDRESS_PORT.matcher(h);
             if (m.matches() && Integer.parseInt(m.group(2)) <= 65535 && !h.contains("#")) {
-                y.append("    - endpoint: {address: {socket_address: {address: ").append(quote(m.group(1)))
-                        .append(", port_value: ").append(m.group(2)).append("}}}\n");
+                y.append("    - endpoint: {address: {socket_address: {address: ")
+                        .append(quote(m.group(1)))
+                        .append(", port_value: ")
+                        .append(m.group(2))
+                        .append("}}}\n");
             } else {
                 placeholders = true;
                 int n = i + 1;
-                y.append("    - endpoint: {hostname: ").append(quote(h)).append(", address: {socket_address: {address: 10.")
-                        .append((n >> 16) & 255).append('.').append((n >> 8) & 255).append('.').append(n & 255)
+                y.append("    - endpoint: {hostname: ")
+                        .append(quote(h))
+                        .append(", address: {socket_address: {address: 10.")
+                        .append((n >> 16) & 255)
+                        .append('.')
+                        .append((n >> 8) & 255)
+                        .append('.')
+                        .append(n & 255)
                         .append(", port_value: 80}}}\n");
             }
         }
@@ -55,15 +67,23 @@ public final class EnvoyClusterWriter {
         }
         HealthCheckSpec hc = s.healthChecks();
         if (hc != null) {
-            y.append("health_checks:\n- timeout: ").append(Durations.format(hc.timeoutNanos()))
-                    .append("\n  interval: ").append(Durations.format(hc.intervalNanos()));
-            optional(y, "no_traffic_interval", hc.noTrafficIntervalNanos(), HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS);
+            y.append("health_checks:\n- timeout: ")
+                    .append(Durations.format(hc.timeoutNanos()))
+                    .append("\n  interval: ")
+                    .append(Durations.format(hc.intervalNanos()));
+            optional(
+                    y,
+                    "no_traffic_interval",
+                    hc.noTrafficIntervalNanos(),
+                    HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS);
             optional(y, "no_traffic_healthy_interval", hc.noTrafficHealthyIntervalNanos(), hc.noTrafficIntervalNanos());
             optional(y, "unhealthy_interval", hc.unhealthyIntervalNanos(), hc.intervalNanos());
             optional(y, "unhealthy_edge_interval", hc.unhealthyEdgeIntervalNanos(), hc.unhealthyIntervalNanos());
             optional(y, "healthy_edge_interval", hc.healthyEdgeIntervalNanos(), hc.intervalNanos());
-            y.append("\n  unhealthy_threshold: ").append(hc.unhealthyThreshold())
-                    .append("\n  healthy_threshold: ").append(hc.healthyThreshold())
+            y.append("\n  unhealthy_threshold: ")
+                    .append(hc.unhealthyThreshold())
+                    .append("\n  healthy_threshold: ")
+                    .append(hc.healthyThreshold())
                     .append("\n  http_health_check:\n    path: /healthz\n");
         }
         y.append("outlier_detection:\n");
@@ -72,14 +92,18 @@ public final class EnvoyClusterWriter {
             if (added != null && !s.envoyVersion().atLeast(added)) {
                 continue;
             }
-            y.append("  ").append(e.getKey().envoyName()).append(": ")
-                    .append(ScenarioWriter.settingValue(e.getKey(), e.getValue())).append('\n');
+            y.append("  ")
+                    .append(e.getKey().envoyName())
+                    .append(": ")
+                    .append(ScenarioWriter.settingValue(e.getKey(), e.getValue()))
+                    .append('\n');
         }
         return y.toString();
     }
 
     private static String quote(String s) {
-        if (PLAIN.matcher(s).matches() && !s.matches("(?i)true|false|yes|no|on|off|y|n|null|~|[0-9_]+(\\.[0-9_]*)?(e[0-9]+)?")) {
+        if (PLAIN.matcher(s).matches()
+                && !s.matches("(?i)true|false|yes|no|on|off|y|n|null|~|[0-9_]+(\\.[0-9_]*)?(e[0-9]+)?")) {
             return s;
         }
         StringBuilder q = new StringBuilder("\"");

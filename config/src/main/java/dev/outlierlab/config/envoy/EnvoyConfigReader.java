@@ -1,7 +1,5 @@
 package dev.outlierlab.config.envoy;
 
-import dev.outlierlab.config.Wording;
-
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
@@ -12,6 +10,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.InvalidConfigException;
@@ -37,15 +36,24 @@ import java.util.Set;
  */
 public final class EnvoyConfigReader {
     private static final String CLUSTER_TYPE = Cluster.getDescriptor().getFullName();
-    private static final Set<String> BOOTSTRAP_KEYS = Set.of("static_resources", "staticResources",
-            "dynamic_resources", "dynamicResources", "admin", "node", "layered_runtime", "layeredRuntime",
-            "cluster_manager", "clusterManager", "overload_manager", "overloadManager");
+    private static final Set<String> BOOTSTRAP_KEYS = Set.of(
+            "static_resources",
+            "staticResources",
+            "dynamic_resources",
+            "dynamicResources",
+            "admin",
+            "node",
+            "layered_runtime",
+            "layeredRuntime",
+            "cluster_manager",
+            "clusterManager",
+            "overload_manager",
+            "overloadManager");
 
     /** Starts the message for a file whose structure is not Envoy configuration. */
     public static final String NOT_ENVOY = "not Envoy configuration";
 
-    private EnvoyConfigReader() {
-    }
+    private EnvoyConfigReader() {}
 
     /**
      * Refuses a mapping read as a Cluster when most of its top-level keys are not Cluster fields (a Helm values
@@ -65,8 +73,10 @@ public final class EnvoyConfigReader {
         for (Object k : map.keySet()) {
             String key = (String) k;
             keys.add(key);
-            if (Cluster.getDescriptor().findFieldByName(key) != null || Cluster.getDescriptor().getFields().stream()
-                    .anyMatch(f -> f.getJsonName().equals(key)) || key.equals("@type")) {
+            if (Cluster.getDescriptor().findFieldByName(key) != null
+                    || Cluster.getDescriptor().getFields().stream()
+                            .anyMatch(f -> f.getJsonName().equals(key))
+                    || key.equals("@type")) {
                 known++;
             }
         }
@@ -89,8 +99,11 @@ public final class EnvoyConfigReader {
      *                        an empty file or a cluster without a name
      */
     public static EnvoyConfig read(String text, String source) {
-        if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
-                || l.strip().equals("---"))) {
+        if (text.isBlank()
+                || text.lines()
+                        .allMatch(l -> l.isBlank()
+                                || l.strip().startsWith("#")
+                                || l.strip().equals("---"))) {
             throw new InputException(source + ": the file is empty; expected an Envoy Cluster, a list of clusters, "
                     + "a bootstrap (static_resources.clusters) or a CDS DiscoveryResponse");
         }
@@ -108,10 +121,13 @@ public final class EnvoyConfigReader {
             kind = EnvoyConfig.Kind.CLUSTER_LIST;
             for (int i = 0; i < items.size(); i++) {
                 Located raw = (Located) items.get(i);
-                if (i == 0 && !V2Clusters.isV2(raw) && !(raw.value() instanceof Map<?, ?> m0 && m0.containsKey("@type"))) {
+                if (i == 0
+                        && !V2Clusters.isV2(raw)
+                        && !(raw.value() instanceof Map<?, ?> m0 && m0.containsKey("@type"))) {
                     refuseUnlessCluster(raw, "a list whose first item is a mapping");
                 }
-                Located item = V2Clusters.isV2(raw) ? V2Clusters.asV3(raw, "[" + i + "]", v2Notes)
+                Located item = V2Clusters.isV2(raw)
+                        ? V2Clusters.asV3(raw, "[" + i + "]", v2Notes)
                         : withoutType(raw, "[" + i + "]", types, CLUSTER_TYPE);
                 item = shape.check(item, Cluster.getDescriptor(), "[" + i + "]");
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
@@ -120,7 +136,8 @@ public final class EnvoyConfigReader {
         } else if (root.value() instanceof Map<?, ?> map && !(dumps = ConfigDumps.clusters(root)).isEmpty()) {
             kind = EnvoyConfig.Kind.CONFIG_DUMP;
             for (ConfigDumps.Entry e : dumps) {
-                Located item = V2Clusters.isV2(e.cluster()) ? V2Clusters.asV3(e.cluster(), e.path(), v2Notes)
+                Located item = V2Clusters.isV2(e.cluster())
+                        ? V2Clusters.asV3(e.cluster(), e.path(), v2Notes)
                         : withoutType(e.cluster(), e.path(), types, CLUSTER_TYPE);
                 item = shape.check(item, Cluster.getDescriptor(), e.path());
                 clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
@@ -132,8 +149,10 @@ public final class EnvoyConfigReader {
             if (DiscoveryResponse.getDescriptor().getFullName().equals(declared)
                     || declared == null && map.containsKey("resources")) {
                 kind = EnvoyConfig.Kind.DISCOVERY_RESPONSE;
-                Located body = shape.check(withoutType(root, "", types, declared), DiscoveryResponse.getDescriptor(), "");
-                DiscoveryResponse response = (DiscoveryResponse) parse(body, DiscoveryResponse.newBuilder(), types, source);
+                Located body =
+                        shape.check(withoutType(root, "", types, declared), DiscoveryResponse.getDescriptor(), "");
+                DiscoveryResponse response =
+                        (DiscoveryResponse) parse(body, DiscoveryResponse.newBuilder(), types, source);
                 List<Located> resources = children(body, "resources");
                 for (int i = 0; i < response.getResourcesCount(); i++) {
                     clusters.add(unpackCluster(response.getResources(i), resources.get(i), i, source));
@@ -156,9 +175,11 @@ public final class EnvoyConfigReader {
                 clusters.add((Cluster) parse(body, Cluster.newBuilder(), types, source));
                 clusterNodes.add(body);
             } else {
-                throw new InputException(root.origin() + ": @type " + declared + " is not something the reader takes at "
-                        + "the top level; expected " + CLUSTER_TYPE + ", " + Bootstrap.getDescriptor().getFullName()
-                        + " or " + DiscoveryResponse.getDescriptor().getFullName());
+                throw new InputException(
+                        root.origin() + ": @type " + declared + " is not something the reader takes at "
+                                + "the top level; expected " + CLUSTER_TYPE + ", "
+                                + Bootstrap.getDescriptor().getFullName()
+                                + " or " + DiscoveryResponse.getDescriptor().getFullName());
             }
         } else {
             throw new InputException(root.origin() + ": expected an Envoy Cluster (a mapping with name, type, "
@@ -167,7 +188,14 @@ public final class EnvoyConfigReader {
         }
         List<String> notes = new ArrayList<>(v2Notes);
         notes.addAll(shape.notes());
-        return finish(source, kind, clusters, clusterNodes, endpointCounts, text.lines().toList(), notes);
+        return finish(
+                source,
+                kind,
+                clusters,
+                clusterNodes,
+                endpointCounts,
+                text.lines().toList(),
+                notes);
     }
 
     /**
@@ -177,8 +205,8 @@ public final class EnvoyConfigReader {
      * @param paths each node's path in the file, for messages
      * @param lines the whole file's lines (the nodes carry the file's line numbers)
      */
-    public static EnvoyConfig readEmbeddedClusters(List<Located> nodes, List<String> paths, String source,
-                                                   List<String> lines) {
+    public static EnvoyConfig readEmbeddedClusters(
+            List<Located> nodes, List<String> paths, String source, List<String> lines) {
         ProtoTypes types = new ProtoTypes();
         ProtoShape shape = new ProtoShape(types);
         List<Cluster> clusters = new ArrayList<>();
@@ -186,7 +214,8 @@ public final class EnvoyConfigReader {
         List<String> v2Notes = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             Located raw = nodes.get(i);
-            Located item = V2Clusters.isV2(raw) ? V2Clusters.asV3(raw, paths.get(i), v2Notes)
+            Located item = V2Clusters.isV2(raw)
+                    ? V2Clusters.asV3(raw, paths.get(i), v2Notes)
                     : withoutType(raw, paths.get(i), types, CLUSTER_TYPE);
             item = shape.check(item, Cluster.getDescriptor(), paths.get(i));
             clusters.add((Cluster) parse(item, Cluster.newBuilder(), types, source));
@@ -197,9 +226,14 @@ public final class EnvoyConfigReader {
         return finish(source, EnvoyConfig.Kind.CLUSTER_LIST, clusters, clusterNodes, Map.of(), lines, notes);
     }
 
-    private static EnvoyConfig finish(String source, EnvoyConfig.Kind kind, List<Cluster> clusters,
-                                      List<Located> clusterNodes, Map<String, Integer> endpointCounts,
-                                      List<String> lines, List<String> notes) {
+    private static EnvoyConfig finish(
+            String source,
+            EnvoyConfig.Kind kind,
+            List<Cluster> clusters,
+            List<Located> clusterNodes,
+            Map<String, Integer> endpointCounts,
+            List<String> lines,
+            List<String> notes) {
         List<EnvoyCluster> out = new ArrayList<>();
         Set<String> names = new java.util.HashSet<>();
         for (int i = 0; i < clusters.size(); i++) {
@@ -209,8 +243,14 @@ public final class EnvoyConfigReader {
                 c = c.withEndpointsFromDump(dumped);
             }
             if (!names.add(c.name())) {
-                c = c.withProblem(new InvalidConfigException("name", "'" + c.name() + "'", "a name no other cluster "
-                        + "in the file has (Envoy: \"cluster manager: duplicate cluster '" + c.name() + "'\")"), c.line());
+                c = c.withProblem(
+                        new InvalidConfigException(
+                                "name",
+                                "'" + c.name() + "'",
+                                "a name no other cluster "
+                                        + "in the file has (Envoy: \"cluster manager: duplicate cluster '" + c.name()
+                                        + "'\")"),
+                        c.line());
             }
             out.add(c);
         }
@@ -223,8 +263,8 @@ public final class EnvoyConfigReader {
             return null;
         }
         if (!(t.value() instanceof String url)) {
-            throw new InputException(t.origin() + ": @type: expected a type URL such as "
-                    + ProtoTypes.URL_PREFIX + CLUSTER_TYPE);
+            throw new InputException(
+                    t.origin() + ": @type: expected a type URL such as " + ProtoTypes.URL_PREFIX + CLUSTER_TYPE);
         }
         try {
             return types.resolve(url).getFullName();
@@ -266,10 +306,12 @@ public final class EnvoyConfigReader {
     private static Message parse(Located node, Message.Builder builder, ProtoTypes types, String source) {
         types.add(builder.getDescriptorForType());
         try {
-            JsonFormat.parser().usingTypeRegistry(types.registry()).merge(toJson(node).toString(), builder);
+            JsonFormat.parser()
+                    .usingTypeRegistry(types.registry())
+                    .merge(toJson(node).toString(), builder);
         } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
-            throw new InputException(node.origin() + ": not a valid " + builder.getDescriptorForType().getFullName()
-                    + ": " + e.getMessage());
+            throw new InputException(node.origin() + ": not a valid "
+                    + builder.getDescriptorForType().getFullName() + ": " + e.getMessage());
         }
         return builder.build();
     }

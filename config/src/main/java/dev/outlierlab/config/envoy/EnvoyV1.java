@@ -15,10 +15,10 @@ import java.util.Set;
 final class EnvoyV1 {
     /** Fields only the v1 cluster had; v3 spells them connect_timeout (a duration) and lb_policy. */
     private static final Set<String> V1_ONLY = Set.of("connect_timeout_ms", "lb_type", "ssl_context");
+
     private static final int MAX_DEPTH = 4;
 
-    private EnvoyV1() {
-    }
+    private EnvoyV1() {}
 
     /** Throws when the tree is v1 configuration, naming the field that shows it. */
     static void refuse(Located root) {
@@ -38,7 +38,9 @@ final class EnvoyV1 {
         if (node.value() instanceof Map<?, ?> map) {
             Located cm = EnvoyConfigReader.child(node, "cluster_manager");
             if (depth == 0 && cm != null && EnvoyConfigReader.child(cm, "clusters") != null) {
-                return new Located("cluster_manager.clusters", EnvoyConfigReader.child(cm, "clusters").origin());
+                return new Located(
+                        "cluster_manager.clusters",
+                        EnvoyConfigReader.child(cm, "clusters").origin());
             }
             boolean clusterLike = map.containsKey("name") || map.containsKey("type");
             for (Map.Entry<?, ?> e : map.entrySet()) {

@@ -13,8 +13,7 @@ import java.util.Map;
  * the unknown field of a cluster; Kubernetes prunes it from a DestinationRule).
  */
 public final class OutlierKeyTypos {
-    private OutlierKeyTypos() {
-    }
+    private OutlierKeyTypos() {}
 
     /**
      * Refuses a key of {@code map} that is within two edits of one of {@code correct} without being one.
@@ -30,7 +29,8 @@ public final class OutlierKeyTypos {
             String nearest = null;
             int best = 3;
             for (String right : correct) {
-                int d = dev.outlierlab.config.Wording.distance(key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
+                int d = dev.outlierlab.config.Wording.distance(
+                        key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
                 if (d < best) {
                     best = d;
                     nearest = right;

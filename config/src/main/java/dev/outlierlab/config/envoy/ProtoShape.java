@@ -1,13 +1,12 @@
 package dev.outlierlab.config.envoy;
 
-import dev.outlierlab.config.Wording;
-
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import io.envoyproxy.pgv.validate.Validate;
 import io.envoyproxy.pgv.validate.Validate.FieldRules;
@@ -38,9 +37,15 @@ import java.util.regex.Pattern;
 final class ProtoShape {
     private static final Pattern DURATION = Pattern.compile("-?[0-9]+(\\.[0-9]{1,9})?s");
     private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
-    private static final Set<String> WRAPPERS = Set.of("google.protobuf.DoubleValue", "google.protobuf.FloatValue",
-            "google.protobuf.Int64Value", "google.protobuf.UInt64Value", "google.protobuf.Int32Value",
-            "google.protobuf.UInt32Value", "google.protobuf.BoolValue", "google.protobuf.StringValue",
+    private static final Set<String> WRAPPERS = Set.of(
+            "google.protobuf.DoubleValue",
+            "google.protobuf.FloatValue",
+            "google.protobuf.Int64Value",
+            "google.protobuf.UInt64Value",
+            "google.protobuf.Int32Value",
+            "google.protobuf.UInt32Value",
+            "google.protobuf.BoolValue",
+            "google.protobuf.StringValue",
             "google.protobuf.BytesValue");
 
     /** Messages in which an unknown field is an error rather than a note: the parts the lab models field by field. */
@@ -73,8 +78,11 @@ final class ProtoShape {
             }
             case "google.protobuf.Duration" -> {
                 if (!(node.value() instanceof String s) || !DURATION.matcher(s).matches()) {
-                    throw wrongType(node, path, "a duration in seconds with an s, such as \"10s\" or \"0.25s\""
-                            + " (Envoy's JSON form; 250ms is written 0.25s)");
+                    throw wrongType(
+                            node,
+                            path,
+                            "a duration in seconds with an s, such as \"10s\" or \"0.25s\""
+                                    + " (Envoy's JSON form; 250ms is written 0.25s)");
                 }
             }
             case "google.protobuf.Timestamp", "google.protobuf.FieldMask" -> {
@@ -109,8 +117,9 @@ final class ProtoShape {
         Map<String, Located> map = mapping(node, path, "a mapping with an @type");
         Located typeNode = map.get("@type");
         if (typeNode == null || !(typeNode.value() instanceof String url) || url.isBlank()) {
-            throw new InputException(node.origin() + ": " + display(path) + ": a typed_config (google.protobuf.Any) "
-                    + "needs \"@type\", e.g. type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
+            throw new InputException(
+                    node.origin() + ": " + display(path) + ": a typed_config (google.protobuf.Any) "
+                            + "needs \"@type\", e.g. type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions");
         }
         Descriptor inner;
         try {
@@ -119,9 +128,10 @@ final class ProtoShape {
             throw new InputException(typeNode.origin() + ": " + join(path, "@type") + ": " + e.getMessage());
         }
         String innerName = inner.getFullName();
-        boolean special = WRAPPERS.contains(innerName) || innerName.startsWith("google.protobuf.")
-                && Set.of("Duration", "Timestamp", "FieldMask", "Struct", "Value", "ListValue", "Any")
-                        .contains(innerName.substring("google.protobuf.".length()));
+        boolean special = WRAPPERS.contains(innerName)
+                || innerName.startsWith("google.protobuf.")
+                        && Set.of("Duration", "Timestamp", "FieldMask", "Struct", "Value", "ListValue", "Any")
+                                .contains(innerName.substring("google.protobuf.".length()));
         Map<String, Located> rest = new LinkedHashMap<>(map);
         rest.remove("@type");
         if (special) {
@@ -159,8 +169,8 @@ final class ProtoShape {
                 }
                 if (type.getFullName().equals("envoy.config.cluster.v3.Cluster")) {
                     // outlier_detecton: Envoy rejects the cluster; read past, it would have no outlier detection
-                    OutlierKeyTypos.check(Map.of(key, e.getValue()), path,
-                            List.of("outlier_detection", "outlierDetection"));
+                    OutlierKeyTypos.check(
+                            Map.of(key, e.getValue()), path, List.of("outlier_detection", "outlierDetection"));
                 }
                 notes.add(unknownNote(e.getValue(), fieldPath, type, key));
                 if (newer) {
@@ -186,7 +196,8 @@ final class ProtoShape {
                 FieldDescriptor valueField = f.getMessageType().findFieldByName("value");
                 LinkedHashMap<String, Located> checked = new LinkedHashMap<>();
                 for (Map.Entry<String, Located> entry : entries.entrySet()) {
-                    checked.put(entry.getKey(), checkValue(entry.getValue(), valueField, fieldPath + "." + entry.getKey()));
+                    checked.put(
+                            entry.getKey(), checkValue(entry.getValue(), valueField, fieldPath + "." + entry.getKey()));
                 }
                 out.put(key, new Located(checked, value.origin()));
             } else if (f.isRepeated()) {
@@ -226,8 +237,10 @@ final class ProtoShape {
             }
             case INT, LONG -> checkInteger(node, f, path);
             case FLOAT, DOUBLE -> {
-                boolean ok = v instanceof Long || v instanceof BigDecimal
-                        || v instanceof String s && Set.of("NaN", "Infinity", "-Infinity").contains(s);
+                boolean ok = v instanceof Long
+                        || v instanceof BigDecimal
+                        || v instanceof String s
+                                && Set.of("NaN", "Infinity", "-Infinity").contains(s);
                 if (!ok) {
                     throw wrongType(node, path, "a number");
                 }
@@ -252,7 +265,8 @@ final class ProtoShape {
             n = BigInteger.valueOf(l);
         } else if (v instanceof BigDecimal d && d.signum() == 0) {
             n = BigInteger.ZERO;
-        } else if (v instanceof BigDecimal d && (long) d.precision() - d.scale() <= 40
+        } else if (v instanceof BigDecimal d
+                && (long) d.precision() - d.scale() <= 40
                 && d.stripTrailingZeros().scale() <= 0) {
             // compared with the range before the exact conversion: 1e100000000 has 100,000,001 digits
             n = d.toBigIntegerExact();
@@ -287,7 +301,8 @@ final class ProtoShape {
         if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
             if (type.findValueByNumber(l.intValue()) == null && definedOnly(f)) {
                 throw new InputException(node.origin() + ": " + display(path) + ": " + l + " is not a value of "
-                        + type.getFullName() + " (Envoy accepts only defined values here: defined_only); expected one of "
+                        + type.getFullName()
+                        + " (Envoy accepts only defined values here: defined_only); expected one of "
                         + String.join(", ", names) + " or its number");
             }
             return node;
@@ -378,9 +393,10 @@ final class ProtoShape {
             names.add(f.getName());
         }
         String near = Wording.nearest(key, names);
-        return new InputException(at.origin() + ": unknown field '" + path + "' (" + type.getFullName() + " has no field "
-                + key + ")" + (near == null ? "" : "; did you mean " + near + "?")
-                + (names.size() <= 30 ? " Known fields: " + String.join(", ", names) : ""));
+        return new InputException(
+                at.origin() + ": unknown field '" + path + "' (" + type.getFullName() + " has no field "
+                        + key + ")" + (near == null ? "" : "; did you mean " + near + "?")
+                        + (names.size() <= 30 ? " Known fields: " + String.join(", ", names) : ""));
     }
 
     static String join(String path, String key) {

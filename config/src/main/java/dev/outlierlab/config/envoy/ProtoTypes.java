@@ -88,7 +88,8 @@ final class ProtoTypes {
                 }
                 int dot = candidate.lastIndexOf('.');
                 String prefix = candidate.substring(0, dot);
-                if (dot + 1 >= candidate.length() || !Character.isUpperCase(candidate.charAt(dot + 1))
+                if (dot + 1 >= candidate.length()
+                        || !Character.isUpperCase(candidate.charAt(dot + 1))
                         || prefix.indexOf('.') < 0) {
                     break;
                 }
@@ -106,8 +107,11 @@ final class ProtoTypes {
             }
             Descriptor d = (Descriptor) c.getMethod("getDescriptor").invoke(null);
             return d.getFullName().equals(protoName) ? d : null;
-        } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException
-                 | InvocationTargetException | LinkageError e) {
+        } catch (ClassNotFoundException
+                | NoSuchMethodException
+                | IllegalAccessException
+                | InvocationTargetException
+                | LinkageError e) {
             return null;
         }
     }

@@ -23,8 +23,7 @@ import java.util.Map;
 final class RoutingExtractor {
     private static final String POLICY_PREFIX = "type.googleapis.com/envoy.extensions.load_balancing_policies.";
 
-    private RoutingExtractor() {
-    }
+    private RoutingExtractor() {}
 
     /**
      * @param priorities each host's priority, in the order of {@code hosts}
@@ -37,7 +36,10 @@ final class RoutingExtractor {
         int choices = 2;
         double bias = 1.0;
         if (c.hasLoadBalancingPolicy() && c.getLoadBalancingPolicy().getPoliciesCount() > 0) {
-            Typed t = typed(c.getLoadBalancingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig());
+            Typed t = typed(c.getLoadBalancingPolicy()
+                    .getPolicies(0)
+                    .getTypedExtensionConfig()
+                    .getTypedConfig());
             if (t != null) {
                 choices = t.choiceCount();
                 bias = t.bias();
@@ -46,7 +48,9 @@ final class RoutingExtractor {
         if (c.hasLeastRequestLbConfig()) {
             Cluster.LeastRequestLbConfig lr = c.getLeastRequestLbConfig();
             if (lr.hasChoiceCount()) {
-                choices = (int) Math.max(2, Math.min(100, Integer.toUnsignedLong(lr.getChoiceCount().getValue())));
+                choices = (int) Math.max(
+                        2,
+                        Math.min(100, Integer.toUnsignedLong(lr.getChoiceCount().getValue())));
             }
             if (lr.hasActiveRequestBias()) {
                 bias = Math.max(0, Math.min(1000, lr.getActiveRequestBias().getDefaultValue()));
@@ -61,14 +65,18 @@ final class RoutingExtractor {
                     + " at once");
         }
         Cluster.CommonLbConfig common = c.getCommonLbConfig();
-        boolean failOnPanic = common.hasZoneAwareLbConfig() && common.getZoneAwareLbConfig().getFailTrafficOnPanic();
+        boolean failOnPanic =
+                common.hasZoneAwareLbConfig() && common.getZoneAwareLbConfig().getFailTrafficOnPanic();
         if (common.hasLocalityWeightedLbConfig() && severalLocalities) {
             notes.add("common_lb_config.locality_weighted_lb_config is not modelled: the lab picks among a priority's"
                     + " hosts as one list, not locality by locality by weight");
         }
         int factor = RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR;
         if (c.getLoadAssignment().getPolicy().hasOverprovisioningFactor()) {
-            long f = Integer.toUnsignedLong(c.getLoadAssignment().getPolicy().getOverprovisioningFactor().getValue());
+            long f = Integer.toUnsignedLong(c.getLoadAssignment()
+                    .getPolicy()
+                    .getOverprovisioningFactor()
+                    .getValue());
             factor = (int) Math.max(1, Math.min(100_000, f));
         }
         Map<String, Integer> byHost = new LinkedHashMap<>();
@@ -78,33 +86,46 @@ final class RoutingExtractor {
                 byHost.put(hosts.get(i), Math.min(RoutingSpec.MAX_PRIORITY, priorities.get(i)));
             }
             Locality l = localities.get(i);
-            if (!l.getRegion().isEmpty() || !l.getZone().isEmpty() || !l.getSubZone().isEmpty()) {
-                zones.put(hosts.get(i), l.getRegion() + "/" + l.getZone()
-                        + (l.getSubZone().isEmpty() ? "" : "/" + l.getSubZone()));
+            if (!l.getRegion().isEmpty()
+                    || !l.getZone().isEmpty()
+                    || !l.getSubZone().isEmpty()) {
+                zones.put(
+                        hosts.get(i),
+                        l.getRegion() + "/" + l.getZone() + (l.getSubZone().isEmpty() ? "" : "/" + l.getSubZone()));
             }
         }
-        return new RoutingSpec(policy, choices, bias, factor, failOnPanic, byHost, zones, List.of(), false, null,
-                notes);
+        return new RoutingSpec(
+                policy, choices, bias, factor, failOnPanic, byHost, zones, List.of(), false, null, notes);
     }
 
     /** The typed settings of {@code load_balancing_policy}'s least-request or round-robin policy. */
-    private record Typed(int choiceCount, double bias, boolean localityWeighted, boolean slowStart) {
-    }
+    private record Typed(int choiceCount, double bias, boolean localityWeighted, boolean slowStart) {}
 
     private static Typed typed(com.google.protobuf.Any any) {
         try {
             if (any.is(LeastRequest.class)) {
                 LeastRequest lr = any.unpack(LeastRequest.class);
-                return new Typed(lr.hasChoiceCount() ? (int) Math.max(2, Math.min(100,
-                        Integer.toUnsignedLong(lr.getChoiceCount().getValue()))) : 2,
-                        lr.hasActiveRequestBias() ? Math.max(0, Math.min(1000, lr.getActiveRequestBias()
-                                .getDefaultValue())) : 1.0,
-                        lr.getLocalityLbConfig().hasLocalityWeightedLbConfig(), lr.hasSlowStartConfig());
+                return new Typed(
+                        lr.hasChoiceCount()
+                                ? (int) Math.max(
+                                        2,
+                                        Math.min(
+                                                100,
+                                                Integer.toUnsignedLong(
+                                                        lr.getChoiceCount().getValue())))
+                                : 2,
+                        lr.hasActiveRequestBias()
+                                ? Math.max(
+                                        0,
+                                        Math.min(1000, lr.getActiveRequestBias().getDefaultValue()))
+                                : 1.0,
+                        lr.getLocalityLbConfig().hasLocalityWeightedLbConfig(),
+                        lr.hasSlowStartConfig());
             }
             if (any.is(RoundRobin.class)) {
                 RoundRobin rr = any.unpack(RoundRobin.class);
-                return new Typed(2, 1.0, rr.getLocalityLbConfig().hasLocalityWeightedLbConfig(),
-                        rr.hasSlowStartConfig());
+                return new Typed(
+                        2, 1.0, rr.getLocalityLbConfig().hasLocalityWeightedLbConfig(), rr.hasSlowStartConfig());
             }
         } catch (com.google.protobuf.InvalidProtocolBufferException e) {
             return null;
@@ -117,11 +138,15 @@ final class RoutingExtractor {
             LoadBalancingPolicy lbp = c.getLoadBalancingPolicy();
             for (LoadBalancingPolicy.Policy p : lbp.getPoliciesList()) {
                 String type = p.getTypedExtensionConfig().getTypedConfig().getTypeUrl();
-                LbPolicy known = type.startsWith(POLICY_PREFIX + "round_robin.") ? LbPolicy.ROUND_ROBIN
-                        : type.startsWith(POLICY_PREFIX + "least_request.") ? LbPolicy.LEAST_REQUEST
-                        : type.startsWith(POLICY_PREFIX + "random.") ? LbPolicy.RANDOM
-                        : type.startsWith(POLICY_PREFIX + "ring_hash.") ? LbPolicy.RING_HASH
-                        : type.startsWith(POLICY_PREFIX + "maglev.") ? LbPolicy.MAGLEV : null;
+                LbPolicy known = type.startsWith(POLICY_PREFIX + "round_robin.")
+                        ? LbPolicy.ROUND_ROBIN
+                        : type.startsWith(POLICY_PREFIX + "least_request.")
+                                ? LbPolicy.LEAST_REQUEST
+                                : type.startsWith(POLICY_PREFIX + "random.")
+                                        ? LbPolicy.RANDOM
+                                        : type.startsWith(POLICY_PREFIX + "ring_hash.")
+                                                ? LbPolicy.RING_HASH
+                                                : type.startsWith(POLICY_PREFIX + "maglev.") ? LbPolicy.MAGLEV : null;
                 if (known != null) {
                     if (!known.modelled()) {
                         notes.add("load_balancing_policy " + known.name() + " is not modelled (hashing picks by the"
@@ -160,8 +185,11 @@ final class RoutingExtractor {
             default -> LbPolicy.ROUND_ROBIN;
         };
         if (!p.modelled()) {
-            notes.add("lb_policy " + p.name() + " is not modelled" + (p == LbPolicy.RING_HASH || p == LbPolicy.MAGLEV
-                    ? " (it hashes each request's key to a host)" : "") + ": the lab routes round robin");
+            notes.add("lb_policy " + p.name() + " is not modelled"
+                    + (p == LbPolicy.RING_HASH || p == LbPolicy.MAGLEV
+                            ? " (it hashes each request's key to a host)"
+                            : "")
+                    + ": the lab routes round robin");
         }
         return p;
     }

@@ -6,8 +6,8 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
-import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.RoutingSpec;
+import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,11 +20,14 @@ import java.util.Map;
  * configuration's first host.
  */
 public final class ScenarioAdapter {
-    private ScenarioAdapter() {
-    }
+    private ScenarioAdapter() {}
 
-    public static Scenario withCluster(Scenario base, String name, ClusterSpec cluster, OutlierDetectionConfig outlier,
-                                       HealthCheckSpec healthChecks) {
+    public static Scenario withCluster(
+            Scenario base,
+            String name,
+            ClusterSpec cluster,
+            OutlierDetectionConfig outlier,
+            HealthCheckSpec healthChecks) {
         return withCluster(base, name, cluster, outlier, healthChecks, RoutingSpec.NONE, List.of());
     }
 
@@ -36,8 +39,14 @@ public final class ScenarioAdapter {
      * ({@code routing.localityFailover()}) applies only with zones for both hosts and callers; without them the
      * routing says so.
      */
-    public static Scenario withCluster(Scenario base, String name, ClusterSpec cluster, OutlierDetectionConfig outlier,
-                                       HealthCheckSpec healthChecks, RoutingSpec routing, List<String> configHosts) {
+    public static Scenario withCluster(
+            Scenario base,
+            String name,
+            ClusterSpec cluster,
+            OutlierDetectionConfig outlier,
+            HealthCheckSpec healthChecks,
+            RoutingSpec routing,
+            List<String> configHosts) {
         List<String> baseHosts = base.cluster().hosts();
         List<FaultSpec> faults = new ArrayList<>();
         for (int i = 0; i < base.faults().size(); i++) {
@@ -54,15 +63,32 @@ public final class ScenarioAdapter {
             }
             faults.add(f.withHosts(hosts));
         }
-        return new Scenario(name, base.durationNanos(), base.seed(), cluster, base.traffic(), faults, outlier,
-                healthChecks, base.envoyVersion(), new LoadSpec(byPosition(base.load().capacityRps(), baseHosts, cluster),
-                        base.load().overloadStatus(), base.load().overloadResult(),
-                        byPosition(base.load().weights(), baseHosts, cluster), base.load().arrivals(),
-                        base.load().steps()), routing(base.routing(), baseHosts, routing, configHosts, cluster));
+        return new Scenario(
+                name,
+                base.durationNanos(),
+                base.seed(),
+                cluster,
+                base.traffic(),
+                faults,
+                outlier,
+                healthChecks,
+                base.envoyVersion(),
+                new LoadSpec(
+                        byPosition(base.load().capacityRps(), baseHosts, cluster),
+                        base.load().overloadStatus(),
+                        base.load().overloadResult(),
+                        byPosition(base.load().weights(), baseHosts, cluster),
+                        base.load().arrivals(),
+                        base.load().steps()),
+                routing(base.routing(), baseHosts, routing, configHosts, cluster));
     }
 
-    private static RoutingSpec routing(RoutingSpec scenario, List<String> baseHosts, RoutingSpec config,
-            List<String> configHosts, ClusterSpec cluster) {
+    private static RoutingSpec routing(
+            RoutingSpec scenario,
+            List<String> baseHosts,
+            RoutingSpec config,
+            List<String> configHosts,
+            ClusterSpec cluster) {
         Map<String, Integer> priorities = byPosition(config.priorities(), configHosts, cluster);
         if (priorities.isEmpty()) {
             priorities = byPosition(scenario.priorities(), baseHosts, cluster);
@@ -73,24 +99,31 @@ public final class ScenarioAdapter {
         }
         List<String> notes = new ArrayList<>(config.notModelled());
         boolean failover = config.localityFailover() || scenario.localityFailover();
-        if (config.localityFailover() && (zones.isEmpty() || scenario.callerZones().isEmpty())) {
+        if (config.localityFailover()
+                && (zones.isEmpty() || scenario.callerZones().isEmpty())) {
             notes.add("istiod's locality failover applies to this rule (it has outlierDetection and the mesh's "
                     + "localityLbSetting is on by default), but the scenario gives no zones: every endpoint is in "
                     + "one locality; give cluster.zones and traffic.caller_zones to see each caller's zone first");
         }
-        return new RoutingSpec(config.isRouted() ? config.lbPolicy() : scenario.lbPolicy(),
+        return new RoutingSpec(
+                config.isRouted() ? config.lbPolicy() : scenario.lbPolicy(),
                 config.isRouted() ? config.choiceCount() : scenario.choiceCount(),
                 config.isRouted() ? config.activeRequestBias() : scenario.activeRequestBias(),
                 config.overprovisioningFactor() != RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR
-                        ? config.overprovisioningFactor() : scenario.overprovisioningFactor(),
-                config.failTrafficOnPanic() || scenario.failTrafficOnPanic(), priorities, zones,
-                scenario.callerZones(), failover,
-                scenario.retries() != null ? scenario.retries() : config.retries(), notes);
+                        ? config.overprovisioningFactor()
+                        : scenario.overprovisioningFactor(),
+                config.failTrafficOnPanic() || scenario.failTrafficOnPanic(),
+                priorities,
+                zones,
+                scenario.callerZones(),
+                failover,
+                scenario.retries() != null ? scenario.retries() : config.retries(),
+                notes);
     }
 
     /** Per-host values keyed by {@code from}'s names moved to the cluster's host at the same position. */
-    private static <V> Map<String, V> byPosition(Map<String, V> values, List<String> from, ClusterSpec cluster,
-            boolean generic) {
+    private static <V> Map<String, V> byPosition(
+            Map<String, V> values, List<String> from, ClusterSpec cluster, boolean generic) {
         Map<String, V> out = new HashMap<>();
         for (int i = 0; i < from.size() && i < cluster.size(); i++) {
             V v = values.get(from.get(i));
@@ -110,5 +143,4 @@ public final class ScenarioAdapter {
         }
         return byPosition(values, from, cluster, true);
     }
-
 }

@@ -8,8 +8,7 @@ import java.util.List;
  * the key that holds a block (a block mapping's value starts on the line after its key).
  */
 public final class SourceLines {
-    private SourceLines() {
-    }
+    private SourceLines() {}
 
     /**
      * The line of the key whose value starts at {@code valueLine}: the value of a block mapping starts on the

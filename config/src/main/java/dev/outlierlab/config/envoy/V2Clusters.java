@@ -17,16 +17,29 @@ import java.util.Set;
 final class V2Clusters {
     private static final String V2_CLUSTER = "envoy.api.v2.Cluster";
     /** The v2 fields that mean the same in v3 and that check reads. */
-    private static final Set<String> KEPT = Set.of("name", "type", "outlier_detection", "outlierDetection",
-            "common_lb_config", "commonLbConfig", "load_assignment", "loadAssignment", "eds_cluster_config",
-            "edsClusterConfig", "connect_timeout", "connectTimeout", "lb_policy", "lbPolicy");
+    private static final Set<String> KEPT = Set.of(
+            "name",
+            "type",
+            "outlier_detection",
+            "outlierDetection",
+            "common_lb_config",
+            "commonLbConfig",
+            "load_assignment",
+            "loadAssignment",
+            "eds_cluster_config",
+            "edsClusterConfig",
+            "connect_timeout",
+            "connectTimeout",
+            "lb_policy",
+            "lbPolicy");
 
-    private V2Clusters() {
-    }
+    private V2Clusters() {}
 
     static boolean isV2(Located node) {
-        return node.value() instanceof Map<?, ?> map && map.get("@type") instanceof Located t
-                && t.value() instanceof String url && url.endsWith("/" + V2_CLUSTER);
+        return node.value() instanceof Map<?, ?> map
+                && map.get("@type") instanceof Located t
+                && t.value() instanceof String url
+                && url.endsWith("/" + V2_CLUSTER);
     }
 
     /** The cluster's fields that v3 reads alike, with a note naming what was left out. */
@@ -45,9 +58,12 @@ final class V2Clusters {
         Object name = kept.get("name") == null ? null : kept.get("name").value();
         notes.add("line " + line + ": " + path + (name == null ? "" : " ('" + name + "')") + " is an " + V2_CLUSTER
                 + " (Envoy's removed v2 API); its outlier detection, panic threshold and endpoints are the same "
-                + "messages in v3 and are read as v3" + (dropped.isEmpty() ? "" : "; not read: "
-                + String.join(", ", dropped.subList(0, Math.min(dropped.size(), 6)))
-                + (dropped.size() > 6 ? ", ..." : "")));
+                + "messages in v3 and are read as v3"
+                + (dropped.isEmpty()
+                        ? ""
+                        : "; not read: "
+                                + String.join(", ", dropped.subList(0, Math.min(dropped.size(), 6)))
+                                + (dropped.size() > 6 ? ", ..." : "")));
         return new Located(kept, node.origin());
     }
 }

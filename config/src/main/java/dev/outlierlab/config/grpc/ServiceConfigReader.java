@@ -34,20 +34,34 @@ import java.util.regex.Pattern;
 public final class ServiceConfigReader {
     public static final String POLICY = "outlier_detection_experimental";
     /** Policies gRPC ships: one of these before outlier detection in the list is used instead of it. */
-    private static final Set<String> KNOWN = Set.of("pick_first", "round_robin", "weighted_round_robin",
-            "least_request_experimental", "ring_hash_experimental", "grpclb", "priority_experimental",
-            "weighted_target_experimental", "cds_experimental", "xds_cluster_impl_experimental", "rls_experimental");
-    private static final Set<String> TOP = Set.of("interval", "baseEjectionTime", "maxEjectionTime",
-            "maxEjectionPercent", "maxEjectionPercentage", "successRateEjection", "failurePercentageEjection",
+    private static final Set<String> KNOWN = Set.of(
+            "pick_first",
+            "round_robin",
+            "weighted_round_robin",
+            "least_request_experimental",
+            "ring_hash_experimental",
+            "grpclb",
+            "priority_experimental",
+            "weighted_target_experimental",
+            "cds_experimental",
+            "xds_cluster_impl_experimental",
+            "rls_experimental");
+
+    private static final Set<String> TOP = Set.of(
+            "interval",
+            "baseEjectionTime",
+            "maxEjectionTime",
+            "maxEjectionPercent",
+            "maxEjectionPercentage",
+            "successRateEjection",
+            "failurePercentageEjection",
             "childPolicy");
-    private static final Set<String> SR = Set.of("stdevFactor", "enforcementPercentage", "minimumHosts",
-            "requestVolume");
-    private static final Set<String> FP = Set.of("threshold", "enforcementPercentage", "minimumHosts",
-            "requestVolume");
+    private static final Set<String> SR =
+            Set.of("stdevFactor", "enforcementPercentage", "minimumHosts", "requestVolume");
+    private static final Set<String> FP = Set.of("threshold", "enforcementPercentage", "minimumHosts", "requestVolume");
     private static final Pattern DURATION = Pattern.compile("(-?)(\\d{1,12})(?:\\.(\\d{1,9}))?s");
 
-    private ServiceConfigReader() {
-    }
+    private ServiceConfigReader() {}
 
     /** Reads {@code text} (from {@code source}) for {@code implementation}'s key spellings. */
     public static GrpcSettings read(String text, String source, GrpcImplementation implementation) {
@@ -76,7 +90,9 @@ public final class ServiceConfigReader {
         if (m.containsKey(otherKey)) {
             integer(m.get(otherKey), at + "." + otherKey, 0, 100);
             notes.add(otherKey + " is ignored by " + implementation.label() + ", which reads " + readKey
-                    + (m.containsKey(readKey) ? "" : ": the cap stays at the default " + d.maxEjectionPercent() + " %"));
+                    + (m.containsKey(readKey)
+                            ? ""
+                            : ": the cap stays at the default " + d.maxEjectionPercent() + " %"));
         }
         SuccessRateEjection sr = null;
         Located srNode = m.get("successRateEjection");
@@ -84,8 +100,13 @@ public final class ServiceConfigReader {
             String k = at + ".successRateEjection";
             Map<String, Located> s = map(srNode, k, SR);
             SuccessRateEjection x = SuccessRateEjection.DEFAULTS;
-            sr = new SuccessRateEjection(integer(s.get("stdevFactor"), k + ".stdevFactor", x.stdevFactor(), -1),
-                    integer(s.get("enforcementPercentage"), k + ".enforcementPercentage", x.enforcementPercentage(), 100),
+            sr = new SuccessRateEjection(
+                    integer(s.get("stdevFactor"), k + ".stdevFactor", x.stdevFactor(), -1),
+                    integer(
+                            s.get("enforcementPercentage"),
+                            k + ".enforcementPercentage",
+                            x.enforcementPercentage(),
+                            100),
                     integer(s.get("minimumHosts"), k + ".minimumHosts", x.minimumHosts(), -1),
                     integer(s.get("requestVolume"), k + ".requestVolume", x.requestVolume(), -1));
         }
@@ -95,8 +116,13 @@ public final class ServiceConfigReader {
             String k = at + ".failurePercentageEjection";
             Map<String, Located> f = map(fpNode, k, FP);
             FailurePercentageEjection x = FailurePercentageEjection.DEFAULTS;
-            fp = new FailurePercentageEjection(integer(f.get("threshold"), k + ".threshold", x.threshold(), 100),
-                    integer(f.get("enforcementPercentage"), k + ".enforcementPercentage", x.enforcementPercentage(), 100),
+            fp = new FailurePercentageEjection(
+                    integer(f.get("threshold"), k + ".threshold", x.threshold(), 100),
+                    integer(
+                            f.get("enforcementPercentage"),
+                            k + ".enforcementPercentage",
+                            x.enforcementPercentage(),
+                            100),
                     integer(f.get("minimumHosts"), k + ".minimumHosts", x.minimumHosts(), -1),
                     integer(f.get("requestVolume"), k + ".requestVolume", x.requestVolume(), -1));
         }
@@ -104,27 +130,31 @@ public final class ServiceConfigReader {
             notes.add("neither successRateEjection nor failurePercentageEjection is set: gRPC counts nothing and ejects"
                     + " nothing");
         }
-        return new GrpcSettings(new GrpcOutlierConfig(interval, base, max, maxPercent, sr, fp, implementation),
-                "service config " + source, notes);
+        return new GrpcSettings(
+                new GrpcOutlierConfig(interval, base, max, maxPercent, sr, fp, implementation),
+                "service config " + source,
+                notes);
     }
 
     /** The outlier-detection policy's object: the first policy gRPC knows in {@code loadBalancingConfig}. */
     private static Located policy(Located root) {
         if (!(root.value() instanceof Map<?, ?> top)) {
-            throw new InputException(root.origin() + ": a service config is a JSON object with loadBalancingConfig, not "
-                    + Wording.describe(root.value()));
+            throw new InputException(
+                    root.origin() + ": a service config is a JSON object with loadBalancingConfig, not "
+                            + Wording.describe(root.value()));
         }
         if (top.containsKey(POLICY) && top.size() == 1) {
             return (Located) top.get(POLICY);
         }
         Located list = (Located) top.get("loadBalancingConfig");
         if (list == null) {
-            throw new InputException(root.origin() + ": loadBalancingConfig: missing; expected a list such as "
-                    + "[{\"" + POLICY + "\": {...}}] (the keys found: " + String.join(", ", keys(top)) + ")");
+            throw new InputException(root.origin() + ": loadBalancingConfig: missing; expected a list such as " + "[{\""
+                    + POLICY + "\": {...}}] (the keys found: " + String.join(", ", keys(top)) + ")");
         }
         if (!(list.value() instanceof List<?> policies) || policies.isEmpty()) {
             throw new InputException(list.origin() + ": loadBalancingConfig: " + Wording.describe(list.value())
-                    + " is not allowed; expected a non-empty list of one-key objects, such as [{\"" + POLICY + "\": {...}}]");
+                    + " is not allowed; expected a non-empty list of one-key objects, such as [{\"" + POLICY
+                    + "\": {...}}]");
         }
         for (int i = 0; i < policies.size(); i++) {
             Located entry = (Located) policies.get(i);
@@ -162,7 +192,8 @@ public final class ServiceConfigReader {
     private static Map<String, Located> map(Located node, String key, Set<String> allowed) {
         if (!(node.value() instanceof Map)) {
             throw new InputException(node.origin() + ": " + key + ": " + Wording.describe(node.value())
-                    + " is not allowed; expected an object with keys " + String.join(", ", new LinkedHashSet<>(allowed)));
+                    + " is not allowed; expected an object with keys "
+                    + String.join(", ", new LinkedHashSet<>(allowed)));
         }
         Map<String, Located> m = (Map<String, Located>) node.value();
         for (Map.Entry<String, Located> e : m.entrySet()) {
@@ -182,8 +213,9 @@ public final class ServiceConfigReader {
             return fallback;
         }
         Object v = node.value();
-        if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0 && d.abs().compareTo(BigDecimal.valueOf(
-                Integer.MAX_VALUE)) <= 0) {
+        if (v instanceof BigDecimal d
+                && d.stripTrailingZeros().scale() <= 0
+                && d.abs().compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
             v = d.longValue();
         }
         long upper = max < 0 ? Integer.MAX_VALUE : max;
@@ -201,8 +233,9 @@ public final class ServiceConfigReader {
         }
         Matcher mt = node.value() instanceof String s ? DURATION.matcher(s) : null;
         if (mt == null || !mt.matches() || !mt.group(1).isEmpty()) {
-            throw new InputException(node.origin() + ": " + key + ": " + Wording.describe(node.value()) + " is not "
-                    + "allowed; gRPC allows a google.protobuf.Duration string of at least 0, such as \"10s\" or \"0.5s\"");
+            throw new InputException(
+                    node.origin() + ": " + key + ": " + Wording.describe(node.value()) + " is not "
+                            + "allowed; gRPC allows a google.protobuf.Duration string of at least 0, such as \"10s\" or \"0.5s\"");
         }
         long seconds = Long.parseLong(mt.group(2));
         String frac = mt.group(3) == null ? "" : mt.group(3);
@@ -213,8 +246,9 @@ public final class ServiceConfigReader {
         }
         long total = seconds * 1_000_000_000L + nanos;
         if (key.endsWith(".interval") && total == 0) {
-            throw new InputException(node.origin() + ": " + key + ": \"0s\" is not allowed; an interval of 0 would sweep"
-                    + " without end (grpc-java's timer needs a delay above 0)");
+            throw new InputException(
+                    node.origin() + ": " + key + ": \"0s\" is not allowed; an interval of 0 would sweep"
+                            + " without end (grpc-java's timer needs a delay above 0)");
         }
         return total;
     }

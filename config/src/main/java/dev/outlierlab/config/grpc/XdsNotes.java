@@ -11,11 +11,11 @@ import java.util.List;
  * each explicit field gRPC ignores, and the detectors Envoy runs by default that gRPC does not have.
  */
 public final class XdsNotes {
-    private XdsNotes() {
-    }
+    private XdsNotes() {}
 
     /** The settings for a gRPC client of a cluster with these Envoy settings; {@code origin} names the source. */
-    public static GrpcSettings settings(OutlierDetectionConfig envoy, GrpcImplementation implementation, String origin) {
+    public static GrpcSettings settings(
+            OutlierDetectionConfig envoy, GrpcImplementation implementation, String origin) {
         XdsOutlierMapping mapping = XdsOutlierMapping.of(envoy, implementation);
         List<String> notes = new ArrayList<>();
         for (String field : mapping.ignored()) {
@@ -25,16 +25,19 @@ public final class XdsNotes {
         if (envoy.consecutive5xx() > 0 && !mapping.ignored().contains("consecutive_5xx")) {
             boolean sr = mapping.config().successRate() != null;
             boolean fp = mapping.config().failurePercentage() != null;
-            String left = sr && fp ? "only success rate and failure percentage eject" : sr ? "only success rate ejects"
-                    : fp ? "only failure percentage ejects" : "nothing ejects";
+            String left = sr && fp
+                    ? "only success rate and failure percentage eject"
+                    : sr ? "only success rate ejects" : fp ? "only failure percentage ejects" : "nothing ejects";
             notes.add("consecutive_5xx (Envoy's default 5, enforced at 100 %) does not exist in gRPC: " + left);
         }
         if (mapping.config().failurePercentage() == null) {
-            notes.add("failure percentage is off: enforcing_failure_percentage is " + (envoy.isExplicit(
-                    dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) ? "0" : "unset (Envoy's "
-                    + "default 0), and " + implementation.label() + " then leaves failure_percentage_ejection unset"));
-        } else if (implementation == GrpcImplementation.JAVA && !envoy.isExplicit(
-                dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)) {
+            notes.add("failure percentage is off: enforcing_failure_percentage is "
+                    + (envoy.isExplicit(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)
+                            ? "0"
+                            : "unset (Envoy's " + "default 0), and " + implementation.label()
+                                    + " then leaves failure_percentage_ejection unset"));
+        } else if (implementation == GrpcImplementation.JAVA
+                && !envoy.isExplicit(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)) {
             notes.add("failure percentage is on: enforcing_failure_percentage is unset, and grpc-java (1.85.1) then "
                     + "runs failure_percentage_ejection with its own defaults (threshold "
                     + mapping.config().failurePercentage().threshold() + ", enforcement 100 where Envoy's is 0); "

@@ -28,13 +28,14 @@ import java.util.regex.Pattern;
 public final class HaproxyConfigReader {
     private static final Pattern TIME = Pattern.compile("(\\d{1,12})(us|ms|s|m|h|d)?");
 
-    private HaproxyConfigReader() {
-    }
+    private HaproxyConfigReader() {}
 
     public static HaproxySettings read(Path file, String backend) {
         try (InputStream in = Files.newInputStream(file)) {
-            return readText(BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
-                    file.getFileName().toString(), backend);
+            return readText(
+                    BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
+                    file.getFileName().toString(),
+                    backend);
         } catch (IOException e) {
             throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
         }
@@ -60,9 +61,18 @@ public final class HaproxyConfigReader {
                 continue;
             }
             String k = w.get(0);
-            if (k.equals("global") || k.equals("defaults") || k.equals("frontend") || k.equals("backend")
-                    || k.equals("listen") || k.equals("resolvers") || k.equals("peers") || k.equals("userlist")
-                    || k.equals("program") || k.equals("cache") || k.equals("ring") || k.equals("mailers")
+            if (k.equals("global")
+                    || k.equals("defaults")
+                    || k.equals("frontend")
+                    || k.equals("backend")
+                    || k.equals("listen")
+                    || k.equals("resolvers")
+                    || k.equals("peers")
+                    || k.equals("userlist")
+                    || k.equals("program")
+                    || k.equals("cache")
+                    || k.equals("ring")
+                    || k.equals("mailers")
                     || k.equals("http-errors")) {
                 if (chosenLine > 0) {
                     start = 0; // the chosen section ended; with no name given, look on for a second backend
@@ -99,7 +109,9 @@ public final class HaproxyConfigReader {
                 case "default-server" -> backendDefault.addAll(w.subList(1, w.size()));
                 case "option" -> httpCheck |= w.size() > 1 && w.get(1).equals("httpchk");
                 case "balance" -> {
-                    if (w.size() > 1 && !w.get(1).equals("roundrobin") && !w.get(1).equals("static-rr")) {
+                    if (w.size() > 1
+                            && !w.get(1).equals("roundrobin")
+                            && !w.get(1).equals("static-rr")) {
                         notes.add(source + ":" + (i + 1) + ": balance " + w.get(1) + "; the lab models round robin");
                     }
                 }
@@ -112,18 +124,27 @@ public final class HaproxyConfigReader {
                     servers.add(server(w.get(1), w.get(2), params, source, i + 1));
                     serverLines.add(i + 1);
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (chosenLine == 0) {
-            throw new InputException(source + ": " + (backend == null ? "no backend or listen section"
-                    : "no backend \"" + Wording.printable(backend) + "\"; the file has " + String.join(", ", names)));
+            throw new InputException(source + ": "
+                    + (backend == null
+                            ? "no backend or listen section"
+                            : "no backend \"" + Wording.printable(backend) + "\"; the file has "
+                                    + String.join(", ", names)));
         }
         if (servers.isEmpty()) {
             throw new InputException(source + ":" + chosenLine + ": backend has no server line");
         }
-        return new HaproxySettings(lines[chosenLine - 1].trim().split("\\s+")[1], List.copyOf(servers), List.copyOf(serverLines),
-                chosenLine, httpCheck, List.copyOf(notes), text);
+        return new HaproxySettings(
+                lines[chosenLine - 1].trim().split("\\s+")[1],
+                List.copyOf(servers),
+                List.copyOf(serverLines),
+                chosenLine,
+                httpCheck,
+                List.copyOf(notes),
+                text);
     }
 
     private static HaproxyServer server(String name, String address, List<String> p, String source, int line) {
@@ -163,19 +184,38 @@ public final class HaproxyConfigReader {
                 case "downinter" -> downinter = time(p, ++i, k, source, line);
                 case "rise" -> rise = number(p, ++i, k, source, line);
                 case "fall" -> fall = number(p, ++i, k, source, line);
-                case "weight", "port", "addr", "maxconn", "minconn", "maxqueue", "slowstart", "cookie", "id",
-                        "resolvers", "init-addr", "check-sni", "sni", "alpn", "proto", "agent-port", "agent-inter",
-                        "agent-check", "source", "track", "pool-max-conn", "pool-purge-delay" -> {
+                case "weight",
+                        "port",
+                        "addr",
+                        "maxconn",
+                        "minconn",
+                        "maxqueue",
+                        "slowstart",
+                        "cookie",
+                        "id",
+                        "resolvers",
+                        "init-addr",
+                        "check-sni",
+                        "sni",
+                        "alpn",
+                        "proto",
+                        "agent-port",
+                        "agent-inter",
+                        "agent-check",
+                        "source",
+                        "track",
+                        "pool-max-conn",
+                        "pool-purge-delay" -> {
                     if (!k.equals("agent-check")) {
                         i++;
                     }
                 }
-                default -> { } // flags such as backup, disabled, ssl, send-proxy: read past
+                default -> {} // flags such as backup, disabled, ssl, send-proxy: read past
             }
         }
         try {
-            return new HaproxyServer(name, address, check, observe, limit, onError, inter, fastinter, downinter,
-                    rise, fall);
+            return new HaproxyServer(
+                    name, address, check, observe, limit, onError, inter, fastinter, downinter, rise, fall);
         } catch (InvalidConfigException e) {
             throw new InputException(source + ":" + line + ": " + e.getMessage());
         }

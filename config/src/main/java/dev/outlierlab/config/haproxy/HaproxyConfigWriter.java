@@ -14,8 +14,7 @@ import java.util.Map;
 public final class HaproxyConfigWriter {
     private static final List<String> FLAGS = List.of("check");
 
-    private HaproxyConfigWriter() {
-    }
+    private HaproxyConfigWriter() {}
 
     /**
      * The file's new text. {@code params} maps a parameter to its value ("" for a flag such as {@code check}), in
@@ -57,7 +56,8 @@ public final class HaproxyConfigWriter {
                 words.add(e.getValue());
             }
         }
-        return body.substring(0, lead) + String.join(" ", words) + (comment.isEmpty() ? "" : (trailing.isEmpty()
-                ? " " : trailing) + comment);
+        return body.substring(0, lead)
+                + String.join(" ", words)
+                + (comment.isEmpty() ? "" : (trailing.isEmpty() ? " " : trailing) + comment);
     }
 }

@@ -14,6 +14,11 @@ import java.util.List;
  * @param notes       what the lab read but does not model
  * @param text        the file as read
  */
-public record HaproxySettings(String backend, List<HaproxyServer> servers, List<Integer> serverLines,
-        int backendLine, boolean httpCheck, List<String> notes, String text) {
-}
+public record HaproxySettings(
+        String backend,
+        List<HaproxyServer> servers,
+        List<Integer> serverLines,
+        int backendLine,
+        boolean httpCheck,
+        List<String> notes,
+        String text) {}

@@ -22,6 +22,7 @@ import java.util.Locale;
 public final class BoundedLineReader implements Closeable {
     /** Longest line of a scenario, an Envoy or Istio configuration, or a trace, in characters (256 KiB). */
     public static final int MAX_LINE_CHARS = 256 * 1024;
+
     private static final char BOM = '\uFEFF';
 
     private final Reader in;
@@ -48,8 +49,12 @@ public final class BoundedLineReader implements Closeable {
 
     /** A strict UTF-8 decoder over {@code in}: malformed bytes are an error, never replaced. */
     public static Reader utf8(InputStream in) {
-        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        return new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT));
     }
 
     /**

@@ -21,8 +21,7 @@ public final class TextFiles {
     /** The most a scenario, settings, suite or configuration file may hold. */
     public static final long MAX_TEXT_BYTES = 8L * 1024 * 1024;
 
-    private TextFiles() {
-    }
+    private TextFiles() {}
 
     /** {@code name} as a path; a name with a NUL or otherwise impossible is refused, {@code label} first. */
     public static Path path(String name, String label) {
@@ -58,7 +57,7 @@ public final class TextFiles {
         if (e instanceof CharacterCodingException) {
             return new InputException(prefix + ": not UTF-8 text");
         }
-        return new InputException(prefix + ": cannot be read (" + (e.getMessage() == null ? "an I/O error"
-                : Wording.shortPrefix(e.getMessage())) + ")");
+        return new InputException(prefix + ": cannot be read ("
+                + (e.getMessage() == null ? "an I/O error" : Wording.shortPrefix(e.getMessage())) + ")");
     }
 }

@@ -27,9 +27,11 @@ public enum DestinationRuleController {
         return switch (value.strip().toLowerCase(Locale.ROOT)) {
             case "istiod" -> ISTIOD;
             case "kgateway" -> KGATEWAY;
-            default -> throw new InputException(option + ": \"" + Wording.printable(value.length() > 40
-                    ? value.substring(0, 40) + "..." : value) + "\" is not allowed; expected istiod or kgateway (the "
-                    + "control plane that translates the file's DestinationRules)");
+            default ->
+                throw new InputException(option + ": \""
+                        + Wording.printable(value.length() > 40 ? value.substring(0, 40) + "..." : value)
+                        + "\" is not allowed; expected istiod or kgateway (the "
+                        + "control plane that translates the file's DestinationRules)");
         };
     }
 
@@ -44,8 +46,11 @@ public enum DestinationRuleController {
      */
     public static DestinationRuleController fromFile(List<Manifests.Resource> resources) {
         for (Manifests.Resource r : resources) {
-            if ("Gateway".equals(r.kind()) && r.apiVersion() != null && r.apiVersion().startsWith("gateway.networking.k8s.io")
-                    && r.get("spec") != null && r.get("spec").value() instanceof Map<?, ?> spec
+            if ("Gateway".equals(r.kind())
+                    && r.apiVersion() != null
+                    && r.apiVersion().startsWith("gateway.networking.k8s.io")
+                    && r.get("spec") != null
+                    && r.get("spec").value() instanceof Map<?, ?> spec
                     && spec.get("gatewayClassName") instanceof Located c
                     && String.valueOf(c.value()).toLowerCase(Locale.ROOT).contains("kgateway")) {
                 return KGATEWAY;

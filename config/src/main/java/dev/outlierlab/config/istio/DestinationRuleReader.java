@@ -2,8 +2,8 @@ package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.SourceLines;
-import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.kube.Manifests;
+import dev.outlierlab.config.yaml.Located;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +18,10 @@ import java.util.Set;
  * replaces the rule's.
  */
 public final class DestinationRuleReader {
-    private static final Set<String> VERSIONS = Set.of("networking.istio.io/v1", "networking.istio.io/v1beta1",
-            "networking.istio.io/v1alpha3");
+    private static final Set<String> VERSIONS =
+            Set.of("networking.istio.io/v1", "networking.istio.io/v1beta1", "networking.istio.io/v1alpha3");
 
-    private DestinationRuleReader() {
-    }
+    private DestinationRuleReader() {}
 
     /**
      * Reads every DestinationRule in the text.
@@ -43,17 +42,21 @@ public final class DestinationRuleReader {
     }
 
     /** As {@link #read(String, String, Integer, DestinationRuleController)}, Istio fields set over every policy's own. */
-    public static IstioConfig read(String text, String source, Integer port, DestinationRuleController controller,
-                                   IstioOverrides overrides) {
-        if (text.isBlank() || text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#")
-                || l.strip().equals("---"))) {
+    public static IstioConfig read(
+            String text, String source, Integer port, DestinationRuleController controller, IstioOverrides overrides) {
+        if (text.isBlank()
+                || text.lines()
+                        .allMatch(l -> l.isBlank()
+                                || l.strip().startsWith("#")
+                                || l.strip().equals("---"))) {
             throw new InputException(source + ": the file is empty; expected an Istio DestinationRule");
         }
         List<String> lines = text.lines().toList();
         List<IstioPolicy> policies = new ArrayList<>();
         List<String> otherKinds = new ArrayList<>();
         List<Manifests.Resource> resources = Manifests.read(text, source);
-        DestinationRuleController chosen = controller != null ? controller : DestinationRuleController.fromFile(resources);
+        DestinationRuleController chosen =
+                controller != null ? controller : DestinationRuleController.fromFile(resources);
         List<Manifests.Resource> virtualServices = new ArrayList<>();
         for (Manifests.Resource r : resources) {
             if ("VirtualService".equals(r.kind())) {
@@ -76,19 +79,28 @@ public final class DestinationRuleReader {
      *
      * @param lines the file's lines, for the lines of keys
      */
-    public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port) {
+    public static List<IstioPolicy> policies(
+            Manifests.Resource resource, String source, List<String> lines, Integer port) {
         return policies(resource, source, lines, port, DestinationRuleController.ISTIOD);
     }
 
     /** The policies of a DestinationRule as {@code controller} translates them. */
-    public static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines, Integer port,
-                                             DestinationRuleController controller) {
+    public static List<IstioPolicy> policies(
+            Manifests.Resource resource,
+            String source,
+            List<String> lines,
+            Integer port,
+            DestinationRuleController controller) {
         return policies(resource, source, lines, port, controller, IstioOverrides.NONE);
     }
 
-    private static List<IstioPolicy> policies(Manifests.Resource resource, String source, List<String> lines,
-                                              Integer port, DestinationRuleController controller,
-                                              IstioOverrides overrides) {
+    private static List<IstioPolicy> policies(
+            Manifests.Resource resource,
+            String source,
+            List<String> lines,
+            Integer port,
+            DestinationRuleController controller,
+            IstioOverrides overrides) {
         String api = resource.apiVersion();
         if (api == null || !VERSIONS.contains(api)) {
             Located at = resource.get("apiVersion") != null ? resource.get("apiVersion") : resource.node();
@@ -107,9 +119,16 @@ public final class DestinationRuleReader {
      * @param path   where the policy is, for messages ({@code spec.service.trafficPolicy})
      * @param owner  the node to point at when there is no policy
      */
-    public static List<IstioPolicy> fromTrafficPolicy(String name, String namespace, String host, Located policy,
-                                                      String path, Located owner, String source, List<String> lines,
-                                                      Integer port) {
+    public static List<IstioPolicy> fromTrafficPolicy(
+            String name,
+            String namespace,
+            String host,
+            Located policy,
+            String path,
+            Located owner,
+            String source,
+            List<String> lines,
+            Integer port) {
         Rule r = new Rule(name, namespace, host, source, lines, DestinationRuleController.ISTIOD, IstioOverrides.NONE);
         List<IstioPolicy> out = new ArrayList<>();
         for (Scope s : scopes(policy, path, owner, port)) {
@@ -118,9 +137,14 @@ public final class DestinationRuleReader {
         return out;
     }
 
-    private static List<IstioPolicy> rule(Located resource, Map<String, Located> r, String source, List<String> lines,
-                                          Integer port, DestinationRuleController controller,
-                                          IstioOverrides overrides) {
+    private static List<IstioPolicy> rule(
+            Located resource,
+            Map<String, Located> r,
+            String source,
+            List<String> lines,
+            Integer port,
+            DestinationRuleController controller,
+            IstioOverrides overrides) {
         Map<String, Located> metadata = r.containsKey("metadata") ? map(r.get("metadata"), "metadata") : Map.of();
         String name = string(metadata.get("name"));
         if (name == null || name.isBlank()) {
@@ -165,8 +189,7 @@ public final class DestinationRuleReader {
     }
 
     /** A place in a rule that gives one cluster its outlier detection. */
-    private record Scope(String path, Located at, Located outlierDetection, Integer port, boolean portLevel) {
-    }
+    private record Scope(String path, Located at, Located outlierDetection, Integer port, boolean portLevel) {}
 
     /**
      * The traffic policy's scopes: with a port, the one that applies to it (its port-level entry, else the
@@ -216,32 +239,74 @@ public final class DestinationRuleReader {
         Map<String, Located> p = map(portNode, path + ".port");
         Located n = p.get("number");
         if (n == null || !(n.value() instanceof Long l) || l < 1 || l > 65535) {
-            throw new InputException((n == null ? portNode : n).origin() + ": " + path + ".port.number: expected a port "
-                    + "number from 1 to 65535");
+            throw new InputException((n == null ? portNode : n).origin() + ": " + path
+                    + ".port.number: expected a port " + "number from 1 to 65535");
         }
         return l.intValue();
     }
 
     /** The parts of a rule every policy of it shares. */
-    private record Rule(String name, String namespace, String host, String source, List<String> lines,
-                        DestinationRuleController controller, IstioOverrides overrides) {
+    private record Rule(
+            String name,
+            String namespace,
+            String host,
+            String source,
+            List<String> lines,
+            DestinationRuleController controller,
+            IstioOverrides overrides) {
         IstioPolicy policy(String subset, Scope given) {
-            Scope s = overrides.isEmpty() ? given : new Scope(given.path, given.at, overrides.over(
-                    given.outlierDetection == null || given.outlierDetection.value() == null ? null
-                            : given.outlierDetection), given.port, given.portLevel);
-            Map<String, Located> trafficPolicy = s.at != null && s.at.value() instanceof Map<?, ?> m
-                    && s.path.contains("rafficPolicy") ? map(s.at, s.path) : null;
+            Scope s = overrides.isEmpty()
+                    ? given
+                    : new Scope(
+                            given.path,
+                            given.at,
+                            overrides.over(
+                                    given.outlierDetection == null || given.outlierDetection.value() == null
+                                            ? null
+                                            : given.outlierDetection),
+                            given.port,
+                            given.portLevel);
+            Map<String, Located> trafficPolicy =
+                    s.at != null && s.at.value() instanceof Map<?, ?> m && s.path.contains("rafficPolicy")
+                            ? map(s.at, s.path)
+                            : null;
             boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;
             dev.outlierlab.sim.scenario.RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
             if (!od) {
-                return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source,
-                        SourceLines.lineOf(s.at), null, 50, List.of(), List.of(), List.of(), routing);
+                return new IstioPolicy(
+                        name,
+                        namespace,
+                        host,
+                        subset,
+                        s.port,
+                        s.path,
+                        source,
+                        SourceLines.lineOf(s.at),
+                        null,
+                        50,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        routing);
             }
             String path = s.path + ".outlierDetection";
             IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
-            return new IstioPolicy(name, namespace, host, subset, s.port, s.path, source, line, t.config(),
-                    t.panicThresholdPercent(), t.fields(), t.warnings(), t.notes(), routing);
+            return new IstioPolicy(
+                    name,
+                    namespace,
+                    host,
+                    subset,
+                    s.port,
+                    s.path,
+                    source,
+                    line,
+                    t.config(),
+                    t.panicThresholdPercent(),
+                    t.fields(),
+                    t.warnings(),
+                    t.notes(),
+                    routing);
         }
     }
 

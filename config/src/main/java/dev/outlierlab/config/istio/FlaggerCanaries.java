@@ -17,8 +17,7 @@ import java.util.Map;
  * provider, Flagger's default mesh provider, istio, is assumed.
  */
 public final class FlaggerCanaries {
-    private FlaggerCanaries() {
-    }
+    private FlaggerCanaries() {}
 
     /**
      * The policies of the two DestinationRules Flagger generates; empty when the Canary is for another provider.
@@ -43,8 +42,16 @@ public final class FlaggerCanaries {
         List<IstioPolicy> out = new ArrayList<>();
         for (String suffix : List.of("-primary", "-canary")) {
             String name = apex + suffix;
-            out.addAll(DestinationRuleReader.fromTrafficPolicy(name, r.namespace(), name, policy,
-                    "spec.service.trafficPolicy", service == null ? r.node() : service, source, lines, port));
+            out.addAll(DestinationRuleReader.fromTrafficPolicy(
+                    name,
+                    r.namespace(),
+                    name,
+                    policy,
+                    "spec.service.trafficPolicy",
+                    service == null ? r.node() : service,
+                    source,
+                    lines,
+                    port));
         }
         return out;
     }

@@ -12,8 +12,7 @@ public final class GoDuration {
     private static final Pattern WHOLE = Pattern.compile("([0-9]*\\.?[0-9]+(h|ms|m|s|us|µs|ns))+");
     private static final Pattern PART = Pattern.compile("([0-9]*\\.?[0-9]+)(h|ms|m|s|us|µs|ns)");
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /** Nanoseconds, or -1 if the text is not a duration. */
     public static long parse(String text) {
@@ -34,7 +33,8 @@ public final class GoDuration {
             };
             total = total.add(n.multiply(BigDecimal.valueOf(unit)));
         }
-        if (total.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0 || total.stripTrailingZeros().scale() > 0) {
+        if (total.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0
+                || total.stripTrailingZeros().scale() > 0) {
             return -1;
         }
         return total.longValueExact();

@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param otherKinds the kinds of the documents that are not DestinationRules, in file order
  * @param controller the control plane whose translation the policies are
  */
-public record IstioConfig(String source, List<IstioPolicy> policies, List<String> otherKinds,
-                          DestinationRuleController controller) {
+public record IstioConfig(
+        String source, List<IstioPolicy> policies, List<String> otherKinds, DestinationRuleController controller) {
     public IstioConfig {
         policies = List.copyOf(policies);
         otherKinds = List.copyOf(otherKinds);
@@ -27,7 +27,8 @@ public record IstioConfig(String source, List<IstioPolicy> policies, List<String
     public IstioPolicy select(String rule, String subset, Integer port) {
         List<IstioPolicy> matches = new ArrayList<>();
         for (IstioPolicy p : policies) {
-            if ((rule == null || p.rule().equals(rule)) && Objects.equals(subset, p.subset())
+            if ((rule == null || p.rule().equals(rule))
+                    && Objects.equals(subset, p.subset())
                     && Objects.equals(port, p.port())) {
                 matches.add(p);
             }
@@ -43,7 +44,8 @@ public record IstioConfig(String source, List<IstioPolicy> policies, List<String
         policies.forEach(p -> names.add(p.displayName()));
         if (matches.isEmpty()) {
             throw new InputException(source + ": no DestinationRule " + (rule == null ? "" : "'" + rule + "' ")
-                    + (subset == null ? "" : "with subset '" + subset + "' ") + (port == null ? "" : "for port " + port + " ")
+                    + (subset == null ? "" : "with subset '" + subset + "' ")
+                    + (port == null ? "" : "for port " + port + " ")
                     + "here; the file has: "
                     + String.join(", ", names));
         }

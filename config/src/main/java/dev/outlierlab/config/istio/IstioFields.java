@@ -38,8 +38,7 @@ public final class IstioFields {
         ENVOY_PATH_OF = Map.copyOf(back);
     }
 
-    private IstioFields() {
-    }
+    private IstioFields() {}
 
     /** Every field of Istio's OutlierDetection message. */
     public static Set<String> names() {

@@ -40,17 +40,27 @@ import java.util.TreeSet;
  */
 final class IstioOutlierTranslator {
     /** The fields of Istio's OutlierDetection message (JSON names). */
-    static final Set<String> FIELDS = Set.of("consecutiveErrors", "splitExternalLocalOriginErrors",
-            "consecutiveLocalOriginFailures", "consecutiveGatewayErrors", "consecutive5xxErrors", "interval",
-            "baseEjectionTime", "maxEjectionPercent", "minHealthPercent", "outlierDetectionHttpErrorCodes");
+    static final Set<String> FIELDS = Set.of(
+            "consecutiveErrors",
+            "splitExternalLocalOriginErrors",
+            "consecutiveLocalOriginFailures",
+            "consecutiveGatewayErrors",
+            "consecutive5xxErrors",
+            "interval",
+            "baseEjectionTime",
+            "maxEjectionPercent",
+            "minHealthPercent",
+            "outlierDetectionHttpErrorCodes");
 
     /** The result: Envoy settings, the panic threshold, each field's provenance, and warnings. */
-    record Result(OutlierDetectionConfig config, double panicThresholdPercent, List<TranslatedField> fields,
-                  List<String> warnings, List<String> notes) {
-    }
+    record Result(
+            OutlierDetectionConfig config,
+            double panicThresholdPercent,
+            List<TranslatedField> fields,
+            List<String> warnings,
+            List<String> notes) {}
 
-    private IstioOutlierTranslator() {
-    }
+    private IstioOutlierTranslator() {}
 
     @SuppressWarnings("unchecked")
     static Result translate(Located node, String path) {
@@ -96,11 +106,23 @@ final class IstioOutlierTranslator {
         } else {
             set.put(OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
             from.put(OutlierSetting.ENFORCING_SUCCESS_RATE, "Istio always sets 0: success-rate ejection off");
-            consecutive(od, "consecutive5xxErrors", path, OutlierSetting.CONSECUTIVE_5XX,
-                    OutlierSetting.ENFORCING_CONSECUTIVE_5XX, set, from);
+            consecutive(
+                    od,
+                    "consecutive5xxErrors",
+                    path,
+                    OutlierSetting.CONSECUTIVE_5XX,
+                    OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+                    set,
+                    from);
         }
-        consecutive(od, "consecutiveGatewayErrors", path, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
-                OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, set, from);
+        consecutive(
+                od,
+                "consecutiveGatewayErrors",
+                path,
+                OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE,
+                set,
+                from);
         Long interval = duration(od, "interval", path);
         if (interval != null) {
             set.put(OutlierSetting.INTERVAL, interval);
@@ -116,7 +138,9 @@ final class IstioOutlierTranslator {
             set.put(OutlierSetting.MAX_EJECTION_PERCENT, maxPercent);
             from.put(OutlierSetting.MAX_EJECTION_PERCENT, "maxEjectionPercent: " + maxPercent);
         } else if (maxPercent != null) {
-            from.put(OutlierSetting.MAX_EJECTION_PERCENT, "maxEjectionPercent: 0, which Istio leaves unset: Envoy default");
+            from.put(
+                    OutlierSetting.MAX_EJECTION_PERCENT,
+                    "maxEjectionPercent: 0, which Istio leaves unset: Envoy default");
             warnings.add("maxEjectionPercent: 0 does not turn ejection off: Istio sends no max_ejection_percent, so "
                     + "Envoy's default 10 applies");
         }
@@ -134,20 +158,24 @@ final class IstioOutlierTranslator {
                 set.put(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, local);
                 from.put(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, "consecutiveLocalOriginFailures: " + local);
                 set.put(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, 100L);
-                from.put(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, "consecutiveLocalOriginFailures: "
-                        + local + " (above 0, so Istio enforces it: 100)");
+                from.put(
+                        OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                        "consecutiveLocalOriginFailures: " + local + " (above 0, so Istio enforces it: 100)");
             } else {
                 String why = local == null ? "unset" : "0, which Istio leaves unset";
-                from.put(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, "consecutiveLocalOriginFailures " + why
-                        + ": Envoy default");
-                from.put(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, "consecutiveLocalOriginFailures "
-                        + why + ": Envoy default");
+                from.put(
+                        OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                        "consecutiveLocalOriginFailures " + why + ": Envoy default");
+                from.put(
+                        OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                        "consecutiveLocalOriginFailures " + why + ": Envoy default");
                 warnings.add("splitExternalLocalOriginErrors is on and consecutiveLocalOriginFailures is " + why
                         + ", so Envoy's defaults apply: a host is ejected after 5 consecutive local-origin failures "
                         + "(enforcing 100)");
             }
             set.put(OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, 0L);
-            from.put(OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE,
+            from.put(
+                    OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE,
                     "splitExternalLocalOriginErrors: true (Istio turns local-origin success rate off: 0)");
         }
         Located deprecated = od.get("consecutiveErrors");
@@ -164,8 +192,8 @@ final class IstioOutlierTranslator {
         try {
             config = b.build();
         } catch (InvalidConfigException e) {
-            throw new InputException(node.origin() + ": " + path + ": Envoy rejects the translated settings: "
-                    + e.getMessage());
+            throw new InputException(
+                    node.origin() + ": " + path + ": Envoy rejects the translated settings: " + e.getMessage());
         }
         List<TranslatedField> fields = new ArrayList<>();
         for (OutlierSetting s : OutlierSetting.values()) {
@@ -173,23 +201,31 @@ final class IstioOutlierTranslator {
                 continue;
             }
             String value = String.valueOf(ScenarioWriter.settingValue(s, config.get(s)));
-            String source = from.getOrDefault(s, s == OutlierSetting.MAX_EJECTION_TIME && base != null
-                    ? "Envoy default: max(300s, base_ejection_time)" : "Envoy default (no Istio field sets it)");
+            String source = from.getOrDefault(
+                    s,
+                    s == OutlierSetting.MAX_EJECTION_TIME && base != null
+                            ? "Envoy default: max(300s, base_ejection_time)"
+                            : "Envoy default (no Istio field sets it)");
             fields.add(new TranslatedField("outlier_detection." + s.envoyName(), value, source));
         }
-        fields.add(new TranslatedField("common_lb_config.healthy_panic_threshold", number(panic),
-                minHealth == null ? "Istio default: minHealthPercent 0 (panic mode off)" : "minHealthPercent: " + minHealth
-                        + (minHealth == 0 ? " (panic mode off)" : "")));
+        fields.add(new TranslatedField(
+                "common_lb_config.healthy_panic_threshold",
+                number(panic),
+                minHealth == null
+                        ? "Istio default: minHealthPercent 0 (panic mode off)"
+                        : "minHealthPercent: " + minHealth + (minHealth == 0 ? " (panic mode off)" : "")));
         List<String> notes = new ArrayList<>();
         Located codes = od.get("outlierDetectionHttpErrorCodes");
         if (codes != null && codes.value() != null) {
-            if (!(codes.value() instanceof List<?> list) || list.stream().anyMatch(x -> !(((Located) x).value() instanceof Long))) {
+            if (!(codes.value() instanceof List<?> list)
+                    || list.stream().anyMatch(x -> !(((Located) x).value() instanceof Long))) {
                 throw error(codes, path + ".outlierDetectionHttpErrorCodes", "a list of HTTP status codes");
             }
             List<String> shown = new ArrayList<>();
             list.forEach(x -> shown.add(String.valueOf(((Located) x).value())));
             if (!shown.isEmpty()) {
-                // applyOutlierDetectionErrorCodes: an error_matcher on the cluster's HttpProtocolOptions.outlier_detection
+                // applyOutlierDetectionErrorCodes: an error_matcher on the cluster's
+                // HttpProtocolOptions.outlier_detection
                 notes.add("outlierDetectionHttpErrorCodes [" + String.join(", ", shown) + "]: istiod sets "
                         + "HttpProtocolOptions.outlier_detection.error_matcher so that only responses with these codes "
                         + "count as errors toward consecutive5xxErrors and consecutiveGatewayErrors; the lab does not "
@@ -200,9 +236,14 @@ final class IstioOutlierTranslator {
     }
 
     /** A consecutive-errors field: copied when set, with enforcement 100 above 0 and 0 at 0. */
-    private static void consecutive(Map<String, Located> od, String key, String path, OutlierSetting count,
-                                    OutlierSetting enforcing, Map<OutlierSetting, Long> set,
-                                    Map<OutlierSetting, String> from) {
+    private static void consecutive(
+            Map<String, Located> od,
+            String key,
+            String path,
+            OutlierSetting count,
+            OutlierSetting enforcing,
+            Map<OutlierSetting, Long> set,
+            Map<OutlierSetting, String> from) {
         Long n = uint32(od, key, path);
         if (n == null) {
             return;
@@ -210,7 +251,8 @@ final class IstioOutlierTranslator {
         set.put(count, n);
         from.put(count, key + ": " + n);
         set.put(enforcing, n > 0 ? 100L : 0L);
-        from.put(enforcing, key + ": " + n + (n > 0 ? " (above 0, so Istio enforces it: 100)" : " (0 turns it off: 0)"));
+        from.put(
+                enforcing, key + ": " + n + (n > 0 ? " (above 0, so Istio enforces it: 100)" : " (0 turns it off: 0)"));
     }
 
     private static Long uint32(Map<String, Located> od, String key, String path) {

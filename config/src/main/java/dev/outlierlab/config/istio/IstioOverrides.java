@@ -22,8 +22,8 @@ import java.util.Map;
 public record IstioOverrides(Map<String, Located> fields, List<String> others) {
     public static final IstioOverrides NONE = new IstioOverrides(Map.of(), List.of());
 
-    private static final List<String> PREFIXES = List.of("trafficPolicy.outlierDetection.", "outlierDetection.",
-            "outlier_detection.", "");
+    private static final List<String> PREFIXES =
+            List.of("trafficPolicy.outlierDetection.", "outlierDetection.", "outlier_detection.", "");
 
     public IstioOverrides {
         fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
@@ -63,8 +63,10 @@ public record IstioOverrides(Map<String, Located> fields, List<String> others) {
                 if (!prefix.isEmpty() && !prefix.equals("outlier_detection.") && !name.contains(".")) {
                     String near = Wording.nearest(name, IstioOutlierTranslator.FIELDS);
                     throw new dev.outlierlab.config.InputException("--set " + key + ": Istio's OutlierDetection has "
-                            + "no field " + Wording.printable(name) + (near == null ? "" : "; did you mean " + near + "?")
-                            + " Known fields: " + String.join(", ", new java.util.TreeSet<>(IstioOutlierTranslator.FIELDS)));
+                            + "no field " + Wording.printable(name)
+                            + (near == null ? "" : "; did you mean " + near + "?")
+                            + " Known fields: "
+                            + String.join(", ", new java.util.TreeSet<>(IstioOutlierTranslator.FIELDS)));
                 }
             }
         }

@@ -44,17 +44,54 @@ public record IstioPolicy(
         RoutingSpec routing) {
 
     /** A policy routed as istiod routes a rule without a traffic policy of its own. */
-    public IstioPolicy(String rule, String namespace, String host, String subset, Integer port, String scope,
-            String source, int line, OutlierDetectionConfig outlierDetection, double panicThresholdPercent,
-            List<TranslatedField> fields, List<String> warnings, List<String> notes) {
-        this(rule, namespace, host, subset, port, scope, source, line, outlierDetection, panicThresholdPercent, fields,
-                warnings, notes, IstioRouting.of(null, outlierDetection != null, null, false));
+    public IstioPolicy(
+            String rule,
+            String namespace,
+            String host,
+            String subset,
+            Integer port,
+            String scope,
+            String source,
+            int line,
+            OutlierDetectionConfig outlierDetection,
+            double panicThresholdPercent,
+            List<TranslatedField> fields,
+            List<String> warnings,
+            List<String> notes) {
+        this(
+                rule,
+                namespace,
+                host,
+                subset,
+                port,
+                scope,
+                source,
+                line,
+                outlierDetection,
+                panicThresholdPercent,
+                fields,
+                warnings,
+                notes,
+                IstioRouting.of(null, outlierDetection != null, null, false));
     }
 
     /** This policy with its routes' retries from a VirtualService ({@code retries} null: none). */
     public IstioPolicy withRetries(RetrySpec retries) {
-        return new IstioPolicy(rule, namespace, host, subset, port, scope, source, line, outlierDetection,
-                panicThresholdPercent, fields, warnings, notes, routing.withRetries(retries));
+        return new IstioPolicy(
+                rule,
+                namespace,
+                host,
+                subset,
+                port,
+                scope,
+                source,
+                line,
+                outlierDetection,
+                panicThresholdPercent,
+                fields,
+                warnings,
+                notes,
+                routing.withRetries(retries));
     }
 
     public IstioPolicy {
@@ -78,7 +115,13 @@ public record IstioPolicy(
             throw new InputException(source + ":" + line + ": " + scope + " of DestinationRule '" + rule + "' has no "
                     + "outlierDetection, so istiod configures no outlier detection for " + displayName());
         }
-        return ScenarioAdapter.withCluster(base, displayName(), ClusterSpec.ofCount(hosts, panicThresholdPercent),
-                outlierDetection, null, routing, List.of());
+        return ScenarioAdapter.withCluster(
+                base,
+                displayName(),
+                ClusterSpec.ofCount(hosts, panicThresholdPercent),
+                outlierDetection,
+                null,
+                routing,
+                List.of());
     }
 }

@@ -33,8 +33,7 @@ import java.util.Set;
  * </ul>
  */
 public final class IstioRouting {
-    private IstioRouting() {
-    }
+    private IstioRouting() {}
 
     /**
      * The routing of a cluster whose traffic policy is {@code policy} (null when the rule has none).
@@ -42,8 +41,8 @@ public final class IstioRouting {
      * @param outlierDetection whether istiod sends this cluster an {@code outlier_detection}
      * @param retries          the route's retry policy, from a VirtualService; null for istiod's default
      */
-    public static RoutingSpec of(Map<String, Located> policy, boolean outlierDetection, RetrySpec retries,
-            boolean retriesGiven) {
+    public static RoutingSpec of(
+            Map<String, Located> policy, boolean outlierDetection, RetrySpec retries, boolean retriesGiven) {
         List<String> notes = new ArrayList<>();
         Map<String, Located> lb = child(policy, "loadBalancer");
         LbPolicy lbPolicy = LbPolicy.LEAST_REQUEST;
@@ -87,11 +86,29 @@ public final class IstioRouting {
                         + "caller's endpoints istiod's default priorities by region, zone and subzone");
             }
         }
-        RetrySpec retry = retriesGiven ? retries
-                : hashed ? new RetrySpec(RetrySpec.ISTIO_DEFAULT.retryOn(), 2, List.of(503), false, 5,
-                        "istiod's default for consistent hashing") : RetrySpec.ISTIO_DEFAULT;
-        return new RoutingSpec(lbPolicy, 2, 1.0, RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR, false, Map.of(),
-                Map.of(), List.of(), failover, retry, notes);
+        RetrySpec retry = retriesGiven
+                ? retries
+                : hashed
+                        ? new RetrySpec(
+                                RetrySpec.ISTIO_DEFAULT.retryOn(),
+                                2,
+                                List.of(503),
+                                false,
+                                5,
+                                "istiod's default for consistent hashing")
+                        : RetrySpec.ISTIO_DEFAULT;
+        return new RoutingSpec(
+                lbPolicy,
+                2,
+                1.0,
+                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR,
+                false,
+                Map.of(),
+                Map.of(),
+                List.of(),
+                failover,
+                retry,
+                notes);
     }
 
     /**
@@ -99,7 +116,8 @@ public final class IstioRouting {
      * {@code attempts: 0} (no retries).
      */
     public static RetrySpec convert(Map<String, Located> retries, String origin) {
-        long attempts = retries.get("attempts") != null && retries.get("attempts").value() instanceof Long l ? l : 0;
+        long attempts =
+                retries.get("attempts") != null && retries.get("attempts").value() instanceof Long l ? l : 0;
         if (attempts <= 0) {
             return null;
         }

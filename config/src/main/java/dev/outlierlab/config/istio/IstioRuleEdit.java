@@ -15,8 +15,7 @@ import java.util.Map;
  * (connection pools, load balancers, TLS, other subsets, comments outside the block).
  */
 public final class IstioRuleEdit {
-    private IstioRuleEdit() {
-    }
+    private IstioRuleEdit() {}
 
     /** The fields of the block the policy's settings come from, in the file's order; empty when it has none. */
     public static Map<String, Object> fields(String text, String source, IstioPolicy policy) {
@@ -43,7 +42,9 @@ public final class IstioRuleEdit {
         }
         List<String> lines = new ArrayList<>(text.lines().toList());
         int key = policy.line() - 1;
-        if (block(text, source, policy) == null || key < 0 || key >= lines.size()
+        if (block(text, source, policy) == null
+                || key < 0
+                || key >= lines.size()
                 || !lines.get(key).strip().startsWith("outlierDetection:")) {
             throw new InputException(source + ": " + policy.scope() + " of DestinationRule '" + policy.rule()
                     + "' has no outlierDetection block to edit; add one to the rule first");
@@ -51,8 +52,11 @@ public final class IstioRuleEdit {
         String keyLine = lines.get(key);
         int indent = keyLine.length() - keyLine.stripLeading().length();
         int end = key + 1;
-        while (end < lines.size() && (lines.get(end).isBlank()
-                || lines.get(end).length() - lines.get(end).stripLeading().length() > indent)) {
+        while (end < lines.size()
+                && (lines.get(end).isBlank()
+                        || lines.get(end).length()
+                                        - lines.get(end).stripLeading().length()
+                                > indent)) {
             end++;
         }
         while (end > key + 1 && lines.get(end - 1).isBlank()) {
@@ -66,7 +70,8 @@ public final class IstioRuleEdit {
         out.addAll(block);
         out.addAll(lines.subList(end, lines.size()));
         String result = String.join("\n", out) + "\n";
-        DestinationRuleReader.read(result, source, policy.port(), null).select(policy.rule(), policy.subset(), policy.port());
+        DestinationRuleReader.read(result, source, policy.port(), null)
+                .select(policy.rule(), policy.subset(), policy.port());
         return result;
     }
 
@@ -80,7 +85,9 @@ public final class IstioRuleEdit {
             return "[" + String.join(", ", parts) + "]";
         }
         String s = String.valueOf(v);
-        return s.matches("[0-9]+(\\.[0-9]+)?(ms|s|m|h)") ? s : "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return s.matches("[0-9]+(\\.[0-9]+)?(ms|s|m|h)")
+                ? s
+                : "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static Located block(String text, String source, IstioPolicy policy) {
@@ -90,12 +97,15 @@ public final class IstioRuleEdit {
             }
             Located meta = r.get("metadata");
             Object name = meta != null && meta.value() instanceof Map<?, ?> m && m.get("name") instanceof Located n
-                    ? n.value() : null;
+                    ? n.value()
+                    : null;
             if (!policy.rule().equals(name)) {
                 continue;
             }
             Located scope = walk(r.node(), policy.scope());
-            if (scope != null && scope.value() instanceof Map<?, ?> m && m.get("outlierDetection") instanceof Located od
+            if (scope != null
+                    && scope.value() instanceof Map<?, ?> m
+                    && m.get("outlierDetection") instanceof Located od
                     && od.value() != null) {
                 return od;
             }

@@ -9,5 +9,4 @@ package dev.outlierlab.config.istio;
  * @param from       the Istio field and its value ({@code consecutive5xxErrors: 7}), or why it is what it is
  *                   ({@code Istio always sets 0: success-rate ejection off}, {@code Envoy default})
  */
-public record TranslatedField(String envoyField, String value, String from) {
-}
+public record TranslatedField(String envoyField, String value, String from) {}

@@ -12,8 +12,7 @@ import java.util.Map;
  * DNS label ({@code reviews} and {@code reviews.default.svc.cluster.local} are the same service).
  */
 final class VirtualServiceRetries {
-    private VirtualServiceRetries() {
-    }
+    private VirtualServiceRetries() {}
 
     static IstioPolicy apply(IstioPolicy policy, List<Manifests.Resource> virtualServices) {
         if (policy.host() == null) {
@@ -35,8 +34,8 @@ final class VirtualServiceRetries {
                 if (retries == null) {
                     return policy;
                 }
-                return policy.withRetries(IstioRouting.convert(retries, "VirtualService " + vs.name() + " spec.http["
-                        + i + "].retries"));
+                return policy.withRetries(
+                        IstioRouting.convert(retries, "VirtualService " + vs.name() + " spec.http[" + i + "].retries"));
             }
         }
         return policy;

@@ -21,24 +21,27 @@ import java.util.Map;
  * endpoint; none at all with one local one), which is what this reader assumes.
  */
 public final class AdmiralOutlierDetections {
-    private static final java.util.Set<String> FIELDS = java.util.Set.of("base_ejection_time",
-            "consecutive_gateway_errors", "interval");
+    private static final java.util.Set<String> FIELDS =
+            java.util.Set.of("base_ejection_time", "consecutive_gateway_errors", "interval");
 
-    private AdmiralOutlierDetections() {
-    }
+    private AdmiralOutlierDetections() {}
 
     /** The DestinationRule settings Admiral writes for the resource, as istiod translates them. */
     public static List<IstioPolicy> read(Manifests.Resource r, String source, List<String> lines, Integer port) {
         Located spec = r.get("spec");
-        Located config = spec != null && spec.value() instanceof Map<?, ?> m && m.get("outlier_config") instanceof Located l
-                ? l : null;
+        Located config =
+                spec != null && spec.value() instanceof Map<?, ?> m && m.get("outlier_config") instanceof Located l
+                        ? l
+                        : null;
         if (config == null || config.value() == null) {
             return List.of();
         }
         ResourceFields f = ResourceFields.of(config, "spec.outlier_config", FIELDS);
         LinkedHashMap<String, Located> od = new LinkedHashMap<>();
         Long gateway = f.uint32("consecutive_gateway_errors");
-        od.put("consecutiveGatewayErrors", new Located(gateway == null ? 0L : gateway, at(f, "consecutive_gateway_errors", config)));
+        od.put(
+                "consecutiveGatewayErrors",
+                new Located(gateway == null ? 0L : gateway, at(f, "consecutive_gateway_errors", config)));
         od.put("consecutive5xxErrors", new Located(0L, config.origin()));
         seconds(f, "interval", "interval", od, config);
         seconds(f, "base_ejection_time", "baseEjectionTime", od, config);
@@ -47,20 +50,41 @@ public final class AdmiralOutlierDetections {
         policy.put("outlierDetection", new Located(od, config.origin()));
         String name = r.name() == null ? "OutlierDetection" : r.name();
         List<IstioPolicy> out = new ArrayList<>();
-        for (IstioPolicy p : DestinationRuleReader.fromTrafficPolicy(name, r.namespace(), null,
-                new Located(policy, config.origin()), "spec.outlier_config", config, source, lines, port)) {
+        for (IstioPolicy p : DestinationRuleReader.fromTrafficPolicy(
+                name,
+                r.namespace(),
+                null,
+                new Located(policy, config.origin()),
+                "spec.outlier_config",
+                config,
+                source,
+                lines,
+                port)) {
             List<String> notes = new ArrayList<>(p.notes());
             notes.add("Admiral writes outlier_config into its DestinationRule as consecutiveGatewayErrors, interval "
                     + "and baseEjectionTime (seconds), with consecutive5xxErrors 0 and maxEjectionPercent 100, "
                     + "assuming the ServiceEntry has two or more endpoints (33 with one remote endpoint, no outlier "
                     + "detection with one local one)");
-            out.add(new IstioPolicy(p.rule(), p.namespace(), p.host(), p.subset(), p.port(), p.scope(), p.source(),
-                    p.line(), p.outlierDetection(), p.panicThresholdPercent(), p.fields(), p.warnings(), notes));
+            out.add(new IstioPolicy(
+                    p.rule(),
+                    p.namespace(),
+                    p.host(),
+                    p.subset(),
+                    p.port(),
+                    p.scope(),
+                    p.source(),
+                    p.line(),
+                    p.outlierDetection(),
+                    p.panicThresholdPercent(),
+                    p.fields(),
+                    p.warnings(),
+                    notes));
         }
         return out;
     }
 
-    private static void seconds(ResourceFields f, String key, String istioKey, Map<String, Located> od, Located config) {
+    private static void seconds(
+            ResourceFields f, String key, String istioKey, Map<String, Located> od, Located config) {
         Located n = f.node(key);
         if (n == null || n.value() == null) {
             return;

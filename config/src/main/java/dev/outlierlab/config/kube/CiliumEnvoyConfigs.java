@@ -17,8 +17,7 @@ import java.util.Map;
 public final class CiliumEnvoyConfigs {
     private static final String CLUSTER_URL = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
 
-    private CiliumEnvoyConfigs() {
-    }
+    private CiliumEnvoyConfigs() {}
 
     /** The clusters of the resource's {@code spec.resources}. */
     public static EnvoyConfig clusters(Manifests.Resource r, String source, List<String> lines) {
@@ -27,8 +26,10 @@ public final class CiliumEnvoyConfigs {
         List<Located> resources = resources(r);
         for (int i = 0; i < resources.size(); i++) {
             Located item = resources.get(i);
-            if (item.value() instanceof Map<?, ?> m && m.get("@type") instanceof Located t
-                    && (CLUSTER_URL.equals(t.value()) || String.valueOf(t.value()).endsWith("/envoy.api.v2.Cluster"))) {
+            if (item.value() instanceof Map<?, ?> m
+                    && m.get("@type") instanceof Located t
+                    && (CLUSTER_URL.equals(t.value())
+                            || String.valueOf(t.value()).endsWith("/envoy.api.v2.Cluster"))) {
                 nodes.add(item);
                 paths.add("spec.resources[" + i + "]");
             }
@@ -40,7 +41,9 @@ public final class CiliumEnvoyConfigs {
     public static List<Located> resources(Manifests.Resource r) {
         Located spec = r.get("spec");
         List<Located> out = new ArrayList<>();
-        if (spec != null && spec.value() instanceof Map<?, ?> m && m.get("resources") instanceof Located res
+        if (spec != null
+                && spec.value() instanceof Map<?, ?> m
+                && m.get("resources") instanceof Located res
                 && res.value() instanceof List<?> list) {
             list.forEach(x -> out.add((Located) x));
         }

@@ -29,19 +29,28 @@ import java.util.Set;
  * </ul>
  */
 public final class EnvoyGatewayPolicies {
-    private static final Set<String> PASSIVE = Set.of("splitExternalLocalOriginErrors", "interval",
-            "consecutiveLocalOriginFailures", "consecutiveGatewayErrors", "consecutive5XxErrors", "baseEjectionTime",
-            "maxEjectionPercent", "failurePercentageThreshold", "alwaysEjectOneEndpoint");
+    private static final Set<String> PASSIVE = Set.of(
+            "splitExternalLocalOriginErrors",
+            "interval",
+            "consecutiveLocalOriginFailures",
+            "consecutiveGatewayErrors",
+            "consecutive5XxErrors",
+            "baseEjectionTime",
+            "maxEjectionPercent",
+            "failurePercentageThreshold",
+            "alwaysEjectOneEndpoint");
     private static final Set<String> HEALTH_CHECK = Set.of("active", "passive", "panicThreshold");
 
-    private EnvoyGatewayPolicies() {
-    }
+    private EnvoyGatewayPolicies() {}
 
     /** The policy's outlier settings, or none when it has no {@code healthCheck.passive}. */
     public static List<TranslatedPolicy> read(Manifests.Resource r, String source, List<String> lines) {
         Located spec = r.get("spec");
-        Located hcNode = spec != null && spec.value() instanceof java.util.Map<?, ?> m
-                && m.get("healthCheck") instanceof Located l ? l : null;
+        Located hcNode = spec != null
+                        && spec.value() instanceof java.util.Map<?, ?> m
+                        && m.get("healthCheck") instanceof Located l
+                ? l
+                : null;
         TranslatedPolicy p = translate(r, hcNode, "spec.healthCheck", source, lines);
         return p == null ? List.of() : List.of(p);
     }
@@ -62,13 +71,19 @@ public final class EnvoyGatewayPolicies {
         return out;
     }
 
-    private static void collect(Manifests.Resource r, Located node, String path, String source, List<String> lines,
-                                List<TranslatedPolicy> out) {
+    private static void collect(
+            Manifests.Resource r,
+            Located node,
+            String path,
+            String source,
+            List<String> lines,
+            List<TranslatedPolicy> out) {
         if (node.value() instanceof java.util.Map<?, ?> map) {
             for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
                 Located child = (Located) e.getValue();
                 String childPath = path + "." + e.getKey();
-                if ("backendSettings".equals(e.getKey()) && child.value() instanceof java.util.Map<?, ?> bs
+                if ("backendSettings".equals(e.getKey())
+                        && child.value() instanceof java.util.Map<?, ?> bs
                         && bs.get("healthCheck") instanceof Located hc) {
                     TranslatedPolicy p = translate(r, hc, childPath + ".healthCheck", source, lines);
                     if (p != null) {
@@ -85,8 +100,8 @@ public final class EnvoyGatewayPolicies {
         }
     }
 
-    private static TranslatedPolicy translate(Manifests.Resource r, Located hcNode, String hcPath, String source,
-                                              List<String> lines) {
+    private static TranslatedPolicy translate(
+            Manifests.Resource r, Located hcNode, String hcPath, String source, List<String> lines) {
         // healthCheck is one field among many of a BackendTrafficPolicy: only its own keys are checked
         ResourceFields hc = ResourceFields.of(hcNode, hcPath, HEALTH_CHECK);
         if (hc == null || hc.node("passive") == null) {
@@ -101,29 +116,38 @@ public final class EnvoyGatewayPolicies {
         t.set(OutlierSetting.INTERVAL, interval, given(p, "interval", "3s"));
         t.set(OutlierSetting.BASE_EJECTION_TIME, base, given(p, "baseEjectionTime", "30s"));
         Boolean split = p == null ? null : p.bool("splitExternalLocalOriginErrors");
-        t.set(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, Boolean.TRUE.equals(split) ? 1 : 0,
+        t.set(
+                OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS,
+                Boolean.TRUE.equals(split) ? 1 : 0,
                 given(p, "splitExternalLocalOriginErrors", "false"));
         Long maxPercent = p == null ? null : p.percent("maxEjectionPercent");
         long max = maxPercent == null ? 10 : maxPercent;
         if (max > 0) {
             t.set(OutlierSetting.MAX_EJECTION_PERCENT, max, given(p, "maxEjectionPercent", "10"));
         }
-        t.set(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+        t.set(
+                OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
                 or(p == null ? null : p.uint32("consecutiveLocalOriginFailures"), 5L),
                 given(p, "consecutiveLocalOriginFailures", "5"));
-        t.set(OutlierSetting.CONSECUTIVE_5XX, or(p == null ? null : p.uint32("consecutive5XxErrors"), 5L),
+        t.set(
+                OutlierSetting.CONSECUTIVE_5XX,
+                or(p == null ? null : p.uint32("consecutive5XxErrors"), 5L),
                 given(p, "consecutive5XxErrors", "5"));
         Long gateway = p == null ? null : p.uint32("consecutiveGatewayErrors");
         if (gateway != null) {
             t.set(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, gateway, "consecutiveGatewayErrors: " + gateway);
-            t.set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100, "consecutiveGatewayErrors is set, so "
-                    + "Envoy Gateway enforces it: 100");
+            t.set(
+                    OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE,
+                    100,
+                    "consecutiveGatewayErrors is set, so " + "Envoy Gateway enforces it: 100");
         }
         Long fp = p == null ? null : p.percent("failurePercentageThreshold");
         if (fp != null) {
             t.set(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, fp, "failurePercentageThreshold: " + fp);
-            t.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100, "failurePercentageThreshold is set, so Envoy "
-                    + "Gateway enforces it: 100");
+            t.set(
+                    OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                    100,
+                    "failurePercentageThreshold is set, so Envoy " + "Gateway enforces it: 100");
         }
         Boolean one = p == null ? null : p.bool("alwaysEjectOneEndpoint");
         if (one != null) {
@@ -138,11 +162,22 @@ public final class EnvoyGatewayPolicies {
         HealthCheckSpec active = active(hc);
         String kind = r.kind() == null ? "BackendTrafficPolicy" : r.kind();
         String name = (r.name() == null ? kind : r.name())
-                + (hcPath.equals("spec.healthCheck") ? "" : " " + hcPath.replaceFirst("^spec\\.", "")
-                .replaceFirst("\\.backendSettings\\.healthCheck$", ""));
-        return new TranslatedPolicy(kind, name, path, source,
-                SourceLines.keyLine(lines, SourceLines.lineOf(passiveNode), "passive"), config, panic, active,
-                t.fields(config), List.of());
+                + (hcPath.equals("spec.healthCheck")
+                        ? ""
+                        : " "
+                                + hcPath.replaceFirst("^spec\\.", "")
+                                        .replaceFirst("\\.backendSettings\\.healthCheck$", ""));
+        return new TranslatedPolicy(
+                kind,
+                name,
+                path,
+                source,
+                SourceLines.keyLine(lines, SourceLines.lineOf(passiveNode), "passive"),
+                config,
+                panic,
+                active,
+                t.fields(config),
+                List.of());
     }
 
     private static HealthCheckSpec active(ResourceFields hc) {

@@ -39,9 +39,15 @@ import java.util.Set;
  * </ul>
  */
 public final class KgatewayBackendConfigPolicies {
-    private static final Set<String> OUTLIER = Set.of("consecutive5xx", "enforcingConsecutive5xx",
-            "splitExternalLocalOriginErrors", "consecutiveLocalOriginFailure", "enforcingConsecutiveLocalOriginFailure",
-            "interval", "baseEjectionTime", "maxEjectionPercent");
+    private static final Set<String> OUTLIER = Set.of(
+            "consecutive5xx",
+            "enforcingConsecutive5xx",
+            "splitExternalLocalOriginErrors",
+            "consecutiveLocalOriginFailure",
+            "enforcingConsecutiveLocalOriginFailure",
+            "interval",
+            "baseEjectionTime",
+            "maxEjectionPercent");
 
     /**
      * One cluster a policy configures: the policy's settings for one target.
@@ -49,30 +55,40 @@ public final class KgatewayBackendConfigPolicies {
      * @param targetKind {@code Service}, {@code Backend} or {@code Hostname}; null for a policy without targetRefs
      * @param targetName the target's name, or null
      */
-    public record Targeted(TranslatedPolicy policy, String targetKind, String targetName) {
-    }
+    public record Targeted(TranslatedPolicy policy, String targetKind, String targetName) {}
 
-    private KgatewayBackendConfigPolicies() {
-    }
+    private KgatewayBackendConfigPolicies() {}
 
     /** The policy's outlier settings, one per {@code targetRefs} entry (one in all without them); none without {@code outlierDetection}. */
     public static List<Targeted> read(Manifests.Resource r, String source, List<String> lines) {
         Located spec = r.get("spec");
-        if (spec == null || !(spec.value() instanceof Map<?, ?> s) || !(s.get("outlierDetection") instanceof Located odNode)) {
+        if (spec == null
+                || !(spec.value() instanceof Map<?, ?> s)
+                || !(s.get("outlierDetection") instanceof Located odNode)) {
             return List.of();
         }
         ResourceFields od = ResourceFields.of(odNode, "spec.outlierDetection", OUTLIER);
         String path = "spec.outlierDetection";
         Translation t = new Translation();
-        t.set(OutlierSetting.CONSECUTIVE_5XX, or(od == null ? null : od.uint32("consecutive5xx"), 5L),
+        t.set(
+                OutlierSetting.CONSECUTIVE_5XX,
+                or(od == null ? null : od.uint32("consecutive5xx"), 5L),
                 given(od, "consecutive5xx", "5"));
-        t.set(OutlierSetting.INTERVAL, or(od == null ? null : od.duration("interval"), 10 * Durations.SECOND),
+        t.set(
+                OutlierSetting.INTERVAL,
+                or(od == null ? null : od.duration("interval"), 10 * Durations.SECOND),
                 given(od, "interval", "10s"));
-        t.set(OutlierSetting.BASE_EJECTION_TIME, or(od == null ? null : od.duration("baseEjectionTime"),
-                30 * Durations.SECOND), given(od, "baseEjectionTime", "30s"));
+        t.set(
+                OutlierSetting.BASE_EJECTION_TIME,
+                or(od == null ? null : od.duration("baseEjectionTime"), 30 * Durations.SECOND),
+                given(od, "baseEjectionTime", "30s"));
         Long max = od == null ? null : od.percent("maxEjectionPercent");
-        t.set(OutlierSetting.MAX_EJECTION_PERCENT, or(max, 10L), max != null && max == 0
-                ? "maxEjectionPercent: 0 (copied: Envoy then ejects no host)" : given(od, "maxEjectionPercent", "10"));
+        t.set(
+                OutlierSetting.MAX_EJECTION_PERCENT,
+                or(max, 10L),
+                max != null && max == 0
+                        ? "maxEjectionPercent: 0 (copied: Envoy then ejects no host)"
+                        : given(od, "maxEjectionPercent", "10"));
         List<String> warnings = List.of();
         if (od != null) {
             Long e5 = od.percent("enforcingConsecutive5xx");
@@ -81,17 +97,23 @@ public final class KgatewayBackendConfigPolicies {
             }
             Boolean split = od.bool("splitExternalLocalOriginErrors");
             if (split != null) {
-                t.set(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, split ? 1 : 0,
+                t.set(
+                        OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS,
+                        split ? 1 : 0,
                         "splitExternalLocalOriginErrors: " + split + NEWER_NOTE);
             }
             Long local = od.uint32("consecutiveLocalOriginFailure");
             if (local != null) {
-                t.set(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, local,
+                t.set(
+                        OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                        local,
                         "consecutiveLocalOriginFailure: " + local + NEWER_NOTE);
             }
             Long eLocal = od.percent("enforcingConsecutiveLocalOriginFailure");
             if (eLocal != null) {
-                t.set(OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, eLocal,
+                t.set(
+                        OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                        eLocal,
                         "enforcingConsecutiveLocalOriginFailure: " + eLocal + NEWER_NOTE);
             }
         }
@@ -99,12 +121,16 @@ public final class KgatewayBackendConfigPolicies {
         Map<?, ?> specMap = s;
         // only healthyPanicThreshold of the load balancer matters here; its other fields are kgateway's to check
         Located lbNode = specMap.get("loadBalancer") instanceof Located l ? l : null;
-        ResourceFields lb = ResourceFields.of(lbNode, "spec.loadBalancer", lbNode != null
-                && lbNode.value() instanceof Map<?, ?> lbMap ? keys(lbMap) : Set.of());
+        ResourceFields lb = ResourceFields.of(
+                lbNode,
+                "spec.loadBalancer",
+                lbNode != null && lbNode.value() instanceof Map<?, ?> lbMap ? keys(lbMap) : Set.of());
         Long panicSet = lb == null ? null : lb.percent("healthyPanicThreshold");
         double panic = panicSet == null ? 50 : panicSet;
         if (panicSet != null) {
-            t.other("common_lb_config.healthy_panic_threshold", Long.toString(panicSet),
+            t.other(
+                    "common_lb_config.healthy_panic_threshold",
+                    Long.toString(panicSet),
                     "loadBalancer.healthyPanicThreshold: " + panicSet);
         }
         HealthCheckSpec active = healthCheck(specMap.get("healthCheck") instanceof Located h ? h : null);
@@ -113,12 +139,36 @@ public final class KgatewayBackendConfigPolicies {
         List<Targeted> out = new ArrayList<>();
         List<String[]> refs = targetRefs(specMap.get("targetRefs") instanceof Located refsNode ? refsNode : null);
         if (refs.isEmpty()) {
-            out.add(new Targeted(new TranslatedPolicy("BackendConfigPolicy", name, path, source, line, config, panic,
-                    active, t.fields(config), warnings), null, null));
+            out.add(new Targeted(
+                    new TranslatedPolicy(
+                            "BackendConfigPolicy",
+                            name,
+                            path,
+                            source,
+                            line,
+                            config,
+                            panic,
+                            active,
+                            t.fields(config),
+                            warnings),
+                    null,
+                    null));
         }
         for (String[] ref : refs) {
-            out.add(new Targeted(new TranslatedPolicy("BackendConfigPolicy", name + " (" + ref[0] + " " + ref[1] + ")",
-                    path, source, line, config, panic, active, t.fields(config), warnings), ref[0], ref[1]));
+            out.add(new Targeted(
+                    new TranslatedPolicy(
+                            "BackendConfigPolicy",
+                            name + " (" + ref[0] + " " + ref[1] + ")",
+                            path,
+                            source,
+                            line,
+                            config,
+                            panic,
+                            active,
+                            t.fields(config),
+                            warnings),
+                    ref[0],
+                    ref[1]));
         }
         return out;
     }
@@ -144,8 +194,10 @@ public final class KgatewayBackendConfigPolicies {
         }
         for (Object o : list) {
             Located entry = (Located) o;
-            if (!(entry.value() instanceof Map<?, ?> m && m.get("name") instanceof Located n
-                    && n.value() instanceof String name && !name.isBlank())) {
+            if (!(entry.value() instanceof Map<?, ?> m
+                    && m.get("name") instanceof Located n
+                    && n.value() instanceof String name
+                    && !name.isBlank())) {
                 throw new InputException(entry.origin() + ": targetRefs: " + Wording.describe(shown(entry.value()))
                         + " is not allowed; expected a reference with a name (kind: Service, name: reviews)");
             }

@@ -2,7 +2,6 @@ package dev.outlierlab.config.kube;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
-
 import dev.outlierlab.config.envoy.SourceLines;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -34,16 +33,21 @@ import java.util.Set;
  * </ul>
  */
 public final class KumaCircuitBreakers {
-    private static final Set<String> OUTLIER = Set.of("disabled", "interval", "baseEjectionTime", "maxEjectionPercent",
-            "splitExternalAndLocalErrors", "detectors", "healthyPanicThreshold");
-    private static final Set<String> DETECTORS = Set.of("totalFailures", "gatewayFailures", "localOriginFailures",
-            "successRate", "failurePercentage");
+    private static final Set<String> OUTLIER = Set.of(
+            "disabled",
+            "interval",
+            "baseEjectionTime",
+            "maxEjectionPercent",
+            "splitExternalAndLocalErrors",
+            "detectors",
+            "healthyPanicThreshold");
+    private static final Set<String> DETECTORS =
+            Set.of("totalFailures", "gatewayFailures", "localOriginFailures", "successRate", "failurePercentage");
 
     /** The largest factor whose thousandths fit Envoy's uint32 success_rate_stdev_factor. */
     private static final BigDecimal MAX_FACTOR = new BigDecimal("4294967.295");
 
-    private KumaCircuitBreakers() {
-    }
+    private KumaCircuitBreakers() {}
 
     public static List<TranslatedPolicy> read(Manifests.Resource r, String source, List<String> lines) {
         List<TranslatedPolicy> out = new ArrayList<>();
@@ -70,12 +74,13 @@ public final class KumaCircuitBreakers {
         return out;
     }
 
-    private static TranslatedPolicy translate(Located node, String path, String label, String source, List<String> lines) {
+    private static TranslatedPolicy translate(
+            Located node, String path, String label, String source, List<String> lines) {
         int line = SourceLines.keyLine(lines, SourceLines.lineOf(node), "outlierDetection");
         ResourceFields od = ResourceFields.of(node, path, OUTLIER);
         if (od == null || Boolean.TRUE.equals(od.bool("disabled"))) {
-            return new TranslatedPolicy("MeshCircuitBreaker", label, path, source, line, null, 50, null, List.of(),
-                    List.of());
+            return new TranslatedPolicy(
+                    "MeshCircuitBreaker", label, path, source, line, null, 50, null, List.of(), List.of());
         }
         Translation t = new Translation();
         Long interval = od.duration("interval");
@@ -92,13 +97,24 @@ public final class KumaCircuitBreakers {
         }
         Boolean split = od.bool("splitExternalAndLocalErrors");
         if (split != null) {
-            t.set(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, split ? 1 : 0, "splitExternalAndLocalErrors: " + split);
+            t.set(
+                    OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS,
+                    split ? 1 : 0,
+                    "splitExternalAndLocalErrors: " + split);
         }
         ResourceFields d = ResourceFields.of(od.node("detectors"), od.path("detectors"), DETECTORS);
         consecutive(t, d, "totalFailures", OutlierSetting.CONSECUTIVE_5XX, OutlierSetting.ENFORCING_CONSECUTIVE_5XX);
-        consecutive(t, d, "localOriginFailures", OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+        consecutive(
+                t,
+                d,
+                "localOriginFailures",
+                OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
                 OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE);
-        consecutive(t, d, "gatewayFailures", OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+        consecutive(
+                t,
+                d,
+                "gatewayFailures",
+                OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
                 OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE);
         successRate(t, d);
         failurePercentage(t, d);
@@ -107,15 +123,17 @@ public final class KumaCircuitBreakers {
         BigDecimal panicSet = od.decimal("healthyPanicThreshold");
         if (panicSet != null) {
             panic = panicSet.doubleValue();
-            t.other("common_lb_config.healthy_panic_threshold", panicSet.toPlainString(),
+            t.other(
+                    "common_lb_config.healthy_panic_threshold",
+                    panicSet.toPlainString(),
                     "healthyPanicThreshold: " + od.text(od.node("healthyPanicThreshold")));
         }
-        return new TranslatedPolicy("MeshCircuitBreaker", label, path, source, line, config, panic, null, t.fields(config),
-                List.of());
+        return new TranslatedPolicy(
+                "MeshCircuitBreaker", label, path, source, line, config, panic, null, t.fields(config), List.of());
     }
 
-    private static void consecutive(Translation t, ResourceFields d, String key, OutlierSetting threshold,
-                                    OutlierSetting enforcing) {
+    private static void consecutive(
+            Translation t, ResourceFields d, String key, OutlierSetting threshold, OutlierSetting enforcing) {
         ResourceFields f = d == null ? null : ResourceFields.of(d.node(key), d.path(key), Set.of("consecutive"));
         Long n = f == null ? null : f.uint32("consecutive");
         if (n == null) {
@@ -127,11 +145,18 @@ public final class KumaCircuitBreakers {
     }
 
     private static void successRate(Translation t, ResourceFields d) {
-        ResourceFields f = d == null ? null : ResourceFields.of(d.node("successRate"), d.path("successRate"),
-                Set.of("minimumHosts", "requestVolume", "standardDeviationFactor"));
+        ResourceFields f = d == null
+                ? null
+                : ResourceFields.of(
+                        d.node("successRate"),
+                        d.path("successRate"),
+                        Set.of("minimumHosts", "requestVolume", "standardDeviationFactor"));
         if (f == null) {
             t.set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0, "no detectors.successRate, so Kuma sets 0: off");
-            t.set(OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, 0, "no detectors.successRate, so Kuma sets 0: off");
+            t.set(
+                    OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE,
+                    0,
+                    "no detectors.successRate, so Kuma sets 0: off");
             return;
         }
         t.set(OutlierSetting.ENFORCING_SUCCESS_RATE, 100, "detectors.successRate is set, so Kuma enforces it: 100");
@@ -143,27 +168,42 @@ public final class KumaCircuitBreakers {
             // Kuma: uint32(dec.Mul(1000).IntPart())
             // compared with uint32's range before the exact product: 1e100000000 must not wrap to 0
             if (factor.signum() < 0 || factor.compareTo(MAX_FACTOR) > 0) {
-                throw new InputException(f.node("standardDeviationFactor").origin() + ": " + f.path("standardDeviationFactor")
-                        + ": " + Wording.describe(factor) + " is not allowed; expected a "
-                        + "factor from 0 to 4294967.295 (Kuma stores it in thousandths, as a uint32)");
+                throw new InputException(
+                        f.node("standardDeviationFactor").origin() + ": " + f.path("standardDeviationFactor")
+                                + ": " + Wording.describe(factor) + " is not allowed; expected a "
+                                + "factor from 0 to 4294967.295 (Kuma stores it in thousandths, as a uint32)");
             }
             long thousandths = factor.multiply(BigDecimal.valueOf(1000)).longValue();
-            t.set(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR, thousandths, "detectors.successRate.standardDeviationFactor: "
-                    + f.text(f.node("standardDeviationFactor")) + " (Kuma multiplies it by 1000)");
+            t.set(
+                    OutlierSetting.SUCCESS_RATE_STDEV_FACTOR,
+                    thousandths,
+                    "detectors.successRate.standardDeviationFactor: " + f.text(f.node("standardDeviationFactor"))
+                            + " (Kuma multiplies it by 1000)");
         }
     }
 
     private static void failurePercentage(Translation t, ResourceFields d) {
-        ResourceFields f = d == null ? null : ResourceFields.of(d.node("failurePercentage"), d.path("failurePercentage"),
-                Set.of("minimumHosts", "requestVolume", "threshold"));
+        ResourceFields f = d == null
+                ? null
+                : ResourceFields.of(
+                        d.node("failurePercentage"),
+                        d.path("failurePercentage"),
+                        Set.of("minimumHosts", "requestVolume", "threshold"));
         if (f == null) {
-            t.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 0, "no detectors.failurePercentage, so Kuma sets 0: off");
-            t.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 0,
+            t.set(
+                    OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                    0,
+                    "no detectors.failurePercentage, so Kuma sets 0: off");
+            t.set(
+                    OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN,
+                    0,
                     "no detectors.failurePercentage, so Kuma sets 0: off");
             return;
         }
-        t.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100, "detectors.failurePercentage is set, so Kuma enforces "
-                + "it: 100");
+        t.set(
+                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                100,
+                "detectors.failurePercentage is set, so Kuma enforces " + "it: 100");
         t.set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 100, "detectors.failurePercentage is set: 100");
         copy(t, f, "minimumHosts", OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, "failurePercentage");
         copy(t, f, "requestVolume", OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, "failurePercentage");

@@ -30,21 +30,26 @@ public final class Manifests {
         /** {@code metadata.name}, or Kuma universal's top-level {@code name}, or null. */
         public String name() {
             Located metadata = get("metadata");
-            Located name = metadata != null && metadata.value() instanceof Map<?, ?> m && m.get("name") instanceof Located l
-                    ? l : get("name");
+            Located name =
+                    metadata != null && metadata.value() instanceof Map<?, ?> m && m.get("name") instanceof Located l
+                            ? l
+                            : get("name");
             return name != null && name.value() instanceof String s ? s : null;
         }
 
         /** {@code metadata.namespace}, or null. */
         public String namespace() {
             Located metadata = get("metadata");
-            return metadata != null && metadata.value() instanceof Map<?, ?> m && m.get("namespace") instanceof Located l
-                    && l.value() instanceof String s ? s : null;
+            return metadata != null
+                            && metadata.value() instanceof Map<?, ?> m
+                            && m.get("namespace") instanceof Located l
+                            && l.value() instanceof String s
+                    ? s
+                    : null;
         }
     }
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     /** Every resource in the text, in file order. */
     public static List<Resource> read(String text, String source) {
@@ -52,10 +57,11 @@ public final class Manifests {
         for (YamlDocuments.Document doc : YamlDocuments.split(text)) {
             Located root = YamlTree.parse(doc.text(), source, doc.firstLine());
             if (!(root.value() instanceof Map<?, ?> map)) {
-                throw new InputException(root.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and "
-                        + "kind)");
+                throw new InputException(
+                        root.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and " + "kind)");
             }
-            if ("List".equals(text((Located) map.get("kind"))) && map.get("items") instanceof Located items
+            if ("List".equals(text((Located) map.get("kind")))
+                    && map.get("items") instanceof Located items
                     && items.value() instanceof List<?> list) {
                 for (Object item : list) {
                     out.add(resource((Located) item));
@@ -89,8 +95,10 @@ public final class Manifests {
         for (Object v : map.values()) {
             Object value = ((Located) v).value();
             boolean ok = value instanceof Map<?, ?> m && m.containsKey("kind")
-                    || value instanceof List<?> list && list.stream().allMatch(x -> ((Located) x).value() instanceof Map<?, ?> m
-                    && m.containsKey("kind"));
+                    || value instanceof List<?> list
+                            && list.stream()
+                                    .allMatch(
+                                            x -> ((Located) x).value() instanceof Map<?, ?> m && m.containsKey("kind"));
             if (!ok) {
                 return false;
             }
@@ -100,7 +108,8 @@ public final class Manifests {
 
     private static Resource resource(Located node) {
         if (!(node.value() instanceof Map<?, ?> map)) {
-            throw new InputException(node.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and kind)");
+            throw new InputException(
+                    node.origin() + ": expected a Kubernetes resource (a mapping with apiVersion and kind)");
         }
         String kind = text((Located) map.get("kind"));
         if (kind == null) {

@@ -127,7 +127,7 @@ public final class ResourceFields {
     }
 
     private InputException error(Located n, String key, String allowed) {
-        return new InputException(n.origin() + ": " + path(key) + ": " + Wording.describe(n.value()) + " is not allowed; "
-                + "expected " + allowed);
+        return new InputException(n.origin() + ": " + path(key) + ": " + Wording.describe(n.value())
+                + " is not allowed; " + "expected " + allowed);
     }
 }

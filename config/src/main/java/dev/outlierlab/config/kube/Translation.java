@@ -37,8 +37,8 @@ final class Translation {
         try {
             return b.build();
         } catch (InvalidConfigException e) {
-            throw new InputException(at.origin() + ": " + path + ": Envoy rejects the translated settings: "
-                    + e.getMessage());
+            throw new InputException(
+                    at.origin() + ": " + path + ": Envoy rejects the translated settings: " + e.getMessage());
         }
     }
 
@@ -46,8 +46,10 @@ final class Translation {
         List<TranslatedField> out = new ArrayList<>();
         for (OutlierSetting s : OutlierSetting.values()) {
             if (from.containsKey(s)) {
-                out.add(new TranslatedField("outlier_detection." + s.envoyName(),
-                        String.valueOf(ScenarioWriter.settingValue(s, config.get(s))), from.get(s)));
+                out.add(new TranslatedField(
+                        "outlier_detection." + s.envoyName(),
+                        String.valueOf(ScenarioWriter.settingValue(s, config.get(s))),
+                        from.get(s)));
             }
         }
         out.addAll(extra);

@@ -16,8 +16,8 @@ import java.util.List;
  * @param end   the offset just after its {@code ;} (or its {@code {} for a block)
  * @param block the directives inside its {@code { }}, or null when it has none
  */
-public record ConfDirective(String name, List<String> args, Path file, int line, int start, int end,
-        List<ConfDirective> block) {
+public record ConfDirective(
+        String name, List<String> args, Path file, int line, int start, int end, List<ConfDirective> block) {
 
     /** "FILE:LINE", for messages. */
     public String where() {

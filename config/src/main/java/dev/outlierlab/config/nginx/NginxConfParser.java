@@ -88,7 +88,7 @@ public final class NginxConfParser {
                 }
                 return out;
             }
-            if (t.special() == '}' ) {
+            if (t.special() == '}') {
                 if (!words.isEmpty()) {
                     throw lx.error("unexpected \"}\" after \"" + Wording.printable(words.get(0)) + "\"");
                 }
@@ -162,8 +162,7 @@ public final class NginxConfParser {
 
     /** Splits a text into words and the three special characters, with lines and offsets. */
     static final class Lexer {
-        record Token(String text, char special, int line, int start, int end) {
-        }
+        record Token(String text, char special, int line, int start, int end) {}
 
         private final String s;
         final Path file;

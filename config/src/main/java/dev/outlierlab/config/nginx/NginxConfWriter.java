@@ -17,14 +17,11 @@ import java.util.Map;
  */
 public final class NginxConfWriter {
     /** The values to write; null leaves a directive as it is. */
-    public record Tuning(Integer maxFails, Long failTimeoutSeconds, NextUpstream nextUpstream, boolean addZone) {
-    }
+    public record Tuning(Integer maxFails, Long failTimeoutSeconds, NextUpstream nextUpstream, boolean addZone) {}
 
-    private record Edit(int start, int end, String text) {
-    }
+    private record Edit(int start, int end, String text) {}
 
-    private NginxConfWriter() {
-    }
+    private NginxConfWriter() {}
 
     /** The new text of each file that changes, by path (files with no change are left out). */
     public static Map<Path, String> write(NginxSettings settings, Tuning tuning) {
@@ -38,28 +35,41 @@ public final class NginxConfWriter {
                 put(args, "fail_timeout=", tuning.failTimeoutSeconds() + "s");
             }
             if (!args.equals(server.args())) {
-                add(edits, server.file(), new Edit(server.start(), server.end(), "server " + String.join(" ", args)
-                        + ";"));
+                add(
+                        edits,
+                        server.file(),
+                        new Edit(server.start(), server.end(), "server " + String.join(" ", args) + ";"));
             }
         }
         if (tuning.nextUpstream() != null) {
-            String text = "proxy_next_upstream " + String.join(" ", tuning.nextUpstream().words()) + ";";
+            String text = "proxy_next_upstream "
+                    + String.join(" ", tuning.nextUpstream().words()) + ";";
             ConfDirective next = settings.nextUpstream();
             ConfDirective location = settings.location();
-            if (next != null && location != null && next.file().equals(location.file())
+            if (next != null
+                    && location != null
+                    && next.file().equals(location.file())
                     && next.start() > location.start()) {
                 add(edits, next.file(), new Edit(next.start(), next.end(), text));
             } else if (location != null) {
-                add(edits, location.file(), new Edit(location.end(), location.end(), "\n" + indent(settings,
-                        location) + text));
+                add(
+                        edits,
+                        location.file(),
+                        new Edit(location.end(), location.end(), "\n" + indent(settings, location) + text));
             } else if (next != null) {
                 add(edits, next.file(), new Edit(next.start(), next.end(), text));
             }
         }
         if (tuning.addZone() && !settings.config().zone()) {
             ConfDirective up = settings.upstream();
-            add(edits, up.file(), new Edit(up.end(), up.end(), "\n" + indent(settings, up) + "zone "
-                    + settings.config().name() + " 64k;"));
+            add(
+                    edits,
+                    up.file(),
+                    new Edit(
+                            up.end(),
+                            up.end(),
+                            "\n" + indent(settings, up) + "zone "
+                                    + settings.config().name() + " 64k;"));
         }
         Map<Path, String> out = new LinkedHashMap<>();
         for (Map.Entry<Path, List<Edit>> e : edits.entrySet()) {

@@ -19,7 +19,12 @@ import java.util.Map;
  * @param nextTries    the {@code proxy_next_upstream_tries} in effect there, or null
  * @param texts        every file read, by path, as read
  */
-public record NginxSettings(NginxUpstreamConfig config, List<String> notes, ConfDirective upstream,
-        List<ConfDirective> serverLines, ConfDirective location, ConfDirective nextUpstream, ConfDirective nextTries,
-        Map<Path, String> texts) {
-}
+public record NginxSettings(
+        NginxUpstreamConfig config,
+        List<String> notes,
+        ConfDirective upstream,
+        List<ConfDirective> serverLines,
+        ConfDirective location,
+        ConfDirective nextUpstream,
+        ConfDirective nextTries,
+        Map<Path, String> texts) {}

@@ -26,13 +26,16 @@ import java.util.regex.Pattern;
 public final class NginxUpstreamReader {
     private static final Pattern TIME = Pattern.compile("(\\d{1,9})(y|M|w|d|h|m|s)?");
 
-    private NginxUpstreamReader() {
-    }
+    private NginxUpstreamReader() {}
 
     /** Reads {@code file} (and its includes) for the upstream {@code name}, or the only one when null. */
     public static NginxSettings read(Path file, String name) {
         Map<Path, String> texts = new LinkedHashMap<>();
-        return of(NginxConfParser.parse(file, texts), name, texts, file.getFileName().toString());
+        return of(
+                NginxConfParser.parse(file, texts),
+                name,
+                texts,
+                file.getFileName().toString());
     }
 
     /** Reads one configuration text (no includes), named {@code source}. */
@@ -75,9 +78,10 @@ public final class NginxUpstreamReader {
                     }
                 }
                 case "zone" -> zone = true;
-                case "least_conn", "hash", "ip_hash", "random" -> notes.add(d.where() + ": " + d.name()
-                        + " balances differently; the lab models the round robin, whose failure rules it shares");
-                default -> { }
+                case "least_conn", "hash", "ip_hash", "random" ->
+                    notes.add(d.where() + ": " + d.name()
+                            + " balances differently; the lab models the round robin, whose failure rules it shares");
+                default -> {}
             }
         }
         if (servers.isEmpty()) {
@@ -94,14 +98,14 @@ public final class NginxUpstreamReader {
         ConfDirective next = found[1];
         ConfDirective tries = found[2];
         if (location == null) {
-            notes.add("no location passes to upstream \"" + upstreamName
-                    + "\" (proxy_pass http://" + upstreamName + "); nginx's proxy_next_upstream defaults apply");
+            notes.add("no location passes to upstream \"" + upstreamName + "\" (proxy_pass http://" + upstreamName
+                    + "); nginx's proxy_next_upstream defaults apply");
         }
         NextUpstream nextUpstream = nextUpstream(next, tries);
         try {
             NginxUpstreamConfig config = new NginxUpstreamConfig(upstreamName, servers, nextUpstream, workers, zone);
-            return new NginxSettings(config, List.copyOf(notes), upstream, List.copyOf(lines), location, next,
-                    tries, texts);
+            return new NginxSettings(
+                    config, List.copyOf(notes), upstream, List.copyOf(lines), location, next, tries, texts);
         } catch (InvalidConfigException e) {
             throw new InputException(upstream.where() + ": " + e.getMessage());
         }
@@ -116,18 +120,18 @@ public final class NginxUpstreamReader {
             }
         }
         if (upstreams.isEmpty()) {
-            throw new InputException(source + ": no upstream block in http { }; the lab reads an upstream's "
-                    + "server lines");
+            throw new InputException(
+                    source + ": no upstream block in http { }; the lab reads an upstream's " + "server lines");
         }
         if (name == null && upstreams.size() == 1) {
             return upstreams.get(0);
         }
         if (name == null) {
-            throw new InputException(source + ": " + upstreams.size() + " upstream blocks (" + String.join(", ",
-                    names) + "); name one with --upstream NAME");
+            throw new InputException(source + ": " + upstreams.size() + " upstream blocks (" + String.join(", ", names)
+                    + "); name one with --upstream NAME");
         }
-        throw new InputException(source + ": no upstream \"" + Wording.printable(name) + "\"; the file has "
-                + String.join(", ", names));
+        throw new InputException(
+                source + ": no upstream \"" + Wording.printable(name) + "\"; the file has " + String.join(", ", names));
     }
 
     private static int workers(ConfDirective d, List<String> notes) {
@@ -171,8 +175,11 @@ public final class NginxUpstreamReader {
                 notes.add(d.where() + ": backup server " + address + " is left out; nginx tries it only when every "
                         + "other server is out, which the lab does not model");
                 return null;
-            } else if (!a.startsWith("max_conns=") && !a.equals("resolve") && !a.startsWith("slow_start=")
-                    && !a.startsWith("route=") && !a.startsWith("service=")) {
+            } else if (!a.startsWith("max_conns=")
+                    && !a.equals("resolve")
+                    && !a.startsWith("slow_start=")
+                    && !a.startsWith("route=")
+                    && !a.startsWith("service=")) {
                 throw new InputException(d.where() + ": server parameter \"" + Wording.printable(shortText(a))
                         + "\" is not allowed; expected weight=, max_fails=, fail_timeout=, max_conns=, backup, down");
             }
@@ -238,8 +245,13 @@ public final class NginxUpstreamReader {
      * Depth first: the first block (location, server, if) with a {@code proxy_pass} to the upstream, and the
      * {@code proxy_next_upstream} and {@code proxy_next_upstream_tries} in effect there (its own, else inherited).
      */
-    private static boolean walk(ConfDirective owner, List<ConfDirective> block, String upstream, ConfDirective next,
-            ConfDirective tries, ConfDirective[] found) {
+    private static boolean walk(
+            ConfDirective owner,
+            List<ConfDirective> block,
+            String upstream,
+            ConfDirective next,
+            ConfDirective tries,
+            ConfDirective[] found) {
         for (ConfDirective d : block) {
             if (d.name().equals("proxy_next_upstream")) {
                 next = d;
@@ -256,8 +268,11 @@ public final class NginxUpstreamReader {
             }
         }
         for (ConfDirective d : block) {
-            if (d.block() != null && (d.name().equals("server") || d.name().equals("location")
-                    || d.name().equals("if")) && walk(d, d.block(), upstream, next, tries, found)) {
+            if (d.block() != null
+                    && (d.name().equals("server")
+                            || d.name().equals("location")
+                            || d.name().equals("if"))
+                    && walk(d, d.block(), upstream, next, tries, found)) {
                 return true;
             }
         }
@@ -292,7 +307,8 @@ public final class NginxUpstreamReader {
                 }
             } catch (NumberFormatException e) {
                 throw new InputException(tries.where() + ": proxy_next_upstream_tries \""
-                        + Wording.printable(shortText(tries.arg(0))) + "\" is not allowed; expected a whole number of 0 "
+                        + Wording.printable(shortText(tries.arg(0)))
+                        + "\" is not allowed; expected a whole number of 0 "
                         + "or more (0: as many as there are servers)");
             }
         }

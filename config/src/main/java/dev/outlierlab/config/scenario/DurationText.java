@@ -15,12 +15,12 @@ public final class DurationText {
     private static final int MAX_WHOLE_SECOND_DIGITS = 12;
     /** More digits after the point than this cannot be whole nanoseconds. */
     private static final int MAX_SCALE = 1_000;
+
     public static final String ALLOWED = "a duration such as 10s, 0.25s, 250ms, 5m or 1h (a bare number is seconds)";
 
     private static final Pattern FORM = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|h)");
 
-    private DurationText() {
-    }
+    private DurationText() {}
 
     /**
      * Nanoseconds for a scalar read from YAML (Long, BigDecimal or String).
@@ -40,8 +40,8 @@ public final class DurationText {
             }
             BigDecimal number = new BigDecimal(m.group(1));
             if ((long) number.precision() - number.scale() > MAX_WHOLE_SECOND_DIGITS || number.scale() > MAX_SCALE) {
-                throw new IllegalArgumentException(ALLOWED + (number.scale() > MAX_SCALE
-                        ? ", to at most nanosecond precision" : ", at most 10 years"));
+                throw new IllegalArgumentException(ALLOWED
+                        + (number.scale() > MAX_SCALE ? ", to at most nanosecond precision" : ", at most 10 years"));
             }
             seconds = switch (m.group(2)) {
                 case "ms" -> number.movePointLeft(3);
@@ -54,8 +54,8 @@ public final class DurationText {
         }
         if ((long) seconds.precision() - seconds.scale() > MAX_WHOLE_SECOND_DIGITS || seconds.scale() > MAX_SCALE) {
             // beyond ten years, or finer than a nanosecond, whatever the exponent (1e2147483647 would overflow)
-            throw new IllegalArgumentException(ALLOWED + (seconds.scale() > MAX_SCALE
-                    ? ", to at most nanosecond precision" : ", at most 10 years"));
+            throw new IllegalArgumentException(ALLOWED
+                    + (seconds.scale() > MAX_SCALE ? ", to at most nanosecond precision" : ", at most 10 years"));
         }
         if (seconds.signum() < 0) {
             throw new IllegalArgumentException(ALLOWED + ", not negative");

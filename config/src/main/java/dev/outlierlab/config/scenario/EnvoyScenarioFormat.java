@@ -26,9 +26,18 @@ public final class EnvoyScenarioFormat implements Profile, ScenarioFormat {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.ENVOY_REPORT, Capability.TRACE_REPLAY, Capability.ACCESS_LOG, Capability.EVENT_LOG, Capability.ADMIN_STATS,
-                Capability.SIGNAL_SERIES, Capability.DECISION_CSV, Capability.CLUSTER_FROM_CONFIG,
-                Capability.HEALTH_CHECKS, Capability.COMPARISON_COLUMN, Capability.COMPARISON_BASE);
+        return EnumSet.of(
+                Capability.ENVOY_REPORT,
+                Capability.TRACE_REPLAY,
+                Capability.ACCESS_LOG,
+                Capability.EVENT_LOG,
+                Capability.ADMIN_STATS,
+                Capability.SIGNAL_SERIES,
+                Capability.DECISION_CSV,
+                Capability.CLUSTER_FROM_CONFIG,
+                Capability.HEALTH_CHECKS,
+                Capability.COMPARISON_COLUMN,
+                Capability.COMPARISON_BASE);
     }
 
     @Override

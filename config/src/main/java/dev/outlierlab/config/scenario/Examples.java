@@ -14,29 +14,35 @@ import java.util.List;
  */
 public final class Examples {
     /** One named scenario and its one-line summary. */
-    public record Example(String name, String summary) {
-    }
+    public record Example(String name, String summary) {}
 
     private static final List<Example> ALL = List.of(
-            new Example("cache-broken-health-check",
+            new Example(
+                    "cache-broken-health-check",
                     "health checks pass while the cache is broken: each passing probe returns the ejected host (flapping)"),
-            new Example("cache-broken-no-uneject",
+            new Example(
+                    "cache-broken-no-uneject",
                     "the same with successful_active_health_check_uneject_host: false: ejected for 30, 60, 90 s, no flapping"),
-            new Example("dead-host-health-checks",
+            new Example(
+                    "dead-host-health-checks",
                     "a crashed host, caught by active health checks before traffic arrives: no request fails"),
-            new Example("dead-host-no-health-checks",
+            new Example(
+                    "dead-host-no-health-checks",
                     "the same crashed host without health checks: consecutive_5xx ejects it within five requests"),
-            new Example("overload-cap-100",
+            new Example(
+                    "overload-cap-100",
                     "hosts with capacity 120 rps: one dies, the overloaded rest are ejected in turn until panic"),
-            new Example("overload-cap-34",
+            new Example(
+                    "overload-cap-34",
                     "the same overload with cap 34: two hosts out at most, no panic, the rest stay overloaded"),
-            new Example("shared-outage",
+            new Example(
+                    "shared-outage",
                     "every host fails a third of its requests (a shared dependency): no outlier, nothing ejected"),
-            new Example("large-cluster-low-traffic",
+            new Example(
+                    "large-cluster-low-traffic",
                     "200 hosts at 100 rps: success rate never has the volume, a dead host is seen only rarely"));
 
-    private Examples() {
-    }
+    private Examples() {}
 
     public static List<Example> all() {
         return ALL;

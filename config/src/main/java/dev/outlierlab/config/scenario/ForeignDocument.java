@@ -12,12 +12,21 @@ import java.util.Set;
  * of "unknown key 'apiVersion'", the message says what the file looks like and the option that reads it.
  */
 final class ForeignDocument {
-    private static final Set<String> ENVOY_KEYS = Set.of("connect_timeout", "load_assignment", "lb_policy",
-            "static_resources", "dynamic_resources", "resources", "configs", "clusters", "common_lb_config",
-            "outlier_detection_event_log", "type", "eds_cluster_config");
+    private static final Set<String> ENVOY_KEYS = Set.of(
+            "connect_timeout",
+            "load_assignment",
+            "lb_policy",
+            "static_resources",
+            "dynamic_resources",
+            "resources",
+            "configs",
+            "clusters",
+            "common_lb_config",
+            "outlier_detection_event_log",
+            "type",
+            "eds_cluster_config");
 
-    private ForeignDocument() {
-    }
+    private ForeignDocument() {}
 
     /** Throws a message naming the right option when the scenario's top level is a Kubernetes or Envoy document. */
     static void refuse(Located root, String source) {
@@ -29,14 +38,18 @@ final class ForeignDocument {
             String what = kind == null ? "a Kubernetes resource" : "a Kubernetes " + kind;
             boolean istio = "DestinationRule".equals(kind);
             throw new InputException(source + ": this is " + what + ", not a scenario; "
-                    + (istio ? "run it with --istio " + source + " --hosts N (the number of endpoints)"
+                    + (istio
+                            ? "run it with --istio " + source + " --hosts N (the number of endpoints)"
                             : "check " + source + " reads it, and run --istio/--envoy simulate the configurations"
                                     + " check translates")
-                    + "; a scenario has the keys " + String.join(", ", List.of("name", "duration", "cluster",
-                            "traffic", "faults", "outlier_detection")) + ", ...");
+                    + "; a scenario has the keys "
+                    + String.join(
+                            ", ", List.of("name", "duration", "cluster", "traffic", "faults", "outlier_detection"))
+                    + ", ...");
         }
         if (top.containsKey("name") && top.keySet().stream().anyMatch(ENVOY_KEYS::contains)
-                || top.containsKey("static_resources") || top.containsKey("configs")) {
+                || top.containsKey("static_resources")
+                || top.containsKey("configs")) {
             throw new InputException(source + ": this is Envoy configuration, not a scenario; run it with --envoy "
                     + source + " (and --cluster NAME when it has several clusters)");
         }

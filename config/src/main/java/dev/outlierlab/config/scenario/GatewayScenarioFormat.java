@@ -34,8 +34,8 @@ public final class GatewayScenarioFormat implements Profile, ScenarioFormat {
     public ScenarioReader.Profiled read(Located root) {
         @SuppressWarnings("unchecked")
         Map<String, Located> top = (Map<String, Located>) root.value();
-        return new ScenarioReader.Profiled(Profiles.find(NAME).orElseThrow(), null,
-                GatewayScenarioReader.build(root, new Values(), top));
+        return new ScenarioReader.Profiled(
+                Profiles.find(NAME).orElseThrow(), null, GatewayScenarioReader.build(root, new Values(), top));
     }
 
     @Override

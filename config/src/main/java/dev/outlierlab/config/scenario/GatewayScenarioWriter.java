@@ -15,12 +15,18 @@ import java.util.Map;
  * {@link ScenarioReader#readProfiled} reads back to an equal scenario.
  */
 public final class GatewayScenarioWriter {
-    private GatewayScenarioWriter() {
-    }
+    private GatewayScenarioWriter() {}
 
     public static Map<String, Object> toMap(GatewayScenario s) {
-        Scenario asEnvoy = new Scenario(s.name(), s.durationNanos(), s.seed(), new ClusterSpec(s.endpoints(), 0),
-                s.traffic(), s.faults(), dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(), null);
+        Scenario asEnvoy = new Scenario(
+                s.name(),
+                s.durationNanos(),
+                s.seed(),
+                new ClusterSpec(s.endpoints(), 0),
+                s.traffic(),
+                s.faults(),
+                dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(),
+                null);
         Map<String, Object> common = ScenarioWriter.toMap(asEnvoy);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("profile", "gateway");

@@ -41,7 +41,10 @@ public final class GrpcScenarioFormat implements Profile, ScenarioFormat {
                     + " remove it, or use profile: envoy");
         }
         ScenarioReader.Loaded loaded = ScenarioReader.readEnvoy(root);
-        return new ScenarioReader.Profiled(Profiles.find(NAME).orElseThrow(), loaded,
-                GrpcScenarioReader.read(new Values(), root, top.get("grpc"), loaded.scenario().outlierDetection()));
+        return new ScenarioReader.Profiled(
+                Profiles.find(NAME).orElseThrow(),
+                loaded,
+                GrpcScenarioReader.read(
+                        new Values(), root, top.get("grpc"), loaded.scenario().outlierDetection()));
     }
 }

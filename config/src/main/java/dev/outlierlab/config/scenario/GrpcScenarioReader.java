@@ -21,21 +21,29 @@ import java.util.Set;
  * {@code implementation} (or no block) reads the scenario's {@code outlier_detection} as gRPC's xDS client maps it.
  */
 final class GrpcScenarioReader {
-    static final Set<String> GRPC = Set.of("interval", "base_ejection_time", "max_ejection_time", "max_ejection_percent",
-            "success_rate_ejection", "failure_percentage_ejection", "implementation");
-    private static final Set<String> SUCCESS_RATE = Set.of("stdev_factor", "enforcement_percentage", "minimum_hosts",
-            "request_volume");
-    private static final Set<String> FAILURE_PERCENTAGE = Set.of("threshold", "enforcement_percentage", "minimum_hosts",
-            "request_volume");
+    static final Set<String> GRPC = Set.of(
+            "interval",
+            "base_ejection_time",
+            "max_ejection_time",
+            "max_ejection_percent",
+            "success_rate_ejection",
+            "failure_percentage_ejection",
+            "implementation");
+    private static final Set<String> SUCCESS_RATE =
+            Set.of("stdev_factor", "enforcement_percentage", "minimum_hosts", "request_volume");
+    private static final Set<String> FAILURE_PERCENTAGE =
+            Set.of("threshold", "enforcement_percentage", "minimum_hosts", "request_volume");
 
-    private GrpcScenarioReader() {
-    }
+    private GrpcScenarioReader() {}
 
     static GrpcSettings read(Values v, Located root, Located node, OutlierDetectionConfig envoy) {
         Map<String, Located> g = node == null || node.value() == null ? Map.of() : v.map(node, "grpc", GRPC);
         Located implNode = g.get("implementation");
-        GrpcImplementation impl = implNode == null ? GrpcImplementation.JAVA
-                : v.guard(implNode, "grpc.implementation",
+        GrpcImplementation impl = implNode == null
+                ? GrpcImplementation.JAVA
+                : v.guard(
+                        implNode,
+                        "grpc.implementation",
                         () -> GrpcImplementation.parse("grpc.implementation", String.valueOf(implNode.value())));
         if (g.isEmpty() || (g.size() == 1 && implNode != null)) {
             try {
@@ -47,10 +55,9 @@ final class GrpcScenarioReader {
         GrpcOutlierConfig d = GrpcOutlierConfig.defaults();
         long interval = v.duration(g.get("interval"), "grpc.interval", d.intervalNanos(), false);
         long base = v.duration(g.get("base_ejection_time"), "grpc.base_ejection_time", d.baseEjectionTimeNanos(), true);
-        long max = v.duration(g.get("max_ejection_time"), "grpc.max_ejection_time",
-                d.maxEjectionTimeNanos(), true);
-        int maxPercent = (int) v.integer(g.get("max_ejection_percent"), "grpc.max_ejection_percent",
-                d.maxEjectionPercent(), 0, 100);
+        long max = v.duration(g.get("max_ejection_time"), "grpc.max_ejection_time", d.maxEjectionTimeNanos(), true);
+        int maxPercent = (int)
+                v.integer(g.get("max_ejection_percent"), "grpc.max_ejection_percent", d.maxEjectionPercent(), 0, 100);
         SuccessRateEjection sr = null;
         Located srNode = g.get("success_rate_ejection");
         if (srNode != null && srNode.value() != null) {
@@ -69,13 +76,33 @@ final class GrpcScenarioReader {
             FailurePercentageEjection x = FailurePercentageEjection.DEFAULTS;
             fp = new FailurePercentageEjection(
                     count(v, m, "threshold", "grpc.failure_percentage_ejection", x.threshold(), 100),
-                    count(v, m, "enforcement_percentage", "grpc.failure_percentage_ejection", x.enforcementPercentage(), 100),
-                    count(v, m, "minimum_hosts", "grpc.failure_percentage_ejection", x.minimumHosts(), Integer.MAX_VALUE),
-                    count(v, m, "request_volume", "grpc.failure_percentage_ejection", x.requestVolume(), Integer.MAX_VALUE));
+                    count(
+                            v,
+                            m,
+                            "enforcement_percentage",
+                            "grpc.failure_percentage_ejection",
+                            x.enforcementPercentage(),
+                            100),
+                    count(
+                            v,
+                            m,
+                            "minimum_hosts",
+                            "grpc.failure_percentage_ejection",
+                            x.minimumHosts(),
+                            Integer.MAX_VALUE),
+                    count(
+                            v,
+                            m,
+                            "request_volume",
+                            "grpc.failure_percentage_ejection",
+                            x.requestVolume(),
+                            Integer.MAX_VALUE));
         }
         try {
-            return new GrpcSettings(new GrpcOutlierConfig(interval, base, max, maxPercent, sr, fp, impl),
-                    "the scenario's grpc block", List.of());
+            return new GrpcSettings(
+                    new GrpcOutlierConfig(interval, base, max, maxPercent, sr, fp, impl),
+                    "the scenario's grpc block",
+                    List.of());
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, "grpc." + e.key()), "grpc." + e.key(), e.value(), e.allowed());
         }

@@ -22,13 +22,17 @@ import java.util.Set;
 final class LoadReader {
     private static final Set<String> STEP = Set.of("at", "rps");
 
-    private LoadReader() {
-    }
+    private LoadReader() {}
 
-    static LoadSpec read(Values v, Map<String, Located> cluster, Map<String, Located> traffic, ClusterSpec hosts,
-            long duration) {
-        Map<String, Long> capacity = perHost(v, cluster.get("capacity"), "cluster.capacity", hosts,
-                LoadSpec.MAX_CAPACITY_RPS, "requests per second");
+    static LoadSpec read(
+            Values v, Map<String, Located> cluster, Map<String, Located> traffic, ClusterSpec hosts, long duration) {
+        Map<String, Long> capacity = perHost(
+                v,
+                cluster.get("capacity"),
+                "cluster.capacity",
+                hosts,
+                LoadSpec.MAX_CAPACITY_RPS,
+                "requests per second");
         int status = 503;
         RequestResult result = null;
         Located overload = cluster.get("overload_response");
@@ -38,12 +42,15 @@ final class LoadReader {
             } else if (overload.value() instanceof Long l && l >= 500 && l <= 599) {
                 status = l.intValue();
             } else {
-                throw Values.error(overload, "cluster.overload_response", overload.value(),
+                throw Values.error(
+                        overload,
+                        "cluster.overload_response",
+                        overload.value(),
                         "an HTTP status from 500 to 599, or timeout");
             }
         }
-        Map<String, Long> weights = perHost(v, cluster.get("weights"), "cluster.weights", hosts,
-                LoadSpec.MAX_WEIGHT, "weights");
+        Map<String, Long> weights =
+                perHost(v, cluster.get("weights"), "cluster.weights", hosts, LoadSpec.MAX_WEIGHT, "weights");
         Arrivals arrivals = Arrivals.EVEN;
         Located arrivalsNode = traffic.get("arrivals");
         if (arrivalsNode != null) {
@@ -65,13 +72,19 @@ final class LoadReader {
                 Map<String, Located> m = v.map(items.get(i), key, STEP);
                 for (String needed : List.of("at", "rps")) {
                     if (m.get(needed) == null) {
-                        throw Values.errorShown(items.get(i), key + "." + needed, "nothing",
+                        throw Values.errorShown(
+                                items.get(i),
+                                key + "." + needed,
+                                "nothing",
                                 "a step has both at (a time) and rps (requests per second from 0)");
                     }
                 }
                 long at = v.duration(m.get("at"), key + ".at", 0, true);
                 if (at <= previous || at >= duration) {
-                    throw Values.error(m.get("at"), key + ".at", m.get("at").value(),
+                    throw Values.error(
+                            m.get("at"),
+                            key + ".at",
+                            m.get("at").value(),
                             "a time before the duration" + (previous < 0 ? "" : " and after the step before"));
                 }
                 long rps = v.integer(m.get("rps"), key + ".rps", 0, 0, TrafficSpec.MAX_RPS);
@@ -82,7 +95,9 @@ final class LoadReader {
         final int st = status;
         final RequestResult rs = result;
         final Arrivals ar = arrivals;
-        return v.guard(cluster.getOrDefault("capacity", stepsNode), "cluster",
+        return v.guard(
+                cluster.getOrDefault("capacity", stepsNode),
+                "cluster",
                 () -> new LoadSpec(capacity, st, rs, weights, ar, steps));
     }
 
@@ -98,7 +113,10 @@ final class LoadReader {
         if (!"dead".equals(kind)) {
             return false;
         }
-        refuse(fault, key, List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length"),
+        refuse(
+                fault,
+                key,
+                List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length"),
                 "nothing with kind: dead (a dead host fails every request and probe to connect); remove it");
         return true;
     }
@@ -108,7 +126,10 @@ final class LoadReader {
         if (!"degraded".equals(kind(v, fault, key))) {
             return false;
         }
-        refuse(fault, key, List.of("status", "result", "fails_health_check"),
+        refuse(
+                fault,
+                key,
+                List.of("status", "result", "fails_health_check"),
                 "nothing with kind: degraded (its requests are answered 200 with x-envoy-degraded); remove it");
         return true;
     }
@@ -119,7 +140,10 @@ final class LoadReader {
             return "errors";
         }
         if (!"dead".equals(kind.value()) && !"degraded".equals(kind.value())) {
-            throw Values.error(kind, key + ".kind", kind.value(),
+            throw Values.error(
+                    kind,
+                    key + ".kind",
+                    kind.value(),
                     "errors (requests fail at error_rate), dead (every request and probe fails to connect) or "
                             + "degraded (error_rate of the requests are answered 200 with x-envoy-degraded)");
         }
@@ -129,15 +153,16 @@ final class LoadReader {
     private static void refuse(Map<String, Located> fault, String key, List<String> keys, String allowed) {
         for (String other : keys) {
             if (fault.containsKey(other)) {
-                throw Values.error(fault.get(other), key + "." + other, fault.get(other).value(), allowed);
+                throw Values.error(
+                        fault.get(other), key + "." + other, fault.get(other).value(), allowed);
             }
         }
     }
 
     /** A number for every host, a list with one number per host, or a mapping of host names to numbers. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Long> perHost(Values v, Located node, String key, ClusterSpec cluster, long max,
-            String what) {
+    private static Map<String, Long> perHost(
+            Values v, Located node, String key, ClusterSpec cluster, long max, String what) {
         Map<String, Long> out = new LinkedHashMap<>();
         if (node == null || node.value() == null) {
             return out;
@@ -160,7 +185,10 @@ final class LoadReader {
             Set<String> known = new java.util.HashSet<>(hosts);
             for (Map.Entry<String, Located> e : ((Map<String, Located>) map).entrySet()) {
                 if (!known.contains(e.getKey())) {
-                    throw Values.error(e.getValue(), key + "." + e.getKey(), e.getValue().value(),
+                    throw Values.error(
+                            e.getValue(),
+                            key + "." + e.getKey(),
+                            e.getValue().value(),
                             "host names of the cluster as keys (" + e.getKey() + " is not one)");
                 }
                 out.put(e.getKey(), v.integer(e.getValue(), key + "." + e.getKey(), 0, 1, max));

@@ -16,8 +16,7 @@ import java.util.Map;
  * scenario without them is written exactly as before and {@link LoadReader} reads the output back.
  */
 final class LoadWriter {
-    private LoadWriter() {
-    }
+    private LoadWriter() {}
 
     static void put(Scenario s, Map<String, Object> cluster, Map<String, Object> traffic) {
         LoadSpec load = s.load();

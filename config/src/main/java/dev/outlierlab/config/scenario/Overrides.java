@@ -21,14 +21,14 @@ final class Overrides {
     private static final Pattern SEGMENT = Pattern.compile("([A-Za-z0-9_]+)((?:\\[[0-9]+\\])*)");
     private static final Pattern INDEX = Pattern.compile("\\[([0-9]+)\\]");
 
-    private Overrides() {
-    }
+    private Overrides() {}
 
     @SuppressWarnings("unchecked")
     static void apply(Located root, String assignment) {
         int eq = assignment.indexOf('=');
         if (eq <= 0) {
-            throw new InputException("--set " + assignment + ": expected KEY=VALUE, e.g. --set outlier_detection.max_ejection_percent=34");
+            throw new InputException("--set " + assignment
+                    + ": expected KEY=VALUE, e.g. --set outlier_detection.max_ejection_percent=34");
         }
         String key = assignment.substring(0, eq).trim();
         String origin = "--set " + key;
@@ -38,7 +38,8 @@ final class Overrides {
         for (int p = 0; p < parts.length; p++) {
             Matcher m = SEGMENT.matcher(parts[p]);
             if (!m.matches()) {
-                throw new InputException(origin + ": '" + parts[p] + "' is not a key; expected dotted names with optional [index], e.g. faults[0].error_rate");
+                throw new InputException(origin + ": '" + parts[p]
+                        + "' is not a key; expected dotted names with optional [index], e.g. faults[0].error_rate");
             }
             List<Integer> indexes = new ArrayList<>();
             Matcher im = INDEX.matcher(m.group(2));
@@ -54,7 +55,9 @@ final class Overrides {
             }
             Located child = map.get(name);
             if (child == null || child.value() == null) {
-                child = indexes.isEmpty() ? new Located(new LinkedHashMap<String, Located>(), origin) : defaultList(name, origin);
+                child = indexes.isEmpty()
+                        ? new Located(new LinkedHashMap<String, Located>(), origin)
+                        : defaultList(name, origin);
                 map.put(name, child);
             }
             for (int i = 0; i < indexes.size(); i++) {
@@ -89,8 +92,9 @@ final class Overrides {
     private static int index(String digits, String origin) {
         String significant = digits.replaceFirst("^0+(?=.)", "");
         if (significant.length() > 9) {
-            throw new InputException(origin + ": index " + (significant.length() > 20 ? significant.substring(0, 20) + "..."
-                    : significant) + " is out of range; an index is a whole number below 1,000,000,000");
+            throw new InputException(origin + ": index "
+                    + (significant.length() > 20 ? significant.substring(0, 20) + "..." : significant)
+                    + " is out of range; an index is a whole number below 1,000,000,000");
         }
         return Integer.parseInt(significant);
     }

@@ -21,15 +21,22 @@ import java.util.Set;
  */
 final class RoutingReader {
     /** The routing keys of {@code cluster}. */
-    static final Set<String> CLUSTER_KEYS = Set.of("lb_policy", "choice_count", "active_request_bias",
-            "overprovisioning_factor", "fail_traffic_on_panic", "priorities", "zones", "locality_failover");
+    static final Set<String> CLUSTER_KEYS = Set.of(
+            "lb_policy",
+            "choice_count",
+            "active_request_bias",
+            "overprovisioning_factor",
+            "fail_traffic_on_panic",
+            "priorities",
+            "zones",
+            "locality_failover");
     /** The routing keys of {@code traffic}. */
     static final Set<String> TRAFFIC_KEYS = Set.of("caller_zones", "retries");
-    private static final Set<String> RETRY = Set.of("retry_on", "num_retries", "retriable_status_codes",
-            "previous_hosts", "host_selection_retry_max_attempts");
 
-    private RoutingReader() {
-    }
+    private static final Set<String> RETRY = Set.of(
+            "retry_on", "num_retries", "retriable_status_codes", "previous_hosts", "host_selection_retry_max_attempts");
+
+    private RoutingReader() {}
 
     static RoutingSpec read(Values v, Map<String, Located> cluster, Map<String, Located> traffic, ClusterSpec hosts) {
         RoutingSpec none = RoutingSpec.NONE;
@@ -38,21 +45,36 @@ final class RoutingReader {
         if (policyNode != null) {
             policy = policyNode.value() instanceof String s ? LbPolicy.byName(s) : null;
             if (policy == null) {
-                throw Values.error(policyNode, "cluster.lb_policy", policyNode.value(),
+                throw Values.error(
+                        policyNode,
+                        "cluster.lb_policy",
+                        policyNode.value(),
                         "round_robin, least_request or random (ring_hash, maglev and the others are read and not "
                                 + "modelled)");
             }
         }
         int choices = (int) v.integer(cluster.get("choice_count"), "cluster.choice_count", 2, 2, 100);
-        double bias = v.decimal(cluster.get("active_request_bias"), "cluster.active_request_bias", 1.0, 0, 1000,
+        double bias = v.decimal(
+                cluster.get("active_request_bias"),
+                "cluster.active_request_bias",
+                1.0,
+                0,
+                1000,
                 "a number from 0 to 1000");
-        int factor = (int) v.integer(cluster.get("overprovisioning_factor"), "cluster.overprovisioning_factor",
-                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR, 1, 100_000);
+        int factor = (int) v.integer(
+                cluster.get("overprovisioning_factor"),
+                "cluster.overprovisioning_factor",
+                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR,
+                1,
+                100_000);
         boolean failOnPanic = v.bool(cluster.get("fail_traffic_on_panic"), "cluster.fail_traffic_on_panic", false);
         Map<String, Integer> priorities = new LinkedHashMap<>();
         perHost(v, cluster.get("priorities"), "cluster.priorities", hosts).forEach((h, p) -> {
             if (!(p instanceof Long l) || l < 0 || l > RoutingSpec.MAX_PRIORITY) {
-                throw Values.error(cluster.get("priorities"), "cluster.priorities", p,
+                throw Values.error(
+                        cluster.get("priorities"),
+                        "cluster.priorities",
+                        p,
                         "priorities from 0 to " + RoutingSpec.MAX_PRIORITY);
             }
             priorities.put(h, l.intValue());
@@ -70,7 +92,8 @@ final class RoutingReader {
         }
         boolean failover = v.bool(cluster.get("locality_failover"), "cluster.locality_failover", false);
         RetrySpec retries = retries(v, traffic.get("retries"));
-        Located at = policyNode != null ? policyNode : cluster.getOrDefault("locality_failover", traffic.get("retries"));
+        Located at =
+                policyNode != null ? policyNode : cluster.getOrDefault("locality_failover", traffic.get("retries"));
         try {
             List<String> notes = new ArrayList<>();
             if (!policy.modelled()) {
@@ -80,8 +103,18 @@ final class RoutingReader {
                 notes.add("cluster.locality_failover needs zones for the hosts (cluster.zones) and the callers "
                         + "(traffic.caller_zones); without them every endpoint is in one locality");
             }
-            return new RoutingSpec(policy, choices, bias, factor, failOnPanic, priorities, zones, callerZones,
-                    failover, retries, notes);
+            return new RoutingSpec(
+                    policy,
+                    choices,
+                    bias,
+                    factor,
+                    failOnPanic,
+                    priorities,
+                    zones,
+                    callerZones,
+                    failover,
+                    retries,
+                    notes);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(at, e.key(), e.value(), e.allowed());
         }
@@ -118,13 +151,17 @@ final class RoutingReader {
         if (codesNode != null && codesNode.value() != null) {
             List<Located> items = v.list(codesNode, "traffic.retries.retriable_status_codes");
             for (int i = 0; i < items.size(); i++) {
-                codes.add((int) v.integer(items.get(i), "traffic.retries.retriable_status_codes[" + i + "]", 0, 100,
-                        599));
+                codes.add((int)
+                        v.integer(items.get(i), "traffic.retries.retriable_status_codes[" + i + "]", 0, 100, 599));
             }
         }
         boolean previous = v.bool(m.get("previous_hosts"), "traffic.retries.previous_hosts", false);
-        int attempts = (int) v.integer(m.get("host_selection_retry_max_attempts"),
-                "traffic.retries.host_selection_retry_max_attempts", previous ? 1 : 0, 0, RetrySpec.MAX_RETRIES);
+        int attempts = (int) v.integer(
+                m.get("host_selection_retry_max_attempts"),
+                "traffic.retries.host_selection_retry_max_attempts",
+                previous ? 1 : 0,
+                0,
+                RetrySpec.MAX_RETRIES);
         try {
             return new RetrySpec(on, num, codes, previous, attempts, "traffic.retries");
         } catch (InvalidConfigException e) {

@@ -13,8 +13,7 @@ import java.util.Map;
  * without them is written exactly as before and {@link RoutingReader} reads the output back.
  */
 final class RoutingWriter {
-    private RoutingWriter() {
-    }
+    private RoutingWriter() {}
 
     static void put(Scenario s, Map<String, Object> cluster, Map<String, Object> traffic) {
         RoutingSpec r = s.routing();
@@ -37,12 +36,16 @@ final class RoutingWriter {
         List<String> hosts = s.cluster().hosts();
         if (!r.priorities().isEmpty()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            hosts.stream().filter(r.priorities()::containsKey).forEach(h -> m.put(h, (long) r.priorities().get(h)));
+            hosts.stream()
+                    .filter(r.priorities()::containsKey)
+                    .forEach(h -> m.put(h, (long) r.priorities().get(h)));
             cluster.put("priorities", m);
         }
         if (!r.zones().isEmpty()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            hosts.stream().filter(r.zones()::containsKey).forEach(h -> m.put(h, r.zones().get(h)));
+            hosts.stream()
+                    .filter(r.zones()::containsKey)
+                    .forEach(h -> m.put(h, r.zones().get(h)));
             cluster.put("zones", m);
         }
         // without zones for both sides failover changes nothing, and the reader refuses it: written only with them

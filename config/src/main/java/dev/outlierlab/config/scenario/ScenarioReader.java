@@ -35,8 +35,7 @@ import java.util.Set;
  */
 public final class ScenarioReader {
     /** A scenario and whether the file named its hosts (a trace may otherwise supply them). */
-    public record Loaded(Scenario scenario, boolean hostsGiven) {
-    }
+    public record Loaded(Scenario scenario, boolean hostsGiven) {}
 
     /**
      * A scenario of one profile, as that profile's {@link ScenarioFormat} read it: {@code envoy} holds the lab's
@@ -75,20 +74,45 @@ public final class ScenarioReader {
         }
     }
 
-    private static final Set<String> TOP = Set.of("name", "duration", "seed", "envoy_version", "profile", "cluster", "traffic",
-            "faults", "outlier_detection", "health_checks", "grpc");
-    private static final Set<String> CLUSTER = union(Set.of("hosts", "panic_threshold", "capacity",
-            "overload_response", "weights"), RoutingReader.CLUSTER_KEYS);
-    private static final Set<String> TRAFFIC = union(Set.of("rps", "clients", "arrivals", "steps"),
-            RoutingReader.TRAFFIC_KEYS);
-    private static final Set<String> FAULT = Set.of("hosts", "start", "end", "error_rate", "status", "result",
-            "fails_health_check", "pattern", "burst_length", "kind");
-    private static final Set<String> HEALTH = Set.of("interval", "unhealthy_threshold", "healthy_threshold", "timeout",
-            "no_traffic_interval", "no_traffic_healthy_interval", "unhealthy_interval", "unhealthy_edge_interval",
+    private static final Set<String> TOP = Set.of(
+            "name",
+            "duration",
+            "seed",
+            "envoy_version",
+            "profile",
+            "cluster",
+            "traffic",
+            "faults",
+            "outlier_detection",
+            "health_checks",
+            "grpc");
+    private static final Set<String> CLUSTER = union(
+            Set.of("hosts", "panic_threshold", "capacity", "overload_response", "weights"), RoutingReader.CLUSTER_KEYS);
+    private static final Set<String> TRAFFIC =
+            union(Set.of("rps", "clients", "arrivals", "steps"), RoutingReader.TRAFFIC_KEYS);
+    private static final Set<String> FAULT = Set.of(
+            "hosts",
+            "start",
+            "end",
+            "error_rate",
+            "status",
+            "result",
+            "fails_health_check",
+            "pattern",
+            "burst_length",
+            "kind");
+    private static final Set<String> HEALTH = Set.of(
+            "interval",
+            "unhealthy_threshold",
+            "healthy_threshold",
+            "timeout",
+            "no_traffic_interval",
+            "no_traffic_healthy_interval",
+            "unhealthy_interval",
+            "unhealthy_edge_interval",
             "healthy_edge_interval");
 
-    private ScenarioReader() {
-    }
+    private ScenarioReader() {}
 
     private static Set<String> union(Set<String> a, Set<String> b) {
         Set<String> out = new java.util.HashSet<>(a);
@@ -121,8 +145,8 @@ public final class ScenarioReader {
     private static Profiled profiled(Located root) {
         Located profileNode = root.value() instanceof Map<?, ?> m ? (Located) m.get("profile") : null;
         String name = profileNode == null ? EnvoyScenarioFormat.NAME : String.valueOf(profileNode.value());
-        ScenarioFormat format = Profiles.facet(name, ScenarioFormat.class,
-                names -> Values.error(profileNode, "profile", profileNode.value(), names));
+        ScenarioFormat format = Profiles.facet(
+                name, ScenarioFormat.class, names -> Values.error(profileNode, "profile", profileNode.value(), names));
         return format.read(root);
     }
 
@@ -142,8 +166,9 @@ public final class ScenarioReader {
         Map<String, Located> top = (Map<String, Located>) root.value();
         for (String key : GatewayScenarioReader.ENVOY_ONLY) {
             if (top.containsKey(key)) {
-                throw new InputException(top.get(key).origin() + ": " + key + " is Envoy's (profile: envoy) setting, but"
-                        + " this scenario's profile is " + profile + "; remove it, or use profile: envoy");
+                throw new InputException(
+                        top.get(key).origin() + ": " + key + " is Envoy's (profile: envoy) setting, but"
+                                + " this scenario's profile is " + profile + "; remove it, or use profile: envoy");
             }
         }
         Map<String, Located> common = new LinkedHashMap<>(top);
@@ -177,7 +202,10 @@ public final class ScenarioReader {
     private static Loaded envoyOnly(Profiled profiled, String source) {
         if (!(profiled.profile().facet(ScenarioFormat.class).orElseThrow() instanceof EnvoyScenarioFormat)) {
             throw new InputException(source + ": profile: " + profiled.name() + " scenarios are taken by "
-                    + profiled.profile().facet(ScenarioFormat.class).orElseThrow().takenBy() + "; this one takes profile:"
+                    + profiled.profile()
+                            .facet(ScenarioFormat.class)
+                            .orElseThrow()
+                            .takenBy() + "; this one takes profile:"
                     + " envoy");
         }
         return profiled.envoy();
@@ -187,7 +215,8 @@ public final class ScenarioReader {
         Located root = labExportInputs(document);
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
-                    + "traffic, faults, outlier_detection, ...), not " + dev.outlierlab.config.Wording.describe(root.value()));
+                    + "traffic, faults, outlier_detection, ...), not "
+                    + dev.outlierlab.config.Wording.describe(root.value()));
         }
         for (String set : sets) {
             Overrides.apply(root, set);
@@ -201,8 +230,10 @@ public final class ScenarioReader {
      * Any other document is the scenario itself.
      */
     private static Located labExportInputs(Located root) {
-        if (root.value() instanceof Map<?, ?> m && m.get("tool") instanceof Located tool
-                && "outlier-lab".equals(tool.value()) && m.get("inputs") instanceof Located inputs) {
+        if (root.value() instanceof Map<?, ?> m
+                && m.get("tool") instanceof Located tool
+                && "outlier-lab".equals(tool.value())
+                && m.get("inputs") instanceof Located inputs) {
             return inputs;
         }
         return root;
@@ -227,22 +258,32 @@ public final class ScenarioReader {
         Located clusterNode = top.get("cluster");
         Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
         Located hostsNode = cluster.get("hosts");
-        double panic = v.decimal(cluster.get("panic_threshold"), "cluster.panic_threshold",
-                defaults.cluster().panicThresholdPercent(), 0, 100, "a percentage from 0 to 100 (0 disables panic mode)");
-        ClusterSpec clusterSpec = v.guard(hostsNode, "cluster.hosts", () -> hostsNode == null
-                ? ClusterSpec.ofCount(defaults.cluster().size(), panic)
-                : hostsNode.value() instanceof List
-                        ? new ClusterSpec(v.names(hostsNode, "cluster.hosts"), panic)
-                        : ClusterSpec.ofCount((int) v.integer(hostsNode, "cluster.hosts", 6, 1, ClusterSpec.MAX_HOSTS), panic));
+        double panic = v.decimal(
+                cluster.get("panic_threshold"),
+                "cluster.panic_threshold",
+                defaults.cluster().panicThresholdPercent(),
+                0,
+                100,
+                "a percentage from 0 to 100 (0 disables panic mode)");
+        ClusterSpec clusterSpec = v.guard(
+                hostsNode,
+                "cluster.hosts",
+                () -> hostsNode == null
+                        ? ClusterSpec.ofCount(defaults.cluster().size(), panic)
+                        : hostsNode.value() instanceof List
+                                ? new ClusterSpec(v.names(hostsNode, "cluster.hosts"), panic)
+                                : ClusterSpec.ofCount(
+                                        (int) v.integer(hostsNode, "cluster.hosts", 6, 1, ClusterSpec.MAX_HOSTS),
+                                        panic));
 
         Located trafficNode = top.get("traffic");
         Map<String, Located> traffic = trafficNode == null ? Map.of() : v.map(trafficNode, "traffic", TRAFFIC);
-        long rps = v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
+        long rps =
+                v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
         int clients = clients(v, traffic.get("clients"), defaults.traffic().clients());
 
-        List<FaultSpec> faults = top.containsKey("faults")
-                ? readFaults(v, top.get("faults"), clusterSpec, duration)
-                : defaults.faults();
+        List<FaultSpec> faults =
+                top.containsKey("faults") ? readFaults(v, top.get("faults"), clusterSpec, duration) : defaults.faults();
 
         OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
         HealthCheckSpec health = readHealth(v, top.get("health_checks"));
@@ -250,8 +291,18 @@ public final class ScenarioReader {
         RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
         try {
-            scenario = new Scenario(name, duration, seed, clusterSpec, new TrafficSpec(rps, clients), faults, outlier,
-                    health, version, load, routing);
+            scenario = new Scenario(
+                    name,
+                    duration,
+                    seed,
+                    clusterSpec,
+                    new TrafficSpec(rps, clients),
+                    faults,
+                    outlier,
+                    health,
+                    version,
+                    load,
+                    routing);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
@@ -310,20 +361,29 @@ public final class ScenarioReader {
             long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
             int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
             FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
-            HealthCheckFailure hc = dead ? HealthCheckFailure.REFUSED
+            HealthCheckFailure hc = dead
+                    ? HealthCheckFailure.REFUSED
                     : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
             // a dead host fails every request, however failures are spread: its pattern is even, which draws nothing
             FaultPattern pattern = dead ? FaultPattern.EVEN : v.pattern(f.get("pattern"), key + ".pattern");
             Located burstNode = f.get("burst_length");
             if (burstNode != null && pattern != FaultPattern.BURSTS) {
-                throw Values.error(burstNode, key + ".burst_length", burstNode.value(),
+                throw Values.error(
+                        burstNode,
+                        key + ".burst_length",
+                        burstNode.value(),
                         "no burst_length unless pattern is bursts (it is " + pattern.scenarioName() + ")");
             }
-            long burst = v.milli(burstNode, key + ".burst_length", FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
+            long burst = v.milli(
+                    burstNode,
+                    key + ".burst_length",
+                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
                     "a mean number of failures per burst, 1 or more with at most 3 decimals");
             Located at = burstNode != null ? burstNode : items.get(i);
-            faults.add(v.guard(at, key, () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst,
-                    degraded)));
+            faults.add(v.guard(
+                    at,
+                    key,
+                    () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst, degraded)));
         }
         return faults;
     }
@@ -367,16 +427,33 @@ public final class ScenarioReader {
         long unhealthy = v.integer(h.get("unhealthy_threshold"), "health_checks.unhealthy_threshold", 3, 1, 1_000_000);
         long healthy = v.integer(h.get("healthy_threshold"), "health_checks.healthy_threshold", 2, 1, 1_000_000);
         // Envoy's defaults (HealthCheckerImplBase's constructor): each interval defaults to the one it refines
-        long timeout = v.duration(h.get("timeout"), "health_checks.timeout", HealthCheckSpec.DEFAULT_TIMEOUT_NANOS, false);
-        long noTraffic = v.duration(h.get("no_traffic_interval"), "health_checks.no_traffic_interval",
-                HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS, false);
-        long noTrafficHealthy = v.duration(h.get("no_traffic_healthy_interval"), "health_checks.no_traffic_healthy_interval",
-                noTraffic, false);
-        long unhealthyInterval = v.duration(h.get("unhealthy_interval"), "health_checks.unhealthy_interval", interval, false);
-        long unhealthyEdge = v.duration(h.get("unhealthy_edge_interval"), "health_checks.unhealthy_edge_interval",
-                unhealthyInterval, false);
-        long healthyEdge = v.duration(h.get("healthy_edge_interval"), "health_checks.healthy_edge_interval", interval, false);
-        return v.guard(node, "health_checks", () -> new HealthCheckSpec(interval, unhealthy, healthy, timeout, noTraffic,
-                noTrafficHealthy, unhealthyInterval, unhealthyEdge, healthyEdge));
+        long timeout =
+                v.duration(h.get("timeout"), "health_checks.timeout", HealthCheckSpec.DEFAULT_TIMEOUT_NANOS, false);
+        long noTraffic = v.duration(
+                h.get("no_traffic_interval"),
+                "health_checks.no_traffic_interval",
+                HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS,
+                false);
+        long noTrafficHealthy = v.duration(
+                h.get("no_traffic_healthy_interval"), "health_checks.no_traffic_healthy_interval", noTraffic, false);
+        long unhealthyInterval =
+                v.duration(h.get("unhealthy_interval"), "health_checks.unhealthy_interval", interval, false);
+        long unhealthyEdge = v.duration(
+                h.get("unhealthy_edge_interval"), "health_checks.unhealthy_edge_interval", unhealthyInterval, false);
+        long healthyEdge =
+                v.duration(h.get("healthy_edge_interval"), "health_checks.healthy_edge_interval", interval, false);
+        return v.guard(
+                node,
+                "health_checks",
+                () -> new HealthCheckSpec(
+                        interval,
+                        unhealthy,
+                        healthy,
+                        timeout,
+                        noTraffic,
+                        noTrafficHealthy,
+                        unhealthyInterval,
+                        unhealthyEdge,
+                        healthyEdge));
     }
 }

@@ -19,8 +19,7 @@ import java.util.Map;
  * equal scenario.
  */
 public final class ScenarioWriter {
-    private ScenarioWriter() {
-    }
+    private ScenarioWriter() {}
 
     public static Map<String, Object> toMap(Scenario s) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -56,7 +55,9 @@ public final class ScenarioWriter {
                 if (f.result() != null) {
                     fm.put("result", f.result().traceName());
                 }
-                fm.put("fails_health_check", f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
+                fm.put(
+                        "fails_health_check",
+                        f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
             }
             fm.put("pattern", f.pattern().scenarioName());
             if (f.pattern() == FaultPattern.BURSTS) {
@@ -67,7 +68,9 @@ public final class ScenarioWriter {
         }
         m.put("faults", faults);
         Map<String, Object> od = new LinkedHashMap<>();
-        s.outlierDetection().asMap().forEach((setting, value) -> od.put(setting.envoyName(), settingValue(setting, value)));
+        s.outlierDetection()
+                .asMap()
+                .forEach((setting, value) -> od.put(setting.envoyName(), settingValue(setting, value)));
         m.put("outlier_detection", od);
         HealthCheckSpec hc = s.healthChecks();
         if (hc == null) {

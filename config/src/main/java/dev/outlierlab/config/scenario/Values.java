@@ -43,7 +43,8 @@ final class Values {
     @SuppressWarnings("unchecked")
     Map<String, Located> map(Located node, String key, Set<String> allowed) {
         if (!(node.value() instanceof Map)) {
-            throw error(node, key.isEmpty() ? "(top level)" : key, node.value(), "a mapping with keys " + sorted(allowed));
+            throw error(
+                    node, key.isEmpty() ? "(top level)" : key, node.value(), "a mapping with keys " + sorted(allowed));
         }
         Map<String, Located> m = (Map<String, Located>) node.value();
         for (Map.Entry<String, Located> e : m.entrySet()) {
@@ -52,7 +53,8 @@ final class Values {
                 String near = Wording.nearest(e.getKey(), allowed);
                 String hint = near == null ? "" : " (did you mean '" + near + "'?)";
                 if (key.equals("outlier_detection")) {
-                    hint = IstioNames.hint(e.getKey(), near, e.getValue().origin().startsWith("--set"));
+                    hint = IstioNames.hint(
+                            e.getKey(), near, e.getValue().origin().startsWith("--set"));
                 }
                 throw new InputException(e.getValue().origin() + ": unknown key '" + full + "'" + hint + "; allowed "
                         + (key.isEmpty() ? "at the top level" : "under " + key) + ": " + sorted(allowed));
@@ -100,7 +102,8 @@ final class Values {
 
     /** Whether a whole decimal is within a long's range (a value beyond it is refused, never wrapped). */
     private static boolean fitsLong(BigDecimal d) {
-        return d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
+        return d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0
+                && d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
     }
 
     double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
@@ -130,7 +133,9 @@ final class Values {
         Object v = node.value();
         String allowed = "a percentage from 0 to 100 with at most 4 decimals";
         BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b : null;
-        if (d == null || d.signum() < 0 || d.compareTo(BigDecimal.valueOf(100)) > 0
+        if (d == null
+                || d.signum() < 0
+                || d.compareTo(BigDecimal.valueOf(100)) > 0
                 || d.stripTrailingZeros().scale() > 4) {
             throw error(node, key, v, allowed);
         }
@@ -171,9 +176,14 @@ final class Values {
         long nanos = duration(node, key, 0, true);
         long truncated = nanos - nanos % Durations.MILLISECOND;
         if (truncated == 0 && nanos > 0 && setting != OutlierSetting.MAX_EJECTION_TIME_JITTER) {
-            throw error(node, key, node.value(), setting.allowedRange() + " of at least 1ms (Envoy accepts it but reads "
-                    + setting.envoyName() + " in whole milliseconds, so this would be a 0 ms timer, which the lab does "
-                    + "not simulate)");
+            throw error(
+                    node,
+                    key,
+                    node.value(),
+                    setting.allowedRange() + " of at least 1ms (Envoy accepts it but reads "
+                            + setting.envoyName()
+                            + " in whole milliseconds, so this would be a 0 ms timer, which the lab does "
+                            + "not simulate)");
         }
         return truncated;
     }
@@ -196,7 +206,10 @@ final class Values {
         }
         FaultResult r = node.value() instanceof String s ? FaultResult.byName(s) : null;
         if (r == null) {
-            throw error(node, key, node.value(),
+            throw error(
+                    node,
+                    key,
+                    node.value(),
                     "one of timeout, connect_failed, reset, ext_failed (or leave it out to fail with status)");
         }
         return r;
@@ -215,8 +228,11 @@ final class Values {
         }
         HealthCheckFailure k = node.value() instanceof String s ? HealthCheckFailure.byScenarioName(s) : null;
         if (k == null) {
-            throw error(node, key, node.value(), "false, or how the probes fail: status (true means status), "
-                    + "timeout, refused");
+            throw error(
+                    node,
+                    key,
+                    node.value(),
+                    "false, or how the probes fail: status (true means status), " + "timeout, refused");
         }
         return k;
     }
@@ -243,7 +259,9 @@ final class Values {
         }
         Object v = node.value();
         BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b : null;
-        if (d == null || d.signum() <= 0 || d.stripTrailingZeros().scale() > 3
+        if (d == null
+                || d.signum() <= 0
+                || d.stripTrailingZeros().scale() > 3
                 || d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 1000)) > 0) {
             throw error(node, key, v, allowed);
         }

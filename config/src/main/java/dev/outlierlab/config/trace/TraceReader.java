@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
-import dev.outlierlab.config.io.BoundedLineReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -29,16 +29,17 @@ import java.util.Set;
  * every problem is reported with the file and line.
  */
 public final class TraceReader {
-    private static final ObjectReader JSON = new ObjectMapper().reader()
+    private static final ObjectReader JSON = new ObjectMapper()
+            .reader()
             .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     /** Seconds beyond this many digits before the point cannot be a time in nanoseconds that fits a long. */
     private static final int MAX_WHOLE_SECOND_DIGITS = 12;
+
     private static final Set<String> FIELDS = Set.of("time", "time_ns", "host", "code", "result");
 
-    private TraceReader() {
-    }
+    private TraceReader() {}
 
     /** The host names of a trace, in order of first appearance (a first pass over the file). */
     public static List<String> hostNames(BoundedLineReader reader, String source) {
@@ -54,7 +55,8 @@ public final class TraceReader {
     }
 
     /** The records of a trace, host names resolved against {@code hostIndex}, checked to be in time order. */
-    public static Iterator<TraceRecord> records(BoundedLineReader reader, String source, Map<String, Integer> hostIndex) {
+    public static Iterator<TraceRecord> records(
+            BoundedLineReader reader, String source, Map<String, Integer> hostIndex) {
         LineIterator lines = new LineIterator(reader, source);
         return new Iterator<>() {
             private long previous = Long.MIN_VALUE;
@@ -87,12 +89,12 @@ public final class TraceReader {
     private static String known(Map<String, Integer> hostIndex) {
         List<String> names = new ArrayList<>(hostIndex.keySet());
         names.sort((a, b) -> Integer.compare(hostIndex.get(a), hostIndex.get(b)));
-        return names.size() <= 6 ? String.join(", ", names)
+        return names.size() <= 6
+                ? String.join(", ", names)
                 : String.join(", ", names.subList(0, 5)) + ", ... (" + names.size() + " hosts)";
     }
 
-    private record Parsed(long line, long timeNanos, String host, int code, RequestResult result) {
-    }
+    private record Parsed(long line, long timeNanos, String host, int code, RequestResult result) {}
 
     private static final class LineIterator implements Iterator<Parsed> {
         private final BoundedLineReader reader;
@@ -150,7 +152,8 @@ public final class TraceReader {
             for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!FIELDS.contains(name)) {
-                    throw new InputException(at + "unknown field '" + name + "'; allowed: time or time_ns, host, code, result");
+                    throw new InputException(
+                            at + "unknown field '" + name + "'; allowed: time or time_ns, host, code, result");
                 }
             }
             long time = time(node, at);
@@ -161,8 +164,12 @@ public final class TraceReader {
             int code = -1;
             JsonNode codeNode = node.get("code");
             if (codeNode != null) {
-                if (!codeNode.canConvertToInt() || !codeNode.isIntegralNumber() || codeNode.asInt() < 100 || codeNode.asInt() > 599) {
-                    throw new InputException(at + "code: " + codeNode + " is not allowed; expected an HTTP status from 100 to 599");
+                if (!codeNode.canConvertToInt()
+                        || !codeNode.isIntegralNumber()
+                        || codeNode.asInt() < 100
+                        || codeNode.asInt() > 599) {
+                    throw new InputException(
+                            at + "code: " + codeNode + " is not allowed; expected an HTTP status from 100 to 599");
                 }
                 code = codeNode.asInt();
             }
@@ -171,8 +178,9 @@ public final class TraceReader {
             if (resultNode != null) {
                 result = resultNode.isTextual() ? RequestResult.byTraceName(resultNode.asText()) : null;
                 if (result == null) {
-                    throw new InputException(at + "result: " + resultNode + " is not allowed; expected one of "
-                            + "timeout, connect_failed, connect_success, connect_success_final, ext_failed, ext_success");
+                    throw new InputException(
+                            at + "result: " + resultNode + " is not allowed; expected one of "
+                                    + "timeout, connect_failed, connect_success, connect_success_final, ext_failed, ext_success");
                 }
             }
             if (code < 0 && result == null) {
@@ -197,16 +205,19 @@ public final class TraceReader {
             JsonNode seconds = node.get("time");
             JsonNode nanos = node.get("time_ns");
             if ((seconds == null) == (nanos == null)) {
-                throw new InputException(at + "expected exactly one of \"time\" (seconds) or \"time_ns\" (nanoseconds)");
+                throw new InputException(
+                        at + "expected exactly one of \"time\" (seconds) or \"time_ns\" (nanoseconds)");
             }
             if (nanos != null) {
                 if (!nanos.isIntegralNumber() || !nanos.canConvertToLong() || nanos.asLong() < 0) {
-                    throw new InputException(at + "time_ns: " + nanos + " is not allowed; expected a whole number of nanoseconds, 0 or more");
+                    throw new InputException(at + "time_ns: " + nanos
+                            + " is not allowed; expected a whole number of nanoseconds, 0 or more");
                 }
                 return nanos.asLong();
             }
             if (!seconds.isNumber()) {
-                throw new InputException(at + "time: " + seconds + " is not allowed; expected seconds as a number, e.g. 12.5");
+                throw new InputException(
+                        at + "time: " + seconds + " is not allowed; expected seconds as a number, e.g. 12.5");
             }
             BigDecimal value = seconds.decimalValue();
             if ((long) value.precision() - value.scale() > MAX_WHOLE_SECOND_DIGITS) {
@@ -214,8 +225,11 @@ public final class TraceReader {
                         + Durations.MAX_NANOS / 1_000_000_000L + ", to at most nanosecond precision");
             }
             BigDecimal ns = value.movePointRight(9);
-            if (ns.signum() < 0 || ns.stripTrailingZeros().scale() > 0 || ns.compareTo(BigDecimal.valueOf(Durations.MAX_NANOS)) > 0) {
-                throw new InputException(at + "time: " + seconds + " is not allowed; expected seconds from 0, to at most nanosecond precision");
+            if (ns.signum() < 0
+                    || ns.stripTrailingZeros().scale() > 0
+                    || ns.compareTo(BigDecimal.valueOf(Durations.MAX_NANOS)) > 0) {
+                throw new InputException(at + "time: " + seconds
+                        + " is not allowed; expected seconds from 0, to at most nanosecond precision");
             }
             return ns.longValueExact();
         }

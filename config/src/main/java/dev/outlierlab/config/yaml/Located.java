@@ -8,5 +8,4 @@ package dev.outlierlab.config.yaml;
  *               {@code ArrayList<Located>}, or null
  * @param origin e.g. {@code scenario.yaml:12}, {@code --set faults[0].error_rate}, or {@code default}
  */
-public record Located(Object value, String origin) {
-}
+public record Located(Object value, String origin) {}

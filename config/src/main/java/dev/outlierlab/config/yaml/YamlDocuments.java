@@ -15,11 +15,9 @@ public final class YamlDocuments {
     private static final Pattern END = Pattern.compile("^\\.\\.\\.\\s*$");
 
     /** One document's text and the file's line (from 1) where that text starts. */
-    public record Document(String text, int firstLine) {
-    }
+    public record Document(String text, int firstLine) {}
 
-    private YamlDocuments() {
-    }
+    private YamlDocuments() {}
 
     /** The documents of a stream, in order, without the empty ones. */
     public static List<Document> split(String text) {
@@ -27,7 +25,9 @@ public final class YamlDocuments {
         List<Document> docs = new ArrayList<>();
         int from = 0;
         for (int i = 0; i <= lines.length; i++) {
-            boolean boundary = i == lines.length || START.matcher(lines[i]).matches() || END.matcher(lines[i]).matches();
+            boolean boundary = i == lines.length
+                    || START.matcher(lines[i]).matches()
+                    || END.matcher(lines[i]).matches();
             if (!boundary) {
                 continue;
             }

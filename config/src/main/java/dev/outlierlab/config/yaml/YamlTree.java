@@ -38,8 +38,7 @@ public final class YamlTree {
     /** The most nodes that aliases may add to a document's tree, counting every node of each expansion. */
     public static final int MAX_ALIAS_EXPANSION = 100_000;
 
-    private YamlTree() {
-    }
+    private YamlTree() {}
 
     /** Parses one document; an empty document gives an empty map. */
     public static Located parse(String text, String source) {
@@ -64,7 +63,8 @@ public final class YamlTree {
 
     private static Located parse(String text, String source, boolean aliases, int lineOffset) {
         if (text.length() > MAX_DOCUMENT_CHARS) {
-            throw new InputException(source + ": the file is larger than " + (MAX_DOCUMENT_CHARS / 1024 / 1024) + " MiB");
+            throw new InputException(
+                    source + ": the file is larger than " + (MAX_DOCUMENT_CHARS / 1024 / 1024) + " MiB");
         }
         checkLineLengths(text, source, lineOffset);
         Node root;
@@ -152,12 +152,12 @@ public final class YamlTree {
 
         Located convert(Node node) {
             if (inProgress.containsKey(node)) {
-                throw new InputException(source + ":" + line(node) + ": a recursive alias: "
-                        + "the anchor" + anchorName(node) + " is used inside itself, which would make an endless tree");
+                throw new InputException(source + ":" + line(node) + ": a recursive alias: " + "the anchor"
+                        + anchorName(node) + " is used inside itself, which would make an endless tree");
             }
             if (!aliases && node.getAnchor() != null) {
-                throw new InputException(source + ":" + line(node) + ": anchor &"
-                        + node.getAnchor() + ": anchors and aliases are not accepted here; write the values out");
+                throw new InputException(source + ":" + line(node) + ": anchor &" + node.getAnchor()
+                        + ": anchors and aliases are not accepted here; write the values out");
             }
             if (converted.put(node, Boolean.TRUE) != null && ++expanded > MAX_ALIAS_EXPANSION) {
                 throw new InputException(source + ":" + line(node) + ": aliases expand to "
@@ -189,12 +189,11 @@ public final class YamlTree {
                         continue;
                     }
                     if (!(keyNode instanceof ScalarNode key)) {
-                        throw new InputException(source + ":" + line(keyNode)
-                                + ": keys must be plain names");
+                        throw new InputException(source + ":" + line(keyNode) + ": keys must be plain names");
                     }
                     if (!explicitKeys.add(key.getValue())) {
-                        throw new InputException(source + ":" + line(keyNode)
-                                + ": duplicate key '" + key.getValue() + "'");
+                        throw new InputException(
+                                source + ":" + line(keyNode) + ": duplicate key '" + key.getValue() + "'");
                     }
                     map.put(key.getValue(), convert(tuple.getValueNode()));
                 }

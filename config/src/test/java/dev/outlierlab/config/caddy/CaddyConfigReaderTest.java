@@ -28,8 +28,16 @@ class CaddyConfigReaderTest {
                     }
                 }
                 """, "Caddyfile");
-        CaddyPassiveConfig expected = new CaddyPassiveConfig(List.of("10.0.0.1:8080", "10.0.0.2:8080"),
-                30_000 * MS, 1, List.of(5, 429), 1500 * MS, 5000 * MS, 250 * MS, 0, CaddySelection.Policy.ROUND_ROBIN);
+        CaddyPassiveConfig expected = new CaddyPassiveConfig(
+                List.of("10.0.0.1:8080", "10.0.0.2:8080"),
+                30_000 * MS,
+                1,
+                List.of(5, 429),
+                1500 * MS,
+                5000 * MS,
+                250 * MS,
+                0,
+                CaddySelection.Policy.ROUND_ROBIN);
         assertThat(file.config()).isEqualTo(expected);
         assertThat(file.line()).isEqualTo(2);
         CaddySettings json = CaddyConfigReader.readText("""
@@ -45,9 +53,10 @@ class CaddyConfigReaderTest {
 
     @Test
     void errorsNameTheLine() {
-        assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n reverse_proxy a:1 {\n  fail_duration 10x\n }\n}",
-                "Caddyfile")).hasMessage("Caddyfile:3: fail_duration \"10x\" is not allowed; expected a duration such "
-                + "as 30s, 500ms or 1m");
+        assertThatThrownBy(() -> CaddyConfigReader.readText(
+                        ":80 {\n reverse_proxy a:1 {\n  fail_duration 10x\n }\n}", "Caddyfile"))
+                .hasMessage("Caddyfile:3: fail_duration \"10x\" is not allowed; expected a duration such "
+                        + "as 30s, 500ms or 1m");
         assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n respond ok\n}", "Caddyfile"))
                 .hasMessage("Caddyfile: no reverse_proxy directive");
     }

@@ -7,8 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /** Reads the test corpus from the classpath. */
 public final class Corpus {
-    private Corpus() {
-    }
+    private Corpus() {}
 
     public static String text(String resource) {
         try (InputStream in = Corpus.class.getResourceAsStream("/" + resource)) {

@@ -18,8 +18,14 @@ class EnvoyConfigReaderTest {
         EnvoyCluster c = config.cluster(null);
         assertThat(c.name()).isEqualTo("bookstore-search");
         assertThat(c.discoveryType()).isEqualTo("STATIC");
-        assertThat(c.hosts()).containsExactly("10.0.1.10:8080", "10.0.1.11:8080", "10.0.1.12:8080",
-                "10.0.2.10:8080", "10.0.2.11:8080", "10.0.2.12:8080");
+        assertThat(c.hosts())
+                .containsExactly(
+                        "10.0.1.10:8080",
+                        "10.0.1.11:8080",
+                        "10.0.1.12:8080",
+                        "10.0.2.10:8080",
+                        "10.0.2.11:8080",
+                        "10.0.2.12:8080");
         assertThat(c.panicThresholdPercent()).isEqualTo(50.0);
         assertThat(c.healthChecks()).isNull();
         assertThat(c.outlierDetectionLine()).isEqualTo(35);
@@ -28,7 +34,8 @@ class EnvoyConfigReaderTest {
         assertThat(od.successfulActiveHealthCheckUnejectHost()).isFalse();
         assertThat(od.isExplicit(OutlierSetting.MAX_EJECTION_PERCENT)).isTrue();
         assertThat(od.isExplicit(OutlierSetting.ENFORCING_SUCCESS_RATE)).isFalse();
-        assertThat(od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE)).isEqualTo(100);
+        assertThat(od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE))
+                .isEqualTo(100);
         assertThat(c.problems()).isEmpty();
     }
 
@@ -50,7 +57,8 @@ class EnvoyConfigReaderTest {
         assertThat(c.healthChecks().unhealthyThreshold()).isEqualTo(3);
         assertThat(c.healthChecks().healthyThreshold()).isEqualTo(2);
         assertThat(c.hosts()).hasSize(4).first().isEqualTo("inventory-a.internal:9000");
-        assertThat(c.outlierDetection().successfulActiveHealthCheckUnejectHost()).isTrue();
+        assertThat(c.outlierDetection().successfulActiveHealthCheckUnejectHost())
+                .isTrue();
     }
 
     @Test
@@ -58,15 +66,17 @@ class EnvoyConfigReaderTest {
         EnvoyConfig config = Corpus.envoy("envoy/clusters-list.yaml");
         assertThat(config.kind()).isEqualTo(EnvoyConfig.Kind.CLUSTER_LIST);
         assertThat(config.names()).isEqualTo("payments, ledger");
-        assertThat(config.cluster("payments").hosts()).containsExactly("payments-0", "payments-1", "payments-2",
-                "payments-3", "payments-4");
+        assertThat(config.cluster("payments").hosts())
+                .containsExactly("payments-0", "payments-1", "payments-2", "payments-3", "payments-4");
         OutlierDetectionConfig ledger = config.cluster("ledger").outlierDetection();
         assertThat(ledger.maxEjectionPercent()).isEqualTo(34);
         assertThat(ledger.alwaysEjectOneHost()).isTrue();
         assertThat(ledger.baseEjectionTimeNanos()).isEqualTo(30 * Durations.SECOND);
-        assertThatThrownBy(() -> config.cluster(null)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> config.cluster(null))
+                .isInstanceOf(InputException.class)
                 .hasMessageContaining("choose one with --cluster NAME: payments, ledger");
-        assertThatThrownBy(() -> config.cluster("orders")).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> config.cluster("orders"))
+                .isInstanceOf(InputException.class)
                 .hasMessageContaining("no cluster named 'orders'; the clusters are: payments, ledger");
     }
 
@@ -117,7 +127,8 @@ class EnvoyConfigReaderTest {
     void unknownFieldIsNamedWithItsPathAndLine() {
         assertThatThrownBy(() -> Corpus.envoy("envoy/bad/unknown-field.yaml"))
                 .isInstanceOf(InputException.class)
-                .hasMessageStartingWith("envoy/bad/unknown-field.yaml:6: unknown field 'outlier_detection.max_ejection_percentage'")
+                .hasMessageStartingWith(
+                        "envoy/bad/unknown-field.yaml:6: unknown field 'outlier_detection.max_ejection_percentage'")
                 .hasMessageContaining("envoy.config.cluster.v3.OutlierDetection")
                 .hasMessageContaining("did you mean");
     }
@@ -126,8 +137,9 @@ class EnvoyConfigReaderTest {
     void wrongTypeIsNamed() {
         assertThatThrownBy(() -> Corpus.envoy("envoy/bad/wrong-type.yaml"))
                 .isInstanceOf(InputException.class)
-                .hasMessage("envoy/bad/wrong-type.yaml:5: outlier_detection.consecutive_5xx: \"five\" is the wrong type;"
-                        + " expected a whole number from 0 to 4294967295");
+                .hasMessage(
+                        "envoy/bad/wrong-type.yaml:5: outlier_detection.consecutive_5xx: \"five\" is the wrong type;"
+                                + " expected a whole number from 0 to 4294967295");
         assertThatThrownBy(() -> Corpus.envoy("envoy/bad/wrong-duration.yaml"))
                 .hasMessageContaining("wrong-duration.yaml:4: outlier_detection.interval: \"250ms\" is the wrong type;"
                         + " expected a duration in seconds");
@@ -146,7 +158,8 @@ class EnvoyConfigReaderTest {
     void v2TypesAreRefusedWithTheReason() {
         String text = "resources:\n- \"@type\": type.googleapis.com/envoy.api.v2.Cluster\n  name: a\n";
         assertThatThrownBy(() -> EnvoyConfigReader.read(text, "cds.yaml"))
-                .hasMessageContaining("cds.yaml:2:").hasMessageContaining("v2 API type");
+                .hasMessageContaining("cds.yaml:2:")
+                .hasMessageContaining("v2 API type");
     }
 
     @Test
@@ -161,11 +174,14 @@ class EnvoyConfigReaderTest {
     void valuesEnvoyRejectsAreProblemsNamingTheField() {
         EnvoyCluster c = Corpus.envoy("envoy/bad/rejected-values.yaml").cluster(null);
         assertThat(c.outlierDetection()).isNull();
-        assertThat(c.problems()).extracting(p -> p.key())
+        assertThat(c.problems())
+                .extracting(p -> p.key())
                 .containsExactly("outlier_detection.max_ejection_percent", "outlier_detection.max_ejection_time");
-        assertThatThrownBy(c::requireValid).isInstanceOf(InputException.class)
-                .hasMessageContaining("rejected-values.yaml:12: cluster 'search': outlier_detection.max_ejection_percent: 120"
-                        + " is not allowed; expected a whole number from 0 to 100");
+        assertThatThrownBy(c::requireValid)
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining(
+                        "rejected-values.yaml:12: cluster 'search': outlier_detection.max_ejection_percent: 120"
+                                + " is not allowed; expected a whole number from 0 to 100");
     }
 
     @Test
@@ -180,7 +196,8 @@ class EnvoyConfigReaderTest {
         EnvoyCluster zero = EnvoyConfigReader.read("name: a\noutlier_detection:\n  interval: 0.0005s\n", "a.yaml")
                 .cluster(null);
         assertThat(zero.problems()).hasSize(1);
-        assertThat(zero.problems().get(0).error().getMessage()).contains("outlier_detection.interval: 0.0005s")
+        assertThat(zero.problems().get(0).error().getMessage())
+                .contains("outlier_detection.interval: 0.0005s")
                 .contains("a 0 ms interval, which the lab does not simulate");
     }
 
@@ -194,7 +211,8 @@ class EnvoyConfigReaderTest {
     @Test
     void badEnumNamesTheChoices() {
         assertThatThrownBy(() -> EnvoyConfigReader.read("name: a\ntype: STATIK\n", "a.yaml"))
-                .hasMessageContaining("a.yaml:2: type: \"STATIK\" is the wrong type; expected one of STATIC, STRICT_DNS");
+                .hasMessageContaining(
+                        "a.yaml:2: type: \"STATIK\" is the wrong type; expected one of STATIC, STRICT_DNS");
     }
 
     @Test
@@ -216,24 +234,28 @@ class EnvoyConfigReaderTest {
                         + "DiscoveryType (Envoy accepts only defined values here: defined_only); expected one of STATIC, "
                         + "STRICT_DNS, LOGICAL_DNS, EDS, ORIGINAL_DST or its number");
         // a defined number is fine
-        assertThat(EnvoyConfigReader.read("name: a\ntype: 1\noutlier_detection: {}\n", "a.yaml").cluster(null)
-                .discoveryType()).isEqualTo("STRICT_DNS");
+        assertThat(EnvoyConfigReader.read("name: a\ntype: 1\noutlier_detection: {}\n", "a.yaml")
+                        .cluster(null)
+                        .discoveryType())
+                .isEqualTo("STRICT_DNS");
     }
 
     @Test
     void fieldsNewerThanTheBundledProtosAreNotesOutsideOutlierDetection() {
-        String text = "name: a\ntype: STATIC\nconnect_timeout: 1s\nfuture_knob: true\ntyped_extension_protocol_options:\n"
-                + "  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n"
-                + "    '@type': type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n"
-                + "    hash_policy: [{header: {header_name: x}}]\n"
-                + "    explicit_http_config: {http2_protocol_options: {}}\noutlier_detection: {}\n";
+        String text =
+                "name: a\ntype: STATIC\nconnect_timeout: 1s\nfuture_knob: true\ntyped_extension_protocol_options:\n"
+                        + "  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:\n"
+                        + "    '@type': type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions\n"
+                        + "    hash_policy: [{header: {header_name: x}}]\n"
+                        + "    explicit_http_config: {http2_protocol_options: {}}\noutlier_detection: {}\n";
         EnvoyConfig config = EnvoyConfigReader.read(text, "a.yaml");
-        assertThat(config.notes()).containsExactly(
-                "line 4: future_knob is not a field of envoy.config.cluster.v3.Cluster in the bundled Envoy API "
-                        + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file",
-                "line 8: typed_extension_protocol_options.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.hash_policy "
-                        + "is not a field of envoy.extensions.upstreams.http.v3.HttpProtocolOptions in the bundled Envoy API "
-                        + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file");
+        assertThat(config.notes())
+                .containsExactly(
+                        "line 4: future_knob is not a field of envoy.config.cluster.v3.Cluster in the bundled Envoy API "
+                                + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file",
+                        "line 8: typed_extension_protocol_options.envoy.extensions.upstreams.http.v3.HttpProtocolOptions.hash_policy "
+                                + "is not a field of envoy.extensions.upstreams.http.v3.HttpProtocolOptions in the bundled Envoy API "
+                                + "(envoy api 1.0.49): read past, as a field of a newer Envoy; if it is not one, Envoy rejects the file");
         assertThat(config.cluster(null).hasOutlierDetection()).isTrue();
     }
 
@@ -245,8 +267,9 @@ class EnvoyConfigReaderTest {
         assertThat(config.clusters().get(0).problems()).isEmpty();
         assertThat(config.clusters().get(1).problems()).singleElement().satisfies(p -> {
             assertThat(p.line()).isEqualTo(16);
-            assertThat(p.error().getMessage()).isEqualTo("name: 'a' is not allowed; expected a name no other cluster in "
-                    + "the file has (Envoy: \"cluster manager: duplicate cluster 'a'\")");
+            assertThat(p.error().getMessage())
+                    .isEqualTo("name: 'a' is not allowed; expected a name no other cluster in "
+                            + "the file has (Envoy: \"cluster manager: duplicate cluster 'a'\")");
         });
         assertThatThrownBy(() -> config.clusters().get(1).requireValid())
                 .hasMessageContaining("hardening/dup-clusters.yaml:16: cluster 'a'");
@@ -256,14 +279,20 @@ class EnvoyConfigReaderTest {
     void aListWithNoClustersReadsAsNone() {
         EnvoyConfig config = Corpus.envoy("hardening/empty-list.yaml");
         assertThat(config.clusters()).isEmpty();
-        assertThatThrownBy(() -> config.cluster(null)).hasMessage("hardening/empty-list.yaml: the list has no clusters");
+        assertThatThrownBy(() -> config.cluster(null))
+                .hasMessage("hardening/empty-list.yaml: the list has no clusters");
     }
 
     @Test
     void healthCheckWithoutRequiredFieldsIsAProblem() {
-        String text = "name: a\nhealth_checks:\n- interval: 5s\n  http_health_check: {path: /}\noutlier_detection: {}\n";
+        String text =
+                "name: a\nhealth_checks:\n- interval: 5s\n  http_health_check: {path: /}\noutlier_detection: {}\n";
         EnvoyCluster c = EnvoyConfigReader.read(text, "a.yaml").cluster(null);
-        assertThat(c.problems()).extracting(p -> p.key()).containsExactly("health_checks[0].timeout",
-                "health_checks[0].unhealthy_threshold", "health_checks[0].healthy_threshold");
+        assertThat(c.problems())
+                .extracting(p -> p.key())
+                .containsExactly(
+                        "health_checks[0].timeout",
+                        "health_checks[0].unhealthy_threshold",
+                        "health_checks[0].healthy_threshold");
     }
 }

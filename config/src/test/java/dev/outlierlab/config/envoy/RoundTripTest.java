@@ -12,7 +12,8 @@ class RoundTripTest {
 
     private static void assertRoundTrip(Scenario s) {
         String yaml = EnvoyClusterWriter.toYaml(s);
-        EnvoyCluster back = EnvoyConfigReader.read(yaml, "export.yaml").cluster(null).requireValid();
+        EnvoyCluster back =
+                EnvoyConfigReader.read(yaml, "export.yaml").cluster(null).requireValid();
         assertThat(back.name()).isEqualTo(s.name());
         assertThat(back.outlierDetection()).isEqualTo(s.outlierDetection());
         assertThat(back.panicThresholdPercent()).isEqualTo(s.cluster().panicThresholdPercent());
@@ -29,11 +30,23 @@ class RoundTripTest {
     void aNameWithTerminalEscapesIsEscapedInTheCommentAndKeptInTheQuotedName() {
         Scenario d = Scenario.defaults();
         String evil = "evil\u001b[2J\u001b]0;PWN\u0007";
-        Scenario named = new Scenario(evil, d.durationNanos(), d.seed(), d.cluster(), d.traffic(), d.faults(),
-                d.outlierDetection(), d.healthChecks(), d.envoyVersion(), d.load());
+        Scenario named = new Scenario(
+                evil,
+                d.durationNanos(),
+                d.seed(),
+                d.cluster(),
+                d.traffic(),
+                d.faults(),
+                d.outlierDetection(),
+                d.healthChecks(),
+                d.envoyVersion(),
+                d.load());
         String yaml = EnvoyClusterWriter.toYaml(named);
-        assertThat(yaml).doesNotContain("\u001b").doesNotContain("\u0007")
-                .startsWith("# Envoy cluster for scenario 'evil\\u001b[2J\\u001b]0;PWN\\u0007', written by outlier-lab.\n");
+        assertThat(yaml)
+                .doesNotContain("\u001b")
+                .doesNotContain("\u0007")
+                .startsWith(
+                        "# Envoy cluster for scenario 'evil\\u001b[2J\\u001b]0;PWN\\u0007', written by outlier-lab.\n");
         assertRoundTrip(named);
     }
 
@@ -84,7 +97,8 @@ class RoundTripTest {
                 """;
         Scenario s = ScenarioReader.read(text, "s.yaml", List.of()).scenario();
         assertRoundTrip(s);
-        assertThat(EnvoyClusterWriter.toYaml(s)).contains("name: \"outbound|8080||checkout.shop.svc.cluster.local\"")
+        assertThat(EnvoyClusterWriter.toYaml(s))
+                .contains("name: \"outbound|8080||checkout.shop.svc.cluster.local\"")
                 .contains("{address: {socket_address: {address: 10.0.0.7, port_value: 8080}}}")
                 .contains("{hostname: \"yes\"");
     }

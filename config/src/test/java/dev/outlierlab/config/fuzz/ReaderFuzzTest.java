@@ -33,10 +33,53 @@ import org.junit.jupiter.api.Test;
 class ReaderFuzzTest {
     private static final int INPUTS = 10_000;
     private static final long MAX_NANOS_PER_INPUT = 5_000_000_000L;
-    private static final String[] TOKENS = {"&a ", "*a", "<<: *a", "[", "]", "{", "}", ":", ": ", "- ", ",", "\"",
-        "'", "\n", "\n  ", "#", "!!str ", "!!int ", "|", ">", "---\n", "...\n", "\t", "\u0000", "\u001b[2J", "\uFEFF",
-        "1e2147483647", "18446744073709551616", "-1", "0", "0.0000000001", "1e-400", "9999999999999999999999s",
-        "NaN", ".inf", "null", "~", "true", "yes", "0x7fffffff", "2147483648", "@type", "\\u0000", "ééé", "\ud800"};
+    private static final String[] TOKENS = {
+        "&a ",
+        "*a",
+        "<<: *a",
+        "[",
+        "]",
+        "{",
+        "}",
+        ":",
+        ": ",
+        "- ",
+        ",",
+        "\"",
+        "'",
+        "\n",
+        "\n  ",
+        "#",
+        "!!str ",
+        "!!int ",
+        "|",
+        ">",
+        "---\n",
+        "...\n",
+        "\t",
+        "\u0000",
+        "\u001b[2J",
+        "\uFEFF",
+        "1e2147483647",
+        "18446744073709551616",
+        "-1",
+        "0",
+        "0.0000000001",
+        "1e-400",
+        "9999999999999999999999s",
+        "NaN",
+        ".inf",
+        "null",
+        "~",
+        "true",
+        "yes",
+        "0x7fffffff",
+        "2147483648",
+        "@type",
+        "\\u0000",
+        "ééé",
+        "\ud800"
+    };
     private static final String SCENARIO = """
             name: bookstore-search
             duration: 300s
@@ -62,9 +105,16 @@ class ReaderFuzzTest {
               unhealthy_threshold: 3
               healthy_threshold: 2
             """;
-    private static final String[] SETS = {"outlier_detection.max_ejection_percent=34", "faults[0].error_rate=100",
-        "cluster.hosts=[a, b, c]", "traffic.rps=1000", "duration=60s", "faults[1].hosts=2",
-        "outlier_detection.interval=250ms", "health_checks.interval=5s"};
+    private static final String[] SETS = {
+        "outlier_detection.max_ejection_percent=34",
+        "faults[0].error_rate=100",
+        "cluster.hosts=[a, b, c]",
+        "traffic.rps=1000",
+        "duration=60s",
+        "faults[1].hosts=2",
+        "outlier_detection.interval=250ms",
+        "health_checks.interval=5s"
+    };
     private static final String TRACE = """
             {"time": 1, "host": "host-0", "code": 503}
             {"time": 2.5, "host": "host-1", "code": 200}
@@ -90,23 +140,34 @@ class ReaderFuzzTest {
             List<String> hosts = TraceReader.hostNames(names, "fuzz.jsonl");
             Map<String, Integer> index = new java.util.HashMap<>();
             hosts.forEach(h -> index.put(h, index.size()));
-            Iterator<?> records = TraceReader.records(new BoundedLineReader(new StringReader(text), "fuzz.jsonl", 4096),
-                    "fuzz.jsonl", index);
-            records.forEachRemaining(r -> { });
+            Iterator<?> records = TraceReader.records(
+                    new BoundedLineReader(new StringReader(text), "fuzz.jsonl", 4096), "fuzz.jsonl", index);
+            records.forEachRemaining(r -> {});
         });
     }
 
     @Test
     void envoyConfigurations() {
-        fuzz(14, List.of(resource("/envoy/static-cluster.yaml"), resource("/envoy/bootstrap.yaml"),
-                resource("/envoy/cds-response.yaml"), resource("/envoy/clusters-list.yaml"),
-                resource("/envoy/health-checked-cluster.yaml")), text -> EnvoyConfigReader.read(text, "fuzz.yaml"));
+        fuzz(
+                14,
+                List.of(
+                        resource("/envoy/static-cluster.yaml"),
+                        resource("/envoy/bootstrap.yaml"),
+                        resource("/envoy/cds-response.yaml"),
+                        resource("/envoy/clusters-list.yaml"),
+                        resource("/envoy/health-checked-cluster.yaml")),
+                text -> EnvoyConfigReader.read(text, "fuzz.yaml"));
     }
 
     @Test
     void istioDestinationRules() {
-        fuzz(15, List.of(resource("/istio/checkout-full.yaml"), resource("/istio/multi-port-subsets.yaml"),
-                resource("/istio/no-outlier.yaml")), text -> DestinationRuleReader.read(text, "fuzz.yaml", null));
+        fuzz(
+                15,
+                List.of(
+                        resource("/istio/checkout-full.yaml"),
+                        resource("/istio/multi-port-subsets.yaml"),
+                        resource("/istio/no-outlier.yaml")),
+                text -> DestinationRuleReader.read(text, "fuzz.yaml", null));
     }
 
     private static void fuzz(long seed, List<String> valid, Consumer<String> reader) {

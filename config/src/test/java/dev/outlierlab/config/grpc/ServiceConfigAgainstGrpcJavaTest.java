@@ -28,31 +28,50 @@ class ServiceConfigAgainstGrpcJavaTest {
         for (int k = 0; k < 500; k++) {
             StringBuilder p = new StringBuilder("{");
             if (random.nextModulo(2) == 0) {
-                p.append("\"interval\": \"").append(1 + random.nextModulo(60)).append('.')
-                        .append(random.nextModulo(1000)).append("s\", ");
+                p.append("\"interval\": \"")
+                        .append(1 + random.nextModulo(60))
+                        .append('.')
+                        .append(random.nextModulo(1000))
+                        .append("s\", ");
             }
             if (random.nextModulo(2) == 0) {
-                p.append("\"baseEjectionTime\": \"").append(random.nextModulo(100)).append("s\", ");
+                p.append("\"baseEjectionTime\": \"")
+                        .append(random.nextModulo(100))
+                        .append("s\", ");
             }
             if (random.nextModulo(2) == 0) {
-                p.append("\"maxEjectionTime\": \"").append(random.nextModulo(400)).append(".5s\", ");
+                p.append("\"maxEjectionTime\": \"")
+                        .append(random.nextModulo(400))
+                        .append(".5s\", ");
             }
             if (random.nextModulo(2) == 0) {
-                p.append("\"maxEjectionPercentage\": ").append(random.nextModulo(101)).append(", ");
+                p.append("\"maxEjectionPercentage\": ")
+                        .append(random.nextModulo(101))
+                        .append(", ");
             }
             if (random.nextModulo(3) != 0) {
-                p.append("\"successRateEjection\": {\"stdevFactor\": ").append(random.nextModulo(5000))
-                        .append(", \"enforcementPercentage\": ").append(random.nextModulo(101))
-                        .append(", \"minimumHosts\": ").append(random.nextModulo(20)).append("}, ");
+                p.append("\"successRateEjection\": {\"stdevFactor\": ")
+                        .append(random.nextModulo(5000))
+                        .append(", \"enforcementPercentage\": ")
+                        .append(random.nextModulo(101))
+                        .append(", \"minimumHosts\": ")
+                        .append(random.nextModulo(20))
+                        .append("}, ");
             }
             if (random.nextModulo(3) != 0) {
-                p.append("\"failurePercentageEjection\": {\"threshold\": ").append(random.nextModulo(101))
-                        .append(", \"requestVolume\": ").append(random.nextModulo(500)).append("}, ");
+                p.append("\"failurePercentageEjection\": {\"threshold\": ")
+                        .append(random.nextModulo(101))
+                        .append(", \"requestVolume\": ")
+                        .append(random.nextModulo(500))
+                        .append("}, ");
             }
             p.append("\"childPolicy\": [{\"round_robin\": {}}]}");
             String policy = p.toString();
-            GrpcOutlierConfig lab = ServiceConfigReader.read("{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": "
-                    + policy + "}]}", "sc.json", GrpcImplementation.JAVA).config();
+            GrpcOutlierConfig lab = ServiceConfigReader.read(
+                            "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": " + policy + "}]}",
+                            "sc.json",
+                            GrpcImplementation.JAVA)
+                    .config();
             @SuppressWarnings("unchecked")
             Map<String, ?> raw = JSON.readValue(policy, Map.class);
             ConfigOrError parsed = provider.parseLoadBalancingPolicyConfig(toGrpcJson(raw));
@@ -64,18 +83,31 @@ class ServiceConfigAgainstGrpcJavaTest {
             assertThat(lab.maxEjectionPercent()).as(policy).isEqualTo(real.maxEjectionPercent);
             assertThat(lab.successRate() == null).as(policy).isEqualTo(real.successRateEjection == null);
             if (lab.successRate() != null) {
-                assertThat(List.of(lab.successRate().stdevFactor(), lab.successRate().enforcementPercentage(),
-                        lab.successRate().minimumHosts(), lab.successRate().requestVolume())).as(policy)
-                        .containsExactly(real.successRateEjection.stdevFactor, real.successRateEjection.enforcementPercentage,
-                                real.successRateEjection.minimumHosts, real.successRateEjection.requestVolume);
+                assertThat(List.of(
+                                lab.successRate().stdevFactor(),
+                                lab.successRate().enforcementPercentage(),
+                                lab.successRate().minimumHosts(),
+                                lab.successRate().requestVolume()))
+                        .as(policy)
+                        .containsExactly(
+                                real.successRateEjection.stdevFactor,
+                                real.successRateEjection.enforcementPercentage,
+                                real.successRateEjection.minimumHosts,
+                                real.successRateEjection.requestVolume);
             }
             assertThat(lab.failurePercentage() == null).as(policy).isEqualTo(real.failurePercentageEjection == null);
             if (lab.failurePercentage() != null) {
-                assertThat(List.of(lab.failurePercentage().threshold(), lab.failurePercentage().enforcementPercentage(),
-                        lab.failurePercentage().minimumHosts(), lab.failurePercentage().requestVolume())).as(policy)
-                        .containsExactly(real.failurePercentageEjection.threshold,
+                assertThat(List.of(
+                                lab.failurePercentage().threshold(),
+                                lab.failurePercentage().enforcementPercentage(),
+                                lab.failurePercentage().minimumHosts(),
+                                lab.failurePercentage().requestVolume()))
+                        .as(policy)
+                        .containsExactly(
+                                real.failurePercentageEjection.threshold,
                                 real.failurePercentageEjection.enforcementPercentage,
-                                real.failurePercentageEjection.minimumHosts, real.failurePercentageEjection.requestVolume);
+                                real.failurePercentageEjection.minimumHosts,
+                                real.failurePercentageEjection.requestVolume);
             }
         }
     }

@@ -13,16 +13,17 @@ class ServiceConfigReaderTest {
     private static final String CHILD = "\"childPolicy\": [{\"round_robin\": {}}]";
 
     private static GrpcSettings read(String policy, GrpcImplementation impl) {
-        return ServiceConfigReader.read("{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": " + policy
-                + "}]}", "sc.json", impl);
+        return ServiceConfigReader.read(
+                "{\"loadBalancingConfig\": [{\"outlier_detection_experimental\": " + policy + "}]}", "sc.json", impl);
     }
 
     @Test
     void readsEveryFieldInGrpcJavasSpelling() {
-        GrpcSettings s = read("{\"interval\": \"2.5s\", \"baseEjectionTime\": \"0.25s\", \"maxEjectionTime\": \"60s\","
-                + " \"maxEjectionPercentage\": 40, \"successRateEjection\": {\"stdevFactor\": 1000,"
-                + " \"enforcementPercentage\": 50, \"minimumHosts\": 3, \"requestVolume\": 20},"
-                + " \"failurePercentageEjection\": {\"threshold\": 70, \"minimumHosts\": 2}, " + CHILD + "}",
+        GrpcSettings s = read(
+                "{\"interval\": \"2.5s\", \"baseEjectionTime\": \"0.25s\", \"maxEjectionTime\": \"60s\","
+                        + " \"maxEjectionPercentage\": 40, \"successRateEjection\": {\"stdevFactor\": 1000,"
+                        + " \"enforcementPercentage\": 50, \"minimumHosts\": 3, \"requestVolume\": 20},"
+                        + " \"failurePercentageEjection\": {\"threshold\": 70, \"minimumHosts\": 2}, " + CHILD + "}",
                 GrpcImplementation.JAVA);
         GrpcOutlierConfig c = s.config();
         assertThat(c.intervalNanos()).isEqualTo(2_500 * Durations.MILLISECOND);
@@ -52,11 +53,16 @@ class ServiceConfigReaderTest {
         String policy = "{\"maxEjectionPercent\": 50, \"successRateEjection\": {}, " + CHILD + "}";
         GrpcSettings java = read(policy, GrpcImplementation.JAVA);
         assertThat(java.config().maxEjectionPercent()).isEqualTo(10);
-        assertThat(java.notes()).singleElement().asString()
-                .isEqualTo("maxEjectionPercent is ignored by grpc-java, which reads maxEjectionPercentage: the cap stays"
-                        + " at the default 10 %");
-        assertThat(read(policy, GrpcImplementation.GO).config().maxEjectionPercent()).isEqualTo(50);
-        assertThat(read(policy, GrpcImplementation.CORE).config().maxEjectionPercent()).isEqualTo(50);
+        assertThat(java.notes())
+                .singleElement()
+                .asString()
+                .isEqualTo(
+                        "maxEjectionPercent is ignored by grpc-java, which reads maxEjectionPercentage: the cap stays"
+                                + " at the default 10 %");
+        assertThat(read(policy, GrpcImplementation.GO).config().maxEjectionPercent())
+                .isEqualTo(50);
+        assertThat(read(policy, GrpcImplementation.CORE).config().maxEjectionPercent())
+                .isEqualTo(50);
     }
 
     @Test
@@ -69,8 +75,8 @@ class ServiceConfigReaderTest {
 
     @Test
     void anUnknownKeyIsNamedWithTheNearestAndWhatGrpcAllows() {
-        assertThatThrownBy(() -> read("{\"successRateEjection\": {\"stdevFactr\": 1}, " + CHILD + "}",
-                GrpcImplementation.JAVA))
+        assertThatThrownBy(() ->
+                        read("{\"successRateEjection\": {\"stdevFactr\": 1}, " + CHILD + "}", GrpcImplementation.JAVA))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("unknown key 'loadBalancingConfig.outlier_detection_experimental"
                         + ".successRateEjection.stdevFactr' (did you mean 'stdevFactor'?); gRPC allows under")
@@ -79,8 +85,9 @@ class ServiceConfigReaderTest {
 
     @Test
     void outOfRangeValuesNameTheKeyAndTheRange() {
-        assertThatThrownBy(() -> read("{\"failurePercentageEjection\": {\"threshold\": 101}, " + CHILD + "}",
-                GrpcImplementation.JAVA))
+        assertThatThrownBy(() -> read(
+                        "{\"failurePercentageEjection\": {\"threshold\": 101}, " + CHILD + "}",
+                        GrpcImplementation.JAVA))
                 .hasMessage("sc.json:1: loadBalancingConfig.outlier_detection_experimental.failurePercentageEjection"
                         + ".threshold: 101 is not allowed; gRPC allows a whole number from 0 to 100");
         assertThatThrownBy(() -> read("{\"baseEjectionTime\": \"-1s\", " + CHILD + "}", GrpcImplementation.JAVA))
@@ -88,19 +95,24 @@ class ServiceConfigReaderTest {
                         + " string of at least 0");
         assertThatThrownBy(() -> read("{\"interval\": 10, " + CHILD + "}", GrpcImplementation.JAVA))
                 .hasMessageContaining("interval: 10 is not allowed");
-        assertThatThrownBy(() -> read("{\"successRateEjection\": {\"minimumHosts\": -1}, " + CHILD + "}",
-                GrpcImplementation.JAVA))
+        assertThatThrownBy(() -> read(
+                        "{\"successRateEjection\": {\"minimumHosts\": -1}, " + CHILD + "}", GrpcImplementation.JAVA))
                 .hasMessageContaining("minimumHosts: -1 is not allowed; gRPC allows a whole number of at least 0");
     }
 
     @Test
     void aKnownPolicyBeforeOutlierDetectionMeansNoneRuns() {
-        assertThatThrownBy(() -> ServiceConfigReader.read("{\"loadBalancingConfig\": [{\"round_robin\": {}},"
-                + " {\"outlier_detection_experimental\": {" + CHILD + "}}]}", "sc.json", GrpcImplementation.JAVA))
+        assertThatThrownBy(() -> ServiceConfigReader.read(
+                        "{\"loadBalancingConfig\": [{\"round_robin\": {}}," + " {\"outlier_detection_experimental\": {"
+                                + CHILD + "}}]}",
+                        "sc.json",
+                        GrpcImplementation.JAVA))
                 .hasMessageContaining("loadBalancingConfig[0]: round_robin comes before outlier_detection_experimental,"
                         + " and gRPC uses the first policy it knows");
-        GrpcSettings skipped = ServiceConfigReader.read("{\"loadBalancingConfig\": [{\"my_policy\": {}},"
-                + " {\"outlier_detection_experimental\": {\"successRateEjection\": {}, " + CHILD + "}}]}", "sc.json",
+        GrpcSettings skipped = ServiceConfigReader.read(
+                "{\"loadBalancingConfig\": [{\"my_policy\": {}},"
+                        + " {\"outlier_detection_experimental\": {\"successRateEjection\": {}, " + CHILD + "}}]}",
+                "sc.json",
                 GrpcImplementation.JAVA);
         assertThat(skipped.config().successRate()).isNotNull();
     }

@@ -34,8 +34,19 @@ class HaproxyConfigReaderTest {
         assertThat(s.httpCheck()).isTrue();
         assertThat(s.serverLines()).containsExactly(12, 13);
         HaproxyServer s1 = s.servers().get(0);
-        assertThat(s1).isEqualTo(new HaproxyServer("s1", "10.0.0.1:8080", true, Observe.LAYER7, 5,
-                OnError.MARK_DOWN, 3 * Durations.SECOND, 500 * Durations.MILLISECOND, 0, 2, 2));
+        assertThat(s1)
+                .isEqualTo(new HaproxyServer(
+                        "s1",
+                        "10.0.0.1:8080",
+                        true,
+                        Observe.LAYER7,
+                        5,
+                        OnError.MARK_DOWN,
+                        3 * Durations.SECOND,
+                        500 * Durations.MILLISECOND,
+                        0,
+                        2,
+                        2));
         assertThat(s.servers().get(1).check()).isFalse();
         assertThat(s.servers().get(1).observe()).isEqualTo(Observe.LAYER4);
     }
@@ -44,9 +55,10 @@ class HaproxyConfigReaderTest {
     void errorsNameTheLine() {
         assertThatThrownBy(() -> HaproxyConfigReader.readText(CFG, "haproxy.cfg", null))
                 .hasMessage("haproxy.cfg: several backends (app, other); name one with --backend NAME");
-        assertThatThrownBy(() -> HaproxyConfigReader.readText(CFG.replace("mark-down", "explode"), "haproxy.cfg",
-                "app")).hasMessage("haproxy.cfg:12: on-error \"explode\" is not allowed; expected fastinter, "
-                + "fail-check, sudden-death or mark-down");
+        assertThatThrownBy(
+                        () -> HaproxyConfigReader.readText(CFG.replace("mark-down", "explode"), "haproxy.cfg", "app"))
+                .hasMessage("haproxy.cfg:12: on-error \"explode\" is not allowed; expected fastinter, "
+                        + "fail-check, sudden-death or mark-down");
         assertThatThrownBy(() -> HaproxyConfigReader.readText(CFG, "haproxy.cfg", "nope"))
                 .hasMessage("haproxy.cfg: no backend \"nope\"; the file has app, other");
     }

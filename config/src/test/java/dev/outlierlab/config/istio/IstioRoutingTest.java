@@ -54,7 +54,9 @@ class IstioRoutingTest {
             """;
 
     private static RoutingSpec routing(String text) {
-        return DestinationRuleReader.read(text, "dr.yaml", null).select(null, null, null).routing();
+        return DestinationRuleReader.read(text, "dr.yaml", null)
+                .select(null, null, null)
+                .routing();
     }
 
     @Test
@@ -68,15 +70,21 @@ class IstioRoutingTest {
 
     @Test
     void noFailoverWithoutOutlierDetectionOrWithLocalityOff() {
-        assertThat(routing(RULE.replace("    outlierDetection:\n      consecutive5xxErrors: 5\n"
-                + "      maxEjectionPercent: 100\n", "    loadBalancer:\n      simple: ROUND_ROBIN\n")).localityFailover())
+        assertThat(routing(RULE.replace(
+                                "    outlierDetection:\n      consecutive5xxErrors: 5\n"
+                                        + "      maxEjectionPercent: 100\n",
+                                "    loadBalancer:\n      simple: ROUND_ROBIN\n"))
+                        .localityFailover())
                 .isFalse();
-        RoutingSpec off = routing(RULE.replace("  trafficPolicy:\n", "  trafficPolicy:\n    loadBalancer:\n"
-                + "      simple: RANDOM\n      localityLbSetting:\n        enabled: false\n"));
+        RoutingSpec off = routing(RULE.replace(
+                "  trafficPolicy:\n",
+                "  trafficPolicy:\n    loadBalancer:\n"
+                        + "      simple: RANDOM\n      localityLbSetting:\n        enabled: false\n"));
         assertThat(off.localityFailover()).isFalse();
         assertThat(off.lbPolicy()).isEqualTo(LbPolicy.RANDOM);
-        RoutingSpec hashed = routing(RULE.replace("  trafficPolicy:\n", "  trafficPolicy:\n    loadBalancer:\n"
-                + "      consistentHash:\n        httpHeaderName: x-user\n"));
+        RoutingSpec hashed = routing(RULE.replace(
+                "  trafficPolicy:\n",
+                "  trafficPolicy:\n    loadBalancer:\n" + "      consistentHash:\n        httpHeaderName: x-user\n"));
         assertThat(hashed.lbPolicy()).isEqualTo(LbPolicy.RING_HASH);
         assertThat(hashed.notModelled()).anyMatch(n -> n.contains("consistentHash"));
         assertThat(hashed.retries().previousHosts()).isFalse();
@@ -104,13 +112,16 @@ class IstioRoutingTest {
         assertThat(r.numRetries()).isEqualTo(3);
         assertThat(r.retryOn()).containsExactlyInAnyOrder("gateway-error", "retriable-status-codes");
         assertThat(r.retriableStatusCodes()).containsExactly(500);
-        assertThat(routing(RULE + vs.replace("attempts: 3", "attempts: 0")).retries()).isNull();
+        assertThat(routing(RULE + vs.replace("attempts: 3", "attempts: 0")).retries())
+                .isNull();
     }
 
     @Test
     void runIstioSendsSeventyPercentToTheOtherLocalPodAfterAnEjection() {
         Scenario base = ScenarioReader.read(ZONES, "zones.yaml", List.of()).scenario();
-        Scenario s = DestinationRuleReader.read(RULE, "dr.yaml", null).select(null, null, null).toScenario(base, 6);
+        Scenario s = DestinationRuleReader.read(RULE, "dr.yaml", null)
+                .select(null, null, null)
+                .toScenario(base, 6);
         assertThat(s.routing().failsOverByZone()).isTrue();
         long[] after = new long[6];
         RunResult r = Simulation.run(s, RunOptions.DEFAULT, (nanos, host, code, result) -> {
@@ -118,7 +129,8 @@ class IstioRoutingTest {
                 after[host]++;
             }
         });
-        assertThat(r.events()).anyMatch(e -> e.action() == EventAction.EJECT && e.host().equals("host-0"));
+        assertThat(r.events())
+                .anyMatch(e -> e.action() == EventAction.EJECT && e.host().equals("host-0"));
         long total = java.util.Arrays.stream(after).sum();
         // host-0 out: P0 (zone a) keeps min(100, 140 x 1 / 2) = 70 %, P1 (zones b, c) 30 %, 7.5 % per pod
         assertThat(after[1] * 100.0 / total).isCloseTo(70, within(1.5));
@@ -166,7 +178,8 @@ class IstioRoutingTest {
         // quarter, and its five failures in a row come sooner than in one flattened list
         String scenario = "duration: 60s\ntraffic: {rps: 400}\nfaults:\n  - {hosts: 1, start: 10s, end: 60s, "
                 + "error_rate: 100, pattern: even}\n";
-        Scenario routed = c.toScenario(ScenarioReader.read(scenario, "s.yaml", List.of()).scenario(), null);
+        Scenario routed =
+                c.toScenario(ScenarioReader.read(scenario, "s.yaml", List.of()).scenario(), null);
         Scenario flat = routed.withRouting(RoutingSpec.NONE);
         long first = firstEjection(Simulation.run(routed));
         long flatFirst = firstEjection(Simulation.run(flat));
@@ -174,7 +187,10 @@ class IstioRoutingTest {
     }
 
     private static long firstEjection(RunResult r) {
-        return r.events().stream().filter(e -> e.action() == EventAction.EJECT).mapToLong(OutlierEvent::timeNanos)
-                .min().orElseThrow();
+        return r.events().stream()
+                .filter(e -> e.action() == EventAction.EJECT)
+                .mapToLong(OutlierEvent::timeNanos)
+                .min()
+                .orElseThrow();
     }
 }

@@ -32,18 +32,20 @@ class NginxConfWriterTest {
         Path file = dir.resolve("nginx.conf");
         Files.writeString(file, conf());
         NginxSettings s = NginxUpstreamReader.read(file, null);
-        NextUpstream next = new NextUpstream(NextUpstream.ERROR | NextUpstream.TIMEOUT | NextUpstream.HTTP_502
-                | NextUpstream.HTTP_503, 0);
+        NextUpstream next = new NextUpstream(
+                NextUpstream.ERROR | NextUpstream.TIMEOUT | NextUpstream.HTTP_502 | NextUpstream.HTTP_503, 0);
         Map<Path, String> written = NginxConfWriter.write(s, new NginxConfWriter.Tuning(3, 30L, next, true));
         String out = written.get(file.toAbsolutePath().normalize());
         List<String> before = List.of(conf().split("\n"));
         List<String> after = List.of(out.split("\n"));
         List<String> changed = new ArrayList<>(after);
         changed.removeAll(before);
-        assertThat(changed).containsExactly("        zone api 64k;",
-                "        server 127.0.0.1:9001 weight=2 max_fails=3 fail_timeout=30s;   # primary",
-                "        server 127.0.0.1:9002 max_fails=3 down fail_timeout=30s;",
-                "            proxy_next_upstream error timeout http_502 http_503;");
+        assertThat(changed)
+                .containsExactly(
+                        "        zone api 64k;",
+                        "        server 127.0.0.1:9001 weight=2 max_fails=3 fail_timeout=30s;   # primary",
+                        "        server 127.0.0.1:9002 max_fails=3 down fail_timeout=30s;",
+                        "            proxy_next_upstream error timeout http_502 http_503;");
         assertThat(after).hasSize(before.size() + 2);
         NginxSettings reread = NginxUpstreamReader.readText(out, "nginx.conf", null);
         assertThat(reread.config().servers().get(0).maxFails()).isEqualTo(3);
@@ -52,8 +54,17 @@ class NginxConfWriterTest {
 
         assumeTrue(new File("/usr/sbin/nginx").canExecute(), "nginx is not installed at /usr/sbin/nginx");
         Files.writeString(file, out);
-        Process p = new ProcessBuilder("/usr/sbin/nginx", "-t", "-p", dir.toString(), "-c", file.toString(), "-e",
-                dir.resolve("error.log").toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "/usr/sbin/nginx",
+                        "-t",
+                        "-p",
+                        dir.toString(),
+                        "-c",
+                        file.toString(),
+                        "-e",
+                        dir.resolve("error.log").toString())
+                .redirectErrorStream(true)
+                .start();
         assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
         String said = new String(p.getInputStream().readAllBytes());
         assertThat(p.exitValue()).as(said).isZero();

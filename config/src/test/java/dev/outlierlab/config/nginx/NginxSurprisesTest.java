@@ -9,9 +9,9 @@ import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.nginx.NginxRunResult;
 import dev.outlierlab.sim.nginx.NginxSimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.List;
@@ -25,21 +25,40 @@ class NginxSurprisesTest {
     static final long S = Durations.SECOND;
 
     static NginxUpstreamConfig read(String location, String servers, int workers, boolean zone) {
-        return NginxUpstreamReader.readText("worker_processes " + workers + ";\nevents { }\nhttp {\n"
-                + "  upstream backend {\n" + (zone ? "    zone backend 64k;\n" : "") + servers + "  }\n"
-                + "  server {\n    listen 127.0.0.1:8080;\n    location / {\n      proxy_pass http://backend;\n"
-                + location + "    }\n  }\n}\n", "nginx.conf", null).config();
+        return NginxUpstreamReader.readText(
+                        "worker_processes " + workers + ";\nevents { }\nhttp {\n"
+                                + "  upstream backend {\n" + (zone ? "    zone backend 64k;\n" : "") + servers + "  }\n"
+                                + "  server {\n    listen 127.0.0.1:8080;\n    location / {\n      proxy_pass http://backend;\n"
+                                + location + "    }\n  }\n}\n",
+                        "nginx.conf",
+                        null)
+                .config();
     }
 
     static NginxRunResult run(NginxUpstreamConfig config, long seconds, int rps, FaultSpec... faults) {
-        Scenario s = new Scenario("nginx", seconds * S, 1, new ClusterSpec(config.hosts(), 0), new TrafficSpec(rps),
-                List.of(faults), OutlierDetectionConfig.defaults(), null);
+        Scenario s = new Scenario(
+                "nginx",
+                seconds * S,
+                1,
+                new ClusterSpec(config.hosts(), 0),
+                new TrafficSpec(rps),
+                List.of(faults),
+                OutlierDetectionConfig.defaults(),
+                null);
         return NginxSimulation.run(s, config);
     }
 
-    static FaultSpec fault(String host, long fromS, long toS, long ppm, int status, FaultResult result,
-            FaultPattern pattern) {
-        return new FaultSpec(List.of(host), fromS * S, toS * S, ppm, status, result, null, pattern,
+    static FaultSpec fault(
+            String host, long fromS, long toS, long ppm, int status, FaultResult result, FaultPattern pattern) {
+        return new FaultSpec(
+                List.of(host),
+                fromS * S,
+                toS * S,
+                ppm,
+                status,
+                result,
+                null,
+                pattern,
                 FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
     }
 
@@ -47,7 +66,10 @@ class NginxSurprisesTest {
 
     @Test
     void an503NotListedIsNeverCountedAndEveryOneReachesTheClient() {
-        NginxRunResult r = run(read("", TWO, 1, false), 60, 10,
+        NginxRunResult r = run(
+                read("", TWO, 1, false),
+                60,
+                10,
                 fault("10.0.0.1:8080", 0, 60, 1_000_000, 503, null, FaultPattern.EVEN));
         assertThat(r.ejections()).isZero();
         assertThat(r.clientErrors()).isEqualTo(300); // every request the round robin gives it: half of 600
@@ -55,7 +77,10 @@ class NginxSurprisesTest {
 
     @Test
     void listingIt503RetriesItAwayFromTheClients() {
-        NginxRunResult r = run(read("      proxy_next_upstream error timeout http_503;\n", TWO, 1, false), 60, 10,
+        NginxRunResult r = run(
+                read("      proxy_next_upstream error timeout http_503;\n", TWO, 1, false),
+                60,
+                10,
                 fault("10.0.0.1:8080", 0, 60, 1_000_000, 503, null, FaultPattern.EVEN));
         assertThat(r.clientErrors()).isZero();
         assertThat(r.ejections(0)).isEqualTo(6); // at 0 s, then a failed probe every 11 s: 11, 22, 33, 44, 55
@@ -91,16 +116,24 @@ class NginxSurprisesTest {
 
     @Test
     void aOneServerUpstreamIsNeverEjectedAndAllOutAnswers502AfterRecovery() {
-        NginxRunResult single = run(read("", "    server 10.0.0.1:8080;\n", 1, false), 30, 10,
+        NginxRunResult single = run(
+                read("", "    server 10.0.0.1:8080;\n", 1, false),
+                30,
+                10,
                 fault("10.0.0.1:8080", 0, 30, 1_000_000, 503, FaultResult.CONNECT_FAILED, FaultPattern.EVEN));
         assertThat(single.ejections()).isZero();
         assertThat(single.clientErrors()).isEqualTo(300);
         // both servers refuse for the first second, then recover: nginx answers 502 until 11 s
-        NginxRunResult all = run(read("", TWO, 1, false), 20, 10,
+        NginxRunResult all = run(
+                read("", TWO, 1, false),
+                20,
+                10,
                 fault("10.0.0.1:8080", 0, 1, 1_000_000, 503, FaultResult.CONNECT_FAILED, FaultPattern.EVEN),
                 fault("10.0.0.2:8080", 0, 1, 1_000_000, 503, FaultResult.CONNECT_FAILED, FaultPattern.EVEN));
         assertThat(all.noLiveUpstreams()).isEqualTo(109); // 0.1 s to 10.9 s
-        assertThat(all.events()).filteredOn(e -> e.action() == NginxEvent.Action.UNEJECT)
-                .extracting(NginxEvent::timeNanos).containsExactly(11 * S, 11 * S);
+        assertThat(all.events())
+                .filteredOn(e -> e.action() == NginxEvent.Action.UNEJECT)
+                .extracting(NginxEvent::timeNanos)
+                .containsExactly(11 * S, 11 * S);
     }
 }

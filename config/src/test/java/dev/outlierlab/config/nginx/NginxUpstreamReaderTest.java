@@ -39,16 +39,20 @@ class NginxUpstreamReaderTest {
                 """);
         NginxSettings s = NginxUpstreamReader.read(dir.resolve("nginx.conf"), null);
         assertThat(s.config().name()).isEqualTo("api");
-        assertThat(s.config().servers()).containsExactly(new NginxServer("10.0.0.1:8080", 1, 3, 30, false),
-                new NginxServer("10.0.0.2:8080", 2, 1, 10, false), new NginxServer("10.0.0.3:8080", 1, 1, 60, true));
+        assertThat(s.config().servers())
+                .containsExactly(
+                        new NginxServer("10.0.0.1:8080", 1, 3, 30, false),
+                        new NginxServer("10.0.0.2:8080", 2, 1, 10, false),
+                        new NginxServer("10.0.0.3:8080", 1, 1, 60, true));
         assertThat(s.config().workers()).isEqualTo(4);
         assertThat(s.config().zone()).isFalse();
-        assertThat(s.config().nextUpstream()).isEqualTo(new NextUpstream(NextUpstream.ERROR | NextUpstream.TIMEOUT
-                | NextUpstream.HTTP_503, 2));
+        assertThat(s.config().nextUpstream())
+                .isEqualTo(new NextUpstream(NextUpstream.ERROR | NextUpstream.TIMEOUT | NextUpstream.HTTP_503, 2));
         assertThat(s.serverLines().get(0).file().getFileName()).hasToString("api.conf");
         assertThat(s.serverLines().get(0).line()).isEqualTo(2);
         String text = s.texts().get(s.serverLines().get(1).file());
-        assertThat(text.substring(s.serverLines().get(1).start(), s.serverLines().get(1).end()))
+        assertThat(text.substring(
+                        s.serverLines().get(1).start(), s.serverLines().get(1).end()))
                 .isEqualTo("server 10.0.0.2:8080 weight=2;");
     }
 
@@ -60,24 +64,39 @@ class NginxUpstreamReaderTest {
                     server 10.0.0.1 max_fails=x;
                   }
                 }
-                """, "nginx.conf", null)).isInstanceOf(InputException.class)
+                """, "nginx.conf", null))
+                .isInstanceOf(InputException.class)
                 .hasMessage("nginx.conf:3: max_fails=x is not allowed; expected a whole number of 0 or more");
-        assertThatThrownBy(() -> NginxUpstreamReader.readText("http { upstream a { server 10.0.0.1 fail_timeout=500ms;"
-                + " } }", "nginx.conf", null)).hasMessageContaining("nginx.conf:1: fail_timeout=500ms is not allowed");
-        assertThatThrownBy(() -> NginxUpstreamReader.readText("http {\n upstream a {\n server 10.0.0.1;\n", "n.conf",
-                null)).hasMessage("n.conf:4: unexpected end of file, expecting \"}\"");
-        assertThatThrownBy(() -> NginxUpstreamReader.readText("http { upstream a { server x; } upstream b { server y; }"
-                + " }", "n.conf", null)).hasMessage("n.conf: 2 upstream blocks (a, b); name one with --upstream NAME");
-        assertThatThrownBy(() -> NginxUpstreamReader.readText("http { proxy_next_upstream error http_999; "
-                + "upstream a { server x; } server { location / { proxy_pass http://a; } } }", "n.conf", null))
+        assertThatThrownBy(() -> NginxUpstreamReader.readText(
+                        "http { upstream a { server 10.0.0.1 fail_timeout=500ms;" + " } }", "nginx.conf", null))
+                .hasMessageContaining("nginx.conf:1: fail_timeout=500ms is not allowed");
+        assertThatThrownBy(() ->
+                        NginxUpstreamReader.readText("http {\n upstream a {\n server 10.0.0.1;\n", "n.conf", null))
+                .hasMessage("n.conf:4: unexpected end of file, expecting \"}\"");
+        assertThatThrownBy(() -> NginxUpstreamReader.readText(
+                        "http { upstream a { server x; } upstream b { server y; }" + " }", "n.conf", null))
+                .hasMessage("n.conf: 2 upstream blocks (a, b); name one with --upstream NAME");
+        assertThatThrownBy(() -> NginxUpstreamReader.readText(
+                        "http { proxy_next_upstream error http_999; "
+                                + "upstream a { server x; } server { location / { proxy_pass http://a; } } }",
+                        "n.conf",
+                        null))
                 .hasMessageContaining("n.conf:1: proxy_next_upstream: \"http_999\" is not allowed");
     }
 
     @Test
     void timesAreNginxSeconds() {
         assertThat(NginxUpstreamReader.readText("http { upstream a { server x fail_timeout=1m30s; } }", "n", null)
-                .config().servers().get(0).failTimeoutSeconds()).isEqualTo(90);
+                        .config()
+                        .servers()
+                        .get(0)
+                        .failTimeoutSeconds())
+                .isEqualTo(90);
         assertThat(NginxUpstreamReader.readText("http { upstream a { server x fail_timeout=7; } }", "n", null)
-                .config().servers().get(0).failTimeoutSeconds()).isEqualTo(7);
+                        .config()
+                        .servers()
+                        .get(0)
+                        .failTimeoutSeconds())
+                .isEqualTo(7);
     }
 }

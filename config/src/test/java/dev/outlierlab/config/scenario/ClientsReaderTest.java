@@ -26,7 +26,8 @@ class ClientsReaderTest {
 
     @Test
     void refusesNoCallerAFractionAndMoreCallersThanRequestsInASecond() {
-        assertThatThrownBy(() -> read("traffic:\n  clients: 0\n")).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> read("traffic:\n  clients: 0\n"))
+                .isInstanceOf(InputException.class)
                 .hasMessage("s.yaml:2: traffic.clients: 0 is not allowed; expected a whole number from 1 to 10000");
         assertThatThrownBy(() -> read("traffic:\n  clients: 2.5\n"))
                 .hasMessage("s.yaml:2: traffic.clients: 2.5 is not allowed; expected a whole number from 1 to 10000");
@@ -34,18 +35,26 @@ class ClientsReaderTest {
                 .hasMessage("s.yaml:3: traffic.clients: 50 is not allowed; expected a whole number of callers from 1 to"
                         + " 40 (at most traffic.rps, 40: every caller sends at least one request a second)");
         assertThatThrownBy(() -> read("cluster:\n  hosts: 100000\ntraffic:\n  rps: 10000\n  clients: 100\n"))
-                .hasMessageContaining("traffic.clients: 100 is not allowed; expected at most 20 callers with 100000 hosts");
+                .hasMessageContaining(
+                        "traffic.clients: 100 is not allowed; expected at most 20 callers with 100000 hosts");
     }
 
     @Test
     void aGatewayScenarioTakesClientsAsItsProcesses() {
         String gateway = "profile: gateway\n";
         assertThat(ScenarioReader.readProfiled(gateway + "traffic:\n  clients: 4\n", "g.yaml", List.of())
-                .gateway().gateway().processes()).isEqualTo(4);
-        assertThat(ScenarioReader.readProfiled(gateway + "traffic:\n  clients: 3\ngateway:\n  processes: 3\n",
-                "g.yaml", List.of()).gateway().gateway().processes()).isEqualTo(3);
-        assertThatThrownBy(() -> ScenarioReader.readProfiled(gateway + "traffic:\n  clients: 3\ngateway:\n"
-                + "  processes: 2\n", "g.yaml", List.of()))
+                        .gateway()
+                        .gateway()
+                        .processes())
+                .isEqualTo(4);
+        assertThat(ScenarioReader.readProfiled(
+                                gateway + "traffic:\n  clients: 3\ngateway:\n  processes: 3\n", "g.yaml", List.of())
+                        .gateway()
+                        .gateway()
+                        .processes())
+                .isEqualTo(3);
+        assertThatThrownBy(() -> ScenarioReader.readProfiled(
+                        gateway + "traffic:\n  clients: 3\ngateway:\n" + "  processes: 2\n", "g.yaml", List.of()))
                 .hasMessageStartingWith("g.yaml:3: traffic.clients: 3 is not allowed; expected the same number as "
                         + "gateway.processes (2)");
     }

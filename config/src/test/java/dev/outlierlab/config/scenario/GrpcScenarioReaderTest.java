@@ -40,24 +40,33 @@ class GrpcScenarioReaderTest {
 
     @Test
     void withoutABlockTheEnvoySettingsAreReadAsGrpcsXdsClientMapsThem() {
-        ScenarioReader.Profiled p = read("", "profile=grpc", "outlier_detection.enforcing_failure_percentage=30",
+        ScenarioReader.Profiled p = read(
+                "",
+                "profile=grpc",
+                "outlier_detection.enforcing_failure_percentage=30",
                 "outlier_detection.max_ejection_time_jitter=2s");
         GrpcOutlierConfig c = p.grpc().config();
         assertThat(c.successRate().stdevFactor()).isEqualTo(1900);
         assertThat(c.failurePercentage().enforcementPercentage()).isEqualTo(30);
         assertThat(c.failurePercentage().threshold()).isEqualTo(85);
-        assertThat(p.grpc().notes()).anySatisfy(n -> assertThat(n).startsWith(
-                "outlier_detection.max_ejection_time_jitter is ignored by gRPC"));
-        assertThat(read("", "profile=grpc", "outlier_detection.enforcing_success_rate=0").grpc().config().successRate())
+        assertThat(p.grpc().notes())
+                .anySatisfy(
+                        n -> assertThat(n).startsWith("outlier_detection.max_ejection_time_jitter is ignored by gRPC"));
+        assertThat(read("", "profile=grpc", "outlier_detection.enforcing_success_rate=0")
+                        .grpc()
+                        .config()
+                        .successRate())
                 .isNull();
     }
 
     @Test
     void badValuesAndKeysAreOneMessageWithTheLine() {
-        assertThatThrownBy(() -> read("profile: grpc\ngrpc:\n  success_rate_ejection:\n    enforcement_percentage: 101\n"))
+        assertThatThrownBy(
+                        () -> read("profile: grpc\ngrpc:\n  success_rate_ejection:\n    enforcement_percentage: 101\n"))
                 .isInstanceOf(InputException.class)
-                .hasMessage("s.yaml:4: grpc.success_rate_ejection.enforcement_percentage: 101 is not allowed; expected a"
-                        + " whole number from 0 to 100");
+                .hasMessage(
+                        "s.yaml:4: grpc.success_rate_ejection.enforcement_percentage: 101 is not allowed; expected a"
+                                + " whole number from 0 to 100");
         assertThatThrownBy(() -> read("profile: grpc\ngrpc:\n  intervl: 5s\n"))
                 .hasMessageStartingWith("s.yaml:3: unknown key 'grpc.intervl' (did you mean 'interval'?)");
         assertThatThrownBy(() -> read("profile: grpc\ngrpc:\n  implementation: rust\n"))

@@ -103,14 +103,21 @@ class ScenarioReaderTest {
 
     @Test
     void setOverridesEditTheDefaultFaultAndAppend() {
-        Scenario s = read("", "faults[0].error_rate=100", "faults[1].hosts=[host-5]", "faults[1].error_rate=5",
-                "outlier_detection.max_ejection_percent=34", "cluster.hosts=8");
+        Scenario s = read(
+                "",
+                "faults[0].error_rate=100",
+                "faults[1].hosts=[host-5]",
+                "faults[1].error_rate=5",
+                "outlier_detection.max_ejection_percent=34",
+                "cluster.hosts=8");
         assertThat(s.faults()).hasSize(2);
         assertThat(s.faults().get(0).errorRatePpm()).isEqualTo(1_000_000);
         assertThat(s.faults().get(0).startNanos()).isEqualTo(30_000_000_000L);
         assertThat(s.faults().get(1).hosts()).containsExactly("host-5");
-        assertThat(s.outlierDetection().get(OutlierSetting.MAX_EJECTION_PERCENT)).isEqualTo(34);
-        assertThat(s.outlierDetection().isExplicit(OutlierSetting.MAX_EJECTION_PERCENT)).isTrue();
+        assertThat(s.outlierDetection().get(OutlierSetting.MAX_EJECTION_PERCENT))
+                .isEqualTo(34);
+        assertThat(s.outlierDetection().isExplicit(OutlierSetting.MAX_EJECTION_PERCENT))
+                .isTrue();
         assertThat(s.cluster().size()).isEqualTo(8);
     }
 
@@ -135,7 +142,10 @@ class ScenarioReaderTest {
             assertThat(s.faults().get(0).healthCheckFailure().scenarioName()).isEqualTo(kind);
             assertThat(ScenarioWriter.toMap(s).toString()).contains("fails_health_check=" + kind);
         }
-        assertThat(read("faults:\n  - hosts: 1\n    fails_health_check: false\n").faults().get(0).failsHealthCheck())
+        assertThat(read("faults:\n  - hosts: 1\n    fails_health_check: false\n")
+                        .faults()
+                        .get(0)
+                        .failsHealthCheck())
                 .isFalse();
         assertThatThrownBy(() -> read("faults:\n  - hosts: 1\n    fails_health_check: maybe\n"))
                 .hasMessage("s.yaml:3: faults[0].fails_health_check: \"maybe\" is not allowed; expected false, or how "
@@ -156,6 +166,7 @@ class ScenarioReaderTest {
         assertThatThrownBy(() -> read("- a\n- b\n")).hasMessageContaining("a scenario is a mapping of keys");
         assertThatThrownBy(() -> read("seed: 1\nseed: 2\n")).hasMessage("s.yaml:2: duplicate key 'seed'");
         assertThatThrownBy(() -> read("", "faults[3].error_rate=1"))
-                .hasMessage("--set faults[3].error_rate: index 3 is out of range; faults has 1 entries (use [1] to add one)");
+                .hasMessage(
+                        "--set faults[3].error_rate: index 3 is out of range; faults has 1 entries (use [1] to add one)");
     }
 }

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** Test helper: plain maps to JSON text. */
 public final class YamlTreeTestSupport {
-    private YamlTreeTestSupport() {
-    }
+    private YamlTreeTestSupport() {}
 
     public static String toJson(Object plain) {
         try {

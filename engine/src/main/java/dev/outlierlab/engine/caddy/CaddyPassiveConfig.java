@@ -22,9 +22,16 @@ import java.util.List;
  * @param retries             {@code lb_retries} (0: none unless a try duration)
  * @param policy              {@code lb_policy}
  */
-public record CaddyPassiveConfig(List<String> upstreams, long failDurationNanos, int maxFails,
-        List<Integer> unhealthyStatus, long unhealthyLatencyNanos, long tryDurationNanos, long tryIntervalNanos,
-        int retries, CaddySelection.Policy policy) {
+public record CaddyPassiveConfig(
+        List<String> upstreams,
+        long failDurationNanos,
+        int maxFails,
+        List<Integer> unhealthyStatus,
+        long unhealthyLatencyNanos,
+        long tryDurationNanos,
+        long tryIntervalNanos,
+        int retries,
+        CaddySelection.Policy policy) {
     /** {@code lb_try_interval}'s value when {@code lb_try_duration} is set and it is not. */
     public static final long DEFAULT_TRY_INTERVAL_NANOS = 250 * Durations.MILLISECOND;
 
@@ -36,7 +43,9 @@ public record CaddyPassiveConfig(List<String> upstreams, long failDurationNanos,
         unhealthyStatus = List.copyOf(unhealthyStatus == null ? List.of() : unhealthyStatus);
         for (int s : unhealthyStatus) {
             if (!(s >= 1 && s <= 5) && !(s >= 100 && s <= 599)) {
-                throw new InvalidConfigException("caddy.unhealthy_status", Integer.toString(s),
+                throw new InvalidConfigException(
+                        "caddy.unhealthy_status",
+                        Integer.toString(s),
                         "HTTP statuses such as 503 or classes such as 5xx");
             }
         }
@@ -69,8 +78,8 @@ public record CaddyPassiveConfig(List<String> upstreams, long failDurationNanos,
 
     /** Passive checks with these upstreams, {@code fail_duration} and {@code max_fails}, nothing else set. */
     public static CaddyPassiveConfig of(List<String> upstreams, long failDurationNanos, int maxFails) {
-        return new CaddyPassiveConfig(upstreams, failDurationNanos, maxFails, List.of(), 0, 0, 0, 0,
-                CaddySelection.Policy.RANDOM);
+        return new CaddyPassiveConfig(
+                upstreams, failDurationNanos, maxFails, List.of(), 0, 0, 0, 0, CaddySelection.Policy.RANDOM);
     }
 
     public boolean passive() {
@@ -92,17 +101,33 @@ public record CaddyPassiveConfig(List<String> upstreams, long failDurationNanos,
     }
 
     public CaddyPassiveConfig withPassive(long failDuration, int fails, List<Integer> statuses, long latency) {
-        return new CaddyPassiveConfig(upstreams, failDuration, fails, statuses, latency, tryDurationNanos,
-                tryIntervalNanos, retries, policy);
+        return new CaddyPassiveConfig(
+                upstreams, failDuration, fails, statuses, latency, tryDurationNanos, tryIntervalNanos, retries, policy);
     }
 
     public CaddyPassiveConfig withRetries(long tryDuration, long tryInterval, int newRetries) {
-        return new CaddyPassiveConfig(upstreams, failDurationNanos, maxFails, unhealthyStatus, unhealthyLatencyNanos,
-                tryDuration, tryInterval, newRetries, policy);
+        return new CaddyPassiveConfig(
+                upstreams,
+                failDurationNanos,
+                maxFails,
+                unhealthyStatus,
+                unhealthyLatencyNanos,
+                tryDuration,
+                tryInterval,
+                newRetries,
+                policy);
     }
 
     public CaddyPassiveConfig withPolicy(CaddySelection.Policy value) {
-        return new CaddyPassiveConfig(upstreams, failDurationNanos, maxFails, unhealthyStatus, unhealthyLatencyNanos,
-                tryDurationNanos, tryIntervalNanos, retries, value);
+        return new CaddyPassiveConfig(
+                upstreams,
+                failDurationNanos,
+                maxFails,
+                unhealthyStatus,
+                unhealthyLatencyNanos,
+                tryDurationNanos,
+                tryIntervalNanos,
+                retries,
+                value);
     }
 }

@@ -13,7 +13,9 @@ import dev.outlierlab.engine.RandomSource;
 public final class CaddySelection {
     /** The modelled policies. */
     public enum Policy {
-        RANDOM("random"), FIRST("first"), ROUND_ROBIN("round_robin");
+        RANDOM("random"),
+        FIRST("first"),
+        ROUND_ROBIN("round_robin");
 
         private final String word;
 

@@ -1,9 +1,7 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.RandomSource;
-
 import dev.outlierlab.engine.Durations;
-
+import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.EjectionTime;
 import dev.outlierlab.engine.envoy.event.Enforcement;
@@ -38,8 +36,8 @@ public final class EjectionPolicy {
     public CapCheck checkCap(int ejectedNow, int hosts) {
         double percent = capRule.percent(ejectedNow, hosts);
         boolean allowed = capRule.allows(ejectedNow, hosts, config.maxEjectionPercent(), config.alwaysEjectOneHost());
-        return new CapCheck(ejectedNow, hosts, percent, config.maxEjectionPercent(), config.alwaysEjectOneHost(), allowed,
-                capRule);
+        return new CapCheck(
+                ejectedNow, hosts, percent, config.maxEjectionPercent(), config.alwaysEjectOneHost(), allowed, capRule);
     }
 
     /** The enforcing draw for a detection of this type; draws only for percentages strictly between 0 and 100. */
@@ -71,7 +69,8 @@ public final class EjectionPolicy {
 
     /** {@code min(base * multiplier, max) + jitter}. */
     public long outFor(long multiplier, long jitterNanos) {
-        long scaled = Math.min(Durations.saturatingMultiply(config.baseEjectionTimeNanos(), multiplier),
+        long scaled = Math.min(
+                Durations.saturatingMultiply(config.baseEjectionTimeNanos(), multiplier),
                 config.maxEjectionTimeNanos());
         return Durations.saturatingAdd(scaled, jitterNanos);
     }

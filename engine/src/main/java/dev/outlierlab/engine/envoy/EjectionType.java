@@ -7,12 +7,18 @@ package dev.outlierlab.engine.envoy;
  */
 public enum EjectionType {
     CONSECUTIVE_5XX("consecutive_5xx", OutlierSetting.ENFORCING_CONSECUTIVE_5XX, Origin.EXTERNAL),
-    CONSECUTIVE_GATEWAY_FAILURE("consecutive_gateway_failure", OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, Origin.EXTERNAL),
+    CONSECUTIVE_GATEWAY_FAILURE(
+            "consecutive_gateway_failure", OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, Origin.EXTERNAL),
     SUCCESS_RATE("success_rate", OutlierSetting.ENFORCING_SUCCESS_RATE, Origin.EXTERNAL),
-    CONSECUTIVE_LOCAL_ORIGIN_FAILURE("consecutive_local_origin_failure", OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, Origin.LOCAL),
-    SUCCESS_RATE_LOCAL_ORIGIN("local_origin_success_rate", OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, Origin.LOCAL),
+    CONSECUTIVE_LOCAL_ORIGIN_FAILURE(
+            "consecutive_local_origin_failure",
+            OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+            Origin.LOCAL),
+    SUCCESS_RATE_LOCAL_ORIGIN(
+            "local_origin_success_rate", OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, Origin.LOCAL),
     FAILURE_PERCENTAGE("failure_percentage", OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, Origin.EXTERNAL),
-    FAILURE_PERCENTAGE_LOCAL_ORIGIN("local_origin_failure_percentage", OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, Origin.LOCAL);
+    FAILURE_PERCENTAGE_LOCAL_ORIGIN(
+            "local_origin_failure_percentage", OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, Origin.LOCAL);
 
     private final String statSuffix;
     private final OutlierSetting enforcingSetting;

@@ -37,14 +37,23 @@ public final class EnvoyDetector implements Detector {
      * @param events        Envoy's events and interval evaluations, with their numbers
      * @param lastTickNanos no tick runs after this time (a simulation's duration; {@link Long#MAX_VALUE} live)
      */
-    public EnvoyDetector(OutlierDetectionConfig config, RandomSource random, List<String> hosts,
-            DetectorListener events, long lastTickNanos) {
+    public EnvoyDetector(
+            OutlierDetectionConfig config,
+            RandomSource random,
+            List<String> hosts,
+            DetectorListener events,
+            long lastTickNanos) {
         this(config, random, hosts, events, lastTickNanos, EnvoyVersion.DEFAULT);
     }
 
     /** As above, with the rules of the given Envoy release where releases differ. */
-    public EnvoyDetector(OutlierDetectionConfig config, RandomSource random, List<String> hosts,
-            DetectorListener events, long lastTickNanos, EnvoyVersion version) {
+    public EnvoyDetector(
+            OutlierDetectionConfig config,
+            RandomSource random,
+            List<String> hosts,
+            DetectorListener events,
+            long lastTickNanos,
+            EnvoyVersion version) {
         this.detector = new OutlierDetector(config, random, new Forwarder(events), version);
         this.monitors = new HostMonitor[hosts.size()];
         for (int h = 0; h < hosts.size(); h++) {
@@ -72,10 +81,10 @@ public final class EnvoyDetector implements Detector {
         switch (outcome) {
             case Outcome.TIMEOUT -> monitor.putResult(RequestResult.LOCAL_ORIGIN_TIMEOUT, nowNanos);
             case Outcome.CONNECT_FAILED, Outcome.RESET ->
-                    monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
+                monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, nowNanos);
             case Outcome.CONNECT_SUCCESS -> monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, nowNanos);
             case Outcome.CONNECT_SUCCESS_FINAL ->
-                    monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS_FINAL, nowNanos);
+                monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS_FINAL, nowNanos);
             default -> monitor.putHttpResponseCode(Outcome.http(outcome), nowNanos);
         }
     }

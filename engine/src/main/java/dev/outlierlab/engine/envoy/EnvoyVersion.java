@@ -33,6 +33,7 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
     public static final EnvoyVersion SPLIT_KEEPS_EXTERNAL_CODES = new EnvoyVersion(1, 39);
     /** The first release in which only a passing health check returns an ejected host. */
     public static final EnvoyVersion ONLY_PASSING_CHECK_UNEJECTS = new EnvoyVersion(1, 31);
+
     public static final String ALLOWED = "an Envoy release from 1.26 to 1.40, such as 1.40 or 1.36.2";
 
     private static final Pattern FORM = Pattern.compile("v?(\\d+)\\.(\\d+)(?:\\.\\d+)?");
@@ -102,8 +103,11 @@ public record EnvoyVersion(int major, int minor) implements Comparable<EnvoyVers
         for (OutlierSetting setting : OutlierSetting.values()) {
             EnvoyVersion added = addedIn(setting);
             if (added != null && compareTo(added) < 0 && config.isExplicit(setting)) {
-                throw new InvalidConfigException("outlier_detection." + setting.envoyName(), setting.kind() == OutlierSetting.Kind.BOOLEAN
-                        ? Boolean.toString(config.flag(setting)) : Long.toString(config.get(setting)),
+                throw new InvalidConfigException(
+                        "outlier_detection." + setting.envoyName(),
+                        setting.kind() == OutlierSetting.Kind.BOOLEAN
+                                ? Boolean.toString(config.flag(setting))
+                                : Long.toString(config.get(setting)),
                         "leaving it out: Envoy " + this + " has no such field (it arrived in " + added
                                 + "); or envoy_version " + added + " or later");
             }

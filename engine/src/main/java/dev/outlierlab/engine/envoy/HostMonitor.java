@@ -278,7 +278,9 @@ public final class HostMonitor {
 
     /** At a tick's end: one step down of the degradation multiplier, once the host has been clear a whole interval. */
     void decayDegradationMultiplier(long nowNanos, long intervalNanos) {
-        if (!degraded && lastUndegradedNanos >= 0 && nowNanos - lastUndegradedNanos >= intervalNanos
+        if (!degraded
+                && lastUndegradedNanos >= 0
+                && nowNanos - lastUndegradedNanos >= intervalNanos
                 && degradationMultiplier > 0) {
             degradationMultiplier--;
         }

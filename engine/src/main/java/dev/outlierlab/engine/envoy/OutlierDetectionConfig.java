@@ -1,9 +1,7 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.InvalidConfigException;
-
 import dev.outlierlab.engine.Durations;
-
+import dev.outlierlab.engine.InvalidConfigException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -71,24 +69,77 @@ public final class OutlierDetectionConfig {
         return Collections.unmodifiableMap(map);
     }
 
-    public long consecutive5xx() { return get(OutlierSetting.CONSECUTIVE_5XX); }
-    public long consecutiveGatewayFailure() { return get(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE); }
-    public long consecutiveLocalOriginFailure() { return get(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE); }
-    public long intervalNanos() { return get(OutlierSetting.INTERVAL); }
-    public long baseEjectionTimeNanos() { return get(OutlierSetting.BASE_EJECTION_TIME); }
-    public long maxEjectionTimeNanos() { return get(OutlierSetting.MAX_EJECTION_TIME); }
-    public long maxEjectionTimeJitterNanos() { return get(OutlierSetting.MAX_EJECTION_TIME_JITTER); }
-    public long maxEjectionPercent() { return get(OutlierSetting.MAX_EJECTION_PERCENT); }
-    public boolean alwaysEjectOneHost() { return flag(OutlierSetting.ALWAYS_EJECT_ONE_HOST); }
-    public boolean splitExternalLocalOriginErrors() { return flag(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS); }
-    public boolean successfulActiveHealthCheckUnejectHost() { return flag(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST); }
-    public boolean detectDegradedHosts() { return flag(OutlierSetting.DETECT_DEGRADED_HOSTS); }
-    public long successRateMinimumHosts() { return get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS); }
-    public long successRateRequestVolume() { return get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME); }
-    public long successRateStdevFactor() { return get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR); }
-    public long failurePercentageThreshold() { return get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD); }
-    public long failurePercentageMinimumHosts() { return get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS); }
-    public long failurePercentageRequestVolume() { return get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME); }
+    public long consecutive5xx() {
+        return get(OutlierSetting.CONSECUTIVE_5XX);
+    }
+
+    public long consecutiveGatewayFailure() {
+        return get(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE);
+    }
+
+    public long consecutiveLocalOriginFailure() {
+        return get(OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE);
+    }
+
+    public long intervalNanos() {
+        return get(OutlierSetting.INTERVAL);
+    }
+
+    public long baseEjectionTimeNanos() {
+        return get(OutlierSetting.BASE_EJECTION_TIME);
+    }
+
+    public long maxEjectionTimeNanos() {
+        return get(OutlierSetting.MAX_EJECTION_TIME);
+    }
+
+    public long maxEjectionTimeJitterNanos() {
+        return get(OutlierSetting.MAX_EJECTION_TIME_JITTER);
+    }
+
+    public long maxEjectionPercent() {
+        return get(OutlierSetting.MAX_EJECTION_PERCENT);
+    }
+
+    public boolean alwaysEjectOneHost() {
+        return flag(OutlierSetting.ALWAYS_EJECT_ONE_HOST);
+    }
+
+    public boolean splitExternalLocalOriginErrors() {
+        return flag(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS);
+    }
+
+    public boolean successfulActiveHealthCheckUnejectHost() {
+        return flag(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
+    }
+
+    public boolean detectDegradedHosts() {
+        return flag(OutlierSetting.DETECT_DEGRADED_HOSTS);
+    }
+
+    public long successRateMinimumHosts() {
+        return get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS);
+    }
+
+    public long successRateRequestVolume() {
+        return get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME);
+    }
+
+    public long successRateStdevFactor() {
+        return get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR);
+    }
+
+    public long failurePercentageThreshold() {
+        return get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD);
+    }
+
+    public long failurePercentageMinimumHosts() {
+        return get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS);
+    }
+
+    public long failurePercentageRequestVolume() {
+        return get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
+    }
 
     /** The enforcement percentage that applies to a detection of this type. */
     public long enforcingPercent(EjectionType type) {
@@ -142,7 +193,9 @@ public final class OutlierDetectionConfig {
          */
         public Builder set(OutlierSetting setting, java.time.Duration value) {
             if (setting.kind() != OutlierSetting.Kind.DURATION) {
-                throw new InvalidConfigException(setting.envoyName(), String.valueOf(value),
+                throw new InvalidConfigException(
+                        setting.envoyName(),
+                        String.valueOf(value),
                         "a " + setting.kind().name().toLowerCase(java.util.Locale.ROOT) + ", not a duration");
             }
             long nanos;
@@ -183,7 +236,9 @@ public final class OutlierDetectionConfig {
             if (!explicit[max]) {
                 v[max] = Math.max(OutlierSetting.MAX_EJECTION_TIME.defaultValue(), v[base]);
             } else if (v[max] < v[base]) {
-                throw new InvalidConfigException("max_ejection_time", Durations.format(v[max]),
+                throw new InvalidConfigException(
+                        "max_ejection_time",
+                        Durations.format(v[max]),
                         "a duration of at least base_ejection_time (" + Durations.format(v[base])
                                 + "): Envoy rejects max_ejection_time smaller than base_ejection_time");
             }
@@ -195,12 +250,14 @@ public final class OutlierDetectionConfig {
                 case PERCENT -> value >= 0 && value <= 100;
                 case COUNT -> value >= 0 && value <= OutlierSetting.UINT32_MAX;
                 case BOOLEAN -> value == 0 || value == 1;
-                case DURATION -> s == OutlierSetting.MAX_EJECTION_TIME_JITTER
-                        ? value >= 0 && value <= Durations.MAX_NANOS
-                        : value > 0 && value <= Durations.MAX_NANOS;
+                case DURATION ->
+                    s == OutlierSetting.MAX_EJECTION_TIME_JITTER
+                            ? value >= 0 && value <= Durations.MAX_NANOS
+                            : value > 0 && value <= Durations.MAX_NANOS;
             };
             if (!ok) {
-                String shown = s.kind() == OutlierSetting.Kind.DURATION ? Durations.format(value)
+                String shown = s.kind() == OutlierSetting.Kind.DURATION
+                        ? Durations.format(value)
                         : s.kind() == OutlierSetting.Kind.BOOLEAN ? String.valueOf(value) : Long.toString(value);
                 throw new InvalidConfigException(s.envoyName(), shown, s.allowedRange());
             }

@@ -1,7 +1,6 @@
 package dev.outlierlab.engine.envoy;
 
 import dev.outlierlab.engine.RandomSource;
-
 import dev.outlierlab.engine.envoy.detect.FailurePercentageDetector;
 import dev.outlierlab.engine.envoy.detect.SuccessRateDetector;
 import dev.outlierlab.engine.envoy.event.CapCheck;
@@ -45,8 +44,8 @@ public final class OutlierDetector {
         this(config, random, listener, EnvoyVersion.DEFAULT);
     }
 
-    public OutlierDetector(OutlierDetectionConfig config, RandomSource random, DetectorListener listener,
-            EnvoyVersion version) {
+    public OutlierDetector(
+            OutlierDetectionConfig config, RandomSource random, DetectorListener listener, EnvoyVersion version) {
         this.config = config;
         this.version = version;
         this.stats = new OutlierStats(version.hasDegradationCounter());
@@ -121,7 +120,9 @@ public final class OutlierDetector {
      * @return true if the host was returned to rotation
      */
     public boolean onActiveHealthCheck(HostMonitor host, boolean passed, long nowNanos) {
-        if (!config.successfulActiveHealthCheckUnejectHost() || !host.isEjected() || host.isRemoved()
+        if (!config.successfulActiveHealthCheckUnejectHost()
+                || !host.isEjected()
+                || host.isRemoved()
                 || (!passed && !version.failingHealthCheckUnejects())) {
             return false;
         }
@@ -186,8 +187,14 @@ public final class OutlierDetector {
         stats.incDetectedDegradation();
         EjectionTime time = policy.ejectionTime(host.degradationMultiplier());
         host.markDegraded(nowNanos, time.multiplier(), time.jitterNanos());
-        listener.onDegradation(new DegradationEvent(nowNanos, host.name(), true, host.numDegradations(),
-                time.multiplier(), time.durationNanos(), host.numEjections()));
+        listener.onDegradation(new DegradationEvent(
+                nowNanos,
+                host.name(),
+                true,
+                host.numDegradations(),
+                time.multiplier(),
+                time.durationNanos(),
+                host.numEjections()));
     }
 
     /**
@@ -198,8 +205,14 @@ public final class OutlierDetector {
     private void undegrade(HostMonitor host, long nowNanos) {
         long degradedFor = nowNanos - host.lastDegradedNanos();
         host.markUndegraded(nowNanos);
-        listener.onDegradation(new DegradationEvent(nowNanos, host.name(), false, host.numDegradations(),
-                host.degradationMultiplier(), degradedFor, host.numEjections()));
+        listener.onDegradation(new DegradationEvent(
+                nowNanos,
+                host.name(),
+                false,
+                host.numDegradations(),
+                host.degradationMultiplier(),
+                degradedFor,
+                host.numEjections()));
     }
 
     /**
@@ -221,8 +234,8 @@ public final class OutlierDetector {
             }
             SuccessRateAccumulator acc = host.successRate(origin);
             if (samples != null && acc.judgedRequests() > 0) {
-                samples.add(new HostSample(host.name(), acc.judgedRequests(), acc.judgedSuccesses(),
-                        acc.judgedSuccessRatePercent()));
+                samples.add(new HostSample(
+                        host.name(), acc.judgedRequests(), acc.judgedSuccesses(), acc.judgedSuccessRatePercent()));
             }
             if (SuccessRateDetector.hasVolume(acc.judgedRequests(), config.successRateRequestVolume())) {
                 srHosts.add(host);
@@ -246,32 +259,49 @@ public final class OutlierDetector {
                 }
                 if (SuccessRateDetector.isOutlier(rate, threshold)) {
                     stats.incDeprecatedSuccessRate();
-                    SuccessRateEvidence evidence = new SuccessRateEvidence(rate, host.successRate(origin).judgedRequests(),
-                            threshold.mean(), threshold.stdev(), config.successRateStdevFactor(),
-                            threshold.threshold(), srHosts.size());
+                    SuccessRateEvidence evidence = new SuccessRateEvidence(
+                            rate,
+                            host.successRate(origin).judgedRequests(),
+                            threshold.mean(),
+                            threshold.stdev(),
+                            config.successRateStdevFactor(),
+                            threshold.threshold(),
+                            srHosts.size());
                     pass.add(offer(host, type, evidence, nowNanos));
                 }
             }
         }
-        boolean fpRan = detect && FailurePercentageDetector.enoughHosts(fpHosts.size(),
-                config.failurePercentageMinimumHosts());
+        boolean fpRan =
+                detect && FailurePercentageDetector.enoughHosts(fpHosts.size(), config.failurePercentageMinimumHosts());
         if (fpRan) {
             EjectionType type = EjectionType.failurePercentage(origin);
             for (HostMonitor host : fpHosts) {
                 SuccessRateAccumulator acc = host.successRate(origin);
                 double rate = acc.judgedSuccessRatePercent();
                 if (FailurePercentageDetector.isOutlier(rate, config.failurePercentageThreshold())) {
-                    pass.add(offer(host, type, new FailurePercentageEvidence(FailurePercentageDetector.failurePercent(rate),
-                            acc.judgedRequests(), config.failurePercentageThreshold(), fpHosts.size()), nowNanos));
+                    pass.add(offer(
+                            host,
+                            type,
+                            new FailurePercentageEvidence(
+                                    FailurePercentageDetector.failurePercent(rate),
+                                    acc.judgedRequests(),
+                                    config.failurePercentageThreshold(),
+                                    fpHosts.size()),
+                            nowNanos));
                 }
             }
         }
         emitPass(pass, borderline);
         if (samples != null) {
-            listener.onInterval(new IntervalEvaluation(nowNanos, origin, List.copyOf(samples), threshold != null,
+            listener.onInterval(new IntervalEvaluation(
+                    nowNanos,
+                    origin,
+                    List.copyOf(samples),
+                    threshold != null,
                     threshold == null ? Double.NaN : threshold.mean(),
                     threshold == null ? Double.NaN : threshold.stdev(),
-                    threshold == null ? Double.NaN : threshold.threshold(), fpRan));
+                    threshold == null ? Double.NaN : threshold.threshold(),
+                    fpRan));
         }
     }
 
@@ -316,7 +346,8 @@ public final class OutlierDetector {
             case CONSECUTIVE_GATEWAY_FAILURE -> config.consecutiveGatewayFailure();
             default -> config.consecutiveLocalOriginFailure();
         };
-        listener.onEvent(offer(host, type, new ConsecutiveEvidence(host.counter(type).count(), threshold), nowNanos));
+        listener.onEvent(
+                offer(host, type, new ConsecutiveEvidence(host.counter(type).count(), threshold), nowNanos));
         if (type == EjectionType.CONSECUTIVE_5XX) {
             stats.incDeprecatedConsecutive5xx();
         }
@@ -357,13 +388,45 @@ public final class OutlierDetector {
         stats.decActive();
         long outFor = nowNanos - host.lastEjectionNanos();
         host.markReturned(nowNanos);
-        listener.onEvent(new OutlierEvent(nowNanos, host.name(), EventAction.UNEJECT, null, null, null, null, null,
-                reason, outFor, host.numEjections(), false, null));
+        listener.onEvent(new OutlierEvent(
+                nowNanos,
+                host.name(),
+                EventAction.UNEJECT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                reason,
+                outFor,
+                host.numEjections(),
+                false,
+                null));
     }
 
-    private static OutlierEvent event(long nowNanos, HostMonitor host, EventAction action, EjectionType type,
-            DetectionEvidence evidence, CapCheck cap, Enforcement enforcement, EjectionTime ejection, boolean again) {
-        return new OutlierEvent(nowNanos, host.name(), action, type, evidence, cap, enforcement, ejection,
-                null, 0, host.numEjections(), again, null);
+    private static OutlierEvent event(
+            long nowNanos,
+            HostMonitor host,
+            EventAction action,
+            EjectionType type,
+            DetectionEvidence evidence,
+            CapCheck cap,
+            Enforcement enforcement,
+            EjectionTime ejection,
+            boolean again) {
+        return new OutlierEvent(
+                nowNanos,
+                host.name(),
+                action,
+                type,
+                evidence,
+                cap,
+                enforcement,
+                ejection,
+                null,
+                0,
+                host.numEjections(),
+                again,
+                null);
     }
 }

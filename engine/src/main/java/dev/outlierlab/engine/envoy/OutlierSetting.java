@@ -1,7 +1,5 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.Durations;
-
 import java.util.Locale;
 
 /**
@@ -15,7 +13,8 @@ import java.util.Locale;
  */
 public enum OutlierSetting {
     CONSECUTIVE_5XX(Kind.COUNT, 5, "consecutive 5xx responses that eject a host"),
-    INTERVAL(Kind.DURATION, 10_000_000_000L, "time between ejection sweeps (success rate, failure percentage, returns)"),
+    INTERVAL(
+            Kind.DURATION, 10_000_000_000L, "time between ejection sweeps (success rate, failure percentage, returns)"),
     BASE_EJECTION_TIME(Kind.DURATION, 30_000_000_000L, "time a host stays out, multiplied by its ejection multiplier"),
     MAX_EJECTION_PERCENT(Kind.PERCENT, 10, "largest share of the cluster that may be ejected at once"),
     ENFORCING_CONSECUTIVE_5XX(Kind.PERCENT, 100, "chance in percent that a consecutive-5xx detection ejects"),
@@ -27,19 +26,27 @@ public enum OutlierSetting {
     ENFORCING_CONSECUTIVE_GATEWAY_FAILURE(Kind.PERCENT, 0, "chance in percent that a gateway-failure detection ejects"),
     SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS(Kind.BOOLEAN, 0, "count local-origin errors (timeouts, resets) separately"),
     CONSECUTIVE_LOCAL_ORIGIN_FAILURE(Kind.COUNT, 5, "consecutive local-origin failures that eject (split mode only)"),
-    ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE(Kind.PERCENT, 100, "chance in percent that a local-origin consecutive detection ejects"),
-    ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE(Kind.PERCENT, 100, "chance in percent that a local-origin success-rate detection ejects"),
+    ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE(
+            Kind.PERCENT, 100, "chance in percent that a local-origin consecutive detection ejects"),
+    ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE(
+            Kind.PERCENT, 100, "chance in percent that a local-origin success-rate detection ejects"),
     FAILURE_PERCENTAGE_THRESHOLD(Kind.PERCENT, 85, "failure percentage at or above which a host is detected"),
     ENFORCING_FAILURE_PERCENTAGE(Kind.PERCENT, 0, "chance in percent that a failure-percentage detection ejects"),
-    ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN(Kind.PERCENT, 0, "chance in percent that a local-origin failure-percentage detection ejects"),
+    ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN(
+            Kind.PERCENT, 0, "chance in percent that a local-origin failure-percentage detection ejects"),
     FAILURE_PERCENTAGE_MINIMUM_HOSTS(Kind.COUNT, 5, "hosts with enough volume needed before failure percentage runs"),
-    FAILURE_PERCENTAGE_REQUEST_VOLUME(Kind.COUNT, 50, "requests a host needs in one interval to be judged by failure percentage"),
+    FAILURE_PERCENTAGE_REQUEST_VOLUME(
+            Kind.COUNT, 50, "requests a host needs in one interval to be judged by failure percentage"),
     MAX_EJECTION_TIME(Kind.DURATION, 300_000_000_000L, "longest ejection; default max(300s, base_ejection_time)"),
     MAX_EJECTION_TIME_JITTER(Kind.DURATION, 0, "random extra ejection time, up to this much"),
-    SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST(Kind.BOOLEAN, 1, "a passing active health check returns an ejected host"),
+    SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST(
+            Kind.BOOLEAN, 1, "a passing active health check returns an ejected host"),
     ALWAYS_EJECT_ONE_HOST(Kind.BOOLEAN, 0, "eject one host even when the percentage cap admits none"),
-    DETECT_DEGRADED_HOSTS(Kind.BOOLEAN, 0, "mark a host answering 2xx with x-envoy-degraded as degraded (Envoy 1.38): "
-            + "deprioritized, not ejected, cleared with its own backoff");
+    DETECT_DEGRADED_HOSTS(
+            Kind.BOOLEAN,
+            0,
+            "mark a host answering 2xx with x-envoy-degraded as degraded (Envoy 1.38): "
+                    + "deprioritized, not ejected, cleared with its own backoff");
 
     /**
      * Whether this field is newer than the bundled Envoy API (envoy api 1.0.49): it is written out (scenario JSON, Envoy
@@ -110,12 +117,13 @@ public enum OutlierSetting {
         return switch (this) {
             case INTERVAL, BASE_EJECTION_TIME, MAX_EJECTION_TIME -> "a duration greater than 0, such as 10s or 250ms";
             case MAX_EJECTION_TIME_JITTER -> "a duration of 0 or more, such as 0s or 500ms";
-            default -> switch (kind) {
-                case PERCENT -> "a whole number from 0 to 100";
-                case COUNT -> "a whole number from 0 to " + UINT32_MAX;
-                case BOOLEAN -> "true or false";
-                case DURATION -> "a duration";
-            };
+            default ->
+                switch (kind) {
+                    case PERCENT -> "a whole number from 0 to 100";
+                    case COUNT -> "a whole number from 0 to " + UINT32_MAX;
+                    case BOOLEAN -> "true or false";
+                    case DURATION -> "a duration";
+                };
         };
     }
 }

@@ -36,27 +36,67 @@ public final class OutlierStats {
         this.degradationCounter = degradationCounter;
     }
 
-    void incActive() { ejectionsActive++; }
-    void decActive() { ejectionsActive--; }
-    void incOverflow() { ejectionsOverflow++; }
-    void incDetected(EjectionType type) { detected[type.ordinal()]++; }
+    void incActive() {
+        ejectionsActive++;
+    }
+
+    void decActive() {
+        ejectionsActive--;
+    }
+
+    void incOverflow() {
+        ejectionsOverflow++;
+    }
+
+    void incDetected(EjectionType type) {
+        detected[type.ordinal()]++;
+    }
+
     void incEnforced(EjectionType type) {
         ejectionsEnforcedTotal++;
         enforced[type.ordinal()]++;
     }
-    void incDeprecatedTotal() { ejectionsTotal++; }
-    void incDeprecatedConsecutive5xx() { ejectionsConsecutive5xx++; }
-    void incDeprecatedSuccessRate() { ejectionsSuccessRate++; }
-    void incDetectedDegradation() { ejectionsDetectedDegradation++; }
+
+    void incDeprecatedTotal() {
+        ejectionsTotal++;
+    }
+
+    void incDeprecatedConsecutive5xx() {
+        ejectionsConsecutive5xx++;
+    }
+
+    void incDeprecatedSuccessRate() {
+        ejectionsSuccessRate++;
+    }
+
+    void incDetectedDegradation() {
+        ejectionsDetectedDegradation++;
+    }
 
     /** Times a host was marked degraded ({@code ejections_detected_degradation}, Envoy 1.38). */
-    public long ejectionsDetectedDegradation() { return ejectionsDetectedDegradation; }
+    public long ejectionsDetectedDegradation() {
+        return ejectionsDetectedDegradation;
+    }
 
-    public long ejectionsActive() { return ejectionsActive; }
-    public long ejectionsOverflow() { return ejectionsOverflow; }
-    public long ejectionsEnforcedTotal() { return ejectionsEnforcedTotal; }
-    public long detected(EjectionType type) { return detected[type.ordinal()]; }
-    public long enforced(EjectionType type) { return enforced[type.ordinal()]; }
+    public long ejectionsActive() {
+        return ejectionsActive;
+    }
+
+    public long ejectionsOverflow() {
+        return ejectionsOverflow;
+    }
+
+    public long ejectionsEnforcedTotal() {
+        return ejectionsEnforcedTotal;
+    }
+
+    public long detected(EjectionType type) {
+        return detected[type.ordinal()];
+    }
+
+    public long enforced(EjectionType type) {
+        return enforced[type.ordinal()];
+    }
 
     /** Every detection of every type, before the cap and enforcement. */
     public long detectedTotal() {

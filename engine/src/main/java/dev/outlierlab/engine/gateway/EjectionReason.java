@@ -5,7 +5,8 @@ package dev.outlierlab.engine.gateway;
  * comparison) or the statistical rule (success rate below {@code mean - stdev_factor * stdev} of its peers).
  */
 public enum EjectionReason {
-    CONSECUTIVE("consecutive"), SUCCESS_RATE("success_rate");
+    CONSECUTIVE("consecutive"),
+    SUCCESS_RATE("success_rate");
 
     private final String outputName;
 

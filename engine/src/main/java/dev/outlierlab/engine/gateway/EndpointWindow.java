@@ -10,6 +10,7 @@ package dev.outlierlab.engine.gateway;
 public final class EndpointWindow {
     /** Below this count, {@code count * 100.0} is exact: 2^46, and 2^46 * 100 < 2^53. */
     static final long EXACT_PERCENT_LIMIT = 1L << 46;
+
     private final long bucketNanos;
     private final int[] attempts;
     private final int[] failures;
@@ -18,6 +19,7 @@ public final class EndpointWindow {
     private int currentSlot;
     /** Start of the bucket after the current one: before it, {@link #advance} has nothing to do. */
     private long nextBucketStartNanos = Long.MIN_VALUE;
+
     private long totalAttempts;
     private long totalFailures;
 

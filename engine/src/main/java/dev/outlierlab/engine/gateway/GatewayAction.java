@@ -5,7 +5,9 @@ package dev.outlierlab.engine.gateway;
  * or a return to rotation at the first look at or after the ejection's end.
  */
 public enum GatewayAction {
-    EJECT("eject"), WOULD_EJECT("would_eject"), RETURN("return");
+    EJECT("eject"),
+    WOULD_EJECT("would_eject"),
+    RETURN("return");
 
     private final String outputName;
 

@@ -45,52 +45,71 @@ public record GatewayConfig(
             throw new InvalidConfigException("gateway.peer_set", "null", "one of all, others");
         }
         if (bucketNanos <= 0 || bucketNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("gateway.bucket", Durations.format(bucketNanos),
-                    "a duration greater than 0, such as 1s or 250ms");
+            throw new InvalidConfigException(
+                    "gateway.bucket", Durations.format(bucketNanos), "a duration greater than 0, such as 1s or 250ms");
         }
         if (windowNanos <= 0 || windowNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("gateway.window", Durations.format(windowNanos),
-                    "a duration greater than 0, such as 60s");
+            throw new InvalidConfigException(
+                    "gateway.window", Durations.format(windowNanos), "a duration greater than 0, such as 60s");
         }
         if (windowNanos % bucketNanos != 0) {
-            throw new InvalidConfigException("gateway.window", Durations.format(windowNanos),
+            throw new InvalidConfigException(
+                    "gateway.window",
+                    Durations.format(windowNanos),
                     "a whole number of buckets (bucket is " + Durations.format(bucketNanos) + "), such as "
                             + Durations.format(Math.max(1, windowNanos / bucketNanos) * bucketNanos));
         }
         if (windowNanos / bucketNanos > MAX_BUCKETS) {
-            throw new InvalidConfigException("gateway.window", Durations.format(windowNanos),
+            throw new InvalidConfigException(
+                    "gateway.window",
+                    Durations.format(windowNanos),
                     "at most " + MAX_BUCKETS + " buckets (bucket is " + Durations.format(bucketNanos) + ")");
         }
         if (minRequests < 1) {
-            throw new InvalidConfigException("gateway.min_requests", Integer.toString(minRequests),
-                    "a whole number of 1 or more");
+            throw new InvalidConfigException(
+                    "gateway.min_requests", Integer.toString(minRequests), "a whole number of 1 or more");
         }
         if (!(stdevFactor >= 0) || Double.isInfinite(stdevFactor)) {
-            throw new InvalidConfigException("gateway.stdev_factor", Double.toString(stdevFactor),
-                    "a number of 0 or more, such as 2.0");
+            throw new InvalidConfigException(
+                    "gateway.stdev_factor", Double.toString(stdevFactor), "a number of 0 or more, such as 2.0");
         }
         if (!(minStdevPercent >= 0) || minStdevPercent > 100) {
-            throw new InvalidConfigException("gateway.min_stdev", Double.toString(minStdevPercent),
+            throw new InvalidConfigException(
+                    "gateway.min_stdev",
+                    Double.toString(minStdevPercent),
                     "percentage points from 0 to 100, such as 1.0");
         }
         if (consecutiveFailures < 0) {
-            throw new InvalidConfigException("gateway.consecutive_failures", Integer.toString(consecutiveFailures),
+            throw new InvalidConfigException(
+                    "gateway.consecutive_failures",
+                    Integer.toString(consecutiveFailures),
                     "a whole number of 0 or more (0 turns the hard trip off)");
         }
         if (ejectionTimeNanos <= 0 || ejectionTimeNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("gateway.ejection_time", Durations.format(ejectionTimeNanos),
+            throw new InvalidConfigException(
+                    "gateway.ejection_time",
+                    Durations.format(ejectionTimeNanos),
                     "a duration greater than 0, such as 30s");
         }
         if (processes < 1 || processes > MAX_PROCESSES) {
-            throw new InvalidConfigException("gateway.processes", Integer.toString(processes),
-                    "a whole number from 1 to " + MAX_PROCESSES);
+            throw new InvalidConfigException(
+                    "gateway.processes", Integer.toString(processes), "a whole number from 1 to " + MAX_PROCESSES);
         }
     }
 
     /** The seed's table: prod, 60 s window of 1 s buckets, 5 requests, 2σ over all, 1 point, 3 in a row, 30 s. */
     public static GatewayConfig defaults() {
-        return new GatewayConfig(StageMode.PROD, 60 * Durations.SECOND, Durations.SECOND, 5, 2.0, PeerSet.ALL, 1.0,
-                3, 30 * Durations.SECOND, 1);
+        return new GatewayConfig(
+                StageMode.PROD,
+                60 * Durations.SECOND,
+                Durations.SECOND,
+                5,
+                2.0,
+                PeerSet.ALL,
+                1.0,
+                3,
+                30 * Durations.SECOND,
+                1);
     }
 
     /** The number of buckets in the window. */
@@ -109,8 +128,17 @@ public record GatewayConfig(
     }
 
     public GatewayConfig withMode(StageMode newMode) {
-        return new GatewayConfig(newMode, windowNanos, bucketNanos, minRequests, stdevFactor, peerSet,
-                minStdevPercent, consecutiveFailures, ejectionTimeNanos, processes);
+        return new GatewayConfig(
+                newMode,
+                windowNanos,
+                bucketNanos,
+                minRequests,
+                stdevFactor,
+                peerSet,
+                minStdevPercent,
+                consecutiveFailures,
+                ejectionTimeNanos,
+                processes);
     }
 
     /**
@@ -206,8 +234,17 @@ public record GatewayConfig(
         }
 
         public GatewayConfig build() {
-            return new GatewayConfig(mode, windowNanos, bucketNanos, minRequests, stdevFactor, peerSet,
-                    minStdevPercent, consecutiveFailures, ejectionTimeNanos, processes);
+            return new GatewayConfig(
+                    mode,
+                    windowNanos,
+                    bucketNanos,
+                    minRequests,
+                    stdevFactor,
+                    peerSet,
+                    minStdevPercent,
+                    consecutiveFailures,
+                    ejectionTimeNanos,
+                    processes);
         }
     }
 }

@@ -42,10 +42,12 @@ public final class GatewayDetector implements Detector {
      * again would change nothing: the judgement's pass over the peers' windows runs once per bucket.
      */
     private long windowsCurrentUntilNanos = Long.MIN_VALUE;
+
     private long nextReturnNanos = NEVER;
     private long belowMinStdev;
     /** The optional cap (not in seed 004): 100 lets every endpoint be ejected, as the spec does. */
     private int maxEjectionPercent = 100;
+
     private long capRefusals;
 
     public GatewayDetector(GatewayConfig config, List<String> endpoints, int process, GatewayListener listener) {
@@ -203,8 +205,12 @@ public final class GatewayDetector implements Detector {
             return;
         }
         if (rate < threshold) {
-            eject(endpoint, nowNanos, EjectionReason.SUCCESS_RATE, new SuccessRateJudgement(rate, own.attempts(),
-                    own.failures(), mean, stdev, threshold, scored, peers));
+            eject(
+                    endpoint,
+                    nowNanos,
+                    EjectionReason.SUCCESS_RATE,
+                    new SuccessRateJudgement(
+                            rate, own.attempts(), own.failures(), mean, stdev, threshold, scored, peers));
         }
     }
 
@@ -231,8 +237,8 @@ public final class GatewayDetector implements Detector {
         long returnAt = nowNanos + config.ejectionTimeNanos();
         returnAtNanos[endpoint] = returnAt;
         nextReturnNanos = Math.min(nextReturnNanos, returnAt);
-        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, ejections.name(endpoint), ejectAction, reason,
-                evidence, returnAt, 0));
+        listener.onEvent(new GatewayEvent(
+                nowNanos, process, endpoint, ejections.name(endpoint), ejectAction, reason, evidence, returnAt, 0));
         ejections.tellEjected(endpoint, nowNanos);
     }
 
@@ -267,8 +273,16 @@ public final class GatewayDetector implements Detector {
         windows[endpoint].clear();
         windowsCurrentUntilNanos = Long.MIN_VALUE; // a returning window was not advanced while it was out
         consecutive[endpoint] = 0;
-        listener.onEvent(new GatewayEvent(nowNanos, process, endpoint, ejections.name(endpoint), GatewayAction.RETURN,
-                null, null, returnAtNanos[endpoint], nowNanos - ejections.ejectedAtNanos(endpoint)));
+        listener.onEvent(new GatewayEvent(
+                nowNanos,
+                process,
+                endpoint,
+                ejections.name(endpoint),
+                GatewayAction.RETURN,
+                null,
+                null,
+                returnAtNanos[endpoint],
+                nowNanos - ejections.ejectedAtNanos(endpoint)));
         ejections.tellReturned(endpoint, nowNanos);
     }
 
@@ -316,8 +330,10 @@ public final class GatewayDetector implements Detector {
      */
     public void setMaxEjectionPercent(int percent) {
         if (percent < 0 || percent > 100) {
-            throw new dev.outlierlab.engine.InvalidConfigException("gateway.max_ejection_percent",
-                    Integer.toString(percent), "a whole percentage from 0 to 100 (100: no cap)");
+            throw new dev.outlierlab.engine.InvalidConfigException(
+                    "gateway.max_ejection_percent",
+                    Integer.toString(percent),
+                    "a whole percentage from 0 to 100 (100: no cap)");
         }
         this.maxEjectionPercent = percent;
     }

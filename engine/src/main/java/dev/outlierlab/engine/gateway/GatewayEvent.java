@@ -20,5 +20,4 @@ public record GatewayEvent(
         EjectionReason reason,
         GatewayEvidence evidence,
         long returnAtNanos,
-        long outForNanos) {
-}
+        long outForNanos) {}

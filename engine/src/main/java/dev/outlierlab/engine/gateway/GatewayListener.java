@@ -5,7 +5,7 @@ package dev.outlierlab.engine.gateway;
  */
 @FunctionalInterface
 public interface GatewayListener {
-    GatewayListener NONE = event -> { };
+    GatewayListener NONE = event -> {};
 
     void onEvent(GatewayEvent event);
 }

@@ -9,7 +9,8 @@ import java.util.Locale;
  * two to four endpoints at factor 2). {@code others}: the other scored endpoints only (leave-one-out).
  */
 public enum PeerSet {
-    ALL, OTHERS;
+    ALL,
+    OTHERS;
 
     public String configName() {
         return name().toLowerCase(Locale.ROOT);

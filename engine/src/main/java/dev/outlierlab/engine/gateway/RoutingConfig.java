@@ -20,16 +20,19 @@ public record RoutingConfig(RoutingStrategy strategy, List<Integer> weights, int
         for (int i = 0; i < weights.size(); i++) {
             int w = weights.get(i);
             if (w < 1 || w > MAX_WEIGHT) {
-                throw new InvalidConfigException("routing.weights[" + i + "]", Integer.toString(w),
-                        "a whole number from 1 to " + MAX_WEIGHT);
+                throw new InvalidConfigException(
+                        "routing.weights[" + i + "]", Integer.toString(w), "a whole number from 1 to " + MAX_WEIGHT);
             }
         }
         if (strategy != RoutingStrategy.WEIGHTED && !weights.isEmpty()) {
-            throw new InvalidConfigException("routing.weights", weights.toString(),
+            throw new InvalidConfigException(
+                    "routing.weights",
+                    weights.toString(),
                     "no weights unless strategy is weighted (strategy is " + strategy.configName() + ")");
         }
         if (fallbacks < 0) {
-            throw new InvalidConfigException("routing.fallbacks", Integer.toString(fallbacks), "a whole number of 0 or more");
+            throw new InvalidConfigException(
+                    "routing.fallbacks", Integer.toString(fallbacks), "a whole number of 0 or more");
         }
     }
 
@@ -41,7 +44,9 @@ public record RoutingConfig(RoutingStrategy strategy, List<Integer> weights, int
     /** Checks the settings against the endpoint count: weighted needs exactly one weight per endpoint. */
     public void validateFor(int endpoints) {
         if (strategy == RoutingStrategy.WEIGHTED && weights.size() != endpoints) {
-            throw new InvalidConfigException("routing.weights", weights.toString(),
+            throw new InvalidConfigException(
+                    "routing.weights",
+                    weights.toString(),
                     "one positive whole number per endpoint (" + endpoints + " endpoints, " + weights.size()
                             + " weights)");
         }
@@ -53,7 +58,9 @@ public record RoutingConfig(RoutingStrategy strategy, List<Integer> weights, int
         return switch (strategy) {
             case ORDERED -> RoundRobinRouter.listedOrder(endpoints);
             case ROUND_ROBIN -> new RoundRobinRouter(endpoints);
-            case WEIGHTED -> new SmoothWeightedRouter(weights.stream().mapToInt(Integer::intValue).toArray());
+            case WEIGHTED ->
+                new SmoothWeightedRouter(
+                        weights.stream().mapToInt(Integer::intValue).toArray());
         };
     }
 

@@ -10,7 +10,9 @@ import java.util.Locale;
  * order).
  */
 public enum RoutingStrategy {
-    ORDERED, ROUND_ROBIN, WEIGHTED;
+    ORDERED,
+    ROUND_ROBIN,
+    WEIGHTED;
 
     public String configName() {
         return name().toLowerCase(Locale.ROOT);

@@ -13,5 +13,5 @@ public record SuccessRateJudgement(
         double stdevPercent,
         double thresholdPercent,
         int scored,
-        int peers) implements GatewayEvidence {
-}
+        int peers)
+        implements GatewayEvidence {}

@@ -6,8 +6,7 @@ package dev.outlierlab.engine.grpc;
  * {@code 100 - success% > threshold}), which differ in rounding.
  */
 final class FailurePercentages {
-    private FailurePercentages() {
-    }
+    private FailurePercentages() {}
 
     /** The failure percentage as the implementation computes it (for the test and for reports). */
     static double failurePercent(GrpcImplementation impl, long successes, long failures) {

@@ -40,6 +40,7 @@ public final class GrpcDetector implements Detector {
     private final DetectorListener listener;
     /** Names, ejections (since when, how many), the version and the ejection listeners. */
     private final EndpointEjections ejections;
+
     private final long lastSweepNanos;
     private final boolean counting;
     private long[] activeSuccess;
@@ -53,6 +54,7 @@ public final class GrpcDetector implements Detector {
     private long nextSweepNanos;
     /** grpc-go's {@code numEndpointsEjected}: raised at every ejection, a second one of the same endpoint included. */
     private long goEjectedCounter;
+
     private long detectedSr;
     private long enforcedSr;
     private long detectedFp;
@@ -68,8 +70,12 @@ public final class GrpcDetector implements Detector {
      *                       fixes this order)
      * @param lastSweepNanos no sweep runs after this time (a simulation's duration; {@link Long#MAX_VALUE} live)
      */
-    public GrpcDetector(GrpcOutlierConfig config, List<String> endpoints, RandomSource random,
-            DetectorListener listener, long lastSweepNanos) {
+    public GrpcDetector(
+            GrpcOutlierConfig config,
+            List<String> endpoints,
+            RandomSource random,
+            DetectorListener listener,
+            long lastSweepNanos) {
         if (endpoints.isEmpty()) {
             throw new IllegalArgumentException("a gRPC detector needs at least one endpoint");
         }
@@ -201,15 +207,22 @@ public final class GrpcDetector implements Detector {
         }
         double stdev = Math.sqrt(squares / count);
         // grpc-java divides the factor in float (stdevFactor / 1000f); grpc-go and C-core in double.
-        double factor = impl == GrpcImplementation.JAVA ? (double) (sr.stdevFactor() / 1000f) : sr.stdevFactor() / 1000.0;
+        double factor =
+                impl == GrpcImplementation.JAVA ? (double) (sr.stdevFactor() / 1000f) : sr.stdevFactor() / 1000.0;
         double required = mean - stdev * factor;
         report.successRate(mean * 100 / scale, stdev * 100 / scale, required * 100 / scale);
         for (int k = 0; k < count; k++) {
             if (rates[k] < required) {
                 int i = candidates[k];
                 long volume = inactiveSuccess[i] + inactiveFailure[i];
-                DetectionEvidence evidence = new SuccessRateEvidence(rates[k] * 100 / scale, volume,
-                        mean * 100 / scale, stdev * 100 / scale, sr.stdevFactor(), required * 100 / scale, count);
+                DetectionEvidence evidence = new SuccessRateEvidence(
+                        rates[k] * 100 / scale,
+                        volume,
+                        mean * 100 / scale,
+                        stdev * 100 / scale,
+                        sr.stdevFactor(),
+                        required * 100 / scale,
+                        count);
                 detectedSr++;
                 offer(i, t, EjectionType.SUCCESS_RATE, evidence, sr.enforcementPercentage());
             }
@@ -229,11 +242,16 @@ public final class GrpcDetector implements Detector {
             }
             long volume = inactiveSuccess[i] + inactiveFailure[i];
             double percent = FailurePercentages.failurePercent(impl, inactiveSuccess[i], inactiveFailure[i]);
-            boolean outlier = FailurePercentages.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
+            boolean outlier =
+                    FailurePercentages.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
             if (outlier) {
                 detectedFp++;
-                offer(i, t, EjectionType.FAILURE_PERCENTAGE,
-                        new FailurePercentageEvidence(percent, volume, fp.threshold(), count), fp.enforcementPercentage());
+                offer(
+                        i,
+                        t,
+                        EjectionType.FAILURE_PERCENTAGE,
+                        new FailurePercentageEvidence(percent, volume, fp.threshold(), count),
+                        fp.enforcementPercentage());
             }
         }
     }
@@ -248,7 +266,8 @@ public final class GrpcDetector implements Detector {
         long key = -1;
         boolean enforced;
         if (impl == GrpcImplementation.CORE) {
-            // absl::Uniform(bit_gen, 1, 100) is drawn before the cap is tested: 1 to 99, so a percentage of 1 never ejects
+            // absl::Uniform(bit_gen, 1, 100) is drawn before the cap is tested: 1 to 99, so a percentage of 1 never
+            // ejects
             if (enforcing > 1 && enforcing < 100) {
                 key = 1 + random.nextModulo(99);
             }
@@ -264,20 +283,44 @@ public final class GrpcDetector implements Detector {
             }
             enforced = enforcing >= 100 || (key >= 0 && key < enforcing);
         }
-        CapCheck cap = new CapCheck(ejectedCount, hosts, percent, max, impl == GrpcImplementation.CORE, allowed,
-                CapRule.ACTIVE_BELOW_MAX);
+        CapCheck cap = new CapCheck(
+                ejectedCount, hosts, percent, max, impl == GrpcImplementation.CORE, allowed, CapRule.ACTIVE_BELOW_MAX);
         Enforcement enforcement = new Enforcement(enforcing, key, enforced);
         boolean already = ejections.isEjected(endpoint);
         if (!allowed) {
             overflow++;
-            emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.OVERFLOW, type, evidence, cap, null, null, null, 0,
-                    numEjections[endpoint], already, null));
+            emit(new OutlierEvent(
+                    t,
+                    ejections.name(endpoint),
+                    EventAction.OVERFLOW,
+                    type,
+                    evidence,
+                    cap,
+                    null,
+                    null,
+                    null,
+                    0,
+                    numEjections[endpoint],
+                    already,
+                    null));
             return;
         }
         if (!enforced) {
             unenforced++;
-            emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.UNENFORCED, type, evidence, cap, enforcement, null,
-                    null, 0, numEjections[endpoint], already, null));
+            emit(new OutlierEvent(
+                    t,
+                    ejections.name(endpoint),
+                    EventAction.UNENFORCED,
+                    type,
+                    evidence,
+                    cap,
+                    enforcement,
+                    null,
+                    null,
+                    0,
+                    numEjections[endpoint],
+                    already,
+                    null));
             return;
         }
         if (type == EjectionType.SUCCESS_RATE) {
@@ -288,16 +331,38 @@ public final class GrpcDetector implements Detector {
         eject(endpoint, t, type, evidence, cap, enforcement, already);
     }
 
-    private void eject(int endpoint, long t, EjectionType type, DetectionEvidence evidence, CapCheck cap,
-            Enforcement enforcement, boolean already) {
+    private void eject(
+            int endpoint,
+            long t,
+            EjectionType type,
+            DetectionEvidence evidence,
+            CapCheck cap,
+            Enforcement enforcement,
+            boolean already) {
         ejections.eject(endpoint, t);
         goEjectedCounter++;
         multiplier[endpoint]++;
         numEjections[endpoint]++;
-        EjectionTime time = new EjectionTime(multiplier[endpoint], config.baseEjectionTimeNanos(),
-                config.maxEjectionTimeNanos(), 0, config.ejectionNanos(multiplier[endpoint]));
-        emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.EJECT, type, evidence, cap, enforcement, time, null, 0,
-                numEjections[endpoint], already, null));
+        EjectionTime time = new EjectionTime(
+                multiplier[endpoint],
+                config.baseEjectionTimeNanos(),
+                config.maxEjectionTimeNanos(),
+                0,
+                config.ejectionNanos(multiplier[endpoint]));
+        emit(new OutlierEvent(
+                t,
+                ejections.name(endpoint),
+                EventAction.EJECT,
+                type,
+                evidence,
+                cap,
+                enforcement,
+                time,
+                null,
+                0,
+                numEjections[endpoint],
+                already,
+                null));
         if (!already) {
             ejections.tellEjected(endpoint, t);
         }
@@ -307,8 +372,19 @@ public final class GrpcDetector implements Detector {
         ejections.returnToRotation(endpoint);
         goEjectedCounter--;
         returns++;
-        emit(new OutlierEvent(t, ejections.name(endpoint), EventAction.UNEJECT, null, null, null, null, null,
-                UnejectReason.EJECTION_TIME_ELAPSED, t - ejections.ejectedAtNanos(endpoint), numEjections[endpoint], false,
+        emit(new OutlierEvent(
+                t,
+                ejections.name(endpoint),
+                EventAction.UNEJECT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                UnejectReason.EJECTION_TIME_ELAPSED,
+                t - ejections.ejectedAtNanos(endpoint),
+                numEjections[endpoint],
+                false,
                 null));
         ejections.tellReturned(endpoint, t);
     }
@@ -386,7 +462,15 @@ public final class GrpcDetector implements Detector {
 
     /** What was counted so far. */
     public GrpcStats stats() {
-        return new GrpcStats(detectedSr, enforcedSr, detectedFp, enforcedFp, overflow, unenforced, returns, sweeps,
+        return new GrpcStats(
+                detectedSr,
+                enforcedSr,
+                detectedFp,
+                enforcedFp,
+                overflow,
+                unenforced,
+                returns,
+                sweeps,
                 ejections.ejectedCount());
     }
 }

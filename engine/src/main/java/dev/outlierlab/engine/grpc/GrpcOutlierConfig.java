@@ -24,6 +24,7 @@ public record GrpcOutlierConfig(
 
     /** A50's top-level defaults. */
     public static final long DEFAULT_INTERVAL_NANOS = 10 * Durations.SECOND;
+
     public static final long DEFAULT_BASE_EJECTION_TIME_NANOS = 30 * Durations.SECOND;
     public static final long DEFAULT_MAX_EJECTION_TIME_NANOS = 300 * Durations.SECOND;
     public static final int DEFAULT_MAX_EJECTION_PERCENT = 10;
@@ -31,8 +32,8 @@ public record GrpcOutlierConfig(
     public GrpcOutlierConfig {
         Objects.requireNonNull(implementation, "implementation");
         if (intervalNanos <= 0 || intervalNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("interval", Durations.format(intervalNanos),
-                    "a duration greater than 0 (gRPC's default is 10s)");
+            throw new InvalidConfigException(
+                    "interval", Durations.format(intervalNanos), "a duration greater than 0 (gRPC's default is 10s)");
         }
         checkDuration("base_ejection_time", baseEjectionTimeNanos);
         checkDuration("max_ejection_time", maxEjectionTimeNanos);
@@ -41,8 +42,14 @@ public record GrpcOutlierConfig(
 
     /** A50's defaults with both algorithms off (a config that only wraps its child policy). */
     public static GrpcOutlierConfig defaults() {
-        return new GrpcOutlierConfig(DEFAULT_INTERVAL_NANOS, DEFAULT_BASE_EJECTION_TIME_NANOS,
-                DEFAULT_MAX_EJECTION_TIME_NANOS, DEFAULT_MAX_EJECTION_PERCENT, null, null, GrpcImplementation.JAVA);
+        return new GrpcOutlierConfig(
+                DEFAULT_INTERVAL_NANOS,
+                DEFAULT_BASE_EJECTION_TIME_NANOS,
+                DEFAULT_MAX_EJECTION_TIME_NANOS,
+                DEFAULT_MAX_EJECTION_PERCENT,
+                null,
+                null,
+                GrpcImplementation.JAVA);
     }
 
     /** Whether either algorithm is configured (grpc-java's {@code outlierDetectionEnabled()}). */
@@ -51,13 +58,25 @@ public record GrpcOutlierConfig(
     }
 
     public GrpcOutlierConfig withImplementation(GrpcImplementation value) {
-        return new GrpcOutlierConfig(intervalNanos, baseEjectionTimeNanos, maxEjectionTimeNanos, maxEjectionPercent,
-                successRate, failurePercentage, value);
+        return new GrpcOutlierConfig(
+                intervalNanos,
+                baseEjectionTimeNanos,
+                maxEjectionTimeNanos,
+                maxEjectionPercent,
+                successRate,
+                failurePercentage,
+                value);
     }
 
     public GrpcOutlierConfig withMaxEjectionPercent(int value) {
-        return new GrpcOutlierConfig(intervalNanos, baseEjectionTimeNanos, maxEjectionTimeNanos, value, successRate,
-                failurePercentage, implementation);
+        return new GrpcOutlierConfig(
+                intervalNanos,
+                baseEjectionTimeNanos,
+                maxEjectionTimeNanos,
+                value,
+                successRate,
+                failurePercentage,
+                implementation);
     }
 
     /**
@@ -77,8 +96,8 @@ public record GrpcOutlierConfig(
 
     static void checkRange(String key, long value, long max) {
         if (value < 0 || value > max) {
-            throw new InvalidConfigException(key, Long.toString(value),
-                    max == 100 ? "an integer from 0 to 100" : "an integer of at least 0");
+            throw new InvalidConfigException(
+                    key, Long.toString(value), max == 100 ? "an integer from 0 to 100" : "an integer of at least 0");
         }
     }
 

@@ -48,7 +48,14 @@ final class SweepReport {
                 samples.add(new HostSample(endpoints.name(i), calls, successes[i], successes[i] * 100.0 / calls));
             }
         }
-        return new IntervalEvaluation(t, Origin.EXTERNAL, samples, successRateRan, meanPercent, stdevPercent,
-                requiredPercent, failurePercentageRan);
+        return new IntervalEvaluation(
+                t,
+                Origin.EXTERNAL,
+                samples,
+                successRateRan,
+                meanPercent,
+                stdevPercent,
+                requiredPercent,
+                failurePercentageRan);
     }
 }

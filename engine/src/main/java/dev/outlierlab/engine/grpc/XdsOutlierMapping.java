@@ -28,11 +28,18 @@ import java.util.List;
  */
 public record XdsOutlierMapping(GrpcOutlierConfig config, List<String> ignored) {
     /** The settings gRPC's xDS client reads. */
-    private static final List<OutlierSetting> READ = List.of(OutlierSetting.INTERVAL, OutlierSetting.BASE_EJECTION_TIME,
-            OutlierSetting.MAX_EJECTION_TIME, OutlierSetting.MAX_EJECTION_PERCENT, OutlierSetting.SUCCESS_RATE_STDEV_FACTOR,
-            OutlierSetting.ENFORCING_SUCCESS_RATE, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
-            OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
-            OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+    private static final List<OutlierSetting> READ = List.of(
+            OutlierSetting.INTERVAL,
+            OutlierSetting.BASE_EJECTION_TIME,
+            OutlierSetting.MAX_EJECTION_TIME,
+            OutlierSetting.MAX_EJECTION_PERCENT,
+            OutlierSetting.SUCCESS_RATE_STDEV_FACTOR,
+            OutlierSetting.ENFORCING_SUCCESS_RATE,
+            OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+            OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+            OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
+            OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+            OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
             OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME);
 
     /** grpc-java's failure-percentage enforcement when the cluster leaves it unset (its balancer's default). */
@@ -47,28 +54,43 @@ public record XdsOutlierMapping(GrpcOutlierConfig config, List<String> ignored) 
     /** Maps Envoy's settings for the given gRPC implementation. */
     public static XdsOutlierMapping of(OutlierDetectionConfig envoy, GrpcImplementation implementation) {
         if (envoy.maxEjectionPercent() > 100) {
-            throw new InvalidConfigException("outlier_detection.max_ejection_percent",
-                    Long.toString(envoy.maxEjectionPercent()), "at most 100 for a gRPC client (gRPC NACKs the cluster)");
+            throw new InvalidConfigException(
+                    "outlier_detection.max_ejection_percent",
+                    Long.toString(envoy.maxEjectionPercent()),
+                    "at most 100 for a gRPC client (gRPC NACKs the cluster)");
         }
-        SuccessRateEjection sr = envoy.get(OutlierSetting.ENFORCING_SUCCESS_RATE) == 0 ? null
-                : new SuccessRateEjection(toInt(envoy, OutlierSetting.SUCCESS_RATE_STDEV_FACTOR),
+        SuccessRateEjection sr = envoy.get(OutlierSetting.ENFORCING_SUCCESS_RATE) == 0
+                ? null
+                : new SuccessRateEjection(
+                        toInt(envoy, OutlierSetting.SUCCESS_RATE_STDEV_FACTOR),
                         toInt(envoy, OutlierSetting.ENFORCING_SUCCESS_RATE),
                         toInt(envoy, OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS),
                         toInt(envoy, OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME));
         boolean java = implementation == GrpcImplementation.JAVA;
         boolean fpExplicit = envoy.isExplicit(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE);
-        boolean fpOff = java ? fpExplicit && envoy.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) == 0
+        boolean fpOff = java
+                ? fpExplicit && envoy.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) == 0
                 : envoy.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) == 0;
-        FailurePercentageEjection fp = fpOff ? null
-                : new FailurePercentageEjection(toInt(envoy, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD),
-                        java && !fpExplicit ? JAVA_FAILURE_PERCENTAGE_ENFORCEMENT
+        FailurePercentageEjection fp = fpOff
+                ? null
+                : new FailurePercentageEjection(
+                        toInt(envoy, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD),
+                        java && !fpExplicit
+                                ? JAVA_FAILURE_PERCENTAGE_ENFORCEMENT
                                 : toInt(envoy, OutlierSetting.ENFORCING_FAILURE_PERCENTAGE),
                         toInt(envoy, OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS),
                         toInt(envoy, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME));
-        long maxEjection = java && !envoy.isExplicit(OutlierSetting.MAX_EJECTION_TIME) ? JAVA_MAX_EJECTION_TIME_NANOS
+        long maxEjection = java && !envoy.isExplicit(OutlierSetting.MAX_EJECTION_TIME)
+                ? JAVA_MAX_EJECTION_TIME_NANOS
                 : envoy.maxEjectionTimeNanos();
-        GrpcOutlierConfig config = new GrpcOutlierConfig(envoy.intervalNanos(), envoy.baseEjectionTimeNanos(),
-                maxEjection, (int) envoy.maxEjectionPercent(), sr, fp, implementation);
+        GrpcOutlierConfig config = new GrpcOutlierConfig(
+                envoy.intervalNanos(),
+                envoy.baseEjectionTimeNanos(),
+                maxEjection,
+                (int) envoy.maxEjectionPercent(),
+                sr,
+                fp,
+                implementation);
         List<String> ignored = new ArrayList<>();
         for (OutlierSetting s : OutlierSetting.values()) {
             if (!READ.contains(s) && envoy.isExplicit(s)) {
@@ -86,7 +108,9 @@ public record XdsOutlierMapping(GrpcOutlierConfig config, List<String> ignored) 
     private static int toInt(OutlierDetectionConfig envoy, OutlierSetting s) {
         long v = envoy.get(s);
         if (v > Integer.MAX_VALUE) {
-            throw new InvalidConfigException("outlier_detection." + s.envoyName(), Long.toString(v),
+            throw new InvalidConfigException(
+                    "outlier_detection." + s.envoyName(),
+                    Long.toString(v),
                     "at most " + Integer.MAX_VALUE + " for a gRPC client");
         }
         return (int) v;

@@ -93,7 +93,7 @@ public final class HaproxyDetector implements Detector {
                     trip(endpoint, nowNanos);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -112,7 +112,7 @@ public final class HaproxyDetector implements Detector {
                 healthOf[endpoint] = s.rise();
                 failCheck(endpoint, nowNanos, HaproxyEvent.Reason.OBSERVED_ERRORS);
             }
-            default -> { }
+            default -> {}
         }
         consecutive[endpoint] = 0;
         if (s.fastinterNanos() > 0 && nextCheck[endpoint] != NEVER) {
@@ -152,8 +152,8 @@ public final class HaproxyDetector implements Detector {
         consecutive[endpoint] = 0;
         if (healthOf[endpoint] >= s.rise() && ejections.isEjected(endpoint)) {
             ejections.returnToRotation(endpoint);
-            listener.accept(new HaproxyEvent(nowNanos, endpoint, s.address(), false,
-                    HaproxyEvent.Reason.CHECK_PASSED, healthOf[endpoint]));
+            listener.accept(new HaproxyEvent(
+                    nowNanos, endpoint, s.address(), false, HaproxyEvent.Reason.CHECK_PASSED, healthOf[endpoint]));
             ejections.tellReturned(endpoint, nowNanos);
         }
     }

@@ -10,8 +10,7 @@ package dev.outlierlab.engine.haproxy;
  * @param reason       what did it
  * @param health       the server's check health after the change
  */
-public record HaproxyEvent(long timeNanos, int endpoint, String endpointName, boolean down, Reason reason,
-        int health) {
+public record HaproxyEvent(long timeNanos, int endpoint, String endpointName, boolean down, Reason reason, int health) {
 
     public String action() {
         return down ? "eject" : "uneject";

@@ -14,8 +14,18 @@ import dev.outlierlab.engine.InvalidConfigException;
  * @param name          the server's name in the backend
  * @param address       its address as written, the lab's host name
  */
-public record HaproxyServer(String name, String address, boolean check, Observe observe, int errorLimit,
-        OnError onError, long interNanos, long fastinterNanos, long downinterNanos, int rise, int fall) {
+public record HaproxyServer(
+        String name,
+        String address,
+        boolean check,
+        Observe observe,
+        int errorLimit,
+        OnError onError,
+        long interNanos,
+        long fastinterNanos,
+        long downinterNanos,
+        int rise,
+        int fall) {
     public static final int DEFAULT_ERROR_LIMIT = 10;
     public static final long DEFAULT_INTER_NANOS = 2 * Durations.SECOND;
     public static final int DEFAULT_RISE = 2;
@@ -32,8 +42,8 @@ public record HaproxyServer(String name, String address, boolean check, Observe 
             onError = OnError.FAIL_CHECK;
         }
         if (errorLimit < 1) {
-            throw new InvalidConfigException("haproxy.server.error-limit", Integer.toString(errorLimit),
-                    "a whole number of 1 or more");
+            throw new InvalidConfigException(
+                    "haproxy.server.error-limit", Integer.toString(errorLimit), "a whole number of 1 or more");
         }
         positive("inter", interNanos, false);
         positive("fastinter", fastinterNanos, true);
@@ -48,30 +58,50 @@ public record HaproxyServer(String name, String address, boolean check, Observe 
 
     private static void positive(String key, long nanos, boolean zeroAllowed) {
         if (nanos < 0 || (!zeroAllowed && nanos == 0) || nanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("haproxy.server." + key, Durations.format(nanos),
-                    "a duration greater than 0, such as 2s or 500ms");
+            throw new InvalidConfigException(
+                    "haproxy.server." + key, Durations.format(nanos), "a duration greater than 0, such as 2s or 500ms");
         }
     }
 
     /** A server line with {@code check}, no {@code observe}, and HAProxy's defaults. */
     public static HaproxyServer checked(String name, String address) {
-        return new HaproxyServer(name, address, true, Observe.NONE, DEFAULT_ERROR_LIMIT, OnError.FAIL_CHECK,
-                DEFAULT_INTER_NANOS, 0, 0, DEFAULT_RISE, DEFAULT_FALL);
+        return new HaproxyServer(
+                name,
+                address,
+                true,
+                Observe.NONE,
+                DEFAULT_ERROR_LIMIT,
+                OnError.FAIL_CHECK,
+                DEFAULT_INTER_NANOS,
+                0,
+                0,
+                DEFAULT_RISE,
+                DEFAULT_FALL);
     }
 
     public HaproxyServer observing(Observe mode, int limit, OnError action) {
-        return new HaproxyServer(name, address, check, mode, limit, action, interNanos, fastinterNanos,
-                downinterNanos, rise, fall);
+        return new HaproxyServer(
+                name, address, check, mode, limit, action, interNanos, fastinterNanos, downinterNanos, rise, fall);
     }
 
     public HaproxyServer withCheck(boolean value) {
-        return new HaproxyServer(name, address, value, observe, errorLimit, onError, interNanos, fastinterNanos,
-                downinterNanos, rise, fall);
+        return new HaproxyServer(
+                name,
+                address,
+                value,
+                observe,
+                errorLimit,
+                onError,
+                interNanos,
+                fastinterNanos,
+                downinterNanos,
+                rise,
+                fall);
     }
 
     public HaproxyServer withTimers(long inter, long fastinter, long downinter, int newRise, int newFall) {
-        return new HaproxyServer(name, address, check, observe, errorLimit, onError, inter, fastinter, downinter,
-                newRise, newFall);
+        return new HaproxyServer(
+                name, address, check, observe, errorLimit, onError, inter, fastinter, downinter, newRise, newFall);
     }
 
     /** The highest health: {@code rise + fall - 1}. */

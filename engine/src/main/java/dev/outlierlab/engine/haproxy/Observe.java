@@ -15,11 +15,15 @@ import dev.outlierlab.engine.Outcome;
  * </ul>
  */
 public enum Observe {
-    NONE("none"), LAYER4("layer4"), LAYER7("layer7");
+    NONE("none"),
+    LAYER4("layer4"),
+    LAYER7("layer7");
 
     /** The result of one outcome for the consecutive-error count. */
     public enum Verdict {
-        IGNORED, GOOD, ERROR
+        IGNORED,
+        GOOD,
+        ERROR
     }
 
     private final String word;

@@ -8,7 +8,10 @@ package dev.outlierlab.engine.haproxy;
  * one, which takes the server DOWN at once.
  */
 public enum OnError {
-    FASTINTER("fastinter"), FAIL_CHECK("fail-check"), SUDDEN_DEATH("sudden-death"), MARK_DOWN("mark-down");
+    FASTINTER("fastinter"),
+    FAIL_CHECK("fail-check"),
+    SUDDEN_DEATH("sudden-death"),
+    MARK_DOWN("mark-down");
 
     private final String word;
 

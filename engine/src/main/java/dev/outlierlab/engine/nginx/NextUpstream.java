@@ -44,8 +44,21 @@ public record NextUpstream(int mask, int tries) {
     public static final int OFF = 1 << 12;
 
     /** The words nginx accepts, in its order ({@code ngx_http_proxy_next_upstream_masks}). */
-    private static final String[] WORDS = {"error", "timeout", "invalid_header", "http_500", "http_502",
-            "http_503", "http_504", "http_403", "http_404", "http_429", "non_idempotent", "updating", "off"};
+    private static final String[] WORDS = {
+        "error",
+        "timeout",
+        "invalid_header",
+        "http_500",
+        "http_502",
+        "http_503",
+        "http_504",
+        "http_403",
+        "http_404",
+        "http_429",
+        "non_idempotent",
+        "updating",
+        "off"
+    };
 
     /** How nginx frees the peer after an attempt ({@code ngx_http_upstream_free_round_robin_peer}'s state). */
     public enum PeerState {
@@ -57,7 +70,9 @@ public record NextUpstream(int mask, int tries) {
 
     public NextUpstream {
         if (tries < 0) {
-            throw new InvalidConfigException("nginx.proxy_next_upstream_tries", Integer.toString(tries),
+            throw new InvalidConfigException(
+                    "nginx.proxy_next_upstream_tries",
+                    Integer.toString(tries),
                     "a whole number of 0 or more (0: as many as there are servers)");
         }
         if ((mask & OFF) != 0) {
@@ -76,7 +91,9 @@ public record NextUpstream(int mask, int tries) {
         for (String w : words) {
             int bit = bitOf(w);
             if (bit == 0) {
-                throw new InvalidConfigException("proxy_next_upstream", "\"" + shortPrefix(w) + "\"",
+                throw new InvalidConfigException(
+                        "proxy_next_upstream",
+                        "\"" + shortPrefix(w) + "\"",
                         "one or more of " + String.join(", ", WORDS));
             }
             mask |= bit;

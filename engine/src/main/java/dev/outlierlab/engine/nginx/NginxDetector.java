@@ -164,8 +164,16 @@ public final class NginxDetector implements Detector {
         ejections.eject(peer, nowNanos);
         ejectionsTotal++;
         NginxEvent.Reason reason = wasOver ? NginxEvent.Reason.PROBE_FAILED : NginxEvent.Reason.MAX_FAILS;
-        listener.onEvent(new NginxEvent(nowNanos, worker, peer, peers.name(peer), NginxEvent.Action.EJECT, reason,
-                peers.fails(peer), peers.maxFails(peer), returnAt));
+        listener.onEvent(new NginxEvent(
+                nowNanos,
+                worker,
+                peer,
+                peers.name(peer),
+                NginxEvent.Action.EJECT,
+                reason,
+                peers.fails(peer),
+                peers.maxFails(peer),
+                returnAt));
         ejections.tellEjected(peer, nowNanos);
     }
 
@@ -187,8 +195,16 @@ public final class NginxDetector implements Detector {
             }
             if (returnAtNanos[i] <= nowNanos) {
                 ejections.returnToRotation(i);
-                listener.onEvent(new NginxEvent(nowNanos, worker, i, peers.name(i), NginxEvent.Action.UNEJECT,
-                        NginxEvent.Reason.FAIL_TIMEOUT, peers.fails(i), peers.maxFails(i), returnAtNanos[i]));
+                listener.onEvent(new NginxEvent(
+                        nowNanos,
+                        worker,
+                        i,
+                        peers.name(i),
+                        NginxEvent.Action.UNEJECT,
+                        NginxEvent.Reason.FAIL_TIMEOUT,
+                        peers.fails(i),
+                        peers.maxFails(i),
+                        returnAtNanos[i]));
                 ejections.tellReturned(i, nowNanos);
             } else {
                 next = Math.min(next, returnAtNanos[i]);

@@ -15,12 +15,21 @@ package dev.outlierlab.engine.nginx;
  * @param returnAtNanos      for an ejection: the start of the second {@code checked + fail_timeout + 1}, when one
  *                           probe may be let through
  */
-public record NginxEvent(long timeNanos, int worker, int endpoint, String endpointName, Action action,
-        Reason reason, long fails, int maxFails, long returnAtNanos) {
+public record NginxEvent(
+        long timeNanos,
+        int worker,
+        int endpoint,
+        String endpointName,
+        Action action,
+        Reason reason,
+        long fails,
+        int maxFails,
+        long returnAtNanos) {
 
     /** Out of selection or back in it. */
     public enum Action {
-        EJECT("eject"), UNEJECT("uneject");
+        EJECT("eject"),
+        UNEJECT("uneject");
 
         private final String outputName;
 

@@ -17,6 +17,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 public record NginxServer(String name, int weight, int maxFails, long failTimeoutSeconds, boolean down) {
     /** nginx's defaults for a server line with only an address. */
     public static final int DEFAULT_MAX_FAILS = 1;
+
     public static final long DEFAULT_FAIL_TIMEOUT_SECONDS = 10;
     /** The largest {@code fail_timeout} the lab accepts, a year (nginx itself takes any {@code time_t}). */
     public static final long MAX_FAIL_TIMEOUT_SECONDS = 366L * 24 * 3600;
@@ -26,15 +27,19 @@ public record NginxServer(String name, int weight, int maxFails, long failTimeou
             throw new InvalidConfigException("nginx.server", "\"\"", "an address such as 10.0.0.1:8080");
         }
         if (weight < 1) {
-            throw new InvalidConfigException("nginx.server.weight", Integer.toString(weight),
-                    "a whole number of 1 or more");
+            throw new InvalidConfigException(
+                    "nginx.server.weight", Integer.toString(weight), "a whole number of 1 or more");
         }
         if (maxFails < 0) {
-            throw new InvalidConfigException("nginx.server.max_fails", Integer.toString(maxFails),
+            throw new InvalidConfigException(
+                    "nginx.server.max_fails",
+                    Integer.toString(maxFails),
                     "a whole number of 0 or more (0 turns failure accounting off)");
         }
         if (failTimeoutSeconds < 0 || failTimeoutSeconds > MAX_FAIL_TIMEOUT_SECONDS) {
-            throw new InvalidConfigException("nginx.server.fail_timeout", failTimeoutSeconds + "s",
+            throw new InvalidConfigException(
+                    "nginx.server.fail_timeout",
+                    failTimeoutSeconds + "s",
                     "whole seconds from 0 to " + MAX_FAIL_TIMEOUT_SECONDS);
         }
     }

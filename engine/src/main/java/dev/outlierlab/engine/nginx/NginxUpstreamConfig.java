@@ -19,8 +19,8 @@ import java.util.Set;
  * @param workers      {@code worker_processes}, 1 or more
  * @param zone         whether the upstream has a {@code zone} directive
  */
-public record NginxUpstreamConfig(String name, List<NginxServer> servers, NextUpstream nextUpstream, int workers,
-        boolean zone) {
+public record NginxUpstreamConfig(
+        String name, List<NginxServer> servers, NextUpstream nextUpstream, int workers, boolean zone) {
     /** The most worker processes the lab simulates, each with its own copy of the peers. */
     public static final int MAX_WORKERS = 1024;
     /** The most servers one upstream may have in the lab. */
@@ -31,13 +31,15 @@ public record NginxUpstreamConfig(String name, List<NginxServer> servers, NextUp
             throw new InvalidConfigException("nginx.upstream", "\"" + name + "\"", "at least one server line");
         }
         if (servers.size() > MAX_SERVERS) {
-            throw new InvalidConfigException("nginx.upstream", servers.size() + " servers",
-                    "at most " + MAX_SERVERS + " servers");
+            throw new InvalidConfigException(
+                    "nginx.upstream", servers.size() + " servers", "at most " + MAX_SERVERS + " servers");
         }
         Set<String> seen = new HashSet<>();
         for (NginxServer s : servers) {
             if (!seen.add(s.name())) {
-                throw new InvalidConfigException("nginx.server", "\"" + s.name() + "\"",
+                throw new InvalidConfigException(
+                        "nginx.server",
+                        "\"" + s.name() + "\"",
                         "each address once in an upstream (the lab names hosts by address)");
             }
         }
@@ -46,8 +48,8 @@ public record NginxUpstreamConfig(String name, List<NginxServer> servers, NextUp
             nextUpstream = NextUpstream.defaults();
         }
         if (workers < 1 || workers > MAX_WORKERS) {
-            throw new InvalidConfigException("nginx.worker_processes", Integer.toString(workers),
-                    "a whole number from 1 to " + MAX_WORKERS);
+            throw new InvalidConfigException(
+                    "nginx.worker_processes", Integer.toString(workers), "a whole number from 1 to " + MAX_WORKERS);
         }
     }
 

@@ -98,7 +98,9 @@ public final class RoundRobinPeers {
 
     /** Whether the peer is passed over for failures at second {@code nowSeconds}. */
     public boolean skipped(int peer, long nowSeconds) {
-        return !single && maxFails[peer] != 0 && fails[peer] >= maxFails[peer]
+        return !single
+                && maxFails[peer] != 0
+                && fails[peer] >= maxFails[peer]
                 && nowSeconds - checked[peer] <= failTimeout[peer];
     }
 

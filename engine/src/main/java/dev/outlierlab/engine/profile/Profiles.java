@@ -22,8 +22,7 @@ public final class Profiles {
         static final Map<String, Registered> BY_NAME = load(Profiles.class.getClassLoader());
     }
 
-    private Profiles() {
-    }
+    private Profiles() {}
 
     /** A profile as registered: its parts, in class-path order, asked in turn for a facet. */
     public static final class Registered implements Profile {
@@ -113,7 +112,8 @@ public final class Profiles {
 
     /** The names of the profiles that can do this, for messages. */
     public static String namesThatCan(Capability capability) {
-        return orList(all().stream().filter(p -> p.can(capability)).map(Profile::name).toList());
+        return orList(
+                all().stream().filter(p -> p.can(capability)).map(Profile::name).toList());
     }
 
     /**

@@ -21,12 +21,15 @@ public final class CandidateStage {
     private final FilterCache cache = new FilterCache();
     /** The endpoints the last action concerns: {@link #ownConcerned} or a cached decision's. */
     private int[] concerned = new int[0];
+
     private int concernedCount;
     /** Where an uncached filter builds the list that remains and the endpoints concerned; grow with the lists. */
     private int[] scratch = new int[0];
+
     private int[] ownConcerned = new int[0];
     /** Where the last apply's remaining candidates are: {@code list[listStart, listStart + kept)}. */
     private int[] list;
+
     private int listStart;
     private static final int NONE = StageAction.NONE.ordinal();
     private static final int EJECT = StageAction.EJECT.ordinal();

@@ -15,5 +15,4 @@ public interface RotationGuard {
      * Whether to keep the whole list of {@code total} candidates when only {@code remaining} are in rotation.
      */
     boolean keepsAll(int remaining, int total);
-
 }

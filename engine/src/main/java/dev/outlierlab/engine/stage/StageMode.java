@@ -10,7 +10,9 @@ import java.util.Locale;
  * endpoints leave the candidate list, subject to the guard.
  */
 public enum StageMode {
-    OFF, SHADOW, PROD;
+    OFF,
+    SHADOW,
+    PROD;
 
     /** The name in configuration and output: {@code off}, {@code shadow}, {@code prod}. */
     public String configName() {

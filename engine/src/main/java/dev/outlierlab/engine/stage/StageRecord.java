@@ -8,8 +8,8 @@ import java.util.List;
  * ({@code eject}), those ejected but kept by the guard ({@code kept_all}), or those prod would have removed
  * ({@code would_eject}).
  */
-public record StageRecord(long timeNanos, long request, int process, StageMode mode, StageAction action,
-        List<Integer> endpoints) {
+public record StageRecord(
+        long timeNanos, long request, int process, StageMode mode, StageAction action, List<Integer> endpoints) {
 
     public StageRecord {
         endpoints = List.copyOf(endpoints);

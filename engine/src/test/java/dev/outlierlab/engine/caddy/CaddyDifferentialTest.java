@@ -39,86 +39,135 @@ class CaddyDifferentialTest {
     @TempDir
     Path tmp;
 
-    record Backend(BackendScript script, long listenFromMillis) {
-    }
+    record Backend(BackendScript script, long listenFromMillis) {}
 
     /** A scenario: backends, the reverse_proxy block's lines, the lab's view of them, and what it must show. */
-    record Scenario(String name, List<Backend> backends, List<String> directives, CaddyPassiveConfig lab,
-            long durationMillis, Consumer<CaddyLogReplay> shows) {
-    }
+    record Scenario(
+            String name,
+            List<Backend> backends,
+            List<String> directives,
+            CaddyPassiveConfig lab,
+            long durationMillis,
+            Consumer<CaddyLogReplay> shows) {}
 
     static Backend b(BackendScript script) {
         return new Backend(script, 0);
     }
 
-    static CaddyPassiveConfig lab(String policy, long failMs, int maxFails, List<Integer> statuses, long latencyMs,
-            long tryMs) {
-        return new CaddyPassiveConfig(List.of("a", "b"), failMs * MS, maxFails, statuses, latencyMs * MS, tryMs * MS,
-                0, 0, CaddySelection.Policy.of(policy));
+    static CaddyPassiveConfig lab(
+            String policy, long failMs, int maxFails, List<Integer> statuses, long latencyMs, long tryMs) {
+        return new CaddyPassiveConfig(
+                List.of("a", "b"),
+                failMs * MS,
+                maxFails,
+                statuses,
+                latencyMs * MS,
+                tryMs * MS,
+                0,
+                0,
+                CaddySelection.Policy.of(policy));
     }
 
     static List<Scenario> scenarios() {
         Backend ok = b(BackendScript.ok());
         Backend dead = new Backend(BackendScript.ok(), 60_000);
         return List.of(
-                new Scenario("5xx never counts without unhealthy_status", List.of(b(BackendScript.always(503)), ok),
-                        List.of("lb_policy first", "fail_duration 1s"), lab("first", 1000, 0, List.of(), 0, 0), 2000,
+                new Scenario(
+                        "5xx never counts without unhealthy_status",
+                        List.of(b(BackendScript.always(503)), ok),
+                        List.of("lb_policy first", "fail_duration 1s"),
+                        lab("first", 1000, 0, List.of(), 0, 0),
+                        2000,
                         r -> {
                             assertThat(r.ejections()).isZero();
                             assertThat(r.clientErrors).isEqualTo(r.requests);
                         }),
-                new Scenario("max_fails defaults to 1: a burst of one every fail_duration",
+                new Scenario(
+                        "max_fails defaults to 1: a burst of one every fail_duration",
                         List.of(b(BackendScript.always(503)), ok),
                         List.of("lb_policy first", "fail_duration 1s", "unhealthy_status 5xx"),
-                        lab("first", 1000, 0, List.of(5), 0, 0), 3000, r -> {
+                        lab("first", 1000, 0, List.of(5), 0, 0),
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isGreaterThanOrEqualTo(3);
                             assertThat((long) r.clientErrors).isEqualTo(r.ejections()); // one per fail_duration
                         }),
-                new Scenario("a dead host without lb_try_duration: dial errors reach the client",
-                        List.of(dead, ok), List.of("lb_policy first", "fail_duration 1s", "max_fails 3"),
-                        lab("first", 1000, 3, List.of(), 0, 0), 2500, r -> assertThat(r.clientErrors).isGreaterThanOrEqualTo(6)),
-                new Scenario("a dead host with lb_try_duration: retried away",
-                        List.of(dead, ok), List.of("lb_policy first", "fail_duration 1s", "max_fails 3",
-                                "lb_try_duration 1s"), lab("first", 1000, 3, List.of(), 0, 1000), 2500, r -> {
-                                    assertThat(r.clientErrors).isZero();
-                                    assertThat(r.retries).isPositive();
-                                }),
-                new Scenario("a slow 503 counts twice",
+                new Scenario(
+                        "a dead host without lb_try_duration: dial errors reach the client",
+                        List.of(dead, ok),
+                        List.of("lb_policy first", "fail_duration 1s", "max_fails 3"),
+                        lab("first", 1000, 3, List.of(), 0, 0),
+                        2500,
+                        r -> assertThat(r.clientErrors).isGreaterThanOrEqualTo(6)),
+                new Scenario(
+                        "a dead host with lb_try_duration: retried away",
+                        List.of(dead, ok),
+                        List.of("lb_policy first", "fail_duration 1s", "max_fails 3", "lb_try_duration 1s"),
+                        lab("first", 1000, 3, List.of(), 0, 1000),
+                        2500,
+                        r -> {
+                            assertThat(r.clientErrors).isZero();
+                            assertThat(r.retries).isPositive();
+                        }),
+                new Scenario(
+                        "a slow 503 counts twice",
                         List.of(b((n, t) -> new BackendScript.Answer(503, 150)), ok),
-                        List.of("lb_policy first", "fail_duration 1s", "max_fails 2", "unhealthy_status 503",
-                                "unhealthy_latency 100ms"), lab("first", 1000, 2, List.of(503), 100, 0), 2500,
+                        List.of(
+                                "lb_policy first",
+                                "fail_duration 1s",
+                                "max_fails 2",
+                                "unhealthy_status 503",
+                                "unhealthy_latency 100ms"),
+                        lab("first", 1000, 2, List.of(503), 100, 0),
+                        2500,
                         r -> assertThat(r.ejections()).isGreaterThanOrEqualTo(2)),
-                new Scenario("a third failing at random, round robin, max_fails 3",
+                new Scenario(
+                        "a third failing at random, round robin, max_fails 3",
                         List.of(b(BackendScript.randomly(33, 500, 9)), ok),
                         List.of("lb_policy round_robin", "fail_duration 1s", "max_fails 3", "unhealthy_status 5xx"),
-                        lab("round_robin", 1000, 3, List.of(5), 0, 0), 3000,
+                        lab("round_robin", 1000, 3, List.of(5), 0, 0),
+                        3000,
                         r -> assertThat(r.ejections()).isPositive()),
-                new Scenario("refused until 1.5 s, then recovers",
+                new Scenario(
+                        "refused until 1.5 s, then recovers",
                         List.of(new Backend(BackendScript.ok(), 1500), ok),
                         List.of("lb_policy round_robin", "fail_duration 500ms", "max_fails 1", "lb_try_duration 1s"),
-                        lab("round_robin", 500, 1, List.of(), 0, 1000), 3000, r -> {
+                        lab("round_robin", 500, 1, List.of(), 0, 1000),
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isPositive();
                             assertThat(r.clientErrors).isZero();
                         }),
-                new Scenario("header timeouts count and are retried",
+                new Scenario(
+                        "header timeouts count and are retried",
                         List.of(b(BackendScript.slowUntil(1200, 400)), ok),
-                        List.of("lb_policy first", "fail_duration 1s", "lb_try_duration 1s",
+                        List.of(
+                                "lb_policy first",
+                                "fail_duration 1s",
+                                "lb_try_duration 1s",
                                 "transport http {\n\t\t\tresponse_header_timeout 200ms\n\t\t}"),
-                        lab("first", 1000, 1, List.of(), 0, 1000), 3000, r -> {
+                        lab("first", 1000, 1, List.of(), 0, 1000),
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isPositive();
                             assertThat(r.clientErrors).isZero();
                         }),
-                new Scenario("every upstream down: 502 then no upstreams available",
+                new Scenario(
+                        "every upstream down: 502 then no upstreams available",
                         List.of(dead, new Backend(BackendScript.ok(), 60_000)),
                         List.of("lb_policy first", "fail_duration 1s", "max_fails 2"),
-                        lab("first", 1000, 2, List.of(), 0, 0), 2000, r -> {
+                        lab("first", 1000, 2, List.of(), 0, 0),
+                        2000,
+                        r -> {
                             assertThat(r.noUpstreams).isPositive();
                             assertThat(r.clientErrors).isEqualTo(r.requests);
                         }),
-                new Scenario("four in a row of 25, round robin, max_fails 3",
+                new Scenario(
+                        "four in a row of 25, round robin, max_fails 3",
                         List.of(b(BackendScript.inRow(4, 25, 502)), ok),
                         List.of("lb_policy round_robin", "fail_duration 2s", "max_fails 3", "unhealthy_status 502"),
-                        lab("round_robin", 2000, 3, List.of(502), 0, 0), 3000,
+                        lab("round_robin", 2000, 3, List.of(502), 0, 0),
+                        3000,
                         r -> assertThat(r.ejections()).isPositive()));
     }
 
@@ -140,9 +189,10 @@ class CaddyDifferentialTest {
             Future<CaddyLogReplay> f = results.get(i);
             tests.add(DynamicTest.dynamicTest(s.name(), () -> {
                 CaddyLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf("caddy %-66s requests %d ejections %d returns %d retries %d client errors %d"
-                        + " late forgets %d%n", s.name(), r.requests, r.ejections(), r.returns(), r.retries,
-                        r.clientErrors, r.lateForgets);
+                System.out.printf(
+                        "caddy %-66s requests %d ejections %d returns %d retries %d client errors %d"
+                                + " late forgets %d%n",
+                        s.name(), r.requests, r.ejections(), r.returns(), r.retries, r.clientErrors, r.lateForgets);
                 assertThat(r.disagreements).as(s.name()).isEmpty();
                 assertThat(r.requests).isGreaterThan(50);
                 s.shows().accept(r);
@@ -175,13 +225,28 @@ class CaddyDifferentialTest {
             }
             file.append("\t}\n}\n");
             Files.writeString(dir.resolve("Caddyfile"), file);
-            CaddyPassiveConfig lab = new CaddyPassiveConfig(addresses, s.lab().failDurationNanos(), s.lab().maxFails(),
-                    s.lab().unhealthyStatus(), s.lab().unhealthyLatencyNanos(), s.lab().tryDurationNanos(),
-                    s.lab().tryIntervalNanos(), s.lab().retries(), s.lab().policy());
-            Map<String, String> env = Map.of("HOME", dir.toString(), "XDG_DATA_HOME", dir.resolve("data").toString(),
-                    "XDG_CONFIG_HOME", dir.resolve("config").toString());
-            try (ProxyProcess caddy = ProxyProcess.start(List.of(CADDY, "run", "--config",
-                    dir.resolve("Caddyfile").toString(), "--adapter", "caddyfile"), dir, port, env)) {
+            CaddyPassiveConfig lab = new CaddyPassiveConfig(
+                    addresses,
+                    s.lab().failDurationNanos(),
+                    s.lab().maxFails(),
+                    s.lab().unhealthyStatus(),
+                    s.lab().unhealthyLatencyNanos(),
+                    s.lab().tryDurationNanos(),
+                    s.lab().tryIntervalNanos(),
+                    s.lab().retries(),
+                    s.lab().policy());
+            Map<String, String> env = Map.of(
+                    "HOME",
+                    dir.toString(),
+                    "XDG_DATA_HOME",
+                    dir.resolve("data").toString(),
+                    "XDG_CONFIG_HOME",
+                    dir.resolve("config").toString());
+            try (ProxyProcess caddy = ProxyProcess.start(
+                    List.of(CADDY, "run", "--config", dir.resolve("Caddyfile").toString(), "--adapter", "caddyfile"),
+                    dir,
+                    port,
+                    env)) {
                 long start = System.currentTimeMillis();
                 backends.start(start);
                 LoadDriver.run(port, SPACING_MS, s.durationMillis(), start, backends::openDue);

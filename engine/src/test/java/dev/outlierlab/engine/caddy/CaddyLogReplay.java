@@ -80,8 +80,11 @@ final class CaddyLogReplay {
                     long latency = (long) (Double.parseDouble(find(DURATION, line)) * 1e9);
                     String error = find(ERROR, line);
                     String status = find(STATUS, line);
-                    int outcome = error == null ? Integer.parseInt(status) : error.contains("dial tcp")
-                            ? Outcome.CONNECT_FAILED : error.contains("timeout") ? Outcome.TIMEOUT : Outcome.RESET;
+                    int outcome = error == null
+                            ? Integer.parseInt(status)
+                            : error.contains("dial tcp")
+                                    ? Outcome.CONNECT_FAILED
+                                    : error.contains("timeout") ? Outcome.TIMEOUT : Outcome.RESET;
                     detector.record(host, outcome, latency, t);
                     labStatus = Outcome.isLocal(outcome) ? (outcome == Outcome.TIMEOUT ? 504 : 502) : outcome;
                     labRetries = Outcome.isLocal(outcome) && tryAgain(requestStart, attempts, t);
@@ -114,7 +117,7 @@ final class CaddyLogReplay {
                     labStatus = 0;
                     labRetries = false;
                 }
-                default -> { }
+                default -> {}
             }
         }
     }

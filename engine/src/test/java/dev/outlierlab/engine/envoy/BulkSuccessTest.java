@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
  */
 class BulkSuccessTest {
     private static final int[] CODES = {500, 502, 503, 504, 599};
-    private static final RequestResult[] RESULTS = {RequestResult.LOCAL_ORIGIN_TIMEOUT,
-            RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, RequestResult.EXT_ORIGIN_REQUEST_FAILED};
+    private static final RequestResult[] RESULTS = {
+        RequestResult.LOCAL_ORIGIN_TIMEOUT,
+        RequestResult.LOCAL_ORIGIN_CONNECT_FAILED,
+        RequestResult.EXT_ORIGIN_REQUEST_FAILED
+    };
 
     @Test
     void bulkSuccessesEqualSingleReports() {
@@ -27,17 +30,29 @@ class BulkSuccessTest {
         int stretches = 0;
         for (int round = 0; round < 300; round++) {
             boolean split = round % 2 == 0;
-            OutlierDetectionConfig config = Fixtures.config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                    OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, split,
-                    OutlierSetting.CONSECUTIVE_5XX, 1 + random.nextInt(6),
-                    OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1 + random.nextInt(6),
-                    OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100,
-                    OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE, 1 + random.nextInt(6),
-                    OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, 2,
-                    OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 5,
-                    OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 2,
-                    OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, 5,
-                    OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100);
+            OutlierDetectionConfig config = Fixtures.config(
+                    OutlierSetting.MAX_EJECTION_PERCENT,
+                    100,
+                    OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS,
+                    split,
+                    OutlierSetting.CONSECUTIVE_5XX,
+                    1 + random.nextInt(6),
+                    OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                    1 + random.nextInt(6),
+                    OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE,
+                    100,
+                    OutlierSetting.CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                    1 + random.nextInt(6),
+                    OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                    2,
+                    OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                    5,
+                    OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                    2,
+                    OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
+                    5,
+                    OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                    100);
             EnvoyVersion version = round % 3 == 0 ? EnvoyVersion.parse("1.30") : EnvoyVersion.DEFAULT;
             Events singleEvents = new Events();
             Events bulkEvents = new Events();
@@ -78,7 +93,8 @@ class BulkSuccessTest {
                     t = tick;
                 }
                 for (int k = 0; k < hosts; k++) {
-                    assertThat(state(b.get(k))).as("round %d step %d host %d", round, step, k)
+                    assertThat(state(b.get(k)))
+                            .as("round %d step %d host %d", round, step, k)
                             .isEqualTo(state(a.get(k)));
                 }
             }

@@ -1,14 +1,12 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.SeededRandom;
-
 import static dev.outlierlab.engine.envoy.Fixtures.S;
-import static dev.outlierlab.engine.envoy.Fixtures.config;
-import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
+import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.event.ConsecutiveEvidence;
 import dev.outlierlab.engine.envoy.event.EventAction;
@@ -102,7 +100,8 @@ class ConsecutiveErrorsTest {
         assertThat(h.isEjected()).isFalse();
         h.putHttpResponseCode(500, 31 * S);
         assertThat(h.isEjected()).isTrue();
-        assertThat(events.all).extracting(OutlierEvent::action)
+        assertThat(events.all)
+                .extracting(OutlierEvent::action)
                 .containsExactly(EventAction.EJECT, EventAction.UNEJECT, EventAction.EJECT);
     }
 
@@ -180,8 +179,8 @@ class ConsecutiveErrorsTest {
 
     @Test
     void gatewayFailureWithEnforcement100Ejects() {
-        OutlierDetector d = detector(OutlierSetting.CONSECUTIVE_5XX, 100,
-                OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100);
+        OutlierDetector d = detector(
+                OutlierSetting.CONSECUTIVE_5XX, 100, OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100);
         HostMonitor h = d.hosts().get(0);
         respond(h, 4, 504, S);
         assertThat(h.isEjected()).isFalse();
@@ -200,23 +199,26 @@ class ConsecutiveErrorsTest {
         OutlierDetector d = detector();
         HostMonitor h = d.hosts().get(0);
         respond(h, 5, 503, 0);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type).containsExactly(
-                tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
-                tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX));
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
+                        tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX));
         assertThat(d.stats().detectedTotal()).isEqualTo(2);
     }
 
     @Test
     void envoysGatewayFailureFlowWithItsStatistics() {
         // Envoy's BasicFlowGatewayFailure, restated: enforcing_consecutive_5xx 0, gateway enforced 100.
-        OutlierDetector d = detector(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0,
-                OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100);
+        OutlierDetector d = detector(
+                OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 0, OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, 100);
         HostMonitor h = d.hosts().get(0);
         // 503 500 503 503 503: the 5xx count reaches 5 (detected, not enforced); the gateway count is 3
         h.putHttpResponseCode(503, 0);
         h.putHttpResponseCode(500, 0);
         respond(h, 3, 503, 0);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
                 .containsExactly(tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_5XX));
         // two more 503s: gateway count 5 -> ejected
         respond(h, 2, 503, 0);
@@ -230,8 +232,9 @@ class ConsecutiveErrorsTest {
         assertThat(h.isEjected()).isFalse();
         respond(h, 5, 503, 40 * S);
         assertThat(h.isEjected()).isTrue();
-        assertThat(events.all).extracting(OutlierEvent::action).containsExactly(
-                EventAction.UNENFORCED, EventAction.EJECT, EventAction.UNEJECT, EventAction.EJECT);
+        assertThat(events.all)
+                .extracting(OutlierEvent::action)
+                .containsExactly(EventAction.UNENFORCED, EventAction.EJECT, EventAction.UNEJECT, EventAction.EJECT);
         assertThat(d.stats().asMap())
                 .containsEntry("ejections_total", 1L) // the 5xx offer admitted by the cap, though not enforced
                 .containsEntry("ejections_enforced_total", 2L)

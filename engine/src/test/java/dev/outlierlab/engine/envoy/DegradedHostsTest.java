@@ -55,8 +55,10 @@ class DegradedHostsTest {
         assertThat(h.isEjected()).isFalse();
         assertThat(d.ejectedCount()).isZero();
         assertThat(d.degradedCount()).isEqualTo(1);
-        assertThat(d.stats().asMap()).containsEntry("ejections_detected_degradation", 1L)
-                .containsEntry("ejections_active", 0L).containsEntry("ejections_enforced_total", 0L);
+        assertThat(d.stats().asMap())
+                .containsEntry("ejections_detected_degradation", 1L)
+                .containsEntry("ejections_active", 0L)
+                .containsEntry("ejections_enforced_total", 0L);
         assertThat(events).isEmpty();
         assertThat(marks).singleElement().satisfies(m -> {
             assertThat(m.degraded()).isTrue();
@@ -152,8 +154,15 @@ class DegradedHostsTest {
     void aDegradationDrawsTheHostsOneJitterAgainWhichItsEjectionShares() {
         // setHostDegradedMainThread calls setJitter, and checkHostForUneject reads getJitter: the same field
         Fixtures.ScriptedRandom draws = new Fixtures.ScriptedRandom(2_000, 9_000);
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.DETECT_DEGRADED_HOSTS, true,
-                OutlierSetting.MAX_EJECTION_PERCENT, 100, OutlierSetting.MAX_EJECTION_TIME_JITTER, 10 * S), draws,
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.DETECT_DEGRADED_HOSTS,
+                        true,
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.MAX_EJECTION_TIME_JITTER,
+                        10 * S),
+                draws,
                 listener);
         HostMonitor h = d.addHost("h0");
         respond(h, 5, 500, 5 * S); // ejected at 5 s with jitter 2 s: due at 37 s

@@ -1,12 +1,11 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.SeededRandom;
-
 import static dev.outlierlab.engine.envoy.Fixtures.S;
 import static dev.outlierlab.engine.envoy.Fixtures.config;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.EventAction;
@@ -28,40 +27,42 @@ class EjectionCapTest {
      * 34 % -> 33.3 ok, 50 not, 2; 50 % -> 50 ok, 66.7 not, 3; n = 10, 10 % -> exactly 10 ok, 1.
      */
     private static final int[][] MAX_EJECTED = {
-            // 10 20 34 50 100
-            {0, 0, 0, 0, 1},     // 1 host: 100 % each
-            {0, 0, 0, 1, 2},     // 2: 50, 100
-            {0, 0, 1, 1, 3},     // 3: 33.3, 66.7, 100
-            {0, 0, 1, 2, 4},     // 4: 25, 50, 75
-            {0, 1, 1, 2, 5},     // 5: 20, 40, 60
-            {0, 1, 2, 3, 6},     // 6: 16.7, 33.3, 50, 66.7
-            {0, 1, 2, 3, 7},     // 7: 14.3, 28.6, 42.9, 57.1
-            {0, 1, 2, 4, 8},     // 8: 12.5, 25, 37.5, 50, 62.5
-            {0, 1, 3, 4, 9},     // 9: 11.1, 22.2, 33.3, 44.4, 55.6
-            {1, 2, 3, 5, 10},    // 10: 10, 20, 30, 40, 50, 60
-            {1, 2, 3, 5, 11},    // 11: 9.1, 18.2, 27.3, 36.4, 45.5, 54.5
-            {1, 2, 4, 6, 12},    // 12: 8.3, 16.7, 25, 33.3, 41.7, 50, 58.3
+        // 10 20 34 50 100
+        {0, 0, 0, 0, 1}, // 1 host: 100 % each
+        {0, 0, 0, 1, 2}, // 2: 50, 100
+        {0, 0, 1, 1, 3}, // 3: 33.3, 66.7, 100
+        {0, 0, 1, 2, 4}, // 4: 25, 50, 75
+        {0, 1, 1, 2, 5}, // 5: 20, 40, 60
+        {0, 1, 2, 3, 6}, // 6: 16.7, 33.3, 50, 66.7
+        {0, 1, 2, 3, 7}, // 7: 14.3, 28.6, 42.9, 57.1
+        {0, 1, 2, 4, 8}, // 8: 12.5, 25, 37.5, 50, 62.5
+        {0, 1, 3, 4, 9}, // 9: 11.1, 22.2, 33.3, 44.4, 55.6
+        {1, 2, 3, 5, 10}, // 10: 10, 20, 30, 40, 50, 60
+        {1, 2, 3, 5, 11}, // 11: 9.1, 18.2, 27.3, 36.4, 45.5, 54.5
+        {1, 2, 4, 6, 12}, // 12: 8.3, 16.7, 25, 33.3, 41.7, 50, 58.3
     };
 
     /** The same with always_eject_one_host: a zero becomes one, everything else is unchanged. */
     private static final int[][] MAX_EJECTED_ALWAYS_ONE = {
-            {1, 1, 1, 1, 1},
-            {1, 1, 1, 1, 2},
-            {1, 1, 1, 1, 3},
-            {1, 1, 1, 2, 4},
-            {1, 1, 1, 2, 5},
-            {1, 1, 2, 3, 6},
-            {1, 1, 2, 3, 7},
-            {1, 1, 2, 4, 8},
-            {1, 1, 3, 4, 9},
-            {1, 2, 3, 5, 10},
-            {1, 2, 3, 5, 11},
-            {1, 2, 4, 6, 12},
+        {1, 1, 1, 1, 1},
+        {1, 1, 1, 1, 2},
+        {1, 1, 1, 1, 3},
+        {1, 1, 1, 2, 4},
+        {1, 1, 1, 2, 5},
+        {1, 1, 2, 3, 6},
+        {1, 1, 2, 3, 7},
+        {1, 1, 2, 4, 8},
+        {1, 1, 3, 4, 9},
+        {1, 2, 3, 5, 10},
+        {1, 2, 3, 5, 11},
+        {1, 2, 4, 6, 12},
     };
 
     private static OutlierDetector failEveryHost(int hosts, int cap, boolean alwaysOne, Events events) {
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, cap,
-                OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysOne), new SeededRandom(7), events);
+        OutlierDetector d = new OutlierDetector(
+                config(OutlierSetting.MAX_EJECTION_PERCENT, cap, OutlierSetting.ALWAYS_EJECT_ONE_HOST, alwaysOne),
+                new SeededRandom(7),
+                events);
         List<HostMonitor> list = new ArrayList<>();
         for (int i = 0; i < hosts; i++) {
             list.add(d.addHost("h" + i));
@@ -83,9 +84,13 @@ class EjectionCapTest {
                 assertThat(d.ejectedCount()).as(where).isEqualTo(expected);
                 assertThat(d.stats().ejectionsActive()).as(where).isEqualTo(expected);
                 assertThat(d.stats().ejectionsOverflow()).as(where).isEqualTo(n - expected);
-                assertThat(d.stats().detected(EjectionType.CONSECUTIVE_5XX)).as(where).isEqualTo(n);
+                assertThat(d.stats().detected(EjectionType.CONSECUTIVE_5XX))
+                        .as(where)
+                        .isEqualTo(n);
                 // the first hosts in order are the ones ejected
-                assertThat(events.of(EventAction.EJECT)).extracting(OutlierEvent::host).as(where)
+                assertThat(events.of(EventAction.EJECT))
+                        .extracting(OutlierEvent::host)
+                        .as(where)
                         .containsExactlyElementsOf(names(0, expected));
             }
         }
@@ -140,17 +145,21 @@ class EjectionCapTest {
         // six hosts, cap 10: h0 goes under always_eject_one_host, h1 overflows while h0 is out; after h0
         // returns at 30 s, h1's next five 5xx eject it
         Events events = new Events();
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.ALWAYS_EJECT_ONE_HOST, true), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.ALWAYS_EJECT_ONE_HOST, true), new SeededRandom(1), events);
         List<HostMonitor> h = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             h.add(d.addHost("h" + i));
         }
         respond(h.get(0), 5, 500, 0);
         respond(h.get(1), 5, 500, S);
-        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                org.assertj.core.groups.Tuple.tuple("h1", EventAction.OVERFLOW));
-        assertThat(events.of(EventAction.EJECT).get(0).cap().alwaysEjectOneHost()).isTrue();
+        assertThat(events.all)
+                .extracting(OutlierEvent::host, OutlierEvent::action)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
+                        org.assertj.core.groups.Tuple.tuple("h1", EventAction.OVERFLOW));
+        assertThat(events.of(EventAction.EJECT).get(0).cap().alwaysEjectOneHost())
+                .isTrue();
         for (long t = 10; t <= 30; t += 10) {
             d.tick(t * S);
         }

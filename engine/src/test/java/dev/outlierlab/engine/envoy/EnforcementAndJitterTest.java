@@ -1,14 +1,12 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.RandomSource;
-
 import static dev.outlierlab.engine.envoy.Fixtures.MS;
 import static dev.outlierlab.engine.envoy.Fixtures.S;
-import static dev.outlierlab.engine.envoy.Fixtures.config;
-import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
+import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.Fixtures.CountingRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.Fixtures.ScriptedRandom;
@@ -39,7 +37,9 @@ class EnforcementAndJitterTest {
         OutlierDetector d = detector(random, 3, OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 30);
         respond(d.hosts().get(0), 5, 500, S);
         respond(d.hosts().get(1), 5, 500, S);
-        assertThat(events.all).extracting(OutlierEvent::action).containsExactly(EventAction.EJECT, EventAction.UNENFORCED);
+        assertThat(events.all)
+                .extracting(OutlierEvent::action)
+                .containsExactly(EventAction.EJECT, EventAction.UNENFORCED);
         assertThat(events.all.get(0).enforcement()).isEqualTo(new Enforcement(30, 29, true));
         assertThat(events.all.get(1).enforcement()).isEqualTo(new Enforcement(30, 30, false));
         assertThat(random.taken()).isEqualTo(3);
@@ -55,8 +55,14 @@ class EnforcementAndJitterTest {
         EventAction[] expected = {EventAction.UNENFORCED, EventAction.UNENFORCED, EventAction.EJECT, EventAction.EJECT};
         for (int i = 0; i < percents.length; i++) {
             Events seen = new Events();
-            OutlierDetector d = new OutlierDetector(Fixtures.config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                    OutlierSetting.ENFORCING_CONSECUTIVE_5XX, percents[i]), fiftySeven, seen);
+            OutlierDetector d = new OutlierDetector(
+                    Fixtures.config(
+                            OutlierSetting.MAX_EJECTION_PERCENT,
+                            100,
+                            OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+                            percents[i]),
+                    fiftySeven,
+                    seen);
             respond(d.addHost("h0"), 5, 500, S);
             assertThat(seen.last().action()).as("enforcing %d", percents[i]).isEqualTo(expected[i]);
             assertThat(seen.last().enforcement().drawMod100()).isEqualTo(57);
@@ -116,8 +122,10 @@ class EnforcementAndJitterTest {
             h4.putHttpResponseCode(200, S);
         }
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.SUCCESS_RATE));
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.SUCCESS_RATE));
         assertThat(events.last().enforcement()).isEqualTo(new Enforcement(50, 50, false));
         assertThat(random.taken()).isEqualTo(1);
     }
@@ -158,8 +166,13 @@ class EnforcementAndJitterTest {
         // enforcing 50, draws 49 then 123456789: 49 < 50 ejects and the jitter is 4445 ms. In the other order the
         // enforcement would see 123456789 mod 100 = 89 and refuse.
         ScriptedRandom random = new ScriptedRandom(49, 123456789L);
-        OutlierDetector d = detector(random, 1, OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 50,
-                OutlierSetting.MAX_EJECTION_TIME_JITTER, 10 * S);
+        OutlierDetector d = detector(
+                random,
+                1,
+                OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
+                50,
+                OutlierSetting.MAX_EJECTION_TIME_JITTER,
+                10 * S);
         respond(d.hosts().get(0), 5, 500, 0);
         assertThat(events.last().action()).isEqualTo(EventAction.EJECT);
         assertThat(events.last().ejection().jitterNanos()).isEqualTo(4445 * MS);

@@ -25,8 +25,13 @@ class EnvoyDetectorTest {
     @Test
     void sameEventsAsTheDetectorDrivenDirectlyOnSeededRandomTraffic() {
         for (long seed = 1; seed <= 40; seed++) {
-            OutlierDetectionConfig config = uncapped(OutlierSetting.INTERVAL, 2 * S,
-                    OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 20, OutlierSetting.CONSECUTIVE_5XX, 4);
+            OutlierDetectionConfig config = uncapped(
+                    OutlierSetting.INTERVAL,
+                    2 * S,
+                    OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                    20,
+                    OutlierSetting.CONSECUTIVE_5XX,
+                    4);
             Events direct = new Events();
             OutlierDetector raw = new OutlierDetector(config, new SeededRandom(seed), direct);
             List<HostMonitor> monitors = new ArrayList<>();
@@ -97,19 +102,25 @@ class EnvoyDetectorTest {
     @Test
     void resetCountsAsAConnectFailureAndConnectSuccessIsOnlyASignal() {
         Events events = new Events();
-        EnvoyDetector split = new EnvoyDetector(uncapped(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
-                new SeededRandom(1), List.of("a"), events, 100 * S);
+        EnvoyDetector split = new EnvoyDetector(
+                uncapped(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
+                new SeededRandom(1),
+                List.of("a"),
+                events,
+                100 * S);
         split.record(0, Outcome.RESET, S);
         split.record(0, Outcome.TIMEOUT, S);
         assertThat(split.monitor(0).consecutiveLocalOriginFailure()).isEqualTo(2);
         split.record(0, Outcome.CONNECT_SUCCESS, S);
         assertThat(split.monitor(0).consecutiveLocalOriginFailure()).isZero();
-        assertThat(split.monitor(0).successRate(Origin.EXTERNAL).currentRequests()).isZero();
+        assertThat(split.monitor(0).successRate(Origin.EXTERNAL).currentRequests())
+                .isZero();
 
         EnvoyDetector plain = new EnvoyDetector(uncapped(), new SeededRandom(1), List.of("a"), events, 100 * S);
         plain.record(0, Outcome.RESET, S);
         plain.record(0, Outcome.CONNECT_SUCCESS, S);
         assertThat(plain.monitor(0).consecutiveGatewayFailure()).isEqualTo(1);
-        assertThat(plain.monitor(0).successRate(Origin.EXTERNAL).currentRequests()).isEqualTo(1);
+        assertThat(plain.monitor(0).successRate(Origin.EXTERNAL).currentRequests())
+                .isEqualTo(1);
     }
 }

@@ -22,8 +22,8 @@ class EnvoyVersionTest {
     /** Each of {@code failing} hosts of {@code hosts} sends five 5xx in turn; returns the hosts ejected. */
     private static List<String> ejected(EnvoyVersion v, int hosts, int failing, long cap) {
         Events events = new Events();
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, cap), new SeededRandom(1),
-                events, v);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, cap), new SeededRandom(1), events, v);
         List<HostMonitor> h = new ArrayList<>();
         for (int i = 0; i < hosts; i++) {
             h.add(d.addHost("h" + i));
@@ -31,7 +31,10 @@ class EnvoyVersionTest {
         for (int i = 0; i < failing; i++) {
             respond(h.get(i), 5, 500, S);
         }
-        return events.all.stream().filter(e -> e.action() == EventAction.EJECT).map(OutlierEvent::host).toList();
+        return events.all.stream()
+                .filter(e -> e.action() == EventAction.EJECT)
+                .map(OutlierEvent::host)
+                .toList();
     }
 
     @Test
@@ -59,8 +62,11 @@ class EnvoyVersionTest {
     void beforeOnePointThirtyOneAFailingHealthCheckReturnsAnEjectedHost() {
         for (String release : List.of("1.30", "1.31")) {
             Events events = new Events();
-            OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1),
-                    events, EnvoyVersion.parse(release));
+            OutlierDetector d = new OutlierDetector(
+                    config(OutlierSetting.MAX_EJECTION_PERCENT, 100),
+                    new SeededRandom(1),
+                    events,
+                    EnvoyVersion.parse(release));
             HostMonitor h = d.addHost("h0");
             d.addHost("h1");
             respond(h, 5, 500, S);
@@ -78,7 +84,8 @@ class EnvoyVersionTest {
     void releasesAreReadWithOrWithoutPatchAndOutOfRangeOnesRefused() {
         assertThat(EnvoyVersion.parse("v1.36.2")).isEqualTo(new EnvoyVersion(1, 36));
         assertThat(EnvoyVersion.DEFAULT).hasToString("1.40");
-        assertThatThrownBy(() -> EnvoyVersion.parse("1.25")).isInstanceOf(InvalidConfigException.class)
+        assertThatThrownBy(() -> EnvoyVersion.parse("1.25"))
+                .isInstanceOf(InvalidConfigException.class)
                 .hasMessage("envoy_version: \"1.25\" is not allowed; expected an Envoy release from 1.26 to 1.40, "
                         + "such as 1.40 or 1.36.2");
         assertThatThrownBy(() -> EnvoyVersion.parse("2.0")).isInstanceOf(InvalidConfigException.class);

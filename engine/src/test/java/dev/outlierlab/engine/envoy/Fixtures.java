@@ -1,9 +1,7 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.RandomSource;
-
 import dev.outlierlab.engine.Durations;
-
+import dev.outlierlab.engine.RandomSource;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -15,8 +13,7 @@ public final class Fixtures {
     public static final long S = Durations.SECOND;
     public static final long MS = Durations.MILLISECOND;
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Envoy's defaults with every given override applied (pairs of setting and value). */
     public static OutlierDetectionConfig config(Object... settingsAndValues) {

@@ -1,13 +1,11 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.SeededRandom;
-
 import static dev.outlierlab.engine.envoy.Fixtures.S;
-import static dev.outlierlab.engine.envoy.Fixtures.config;
-import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
+import static dev.outlierlab.engine.envoy.Fixtures.uncapped;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -41,7 +39,9 @@ class HostLifecycleTest {
         // the removed host is not returned by later ticks: only h1's return is logged
         d.tick(30 * S);
         d.tick(40 * S);
-        assertThat(events.of(EventAction.UNEJECT)).extracting(OutlierEvent::host).containsExactly("h1");
+        assertThat(events.of(EventAction.UNEJECT))
+                .extracting(OutlierEvent::host)
+                .containsExactly("h1");
         assertThat(d.stats().ejectionsActive()).isZero();
     }
 

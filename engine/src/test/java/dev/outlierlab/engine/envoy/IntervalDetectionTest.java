@@ -1,13 +1,12 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.SeededRandom;
-
 import static dev.outlierlab.engine.envoy.Fixtures.S;
 import static dev.outlierlab.engine.envoy.Fixtures.config;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
@@ -48,7 +47,8 @@ class IntervalDetectionTest {
     @Test
     void envoysFiftyPercentHostIsEjectedBySuccessRate() {
         // cap 20 admits one of five hosts (100 * 1 / 5 = 20 <= 20)
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 20), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 20), new SeededRandom(1), events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 200, 200, 5 * S);
@@ -77,14 +77,16 @@ class IntervalDetectionTest {
 
     @Test
     void seedExampleOneHostAt80AmongFourAt99Point9() {
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 20), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 20), new SeededRandom(1), events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             mix(h.get(i), 999, 1, 3 * S); // 99.9 %
         }
         mix(h.get(4), 800, 200, 3 * S); // 80 %
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action)
+        assertThat(events.all)
+                .extracting(OutlierEvent::host, OutlierEvent::action)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("h4", EventAction.EJECT));
         SuccessRateEvidence ev = (SuccessRateEvidence) events.last().evidence();
         // threshold 95.92 - 1.9 * 7.96 = 80.796
@@ -94,7 +96,8 @@ class IntervalDetectionTest {
 
     @Test
     void seedExampleTwoHostsAt80AreNotOutliers() {
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 3; i++) {
             mix(h.get(i), 999, 1, 3 * S);
@@ -110,7 +113,8 @@ class IntervalDetectionTest {
     void aHostBelowTheRequestVolumeIsNotJudgedAndFourHostsAreTooFew() {
         // h4 has 99 requests, one short of success_rate_request_volume 100: only four hosts qualify, fewer
         // than success_rate_minimum_hosts 5, so success rate does not run at all
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 100, 200, S);
@@ -131,8 +135,10 @@ class IntervalDetectionTest {
     @Test
     void onlyTheIntervalJustEndedIsJudged() {
         // the bad interval [0, 10) is judged at 10 s; at 20 s the judged bucket is [10, 20), which is clean
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.ENFORCING_SUCCESS_RATE, 0), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 100, OutlierSetting.ENFORCING_SUCCESS_RATE, 0),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 200, 200, S);
@@ -146,14 +152,16 @@ class IntervalDetectionTest {
         d.tick(20 * S);
         assertThat(events.all).hasSize(1);
         assertThat(h.get(4).successRate(Origin.EXTERNAL).judgedRequests()).isEqualTo(200);
-        assertThat(h.get(4).successRate(Origin.EXTERNAL).judgedSuccessRatePercent()).isEqualTo(100.0);
+        assertThat(h.get(4).successRate(Origin.EXTERNAL).judgedSuccessRatePercent())
+                .isEqualTo(100.0);
     }
 
     @Test
     void successRateSkipsEjectedHosts() {
         // h4 is ejected by consecutive 5xx first; at the tick it is not among the judged hosts, so only
         // four hosts qualify and success rate does not run
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
+        OutlierDetector d =
+                new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100), new SeededRandom(1), events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 200, 200, S);
@@ -168,11 +176,20 @@ class IntervalDetectionTest {
 
     private OutlierDetector failurePercentageOnly() {
         // consecutive detectors and success rate out of the way; failure percentage enforced
-        return new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.CONSECUTIVE_5XX, 100_000,
-                OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
-                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 1_000_000,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100), new SeededRandom(1), events);
+        return new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        100_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        100_000,
+                        OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                        1_000_000,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100),
+                new SeededRandom(1),
+                events);
     }
 
     @Test
@@ -214,7 +231,8 @@ class IntervalDetectionTest {
         respond(h.get(4), 85, 500, S);
         d.tick(10 * S);
         assertThat(events.all).extracting(OutlierEvent::host).containsExactly("h4");
-        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostFailurePercent()).isEqualTo(85.0);
+        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostFailurePercent())
+                .isEqualTo(85.0);
     }
 
     @Test
@@ -241,17 +259,28 @@ class IntervalDetectionTest {
     @Test
     void failurePercentageIsNotEnforcedByDefault() {
         // default enforcing_failure_percentage 0: detected and logged as unenforced
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
-                OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 1_000_000), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        100_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        100_000,
+                        OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                        1_000_000),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 100, 200, S);
         }
         respond(h.get(4), 100, 500, S);
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.FAILURE_PERCENTAGE));
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.FAILURE_PERCENTAGE));
         assertThat(d.ejectedCount()).isZero();
     }
 
@@ -259,9 +288,18 @@ class IntervalDetectionTest {
     void aClusterWideFailureIsNoSuccessRateOutlierButEveryHostFailsThePercentage() {
         // every host at 10 % success: success rate finds nothing (no spread); failure percentage (90 % >= 85)
         // offers all six in host order, and the cap of 34 admits two (33.3 %), refusing the other four
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 34,
-                OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        34,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        100_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        100_000,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 6);
         for (HostMonitor m : h) {
             respond(m, 10, 200, S);
@@ -269,13 +307,15 @@ class IntervalDetectionTest {
         }
         d.tick(10 * S);
         assertThat(d.stats().detected(EjectionType.SUCCESS_RATE)).isZero();
-        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                org.assertj.core.groups.Tuple.tuple("h1", EventAction.EJECT),
-                org.assertj.core.groups.Tuple.tuple("h2", EventAction.OVERFLOW),
-                org.assertj.core.groups.Tuple.tuple("h3", EventAction.OVERFLOW),
-                org.assertj.core.groups.Tuple.tuple("h4", EventAction.OVERFLOW),
-                org.assertj.core.groups.Tuple.tuple("h5", EventAction.OVERFLOW));
+        assertThat(events.all)
+                .extracting(OutlierEvent::host, OutlierEvent::action)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
+                        org.assertj.core.groups.Tuple.tuple("h1", EventAction.EJECT),
+                        org.assertj.core.groups.Tuple.tuple("h2", EventAction.OVERFLOW),
+                        org.assertj.core.groups.Tuple.tuple("h3", EventAction.OVERFLOW),
+                        org.assertj.core.groups.Tuple.tuple("h4", EventAction.OVERFLOW),
+                        org.assertj.core.groups.Tuple.tuple("h5", EventAction.OVERFLOW));
     }
 
     @Test
@@ -283,10 +323,20 @@ class IntervalDetectionTest {
         // h4 fails 90 %: success rate ejects it (rates 100 x4 and 10: mean 82, stdev 36, threshold 13.6); failure
         // percentage runs over the list built before that ejection (Envoy's processSuccessRateEjections), so h4 is
         // offered again and, cap 100 and enforcing 100, ejected a second time: active 2 for one host out
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 1), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        100_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        100_000,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100,
+                        OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                        1),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 5);
         for (int i = 0; i < 4; i++) {
             respond(h.get(i), 100, 200, S);
@@ -294,13 +344,17 @@ class IntervalDetectionTest {
         respond(h.get(4), 10, 200, S);
         respond(h.get(4), 90, 500, S);
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type, OutlierEvent::alreadyEjected)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE, false),
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type, OutlierEvent::alreadyEjected)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE, false),
                         org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE, true));
-        assertThat(((SuccessRateEvidence) events.all.get(0).evidence()).thresholdPercent()).isCloseTo(13.6, within(1e-9));
+        assertThat(((SuccessRateEvidence) events.all.get(0).evidence()).thresholdPercent())
+                .isCloseTo(13.6, within(1e-9));
         // the second offer saw one host out already: (1+1)/5 = 40 % <= 100
         assertThat(events.last().cap().ejectedBefore()).isEqualTo(1);
-        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated()).isEqualTo(5);
+        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated())
+                .isEqualTo(5);
         assertThat(d.stats().detected(EjectionType.FAILURE_PERCENTAGE)).isEqualTo(1);
         assertThat(d.stats().ejectionsActive()).isEqualTo(2);
         assertThat(h.get(4).numEjections()).isEqualTo(2);
@@ -321,11 +375,26 @@ class IntervalDetectionTest {
         // fidelity case R1: h0 50 % of 200 (a success-rate outlier, not a failure-percentage one), h1..h4 100 % of
         // 200, h5 0 % of 60 (failure-percentage volume only). Both lists come from one pass before any ejection,
         // so failure percentage has 6 hosts >= its minimum 6 and ejects h5
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 50,
-                OutlierSetting.CONSECUTIVE_5XX, 1000, OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 100,
-                OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, 5, OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME, 50,
-                OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS, 6, OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, 85,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        50,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        1000,
+                        OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME,
+                        100,
+                        OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS,
+                        5,
+                        OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME,
+                        50,
+                        OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS,
+                        6,
+                        OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
+                        85,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 6);
         mix(h.get(0), 100, 100, 5 * S);
         for (int i = 1; i <= 4; i++) {
@@ -333,13 +402,16 @@ class IntervalDetectionTest {
         }
         respond(h.get(5), 60, 500, 5 * S);
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action, OutlierEvent::type).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT, EjectionType.SUCCESS_RATE),
-                org.assertj.core.groups.Tuple.tuple("h5", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE));
+        assertThat(events.all)
+                .extracting(OutlierEvent::host, OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                        org.assertj.core.groups.Tuple.tuple("h5", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE));
         SuccessRateEvidence sr = (SuccessRateEvidence) events.all.get(0).evidence();
         assertThat(sr.meanPercent()).isEqualTo(90.0);
         assertThat(sr.thresholdPercent()).isCloseTo(52.0, within(1e-9));
-        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated()).isEqualTo(6);
+        assertThat(((FailurePercentageEvidence) events.last().evidence()).hostsEvaluated())
+                .isEqualTo(6);
         assertThat(d.stats().ejectionsActive()).isEqualTo(2);
     }
 
@@ -347,8 +419,10 @@ class IntervalDetectionTest {
     void twoOutliersForOnePlaceCarryAnOrderNote() {
         // fidelity case R3a: h0 and h9 both 60 %, cap 10 % of 10 hosts admits one; the lab ejects h0 (list order),
         // Envoy whichever its hash map gives first
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 10,
-                OutlierSetting.CONSECUTIVE_5XX, 1000), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(OutlierSetting.MAX_EJECTION_PERCENT, 10, OutlierSetting.CONSECUTIVE_5XX, 1000),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 10);
         for (int i = 0; i < 10; i++) {
             if (i == 0 || i == 9) {
@@ -358,18 +432,30 @@ class IntervalDetectionTest {
             }
         }
         d.tick(10 * S);
-        assertThat(events.all).extracting(OutlierEvent::host, OutlierEvent::action).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                org.assertj.core.groups.Tuple.tuple("h9", EventAction.OVERFLOW));
-        assertThat(events.all).allSatisfy(e -> assertThat(e.orderNote().capContenders()).containsExactly("h0", "h9"));
+        assertThat(events.all)
+                .extracting(OutlierEvent::host, OutlierEvent::action)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
+                        org.assertj.core.groups.Tuple.tuple("h9", EventAction.OVERFLOW));
+        assertThat(events.all)
+                .allSatisfy(e -> assertThat(e.orderNote().capContenders()).containsExactly("h0", "h9"));
     }
 
     @Test
     void bothDetectorsAreSkippedWhenTheClusterIsSmallerThanBothMinimums() {
         // four hosts < 5 (both minimums): nothing is judged even with minimums met by volume
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.CONSECUTIVE_5XX, 100_000, OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 100_000,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, 100), new SeededRandom(1), events);
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.CONSECUTIVE_5XX,
+                        100_000,
+                        OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE,
+                        100_000,
+                        OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
+                        100),
+                new SeededRandom(1),
+                events);
         List<HostMonitor> h = hosts(d, 4);
         for (int i = 0; i < 3; i++) {
             respond(h.get(i), 200, 200, S);

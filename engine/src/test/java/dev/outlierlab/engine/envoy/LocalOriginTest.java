@@ -1,7 +1,5 @@
 package dev.outlierlab.engine.envoy;
 
-import dev.outlierlab.engine.SeededRandom;
-
 import static dev.outlierlab.engine.envoy.Fixtures.S;
 import static dev.outlierlab.engine.envoy.Fixtures.config;
 import static dev.outlierlab.engine.envoy.Fixtures.respond;
@@ -9,6 +7,7 @@ import static dev.outlierlab.engine.envoy.Fixtures.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.Fixtures.Events;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -111,9 +110,11 @@ class LocalOriginTest {
         result(h, 3, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
         assertThat(events.all).isEmpty();
         h.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type).containsExactly(
-                tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
-                tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX));
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
+                .containsExactly(
+                        tuple(EventAction.UNENFORCED, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
+                        tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_5XX));
     }
 
     @Test
@@ -135,7 +136,8 @@ class LocalOriginTest {
         HostMonitor h = d.addHost("h0");
         result(h, 10, RequestResult.LOCAL_ORIGIN_TIMEOUT, S);
         assertThat(h.consecutiveLocalOriginFailure()).isZero();
-        assertThat(d.stats().detected(EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE)).isZero();
+        assertThat(d.stats().detected(EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE))
+                .isZero();
     }
 
     // ---- split ----
@@ -152,7 +154,8 @@ class LocalOriginTest {
         assertThat(h.successRate(Origin.LOCAL).currentRequests()).isEqualTo(4);
         assertThat(h.successRate(Origin.EXTERNAL).currentRequests()).isZero();
         h.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, 0);
-        assertThat(events.all).extracting(OutlierEvent::action, OutlierEvent::type)
+        assertThat(events.all)
+                .extracting(OutlierEvent::action, OutlierEvent::type)
                 .containsExactly(tuple(EventAction.EJECT, EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE));
         // ten more while ejected: no second detection
         result(h, 10, RequestResult.LOCAL_ORIGIN_TIMEOUT, S);
@@ -189,8 +192,15 @@ class LocalOriginTest {
 
     @Test
     void splitExternalResultsMapTo503And200PlusALocalSuccessUpToOnePointThirtyEight() {
-        OutlierDetector d = new OutlierDetector(config(OutlierSetting.MAX_EJECTION_PERCENT, 100,
-                OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true), new SeededRandom(5), events, EnvoyVersion.parse("1.38"));
+        OutlierDetector d = new OutlierDetector(
+                config(
+                        OutlierSetting.MAX_EJECTION_PERCENT,
+                        100,
+                        OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS,
+                        true),
+                new SeededRandom(5),
+                events,
+                EnvoyVersion.parse("1.38"));
         HostMonitor h = d.addHost("h0");
         result(h, 2, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
         h.putResult(RequestResult.EXT_ORIGIN_REQUEST_FAILED, S);
@@ -270,17 +280,23 @@ class LocalOriginTest {
                 .containsEntry("ejections_enforced_local_origin_success_rate", 1L)
                 .containsEntry("ejections_detected_success_rate", 0L)
                 .containsEntry("ejections_success_rate", 1L) // Envoy's deprecated counter counts both origins
-                .containsEntry("ejections_total", 0L);       // ... but ejections_total only external SUCCESS_RATE
+                .containsEntry("ejections_total", 0L); // ... but ejections_total only external SUCCESS_RATE
     }
 
     @Test
     void splitLocalOriginFailurePercentage() {
         // Envoy's BasicFlowFailurePercentageLocalOrigin with threshold 40: h4 fails 50 % of local attempts; local
         // success rate detects it (not enforced here), then local failure percentage ejects it
-        OutlierDetector d = detector(true, OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE, 0,
-                OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE, 0,
-                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN, 100,
-                OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, 40);
+        OutlierDetector d = detector(
+                true,
+                OutlierSetting.ENFORCING_CONSECUTIVE_LOCAL_ORIGIN_FAILURE,
+                0,
+                OutlierSetting.ENFORCING_LOCAL_ORIGIN_SUCCESS_RATE,
+                0,
+                OutlierSetting.ENFORCING_FAILURE_PERCENTAGE_LOCAL_ORIGIN,
+                100,
+                OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD,
+                40);
         List<HostMonitor> h = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             h.add(d.addHost("h" + i));
@@ -289,7 +305,8 @@ class LocalOriginTest {
         result(h.get(4), 200, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, S);
         d.tick(10 * S);
         // 40 unenforced consecutive local-origin detections come first (one per 5 failures)
-        assertThat(events.all.subList(40, events.size())).extracting(OutlierEvent::action, OutlierEvent::type)
+        assertThat(events.all.subList(40, events.size()))
+                .extracting(OutlierEvent::action, OutlierEvent::type)
                 .containsExactly(
                         tuple(EventAction.UNENFORCED, EjectionType.SUCCESS_RATE_LOCAL_ORIGIN),
                         tuple(EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE_LOCAL_ORIGIN));

@@ -13,9 +13,9 @@ class PanicRuleTest {
     void availabilityIs140PercentOfTheHealthyShareCappedAt100() {
         assertThat(PanicRule.availability(6, 0, 6)).isEqualTo(100);
         assertThat(PanicRule.availability(5, 0, 6)).isEqualTo(100); // 700 / 6 = 116
-        assertThat(PanicRule.availability(4, 0, 6)).isEqualTo(93);  // 560 / 6 = 93 (integer division)
+        assertThat(PanicRule.availability(4, 0, 6)).isEqualTo(93); // 560 / 6 = 93 (integer division)
         assertThat(PanicRule.availability(5, 0, 7)).isEqualTo(100); // 700 / 7 = 100 exactly
-        assertThat(PanicRule.availability(1, 1, 4)).isEqualTo(70);  // 35 + 35
+        assertThat(PanicRule.availability(1, 1, 4)).isEqualTo(70); // 35 + 35
         assertThat(PanicRule.availability(0, 0, 0)).isZero();
     }
 

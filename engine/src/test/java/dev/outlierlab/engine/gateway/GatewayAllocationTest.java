@@ -16,8 +16,8 @@ class GatewayAllocationTest {
     @Test
     void noAllocationPerAttempt() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        GatewayDetector d = new GatewayDetector(GatewayConfig.defaults(), List.of("a", "b", "c", "d", "e", "f"), 0,
-                GatewayListener.NONE);
+        GatewayDetector d = new GatewayDetector(
+                GatewayConfig.defaults(), List.of("a", "b", "c", "d", "e", "f"), 0, GatewayListener.NONE);
         CandidateStage stage = new CandidateStage(GatewayConfig.defaults().mode(), d, d, RotationGuard.NEVER_EMPTY);
         CandidateRouter router = new RoundRobinRouter(6);
         int[] list = new int[6];
@@ -28,8 +28,8 @@ class GatewayAllocationTest {
         assertThat(allocated).as("bytes allocated over 200,000 requests").isLessThan(4096);
     }
 
-    private static void run(GatewayDetector d, CandidateStage stage, CandidateRouter router, int[] list, int from,
-            int to) {
+    private static void run(
+            GatewayDetector d, CandidateStage stage, CandidateRouter router, int[] list, int from, int to) {
         for (int i = from; i < to; i++) {
             long t = i * 1_000_000L;
             int start = router.next();

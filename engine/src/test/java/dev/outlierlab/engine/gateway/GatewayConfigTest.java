@@ -28,8 +28,9 @@ class GatewayConfigTest {
 
     @Test
     void badSettingsNameTheKeyTheValueAndWhatIsAllowed() {
-        assertThatThrownBy(() -> new GatewayConfig(StageMode.PROD, 2500 * Durations.MILLISECOND, S, 5, 2, PeerSet.ALL,
-                1, 3, 30 * S, 1)).hasMessage("gateway.window: 2.500s is not allowed; expected a whole number of "
+        assertThatThrownBy(() -> new GatewayConfig(
+                        StageMode.PROD, 2500 * Durations.MILLISECOND, S, 5, 2, PeerSet.ALL, 1, 3, 30 * S, 1))
+                .hasMessage("gateway.window: 2.500s is not allowed; expected a whole number of "
                         + "buckets (bucket is 1s), such as 2s");
         assertThatThrownBy(() -> new GatewayConfig(StageMode.PROD, 60 * S, S, 5, -1, PeerSet.ALL, 1, 3, 30 * S, 1))
                 .hasMessage("gateway.stdev_factor: -1.0 is not allowed; expected a number of 0 or more, such as 2.0");

@@ -52,7 +52,8 @@ class GatewayDetectorReferenceTest {
             long oldest = t / config.bucketNanos() - config.buckets() + 1;
             ArrayDeque<long[]> list = attempts.get(e);
             while (!list.isEmpty() && list.peekFirst()[0] / config.bucketNanos() < oldest) {
-                failures[e] -= list.pollFirst()[1]; // time only moves forward: older than the window now is older forever
+                failures[e] -=
+                        list.pollFirst()[1]; // time only moves forward: older than the window now is older forever
             }
             return new long[] {list.size(), failures[e]};
         }
@@ -64,8 +65,8 @@ class GatewayDetectorReferenceTest {
                     attempts.get(i).clear();
                     failures[i] = 0;
                     consecutive[i] = 0;
-                    events.add(new GatewayEvent(t, 0, i, "e" + i, GatewayAction.RETURN, null, null, returnAt[i],
-                            t - ejectedAt[i]));
+                    events.add(new GatewayEvent(
+                            t, 0, i, "e" + i, GatewayAction.RETURN, null, null, returnAt[i], t - ejectedAt[i]));
                 }
             }
         }
@@ -122,8 +123,11 @@ class GatewayDetectorReferenceTest {
                     belowMinStdev++;
                 }
             } else if (rate < threshold) {
-                eject(e, t, EjectionReason.SUCCESS_RATE, new SuccessRateJudgement(rate, own[0], own[1], mean, stdev,
-                        threshold, scored, peers));
+                eject(
+                        e,
+                        t,
+                        EjectionReason.SUCCESS_RATE,
+                        new SuccessRateJudgement(rate, own[0], own[1], mean, stdev, threshold, scored, peers));
             }
         }
 
@@ -139,10 +143,17 @@ class GatewayDetectorReferenceTest {
     private static GatewayConfig randomConfig(Random r) {
         long bucket = (1 + r.nextInt(20)) * 100 * Durations.MILLISECOND;
         int buckets = 1 + r.nextInt(30);
-        return new GatewayConfig(r.nextInt(3) == 0 ? StageMode.SHADOW : StageMode.PROD, bucket * buckets, bucket,
-                1 + r.nextInt(8), new double[] {0, 0.5, 1.0, 1.5, 2.0, 2.0, 3.0}[r.nextInt(7)],
-                r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS, new double[] {0, 0, 0.5, 1, 1, 5}[r.nextInt(6)],
-                r.nextInt(6), (1 + r.nextInt(200)) * 100 * Durations.MILLISECOND, 1);
+        return new GatewayConfig(
+                r.nextInt(3) == 0 ? StageMode.SHADOW : StageMode.PROD,
+                bucket * buckets,
+                bucket,
+                1 + r.nextInt(8),
+                new double[] {0, 0.5, 1.0, 1.5, 2.0, 2.0, 3.0}[r.nextInt(7)],
+                r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS,
+                new double[] {0, 0, 0.5, 1, 1, 5}[r.nextInt(6)],
+                r.nextInt(6),
+                (1 + r.nextInt(200)) * 100 * Durations.MILLISECOND,
+                1);
     }
 
     @Test

@@ -19,8 +19,17 @@ class GatewayDetectorTest {
 
     static GatewayConfig config(StageMode mode, PeerSet peers, double minStdev, int consecutive) {
         GatewayConfig d = GatewayConfig.defaults();
-        return new GatewayConfig(mode, d.windowNanos(), d.bucketNanos(), d.minRequests(), d.stdevFactor(), peers,
-                minStdev, consecutive, d.ejectionTimeNanos(), 1);
+        return new GatewayConfig(
+                mode,
+                d.windowNanos(),
+                d.bucketNanos(),
+                d.minRequests(),
+                d.stdevFactor(),
+                peers,
+                minStdev,
+                consecutive,
+                d.ejectionTimeNanos(),
+                1);
     }
 
     private GatewayDetector detector(int endpoints, GatewayConfig config) {
@@ -45,8 +54,17 @@ class GatewayDetectorTest {
         assertThat(d.isEjected(0)).isFalse();
         d.record(0, Outcome.TIMEOUT, 3 * S);
         assertThat(d.isEjected(0)).isTrue();
-        assertThat(events).containsExactly(new GatewayEvent(3 * S, 0, 0, "e0", GatewayAction.EJECT,
-                EjectionReason.CONSECUTIVE, new ConsecutiveTrip(3, 3), 33 * S, 0));
+        assertThat(events)
+                .containsExactly(new GatewayEvent(
+                        3 * S,
+                        0,
+                        0,
+                        "e0",
+                        GatewayAction.EJECT,
+                        EjectionReason.CONSECUTIVE,
+                        new ConsecutiveTrip(3, 3),
+                        33 * S,
+                        0));
         assertThat(d.consecutiveFailures(0)).isZero();
         assertThat(d.nextDueNanos()).isEqualTo(33 * S);
     }
@@ -107,8 +125,8 @@ class GatewayDetectorTest {
         assertThat(d.isEjected(0)).isTrue();
         d.record(1, 200, 41 * S);
         assertThat(d.isEjected(0)).isFalse();
-        assertThat(events.get(1)).isEqualTo(new GatewayEvent(41 * S, 0, 0, "e0", GatewayAction.RETURN, null, null,
-                40 * S, 31 * S));
+        assertThat(events.get(1))
+                .isEqualTo(new GatewayEvent(41 * S, 0, 0, "e0", GatewayAction.RETURN, null, null, 40 * S, 31 * S));
         assertThat(d.window(0).attempts()).isZero();
         assertThat(d.consecutiveFailures(0)).isZero();
         assertThat(d.nextDueNanos()).isEqualTo(ScheduledWork.NEVER);

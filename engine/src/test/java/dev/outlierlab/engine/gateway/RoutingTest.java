@@ -37,7 +37,8 @@ class RoutingTest {
     void smoothWeightedGivesNginxsSequenceForFiveOneOne() {
         // nginx's own example (ngx_http_upstream_round_robin.c): weights 5, 1, 1 give a a b a c a a
         List<String> firsts = lists(new SmoothWeightedRouter(new int[] {5, 1, 1}), 3, 14).stream()
-                .map(s -> "abc".substring(s.charAt(0) - '0', s.charAt(0) - '0' + 1)).toList();
+                .map(s -> "abc".substring(s.charAt(0) - '0', s.charAt(0) - '0' + 1))
+                .toList();
         assertThat(String.join("", firsts)).isEqualTo("aabacaa" + "aabacaa");
         assertThat(lists(new SmoothWeightedRouter(new int[] {5, 1, 1}), 3, 3)).containsExactly("012", "012", "102");
     }
@@ -45,7 +46,8 @@ class RoutingTest {
     @Test
     void weightsMustMatchTheEndpoints() {
         RoutingConfig weighted = new RoutingConfig(RoutingStrategy.WEIGHTED, List.of(3, 1), 1);
-        assertThatThrownBy(() -> weighted.validateFor(3)).isInstanceOf(InvalidConfigException.class)
+        assertThatThrownBy(() -> weighted.validateFor(3))
+                .isInstanceOf(InvalidConfigException.class)
                 .hasMessage("routing.weights: [3, 1] is not allowed; expected one positive whole number per endpoint"
                         + " (3 endpoints, 2 weights)");
         assertThatThrownBy(() -> new RoutingConfig(RoutingStrategy.WEIGHTED, List.of(3, 0), 1))
@@ -55,6 +57,7 @@ class RoutingTest {
         assertThatThrownBy(() -> new RoutingConfig(RoutingStrategy.ORDERED, List.of(), -1))
                 .hasMessageStartingWith("routing.fallbacks: -1");
         assertThatThrownBy(() -> RoutingStrategy.parse("routing.strategy", "random"))
-                .hasMessage("routing.strategy: \"random\" is not allowed; expected one of ordered, round_robin, weighted");
+                .hasMessage(
+                        "routing.strategy: \"random\" is not allowed; expected one of ordered, round_robin, weighted");
     }
 }

@@ -24,8 +24,10 @@ class HaproxyDetectorTest {
 
     @Test
     void observeWithoutCheckNeverActs() {
-        HaproxyDetector d = detector((s, t) -> true,
-                observed("a", 10, OnError.MARK_DOWN).withCheck(false), observed("b", 10, OnError.MARK_DOWN));
+        HaproxyDetector d = detector(
+                (s, t) -> true,
+                observed("a", 10, OnError.MARK_DOWN).withCheck(false),
+                observed("b", 10, OnError.MARK_DOWN));
         for (int i = 0; i < 1000; i++) {
             d.record(0, 503, i * MS);
         }
@@ -87,8 +89,9 @@ class HaproxyDetectorTest {
         assertThat(d.isEjected(0)).isTrue();
         d.runDue(530 * MS + 500 * MS);
         assertThat(d.isEjected(0)).isFalse(); // the second pass: UP, 1 s after it went DOWN
-        assertThat(events).extracting(HaproxyEvent::reason).containsExactly(HaproxyEvent.Reason.OBSERVED_ERRORS,
-                HaproxyEvent.Reason.CHECK_PASSED);
+        assertThat(events)
+                .extracting(HaproxyEvent::reason)
+                .containsExactly(HaproxyEvent.Reason.OBSERVED_ERRORS, HaproxyEvent.Reason.CHECK_PASSED);
     }
 
     @Test

@@ -39,11 +39,9 @@ class HaproxyDifferentialTest {
     Path tmp;
 
     /** A server: traffic script, health script, refusing until, and its server-line options after the address. */
-    record Backend(BackendScript script, BackendScript health, long listenFromMillis, String options) {
-    }
+    record Backend(BackendScript script, BackendScript health, long listenFromMillis, String options) {}
 
-    record Scenario(String name, List<Backend> backends, long durationMillis, Consumer<HaproxyLogReplay> shows) {
-    }
+    record Scenario(String name, List<Backend> backends, long durationMillis, Consumer<HaproxyLogReplay> shows) {}
 
     static Backend server(BackendScript script, String options) {
         return new Backend(script, BackendScript.ok(), 0, options);
@@ -53,59 +51,111 @@ class HaproxyDifferentialTest {
         Backend ok = server(BackendScript.ok(), "check inter 500");
         String l7 = "check inter 500 observe layer7 ";
         return List.of(
-                new Scenario("observe without check does nothing",
-                        List.of(server(BackendScript.always(503), "observe layer7 error-limit 2 on-error mark-down"),
-                                ok), 2000, r -> {
-                                    assertThat(r.downs()).isZero();
-                                    assertThat(r.clientErrors).isBetween(45, 55);
-                                }),
-                new Scenario("defaults, /health 200, a third of requests failing: never DOWN",
+                new Scenario(
+                        "observe without check does nothing",
+                        List.of(
+                                server(BackendScript.always(503), "observe layer7 error-limit 2 on-error mark-down"),
+                                ok),
+                        2000,
+                        r -> {
+                            assertThat(r.downs()).isZero();
+                            assertThat(r.clientErrors).isBetween(45, 55);
+                        }),
+                new Scenario(
+                        "defaults, /health 200, a third of requests failing: never DOWN",
                         List.of(server(BackendScript.randomly(33, 503, 5), "check inter 500 observe layer7"), ok),
-                        3000, r -> {
+                        3000,
+                        r -> {
                             assertThat(r.downs()).isZero();
                             assertThat(r.clientErrors).isPositive();
                         }),
-                new Scenario("defaults, every request failing, checks every 500 ms: never DOWN",
-                        List.of(server(BackendScript.always(503), "check inter 500 observe layer7"), ok), 3000, r -> {
+                new Scenario(
+                        "defaults, every request failing, checks every 500 ms: never DOWN",
+                        List.of(server(BackendScript.always(503), "check inter 500 observe layer7"), ok),
+                        3000,
+                        r -> {
                             assertThat(r.trips()).isGreaterThanOrEqualTo(4);
                             assertThat(r.downs()).isZero();
                         }),
-                new Scenario("defaults, every request failing, checks every 2 s: DOWN after three trips",
-                        List.of(server(BackendScript.always(503), "check observe layer7"), ok), 3000, r -> {
+                new Scenario(
+                        "defaults, every request failing, checks every 2 s: DOWN after three trips",
+                        List.of(server(BackendScript.always(503), "check observe layer7"), ok),
+                        3000,
+                        r -> {
                             assertThat(r.trips()).isGreaterThanOrEqualTo(3);
                             assertThat(r.downs()).isPositive();
                         }),
-                new Scenario("mark-down flaps while /health answers 200",
-                        List.of(server(BackendScript.always(503), l7 + "error-limit 3 on-error mark-down"), ok), 3000,
+                new Scenario(
+                        "mark-down flaps while /health answers 200",
+                        List.of(server(BackendScript.always(503), l7 + "error-limit 3 on-error mark-down"), ok),
+                        3000,
                         r -> assertThat(r.downs()).isGreaterThanOrEqualTo(2)),
-                new Scenario("sudden-death needs two trips",
-                        List.of(server(BackendScript.inRow(3, 12, 503), l7 + "error-limit 3 on-error sudden-death"),
-                                ok), 3000, r -> assertThat(r.trips()).isGreaterThanOrEqualTo(2)),
-                new Scenario("fastinter brings it back sooner",
-                        List.of(server(BackendScript.until(1000, 503),
-                                l7 + "fastinter 100 error-limit 3 on-error mark-down"), ok), 2500, r -> {
-                                    assertThat(r.downs()).isPositive();
-                                    assertThat(r.ups()).isPositive();
-                                }),
-                new Scenario("a /health sharing the fault keeps it DOWN until recovery",
-                        List.of(new Backend(BackendScript.until(1500, 503), BackendScript.until(1500, 503), 0,
-                                l7 + "error-limit 3 on-error mark-down"), ok), 3000, r -> {
-                                    assertThat(r.downs()).isPositive();
-                                    assertThat(r.ups()).isPositive();
-                                }),
-                new Scenario("refused until 1.5 s, observe layer4",
-                        List.of(new Backend(BackendScript.ok(), BackendScript.ok(), 1500,
-                                "check inter 500 observe layer4 error-limit 2 on-error mark-down"), ok), 3000,
+                new Scenario(
+                        "sudden-death needs two trips",
+                        List.of(
+                                server(BackendScript.inRow(3, 12, 503), l7 + "error-limit 3 on-error sudden-death"),
+                                ok),
+                        3000,
+                        r -> assertThat(r.trips()).isGreaterThanOrEqualTo(2)),
+                new Scenario(
+                        "fastinter brings it back sooner",
+                        List.of(
+                                server(
+                                        BackendScript.until(1000, 503),
+                                        l7 + "fastinter 100 error-limit 3 on-error mark-down"),
+                                ok),
+                        2500,
+                        r -> {
+                            assertThat(r.downs()).isPositive();
+                            assertThat(r.ups()).isPositive();
+                        }),
+                new Scenario(
+                        "a /health sharing the fault keeps it DOWN until recovery",
+                        List.of(
+                                new Backend(
+                                        BackendScript.until(1500, 503),
+                                        BackendScript.until(1500, 503),
+                                        0,
+                                        l7 + "error-limit 3 on-error mark-down"),
+                                ok),
+                        3000,
+                        r -> {
+                            assertThat(r.downs()).isPositive();
+                            assertThat(r.ups()).isPositive();
+                        }),
+                new Scenario(
+                        "refused until 1.5 s, observe layer4",
+                        List.of(
+                                new Backend(
+                                        BackendScript.ok(),
+                                        BackendScript.ok(),
+                                        1500,
+                                        "check inter 500 observe layer4 error-limit 2 on-error mark-down"),
+                                ok),
+                        3000,
                         r -> assertThat(r.downs()).isPositive()),
-                new Scenario("layer4 ignores 503",
-                        List.of(server(BackendScript.always(503), "check inter 500 observe layer4 error-limit 2 "
-                                + "on-error mark-down"), ok), 2000, r -> assertThat(r.downs()).isZero()),
-                new Scenario("read timeouts are layer7 errors",
-                        List.of(server(BackendScript.slowUntil(2500, 1500),
-                                "check inter 5000 observe layer7 error-limit 2 on-error mark-down"),
-                                ok), 3000, r -> assertThat(r.downs()).isPositive()),
-                new Scenario("half failing at random, error-limit 2 fail-check",
-                        List.of(server(BackendScript.randomly(50, 500, 11), l7 + "error-limit 2"), ok), 3000,
+                new Scenario(
+                        "layer4 ignores 503",
+                        List.of(
+                                server(
+                                        BackendScript.always(503),
+                                        "check inter 500 observe layer4 error-limit 2 " + "on-error mark-down"),
+                                ok),
+                        2000,
+                        r -> assertThat(r.downs()).isZero()),
+                new Scenario(
+                        "read timeouts are layer7 errors",
+                        List.of(
+                                server(
+                                        BackendScript.slowUntil(2500, 1500),
+                                        "check inter 5000 observe layer7 error-limit 2 on-error mark-down"),
+                                ok),
+                        3000,
+                        r -> assertThat(r.downs()).isPositive()),
+                new Scenario(
+                        "half failing at random, error-limit 2 fail-check",
+                        List.of(server(BackendScript.randomly(50, 500, 11), l7 + "error-limit 2"), ok),
+                        3000,
                         r -> assertThat(r.trips()).isPositive()));
     }
 
@@ -127,8 +177,9 @@ class HaproxyDifferentialTest {
             Future<HaproxyLogReplay> f = results.get(i);
             tests.add(DynamicTest.dynamicTest(s.name(), () -> {
                 HaproxyLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf("haproxy %-66s requests %d trips %d down %d up %d client errors %d%n", s.name(),
-                        r.requests, r.trips(), r.downs(), r.ups(), r.clientErrors);
+                System.out.printf(
+                        "haproxy %-66s requests %d trips %d down %d up %d client errors %d%n",
+                        s.name(), r.requests, r.trips(), r.downs(), r.ups(), r.clientErrors);
                 assertThat(r.disagreements).as(s.name()).isEmpty();
                 assertThat(r.requests).isGreaterThan(50);
                 s.shows().accept(r);
@@ -155,13 +206,18 @@ class HaproxyDifferentialTest {
                     + HaproxyLogReplay.LOG_FORMAT + "\nbackend be\n  balance roundrobin\n"
                     + "  option httpchk GET /health\n");
             for (int i = 0; i < from.length; i++) {
-                cfg.append("  server s").append(i).append(' ').append(backends.get(i).address()).append(' ')
-                        .append(s.backends().get(i).options()).append('\n');
+                cfg.append("  server s")
+                        .append(i)
+                        .append(' ')
+                        .append(backends.get(i).address())
+                        .append(' ')
+                        .append(s.backends().get(i).options())
+                        .append('\n');
             }
             Files.writeString(dir.resolve("haproxy.cfg"), cfg);
             HaproxyLogReplay replay = new HaproxyLogReplay(HaproxyConfigs.servers(cfg.toString(), backends));
-            try (ProxyProcess haproxy = ProxyProcess.start(List.of(HAPROXY, "-db", "-f",
-                    dir.resolve("haproxy.cfg").toString()), dir, port)) {
+            try (ProxyProcess haproxy = ProxyProcess.start(
+                    List.of(HAPROXY, "-db", "-f", dir.resolve("haproxy.cfg").toString()), dir, port)) {
                 long start = System.currentTimeMillis();
                 backends.start(start);
                 LoadDriver.run(port, SPACING_MS, s.durationMillis(), start, () -> {
@@ -182,8 +238,7 @@ class HaproxyDifferentialTest {
 
     /** The lab's servers for the test's own server lines (a reader in the config module reads users' files). */
     static final class HaproxyConfigs {
-        private HaproxyConfigs() {
-        }
+        private HaproxyConfigs() {}
 
         static List<HaproxyServer> servers(String cfg, BackendSet backends) {
             List<HaproxyServer> out = new ArrayList<>();
@@ -193,9 +248,18 @@ class HaproxyDifferentialTest {
                 if (!w[0].equals("server")) {
                     continue;
                 }
-                HaproxyServer s = new HaproxyServer(w[1], backends.get(i++).address(), false, Observe.NONE,
-                        HaproxyServer.DEFAULT_ERROR_LIMIT, OnError.FAIL_CHECK, HaproxyServer.DEFAULT_INTER_NANOS, 0,
-                        0, HaproxyServer.DEFAULT_RISE, HaproxyServer.DEFAULT_FALL);
+                HaproxyServer s = new HaproxyServer(
+                        w[1],
+                        backends.get(i++).address(),
+                        false,
+                        Observe.NONE,
+                        HaproxyServer.DEFAULT_ERROR_LIMIT,
+                        OnError.FAIL_CHECK,
+                        HaproxyServer.DEFAULT_INTER_NANOS,
+                        0,
+                        0,
+                        HaproxyServer.DEFAULT_RISE,
+                        HaproxyServer.DEFAULT_FALL);
                 boolean check = false;
                 Observe observe = Observe.NONE;
                 int limit = s.errorLimit();
@@ -213,8 +277,8 @@ class HaproxyDifferentialTest {
                         default -> throw new IllegalArgumentException(w[k]);
                     }
                 }
-                out.add(new HaproxyServer(w[1], s.address(), check, observe, limit, onError, inter, fastinter, 0,
-                        s.rise(), s.fall()));
+                out.add(new HaproxyServer(
+                        w[1], s.address(), check, observe, limit, onError, inter, fastinter, 0, s.rise(), s.fall()));
             }
             return out;
         }

@@ -29,11 +29,9 @@ final class HaproxyLogReplay {
             "^Health check for server be/(\\S+) (succeeded|failed), reason: Layer[47].*check duration: (\\d+)ms");
     private static final Pattern STATE = Pattern.compile("^Server be/(\\S+) is (DOWN|UP)");
 
-    private record Step(long t, int kind, int server, int value) {
-    }
+    private record Step(long t, int kind, int server, int value) {}
 
-    private record Change(long t, int server, boolean down) {
-    }
+    private record Change(long t, int server, boolean down) {}
 
     final List<String> disagreements = new ArrayList<>();
     final List<HaproxyEvent> events = new ArrayList<>();
@@ -70,8 +68,12 @@ final class HaproxyLogReplay {
             Matcher st = STATE.matcher(msg);
             Matcher any = ANY_CHECK.matcher(msg);
             if (any.find()) {
-                loggedChecks.add(new long[] {names.indexOf(any.group(1)), t, any.group(2).equals("succeeded") ? 1 : 0,
-                        Long.parseLong(any.group(3)) * 1_000_000L});
+                loggedChecks.add(new long[] {
+                    names.indexOf(any.group(1)),
+                    t,
+                    any.group(2).equals("succeeded") ? 1 : 0,
+                    Long.parseLong(any.group(3)) * 1_000_000L
+                });
             }
             if (tr.find()) {
                 if (tr.group(3).charAt(0) == 'C') {
@@ -87,7 +89,8 @@ final class HaproxyLogReplay {
                 }
                 int server = names.indexOf(tr.group(1));
                 String term = tr.group(3);
-                int outcome = term.charAt(0) == 's' && term.charAt(1) == 'C' ? Outcome.CONNECT_FAILED
+                int outcome = term.charAt(0) == 's' && term.charAt(1) == 'C'
+                        ? Outcome.CONNECT_FAILED
                         : term.charAt(0) == 's' && term.charAt(1) == 'H' ? Outcome.TIMEOUT : status;
                 steps.add(new Step(t, 0, server, outcome));
                 sent.add(new long[] {t, server});
@@ -145,8 +148,8 @@ final class HaproxyLogReplay {
         }
         Map<Integer, List<Change>> labBy = new HashMap<>();
         for (HaproxyEvent e : events) {
-            labBy.computeIfAbsent(e.endpoint(), k -> new ArrayList<>()).add(new Change(e.timeNanos(), e.endpoint(),
-                    e.down()));
+            labBy.computeIfAbsent(e.endpoint(), k -> new ArrayList<>())
+                    .add(new Change(e.timeNanos(), e.endpoint(), e.down()));
         }
         for (int s = 0; s < names.size(); s++) {
             List<Change> r = realBy.getOrDefault(s, List.of());
@@ -169,7 +172,9 @@ final class HaproxyLogReplay {
     private static String describe(List<Change> changes) {
         StringBuilder b = new StringBuilder("[");
         for (Change c : changes) {
-            b.append(c.down() ? "DOWN@" : "UP@").append(c.t() / 1_000_000 % 100_000).append("ms ");
+            b.append(c.down() ? "DOWN@" : "UP@")
+                    .append(c.t() / 1_000_000 % 100_000)
+                    .append("ms ");
         }
         return b.append("]").toString();
     }

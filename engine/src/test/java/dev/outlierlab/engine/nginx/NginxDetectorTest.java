@@ -16,8 +16,7 @@ class NginxDetectorTest {
     private final List<NginxEvent> events = new ArrayList<>();
 
     private NginxDetector detector(NextUpstream next, NginxServer... servers) {
-        return new NginxDetector(new NginxUpstreamConfig("backend", List.of(servers), next, 1, false), 0,
-                events::add);
+        return new NginxDetector(new NginxUpstreamConfig("backend", List.of(servers), next, 1, false), 0, events::add);
     }
 
     private static NginxServer server(String name, int maxFails, long failTimeout) {
@@ -58,13 +57,12 @@ class NginxDetectorTest {
         assertThat(errors).isZero();
         // out at 0 s, selectable again from second 11 (0 + 10 + 1): one probe then; the next at 22 s is past the run
         assertThat(attemptsToA).isEqualTo(2);
-        assertThat(events).extracting(NginxEvent::action, NginxEvent::reason, NginxEvent::timeNanos)
+        assertThat(events)
+                .extracting(NginxEvent::action, NginxEvent::reason, NginxEvent::timeNanos)
                 .containsExactly(
                         tuple(NginxEvent.Action.EJECT, NginxEvent.Reason.MAX_FAILS, 0L),
-                        tuple(NginxEvent.Action.UNEJECT, NginxEvent.Reason.FAIL_TIMEOUT,
-                                11 * S),
-                        tuple(NginxEvent.Action.EJECT, NginxEvent.Reason.PROBE_FAILED,
-                                11 * S + 200 * MS));
+                        tuple(NginxEvent.Action.UNEJECT, NginxEvent.Reason.FAIL_TIMEOUT, 11 * S),
+                        tuple(NginxEvent.Action.EJECT, NginxEvent.Reason.PROBE_FAILED, 11 * S + 200 * MS));
         // the probe waits two requests: the failure cut a's effective_weight to 0 (1 - 1 / 1), and smooth
         // weighted round robin gives it back one per selection, so b still wins at 11.0 s and 11.1 s
     }
@@ -83,8 +81,8 @@ class NginxDetectorTest {
 
     @Test
     void oneTryLeavesEveryListedStatusUncounted() {
-        NginxDetector d = detector(new NextUpstream(NextUpstream.HTTP_503, 1), NginxServer.of("a"),
-                NginxServer.of("b"));
+        NginxDetector d =
+                detector(new NextUpstream(NextUpstream.HTTP_503, 1), NginxServer.of("a"), NginxServer.of("b"));
         for (int i = 0; i < 10; i++) {
             d.record(0, 503, i * S);
         }
@@ -155,7 +153,8 @@ class NginxDetectorTest {
     void aOneServerUpstreamIsNeverEjected() {
         NginxDetector d = detector(listing(NextUpstream.HTTP_503), NginxServer.of("only"));
         for (int i = 0; i < 50; i++) {
-            assertThat(d.request(i * 10 * MS, (peer, attempt) -> Outcome.CONNECT_FAILED)).isEqualTo(502);
+            assertThat(d.request(i * 10 * MS, (peer, attempt) -> Outcome.CONNECT_FAILED))
+                    .isEqualTo(502);
         }
         assertThat(d.peers().fails(0)).isZero();
         assertThat(events).isEmpty();
@@ -208,8 +207,11 @@ class NginxDetectorTest {
 
     @Test
     void smoothWeightedRoundRobinInterleavesByWeight() {
-        NginxDetector d = detector(NextUpstream.defaults(), new NginxServer("a", 5, 1, 10, false),
-                new NginxServer("b", 1, 1, 10, false), new NginxServer("c", 1, 1, 10, false));
+        NginxDetector d = detector(
+                NextUpstream.defaults(),
+                new NginxServer("a", 5, 1, 10, false),
+                new NginxServer("b", 1, 1, 10, false),
+                new NginxServer("c", 1, 1, 10, false));
         StringBuilder order = new StringBuilder();
         for (int i = 0; i < 7; i++) {
             d.request(i * MS, (peer, attempt) -> {
@@ -222,7 +224,9 @@ class NginxDetectorTest {
 
     @Test
     void aFailureCutsTheEffectiveWeightByWeightOverMaxFailsAndSelectionsRestoreIt() {
-        NginxDetector d = detector(NextUpstream.defaults(), new NginxServer("a", 10, 4, 10, false),
+        NginxDetector d = detector(
+                NextUpstream.defaults(),
+                new NginxServer("a", 10, 4, 10, false),
                 new NginxServer("b", 10, 4, 10, false));
         d.record(0, Outcome.CONNECT_FAILED, 0);
         assertThat(d.peers().effectiveWeight(0)).isEqualTo(10 - 10 / 4);
@@ -239,8 +243,8 @@ class NginxDetectorTest {
 
     @Test
     void withoutZoneEachWorkerCountsAlone() {
-        NginxUpstreamConfig config = new NginxUpstreamConfig("backend",
-                List.of(server("a", 2, 10), server("b", 2, 10)), NextUpstream.defaults(), 2, false);
+        NginxUpstreamConfig config = new NginxUpstreamConfig(
+                "backend", List.of(server("a", 2, 10), server("b", 2, 10)), NextUpstream.defaults(), 2, false);
         assertThat(config.detectors()).isEqualTo(2);
         assertThat(config.withWorkers(2, true).detectors()).isEqualTo(1);
         NginxDetector w0 = new NginxDetector(config, 0, events::add);

@@ -57,11 +57,26 @@ class NginxDifferentialTest {
     }
 
     /** A scenario: backends, the location's directives, workers, zone, how long, and what it must show. */
-    record Scenario(String name, List<Backend> backends, String nextUpstream, int tries, int workers, boolean zone,
-            long durationMillis, Consumer<NginxLogReplay> shows, long readTimeoutMillis) {
+    record Scenario(
+            String name,
+            List<Backend> backends,
+            String nextUpstream,
+            int tries,
+            int workers,
+            boolean zone,
+            long durationMillis,
+            Consumer<NginxLogReplay> shows,
+            long readTimeoutMillis) {
         /** With nginx reading for up to 1 s, so that a machine busy with other work does not time out. */
-        Scenario(String name, List<Backend> backends, String nextUpstream, int tries, int workers, boolean zone,
-                long durationMillis, Consumer<NginxLogReplay> shows) {
+        Scenario(
+                String name,
+                List<Backend> backends,
+                String nextUpstream,
+                int tries,
+                int workers,
+                boolean zone,
+                long durationMillis,
+                Consumer<NginxLogReplay> shows) {
             this(name, backends, nextUpstream, tries, workers, zone, durationMillis, shows, 1000);
         }
     }
@@ -69,63 +84,149 @@ class NginxDifferentialTest {
     static List<Scenario> scenarios() {
         Backend ok = Backend.of(BackendScript.ok());
         return List.of(
-                new Scenario("unlisted 503 is never counted", List.of(Backend.of(BackendScript.always(503)), ok),
-                        "error timeout", 0, 1, false, 2000, r -> {
+                new Scenario(
+                        "unlisted 503 is never counted",
+                        List.of(Backend.of(BackendScript.always(503)), ok),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        2000,
+                        r -> {
                             assertThat(r.ejections()).isZero();
                             assertThat(r.clientErrors).isBetween(45, 55);
                         }),
-                new Scenario("listed http_503 ejects and hides the failures",
-                        List.of(Backend.of(BackendScript.always(503)), ok), "error timeout http_503", 0, 1, false,
-                        3000, r -> {
+                new Scenario(
+                        "listed http_503 ejects and hides the failures",
+                        List.of(Backend.of(BackendScript.always(503)), ok),
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isGreaterThanOrEqualTo(2);
                             assertThat(r.clientErrors).isZero();
                         }),
-                new Scenario("a 503 on the last try is passed on and not counted",
+                new Scenario(
+                        "a 503 on the last try is passed on and not counted",
                         List.of(Backend.of(BackendScript.always(503)), Backend.of(BackendScript.always(503))),
-                        "error timeout http_503", 0, 1, false, 2000, r -> assertThat(r.clientErrors).isPositive()),
-                new Scenario("max_fails=3 counts failures, not failures in a row",
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        2000,
+                        r -> assertThat(r.clientErrors).isPositive()),
+                new Scenario(
+                        "max_fails=3 counts failures, not failures in a row",
                         List.of(Backend.of(BackendScript.randomly(34, 503, 7)).failing(3, 2), ok.failing(3, 2)),
-                        "error timeout http_503", 0, 1, false, 3000,
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        3000,
                         r -> assertThat(r.ejections()).isPositive()),
-                new Scenario("refused until 1.5 s, then recovers",
-                        List.of(ok.refusingUntil(1500), ok), "error timeout", 0, 1, false, 3000, r -> {
+                new Scenario(
+                        "refused until 1.5 s, then recovers",
+                        List.of(ok.refusingUntil(1500), ok),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isPositive();
                             assertThat(r.returns()).isPositive();
                             assertThat(r.clientErrors).isZero();
                         }),
-                new Scenario("timeouts count and are retried",
-                        List.of(Backend.of(BackendScript.slowUntil(1200, 600)), ok), "error timeout", 0, 1, false,
-                        3000, r -> {
+                new Scenario(
+                        "timeouts count and are retried",
+                        List.of(Backend.of(BackendScript.slowUntil(1200, 600)), ok),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> {
                             assertThat(r.ejections()).isPositive();
                             assertThat(r.clientErrors).isZero();
-                        }, 300),
-                new Scenario("a one-server upstream is never ejected",
-                        List.of(Backend.of(BackendScript.until(1000, 503))), "error timeout http_503", 0, 1, false,
-                        2000, r -> {
+                        },
+                        300),
+                new Scenario(
+                        "a one-server upstream is never ejected",
+                        List.of(Backend.of(BackendScript.until(1000, 503))),
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        2000,
+                        r -> {
                             assertThat(r.ejections()).isZero();
                             assertThat(r.clientErrors).isBetween(45, 55);
                         }),
-                new Scenario("every server out: 502 no live upstreams after the backends recover",
-                        List.of(ok.refusingUntil(300).failing(1, 2), ok.refusingUntil(300).failing(1, 2)),
-                        "error timeout", 0, 1, false, 3000, r -> assertThat(r.noLive).isGreaterThan(50)),
-                new Scenario("weights 3:1, the heavy one failing: effective_weight penalty",
-                        List.of(Backend.of(BackendScript.inRow(2, 10, 503)).weighted(3).failing(3, 1), ok),
-                        "error timeout http_503", 0, 1, false, 3000, r -> assertThat(r.ejections()).isPositive()),
-                new Scenario("two workers without zone count apart",
+                new Scenario(
+                        "every server out: 502 no live upstreams after the backends recover",
+                        List.of(
+                                ok.refusingUntil(300).failing(1, 2),
+                                ok.refusingUntil(300).failing(1, 2)),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> assertThat(r.noLive).isGreaterThan(50)),
+                new Scenario(
+                        "weights 3:1, the heavy one failing: effective_weight penalty",
+                        List.of(
+                                Backend.of(BackendScript.inRow(2, 10, 503))
+                                        .weighted(3)
+                                        .failing(3, 1),
+                                ok),
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> assertThat(r.ejections()).isPositive()),
+                new Scenario(
+                        "two workers without zone count apart",
                         List.of(Backend.of(BackendScript.randomly(50, 503, 3)).failing(2, 1), ok.failing(2, 1)),
-                        "error timeout http_503", 0, 2, false, 3000, r -> assertThat(r.ejections()).isPositive()),
-                new Scenario("two workers with zone count together",
+                        "error timeout http_503",
+                        0,
+                        2,
+                        false,
+                        3000,
+                        r -> assertThat(r.ejections()).isPositive()),
+                new Scenario(
+                        "two workers with zone count together",
                         List.of(Backend.of(BackendScript.randomly(50, 503, 3)).failing(2, 1), ok.failing(2, 1)),
-                        "error timeout http_503", 0, 2, true, 3000, r -> assertThat(r.ejections()).isPositive()),
-                new Scenario("max_fails=0 never ejects",
+                        "error timeout http_503",
+                        0,
+                        2,
+                        true,
+                        3000,
+                        r -> assertThat(r.ejections()).isPositive()),
+                new Scenario(
+                        "max_fails=0 never ejects",
                         List.of(Backend.of(BackendScript.always(503)).failing(0, 1), ok),
-                        "error timeout http_503", 0, 1, false, 2000, r -> {
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        2000,
+                        r -> {
                             assertThat(r.ejections()).isZero();
                             assertThat(r.clientErrors).isZero();
                         }),
-                new Scenario("proxy_next_upstream_tries 1: a listed 503 never counts",
-                        List.of(Backend.of(BackendScript.always(503)), ok), "error timeout http_503", 1, 1, false,
-                        2000, r -> {
+                new Scenario(
+                        "proxy_next_upstream_tries 1: a listed 503 never counts",
+                        List.of(Backend.of(BackendScript.always(503)), ok),
+                        "error timeout http_503",
+                        1,
+                        1,
+                        false,
+                        2000,
+                        r -> {
                             assertThat(r.ejections()).isZero();
                             assertThat(r.clientErrors).isBetween(45, 55);
                         }));
@@ -149,7 +250,8 @@ class NginxDifferentialTest {
             Future<NginxLogReplay> f = results.get(i);
             tests.add(DynamicTest.dynamicTest(s.name(), () -> {
                 NginxLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf("nginx %-70s requests %d attempts %d ejections %d returns %d client errors %d%n",
+                System.out.printf(
+                        "nginx %-70s requests %d attempts %d ejections %d returns %d client errors %d%n",
                         s.name(), r.requests, r.attempts, r.ejections(), r.returns(), r.clientErrors);
                 assertThat(r.disagreements).as(s.name()).isEmpty();
                 assertThat(r.requests).isGreaterThan(50);
@@ -169,14 +271,20 @@ class NginxDifferentialTest {
                 backend.warmUp(b.listenFromMillis() == 0);
                 servers.add(new NginxServer(backend.address(), b.weight(), b.maxFails(), b.failTimeout(), false));
             }
-            NextUpstream next = new NextUpstream(NextUpstream.parseWords(List.of(s.nextUpstream().split(" "))),
-                    s.tries());
+            NextUpstream next = new NextUpstream(
+                    NextUpstream.parseWords(List.of(s.nextUpstream().split(" "))), s.tries());
             NginxUpstreamConfig config = new NginxUpstreamConfig("backend", servers, next, s.workers(), s.zone());
             int port = ScriptedBackend.freePort();
             Files.writeString(dir.resolve("nginx.conf"), conf(config, s, dir, port));
             Files.createDirectories(dir.resolve("logs"));
-            List<String> command = List.of(NGINX, "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString(),
-                    "-e", dir.resolve("error.log").toString());
+            List<String> command = List.of(
+                    NGINX,
+                    "-p",
+                    dir.toString(),
+                    "-c",
+                    dir.resolve("nginx.conf").toString(),
+                    "-e",
+                    dir.resolve("error.log").toString());
             try (ProxyProcess nginx = ProxyProcess.start(command, dir, port)) {
                 long start = System.currentTimeMillis();
                 for (ScriptedBackend b : backends) {
@@ -213,9 +321,15 @@ class NginxDifferentialTest {
     static String conf(NginxUpstreamConfig config, Scenario s, Path dir, int port) {
         StringBuilder servers = new StringBuilder();
         for (NginxServer server : config.servers()) {
-            servers.append("    server ").append(server.name()).append(" weight=").append(server.weight())
-                    .append(" max_fails=").append(server.maxFails()).append(" fail_timeout=")
-                    .append(server.failTimeoutSeconds()).append("s;\n");
+            servers.append("    server ")
+                    .append(server.name())
+                    .append(" weight=")
+                    .append(server.weight())
+                    .append(" max_fails=")
+                    .append(server.maxFails())
+                    .append(" fail_timeout=")
+                    .append(server.failTimeoutSeconds())
+                    .append("s;\n");
         }
         return "daemon off;\nmaster_process on;\nworker_processes " + s.workers() + ";\npid " + dir.resolve("nginx.pid")
                 + ";\nerror_log " + dir.resolve("error.log") + " warn;\nevents { worker_connections 256; }\n"

@@ -79,8 +79,8 @@ final class NginxLogReplay {
                 @Override
                 public int outcome(int peer, int attempt) {
                     if (attempt >= logged) {
-                        disagreements.add(where + ": lab tried " + config.hosts().get(peer) + " as attempt "
-                                + (attempt + 1));
+                        disagreements.add(
+                                where + ": lab tried " + config.hosts().get(peer) + " as attempt " + (attempt + 1));
                         return Outcome.CONNECT_FAILED;
                     }
                     if (!addrs[attempt].equals(config.hosts().get(peer))) {
@@ -127,7 +127,9 @@ final class NginxLogReplay {
         for (String line : errorLog) {
             Matcher m = DISABLED.matcher(line);
             if (m.find()) {
-                long sec = LocalDateTime.parse(m.group(1), ERROR_TIME).atZone(ZoneId.systemDefault()).toEpochSecond();
+                long sec = LocalDateTime.parse(m.group(1), ERROR_TIME)
+                        .atZone(ZoneId.systemDefault())
+                        .toEpochSecond();
                 real.computeIfAbsent(m.group(3), k -> new ArrayList<>()).add(sec);
             }
         }
@@ -141,8 +143,8 @@ final class NginxLogReplay {
             List<Long> r = real.getOrDefault(host, List.of());
             List<Long> l = lab.getOrDefault(host, List.of());
             if (r.size() != l.size()) {
-                disagreements.add(host + ": nginx disabled it " + r.size() + " times at " + r + ", the lab "
-                        + l.size() + " times at " + l);
+                disagreements.add(host + ": nginx disabled it " + r.size() + " times at " + r + ", the lab " + l.size()
+                        + " times at " + l);
                 continue;
             }
             List<Long> sortedR = new ArrayList<>(r);
@@ -151,19 +153,23 @@ final class NginxLogReplay {
             sortedL.sort(null);
             for (int i = 0; i < sortedR.size(); i++) {
                 if (Math.abs(sortedR.get(i) - sortedL.get(i)) > 1) {
-                    disagreements.add(host + ": ejection " + (i + 1) + " at second " + sortedR.get(i)
-                            + " in nginx, " + sortedL.get(i) + " in the lab");
+                    disagreements.add(host + ": ejection " + (i + 1) + " at second " + sortedR.get(i) + " in nginx, "
+                            + sortedL.get(i) + " in the lab");
                 }
             }
         }
     }
 
     long ejections() {
-        return events.stream().filter(e -> e.action() == NginxEvent.Action.EJECT).count();
+        return events.stream()
+                .filter(e -> e.action() == NginxEvent.Action.EJECT)
+                .count();
     }
 
     long returns() {
-        return events.stream().filter(e -> e.action() == NginxEvent.Action.UNEJECT).count();
+        return events.stream()
+                .filter(e -> e.action() == NginxEvent.Action.UNEJECT)
+                .count();
     }
 
     int workersSeen() {

@@ -84,9 +84,11 @@ class ProfilesTest {
         assertThat(Profiles.namesWith(Words.class)).isEqualTo("twin or other");
         assertThat(Profiles.namesWith(Numbers.class)).isEqualTo("twin");
         assertThatThrownBy(() -> Profiles.facet("other", Numbers.class, IllegalArgumentException::new))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("twin");
-        assertThatThrownBy(() -> Profiles.facet("nginx", Words.class, names -> new IllegalArgumentException(
-                "expected " + names))).hasMessage("expected twin or other");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("twin");
+        assertThatThrownBy(() -> Profiles.facet(
+                        "nginx", Words.class, names -> new IllegalArgumentException("expected " + names)))
+                .hasMessage("expected twin or other");
         assertThat(Profiles.namesThatCan(Capability.HEALTH_CHECKS)).isEqualTo("twin");
         assertThat(Profiles.orList(List.of("a", "b", "c"))).isEqualTo("a, b or c");
     }

@@ -10,8 +10,7 @@ import java.util.SplittableRandom;
 @FunctionalInterface
 public interface BackendScript {
     /** The answer: {@code status} after {@code delayMillis}. */
-    record Answer(int status, long delayMillis) {
-    }
+    record Answer(int status, long delayMillis) {}
 
     Answer answer(long n, long elapsedMillis);
 
@@ -25,8 +24,8 @@ public interface BackendScript {
 
     /** Fails {@code percent} of requests with {@code status}, drawn from {@code seed} by request number. */
     static BackendScript randomly(int percent, int status, long seed) {
-        return (n, t) -> new Answer(new SplittableRandom(seed + n * 0x9E3779B97F4A7C15L).nextInt(100) < percent
-                ? status : 200, 0);
+        return (n, t) -> new Answer(
+                new SplittableRandom(seed + n * 0x9E3779B97F4A7C15L).nextInt(100) < percent ? status : 200, 0);
     }
 
     /** {@code run} failures in a row at the start of every {@code every} requests. */

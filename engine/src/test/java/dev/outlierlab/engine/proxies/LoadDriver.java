@@ -17,15 +17,14 @@ import java.util.List;
  */
 public final class LoadDriver {
     /** A client request: when it was sent (epoch ms) and the status it got. */
-    public record Sent(long atMillis, int status) {
-    }
+    public record Sent(long atMillis, int status) {}
 
-    private LoadDriver() {
-    }
+    private LoadDriver() {}
 
     /** Runs the load; {@code atStart} runs once the clock starts, {@code tick} before each request. */
-    public static List<Sent> run(int port, long spacingMillis, long durationMillis, long startMillis,
-            Runnable everyRequest) throws InterruptedException {
+    public static List<Sent> run(
+            int port, long spacingMillis, long durationMillis, long startMillis, Runnable everyRequest)
+            throws InterruptedException {
         List<Sent> sent = new ArrayList<>();
         long end = startMillis + durationMillis;
         long next = startMillis;
@@ -48,7 +47,8 @@ public final class LoadDriver {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = s.getInputStream();
             byte[] head = new byte[12];

@@ -29,8 +29,8 @@ public final class ProxyProcess implements AutoCloseable {
     }
 
     /** Starts {@code command} in {@code dir} and waits (at most 10 s) until {@code port} accepts connections. */
-    public static ProxyProcess start(List<String> command, Path dir, int port) throws IOException,
-            InterruptedException {
+    public static ProxyProcess start(List<String> command, Path dir, int port)
+            throws IOException, InterruptedException {
         return start(command, dir, port, Map.of());
     }
 
@@ -38,8 +38,10 @@ public final class ProxyProcess implements AutoCloseable {
     public static ProxyProcess start(List<String> command, Path dir, int port, Map<String, String> env)
             throws IOException, InterruptedException {
         Path out = dir.resolve("process.out");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectError(dir.resolve(
-                "process.err").toFile()).redirectOutput(out.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectError(dir.resolve("process.err").toFile())
+                .redirectOutput(out.toFile());
         builder.environment().putAll(env);
         Process p = builder.start();
         ProxyProcess proxy = new ProxyProcess(p, out);

@@ -11,11 +11,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.SplittableRandom;
 
 /**
  * A backend on 127.0.0.1 that answers by its {@link BackendScript}, and that may refuse connections (not
@@ -93,8 +93,7 @@ public final class ScriptedBackend implements AutoCloseable {
                 lastCheckMillis = System.currentTimeMillis();
             }
             long n = (isHealth ? healthServed : served).getAndIncrement();
-            BackendScript.Answer a = (isHealth ? health : script).answer(n,
-                    System.currentTimeMillis() - startMillis);
+            BackendScript.Answer a = (isHealth ? health : script).answer(n, System.currentTimeMillis() - startMillis);
             try {
                 if (a.delayMillis() > 0) {
                     Thread.sleep(a.delayMillis());

@@ -41,8 +41,8 @@ class CandidateStageTest {
         int n = stage.apply(list, 4, 10);
         assertThat(Arrays.copyOf(list, n)).containsExactly(0, 2);
         assertThat(stage.action()).isEqualTo(StageAction.EJECT);
-        assertThat(stage.record(10, 7, 1)).isEqualTo(
-                new StageRecord(10, 7, 1, StageMode.PROD, StageAction.EJECT, List.of(3, 1)));
+        assertThat(stage.record(10, 7, 1))
+                .isEqualTo(new StageRecord(10, 7, 1, StageMode.PROD, StageAction.EJECT, List.of(3, 1)));
     }
 
     @Test
@@ -114,7 +114,8 @@ class CandidateStageTest {
         flags.set(1, true);
         flags.set(2, true);
         // 3 of 6 healthy = 50 %: not below 50, so not in panic
-        CandidateStage at50 = new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(50).guard());
+        CandidateStage at50 =
+                new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(50).guard());
         assertThat(at50.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isEqualTo(3);
         flags.set(3, true);
         // 2 of 6 = 33.3 % < 50: panic, every host eligible
@@ -123,7 +124,8 @@ class CandidateStageTest {
         for (int e = 0; e < 6; e++) {
             flags.set(e, true);
         }
-        CandidateStage at0 = new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(0).guard());
+        CandidateStage at0 =
+                new CandidateStage(StageMode.PROD, flags, null, PanicRule.of(0).guard());
         assertThat(at0.apply(new int[] {0, 1, 2, 3, 4, 5}, 6, 0)).isZero();
         assertThat(at0.action()).isEqualTo(StageAction.EJECT);
     }

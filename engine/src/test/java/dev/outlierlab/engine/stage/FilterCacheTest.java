@@ -34,7 +34,9 @@ class FilterCacheTest {
             SplittableRandom random = new SplittableRandom(seed);
             int n = 1 + random.nextInt(8);
             StageMode mode = random.nextBoolean() ? StageMode.PROD : StageMode.SHADOW;
-            RotationGuard guard = random.nextBoolean() ? RotationGuard.NEVER_EMPTY : PanicRule.of(50).guard();
+            RotationGuard guard = random.nextBoolean()
+                    ? RotationGuard.NEVER_EMPTY
+                    : PanicRule.of(50).guard();
             EjectionFlags flags = new EjectionFlags(n);
             CandidateStage cached = new CandidateStage(mode, flags, null, guard);
             CandidateStage fresh = new CandidateStage(mode, flags, null, guard);
@@ -59,6 +61,8 @@ class FilterCacheTest {
             }
         }
         assertThat(compared).isEqualTo(120_000);
-        assertThat(ejectStages).as("requests whose list lost an ejected endpoint").isGreaterThan(10_000);
+        assertThat(ejectStages)
+                .as("requests whose list lost an ejected endpoint")
+                .isGreaterThan(10_000);
     }
 }

@@ -9,5 +9,4 @@ package dev.outlierlab.live.httpclient;
  * @param nanos    how long the attempt took, on the pool's clock ({@code System.nanoTime} unless the pool was
  *                 built with another)
  */
-public record Attempt(String endpoint, String outcome, boolean failed, long nanos) {
-}
+public record Attempt(String endpoint, String outcome, boolean failed, long nanos) {}

@@ -63,7 +63,9 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     }
 
     static HttpResponse.BodyHandler<byte[]> handler(long limit) {
-        return info -> new BoundedBody(info.statusCode(), limit,
+        return info -> new BoundedBody(
+                info.statusCode(),
+                limit,
                 info.headers().firstValueAsLong("content-length").orElse(-1));
     }
 
@@ -72,10 +74,12 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
      * made at the end) and added to {@code reserved}, which the caller gives back once it has let go of the
      * body; a chunk past the budget fails the body with {@link BudgetExceeded}.
      */
-    static HttpResponse.BodyHandler<byte[]> handler(long limit, ByteBudget budget,
-            java.util.concurrent.atomic.AtomicLong reserved) {
+    static HttpResponse.BodyHandler<byte[]> handler(
+            long limit, ByteBudget budget, java.util.concurrent.atomic.AtomicLong reserved) {
         return info -> {
-            BoundedBody b = new BoundedBody(info.statusCode(), limit,
+            BoundedBody b = new BoundedBody(
+                    info.statusCode(),
+                    limit,
                     info.headers().firstValueAsLong("content-length").orElse(-1));
             b.budget = budget;
             b.reserved = reserved;

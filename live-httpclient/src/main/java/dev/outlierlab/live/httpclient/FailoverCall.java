@@ -1,10 +1,9 @@
 package dev.outlierlab.live.httpclient;
 
 import dev.outlierlab.live.Endpoint;
-import dev.outlierlab.live.FailureClassifier;
 import dev.outlierlab.live.LiveClock;
-import dev.outlierlab.live.LocalFailure;
 import dev.outlierlab.live.LivePool;
+import dev.outlierlab.live.LocalFailure;
 import dev.outlierlab.live.StageRecord;
 import java.net.URI;
 import java.net.http.HttpHeaders;
@@ -28,11 +27,20 @@ import java.util.concurrent.CompletionException;
  */
 final class FailoverCall<T> {
     /** The shape of every attempt's request; only the URI changes from one upstream to the next. */
-    record Template(String method, String target, HttpHeaders headers, HttpRequest.BodyPublisher body,
-            Duration timeout, boolean expectContinue, Optional<java.net.http.HttpClient.Version> version) {
+    record Template(
+            String method,
+            String target,
+            HttpHeaders headers,
+            HttpRequest.BodyPublisher body,
+            Duration timeout,
+            boolean expectContinue,
+            Optional<java.net.http.HttpClient.Version> version) {
         HttpRequest on(URI base, java.util.Set<String> restricted) throws RejectedRequestException {
-            HttpRequest.Builder b = HttpRequest.newBuilder().uri(RequestTarget.on(base, target)).timeout(timeout)
-                    .expectContinue(expectContinue).method(method, body);
+            HttpRequest.Builder b = HttpRequest.newBuilder()
+                    .uri(RequestTarget.on(base, target))
+                    .timeout(timeout)
+                    .expectContinue(expectContinue)
+                    .method(method, body);
             version.ifPresent(b::version);
             for (var h : headers.map().entrySet()) {
                 if (restricted.contains(h.getKey().toLowerCase(Locale.ROOT))) {
@@ -42,7 +50,9 @@ final class FailoverCall<T> {
                     try {
                         b.header(h.getKey(), v);
                     } catch (IllegalArgumentException e) {
-                        throw new RejectedRequestException("header " + RequestTarget.shown(h.getKey()) + " value", v,
+                        throw new RejectedRequestException(
+                                "header " + RequestTarget.shown(h.getKey()) + " value",
+                                v,
                                 "a header name token and a value without control characters");
                     }
                 }
@@ -70,8 +80,13 @@ final class FailoverCall<T> {
     private Throwable lastError;
     private String notResent;
 
-    FailoverCall(FailoverClient client, Template template, HttpResponse.BodyHandler<T> handler, RetryMode retry,
-            List<Endpoint> candidates, StageRecord stage) {
+    FailoverCall(
+            FailoverClient client,
+            Template template,
+            HttpResponse.BodyHandler<T> handler,
+            RetryMode retry,
+            List<Endpoint> candidates,
+            StageRecord stage) {
         this.client = client;
         this.template = template;
         this.handler = handler;
@@ -98,8 +113,12 @@ final class FailoverCall<T> {
             return;
         }
         if (i >= allowed) {
-            String tried = attempts.stream().map(a -> a.endpoint() + " " + a.outcome()).toList().toString();
-            String message = attempts.isEmpty() ? "pool " + client.pool().name() + " has no upstreams"
+            String tried = attempts.stream()
+                    .map(a -> a.endpoint() + " " + a.outcome())
+                    .toList()
+                    .toString();
+            String message = attempts.isEmpty()
+                    ? "pool " + client.pool().name() + " has no upstreams"
                     : "every attempt failed: " + tried + (notResent == null ? "" : "; " + notResent);
             result.completeExceptionally(new FailoverException(message, attempts, stage, lastError));
             return;
@@ -133,16 +152,19 @@ final class FailoverCall<T> {
         };
         CompletableFuture<HttpResponse<T>> sent = client.http().sendAsync(request, classifying);
         inFlight = sent;
-        sent.whenComplete((response, error) -> ended(i, endpoint, more, started, clock.nanoTime(), answer, response,
-                error));
+        sent.whenComplete(
+                (response, error) -> ended(i, endpoint, more, started, clock.nanoTime(), answer, response, error));
     }
 
     private int recordable(HttpResponse.ResponseInfo info) {
         int status = info.statusCode();
         if (status < 100 || status > 599) {
-            return 500;   // not an HTTP status: the upstream is broken
+            return 500; // not an HTTP status: the upstream is broken
         }
-        int grpc = info.headers().firstValue("grpc-status").map(FailoverCall::grpcStatus).orElse(-1);
+        int grpc = info.headers()
+                .firstValue("grpc-status")
+                .map(FailoverCall::grpcStatus)
+                .orElse(-1);
         return client.classifier().statusToRecord(status, grpc);
     }
 
@@ -155,23 +177,31 @@ final class FailoverCall<T> {
         }
     }
 
-    private void ended(int i, Endpoint endpoint, boolean more, long started, long ended, Answer answer,
-            HttpResponse<T> response, Throwable error) {
+    private void ended(
+            int i,
+            Endpoint endpoint,
+            boolean more,
+            long started,
+            long ended,
+            Answer answer,
+            HttpResponse<T> response,
+            Throwable error) {
         LivePool pool = client.pool();
         if (error != null) {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            Throwable cause =
+                    error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             BoundedBody.TooLarge tooLarge = BoundedBody.tooLarge(cause);
             if (tooLarge != null) {
                 int recorded = client.classifier().statusToRecord(tooLarge.status);
                 pool.record(endpoint, recorded, ended);
-                attempts.add(new Attempt(endpoint.name(), Integer.toString(tooLarge.status), recorded >= 500,
-                        ended - started));
-                result.completeExceptionally(new FailoverException("upstream " + endpoint.name() + " "
-                        + tooLarge.getMessage(), attempts, stage, tooLarge));
+                attempts.add(new Attempt(
+                        endpoint.name(), Integer.toString(tooLarge.status), recorded >= 500, ended - started));
+                result.completeExceptionally(new FailoverException(
+                        "upstream " + endpoint.name() + " " + tooLarge.getMessage(), attempts, stage, tooLarge));
                 return;
             }
             if (result.isDone()) {
-                return;   // cancelled by the caller: nothing to say about the upstream
+                return; // cancelled by the caller: nothing to say about the upstream
             }
             ProxyOverloadedException own = ownFailure(cause);
             if (own != null) {
@@ -183,8 +213,11 @@ final class FailoverCall<T> {
             if (failure != null) {
                 pool.record(endpoint, failure, ended);
             }
-            attempts.add(new Attempt(endpoint.name(), failure == null ? "ignored"
-                    : failure.name().toLowerCase(Locale.ROOT), true, ended - started));
+            attempts.add(new Attempt(
+                    endpoint.name(),
+                    failure == null ? "ignored" : failure.name().toLowerCase(Locale.ROOT),
+                    true,
+                    ended - started));
             lastError = cause;
             continueOrStop(i, more, failure == LocalFailure.CONNECT_FAILED);
             return;
@@ -203,12 +236,15 @@ final class FailoverCall<T> {
     static ProxyOverloadedException ownFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof BoundedBody.BudgetExceeded over) {
-                return new ProxyOverloadedException("proxy busy: " + over.getMessage()
-                        + "; try again shortly (nothing is recorded against the upstream)", e);
+                return new ProxyOverloadedException(
+                        "proxy busy: " + over.getMessage()
+                                + "; try again shortly (nothing is recorded against the upstream)",
+                        e);
             }
             if (t instanceof VirtualMachineError) {
-                return new ProxyOverloadedException("proxy out of memory while reading an answer; "
-                        + "nothing is recorded against the upstream", e);
+                return new ProxyOverloadedException(
+                        "proxy out of memory while reading an answer; " + "nothing is recorded against the upstream",
+                        e);
             }
         }
         return null;
@@ -220,7 +256,8 @@ final class FailoverCall<T> {
             return;
         }
         if (more) {
-            notResent = retry == RetryMode.NEVER ? "not re-sent: the request asked for no retry"
+            notResent = retry == RetryMode.NEVER
+                    ? "not re-sent: the request asked for no retry"
                     : "not re-sent: " + template.method() + " is not idempotent (RetryMode.ALWAYS re-sends it)";
         }
         next(allowed);

@@ -34,8 +34,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FailoverClient {
     /** Headers the JDK client sets itself and refuses from callers. */
-    static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
-            "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer");
+    static final Set<String> RESTRICTED = Set.of(
+            "connection",
+            "content-length",
+            "expect",
+            "host",
+            "upgrade",
+            "keep-alive",
+            "proxy-connection",
+            "transfer-encoding",
+            "te",
+            "trailer");
 
     static {
         // Lets a client built with forwardHost send the caller's Host (the JDK reads this once, at its first use);
@@ -63,12 +72,17 @@ public final class FailoverClient {
     FailoverClient(FailoverClientBuilder b) {
         this.pool = b.pool;
         this.attemptTimeout = b.attemptTimeout;
-        this.http = b.http != null ? b.http : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(attemptTimeout).build();
+        this.http = b.http != null
+                ? b.http
+                : HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(attemptTimeout)
+                        .build();
         this.fallbacks = b.fallbacks;
         this.maxResponseBytes = b.maxResponseBytes;
         this.classifier = b.classifier;
-        this.routing = b.routing != null ? b.routing
+        this.routing = b.routing != null
+                ? b.routing
                 : pool.triesInOrder() ? Routing.NEXT_IN_ORDER : Routing.ROTATE_OVER_HEALTHY;
         this.retry = b.retry;
         this.forwardHost = b.forwardHost;
@@ -81,20 +95,29 @@ public final class FailoverClient {
 
     /** {@code builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks).build()}. */
     public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks) {
-        return builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks).build();
+        return builder(pool)
+                .http(http)
+                .attemptTimeout(attemptTimeout)
+                .fallbacks(fallbacks)
+                .build();
     }
 
     /** As {@link #create(LivePool, HttpClient, Duration, int)}, holding at most {@code maxResponseBytes} of a body. */
-    public static FailoverClient create(LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks,
-            long maxResponseBytes) {
-        return builder(pool).http(http).attemptTimeout(attemptTimeout).fallbacks(fallbacks)
-                .maxResponseBytes(maxResponseBytes).build();
+    public static FailoverClient create(
+            LivePool pool, HttpClient http, Duration attemptTimeout, int fallbacks, long maxResponseBytes) {
+        return builder(pool)
+                .http(http)
+                .attemptTimeout(attemptTimeout)
+                .fallbacks(fallbacks)
+                .maxResponseBytes(maxResponseBytes)
+                .build();
     }
 
     /** Adds an upstream (and its endpoint in the pool, unless the pool already has one of that name). */
     public Endpoint addUpstream(String name, URI base) {
         if (!"http".equals(base.getScheme()) && !"https".equals(base.getScheme()) || base.getHost() == null) {
-            throw new IllegalArgumentException("upstream " + name + ": " + base + " is not an http or https URL with a host");
+            throw new IllegalArgumentException(
+                    "upstream " + name + ": " + base + " is not an http or https URL with a host");
         }
         upstreams.put(name, base);
         Endpoint existing = pool.endpoint(name);
@@ -129,14 +152,16 @@ public final class FailoverClient {
      * @throws RejectedRequestException when the method, the target or a header is not allowed (nothing sent)
      * @throws FailoverException when the last attempt allowed got no response
      */
-    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
-            byte[] body) throws IOException, InterruptedException {
+    public FailoverResponse<byte[]> send(
+            String method, String pathAndQuery, Map<String, List<String>> headers, byte[] body)
+            throws IOException, InterruptedException {
         return send(method, pathAndQuery, headers, body, retry);
     }
 
     /** {@link #send(String, String, Map, byte[])} with this request's own {@link RetryMode}. */
-    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
-            byte[] body, RetryMode retryMode) throws IOException, InterruptedException {
+    public FailoverResponse<byte[]> send(
+            String method, String pathAndQuery, Map<String, List<String>> headers, byte[] body, RetryMode retryMode)
+            throws IOException, InterruptedException {
         return send(method, pathAndQuery, headers, body, retryMode, BoundedBody.handler(maxResponseBytes));
     }
 
@@ -146,20 +171,39 @@ public final class FailoverClient {
      * caller gives back with {@link ByteBudget#release} once it has let go of the answer): past the budget the
      * request fails with {@link ProxyOverloadedException}, recorded against no upstream. What the proxy uses.
      */
-    public FailoverResponse<byte[]> send(String method, String pathAndQuery, Map<String, List<String>> headers,
-            byte[] body, ByteBudget budget, java.util.concurrent.atomic.AtomicLong reserved)
+    public FailoverResponse<byte[]> send(
+            String method,
+            String pathAndQuery,
+            Map<String, List<String>> headers,
+            byte[] body,
+            ByteBudget budget,
+            java.util.concurrent.atomic.AtomicLong reserved)
             throws IOException, InterruptedException {
-        return send(method, pathAndQuery, headers, body, retry,
+        return send(
+                method,
+                pathAndQuery,
+                headers,
+                body,
+                retry,
                 BoundedBody.handler(maxResponseBytes, Objects.requireNonNull(budget, "budget"), reserved));
     }
 
-    private <T> FailoverResponse<T> send(String method, String pathAndQuery, Map<String, List<String>> headers,
-            byte[] body, RetryMode retryMode, HttpResponse.BodyHandler<T> handler)
+    private <T> FailoverResponse<T> send(
+            String method,
+            String pathAndQuery,
+            Map<String, List<String>> headers,
+            byte[] body,
+            RetryMode retryMode,
+            HttpResponse.BodyHandler<T> handler)
             throws IOException, InterruptedException {
-        FailoverCall.Template t = new FailoverCall.Template(RequestTarget.method(method),
-                RequestTarget.pathAndQuery(pathAndQuery), HttpHeaders.of(headers, (n, v) -> true),
+        FailoverCall.Template t = new FailoverCall.Template(
+                RequestTarget.method(method),
+                RequestTarget.pathAndQuery(pathAndQuery),
+                HttpHeaders.of(headers, (n, v) -> true),
                 body.length == 0 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body),
-                attemptTimeout, false, Optional.empty());
+                attemptTimeout,
+                false,
+                Optional.empty());
         return await(call(t, handler, retryMode));
     }
 
@@ -190,27 +234,31 @@ public final class FailoverClient {
     }
 
     /** {@link #send(HttpRequest, HttpResponse.BodyHandler, RetryMode)} without blocking; cancelling the future cancels the attempt. */
-    public <T> CompletableFuture<FailoverResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
-            RetryMode retryMode) {
+    public <T> CompletableFuture<FailoverResponse<T>> sendAsync(
+            HttpRequest request, HttpResponse.BodyHandler<T> handler, RetryMode retryMode) {
         Objects.requireNonNull(handler, "body handler");
         try {
-            FailoverCall.Template t = new FailoverCall.Template(RequestTarget.method(request.method()),
-                    RequestTarget.pathAndQuery(request.uri()), request.headers(),
+            FailoverCall.Template t = new FailoverCall.Template(
+                    RequestTarget.method(request.method()),
+                    RequestTarget.pathAndQuery(request.uri()),
+                    request.headers(),
                     request.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()),
-                    request.timeout().orElse(attemptTimeout), request.expectContinue(), request.version());
+                    request.timeout().orElse(attemptTimeout),
+                    request.expectContinue(),
+                    request.version());
             return call(t, handler, retryMode);
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private <T> CompletableFuture<FailoverResponse<T>> call(FailoverCall.Template t, HttpResponse.BodyHandler<T> handler,
-            RetryMode retryMode) {
+    private <T> CompletableFuture<FailoverResponse<T>> call(
+            FailoverCall.Template t, HttpResponse.BodyHandler<T> handler, RetryMode retryMode) {
         Objects.requireNonNull(retryMode, "retry mode");
         List<Endpoint> members = pool.endpoints();
         if (members.isEmpty()) {
-            return CompletableFuture.failedFuture(new FailoverException("pool " + pool.name() + " has no upstreams",
-                    List.of(), null, null));
+            return CompletableFuture.failedFuture(
+                    new FailoverException("pool " + pool.name() + " has no upstreams", List.of(), null, null));
         }
         long j = requests.getAndIncrement();
         Selection selection;
@@ -280,6 +328,6 @@ public final class FailoverClient {
         return forwardHost ? RESTRICTED_BUT_HOST : RESTRICTED;
     }
 
-    private static final Set<String> RESTRICTED_BUT_HOST = RESTRICTED.stream().filter(h -> !h.equals("host"))
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final Set<String> RESTRICTED_BUT_HOST =
+            RESTRICTED.stream().filter(h -> !h.equals("host")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 }

@@ -38,7 +38,8 @@ public final class FailoverClientBuilder {
     public FailoverClientBuilder attemptTimeout(Duration value) {
         Objects.requireNonNull(value, "attemptTimeout");
         if (value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("attemptTimeout " + value + " must be positive, such as Duration.ofSeconds(5)");
+            throw new IllegalArgumentException(
+                    "attemptTimeout " + value + " must be positive, such as Duration.ofSeconds(5)");
         }
         this.attemptTimeout = value;
         return this;

@@ -13,8 +13,8 @@ import java.util.List;
  *
  * @param <T> the body's type
  */
-public record FailoverResponse<T>(HttpResponse<T> response, String endpoint, List<Attempt> attempts,
-        StageRecord stage) {
+public record FailoverResponse<T>(
+        HttpResponse<T> response, String endpoint, List<Attempt> attempts, StageRecord stage) {
     public FailoverResponse {
         attempts = List.copyOf(attempts);
     }

@@ -16,8 +16,7 @@ final class JdkServerLimits {
         setIfAbsent("sun.net.httpserver.nodelay", "true");
     }
 
-    private JdkServerLimits() {
-    }
+    private JdkServerLimits() {}
 
     /** Makes sure the limits are set (the class's initialisation does it, once). */
     static void ensure() {

@@ -58,7 +58,8 @@ public final class LoopbackUpstream implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody()) {
+        try (exchange;
+                InputStream in = exchange.getRequestBody()) {
             in.readAllBytes();
             long n = served.incrementAndGet();
             long delay = delayMillis;

@@ -18,8 +18,7 @@ import java.util.Map;
  * {@code envoy_cluster_name} (the pool) and {@code profile}; counters end in {@code _total}.
  */
 public final class PrometheusText {
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     public static String render(PoolSnapshot s) {
         StringBuilder sb = new StringBuilder(4096);
@@ -27,20 +26,37 @@ public final class PrometheusText {
         for (Map.Entry<String, Long> e : s.detectorStats().entrySet()) {
             boolean gauge = e.getKey().equals("ejections_active");
             String name = "envoy_cluster_outlier_detection_" + e.getKey();
-            metric(sb, gauge ? name : counter(name), gauge ? "gauge" : "counter",
-                    s.profile() + " detector statistic " + e.getKey(), labels, e.getValue());
+            metric(
+                    sb,
+                    gauge ? name : counter(name),
+                    gauge ? "gauge" : "counter",
+                    s.profile() + " detector statistic " + e.getKey(),
+                    labels,
+                    e.getValue());
         }
-        header(sb, "envoy_cluster_outlier_detection_host_ejected", "gauge",
+        header(
+                sb,
+                "envoy_cluster_outlier_detection_host_ejected",
+                "gauge",
                 "1 while the endpoint is held ejected (virtually in shadow)");
         for (EndpointState e : s.endpoints()) {
-            line(sb, "envoy_cluster_outlier_detection_host_ejected", labels + ",endpoint=" + StageLog.quote(e.name()),
+            line(
+                    sb,
+                    "envoy_cluster_outlier_detection_host_ejected",
+                    labels + ",endpoint=" + StageLog.quote(e.name()),
                     e.ejected() ? 1 : 0);
         }
-        header(sb, "envoy_cluster_outlier_detection_host_ejections_total", "counter",
+        header(
+                sb,
+                "envoy_cluster_outlier_detection_host_ejections_total",
+                "counter",
                 "ejections of the endpoint since the pool started");
         for (EndpointState e : s.endpoints()) {
-            line(sb, "envoy_cluster_outlier_detection_host_ejections_total",
-                    labels + ",endpoint=" + StageLog.quote(e.name()), e.ejections());
+            line(
+                    sb,
+                    "envoy_cluster_outlier_detection_host_ejections_total",
+                    labels + ",endpoint=" + StageLog.quote(e.name()),
+                    e.ejections());
         }
         PoolCounters c = s.counters();
         header(sb, "outlier_lab_stage_requests_total", "counter", "requests whose stage acted, by action");
@@ -52,13 +68,27 @@ public final class PrometheusText {
         line(sb, "outlier_lab_outcomes_total", labels + ",result=\"applied\"", c.applied());
         line(sb, "outlier_lab_outcomes_total", labels + ",result=\"discarded\"", c.discarded());
         line(sb, "outlier_lab_outcomes_total", labels + ",result=\"ignored_off\"", c.ignoredOff());
-        metric(sb, "outlier_lab_requests_filtered_total", "counter", "requests whose candidates went through the stage",
-                labels, c.filtered());
-        metric(sb, "outlier_lab_listener_errors_total", "counter", "exceptions and errors thrown by listeners, caught",
-                labels, c.listenerErrors());
+        metric(
+                sb,
+                "outlier_lab_requests_filtered_total",
+                "counter",
+                "requests whose candidates went through the stage",
+                labels,
+                c.filtered());
+        metric(
+                sb,
+                "outlier_lab_listener_errors_total",
+                "counter",
+                "exceptions and errors thrown by listeners, caught",
+                labels,
+                c.listenerErrors());
         header(sb, "outlier_lab_mode", "gauge", "1 for the pool's current mode");
         for (String mode : List.of("off", "shadow", "prod")) {
-            line(sb, "outlier_lab_mode", labels + ",mode=\"" + mode + "\"", s.mode().configName().equals(mode) ? 1 : 0);
+            line(
+                    sb,
+                    "outlier_lab_mode",
+                    labels + ",mode=\"" + mode + "\"",
+                    s.mode().configName().equals(mode) ? 1 : 0);
         }
         return sb.toString();
     }
@@ -73,8 +103,16 @@ public final class PrometheusText {
     }
 
     private static void header(StringBuilder sb, String name, String type, String help) {
-        sb.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                .append("# TYPE ").append(name).append(' ').append(type).append('\n');
+        sb.append("# HELP ")
+                .append(name)
+                .append(' ')
+                .append(help)
+                .append('\n')
+                .append("# TYPE ")
+                .append(name)
+                .append(' ')
+                .append(type)
+                .append('\n');
     }
 
     private static void line(StringBuilder sb, String name, String labels, long value) {

@@ -30,40 +30,70 @@ public final class ProxyCounters {
         return ownFailures.sum();
     }
 
-    String render(String pool, long stageRecordsLost, ByteBudget budget, long connectionsRefused,
-            long connectionsEvicted, long malformedHeads) {
+    String render(
+            String pool,
+            long stageRecordsLost,
+            ByteBudget budget,
+            long connectionsRefused,
+            long connectionsEvicted,
+            long malformedHeads) {
         String p = "pool=" + StageLog.quote(pool);
         StringBuilder sb = new StringBuilder(1024);
         sb.append("# HELP outlier_lab_proxy_refused requests the proxy answered itself, by reason, and connections it "
-                + "closed as soon as they were accepted (reason connections: their client, or all, had as many open "
-                + "as allowed) or closed to make room at the total (reason longest_waiting: the connection that had "
-                + "waited longest for its request)\n")
+                        + "closed as soon as they were accepted (reason connections: their client, or all, had as many open "
+                        + "as allowed) or closed to make room at the total (reason longest_waiting: the connection that had "
+                        + "waited longest for its request)\n")
                 .append("# TYPE outlier_lab_proxy_refused counter\n");
         refused(sb, p, "foreign_host_or_origin", foreign);
-        sb.append("outlier_lab_proxy_refused{").append(p).append(",reason=\"malformed\"} ")
-                .append(malformed.sum() + malformedHeads).append('\n');
+        sb.append("outlier_lab_proxy_refused{")
+                .append(p)
+                .append(",reason=\"malformed\"} ")
+                .append(malformed.sum() + malformedHeads)
+                .append('\n');
         refused(sb, p, "client_limit", clientLimit);
         refused(sb, p, "busy", busy);
         refused(sb, p, "body_too_large", bodyTooLarge);
-        sb.append("outlier_lab_proxy_refused{").append(p).append(",reason=\"connections\"} ").append(connectionsRefused)
+        sb.append("outlier_lab_proxy_refused{")
+                .append(p)
+                .append(",reason=\"connections\"} ")
+                .append(connectionsRefused)
                 .append('\n');
-        sb.append("outlier_lab_proxy_refused{").append(p).append(",reason=\"longest_waiting\"} ")
-                .append(connectionsEvicted).append('\n');
+        sb.append("outlier_lab_proxy_refused{")
+                .append(p)
+                .append(",reason=\"longest_waiting\"} ")
+                .append(connectionsEvicted)
+                .append('\n');
         sb.append("# HELP outlier_lab_proxy_own_failures requests failed by the proxy's own limits or errors, "
-                + "recorded against no upstream\n# TYPE outlier_lab_proxy_own_failures counter\n")
-                .append("outlier_lab_proxy_own_failures{").append(p).append("} ").append(ownFailures.sum()).append('\n');
+                        + "recorded against no upstream\n# TYPE outlier_lab_proxy_own_failures counter\n")
+                .append("outlier_lab_proxy_own_failures{")
+                .append(p)
+                .append("} ")
+                .append(ownFailures.sum())
+                .append('\n');
         sb.append("# HELP outlier_lab_proxy_stage_records_lost stage records that could not be written to --stages\n"
-                + "# TYPE outlier_lab_proxy_stage_records_lost counter\n")
-                .append("outlier_lab_proxy_stage_records_lost{").append(p).append("} ").append(stageRecordsLost)
+                        + "# TYPE outlier_lab_proxy_stage_records_lost counter\n")
+                .append("outlier_lab_proxy_stage_records_lost{")
+                .append(p)
+                .append("} ")
+                .append(stageRecordsLost)
                 .append('\n');
         sb.append("# HELP outlier_lab_proxy_answer_bytes_held bytes of upstream answers held now\n"
-                + "# TYPE outlier_lab_proxy_answer_bytes_held gauge\n")
-                .append("outlier_lab_proxy_answer_bytes_held{").append(p).append("} ").append(budget.held()).append('\n');
+                        + "# TYPE outlier_lab_proxy_answer_bytes_held gauge\n")
+                .append("outlier_lab_proxy_answer_bytes_held{")
+                .append(p)
+                .append("} ")
+                .append(budget.held())
+                .append('\n');
         return sb.toString();
     }
 
     private static void refused(StringBuilder sb, String p, String reason, LongAdder n) {
-        sb.append("outlier_lab_proxy_refused{").append(p).append(",reason=\"").append(reason).append("\"} ")
-                .append(n.sum()).append('\n');
+        sb.append("outlier_lab_proxy_refused{")
+                .append(p)
+                .append(",reason=\"")
+                .append(reason)
+                .append("\"} ")
+                .append(n.sum())
+                .append('\n');
     }
 }

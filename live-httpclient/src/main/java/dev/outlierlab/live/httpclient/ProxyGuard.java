@@ -65,8 +65,8 @@ final class ProxyGuard {
                 for (int i = 0; i < value.length(); i++) {
                     char c = value.charAt(i);
                     if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                        return "the header " + shown(e.getKey()) + " has a control character (code "
-                                + (int) c + ") in its value";
+                        return "the header " + shown(e.getKey()) + " has a control character (code " + (int) c
+                                + ") in its value";
                     }
                 }
             }
@@ -77,7 +77,9 @@ final class ProxyGuard {
     private static boolean isToken(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+            boolean ok = (c >= 'A' && c <= 'Z')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= '0' && c <= '9')
                     || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
             if (!ok) {
                 return false;

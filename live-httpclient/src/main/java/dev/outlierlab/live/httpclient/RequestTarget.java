@@ -15,10 +15,10 @@ import java.util.Objects;
 final class RequestTarget {
     /** Longest target accepted: what common servers accept in a request line (8 KiB). */
     static final int MAX_TARGET = 8192;
+
     private static final int SHOWN = 60;
 
-    private RequestTarget() {
-    }
+    private RequestTarget() {}
 
     /** The method, checked to be an RFC 9110 token of at most 32 characters. */
     static String method(String method) throws RejectedRequestException {
@@ -27,10 +27,13 @@ final class RequestTarget {
         }
         for (int i = 0; i < method.length(); i++) {
             char c = method.charAt(i);
-            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            boolean tchar = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
                     || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
             if (!tchar) {
-                throw new RejectedRequestException("method", method, "an HTTP method (letters, digits, !#$%&'*+-.^_`|~)");
+                throw new RejectedRequestException(
+                        "method", method, "an HTTP method (letters, digits, !#$%&'*+-.^_`|~)");
             }
         }
         return method;
@@ -40,8 +43,8 @@ final class RequestTarget {
     static String pathAndQuery(String target) throws RejectedRequestException {
         Objects.requireNonNull(target, "path and query");
         if (target.isEmpty() || target.charAt(0) != '/' || target.startsWith("//")) {
-            throw new RejectedRequestException("request target", target,
-                    "an absolute path starting with a single /, such as /items?id=1");
+            throw new RejectedRequestException(
+                    "request target", target, "an absolute path starting with a single /, such as /items?id=1");
         }
         if (target.length() > MAX_TARGET) {
             throw new RejectedRequestException("request target", target, "at most " + MAX_TARGET + " characters");
@@ -49,8 +52,11 @@ final class RequestTarget {
         for (int i = 0; i < target.length(); i++) {
             char c = target.charAt(i);
             if (c <= 0x20 || c >= 0x7f || c == '#' || c == '\\') {
-                throw new RejectedRequestException("request target", target, "visible ASCII without spaces, "
-                        + "control characters, # or \\ (percent-encode them); bad character at " + i);
+                throw new RejectedRequestException(
+                        "request target",
+                        target,
+                        "visible ASCII without spaces, "
+                                + "control characters, # or \\ (percent-encode them); bad character at " + i);
             }
         }
         return target;
@@ -78,13 +84,17 @@ final class RequestTarget {
         try {
             uri = new URI(root + checkedTarget);
         } catch (URISyntaxException e) {
-            throw new RejectedRequestException("request target", checkedTarget, "a valid URI path and query ("
-                    + e.getReason() + ")");
+            throw new RejectedRequestException(
+                    "request target", checkedTarget, "a valid URI path and query (" + e.getReason() + ")");
         }
-        if (!Objects.equals(uri.getScheme(), base.getScheme()) || !Objects.equals(uri.getHost(), base.getHost())
-                || uri.getPort() != base.getPort() || uri.getRawUserInfo() != null) {
-            throw new RejectedRequestException("request target", checkedTarget, "a target that stays on the upstream "
-                    + base.getHost() + ":" + base.getPort());
+        if (!Objects.equals(uri.getScheme(), base.getScheme())
+                || !Objects.equals(uri.getHost(), base.getHost())
+                || uri.getPort() != base.getPort()
+                || uri.getRawUserInfo() != null) {
+            throw new RejectedRequestException(
+                    "request target",
+                    checkedTarget,
+                    "a target that stays on the upstream " + base.getHost() + ":" + base.getPort());
         }
         return uri;
     }

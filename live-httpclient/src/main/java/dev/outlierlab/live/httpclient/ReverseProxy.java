@@ -62,18 +62,36 @@ public final class ReverseProxy implements AutoCloseable {
     public static final int REQUEST_SECONDS = ServerLimits.DEFAULT_REQUEST_SECONDS;
     /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
     public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
-    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
-            "transfer-encoding", "te", "trailer", "upgrade", "content-length", "date");
+
+    private static final Set<String> HOP_BY_HOP = Set.of(
+            "connection",
+            "keep-alive",
+            "proxy-connection",
+            "transfer-encoding",
+            "te",
+            "trailer",
+            "upgrade",
+            "content-length",
+            "date");
 
     /**
      * How to serve: {@code threads} workers calling the upstreams, {@code perClient} requests of one client
      * address at once, the names besides loopback and the bound address that {@code Host} may give, and the
      * count of stage records lost (shown in {@code /stats}; zero when no stage log is written).
      */
-    public record Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
-            ByteBudget budget, int clientConnections) {
+    public record Settings(
+            int threads,
+            int perClient,
+            List<String> allowedHosts,
+            LongSupplier stageRecordsLost,
+            ByteBudget budget,
+            int clientConnections) {
         /** As given, with {@link #DEFAULT_CLIENT_CONNECTIONS} open connections per client address. */
-        public Settings(int threads, int perClient, List<String> allowedHosts, LongSupplier stageRecordsLost,
+        public Settings(
+                int threads,
+                int perClient,
+                List<String> allowedHosts,
+                LongSupplier stageRecordsLost,
                 ByteBudget budget) {
             this(threads, perClient, allowedHosts, stageRecordsLost, budget, DEFAULT_CLIENT_CONNECTIONS);
         }
@@ -90,7 +108,12 @@ public final class ReverseProxy implements AutoCloseable {
 
         /** {@code threads} workers, the default share per client, no other names, {@link #DEFAULT_BUFFERED_BYTES}. */
         public static Settings of(int threads) {
-            return new Settings(threads, DEFAULT_PER_CLIENT, List.of(), () -> 0, new ByteBudget(DEFAULT_BUFFERED_BYTES),
+            return new Settings(
+                    threads,
+                    DEFAULT_PER_CLIENT,
+                    List.of(),
+                    () -> 0,
+                    new ByteBudget(DEFAULT_BUFFERED_BYTES),
                     DEFAULT_CLIENT_CONNECTIONS);
         }
 
@@ -109,8 +132,13 @@ public final class ReverseProxy implements AutoCloseable {
     private final ProxyCounters counters = new ProxyCounters();
     private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    private ReverseProxy(FailoverClient client, BoundedHttpServer server, ThreadPoolExecutor io, ThreadPoolExecutor workers,
-            String host, Settings settings) {
+    private ReverseProxy(
+            FailoverClient client,
+            BoundedHttpServer server,
+            ThreadPoolExecutor io,
+            ThreadPoolExecutor workers,
+            String host,
+            Settings settings) {
         this.client = client;
         this.server = server;
         this.io = io;
@@ -132,13 +160,26 @@ public final class ReverseProxy implements AutoCloseable {
     /** Starts serving on {@code host:port} as {@code settings} say. */
     public static ReverseProxy start(FailoverClient client, String host, int port, Settings settings)
             throws IOException {
-        BoundedHttpServer server = BoundedHttpServer.create(new InetSocketAddress(host, port), 256,
+        BoundedHttpServer server = BoundedHttpServer.create(
+                new InetSocketAddress(host, port),
+                256,
                 ServerLimits.defaults().withClientConnections(settings.clientConnections()));
         // one I/O thread per connection being read or written: the server bounds the connections
-        ThreadPoolExecutor io = new ThreadPoolExecutor(0, MAX_CONNECTIONS + 16, 30, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), daemon("outlier-lab-proxy-io"), new ThreadPoolExecutor.AbortPolicy());
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(settings.threads(), settings.threads(), 30,
-                TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), daemon("outlier-lab-proxy"),
+        ThreadPoolExecutor io = new ThreadPoolExecutor(
+                0,
+                MAX_CONNECTIONS + 16,
+                30,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                daemon("outlier-lab-proxy-io"),
+                new ThreadPoolExecutor.AbortPolicy());
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(
+                settings.threads(),
+                settings.threads(),
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUE),
+                daemon("outlier-lab-proxy"),
                 new ThreadPoolExecutor.AbortPolicy());
         workers.allowCoreThreadTimeOut(true);
         ReverseProxy proxy = new ReverseProxy(client, server, io, workers, host, settings);
@@ -196,9 +237,13 @@ public final class ReverseProxy implements AutoCloseable {
             URI uri = exchange.getRequestURI();
             if ("/stats".equals(uri.getPath()) && "GET".equals(method)) {
                 String text = PrometheusText.render(client.pool().snapshot())
-                        + counters.render(client.pool().name(), settings.stageRecordsLost().getAsLong(),
-                                settings.budget(), server.refusedConnections(),
-                                server.evictedConnections(), server.malformedRequests());
+                        + counters.render(
+                                client.pool().name(),
+                                settings.stageRecordsLost().getAsLong(),
+                                settings.budget(),
+                                server.refusedConnections(),
+                                server.evictedConnections(),
+                                server.malformedRequests());
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;
@@ -209,8 +254,11 @@ public final class ReverseProxy implements AutoCloseable {
                 leave(who, mine);
                 counters.clientLimit.increment();
                 exchange.getResponseHeaders().set("Retry-After", "1");
-                sendText(exchange, 429, "this client has " + settings.perClient()
-                        + " requests in the proxy already; try again when one is answered\n");
+                sendText(
+                        exchange,
+                        429,
+                        "this client has " + settings.perClient()
+                                + " requests in the proxy already; try again when one is answered\n");
                 return;
             }
             try {
@@ -241,19 +289,27 @@ public final class ReverseProxy implements AutoCloseable {
     }
 
     /** On a worker: the attempts; the answer is written on an I/O thread, so a slow reader holds no worker. */
-    private void forward(HttpExchange exchange, String method, String pathAndQuery, byte[] body, InetAddress who,
+    private void forward(
+            HttpExchange exchange,
+            String method,
+            String pathAndQuery,
+            byte[] body,
+            InetAddress who,
             AtomicInteger mine) {
         Runnable answer;
         java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
         try {
-            FailoverResponse<byte[]> r = client.send(method, pathAndQuery, forwardable(exchange.getRequestHeaders()),
-                    body, settings.budget(), held);
+            FailoverResponse<byte[]> r = client.send(
+                    method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body, settings.budget(), held);
             answer = () -> {
                 try {
                     if (r.status() < 100 || r.status() > 599) {
                         // recorded as a failure by the client; no HTTP status to pass on
-                        text(exchange, 502, "upstream " + r.endpoint() + " answered with status " + r.status()
-                                + ", which is not an HTTP status (100 to 599)\n");
+                        text(
+                                exchange,
+                                502,
+                                "upstream " + r.endpoint() + " answered with status " + r.status()
+                                        + ", which is not an HTTP status (100 to 599)\n");
                     } else {
                         passBack(exchange, r);
                     }
@@ -304,8 +360,10 @@ public final class ReverseProxy implements AutoCloseable {
             });
             out.set("X-Outlier-Lab-Upstream", r.endpoint());
             if (r.stage() != null) {
-                out.set("X-Outlier-Lab-Stage", r.stage().action().outputName() + " "
-                        + String.join(",", r.stage().endpoints()));
+                out.set(
+                        "X-Outlier-Lab-Stage",
+                        r.stage().action().outputName() + " "
+                                + String.join(",", r.stage().endpoints()));
             }
             send(exchange, r.status(), r.body());
         } catch (IOException e) {
@@ -347,7 +405,8 @@ public final class ReverseProxy implements AutoCloseable {
     }
 
     private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
-        boolean empty = body.length == 0 || "HEAD".equals(exchange.getRequestMethod()) || status == 204 || status == 304;
+        boolean empty =
+                body.length == 0 || "HEAD".equals(exchange.getRequestMethod()) || status == 204 || status == 304;
         exchange.sendResponseHeaders(status, empty ? -1 : body.length);
         if (!empty) {
             try (OutputStream out = exchange.getResponseBody()) {

@@ -26,11 +26,17 @@ public final class StageLog implements LiveListener, AutoCloseable {
     /** One record as a JSON object on one line. */
     public static String json(StageRecord r) {
         StringBuilder sb = new StringBuilder(96);
-        sb.append("{\"time\": ").append(String.format(Locale.ROOT, "%.6f", r.timeNanos() / 1e9))
-                .append(", \"request\": ").append(r.request())
-                .append(", \"pool\": ").append(quote(r.pool()))
-                .append(", \"mode\": \"").append(r.mode().configName())
-                .append("\", \"action\": \"").append(r.action().outputName()).append("\", \"endpoints\": [");
+        sb.append("{\"time\": ")
+                .append(String.format(Locale.ROOT, "%.6f", r.timeNanos() / 1e9))
+                .append(", \"request\": ")
+                .append(r.request())
+                .append(", \"pool\": ")
+                .append(quote(r.pool()))
+                .append(", \"mode\": \"")
+                .append(r.mode().configName())
+                .append("\", \"action\": \"")
+                .append(r.action().outputName())
+                .append("\", \"endpoints\": [");
         for (int i = 0; i < r.endpoints().size(); i++) {
             sb.append(i == 0 ? "" : ", ").append(quote(r.endpoints().get(i)));
         }

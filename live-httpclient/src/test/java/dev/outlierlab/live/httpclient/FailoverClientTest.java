@@ -1,15 +1,15 @@
 package dev.outlierlab.live.httpclient;
 
-import dev.outlierlab.engine.stage.StageMode;
-import dev.outlierlab.engine.stage.StageAction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.stage.StageAction;
+import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.live.LivePool;
-import dev.outlierlab.live.ManualClock;
 import dev.outlierlab.live.LivePoolBuilder;
+import dev.outlierlab.live.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,14 +59,28 @@ class FailoverClientTest {
     }
 
     private FailoverClient client(StageMode mode, int fallbacks, Duration timeout, LoopbackUpstream... upstreams) {
-        return client(LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).build().start(), timeout, fallbacks,
+        return client(
+                LivePoolBuilder.envoy("api", quick(), 0)
+                        .mode(mode)
+                        .seed(1)
+                        .build()
+                        .start(),
+                timeout,
+                fallbacks,
                 upstreams);
     }
 
     /** A client whose pool reads the given clock and ticks only when the test calls {@link LivePool#runDue()}. */
     private FailoverClient client(ManualClock clock, StageMode mode, int fallbacks, LoopbackUpstream... upstreams) {
-        return client(LivePoolBuilder.envoy("api", quick(), 0).mode(mode).seed(1).clock(clock).build(),
-                Duration.ofSeconds(2), fallbacks, upstreams);
+        return client(
+                LivePoolBuilder.envoy("api", quick(), 0)
+                        .mode(mode)
+                        .seed(1)
+                        .clock(clock)
+                        .build(),
+                Duration.ofSeconds(2),
+                fallbacks,
+                upstreams);
     }
 
     private FailoverClient client(LivePool pool, Duration timeout, int fallbacks, LoopbackUpstream... upstreams) {
@@ -109,8 +123,11 @@ class FailoverClientTest {
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
         // Requests 1, 4 and 7 start at b (round robin); its third 503 ejects it, and nothing reaches it after.
         assertThat(b.served()).isEqualTo(3);
-        assertThat(responses.get(1).attempts()).extracting(Attempt::endpoint, Attempt::outcome)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("b", "503"), org.assertj.core.groups.Tuple.tuple("c", "200"));
+        assertThat(responses.get(1).attempts())
+                .extracting(Attempt::endpoint, Attempt::outcome)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("b", "503"),
+                        org.assertj.core.groups.Tuple.tuple("c", "200"));
         assertThat(responses.subList(8, 12)).allSatisfy(r -> {
             assertThat(r.stage().action()).isEqualTo(StageAction.EJECT);
             assertThat(r.stage().endpoints()).containsExactly("b");
@@ -121,7 +138,9 @@ class FailoverClientTest {
         b.healthy();
         clock.advance(1_999 * MS);
         client.pool().runDue();
-        assertThat(client.pool().snapshot().ejected()).as("still out before base_ejection_time").containsExactly("b");
+        assertThat(client.pool().snapshot().ejected())
+                .as("still out before base_ejection_time")
+                .containsExactly("b");
         clock.advance(51 * MS); // 2.05 s: the first interval tick at or after the 2 s ejection returns it
         client.pool().runDue();
         assertThat(client.pool().snapshot().ejected()).isEmpty();
@@ -161,8 +180,11 @@ class FailoverClientTest {
         List<FailoverResponse<byte[]>> responses = send(client, 12);
         assertThat(responses).extracting(FailoverResponse::status).containsOnly(200);
         assertThat(responses).extracting(FailoverResponse::endpoint).containsOnly("a");
-        List<String> outcomes = responses.stream().flatMap(r -> r.attempts().stream())
-                .filter(t -> !t.endpoint().equals("a")).map(t -> t.endpoint() + " " + t.outcome()).toList();
+        List<String> outcomes = responses.stream()
+                .flatMap(r -> r.attempts().stream())
+                .filter(t -> !t.endpoint().equals("a"))
+                .map(t -> t.endpoint() + " " + t.outcome())
+                .toList();
         assertThat(outcomes).containsOnly("b timeout", "c connect_failed").contains("b timeout", "c connect_failed");
         // Envoy reports a timeout as 504 and a refused connection as 503: three in a row eject (consecutive 5xx).
         assertThat(decisions).contains("eject b consecutive_5xx", "eject c consecutive_5xx");
@@ -181,7 +203,9 @@ class FailoverClientTest {
         List<FailoverResponse<byte[]>> responses = send(client, 8);
         // Every request reached the upstream; half of them failed because the upstream did, none because of the stage.
         assertThat(only.served()).isEqualTo(8);
-        assertThat(responses).extracting(FailoverResponse::status).containsExactly(200, 502, 200, 502, 200, 502, 200, 502);
+        assertThat(responses)
+                .extracting(FailoverResponse::status)
+                .containsExactly(200, 502, 200, 502, 200, 502, 200, 502);
         only.failing(100, 503);
         responses = send(client, 5);
         assertThat(only.served()).isEqualTo(13);

@@ -107,8 +107,9 @@ class ReverseProxyHardeningTest {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
             s.setSoTimeout(withinMillis);
-            s.getOutputStream().write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
             byte[] head = new byte[12];
             int n = s.getInputStream().readNBytes(head, 0, 12);
             assertThat(new String(head, 0, n, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
@@ -126,7 +127,8 @@ class ReverseProxyHardeningTest {
         // copying of the 80 MiB of answers is done before the probes, so that it is no part of their time.
         LoopbackUpstream big = upstream("big").answeringBytes(4 << 20, true);
         ReverseProxy proxy = proxy(ReverseProxy.DEFAULT_THREADS, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, big);
-        assertThat(probe(proxy, 10_000)).as("a first probe, before, so that the first measured one is not cold")
+        assertThat(probe(proxy, 10_000))
+                .as("a first probe, before, so that the first measured one is not cold")
                 .isNotNegative();
         nonReaders(proxy, 20);
         long waiting = System.nanoTime();
@@ -165,7 +167,8 @@ class ReverseProxyHardeningTest {
         // addresses (50 each: every one within its share, 400 of the 512 connections in all)
         LoopbackUpstream a = upstream("a");
         ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);
-        assertThat(probe(proxy, 10_000)).as("a first probe, before, so that the first measured one is not cold")
+        assertThat(probe(proxy, 10_000))
+                .as("a first probe, before, so that the first measured one is not cold")
                 .isNotNegative();
         List<Socket> half = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
@@ -201,21 +204,23 @@ class ReverseProxyHardeningTest {
             s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
             greedy.add(s);
         }
-        long heldWindows = 1 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - opening)
-                / (ReverseProxy.REQUEST_SECONDS * 1000L);
+        long heldWindows =
+                1 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - opening) / (ReverseProxy.REQUEST_SECONDS * 1000L);
         for (int i = 0; i < 20; i++) {
             try (Socket other = from(3)) {
                 other.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
                 other.setSoTimeout(2000);
-                other.getOutputStream().write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
+                other.getOutputStream()
+                        .write("GET /stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                                .getBytes(StandardCharsets.US_ASCII));
                 assertThat(new String(other.getInputStream().readNBytes(12), StandardCharsets.US_ASCII))
-                        .as("request %d of another client", i).isEqualTo("HTTP/1.1 200");
+                        .as("request %d of another client", i)
+                        .isEqualTo("HTTP/1.1 200");
             }
         }
         // 64 are held at a time, each until its first-byte time of 3 s: all the others were closed at once
-        java.util.regex.Matcher refused = java.util.regex.Pattern
-                .compile("outlier_lab_proxy_refused\\{pool=\"proxy\",reason=\"connections\"\\} (\\d+)")
+        java.util.regex.Matcher refused = java.util.regex.Pattern.compile(
+                        "outlier_lab_proxy_refused\\{pool=\"proxy\",reason=\"connections\"\\} (\\d+)")
                 .matcher(get(proxy, "/stats"));
         assertThat(refused.find()).isTrue();
         assertThat(Long.parseLong(refused.group(1)))
@@ -245,7 +250,8 @@ class ReverseProxyHardeningTest {
             try {
                 s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
                 s.setSoTimeout(1000);
-                s.getOutputStream().write("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream()
+                        .write("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 byte[] head = s.getInputStream().readNBytes(12);
                 if (new String(head, StandardCharsets.US_ASCII).equals("HTTP/1.1 200")) {
                     answered++;
@@ -275,8 +281,10 @@ class ReverseProxyHardeningTest {
                 assertThat(answer).startsWith("HTTP/1.1 200").contains("X-outlier-lab-upstream: fits");
                 assertThat(answer.length() - answer.indexOf("\r\n\r\n") - 4).isEqualTo(64 * 1024);
             } else {
-                assertThat(answer).startsWith("HTTP/1.1 502").endsWith("\r\n\r\nupstream " + u.name()
-                        + " answered 200 with a body over the limit of 65536 bytes\n");
+                assertThat(answer)
+                        .startsWith("HTTP/1.1 502")
+                        .endsWith("\r\n\r\nupstream " + u.name()
+                                + " answered 200 with a body over the limit of 65536 bytes\n");
             }
             // The upstream answered 200: recorded as such, the size is no failure of the upstream's.
             assertThat(pool.snapshot().counters().applied()).isEqualTo(1);
@@ -288,8 +296,9 @@ class ReverseProxyHardeningTest {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", proxy.port()), 2000);
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             in.transferTo(got);

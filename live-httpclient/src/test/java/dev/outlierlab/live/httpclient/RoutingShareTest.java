@@ -53,7 +53,10 @@ class RoutingShareTest {
     }
 
     private FailoverClient client(LivePool pool) throws Exception {
-        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(Duration.ofSeconds(5)).fallbacks(1).build();
+        FailoverClient client = FailoverClient.builder(pool)
+                .attemptTimeout(Duration.ofSeconds(5))
+                .fallbacks(1)
+                .build();
         for (String name : List.of("a", "b", "c")) {
             LoopbackUpstream u = LoopbackUpstream.start(name);
             open.add(u);
@@ -66,7 +69,11 @@ class RoutingShareTest {
     }
 
     private LivePool envoy(StageMode mode) {
-        return LivePoolBuilder.envoy("search", failurePercentage(), 0).clock(clock).seed(7).mode(mode).build();
+        return LivePoolBuilder.envoy("search", failurePercentage(), 0)
+                .clock(clock)
+                .seed(7)
+                .mode(mode)
+                .build();
     }
 
     /** Sends {@code n} GETs and counts the upstream each request's first attempt went to. */
@@ -85,7 +92,7 @@ class RoutingShareTest {
         FailoverClient client = client(pool);
         assertThat(client.routing()).isEqualTo(Routing.ROTATE_OVER_HEALTHY);
         firstAttempts(client, 300);
-        clock.set(10 * S);   // the interval: failure percentage judges c (30 % >= 20 %)
+        clock.set(10 * S); // the interval: failure percentage judges c (30 % >= 20 %)
         Map<String, Integer> after = firstAttempts(client, 600);
         assertThat(pool.endpoint("c").isEjected()).isTrue();
         assertThat(after).containsOnlyKeys("a", "b");
@@ -105,7 +112,9 @@ class RoutingShareTest {
 
     @Test
     void theGatewayProfileGivesAnEjectedUpstreamsTurnToTheNextInRoutingOrder() throws Exception {
-        LivePool pool = LivePoolBuilder.gateway("search", GatewayConfig.defaults()).clock(clock).build();
+        LivePool pool = LivePoolBuilder.gateway("search", GatewayConfig.defaults())
+                .clock(clock)
+                .build();
         FailoverClient client = client(pool);
         assertThat(client.routing()).isEqualTo(Routing.NEXT_IN_ORDER);
         pool.endpoint("b").isEjected();
@@ -123,7 +132,8 @@ class RoutingShareTest {
         FailoverClient client = client(pool);
         ReverseProxy proxy = ReverseProxy.start(client, "127.0.0.1", 0, 4);
         open.add(proxy);
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient http =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         URI uri = proxy.uri().resolve("/work");
         for (int i = 0; i < 300; i++) {
             http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
@@ -131,7 +141,8 @@ class RoutingShareTest {
         clock.set(10 * S);
         Map<String, Integer> after = new TreeMap<>();
         for (int i = 0; i < 600; i++) {
-            HttpResponse<Void> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> r =
+                    http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
             assertThat(r.statusCode()).isEqualTo(200);
             after.merge(r.headers().firstValue("X-Outlier-Lab-Upstream").orElseThrow(), 1, Integer::sum);
         }

@@ -47,9 +47,15 @@ class SafeRetryTest {
     }
 
     private FailoverClient client(FailureClassifier classifier, URI a, URI b) {
-        LivePool pool = LivePoolBuilder.gateway("llm", GatewayConfig.defaults()).clock(clock).mode(StageMode.PROD).build();
-        FailoverClient client = FailoverClient.builder(pool).attemptTimeout(Duration.ofSeconds(3)).fallbacks(1)
-                .classifier(classifier).build();
+        LivePool pool = LivePoolBuilder.gateway("llm", GatewayConfig.defaults())
+                .clock(clock)
+                .mode(StageMode.PROD)
+                .build();
+        FailoverClient client = FailoverClient.builder(pool)
+                .attemptTimeout(Duration.ofSeconds(3))
+                .fallbacks(1)
+                .classifier(classifier)
+                .build();
         client.addUpstream("a", a);
         client.addUpstream("b", b);
         return client;
@@ -82,11 +88,14 @@ class SafeRetryTest {
         assertThat(post.status()).isEqualTo(503);
         assertThat(post.attempts()).extracting(Attempt::endpoint).containsExactly("a");
         assertThat(b.served()).isZero();
-        client.get("/orders");   // request 1 starts at b: move the rotation back to a
+        client.get("/orders"); // request 1 starts at b: move the rotation back to a
         FailoverResponse<byte[]> get = client.get("/orders");
         assertThat(get.status()).isEqualTo(200);
-        assertThat(get.attempts()).extracting(Attempt::endpoint, Attempt::outcome)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", "503"), org.assertj.core.groups.Tuple.tuple("b", "200"));
+        assertThat(get.attempts())
+                .extracting(Attempt::endpoint, Attempt::outcome)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", "503"),
+                        org.assertj.core.groups.Tuple.tuple("b", "200"));
         assertThat(new String(get.body(), StandardCharsets.UTF_8)).isEqualTo("b\n");
     }
 
@@ -109,7 +118,8 @@ class SafeRetryTest {
         FailoverClient client = client(FailureClassifier.defaults(), resetting(), b.uri());
         assertThatThrownBy(() -> client.send("POST", "/orders", Map.of(), new byte[] {1}))
                 .isInstanceOf(FailoverException.class)
-                .hasMessageContaining("[a reset]").hasMessageContaining("POST is not idempotent");
+                .hasMessageContaining("[a reset]")
+                .hasMessageContaining("POST is not idempotent");
         assertThat(b.served()).isZero();
         client.get("/");
         assertThat(client.get("/").endpoint()).isEqualTo("b");
@@ -120,10 +130,12 @@ class SafeRetryTest {
         LoopbackUpstream a = upstream("a").failing(100, 503);
         LoopbackUpstream b = upstream("b").answeringBytes(3 << 20, false);
         FailoverClient client = client(FailureClassifier.defaults(), a.uri(), b.uri());
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://llm/v1/chat?x=1")).header("X-Trace", "t1")
-                .PUT(HttpRequest.BodyPublishers.ofString("body")).build();
-        FailoverResponse<InputStream> streamed = client.send(request, HttpResponse.BodyHandlers.ofInputStream(),
-                RetryMode.BY_METHOD);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://llm/v1/chat?x=1"))
+                .header("X-Trace", "t1")
+                .PUT(HttpRequest.BodyPublishers.ofString("body"))
+                .build();
+        FailoverResponse<InputStream> streamed =
+                client.send(request, HttpResponse.BodyHandlers.ofInputStream(), RetryMode.BY_METHOD);
         assertThat(streamed.endpoint()).isEqualTo("b");
         try (InputStream in = streamed.body()) {
             assertThat(in.readAllBytes()).hasSize(3 << 20);
@@ -142,17 +154,24 @@ class SafeRetryTest {
         for (int i = 0; i < 6; i++) {
             plain.get("/");
         }
-        assertThat(plain.pool().endpoint("a").isEjected()).as("a 429 succeeds by default").isFalse();
+        assertThat(plain.pool().endpoint("a").isEjected())
+                .as("a 429 succeeds by default")
+                .isFalse();
         FailoverClient strict = client(FailureClassifier.builder().failOn429().build(), a.uri(), b.uri());
         for (int i = 0; i < 6; i++) {
             strict.get("/");
         }
-        assertThat(strict.pool().endpoint("a").isEjected()).as("three 429s in a row eject").isTrue();
+        assertThat(strict.pool().endpoint("a").isEjected())
+                .as("three 429s in a row eject")
+                .isTrue();
         LoopbackUpstream g = upstream("g").answeringHeader("grpc-status", "14");
         FailoverClient grpc = client(FailureClassifier.defaults(), g.uri(), b.uri());
         FailoverResponse<byte[]> r = grpc.get("/");
-        assertThat(r.attempts()).extracting(Attempt::endpoint, Attempt::failed)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", true), org.assertj.core.groups.Tuple.tuple("b", false));
+        assertThat(r.attempts())
+                .extracting(Attempt::endpoint, Attempt::failed)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", true),
+                        org.assertj.core.groups.Tuple.tuple("b", false));
     }
 
     @Test
@@ -168,9 +187,11 @@ class SafeRetryTest {
         assertThatThrownBy(() -> client.get("/a b")).hasMessageContaining("bad character at 2");
         assertThatThrownBy(() -> client.get("/a\r\nHost: evil")).hasMessageContaining("\"/a\\u000d\\u000aHost: evil\"");
         assertThatThrownBy(() -> client.send("GE T", "/", Map.of(), new byte[0]))
-                .isInstanceOf(RejectedRequestException.class).hasMessageStartingWith("method \"GE T\" is not allowed");
+                .isInstanceOf(RejectedRequestException.class)
+                .hasMessageStartingWith("method \"GE T\" is not allowed");
         assertThatThrownBy(() -> client.send("GET", "/", Map.of("X-A", List.of("v\r\nX-B: w")), new byte[0]))
-                .isInstanceOf(RejectedRequestException.class).hasMessageStartingWith("header \"X-A\" value");
+                .isInstanceOf(RejectedRequestException.class)
+                .hasMessageStartingWith("header \"X-A\" value");
         assertThatThrownBy(() -> client.get("/" + "x".repeat(9000))).hasMessageContaining("...\" is not allowed");
         assertThat(a.served() + b.served()).isZero();
         assertThat(client.pool().counters().accepted()).isZero();

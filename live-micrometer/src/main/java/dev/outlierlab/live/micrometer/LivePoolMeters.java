@@ -83,7 +83,9 @@ public final class LivePoolMeters {
         for (String stat : snapshot().detectorStats().keySet()) {
             ToDoubleFunction<LivePool> read = p -> snapshot().detectorStats().getOrDefault(stat, 0L);
             if (stat.equals("ejections_active")) {
-                Gauge.builder(PREFIX + stat, pool, read).tags(tags).description("endpoints ejected now")
+                Gauge.builder(PREFIX + stat, pool, read)
+                        .tags(tags)
+                        .description("endpoints ejected now")
                         .register(registry);
             } else {
                 FunctionCounter.builder(PREFIX + stat, pool, read).tags(tags).register(registry);
@@ -96,25 +98,49 @@ public final class LivePoolMeters {
         outcomes("applied", PoolCounters::applied);
         outcomes("discarded", PoolCounters::discarded);
         outcomes("ignored_off", PoolCounters::ignoredOff);
-        FunctionCounter.builder("outlier_lab.requests.filtered", pool, p -> snapshot().counters().filtered())
-                .tags(tags).description("requests whose candidates went through the stage").register(registry);
-        FunctionCounter.builder("outlier_lab.listener.errors", pool, p -> snapshot().counters().listenerErrors())
-                .tags(tags).description("exceptions and errors thrown by listeners, caught").register(registry);
+        FunctionCounter.builder(
+                        "outlier_lab.requests.filtered",
+                        pool,
+                        p -> snapshot().counters().filtered())
+                .tags(tags)
+                .description("requests whose candidates went through the stage")
+                .register(registry);
+        FunctionCounter.builder(
+                        "outlier_lab.listener.errors",
+                        pool,
+                        p -> snapshot().counters().listenerErrors())
+                .tags(tags)
+                .description("exceptions and errors thrown by listeners, caught")
+                .register(registry);
         for (String mode : List.of("off", "shadow", "prod")) {
-            Gauge.builder("outlier_lab.mode", pool, p -> snapshot().mode().configName().equals(mode) ? 1 : 0)
-                    .tags(tags.and("mode", mode)).description("1 for the pool's current mode").register(registry);
+            Gauge.builder(
+                            "outlier_lab.mode",
+                            pool,
+                            p -> snapshot().mode().configName().equals(mode) ? 1 : 0)
+                    .tags(tags.and("mode", mode))
+                    .description("1 for the pool's current mode")
+                    .register(registry);
         }
     }
 
     private void stage(String action, ToDoubleFunction<PoolCounters> read) {
-        FunctionCounter.builder("outlier_lab.stage.requests", pool, p -> read.applyAsDouble(snapshot().counters()))
-                .tags(tags.and("action", action)).description("requests whose stage acted, by action")
+        FunctionCounter.builder(
+                        "outlier_lab.stage.requests",
+                        pool,
+                        p -> read.applyAsDouble(snapshot().counters()))
+                .tags(tags.and("action", action))
+                .description("requests whose stage acted, by action")
                 .register(registry);
     }
 
     private void outcomes(String result, ToDoubleFunction<PoolCounters> read) {
-        FunctionCounter.builder("outlier_lab.outcomes", pool, p -> read.applyAsDouble(snapshot().counters()))
-                .tags(tags.and("result", result)).description("outcomes by what became of them").register(registry);
+        FunctionCounter.builder(
+                        "outlier_lab.outcomes",
+                        pool,
+                        p -> read.applyAsDouble(snapshot().counters()))
+                .tags(tags.and("result", result))
+                .description("outcomes by what became of them")
+                .register(registry);
     }
 
     /** The pool's snapshot, taken again when older than the maximum age; endpoint meters follow its members. */
@@ -146,10 +172,14 @@ public final class LivePoolMeters {
                 continue;
             }
             Tags t = tags.and("endpoint", name);
-            Meter ejected = Gauge.builder(PREFIX + "host.ejected", pool, p -> endpointValue(name, true)).tags(t)
-                    .description("1 while the endpoint is held ejected (virtually in shadow)").register(registry);
+            Meter ejected = Gauge.builder(PREFIX + "host.ejected", pool, p -> endpointValue(name, true))
+                    .tags(t)
+                    .description("1 while the endpoint is held ejected (virtually in shadow)")
+                    .register(registry);
             Meter ejections = FunctionCounter.builder(PREFIX + "host.ejections", pool, p -> endpointValue(name, false))
-                    .tags(t).description("ejections of the endpoint since the pool started").register(registry);
+                    .tags(t)
+                    .description("ejections of the endpoint since the pool started")
+                    .register(registry);
             endpointMeters.put(name, List.of(ejected, ejections));
         }
     }

@@ -47,16 +47,15 @@ public final class OutlierDetectionLifecycle implements LoadBalancerLifecycle<Ob
     }
 
     @Override
-    public void onStart(Request<Object> request) {
-    }
+    public void onStart(Request<Object> request) {}
 
     @Override
-    public void onStartRequest(Request<Object> request, Response<ServiceInstance> lbResponse) {
-    }
+    public void onStartRequest(Request<Object> request, Response<ServiceInstance> lbResponse) {}
 
     @Override
     public void onComplete(CompletionContext<Object, ServiceInstance, Object> context) {
-        if (context.status() == CompletionContext.Status.DISCARD || context.getLoadBalancerResponse() == null
+        if (context.status() == CompletionContext.Status.DISCARD
+                || context.getLoadBalancerResponse() == null
                 || context.getLoadBalancerResponse().getServer() == null) {
             return;
         }

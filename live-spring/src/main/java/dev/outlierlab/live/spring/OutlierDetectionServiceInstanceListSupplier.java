@@ -28,9 +28,11 @@ import reactor.core.publisher.Flux;
  */
 public final class OutlierDetectionServiceInstanceListSupplier extends DelegatingServiceInstanceListSupplier {
     /** The instances last seen and their endpoints, in the list's order. */
-    private record Members(List<ServiceInstance> seen, List<ServiceInstance> instances, List<Endpoint> endpoints,
-            Map<Endpoint, ServiceInstance> byEndpoint) {
-    }
+    private record Members(
+            List<ServiceInstance> seen,
+            List<ServiceInstance> instances,
+            List<Endpoint> endpoints,
+            Map<Endpoint, ServiceInstance> byEndpoint) {}
 
     private final LivePool pool;
     private final Object syncLock = new Object();

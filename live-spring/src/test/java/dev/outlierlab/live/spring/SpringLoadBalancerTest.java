@@ -51,7 +51,9 @@ class SpringLoadBalancerTest {
     };
 
     private LivePool pool(StageMode mode) {
-        return LivePoolBuilder.gateway("search", GatewayConfig.defaults().withMode(mode)).clock(clock).build();
+        return LivePoolBuilder.gateway("search", GatewayConfig.defaults().withMode(mode))
+                .clock(clock)
+                .build();
     }
 
     private static String choose(RoundRobinLoadBalancer lb) {
@@ -59,25 +61,29 @@ class SpringLoadBalancerTest {
         return r.getServer().getInstanceId();
     }
 
-    private static CompletionContext<Object, ServiceInstance, Object> completed(ServiceInstance instance, HttpStatus status) {
+    private static CompletionContext<Object, ServiceInstance, Object> completed(
+            ServiceInstance instance, HttpStatus status) {
         ResponseData data = new ResponseData(status, new HttpHeaders(), null, null);
-        return new CompletionContext<>(CompletionContext.Status.SUCCESS, new DefaultRequest<>(),
-                new DefaultResponse(instance), data);
+        return new CompletionContext<>(
+                CompletionContext.Status.SUCCESS, new DefaultRequest<>(), new DefaultResponse(instance), data);
     }
 
     private static CompletionContext<Object, ServiceInstance, Object> failed(ServiceInstance instance, Throwable t) {
-        return new CompletionContext<>(CompletionContext.Status.FAILED, t, new DefaultRequest<>(),
-                new DefaultResponse(instance));
+        return new CompletionContext<>(
+                CompletionContext.Status.FAILED, t, new DefaultRequest<>(), new DefaultResponse(instance));
     }
 
     @Test
     void prodTakesAnInstanceThatFailsThreeTimesOutOfTheRoundRobinForThirtySeconds() {
         LivePool pool = pool(StageMode.PROD);
-        OutlierDetectionServiceInstanceListSupplier supplier = new OutlierDetectionServiceInstanceListSupplier(discovery, pool);
+        OutlierDetectionServiceInstanceListSupplier supplier =
+                new OutlierDetectionServiceInstanceListSupplier(discovery, pool);
         OutlierDetectionLifecycle lifecycle = new OutlierDetectionLifecycle(pool);
         RoundRobinLoadBalancer lb = new RoundRobinLoadBalancer(new SimpleObjectProvider<>(supplier), "search");
 
-        assertThat(supplier.get().blockFirst()).extracting(ServiceInstance::getInstanceId).containsExactly("a", "b", "c");
+        assertThat(supplier.get().blockFirst())
+                .extracting(ServiceInstance::getInstanceId)
+                .containsExactly("a", "b", "c");
         ServiceInstance b = instances.get(1);
         lifecycle.onComplete(completed(b, HttpStatus.SERVICE_UNAVAILABLE));
         lifecycle.onComplete(failed(b, new ConnectException("refused")));
@@ -100,7 +106,8 @@ class SpringLoadBalancerTest {
     @Test
     void shadowLeavesTheListAloneAndMembershipFollowsDiscovery() {
         LivePool pool = pool(StageMode.SHADOW);
-        OutlierDetectionServiceInstanceListSupplier supplier = new OutlierDetectionServiceInstanceListSupplier(discovery, pool);
+        OutlierDetectionServiceInstanceListSupplier supplier =
+                new OutlierDetectionServiceInstanceListSupplier(discovery, pool);
         OutlierDetectionLifecycle lifecycle = new OutlierDetectionLifecycle(pool);
         supplier.get().blockFirst();
         for (int i = 0; i < 3; i++) {
@@ -110,7 +117,9 @@ class SpringLoadBalancerTest {
         for (int i = 0; i < 5; i++) {
             lifecycle.onComplete(completed(instances.get(2), HttpStatus.NOT_FOUND));
         }
-        assertThat(supplier.get().blockFirst()).extracting(ServiceInstance::getInstanceId).containsExactly("a", "b", "c");
+        assertThat(supplier.get().blockFirst())
+                .extracting(ServiceInstance::getInstanceId)
+                .containsExactly("a", "b", "c");
         assertThat(pool.counters().stageWouldEject()).isEqualTo(1);
         assertThat(pool.snapshot().ejected()).containsExactly("a");
 

@@ -31,7 +31,9 @@ class SupplierMembershipTest {
 
     @Test
     void anUnchangedListLeavesTheMembersAloneAndAChangedOneIsSynced() {
-        LivePool pool = LivePoolBuilder.gateway("search", GatewayConfig.defaults()).clock(new ManualClock()).build();
+        LivePool pool = LivePoolBuilder.gateway("search", GatewayConfig.defaults())
+                .clock(new ManualClock())
+                .build();
         ServiceInstanceListSupplier none = new ServiceInstanceListSupplier() {
             @Override
             public String getServiceId() {
@@ -43,7 +45,8 @@ class SupplierMembershipTest {
                 return Flux.empty();
             }
         };
-        OutlierDetectionServiceInstanceListSupplier supplier = new OutlierDetectionServiceInstanceListSupplier(none, pool);
+        OutlierDetectionServiceInstanceListSupplier supplier =
+                new OutlierDetectionServiceInstanceListSupplier(none, pool);
         List<ServiceInstance> first = instances(300);
         assertThat(supplier.filter(first)).isSameAs(first);
         List<Endpoint> members = pool.endpoints();

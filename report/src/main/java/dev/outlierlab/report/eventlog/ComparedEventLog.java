@@ -9,6 +9,5 @@ import java.util.List;
  * @param clusters the clusters it names
  * @param results  one comparison per replayed detector (null entries for none)
  */
-public record ComparedEventLog(EventLogReader.EventLog log, List<String> clusters,
-                               List<EventLogComparison.Result> results) {
-}
+public record ComparedEventLog(
+        EventLogReader.EventLog log, List<String> clusters, List<EventLogComparison.Result> results) {}

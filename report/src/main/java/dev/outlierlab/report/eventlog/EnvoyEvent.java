@@ -13,8 +13,15 @@ import dev.outlierlab.engine.envoy.EjectionType;
  *                   the enum's zero) and for a type this version of the API does not know
  * @param typeName   the {@code type} as the line wrote it, for display
  */
-public record EnvoyEvent(long line, long epochNanos, String cluster, String host, Kind kind, EjectionType type,
-                         String typeName, long numEjections) {
+public record EnvoyEvent(
+        long line,
+        long epochNanos,
+        String cluster,
+        String host,
+        Kind kind,
+        EjectionType type,
+        String typeName,
+        long numEjections) {
     /** What the line says happened. */
     public enum Kind {
         /** {@code action: EJECT, enforced: true}: the host left rotation. */

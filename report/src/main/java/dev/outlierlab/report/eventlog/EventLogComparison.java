@@ -26,12 +26,10 @@ import java.util.Map;
  */
 public final class EventLogComparison {
     /** One lab decision on the wall clock. */
-    public record LabEvent(long epochNanos, OutlierEvent event) {
-    }
+    public record LabEvent(long epochNanos, OutlierEvent event) {}
 
     /** A matched pair; {@code differenceNanos} is the lab's time minus Envoy's. */
-    public record Match(EnvoyEvent envoy, LabEvent lab, long differenceNanos) {
-    }
+    public record Match(EnvoyEvent envoy, LabEvent lab, long differenceNanos) {}
 
     /** The comparison of one kind of event. */
     public record Tally(long envoy, long lab, List<Match> matched, List<EnvoyEvent> missed, List<LabEvent> extra) {
@@ -43,7 +41,10 @@ public final class EventLogComparison {
 
         /** The largest time difference of a match, 0 when there is none. */
         public long maxDifferenceNanos() {
-            return matched.stream().mapToLong(m -> Math.abs(m.differenceNanos())).max().orElse(0);
+            return matched.stream()
+                    .mapToLong(m -> Math.abs(m.differenceNanos()))
+                    .max()
+                    .orElse(0);
         }
     }
 
@@ -54,8 +55,13 @@ public final class EventLogComparison {
      * @param spanNanos        how long the replay ran
      * @param outside          Envoy events outside the replayed span, not judged
      */
-    public record Result(String cluster, long intervalNanos, long originEpochNanos, long spanNanos,
-                         Map<EnvoyEvent.Kind, Tally> tallies, List<EnvoyEvent> outside) {
+    public record Result(
+            String cluster,
+            long intervalNanos,
+            long originEpochNanos,
+            long spanNanos,
+            Map<EnvoyEvent.Kind, Tally> tallies,
+            List<EnvoyEvent> outside) {
         public Result {
             tallies = java.util.Collections.unmodifiableMap(new EnumMap<>(tallies));
             outside = List.copyOf(outside);
@@ -63,12 +69,12 @@ public final class EventLogComparison {
 
         /** Whether the lab reproduced every judged Envoy event and made no other decision. */
         public boolean allMatched() {
-            return tallies.values().stream().allMatch(t -> t.missed().isEmpty() && t.extra().isEmpty());
+            return tallies.values().stream()
+                    .allMatch(t -> t.missed().isEmpty() && t.extra().isEmpty());
         }
     }
 
-    private EventLogComparison() {
-    }
+    private EventLogComparison() {}
 
     /**
      * Compares.
@@ -79,8 +85,13 @@ public final class EventLogComparison {
      * @param spanNanos        how long the replay ran (its duration)
      * @param intervalNanos    the replayed settings' {@code interval}
      */
-    public static Result compare(String cluster, List<EnvoyEvent> envoy, List<OutlierEvent> lab, long originEpochNanos,
-                                 long spanNanos, long intervalNanos) {
+    public static Result compare(
+            String cluster,
+            List<EnvoyEvent> envoy,
+            List<OutlierEvent> lab,
+            long originEpochNanos,
+            long spanNanos,
+            long intervalNanos) {
         Map<EnvoyEvent.Kind, List<EnvoyEvent>> envoyByKind = new EnumMap<>(EnvoyEvent.Kind.class);
         Map<EnvoyEvent.Kind, List<LabEvent>> labByKind = new EnumMap<>(EnvoyEvent.Kind.class);
         List<EnvoyEvent> outside = new ArrayList<>();

@@ -14,8 +14,7 @@ import java.util.Locale;
  * time and time in the replay (seconds); times are ISO-8601 instants.
  */
 public final class EventLogJson {
-    private EventLogJson() {
-    }
+    private EventLogJson() {}
 
     /** The log's own figures; {@code compared} are the clusters some detector was compared with. */
     public static ObjectNode head(EventLogReader.EventLog log, List<String> compared) {
@@ -48,8 +47,11 @@ public final class EventLogJson {
         for (EnvoyEvent.Kind k : EnvoyEvent.Kind.values()) {
             EventLogComparison.Tally t = r.tallies().get(k);
             ObjectNode kn = n.putObject(k.jsonName());
-            kn.put("envoy", t.envoy()).put("lab", t.lab()).put("matched_count", t.matched().size())
-                    .put("missed_count", t.missed().size()).put("extra_count", t.extra().size());
+            kn.put("envoy", t.envoy())
+                    .put("lab", t.lab())
+                    .put("matched_count", t.matched().size())
+                    .put("missed_count", t.missed().size())
+                    .put("extra_count", t.extra().size());
             ArrayNode matched = kn.putArray("matched");
             for (EventLogComparison.Match m : t.matched()) {
                 ObjectNode o = matched.addObject();
@@ -63,9 +65,16 @@ public final class EventLogJson {
             }
             ArrayNode extra = kn.putArray("extra");
             for (EventLogComparison.LabEvent l : t.extra()) {
-                extra.addObject().put("host", l.event().host())
-                        .put("type", l.event().type() == null ? null : l.event().type().name().toLowerCase(Locale.ROOT))
-                        .put("lab_time", Instant.ofEpochSecond(0, l.epochNanos()).toString())
+                extra.addObject()
+                        .put("host", l.event().host())
+                        .put(
+                                "type",
+                                l.event().type() == null
+                                        ? null
+                                        : l.event().type().name().toLowerCase(Locale.ROOT))
+                        .put(
+                                "lab_time",
+                                Instant.ofEpochSecond(0, l.epochNanos()).toString())
                         .put("seconds", l.event().timeNanos() / 1e9);
             }
         }

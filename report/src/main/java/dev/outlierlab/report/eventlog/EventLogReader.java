@@ -39,12 +39,13 @@ public final class EventLogReader {
     /** Strict as the trace reader: a duplicate field or a second value on the line is a bad line. */
     private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
     /** One kept bad line. */
-    public record Bad(long line, String why) {
-    }
+    public record Bad(long line, String why) {}
 
     /**
      * What a read found.
@@ -54,8 +55,13 @@ public final class EventLogReader {
      * @param firstBad the first {@value #KEPT} of them
      * @param clusters events per {@code cluster_name}, in order of first appearance
      */
-    public record EventLog(String source, List<EnvoyEvent> events, long lines, long bad, List<Bad> firstBad,
-                           Map<String, Long> clusters) {
+    public record EventLog(
+            String source,
+            List<EnvoyEvent> events,
+            long lines,
+            long bad,
+            List<Bad> firstBad,
+            Map<String, Long> clusters) {
         public EventLog {
             events = List.copyOf(events);
             firstBad = List.copyOf(firstBad);
@@ -68,8 +74,7 @@ public final class EventLogReader {
         }
     }
 
-    private EventLogReader() {
-    }
+    private EventLogReader() {}
 
     /**
      * Reads the whole log.
@@ -95,7 +100,8 @@ public final class EventLogReader {
                     EnvoyEvent e = parse(text, number);
                     if (events.size() >= MAX_EVENTS) {
                         throw new InputException(source + ":" + number + ": more than "
-                                + String.format(Locale.ROOT, "%,d", MAX_EVENTS) + " outlier events; is this an event log? "
+                                + String.format(Locale.ROOT, "%,d", MAX_EVENTS)
+                                + " outlier events; is this an event log? "
                                 + "Give the part of it that covers the access log");
                     }
                     events.add(e);
@@ -122,8 +128,12 @@ public final class EventLogReader {
         if (node == null || !node.isObject()) {
             throw new BadLine("not a JSON object; expected one OutlierDetectionEvent per line");
         }
-        for (String[] key : new String[][] {{"cluster_name", "clusterName"}, {"upstream_url", "upstreamUrl"},
-            {"action", "action"}, {"timestamp", "timestamp"}}) {
+        for (String[] key : new String[][] {
+            {"cluster_name", "clusterName"},
+            {"upstream_url", "upstreamUrl"},
+            {"action", "action"},
+            {"timestamp", "timestamp"}
+        }) {
             if (!node.has(key[0]) && !node.has(key[1])) {
                 throw new BadLine("no " + key[0] + "; Envoy writes cluster_name, upstream_url, action and timestamp on "
                         + "every OutlierDetectionEvent");
@@ -169,13 +179,21 @@ public final class EventLogReader {
             kind = ev.getEnforced() ? EnvoyEvent.Kind.EJECT : EnvoyEvent.Kind.UNENFORCED;
             type = ejectionType(typeName, ev);
         }
-        return new EnvoyEvent(line, nanos, ev.getClusterName(), ev.getUpstreamUrl(), kind, type,
-                typeName.isEmpty() ? ev.getType().name() : typeName, ev.getNumEjections());
+        return new EnvoyEvent(
+                line,
+                nanos,
+                ev.getClusterName(),
+                ev.getUpstreamUrl(),
+                kind,
+                type,
+                typeName.isEmpty() ? ev.getType().name() : typeName,
+                ev.getNumEjections());
     }
 
     /** The ejection's detector, or null when the line names one the bundled API does not know (e.g. EXTENSION). */
     private static EjectionType ejectionType(String typeName, OutlierDetectionEvent ev) {
-        if (!typeName.isEmpty() && !typeName.equals(ev.getType().name())
+        if (!typeName.isEmpty()
+                && !typeName.equals(ev.getType().name())
                 && !typeName.equals(Integer.toString(ev.getTypeValue()))) {
             return null;
         }

@@ -15,15 +15,20 @@ import java.util.Locale;
  * in the replay.
  */
 public final class EventLogText {
-    private EventLogText() {
-    }
+    private EventLogText() {}
 
     /** The lines about the event log itself, for the head of the report. */
     public static String head(EventLogReader.EventLog log, List<String> compared) {
         StringBuilder out = new StringBuilder();
-        out.append("  event log    ").append(Wording.printable(log.source())).append(": ").append(Numbers.count(log.lines()))
-                .append(" lines, ").append(Numbers.count(log.events().size())).append(" events, ")
-                .append(Numbers.count(log.bad())).append(" bad");
+        out.append("  event log    ")
+                .append(Wording.printable(log.source()))
+                .append(": ")
+                .append(Numbers.count(log.lines()))
+                .append(" lines, ")
+                .append(Numbers.count(log.events().size()))
+                .append(" events, ")
+                .append(Numbers.count(log.bad()))
+                .append(" bad");
         long other = 0;
         List<String> names = new ArrayList<>();
         for (var e : log.clusters().entrySet()) {
@@ -34,12 +39,19 @@ public final class EventLogText {
         }
         out.append(", ").append(Numbers.count(other)).append(" of other clusters");
         if (!names.isEmpty()) {
-            out.append(" (ignored: ").append(String.join(", ", names.subList(0, Math.min(5, names.size()))))
-                    .append(names.size() > 5 ? ", ..." : "").append(')');
+            out.append(" (ignored: ")
+                    .append(String.join(", ", names.subList(0, Math.min(5, names.size()))))
+                    .append(names.size() > 5 ? ", ..." : "")
+                    .append(')');
         }
         out.append('\n');
         for (EventLogReader.Bad b : log.firstBad()) {
-            out.append("  bad event    ").append(Wording.printable(log.source())).append(':').append(b.line()).append(": ").append(b.why())
+            out.append("  bad event    ")
+                    .append(Wording.printable(log.source()))
+                    .append(':')
+                    .append(b.line())
+                    .append(": ")
+                    .append(b.why())
                     .append('\n');
         }
         return out.toString();
@@ -50,22 +62,36 @@ public final class EventLogText {
      * {@code maxEvents} bounds the missed and extra events listed.
      */
     public static String render(String source, EventLogComparison.Result r, String against, int maxEvents) {
-        StringBuilder out = new StringBuilder("\nEnvoy's event log (").append(Wording.printable(source)).append(", cluster ")
-                .append(r.cluster().isEmpty() ? "not named" : Wording.printable(r.cluster())).append(") against ").append(against)
+        StringBuilder out = new StringBuilder("\nEnvoy's event log (")
+                .append(Wording.printable(source))
+                .append(", cluster ")
+                .append(r.cluster().isEmpty() ? "not named" : Wording.printable(r.cluster()))
+                .append(") against ")
+                .append(against)
                 .append('\n');
         String row = "  %-14s %8s %8s %8s %8s %8s %12s%n";
         out.append(String.format(Locale.ROOT, row, "", "Envoy", "lab", "matched", "missed", "extra", "most apart"));
         for (EnvoyEvent.Kind k : EnvoyEvent.Kind.values()) {
             EventLogComparison.Tally t = r.tallies().get(k);
-            out.append(String.format(Locale.ROOT, row, k.plural(), Numbers.count(t.envoy()), Numbers.count(t.lab()),
-                    Numbers.count(t.matched().size()), Numbers.count(t.missed().size()),
-                    Numbers.count(t.extra().size()), t.matched().isEmpty() ? "-" : Numbers.seconds(t.maxDifferenceNanos())));
+            out.append(String.format(
+                    Locale.ROOT,
+                    row,
+                    k.plural(),
+                    Numbers.count(t.envoy()),
+                    Numbers.count(t.lab()),
+                    Numbers.count(t.matched().size()),
+                    Numbers.count(t.missed().size()),
+                    Numbers.count(t.extra().size()),
+                    t.matched().isEmpty() ? "-" : Numbers.seconds(t.maxDifferenceNanos())));
         }
         out.append("  matched: same host, same action and detector, at most one interval (")
-                .append(Numbers.seconds(r.intervalNanos())).append(") apart; the lab's time 0 is ")
-                .append(Instant.ofEpochSecond(0, r.originEpochNanos())).append('\n');
+                .append(Numbers.seconds(r.intervalNanos()))
+                .append(") apart; the lab's time 0 is ")
+                .append(Instant.ofEpochSecond(0, r.originEpochNanos()))
+                .append('\n');
         if (!r.outside().isEmpty()) {
-            out.append("  outside the replayed span (not judged): ").append(Numbers.count(r.outside().size()))
+            out.append("  outside the replayed span (not judged): ")
+                    .append(Numbers.count(r.outside().size()))
                     .append(r.outside().size() == 1 ? " Envoy event, at " : " Envoy events, the first at ")
                     .append(Instant.ofEpochSecond(0, r.outside().get(0).epochNanos()))
                     .append('\n');
@@ -74,12 +100,22 @@ public final class EventLogText {
         for (EnvoyEvent.Kind k : EnvoyEvent.Kind.values()) {
             EventLogComparison.Tally t = r.tallies().get(k);
             for (EnvoyEvent e : t.missed()) {
-                lines.add(new Line(e.epochNanos(), "missed", e.host(), k, e.kind() == EnvoyEvent.Kind.UNEJECT ? "-"
-                        : e.typeName().toLowerCase(Locale.ROOT), "line " + e.line()));
+                lines.add(new Line(
+                        e.epochNanos(),
+                        "missed",
+                        e.host(),
+                        k,
+                        e.kind() == EnvoyEvent.Kind.UNEJECT ? "-" : e.typeName().toLowerCase(Locale.ROOT),
+                        "line " + e.line()));
             }
             for (EventLogComparison.LabEvent l : t.extra()) {
-                lines.add(new Line(l.epochNanos(), "extra", l.event().host(), k,
-                        l.event().type() == null ? "-" : l.event().type().name().toLowerCase(Locale.ROOT), ""));
+                lines.add(new Line(
+                        l.epochNanos(),
+                        "extra",
+                        l.event().host(),
+                        k,
+                        l.event().type() == null ? "-" : l.event().type().name().toLowerCase(Locale.ROOT),
+                        ""));
             }
         }
         if (lines.isEmpty()) {
@@ -90,9 +126,18 @@ public final class EventLogText {
         out.append("  missed: Envoy did it, the lab did not; extra: the lab did it, Envoy did not\n");
         for (int i = 0; i < lines.size() && i < maxEvents; i++) {
             Line l = lines.get(i);
-            out.append(String.format(Locale.ROOT, "  %-7s %-30s %10s  %-16s %-10s %-32s %s%n", l.tag(),
-                    Instant.ofEpochSecond(0, l.epochNanos()), Numbers.seconds(l.epochNanos() - r.originEpochNanos()),
-                    Wording.printable(l.host()), action(l.kind()), l.type(), l.where()).stripTrailing()).append('\n');
+            out.append(String.format(
+                                    Locale.ROOT,
+                                    "  %-7s %-30s %10s  %-16s %-10s %-32s %s%n",
+                                    l.tag(),
+                                    Instant.ofEpochSecond(0, l.epochNanos()),
+                                    Numbers.seconds(l.epochNanos() - r.originEpochNanos()),
+                                    Wording.printable(l.host()),
+                                    action(l.kind()),
+                                    l.type(),
+                                    l.where())
+                            .stripTrailing())
+                    .append('\n');
         }
         if (lines.size() > maxEvents) {
             out.append("  ... ").append(lines.size() - maxEvents).append(" more\n");
@@ -108,6 +153,5 @@ public final class EventLogText {
         };
     }
 
-    private record Line(long epochNanos, String tag, String host, EnvoyEvent.Kind kind, String type, String where) {
-    }
+    private record Line(long epochNanos, String tag, String host, EnvoyEvent.Kind kind, String type, String where) {}
 }

@@ -15,7 +15,8 @@ class EventLogComparisonTest {
     private static final long INTERVAL = 10 * S;
 
     private static EnvoyEvent envoy(long line, long atNanos, String host, EnvoyEvent.Kind kind, EjectionType type) {
-        return new EnvoyEvent(line, ORIGIN + atNanos, "c", host, kind, type, type == null ? "CONSECUTIVE_5XX" : type.name(), 1);
+        return new EnvoyEvent(
+                line, ORIGIN + atNanos, "c", host, kind, type, type == null ? "CONSECUTIVE_5XX" : type.name(), 1);
     }
 
     private static OutlierEvent lab(long atNanos, String host, EventAction action, EjectionType type) {
@@ -29,9 +30,11 @@ class EventLogComparisonTest {
     @Test
     void withinOneIntervalInclusiveIsAMatchOneNanosecondMoreIsNot() {
         EventLogComparison.Result r = compare(
-                List.of(envoy(1, 40 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
+                List.of(
+                        envoy(1, 40 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
                         envoy(2, 100 * S, "b", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE)),
-                List.of(lab(50 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                List.of(
+                        lab(50 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
                         lab(110 * S + 1, "b", EventAction.EJECT, EjectionType.SUCCESS_RATE)));
         EventLogComparison.Tally t = r.tallies().get(EnvoyEvent.Kind.EJECT);
         assertThat(t.matched()).hasSize(1);
@@ -45,11 +48,13 @@ class EventLogComparisonTest {
     @Test
     void hostKindAndDetectorMustAgreeButReturnsAndUnknownTypesMatchAnyType() {
         EventLogComparison.Result r = compare(
-                List.of(envoy(1, 5 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.CONSECUTIVE_5XX),
+                List.of(
+                        envoy(1, 5 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.CONSECUTIVE_5XX),
                         envoy(2, 5 * S, "b", EnvoyEvent.Kind.EJECT, null),
                         envoy(3, 40 * S, "a", EnvoyEvent.Kind.UNEJECT, null),
                         envoy(4, 60 * S, "c", EnvoyEvent.Kind.UNENFORCED, EjectionType.FAILURE_PERCENTAGE)),
-                List.of(lab(5 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                List.of(
+                        lab(5 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
                         lab(5 * S, "b", EventAction.EJECT, EjectionType.CONSECUTIVE_GATEWAY_FAILURE),
                         lab(38 * S, "a", EventAction.UNEJECT, null),
                         lab(60 * S, "c", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE),
@@ -90,21 +95,26 @@ class EventLogComparisonTest {
     void eachDecisionMatchesOnceInTimeOrderAndEventsOutsideTheSpanAreNotJudged() {
         // Envoy's ticks 7 s after the lab's: three ejections of one host pair up in order, not all with the first
         EventLogComparison.Result r = compare(
-                List.of(envoy(3, 147 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
+                List.of(
+                        envoy(3, 147 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
                         envoy(1, 47 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
                         envoy(2, 87 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
                         envoy(4, -11 * S, "a", EnvoyEvent.Kind.UNEJECT, null),
                         envoy(5, 311 * S, "a", EnvoyEvent.Kind.EJECT, EjectionType.SUCCESS_RATE),
                         envoy(6, 310 * S, "a", EnvoyEvent.Kind.UNEJECT, null)),
-                List.of(lab(40 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                List.of(
+                        lab(40 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
                         lab(80 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE),
                         lab(140 * S, "a", EventAction.EJECT, EjectionType.SUCCESS_RATE)));
         EventLogComparison.Tally t = r.tallies().get(EnvoyEvent.Kind.EJECT);
-        assertThat(t.matched()).extracting(m -> m.envoy().line() + "@" + m.lab().event().timeNanos() / S)
+        assertThat(t.matched())
+                .extracting(m -> m.envoy().line() + "@" + m.lab().event().timeNanos() / S)
                 .containsExactly("1@40", "2@80", "3@140");
         assertThat(t.matched()).allMatch(m -> m.differenceNanos() == -7 * S);
         assertThat(r.outside()).extracting(EnvoyEvent::line).containsExactly(4L, 5L);
-        assertThat(r.tallies().get(EnvoyEvent.Kind.UNEJECT).missed()).extracting(EnvoyEvent::line).containsExactly(6L);
+        assertThat(r.tallies().get(EnvoyEvent.Kind.UNEJECT).missed())
+                .extracting(EnvoyEvent::line)
+                .containsExactly(6L);
         assertThat(r.allMatched()).isFalse();
     }
 }

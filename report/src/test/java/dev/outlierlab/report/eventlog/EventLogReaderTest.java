@@ -30,8 +30,16 @@ class EventLogReaderTest {
         assertThat(log.bad()).isZero();
         assertThat(log.events()).hasSize(3);
         EnvoyEvent eject = log.events().get(0);
-        assertThat(eject).isEqualTo(new EnvoyEvent(1, 1_796_040_000L * 1_000_000_000L, "r4", "10.0.0.1:8080",
-                EnvoyEvent.Kind.EJECT, EjectionType.CONSECUTIVE_5XX, "CONSECUTIVE_5XX", 1));
+        assertThat(eject)
+                .isEqualTo(new EnvoyEvent(
+                        1,
+                        1_796_040_000L * 1_000_000_000L,
+                        "r4",
+                        "10.0.0.1:8080",
+                        EnvoyEvent.Kind.EJECT,
+                        EjectionType.CONSECUTIVE_5XX,
+                        "CONSECUTIVE_5XX",
+                        1));
         EnvoyEvent back = log.events().get(1);
         assertThat(back.kind()).isEqualTo(EnvoyEvent.Kind.UNEJECT);
         assertThat(back.type()).isNull();
@@ -54,7 +62,8 @@ class EventLogReaderTest {
         assertThat(log.events().get(0).type()).isEqualTo(EjectionType.FAILURE_PERCENTAGE_LOCAL_ORIGIN);
         assertThat(log.events().get(0).numEjections()).isEqualTo(3);
         // the offset is applied: 23:00 UTC the day before
-        assertThat(log.events().get(1).epochNanos() - log.events().get(0).epochNanos()).isEqualTo(3_600_000_000_000L);
+        assertThat(log.events().get(1).epochNanos() - log.events().get(0).epochNanos())
+                .isEqualTo(3_600_000_000_000L);
         assertThat(log.events().get(1).type()).isNull();
         assertThat(log.events().get(1).typeName()).isEqualTo("EXTENSION");
     }
@@ -74,7 +83,8 @@ class EventLogReaderTest {
 
     @Test
     void badLinesAreCountedAndTheFirstTenKeptWithTheirLineNumbers() {
-        String good = "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
+        String good =
+                "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
         List<String> lines = new ArrayList<>(List.of(
                 good,
                 "not json at all",
@@ -93,12 +103,19 @@ class EventLogReaderTest {
         assertThat(log.events()).hasSize(1);
         assertThat(log.bad()).isEqualTo(13);
         assertThat(log.firstBad()).hasSize(10);
-        assertThat(log.firstBad().get(0)).isEqualTo(new EventLogReader.Bad(2, "not JSON (Unrecognized token 'not': was "
-                + "expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false'))"));
-        assertThat(log.firstBad().get(1).why()).isEqualTo("not a JSON object; expected one OutlierDetectionEvent per line");
+        assertThat(log.firstBad().get(0))
+                .isEqualTo(
+                        new EventLogReader.Bad(
+                                2,
+                                "not JSON (Unrecognized token 'not': was "
+                                        + "expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false'))"));
+        assertThat(log.firstBad().get(1).why())
+                .isEqualTo("not a JSON object; expected one OutlierDetectionEvent per line");
         assertThat(log.firstBad().get(2).why()).startsWith("no cluster_name;");
         assertThat(log.firstBad().get(3).why()).isEqualTo("action \"LEAVE\" is not allowed; expected EJECT or UNEJECT");
-        assertThat(log.firstBad().get(4).why()).startsWith("not an OutlierDetectionEvent (").contains("yesterday");
+        assertThat(log.firstBad().get(4).why())
+                .startsWith("not an OutlierDetectionEvent (")
+                .contains("yesterday");
         assertThat(log.firstBad().get(5).why()).startsWith("not an OutlierDetectionEvent (");
         assertThat(log.firstBad().get(6).why()).isEqualTo("empty cluster_name");
         assertThat(log.firstBad().get(7).why()).isEqualTo("timestamp is null; Envoy writes the time of every event");
@@ -109,7 +126,8 @@ class EventLogReaderTest {
     void aDuplicateFieldOrASecondValueOnTheLineIsABadLineAsInTraces() {
         String dup = "{\"cluster_name\":\"a\",\"cluster_name\":\"b\",\"upstream_url\":\"h:1\",\"action\":\"EJECT\","
                 + "\"timestamp\":\"2026-01-01T00:00:00Z\"}";
-        String good = "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
+        String good =
+                "{\"cluster_name\":\"c\",\"upstream_url\":\"h:1\",\"action\":\"UNEJECT\",\"timestamp\":\"2026-01-01T00:00:00Z\"}";
         EventLogReader.EventLog log = read(dup + "\n" + good + " " + good + "\n" + good + "\n");
         assertThat(log.events()).hasSize(1);
         assertThat(log.bad()).isEqualTo(2);
@@ -123,15 +141,20 @@ class EventLogReaderTest {
                 + "\"timestamp\":\"2026-01-01T00:00:00Z\",\"type\":\"CONSECUTIVE_5XX\"}";
         EventLogReader.EventLog log = read(line + "\n");
         String head = EventLogText.head(log, List.of());
-        assertThat(head).contains("1 of other clusters (ignored: a\\u001b[31mX 1)").doesNotContain("\u001b");
+        assertThat(head)
+                .contains("1 of other clusters (ignored: a\\u001b[31mX 1)")
+                .doesNotContain("\u001b");
     }
 
     @Test
     void anOverlongLineOrNonUtf8IsOneMessage() {
         String longLine = "{\"x\":\"" + "a".repeat(300_000) + "\"}\n";
-        assertThatThrownBy(() -> read(longLine)).isInstanceOf(InputException.class)
+        assertThatThrownBy(() -> read(longLine))
+                .isInstanceOf(InputException.class)
                 .hasMessageContaining("events.log:1: line 1 is longer than 262,144 characters");
-        assertThatThrownBy(() -> EventLogReader.read(new ByteArrayInputStream(new byte[] {'{', (byte) 0xff, '}'}),
-                "events.log")).isInstanceOf(InputException.class).hasMessage("events.log:1: not UTF-8 text");
+        assertThatThrownBy(() ->
+                        EventLogReader.read(new ByteArrayInputStream(new byte[] {'{', (byte) 0xff, '}'}), "events.log"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("events.log:1: not UTF-8 text");
     }
 }

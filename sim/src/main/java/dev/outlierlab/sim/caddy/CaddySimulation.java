@@ -25,15 +25,21 @@ import java.util.Map;
  */
 public final class CaddySimulation {
     /** What a run produced. */
-    public record Result(long requests, long clientErrors, long noUpstreams, long[] attempts, List<CaddyEvent> events,
+    public record Result(
+            long requests,
+            long clientErrors,
+            long noUpstreams,
+            long[] attempts,
+            List<CaddyEvent> events,
             long retries) {
         public long ejections(int upstream) {
-            return events.stream().filter(e -> e.endpoint() == upstream && e.eject()).count();
+            return events.stream()
+                    .filter(e -> e.endpoint() == upstream && e.eject())
+                    .count();
         }
     }
 
-    private CaddySimulation() {
-    }
+    private CaddySimulation() {}
 
     public static Result run(Scenario scenario, CaddyPassiveConfig config) {
         List<String> hosts = scenario.cluster().hosts();
@@ -51,8 +57,11 @@ public final class CaddySimulation {
         CaddySelection selection = new CaddySelection(config.policy(), new SeededRandom(scenario.seed()));
         boolean retrying = config.tryDurationNanos() > 0 || config.retries() > 0;
         // tries within lb_try_duration when each takes no time: one every lb_try_interval, at most 1000
-        int maxTries = config.retries() > 0 ? config.retries() + 1 : config.tryDurationNanos() > 0
-                ? (int) Math.min(1000, config.tryDurationNanos() / config.tryIntervalNanos() + 1) : 1;
+        int maxTries = config.retries() > 0
+                ? config.retries() + 1
+                : config.tryDurationNanos() > 0
+                        ? (int) Math.min(1000, config.tryDurationNanos() / config.tryIntervalNanos() + 1)
+                        : 1;
         long[] attempts = new long[hosts.size()];
         long requests = 0;
         long errors = 0;

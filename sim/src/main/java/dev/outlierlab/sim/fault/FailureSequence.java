@@ -21,8 +21,8 @@ public interface FailureSequence {
         return switch (fault.pattern()) {
             case EVEN -> fault::fails;
             case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host));
-            case BURSTS -> new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(),
-                    streamSeed(seed, faultIndex, host));
+            case BURSTS ->
+                new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(), streamSeed(seed, faultIndex, host));
         };
     }
 

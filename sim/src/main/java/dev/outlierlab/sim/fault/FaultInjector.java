@@ -31,11 +31,13 @@ public final class FaultInjector {
     private final long[] changes;
     /** The current segment, [segmentStart, segmentEnd), and a number that changes with it. */
     private long segmentStart = Long.MAX_VALUE;
+
     private long segmentEnd = Long.MIN_VALUE;
     private long segment;
     private boolean anyActiveInSegment;
     /** activeOfHost[host][0..activeCount[host]): the j (into faultsOfHost[host]) active in segmentOfHost[host]. */
     private final int[][] activeOfHost;
+
     private final int[] activeCount;
     private final long[] segmentOfHost;
     /** sequences[host][j]: which of those requests fail, by faultsOfHost[host][j]'s pattern. */
@@ -86,7 +88,9 @@ public final class FaultInjector {
         }
         changes = java.util.stream.Stream.of(this.faults)
                 .flatMapToLong(f -> java.util.stream.LongStream.of(f.startNanos(), f.endNanos()))
-                .sorted().distinct().toArray();
+                .sorted()
+                .distinct()
+                .toArray();
     }
 
     /** Moves to the segment holding {@code nanos}, unless it is the current one. */

@@ -10,19 +10,22 @@ import dev.outlierlab.engine.stage.CandidateStage;
  * against the detector's state at every step. Must not change the run.
  */
 public interface GatewayObserver {
-    GatewayObserver NONE = new GatewayObserver() { };
+    GatewayObserver NONE = new GatewayObserver() {};
 
     /** The stage ran for {@code request} in {@code process} at {@code nowNanos}, leaving {@code candidates[start, start + count)} (read them, never write them). */
-    default void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
-            int count) {
-    }
+    default void onStage(
+            long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {}
 
     /** Attempt number {@code attempt} (0 first) of {@code request} goes to {@code endpoint} with this outcome. */
-    default void onAttempt(long request, int process, long nowNanos, int attempt, int endpoint, int outcome,
-            GatewayDetector detector) {
-    }
+    default void onAttempt(
+            long request,
+            int process,
+            long nowNanos,
+            int attempt,
+            int endpoint,
+            int outcome,
+            GatewayDetector detector) {}
 
     /** A detector event, as it happens (after the run's own recorder has it). */
-    default void onEvent(GatewayEvent event) {
-    }
+    default void onEvent(GatewayEvent event) {}
 }

@@ -20,11 +20,14 @@ public final class GatewayProgress implements GatewayObserver {
 
     /** An observer that tells {@code watcher} how many of {@code scenario}'s requests are done; none for NONE. */
     public static GatewayObserver of(RunWatcher watcher, GatewayScenario scenario) {
-        return watcher == RunWatcher.NONE ? GatewayObserver.NONE : new GatewayProgress(watcher, scenario.requestCount());
+        return watcher == RunWatcher.NONE
+                ? GatewayObserver.NONE
+                : new GatewayProgress(watcher, scenario.requestCount());
     }
 
     @Override
-    public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
+    public void onStage(
+            long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start, int count) {
         if ((request & (RunWatcher.EVERY_REQUESTS - 1)) == 0) {
             watcher.progress(request, requests);
         }

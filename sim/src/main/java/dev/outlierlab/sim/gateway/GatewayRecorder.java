@@ -21,6 +21,7 @@ final class GatewayRecorder implements GatewayListener {
     private final long[][] ejectedSince;
     /** Stages by {@link StageAction} ordinal: counted without a switch, once per request. */
     private final long[] stages = new long[StageAction.values().length];
+
     private long requests;
     private long failedRequests;
     private long failedAttempts;
@@ -102,10 +103,22 @@ final class GatewayRecorder implements GatewayListener {
             perEndpoint.add(a);
             attempts += a;
         }
-        GatewaySummary summary = new GatewaySummary(requests, attempts, failedRequests, failedAttempts,
-                requestsDuringFault, failedDuringFault, perEndpoint, consecutive, successRate, returns,
-                stages[StageAction.EJECT.ordinal()], stages[StageAction.KEPT_ALL.ordinal()],
-                stages[StageAction.WOULD_EJECT.ordinal()], ejected, belowMinStdev);
+        GatewaySummary summary = new GatewaySummary(
+                requests,
+                attempts,
+                failedRequests,
+                failedAttempts,
+                requestsDuringFault,
+                failedDuringFault,
+                perEndpoint,
+                consecutive,
+                successRate,
+                returns,
+                stages[StageAction.EJECT.ordinal()],
+                stages[StageAction.KEPT_ALL.ordinal()],
+                stages[StageAction.WOULD_EJECT.ordinal()],
+                ejected,
+                belowMinStdev);
         return new GatewayRunResult(scenario, summary, events);
     }
 }

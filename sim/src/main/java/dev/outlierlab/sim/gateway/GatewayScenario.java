@@ -37,14 +37,16 @@ public record GatewayScenario(
         faults = List.copyOf(faults);
         new ClusterSpec(endpoints, 0);
         if (durationNanos <= 0 || durationNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("duration", Durations.format(durationNanos),
-                    "a duration greater than 0, such as 300s or 5m");
+            throw new InvalidConfigException(
+                    "duration", Durations.format(durationNanos), "a duration greater than 0, such as 300s or 5m");
         }
         Set<String> known = new HashSet<>(endpoints);
         for (int i = 0; i < faults.size(); i++) {
             for (String host : faults.get(i).hosts()) {
                 if (!known.contains(host)) {
-                    throw new InvalidConfigException("faults[" + i + "].hosts", "\"" + host + "\"",
+                    throw new InvalidConfigException(
+                            "faults[" + i + "].hosts",
+                            "\"" + host + "\"",
                             "names of the cluster's hosts: " + String.join(", ", endpoints));
                 }
             }
@@ -63,8 +65,15 @@ public record GatewayScenario(
      * when its faults do not fit the gateway profile.
      */
     public static GatewayScenario withDefaultsOver(Scenario s) {
-        return new GatewayScenario(s.name(), s.durationNanos(), s.seed(), s.cluster().hosts(), s.traffic(), s.faults(),
-                GatewayConfig.defaults(), RoutingConfig.defaults());
+        return new GatewayScenario(
+                s.name(),
+                s.durationNanos(),
+                s.seed(),
+                s.cluster().hosts(),
+                s.traffic(),
+                s.faults(),
+                GatewayConfig.defaults(),
+                RoutingConfig.defaults());
     }
 
     /** The number of requests: those with {@code floor(i * 1e9 / rps) < duration}. */

@@ -1,13 +1,13 @@
 package dev.outlierlab.sim.gateway;
 
 import dev.outlierlab.engine.Outcome;
-import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.engine.gateway.CandidateRouter;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayDetector;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.sim.fault.FaultInjector;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.traffic.EvenSendTimes;
@@ -25,8 +25,7 @@ import java.util.Map;
  * attempt.
  */
 public final class GatewaySimulation {
-    private GatewaySimulation() {
-    }
+    private GatewaySimulation() {}
 
     public static GatewayRunResult run(GatewayScenario scenario) {
         return run(scenario, GatewayObserver.NONE);

@@ -40,21 +40,25 @@ public record GatewayWorkEstimate(long requests, long attempts, long units) {
             long start = Math.min(f.startNanos(), duration);
             long end = Math.min(f.endNanos(), duration);
             if (end > start) {
-                inFaults = Durations.saturatingAdd(inFaults, traffic.requestsBefore(end) - traffic.requestsBefore(start));
+                inFaults =
+                        Durations.saturatingAdd(inFaults, traffic.requestsBefore(end) - traffic.requestsBefore(start));
             }
         }
         long mostAttempts = s.maxAttemptsPerRequest();
         long fallbacks = Durations.saturatingMultiply(Math.min(inFaults, requests), mostAttempts - 1);
         long attempts = Durations.saturatingAdd(requests, fallbacks);
-        long weighted = Durations.saturatingMultiply(Durations.saturatingAdd(requests, attempts),
+        long weighted = Durations.saturatingMultiply(
+                Durations.saturatingAdd(requests, attempts),
                 ENDPOINTS_PER_UNIT + s.endpoints().size());
-        return new GatewayWorkEstimate(requests, attempts,
-                weighted == Long.MAX_VALUE ? Long.MAX_VALUE : weighted / ENDPOINTS_PER_UNIT);
+        return new GatewayWorkEstimate(
+                requests, attempts, weighted == Long.MAX_VALUE ? Long.MAX_VALUE : weighted / ENDPOINTS_PER_UNIT);
     }
 
     /** The sum of two estimates (a sweep's runs). */
     public GatewayWorkEstimate plus(GatewayWorkEstimate other) {
-        return new GatewayWorkEstimate(Durations.saturatingAdd(requests, other.requests),
-                Durations.saturatingAdd(attempts, other.attempts), Durations.saturatingAdd(units, other.units));
+        return new GatewayWorkEstimate(
+                Durations.saturatingAdd(requests, other.requests),
+                Durations.saturatingAdd(attempts, other.attempts),
+                Durations.saturatingAdd(units, other.units));
     }
 }

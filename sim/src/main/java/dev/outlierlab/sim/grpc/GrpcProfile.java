@@ -35,7 +35,11 @@ public final class GrpcProfile implements ContractDetector {
 
     @Override
     public Detector create(Scenario scenario, DetectorListener events) {
-        return new GrpcDetector(config, scenario.cluster().hosts(), new SeededRandom(scenario.seed()), events,
+        return new GrpcDetector(
+                config,
+                scenario.cluster().hosts(),
+                new SeededRandom(scenario.seed()),
+                events,
                 scenario.durationNanos());
     }
 

@@ -1,9 +1,9 @@
 package dev.outlierlab.sim.haproxy;
 
+import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.haproxy.HaproxyDetector;
 import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
-import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -23,15 +23,22 @@ import java.util.Map;
  */
 public final class HaproxySimulation {
     /** What a run produced. */
-    public record Result(long requests, long clientErrors, long noServer, long[] attempts, List<HaproxyEvent> events,
-            long trips, long checks) {
+    public record Result(
+            long requests,
+            long clientErrors,
+            long noServer,
+            long[] attempts,
+            List<HaproxyEvent> events,
+            long trips,
+            long checks) {
         public long downs(int server) {
-            return events.stream().filter(e -> e.endpoint() == server && e.down()).count();
+            return events.stream()
+                    .filter(e -> e.endpoint() == server && e.down())
+                    .count();
         }
     }
 
-    private HaproxySimulation() {
-    }
+    private HaproxySimulation() {}
 
     public static Result run(Scenario scenario, List<HaproxyServer> servers) {
         List<String> hosts = scenario.cluster().hosts();
@@ -45,8 +52,8 @@ public final class HaproxySimulation {
             outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
         }
         List<HaproxyEvent> events = new ArrayList<>();
-        HaproxyDetector d = new HaproxyDetector(servers, (server, t) -> faults.healthCheckFailure(server, t) == null,
-                events::add);
+        HaproxyDetector d =
+                new HaproxyDetector(servers, (server, t) -> faults.healthCheckFailure(server, t) == null, events::add);
         int n = servers.size();
         long[] attempts = new long[n];
         long requests = 0;

@@ -22,7 +22,11 @@ import java.util.Arrays;
  * callback is (which returns the host on a pass, and before Envoy 1.31 on a failing probe too).
  */
 public final class ActiveHealthChecker {
-    private enum Transition { UNCHANGED, CHANGE_PENDING, CHANGED }
+    private enum Transition {
+        UNCHANGED,
+        CHANGE_PENDING,
+        CHANGED
+    }
 
     private final HealthCheckSpec spec;
     private final long[] consecutiveFailures;
@@ -30,6 +34,7 @@ public final class ActiveHealthChecker {
     private final boolean[] firstCheck;
     /** The time of each host's next event: a probe, or the timeout of the probe in flight. */
     private final long[] nextEventNanos;
+
     private final boolean[] timingOut;
     private boolean trafficCarried;
     private long nextCheckNanos;
@@ -63,7 +68,8 @@ public final class ActiveHealthChecker {
     }
 
     /** Runs every host's probe or probe timeout due at {@link #nextCheckNanos()}, in host order, and schedules on. */
-    public void runChecks(HostMonitor[] monitors, OutlierDetector detector, FaultInjector faults, LoadBalancer balancer) {
+    public void runChecks(
+            HostMonitor[] monitors, OutlierDetector detector, FaultInjector faults, LoadBalancer balancer) {
         long now = nextCheckNanos;
         for (int h = 0; h < monitors.length; h++) {
             if (nextEventNanos[h] != now) {
@@ -90,7 +96,12 @@ public final class ActiveHealthChecker {
     }
 
     /** {@code handleSuccess} or {@code handleFailure}, then the next probe armed after Envoy's interval. */
-    private void respond(int h, HealthCheckFailure failure, long now, HostMonitor monitor, OutlierDetector detector,
+    private void respond(
+            int h,
+            HealthCheckFailure failure,
+            long now,
+            HostMonitor monitor,
+            OutlierDetector detector,
             LoadBalancer balancer) {
         boolean passed = failure == null;
         boolean failed = balancer.isHealthCheckFailed(h);

@@ -23,8 +23,15 @@ import java.util.List;
  * @param perHost         of those, to each host when every host is in rotation
  * @param enforcingPercent the detector's {@code enforcing_*} percentage (0: it detects but never ejects)
  */
-public record IntervalVolume(EjectionType type, long requestVolume, long minimumHosts, int hosts, double perCaller,
-        double perHost, long enforcingPercent, Verdict verdict) {
+public record IntervalVolume(
+        EjectionType type,
+        long requestVolume,
+        long minimumHosts,
+        int hosts,
+        double perCaller,
+        double perHost,
+        long enforcingPercent,
+        Verdict verdict) {
 
     /** What the traffic lets the detector do. */
     public enum Verdict {
@@ -44,22 +51,35 @@ public record IntervalVolume(EjectionType type, long requestVolume, long minimum
 
     /** The two interval detectors of the scenario, success rate first. */
     public static List<IntervalVolume> of(Scenario s) {
-        return of(s.outlierDetection(), s.cluster().size(), s.traffic().rps(), s.traffic().clients());
+        return of(
+                s.outlierDetection(),
+                s.cluster().size(),
+                s.traffic().rps(),
+                s.traffic().clients());
     }
 
     /** The two interval detectors for {@code hosts} hosts and {@code rps} shared over {@code clients} callers. */
     public static List<IntervalVolume> of(OutlierDetectionConfig c, int hosts, long rps, int clients) {
         double perCaller = rps * (c.intervalNanos() / 1e9) / clients;
         return List.of(
-                judge(EjectionType.SUCCESS_RATE, c.successRateRequestVolume(), c.successRateMinimumHosts(), hosts,
-                        perCaller, c.enforcingPercent(EjectionType.SUCCESS_RATE)),
-                judge(EjectionType.FAILURE_PERCENTAGE, c.failurePercentageRequestVolume(),
-                        c.failurePercentageMinimumHosts(), hosts, perCaller,
+                judge(
+                        EjectionType.SUCCESS_RATE,
+                        c.successRateRequestVolume(),
+                        c.successRateMinimumHosts(),
+                        hosts,
+                        perCaller,
+                        c.enforcingPercent(EjectionType.SUCCESS_RATE)),
+                judge(
+                        EjectionType.FAILURE_PERCENTAGE,
+                        c.failurePercentageRequestVolume(),
+                        c.failurePercentageMinimumHosts(),
+                        hosts,
+                        perCaller,
                         c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE)));
     }
 
-    private static IntervalVolume judge(EjectionType type, long volume, long minimumHosts, int hosts, double perCaller,
-            long enforcing) {
+    private static IntervalVolume judge(
+            EjectionType type, long volume, long minimumHosts, int hosts, double perCaller, long enforcing) {
         double perHost = perCaller / hosts;
         Verdict v;
         if (hosts < minimumHosts) {

@@ -33,11 +33,32 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
         for (FaultSpec f : s.faults()) {
             FaultPattern p = flips(f) ? other(f.pattern()) : f.pattern();
             any |= p != f.pattern();
-            faults.add(new FaultSpec(f.hosts(), f.startNanos(), f.endNanos(), f.errorRatePpm(), f.status(), f.result(),
-                    f.healthCheckFailure(), p, f.burstLengthMilli(), f.degraded()));
+            faults.add(new FaultSpec(
+                    f.hosts(),
+                    f.startNanos(),
+                    f.endNanos(),
+                    f.errorRatePpm(),
+                    f.status(),
+                    f.result(),
+                    f.healthCheckFailure(),
+                    p,
+                    f.burstLengthMilli(),
+                    f.degraded()));
         }
-        return any ? new Scenario(s.name(), s.durationNanos(), s.seed(), s.cluster(), s.traffic(), faults,
-                s.outlierDetection(), s.healthChecks(), s.envoyVersion(), s.load(), s.routing()) : null;
+        return any
+                ? new Scenario(
+                        s.name(),
+                        s.durationNanos(),
+                        s.seed(),
+                        s.cluster(),
+                        s.traffic(),
+                        faults,
+                        s.outlierDetection(),
+                        s.healthChecks(),
+                        s.envoyVersion(),
+                        s.load(),
+                        s.routing())
+                : null;
     }
 
     /**
@@ -50,8 +71,8 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
             return null;
         }
         RunResult other = Simulation.run(swapped(run.scenario()), RunOptions.DEFAULT.watchedBy(watcher));
-        return new PatternContrast(planned.sets(), planned.otherPattern(), other,
-                !decisions(run).equals(decisions(other)));
+        return new PatternContrast(
+                planned.sets(), planned.otherPattern(), other, !decisions(run).equals(decisions(other)));
     }
 
     /**
@@ -90,13 +111,20 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
 
     /** Detections, ejections, refusals, returns and the first ejection's time. */
     private static List<Long> decisions(RunResult r) {
-        return List.of(r.summary().ejectionsDetected(), r.summary().ejectionsEnforced(),
-                r.summary().ejectionsOverflow(), r.summary().returns(), firstEjectionNanos(r));
+        return List.of(
+                r.summary().ejectionsDetected(),
+                r.summary().ejectionsEnforced(),
+                r.summary().ejectionsOverflow(),
+                r.summary().returns(),
+                firstEjectionNanos(r));
     }
 
     /** The first ejection's time in {@code r}, or -1. */
     public static long firstEjectionNanos(RunResult r) {
-        return r.events().stream().filter(e -> e.action() == EventAction.EJECT).mapToLong(OutlierEvent::timeNanos)
-                .findFirst().orElse(-1);
+        return r.events().stream()
+                .filter(e -> e.action() == EventAction.EJECT)
+                .mapToLong(OutlierEvent::timeNanos)
+                .findFirst()
+                .orElse(-1);
     }
 }

@@ -18,8 +18,16 @@ import java.util.List;
  * @param workers           the detectors: worker processes, or 1 with {@code zone}
  * @param hosts             the servers' names in upstream order
  */
-public record NginxRunResult(long requests, long clientErrors, long noLiveUpstreams, long[] attempts,
-        long[] failedAttempts, long[] countedFailures, List<NginxEvent> events, int workers, List<String> hosts) {
+public record NginxRunResult(
+        long requests,
+        long clientErrors,
+        long noLiveUpstreams,
+        long[] attempts,
+        long[] failedAttempts,
+        long[] countedFailures,
+        List<NginxEvent> events,
+        int workers,
+        List<String> hosts) {
 
     public NginxRunResult {
         events = List.copyOf(events);
@@ -28,11 +36,15 @@ public record NginxRunResult(long requests, long clientErrors, long noLiveUpstre
 
     /** Ejections of one server, over all workers. */
     public long ejections(int host) {
-        return events.stream().filter(e -> e.endpoint() == host && e.action() == NginxEvent.Action.EJECT).count();
+        return events.stream()
+                .filter(e -> e.endpoint() == host && e.action() == NginxEvent.Action.EJECT)
+                .count();
     }
 
     /** Ejections of every server. */
     public long ejections() {
-        return events.stream().filter(e -> e.action() == NginxEvent.Action.EJECT).count();
+        return events.stream()
+                .filter(e -> e.action() == NginxEvent.Action.EJECT)
+                .count();
     }
 }

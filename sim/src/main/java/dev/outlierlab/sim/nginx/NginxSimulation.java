@@ -23,8 +23,7 @@ import java.util.Map;
  * order; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
  */
 public final class NginxSimulation {
-    private NginxSimulation() {
-    }
+    private NginxSimulation() {}
 
     public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config) {
         List<String> hosts = config.hosts();
@@ -85,7 +84,7 @@ public final class NginxSimulation {
             d.runDue(scenario.durationNanos());
         }
         events.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
-        return new NginxRunResult(requests, clientErrors, noLive, attempts, failed, counted, events, workers.length,
-                hosts);
+        return new NginxRunResult(
+                requests, clientErrors, noLive, attempts, failed, counted, events, workers.length, hosts);
     }
 }

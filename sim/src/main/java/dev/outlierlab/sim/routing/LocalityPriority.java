@@ -14,8 +14,7 @@ import java.util.TreeSet;
  * zone of one unnamed region.
  */
 public final class LocalityPriority {
-    private LocalityPriority() {
-    }
+    private LocalityPriority() {}
 
     /** {@code util.LbPriority}: 0 to 3 by how much of {@code callerZone} the endpoint's {@code hostZone} shares. */
     public static int lbPriority(String callerZone, String hostZone) {
@@ -37,8 +36,8 @@ public final class LocalityPriority {
      * Each host's priority for a caller in {@code callerZone}: its own priority (0 when not named) times 5 plus its
      * locality priority, renumbered without gaps, as istiod sends them to that caller.
      */
-    public static int[] priorities(List<String> hosts, Map<String, Integer> own, Map<String, String> zones,
-            String callerZone) {
+    public static int[] priorities(
+            List<String> hosts, Map<String, Integer> own, Map<String, String> zones, String callerZone) {
         int[] raw = new int[hosts.size()];
         TreeSet<Integer> distinct = new TreeSet<>();
         for (int h = 0; h < hosts.size(); h++) {

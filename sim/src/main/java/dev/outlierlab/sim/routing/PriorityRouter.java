@@ -68,7 +68,12 @@ public final class PriorityRouter {
      * @param caller     the caller's number: where its round-robin indexes start
      * @param seed       the caller's seed; the router draws from a stream derived from it
      */
-    public PriorityRouter(RoutingSpec spec, double panicThresholdPercent, int[] priorities, int caller, long seed,
+    public PriorityRouter(
+            RoutingSpec spec,
+            double panicThresholdPercent,
+            int[] priorities,
+            int caller,
+            long seed,
             LoadBalancer balancer) {
         this.balancer = balancer;
         this.policy = spec.lbPolicy().modelled() ? spec.lbPolicy() : LbPolicy.ROUND_ROBIN;

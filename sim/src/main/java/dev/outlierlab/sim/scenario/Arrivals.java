@@ -7,7 +7,8 @@ import java.util.Locale;
  * {@code floor(i * 1e9 / rps)}, spec section 3); {@code POISSON} draws exponential gaps from the scenario's seed.
  */
 public enum Arrivals {
-    EVEN, POISSON;
+    EVEN,
+    POISSON;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT);

@@ -16,8 +16,8 @@ public record ClusterSpec(List<String> hosts, double panicThresholdPercent) {
     public ClusterSpec {
         hosts = List.copyOf(hosts);
         if (hosts.isEmpty() || hosts.size() > MAX_HOSTS) {
-            throw new InvalidConfigException("cluster.hosts", Integer.toString(hosts.size()),
-                    "from 1 to " + MAX_HOSTS + " hosts");
+            throw new InvalidConfigException(
+                    "cluster.hosts", Integer.toString(hosts.size()), "from 1 to " + MAX_HOSTS + " hosts");
         }
         HashSet<String> seen = new HashSet<>();
         for (String h : hosts) {
@@ -29,7 +29,9 @@ public record ClusterSpec(List<String> hosts, double panicThresholdPercent) {
             }
         }
         if (!(panicThresholdPercent >= 0 && panicThresholdPercent <= 100)) {
-            throw new InvalidConfigException("cluster.panic_threshold", Double.toString(panicThresholdPercent),
+            throw new InvalidConfigException(
+                    "cluster.panic_threshold",
+                    Double.toString(panicThresholdPercent),
                     "a percentage from 0 to 100 (0 disables panic mode)");
         }
     }
@@ -37,7 +39,8 @@ public record ClusterSpec(List<String> hosts, double panicThresholdPercent) {
     /** Hosts named {@code host-0} .. {@code host-(n-1)}. */
     public static ClusterSpec ofCount(int count, double panicThresholdPercent) {
         if (count < 1 || count > MAX_HOSTS) {
-            throw new InvalidConfigException("cluster.hosts", Integer.toString(count), "from 1 to " + MAX_HOSTS + " hosts");
+            throw new InvalidConfigException(
+                    "cluster.hosts", Integer.toString(count), "from 1 to " + MAX_HOSTS + " hosts");
         }
         List<String> names = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

@@ -38,16 +38,47 @@ public record FaultSpec(
      * A fault with the even pattern (the lab model's default); {@code failsHealthCheck} fails health checks with
      * an HTTP status.
      */
-    public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
-            RequestResult result, boolean failsHealthCheck) {
-        this(hosts, startNanos, endNanos, errorRatePpm, status, FaultResult.of(result),
-                failsHealthCheck ? HealthCheckFailure.STATUS : null, FaultPattern.EVEN, DEFAULT_BURST_LENGTH_MILLI);
+    public FaultSpec(
+            List<String> hosts,
+            long startNanos,
+            long endNanos,
+            long errorRatePpm,
+            int status,
+            RequestResult result,
+            boolean failsHealthCheck) {
+        this(
+                hosts,
+                startNanos,
+                endNanos,
+                errorRatePpm,
+                status,
+                FaultResult.of(result),
+                failsHealthCheck ? HealthCheckFailure.STATUS : null,
+                FaultPattern.EVEN,
+                DEFAULT_BURST_LENGTH_MILLI);
     }
 
     /** A fault that fails the requests it picks (not {@link #degraded}). */
-    public FaultSpec(List<String> hosts, long startNanos, long endNanos, long errorRatePpm, int status,
-            FaultResult result, HealthCheckFailure healthCheckFailure, FaultPattern pattern, long burstLengthMilli) {
-        this(hosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure, pattern, burstLengthMilli,
+    public FaultSpec(
+            List<String> hosts,
+            long startNanos,
+            long endNanos,
+            long errorRatePpm,
+            int status,
+            FaultResult result,
+            HealthCheckFailure healthCheckFailure,
+            FaultPattern pattern,
+            long burstLengthMilli) {
+        this(
+                hosts,
+                startNanos,
+                endNanos,
+                errorRatePpm,
+                status,
+                result,
+                healthCheckFailure,
+                pattern,
+                burstLengthMilli,
                 false);
     }
 
@@ -66,33 +97,46 @@ public record FaultSpec(
             throw new InvalidConfigException("faults[].start", Durations.format(startNanos), "a duration of 0 or more");
         }
         if (endNanos < startNanos) {
-            throw new InvalidConfigException("faults[].end", Durations.format(endNanos),
+            throw new InvalidConfigException(
+                    "faults[].end",
+                    Durations.format(endNanos),
                     "a time at or after start (" + Durations.format(startNanos) + ")");
         }
         if (errorRatePpm < 0 || errorRatePpm > PPM) {
-            throw new InvalidConfigException("faults[].error_rate", Double.toString(errorRatePpm / 10_000.0),
+            throw new InvalidConfigException(
+                    "faults[].error_rate",
+                    Double.toString(errorRatePpm / 10_000.0),
                     "a percentage from 0 to 100 with at most 4 decimals");
         }
         if (degraded && result != null) {
-            throw new InvalidConfigException("faults[].result", result.traceName(),
+            throw new InvalidConfigException(
+                    "faults[].result",
+                    result.traceName(),
                     "nothing with kind: degraded (its requests are answered 200 with x-envoy-degraded); remove it");
         }
         if (degraded && healthCheckFailure != null) {
-            throw new InvalidConfigException("faults[].fails_health_check", healthCheckFailure.scenarioName(),
+            throw new InvalidConfigException(
+                    "faults[].fails_health_check",
+                    healthCheckFailure.scenarioName(),
                     "false with kind: degraded (its hosts pass active health checks)");
         }
         if (status < 500 || status > 599) {
-            throw new InvalidConfigException("faults[].status", Integer.toString(status), "an HTTP status from 500 to 599");
+            throw new InvalidConfigException(
+                    "faults[].status", Integer.toString(status), "an HTTP status from 500 to 599");
         }
         if (pattern == FaultPattern.BURSTS) {
             long shortest = shortestBurstLengthMilli(errorRatePpm);
             if (burstLengthMilli < shortest || burstLengthMilli > MAX_BURST_LENGTH_MILLI) {
-                throw new InvalidConfigException("faults[].burst_length", formatMilli(burstLengthMilli),
+                throw new InvalidConfigException(
+                        "faults[].burst_length",
+                        formatMilli(burstLengthMilli),
                         "a mean number of failures per burst from " + formatMilli(shortest)
                                 + " to 1000000 with at most 3 decimals"
-                                + (shortest > 1000 ? " (at an error rate of " + errorRatePercent()
-                                        + " % the runs of successes between bursts average at least one request only"
-                                        + " if bursts average " + formatMilli(shortest) + " failures or more)" : ""));
+                                + (shortest > 1000
+                                        ? " (at an error rate of " + errorRatePercent()
+                                                + " % the runs of successes between bursts average at least one request only"
+                                                + " if bursts average " + formatMilli(shortest) + " failures or more)"
+                                        : ""));
             }
         }
     }
@@ -112,8 +156,17 @@ public record FaultSpec(
 
     /** The same fault on other hosts. */
     public FaultSpec withHosts(List<String> otherHosts) {
-        return new FaultSpec(otherHosts, startNanos, endNanos, errorRatePpm, status, result, healthCheckFailure,
-                pattern, burstLengthMilli, degraded);
+        return new FaultSpec(
+                otherHosts,
+                startNanos,
+                endNanos,
+                errorRatePpm,
+                status,
+                result,
+                healthCheckFailure,
+                pattern,
+                burstLengthMilli,
+                degraded);
     }
 
     /** The mean burst length in failures, for display. */

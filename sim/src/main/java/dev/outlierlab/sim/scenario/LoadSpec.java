@@ -29,6 +29,7 @@ public record LoadSpec(
 
     /** The highest capacity and weight accepted (a bounded sliding window per host). */
     public static final long MAX_CAPACITY_RPS = 10_000_000L;
+
     public static final long MAX_WEIGHT = 1_000_000L;
 
     /** Even, uncapped, unweighted traffic at a constant rate: the lab model's rules. */
@@ -40,33 +41,44 @@ public record LoadSpec(
         steps = List.copyOf(steps);
         for (Map.Entry<String, Long> e : capacityRps.entrySet()) {
             if (e.getValue() < 1 || e.getValue() > MAX_CAPACITY_RPS) {
-                throw new InvalidConfigException("cluster.capacity", Long.toString(e.getValue()),
+                throw new InvalidConfigException(
+                        "cluster.capacity",
+                        Long.toString(e.getValue()),
                         "requests per second from 1 to " + MAX_CAPACITY_RPS);
             }
         }
         if (overloadStatus < 500 || overloadStatus > 599) {
-            throw new InvalidConfigException("cluster.overload_response", Integer.toString(overloadStatus),
+            throw new InvalidConfigException(
+                    "cluster.overload_response",
+                    Integer.toString(overloadStatus),
                     "an HTTP status from 500 to 599, or timeout");
         }
         if (overloadResult != null && overloadResult != RequestResult.LOCAL_ORIGIN_TIMEOUT) {
-            throw new InvalidConfigException("cluster.overload_response", overloadResult.traceName(),
+            throw new InvalidConfigException(
+                    "cluster.overload_response",
+                    overloadResult.traceName(),
                     "an HTTP status from 500 to 599, or timeout");
         }
         for (Map.Entry<String, Long> e : weights.entrySet()) {
             if (e.getValue() < 1 || e.getValue() > MAX_WEIGHT) {
-                throw new InvalidConfigException("cluster.weights", Long.toString(e.getValue()),
-                        "whole-number weights from 1 to " + MAX_WEIGHT);
+                throw new InvalidConfigException(
+                        "cluster.weights", Long.toString(e.getValue()), "whole-number weights from 1 to " + MAX_WEIGHT);
             }
         }
         long previous = -1;
         for (int i = 0; i < steps.size(); i++) {
             RateStep s = steps.get(i);
             if (s.atNanos() <= previous || s.atNanos() < 0) {
-                throw new InvalidConfigException("traffic.steps[" + i + "].at", Durations.format(s.atNanos()),
-                        "a time after the step before" + (previous < 0 ? " (0s or later)" : " (" + Durations.format(previous) + ")"));
+                throw new InvalidConfigException(
+                        "traffic.steps[" + i + "].at",
+                        Durations.format(s.atNanos()),
+                        "a time after the step before"
+                                + (previous < 0 ? " (0s or later)" : " (" + Durations.format(previous) + ")"));
             }
             if (s.rps() < 0 || s.rps() > TrafficSpec.MAX_RPS) {
-                throw new InvalidConfigException("traffic.steps[" + i + "].rps", Long.toString(s.rps()),
+                throw new InvalidConfigException(
+                        "traffic.steps[" + i + "].rps",
+                        Long.toString(s.rps()),
                         "a whole number of requests per second from 0 to " + TrafficSpec.MAX_RPS);
             }
             previous = s.atNanos();
@@ -97,12 +109,14 @@ public record LoadSpec(
     void checkHosts(java.util.Set<String> known, String hostsText) {
         for (String h : capacityRps.keySet()) {
             if (!known.contains(h)) {
-                throw new InvalidConfigException("cluster.capacity", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
+                throw new InvalidConfigException(
+                        "cluster.capacity", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
             }
         }
         for (String h : weights.keySet()) {
             if (!known.contains(h)) {
-                throw new InvalidConfigException("cluster.weights", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
+                throw new InvalidConfigException(
+                        "cluster.weights", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
             }
         }
     }

@@ -32,14 +32,32 @@ import java.util.Set;
  *                             ({@code host_selection_retry_max_attempts})
  * @param origin               where the policy came from, for reports (e.g. "istiod's default")
  */
-public record RetrySpec(Set<String> retryOn, int numRetries, List<Integer> retriableStatusCodes,
-        boolean previousHosts, int hostSelectionMaxAttempts, String origin) {
+public record RetrySpec(
+        Set<String> retryOn,
+        int numRetries,
+        List<Integer> retriableStatusCodes,
+        boolean previousHosts,
+        int hostSelectionMaxAttempts,
+        String origin) {
 
     /** The {@code retry_on} conditions Envoy knows ({@code RetryPolicy} names, HTTP and gRPC). */
-    public static final Set<String> KNOWN = Set.of("5xx", "gateway-error", "reset", "reset-before-request",
-            "connect-failure", "envoy-ratelimited", "retriable-4xx", "refused-stream", "retriable-status-codes",
-            "retriable-headers", "http3-post-connect-failure", "cancelled", "deadline-exceeded", "internal",
-            "resource-exhausted", "unavailable");
+    public static final Set<String> KNOWN = Set.of(
+            "5xx",
+            "gateway-error",
+            "reset",
+            "reset-before-request",
+            "connect-failure",
+            "envoy-ratelimited",
+            "retriable-4xx",
+            "refused-stream",
+            "retriable-status-codes",
+            "retriable-headers",
+            "http3-post-connect-failure",
+            "cancelled",
+            "deadline-exceeded",
+            "internal",
+            "resource-exhausted",
+            "unavailable");
     /** The most retries accepted. */
     public static final int MAX_RETRIES = 100;
 
@@ -51,31 +69,42 @@ public record RetrySpec(Set<String> retryOn, int numRetries, List<Integer> retri
      * host-selection attempts.
      */
     public static final RetrySpec ISTIO_DEFAULT = new RetrySpec(
-            new LinkedHashSet<>(List.of("connect-failure", "refused-stream", "unavailable", "cancelled",
-                    "retriable-status-codes")), 2, List.of(503), true, 5, "istiod's default");
+            new LinkedHashSet<>(
+                    List.of("connect-failure", "refused-stream", "unavailable", "cancelled", "retriable-status-codes")),
+            2,
+            List.of(503),
+            true,
+            5,
+            "istiod's default");
 
     public RetrySpec {
         retryOn = Set.copyOf(new LinkedHashSet<>(retryOn));
         retriableStatusCodes = List.copyOf(retriableStatusCodes);
         for (String on : retryOn) {
             if (!KNOWN.contains(on)) {
-                throw new InvalidConfigException("retries.retry_on", on, "Envoy's retry_on conditions: "
-                        + String.join(", ", new java.util.TreeSet<>(KNOWN)));
+                throw new InvalidConfigException(
+                        "retries.retry_on",
+                        on,
+                        "Envoy's retry_on conditions: " + String.join(", ", new java.util.TreeSet<>(KNOWN)));
             }
         }
         if (numRetries < 0 || numRetries > MAX_RETRIES) {
-            throw new InvalidConfigException("retries.num_retries", Integer.toString(numRetries),
+            throw new InvalidConfigException(
+                    "retries.num_retries",
+                    Integer.toString(numRetries),
                     "a whole number of retries from 0 to " + MAX_RETRIES);
         }
         for (int code : retriableStatusCodes) {
             if (code < 100 || code > 599) {
-                throw new InvalidConfigException("retries.retriable_status_codes", Integer.toString(code),
-                        "HTTP statuses from 100 to 599");
+                throw new InvalidConfigException(
+                        "retries.retriable_status_codes", Integer.toString(code), "HTTP statuses from 100 to 599");
             }
         }
         if (hostSelectionMaxAttempts < 0 || hostSelectionMaxAttempts > MAX_RETRIES) {
-            throw new InvalidConfigException("retries.host_selection_retry_max_attempts",
-                    Integer.toString(hostSelectionMaxAttempts), "from 0 to " + MAX_RETRIES);
+            throw new InvalidConfigException(
+                    "retries.host_selection_retry_max_attempts",
+                    Integer.toString(hostSelectionMaxAttempts),
+                    "from 0 to " + MAX_RETRIES);
         }
     }
 
@@ -96,8 +125,11 @@ public record RetrySpec(Set<String> retryOn, int numRetries, List<Integer> retri
     /** Whether Envoy retries a request the fault failed with {@code result} ({@code wouldRetryFromReset}). */
     public boolean retriesResult(FaultResult result) {
         return switch (result) {
-            case CONNECT_FAILED -> retryOn.contains("connect-failure") || retryOn.contains("reset")
-                    || retryOn.contains("5xx") || retryOn.contains("gateway-error");
+            case CONNECT_FAILED ->
+                retryOn.contains("connect-failure")
+                        || retryOn.contains("reset")
+                        || retryOn.contains("5xx")
+                        || retryOn.contains("gateway-error");
             case RESET -> retryOn.contains("reset") || retryOn.contains("5xx") || retryOn.contains("gateway-error");
             case TIMEOUT -> retriesStatus(504);
             case EXT_FAILED -> false;
@@ -115,9 +147,11 @@ public record RetrySpec(Set<String> retryOn, int numRetries, List<Integer> retri
     public String describe() {
         return numRetries + (numRetries == 1 ? " retry" : " retries") + " on " + retryOnText()
                 + (retryOn.contains("retriable-status-codes") && !retriableStatusCodes.isEmpty()
-                        ? " " + retriableStatusCodes : "")
-                + (previousHosts ? ", other hosts preferred (previous_hosts, " + hostSelectionMaxAttempts
-                        + " re-picks)" : "")
+                        ? " " + retriableStatusCodes
+                        : "")
+                + (previousHosts
+                        ? ", other hosts preferred (previous_hosts, " + hostSelectionMaxAttempts + " re-picks)"
+                        : "")
                 + " (" + origin + ")";
     }
 }

@@ -45,8 +45,18 @@ public record RoutingSpec(
     public static final int MAX_PRIORITY = 127;
 
     /** The lab model's routing: one priority, round robin, factor 140, no zones, no retries. */
-    public static final RoutingSpec NONE = new RoutingSpec(LbPolicy.ROUND_ROBIN, 2, 1.0,
-            DEFAULT_OVERPROVISIONING_FACTOR, false, Map.of(), Map.of(), List.of(), false, null, List.of());
+    public static final RoutingSpec NONE = new RoutingSpec(
+            LbPolicy.ROUND_ROBIN,
+            2,
+            1.0,
+            DEFAULT_OVERPROVISIONING_FACTOR,
+            false,
+            Map.of(),
+            Map.of(),
+            List.of(),
+            false,
+            null,
+            List.of());
 
     public RoutingSpec {
         priorities = Map.copyOf(priorities);
@@ -54,21 +64,25 @@ public record RoutingSpec(
         callerZones = List.copyOf(callerZones);
         notModelled = List.copyOf(notModelled);
         if (choiceCount < 2 || choiceCount > 100) {
-            throw new InvalidConfigException("cluster.choice_count", Integer.toString(choiceCount),
+            throw new InvalidConfigException(
+                    "cluster.choice_count",
+                    Integer.toString(choiceCount),
                     "from 2 to 100 (Envoy's least_request_lb_config.choice_count)");
         }
         if (!(activeRequestBias >= 0 && activeRequestBias <= 1000)) {
-            throw new InvalidConfigException("cluster.active_request_bias", Double.toString(activeRequestBias),
-                    "a number from 0 to 1000");
+            throw new InvalidConfigException(
+                    "cluster.active_request_bias", Double.toString(activeRequestBias), "a number from 0 to 1000");
         }
         if (overprovisioningFactor < 1 || overprovisioningFactor > 100_000) {
-            throw new InvalidConfigException("cluster.overprovisioning_factor", Integer.toString(overprovisioningFactor),
+            throw new InvalidConfigException(
+                    "cluster.overprovisioning_factor",
+                    Integer.toString(overprovisioningFactor),
                     "a whole percentage from 1 to 100000 (Envoy's default 140)");
         }
         for (Map.Entry<String, Integer> e : priorities.entrySet()) {
             if (e.getValue() < 0 || e.getValue() > MAX_PRIORITY) {
-                throw new InvalidConfigException("cluster.priorities", Integer.toString(e.getValue()),
-                        "priorities from 0 to " + MAX_PRIORITY);
+                throw new InvalidConfigException(
+                        "cluster.priorities", Integer.toString(e.getValue()), "priorities from 0 to " + MAX_PRIORITY);
             }
         }
     }
@@ -80,8 +94,11 @@ public record RoutingSpec(
 
     /** Whether the per-request path must route this (anything but the lab model's one round robin). */
     public boolean needsRouter() {
-        return lbPolicy.modelled() && lbPolicy != LbPolicy.ROUND_ROBIN || overprovisioningFactor != DEFAULT_OVERPROVISIONING_FACTOR
-                || failTrafficOnPanic || priorities.values().stream().anyMatch(p -> p != 0) || failsOverByZone()
+        return lbPolicy.modelled() && lbPolicy != LbPolicy.ROUND_ROBIN
+                || overprovisioningFactor != DEFAULT_OVERPROVISIONING_FACTOR
+                || failTrafficOnPanic
+                || priorities.values().stream().anyMatch(p -> p != 0)
+                || failsOverByZone()
                 || retries != null && retries.numRetries() > 0;
     }
 
@@ -99,30 +116,60 @@ public record RoutingSpec(
     void checkHosts(Set<String> known, String hostsText) {
         for (String h : priorities.keySet()) {
             if (!known.contains(h)) {
-                throw new InvalidConfigException("cluster.priorities", "\"" + h + "\"",
-                        "names of the cluster's hosts: " + hostsText);
+                throw new InvalidConfigException(
+                        "cluster.priorities", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
             }
         }
         for (String h : zones.keySet()) {
             if (!known.contains(h)) {
-                throw new InvalidConfigException("cluster.zones", "\"" + h + "\"",
-                        "names of the cluster's hosts: " + hostsText);
+                throw new InvalidConfigException(
+                        "cluster.zones", "\"" + h + "\"", "names of the cluster's hosts: " + hostsText);
             }
         }
     }
 
     public RoutingSpec withRetries(RetrySpec r) {
-        return new RoutingSpec(lbPolicy, choiceCount, activeRequestBias, overprovisioningFactor, failTrafficOnPanic,
-                priorities, zones, callerZones, localityFailover, r, notModelled);
+        return new RoutingSpec(
+                lbPolicy,
+                choiceCount,
+                activeRequestBias,
+                overprovisioningFactor,
+                failTrafficOnPanic,
+                priorities,
+                zones,
+                callerZones,
+                localityFailover,
+                r,
+                notModelled);
     }
 
     public RoutingSpec withLocality(Map<String, String> hostZones, List<String> callers, boolean failover) {
-        return new RoutingSpec(lbPolicy, choiceCount, activeRequestBias, overprovisioningFactor, failTrafficOnPanic,
-                priorities, hostZones, callers, failover, retries, notModelled);
+        return new RoutingSpec(
+                lbPolicy,
+                choiceCount,
+                activeRequestBias,
+                overprovisioningFactor,
+                failTrafficOnPanic,
+                priorities,
+                hostZones,
+                callers,
+                failover,
+                retries,
+                notModelled);
     }
 
     public RoutingSpec withNotModelled(List<String> lines) {
-        return new RoutingSpec(lbPolicy, choiceCount, activeRequestBias, overprovisioningFactor, failTrafficOnPanic,
-                priorities, zones, callerZones, localityFailover, retries, lines);
+        return new RoutingSpec(
+                lbPolicy,
+                choiceCount,
+                activeRequestBias,
+                overprovisioningFactor,
+                failTrafficOnPanic,
+                priorities,
+                zones,
+                callerZones,
+                localityFailover,
+                retries,
+                lines);
     }
 }

@@ -37,24 +37,65 @@ public record Scenario(
     public static final long MAX_CALLER_HOSTS = 2_000_000;
 
     /** A scenario with the lab model's routing ({@link RoutingSpec#NONE}). */
-    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
-            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks,
-            EnvoyVersion envoyVersion, LoadSpec load) {
-        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, envoyVersion, load,
+    public Scenario(
+            String name,
+            long durationNanos,
+            long seed,
+            ClusterSpec cluster,
+            TrafficSpec traffic,
+            List<FaultSpec> faults,
+            OutlierDetectionConfig outlierDetection,
+            HealthCheckSpec healthChecks,
+            EnvoyVersion envoyVersion,
+            LoadSpec load) {
+        this(
+                name,
+                durationNanos,
+                seed,
+                cluster,
+                traffic,
+                faults,
+                outlierDetection,
+                healthChecks,
+                envoyVersion,
+                load,
                 RoutingSpec.NONE);
     }
 
     /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
-    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
-            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks) {
+    public Scenario(
+            String name,
+            long durationNanos,
+            long seed,
+            ClusterSpec cluster,
+            TrafficSpec traffic,
+            List<FaultSpec> faults,
+            OutlierDetectionConfig outlierDetection,
+            HealthCheckSpec healthChecks) {
         this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, EnvoyVersion.DEFAULT);
     }
 
     /** A scenario with the lab model's even, uncapped traffic ({@link LoadSpec#NONE}). */
-    public Scenario(String name, long durationNanos, long seed, ClusterSpec cluster, TrafficSpec traffic,
-            List<FaultSpec> faults, OutlierDetectionConfig outlierDetection, HealthCheckSpec healthChecks,
+    public Scenario(
+            String name,
+            long durationNanos,
+            long seed,
+            ClusterSpec cluster,
+            TrafficSpec traffic,
+            List<FaultSpec> faults,
+            OutlierDetectionConfig outlierDetection,
+            HealthCheckSpec healthChecks,
             EnvoyVersion envoyVersion) {
-        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, envoyVersion,
+        this(
+                name,
+                durationNanos,
+                seed,
+                cluster,
+                traffic,
+                faults,
+                outlierDetection,
+                healthChecks,
+                envoyVersion,
                 LoadSpec.NONE);
     }
 
@@ -68,11 +109,13 @@ public record Scenario(
         load = load == null ? LoadSpec.NONE : load;
         routing = routing == null ? RoutingSpec.NONE : routing;
         if (durationNanos <= 0 || durationNanos > Durations.MAX_NANOS) {
-            throw new InvalidConfigException("duration", Durations.format(durationNanos),
-                    "a duration greater than 0, such as 300s or 5m");
+            throw new InvalidConfigException(
+                    "duration", Durations.format(durationNanos), "a duration greater than 0, such as 300s or 5m");
         }
         if ((long) traffic.clients() * cluster.size() > MAX_CALLER_HOSTS) {
-            throw new InvalidConfigException("traffic.clients", Integer.toString(traffic.clients()),
+            throw new InvalidConfigException(
+                    "traffic.clients",
+                    Integer.toString(traffic.clients()),
                     "at most " + MAX_CALLER_HOSTS / cluster.size() + " callers with " + cluster.size()
                             + " hosts (every caller keeps its own state for every host: at most " + MAX_CALLER_HOSTS
                             + " callers x hosts)");
@@ -81,7 +124,9 @@ public record Scenario(
         for (int i = 0; i < faults.size(); i++) {
             for (String host : faults.get(i).hosts()) {
                 if (!known.contains(host)) {
-                    throw new InvalidConfigException("faults[" + i + "].hosts", "\"" + host + "\"",
+                    throw new InvalidConfigException(
+                            "faults[" + i + "].hosts",
+                            "\"" + host + "\"",
                             "names of the cluster's hosts: " + abbreviate(cluster.hosts()));
                 }
             }
@@ -89,7 +134,9 @@ public record Scenario(
         load.checkHosts(known, abbreviate(cluster.hosts()));
         routing.checkHosts(known, abbreviate(cluster.hosts()));
         if (routing.needsRouter() && !load.weights().isEmpty()) {
-            throw new InvalidConfigException("cluster.weights", load.weights().size() + " weights",
+            throw new InvalidConfigException(
+                    "cluster.weights",
+                    load.weights().size() + " weights",
                     "no load-balancing weights with priorities, zones, another lb_policy or retries (the lab does not"
                             + " model Envoy's weighted picks across priorities)");
         }
@@ -99,10 +146,16 @@ public record Scenario(
     /** The lab's default scenario: the seed's opening case (six hosts, one failing 33 % from 30 s to 240 s). */
     public static Scenario defaults() {
         ClusterSpec cluster = ClusterSpec.ofCount(6, 50);
-        return new Scenario("bookstore-search", 300 * Durations.SECOND, 1, cluster, new TrafficSpec(600),
-                List.of(new FaultSpec(List.of("host-0"), 30 * Durations.SECOND, 240 * Durations.SECOND,
-                        330_000, 503, null, false)),
-                OutlierDetectionConfig.defaults(), null);
+        return new Scenario(
+                "bookstore-search",
+                300 * Durations.SECOND,
+                1,
+                cluster,
+                new TrafficSpec(600),
+                List.of(new FaultSpec(
+                        List.of("host-0"), 30 * Durations.SECOND, 240 * Durations.SECOND, 330_000, 503, null, false)),
+                OutlierDetectionConfig.defaults(),
+                null);
     }
 
     /**
@@ -131,25 +184,55 @@ public record Scenario(
     }
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion,
-                load, routing);
+        return new Scenario(
+                name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion, load, routing);
     }
 
     /** The same scenario with the same rate from {@code clients} callers. */
     public Scenario withClients(int clients) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic.withClients(clients), faults, outlierDetection,
-                healthChecks, envoyVersion, load, routing);
+        return new Scenario(
+                name,
+                durationNanos,
+                seed,
+                cluster,
+                traffic.withClients(clients),
+                faults,
+                outlierDetection,
+                healthChecks,
+                envoyVersion,
+                load,
+                routing);
     }
 
     /** The same scenario routed by {@code r}. */
     public Scenario withRouting(RoutingSpec r) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks,
-                envoyVersion, load, r);
+        return new Scenario(
+                name,
+                durationNanos,
+                seed,
+                cluster,
+                traffic,
+                faults,
+                outlierDetection,
+                healthChecks,
+                envoyVersion,
+                load,
+                r);
     }
 
     public Scenario withEnvoyVersion(EnvoyVersion version) {
-        return new Scenario(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, version,
-                load, routing);
+        return new Scenario(
+                name,
+                durationNanos,
+                seed,
+                cluster,
+                traffic,
+                faults,
+                outlierDetection,
+                healthChecks,
+                version,
+                load,
+                routing);
     }
 
     private static String abbreviate(List<String> hosts) {

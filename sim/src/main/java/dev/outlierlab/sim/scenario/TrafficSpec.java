@@ -22,14 +22,18 @@ public record TrafficSpec(long rps, int clients) {
 
     public TrafficSpec {
         if (rps <= 0 || rps > MAX_RPS) {
-            throw new InvalidConfigException("traffic.rps", Long.toString(rps),
-                    "a whole number of requests per second from 1 to " + MAX_RPS);
+            throw new InvalidConfigException(
+                    "traffic.rps", Long.toString(rps), "a whole number of requests per second from 1 to " + MAX_RPS);
         }
         if (clients < 1 || clients > MAX_CLIENTS || clients > rps) {
-            throw new InvalidConfigException("traffic.clients", Integer.toString(clients),
+            throw new InvalidConfigException(
+                    "traffic.clients",
+                    Integer.toString(clients),
                     "a whole number of callers from 1 to " + Math.min(MAX_CLIENTS, rps)
-                            + (rps < MAX_CLIENTS ? " (at most traffic.rps, " + rps
-                                    + ": every caller sends at least one request a second)" : ""));
+                            + (rps < MAX_CLIENTS
+                                    ? " (at most traffic.rps, " + rps
+                                            + ": every caller sends at least one request a second)"
+                                    : ""));
         }
     }
 

@@ -29,8 +29,16 @@ public final class Flapping {
      * @param healthCheckHealthyMax most hosts passing health checks at a sample within the episode
      * @param membershipHealthyMin fewest hosts in {@code membership_healthy} at a sample within the episode
      */
-    public record Episode(String host, int ejections, long firstNanos, long lastNanos, int returnsByHealthCheck,
-            int returnsByTime, int healthCheckHealthyMin, int healthCheckHealthyMax, int membershipHealthyMin) {
+    public record Episode(
+            String host,
+            int ejections,
+            long firstNanos,
+            long lastNanos,
+            int returnsByHealthCheck,
+            int returnsByTime,
+            int healthCheckHealthyMin,
+            int healthCheckHealthyMax,
+            int membershipHealthyMin) {
         /** Ejections per minute from the first to the last. */
         public double perMinute() {
             return (ejections - 1) * 60e9 / Math.max(1, lastNanos - firstNanos);
@@ -42,8 +50,7 @@ public final class Flapping {
         }
     }
 
-    private Flapping() {
-    }
+    private Flapping() {}
 
     /** Every episode in these events, in the order they ended (by host, then in time, for one host). */
     public static List<Episode> find(List<OutlierEvent> events, SignalSeries signals) {

@@ -9,7 +9,12 @@ import dev.outlierlab.sim.traffic.LoadBalancer;
  */
 public final class SignalRecorder {
     /** Outcome of one request. */
-    public enum Outcome { OK, FAILED_CAPACITY, FAILED_FAULT, FAILED_NO_HOST }
+    public enum Outcome {
+        OK,
+        FAILED_CAPACITY,
+        FAILED_FAULT,
+        FAILED_NO_HOST
+    }
 
     private final LoadBalancer balancer;
     private final long stepNanos;
@@ -106,11 +111,33 @@ public final class SignalRecorder {
         for (long n : outcomes) {
             sent += n;
         }
-        SignalSeries series = new SignalSeries(stepNanos, hosts, ejectionsActive, membershipHealthy,
-                healthCheckHealthy, ejectionsEnforced, requests, failed, panic, new RequestOutcomes(sent, outcomes[0],
-                        outcomes[1], outcomes[2], outcomes[3]), returnsByTime, returnsByHealthCheck, java.util.List.of());
-        return new SignalSeries(stepNanos, hosts, ejectionsActive, membershipHealthy, healthCheckHealthy,
-                ejectionsEnforced, requests, failed, panic, series.outcomes(), returnsByTime, returnsByHealthCheck,
+        SignalSeries series = new SignalSeries(
+                stepNanos,
+                hosts,
+                ejectionsActive,
+                membershipHealthy,
+                healthCheckHealthy,
+                ejectionsEnforced,
+                requests,
+                failed,
+                panic,
+                new RequestOutcomes(sent, outcomes[0], outcomes[1], outcomes[2], outcomes[3]),
+                returnsByTime,
+                returnsByHealthCheck,
+                java.util.List.of());
+        return new SignalSeries(
+                stepNanos,
+                hosts,
+                ejectionsActive,
+                membershipHealthy,
+                healthCheckHealthy,
+                ejectionsEnforced,
+                requests,
+                failed,
+                panic,
+                series.outcomes(),
+                returnsByTime,
+                returnsByHealthCheck,
                 java.util.List.copyOf(flapping.finish(series)));
     }
 

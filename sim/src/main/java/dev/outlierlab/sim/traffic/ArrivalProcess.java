@@ -33,6 +33,7 @@ public final class ArrivalProcess {
     private long pieceEnd = -1;
     /** Even arrivals: {@code floor(j * 1e9 / r)} for the current piece's j-th request, without dividing. */
     private EvenSendTimes even;
+
     private long last;
 
     public ArrivalProcess(Scenario scenario) {

@@ -15,6 +15,7 @@ public final class EvenSendTimes {
     private final long stepRemainder;
     /** Request i = seconds * rps + r: the whole seconds, r, and floor(r * 1e9 / rps) with its remainder. */
     private long seconds;
+
     private long r = -1;
     private long fraction;
     private long remainder;

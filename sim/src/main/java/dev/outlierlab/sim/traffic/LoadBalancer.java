@@ -27,6 +27,7 @@ public final class LoadBalancer {
     private int degradedEligibleCount;
     /** The healthy hosts' share in percent while degraded hosts take the rest (100: they take nothing). */
     private int healthyPercent = 100;
+
     private long healthyPicks;
     private long degradedPicks;
     private int ejectedCount;
@@ -35,6 +36,7 @@ public final class LoadBalancer {
     private long version;
     /** The last pick's request number, the eligible count then and its slot ({@code lastPick mod lastCount}). */
     private long lastPick = Long.MIN_VALUE;
+
     private int lastCount;
     private int lastSlot;
 
@@ -199,7 +201,6 @@ public final class LoadBalancer {
         return ejectedCount;
     }
 
-
     private void rebuild() {
         int hosts = ejected.length;
         int healthy = 0;
@@ -224,7 +225,8 @@ public final class LoadBalancer {
                 degradedEligible[degradedEligibleCount++] = h;
             }
         }
-        healthyPercent = panic || degradedEligibleCount == 0 ? 100
+        healthyPercent = panic || degradedEligibleCount == 0
+                ? 100
                 : PriorityLoad.of(healthy, inRotationDegraded, hosts).healthyPercent();
         dirty = false;
         version++;

@@ -15,12 +15,11 @@ import java.util.PriorityQueue;
  * the same scenario always gives the same picks.
  */
 public final class WeightedRoundRobin {
-    private record Entry(double deadline, long order, int host) {
-    }
+    private record Entry(double deadline, long order, int host) {}
 
     private final double[] weight;
-    private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) -> a.deadline != b.deadline
-            ? Double.compare(a.deadline, b.deadline) : Long.compare(a.order, b.order));
+    private final PriorityQueue<Entry> queue = new PriorityQueue<>((a, b) ->
+            a.deadline != b.deadline ? Double.compare(a.deadline, b.deadline) : Long.compare(a.order, b.order));
     private long builtVersion = -1;
     private boolean equalWeights;
     private double clock;

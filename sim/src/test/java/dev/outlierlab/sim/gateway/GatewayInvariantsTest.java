@@ -45,7 +45,13 @@ class GatewayInvariantsTest {
         }
 
         @Override
-        public void onStage(long request, int process, long nowNanos, CandidateStage stage, int[] candidates, int start,
+        public void onStage(
+                long request,
+                int process,
+                long nowNanos,
+                CandidateStage stage,
+                int[] candidates,
+                int start,
                 int count) {
             if (count <= 0) {
                 throw new AssertionError("request " + request + ": empty candidate list");
@@ -55,7 +61,13 @@ class GatewayInvariantsTest {
         }
 
         @Override
-        public void onAttempt(long request, int process, long nowNanos, int attempt, int endpoint, int outcome,
+        public void onAttempt(
+                long request,
+                int process,
+                long nowNanos,
+                int attempt,
+                int endpoint,
+                int outcome,
                 GatewayDetector detector) {
             if (config.mode() == StageMode.PROD && detector.isEjected(endpoint)) {
                 if (lastAction != StageAction.KEPT_ALL) {
@@ -115,20 +127,24 @@ class GatewayInvariantsTest {
             List<GatewayEvent> open = new ArrayList<>();
             for (GatewayEvent e : checker.events) {
                 if (e.action() != GatewayAction.RETURN) {
-                    assertThat(e.returnAtNanos() - e.timeNanos()).isEqualTo(scenario.gateway().ejectionTimeNanos());
+                    assertThat(e.returnAtNanos() - e.timeNanos())
+                            .isEqualTo(scenario.gateway().ejectionTimeNanos());
                     open.add(e);
                     continue;
                 }
                 returns++;
-                assertThat(e.outForNanos()).as("seed %d", seed).isGreaterThanOrEqualTo(
-                        scenario.gateway().ejectionTimeNanos());
-                assertThat(e.timeNanos()).as("seed %d: return at the first look", seed)
+                assertThat(e.outForNanos())
+                        .as("seed %d", seed)
+                        .isGreaterThanOrEqualTo(scenario.gateway().ejectionTimeNanos());
+                assertThat(e.timeNanos())
+                        .as("seed %d: return at the first look", seed)
                         .isEqualTo(checker.firstLook(e.process(), e.returnAtNanos()));
                 open.removeIf(o -> o.process() == e.process() && o.endpoint() == e.endpoint());
             }
             for (GatewayEvent still : open) {
                 assertThat(checker.firstLook(still.process(), still.returnAtNanos()))
-                        .as("seed %d: still ejected at the end, so no look came after its time", seed).isEqualTo(-1);
+                        .as("seed %d: still ejected at the end, so no look came after its time", seed)
+                        .isEqualTo(-1);
             }
         }
         assertThat(returns).isGreaterThan(300);

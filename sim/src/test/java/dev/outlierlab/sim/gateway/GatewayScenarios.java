@@ -65,8 +65,8 @@ final class GatewayScenarios {
 
     /** The first {@code hosts} endpoints fail {@code percent} % from {@code start} to {@code end} seconds. */
     GatewayScenarios fault(int hosts, double percent, long start, long end) {
-        faults.add(new FaultSpec(endpoints.subList(0, hosts), start * S, end * S, Math.round(percent * 10_000), 503,
-                null, false));
+        faults.add(new FaultSpec(
+                endpoints.subList(0, hosts), start * S, end * S, Math.round(percent * 10_000), 503, null, false));
         return this;
     }
 
@@ -122,8 +122,8 @@ final class GatewayScenarios {
     }
 
     GatewayScenario build() {
-        GatewayConfig config = new GatewayConfig(mode, window, bucket, minRequests, 2.0, peers, minStdev, consecutive,
-                ejection, processes);
+        GatewayConfig config = new GatewayConfig(
+                mode, window, bucket, minRequests, 2.0, peers, minStdev, consecutive, ejection, processes);
         return new GatewayScenario(name, duration, seed, endpoints, new TrafficSpec(rps), faults, config, routing);
     }
 

@@ -20,8 +20,7 @@ import java.util.Random;
  * local results. Small enough that 300 of them run in about a second.
  */
 final class RandomGatewayScenarios {
-    private RandomGatewayScenarios() {
-    }
+    private RandomGatewayScenarios() {}
 
     static GatewayScenario of(long seed, StageMode mode) {
         Random r = new Random(seed * 0x9E3779B97F4A7C15L);
@@ -52,10 +51,17 @@ final class RandomGatewayScenarios {
         }
         long bucket = (1 + r.nextInt(20)) * 100 * Durations.MILLISECOND;
         int buckets = 1 + r.nextInt(40);
-        GatewayConfig config = new GatewayConfig(mode, bucket * buckets, bucket, 1 + r.nextInt(10),
-                new double[] {1.0, 1.5, 2.0, 2.0, 3.0}[r.nextInt(5)], r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS,
-                new double[] {0, 0.5, 1, 1, 5}[r.nextInt(5)], r.nextInt(6),
-                (5 + r.nextInt(400)) * 100 * Durations.MILLISECOND, 1 + r.nextInt(3));
+        GatewayConfig config = new GatewayConfig(
+                mode,
+                bucket * buckets,
+                bucket,
+                1 + r.nextInt(10),
+                new double[] {1.0, 1.5, 2.0, 2.0, 3.0}[r.nextInt(5)],
+                r.nextBoolean() ? PeerSet.ALL : PeerSet.OTHERS,
+                new double[] {0, 0.5, 1, 1, 5}[r.nextInt(5)],
+                r.nextInt(6),
+                (5 + r.nextInt(400)) * 100 * Durations.MILLISECOND,
+                1 + r.nextInt(3));
         RoutingStrategy strategy = RoutingStrategy.values()[r.nextInt(3)];
         List<Integer> weights = new ArrayList<>();
         if (strategy == RoutingStrategy.WEIGHTED) {
@@ -64,7 +70,7 @@ final class RandomGatewayScenarios {
             }
         }
         RoutingConfig routing = new RoutingConfig(strategy, weights, r.nextInt(3));
-        return new GatewayScenario("random-" + seed, duration, seed, endpoints, new TrafficSpec(rps), faults, config,
-                routing);
+        return new GatewayScenario(
+                "random-" + seed, duration, seed, endpoints, new TrafficSpec(rps), faults, config, routing);
     }
 }

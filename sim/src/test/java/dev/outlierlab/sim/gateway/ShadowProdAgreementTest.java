@@ -22,14 +22,22 @@ class ShadowProdAgreementTest {
         final List<Long> rows = new ArrayList<>();
 
         @Override
-        public void onAttempt(long request, int process, long nowNanos, int attempt, int endpoint, int outcome,
+        public void onAttempt(
+                long request,
+                int process,
+                long nowNanos,
+                int attempt,
+                int endpoint,
+                int outcome,
                 GatewayDetector detector) {
             rows.add(request * 1_000_000_000L + attempt * 10_000_000L + endpoint * 1000L + outcome + 10);
         }
     }
 
     private static Optional<GatewayEvent> firstEjection(GatewayRunResult r) {
-        return r.events().stream().filter(e -> e.action() != GatewayAction.RETURN).findFirst();
+        return r.events().stream()
+                .filter(e -> e.action() != GatewayAction.RETURN)
+                .findFirst();
     }
 
     @Test
@@ -38,8 +46,8 @@ class ShadowProdAgreementTest {
         for (long seed = 1; seed <= 300; seed++) {
             GatewayRunResult prod = GatewaySimulation.run(RandomGatewayScenarios.of(seed, StageMode.PROD));
             Attempts shadowAttempts = new Attempts();
-            GatewayRunResult shadow = GatewaySimulation.run(RandomGatewayScenarios.of(seed, StageMode.SHADOW),
-                    shadowAttempts);
+            GatewayRunResult shadow =
+                    GatewaySimulation.run(RandomGatewayScenarios.of(seed, StageMode.SHADOW), shadowAttempts);
             Attempts offAttempts = new Attempts();
             GatewayRunResult off = GatewaySimulation.run(RandomGatewayScenarios.of(seed, StageMode.OFF), offAttempts);
 
@@ -50,13 +58,25 @@ class ShadowProdAgreementTest {
                 withEjection++;
                 assertThat(p.get().action()).isEqualTo(GatewayAction.EJECT);
                 assertThat(s.get().action()).isEqualTo(GatewayAction.WOULD_EJECT);
-                assertThat(List.of(s.get().timeNanos(), s.get().endpoint(), s.get().process(), s.get().reason(),
-                        s.get().evidence(), s.get().returnAtNanos())).as("seed %d", seed)
-                        .isEqualTo(List.of(p.get().timeNanos(), p.get().endpoint(), p.get().process(), p.get().reason(),
-                                p.get().evidence(), p.get().returnAtNanos()));
+                assertThat(List.of(
+                                s.get().timeNanos(),
+                                s.get().endpoint(),
+                                s.get().process(),
+                                s.get().reason(),
+                                s.get().evidence(),
+                                s.get().returnAtNanos()))
+                        .as("seed %d", seed)
+                        .isEqualTo(List.of(
+                                p.get().timeNanos(),
+                                p.get().endpoint(),
+                                p.get().process(),
+                                p.get().reason(),
+                                p.get().evidence(),
+                                p.get().returnAtNanos()));
             }
             assertThat(shadowAttempts.rows).as("seed %d", seed).isEqualTo(offAttempts.rows);
-            assertThat(shadow.summary().failedRequests()).isEqualTo(off.summary().failedRequests());
+            assertThat(shadow.summary().failedRequests())
+                    .isEqualTo(off.summary().failedRequests());
             assertThat(off.events()).isEmpty();
         }
         // the property is only worth something if many scenarios eject at all

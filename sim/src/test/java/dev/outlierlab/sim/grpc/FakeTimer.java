@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * takes no time (everything here) so repeats at {@code initial + k * delay}, as the lab's sweeps do.
  */
 final class FakeTimer extends AbstractExecutorService implements ScheduledExecutorService {
-    private final PriorityQueue<Task> tasks = new PriorityQueue<>(
-            Comparator.comparingLong((Task t) -> t.dueNanos).thenComparingLong(t -> t.order));
+    private final PriorityQueue<Task> tasks =
+            new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.dueNanos).thenComparingLong(t -> t.order));
     private long now;
     private long sequence;
 

@@ -45,9 +45,15 @@ class GrpcDifferentialTest {
         List<RealGrpcBalancer.Event> real = runReal(scenario, config);
 
         assertThat(labEvents(lab)).containsExactlyElementsOf(real);
-        assertThat(real).extracting(e -> e.timeNanos() / Durations.SECOND + " " + e.host() + " " + e.action())
-                .containsExactly("40 host-0 eject", "80 host-0 uneject", "90 host-0 eject", "160 host-0 uneject",
-                        "170 host-0 eject", "270 host-0 uneject");
+        assertThat(real)
+                .extracting(e -> e.timeNanos() / Durations.SECOND + " " + e.host() + " " + e.action())
+                .containsExactly(
+                        "40 host-0 eject",
+                        "80 host-0 uneject",
+                        "90 host-0 eject",
+                        "160 host-0 uneject",
+                        "170 host-0 eject",
+                        "270 host-0 uneject");
         assertThat(lab.summary().failed()).isEqualTo(990);
         assertThat(lab.summary().requests()).isEqualTo(180_000);
     }
@@ -63,15 +69,19 @@ class GrpcDifferentialTest {
             GrpcOutlierConfig config = randomConfig(random, scenario.cluster().size());
             RunResult lab = new GrpcProfile(config).run(scenario, RunOptions.DEFAULT);
             List<RealGrpcBalancer.Event> real = runReal(scenario, config);
-            assertThat(labEvents(lab)).as("scenario %d: %s under %s", k, scenario, config).containsExactlyElementsOf(real);
+            assertThat(labEvents(lab))
+                    .as("scenario %d: %s under %s", k, scenario, config)
+                    .containsExactlyElementsOf(real);
             withEvents += real.isEmpty() ? 0 : 1;
-            withDoubleEjection += lab.events().stream().anyMatch(e -> e.action() == EventAction.EJECT && e.alreadyEjected())
-                    ? 1 : 0;
+            withDoubleEjection +=
+                    lab.events().stream().anyMatch(e -> e.action() == EventAction.EJECT && e.alreadyEjected()) ? 1 : 0;
             withCapStop += lab.summary().ejectionsOverflow() > 0 ? 1 : 0;
         }
         // the loop must exercise what it claims to: ejections, the cap and the double ejection
-        System.out.printf("grpc differential: %d of 1000 with ejections, %d with the cap reached, %d with a double"
-                + " ejection%n", withEvents, withCapStop, withDoubleEjection);
+        System.out.printf(
+                "grpc differential: %d of 1000 with ejections, %d with the cap reached, %d with a double"
+                        + " ejection%n",
+                withEvents, withCapStop, withDoubleEjection);
         assertThat(withEvents).isGreaterThan(250);
         assertThat(withCapStop).isGreaterThan(100);
         assertThat(withDoubleEjection).isGreaterThan(20);
@@ -82,7 +92,8 @@ class GrpcDifferentialTest {
         List<RealGrpcBalancer.Event> out = new ArrayList<>();
         for (OutlierEvent e : result.events()) {
             if (e.action() == EventAction.EJECT || e.action() == EventAction.UNEJECT) {
-                out.add(new RealGrpcBalancer.Event(e.timeNanos(), e.host(), e.action().jsonName()));
+                out.add(new RealGrpcBalancer.Event(
+                        e.timeNanos(), e.host(), e.action().jsonName()));
             }
         }
         return out;
@@ -130,29 +141,53 @@ class GrpcDifferentialTest {
             };
             FaultResult result = random.nextModulo(4) == 0 ? FaultResult.TIMEOUT : null;
             FaultPattern pattern = random.nextModulo(2) == 0 ? FaultPattern.EVEN : FaultPattern.RANDOM;
-            faults.add(new FaultSpec(names.subList(first, first + many), start, end, ppm, 500 + (int) random.nextModulo(5),
-                    result, null, pattern, FaultSpec.DEFAULT_BURST_LENGTH_MILLI));
+            faults.add(new FaultSpec(
+                    names.subList(first, first + many),
+                    start,
+                    end,
+                    ppm,
+                    500 + (int) random.nextModulo(5),
+                    result,
+                    null,
+                    pattern,
+                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI));
         }
-        return new Scenario("differential-" + k, duration, 1 + random.nextModulo(1000), new ClusterSpec(names, 0),
-                new TrafficSpec(rps), faults, OutlierDetectionConfig.defaults(), null);
+        return new Scenario(
+                "differential-" + k,
+                duration,
+                1 + random.nextModulo(1000),
+                new ClusterSpec(names, 0),
+                new TrafficSpec(rps),
+                faults,
+                OutlierDetectionConfig.defaults(),
+                null);
     }
 
     private static GrpcOutlierConfig randomConfig(SeededRandom random, int hosts) {
-        long interval = (1 + random.nextModulo(15)) * Durations.SECOND + (random.nextModulo(3) == 0
-                ? random.nextModulo(Durations.SECOND) : 0);
-        long base = random.nextModulo(41) * Durations.SECOND + (random.nextModulo(4) == 0 ? random.nextModulo(999_999) : 0);
+        long interval = (1 + random.nextModulo(15)) * Durations.SECOND
+                + (random.nextModulo(3) == 0 ? random.nextModulo(Durations.SECOND) : 0);
+        long base =
+                random.nextModulo(41) * Durations.SECOND + (random.nextModulo(4) == 0 ? random.nextModulo(999_999) : 0);
         long max = random.nextModulo(121) * Durations.SECOND;
         int maxPercent = switch ((int) random.nextModulo(5)) {
             case 0 -> 0;
             case 1 -> 100;
             default -> (int) random.nextModulo(101);
         };
-        SuccessRateEjection sr = random.nextModulo(3) == 0 ? null
-                : new SuccessRateEjection((int) random.nextModulo(3001), random.nextModulo(6) == 0 ? 0 : 100,
-                        (int) random.nextModulo(hosts + 2), (int) random.nextModulo(201));
-        FailurePercentageEjection fp = random.nextModulo(3) == 0 ? null
-                : new FailurePercentageEjection((int) random.nextModulo(101), random.nextModulo(6) == 0 ? 0 : 100,
-                        (int) random.nextModulo(hosts + 2), (int) random.nextModulo(101));
+        SuccessRateEjection sr = random.nextModulo(3) == 0
+                ? null
+                : new SuccessRateEjection(
+                        (int) random.nextModulo(3001),
+                        random.nextModulo(6) == 0 ? 0 : 100,
+                        (int) random.nextModulo(hosts + 2),
+                        (int) random.nextModulo(201));
+        FailurePercentageEjection fp = random.nextModulo(3) == 0
+                ? null
+                : new FailurePercentageEjection(
+                        (int) random.nextModulo(101),
+                        random.nextModulo(6) == 0 ? 0 : 100,
+                        (int) random.nextModulo(hosts + 2),
+                        (int) random.nextModulo(101));
         return new GrpcOutlierConfig(interval, base, max, maxPercent, sr, fp, GrpcImplementation.JAVA);
     }
 }

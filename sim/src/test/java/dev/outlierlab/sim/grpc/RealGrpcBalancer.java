@@ -31,8 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 final class RealGrpcBalancer {
     /** One ejection or return as the child policy saw it. */
-    record Event(long timeNanos, String host, String action) {
-    }
+    record Event(long timeNanos, String host, String action) {}
 
     /** An address whose hash is its host index, so the balancer's hash maps walk the hosts in host order. */
     private static final class Address extends SocketAddress {
@@ -87,14 +86,16 @@ final class RealGrpcBalancer {
                     .setStdevFactor(config.successRate().stdevFactor())
                     .setEnforcementPercentage(config.successRate().enforcementPercentage())
                     .setMinimumHosts(config.successRate().minimumHosts())
-                    .setRequestVolume(config.successRate().requestVolume()).build());
+                    .setRequestVolume(config.successRate().requestVolume())
+                    .build());
         }
         if (config.failurePercentage() != null) {
             b.setFailurePercentageEjection(new OutlierDetectionLoadBalancerConfig.FailurePercentageEjection.Builder()
                     .setThreshold(config.failurePercentage().threshold())
                     .setEnforcementPercentage(config.failurePercentage().enforcementPercentage())
                     .setMinimumHosts(config.failurePercentage().minimumHosts())
-                    .setRequestVolume(config.failurePercentage().requestVolume()).build());
+                    .setRequestVolume(config.failurePercentage().requestVolume())
+                    .build());
         }
         b.setChildConfig(GracefulSwitchLoadBalancer.createLoadBalancingPolicyConfig(
                 new LoadBalancer.Factory() {
@@ -102,13 +103,16 @@ final class RealGrpcBalancer {
                     public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
                         return new LabChildPolicy(helper);
                     }
-                }, null));
+                },
+                null));
         List<EquivalentAddressGroup> groups = new ArrayList<>();
         for (int h = 0; h < hosts.size(); h++) {
             groups.add(new EquivalentAddressGroup(new Address(h)));
         }
-        LoadBalancer.ResolvedAddresses resolved = LoadBalancer.ResolvedAddresses.newBuilder().setAddresses(groups)
-                .setLoadBalancingPolicyConfig(b.build()).build();
+        LoadBalancer.ResolvedAddresses resolved = LoadBalancer.ResolvedAddresses.newBuilder()
+                .setAddresses(groups)
+                .setLoadBalancingPolicyConfig(b.build())
+                .build();
         sync.execute(() -> {
             Status status = balancer.acceptResolvedAddresses(resolved);
             if (!status.isOk()) {
@@ -137,7 +141,10 @@ final class RealGrpcBalancer {
     /** Finishes the call last picked, OK or UNAVAILABLE, through the balancer's tracer. */
     void finish(boolean ok) {
         ClientStreamTracer tracer = lastTracer.newClientStreamTracer(
-                ClientStreamTracer.StreamInfo.newBuilder().setCallOptions(CallOptions.DEFAULT).build(), new Metadata());
+                ClientStreamTracer.StreamInfo.newBuilder()
+                        .setCallOptions(CallOptions.DEFAULT)
+                        .build(),
+                new Metadata());
         tracer.streamClosed(ok ? Status.OK : Status.UNAVAILABLE);
     }
 
@@ -159,7 +166,8 @@ final class RealGrpcBalancer {
             for (int h = 0; h < groups.size(); h++) {
                 int host = h;
                 Subchannel sc = helper.createSubchannel(CreateSubchannelArgs.newBuilder()
-                        .setAddresses(groups.get(h)).build());
+                        .setAddresses(groups.get(h))
+                        .build());
                 childSubchannels[h] = sc;
                 sc.start(state -> onState(host, state));
             }
@@ -211,8 +219,7 @@ final class RealGrpcBalancer {
         }
 
         @Override
-        public void shutdown() {
-        }
+        public void shutdown() {}
     }
 
     /** The channel side: real subchannels are replaced by ones that are READY as soon as they start. */
@@ -251,12 +258,10 @@ final class RealGrpcBalancer {
         public ChannelLogger getChannelLogger() {
             return new ChannelLogger() {
                 @Override
-                public void log(ChannelLogLevel level, String message) {
-                }
+                public void log(ChannelLogLevel level, String message) {}
 
                 @Override
-                public void log(ChannelLogLevel level, String messageFormat, Object... args) {
-                }
+                public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
             };
         }
     }
@@ -274,12 +279,10 @@ final class RealGrpcBalancer {
         }
 
         @Override
-        public void shutdown() {
-        }
+        public void shutdown() {}
 
         @Override
-        public void requestConnection() {
-        }
+        public void requestConnection() {}
 
         @Override
         public List<EquivalentAddressGroup> getAllAddresses() {
@@ -295,12 +298,10 @@ final class RealGrpcBalancer {
         public ChannelLogger getChannelLogger() {
             return new ChannelLogger() {
                 @Override
-                public void log(ChannelLogLevel level, String message) {
-                }
+                public void log(ChannelLogLevel level, String message) {}
 
                 @Override
-                public void log(ChannelLogLevel level, String messageFormat, Object... args) {
-                }
+                public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
             };
         }
     }

@@ -49,7 +49,9 @@ class HingesTest {
         assertThat(PatternContrast.swapped(random).faults()).isEqualTo(even.faults());
 
         Scenario cap34 = even.withOutlierDetection(DEFAULTS.toBuilder()
-                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34).set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0).build());
+                .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
+                .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
+                .build());
         PatternContrast c = PatternContrast.of(Simulation.run(cap34), RunWatcher.NONE);
         assertThat(c.sets()).containsExactly("faults[0].pattern=random");
         assertThat(c.otherPattern()).isEqualTo(FaultPattern.RANDOM);
@@ -58,9 +60,16 @@ class HingesTest {
         assertThat(PatternContrast.firstEjectionNanos(c.other())).isEqualTo(30_610_000_000L);
 
         // a fault that fails everything (or nothing) gives the same failures under either pattern: nothing to swap
-        Scenario dead = new Scenario("dead", even.durationNanos(), 1, even.cluster(), even.traffic(),
-                List.of(new dev.outlierlab.sim.scenario.FaultSpec(List.of("host-0"), 0, even.durationNanos(), 1_000_000,
-                        503, null, false)), DEFAULTS, null);
+        Scenario dead = new Scenario(
+                "dead",
+                even.durationNanos(),
+                1,
+                even.cluster(),
+                even.traffic(),
+                List.of(new dev.outlierlab.sim.scenario.FaultSpec(
+                        List.of("host-0"), 0, even.durationNanos(), 1_000_000, 503, null, false)),
+                DEFAULTS,
+                null);
         assertThat(PatternContrast.swapped(dead)).isNull();
         assertThat(PatternContrast.planned(dead)).isNull();
     }

@@ -14,7 +14,9 @@ class StepIndexTest {
             StepIndex index = new StepIndex(step);
             long t = 0;
             for (int k = 0; k < 20_000; k++) {
-                t = random.nextInt(4) == 0 ? random.nextLong(Long.MAX_VALUE) : t + random.nextLong(2 * Math.min(step, 1L << 40));
+                t = random.nextInt(4) == 0
+                        ? random.nextLong(Long.MAX_VALUE)
+                        : t + random.nextLong(2 * Math.min(step, 1L << 40));
                 if (t < 0) {
                     t = 0;
                 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outlierlab.engine.EjectionState;
 import dev.outlierlab.engine.envoy.PanicRule;
 import dev.outlierlab.engine.stage.CandidateStage;
-import dev.outlierlab.engine.stage.RotationGuard;
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
@@ -44,7 +43,8 @@ class PanicGuardAgreementTest {
                     return ejected[endpoint];
                 }
             };
-            CandidateStage stage = new CandidateStage(StageMode.PROD, state, null, PanicRule.of(threshold).guard());
+            CandidateStage stage = new CandidateStage(
+                    StageMode.PROD, state, null, PanicRule.of(threshold).guard());
             int[] list = new int[hosts];
             Arrays.setAll(list, h -> h);
             int n = stage.apply(list, hosts, 0);
@@ -56,9 +56,11 @@ class PanicGuardAgreementTest {
                 }
                 eligible.add(pick);
             }
-            assertThat(Arrays.stream(list, 0, n).boxed().toList()).as("run %d", run)
+            assertThat(Arrays.stream(list, 0, n).boxed().toList())
+                    .as("run %d", run)
                     .containsExactlyElementsOf(eligible);
-            assertThat(stage.action() == StageAction.KEPT_ALL).as("run %d", run)
+            assertThat(stage.action() == StageAction.KEPT_ALL)
+                    .as("run %d", run)
                     .isEqualTo(balancer.inPanic() && balancer.ejectedCount() > 0);
         }
     }

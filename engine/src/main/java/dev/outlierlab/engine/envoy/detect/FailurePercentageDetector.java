@@ -8,8 +8,7 @@ package dev.outlierlab.engine.envoy.detect;
  * success rate, the threshold is fixed, so a cluster-wide failure ejects as far as the cap allows.
  */
 public final class FailurePercentageDetector {
-    private FailurePercentageDetector() {
-    }
+    private FailurePercentageDetector() {}
 
     public static double failurePercent(double successRatePercent) {
         return 100.0 - successRatePercent;

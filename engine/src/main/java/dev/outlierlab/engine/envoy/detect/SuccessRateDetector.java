@@ -10,12 +10,10 @@ import java.util.List;
  * order the lab model fixes, so that results agree to the last bit.
  */
 public final class SuccessRateDetector {
-    private SuccessRateDetector() {
-    }
+    private SuccessRateDetector() {}
 
     /** Mean, population standard deviation and threshold of one evaluation. */
-    public record Threshold(double mean, double stdev, double threshold) {
-    }
+    public record Threshold(double mean, double stdev, double threshold) {}
 
     /**
      * The threshold for these success rates (percent), in the given order.

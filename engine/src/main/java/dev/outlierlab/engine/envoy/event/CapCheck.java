@@ -15,5 +15,4 @@ public record CapCheck(
         long maxEjectionPercent,
         boolean alwaysEjectOneHost,
         boolean allowed,
-        CapRule rule) {
-}
+        CapRule rule) {}

@@ -1,5 +1,4 @@
 package dev.outlierlab.engine.envoy.event;
 
 /** A consecutive-error detection: the counter reached the configured threshold. */
-public record ConsecutiveEvidence(long consecutiveErrors, long threshold) implements DetectionEvidence {
-}
+public record ConsecutiveEvidence(long consecutiveErrors, long threshold) implements DetectionEvidence {}

@@ -15,8 +15,14 @@ package dev.outlierlab.engine.envoy.event;
  *                        for a clearing, how long the host was degraded
  * @param numEjections    the host's ejection count, which Envoy's {@code logUneject} writes for a clearing
  */
-public record DegradationEvent(long timeNanos, String host, boolean degraded, long numDegradations, long multiplier,
-        long durationNanos, long numEjections) {
+public record DegradationEvent(
+        long timeNanos,
+        String host,
+        boolean degraded,
+        long numDegradations,
+        long multiplier,
+        long durationNanos,
+        long numEjections) {
 
     /** The lower-case action used in JSON output: {@code degrade} or {@code undegrade}. */
     public String jsonName() {

@@ -6,7 +6,7 @@ package dev.outlierlab.engine.envoy.event;
  */
 public interface DetectorListener {
     /** A listener that ignores everything. */
-    DetectorListener NONE = event -> { };
+    DetectorListener NONE = event -> {};
 
     void onEvent(OutlierEvent event);
 
@@ -14,10 +14,8 @@ public interface DetectorListener {
         return false;
     }
 
-    default void onInterval(IntervalEvaluation evaluation) {
-    }
+    default void onInterval(IntervalEvaluation evaluation) {}
 
     /** A host marked degraded or cleared ({@code detect_degraded_hosts}, Envoy 1.38); ignored unless overridden. */
-    default void onDegradation(DegradationEvent event) {
-    }
+    default void onDegradation(DegradationEvent event) {}
 }

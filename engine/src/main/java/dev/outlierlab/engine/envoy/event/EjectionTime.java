@@ -5,5 +5,4 @@ package dev.outlierlab.engine.envoy.event;
  * it stands after this ejection. The host returns at the first interval tick at or after
  * {@code ejectedAt + durationNanos}.
  */
-public record EjectionTime(long multiplier, long baseNanos, long maxNanos, long jitterNanos, long durationNanos) {
-}
+public record EjectionTime(long multiplier, long baseNanos, long maxNanos, long jitterNanos, long durationNanos) {}

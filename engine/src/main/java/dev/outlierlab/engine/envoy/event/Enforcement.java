@@ -5,5 +5,4 @@ package dev.outlierlab.engine.envoy.event;
  * detection ejects iff {@code draw mod 100 < percent}; at 0 and 100 no draw is taken (as Envoy's runtime
  * {@code featureEnabled} does), and {@code drawMod100} is -1.
  */
-public record Enforcement(long enforcingPercent, long drawMod100, boolean enforced) {
-}
+public record Enforcement(long enforcingPercent, long drawMod100, boolean enforced) {}

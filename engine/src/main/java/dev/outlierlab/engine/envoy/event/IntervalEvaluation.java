@@ -15,5 +15,4 @@ public record IntervalEvaluation(
         double meanPercent,
         double stdevPercent,
         double thresholdPercent,
-        boolean failurePercentageRan) {
-}
+        boolean failurePercentageRan) {}

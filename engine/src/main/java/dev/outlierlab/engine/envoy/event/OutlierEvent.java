@@ -39,7 +39,19 @@ public record OutlierEvent(
 
     /** The same event with an order note. */
     public OutlierEvent withOrderNote(OrderNote note) {
-        return new OutlierEvent(timeNanos, host, action, type, evidence, cap, enforcement, ejection, uneject, outForNanos,
-                numEjections, alreadyEjected, note);
+        return new OutlierEvent(
+                timeNanos,
+                host,
+                action,
+                type,
+                evidence,
+                cap,
+                enforcement,
+                ejection,
+                uneject,
+                outForNanos,
+                numEjections,
+                alreadyEjected,
+                note);
     }
 }

@@ -11,5 +11,5 @@ public record SuccessRateEvidence(
         double stdevPercent,
         long stdevFactor,
         double thresholdPercent,
-        int hostsEvaluated) implements DetectionEvidence {
-}
+        int hostsEvaluated)
+        implements DetectionEvidence {}

@@ -13,7 +13,8 @@ class SuccessRateDetectorTest {
     void envoySourceExampleFiftyAndFourHundreds() {
         // sum 450 -> mean 90; squared deviations 40^2 + 4 * 10^2 = 2000, / 5 = 400 -> stdev 20;
         // threshold 90 - 1.9 * 20 = 52 (Envoy's comment in successRateEjectionThreshold, exact in doubles)
-        SuccessRateDetector.Threshold t = SuccessRateDetector.threshold(List.of(50.0, 100.0, 100.0, 100.0, 100.0), 1900);
+        SuccessRateDetector.Threshold t =
+                SuccessRateDetector.threshold(List.of(50.0, 100.0, 100.0, 100.0, 100.0), 1900);
         assertThat(t.mean()).isEqualTo(90.0);
         assertThat(t.stdev()).isEqualTo(20.0);
         assertThat(t.threshold()).isEqualTo(52.0);
@@ -50,7 +51,8 @@ class SuccessRateDetectorTest {
     @Test
     void aRateExactlyAtTheThresholdIsNotAnOutlier() {
         // same data as Envoy's example: threshold exactly 52.0; the test is strictly below
-        SuccessRateDetector.Threshold t = SuccessRateDetector.threshold(List.of(50.0, 100.0, 100.0, 100.0, 100.0), 1900);
+        SuccessRateDetector.Threshold t =
+                SuccessRateDetector.threshold(List.of(50.0, 100.0, 100.0, 100.0, 100.0), 1900);
         assertThat(SuccessRateDetector.isOutlier(52.0, t)).isFalse();
         assertThat(SuccessRateDetector.isOutlier(51.999, t)).isTrue();
     }
@@ -70,7 +72,8 @@ class SuccessRateDetectorTest {
     @Test
     void equalRatesHaveNoSpreadAndNoOutlier() {
         // every host at 67 %: stdev 0, threshold = mean = 67, nobody strictly below
-        SuccessRateDetector.Threshold t = SuccessRateDetector.threshold(List.of(67.0, 67.0, 67.0, 67.0, 67.0, 67.0), 1900);
+        SuccessRateDetector.Threshold t =
+                SuccessRateDetector.threshold(List.of(67.0, 67.0, 67.0, 67.0, 67.0, 67.0), 1900);
         assertThat(t.stdev()).isZero();
         assertThat(t.threshold()).isEqualTo(67.0);
         assertThat(SuccessRateDetector.isOutlier(67.0, t)).isFalse();

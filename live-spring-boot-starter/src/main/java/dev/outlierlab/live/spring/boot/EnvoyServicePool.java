@@ -39,7 +39,9 @@ public final class EnvoyServicePool implements Profile, ServicePoolProfile {
         }
         LivePoolBuilder b = LivePoolBuilder.envoy(service, c.build(), panic);
         if (p.getMaxEjectionPercent() != null) {
-            throw refused(prefix + "max-ejection-percent", p.getMaxEjectionPercent().toString(),
+            throw refused(
+                    prefix + "max-ejection-percent",
+                    p.getMaxEjectionPercent().toString(),
                     "no value for the Envoy profile: its cap is settings.max_ejection_percent");
         }
         return b;
@@ -53,8 +55,13 @@ public final class EnvoyServicePool implements Profile, ServicePoolProfile {
             }
         }
         if (setting == null) {
-            throw refused(prefix + key, value, "one of Envoy's outlier_detection fields: " + Arrays.stream(
-                    OutlierSetting.values()).map(OutlierSetting::envoyName).toList());
+            throw refused(
+                    prefix + key,
+                    value,
+                    "one of Envoy's outlier_detection fields: "
+                            + Arrays.stream(OutlierSetting.values())
+                                    .map(OutlierSetting::envoyName)
+                                    .toList());
         }
         switch (setting.kind()) {
             case DURATION -> c.set(setting, duration(prefix + key, value));
@@ -62,5 +69,4 @@ public final class EnvoyServicePool implements Profile, ServicePoolProfile {
             default -> c.set(setting, whole(prefix + key, value, 0, OutlierSetting.UINT32_MAX));
         }
     }
-
 }

@@ -18,8 +18,16 @@ import java.util.Map;
  * {@code max-ejection-percent}.
  */
 public final class GatewayServicePool implements Profile, ServicePoolProfile {
-    private static final String[] GATEWAY_KEYS = {"window", "bucket", "min_requests", "stdev_factor", "peer_set",
-        "min_stdev", "consecutive_failures", "ejection_time"};
+    private static final String[] GATEWAY_KEYS = {
+        "window",
+        "bucket",
+        "min_requests",
+        "stdev_factor",
+        "peer_set",
+        "min_stdev",
+        "consecutive_failures",
+        "ejection_time"
+    };
 
     @Override
     public String name() {
@@ -76,5 +84,4 @@ public final class GatewayServicePool implements Profile, ServicePoolProfile {
             default -> throw refused(property, value, "one of the gateway settings: " + Arrays.toString(GATEWAY_KEYS));
         }
     }
-
 }

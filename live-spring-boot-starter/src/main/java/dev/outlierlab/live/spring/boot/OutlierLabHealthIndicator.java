@@ -30,7 +30,10 @@ public class OutlierLabHealthIndicator extends AbstractHealthIndicator {
             d.put("profile", s.profile());
             d.put("mode", s.mode().configName());
             d.put("endpoints", s.endpoints().size());
-            List<String> ejected = s.endpoints().stream().filter(EndpointState::ejected).map(EndpointState::name).toList();
+            List<String> ejected = s.endpoints().stream()
+                    .filter(EndpointState::ejected)
+                    .map(EndpointState::name)
+                    .toList();
             d.put("ejected", ejected);
             d.put("warnings", pool.warnings());
             builder.withDetail(name, d);

@@ -29,11 +29,12 @@ import org.springframework.core.env.Environment;
 @Configuration(proxyBeanMethods = false)
 public class OutlierLabLoadBalancerConfiguration {
     @Bean
-    public ServiceInstanceListSupplier outlierLabServiceInstanceListSupplier(ConfigurableApplicationContext context,
-            Environment environment) {
+    public ServiceInstanceListSupplier outlierLabServiceInstanceListSupplier(
+            ConfigurableApplicationContext context, Environment environment) {
         LivePool pool = context.getBean(OutlierLabPools.class).pool(service(environment));
         ServiceInstanceListSupplierBuilder b = ServiceInstanceListSupplier.builder();
-        b = context.getBeanProvider(ReactiveDiscoveryClient.class).getIfAvailable() != null ? b.withDiscoveryClient()
+        b = context.getBeanProvider(ReactiveDiscoveryClient.class).getIfAvailable() != null
+                ? b.withDiscoveryClient()
                 : b.withBlockingDiscoveryClient();
         b = b.withCaching();
         if (pool != null) {
@@ -64,15 +65,12 @@ public class OutlierLabLoadBalancerConfiguration {
         }
 
         @Override
-        public void onStart(Request<Object> request) {
-        }
+        public void onStart(Request<Object> request) {}
 
         @Override
-        public void onStartRequest(Request<Object> request, Response<ServiceInstance> lbResponse) {
-        }
+        public void onStartRequest(Request<Object> request, Response<ServiceInstance> lbResponse) {}
 
         @Override
-        public void onComplete(CompletionContext<Object, ServiceInstance, Object> completionContext) {
-        }
+        public void onComplete(CompletionContext<Object, ServiceInstance, Object> completionContext) {}
     }
 }

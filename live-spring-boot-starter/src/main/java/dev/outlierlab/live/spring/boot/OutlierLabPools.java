@@ -18,7 +18,8 @@ public final class OutlierLabPools implements DisposableBean {
     private final Map<String, FailureClassifier> classifiers = new LinkedHashMap<>();
 
     public OutlierLabPools(OutlierLabProperties properties) {
-        for (Map.Entry<String, OutlierLabProperties.Service> e : properties.getServices().entrySet()) {
+        for (Map.Entry<String, OutlierLabProperties.Service> e :
+                properties.getServices().entrySet()) {
             LivePool pool = ServicePoolFactory.build(e.getKey(), e.getValue());
             pools.put(e.getKey(), pool);
             FailureClassifier.Builder c = FailureClassifier.builder();

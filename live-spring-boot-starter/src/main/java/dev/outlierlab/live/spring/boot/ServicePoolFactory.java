@@ -17,14 +17,15 @@ import org.springframework.boot.convert.DurationStyle;
  * {@link ServicePoolProfile}, found by name in the profile registry.
  */
 final class ServicePoolFactory {
-    private ServicePoolFactory() {
-    }
+    private ServicePoolFactory() {}
 
     static LivePool build(String service, OutlierLabProperties.Service p) {
         String prefix = "outlier-lab.services." + service + ".";
-        String name = p.getProfile() == null ? EnvoyServicePool.NAME : p.getProfile().trim().toLowerCase(Locale.ROOT);
-        ServicePoolProfile profile = Profiles.facet(name, ServicePoolProfile.class,
-                names -> refused(prefix + "profile", p.getProfile(), names));
+        String name = p.getProfile() == null
+                ? EnvoyServicePool.NAME
+                : p.getProfile().trim().toLowerCase(Locale.ROOT);
+        ServicePoolProfile profile = Profiles.facet(
+                name, ServicePoolProfile.class, names -> refused(prefix + "profile", p.getProfile(), names));
         LivePoolBuilder b;
         try {
             b = profile.builder(service, prefix, p);

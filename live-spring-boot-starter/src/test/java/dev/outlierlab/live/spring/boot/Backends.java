@@ -31,7 +31,8 @@ final class Backends implements AutoCloseable {
             List<LoopbackUpstream> list = new ArrayList<>(all());
             for (int i = 0; i < list.size(); i++) {
                 String uri = list.get(i).uri().toString();
-                registry.add("spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri",
+                registry.add(
+                        "spring.cloud.discovery.client.simple.instances." + service + "[" + i + "].uri",
                         () -> uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri);
             }
         }

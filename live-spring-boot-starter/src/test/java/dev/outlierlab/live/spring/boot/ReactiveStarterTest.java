@@ -18,13 +18,16 @@ import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
 /** A real reactive application (Netty) with a {@code @LoadBalanced WebClient}: the failing instance leaves. */
-@SpringBootTest(classes = ReactiveStarterTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ReactiveStarterTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.main.web-application-type=reactive",
             "outlier-lab.services.search.profile=gateway",
             "outlier-lab.services.search.mode=prod",
             "outlier-lab.services.search.settings.consecutive_failures=3",
-            "outlier-lab.services.search.settings.ejection_time=30s"})
+            "outlier-lab.services.search.settings.ejection_time=30s"
+        })
 class ReactiveStarterTest {
     static Backends backends;
 
@@ -51,12 +54,16 @@ class ReactiveStarterTest {
 
     @Autowired
     WebClient.Builder builder;
+
     @Autowired
     OutlierLabPools pools;
 
     private int get() {
-        return builder.build().get().uri("http://search/work")
-                .exchangeToMono(r -> r.releaseBody().then(Mono.just(r.statusCode().value())))
+        return builder.build()
+                .get()
+                .uri("http://search/work")
+                .exchangeToMono(
+                        r -> r.releaseBody().then(Mono.just(r.statusCode().value())))
                 .block(Duration.ofSeconds(10));
     }
 

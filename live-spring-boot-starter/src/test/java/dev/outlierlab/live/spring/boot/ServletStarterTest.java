@@ -29,7 +29,9 @@ import org.springframework.web.client.RestClientResponseException;
  * profile, shadow). Each gets its own pool; search stops sending to c, billing's traffic is unchanged; the
  * actuator endpoint shows and switches the mode; the meters are on the application's registry.
  */
-@SpringBootTest(classes = ServletStarterTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ServletStarterTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.main.web-application-type=servlet",
             "outlier-lab.services.search.profile=envoy",
@@ -43,7 +45,8 @@ import org.springframework.web.client.RestClientResponseException;
             "outlier-lab.services.billing.mode=shadow",
             "outlier-lab.services.billing.settings.ejection_time=30s",
             "management.endpoints.web.exposure.include=health,outlierlab",
-            "management.endpoint.health.show-details=always"})
+            "management.endpoint.health.show-details=always"
+        })
 class ServletStarterTest {
     static Backends backends;
 
@@ -70,17 +73,25 @@ class ServletStarterTest {
 
     @Autowired
     RestClient.Builder builder;
+
     @Autowired
     OutlierLabPools pools;
+
     @Autowired
     MeterRegistry meters;
+
     @LocalServerPort
     int port;
 
     private int get(String service) {
         try {
-            return builder.build().get().uri("http://" + service + "/work").retrieve().toBodilessEntity()
-                    .getStatusCode().value();
+            return builder.build()
+                    .get()
+                    .uri("http://" + service + "/work")
+                    .retrieve()
+                    .toBodilessEntity()
+                    .getStatusCode()
+                    .value();
         } catch (RestClientResponseException e) {
             return e.getStatusCode().value();
         }
@@ -88,9 +99,12 @@ class ServletStarterTest {
 
     private String actuator(String method, String path, String body) throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/" + path));
-        r = body == null ? r.method(method, HttpRequest.BodyPublishers.noBody())
-                : r.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<String> response = HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
+        r = body == null
+                ? r.method(method, HttpRequest.BodyPublishers.noBody())
+                : r.header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> response =
+                HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         return response.body();
     }
@@ -121,21 +135,39 @@ class ServletStarterTest {
         assertThat(billing.counters().stageWouldEject()).isPositive();
         assertThat(search.snapshot().counters().accepted()).isEqualTo(60);
 
-        assertThat(meters.get("envoy_cluster.outlier_detection.ejections_active").tag("envoy_cluster_name", "search")
-                .gauge().value()).isEqualTo(1);
+        assertThat(meters.get("envoy_cluster.outlier_detection.ejections_active")
+                        .tag("envoy_cluster_name", "search")
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
         // A read of the pool's meters takes a fresh snapshot (at most once a second), which registers the meters
         // of endpoints that joined since: billing's instances arrived after the meters were bound.
-        assertThat(meters.get("envoy_cluster.outlier_detection.ejections_active").tag("envoy_cluster_name", "billing")
-                .gauge().value()).isEqualTo(1);
-        assertThat(meters.get("envoy_cluster.outlier_detection.host.ejected").tag("envoy_cluster_name", "billing")
-                .tag("endpoint", search.snapshot().endpoints().stream().filter(e -> e.ejected()).findFirst().orElseThrow()
-                        .name()).gauge().value()).isEqualTo(1);
+        assertThat(meters.get("envoy_cluster.outlier_detection.ejections_active")
+                        .tag("envoy_cluster_name", "billing")
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
+        assertThat(meters.get("envoy_cluster.outlier_detection.host.ejected")
+                        .tag("envoy_cluster_name", "billing")
+                        .tag(
+                                "endpoint",
+                                search.snapshot().endpoints().stream()
+                                        .filter(e -> e.ejected())
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .name())
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
 
-        assertThat(actuator("GET", "outlierlab", null)).contains("\"search\":{\"profile\":\"envoy\",\"mode\":\"prod\"")
-                .contains("\"billing\":{\"profile\":\"gateway\",\"mode\":\"shadow\"").contains("\"ejected\":true");
+        assertThat(actuator("GET", "outlierlab", null))
+                .contains("\"search\":{\"profile\":\"envoy\",\"mode\":\"prod\"")
+                .contains("\"billing\":{\"profile\":\"gateway\",\"mode\":\"shadow\"")
+                .contains("\"ejected\":true");
         assertThat(actuator("POST", "outlierlab/search", "{\"mode\":\"off\"}")).contains("\"mode\":\"off\"");
         assertThat(search.mode()).isEqualTo(StageMode.OFF);
-        assertThat(actuator("GET", "health", null)).contains("\"outlierLab\":{\"status\":\"UP\"")
+        assertThat(actuator("GET", "health", null))
+                .contains("\"outlierLab\":{\"status\":\"UP\"")
                 .contains("\"search\":{\"profile\":\"envoy\",\"mode\":\"off\"");
         // Off: c is back in the rotation for search.
         for (int i = 0; i < 6; i++) {

@@ -24,14 +24,18 @@ import org.springframework.test.context.DynamicPropertySource;
  * three real loopback backends (the third answers 503); then the user's journey: shadow names the bad backend
  * and changes nothing, the actuator switches to prod, the bad backend gets no more traffic.
  */
-@SpringBootTest(classes = ExampleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = ExampleApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "spring.config.name=example")
 class ExampleShapeTest {
     static List<LoopbackUpstream> backends;
 
     @DynamicPropertySource
     static void instances(DynamicPropertyRegistry registry) throws Exception {
-        backends = List.of(LoopbackUpstream.start("a"), LoopbackUpstream.start("b"),
+        backends = List.of(
+                LoopbackUpstream.start("a"),
+                LoopbackUpstream.start("b"),
                 LoopbackUpstream.start("c").failing(100, 503));
         for (int i = 0; i < 3; i++) {
             String uri = backends.get(i).uri().toString().replaceAll("/$", "");
@@ -49,8 +53,10 @@ class ExampleShapeTest {
 
     private HttpResponse<String> call(String method, String path, String json) throws Exception {
         HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-        r = json == null ? r.method(method, HttpRequest.BodyPublishers.noBody())
-                : r.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+        r = json == null
+                ? r.method(method, HttpRequest.BodyPublishers.noBody())
+                : r.header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofString(json));
         return HttpClient.newHttpClient().send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -67,9 +73,11 @@ class ExampleShapeTest {
     void theDocsExampleIsThisProject() throws Exception {
         assertThat(docsBlock("<!-- example: application.yml -->"))
                 .isEqualTo(Files.readString(Path.of("src/test/resources/example.yml")));
-        String source = Files.readString(Path.of("src/test/java/dev/outlierlab/live/spring/boot/example/ExampleApplication.java"));
+        String source = Files.readString(
+                Path.of("src/test/java/dev/outlierlab/live/spring/boot/example/ExampleApplication.java"));
         assertThat(docsBlock("<!-- example: ExampleApplication.java -->"))
-                .isEqualTo(source.replace("package dev.outlierlab.live.spring.boot.example;", "package com.example.demo;"));
+                .isEqualTo(source.replace(
+                        "package dev.outlierlab.live.spring.boot.example;", "package com.example.demo;"));
     }
 
     @Test
@@ -79,7 +87,8 @@ class ExampleShapeTest {
         }
         long c = backends.get(2).served();
         assertThat(c).isBetween(9L, 11L);
-        assertThat(call("GET", "/actuator/outlierlab/search", null).body()).contains("\"mode\":\"shadow\"")
+        assertThat(call("GET", "/actuator/outlierlab/search", null).body())
+                .contains("\"mode\":\"shadow\"")
                 .contains("\"ejected\":true");
         HttpResponse<String> switched = call("POST", "/actuator/outlierlab/search", "{\"mode\":\"prod\"}");
         assertThat(switched.statusCode()).isEqualTo(200);

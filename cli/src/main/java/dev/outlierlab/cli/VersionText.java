@@ -38,7 +38,8 @@ public final class VersionText implements IVersionProvider {
     public String[] getVersion() {
         return new String[] {
             "outlier-lab " + version() + " (commit " + commit() + ")",
-            "rules: Envoy 1.26 to 1.40 outlier detection (default 1.40.2), the gateway ejection stage",
+            "rules: Envoy 1.26 to 1.40 (default 1.40.2), gRPC (java, go, core), the gateway stage, "
+                    + "nginx, HAProxy and Caddy passive checks",
             "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ") in "
                     + System.getProperty("java.home")
         };

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Explain what the outlier detection of an Envoy, Istio, Envoy Gateway, Kuma, kgateway, gRPC or gateway config will do.",
+            "Explain what the outlier detection of an Envoy, Istio, Kuma, gRPC, gateway, nginx, HAProxy or Caddy config will do.",
             "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
             "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, by istiod or kgateway,",
             "Flagger Canaries, Envoy Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers, Cilium",
@@ -46,6 +46,8 @@ import picocli.CommandLine.Spec;
             "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
             "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
             "(profile gateway, with routing: and optionally cluster.hosts): --hosts gives its endpoint count.",
+            "An nginx.conf (with its includes), a haproxy.cfg or a Caddyfile (or Caddy's JSON) is read for its upstream,",
+            "backend or reverse_proxy and checked against that server's passive-check rules.",
             ""
         },
         footer = {

@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Shows what passive outlier detection (Envoy's outlier_detection, releases 1.26 to 1.40; grpc-java's",
-            "outlier-detection policy; an LLM or API gateway's ejection stage) will do to your traffic: a deterministic",
+            "outlier-detection policy; an LLM or API gateway's ejection stage; nginx's max_fails, HAProxy's observe,",
+            "Caddy's passive health checks) will do to your traffic: a deterministic",
             "lab with synthetic or replayed traffic, every caller its own detector, every decision explained; checks",
             "of the configurations you deploy; a search for settings that fit your cluster; a live proxy.",
             ""

@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Simulate a scenario (or replay a trace) under Envoy's outlier-detection rules, gRPC's or the gateway's.",
+            "Simulate a scenario (or replay a trace) under Envoy's, gRPC's, the gateway's, nginx's, HAProxy's or Caddy's rules.",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""
         },

@@ -69,8 +69,8 @@ public final class RoutingLines {
                 if (ejected != null) {
                     LoadBalancer balancer =
                             new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
-                    PriorityRouter router =
-                            new PriorityRouter(r, s.cluster().panicThresholdPercent(), prio, caller, 0, balancer);
+                    PriorityRouter router = PriorityRouter.forCaller(
+                            r, s.cluster().panicThresholdPercent(), hosts, caller, 0, balancer);
                     balancer.setEjected(hosts.indexOf(ejected), true);
                     line.accept("", "  " + ejectedText(ejected, router, r, hosts));
                 }
@@ -194,7 +194,7 @@ public final class RoutingLines {
             }
             LoadBalancer balancer = new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
             PriorityRouter router =
-                    new PriorityRouter(r, s.cluster().panicThresholdPercent(), prio, caller, 0, balancer);
+                    PriorityRouter.forCaller(r, s.cluster().panicThresholdPercent(), hosts, caller, 0, balancer);
             balancer.setEjected(hosts.indexOf(ejected), true);
             view.put("ejected", ejected);
             ArrayNode loads = view.putArray("healthy_loads");

@@ -43,6 +43,9 @@ public final class EnvoyClusterWriter {
         y.append("common_lb_config:\n  healthy_panic_threshold:\n    value: ")
                 .append(number(s.cluster().panicThresholdPercent()))
                 .append('\n');
+        if (r.weighsLocalities()) {
+            y.append("  locality_weighted_lb_config: {}\n");
+        }
         if (r.failTrafficOnPanic()) {
             y.append("  zone_aware_lb_config:\n    fail_traffic_on_panic: true\n");
         }

@@ -55,6 +55,11 @@ final class RoutingClusterText {
             }
             g.append("}\n    ");
         }
+        if (zone != null && r.weighsLocalities() && r.localityWeights().weightOf(zone) > 0) {
+            g.append("load_balancing_weight: ")
+                    .append(r.localityWeights().weightOf(zone))
+                    .append("\n    ");
+        }
         int priority = r.priorities().getOrDefault(host, 0);
         if (priority != 0) {
             g.append("priority: ").append(priority).append("\n    ");

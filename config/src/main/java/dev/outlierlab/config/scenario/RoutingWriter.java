@@ -52,6 +52,11 @@ final class RoutingWriter {
         if (r.localityFailover() && !r.zones().isEmpty() && !r.callerZones().isEmpty()) {
             cluster.put("locality_failover", true);
         }
+        if (r.localityWeights().enabled() && !r.zones().isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            new java.util.TreeMap<>(r.localityWeights().byZone()).forEach((z, w) -> m.put(z, (long) w));
+            cluster.put("locality_weights", m);
+        }
         if (!r.callerZones().isEmpty()) {
             traffic.put("caller_zones", new ArrayList<>(r.callerZones()));
         }

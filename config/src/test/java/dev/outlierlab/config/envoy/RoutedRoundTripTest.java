@@ -1,9 +1,11 @@
 package dev.outlierlab.config.envoy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.sim.scenario.LbPolicy;
+import dev.outlierlab.sim.scenario.LocalityWeights;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
@@ -58,6 +60,41 @@ class RoutedRoundTripTest {
                         "host-4", "us/c",
                         "host-5", "us/c"));
         assertThat(r.retries()).isNull();
+    }
+
+    @Test
+    void localityWeightsAreWrittenAsEnvoysAndReadBack() {
+        Scenario s = ScenarioReader.read("""
+                        cluster:
+                          hosts: 6
+                          zones: [a, a, b, b, c, c]
+                          locality_weights: {a: 4, b: 2}
+                        """, "weighted.yaml", List.of()).scenario();
+        assertThat(s.routing().weighsLocalities()).isTrue();
+        assertThat(s.routing().localityWeights().weightOf("c")).isZero();
+        String yaml = EnvoyClusterWriter.toYaml(s);
+        assertThat(yaml)
+                .contains("  locality_weighted_lb_config: {}\n")
+                .contains("  - locality: {zone: \"a\"}\n    load_balancing_weight: 4\n    lb_endpoints:\n")
+                .contains("  - locality: {zone: \"c\"}\n    lb_endpoints:\n");
+        RoutingSpec back = EnvoyConfigReader.read(yaml, "export.yaml")
+                .cluster(null)
+                .requireValid()
+                .routing();
+        assertThat(back.localityWeights()).isEqualTo(new LocalityWeights(true, Map.of("/a", 4, "/b", 2, "/c", 0)));
+        assertThat(back.notModelled()).isEmpty();
+    }
+
+    @Test
+    void aWeightForAZoneNoHostIsInIsRefusedWithTheZones() {
+        assertThatThrownBy(() -> ScenarioReader.read("""
+                        cluster:
+                          hosts: 2
+                          zones: [a, b]
+                          locality_weights: {a: 1, d: 2}
+                        """, "weighted.yaml", List.of()))
+                .hasMessageContaining("cluster.locality_weights.d")
+                .hasMessageContaining("zones of cluster.zones: a, b");
     }
 
     @Test

@@ -12,8 +12,10 @@ import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.EnvoyStats;
 import dev.outlierlab.report.HingesText;
-import dev.outlierlab.report.ResultJson;
-import dev.outlierlab.report.TextReport;
+import dev.outlierlab.report.SignalsReport;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.RunFormats;
+import dev.outlierlab.report.format.RunFormats.RunView;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
@@ -71,7 +73,7 @@ import picocli.CommandLine.Spec;
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."
         })
-public final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
     CommandSpec spec;
 
@@ -87,15 +89,8 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     ServerConfigOptions servers;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = {
-                "Output: text (default), json (the lab-model contract: scenario, summary, stats, events)",
-                "or csv (one row per decision with its numbers; see docs/output-formats.md)."
-            })
-    OutputFormat format;
+    @Mixin
+    FormatOption format;
 
     @Option(
             names = "--trace-in",
@@ -201,17 +196,15 @@ public final class RunCommand implements Callable<Integer> {
     /** The decisions the text report keeps to collapse into its rows (the rest are counted). */
     static final int TEXT_KEPT_DECISIONS = 10_000;
 
-    /** Output formats of {@code run}. */
-    enum OutputFormat {
-        text,
-        json,
-        csv
-    }
-
     /** Envoy admin formats for {@code --stats}. */
     enum StatsFormat {
         text,
         prometheus
+    }
+
+    @Override
+    public Formats<RunView> formats() {
+        return RunFormats.RUN;
     }
 
     @Override
@@ -242,9 +235,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         if (servers.isUsed()) {
-            if (format != OutputFormat.text) {
-                throw new InputException("--format " + format + ": --nginx, --haproxy and --caddy runs are text only");
-            }
+            format.require(RunFormats.RUN.only("run --nginx, --haproxy or --caddy", List.of("text")));
             output.emit(spec, servers.run(input.scenario.load().scenario(), maxEvents));
             return 0;
         }
@@ -257,6 +248,7 @@ public final class RunCommand implements Callable<Integer> {
             RunRequest request = new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work);
             ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
                     + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
+            format.require(r.formats(profiled.name()));
             r.refuse(request, profiled);
             output.emit(spec, r.run(input.resolve(), request));
             return 0;
@@ -268,7 +260,7 @@ public final class RunCommand implements Callable<Integer> {
         ScenarioReader.Loaded loaded = input.applyCluster(profiled);
         // text shows the first --events decisions and counts the rest; JSON has them all
         // text collapses identical decisions into rows, so it keeps more decisions than it shows rows
-        RunOptions options = format != OutputFormat.text
+        RunOptions options = !format.is("text")
                 ? RunOptions.DEFAULT
                 : RunOptions.DEFAULT.keepingEvents(Math.max(maxEvents, TEXT_KEPT_DECISIONS));
         RunResult result;
@@ -277,7 +269,7 @@ public final class RunCommand implements Callable<Integer> {
         if (traceIn == null) {
             // the text report says whether the other fault pattern changes the decisions: a second run, when short
             WorkEstimate one = WorkEstimate.of(loaded.scenario());
-            boolean contrast = format == OutputFormat.text
+            boolean contrast = format.is("text")
                     && stats == null
                     && PatternContrast.swapped(loaded.scenario()) != null
                     && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;
@@ -288,7 +280,7 @@ public final class RunCommand implements Callable<Integer> {
             result = accessLog == null
                     ? Simulation.run(loaded.scenario(), watched)
                     : runWritingLog(loaded.scenario(), watched, start);
-            if (format == OutputFormat.text && stats == null) {
+            if (format.is("text") && stats == null) {
                 PatternContrast other = contrast
                         ? PatternContrast.of(result, progress.next(one.units()))
                         : PatternContrast.planned(result.scenario());
@@ -309,22 +301,22 @@ public final class RunCommand implements Callable<Integer> {
         boolean withSignals = signals
                 || input.scenario.example != null
                 || result.scenario().load().isShaped();
-        String text;
-        if (stats != null) {
-            text = stats == StatsFormat.text
-                    ? EnvoyStats.text(result.stats(), cluster)
-                    : EnvoyStats.prometheus(result.stats(), cluster);
-        } else {
-            text = switch (format) {
-                case json -> ResultJson.toJson(result, false, withSignals);
-                case csv -> dev.outlierlab.report.RunCsv.render(result);
-                case text -> TextReport.render(result, maxEvents, source, hinges, input.clusterSource.advice);
-            };
-        }
         if (seriesFile != null) {
-            OutputFiles.writeText(seriesFile, "--series", dev.outlierlab.report.SignalsReport.csv(result));
+            OutputFiles.writeText(seriesFile, "--series", SignalsReport.csv(result));
         }
-        output.emit(spec, text);
+        if (stats != null) {
+            output.emit(
+                    spec,
+                    stats == StatsFormat.text
+                            ? EnvoyStats.text(result.stats(), cluster)
+                            : EnvoyStats.prometheus(result.stats(), cluster));
+        } else {
+            format.emit(
+                    output,
+                    spec,
+                    RunFormats.RUN,
+                    new RunView(result, maxEvents, source, hinges, input.clusterSource.advice, withSignals));
+        }
         return 0;
     }
 
@@ -352,7 +344,7 @@ public final class RunCommand implements Callable<Integer> {
         if (stagesFile != null) {
             used.add(new RunRequest.Used("--stages", Capability.STAGE_RECORDS));
         }
-        if (format == OutputFormat.csv) {
+        if (format.is("csv")) {
             used.add(new RunRequest.Used("--format csv", Capability.DECISION_CSV));
         }
         return used;
@@ -390,6 +382,7 @@ public final class RunCommand implements Callable<Integer> {
         ScenarioReader.Profiled given = new ScenarioReader.Profiled(
                 Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, input.grpcSettings(profiled, loaded));
         if (profiles.size() == 1) {
+            format.require(RunFormats.RUN.only("run --profile " + profiles.get(0), List.of("text", "json")));
             RunRequest request = new RunRequest(format.name(), maxEvents, null, List.of(), work);
             output.emit(
                     spec,
@@ -401,10 +394,8 @@ public final class RunCommand implements Callable<Integer> {
                             .run(given, request));
             return 0;
         }
-        if (format != OutputFormat.text) {
-            throw new InputException("--format " + format + ": a comparison of profiles is text; run each profile"
-                    + " with --format " + format + " for its " + format.name().toUpperCase(java.util.Locale.ROOT));
-        }
+        format.require(
+                RunFormats.RUN.only("a comparison of profiles (run each profile alone for JSON)", List.of("text")));
         output.emit(spec, ProfileRun.compare(profiles, given, work));
         return 0;
     }

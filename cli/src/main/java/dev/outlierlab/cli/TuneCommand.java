@@ -9,6 +9,8 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.report.TextReport;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.TuneFormats;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
@@ -19,11 +21,9 @@ import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
-import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
 import dev.outlierlab.tune.TuneResult;
 import dev.outlierlab.tune.TuneService;
-import dev.outlierlab.tune.TuneText;
 import dev.outlierlab.tune.Tuner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ import picocli.CommandLine.Spec;
             "",
             "Exit status: 0 on success, 2 for bad input."
         })
-public final class TuneCommand implements Callable<Integer> {
+public final class TuneCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
     CommandSpec spec;
 
@@ -145,12 +145,8 @@ public final class TuneCommand implements Callable<Integer> {
             })
     double maxFalsePerDay;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "text (default) or json (every scenario's figures, seed by seed).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     @Option(
             names = "--explain",
@@ -309,10 +305,9 @@ public final class TuneCommand implements Callable<Integer> {
         }
     }
 
-    /** Output formats of {@code tune}. */
-    enum Format {
-        text,
-        json
+    @Override
+    public Formats<TuneResult> formats() {
+        return TuneFormats.TUNE;
     }
 
     @Override
@@ -327,8 +322,8 @@ public final class TuneCommand implements Callable<Integer> {
             throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
         }
         RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
-        if (explain != null && format == Format.json) {
-            throw new InputException("--explain: the decision trace is text; use it without --format json");
+        if (explain != null) {
+            format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }
         if (from != null && input.describesCluster()) {
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
@@ -408,7 +403,7 @@ public final class TuneCommand implements Callable<Integer> {
         TuneResult result =
                 TuneService.run(req, u -> progress.next(u).progress(1, 1), elsewhere, fromText, read.target());
         progress.finish();
-        String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
+        String out = format.render(TuneFormats.TUNE, result);
         if (explained != null) {
             var w = result.recommended().written();
             var scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);

@@ -99,7 +99,8 @@ public record TuneResult(
                 request.current(),
                 recommended.setting(),
                 recommended.written(),
-                request.envoyVersion());
+                request.envoyVersion(),
+                request.name());
         String d = s.text() == null
                 ? diff
                 : LineDiff.diff(request.source(), original, request.source() + " (recommended)", s.text());

@@ -127,7 +127,11 @@ public record TuneWords(Target target, FixAdvice advice) {
         out.add("No DestinationRule field turns on a detector that compares hosts; with " + v + " requests a host per "
                 + "interval from " + (req.clients() == 1 ? "the caller" : "each caller") + " these could judge them: "
                 + String.join("; ", said) + ".");
-        out.add("An EnvoyFilter can set them on the cluster istiod makes for the rule (kubectl apply -f); "
+        out.add("An EnvoyFilter can set them on the cluster istiod makes for the rule"
+                + (advice.patch().subset() == null
+                        ? ""
+                        : "'s subset " + advice.patch().subset())
+                + " (kubectl apply -f); "
                 + "tune --target envoy scores them on the same scenarios:");
         out.add(advice.patch().render(changes));
         return out;

@@ -10,6 +10,7 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.eventlog.ComparedEventLog;
@@ -284,6 +285,7 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
         List<LogReplay.GroupResult> results;
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
+        ClusterRules rules = null;
         try {
             scan = LogScan.scan(
                     inputs,
@@ -300,10 +302,16 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
         }
         try (scan) {
             checkScan(scan.lines(), scan.groups(), loaded);
+            rules = clusterSource.rulesFor(loaded.scenario(), scan.groups());
+            ClusterRules byCluster = rules;
             results = LogReplay.inStableOrder(LogReplay.replay(
                     scan,
                     g -> LogReplay.scenarioFor(
-                            loaded.scenario(), loaded.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
+                            byCluster == null ? loaded.scenario() : byCluster.scenario(g.cluster()),
+                            loaded.hostsGiven(),
+                            g,
+                            scan.originEpochNanos(),
+                            durationNanos),
                     RunOptions.DEFAULT));
             if (second != null) {
                 checkHosts(second, scan.groups());
@@ -342,7 +350,8 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
                 eventsA,
                 eventsB,
                 new LogClock(scan.originEpochNanos()),
-                clusterSource.advice);
+                clusterSource.advice,
+                rules);
         format.emit(output, spec, ReplayFormats.REPLAY, new ReplayView(report, maxEvents));
         return 0;
     }

@@ -242,10 +242,9 @@ public final class RunCommand implements Callable<Integer> {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         if (servers.isUsed()) {
-            if (format != OutputFormat.text) {
-                throw new InputException("--format " + format + ": --nginx, --haproxy and --caddy runs are text only");
-            }
-            output.emit(spec, servers.run(input.scenario.load().scenario(), maxEvents));
+            output.emit(
+                    spec,
+                    servers.run(input, new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work)));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();

@@ -4,6 +4,7 @@ import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.report.format.Formats;
@@ -137,6 +138,7 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
      * @param maxBadLines    {@code --max-bad-lines N}: the count of bad lines past which a read stops, or
      *                       {@link Long#MAX_VALUE} for a percentage
      * @param maxBadLinesPercent {@code --max-bad-lines P%}: P (a read of mostly bad lines stops), or NaN for a count
+     * @param advice         how fixes are said: in the fields of the input the settings came from (--istio, ...)
      */
     public record FleetRequest(
             List<String> logs,
@@ -154,7 +156,8 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
             boolean json,
             Integer parallelism,
             long maxBadLines,
-            double maxBadLinesPercent) {}
+            double maxBadLinesPercent,
+            FixAdvice advice) {}
 
     /** This command with its replay run by {@code fleet} (the flink module's job). */
     public ReplayCommand runningOn(FleetEngine fleet) {

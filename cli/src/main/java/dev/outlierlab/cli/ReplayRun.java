@@ -10,6 +10,7 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.eventlog.ComparedEventLog;
@@ -79,7 +80,8 @@ final class ReplayRun {
                 c.format.is("json"),
                 c.engine.parallelism(),
                 c.logRead.badLineCount(),
-                c.logRead.badLinePercent());
+                c.logRead.badLinePercent(),
+                c.clusterSource.advice);
         return fleet.replay(request, (lines, groups) -> {
             checkScan(lines, groups);
             if (second != null) {
@@ -101,6 +103,7 @@ final class ReplayRun {
         List<LogReplay.GroupResult> results;
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
+        ClusterRules rules = null;
         try {
             scan = LogScan.scan(
                     inputs,
@@ -117,10 +120,16 @@ final class ReplayRun {
         }
         try (scan) {
             checkScan(scan.lines(), scan.groups());
+            rules = c.clusterSource.rulesFor(loaded.scenario(), scan.groups());
+            ClusterRules byCluster = rules;
             results = replay(
                     scan,
                     g -> LogReplay.scenarioFor(
-                            loaded.scenario(), loaded.hostsGiven(), g, scan.originEpochNanos(), durationNanos));
+                            byCluster == null ? loaded.scenario() : byCluster.scenario(g.cluster()),
+                            loaded.hostsGiven(),
+                            g,
+                            scan.originEpochNanos(),
+                            durationNanos));
             if (second != null) {
                 checkHosts(scan.groups());
                 compared = replay(
@@ -156,7 +165,8 @@ final class ReplayRun {
                 eventsA,
                 eventsB,
                 new LogClock(scan.originEpochNanos()),
-                c.clusterSource.advice);
+                c.clusterSource.advice,
+                rules);
     }
 
     private static List<LogReplay.GroupResult> replay(LogScan.Result scan, Function<ReplayGroup, Scenario> scenarios) {

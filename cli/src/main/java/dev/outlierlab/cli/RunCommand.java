@@ -132,8 +132,9 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         }
         Instant start = files.start();
         if (servers.isUsed()) {
-            format.require(RunFormats.RUN.only("run --nginx, --haproxy or --caddy", List.of("text")));
-            output.emit(spec, servers.run(input.scenario.load().scenario(), maxEvents));
+            List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
+            output.emit(
+                    spec, servers.run(input, new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();

@@ -42,6 +42,8 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep --envoy cluster.yaml --vary outlier_detection.max_ejection_percent=10,17,34",
             "  outlier-lab sweep --istio dr.yaml --hosts 6 --vary outlier_detection.interval=5s,10s,30s",
             "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
+            "  outlier-lab sweep --nginx nginx.conf --vary max_fails=1,3,5",
+            "      nginx's (HAProxy's, Caddy's) own settings from its file, varied by their names",
             "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
             "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."
@@ -60,6 +62,9 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
 
     @Mixin
     WorkOptions work;
+
+    @Mixin
+    ServerConfigOptions servers;
 
     @Option(
             names = "--vary",
@@ -114,9 +119,10 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
 
     @Override
     public Integer call() {
-        if (engine.isFlink() && (input.clusterSource.isUsed() || input.givesGrpcSettings())) {
+        if (engine.isFlink() && (input.clusterSource.isUsed() || input.givesGrpcSettings() || servers.isUsed())) {
             throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy,"
-                    + " --istio or --service-config configuration locally (without --engine)");
+                    + " --istio, --service-config, --nginx, --haproxy or --caddy configuration locally (without"
+                    + " --engine)");
         }
         Integer launched = engine.launch(spec, fleet != null);
         if (launched != null) {
@@ -235,7 +241,7 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
             }
             ScenarioReader.Profiled loaded;
             try {
-                loaded = input.resolve(sets);
+                loaded = servers.isUsed() ? servers.resolve(input, sets) : input.resolve(sets);
             } catch (InputException e) {
                 throw asVary(e, axes);
             }

@@ -71,6 +71,22 @@ public record SuiteScenario(
                 s.routing());
     }
 
+    /** This scenario with {@code routing} when it has no routing of its own ({@link TargetRoutes}). */
+    SuiteScenario routedBy(dev.outlierlab.sim.scenario.RoutingSpec routing) {
+        if (scenario.routing().isRouted()) {
+            return this;
+        }
+        return new SuiteScenario(
+                name,
+                description,
+                expect,
+                scenario.withRouting(routing),
+                shouldEject,
+                singleHost,
+                faultStartNanos,
+                faultEndNanos);
+    }
+
     /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */
     TuneRuns.Job offJob(TuneRequest req, long seed) {
         Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());

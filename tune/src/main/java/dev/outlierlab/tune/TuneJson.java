@@ -226,6 +226,10 @@ public final class TuneJson {
             num(o, "removed_percent", sc.removedPercent());
             num(o, "failed_percent_during_fault", sc.failedPercentDuringFault(false));
             num(o, "failed_percent_during_fault_off", sc.failedPercentDuringFault(true));
+            if (sc.retried()) {
+                // failed: the callers' (the objective's); upstream: the attempts', what the detectors see
+                num(o, "upstream_failed_percent", sc.upstreamFailedPercent());
+            }
             num(o, "false_ejections", sc.falseEjections());
             num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
             o.put("most_ejected", sc.maxEjectedAtOnce());
@@ -241,6 +245,10 @@ public final class TuneJson {
                 x.put("failed", f.failed());
                 x.put("requests_during_fault", f.requestsDuringFault());
                 x.put("failed_during_fault", f.failedDuringFault());
+                if (sc.retried()) {
+                    x.put("upstream_attempts", f.upstreamAttempts());
+                    x.put("upstream_failed", f.upstreamFailed());
+                }
                 x.put("ejections", f.ejections());
                 x.put("overflows", f.overflows());
                 x.put("false_ejections", f.falseEjections());

@@ -114,6 +114,11 @@ public final class TuneService {
             }
             scenarios.addAll(suiteRead.scenarios());
         }
+        dev.outlierlab.sim.scenario.RoutingSpec routes = TargetRoutes.of(current);
+        if (routes != null && !scenarios.isEmpty()) {
+            scenarios.replaceAll(sc -> sc.routedBy(routes));
+            notes.add(TargetRoutes.note(routes));
+        }
         return new TuneRequest(
                 current.name(),
                 current.source(),

@@ -135,21 +135,16 @@ public final class TuneText {
         return out.toString();
     }
 
+    /**
+     * The scorecard: failures are the callers' (the objective's); with the route's retries in effect a column gives
+     * the attempts' failures beside them, what the detectors see, so a table without retries is as it always was.
+     */
     private static String scorecard(Evaluation e) {
+        boolean retried = e.scores().stream().anyMatch(ScenarioScore::retried);
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of(
-                "scenario",
-                "expect",
-                "failed % in fault",
-                "off",
-                "removed",
-                "false ej.",
-                "most out",
-                "panic s",
-                "detect s",
-                "return s"));
+        rows.add(header(retried));
         for (ScenarioScore s : e.scores()) {
-            rows.add(List.of(
+            List<String> row = new ArrayList<>(List.of(
                     s.scenario().name(),
                     s.scenario().expect().key(),
                     two(s.failedPercentDuringFault(false)),
@@ -160,8 +155,34 @@ public final class TuneText {
                     one(s.panicSeconds()),
                     one(s.detectSeconds()),
                     one(s.returnSeconds())));
+            if (retried) {
+                row.add(3, two(s.upstreamFailedPercent()));
+            }
+            rows.add(row);
         }
-        return table(rows, 1);
+        return table(rows, 1)
+                + (retried
+                        ? "  (failed: requests that failed for their callers, after the route's retries; upstream:"
+                                + " failed attempts to hosts in % of the attempts, what the detectors see)\n"
+                        : "");
+    }
+
+    private static List<String> header(boolean retried) {
+        List<String> h = new ArrayList<>(List.of(
+                "scenario",
+                "expect",
+                "failed % in fault",
+                "off",
+                "removed",
+                "false ej.",
+                "most out",
+                "panic s",
+                "detect s",
+                "return s"));
+        if (retried) {
+            h.add(3, "upstream %");
+        }
+        return h;
     }
 
     private static String summary(Evaluation e, TuneWords w) {

@@ -100,8 +100,9 @@ class ToyProfileSeamTest {
                 .assertRejected("--stats (envoy): not taken by this scenario's profile, toy");
         CliRunner.run("run", "--set", "profile=toy", "--set", "toy.failures=0")
                 .assertRejected("toy.failures: \"0\" is not allowed; expected a whole number from 1 to 1000000");
-        CliRunner.run("run", "--set", "profile=nginx")
-                .assertRejected("profile: \"nginx\" is not allowed; expected envoy, grpc, gateway or toy");
+        CliRunner.run("run", "--set", "profile=squid")
+                .assertRejected(
+                        "profile: \"squid\" is not allowed; expected envoy, grpc, gateway, nginx, haproxy, caddy or toy");
         CliRunner.run("run", "--profile", "envoy,toy").assertRejected("expected envoy, grpc or gateway");
         // tune's search covers the targets it can write; a profile without a tune facet is refused, not run as Envoy
         CliRunner.run("tune", "--set", "profile=toy")

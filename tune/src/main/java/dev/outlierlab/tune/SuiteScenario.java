@@ -1,5 +1,7 @@
 package dev.outlierlab.tune;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.FaultSpec;
@@ -39,6 +41,17 @@ public record SuiteScenario(
 
     public SuiteScenario {
         shouldEject = Set.copyOf(shouldEject);
+    }
+
+    /** The scenario of {@code suite} named {@code name}; another name is refused with the suite's names. */
+    public static SuiteScenario named(List<SuiteScenario> suite, String name, String option) {
+        return suite.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new InputException(option + ": '" + Wording.shortPrefix(name)
+                        + "' is not a scenario of the suite; expected one of "
+                        + String.join(
+                                ", ", suite.stream().map(SuiteScenario::name).toList())));
     }
 
     /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */

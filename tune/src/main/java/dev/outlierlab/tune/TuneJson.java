@@ -10,6 +10,7 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
 
 /**
  * {@code tune --format json}: the request, the suite, the current settings, every row of the front and the
@@ -53,7 +54,7 @@ public final class TuneJson {
                                 + q.healthChecks().unhealthyThreshold()
                                 + ", healthy after " + q.healthChecks().healthyThreshold());
         ArrayNode notes = req.putArray("notes");
-        q.notes().forEach(notes::add);
+        r.words().say(q.notes()).forEach(notes::add);
         ArrayNode suite = root.putArray("suite");
         for (SuiteScenario s : q.suite()) {
             ObjectNode n = suite.addObject();
@@ -80,7 +81,7 @@ public final class TuneJson {
         rec.put("patch", r.deployable() == null ? null : r.deployable().patch());
         rec.put("diff", r.diff());
         ArrayNode check = rec.putArray("check");
-        r.recommendationFindings().forEach(check::add);
+        r.words().say(r.recommendationFindings()).forEach(check::add);
         root.set("recommended", rec);
         root.put("headline", r.headline());
         if (r.breaks() != null) {
@@ -90,11 +91,17 @@ public final class TuneJson {
             b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
             b.put("words", r.breaks().words());
         }
-        root.put("why", r.why());
+        root.put("why", r.words().say(r.why()));
         ArrayNode detectors = root.putArray("detectors");
-        r.detectors().forEach(detectors::add);
+        r.words().say(r.detectors()).forEach(detectors::add);
+        List<String> cannotSet = r.words().cannotSet(q);
+        if (!cannotSet.isEmpty()) {
+            ObjectNode c = root.putObject("cannot_set");
+            c.put("words", String.join(" ", cannotSet.subList(0, cannotSet.size() - 1)));
+            c.put("patch", cannotSet.get(cannotSet.size() - 1));
+        }
         ArrayNode cannot = root.putArray("cannot_catch");
-        r.cannotCatch().forEach(cannot::add);
+        r.words().say(r.cannotCatch()).forEach(cannot::add);
         ObjectNode search = root.putObject("search");
         search.put("candidates", r.candidates());
         search.put("runs", r.runs());
@@ -210,7 +217,7 @@ public final class TuneJson {
         num(n, "return_seconds", e.returnSeconds());
         n.put("admissible", e.admissible());
         ArrayNode v = n.putArray("violations");
-        e.violations().forEach(v::add);
+        TuneWords.of(q, null).say(e.violations()).forEach(v::add);
         n.set("lab_scenario", MAPPER.valueToTree(labScenario(e, q)));
         ArrayNode scenarios = n.putArray("scenarios");
         for (ScenarioScore sc : e.scores()) {

@@ -1,5 +1,7 @@
 package dev.outlierlab.engine.gateway;
 
+import java.util.Arrays;
+
 /**
  * One endpoint's rolling window in one process (spec gateway-profile section 2): a ring of buckets of
  * (attempts, failures). An attempt at t goes to bucket {@code floor(t / bucket)}; the window at t is that
@@ -73,8 +75,8 @@ public final class EndpointWindow {
 
     /** Empties the window (an endpoint returning from ejection). */
     public void clear() {
-        java.util.Arrays.fill(attempts, 0);
-        java.util.Arrays.fill(failures, 0);
+        Arrays.fill(attempts, 0);
+        Arrays.fill(failures, 0);
         totalAttempts = 0;
         totalFailures = 0;
     }

@@ -4,6 +4,7 @@ import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.EjectionListener;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.EndpointSlots;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.Arrays;
@@ -330,7 +331,7 @@ public final class GatewayDetector implements Detector {
      */
     public void setMaxEjectionPercent(int percent) {
         if (percent < 0 || percent > 100) {
-            throw new dev.outlierlab.engine.InvalidConfigException(
+            throw new InvalidConfigException(
                     "gateway.max_ejection_percent",
                     Integer.toString(percent),
                     "a whole percentage from 0 to 100 (100: no cap)");

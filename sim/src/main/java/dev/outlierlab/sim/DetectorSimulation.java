@@ -1,6 +1,7 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Detector;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.overload.CapacityLimiter;
@@ -34,7 +35,7 @@ public final class DetectorSimulation {
         }
         long duration = scenario.durationNanos();
         if (scenario.traffic().clients() > 1) {
-            throw new dev.outlierlab.engine.InvalidConfigException(
+            throw new InvalidConfigException(
                     "traffic.clients",
                     Long.toString(scenario.traffic().clients()),
                     "1 under a profile other than envoy (one channel)");

@@ -6,9 +6,11 @@ import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -61,7 +63,7 @@ public final class TraceReplay {
                 scenario.durationNanos(),
                 scenario.seed(),
                 scenario.cluster(),
-                new dev.outlierlab.sim.scenario.TrafficSpec(scenario.traffic().rps()),
+                new TrafficSpec(scenario.traffic().rps()),
                 List.of(),
                 scenario.outlierDetection(),
                 scenario.healthChecks(),
@@ -211,7 +213,7 @@ public final class TraceReplay {
         }
         long[] total = new long[names.size()];
         long[] since = new long[names.size()];
-        java.util.Arrays.fill(since, -1);
+        Arrays.fill(since, -1);
         for (OutlierEvent e : events) {
             int h = index.get(e.host());
             if (e.action() == EventAction.EJECT && since[h] < 0) {

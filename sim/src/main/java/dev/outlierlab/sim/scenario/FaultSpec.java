@@ -3,7 +3,9 @@ package dev.outlierlab.sim.scenario;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.RequestResult;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A fault: during {@code [start, end)} the listed hosts fail {@code errorRatePpm} parts per million of their
@@ -88,7 +90,7 @@ public record FaultSpec(
     }
 
     public FaultSpec {
-        java.util.Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(pattern, "pattern");
         hosts = List.copyOf(hosts);
         if (hosts.isEmpty()) {
             throw new InvalidConfigException("faults[].hosts", "[]", "at least one host (a count or a list of names)");
@@ -175,7 +177,7 @@ public record FaultSpec(
     }
 
     private static String formatMilli(long milli) {
-        return java.math.BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
     }
 
     public boolean activeAt(long nanos) {

@@ -5,6 +5,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.RequestResult;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The opt-in shape of load (issue "when ejection makes things worse"): how many requests per second each host
@@ -106,7 +107,7 @@ public record LoadSpec(
     }
 
     /** Host names used here that the cluster does not have, checked by {@link Scenario}. */
-    void checkHosts(java.util.Set<String> known, String hostsText) {
+    void checkHosts(Set<String> known, String hostsText) {
         for (String h : capacityRps.keySet()) {
             if (!known.contains(h)) {
                 throw new InvalidConfigException(

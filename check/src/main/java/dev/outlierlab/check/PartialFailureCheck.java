@@ -8,6 +8,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -86,7 +87,7 @@ final class PartialFailureCheck {
                 + "make that at an error rate of " + FindingSink.fmt(blind)
                 + " % or less (a host failing 33 % evenly has "
                 + "runs of 1); independent random failures do, later: at 33 % a host fails " + n + " in a row after "
-                + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average" + when
+                + String.format(Locale.ROOT, "%,d", Math.round(expected)) + " requests on average" + when
                 + (other
                         ? ". Besides, " + String.join(", and ", others)
                         : ". No other enforced detector here can eject a partially failing host");

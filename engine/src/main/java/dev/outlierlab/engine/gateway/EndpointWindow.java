@@ -3,7 +3,7 @@ package dev.outlierlab.engine.gateway;
 import java.util.Arrays;
 
 /**
- * One endpoint's rolling window in one process (spec gateway-profile section 2): a ring of buckets of
+ * One endpoint's rolling window in one process (docs/gateway.md): a ring of buckets of
  * (attempts, failures). An attempt at t goes to bucket {@code floor(t / bucket)}; the window at t is that
  * bucket and the {@code buckets - 1} before it. Moving to a later bucket clears every bucket that fell out
  * of the window before it is used, and running totals make reading the window O(1). Allocates nothing

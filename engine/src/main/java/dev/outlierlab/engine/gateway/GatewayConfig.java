@@ -6,7 +6,7 @@ import dev.outlierlab.engine.stage.StageMode;
 import java.time.Duration;
 
 /**
- * The gateway profile's settings (spec gateway-profile section 1), immutable and validated: the seed's
+ * The gateway profile's settings (docs/gateway.md), immutable and validated: the
  * defaults are {@link #defaults()}. Invalid values throw {@link InvalidConfigException} with the key under
  * {@code gateway.}, the value and what is allowed.
  *
@@ -98,7 +98,7 @@ public record GatewayConfig(
         }
     }
 
-    /** The seed's table: prod, 60 s window of 1 s buckets, 5 requests, 2σ over all, 1 point, 3 in a row, 30 s. */
+    /** The default table: prod, 60 s window of 1 s buckets, 5 requests, 2σ over all, 1 point, 3 in a row, 30 s. */
     public static GatewayConfig defaults() {
         return new GatewayConfig(
                 StageMode.PROD,

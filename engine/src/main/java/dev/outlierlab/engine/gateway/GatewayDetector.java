@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The seed's "weakest link remover" for one gateway process (spec gateway-profile sections 2 to 4): each
+ * A "weakest link remover" for one gateway process (docs/gateway.md): each
  * endpoint keeps a rolling window of buckets and a consecutive-failure count; each recorded outcome is
  * judged at once, for the endpoint that reported it: the hard trip first, then the success rate against
  * the scored peers. An ejection lasts exactly {@code ejection_time}; the endpoint returns at the first look
@@ -324,7 +324,7 @@ public final class GatewayDetector implements Detector {
     }
 
     /**
-     * An optional cap the seed's gateway does not have: an ejection that would put more than this share of the
+     * An optional cap the modelled gateway does not have: an ejection that would put more than this share of the
      * endpoints out at once is refused (counted in {@link #capRefusals()}), as Envoy's
      * {@code max_ejection_percent} refuses one ({@code DetectorImpl::ejectHost}: ejected after this one over
      * all, at most the percentage). 100, the default, is no cap: the spec's behaviour.

@@ -19,14 +19,14 @@ import java.util.Map;
 /**
  * Replays observed outcomes instead of synthetic traffic: the scenario's cluster, outlier settings, health
  * checks and duration apply; its traffic and faults do not. Before each record, the ticks due at or before its
- * time run (spec section 3); after the last, ticks run on to the duration. Records are reported as given (a
+ * time run (docs/model.md); after the last, ticks run on to the duration. Records are reported as given (a
  * {@link TraceRecord#connected() connected} record first reports the connect success, as Envoy's router does).
  * There is no routing: the replay counts, per host, what arrived while the lab had it ejected ({@link HostTraffic}).
  * An outcome trace reports those records to the host all the same (Envoy's own tests do so); observed traffic
  * ({@code movedWhileEjected}, an access log routed under other settings) does not, because under the lab's
  * settings those requests would have gone to other hosts and the ejected host's detector would not have seen
- * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
- * 4), and nothing is "during fault".
+ * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (docs/model.md),
+ * and nothing is "during fault".
  *
  * <p>Records are pushed with {@link #offer} (several replays can then be fed from one merged stream) or pulled
  * from an iterator with {@link #run}.

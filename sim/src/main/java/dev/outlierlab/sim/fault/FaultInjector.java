@@ -10,7 +10,7 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
- * Decides, request by request, whether a host fails (spec section 5). Each (fault, host) pair keeps the count
+ * Decides, request by request, whether a host fails (docs/model.md). Each (fault, host) pair keeps the count
  * {@code k} of requests the host received while that fault was active and its {@link FailureSequence}; the
  * first active fault in the scenario's list that covers the host decides, and every active fault covering it
  * counts the request (and, for the random and burst patterns, takes its draw).

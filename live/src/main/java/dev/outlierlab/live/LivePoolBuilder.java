@@ -90,7 +90,7 @@ public final class LivePoolBuilder {
     }
 
     /**
-     * The gateway profile's optional cap (the seed's gateway has none): an ejection that would put more than
+     * The gateway profile's optional cap (the modelled gateway has none): an ejection that would put more than
      * this share of the endpoints out at once is refused and counted ({@code ejections_overflow}), as Envoy's
      * {@code max_ejection_percent} does. 100 (the default) is no cap. The Envoy profile's cap is
      * {@code max_ejection_percent} in its settings.

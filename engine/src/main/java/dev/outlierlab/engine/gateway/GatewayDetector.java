@@ -1,7 +1,6 @@
 package dev.outlierlab.engine.gateway;
 
-import dev.outlierlab.engine.Detector;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.EndpointSlots;
 import dev.outlierlab.engine.InvalidConfigException;
@@ -19,7 +18,7 @@ import java.util.List;
  * mode the same machine runs and its ejections are reported as {@code would_eject}. Allocates nothing per
  * outcome (events are made only for decisions). Not thread-safe: one thread per process.
  */
-public final class GatewayDetector implements Detector {
+public final class GatewayDetector extends EjectingDetector {
     private final GatewayConfig config;
     private final int process;
     private final GatewayListener listener;
@@ -90,8 +89,8 @@ public final class GatewayDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     /**
@@ -342,21 +341,6 @@ public final class GatewayDetector implements Detector {
     /** Ejections the cap refused. */
     public long capRefusals() {
         return capRefusals;
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     /** Endpoints ejected now. */

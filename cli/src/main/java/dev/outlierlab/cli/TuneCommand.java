@@ -213,6 +213,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
                     + "--istio) both give the current settings; give one");
         }
+        // with a log, a DestinationRule's hosts come from the log, as replay takes them (--hosts then optional)
+        input.clusterSource.forLog = fromLogs != null;
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
         // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file

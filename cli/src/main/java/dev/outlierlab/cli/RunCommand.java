@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
             "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
-            "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
+            "      a profile: gateway scenario (the API gateway's stage, docs/gateway.md); stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."
         })

@@ -46,7 +46,8 @@ final class FlinkLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xlog:disable");
-        command.add("-Xlog:all=warning:stderr");
+        // the class-data archive's notes (classes it skips while it is written) are not the command's
+        command.add("-Xlog:all=warning,cds*=off:stderr");
         // C2 only for what is really hot (the readers' and the engine's loops): a job's fixed cost is mostly the
         // MiniCluster's start, whose warm methods C2 would otherwise compile; 3 M lines cost 30 % less CPU with
         // the same report (bench/flink-benchmark.sh). OUTLIER_LAB_FLINK_JAVA_OPTS comes after, and wins.

@@ -319,10 +319,15 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
                     RunOptions.DEFAULT));
             if (second != null) {
                 checkHosts(second, scan.groups());
+                var secondOf = compare.perCluster(rules, clusterSource, loaded.scenario(), scan.groups());
                 compared = LogReplay.inStableOrder(LogReplay.replay(
                         scan,
                         g -> LogReplay.scenarioFor(
-                                second.scenario(), second.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
+                                secondOf == null ? second.scenario() : secondOf.apply(g.cluster()),
+                                secondOf == null ? second.hostsGiven() : loaded.hostsGiven(),
+                                g,
+                                scan.originEpochNanos(),
+                                durationNanos),
                         RunOptions.DEFAULT));
             }
         } catch (TraceOrderException e) {

@@ -1,11 +1,11 @@
 package dev.outlierlab.cli;
 
-import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;

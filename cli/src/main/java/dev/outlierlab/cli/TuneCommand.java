@@ -151,21 +151,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
                     "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
     String explain;
 
-    @Option(
-            names = "--engine",
-            paramLabel = "ENGINE",
-            defaultValue = "local",
-            description = {
-                "local (default): run here; flink: run the search's runs as Flink jobs on Flink's local",
-                "MiniCluster (the same result; see docs/flink.md)."
-            })
-    ReplayCommand.Engine engine;
-
-    @Option(
-            names = "--parallelism",
-            paramLabel = "N",
-            description = "--engine flink: the jobs' parallelism (default: the machine's cores).")
-    Integer parallelism;
+    @Mixin
+    EngineOption engine;
 
     /** The runs made elsewhere (a Flink job), or null. */
     private TuneEngine fleet;
@@ -287,7 +274,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
     private void refuseFlinkFor(Target t) {
-        if (engine == ReplayCommand.Engine.flink && !t.isEnvoy()) {
+        if (engine.isFlink() && !t.isEnvoy()) {
             throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
                     + "simulation only (tune " + t.flag() + " with --engine local)");
         }
@@ -303,13 +290,11 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (target != null) {
             refuseFlinkFor(Target.byFlag(target));
         }
-        if (engine == ReplayCommand.Engine.flink && fleet == null) {
-            return FlinkLauncher.run(spec);
+        Integer launched = engine.launch(spec, fleet != null);
+        if (launched != null) {
+            return launched;
         }
-        if (engine == ReplayCommand.Engine.local && parallelism != null) {
-            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
-        }
-        RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
+        RunExecutor elsewhere = fleet == null ? null : fleet.executor(engine.parallelism());
         if (explain != null) {
             format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }

@@ -157,6 +157,9 @@ public final class CheckCommand implements Callable<Integer> {
             description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
     String grpcImplementation;
 
+    @Mixin
+    CheckPartOptions parts;
+
     /** Most files read from directories in one run. */
     static final int MAX_FILES = 10_000;
 
@@ -165,7 +168,11 @@ public final class CheckCommand implements Callable<Integer> {
         try (Stream<Path> walk = Files.walk(dir)) {
             List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
                     .filter(Files::isRegularFile)
-                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
+                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)")
+                            || Profiles.withFacet(CheckFile.class).stream()
+                                    .anyMatch(f -> f.facet(CheckFile.class)
+                                            .orElseThrow()
+                                            .namedLike(p.getFileName().toString())))
                     .sorted()
                     .limit(MAX_FILES + 1L)
                     .toList();
@@ -174,7 +181,8 @@ public final class CheckCommand implements Callable<Integer> {
                         dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
             }
             if (out.isEmpty()) {
-                throw new InputException(dir + ": no .yaml, .yml or .json files in this directory");
+                throw new InputException(dir + ": no .yaml, .yml or .json files, nginx*.conf, haproxy*.cfg or Caddyfile"
+                        + " in this directory");
             }
             return out;
         } catch (IOException e) {
@@ -187,7 +195,7 @@ public final class CheckCommand implements Callable<Integer> {
         for (Profiles.Registered p : Profiles.withFacet(CheckFile.class)) {
             CheckFile file = p.facet(CheckFile.class).orElseThrow();
             if (file.recognises(text, source)) {
-                return file.check(text, source);
+                return file.check(text, source, parts.partFor(file));
             }
         }
         dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
@@ -267,6 +275,7 @@ public final class CheckCommand implements Callable<Integer> {
                 read(loaded, several, name, () -> InputFiles.readText(path), false);
             }
         }
+        parts.refuseUnused();
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
         List<dev.outlierlab.check.Finding> unreadable;

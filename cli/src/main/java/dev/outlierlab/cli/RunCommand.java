@@ -244,7 +244,10 @@ public final class RunCommand implements Callable<Integer> {
         if (servers.isUsed()) {
             output.emit(
                     spec,
-                    servers.run(input, new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work)));
+                    servers.run(
+                            input,
+                            new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work)
+                                    .withTrace(traceIn)));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
@@ -253,7 +256,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         Optional<ProfileRunner> runner = profiled.profile().facet(ProfileRunner.class);
         if (runner.isPresent() || !profiled.profile().capabilities().contains(Capability.ENVOY_REPORT)) {
-            RunRequest request = new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work);
+            RunRequest request =
+                    new RunRequest(format.name(), maxEvents, stagesFile, optionsGiven(), work).withTrace(traceIn);
             ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
                     + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
             r.refuse(request, profiled);

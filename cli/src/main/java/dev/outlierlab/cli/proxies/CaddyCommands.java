@@ -11,8 +11,10 @@ import dev.outlierlab.engine.caddy.CaddyEvent;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.caddy.CaddySimulation;
+import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,11 @@ public final class CaddyCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
+    public boolean namedLike(String fileName) {
+        return fileName.startsWith("Caddyfile") || fileName.matches("caddy[^/]*\\.json");
+    }
+
+    @Override
     public Map<String, Object> block(Path file, String part) {
         return CaddyBlock.toMap(CaddyConfigReader.read(file).config());
     }
@@ -60,9 +67,11 @@ public final class CaddyCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
         CaddyPassiveConfig config = resolved.settings(CaddyPassiveConfig.class);
-        CaddySimulation.Result r = CaddySimulation.run(resolved.envoy().scenario(), config);
+        CaddySimulation.Result r = trace == null
+                ? CaddySimulation.run(resolved.envoy().scenario(), config)
+                : CaddySimulation.replay(resolved.envoy().scenario(), config, trace);
         List<ServerRun.Event> events = new ArrayList<>();
         for (CaddyEvent e : r.events()) {
             Map<String, Long> figures = new LinkedHashMap<>();

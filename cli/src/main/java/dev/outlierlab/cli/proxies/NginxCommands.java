@@ -1,6 +1,7 @@
 package dev.outlierlab.cli.proxies;
 
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.proxies.NginxChecks;
 import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.config.nginx.NginxBlock;
@@ -12,8 +13,10 @@ import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.nginx.NginxRunResult;
 import dev.outlierlab.sim.nginx.NginxSimulation;
+import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,10 +51,29 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
         return check(text, source, null);
     }
 
-    /** The findings of one upstream ({@code check --upstream NAME}), or of the only one. */
+    /** The findings of one upstream ({@code check --upstream NAME}), or of every one. */
+    @Override
     public CheckInputs.Loaded check(String text, String source, String upstream) {
-        return new CheckInputs.Loaded(
-                List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, upstream)));
+        List<String> names = upstream == null ? NginxUpstreamReader.upstreamNames(text, source) : List.of(upstream);
+        if (names.size() <= 1) {
+            return new CheckInputs.Loaded(
+                    List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, upstream)));
+        }
+        List<Finding> all = new ArrayList<>();
+        for (String name : names) {
+            all.addAll(NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, name)));
+        }
+        return new CheckInputs.Loaded(List.of(), all);
+    }
+
+    @Override
+    public String partOption() {
+        return "--upstream";
+    }
+
+    @Override
+    public boolean namedLike(String fileName) {
+        return NAME.matcher(fileName).matches();
     }
 
     @Override
@@ -65,9 +87,11 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
         NginxUpstreamConfig config = resolved.settings(NginxUpstreamConfig.class);
-        NginxRunResult r = NginxSimulation.run(resolved.envoy().scenario(), config);
+        NginxRunResult r = trace == null
+                ? NginxSimulation.run(resolved.envoy().scenario(), config)
+                : NginxSimulation.replay(resolved.envoy().scenario(), config, trace);
         List<ServerRun.Event> events = new ArrayList<>();
         for (NginxEvent e : r.events()) {
             Map<String, Long> figures = new LinkedHashMap<>();

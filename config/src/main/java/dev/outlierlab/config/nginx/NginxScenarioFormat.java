@@ -31,7 +31,7 @@ public final class NginxScenarioFormat implements Profile, ScenarioFormat {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.noneOf(Capability.class);
+        return EnumSet.of(Capability.TRACE_REPLAY);
     }
 
     @Override

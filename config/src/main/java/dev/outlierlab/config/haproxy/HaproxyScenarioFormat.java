@@ -35,7 +35,8 @@ public final class HaproxyScenarioFormat implements Profile, ScenarioFormat {
     }
 
     @Override
-    public ScenarioReader.Profiled read(Located root) {
+    public ScenarioReader.Profiled read(Located document) {
+        Located root = ServerHosts.hostsFromBlock(document, NAME, "servers");
         @SuppressWarnings("unchecked")
         Map<String, Located> top = (Map<String, Located>) root.value();
         ScenarioReader.Loaded lab = ScenarioReader.readLabPart(root, NAME, Set.of(NAME));

@@ -10,14 +10,12 @@ import dev.outlierlab.config.haproxy.HaproxyConfigReader;
 import dev.outlierlab.config.haproxy.HaproxyScenarioFormat;
 import dev.outlierlab.config.haproxy.HaproxySettings;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.report.proxies.ServerRun;
-import dev.outlierlab.sim.haproxy.HaproxySimulation;
+import dev.outlierlab.report.proxies.ServerRuns;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -91,33 +89,6 @@ public final class HaproxyCommands extends ServerProfileCommands implements Chec
 
     @Override
     ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
-        HaproxyBackend backend = resolved.settings(HaproxyBackend.class);
-        HaproxySimulation.Result r = trace == null
-                ? HaproxySimulation.run(resolved.envoy().scenario(), backend.servers())
-                : HaproxySimulation.replay(resolved.envoy().scenario(), backend.servers(), trace);
-        List<ServerRun.Event> events = new ArrayList<>();
-        for (HaproxyEvent e : r.events()) {
-            Map<String, Long> figures = new LinkedHashMap<>();
-            figures.put("health", (long) e.health());
-            events.add(new ServerRun.Event(
-                    e.timeNanos(), e.action(), e.endpointName(), e.reason().outputName(), "", figures));
-        }
-        Map<String, Long> counters = new LinkedHashMap<>();
-        counters.put("error-limit trips", r.trips());
-        counters.put("health checks", r.checks());
-        List<String> servers = backend.hosts();
-        return new ServerRun(
-                name(),
-                head + ": backend " + backend.name() + ", " + servers.size() + " servers",
-                resolved.envoy().scenario(),
-                r.requests(),
-                r.clientErrors(),
-                "no server available (503)",
-                r.noServer(),
-                servers,
-                r.attempts(),
-                perServer(servers.size(), r::downs),
-                counters,
-                events);
+        return ServerRuns.haproxy(resolved, head, trace);
     }
 }

@@ -8,16 +8,13 @@ import dev.outlierlab.config.nginx.NginxBlock;
 import dev.outlierlab.config.nginx.NginxScenarioFormat;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.report.proxies.ServerRun;
-import dev.outlierlab.sim.nginx.NginxRunResult;
-import dev.outlierlab.sim.nginx.NginxSimulation;
+import dev.outlierlab.report.proxies.ServerRuns;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -88,43 +85,7 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
 
     @Override
     ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
-        NginxUpstreamConfig config = resolved.settings(NginxUpstreamConfig.class);
-        NginxRunResult r = trace == null
-                ? NginxSimulation.run(resolved.envoy().scenario(), config)
-                : NginxSimulation.replay(resolved.envoy().scenario(), config, trace);
-        List<ServerRun.Event> events = new ArrayList<>();
-        for (NginxEvent e : r.events()) {
-            Map<String, Long> figures = new LinkedHashMap<>();
-            figures.put("worker", (long) e.worker());
-            figures.put("fails", e.fails());
-            figures.put("max_fails", (long) e.maxFails());
-            if (e.action() == NginxEvent.Action.EJECT) {
-                figures.put("probe_at_ns", e.returnAtNanos());
-            }
-            events.add(new ServerRun.Event(
-                    e.timeNanos(),
-                    e.action().outputName(),
-                    e.endpointName(),
-                    e.reason().outputName(),
-                    e.reason().outputName() + "  worker " + e.worker(),
-                    figures));
-        }
-        return new ServerRun(
-                name(),
-                head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers, " + r.workers()
-                        + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
-                        + ", proxy_next_upstream "
-                        + String.join(" ", config.nextUpstream().words()),
-                resolved.envoy().scenario(),
-                r.requests(),
-                r.clientErrors(),
-                "no live upstreams (502)",
-                r.noLiveUpstreams(),
-                r.hosts(),
-                r.attempts(),
-                perServer(r.hosts().size(), r::ejections),
-                Map.of(),
-                events);
+        return ServerRuns.nginx(resolved, head, trace);
     }
 
     static String fileName(String source) {

@@ -9,7 +9,6 @@ import dev.outlierlab.cli.SweepRows;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.profile.Profile;
@@ -17,6 +16,7 @@ import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.report.proxies.ServerRunJson;
 import dev.outlierlab.report.proxies.ServerRunText;
+import dev.outlierlab.report.proxies.ServerRuns;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
@@ -125,26 +125,12 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
 
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled resolved) {
-        Map<String, Object> m = ScenarioWriter.toMap(resolved.envoy().scenario());
-        m.remove("outlier_detection");
-        m.remove("health_checks");
-        m.put("profile", name());
-        m.put(name(), blockOf(resolved));
-        return m;
+        return ServerRuns.scenario(resolved, blockOf(resolved));
     }
 
     @Override
     public String envoyCluster(ScenarioReader.Profiled resolved) {
         throw new InputException("--to envoy: a profile: " + name() + " scenario has no Envoy cluster; use --to"
                 + " scenario to write it with every default filled in");
-    }
-
-    /** Counts per server of what {@code count} says about server {@code i}. */
-    static long[] perServer(int n, java.util.function.IntToLongFunction count) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = count.applyAsLong(i);
-        }
-        return out;
     }
 }

@@ -148,12 +148,15 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
             description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
     String grpcImplementation;
 
+    @Mixin
+    CheckPartOptions parts;
+
     /** One file: a server's own configuration (nginx, HAProxy, Caddy), a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
     private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
         for (Profiles.Registered p : Profiles.withFacet(CheckFile.class)) {
             CheckFile file = p.facet(CheckFile.class).orElseThrow();
             if (file.recognises(text, source)) {
-                return file.check(text, source);
+                return file.check(text, source, parts.partFor(file));
             }
         }
         GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
@@ -211,6 +214,7 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
     public Integer call() {
         refuseBadOptions();
         List<CheckInputs.Loaded> loaded = CheckFiles.readAll(files, this::readOne);
+        parts.refuseUnused();
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
         CheckRun run = new CheckRun(String.join(" ", files), loaded, hosts, rps, version, clients);

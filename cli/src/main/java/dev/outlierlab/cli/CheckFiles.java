@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.profile.Profiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,11 @@ final class CheckFiles {
         try (Stream<Path> walk = Files.walk(dir)) {
             List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
                     .filter(Files::isRegularFile)
-                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
+                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)")
+                            || Profiles.withFacet(CheckFile.class).stream()
+                                    .anyMatch(f -> f.facet(CheckFile.class)
+                                            .orElseThrow()
+                                            .namedLike(p.getFileName().toString())))
                     .sorted()
                     .limit(MAX_FILES + 1L)
                     .toList();
@@ -89,7 +94,8 @@ final class CheckFiles {
                         dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
             }
             if (out.isEmpty()) {
-                throw new InputException(dir + ": no .yaml, .yml or .json files in this directory");
+                throw new InputException(dir + ": no .yaml, .yml or .json files, nginx*.conf, haproxy*.cfg or Caddyfile"
+                        + " in this directory");
             }
             return out;
         } catch (IOException e) {

@@ -134,7 +134,11 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         if (servers.isUsed()) {
             List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
             output.emit(
-                    spec, servers.run(input, new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)));
+                    spec,
+                    servers.run(
+                            input,
+                            new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)
+                                    .withTrace(files.traceIn)));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
@@ -170,7 +174,8 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
     /** A profile with a runner of its own, or one that runs on the Envoy report but has no runner (refused). */
     private int runProfile(Optional<ProfileRunner> runner, ScenarioReader.Profiled profiled) {
         List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
-        RunRequest request = new RunRequest(format.name(), maxEvents, files.stagesFile, used, work);
+        RunRequest request =
+                new RunRequest(format.name(), maxEvents, files.stagesFile, used, work).withTrace(files.traceIn);
         ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
                 + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
         format.require(r.formats(profiled.name()));

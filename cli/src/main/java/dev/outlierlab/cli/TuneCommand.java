@@ -6,15 +6,9 @@ import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.LogLineReader;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.report.TextReport;
-import dev.outlierlab.sim.RunOptions;
-import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
-import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
@@ -303,7 +297,7 @@ public final class TuneCommand implements Callable<Integer> {
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
     private void refuseFlinkFor(Target t) {
-        if (engine == ReplayCommand.Engine.flink && !t.isEnvoy()) {
+        if (engine == ReplayCommand.Engine.flink && !t.can(Target.Can.ENVOY_FIELDS)) {
             throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
                     + "simulation only (tune " + t.flag() + " with --engine local)");
         }
@@ -348,7 +342,7 @@ public final class TuneCommand implements Callable<Integer> {
                 : from == null
                         ? CurrentSettings.defaults(
                                 "search",
-                                chosen == null ? Target.ENVOY : chosen,
+                                chosen == null ? Target.byDefault() : chosen,
                                 input.hosts() == null ? 1 : input.hosts())
                         : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();
@@ -412,18 +406,7 @@ public final class TuneCommand implements Callable<Integer> {
         if (explained != null) {
             var w = result.recommended().written();
             var scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);
-            String trace;
-            if (w.profile().gateway() != null) {
-                trace = dev.outlierlab.report.GatewayTextReport.render(
-                        GatewaySimulation.run(w.profile().gatewayScenario(scenario)), 200);
-            } else if (w.profile().grpc() != null) {
-                trace = dev.outlierlab.report.GrpcTextReport.render(
-                        new GrpcProfile(w.profile().grpc()).run(scenario, RunOptions.DEFAULT.keepingEvents(200)),
-                        new GrpcSettings(w.profile().grpc(), "the recommendation", List.of()),
-                        200);
-            } else {
-                trace = TextReport.render(Simulation.run(scenario, RunOptions.DEFAULT.keepingEvents(200)), 200, null);
-            }
+            String trace = TuneTrace.of(w.profile(), scenario, 200);
             out = out + "\nDecision trace of the recommendation on " + explained.name() + " (seed 1):\n" + trace;
         }
         spec.commandLine().getOut().print(out);

@@ -9,7 +9,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The toy profile (package {@code dev.outlierlab.cli.toy} of the test sources and one line in the test resources'
@@ -103,8 +106,56 @@ class ToyProfileSeamTest {
         CliRunner.run("run", "--set", "profile=nginx")
                 .assertRejected("profile: \"nginx\" is not allowed; expected envoy, grpc, gateway or toy");
         CliRunner.run("run", "--profile", "envoy,toy").assertRejected("expected envoy, grpc or gateway");
-        // tune's search covers the targets it can write; a profile without a tune facet is refused, not run as Envoy
-        CliRunner.run("tune", "--set", "profile=toy")
-                .assertRejected("a profile: toy scenario; tune searches the settings of envoy, grpc or gateway");
+        CliRunner.run("tune", "--target", "toys")
+                .assertRejected("--target: 'toys' is not a target; expected envoy, istio, envoy-gateway, kuma, grpc, "
+                        + "gateway or toy");
+    }
+
+    /**
+     * {@code tune --target toy} searches the toy's two numbers on the toy's own simulation and writes its block; the
+     * figures it scores a setting with are those {@code run} gives for the same scenario and seed.
+     */
+    @Test
+    void runsInTune_withTheSameFiguresAsRun(@TempDir Path dir) throws Exception {
+        CliRunner.Outcome o = CliRunner.run(
+                "tune", "--target", "toy", "--hosts", "6", "--rps", "300", "--seeds", "2", "--format", "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode root = JSON.readTree(o.out());
+        assertThat(root.get("request").get("target").asText()).isEqualTo("toy");
+        JsonNode current = root.get("current");
+        JsonNode rec = root.get("recommended");
+        assertThat(current.get("setting").get("consecutive_5xx").asLong()).isEqualTo(5);
+        long failures = rec.get("setting").get("consecutive_5xx").asLong();
+        assertThat(rec.get("file").asText())
+                .startsWith("profile: toy\ntoy:\n  failures: " + failures + "\n  ejection_seconds: ");
+        // the toy has no cap: at 5 in a row a shared outage takes every host out (17 false ejections a run), at 10
+        // it takes none, and still catches the hosts that fail every request
+        assertThat(scenario(current, "shared-outage").get("false_ejections").asDouble())
+                .isEqualTo(17.0);
+        assertThat(failures).isEqualTo(10);
+        assertThat(scenario(rec, "shared-outage").get("false_ejections").asDouble())
+                .isZero();
+        assertThat(scenario(rec, "one-host-dead-503").get("removed_percent").asDouble())
+                .isGreaterThan(99);
+        assertThat(rec.get("benefit_percent").asDouble()).isEqualTo(41.411);
+        JsonNode partial = scenario(rec, "one-host-partial");
+        Path lab = dir.resolve("lab.yaml");
+        Files.writeString(lab, rec.get("lab_scenario").toString());
+        CliRunner.Outcome run = CliRunner.run("run", lab.toString(), "--format", "json");
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode summary = JSON.readTree(run.out()).get("summary");
+        assertThat(summary.get("failed").asLong())
+                .isEqualTo(partial.get("seeds").get(0).get("failed").asLong());
+        assertThat(summary.get("requests").asLong())
+                .isEqualTo(partial.get("seeds").get(0).get("requests").asLong());
+    }
+
+    private static JsonNode scenario(JsonNode evaluation, String name) {
+        for (JsonNode s : evaluation.get("scenarios")) {
+            if (s.get("name").asText().equals(name)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no scenario " + name);
     }
 }

@@ -51,20 +51,13 @@ public final class DeployableFile {
      * Splices {@code recommended} into {@code original} (the {@code --from} file's text); {@code currentConfig} is
      * what the file gives, {@code written} the recommendation as the lab writes the target's file.
      */
-    public static Spliced of(
+    static Spliced of(
             String original,
-            Target target,
+            EnvoyTarget target,
             OutlierDetectionConfig currentConfig,
             Setting recommended,
             Target.Written written,
             EnvoyVersion version) {
-        if (target != Target.ENVOY && target != Target.ISTIO) {
-            return new Spliced(
-                    null,
-                    null,
-                    "the recommendation is written as the lab writes " + target.description()
-                            + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in place)");
-        }
         try {
             List<Node> documents = compose(original);
             Located block = locate(documents, target);
@@ -72,7 +65,7 @@ public final class DeployableFile {
                 return new Spliced(
                         null,
                         null,
-                        "no single " + (target == Target.ENVOY ? "cluster" : "DestinationRule")
+                        "no single " + (target == EnvoyTarget.ENVOY ? "cluster" : "DestinationRule")
                                 + " in block style to edit in place");
             }
             Map<String, String> changes = changes(target, written, block, currentConfig, version);
@@ -107,13 +100,13 @@ public final class DeployableFile {
         return out;
     }
 
-    private static Located locate(List<Node> documents, Target target) {
+    private static Located locate(List<Node> documents, EnvoyTarget target) {
         List<Located> found = new ArrayList<>();
         for (Node doc : documents) {
             if (!(doc instanceof MappingNode root)) {
                 continue;
             }
-            if (target == Target.ISTIO) {
+            if (target == EnvoyTarget.ISTIO) {
                 if (!"DestinationRule".equals(scalar(root, "kind"))) {
                     continue;
                 }
@@ -164,7 +157,7 @@ public final class DeployableFile {
      * (not written when the release lacks it); for Istio every key of the written block whose text differs.
      */
     private static Map<String, String> changes(
-            Target target,
+            EnvoyTarget target,
             Target.Written written,
             Located block,
             OutlierDetectionConfig currentConfig,
@@ -178,7 +171,7 @@ public final class DeployableFile {
             }
             out.put(e.getKey(), e.getValue());
         }
-        if (target == Target.ENVOY) {
+        if (target == EnvoyTarget.ENVOY) {
             // keep only the fields whose value differs from what the file gives now (absent: Envoy's default)
             OutlierDetectionConfig now = currentConfig;
             OutlierDetectionConfig want = written.config();
@@ -192,7 +185,7 @@ public final class DeployableFile {
     }
 
     /** The written file's outlier block as key to scalar text, in order. */
-    private static Map<String, String> writtenFields(String text, Target target) {
+    private static Map<String, String> writtenFields(String text, EnvoyTarget target) {
         Located w = locate(compose(text), target);
         if (w == null || w.block() == null) {
             throw new IllegalStateException("the lab's own file has no outlier block");
@@ -265,7 +258,7 @@ public final class DeployableFile {
         return sb.toString();
     }
 
-    private static OutlierDetectionConfig readBack(String text, Target target) {
+    private static OutlierDetectionConfig readBack(String text, EnvoyTarget target) {
         List<CheckTarget> read = CheckInputs.read(text, "recommended", null, false).targets().stream()
                 .filter(t -> t.config() != null)
                 .toList();
@@ -280,11 +273,11 @@ public final class DeployableFile {
      * ({@code kubectl patch destinationrule NAME -n NAMESPACE --type merge -p '...'}), or the Envoy fields with the
      * cluster they go in.
      */
-    private static String patch(Target target, Located at, Map<String, String> changes, List<Node> documents) {
+    private static String patch(EnvoyTarget target, Located at, Map<String, String> changes, List<Node> documents) {
         if (changes.isEmpty()) {
             return null;
         }
-        if (target == Target.ISTIO) {
+        if (target == EnvoyTarget.ISTIO) {
             MappingNode meta = mapping(at.document(), "metadata");
             String name = meta == null ? null : scalar(meta, "name");
             String ns = meta == null ? null : scalar(meta, "namespace");

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -54,6 +55,12 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
     @Override
     public int rank() {
         return 900;
+    }
+
+    /** Its part in {@code tune} is handed out by {@link ToyTune}. */
+    @Override
+    public <T> Optional<T> facet(Class<T> kind) {
+        return kind.isInstance(this) ? Optional.of(kind.cast(this)) : ToyTune.INSTANCE.facetOf(kind);
     }
 
     @Override

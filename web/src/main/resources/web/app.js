@@ -14,6 +14,7 @@ import { applyNumber, field, markField, markRefusedKey, shownValue } from './fie
 import { initIstio } from './istio.js';
 import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
 import { PRESETS, clone, diff, getPath, merge, normalize, presetScenario, setPath } from './scenario.js';
+import { renderRouting } from './zones.js';
 
 const TYPING_DEBOUNCE_MS = 150;
 
@@ -249,6 +250,7 @@ function render(result, t, seq) {
   lab.visible = lab.tracing ? Math.min(Math.max(lab.visible, 1), n) : n;
   if (n === 0) lab.tracing = false;
   renderMetrics($('metrics'), result);
+  renderRouting(result);
   showPattern(result);
   if ($('compare-on').checked) compareProfiles(runnable(), seq, () => lab.seq);
   $('story').replaceChildren(...story(result).map(line => el('li', { text: line })));
@@ -297,18 +299,33 @@ function showPattern(result) {
 
 /**
  * The Istio mode's settings into the scenario: istiod's outlier_detection as it is (the fields it does not set
- * stay Envoy's defaults), the panic threshold from minHealthPercent and the pods, then a run.
+ * stay Envoy's defaults), the panic threshold from minHealthPercent and the pods, istiod's routing (lb_policy,
+ * the routes' retries, locality failover with the pods' and callers' zones, as run --istio applies them), then a run.
  */
-function applyIstio(outlierDetection, panicThreshold, hosts) {
+function applyIstio(outlierDetection, panicThreshold, hosts, routing) {
   if (profile() !== 'envoy') setProfile('envoy', false);
   lab.changeAt = performance.now();
   lab.edits++;
   lab.draft.outlier_detection = clone(outlierDetection);
   lab.draft.cluster.panic_threshold = panicThreshold;
   if (Number.isInteger(hosts) && hosts >= 1) lab.draft.cluster.hosts = hosts;
+  if (routing) applyIstioRouting(routing);
   lab.tracing = false;
   showDraft();
   schedule(true);
+}
+
+/** istiod's routing into the draft; zones only where given, failover only with zones for pods and callers. */
+function applyIstioRouting(routing) {
+  const { cluster, traffic } = lab.draft;
+  cluster.lb_policy = routing.lb_policy;
+  traffic.retries = clone(routing.retries);
+  for (const [block, key, list] of [[cluster, 'zones', routing.zones], [traffic, 'caller_zones', routing.caller_zones]]) {
+    if (list.length) block[key] = list;
+    else delete block[key];
+  }
+  if (routing.locality_failover && routing.zones.length && routing.caller_zones.length) cluster.locality_failover = true;
+  else delete cluster.locality_failover;
 }
 
 function showHinges(lines) {

@@ -31,6 +31,9 @@ export function initIstio({ apply, showError }) {
   });
   $('istio-cluster').addEventListener('change', () => load(mode.rule, $('istio-cluster').value, null));
   $('istio-hosts').addEventListener('change', () => { if (mode.answer) send(); });
+  for (const id of ['istio-zones', 'istio-caller-zones']) {
+    $(id).addEventListener('change', () => { if (mode.answer) send(); });
+  }
   $('istio-export').addEventListener('click', exportRule);
 }
 
@@ -65,15 +68,25 @@ async function load(rule, cluster, fields) {
 
 function send() {
   const a = mode.answer;
-  mode.apply(a.outlier_detection, a.panic_threshold, Number($('istio-hosts').value));
+  const routing = a.routing && { ...a.routing, zones: zoneList('istio-zones'), caller_zones: zoneList('istio-caller-zones') };
+  mode.apply(a.outlier_detection, a.panic_threshold, Number($('istio-hosts').value), routing);
+}
+
+/** A comma- or space-separated list of zones from an input; empty when blank. */
+function zoneList(id) {
+  return $(id).value.split(/[\s,]+/).filter(z => z !== '');
 }
 
 function showRule(a) {
   const select = $('istio-cluster');
   select.replaceChildren(...a.clusters.map(c => el('option', { value: c, text: c })));
   select.value = a.cluster;
+  const r = a.routing;
   $('istio-status').textContent = `${a.cluster} (${a.host}): ${a.scope}. Only what istiod sets is sent to the lab; `
-    + 'every other field keeps Envoy\'s default, as in the mesh.';
+    + 'every other field keeps Envoy\'s default, as in the mesh.'
+    + (r ? ` istiod's routing: ${r.lb_policy.replace('_', ' ')}; retries ${r.retries_text}; locality failover `
+      + `${r.locality_failover ? 'on (the rule has outlierDetection): give the pods\' and callers\' zones to see it' : 'off'}.`
+      + r.not_modelled.map(n => ` Not modelled: ${n}.`).join('') : '');
   const form = $('istio-fields');
   form.replaceChildren();
   for (const name of FIELDS) {

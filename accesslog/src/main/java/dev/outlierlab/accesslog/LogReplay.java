@@ -138,6 +138,16 @@ public final class LogReplay {
                     o.connected());
         }
 
+        /** Runs the ticks due at or before {@code endEpochNanos} without an outcome ({@link TraceReplay#advanceTo}). */
+        public void advanceTo(long endEpochNanos) {
+            replay.advanceTo(endEpochNanos - originEpochNanos);
+        }
+
+        /** The decisions made so far, times from the origin ({@link TraceReplay#decisions}). */
+        public List<dev.outlierlab.engine.envoy.event.OutlierEvent> decisions() {
+            return replay.decisions();
+        }
+
         /** Runs the ticks to the scenario's duration and returns the group's result. */
         public GroupResult finish() {
             return new GroupResult(group, scenario, replay.finish());

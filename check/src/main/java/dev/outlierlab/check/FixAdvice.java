@@ -65,6 +65,80 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
         return out.toString();
     }
 
+    /**
+     * A sentence said in the input's own fields: each Envoy field name in {@code text} that the dialect has a field
+     * for becomes that field's path ({@code max_ejection_percent 10} becomes {@code
+     * trafficPolicy.outlierDetection.maxEjectionPercent 10} for a DestinationRule), an enforcement the dialect sets
+     * by itself becomes its threshold ({@code enforcing_consecutive_gateway_failure 100} becomes {@code
+     * trafficPolicy.outlierDetection.consecutiveGatewayErrors above 0 (so istiod enforces it: 100)}). Names no
+     * field of the dialect sets stay Envoy's, as the only names there are for them. Unchanged for Envoy's own files.
+     */
+    public String say(String text) {
+        if (untranslated() || text == null) {
+            return text;
+        }
+        String out = text;
+        for (String envoyPath : SAID) {
+            String field = envoyPath.substring(envoyPath.indexOf('.') + 1);
+            String path = style.fieldPath(envoyPath);
+            String threshold = style.enforcedBy(envoyPath);
+            if (path == null && threshold == null) {
+                out = unsettable(out, field);
+                continue;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                            "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
+                                    + java.util.regex.Pattern.quote(field) + "(?![\\w])(?: (\\d+))?")
+                    .matcher(out);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                String value = m.group(1);
+                String said;
+                if (path != null) {
+                    said = path + (value == null ? "" : " " + value);
+                } else {
+                    said = style.fieldPath(threshold)
+                            + ("0".equals(value)
+                                    ? " 0 (off)"
+                                    : " above 0 (so " + style.translatedBy() + " enforces it"
+                                            + (value == null ? "" : ": " + value) + ")");
+                }
+                m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(said));
+            }
+            m.appendTail(sb);
+            out = sb.toString();
+        }
+        return out;
+    }
+
+    /** The first mention of a field no field of the dialect sets, marked so, unless the text says it already. */
+    private String unsettable(String text, String field) {
+        String why = style.whyCannot(field);
+        if (text.contains(why)) {
+            return text;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
+                                + java.util.regex.Pattern.quote(field) + "(?![\\w])")
+                .matcher(text);
+        return m.find() ? text.substring(0, m.end()) + " (which " + why + ")" + text.substring(m.end()) : text;
+    }
+
+    /** The Envoy paths {@link #say} rewrites, longest first so that no name is rewritten inside another. */
+    private static final List<String> SAID = said();
+
+    private static List<String> said() {
+        List<String> out = new ArrayList<>();
+        for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.envoyName().contains("_")) {
+                out.add("outlier_detection." + s.envoyName());
+            }
+        }
+        out.add("common_lb_config.healthy_panic_threshold");
+        out.sort(java.util.Comparator.comparingInt(String::length).reversed());
+        return List.copyOf(out);
+    }
+
     private String patchSentence() {
         return switch (style) {
             case ISTIO, FLAGGER -> "an EnvoyFilter patch on the service's outbound cluster can set it";

@@ -206,6 +206,35 @@ public enum FixStyle {
         return new Phrase(String.join(", or ", said), oneExpressible ? List.of() : cannot);
     }
 
+    /**
+     * The dialect's path to the field that sets an Envoy field ({@code trafficPolicy.outlierDetection.maxEjectionPercent}
+     * for {@code outlier_detection.max_ejection_percent}), the bare Envoy field for Envoy's own files; null when no
+     * field of the dialect sets it or the dialect sets it by itself (an enforcement, see {@link #enforcedBy}).
+     */
+    public String fieldPath(String envoyPath) {
+        if (block == null) {
+            return envoyPath.substring(envoyPath.indexOf('.') + 1);
+        }
+        String name = names.get(envoyPath);
+        return name == null || name.isEmpty() ? null : path(name);
+    }
+
+    /**
+     * For an enforcement the dialect sets by itself with a threshold ({@code enforcing_consecutive_5xx} with
+     * Istio's {@code consecutive5xxErrors} above 0), the Envoy path of that threshold; else null.
+     */
+    public String enforcedBy(String envoyPath) {
+        String companion = ENFORCED_BY.get(envoyPath);
+        return block != null && "".equals(names.get(envoyPath)) && companion != null && fieldPath(companion) != null
+                ? companion
+                : null;
+    }
+
+    /** Why this dialect cannot set an Envoy field ({@code enforcing_success_rate}), as the end of a sentence. */
+    public String whyCannot(String envoyField) {
+        return cannotSay(envoyField);
+    }
+
     /** Why this dialect cannot set an Envoy field, as the end of a sentence. */
     private String cannotSay(String field) {
         if ((this == ISTIO || this == FLAGGER) && field.equals("enforcing_success_rate")) {

@@ -1,18 +1,16 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.check.CheckInputs;
-import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckRun;
 import dev.outlierlab.check.Severity;
-import dev.outlierlab.check.StreamedReport;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.profile.Profiles;
-import dev.outlierlab.report.FindingsJson;
-import dev.outlierlab.report.FindingsText;
-import dev.outlierlab.report.SarifReport;
+import dev.outlierlab.report.format.CheckFormats;
+import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,7 +64,7 @@ import picocli.CommandLine.Spec;
             "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input. With several",
             "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."
         })
-public final class CheckCommand implements Callable<Integer> {
+public final class CheckCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
     CommandSpec spec;
 
@@ -118,12 +116,8 @@ public final class CheckCommand implements Callable<Integer> {
             })
     String controller;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "text (default), json, or sarif (SARIF 2.1.0 for CI code-scanning annotations).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     @Option(
             names = "--fail-on",
@@ -207,17 +201,15 @@ public final class CheckCommand implements Callable<Integer> {
                 + " are the default)");
     }
 
-    /** Output formats of {@code check}. */
-    enum Format {
-        text,
-        json,
-        sarif
-    }
-
     /** Severities {@code --fail-on} takes. */
     enum FailOn {
         error,
         warning
+    }
+
+    @Override
+    public Formats<CheckRun> formats() {
+        return CheckFormats.CHECK;
     }
 
     @Override
@@ -269,22 +261,10 @@ public final class CheckCommand implements Callable<Integer> {
         }
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
-        List<dev.outlierlab.check.Finding> unreadable;
-        int code;
-        if (format == Format.text) {
-            // written cluster by cluster, each cluster's findings worked out as it is written: 100,000 clusters are
-            // over 100 MB of text and 200,000 findings, neither held at once
-            StreamedReport report = StreamedReport.of(String.join(" ", files), loaded, hosts, rps, version, clients);
-            output.emit(spec, out -> FindingsText.render(report, out));
-            unreadable = report.unreadable();
-            code = report.exitCode(threshold);
-        } else {
-            CheckReport report = CheckReport.ofFiles(String.join(" ", files), loaded, hosts, rps, version, clients);
-            output.emit(spec, format == Format.json ? FindingsJson.toJson(report) : SarifReport.toJson(report));
-            unreadable = report.unreadable();
-            code = report.exitCode(threshold);
-        }
-        for (var f : unreadable) {
+        CheckRun run = new CheckRun(String.join(" ", files), loaded, hosts, rps, version, clients);
+        format.emit(output, spec, CheckFormats.CHECK, run);
+        int code = run.exitCode(threshold);
+        for (var f : run.unreadable()) {
             spec.commandLine()
                     .getErr()
                     .println("outlier-lab: "

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
@@ -9,6 +10,7 @@ import dev.outlierlab.config.istio.IstioConfig;
 import dev.outlierlab.config.istio.IstioOverrides;
 import dev.outlierlab.config.istio.IstioPolicy;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -171,6 +173,24 @@ public final class ClusterSourceOptions {
         return istio != null ? envoyClusterName() : cluster;
     }
 
+    /** With {@link #forLog} and {@code --istio} without a cluster chosen: the file's rules, for each log cluster. */
+    private IstioConfig logRules;
+
+    /** Why no one rule could be chosen for the whole log, said if the log's clusters do not choose either. */
+    private InputException unselected;
+
+    /**
+     * For a replay of a mesh's log with {@code --istio} and no {@code --cluster}: the rule and subset istiod applies
+     * to each of the log's clusters ({@link ClusterRules}); null when one rule applies to every cluster.
+     */
+    ClusterRules rulesFor(dev.outlierlab.sim.scenario.Scenario base, java.util.List<ReplayGroup> groups) {
+        ClusterRules rules = logRules == null ? null : ClusterRules.of(logRules, base, groups);
+        if (rules == null && unselected != null) {
+            throw unselected;
+        }
+        return rules;
+    }
+
     /** With {@link #forLog}: the most hosts a log's cluster may have ({@code --hosts}), or null. */
     Integer hostBound() {
         return hosts;
@@ -237,8 +257,19 @@ public final class ClusterSourceOptions {
                     port,
                     DestinationRuleController.parse(controller, "--controller"),
                     istioSets);
-            IstioPolicy policy =
-                    envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
+            boolean byLogCluster = forLog && cluster == null && subset == null && port == null;
+            logRules = byLogCluster ? rules : null;
+            IstioPolicy policy;
+            try {
+                policy = envoyClusterName() != null ? rules.forCluster(cluster) : rules.select(cluster, subset, port);
+            } catch (InputException e) {
+                if (!byLogCluster || rules.policies().isEmpty()) {
+                    throw e;
+                }
+                // several rules: each cluster of the log gets its own ({@link #rulesFor}); said when none does
+                unselected = e;
+                policy = rules.policies().get(0);
+            }
             advice = FixAdvice.of(policy, rules.controller());
             if (forLog) {
                 return new ScenarioReader.Loaded(policy.toScenario(base, hosts == null ? 1 : hosts), false);

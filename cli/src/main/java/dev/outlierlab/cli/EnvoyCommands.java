@@ -8,6 +8,7 @@ import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.live.LivePoolBuilder;
 import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.TextReport;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;

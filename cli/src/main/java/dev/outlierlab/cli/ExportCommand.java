@@ -50,6 +50,9 @@ public final class ExportCommand implements Callable<Integer> {
     @Mixin
     InputOptions input;
 
+    @Mixin
+    ServerConfigOptions servers;
+
     @Option(
             names = "--to",
             paramLabel = "FORMAT",
@@ -75,7 +78,7 @@ public final class ExportCommand implements Callable<Integer> {
         }
         ScenarioReader.Profiled profiled;
         try {
-            profiled = input.resolve();
+            profiled = servers.isUsed() ? servers.resolve(input, input.allSets()) : input.resolve();
         } catch (InputException e) {
             throw oldSpelling(e);
         }

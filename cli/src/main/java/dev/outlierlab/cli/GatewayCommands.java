@@ -11,6 +11,7 @@ import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayProgress;
@@ -42,10 +43,6 @@ public final class GatewayCommands
 
     @Override
     public void refuse(RunRequest request, ScenarioReader.Profiled profiled) {
-        if (request.format().equals("csv")) {
-            throw new InputException("--format csv: the decisions table is written for profile: envoy scenarios; this "
-                    + "scenario's profile is gateway (use text or json)");
-        }
         if (request.optionsGiven().stream()
                 .anyMatch(o -> o.startsWith("--trace-in") || o.startsWith("--envoy") || o.startsWith("--istio"))) {
             throw new InputException("--trace-in, --envoy and --istio take profile: envoy scenarios; this scenario's "

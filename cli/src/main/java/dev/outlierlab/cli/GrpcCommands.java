@@ -9,6 +9,7 @@ import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.GrpcTextReport;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunWatcher;

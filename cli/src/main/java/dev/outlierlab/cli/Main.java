@@ -104,6 +104,7 @@ public final class Main {
         for (CommandLine sub : cli.getSubcommands().values()) {
             sub.getCommandSpec().versionProvider(version);
         }
+        FormatOption.describe(cli);
         CommandLine completion = cli.getSubcommands().get("generate-completion");
         if (completion != null) {
             completion

@@ -4,9 +4,12 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.config.grpc.XdsNotes;
+import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
+import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.sim.WorkEstimate;
@@ -25,6 +28,35 @@ import java.util.Set;
  */
 final class ProfileRun {
     private ProfileRun() {}
+
+    /**
+     * Refuses what a run of other profiles than the scenario's does not take: a scenario that cannot be the base of a
+     * comparison, the files of one Envoy run ({@code filesOfOneRun}), {@code --profile envoy} alone, and gRPC's
+     * settings without grpc among the profiles.
+     */
+    static void refuse(
+            ScenarioReader.Profiled profiled, List<String> profiles, boolean grpcSettings, boolean filesOfOneRun) {
+        if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
+            throw new InputException("--profile, --service-config and --grpc-implementation take a profile: "
+                    + Profiles.orList(Profiles.all().stream()
+                            .filter(p -> p.can(Capability.COMPARISON_BASE))
+                            .map(p -> "profile: " + p.name())
+                            .toList())
+                    + " scenario; this scenario's profile is " + profiled.name());
+        }
+        if (filesOfOneRun) {
+            throw new InputException(
+                    "--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
+                            + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
+        }
+        if (profiles.equals(List.of(EnvoyScenarioFormat.NAME))) {
+            throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
+                    + "grpc, or envoy,grpc to compare");
+        }
+        if (grpcSettings && !profiles.contains(GrpcScenarioFormat.NAME)) {
+            throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
+        }
+    }
 
     /** The profiles named by {@code --profile} (comma-separated), in order, each once. */
     static List<String> profiles(String option) {

@@ -1,6 +1,10 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.RunFormats;
+import dev.outlierlab.report.format.RunFormats.RunView;
+import java.util.List;
 
 /**
  * A profile's facet in {@code run}: one scenario of the profile run and rendered. A profile without it runs on the
@@ -14,6 +18,14 @@ public interface ProfileRunner {
      */
     default void refuse(RunRequest request, ScenarioReader.Profiled profiled) {
         request.refuseByCapabilities(profiled.profile());
+    }
+
+    /**
+     * The formats this profile's run renders, named for a refusal as the run of a {@code profile} scenario: by
+     * default text and JSON.
+     */
+    default Formats<RunView> formats(String profile) {
+        return RunFormats.RUN.only("run of a profile: " + profile + " scenario", List.of("text", "json"));
     }
 
     /**

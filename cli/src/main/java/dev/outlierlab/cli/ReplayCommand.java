@@ -8,12 +8,17 @@ import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.ReplayGroup;
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayOutput;
 import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.eventlog.EventLogReader;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.ReplayFormats;
+import dev.outlierlab.report.format.ReplayFormats.ReplayView;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
@@ -56,7 +61,7 @@ import picocli.CommandLine.Spec;
             "Exit status: 0 on success (also when the event log and the lab disagree: that is the report), 2 for",
             "bad input or more bad lines than --max-bad-lines."
         })
-public final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
     CommandSpec spec;
 
@@ -105,15 +110,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     EventLogOptions eventLog;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = {
-                "Output: text, json or csv (one row per detector and host: ejections, time",
-                "ejected, requests and failures while ejected; see docs/output-formats.md)."
-            })
-    RunCommand.OutputFormat format;
+    @Mixin
+    FormatOption format;
 
     @Option(
             names = "--events",
@@ -174,6 +172,7 @@ public final class ReplayCommand implements Callable<Integer> {
      * @param maxBadLines    {@code --max-bad-lines N}: the count of bad lines past which a read stops, or
      *                       {@link Long#MAX_VALUE} for a percentage
      * @param maxBadLinesPercent {@code --max-bad-lines P%}: P (a read of mostly bad lines stops), or NaN for a count
+     * @param advice         how fixes are said: in the fields of the input the settings came from (--istio, ...)
      */
     public record FleetRequest(
             List<String> logs,
@@ -191,12 +190,18 @@ public final class ReplayCommand implements Callable<Integer> {
             boolean json,
             Integer parallelism,
             long maxBadLines,
-            double maxBadLinesPercent) {}
+            double maxBadLinesPercent,
+            FixAdvice advice) {}
 
     /** This command with its replay run by {@code fleet} (the flink module's job). */
     public ReplayCommand runningOn(FleetEngine fleet) {
         this.fleet = fleet;
         return this;
+    }
+
+    @Override
+    public Formats<ReplayView> formats() {
+        return ReplayFormats.REPLAY;
     }
 
     @Override
@@ -224,9 +229,8 @@ public final class ReplayCommand implements Callable<Integer> {
         if (engine == Engine.local && parallelism != null) {
             throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
         }
-        if (fleet != null && format == RunCommand.OutputFormat.csv) {
-            throw new InputException("--format csv: not with --engine flink; the table comes from a local replay "
-                    + "(use text or json)");
+        if (fleet != null) {
+            format.require(ReplayFormats.REPLAY_ON_FLINK);
         }
         if (fleet != null && eventLog.isUsed()) {
             throw new InputException(
@@ -267,10 +271,11 @@ public final class ReplayCommand implements Callable<Integer> {
                     compare.file == null ? null : compare.file.toString(),
                     durationNanos,
                     maxEvents,
-                    format == RunCommand.OutputFormat.json,
+                    format.is("json"),
                     parallelism,
                     logRead.badLineCount(),
-                    logRead.badLinePercent());
+                    logRead.badLinePercent(),
+                    clusterSource.advice);
             String report = fleet.replay(request, (lines, groups) -> {
                 checkScan(lines, groups, loaded);
                 if (second != null) {
@@ -284,6 +289,7 @@ public final class ReplayCommand implements Callable<Integer> {
         List<LogReplay.GroupResult> results;
         List<LogReplay.GroupResult> compared = null;
         LogScan.Result scan;
+        ClusterRules rules = null;
         try {
             scan = LogScan.scan(
                     inputs,
@@ -300,10 +306,16 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         try (scan) {
             checkScan(scan.lines(), scan.groups(), loaded);
+            rules = clusterSource.rulesFor(loaded.scenario(), scan.groups());
+            ClusterRules byCluster = rules;
             results = LogReplay.inStableOrder(LogReplay.replay(
                     scan,
                     g -> LogReplay.scenarioFor(
-                            loaded.scenario(), loaded.hostsGiven(), g, scan.originEpochNanos(), durationNanos),
+                            byCluster == null ? loaded.scenario() : byCluster.scenario(g.cluster()),
+                            loaded.hostsGiven(),
+                            g,
+                            scan.originEpochNanos(),
+                            durationNanos),
                     RunOptions.DEFAULT));
             if (second != null) {
                 checkHosts(second, scan.groups());
@@ -342,15 +354,9 @@ public final class ReplayCommand implements Callable<Integer> {
                 eventsA,
                 eventsB,
                 new LogClock(scan.originEpochNanos()),
-                clusterSource.advice);
-        // names come from the log: escaped, so that a host name cannot drive the terminal
-        output.emit(
-                spec,
-                switch (format) {
-                    case json -> report.json();
-                    case csv -> report.csv();
-                    case text -> dev.outlierlab.config.Wording.printableLines(report.text(maxEvents));
-                });
+                clusterSource.advice,
+                rules);
+        format.emit(output, spec, ReplayFormats.REPLAY, new ReplayView(report, maxEvents));
         return 0;
     }
 

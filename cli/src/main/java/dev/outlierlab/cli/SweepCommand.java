@@ -1,18 +1,20 @@
 package dev.outlierlab.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.report.SweepTable;
+import dev.outlierlab.report.SweepTable.Row;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.SweepFormats;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,11 +42,13 @@ import picocli.CommandLine.Spec;
             "  outlier-lab sweep --envoy cluster.yaml --vary outlier_detection.max_ejection_percent=10,17,34",
             "  outlier-lab sweep --istio dr.yaml --hosts 6 --vary outlier_detection.interval=5s,10s,30s",
             "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
+            "  outlier-lab sweep --nginx nginx.conf --vary max_fails=1,3,5",
+            "      nginx's (HAProxy's, Caddy's) own settings from its file, varied by their names",
             "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
             "",
             "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."
         })
-public final class SweepCommand implements Callable<Integer> {
+public final class SweepCommand implements Callable<Integer>, FormatOption.Formatted {
     static final int MAX_RUNS = 500;
 
     @Spec
@@ -59,6 +63,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Mixin
     WorkOptions work;
 
+    @Mixin
+    ServerConfigOptions servers;
+
     @Option(
             names = "--vary",
             paramLabel = "KEY=V1,V2,...",
@@ -69,24 +76,10 @@ public final class SweepCommand implements Callable<Integer> {
             })
     List<String> vary = new ArrayList<>();
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "Output: text (default), csv, or json (one summary per run).")
-    Format format;
-
-    /** Output formats of {@code sweep}. */
-    enum Format {
-        text,
-        csv,
-        json
-    }
+    @Mixin
+    FormatOption format;
 
     private record Axis(String key, List<String> values) {}
-
-    /** One run: the values chosen, its figures in column order, and its summary as JSON. */
-    private record Row(List<String> values, List<String> figures, ObjectNode summary) {}
 
     private String profile;
 
@@ -133,10 +126,17 @@ public final class SweepCommand implements Callable<Integer> {
     }
 
     @Override
+    public Formats<SweepTable> formats() {
+        return SweepFormats.SWEEP;
+    }
+
+    @Override
     public Integer call() {
-        if (engine == ReplayCommand.Engine.flink && (input.clusterSource.isUsed() || input.givesGrpcSettings())) {
+        if (engine == ReplayCommand.Engine.flink
+                && (input.clusterSource.isUsed() || input.givesGrpcSettings() || servers.isUsed())) {
             throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy,"
-                    + " --istio or --service-config configuration locally (without --engine)");
+                    + " --istio, --service-config, --nginx, --haproxy or --caddy configuration locally (without"
+                    + " --engine)");
         }
         if (engine == ReplayCommand.Engine.flink && fleet == null) {
             return FlinkLauncher.run(spec);
@@ -210,13 +210,8 @@ public final class SweepCommand implements Callable<Integer> {
             }
         }
         progress.finish();
-        String[] columns = rows.columns().toArray(String[]::new);
-        String text = switch (format) {
-            case text -> text(axes, table, columns);
-            case csv -> csv(axes, table, columns);
-            case json -> json(axes, table);
-        };
-        output.emit(spec, text);
+        List<String> keys = axes.stream().map(Axis::key).toList();
+        format.emit(output, spec, SweepFormats.SWEEP, new SweepTable(keys, rows.columns(), table));
         return 0;
     }
 
@@ -262,7 +257,7 @@ public final class SweepCommand implements Callable<Integer> {
             }
             ScenarioReader.Profiled loaded;
             try {
-                loaded = input.resolve(sets);
+                loaded = servers.isUsed() ? servers.resolve(input, sets) : input.resolve(sets);
             } catch (InputException e) {
                 throw asVary(e, axes);
             }
@@ -281,74 +276,5 @@ public final class SweepCommand implements Callable<Integer> {
             plan(axes, depth + 1, chosen, planned);
             chosen.remove(chosen.size() - 1);
         }
-    }
-
-    private static String text(List<Axis> axes, List<Row> rows, String[] columns) {
-        List<List<String>> table = new ArrayList<>();
-        List<String> header = new ArrayList<>();
-        axes.forEach(a -> header.add(a.key()));
-        header.addAll(List.of(columns));
-        table.add(header);
-        for (Row r : rows) {
-            List<String> line = new ArrayList<>(r.values());
-            line.addAll(r.figures());
-            table.add(line);
-        }
-        int[] widths = new int[header.size()];
-        for (List<String> line : table) {
-            for (int i = 0; i < line.size(); i++) {
-                widths[i] = Math.max(widths[i], line.get(i).length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        for (List<String> line : table) {
-            StringBuilder l = new StringBuilder();
-            for (int i = 0; i < line.size(); i++) {
-                String cell = line.get(i);
-                l.append(
-                                i < axes.size()
-                                        ? String.format(Locale.ROOT, "%-" + widths[i] + "s", cell)
-                                        : String.format(Locale.ROOT, "%" + widths[i] + "s", cell))
-                        .append("  ");
-            }
-            out.append(l.toString().stripTrailing()).append('\n');
-        }
-        return out.toString();
-    }
-
-    private static String csv(List<Axis> axes, List<Row> rows, String[] columns) {
-        StringBuilder out = new StringBuilder();
-        List<String> header = new ArrayList<>();
-        axes.forEach(a -> header.add(a.key()));
-        for (String c : columns) {
-            header.add(c.replace(' ', '_').replace("%", "percent"));
-        }
-        out.append(String.join(",", header)).append('\n');
-        for (Row r : rows) {
-            List<String> line = new ArrayList<>();
-            r.values()
-                    .forEach(v ->
-                            line.add(v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v));
-            line.addAll(r.figures());
-            out.append(String.join(",", line)).append('\n');
-        }
-        return out.toString();
-    }
-
-    private static String json(List<Axis> axes, List<Row> rows) {
-        ObjectNode root = dev.outlierlab.report.JsonDocument.start("sweep");
-        ArrayNode varied = root.putArray("varied");
-        axes.forEach(a -> varied.add(a.key()));
-        ArrayNode runs = root.putArray("runs");
-        for (Row r : rows) {
-            ObjectNode run = runs.addObject();
-            ObjectNode set = run.putObject("set");
-            for (int i = 0; i < axes.size(); i++) {
-                dev.outlierlab.report.JsonDocument.putTyped(
-                        set, axes.get(i).key(), r.values().get(i));
-            }
-            run.set("summary", r.summary());
-        }
-        return ResultJson.write(root);
     }
 }

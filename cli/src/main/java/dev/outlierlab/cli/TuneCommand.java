@@ -4,20 +4,22 @@ import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.accesslog.LogFormat;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.LogLineReader;
+import dev.outlierlab.accesslog.LogTraffic;
 import dev.outlierlab.accesslog.ReadSettings;
+import dev.outlierlab.accesslog.TrafficFacts;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.report.RecommendationTrace;
+import dev.outlierlab.report.format.Formats;
+import dev.outlierlab.report.format.TuneFormats;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
-import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
 import dev.outlierlab.tune.TuneResult;
 import dev.outlierlab.tune.TuneService;
-import dev.outlierlab.tune.TuneText;
 import dev.outlierlab.tune.Tuner;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,7 +64,7 @@ import picocli.CommandLine.Spec;
             "",
             "Exit status: 0 on success, 2 for bad input."
         })
-public final class TuneCommand implements Callable<Integer> {
+public final class TuneCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
     CommandSpec spec;
 
@@ -139,12 +141,8 @@ public final class TuneCommand implements Callable<Integer> {
             })
     double maxFalsePerDay;
 
-    @Option(
-            names = "--format",
-            paramLabel = "FORMAT",
-            defaultValue = "text",
-            description = "text (default) or json (every scenario's figures, seed by seed).")
-    Format format;
+    @Mixin
+    FormatOption format;
 
     @Option(
             names = "--explain",
@@ -183,19 +181,8 @@ public final class TuneCommand implements Callable<Integer> {
         return this;
     }
 
-    /**
-     * What an access log says of the traffic: requests per second over its span (0 when it spans under
-     * {@link #MIN_SPAN_SECONDS}: then {@code said} says why and --rps is needed), hosts seen, proxy instances.
-     */
-    record LogTraffic(long rps, int hosts, int clients, long baseErrorPpm, String said) {}
-
-    /** The shortest span of a log whose rate is taken. */
-    static final int MIN_SPAN_SECONDS = 5;
-    /** A healthy pool failing this share or more is an outage, not a base error rate. */
-    static final double OUTAGE_SHARE = 0.5;
-
-    private LogTraffic logTraffic() {
-        String fromLog = String.join(", ", fromLogs.stream().map(Path::toString).toList());
+    /** What the access logs say of the cluster's traffic. */
+    private TrafficFacts logTraffic() {
         List<LogInput> inputs = new ArrayList<>();
         boolean stdin = from != null && from.toString().equals(InputFiles.STDIN);
         for (Path log : fromLogs) {
@@ -215,115 +202,26 @@ public final class TuneCommand implements Callable<Integer> {
                 null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES,
                 ReadSettings.DEFAULT_MAX_NAMES);
-        dev.outlierlab.accesslog.LogTraffic log;
+        LogTraffic log;
         try {
-            log = dev.outlierlab.accesslog.LogTraffic.read(
-                    inputs, settings, logRead.badLineCount(), logRead.isPercentage());
+            log = LogTraffic.read(inputs, settings, logRead.badLineCount(), logRead.isPercentage());
         } catch (BadLines.LimitReached e) {
             logRead.checkBadLines(e.lines());
             throw e;
         }
         logRead.checkBadLines(log.lines());
-        if (log.groups().isEmpty()) {
-            throw new InputException(
-                    "--from-log " + fromLog + ": no line reached an upstream host; no traffic to take");
-        }
-        java.util.Set<String> clusters = new java.util.TreeSet<>();
-        long entries = 0;
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (var g : log.groups()) {
-            clusters.add(g.cluster());
-            entries += g.requests();
-            first = Math.min(first, g.firstEpochNanos());
-            last = Math.max(last, g.lastEpochNanos());
-        }
-        if (clusters.size() > 1) {
-            throw new InputException(
-                    "--from-log " + fromLog + ": the log has " + clusters.size() + " upstream clusters ("
-                            + String.join(", ", clusters) + "); tune one at a time (filter the log to one cluster)");
-        }
-        double span = (last - first) / 1e9;
-        double base = log.healthyErrorShare();
-        if (base >= OUTAGE_SHARE) {
-            throw new InputException(String.format(
-                    java.util.Locale.ROOT,
-                    "--from-log %s: every host fails %.1f %% of "
-                            + "its requests or more: an outage, not a base error rate; tune from a log of the cluster's usual "
-                            + "traffic",
-                    fromLog,
-                    base * 100));
-        }
-        double seconds = Math.max(1.0, span);
-        // a log spanning under a few seconds (10,000 lines with one timestamp) says nothing of a rate
-        long perSecond = span < MIN_SPAN_SECONDS ? 0 : Math.max(1, Math.round(entries / seconds));
-        int hostsSeen = log.perHost().size();
-        int callers = log.groups().size();
-        long ppm = Math.round(base * 1_000_000);
-        if (perSecond == 0) {
-            return new LogTraffic(
-                    0,
-                    hostsSeen,
-                    callers,
-                    ppm,
-                    String.format(
-                            java.util.Locale.ROOT,
-                            "from the log %s: "
-                                    + "%,d requests over %.1f s, under the %d s a rate can be measured from",
-                            fromLog,
-                            entries,
-                            Math.max(0, span),
-                            MIN_SPAN_SECONDS));
-        }
-        String said = String.format(
-                        java.util.Locale.ROOT,
-                        "from the log %s: %,d requests over %.0f s, %d rps to %d hosts "
-                                + "(%d rps a host) from %d %s (%d rps a caller); base error rate %.2f %% over the %d hosts that fail no "
-                                + "more than the pool",
-                        fromLog,
-                        entries,
-                        seconds,
-                        perSecond,
-                        hostsSeen,
-                        perSecond / Math.max(1, hostsSeen),
-                        callers,
-                        callers == 1 ? "caller" : "callers",
-                        perSecond / callers,
-                        base * 100,
-                        log.healthyPool().size())
-                .replace("over the 1 hosts that fail", "over the 1 host that fails");
-        return new LogTraffic(perSecond, hostsSeen, callers, ppm, said);
+        return TrafficFacts.of(log, fromLogNames());
     }
 
-    /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
-    private void refuseFlinkFor(Target t) {
-        if (engine == ReplayCommand.Engine.flink && !t.can(Target.Can.ENVOY_FIELDS)) {
-            throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
-                    + "simulation only (tune " + t.flag() + " with --engine local)");
-        }
+    private String fromLogNames() {
+        return String.join(", ", fromLogs.stream().map(Path::toString).toList());
     }
 
-    /** Output formats of {@code tune}. */
-    enum Format {
-        text,
-        json
-    }
+    /** The settings the search starts from: run's inputs, the file of --from, or the target's defaults. */
+    private record Start(
+            CurrentSettings read, CurrentSettings current, String fromText, List<String> notes, Integer clients) {}
 
-    @Override
-    public Integer call() {
-        if (target != null) {
-            refuseFlinkFor(Target.byFlag(target));
-        }
-        if (engine == ReplayCommand.Engine.flink && fleet == null) {
-            return FlinkLauncher.run(spec);
-        }
-        if (engine == ReplayCommand.Engine.local && parallelism != null) {
-            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
-        }
-        RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
-        if (explain != null && format == Format.json) {
-            throw new InputException("--explain: the decision trace is text; use it without --format json");
-        }
+    private Start start() {
         if (from != null && input.describesCluster()) {
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
                     + "--istio) both give the current settings; give one");
@@ -348,18 +246,16 @@ public final class TuneCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         refuseFlinkFor(current.target());
-        LogTraffic log = fromLogs == null ? null : logTraffic();
-        if (log != null && log.rps() == 0 && input.rps() == null && current.rps() == null) {
-            throw new InputException("--from-log "
-                    + String.join(", ", fromLogs.stream().map(Path::toString).toList()) + ": "
-                    + log.said().substring(log.said().indexOf(": ") + 2) + "; give the cluster's rate with --rps");
-        }
-        TuneRequest req = TuneService.request(new TuneService.Given(
-                current,
+        return new Start(read, current, fromText, notes, given == null ? null : given.clients());
+    }
+
+    private TuneRequest request(Start start, TrafficFacts log) {
+        return TuneService.request(new TuneService.Given(
+                start.current(),
                 input.hosts(),
                 input.rps(),
                 input.clients(),
-                given == null ? null : given.clients(),
+                start.clients(),
                 input.envoyVersion(),
                 log == null
                         ? null
@@ -370,44 +266,71 @@ public final class TuneCommand implements Callable<Integer> {
                 maxEjected,
                 maxFalsePerDay,
                 Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())),
-                notes));
-        List<SuiteScenario> scenarios = req.suite();
-        EnvoyVersion version = req.envoyVersion();
-        SuiteScenario explained = explain == null
-                ? null
-                : scenarios.stream()
-                        .filter(s -> s.name().equals(explain))
-                        .findFirst()
-                        .orElseThrow(() -> new InputException("--explain: '"
-                                + dev.outlierlab.config.Wording.shortPrefix(explain)
-                                + "' is not a scenario of the suite; "
-                                + "expected one of "
-                                + String.join(
-                                        ", ",
-                                        scenarios.stream()
-                                                .map(SuiteScenario::name)
-                                                .toList())));
-        long units = Tuner.plannedUnits(req);
+                start.notes()));
+    }
+
+    /** Refuses a search whose estimated work needs {@code --yes}. */
+    private void checkWork(TuneRequest req, long units) {
         // the runs are independent and go to req.threads() threads at once
         work.check(
                 new WorkEstimate(units / req.threads(), 0, 0),
                 GatewayWorkEstimate.NONE,
                 "this tune ("
-                        + scenarios.size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds
+                        + req.suite().size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds
                         + ", on "
                         + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")",
                 "lower --seeds, score a "
                         + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
+    }
+
+    /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
+    private void refuseFlinkFor(Target t) {
+        if (engine == ReplayCommand.Engine.flink && !t.can(Target.Can.ENVOY_FIELDS)) {
+            throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
+                    + "simulation only (tune " + t.flag() + " with --engine local)");
+        }
+    }
+
+    @Override
+    public Formats<TuneResult> formats() {
+        return TuneFormats.TUNE;
+    }
+
+    @Override
+    public Integer call() {
+        if (target != null) {
+            refuseFlinkFor(Target.byFlag(target));
+        }
+        if (engine == ReplayCommand.Engine.flink && fleet == null) {
+            return FlinkLauncher.run(spec);
+        }
+        if (engine == ReplayCommand.Engine.local && parallelism != null) {
+            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        }
+        RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
+        if (explain != null) {
+            format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
+        }
+        Start start = start();
+        TrafficFacts log = fromLogs == null ? null : logTraffic();
+        if (log != null && input.rps() == null && start.current().rps() == null) {
+            log.requireRate(fromLogNames());
+        }
+        TuneRequest req = request(start, log);
+        SuiteScenario explained = explain == null ? null : SuiteScenario.named(req.suite(), explain, "--explain");
+        long units = Tuner.plannedUnits(req);
+        checkWork(req, units);
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
-        TuneResult result =
-                TuneService.run(req, u -> progress.next(u).progress(1, 1), elsewhere, fromText, read.target());
+        TuneResult result = TuneService.run(
+                req,
+                u -> progress.next(u).progress(1, 1),
+                elsewhere,
+                start.fromText(),
+                start.read().target());
         progress.finish();
-        String out = format == Format.json ? TuneJson.write(result) : TuneText.render(result);
+        String out = format.render(TuneFormats.TUNE, result);
         if (explained != null) {
-            var w = result.recommended().written();
-            var scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);
-            String trace = TuneTrace.of(w.profile(), scenario, 200);
-            out = out + "\nDecision trace of the recommendation on " + explained.name() + " (seed 1):\n" + trace;
+            out += RecommendationTrace.render(result, explained, req.envoyVersion());
         }
         spec.commandLine().getOut().print(out);
         spec.commandLine().getOut().flush();

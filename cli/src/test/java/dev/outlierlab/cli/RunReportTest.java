@@ -255,8 +255,8 @@ class RunReportTest {
         CliRunner.Outcome o = CliRunner.run("run", "../docs/examples/gateway-two-providers.yaml", "--format", "csv");
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.err().strip())
-                .isEqualTo("outlier-lab: --format csv: the decisions table is written for profile:"
-                        + " envoy scenarios; this scenario's profile is gateway (use text or json)");
+                .isEqualTo("outlier-lab: --format csv is not available for run of a profile: gateway scenario;"
+                        + " allowed: text, json");
         assertThat(o.out()).isEmpty();
     }
 }

@@ -82,6 +82,21 @@ class ToyProfileSeamTest {
             JsonNode tree = JSON.readTree(run.body());
             assertThat(tree.get("profile").asText()).isEqualTo("toy");
             assertThat(tree.get("summary").get("failed").asLong()).isEqualTo(eager);
+            // the comparison's columns come from the registry: the toy's defaults over the same traffic and faults
+            HttpResponse<String> compare = client.send(
+                    HttpRequest.newBuilder(URI.create(base + "/api/compare"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(compare.statusCode()).as(compare.body()).isEqualTo(200);
+            JsonNode columns = JSON.readTree(compare.body()).get("columns");
+            assertThat(columns.findValuesAsText("profile"))
+                    .containsExactly("envoy", "grpc (grpc-java)", "gateway", "toy");
+            long byDefault = failed("run", "--set", "profile=toy", "--format", "json");
+            assertThat(columns.get(3).get("failed").asLong()).isEqualTo(byDefault);
+            assertThat(columns.get(3).get("requests").asLong())
+                    .isEqualTo(columns.get(0).get("requests").asLong());
+            assertThat(JSON.readTree(compare.body()).get("text").asText()).contains("toy");
             HttpResponse<String> scenario = client.send(
                     HttpRequest.newBuilder(URI.create(base + "/api/scenario"))
                             .POST(HttpRequest.BodyPublishers.ofString("profile: toy\ntoy:\n  failures: 3\n"))
@@ -103,8 +118,9 @@ class ToyProfileSeamTest {
                 .assertRejected("--stats (envoy): not taken by this scenario's profile, toy");
         CliRunner.run("run", "--set", "profile=toy", "--set", "toy.failures=0")
                 .assertRejected("toy.failures: \"0\" is not allowed; expected a whole number from 1 to 1000000");
-        CliRunner.run("run", "--set", "profile=nginx")
-                .assertRejected("profile: \"nginx\" is not allowed; expected envoy, grpc, gateway or toy");
+        CliRunner.run("run", "--set", "profile=squid")
+                .assertRejected(
+                        "profile: \"squid\" is not allowed; expected envoy, grpc, gateway, nginx, haproxy, caddy or toy");
         CliRunner.run("run", "--profile", "envoy,toy").assertRejected("expected envoy, grpc or gateway");
         CliRunner.run("tune", "--target", "toys")
                 .assertRejected("--target: 'toys' is not a target; expected envoy, istio, envoy-gateway, kuma, grpc, "

@@ -207,7 +207,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                 null,
                 null,
                 new LogClock(fleet == null ? 0 : fleet.originEpochNanos()),
-                FixAdvice.ENVOY);
+                request.advice() == null ? FixAdvice.ENVOY : request.advice());
         String report;
         if (request.json()) {
             List<JsonNode> nodes = new ArrayList<>();

@@ -11,6 +11,7 @@ import java.util.List;
  *
  * @param outputDirectory where each detector's decisions go ({@code --output-dir}), or null
  * @param eventLogs       also each detector's decisions as Envoy's outlier event log
+ * @param shippedAdvice   how fixes are said (the fields of the input the settings came from)
  */
 record FleetSettings(
         ShippedScenario firstScenario,
@@ -26,7 +27,8 @@ record FleetSettings(
         int maxEvents,
         boolean json,
         String outputDirectory,
-        boolean eventLogs)
+        boolean eventLogs,
+        ShippedAdvice shippedAdvice)
         implements Serializable {
 
     static FleetSettings of(ReplayCommand.FleetRequest r, String outputDirectory, boolean eventLogs) {
@@ -44,11 +46,17 @@ record FleetSettings(
                 r.maxEvents(),
                 r.json(),
                 outputDirectory,
-                eventLogs);
+                eventLogs,
+                ShippedAdvice.of(r.advice()));
     }
 
     Scenario first() {
         return firstScenario.scenario();
+    }
+
+    /** How fixes are said: Envoy's fields, or those of the DestinationRule under --istio. */
+    dev.outlierlab.check.FixAdvice advice() {
+        return shippedAdvice.advice();
     }
 
     /** The second settings, or null. */

@@ -152,12 +152,27 @@ public final class FleetTuneJob implements RunExecutor {
             f.maxEjectedAtOnce(),
             f.panicNanos(),
             f.detectNanos(),
-            f.returnNanos()
+            f.returnNanos(),
+            f.upstreamAttempts(),
+            f.upstreamFailed()
         };
     }
 
     static RunFigures unpack(long[] v) {
         return new RunFigures(
-                v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], Math.toIntExact(v[8]), v[9], v[10], v[11]);
+                v[0],
+                v[1],
+                v[2],
+                v[3],
+                v[4],
+                v[5],
+                v[6],
+                v[7],
+                Math.toIntExact(v[8]),
+                v[9],
+                v[10],
+                v[11],
+                v[12],
+                v[13]);
     }
 }

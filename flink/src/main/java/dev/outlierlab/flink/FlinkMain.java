@@ -91,9 +91,17 @@ public final class FlinkMain {
         CommandLine cli = new CommandLine(replay);
         cli.addMixin("output", output);
         // the options are parsed first, so that the job knows --output-dir before it is built
+        boolean live = Arrays.stream(rest).anyMatch(KafkaTopic::names);
         cli.setExecutionStrategy(parsed -> {
             Integer parallelism = parsed.matchedOptionValue("--parallelism", null);
-            replay.runningOn(new FleetReplayJob(output.output, output.eventLogs, bound, parallelism));
+            if (live && output.output != null) {
+                throw new dev.outlierlab.config.InputException(
+                        "--output-dir: not with a Kafka topic; the decisions are printed as they are made");
+            }
+            replay.runningOn(
+                    live
+                            ? new LiveReplayJob(out, err, bound)
+                            : new FleetReplayJob(output.output, output.eventLogs, bound, parallelism));
             return new CommandLine.RunLast().execute(parsed);
         });
         return run(cli, rest, out, err);

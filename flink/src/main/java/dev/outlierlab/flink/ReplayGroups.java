@@ -3,7 +3,6 @@ package dev.outlierlab.flink;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
-import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.LogClock;
 import dev.outlierlab.report.ReplayOutput;
@@ -217,7 +216,7 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
                     null,
                     null,
                     new LogClock(origin),
-                    FixAdvice.ENVOY);
+                    settings.advice());
             String section =
                     settings.json() ? ResultJson.write(one.sectionJson(0)) : one.section(0, settings.maxEvents());
             out.collect(Piece.of(Piece.SECTION, index, null, section));

@@ -36,6 +36,8 @@ import java.util.stream.Collectors;
  * @param eventsB    the same with the second settings, or null
  * @param clock      the log's clock, for the span and the decisions' times; null: seconds from the start only
  * @param advice     how fixes are said: in the settings' own fields (a DestinationRule's), or Envoy's
+ * @param rules      which rule and subset applies to each cluster of a mesh's log ({@link ClusterRules}), or null
+ *                   when one set of settings applies to every cluster
  */
 public record ReplayOutput(
         List<String> logs,
@@ -49,7 +51,38 @@ public record ReplayOutput(
         ComparedEventLog events,
         ComparedEventLog eventsB,
         LogClock clock,
-        FixAdvice advice) {
+        FixAdvice advice,
+        ClusterRules rules) {
+
+    /** A report with one set of settings for every cluster. */
+    public ReplayOutput(
+            List<String> logs,
+            String formatName,
+            BadLines lines,
+            List<LogReplay.GroupResult> results,
+            List<LogReplay.GroupResult> compared,
+            String compareLabel,
+            List<String> compareSets,
+            String compareFile,
+            ComparedEventLog events,
+            ComparedEventLog eventsB,
+            LogClock clock,
+            FixAdvice advice) {
+        this(
+                logs,
+                formatName,
+                lines,
+                results,
+                compared,
+                compareLabel,
+                compareSets,
+                compareFile,
+                events,
+                eventsB,
+                clock,
+                advice,
+                null);
+    }
 
     /** A report in seconds from the start and Envoy's field names (a section rendered apart, by a job). */
     public ReplayOutput(
@@ -148,6 +181,10 @@ public record ReplayOutput(
                 .append(": ")
                 .append(String.format(Locale.ROOT, "%,d", g.group().entries()))
                 .append(" outcomes ==\n\n");
+        String said = rules == null ? null : rules.said(g.group().cluster());
+        if (said != null) {
+            out.append(said).append("\n\n");
+        }
         out.append(ReplayHostsText.recorded(g.result()));
         out.append(
                 "\nWhat these settings predict (the lab's detector over the same requests: none of this happened)\n\n");
@@ -157,7 +194,7 @@ public record ReplayOutput(
                 String.format(Locale.ROOT, "%,d", g.group().entries()) + " outcomes from the access log, "
                         + g.scenario().cluster().hosts().size() + " hosts",
                 clock,
-                advice));
+                rules == null ? advice : rules.advice(g.group().cluster(), advice)));
         out.append(ReplayHostsText.moved(g.result()));
         if (events != null) {
             out.append(
@@ -261,6 +298,9 @@ public record ReplayOutput(
         d.put("cluster", g.group().cluster());
         d.put("instance", g.group().instance());
         d.put("outcomes", g.group().entries());
+        if (rules != null) {
+            d.put("settings", rules.said(g.group().cluster()));
+        }
         d.set("recorded", ReplayJson.recorded(g.result()));
         d.set("predicted", ReplayJson.predicted(g.result()));
         if (events != null) {

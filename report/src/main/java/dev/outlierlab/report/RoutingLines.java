@@ -69,15 +69,10 @@ public final class RoutingLines {
                 if (ejected != null) {
                     LoadBalancer balancer =
                             new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
-                    PriorityRouter router =
-                            new PriorityRouter(r, s.cluster().panicThresholdPercent(), prio, caller, 0, balancer);
+                    PriorityRouter router = PriorityRouter.forCaller(
+                            r, s.cluster().panicThresholdPercent(), hosts, caller, 0, balancer);
                     balancer.setEjected(hosts.indexOf(ejected), true);
-                    line.accept(
-                            "",
-                            "  with " + ejected + " ejected: " + loads(router) + ", so "
-                                    + shares(router.expectedShares(), hosts)
-                                    + " (healthy share x overprovisioning factor "
-                                    + r.overprovisioningFactor() + " %, the rest spills to the next priority)");
+                    line.accept("", "  " + ejectedText(ejected, router, r, hosts));
                 }
             }
             if (r.failTrafficOnPanic()) {
@@ -164,6 +159,7 @@ public final class RoutingLines {
                             ? "none (" + r.retries().origin() + ")"
                             : r.retries().describe());
         }
+        callerViews(s, routing.putArray("callers"));
         ObjectNode zones = routing.putObject("zone_attempts");
         zoneAttempts(result).forEach(zones::put);
         ObjectNode hostAttempts = routing.putObject("host_attempts");
@@ -172,6 +168,57 @@ public final class RoutingLines {
         }
         ArrayNode notes = routing.putArray("not_modelled");
         r.notModelled().forEach(notes::add);
+    }
+
+    /**
+     * Each caller zone's view, as the text's {@code priorities} lines give it: its hosts' priority levels and, with
+     * the first faulty host ejected, each priority's healthy load (Envoy's {@code recalculatePerPriorityState}), its
+     * panic, and each host's expected share of that caller's requests, with the sentence the text report prints.
+     */
+    private static void callerViews(Scenario s, ArrayNode out) {
+        RoutingSpec r = s.routing();
+        List<String> hosts = s.cluster().hosts();
+        String ejected = firstFaultyHost(s);
+        for (String zone : callerZones(s)) {
+            int caller = firstCallerIn(s, zone);
+            int[] prio = LocalityPriority.forCaller(r, hosts, caller);
+            ObjectNode view = out.addObject();
+            view.put("zone", zone);
+            view.put("caller", caller);
+            ObjectNode byHost = view.putObject("priorities");
+            for (int h = 0; h < hosts.size(); h++) {
+                byHost.put(hosts.get(h), prio[h]);
+            }
+            if (ejected == null) {
+                continue;
+            }
+            LoadBalancer balancer = new LoadBalancer(hosts.size(), s.cluster().panicThresholdPercent());
+            PriorityRouter router =
+                    PriorityRouter.forCaller(r, s.cluster().panicThresholdPercent(), hosts, caller, 0, balancer);
+            balancer.setEjected(hosts.indexOf(ejected), true);
+            view.put("ejected", ejected);
+            ArrayNode loads = view.putArray("healthy_loads");
+            for (int l : router.healthyLoads()) {
+                loads.add(l);
+            }
+            ArrayNode panics = view.putArray("panic");
+            for (boolean p : router.panics()) {
+                panics.add(p);
+            }
+            ObjectNode shares = view.putObject("shares");
+            double[] expected = router.expectedShares();
+            for (int h = 0; h < hosts.size(); h++) {
+                shares.put(hosts.get(h), Math.round(expected[h] * 1000) / 1000.0);
+            }
+            view.put("text", ejectedText(ejected, router, r, hosts));
+        }
+    }
+
+    private static String ejectedText(String ejected, PriorityRouter router, RoutingSpec r, List<String> hosts) {
+        return "with " + ejected + " ejected: " + loads(router) + ", so "
+                + shares(router.expectedShares(), hosts)
+                + " (healthy share x overprovisioning factor " + r.overprovisioningFactor()
+                + " %, the rest spills to the next priority)";
     }
 
     private static Map<String, Long> zoneAttempts(RunResult result) {

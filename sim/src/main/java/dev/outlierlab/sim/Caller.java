@@ -10,7 +10,6 @@ import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.health.ActiveHealthChecker;
-import dev.outlierlab.sim.routing.LocalityPriority;
 import dev.outlierlab.sim.routing.PriorityRouter;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.RoutingSpec;
@@ -68,13 +67,8 @@ final class Caller {
         this.split = scenario.outlierDetection().splitExternalLocalOriginErrors();
         RoutingSpec routing = scenario.routing();
         this.router = routing.needsRouter()
-                ? new PriorityRouter(
-                        routing,
-                        scenario.cluster().panicThresholdPercent(),
-                        LocalityPriority.forCaller(routing, hosts, index),
-                        index,
-                        seed,
-                        balancer)
+                ? PriorityRouter.forCaller(
+                        routing, scenario.cluster().panicThresholdPercent(), hosts, index, seed, balancer)
                 : null;
     }
 

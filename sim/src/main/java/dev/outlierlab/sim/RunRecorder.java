@@ -134,6 +134,11 @@ final class RunRecorder implements DetectorListener {
         return signals;
     }
 
+    /** The decisions kept so far, in time order (a live replay hands them on as they are made). */
+    List<OutlierEvent> eventsSoFar() {
+        return java.util.Collections.unmodifiableList(events);
+    }
+
     @Override
     public void onEvent(OutlierEvent event) {
         onEvent(0, event);

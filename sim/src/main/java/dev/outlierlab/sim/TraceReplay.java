@@ -148,6 +148,28 @@ public final class TraceReplay {
         pendingPanic = panic;
     }
 
+    /**
+     * Runs the ticks due at or before {@code t} without a record: a live replay's clock moving on (the end of a
+     * bounded stream, where {@link #finish} would run them to the duration). A record at {@code t} after this
+     * gives what it gives without it.
+     *
+     * @throws TraceOrderException if {@code t} is earlier than the last record
+     */
+    public void advanceTo(long t) {
+        if (t < previous) {
+            throw new TraceOrderException(
+                    -1,
+                    "time " + Durations.format(t) + " is earlier than the last record (" + Durations.format(previous)
+                            + ")");
+        }
+        cluster.runDue(Math.min(t, scenario.durationNanos()));
+    }
+
+    /** The decisions made so far, in time order (a view): a live replay hands on the new ones after each record. */
+    public List<OutlierEvent> decisions() {
+        return cluster.recorder.eventsSoFar();
+    }
+
     private static void report(HostMonitor monitor, int code, RequestResult result, boolean connected, long t) {
         if (connected) {
             monitor.putResult(RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, t);

@@ -2,6 +2,7 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
+import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.GatewayTargets;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
@@ -105,8 +106,14 @@ public record CurrentSettings(
         }
         if (targets.size() > 1) {
             List<String> names = targets.stream().map(CheckTarget::name).toList();
+            FixStyle style = targets.get(0).style();
+            String choose = style == FixStyle.ISTIO
+                    ? "choose one with tune --istio " + source + " --subset NAME (--port N, --cluster RULE)"
+                    : style == FixStyle.ENVOY
+                            ? "choose one with tune --envoy " + source + " --cluster NAME"
+                            : "split the file";
             throw new InputException(source + ": " + targets.size() + " clusters with outlier detection; tune one at a "
-                    + "time (split the file): " + String.join(", ", names.subList(0, Math.min(6, names.size())))
+                    + "time (" + choose + "): " + String.join(", ", names.subList(0, Math.min(6, names.size())))
                     + (names.size() > 6 ? ", ..." : ""));
         }
         CheckTarget t = targets.get(0);

@@ -58,9 +58,29 @@ public final class DeployableFile {
             Setting recommended,
             Target.Written written,
             EnvoyVersion version) {
+        return of(original, target, currentConfig, recommended, written, version, null);
+    }
+
+    /**
+     * As {@link #of(String, EnvoyTarget, OutlierDetectionConfig, Setting, Target.Written, EnvoyVersion)} for the cluster
+     * named {@code cluster} ({@code payments/v2}: a DestinationRule's subset): a subset with an {@code outlierDetection}
+     * of its own is edited there, as istiod gives the subset's cluster that block and not the rule's
+     * ({@code MergeSubsetTrafficPolicy}); null or a subset that inherits the rule's: the rule's block.
+     */
+    static Spliced of(
+            String original,
+            EnvoyTarget target,
+            OutlierDetectionConfig currentConfig,
+            Setting recommended,
+            Target.Written written,
+            EnvoyVersion version,
+            String cluster) {
+        String subset = target == EnvoyTarget.ISTIO && cluster != null && cluster.contains("/")
+                ? cluster.substring(cluster.indexOf('/') + 1).replaceAll(":[0-9]+$", "")
+                : null;
         try {
             List<Node> documents = compose(original);
-            Located block = locate(documents, target);
+            Located block = locate(documents, target, subset);
             if (block == null) {
                 return new Spliced(
                         null,
@@ -70,7 +90,7 @@ public final class DeployableFile {
             }
             Map<String, String> changes = changes(target, written, block, currentConfig, version);
             String text = apply(original, edits(original, block, changes));
-            OutlierDetectionConfig read = readBack(text, target);
+            OutlierDetectionConfig read = readBack(text, block.subsetIndex() < 0 ? null : cluster);
             if (!Setting.of(read).equals(recommended)) {
                 return new Spliced(
                         null,
@@ -85,7 +105,11 @@ public final class DeployableFile {
     }
 
     /** Where the outlier block is or goes: the mapping that holds it, its key, and its own mapping when present. */
-    private record Located(MappingNode parent, String key, MappingNode block, MappingNode document) {}
+    private record Located(MappingNode parent, String key, MappingNode block, MappingNode document, int subsetIndex) {
+        Located(MappingNode parent, String key, MappingNode block, MappingNode document) {
+            this(parent, key, block, document, -1);
+        }
+    }
 
     private static List<Node> compose(String text) {
         LoaderOptions options = new LoaderOptions();
@@ -101,6 +125,28 @@ public final class DeployableFile {
     }
 
     private static Located locate(List<Node> documents, EnvoyTarget target) {
+        return locate(documents, target, null);
+    }
+
+    /** A subset's own outlierDetection block, or null when the subset has none (it inherits the rule's). */
+    private static Located subsetBlock(MappingNode spec, MappingNode root, String subset) {
+        Node subsets = spec == null ? null : value(spec, "subsets");
+        if (!(subsets instanceof SequenceNode list)) {
+            return null;
+        }
+        for (int i = 0; i < list.getValue().size(); i++) {
+            if (list.getValue().get(i) instanceof MappingNode entry && subset.equals(scalar(entry, "name"))) {
+                MappingNode policy = mapping(entry, "trafficPolicy");
+                MappingNode od = policy == null ? null : mapping(policy, "outlierDetection");
+                return od == null || policy.getFlowStyle() != DumperOptions.FlowStyle.BLOCK
+                        ? null
+                        : new Located(policy, "outlierDetection", od, root, i);
+            }
+        }
+        return null;
+    }
+
+    private static Located locate(List<Node> documents, EnvoyTarget target, String subset) {
         List<Located> found = new ArrayList<>();
         for (Node doc : documents) {
             if (!(doc instanceof MappingNode root)) {
@@ -111,6 +157,11 @@ public final class DeployableFile {
                     continue;
                 }
                 MappingNode spec = mapping(root, "spec");
+                Located own = subset == null ? null : subsetBlock(spec, root, subset);
+                if (own != null) {
+                    found.add(own);
+                    continue;
+                }
                 MappingNode policy = spec == null ? null : mapping(spec, "trafficPolicy");
                 if (policy != null && policy.getFlowStyle() == DumperOptions.FlowStyle.BLOCK) {
                     found.add(new Located(policy, "outlierDetection", mapping(policy, "outlierDetection"), root));
@@ -258,9 +309,9 @@ public final class DeployableFile {
         return sb.toString();
     }
 
-    private static OutlierDetectionConfig readBack(String text, EnvoyTarget target) {
+    private static OutlierDetectionConfig readBack(String text, String cluster) {
         List<CheckTarget> read = CheckInputs.read(text, "recommended", null, false).targets().stream()
-                .filter(t -> t.config() != null)
+                .filter(t -> t.config() != null && (cluster == null || t.name().equals(cluster)))
                 .toList();
         if (read.isEmpty()) {
             throw new IllegalStateException("no cluster read back");
@@ -281,6 +332,26 @@ public final class DeployableFile {
             MappingNode meta = mapping(at.document(), "metadata");
             String name = meta == null ? null : scalar(meta, "name");
             String ns = meta == null ? null : scalar(meta, "namespace");
+            if (at.subsetIndex() >= 0) {
+                // a merge patch replaces a list whole: a JSON patch reaches into the subset (add replaces a member)
+                StringBuilder ops = new StringBuilder("[");
+                boolean first = true;
+                for (Map.Entry<String, String> e : changes.entrySet()) {
+                    String v = unquoted(e.getValue());
+                    ops.append(first ? "" : ",")
+                            .append("{\"op\":\"add\",\"path\":\"/spec/subsets/")
+                            .append(at.subsetIndex())
+                            .append("/trafficPolicy/outlierDetection/")
+                            .append(e.getKey())
+                            .append("\",\"value\":")
+                            .append(v.matches("-?[0-9]+") ? v : "\"" + v + "\"")
+                            .append('}');
+                    first = false;
+                }
+                ops.append(']');
+                return "kubectl patch destinationrule " + (name == null ? "NAME" : name)
+                        + (ns == null ? "" : " -n " + ns) + " --type json -p '" + ops + "'";
+            }
             StringBuilder body = new StringBuilder("{\"spec\":{\"trafficPolicy\":{\"outlierDetection\":{");
             boolean first = true;
             for (Map.Entry<String, String> e : changes.entrySet()) {

@@ -152,11 +152,12 @@ public enum EnvoyTarget implements Target {
             OutlierDetectionConfig currentConfig,
             Setting recommended,
             Written written,
-            EnvoyVersion version) {
+            EnvoyVersion version,
+            String cluster) {
         if (this != ENVOY && this != ISTIO) {
-            return Target.super.splice(original, currentConfig, recommended, written, version);
+            return Target.super.splice(original, currentConfig, recommended, written, version, cluster);
         }
-        return DeployableFile.of(original, this, currentConfig, recommended, written, version);
+        return DeployableFile.of(original, this, currentConfig, recommended, written, version, cluster);
     }
 
     @Override

@@ -3,8 +3,10 @@ package dev.outlierlab.tune;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -308,7 +310,11 @@ final class Explanation {
                 + (req.clients() == 1 ? "the caller" : "each of the " + req.clients() + " callers");
         List<String> out = new ArrayList<>();
         boolean srRuns = v >= c.successRateRequestVolume() && req.hosts() >= c.successRateMinimumHosts();
-        if (srRuns) {
+        FixStyle style = TuneWords.of(req, null).advice().style();
+        if (c.enforcingPercent(EjectionType.SUCCESS_RATE) == 0 && !req.target().choosesSuccessRate()) {
+            out.add("success rate never ejects: it needs enforcing_success_rate above 0, which "
+                    + style.whyCannot("enforcing_success_rate") + "; " + per);
+        } else if (srRuns) {
             out.add("success rate can run: " + per + ", at least success_rate_request_volume "
                     + c.successRateRequestVolume() + ", and " + req.hosts() + " hosts reach success_rate_minimum_hosts "
                     + c.successRateMinimumHosts());
@@ -326,27 +332,34 @@ final class Explanation {
                                     : "no volume a host reaches is enough to compare rates"));
         }
         boolean fpRuns = v >= c.failurePercentageRequestVolume() && req.hosts() >= c.failurePercentageMinimumHosts();
-        out.add("failure percentage "
-                + (fpRuns
-                        ? "can run: " + per + ", at least failure_percentage_request_volume "
-                                + c.failurePercentageRequestVolume()
-                        : v >= c.failurePercentageRequestVolume()
-                                ? "cannot run: " + req.hosts() + " hosts are fewer than "
-                                        + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts() + " ("
-                                        + per + ", enough "
-                                        + "for failure_percentage_request_volume " + c.failurePercentageRequestVolume()
-                                        + ")"
-                                        + (req.target().choosesFailurePercentageVolume()
-                                                ? "; it can with failure_percentage_minimum_hosts " + req.hosts()
-                                                : "")
-                                : "cannot run at failure_percentage_request_volume "
-                                        + c.failurePercentageRequestVolume() + " (" + per + ")"
-                                        + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME
-                                                ? "; it can with a volume of " + v * 4 / 5
-                                                : ""))
-                + (req.target().hasFailurePercentage()
-                        ? ""
-                        : "; " + req.target().description() + " cannot set it"));
+        if (!req.target().hasFailurePercentage() && c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
+            out.add("failure percentage never ejects: it needs enforcing_failure_percentage above 0 and a "
+                    + "failure_percentage_threshold, which " + style.whyCannot("failure_percentage_threshold"));
+        } else {
+            out.add("failure percentage "
+                    + (fpRuns
+                            ? "can run: " + per + ", at least failure_percentage_request_volume "
+                                    + c.failurePercentageRequestVolume()
+                            : v >= c.failurePercentageRequestVolume()
+                                    ? "cannot run: " + req.hosts() + " hosts are fewer than "
+                                            + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts()
+                                            + " ("
+                                            + per + ", enough "
+                                            + "for failure_percentage_request_volume "
+                                            + c.failurePercentageRequestVolume()
+                                            + ")"
+                                            + (req.target().choosesFailurePercentageVolume()
+                                                    ? "; it can with failure_percentage_minimum_hosts " + req.hosts()
+                                                    : "")
+                                    : "cannot run at failure_percentage_request_volume "
+                                            + c.failurePercentageRequestVolume() + " (" + per + ")"
+                                            + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME
+                                                    ? "; it can with a volume of " + v * 4 / 5
+                                                    : ""))
+                    + (req.target().hasFailurePercentage()
+                            ? ""
+                            : "; " + req.target().description() + " cannot set it"));
+        }
         if (!req.target().hasConsecutive()) {
             out.add("consecutive failures: gRPC's outlier detection has no consecutive detector; only success rate "
                     + "and failure percentage eject, each once a sweep");

@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * One candidate on one suite scenario, seed by seed, beside detection off and the correct action on the same seeds.
  * The share of avoidable failures removed is {@code (off - this) / (off - correct)}: 100 % is as good as the
- * correct action, 0 % no better than detection off, below 0 worse than off.
+ * correct action, 0 % no better than detection off, below 0 worse than off. Failures are the requests that failed
+ * for their callers: with the route's retries in effect ({@link #retried()}) a refused attempt retried on another
+ * host is not one, and the attempts' own failures (what the detectors see) are reported beside them.
  */
 public record ScenarioScore(
         SuiteScenario scenario, List<RunFigures> runs, List<RunFigures> off, List<RunFigures> correct) {
@@ -48,6 +50,17 @@ public record ScenarioScore(
             }
         }
         return sum / runs.size();
+    }
+
+    /** Whether this scenario's route retries failed attempts (istiod's default retries, a {@code retry_policy}). */
+    public boolean retried() {
+        var r = scenario.scenario().routing().retries();
+        return r != null && r.numRetries() > 0;
+    }
+
+    /** Failed attempts to hosts in percent of the attempts (the whole run), averaged over the seeds. */
+    public double upstreamFailedPercent() {
+        return runs.stream().mapToDouble(RunFigures::upstreamFailedPercent).sum() / runs.size();
     }
 
     /** False ejections per seed, averaged. */

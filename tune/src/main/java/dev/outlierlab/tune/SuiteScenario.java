@@ -1,5 +1,7 @@
 package dev.outlierlab.tune;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.FaultSpec;
@@ -41,6 +43,17 @@ public record SuiteScenario(
         shouldEject = Set.copyOf(shouldEject);
     }
 
+    /** The scenario of {@code suite} named {@code name}; another name is refused with the suite's names. */
+    public static SuiteScenario named(List<SuiteScenario> suite, String name, String option) {
+        return suite.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new InputException(option + ": '" + Wording.shortPrefix(name)
+                        + "' is not a scenario of the suite; expected one of "
+                        + String.join(
+                                ", ", suite.stream().map(SuiteScenario::name).toList())));
+    }
+
     /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */
     public Scenario with(long seed, OutlierDetectionConfig config, double panicThresholdPercent, EnvoyVersion version) {
         Scenario s = scenario;
@@ -56,6 +69,22 @@ public record SuiteScenario(
                 version,
                 s.load(),
                 s.routing());
+    }
+
+    /** This scenario with {@code routing} when it has no routing of its own ({@link TargetRoutes}). */
+    SuiteScenario routedBy(dev.outlierlab.sim.scenario.RoutingSpec routing) {
+        if (scenario.routing().isRouted()) {
+            return this;
+        }
+        return new SuiteScenario(
+                name,
+                description,
+                expect,
+                scenario.withRouting(routing),
+                shouldEject,
+                singleHost,
+                faultStartNanos,
+                faultEndNanos);
     }
 
     /** Detection off as a job of the request's profile (the gateway's routing in off mode, else Envoy's simulation). */

@@ -230,15 +230,16 @@ public interface Target {
     }
 
     /**
-     * The recommendation spliced into the user's file of this target ({@code original}); by default the lab's file is
-     * offered instead, with why.
+     * The recommendation spliced into the user's file of this target ({@code original}) for the cluster named
+     * {@code cluster} (or null: the file's one); by default the lab's file is offered instead, with why.
      */
     default DeployableFile.Spliced splice(
             String original,
             OutlierDetectionConfig currentConfig,
             Setting recommended,
             Written written,
-            EnvoyVersion version) {
+            EnvoyVersion version,
+            String cluster) {
         return new DeployableFile.Spliced(
                 null,
                 null,

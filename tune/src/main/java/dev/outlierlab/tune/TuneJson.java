@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
 
 /**
  * {@code tune --format json}: the request, the suite, the current settings, every row of the front and the
@@ -51,7 +52,7 @@ public final class TuneJson {
                                 + q.healthChecks().unhealthyThreshold()
                                 + ", healthy after " + q.healthChecks().healthyThreshold());
         ArrayNode notes = req.putArray("notes");
-        q.notes().forEach(notes::add);
+        r.words().say(q.notes()).forEach(notes::add);
         ArrayNode suite = root.putArray("suite");
         for (SuiteScenario s : q.suite()) {
             ObjectNode n = suite.addObject();
@@ -78,7 +79,7 @@ public final class TuneJson {
         rec.put("patch", r.deployable() == null ? null : r.deployable().patch());
         rec.put("diff", r.diff());
         ArrayNode check = rec.putArray("check");
-        r.recommendationFindings().forEach(check::add);
+        r.words().say(r.recommendationFindings()).forEach(check::add);
         root.set("recommended", rec);
         root.put("headline", r.headline());
         if (r.breaks() != null) {
@@ -88,11 +89,17 @@ public final class TuneJson {
             b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
             b.put("words", r.breaks().words());
         }
-        root.put("why", r.why());
+        root.put("why", r.words().say(r.why()));
         ArrayNode detectors = root.putArray("detectors");
-        r.detectors().forEach(detectors::add);
+        r.words().say(r.detectors()).forEach(detectors::add);
+        List<String> cannotSet = r.words().cannotSet(q);
+        if (!cannotSet.isEmpty()) {
+            ObjectNode c = root.putObject("cannot_set");
+            c.put("words", String.join(" ", cannotSet.subList(0, cannotSet.size() - 1)));
+            c.put("patch", cannotSet.get(cannotSet.size() - 1));
+        }
         ArrayNode cannot = root.putArray("cannot_catch");
-        r.cannotCatch().forEach(cannot::add);
+        r.words().say(r.cannotCatch()).forEach(cannot::add);
         ObjectNode search = root.putObject("search");
         search.put("candidates", r.candidates());
         search.put("runs", r.runs());
@@ -163,7 +170,7 @@ public final class TuneJson {
         num(n, "return_seconds", e.returnSeconds());
         n.put("admissible", e.admissible());
         ArrayNode v = n.putArray("violations");
-        e.violations().forEach(v::add);
+        TuneWords.of(q, null).say(e.violations()).forEach(v::add);
         n.set("lab_scenario", MAPPER.valueToTree(labScenario(e, q)));
         ArrayNode scenarios = n.putArray("scenarios");
         for (ScenarioScore sc : e.scores()) {
@@ -172,6 +179,10 @@ public final class TuneJson {
             num(o, "removed_percent", sc.removedPercent());
             num(o, "failed_percent_during_fault", sc.failedPercentDuringFault(false));
             num(o, "failed_percent_during_fault_off", sc.failedPercentDuringFault(true));
+            if (sc.retried()) {
+                // failed: the callers' (the objective's); upstream: the attempts', what the detectors see
+                num(o, "upstream_failed_percent", sc.upstreamFailedPercent());
+            }
             num(o, "false_ejections", sc.falseEjections());
             num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
             o.put("most_ejected", sc.maxEjectedAtOnce());
@@ -187,6 +198,10 @@ public final class TuneJson {
                 x.put("failed", f.failed());
                 x.put("requests_during_fault", f.requestsDuringFault());
                 x.put("failed_during_fault", f.failedDuringFault());
+                if (sc.retried()) {
+                    x.put("upstream_attempts", f.upstreamAttempts());
+                    x.put("upstream_failed", f.upstreamFailed());
+                }
                 x.put("ejections", f.ejections());
                 x.put("overflows", f.overflows());
                 x.put("false_ejections", f.falseEjections());

@@ -24,7 +24,8 @@ public record TuneResult(
         int candidates,
         long runs,
         DeployableFile.Spliced deployable,
-        BreakingPoints breaks) {
+        BreakingPoints breaks,
+        TuneWords words) {
 
     public TuneResult(
             TuneRequest request,
@@ -51,7 +52,40 @@ public record TuneResult(
                 candidates,
                 runs,
                 null,
-                null);
+                null,
+                TuneWords.of(request, null));
+    }
+
+    /** With the 12 fields before the words: the words of the request's target, the patch's match a placeholder. */
+    public TuneResult(
+            TuneRequest request,
+            Evaluation current,
+            List<Evaluation> front,
+            Evaluation recommended,
+            String diff,
+            String why,
+            List<String> cannotCatch,
+            List<String> detectors,
+            List<String> recommendationFindings,
+            int candidates,
+            long runs,
+            DeployableFile.Spliced deployable,
+            BreakingPoints breaks) {
+        this(
+                request,
+                current,
+                front,
+                recommended,
+                diff,
+                why,
+                cannotCatch,
+                detectors,
+                recommendationFindings,
+                candidates,
+                runs,
+                deployable,
+                breaks,
+                TuneWords.of(request, null));
     }
 
     /**
@@ -65,7 +99,8 @@ public record TuneResult(
                         request.current(),
                         recommended.setting(),
                         recommended.written(),
-                        request.envoyVersion());
+                        request.envoyVersion(),
+                        request.name());
         String d = s.text() == null
                 ? diff
                 : LineDiff.diff(request.source(), original, request.source() + " (recommended)", s.text());
@@ -82,7 +117,8 @@ public record TuneResult(
                 candidates,
                 runs,
                 s,
-                breaks);
+                breaks,
+                words);
     }
 
     /** This result with the recommendation's breaking points. */
@@ -100,7 +136,27 @@ public record TuneResult(
                 candidates,
                 runs,
                 deployable,
-                points);
+                points,
+                words);
+    }
+
+    /** This result said in the words of {@code w} (a DestinationRule's EnvoyFilter matching the user's rule). */
+    public TuneResult saidAs(TuneWords w) {
+        return new TuneResult(
+                request,
+                current,
+                front,
+                recommended,
+                diff,
+                why,
+                cannotCatch,
+                detectors,
+                recommendationFindings,
+                candidates,
+                runs,
+                deployable,
+                breaks,
+                w);
     }
 
     /** The file to deploy: the user's own with the changes spliced in, else the lab's file of the target. */

@@ -128,6 +128,8 @@ public final class TuneRuns implements RunExecutor {
                 s.maxEjectedAtOnce(),
                 s.panicNanos(),
                 tally.detectNanos(),
-                tally.returnNanos(duration));
+                tally.returnNanos(duration),
+                s.upstreamAttempts(),
+                s.upstreamFailed());
     }
 }

@@ -111,6 +111,11 @@ public final class TuneService {
             }
             scenarios.addAll(suiteRead.scenarios());
         }
+        dev.outlierlab.sim.scenario.RoutingSpec routes = TargetRoutes.of(current);
+        if (routes != null && !scenarios.isEmpty()) {
+            scenarios.replaceAll(sc -> sc.routedBy(routes));
+            notes.add(TargetRoutes.note(routes));
+        }
         return new TuneRequest(
                 current.name(),
                 current.source(),
@@ -160,6 +165,7 @@ public final class TuneService {
     public static TuneResult run(
             TuneRequest req, LongConsumer progress, RunExecutor runner, String fromText, Target fromTarget) {
         TuneResult result = runner == null ? Tuner.tune(req, progress) : Tuner.tune(req, progress, runner);
+        result = result.saidAs(TuneWords.of(req, fromTarget == req.target() ? fromText : null));
         return fromText != null && req.target() == fromTarget ? result.deployedInto(fromText) : result;
     }
 }

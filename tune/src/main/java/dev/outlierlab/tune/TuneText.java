@@ -14,6 +14,7 @@ public final class TuneText {
 
     public static String render(TuneResult r) {
         TuneRequest q = r.request();
+        TuneWords w = r.words();
         StringBuilder out = new StringBuilder();
         out.append("tune: ")
                 .append(q.hosts())
@@ -38,7 +39,7 @@ public final class TuneText {
                 .append(", ")
                 .append(r.runs())
                 .append(" runs\n");
-        q.notes().forEach(n -> out.append("  ").append(n).append('\n'));
+        w.say(q.notes()).forEach(n -> out.append("  ").append(n).append('\n'));
         out.append('\n');
         if (r.headline() != null) {
             out.append(r.headline()).append("\n\n");
@@ -49,7 +50,7 @@ public final class TuneText {
                 .append(r.current().setting().label())
                 .append('\n');
         out.append(scorecard(r.current()));
-        out.append(summary(r.current())).append("\n\n");
+        out.append(summary(r.current(), w)).append("\n\n");
         out.append("Front: benefit (avoidable failures removed, mean over the should-eject scenarios) against harm\n"
                 + "(false ejections per run plus failures added, in points); * recommended\n");
         List<List<String>> rows = new ArrayList<>();
@@ -106,37 +107,40 @@ public final class TuneText {
                                 ? ""
                                 : ", " + r.recommendationFindings().size() + " findings")
                 .append('\n');
-        r.recommendationFindings().forEach(f -> out.append("  ").append(f).append('\n'));
-        out.append('\n').append("Why: ").append(r.why()).append("\n\n");
+        w.say(r.recommendationFindings())
+                .forEach(f -> out.append("  ").append(f).append('\n'));
+        out.append('\n').append("Why: ").append(w.say(r.why())).append("\n\n");
         if (r.breaks() != null) {
             out.append(r.breaks().words()).append("\n\n");
         }
         out.append("Scorecard of the recommendation:\n")
                 .append(scorecard(r.recommended()))
-                .append(summary(r.recommended()))
+                .append(summary(r.recommended(), w))
                 .append("\n\n");
         out.append("What the detectors can do with this traffic:\n");
-        r.detectors().forEach(d -> out.append("  - ").append(d).append('\n'));
+        w.say(r.detectors()).forEach(d -> out.append("  - ").append(d).append('\n'));
+        List<String> cannot = w.cannotSet(q);
+        if (!cannot.isEmpty()) {
+            out.append('\n').append("What ").append(q.target().description()).append(" cannot set:\n");
+            cannot.subList(0, cannot.size() - 1)
+                    .forEach(l -> out.append("  ").append(l).append('\n'));
+            out.append(indent(indent(cannot.get(cannot.size() - 1))));
+        }
         out.append("\nWhat no setting can catch here:\n");
-        r.cannotCatch().forEach(d -> out.append("  - ").append(d).append('\n'));
+        w.say(r.cannotCatch()).forEach(d -> out.append("  - ").append(d).append('\n'));
         return out.toString();
     }
 
+    /**
+     * The scorecard: failures are the callers' (the objective's); with the route's retries in effect a column gives
+     * the attempts' failures beside them, what the detectors see, so a table without retries is as it always was.
+     */
     private static String scorecard(Evaluation e) {
+        boolean retried = e.scores().stream().anyMatch(ScenarioScore::retried);
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of(
-                "scenario",
-                "expect",
-                "failed % in fault",
-                "off",
-                "removed",
-                "false ej.",
-                "most out",
-                "panic s",
-                "detect s",
-                "return s"));
+        rows.add(header(retried));
         for (ScenarioScore s : e.scores()) {
-            rows.add(List.of(
+            List<String> row = new ArrayList<>(List.of(
                     s.scenario().name(),
                     s.scenario().expect().key(),
                     two(s.failedPercentDuringFault(false)),
@@ -147,8 +151,38 @@ public final class TuneText {
                     one(s.panicSeconds()),
                     one(s.detectSeconds()),
                     one(s.returnSeconds())));
+            if (retried) {
+                row.add(3, two(s.upstreamFailedPercent()));
+            }
+            rows.add(row);
         }
-        return table(rows, 1);
+        return table(rows, 1)
+                + (retried
+                        ? "  (failed: requests that failed for their callers, after the route's retries; upstream:"
+                                + " failed attempts to hosts in % of the attempts, what the detectors see)\n"
+                        : "");
+    }
+
+    private static List<String> header(boolean retried) {
+        List<String> h = new ArrayList<>(List.of(
+                "scenario",
+                "expect",
+                "failed % in fault",
+                "off",
+                "removed",
+                "false ej.",
+                "most out",
+                "panic s",
+                "detect s",
+                "return s"));
+        if (retried) {
+            h.add(3, "upstream %");
+        }
+        return h;
+    }
+
+    private static String summary(Evaluation e, TuneWords w) {
+        return w.say(summary(e));
     }
 
     private static String summary(Evaluation e) {

@@ -13,6 +13,7 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -81,10 +82,29 @@ final class IstioLab {
             }
         }
         out.put("panic_threshold", policy.panicThresholdPercent());
+        out.set("routing", routing(policy.routing()));
         if (changed != null) {
             out.put("rule", changed);
         }
         return LabApi.write(out);
+    }
+
+    /**
+     * What istiod's routing adds to the scenario ({@link dev.outlierlab.config.istio.IstioRouting}): the cluster's
+     * {@code lb_policy}, the routes' retries ({@code traffic.retries}: "istio" for istiod's default, "none" when a
+     * VirtualService turns them off), whether locality failover applies (the page sets it with the zones it is
+     * given), and what the rule sets that the lab reads past.
+     */
+    private static ObjectNode routing(RoutingSpec r) {
+        ObjectNode out = MAPPER.createObjectNode();
+        out.put("lb_policy", r.lbPolicy().scenarioName());
+        Object retries = ScenarioWriter.retriesValue(r.retries());
+        out.set("retries", MAPPER.valueToTree(retries == null ? "none" : retries));
+        out.put("retries_text", r.retries() == null ? "none" : r.retries().describe());
+        out.put("locality_failover", r.localityFailover());
+        ArrayNode notes = out.putArray("not_modelled");
+        r.notModelled().forEach(notes::add);
+        return out;
     }
 
     private static IstioPolicy chosen(IstioConfig config, String name) {

@@ -3,27 +3,32 @@ package dev.outlierlab.cli.proxies;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.proxies.CaddyChecks;
 import dev.outlierlab.cli.CheckFile;
-import dev.outlierlab.cli.ServerConfigRun;
+import dev.outlierlab.config.caddy.CaddyBlock;
 import dev.outlierlab.config.caddy.CaddyConfigReader;
-import dev.outlierlab.config.caddy.CaddySettings;
+import dev.outlierlab.config.caddy.CaddyScenarioFormat;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.caddy.CaddyEvent;
-import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.caddy.CaddySimulation;
-import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
-/** Caddy's passive health checks in the command line: {@code check Caddyfile} (or Caddy's JSON),
- * {@code run --caddy Caddyfile}.
+/**
+ * Caddy's passive health checks in the command line: {@code check Caddyfile} (or Caddy's JSON),
+ * {@code run --caddy Caddyfile}, a {@code profile: caddy} scenario's {@code run}, {@code sweep} and {@code export}.
  */
-public final class CaddyCommands implements Profile, CheckFile, ServerConfigRun {
+public final class CaddyCommands extends ServerProfileCommands implements CheckFile {
     private static final Pattern CADDYFILE = Pattern.compile("(?m)^\\s*reverse_proxy(\\s|$)");
     private static final Pattern JSON = Pattern.compile("\"handler\"\\s*:\\s*\"reverse_proxy\"");
 
     @Override
     public String name() {
-        return "caddy";
+        return CaddyScenarioFormat.NAME;
     }
 
     @Override
@@ -45,43 +50,48 @@ public final class CaddyCommands implements Profile, CheckFile, ServerConfigRun 
     }
 
     @Override
-    public String run(Path file, String part, Scenario scenario, int maxEvents) {
-        CaddySettings settings = CaddyConfigReader.read(file);
-        List<String> upstreams = settings.config().upstreams();
-        Scenario s = ServerScenario.onServers(scenario, upstreams);
-        CaddySimulation.Result r = CaddySimulation.run(s, settings.config());
-        StringBuilder b = ServerScenario.head(
-                "outlier-lab run --caddy " + file + ": reverse_proxy, " + upstreams.size() + " upstreams", s);
-        long[] ejections = new long[upstreams.size()];
-        for (int i = 0; i < ejections.length; i++) {
-            ejections[i] = r.ejections(i);
+    public Map<String, Object> block(Path file, String part) {
+        return CaddyBlock.toMap(CaddyConfigReader.read(file).config());
+    }
+
+    @Override
+    Map<String, Object> blockOf(ScenarioReader.Profiled resolved) {
+        return CaddyBlock.toMap(resolved.settings(CaddyPassiveConfig.class));
+    }
+
+    @Override
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
+        CaddyPassiveConfig config = resolved.settings(CaddyPassiveConfig.class);
+        CaddySimulation.Result r = CaddySimulation.run(resolved.envoy().scenario(), config);
+        List<ServerRun.Event> events = new ArrayList<>();
+        for (CaddyEvent e : r.events()) {
+            Map<String, Long> figures = new LinkedHashMap<>();
+            figures.put("fails", (long) e.fails());
+            events.add(new ServerRun.Event(
+                    e.timeNanos(),
+                    e.action(),
+                    e.endpointName(),
+                    e.reason(),
+                    e.eject()
+                            ? "max_fails reached (" + e.fails() + " failures within fail_duration)"
+                            : "failures forgotten (" + e.fails() + " left in fail_duration)",
+                    figures));
         }
-        ServerScenario.totals(
-                b,
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("retries", r.retries());
+        List<String> upstreams = config.upstreams();
+        return new ServerRun(
+                name(),
+                head + ": reverse_proxy, " + upstreams.size() + " upstreams",
+                resolved.envoy().scenario(),
                 r.requests(),
                 r.clientErrors(),
-                "no upstreams available (502)",
+                "no upstreams available (503)",
                 r.noUpstreams(),
                 upstreams,
                 r.attempts(),
-                ejections);
-        b.append("retries ").append(r.retries()).append('\n');
-        b.append("ejections and returns (").append(r.events().size()).append("):\n");
-        for (CaddyEvent e : r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos()))
-                    .append("  ")
-                    .append(e.eject() ? "eject" : "uneject")
-                    .append("  ")
-                    .append(e.endpointName())
-                    .append("  ")
-                    .append(
-                            e.eject()
-                                    ? "max_fails reached (" + e.fails() + " failures within fail_duration)"
-                                    : "failures forgotten (" + e.fails() + " left in fail_duration)")
-                    .append('\n');
-        }
-        ServerScenario.more(
-                b, Math.min(maxEvents, r.events().size()), r.events().size());
-        return b.toString();
+                perServer(upstreams.size(), r::ejections),
+                counters,
+                events);
     }
 }

@@ -3,27 +3,34 @@ package dev.outlierlab.cli.proxies;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.proxies.HaproxyChecks;
 import dev.outlierlab.cli.CheckFile;
-import dev.outlierlab.cli.ServerConfigRun;
+import dev.outlierlab.config.haproxy.HaproxyBackend;
+import dev.outlierlab.config.haproxy.HaproxyBlock;
 import dev.outlierlab.config.haproxy.HaproxyConfigReader;
+import dev.outlierlab.config.haproxy.HaproxyScenarioFormat;
 import dev.outlierlab.config.haproxy.HaproxySettings;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.haproxy.HaproxyEvent;
-import dev.outlierlab.engine.haproxy.HaproxyServer;
-import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
-import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
-/** HAProxy's observe/on-error checks in the command line: {@code check haproxy.cfg}, {@code run --haproxy}. */
-public final class HaproxyCommands implements Profile, CheckFile, ServerConfigRun {
+/**
+ * HAProxy's observe/on-error checks in the command line: {@code check haproxy.cfg}, {@code run --haproxy}, a
+ * {@code profile: haproxy} scenario's {@code run}, {@code sweep} and {@code export}.
+ */
+public final class HaproxyCommands extends ServerProfileCommands implements CheckFile {
     private static final Pattern SECTION = Pattern.compile("(?m)^\\s*(backend|listen)\\s+\\S+\\s*$");
     private static final Pattern SERVER = Pattern.compile("(?m)^\\s+server\\s+\\S+\\s+\\S+");
     private static final Pattern NAME = Pattern.compile("haproxy[^/]*\\.cfg");
 
     @Override
     public String name() {
-        return "haproxy";
+        return HaproxyScenarioFormat.NAME;
     }
 
     @Override
@@ -39,53 +46,54 @@ public final class HaproxyCommands implements Profile, CheckFile, ServerConfigRu
 
     @Override
     public CheckInputs.Loaded check(String text, String source) {
+        return check(text, source, null);
+    }
+
+    /** The findings of one backend ({@code check --backend NAME}), or of the only one. */
+    public CheckInputs.Loaded check(String text, String source, String backend) {
         return new CheckInputs.Loaded(
-                List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, null), source));
+                List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, backend), source));
     }
 
     @Override
-    public String run(Path file, String part, Scenario scenario, int maxEvents) {
-        HaproxySettings settings = HaproxyConfigReader.read(file, part);
-        List<String> servers =
-                settings.servers().stream().map(HaproxyServer::address).toList();
-        Scenario s = ServerScenario.onServers(scenario, servers);
-        HaproxySimulation.Result r = HaproxySimulation.run(s, settings.servers());
-        StringBuilder b = ServerScenario.head(
-                "outlier-lab run --haproxy " + file + ": backend " + settings.backend() + ", " + servers.size()
-                        + " servers",
-                s);
-        long[] downs = new long[servers.size()];
-        for (int i = 0; i < downs.length; i++) {
-            downs[i] = r.downs(i);
+    public Map<String, Object> block(Path file, String part) {
+        HaproxySettings s = HaproxyConfigReader.read(file, part);
+        return HaproxyBlock.toMap(s.backend(), s.servers());
+    }
+
+    @Override
+    Map<String, Object> blockOf(ScenarioReader.Profiled resolved) {
+        HaproxyBackend b = resolved.settings(HaproxyBackend.class);
+        return HaproxyBlock.toMap(b.name(), b.servers());
+    }
+
+    @Override
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
+        HaproxyBackend backend = resolved.settings(HaproxyBackend.class);
+        HaproxySimulation.Result r = HaproxySimulation.run(resolved.envoy().scenario(), backend.servers());
+        List<ServerRun.Event> events = new ArrayList<>();
+        for (HaproxyEvent e : r.events()) {
+            Map<String, Long> figures = new LinkedHashMap<>();
+            figures.put("health", (long) e.health());
+            events.add(new ServerRun.Event(
+                    e.timeNanos(), e.action(), e.endpointName(), e.reason().outputName(), "", figures));
         }
-        ServerScenario.totals(
-                b,
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("error-limit trips", r.trips());
+        counters.put("health checks", r.checks());
+        List<String> servers = backend.hosts();
+        return new ServerRun(
+                name(),
+                head + ": backend " + backend.name() + ", " + servers.size() + " servers",
+                resolved.envoy().scenario(),
                 r.requests(),
                 r.clientErrors(),
                 "no server available (503)",
                 r.noServer(),
                 servers,
                 r.attempts(),
-                downs);
-        b.append("error-limit trips ")
-                .append(r.trips())
-                .append(", health checks ")
-                .append(r.checks())
-                .append('\n');
-        b.append("ejections and returns (").append(r.events().size()).append("):\n");
-        for (HaproxyEvent e :
-                r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos()))
-                    .append("  ")
-                    .append(e.action())
-                    .append("  ")
-                    .append(e.endpointName())
-                    .append("  ")
-                    .append(e.reason().outputName())
-                    .append('\n');
-        }
-        ServerScenario.more(
-                b, Math.min(maxEvents, r.events().size()), r.events().size());
-        return b.toString();
+                perServer(servers.size(), r::downs),
+                counters,
+                events);
     }
 }

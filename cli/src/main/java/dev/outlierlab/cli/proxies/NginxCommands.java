@@ -3,26 +3,33 @@ package dev.outlierlab.cli.proxies;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.proxies.NginxChecks;
 import dev.outlierlab.cli.CheckFile;
-import dev.outlierlab.cli.ServerConfigRun;
-import dev.outlierlab.config.nginx.NginxSettings;
+import dev.outlierlab.config.nginx.NginxBlock;
+import dev.outlierlab.config.nginx.NginxScenarioFormat;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.nginx.NginxEvent;
-import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
+import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.nginx.NginxRunResult;
 import dev.outlierlab.sim.nginx.NginxSimulation;
-import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
-/** nginx's passive checks in the command line: {@code check nginx.conf}, {@code run --nginx nginx.conf}. */
-public final class NginxCommands implements Profile, CheckFile, ServerConfigRun {
+/**
+ * nginx's passive checks in the command line: {@code check nginx.conf}, {@code run --nginx nginx.conf}, a
+ * {@code profile: nginx} scenario's {@code run}, {@code sweep} and {@code export}.
+ */
+public final class NginxCommands extends ServerProfileCommands implements CheckFile {
     private static final Pattern UPSTREAM = Pattern.compile("(?m)^\\s*upstream\\s+[^\\s{;]+\\s*\\{");
     private static final Pattern NAME = Pattern.compile("nginx[^/]*\\.conf");
 
     @Override
     public String name() {
-        return "nginx";
+        return NginxScenarioFormat.NAME;
     }
 
     @Override
@@ -38,51 +45,62 @@ public final class NginxCommands implements Profile, CheckFile, ServerConfigRun 
 
     @Override
     public CheckInputs.Loaded check(String text, String source) {
+        return check(text, source, null);
+    }
+
+    /** The findings of one upstream ({@code check --upstream NAME}), or of the only one. */
+    public CheckInputs.Loaded check(String text, String source, String upstream) {
         return new CheckInputs.Loaded(
-                List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, null)));
+                List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, upstream)));
     }
 
     @Override
-    public String run(Path file, String part, Scenario scenario, int maxEvents) {
-        NginxSettings settings = NginxUpstreamReader.read(file, part);
-        Scenario s = ServerScenario.onServers(scenario, settings.config().hosts());
-        NginxRunResult r = NginxSimulation.run(s, settings.config());
-        StringBuilder b = ServerScenario.head(
-                "outlier-lab run --nginx " + file + ": upstream "
-                        + settings.config().name() + ", " + r.hosts().size() + " servers, " + r.workers()
+    public Map<String, Object> block(Path file, String part) {
+        return NginxBlock.toMap(NginxUpstreamReader.read(file, part).config());
+    }
+
+    @Override
+    Map<String, Object> blockOf(ScenarioReader.Profiled resolved) {
+        return NginxBlock.toMap(resolved.settings(NginxUpstreamConfig.class));
+    }
+
+    @Override
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
+        NginxUpstreamConfig config = resolved.settings(NginxUpstreamConfig.class);
+        NginxRunResult r = NginxSimulation.run(resolved.envoy().scenario(), config);
+        List<ServerRun.Event> events = new ArrayList<>();
+        for (NginxEvent e : r.events()) {
+            Map<String, Long> figures = new LinkedHashMap<>();
+            figures.put("worker", (long) e.worker());
+            figures.put("fails", e.fails());
+            figures.put("max_fails", (long) e.maxFails());
+            if (e.action() == NginxEvent.Action.EJECT) {
+                figures.put("probe_at_ns", e.returnAtNanos());
+            }
+            events.add(new ServerRun.Event(
+                    e.timeNanos(),
+                    e.action().outputName(),
+                    e.endpointName(),
+                    e.reason().outputName(),
+                    e.reason().outputName() + "  worker " + e.worker(),
+                    figures));
+        }
+        return new ServerRun(
+                name(),
+                head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers, " + r.workers()
                         + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
                         + ", proxy_next_upstream "
-                        + String.join(" ", settings.config().nextUpstream().words()),
-                s);
-        long[] ejections = new long[r.hosts().size()];
-        for (int i = 0; i < ejections.length; i++) {
-            ejections[i] = r.ejections(i);
-        }
-        ServerScenario.totals(
-                b,
+                        + String.join(" ", config.nextUpstream().words()),
+                resolved.envoy().scenario(),
                 r.requests(),
                 r.clientErrors(),
                 "no live upstreams (502)",
                 r.noLiveUpstreams(),
                 r.hosts(),
                 r.attempts(),
-                ejections);
-        b.append("ejections and returns (").append(r.events().size()).append("):\n");
-        for (NginxEvent e : r.events().subList(0, Math.min(maxEvents, r.events().size()))) {
-            b.append(ServerScenario.time(e.timeNanos()))
-                    .append("  ")
-                    .append(e.action().outputName())
-                    .append("  ")
-                    .append(e.endpointName())
-                    .append("  ")
-                    .append(e.reason().outputName())
-                    .append("  worker ")
-                    .append(e.worker())
-                    .append('\n');
-        }
-        ServerScenario.more(
-                b, Math.min(maxEvents, r.events().size()), r.events().size());
-        return b.toString();
+                perServer(r.hosts().size(), r::ejections),
+                Map.of(),
+                events);
     }
 
     static String fileName(String source) {

@@ -19,6 +19,7 @@ import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.engine.profile.Profiles;
+import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.ContractDetector;
 import dev.outlierlab.sim.DetectorSimulation;
@@ -29,6 +30,7 @@ import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.web.LabColumn;
 import dev.outlierlab.web.LabProfile;
 import dev.outlierlab.web.SimulationLimits;
 import java.util.ArrayList;
@@ -46,6 +48,9 @@ import java.util.Set;
  */
 public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner, SweepRows, CheckAsClient, LabProfile {
     static final String NAME = "toy";
+
+    /** The settings of a toy scenario without a {@code toy:} block. */
+    static final ToySettings DEFAULTS = new ToySettings(5, 30_000_000_000L);
 
     @Override
     public String name() {
@@ -191,5 +196,19 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
         ToySettings t = profiled.settings(ToySettings.class);
         map.put(NAME, Map.of("failures", t.failures(), "ejection_seconds", t.ejectionNanos() / 1_000_000_000L));
         return map;
+    }
+
+    @Override
+    public boolean comparable() {
+        return true;
+    }
+
+    /** The toy's defaults over the compared scenario's hosts, traffic and faults. */
+    @Override
+    public Optional<LabColumn> compared(ScenarioReader.Profiled base, SimulationLimits limits) {
+        Scenario scenario = base.envoy().scenario();
+        limits.check(scenario);
+        return Optional.of(watcher -> ProfileComparison.column(
+                NAME, ToyTune.simulate(scenario, DEFAULTS, RunOptions.DEFAULT.watchedBy(watcher))));
     }
 }

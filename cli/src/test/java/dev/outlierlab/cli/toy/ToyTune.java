@@ -2,7 +2,6 @@ package dev.outlierlab.cli.toy;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.cli.TuneStart;
-import dev.outlierlab.cli.TuneTrace;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Detector;
@@ -11,6 +10,7 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.ContractDetector;
 import dev.outlierlab.sim.DetectorSimulation;
 import dev.outlierlab.sim.RunOptions;

@@ -5,6 +5,7 @@ import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,10 @@ import java.util.regex.Pattern;
 
 /**
  * A scenario's cluster as an Envoy {@code Cluster} in YAML, for {@code outlier-lab export --envoy}: every
- * outlier-detection setting written out, the panic threshold, the health check, and one endpoint per host.
+ * outlier-detection setting written out, the panic threshold, the health check, one endpoint per host, and the
+ * routing the scenario runs with ({@link RoutingClusterText}: {@code lb_policy}, the endpoints' priorities and
+ * localities, the overprovisioning factor, {@code fail_traffic_on_panic}; the route's retries as a comment, a route
+ * not being part of a cluster).
  * {@link EnvoyConfigReader} reads it back to the same settings, panic threshold and host names: a host named
  * {@code address:port} becomes that socket address; any other name becomes the endpoint's {@code hostname}
  * with a placeholder address from 10.0.0.0/8.
@@ -29,18 +33,40 @@ public final class EnvoyClusterWriter {
         y.append("# Envoy cluster for scenario '")
                 .append(dev.outlierlab.config.Wording.printable(s.name()))
                 .append("', written by outlier-lab.\n");
+        RoutingSpec r = s.routing();
+        RoutingClusterText.comments(r, y);
         y.append("name: ").append(quote(s.name())).append('\n');
-        y.append("type: STATIC\nconnect_timeout: 1s\nlb_policy: ROUND_ROBIN\n");
+        y.append("type: STATIC\nconnect_timeout: 1s\nlb_policy: ")
+                .append(RoutingClusterText.lbPolicy(r))
+                .append('\n');
+        RoutingClusterText.leastRequest(r, y);
         y.append("common_lb_config:\n  healthy_panic_threshold:\n    value: ")
                 .append(number(s.cluster().panicThresholdPercent()))
                 .append('\n');
-        y.append("load_assignment:\n  cluster_name: ")
-                .append(quote(s.name()))
-                .append("\n  endpoints:\n  - lb_endpoints:\n");
+        if (r.weighsLocalities()) {
+            y.append("  locality_weighted_lb_config: {}\n");
+        }
+        if (r.failTrafficOnPanic()) {
+            y.append("  zone_aware_lb_config:\n    fail_traffic_on_panic: true\n");
+        }
+        y.append("load_assignment:\n  cluster_name: ").append(quote(s.name())).append('\n');
+        if (r.overprovisioningFactor() != RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR) {
+            y.append("  policy:\n    overprovisioning_factor: ")
+                    .append(r.overprovisioningFactor())
+                    .append('\n');
+        }
+        y.append("  endpoints:\n");
         List<String> hosts = s.cluster().hosts();
         boolean placeholders = false;
+        String group = null;
         for (int i = 0; i < hosts.size(); i++) {
             String h = hosts.get(i);
+            // one endpoint group per run of hosts with the same priority and locality, so the hosts keep their order
+            String g = RoutingClusterText.group(r, h);
+            if (i == 0 || !g.equals(group)) {
+                y.append(g);
+                group = g;
+            }
             var m = ADDRESS_PORT.matcher(h);
             if (m.matches() && Integer.parseInt(m.group(2)) <= 65535 && !h.contains("#")) {
                 y.append("    - endpoint: {address: {socket_address: {address: ")

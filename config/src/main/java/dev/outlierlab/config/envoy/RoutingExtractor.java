@@ -1,10 +1,12 @@
 package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.sim.scenario.LbPolicy;
+import dev.outlierlab.sim.scenario.LocalityWeights;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import java.util.ArrayList;
@@ -16,9 +18,10 @@ import java.util.Map;
  * What an Envoy {@code Cluster} says about routing, for {@link RoutingSpec}: {@code lb_policy} (or the first policy of
  * {@code load_balancing_policy} the lab knows), {@code least_request_lb_config}, {@code common_lb_config
  * .zone_aware_lb_config.fail_traffic_on_panic}, {@code load_assignment.policy.overprovisioning_factor}, and each
- * endpoint's {@code priority} and {@code locality}. What Envoy does with a setting the lab reads past becomes one line
- * of {@link RoutingSpec#notModelled()}; locality weights only where the file lists endpoints in two or more
- * localities (with one, a locality-weighted pick is the plain one).
+ * endpoint's {@code priority} and {@code locality}, and with {@code locality_weighted_lb_config} (in
+ * {@code common_lb_config} or a policy's {@code locality_lb_config}) each locality's {@code load_balancing_weight}
+ * ({@link LocalityWeights}). What Envoy does with a setting the lab reads past becomes one line of
+ * {@link RoutingSpec#notModelled()}.
  */
 final class RoutingExtractor {
     private static final String POLICY_PREFIX = "type.googleapis.com/envoy.extensions.load_balancing_policies.";
@@ -31,10 +34,10 @@ final class RoutingExtractor {
      */
     static RoutingSpec extract(Cluster c, List<String> hosts, List<Integer> priorities, List<Locality> localities) {
         List<String> notes = new ArrayList<>();
-        boolean severalLocalities = new java.util.HashSet<>(localities).size() > 1;
-        LbPolicy policy = policy(c, notes, severalLocalities);
+        LbPolicy policy = policy(c, notes);
         int choices = 2;
         double bias = 1.0;
+        boolean localityWeighted = false;
         if (c.hasLoadBalancingPolicy() && c.getLoadBalancingPolicy().getPoliciesCount() > 0) {
             Typed t = typed(c.getLoadBalancingPolicy()
                     .getPolicies(0)
@@ -43,6 +46,7 @@ final class RoutingExtractor {
             if (t != null) {
                 choices = t.choiceCount();
                 bias = t.bias();
+                localityWeighted = t.localityWeighted();
             }
         }
         if (c.hasLeastRequestLbConfig()) {
@@ -67,10 +71,7 @@ final class RoutingExtractor {
         Cluster.CommonLbConfig common = c.getCommonLbConfig();
         boolean failOnPanic =
                 common.hasZoneAwareLbConfig() && common.getZoneAwareLbConfig().getFailTrafficOnPanic();
-        if (common.hasLocalityWeightedLbConfig() && severalLocalities) {
-            notes.add("common_lb_config.locality_weighted_lb_config is not modelled: the lab picks among a priority's"
-                    + " hosts as one list, not locality by locality by weight");
-        }
+        localityWeighted = localityWeighted || common.hasLocalityWeightedLbConfig();
         int factor = RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR;
         if (c.getLoadAssignment().getPolicy().hasOverprovisioningFactor()) {
             long f = Integer.toUnsignedLong(c.getLoadAssignment()
@@ -89,13 +90,56 @@ final class RoutingExtractor {
             if (!l.getRegion().isEmpty()
                     || !l.getZone().isEmpty()
                     || !l.getSubZone().isEmpty()) {
-                zones.put(
-                        hosts.get(i),
-                        l.getRegion() + "/" + l.getZone() + (l.getSubZone().isEmpty() ? "" : "/" + l.getSubZone()));
+                zones.put(hosts.get(i), zoneOf(l));
             }
         }
         return new RoutingSpec(
-                policy, choices, bias, factor, failOnPanic, byHost, zones, List.of(), false, null, notes);
+                policy,
+                choices,
+                bias,
+                factor,
+                failOnPanic,
+                byHost,
+                zones,
+                List.of(),
+                false,
+                null,
+                notes,
+                localityWeighted && !zones.isEmpty() ? weights(c, notes) : LocalityWeights.NONE);
+    }
+
+    /**
+     * Each locality's {@code load_balancing_weight} from the endpoint groups ({@code LocalityLbEndpoints}), 0 where a
+     * group sets none, as Envoy's {@code LocalityWeights} read it. Envoy keeps the weights per priority; a locality
+     * given different weights at different priorities is said, and its first weight used.
+     */
+    private static LocalityWeights weights(Cluster c, List<String> notes) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (LocalityLbEndpoints group : c.getLoadAssignment().getEndpointsList()) {
+            Locality l = group.getLocality();
+            if (l.getRegion().isEmpty()
+                    && l.getZone().isEmpty()
+                    && l.getSubZone().isEmpty()) {
+                continue;
+            }
+            String zone = zoneOf(l);
+            int weight = group.hasLoadBalancingWeight()
+                    ? (int) Math.min(
+                            1_000_000,
+                            Integer.toUnsignedLong(
+                                    group.getLoadBalancingWeight().getValue()))
+                    : 0;
+            Integer was = out.putIfAbsent(zone, weight);
+            if (was != null && was != weight) {
+                notes.add("locality " + zone + " has load_balancing_weight " + was + " and " + weight + " in two "
+                        + "endpoint groups: the lab uses " + was + " for it at every priority");
+            }
+        }
+        return new LocalityWeights(true, out);
+    }
+
+    private static String zoneOf(Locality l) {
+        return l.getRegion() + "/" + l.getZone() + (l.getSubZone().isEmpty() ? "" : "/" + l.getSubZone());
     }
 
     /** The typed settings of {@code load_balancing_policy}'s least-request or round-robin policy. */
@@ -133,7 +177,7 @@ final class RoutingExtractor {
         return null;
     }
 
-    private static LbPolicy policy(Cluster c, List<String> notes, boolean severalLocalities) {
+    private static LbPolicy policy(Cluster c, List<String> notes) {
         if (c.hasLoadBalancingPolicy()) {
             LoadBalancingPolicy lbp = c.getLoadBalancingPolicy();
             for (LoadBalancingPolicy.Policy p : lbp.getPoliciesList()) {
@@ -159,10 +203,6 @@ final class RoutingExtractor {
                             notes.add("load_balancing_policy's typed settings could not be read: Envoy's defaults "
                                     + "(choice_count 2) are used");
                         } else {
-                            if (t.localityWeighted() && severalLocalities) {
-                                notes.add("load_balancing_policy's locality_weighted_lb_config is not modelled: the "
-                                        + "lab picks among a priority's hosts as one list, not locality by weight");
-                            }
                             if (t.slowStart()) {
                                 notes.add("load_balancing_policy's slow_start_config is not modelled: a returning "
                                         + "host takes its full share at once");

@@ -118,7 +118,8 @@ public final class ScenarioAdapter {
                 scenario.callerZones(),
                 failover,
                 scenario.retries() != null ? scenario.retries() : config.retries(),
-                notes);
+                notes,
+                config.localityWeights().enabled() ? config.localityWeights() : scenario.localityWeights());
     }
 
     /** Per-host values keyed by {@code from}'s names moved to the cluster's host at the same position. */

@@ -4,6 +4,7 @@ import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.LbPolicy;
+import dev.outlierlab.sim.scenario.LocalityWeights;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.ArrayList;
@@ -16,7 +17,8 @@ import java.util.Set;
 /**
  * The routing keys of a scenario ({@link RoutingSpec}): {@code cluster.lb_policy}, {@code cluster.choice_count},
  * {@code cluster.active_request_bias}, {@code cluster.overprovisioning_factor}, {@code cluster.fail_traffic_on_panic},
- * {@code cluster.priorities}, {@code cluster.zones}, {@code cluster.locality_failover}, {@code traffic.caller_zones}
+ * {@code cluster.priorities}, {@code cluster.zones}, {@code cluster.locality_failover}, {@code cluster.locality_weights}
+ * (a mapping of zones to Envoy's {@code load_balancing_weight}: locality-weighted balancing), {@code traffic.caller_zones}
  * and {@code traffic.retries}. Absent, the scenario has the lab model's routing.
  */
 final class RoutingReader {
@@ -29,7 +31,8 @@ final class RoutingReader {
             "fail_traffic_on_panic",
             "priorities",
             "zones",
-            "locality_failover");
+            "locality_failover",
+            "locality_weights");
     /** The routing keys of {@code traffic}. */
     static final Set<String> TRAFFIC_KEYS = Set.of("caller_zones", "retries");
 
@@ -103,6 +106,7 @@ final class RoutingReader {
                 notes.add("cluster.locality_failover needs zones for the hosts (cluster.zones) and the callers "
                         + "(traffic.caller_zones); without them every endpoint is in one locality");
             }
+            LocalityWeights weights = localityWeights(v, cluster.get("locality_weights"), zones);
             return new RoutingSpec(
                     policy,
                     choices,
@@ -114,10 +118,44 @@ final class RoutingReader {
                     callerZones,
                     failover,
                     retries,
-                    notes);
+                    notes,
+                    weights);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(at, e.key(), e.value(), e.allowed());
         }
+    }
+
+    /**
+     * {@code cluster.locality_weights}: each zone's {@code load_balancing_weight} (a zone not named has 0, as a locality
+     * without a weight in Envoy); it needs {@code cluster.zones}, and names only zones the hosts are in.
+     */
+    static LocalityWeights localityWeights(Values v, Located node, Map<String, String> zones) {
+        if (node == null || node.value() == null) {
+            return LocalityWeights.NONE;
+        }
+        if (!(node.value() instanceof Map<?, ?> raw)) {
+            throw Values.error(
+                    node, "cluster.locality_weights", node.value(), "a mapping of zones to weights, e.g. {a: 2, b: 1}");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Located> m = (Map<String, Located>) raw;
+        if (zones.isEmpty()) {
+            throw Values.error(
+                    node, "cluster.locality_weights", "a mapping", "zones for the hosts first (cluster.zones)");
+        }
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Located> e : m.entrySet()) {
+            String key = "cluster.locality_weights." + e.getKey();
+            if (!zones.containsValue(e.getKey())) {
+                throw Values.error(
+                        e.getValue(),
+                        key,
+                        e.getKey(),
+                        "zones of cluster.zones: " + String.join(", ", new java.util.TreeSet<>(zones.values())));
+            }
+            out.put(e.getKey(), (int) v.integer(e.getValue(), key, 0, 0, 1_000_000));
+        }
+        return new LocalityWeights(true, out);
     }
 
     /** {@code traffic.retries}: Envoy's {@code retry_policy} fields, with Envoy's defaults. */

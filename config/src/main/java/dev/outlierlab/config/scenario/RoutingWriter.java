@@ -52,26 +52,41 @@ final class RoutingWriter {
         if (r.localityFailover() && !r.zones().isEmpty() && !r.callerZones().isEmpty()) {
             cluster.put("locality_failover", true);
         }
+        if (r.localityWeights().enabled() && !r.zones().isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            new java.util.TreeMap<>(r.localityWeights().byZone()).forEach((z, w) -> m.put(z, (long) w));
+            cluster.put("locality_weights", m);
+        }
         if (!r.callerZones().isEmpty()) {
             traffic.put("caller_zones", new ArrayList<>(r.callerZones()));
         }
-        RetrySpec retry = r.retries();
-        if (RetrySpec.ISTIO_DEFAULT.equals(retry)) {
-            traffic.put("retries", "istio");
-        } else if (retry != null && retry.numRetries() == 0 && retry.retryOn().isEmpty()) {
-            traffic.put("retries", "none");
-        } else if (retry != null) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("retry_on", retry.retryOnText());
-            m.put("num_retries", (long) retry.numRetries());
-            if (!retry.retriableStatusCodes().isEmpty()) {
-                List<Object> codes = new ArrayList<>();
-                retry.retriableStatusCodes().forEach(c -> codes.add((long) c));
-                m.put("retriable_status_codes", codes);
-            }
-            m.put("previous_hosts", retry.previousHosts());
-            m.put("host_selection_retry_max_attempts", (long) retry.hostSelectionMaxAttempts());
-            traffic.put("retries", m);
+        Object retries = retries(r.retries());
+        if (retries != null) {
+            traffic.put("retries", retries);
         }
+    }
+
+    /** {@code traffic.retries} as a file writes it: "istio", "none", a mapping of Envoy's fields, or null. */
+    static Object retries(RetrySpec retry) {
+        if (RetrySpec.ISTIO_DEFAULT.equals(retry)) {
+            return "istio";
+        }
+        if (retry != null && retry.numRetries() == 0 && retry.retryOn().isEmpty()) {
+            return "none";
+        }
+        if (retry == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("retry_on", retry.retryOnText());
+        m.put("num_retries", (long) retry.numRetries());
+        if (!retry.retriableStatusCodes().isEmpty()) {
+            List<Object> codes = new ArrayList<>();
+            retry.retriableStatusCodes().forEach(c -> codes.add((long) c));
+            m.put("retriable_status_codes", codes);
+        }
+        m.put("previous_hosts", retry.previousHosts());
+        m.put("host_selection_retry_max_attempts", (long) retry.hostSelectionMaxAttempts());
+        return m;
     }
 }

@@ -112,6 +112,11 @@ public final class ScenarioReader {
             "unhealthy_edge_interval",
             "healthy_edge_interval");
 
+    /** Whether {@code key} (a key's first segment) is one of the lab's top-level scenario keys. */
+    public static boolean isTopLevelKey(String key) {
+        return TOP.contains(key) || GatewayScenarioReader.GATEWAY_ONLY.contains(key);
+    }
+
     private ScenarioReader() {}
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -140,6 +145,15 @@ public final class ScenarioReader {
         Located document = YamlTree.parse(text, source);
         ForeignDocument.refuse(document, source);
         return profiled(prepare(document, sets));
+    }
+
+    /**
+     * Reads a scenario document given as plain maps and lists (as {@link ScenarioWriter} makes them), every value
+     * located at {@code origin}, with {@code --set} overrides applied: a scenario built from a server's configuration
+     * file.
+     */
+    public static Profiled readPlain(Map<String, Object> document, String origin, List<String> sets) {
+        return profiled(prepare(Values.fromPlain(document, origin), sets));
     }
 
     private static Profiled profiled(Located root) {

@@ -91,6 +91,14 @@ public final class ScenarioWriter {
         return m;
     }
 
+    /**
+     * A route retry policy as {@code traffic.retries} writes it: {@code "istio"} for istiod's default,
+     * {@code "none"}, a mapping of Envoy's {@code retry_policy} fields, or null for no policy.
+     */
+    public static Object retriesValue(dev.outlierlab.sim.scenario.RetrySpec retry) {
+        return RoutingWriter.retries(retry);
+    }
+
     /** A setting's value in file form: durations as text, booleans as true/false, numbers as numbers. */
     public static Object settingValue(OutlierSetting setting, long value) {
         return switch (setting.kind()) {

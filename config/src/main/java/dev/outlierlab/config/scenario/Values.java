@@ -22,14 +22,14 @@ import java.util.function.Supplier;
  * Typed reads of {@link Located} values with the scenario format's rules, each failing with one message that
  * names the place, the key, the value and what is allowed.
  */
-final class Values {
+public final class Values {
 
-    static InputException error(Located at, String key, Object value, String allowed) {
+    public static InputException error(Located at, String key, Object value, String allowed) {
         return errorShown(at, key, Wording.describe(value), allowed);
     }
 
     /** As {@link #error}, with the value already in display form (as {@link InvalidConfigException} carries it). */
-    static InputException errorShown(Located at, String key, String shownValue, String allowed) {
+    public static InputException errorShown(Located at, String key, String shownValue, String allowed) {
         String what = shownValue + " is not allowed; expected " + allowed;
         if (at == null) {
             return new InputException(key + ": " + what);
@@ -41,7 +41,7 @@ final class Values {
     }
 
     @SuppressWarnings("unchecked")
-    Map<String, Located> map(Located node, String key, Set<String> allowed) {
+    public Map<String, Located> map(Located node, String key, Set<String> allowed) {
         if (!(node.value() instanceof Map)) {
             throw error(
                     node, key.isEmpty() ? "(top level)" : key, node.value(), "a mapping with keys " + sorted(allowed));
@@ -64,14 +64,14 @@ final class Values {
     }
 
     @SuppressWarnings("unchecked")
-    List<Located> list(Located node, String key) {
+    public List<Located> list(Located node, String key) {
         if (!(node.value() instanceof List)) {
             throw error(node, key, node.value(), "a list");
         }
         return (List<Located>) node.value();
     }
 
-    String text(Located node, String key, String fallback) {
+    public String text(Located node, String key, String fallback) {
         if (node == null) {
             return fallback;
         }
@@ -85,7 +85,7 @@ final class Values {
         throw error(node, key, v, "text");
     }
 
-    long integer(Located node, String key, long fallback, long min, long max) {
+    public long integer(Located node, String key, long fallback, long min, long max) {
         if (node == null) {
             return fallback;
         }
@@ -106,7 +106,7 @@ final class Values {
                 && d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
     }
 
-    double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
+    public double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
         if (node == null) {
             return fallback;
         }
@@ -142,7 +142,7 @@ final class Values {
         return d.movePointRight(4).longValueExact();
     }
 
-    boolean bool(Located node, String key, boolean fallback) {
+    public boolean bool(Located node, String key, boolean fallback) {
         if (node == null) {
             return fallback;
         }
@@ -152,7 +152,7 @@ final class Values {
         throw error(node, key, node.value(), "true or false");
     }
 
-    long duration(Located node, String key, long fallback, boolean allowZero) {
+    public long duration(Located node, String key, long fallback, boolean allowZero) {
         if (node == null) {
             return fallback;
         }
@@ -188,7 +188,7 @@ final class Values {
         return truncated;
     }
 
-    List<String> names(Located node, String key) {
+    public List<String> names(Located node, String key) {
         List<String> names = new ArrayList<>();
         for (Located item : list(node, key)) {
             Object v = item.value();
@@ -272,7 +272,7 @@ final class Values {
      * Runs a constructor that validates; an {@link InvalidConfigException} becomes a message at {@code at},
      * with a relative key such as {@code faults[].end} completed by {@code key}.
      */
-    <T> T guard(Located at, String key, Supplier<T> build) {
+    public <T> T guard(Located at, String key, Supplier<T> build) {
         try {
             return build.get();
         } catch (InvalidConfigException e) {
@@ -305,7 +305,7 @@ final class Values {
     }
 
     /** Plain maps, lists and scalars (as {@link ScenarioWriter} makes them) as a tree of located values. */
-    static Located fromPlain(Object value, String origin) {
+    public static Located fromPlain(Object value, String origin) {
         if (value instanceof Map<?, ?> m) {
             LinkedHashMap<String, Located> out = new LinkedHashMap<>();
             m.forEach((k, v) -> out.put(String.valueOf(k), fromPlain(v, origin)));

@@ -35,8 +35,10 @@ import java.util.Arrays;
  *       immediate, so no host has an active request and the first sample is kept; {@code RANDOM} takes the
  *       priority's hash modulo the hosts ({@code RandomLoadBalancer::peekOrChoose}).</li>
  * </ul>
- * Locality-weighted picks ({@code locality_weighted_lb_config}) and zone-aware routing against a local cluster are
- * not modelled: hosts of one priority are picked as one list, as Envoy does without them.
+ * With {@code locality_weighted_lb_config} a priority not in panic first picks a locality ({@link LocalityWrr}), then
+ * a host among that locality's healthy (or degraded) hosts by the policy, each locality's host list with its own
+ * round-robin index. Zone-aware routing against a local cluster is not modelled: without locality weights the hosts
+ * of one priority are picked as one list, as Envoy does without a local cluster.
  */
 public final class PriorityRouter {
     private static final int ALL = 0;
@@ -59,6 +61,7 @@ public final class PriorityRouter {
     private final int[] healthyLoad;
     private final int[] degradedLoad;
     private final boolean[] panic;
+    private LocalityWrr localities;
     private long seenVersion = -1;
     private boolean lastPanic;
     private int lastPriority;
@@ -111,6 +114,23 @@ public final class PriorityRouter {
         this.panic = new boolean[levels];
     }
 
+    /**
+     * The router of caller {@code caller} over the hosts {@code names}: its priorities by istiod's locality failover
+     * or the cluster's ({@link LocalityPriority#forCaller}), and the locality-weighted pick where the routing has one.
+     */
+    public static PriorityRouter forCaller(
+            RoutingSpec spec,
+            double panicThresholdPercent,
+            java.util.List<String> names,
+            int caller,
+            long seed,
+            LoadBalancer balancer) {
+        PriorityRouter r = new PriorityRouter(
+                spec, panicThresholdPercent, LocalityPriority.forCaller(spec, names, caller), caller, seed, balancer);
+        r.localities = LocalityWrr.of(spec, names, r.members, caller);
+        return r;
+    }
+
     /** How many priority levels the caller's hosts form. */
     public int levels() {
         return members.length;
@@ -142,6 +162,19 @@ public final class PriorityRouter {
         int size = sourceSizes[p][source];
         if (size == 0) {
             return -1;
+        }
+        if (localities != null && source != ALL) {
+            int src = source == HEALTHY ? 0 : 1;
+            int locality = localities.choose(p, src);
+            if (locality >= 0) {
+                int[] in = localities.hosts(p, src, locality);
+                int n = localities.size(p, src, locality);
+                return switch (policy) {
+                    case RANDOM -> in[(int) Long.remainderUnsigned(hash, n)];
+                    case LEAST_REQUEST -> leastRequest(in, n);
+                    default -> in[(int) Long.remainderUnsigned(localities.nextRoundRobin(p, src, locality), n)];
+                };
+            }
         }
         int[] hosts = sources[p][source];
         return switch (policy) {
@@ -211,11 +244,15 @@ public final class PriorityRouter {
                 }
                 continue;
             }
-            for (int k = 0; k < sourceSizes[p][HEALTHY]; k++) {
-                out[sources[p][HEALTHY][k]] += (double) healthyLoad[p] / sourceSizes[p][HEALTHY];
+            if (localities == null || !localities.addShares(p, 0, healthyLoad[p], out)) {
+                for (int k = 0; k < sourceSizes[p][HEALTHY]; k++) {
+                    out[sources[p][HEALTHY][k]] += (double) healthyLoad[p] / sourceSizes[p][HEALTHY];
+                }
             }
-            for (int k = 0; k < sourceSizes[p][DEGRADED]; k++) {
-                out[sources[p][DEGRADED][k]] += (double) degradedLoad[p] / sourceSizes[p][DEGRADED];
+            if (localities == null || !localities.addShares(p, 1, degradedLoad[p], out)) {
+                for (int k = 0; k < sourceSizes[p][DEGRADED]; k++) {
+                    out[sources[p][DEGRADED][k]] += (double) degradedLoad[p] / sourceSizes[p][DEGRADED];
+                }
             }
         }
         return out;
@@ -267,6 +304,10 @@ public final class PriorityRouter {
             sourceSizes[p][ALL] = all;
             sourceSizes[p][HEALTHY] = healthy;
             sourceSizes[p][DEGRADED] = degraded;
+            if (localities != null) {
+                localities.rebuild(p, 0, sources[p][HEALTHY], healthy, members[p], factor, random);
+                localities.rebuild(p, 1, sources[p][DEGRADED], degraded, members[p], factor, random);
+            }
             health[p] = all == 0 ? 0 : Math.min(100, factor * healthy / all);
             degradedAvailability[p] = all == 0 ? 0 : Math.min(100, factor * degraded / all);
         }

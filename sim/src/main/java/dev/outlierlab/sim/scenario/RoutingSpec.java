@@ -25,6 +25,7 @@ import java.util.Set;
  *                               the hosts and the callers have zones ({@link #failsOverByZone()})
  * @param retries                the route's retry policy, or null for none
  * @param notModelled            what the configuration set that the lab reads past, one line each
+ * @param localityWeights        locality-weighted balancing and each locality's weight ({@link LocalityWeights})
  */
 public record RoutingSpec(
         LbPolicy lbPolicy,
@@ -37,7 +38,8 @@ public record RoutingSpec(
         List<String> callerZones,
         boolean localityFailover,
         RetrySpec retries,
-        List<String> notModelled) {
+        List<String> notModelled,
+        LocalityWeights localityWeights) {
 
     /** Envoy's {@code kDefaultOverProvisioningFactor}. */
     public static final int DEFAULT_OVERPROVISIONING_FACTOR = 140;
@@ -56,9 +58,39 @@ public record RoutingSpec(
             List.of(),
             false,
             null,
-            List.of());
+            List.of(),
+            LocalityWeights.NONE);
+
+    /** Routing without locality weights. */
+    public RoutingSpec(
+            LbPolicy lbPolicy,
+            int choiceCount,
+            double activeRequestBias,
+            int overprovisioningFactor,
+            boolean failTrafficOnPanic,
+            Map<String, Integer> priorities,
+            Map<String, String> zones,
+            List<String> callerZones,
+            boolean localityFailover,
+            RetrySpec retries,
+            List<String> notModelled) {
+        this(
+                lbPolicy,
+                choiceCount,
+                activeRequestBias,
+                overprovisioningFactor,
+                failTrafficOnPanic,
+                priorities,
+                zones,
+                callerZones,
+                localityFailover,
+                retries,
+                notModelled,
+                LocalityWeights.NONE);
+    }
 
     public RoutingSpec {
+        localityWeights = localityWeights == null ? LocalityWeights.NONE : localityWeights;
         priorities = Map.copyOf(priorities);
         zones = Map.copyOf(zones);
         callerZones = List.copyOf(callerZones);
@@ -99,12 +131,35 @@ public record RoutingSpec(
                 || failTrafficOnPanic
                 || priorities.values().stream().anyMatch(p -> p != 0)
                 || failsOverByZone()
+                || weighsLocalities()
                 || retries != null && retries.numRetries() > 0;
     }
 
     /** Whether each caller's hosts are prioritized by its zone: locality failover with zones for hosts and callers. */
     public boolean failsOverByZone() {
         return localityFailover && !zones.isEmpty() && !callerZones.isEmpty();
+    }
+
+    /** Whether a priority's hosts are picked locality by locality, by weight: locality weights with zones. */
+    public boolean weighsLocalities() {
+        return localityWeights.enabled() && !zones.isEmpty();
+    }
+
+    /** This routing with locality-weighted balancing ({@code locality_weighted_lb_config}) and these weights. */
+    public RoutingSpec withLocalityWeights(LocalityWeights weights) {
+        return new RoutingSpec(
+                lbPolicy,
+                choiceCount,
+                activeRequestBias,
+                overprovisioningFactor,
+                failTrafficOnPanic,
+                priorities,
+                zones,
+                callerZones,
+                localityFailover,
+                retries,
+                notModelled,
+                weights);
     }
 
     /** The zone of caller {@code c}, or null without caller zones. */
@@ -140,7 +195,8 @@ public record RoutingSpec(
                 callerZones,
                 localityFailover,
                 r,
-                notModelled);
+                notModelled,
+                localityWeights);
     }
 
     public RoutingSpec withLocality(Map<String, String> hostZones, List<String> callers, boolean failover) {
@@ -155,7 +211,8 @@ public record RoutingSpec(
                 callers,
                 failover,
                 retries,
-                notModelled);
+                notModelled,
+                localityWeights);
     }
 
     public RoutingSpec withNotModelled(List<String> lines) {
@@ -170,6 +227,7 @@ public record RoutingSpec(
                 callerZones,
                 localityFailover,
                 retries,
-                lines);
+                lines,
+                localityWeights);
     }
 }

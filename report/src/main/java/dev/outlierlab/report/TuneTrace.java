@@ -1,4 +1,4 @@
-package dev.outlierlab.cli;
+package dev.outlierlab.report;
 
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.sim.scenario.Scenario;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.outlierlab.check.Rule;
 import dev.outlierlab.web.LabServer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,10 +59,27 @@ class ToyProfileSeamTest {
     }
 
     @Test
-    void runsInCheck_asItsClientReadsTheCluster() {
+    void runsInCheck_asItsClientReadsTheCluster() throws Exception {
         CliRunner.Outcome o =
                 CliRunner.run("check", "--profile", "toy", "--format", "json", "../docs/examples/search-cluster.yaml");
         assertThat(o.out()).as(o.err()).contains("the toy profile ejects after 5 failures in a row");
+        // its rule is its own, listed in SARIF after the lab's, its findings pointing at it
+        JsonNode sarif = JSON.readTree(
+                CliRunner.run("check", "--profile", "toy", "--format", "sarif", "../docs/examples/search-cluster.yaml")
+                        .out());
+        JsonNode rules = sarif.at("/runs/0/tool/driver/rules");
+        assertThat(rules).hasSize(Rule.values().length + 1);
+        assertThat(rules.get(Rule.values().length).get("id").asText()).isEqualTo("toy-reads-consecutive-only");
+        assertThat(rules.get(0).get("id").asText()).isEqualTo(Rule.values()[0].id());
+        JsonNode toyResult = null;
+        for (JsonNode r : sarif.at("/runs/0/results")) {
+            if (r.get("ruleId").asText().equals("toy-reads-consecutive-only")) {
+                toyResult = r;
+            }
+        }
+        assertThat(toyResult).as(sarif.toString()).isNotNull();
+        assertThat(toyResult.get("ruleIndex").asInt()).isEqualTo(Rule.values().length);
+        assertThat(toyResult.at("/message/text").asText()).contains("ejects after 5 failures in a row");
         CliRunner.run("check", "--profile", "nginx", "../docs/examples/search-cluster.yaml")
                 .assertRejected("--profile: \"nginx\" is not allowed; expected grpc or toy");
     }

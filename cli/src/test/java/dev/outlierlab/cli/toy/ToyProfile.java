@@ -2,9 +2,10 @@ package dev.outlierlab.cli.toy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.CheckRule;
+import dev.outlierlab.check.CheckRules;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.cli.CheckAsClient;
 import dev.outlierlab.cli.ProfileRunner;
@@ -46,7 +47,8 @@ import java.util.Set;
  * ({@code failures}, {@code ejection_seconds}); it runs its {@link ToyDetector} on the simulator's contract path, in
  * {@code run}, {@code sweep}, {@code check --profile toy} and the browser lab's API.
  */
-public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner, SweepRows, CheckAsClient, LabProfile {
+public final class ToyProfile
+        implements Profile, ScenarioFormat, ProfileRunner, SweepRows, CheckAsClient, CheckRules, LabProfile {
     static final String NAME = "toy";
 
     /** The settings of a toy scenario without a {@code toy:} block. */
@@ -164,7 +166,7 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
         for (CheckTarget t : envoy.targets()) {
             long failures = t.config() == null ? 5 : t.config().consecutive5xx();
             findings.add(new Finding(
-                    Rule.NOT_MODELLED,
+                    ToyRule.READS_CONSECUTIVE_ONLY,
                     Severity.NOTE,
                     t.name(),
                     "the toy profile ejects after " + failures + " failures in a row and reads nothing else",
@@ -175,6 +177,11 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
                     List.of()));
         }
         return new CheckInputs.Loaded(List.of(), findings);
+    }
+
+    @Override
+    public List<CheckRule> rules() {
+        return List.of(ToyRule.values());
     }
 
     @Override

@@ -88,18 +88,18 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
             }
             java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                             "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
-                                    + java.util.regex.Pattern.quote(field) + "(?![\\w])(?: (\\d+))?")
+                                    + java.util.regex.Pattern.quote(field) + "(?![\\w])(?: (\\d+)( %)?)?")
                     .matcher(out);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {
                 String value = m.group(1);
                 String said;
                 if (path != null) {
-                    said = path + (value == null ? "" : " " + value);
+                    said = path + (value == null ? "" : " " + value) + (m.group(2) == null ? "" : m.group(2));
                 } else {
                     said = style.fieldPath(threshold)
                             + ("0".equals(value)
-                                    ? " 0 (off)"
+                                    ? " 0 or unset (" + style.translatedBy() + " enforces it only above 0)"
                                     : " above 0 (so " + style.translatedBy() + " enforces it"
                                             + (value == null ? "" : ": " + value) + ")");
                 }

@@ -197,7 +197,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
                     null);
         }
         WorkEstimate one = WorkEstimate.of(loaded.scenario());
-        boolean text = format.is("text") && stats == null;
+        boolean text = format.is("text") && !stats.isUsed();
         boolean contrast = text
                 && PatternContrast.swapped(loaded.scenario()) != null
                 && WorkOptions.seconds(one) <= MAX_CONTRAST_SECONDS;

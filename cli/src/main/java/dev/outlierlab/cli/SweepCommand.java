@@ -83,21 +83,8 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
 
     private String profile;
 
-    @Option(
-            names = "--engine",
-            paramLabel = "ENGINE",
-            defaultValue = "local",
-            description = {
-                "local (default): run here; flink: run the sweep's runs as a Flink job on Flink's local",
-                "MiniCluster (the same rows; see docs/flink.md)."
-            })
-    ReplayCommand.Engine engine;
-
-    @Option(
-            names = "--parallelism",
-            paramLabel = "N",
-            description = "--engine flink: the job's parallelism (default: the machine's cores).")
-    Integer parallelism;
+    @Mixin
+    EngineOption engine;
 
     /** The runs run elsewhere (a Flink job), or null. */
     private SweepEngine fleet;
@@ -132,17 +119,14 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
 
     @Override
     public Integer call() {
-        if (engine == ReplayCommand.Engine.flink
-                && (input.clusterSource.isUsed() || input.givesGrpcSettings() || servers.isUsed())) {
+        if (engine.isFlink() && (input.clusterSource.isUsed() || input.givesGrpcSettings() || servers.isUsed())) {
             throw new InputException("--engine flink sweeps scenario files and --set only; run a sweep of --envoy,"
                     + " --istio, --service-config, --nginx, --haproxy or --caddy configuration locally (without"
                     + " --engine)");
         }
-        if (engine == ReplayCommand.Engine.flink && fleet == null) {
-            return FlinkLauncher.run(spec);
-        }
-        if (engine == ReplayCommand.Engine.local && parallelism != null) {
-            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
+        Integer launched = engine.launch(spec, fleet != null);
+        if (launched != null) {
+            return launched;
         }
         List<Axis> axes = new ArrayList<>();
         long combinations = 1;
@@ -190,7 +174,7 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
             for (Planned p : planned) {
                 runs.add(new Run(runs.size(), source, p.sets()));
             }
-            List<RunRow> done = fleet.run(runs, parallelism);
+            List<RunRow> done = fleet.run(runs, engine.parallelism());
             for (int i = 0; i < planned.size(); i++) {
                 try {
                     table.add(new Row(planned.get(i).values(), done.get(i).figures(), (ObjectNode)

@@ -151,21 +151,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
                     "Also print the recommended setting's decision trace on this suite scenario (seed 1), as run does.")
     String explain;
 
-    @Option(
-            names = "--engine",
-            paramLabel = "ENGINE",
-            defaultValue = "local",
-            description = {
-                "local (default): run here; flink: run the search's runs as Flink jobs on Flink's local",
-                "MiniCluster (the same result; see docs/flink.md)."
-            })
-    ReplayCommand.Engine engine;
-
-    @Option(
-            names = "--parallelism",
-            paramLabel = "N",
-            description = "--engine flink: the jobs' parallelism (default: the machine's cores).")
-    Integer parallelism;
+    @Mixin
+    EngineOption engine;
 
     /** The runs made elsewhere (a Flink job), or null. */
     private TuneEngine fleet;
@@ -226,6 +213,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
                     + "--istio) both give the current settings; give one");
         }
+        // with a log, a DestinationRule's hosts come from the log, as replay takes them (--hosts then optional)
+        input.clusterSource.forLog = fromLogs != null;
         TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
         Target chosen = target == null ? null : Target.byFlag(target);
         // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
@@ -285,7 +274,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
     private void refuseFlinkFor(Target t) {
-        if (engine == ReplayCommand.Engine.flink && !t.can(Target.Can.ENVOY_FIELDS)) {
+        if (engine.isFlink() && !t.can(Target.Can.ENVOY_FIELDS)) {
             throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
                     + "simulation only (tune " + t.flag() + " with --engine local)");
         }
@@ -301,13 +290,11 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (target != null) {
             refuseFlinkFor(Target.byFlag(target));
         }
-        if (engine == ReplayCommand.Engine.flink && fleet == null) {
-            return FlinkLauncher.run(spec);
+        Integer launched = engine.launch(spec, fleet != null);
+        if (launched != null) {
+            return launched;
         }
-        if (engine == ReplayCommand.Engine.local && parallelism != null) {
-            throw new InputException("--parallelism " + parallelism + ": only with --engine flink");
-        }
-        RunExecutor elsewhere = fleet == null ? null : fleet.executor(parallelism);
+        RunExecutor elsewhere = fleet == null ? null : fleet.executor(engine.parallelism());
         if (explain != null) {
             format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }

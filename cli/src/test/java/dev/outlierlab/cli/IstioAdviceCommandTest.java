@@ -25,6 +25,34 @@ class IstioAdviceCommandTest {
     }
 
     @Test
+    void theVerdictNamesTheRulesFieldsToo() {
+        CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8");
+        assertThat(line(o.out(), "  verdict "))
+                .contains("trafficPolicy.outlierDetection.maxEjectionPercent 10 admits no host of 8")
+                .doesNotContain("max_ejection_percent");
+        // random failures with consecutive5xxErrors off: the gateway-error detector runs unenforced
+        CliRunner.Outcome g = CliRunner.run(
+                "run",
+                "--istio",
+                RULE,
+                "--hosts",
+                "8",
+                "--set",
+                "faults[0].error_rate=20",
+                "--set",
+                "faults[0].pattern=random",
+                "--set",
+                "consecutive5xxErrors=0",
+                "--set",
+                "maxEjectionPercent=13");
+        assertThat(g.exit()).as(g.err()).isZero();
+        assertThat(line(g.out(), "  verdict "))
+                .contains("none enforced: trafficPolicy.outlierDetection.consecutiveGatewayErrors 0 or unset (istiod"
+                        + " enforces it only above 0)")
+                .doesNotContain("enforcing_consecutive_gateway_failure");
+    }
+
+    @Test
     void successRateFixSaysNoFieldCanAndGivesTheEnvoyFilter() {
         CliRunner.Outcome o = CliRunner.run("run", "--istio", RULE, "--hosts", "8", "--set", "maxEjectionPercent=13");
         assertThat(o.exit()).as(o.err()).isZero();

@@ -32,4 +32,26 @@ class TuneFromLogsCommandTest {
                 .contains("1,080 requests over 90 s, 12 rps to 4 hosts (3 rps a host) from 3 callers")
                 .doesNotContain("600 rps", "the rate given is used");
     }
+
+    @Test
+    void theHostsComeFromTheLogsWithoutHosts() {
+        String dir = MeshLogReplayTest.DIR;
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--istio",
+                MeshLogReplayTest.RULE,
+                "--subset",
+                "v2",
+                "--seeds",
+                "1",
+                "--suite",
+                "../docs/examples/tune-suite.yaml",
+                "--from-log",
+                dir + "cart-5c6b4-klmno.log",
+                "--from-log",
+                dir + "checkout-7d9f8-abcde.log");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out().lines().findFirst().orElse("")).startsWith("tune: 4 hosts, 8 rps, 2 callers, target istio");
+        assertThat(o.out()).contains("Current settings (" + MeshLogReplayTest.RULE + "): c5xx=3 ");
+    }
 }

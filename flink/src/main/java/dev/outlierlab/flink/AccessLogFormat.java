@@ -84,6 +84,8 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
         private MergedLog log;
 
         private final BadLines bad;
+        /** The input's part of the plan, made from its chunks as they go: no step of the job reads them twice. */
+        private FleetPlan plan = new FleetPlan();
         /** The open chunk of each detector of this input. */
         private final Map<String, Building> open = new LinkedHashMap<>();
 
@@ -142,12 +144,13 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                     done = true;
                     for (Building b : open.values()) {
                         if (b.count > 0) {
-                            ready.add(b.chunk());
+                            ready.add(planned(b.chunk()));
                         }
                     }
                     OutcomeChunk tally = new OutcomeChunk();
                     tally.input = input.index();
                     tally.tally = Serial.write(new Tally(bad.counts(), stopped));
+                    tally.plan = Serial.write(plan);
                     ready.add(tally);
                     break;
                 }
@@ -162,12 +165,27 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                 current.add(e);
                 log.recycle(e);
                 if (current.count == OutcomeChunk.MAX) {
-                    ready.add(current.chunk());
+                    ready.add(planned(current.chunk()));
                 }
             }
             OutcomeChunk c = ready.poll();
             if (c != null) {
                 emitted++;
+            }
+            return c;
+        }
+
+        /**
+         * The chunk, added to the input's part of the plan. Nothing is thrown here (a failure travels in the plan,
+         * for the command to report).
+         */
+        private OutcomeChunk planned(OutcomeChunk c) {
+            if (plan.refusal == null) {
+                try {
+                    plan.add(c);
+                } catch (RuntimeException e) {
+                    plan = FleetPlan.refused(e);
+                }
             }
             return c;
         }

@@ -109,13 +109,9 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                         "access logs")
                 .process(new SplitTallies())
                 .name("bad and skipped lines to a side output");
-        // each worker's part of the plan and each file's tally go to one task, which makes the plan, or marks it
-        // refused (too many bad lines, beyond a bound) so that nothing is replayed for logs that are refused
-        DataStream<Piece> partials = entries.fullWindowPartition()
-                .mapPartition(new PartialPlans())
-                .returns(Piece.class)
-                .name("each worker's detectors");
-        DataStream<byte[]> plan = partials.union(entries.getSideOutput(TALLIES))
+        // each file's tally and its part of the plan (made by its reader) go to one task, which makes the plan, or
+        // marks it refused (too many bad lines, beyond a bound) so that nothing is replayed for logs that are refused
+        DataStream<byte[]> plan = entries.getSideOutput(TALLIES)
                 .fullWindowPartition()
                 .mapPartition(new MergedPlan(recipe))
                 .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
@@ -136,7 +132,11 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
         Map<Integer, Tally> tallies = new TreeMap<>();
         Map<Integer, String> parts = new TreeMap<>();
         Map<Integer, ReplayTotalText.Tally> totals = new TreeMap<>();
-        try (CloseableIterator<Piece> it = sections.union(entries.getSideOutput(TALLIES), plans)
+        try (CloseableIterator<Piece> it = sections.union(
+                        entries.getSideOutput(TALLIES)
+                                .filter(p -> p.kind == Piece.TALLY)
+                                .name("tallies to the client"),
+                        plans)
                 .executeAndCollect(
                         "outlier-lab replay of " + inputs.size() + (inputs.size() == 1 ? " log" : " logs"))) {
             while (it.hasNext()) {
@@ -259,30 +259,12 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             Tally tally = Serial.read(r.tally);
             bad.inc(tally.counts().bad());
             ctx.output(TALLIES, Piece.of(Piece.TALLY, r.input, r.tally, null));
+            ctx.output(TALLIES, Piece.of(Piece.PART, r.input, r.plan, null));
         }
     }
 
     /**
-     * One worker's part of the plan. Nothing is thrown here: Flink runs this function in a thread of its own,
-     * where an exception ends the TaskManager's JVM instead of failing the job; a failure travels in the plan.
-     */
-    static final class PartialPlans implements MapPartitionFunction<OutcomeChunk, Piece> {
-        @Override
-        public void mapPartition(Iterable<OutcomeChunk> records, Collector<Piece> out) {
-            FleetPlan plan = new FleetPlan();
-            try {
-                for (OutcomeChunk r : records) {
-                    plan.add(r);
-                }
-            } catch (RuntimeException e) {
-                plan = FleetPlan.refused(e);
-            }
-            out.collect(Piece.of(Piece.PLAN, 0, Serial.write(plan), null));
-        }
-    }
-
-    /**
-     * The workers' parts merged into the plan, with the files' tallies: refused beyond {@code replay}'s bounds,
+     * The files' parts merged into the plan, with their tallies: refused beyond {@code replay}'s bounds,
      * or marked to skip the replay when the logs hold more bad lines than allowed, before any replay. As above,
      * nothing is thrown.
      */

@@ -30,6 +30,8 @@ public class OutcomeChunk {
     public byte[] data;
     /** A tally: the input's {@link dev.outlierlab.accesslog.BadLines.Counts}, serialised; null for outcomes. */
     public byte[] tally;
+    /** With a tally: the input's part of the plan ({@link FleetPlan} of all its outcomes), serialised. */
+    public byte[] plan;
 
     public OutcomeChunk() {}
 

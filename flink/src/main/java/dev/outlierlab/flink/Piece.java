@@ -10,6 +10,8 @@ public class Piece {
     static final int SECTION = 2;
     /** A detector's figures for the report's total across detectors ({@code ReplayTotalText.Tally}). */
     static final int TOTAL = 5;
+    /** One input's part of the plan ({@link FleetPlan} of its outcomes), made by its reader; merged into the plan. */
+    static final int PART = 6;
     /** A sweep's run: its {@code SweepCommand.RunRow}, serialised. */
     static final int RUN = 3;
     /** A tune's run: its {@code FleetTuneJob.ShippedRun} there, its figures back, serialised. */

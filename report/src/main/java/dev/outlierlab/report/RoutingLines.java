@@ -75,6 +75,17 @@ public final class RoutingLines {
                     line.accept("", "  " + ejectedText(ejected, router, r, hosts));
                 }
             }
+            if (r.weighsLocalities()) {
+                List<String> parts = new ArrayList<>();
+                new TreeMap<>(zonesOf(s))
+                        .forEach((z, n) ->
+                                parts.add(z + " " + r.localityWeights().weightOf(z)));
+                line.accept(
+                        "localities",
+                        "weighted (locality_weighted_lb_config): " + String.join(", ", parts)
+                                + "; within a priority each locality takes its weight x min(1, factor x healthy /"
+                                + " hosts), a locality without a weight nothing");
+            }
             if (r.failTrafficOnPanic()) {
                 line.accept("", "fail_traffic_on_panic: a priority in panic routes to no host (every request fails)");
             }
@@ -219,6 +230,18 @@ public final class RoutingLines {
                 + shares(router.expectedShares(), hosts)
                 + " (healthy share x overprovisioning factor " + r.overprovisioningFactor()
                 + " %, the rest spills to the next priority)";
+    }
+
+    /** Each zone of the hosts with its host count. */
+    private static Map<String, Integer> zonesOf(Scenario s) {
+        Map<String, Integer> out = new TreeMap<>();
+        for (String h : s.cluster().hosts()) {
+            String z = s.routing().zones().get(h);
+            if (z != null) {
+                out.merge(z, 1, Integer::sum);
+            }
+        }
+        return out;
     }
 
     private static Map<String, Long> zoneAttempts(RunResult result) {

@@ -18,6 +18,9 @@ final class CallerRotation {
     private final int[] hosts;
     private final boolean[] faultyAt;
     private final int[] faultyPositions;
+    /** positionOf[h]: the host's position in the epoch's eligible list, -1 when it is not in it. */
+    private final int[] positionOf;
+
     private int size;
     private int faultyCount;
     /** The epoch's first slot not yet counted: slot = request number + caller number. */
@@ -36,6 +39,8 @@ final class CallerRotation {
         this.hosts = new int[hostCount];
         this.faultyAt = new boolean[hostCount];
         this.faultyPositions = new int[hostCount];
+        this.positionOf = new int[hostCount];
+        java.util.Arrays.fill(positionOf, -1);
     }
 
     /**
@@ -43,6 +48,9 @@ final class CallerRotation {
      * {@code faulty[h]} says which hosts have an active fault for the whole epoch.
      */
     void start(long firstRequest, LoadBalancer balancer, boolean[] faulty) {
+        for (int p = 0; p < size; p++) {
+            positionOf[hosts[p]] = -1;
+        }
         size = balancer.eligibleCount();
         panic = balancer.inPanic();
         ejected = balancer.ejectedCount();
@@ -51,6 +59,7 @@ final class CallerRotation {
         for (int p = 0; p < size; p++) {
             int h = balancer.eligibleAt(p);
             hosts[p] = h;
+            positionOf[h] = p;
             faultyAt[p] = faulty[h];
             if (faulty[h]) {
                 faultyPositions[faultyCount++] = p;
@@ -120,6 +129,50 @@ final class CallerRotation {
             }
         }
         startSlot = endSlot;
+    }
+
+    /**
+     * How many of the caller's request numbers in {@code [fromRequest, toRequest)} go to {@code host} in this epoch:
+     * the slots {@code j + caller} in that range at the host's position modulo the list's size.
+     */
+    long requestsTo(int host, long fromRequest, long toRequest) {
+        int p = positionOf[host];
+        if (p < 0 || toRequest <= fromRequest) {
+            return 0;
+        }
+        return upTo(toRequest + caller, p) - upTo(fromRequest + caller, p);
+    }
+
+    /**
+     * The caller's request number of its {@code m}-th request (from 0) to {@code host} at or after request number
+     * {@code fromRequest} in this epoch, or -1 when the host is not in its list.
+     */
+    long nthRequestTo(int host, long fromRequest, long m) {
+        int p = positionOf[host];
+        if (p < 0) {
+            return -1;
+        }
+        long slot = fromRequest + caller;
+        long first = slot + Math.floorMod(p - slot, (long) size);
+        return first + m * size - caller;
+    }
+
+    /** Whether {@code host} is in the epoch's list. */
+    boolean serves(int host) {
+        return positionOf[host] >= 0;
+    }
+
+    /** Slots below {@code slot} at position {@code p}. */
+    private long upTo(long slot, int p) {
+        return slot / size + (slot % size > p ? 1 : 0);
+    }
+
+    /**
+     * After {@link #flush} up to {@code request}, the caller's request of that number, which failed, is not counted
+     * as a success: the epoch goes on after it.
+     */
+    void passFailed(long request) {
+        startSlot = Math.max(startSlot, request + 1 + caller);
     }
 
     /** Whether the balancer's eligible list may have changed since the epoch started. */

@@ -29,6 +29,11 @@ final class EventDrivenRun {
     private final CallerRotation[] rotations;
     private final CallerQueue queue;
     private final boolean[] faulty;
+    private final boolean[] none;
+    private final PassBudget budget;
+    /** Whether every host with an active fault in this segment has indexed faults only: {@link PassBudget} plans. */
+    private boolean skipping;
+
     private final int hostCount;
     private final long count;
     private final long stepNanos;
@@ -59,6 +64,8 @@ final class EventDrivenRun {
         }
         this.queue = new CallerQueue(clients);
         this.faulty = new boolean[hostCount];
+        this.none = new boolean[hostCount];
+        this.budget = new PassBudget(rotations, schedule, faults, hostCount);
         this.count = schedule.count();
         this.stepNanos = recorder.stepNanos();
         this.watcher = options.watcher();
@@ -66,10 +73,13 @@ final class EventDrivenRun {
 
     RunResult run() {
         nextDue = cluster.nextDueNanos();
-        enterSegment(0);
+        enterSegment(0, 0);
         startAll(0);
         long dueAt = schedule.firstAtOrAfter(nextDue);
         long edgeAt = schedule.firstAtOrAfter(segmentEnd);
+        if (skipping) {
+            budget.planAll(0, Math.min(dueAt, edgeAt));
+        }
         long stepAt = -1;
         long i = 0;
         long nextProgress = 0;
@@ -80,6 +90,9 @@ final class EventDrivenRun {
             }
             if (i >= dueAt || i >= edgeAt) {
                 long t = schedule.timeOf(i);
+                if (skipping) {
+                    budget.syncAll(i);
+                }
                 flushAll(i);
                 if (i >= dueAt) {
                     cluster.runDue(t);
@@ -87,65 +100,122 @@ final class EventDrivenRun {
                     dueAt = schedule.firstAtOrAfter(nextDue);
                 }
                 if (i >= edgeAt) {
-                    enterSegment(t);
+                    enterSegment(t, i);
                     edgeAt = schedule.firstAtOrAfter(segmentEnd);
                 }
                 startAll(i);
+                if (skipping) {
+                    budget.planAll(i, Math.min(dueAt, edgeAt));
+                }
             }
             if (i >= stepAt) {
                 stepAt = schedule.firstAtOrAfter((schedule.timeOf(i) / stepNanos + 1) * stepNanos);
             }
             long limit = Math.min(stepAt, Math.min(dueAt, edgeAt));
-            long next = queue.firstKey();
-            int fault = FaultInjector.PASS;
-            while (next < limit) {
-                // a request to a host with an active fault: the fault decides it, in send order at that host
-                int c = queue.first();
-                CallerRotation rotation = rotations[c];
-                fault = faults.onRequestInSegment(rotation.nextFaultyHost(), segmentNanos);
-                if (fault != FaultInjector.PASS) {
-                    break;
-                }
-                // let through: a success, reported to its host now (so that the host's monitor sees its requests
-                // in order) and counted in the stretch it belongs to, which goes on
-                int host = rotation.nextFaultyHost();
-                callers[c].monitors[host].putSuccesses(1);
-                recorder.hostSuccesses(host, 1, duringFault);
-                rotation.advance();
-                queue.update(c, rotation.nextFaultyRequest());
-                next = queue.firstKey();
-            }
-            if (next < limit) {
-                int c = queue.first();
-                CallerRotation rotation = rotations[c];
-                stretch(i, next);
-                failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotation.nextFaultyHost(), fault);
-                i = next + 1;
-                if (rotation.changed(callers[c].balancer)) {
-                    long j = schedule.callerRequestsBefore(c, i);
-                    rotation.flush(j, callers[c].monitors, recorder, duringFault);
-                    restart(c, j);
-                    summarise();
-                } else {
-                    rotation.advance();
-                    queue.update(c, rotation.nextFaultyRequest());
-                }
-            } else {
-                stretch(i, limit);
-                i = limit;
-            }
+            i = skipping ? skipTo(i, limit, Math.min(dueAt, edgeAt)) : walkTo(i, limit);
         }
         flushAll(count);
         return cluster.finish();
     }
 
-    /** Moves to the fault segment holding {@code t}: which hosts fail, whether a fault is active, until when. */
-    private void enterSegment(long t) {
+    /**
+     * From request {@code i} to {@code limit} or just past the first failure before it, when every host with an active
+     * fault is planned by {@link PassBudget}: the requests before the failure are successes, counted.
+     */
+    private long skipTo(long i, long limit, long bound) {
+        int host = budget.earliest();
+        long next = host < 0 ? Long.MAX_VALUE : budget.nextFail(host);
+        if (next >= limit) {
+            stretch(i, limit);
+            return limit;
+        }
+        int c = (int) (next % clients);
+        CallerRotation rotation = rotations[c];
+        stretch(i, next);
+        budget.sync(host, next);
+        int fault = faults.onRequestInSegment(host, segmentNanos);
+        if (fault == FaultInjector.PASS) {
+            throw new IllegalStateException("request " + next + " to host " + host + " was planned to fail");
+        }
+        budget.failed(host, next);
+        long j = schedule.callerRequestsBefore(c, next);
+        rotation.flush(j, callers[c].monitors, recorder, duringFault);
+        failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), host, fault);
+        rotation.passFailed(j);
+        long after = next + 1;
+        if (rotation.changed(callers[c].balancer)) {
+            budget.syncAll(after);
+            restart(c, j + 1);
+            summarise();
+            budget.planAll(after, bound);
+        } else {
+            budget.plan(host, after, bound);
+        }
+        return after;
+    }
+
+    /**
+     * From request {@code i} to {@code limit} or just past the first failure before it, putting each request to a host
+     * with an active fault to the injector in send order.
+     */
+    private long walkTo(long i, long limit) {
+        long next = queue.firstKey();
+        int fault = FaultInjector.PASS;
+        while (next < limit) {
+            // a request to a host with an active fault: the fault decides it, in send order at that host
+            int c = queue.first();
+            CallerRotation rotation = rotations[c];
+            fault = faults.onRequestInSegment(rotation.nextFaultyHost(), segmentNanos);
+            if (fault != FaultInjector.PASS) {
+                break;
+            }
+            // let through: a success, reported to its host now (so that the host's monitor sees its requests
+            // in order) and counted in the stretch it belongs to, which goes on
+            int host = rotation.nextFaultyHost();
+            callers[c].monitors[host].putSuccesses(1);
+            recorder.hostSuccesses(host, 1, duringFault);
+            rotation.advance();
+            queue.update(c, rotation.nextFaultyRequest());
+            next = queue.firstKey();
+        }
+        if (next >= limit) {
+            stretch(i, limit);
+            return limit;
+        }
+        int c = queue.first();
+        CallerRotation rotation = rotations[c];
+        stretch(i, next);
+        failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), rotation.nextFaultyHost(), fault);
+        long after = next + 1;
+        if (rotation.changed(callers[c].balancer)) {
+            long j = schedule.callerRequestsBefore(c, after);
+            rotation.flush(j, callers[c].monitors, recorder, duringFault);
+            restart(c, j);
+            summarise();
+        } else {
+            rotation.advance();
+            queue.update(c, rotation.nextFaultyRequest());
+        }
+        return after;
+    }
+
+    /**
+     * Moves to the fault segment holding {@code t}, from request {@code i}: which hosts fail, whether a fault is
+     * active, until when, and whether the hosts that fail are planned ({@link PassBudget}) or walked.
+     */
+    private void enterSegment(long t, long i) {
         segmentEnd = faults.segmentEndNanos(t);
         duringFault = faults.anyActive(t);
         segmentNanos = t;
+        skipping = true;
         for (int h = 0; h < hostCount; h++) {
             faulty[h] = faults.hasActiveFault(h, t);
+            if (faulty[h] && !faults.indexedAt(h, t)) {
+                skipping = false;
+            }
+        }
+        if (skipping) {
+            budget.enter(faulty, i);
         }
     }
 
@@ -165,7 +235,7 @@ final class EventDrivenRun {
     }
 
     private void restart(int c, long firstRequest) {
-        rotations[c].start(firstRequest, callers[c].balancer, faulty);
+        rotations[c].start(firstRequest, callers[c].balancer, skipping ? none : faulty);
         queue.update(c, rotations[c].nextFaultyRequest());
     }
 

@@ -1,6 +1,7 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -69,10 +70,41 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
         long steps = Durations.saturatingMultiply(seconds, s.traffic().clients());
         return new WorkEstimate(
                 walked.requests,
-                walked.faultSteps,
+                plannedFaultSteps(s, walked.faultSteps),
                 Durations.saturatingAdd(walked.hostEvaluations, steps),
                 walked.requests - Math.min(walked.requests, walked.faultSteps));
     }
+
+    /**
+     * The fault steps of the event-driven path: where every fault has the even or random pattern, whose failures it
+     * finds by a scan of draws rather than a walk of requests ({@code PassBudget}), a draw costs about an eighth of a
+     * walked request and each failure about {@link #UNITS_PER_PLANNED_FAILURE} (it is planned, reported, recorded);
+     * with a burst pattern every request to a faulty host is walked, as {@link #of} counts.
+     */
+    private static long plannedFaultSteps(Scenario s, long walkedSteps) {
+        if (s.faults().stream().anyMatch(f -> f.pattern() == FaultPattern.BURSTS)) {
+            return walkedSteps;
+        }
+        TrafficSpec traffic = s.traffic();
+        long duration = s.durationNanos();
+        int hosts = s.cluster().size();
+        double units = 0;
+        for (FaultSpec f : s.faults()) {
+            long start = Math.min(f.startNanos(), duration);
+            long end = Math.min(f.endNanos(), duration);
+            if (end <= start) {
+                continue;
+            }
+            double received = (traffic.requestsBefore(end) - traffic.requestsBefore(start))
+                    * (double) f.hosts().size()
+                    / hosts;
+            units += received / 8 + received * f.errorRatePpm() / FaultSpec.PPM * UNITS_PER_PLANNED_FAILURE;
+        }
+        return Math.min(walkedSteps, (long) Math.ceil(units));
+    }
+
+    /** What a failure costs on the event-driven path, in request-equivalents. */
+    public static final long UNITS_PER_PLANNED_FAILURE = 4;
 
     /** The work of replaying a trace of {@code records} outcomes against the scenario's cluster. */
     public static WorkEstimate ofReplay(Scenario s, long records) {

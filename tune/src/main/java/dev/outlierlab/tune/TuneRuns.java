@@ -4,8 +4,10 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +95,10 @@ public final class TuneRuns implements RunExecutor {
 
     /** The work of one job in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}). */
     public static long units(Job j) {
+        if (j.profile() == RunProfile.ENVOY) {
+            // the path Simulation.run takes: the event-driven one where it applies
+            return WorkEstimate.ofRun(j.scenario(), RunOptions.DEFAULT, false).units();
+        }
         return j.profile().units(j.scenario());
     }
 

@@ -11,8 +11,9 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
- * The search of {@code tune}: every candidate the target can express ({@link SearchSpace}) is screened on the whole
- * suite with the first few seeds; the current setting, the best admissible candidates and the screening's front are
+ * The search of {@code tune}, coarse to fine: every candidate the target can express ({@link SearchSpace}) is first
+ * run on the whole suite with the first seed; the {@link #COARSE_KEEP} best of those and their front of benefit
+ * against harm are screened with the first few seeds; the current setting, the best admissible candidates and the screening's front are
  * then run on every seed, and the front, the recommendation and its explanation come from those runs. Detection off
  * and the correct action are run once per scenario and seed and shared by all candidates. Runs are cached by
  * candidate, scenario and seed, so a finalist's screening runs count toward its final score.
@@ -20,6 +21,9 @@ import java.util.function.LongConsumer;
 public final class Tuner {
     /** Candidates re-run with every seed (besides the current setting and the screening front). */
     static final int FINALISTS = 8;
+    /** Candidates kept after the coarse step (one seed) for the screening (the first few seeds), besides its front. */
+    static final int COARSE_KEEP = 24;
+
     /** Rows of the front shown. */
     public static final int FRONT_ROWS = 8;
 
@@ -56,9 +60,12 @@ public final class Tuner {
             suiteUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
         }
         long candidates = SearchSpace.candidates(req).size() + 1L;
+        long screened = Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
         long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
-        long runsOfSuite =
-                2L * req.seeds() + candidates * req.screenSeeds() + finalists * (req.seeds() - req.screenSeeds());
+        long runsOfSuite = 2L * req.seeds()
+                + candidates
+                + screened * (req.screenSeeds() - 1L)
+                + finalists * (req.seeds() - req.screenSeeds());
         return runsOfSuite * suiteUnits;
     }
 
@@ -95,7 +102,7 @@ public final class Tuner {
         for (int i = 0; i < settings.size(); i++) {
             all.add(i);
         }
-        List<Evaluation> screened = evaluate(all, settings, written, req.screenSeeds());
+        List<Evaluation> screened = evaluate(coarse(all, settings, written), settings, written, req.screenSeeds());
         Set<Integer> finalists = new LinkedHashSet<>();
         finalists.add(0);
         screened.stream().sorted(RANKING).limit(FINALISTS).forEach(e -> finalists.add(e.candidate()));
@@ -119,6 +126,23 @@ public final class Tuner {
         runs += BreakingPoints.probes(req).size();
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
+    }
+
+    /**
+     * The coarse step: every candidate on the first seed; kept for the screening are the current setting, the
+     * {@link #COARSE_KEEP} best by {@link #RANKING} and the first rows of their front, in the candidates' order. All
+     * are kept when there are few, or when the screening has one seed only.
+     */
+    private List<Integer> coarse(List<Integer> all, List<Setting> settings, List<Target.Written> written) {
+        if (req.screenSeeds() <= 1 || all.size() <= COARSE_KEEP + 2 * FRONT_ROWS + 1) {
+            return all;
+        }
+        List<Evaluation> first = evaluate(all, settings, written, 1);
+        Set<Integer> kept = new java.util.TreeSet<>();
+        kept.add(0);
+        first.stream().sorted(RANKING).limit(COARSE_KEEP).forEach(e -> kept.add(e.candidate()));
+        pareto(first).stream().limit(2L * FRONT_ROWS).forEach(e -> kept.add(e.candidate()));
+        return new ArrayList<>(kept);
     }
 
     /**

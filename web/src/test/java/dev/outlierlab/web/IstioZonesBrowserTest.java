@@ -100,6 +100,8 @@ class IstioZonesBrowserTest extends LabPageBrowserFixture {
                         + count(summary.get("requests").asLong()) + " requests failed");
         assertThat(text).contains(count(attempts) + " attempts to hosts, " + count(upstreamFailed) + " failed");
 
+        js("document.getElementById('routing').scrollIntoView();");
+        screenshot("istio-zones");
         // the run's attempts by the hosts' zone, as the text report's zones line gives them
         for (String zone : List.of("a", "b", "c")) {
             String pct = driver.findElement(

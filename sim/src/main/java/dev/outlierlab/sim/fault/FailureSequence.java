@@ -16,10 +16,32 @@ public interface FailureSequence {
     /** Whether request number {@code k} (from 0) of this fault at this host fails. */
     boolean fails(long k);
 
+    /**
+     * Whether {@link #fails} is a function of {@code k} alone (the even and random patterns; not the burst pattern,
+     * whose chain remembers the last request): then the requests of a stretch can be counted without asking about
+     * each, and {@link #nextFailure} may look ahead.
+     */
+    default boolean indexed() {
+        return false;
+    }
+
+    /**
+     * For an {@link #indexed} sequence: the first request number in {@code [k, limit)} that fails, or {@code limit}
+     * when none does. Asks nothing that changes the sequence.
+     */
+    default long nextFailure(long k, long limit) {
+        for (long n = k; n < limit; n++) {
+            if (fails(n)) {
+                return n;
+            }
+        }
+        return limit;
+    }
+
     /** The sequence for {@code fault} (at {@code faultIndex} in the scenario's list) at the host {@code host}. */
     static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed) {
         return switch (fault.pattern()) {
-            case EVEN -> fault::fails;
+            case EVEN -> new EvenFailures(fault);
             case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host));
             case BURSTS ->
                 new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(), streamSeed(seed, faultIndex, host));

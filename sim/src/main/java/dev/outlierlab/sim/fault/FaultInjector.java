@@ -183,6 +183,46 @@ public final class FaultInjector {
     }
 
     /**
+     * Whether every fault active at {@code host} in the current segment is {@link FailureSequence#indexed}: then its
+     * requests can be counted in bulk ({@link #skip}) and its next failure looked up ({@link #passesAhead}).
+     */
+    public boolean indexedAt(int host, long nanos) {
+        int[] active = active(host, nanos);
+        for (int a = 0; a < activeCount[host]; a++) {
+            if (!sequences[host][active[a]].indexed()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Counts {@code n} requests to {@code host} in the current segment that the caller knows pass
+     * ({@link #passesAhead}): the same state as {@code n} calls of {@link #onRequestInSegment} that each returned
+     * {@link #PASS}. Only for a host whose active faults are all {@link #indexedAt indexed}.
+     */
+    public void skip(int host, long n) {
+        int[] active = activeOfHost[host];
+        for (int a = 0; a < activeCount[host]; a++) {
+            counters[host][active[a]] += n;
+        }
+    }
+
+    /**
+     * How many of the next requests to {@code host} in the current segment pass before one fails, at most
+     * {@code most} (when none of those fails). The first active fault decides, as in {@link #onRequestInSegment};
+     * nothing is counted. Only for a host whose active faults are all {@link #indexedAt indexed}.
+     */
+    public long passesAhead(int host, long most) {
+        if (activeCount[host] == 0) {
+            return most;
+        }
+        int j = activeOfHost[host][0];
+        long k = counters[host][j];
+        return sequences[host][j].nextFailure(k, k + most) - k;
+    }
+
+    /**
      * The first time after {@code nanos} at which a fault starts or ends ({@link Long#MAX_VALUE} when none does):
      * until then the same faults are active, at the same hosts.
      */

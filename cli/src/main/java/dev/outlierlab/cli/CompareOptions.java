@@ -5,6 +5,7 @@ import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
@@ -125,6 +126,36 @@ public final class CompareOptions {
             throw new InputException(
                     "--compare " + file + ": the file is " + what + ", but the first settings come " + "from " + why);
         }
+    }
+
+    /**
+     * For a replay whose log clusters each get their own DestinationRule block ({@link ClusterRules}): each cluster's
+     * second settings, {@code --compare-set} on top of that cluster's own or the {@code --compare} rule's block for
+     * the same cluster; null when one set of second settings applies to every cluster.
+     */
+    java.util.function.Function<String, Scenario> perCluster(
+            ClusterRules rules,
+            ClusterSourceOptions source,
+            Scenario base,
+            java.util.List<dev.outlierlab.accesslog.ReplayGroup> groups) {
+        if (rules == null) {
+            return null;
+        }
+        if (file == null) {
+            return c -> withSets(rules.scenario(c));
+        }
+        if (source.istio == null) {
+            return null;
+        }
+        ClusterRules other = ClusterRules.of(
+                DestinationRuleReader.read(
+                        InputFiles.readText(file),
+                        file.toString(),
+                        source.port,
+                        dev.outlierlab.config.istio.DestinationRuleController.parse(source.controller, "--controller")),
+                base,
+                groups);
+        return other == null ? null : c -> withSets(other.scenario(c));
     }
 
     /** {@code s} with the {@code --compare-set} overrides on top. */

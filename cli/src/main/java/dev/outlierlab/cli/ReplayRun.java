@@ -132,10 +132,15 @@ final class ReplayRun {
                             durationNanos));
             if (second != null) {
                 checkHosts(scan.groups());
+                var secondOf = c.compare.perCluster(rules, c.clusterSource, loaded.scenario(), scan.groups());
                 compared = replay(
                         scan,
                         g -> LogReplay.scenarioFor(
-                                second.scenario(), second.hostsGiven(), g, scan.originEpochNanos(), durationNanos));
+                                secondOf == null ? second.scenario() : secondOf.apply(g.cluster()),
+                                secondOf == null ? second.hostsGiven() : loaded.hostsGiven(),
+                                g,
+                                scan.originEpochNanos(),
+                                durationNanos));
             }
         } catch (TraceOrderException e) {
             throw new InputException("an outcome " + e.detail() + " (raise --duration)");

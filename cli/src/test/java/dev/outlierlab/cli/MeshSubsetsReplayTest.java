@@ -48,6 +48,21 @@ class MeshSubsetsReplayTest {
     }
 
     @Test
+    void compareSetChangesEachClustersOwnSettings() {
+        // a cap of 25 admits one pod of four: v1 (the rule's 10) now ejects; v2 (its own 50) decides as before, as
+        // the second settings are v2's own block with the cap changed, not the rule's
+        CliRunner.Outcome o = CliRunner.run(
+                "replay", LOG, "--istio", RULE, "--compare-set", "outlier_detection.max_ejection_percent=25");
+        assertThat(o.exit()).as(o.err()).isZero();
+        String v1 = section(o.out(), "outbound|8080|v1|payments.shop.svc.cluster.local");
+        String v2 = section(o.out(), "outbound|8080|v2|payments.shop.svc.cluster.local");
+        assertThat(v1).containsPattern("\n  ejections +0 +2\n");
+        assertThat(v2)
+                .containsPattern("\n  ejections +2 +2\n")
+                .contains("none: both settings make the same decisions at the same times");
+    }
+
+    @Test
     void theJsonSaysEachClustersRule() throws Exception {
         CliRunner.Outcome o = CliRunner.run("replay", LOG, "--istio", RULE, "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();

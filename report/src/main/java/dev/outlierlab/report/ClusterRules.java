@@ -62,7 +62,17 @@ public final class ClusterRules {
                 continue;
             }
             if (p == null) {
-                return null;
+                // PassthroughCluster, BlackHoleCluster, InboundPassthroughClusterIpv4: no service's cluster, and
+                // istiod gives them no outlier detection
+                out.put(
+                        cluster,
+                        new Entry(
+                                null,
+                                off(base),
+                                (cluster.isEmpty() ? "the log's lines without a cluster" : cluster)
+                                        + " is not a service's cluster that a DestinationRule configures: istiod gives"
+                                        + " it no outlier detection, so nothing is ejected there"));
+                continue;
             }
             covered = true;
             if (!p.hasOutlierDetection()) {

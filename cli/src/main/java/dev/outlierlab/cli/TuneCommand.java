@@ -182,7 +182,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
     private void refuseFlinkFor(Target t) {
-        if (engine.isFlink() && !t.isEnvoy()) {
+        if (engine.isFlink() && !t.can(Target.Can.ENVOY_FIELDS)) {
             throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
                     + "simulation only (tune " + t.flag() + " with --engine local)");
         }

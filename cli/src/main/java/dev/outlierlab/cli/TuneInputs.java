@@ -102,7 +102,7 @@ record TuneInputs(CurrentSettings current, Integer clients) {
                 : from == null
                         ? CurrentSettings.defaults(
                                 "search",
-                                chosen == null ? Target.ENVOY : chosen,
+                                chosen == null ? Target.byDefault() : chosen,
                                 input.hosts() == null ? 1 : input.hosts())
                         : CurrentSettings.read(fromText, from.toString());
         List<String> notes = new ArrayList<>();

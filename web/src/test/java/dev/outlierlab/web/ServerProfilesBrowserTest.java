@@ -54,7 +54,18 @@ class ServerProfilesBrowserTest extends LabPageBrowserFixture {
         assertThat(rows.get(0).getText())
                 .isEqualTo(first.get("time").asText() + " " + first.get("host").asText() + " ejected "
                         + first.get("reason").asText());
-        assertThat(driver.getCurrentUrl()).contains("nginx").contains("http_503");
+        String link = driver.getCurrentUrl();
+        assertThat(link).contains("nginx").contains("http_503");
+
+        // the link reopens the nginx view with the same directive and the same figures
+        driver.get("about:blank");
+        driver.get(link);
+        new WebDriverWait(driver, Duration.ofSeconds(30))
+                .until(d -> "true".equals(js("return document.body.dataset.ready || '';")) && srvRuns() >= 1);
+        assertThat(driver.findElement(By.id("profile-nginx")).isSelected()).isTrue();
+        assertThat(driver.findElement(By.id("srv-nginx-proxy_next_upstream")).getDomProperty("value"))
+                .isEqualTo("error timeout http_503");
+        assertThat(srvMetric("ejections")).isEqualTo(count(ejections));
     }
 
     @Test

@@ -86,7 +86,8 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
                 continue;
             }
             java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                            "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
+                            // not after "by ": there the name is the detector's (its stats and events say it so)
+                            "(?<![\\w.])(?<!by )(?:outlier_detection\\.|common_lb_config\\.)?"
                                     + java.util.regex.Pattern.quote(field) + "(?![\\w])(?: (\\d+)( %)?)?")
                     .matcher(out);
             StringBuilder sb = new StringBuilder();

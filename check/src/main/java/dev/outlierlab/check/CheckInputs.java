@@ -79,7 +79,7 @@ public final class CheckInputs {
             return new Loaded(
                     List.of(), List.of(Finding.aboutFile(Rule.NOTHING_TO_CHECK, Severity.NOTE, message, source, line)));
         }
-        if (GatewayTargets.isGateway(text)) {
+        if (GatewayTargets.hasGatewaySection(text)) {
             return GatewayTargets.read(text, source);
         }
         if (MANIFEST.matcher(text).find()) {

@@ -15,7 +15,7 @@ import java.util.Map;
  *                      subsets that inherit its outlierDetection): said once, listing where it applies
  */
 public record Finding(
-        Rule rule,
+        CheckRule rule,
         Severity severity,
         String target,
         String message,
@@ -31,13 +31,13 @@ public record Finding(
     }
 
     /** A finding about the file itself, not one of its clusters. */
-    static Finding aboutFile(Rule rule, Severity severity, String message, String file, int line) {
+    static Finding aboutFile(CheckRule rule, Severity severity, String message, String file, int line) {
         return new Finding(rule, severity, "", message, Map.of(), null, file, line, List.of());
     }
 
     /** Everything but the cluster: two findings with one key say the same thing from the same place. */
     record Key(
-            Rule rule,
+            CheckRule rule,
             Severity severity,
             String message,
             Map<String, Object> numbers,

@@ -32,8 +32,9 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
                 : new FixAdvice(FixStyle.ISTIO, EnvoyFilterPatch.of(policy));
     }
 
-    public boolean isEnvoy() {
-        return style == FixStyle.ENVOY || style == FixStyle.GATEWAY;
+    /** Whether the input's fields are the ones its proxy reads (no translator between), so a fix says them as is. */
+    public boolean untranslated() {
+        return style.translatedBy() == null;
     }
 
     /**
@@ -86,7 +87,7 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
     }
 
     private String say(String text, boolean mark) {
-        if (isEnvoy() || text == null) {
+        if (untranslated() || text == null) {
             return text;
         }
         String out = text;

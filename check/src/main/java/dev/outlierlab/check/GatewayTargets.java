@@ -29,8 +29,11 @@ public final class GatewayTargets {
 
     private GatewayTargets() {}
 
-    /** Whether the text is a gateway configuration rather than Envoy configuration or manifests. */
-    public static boolean isGateway(String text) {
+    /**
+     * Whether the text has a top-level {@code gateway:} section: a gateway configuration rather than Envoy
+     * configuration or manifests.
+     */
+    public static boolean hasGatewaySection(String text) {
         return GATEWAY_KEY.matcher(text).find();
     }
 

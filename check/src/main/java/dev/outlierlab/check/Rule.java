@@ -4,7 +4,7 @@ package dev.outlierlab.check;
  * The checks {@code outlier-lab check} makes. Each has a stable id (used as SARIF's {@code ruleId} and in JSON;
  * never renamed), a title, and a help text saying which Envoy rule it follows.
  */
-public enum Rule {
+public enum Rule implements CheckRule {
     INVALID_CONFIG(
             Severity.ERROR,
             "invalid-config",
@@ -450,20 +450,22 @@ public enum Rule {
         this.help = help;
     }
 
-    /** The stable id, e.g. {@code cap-admits-no-host}. */
+    @Override
     public String id() {
         return id;
     }
 
-    /** The usual severity (a finding may be milder, e.g. a blind spot another detector covers). */
+    @Override
     public Severity defaultSeverity() {
         return defaultSeverity;
     }
 
+    @Override
     public String title() {
         return title;
     }
 
+    @Override
     public String help() {
         return help;
     }

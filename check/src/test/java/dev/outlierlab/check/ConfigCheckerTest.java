@@ -27,7 +27,7 @@ class ConfigCheckerTest {
                 .findings();
     }
 
-    private static List<Rule> rules(String text, Integer hosts, Long rps) {
+    private static List<CheckRule> rules(String text, Integer hosts, Long rps) {
         return check(text, hosts, rps).stream().map(Finding::rule).toList();
     }
 
@@ -131,7 +131,7 @@ class ConfigCheckerTest {
                 .doesNotContain(Rule.GATEWAY_DETECT_ONLY);
         assertThat(rules(cluster(6, "", ""), null, null))
                 .doesNotContain(Rule.GATEWAY_DETECT_ONLY, Rule.FAILURE_PERCENTAGE_DETECT_ONLY);
-        List<Rule> fp = rules(Corpus.text("envoy/cds-response.yaml"), null, null);
+        List<CheckRule> fp = rules(Corpus.text("envoy/cds-response.yaml"), null, null);
         assertThat(fp).contains(Rule.FAILURE_PERCENTAGE_DETECT_ONLY, Rule.GATEWAY_DETECT_ONLY);
     }
 
@@ -418,7 +418,7 @@ class ConfigCheckerTest {
     void aValueEqualToTheDefaultIsNeverAFindingForBeingSet() {
         // consecutive_gateway_failure 5 and consecutive_local_origin_failure 5 are Envoy's defaults: no detect-only
         // or ignored-setting warning, whoever wrote them (Envoy Gateway always sends the second)
-        List<Rule> equalToDefault = rules(
+        List<CheckRule> equalToDefault = rules(
                 cluster(
                         10,
                         "  consecutive_gateway_failure: 5\n"
@@ -429,7 +429,7 @@ class ConfigCheckerTest {
         assertThat(equalToDefault)
                 .doesNotContain(
                         Rule.GATEWAY_DETECT_ONLY, Rule.LOCAL_ORIGIN_IGNORED, Rule.FAILURE_PERCENTAGE_DETECT_ONLY);
-        List<Rule> chosen = rules(
+        List<CheckRule> chosen = rules(
                 cluster(
                         10,
                         "  consecutive_gateway_failure: 3\n"

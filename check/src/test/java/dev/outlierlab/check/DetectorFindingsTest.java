@@ -32,7 +32,7 @@ class DetectorFindingsTest {
         return f.get(0);
     }
 
-    static List<Rule> rules(List<Finding> findings) {
+    static List<CheckRule> rules(List<Finding> findings) {
         return findings.stream().map(Finding::rule).toList();
     }
 

@@ -22,7 +22,7 @@ class GatewayCheckTest {
         return of.get(0);
     }
 
-    private static List<Rule> rules(List<Finding> findings) {
+    private static List<CheckRule> rules(List<Finding> findings) {
         return findings.stream().map(Finding::rule).toList();
     }
 

@@ -26,7 +26,7 @@ class HostsAndControllersTest {
         return check(CorpusTest.read(file), file, hosts, null);
     }
 
-    private static List<Rule> rules(CheckReport r) {
+    private static List<CheckRule> rules(CheckReport r) {
         return r.findings().stream().map(Finding::rule).toList();
     }
 

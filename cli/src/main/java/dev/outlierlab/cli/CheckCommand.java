@@ -4,21 +4,18 @@ import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckRun;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.format.CheckFormats;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.sim.scenario.TrafficSpec;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -151,40 +148,18 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
             description = "For gRPC findings: java (default), go or core, whose key spellings and rules apply.")
     String grpcImplementation;
 
-    /** Most files read from directories in one run. */
-    static final int MAX_FILES = 10_000;
-
-    /** The .yaml, .yml and .json files under a directory, in name order, skipping hidden directories. */
-    static List<Path> configFiles(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
-                    .filter(Files::isRegularFile)
-                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
-                    .sorted()
-                    .limit(MAX_FILES + 1L)
-                    .toList();
-            if (out.size() > MAX_FILES) {
-                throw new InputException(
-                        dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
-            }
-            if (out.isEmpty()) {
-                throw new InputException(dir + ": no .yaml, .yml or .json files in this directory");
-            }
-            return out;
-        } catch (IOException e) {
-            throw new InputException(dir + ": cannot be read (" + e.getMessage() + ")");
-        }
-    }
+    @Mixin
+    CheckPartOptions parts;
 
     /** One file: a server's own configuration (nginx, HAProxy, Caddy), a gRPC service config, or configuration read by Envoy (or, with --profile grpc, by a gRPC client). */
     private CheckInputs.Loaded readOne(String text, String source, boolean inDirectory) {
         for (Profiles.Registered p : Profiles.withFacet(CheckFile.class)) {
             CheckFile file = p.facet(CheckFile.class).orElseThrow();
             if (file.recognises(text, source)) {
-                return file.check(text, source);
+                return file.check(text, source, parts.partFor(file));
             }
         }
-        dev.outlierlab.engine.grpc.GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
+        GrpcImplementation impl = GrpcCheckInputs.implementation(grpcImplementation);
         if (GrpcCheckInputs.isServiceConfig(text)) {
             return GrpcCheckInputs.serviceConfig(text, source, impl);
         }
@@ -207,13 +182,8 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
         warning
     }
 
-    @Override
-    public Formats<CheckRun> formats() {
-        return CheckFormats.CHECK;
-    }
-
-    @Override
-    public Integer call() {
+    /** Refuses bad numbers, an unknown profile, gRPC implementation or controller, before any file is read. */
+    private void refuseBadOptions() {
         if (hosts != null && (hosts < 1 || hosts > MAX_HOSTS)) {
             throw new InputException("--hosts: " + hosts + " is not allowed; expected 1 to 1000000 (check's limit: the "
                     + "panic and cap checks keep a few bytes per host)");
@@ -233,32 +203,18 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
                             ? " (at most --rps, " + rps + ": every caller sends at least one request a second)"
                             : ""));
         }
-        List<CheckInputs.Loaded> loaded = new ArrayList<>();
-        // one file: a file that cannot be read is the run's one message (exit 2, nothing on standard output);
-        // several files or a directory: every file is checked, and the ones that cannot be read are named at the end
-        boolean several =
-                files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
-        for (String name : files) {
-            if (name.equals("-")) {
-                read(loaded, several, "-", () -> InputFiles.readText(Path.of(InputFiles.STDIN)), false);
-                continue;
-            }
-            Path path = Path.of(name);
-            if (Files.isDirectory(path)) {
-                List<Path> found;
-                try {
-                    found = configFiles(path);
-                } catch (InputException e) {
-                    loaded.add(CheckInputs.unreadable(name, e));
-                    continue;
-                }
-                for (Path f : found) {
-                    read(loaded, several, f.toString(), () -> InputFiles.readText(f), true);
-                }
-            } else {
-                read(loaded, several, name, () -> InputFiles.readText(path), false);
-            }
-        }
+    }
+
+    @Override
+    public Formats<CheckRun> formats() {
+        return CheckFormats.CHECK;
+    }
+
+    @Override
+    public Integer call() {
+        refuseBadOptions();
+        List<CheckInputs.Loaded> loaded = CheckFiles.readAll(files, this::readOne);
+        parts.refuseUnused();
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
         CheckRun run = new CheckRun(String.join(" ", files), loaded, hosts, rps, version, clients);
@@ -267,27 +223,9 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
         for (var f : run.unreadable()) {
             spec.commandLine()
                     .getErr()
-                    .println("outlier-lab: "
-                            + dev.outlierlab.config.Wording.printable(f.file() + ":" + f.line() + ": " + f.message()));
+                    .println("outlier-lab: " + Wording.printable(f.file() + ":" + f.line() + ": " + f.message()));
         }
         spec.commandLine().getErr().flush();
         return code;
-    }
-
-    /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */
-    private void read(
-            List<CheckInputs.Loaded> loaded,
-            boolean several,
-            String source,
-            java.util.function.Supplier<String> text,
-            boolean inDirectory) {
-        try {
-            loaded.add(readOne(text.get(), source, inDirectory).from(source));
-        } catch (InputException e) {
-            if (!several) {
-                throw e;
-            }
-            loaded.add(CheckInputs.unreadable(source, e));
-        }
     }
 }

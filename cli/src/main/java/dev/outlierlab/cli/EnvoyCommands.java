@@ -7,6 +7,8 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.live.LivePoolBuilder;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.report.TextReport;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
@@ -14,6 +16,7 @@ import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.EnvoyTarget;
 import dev.outlierlab.tune.RunProfile;
 import dev.outlierlab.tune.Target;
 import java.util.List;
@@ -24,7 +27,8 @@ import java.util.Map;
  * the lab's Envoy report ({@code run} without a runner, as the profile lists
  * {@link dev.outlierlab.engine.profile.Capability#ENVOY_REPORT}).
  */
-public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport, TuneStart {
+public final class EnvoyCommands
+        implements Profile, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport, TuneStart, TuneTrace {
     @Override
     public String name() {
         return EnvoyScenarioFormat.NAME;
@@ -76,7 +80,7 @@ public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows
     @Override
     public CurrentSettings current(ScenarioReader.Profiled resolved, String source, boolean istio) {
         Scenario s = resolved.envoy().scenario();
-        Target target = istio ? Target.ISTIO : Target.ENVOY;
+        Target target = istio ? EnvoyTarget.ISTIO : EnvoyTarget.ENVOY;
         Integer hosts = resolved.envoy().hostsGiven() ? s.cluster().size() : null;
         return new CurrentSettings(
                 s.name(),
@@ -89,5 +93,13 @@ public final class EnvoyCommands implements Profile, ComparisonColumn, SweepRows
                 s.envoyVersion(),
                 RunProfile.ENVOY,
                 s.healthChecks());
+    }
+
+    /** Envoy's simulation: the text report's decision trace. */
+    @Override
+    public String trace(RunProfile profile, Scenario scenario, int events) {
+        return profile == RunProfile.ENVOY
+                ? TextReport.render(Simulation.run(scenario, RunOptions.DEFAULT.keepingEvents(events)), events, null)
+                : null;
     }
 }

@@ -46,11 +46,21 @@ final class FlinkLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xlog:disable");
-        command.add("-Xlog:all=warning:stderr");
+        // the class-data archive's notes (classes it skips while it is written) are not the command's
+        command.add("-Xlog:all=warning,cds*=off:stderr");
+        // C2 only for what is really hot (the readers' and the engine's loops): a job's fixed cost is mostly the
+        // MiniCluster's start, whose warm methods C2 would otherwise compile; 3 M lines cost 30 % less CPU with
+        // the same report (bench/flink-benchmark.sh). OUTLIER_LAB_FLINK_JAVA_OPTS comes after, and wins.
+        command.addAll(List.of(
+                "-XX:Tier4InvocationThreshold=100000",
+                "-XX:Tier4MinInvocationThreshold=50000",
+                "-XX:Tier4CompileThreshold=120000",
+                "-XX:Tier4BackEdgeThreshold=400000"));
         String opts = System.getenv("OUTLIER_LAB_FLINK_JAVA_OPTS");
         if (opts != null && !opts.isBlank()) {
             command.addAll(List.of(opts.trim().split("\\s+")));
         }
+        Path archive = classData(command, jar);
         command.add("-cp");
         command.add(jar + java.io.File.pathSeparator + lib.resolve("*"));
         command.add(MAIN);
@@ -74,6 +84,7 @@ final class FlinkLauncher {
             int status = child.waitFor();
             output.join();
             errors.join();
+            keepClassData(archive, status);
             return status;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -85,6 +96,54 @@ final class FlinkLauncher {
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running or about to: it stops the child
             }
+        }
+    }
+
+    /**
+     * A class-data archive of the job's JVM ({@code outlier-lab-flink.jsa} beside the job jar, JDK 17's dynamic
+     * AppCDS): Flink's MiniCluster loads some ten thousand classes, which the JVM then maps instead of reading
+     * and verifying them, about a third of the job's fixed CPU cost (bench/flink-benchmark.sh). Used when it is
+     * newer than the jar; otherwise this run writes one (to a temporary name, kept only if the job succeeded),
+     * where the directory is writable.
+     *
+     * @return the archive this run writes, or null
+     */
+    private static Path classData(List<String> command, Path jar) {
+        Path archive = jar.resolveSibling("outlier-lab-flink.jsa");
+        try {
+            if (Files.isRegularFile(archive)
+                    && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+                command.add("-XX:SharedArchiveFile=" + archive);
+                return null;
+            }
+            if (!Files.isWritable(jar.getParent())) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        Path writing = jar.resolveSibling(
+                "outlier-lab-flink.jsa." + ProcessHandle.current().pid());
+        command.add("-XX:ArchiveClassesAtExit=" + writing);
+        return writing;
+    }
+
+    private static void keepClassData(Path writing, int status) {
+        if (writing == null) {
+            return;
+        }
+        try {
+            if (status == 0 && Files.isRegularFile(writing) && Files.size(writing) > 0) {
+                Files.move(
+                        writing,
+                        writing.resolveSibling("outlier-lab-flink.jsa"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } else {
+                Files.deleteIfExists(writing);
+            }
+        } catch (IOException e) {
+            // no archive: the next run tries again
         }
     }
 

@@ -11,6 +11,7 @@ import dev.outlierlab.report.GatewayResultJson;
 import dev.outlierlab.report.GatewayTextReport;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayProgress;
@@ -20,12 +21,21 @@ import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewaySummary;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.GatewayRun;
+import dev.outlierlab.tune.RunProfile;
 import java.util.List;
 import java.util.Map;
 
 /** The gateway profile in {@code run}: its own simulation, report and stage records; a column of its defaults. */
 public final class GatewayCommands
-        implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport, TuneStart {
+        implements Profile,
+                ProfileRunner,
+                ComparisonColumn,
+                SweepRows,
+                ProxyPool,
+                ScenarioExport,
+                TuneStart,
+                TuneTrace {
     @Override
     public String name() {
         return GatewayScenarioFormat.NAME;
@@ -124,5 +134,13 @@ public final class GatewayCommands
     public CurrentSettings current(ScenarioReader.Profiled resolved, String source, boolean istio) {
         throw new InputException(source + ": a gateway-profile scenario; tune takes a gateway configuration "
                 + "with --from FILE --target gateway");
+    }
+
+    /** The gateway's simulation: its text report's decision trace. */
+    @Override
+    public String trace(RunProfile profile, dev.outlierlab.sim.scenario.Scenario scenario, int events) {
+        return profile instanceof GatewayRun g
+                ? GatewayTextReport.render(GatewaySimulation.run(g.gatewayScenario(scenario)), events)
+                : null;
     }
 }

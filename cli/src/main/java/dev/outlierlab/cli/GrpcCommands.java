@@ -9,20 +9,31 @@ import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.GrpcTextReport;
 import dev.outlierlab.report.ProfileComparison;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.grpc.GrpcProfile;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.GrpcRun;
+import dev.outlierlab.tune.RunProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** grpc-java's outlier detection in {@code run}: one channel over the lab's scenario, and its comparison column. */
 public final class GrpcCommands
-        implements Profile, ProfileRunner, ComparisonColumn, SweepRows, ScenarioExport, TuneStart, CheckAsClient {
+        implements Profile,
+                ProfileRunner,
+                ComparisonColumn,
+                SweepRows,
+                ScenarioExport,
+                TuneStart,
+                CheckAsClient,
+                TuneTrace {
     @Override
     public String name() {
         return GrpcScenarioFormat.NAME;
@@ -125,5 +136,17 @@ public final class GrpcCommands
     @Override
     public CheckInputs.Loaded asClient(CheckInputs.Loaded envoy, String implementation) {
         return GrpcCheckInputs.asGrpcClient(envoy, GrpcCheckInputs.implementation(implementation));
+    }
+
+    /** The gRPC profile's simulation: its text report's decision trace. */
+    @Override
+    public String trace(RunProfile profile, Scenario scenario, int events) {
+        if (!(profile instanceof GrpcRun g)) {
+            return null;
+        }
+        return GrpcTextReport.render(
+                new GrpcProfile(g.config()).run(scenario, RunOptions.DEFAULT.keepingEvents(events)),
+                new GrpcSettings(g.config(), "the recommendation", List.of()),
+                events);
     }
 }

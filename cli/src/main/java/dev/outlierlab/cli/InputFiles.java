@@ -16,7 +16,7 @@ import java.nio.file.StandardOpenOption;
  * {@link BoundedLineReader}, so a line over the limit, {@code /dev/zero} or an endless FIFO is a message, not
  * an {@code OutOfMemoryError}. {@code -} names standard input.
  */
-final class InputFiles {
+public final class InputFiles {
     /** Files larger than this are refused: no real scenario or configuration is this big. */
     static final long MAX_CONFIG_BYTES = 8L * 1024 * 1024;
     /** The most a trace from a pipe may hold when it has to be read twice (host names first, then records). */
@@ -36,7 +36,7 @@ final class InputFiles {
     }
 
     /** A line reader for streaming (traces, of any length). */
-    static BoundedLineReader open(Path path) {
+    public static BoundedLineReader open(Path path) {
         try {
             return BoundedLineReader.of(openStream(path), path.toString());
         } catch (IOException e) {

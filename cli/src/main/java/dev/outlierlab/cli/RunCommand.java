@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
             "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
-            "      a profile: gateway scenario (the seed's API-gateway stage, docs/gateway.md); stages as JSON lines",
+            "      a profile: gateway scenario (the API gateway's stage, docs/gateway.md); stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."
         })
@@ -134,7 +134,11 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         if (servers.isUsed()) {
             List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
             output.emit(
-                    spec, servers.run(input, new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)));
+                    spec,
+                    servers.run(
+                            input,
+                            new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)
+                                    .withTrace(files.traceIn)));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
@@ -170,7 +174,8 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
     /** A profile with a runner of its own, or one that runs on the Envoy report but has no runner (refused). */
     private int runProfile(Optional<ProfileRunner> runner, ScenarioReader.Profiled profiled) {
         List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
-        RunRequest request = new RunRequest(format.name(), maxEvents, files.stagesFile, used, work);
+        RunRequest request =
+                new RunRequest(format.name(), maxEvents, files.stagesFile, used, work).withTrace(files.traceIn);
         ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
                 + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
         format.require(r.formats(profiled.name()));

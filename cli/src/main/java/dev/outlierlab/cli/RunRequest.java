@@ -22,6 +22,7 @@ public final class RunRequest {
     private final List<Used> used;
     private final WorkOptions work;
     private WorkOptions.Progress progress;
+    private Path traceIn;
 
     /** An option given on the command line and the capability it needs. */
     record Used(String option, Capability needs) {}
@@ -42,6 +43,17 @@ public final class RunRequest {
     /** How many decisions a text report shows ({@code --events}). */
     public int maxEvents() {
         return maxEvents;
+    }
+
+    /** This request replaying an outcome trace ({@code --trace-in FILE}) when {@code file} is not null. */
+    RunRequest withTrace(Path file) {
+        this.traceIn = file;
+        return this;
+    }
+
+    /** {@code --trace-in FILE}, or null. */
+    public Path traceIn() {
+        return traceIn;
     }
 
     /** {@code --stages FILE}, or null. */

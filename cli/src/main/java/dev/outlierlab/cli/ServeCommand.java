@@ -1,6 +1,8 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.web.LabServer;
+import java.awt.Desktop;
+import java.awt.GraphicsEnvironment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -27,7 +29,7 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Serve the interactive lab in the browser (http://127.0.0.1:8080/ by default).",
-            "Every control of the seed's lab and more, one-click presets for its nine comparisons, charts of hosts,",
+            "Every control of the original lab and more, one-click presets for its nine comparisons, charts of hosts,",
             "failures and success rates, and the decision trace step by step. The Envoy | Gateway switch shows the",
             "gateway profile: its controls, the spec's section 7 statements as presets, a timeline per endpoint and",
             "process (ejected, or virtually ejected in shadow), and every decision with its numbers.",
@@ -82,10 +84,8 @@ public final class ServeCommand implements Callable<Integer> {
     final CountDownLatch stopped = new CountDownLatch(1);
     volatile LabServer server;
 
-    @Override
-    public Integer call() throws InterruptedException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+    /** Refuses a port or a connection bound out of its range. */
+    private void refuseBadNumbers() {
         if (port < 0 || port > 65_535) {
             throw new ParameterException(
                     spec.commandLine(), "--port: " + port + " is not a port; use 1 to 65535, or 0 for any free port");
@@ -96,6 +96,32 @@ public final class ServeCommand implements Callable<Integer> {
                     "--client-connections: " + clientConnections + " is not allowed; use 1 to "
                             + LabServer.MAX_CONNECTIONS);
         }
+    }
+
+    /** Says where the lab is (and that every interface can reach it), and opens a browser when asked. */
+    private void announce(PrintWriter out, PrintWriter err) {
+        URI page = browsable(server);
+        out.println("outlier-lab: the lab is at " + page + " (Ctrl-C to stop)");
+        if (server.address().getAddress().isAnyLocalAddress()) {
+            out.println("outlier-lab: listening on every interface at port " + server.port()
+                    + "; anyone who can reach it can run simulations");
+        }
+        out.flush();
+        if (open) {
+            try {
+                opener.open(page);
+            } catch (IOException | RuntimeException e) {
+                err.println(
+                        "outlier-lab: could not open a browser (" + e.getMessage() + "); open " + page + " yourself");
+            }
+        }
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        refuseBadNumbers();
         if (new InetSocketAddress(host, 0).isUnresolved()) {
             err.println(
                     "outlier-lab: --host: " + host + " is not a known address; use 127.0.0.1 (the default) or 0.0.0.0");
@@ -112,21 +138,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Thread hook = new Thread(this::stop, "outlier-lab-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        URI page = browsable(server);
-        out.println("outlier-lab: the lab is at " + page + " (Ctrl-C to stop)");
-        if (server.address().getAddress().isAnyLocalAddress()) {
-            out.println("outlier-lab: listening on every interface at port " + server.port()
-                    + "; anyone who can reach it can run simulations");
-        }
-        out.flush();
-        if (open) {
-            try {
-                opener.open(page);
-            } catch (IOException | RuntimeException e) {
-                err.println(
-                        "outlier-lab: could not open a browser (" + e.getMessage() + "); open " + page + " yourself");
-            }
-        }
+        announce(out, err);
         stopped.await();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -168,9 +180,9 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private static void openInBrowser(URI uri) throws IOException {
-        if (java.awt.GraphicsEnvironment.isHeadless()
-                || !java.awt.Desktop.isDesktopSupported()
-                || !java.awt.Desktop.getDesktop().isSupported(java.awt.Desktop.Action.BROWSE)) {
+        if (GraphicsEnvironment.isHeadless()
+                || !Desktop.isDesktopSupported()
+                || !Desktop.getDesktop().isSupported(Desktop.Action.BROWSE)) {
             String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
             String[] command = os.contains("mac")
                     ? new String[] {"open", uri.toString()}
@@ -184,6 +196,6 @@ public final class ServeCommand implements Callable<Integer> {
                     .start();
             return;
         }
-        java.awt.Desktop.getDesktop().browse(uri);
+        Desktop.getDesktop().browse(uri);
     }
 }

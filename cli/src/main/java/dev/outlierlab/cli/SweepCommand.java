@@ -1,10 +1,10 @@
 package dev.outlierlab.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.SweepTable;
 import dev.outlierlab.report.SweepTable.Row;
@@ -79,10 +79,6 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
     @Mixin
     FormatOption format;
 
-    private record Axis(String key, List<String> values) {}
-
-    private String profile;
-
     @Mixin
     EngineOption engine;
 
@@ -128,36 +124,13 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
         if (launched != null) {
             return launched;
         }
-        List<Axis> axes = new ArrayList<>();
-        long combinations = 1;
-        for (String v : vary) {
-            int eq = v.indexOf('=');
-            if (eq <= 0 || eq == v.length() - 1) {
-                throw new InputException("--vary " + v
-                        + ": expected KEY=V1,V2,..., e.g. --vary outlier_detection.max_ejection_percent=10,34,100");
-            }
-            List<String> values = List.of(v.substring(eq + 1).split(",", -1));
-            if (values.stream().anyMatch(String::isBlank)) {
-                throw new InputException("--vary " + v + ": a value is empty; separate values with single commas");
-            }
-            String key = v.substring(0, eq).trim();
-            if (input.serviceConfig != null && (key.startsWith("grpc.") || key.startsWith("outlier_detection."))) {
-                throw new InputException(
-                        "--vary " + key + ": --service-config " + input.serviceConfig + " fixes gRPC's "
-                                + "settings for every run; vary them in a profile: grpc scenario's grpc block instead");
-            }
-            axes.add(new Axis(key, values));
-            combinations *= values.size();
-            if (combinations > MAX_RUNS) {
-                throw new InputException("--vary: " + combinations + "+ combinations; at most " + MAX_RUNS + " runs");
-            }
-        }
-        List<Planned> planned = new ArrayList<>();
-        plan(axes, 0, new ArrayList<>(), planned);
+        List<SweepPlan.Axis> axes = SweepPlan.axes(vary, input.serviceConfig, MAX_RUNS);
+        List<SweepPlan.Planned> planned = SweepPlan.plan(
+                axes, input.allSets(), sets -> servers.isUsed() ? servers.resolve(input, sets) : input.resolve(sets));
         SweepRows rows = planned.get(0).rows();
         SweepRows.Work total = new SweepRows.Work(new WorkEstimate(0, 0, 0), GatewayWorkEstimate.NONE);
         List<SweepRows.Work> each = new ArrayList<>();
-        for (Planned p : planned) {
+        for (SweepPlan.Planned p : planned) {
             each.add(rows.work(p.scenario()));
             total = total.plus(each.get(each.size() - 1));
         }
@@ -167,98 +140,51 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
                 "this sweep of " + planned.size() + (planned.size() == 1 ? " run" : " runs"));
         WorkOptions.Progress progress = WorkOptions.progress(
                 "sweep", Durations.saturatingAdd(total.lab().units(), WorkOptions.progressUnits(total.gateway())));
-        List<Row> table = new ArrayList<>();
-        if (fleet != null) {
-            ScenarioOptions.Source source = input.scenario.source();
-            List<Run> runs = new ArrayList<>();
-            for (Planned p : planned) {
-                runs.add(new Run(runs.size(), source, p.sets()));
-            }
-            List<RunRow> done = fleet.run(runs, engine.parallelism());
-            for (int i = 0; i < planned.size(); i++) {
-                try {
-                    table.add(new Row(planned.get(i).values(), done.get(i).figures(), (ObjectNode)
-                            ResultJson.mapper().readTree(done.get(i).summaryJson())));
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        } else {
-            for (int i = 0; i < planned.size(); i++) {
-                Planned p = planned.get(i);
-                SweepRows.Work w = each.get(i);
-                RunWatcher watcher =
-                        progress.next(Durations.saturatingAdd(w.lab().units(), WorkOptions.progressUnits(w.gateway())));
-                SweepRows.Row row = rows.run(p.scenario(), watcher);
-                table.add(new Row(p.values(), row.figures(), row.summary()));
-            }
-        }
+        List<Row> table = fleet != null ? onFleet(planned) : locally(planned, rows, each, progress);
         progress.finish();
-        List<String> keys = axes.stream().map(Axis::key).toList();
+        List<String> keys = axes.stream().map(SweepPlan.Axis::key).toList();
         format.emit(output, spec, SweepFormats.SWEEP, new SweepTable(keys, rows.columns(), table));
         return 0;
     }
 
-    /** One run: its figures and summary, as the local sweep and a job's worker compute them. */
-    private static Row runOne(ScenarioReader.Profiled loaded, List<String> values, RunWatcher watcher) {
-        SweepRows.Row row = rowsOf(loaded).run(loaded, watcher);
-        return new Row(values, row.figures(), row.summary());
-    }
-
-    /** The profile's sweep facet; a profile without one is refused. */
-    private static SweepRows rowsOf(ScenarioReader.Profiled loaded) {
-        return loaded.profile()
-                .facet(SweepRows.class)
-                .orElseThrow(() -> new InputException("sweep: profile " + loaded.name() + " has no sweep; sweep takes "
-                        + Profiles.namesWith(SweepRows.class)));
-    }
-
-    /** One combination of the varied values, the scenario it gives and the --set overrides that give it. */
-    private record Planned(List<String> values, ScenarioReader.Profiled scenario, List<String> sets) {
-        SweepRows rows() {
-            return rowsOf(scenario);
+    /** The runs as a Flink job: each run's figures and summary, in the runs' order. */
+    private List<Row> onFleet(List<SweepPlan.Planned> planned) {
+        ScenarioOptions.Source source = input.scenario.source();
+        List<Run> runs = new ArrayList<>();
+        for (SweepPlan.Planned p : planned) {
+            runs.add(new Run(runs.size(), source, p.sets()));
         }
-    }
-
-    /** A bad value of a --vary axis is reported as the --vary the user wrote, not as the --set it became. */
-    private static InputException asVary(InputException e, List<Axis> axes) {
-        for (Axis axis : axes) {
-            String prefix = "--set " + axis.key();
-            if (e.headline().startsWith(prefix)) {
-                return new InputException(
-                        "--vary " + axis.key() + e.headline().substring(prefix.length()), e.details());
-            }
-        }
-        return e;
-    }
-
-    /** Reads every combination's scenario first, so that bad input and the work are known before any run. */
-    private void plan(List<Axis> axes, int depth, List<String> chosen, List<Planned> planned) {
-        if (depth == axes.size()) {
-            List<String> sets = new ArrayList<>(input.allSets());
-            for (int i = 0; i < axes.size(); i++) {
-                sets.add(axes.get(i).key() + "=" + chosen.get(i));
-            }
-            ScenarioReader.Profiled loaded;
+        List<RunRow> done = fleet.run(runs, engine.parallelism());
+        List<Row> table = new ArrayList<>();
+        for (int i = 0; i < planned.size(); i++) {
             try {
-                loaded = servers.isUsed() ? servers.resolve(input, sets) : input.resolve(sets);
-            } catch (InputException e) {
-                throw asVary(e, axes);
+                table.add(new Row(planned.get(i).values(), done.get(i).figures(), (ObjectNode)
+                        ResultJson.mapper().readTree(done.get(i).summaryJson())));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
             }
-            String runProfile = loaded.name();
-            rowsOf(loaded);
-            if (profile != null && !profile.equals(runProfile)) {
-                throw new InputException("--vary: every run of a sweep must have the same profile; these runs have "
-                        + profile + " and " + runProfile);
-            }
-            profile = runProfile;
-            planned.add(new Planned(List.copyOf(chosen), loaded, List.copyOf(sets)));
-            return;
         }
-        for (String value : axes.get(depth).values()) {
-            chosen.add(value);
-            plan(axes, depth + 1, chosen, planned);
-            chosen.remove(chosen.size() - 1);
+        return table;
+    }
+
+    /** The runs here, one after the other, each advancing the progress bar by its work. */
+    private static List<Row> locally(
+            List<SweepPlan.Planned> planned, SweepRows rows, List<SweepRows.Work> each, WorkOptions.Progress progress) {
+        List<Row> table = new ArrayList<>();
+        for (int i = 0; i < planned.size(); i++) {
+            SweepPlan.Planned p = planned.get(i);
+            SweepRows.Work w = each.get(i);
+            RunWatcher watcher =
+                    progress.next(Durations.saturatingAdd(w.lab().units(), WorkOptions.progressUnits(w.gateway())));
+            SweepRows.Row row = rows.run(p.scenario(), watcher);
+            table.add(new Row(p.values(), row.figures(), row.summary()));
         }
+        return table;
+    }
+
+    /** One run: its figures and summary, as a job's worker computes them. */
+    private static Row runOne(ScenarioReader.Profiled loaded, List<String> values, RunWatcher watcher) {
+        SweepRows.Row row = SweepPlan.rowsOf(loaded).run(loaded, watcher);
+        return new Row(values, row.figures(), row.summary());
     }
 }

@@ -1,11 +1,5 @@
 package dev.outlierlab.cli;
 
-import dev.outlierlab.accesslog.BadLines;
-import dev.outlierlab.accesslog.LogFormat;
-import dev.outlierlab.accesslog.LogInput;
-import dev.outlierlab.accesslog.LogLineReader;
-import dev.outlierlab.accesslog.LogTraffic;
-import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.accesslog.TrafficFacts;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.RecommendationTrace;
@@ -13,7 +7,6 @@ import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.TuneFormats;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
-import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
@@ -22,7 +15,6 @@ import dev.outlierlab.tune.TuneResult;
 import dev.outlierlab.tune.TuneService;
 import dev.outlierlab.tune.Tuner;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -84,22 +76,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             })
     Path from;
 
-    @Option(
-            names = "--from-log",
-            paramLabel = "FILE",
-            description = {
-                "An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
-                "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
-                "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
-                "suite's healthy hosts."
-            })
-    List<Path> fromLogs;
-
     @Mixin
-    LogFormatOptions logFormat;
-
-    @Mixin
-    LogReadOptions logRead;
+    TuneLogOptions logs;
 
     @Option(
             names = "--target",
@@ -168,77 +146,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         return this;
     }
 
-    /** What the access logs say of the cluster's traffic. */
-    private TrafficFacts logTraffic() {
-        List<LogInput> inputs = new ArrayList<>();
-        boolean stdin = from != null && from.toString().equals(InputFiles.STDIN);
-        for (Path log : fromLogs) {
-            if (log.toString().equals(InputFiles.STDIN) && stdin) {
-                throw new InputException("--from-log -: standard input is named twice; it can be read only once");
-            }
-            stdin |= log.toString().equals(InputFiles.STDIN);
-            inputs.add(LogInput.of(log.toString(), System.in));
-        }
-        LogFormat fmt = logFormat.resolve(inputs);
-        // one proxy per file, as replay reads them: each file's proxy is one caller
-        ReadSettings settings = new ReadSettings(
-                fmt,
-                logRead.reorderWindowNanos(),
-                null,
-                inputs.size() > 1 && logFormat.instanceField == null,
-                null,
-                LogLineReader.DEFAULT_MAX_LINE_BYTES,
-                ReadSettings.DEFAULT_MAX_NAMES);
-        LogTraffic log;
-        try {
-            log = LogTraffic.read(inputs, settings, logRead.badLineCount(), logRead.isPercentage());
-        } catch (BadLines.LimitReached e) {
-            logRead.checkBadLines(e.lines());
-            throw e;
-        }
-        logRead.checkBadLines(log.lines());
-        return TrafficFacts.of(log, fromLogNames());
-    }
-
-    private String fromLogNames() {
-        return String.join(", ", fromLogs.stream().map(Path::toString).toList());
-    }
-
-    /** The settings the search starts from: run's inputs, the file of --from, or the target's defaults. */
-    private record Start(
-            CurrentSettings read, CurrentSettings current, String fromText, List<String> notes, Integer clients) {}
-
-    private Start start() {
-        if (from != null && input.describesCluster()) {
-            throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
-                    + "--istio) both give the current settings; give one");
-        }
-        // with a log, a DestinationRule's hosts come from the log, as replay takes them (--hosts then optional)
-        input.clusterSource.forLog = fromLogs != null;
-        TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
-        Target chosen = target == null ? null : Target.byFlag(target);
-        // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
-        Path clusterFile = from != null
-                ? from
-                : input.clusterSource.istio != null ? input.clusterSource.istio : input.clusterSource.envoy;
-        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null
-                ? null
-                : InputFiles.readText(clusterFile);
-        CurrentSettings read = given != null
-                ? given.current()
-                : from == null
-                        ? CurrentSettings.defaults(
-                                "search",
-                                chosen == null ? Target.ENVOY : chosen,
-                                input.hosts() == null ? 1 : input.hosts())
-                        : CurrentSettings.read(fromText, from.toString());
-        List<String> notes = new ArrayList<>();
-        CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
-        refuseFlinkFor(current.target());
-        return new Start(read, current, fromText, notes, given == null ? null : given.clients());
-    }
-
-    private TuneRequest request(Start start, TrafficFacts log) {
+    private TuneRequest request(TuneInputs.Start start, TrafficFacts log) {
         return TuneService.request(new TuneService.Given(
                 start.current(),
                 input.hosts(),
@@ -274,7 +182,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
     private void refuseFlinkFor(Target t) {
-        if (engine.isFlink() && !t.isEnvoy()) {
+        if (engine.isFlink() && !t.can(Target.Can.ENVOY_FIELDS)) {
             throw new InputException("--engine flink: not with --target " + t.flag() + "; the Flink job runs Envoy's "
                     + "simulation only (tune " + t.flag() + " with --engine local)");
         }
@@ -298,10 +206,11 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (explain != null) {
             format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }
-        Start start = start();
-        TrafficFacts log = fromLogs == null ? null : logTraffic();
+        TuneInputs.Start start = TuneInputs.start(input, from, target, logs.isUsed());
+        refuseFlinkFor(start.current().target());
+        TrafficFacts log = logs.isUsed() ? logs.facts(from) : null;
         if (log != null && input.rps() == null && start.current().rps() == null) {
-            log.requireRate(fromLogNames());
+            log.requireRate(logs.names());
         }
         TuneRequest req = request(start, log);
         SuiteScenario explained = explain == null ? null : SuiteScenario.named(req.suite(), explain, "--explain");

@@ -4,6 +4,10 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.tune.CurrentSettings;
+import dev.outlierlab.tune.Target;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code tune}'s starting point from {@code run}'s inputs ({@link InputOptions}): the scenario, with an Envoy or
@@ -68,5 +72,41 @@ record TuneInputs(CurrentSettings current, Integer clients) {
             return "example " + input.scenario.example;
         }
         return input.scenario.scenarioFile != null ? input.scenario.scenarioFile.toString() : "the --set overrides";
+    }
+
+    /** The settings the search starts from: run's inputs, the file of --from, or the target's defaults. */
+    record Start(CurrentSettings read, CurrentSettings current, String fromText, List<String> notes, Integer clients) {}
+
+    /**
+     * Where the search starts: {@code --from}'s file, run's inputs, or the defaults of {@code target} (or Envoy's);
+     * with a log ({@code forLog}), a DestinationRule's hosts come from the log.
+     */
+    static Start start(InputOptions input, Path from, String target, boolean forLog) {
+        if (from != null && input.describesCluster()) {
+            throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
+                    + "--istio) both give the current settings; give one");
+        }
+        // with a log, a DestinationRule's hosts come from the log, as replay takes them (--hosts then optional)
+        input.clusterSource.forLog = forLog;
+        TuneInputs given = from == null && input.describesCluster() ? TuneInputs.of(input) : null;
+        Target chosen = target == null ? null : Target.byFlag(target);
+        // the file the recommendation is spliced into: --from's, or run's --istio or --envoy file
+        Path clusterFile = from != null
+                ? from
+                : input.clusterSource.istio != null ? input.clusterSource.istio : input.clusterSource.envoy;
+        String fromText = clusterFile == null || clusterFile.toString().equals(InputFiles.STDIN) && from == null
+                ? null
+                : InputFiles.readText(clusterFile);
+        CurrentSettings read = given != null
+                ? given.current()
+                : from == null
+                        ? CurrentSettings.defaults(
+                                "search",
+                                chosen == null ? Target.byDefault() : chosen,
+                                input.hosts() == null ? 1 : input.hosts())
+                        : CurrentSettings.read(fromText, from.toString());
+        List<String> notes = new ArrayList<>();
+        CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
+        return new Start(read, current, fromText, notes, given == null ? null : given.clients());
     }
 }

@@ -164,11 +164,54 @@ class ServerProfileScenarioTest {
                 .contains("eject  host-0  max_fails");
         CliRunner.run("run", caddy.toString(), "--set", "caddy.lb_policy=fastest")
                 .assertRejected("caddy.lb_policy: \"fastest\" is not allowed; expected random, first or round_robin");
+        CliRunner.run("run", caddy.toString(), "--stats", "text").assertRejected("--stats (envoy)");
+    }
+
+    @Test
+    void traceInReplaysOutcomesOnTheServers(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("outcomes.jsonl");
+        Files.writeString(trace, """
+                {"time": 1.0, "host": "10.0.0.1:8080", "code": 503}
+                {"time": 1.5, "host": "10.0.0.2:8080", "code": 200}
+                {"time": 2.0, "host": "10.0.0.1:8080", "result": "connect_failed"}
+                {"time": 14.0, "host": "10.0.0.1:8080", "code": 200}
+                """);
+        Path conf = dir.resolve("nginx.conf");
+        Files.writeString(conf, NGINX_CONF.formatted(" proxy_next_upstream error timeout http_503;"));
+        CliRunner.Outcome o = CliRunner.run("run", "--nginx", conf.toString(), "--trace-in", trace.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        // out at the 503 (1 s); the refused attempt at 2 s (the probe of another worker, say) counts too, so the
+        // return is at the start of second 2 + fail_timeout + 1
+        assertThat(o.out())
+                .contains("(replayed from " + trace + ")")
+                .contains("requests 4, client 5xx 2 (50.00 %)")
+                .contains("     1.000s  eject  10.0.0.1:8080  max_fails  worker 0\n"
+                        + "    13.000s  uneject  10.0.0.1:8080  fail_timeout  worker 0\n")
+                .doesNotContain("fault:");
+        Path caddyfile = dir.resolve("Caddyfile");
+        Files.writeString(caddyfile, """
+                :8080 {
+                	reverse_proxy 10.0.0.1:8080 10.0.0.2:8080 {
+                		fail_duration 10s
+                		unhealthy_status 5xx
+                	}
+                }
+                """);
+        JsonNode caddy = JSON.readTree(CliRunner.run(
+                        "run", "--caddy", caddyfile.toString(), "--trace-in", trace.toString(), "--format", "json")
+                .out());
+        // each failure is forgotten exactly fail_duration after it: out at 1 s, 2 remembered at 2 s, back at 12 s
+        assertThat(caddy.get("events").toString())
+                .isEqualTo(
+                        "[{\"time\":\"1s\",\"time_ns\":1000000000,\"action\":\"eject\",\"host\":\"10.0.0.1:8080\","
+                                + "\"reason\":\"max_fails\",\"fails\":1},{\"time\":\"12s\",\"time_ns\":12000000000,"
+                                + "\"action\":\"uneject\",\"host\":\"10.0.0.1:8080\",\"reason\":\"fail_duration\",\"fails\":0}]");
         CliRunner.run(
                         "run",
-                        caddy.toString(),
+                        "--caddy",
+                        caddyfile.toString(),
                         "--trace-in",
-                        dir.resolve("t.jsonl").toString())
-                .assertRejected("--trace-in");
+                        dir.resolve("none.jsonl").toString())
+                .assertRejected("none.jsonl");
     }
 }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  * on a cluster, in application mode (where {@code main} runs in the JobManager), and, through {@link LocalJob},
  * for {@code outlier-lab replay}, {@code sweep} and {@code tune} with {@code --engine flink} on the local
  * MiniCluster. The options are the command's own (the same command class), its work run by
- * {@link FleetReplayJob}, {@link FleetSweepJob} or {@link FleetTuneJob}; bad input is one message and exit status
+ * {@link FleetReplayJob}, {@link FleetSweepJob} or {@link FleetTuneJob}, or, for {@code replay kafka://BROKER/TOPIC}
+ * ({@link KafkaTopic}), by {@link LiveReplayJob} in streaming execution; bad input is one message and exit status
  * 2, as for the command, and a job that failed on the cluster (a lost worker beyond its restarts) is one message
  * and exit status 1.
  *

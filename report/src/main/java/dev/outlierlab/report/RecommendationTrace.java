@@ -1,20 +1,14 @@
 package dev.outlierlab.report;
 
-import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.sim.RunOptions;
-import dev.outlierlab.sim.Simulation;
-import dev.outlierlab.sim.gateway.GatewaySimulation;
-import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneResult;
-import java.util.List;
 
 /**
  * {@code tune --explain SCENARIO}: the recommended setting run on one scenario of the suite (seed 1) and its
- * decisions shown as {@code run} shows them, under the recommendation's own profile.
+ * decisions shown as {@code run} shows them, under the recommendation's own profile ({@link TuneTrace}).
  */
 public final class RecommendationTrace {
     /** The decisions the trace shows at most. */
@@ -26,17 +20,7 @@ public final class RecommendationTrace {
     public static String render(TuneResult result, SuiteScenario explained, EnvoyVersion version) {
         Target.Written w = result.recommended().written();
         Scenario scenario = explained.with(1, w.config(), w.panicThresholdPercent(), version);
-        String trace;
-        if (w.profile().gateway() != null) {
-            trace = GatewayTextReport.render(GatewaySimulation.run(w.profile().gatewayScenario(scenario)), SHOWN);
-        } else if (w.profile().grpc() != null) {
-            trace = GrpcTextReport.render(
-                    new GrpcProfile(w.profile().grpc()).run(scenario, RunOptions.DEFAULT.keepingEvents(SHOWN)),
-                    new GrpcSettings(w.profile().grpc(), "the recommendation", List.of()),
-                    SHOWN);
-        } else {
-            trace = TextReport.render(Simulation.run(scenario, RunOptions.DEFAULT.keepingEvents(SHOWN)), SHOWN, null);
-        }
+        String trace = TuneTrace.of(w.profile(), scenario, SHOWN);
         return "\nDecision trace of the recommendation on " + explained.name() + " (seed 1):\n" + trace;
     }
 }

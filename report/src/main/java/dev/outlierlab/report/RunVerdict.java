@@ -214,7 +214,7 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
     public String render(FixAdvice advice, OutlierDetectionConfig current) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "  %-13s %s%n", "verdict", advice.say(what)));
-        if (fix != null && (advice.isEnvoy() || fixes.isEmpty())) {
+        if (fix != null && (advice.untranslated() || fixes.isEmpty())) {
             out.append(String.format(Locale.ROOT, "  %-13s %s%n", "fix", advice.say(fix)));
         } else if (fix != null) {
             out.append(advice.lines(fixes, current));

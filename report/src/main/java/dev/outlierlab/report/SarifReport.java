@@ -3,8 +3,8 @@ package dev.outlierlab.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.check.CheckReport;
+import dev.outlierlab.check.CheckRule;
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -33,7 +33,8 @@ public final class SarifReport {
         driver.put("version", TOOL_VERSION);
         driver.put("semanticVersion", TOOL_VERSION);
         ArrayNode rules = driver.putArray("rules");
-        for (Rule r : Rule.values()) {
+        List<CheckRule> all = CheckRule.all();
+        for (CheckRule r : all) {
             ObjectNode rule = rules.addObject();
             rule.put("id", r.id());
             rule.put("name", camel(r.id()));
@@ -47,7 +48,7 @@ public final class SarifReport {
         for (Finding f : report.findings()) {
             ObjectNode result = results.addObject();
             result.put("ruleId", f.rule().id());
-            result.put("ruleIndex", f.rule().ordinal());
+            result.put("ruleIndex", all.indexOf(f.rule()));
             result.put("level", f.severity().level());
             List<String> where = new java.util.ArrayList<>();
             if (!f.target().isEmpty()) {

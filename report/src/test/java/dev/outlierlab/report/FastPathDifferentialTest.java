@@ -105,6 +105,55 @@ class FastPathDifferentialTest {
         assertThat(withFaults).isGreaterThan(SCENARIOS * 3 / 4);
     }
 
+    /**
+     * Per-host capacity: the event-driven path runs while no host can reach its capacity and gives up otherwise (the
+     * run is then made request by request); where it runs, its report is the per-request path's, byte for byte.
+     */
+    @Test
+    void capacityRunsMatchWhereTheFastPathRuns() {
+        SplittableRandom random = new SplittableRandom(0xCA9AL);
+        int completed = 0;
+        int givenUp = 0;
+        for (int n = 0; n < 300; n++) {
+            Scenario plain = scenario(random, n);
+            long share = Math.max(1, plain.traffic().rps() / plain.cluster().size());
+            long capacity = Math.max(1, share * (100 + random.nextInt(80)) / 100);
+            java.util.Map<String, Long> caps = new java.util.HashMap<>();
+            for (String h : plain.cluster().hosts()) {
+                caps.put(h, capacity);
+            }
+            Scenario scenario = new Scenario(
+                    plain.name(),
+                    plain.durationNanos(),
+                    plain.seed(),
+                    plain.cluster(),
+                    plain.traffic(),
+                    plain.faults(),
+                    plain.outlierDetection(),
+                    null,
+                    plain.envoyVersion(),
+                    new dev.outlierlab.sim.scenario.LoadSpec(
+                            caps, 503, null, java.util.Map.of(), dev.outlierlab.sim.scenario.Arrivals.EVEN, List.of()));
+            RunResult fast = FastPath.runOrNull(scenario, RunOptions.CHARTS);
+            if (fast == null) {
+                givenUp++;
+                continue;
+            }
+            completed++;
+            RunResult slow = Simulation.run(scenario, RunOptions.CHARTS.forcePerRequest());
+            assertThat(slow.summary().requests()).isEqualTo(fast.summary().requests());
+            String expected = ResultJson.toJson(slow, true, true);
+            String actual = ResultJson.toJson(fast, true, true);
+            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
+                fail("capacity scenario " + n + ": the fast path differs from the per-request path\n" + yaml(scenario)
+                        + "\nfirst difference near: " + firstDifference(expected, actual));
+            }
+        }
+        System.out.printf("capacity differential: %d run on the fast path, %d given up%n", completed, givenUp);
+        assertThat(completed).isGreaterThan(50);
+        assertThat(givenUp).isGreaterThan(20);
+    }
+
     private static Scenario scenario(SplittableRandom r, int n) {
         while (true) {
             try {

@@ -31,6 +31,7 @@ final class EventDrivenRun {
     private final boolean[] faulty;
     private final boolean[] none;
     private final PassBudget budget;
+    private final CapacityGuard guard;
     /** Whether every host with an active fault in this segment has indexed faults only: {@link PassBudget} plans. */
     private boolean skipping;
 
@@ -66,6 +67,7 @@ final class EventDrivenRun {
         this.faulty = new boolean[hostCount];
         this.none = new boolean[hostCount];
         this.budget = new PassBudget(rotations, schedule, faults, hostCount);
+        this.guard = new CapacityGuard(scenario);
         this.count = schedule.count();
         this.stepNanos = recorder.stepNanos();
         this.watcher = options.watcher();
@@ -236,6 +238,7 @@ final class EventDrivenRun {
 
     private void restart(int c, long firstRequest) {
         rotations[c].start(firstRequest, callers[c].balancer, skipping ? none : faulty);
+        guard.epoch(c, rotations[c].size(), schedule.timeOrEnd(Math.min(count, firstRequest * clients + c)));
         queue.update(c, rotations[c].nextFaultyRequest());
     }
 

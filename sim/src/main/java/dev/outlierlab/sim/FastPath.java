@@ -26,7 +26,7 @@ public final class FastPath {
     }
 
     /**
-     * Why the scenario runs request by request: active health checks, degraded hosts, per-host capacity,
+     * Why the scenario runs request by request: active health checks, degraded hosts,
      * load-balancing weights, Poisson arrivals, rate steps, Envoy's priority routing and retries, or {@link RunOptions#perRequest()}; empty when the fast
      * path applies.
      */
@@ -42,9 +42,6 @@ public final class FastPath {
             reasons.add("degraded hosts (faults of kind: degraded)");
         }
         LoadSpec load = scenario.load();
-        if (load.hasCapacity()) {
-            reasons.add("per-host capacity (cluster.capacity)");
-        }
         if (!load.weights().isEmpty()) {
             reasons.add("load-balancing weights (cluster.weights)");
         }
@@ -66,12 +63,33 @@ public final class FastPath {
      * Runs the scenario on the event-driven path.
      *
      * @throws IllegalArgumentException when {@link #appliesTo} is false
+     * @throws IllegalStateException when the scenario has per-host capacity that a host may reach
+     *     ({@link #runOrNull} says so with null)
      */
     public static RunResult run(Scenario scenario, RunOptions options) {
+        RunResult r = runOrNull(scenario, options);
+        if (r == null) {
+            throw new IllegalStateException("the fast path gave up: a host may reach its capacity");
+        }
+        return r;
+    }
+
+    /**
+     * Runs the scenario on the event-driven path, or returns null when it has per-host capacity
+     * ({@code cluster.capacity}) and a host may reach it ({@link CapacityGuard}): such a run is made request by
+     * request.
+     *
+     * @throws IllegalArgumentException when {@link #appliesTo} is false
+     */
+    public static RunResult runOrNull(Scenario scenario, RunOptions options) {
         List<String> reasons = fallbackReasons(scenario, options);
         if (!reasons.isEmpty()) {
             throw new IllegalArgumentException("the fast path cannot run this scenario: " + String.join(", ", reasons));
         }
-        return new EventDrivenRun(scenario, options).run();
+        try {
+            return new EventDrivenRun(scenario, options).run();
+        } catch (CapacityGuard.CapacityReached e) {
+            return null;
+        }
     }
 }

@@ -41,7 +41,10 @@ public final class Simulation {
      */
     public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
         if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options)) {
-            return FastPath.run(scenario, options);
+            RunResult fast = FastPath.runOrNull(scenario, options);
+            if (fast != null) {
+                return fast;
+            }
         }
         if (scenario.routing().needsRouter()) {
             return RoutedRequests.run(scenario, options, sink);

@@ -68,11 +68,12 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
         }
         long seconds = s.durationNanos() / 1_000_000_000L + 1;
         long steps = Durations.saturatingMultiply(seconds, s.traffic().clients());
+        long planned = plannedFaultSteps(s, walked.faultSteps);
         return new WorkEstimate(
                 walked.requests,
-                plannedFaultSteps(s, walked.faultSteps),
+                planned,
                 Durations.saturatingAdd(walked.hostEvaluations, steps),
-                walked.requests - Math.min(walked.requests, walked.faultSteps));
+                walked.requests - Math.min(walked.requests, planned));
     }
 
     /**

@@ -66,12 +66,9 @@ class FastPathFallbackTest {
                 base.envoyVersion(),
                 shaped);
         assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT))
-                .containsExactly(
-                        "per-host capacity (cluster.capacity)",
-                        "load-balancing weights (cluster.weights)",
-                        "Poisson arrivals (traffic.arrivals)");
+                .containsExactly("load-balancing weights (cluster.weights)", "Poisson arrivals (traffic.arrivals)");
         assertThatThrownBy(() -> FastPath.run(loaded, RunOptions.DEFAULT))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("per-host capacity");
+                .hasMessageContaining("load-balancing weights");
     }
 }

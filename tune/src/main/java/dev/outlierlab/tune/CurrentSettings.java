@@ -3,20 +3,12 @@ package dev.outlierlab.tune;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.FixStyle;
-import dev.outlierlab.check.GatewayTarget;
 import dev.outlierlab.check.GatewayTargets;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
-import dev.outlierlab.config.grpc.XdsNotes;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.gateway.GatewayConfig;
-import dev.outlierlab.engine.gateway.RoutingConfig;
-import dev.outlierlab.engine.grpc.GrpcImplementation;
-import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.ArrayList;
@@ -66,61 +58,28 @@ public record CurrentSettings(
 
     /** Envoy's defaults for an Envoy cluster named {@code name}, with the default panic threshold. */
     public static CurrentSettings defaults(String name) {
-        return new CurrentSettings(name, null, Target.ENVOY, OutlierDetectionConfig.defaults(), 50, null, null, null);
+        return new CurrentSettings(
+                name, null, EnvoyTarget.ENVOY, OutlierDetectionConfig.defaults(), 50, null, null, null);
     }
 
     /**
-     * With no file, for a target: Envoy's default values written as that target's resource and read back (so Istio's
-     * success rate is off and its panic threshold 0, as istiod sends them; gRPC keeps success rate at A50's defaults,
-     * which are Envoy's, and drops consecutive 5xx); for the gateway profile, its own defaults.
+     * With no file, for a target: its defaults as it takes them ({@link Target#defaults}; Envoy's default values
+     * written as that target's resource and read back, so Istio's success rate is off and its panic threshold 0, as
+     * istiod sends them; a profile with settings of its own, its own defaults).
      */
     public static CurrentSettings defaults(String name, Target target, int hosts) {
-        if (target == Target.ENVOY) {
-            return defaults(name);
-        }
-        if (target == Target.GATEWAY) {
-            GatewayConfig g = GatewayConfig.defaults();
-            return new CurrentSettings(
-                    name,
-                    null,
-                    target,
-                    OutlierDetectionConfig.defaults(),
-                    0,
-                    null,
-                    null,
-                    null,
-                    RunProfile.gateway(g, RoutingConfig.defaults()),
-                    null);
-        }
-        double panic = target == Target.ISTIO ? 0 : 50;
-        Target.Written w = target.write(
-                Setting.of(OutlierDetectionConfig.defaults()),
-                name,
-                Math.max(1, hosts),
-                OutlierDetectionConfig.defaults(),
-                panic);
-        return new CurrentSettings(
-                name, null, target, w.config(), w.panicThresholdPercent(), null, null, null, w.profile(), null);
+        return target.defaults(name, hosts);
     }
 
     /** Reads a file's text; {@code source} names it in messages. */
     public static CurrentSettings read(String text, String source) {
-        if (isServiceConfig(text)) {
-            GrpcOutlierConfig g = ServiceConfigReader.read(text, source, GrpcImplementation.JAVA)
-                    .config();
-            return new CurrentSettings(
-                    "service",
-                    source,
-                    Target.GRPC,
-                    ProfileFiles.asEnvoyFields(g),
-                    0,
-                    null,
-                    null,
-                    null,
-                    RunProfile.grpc(g),
-                    null);
+        for (Target t : Target.all()) {
+            CurrentSettings own = t.readOwn(text, source);
+            if (own != null) {
+                return own;
+            }
         }
-        if (SCENARIO.matcher(text).find() && !GatewayTargets.isGateway(text)) {
+        if (SCENARIO.matcher(text).find() && !GatewayTargets.hasGatewaySection(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
             return p.profile()
                     .facet(TuneFrom.class)
@@ -158,42 +117,13 @@ public record CurrentSettings(
                     + (names.size() > 6 ? ", ..." : ""));
         }
         CheckTarget t = targets.get(0);
-        if (t.style() == FixStyle.GATEWAY) {
-            GatewayTarget g = t.gateway();
-            return new CurrentSettings(
-                    t.name(),
-                    source,
-                    Target.GATEWAY,
-                    OutlierDetectionConfig.defaults(),
-                    0,
-                    t.hosts(),
-                    null,
-                    null,
-                    RunProfile.gateway(g.gateway(), g.routing()),
-                    null);
+        Target target = Target.byStyle(t.style());
+        if (target == null) {
+            throw new InputException(source + ": " + t.style().translatedBy()
+                    + " translates these settings; tune writes Envoy, Istio (istiod), Envoy Gateway, Kuma, gRPC and "
+                    + "gateway settings only");
         }
-        Target target = switch (t.style()) {
-            case ENVOY -> Target.ENVOY;
-            case ISTIO, FLAGGER -> Target.ISTIO;
-            case ENVOY_GATEWAY -> Target.ENVOY_GATEWAY;
-            case KUMA -> Target.KUMA;
-            case KGATEWAY, KGATEWAY_POLICY, ADMIRAL ->
-                throw new InputException(source + ": "
-                        + t.style().translatedBy() + " translates these settings; tune writes Envoy, Istio (istiod), "
-                        + "Envoy Gateway, Kuma, gRPC and gateway settings only");
-            case GATEWAY -> throw new IllegalStateException("read above");
-        };
-        return new CurrentSettings(
-                t.name(),
-                source,
-                target,
-                t.config(),
-                t.panicThresholdPercent(),
-                t.hosts(),
-                null,
-                null,
-                RunProfile.ENVOY,
-                t.healthChecks());
+        return target.read(t, source);
     }
 
     /**
@@ -202,42 +132,15 @@ public record CurrentSettings(
      * ignores goes to {@code notes}); a gRPC service config or a gateway configuration only for its own target.
      */
     public CurrentSettings asTarget(Target t, List<String> notes) {
-        if (t == target || (t.isEnvoy() && target.isEnvoy())) {
-            return t == target
-                    ? this
-                    : new CurrentSettings(
-                            name, source, t, config, panicThresholdPercent, hosts, rps, version, profile, healthChecks);
+        if (t == target) {
+            return this;
         }
-        if (t == Target.GRPC && target.isEnvoy()) {
-            GrpcSettings g;
-            try {
-                g = XdsNotes.settings(
-                        config,
-                        GrpcImplementation.JAVA,
-                        (source == null ? "Envoy's defaults" : source) + ", as gRPC's xDS client maps it");
-            } catch (InvalidConfigException e) {
-                throw new InputException("--target grpc: " + e.getMessage());
-            }
-            notes.add("the current settings: " + g.origin());
-            g.notes().forEach(n -> notes.add("note: " + n));
-            return new CurrentSettings(
-                    name,
-                    source,
-                    t,
-                    ProfileFiles.asEnvoyFields(g.config()),
-                    0,
-                    hosts,
-                    rps,
-                    version,
-                    RunProfile.grpc(g.config()),
-                    healthChecks);
+        CurrentSettings adopted = t.adopt(this, notes);
+        if (adopted != null) {
+            return adopted;
         }
         throw new InputException("--target " + t.flag() + ": " + (source == null ? "the current settings" : source)
-                + " is " + target.description() + "; tune it with --target " + target.flag()
-                + (t == Target.GATEWAY
-                        ? " (the gateway profile's settings come from a gateway configuration, or its "
-                                + "defaults without --from)"
-                        : ""));
+                + " is " + target.description() + "; tune it with --target " + target.flag() + t.ownSettingsHint());
     }
 
     /** Whether every target has the same kind, outlier settings and panic threshold (subsets inheriting a rule's). */
@@ -253,12 +156,5 @@ public record CurrentSettings(
             }
         }
         return true;
-    }
-
-    /** Whether {@code text} is a gRPC service config (a JSON object with {@code loadBalancingConfig} or the policy). */
-    static boolean isServiceConfig(String text) {
-        String t = text.strip();
-        return t.startsWith("{")
-                && (t.contains("\"loadBalancingConfig\"") || t.contains("\"" + ServiceConfigReader.POLICY + "\""));
     }
 }

@@ -51,9 +51,9 @@ public final class DeployableFile {
      * Splices {@code recommended} into {@code original} (the {@code --from} file's text); {@code currentConfig} is
      * what the file gives, {@code written} the recommendation as the lab writes the target's file.
      */
-    public static Spliced of(
+    static Spliced of(
             String original,
-            Target target,
+            EnvoyTarget target,
             OutlierDetectionConfig currentConfig,
             Setting recommended,
             Target.Written written,
@@ -62,29 +62,22 @@ public final class DeployableFile {
     }
 
     /**
-     * As {@link #of(String, Target, OutlierDetectionConfig, Setting, Target.Written, EnvoyVersion)} for the cluster
+     * As {@link #of(String, EnvoyTarget, OutlierDetectionConfig, Setting, Target.Written, EnvoyVersion)} for the cluster
      * named {@code cluster} ({@code payments/v2}: a DestinationRule's subset): a subset with an {@code outlierDetection}
      * of its own is edited there, as istiod gives the subset's cluster that block and not the rule's
      * ({@code MergeSubsetTrafficPolicy}); null or a subset that inherits the rule's: the rule's block.
      */
-    public static Spliced of(
+    static Spliced of(
             String original,
-            Target target,
+            EnvoyTarget target,
             OutlierDetectionConfig currentConfig,
             Setting recommended,
             Target.Written written,
             EnvoyVersion version,
             String cluster) {
-        String subset = target == Target.ISTIO && cluster != null && cluster.contains("/")
+        String subset = target == EnvoyTarget.ISTIO && cluster != null && cluster.contains("/")
                 ? cluster.substring(cluster.indexOf('/') + 1).replaceAll(":[0-9]+$", "")
                 : null;
-        if (target != Target.ENVOY && target != Target.ISTIO) {
-            return new Spliced(
-                    null,
-                    null,
-                    "the recommendation is written as the lab writes " + target.description()
-                            + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in place)");
-        }
         try {
             List<Node> documents = compose(original);
             Located block = locate(documents, target, subset);
@@ -92,7 +85,7 @@ public final class DeployableFile {
                 return new Spliced(
                         null,
                         null,
-                        "no single " + (target == Target.ENVOY ? "cluster" : "DestinationRule")
+                        "no single " + (target == EnvoyTarget.ENVOY ? "cluster" : "DestinationRule")
                                 + " in block style to edit in place");
             }
             Map<String, String> changes = changes(target, written, block, currentConfig, version);
@@ -131,7 +124,7 @@ public final class DeployableFile {
         return out;
     }
 
-    private static Located locate(List<Node> documents, Target target) {
+    private static Located locate(List<Node> documents, EnvoyTarget target) {
         return locate(documents, target, null);
     }
 
@@ -153,13 +146,13 @@ public final class DeployableFile {
         return null;
     }
 
-    private static Located locate(List<Node> documents, Target target, String subset) {
+    private static Located locate(List<Node> documents, EnvoyTarget target, String subset) {
         List<Located> found = new ArrayList<>();
         for (Node doc : documents) {
             if (!(doc instanceof MappingNode root)) {
                 continue;
             }
-            if (target == Target.ISTIO) {
+            if (target == EnvoyTarget.ISTIO) {
                 if (!"DestinationRule".equals(scalar(root, "kind"))) {
                     continue;
                 }
@@ -215,7 +208,7 @@ public final class DeployableFile {
      * (not written when the release lacks it); for Istio every key of the written block whose text differs.
      */
     private static Map<String, String> changes(
-            Target target,
+            EnvoyTarget target,
             Target.Written written,
             Located block,
             OutlierDetectionConfig currentConfig,
@@ -229,7 +222,7 @@ public final class DeployableFile {
             }
             out.put(e.getKey(), e.getValue());
         }
-        if (target == Target.ENVOY) {
+        if (target == EnvoyTarget.ENVOY) {
             // keep only the fields whose value differs from what the file gives now (absent: Envoy's default)
             OutlierDetectionConfig now = currentConfig;
             OutlierDetectionConfig want = written.config();
@@ -243,7 +236,7 @@ public final class DeployableFile {
     }
 
     /** The written file's outlier block as key to scalar text, in order. */
-    private static Map<String, String> writtenFields(String text, Target target) {
+    private static Map<String, String> writtenFields(String text, EnvoyTarget target) {
         Located w = locate(compose(text), target);
         if (w == null || w.block() == null) {
             throw new IllegalStateException("the lab's own file has no outlier block");
@@ -331,11 +324,11 @@ public final class DeployableFile {
      * ({@code kubectl patch destinationrule NAME -n NAMESPACE --type merge -p '...'}), or the Envoy fields with the
      * cluster they go in.
      */
-    private static String patch(Target target, Located at, Map<String, String> changes, List<Node> documents) {
+    private static String patch(EnvoyTarget target, Located at, Map<String, String> changes, List<Node> documents) {
         if (changes.isEmpty()) {
             return null;
         }
-        if (target == Target.ISTIO) {
+        if (target == EnvoyTarget.ISTIO) {
             MappingNode meta = mapping(at.document(), "metadata");
             String name = meta == null ? null : scalar(meta, "name");
             String ns = meta == null ? null : scalar(meta, "namespace");

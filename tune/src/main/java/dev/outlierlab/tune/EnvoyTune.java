@@ -4,12 +4,19 @@ import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
 
 /** Envoy's outlier detection in {@code tune}: a scenario's {@code outlier_detection}, for an Envoy cluster. */
-public final class EnvoyTune implements Profile, TuneFrom {
+public final class EnvoyTune implements Profile, TuneFrom, TuneTargets {
     @Override
     public String name() {
         return EnvoyScenarioFormat.NAME;
+    }
+
+    /** An Envoy cluster first, then the control planes' resources that write Envoy's fields. */
+    @Override
+    public List<Target> targets() {
+        return List.of(EnvoyTarget.values());
     }
 
     @Override
@@ -19,7 +26,7 @@ public final class EnvoyTune implements Profile, TuneFrom {
         return new CurrentSettings(
                 s.name(),
                 source,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 s.outlierDetection(),
                 s.cluster().panicThresholdPercent(),
                 hosts,

@@ -5,12 +5,9 @@ import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.Severity;
-import dev.outlierlab.check.grpc.GrpcChecks;
-import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.grpc.GrpcImplementation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,13 +48,7 @@ final class Explanation {
 
     /** {@code check}'s findings on a written file, one line each, errors first. */
     static List<String> findings(TuneRequest req, Target.Written written) {
-        CheckInputs.Loaded loaded = req.target() == Target.GRPC
-                ? new CheckInputs.Loaded(
-                        List.of(),
-                        GrpcChecks.forServiceConfig(
-                                ServiceConfigReader.read(written.text(), "recommended", GrpcImplementation.JAVA),
-                                "recommended"))
-                : CheckInputs.read(written.text(), "recommended", null, false);
+        CheckInputs.Loaded loaded = req.target().check(written.text());
         CheckReport report = CheckReport.ofFiles(
                 "recommended", List.of(loaded), req.hosts(), req.rpsPerCaller(), req.envoyVersion());
         List<String> out = new ArrayList<>();
@@ -95,7 +86,7 @@ final class Explanation {
             sentence += "; with one host failing a third of its requests, "
                     + pct(seedCur.failedPercentDuringFault(false)) + " of requests fail during the fault";
             if (seedCur.overflows() > 0
-                    && req.target() != Target.GATEWAY
+                    && req.target().can(Target.Can.CAP)
                     && !req.target()
                             .admits(
                                     req.envoyVersion().capRule(),
@@ -172,7 +163,7 @@ final class Explanation {
         if (perDay > req.maxFalsePerDay()) {
             ways.add("--max-false-per-day " + Evaluation.perDay(Math.ceil(perDay)));
         }
-        if (most > req.maxEjected() && req.target() != Target.GATEWAY) {
+        if (most > req.maxEjected() && req.target().can(Target.Can.CAP)) {
             ways.add("--max-ejected " + most);
         }
         return ways.isEmpty()
@@ -183,8 +174,9 @@ final class Explanation {
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
     private static String changes(Setting a, Setting b, TuneRequest req) {
-        if (b.gateway() != null) {
-            return words(GatewayWords.changes(a.gateway(), b.gateway(), req.hosts()));
+        List<String> own = req.target().changes(a, b, req.hosts());
+        if (own != null) {
+            return words(own);
         }
         List<String> out = new ArrayList<>();
         if (a.maxEjectionPercent() != b.maxEjectionPercent()) {
@@ -307,8 +299,9 @@ final class Explanation {
 
     /** What one caller's traffic lets each detector do at the current interval. */
     static List<String> detectors(TuneRequest req) {
-        if (req.target() == Target.GATEWAY) {
-            return GatewayWords.detectors(req.currentProfile().gateway(), req.hosts(), req.rpsPerCaller());
+        List<String> own = req.target().detectors(req);
+        if (own != null) {
+            return own;
         }
         OutlierDetectionConfig c = req.current();
         long interval = c.intervalNanos();

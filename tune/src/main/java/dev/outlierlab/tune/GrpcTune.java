@@ -5,12 +5,18 @@ import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
 
 /** grpc-java's outlier detection in {@code tune}: a scenario's {@code grpc:} block, for a gRPC service config. */
-public final class GrpcTune implements Profile, TuneFrom {
+public final class GrpcTune implements Profile, TuneFrom, TuneTargets {
     @Override
     public String name() {
         return GrpcScenarioFormat.NAME;
+    }
+
+    @Override
+    public List<Target> targets() {
+        return List.of(GrpcTarget.INSTANCE);
     }
 
     @Override
@@ -21,13 +27,13 @@ public final class GrpcTune implements Profile, TuneFrom {
         return new CurrentSettings(
                 s.name(),
                 source,
-                Target.GRPC,
+                GrpcTarget.INSTANCE,
                 ProfileFiles.asEnvoyFields(g),
                 0,
                 hosts,
                 s.traffic().rps(),
                 null,
-                RunProfile.grpc(g),
+                new GrpcRun(g),
                 s.healthChecks());
     }
 }

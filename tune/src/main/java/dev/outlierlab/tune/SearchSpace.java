@@ -29,11 +29,17 @@ final class SearchSpace {
 
     static final long MIN_FAILURE_PERCENTAGE_VOLUME = 10;
 
+    /** Envoy's defaults of failure percentage's volume and minimum hosts, for a target that cannot choose them. */
+    private static final long ENVOY_DEFAULT_FP_VOLUME = 50;
+
+    private static final long ENVOY_DEFAULT_FP_HOSTS = 5;
+
     private SearchSpace() {}
 
     static List<Setting> candidates(TuneRequest req) {
-        if (req.target() == Target.GATEWAY) {
-            return gatewayCandidates(req);
+        List<Setting> own = req.target().candidates(req);
+        if (own != null) {
+            return own; // a target whose settings are its own searches them itself
         }
         Setting current = Setting.of(req.current());
         Target target = req.target();
@@ -100,7 +106,7 @@ final class SearchSpace {
     static boolean searchesHealthCheckReturn(TuneRequest req) {
         EnvoyVersion added = EnvoyVersion.addedIn(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
         return req.healthChecks() != null
-                && req.target() == Target.ENVOY
+                && req.target().can(Target.Can.HEALTH_CHECK_RETURN)
                 && req.envoyVersion().atLeast(added);
     }
 
@@ -114,8 +120,7 @@ final class SearchSpace {
      * it, one bad endpoint's does not); {@code min_requests} at the current value or 100 when an endpoint gets 125 in
      * a window (a rate over 5 requests swings by 20 points with each failure); the current ejection time or twice it.
      */
-    static List<Setting> gatewayCandidates(TuneRequest req) {
-        GatewayConfig g = req.currentProfile().gateway();
+    static List<Setting> gatewayCandidates(TuneRequest req, GatewayConfig g) {
         int n = req.hosts();
         Set<Long> windows = new LinkedHashSet<>(List.of(g.windowNanos()));
         if (perWindow(req, g.windowNanos()) < g.minRequests() && 2 * g.windowNanos() <= 600 * Durations.SECOND) {
@@ -193,7 +198,7 @@ final class SearchSpace {
         Set<Long> seen = new LinkedHashSet<>();
         for (int k = 1; k <= req.maxEjected(); k++) {
             long smallest = smallestCapAdmitting(target, rule, k, req.hosts());
-            if (target == Target.GRPC
+            if (target.can(Target.Can.CAP_BEFORE_EJECTION)
                     && target.admits(rule, k - 1, req.hosts(), currentCap, false)
                     && (k == req.hosts() || !target.admits(rule, k, req.hosts(), currentCap, false))) {
                 smallest = currentCap; // gRPC's current cap admits exactly k hosts: keep it rather than a new number
@@ -220,13 +225,8 @@ final class SearchSpace {
 
     /** {factor (0 off), volume, minimum hosts} triples. */
     private static List<long[]> successRates(TuneRequest req, Target target, long perHost) {
-        if (target == Target.ISTIO) {
-            return List.<long[]>of(new long[] {0, 100, 5});
-        }
-        if (target == Target.ENVOY_GATEWAY) {
-            return List.<long[]>of(new long[] {
-                Target.ENVOY_DEFAULT_SR_FACTOR, Target.ENVOY_DEFAULT_SR_VOLUME, Target.ENVOY_DEFAULT_SR_HOSTS
-            });
+        if (!target.choosesSuccessRate()) {
+            return List.<long[]>of(target.fixedSuccessRate());
         }
         List<long[]> out = new ArrayList<>();
         out.add(new long[] {
@@ -270,8 +270,8 @@ final class SearchSpace {
                 return out;
             }
         } else {
-            volume = Target.ENVOY_DEFAULT_FP_VOLUME;
-            minHosts = Target.ENVOY_DEFAULT_FP_HOSTS;
+            volume = ENVOY_DEFAULT_FP_VOLUME;
+            minHosts = ENVOY_DEFAULT_FP_HOSTS;
         }
         for (long threshold : new long[] {30, 50}) {
             out.add(new long[] {threshold, volume, minHosts});

@@ -99,7 +99,7 @@ public record SuiteScenario(
      * were out for exactly as long as they fail.
      */
     TuneRuns.Job correctJob(TuneRequest req, long seed) {
-        if (req.target() != Target.GATEWAY) {
+        if (req.target().can(Target.Can.HEALTH_CHECK_ORACLE)) {
             return new TuneRuns.Job(this, oracle(seed, req.currentPanicPercent(), req.envoyVersion()));
         }
         Scenario off = with(seed, TuneRuns.OFF, req.currentPanicPercent(), req.envoyVersion());
@@ -128,10 +128,7 @@ public record SuiteScenario(
     }
 
     private static RunProfile offProfile(TuneRequest req) {
-        RunProfile p = req.currentProfile();
-        return p.gateway() == null
-                ? RunProfile.ENVOY
-                : RunProfile.gateway(p.gateway().withMode(dev.outlierlab.engine.stage.StageMode.OFF), p.routing());
+        return req.currentProfile().off();
     }
 
     /**

@@ -25,7 +25,7 @@ final class TargetRoutes {
 
     /** The routing the target's requests go through, or null when the target adds none. */
     static RoutingSpec of(CurrentSettings current) {
-        if (current.target() != Target.ISTIO) {
+        if (current.target() != EnvoyTarget.ISTIO) {
             return null;
         }
         RoutingSpec istiod = policyRouting(current);

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.outlierlab.config.scenario.GatewayScenarioWriter;
-import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -122,52 +120,7 @@ public final class TuneJson {
                         .findFirst()
                         .orElse(q.suite().get(0)));
         var scenario = show.with(1, e.written().config(), e.written().panicThresholdPercent(), q.envoyVersion());
-        RunProfile p = e.written().profile();
-        if (p.gateway() != null) {
-            return GatewayScenarioWriter.toMap(p.gatewayScenario(scenario));
-        }
-        java.util.Map<String, Object> m = ScenarioWriter.toMap(scenario);
-        if (p.grpc() == null) {
-            return m;
-        }
-        var g = p.grpc();
-        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("profile", "grpc");
-        out.putAll(m);
-        out.remove("outlier_detection");
-        java.util.Map<String, Object> block = new java.util.LinkedHashMap<>();
-        block.put("interval", Durations.format(g.intervalNanos()));
-        block.put("base_ejection_time", Durations.format(g.baseEjectionTimeNanos()));
-        block.put("max_ejection_time", Durations.format(g.maxEjectionTimeNanos()));
-        block.put("max_ejection_percent", g.maxEjectionPercent());
-        if (g.successRate() != null) {
-            block.put(
-                    "success_rate_ejection",
-                    ordered(
-                            "stdev_factor",
-                            g.successRate().stdevFactor(),
-                            "enforcement_percentage",
-                            g.successRate().enforcementPercentage(),
-                            "minimum_hosts",
-                            g.successRate().minimumHosts(),
-                            "request_volume",
-                            g.successRate().requestVolume()));
-        }
-        if (g.failurePercentage() != null) {
-            block.put(
-                    "failure_percentage_ejection",
-                    ordered(
-                            "threshold",
-                            g.failurePercentage().threshold(),
-                            "enforcement_percentage",
-                            g.failurePercentage().enforcementPercentage(),
-                            "minimum_hosts",
-                            g.failurePercentage().minimumHosts(),
-                            "request_volume",
-                            g.failurePercentage().requestVolume()));
-        }
-        out.put("grpc", block);
-        return out;
+        return e.written().profile().labScenario(scenario);
     }
 
     static ObjectNode evaluation(Evaluation e, TuneRequest q) {
@@ -266,14 +219,6 @@ public final class TuneJson {
     }
 
     /** Keys and values in the order given (a {@code Map.of}'s order changes from one JVM to the next). */
-    private static java.util.Map<String, Object> ordered(Object... keysAndValues) {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return m;
-    }
-
     private static void num(ObjectNode n, String key, double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             n.putNull(key);

@@ -147,11 +147,9 @@ public record TuneRequest(
             throw new InputException("--clients: " + clients + " is not allowed; expected 1 to " + Math.min(10_000, rps)
                     + " callers (at most --rps: every caller sends at least one request a second)");
         }
-        if (target == Target.GRPC && clients > 1) {
-            throw new InputException(
-                    "--clients: " + clients + " is not allowed with --target grpc; the gRPC profile runs "
-                            + "one channel (each channel has its own outlier detection: tune one channel's traffic, --rps "
-                            + "divided by the channels, with --clients 1)");
+        String refused = target.clientsRefused(clients);
+        if (clients > 1 && refused != null) {
+            throw new InputException(refused);
         }
         if (seeds < 1 || seeds > MAX_SEEDS) {
             throw new InputException("--seeds: " + seeds + " is not allowed; expected 1 to " + MAX_SEEDS);
@@ -196,14 +194,12 @@ public record TuneRequest(
 
     /** Where the current settings came from, in words: the file, or whose defaults. */
     public String sourceLabel() {
-        return source != null
-                ? source
-                : target == Target.GATEWAY ? "the gateway profile's defaults" : "Envoy's defaults";
+        return source != null ? source : target.defaultsLabel();
     }
 
     /** The current settings as a candidate of the search: the gateway's own, else the Envoy fields. */
     public Setting currentSetting() {
-        return currentProfile.gateway() != null ? Setting.of(currentProfile.gateway()) : Setting.of(current);
+        return currentProfile.setting() != null ? currentProfile.setting() : Setting.of(current);
     }
 
     /** The default most hosts out at once: a third of the cluster, at least one. */

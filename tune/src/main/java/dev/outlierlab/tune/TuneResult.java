@@ -93,14 +93,14 @@ public record TuneResult(
      * diff is then against that file; when splicing is not possible the lab's own file and diff stay, with why.
      */
     public TuneResult deployedInto(String original) {
-        DeployableFile.Spliced s = DeployableFile.of(
-                original,
-                request.target(),
-                request.current(),
-                recommended.setting(),
-                recommended.written(),
-                request.envoyVersion(),
-                request.name());
+        DeployableFile.Spliced s = request.target()
+                .splice(
+                        original,
+                        request.current(),
+                        recommended.setting(),
+                        recommended.written(),
+                        request.envoyVersion(),
+                        request.name());
         String d = s.text() == null
                 ? diff
                 : LineDiff.diff(request.source(), original, request.source() + " (recommended)", s.text());

@@ -107,7 +107,8 @@ public final class TuneRuns implements RunExecutor {
         return job.profile().figures(job.suite(), job.scenario());
     }
 
-    static RunFigures figures(SuiteScenario suite, RunResult r) {
+    /** A run of the lab's simulator (Envoy's, or a profile's on the detector contract) reduced to its figures. */
+    public static RunFigures figures(SuiteScenario suite, RunResult r) {
         RunSummary s = r.summary();
         EjectionTally tally = new EjectionTally(suite);
         List<OutlierEvent> events = r.events();

@@ -73,14 +73,11 @@ public final class TuneService {
         if (clients == null) {
             clients = g.givenClients() != null
                     ? g.givenClients()
-                    : log != null
-                            ? log.clients()
-                            : t == Target.GATEWAY ? current.profile().gateway().processes() : 1;
-            if (t == Target.GRPC && clients > 1) {
-                // the log's callers are channels: one channel's detector sees its share of the rate
-                notes.add("the log's " + clients + " callers are " + clients
-                        + " gRPC channels, each with its own outlier " + "detection: tuned for one channel's share, "
-                        + Math.max(1, rate / clients) + " rps");
+                    : log != null ? log.clients() : current.profile().callers();
+            String oneEach = clients > 1 ? t.oneCallerEach(clients, rate) : null;
+            if (oneEach != null) {
+                // each caller is a detector of its own: one caller's detector sees its share of the rate
+                notes.add(oneEach);
                 rate = g.rps() != null ? rate : Math.max(1, rate / clients);
                 clients = 1;
             }
@@ -144,11 +141,8 @@ public final class TuneService {
     /** The current settings' health check as the suite runs it, with its note; null where the target has none. */
     private static HealthCheckSpec healthChecks(CurrentSettings current, Target t, List<String> notes) {
         HealthCheckSpec health = current.healthChecks();
-        if (health != null && !t.isEnvoy()) {
-            notes.add("health_checks are not run: "
-                    + (t == Target.GRPC
-                            ? "gRPC's outlier detection has no health-check " + "return"
-                            : "the gateway profile has no health checker"));
+        if (health != null && t.healthChecksNotRun() != null) {
+            notes.add("health_checks are not run: " + t.healthChecksNotRun());
             return null;
         }
         if (health != null) {

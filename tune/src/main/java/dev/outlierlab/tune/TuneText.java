@@ -25,12 +25,8 @@ public final class TuneText {
                 .append(q.clients() == 1 ? " caller" : " callers")
                 .append(", target ")
                 .append(q.target().flag())
-                .append(
-                        q.target() == Target.GRPC
-                                ? " (grpc-java)"
-                                : q.target() == Target.GATEWAY
-                                        ? " (gateway profile)"
-                                        : " (Envoy " + q.envoyVersion() + ")")
+                .append(" ")
+                .append(q.target().engineLabel(q.envoyVersion()))
                 .append(", ")
                 .append(q.suite().size())
                 .append(" scenarios, ")
@@ -80,7 +76,7 @@ public final class TuneText {
                 .append(":\n")
                 .append(indent(r.recommendedFile()))
                 .append('\n');
-        if (q.source() == null && q.target() != Target.GATEWAY && q.target() != Target.GRPC) {
+        if (q.source() == null && q.target().placeholdersWithoutFile()) {
             out.append("  (without --from, the names and endpoints above are placeholders: put the changed fields "
                     + "into your own file, or tune --from it)\n\n");
         } else if (r.deployable() != null && r.deployable().notDone() != null) {
@@ -91,7 +87,7 @@ public final class TuneText {
                     .append(")\n\n");
         }
         if (spliced && r.deployable().patch() != null) {
-            out.append(q.target() == Target.ISTIO ? "Or as a patch:\n" : "Or only the changed fields:\n")
+            out.append(q.target().patchHeading())
                     .append(indent(r.deployable().patch()))
                     .append('\n');
         }

@@ -33,7 +33,10 @@ public record TuneWords(Target target, FixAdvice advice) {
      */
     public static TuneWords of(TuneRequest req, String fromText) {
         Target t = req.target();
-        return switch (t) {
+        if (!(t instanceof EnvoyTarget envoy)) {
+            return new TuneWords(t, FixAdvice.ENVOY); // a profile's own file says its own fields
+        }
+        return switch (envoy) {
             case ISTIO -> new TuneWords(t, new FixAdvice(FixStyle.ISTIO, patch(req, fromText)));
             case ENVOY_GATEWAY -> new TuneWords(t, new FixAdvice(FixStyle.ENVOY_GATEWAY, null));
             case KUMA -> new TuneWords(t, new FixAdvice(FixStyle.KUMA, null));
@@ -75,7 +78,7 @@ public record TuneWords(Target target, FixAdvice advice) {
 
     /** The target's name for an Envoy field ({@code outlier_detection.max_ejection_percent}), Envoy's elsewhere. */
     public String field(String envoyPath) {
-        if (target == Target.GRPC && envoyPath.equals("outlier_detection.max_ejection_percent")) {
+        if (target.can(Target.Can.CAP_BEFORE_EJECTION) && envoyPath.equals("outlier_detection.max_ejection_percent")) {
             return target.capKey();
         }
         String path = advice.style().fieldPath(envoyPath);
@@ -88,7 +91,7 @@ public record TuneWords(Target target, FixAdvice advice) {
      * cluster istiod makes); empty where the target's own fields can set every detector, or no detector could run.
      */
     public List<String> cannotSet(TuneRequest req) {
-        if (target != Target.ISTIO || req.hosts() < 2) {
+        if (target != EnvoyTarget.ISTIO || req.hosts() < 2) {
             return List.of();
         }
         OutlierDetectionConfig c = req.current();

@@ -29,7 +29,7 @@ class BreakingPointsTest {
                 6,
                 300,
                 1,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 EnvoyVersion.DEFAULT,
                 OutlierDetectionConfig.defaults(),
                 50,
@@ -50,7 +50,7 @@ class BreakingPointsTest {
         TuneRequest req = request();
         // failure percentage at 30 % of 50 requests, consecutive 5xx at 10, a cap admitting one host of six
         Setting s = new Setting(10, 0, 100, 5, 30, 50, 5, 10 * S, 30 * S, 17, false);
-        Target.Written w = Target.ENVOY.write(s, "search", 6, req.current(), 50);
+        Target.Written w = EnvoyTarget.ENVOY.write(s, "search", 6, req.current(), 50);
         BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1));
         assertThat(b.sharedOutagePercent()).isBetween(30, 80);
         assertThat(b.caughtPercent()).isBetween(30, 40);

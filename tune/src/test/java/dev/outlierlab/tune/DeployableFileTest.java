@@ -141,7 +141,7 @@ class DeployableFileTest {
                 6,
                 300,
                 1,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 EnvoyVersion.DEFAULT,
                 dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(),
                 50,

@@ -34,7 +34,7 @@ class EveryReleaseTuneTest {
                     4,
                     80,
                     1,
-                    Target.ENVOY,
+                    EnvoyTarget.ENVOY,
                     v,
                     OutlierDetectionConfig.defaults(),
                     50,

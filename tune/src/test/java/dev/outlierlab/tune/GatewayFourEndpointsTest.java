@@ -21,7 +21,7 @@ class GatewayFourEndpointsTest {
     void fourEndpointsAreNeverLeftWithoutADetectorThatCanFire() {
         List<SuiteScenario> suite = new DefaultSuite(4, 200, 1, 0)
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest base = ProfileTargetsTest.request(Target.GATEWAY, 4, 200, suite);
+        TuneRequest base = ProfileTargetsTest.request(GatewayTuneTarget.INSTANCE, 4, 200, suite);
         // one seed: the runs are the same simulation, and the figures below do not hinge on a second seed
         TuneRequest req = new TuneRequest(
                 base.name(),
@@ -29,7 +29,7 @@ class GatewayFourEndpointsTest {
                 4,
                 200,
                 1,
-                Target.GATEWAY,
+                GatewayTuneTarget.INSTANCE,
                 base.envoyVersion(),
                 base.current(),
                 base.currentPanicPercent(),
@@ -42,7 +42,7 @@ class GatewayFourEndpointsTest {
                 base.currentProfile(),
                 null,
                 List.of());
-        GatewayConfig defaults = req.currentProfile().gateway();
+        GatewayConfig defaults = ((GatewayRun) req.currentProfile()).gateway();
         List<Setting> candidates = SearchSpace.candidates(req);
         if (Math.sqrt(3) <= defaults.stdevFactor()) {
             assertThat(candidates).anyMatch(s -> s.gateway().stdevFactor() == 1.7);

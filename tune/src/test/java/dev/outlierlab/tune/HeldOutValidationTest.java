@@ -50,13 +50,13 @@ class HeldOutValidationTest {
     }
 
     private static final List<Cell> MATRIX = List.of(
-            new Cell(Target.ENVOY, 4, 200, 1, EnvoyVersion.DEFAULT),
-            new Cell(Target.ENVOY, 8, 400, 1, EnvoyVersion.DEFAULT),
-            new Cell(Target.ENVOY, 20, 1000, 1, EnvoyVersion.DEFAULT),
-            new Cell(Target.ENVOY, 8, 1000, 5, EnvoyVersion.DEFAULT),
-            new Cell(Target.ENVOY, 6, 300, 1, V128),
-            new Cell(Target.GATEWAY, 4, 200, 1, EnvoyVersion.DEFAULT),
-            new Cell(Target.GRPC, 6, 300, 1, EnvoyVersion.DEFAULT));
+            new Cell(EnvoyTarget.ENVOY, 4, 200, 1, EnvoyVersion.DEFAULT),
+            new Cell(EnvoyTarget.ENVOY, 8, 400, 1, EnvoyVersion.DEFAULT),
+            new Cell(EnvoyTarget.ENVOY, 20, 1000, 1, EnvoyVersion.DEFAULT),
+            new Cell(EnvoyTarget.ENVOY, 8, 1000, 5, EnvoyVersion.DEFAULT),
+            new Cell(EnvoyTarget.ENVOY, 6, 300, 1, V128),
+            new Cell(GatewayTuneTarget.INSTANCE, 4, 200, 1, EnvoyVersion.DEFAULT),
+            new Cell(GrpcTarget.INSTANCE, 6, 300, 1, EnvoyVersion.DEFAULT));
 
     /** A scenario the search never scores, and how deep its failing host fails (0 where none should go). */
     record HeldOut(SuiteScenario scenario, int depthPercent, boolean dead) {}

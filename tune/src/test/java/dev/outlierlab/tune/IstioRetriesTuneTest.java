@@ -43,7 +43,7 @@ class IstioRetriesTuneTest {
                 6,
                 300,
                 1,
-                Target.ISTIO,
+                EnvoyTarget.ISTIO,
                 EnvoyVersion.DEFAULT,
                 current.config(),
                 current.panicThresholdPercent(),
@@ -58,7 +58,7 @@ class IstioRetriesTuneTest {
 
     @Test
     void theRulesRoutesGetIstiodsLeastRequestAndDefaultRetries() {
-        assertThat(current.target()).isEqualTo(Target.ISTIO);
+        assertThat(current.target()).isEqualTo(EnvoyTarget.ISTIO);
         assertThat(routes.lbPolicy()).isEqualTo(LbPolicy.LEAST_REQUEST);
         assertThat(routes.retries()).isEqualTo(RetrySpec.ISTIO_DEFAULT);
         assertThat(TargetRoutes.of(CurrentSettings.defaults("search"))).isNull();

@@ -37,7 +37,7 @@ class NoNoOpAdviceTest {
                         8,
                         2000,
                         1,
-                        Target.ENVOY,
+                        EnvoyTarget.ENVOY,
                         EnvoyVersion.DEFAULT,
                         OutlierDetectionConfig.defaults(),
                         50,

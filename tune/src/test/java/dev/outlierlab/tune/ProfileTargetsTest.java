@@ -46,14 +46,14 @@ class ProfileTargetsTest {
 
     @Test
     void everyGrpcCandidateReadsBackAsItselfAndChecksWithoutErrors() {
-        TuneRequest req = request(Target.GRPC, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
+        TuneRequest req = request(GrpcTarget.INSTANCE, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
         List<Setting> candidates = SearchSpace.candidates(req);
         assertThat(candidates).hasSizeGreaterThan(5);
         for (Setting s : candidates) {
             Target.Written w = req.target().write(s, "search", 6, req.current(), 0, req.currentProfile());
             GrpcOutlierConfig read = ServiceConfigReader.read(w.text(), "written", GrpcImplementation.JAVA)
                     .config();
-            assertThat(read).as(w.text()).isEqualTo(w.profile().grpc());
+            assertThat(read).as(w.text()).isEqualTo(((GrpcRun) w.profile()).config());
             assertThat(Setting.of(ProfileFiles.asEnvoyFields(read)))
                     .as(w.text())
                     .isEqualTo(s);
@@ -63,7 +63,7 @@ class ProfileTargetsTest {
 
     @Test
     void grpcSearchesSuccessRateFailurePercentageAndCapsUnderItsOwnRule() {
-        TuneRequest req = request(Target.GRPC, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
+        TuneRequest req = request(GrpcTarget.INSTANCE, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
         List<Setting> candidates = SearchSpace.candidates(req);
         // no consecutive detectors and no always_eject_one_host in gRPC
         assertThat(candidates).allMatch(s -> s.consecutive5xx() == 0 && !s.alwaysEjectOneHost());
@@ -72,11 +72,11 @@ class ProfileTargetsTest {
                 .anyMatch(s -> s.failurePercentageThreshold() > 0);
         // grpc-java ejects while ejected / hosts * 100 < max: the current 10 % admits one of six, 17 % two
         assertThat(candidates).extracting(Setting::maxEjectionPercent).containsOnly(10L, 17L);
-        assertThat(Target.GRPC.admits(null, 0, 6, 10, false)).isTrue();
-        assertThat(Target.GRPC.admits(null, 1, 6, 10, false)).isFalse();
-        assertThat(Target.GRPC.admits(null, 1, 6, 17, false)).isTrue();
-        assertThat(Target.GRPC.admits(null, 2, 6, 17, false)).isFalse();
-        assertThat(Target.GRPC.admits(null, 0, 6, 0, false)).isFalse();
+        assertThat(GrpcTarget.INSTANCE.admits(null, 0, 6, 10, false)).isTrue();
+        assertThat(GrpcTarget.INSTANCE.admits(null, 1, 6, 10, false)).isFalse();
+        assertThat(GrpcTarget.INSTANCE.admits(null, 1, 6, 17, false)).isTrue();
+        assertThat(GrpcTarget.INSTANCE.admits(null, 2, 6, 17, false)).isFalse();
+        assertThat(GrpcTarget.INSTANCE.admits(null, 0, 6, 0, false)).isFalse();
     }
 
     @Test
@@ -87,7 +87,7 @@ class ProfileTargetsTest {
                         6,
                         600,
                         5,
-                        Target.GRPC,
+                        GrpcTarget.INSTANCE,
                         EnvoyVersion.DEFAULT,
                         ProfileFiles.asEnvoyFields(GrpcOutlierConfig.defaults()),
                         0,
@@ -97,7 +97,7 @@ class ProfileTargetsTest {
                         2,
                         0,
                         1,
-                        RunProfile.grpc(GrpcOutlierConfig.defaults()),
+                        new GrpcRun(GrpcOutlierConfig.defaults()),
                         null,
                         List.of()))
                 .isInstanceOf(InputException.class)
@@ -107,7 +107,7 @@ class ProfileTargetsTest {
 
     @Test
     void everyGatewayCandidateReadsBackAsItselfAndChecksWithoutErrors() {
-        TuneRequest req = request(Target.GATEWAY, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
+        TuneRequest req = request(GatewayTuneTarget.INSTANCE, 6, 600, new DefaultSuite(6, 600, 1, 0).scenarios());
         List<Setting> candidates = SearchSpace.candidates(req);
         assertThat(candidates).hasSizeGreaterThan(20).allMatch(s -> s.gateway() != null);
         assertThat(candidates)
@@ -121,10 +121,7 @@ class ProfileTargetsTest {
                     CheckInputs.read(w.text(), "written", null, false).targets();
             assertThat(read).hasSize(1);
             GatewayConfig g = read.get(0).gateway().gateway();
-            assertThat(g)
-                    .as(w.text())
-                    .isEqualTo(s.gateway())
-                    .isEqualTo(w.profile().gateway());
+            assertThat(g).as(w.text()).isEqualTo(s.gateway()).isEqualTo(((GatewayRun) w.profile()).gateway());
             assertThat(read.get(0).hosts()).isEqualTo(6);
             assertThat(Explanation.findings(req, w)).as(s.label()).noneMatch(f -> f.startsWith("error "));
         }
@@ -134,20 +131,22 @@ class ProfileTargetsTest {
     void anEnvoyClusterBecomesGrpcSettingsAsTheXdsClientMapsItAndAGatewayFileOnlyItsOwnTarget() {
         CurrentSettings envoy = CurrentSettings.defaults("search");
         List<String> notes = new java.util.ArrayList<>();
-        CurrentSettings grpc = envoy.asTarget(Target.GRPC, notes);
-        assertThat(grpc.target()).isEqualTo(Target.GRPC);
-        assertThat(grpc.profile().grpc().successRate().stdevFactor()).isEqualTo(1900);
+        CurrentSettings grpc = envoy.asTarget(GrpcTarget.INSTANCE, notes);
+        assertThat(grpc.target()).isEqualTo(GrpcTarget.INSTANCE);
+        assertThat(((GrpcRun) grpc.profile()).config().successRate().stdevFactor())
+                .isEqualTo(1900);
         // grpc-java reads an unset enforcing_failure_percentage as failure percentage on at 85 %
         // (fromEnvoyOutlierDetection)
-        assertThat(grpc.profile().grpc().failurePercentage().threshold()).isEqualTo(85);
+        assertThat(((GrpcRun) grpc.profile()).config().failurePercentage().threshold())
+                .isEqualTo(85);
         assertThat(notes)
                 .anyMatch(n -> n.contains("as gRPC's xDS client maps it"))
                 .anyMatch(n -> n.contains("consecutive"));
-        CurrentSettings gateway = CurrentSettings.defaults("search", Target.GATEWAY, 6);
-        assertThatThrownBy(() -> gateway.asTarget(Target.ENVOY, new java.util.ArrayList<>()))
+        CurrentSettings gateway = CurrentSettings.defaults("search", GatewayTuneTarget.INSTANCE, 6);
+        assertThatThrownBy(() -> gateway.asTarget(EnvoyTarget.ENVOY, new java.util.ArrayList<>()))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("tune it with --target gateway");
-        assertThatThrownBy(() -> envoy.asTarget(Target.GATEWAY, new java.util.ArrayList<>()))
+        assertThatThrownBy(() -> envoy.asTarget(GatewayTuneTarget.INSTANCE, new java.util.ArrayList<>()))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("tune it with --target envoy");
     }

@@ -26,7 +26,7 @@ class ProfileTuneTest {
 
     @Test
     void underGrpcTheDefaultsEjectTheSeedsHostAndTheRecommendationIsAServiceConfigThatCatchesIt() {
-        TuneRequest req = ProfileTargetsTest.request(Target.GRPC, 6, 600, four(600, null));
+        TuneRequest req = ProfileTargetsTest.request(GrpcTarget.INSTANCE, 6, 600, four(600, null));
         TuneResult r = Tuner.tune(req, u -> {});
         // success rate at A50's defaults: the first ejection is always allowed, so the seed's host goes at 40 s
         ScenarioScore cur = r.current().score("one-host-partial");
@@ -47,7 +47,7 @@ class ProfileTuneTest {
                 .contains("\"childPolicy\": [{\"round_robin\": {}}]");
         assertThat(ServiceConfigReader.read(file, "recommended", GrpcImplementation.JAVA)
                         .config())
-                .isEqualTo(best.written().profile().grpc());
+                .isEqualTo(((GrpcRun) best.written().profile()).config());
         assertThat(r.recommendationFindings()).noneMatch(f -> f.startsWith("error "));
         assertThat(r.detectors()).anyMatch(d -> d.startsWith("consecutive failures: gRPC's outlier detection has no"));
         assertThat(TuneText.render(r)).contains("target grpc (grpc-java)").contains("a gRPC service config");
@@ -55,7 +55,7 @@ class ProfileTuneTest {
 
     @Test
     void underTheGatewayTheRecommendationIsAGatewayConfigurationThatCatchesTheSeedsHostAndSparesTheSharedOutage() {
-        TuneRequest req = ProfileTargetsTest.request(Target.GATEWAY, 6, 300, four(300, null));
+        TuneRequest req = ProfileTargetsTest.request(GatewayTuneTarget.INSTANCE, 6, 300, four(300, null));
         TuneResult r = Tuner.tune(req, u -> {});
         // the defaults' hard trip (3 in a row) fires on healthy endpoints at a shared outage's 20 %
         assertThat(r.current().score("shared-outage").falseEjections()).isGreaterThan(5);

@@ -38,7 +38,7 @@ class SeedTuneTest {
                 6,
                 600,
                 1,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 EnvoyVersion.DEFAULT,
                 OutlierDetectionConfig.defaults(),
                 50,

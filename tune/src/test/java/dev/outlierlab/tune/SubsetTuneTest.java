@@ -28,7 +28,7 @@ class SubsetTuneTest {
                 .orElseThrow();
         assertThat(v2.config().consecutive5xx()).isEqualTo(3);
         CurrentSettings current = new CurrentSettings(
-                "payments/v2", RULE, Target.ISTIO, v2.config(), v2.panicThresholdPercent(), null, null, null);
+                "payments/v2", RULE, EnvoyTarget.ISTIO, v2.config(), v2.panicThresholdPercent(), null, null, null);
         TuneRequest req = TuneService.request(new TuneService.Given(
                 current,
                 4,
@@ -43,7 +43,7 @@ class SubsetTuneTest {
                 0,
                 2,
                 new ArrayList<>()));
-        TuneResult r = TuneService.run(req, u -> {}, null, text, Target.ISTIO);
+        TuneResult r = TuneService.run(req, u -> {}, null, text, EnvoyTarget.ISTIO);
         assertThat(r.deployable().notDone()).isNull();
         String file = r.recommendedFile();
         // the rule's block, which v1 inherits, is untouched

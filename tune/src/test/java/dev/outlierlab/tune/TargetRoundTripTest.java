@@ -36,10 +36,7 @@ class TargetRoundTripTest {
 
     @Test
     void everyCandidateOfEveryTargetReadsBackAsItselfAndChecksWithoutErrors() {
-        for (Target target : Target.values()) {
-            if (!target.isEnvoy()) {
-                continue; // gRPC's and the gateway's files: ProfileTargetsTest
-            }
+        for (Target target : EnvoyTarget.values()) { // gRPC's and the gateway's files: ProfileTargetsTest
             TuneRequest req = request(target, 1);
             List<Setting> candidates = SearchSpace.candidates(req);
             assertThat(candidates).as(target.flag()).hasSizeGreaterThan(5);
@@ -60,18 +57,18 @@ class TargetRoundTripTest {
 
     @Test
     void eachTargetSearchesOnlyWhatItCanExpress() {
-        List<Setting> istio = SearchSpace.candidates(request(Target.ISTIO, 1));
+        List<Setting> istio = SearchSpace.candidates(request(EnvoyTarget.ISTIO, 1));
         assertThat(istio)
                 .allMatch(s -> s.successRateStdevFactor() == 0
                         && s.failurePercentageThreshold() == 0
                         && !s.alwaysEjectOneHost());
-        List<Setting> gateway = SearchSpace.candidates(request(Target.ENVOY_GATEWAY, 1));
+        List<Setting> gateway = SearchSpace.candidates(request(EnvoyTarget.ENVOY_GATEWAY, 1));
         // Envoy Gateway cannot turn success rate off nor consecutive 5xx
         assertThat(gateway).allMatch(s -> s.successRateStdevFactor() == 1900 && s.consecutive5xx() > 0);
         assertThat(gateway).anyMatch(Setting::alwaysEjectOneHost);
-        List<Setting> kuma = SearchSpace.candidates(request(Target.KUMA, 1));
+        List<Setting> kuma = SearchSpace.candidates(request(EnvoyTarget.KUMA, 1));
         assertThat(kuma).noneMatch(Setting::alwaysEjectOneHost).anyMatch(s -> s.successRateStdevFactor() > 0);
-        List<Setting> envoy = SearchSpace.candidates(request(Target.ENVOY, 1));
+        List<Setting> envoy = SearchSpace.candidates(request(EnvoyTarget.ENVOY, 1));
         // 17 % admits one host of six, 34 % two (100 * (active + 1) / 6 <= max); always-eject-one with the cap at 10
         assertThat(envoy).extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L, 10L);
         assertThat(envoy).filteredOn(s -> s.maxEjectionPercent() == 10).allMatch(Setting::alwaysEjectOneHost);
@@ -82,7 +79,7 @@ class TargetRoundTripTest {
                 6,
                 600,
                 1,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 new EnvoyVersion(1, 30),
                 OutlierDetectionConfig.defaults(),
                 50,
@@ -102,7 +99,7 @@ class TargetRoundTripTest {
                         6,
                         600,
                         1,
-                        Target.ENVOY,
+                        EnvoyTarget.ENVOY,
                         new EnvoyVersion(1, 31),
                         OutlierDetectionConfig.defaults(),
                         50,
@@ -120,7 +117,7 @@ class TargetRoundTripTest {
                 6,
                 600,
                 1,
-                Target.ENVOY,
+                EnvoyTarget.ENVOY,
                 new EnvoyVersion(1, 26),
                 OutlierDetectionConfig.defaults(),
                 50,
@@ -138,7 +135,7 @@ class TargetRoundTripTest {
 
     @Test
     void fiftyCallersLeaveSuccessRateTooLittleVolumeAndTheSearchTriesALongerInterval() {
-        TuneRequest req = request(Target.ENVOY, 50);
+        TuneRequest req = request(EnvoyTarget.ENVOY, 50);
         assertThat(req.perHostPerInterval(10_000_000_000L)).isEqualTo(20);
         List<String> detectors = Explanation.detectors(req);
         assertThat(detectors.get(0))
@@ -162,7 +159,7 @@ class TargetRoundTripTest {
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
                 .set(OutlierSetting.ENFORCING_SUCCESS_RATE, 0)
                 .build());
-        Target.Written w = Target.ISTIO.write(s, "Reviews.Default", 6, OutlierDetectionConfig.defaults(), 30);
+        Target.Written w = EnvoyTarget.ISTIO.write(s, "Reviews.Default", 6, OutlierDetectionConfig.defaults(), 30);
         assertThat(w.text())
                 .contains("name: reviews-default")
                 .contains("minHealthPercent: 30")
@@ -182,7 +179,7 @@ class TargetRoundTripTest {
                 6,
                 600,
                 1,
-                Target.ISTIO,
+                EnvoyTarget.ISTIO,
                 EnvoyVersion.DEFAULT,
                 extreme,
                 0,

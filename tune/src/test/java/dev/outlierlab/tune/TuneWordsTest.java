@@ -34,7 +34,7 @@ class TuneWordsTest {
     void istioRuleWithSubsetsIsToldInDestinationRuleFields() throws IOException {
         String text = Files.readString(Path.of("src/test/resources/istio/reviews-subsets.yaml"));
         CurrentSettings current = CurrentSettings.read(text, "reviews-subsets.yaml");
-        assertThat(current.target()).isEqualTo(Target.ISTIO);
+        assertThat(current.target()).isEqualTo(EnvoyTarget.ISTIO);
         TuneResult r = tune(current, text);
         String out = TuneText.render(r);
         String beforePatch = out.substring(0, out.indexOf("What an Istio DestinationRule cannot set:"));
@@ -89,7 +89,7 @@ class TuneWordsTest {
 
     @Test
     void envoyGatewayIsToldInBackendTrafficPolicyFields() throws IOException {
-        CurrentSettings current = CurrentSettings.defaults("backend", Target.ENVOY_GATEWAY, 6);
+        CurrentSettings current = CurrentSettings.defaults("backend", EnvoyTarget.ENVOY_GATEWAY, 6);
         TuneResult r = tune(current, null);
         String out = TuneText.render(r);
         String why = out.substring(out.indexOf("Why: "), out.indexOf("Breaks when"));
@@ -103,7 +103,7 @@ class TuneWordsTest {
 
     @Test
     void kumaIsToldInMeshCircuitBreakerFields() throws IOException {
-        CurrentSettings current = CurrentSettings.defaults("backend", Target.KUMA, 6);
+        CurrentSettings current = CurrentSettings.defaults("backend", EnvoyTarget.KUMA, 6);
         TuneResult r = tune(current, null);
         String out = TuneText.render(r);
         String why = out.substring(out.indexOf("Why: "), out.indexOf("Breaks when"));

@@ -5,6 +5,7 @@ import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
@@ -13,6 +14,7 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.Map;
+import java.util.Optional;
 
 /** Envoy's outlier detection in the browser lab: its run with charts and hinges; its controls are the page's own. */
 public final class EnvoyLab implements Profile, LabProfile {
@@ -34,5 +36,19 @@ public final class EnvoyLab implements Profile, LabProfile {
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled profiled) {
         return ScenarioWriter.toMap(profiled.envoy().scenario());
+    }
+
+    @Override
+    public boolean comparable() {
+        return true;
+    }
+
+    /** Envoy's simulation of the scenario, with its outlier settings. */
+    @Override
+    public Optional<LabColumn> compared(ScenarioReader.Profiled base, SimulationLimits limits) {
+        Scenario scenario = base.envoy().scenario();
+        limits.check(scenario);
+        return Optional.of(watcher -> ProfileComparison.column(
+                EnvoyScenarioFormat.NAME, Simulation.run(scenario, RunOptions.DEFAULT.watchedBy(watcher))));
     }
 }

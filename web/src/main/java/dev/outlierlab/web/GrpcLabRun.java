@@ -1,7 +1,6 @@
 package dev.outlierlab.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
@@ -11,20 +10,15 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
-import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.report.GrpcResultJson;
 import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunWatcher;
-import dev.outlierlab.sim.Simulation;
-import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.grpc.GrpcProfile;
 import dev.outlierlab.sim.scenario.Scenario;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -65,61 +59,8 @@ final class GrpcLabRun {
         return map;
     }
 
-    /**
-     * {@code POST /api/compare}: the scenario (profile envoy or grpc) under envoy, grpc and gateway. Each run is
-     * admitted by the limits before any runs.
-     */
-    static ObjectNode compare(ScenarioReader.Profiled profiled, SimulationLimits limits, RunWatcher watcher) {
-        if (!profiled.profile().capabilities().contains(Capability.COMPARISON_BASE)) {
-            throw ApiException.badRequest(
-                    "profile: the comparison takes a profile: envoy or profile: grpc scenario and "
-                            + "runs its traffic under envoy, grpc and gateway; this scenario's profile is "
-                            + profiled.name());
-        }
-        Scenario scenario = admit(profiled, limits);
-        GrpcSettings settings = profiled.grpc() != null ? profiled.grpc() : mapped(scenario);
-        GatewayScenario gateway;
-        try {
-            gateway = GatewayScenario.withDefaultsOver(scenario);
-        } catch (InvalidConfigException e) {
-            throw new InputException("gateway: " + e.getMessage());
-        }
-        GatewayLimits.check(limits, gateway);
-        RunOptions options = RunOptions.DEFAULT.watchedBy(watcher);
-        List<ProfileComparison.Column> columns = new ArrayList<>();
-        columns.add(ProfileComparison.column("envoy", Simulation.run(scenario, options)));
-        columns.add(ProfileComparison.column(
-                "grpc (" + settings.config().implementation().label() + ")",
-                new GrpcProfile(settings.config()).run(scenario, options)));
-        columns.add(ProfileComparison.column("gateway", GatewayLabRun.runQuietly(gateway, watcher)));
-        ObjectNode root = MAPPER.createObjectNode();
-        ArrayNode cols = root.putArray("columns");
-        for (ProfileComparison.Column c : columns) {
-            ObjectNode n = cols.addObject();
-            n.put("profile", c.profile());
-            n.put("requests", c.requests());
-            n.put("failed", c.failed());
-            n.put("requests_during_fault", c.requestsDuringFault());
-            n.put("failed_during_fault", c.failedDuringFault());
-            n.put(
-                    "failed_percent_during_fault",
-                    c.requestsDuringFault() == 0 ? 0 : c.failedDuringFault() * 100.0 / c.requestsDuringFault());
-            n.put("detections", c.detections());
-            n.put("ejections", c.ejections());
-            n.put("refused", c.refused());
-            n.put("returns", c.returns());
-            n.put("most_out", c.mostOut());
-            c.ejectedAt().forEach(n.putArray("ejected_at")::add);
-            c.returnedAt().forEach(n.putArray("returned_at")::add);
-        }
-        root.put("text", ProfileComparison.text(columns));
-        root.set("grpc", GrpcResultJson.settingsTree(settings));
-        root.put("gateway", "the gateway profile's defaults (docs/gateway.md) over the same hosts, one process");
-        return root;
-    }
-
     /** The scenario's Envoy settings as gRPC's xDS client maps them (grpc-java), as {@code run --profile} does. */
-    private static GrpcSettings mapped(Scenario scenario) {
+    static GrpcSettings mapped(Scenario scenario) {
         try {
             return XdsNotes.settings(
                     scenario.outlierDetection(),
@@ -131,7 +72,7 @@ final class GrpcLabRun {
     }
 
     /** The lab's limits, and one channel: the gRPC profile models a single client. */
-    private static Scenario admit(ScenarioReader.Profiled profiled, SimulationLimits limits) {
+    static Scenario admit(ScenarioReader.Profiled profiled, SimulationLimits limits) {
         Scenario scenario = profiled.envoy().scenario();
         limits.check(scenario);
         long clients = scenario.traffic().clients();

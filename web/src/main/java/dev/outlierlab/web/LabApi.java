@@ -72,11 +72,11 @@ final class LabApi {
     }
 
     /**
-     * {@code POST /api/compare}: the scenario's traffic and faults under envoy, grpc and gateway, side by side
-     * ({@link GrpcLabRun#compare}); three runs, each admitted as for {@code /api/run}.
+     * {@code POST /api/compare}: the scenario's traffic and faults under every profile whose lab gives a column, side
+     * by side ({@link LabComparison}); each run admitted as for {@code /api/run}.
      */
     byte[] compare(String body, RunWatcher watcher) {
-        return write(GrpcLabRun.compare(parseJsonScenario(body), limits, watcher));
+        return write(LabComparison.compare(parseJsonScenario(body), limits, watcher));
     }
 
     /**

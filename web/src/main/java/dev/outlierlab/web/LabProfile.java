@@ -18,6 +18,19 @@ public interface LabProfile {
     /** The scenario as plain maps and lists in the scenario-file format, every default filled in. */
     Map<String, Object> scenario(ScenarioReader.Profiled profiled);
 
+    /**
+     * This profile's column of {@code POST /api/compare} over {@code base} (a scenario of a profile that can be
+     * compared), admitted by the limits now and run later; none by default.
+     */
+    default Optional<LabColumn> compared(ScenarioReader.Profiled base, SimulationLimits limits) {
+        return Optional.empty();
+    }
+
+    /** Whether the profile gives a column of {@code POST /api/compare}, for the words of a refusal. */
+    default boolean comparable() {
+        return false;
+    }
+
     /** The controls' description for the page, under the profile's name in the settings; none by default. */
     default Optional<ObjectNode> controls(SimulationLimits limits) {
         return Optional.empty();

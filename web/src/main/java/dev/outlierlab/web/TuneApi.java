@@ -86,7 +86,7 @@ final class TuneApi {
         int clients = whole(tree, "clients", 1, 1, (int) Math.min(10_000, rps));
         int seeds = whole(tree, "seeds", 4, 1, MAX_SEEDS);
         int maxEjected = whole(tree, "max_ejected", TuneRequest.defaultMaxEjected(hosts), 1, hosts);
-        Target target = tree.has("target") ? Target.byFlag(tree.get("target").asText()) : Target.ENVOY;
+        Target target = tree.has("target") ? Target.byFlag(tree.get("target").asText()) : Target.byDefault();
         EnvoyVersion version = tree.has("envoy_version")
                 ? ScenarioReader.envoyVersion(
                         new Located(tree.get("envoy_version").asText(), "envoy_version"))

@@ -7,13 +7,12 @@ import dev.outlierlab.config.caddy.CaddyBlock;
 import dev.outlierlab.config.caddy.CaddyConfigReader;
 import dev.outlierlab.config.caddy.CaddyScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.caddy.CaddyEvent;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.report.proxies.ServerRun;
-import dev.outlierlab.sim.caddy.CaddySimulation;
+import dev.outlierlab.report.proxies.ServerRuns;
+import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -50,6 +49,11 @@ public final class CaddyCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
+    public boolean namedLike(String fileName) {
+        return fileName.startsWith("Caddyfile") || fileName.matches("caddy[^/]*\\.json");
+    }
+
+    @Override
     public Map<String, Object> block(Path file, String part) {
         return CaddyBlock.toMap(CaddyConfigReader.read(file).config());
     }
@@ -60,38 +64,7 @@ public final class CaddyCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
-        CaddyPassiveConfig config = resolved.settings(CaddyPassiveConfig.class);
-        CaddySimulation.Result r = CaddySimulation.run(resolved.envoy().scenario(), config);
-        List<ServerRun.Event> events = new ArrayList<>();
-        for (CaddyEvent e : r.events()) {
-            Map<String, Long> figures = new LinkedHashMap<>();
-            figures.put("fails", (long) e.fails());
-            events.add(new ServerRun.Event(
-                    e.timeNanos(),
-                    e.action(),
-                    e.endpointName(),
-                    e.reason(),
-                    e.eject()
-                            ? "max_fails reached (" + e.fails() + " failures within fail_duration)"
-                            : "failures forgotten (" + e.fails() + " left in fail_duration)",
-                    figures));
-        }
-        Map<String, Long> counters = new LinkedHashMap<>();
-        counters.put("retries", r.retries());
-        List<String> upstreams = config.upstreams();
-        return new ServerRun(
-                name(),
-                head + ": reverse_proxy, " + upstreams.size() + " upstreams",
-                resolved.envoy().scenario(),
-                r.requests(),
-                r.clientErrors(),
-                "no upstreams available (503)",
-                r.noUpstreams(),
-                upstreams,
-                r.attempts(),
-                perServer(upstreams.size(), r::ejections),
-                counters,
-                events);
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
+        return ServerRuns.caddy(resolved, head, trace);
     }
 }

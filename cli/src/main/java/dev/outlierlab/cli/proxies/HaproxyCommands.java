@@ -1,6 +1,7 @@
 package dev.outlierlab.cli.proxies;
 
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.proxies.HaproxyChecks;
 import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.config.haproxy.HaproxyBackend;
@@ -9,12 +10,12 @@ import dev.outlierlab.config.haproxy.HaproxyConfigReader;
 import dev.outlierlab.config.haproxy.HaproxyScenarioFormat;
 import dev.outlierlab.config.haproxy.HaproxySettings;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.report.proxies.ServerRun;
-import dev.outlierlab.sim.haproxy.HaproxySimulation;
+import dev.outlierlab.report.proxies.ServerRuns;
+import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -49,10 +50,29 @@ public final class HaproxyCommands extends ServerProfileCommands implements Chec
         return check(text, source, null);
     }
 
-    /** The findings of one backend ({@code check --backend NAME}), or of the only one. */
+    /** The findings of one backend ({@code check --backend NAME}), or of every one. */
+    @Override
     public CheckInputs.Loaded check(String text, String source, String backend) {
-        return new CheckInputs.Loaded(
-                List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, backend), source));
+        List<String> names = backend == null ? HaproxyConfigReader.backendNames(text, source) : List.of(backend);
+        if (names.size() <= 1) {
+            return new CheckInputs.Loaded(
+                    List.of(), HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, backend), source));
+        }
+        List<Finding> all = new ArrayList<>();
+        for (String name : names) {
+            all.addAll(HaproxyChecks.forBackend(HaproxyConfigReader.readText(text, source, name), source));
+        }
+        return new CheckInputs.Loaded(List.of(), all);
+    }
+
+    @Override
+    public String partOption() {
+        return "--backend";
+    }
+
+    @Override
+    public boolean namedLike(String fileName) {
+        return NAME.matcher(fileName).matches();
     }
 
     @Override
@@ -68,32 +88,7 @@ public final class HaproxyCommands extends ServerProfileCommands implements Chec
     }
 
     @Override
-    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
-        HaproxyBackend backend = resolved.settings(HaproxyBackend.class);
-        HaproxySimulation.Result r = HaproxySimulation.run(resolved.envoy().scenario(), backend.servers());
-        List<ServerRun.Event> events = new ArrayList<>();
-        for (HaproxyEvent e : r.events()) {
-            Map<String, Long> figures = new LinkedHashMap<>();
-            figures.put("health", (long) e.health());
-            events.add(new ServerRun.Event(
-                    e.timeNanos(), e.action(), e.endpointName(), e.reason().outputName(), "", figures));
-        }
-        Map<String, Long> counters = new LinkedHashMap<>();
-        counters.put("error-limit trips", r.trips());
-        counters.put("health checks", r.checks());
-        List<String> servers = backend.hosts();
-        return new ServerRun(
-                name(),
-                head + ": backend " + backend.name() + ", " + servers.size() + " servers",
-                resolved.envoy().scenario(),
-                r.requests(),
-                r.clientErrors(),
-                "no server available (503)",
-                r.noServer(),
-                servers,
-                r.attempts(),
-                perServer(servers.size(), r::downs),
-                counters,
-                events);
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
+        return ServerRuns.haproxy(resolved, head, trace);
     }
 }

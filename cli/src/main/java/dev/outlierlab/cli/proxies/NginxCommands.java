@@ -1,20 +1,20 @@
 package dev.outlierlab.cli.proxies;
 
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.proxies.NginxChecks;
 import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.config.nginx.NginxBlock;
 import dev.outlierlab.config.nginx.NginxScenarioFormat;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.report.proxies.ServerRun;
-import dev.outlierlab.sim.nginx.NginxRunResult;
-import dev.outlierlab.sim.nginx.NginxSimulation;
+import dev.outlierlab.report.proxies.ServerRuns;
+import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -48,10 +48,29 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
         return check(text, source, null);
     }
 
-    /** The findings of one upstream ({@code check --upstream NAME}), or of the only one. */
+    /** The findings of one upstream ({@code check --upstream NAME}), or of every one. */
+    @Override
     public CheckInputs.Loaded check(String text, String source, String upstream) {
-        return new CheckInputs.Loaded(
-                List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, upstream)));
+        List<String> names = upstream == null ? NginxUpstreamReader.upstreamNames(text, source) : List.of(upstream);
+        if (names.size() <= 1) {
+            return new CheckInputs.Loaded(
+                    List.of(), NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, upstream)));
+        }
+        List<Finding> all = new ArrayList<>();
+        for (String name : names) {
+            all.addAll(NginxChecks.forUpstream(NginxUpstreamReader.readText(text, source, name)));
+        }
+        return new CheckInputs.Loaded(List.of(), all);
+    }
+
+    @Override
+    public String partOption() {
+        return "--upstream";
+    }
+
+    @Override
+    public boolean namedLike(String fileName) {
+        return NAME.matcher(fileName).matches();
     }
 
     @Override
@@ -65,42 +84,8 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    ServerRun simulate(ScenarioReader.Profiled resolved, String head) {
-        NginxUpstreamConfig config = resolved.settings(NginxUpstreamConfig.class);
-        NginxRunResult r = NginxSimulation.run(resolved.envoy().scenario(), config);
-        List<ServerRun.Event> events = new ArrayList<>();
-        for (NginxEvent e : r.events()) {
-            Map<String, Long> figures = new LinkedHashMap<>();
-            figures.put("worker", (long) e.worker());
-            figures.put("fails", e.fails());
-            figures.put("max_fails", (long) e.maxFails());
-            if (e.action() == NginxEvent.Action.EJECT) {
-                figures.put("probe_at_ns", e.returnAtNanos());
-            }
-            events.add(new ServerRun.Event(
-                    e.timeNanos(),
-                    e.action().outputName(),
-                    e.endpointName(),
-                    e.reason().outputName(),
-                    e.reason().outputName() + "  worker " + e.worker(),
-                    figures));
-        }
-        return new ServerRun(
-                name(),
-                head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers, " + r.workers()
-                        + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
-                        + ", proxy_next_upstream "
-                        + String.join(" ", config.nextUpstream().words()),
-                resolved.envoy().scenario(),
-                r.requests(),
-                r.clientErrors(),
-                "no live upstreams (502)",
-                r.noLiveUpstreams(),
-                r.hosts(),
-                r.attempts(),
-                perServer(r.hosts().size(), r::ejections),
-                Map.of(),
-                events);
+    ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace) {
+        return ServerRuns.nginx(resolved, head, trace);
     }
 
     static String fileName(String source) {

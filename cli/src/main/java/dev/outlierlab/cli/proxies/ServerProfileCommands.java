@@ -1,23 +1,31 @@
 package dev.outlierlab.cli.proxies;
 
+import dev.outlierlab.cli.InputFiles;
 import dev.outlierlab.cli.ProfileRunner;
 import dev.outlierlab.cli.RunRequest;
 import dev.outlierlab.cli.ScenarioExport;
 import dev.outlierlab.cli.ServerConfigRun;
 import dev.outlierlab.cli.SweepRows;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
-import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.report.proxies.ServerRunJson;
 import dev.outlierlab.report.proxies.ServerRunText;
+import dev.outlierlab.report.proxies.ServerRuns;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.trace.TraceOrderException;
+import dev.outlierlab.sim.trace.TraceRecord;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +35,11 @@ import java.util.Map;
  * simulation's result reads as a {@link ServerRun} and how its settings write as its scenario block.
  */
 abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRows, ScenarioExport, ServerConfigRun {
-    /** The run of a scenario of this profile, with this first line. */
-    abstract ServerRun simulate(ScenarioReader.Profiled resolved, String head);
+    /**
+     * The run of a scenario of this profile, with this first line: its traffic and faults, or, when {@code trace} is
+     * not null, the trace's outcomes on its servers.
+     */
+    abstract ServerRun simulate(ScenarioReader.Profiled resolved, String head, Iterator<TraceRecord> trace);
 
     /** The profile's scenario block of these settings. */
     abstract Map<String, Object> blockOf(ScenarioReader.Profiled resolved);
@@ -40,8 +51,41 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
 
     @Override
     public String run(ScenarioReader.Profiled resolved, RunRequest request, String head) {
-        request.start(estimate(resolved.envoy().scenario()), GatewayWorkEstimate.NONE);
-        ServerRun r = simulate(resolved, head);
+        ServerRun r;
+        if (request.traceIn() == null) {
+            request.start(estimate(resolved.envoy().scenario()), GatewayWorkEstimate.NONE);
+            r = simulate(resolved, head, null);
+        } else {
+            Path trace = request.traceIn();
+            Scenario s = resolved.envoy().scenario();
+            Map<String, Integer> index = new HashMap<>();
+            for (int i = 0; i < s.cluster().hosts().size(); i++) {
+                index.put(s.cluster().hosts().get(i), i);
+            }
+            request.start(new WorkEstimate(0, 0, 0), GatewayWorkEstimate.NONE);
+            ScenarioReader.Profiled replayed = resolved.withEnvoy(new ScenarioReader.Loaded(
+                    new Scenario(
+                            s.name(),
+                            s.durationNanos(),
+                            s.seed(),
+                            s.cluster(),
+                            s.traffic(),
+                            List.of(),
+                            s.outlierDetection(),
+                            s.healthChecks(),
+                            s.envoyVersion(),
+                            s.load(),
+                            s.routing()),
+                    true));
+            try (BoundedLineReader reader = InputFiles.open(trace)) {
+                r = simulate(
+                        replayed,
+                        head + " (replayed from " + trace + ")",
+                        TraceReader.records(reader, trace.toString(), index));
+            } catch (TraceOrderException e) {
+                throw new InputException(trace + ":" + e.line() + ": " + e.detail());
+            }
+        }
         request.finish();
         return switch (request.format()) {
             case "json" -> ServerRunJson.toJson(r, scenario(resolved));
@@ -69,7 +113,7 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
 
     @Override
     public Row run(ScenarioReader.Profiled resolved, RunWatcher watcher) {
-        ServerRun r = simulate(resolved, name());
+        ServerRun r = simulate(resolved, name(), null);
         return new Row(
                 List.of(
                         Long.toString(r.totalEjections()),
@@ -81,26 +125,12 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
 
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled resolved) {
-        Map<String, Object> m = ScenarioWriter.toMap(resolved.envoy().scenario());
-        m.remove("outlier_detection");
-        m.remove("health_checks");
-        m.put("profile", name());
-        m.put(name(), blockOf(resolved));
-        return m;
+        return ServerRuns.scenario(resolved, blockOf(resolved));
     }
 
     @Override
     public String envoyCluster(ScenarioReader.Profiled resolved) {
         throw new InputException("--to envoy: a profile: " + name() + " scenario has no Envoy cluster; use --to"
                 + " scenario to write it with every default filled in");
-    }
-
-    /** Counts per server of what {@code count} says about server {@code i}. */
-    static long[] perServer(int n, java.util.function.IntToLongFunction count) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = count.applyAsLong(i);
-        }
-        return out;
     }
 }

@@ -2,9 +2,10 @@ package dev.outlierlab.cli.toy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.CheckRule;
+import dev.outlierlab.check.CheckRules;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.cli.CheckAsClient;
 import dev.outlierlab.cli.ProfileRunner;
@@ -19,6 +20,7 @@ import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.engine.profile.Profiles;
+import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.ContractDetector;
 import dev.outlierlab.sim.DetectorSimulation;
@@ -29,12 +31,14 @@ import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.web.LabColumn;
 import dev.outlierlab.web.LabProfile;
 import dev.outlierlab.web.SimulationLimits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -43,8 +47,12 @@ import java.util.Set;
  * ({@code failures}, {@code ejection_seconds}); it runs its {@link ToyDetector} on the simulator's contract path, in
  * {@code run}, {@code sweep}, {@code check --profile toy} and the browser lab's API.
  */
-public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner, SweepRows, CheckAsClient, LabProfile {
+public final class ToyProfile
+        implements Profile, ScenarioFormat, ProfileRunner, SweepRows, CheckAsClient, CheckRules, LabProfile {
     static final String NAME = "toy";
+
+    /** The settings of a toy scenario without a {@code toy:} block. */
+    static final ToySettings DEFAULTS = new ToySettings(5, 30_000_000_000L);
 
     @Override
     public String name() {
@@ -54,6 +62,12 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
     @Override
     public int rank() {
         return 900;
+    }
+
+    /** Its part in {@code tune} is handed out by {@link ToyTune}. */
+    @Override
+    public <T> Optional<T> facet(Class<T> kind) {
+        return kind.isInstance(this) ? Optional.of(kind.cast(this)) : ToyTune.INSTANCE.facetOf(kind);
     }
 
     @Override
@@ -152,7 +166,7 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
         for (CheckTarget t : envoy.targets()) {
             long failures = t.config() == null ? 5 : t.config().consecutive5xx();
             findings.add(new Finding(
-                    Rule.NOT_MODELLED,
+                    ToyRule.READS_CONSECUTIVE_ONLY,
                     Severity.NOTE,
                     t.name(),
                     "the toy profile ejects after " + failures + " failures in a row and reads nothing else",
@@ -163,6 +177,11 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
                     List.of()));
         }
         return new CheckInputs.Loaded(List.of(), findings);
+    }
+
+    @Override
+    public List<CheckRule> rules() {
+        return List.of(ToyRule.values());
     }
 
     @Override
@@ -184,5 +203,19 @@ public final class ToyProfile implements Profile, ScenarioFormat, ProfileRunner,
         ToySettings t = profiled.settings(ToySettings.class);
         map.put(NAME, Map.of("failures", t.failures(), "ejection_seconds", t.ejectionNanos() / 1_000_000_000L));
         return map;
+    }
+
+    @Override
+    public boolean comparable() {
+        return true;
+    }
+
+    /** The toy's defaults over the compared scenario's hosts, traffic and faults. */
+    @Override
+    public Optional<LabColumn> compared(ScenarioReader.Profiled base, SimulationLimits limits) {
+        Scenario scenario = base.envoy().scenario();
+        limits.check(scenario);
+        return Optional.of(watcher -> ProfileComparison.column(
+                NAME, ToyTune.simulate(scenario, DEFAULTS, RunOptions.DEFAULT.watchedBy(watcher))));
     }
 }

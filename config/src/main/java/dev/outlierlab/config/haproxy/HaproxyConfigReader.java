@@ -41,6 +41,19 @@ public final class HaproxyConfigReader {
         }
     }
 
+    /** The names of the backend and listen sections of a haproxy.cfg text, in order. */
+    public static List<String> backendNames(String text, String source) {
+        List<String> names = new ArrayList<>();
+        String[] lines = text.split("\r?\n|\r", -1);
+        for (int i = 0; i < lines.length; i++) {
+            List<String> w = words(lines[i], source, i + 1);
+            if (w.size() > 1 && (w.get(0).equals("backend") || w.get(0).equals("listen"))) {
+                names.add(w.get(1));
+            }
+        }
+        return names;
+    }
+
     public static HaproxySettings readText(String text, String source, String backend) {
         String[] lines = text.split("\r?\n|\r", -1);
         List<String> defaultsServer = new ArrayList<>();

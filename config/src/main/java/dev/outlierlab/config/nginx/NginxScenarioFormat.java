@@ -31,11 +31,12 @@ public final class NginxScenarioFormat implements Profile, ScenarioFormat {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.noneOf(Capability.class);
+        return EnumSet.of(Capability.TRACE_REPLAY);
     }
 
     @Override
-    public ScenarioReader.Profiled read(Located root) {
+    public ScenarioReader.Profiled read(Located document) {
+        Located root = ServerHosts.hostsFromBlock(document, NAME, "servers");
         @SuppressWarnings("unchecked")
         Map<String, Located> top = (Map<String, Located>) root.value();
         ScenarioReader.Loaded lab = ScenarioReader.readLabPart(root, NAME, Set.of(NAME));

@@ -44,6 +44,23 @@ public final class NginxUpstreamReader {
         return of(NginxConfParser.parseText(text, Path.of(source), texts), name, texts, source);
     }
 
+    /** The names of the upstream blocks of one configuration text (no includes), in order. */
+    public static List<String> upstreamNames(String text, String source) {
+        List<String> names = new ArrayList<>();
+        for (ConfDirective d : NginxConfParser.parseText(text, Path.of(source), new LinkedHashMap<>())) {
+            if (d.name().equals("http") && d.block() != null) {
+                for (ConfDirective u : d.block()) {
+                    if (u.name().equals("upstream")
+                            && u.block() != null
+                            && !u.args().isEmpty()) {
+                        names.add(u.arg(0));
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
     private static NginxSettings of(List<ConfDirective> top, String name, Map<Path, String> texts, String source) {
         List<String> notes = new ArrayList<>();
         int workers = 1;

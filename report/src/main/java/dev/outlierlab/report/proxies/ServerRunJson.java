@@ -18,6 +18,11 @@ public final class ServerRunJson {
 
     /** The whole document. */
     public static String toJson(ServerRun r, Map<String, Object> scenario) {
+        return ResultJson.write(toTree(r, scenario));
+    }
+
+    /** The whole document as a tree. */
+    public static ObjectNode toTree(ServerRun r, Map<String, Object> scenario) {
         ObjectNode root = JsonDocument.start("run");
         root.put("profile", r.profile());
         root.set("scenario", ResultJson.mapper().valueToTree(scenario));
@@ -39,7 +44,7 @@ public final class ServerRunJson {
             o.put("reason", e.reason());
             e.figures().forEach(o::put);
         }
-        return ResultJson.write(root);
+        return root;
     }
 
     /** The run's figures, as {@code summary} and as one row of a sweep's JSON. */

@@ -8,10 +8,13 @@ import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.engine.caddy.CaddySelection;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.proxies.OutcomeTraces;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -99,5 +102,37 @@ public final class CaddySimulation {
         }
         d.runDue(scenario.durationNanos());
         return new Result(requests, errors, none, attempts, events, retries);
+    }
+
+    /**
+     * Replays an outcome trace through the handler's passive checks: each record is one round trip of its upstream
+     * at its time, counted as {@link CaddyDetector#record} counts it (no latency: {@code unhealthy_latency} does not
+     * apply). A record whose outcome is a failure counts as a client error. The scenario's traffic and faults do not
+     * apply.
+     */
+    public static Result replay(Scenario scenario, CaddyPassiveConfig config, Iterator<TraceRecord> records) {
+        List<CaddyEvent> events = new ArrayList<>();
+        CaddyDetector d = new CaddyDetector(config, events::add);
+        long[] attempts = new long[config.upstreams().size()];
+        long requests = 0;
+        long errors = 0;
+        long last = 0;
+        while (records.hasNext()) {
+            TraceRecord r = records.next();
+            int outcome = OutcomeTraces.outcome(r);
+            if (outcome == OutcomeTraces.SKIP) {
+                continue;
+            }
+            d.runDue(r.timeNanos());
+            requests++;
+            attempts[r.host()]++;
+            d.record(r.host(), outcome, r.timeNanos());
+            if (Outcome.isFailure(outcome)) {
+                errors++;
+            }
+            last = r.timeNanos();
+        }
+        d.runDue(Math.max(last, scenario.durationNanos()));
+        return new Result(requests, errors, 0, attempts, events, 0);
     }
 }

@@ -6,10 +6,13 @@ import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.proxies.OutcomeTraces;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -86,5 +89,37 @@ public final class HaproxySimulation {
         }
         d.runDue(scenario.durationNanos());
         return new Result(requests, errors, noServer, attempts, events, d.trips(), d.checksRun());
+    }
+
+    /**
+     * Replays an outcome trace through the backend: each record is one response of its server at its time, observed
+     * as {@code observe} says; the active checks run on their timers and pass (a trace does not say how the health
+     * endpoint answered). A record whose outcome is a failure counts as a client error. The scenario's traffic and
+     * faults do not apply.
+     */
+    public static Result replay(Scenario scenario, List<HaproxyServer> servers, Iterator<TraceRecord> records) {
+        List<HaproxyEvent> events = new ArrayList<>();
+        HaproxyDetector d = new HaproxyDetector(servers, (server, t) -> true, events::add);
+        long[] attempts = new long[servers.size()];
+        long requests = 0;
+        long errors = 0;
+        long last = 0;
+        while (records.hasNext()) {
+            TraceRecord r = records.next();
+            int outcome = OutcomeTraces.outcome(r);
+            if (outcome == OutcomeTraces.SKIP) {
+                continue;
+            }
+            d.runDue(r.timeNanos());
+            requests++;
+            attempts[r.host()]++;
+            d.record(r.host(), outcome, r.timeNanos());
+            if (Outcome.isFailure(outcome)) {
+                errors++;
+            }
+            last = r.timeNanos();
+        }
+        d.runDue(Math.max(last, scenario.durationNanos()));
+        return new Result(requests, errors, 0, attempts, events, d.trips(), d.checksRun());
     }
 }

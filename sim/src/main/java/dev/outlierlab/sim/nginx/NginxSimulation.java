@@ -7,10 +7,13 @@ import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
+import dev.outlierlab.sim.proxies.OutcomeTraces;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -86,5 +89,50 @@ public final class NginxSimulation {
         events.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
         return new NginxRunResult(
                 requests, clientErrors, noLive, attempts, failed, counted, events, workers.length, hosts);
+    }
+
+    /**
+     * Replays an outcome trace through the upstream: each record is one attempt on its server at its time, as one
+     * counting copy of the peers saw it (a worker's, or the zone's); its selection and its failure or success follow
+     * {@link NginxDetector#record}. A record whose outcome is a failure counts as a client error. The scenario's traffic
+     * and faults do not apply.
+     */
+    public static NginxRunResult replay(Scenario scenario, NginxUpstreamConfig config, Iterator<TraceRecord> records) {
+        List<String> hosts = config.hosts();
+        int n = hosts.size();
+        List<NginxEvent> events = new ArrayList<>();
+        NginxDetector d = new NginxDetector(config, 0, events::add);
+        long[] attempts = new long[n];
+        long[] failed = new long[n];
+        long[] counted = new long[n];
+        long requests = 0;
+        long errors = 0;
+        long last = 0;
+        while (records.hasNext()) {
+            TraceRecord r = records.next();
+            int outcome = OutcomeTraces.outcome(r);
+            if (outcome == OutcomeTraces.SKIP) {
+                continue;
+            }
+            requests++;
+            attempts[r.host()]++;
+            if (Outcome.isFailure(outcome)) {
+                failed[r.host()]++;
+                errors++;
+                if (config.nextUpstream().peerState(outcome, d.initialTries()) == NextUpstream.PeerState.FAILED
+                        && n > 1) {
+                    counted[r.host()]++;
+                }
+            }
+            // a return is at its own second, not at the next record's time
+            for (long due = d.nextDueNanos(); due <= r.timeNanos(); due = d.nextDueNanos()) {
+                d.runDue(due);
+            }
+            d.record(r.host(), outcome, r.timeNanos());
+            last = r.timeNanos();
+        }
+        d.runDue(Math.max(last, scenario.durationNanos()));
+        events.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
+        return new NginxRunResult(requests, errors, 0, attempts, failed, counted, events, 1, hosts);
     }
 }

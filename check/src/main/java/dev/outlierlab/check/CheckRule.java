@@ -1,0 +1,31 @@
+package dev.outlierlab.check;
+
+import dev.outlierlab.engine.profile.Profiles;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A check {@code outlier-lab check} makes: a stable id (SARIF's {@code ruleId} and JSON's; never renamed), a usual
+ * severity, a title and a help text saying which rule of the real implementation it follows. The lab's own are
+ * {@link Rule}; a profile contributes its own through its {@link CheckRules} facet.
+ */
+public interface CheckRule {
+    /** The stable id, e.g. {@code cap-admits-no-host}. */
+    String id();
+
+    /** The usual severity (a finding may be milder, e.g. a blind spot another detector covers). */
+    Severity defaultSeverity();
+
+    String title();
+
+    String help();
+
+    /** Every rule: the lab's own in their order, then each profile's, in the registry's order. */
+    static List<CheckRule> all() {
+        List<CheckRule> out = new ArrayList<>(List.of(Rule.values()));
+        for (Profiles.Registered p : Profiles.withFacet(CheckRules.class)) {
+            out.addAll(p.facet(CheckRules.class).orElseThrow().rules());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.outlierlab.cli;
+
+import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.profile.Profiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The files {@code check} is given, read: a file, {@code -} for standard input, or a directory for every
+ * {@code .yaml}, {@code .yml} and {@code .json} file under it. One file that cannot be read is the run's one message
+ * (exit 2, nothing on standard output); among several files or a directory, every file is checked and the ones that
+ * cannot be read are named at the end.
+ */
+final class CheckFiles {
+    /** Most files read from directories in one run. */
+    static final int MAX_FILES = 10_000;
+
+    private CheckFiles() {}
+
+    /** How one file's text is read: its text, its name, and whether it was found in a directory. */
+    @FunctionalInterface
+    interface Reader {
+        CheckInputs.Loaded read(String text, String source, boolean inDirectory);
+    }
+
+    /** Every file named, read by {@code reader}, in order (a directory's files in name order). */
+    static List<CheckInputs.Loaded> readAll(List<String> files, Reader reader) {
+        List<CheckInputs.Loaded> loaded = new ArrayList<>();
+        boolean several =
+                files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
+        for (String name : files) {
+            if (name.equals("-")) {
+                read(loaded, several, reader, "-", () -> InputFiles.readText(Path.of(InputFiles.STDIN)), false);
+                continue;
+            }
+            Path path = Path.of(name);
+            if (Files.isDirectory(path)) {
+                List<Path> found;
+                try {
+                    found = configFiles(path);
+                } catch (InputException e) {
+                    loaded.add(CheckInputs.unreadable(name, e));
+                    continue;
+                }
+                for (Path f : found) {
+                    read(loaded, several, reader, f.toString(), () -> InputFiles.readText(f), true);
+                }
+            } else {
+                read(loaded, several, reader, name, () -> InputFiles.readText(path), false);
+            }
+        }
+        return loaded;
+    }
+
+    /** Reads one file into {@code loaded}; among several, a file that cannot be read is recorded, not thrown. */
+    private static void read(
+            List<CheckInputs.Loaded> loaded,
+            boolean several,
+            Reader reader,
+            String source,
+            Supplier<String> text,
+            boolean inDirectory) {
+        try {
+            loaded.add(reader.read(text.get(), source, inDirectory).from(source));
+        } catch (InputException e) {
+            if (!several) {
+                throw e;
+            }
+            loaded.add(CheckInputs.unreadable(source, e));
+        }
+    }
+
+    /** The .yaml, .yml and .json files under a directory, in name order, skipping hidden directories. */
+    static List<Path> configFiles(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
+                    .filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)")
+                            || Profiles.withFacet(CheckFile.class).stream()
+                                    .anyMatch(f -> f.facet(CheckFile.class)
+                                            .orElseThrow()
+                                            .namedLike(p.getFileName().toString())))
+                    .sorted()
+                    .limit(MAX_FILES + 1L)
+                    .toList();
+            if (out.size() > MAX_FILES) {
+                throw new InputException(
+                        dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
+            }
+            if (out.isEmpty()) {
+                throw new InputException(dir + ": no .yaml, .yml or .json files, nginx*.conf, haproxy*.cfg or Caddyfile"
+                        + " in this directory");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new InputException(dir + ": cannot be read (" + e.getMessage() + ")");
+        }
+    }
+}

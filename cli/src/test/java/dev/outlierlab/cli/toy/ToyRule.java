@@ -1,0 +1,46 @@
+package dev.outlierlab.cli.toy;
+
+import dev.outlierlab.check.CheckRule;
+import dev.outlierlab.check.Severity;
+
+/** The toy profile's own check: what it reads of a cluster. */
+enum ToyRule implements CheckRule {
+    READS_CONSECUTIVE_ONLY(
+            Severity.NOTE,
+            "toy-reads-consecutive-only",
+            "The toy reads consecutive_5xx only",
+            "The toy ejects an endpoint after consecutive_5xx failures in a row, for a fixed time; it reads no other"
+                    + " field.");
+
+    private final Severity severity;
+    private final String id;
+    private final String title;
+    private final String help;
+
+    ToyRule(Severity severity, String id, String title, String help) {
+        this.severity = severity;
+        this.id = id;
+        this.title = title;
+        this.help = help;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public Severity defaultSeverity() {
+        return severity;
+    }
+
+    @Override
+    public String title() {
+        return title;
+    }
+
+    @Override
+    public String help() {
+        return help;
+    }
+}

@@ -1,0 +1,314 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.CheckTarget;
+import dev.outlierlab.check.FixStyle;
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.EnvoyClusterWriter;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Envoy's outlier detection as {@code tune} writes it: an Envoy cluster (every field), an Istio DestinationRule
+ * (istiod's {@code applyOutlierDetection}: consecutive errors, interval, ejection time and cap; success rate always
+ * off), an Envoy Gateway BackendTrafficPolicy ({@code buildXdsOutlierDetection}: its passive fields; success rate
+ * always on at Envoy's defaults), or a Kuma MeshCircuitBreaker ({@code configureOutlierDetection}: its detectors, no
+ * always-eject-one). Each is read back with {@code check}'s reader for that format and runs on Envoy's simulation.
+ */
+public enum EnvoyTarget implements Target {
+    ENVOY(
+            "envoy",
+            "an Envoy cluster",
+            EnumSet.of(
+                    Can.ENVOY_FIELDS,
+                    Can.CONSECUTIVE,
+                    Can.TURN_OFF_CONSECUTIVE,
+                    Can.SUCCESS_RATE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.FAILURE_PERCENTAGE_VOLUME,
+                    Can.ALWAYS_EJECT_ONE,
+                    Can.CAP,
+                    Can.HEALTH_CHECK_RETURN,
+                    Can.HEALTH_CHECK_ORACLE),
+            Set.of(FixStyle.ENVOY)),
+    ISTIO(
+            "istio",
+            "an Istio DestinationRule",
+            EnumSet.of(Can.ENVOY_FIELDS, Can.CONSECUTIVE, Can.TURN_OFF_CONSECUTIVE, Can.CAP, Can.HEALTH_CHECK_ORACLE),
+            Set.of(FixStyle.ISTIO, FixStyle.FLAGGER)),
+    ENVOY_GATEWAY(
+            "envoy-gateway",
+            "an Envoy Gateway BackendTrafficPolicy",
+            EnumSet.of(
+                    Can.ENVOY_FIELDS,
+                    Can.CONSECUTIVE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.ALWAYS_EJECT_ONE,
+                    Can.CAP,
+                    Can.HEALTH_CHECK_ORACLE),
+            Set.of(FixStyle.ENVOY_GATEWAY)),
+    KUMA(
+            "kuma",
+            "a Kuma MeshCircuitBreaker",
+            EnumSet.of(
+                    Can.ENVOY_FIELDS,
+                    Can.CONSECUTIVE,
+                    Can.TURN_OFF_CONSECUTIVE,
+                    Can.SUCCESS_RATE,
+                    Can.FAILURE_PERCENTAGE,
+                    Can.FAILURE_PERCENTAGE_VOLUME,
+                    Can.CAP,
+                    Can.HEALTH_CHECK_ORACLE),
+            Set.of(FixStyle.KUMA));
+
+    /** Envoy Gateway's success rate: Envoy's defaults, always enforced (the policy has no field for it). */
+    static final long ENVOY_DEFAULT_SR_FACTOR = 1900;
+
+    static final long ENVOY_DEFAULT_SR_VOLUME = 100;
+    static final long ENVOY_DEFAULT_SR_HOSTS = 5;
+
+    private final String flag;
+    private final String description;
+    private final Set<Can> can;
+    private final Set<FixStyle> styles;
+
+    EnvoyTarget(String flag, String description, Set<Can> can, Set<FixStyle> styles) {
+        this.flag = flag;
+        this.description = description;
+        this.can = Set.copyOf(can);
+        this.styles = Set.copyOf(styles);
+    }
+
+    @Override
+    public String flag() {
+        return flag;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Set<Can> can() {
+        return can;
+    }
+
+    @Override
+    public boolean tunes(FixStyle style) {
+        return styles.contains(style);
+    }
+
+    /** Istio's defaults carry no panic threshold (istiod sends 0); the others Envoy's 50 %. */
+    @Override
+    public double defaultPanicPercent() {
+        return this == ISTIO ? 0 : 50;
+    }
+
+    /** Envoy's defaults for an Envoy cluster; for the control planes, as written in their resource and read back. */
+    @Override
+    public CurrentSettings defaults(String name, int hosts) {
+        return this == ENVOY ? CurrentSettings.defaults(name) : Target.super.defaults(name, hosts);
+    }
+
+    /** Another Envoy target's settings, the same fields (the file is rewritten in this target's format). */
+    @Override
+    public CurrentSettings adopt(CurrentSettings c, List<String> notes) {
+        if (!c.target().can(Can.ENVOY_FIELDS)) {
+            return null;
+        }
+        return new CurrentSettings(
+                c.name(),
+                c.source(),
+                this,
+                c.config(),
+                c.panicThresholdPercent(),
+                c.hosts(),
+                c.rps(),
+                c.version(),
+                c.profile(),
+                c.healthChecks());
+    }
+
+    /** Istio's DestinationRule and Envoy Gateway's policy cannot choose success rate: what they run instead. */
+    @Override
+    public long[] fixedSuccessRate() {
+        return this == ENVOY_GATEWAY
+                ? new long[] {ENVOY_DEFAULT_SR_FACTOR, ENVOY_DEFAULT_SR_VOLUME, ENVOY_DEFAULT_SR_HOSTS}
+                : Target.super.fixedSuccessRate();
+    }
+
+    @Override
+    public DeployableFile.Spliced splice(
+            String original,
+            OutlierDetectionConfig currentConfig,
+            Setting recommended,
+            Written written,
+            EnvoyVersion version,
+            String cluster) {
+        if (this != ENVOY && this != ISTIO) {
+            return Target.super.splice(original, currentConfig, recommended, written, version, cluster);
+        }
+        return DeployableFile.of(original, this, currentConfig, recommended, written, version, cluster);
+    }
+
+    @Override
+    public String patchHeading() {
+        return this == ISTIO ? "Or as a patch:\n" : Target.super.patchHeading();
+    }
+
+    @Override
+    public Written write(
+            Setting s,
+            String name,
+            int hosts,
+            OutlierDetectionConfig base,
+            double panicThresholdPercent,
+            RunProfile current,
+            EnvoyVersion version) {
+        String text = switch (this) {
+            case ENVOY ->
+                EnvoyClusterWriter.toYaml(new Scenario(
+                        name,
+                        Durations.SECOND,
+                        1,
+                        ClusterSpec.ofCount(hosts, panicThresholdPercent),
+                        new TrafficSpec(1),
+                        List.of(),
+                        s.applyTo(base, version),
+                        null,
+                        version));
+            case ISTIO -> istio(s, name, panicThresholdPercent);
+            case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
+            case KUMA -> kuma(s, name, panicThresholdPercent);
+        };
+        List<CheckTarget> read =
+                CheckInputs.read(text, "tune:" + flag, null, false).targets();
+        if (read.size() != 1 || read.get(0).config() == null) {
+            throw new InputException("tune: " + description + " written for " + s.label()
+                    + " does not read back as one " + "cluster's outlier detection");
+        }
+        return new Written(text, read.get(0).config(), read.get(0).panicThresholdPercent());
+    }
+
+    private static String istio(Setting s, String name, double panic) {
+        StringBuilder y = new StringBuilder();
+        y.append("apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ")
+                .append(kube(name))
+                .append("\nspec:\n  host: ")
+                .append(kube(name))
+                .append("\n  trafficPolicy:\n    outlierDetection:\n");
+        y.append("      consecutive5xxErrors: ").append(s.consecutive5xx()).append('\n');
+        y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
+        y.append("      baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
+        y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
+        if (panic > 0) {
+            y.append("      minHealthPercent: ").append(whole(panic)).append('\n');
+        }
+        return y.toString();
+    }
+
+    private static String envoyGateway(Setting s, String name, double panic) {
+        StringBuilder y = new StringBuilder();
+        y.append("apiVersion: gateway.envoyproxy.io/v1alpha1\nkind: BackendTrafficPolicy\nmetadata:\n  name: ")
+                .append(kube(name))
+                .append("\nspec:\n  targetRefs:\n  - group: gateway.networking.k8s.io\n    kind: HTTPRoute\n"
+                        + "    name: ")
+                .append(kube(name))
+                .append("\n  healthCheck:\n");
+        if (panic != 50) {
+            y.append("    panicThreshold: ").append(whole(panic)).append('\n');
+        }
+        y.append("    passive:\n");
+        y.append("      consecutive5XxErrors: ")
+                .append(Math.max(1, s.consecutive5xx()))
+                .append('\n');
+        y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
+        y.append("      baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
+        y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
+        if (s.failurePercentageThreshold() > 0) {
+            y.append("      failurePercentageThreshold: ")
+                    .append(s.failurePercentageThreshold())
+                    .append('\n');
+        }
+        if (s.alwaysEjectOneHost()) {
+            y.append("      alwaysEjectOneEndpoint: true\n");
+        }
+        return y.toString();
+    }
+
+    private static String kuma(Setting s, String name, double panic) {
+        StringBuilder y = new StringBuilder();
+        y.append("apiVersion: kuma.io/v1alpha1\nkind: MeshCircuitBreaker\nmetadata:\n  name: ")
+                .append(kube(name))
+                .append("\n  namespace: kuma-system\nspec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n"
+                        + "      kind: MeshService\n      name: ")
+                .append(kube(name))
+                .append("\n    default:\n      outlierDetection:\n        disabled: false\n");
+        y.append("        interval: ").append(go(s.intervalNanos())).append('\n');
+        y.append("        baseEjectionTime: ")
+                .append(go(s.baseEjectionTimeNanos()))
+                .append('\n');
+        y.append("        maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
+        if (panic != 50) {
+            y.append("        healthyPanicThreshold: ").append(whole(panic)).append('\n');
+        }
+        boolean any = s.consecutive5xx() > 0 || s.successRateStdevFactor() > 0 || s.failurePercentageThreshold() > 0;
+        if (any) {
+            y.append("        detectors:\n");
+        }
+        if (s.consecutive5xx() > 0) {
+            y.append("          totalFailures:\n            consecutive: ")
+                    .append(s.consecutive5xx())
+                    .append('\n');
+        }
+        if (s.successRateStdevFactor() > 0) {
+            y.append("          successRate:\n            minimumHosts: ")
+                    .append(s.successRateMinimumHosts())
+                    .append("\n            requestVolume: ")
+                    .append(s.successRateRequestVolume())
+                    .append("\n            standardDeviationFactor: \"")
+                    .append(Setting.factor(s.successRateStdevFactor()))
+                    .append("\"\n");
+        }
+        if (s.failurePercentageThreshold() > 0) {
+            y.append("          failurePercentage:\n            minimumHosts: ")
+                    .append(s.failurePercentageMinimumHosts())
+                    .append("\n            requestVolume: ")
+                    .append(s.failurePercentageRequestVolume())
+                    .append("\n            threshold: ")
+                    .append(s.failurePercentageThreshold())
+                    .append('\n');
+        }
+        return y.toString();
+    }
+
+    /** A Kubernetes object name from a cluster name: lower case, [a-z0-9-], at most 63 characters. */
+    static String kube(String name) {
+        String n = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+        n = n.isEmpty() ? "service" : n;
+        return n.length() > 63 ? n.substring(0, 63).replaceAll("-+$", "") : n;
+    }
+
+    /** A Go duration in whole milliseconds or seconds, e.g. {@code 10s}, {@code 250ms}. */
+    static String go(long nanos) {
+        long ms = nanos / Durations.MILLISECOND;
+        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
+    }
+
+    private static String whole(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}

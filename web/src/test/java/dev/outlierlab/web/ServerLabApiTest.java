@@ -1,0 +1,58 @@
+package dev.outlierlab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/** The lab's API for {@code profile: nginx|haproxy|caddy} scenarios, without HTTP. */
+class ServerLabApiTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final LabApi api = new LabApi(SimulationLimits.DEFAULT);
+
+    private static final String LAB = """
+            {"name": "two-servers", "duration": "60s", "seed": 7, "traffic": {"rps": 10},
+             "faults": [{"hosts": ["10.0.0.1:8080"], "start": "0s", "end": "60s", "error_rate": 100, "status": 503}],
+            """;
+
+    @Test
+    void eachServerProfileRunsInTheLabWithItsOwnReasons() throws Exception {
+        JsonNode nginx = JSON.readTree(api.run(LAB + """
+                 "profile": "nginx", "nginx": {"servers": ["10.0.0.1:8080", "10.0.0.2:8080"],
+                 "proxy_next_upstream": ["error", "timeout", "http_503"]}}
+                """));
+        assertThat(nginx.get("profile").asText()).isEqualTo("nginx");
+        assertThat(nginx.at("/summary/client_errors").asLong()).isZero();
+        assertThat(nginx.at("/summary/ejections").asLong()).isEqualTo(6);
+        assertThat(nginx.at("/events/0/action").asText()).isEqualTo("eject");
+        assertThat(nginx.at("/events/0/reason").asText()).isEqualTo("max_fails");
+        assertThat(nginx.at("/events/1/time_ns").asLong()).isEqualTo(11_000_000_000L);
+        assertThat(nginx.at("/scenario/nginx/servers/1").asText()).isEqualTo("10.0.0.2:8080");
+
+        JsonNode haproxy = JSON.readTree(api.run(LAB + """
+                 "profile": "haproxy", "haproxy": {"servers": ["10.0.0.1:8080", "10.0.0.2:8080"],
+                 "observe": "layer7", "error_limit": 5, "on_error": "mark-down"}}
+                """));
+        assertThat(haproxy.at("/summary/ejections").asLong()).isEqualTo(15);
+        assertThat(haproxy.at("/events/0/reason").asText()).isEqualTo("observe");
+        assertThat(haproxy.at("/events/1/reason").asText()).isEqualTo("check_passed");
+
+        JsonNode caddy = JSON.readTree(api.run(LAB + """
+                 "profile": "caddy", "caddy": {"upstreams": ["10.0.0.1:8080", "10.0.0.2:8080"],
+                 "fail_duration": "10s", "unhealthy_status": ["5xx"]}}
+                """));
+        // max_fails 1 by default: out at each 503 for fail_duration, 6 times a minute
+        assertThat(caddy.at("/summary/ejections").asLong()).isEqualTo(6);
+        assertThat(caddy.at("/events/1/reason").asText()).isEqualTo("fail_duration");
+    }
+
+    @Test
+    void settingsDescribeEachServerProfilesControls() throws Exception {
+        JsonNode settings = JSON.readTree(api.settings());
+        assertThat(settings.at("/nginx/controls/0/key").asText()).isEqualTo("nginx.max_fails");
+        assertThat(settings.at("/nginx/controls/0/default").asLong()).isEqualTo(1);
+        assertThat(settings.at("/haproxy/controls/3/default").asText()).isEqualTo("fail-check");
+        assertThat(settings.at("/caddy/controls/0/key").asText()).isEqualTo("caddy.fail_duration");
+    }
+}

@@ -113,26 +113,8 @@ public final class CaddySimulation {
     public static Result replay(Scenario scenario, CaddyPassiveConfig config, Iterator<TraceRecord> records) {
         List<CaddyEvent> events = new ArrayList<>();
         CaddyDetector d = new CaddyDetector(config, events::add);
-        long[] attempts = new long[config.upstreams().size()];
-        long requests = 0;
-        long errors = 0;
-        long last = 0;
-        while (records.hasNext()) {
-            TraceRecord r = records.next();
-            int outcome = OutcomeTraces.outcome(r);
-            if (outcome == OutcomeTraces.SKIP) {
-                continue;
-            }
-            d.runDue(r.timeNanos());
-            requests++;
-            attempts[r.host()]++;
-            d.record(r.host(), outcome, r.timeNanos());
-            if (Outcome.isFailure(outcome)) {
-                errors++;
-            }
-            last = r.timeNanos();
-        }
-        d.runDue(Math.max(last, scenario.durationNanos()));
-        return new Result(requests, errors, 0, attempts, events, 0);
+        OutcomeTraces.Counts c = OutcomeTraces.replay(
+                records, config.upstreams().size(), scenario.durationNanos(), d::runDue, d::record);
+        return new Result(c.requests(), c.errors(), 0, c.attempts(), events, 0);
     }
 }

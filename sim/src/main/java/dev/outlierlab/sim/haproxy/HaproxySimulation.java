@@ -100,26 +100,8 @@ public final class HaproxySimulation {
     public static Result replay(Scenario scenario, List<HaproxyServer> servers, Iterator<TraceRecord> records) {
         List<HaproxyEvent> events = new ArrayList<>();
         HaproxyDetector d = new HaproxyDetector(servers, (server, t) -> true, events::add);
-        long[] attempts = new long[servers.size()];
-        long requests = 0;
-        long errors = 0;
-        long last = 0;
-        while (records.hasNext()) {
-            TraceRecord r = records.next();
-            int outcome = OutcomeTraces.outcome(r);
-            if (outcome == OutcomeTraces.SKIP) {
-                continue;
-            }
-            d.runDue(r.timeNanos());
-            requests++;
-            attempts[r.host()]++;
-            d.record(r.host(), outcome, r.timeNanos());
-            if (Outcome.isFailure(outcome)) {
-                errors++;
-            }
-            last = r.timeNanos();
-        }
-        d.runDue(Math.max(last, scenario.durationNanos()));
-        return new Result(requests, errors, 0, attempts, events, d.trips(), d.checksRun());
+        OutcomeTraces.Counts c =
+                OutcomeTraces.replay(records, servers.size(), scenario.durationNanos(), d::runDue, d::record);
+        return new Result(c.requests(), c.errors(), 0, c.attempts(), events, d.trips(), d.checksRun());
     }
 }

@@ -72,9 +72,16 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "FILE",
             description = {
                 "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker) or a scenario; gives the target and hosts."
+                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf or a scenario; gives the",
+                "target and hosts."
             })
     Path from;
+
+    @Option(
+            names = "--upstream",
+            paramLabel = "NAME",
+            description = "With --from nginx.conf: the upstream to tune (default: the only one).")
+    String upstream;
 
     @Mixin
     TuneLogOptions logs;
@@ -83,8 +90,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             names = "--target",
             paramLabel = "T",
             description = {
-                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
-                "or gateway (a gateway configuration); default: --from's, else envoy."
+                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config),",
+                "gateway (a gateway configuration) or nginx (an nginx upstream); default: --from's, else envoy."
             })
     String target;
 
@@ -206,7 +213,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (explain != null) {
             format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }
-        TuneInputs.Start start = TuneInputs.start(input, from, target, logs.isUsed());
+        TuneInputs.Start start = TuneInputs.start(input, from, upstream, target, logs.isUsed());
         refuseFlinkFor(start.current().target());
         TrafficFacts log = logs.isUsed() ? logs.facts(from) : null;
         if (log != null && input.rps() == null && start.current().rps() == null) {

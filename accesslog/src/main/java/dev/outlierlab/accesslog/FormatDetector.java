@@ -3,6 +3,7 @@ package dev.outlierlab.accesslog;
 import dev.outlierlab.config.InputException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,7 +30,7 @@ public final class FormatDetector {
                 if (r.end() == r.start()) {
                     continue;
                 }
-                lines.add(java.util.Arrays.copyOfRange(r.buffer(), r.start(), r.end()));
+                lines.add(Arrays.copyOfRange(r.buffer(), r.start(), r.end()));
             }
         } catch (IOException e) {
             throw new InputException(input.name() + ": cannot be read (" + e.getMessage() + ")");

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -16,9 +18,9 @@ import java.nio.charset.StandardCharsets;
 public final class JsonLogFormat implements LogFormat {
     private static final JsonFactory FACTORY = new JsonFactory();
     /** The epoch seconds whose nanoseconds fit a long: 1677-09-21 to 2262-04-11. */
-    private static final java.math.BigDecimal MIN_EPOCH_SECONDS = java.math.BigDecimal.valueOf(-9_223_372_036L);
+    private static final BigDecimal MIN_EPOCH_SECONDS = BigDecimal.valueOf(-9_223_372_036L);
 
-    private static final java.math.BigDecimal MAX_EPOCH_SECONDS = java.math.BigDecimal.valueOf(9_223_372_036L);
+    private static final BigDecimal MAX_EPOCH_SECONDS = BigDecimal.valueOf(9_223_372_036L);
     private final JsonKeys keys;
     private final StartTimeFormat time;
     private final byte[] scratch = new byte[0];
@@ -59,7 +61,7 @@ public final class JsonLogFormat implements LogFormat {
                         continue;
                     }
                     if (v.isNumeric()) {
-                        java.math.BigDecimal seconds = p.getDecimalValue();
+                        BigDecimal seconds = p.getDecimalValue();
                         // range first: 1e100000000 would be a hundred-million-digit integer, 1e30 would wrap
                         if (seconds.precision() - (long) seconds.scale() > 11
                                 || seconds.scale() > 30
@@ -72,7 +74,7 @@ public final class JsonLogFormat implements LogFormat {
                                     + "9223372036 (the years 1677 to 2262), with at most 30 decimals");
                         }
                         out.startEpochNanos = seconds.movePointRight(9)
-                                .setScale(0, java.math.RoundingMode.FLOOR)
+                                .setScale(0, RoundingMode.FLOOR)
                                 .longValueExact();
                     } else {
                         byte[] t = p.getText().getBytes(StandardCharsets.UTF_8);

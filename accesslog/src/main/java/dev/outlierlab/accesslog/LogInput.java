@@ -68,7 +68,7 @@ public record LogInput(String name, Path path, InputStream stream) {
                 in = (BufferedInputStream) stream;
                 if (peek) {
                     in.mark(1 << 20);
-                    return new java.io.FilterInputStream(in) {
+                    return new FilterInputStream(in) {
                         @Override
                         public void close() throws IOException {
                             in.reset();

@@ -1,6 +1,7 @@
 package dev.outlierlab.accesslog;
 
 import dev.outlierlab.engine.envoy.RequestResult;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.ReplayResult;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.TraceReplay;
@@ -8,6 +9,7 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +60,7 @@ public final class LogReplay {
      */
     public static List<GroupResult> inStableOrder(List<GroupResult> results) {
         List<GroupResult> sorted = new ArrayList<>(results);
-        sorted.sort(java.util.Comparator.comparing((GroupResult g) -> g.group().instance())
+        sorted.sort(Comparator.comparing((GroupResult g) -> g.group().instance())
                 .thenComparing(g -> g.group().cluster()));
         return sorted;
     }
@@ -144,7 +146,7 @@ public final class LogReplay {
         }
 
         /** The decisions made so far, times from the origin ({@link TraceReplay#decisions}). */
-        public List<dev.outlierlab.engine.envoy.event.OutlierEvent> decisions() {
+        public List<OutlierEvent> decisions() {
             return replay.decisions();
         }
 

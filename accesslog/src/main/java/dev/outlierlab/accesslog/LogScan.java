@@ -1,8 +1,11 @@
 package dev.outlierlab.accesslog;
 
+import dev.outlierlab.config.InputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongConsumer;
 
@@ -70,8 +73,8 @@ public final class LogScan {
      */
     static void refuseBeyondMaxGroups(Map<String, ?> groups, LogEntry e) {
         if (groups.size() >= MAX_GROUPS && !groups.containsKey(key(e))) {
-            throw new dev.outlierlab.config.InputException("line " + e.line() + ": more than "
-                    + String.format(java.util.Locale.ROOT, "%,d", MAX_GROUPS) + " detectors (one per cluster "
+            throw new InputException("line " + e.line() + ": more than "
+                    + String.format(Locale.ROOT, "%,d", MAX_GROUPS) + " detectors (one per cluster "
                     + "and proxy instance); replay one cluster with --cluster NAME, or one instance's log");
         }
     }
@@ -147,7 +150,7 @@ public final class LogScan {
         /** The index of the host named {@code name} (numbered {@code nameId}), added at the end when new. */
         int host(int nameId, String name) {
             if (nameId >= hostIndex.length) {
-                hostIndex = java.util.Arrays.copyOf(hostIndex, Math.max(nameId + 1, hostIndex.length * 2));
+                hostIndex = Arrays.copyOf(hostIndex, Math.max(nameId + 1, hostIndex.length * 2));
             }
             int i = hostIndex[nameId];
             if (i == 0) {

@@ -1,6 +1,7 @@
 package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.engine.Durations;
 import java.io.IOException;
 
 /**
@@ -166,7 +167,7 @@ final class LogSource implements AutoCloseable {
     }
 
     private static String seconds(long nanos) {
-        return dev.outlierlab.engine.Durations.format(nanos);
+        return Durations.format(nanos);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.outlierlab.accesslog;
 
+import dev.outlierlab.engine.Durations;
+
 /**
  * The fields of one access-log line that replay needs, filled in place by a {@link LogFormat} (one instance is
  * reused for every line, so reading allocates nothing per line). Text fields are ranges of {@link #bytes}.
@@ -10,7 +12,7 @@ public final class ParsedLine {
      * {@code Durations.MAX_NANOS}). A longer one is a bad line: in nanoseconds it would overflow or carry the
      * outcome's time past anything a replay can span.
      */
-    static final long MAX_DURATION_MILLIS = dev.outlierlab.engine.Durations.MAX_NANOS / 1_000_000L;
+    static final long MAX_DURATION_MILLIS = Durations.MAX_NANOS / 1_000_000L;
 
     byte[] bytes;
     long startEpochNanos;

@@ -1,5 +1,6 @@
 package dev.outlierlab.accesslog;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -104,10 +105,10 @@ public enum ResponseFlag {
                 case 'L' << 8 | 'R' -> LR;
                 case 'N' << 8 | 'R' -> NR;
                 case 'D' << 8 | 'C' -> DC;
-                default -> BY_NAME.get(new String(b, s, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+                default -> BY_NAME.get(new String(b, s, n, StandardCharsets.ISO_8859_1));
             };
         }
-        return BY_NAME.get(new String(b, s, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+        return BY_NAME.get(new String(b, s, n, StandardCharsets.ISO_8859_1));
     }
 
     /** The short names in {@code mask}, comma-separated as Envoy writes them, or {@code -}. */

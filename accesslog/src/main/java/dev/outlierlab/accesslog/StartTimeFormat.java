@@ -1,6 +1,7 @@
 package dev.outlierlab.accesslog;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -154,7 +155,7 @@ public final class StartTimeFormat {
             if (fraction >= 0
                     && (prefixWidth >= 8
                             ? Bytes.equalsLong(b, start, cachedPrefix, 0, prefixWidth)
-                            : java.util.Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
+                            : Arrays.equals(b, start, start + prefixWidth, cachedPrefix, 0, prefixWidth))) {
                 return cachedBaseNanos + fraction;
             }
         }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The round trip: a run's synthetic traffic written as an access log and replayed gives the run's decisions,
- * event for event, for the seed's nine comparisons (docs/seed-comparisons.md) and for 200 seeded random
+ * event for event, for the nine comparisons of docs/seed-comparisons.md and for 200 seeded random
  * scenarios, in each format the writer has.
  */
 class AccessLogRoundTripTest {

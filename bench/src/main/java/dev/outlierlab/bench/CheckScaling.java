@@ -1,5 +1,6 @@
 package dev.outlierlab.bench;
 
+import com.sun.management.ThreadMXBean;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.check.StreamedReport;
@@ -70,7 +71,7 @@ public final class CheckScaling {
     public static void main(String[] args) {
         int[] sizes = {1_000, 10_000, 100_000};
         int[] runs = {15, 5, 3};
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long sink = 0;
         for (int i = 0; i < 3; i++) {
             sink += checkOnce(clusters(10_000));

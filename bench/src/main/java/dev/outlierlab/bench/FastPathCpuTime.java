@@ -13,6 +13,7 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -101,7 +102,7 @@ public final class FastPathCpuTime {
             throw new IllegalStateException("the fast path does not apply to " + name);
         }
         RunOptions perRequest = RunOptions.DEFAULT.forcePerRequest();
-        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < Math.max(2, runs / 5); i++) {
             FastPath.run(scenario, RunOptions.DEFAULT);
             Simulation.run(scenario, perRequest);

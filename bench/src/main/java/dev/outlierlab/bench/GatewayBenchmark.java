@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Whole runs of the gateway simulation, {@code GatewaySimulation.run(scenario)} end to end on one thread: six
- * endpoints, round robin, the first failing 33 % from 30 s to 240 s, the seed's gateway defaults, at 10,000
+ * endpoints, round robin, the first failing 33 % from 30 s to 240 s, the gateway defaults, at 10,000
  * requests per second for 300 simulated seconds (3 million requests): every request's routing, stage
  * (returns, filtering, the guard), attempt and judgement, and the result. The primary score is runs per
  * second; the {@code attempts} secondary score is simulated attempts per second. Run with {@code -prof gc}

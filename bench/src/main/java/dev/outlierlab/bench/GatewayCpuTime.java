@@ -1,9 +1,11 @@
 package dev.outlierlab.bench;
 
+import com.sun.management.ThreadMXBean;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -30,7 +32,7 @@ public final class GatewayCpuTime {
 
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().getId();
         System.out.println(
                 "| Benchmark | CPU ns per attempt, median run | fastest run | Attempts per CPU second (median) "
@@ -65,9 +67,9 @@ public final class GatewayCpuTime {
             for (int i = 0; i < runs; i++) {
                 ratio[i] = nsPerAttempt[i] / reference[i];
             }
-            java.util.Arrays.sort(ratio);
-            java.util.Arrays.sort(reference);
-            java.util.Arrays.sort(nsPerAttempt);
+            Arrays.sort(ratio);
+            Arrays.sort(reference);
+            Arrays.sort(nsPerAttempt);
             double median = nsPerAttempt[runs / 2];
             double r = ratio[runs / 2];
             System.out.printf(

@@ -1,5 +1,10 @@
 package dev.outlierlab.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.Locale;
+
 /**
  * A fixed loop of the same kind of work as a gateway attempt (a round-robin pick over six endpoints, a check of
  * who is ejected, an even failure pattern, a bucketed window with running totals, a consecutive count and a
@@ -16,14 +21,14 @@ public final class ReferenceLoop {
      * are the JIT's): {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.ReferenceLoop}.
      */
     public static void main(String[] args) {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double last = 0;
         for (int i = 0; i < 14; i++) {
             long before = mx.getCurrentThreadCpuTime();
             long iterations = run();
             last = (double) (mx.getCurrentThreadCpuTime() - before) / iterations;
         }
-        System.out.printf(java.util.Locale.ROOT, "reference loop: %.1f ns per iteration%n", last);
+        System.out.printf(Locale.ROOT, "reference loop: %.1f ns per iteration%n", last);
     }
 
     /** One pass of 3,000,000 iterations; returns the iterations made (with a check value folded in). */
@@ -59,8 +64,8 @@ public final class ReferenceLoop {
                     attempts[e] = 0;
                     failures[e] = 0;
                     consecutive[e] = 0;
-                    java.util.Arrays.fill(bucketAttempts, e * 6, e * 6 + 6, 0);
-                    java.util.Arrays.fill(bucketFailures, e * 6, e * 6 + 6, 0);
+                    Arrays.fill(bucketAttempts, e * 6, e * 6 + 6, 0);
+                    Arrays.fill(bucketFailures, e * 6, e * 6 + 6, 0);
                 }
                 any |= ejected[e];
             }

@@ -1,5 +1,7 @@
 package dev.outlierlab.check;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,8 +51,8 @@ public record Finding(
         return new Key(rule, severity, message, numbers, fix, file, line);
     }
 
-    Finding alsoFor(java.util.Collection<String> otherTargets) {
-        List<String> more = new java.util.ArrayList<>(alsoAppliesTo);
+    Finding alsoFor(Collection<String> otherTargets) {
+        List<String> more = new ArrayList<>(alsoAppliesTo);
         more.addAll(otherTargets);
         return new Finding(rule, severity, target, message, numbers, fix, file, line, more);
     }

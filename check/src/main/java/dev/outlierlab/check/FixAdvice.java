@@ -6,10 +6,13 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How a report says a fix for the input it was given: in the input's own fields ({@link FixStyle}, the same
@@ -86,9 +89,8 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
                 out = unsettable(out, field);
                 continue;
             }
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                            "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
-                                    + java.util.regex.Pattern.quote(field) + "(?![\\w])(?: (\\d+)( %)?)?")
+            Matcher m = Pattern.compile("(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
+                            + Pattern.quote(field) + "(?![\\w])(?: (\\d+)( %)?)?")
                     .matcher(out);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {
@@ -103,7 +105,7 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
                                     : " above 0 (so " + style.translatedBy() + " enforces it"
                                             + (value == null ? "" : ": " + value) + ")");
                 }
-                m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(said));
+                m.appendReplacement(sb, Matcher.quoteReplacement(said));
             }
             m.appendTail(sb);
             out = sb.toString();
@@ -117,9 +119,8 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
         if (text.contains(why)) {
             return text;
         }
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                        "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
-                                + java.util.regex.Pattern.quote(field) + "(?![\\w])")
+        Matcher m = Pattern.compile(
+                        "(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?" + Pattern.quote(field) + "(?![\\w])")
                 .matcher(text);
         return m.find() ? text.substring(0, m.end()) + " (which " + why + ")" + text.substring(m.end()) : text;
     }
@@ -135,7 +136,7 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
             }
         }
         out.add("common_lb_config.healthy_panic_threshold");
-        out.sort(java.util.Comparator.comparingInt(String::length).reversed());
+        out.sort(Comparator.comparingInt(String::length).reversed());
         return List.copyOf(out);
     }
 

@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Explains what a gateway configuration (profile gateway, spec gateway-profile) will do, as findings: the mode,
+ * Explains what a gateway configuration (profile gateway, docs/gateway.md) will do, as findings: the mode,
  * one endpoint, the statistical rule's bound with this many endpoints (Samuelson's inequality, as docs/gateway.md
  * explains for {@code run}), {@code min_requests} against the traffic each endpoint's window gets, ordered
  * routing, a hard trip of 1 and no fallbacks. Fixes are YAML in the file's own keys.

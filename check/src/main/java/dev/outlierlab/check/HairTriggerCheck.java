@@ -5,6 +5,7 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -51,7 +52,7 @@ final class HairTriggerCheck {
                     + (k == 1 ? "one failure" : k + " failures in a row")
                     + ", which healthy hosts have too: with 1 % of "
                     + "requests failing at random, a host has " + (k == 1 ? "a failure" : k + " in a row") + " every "
-                    + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average");
+                    + String.format(Locale.ROOT, "%,d", Math.round(expected)) + " requests on average");
             if (hosts != null && rps != null) {
                 // each caller's detector counts only the requests it sends
                 double perHost = rps / (double) hosts / sink.clients();

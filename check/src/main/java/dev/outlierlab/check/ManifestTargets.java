@@ -17,6 +17,7 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -227,9 +228,7 @@ final class ManifestTargets {
         String owner = p.scope().replaceFirst("\\.backendSettings\\.healthCheck\\.passive$", "");
         Located at = ManifestHosts.at(r.node(), owner);
         Located refs =
-                at != null && at.value() instanceof java.util.Map<?, ?> m && m.get("backendRefs") instanceof Located l
-                        ? l
-                        : null;
+                at != null && at.value() instanceof Map<?, ?> m && m.get("backendRefs") instanceof Located l ? l : null;
         return hosts.forBackendRefs(
                 refs,
                 r.namespace(),

@@ -8,17 +8,18 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * How consecutive-error detection meets a host that fails only part of its requests. It holds for evenly
- * spread failures (the lab's fault model, spec section 5): below an error rate of {@code (n - 1) / n} they
+ * spread failures (the lab's fault model, docs/model.md): below an error rate of {@code (n - 1) / n} they
  * never make {@code n} in a row. Random failures do: for independent failures at rate p the expected number
  * of requests to the first run of n is {@link Bernoulli#expectedRequestsToRun}, which the finding gives at
- * 33 % (the seed's error rate), and in seconds at {@code --rps} spread over the hosts.
+ * 33 % (the default scenario's error rate), and in seconds at {@code --rps} spread over the hosts.
  */
 final class PartialFailureCheck {
-    /** The error rate the random-failure numbers are given for: the seed's 33 %. */
+    /** The error rate the random-failure numbers are given for: the default scenario's 33 %. */
     static final double EXAMPLE_ERROR_RATE = 0.33;
 
     private PartialFailureCheck() {}
@@ -86,7 +87,7 @@ final class PartialFailureCheck {
                 + "make that at an error rate of " + FindingSink.fmt(blind)
                 + " % or less (a host failing 33 % evenly has "
                 + "runs of 1); independent random failures do, later: at 33 % a host fails " + n + " in a row after "
-                + String.format(java.util.Locale.ROOT, "%,d", Math.round(expected)) + " requests on average" + when
+                + String.format(Locale.ROOT, "%,d", Math.round(expected)) + " requests on average" + when
                 + (other
                         ? ". Besides, " + String.join(", and ", others)
                         : ". No other enforced detector here can eject a partially failing host");
@@ -104,7 +105,7 @@ final class PartialFailureCheck {
 
     /**
      * The largest error rate (percent) at which failures spread evenly among successes (the lab's fault model,
-     * spec section 5) never make {@code n} in a row: (n - 1) / n. Checked against the fault rule in the tests.
+     * docs/model.md) never make {@code n} in a row: (n - 1) / n. Checked against the fault rule in the tests.
      */
     static double largestRateNeverCaught(long n) {
         return FindingSink.round(100.0 * (n - 1) / n);

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The same report as {@link CheckReport#ofFiles}, for a renderer that writes it cluster by cluster, without holding
@@ -33,7 +34,7 @@ public final class StreamedReport {
     /** The same findings' later copies, which are left out. */
     private final Set<Long> covered = new HashSet<>();
     /** Per (cluster, file): the clusters whose findings it shares, by where their finding is in the report. */
-    private final Map<List<String>, java.util.TreeMap<Long, String>> coveredBy = new HashMap<>();
+    private final Map<List<String>, TreeMap<Long, String>> coveredBy = new HashMap<>();
 
     private final long[] counts = new long[Severity.values().length];
 
@@ -112,7 +113,7 @@ public final class StreamedReport {
                         alsoFor.computeIfAbsent(earlier, x -> new LinkedHashSet<>())
                                 .add(f.target());
                         coveredBy
-                                .computeIfAbsent(List.of(f.target(), f.file()), x -> new java.util.TreeMap<>())
+                                .computeIfAbsent(List.of(f.target(), f.file()), x -> new TreeMap<>())
                                 .putIfAbsent(earlier, saidFor.get(earlier));
                         covered.add(id);
                         continue;
@@ -181,7 +182,7 @@ public final class StreamedReport {
     /** The clusters whose findings target {@code i} shares, or null. */
     public Set<String> coveredBy(int i) {
         CheckTarget t = targets.get(i);
-        java.util.TreeMap<Long, String> by = coveredBy.get(List.of(t.name(), t.file()));
+        TreeMap<Long, String> by = coveredBy.get(List.of(t.name(), t.file()));
         return by == null ? null : new LinkedHashSet<>(by.values());
     }
 

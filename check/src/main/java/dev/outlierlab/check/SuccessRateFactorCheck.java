@@ -2,9 +2,11 @@ package dev.outlierlab.check;
 
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -25,8 +27,8 @@ final class SuccessRateFactorCheck {
     /** The smallest number of judged hosts among which success rate can eject one: N - 1 > factor^2. */
     static long smallestClusterThatCanEject(long stdevFactorThousandths) {
         // N - 1 > (sf / 1000)^2  <=>  (N - 1) * 10^6 > sf^2
-        java.math.BigInteger sf = java.math.BigInteger.valueOf(stdevFactorThousandths);
-        return sf.multiply(sf).divide(java.math.BigInteger.valueOf(1_000_000L)).longValueExact() + 2;
+        BigInteger sf = BigInteger.valueOf(stdevFactorThousandths);
+        return sf.multiply(sf).divide(BigInteger.valueOf(1_000_000L)).longValueExact() + 2;
     }
 
     static void check(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
@@ -55,7 +57,7 @@ final class SuccessRateFactorCheck {
                         + " x stdev, and no host's success rate can be "
                         + "more than sqrt(N - 1) standard deviations below the mean of N hosts (Samuelson's inequality), so success "
                         + "rate ejects nothing in a cluster of fewer than "
-                        + String.format(java.util.Locale.ROOT, "%,d", smallest)
+                        + String.format(Locale.ROOT, "%,d", smallest)
                         + " hosts, whatever the failures");
         if (hosts != null) {
             m.append("; this one has ")

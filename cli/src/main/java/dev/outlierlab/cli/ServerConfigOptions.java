@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,7 +112,7 @@ public final class ServerConfigOptions {
             }
         }
         ScenarioReader.Profiled base = input.scenario.source().loadProfiled(lab);
-        if (base.envoy() == null || !base.name().equals("envoy")) {
+        if (base.envoy() == null || !base.profile().capabilities().contains(Capability.ENVOY_REPORT)) {
             throw new InputException(g.option() + " " + g.file() + ": runs the lab's scenario (hosts, traffic, faults) "
                     + "through the file's servers; this scenario's profile is " + base.name()
                     + " (give a profile: envoy scenario, or a profile: " + g.profile() + " scenario without "

@@ -1,5 +1,7 @@
 package dev.outlierlab.engine;
 
+import java.util.Locale;
+
 /**
  * Nanosecond durations: the one limit on them and the one way to print them. Printing follows Envoy's JSON
  * form for {@code google.protobuf.Duration}: seconds with up to nine decimals and an {@code s}, e.g.
@@ -24,7 +26,7 @@ public final class Durations {
         if (frac == 0) {
             return sign + secs + "s";
         }
-        String digits = String.format(java.util.Locale.ROOT, "%09d", frac);
+        String digits = String.format(Locale.ROOT, "%09d", frac);
         if (frac % MILLISECOND == 0) {
             digits = digits.substring(0, 3);
         } else if (frac % 1000 == 0) {

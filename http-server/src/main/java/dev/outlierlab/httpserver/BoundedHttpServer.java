@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.spi.SLF4JServiceProvider;
 
 /**
  * An HTTP/1.1 server with the JDK's {@link HttpServer} API on Jetty 12: Jetty's connector accepts connections and
@@ -112,7 +114,7 @@ public final class BoundedHttpServer extends HttpServer {
     public static BoundedHttpServer create(InetSocketAddress address, int backlog, ServerLimits limits)
             throws IOException {
         if (address.isUnresolved()) {
-            throw new java.nio.channels.UnresolvedAddressException();
+            throw new UnresolvedAddressException();
         }
         return new BoundedHttpServer(address, backlog, limits);
     }
@@ -286,7 +288,7 @@ public final class BoundedHttpServer extends HttpServer {
     private static void quietLogging() {
         try {
             if (System.getProperty("slf4j.provider") == null
-                    && ServiceLoader.load(org.slf4j.spi.SLF4JServiceProvider.class)
+                    && ServiceLoader.load(SLF4JServiceProvider.class)
                             .findFirst()
                             .isEmpty()) {
                 System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");

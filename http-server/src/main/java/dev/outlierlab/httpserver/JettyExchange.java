@@ -3,6 +3,7 @@ package dev.outlierlab.httpserver;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpPrincipal;
 import java.io.BufferedOutputStream;
 import java.io.FilterInputStream;
@@ -98,7 +99,7 @@ final class JettyExchange extends HttpExchange {
     }
 
     /** Runs {@code handler}; a handler that fails before answering leaves the connection closed. */
-    void run(com.sun.net.httpserver.HttpHandler handler) {
+    void run(HttpHandler handler) {
         try {
             handler.handle(this);
         } catch (IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.outlierlab.httpserver;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,16 +45,16 @@ final class ServerErrors extends ErrorHandler {
         }
         String text = line(code, message);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        response.write(true, java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+        response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
     }
 
     @Override
-    public java.nio.ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         if (status >= 400 && status < 500) {
             malformed.incrementAndGet();
         }
         fields.put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-        return java.nio.ByteBuffer.wrap(line(status, reason).getBytes(StandardCharsets.UTF_8));
+        return ByteBuffer.wrap(line(status, reason).getBytes(StandardCharsets.UTF_8));
     }
 
     private String line(int code, String reason) {

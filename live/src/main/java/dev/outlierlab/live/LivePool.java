@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
- * engine's detectors, with a real clock and the seed's three modes. Any thread may {@link #record} an
+ * engine's detectors, with a real clock and the three stage modes. Any thread may {@link #record} an
  * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane
  * ({@link OutcomeRecorder}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
  * fills) drains the rings under the pool's lock, merged by time,

@@ -1,8 +1,12 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +68,7 @@ public final class LivePoolBuilder {
      * go and core variants), so that a Java service can shadow grpc-java's decisions; the seed sets its enforcement
      * draws.
      */
-    public static LivePoolBuilder grpc(String name, dev.outlierlab.engine.grpc.GrpcOutlierConfig config) {
+    public static LivePoolBuilder grpc(String name, GrpcOutlierConfig config) {
         Objects.requireNonNull(config, "config");
         LivePoolBuilder b = new LivePoolBuilder(name);
         b.detectorFactory = sink ->
@@ -86,7 +90,7 @@ public final class LivePoolBuilder {
     }
 
     /**
-     * The gateway profile's optional cap (the seed's gateway has none): an ejection that would put more than
+     * The gateway profile's optional cap (the modelled gateway has none): an ejection that would put more than
      * this share of the endpoints out at once is refused and counted ({@code ejections_overflow}), as Envoy's
      * {@code max_ejection_percent} does. 100 (the default) is no cap. The Envoy profile's cap is
      * {@code max_ejection_percent} in its settings.
@@ -97,7 +101,7 @@ public final class LivePoolBuilder {
                     + "is max_ejection_percent in its OutlierDetectionConfig");
         }
         if (percent < 0 || percent > 100) {
-            throw new dev.outlierlab.engine.InvalidConfigException(
+            throw new InvalidConfigException(
                     "gateway.max_ejection_percent",
                     Integer.toString(percent),
                     "a whole percentage from 0 to 100 (100: no cap)");
@@ -178,16 +182,16 @@ public final class LivePoolBuilder {
      * naming the setting.
      */
     private static void requireWholeMilliseconds(OutlierDetectionConfig config) {
-        for (dev.outlierlab.engine.envoy.OutlierSetting s : dev.outlierlab.engine.envoy.OutlierSetting.values()) {
-            if (s.kind() != dev.outlierlab.engine.envoy.OutlierSetting.Kind.DURATION) {
+        for (OutlierSetting s : OutlierSetting.values()) {
+            if (s.kind() != OutlierSetting.Kind.DURATION) {
                 continue;
             }
             long v = config.get(s);
-            boolean zeroAllowed = s == dev.outlierlab.engine.envoy.OutlierSetting.MAX_EJECTION_TIME_JITTER;
+            boolean zeroAllowed = s == OutlierSetting.MAX_EJECTION_TIME_JITTER;
             if (v % 1_000_000L != 0 || (v == 0 && !zeroAllowed)) {
-                throw new dev.outlierlab.engine.InvalidConfigException(
+                throw new InvalidConfigException(
                         s.envoyName(),
-                        dev.outlierlab.engine.Durations.format(v),
+                        Durations.format(v),
                         "a whole number of milliseconds"
                                 + (zeroAllowed ? "" : ", at least 1ms") + " (Envoy reads durations in milliseconds); "
                                 + "give durations as java.time.Duration: set(" + s.name()

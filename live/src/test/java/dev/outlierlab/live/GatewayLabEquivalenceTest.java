@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * requests and attempts at the same times (the stage through {@link LivePool#filter(List)}, the outcomes through
  * {@link LivePool#record(Endpoint, int, long)}). Decisions (eject, would_eject, return: time, endpoint, reason,
  * evidence with its numbers, return time, time out) and stage records (eject, would_eject, kept_all: time,
- * endpoints) must be equal, and so must every candidate list. On the scenarios of spec gateway-profile section 7
+ * endpoints) must be equal, and so must every candidate list. On the scenarios of docs/gateway.md
  * and on 50 seeded random ones.
  */
 class GatewayLabEquivalenceTest {

@@ -9,7 +9,7 @@ import dev.outlierlab.engine.stage.StageMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The gateway profile in a live pool: the seed's defaults, on an injected clock. */
+/** The gateway profile in a live pool: the gateway defaults, on an injected clock. */
 class GatewayPoolTest {
     private final ManualClock clock = new ManualClock();
     private final LiveFixtures.Recorder seen = new LiveFixtures.Recorder();

@@ -98,7 +98,7 @@ final class Caller {
     }
 
     /**
-     * Reports a request's outcome to its host as Envoy's HTTP router does (spec section 5): a connect success when
+     * Reports a request's outcome to its host as Envoy's HTTP router does (docs/model.md): a connect success when
      * a stream was obtained (every request but a connect failure), then the HTTP code, or the local result with
      * its code (a timeout as {@code LOCAL_ORIGIN_TIMEOUT} with 504, a reset as a connect failure). Without split
      * origins a connect success is not reported at all (Envoy maps it to no code), so it is skipped.

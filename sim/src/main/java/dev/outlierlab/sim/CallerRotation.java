@@ -2,6 +2,7 @@ package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.Arrays;
 
 /**
  * One caller's round robin as arithmetic, for the event-driven path: while the caller's eligible list stays the
@@ -40,7 +41,7 @@ final class CallerRotation {
         this.faultyAt = new boolean[hostCount];
         this.faultyPositions = new int[hostCount];
         this.positionOf = new int[hostCount];
-        java.util.Arrays.fill(positionOf, -1);
+        Arrays.fill(positionOf, -1);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.outlierlab.sim;
 
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 
 /**
  * Lets the event-driven path run a scenario with per-host capacity ({@code cluster.capacity}) for as long as no host
@@ -40,7 +41,7 @@ final class CapacityGuard {
         this.rps = scenario.traffic().rps();
         this.callers = scenario.traffic().clients();
         this.expiredSize = new int[callers];
-        java.util.Arrays.fill(expiredSize, -1);
+        Arrays.fill(expiredSize, -1);
     }
 
     /** Whether the scenario has a capacity to guard. */

@@ -1,6 +1,7 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.Detector;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.overload.CapacityLimiter;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a scenario's traffic against a detector known only by the {@link Detector} contract (spec sections 3 and 5):
+ * Runs a scenario's traffic against a detector known only by the {@link Detector} contract (docs/model.md):
  * before request {@code i} the detector's due work at or before its send time runs, the request goes round-robin
  * to the hosts not ejected ({@code eligible[i mod n]}), a fault fails it by its pattern, and the outcome is
  * recorded at once (zero latency). There is no panic: with every host ejected a request fails with no host, as a
@@ -34,7 +35,7 @@ public final class DetectorSimulation {
         }
         long duration = scenario.durationNanos();
         if (scenario.traffic().clients() > 1) {
-            throw new dev.outlierlab.engine.InvalidConfigException(
+            throw new InvalidConfigException(
                     "traffic.clients",
                     Long.toString(scenario.traffic().clients()),
                     "1 under a profile other than envoy (one channel)");

@@ -6,11 +6,13 @@ import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.SignalRecorder;
 import dev.outlierlab.sim.signals.StepIndex;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +138,7 @@ final class RunRecorder implements DetectorListener {
 
     /** The decisions kept so far, in time order (a live replay hands them on as they are made). */
     List<OutlierEvent> eventsSoFar() {
-        return java.util.Collections.unmodifiableList(events);
+        return Collections.unmodifiableList(events);
     }
 
     @Override
@@ -315,7 +317,7 @@ final class RunRecorder implements DetectorListener {
         }
     }
 
-    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, List<OutlierStats> perCaller) {
+    RunResult finish(Scenario scenario, List<OutlierStats> perCaller) {
         long detected = 0;
         long enforced = 0;
         long overflow = 0;
@@ -330,7 +332,7 @@ final class RunRecorder implements DetectorListener {
     }
 
     /** Builds the result from the totals of a profile's detectors (every caller's, summed). */
-    RunResult finish(dev.outlierlab.sim.scenario.Scenario scenario, RunTotals totals) {
+    RunResult finish(Scenario scenario, RunTotals totals) {
         if (panicStart >= 0) {
             panicWindows.add(new PanicWindow(panicStart, panicEnd));
             panicStart = -1;

@@ -1,7 +1,7 @@
 package dev.outlierlab.sim;
 
 /**
- * The headline figures of a run (spec section 8 plus a few more). "During fault" means sent while at least
+ * The headline figures of a run (the run output of docs/model.md plus a few more). "During fault" means sent while at least
  * one fault window was active; {@code ejectionsDetected} counts every detection before the cap and
  * enforcement; {@code panicNanos} sums, over requests sent in panic (by their caller's state), the time to the
  * next request. With several callers every count is over all callers, {@code maxEjectedAtOnce} is the most

@@ -4,7 +4,7 @@ import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 
 /**
- * The lab model's even arrivals as arithmetic (spec section 3): request {@code i} is sent at
+ * The lab model's even arrivals as arithmetic (docs/model.md): request {@code i} is sent at
  * {@code floor(i * 1e9 / rps)}, by caller {@code i mod callers} as its request number {@code i div callers}, for
  * every {@code i} below the run's request count. Answers both ways, the time of a request and the first request
  * at or after a time, without visiting the requests between, so a stretch of requests is found in a few divisions.

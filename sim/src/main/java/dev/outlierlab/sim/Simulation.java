@@ -10,7 +10,7 @@ import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 
 /**
- * Runs a scenario with synthetic traffic, by the lab model's rules (spec sections 3 to 7): request {@code i}
+ * Runs a scenario with synthetic traffic, by the lab model's rules (docs/model.md): request {@code i}
  * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
  * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
  * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link dev.outlierlab.sim.traffic.WeightedRoundRobin}) and

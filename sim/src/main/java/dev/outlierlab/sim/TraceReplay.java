@@ -6,9 +6,11 @@ import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -17,14 +19,14 @@ import java.util.Map;
 /**
  * Replays observed outcomes instead of synthetic traffic: the scenario's cluster, outlier settings, health
  * checks and duration apply; its traffic and faults do not. Before each record, the ticks due at or before its
- * time run (spec section 3); after the last, ticks run on to the duration. Records are reported as given (a
+ * time run (docs/model.md); after the last, ticks run on to the duration. Records are reported as given (a
  * {@link TraceRecord#connected() connected} record first reports the connect success, as Envoy's router does).
  * There is no routing: the replay counts, per host, what arrived while the lab had it ejected ({@link HostTraffic}).
  * An outcome trace reports those records to the host all the same (Envoy's own tests do so); observed traffic
  * ({@code movedWhileEjected}, an access log routed under other settings) does not, because under the lab's
  * settings those requests would have gone to other hosts and the ejected host's detector would not have seen
- * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (spec section
- * 4), and nothing is "during fault".
+ * them (except in panic, when Envoy routes to every host, ejected or not). The cluster is charged panic time while the lab's ejections leave too few healthy hosts (docs/model.md),
+ * and nothing is "during fault".
  *
  * <p>Records are pushed with {@link #offer} (several replays can then be fed from one merged stream) or pulled
  * from an iterator with {@link #run}.
@@ -61,7 +63,7 @@ public final class TraceReplay {
                 scenario.durationNanos(),
                 scenario.seed(),
                 scenario.cluster(),
-                new dev.outlierlab.sim.scenario.TrafficSpec(scenario.traffic().rps()),
+                new TrafficSpec(scenario.traffic().rps()),
                 List.of(),
                 scenario.outlierDetection(),
                 scenario.healthChecks(),
@@ -211,7 +213,7 @@ public final class TraceReplay {
         }
         long[] total = new long[names.size()];
         long[] since = new long[names.size()];
-        java.util.Arrays.fill(since, -1);
+        Arrays.fill(since, -1);
         for (OutlierEvent e : events) {
             int h = index.get(e.host());
             if (e.action() == EventAction.EJECT && since[h] < 0) {

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Spec section 5: request k of a fault fails iff ((k+1) ppm) div 1e6 > (k ppm) div 1e6. */
+/** The even pattern (docs/model.md): request k of a fault fails iff ((k+1) ppm) div 1e6 > (k ppm) div 1e6. */
 class FaultPatternTest {
 
     private static FaultSpec rate(long ppm) {

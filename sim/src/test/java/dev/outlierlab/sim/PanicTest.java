@@ -88,12 +88,13 @@ class PanicTest {
 
     @Test
     void fourOfSixHostsFailingEverythingPutTheClusterInPanic() {
-        // The seed's last comparison: four hosts at 100 % from 30 s to 240 s, success rate off, cap 100.
+        // The last comparison of docs/seed-comparisons.md: four hosts at 100 % from 30 s to 240 s, success rate off,
+        // cap 100.
         // Hosts 0..3 are ejected by five 5xx each at 30.04, 30.0417, 30.0467 and 30.05 s; 2 of 6 healthy is
         // panic from the next request (i = 18031, 30.051666666 s). All four are back at the 70 s tick (out 30 s),
         // re-ejected within 0.05 s (60 s, back at 140), and again (90 s, back at 240, when the fault ends).
         // Panic: (70 - 30.051666666) + (140 - 70.051666666) + (240 - 140.051666666) = 209.845000002 s.
-        // (The seed's page says 266 s; the spec's rules give this figure.)
+        // (docs/seed-comparisons.md quotes 266 s; the lab's rules give this figure.)
         Scenario s = scenario(
                 6,
                 50,

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The random and burst patterns (spec section 5): their rates, their runs, and their independence. */
+/** The random and burst patterns (docs/model.md): their rates, their runs, and their independence. */
 class RandomAndBurstPatternTest {
     private static final int N = 200_000;
 

@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seed's "Run controlled comparisons", one change at a time from the defaults (six hosts, 600 rps, host-0
+ * The "Run controlled comparisons" of docs/seed-comparisons.md, one change at a time from the defaults (six hosts, 600 rps, host-0
  * failing 33 % from 30 s to 240 s). Host-0 gets 100 requests a second; each 10 s interval it has 1000
  * requests, of which exactly 330 fail (spec 5), so its rate is 67 %.
  */
@@ -35,7 +35,7 @@ class SeedComparisonsTest {
         assertThat(always.summary().failedDuringFault())
                 .isEqualTo(cap34.summary().failedDuringFault());
         assertThat(always.summary().failedDuringFault()).isEqualTo(990);
-        // 990 of 126000 = 0.786 %, the seed's "0.8 percent"
+        // 990 of 126000 = 0.786 %, "0.8 percent" in docs/seed-comparisons.md
         assertThat(always.summary().failedPercentDuringFault()).isBetween(0.785, 0.786);
     }
 

@@ -1,7 +1,7 @@
 package dev.outlierlab.engine.caddy;
 
 import dev.outlierlab.engine.Detector;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.Outcome;
 import java.util.Arrays;
@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * The forgetting is the detector's {@link #runDue} work. Driven from one thread; the pending forgets are a
  * queue in time order (one {@code fail_duration} for all).
  */
-public final class CaddyDetector implements Detector {
+public final class CaddyDetector extends EjectingDetector {
     private final CaddyPassiveConfig config;
     private final Consumer<CaddyEvent> listener;
     private final EndpointEjections ejections;
@@ -111,28 +111,13 @@ public final class CaddyDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     @Override
     public int endpointCount() {
         return fails.length;
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     /** Failures remembered now for the upstream ({@code Host.Fails()}). */

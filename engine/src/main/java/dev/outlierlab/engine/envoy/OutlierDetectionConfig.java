@@ -2,9 +2,11 @@ package dev.outlierlab.engine.envoy;
 
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -188,15 +190,15 @@ public final class OutlierDetectionConfig {
 
         /**
          * Sets a duration setting ({@code interval}, {@code base_ejection_time}, {@code max_ejection_time},
-         * {@code max_ejection_time_jitter}) from a {@link java.time.Duration}; other settings refuse one, naming
+         * {@code max_ejection_time_jitter}) from a {@link Duration}; other settings refuse one, naming
          * the setting.
          */
-        public Builder set(OutlierSetting setting, java.time.Duration value) {
+        public Builder set(OutlierSetting setting, Duration value) {
             if (setting.kind() != OutlierSetting.Kind.DURATION) {
                 throw new InvalidConfigException(
                         setting.envoyName(),
                         String.valueOf(value),
-                        "a " + setting.kind().name().toLowerCase(java.util.Locale.ROOT) + ", not a duration");
+                        "a " + setting.kind().name().toLowerCase(Locale.ROOT) + ", not a duration");
             }
             long nanos;
             try {

@@ -20,7 +20,9 @@ import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A cluster's outlier detector with Envoy v1.40.2 semantics (or an older release's, {@link EnvoyVersion}), Envoy's
@@ -311,8 +313,8 @@ public final class OutlierDetector {
      * summing decides whether it is an outlier: such events carry an {@link OrderNote}.
      */
     private void emitPass(List<OutlierEvent> pass, List<String> borderline) {
-        java.util.Set<String> ejected = new java.util.LinkedHashSet<>();
-        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
+        Set<String> ejected = new LinkedHashSet<>();
+        Set<String> refused = new LinkedHashSet<>();
         for (OutlierEvent e : pass) {
             if (e.action() == EventAction.EJECT) {
                 ejected.add(e.host());

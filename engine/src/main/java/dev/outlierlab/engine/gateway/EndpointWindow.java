@@ -1,7 +1,9 @@
 package dev.outlierlab.engine.gateway;
 
+import java.util.Arrays;
+
 /**
- * One endpoint's rolling window in one process (spec gateway-profile section 2): a ring of buckets of
+ * One endpoint's rolling window in one process (docs/gateway.md): a ring of buckets of
  * (attempts, failures). An attempt at t goes to bucket {@code floor(t / bucket)}; the window at t is that
  * bucket and the {@code buckets - 1} before it. Moving to a later bucket clears every bucket that fell out
  * of the window before it is used, and running totals make reading the window O(1). Allocates nothing
@@ -73,8 +75,8 @@ public final class EndpointWindow {
 
     /** Empties the window (an endpoint returning from ejection). */
     public void clear() {
-        java.util.Arrays.fill(attempts, 0);
-        java.util.Arrays.fill(failures, 0);
+        Arrays.fill(attempts, 0);
+        Arrays.fill(failures, 0);
         totalAttempts = 0;
         totalFailures = 0;
     }

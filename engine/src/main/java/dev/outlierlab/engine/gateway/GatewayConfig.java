@@ -3,9 +3,10 @@ package dev.outlierlab.engine.gateway;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.stage.StageMode;
+import java.time.Duration;
 
 /**
- * The gateway profile's settings (spec gateway-profile section 1), immutable and validated: the seed's
+ * The gateway profile's settings (docs/gateway.md), immutable and validated: the
  * defaults are {@link #defaults()}. Invalid values throw {@link InvalidConfigException} with the key under
  * {@code gateway.}, the value and what is allowed.
  *
@@ -97,7 +98,7 @@ public record GatewayConfig(
         }
     }
 
-    /** The seed's table: prod, 60 s window of 1 s buckets, 5 requests, 2σ over all, 1 point, 3 in a row, 30 s. */
+    /** The default table: prod, 60 s window of 1 s buckets, 5 requests, 2σ over all, 1 point, 3 in a row, 30 s. */
     public static GatewayConfig defaults() {
         return new GatewayConfig(
                 StageMode.PROD,
@@ -117,7 +118,7 @@ public record GatewayConfig(
         return (int) (windowNanos / bucketNanos);
     }
 
-    /** A builder starting from {@link #defaults()}, with {@link java.time.Duration}s for the times. */
+    /** A builder starting from {@link #defaults()}, with {@link Duration}s for the times. */
     public static Builder builder() {
         return new Builder(defaults());
     }
@@ -170,7 +171,7 @@ public record GatewayConfig(
             processes = from.processes;
         }
 
-        private static long nanos(String key, java.time.Duration d) {
+        private static long nanos(String key, Duration d) {
             if (d == null) {
                 throw new InvalidConfigException(key, "null", "a duration such as Duration.ofSeconds(30)");
             }
@@ -186,12 +187,12 @@ public record GatewayConfig(
             return this;
         }
 
-        public Builder window(java.time.Duration value) {
+        public Builder window(Duration value) {
             windowNanos = nanos("gateway.window", value);
             return this;
         }
 
-        public Builder bucket(java.time.Duration value) {
+        public Builder bucket(Duration value) {
             bucketNanos = nanos("gateway.bucket", value);
             return this;
         }
@@ -223,7 +224,7 @@ public record GatewayConfig(
             return this;
         }
 
-        public Builder ejectionTime(java.time.Duration value) {
+        public Builder ejectionTime(Duration value) {
             ejectionTimeNanos = nanos("gateway.ejection_time", value);
             return this;
         }

@@ -1,16 +1,16 @@
 package dev.outlierlab.engine.gateway;
 
-import dev.outlierlab.engine.Detector;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.EndpointSlots;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The seed's "weakest link remover" for one gateway process (spec gateway-profile sections 2 to 4): each
+ * A "weakest link remover" for one gateway process (docs/gateway.md): each
  * endpoint keeps a rolling window of buckets and a consecutive-failure count; each recorded outcome is
  * judged at once, for the endpoint that reported it: the hard trip first, then the success rate against
  * the scored peers. An ejection lasts exactly {@code ejection_time}; the endpoint returns at the first look
@@ -18,7 +18,7 @@ import java.util.List;
  * mode the same machine runs and its ejections are reported as {@code would_eject}. Allocates nothing per
  * outcome (events are made only for decisions). Not thread-safe: one thread per process.
  */
-public final class GatewayDetector implements Detector {
+public final class GatewayDetector extends EjectingDetector {
     private final GatewayConfig config;
     private final int process;
     private final GatewayListener listener;
@@ -89,8 +89,8 @@ public final class GatewayDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     /**
@@ -323,14 +323,14 @@ public final class GatewayDetector implements Detector {
     }
 
     /**
-     * An optional cap the seed's gateway does not have: an ejection that would put more than this share of the
+     * An optional cap the modelled gateway does not have: an ejection that would put more than this share of the
      * endpoints out at once is refused (counted in {@link #capRefusals()}), as Envoy's
      * {@code max_ejection_percent} refuses one ({@code DetectorImpl::ejectHost}: ejected after this one over
      * all, at most the percentage). 100, the default, is no cap: the spec's behaviour.
      */
     public void setMaxEjectionPercent(int percent) {
         if (percent < 0 || percent > 100) {
-            throw new dev.outlierlab.engine.InvalidConfigException(
+            throw new InvalidConfigException(
                     "gateway.max_ejection_percent",
                     Integer.toString(percent),
                     "a whole percentage from 0 to 100 (100: no cap)");
@@ -341,21 +341,6 @@ public final class GatewayDetector implements Detector {
     /** Ejections the cap refused. */
     public long capRefusals() {
         return capRefusals;
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     /** Endpoints ejected now. */

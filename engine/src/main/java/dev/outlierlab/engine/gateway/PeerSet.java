@@ -4,7 +4,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import java.util.Locale;
 
 /**
- * Whom an endpoint is compared with (spec gateway-profile section 3). {@code all}: the whole scored set, the
+ * Whom an endpoint is compared with (docs/gateway.md). {@code all}: the whole scored set, the
  * judged endpoint included (Envoy's and gRPC's convention; by Samuelson's inequality it can never fire with
  * two to four endpoints at factor 2). {@code others}: the other scored endpoints only (leave-one-out).
  */

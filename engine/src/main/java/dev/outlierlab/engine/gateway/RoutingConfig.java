@@ -4,7 +4,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import java.util.List;
 
 /**
- * The gateway's routing settings (spec gateway-profile section 1): the strategy, the weights for
+ * The gateway's routing settings (docs/gateway.md): the strategy, the weights for
  * {@code weighted} (one positive integer per endpoint, empty otherwise) and the fallbacks: after a failed
  * attempt, up to this many next candidates are tried.
  */

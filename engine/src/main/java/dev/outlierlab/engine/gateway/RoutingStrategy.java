@@ -4,7 +4,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import java.util.Locale;
 
 /**
- * How a gateway orders a request's candidates (spec gateway-profile section 5): {@code ordered} (always the
+ * How a gateway orders a request's candidates (docs/gateway.md): {@code ordered} (always the
  * listed order: the first endpoint gets everything it can take), {@code round_robin} (a rotation per
  * process), {@code weighted} (nginx's smooth weighted round robin picks the first, the rest follow in listed
  * order).

@@ -1,7 +1,7 @@
 package dev.outlierlab.engine.gateway;
 
 /**
- * The statistical rule's numbers at one judgement (spec gateway-profile section 3): the judged endpoint's
+ * The statistical rule's numbers at one judgement (docs/gateway.md): the judged endpoint's
  * success rate and attempts in the window, and the mean, population standard deviation and threshold of
  * its peers' rates (percent), the number of endpoints scored and how many of them were peers.
  */

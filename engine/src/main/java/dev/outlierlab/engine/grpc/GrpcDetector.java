@@ -1,7 +1,6 @@
 package dev.outlierlab.engine.grpc;
 
-import dev.outlierlab.engine.Detector;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.EndpointSlots;
 import dev.outlierlab.engine.Outcome;
@@ -33,7 +32,7 @@ import java.util.List;
  * lab's vocabulary ({@link OutlierEvent}); enforcement draws come from the seeded {@link RandomSource}. Driven from
  * one thread; allocates nothing per call.
  */
-public final class GrpcDetector implements Detector {
+public final class GrpcDetector extends EjectingDetector {
     private final GrpcOutlierConfig config;
     private final GrpcImplementation impl;
     private final RandomSource random;
@@ -107,8 +106,8 @@ public final class GrpcDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     /** Counts one finished call; sweeps due at {@code nowNanos} run first. Connect signals are not calls. */
@@ -396,21 +395,6 @@ public final class GrpcDetector implements Detector {
     @Override
     public int endpointCount() {
         return ejections.size();
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     /** The endpoint's ejection multiplier now. */

@@ -1,7 +1,7 @@
 package dev.outlierlab.engine.haproxy;
 
 import dev.outlierlab.engine.Detector;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * sooner. Their results come from a {@link HealthEndpoint} (the lab's), or, with none, only from
  * {@link #applyCheck} (a replay of observed checks). Checks take no time. Driven from one thread.
  */
-public final class HaproxyDetector implements Detector {
+public final class HaproxyDetector extends EjectingDetector {
     /** What a server's health endpoint answers to an active check at a time. */
     @FunctionalInterface
     public interface HealthEndpoint {
@@ -199,28 +199,13 @@ public final class HaproxyDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     @Override
     public int endpointCount() {
         return servers.length;
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     public HaproxyServer server(int endpoint) {

@@ -2,7 +2,7 @@ package dev.outlierlab.engine.nginx;
 
 import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.EjectionListener;
+import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.nginx.NextUpstream.PeerState;
 import java.util.Arrays;
@@ -24,7 +24,7 @@ import java.util.Arrays;
  * when the upstream has more than one try. Driven from one thread with non-decreasing time; nothing is
  * allocated per request.
  */
-public final class NginxDetector implements Detector {
+public final class NginxDetector extends EjectingDetector {
     /** The client's status when no server may be selected: nginx's "no live upstreams". */
     public static final int NO_LIVE_UPSTREAMS = 502;
 
@@ -214,28 +214,13 @@ public final class NginxDetector implements Detector {
     }
 
     @Override
-    public void addEjectionListener(EjectionListener l) {
-        ejections.addListener(l);
+    protected EndpointEjections ejections() {
+        return ejections;
     }
 
     @Override
     public int endpointCount() {
         return peers.size();
-    }
-
-    @Override
-    public boolean isEjected(int endpoint) {
-        return ejections.isEjected(endpoint);
-    }
-
-    @Override
-    public boolean anyEjected() {
-        return ejections.ejectedCount() > 0;
-    }
-
-    @Override
-    public long ejectionVersion() {
-        return ejections.version();
     }
 
     public String endpointName(int endpoint) {

@@ -2,7 +2,7 @@ package dev.outlierlab.engine.stage;
 
 /**
  * What one run of the request stage did to the candidate list. Only {@link #NONE} goes unrecorded: the
- * seed's "no outlier_ejection stage is recorded" when nothing was (or would have been) removed.
+ * the rule "no outlier_ejection stage is recorded" when nothing was (or would have been) removed.
  */
 public enum StageAction {
     /** Nothing removed, nothing would have been, or the mode is off. */

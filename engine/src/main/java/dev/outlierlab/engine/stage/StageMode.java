@@ -4,7 +4,7 @@ import dev.outlierlab.engine.InvalidConfigException;
 import java.util.Locale;
 
 /**
- * How the request stage uses a detector (the seed's three modes). {@code off}: not consulted, outcomes not
+ * How the request stage uses a detector (off, shadow or prod). {@code off}: not consulted, outcomes not
  * recorded, nothing recorded. {@code shadow}: outcomes recorded and the detector runs (its ejections are
  * virtual), nothing is removed, and the stage names what prod would have removed. {@code prod}: ejected
  * endpoints leave the candidate list, subject to the guard.

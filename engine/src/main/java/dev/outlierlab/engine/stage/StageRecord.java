@@ -3,7 +3,7 @@ package dev.outlierlab.engine.stage;
 import java.util.List;
 
 /**
- * One recorded run of the request stage (spec gateway-profile section 5 and 6): when, for which request and
+ * One recorded run of the request stage (docs/gateway.md): when, for which request and
  * process, in which mode, what it did, and the endpoints concerned (indexes in routing order): those removed
  * ({@code eject}), those ejected but kept by the guard ({@code kept_all}), or those prod would have removed
  * ({@code would_eject}).

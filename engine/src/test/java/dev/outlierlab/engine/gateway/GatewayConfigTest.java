@@ -7,7 +7,7 @@ import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.stage.StageMode;
 import org.junit.jupiter.api.Test;
 
-/** The seed's defaults and the messages for settings the gateway cannot take. */
+/** The gateway defaults and the messages for settings the gateway cannot take. */
 class GatewayConfigTest {
     static final long S = Durations.SECOND;
 

@@ -11,7 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gateway detector against a plain reading of spec gateway-profile sections 2 to 4, on 400 seeded random
+ * The gateway detector against a plain reading of the rules in docs/gateway.md, on 400 seeded random
  * configurations and outcome streams: every attempt kept with its time, the window counted afresh at each
  * judgement, the peers' mean and population standard deviation summed in routing order, no shortcut. The
  * detector skips work (judgements that cannot fire, windows already current) and must decide exactly the same:

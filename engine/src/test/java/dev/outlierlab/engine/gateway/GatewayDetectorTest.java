@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The gateway detector's rules (spec gateway-profile sections 2 to 4), one at a time, with their numbers. */
+/** The gateway detector's rules (docs/gateway.md), one at a time, with their numbers. */
 class GatewayDetectorTest {
     static final long S = Durations.SECOND;
     private final List<GatewayEvent> events = new ArrayList<>();

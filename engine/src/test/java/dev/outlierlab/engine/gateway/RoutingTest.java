@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The three routing orders of spec section 5, and the routing settings' validation. */
+/** The three routing orders of the lab's model (docs/model.md), and the routing settings' validation. */
 class RoutingTest {
     private static List<String> lists(CandidateRouter router, int n, int requests) {
         List<String> out = new ArrayList<>();

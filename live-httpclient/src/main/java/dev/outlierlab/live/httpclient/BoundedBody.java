@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A response body read into memory up to a limit. A body that says (Content-Length) or turns out to be longer
@@ -41,7 +42,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     private final long limit;
     private final long declared;
     private ByteBudget budget;
-    private java.util.concurrent.atomic.AtomicLong reserved;
+    private AtomicLong reserved;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private Flow.Subscription subscription;
@@ -74,8 +75,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
      * made at the end) and added to {@code reserved}, which the caller gives back once it has let go of the
      * body; a chunk past the budget fails the body with {@link BudgetExceeded}.
      */
-    static HttpResponse.BodyHandler<byte[]> handler(
-            long limit, ByteBudget budget, java.util.concurrent.atomic.AtomicLong reserved) {
+    static HttpResponse.BodyHandler<byte[]> handler(long limit, ByteBudget budget, AtomicLong reserved) {
         return info -> {
             BoundedBody b = new BoundedBody(
                     info.statusCode(),

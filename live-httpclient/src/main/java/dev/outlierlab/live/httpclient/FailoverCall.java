@@ -6,6 +6,7 @@ import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LocalFailure;
 import dev.outlierlab.live.StageRecord;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -34,8 +36,8 @@ final class FailoverCall<T> {
             HttpRequest.BodyPublisher body,
             Duration timeout,
             boolean expectContinue,
-            Optional<java.net.http.HttpClient.Version> version) {
-        HttpRequest on(URI base, java.util.Set<String> restricted) throws RejectedRequestException {
+            Optional<HttpClient.Version> version) {
+        HttpRequest on(URI base, Set<String> restricted) throws RejectedRequestException {
             HttpRequest.Builder b = HttpRequest.newBuilder()
                     .uri(RequestTarget.on(base, target))
                     .timeout(timeout)

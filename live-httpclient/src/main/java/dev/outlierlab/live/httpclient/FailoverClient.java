@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * A failover client over the JDK {@link HttpClient} that routes through a {@link LivePool}, as Envoy's router
@@ -177,7 +178,7 @@ public final class FailoverClient {
             Map<String, List<String>> headers,
             byte[] body,
             ByteBudget budget,
-            java.util.concurrent.atomic.AtomicLong reserved)
+            AtomicLong reserved)
             throws IOException, InterruptedException {
         return send(
                 method,
@@ -324,10 +325,10 @@ public final class FailoverClient {
     }
 
     /** The headers left out of every attempt: the restricted ones, {@code Host} too unless it is forwarded. */
-    java.util.Set<String> restricted() {
+    Set<String> restricted() {
         return forwardHost ? RESTRICTED_BUT_HOST : RESTRICTED;
     }
 
     private static final Set<String> RESTRICTED_BUT_HOST =
-            RESTRICTED.stream().filter(h -> !h.equals("host")).collect(java.util.stream.Collectors.toUnmodifiableSet());
+            RESTRICTED.stream().filter(h -> !h.equals("host")).collect(Collectors.toUnmodifiableSet());
 }

@@ -1,6 +1,7 @@
 package dev.outlierlab.live.httpclient;
 
 import com.sun.net.httpserver.Headers;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,7 @@ final class ProxyGuard {
 
     ProxyGuard(String boundHost, int port, List<String> allowedHosts) {
         String bound = boundHost.contains(":") && !boundHost.startsWith("[") ? "[" + boundHost + "]" : boundHost;
-        List<String> names = new java.util.ArrayList<>(List.of("127.0.0.1", "localhost", "[::1]", bound));
+        List<String> names = new ArrayList<>(List.of("127.0.0.1", "localhost", "[::1]", bound));
         names.addAll(allowedHosts);
         for (String name : names) {
             String n = name.toLowerCase(Locale.ROOT);

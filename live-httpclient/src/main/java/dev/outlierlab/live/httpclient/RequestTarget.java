@@ -2,6 +2,7 @@ package dev.outlierlab.live.httpclient;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -105,7 +106,7 @@ final class RequestTarget {
         for (int i = 0; i < value.length() && i < SHOWN; i++) {
             char c = value.charAt(i);
             if (c < 0x20 || c >= 0x7f) {
-                sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             } else {
                 sb.append(c);
             }

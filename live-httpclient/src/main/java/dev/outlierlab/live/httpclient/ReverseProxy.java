@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,9 +21,11 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -189,7 +192,7 @@ public final class ReverseProxy implements AutoCloseable {
         return proxy;
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -297,7 +300,7 @@ public final class ReverseProxy implements AutoCloseable {
             InetAddress who,
             AtomicInteger mine) {
         Runnable answer;
-        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong held = new AtomicLong();
         try {
             FailoverResponse<byte[]> r = client.send(
                     method, pathAndQuery, forwardable(exchange.getRequestHeaders()), body, settings.budget(), held);
@@ -382,7 +385,7 @@ public final class ReverseProxy implements AutoCloseable {
     }
 
     private static Map<String, List<String>> forwardable(Headers headers) {
-        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> out = new LinkedHashMap<>();
         headers.forEach((name, values) -> {
             if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
                 out.put(name, values);

@@ -6,6 +6,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes a pool's stage records as JSON lines (gateway-profile.md section 6): time in seconds since the
@@ -16,7 +17,7 @@ import java.util.Locale;
  */
 public final class StageLog implements LiveListener, AutoCloseable {
     private final BufferedWriter out;
-    private final java.util.concurrent.atomic.AtomicLong lost = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong lost = new AtomicLong();
     private volatile IOException firstError;
 
     public StageLog(Writer out) {

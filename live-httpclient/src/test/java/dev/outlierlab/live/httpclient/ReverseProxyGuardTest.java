@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 27's proxy cases with real sockets on loopback: a page under another name (Host, Origin, {@code /stats}
+ * The proxy's hardening cases with real sockets on loopback: a page under another name (Host, Origin, {@code /stats}
  * too) is refused, a control character or a bad method gets a 400, an upstream status of 999 is a recorded
  * failure answered 502, the client's Host goes to the upstream when asked, the proxy's own byte bound fails a
  * request without recording anything against the upstream, and a client's share of the proxy is capped.

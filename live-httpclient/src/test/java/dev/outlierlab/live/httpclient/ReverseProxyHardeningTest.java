@@ -238,7 +238,7 @@ class ReverseProxyHardeningTest {
 
     @Test
     void aThousandKeepAliveClientsLeaveStatsAnswered() throws Exception {
-        // issue 27: under 1,000 keep-alive clients /stats went dark. Each client (from 16 addresses) makes one
+        // A regression: under 1,000 keep-alive clients /stats went dark. Each client (from 16 addresses) makes one
         // request and keeps its connection; the proxy keeps at most 200 idle ones and at most 512 in all.
         LoopbackUpstream a = upstream("a");
         ReverseProxy proxy = proxy(32, FailoverClient.DEFAULT_MAX_RESPONSE_BYTES, a);

@@ -3,11 +3,14 @@ package dev.outlierlab.sim.fault;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 /**
- * Decides, request by request, whether a host fails (spec section 5). Each (fault, host) pair keeps the count
+ * Decides, request by request, whether a host fails (docs/model.md). Each (fault, host) pair keeps the count
  * {@code k} of requests the host received while that fault was active and its {@link FailureSequence}; the
  * first active fault in the scenario's list that covers the host decides, and every active fault covering it
  * counts the request (and, for the random and burst patterns, takes its draw).
@@ -86,8 +89,8 @@ public final class FaultInjector {
                 sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
             }
         }
-        changes = java.util.stream.Stream.of(this.faults)
-                .flatMapToLong(f -> java.util.stream.LongStream.of(f.startNanos(), f.endNanos()))
+        changes = Stream.of(this.faults)
+                .flatMapToLong(f -> LongStream.of(f.startNanos(), f.endNanos()))
                 .sorted()
                 .distinct()
                 .toArray();
@@ -101,7 +104,7 @@ public final class FaultInjector {
     }
 
     private void relocate(long nanos) {
-        int after = java.util.Arrays.binarySearch(changes, nanos);
+        int after = Arrays.binarySearch(changes, nanos);
         int index = after >= 0 ? after + 1 : -after - 1; // changes[index - 1] <= nanos < changes[index]
         segmentStart = index == 0 ? Long.MIN_VALUE : changes[index - 1];
         segmentEnd = index == changes.length ? Long.MAX_VALUE : changes[index];

@@ -6,6 +6,7 @@ import dev.outlierlab.engine.gateway.GatewayEvent;
 import dev.outlierlab.engine.gateway.GatewayListener;
 import dev.outlierlab.engine.stage.StageAction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -38,7 +39,7 @@ final class GatewayRecorder implements GatewayListener {
         this.ejectedNanos = new long[processes][endpoints];
         this.ejectedSince = new long[processes][endpoints];
         for (long[] row : ejectedSince) {
-            java.util.Arrays.fill(row, -1);
+            Arrays.fill(row, -1);
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A scenario of the gateway profile (spec gateway-profile section 1): the endpoints in routing order, the
+ * A scenario of the gateway profile (docs/gateway.md): the endpoints in routing order, the
  * lab model's traffic, faults, duration and seed, and the gateway's and the router's settings. Immutable and
  * validated; faults must name endpoints, and weights must match them.
  */

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a gateway scenario (spec gateway-profile section 5): request {@code i} at {@code floor(i * 1e9 / rps)}
+ * Runs a gateway scenario (docs/gateway.md): request {@code i} at {@code floor(i * 1e9 / rps)}
  * is handled by process {@code i mod processes}, whose router gives the candidate list and whose stage
  * filters it (returns first, then the mode and the guard); the request goes to the first candidate and, while
  * attempts fail and fallbacks remain, to the next; every attempt's outcome is recorded in that process

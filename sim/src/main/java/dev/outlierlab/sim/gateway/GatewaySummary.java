@@ -3,7 +3,7 @@ package dev.outlierlab.sim.gateway;
 import java.util.List;
 
 /**
- * The counts of one gateway run (spec gateway-profile section 6). Failed requests are those the caller saw
+ * The counts of one gateway run (docs/gateway.md). Failed requests are those the caller saw
  * fail (the last attempt failed); ejections count {@code eject} events in prod and {@code would_eject}
  * events in shadow, by reason. Per endpoint: attempts, and the time ejected in each process (an ejection
  * still running at the end counts up to the duration).

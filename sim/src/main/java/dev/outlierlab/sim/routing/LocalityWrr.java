@@ -3,6 +3,7 @@ package dev.outlierlab.sim.routing;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -73,7 +74,7 @@ final class LocalityWrr {
                 w.sizes[p][src] = new int[n];
                 w.effective[p][src] = new double[n];
                 w.rrIndex[p][src] = new long[n];
-                java.util.Arrays.fill(w.rrIndex[p][src], caller);
+                Arrays.fill(w.rrIndex[p][src], caller);
             }
         }
         return w;
@@ -88,7 +89,7 @@ final class LocalityWrr {
      */
     void rebuild(int p, int src, int[] eligible, int count, int[] members, long factor, SeededRandom random) {
         int n = weights[p].length;
-        java.util.Arrays.fill(sizes[p][src], 0);
+        Arrays.fill(sizes[p][src], 0);
         for (int i = 0, k = 0; i < count; i++) {
             while (members[k] != eligible[i]) {
                 k++;
@@ -97,7 +98,7 @@ final class LocalityWrr {
             hosts[p][src][l][sizes[p][src][l]++] = eligible[i];
         }
         schedulers[p][src] = null;
-        java.util.Arrays.fill(effective[p][src], 0);
+        Arrays.fill(effective[p][src], 0);
         if (count == 0) {
             return;
         }

@@ -6,6 +6,7 @@ import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One caller's Envoy load balancer over priority levels, as {@code source/extensions/load_balancing_policies/common/
@@ -121,7 +122,7 @@ public final class PriorityRouter {
     public static PriorityRouter forCaller(
             RoutingSpec spec,
             double panicThresholdPercent,
-            java.util.List<String> names,
+            List<String> names,
             int caller,
             long seed,
             LoadBalancer balancer) {

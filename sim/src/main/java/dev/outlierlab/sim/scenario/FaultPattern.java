@@ -3,8 +3,8 @@ package dev.outlierlab.sim.scenario;
 import java.util.Locale;
 
 /**
- * How a fault spreads its failures over the requests a host receives while the fault is active (spec section
- * 5). {@link #EVEN} is the lab model's rule and the seed's: failures as evenly spaced as the rate allows.
+ * How a fault spreads its failures over the requests a host receives while the fault is active (docs/model.md).
+ * {@link #EVEN} is the lab model's rule: failures as evenly spaced as the rate allows.
  * {@link #RANDOM} makes each request fail independently with the fault's rate. {@link #BURSTS} makes failures
  * come in runs of a given mean length, at the same average rate. Random and burst draws come from a seeded
  * stream of their own for each fault and host, described in {@code docs/fault-patterns.md}.

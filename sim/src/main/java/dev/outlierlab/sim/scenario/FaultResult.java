@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * How a fault fails a request when it fails it as a local-origin result rather than an HTTP status, and what
- * Envoy's HTTP router then reports to the host's outlier monitor (spec section 5). The router reports a connect
+ * Envoy's HTTP router then reports to the host's outlier monitor (docs/model.md). The router reports a connect
  * success when the connection pool hands over a stream ({@code UpstreamRequest::onPoolReady}), then the outcome:
  * a timeout as {@code LOCAL_ORIGIN_TIMEOUT} with code 504 ({@code onResponseTimeout}, {@code onPerTryTimeout}),
  * a reset as {@code LOCAL_ORIGIN_CONNECT_FAILED} ({@code onUpstreamReset}). A connection that cannot be made

@@ -3,11 +3,13 @@ package dev.outlierlab.sim.scenario;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.RequestResult;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A fault: during {@code [start, end)} the listed hosts fail {@code errorRatePpm} parts per million of their
- * requests, spread as {@code pattern} says (spec section 5): evenly, independently at random, or in bursts
+ * requests, spread as {@code pattern} says (docs/model.md): evenly, independently at random, or in bursts
  * whose mean length is {@code burstLengthMilli / 1000} failures. A failure is reported as HTTP {@code status},
  * or, when {@code result} is set, as that local-origin result (a timeout, a reset, ...), reported as Envoy's
  * HTTP router reports it ({@link FaultResult}). With a
@@ -88,7 +90,7 @@ public record FaultSpec(
     }
 
     public FaultSpec {
-        java.util.Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(pattern, "pattern");
         hosts = List.copyOf(hosts);
         if (hosts.isEmpty()) {
             throw new InvalidConfigException("faults[].hosts", "[]", "at least one host (a count or a list of names)");
@@ -175,7 +177,7 @@ public record FaultSpec(
     }
 
     private static String formatMilli(long milli) {
-        return java.math.BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
     }
 
     public boolean activeAt(long nanos) {
@@ -187,13 +189,13 @@ public record FaultSpec(
         return errorRatePpm / 10_000.0;
     }
 
-    /** Spec section 5, the even pattern: whether the request numbered {@code k} (from 0) within this fault fails. */
+    /** The even pattern (docs/model.md): whether the request numbered {@code k} (from 0) within this fault fails. */
     public boolean fails(long k) {
         return ((k + 1) * errorRatePpm) / PPM > (k * errorRatePpm) / PPM;
     }
 
     /**
-     * The longest run of consecutive failures in the even pattern (spec section 5): failures are spread
+     * The longest run of consecutive failures in the even pattern (docs/model.md): failures are spread
      * evenly, so with rate r below 100 % a run is at most {@code ceil(r / (1 - r))} long; at 100 % it never ends
      * ({@code Long.MAX_VALUE}). This is what consecutive-error detection can see of a partial failure. The
      * random and burst patterns have no longest run: any run has a chance ({@code Long.MAX_VALUE} unless the

@@ -5,12 +5,13 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.RequestResult;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The opt-in shape of load (issue "when ejection makes things worse"): how many requests per second each host
  * can serve (over a sliding second) and how a request beyond that fails, per-host load-balancing weights
  * (Envoy's weighted round robin), Poisson arrivals, and rate steps over time. {@link #NONE} is the lab model's
- * even, uncapped, unweighted traffic, under which every run is exactly as spec sections 3 to 7 say.
+ * even, uncapped, unweighted traffic, under which every run is exactly as the lab's model (docs/model.md) says.
  *
  * @param capacityRps    requests per second a host serves in any sliding second, by host name; a host not
  *                       named has no limit; empty: no host has one
@@ -106,7 +107,7 @@ public record LoadSpec(
     }
 
     /** Host names used here that the cluster does not have, checked by {@link Scenario}. */
-    void checkHosts(java.util.Set<String> known, String hostsText) {
+    void checkHosts(Set<String> known, String hostsText) {
         for (String h : capacityRps.keySet()) {
             if (!known.contains(h)) {
                 throw new InvalidConfigException(

@@ -2,9 +2,11 @@ package dev.outlierlab.sim.scenario;
 
 import dev.outlierlab.engine.InvalidConfigException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A route's retry policy as Envoy's router applies it ({@code envoy.config.route.v3.RetryPolicy}, decided in
@@ -85,7 +87,7 @@ public record RetrySpec(
                 throw new InvalidConfigException(
                         "retries.retry_on",
                         on,
-                        "Envoy's retry_on conditions: " + String.join(", ", new java.util.TreeSet<>(KNOWN)));
+                        "Envoy's retry_on conditions: " + String.join(", ", new TreeSet<>(KNOWN)));
             }
         }
         if (numRetries < 0 || numRetries > MAX_RETRIES) {
@@ -139,7 +141,7 @@ public record RetrySpec(
     /** The conditions in Envoy's order of the scenario file, comma-separated, e.g. for a report. */
     public String retryOnText() {
         List<String> sorted = new ArrayList<>(retryOn);
-        java.util.Collections.sort(sorted);
+        Collections.sort(sorted);
         return String.join(",", sorted);
     }
 

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Everything one run of the lab needs, immutable and validated: the lab model's scenario (spec section 2).
+ * Everything one run of the lab needs, immutable and validated: the lab model's scenario (docs/model.md).
  * Host names in faults must name hosts of the cluster. Invalid values throw {@link InvalidConfigException}
  * with the scenario key (e.g. {@code faults[0].hosts}).
  *
@@ -143,7 +143,7 @@ public record Scenario(
         envoyVersion.checkFieldsExist(outlierDetection);
     }
 
-    /** The lab's default scenario: the seed's opening case (six hosts, one failing 33 % from 30 s to 240 s). */
+    /** The lab's default scenario: the classic opening case (six hosts, one failing 33 % from 30 s to 240 s). */
     public static Scenario defaults() {
         ClusterSpec cluster = ClusterSpec.ofCount(6, 50);
         return new Scenario(

@@ -1,6 +1,10 @@
 package dev.outlierlab.sim.signals;
 
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
 import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.List;
 
 /**
  * Builds a {@link SignalSeries} as a run goes: told of every change of membership (an ejection, a return, a
@@ -72,9 +76,9 @@ public final class SignalRecorder {
     }
 
     /** Every event of the detector, as it happens: for the returns by mechanism and for flapping. */
-    public void event(dev.outlierlab.engine.envoy.event.OutlierEvent e) {
-        if (e.action() == dev.outlierlab.engine.envoy.event.EventAction.UNEJECT) {
-            if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.ACTIVE_HEALTH_CHECK) {
+    public void event(OutlierEvent e) {
+        if (e.action() == EventAction.UNEJECT) {
+            if (e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK) {
                 returnsByHealthCheck++;
             } else {
                 returnsByTime++;
@@ -124,7 +128,7 @@ public final class SignalRecorder {
                 new RequestOutcomes(sent, outcomes[0], outcomes[1], outcomes[2], outcomes[3]),
                 returnsByTime,
                 returnsByHealthCheck,
-                java.util.List.of());
+                List.of());
         return new SignalSeries(
                 stepNanos,
                 hosts,
@@ -138,7 +142,7 @@ public final class SignalRecorder {
                 series.outcomes(),
                 returnsByTime,
                 returnsByHealthCheck,
-                java.util.List.copyOf(flapping.finish(series)));
+                List.copyOf(flapping.finish(series)));
     }
 
     private int step(long nanos) {

@@ -1,5 +1,7 @@
 package dev.outlierlab.sim.signals;
 
+import java.util.List;
+
 /**
  * The signals an operator's dashboard shows (seed 003), one sample per step (a second, unless the run is
  * longer than the recorder's step limit). Gauges are sampled at the end of each step, as a per-second scrape
@@ -33,7 +35,7 @@ public record SignalSeries(
         RequestOutcomes outcomes,
         long returnsByTime,
         long returnsByHealthCheck,
-        java.util.List<Flapping.Episode> flapping) {
+        List<Flapping.Episode> flapping) {
 
     public int size() {
         return ejectionsActive.length;

@@ -13,7 +13,7 @@ import java.util.List;
  * The send times of a scenario's requests, one after another, in nanoseconds. The rate is piecewise constant:
  * {@code traffic.rps} from 0, then each of {@code traffic.steps} from its time. Within a piece of rate
  * {@code r} starting at {@code s}, even arrivals are at {@code s + floor(j * 1e9 / r)} (so without steps,
- * request {@code i} is at {@code floor(i * 1e9 / rps)}, spec section 3, exactly); Poisson arrivals have
+ * request {@code i} is at {@code floor(i * 1e9 / rps)}, docs/model.md, exactly); Poisson arrivals have
  * exponential gaps of mean {@code 1e9 / r} ns, {@code floor(-log1p(-u) * 1e9 / r)} with {@code u} the top 53
  * bits of a SplitMix64 draw over 2^53 and {@code StrictMath.log1p}, from a stream seeded with the scenario's seed
  * XOR a constant (so enforcement and jitter draws are untouched). At a step the Poisson process restarts at the

@@ -4,7 +4,7 @@ import dev.outlierlab.engine.envoy.PanicRule;
 import dev.outlierlab.engine.envoy.PriorityLoad;
 
 /**
- * Round-robin over the hosts in rotation, with Envoy's panic mode (spec sections 3 and 4). A host is out of
+ * Round-robin over the hosts in rotation, with Envoy's panic mode (docs/model.md). A host is out of
  * rotation while ejected or failed by active health checking; the cluster is in panic as {@link PanicRule} says
  * (never while 140 % of the healthy share reaches 100 %, else while {@code 100.0 * healthy / hosts <
  * panic_threshold}), and then every host is eligible. Request {@code i} goes

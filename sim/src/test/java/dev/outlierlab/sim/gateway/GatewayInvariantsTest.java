@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Invariants over 300 seeded random scenarios (issue 9), in prod and shadow: no request's list is empty; in
+ * Invariants over 300 seeded random scenarios, in prod and shadow: no request's list is empty; in
  * prod no attempt goes to an ejected endpoint except through the guard; every window holds exactly the
  * attempts of its last {@code window / bucket} buckets since the endpoint last returned (none older); every
  * ejection lasts at least {@code ejection_time} and ends at its process's first look at or after that time.

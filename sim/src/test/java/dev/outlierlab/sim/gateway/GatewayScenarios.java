@@ -11,7 +11,7 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A small builder of gateway scenarios for tests: endpoints e0..e(n-1), the seed's defaults otherwise. */
+/** A small builder of gateway scenarios for tests: endpoints e0..e(n-1), the gateway defaults otherwise. */
 final class GatewayScenarios {
     static final long S = Durations.SECOND;
 

@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The statements of spec gateway-profile section 7, each run end to end through the simulator with its
+ * The statements of docs/gateway.md, each run end to end through the simulator with its
  * figures. 600 rps for 300 s with a fault from 30 s to 240 s is the lab's default traffic.
  */
 class SeedStatementsTest {

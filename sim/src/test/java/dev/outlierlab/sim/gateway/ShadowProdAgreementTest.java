@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Shadow and prod agree (issue 9): over 300 seeded random scenarios, the first {@code would_eject} in shadow
+ * Shadow and prod agree: over 300 seeded random scenarios, the first {@code would_eject} in shadow
  * is the first {@code eject} in prod (time, endpoint, process, reason and every number), and shadow sends
  * every attempt exactly where off does, with the same outcome.
  */

@@ -1,5 +1,7 @@
 package dev.outlierlab.engine.envoy.event;
 
+import java.util.Locale;
+
 /** What happened to a host offered for ejection, or that it came back. */
 public enum EventAction {
     /** Detected, admitted by the cap, enforced: the host left rotation. */
@@ -13,6 +15,6 @@ public enum EventAction {
 
     /** The lower-case name used in JSON output. */
     public String jsonName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

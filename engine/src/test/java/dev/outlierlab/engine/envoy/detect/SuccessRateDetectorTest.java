@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The success-rate threshold and its comparisons, on the seed's and Envoy's worked examples. */
+/** The success-rate threshold and its comparisons, on the lab's and Envoy's worked examples. */
 class SuccessRateDetectorTest {
 
     @Test

@@ -72,15 +72,16 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "FILE",
             description = {
                 "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf or a scenario; gives the",
-                "target and hosts."
+                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf, a haproxy.cfg or a scenario;",
+                "gives the target and hosts."
             })
     Path from;
 
     @Option(
-            names = "--upstream",
+            names = {"--upstream", "--backend"},
             paramLabel = "NAME",
-            description = "With --from nginx.conf: the upstream to tune (default: the only one).")
+            description =
+                    "With --from nginx.conf or haproxy.cfg: the upstream or backend to tune (default: the only one).")
     String upstream;
 
     @Mixin
@@ -91,7 +92,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "T",
             description = {
                 "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config),",
-                "gateway (a gateway configuration) or nginx (an nginx upstream); default: --from's, else envoy."
+                "gateway (a gateway configuration), nginx (an nginx upstream) or haproxy (a HAProxy backend); default: --from's, else envoy."
             })
     String target;
 

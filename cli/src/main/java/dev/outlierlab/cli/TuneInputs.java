@@ -87,7 +87,7 @@ record TuneInputs(CurrentSettings current, Integer clients) {
         if (part != null && from == null) {
             throw new InputException(
                     "--upstream " + Wording.printable(part.length() > 40 ? part.substring(0, 40) + "..." : part)
-                            + ": names an nginx upstream of --from's file; give --from nginx.conf too");
+                            + ": names an nginx upstream or a HAProxy backend of --from's file; give --from FILE too");
         }
         if (from != null && input.describesCluster()) {
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "

@@ -89,8 +89,9 @@ public record CurrentSettings(
             }
         }
         if (part != null) {
-            throw new InputException("--upstream " + Wording.printable(shortPart(part)) + ": names an nginx upstream; "
-                    + source + " is not an nginx configuration");
+            throw new InputException(
+                    "--upstream " + Wording.printable(shortPart(part)) + ": names an nginx upstream or a HAProxy "
+                            + "backend; " + source + " is neither an nginx.conf nor a haproxy.cfg");
         }
         if (SCENARIO.matcher(text).find() && !GatewayTargets.hasGatewaySection(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());

@@ -10,6 +10,7 @@ import { compareProfiles } from './compare.js';
 import { drawCharts, resizeCharts, setCursor } from './charts.js';
 import { activateGateway, exportGateway, initGateway, resetGateway, showError as showGatewayError,
   showGatewayScenario } from './gateway.js';
+import { activateServer, exportServer, initServers, isServerProfile, resetServer } from './servers.js';
 import { applyNumber, field, markField, markRefusedKey, shownValue } from './fields.js';
 import { initIstio } from './istio.js';
 import { count, describeCharts, el, renderMetrics, renderTable, renderTrace, story } from './render.js';
@@ -50,6 +51,7 @@ async function main() {
   buildExamples();
   buildControls();
   initGateway(lab.settings, { writeHash: replaceHash });
+  initServers(lab.settings, { writeHash: replaceHash });
   initIstio({ apply: applyIstio, showError });
   wireActions();
   new ResizeObserver(() => resizeCharts()).observe($('charts'));
@@ -410,6 +412,7 @@ function setProfile(profile, show = true) {
   $(`profile-${profile}`).checked = true;
   if (!show) return;
   if (profile === 'gateway') activateGateway();
+  else if (isServerProfile(profile)) activateServer(profile);
   else if (!lab.result || (lab.result.profile ?? 'envoy') !== profile) {
     lab.tracing = false;
     showDraft();
@@ -433,6 +436,11 @@ async function loadFromHash() {
   if (partial.profile === 'gateway') {
     setProfile('gateway', false);
     await showGatewayScenario(partial);
+    return;
+  }
+  if (isServerProfile(partial.profile)) {
+    setProfile(partial.profile, false);
+    await activateServer(partial.profile, partial);
     return;
   }
   const { profile: named, ...rest } = partial;
@@ -477,8 +485,8 @@ function wireActions() {
   for (const radio of document.querySelectorAll('input[name=profile]')) {
     radio.addEventListener('change', () => { if (radio.checked) setProfile(radio.value); });
   }
-  $('reset').addEventListener('click', () => (gateway() ? resetGateway() : applyPreset(PRESETS[0])));
-  $('export').addEventListener('click', () => (gateway() ? exportGateway(flash) : exportJson()));
+  $('reset').addEventListener('click', () => (gateway() ? resetGateway() : server() ? resetServer() : applyPreset(PRESETS[0])));
+  $('export').addEventListener('click', () => (gateway() ? exportGateway(flash) : server() ? exportServer(flash) : exportJson()));
   $('load').addEventListener('click', () => $('file').click());
   $('file').addEventListener('change', loadFile);
   $('copy-link').addEventListener('click', copyLink);
@@ -491,6 +499,10 @@ function wireActions() {
   $('trace-next').addEventListener('click', () => { lab.tracing = true; lab.visible = Math.min(lab.visible + 1, lab.result.events.length); showTrace(); });
   $('trace-all').addEventListener('click', () => { lab.tracing = false; lab.visible = lab.result.events.length; showTrace(); });
   $('trace-slider').addEventListener('input', ev => { lab.tracing = true; lab.visible = Number(ev.target.value); showTrace(); });
+}
+
+function server() {
+  return isServerProfile(document.body.dataset.profile);
 }
 
 function gateway() {
@@ -587,7 +599,7 @@ async function copyLink() {
 }
 
 function flash(text) {
-  const s = $(gateway() ? 'gw-status' : 'status');
+  const s = $(gateway() ? 'gw-status' : server() ? 'srv-status' : 'status');
   s.textContent = text;
   clearTimeout(flash.timer);
   flash.timer = setTimeout(() => { s.textContent = ''; }, 4000);

@@ -29,12 +29,12 @@ public final class BadLines {
             long lines,
             long bad,
             long otherCluster,
-            Map<Outcome, Long> notReported,
+            Map<LineOutcome, Long> notReported,
             Map<ResponseFlag, Long> noHostByFlag,
             List<Bad> first)
             implements Serializable {
         public Counts {
-            notReported = notReported.isEmpty() ? new EnumMap<>(Outcome.class) : new EnumMap<>(notReported);
+            notReported = notReported.isEmpty() ? new EnumMap<>(LineOutcome.class) : new EnumMap<>(notReported);
             noHostByFlag = noHostByFlag.isEmpty() ? new EnumMap<>(ResponseFlag.class) : new EnumMap<>(noHostByFlag);
             first = List.copyOf(first);
         }
@@ -43,7 +43,7 @@ public final class BadLines {
     private record Kept(int input, Bad bad) {}
 
     private final List<Kept> first = new ArrayList<>();
-    private final Map<Outcome, Long> notReported = new EnumMap<>(Outcome.class);
+    private final Map<LineOutcome, Long> notReported = new EnumMap<>(LineOutcome.class);
     private final Map<ResponseFlag, Long> noHostByFlag = new EnumMap<>(ResponseFlag.class);
     private long bad;
     private long lines;
@@ -152,9 +152,9 @@ public final class BadLines {
         return lines >= MOSTLY_BAD_MIN_LINES && bad * 2 > lines;
     }
 
-    void notReported(Outcome outcome, long flags) {
+    void notReported(LineOutcome outcome, long flags) {
         notReported.merge(outcome, 1L, Long::sum);
-        if (outcome == Outcome.NO_UPSTREAM_HOST) {
+        if (outcome == LineOutcome.NO_UPSTREAM_HOST) {
             for (ResponseFlag f : ResponseFlag.values()) {
                 if (f.in(flags)) {
                     noHostByFlag.merge(f, 1L, Long::sum);
@@ -181,11 +181,11 @@ public final class BadLines {
     }
 
     public long noUpstreamHost() {
-        return notReported.getOrDefault(Outcome.NO_UPSTREAM_HOST, 0L);
+        return notReported.getOrDefault(LineOutcome.NO_UPSTREAM_HOST, 0L);
     }
 
     public long noResponse() {
-        return notReported.getOrDefault(Outcome.NO_RESPONSE, 0L);
+        return notReported.getOrDefault(LineOutcome.NO_RESPONSE, 0L);
     }
 
     /** Lines without an upstream host, by the flags they carried. */

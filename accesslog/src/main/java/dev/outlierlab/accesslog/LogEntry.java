@@ -2,7 +2,7 @@ package dev.outlierlab.accesslog;
 
 /**
  * One line that reached a host's detector, as replay uses it: when the stream ended (start time plus duration,
- * in epoch nanoseconds), which cluster and proxy instance logged it, the host, the code and the {@link Outcome}.
+ * in epoch nanoseconds), which cluster and proxy instance logged it, the host, the code and the {@link LineOutcome}.
  * Not a record: a reader that is done with an entry hands it back ({@link MergedLog#recycle}) and the next line
  * is read into it, so that reading a log allocates nothing per line; an entry never handed back stays as it is.
  */
@@ -12,7 +12,7 @@ public final class LogEntry {
     private String instance;
     private String host;
     private int code;
-    private Outcome outcome;
+    private LineOutcome outcome;
     private int input;
     private long line;
     private int hostName;
@@ -23,7 +23,7 @@ public final class LogEntry {
             String instance,
             String host,
             int code,
-            Outcome outcome,
+            LineOutcome outcome,
             int input,
             long line,
             int hostName) {
@@ -62,7 +62,7 @@ public final class LogEntry {
         return code;
     }
 
-    public Outcome outcome() {
+    public LineOutcome outcome() {
         return outcome;
     }
 

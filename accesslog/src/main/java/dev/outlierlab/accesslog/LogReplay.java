@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * The replay of a scan's spooled outcomes: every outcome goes, at its time since the replay's origin, to its group's {@link TraceReplay}
  * (one detector per cluster and proxy instance), all fed from one stream in time order. Each entry becomes the
- * {@link TraceRecord} of the calls Envoy's router made ({@link Outcome}). An outcome of a host the lab has
+ * {@link TraceRecord} of the calls Envoy's router made ({@link LineOutcome}). An outcome of a host the lab has
  * ejected is counted as traffic the ejection would have moved, and not reported to that host: its detector in
  * Envoy would not have seen it (unless the cluster is in panic, when Envoy routes to ejected hosts too).
  */
@@ -130,7 +130,7 @@ public final class LogReplay {
         }
 
         /** Replays one outcome of host number {@code host} ({@link #host}) that ended at {@code endEpochNanos}. */
-        public void offer(long endEpochNanos, int host, int code, Outcome o, long line) {
+        public void offer(long endEpochNanos, int host, int code, LineOutcome o, long line) {
             replay.offer(
                     endEpochNanos - originEpochNanos,
                     host,
@@ -160,7 +160,7 @@ public final class LogReplay {
      * The trace record of the calls Envoy's router made for this entry: the outcome's result (none for a response)
      * after a connect success when it came over a connection. The replay reports the same fields without the record.
      */
-    static TraceRecord record(Outcome o, int code, long line, long nanos, int host) {
+    static TraceRecord record(LineOutcome o, int code, long line, long nanos, int host) {
         if (!o.reported()) {
             unreported(o);
         }
@@ -168,7 +168,7 @@ public final class LogReplay {
     }
 
     /** The code reported for an outcome: the logged one, a timeout's (504 when none was logged), or none (-1). */
-    private static int code(Outcome o, int code) {
+    private static int code(LineOutcome o, int code) {
         return switch (o) {
             case RESPONSE -> code;
             case TIMEOUT -> OutcomeMapping.timeoutCode(code);
@@ -176,7 +176,7 @@ public final class LogReplay {
         };
     }
 
-    private static RequestResult unreported(Outcome o) {
+    private static RequestResult unreported(LineOutcome o) {
         throw new IllegalArgumentException("not reported to a detector: " + o);
     }
 }

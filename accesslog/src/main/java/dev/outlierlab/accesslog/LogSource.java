@@ -120,7 +120,7 @@ final class LogSource implements AutoCloseable {
             bad.countOtherCluster();
             return null;
         }
-        Outcome outcome = OutcomeMapping.map(p.hasHost(), p.code, p.flags);
+        LineOutcome outcome = OutcomeMapping.map(p.hasHost(), p.code, p.flags);
         if (!outcome.reported()) {
             bad.notReported(outcome, p.flags);
             return null;

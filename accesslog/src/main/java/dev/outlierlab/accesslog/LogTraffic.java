@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * What an access log says of a cluster's traffic, for {@code tune --from-log}: per upstream cluster and proxy
  * instance (a caller: Envoy keeps a detector per cluster in each proxy) the span of outcome times, and per host the
- * requests that reached it and the failures among them, as Envoy's outlier detector counts them ({@link Outcome}:
+ * requests that reached it and the failures among them, as Envoy's outlier detector counts them ({@link LineOutcome}:
  * a 5xx response, an upstream timeout, a refused or reset connection; lines that report nothing to a host are not
  * counted). One pass over the merged logs, memory in the names only.
  *
@@ -47,7 +47,7 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
         try (MergedLog log = new MergedLog(inputs, settings, bad, null)) {
             for (LogEntry next = log.next(); next != null; next = log.next()) {
                 LogEntry e = next;
-                if (e.outcome().reported() && e.outcome() != Outcome.CONNECTED_ONLY) {
+                if (e.outcome().reported() && e.outcome() != LineOutcome.CONNECTED_ONLY) {
                     LogScan.refuseBeyondMaxGroups(groups, e);
                     Building g = groups.computeIfAbsent(
                             LogScan.key(e), k -> new Building(e.cluster(), e.instance(), e.endEpochNanos()));
@@ -72,7 +72,7 @@ public record LogTraffic(List<Group> groups, BadLines lines) {
 
     /** A failure as Envoy's outlier detection counts it: a 5xx, or a local-origin timeout, connect failure or reset. */
     static boolean failed(LogEntry e) {
-        return e.outcome() != Outcome.RESPONSE || (e.code() >= 500 && e.code() <= 599);
+        return e.outcome() != LineOutcome.RESPONSE || (e.code() >= 500 && e.code() <= 599);
     }
 
     /** Every host's requests and failures over all groups (callers), in order of first appearance. */

@@ -31,29 +31,29 @@ public final class OutcomeMapping {
      * @param code {@code %RESPONSE_CODE%}, 0 when Envoy logged none
      * @param flags the {@link ResponseFlag} mask
      */
-    public static Outcome map(boolean hasHost, int code, long flags) {
+    public static LineOutcome map(boolean hasHost, int code, long flags) {
         if (!hasHost) {
-            return Outcome.NO_UPSTREAM_HOST;
+            return LineOutcome.NO_UPSTREAM_HOST;
         }
         if (ResponseFlag.UF.in(flags)) {
-            return Outcome.CONNECT_FAILED;
+            return LineOutcome.CONNECT_FAILED;
         }
         if (ResponseFlag.UT.in(flags) || ResponseFlag.SI.in(flags)) {
-            return Outcome.TIMEOUT;
+            return LineOutcome.TIMEOUT;
         }
         if (ResponseFlag.DC.in(flags)) {
-            return code > 0 ? Outcome.RESPONSE : Outcome.CONNECTED_ONLY;
+            return code > 0 ? LineOutcome.RESPONSE : LineOutcome.CONNECTED_ONLY;
         }
         if ((flags & RESET_FLAGS) != 0) {
-            return Outcome.RESET;
+            return LineOutcome.RESET;
         }
         if (ResponseFlag.UMSDR.in(flags)) {
-            return Outcome.CONNECTED_ONLY;
+            return LineOutcome.CONNECTED_ONLY;
         }
         if (code <= 0) {
-            return Outcome.NO_RESPONSE;
+            return LineOutcome.NO_RESPONSE;
         }
-        return Outcome.RESPONSE;
+        return LineOutcome.RESPONSE;
     }
 
     /** The code reported with a timeout: the logged one, or Envoy's default timeout response code 504. */

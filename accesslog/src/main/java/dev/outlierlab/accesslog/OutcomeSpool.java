@@ -18,7 +18,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class OutcomeSpool implements AutoCloseable {
     private static final int RECORD = 27;
-    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final LineOutcome[] OUTCOMES = LineOutcome.values();
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHORTS =
@@ -44,7 +44,7 @@ final class OutcomeSpool implements AutoCloseable {
         int group;
         int host;
         int code;
-        Outcome outcome;
+        LineOutcome outcome;
         long line;
     }
 
@@ -58,7 +58,7 @@ final class OutcomeSpool implements AutoCloseable {
         }
     }
 
-    void write(long endEpochNanos, int group, int host, int code, Outcome outcome, long line) {
+    void write(long endEpochNanos, int group, int host, int code, LineOutcome outcome, long line) {
         if (at > records.length - RECORD) {
             flush();
         }

@@ -31,7 +31,7 @@ class OutcomeMappingTest {
         return p;
     }
 
-    private static Outcome outcome(String line) {
+    private static LineOutcome outcome(String line) {
         ParsedLine p = parse(ENVOY, line);
         return OutcomeMapping.map(p.hasHost(), p.code, p.flags);
     }
@@ -39,36 +39,36 @@ class OutcomeMappingTest {
     @Test
     void everyResponseFlagBecomesWhatTheRouterReported() {
         String h = "10.1.2.3:8080";
-        assertThat(outcome(envoyLine(200, "-", h))).isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(503, "-", h))).isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(503, "UF", h))).isEqualTo(Outcome.CONNECT_FAILED);
-        assertThat(outcome(envoyLine(503, "UF,URX", h))).isEqualTo(Outcome.CONNECT_FAILED);
-        assertThat(outcome(envoyLine(504, "UT", h))).isEqualTo(Outcome.TIMEOUT);
-        assertThat(outcome(envoyLine(504, "UT,URX", h))).isEqualTo(Outcome.TIMEOUT);
-        assertThat(outcome(envoyLine(504, "SI", h))).isEqualTo(Outcome.TIMEOUT);
-        assertThat(outcome(envoyLine(503, "UC", h))).isEqualTo(Outcome.RESET);
-        assertThat(outcome(envoyLine(503, "UR", h))).isEqualTo(Outcome.RESET);
-        assertThat(outcome(envoyLine(503, "LR", h))).isEqualTo(Outcome.RESET);
-        assertThat(outcome(envoyLine(502, "UPE", h))).isEqualTo(Outcome.RESET);
-        assertThat(outcome(envoyLine(408, "UMSDR", h))).isEqualTo(Outcome.CONNECTED_ONLY);
-        assertThat(outcome(envoyLine(0, "DC", h))).isEqualTo(Outcome.CONNECTED_ONLY);
-        assertThat(outcome(envoyLine(200, "DC", h))).isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(503, "URX", h))).isEqualTo(Outcome.RESPONSE);
+        assertThat(outcome(envoyLine(200, "-", h))).isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(503, "-", h))).isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(503, "UF", h))).isEqualTo(LineOutcome.CONNECT_FAILED);
+        assertThat(outcome(envoyLine(503, "UF,URX", h))).isEqualTo(LineOutcome.CONNECT_FAILED);
+        assertThat(outcome(envoyLine(504, "UT", h))).isEqualTo(LineOutcome.TIMEOUT);
+        assertThat(outcome(envoyLine(504, "UT,URX", h))).isEqualTo(LineOutcome.TIMEOUT);
+        assertThat(outcome(envoyLine(504, "SI", h))).isEqualTo(LineOutcome.TIMEOUT);
+        assertThat(outcome(envoyLine(503, "UC", h))).isEqualTo(LineOutcome.RESET);
+        assertThat(outcome(envoyLine(503, "UR", h))).isEqualTo(LineOutcome.RESET);
+        assertThat(outcome(envoyLine(503, "LR", h))).isEqualTo(LineOutcome.RESET);
+        assertThat(outcome(envoyLine(502, "UPE", h))).isEqualTo(LineOutcome.RESET);
+        assertThat(outcome(envoyLine(408, "UMSDR", h))).isEqualTo(LineOutcome.CONNECTED_ONLY);
+        assertThat(outcome(envoyLine(0, "DC", h))).isEqualTo(LineOutcome.CONNECTED_ONLY);
+        assertThat(outcome(envoyLine(200, "DC", h))).isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(503, "URX", h))).isEqualTo(LineOutcome.RESPONSE);
         assertThat(outcome(envoyLine(503, "UO", h)))
                 .as("UO with a host: a retry overflow, the code is the upstream's")
-                .isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(200, "DI", h))).isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(200, "RFCF", h))).isEqualTo(Outcome.RESPONSE);
-        assertThat(outcome(envoyLine(0, "-", h))).isEqualTo(Outcome.NO_RESPONSE);
+                .isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(200, "DI", h))).isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(200, "RFCF", h))).isEqualTo(LineOutcome.RESPONSE);
+        assertThat(outcome(envoyLine(0, "-", h))).isEqualTo(LineOutcome.NO_RESPONSE);
         for (String noHost : new String[] {
             "UH", "NR", "NC", "RL", "FI", "UAEX", "RLSE", "IH", "DPE", "LH", "DT", "OM", "DF", "DO", "NFCF", "UO", "DR",
             "UDO"
         }) {
-            assertThat(outcome(envoyLine(503, noHost, "-"))).as(noHost).isEqualTo(Outcome.NO_UPSTREAM_HOST);
+            assertThat(outcome(envoyLine(503, noHost, "-"))).as(noHost).isEqualTo(LineOutcome.NO_UPSTREAM_HOST);
         }
         assertThat(outcome(envoyLine(200, "UPSTREAM_X_CUSTOM", h)))
                 .as("unknown flags are ignored")
-                .isEqualTo(Outcome.RESPONSE);
+                .isEqualTo(LineOutcome.RESPONSE);
     }
 
     @Test
@@ -80,18 +80,18 @@ class OutcomeMappingTest {
 
     @Test
     void eachOutcomeIsTheTraceRecordOfTheRoutersCalls() {
-        assertThat(LogReplay.record(Outcome.RESPONSE, 503, 7, 100, 2))
+        assertThat(LogReplay.record(LineOutcome.RESPONSE, 503, 7, 100, 2))
                 .isEqualTo(new TraceRecord(100, 2, 503, null, 7, true));
-        assertThat(LogReplay.record(Outcome.TIMEOUT, 504, 7, 100, 2))
+        assertThat(LogReplay.record(LineOutcome.TIMEOUT, 504, 7, 100, 2))
                 .isEqualTo(new TraceRecord(100, 2, 504, RequestResult.LOCAL_ORIGIN_TIMEOUT, 7, true));
-        assertThat(LogReplay.record(Outcome.TIMEOUT, 0, 7, 100, 2).code())
+        assertThat(LogReplay.record(LineOutcome.TIMEOUT, 0, 7, 100, 2).code())
                 .as("no code logged: Envoy's 504")
                 .isEqualTo(504);
-        assertThat(LogReplay.record(Outcome.CONNECT_FAILED, 503, 7, 100, 2))
+        assertThat(LogReplay.record(LineOutcome.CONNECT_FAILED, 503, 7, 100, 2))
                 .isEqualTo(new TraceRecord(100, 2, -1, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, 7, false));
-        assertThat(LogReplay.record(Outcome.RESET, 503, 7, 100, 2))
+        assertThat(LogReplay.record(LineOutcome.RESET, 503, 7, 100, 2))
                 .isEqualTo(new TraceRecord(100, 2, -1, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, 7, true));
-        assertThat(LogReplay.record(Outcome.CONNECTED_ONLY, 408, 7, 100, 2))
+        assertThat(LogReplay.record(LineOutcome.CONNECTED_ONLY, 408, 7, 100, 2))
                 .isEqualTo(new TraceRecord(100, 2, -1, RequestResult.LOCAL_ORIGIN_CONNECT_SUCCESS, 7, false));
     }
 
@@ -116,7 +116,7 @@ class OutcomeMappingTest {
                         + "\"10.244.1.15:9080\" outbound|9080||reviews.default.svc.cluster.local - 10.96.81.152:9080 10.244.2.19:55058 - default";
         ParsedLine p = parse(ISTIO, istio);
         assertThat(p.code).isEqualTo(503);
-        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(Outcome.CONNECT_FAILED);
+        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(LineOutcome.CONNECT_FAILED);
         assertThat(new String(p.bytes, p.clusterStart, p.clusterEnd - p.clusterStart, StandardCharsets.UTF_8))
                 .isEqualTo("outbound|9080||reviews.default.svc.cluster.local");
         String istio15 =
@@ -141,7 +141,7 @@ class OutcomeMappingTest {
                 "{\"start_time\":\"2026-11-30T19:36:35.123Z\",\"response_code\":504,\"response_flags\":\"UT\","
                         + "\"duration\":\"1000\",\"upstream_host\":\"10.1.2.3:8080\",\"upstream_cluster\":\"search\",\"extra\":{\"a\":[1]}}");
         assertThat(p.endEpochNanos()).isEqualTo(1_796_067_396_123_000_000L);
-        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(Outcome.TIMEOUT);
+        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(LineOutcome.TIMEOUT);
         JsonLogFormat custom = new JsonLogFormat(
                 JsonKeys.ISTIO.with("upstream_host", "backend").with("start_time", "ts"),
                 StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT));
@@ -173,7 +173,7 @@ class OutcomeMappingTest {
         assertThat(p.attempts).isEqualTo(3);
         assertThat(new String(p.bytes, p.instanceStart, p.instanceEnd - p.instanceStart, StandardCharsets.UTF_8))
                 .isEqualTo("web-7d9f");
-        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(Outcome.RESET);
+        assertThat(OutcomeMapping.map(p.hasHost(), p.code, p.flags)).isEqualTo(LineOutcome.RESET);
         TextLogFormat iso = TextLogFormat.compile("iso", "%START_TIME(%FT%T%z)% %RESPONSE_CODE% %UPSTREAM_HOST%", null);
         assertThat(parse(iso, "2026-11-30T20:36:35+0100 200 h").startEpochNanos).isEqualTo(1_796_067_395_000_000_000L);
     }

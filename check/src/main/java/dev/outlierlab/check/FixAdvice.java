@@ -77,6 +77,19 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
      * field of the dialect sets stay Envoy's, as the only names there are for them. Unchanged for Envoy's own files.
      */
     public String say(String text) {
+        return say(text, false);
+    }
+
+    /**
+     * As {@link #say(String)}, and the first mention of a field no field of the dialect sets is marked so ({@code
+     * always_eject_one_host (which no DestinationRule field sets)}), unless the text says it already: for prose
+     * that names Envoy's fields without saying whether the input can set them (check's findings, tune's why).
+     */
+    public String sayMarked(String text) {
+        return say(text, true);
+    }
+
+    private String say(String text, boolean mark) {
         if (untranslated() || text == null) {
             return text;
         }
@@ -86,11 +99,13 @@ public record FixAdvice(FixStyle style, EnvoyFilterPatch patch) {
             String path = style.fieldPath(envoyPath);
             String threshold = style.enforcedBy(envoyPath);
             if (path == null && threshold == null) {
-                out = unsettable(out, field);
+                out = mark ? unsettable(out, field) : out;
                 continue;
             }
-            Matcher m = Pattern.compile("(?<![\\w.])(?:outlier_detection\\.|common_lb_config\\.)?"
-                            + Pattern.quote(field) + "(?![\\w])(?: (\\d+)( %)?)?")
+            Matcher m = Pattern.compile(
+                            // not after "by ": there the name is the detector's (its stats and events say it so)
+                            "(?<![\\w.])(?<!by )(?:outlier_detection\\.|common_lb_config\\.)?" + Pattern.quote(field)
+                                    + "(?![\\w])(?: (\\d+)( %)?)?")
                     .matcher(out);
             StringBuilder sb = new StringBuilder();
             while (m.find()) {

@@ -86,8 +86,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
 
     @Option(
             names = "--signals",
-            description =
-                    "JSON output: include the signals object (it is there anyway with the load keys or --example).")
+            description = "JSON output: include the signals object (always there with the load keys or --example).")
     boolean signals;
 
     @Option(names = "--list-examples", description = "List the named example scenarios (for --example) and exit.")
@@ -132,13 +131,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         }
         Instant start = files.start();
         if (servers.isUsed()) {
-            List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
-            output.emit(
-                    spec,
-                    servers.run(
-                            input,
-                            new RunRequest(format.name(), maxEvents, files.stagesFile, used, work)
-                                    .withTrace(files.traceIn)));
+            output.emit(spec, servers.run(input, request()));
             return 0;
         }
         ScenarioReader.Profiled profiled = input.loadProfiled();
@@ -163,6 +156,12 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         return 0;
     }
 
+    /** What this run asks of a profile's own runner: the format, the decisions to show and the files given. */
+    private RunRequest request() {
+        List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
+        return new RunRequest(format.name(), maxEvents, files.stagesFile, used, work).withTrace(files.traceIn);
+    }
+
     private int listExamples() {
         for (Examples.Example e : Examples.all()) {
             spec.commandLine().getOut().printf("%-28s %s%n", e.name(), e.summary());
@@ -173,9 +172,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
 
     /** A profile with a runner of its own, or one that runs on the Envoy report but has no runner (refused). */
     private int runProfile(Optional<ProfileRunner> runner, ScenarioReader.Profiled profiled) {
-        List<RunRequest.Used> used = files.used(input.clusterSource.isUsed(), stats.isUsed(), format.is("csv"));
-        RunRequest request =
-                new RunRequest(format.name(), maxEvents, files.stagesFile, used, work).withTrace(files.traceIn);
+        RunRequest request = request();
         ProfileRunner r = runner.orElseThrow(() -> new InputException("run: profile " + profiled.name()
                 + " has no runner; run takes " + Profiles.namesWith(ProfileRunner.class) + " or envoy"));
         format.require(r.formats(profiled.name()));

@@ -1,8 +1,8 @@
 package dev.outlierlab.flink;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.accesslog.LineOutcome;
 import dev.outlierlab.accesslog.LogReplay;
-import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
@@ -35,7 +35,7 @@ import org.apache.flink.util.Collector;
  * {@code replay}'s do.
  */
 final class LiveDetectors extends KeyedProcessFunction<String, LiveOutcome, LiveNote> {
-    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final LineOutcome[] OUTCOMES = LineOutcome.values();
     private static final Comparator<LiveOutcome> ORDER = Comparator.<LiveOutcome>comparingLong(o -> o.endEpochNanos)
             .thenComparingInt(o -> o.partition)
             .thenComparingLong(o -> o.offset);

@@ -1,7 +1,7 @@
 package dev.outlierlab.flink;
 
+import dev.outlierlab.accesslog.LineOutcome;
 import dev.outlierlab.accesslog.LogReplay;
-import dev.outlierlab.accesslog.Outcome;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.LogClock;
@@ -39,7 +39,7 @@ import org.apache.flink.util.Collector;
 final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChunk, byte[], Piece> {
     static final MapStateDescriptor<String, byte[]> PLAN = new MapStateDescriptor<>(
             "plan", BasicTypeInfo.STRING_TYPE_INFO, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
-    private static final Outcome[] OUTCOMES = Outcome.values();
+    private static final LineOutcome[] OUTCOMES = LineOutcome.values();
     /** The merged logs' order: end time, then input, then line. */
     private static final Comparator<Cursor> ORDER = Comparator.<Cursor>comparingLong(c -> c.time)
             .thenComparingInt(c -> c.chunk.input)
@@ -187,7 +187,7 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
                 Cursor k = heads.poll();
                 OutcomeChunk c = k.chunk;
                 int[] at = hosts.get(c.host(k.at));
-                Outcome o = OUTCOMES[c.outcome(k.at)];
+                LineOutcome o = OUTCOMES[c.outcome(k.at)];
                 int code = c.code(k.at);
                 for (int s = 0; s < replays.length; s++) {
                     replays[s].offer(k.time, at[s], code, o, k.line);

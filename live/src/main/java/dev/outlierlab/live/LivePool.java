@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
  * engine's detectors, with a real clock and the three stage modes. Any thread may {@link #record} an
  * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane
- * ({@link OutcomeRecorder}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
+ * ({@link OutcomeRings}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
  * fills) drains the rings under the pool's lock, merged by time,
  * into the single-threaded engine detector, which decides exactly as it does in the lab; the decisions are
  * published as volatile flags on each {@link Endpoint}, so {@link #filter} reads them without a lock.
@@ -32,7 +32,7 @@ public final class LivePool implements AutoCloseable {
     private final LiveClock clock;
     private final boolean stampAtRecord;
     private final long originNanos;
-    private final OutcomeRecorder recorder;
+    private final OutcomeRings recorder;
     private final OutcomeDrain drain;
     private final OutcomeIntake intake;
     private final ReentrantLock lock = new ReentrantLock();
@@ -62,7 +62,7 @@ public final class LivePool implements AutoCloseable {
         this.clock = b.clock;
         this.stampAtRecord = b.stampAtRecord;
         this.originNanos = clock.nanoTime();
-        this.recorder = new OutcomeRecorder(b.stripes, b.ringCapacity);
+        this.recorder = new OutcomeRings(b.stripes, b.ringCapacity);
         this.mode = b.mode;
         this.detector = b.detectorFactory.create(this::decided);
         this.drain = new OutcomeDrain(recorder, detector, 2 * b.stripes * b.ringCapacity);
@@ -240,7 +240,7 @@ public final class LivePool implements AutoCloseable {
             ignoredOff.increment();
             return false;
         }
-        long payload = OutcomeRecorder.payload(endpoint.id(), code);
+        long payload = OutcomeRings.payload(endpoint.id(), code);
         // Without stamping, -1 sorts first and is applied at the drain's time (never before the last applied).
         long time = stampAtRecord ? Math.max(0, clockNanos - originNanos) : -1;
         // Not through the intake: it lies next to the drain, which the draining thread writes for every outcome.
@@ -271,7 +271,7 @@ public final class LivePool implements AutoCloseable {
             }
             listeners.deliver();
         }
-        StageFilter.Outcome outcome = StageFilter.filter(this, candidates, current, guard, now);
+        StageFilter.Filtered outcome = StageFilter.filter(this, candidates, current, guard, now);
         if (outcome.action() == StageAction.NONE) {
             listeners.noStage();
             return new Selection(outcome.candidates(), null);

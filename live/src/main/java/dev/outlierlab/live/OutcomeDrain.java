@@ -2,14 +2,14 @@ package dev.outlierlab.live;
 
 /**
  * The consuming side of a live pool's rings, used only under the pool's lock: it takes outcomes out of the
- * {@link OutcomeRecorder}'s stripes merged by time and applies each to the profile's {@link PoolDetector}
+ * {@link OutcomeRings}'s stripes merged by time and applies each to the profile's {@link PoolDetector}
  * at its time, running the work due before it first, as the lab's trace replay does. It keeps the map from
  * endpoint numbers to members, so that an outcome of a removed endpoint still in a ring is discarded, and the
  * engine's current time: an outcome stamped before it counts at it (the engine's time never goes back), one
  * stamped after the drain's own time at the drain's time.
  */
 final class OutcomeDrain implements OutcomeSink {
-    private final OutcomeRecorder recorder;
+    private final OutcomeRings recorder;
     private final PoolDetector detector;
     private final int limit;
     private Endpoint[] byId = new Endpoint[16];
@@ -22,7 +22,7 @@ final class OutcomeDrain implements OutcomeSink {
 
     private volatile long discarded;
 
-    OutcomeDrain(OutcomeRecorder recorder, PoolDetector detector, int limit) {
+    OutcomeDrain(OutcomeRings recorder, PoolDetector detector, int limit) {
         this.recorder = recorder;
         this.detector = detector;
         this.limit = limit;
@@ -66,7 +66,7 @@ final class OutcomeDrain implements OutcomeSink {
      * {@link #drain(long)}, stopping early once a batch brings fewer than {@code enough} outcomes: a recording
      * thread that drains to make room stops there rather than chase the others' outcomes one by one while they
      * keep recording (the next drain takes the rest). {@code bounded} false merges all that is published,
-     * without waiting for a ring that lags in time (see {@link OutcomeRecorder#drainBatch}): what a thread
+     * without waiting for a ring that lags in time (see {@link OutcomeRings#drainBatch}): what a thread
      * whose ring is still full after a drain does, since a ring whose outcomes are all later than another
      * busy thread's could otherwise wait as long as that thread keeps recording.
      */
@@ -93,13 +93,13 @@ final class OutcomeDrain implements OutcomeSink {
     public void apply(long stamped, long payload) {
         long time = Math.max(stamped < 0 ? drainNanos : Math.min(stamped, drainNanos), lastAppliedNanos);
         lastAppliedNanos = time;
-        int id = OutcomeRecorder.endpointId(payload);
+        int id = OutcomeRings.endpointId(payload);
         Endpoint endpoint = id < byId.length ? byId[id] : null;
         if (endpoint == null) {
             discardedLocked++;
             return;
         }
-        detector.apply(endpoint, OutcomeRecorder.code(payload), time);
+        detector.apply(endpoint, OutcomeRings.code(payload), time);
         appliedLocked++;
     }
 }

@@ -4,7 +4,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The recording side of a live pool after the mode check: it offers an outcome to the
- * {@link OutcomeRecorder} and decides who drains. When the calling thread's ring passes three quarters full,
+ * {@link OutcomeRings} and decides who drains. When the calling thread's ring passes three quarters full,
  * the thread drains the pool itself if the pool's lock is free, and otherwise goes on: whoever holds the lock
  * is draining and frees this ring as it goes. Draining early, rather than when the ring is full, keeps
  * threads that record at the same rate from all finding their rings full at once. When the ring is full after
@@ -17,11 +17,11 @@ final class OutcomeIntake {
     /** Of those, the first ones spin on the core; the others yield it. */
     private static final int BUSY_SPINS = 64;
 
-    private final OutcomeRecorder recorder;
+    private final OutcomeRings recorder;
     private final ReentrantLock lock;
     private final LivePool pool;
 
-    OutcomeIntake(OutcomeRecorder recorder, ReentrantLock lock, LivePool pool) {
+    OutcomeIntake(OutcomeRings recorder, ReentrantLock lock, LivePool pool) {
         this.recorder = recorder;
         this.lock = lock;
         this.pool = pool;

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One bounded multi-producer, single-consumer ring of outcomes. A slot is two longs of one preallocated
- * {@code long[]}, the outcome's time and a word holding its payload (see {@link OutcomeRecorder#payload})
+ * {@code long[]}, the outcome's time and a word holding its payload (see {@link OutcomeRings#payload})
  * and, in the top bit, the parity of the lap of the ring it was written in: four slots share a cache line.
  * A producer claims a position with one compare-and-set on the tail, writes the time and publishes the slot
  * with a release store of the word. The consumer (always under the pool's lock) knows a slot is published
@@ -226,7 +226,7 @@ final class OutcomeStripe {
     }
 
     /**
-     * {@link OutcomeRecorder}'s merge of exactly two rings' batches, {@code a} the lower ring, in one loop over
+     * {@link OutcomeRings}'s merge of exactly two rings' batches, {@code a} the lower ring, in one loop over
      * both: the same outcomes in the same order as two {@link #applyRun} calls per step would give. At each step
      * the rings whose next outcome is at most {@code bound} compete; the earlier next outcome goes first (on a
      * tie, {@code a}'s), and its ring goes on while its outcomes are at most the other ring's next one (or the

@@ -19,9 +19,9 @@ final class StageFilter {
     private StageFilter() {}
 
     /** The filtered list and what the stage did, with the endpoints concerned, in routing order. */
-    record Outcome(List<Endpoint> candidates, StageAction action, List<String> named) {}
+    record Filtered(List<Endpoint> candidates, StageAction action, List<String> named) {}
 
-    static Outcome filter(
+    static Filtered filter(
             LivePool pool, List<Endpoint> candidates, StageMode mode, RotationGuard guard, long nowNanos) {
         int size = candidates.size();
         boolean[] ejected = new boolean[size];
@@ -35,7 +35,7 @@ final class StageFilter {
             any |= ejected[i];
         }
         if (!any || mode == StageMode.OFF) {
-            return new Outcome(candidates, StageAction.NONE, List.of());
+            return new Filtered(candidates, StageAction.NONE, List.of());
         }
         int[] order = new int[size];
         for (int i = 0; i < size; i++) {
@@ -44,20 +44,20 @@ final class StageFilter {
         CandidateStage stage = new CandidateStage(mode, new Snapshot(ejected), null, guard);
         int kept = stage.apply(order, size, nowNanos);
         if (stage.action() == StageAction.NONE) {
-            return new Outcome(candidates, StageAction.NONE, List.of());
+            return new Filtered(candidates, StageAction.NONE, List.of());
         }
         List<String> named = new ArrayList<>(stage.concernedCount());
         for (int k = 0; k < stage.concernedCount(); k++) {
             named.add(candidates.get(stage.concerned(k)).name());
         }
         if (kept == size) {
-            return new Outcome(candidates, stage.action(), named);
+            return new Filtered(candidates, stage.action(), named);
         }
         List<Endpoint> remaining = new ArrayList<>(kept);
         for (int i = 0; i < kept; i++) {
             remaining.add(candidates.get(order[i]));
         }
-        return new Outcome(List.copyOf(remaining), stage.action(), named);
+        return new Filtered(List.copyOf(remaining), stage.action(), named);
     }
 
     /** The request's candidates' ejection flags as read once. */

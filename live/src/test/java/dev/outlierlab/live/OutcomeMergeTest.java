@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The drain's merge of two rings in one loop ({@link OutcomeStripe#mergeTwo}) against the merge of any number
- * of rings ({@link OutcomeRecorder#mergeRuns}), on the same contents: seeded random batches with ties, times
+ * of rings ({@link OutcomeRings#mergeRuns}), on the same contents: seeded random batches with ties, times
  * that go back, rings that start anywhere in their laps and bounds that cut them, so the two must agree on
  * every outcome's place, on how many they apply and on where each ring stops.
  */
@@ -38,7 +38,7 @@ class OutcomeMergeTest {
                 counted += batch;
             }
             int appliedTwo = OutcomeStripe.mergeTwo(two[0], two[1], (t, p) -> byTwo.add(t + "/" + p), bound);
-            int appliedGeneral = OutcomeRecorder.mergeRuns(general, 2, (t, p) -> byGeneral.add(t + "/" + p), bound);
+            int appliedGeneral = OutcomeRings.mergeRuns(general, 2, (t, p) -> byGeneral.add(t + "/" + p), bound);
 
             assertThat(byTwo).as("trial %d", trial).isEqualTo(byGeneral);
             assertThat(appliedTwo)
@@ -92,7 +92,7 @@ class OutcomeMergeTest {
                 }
             }
             for (int i = 0; i < contents[r].length; i++) {
-                assertThat(rings[r].offerOwned(contents[r][i], OutcomeRecorder.payload(r, i)))
+                assertThat(rings[r].offerOwned(contents[r][i], OutcomeRings.payload(r, i)))
                         .isNotEqualTo(OutcomeStripe.FULL);
             }
         }

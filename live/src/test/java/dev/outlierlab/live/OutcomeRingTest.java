@@ -18,9 +18,9 @@ class OutcomeRingTest {
     private final List<long[]> taken = new ArrayList<>();
 
     private final OutcomeSink sink = (time, payload) ->
-            taken.add(new long[] {time, OutcomeRecorder.endpointId(payload), OutcomeRecorder.code(payload)});
+            taken.add(new long[] {time, OutcomeRings.endpointId(payload), OutcomeRings.code(payload)});
 
-    private int drainAll(OutcomeRecorder recorder) {
+    private int drainAll(OutcomeRings recorder) {
         int n = 0;
         int batch;
         while ((batch = recorder.drainBatch(sink, 1 << 20, true)) > 0) {
@@ -41,11 +41,11 @@ class OutcomeRingTest {
      * One lane of 16: this thread owns it and records at {@code first} then {@code second}; another thread of the
      * lane then records at {@code other}, into the shared ring.
      */
-    private static OutcomeRecorder ownerThenOther(long first, long second, long other) throws InterruptedException {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
-        recorder.offer(first, OutcomeRecorder.payload(0, 200));
-        recorder.offer(second, OutcomeRecorder.payload(0, 200));
-        Thread thread = new Thread(() -> recorder.offer(other, OutcomeRecorder.payload(1, 200)));
+    private static OutcomeRings ownerThenOther(long first, long second, long other) throws InterruptedException {
+        OutcomeRings recorder = new OutcomeRings(1, 16);
+        recorder.offer(first, OutcomeRings.payload(0, 200));
+        recorder.offer(second, OutcomeRings.payload(0, 200));
+        Thread thread = new Thread(() -> recorder.offer(other, OutcomeRings.payload(1, 200)));
         thread.start();
         thread.join();
         return recorder;
@@ -53,21 +53,21 @@ class OutcomeRingTest {
 
     @Test
     void anOwnedRingReportsHighAndFullAndKeepsClaimOrderOverManyLaps() {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 4);
-        assertThat(recorder.offer(0, OutcomeRecorder.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
-        assertThat(recorder.offer(1, OutcomeRecorder.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
-        assertThat(recorder.offer(2, OutcomeRecorder.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
+        OutcomeRings recorder = new OutcomeRings(1, 4);
+        assertThat(recorder.offer(0, OutcomeRings.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
+        assertThat(recorder.offer(1, OutcomeRings.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
+        assertThat(recorder.offer(2, OutcomeRings.payload(0, 200))).isEqualTo(OutcomeStripe.ACCEPTED);
         // The fourth of four slots: accepted, with a drain due (the last quarter of the ring).
-        assertThat(recorder.offer(3, OutcomeRecorder.payload(0, 503))).isEqualTo(OutcomeStripe.ACCEPTED_HIGH);
-        assertThat(recorder.offer(4, OutcomeRecorder.payload(0, 200))).isEqualTo(OutcomeStripe.FULL);
+        assertThat(recorder.offer(3, OutcomeRings.payload(0, 503))).isEqualTo(OutcomeStripe.ACCEPTED_HIGH);
+        assertThat(recorder.offer(4, OutcomeRings.payload(0, 200))).isEqualTo(OutcomeStripe.FULL);
         assertThat(recorder.ownerOfLane(0)).isSameAs(Thread.currentThread());
         assertThat(drainAll(recorder)).isEqualTo(4);
         // 1000 more, drained whenever the ring asks: 250 laps of the four slots, none lost, none reordered.
         for (long t = 4; t < 1004; t++) {
-            int offered = recorder.offer(t, OutcomeRecorder.payload(0, (int) (t % 7 == 0 ? 503 : 200)));
+            int offered = recorder.offer(t, OutcomeRings.payload(0, (int) (t % 7 == 0 ? 503 : 200)));
             if (offered == OutcomeStripe.FULL) {
                 drainAll(recorder);
-                offered = recorder.offer(t, OutcomeRecorder.payload(0, (int) (t % 7 == 0 ? 503 : 200)));
+                offered = recorder.offer(t, OutcomeRings.payload(0, (int) (t % 7 == 0 ? 503 : 200)));
             }
             assertThat(offered).isNotEqualTo(OutcomeStripe.FULL);
         }
@@ -82,13 +82,13 @@ class OutcomeRingTest {
 
     @Test
     void anotherThreadOfAnOwnedLaneUsesTheSharedRingAndTheDrainMergesByTime() throws Exception {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
+        OutcomeRings recorder = new OutcomeRings(1, 16);
         for (long t : new long[] {10, 30, 50}) {
-            recorder.offer(t, OutcomeRecorder.payload(0, 200));
+            recorder.offer(t, OutcomeRings.payload(0, 200));
         }
         Thread other = new Thread(() -> {
             for (long t : new long[] {20, 40, 60}) {
-                recorder.offer(t, OutcomeRecorder.payload(1, 503));
+                recorder.offer(t, OutcomeRings.payload(1, 503));
             }
         });
         other.start();
@@ -106,25 +106,25 @@ class OutcomeRingTest {
     @Test
     void aBatchThatTheBoundWouldHoldWhollyIsMergedWhole() throws Exception {
         // The owner's times go back (a caller passing its own times): its latest is 5, below both heads.
-        OutcomeRecorder recorder = ownerThenOther(100, 5, 50);
+        OutcomeRings recorder = ownerThenOther(100, 5, 50);
         assertThat(recorder.drainBatch(sink, 1 << 20, true)).isEqualTo(3);
         assertThat(times()).containsExactly(50L, 100L, 5L);
     }
 
     @Test
     void anUnboundedDrainDoesNotWaitForALaggingRing() throws Exception {
-        OutcomeRecorder recorder = ownerThenOther(10, 70, 20);
+        OutcomeRings recorder = ownerThenOther(10, 70, 20);
         assertThat(recorder.drainBatch(sink, 1 << 20, false)).isEqualTo(3);
         assertThat(times()).containsExactly(10L, 20L, 70L);
     }
 
     @Test
     void theLaneOfATerminatedOwnerIsGivenUpOnceItsRingIsEmpty() throws Exception {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 16);
+        OutcomeRings recorder = new OutcomeRings(1, 16);
         AtomicReference<Thread> first = new AtomicReference<>();
         Thread owner = new Thread(() -> {
             first.set(Thread.currentThread());
-            recorder.offer(1, OutcomeRecorder.payload(0, 200));
+            recorder.offer(1, OutcomeRings.payload(0, 200));
         });
         owner.start();
         owner.join();
@@ -134,12 +134,12 @@ class OutcomeRingTest {
                 .as("its outcome is still in the ring")
                 .isSameAs(first.get());
         // Meanwhile this thread records into the lane's shared ring.
-        recorder.offer(2, OutcomeRecorder.payload(1, 200));
+        recorder.offer(2, OutcomeRings.payload(1, 200));
         assertThat(recorder.ownerOfLane(0)).isSameAs(first.get());
         assertThat(drainAll(recorder)).isEqualTo(2);
         recorder.releaseLanesOfDeadThreads();
         assertThat(recorder.ownerOfLane(0)).isNull();
-        recorder.offer(3, OutcomeRecorder.payload(1, 200));
+        recorder.offer(3, OutcomeRings.payload(1, 200));
         assertThat(recorder.ownerOfLane(0)).isSameAs(Thread.currentThread());
         recorder.releaseLanesOfDeadThreads();
         assertThat(recorder.ownerOfLane(0)).as("a live owner keeps its lane").isSameAs(Thread.currentThread());
@@ -150,12 +150,11 @@ class OutcomeRingTest {
 
     @Test
     void sharedRingPublishesByLapParityAcrossWraps() throws Exception {
-        OutcomeRecorder recorder = new OutcomeRecorder(1, 4);
-        recorder.offer(0, OutcomeRecorder.payload(0, 200)); // this thread owns the lane
+        OutcomeRings recorder = new OutcomeRings(1, 4);
+        recorder.offer(0, OutcomeRings.payload(0, 200)); // this thread owns the lane
         Thread other = new Thread(() -> {
             for (long t = 1; t <= 400; t++) {
-                while (recorder.offer(t, OutcomeRecorder.payload(1, LocalFailure.TIMEOUT.code()))
-                        == OutcomeStripe.FULL) {
+                while (recorder.offer(t, OutcomeRings.payload(1, LocalFailure.TIMEOUT.code())) == OutcomeStripe.FULL) {
                     Thread.onSpinWait();
                 }
             }

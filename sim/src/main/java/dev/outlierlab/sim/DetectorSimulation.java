@@ -8,7 +8,7 @@ import dev.outlierlab.sim.overload.CapacityLimiter;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import dev.outlierlab.sim.traffic.WeightedRoundRobin;
@@ -67,23 +67,23 @@ public final class DetectorSimulation {
                 detector.runDue(t);
             }
             int host = weighted == null ? balancer.pick(i) : weighted.pick(balancer, i);
-            Outcome outcome;
+            RequestFate outcome;
             if (host < 0) {
-                outcome = Outcome.FAILED_NO_HOST;
+                outcome = RequestFate.FAILED_NO_HOST;
             } else {
                 int fault = faults.onRequest(host, t);
                 if (fault != FaultInjector.PASS) {
-                    outcome = Outcome.FAILED_FAULT;
+                    outcome = RequestFate.FAILED_FAULT;
                     detector.record(host, outcomeOfFault[fault], t);
                 } else if (capacity != null && !capacity.admit(host, t)) {
-                    outcome = Outcome.FAILED_CAPACITY;
+                    outcome = RequestFate.FAILED_CAPACITY;
                     detector.record(host, overloadOutcome, t);
                 } else {
-                    outcome = Outcome.OK;
+                    outcome = RequestFate.OK;
                     detector.record(host, 200, t);
                 }
             }
-            boolean failed = outcome != Outcome.OK;
+            boolean failed = outcome != RequestFate.OK;
             boolean duringFault = faults.anyActive(t);
             if (host >= 0) {
                 recorder.hostRequest(host, failed, duringFault);

@@ -4,7 +4,7 @@ import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.SignalRecorder;
-import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
 
 /**
  * The stretch planner of the event-driven path ({@link FastPath}): it cuts a run at its events (interval ticks, fault
@@ -296,7 +296,7 @@ final class EventDrivenRun {
                 boolean none = r.size() == 0;
                 long t = schedule.timeOf(i);
                 recorder.request(c, t, schedule.timeOrEnd(i + 1), none, duringFault, r.panic(), none);
-                signals.request(t, none ? Outcome.FAILED_NO_HOST : Outcome.OK);
+                signals.request(t, none ? RequestFate.FAILED_NO_HOST : RequestFate.OK);
             }
             return;
         }
@@ -320,6 +320,6 @@ final class EventDrivenRun {
         caller.report(host, spec.status(), spec.result(), t);
         recorder.hostRequest(host, true, duringFault);
         recorder.request(c, t, next, true, duringFault, panic, false);
-        signals.request(t, Outcome.FAILED_FAULT);
+        signals.request(t, RequestFate.FAILED_FAULT);
     }
 }

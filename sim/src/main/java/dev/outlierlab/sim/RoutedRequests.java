@@ -8,7 +8,7 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 
 /**
@@ -57,14 +57,14 @@ final class RoutedRequests {
             boolean duringFault = faults.anyActive(t);
             boolean panic = false;
             boolean noHost = false;
-            Outcome outcome = Outcome.OK;
+            RequestFate outcome = RequestFate.OK;
             for (int attempt = 0; attempt <= maxRetries; attempt++) {
                 int host = pick(router, tried, attempt, reselections);
                 if (attempt == 0) {
                     panic = router.lastPickInPanic();
                 }
                 if (host < 0) {
-                    outcome = Outcome.FAILED_NO_HOST;
+                    outcome = RequestFate.FAILED_NO_HOST;
                     noHost = true;
                     sink.onRequest(c, t, -1, 503, null);
                     break;
@@ -73,12 +73,12 @@ final class RoutedRequests {
                 int fault = faults.onRequest(host, t);
                 boolean retriable;
                 if (fault != FaultInjector.PASS && faults.fault(fault).degraded()) {
-                    outcome = Outcome.OK;
+                    outcome = RequestFate.OK;
                     caller.reportDegraded(host, t);
                     sink.onRequest(c, t, host, 200, null);
                     retriable = false;
                 } else if (fault != FaultInjector.PASS) {
-                    outcome = Outcome.FAILED_FAULT;
+                    outcome = RequestFate.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
                     caller.report(host, spec.status(), spec.result(), t);
                     sink.onRequest(c, t, host, spec.status(), spec.result());
@@ -87,7 +87,7 @@ final class RoutedRequests {
                                     ? retry.retriesStatus(spec.status())
                                     : retry.retriesResult(spec.result()));
                 } else if (capacity != null && !capacity.admit(host, t)) {
-                    outcome = Outcome.FAILED_CAPACITY;
+                    outcome = RequestFate.FAILED_CAPACITY;
                     FaultResult overload = FaultResult.of(load.overloadResult());
                     caller.report(host, load.overloadStatus(), overload, t);
                     sink.onRequest(c, t, host, load.overloadStatus(), overload);
@@ -96,17 +96,17 @@ final class RoutedRequests {
                                     ? retry.retriesStatus(load.overloadStatus())
                                     : retry.retriesResult(overload));
                 } else {
-                    outcome = Outcome.OK;
+                    outcome = RequestFate.OK;
                     caller.report(host, 200, null, t);
                     sink.onRequest(c, t, host, 200, null);
                     retriable = false;
                 }
-                cluster.recorder.hostRequest(host, outcome != Outcome.OK, duringFault);
+                cluster.recorder.hostRequest(host, outcome != RequestFate.OK, duringFault);
                 if (!retriable) {
                     break;
                 }
             }
-            cluster.recorder.request(c, t, next, outcome != Outcome.OK, duringFault, panic, noHost);
+            cluster.recorder.request(c, t, next, outcome != RequestFate.OK, duringFault, panic, noHost);
             cluster.recorder.signals().request(t, outcome);
             t = following;
             if (++c == clients) {

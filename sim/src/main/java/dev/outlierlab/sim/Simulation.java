@@ -6,7 +6,7 @@ import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.sim.signals.SignalRecorder.Outcome;
+import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 
 /**
@@ -82,34 +82,34 @@ public final class Simulation {
             Caller caller = callers[c];
             boolean panic = caller.balancer.inPanic();
             int host = caller.pick(j);
-            Outcome outcome;
+            RequestFate outcome;
             if (host < 0) {
-                outcome = Outcome.FAILED_NO_HOST;
+                outcome = RequestFate.FAILED_NO_HOST;
                 sink.onRequest(c, t, -1, 503, null);
             } else {
                 int fault = faults.onRequest(host, t);
                 if (fault != FaultInjector.PASS && faults.fault(fault).degraded()) {
                     // answered 200 with x-envoy-degraded: a success, which may mark the host degraded
-                    outcome = Outcome.OK;
+                    outcome = RequestFate.OK;
                     caller.reportDegraded(host, t);
                     sink.onRequest(c, t, host, 200, null);
                 } else if (fault != FaultInjector.PASS) {
-                    outcome = Outcome.FAILED_FAULT;
+                    outcome = RequestFate.FAILED_FAULT;
                     FaultSpec spec = faults.fault(fault);
                     caller.report(host, spec.status(), spec.result(), t);
                     sink.onRequest(c, t, host, spec.status(), spec.result());
                 } else if (capacity != null && !capacity.admit(host, t)) {
-                    outcome = Outcome.FAILED_CAPACITY;
+                    outcome = RequestFate.FAILED_CAPACITY;
                     FaultResult overload = FaultResult.of(load.overloadResult());
                     caller.report(host, load.overloadStatus(), overload, t);
                     sink.onRequest(c, t, host, load.overloadStatus(), overload);
                 } else {
-                    outcome = Outcome.OK;
+                    outcome = RequestFate.OK;
                     caller.report(host, 200, null, t);
                     sink.onRequest(c, t, host, 200, null);
                 }
             }
-            boolean failed = outcome != Outcome.OK;
+            boolean failed = outcome != RequestFate.OK;
             boolean duringFault = faults.anyActive(t);
             if (host >= 0) {
                 cluster.recorder.hostRequest(host, failed, duringFault);

@@ -66,7 +66,7 @@ public record TuneWords(Target target, FixAdvice advice) {
 
     /** A sentence in the target's fields (unchanged for Envoy, gRPC and the gateway). */
     public String say(String text) {
-        return advice.say(text);
+        return advice.sayMarked(text);
     }
 
     /** Each sentence in the target's fields. */

@@ -55,6 +55,7 @@ class IstioZonesBrowserTest extends LabPageBrowserFixture {
         open("#scenario=" + URLEncoder.encode(hash, StandardCharsets.UTF_8).replace("+", "%20"));
         js("document.getElementById('istio-rule').value = arguments[0];", rule);
         setText("istio-hosts", "6");
+        click("#istio-routing-details summary");
         setText("istio-zones", "a, a, b, b, c, c");
         setText("istio-caller-zones", "a");
         int before = runs();

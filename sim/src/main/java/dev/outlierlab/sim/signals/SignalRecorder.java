@@ -12,8 +12,8 @@ import java.util.List;
  * value after every change before {@code (b + 1) * step}.
  */
 public final class SignalRecorder {
-    /** Outcome of one request. */
-    public enum Outcome {
+    /** RequestFate of one request. */
+    public enum RequestFate {
         OK,
         FAILED_CAPACITY,
         FAILED_FAULT,
@@ -31,7 +31,7 @@ public final class SignalRecorder {
     private final long[] requests;
     private final long[] failed;
     private final int[] panic;
-    private final long[] outcomes = new long[Outcome.values().length];
+    private final long[] outcomes = new long[RequestFate.values().length];
     private int filled;
     private int currentEjected;
     private int currentHealthy;
@@ -88,10 +88,10 @@ public final class SignalRecorder {
     }
 
     /** A request sent at {@code nanos} ended with {@code outcome}. */
-    public void request(long nanos, Outcome outcome) {
+    public void request(long nanos, RequestFate outcome) {
         int b = step(nanos);
         requests[b]++;
-        if (outcome != Outcome.OK) {
+        if (outcome != RequestFate.OK) {
             failed[b]++;
         }
         outcomes[outcome.ordinal()]++;
@@ -105,8 +105,8 @@ public final class SignalRecorder {
         int b = step(nanos);
         requests[b] += ok + noHost;
         failed[b] += noHost;
-        outcomes[Outcome.OK.ordinal()] += ok;
-        outcomes[Outcome.FAILED_NO_HOST.ordinal()] += noHost;
+        outcomes[RequestFate.OK.ordinal()] += ok;
+        outcomes[RequestFate.FAILED_NO_HOST.ordinal()] += noHost;
     }
 
     public SignalSeries finish() {

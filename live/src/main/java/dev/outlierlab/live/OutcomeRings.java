@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * thread to claim. A thread records into one ring as long as it owns its lane or never does, so one
  * recording thread's outcomes keep their order.
  */
-final class OutcomeRecorder {
+final class OutcomeRings {
     private static final VarHandle OWNER = MethodHandles.arrayElementVarHandle(Thread[].class);
 
     /** Each lane's owned ring, then each lane's shared ring: the drain's order among equal times. */
@@ -27,7 +27,7 @@ final class OutcomeRecorder {
 
     private final int shift;
 
-    OutcomeRecorder(int laneCount, int capacityPerStripe) {
+    OutcomeRings(int laneCount, int capacityPerStripe) {
         if (Integer.bitCount(laneCount) != 1) {
             throw new IllegalArgumentException("stripe count must be a power of two, not " + laneCount);
         }

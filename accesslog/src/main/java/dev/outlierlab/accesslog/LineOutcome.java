@@ -6,7 +6,7 @@ import dev.outlierlab.engine.envoy.RequestResult;
  * What Envoy's outlier detector saw for one access-log line, as {@link OutcomeMapping} derives it: the calls
  * Envoy's HTTP router made for the request's last attempt, or why the line reports nothing to a host.
  */
-public enum Outcome {
+public enum LineOutcome {
     /** The upstream answered: a connect success, then {@code putHttpResponseCode(code)}. */
     RESPONSE(true, null, true),
     /** {@code UT}: a connect success, then {@code putResult(LOCAL_ORIGIN_TIMEOUT, code)}. */
@@ -26,7 +26,7 @@ public enum Outcome {
     private final RequestResult result;
     private final boolean reported;
 
-    Outcome(boolean connected, RequestResult result, boolean reported) {
+    LineOutcome(boolean connected, RequestResult result, boolean reported) {
         this.connected = connected;
         this.result = result;
         this.reported = reported;

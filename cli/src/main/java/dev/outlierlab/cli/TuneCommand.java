@@ -72,8 +72,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "FILE",
             description = {
                 "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf, a haproxy.cfg or a scenario;",
-                "gives the target and hosts."
+                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf, a haproxy.cfg, a Caddyfile or a",
+                "scenario; gives the target and hosts."
             })
     Path from;
 
@@ -92,7 +92,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "T",
             description = {
                 "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config),",
-                "gateway (a gateway configuration), nginx (an nginx upstream) or haproxy (a HAProxy backend); default: --from's, else envoy."
+                "gateway (a gateway configuration), nginx (an nginx upstream), haproxy (a HAProxy backend) or",
+                "caddy (a Caddy reverse_proxy); default: --from's, else envoy."
             })
     String target;
 

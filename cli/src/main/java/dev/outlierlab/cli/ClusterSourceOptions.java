@@ -191,6 +191,18 @@ public final class ClusterSourceOptions {
         return rules;
     }
 
+    /**
+     * A Flink replay runs one scenario for every cluster of the logs; with {@code --istio} and no {@code --cluster}
+     * each cluster needs the rule and subset istiod gives it ({@link ClusterRules}), which only a local replay does.
+     */
+    void refuseClustersByLogOnFleet() {
+        if (logRules != null) {
+            throw new InputException("--engine flink: --istio without --cluster gives each of the log's clusters the"
+                    + " DestinationRule and subset istiod applies to it, which only a local replay does; give --cluster"
+                    + " outbound|PORT|SUBSET|FQDN to replay one cluster on Flink, or leave out --engine flink");
+        }
+    }
+
     /** With {@link #forLog}: the most hosts a log's cluster may have ({@code --hosts}), or null. */
     Integer hostBound() {
         return hosts;

@@ -62,6 +62,7 @@ final class ReplayRun {
 
     /** The replay as a Flink job: the report it returns, rendered there. */
     String onFleet(ReplayCommand.FleetEngine fleet) {
+        c.clusterSource.refuseClustersByLogOnFleet();
         List<LogInput> inputs = new ArrayList<>(fleet.inputs(c.logs));
         LogFormatOptions.Recipe recipe = c.logFormat.recipe(inputs);
         ReplayCommand.FleetRequest request = new ReplayCommand.FleetRequest(

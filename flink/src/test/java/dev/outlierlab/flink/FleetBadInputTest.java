@@ -51,6 +51,26 @@ class FleetBadInputTest {
     }
 
     @Test
+    void aMeshLogWithoutClusterUnderIstioIsRefusedRatherThanGivenOneRuleForEverySubset() {
+        String examples = "../docs/examples/";
+        List<String> a = args(
+                "replay",
+                examples + "replay/mesh-subsets/frontend-6f7c9-pqrst.log",
+                "--istio",
+                examples + "payments-destination-rule.yaml");
+        Runs job = Runs.flink(a, 1);
+        assertThat(job.status()).as(job.err()).isEqualTo(2);
+        assertThat(job.err())
+                .startsWith("outlier-lab: --engine flink: --istio without --cluster")
+                .contains("give --cluster outbound|PORT|SUBSET|FQDN")
+                .doesNotContain("Exception");
+        assertThat(job.out()).isEmpty();
+        Runs local = Runs.local(a);
+        assertThat(local.status()).as(local.err()).isZero();
+        assertThat(local.out()).contains("subset v2");
+    }
+
+    @Test
     void aFormatThatDoesNotParseIsRefusedWithTheFirstBadLines() throws Exception {
         Path garbage = dir.resolve("garbage.log");
         Files.writeString(garbage, "garbage\nmore garbage\n");

@@ -132,7 +132,9 @@ class GatewayScenarioReaderTest {
                 "g.yaml:3: unknown key 'gateway.windw' (did you mean 'window'?); allowed under gateway: bucket, "
                         + "consecutive_failures, ejection_time, min_requests, min_stdev, mode, peer_set, processes, "
                         + "stdev_factor, window");
-        rejected("profile: istio\n", "g.yaml:1: profile: \"istio\" is not allowed; expected envoy, grpc, gateway, nginx, haproxy or caddy");
+        rejected(
+                "profile: istio\n",
+                "g.yaml:1: profile: \"istio\" is not allowed; expected envoy, grpc, gateway, nginx, haproxy or caddy");
     }
 
     @Test

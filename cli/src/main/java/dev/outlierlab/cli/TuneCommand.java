@@ -72,9 +72,17 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             paramLabel = "FILE",
             description = {
                 "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker) or a scenario; gives the target and hosts."
+                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf, a haproxy.cfg, a Caddyfile or a",
+                "scenario; gives the target and hosts."
             })
     Path from;
+
+    @Option(
+            names = {"--upstream", "--backend"},
+            paramLabel = "NAME",
+            description =
+                    "With --from nginx.conf or haproxy.cfg: the upstream or backend to tune (default: the only one).")
+    String upstream;
 
     @Mixin
     TuneLogOptions logs;
@@ -83,8 +91,9 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             names = "--target",
             paramLabel = "T",
             description = {
-                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config)",
-                "or gateway (a gateway configuration); default: --from's, else envoy."
+                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config),",
+                "gateway (a gateway configuration), nginx (an nginx upstream), haproxy (a HAProxy backend) or",
+                "caddy (a Caddy reverse_proxy); default: --from's, else envoy."
             })
     String target;
 
@@ -206,7 +215,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (explain != null) {
             format.require(TuneFormats.TUNE.only("tune --explain (the decision trace is text)", List.of("text")));
         }
-        TuneInputs.Start start = TuneInputs.start(input, from, target, logs.isUsed());
+        TuneInputs.Start start = TuneInputs.start(input, from, upstream, target, logs.isUsed());
         refuseFlinkFor(start.current().target());
         TrafficFacts log = logs.isUsed() ? logs.facts(from) : null;
         if (log != null && input.rps() == null && start.current().rps() == null) {

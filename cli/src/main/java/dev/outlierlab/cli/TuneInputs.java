@@ -1,6 +1,7 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.tune.CurrentSettings;
@@ -79,9 +80,15 @@ record TuneInputs(CurrentSettings current, Integer clients) {
 
     /**
      * Where the search starts: {@code --from}'s file, run's inputs, or the defaults of {@code target} (or Envoy's);
-     * with a log ({@code forLog}), a DestinationRule's hosts come from the log.
+     * with a log ({@code forLog}), a DestinationRule's hosts come from the log; {@code part} names the part of
+     * {@code --from}'s file to tune ({@code --upstream}), or null for its only one.
      */
-    static Start start(InputOptions input, Path from, String target, boolean forLog) {
+    static Start start(InputOptions input, Path from, String part, String target, boolean forLog) {
+        if (part != null && from == null) {
+            throw new InputException(
+                    "--upstream " + Wording.printable(part.length() > 40 ? part.substring(0, 40) + "..." : part)
+                            + ": names an nginx upstream or a HAProxy backend of --from's file; give --from FILE too");
+        }
         if (from != null && input.describesCluster()) {
             throw new InputException("--from " + from + " and run's inputs (a scenario, --example, --set, --envoy, "
                     + "--istio) both give the current settings; give one");
@@ -104,7 +111,7 @@ record TuneInputs(CurrentSettings current, Integer clients) {
                                 "search",
                                 chosen == null ? Target.byDefault() : chosen,
                                 input.hosts() == null ? 1 : input.hosts())
-                        : CurrentSettings.read(fromText, from.toString());
+                        : CurrentSettings.read(fromText, from.toString(), part);
         List<String> notes = new ArrayList<>();
         CurrentSettings current = read.asTarget(chosen == null ? read.target() : chosen, notes);
         return new Start(read, current, fromText, notes, given == null ? null : given.clients());

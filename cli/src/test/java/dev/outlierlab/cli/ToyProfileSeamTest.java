@@ -142,7 +142,7 @@ class ToyProfileSeamTest {
         CliRunner.run("run", "--profile", "envoy,toy").assertRejected("expected envoy, grpc or gateway");
         CliRunner.run("tune", "--target", "toys")
                 .assertRejected("--target: 'toys' is not a target; expected envoy, istio, envoy-gateway, kuma, grpc, "
-                        + "gateway or toy");
+                        + "gateway, nginx, haproxy, caddy or toy");
     }
 
     /**

@@ -56,8 +56,8 @@ class TuneCommandTest {
         CliRunner.run("tune", "--hosts", "0", "--rps", "600").assertRejected("--hosts: 0 is not allowed");
         CliRunner.run("tune", "--rps", "600").assertRejected("--hosts: missing");
         CliRunner.run("tune", "--hosts", "6").assertRejected("--rps: missing");
-        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "nginx")
-                .assertRejected("--target: 'nginx' is not a target");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "squid")
+                .assertRejected("--target: 'squid' is not a target");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--clients", "700")
                 .assertRejected("--clients: 700");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--seeds", "0").assertRejected("--seeds: 0");

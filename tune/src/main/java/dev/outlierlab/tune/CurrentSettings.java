@@ -5,6 +5,7 @@ import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.GatewayTargets;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -73,11 +74,24 @@ public record CurrentSettings(
 
     /** Reads a file's text; {@code source} names it in messages. */
     public static CurrentSettings read(String text, String source) {
+        return read(text, source, null);
+    }
+
+    /**
+     * {@link #read(String, String)} of the part named {@code part} of a file that has parts (an nginx upstream, a
+     * HAProxy backend); null for the only one.
+     */
+    public static CurrentSettings read(String text, String source, String part) {
         for (Target t : Target.all()) {
-            CurrentSettings own = t.readOwn(text, source);
+            CurrentSettings own = t.readOwn(text, source, part);
             if (own != null) {
                 return own;
             }
+        }
+        if (part != null) {
+            throw new InputException(
+                    "--upstream " + Wording.printable(shortPart(part)) + ": names an nginx upstream or a HAProxy "
+                            + "backend; " + source + " is neither an nginx.conf nor a haproxy.cfg");
         }
         if (SCENARIO.matcher(text).find() && !GatewayTargets.hasGatewaySection(text)) {
             ScenarioReader.Profiled p = ScenarioReader.readProfiled(text, source, List.of());
@@ -156,5 +170,9 @@ public record CurrentSettings(
             }
         }
         return true;
+    }
+
+    private static String shortPart(String part) {
+        return part.length() > 40 ? part.substring(0, 40) + "..." : part;
     }
 }

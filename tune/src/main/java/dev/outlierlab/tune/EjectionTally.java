@@ -10,7 +10,7 @@ import java.util.Map;
  * to the first ejection of a failing host) and the time to return (last fault end to the return of the last failing
  * host still out). A host out at the end counts to the run's end.
  */
-final class EjectionTally {
+public final class EjectionTally {
     private final SuiteScenario suite;
     private final Map<String, Long> outSince = new HashMap<>();
     private long falseEjections;
@@ -18,11 +18,11 @@ final class EjectionTally {
     private long detect = -1;
     private long lastReturn;
 
-    EjectionTally(SuiteScenario suite) {
+    public EjectionTally(SuiteScenario suite) {
         this.suite = suite;
     }
 
-    void eject(int caller, String host, long timeNanos) {
+    public void eject(int caller, String host, long timeNanos) {
         outSince.putIfAbsent(caller + "/" + host, timeNanos);
         if (!suite.shouldEject().contains(host)) {
             falseEjections++;
@@ -31,7 +31,7 @@ final class EjectionTally {
         }
     }
 
-    void uneject(int caller, String host, long timeNanos) {
+    public void uneject(int caller, String host, long timeNanos) {
         boolean good = suite.shouldEject().contains(host);
         Long since = outSince.remove(caller + "/" + host);
         if (since != null && !good) {
@@ -42,16 +42,16 @@ final class EjectionTally {
         }
     }
 
-    long falseEjections() {
+    public long falseEjections() {
         return falseEjections;
     }
 
-    long detectNanos() {
+    public long detectNanos() {
         return detect;
     }
 
     /** The healthy host-seconds ejected up to {@code durationNanos}, each caller's weighed by its share of the traffic. */
-    long healthyNanos(long durationNanos, int callers) {
+    public long healthyNanos(long durationNanos, int callers) {
         long total = healthyNanos;
         for (Map.Entry<String, Long> still : outSince.entrySet()) {
             String host = still.getKey().substring(still.getKey().indexOf('/') + 1);
@@ -63,7 +63,7 @@ final class EjectionTally {
     }
 
     /** The time to return, with a failing host still out at the end counting to the end. */
-    long returnNanos(long durationNanos) {
+    public long returnNanos(long durationNanos) {
         long out = lastReturn;
         for (String key : outSince.keySet()) {
             if (suite.shouldEject().contains(key.substring(key.indexOf('/') + 1))) {

@@ -156,6 +156,14 @@ public interface Target {
     }
 
     /**
+     * {@link #readOwn(String, String)} for the part of the file named {@code part} (an nginx upstream, a HAProxy
+     * backend), or the file's only one when null.
+     */
+    default CurrentSettings readOwn(String text, String source, String part) {
+        return readOwn(text, source);
+    }
+
+    /**
      * The settings of a cluster {@code check} read in one of this target's styles ({@link #tunes}): its outlier
      * detection, panic threshold, hosts and active health check, on Envoy's simulation.
      */
@@ -246,6 +254,11 @@ public interface Target {
                 "the recommendation is written as the lab writes " + description()
                         + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in"
                         + " place)");
+    }
+
+    /** A candidate's short label in the target's words; by default {@link Setting#label()}. */
+    default String label(Setting s) {
+        return s.label();
     }
 
     /** The heading of the smallest change after a spliced file. */

@@ -126,7 +126,7 @@ public final class TuneJson {
     static ObjectNode evaluation(Evaluation e, TuneRequest q) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("candidate", e.candidate());
-        n.put("label", e.setting().label());
+        n.put("label", q.target().label(e.setting()));
         Setting s = e.setting();
         ObjectNode set = n.putObject("setting");
         if (s.gateway() != null) {

@@ -34,7 +34,20 @@ public final class CaddySimulation {
             long noUpstreams,
             long[] attempts,
             List<CaddyEvent> events,
-            long retries) {
+            long retries,
+            long requestsDuringFault,
+            long errorsDuringFault) {
+        /** A run with no fault windows counted (a replay). */
+        public Result(
+                long requests,
+                long clientErrors,
+                long noUpstreams,
+                long[] attempts,
+                List<CaddyEvent> events,
+                long retries) {
+            this(requests, clientErrors, noUpstreams, attempts, events, retries, 0, 0);
+        }
+
         public long ejections(int upstream) {
             return events.stream()
                     .filter(e -> e.endpoint() == upstream && e.eject())
@@ -70,10 +83,13 @@ public final class CaddySimulation {
         long errors = 0;
         long none = 0;
         long retries = 0;
+        long duringFault = 0;
+        long errorsDuringFault = 0;
         ArrivalProcess arrivals = new ArrivalProcess(scenario);
         for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
             d.runDue(t);
             requests++;
+            boolean inFault = faults.moveTo(t);
             int status = 0;
             for (int a = 0; a < maxTries; a++) {
                 int pick = selection.select(d);
@@ -99,9 +115,15 @@ public final class CaddySimulation {
             if (status >= 500) {
                 errors++;
             }
+            if (inFault) {
+                duringFault++;
+                if (status >= 500) {
+                    errorsDuringFault++;
+                }
+            }
         }
         d.runDue(scenario.durationNanos());
-        return new Result(requests, errors, none, attempts, events, retries);
+        return new Result(requests, errors, none, attempts, events, retries, duringFault, errorsDuringFault);
     }
 
     /**

@@ -33,7 +33,21 @@ public final class HaproxySimulation {
             long[] attempts,
             List<HaproxyEvent> events,
             long trips,
-            long checks) {
+            long checks,
+            long requestsDuringFault,
+            long errorsDuringFault) {
+        /** A run with no fault windows counted (a replay). */
+        public Result(
+                long requests,
+                long clientErrors,
+                long noServer,
+                long[] attempts,
+                List<HaproxyEvent> events,
+                long trips,
+                long checks) {
+            this(requests, clientErrors, noServer, attempts, events, trips, checks, 0, 0);
+        }
+
         public long downs(int server) {
             return events.stream()
                     .filter(e -> e.endpoint() == server && e.down())
@@ -62,11 +76,17 @@ public final class HaproxySimulation {
         long requests = 0;
         long errors = 0;
         long noServer = 0;
+        long duringFault = 0;
+        long errorsDuringFault = 0;
         int robin = -1;
         ArrivalProcess arrivals = new ArrivalProcess(scenario);
         for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
             d.runDue(t);
             requests++;
+            boolean inFault = faults.moveTo(t);
+            if (inFault) {
+                duringFault++;
+            }
             int pick = -1;
             for (int k = 0; k < n && pick < 0; k++) {
                 robin = (robin + 1) % n;
@@ -77,6 +97,9 @@ public final class HaproxySimulation {
             if (pick < 0) {
                 noServer++;
                 errors++;
+                if (inFault) {
+                    errorsDuringFault++;
+                }
                 continue;
             }
             int fault = faults.onRequest(pick, t);
@@ -85,10 +108,14 @@ public final class HaproxySimulation {
             d.record(pick, outcome, t);
             if (Outcome.isFailure(outcome)) {
                 errors++;
+                if (inFault) {
+                    errorsDuringFault++;
+                }
             }
         }
         d.runDue(scenario.durationNanos());
-        return new Result(requests, errors, noServer, attempts, events, d.trips(), d.checksRun());
+        return new Result(
+                requests, errors, noServer, attempts, events, d.trips(), d.checksRun(), duringFault, errorsDuringFault);
     }
 
     /**

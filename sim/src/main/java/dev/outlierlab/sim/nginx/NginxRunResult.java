@@ -17,6 +17,8 @@ import java.util.List;
  * @param events            every ejection and return, in time order
  * @param workers           the detectors: worker processes, or 1 with {@code zone}
  * @param hosts             the servers' names in upstream order
+ * @param requestsDuringFault requests sent while a fault window was active (0 for a replay)
+ * @param errorsDuringFault   of those, the requests answered with an error
  */
 public record NginxRunResult(
         long requests,
@@ -27,11 +29,38 @@ public record NginxRunResult(
         long[] countedFailures,
         List<NginxEvent> events,
         int workers,
-        List<String> hosts) {
+        List<String> hosts,
+        long requestsDuringFault,
+        long errorsDuringFault) {
 
     public NginxRunResult {
         events = List.copyOf(events);
         hosts = List.copyOf(hosts);
+    }
+
+    /** A run with no fault windows counted (a replay). */
+    public NginxRunResult(
+            long requests,
+            long clientErrors,
+            long noLiveUpstreams,
+            long[] attempts,
+            long[] failedAttempts,
+            long[] countedFailures,
+            List<NginxEvent> events,
+            int workers,
+            List<String> hosts) {
+        this(
+                requests,
+                clientErrors,
+                noLiveUpstreams,
+                attempts,
+                failedAttempts,
+                countedFailures,
+                events,
+                workers,
+                hosts,
+                0,
+                0);
     }
 
     /** Ejections of one server, over all workers. */

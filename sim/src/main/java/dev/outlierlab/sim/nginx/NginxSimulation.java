@@ -57,6 +57,8 @@ public final class NginxSimulation {
         long requests = 0;
         long clientErrors = 0;
         long noLive = 0;
+        long duringFault = 0;
+        long failedDuringFault = 0;
         int[] triesLeft = new int[1];
         NginxDetector.Attempts source = (peer, attempt) -> {
             int fault = faults.onRequest(peer, now[0]);
@@ -73,11 +75,18 @@ public final class NginxSimulation {
         for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
             NginxDetector d = workers[(int) (requests % workers.length)];
             now[0] = t;
+            boolean inFault = faults.moveTo(t);
             triesLeft[0] = d.initialTries();
             int status = d.request(t, source);
             requests++;
             if (status >= 500) {
                 clientErrors++;
+            }
+            if (inFault) {
+                duringFault++;
+                if (status >= 500) {
+                    failedDuringFault++;
+                }
             }
             if (d.lastAttempts() == 0) {
                 noLive++;
@@ -88,7 +97,17 @@ public final class NginxSimulation {
         }
         events.sort((a, b) -> Long.compare(a.timeNanos(), b.timeNanos()));
         return new NginxRunResult(
-                requests, clientErrors, noLive, attempts, failed, counted, events, workers.length, hosts);
+                requests,
+                clientErrors,
+                noLive,
+                attempts,
+                failed,
+                counted,
+                events,
+                workers.length,
+                hosts,
+                duringFault,
+                failedDuringFault);
     }
 
     /**

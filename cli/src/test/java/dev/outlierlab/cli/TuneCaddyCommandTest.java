@@ -1,0 +1,79 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.outlierlab.config.caddy.CaddyConfigReader;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tune --from Caddyfile}: the reverse_proxy's passive checks searched and written back. */
+class TuneCaddyCommandTest {
+    private static final String CADDYFILE = """
+            127.0.0.1:9000 {
+            \t# the api
+            \treverse_proxy 127.0.0.1:9001 127.0.0.1:9002 127.0.0.1:9003 {
+            \t\tlb_policy round_robin
+            \t\tfail_duration 10s
+            \t\tmax_fails 3
+            \t\tunhealthy_status 503
+            \t}
+            }
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writesBackOnlyThePassiveSubdirectivesAndCaddyAcceptsTheFile() throws Exception {
+        Path file = dir.resolve("Caddyfile");
+        Files.writeString(file, CADDYFILE);
+        CliRunner.Outcome o =
+                CliRunner.run("tune", "--from", file.toString(), "--seeds", "1", "--rps", "100", "--format", "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode rec = o.json().get("recommended");
+        String written = rec.get("file").asText();
+        assertThat(rec.get("spliced").asBoolean()).isTrue();
+        CaddyPassiveConfig c = CaddyConfigReader.readText(written, "Caddyfile").config();
+        assertThat(rec.get("label").asText())
+                .isEqualTo("max_fails " + c.maxFails() + " fail_duration " + Durations.format(c.failDurationNanos())
+                        + (c.unhealthyStatus().contains(5) ? " +5xx" : " -5xx"));
+        assertThat(rec.get("label").asText())
+                .isNotEqualTo(o.json().get("current").get("label").asText());
+
+        // a line diff touches only fail_duration, max_fails and unhealthy_status inside the block
+        List<String> before = List.of(CADDYFILE.split("\n", -1));
+        List<String> after = List.of(written.split("\n", -1));
+        List<String> added = new ArrayList<>(after);
+        added.removeAll(before);
+        List<String> removed = new ArrayList<>(before);
+        removed.removeAll(after);
+        assertThat(added).isNotEmpty().allMatch(l -> l.matches("\t\t(fail_duration|max_fails|unhealthy_status) .+"));
+        assertThat(removed).allMatch(l -> l.matches("\t\t(fail_duration|max_fails|unhealthy_status) .+"));
+        assertThat(written).contains("\t# the api\n").contains("\t\tlb_policy round_robin\n");
+
+        assumeTrue(new File("/usr/bin/caddy").canExecute(), "caddy is not installed at /usr/bin/caddy");
+        Path out = dir.resolve("Caddyfile.recommended");
+        Files.writeString(out, written);
+        ProcessBuilder pb = new ProcessBuilder(
+                        "/usr/bin/caddy", "validate", "--adapter", "caddyfile", "--config", out.toString())
+                .redirectErrorStream(true);
+        pb.environment().put("HOME", dir.toString());
+        pb.environment().put("XDG_DATA_HOME", dir.toString());
+        pb.environment().put("XDG_CONFIG_HOME", dir.toString());
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String said = new String(p.getInputStream().readAllBytes());
+        assertThat(p.exitValue()).as(said).isZero();
+        assertThat(said).contains("Valid configuration");
+    }
+}

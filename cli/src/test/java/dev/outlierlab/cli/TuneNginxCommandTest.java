@@ -1,0 +1,124 @@
+package dev.outlierlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.outlierlab.config.nginx.NginxUpstreamReader;
+import dev.outlierlab.engine.nginx.NextUpstream;
+import dev.outlierlab.engine.nginx.NginxServer;
+import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tune --from nginx.conf}: the upstream's passive check searched and written back into the user's file. */
+class TuneNginxCommandTest {
+    @TempDir
+    Path dir;
+
+    /** Two upstreams; the tuned one's location has no proxy_next_upstream of its own. */
+    private String conf() {
+        return "worker_processes 1;\npid " + dir.resolve("nginx.pid") + ";\nerror_log " + dir.resolve("error.log")
+                + ";\nevents { worker_connections 64; }\nhttp {\n    access_log off;\n"
+                + "    upstream api {\n        server 127.0.0.1:9001 weight=2;   # primary\n"
+                + "        server 127.0.0.1:9002;\n        server 127.0.0.1:9003;\n    }\n"
+                + "    upstream static {\n        server 127.0.0.1:9101 max_fails=4;\n    }\n"
+                + "    server {\n        listen 127.0.0.1:9000;\n"
+                + "        location /static/ {\n            proxy_pass http://static;\n"
+                + "            proxy_next_upstream error;\n        }\n"
+                + "        location / {\n            proxy_pass http://api;\n        }\n    }\n}\n";
+    }
+
+    @Test
+    void writesBackOnlyTheTunedDirectivesAndNginxAcceptsTheFile() throws Exception {
+        Path file = dir.resolve("nginx.conf");
+        Files.writeString(file, conf());
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--from",
+                file.toString(),
+                "--upstream",
+                "api",
+                "--seeds",
+                "1",
+                "--rps",
+                "100",
+                "--format",
+                "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode rec = o.json().get("recommended");
+        String written = rec.get("file").asText();
+        assertThat(rec.get("spliced").asBoolean()).isTrue();
+
+        // what the file now says is what was recommended
+        NginxUpstreamConfig api =
+                NginxUpstreamReader.readText(written, "nginx.conf", "api").config();
+        NginxServer first = api.servers().get(0);
+        int http5xx = NextUpstream.HTTP_500 | NextUpstream.HTTP_502 | NextUpstream.HTTP_503 | NextUpstream.HTTP_504;
+        assertThat(rec.get("label").asText())
+                .isEqualTo("max_fails=" + first.maxFails() + " fail_timeout=" + first.failTimeoutSeconds() + "s "
+                        + (api.nextUpstream().lists(http5xx) ? "+5xx" : "-5xx"));
+        assertThat(rec.get("label").asText())
+                .isNotEqualTo(o.json().get("current").get("label").asText());
+        assertThat(api.servers())
+                .allMatch(
+                        s -> s.maxFails() == first.maxFails() && s.failTimeoutSeconds() == first.failTimeoutSeconds());
+        assertThat(api.servers().get(0).weight()).isEqualTo(2);
+        // the other upstream and its location are as they were
+        NginxUpstreamConfig other =
+                NginxUpstreamReader.readText(written, "nginx.conf", "static").config();
+        assertThat(other.servers().get(0).maxFails()).isEqualTo(4);
+        assertThat(other.nextUpstream().words()).containsExactly("error");
+
+        // a line diff touches only the api's server lines and the proxy_next_upstream of its location
+        List<String> before = List.of(conf().split("\n", -1));
+        List<String> after = List.of(written.split("\n", -1));
+        List<String> added = new ArrayList<>(after);
+        added.removeAll(before);
+        List<String> removed = new ArrayList<>(before);
+        removed.removeAll(after);
+        assertThat(added).isNotEmpty();
+        assertThat(added)
+                .allMatch(l -> l.matches("        server 127\\.0\\.0\\.1:900[123].*;.*")
+                        || l.matches("            proxy_next_upstream [a-z_0-9 ]+;"));
+        assertThat(removed).allMatch(l -> l.matches("        server 127\\.0\\.0\\.1:900[123].*;.*"));
+        assertThat(after.size() - before.size()).isBetween(0, 1);
+        assertThat(written).contains("weight=2").contains("# primary");
+
+        assumeTrue(new File("/usr/sbin/nginx").canExecute(), "nginx is not installed at /usr/sbin/nginx");
+        Path out = dir.resolve("recommended.conf");
+        Files.writeString(out, written);
+        Process p = new ProcessBuilder(
+                        "/usr/sbin/nginx",
+                        "-t",
+                        "-p",
+                        dir.toString(),
+                        "-c",
+                        out.toString(),
+                        "-e",
+                        dir.resolve("error.log").toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        String said = new String(p.getInputStream().readAllBytes());
+        assertThat(p.exitValue()).as(said).isZero();
+        assertThat(said).contains("test is successful");
+    }
+
+    @Test
+    void aWrongUpstreamIsOneMessage() throws Exception {
+        Path file = dir.resolve("nginx.conf");
+        Files.writeString(file, conf());
+        CliRunner.run("tune", "--from", file.toString(), "--upstream", "nope", "--seeds", "1")
+                .assertRejected("no upstream \"nope\"", "api, static");
+        CliRunner.run("tune", "--from", file.toString(), "--seeds", "1")
+                .assertRejected("2 upstream blocks", "--upstream NAME");
+        CliRunner.run("tune", "--upstream", "api", "--seeds", "1").assertRejected("--upstream api", "--from");
+    }
+}

@@ -1,0 +1,103 @@
+package dev.outlierlab.tune.haproxy;
+
+import dev.outlierlab.engine.haproxy.HaproxyEvent;
+import dev.outlierlab.engine.haproxy.HaproxyServer;
+import dev.outlierlab.engine.haproxy.Observe;
+import dev.outlierlab.sim.haproxy.HaproxySimulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.tune.EjectionTally;
+import dev.outlierlab.tune.RunFigures;
+import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.Setting;
+import dev.outlierlab.tune.SuiteScenario;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * HAProxy's passive check ({@link HaproxySimulation}: {@code observe} counts consecutive errors per server and
+ * {@code on-error} acts at {@code error-limit}; active checks bring a server back) over the scenario's hosts, traffic
+ * and faults. The scenario's hosts become the backend's servers, each with the parameters of its first server line.
+ *
+ * @param servers the backend's servers as read from the user's file, or as the search wrote them
+ */
+public record HaproxyRun(List<HaproxyServer> servers) implements RunProfile {
+    public HaproxyRun {
+        servers = List.copyOf(servers);
+    }
+
+    @Override
+    public RunFigures figures(SuiteScenario suite, Scenario scenario) {
+        HaproxyServer first = servers.get(0);
+        List<HaproxyServer> run = new ArrayList<>();
+        for (String h : scenario.cluster().hosts()) {
+            run.add(new HaproxyServer(
+                    h,
+                    h,
+                    first.check(),
+                    first.observe(),
+                    first.errorLimit(),
+                    first.onError(),
+                    first.interNanos(),
+                    first.fastinterNanos(),
+                    first.downinterNanos(),
+                    first.rise(),
+                    first.fall()));
+        }
+        return figures(suite, scenario.durationNanos(), HaproxySimulation.run(scenario, run));
+    }
+
+    /** The backend with nothing observed: only the active checks act. */
+    @Override
+    public RunProfile off() {
+        List<HaproxyServer> out = new ArrayList<>();
+        for (HaproxyServer s : servers) {
+            out.add(s.observing(Observe.NONE, s.errorLimit(), s.onError()));
+        }
+        return new HaproxyRun(out);
+    }
+
+    @Override
+    public Setting setting() {
+        return HaproxyTuneTarget.setting(servers.get(0));
+    }
+
+    /** A run's figures: one detector (the HAProxy process), each DOWN an ejection and each UP a return. */
+    private static RunFigures figures(SuiteScenario suite, long duration, HaproxySimulation.Result r) {
+        EjectionTally tally = new EjectionTally(suite);
+        Set<Integer> out = new HashSet<>();
+        long ejections = 0;
+        int most = 0;
+        for (HaproxyEvent e : r.events()) {
+            if (e.down()) {
+                ejections++;
+                tally.eject(0, e.endpointName(), e.timeNanos());
+                out.add(e.endpoint());
+                most = Math.max(most, out.size());
+            } else {
+                tally.uneject(0, e.endpointName(), e.timeNanos());
+                out.remove(e.endpoint());
+            }
+        }
+        long attempts = 0;
+        for (long a : r.attempts()) {
+            attempts += a;
+        }
+        return new RunFigures(
+                r.requests(),
+                r.clientErrors(),
+                r.requestsDuringFault(),
+                r.errorsDuringFault(),
+                ejections,
+                0,
+                tally.falseEjections(),
+                tally.healthyNanos(duration, 1),
+                most,
+                0,
+                tally.detectNanos(),
+                tally.returnNanos(duration),
+                attempts,
+                r.clientErrors() - r.noServer());
+    }
+}

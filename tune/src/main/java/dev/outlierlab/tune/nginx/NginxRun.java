@@ -1,0 +1,95 @@
+package dev.outlierlab.tune.nginx;
+
+import dev.outlierlab.engine.nginx.NginxEvent;
+import dev.outlierlab.engine.nginx.NginxServer;
+import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
+import dev.outlierlab.sim.nginx.NginxRunResult;
+import dev.outlierlab.sim.nginx.NginxSimulation;
+import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.tune.EjectionTally;
+import dev.outlierlab.tune.RunFigures;
+import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.Setting;
+import dev.outlierlab.tune.SuiteScenario;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * nginx's passive health check ({@link NginxSimulation}: {@code max_fails} failed attempts within {@code fail_timeout}
+ * take a server out for {@code fail_timeout}, per worker or per {@code zone}) with these settings over the scenario's
+ * hosts, traffic and faults. The scenario's hosts become the upstream's servers, each with the upstream's
+ * {@code max_fails} and {@code fail_timeout} (those of its first server line), weight 1.
+ *
+ * @param config the upstream as read from the user's file, or as the search wrote it
+ */
+public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
+    @Override
+    public RunFigures figures(SuiteScenario suite, Scenario scenario) {
+        NginxServer first = config.servers().get(0);
+        List<NginxServer> servers = new ArrayList<>();
+        for (String h : scenario.cluster().hosts()) {
+            servers.add(new NginxServer(h, 1, first.maxFails(), first.failTimeoutSeconds(), false));
+        }
+        return figures(suite, scenario.durationNanos(), NginxSimulation.run(scenario, config.withServers(servers)));
+    }
+
+    /** The upstream with no passive check: {@code max_fails=0} never takes a server out. */
+    @Override
+    public RunProfile off() {
+        List<NginxServer> servers = new ArrayList<>();
+        for (NginxServer s : config.servers()) {
+            servers.add(s.withMaxFails(0));
+        }
+        return new NginxRun(config.withServers(servers));
+    }
+
+    @Override
+    public Setting setting() {
+        return NginxTuneTarget.setting(config);
+    }
+
+    /** A run's figures: requests as the client saw them (after nginx's next-upstream tries), each worker a caller. */
+    private static RunFigures figures(SuiteScenario suite, long duration, NginxRunResult r) {
+        EjectionTally tally = new EjectionTally(suite);
+        List<Set<Integer>> out = new ArrayList<>();
+        for (int w = 0; w < r.workers(); w++) {
+            out.add(new HashSet<>());
+        }
+        long ejections = 0;
+        int most = 0;
+        for (NginxEvent e : r.events()) {
+            if (e.action() == NginxEvent.Action.EJECT) {
+                ejections++;
+                tally.eject(e.worker(), e.endpointName(), e.timeNanos());
+                out.get(e.worker()).add(e.endpoint());
+                most = Math.max(most, out.get(e.worker()).size());
+            } else {
+                tally.uneject(e.worker(), e.endpointName(), e.timeNanos());
+                out.get(e.worker()).remove(e.endpoint());
+            }
+        }
+        long attempts = 0;
+        long failedAttempts = 0;
+        for (int h = 0; h < r.attempts().length; h++) {
+            attempts += r.attempts()[h];
+            failedAttempts += r.failedAttempts()[h];
+        }
+        return new RunFigures(
+                r.requests(),
+                r.clientErrors(),
+                r.requestsDuringFault(),
+                r.errorsDuringFault(),
+                ejections,
+                0,
+                tally.falseEjections(),
+                tally.healthyNanos(duration, r.workers()),
+                most,
+                0,
+                tally.detectNanos(),
+                tally.returnNanos(duration),
+                attempts,
+                failedAttempts);
+    }
+}

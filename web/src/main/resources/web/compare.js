@@ -1,4 +1,4 @@
-// "Compare Envoy, gRPC and the gateway": the scenario's traffic and faults under each profile, one table side by
+// "Compare Envoy, gRPC, the gateway, nginx, HAProxy and Caddy": the scenario's traffic and faults under each profile, one table side by
 // side (POST /api/compare, the columns of run --profile envoy,grpc,gateway). Asked for after each run while the
 // box is checked; a newer run's comparison wins.
 
@@ -6,6 +6,7 @@ import { count, el, percent } from './render.js';
 
 const $ = id => document.getElementById(id);
 const TIMES_SHOWN = 6;
+const SERVER_NAMES = { nginx: 'nginx', haproxy: 'HAProxy', caddy: 'Caddy' };
 const ROWS = [
   ['Requests', c => count(c.requests)],
   ['Failed requests', c => count(c.failed)],
@@ -28,7 +29,7 @@ export async function compareProfiles(scenario, seq, currentSeq) {
   latest?.abort();
   const abort = new AbortController();
   latest = abort;
-  $('compare-status').textContent = 'Running the same traffic under Envoy, gRPC and the gateway…';
+  $('compare-status').textContent = 'Running the same traffic under each profile…';
   let body;
   try {
     const res = await fetch('/api/compare', { method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -64,7 +65,10 @@ function render(body) {
   const g = body.grpc;
   $('compare-caption').textContent = `The same ${count(cols[0].requests)} requests and faults under each profile. `
     + `gRPC: ${g.implementation}, from ${g.origin}${g.notes.length ? ` (${g.notes.join('; ')})` : ''}. `
-    + `Gateway: ${body.gateway}.`;
+    + `Gateway: ${body.gateway}.`
+    + cols.map(c => c.profile.split(' ')[0])
+      .filter(p => !['envoy', 'grpc', 'gateway'].includes(p) && typeof body[p] === 'string')
+      .map(p => ` ${SERVER_NAMES[p] ?? p}: ${body[p]}.`).join('');
   $('compare-wrap').hidden = false;
 }
 

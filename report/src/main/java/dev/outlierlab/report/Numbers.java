@@ -21,7 +21,6 @@ public final class Numbers {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
-    /** A time or duration in seconds, as short as exact: {@code 40 s}, {@code 30.25 s}, {@code 0.000001 s}. */
     /** Nanoseconds as seconds to the millisecond, as a text report shows a time: {@code 55.787 s}, {@code 32.030 s}, {@code 30 s}. */
     public static String seconds(long nanos) {
         long millis = Math.floorDiv(nanos + 500_000, 1_000_000);
@@ -30,7 +29,7 @@ public final class Numbers {
         return sign
                 + (abs % 1000 == 0
                         ? Long.toString(abs / 1000)
-                        : String.format(java.util.Locale.ROOT, "%d.%03d", abs / 1000, abs % 1000))
+                        : String.format(Locale.ROOT, "%d.%03d", abs / 1000, abs % 1000))
                 + " s";
     }
 }

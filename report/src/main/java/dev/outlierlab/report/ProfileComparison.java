@@ -5,6 +5,7 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.gateway.GatewayAction;
 import dev.outlierlab.engine.gateway.GatewayEvent;
+import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
@@ -102,6 +103,39 @@ public final class ProfileComparison {
                 s.ejections(),
                 0,
                 s.returns(),
+                most,
+                ejected,
+                returned);
+    }
+
+    /** A proxy server's run (nginx, HAProxy, Caddy): each ejection is its own detection, no cap refuses one. */
+    public static Column column(String profile, ServerRun r) {
+        List<String> ejected = new ArrayList<>();
+        List<String> returned = new ArrayList<>();
+        int out = 0;
+        int most = 0;
+        for (ServerRun.Event e : r.events()) {
+            // to the millisecond: a server's decisions fall at request times, not on the seconds of a timer
+            String at =
+                    e.server() + "@" + Durations.format(Math.floorDiv(e.timeNanos() + 500_000, 1_000_000) * 1_000_000);
+            if (e.action().equals("uneject")) {
+                returned.add(at);
+                out--;
+            } else {
+                ejected.add(at);
+                most = Math.max(most, ++out);
+            }
+        }
+        return new Column(
+                profile,
+                r.requests(),
+                r.clientErrors(),
+                r.requestsDuringFault(),
+                r.clientErrorsDuringFault(),
+                ejected.size(),
+                ejected.size(),
+                0,
+                returned.size(),
                 most,
                 ejected,
                 returned);

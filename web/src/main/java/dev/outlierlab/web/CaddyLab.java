@@ -27,6 +27,16 @@ public final class CaddyLab extends ServerLab {
     }
 
     @Override
+    Map<String, Object> comparedBlock() {
+        return Map.of("fail_duration", "30s", "unhealthy_status", List.of("5xx"));
+    }
+
+    @Override
+    String comparedAbout() {
+        return "Caddy's passive health checks as usually switched on: fail_duration 30s (max_fails then 1) and unhealthy_status 5xx, random selection";
+    }
+
+    @Override
     List<Control> controls() {
         return List.of(
                 new Control("fail_duration", "duration", "0s", "how long a failure is remembered (0: passive off)"),

@@ -28,6 +28,16 @@ public final class HaproxyLab extends ServerLab {
     }
 
     @Override
+    Map<String, Object> comparedBlock() {
+        return Map.of("check", true, "observe", "layer7");
+    }
+
+    @Override
+    String comparedAbout() {
+        return "HAProxy's passive mode as usually switched on: check and observe layer7 at their defaults (error-limit 10, on-error fail-check), the health endpoint answering";
+    }
+
+    @Override
     List<Control> controls() {
         return List.of(
                 new Control("check", "boolean", true, "active health checks; without them observe never acts"),

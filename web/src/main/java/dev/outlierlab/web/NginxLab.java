@@ -27,6 +27,16 @@ public final class NginxLab extends ServerLab {
     }
 
     @Override
+    Map<String, Object> comparedBlock() {
+        return Map.of();
+    }
+
+    @Override
+    String comparedAbout() {
+        return "nginx's defaults over the same servers: max_fails=1, fail_timeout=10s and proxy_next_upstream error timeout, so a 5xx is no failure; one worker";
+    }
+
+    @Override
     List<Control> controls() {
         return List.of(
                 new Control("max_fails", "integer", 1, "failures within fail_timeout that take a server out (0: off)"),

@@ -1,10 +1,14 @@
 package dev.outlierlab.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.profile.Profile;
+import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.report.proxies.ServerRunJson;
@@ -30,6 +34,40 @@ abstract class ServerLab implements Profile, LabProfile {
 
     /** The controls, in the order the page shows them. */
     abstract List<Control> controls();
+
+    /** The block this server's column of the comparison runs with. */
+    abstract Map<String, Object> comparedBlock();
+
+    /** What the comparison says of that block. */
+    abstract String comparedAbout();
+
+    @Override
+    public boolean comparable() {
+        return true;
+    }
+
+    /** The base scenario's hosts, traffic and faults through this server with {@link #comparedBlock()}. */
+    @Override
+    public Optional<LabColumn> compared(ScenarioReader.Profiled base, SimulationLimits limits) {
+        Map<String, Object> document = ScenarioWriter.toMap(base.envoy().scenario());
+        document.remove("outlier_detection");
+        document.remove("health_checks");
+        document.put("profile", name());
+        document.put(name(), comparedBlock());
+        ScenarioReader.Profiled profiled = ScenarioReader.readPlain(document, "compare", List.of());
+        limits.check(profiled.envoy().scenario());
+        return Optional.of(new LabColumn() {
+            @Override
+            public ProfileComparison.Column run(RunWatcher watcher) {
+                return ProfileComparison.column(name(), simulate(profiled));
+            }
+
+            @Override
+            public JsonNode about() {
+                return TextNode.valueOf(comparedAbout());
+            }
+        });
+    }
 
     @Override
     public ObjectNode run(ScenarioReader.Profiled profiled, SimulationLimits limits, RunWatcher watcher) {

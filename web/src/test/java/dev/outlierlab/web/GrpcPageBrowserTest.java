@@ -137,20 +137,26 @@ class GrpcPageBrowserTest extends LabPageBrowserFixture {
         assertThat(metric("failed-requests")).isEqualTo("990");
         click("label[for=compare-on]");
         new WebDriverWait(driver, Duration.ofSeconds(30))
-                .until(d -> compareRow("failed-requests").size() == 3);
+                .until(d -> compareRow("failed-requests").size() == 6);
         @SuppressWarnings("unchecked")
         List<String> heads = (List<String>)
                 js("return [...document.querySelectorAll('#compare-table thead th')]" + ".map(c => c.textContent);");
-        assertThat(heads).containsExactly("", "envoy", "grpc (grpc-java)", "gateway");
+        assertThat(heads).containsExactly("", "envoy", "grpc (grpc-java)", "gateway", "nginx", "haproxy", "caddy");
         assertThat(compareRow("failed-requests").subList(0, 2)).containsExactly("6,930", "990");
         assertThat(compareRow("ejections").subList(0, 2)).containsExactly("0", "3");
         assertThat(compareRow("refused-by-the-cap").subList(0, 2)).containsExactly("21", "0");
-        assertThat(compareRow("requests")).containsExactly("180,000", "180,000", "180,000");
+        assertThat(compareRow("requests"))
+                .containsExactly("180,000", "180,000", "180,000", "180,000", "180,000", "180,000");
         assertThat(compareRow("ejected-at").get(1)).isEqualTo("host-0 @ 40s, host-0 @ 90s, host-0 @ 170s");
         assertThat(compareRow("returned-at").get(1)).isEqualTo("host-0 @ 80s, host-0 @ 160s, host-0 @ 270s");
         assertThat(compareRow("ejected-at").get(0)).isEqualTo("–");
         assertThat(text("#compare-caption"))
-                .contains("gRPC: java, from the scenario's grpc block", "Gateway: the gateway profile's defaults");
+                .contains(
+                        "gRPC: java, from the scenario's grpc block",
+                        "Gateway: the gateway profile's defaults",
+                        "nginx: nginx's defaults",
+                        "HAProxy: HAProxy's passive mode",
+                        "Caddy: Caddy's passive health checks");
         fullPageScreenshot("grpc-02-compare");
 
         // a change re-runs the comparison: a cap of 0 stops grpc-java before its first candidate
@@ -159,7 +165,7 @@ class GrpcPageBrowserTest extends LabPageBrowserFixture {
         input("grpc_max_ejection_percent").sendKeys("0\t");
         waitForRunAfter(before);
         new WebDriverWait(driver, Duration.ofSeconds(30))
-                .until(d -> compareRow("ejections").size() == 3
+                .until(d -> compareRow("ejections").size() == 6
                         && compareRow("ejections").get(1).equals("0"));
         assertThat(metric("ejections")).isEqualTo("0");
         assertThat(compareRow("failed-requests").get(1)).isEqualTo("6,930");

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.outlierlab.sim.RunWatcher;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The lab's API for {@code profile: nginx|haproxy|caddy} scenarios, without HTTP. */
@@ -45,6 +48,53 @@ class ServerLabApiTest {
         // max_fails 1 by default: out at each 503 for fail_duration, 6 times a minute
         assertThat(caddy.at("/summary/ejections").asLong()).isEqualTo(6);
         assertThat(caddy.at("/events/1/reason").asText()).isEqualTo("fail_duration");
+    }
+
+    @Test
+    void theComparisonRunsTheSameTrafficThroughEachServerWithTheSettingsItStates() throws Exception {
+        String lab = """
+                {"name": "two-servers", "duration": "60s", "seed": 7, "traffic": {"rps": 10},
+                 "cluster": {"hosts": 2},
+                 "faults": [{"hosts": 1, "start": "10s", "end": "60s", "error_rate": 100, "status": 503}]}
+                """;
+        JsonNode compared = JSON.readTree(api.compare(lab, RunWatcher.NONE));
+        Map<String, JsonNode> columns = new LinkedHashMap<>();
+        compared.get("columns").forEach(c -> columns.put(c.get("profile").asText(), c));
+        assertThat(columns).containsKeys("envoy", "nginx", "haproxy", "caddy");
+        String hosts = "\"servers\": [\"host-0\", \"host-1\"]";
+        String[][] runs = {
+            {"nginx", "{" + hosts + "}"},
+            {"haproxy", "{" + hosts + ", \"check\": true, \"observe\": \"layer7\"}"},
+            {
+                "caddy",
+                "{\"upstreams\": [\"host-0\", \"host-1\"], \"fail_duration\": \"30s\","
+                        + " \"unhealthy_status\": [\"5xx\"]}"
+            }
+        };
+        for (String[] r : runs) {
+            JsonNode run = JSON.readTree(api.run(lab.substring(0, lab.lastIndexOf('}')) + ", \"profile\": \"" + r[0]
+                    + "\", \"" + r[0] + "\": " + r[1] + "}"));
+            JsonNode column = columns.get(r[0]);
+            assertThat(column.get("requests").asLong())
+                    .as(r[0])
+                    .isEqualTo(run.at("/summary/requests").asLong());
+            assertThat(column.get("failed").asLong())
+                    .as(r[0])
+                    .isEqualTo(run.at("/summary/client_errors").asLong());
+            assertThat(column.get("ejections").asLong())
+                    .as(r[0])
+                    .isEqualTo(run.at("/summary/ejections").asLong());
+            assertThat(column.get("requests_during_fault").asLong()).as(r[0]).isEqualTo(500);
+        }
+        // nginx's defaults never count a 503: every one reaches a client, nothing is taken out
+        assertThat(columns.get("nginx").get("ejections").asLong()).isZero();
+        assertThat(columns.get("nginx").get("failed").asLong())
+                .isEqualTo(columns.get("nginx").get("failed_during_fault").asLong())
+                .isPositive();
+        // Caddy with 5xx unhealthy takes the failing upstream out: fewer client errors than nginx
+        assertThat(columns.get("caddy").get("ejections").asLong()).isPositive();
+        assertThat(columns.get("caddy").get("failed").asLong())
+                .isLessThan(columns.get("nginx").get("failed").asLong());
     }
 
     @Test

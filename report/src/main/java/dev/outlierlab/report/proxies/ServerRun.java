@@ -20,6 +20,8 @@ import java.util.Map;
  * @param ejections    ejections per server
  * @param counters     the profile's own totals, in order (e.g. {@code retries}), for the text's and JSON's summary
  * @param events       every ejection and return, in time order
+ * @param requestsDuringFault     client requests sent while a fault was on (0 for a replayed trace)
+ * @param clientErrorsDuringFault those whose client got a 5xx
  */
 public record ServerRun(
         String profile,
@@ -33,7 +35,9 @@ public record ServerRun(
         long[] attempts,
         long[] ejections,
         Map<String, Long> counters,
-        List<Event> events) {
+        List<Event> events,
+        long requestsDuringFault,
+        long clientErrorsDuringFault) {
 
     /**
      * One ejection ({@code eject}) or return ({@code uneject}).

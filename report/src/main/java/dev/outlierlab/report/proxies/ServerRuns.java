@@ -65,7 +65,9 @@ public final class ServerRuns {
                 r.attempts(),
                 ServerRuns.perServer(r.hosts().size(), r::ejections),
                 Map.of(),
-                events);
+                events,
+                r.requestsDuringFault(),
+                r.errorsDuringFault());
     }
 
     /** A run of a {@code profile: haproxy} scenario: its traffic and faults, or {@code trace}'s outcomes when not null. */
@@ -97,7 +99,9 @@ public final class ServerRuns {
                 r.attempts(),
                 ServerRuns.perServer(servers.size(), r::downs),
                 counters,
-                events);
+                events,
+                r.requestsDuringFault(),
+                r.errorsDuringFault());
     }
 
     /** A run of a {@code profile: caddy} scenario: its traffic and faults, or {@code trace}'s outcomes when not null. */
@@ -135,7 +139,9 @@ public final class ServerRuns {
                 r.attempts(),
                 ServerRuns.perServer(upstreams.size(), r::ejections),
                 counters,
-                events);
+                events,
+                r.requestsDuringFault(),
+                r.errorsDuringFault());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.outlierlab.tune.caddy;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.caddy.CaddyConfigReader;
+import dev.outlierlab.config.caddy.CaddyJsonWriter;
 import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.config.caddy.CaddyfileWriter;
 import dev.outlierlab.engine.Durations;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A Caddyfile's {@code reverse_proxy} passive health checks ({@code modules/caddyhttp/reverseproxy}: {@code countFailure}
@@ -39,6 +41,9 @@ public final class CaddyTuneTarget implements Target {
 
     private static final Pattern REVERSE_PROXY = Pattern.compile("(?m)^\\s*reverse_proxy\\b");
     private static final int CLASS_5XX = 5;
+
+    /** Caddy's JSON names its handlers; a reverse proxy is {@code "handler": "reverse_proxy"}. */
+    private static final Pattern JSON_HANDLER = Pattern.compile("\"handler\"\\s*:\\s*\"reverse_proxy\"");
 
     private CaddyTuneTarget() {}
 
@@ -73,19 +78,18 @@ public final class CaddyTuneTarget implements Target {
         return new Written(text, fields(read), 0, new CaddyRun(read));
     }
 
-    /** A Caddyfile with a {@code reverse_proxy} (not JSON, not another server's file). */
+    /** A Caddyfile with a {@code reverse_proxy}, or Caddy's JSON with a handler {@code "reverse_proxy"}. */
     @Override
     public CurrentSettings readOwn(String text, String source) {
         String t = text.strip();
-        if (t.startsWith("{\"")
-                || t.startsWith("[")
-                || !REVERSE_PROXY.matcher(text).find()) {
+        boolean json = t.startsWith("{") && JSON_HANDLER.matcher(text).find();
+        if (!json
+                && (t.startsWith("{\"")
+                        || t.startsWith("[")
+                        || !REVERSE_PROXY.matcher(text).find())) {
             return null;
         }
         CaddySettings read = CaddyConfigReader.readText(text, source);
-        if (read.json()) {
-            return null;
-        }
         CaddyPassiveConfig c = read.config();
         return new CurrentSettings(
                 "reverse_proxy", source, this, fields(c), 0, c.upstreams().size(), null, null, new CaddyRun(c), null);
@@ -180,9 +184,6 @@ public final class CaddyTuneTarget implements Target {
             EnvoyVersion version,
             String cluster) {
         CaddySettings read = CaddyConfigReader.readText(original, "Caddyfile");
-        if (read.json()) {
-            return Target.super.splice(original, currentConfig, recommended, written, version, cluster);
-        }
         CaddyPassiveConfig now = read.config();
         CaddyPassiveConfig want = ((CaddyRun) written.profile()).config();
         Map<String, String> values = new LinkedHashMap<>();
@@ -195,10 +196,39 @@ public final class CaddyTuneTarget implements Target {
         if (!now.unhealthyStatus().equals(want.unhealthyStatus())) {
             values.put("unhealthy_status", statusWords(want.unhealthyStatus()));
         }
+        if (read.json()) {
+            return jsonSplice(original, now, want);
+        }
         String text = values.isEmpty() ? original : CaddyfileWriter.write(original, read, values);
         StringBuilder patch = new StringBuilder();
         values.forEach((k, v) -> patch.append(k).append(' ').append(v).append('\n'));
         return new DeployableFile.Spliced(text, values.isEmpty() ? null : patch.toString(), null);
+    }
+
+    /** Caddy's JSON: the changed fields of the first handler's {@code health_checks.passive}, in JSON. */
+    private static DeployableFile.Spliced jsonSplice(String original, CaddyPassiveConfig now, CaddyPassiveConfig want) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (now.failDurationNanos() != want.failDurationNanos()) {
+            values.put("fail_duration", "\"" + Durations.format(want.failDurationNanos()) + "\"");
+        }
+        if (now.maxFails() != want.maxFails()) {
+            values.put("max_fails", Integer.toString(want.maxFails()));
+        }
+        if (!now.unhealthyStatus().equals(want.unhealthyStatus())) {
+            // Caddy's JSON writes a status class as its digit: 5 is 5xx
+            values.put(
+                    "unhealthy_status",
+                    want.unhealthyStatus().stream().map(String::valueOf).collect(Collectors.joining(", ", "[", "]")));
+        }
+        if (values.isEmpty()) {
+            return new DeployableFile.Spliced(original, null, null);
+        }
+        StringBuilder patch = new StringBuilder("health_checks.passive: {");
+        patch.append(values.entrySet().stream()
+                        .map(e -> "\"" + e.getKey() + "\": " + e.getValue())
+                        .collect(Collectors.joining(", ")))
+                .append("}\n");
+        return new DeployableFile.Spliced(CaddyJsonWriter.write(original, values), patch.toString(), null);
     }
 
     @Override

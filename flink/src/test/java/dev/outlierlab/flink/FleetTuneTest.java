@@ -48,8 +48,8 @@ class FleetTuneTest {
         Matcher runs = RUNS.matcher(local.out());
         assertThat(runs.find()).as(local.out()).isTrue();
         long localRuns = Long.parseLong(runs.group(1));
-        // 105 candidates and the current setting screened on 2 seeds of 2 scenarios, and more for the finalists
-        assertThat(localRuns).isGreaterThan(106 * 2 * 2);
+        // coarse to fine: 105 candidates and the current setting on one seed of 2 scenarios, then the best on more
+        assertThat(localRuns).isGreaterThan(106 * 2);
         assertThat(local.out()).contains("\"recommended\"");
         for (int parallelism : new int[] {1, 2}) {
             Set<org.apache.flink.api.common.JobID> before = ids(cluster);

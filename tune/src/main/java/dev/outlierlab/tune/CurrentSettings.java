@@ -134,8 +134,8 @@ public record CurrentSettings(
         Target target = Target.byStyle(t.style());
         if (target == null) {
             throw new InputException(source + ": " + t.style().translatedBy()
-                    + " translates these settings; tune writes Envoy, Istio (istiod), Envoy Gateway, Kuma, gRPC and "
-                    + "gateway settings only");
+                    + " translates these settings; tune writes "
+                    + andList(Target.all().stream().map(Target::description).toList()) + " only");
         }
         return target.read(t, source);
     }
@@ -174,5 +174,12 @@ public record CurrentSettings(
 
     private static String shortPart(String part) {
         return part.length() > 40 ? part.substring(0, 40) + "..." : part;
+    }
+
+    /** {@code a, b and c}. */
+    private static String andList(List<String> items) {
+        return items.size() < 2
+                ? String.join("", items)
+                : String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
     }
 }

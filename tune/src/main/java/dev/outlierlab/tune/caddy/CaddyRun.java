@@ -1,16 +1,14 @@
 package dev.outlierlab.tune.caddy;
 
-import dev.outlierlab.engine.caddy.CaddyEvent;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.sim.caddy.CaddySimulation;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.tune.EjectionTally;
 import dev.outlierlab.tune.RunFigures;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerFigures;
 import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.List;
 
 /**
  * Caddy's passive health checks ({@link CaddySimulation}: failures remembered for {@code fail_duration}, an upstream
@@ -60,39 +58,20 @@ public record CaddyRun(CaddyPassiveConfig config) implements RunProfile {
 
     /** A run's figures: one detector (the Caddy process). */
     private static RunFigures figures(SuiteScenario suite, long duration, CaddySimulation.Result r) {
-        EjectionTally tally = new EjectionTally(suite);
-        Set<Integer> out = new HashSet<>();
-        long ejections = 0;
-        int most = 0;
-        for (CaddyEvent e : r.events()) {
-            if (e.eject()) {
-                ejections++;
-                tally.eject(0, e.endpointName(), e.timeNanos());
-                out.add(e.endpoint());
-                most = Math.max(most, out.size());
-            } else {
-                tally.uneject(0, e.endpointName(), e.timeNanos());
-                out.remove(e.endpoint());
-            }
-        }
-        long attempts = 0;
-        for (long a : r.attempts()) {
-            attempts += a;
-        }
-        return new RunFigures(
-                r.requests(),
-                r.clientErrors(),
-                r.requestsDuringFault(),
-                r.errorsDuringFault(),
-                ejections,
-                0,
-                tally.falseEjections(),
-                tally.healthyNanos(duration, 1),
-                most,
-                0,
-                tally.detectNanos(),
-                tally.returnNanos(duration),
-                attempts,
-                r.clientErrors() - r.noUpstreams());
+        List<ServerFigures.Decision> decisions = r.events().stream()
+                .map(e -> new ServerFigures.Decision(0, e.endpoint(), e.endpointName(), e.timeNanos(), e.eject()))
+                .toList();
+        return ServerFigures.of(
+                suite,
+                duration,
+                1,
+                decisions,
+                new ServerFigures.Counts(
+                        r.requests(),
+                        r.clientErrors(),
+                        r.requestsDuringFault(),
+                        r.errorsDuringFault(),
+                        r.attempts(),
+                        r.clientErrors() - r.noUpstreams()));
     }
 }

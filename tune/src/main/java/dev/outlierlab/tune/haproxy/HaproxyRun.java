@@ -1,19 +1,16 @@
 package dev.outlierlab.tune.haproxy;
 
-import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.engine.haproxy.Observe;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.tune.EjectionTally;
 import dev.outlierlab.tune.RunFigures;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerFigures;
 import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * HAProxy's passive check ({@link HaproxySimulation}: {@code observe} counts consecutive errors per server and
@@ -65,39 +62,20 @@ public record HaproxyRun(List<HaproxyServer> servers) implements RunProfile {
 
     /** A run's figures: one detector (the HAProxy process), each DOWN an ejection and each UP a return. */
     private static RunFigures figures(SuiteScenario suite, long duration, HaproxySimulation.Result r) {
-        EjectionTally tally = new EjectionTally(suite);
-        Set<Integer> out = new HashSet<>();
-        long ejections = 0;
-        int most = 0;
-        for (HaproxyEvent e : r.events()) {
-            if (e.down()) {
-                ejections++;
-                tally.eject(0, e.endpointName(), e.timeNanos());
-                out.add(e.endpoint());
-                most = Math.max(most, out.size());
-            } else {
-                tally.uneject(0, e.endpointName(), e.timeNanos());
-                out.remove(e.endpoint());
-            }
-        }
-        long attempts = 0;
-        for (long a : r.attempts()) {
-            attempts += a;
-        }
-        return new RunFigures(
-                r.requests(),
-                r.clientErrors(),
-                r.requestsDuringFault(),
-                r.errorsDuringFault(),
-                ejections,
-                0,
-                tally.falseEjections(),
-                tally.healthyNanos(duration, 1),
-                most,
-                0,
-                tally.detectNanos(),
-                tally.returnNanos(duration),
-                attempts,
-                r.clientErrors() - r.noServer());
+        List<ServerFigures.Decision> decisions = r.events().stream()
+                .map(e -> new ServerFigures.Decision(0, e.endpoint(), e.endpointName(), e.timeNanos(), e.down()))
+                .toList();
+        return ServerFigures.of(
+                suite,
+                duration,
+                1,
+                decisions,
+                new ServerFigures.Counts(
+                        r.requests(),
+                        r.clientErrors(),
+                        r.requestsDuringFault(),
+                        r.errorsDuringFault(),
+                        r.attempts(),
+                        r.clientErrors() - r.noServer()));
     }
 }

@@ -6,15 +6,13 @@ import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.nginx.NginxRunResult;
 import dev.outlierlab.sim.nginx.NginxSimulation;
 import dev.outlierlab.sim.scenario.Scenario;
-import dev.outlierlab.tune.EjectionTally;
 import dev.outlierlab.tune.RunFigures;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerFigures;
 import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * nginx's passive health check ({@link NginxSimulation}: {@code max_fails} failed attempts within {@code fail_timeout}
@@ -52,44 +50,29 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
 
     /** A run's figures: requests as the client saw them (after nginx's next-upstream tries), each worker a caller. */
     private static RunFigures figures(SuiteScenario suite, long duration, NginxRunResult r) {
-        EjectionTally tally = new EjectionTally(suite);
-        List<Set<Integer>> out = new ArrayList<>();
-        for (int w = 0; w < r.workers(); w++) {
-            out.add(new HashSet<>());
-        }
-        long ejections = 0;
-        int most = 0;
-        for (NginxEvent e : r.events()) {
-            if (e.action() == NginxEvent.Action.EJECT) {
-                ejections++;
-                tally.eject(e.worker(), e.endpointName(), e.timeNanos());
-                out.get(e.worker()).add(e.endpoint());
-                most = Math.max(most, out.get(e.worker()).size());
-            } else {
-                tally.uneject(e.worker(), e.endpointName(), e.timeNanos());
-                out.get(e.worker()).remove(e.endpoint());
-            }
-        }
-        long attempts = 0;
+        List<ServerFigures.Decision> decisions = r.events().stream()
+                .map(e -> new ServerFigures.Decision(
+                        e.worker(),
+                        e.endpoint(),
+                        e.endpointName(),
+                        e.timeNanos(),
+                        e.action() == NginxEvent.Action.EJECT))
+                .toList();
         long failedAttempts = 0;
-        for (int h = 0; h < r.attempts().length; h++) {
-            attempts += r.attempts()[h];
-            failedAttempts += r.failedAttempts()[h];
+        for (long f : r.failedAttempts()) {
+            failedAttempts += f;
         }
-        return new RunFigures(
-                r.requests(),
-                r.clientErrors(),
-                r.requestsDuringFault(),
-                r.errorsDuringFault(),
-                ejections,
-                0,
-                tally.falseEjections(),
-                tally.healthyNanos(duration, r.workers()),
-                most,
-                0,
-                tally.detectNanos(),
-                tally.returnNanos(duration),
-                attempts,
-                failedAttempts);
+        return ServerFigures.of(
+                suite,
+                duration,
+                r.workers(),
+                decisions,
+                new ServerFigures.Counts(
+                        r.requests(),
+                        r.clientErrors(),
+                        r.requestsDuringFault(),
+                        r.errorsDuringFault(),
+                        r.attempts(),
+                        failedAttempts));
     }
 }

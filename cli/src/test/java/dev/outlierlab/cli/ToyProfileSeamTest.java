@@ -109,10 +109,10 @@ class ToyProfileSeamTest {
             assertThat(compare.statusCode()).as(compare.body()).isEqualTo(200);
             JsonNode columns = JSON.readTree(compare.body()).get("columns");
             assertThat(columns.findValuesAsText("profile"))
-                    .containsExactly("envoy", "grpc (grpc-java)", "gateway", "toy");
+                    .containsExactly("envoy", "grpc (grpc-java)", "gateway", "nginx", "haproxy", "caddy", "toy");
             long byDefault = failed("run", "--set", "profile=toy", "--format", "json");
-            assertThat(columns.get(3).get("failed").asLong()).isEqualTo(byDefault);
-            assertThat(columns.get(3).get("requests").asLong())
+            assertThat(columns.get(6).get("failed").asLong()).isEqualTo(byDefault);
+            assertThat(columns.get(6).get("requests").asLong())
                     .isEqualTo(columns.get(0).get("requests").asLong());
             assertThat(JSON.readTree(compare.body()).get("text").asText()).contains("toy");
             HttpResponse<String> scenario = client.send(

@@ -122,18 +122,10 @@ class FastPathDifferentialTest {
             for (String h : plain.cluster().hosts()) {
                 caps.put(h, capacity);
             }
-            Scenario scenario = new Scenario(
-                    plain.name(),
-                    plain.durationNanos(),
-                    plain.seed(),
-                    plain.cluster(),
-                    plain.traffic(),
-                    plain.faults(),
-                    plain.outlierDetection(),
-                    null,
-                    plain.envoyVersion(),
-                    new dev.outlierlab.sim.scenario.LoadSpec(
-                            caps, 503, null, java.util.Map.of(), dev.outlierlab.sim.scenario.Arrivals.EVEN, List.of()));
+            Scenario scenario = plain.toBuilder()
+                    .load(new dev.outlierlab.sim.scenario.LoadSpec(
+                            caps, 503, null, java.util.Map.of(), dev.outlierlab.sim.scenario.Arrivals.EVEN, List.of()))
+                    .build();
             RunResult fast = FastPath.runOrNull(scenario, RunOptions.CHARTS);
             if (fast == null) {
                 givenUp++;
@@ -193,16 +185,16 @@ class FastPathDifferentialTest {
                     .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100)
                     .build();
         }
-        return new Scenario(
-                "differential-" + n,
-                duration,
-                r.nextLong(),
-                cluster,
-                new TrafficSpec(rps, clients),
-                faults,
-                detection,
-                null,
-                version);
+        return Scenario.builder()
+                .name("differential-" + n)
+                .durationNanos(duration)
+                .seed(r.nextLong())
+                .cluster(cluster)
+                .traffic(new TrafficSpec(rps, clients))
+                .faults(faults)
+                .outlierDetection(detection)
+                .envoyVersion(version)
+                .build();
     }
 
     /**

@@ -119,7 +119,7 @@ public final class ClusterSourceOptions {
     }
 
     /**
-     * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
+     * As {@link #apply(ScenarioReader.Loaded, List)}; with {@code hostsInSets}, a {@code --hosts} without a
      * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
      */
     ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, List<String> given, boolean hostsInSets) {

@@ -23,7 +23,7 @@ public final class GrpcResultJson {
     }
 
     /**
-     * As {@link #toTree(dev.outlierlab.sim.RunResult, GrpcSettings)}; with {@code charts}, also {@link ResultJson}'s
+     * As {@link #toTree(RunResult, GrpcSettings)}; with {@code charts}, also {@link ResultJson}'s
      * {@code series}, {@code panic_windows}, {@code intervals} (one per sweep) and {@code signals}, for the browser.
      */
     public static ObjectNode toTree(RunResult r, GrpcSettings settings, boolean charts) {

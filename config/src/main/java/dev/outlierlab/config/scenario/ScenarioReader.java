@@ -33,8 +33,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a scenario file (spec section 2) into a validated {@link Scenario}: every key optional, defaults from
- * the seed's opening case, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
+ * Reads a scenario file (docs/model.md) into a validated {@link Scenario}: every key optional, defaults from
+ * the built-in default scenario, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
  * reported with the key, the value, the line and what is allowed.
  */
 public final class ScenarioReader {

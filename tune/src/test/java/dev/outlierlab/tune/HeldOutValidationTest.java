@@ -211,25 +211,23 @@ class HeldOutValidationTest {
         CurrentSettings cur = CurrentSettings.defaults("search", c.target(), c.hosts());
         List<SuiteScenario> suite = new DefaultSuite(c.hosts(), c.rps(), c.callers(), 0)
                 .scenarios().stream().filter(s -> TUNED_ON.contains(s.name())).toList();
-        return new TuneRequest(
-                "search",
-                null,
-                c.hosts(),
-                c.rps(),
-                c.callers(),
-                c.target(),
-                c.version(),
-                cur.config(),
-                cur.panicThresholdPercent(),
-                suite,
-                1,
-                1,
-                TuneRequest.defaultMaxEjected(c.hosts()),
-                0,
-                2,
-                cur.profile(),
-                null,
-                List.of());
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(c.hosts())
+                .rps(c.rps())
+                .clients(c.callers())
+                .target(c.target())
+                .envoyVersion(c.version())
+                .current(cur.config())
+                .currentPanicPercent(cur.panicThresholdPercent())
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(TuneRequest.defaultMaxEjected(c.hosts()))
+                .baseErrorPpm(0)
+                .threads(2)
+                .currentProfile(cur.profile())
+                .build();
     }
 
     /** One setting's scores on the held-out scenarios, in their order. */

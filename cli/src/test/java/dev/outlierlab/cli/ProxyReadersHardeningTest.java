@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -196,7 +197,7 @@ class ProxyReadersHardeningTest {
     @Test
     void deepBlocksHugeFilesLongLinesAndGarbageAreEachOneMessage() throws IOException {
         byte[] garbage = new byte[4096];
-        new java.util.Random(5).nextBytes(garbage);
+        new Random(5).nextBytes(garbage);
         String deep = "a {".repeat(100_000) + "}".repeat(100_000) + "\n";
         String deepLines = "a {\n".repeat(100_000) + "}\n".repeat(100_000);
         String line = "x".repeat(1024 * 1024);

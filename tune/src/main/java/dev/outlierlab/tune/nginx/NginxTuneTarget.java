@@ -134,16 +134,19 @@ public final class NginxTuneTarget implements Target {
     }
 
     /**
-     * {@code max_fails} 1, 2, 3, 5 or 10; {@code fail_timeout} the current, 5 s, 10 s or 30 s; with or without
-     * {@code http_500 http_502 http_503 http_504} in {@code proxy_next_upstream} (its other words kept).
+     * {@code max_fails} 1, 2, 3, 5, 10 or 20; {@code fail_timeout} the current, 1 s, 2 s, 5 s, 10 s or 30 s; with or
+     * without {@code http_500 http_502 http_503 http_504} in {@code proxy_next_upstream} (its other words kept). The
+     * short timeouts matter in nginx: its count of failures is forgotten only after a pause of {@code fail_timeout}
+     * without one (see {@link #detectors}), so with background noise only a short {@code fail_timeout} with a larger
+     * {@code max_fails} keeps healthy servers in.
      */
     @Override
     public List<Setting> candidates(TuneRequest req) {
         NginxUpstreamConfig now = ((NginxRun) req.currentProfile()).config();
         long currentTimeout = now.servers().get(0).failTimeoutSeconds();
         Set<Setting> out = new LinkedHashSet<>();
-        for (int fails : new int[] {1, 2, 3, 5, 10}) {
-            for (long seconds : new long[] {currentTimeout, 5, 10, 30}) {
+        for (int fails : new int[] {1, 2, 3, 5, 10, 20}) {
+            for (long seconds : new long[] {currentTimeout, 1, 2, 5, 10, 30}) {
                 for (boolean with5xx : new boolean[] {true, false}) {
                     out.add(setting(fails, seconds, with5xx));
                 }
@@ -153,26 +156,60 @@ public final class NginxTuneTarget implements Target {
         return new ArrayList<>(out);
     }
 
+    /**
+     * What nginx does with the current values, in its own terms, and why noise takes servers out: a success clears
+     * the count only when the server was chosen more than {@code fail_timeout} after its last failure
+     * ({@code ngx_http_upstream_free_round_robin_peer} clears {@code fails} when {@code accessed < checked}, and
+     * {@code ngx_http_upstream_get_peer} moves {@code checked} only after {@code fail_timeout}), so failures that never
+     * pause that long add up without end.
+     */
     @Override
     public List<String> detectors(TuneRequest req) {
         NginxUpstreamConfig c = ((NginxRun) req.currentProfile()).config();
-        NginxServer first = c.servers().get(0);
-        return List.of("nginx takes a server out after max_fails=" + first.maxFails() + " failed attempts within "
-                + "fail_timeout=" + first.failTimeoutSeconds() + "s, for " + first.failTimeoutSeconds() + "s"
+        String timeout = failTimeouts(c);
+        List<String> out = new ArrayList<>();
+        out.add("nginx takes a server out after max_fails=" + maxFails(c) + " failed attempts within "
+                + "fail_timeout=" + timeout + ", for " + timeout
                 + (c.nextUpstream().lists(HTTP_5XX)
                         ? "; 5xx answers count (proxy_next_upstream lists them)"
                         : "; 5xx answers do not count (proxy_next_upstream does not list http_500 ... http_504)"));
+        out.add("nginx forgets a server's failures only after fail_timeout passes without one: failures that come "
+                + "more often than once per fail_timeout (a noisy but healthy server) add up without end, so every "
+                + "max_fails-th of them takes the server out, and when every server is out clients get 502 (no live "
+                + "upstreams); a short fail_timeout (1s or 2s) with a larger max_fails lets such noise be forgotten");
+        if (c.workers() > 1 && !c.zone()) {
+            out.add("worker_processes " + c.workers() + " without zone: each worker counts its own failures and takes"
+                    + " servers out on its own, so a false ejection counts once per worker");
+        }
+        return out;
+    }
+
+    /**
+     * The changes in nginx's words; from the current settings, "was" gives each server's value when they differ
+     * (e.g. {@code max_fails=10 (was 1/3/3)}).
+     */
+    @Override
+    public List<String> changes(Setting a, Setting b, TuneRequest req) {
+        NginxUpstreamConfig now = ((NginxRun) req.currentProfile()).config();
+        return a.equals(req.currentSetting())
+                ? changes(maxFails(now), failTimeouts(now), a, b)
+                : changes(a, b, req.hosts());
     }
 
     @Override
     public List<String> changes(Setting a, Setting b, int hosts) {
+        return changes(Long.toString(a.consecutive5xx()), a.baseEjectionTimeNanos() / Durations.SECOND + "s", a, b);
+    }
+
+    private static List<String> changes(String wasFails, String wasTimeout, Setting a, Setting b) {
         List<String> out = new ArrayList<>();
-        if (a.consecutive5xx() != b.consecutive5xx()) {
-            out.add("max_fails=" + b.consecutive5xx() + " (was " + a.consecutive5xx() + ")");
+        String fails = Long.toString(b.consecutive5xx());
+        if (!wasFails.equals(fails)) {
+            out.add("max_fails=" + fails + " (was " + wasFails + ")");
         }
-        if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
-            out.add("fail_timeout=" + Durations.format(b.baseEjectionTimeNanos()) + " (was "
-                    + Durations.format(a.baseEjectionTimeNanos()) + ")");
+        String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";
+        if (!wasTimeout.equals(timeout)) {
+            out.add("fail_timeout=" + timeout + " (was " + wasTimeout + ")");
         }
         if (lists5xx(a) != lists5xx(b)) {
             out.add(
@@ -199,7 +236,6 @@ public final class NginxTuneTarget implements Target {
         NginxSettings read = NginxUpstreamReader.readText(original, "nginx.conf", cluster);
         NginxUpstreamConfig now = read.config();
         NginxUpstreamConfig want = ((NginxRun) written.profile()).config();
-        NginxServer first = now.servers().get(0);
         NginxServer wantFirst = want.servers().get(0);
         boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails());
         boolean sameTimeout =
@@ -217,8 +253,8 @@ public final class NginxTuneTarget implements Target {
                     + (tuning.failTimeoutSeconds() == null
                             ? ""
                             : " fail_timeout=" + wantFirst.failTimeoutSeconds() + "s")
-                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + first.maxFails()
-                    + " fail_timeout=" + first.failTimeoutSeconds() + "s)");
+                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + maxFails(now)
+                    + " fail_timeout=" + failTimeouts(now) + ")");
         }
         if (tuning.nextUpstream() != null) {
             patch.add("proxy_next_upstream "
@@ -232,6 +268,36 @@ public final class NginxTuneTarget implements Target {
     public String label(Setting s) {
         return "max_fails=" + s.consecutive5xx() + " fail_timeout=" + s.baseEjectionTimeNanos() / Durations.SECOND
                 + "s " + (lists5xx(s) ? "+5xx" : "-5xx");
+    }
+
+    /**
+     * The upstream's values as its server lines have them: one value when every server has it, else each server's
+     * in order, e.g. {@code max_fails=1/3/3 fail_timeout=10s -5xx}.
+     */
+    @Override
+    public String label(Setting s, RunProfile profile) {
+        if (!(profile instanceof NginxRun r)) {
+            return label(s);
+        }
+        NginxUpstreamConfig c = r.config();
+        return "max_fails=" + maxFails(c) + " fail_timeout=" + failTimeouts(c) + " "
+                + (c.nextUpstream().lists(HTTP_5XX) ? "+5xx" : "-5xx");
+    }
+
+    /** The servers' {@code max_fails}: one value when they agree, else each server's, e.g. {@code 1/3/3}. */
+    static String maxFails(NginxUpstreamConfig c) {
+        return perServer(
+                c.servers().stream().map(s -> Integer.toString(s.maxFails())).toList());
+    }
+
+    /** The servers' {@code fail_timeout} in seconds: {@code 10s}, or each server's, e.g. {@code 5s/10s/10s}. */
+    static String failTimeouts(NginxUpstreamConfig c) {
+        return perServer(
+                c.servers().stream().map(s -> s.failTimeoutSeconds() + "s").toList());
+    }
+
+    private static String perServer(List<String> values) {
+        return values.stream().distinct().count() == 1 ? values.get(0) : String.join("/", values);
     }
 
     @Override

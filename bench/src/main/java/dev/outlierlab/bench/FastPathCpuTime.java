@@ -33,16 +33,12 @@ public final class FastPathCpuTime {
     /** The benchmark's scenario. */
     static Scenario scenario(int minutes) {
         long duration = minutes * 60L * Durations.SECOND;
-        FaultSpec fault = new FaultSpec(
-                List.of("host-0"),
-                duration / 10,
-                duration / 10 * 9,
-                300_000,
-                503,
-                null,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(duration / 10, duration / 10 * 9)
+                .errorRatePpm(300_000)
+                .pattern(FaultPattern.RANDOM)
+                .build();
         return new Scenario(
                 "fast-path-1000-hosts-" + minutes + "m",
                 duration,
@@ -76,16 +72,12 @@ public final class FastPathCpuTime {
     /** Every host of the default scenario failing 2 % at random for the whole run: a fault at every host. */
     static Scenario noisyPool() {
         Scenario d = Scenario.defaults();
-        FaultSpec fault = new FaultSpec(
-                d.cluster().hosts(),
-                0,
-                d.durationNanos(),
-                20_000,
-                503,
-                null,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(d.cluster().hosts())
+                .window(0, d.durationNanos())
+                .errorRatePpm(20_000)
+                .pattern(FaultPattern.RANDOM)
+                .build();
         return new Scenario(
                 "noisy-pool",
                 d.durationNanos(),

@@ -11,7 +11,6 @@ import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.sim.caddy.CaddySimulation;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
 import dev.outlierlab.sim.scenario.ClusterSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
@@ -38,16 +37,14 @@ class ProxySurprisesTest {
     }
 
     static FaultSpec always(int status, FaultResult result, boolean failsChecks) {
-        return new FaultSpec(
-                List.of(HOSTS.get(0)),
-                0,
-                600 * S,
-                1_000_000,
-                status,
-                result,
-                failsChecks ? HealthCheckFailure.STATUS : null,
-                FaultPattern.EVEN,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return FaultSpec.builder()
+                .hosts(List.of(HOSTS.get(0)))
+                .window(0, 600 * S)
+                .errorRatePpm(1_000_000)
+                .status(status)
+                .result(result)
+                .healthCheckFailure(failsChecks ? HealthCheckFailure.STATUS : null)
+                .build();
     }
 
     static List<HaproxyServer> haproxy(String options) {

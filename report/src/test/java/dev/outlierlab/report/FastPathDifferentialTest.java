@@ -229,16 +229,15 @@ class FastPathDifferentialTest {
             pattern = FaultPattern.RANDOM;
         }
         long burst = Math.max(FaultSpec.shortestBurstLengthMilli(ppm), 1000 + r.nextInt(9000));
-        return new FaultSpec(
-                names,
-                start,
-                end,
-                ppm,
-                statuses[r.nextInt(statuses.length)],
-                results[r.nextInt(results.length)],
-                null,
-                pattern,
-                burst);
+        return FaultSpec.builder()
+                .hosts(names)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(statuses[r.nextInt(statuses.length)])
+                .result(results[r.nextInt(results.length)])
+                .pattern(pattern)
+                .burstLengthMilli(burst)
+                .build();
     }
 
     private static OutlierDetectionConfig detection(SplittableRandom r, EnvoyVersion version) {

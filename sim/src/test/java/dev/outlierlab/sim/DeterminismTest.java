@@ -26,8 +26,18 @@ class DeterminismTest {
                 ClusterSpec.ofCount(8, 50),
                 new TrafficSpec(800),
                 List.of(
-                        new FaultSpec(List.of("host-0", "host-1"), 20 * S, 200 * S, 400_000, 503, null, false),
-                        new FaultSpec(List.of("host-5"), 50 * S, 250 * S, 1_000_000, 500, null, true)),
+                        FaultSpec.builder()
+                                .hosts(List.of("host-0", "host-1"))
+                                .window(20 * S, 200 * S)
+                                .errorRatePpm(400_000)
+                                .build(),
+                        FaultSpec.builder()
+                                .hosts(List.of("host-5"))
+                                .window(50 * S, 250 * S)
+                                .errorRatePpm(1_000_000)
+                                .status(500)
+                                .failsHealthCheck(true)
+                                .build()),
                 config(
                         OutlierSetting.MAX_EJECTION_PERCENT,
                         40,

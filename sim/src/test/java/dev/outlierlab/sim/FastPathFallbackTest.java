@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.sim.scenario.Arrivals;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -28,17 +27,12 @@ class FastPathFallbackTest {
     void eachFeatureItDoesNotModelIsNamed() {
         assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT.forcePerRequest()))
                 .containsExactly("the per-request path was asked for");
-        FaultSpec degraded = new FaultSpec(
-                List.of("host-1"),
-                0,
-                base.durationNanos(),
-                100_000,
-                503,
-                null,
-                null,
-                FaultPattern.EVEN,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
-                true);
+        FaultSpec degraded = FaultSpec.builder()
+                .hosts(List.of("host-1"))
+                .window(0, base.durationNanos())
+                .errorRatePpm(100_000)
+                .degraded(true)
+                .build();
         Scenario withDegraded = new Scenario(
                 base.name(),
                 base.durationNanos(),

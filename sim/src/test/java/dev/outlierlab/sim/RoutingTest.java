@@ -12,7 +12,6 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.routing.LocalityPriority;
 import dev.outlierlab.sim.routing.PriorityRouter;
 import dev.outlierlab.sim.scenario.ClusterSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LbPolicy;
@@ -52,7 +51,13 @@ class RoutingTest {
     }
 
     private static FaultSpec dead(List<String> hosts, FaultResult result) {
-        return new FaultSpec(hosts, 30 * S, 120 * S, 1_000_000, 503, result, null, FaultPattern.EVEN, 1000);
+        return FaultSpec.builder()
+                .hosts(hosts)
+                .window(30 * S, 120 * S)
+                .errorRatePpm(1_000_000)
+                .result(result)
+                .burstLengthMilli(1000)
+                .build();
     }
 
     /** Attempts per host sent in [from, to). */

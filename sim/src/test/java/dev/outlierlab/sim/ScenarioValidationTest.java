@@ -30,13 +30,30 @@ class ScenarioValidationTest {
         assertThat(key(() -> new ClusterSpec(List.of("a", "a"), 50))).isEqualTo("cluster.hosts");
         assertThat(key(() -> ClusterSpec.ofCount(3, 101))).isEqualTo("cluster.panic_threshold");
         assertThat(key(() -> new TrafficSpec(0))).isEqualTo("traffic.rps");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, -1, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(-1)
+                        .build()))
                 .isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 1_000_001, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(1_000_001)
+                        .build()))
                 .isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 0, 404, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(0)
+                        .status(404)
+                        .build()))
                 .isEqualTo("faults[].status");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 2 * S, S, 0, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(2 * S, S)
+                        .errorRatePpm(0)
+                        .build()))
                 .isEqualTo("faults[].end");
         assertThat(key(() -> new HealthCheckSpec(0, 1, 1))).isEqualTo("health_checks.interval");
         assertThat(key(() -> new Scenario(
@@ -62,8 +79,16 @@ class ScenarioValidationTest {
                         ClusterSpec.ofCount(2, 50),
                         new TrafficSpec(1),
                         List.of(
-                                new FaultSpec(List.of("host-0"), 0, S, 0, 503, null, false),
-                                new FaultSpec(List.of("host-7"), 0, S, 0, 503, null, false)),
+                                FaultSpec.builder()
+                                        .hosts(List.of("host-0"))
+                                        .window(0, S)
+                                        .errorRatePpm(0)
+                                        .build(),
+                                FaultSpec.builder()
+                                        .hosts(List.of("host-7"))
+                                        .window(0, S)
+                                        .errorRatePpm(0)
+                                        .build()),
                         OutlierDetectionConfig.defaults(),
                         null));
         assertThat(e.key()).isEqualTo("faults[1].hosts");

@@ -40,7 +40,12 @@ final class Scenarios {
 
     /** A fault on the first {@code count} hosts. */
     static FaultSpec fault(int count, long startNanos, long endNanos, long ppm, int status) {
-        return new FaultSpec(firstHosts(count), startNanos, endNanos, ppm, status, null, false);
+        return FaultSpec.builder()
+                .hosts(firstHosts(count))
+                .window(startNanos, endNanos)
+                .errorRatePpm(ppm)
+                .status(status)
+                .build();
     }
 
     static List<String> firstHosts(int count) {

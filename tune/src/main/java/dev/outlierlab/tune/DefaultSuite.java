@@ -285,16 +285,7 @@ public final class DefaultSuite {
             all.add(
                     healthChecks == null
                             ? f
-                            : new FaultSpec(
-                                    f.hosts(),
-                                    f.startNanos(),
-                                    f.endNanos(),
-                                    f.errorRatePpm(),
-                                    f.status(),
-                                    f.result(),
-                                    probeFailure(f),
-                                    f.pattern(),
-                                    f.burstLengthMilli()));
+                            : f.toBuilder().healthCheckFailure(probeFailure(f)).build());
         }
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -347,16 +338,14 @@ public final class DefaultSuite {
 
     private static FaultSpec fault(
             List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {
-        return new FaultSpec(
-                hostNames,
-                start,
-                end,
-                ppm,
-                status,
-                result,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return FaultSpec.builder()
+                .hosts(hostNames)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(status)
+                .result(result)
+                .pattern(FaultPattern.RANDOM)
+                .build();
     }
 
     private static List<String> all(int n) {

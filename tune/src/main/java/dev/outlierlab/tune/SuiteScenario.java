@@ -146,16 +146,11 @@ public record SuiteScenario(
             boolean out = shouldEject.containsAll(f.hosts());
             faults.add(
                     out
-                            ? new FaultSpec(
-                                    f.hosts(),
-                                    f.startNanos(),
-                                    f.endNanos(),
-                                    f.errorRatePpm(),
-                                    f.status(),
-                                    f.result(),
-                                    HealthCheckFailure.STATUS,
-                                    f.pattern(),
-                                    f.burstLengthMilli())
+                            ? f.toBuilder()
+                                    // a fault the suite expects ejected fails its requests and its health checks
+                                    .healthCheckFailure(HealthCheckFailure.STATUS)
+                                    .degraded(false)
+                                    .build()
                             : f);
         }
         return new Scenario(

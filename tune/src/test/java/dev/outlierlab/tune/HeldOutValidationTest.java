@@ -174,7 +174,15 @@ class HeldOutValidationTest {
 
     private static FaultSpec fault(
             List<String> hosts, long start, long end, long ppm, int status, FaultResult result, FaultPattern pattern) {
-        return new FaultSpec(hosts, start, end, ppm, status, result, null, pattern, 2_000);
+        return FaultSpec.builder()
+                .hosts(hosts)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(status)
+                .result(result)
+                .pattern(pattern)
+                .burstLengthMilli(2_000)
+                .build();
     }
 
     private static SuiteScenario suite(

@@ -99,16 +99,7 @@ final class GatewayScenarioReader {
         List<FaultSpec> faults = top.containsKey("faults")
                 ? ScenarioReader.readFaults(v, top.get("faults"), hosts, duration)
                 : defaults.faults().stream()
-                        .map(f -> new FaultSpec(
-                                hosts.hosts().subList(0, 1),
-                                f.startNanos(),
-                                f.endNanos(),
-                                f.errorRatePpm(),
-                                f.status(),
-                                f.result(),
-                                f.healthCheckFailure(),
-                                f.pattern(),
-                                f.burstLengthMilli()))
+                        .map(f -> f.withHosts(hosts.hosts().subList(0, 1)))
                         .toList();
         GatewayConfig gateway =
                 withClients(v, readGateway(v, root, top.get("gateway")), clientsNode, top.get("gateway"));

@@ -397,7 +397,17 @@ public final class ScenarioReader {
             faults.add(v.guard(
                     at,
                     key,
-                    () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst, degraded)));
+                    () -> FaultSpec.builder()
+                            .hosts(hosts)
+                            .window(start, end)
+                            .errorRatePpm(ppm)
+                            .status(status)
+                            .result(result)
+                            .healthCheckFailure(hc)
+                            .pattern(pattern)
+                            .burstLengthMilli(burst)
+                            .degraded(degraded)
+                            .build()));
         }
         return faults;
     }

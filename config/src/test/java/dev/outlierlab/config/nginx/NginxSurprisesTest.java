@@ -50,16 +50,14 @@ class NginxSurprisesTest {
 
     static FaultSpec fault(
             String host, long fromS, long toS, long ppm, int status, FaultResult result, FaultPattern pattern) {
-        return new FaultSpec(
-                List.of(host),
-                fromS * S,
-                toS * S,
-                ppm,
-                status,
-                result,
-                null,
-                pattern,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return FaultSpec.builder()
+                .hosts(List.of(host))
+                .window(fromS * S, toS * S)
+                .errorRatePpm(ppm)
+                .status(status)
+                .result(result)
+                .pattern(pattern)
+                .build();
     }
 
     static final String TWO = "    server 10.0.0.1:8080;\n    server 10.0.0.2:8080;\n";

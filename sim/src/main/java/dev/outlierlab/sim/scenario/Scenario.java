@@ -152,8 +152,11 @@ public record Scenario(
                 1,
                 cluster,
                 new TrafficSpec(600),
-                List.of(new FaultSpec(
-                        List.of("host-0"), 30 * Durations.SECOND, 240 * Durations.SECOND, 330_000, 503, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(30 * Durations.SECOND, 240 * Durations.SECOND)
+                        .errorRatePpm(330_000)
+                        .build()),
                 OutlierDetectionConfig.defaults(),
                 null);
     }

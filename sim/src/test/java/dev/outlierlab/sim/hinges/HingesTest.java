@@ -8,6 +8,7 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.FaultPattern;
+import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,8 +67,11 @@ class HingesTest {
                 1,
                 even.cluster(),
                 even.traffic(),
-                List.of(new dev.outlierlab.sim.scenario.FaultSpec(
-                        List.of("host-0"), 0, even.durationNanos(), 1_000_000, 503, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, even.durationNanos())
+                        .errorRatePpm(1_000_000)
+                        .build()),
                 DEFAULTS,
                 null);
         assertThat(PatternContrast.swapped(dead)).isNull();

@@ -2,6 +2,7 @@ package dev.outlierlab.config;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ public final class Wording {
     }
 
     private static String normalize(String s) {
-        return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
+        return s.replace("_", "").toLowerCase(Locale.ROOT);
     }
 
     /** The Levenshtein distance between two strings: the fewest inserted, deleted or replaced characters. */
@@ -115,7 +116,7 @@ public final class Wording {
             } else if (c == '\t') {
                 out.append("\\t");
             } else {
-                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             }
         }
         return out.toString();

@@ -14,6 +14,7 @@ import dev.outlierlab.engine.envoy.event.HostSample;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
+import dev.outlierlab.sim.HostTally;
 import dev.outlierlab.sim.PanicWindow;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
@@ -150,7 +151,7 @@ public final class ResultJson {
         summary.put("ejected_caller_seconds", r.summary().ejectedCallerNanos() / 1e9);
         summary.put("ejected_caller_percent", r.summary().ejectedCallerNanos() * 100.0 / ((double) clients * duration));
         ObjectNode hosts = summary.putObject("host_ejected_caller_percent");
-        for (dev.outlierlab.sim.HostTally t : r.hosts()) {
+        for (HostTally t : r.hosts()) {
             hosts.put(t.host(), t.ejectedPercentOfCallerTime(clients, duration));
         }
     }

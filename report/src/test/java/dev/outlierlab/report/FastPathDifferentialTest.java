@@ -13,14 +13,21 @@ import dev.outlierlab.sim.FastPath;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.scenario.Arrivals;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -49,7 +56,7 @@ class FastPathDifferentialTest {
         int noHost = 0;
         int severalCallers = 0;
         int withFaults = 0;
-        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long perRequestNanos = 0;
         long fastNanos = 0;
         long requests = 0;
@@ -86,7 +93,7 @@ class FastPathDifferentialTest {
             withFaults += scenario.faults().isEmpty() ? 0 : 1;
         }
         System.out.printf(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "fast-path differential: %d scenarios, %,d requests, %d ejecting, %d in "
                         + "panic, %d out of hosts; CPU ms: per-request %d, fast %d, whole test %d%n",
                 SCENARIOS,
@@ -118,7 +125,7 @@ class FastPathDifferentialTest {
             Scenario plain = scenario(random, n);
             long share = Math.max(1, plain.traffic().rps() / plain.cluster().size());
             long capacity = Math.max(1, share * (100 + random.nextInt(80)) / 100);
-            java.util.Map<String, Long> caps = new java.util.HashMap<>();
+            Map<String, Long> caps = new HashMap<>();
             for (String h : plain.cluster().hosts()) {
                 caps.put(h, capacity);
             }
@@ -132,8 +139,7 @@ class FastPathDifferentialTest {
                     plain.outlierDetection(),
                     null,
                     plain.envoyVersion(),
-                    new dev.outlierlab.sim.scenario.LoadSpec(
-                            caps, 503, null, java.util.Map.of(), dev.outlierlab.sim.scenario.Arrivals.EVEN, List.of()));
+                    new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of()));
             RunResult fast = FastPath.runOrNull(scenario, RunOptions.CHARTS);
             if (fast == null) {
                 givenUp++;

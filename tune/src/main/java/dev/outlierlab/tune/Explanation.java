@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
@@ -262,7 +263,7 @@ final class Explanation {
 
     private static List<String> cannotCatch(TuneRequest req, List<Evaluation> front) {
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
+        for (Map.Entry<String, String> e : new TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
             out.add(e.getKey() + ": " + e.getValue());
         }
         if (front.isEmpty()) {

@@ -4,9 +4,11 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +63,7 @@ public record SuiteScenario(
                 s.name(),
                 s.durationNanos(),
                 seed,
-                new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent),
+                new ClusterSpec(s.cluster().hosts(), panicThresholdPercent),
                 s.traffic(),
                 s.faults(),
                 config,
@@ -72,7 +74,7 @@ public record SuiteScenario(
     }
 
     /** This scenario with {@code routing} when it has no routing of its own ({@link TargetRoutes}). */
-    SuiteScenario routedBy(dev.outlierlab.sim.scenario.RoutingSpec routing) {
+    SuiteScenario routedBy(RoutingSpec routing) {
         if (scenario.routing().isRouted()) {
             return this;
         }

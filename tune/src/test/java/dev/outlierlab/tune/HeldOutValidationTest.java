@@ -12,6 +12,7 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -320,8 +321,8 @@ class HeldOutValidationTest {
             List<ScenarioScore> tuned = score(req, r.recommended().written(), held, off, correct, runner);
             double[] gridBest = new double[held.size()];
             double[] gridFastest = new double[held.size()];
-            java.util.Arrays.fill(gridBest, Double.NEGATIVE_INFINITY);
-            java.util.Arrays.fill(gridFastest, Double.POSITIVE_INFINITY);
+            Arrays.fill(gridBest, Double.NEGATIVE_INFINITY);
+            Arrays.fill(gridFastest, Double.POSITIVE_INFINITY);
             for (Setting s : SearchSpace.candidates(req)) {
                 Target.Written w = req.target()
                         .write(

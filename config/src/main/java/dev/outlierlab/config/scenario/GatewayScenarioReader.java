@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.gateway.GatewayConfig;
@@ -202,7 +203,7 @@ final class GatewayScenarioReader {
 
     /** YAML 1.1 reads an unquoted {@code off} as false, which is the mode off; any other value is shown as written. */
     private static String modeText(Object value) {
-        return value instanceof String text ? text : dev.outlierlab.config.Wording.describe(value);
+        return value instanceof String text ? text : Wording.describe(value);
     }
 
     private static RoutingConfig readRouting(Values v, Located root, Located node) {

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.RoutingConfig;
 import dev.outlierlab.sim.gateway.GatewayScenario;
@@ -25,7 +26,7 @@ public final class GatewayScenarioWriter {
                 new ClusterSpec(s.endpoints(), 0),
                 s.traffic(),
                 s.faults(),
-                dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(),
+                OutlierDetectionConfig.defaults(),
                 null);
         Map<String, Object> common = ScenarioWriter.toMap(asEnvoy);
         Map<String, Object> m = new LinkedHashMap<>();

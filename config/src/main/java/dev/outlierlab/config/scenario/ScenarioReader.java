@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
@@ -21,8 +22,11 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -120,7 +124,7 @@ public final class ScenarioReader {
     private ScenarioReader() {}
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> out = new java.util.HashSet<>(a);
+        Set<String> out = new HashSet<>(a);
         out.addAll(b);
         return Set.copyOf(out);
     }
@@ -230,7 +234,7 @@ public final class ScenarioReader {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not "
-                    + dev.outlierlab.config.Wording.describe(root.value()));
+                    + Wording.describe(root.value()));
         }
         for (String set : sets) {
             Overrides.apply(root, set);
@@ -337,11 +341,11 @@ public final class ScenarioReader {
             return EnvoyVersion.DEFAULT;
         }
         Object value = node.value();
-        if (value instanceof java.math.BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
+        if (value instanceof BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
             // 1e1000000000 written out would be a billion digits: refused before any conversion
             throw Values.error(node, "envoy_version", value, "a release such as 1.40 or 1.36.2");
         }
-        String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
+        String text = value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value);
         try {
             return EnvoyVersion.parse(text);
         } catch (InvalidConfigException e) {
@@ -417,7 +421,7 @@ public final class ScenarioReader {
         if (node == null || node.value() == null) {
             return b.build();
         }
-        Set<String> names = new java.util.LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (OutlierSetting s : OutlierSetting.values()) {
             names.add(s.envoyName());
         }

@@ -301,6 +301,9 @@ class ServerSurprisesRunAndCheckTest {
         assertThat(text.out()).contains("fault: 10.0.0.1:80 from 0s to 60s, 100.0 % 503 after 1.500s");
         assertThat(twice.get("scenario").get("faults").get(0).get("latency").asText())
                 .isEqualTo("1.500s");
+        // Envoy's run of the same scenario says what it does with the time: nothing
+        assertThat(CliRunner.run("run", slow503.toString()).out())
+                .contains("answered after 1.500s (Envoy's outlier detection counts the status, not the time)");
         // without latency the scenario echoes no latency key (every earlier output is unchanged)
         assertThat(once.get("scenario").get("faults").get(0).has("latency")).isFalse();
     }

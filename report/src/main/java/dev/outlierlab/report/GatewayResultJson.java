@@ -14,7 +14,7 @@ import dev.outlierlab.sim.gateway.GatewaySummary;
 import java.util.List;
 
 /**
- * The JSON of {@code run --format json} for {@code profile: gateway} (spec gateway-profile section 6):
+ * The JSON of {@code run --format json} for {@code profile: gateway} (docs/output-formats.md):
  * {@code scenario} with every default, {@code summary}, {@code events} with their numbers and an
  * {@code explanation}, and {@code notes} explaining non-decisions. Also the one-line JSON of a stage record
  * for {@code --stages FILE}. Field order is fixed, so the same result always gives the same bytes.

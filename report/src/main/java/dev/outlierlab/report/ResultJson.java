@@ -22,7 +22,7 @@ import dev.outlierlab.sim.TimeSeries;
 import java.util.Locale;
 
 /**
- * The JSON of {@code run --format json}: spec section 8 exactly ({@code scenario}, {@code summary},
+ * The JSON of {@code run --format json} (docs/output-formats.md: {@code scenario}, {@code summary},
  * {@code stats}, {@code events}), each event with the numbers behind it and an {@code explanation} sentence.
  * With charts, also {@code series}, {@code panic_windows} and {@code intervals}. Field order is fixed, so the
  * same result always gives the same bytes.

@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The text form of a run, read like the seed's lab: the inputs, the headline metrics, and a table of
+ * The text form of a run: the inputs, the headline metrics, and a table of
  * ejections, refusals by the cap and returns with times and reasons, then Envoy's non-zero statistics.
  */
 public final class TextReport {

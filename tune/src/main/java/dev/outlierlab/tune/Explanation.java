@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
- * current settings (the cap's arithmetic, what each changed field does, the figures on the seed's scenario and the
+ * current settings (the cap's arithmetic, what each changed field does, the figures on the default scenario's case and the
  * should-not-eject ones), what no setting catches here, which detectors one caller's traffic lets run, and
  * {@code check}'s findings on the recommended file.
  */
@@ -126,7 +126,8 @@ final class Explanation {
             String result = "It removes " + pct(best.benefitPercent()) + " (worst seed "
                     + pct(best.worstSeedBenefitPercent()) + ")";
             if (seedBest != null) {
-                result += ", and on the seed's case " + pct(seedBest.failedPercentDuringFault(false))
+                result += ", and with one host failing a third of its requests "
+                        + pct(seedBest.failedPercentDuringFault(false))
                         + " of requests fail during the fault (" + pct(seedBest.failedPercentDuringFault(true))
                         + " with detection off)";
             }

@@ -109,7 +109,7 @@ public final class TuneJson {
     }
 
     /**
-     * The lab scenario that shows a setting at work: the seed's case (one host failing a third of its requests)
+     * The lab scenario that shows a setting at work: the default scenario's case (one host failing a third of its requests)
      * or the first should-eject scenario of the suite, seed 1, with the setting as the target translates it; the
      * browser's Tune view opens it in the lab.
      */

@@ -109,7 +109,7 @@ public record SimulationLimits(
 
     /**
      * An upper bound on logged decisions: every run of {@code threshold} failed requests can be a detection by
-     * each consecutive detector it feeds, unless the faults' even failure pattern (spec section 5) never
+     * each consecutive detector it feeds, unless the faults' even failure pattern (docs/fault-patterns.md) never
      * makes such a run (with the opt-in load keys a fault's window counts every request, as arrivals may differ
      * from traffic.rps); every tick can offer each host to success rate and failure percentage, for each
      * origin; and each ejection can be followed by at most one return.

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a scenario of {@code profile: gateway} (spec gateway-profile section 1): the lab model's name,
+ * Reads a scenario of {@code profile: gateway} (docs/gateway.md): the lab model's name,
  * duration, seed, cluster hosts, traffic and faults, plus the {@code gateway:} and {@code routing:}
  * sections. Envoy's settings ({@code outlier_detection}, {@code health_checks},
  * {@code cluster.panic_threshold}) are an error here, as gateway settings are in an Envoy scenario. Without

@@ -33,8 +33,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a scenario file (spec section 2) into a validated {@link Scenario}: every key optional, defaults from
- * the seed's opening case, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
+ * Reads a scenario file (docs/model.md) into a validated {@link Scenario}: every key optional, defaults from
+ * the built-in default scenario, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
  * reported with the key, the value, the line and what is allowed.
  */
 public final class ScenarioReader {
@@ -310,18 +310,19 @@ public final class ScenarioReader {
         RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
         try {
-            scenario = new Scenario(
-                    name,
-                    duration,
-                    seed,
-                    clusterSpec,
-                    new TrafficSpec(rps, clients),
-                    faults,
-                    outlier,
-                    health,
-                    version,
-                    load,
-                    routing);
+            scenario = Scenario.builder()
+                    .name(name)
+                    .durationNanos(duration)
+                    .seed(seed)
+                    .cluster(clusterSpec)
+                    .traffic(new TrafficSpec(rps, clients))
+                    .faults(faults)
+                    .outlierDetection(outlier)
+                    .healthChecks(health)
+                    .envoyVersion(version)
+                    .load(load)
+                    .routing(routing)
+                    .build();
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }

@@ -63,13 +63,36 @@ public final class Tuner {
             suiteUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
         }
         long candidates = SearchSpace.candidates(req).size() + 1L;
-        long screened = Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
+        long screened = screened(req, candidates);
         long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
         long runsOfSuite = 2L * req.seeds()
                 + candidates
                 + screened * (req.screenSeeds() - 1L)
                 + finalists * (req.seeds() - req.screenSeeds());
         return runsOfSuite * suiteUnits;
+    }
+
+    /** The most candidates the screening runs on its seeds (all of them when the coarse step keeps all). */
+    private static long screened(TuneRequest req, long candidates) {
+        return req.screenSeeds() <= 1 ? candidates : Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
+    }
+
+    /**
+     * The search's plan in words, for the work limit's message: e.g. {@code 106 candidates on one seed, at most 41
+     * on 2, at most 17 on 8}.
+     */
+    public static String plannedSearch(TuneRequest req) {
+        long candidates = SearchSpace.candidates(req).size() + 1L;
+        long screened = screened(req, candidates);
+        long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
+        String words = candidates + (candidates == 1 ? " candidate" : " candidates") + " on one seed";
+        if (req.screenSeeds() > 1) {
+            words += ", at most " + screened + " on " + req.screenSeeds();
+        }
+        if (req.seeds() > req.screenSeeds()) {
+            words += ", at most " + finalists + " on " + req.seeds();
+        }
+        return words;
     }
 
     private TuneResult search() {

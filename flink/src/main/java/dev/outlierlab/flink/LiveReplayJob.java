@@ -3,6 +3,7 @@ package dev.outlierlab.flink;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.config.InputException;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -49,14 +50,21 @@ final class LiveReplayJob implements ReplayCommand.FleetEngine {
     }
 
     @Override
-    public List<LogInput> inputs(List<String> logs) {
+    public List<LogInput> inputs(List<String> logs, boolean hostCountGiven) {
         if (logs.size() != 1) {
             throw new InputException(String.join(" ", logs) + ": a Kafka topic is replayed alone (one kafka://... and "
                     + "no files); its records' keys name the proxies");
         }
         topic = KafkaTopic.parse(logs.get(0));
-        return List.of(new LogInput(
-                logs.get(0), null, new java.io.BufferedInputStream(new ByteArrayInputStream(firstLines()))));
+        // refused before the broker is asked anything: the default scenario's hosts would be a silent guess
+        if (!hostCountGiven) {
+            throw new InputException("--hosts: required with a Kafka topic (" + KafkaTopic.SCHEME + topic.bootstrap()
+                    + "/" + topic.topic() + "): a stream cannot count its hosts before their lines arrive, and each "
+                    + "detector's ejection cap depends on them; give --hosts N with --istio or --envoy, or "
+                    + "--set cluster.hosts=N (or cluster.hosts in --scenario)");
+        }
+        return List.of(
+                new LogInput(logs.get(0), null, new BufferedInputStream(new ByteArrayInputStream(firstLines()))));
     }
 
     /** The topic's first lines (at most 64 records), for the format's detection when no --log-format is given. */

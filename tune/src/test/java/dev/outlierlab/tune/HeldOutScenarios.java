@@ -1,7 +1,6 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.sim.scenario.Arrivals;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
@@ -150,17 +149,16 @@ final class HeldOutScenarios {
             Set<String> eject,
             long start,
             LoadSpec load) {
-        Scenario s = new Scenario(
-                name,
-                DURATION,
-                1,
-                ClusterSpec.ofCount(n, 50),
-                new TrafficSpec(rps, callers),
-                faults,
-                TuneRuns.OFF,
-                null,
-                EnvoyVersion.DEFAULT,
-                load);
+        Scenario s = Scenario.builder()
+                .name(name)
+                .durationNanos(DURATION)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(n, 50))
+                .traffic(new TrafficSpec(rps, callers))
+                .faults(faults)
+                .outlierDetection(TuneRuns.OFF)
+                .load(load)
+                .build();
         return new SuiteScenario(name, name, expect, s, eject, expect == Expectation.EJECT, start, END);
     }
 }

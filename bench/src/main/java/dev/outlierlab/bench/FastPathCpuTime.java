@@ -1,7 +1,6 @@
 package dev.outlierlab.bench;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.FastPath;
 import dev.outlierlab.sim.RunOptions;
@@ -33,25 +32,20 @@ public final class FastPathCpuTime {
     /** The benchmark's scenario. */
     static Scenario scenario(int minutes) {
         long duration = minutes * 60L * Durations.SECOND;
-        FaultSpec fault = new FaultSpec(
-                List.of("host-0"),
-                duration / 10,
-                duration / 10 * 9,
-                300_000,
-                503,
-                null,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
-        return new Scenario(
-                "fast-path-1000-hosts-" + minutes + "m",
-                duration,
-                1,
-                ClusterSpec.ofCount(1_000, 50),
-                new TrafficSpec(100_000),
-                List.of(fault),
-                OutlierDetectionConfig.defaults(),
-                null);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(duration / 10, duration / 10 * 9)
+                .errorRatePpm(300_000)
+                .pattern(FaultPattern.RANDOM)
+                .build();
+        return Scenario.builder()
+                .name("fast-path-1000-hosts-" + minutes + "m")
+                .durationNanos(duration)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(1_000, 50))
+                .traffic(new TrafficSpec(100_000))
+                .faults(List.of(fault))
+                .build();
     }
 
     public static void main(String[] args) {
@@ -76,25 +70,13 @@ public final class FastPathCpuTime {
     /** Every host of the default scenario failing 2 % at random for the whole run: a fault at every host. */
     static Scenario noisyPool() {
         Scenario d = Scenario.defaults();
-        FaultSpec fault = new FaultSpec(
-                d.cluster().hosts(),
-                0,
-                d.durationNanos(),
-                20_000,
-                503,
-                null,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
-        return new Scenario(
-                "noisy-pool",
-                d.durationNanos(),
-                d.seed(),
-                d.cluster(),
-                d.traffic(),
-                List.of(fault),
-                d.outlierDetection(),
-                null);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(d.cluster().hosts())
+                .window(0, d.durationNanos())
+                .errorRatePpm(20_000)
+                .pattern(FaultPattern.RANDOM)
+                .build();
+        return d.toBuilder().name("noisy-pool").faults(List.of(fault)).build();
     }
 
     private static void measure(String name, Scenario scenario, int runs) {

@@ -38,18 +38,22 @@ public final class Scenarios {
     public static Scenario large(int minutes, long rps) {
         long duration = minutes * 60L * Durations.SECOND;
         List<String> bad = ClusterSpec.ofCount(LARGE_BAD_HOSTS, 50).hosts();
-        FaultSpec fault = new FaultSpec(bad, duration / 12, duration / 6 * 5, 300_000, 503, null, false);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(bad)
+                .window(duration / 12, duration / 6 * 5)
+                .errorRatePpm(300_000)
+                .build();
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 20)
                 .build();
-        return new Scenario(
-                "large-" + minutes + "m-" + rps + "rps",
-                duration,
-                1,
-                ClusterSpec.ofCount(LARGE_HOSTS, 50),
-                new TrafficSpec(rps),
-                List.of(fault),
-                config,
-                null);
+        return Scenario.builder()
+                .name("large-" + minutes + "m-" + rps + "rps")
+                .durationNanos(duration)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(LARGE_HOSTS, 50))
+                .traffic(new TrafficSpec(rps))
+                .faults(List.of(fault))
+                .outlierDetection(config)
+                .build();
     }
 }

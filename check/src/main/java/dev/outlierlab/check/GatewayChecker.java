@@ -117,7 +117,7 @@ final class GatewayChecker {
                     Severity.WARNING,
                     m.toString(),
                     n,
-                    List.of(new FixStyle.Change("gateway.consecutive_failures", 3, "the seed's default")),
+                    List.of(new FixStyle.Change("gateway.consecutive_failures", 3, "the gateway's default")),
                     t.lineOf("gateway.consecutive_failures"));
         }
         if (r.fallbacks() == 0 && (endpoints == null || endpoints >= 2)) {

@@ -60,16 +60,12 @@ class BernoulliTest {
         for (double[] c : cases) {
             double p = c[0];
             int k = (int) c[1];
-            FaultSpec fault = new FaultSpec(
-                    List.of("host-0"),
-                    0,
-                    Long.MAX_VALUE,
-                    Math.round(p * FaultSpec.PPM),
-                    503,
-                    null,
-                    null,
-                    FaultPattern.RANDOM,
-                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+            FaultSpec fault = FaultSpec.builder()
+                    .hosts(List.of("host-0"))
+                    .window(0, Long.MAX_VALUE)
+                    .errorRatePpm(Math.round(p * FaultSpec.PPM))
+                    .pattern(FaultPattern.RANDOM)
+                    .build();
             int trials = 4_000;
             long total = 0;
             for (int seed = 1; seed <= trials; seed++) {

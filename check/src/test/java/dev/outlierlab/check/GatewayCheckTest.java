@@ -167,7 +167,7 @@ class GatewayCheckTest {
         assertThat(f.numbers())
                 .containsEntry("expected_attempts_to_an_ejection", 100L)
                 .containsEntry("seconds_at_rps_per_endpoint", 1.0);
-        assertThat(f.fix()).isEqualTo("gateway:\n  consecutive_failures: 3   # the seed's default\n");
+        assertThat(f.fix()).isEqualTo("gateway:\n  consecutive_failures: 3   # the gateway's default\n");
         assertThat(rules(check("gateway:\n  consecutive_failures: 2\n", 6, 600L)))
                 .doesNotContain(Rule.GATEWAY_HAIR_TRIGGER);
     }

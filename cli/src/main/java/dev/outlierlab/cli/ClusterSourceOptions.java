@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.EnvoyCluster;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
@@ -10,9 +11,15 @@ import dev.outlierlab.config.istio.IstioConfig;
 import dev.outlierlab.config.istio.IstioOverrides;
 import dev.outlierlab.config.istio.IstioPolicy;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ClusterRules;
+import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -107,40 +114,36 @@ public final class ClusterSourceOptions {
      * {@code --set outlier_detection.max_ejection_percent=34} changes the configuration's value instead of being
      * silently replaced by it. Unchanged when no configuration is given.
      */
-    public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> sets) {
+    public ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, List<String> sets) {
         return apply(loaded, sets, false);
     }
 
     /**
-     * As {@link #apply(ScenarioReader.Loaded, java.util.List)}; with {@code hostsInSets}, a {@code --hosts} without a
+     * As {@link #apply(ScenarioReader.Loaded, List)}; with {@code hostsInSets}, a {@code --hosts} without a
      * configuration file is already among the overrides (as {@code cluster.hosts}) instead of a mistake.
      */
-    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, java.util.List<String> given, boolean hostsInSets) {
+    ScenarioReader.Loaded apply(ScenarioReader.Loaded loaded, List<String> given, boolean hostsInSets) {
         IstioOverrides istioSets = istio == null ? IstioOverrides.NONE : IstioOverrides.split(given);
-        java.util.List<String> sets = istio == null ? given : istioSets.others();
+        List<String> sets = istio == null ? given : istioSets.others();
         ScenarioReader.Loaded configured = apply(loaded, hostsInSets, istioSets);
         if (configured == loaded || sets.isEmpty()) {
             return configured;
         }
-        java.util.Map<String, Object> map = new java.util.LinkedHashMap<>(
-                dev.outlierlab.config.scenario.ScenarioWriter.toMap(configured.scenario()));
+        Map<String, Object> map = new LinkedHashMap<>(ScenarioWriter.toMap(configured.scenario()));
         // Only what the configuration set, so that the report still tells set values from Envoy's defaults.
         var config = configured.scenario().outlierDetection();
-        if (map.get("outlier_detection") instanceof java.util.Map<?, ?> written) {
-            java.util.Map<Object, Object> kept = new java.util.LinkedHashMap<>(written);
-            for (dev.outlierlab.engine.envoy.OutlierSetting setting :
-                    dev.outlierlab.engine.envoy.OutlierSetting.values()) {
+        if (map.get("outlier_detection") instanceof Map<?, ?> written) {
+            Map<Object, Object> kept = new LinkedHashMap<>(written);
+            for (OutlierSetting setting : OutlierSetting.values()) {
                 if (!config.isExplicit(setting)) {
                     kept.remove(setting.envoyName());
                 }
             }
             map.put("outlier_detection", kept);
         }
-        String asRun = dev.outlierlab.report.ResultJson.write(
-                dev.outlierlab.report.ResultJson.mapper().valueToTree(map));
+        String asRun = ResultJson.write(ResultJson.mapper().valueToTree(map));
         String source = envoy != null ? envoy.toString() : istio.toString();
-        dev.outlierlab.sim.scenario.Scenario reread =
-                ScenarioReader.read(asRun, source, sets).scenario();
+        Scenario reread = ScenarioReader.read(asRun, source, sets).scenario();
         // what the configuration set that the lab reads past is said as the configuration's reader said it
         return new ScenarioReader.Loaded(
                 reread.withRouting(reread.routing()
@@ -183,7 +186,7 @@ public final class ClusterSourceOptions {
      * For a replay of a mesh's log with {@code --istio} and no {@code --cluster}: the rule and subset istiod applies
      * to each of the log's clusters ({@link ClusterRules}); null when one rule applies to every cluster.
      */
-    ClusterRules rulesFor(dev.outlierlab.sim.scenario.Scenario base, java.util.List<ReplayGroup> groups) {
+    ClusterRules rulesFor(Scenario base, List<ReplayGroup> groups) {
         ClusterRules rules = logRules == null ? null : ClusterRules.of(logRules, base, groups);
         if (rules == null && unselected != null) {
             throw unselected;
@@ -212,7 +215,7 @@ public final class ClusterSourceOptions {
      * The overrides the scenario reads: without {@code --istio} all of them; with it, those that do not name a
      * DestinationRule field ({@link IstioOverrides}), which {@link #apply} sets in the rule instead.
      */
-    java.util.List<String> scenarioSets(java.util.List<String> sets) {
+    List<String> scenarioSets(List<String> sets) {
         return istio == null ? sets : IstioOverrides.split(sets).others();
     }
 
@@ -250,8 +253,7 @@ public final class ClusterSourceOptions {
                 throw new InputException("--port, --subset and --controller are for --istio; with --envoy choose with "
                         + "--cluster NAME");
             }
-            dev.outlierlab.config.envoy.EnvoyCluster chosen = EnvoyConfigReader.read(
-                            InputFiles.readText(envoy), envoy.toString())
+            EnvoyCluster chosen = EnvoyConfigReader.read(InputFiles.readText(envoy), envoy.toString())
                     .cluster(cluster);
             envoyClusterName = chosen.name();
             if (forLog && chosen.hosts().isEmpty()) {

@@ -1,7 +1,10 @@
 package dev.outlierlab.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
+import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
@@ -11,6 +14,7 @@ import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Option;
@@ -89,8 +93,7 @@ public final class CompareOptions {
                             text,
                             file.toString(),
                             source.port,
-                            dev.outlierlab.config.istio.DestinationRuleController.parse(
-                                    source.controller, "--controller"))
+                            DestinationRuleController.parse(source.controller, "--controller"))
                     .select(source.cluster, source.subset, source.port)
                     .toScenario(base.scenario(), source.hosts);
             return new Compared(withSets(s), true, label);
@@ -133,11 +136,8 @@ public final class CompareOptions {
      * second settings, {@code --compare-set} on top of that cluster's own or the {@code --compare} rule's block for
      * the same cluster; null when one set of second settings applies to every cluster.
      */
-    java.util.function.Function<String, Scenario> perCluster(
-            ClusterRules rules,
-            ClusterSourceOptions source,
-            Scenario base,
-            java.util.List<dev.outlierlab.accesslog.ReplayGroup> groups) {
+    Function<String, Scenario> perCluster(
+            ClusterRules rules, ClusterSourceOptions source, Scenario base, List<ReplayGroup> groups) {
         if (rules == null) {
             return null;
         }
@@ -152,7 +152,7 @@ public final class CompareOptions {
                         InputFiles.readText(file),
                         file.toString(),
                         source.port,
-                        dev.outlierlab.config.istio.DestinationRuleController.parse(source.controller, "--controller")),
+                        DestinationRuleController.parse(source.controller, "--controller")),
                 base,
                 groups);
         return other == null ? null : c -> withSets(other.scenario(c));
@@ -166,7 +166,7 @@ public final class CompareOptions {
         try {
             String text = ResultJson.mapper().writeValueAsString(ScenarioWriter.toMap(s));
             return ScenarioReader.read(text, "--compare-set", sets).scenario();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -4,6 +4,7 @@ import dev.outlierlab.config.envoy.EnvoyClusterWriter;
 import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.live.LivePoolBuilder;
 import dev.outlierlab.report.ProfileComparison;
@@ -25,7 +26,7 @@ import java.util.Map;
 /**
  * Envoy's outlier detection in the commands: a column of {@code run --profile A,B} and a sweep's rows; its single run is
  * the lab's Envoy report ({@code run} without a runner, as the profile lists
- * {@link dev.outlierlab.engine.profile.Capability#ENVOY_REPORT}).
+ * {@link Capability#ENVOY_REPORT}).
  */
 public final class EnvoyCommands
         implements Profile, ComparisonColumn, SweepRows, ProxyPool, ScenarioExport, TuneStart, TuneTrace {

@@ -6,7 +6,10 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.eventlog.EventLogComparison;
 import dev.outlierlab.report.eventlog.EventLogReader;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,14 +44,14 @@ public final class EventLogOptions {
             throw new InputException(
                     "--event-log -: standard input is already the access log; give the event log as a file");
         }
-        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of(file))) {
+        if (Files.isDirectory(Path.of(file))) {
             throw new InputException("--event-log " + file + ": is a directory, expected Envoy's outlier event log");
         }
         LogInput input = LogInput.of(file, stdin);
         EventLogReader.EventLog log;
         try (InputStream in = input.open(new long[1])) {
             log = EventLogReader.read(in, file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
         }
         if (log.lines() > 0 && log.events().isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -10,6 +11,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +64,7 @@ final class FlinkLauncher {
         }
         Path archive = classData(command, jar);
         command.add("-cp");
-        command.add(jar + java.io.File.pathSeparator + lib.resolve("*"));
+        command.add(jar + File.pathSeparator + lib.resolve("*"));
         command.add(MAIN);
         // the command line as given ("replay ..."), which the job's entry point parses as the command does
         command.addAll(spec.root().commandLine().getParseResult().originalArgs());
@@ -137,8 +139,8 @@ final class FlinkLauncher {
                 Files.move(
                         writing,
                         writing.resolveSibling("outlier-lab-flink.jsa"),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                        StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
             } else {
                 Files.deleteIfExists(writing);
             }

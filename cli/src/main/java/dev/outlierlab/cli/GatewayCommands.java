@@ -20,6 +20,7 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.gateway.GatewaySummary;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.GatewayRun;
 import dev.outlierlab.tune.RunProfile;
@@ -138,7 +139,7 @@ public final class GatewayCommands
 
     /** The gateway's simulation: its text report's decision trace. */
     @Override
-    public String trace(RunProfile profile, dev.outlierlab.sim.scenario.Scenario scenario, int events) {
+    public String trace(RunProfile profile, Scenario scenario, int events) {
         return profile instanceof GatewayRun g
                 ? GatewayTextReport.render(GatewaySimulation.run(g.gatewayScenario(scenario)), events)
                 : null;

@@ -1,11 +1,13 @@
 package dev.outlierlab.cli;
 
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.grpc.GrpcChecks;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,7 +44,7 @@ final class GrpcCheckInputs {
 
     /** Envoy clusters read by a gRPC client: gRPC's findings in place of Envoy's. */
     static CheckInputs.Loaded asGrpcClient(CheckInputs.Loaded envoy, GrpcImplementation impl) {
-        List<dev.outlierlab.check.Finding> findings = new java.util.ArrayList<>(envoy.fileFindings());
+        List<Finding> findings = new ArrayList<>(envoy.fileFindings());
         findings.addAll(GrpcChecks.forClusters(envoy.targets(), impl));
         return new CheckInputs.Loaded(List.of(), findings);
     }

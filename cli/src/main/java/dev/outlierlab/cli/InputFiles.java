@@ -2,9 +2,12 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Writer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -57,8 +60,8 @@ public final class InputFiles {
         try (BoundedLineReader in = open(path)) {
             Path copy = Files.createTempFile("outlier-lab-trace-", ".jsonl");
             copy.toFile().deleteOnExit();
-            try (java.io.Writer out = Files.newBufferedWriter(
-                    copy, java.nio.charset.StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (Writer out =
+                    Files.newBufferedWriter(copy, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING)) {
                 long total = 0;
                 String line;
                 // line by line, so a stream without line breaks (/dev/zero) stops at the line limit
@@ -86,7 +89,7 @@ public final class InputFiles {
 
     private static InputStream openStream(Path path) throws IOException {
         if (isStdin(path)) {
-            return new java.io.FilterInputStream(System.in) {
+            return new FilterInputStream(System.in) {
                 @Override
                 public void close() {
                     // standard input belongs to the process, not to this reader

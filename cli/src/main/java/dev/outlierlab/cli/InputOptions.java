@@ -2,7 +2,6 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
-import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
@@ -140,8 +139,7 @@ public final class InputOptions {
         GrpcSettings grpc = profiled.grpc() != null || givesGrpcSettings() ? grpcSettings(profiled, loaded) : null;
         return grpc == null
                 ? profiled.withEnvoy(loaded)
-                : new ScenarioReader.Profiled(
-                        Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, grpc);
+                : new ScenarioReader.Profiled(ProfileRun.serviceConfigProfile(), loaded, grpc);
     }
 
     /** {@link #resolve} with this input's own overrides. */

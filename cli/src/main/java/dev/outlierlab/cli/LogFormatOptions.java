@@ -9,7 +9,9 @@ import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.StartTimeFormat;
 import dev.outlierlab.accesslog.TextLogFormat;
 import dev.outlierlab.config.InputException;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -68,9 +70,9 @@ public final class LogFormatOptions {
      * @param instanceField the {@code --instance-field}, or null
      */
     public record Recipe(String name, String textFormat, Map<String, String> jsonKeys, String instanceField)
-            implements java.io.Serializable {
+            implements Serializable {
         public Recipe {
-            jsonKeys = jsonKeys == null ? new java.util.LinkedHashMap<>() : new java.util.LinkedHashMap<>(jsonKeys);
+            jsonKeys = jsonKeys == null ? new LinkedHashMap<>() : new LinkedHashMap<>(jsonKeys);
         }
 
         /** The format. */

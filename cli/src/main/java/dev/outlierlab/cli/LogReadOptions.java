@@ -2,9 +2,11 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.accesslog.BadLines;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.DurationText;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
@@ -92,7 +94,7 @@ public final class LogReadOptions {
             }
             String stopped = isPercentage() && lines.mostlyBad()
                     ? " (the reading stopped: more than half of the "
-                            + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
+                            + String.format(Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES)
                             + " lines or more read are bad)"
                     : "";
             throw new InputException(
@@ -133,6 +135,6 @@ public final class LogReadOptions {
     }
 
     private static String shortPrefix(String s) {
-        return dev.outlierlab.config.Wording.shortPrefix(s);
+        return Wording.shortPrefix(s);
     }
 }

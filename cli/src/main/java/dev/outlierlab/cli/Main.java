@@ -2,8 +2,17 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.sim.trace.TraceOrderException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.file.InvalidPathException;
 import picocli.CommandLine;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -20,9 +29,8 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        WatchedOutput stdout = new WatchedOutput(new java.io.FileOutputStream(java.io.FileDescriptor.out));
-        PrintWriter out = new PrintWriter(
-                new java.io.OutputStreamWriter(stdout, java.nio.charset.Charset.defaultCharset()), true);
+        WatchedOutput stdout = new WatchedOutput(new FileOutputStream(FileDescriptor.out));
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, Charset.defaultCharset()), true);
         PrintWriter err = new PrintWriter(System.err, true);
         int status = execute(args, out, err);
         out.flush();
@@ -33,7 +41,7 @@ public final class Main {
      * A failed write to standard output (a full disk, {@code > /dev/full}, a closed pipe) is an error: a message
      * and exit status 2 instead of 0, as for any output file.
      */
-    static int checked(int status, java.io.IOException stdoutError, PrintWriter err) {
+    static int checked(int status, IOException stdoutError, PrintWriter err) {
         if (stdoutError == null || status != 0) {
             return status;
         }
@@ -42,50 +50,50 @@ public final class Main {
     }
 
     /** Standard output that remembers its first write error, which a PrintWriter would only flag. */
-    static final class WatchedOutput extends java.io.FilterOutputStream {
-        private volatile java.io.IOException error;
+    static final class WatchedOutput extends FilterOutputStream {
+        private volatile IOException error;
 
-        WatchedOutput(java.io.OutputStream out) {
+        WatchedOutput(OutputStream out) {
             super(out);
         }
 
         @Override
-        public void write(byte[] b, int off, int len) throws java.io.IOException {
+        public void write(byte[] b, int off, int len) throws IOException {
             try {
                 out.write(b, off, len);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 remember(e);
                 throw e;
             }
         }
 
         @Override
-        public void write(int b) throws java.io.IOException {
+        public void write(int b) throws IOException {
             try {
                 out.write(b);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 remember(e);
                 throw e;
             }
         }
 
         @Override
-        public void flush() throws java.io.IOException {
+        public void flush() throws IOException {
             try {
                 out.flush();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 remember(e);
                 throw e;
             }
         }
 
-        private void remember(java.io.IOException e) {
+        private void remember(IOException e) {
             if (error == null) {
                 error = e;
             }
         }
 
-        java.io.IOException error() {
+        IOException error() {
             return error;
         }
     }
@@ -137,7 +145,7 @@ public final class Main {
             PrintWriter err = commandLine.getErr();
             if (ex instanceof InputException
                     || ex instanceof TraceOrderException
-                    || ex instanceof dev.outlierlab.engine.InvalidConfigException) {
+                    || ex instanceof InvalidConfigException) {
                 if (ex instanceof InputException input) {
                     err.println("outlier-lab: " + Wording.printable(input.headline()));
                     for (String detail : input.details()) {
@@ -148,7 +156,7 @@ public final class Main {
                 }
                 return EXIT_BAD_INPUT;
             }
-            if (ex instanceof java.nio.file.InvalidPathException path) {
+            if (ex instanceof InvalidPathException path) {
                 // a file name from a file or an option that cannot be a path (a NUL in it): bad input, not a bug
                 err.println("outlier-lab: '" + Wording.shortPrefix(path.getInput()) + "' is not a file name ("
                         + (path.getInput().indexOf('\0') >= 0 ? "it has a NUL character" : path.getReason()) + ")");

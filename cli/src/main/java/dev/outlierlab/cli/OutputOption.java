@@ -1,6 +1,10 @@
 package dev.outlierlab.cli;
 
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
@@ -23,15 +27,14 @@ public final class OutputOption {
      * Prints what {@code body} writes as it writes it, or writes it to the {@code --output} file (whole or not at
      * all): a report too large to hold as one string is streamed.
      */
-    void emit(CommandSpec spec, java.util.function.Consumer<Appendable> body) {
+    void emit(CommandSpec spec, Consumer<Appendable> body) {
         if (output == null) {
-            java.io.BufferedWriter out =
-                    new java.io.BufferedWriter(spec.commandLine().getOut(), 1 << 16);
+            BufferedWriter out = new BufferedWriter(spec.commandLine().getOut(), 1 << 16);
             try {
                 body.accept(out);
                 out.flush();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
             spec.commandLine().getOut().flush();
         } else {

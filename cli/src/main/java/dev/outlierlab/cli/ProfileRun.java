@@ -4,8 +4,6 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
 import dev.outlierlab.config.grpc.XdsNotes;
-import dev.outlierlab.config.scenario.EnvoyScenarioFormat;
-import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
@@ -49,13 +47,38 @@ final class ProfileRun {
                     "--trace-in, --access-log, --event-log, --stats, --series and --stages are for one "
                             + "run of profile envoy (or gateway); leave them out with --profile or a profile: grpc scenario");
         }
-        if (profiles.equals(List.of(EnvoyScenarioFormat.NAME))) {
-            throw new InputException("--profile envoy: the scenario runs under Envoy without --profile; use --profile "
-                    + "grpc, or envoy,grpc to compare");
+        if (profiles.size() == 1
+                && Profiles.find(profiles.get(0))
+                        .flatMap(p -> p.facet(ProfileRunner.class))
+                        .isEmpty()) {
+            String alone = profiles.get(0);
+            List<String> others = Profiles.withFacet(ComparisonColumn.class).stream()
+                    .filter(p -> p.facet(ProfileRunner.class).isPresent())
+                    .map(Profiles.Registered::name)
+                    .toList();
+            throw new InputException("--profile " + alone + ": a profile: " + alone + " scenario runs under " + alone
+                    + " without --profile; alone, --profile takes " + Profiles.orList(others)
+                    + "; to compare, join several by commas, such as " + alone + "," + others.get(0));
         }
-        if (grpcSettings && !profiles.contains(GrpcScenarioFormat.NAME)) {
-            throw new InputException("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
+        if (grpcSettings
+                && profiles.stream()
+                        .noneMatch(p -> Profiles.find(p)
+                                .map(r -> r.can(Capability.SERVICE_CONFIG))
+                                .orElse(false))) {
+            throw new InputException("--service-config and --grpc-implementation are gRPC's; add "
+                    + Profiles.namesThatCan(Capability.SERVICE_CONFIG) + " to --profile");
         }
+    }
+
+    /**
+     * The profile that takes gRPC's settings ({@link Capability#SERVICE_CONFIG}): the one a run given them without
+     * {@code --profile} runs under, and the one their scenario is given as.
+     */
+    static Profiles.Registered serviceConfigProfile() {
+        return Profiles.all().stream()
+                .filter(p -> p.can(Capability.SERVICE_CONFIG))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The profiles named by {@code --profile} (comma-separated), in order, each once. */

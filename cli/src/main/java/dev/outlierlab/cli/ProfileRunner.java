@@ -1,6 +1,8 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.RunFormats;
 import dev.outlierlab.report.format.RunFormats.RunView;
@@ -8,13 +10,13 @@ import java.util.List;
 
 /**
  * A profile's facet in {@code run}: one scenario of the profile run and rendered. A profile without it runs on the
- * lab's Envoy report when it lists {@link dev.outlierlab.engine.profile.Capability#ENVOY_REPORT}, and is refused
+ * lab's Envoy report when it lists {@link Capability#ENVOY_REPORT}, and is refused
  * otherwise.
  */
 public interface ProfileRunner {
     /**
      * Refuses the options this profile does not take, with one message that names them and the profile
-     * ({@link dev.outlierlab.config.InputException}); by default those its capabilities do not list.
+     * ({@link InputException}); by default those its capabilities do not list.
      */
     default void refuse(RunRequest request, ScenarioReader.Profiled profiled) {
         request.refuseByCapabilities(profiled.profile());

@@ -2,7 +2,6 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.Examples;
-import dev.outlierlab.config.scenario.GrpcScenarioFormat;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
@@ -227,11 +226,13 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
 
     /** Several profiles side by side ({@link ProfileRun}), or one chosen by --profile or gRPC's settings. */
     private Integer runProfiles(ScenarioReader.Profiled profiled) {
-        List<String> profiles = profile != null ? ProfileRun.profiles(profile) : List.of(GrpcScenarioFormat.NAME);
+        List<String> profiles = profile != null
+                ? ProfileRun.profiles(profile)
+                : List.of(ProfileRun.serviceConfigProfile().name());
         ProfileRun.refuse(profiled, profiles, input.givesGrpcSettings(), files.isUsed() || stats.isUsed());
         ScenarioReader.Loaded loaded = input.applyCluster(profiled);
         ScenarioReader.Profiled given = new ScenarioReader.Profiled(
-                Profiles.find(GrpcScenarioFormat.NAME).orElseThrow(), loaded, input.grpcSettings(profiled, loaded));
+                ProfileRun.serviceConfigProfile(), loaded, input.grpcSettings(profiled, loaded));
         if (profiles.size() == 1) {
             format.require(RunFormats.RUN.only("run --profile " + profiles.get(0), List.of("text", "json")));
             RunRequest request = new RunRequest(format.name(), maxEvents, null, List.of(), work);

@@ -1,8 +1,12 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.scenario.Examples;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,14 +101,12 @@ public final class ScenarioOptions {
      * A scenario source: a file's text and name, a named example, or neither (the built-in default), and the
      * {@code --envoy-version}.
      */
-    public record Source(String text, String name, String example, String envoyVersion)
-            implements java.io.Serializable {
+    public record Source(String text, String name, String example, String envoyVersion) implements Serializable {
         /** Reads and validates the scenario of either profile with these {@code --set} overrides. */
         public ScenarioReader.Profiled loadProfiled(List<String> sets) {
             ScenarioReader.Profiled profiled;
             if (example != null) {
-                profiled = ScenarioReader.readProfiled(
-                        dev.outlierlab.config.scenario.Examples.text(example), "example " + example, sets);
+                profiled = ScenarioReader.readProfiled(Examples.text(example), "example " + example, sets);
             } else if (text == null) {
                 profiled = ScenarioReader.defaultsProfiled(sets);
             } else {
@@ -126,7 +128,7 @@ public final class ScenarioOptions {
             // An empty file is a mistake (a wrong path, a failed redirect), not a request for the built-in default:
             // that is what giving no file at all means.
             if (text.lines().allMatch(l -> l.isBlank() || l.stripLeading().startsWith("#"))) {
-                throw new dev.outlierlab.config.InputException(scenarioFile + ": the scenario is empty; give at least"
+                throw new InputException(scenarioFile + ": the scenario is empty; give at least"
                         + " one key, or no file at all for the built-in default scenario");
             }
             scenarioText = text;
@@ -141,10 +143,10 @@ public final class ScenarioOptions {
     List<String> allSets() {
         List<String> all = new ArrayList<>();
         if (rps != null) {
-            if (rps < 1 || rps > dev.outlierlab.sim.scenario.TrafficSpec.MAX_RPS) {
-                throw new dev.outlierlab.config.InputException("--rps: " + rps + " is not allowed; expected a whole "
+            if (rps < 1 || rps > TrafficSpec.MAX_RPS) {
+                throw new InputException("--rps: " + rps + " is not allowed; expected a whole "
                         + "number of requests per second from 1 to "
-                        + dev.outlierlab.sim.scenario.TrafficSpec.MAX_RPS);
+                        + TrafficSpec.MAX_RPS);
             }
             all.add("traffic.rps=" + rps);
         }
@@ -152,11 +154,10 @@ public final class ScenarioOptions {
             all.addAll(sets);
             return all;
         }
-        if (clients < 1 || clients > dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS) {
-            throw new dev.outlierlab.config.InputException(
-                    "--clients: " + clients + " is not allowed; expected a whole "
-                            + "number of callers from 1 to " + dev.outlierlab.sim.scenario.TrafficSpec.MAX_CLIENTS
-                            + " (and at most traffic.rps)");
+        if (clients < 1 || clients > TrafficSpec.MAX_CLIENTS) {
+            throw new InputException("--clients: " + clients + " is not allowed; expected a whole "
+                    + "number of callers from 1 to " + TrafficSpec.MAX_CLIENTS
+                    + " (and at most traffic.rps)");
         }
         all.add("traffic.clients=" + clients);
         all.addAll(sets);
@@ -165,8 +166,8 @@ public final class ScenarioOptions {
 
     private void requireOneSource() {
         if (scenarioFile != null) {
-            throw new dev.outlierlab.config.InputException("--example " + example + " and the scenario file "
-                    + scenarioFile + " both give a scenario; give one");
+            throw new InputException("--example " + example + " and the scenario file " + scenarioFile
+                    + " both give a scenario; give one");
         }
     }
 
@@ -175,7 +176,7 @@ public final class ScenarioOptions {
         List<String> sets = allSets();
         if (example != null) {
             requireOneSource();
-            return withVersion(dev.outlierlab.config.scenario.Examples.load(example, sets));
+            return withVersion(Examples.load(example, sets));
         }
         return withVersion(
                 scenarioFile == null

@@ -1,5 +1,6 @@
 package dev.outlierlab.cli;
 
+import dev.outlierlab.config.Wording;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
@@ -38,7 +39,7 @@ final class Suggestions {
         List<String> close = new ArrayList<>();
         String word = ex.getUnmatched().get(0);
         for (String name : ex.getCommandLine().getSubcommands().keySet()) {
-            if (dev.outlierlab.config.Wording.distance(word, name) <= (name.length() <= 3 ? 1 : 2)) {
+            if (Wording.distance(word, name) <= (name.length() <= 3 ? 1 : 2)) {
                 close.add(name);
             }
         }

@@ -13,6 +13,7 @@ import dev.outlierlab.report.format.SweepFormats;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -86,7 +87,7 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
     private SweepEngine fleet;
 
     /** One run of a sweep as plain values: a job runs it on a worker ({@link #run}). */
-    public record Run(int index, ScenarioOptions.Source source, List<String> sets) implements java.io.Serializable {
+    public record Run(int index, ScenarioOptions.Source source, List<String> sets) implements Serializable {
         /** The run's figures, as this command runs it. */
         public RunRow run() {
             Row row = runOne(source.loadProfiled(sets), List.of(), RunWatcher.NONE);
@@ -95,7 +96,7 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
     }
 
     /** One run's result as plain values: its figures in column order, its summary as JSON. */
-    public record RunRow(List<String> figures, String summaryJson) implements java.io.Serializable {}
+    public record RunRow(List<String> figures, String summaryJson) implements Serializable {}
 
     /** Runs a sweep's runs elsewhere and returns their rows in the runs' order. */
     public interface SweepEngine {

@@ -2,9 +2,11 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -56,8 +58,8 @@ public final class WorkOptions {
     static final long MAX_GATEWAY_BUCKETS = 200_000_000L;
 
     /** Refuses a gateway scenario whose windows would not fit in memory (not a question of time: no --yes). */
-    static void checkMemory(dev.outlierlab.sim.gateway.GatewayScenario s, String what) {
-        dev.outlierlab.engine.gateway.GatewayConfig g = s.gateway();
+    static void checkMemory(GatewayScenario s, String what) {
+        GatewayConfig g = s.gateway();
         long endpoints = s.endpoints().size();
         long cells = Durations.saturatingMultiply(
                 Durations.saturatingMultiply(g.processes(), endpoints), (long) g.buckets() + 16);

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -179,7 +181,7 @@ class CallersCommandTest {
                 .isBetween(4.0, 5.0);
         assertThat(summary.get("host_ejected_caller_percent").get("host-1").asDouble())
                 .isZero();
-        java.util.Set<Integer> ejecting = new java.util.TreeSet<>();
+        Set<Integer> ejecting = new TreeSet<>();
         for (JsonNode e : root.get("events")) {
             assertThat(e.has("client")).isTrue();
             if (e.get("action").asText().equals("eject")) {

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 
 /** Runs the real command in-process and captures what it prints. */
 final class CliRunner {
@@ -20,10 +21,10 @@ final class CliRunner {
 
         /** Bad input: exit 2, nothing on stdout, one message with these fragments, no stack trace. */
         void assertRejected(String... fragments) {
-            org.assertj.core.api.Assertions.assertThat(exit).as(err).isEqualTo(2);
-            org.assertj.core.api.Assertions.assertThat(out).isEmpty();
-            org.assertj.core.api.Assertions.assertThat(err).contains(fragments).doesNotContain("Exception", "\tat ");
-            org.assertj.core.api.Assertions.assertThat(err.lines().count()).isLessThanOrEqualTo(2);
+            Assertions.assertThat(exit).as(err).isEqualTo(2);
+            Assertions.assertThat(out).isEmpty();
+            Assertions.assertThat(err).contains(fragments).doesNotContain("Exception", "\tat ");
+            Assertions.assertThat(err.lines().count()).isLessThanOrEqualTo(2);
         }
 
         /** Events with the given action, as "time_ns host type". */

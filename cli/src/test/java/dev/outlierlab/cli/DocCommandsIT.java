@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -52,7 +53,7 @@ class DocCommandsIT {
         String only = System.getProperty("doc.only", "");
         for (Path page : DocPage.pages(REPO)) {
             DocPage doc = DocPage.read(REPO, page);
-            if (!only.isEmpty() && java.util.Arrays.stream(only.split(",")).noneMatch(doc.name()::contains)) {
+            if (!only.isEmpty() && Arrays.stream(only.split(",")).noneMatch(doc.name()::contains)) {
                 continue; // -Ddoc.only=docs/check.md (or docs/run.md,docs/tune.md) runs pages while they are written
             }
             List<DynamicNode> tests = new ArrayList<>();

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
 
 /** The doc-test's reading of a page and its matching of output: a changed figure fails, elisions do not. */
 class DocPageTest {
@@ -92,13 +95,13 @@ class DocPageTest {
 
     @Test
     void aBlockNeedingAMissingProgramIsSkippedWithTheReason() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(DocShell.hasBash(), "bash is not installed");
+        Assumptions.assumeTrue(DocShell.hasBash(), "bash is not installed");
         DocPage.Block missing = new DocPage.Block(
                 3,
                 List.of(new DocPage.Command(4, "echo '{}' | no-such-program-for-the-doc-test -c .", List.of("{}"), 0)));
         assertThat(DocShell.missingPrograms(repo, missing)).containsExactly("no-such-program-for-the-doc-test");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", missing))
-                .isInstanceOf(org.opentest4j.TestAbortedException.class)
+        Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", missing))
+                .isInstanceOf(TestAbortedException.class)
                 .hasMessageContaining("docs/page.md:3: no-such-program-for-the-doc-test is not installed");
         DocPage.Block present =
                 new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("{}"), 0)));
@@ -106,7 +109,7 @@ class DocPageTest {
         DocShell.runBlock(repo, "docs/page.md", present);
         DocPage.Block wrong =
                 new DocPage.Block(3, List.of(new DocPage.Command(4, "echo '{}' | cat", List.of("[]"), 0)));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", wrong))
+        Assertions.assertThatThrownBy(() -> DocShell.runBlock(repo, "docs/page.md", wrong))
                 .isInstanceOf(AssertionError.class);
     }
 }

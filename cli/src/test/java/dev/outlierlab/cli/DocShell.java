@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /** Runs documented commands with bash in a scratch folder and compares what they print with the page. */
 final class DocShell {
@@ -65,7 +67,7 @@ final class DocShell {
         ProcessBuilder builder = new ProcessBuilder("/bin/bash", "-o", "pipefail", "-c", command)
                 .directory(folder.toFile())
                 .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().put("COLUMNS", "110");
         builder.environment().remove("OUTLIER_LAB_JAVA_OPTS");
         return builder.start();
@@ -135,7 +137,7 @@ final class DocShell {
      */
     static void runBlock(Path folder, String page, DocPage.Block block) throws IOException, InterruptedException {
         List<String> missing = missingPrograms(folder, block);
-        org.junit.jupiter.api.Assumptions.assumeTrue(
+        Assumptions.assumeTrue(
                 missing.isEmpty(),
                 () -> page + ":" + block.line() + ": "
                         + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are")

@@ -81,6 +81,19 @@ class GrpcRunCommandTest {
     }
 
     @Test
+    void gRPCsOptionsNeedAProfileThatTakesThemAndEnvoyAloneNeedsNoProfile() {
+        CliRunner.run("run", "--profile", "envoy,gateway", "--grpc-implementation", "go")
+                .assertRejected("--service-config and --grpc-implementation are gRPC's; add grpc to --profile");
+        CliRunner.run("run", "--profile", "envoy")
+                .assertRejected("--profile envoy: a profile: envoy scenario runs under envoy without --profile;"
+                        + " alone, --profile takes grpc or gateway; to compare, join several by commas, such as"
+                        + " envoy,grpc");
+        CliRunner.Outcome both = CliRunner.run("run", "--profile", "envoy,grpc", "--grpc-implementation", "core");
+        assertThat(both.exit()).as(both.err()).isZero();
+        assertThat(both.out()).contains("under envoy, grpc (the same traffic and faults)");
+    }
+
+    @Test
     void theDoubleEjectionExampleEjectsHostZeroTwiceInOneSweep() {
         CliRunner.Outcome o = CliRunner.run("run", EXAMPLES + "grpc-two-algorithms.yaml", "--format", "json");
         assertThat(o.exit()).as(o.err()).isZero();

@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +38,7 @@ class HardeningRoundThreeTest {
                             .getResource("/hardening/" + name)
                             .toURI())
                     .toString();
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -131,23 +136,23 @@ class HardeningRoundThreeTest {
         // 8 MiB of seeded random bytes: about 32,000 lines (a newline is one byte in 256), all bad
         Path random = dir.resolve("random.bin");
         byte[] bytes = new byte[8 << 20];
-        new java.util.Random(27).nextBytes(bytes);
+        new Random(27).nextBytes(bytes);
         Files.write(random, bytes);
         CliRunner.Outcome o = CliRunner.run("replay", random.toString(), "--log-format", "json");
         assertThat(o.exit()).as(o.err()).isEqualTo(2);
         assertStoppedEarly(o);
 
         // a random file under 10,000 lines is read to its end and refused by the share, as before
-        Files.write(random, java.util.Arrays.copyOf(bytes, 1 << 20));
+        Files.write(random, Arrays.copyOf(bytes, 1 << 20));
         CliRunner.Outcome small = CliRunner.run("replay", random.toString(), "--log-format", "json");
         assertThat(small.exit()).as(small.err()).isEqualTo(2);
-        java.util.regex.Matcher m = BAD_OF.matcher(small.err());
+        Matcher m = BAD_OF.matcher(small.err());
         assertThat(m.find()).as(small.err()).isTrue();
         assertThat(Long.parseLong(m.group(2))).isBetween(3_000L, 5_000L);
         assertThat(small.err()).doesNotContain("the reading stopped").doesNotContain("Exception");
     }
 
-    private static final java.util.regex.Pattern BAD_OF = java.util.regex.Pattern.compile("(\\d+) bad lines of (\\d+)");
+    private static final Pattern BAD_OF = Pattern.compile("(\\d+) bad lines of (\\d+)");
 
     /** Refused at about 10,000 lines, most of them bad, with the usual message and the reason for stopping. */
     private static void assertStoppedEarly(CliRunner.Outcome o) {
@@ -157,7 +162,7 @@ class HardeningRoundThreeTest {
                         "more than --max-bad-lines 1% (",
                         "(the reading stopped: more than half of the 10,000 lines or more read are bad); the first 10:")
                 .doesNotContain("Exception", "\u001b");
-        java.util.regex.Matcher m = BAD_OF.matcher(o.err());
+        Matcher m = BAD_OF.matcher(o.err());
         assertThat(m.find()).as(o.err()).isTrue();
         long bad = Long.parseLong(m.group(1));
         long lines = Long.parseLong(m.group(2));

@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaLocation;
@@ -11,6 +12,7 @@ import com.networknt.schema.ValidationMessage;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every command's JSON is the document its JSON Schema in docs/schema describes: a {@code schema} key first, the
@@ -70,7 +72,7 @@ class JsonSchemaTest {
     }
 
     @Test
-    void checkAndReplayAreTheirDocuments(@org.junit.jupiter.api.io.TempDir Path dir) {
+    void checkAndReplayAreTheirDocuments(@TempDir Path dir) {
         CliRunner.Outcome check = CliRunner.run("check", "../docs/examples/search-cluster.yaml", "--format", "json");
         assertThat(errors("check.v1.schema.json", check.json())).isEmpty();
         String log = dir.resolve("access.log").toString();
@@ -84,9 +86,7 @@ class JsonSchemaTest {
         JsonNode compared =
                 json("replay", log, "--compare-set", "outlier_detection.max_ejection_percent=34", "--format", "json");
         assertThat(errors("replay.v2.schema.json", compared)).isEmpty();
-        ((com.fasterxml.jackson.databind.node.ObjectNode)
-                        compared.get("detectors").get(0).get("predicted").get("summary"))
-                .put("failed", 1);
+        ((ObjectNode) compared.get("detectors").get(0).get("predicted").get("summary")).put("failed", 1);
         assertThat(errors("replay.v2.schema.json", compared))
                 .as("the log's failures in the prediction")
                 .isNotEmpty();
@@ -95,7 +95,7 @@ class JsonSchemaTest {
     @Test
     void aDocumentThatBreaksItsSchemaIsCaught() {
         JsonNode run = json("run", "--set", "duration=20s", "--format", "json");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) run.get("summary")).put("failed", "many");
+        ((ObjectNode) run.get("summary")).put("failed", "many");
         assertThat(errors("run.v1.schema.json", run)).isNotEmpty();
     }
 }

@@ -3,12 +3,16 @@ package dev.outlierlab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.live.httpclient.LoopbackUpstream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -199,7 +204,7 @@ class ProxyCommandTest {
 
     @Test
     void stageRecordsThatCannotBeWrittenAreCountedSaidAndMakeTheExitStatus2() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
+        Assumptions.assumeTrue(
                 Files.isWritable(Path.of("/dev/full")) && !Files.isRegularFile(Path.of("/dev/full")),
                 "needs the /dev/full device");
         LoopbackUpstream a = upstream("a");
@@ -243,9 +248,9 @@ class ProxyCommandTest {
         assertThat(ReverseProxyRaw.get(p.uri().getPort(), "lab.test:" + p.uri().getPort(), "/x"))
                 .startsWith("HTTP/1.1 200");
         assertThat(a.served()).isEqualTo(1);
-        assertThat(ProxyCommand.exposureWarning(java.net.InetAddress.getByName("192.0.2.7"), "192.0.2.7"))
+        assertThat(ProxyCommand.exposureWarning(InetAddress.getByName("192.0.2.7"), "192.0.2.7"))
                 .contains("WARNING", "open relay", "/stats", "docs/limits.md");
-        assertThat(ProxyCommand.exposureWarning(java.net.InetAddress.getLoopbackAddress(), "127.0.0.1"))
+        assertThat(ProxyCommand.exposureWarning(InetAddress.getLoopbackAddress(), "127.0.0.1"))
                 .isNull();
         CliRunner.run("proxy", "--upstream", "a=http://127.0.0.1:9", "--allow-host", "evil\u001b[2J", "--port", "0")
                 .assertRejected("--allow-host: \"evil\\u001b[2J\" is not a host name");
@@ -253,13 +258,13 @@ class ProxyCommandTest {
 
     /** One GET with a chosen Host over a raw socket, the whole answer. */
     private static final class ReverseProxyRaw {
-        static String get(int port, String host, String path) throws java.io.IOException {
-            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        static String get(int port, String host, String path) throws IOException {
+            try (Socket s = new Socket("127.0.0.1", port)) {
                 s.setSoTimeout(10_000);
                 s.getOutputStream()
                         .write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
-                                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
-                return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             }
         }
     }

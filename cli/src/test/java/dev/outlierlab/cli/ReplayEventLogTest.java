@@ -8,8 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -233,7 +235,7 @@ class ReplayEventLogTest {
                 .isEqualTo(7);
         // a rotated, gzipped event log reads the same
         Path gz = dir.resolve("outlier-events.log.1.gz");
-        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+        try (var out = new GZIPOutputStream(Files.newOutputStream(gz))) {
             out.write(Files.readAllBytes(events));
         }
         CliRunner.Outcome zipped = CliRunner.run(
@@ -322,7 +324,7 @@ class ReplayEventLogTest {
     }
 
     private static String[] concat(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

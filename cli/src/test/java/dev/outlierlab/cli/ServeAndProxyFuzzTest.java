@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -119,7 +120,7 @@ class ServeAndProxyFuzzTest {
                 for (int r; (r = in.read(buf)) > 0 && got.size() < 1 << 20; ) {
                     got.write(buf, 0, r);
                 }
-            } catch (SocketTimeoutException | java.net.SocketException ended) {
+            } catch (SocketTimeoutException | SocketException ended) {
                 // no more
             }
             return got.toString(StandardCharsets.ISO_8859_1);

@@ -2,6 +2,7 @@ package dev.outlierlab.config;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ public final class Wording {
     }
 
     private static String normalize(String s) {
-        return s.replace("_", "").toLowerCase(java.util.Locale.ROOT);
+        return s.replace("_", "").toLowerCase(Locale.ROOT);
     }
 
     /** The Levenshtein distance between two strings: the fewest inserted, deleted or replaced characters. */
@@ -51,7 +52,10 @@ public final class Wording {
         return prev[b.length()];
     }
 
-    /** A value as a message shows it: text in quotes, "a mapping", "a list", "an empty value". */
+    /**
+     * A value as a message shows it: text in quotes (its {@link #shortPrefix}), "a mapping", "a list", "an empty
+     * value".
+     */
     public static String describe(Object value) {
         if (value == null) {
             return "an empty value";
@@ -63,7 +67,7 @@ public final class Wording {
             return "a list";
         }
         if (value instanceof String s) {
-            return "\"" + printable(s) + "\"";
+            return "\"" + shortPrefix(s) + "\"";
         }
         if (value instanceof BigDecimal d) {
             // 1e2147483647 written out would be two billion digits
@@ -88,6 +92,28 @@ public final class Wording {
             return printable(value);
         }
         return printable(value.substring(0, SHOWN_CHARS)) + "... (" + value.length() + " characters)";
+    }
+
+    /** The most names a message lists. */
+    public static final int LISTED_NAMES = 10;
+
+    /**
+     * Names as a message lists them: each as {@link #shortPrefix}, the first {@link #LISTED_NAMES} joined with commas
+     * and the rest counted ({@code a, b, ... and 990 more}), so a file of a thousand long names gives a short message.
+     */
+    public static String someNames(java.util.Collection<String> names) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        for (String n : names) {
+            if (i == LISTED_NAMES) {
+                return out.append(" and ")
+                        .append(names.size() - LISTED_NAMES)
+                        .append(" more")
+                        .toString();
+            }
+            out.append(i++ == 0 ? "" : ", ").append(shortPrefix(n));
+        }
+        return out.toString();
     }
 
     /**
@@ -115,7 +141,7 @@ public final class Wording {
             } else if (c == '\t') {
                 out.append("\\t");
             } else {
-                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             }
         }
         return out.toString();

@@ -8,9 +8,11 @@ import dev.outlierlab.accesslog.ReadSettings;
 import dev.outlierlab.config.InputException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +43,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
 
     AccessLogFormat(ReadRecipe recipe, List<FleetInputs.Input> inputs) {
         this.recipe = recipe;
-        this.inputs = new java.util.HashMap<>();
+        this.inputs = new HashMap<>();
         for (FleetInputs.Input i : inputs) {
             this.inputs.put(key(i.path()), i);
         }
@@ -49,7 +51,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
 
     /** A file's identity whatever way a file system spells its path (with or without the scheme). */
     static String key(Path p) {
-        java.net.URI u = p.toUri();
+        URI u = p.toUri();
         return (u.getAuthority() == null ? "" : u.getAuthority()) + u.getPath();
     }
 
@@ -262,7 +264,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
             c.firstEpochNanos = first;
             c.count = count;
             c.hosts = hosts.toArray(String[]::new);
-            c.data = java.util.Arrays.copyOf(data.array(), count * OutcomeChunk.BYTES);
+            c.data = Arrays.copyOf(data.array(), count * OutcomeChunk.BYTES);
             data.clear();
             hostIndex.clear();
             hosts.clear();

@@ -4,7 +4,9 @@ import dev.outlierlab.accesslog.LogScan;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.config.InputException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -93,7 +95,7 @@ final class FleetPlan implements Serializable {
         boolean[] seen = new boolean[c.hosts.length];
         int left = c.hosts.length;
         for (int i = 0; i < c.count && left > 0; i++) {
-            int h = java.nio.ByteBuffer.wrap(c.data).getShort(i * OutcomeChunk.BYTES + 8);
+            int h = ByteBuffer.wrap(c.data).getShort(i * OutcomeChunk.BYTES + 8);
             if (!seen[h]) {
                 seen[h] = true;
                 left--;
@@ -155,7 +157,7 @@ final class FleetPlan implements Serializable {
         for (Map.Entry<String, Group> e : groups.entrySet()) {
             out.add(Map.entry(e.getKey(), e.getValue().toReplayGroup()));
         }
-        out.sort(java.util.Comparator.comparing(
+        out.sort(Comparator.comparing(
                         (Map.Entry<String, ReplayGroup> e) -> e.getValue().instance())
                 .thenComparing(e -> e.getValue().cluster()));
         return out;

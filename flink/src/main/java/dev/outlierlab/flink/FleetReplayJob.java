@@ -17,15 +17,19 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapPartitionFunction;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -118,7 +122,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
                 .setParallelism(1)
                 .name("the plan");
         BroadcastStream<byte[]> broadcast = plan.broadcast(ReplayGroups.PLAN);
-        DataStream<Piece> sections = entries.keyBy(r -> r.key, org.apache.flink.api.common.typeinfo.Types.LONG)
+        DataStream<Piece> sections = entries.keyBy(r -> r.key, Types.LONG)
                 .connect(broadcast)
                 .process(new ReplayGroups(settings))
                 .returns(Piece.class)
@@ -171,7 +175,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
             // a share of bad lines allowed that the whole read meets, but a file that was mostly bad lines
             int first = stopped.stream().min(Integer::compare).orElseThrow();
             throw new InputException(inputs.get(first).name() + ": more than half of its first "
-                    + String.format(java.util.Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES) + " lines or more "
+                    + String.format(Locale.ROOT, "%,d", BadLines.MOSTLY_BAD_MIN_LINES) + " lines or more "
                     + "are bad lines (the reading stopped); not a log of the format, or see --max-bad-lines");
         }
         if (fleet != null && fleet.skipReplay) {
@@ -243,10 +247,10 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
 
     /** Outcomes on; each input's tally of bad and skipped lines to the side output, counted. */
     static final class SplitTallies extends ProcessFunction<OutcomeChunk, OutcomeChunk> {
-        private transient org.apache.flink.metrics.Counter bad;
+        private transient Counter bad;
 
         @Override
-        public void open(org.apache.flink.api.common.functions.OpenContext context) {
+        public void open(OpenContext context) {
             bad = getRuntimeContext().getMetricGroup().counter("badLines");
         }
 

@@ -1,5 +1,6 @@
 package dev.outlierlab.flink;
 
+import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.io.Serializable;
@@ -55,7 +56,7 @@ record FleetSettings(
     }
 
     /** How fixes are said: Envoy's fields, or those of the DestinationRule under --istio. */
-    dev.outlierlab.check.FixAdvice advice() {
+    FixAdvice advice() {
         return shippedAdvice.advice();
     }
 

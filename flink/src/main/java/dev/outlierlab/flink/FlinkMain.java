@@ -4,6 +4,7 @@ import dev.outlierlab.cli.Main;
 import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.cli.SweepCommand;
 import dev.outlierlab.cli.TuneCommand;
+import dev.outlierlab.config.InputException;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import picocli.CommandLine;
@@ -96,7 +97,7 @@ public final class FlinkMain {
         cli.setExecutionStrategy(parsed -> {
             Integer parallelism = parsed.matchedOptionValue("--parallelism", null);
             if (live && output.output != null) {
-                throw new dev.outlierlab.config.InputException(
+                throw new InputException(
                         "--output-dir: not with a Kafka topic; the decisions are printed as they are made");
             }
             replay.runningOn(

@@ -5,6 +5,7 @@ import dev.outlierlab.accesslog.LogEntry;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.accesslog.MergedLog;
 import dev.outlierlab.accesslog.ReadSettings;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -70,7 +71,7 @@ final class LiveRecords implements KafkaRecordDeserializationSchema<LiveOutcome>
         BadLines bad = new BadLines();
         try (MergedLog log = new MergedLog(
                 List.of(new LogInput(
-                        key, null, new java.io.BufferedInputStream(new ByteArrayInputStream(record.value()), 8192))),
+                        key, null, new BufferedInputStream(new ByteArrayInputStream(record.value()), 8192))),
                 settings(),
                 bad,
                 null)) {

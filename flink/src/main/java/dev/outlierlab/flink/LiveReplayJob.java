@@ -3,6 +3,7 @@ package dev.outlierlab.flink;
 import dev.outlierlab.accesslog.LogInput;
 import dev.outlierlab.cli.ReplayCommand;
 import dev.outlierlab.config.InputException;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -62,8 +63,8 @@ final class LiveReplayJob implements ReplayCommand.FleetEngine {
                     + "detector's ejection cap depends on them; give --hosts N with --istio or --envoy, or "
                     + "--set cluster.hosts=N (or cluster.hosts in --scenario)");
         }
-        return List.of(new LogInput(
-                logs.get(0), null, new java.io.BufferedInputStream(new ByteArrayInputStream(firstLines()))));
+        return List.of(
+                new LogInput(logs.get(0), null, new BufferedInputStream(new ByteArrayInputStream(firstLines()))));
     }
 
     /** The topic's first lines (at most 64 records), for the format's detection when no --log-format is given. */

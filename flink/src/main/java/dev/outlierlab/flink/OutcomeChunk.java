@@ -1,5 +1,6 @@
 package dev.outlierlab.flink;
 
+import dev.outlierlab.accesslog.BadLines;
 import java.nio.ByteBuffer;
 
 /**
@@ -28,7 +29,7 @@ public class OutcomeChunk {
     public String[] hosts;
     /** Per outcome: end time (8 bytes), host in {@link #hosts} (2), code (2), outcome's ordinal (1), line (8). */
     public byte[] data;
-    /** A tally: the input's {@link dev.outlierlab.accesslog.BadLines.Counts}, serialised; null for outcomes. */
+    /** A tally: the input's {@link BadLines.Counts}, serialised; null for outcomes. */
     public byte[] tally;
     /** With a tally: the input's part of the plan ({@link FleetPlan} of all its outcomes), serialised. */
     public byte[] plan;

@@ -2,6 +2,7 @@ package dev.outlierlab.flink;
 
 import dev.outlierlab.config.InputException;
 import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 
 /**
  * {@code --output-dir}: a directory of a Flink file system ({@code s3://}, {@code hdfs://}, {@code file:///}) or an
@@ -22,7 +23,7 @@ final class OutputDirectory {
         }
         boolean absolute;
         try {
-            absolute = !given.isEmpty() && java.nio.file.Path.of(given).isAbsolute();
+            absolute = !given.isEmpty() && Path.of(given).isAbsolute();
         } catch (InvalidPathException e) {
             absolute = false;
         }

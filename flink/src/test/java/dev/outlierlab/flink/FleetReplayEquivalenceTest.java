@@ -2,6 +2,7 @@ package dev.outlierlab.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,7 @@ class FleetReplayEquivalenceTest {
     void everyOtherFormatGivesReplaysReport() throws Exception {
         for (String format : new String[] {"istio", "istio-1.5", "json"}) {
             Path d = dir.resolve(format);
-            java.nio.file.Files.createDirectories(d);
+            Files.createDirectories(d);
             List<String> args = new ArrayList<>(List.of("replay"));
             args.addAll(FleetLogs.write(d, format, 20, 3_000, 7));
             args.addAll(List.of("--log-format", format, "--events", "20"));

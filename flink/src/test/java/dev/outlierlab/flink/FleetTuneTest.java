@@ -3,10 +3,12 @@ package dev.outlierlab.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -52,7 +54,7 @@ class FleetTuneTest {
         assertThat(localRuns).isGreaterThan(106 * 2);
         assertThat(local.out()).contains("\"recommended\"");
         for (int parallelism : new int[] {1, 2}) {
-            Set<org.apache.flink.api.common.JobID> before = ids(cluster);
+            Set<JobID> before = ids(cluster);
             Runs job = Runs.flink(args, parallelism);
             assertThat(job.status()).as(job.err()).isZero();
             assertThat(job.out()).as("parallelism " + parallelism).isEqualTo(local.out());
@@ -79,8 +81,8 @@ class FleetTuneTest {
         assertThat(local.err()).isEqualTo("outlier-lab: --parallelism 2: only with --engine flink\n");
     }
 
-    private static Set<org.apache.flink.api.common.JobID> ids(MiniCluster cluster) throws Exception {
-        Set<org.apache.flink.api.common.JobID> ids = new java.util.HashSet<>();
+    private static Set<JobID> ids(MiniCluster cluster) throws Exception {
+        Set<JobID> ids = new HashSet<>();
         for (JobStatusMessage m : cluster.listJobs().get()) {
             ids.add(m.getJobId());
         }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,7 +83,7 @@ class LocalJobSignalTest {
                 parent.destroyForcibly();
             }
         }
-        try (java.util.stream.Stream<Path> links = Files.list(lib)) {
+        try (Stream<Path> links = Files.list(lib)) {
             for (Path link : (Iterable<Path>) links::iterator) {
                 Files.delete(link);
             }

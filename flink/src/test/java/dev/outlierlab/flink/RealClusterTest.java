@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * application mode (the JobManager runs {@code main}) the application ends FINISHED with the report written.
  * Skipped, with the reason, only where the JobManager's JVM cannot start.
  */
-@Timeout(value = 12, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Timeout(value = 12, unit = TimeUnit.MINUTES)
 class RealClusterTest {
     private static final Duration START = Duration.ofSeconds(120);
     private static final Duration JOB = Duration.ofSeconds(240);

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -193,7 +194,7 @@ final class StandaloneCluster implements AutoCloseable {
         Files.createDirectories(dir.resolve("tmp"));
         restPort = freePort();
         StringBuilder yaml = new StringBuilder();
-        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        Map<String, String> settings = new LinkedHashMap<>();
         settings.put("jobmanager.rpc.address", "127.0.0.1");
         settings.put("jobmanager.rpc.port", Integer.toString(freePort()));
         settings.put("jobmanager.bind-host", "127.0.0.1");

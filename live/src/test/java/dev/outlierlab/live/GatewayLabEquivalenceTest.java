@@ -238,8 +238,11 @@ class GatewayLabEquivalenceTest {
 
     private static GatewayScenario scenario(
             List<String> endpoints, long rps, int failing, double percent, long start, long end, GatewayConfig config) {
-        FaultSpec fault = new FaultSpec(
-                endpoints.subList(0, failing), start * S, end * S, Math.round(percent * 10_000), 503, null, false);
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(endpoints.subList(0, failing))
+                .window(start * S, end * S)
+                .errorRatePpm(Math.round(percent * 10_000))
+                .build();
         return new GatewayScenario(
                 "section-7",
                 40 * S,
@@ -368,16 +371,15 @@ class GatewayLabEquivalenceTest {
             FaultResult result = r.nextInt(3) == 0 ? FaultResult.values()[r.nextInt(3)] : null;
             FaultPattern pattern = FaultPattern.values()[r.nextInt(3)];
             // 5 % to 95 %; bursts of 20 failures on average, so that successes separate them at every rate
-            faults.add(new FaultSpec(
-                    hosts,
-                    start,
-                    Math.min(end, duration),
-                    50_000L * (1 + r.nextInt(19)),
-                    new int[] {500, 502, 503, 504}[r.nextInt(4)],
-                    result,
-                    null,
-                    pattern,
-                    20_000));
+            faults.add(FaultSpec.builder()
+                    .hosts(hosts)
+                    .window(start, Math.min(end, duration))
+                    .errorRatePpm(50_000L * (1 + r.nextInt(19)))
+                    .status(new int[] {500, 502, 503, 504}[r.nextInt(4)])
+                    .result(result)
+                    .pattern(pattern)
+                    .burstLengthMilli(20_000)
+                    .build());
         }
         return new GatewayScenario(
                 "random-" + seed,

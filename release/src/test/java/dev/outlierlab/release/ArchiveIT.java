@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +42,8 @@ class ArchiveIT {
     }
 
     private static Shell.Result outlierLab(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(
-                List.of(home.resolve("bin/outlier-lab").toString()));
+        List<String> command =
+                new ArrayList<>(List.of(home.resolve("bin/outlier-lab").toString()));
         command.addAll(List.of(args));
         return Shell.run(command, ReleaseFiles.REPO, noJava, true, 300);
     }
@@ -52,8 +53,8 @@ class ArchiveIT {
         Path dist = ReleaseFiles.dist();
         String v = ReleaseFiles.VERSION;
         assertThat(dist.resolve("outlier-lab-" + v + ".jar")).hasSameBinaryContentAs(ReleaseFiles.jar());
-        List<String> expected = new java.util.ArrayList<>(
-                List.of("outlier-lab-" + v + "-linux-x64.tar.gz", "outlier-lab-" + v + ".jar"));
+        List<String> expected =
+                new ArrayList<>(List.of("outlier-lab-" + v + "-linux-x64.tar.gz", "outlier-lab-" + v + ".jar"));
         if (ReleaseFiles.canMakeDeb()) {
             expected.add("outlier-lab_" + v + "_amd64.deb");
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,7 +111,7 @@ class DebianPackageIT {
         assertThat(remove.exit()).as("dpkg -r: %s", remove.describe()).isZero();
         assertThat(remove.err()).doesNotContain("not empty");
         try (Stream<Path> left = Files.walk(root)) {
-            assertThat(left.filter(p -> !Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+            assertThat(left.filter(p -> !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
                             .map(p -> root.relativize(p).toString())
                             .filter(p -> !p.startsWith("var/lib/dpkg/")))
                     .as("files left after dpkg -r")

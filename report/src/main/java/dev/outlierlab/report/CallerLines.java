@@ -1,5 +1,6 @@
 package dev.outlierlab.report;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.sim.HostTally;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
@@ -28,7 +29,7 @@ final class CallerLines {
         List<String> hosts = new ArrayList<>();
         for (HostTally t : r.hosts()) {
             if (t.ejectedCallerNanos() > 0) {
-                hosts.add(dev.outlierlab.config.Wording.printable(t.host()) + " "
+                hosts.add(Wording.printable(t.host()) + " "
                         + Numbers.one(t.ejectedPercentOfCallerTime(clients, duration)) + " %");
             }
         }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 /**
  * The decisions table of a run report: decisions that say exactly the same thing (caller, host, action,
@@ -56,7 +57,7 @@ public record DecisionRows(int caller, String host, String action, String detect
 
     /** As {@link #timesText()}, each time in the log's clock when {@code clock} is given (a replay's). */
     public String timesText(LogClock clock) {
-        java.util.function.LongFunction<String> at = clock == null ? Numbers::seconds : clock::at;
+        LongFunction<String> at = clock == null ? Numbers::seconds : clock::at;
         long first = times.get(0);
         long last = times.get(times.size() - 1);
         if (times.size() == 1) {

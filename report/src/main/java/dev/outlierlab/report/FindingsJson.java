@@ -8,6 +8,11 @@ import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.RoutingConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * {@code check --format json}: the clusters as read (effective settings, panic threshold, hosts, and for a
@@ -83,8 +88,8 @@ public final class FindingsJson {
         return root;
     }
 
-    private static java.util.Map<String, Object> settings(CheckTarget t) {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    private static Map<String, Object> settings(CheckTarget t) {
+        Map<String, Object> m = new LinkedHashMap<>();
         t.config().asMap().forEach((s, v) -> m.put(s.envoyName(), ScenarioWriter.settingValue(s, v)));
         return m;
     }
@@ -95,18 +100,18 @@ public final class FindingsJson {
 
     /** The gateway and routing settings checked, defaults applied, in the file's keys. */
     private static ObjectNode gateway(CheckTarget t) {
-        dev.outlierlab.engine.gateway.GatewayConfig g = t.gateway().gateway();
-        dev.outlierlab.engine.gateway.RoutingConfig r = t.gateway().routing();
+        GatewayConfig g = t.gateway().gateway();
+        RoutingConfig r = t.gateway().routing();
         ObjectNode n = ResultJson.mapper().createObjectNode();
         n.put("mode", g.mode().configName());
-        n.put("window_seconds", dev.outlierlab.engine.Durations.toSeconds(g.windowNanos()));
-        n.put("bucket_seconds", dev.outlierlab.engine.Durations.toSeconds(g.bucketNanos()));
+        n.put("window_seconds", Durations.toSeconds(g.windowNanos()));
+        n.put("bucket_seconds", Durations.toSeconds(g.bucketNanos()));
         n.put("min_requests", g.minRequests());
         n.put("stdev_factor", g.stdevFactor());
         n.put("peer_set", g.peerSet().configName());
         n.put("min_stdev", g.minStdevPercent());
         n.put("consecutive_failures", g.consecutiveFailures());
-        n.put("ejection_time_seconds", dev.outlierlab.engine.Durations.toSeconds(g.ejectionTimeNanos()));
+        n.put("ejection_time_seconds", Durations.toSeconds(g.ejectionTimeNanos()));
         n.put("processes", g.processes());
         ObjectNode routing = n.putObject("routing");
         routing.put("strategy", r.strategy().configName());

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * {@code check --format text}: per cluster, its findings with severity, id, the sentence, the numbers and
@@ -110,10 +112,10 @@ public final class FindingsText {
             Long rps,
             int clients,
             List<Finding> top,
-            java.util.function.IntFunction<List<Finding>> own,
-            java.util.function.IntFunction<Set<String>> covering,
+            IntFunction<List<Finding>> own,
+            IntFunction<Set<String>> covering,
             List<Finding> unread,
-            java.util.function.ToLongFunction<Severity> count) {
+            ToLongFunction<Severity> count) {
         boolean gateways = !targets.isEmpty() && targets.stream().allMatch(t -> t.gateway() != null);
         // a finding about a part of a file that is not a cluster (an nginx upstream, a HAProxy backend) is shown
         // under that part's name and the file
@@ -295,7 +297,7 @@ public final class FindingsText {
         return String.join(", ", parts);
     }
 
-    private static String count(java.util.function.ToLongFunction<Severity> count, Severity s, String word) {
+    private static String count(ToLongFunction<Severity> count, Severity s, String word) {
         long n = count.applyAsLong(s);
         return n + " " + word + (n == 1 ? "" : "s");
     }

@@ -15,6 +15,7 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Sentences for the gateway profile: each decision with the numbers behind it, and the non-decisions users
@@ -108,14 +109,14 @@ public final class GatewayExplainer {
         return notes;
     }
 
-    private static java.util.Optional<String> samuelson(int n, GatewayConfig c) {
+    private static Optional<String> samuelson(int n, GatewayConfig c) {
         if (n == 1) {
-            return java.util.Optional.of("one endpoint: there are no peers, so the statistical rule never runs; only "
+            return Optional.of("one endpoint: there are no peers, so the statistical rule never runs; only "
                     + "the hard trip ejects, and the guard keeps the endpoint in every candidate list, so the skill "
                     + "does nothing until there are two.");
         }
         if (c.peerSet() != PeerSet.ALL) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         double bound = Math.sqrt(n - 1);
         String head = String.format(
@@ -127,33 +128,33 @@ public final class GatewayExplainer {
                 bound,
                 n);
         if (c.stdevFactor() > bound) {
-            return java.util.Optional.of(head + ", and stdev_factor is " + trim(c.stdevFactor()) + ": the statistical "
+            return Optional.of(head + ", and stdev_factor is " + trim(c.stdevFactor()) + ": the statistical "
                     + "rule can never fire, so only the hard trip ejects.");
         }
         if (c.stdevFactor() == bound) {
-            return java.util.Optional.of(head + ", exactly stdev_factor " + trim(c.stdevFactor()) + ": the rule fires "
+            return Optional.of(head + ", exactly stdev_factor " + trim(c.stdevFactor()) + ": the rule fires "
                     + "only when the others are exactly equal, and then the comparison is an exact tie that "
                     + "floating-point rounding decides.");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
-    private static java.util.Optional<String> hardTripUnreachable(GatewayScenario s, GatewaySummary sum) {
+    private static Optional<String> hardTripUnreachable(GatewayScenario s, GatewaySummary sum) {
         int trip = s.gateway().consecutiveFailures();
         if (trip == 0) {
-            return java.util.Optional.of("consecutive_failures 0: the hard trip is off.");
+            return Optional.of("consecutive_failures 0: the hard trip is off.");
         }
         if (s.faults().isEmpty() || sum.consecutiveEjections() > 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         long longest = 0;
         for (FaultSpec f : s.faults()) {
             longest = Math.max(longest, f.longestFailureRun());
         }
         if (longest >= trip) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of("hard trip: the faults fail evenly, at most " + longest + " in a row, fewer than "
+        return Optional.of("hard trip: the faults fail evenly, at most " + longest + " in a row, fewer than "
                 + "consecutive_failures " + trip + ", so the hard trip never fires.");
     }
 

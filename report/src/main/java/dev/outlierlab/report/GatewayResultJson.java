@@ -7,13 +7,14 @@ import dev.outlierlab.engine.gateway.ConsecutiveTrip;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.GatewayEvent;
 import dev.outlierlab.engine.gateway.SuccessRateJudgement;
+import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.engine.stage.StageRecord;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.gateway.GatewaySummary;
 import java.util.List;
 
 /**
- * The JSON of {@code run --format json} for {@code profile: gateway} (spec gateway-profile section 6):
+ * The JSON of {@code run --format json} for {@code profile: gateway} (docs/output-formats.md):
  * {@code scenario} with every default, {@code summary}, {@code events} with their numbers and an
  * {@code explanation}, and {@code notes} explaining non-decisions. Also the one-line JSON of a stage record
  * for {@code --stages FILE}. Field order is fixed, so the same result always gives the same bytes.
@@ -56,9 +57,7 @@ public final class GatewayResultJson {
         n.put("failed", s.failedRequests());
         n.put("failed_during_fault", s.failedRequestsDuringFault());
         n.put("failed_percent", s.requests() == 0 ? 0.0 : s.failedRequests() * 100.0 / s.requests());
-        n.put(
-                "ejections_enforced",
-                r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.PROD ? s.ejections() : 0);
+        n.put("ejections_enforced", r.scenario().gateway().mode() == StageMode.PROD ? s.ejections() : 0);
         ObjectNode per = n.putObject("endpoints");
         for (int e = 0; e < endpoints.size(); e++) {
             ObjectNode en = per.putObject(endpoints.get(e));

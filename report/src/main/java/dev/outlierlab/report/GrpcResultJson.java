@@ -7,6 +7,7 @@ import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
+import dev.outlierlab.sim.RunResult;
 import java.util.List;
 
 /**
@@ -17,15 +18,15 @@ import java.util.List;
 public final class GrpcResultJson {
     private GrpcResultJson() {}
 
-    public static ObjectNode toTree(dev.outlierlab.sim.RunResult r, GrpcSettings settings) {
+    public static ObjectNode toTree(RunResult r, GrpcSettings settings) {
         return toTree(r, settings, false);
     }
 
     /**
-     * As {@link #toTree(dev.outlierlab.sim.RunResult, GrpcSettings)}; with {@code charts}, also {@link ResultJson}'s
+     * As {@link #toTree(RunResult, GrpcSettings)}; with {@code charts}, also {@link ResultJson}'s
      * {@code series}, {@code panic_windows}, {@code intervals} (one per sweep) and {@code signals}, for the browser.
      */
-    public static ObjectNode toTree(dev.outlierlab.sim.RunResult r, GrpcSettings settings, boolean charts) {
+    public static ObjectNode toTree(RunResult r, GrpcSettings settings, boolean charts) {
         ObjectNode base = ResultJson.toTree(r, charts, charts);
         ObjectNode root = ResultJson.mapper().createObjectNode();
         root.put("profile", "grpc");
@@ -42,7 +43,7 @@ public final class GrpcResultJson {
         return root;
     }
 
-    public static String toJson(dev.outlierlab.sim.RunResult r, GrpcSettings settings) {
+    public static String toJson(RunResult r, GrpcSettings settings) {
         return ResultJson.write(toTree(r, settings));
     }
 

@@ -1,6 +1,7 @@
 package dev.outlierlab.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
 /**
@@ -43,7 +44,7 @@ public final class JsonDocument {
         if (WHOLE.matcher(v).matches()) {
             node.put(key, Long.parseLong(v));
         } else if (DECIMAL.matcher(v).matches() && v.length() <= 30) {
-            node.put(key, new java.math.BigDecimal(v));
+            node.put(key, new BigDecimal(v));
         } else if (v.equals("true") || v.equals("false")) {
             node.put(key, Boolean.parseBoolean(v));
         } else {

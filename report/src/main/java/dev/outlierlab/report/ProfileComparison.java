@@ -13,6 +13,7 @@ import dev.outlierlab.sim.gateway.GatewaySummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The same traffic under several profiles, side by side in one table (for {@code run --profile envoy,grpc,gateway}
@@ -180,7 +181,7 @@ public final class ProfileComparison {
         return String.join(" ", shown) + (at.size() > TIMES_SHOWN ? " +" + (at.size() - TIMES_SHOWN) : "");
     }
 
-    private static String[] row(List<Column> columns, String label, java.util.function.Function<Column, String> cell) {
+    private static String[] row(List<Column> columns, String label, Function<Column, String> cell) {
         String[] r = new String[columns.size() + 1];
         r[0] = label;
         for (int i = 0; i < columns.size(); i++) {

@@ -5,6 +5,7 @@ import dev.outlierlab.sim.HostTraffic;
 import dev.outlierlab.sim.ReplayResult;
 import dev.outlierlab.sim.RunSummary;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +49,7 @@ public final class ReplayComparisonText {
         List<Diff> differ = new ArrayList<>();
         addOnly(differ, "A only", a.run().events(), b.run().events());
         addOnly(differ, "B only", b.run().events(), a.run().events());
-        differ.sort(java.util.Comparator.comparingLong(Diff::nanos));
+        differ.sort(Comparator.comparingLong(Diff::nanos));
         out.append("\nDecisions that differ (").append(differ.size()).append(")\n");
         if (differ.isEmpty()) {
             out.append("  none: both settings make the same decisions at the same times\n");

@@ -10,6 +10,8 @@ import dev.outlierlab.report.eventlog.ComparedEventLog;
 import dev.outlierlab.report.eventlog.EventLogJson;
 import dev.outlierlab.report.eventlog.EventLogText;
 import dev.outlierlab.sim.HostTraffic;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -237,7 +239,7 @@ public record ReplayOutput(
         for (LogReplay.GroupResult g : results) {
             Map<String, Long> ejections = ReplayHostsText.ejections(g.result());
             for (HostTraffic h : g.result().hosts()) {
-                dev.outlierlab.report.RunCsv.row(
+                RunCsv.row(
                         out,
                         g.group().cluster(),
                         g.group().instance(),
@@ -245,7 +247,7 @@ public record ReplayOutput(
                         h.requests(),
                         h.failed(),
                         ejections.getOrDefault(h.host(), 0L),
-                        java.math.BigDecimal.valueOf(h.ejectedNanos(), 9)
+                        BigDecimal.valueOf(h.ejectedNanos(), 9)
                                 .stripTrailingZeros()
                                 .toPlainString(),
                         h.ejectedNanos(),
@@ -257,7 +259,7 @@ public record ReplayOutput(
     }
 
     public String json() {
-        List<JsonNode> detectors = new java.util.ArrayList<>();
+        List<JsonNode> detectors = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             detectors.add(sectionJson(i));
         }
@@ -266,7 +268,7 @@ public record ReplayOutput(
 
     /** The JSON report with these detectors' entries ({@link #sectionJson}), in order. */
     public String json(List<JsonNode> sections) {
-        ObjectNode root = dev.outlierlab.report.JsonDocument.start("replay", JSON_VERSION);
+        ObjectNode root = JsonDocument.start("replay", JSON_VERSION);
         ObjectNode l = root.putObject("lines");
         l.put("read", lines.lines());
         l.put("bad", lines.bad());

@@ -14,6 +14,7 @@ import dev.outlierlab.engine.envoy.event.HostSample;
 import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
+import dev.outlierlab.sim.HostTally;
 import dev.outlierlab.sim.PanicWindow;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
@@ -21,7 +22,7 @@ import dev.outlierlab.sim.TimeSeries;
 import java.util.Locale;
 
 /**
- * The JSON of {@code run --format json}: spec section 8 exactly ({@code scenario}, {@code summary},
+ * The JSON of {@code run --format json} (docs/output-formats.md: {@code scenario}, {@code summary},
  * {@code stats}, {@code events}), each event with the numbers behind it and an {@code explanation} sentence.
  * With charts, also {@code series}, {@code panic_windows} and {@code intervals}. Field order is fixed, so the
  * same result always gives the same bytes.
@@ -150,7 +151,7 @@ public final class ResultJson {
         summary.put("ejected_caller_seconds", r.summary().ejectedCallerNanos() / 1e9);
         summary.put("ejected_caller_percent", r.summary().ejectedCallerNanos() * 100.0 / ((double) clients * duration));
         ObjectNode hosts = summary.putObject("host_ejected_caller_percent");
-        for (dev.outlierlab.sim.HostTally t : r.hosts()) {
+        for (HostTally t : r.hosts()) {
             hosts.put(t.host(), t.ejectedPercentOfCallerTime(clients, duration));
         }
     }

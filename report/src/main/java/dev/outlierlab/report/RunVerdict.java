@@ -9,8 +9,10 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.stage.StageMode;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
+import dev.outlierlab.sim.gateway.GatewayRunResult;
 import dev.outlierlab.sim.hinges.IntervalVolume;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
@@ -183,9 +185,9 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
      * The verdict of a gateway run: its ejections, or the first reason {@link GatewayExplainer#nonDecisions} gives
      * for none (those reasons are computed from the run's numbers, as the Envoy ones are).
      */
-    public static RunVerdict ofGateway(dev.outlierlab.sim.gateway.GatewayRunResult r) {
+    public static RunVerdict ofGateway(GatewayRunResult r) {
         var sum = r.summary();
-        boolean shadow = r.scenario().gateway().mode() == dev.outlierlab.engine.stage.StageMode.SHADOW;
+        boolean shadow = r.scenario().gateway().mode() == StageMode.SHADOW;
         String failed = "; " + Numbers.count(sum.failedRequests()) + " of " + Numbers.count(sum.requests())
                 + " requests failed as the caller saw them";
         if (sum.ejections() > 0) {

@@ -8,6 +8,7 @@ import dev.outlierlab.check.Finding;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -50,7 +51,7 @@ public final class SarifReport {
             result.put("ruleId", f.rule().id());
             result.put("ruleIndex", all.indexOf(f.rule()));
             result.put("level", f.severity().level());
-            List<String> where = new java.util.ArrayList<>();
+            List<String> where = new ArrayList<>();
             if (!f.target().isEmpty()) {
                 where.add(f.target());
             }

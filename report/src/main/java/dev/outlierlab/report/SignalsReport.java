@@ -3,11 +3,19 @@ package dev.outlierlab.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.sim.RunResult;
+import dev.outlierlab.sim.scenario.Arrivals;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RateStep;
+import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.Flapping;
 import dev.outlierlab.sim.signals.RequestOutcomes;
 import dev.outlierlab.sim.signals.SignalSeries;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The operators' signals of a run (seed 003) in three forms: the {@code signals} object of the JSON result,
@@ -191,28 +199,26 @@ public final class SignalsReport {
     }
 
     /** The opt-in load keys of a scenario in one line of the report's inputs. */
-    static String loadText(dev.outlierlab.sim.scenario.Scenario s) {
-        dev.outlierlab.sim.scenario.LoadSpec load = s.load();
-        List<String> parts = new java.util.ArrayList<>();
+    static String loadText(Scenario s) {
+        LoadSpec load = s.load();
+        List<String> parts = new ArrayList<>();
         if (load.hasCapacity()) {
-            java.util.Set<Long> distinct =
-                    new java.util.TreeSet<>(load.capacityRps().values());
+            Set<Long> distinct = new TreeSet<>(load.capacityRps().values());
             parts.add("capacity "
                     + (distinct.size() == 1
                                     && load.capacityRps().size() == s.cluster().size()
                             ? Numbers.count(distinct.iterator().next()) + " requests/s per host"
-                            : "by host " + new java.util.TreeMap<>(load.capacityRps()))
+                            : "by host " + new TreeMap<>(load.capacityRps()))
                     + " over a sliding second, beyond it "
                     + (load.overloadResult() != null ? "a timeout" : "HTTP " + load.overloadStatus()));
         }
         if (!load.weights().isEmpty()) {
-            parts.add(
-                    "weights " + new java.util.TreeMap<>(load.weights()) + " (Envoy's weighted round robin, others 1)");
+            parts.add("weights " + new TreeMap<>(load.weights()) + " (Envoy's weighted round robin, others 1)");
         }
-        if (load.arrivals() != dev.outlierlab.sim.scenario.Arrivals.EVEN) {
+        if (load.arrivals() != Arrivals.EVEN) {
             parts.add(load.arrivals().fileName() + " arrivals (seeded)");
         }
-        for (dev.outlierlab.sim.scenario.RateStep step : load.steps()) {
+        for (RateStep step : load.steps()) {
             parts.add(Numbers.count(step.rps()) + " requests/s from " + Numbers.seconds(step.atNanos()));
         }
         return String.join("; ", parts);

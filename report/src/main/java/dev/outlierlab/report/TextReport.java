@@ -2,6 +2,7 @@ package dev.outlierlab.report;
 
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.Wording;
+import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -18,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The text form of a run, read like the seed's lab: the inputs, the headline metrics, and a table of
+ * The text form of a run: the inputs, the headline metrics, and a table of
  * ejections, refusals by the cap and returns with times and reasons, then Envoy's non-zero statistics.
  */
 public final class TextReport {
@@ -265,7 +266,7 @@ public final class TextReport {
         for (OutlierSetting s : OutlierSetting.values()) {
             boolean isHeadline = List.of(headline).contains(s);
             if (c.isExplicit(s) || isHeadline) {
-                Object v = dev.outlierlab.config.scenario.ScenarioWriter.settingValue(s, c.get(s));
+                Object v = ScenarioWriter.settingValue(s, c.get(s));
                 parts.add(s.envoyName() + " " + v + (c.isExplicit(s) ? "*" : ""));
             }
         }

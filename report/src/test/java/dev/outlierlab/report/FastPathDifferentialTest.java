@@ -13,14 +13,21 @@ import dev.outlierlab.sim.FastPath;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.Simulation;
+import dev.outlierlab.sim.scenario.Arrivals;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -49,7 +56,7 @@ class FastPathDifferentialTest {
         int noHost = 0;
         int severalCallers = 0;
         int withFaults = 0;
-        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         long perRequestNanos = 0;
         long fastNanos = 0;
         long requests = 0;
@@ -86,7 +93,7 @@ class FastPathDifferentialTest {
             withFaults += scenario.faults().isEmpty() ? 0 : 1;
         }
         System.out.printf(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "fast-path differential: %d scenarios, %,d requests, %d ejecting, %d in "
                         + "panic, %d out of hosts; CPU ms: per-request %d, fast %d, whole test %d%n",
                 SCENARIOS,
@@ -118,22 +125,13 @@ class FastPathDifferentialTest {
             Scenario plain = scenario(random, n);
             long share = Math.max(1, plain.traffic().rps() / plain.cluster().size());
             long capacity = Math.max(1, share * (100 + random.nextInt(80)) / 100);
-            java.util.Map<String, Long> caps = new java.util.HashMap<>();
+            Map<String, Long> caps = new HashMap<>();
             for (String h : plain.cluster().hosts()) {
                 caps.put(h, capacity);
             }
-            Scenario scenario = new Scenario(
-                    plain.name(),
-                    plain.durationNanos(),
-                    plain.seed(),
-                    plain.cluster(),
-                    plain.traffic(),
-                    plain.faults(),
-                    plain.outlierDetection(),
-                    null,
-                    plain.envoyVersion(),
-                    new dev.outlierlab.sim.scenario.LoadSpec(
-                            caps, 503, null, java.util.Map.of(), dev.outlierlab.sim.scenario.Arrivals.EVEN, List.of()));
+            Scenario scenario = plain.toBuilder()
+                    .load(new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of()))
+                    .build();
             RunResult fast = FastPath.runOrNull(scenario, RunOptions.CHARTS);
             if (fast == null) {
                 givenUp++;
@@ -193,16 +191,16 @@ class FastPathDifferentialTest {
                     .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100)
                     .build();
         }
-        return new Scenario(
-                "differential-" + n,
-                duration,
-                r.nextLong(),
-                cluster,
-                new TrafficSpec(rps, clients),
-                faults,
-                detection,
-                null,
-                version);
+        return Scenario.builder()
+                .name("differential-" + n)
+                .durationNanos(duration)
+                .seed(r.nextLong())
+                .cluster(cluster)
+                .traffic(new TrafficSpec(rps, clients))
+                .faults(faults)
+                .outlierDetection(detection)
+                .envoyVersion(version)
+                .build();
     }
 
     /**
@@ -229,16 +227,15 @@ class FastPathDifferentialTest {
             pattern = FaultPattern.RANDOM;
         }
         long burst = Math.max(FaultSpec.shortestBurstLengthMilli(ppm), 1000 + r.nextInt(9000));
-        return new FaultSpec(
-                names,
-                start,
-                end,
-                ppm,
-                statuses[r.nextInt(statuses.length)],
-                results[r.nextInt(results.length)],
-                null,
-                pattern,
-                burst);
+        return FaultSpec.builder()
+                .hosts(names)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(statuses[r.nextInt(statuses.length)])
+                .result(results[r.nextInt(results.length)])
+                .pattern(pattern)
+                .burstLengthMilli(burst)
+                .build();
     }
 
     private static OutlierDetectionConfig detection(SplittableRandom r, EnvoyVersion version) {

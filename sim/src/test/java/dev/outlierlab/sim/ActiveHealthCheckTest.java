@@ -12,7 +12,6 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -31,7 +30,12 @@ class ActiveHealthCheckTest {
                 50,
                 600,
                 300 * S,
-                List.of(new FaultSpec(List.of("host-0"), 30 * S, 240 * S, 1_000_000, 500, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(30 * S, 240 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .build()),
                 config(
                         OutlierSetting.MAX_EJECTION_PERCENT,
                         34,
@@ -100,16 +104,13 @@ class ActiveHealthCheckTest {
                 50,
                 30,
                 60 * S,
-                List.of(new FaultSpec(
-                        List.of("host-0"),
-                        10 * S,
-                        40 * S,
-                        1_000_000,
-                        500,
-                        null,
-                        kind,
-                        FaultPattern.EVEN,
-                        FaultSpec.DEFAULT_BURST_LENGTH_MILLI)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(10 * S, 40 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .healthCheckFailure(kind)
+                        .build()),
                 config(
                         OutlierSetting.MAX_EJECTION_PERCENT,
                         0,
@@ -164,16 +165,13 @@ class ActiveHealthCheckTest {
         // StaticClusterImpl::startPreInit marks a health-checked cluster's hosts FAILED_ACTIVE_HC; the first
         // passing probe clears one at once. host-0's probe at t = 0 fails (a fault over [0 s, 1 s)), so it stays
         // failed, and the next probe waits no_traffic_interval 60 s: no request reaches it in the 10 s run
-        FaultSpec brief = new FaultSpec(
-                List.of("host-0"),
-                0,
-                S,
-                0,
-                500,
-                null,
-                HealthCheckFailure.STATUS,
-                FaultPattern.EVEN,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        FaultSpec brief = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, S)
+                .errorRatePpm(0)
+                .status(500)
+                .healthCheckFailure(HealthCheckFailure.STATUS)
+                .build();
         RunResult r =
                 Simulation.run(scenario(3, 0, 30, 10 * S, List.of(brief), config(), new HealthCheckSpec(5 * S, 3, 1)));
         assertThat(r.hosts().get(0).requests()).isZero();

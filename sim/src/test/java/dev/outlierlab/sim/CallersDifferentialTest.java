@@ -94,30 +94,18 @@ class CallersDifferentialTest {
         for (FaultSpec f : s.faults()) {
             FaultPattern pattern = FaultPattern.values()[rnd.nextInt(FaultPattern.values().length)];
             long burst = Math.max(FaultSpec.shortestBurstLengthMilli(f.errorRatePpm()), 1000 + rnd.nextInt(8000));
-            faults.add(new FaultSpec(
-                    f.hosts(),
-                    f.startNanos(),
-                    f.endNanos(),
-                    f.errorRatePpm(),
-                    f.status(),
-                    f.result(),
-                    f.healthCheckFailure(),
-                    pattern,
-                    Math.min(burst, FaultSpec.MAX_BURST_LENGTH_MILLI)));
+            faults.add(f.toBuilder()
+                    .pattern(pattern)
+                    .burstLengthMilli(Math.min(burst, FaultSpec.MAX_BURST_LENGTH_MILLI))
+                    .build());
         }
         long rps = Math.max(2, s.traffic().rps());
         int clients = 2 + rnd.nextInt((int) Math.min(7, rps - 1));
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                s.seed() + rnd.nextInt(1000),
-                s.cluster(),
-                new TrafficSpec(rps, clients),
-                faults,
-                s.outlierDetection(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load());
+        return s.toBuilder()
+                .seed(s.seed() + rnd.nextInt(1000))
+                .traffic(new TrafficSpec(rps, clients))
+                .faults(faults)
+                .build();
     }
 
     private static List<OutlierEvent> eventsOf(RunResult r, int client) {

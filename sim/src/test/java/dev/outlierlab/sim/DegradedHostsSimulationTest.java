@@ -7,7 +7,6 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.DegradationEvent;
 import dev.outlierlab.sim.scenario.ClusterSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -114,25 +113,20 @@ class DegradedHostsSimulationTest {
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
                 .set(OutlierSetting.DETECT_DEGRADED_HOSTS, detect)
                 .build();
-        FaultSpec degraded = new FaultSpec(
-                List.of("host-0", "host-1", "host-2"),
-                30 * S,
-                90 * S,
-                FaultSpec.PPM,
-                503,
-                null,
-                null,
-                FaultPattern.EVEN,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
-                true);
-        return new Scenario(
-                "degraded-hosts",
-                150 * S,
-                1,
-                ClusterSpec.ofCount(6, 50),
-                new TrafficSpec(600),
-                List.of(degraded),
-                config,
-                null);
+        FaultSpec degraded = FaultSpec.builder()
+                .hosts(List.of("host-0", "host-1", "host-2"))
+                .window(30 * S, 90 * S)
+                .errorRatePpm(FaultSpec.PPM)
+                .degraded(true)
+                .build();
+        return Scenario.builder()
+                .name("degraded-hosts")
+                .durationNanos(150 * S)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(6, 50))
+                .traffic(new TrafficSpec(600))
+                .faults(List.of(degraded))
+                .outlierDetection(config)
+                .build();
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.sim.scenario.Arrivals;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -28,43 +27,19 @@ class FastPathFallbackTest {
     void eachFeatureItDoesNotModelIsNamed() {
         assertThat(FastPath.fallbackReasons(base, RunOptions.DEFAULT.forcePerRequest()))
                 .containsExactly("the per-request path was asked for");
-        FaultSpec degraded = new FaultSpec(
-                List.of("host-1"),
-                0,
-                base.durationNanos(),
-                100_000,
-                503,
-                null,
-                null,
-                FaultPattern.EVEN,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
-                true);
-        Scenario withDegraded = new Scenario(
-                base.name(),
-                base.durationNanos(),
-                base.seed(),
-                base.cluster(),
-                base.traffic(),
-                List.of(base.faults().get(0), degraded),
-                base.outlierDetection(),
-                null,
-                base.envoyVersion(),
-                LoadSpec.NONE);
+        FaultSpec degraded = FaultSpec.builder()
+                .hosts(List.of("host-1"))
+                .window(0, base.durationNanos())
+                .errorRatePpm(100_000)
+                .degraded(true)
+                .build();
+        Scenario withDegraded =
+                base.toBuilder().faults(List.of(base.faults().get(0), degraded)).build();
         assertThat(FastPath.fallbackReasons(withDegraded, RunOptions.DEFAULT))
                 .containsExactly("degraded hosts (faults of kind: degraded)");
         LoadSpec shaped =
                 new LoadSpec(Map.of("host-0", 90L), 503, null, Map.of("host-1", 2L), Arrivals.POISSON, List.of());
-        Scenario loaded = new Scenario(
-                base.name(),
-                base.durationNanos(),
-                base.seed(),
-                base.cluster(),
-                base.traffic(),
-                base.faults(),
-                base.outlierDetection(),
-                null,
-                base.envoyVersion(),
-                shaped);
+        Scenario loaded = base.toBuilder().load(shaped).build();
         assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT))
                 .containsExactly("load-balancing weights (cluster.weights)", "Poisson arrivals (traffic.arrivals)");
         assertThatThrownBy(() -> FastPath.run(loaded, RunOptions.DEFAULT))

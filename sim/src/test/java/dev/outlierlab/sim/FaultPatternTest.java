@@ -18,7 +18,11 @@ import org.junit.jupiter.api.Test;
 class FaultPatternTest {
 
     private static FaultSpec rate(long ppm) {
-        return new FaultSpec(List.of("host-0"), 0, Long.MAX_VALUE / 2, ppm, 503, null, false);
+        return FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, Long.MAX_VALUE / 2)
+                .errorRatePpm(ppm)
+                .build();
     }
 
     private static int longestRun(FaultSpec f, int requests) {
@@ -88,7 +92,11 @@ class FaultPatternTest {
                 50,
                 100,
                 10 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 10 * S, 330_000, 503, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 10 * S)
+                        .errorRatePpm(330_000)
+                        .build()),
                 OutlierDetectionConfig.defaults(),
                 null));
         assertThat(r.summary().requests()).isEqualTo(1000);
@@ -100,8 +108,18 @@ class FaultPatternTest {
     @Test
     void theFirstFaultInTheListDecides() {
         // two faults on one host for the whole run: 100 % listed first -> all 100 fail; 0 % first -> none
-        FaultSpec all = new FaultSpec(List.of("host-0"), 0, 10 * S, 1_000_000, 500, null, false);
-        FaultSpec none = new FaultSpec(List.of("host-0"), 0, 10 * S, 0, 500, null, false);
+        FaultSpec all = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 10 * S)
+                .errorRatePpm(1_000_000)
+                .status(500)
+                .build();
+        FaultSpec none = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 10 * S)
+                .errorRatePpm(0)
+                .status(500)
+                .build();
         RunResult first = Simulation.run(
                 scenario(1, 50, 10, 10 * S, List.of(all, none), OutlierDetectionConfig.defaults(), null));
         RunResult second = Simulation.run(
@@ -115,8 +133,18 @@ class FaultPatternTest {
         // A (0 %, [0, 5 s)) is listed first, B (33 %, [0, 10 s)) second; 10 rps, one host. B's counter runs
         // through A's window, so in [5 s, 10 s) B decides for k = 50..99: failures at k = 51, 54, ..., 99 = 17
         // (had it started from 0 it would be 16)
-        FaultSpec a = new FaultSpec(List.of("host-0"), 0, 5 * S, 0, 500, null, false);
-        FaultSpec b = new FaultSpec(List.of("host-0"), 0, 10 * S, 330_000, 500, null, false);
+        FaultSpec a = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 5 * S)
+                .errorRatePpm(0)
+                .status(500)
+                .build();
+        FaultSpec b = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 10 * S)
+                .errorRatePpm(330_000)
+                .status(500)
+                .build();
         RunResult r =
                 Simulation.run(scenario(1, 50, 10, 10 * S, List.of(a, b), OutlierDetectionConfig.defaults(), null));
         assertThat(r.summary().failed()).isEqualTo(17);
@@ -126,7 +154,12 @@ class FaultPatternTest {
     void theWindowIsHalfOpenAndCountsOnlyTheHostsRequests() {
         // the injector directly: a 100 % fault on host 1 from 2 s to 3 s
         FaultInjector inj = new FaultInjector(
-                List.of(new FaultSpec(List.of("b"), 2 * S, 3 * S, 1_000_000, 502, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("b"))
+                        .window(2 * S, 3 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(502)
+                        .build()),
                 Map.of("a", 0, "b", 1));
         assertThat(inj.onRequest(1, 2 * S - 1)).isEqualTo(FaultInjector.PASS);
         assertThat(inj.onRequest(1, 2 * S)).isZero();
@@ -145,7 +178,12 @@ class FaultPatternTest {
                 50,
                 10,
                 2 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 502, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 2 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(502)
+                        .build()),
                 OutlierDetectionConfig.defaults(),
                 null));
         assertThat(gateway.stats())
@@ -157,7 +195,12 @@ class FaultPatternTest {
                 50,
                 10,
                 2 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 2 * S, 1_000_000, 500, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 2 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .build()),
                 OutlierDetectionConfig.defaults(),
                 null));
         assertThat(plain.stats())
@@ -169,8 +212,13 @@ class FaultPatternTest {
                 50,
                 10,
                 2 * S,
-                List.of(new FaultSpec(
-                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 2 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .result(RequestResult.LOCAL_ORIGIN_TIMEOUT)
+                        .build()),
                 OutlierDetectionConfig.defaults(),
                 null));
         assertThat(timeout.stats()).containsEntry("ejections_detected_consecutive_gateway_failure", 4L);
@@ -181,8 +229,13 @@ class FaultPatternTest {
                 50,
                 10,
                 2 * S,
-                List.of(new FaultSpec(
-                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_TIMEOUT, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 2 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .result(RequestResult.LOCAL_ORIGIN_TIMEOUT)
+                        .build()),
                 Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
                 null));
         assertThat(split.stats())
@@ -194,8 +247,13 @@ class FaultPatternTest {
                 50,
                 10,
                 2 * S,
-                List.of(new FaultSpec(
-                        List.of("host-0"), 0, 2 * S, 1_000_000, 500, RequestResult.LOCAL_ORIGIN_CONNECT_FAILED, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 2 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .result(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED)
+                        .build()),
                 Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
                 null));
         assertThat(refused.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L);

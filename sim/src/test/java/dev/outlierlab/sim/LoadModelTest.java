@@ -30,17 +30,17 @@ class LoadModelTest {
 
     private static Scenario scenario(
             int hosts, long rps, long durationNanos, List<FaultSpec> faults, LoadSpec load, Object... settings) {
-        return new Scenario(
-                "test",
-                durationNanos,
-                7,
-                ClusterSpec.ofCount(hosts, 50),
-                new TrafficSpec(rps),
-                faults,
-                Scenarios.config(settings),
-                null,
-                dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT,
-                load);
+        return Scenario.builder()
+                .name("test")
+                .durationNanos(durationNanos)
+                .seed(7)
+                .cluster(ClusterSpec.ofCount(hosts, 50))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(Scenarios.config(settings))
+                .envoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)
+                .load(load)
+                .build();
     }
 
     private static LoadSpec load(
@@ -135,7 +135,11 @@ class LoadModelTest {
     void weightedRoundRobinSendsTrafficInProportionToWeightInEdfOrder() {
         LoadSpec l = load(Map.of(), Map.of("host-0", 3L), Arrivals.EVEN, List.of());
         // host-0 fails everything it gets; consecutive errors off so nothing is ejected
-        FaultSpec f = new FaultSpec(List.of("host-0"), 0, 10 * S, 1_000_000, 503, null, false);
+        FaultSpec f = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 10 * S)
+                .errorRatePpm(1_000_000)
+                .build();
         RunResult r = Simulation.run(scenario(
                 3,
                 500,
@@ -171,14 +175,11 @@ class LoadModelTest {
                     ? List.of()
                     : List.of(new RateStep(20 * S, Long.remainderUnsigned(random.next(), 2 * rps)));
             int faulty = 1 + (int) Long.remainderUnsigned(random.next(), hosts);
-            FaultSpec fault = new FaultSpec(
-                    Scenarios.firstHosts(faulty),
-                    10 * S,
-                    40 * S,
-                    Long.remainderUnsigned(random.next(), 1_000_001),
-                    503,
-                    null,
-                    false);
+            FaultSpec fault = FaultSpec.builder()
+                    .hosts(Scenarios.firstHosts(faulty))
+                    .window(10 * S, 40 * S)
+                    .errorRatePpm(Long.remainderUnsigned(random.next(), 1_000_001))
+                    .build();
             long cap = Long.remainderUnsigned(random.next(), 101);
             RunResult r = Simulation.run(scenario(
                     hosts,

@@ -20,7 +20,13 @@ class RandomAndBurstPatternTest {
     private static final int N = 200_000;
 
     private static FaultSpec fault(long ppm, FaultPattern pattern, long burstMilli) {
-        return new FaultSpec(List.of("host-0"), 0, 1000 * S, ppm, 503, null, null, pattern, burstMilli);
+        return FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 1000 * S)
+                .errorRatePpm(ppm)
+                .pattern(pattern)
+                .burstLengthMilli(burstMilli)
+                .build();
     }
 
     private static boolean[] draws(FaultSpec f, int faultIndex, String host, long seed, int n) {
@@ -109,12 +115,29 @@ class RandomAndBurstPatternTest {
 
     @Test
     void addingAHostOrALaterFaultLeavesAnotherHostsDrawsAlone() {
-        FaultSpec onA = new FaultSpec(List.of("a"), 0, 10 * S, 330_000, 503, null, null, FaultPattern.RANDOM, 0);
+        FaultSpec onA = FaultSpec.builder()
+                .hosts(List.of("a"))
+                .window(0, 10 * S)
+                .errorRatePpm(330_000)
+                .pattern(FaultPattern.RANDOM)
+                .burstLengthMilli(0)
+                .build();
         FaultInjector alone = new FaultInjector(List.of(onA), Map.of("a", 0), 42);
-        FaultSpec onAandC =
-                new FaultSpec(List.of("c", "a"), 0, 10 * S, 330_000, 503, null, null, FaultPattern.RANDOM, 0);
-        FaultSpec later =
-                new FaultSpec(List.of("a", "b"), 0, 10 * S, 500_000, 500, null, null, FaultPattern.BURSTS, 3_000);
+        FaultSpec onAandC = FaultSpec.builder()
+                .hosts(List.of("c", "a"))
+                .window(0, 10 * S)
+                .errorRatePpm(330_000)
+                .pattern(FaultPattern.RANDOM)
+                .burstLengthMilli(0)
+                .build();
+        FaultSpec later = FaultSpec.builder()
+                .hosts(List.of("a", "b"))
+                .window(0, 10 * S)
+                .errorRatePpm(500_000)
+                .status(500)
+                .pattern(FaultPattern.BURSTS)
+                .burstLengthMilli(3_000)
+                .build();
         // host "a" is now index 1, covered by a second fault too, and the fault lists another host first
         FaultInjector crowded = new FaultInjector(List.of(onAandC, later), Map.of("b", 0, "a", 1, "c", 2), 42);
         List<Integer> first = new ArrayList<>();

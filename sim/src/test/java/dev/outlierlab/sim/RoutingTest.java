@@ -5,18 +5,15 @@ import static dev.outlierlab.sim.Scenarios.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.routing.LocalityPriority;
 import dev.outlierlab.sim.routing.PriorityRouter;
 import dev.outlierlab.sim.scenario.ClusterSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LbPolicy;
-import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -37,22 +34,26 @@ class RoutingTest {
 
     private static Scenario scenario(
             double panic, List<FaultSpec> faults, OutlierDetectionConfig od, RoutingSpec routing) {
-        return new Scenario(
-                "routing",
-                120 * S,
-                1,
-                ClusterSpec.ofCount(6, panic),
-                new TrafficSpec(600),
-                faults,
-                od,
-                null,
-                EnvoyVersion.DEFAULT,
-                LoadSpec.NONE,
-                routing);
+        return Scenario.builder()
+                .name("routing")
+                .durationNanos(120 * S)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(6, panic))
+                .traffic(new TrafficSpec(600))
+                .faults(faults)
+                .outlierDetection(od)
+                .routing(routing)
+                .build();
     }
 
     private static FaultSpec dead(List<String> hosts, FaultResult result) {
-        return new FaultSpec(hosts, 30 * S, 120 * S, 1_000_000, 503, result, null, FaultPattern.EVEN, 1000);
+        return FaultSpec.builder()
+                .hosts(hosts)
+                .window(30 * S, 120 * S)
+                .errorRatePpm(1_000_000)
+                .result(result)
+                .burstLengthMilli(1000)
+                .build();
     }
 
     /** Attempts per host sent in [from, to). */

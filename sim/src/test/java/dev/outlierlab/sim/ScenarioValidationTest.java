@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -30,24 +29,39 @@ class ScenarioValidationTest {
         assertThat(key(() -> new ClusterSpec(List.of("a", "a"), 50))).isEqualTo("cluster.hosts");
         assertThat(key(() -> ClusterSpec.ofCount(3, 101))).isEqualTo("cluster.panic_threshold");
         assertThat(key(() -> new TrafficSpec(0))).isEqualTo("traffic.rps");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, -1, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(-1)
+                        .build()))
                 .isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 1_000_001, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(1_000_001)
+                        .build()))
                 .isEqualTo("faults[].error_rate");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 0, S, 0, 404, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, S)
+                        .errorRatePpm(0)
+                        .status(404)
+                        .build()))
                 .isEqualTo("faults[].status");
-        assertThat(key(() -> new FaultSpec(List.of("host-0"), 2 * S, S, 0, 503, null, false)))
+        assertThat(key(() -> FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(2 * S, S)
+                        .errorRatePpm(0)
+                        .build()))
                 .isEqualTo("faults[].end");
         assertThat(key(() -> new HealthCheckSpec(0, 1, 1))).isEqualTo("health_checks.interval");
-        assertThat(key(() -> new Scenario(
-                        "x",
-                        0,
-                        1,
-                        ClusterSpec.ofCount(1, 50),
-                        new TrafficSpec(1),
-                        List.of(),
-                        OutlierDetectionConfig.defaults(),
-                        null)))
+        assertThat(key(() -> Scenario.builder()
+                        .name("x")
+                        .durationNanos(0)
+                        .seed(1)
+                        .cluster(ClusterSpec.ofCount(1, 50))
+                        .traffic(new TrafficSpec(1))
+                        .build()))
                 .isEqualTo("duration");
     }
 
@@ -55,17 +69,24 @@ class ScenarioValidationTest {
     void aFaultOnAnUnknownHostNamesTheFault() {
         InvalidConfigException e = catchThrowableOfType(
                 InvalidConfigException.class,
-                () -> new Scenario(
-                        "x",
-                        10 * S,
-                        1,
-                        ClusterSpec.ofCount(2, 50),
-                        new TrafficSpec(1),
-                        List.of(
-                                new FaultSpec(List.of("host-0"), 0, S, 0, 503, null, false),
-                                new FaultSpec(List.of("host-7"), 0, S, 0, 503, null, false)),
-                        OutlierDetectionConfig.defaults(),
-                        null));
+                () -> Scenario.builder()
+                        .name("x")
+                        .durationNanos(10 * S)
+                        .seed(1)
+                        .cluster(ClusterSpec.ofCount(2, 50))
+                        .traffic(new TrafficSpec(1))
+                        .faults(List.of(
+                                FaultSpec.builder()
+                                        .hosts(List.of("host-0"))
+                                        .window(0, S)
+                                        .errorRatePpm(0)
+                                        .build(),
+                                FaultSpec.builder()
+                                        .hosts(List.of("host-7"))
+                                        .window(0, S)
+                                        .errorRatePpm(0)
+                                        .build()))
+                        .build());
         assertThat(e.key()).isEqualTo("faults[1].hosts");
         assertThat(e.value()).contains("host-7");
     }

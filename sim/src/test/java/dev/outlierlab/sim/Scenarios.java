@@ -27,20 +27,26 @@ final class Scenarios {
             List<FaultSpec> faults,
             OutlierDetectionConfig config,
             HealthCheckSpec healthChecks) {
-        return new Scenario(
-                "test",
-                durationNanos,
-                1,
-                ClusterSpec.ofCount(hosts, panicThreshold),
-                new TrafficSpec(rps),
-                faults,
-                config,
-                healthChecks);
+        return Scenario.builder()
+                .name("test")
+                .durationNanos(durationNanos)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(hosts, panicThreshold))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(config)
+                .healthChecks(healthChecks)
+                .build();
     }
 
     /** A fault on the first {@code count} hosts. */
     static FaultSpec fault(int count, long startNanos, long endNanos, long ppm, int status) {
-        return new FaultSpec(firstHosts(count), startNanos, endNanos, ppm, status, null, false);
+        return FaultSpec.builder()
+                .hosts(firstHosts(count))
+                .window(startNanos, endNanos)
+                .errorRatePpm(ppm)
+                .status(status)
+                .build();
     }
 
     static List<String> firstHosts(int count) {

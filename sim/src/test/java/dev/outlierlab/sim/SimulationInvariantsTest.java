@@ -244,8 +244,12 @@ class SimulationInvariantsTest {
         List<FaultSpec> faults = new ArrayList<>();
         if (blackout) {
             long start = rnd.nextLong(duration / 2);
-            faults.add(
-                    new FaultSpec(ClusterSpec.ofCount(hosts, 0).hosts(), start, duration, 1_000_000, 503, null, true));
+            faults.add(FaultSpec.builder()
+                    .hosts(ClusterSpec.ofCount(hosts, 0).hosts())
+                    .window(start, duration)
+                    .errorRatePpm(1_000_000)
+                    .failsHealthCheck(true)
+                    .build());
         }
         int faultCount = rnd.nextInt(4);
         for (int f = 0; f < faultCount; f++) {
@@ -272,7 +276,14 @@ class SimulationInvariantsTest {
                 case 1 -> RequestResult.LOCAL_ORIGIN_CONNECT_FAILED;
                 default -> null;
             };
-            faults.add(new FaultSpec(names, start, end, ppm, status, result, rnd.nextInt(3) == 0));
+            faults.add(FaultSpec.builder()
+                    .hosts(names)
+                    .window(start, end)
+                    .errorRatePpm(ppm)
+                    .status(status)
+                    .result(result)
+                    .failsHealthCheck(rnd.nextInt(3) == 0)
+                    .build());
         }
 
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder()
@@ -305,15 +316,16 @@ class SimulationInvariantsTest {
         HealthCheckSpec checks = rnd.nextBoolean()
                 ? null
                 : new HealthCheckSpec((500 + rnd.nextInt(10_000)) * MS, 1 + rnd.nextInt(3), 1 + rnd.nextInt(3));
-        return new Scenario(
-                "random",
-                duration,
-                rnd.nextLong(),
-                ClusterSpec.ofCount(hosts, panic),
-                new TrafficSpec(rps),
-                faults,
-                b.build(),
-                checks);
+        return Scenario.builder()
+                .name("random")
+                .durationNanos(duration)
+                .seed(rnd.nextLong())
+                .cluster(ClusterSpec.ofCount(hosts, panic))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(b.build())
+                .healthChecks(checks)
+                .build();
     }
 
     private static long percent(SplittableRandom rnd) {

@@ -171,7 +171,12 @@ class TraceReplayTest {
                 50,
                 600,
                 60 * S,
-                List.of(new FaultSpec(List.of("host-0"), 0, 60 * S, 1_000_000, 500, null, false)),
+                List.of(FaultSpec.builder()
+                        .hosts(List.of("host-0"))
+                        .window(0, 60 * S)
+                        .errorRatePpm(1_000_000)
+                        .status(500)
+                        .build()),
                 config(OutlierSetting.MAX_EJECTION_PERCENT, 100),
                 null);
         Trace tr = new Trace().add(S, 0, 200, 2);

@@ -1,7 +1,6 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.sim.scenario.Arrivals;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
@@ -21,7 +20,7 @@ import java.util.Set;
 
 /**
  * The built-in suite, sized to the cluster: every scenario has the cluster's hosts and rate (and callers), a healthy
- * warm-up of 30 s, the fault from 30 s to 240 s (the seed's window) and a recovery to 300 s, with random failure patterns (each request
+ * warm-up of 30 s, the fault from 30 s to 240 s (the default scenario's window) and a recovery to 300 s, with random failure patterns (each request
  * fails on its own draw, from the seed). The healthy hosts fail at the pool's base error rate while the fault is
  * active when one is given (the first fault covering a host decides, so a failing host keeps its own rate). A latency-only slow host is listed but not simulated: without errors, passive detection has nothing to
  * count ({@link #NOT_DETECTABLE}). With an active health check (the cluster's own), every scenario runs with it: a
@@ -70,7 +69,7 @@ public final class DefaultSuite {
         out.add(oneHost("one-host-partial-10", "one host fails 10 % of its requests (503)", hosts, 100_000, 503, null));
         out.add(oneHost(
                 "one-host-partial",
-                "one host fails a third of its requests (503), the seed's case",
+                "one host fails a third of its requests (503), the default scenario's case",
                 hosts,
                 330_000,
                 503,
@@ -285,16 +284,7 @@ public final class DefaultSuite {
             all.add(
                     healthChecks == null
                             ? f
-                            : new FaultSpec(
-                                    f.hosts(),
-                                    f.startNanos(),
-                                    f.endNanos(),
-                                    f.errorRatePpm(),
-                                    f.status(),
-                                    f.result(),
-                                    probeFailure(f),
-                                    f.pattern(),
-                                    f.burstLengthMilli()));
+                            : f.toBuilder().healthCheckFailure(probeFailure(f)).build());
         }
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -306,17 +296,17 @@ public final class DefaultSuite {
             // over the fault's window only: a fault active all the time would make every request one "during the fault"
             all.add(fault(all(n), start, end, baseErrorPpm, 503, null));
         }
-        Scenario s = new Scenario(
-                name,
-                DURATION,
-                1,
-                ClusterSpec.ofCount(n, 50),
-                traffic(n),
-                all,
-                TuneRuns.OFF,
-                healthChecks,
-                EnvoyVersion.DEFAULT,
-                load);
+        Scenario s = Scenario.builder()
+                .name(name)
+                .durationNanos(DURATION)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(n, 50))
+                .traffic(traffic(n))
+                .faults(all)
+                .outlierDetection(TuneRuns.OFF)
+                .healthChecks(healthChecks)
+                .load(load)
+                .build();
         return new SuiteScenario(name, description, expect, s, shouldEject, singleHost, start, end);
     }
 
@@ -347,16 +337,14 @@ public final class DefaultSuite {
 
     private static FaultSpec fault(
             List<String> hostNames, long start, long end, long ppm, int status, FaultResult result) {
-        return new FaultSpec(
-                hostNames,
-                start,
-                end,
-                ppm,
-                status,
-                result,
-                null,
-                FaultPattern.RANDOM,
-                FaultSpec.DEFAULT_BURST_LENGTH_MILLI);
+        return FaultSpec.builder()
+                .hosts(hostNames)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(status)
+                .result(result)
+                .pattern(FaultPattern.RANDOM)
+                .build();
     }
 
     private static List<String> all(int n) {

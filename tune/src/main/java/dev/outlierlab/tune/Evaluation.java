@@ -2,6 +2,7 @@ package dev.outlierlab.tune;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One candidate scored on the whole suite: the objective users read. Benefit is the mean share of avoidable failures
@@ -98,7 +99,7 @@ public record Evaluation(
     }
 
     static String perDay(double d) {
-        return d == Math.rint(d) ? Long.toString((long) d) : String.format(java.util.Locale.ROOT, "%.1f", d);
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format(Locale.ROOT, "%.1f", d);
     }
 
     /** Whether {@code check} finds an error in the written file: never recommended, not even as a trade-off. */

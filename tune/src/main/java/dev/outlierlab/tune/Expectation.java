@@ -1,5 +1,7 @@
 package dev.outlierlab.tune;
 
+import java.util.Locale;
+
 /**
  * The correct action a suite scenario is scored against: eject the failing hosts (its benefit counts), eject
  * nothing (any ejection is false), or eject at most the degraded host (an overload, where more ejections add
@@ -22,6 +24,6 @@ public enum Expectation {
 
     /** The name in JSON and suite files, e.g. {@code at_most}. */
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -12,10 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
- * current settings (the cap's arithmetic, what each changed field does, the figures on the seed's scenario and the
+ * current settings (the cap's arithmetic, what each changed field does, the figures on the default scenario's case and the
  * should-not-eject ones), what no setting catches here, which detectors one caller's traffic lets run, and
  * {@code check}'s findings on the recommended file.
  */
@@ -125,7 +126,8 @@ final class Explanation {
             String result = "It removes " + pct(best.benefitPercent()) + " (worst seed "
                     + pct(best.worstSeedBenefitPercent()) + ")";
             if (seedBest != null) {
-                result += ", and on the seed's case " + pct(seedBest.failedPercentDuringFault(false))
+                result += ", and with one host failing a third of its requests "
+                        + pct(seedBest.failedPercentDuringFault(false))
                         + " of requests fail during the fault (" + pct(seedBest.failedPercentDuringFault(true))
                         + " with detection off)";
             }
@@ -262,7 +264,7 @@ final class Explanation {
 
     private static List<String> cannotCatch(TuneRequest req, List<Evaluation> front) {
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
+        for (Map.Entry<String, String> e : new TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
             out.add(e.getKey() + ": " + e.getValue());
         }
         if (front.isEmpty()) {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The words of a gateway-profile tune (spec gateway-profile sections 3 and 4): what a recommendation changes in the
+ * The words of a gateway-profile tune (docs/gateway.md): what a recommendation changes in the
  * gateway's settings, and what the gateway's two rules can do with this traffic (the hard trip needs no volume; the
  * statistical rule needs {@code min_requests} in the window and, over all scored endpoints, a pool large enough that
  * one bad endpoint can lie {@code stdev_factor} deviations below the mean, as no value of N lies more than

@@ -5,6 +5,9 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.gateway.GatewayConfig;
+import dev.outlierlab.engine.gateway.PeerSet;
+import dev.outlierlab.engine.stage.StageMode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -222,21 +225,15 @@ public record Setting(
     /** A gateway setting's label, e.g. {@code trip=3 sd=2/5 over 60s min 1pt out 30s}. */
     static String gatewayLabel(GatewayConfig g) {
         return (g.consecutiveFailures() > 0 ? "trip=" + g.consecutiveFailures() : "trip=off") + " sd="
-                + java.math.BigDecimal.valueOf(g.stdevFactor())
-                        .stripTrailingZeros()
-                        .toPlainString() + "/"
+                + BigDecimal.valueOf(g.stdevFactor()).stripTrailingZeros().toPlainString() + "/"
                 + g.minRequests() + " over " + Durations.format(g.windowNanos()) + " min "
-                + java.math.BigDecimal.valueOf(g.minStdevPercent())
-                        .stripTrailingZeros()
-                        .toPlainString() + "pt"
-                + (g.peerSet() == dev.outlierlab.engine.gateway.PeerSet.ALL ? "" : " vs others") + " out "
+                + BigDecimal.valueOf(g.minStdevPercent()).stripTrailingZeros().toPlainString() + "pt"
+                + (g.peerSet() == PeerSet.ALL ? "" : " vs others") + " out "
                 + Durations.format(g.ejectionTimeNanos())
-                + (g.mode() == dev.outlierlab.engine.stage.StageMode.PROD
-                        ? ""
-                        : " (" + g.mode().configName() + ")");
+                + (g.mode() == StageMode.PROD ? "" : " (" + g.mode().configName() + ")");
     }
 
     static String factor(long thousandths) {
-        return java.math.BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
     }
 }

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code tune --suite FILE}: scenarios of one's own, each a lab scenario file (as {@code run} reads it, relative to
@@ -125,18 +126,7 @@ public final class SuiteFile {
             end = s.durationNanos();
         }
         String label = e.containsKey("name") ? String.valueOf(e.get("name").value()) : s.name();
-        Scenario named = new Scenario(
-                label,
-                s.durationNanos(),
-                s.seed(),
-                s.cluster(),
-                s.traffic(),
-                s.faults(),
-                s.outlierDetection(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load(),
-                s.routing());
+        Scenario named = s.toBuilder().name(label).build();
         return new SuiteScenario(label, "from " + path.getFileName(), expect, named, eject, single, start, end);
     }
 
@@ -144,13 +134,13 @@ public final class SuiteFile {
     private static Map<String, Located> map(Located node, String what, Set<String> keys) {
         if (!(node.value() instanceof Map<?, ?> m)) {
             throw new InputException(node.origin() + ": expected " + what + " as a mapping of "
-                    + String.join(", ", new java.util.TreeSet<>(keys)));
+                    + String.join(", ", new TreeSet<>(keys)));
         }
         Map<String, Located> out = (Map<String, Located>) m;
         for (Map.Entry<String, Located> x : out.entrySet()) {
             if (!keys.contains(x.getKey())) {
                 throw new InputException(x.getValue().origin() + ": unknown key '" + x.getKey() + "' in " + what
-                        + "; expected " + String.join(", ", new java.util.TreeSet<>(keys)));
+                        + "; expected " + String.join(", ", new TreeSet<>(keys)));
             }
         }
         return out;

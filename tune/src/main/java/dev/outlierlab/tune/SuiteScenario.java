@@ -4,9 +4,11 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,22 +59,16 @@ public record SuiteScenario(
     /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */
     public Scenario with(long seed, OutlierDetectionConfig config, double panicThresholdPercent, EnvoyVersion version) {
         Scenario s = scenario;
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                seed,
-                new dev.outlierlab.sim.scenario.ClusterSpec(s.cluster().hosts(), panicThresholdPercent),
-                s.traffic(),
-                s.faults(),
-                config,
-                s.healthChecks(),
-                version,
-                s.load(),
-                s.routing());
+        return s.toBuilder()
+                .seed(seed)
+                .cluster(new ClusterSpec(s.cluster().hosts(), panicThresholdPercent))
+                .outlierDetection(config)
+                .envoyVersion(version)
+                .build();
     }
 
     /** This scenario with {@code routing} when it has no routing of its own ({@link TargetRoutes}). */
-    SuiteScenario routedBy(dev.outlierlab.sim.scenario.RoutingSpec routing) {
+    SuiteScenario routedBy(RoutingSpec routing) {
         if (scenario.routing().isRouted()) {
             return this;
         }
@@ -112,18 +108,7 @@ public record SuiteScenario(
                 kept.add(f);
             }
         }
-        Scenario ideal = new Scenario(
-                off.name(),
-                off.durationNanos(),
-                seed,
-                off.cluster(),
-                off.traffic(),
-                kept,
-                off.outlierDetection(),
-                off.healthChecks(),
-                off.envoyVersion(),
-                off.load(),
-                off.routing());
+        Scenario ideal = off.toBuilder().seed(seed).faults(kept).build();
         return new TuneRuns.Job(this, ideal, offProfile(req));
     }
 
@@ -146,29 +131,18 @@ public record SuiteScenario(
             boolean out = shouldEject.containsAll(f.hosts());
             faults.add(
                     out
-                            ? new FaultSpec(
-                                    f.hosts(),
-                                    f.startNanos(),
-                                    f.endNanos(),
-                                    f.errorRatePpm(),
-                                    f.status(),
-                                    f.result(),
-                                    HealthCheckFailure.STATUS,
-                                    f.pattern(),
-                                    f.burstLengthMilli())
+                            ? f.toBuilder()
+                                    // a fault the suite expects ejected fails its requests and its health checks
+                                    .healthCheckFailure(HealthCheckFailure.STATUS)
+                                    .degraded(false)
+                                    .build()
                             : f);
         }
-        return new Scenario(
-                off.name(),
-                off.durationNanos(),
-                seed,
-                off.cluster(),
-                off.traffic(),
-                faults,
-                off.outlierDetection(),
-                ORACLE_CHECK,
-                version,
-                off.load(),
-                off.routing());
+        return off.toBuilder()
+                .seed(seed)
+                .faults(faults)
+                .healthChecks(ORACLE_CHECK)
+                .envoyVersion(version)
+                .build();
     }
 }

@@ -8,6 +8,7 @@ import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class TargetRoutes {
                             return p.routing();
                         }
                     }
-                } catch (IOException | InputException | java.nio.file.InvalidPathException e) {
+                } catch (IOException | InputException | InvalidPathException e) {
                     // read already by the caller; istiod's defaults below
                 }
             }

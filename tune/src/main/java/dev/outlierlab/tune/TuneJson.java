@@ -9,6 +9,8 @@ import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code tune --format json}: the request, the suite, the current settings, every row of the front and the
@@ -68,7 +70,7 @@ public final class TuneJson {
             num(n, "fault_end_seconds", s.faultEndNanos() / 1e9);
         }
         ArrayNode none = root.putArray("not_simulated");
-        new java.util.TreeMap<>(DefaultSuite.NOT_DETECTABLE)
+        new TreeMap<>(DefaultSuite.NOT_DETECTABLE)
                 .forEach((k, v) -> none.addObject().put("name", k).put("why", v));
         root.set("current", evaluation(r.current(), q));
         ArrayNode front = root.putArray("front");
@@ -107,11 +109,11 @@ public final class TuneJson {
     }
 
     /**
-     * The lab scenario that shows a setting at work: the seed's case (one host failing a third of its requests)
+     * The lab scenario that shows a setting at work: the default scenario's case (one host failing a third of its requests)
      * or the first should-eject scenario of the suite, seed 1, with the setting as the target translates it; the
      * browser's Tune view opens it in the lab.
      */
-    static java.util.Map<String, Object> labScenario(Evaluation e, TuneRequest q) {
+    static Map<String, Object> labScenario(Evaluation e, TuneRequest q) {
         SuiteScenario show = q.suite().stream()
                 .filter(s -> s.name().equals("one-host-partial"))
                 .findFirst()

@@ -93,7 +93,7 @@ public final class TuneRuns implements RunExecutor {
         }
     }
 
-    /** The work of one job in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}). */
+    /** The work of one job in request-equivalents ({@link WorkEstimate}). */
     public static long units(Job j) {
         if (j.profile() == RunProfile.ENVOY) {
             // the path Simulation.run takes: the event-driven one where it applies

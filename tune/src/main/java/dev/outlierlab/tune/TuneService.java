@@ -6,6 +6,7 @@ import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +112,7 @@ public final class TuneService {
             }
             scenarios.addAll(suiteRead.scenarios());
         }
-        dev.outlierlab.sim.scenario.RoutingSpec routes = TargetRoutes.of(current);
+        RoutingSpec routes = TargetRoutes.of(current);
         if (routes != null && !scenarios.isEmpty()) {
             scenarios.replaceAll(sc -> sc.routedBy(routes));
             notes.add(TargetRoutes.note(routes));

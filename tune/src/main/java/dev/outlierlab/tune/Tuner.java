@@ -1,5 +1,6 @@
 package dev.outlierlab.tune;
 
+import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
 /**
@@ -50,7 +52,7 @@ public final class Tuner {
     }
 
     /**
-     * The work the search will do, in request-equivalents ({@link dev.outlierlab.sim.WorkEstimate}), for the
+     * The work the search will do, in request-equivalents ({@link WorkEstimate}), for the
      * progress bar and the work limit: baselines on every seed, every candidate on the screening seeds, and the
      * finalists on the remaining seeds.
      */
@@ -138,7 +140,7 @@ public final class Tuner {
             return all;
         }
         List<Evaluation> first = evaluate(all, settings, written, 1);
-        Set<Integer> kept = new java.util.TreeSet<>();
+        Set<Integer> kept = new TreeSet<>();
         kept.add(0);
         first.stream().sorted(RANKING).limit(COARSE_KEEP).forEach(e -> kept.add(e.candidate()));
         pareto(first).stream().limit(2L * FRONT_ROWS).forEach(e -> kept.add(e.candidate()));

@@ -7,6 +7,7 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class BreakingPointsTest {
         var above = Simulation.run(probe(suite.sharedOutage(b.sharedOutagePercent() - 10), w), RunOptions.DEFAULT);
         assertThat(at.summary().ejectionsEnforced()).isPositive();
         assertThat(above.summary().ejectionsEnforced()).isZero();
-        int i = java.util.Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent());
+        int i = Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent());
         SuiteScenario caught = suite.partial(b.caughtPercent());
         SuiteScenario missed = suite.partial(BreakingPoints.PARTIAL[i - 1]);
         assertThat(BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(caught, probe(caught, w)))))

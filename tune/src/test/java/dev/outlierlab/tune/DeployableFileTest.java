@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -143,7 +144,7 @@ class DeployableFileTest {
                 1,
                 EnvoyTarget.ENVOY,
                 EnvoyVersion.DEFAULT,
-                dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults(),
+                OutlierDetectionConfig.defaults(),
                 50,
                 suite,
                 1,

@@ -8,10 +8,10 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
-import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -174,7 +174,15 @@ class HeldOutValidationTest {
 
     private static FaultSpec fault(
             List<String> hosts, long start, long end, long ppm, int status, FaultResult result, FaultPattern pattern) {
-        return new FaultSpec(hosts, start, end, ppm, status, result, null, pattern, 2_000);
+        return FaultSpec.builder()
+                .hosts(hosts)
+                .window(start, end)
+                .errorRatePpm(ppm)
+                .status(status)
+                .result(result)
+                .pattern(pattern)
+                .burstLengthMilli(2_000)
+                .build();
     }
 
     private static SuiteScenario suite(
@@ -187,17 +195,15 @@ class HeldOutValidationTest {
             Set<String> eject,
             long start,
             long end) {
-        Scenario s = new Scenario(
-                name,
-                DURATION,
-                1,
-                ClusterSpec.ofCount(n, 50),
-                new TrafficSpec(rps, callers),
-                faults,
-                TuneRuns.OFF,
-                null,
-                EnvoyVersion.DEFAULT,
-                LoadSpec.NONE);
+        Scenario s = Scenario.builder()
+                .name(name)
+                .durationNanos(DURATION)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(n, 50))
+                .traffic(new TrafficSpec(rps, callers))
+                .faults(faults)
+                .outlierDetection(TuneRuns.OFF)
+                .build();
         return new SuiteScenario(name, name, expect, s, eject, expect == Expectation.EJECT, start, end);
     }
 
@@ -312,8 +318,8 @@ class HeldOutValidationTest {
             List<ScenarioScore> tuned = score(req, r.recommended().written(), held, off, correct, runner);
             double[] gridBest = new double[held.size()];
             double[] gridFastest = new double[held.size()];
-            java.util.Arrays.fill(gridBest, Double.NEGATIVE_INFINITY);
-            java.util.Arrays.fill(gridFastest, Double.POSITIVE_INFINITY);
+            Arrays.fill(gridBest, Double.NEGATIVE_INFINITY);
+            Arrays.fill(gridFastest, Double.POSITIVE_INFINITY);
             for (Setting s : SearchSpace.candidates(req)) {
                 Target.Written w = req.target()
                         .write(

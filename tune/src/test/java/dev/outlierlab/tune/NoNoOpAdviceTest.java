@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,7 +73,7 @@ class NoNoOpAdviceTest {
     @Test
     void aTradeOffIsTheLeastHarmOnTheFrontWithAtLeastHalfTheBestBenefit() {
         TuneResult r = strict;
-        List<Evaluation> all = new java.util.ArrayList<>(r.front());
+        List<Evaluation> all = new ArrayList<>(r.front());
         Evaluation trade = Tuner.tradeOff(all);
         assertThat(trade).isNotNull();
         double top = all.stream()

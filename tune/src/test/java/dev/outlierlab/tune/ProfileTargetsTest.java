@@ -11,6 +11,7 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -130,7 +131,7 @@ class ProfileTargetsTest {
     @Test
     void anEnvoyClusterBecomesGrpcSettingsAsTheXdsClientMapsItAndAGatewayFileOnlyItsOwnTarget() {
         CurrentSettings envoy = CurrentSettings.defaults("search");
-        List<String> notes = new java.util.ArrayList<>();
+        List<String> notes = new ArrayList<>();
         CurrentSettings grpc = envoy.asTarget(GrpcTarget.INSTANCE, notes);
         assertThat(grpc.target()).isEqualTo(GrpcTarget.INSTANCE);
         assertThat(((GrpcRun) grpc.profile()).config().successRate().stdevFactor())
@@ -143,10 +144,10 @@ class ProfileTargetsTest {
                 .anyMatch(n -> n.contains("as gRPC's xDS client maps it"))
                 .anyMatch(n -> n.contains("consecutive"));
         CurrentSettings gateway = CurrentSettings.defaults("search", GatewayTuneTarget.INSTANCE, 6);
-        assertThatThrownBy(() -> gateway.asTarget(EnvoyTarget.ENVOY, new java.util.ArrayList<>()))
+        assertThatThrownBy(() -> gateway.asTarget(EnvoyTarget.ENVOY, new ArrayList<>()))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("tune it with --target gateway");
-        assertThatThrownBy(() -> envoy.asTarget(GatewayTuneTarget.INSTANCE, new java.util.ArrayList<>()))
+        assertThatThrownBy(() -> envoy.asTarget(GatewayTuneTarget.INSTANCE, new ArrayList<>()))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("tune it with --target envoy");
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.grpc.ServiceConfigReader;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import java.util.List;
@@ -96,14 +98,11 @@ class ProfileTuneTest {
                 .orElseThrow();
         assertThat(partial.scenario().faults().get(0).failsHealthCheck()).isFalse();
         // consecutive 5xx at 5 and a cap admitting the host: ejected at its run of five, back at the next passing probe
-        dev.outlierlab.engine.envoy.OutlierDetectionConfig c5 = new Setting(
-                        5, 0, 100, 5, 0, 50, 5, 10_000_000_000L, 30_000_000_000L, 17, false)
-                .applyTo(dev.outlierlab.engine.envoy.OutlierDetectionConfig.defaults());
-        RunFigures without = TuneRuns.figures(new TuneRuns.Job(
-                four(600, null).get(0),
-                four(600, null).get(0).with(1, c5, 50, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
-        RunFigures with = TuneRuns.figures(
-                new TuneRuns.Job(partial, partial.with(1, c5, 50, dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)));
+        OutlierDetectionConfig c5 = new Setting(5, 0, 100, 5, 0, 50, 5, 10_000_000_000L, 30_000_000_000L, 17, false)
+                .applyTo(OutlierDetectionConfig.defaults());
+        RunFigures without = TuneRuns.figures(
+                new TuneRuns.Job(four(600, null).get(0), four(600, null).get(0).with(1, c5, 50, EnvoyVersion.DEFAULT)));
+        RunFigures with = TuneRuns.figures(new TuneRuns.Job(partial, partial.with(1, c5, 50, EnvoyVersion.DEFAULT)));
         assertThat(with.failedDuringFault()).isGreaterThan(without.failedDuringFault());
         assertThat(with.ejections()).isGreaterThan(without.ejections());
     }

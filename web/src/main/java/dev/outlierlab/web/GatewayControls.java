@@ -14,9 +14,8 @@ import java.util.List;
 
 /**
  * The gateway profile's controls for the page, defined once like {@link LabControls}: each one's group,
- * label, unit, scenario key, range, choices and one-line explanation (spec gateway-profile section 1). With
- * the gateway's default scenario and the presets (the {@link GatewayComparisons}, the statements of spec
- * section 7), they form the {@code gateway} part of {@code GET /api/settings}, so the page holds no copy of
+ * label, unit, scenario key, range, choices and one-line explanation (docs/gateway.md). With
+ * the gateway's default scenario and the presets (the {@link GatewayComparisons}, the statements of docs/gateway-comparisons.md), they form the {@code gateway} part of {@code GET /api/settings}, so the page holds no copy of
  * a default.
  */
 final class GatewayControls {

@@ -1,5 +1,6 @@
 package dev.outlierlab.web;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.Outcome;
@@ -9,6 +10,7 @@ import dev.outlierlab.engine.gateway.GatewayEvent;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.report.GatewayResultJson;
+import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.gateway.GatewayObserver;
 import dev.outlierlab.sim.gateway.GatewayRunResult;
@@ -31,7 +33,7 @@ final class GatewayLabRun {
     /** The most endpoint x bin cells in the per-endpoint series. */
     static final long MAX_SERIES_POINTS = 200_000;
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = dev.outlierlab.report.ResultJson.mapper();
+    private static final ObjectMapper MAPPER = ResultJson.mapper();
 
     private GatewayLabRun() {}
 

@@ -1,5 +1,6 @@
 package dev.outlierlab.web;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.config.istio.DestinationRuleReader;
 import dev.outlierlab.config.istio.IstioConfig;
 import dev.outlierlab.config.istio.IstioPolicy;
+import dev.outlierlab.config.istio.IstioRouting;
 import dev.outlierlab.config.istio.IstioRuleEdit;
 import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.config.scenario.ScenarioWriter;
@@ -36,7 +38,7 @@ final class IstioLab {
         JsonNode req;
         try {
             req = MAPPER.readTree(body);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
         }
         if (req == null || !req.isObject() || !req.path("rule").isTextual()) {
@@ -90,7 +92,7 @@ final class IstioLab {
     }
 
     /**
-     * What istiod's routing adds to the scenario ({@link dev.outlierlab.config.istio.IstioRouting}): the cluster's
+     * What istiod's routing adds to the scenario ({@link IstioRouting}): the cluster's
      * {@code lb_policy}, the routes' retries ({@code traffic.retries}: "istio" for istiod's default, "none" when a
      * VirtualService turns them off), whether locality failover applies (the page sets it with the zones it is
      * given), and what the rule sets that the lab reads past.

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
@@ -22,12 +24,13 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.hinges.PatternContrast;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The lab's JSON API without the HTTP around it, so it can be tested and reused: run a scenario given as
  * JSON, read a scenario file (YAML or JSON) into its canonical JSON, and describe the controls. Bad input
  * is an {@link ApiException} (400) whose message names the problem; the config module's
- * {@link dev.outlierlab.config.InputException} messages pass through unchanged.
+ * {@link InputException} messages pass through unchanged.
  */
 final class LabApi {
     private static final ObjectMapper MAPPER = ResultJson.mapper();
@@ -98,8 +101,8 @@ final class LabApi {
         return write(tree);
     }
 
-    static com.fasterxml.jackson.databind.node.ArrayNode hingeLines(RunResult result, PatternContrast contrast) {
-        com.fasterxml.jackson.databind.node.ArrayNode lines = MAPPER.createArrayNode();
+    static ArrayNode hingeLines(RunResult result, PatternContrast contrast) {
+        ArrayNode lines = MAPPER.createArrayNode();
         for (HingesText.Line l : HingesText.lines(result, contrast, "outlier-lab run SCENARIO")) {
             boolean pending = l.label().equals("pattern") && contrast.other() == null;
             lines.addObject()
@@ -154,7 +157,7 @@ final class LabApi {
             throw ApiException.badRequest(
                     "malformed JSON: a scenario is a JSON object of keys (name, duration, cluster, "
                             + "traffic, faults, outlier_detection, ...), not "
-                            + tree.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                            + tree.getNodeType().name().toLowerCase(Locale.ROOT));
         }
         return ScenarioReader.readProfiledWithoutAliases(body, "request");
     }

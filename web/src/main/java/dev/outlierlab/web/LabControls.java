@@ -3,6 +3,7 @@ package dev.outlierlab.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.Examples;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.profile.Profiles;
@@ -10,6 +11,8 @@ import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * The page's controls, defined once: each one's group, label, unit, the scenario key it edits, its range
@@ -211,7 +214,7 @@ final class LabControls {
                         "health_checks_on",
                         "Active health checks",
                         "health_checks",
-                        java.util.Map.of("interval", "5s", "unhealthy_threshold", 3L, "healthy_threshold", 2L),
+                        Map.of("interval", "5s", "unhealthy_threshold", 3L, "healthy_threshold", 2L),
                         null,
                         "Probe every host at each interval; a probe fails only while a fault with fails_health_check "
                                 + "covers the host, so a probe that skips the broken path keeps passing."),
@@ -317,15 +320,14 @@ final class LabControls {
         root.set("defaults", m.valueToTree(ScenarioWriter.toMap(Scenario.defaults())));
         root.set("controls", m.valueToTree(controls(limits)));
         ArrayNode examples = root.putArray("examples");
-        for (dev.outlierlab.config.scenario.Examples.Example e : dev.outlierlab.config.scenario.Examples.all()) {
+        for (Examples.Example e : Examples.all()) {
             examples.addObject()
                     .put("name", e.name())
                     .put("summary", e.summary())
                     .set(
                             "scenario",
                             m.valueToTree(ScenarioWriter.toMap(
-                                    dev.outlierlab.config.scenario.Examples.load(e.name(), java.util.List.of())
-                                            .scenario())));
+                                    Examples.load(e.name(), List.of()).scenario())));
         }
         for (Profiles.Registered p : Profiles.withFacet(LabProfile.class)) {
             p.facet(LabProfile.class).orElseThrow().controls(limits).ifPresent(c -> root.set(p.name(), c));
@@ -338,7 +340,7 @@ final class LabControls {
             }
             ObjectNode n = all.addObject();
             n.put("name", s.envoyName());
-            n.put("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT));
+            n.put("kind", s.kind().name().toLowerCase(Locale.ROOT));
             n.set("default", m.valueToTree(ScenarioWriter.settingValue(s, s.defaultValue())));
             n.put("description", capitalise(s.description()) + ".");
             n.put("allowed", s.allowedRange());

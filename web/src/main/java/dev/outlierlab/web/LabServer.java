@@ -10,15 +10,20 @@ import dev.outlierlab.sim.RunWatcher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * {@code outlier-lab serve}: the lab's page and JSON API on a {@link BoundedHttpServer} (the JDK's HTTP server
@@ -84,7 +89,7 @@ public final class LabServer implements AutoCloseable {
             int queue,
             int simulations,
             SimulationLimits limits,
-            java.time.Duration runDeadline,
+            Duration runDeadline,
             int clientConnections) {
         /** As given, with {@link #DEFAULT_CLIENT_CONNECTIONS} connections per client address. */
         public Options(
@@ -94,7 +99,7 @@ public final class LabServer implements AutoCloseable {
                 int queue,
                 int simulations,
                 SimulationLimits limits,
-                java.time.Duration runDeadline) {
+                Duration runDeadline) {
             this(host, port, threads, queue, simulations, limits, runDeadline, DEFAULT_CLIENT_CONNECTIONS);
         }
 
@@ -108,8 +113,7 @@ public final class LabServer implements AutoCloseable {
          * simulations at once, 20 s each, the default limits.
          */
         public static Options of(String host, int port) {
-            return new Options(
-                    host, port, DEFAULT_THREADS, 64, 2, SimulationLimits.DEFAULT, java.time.Duration.ofSeconds(20));
+            return new Options(host, port, DEFAULT_THREADS, 64, 2, SimulationLimits.DEFAULT, Duration.ofSeconds(20));
         }
     }
 
@@ -130,7 +134,7 @@ public final class LabServer implements AutoCloseable {
         this.guard = new RequestGuard(options.host(), server.getAddress().getPort());
     }
 
-    /** Binds and starts serving; {@code port} 0 picks a free port. Throws {@link java.net.BindException} if taken. */
+    /** Binds and starts serving; {@code port} 0 picks a free port. Throws {@link BindException} if taken. */
     public static LabServer start(Options options) throws IOException {
         BoundedHttpServer server = BoundedHttpServer.create(
                 new InetSocketAddress(options.host(), options.port()),
@@ -276,8 +280,7 @@ public final class LabServer implements AutoCloseable {
      * {@link StreamedAnswer#HEARTBEAT_NANOS} is streamed, so its client's going is noticed and an error after
      * that is the body of its 200.
      */
-    private void handleRun(HttpExchange ex, java.util.function.BiFunction<String, RunWatcher, byte[]> work)
-            throws IOException {
+    private void handleRun(HttpExchange ex, BiFunction<String, RunWatcher, byte[]> work) throws IOException {
         handleQueued(ex, runs, body -> {}, work);
     }
 
@@ -286,10 +289,7 @@ public final class LabServer implements AutoCloseable {
      * streamed once it outlasts the heartbeat.
      */
     private void handleQueued(
-            HttpExchange ex,
-            RunQueue queue,
-            java.util.function.Consumer<String> check,
-            java.util.function.BiFunction<String, RunWatcher, byte[]> work)
+            HttpExchange ex, RunQueue queue, Consumer<String> check, BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
         requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
@@ -318,9 +318,7 @@ public final class LabServer implements AutoCloseable {
             return;
         }
         ex.getResponseHeaders()
-                .set(
-                        "Server-Timing",
-                        String.format(java.util.Locale.ROOT, "run;dur=%.1f", (System.nanoTime() - start) / 1e6));
+                .set("Server-Timing", String.format(Locale.ROOT, "run;dur=%.1f", (System.nanoTime() - start) / 1e6));
         sendJson(ex, 200, result);
     }
 

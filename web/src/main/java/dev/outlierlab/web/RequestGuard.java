@@ -1,8 +1,10 @@
 package dev.outlierlab.web;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.outlierlab.config.Wording;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Keeps other web sites out of the lab. A page on another site can make a browser send requests to
@@ -25,7 +27,7 @@ final class RequestGuard {
     /** For a server bound to {@code boundHost} (as given to {@code --host}) at {@code port}. */
     RequestGuard(String boundHost, int port) {
         String bound = boundHost.contains(":") && !boundHost.startsWith("[") ? "[" + boundHost + "]" : boundHost;
-        this.hosts = Set.copyOf(java.util.stream.Stream.of("127.0.0.1", "localhost", "[::1]", bound)
+        this.hosts = Set.copyOf(Stream.of("127.0.0.1", "localhost", "[::1]", bound)
                 .map(h -> h.toLowerCase(Locale.ROOT) + ":" + port)
                 .toList());
         this.origins = Set.copyOf(hosts.stream().map(h -> "http://" + h).toList());
@@ -67,6 +69,6 @@ final class RequestGuard {
     }
 
     private static String printable(String header) {
-        return dev.outlierlab.config.Wording.shortPrefix(header);
+        return Wording.shortPrefix(header);
     }
 }

@@ -12,6 +12,7 @@ import dev.outlierlab.report.ProfileComparison;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.report.proxies.ServerRunJson;
+import dev.outlierlab.report.proxies.ServerRuns;
 import dev.outlierlab.sim.RunWatcher;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,7 @@ abstract class ServerLab implements Profile, LabProfile {
 
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled profiled) {
-        return dev.outlierlab.report.proxies.ServerRuns.scenario(profiled, block(profiled));
+        return ServerRuns.scenario(profiled, block(profiled));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.outlierlab.web;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.Numbers;
 import dev.outlierlab.sim.WorkEstimate;
@@ -108,7 +109,7 @@ public record SimulationLimits(
 
     /**
      * An upper bound on logged decisions: every run of {@code threshold} failed requests can be a detection by
-     * each consecutive detector it feeds, unless the faults' even failure pattern (spec section 5) never
+     * each consecutive detector it feeds, unless the faults' even failure pattern (docs/fault-patterns.md) never
      * makes such a run (with the opt-in load keys a fault's window counts every request, as arrivals may differ
      * from traffic.rps); every tick can offer each host to success rate and failure percentage, for each
      * origin; and each ejection can be followed by at most one return.
@@ -171,18 +172,13 @@ public record SimulationLimits(
         long bound = 0;
         if (timeout && od.splitExternalLocalOriginErrors()) {
             bound += perRun(requests, od.consecutiveLocalOriginFailure(), Long.MAX_VALUE)
-                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE)
-                                    > 0
-                            ? 2
-                            : 1);
+                    * (od.enforcingPercent(EjectionType.CONSECUTIVE_LOCAL_ORIGIN_FAILURE) > 0 ? 2 : 1);
         } else {
             bound += perRun(requests, od.consecutive5xx(), Long.MAX_VALUE)
-                    * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_5XX) > 0 ? 2 : 1);
+                    * (od.enforcingPercent(EjectionType.CONSECUTIVE_5XX) > 0 ? 2 : 1);
             if (timeout || (status >= 502 && status <= 504)) {
                 bound += perRun(requests, od.consecutiveGatewayFailure(), Long.MAX_VALUE)
-                        * (od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0
-                                ? 2
-                                : 1);
+                        * (od.enforcingPercent(EjectionType.CONSECUTIVE_GATEWAY_FAILURE) > 0 ? 2 : 1);
             }
         }
         return bound;

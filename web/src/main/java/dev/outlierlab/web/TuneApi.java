@@ -20,7 +20,9 @@ import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
 import dev.outlierlab.tune.Tuner;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code POST /api/tune}: the Tune view's search, {@code outlier-lab tune} with the built-in suite for a cluster given
@@ -78,7 +80,7 @@ final class TuneApi {
             String key = it.next();
             if (!KEYS.contains(key)) {
                 throw ApiException.badRequest("unknown key '" + Wording.shortPrefix(key) + "'; a tune request has "
-                        + String.join(", ", new java.util.TreeSet<>(KEYS)));
+                        + String.join(", ", new TreeSet<>(KEYS)));
             }
         }
         int hosts = whole(tree, "hosts", 6, 2, MAX_HOSTS);
@@ -111,7 +113,7 @@ final class TuneApi {
                     1,
                     current.profile(),
                     null,
-                    java.util.List.of());
+                    List.of());
         } catch (InputException e) {
             throw ApiException.badRequest(e.getMessage());
         }

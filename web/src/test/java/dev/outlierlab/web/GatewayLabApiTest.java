@@ -14,6 +14,7 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,7 +65,7 @@ class GatewayLabApiTest {
                 .isCloseTo(
                         answer.at("/summary/endpoints/azure/ejected_seconds_per_process/0")
                                 .asDouble(),
-                        org.assertj.core.data.Offset.offset(1e-6));
+                        Offset.offset(1e-6));
         JsonNode series = answer.get("series");
         assertThat(series.get("step").asDouble()).isEqualTo(1.0);
         assertThat(series.get("time")).hasSize(300);
@@ -95,8 +96,7 @@ class GatewayLabApiTest {
         }
         assertThat(shadow.at("/timeline/0/start").asDouble())
                 .isEqualTo(prod.at("/timeline/0/start").asDouble());
-        assertThat(shadow.at("/timeline/0/start").asDouble())
-                .isCloseTo(32.66, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(shadow.at("/timeline/0/start").asDouble()).isCloseTo(32.66, Offset.offset(0.001));
         assertThat(shadow.at("/events/0/action").asText()).isEqualTo("would_eject");
         // shadow changes no routing: the same attempts per second as mode off
         JsonNode off = run(preset("six-off").scenario());
@@ -118,8 +118,7 @@ class GatewayLabApiTest {
         }
         assertThat(answer.get("timeline")).hasSize(14);
         assertThat(firstPerProcess.get(0)).isNotEqualTo(firstPerProcess.get(1));
-        assertThat(Math.min(firstPerProcess.get(0), firstPerProcess.get(1)))
-                .isCloseTo(32.562, org.assertj.core.data.Offset.offset(0.001));
+        assertThat(Math.min(firstPerProcess.get(0), firstPerProcess.get(1))).isCloseTo(32.562, Offset.offset(0.001));
     }
 
     @Test

@@ -11,12 +11,15 @@ import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import java.io.IOException;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,7 +93,7 @@ class GatewayPageBrowserTest {
 
     @Test
     void twoProvidersOneDeadIsEjectedByTheHardTripAt30007() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
         clickPreset("two-one-dead");
         JsonNode want = expected(preset("two-one-dead").scenario());
         assertThat(metric("ejections")).isEqualTo("7");
@@ -120,7 +123,7 @@ class GatewayPageBrowserTest {
 
     @Test
     void shadowShowsVirtualEjectionsAndWouldEjectMarkers() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
         clickPreset("six-shadow");
         JsonNode want = expected(preset("six-shadow").scenario());
         assertRowsMatch(want);
@@ -150,7 +153,7 @@ class GatewayPageBrowserTest {
 
     @Test
     void aSharedLinkReopensTheSameGatewayScenario() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
         clickPreset("two-one-dead");
         int runs = gwRuns();
         new Select(lab.driver.findElement(By.id("c-gw_mode"))).selectByValue("shadow");
@@ -188,7 +191,7 @@ class GatewayPageBrowserTest {
 
     @Test
     void exportJsonIsAFileThatRunAccepts() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
         clickPreset("two-one-dead");
         lab.clearDownloads();
         lab.driver.findElement(By.id("export")).click();
@@ -216,7 +219,7 @@ class GatewayPageBrowserTest {
 
     @Test
     void badGatewayInputShowsTheServersMessageAndTheLabRecovers() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"gateway\"}", StandardCharsets.UTF_8));
         int runs = gwRuns();
         new Select(lab.driver.findElement(By.id("c-gw_strategy"))).selectByValue("weighted");
         waitForRunAfter(runs);
@@ -327,7 +330,7 @@ class GatewayPageBrowserTest {
             JsonNode e = events.get(i);
             List<String> row = rows.get(i);
             assertThat(Double.parseDouble(row.get(0).replace(" s", "")))
-                    .isCloseTo(e.get("time").asDouble(), org.assertj.core.data.Offset.offset(0.0005));
+                    .isCloseTo(e.get("time").asDouble(), Offset.offset(0.0005));
             assertThat(row.get(1)).isEqualTo(e.get("endpoint").asText());
             assertThat(row.get(2)).isEqualTo(e.get("process").asText());
             assertThat(row.get(5)).isEqualTo(e.get("explanation").asText());
@@ -336,7 +339,7 @@ class GatewayPageBrowserTest {
 
     /** Equal as JSON values: numbers compare by value (JavaScript writes 210.0 as 210). */
     private static void assertSameJson(JsonNode actual, JsonNode expected) {
-        java.util.Comparator<JsonNode> numbersByValue = (a, b) ->
+        Comparator<JsonNode> numbersByValue = (a, b) ->
                 a.isNumber() && b.isNumber() ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
         assertThat(actual.equals(numbersByValue, expected))
                 .as("%s%nequals%n%s", actual, expected)

@@ -10,7 +10,9 @@ import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.grpc.GrpcProfile;
 import java.io.IOException;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -108,8 +110,7 @@ class GrpcPageBrowserTest extends LabPageBrowserFixture {
         // Export JSON: the schema's profile grpc, and its inputs run again to the same events
         lab.clearDownloads();
         click("#export");
-        JsonNode doc =
-                JSON.readTree(java.nio.file.Files.readString(lab.awaitDownload("outlier-lab-bookstore-search.json")));
+        JsonNode doc = JSON.readTree(Files.readString(lab.awaitDownload("outlier-lab-bookstore-search.json")));
         assertThat(ExportSchema.errors(doc))
                 .as("docs/schema/lab-export.v1.schema.json")
                 .isEmpty();
@@ -130,7 +131,7 @@ class GrpcPageBrowserTest extends LabPageBrowserFixture {
 
     @Test
     void theComparisonShowsEnvoyGrpcAndTheGatewaySideBySide() throws Exception {
-        open("#scenario=" + java.net.URLEncoder.encode("{\"profile\":\"grpc\"}", StandardCharsets.UTF_8));
+        open("#scenario=" + URLEncoder.encode("{\"profile\":\"grpc\"}", StandardCharsets.UTF_8));
         new WebDriverWait(driver, Duration.ofSeconds(30))
                 .until(d -> "grpc"
                         .equals(js("return window.outlierLab.result && window.outlierLab.result.profile || '';")));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
@@ -13,6 +14,12 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,11 +40,10 @@ class LabApiHttpTest {
 
     @Test
     void requestsAreHandledByABoundedPool() throws Exception {
-        java.util.concurrent.ThreadPoolExecutor pool =
-                (java.util.concurrent.ThreadPoolExecutor) LAB.server().executor();
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) LAB.server().executor();
         assertThat(pool.getMaximumPoolSize()).isEqualTo(LabServer.DEFAULT_THREADS);
         assertThat(pool.getQueue().remainingCapacity() + pool.getQueue().size()).isEqualTo(64);
-        java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> runs = new java.util.ArrayList<>();
+        List<CompletableFuture<HttpResponse<String>>> runs = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             runs.add(LAB.client()
                     .sendAsync(
@@ -47,8 +53,7 @@ class LabApiHttpTest {
                             HttpResponse.BodyHandlers.ofString()));
         }
         for (var run : runs) {
-            assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode())
-                    .isEqualTo(200);
+            assertThat(run.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         }
         assertThat(pool.getLargestPoolSize()).isLessThanOrEqualTo(128);
     }
@@ -65,7 +70,7 @@ class LabApiHttpTest {
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 34)
                 .build());
         JsonNode want = JSON.readTree(ResultJson.toJson(Simulation.run(s, RunOptions.CHARTS), true));
-        JsonNode hinges = ((com.fasterxml.jackson.databind.node.ObjectNode) got).remove("hinges");
+        JsonNode hinges = ((ObjectNode) got).remove("hinges");
         assertThat(got).isEqualTo(want);
         // what the answer hinges on: one detector, success rate runs, and the other pattern asked for separately
         assertThat(hinges.get(0).get("text").asText()).startsWith("one detector sees all traffic");
@@ -171,7 +176,7 @@ class LabApiHttpTest {
         assertThat(s.at("/defaults/outlier_detection/max_ejection_percent").asInt())
                 .isEqualTo(10);
         // every setting but detect_degraded_hosts, which none of the web lab's faults can trigger
-        assertThat(s.get("outlier_detection").size()).isEqualTo((int) java.util.Arrays.stream(OutlierSetting.values())
+        assertThat(s.get("outlier_detection").size()).isEqualTo((int) Arrays.stream(OutlierSetting.values())
                 .filter(o -> !o.newerThanBundledApi())
                 .count());
         assertThat(s.get("controls").findValuesAsText("id"))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,8 +74,7 @@ abstract class LabPageBrowserFixture {
     /** The scenario the page last ran, read back through the same reader the CLI uses. */
     static Scenario scenarioOnPage() throws IOException {
         Object scenario = js("return JSON.stringify(window.outlierLab.result.scenario);");
-        return dev.outlierlab.config.scenario.ScenarioReader.read((String) scenario, "page", List.of())
-                .scenario();
+        return ScenarioReader.read((String) scenario, "page", List.of()).scenario();
     }
 
     static void open(String hash) {
@@ -154,7 +155,7 @@ abstract class LabPageBrowserFixture {
         assertThat(shown).endsWith(unit);
         double tolerance = (Math.abs(value) >= 10 ? 0.05 : 0.005) + 1e-9;
         assertThat(Double.parseDouble(shown.substring(0, shown.length() - unit.length())))
-                .isCloseTo(value, org.assertj.core.data.Offset.offset(tolerance));
+                .isCloseTo(value, Offset.offset(tolerance));
     }
 
     static void assertTableMatches(JsonNode want) {
@@ -175,7 +176,7 @@ abstract class LabPageBrowserFixture {
                             });
             assertThat(row.get(7)).isEqualTo(e.get("explanation").asText());
             assertThat(Double.parseDouble(row.get(0).replace(" s", "")))
-                    .isCloseTo(e.get("time").asDouble(), org.assertj.core.data.Offset.offset(0.0005));
+                    .isCloseTo(e.get("time").asDouble(), Offset.offset(0.0005));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.outlierlab.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLDecoder;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,8 @@ class LabPageCallersBrowserTest extends LabPageBrowserFixture {
         input("uneject_on_check").sendKeys(Keys.SPACE);
         waitForRunAfter(runs);
 
-        JsonNode hash = JSON.readTree(java.net.URLDecoder.decode(
-                js("return location.hash;").toString().substring("#scenario=".length()), "UTF-8"));
+        JsonNode hash = JSON.readTree(
+                URLDecoder.decode(js("return location.hash;").toString().substring("#scenario=".length()), "UTF-8"));
         assertThat(hash.at("/traffic/clients").asInt()).isEqualTo(50);
         assertThat(hash.at("/faults/0/pattern").asText()).isEqualTo("random");
         assertThat(hash.at("/health_checks/interval").asText()).isEqualTo("5s");

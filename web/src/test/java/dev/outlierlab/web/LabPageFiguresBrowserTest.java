@@ -3,6 +3,7 @@ package dev.outlierlab.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.outlierlab.config.scenario.Examples;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,12 +36,10 @@ class LabPageFiguresBrowserTest extends LabPageBrowserFixture {
         int runs = runs();
         driver.findElement(By.cssSelector("[data-example=overload-cap-100]")).click();
         waitForRunAfter(runs);
-        JsonNode want = expected(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of())
-                .scenario());
+        JsonNode want = expected(Examples.load("overload-cap-100", List.of()).scenario());
         assertMetricsMatch(want);
         assertThat(scenarioOnPage())
-                .isEqualTo(dev.outlierlab.config.scenario.Examples.load("overload-cap-100", List.of())
-                        .scenario());
+                .isEqualTo(Examples.load("overload-cap-100", List.of()).scenario());
         Object mostActive = js("return Math.max(...window.outlierLab.result.signals.ejections_active);");
         assertThat(((Number) mostActive).intValue()).isEqualTo(5);
         assertThat(driver.findElements(By.cssSelector("#chart-signals canvas"))).isNotEmpty();

@@ -3,9 +3,12 @@ package dev.outlierlab.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.outlierlab.config.scenario.ScenarioReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -33,8 +36,7 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
         assertThat(ExportSchema.errors(doc))
                 .as("docs/schema/lab-export.v1.schema.json")
                 .isEmpty();
-        assertThat(ExportSchema.errors(((com.fasterxml.jackson.databind.node.ObjectNode) doc.deepCopy())
-                        .set("metrics", doc.get("summary"))))
+        assertThat(ExportSchema.errors(((ObjectNode) doc.deepCopy()).set("metrics", doc.get("summary"))))
                 .as("the old key name breaks the schema")
                 .isNotEmpty();
         assertThat(doc.has("metrics"))
@@ -49,7 +51,7 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
                         .asInt())
                 .isEqualTo(34);
         assertThat(doc.get("summary").get("failed").asLong()).isEqualTo(990);
-        assertThat(dev.outlierlab.config.scenario.ScenarioReader.read(Files.readString(file), "export", List.of())
+        assertThat(ScenarioReader.read(Files.readString(file), "export", List.of())
                         .scenario())
                 .as("outlier-lab run EXPORTED.json reads the inputs")
                 .isEqualTo(cap34());
@@ -113,7 +115,7 @@ class LabPageScenarioExchangeBrowserTest extends LabPageBrowserFixture {
 
     /** Equal as JSON values: numbers compare by value (JavaScript writes 0.0 as 0). */
     private static void assertSameJson(JsonNode actual, JsonNode expected) {
-        java.util.Comparator<JsonNode> numbersByValue = (a, b) ->
+        Comparator<JsonNode> numbersByValue = (a, b) ->
                 a.isNumber() && b.isNumber() ? Double.compare(a.asDouble(), b.asDouble()) : a.equals(b) ? 0 : 1;
         assertThat(actual.equals(numbersByValue, expected))
                 .as("%s%nequals%n%s", actual, expected)

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -193,7 +194,7 @@ class LabServerHardeningTest {
             s.bind(new InetSocketAddress("127.0.0." + n, 0));
         } catch (IOException e) {
             s.close();
-            org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
+            Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
         }
         return s;
     }

@@ -6,8 +6,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -67,7 +69,7 @@ final class RawHttp {
                     }
                     got.write(buffer, 0, n);
                 }
-            } catch (SocketTimeoutException | java.net.SocketException e) {
+            } catch (SocketTimeoutException | SocketException e) {
                 // the answer so far is what the server sent before closing
             }
             long last = System.nanoTime();
@@ -76,7 +78,7 @@ final class RawHttp {
             int status = Integer.parseInt(text.substring(9, 12));
             int bodyAt = text.indexOf("\r\n\r\n");
             String headers = bodyAt < 0 ? text : text.substring(0, bodyAt);
-            byte[] body = bodyAt < 0 ? new byte[0] : java.util.Arrays.copyOfRange(bytes, bodyAt + 4, bytes.length);
+            byte[] body = bodyAt < 0 ? new byte[0] : Arrays.copyOfRange(bytes, bodyAt + 4, bytes.length);
             boolean chunked = headers.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked");
             return new Answer(
                     status,

@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
+import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
@@ -22,6 +23,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -71,7 +73,7 @@ final class ClusterExtractor {
         };
         List<String> hosts = List.of();
         List<Integer> priorities = new ArrayList<>();
-        List<io.envoyproxy.envoy.config.core.v3.Locality> localities = new ArrayList<>();
+        List<Locality> localities = new ArrayList<>();
         if (type.equals("EDS") || type.equals("ORIGINAL_DST")) {
             if (c.getLoadAssignment().getEndpointsCount() > 0) {
                 notes.add("load_assignment is not where a " + type + " cluster's hosts come from; they arrive at run "
@@ -115,7 +117,7 @@ final class ClusterExtractor {
      */
     private static OutlierDetectionConfig newerFields(
             OutlierDetectionConfig od, Located odNode, List<InvalidConfigException> problems) {
-        if (od == null || odNode == null || !(odNode.value() instanceof java.util.Map<?, ?> map)) {
+        if (od == null || odNode == null || !(odNode.value() instanceof Map<?, ?> map)) {
             return od;
         }
         for (OutlierSetting s : OutlierSetting.values()) {
@@ -209,7 +211,7 @@ final class ClusterExtractor {
         String shown = d.getSeconds()
                 + (d.getNanos() == 0
                         ? ""
-                        : String.format(java.util.Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
+                        : String.format(Locale.ROOT, ".%09d", Math.abs(d.getNanos()))
                                 .replaceAll("0+$", ""))
                 + "s";
         if (n.signum() < 0 || n.compareTo(BigInteger.valueOf(Durations.MAX_NANOS)) > 0) {
@@ -322,10 +324,7 @@ final class ClusterExtractor {
     }
 
     private static List<String> hosts(
-            Cluster c,
-            List<String> notes,
-            List<Integer> priorities,
-            List<io.envoyproxy.envoy.config.core.v3.Locality> localities) {
+            Cluster c, List<String> notes, List<Integer> priorities, List<Locality> localities) {
         List<String> names = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         boolean weighted = false;

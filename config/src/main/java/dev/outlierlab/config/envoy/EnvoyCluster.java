@@ -7,7 +7,9 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the lab takes from one Envoy {@code Cluster}: its outlier-detection settings with Envoy's defaults
@@ -70,11 +72,11 @@ public record EnvoyCluster(
      * as Envoy had them when the dump was taken), named host-0.. since the dump is only counted.
      */
     public EnvoyCluster withEndpointsFromDump(int count) {
-        List<String> named = new java.util.ArrayList<>();
+        List<String> named = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             named.add("host-" + i);
         }
-        List<String> more = new java.util.ArrayList<>(notes);
+        List<String> more = new ArrayList<>(notes);
         more.removeIf(n -> n.startsWith("load_assignment is not where"));
         more.add(
                 count + " endpoints from the dump's EndpointsConfigDump (the hosts Envoy had when the dump was taken)");
@@ -97,8 +99,8 @@ public record EnvoyCluster(
                         routing.activeRequestBias(),
                         routing.overprovisioningFactor(),
                         routing.failTrafficOnPanic(),
-                        java.util.Map.of(),
-                        java.util.Map.of(),
+                        Map.of(),
+                        Map.of(),
                         List.of(),
                         false,
                         null,
@@ -107,7 +109,7 @@ public record EnvoyCluster(
 
     /** This cluster with one more setting Envoy rejects. */
     public EnvoyCluster withProblem(InvalidConfigException error, int atLine) {
-        List<Problem> more = new java.util.ArrayList<>(problems);
+        List<Problem> more = new ArrayList<>(problems);
         more.add(new Problem(error, atLine));
         return new EnvoyCluster(
                 name,

@@ -1,5 +1,6 @@
 package dev.outlierlab.config.envoy;
 
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
@@ -8,6 +9,7 @@ import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -31,7 +33,7 @@ public final class EnvoyClusterWriter {
         StringBuilder y = new StringBuilder();
         // the comment is not quoted: a name's control characters are shown as escapes, as in every report
         y.append("# Envoy cluster for scenario '")
-                .append(dev.outlierlab.config.Wording.printable(s.name()))
+                .append(Wording.printable(s.name()))
                 .append("', written by outlier-lab.\n");
         RoutingSpec r = s.routing();
         RoutingClusterText.comments(r, y);
@@ -141,7 +143,7 @@ public final class EnvoyClusterWriter {
                 case '\t' -> q.append("\\t");
                 default -> {
                     if (ch < 0x20) {
-                        q.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) ch));
+                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
                     } else {
                         q.append(ch);
                     }

@@ -19,6 +19,7 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -235,7 +236,7 @@ public final class EnvoyConfigReader {
             List<String> lines,
             List<String> notes) {
         List<EnvoyCluster> out = new ArrayList<>();
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < clusters.size(); i++) {
             EnvoyCluster c = ClusterExtractor.extract(clusters.get(i), clusterNodes.get(i), source, lines);
             Integer dumped = endpointCounts.get(c.name());

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import java.util.List;
 import java.util.Locale;
@@ -29,8 +30,7 @@ public final class OutlierKeyTypos {
             String nearest = null;
             int best = 3;
             for (String right : correct) {
-                int d = dev.outlierlab.config.Wording.distance(
-                        key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
+                int d = Wording.distance(key.toLowerCase(Locale.ROOT), right.toLowerCase(Locale.ROOT));
                 if (d < best) {
                     best = d;
                     nearest = right;

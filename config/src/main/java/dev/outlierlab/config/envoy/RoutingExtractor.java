@@ -1,5 +1,7 @@
 package dev.outlierlab.config.envoy;
 
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.LocalityWeights;
 import dev.outlierlab.sim.scenario.RoutingSpec;
@@ -145,7 +147,7 @@ final class RoutingExtractor {
     /** The typed settings of {@code load_balancing_policy}'s least-request or round-robin policy. */
     private record Typed(int choiceCount, double bias, boolean localityWeighted, boolean slowStart) {}
 
-    private static Typed typed(com.google.protobuf.Any any) {
+    private static Typed typed(Any any) {
         try {
             if (any.is(LeastRequest.class)) {
                 LeastRequest lr = any.unpack(LeastRequest.class);
@@ -171,7 +173,7 @@ final class RoutingExtractor {
                 return new Typed(
                         2, 1.0, rr.getLocalityLbConfig().hasLocalityWeightedLbConfig(), rr.hasSlowStartConfig());
             }
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        } catch (InvalidProtocolBufferException e) {
             return null;
         }
         return null;

@@ -2,6 +2,7 @@ package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.yaml.Located;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Line numbers for messages and SARIF locations: the line a {@link Located} value starts on, and the line of
@@ -18,7 +19,7 @@ public final class SourceLines {
         for (int l = Math.min(valueLine, lines.size()); l >= 1 && l >= valueLine - 3; l--) {
             String text = lines.get(l - 1);
             for (String n : names) {
-                if (text.matches("^\\s*(-\\s+)?[\"']?" + java.util.regex.Pattern.quote(n) + "[\"']?\\s*:.*")) {
+                if (text.matches("^\\s*(-\\s+)?[\"']?" + Pattern.quote(n) + "[\"']?\\s*:.*")) {
                     return l;
                 }
             }

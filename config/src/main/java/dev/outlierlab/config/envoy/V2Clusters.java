@@ -1,6 +1,7 @@
 package dev.outlierlab.config.envoy;
 
 import dev.outlierlab.config.yaml.Located;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ final class V2Clusters {
     static Located asV3(Located node, String path, List<String> notes) {
         Map<?, ?> map = (Map<?, ?>) node.value();
         LinkedHashMap<String, Located> kept = new LinkedHashMap<>();
-        List<String> dropped = new java.util.ArrayList<>();
+        List<String> dropped = new ArrayList<>();
         map.forEach((k, v) -> {
             if (KEPT.contains((String) k)) {
                 kept.put((String) k, (Located) v);

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.grpc;
 
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.XdsOutlierMapping;
 import java.util.ArrayList;
@@ -32,12 +33,12 @@ public final class XdsNotes {
         }
         if (mapping.config().failurePercentage() == null) {
             notes.add("failure percentage is off: enforcing_failure_percentage is "
-                    + (envoy.isExplicit(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)
+                    + (envoy.isExplicit(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)
                             ? "0"
                             : "unset (Envoy's " + "default 0), and " + implementation.label()
                                     + " then leaves failure_percentage_ejection unset"));
         } else if (implementation == GrpcImplementation.JAVA
-                && !envoy.isExplicit(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)) {
+                && !envoy.isExplicit(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE)) {
             notes.add("failure percentage is on: enforcing_failure_percentage is unset, and grpc-java (1.85.1) then "
                     + "runs failure_percentage_ejection with its own defaults (threshold "
                     + mapping.config().failurePercentage().threshold() + ", enforcement 100 where Envoy's is 0); "

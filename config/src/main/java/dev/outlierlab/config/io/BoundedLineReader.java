@@ -1,6 +1,7 @@
 package dev.outlierlab.config.io;
 
 import dev.outlierlab.config.InputException;
+import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +16,7 @@ import java.util.Locale;
  * Reads text line by line (or whole) with a limit on the length of one line and, for whole texts, on the
  * total: an endless stream ({@code /dev/zero}, a FIFO fed forever, a file without line breaks) ends with one
  * {@link InputException} naming the source, the line and the limit, never an {@code OutOfMemoryError}. Lines
- * end at {@code \n}, {@code \r\n} or {@code \r}, as {@link java.io.BufferedReader#readLine()} has them; a
+ * end at {@code \n}, {@code \r\n} or {@code \r}, as {@link BufferedReader#readLine()} has them; a
  * byte-order mark at the very start is dropped. Input must be UTF-8: anything else is an
  * {@link InputException} too. Every reader of a user's file or stream goes through this class.
  */

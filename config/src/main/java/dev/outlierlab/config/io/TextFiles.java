@@ -4,6 +4,7 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -40,8 +41,8 @@ public final class TextFiles {
         }
         try (InputStream in = Files.newInputStream(path)) {
             return BoundedLineReader.readText(in, label + " " + path, MAX_TEXT_BYTES, "8 MiB");
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw explain(path, label, e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e);
+        } catch (IOException | UncheckedIOException e) {
+            throw explain(path, label, e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
         }
     }
 

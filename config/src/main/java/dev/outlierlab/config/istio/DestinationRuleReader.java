@@ -1,9 +1,11 @@
 package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.envoy.OutlierKeyTypos;
 import dev.outlierlab.config.envoy.SourceLines;
 import dev.outlierlab.config.kube.Manifests;
 import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -202,7 +204,7 @@ public final class DestinationRuleReader {
             return out;
         }
         Map<String, Located> policy = map(policyNode, path);
-        dev.outlierlab.config.envoy.OutlierKeyTypos.check(policy, path, List.of("outlierDetection"));
+        OutlierKeyTypos.check(policy, path, List.of("outlierDetection"));
         Scope general = new Scope(path, policyNode, policy.get("outlierDetection"), port, false);
         List<Scope> portLevel = new ArrayList<>();
         Located pls = policy.get("portLevelSettings");
@@ -211,7 +213,7 @@ public final class DestinationRuleReader {
                 Located entry = (Located) entries.get(i);
                 String entryPath = path + ".portLevelSettings[" + i + "]";
                 Map<String, Located> e = map(entry, entryPath);
-                dev.outlierlab.config.envoy.OutlierKeyTypos.check(e, entryPath, List.of("outlierDetection"));
+                OutlierKeyTypos.check(e, entryPath, List.of("outlierDetection"));
                 Integer number = portNumber(e.get("port"), entryPath);
                 // GetPortLevelTrafficPolicy: the entry replaces the whole policy for its port, no inheritance
                 portLevel.add(new Scope(entryPath, entry, e.get("outlierDetection"), number, true));
@@ -271,7 +273,7 @@ public final class DestinationRuleReader {
                             ? map(s.at, s.path)
                             : null;
             boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;
-            dev.outlierlab.sim.scenario.RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
+            RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
             if (!od) {
                 return new IstioPolicy(
                         name,

@@ -1,13 +1,16 @@
 package dev.outlierlab.config.istio;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * {@code --set} in Istio's own names, for a DestinationRule input: {@code consecutive5xxErrors=3},
@@ -26,7 +29,7 @@ public record IstioOverrides(Map<String, Located> fields, List<String> others) {
             List.of("trafficPolicy.outlierDetection.", "outlierDetection.", "outlier_detection.", "");
 
     public IstioOverrides {
-        fields = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
         others = List.copyOf(others);
     }
 
@@ -62,11 +65,11 @@ public record IstioOverrides(Map<String, Located> fields, List<String> others) {
                 }
                 if (!prefix.isEmpty() && !prefix.equals("outlier_detection.") && !name.contains(".")) {
                     String near = Wording.nearest(name, IstioOutlierTranslator.FIELDS);
-                    throw new dev.outlierlab.config.InputException("--set " + key + ": Istio's OutlierDetection has "
+                    throw new InputException("--set " + key + ": Istio's OutlierDetection has "
                             + "no field " + Wording.printable(name)
                             + (near == null ? "" : "; did you mean " + near + "?")
                             + " Known fields: "
-                            + String.join(", ", new java.util.TreeSet<>(IstioOutlierTranslator.FIELDS)));
+                            + String.join(", ", new TreeSet<>(IstioOutlierTranslator.FIELDS)));
                 }
             }
         }

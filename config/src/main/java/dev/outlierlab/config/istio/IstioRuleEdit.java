@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * A DestinationRule's {@code outlierDetection} as its own fields, read from the file and written back into it: the
@@ -37,7 +38,7 @@ public final class IstioRuleEdit {
         for (String name : fields.keySet()) {
             if (!IstioOutlierTranslator.FIELDS.contains(name)) {
                 throw new InputException(name + ": Istio's OutlierDetection has no such field; known fields: "
-                        + String.join(", ", new java.util.TreeSet<>(IstioOutlierTranslator.FIELDS)));
+                        + String.join(", ", new TreeSet<>(IstioOutlierTranslator.FIELDS)));
             }
         }
         List<String> lines = new ArrayList<>(text.lines().toList());

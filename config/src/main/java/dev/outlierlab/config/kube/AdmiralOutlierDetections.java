@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Admiral's {@code OutlierDetection} (admiral.io/v1alpha1, istio-ecosystem/admiral): {@code spec.outlier_config}
@@ -21,8 +22,7 @@ import java.util.Map;
  * endpoint; none at all with one local one), which is what this reader assumes.
  */
 public final class AdmiralOutlierDetections {
-    private static final java.util.Set<String> FIELDS =
-            java.util.Set.of("base_ejection_time", "consecutive_gateway_errors", "interval");
+    private static final Set<String> FIELDS = Set.of("base_ejection_time", "consecutive_gateway_errors", "interval");
 
     private AdmiralOutlierDetections() {}
 

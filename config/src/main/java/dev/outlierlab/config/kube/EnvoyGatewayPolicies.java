@@ -1,12 +1,15 @@
 package dev.outlierlab.config.kube;
 
 import dev.outlierlab.config.envoy.SourceLines;
+import dev.outlierlab.config.istio.GoDuration;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,11 +49,10 @@ public final class EnvoyGatewayPolicies {
     /** The policy's outlier settings, or none when it has no {@code healthCheck.passive}. */
     public static List<TranslatedPolicy> read(Manifests.Resource r, String source, List<String> lines) {
         Located spec = r.get("spec");
-        Located hcNode = spec != null
-                        && spec.value() instanceof java.util.Map<?, ?> m
-                        && m.get("healthCheck") instanceof Located l
-                ? l
-                : null;
+        Located hcNode =
+                spec != null && spec.value() instanceof Map<?, ?> m && m.get("healthCheck") instanceof Located l
+                        ? l
+                        : null;
         TranslatedPolicy p = translate(r, hcNode, "spec.healthCheck", source, lines);
         return p == null ? List.of() : List.of(p);
     }
@@ -63,7 +65,7 @@ public final class EnvoyGatewayPolicies {
      * ({@code internal/gatewayapi/clustersettings.go}), so the same translation applies.
      */
     public static List<TranslatedPolicy> readBackendSettings(Manifests.Resource r, String source, List<String> lines) {
-        List<TranslatedPolicy> out = new java.util.ArrayList<>();
+        List<TranslatedPolicy> out = new ArrayList<>();
         Located spec = r.get("spec");
         if (spec != null) {
             collect(r, spec, "spec", source, lines, out);
@@ -78,12 +80,12 @@ public final class EnvoyGatewayPolicies {
             String source,
             List<String> lines,
             List<TranslatedPolicy> out) {
-        if (node.value() instanceof java.util.Map<?, ?> map) {
-            for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+        if (node.value() instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> e : map.entrySet()) {
                 Located child = (Located) e.getValue();
                 String childPath = path + "." + e.getKey();
                 if ("backendSettings".equals(e.getKey())
-                        && child.value() instanceof java.util.Map<?, ?> bs
+                        && child.value() instanceof Map<?, ?> bs
                         && bs.get("healthCheck") instanceof Located hc) {
                     TranslatedPolicy p = translate(r, hc, childPath + ".healthCheck", source, lines);
                     if (p != null) {
@@ -182,7 +184,7 @@ public final class EnvoyGatewayPolicies {
 
     private static HealthCheckSpec active(ResourceFields hc) {
         Located node = hc.node("active");
-        if (node == null || !(node.value() instanceof java.util.Map<?, ?> map)) {
+        if (node == null || !(node.value() instanceof Map<?, ?> map)) {
             return null;
         }
         // only the fields the lab models are read; the checker's own fields (http, tcp, grpc) are Envoy Gateway's
@@ -190,7 +192,7 @@ public final class EnvoyGatewayPolicies {
         long unhealthy = 3;
         long healthy = 1;
         if (map.get("interval") instanceof Located i && i.value() instanceof String s) {
-            long n = dev.outlierlab.config.istio.GoDuration.parse(s.strip());
+            long n = GoDuration.parse(s.strip());
             interval = n > 0 ? n : interval;
         }
         if (map.get("unhealthyThreshold") instanceof Located u && u.value() instanceof Long l) {

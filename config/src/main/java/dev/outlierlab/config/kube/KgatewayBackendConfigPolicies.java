@@ -3,12 +3,16 @@ package dev.outlierlab.config.kube;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.envoy.SourceLines;
+import dev.outlierlab.config.istio.GoDuration;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -177,7 +181,7 @@ public final class KgatewayBackendConfigPolicies {
             + "read as copied, as kgateway's v2.5 release notes describe it)";
 
     private static Set<String> keys(Map<?, ?> m) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         m.keySet().forEach(k -> out.add(String.valueOf(k)));
         return out;
     }
@@ -224,7 +228,7 @@ public final class KgatewayBackendConfigPolicies {
         if (!(map.get("interval") instanceof Located i)) {
             return null;
         }
-        long interval = i.value() instanceof String s ? dev.outlierlab.config.istio.GoDuration.parse(s.strip()) : -1;
+        long interval = i.value() instanceof String s ? GoDuration.parse(s.strip()) : -1;
         if (interval <= 0 || interval > MAX_INTERVAL_NANOS) {
             throw new InputException(i.origin() + ": healthCheck.interval: " + Wording.describe(shown(i.value()))
                     + " is not allowed; expected a duration from 1ns to 87600h (10 years), such as 5s");
@@ -247,8 +251,8 @@ public final class KgatewayBackendConfigPolicies {
 
     /** A value for a message: a long number in scientific form, any text cut short. */
     private static Object shown(Object value) {
-        if (value instanceof java.math.BigInteger b) {
-            return new java.math.BigDecimal(b);
+        if (value instanceof BigInteger b) {
+            return new BigDecimal(b);
         }
         return value instanceof String s ? Wording.shortPrefix(s) : value;
     }

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Durations as written in scenario files (spec section 1): Envoy's JSON form ({@code "10s"}, {@code "0.25s"}),
+ * Durations as written in scenario files (docs/model.md): Envoy's JSON form ({@code "10s"}, {@code "0.25s"}),
  * plus {@code ms}, {@code m} and {@code h}; a bare number is seconds. Converted exactly to nanoseconds.
  */
 public final class DurationText {

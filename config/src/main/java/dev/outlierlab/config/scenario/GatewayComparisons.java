@@ -1,5 +1,6 @@
 package dev.outlierlab.config.scenario;
 
+import dev.outlierlab.sim.gateway.GatewayScenario;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +33,7 @@ public final class GatewayComparisons {
         }
 
         /** The scenario this comparison runs, every default filled in. */
-        public dev.outlierlab.sim.gateway.GatewayScenario scenario() {
+        public GatewayScenario scenario() {
             return ScenarioReader.defaultsProfiled(overrides()).gateway();
         }
     }

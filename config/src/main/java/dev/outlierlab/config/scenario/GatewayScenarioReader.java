@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.gateway.GatewayConfig;
@@ -18,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a scenario of {@code profile: gateway} (spec gateway-profile section 1): the lab model's name,
+ * Reads a scenario of {@code profile: gateway} (docs/gateway.md): the lab model's name,
  * duration, seed, cluster hosts, traffic and faults, plus the {@code gateway:} and {@code routing:}
  * sections. Envoy's settings ({@code outlier_detection}, {@code health_checks},
  * {@code cluster.panic_threshold}) are an error here, as gateway settings are in an Envoy scenario. Without
@@ -99,16 +100,7 @@ final class GatewayScenarioReader {
         List<FaultSpec> faults = top.containsKey("faults")
                 ? ScenarioReader.readFaults(v, top.get("faults"), hosts, duration)
                 : defaults.faults().stream()
-                        .map(f -> new FaultSpec(
-                                hosts.hosts().subList(0, 1),
-                                f.startNanos(),
-                                f.endNanos(),
-                                f.errorRatePpm(),
-                                f.status(),
-                                f.result(),
-                                f.healthCheckFailure(),
-                                f.pattern(),
-                                f.burstLengthMilli()))
+                        .map(f -> f.withHosts(hosts.hosts().subList(0, 1)))
                         .toList();
         GatewayConfig gateway =
                 withClients(v, readGateway(v, root, top.get("gateway")), clientsNode, top.get("gateway"));
@@ -211,7 +203,7 @@ final class GatewayScenarioReader {
 
     /** YAML 1.1 reads an unquoted {@code off} as false, which is the mode off; any other value is shown as written. */
     private static String modeText(Object value) {
-        return value instanceof String text ? text : dev.outlierlab.config.Wording.describe(value);
+        return value instanceof String text ? text : Wording.describe(value);
     }
 
     private static RoutingConfig readRouting(Values v, Located root, Located node) {

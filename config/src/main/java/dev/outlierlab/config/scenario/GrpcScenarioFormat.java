@@ -28,7 +28,11 @@ public final class GrpcScenarioFormat implements Profile, ScenarioFormat {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.CLUSTER_FROM_CONFIG, Capability.COMPARISON_COLUMN, Capability.COMPARISON_BASE);
+        return EnumSet.of(
+                Capability.CLUSTER_FROM_CONFIG,
+                Capability.COMPARISON_COLUMN,
+                Capability.COMPARISON_BASE,
+                Capability.SERVICE_CONFIG);
     }
 
     @Override

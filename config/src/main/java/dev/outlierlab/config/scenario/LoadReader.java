@@ -8,6 +8,7 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RateStep;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -182,7 +183,7 @@ final class LoadReader {
                 out.put(hosts.get(i), v.integer((Located) list.get(i), key + "[" + i + "]", 0, 1, max));
             }
         } else if (value instanceof Map<?, ?> map) {
-            Set<String> known = new java.util.HashSet<>(hosts);
+            Set<String> known = new HashSet<>(hosts);
             for (Map.Entry<String, Located> e : ((Map<String, Located>) map).entrySet()) {
                 if (!known.contains(e.getKey())) {
                     throw Values.error(

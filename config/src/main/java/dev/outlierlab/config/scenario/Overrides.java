@@ -5,6 +5,7 @@ import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ final class Overrides {
     @SuppressWarnings("unchecked")
     private static Map<String, Located> asMap(Located node, String origin, String[] parts, int p) {
         if (!(node.value() instanceof Map)) {
-            throw new InputException(origin + ": " + String.join(".", java.util.Arrays.copyOf(parts, p))
+            throw new InputException(origin + ": " + String.join(".", Arrays.copyOf(parts, p))
                     + " is not a mapping, so it has no key '" + parts[p] + "'");
         }
         return (Map<String, Located>) node.value();

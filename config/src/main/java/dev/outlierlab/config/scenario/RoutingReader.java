@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The routing keys of a scenario ({@link RoutingSpec}): {@code cluster.lb_policy}, {@code cluster.choice_count},
@@ -151,7 +152,7 @@ final class RoutingReader {
                         e.getValue(),
                         key,
                         e.getKey(),
-                        "zones of cluster.zones: " + String.join(", ", new java.util.TreeSet<>(zones.values())));
+                        "zones of cluster.zones: " + String.join(", ", new TreeSet<>(zones.values())));
             }
             out.put(e.getKey(), (int) v.integer(e.getValue(), key, 0, 0, 1_000_000));
         }

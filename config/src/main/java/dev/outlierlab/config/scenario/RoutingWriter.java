@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The routing keys in file form, written only where they differ from the lab model's routing, so that a scenario
@@ -54,7 +55,7 @@ final class RoutingWriter {
         }
         if (r.localityWeights().enabled() && !r.zones().isEmpty()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            new java.util.TreeMap<>(r.localityWeights().byZone()).forEach((z, w) -> m.put(z, (long) w));
+            new TreeMap<>(r.localityWeights().byZone()).forEach((z, w) -> m.put(z, (long) w));
             cluster.put("locality_weights", m);
         }
         if (!r.callerZones().isEmpty()) {

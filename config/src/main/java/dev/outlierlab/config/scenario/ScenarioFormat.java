@@ -1,11 +1,12 @@
 package dev.outlierlab.config.scenario;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.yaml.Located;
 
 /**
  * A profile's facet in {@code config}: it reads a scenario document whose {@code profile:} key names it. The document
  * is a mapping with every {@code --set} override already applied; each bad key or value is refused with one message
- * that gives the key, the value, the line and what is allowed ({@link dev.outlierlab.config.InputException}).
+ * that gives the key, the value, the line and what is allowed ({@link InputException}).
  */
 public interface ScenarioFormat {
     /** Reads the document (a mapping) as a scenario of this profile. */

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlTree;
@@ -21,16 +22,19 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads a scenario file (spec section 2) into a validated {@link Scenario}: every key optional, defaults from
- * the seed's opening case, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
+ * Reads a scenario file (docs/model.md) into a validated {@link Scenario}: every key optional, defaults from
+ * the built-in default scenario, {@code --set KEY=VALUE} overrides applied on top, unknown keys and bad values
  * reported with the key, the value, the line and what is allowed.
  */
 public final class ScenarioReader {
@@ -120,7 +124,7 @@ public final class ScenarioReader {
     private ScenarioReader() {}
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> out = new java.util.HashSet<>(a);
+        Set<String> out = new HashSet<>(a);
         out.addAll(b);
         return Set.copyOf(out);
     }
@@ -230,7 +234,7 @@ public final class ScenarioReader {
         if (!(root.value() instanceof Map)) {
             throw new InputException(root.origin() + ": a scenario is a mapping of keys (name, duration, cluster, "
                     + "traffic, faults, outlier_detection, ...), not "
-                    + dev.outlierlab.config.Wording.describe(root.value()));
+                    + Wording.describe(root.value()));
         }
         for (String set : sets) {
             Overrides.apply(root, set);
@@ -305,18 +309,19 @@ public final class ScenarioReader {
         RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
         try {
-            scenario = new Scenario(
-                    name,
-                    duration,
-                    seed,
-                    clusterSpec,
-                    new TrafficSpec(rps, clients),
-                    faults,
-                    outlier,
-                    health,
-                    version,
-                    load,
-                    routing);
+            scenario = Scenario.builder()
+                    .name(name)
+                    .durationNanos(duration)
+                    .seed(seed)
+                    .cluster(clusterSpec)
+                    .traffic(new TrafficSpec(rps, clients))
+                    .faults(faults)
+                    .outlierDetection(outlier)
+                    .healthChecks(health)
+                    .envoyVersion(version)
+                    .load(load)
+                    .routing(routing)
+                    .build();
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }
@@ -337,11 +342,11 @@ public final class ScenarioReader {
             return EnvoyVersion.DEFAULT;
         }
         Object value = node.value();
-        if (value instanceof java.math.BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
+        if (value instanceof BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
             // 1e1000000000 written out would be a billion digits: refused before any conversion
             throw Values.error(node, "envoy_version", value, "a release such as 1.40 or 1.36.2");
         }
-        String text = value instanceof java.math.BigDecimal d ? d.toPlainString() : String.valueOf(value);
+        String text = value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value);
         try {
             return EnvoyVersion.parse(text);
         } catch (InvalidConfigException e) {
@@ -397,7 +402,17 @@ public final class ScenarioReader {
             faults.add(v.guard(
                     at,
                     key,
-                    () -> new FaultSpec(hosts, start, end, ppm, status, result, hc, pattern, burst, degraded)));
+                    () -> FaultSpec.builder()
+                            .hosts(hosts)
+                            .window(start, end)
+                            .errorRatePpm(ppm)
+                            .status(status)
+                            .result(result)
+                            .healthCheckFailure(hc)
+                            .pattern(pattern)
+                            .burstLengthMilli(burst)
+                            .degraded(degraded)
+                            .build()));
         }
         return faults;
     }
@@ -407,7 +422,7 @@ public final class ScenarioReader {
         if (node == null || node.value() == null) {
             return b.build();
         }
-        Set<String> names = new java.util.LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (OutlierSetting s : OutlierSetting.values()) {
             names.add(s.envoyName());
         }

@@ -6,6 +6,7 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
+import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ public final class ScenarioWriter {
      * A route retry policy as {@code traffic.retries} writes it: {@code "istio"} for istiod's default,
      * {@code "none"}, a mapping of Envoy's {@code retry_policy} fields, or null for no policy.
      */
-    public static Object retriesValue(dev.outlierlab.sim.scenario.RetrySpec retry) {
+    public static Object retriesValue(RetrySpec retry) {
         return RoutingWriter.retries(retry);
     }
 

@@ -238,8 +238,8 @@ public final class Values {
     }
 
     /**
-     * A fault's failure pattern: random (the default: real failures come at random, lab-model section 5), even
-     * (the seed's, which the default scenario names) or bursts.
+     * A fault's failure pattern: random (the default: real failures come at random, docs/fault-patterns.md), even
+     * (which the default scenario names) or bursts.
      */
     FaultPattern pattern(Located node, String key) {
         if (node == null || node.value() == null) {

@@ -6,10 +6,13 @@ import dev.outlierlab.config.io.ScalarRun;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -97,7 +100,7 @@ public final class YamlTree {
             char c = text.charAt(i);
             if (run.accept(c) > BoundedLineReader.MAX_LINE_CHARS) {
                 throw new InputException(source + ":" + line + ": line " + line + " is longer than "
-                        + String.format(java.util.Locale.ROOT, "%,d", BoundedLineReader.MAX_LINE_CHARS)
+                        + String.format(Locale.ROOT, "%,d", BoundedLineReader.MAX_LINE_CHARS)
                         + " characters, the limit for one line; is this the right file?");
             }
             if (c == '\n' || c == '\r' && !(i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
@@ -161,7 +164,7 @@ public final class YamlTree {
             }
             if (converted.put(node, Boolean.TRUE) != null && ++expanded > MAX_ALIAS_EXPANSION) {
                 throw new InputException(source + ":" + line(node) + ": aliases expand to "
-                        + "more than " + String.format(java.util.Locale.ROOT, "%,d", MAX_ALIAS_EXPANSION)
+                        + "more than " + String.format(Locale.ROOT, "%,d", MAX_ALIAS_EXPANSION)
                         + " nodes (a few lines of anchors can stand for millions of values); write the values out "
                         + "or use fewer aliases");
             }
@@ -177,7 +180,7 @@ public final class YamlTree {
             String origin = source + ":" + line(node);
             if (node instanceof MappingNode mapping) {
                 LinkedHashMap<String, Located> map = new LinkedHashMap<>();
-                java.util.Set<String> explicitKeys = new java.util.HashSet<>();
+                Set<String> explicitKeys = new HashSet<>();
                 for (NodeTuple tuple : mapping.getValue()) {
                     if (Tag.MERGE.equals(tuple.getKeyNode().getTag())) {
                         mergeInto(map, tuple.getValueNode());
@@ -231,7 +234,7 @@ public final class YamlTree {
                 return null;
             }
             if (Tag.BOOL.equals(tag)) {
-                return Boolean.parseBoolean(text.toLowerCase(java.util.Locale.ROOT));
+                return Boolean.parseBoolean(text.toLowerCase(Locale.ROOT));
             }
             if (Tag.INT.equals(tag)) {
                 return Long.parseLong(text.replace("_", ""));

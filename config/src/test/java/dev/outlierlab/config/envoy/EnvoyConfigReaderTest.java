@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import org.junit.jupiter.api.Test;
@@ -34,8 +35,7 @@ class EnvoyConfigReaderTest {
         assertThat(od.successfulActiveHealthCheckUnejectHost()).isFalse();
         assertThat(od.isExplicit(OutlierSetting.MAX_EJECTION_PERCENT)).isTrue();
         assertThat(od.isExplicit(OutlierSetting.ENFORCING_SUCCESS_RATE)).isFalse();
-        assertThat(od.enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE))
-                .isEqualTo(100);
+        assertThat(od.enforcingPercent(EjectionType.SUCCESS_RATE)).isEqualTo(100);
         assertThat(c.problems()).isEmpty();
     }
 

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +139,7 @@ class ReaderFuzzTest {
         fuzz(13, List.of(TRACE), text -> {
             BoundedLineReader names = new BoundedLineReader(new StringReader(text), "fuzz.jsonl", 4096);
             List<String> hosts = TraceReader.hostNames(names, "fuzz.jsonl");
-            Map<String, Integer> index = new java.util.HashMap<>();
+            Map<String, Integer> index = new HashMap<>();
             hosts.forEach(h -> index.put(h, index.size()));
             Iterator<?> records = TraceReader.records(
                     new BoundedLineReader(new StringReader(text), "fuzz.jsonl", 4096), "fuzz.jsonl", index);

@@ -9,6 +9,7 @@ import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.util.OutlierDetectionLoadBalancer.OutlierDetectionLoadBalancerConfig;
 import io.grpc.util.OutlierDetectionLoadBalancerProvider;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -115,7 +116,7 @@ class ServiceConfigAgainstGrpcJavaTest {
     /** gRPC's JSON parser gives numbers as Double; Jackson gives Integer. */
     @SuppressWarnings("unchecked")
     private static Map<String, ?> toGrpcJson(Map<String, ?> m) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, Object> out = new LinkedHashMap<>();
         m.forEach((k, v) -> out.put(k, convert(v)));
         return out;
     }

@@ -7,6 +7,7 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.Corpus;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -144,7 +145,7 @@ class DestinationRuleReaderTest {
     void ruleWithoutOutlierDetection() {
         IstioPolicy p = read("istio/no-outlier.yaml", null).select(null, null, null);
         assertThat(p.hasOutlierDetection()).isFalse();
-        assertThatThrownBy(() -> p.toScenario(dev.outlierlab.sim.scenario.Scenario.defaults(), 6))
+        assertThatThrownBy(() -> p.toScenario(Scenario.defaults(), 6))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("has no outlierDetection");
     }
@@ -152,12 +153,11 @@ class DestinationRuleReaderTest {
     @Test
     void toScenarioUsesTheGivenHostCount() {
         IstioPolicy p = read("istio/checkout-full.yaml", null).select(null, null, null);
-        var s = p.toScenario(dev.outlierlab.sim.scenario.Scenario.defaults(), 8);
+        var s = p.toScenario(Scenario.defaults(), 8);
         assertThat(s.cluster().size()).isEqualTo(8);
         assertThat(s.cluster().panicThresholdPercent()).isEqualTo(30.0);
         assertThat(s.outlierDetection()).isEqualTo(p.outlierDetection());
-        assertThat(s.faults())
-                .isEqualTo(dev.outlierlab.sim.scenario.Scenario.defaults().faults());
+        assertThat(s.faults()).isEqualTo(Scenario.defaults().faults());
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -131,7 +132,7 @@ class IstioRoutingTest {
         });
         assertThat(r.events())
                 .anyMatch(e -> e.action() == EventAction.EJECT && e.host().equals("host-0"));
-        long total = java.util.Arrays.stream(after).sum();
+        long total = Arrays.stream(after).sum();
         // host-0 out: P0 (zone a) keeps min(100, 140 x 1 / 2) = 70 %, P1 (zones b, c) 30 %, 7.5 % per pod
         assertThat(after[1] * 100.0 / total).isCloseTo(70, within(1.5));
         assertThat(after[4] * 100.0 / total).isCloseTo(7.5, within(1.0));

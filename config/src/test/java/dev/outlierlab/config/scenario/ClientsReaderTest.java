@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@code traffic.clients}: read, written back only when more than one, refused when impossible. */
@@ -19,9 +20,9 @@ class ClientsReaderTest {
         Scenario s = read("traffic:\n  rps: 600\n  clients: 50\n");
         assertThat(s.traffic().clients()).isEqualTo(50);
         assertThat(s.traffic().rps()).isEqualTo(600);
-        assertThat(ScenarioWriter.toMap(s).get("traffic")).isEqualTo(java.util.Map.of("rps", 600L, "clients", 50));
+        assertThat(ScenarioWriter.toMap(s).get("traffic")).isEqualTo(Map.of("rps", 600L, "clients", 50));
         assertThat(read("", "traffic.clients=3").traffic().clients()).isEqualTo(3);
-        assertThat(ScenarioWriter.toMap(read("")).get("traffic")).isEqualTo(java.util.Map.of("rps", 600L));
+        assertThat(ScenarioWriter.toMap(read("")).get("traffic")).isEqualTo(Map.of("rps", 600L));
     }
 
     @Test

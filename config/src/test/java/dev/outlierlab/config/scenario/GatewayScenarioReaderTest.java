@@ -3,6 +3,7 @@ package dev.outlierlab.config.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.gateway.GatewayConfig;
@@ -103,8 +104,7 @@ class GatewayScenarioReaderTest {
                 gateway: {mode: shadow, min_stdev: 0.5, stdev_factor: 3}
                 routing: {strategy: weighted, weights: [2, 1], fallbacks: 1}
                 """);
-        String json =
-                new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(GatewayScenarioWriter.toMap(s));
+        String json = new ObjectMapper().writeValueAsString(GatewayScenarioWriter.toMap(s));
         assertThat(read(json)).isEqualTo(s);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.yaml.YamlTreeTestSupport;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
@@ -131,7 +132,7 @@ class ScenarioReaderTest {
                 outlier_detection: {max_ejection_time: 45s, enforcing_failure_percentage: 70, always_eject_one_host: true}
                 health_checks: {interval: 3s, unhealthy_threshold: 1, healthy_threshold: 4}
                 """);
-        String json = dev.outlierlab.config.yaml.YamlTreeTestSupport.toJson(ScenarioWriter.toMap(original));
+        String json = YamlTreeTestSupport.toJson(ScenarioWriter.toMap(original));
         assertThat(read(json)).isEqualTo(original);
     }
 

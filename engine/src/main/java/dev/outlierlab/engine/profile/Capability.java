@@ -32,5 +32,10 @@ public enum Capability {
     /** Runs as one column of {@code run --profile A,B} over another profile's scenario. */
     COMPARISON_COLUMN,
     /** Its scenarios can be run under other profiles side by side ({@code run --profile A,B}). */
-    COMPARISON_BASE
+    COMPARISON_BASE,
+    /**
+     * Takes gRPC's settings from a service config and a client implementation ({@code --service-config},
+     * {@code --grpc-implementation}); a run given them without {@code --profile} runs under the first such profile.
+     */
+    SERVICE_CONFIG
 }

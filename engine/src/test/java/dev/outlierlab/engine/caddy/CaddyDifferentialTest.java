@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.proxies.BackendScript;
 import dev.outlierlab.engine.proxies.BackendSet;
+import dev.outlierlab.engine.proxies.DifferentialRuns;
 import dev.outlierlab.engine.proxies.LoadDriver;
 import dev.outlierlab.engine.proxies.ProxyProcess;
 import dev.outlierlab.engine.proxies.ScriptedBackend;
@@ -14,10 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -174,31 +171,15 @@ class CaddyDifferentialTest {
     @TestFactory
     Stream<DynamicTest> everyScenarioAgreesWithTheRealServer() throws Exception {
         assumeTrue(ProxyProcess.available(CADDY), "Caddy is not installed at " + CADDY);
-        List<Scenario> all = scenarios();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        List<Future<CaddyLogReplay>> results = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Path dir = Files.createDirectories(tmp.resolve("s" + i));
-            results.add(pool.submit(() -> run(s, dir)));
-        }
-        pool.shutdown();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Future<CaddyLogReplay> f = results.get(i);
-            tests.add(DynamicTest.dynamicTest(s.name(), () -> {
-                CaddyLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf(
-                        "caddy %-66s requests %d ejections %d returns %d retries %d client errors %d"
-                                + " late forgets %d%n",
-                        s.name(), r.requests, r.ejections(), r.returns(), r.retries, r.clientErrors, r.lateForgets);
-                assertThat(r.disagreements).as(s.name()).isEmpty();
-                assertThat(r.requests).isGreaterThan(50);
-                s.shows().accept(r);
-            }));
-        }
-        return tests.stream();
+        return DifferentialRuns.inParallel(scenarios(), tmp, Scenario::name, CaddyDifferentialTest::run, (s, r) -> {
+            System.out.printf(
+                    "caddy %-66s requests %d ejections %d returns %d retries %d client errors %d"
+                            + " late forgets %d%n",
+                    s.name(), r.requests, r.ejections(), r.returns(), r.retries, r.clientErrors, r.lateForgets);
+            assertThat(r.disagreements).as(s.name()).isEmpty();
+            assertThat(r.requests).isGreaterThan(50);
+            s.shows().accept(r);
+        });
     }
 
     static CaddyLogReplay run(Scenario s, Path dir) throws Exception {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.proxies.BackendScript;
 import dev.outlierlab.engine.proxies.BackendSet;
+import dev.outlierlab.engine.proxies.DifferentialRuns;
 import dev.outlierlab.engine.proxies.LoadDriver;
 import dev.outlierlab.engine.proxies.ProxyProcess;
 import dev.outlierlab.engine.proxies.ScriptedBackend;
@@ -13,10 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -162,30 +159,14 @@ class HaproxyDifferentialTest {
     @TestFactory
     Stream<DynamicTest> everyScenarioAgreesWithTheRealServer() throws Exception {
         assumeTrue(ProxyProcess.available(HAPROXY), "HAProxy is not installed at " + HAPROXY);
-        List<Scenario> all = scenarios();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        List<Future<HaproxyLogReplay>> results = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Path dir = Files.createDirectories(tmp.resolve("s" + i));
-            results.add(pool.submit(() -> run(s, dir)));
-        }
-        pool.shutdown();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Future<HaproxyLogReplay> f = results.get(i);
-            tests.add(DynamicTest.dynamicTest(s.name(), () -> {
-                HaproxyLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf(
-                        "haproxy %-66s requests %d trips %d down %d up %d client errors %d%n",
-                        s.name(), r.requests, r.trips(), r.downs(), r.ups(), r.clientErrors);
-                assertThat(r.disagreements).as(s.name()).isEmpty();
-                assertThat(r.requests).isGreaterThan(50);
-                s.shows().accept(r);
-            }));
-        }
-        return tests.stream();
+        return DifferentialRuns.inParallel(scenarios(), tmp, Scenario::name, HaproxyDifferentialTest::run, (s, r) -> {
+            System.out.printf(
+                    "haproxy %-66s requests %d trips %d down %d up %d client errors %d%n",
+                    s.name(), r.requests, r.trips(), r.downs(), r.ups(), r.clientErrors);
+            assertThat(r.disagreements).as(s.name()).isEmpty();
+            assertThat(r.requests).isGreaterThan(50);
+            s.shows().accept(r);
+        });
     }
 
     static HaproxyLogReplay run(Scenario s, Path dir) throws Exception {

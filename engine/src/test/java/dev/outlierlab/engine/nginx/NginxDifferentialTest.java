@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.outlierlab.engine.proxies.BackendScript;
+import dev.outlierlab.engine.proxies.DifferentialRuns;
 import dev.outlierlab.engine.proxies.LoadDriver;
 import dev.outlierlab.engine.proxies.ProxyProcess;
 import dev.outlierlab.engine.proxies.ScriptedBackend;
@@ -12,10 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -235,30 +232,14 @@ class NginxDifferentialTest {
     @TestFactory
     Stream<DynamicTest> everyScenarioAgreesWithTheRealServer() throws Exception {
         assumeTrue(ProxyProcess.available(NGINX), "nginx is not installed at " + NGINX);
-        List<Scenario> all = scenarios();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        List<Future<NginxLogReplay>> results = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Path dir = Files.createDirectories(tmp.resolve("s" + i));
-            results.add(pool.submit(() -> run(s, dir)));
-        }
-        pool.shutdown();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            Scenario s = all.get(i);
-            Future<NginxLogReplay> f = results.get(i);
-            tests.add(DynamicTest.dynamicTest(s.name(), () -> {
-                NginxLogReplay r = f.get(60, TimeUnit.SECONDS);
-                System.out.printf(
-                        "nginx %-70s requests %d attempts %d ejections %d returns %d client errors %d%n",
-                        s.name(), r.requests, r.attempts, r.ejections(), r.returns(), r.clientErrors);
-                assertThat(r.disagreements).as(s.name()).isEmpty();
-                assertThat(r.requests).isGreaterThan(50);
-                s.shows().accept(r);
-            }));
-        }
-        return tests.stream();
+        return DifferentialRuns.inParallel(scenarios(), tmp, Scenario::name, NginxDifferentialTest::run, (s, r) -> {
+            System.out.printf(
+                    "nginx %-70s requests %d attempts %d ejections %d returns %d client errors %d%n",
+                    s.name(), r.requests, r.attempts, r.ejections(), r.returns(), r.clientErrors);
+            assertThat(r.disagreements).as(s.name()).isEmpty();
+            assertThat(r.requests).isGreaterThan(50);
+            s.shows().accept(r);
+        });
     }
 
     static NginxLogReplay run(Scenario s, Path dir) throws Exception {

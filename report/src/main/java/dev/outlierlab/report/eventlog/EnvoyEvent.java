@@ -1,6 +1,7 @@
 package dev.outlierlab.report.eventlog;
 
 import dev.outlierlab.engine.envoy.EjectionType;
+import java.util.Locale;
 
 /**
  * One line of Envoy's outlier event log ({@code event_log_path}), reduced to what a comparison with the lab
@@ -44,7 +45,7 @@ public record EnvoyEvent(
 
         /** The key JSON output uses. */
         public String jsonName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -3,11 +3,14 @@ package dev.outlierlab.report.eventlog;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Envoy's own outlier events for one cluster against the decisions the lab made replaying the same traffic.
@@ -63,7 +66,7 @@ public final class EventLogComparison {
             Map<EnvoyEvent.Kind, Tally> tallies,
             List<EnvoyEvent> outside) {
         public Result {
-            tallies = java.util.Collections.unmodifiableMap(new EnumMap<>(tallies));
+            tallies = Collections.unmodifiableMap(new EnumMap<>(tallies));
             outside = List.copyOf(outside);
         }
 
@@ -140,7 +143,7 @@ public final class EventLogComparison {
         for (LabEvent l : labSorted) {
             labByHost.computeIfAbsent(l.event().host(), h -> new ArrayList<>()).add(l);
         }
-        java.util.Set<LabEvent> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<LabEvent> used = Collections.newSetFromMap(new IdentityHashMap<>());
         Map<String, int[]> firstCandidate = new HashMap<>();
         List<Match> matched = new ArrayList<>();
         List<EnvoyEvent> missed = new ArrayList<>();

@@ -1,8 +1,11 @@
 package dev.outlierlab.report.eventlog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import com.google.protobuf.util.Timestamps;
@@ -13,10 +16,12 @@ import io.envoyproxy.envoy.data.cluster.v3.Action;
 import io.envoyproxy.envoy.data.cluster.v3.OutlierDetectionEvent;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads Envoy's outlier event log ({@code event_log_path}): one JSON line of
@@ -37,9 +42,9 @@ public final class EventLogReader {
     public static final int MAX_EVENTS = 1_000_000;
 
     /** Strict as the trace reader: a duplicate field or a second value on the line is a bad line. */
-    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
     private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
@@ -65,7 +70,7 @@ public final class EventLogReader {
         public EventLog {
             events = List.copyOf(events);
             firstBad = List.copyOf(firstBad);
-            clusters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(clusters));
+            clusters = Collections.unmodifiableMap(new LinkedHashMap<>(clusters));
         }
 
         /** The events of one cluster, in file order. */
@@ -151,7 +156,7 @@ public final class EventLogReader {
             throw new BadLine("empty " + (ev.getClusterName().isEmpty() ? "cluster_name" : "upstream_url"));
         }
         String action = node.path("action").asText();
-        if (!java.util.Set.of("EJECT", "UNEJECT", "0", "1").contains(action)) {
+        if (!Set.of("EJECT", "UNEJECT", "0", "1").contains(action)) {
             throw new BadLine("action " + node.path("action") + " is not allowed; expected EJECT or UNEJECT");
         }
         if (!ev.hasTimestamp()) {

@@ -2,6 +2,7 @@ package dev.outlierlab.report.format;
 
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.report.ReplayOutput;
+import java.util.List;
 
 /** The output formats of {@code replay}: text, JSON, and one row per detector and host. */
 public final class ReplayFormats {
@@ -26,7 +27,7 @@ public final class ReplayFormats {
 
     /** The formats of a replay run as a Flink job, whose report comes back rendered (no table). */
     public static final Formats<ReplayView> REPLAY_ON_FLINK =
-            REPLAY.only("replay --engine flink", java.util.List.of("text", "json"));
+            REPLAY.only("replay --engine flink", List.of("text", "json"));
 
     private ReplayFormats() {}
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -77,8 +78,8 @@ class EventLogComparisonTest {
     @Test
     void aLongLogOfOneHostMatchesEveryTickAndLeavesTheStragglersOver() {
         // 20,000 returns on ticks 10 s apart, Envoy's 3 s after the lab's, plus one lab return 30 s after the last
-        List<EnvoyEvent> envoy = new java.util.ArrayList<>();
-        List<OutlierEvent> lab = new java.util.ArrayList<>();
+        List<EnvoyEvent> envoy = new ArrayList<>();
+        List<OutlierEvent> lab = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
             envoy.add(envoy(i + 1, i * INTERVAL + 3 * S, "a", EnvoyEvent.Kind.UNEJECT, null));
             lab.add(lab(i * INTERVAL, "a", EventAction.UNEJECT, null));

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Envoy's outlier event log in: the lines Envoy writes, the spellings its JSON allows, and bad lines. */
@@ -49,7 +50,7 @@ class EventLogReaderTest {
         assertThat(unenforced.line()).isEqualTo(4);
         assertThat(unenforced.kind()).isEqualTo(EnvoyEvent.Kind.UNENFORCED);
         assertThat(unenforced.type()).isEqualTo(EjectionType.SUCCESS_RATE);
-        assertThat(log.clusters()).containsExactly(java.util.Map.entry("r4", 3L));
+        assertThat(log.clusters()).containsExactly(Map.entry("r4", 3L));
     }
 
     @Test

@@ -33,32 +33,9 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
         for (FaultSpec f : s.faults()) {
             FaultPattern p = flips(f) ? other(f.pattern()) : f.pattern();
             any |= p != f.pattern();
-            faults.add(new FaultSpec(
-                    f.hosts(),
-                    f.startNanos(),
-                    f.endNanos(),
-                    f.errorRatePpm(),
-                    f.status(),
-                    f.result(),
-                    f.healthCheckFailure(),
-                    p,
-                    f.burstLengthMilli(),
-                    f.degraded()));
+            faults.add(f.toBuilder().pattern(p).build());
         }
-        return any
-                ? new Scenario(
-                        s.name(),
-                        s.durationNanos(),
-                        s.seed(),
-                        s.cluster(),
-                        s.traffic(),
-                        faults,
-                        s.outlierDetection(),
-                        s.healthChecks(),
-                        s.envoyVersion(),
-                        s.load(),
-                        s.routing())
-                : null;
+        return any ? s.toBuilder().faults(faults).build() : null;
     }
 
     /**

@@ -36,54 +36,6 @@ public record FaultSpec(
     /** The longest mean burst the lab accepts: a million failures. */
     public static final long MAX_BURST_LENGTH_MILLI = 1_000_000_000L;
 
-    /**
-     * A fault with the even pattern (the lab model's default); {@code failsHealthCheck} fails health checks with
-     * an HTTP status.
-     */
-    public FaultSpec(
-            List<String> hosts,
-            long startNanos,
-            long endNanos,
-            long errorRatePpm,
-            int status,
-            RequestResult result,
-            boolean failsHealthCheck) {
-        this(
-                hosts,
-                startNanos,
-                endNanos,
-                errorRatePpm,
-                status,
-                FaultResult.of(result),
-                failsHealthCheck ? HealthCheckFailure.STATUS : null,
-                FaultPattern.EVEN,
-                DEFAULT_BURST_LENGTH_MILLI);
-    }
-
-    /** A fault that fails the requests it picks (not {@link #degraded}). */
-    public FaultSpec(
-            List<String> hosts,
-            long startNanos,
-            long endNanos,
-            long errorRatePpm,
-            int status,
-            FaultResult result,
-            HealthCheckFailure healthCheckFailure,
-            FaultPattern pattern,
-            long burstLengthMilli) {
-        this(
-                hosts,
-                startNanos,
-                endNanos,
-                errorRatePpm,
-                status,
-                result,
-                healthCheckFailure,
-                pattern,
-                burstLengthMilli,
-                false);
-    }
-
     /** Whether the hosts fail active health checks during the window. */
     public boolean failsHealthCheck() {
         return healthCheckFailure != null;
@@ -158,17 +110,7 @@ public record FaultSpec(
 
     /** The same fault on other hosts. */
     public FaultSpec withHosts(List<String> otherHosts) {
-        return new FaultSpec(
-                otherHosts,
-                startNanos,
-                endNanos,
-                errorRatePpm,
-                status,
-                result,
-                healthCheckFailure,
-                pattern,
-                burstLengthMilli,
-                degraded);
+        return toBuilder().hosts(otherHosts).build();
     }
 
     /** The mean burst length in failures, for display. */
@@ -215,5 +157,129 @@ public record FaultSpec(
         }
         long rest = PPM - errorRatePpm;
         return (errorRatePpm + rest - 1) / rest;
+    }
+
+    /**
+     * A builder with the scenario file's defaults: from 0, a 100 % error rate answered 503, no local-origin
+     * result, passing health checks, the even pattern, bursts of {@link #DEFAULT_BURST_LENGTH_MILLI}, not degraded.
+     * The hosts and the end of the window have no default.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this fault. */
+    public Builder toBuilder() {
+        return new Builder()
+                .hosts(hosts)
+                .window(startNanos, endNanos)
+                .errorRatePpm(errorRatePpm)
+                .status(status)
+                .result(result)
+                .healthCheckFailure(healthCheckFailure)
+                .pattern(pattern)
+                .burstLengthMilli(burstLengthMilli)
+                .degraded(degraded);
+    }
+
+    /** Collects a fault by name instead of by position; {@link #build()} validates it as the constructor does. */
+    public static final class Builder {
+        private List<String> hosts = List.of();
+        private long startNanos;
+        private long endNanos;
+        private long errorRatePpm = PPM;
+        private int status = 503;
+        private FaultResult result;
+        private HealthCheckFailure healthCheckFailure;
+        private FaultPattern pattern = FaultPattern.EVEN;
+        private long burstLengthMilli = DEFAULT_BURST_LENGTH_MILLI;
+        private boolean degraded;
+
+        private Builder() {}
+
+        public Builder hosts(List<String> value) {
+            hosts = value;
+            return this;
+        }
+
+        /** The window {@code [start, end)} in nanoseconds from the start of the run. */
+        public Builder window(long start, long end) {
+            startNanos = start;
+            endNanos = end;
+            return this;
+        }
+
+        public Builder startNanos(long value) {
+            startNanos = value;
+            return this;
+        }
+
+        public Builder endNanos(long value) {
+            endNanos = value;
+            return this;
+        }
+
+        public Builder errorRatePpm(long value) {
+            errorRatePpm = value;
+            return this;
+        }
+
+        public Builder status(int value) {
+            status = value;
+            return this;
+        }
+
+        /** How a failure is reported instead of the HTTP status (null: the status). */
+        public Builder result(FaultResult value) {
+            result = value;
+            return this;
+        }
+
+        /** {@link #result(FaultResult)} from the engine's request result (null: the status). */
+        public Builder result(RequestResult value) {
+            result = FaultResult.of(value);
+            return this;
+        }
+
+        /** How the hosts fail active health checks during the window (null: they pass). */
+        public Builder healthCheckFailure(HealthCheckFailure value) {
+            healthCheckFailure = value;
+            return this;
+        }
+
+        /** Whether the hosts fail active health checks during the window, with an HTTP status. */
+        public Builder failsHealthCheck(boolean value) {
+            healthCheckFailure = value ? HealthCheckFailure.STATUS : null;
+            return this;
+        }
+
+        public Builder pattern(FaultPattern value) {
+            pattern = value;
+            return this;
+        }
+
+        public Builder burstLengthMilli(long value) {
+            burstLengthMilli = value;
+            return this;
+        }
+
+        public Builder degraded(boolean value) {
+            degraded = value;
+            return this;
+        }
+
+        public FaultSpec build() {
+            return new FaultSpec(
+                    hosts,
+                    startNanos,
+                    endNanos,
+                    errorRatePpm,
+                    status,
+                    result,
+                    healthCheckFailure,
+                    pattern,
+                    burstLengthMilli,
+                    degraded);
+        }
     }
 }

@@ -65,13 +65,20 @@ final class GatewayScenarios {
 
     /** The first {@code hosts} endpoints fail {@code percent} % from {@code start} to {@code end} seconds. */
     GatewayScenarios fault(int hosts, double percent, long start, long end) {
-        faults.add(new FaultSpec(
-                endpoints.subList(0, hosts), start * S, end * S, Math.round(percent * 10_000), 503, null, false));
+        faults.add(FaultSpec.builder()
+                .hosts(endpoints.subList(0, hosts))
+                .window(start * S, end * S)
+                .errorRatePpm(Math.round(percent * 10_000))
+                .build());
         return this;
     }
 
     GatewayScenarios faultOn(List<String> hosts, double percent, long startNanos, long endNanos) {
-        faults.add(new FaultSpec(hosts, startNanos, endNanos, Math.round(percent * 10_000), 503, null, false));
+        faults.add(FaultSpec.builder()
+                .hosts(hosts)
+                .window(startNanos, endNanos)
+                .errorRatePpm(Math.round(percent * 10_000))
+                .build());
         return this;
     }
 

@@ -47,7 +47,13 @@ final class RandomGatewayScenarios {
             long end = start + (long) (r.nextDouble() * (duration - start));
             long ppm = new long[] {1_000_000, 500_000, 330_000, 100_000, 20_000}[r.nextInt(5)];
             RequestResult result = r.nextInt(4) == 0 ? RequestResult.LOCAL_ORIGIN_TIMEOUT : null;
-            faults.add(new FaultSpec(hosts, start, end, ppm, 500 + r.nextInt(100), result, false));
+            faults.add(FaultSpec.builder()
+                    .hosts(hosts)
+                    .window(start, end)
+                    .errorRatePpm(ppm)
+                    .status(500 + r.nextInt(100))
+                    .result(result)
+                    .build());
         }
         long bucket = (1 + r.nextInt(20)) * 100 * Durations.MILLISECOND;
         int buckets = 1 + r.nextInt(40);

@@ -141,26 +141,23 @@ class GrpcDifferentialTest {
             };
             FaultResult result = random.nextModulo(4) == 0 ? FaultResult.TIMEOUT : null;
             FaultPattern pattern = random.nextModulo(2) == 0 ? FaultPattern.EVEN : FaultPattern.RANDOM;
-            faults.add(new FaultSpec(
-                    names.subList(first, first + many),
-                    start,
-                    end,
-                    ppm,
-                    500 + (int) random.nextModulo(5),
-                    result,
-                    null,
-                    pattern,
-                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI));
+            faults.add(FaultSpec.builder()
+                    .hosts(names.subList(first, first + many))
+                    .window(start, end)
+                    .errorRatePpm(ppm)
+                    .status(500 + (int) random.nextModulo(5))
+                    .result(result)
+                    .pattern(pattern)
+                    .build());
         }
-        return new Scenario(
-                "differential-" + k,
-                duration,
-                1 + random.nextModulo(1000),
-                new ClusterSpec(names, 0),
-                new TrafficSpec(rps),
-                faults,
-                OutlierDetectionConfig.defaults(),
-                null);
+        return Scenario.builder()
+                .name("differential-" + k)
+                .durationNanos(duration)
+                .seed(1 + random.nextModulo(1000))
+                .cluster(new ClusterSpec(names, 0))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .build();
     }
 
     private static GrpcOutlierConfig randomConfig(SeededRandom random, int hosts) {

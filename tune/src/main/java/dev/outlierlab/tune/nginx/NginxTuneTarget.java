@@ -17,6 +17,7 @@ import dev.outlierlab.tune.RunProfile;
 import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneRequest;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -209,7 +210,7 @@ public final class NginxTuneTarget implements Target {
                 sameTimeout ? null : wantFirst.failTimeoutSeconds(),
                 now.nextUpstream().mask() == want.nextUpstream().mask() ? null : want.nextUpstream(),
                 false);
-        Map<java.nio.file.Path, String> files = NginxConfWriter.write(read, tuning);
+        Map<Path, String> files = NginxConfWriter.write(read, tuning);
         String text = files.isEmpty() ? original : files.values().iterator().next();
         List<String> patch = new ArrayList<>();
         if (tuning.maxFails() != null || tuning.failTimeoutSeconds() != null) {

@@ -1,5 +1,6 @@
 package dev.outlierlab.live.spring.boot;
 
+import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.micrometer.LivePoolMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Auto-configuration of outlier detection for Spring Cloud LoadBalancer: one {@link dev.outlierlab.live.LivePool}
+ * Auto-configuration of outlier detection for Spring Cloud LoadBalancer: one {@link LivePool}
  * per service configured under {@code outlier-lab.services.NAME} ({@link OutlierLabPools}), wired into that
  * service's own load-balancer child context ({@link OutlierLabLoadBalancerConfiguration}), in servlet and
  * reactive applications alike; with Micrometer, the pools' meters on every registry; with the actuator, the

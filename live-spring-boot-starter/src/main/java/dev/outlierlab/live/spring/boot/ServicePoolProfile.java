@@ -1,5 +1,6 @@
 package dev.outlierlab.live.spring.boot;
 
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.live.LivePoolBuilder;
 
 /**
@@ -9,7 +10,7 @@ import dev.outlierlab.live.LivePoolBuilder;
 public interface ServicePoolProfile {
     /**
      * The pool's builder for the service's settings; a bad value is refused with the property's whole name
-     * ({@code prefix} + its key) through {@link dev.outlierlab.engine.InvalidConfigException}.
+     * ({@code prefix} + its key) through {@link InvalidConfigException}.
      */
     LivePoolBuilder builder(String service, String prefix, OutlierLabProperties.Service properties);
 

@@ -1,6 +1,8 @@
 package dev.outlierlab.live.spring.boot;
 
 import dev.outlierlab.live.httpclient.LoopbackUpstream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -16,8 +18,8 @@ final class Backends implements AutoCloseable {
             a = LoopbackUpstream.start("a");
             b = LoopbackUpstream.start("b");
             c = LoopbackUpstream.start("c").failing(100, 503);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -275,6 +275,41 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void meshPoliciesForTuneAndReplayAreRefusedWithTheirKeyAndRange() {
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("istio-consecutive-2pow32.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected(
+                        "istio-consecutive-2pow32.yaml:9: spec.trafficPolicy.outlierDetection.consecutive5xxErrors:"
+                                + " 4294967297 is not allowed; expected a whole number from 0 to 4294967295");
+        CliRunner.run(
+                        "replay",
+                        "--istio",
+                        CASES.resolve("istio-consecutive-2pow32.yaml").toString(),
+                        "/dev/null")
+                .assertRejected("istio-consecutive-2pow32.yaml:9: spec.trafficPolicy.outlierDetection");
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("kuma-consecutive-2pow66.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected("kuma-consecutive-2pow66.yaml:13: spec.to[0].default.outlierDetection.detectors"
+                        + ".totalFailures.consecutive: \"99999999999999999999\" is not allowed");
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("envoy-gateway-interval-1y.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected("envoy-gateway-interval-1y.yaml:10: spec.healthCheck.passive.interval: \"1y\" is not"
+                        + " allowed; expected a duration such as 10s");
+    }
+
+    @Test
     void aRefusedInputLeavesTheOutputFileAsItWas() throws IOException {
         Path out = Files.writeString(dir.resolve("report.txt"), "the previous report\n");
         for (String name :
@@ -285,6 +320,14 @@ class ProxyReadersHardeningTest {
             CliRunner.run("export", runOption(file), file.toString(), "--to", "scenario", "--output", out.toString())
                     .assertRejected(name);
             assertThat(Files.readString(out, StandardCharsets.UTF_8)).isEqualTo("the previous report\n");
+        }
+        // /sys takes no new file, root or not: before, the message named a temporary file and not the reason
+        Path sys = Path.of("/sys/outlier-lab-report.txt");
+        if (Files.isDirectory(sys.getParent()) && !Files.exists(sys)) {
+            CliRunner.Outcome o =
+                    CliRunner.run("run", "--caddy", "../docs/examples/servers/Caddyfile", "--output", sys.toString());
+            o.assertRejected("--output /sys/outlier-lab-report.txt: cannot be written (");
+            assertThat(o.err()).doesNotContain(".tmp");
         }
         try (var listing = Files.list(dir)) {
             assertThat(listing.map(p -> p.getFileName().toString())).containsExactly("report.txt");

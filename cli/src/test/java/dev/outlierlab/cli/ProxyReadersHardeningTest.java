@@ -66,6 +66,24 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void checkOfADirectoryPutsEachRefusedFileAtTheLineItsMessageNames() throws IOException {
+        Path sub = Files.createDirectories(dir.resolve("configs"));
+        for (String name :
+                new String[] {"nginx-fail-timeout-repeated.conf", "haproxy-inter-25d.cfg", "Caddyfile-unclosed-quote"
+                }) {
+            Files.copy(CASES.resolve(name), sub.resolve(name));
+        }
+        CliRunner.Outcome o = CliRunner.run("check", sub.toString());
+        assertThat(o.exit()).isEqualTo(2);
+        // before: "nginx-fail-timeout-repeated.conf:1: nginx-fail-timeout-repeated.conf:4: ...", at line 1
+        assertThat(o.out())
+                .contains(sub.resolve("nginx-fail-timeout-repeated.conf") + ":4: fail_timeout=1h1h1h is not allowed")
+                .contains(sub.resolve("haproxy-inter-25d.cfg") + ":9: inter \"25d\" is not allowed")
+                .contains(sub.resolve("Caddyfile-unclosed-quote") + ":3: the quote \" opened on line 3")
+                .doesNotContain(":1: nginx-fail-timeout-repeated.conf", "Exception");
+    }
+
+    @Test
     void anNginxMaskMatchingThousandsOfFilesIsRefusedAtItsInclude() throws IOException {
         Path many = Files.createDirectories(dir.resolve("conf.d"));
         for (int i = 0; i < 3000; i++) {

@@ -1,11 +1,14 @@
 package dev.outlierlab.accesslog;
 
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.ReplayResult;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.util.ArrayList;
@@ -43,15 +46,14 @@ public final class LogReplay {
             long last = group.lastEpochNanos() - originEpochNanos;
             duration = (last / interval + 1) * interval;
         }
-        return new Scenario(
-                base.name(),
-                duration,
-                base.seed(),
-                new ClusterSpec(hosts, base.cluster().panicThresholdPercent()),
-                base.traffic(),
-                List.of(),
-                base.outlierDetection(),
-                base.healthChecks());
+        return base.toBuilder()
+                .durationNanos(duration)
+                .cluster(new ClusterSpec(hosts, base.cluster().panicThresholdPercent()))
+                .faults(List.of())
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .load(LoadSpec.NONE)
+                .routing(RoutingSpec.NONE)
+                .build();
     }
 
     /**

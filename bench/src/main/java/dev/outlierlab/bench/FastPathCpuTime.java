@@ -1,7 +1,6 @@
 package dev.outlierlab.bench;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.FastPath;
 import dev.outlierlab.sim.RunOptions;
@@ -39,15 +38,14 @@ public final class FastPathCpuTime {
                 .errorRatePpm(300_000)
                 .pattern(FaultPattern.RANDOM)
                 .build();
-        return new Scenario(
-                "fast-path-1000-hosts-" + minutes + "m",
-                duration,
-                1,
-                ClusterSpec.ofCount(1_000, 50),
-                new TrafficSpec(100_000),
-                List.of(fault),
-                OutlierDetectionConfig.defaults(),
-                null);
+        return Scenario.builder()
+                .name("fast-path-1000-hosts-" + minutes + "m")
+                .durationNanos(duration)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(1_000, 50))
+                .traffic(new TrafficSpec(100_000))
+                .faults(List.of(fault))
+                .build();
     }
 
     public static void main(String[] args) {
@@ -78,15 +76,7 @@ public final class FastPathCpuTime {
                 .errorRatePpm(20_000)
                 .pattern(FaultPattern.RANDOM)
                 .build();
-        return new Scenario(
-                "noisy-pool",
-                d.durationNanos(),
-                d.seed(),
-                d.cluster(),
-                d.traffic(),
-                List.of(fault),
-                d.outlierDetection(),
-                null);
+        return d.toBuilder().name("noisy-pool").faults(List.of(fault)).build();
     }
 
     private static void measure(String name, Scenario scenario, int runs) {

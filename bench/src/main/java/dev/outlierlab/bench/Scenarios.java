@@ -46,14 +46,14 @@ public final class Scenarios {
         OutlierDetectionConfig config = OutlierDetectionConfig.builder()
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, 20)
                 .build();
-        return new Scenario(
-                "large-" + minutes + "m-" + rps + "rps",
-                duration,
-                1,
-                ClusterSpec.ofCount(LARGE_HOSTS, 50),
-                new TrafficSpec(rps),
-                List.of(fault),
-                config,
-                null);
+        return Scenario.builder()
+                .name("large-" + minutes + "m-" + rps + "rps")
+                .durationNanos(duration)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(LARGE_HOSTS, 50))
+                .traffic(new TrafficSpec(rps))
+                .faults(List.of(fault))
+                .outlierDetection(config)
+                .build();
     }
 }

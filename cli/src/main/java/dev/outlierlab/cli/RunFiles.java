@@ -14,6 +14,8 @@ import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.TraceReplay;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import java.nio.file.Path;
@@ -206,16 +208,12 @@ public final class RunFiles {
             try (BoundedLineReader first = InputFiles.open(trace)) {
                 names = TraceReader.hostNames(first, traceIn.toString());
             }
-            s = new Scenario(
-                    s.name(),
-                    s.durationNanos(),
-                    s.seed(),
-                    new ClusterSpec(names, s.cluster().panicThresholdPercent()),
-                    s.traffic(),
-                    List.of(),
-                    s.outlierDetection(),
-                    s.healthChecks(),
-                    s.envoyVersion());
+            s = s.toBuilder()
+                    .cluster(new ClusterSpec(names, s.cluster().panicThresholdPercent()))
+                    .faults(List.of())
+                    .load(LoadSpec.NONE)
+                    .routing(RoutingSpec.NONE)
+                    .build();
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < s.cluster().hosts().size(); i++) {

@@ -55,6 +55,13 @@ class TuneCommandTest {
     void badFlagsAreOneMessageAndExitTwo() {
         CliRunner.run("tune", "--hosts", "0", "--rps", "600").assertRejected("--hosts: 0 is not allowed");
         CliRunner.run("tune", "--rps", "600").assertRejected("--hosts: missing");
+        CliRunner.run("tune", "--from", "/dev/null", "--rps", "100")
+                .assertRejected(
+                        "/dev/null: the file is empty; tune --from takes an Envoy cluster, an Istio DestinationRule, ",
+                        "a gRPC service config (grpc-java), a gateway configuration, an nginx upstream, a HAProxy "
+                                + "backend, a Caddy reverse_proxy, ",
+                        // the test sources' toy profile is in the registry too: its target and its scenarios
+                        "a toy scenario block or a lab scenario (profile: envoy, grpc or toy)");
         CliRunner.run("tune", "--hosts", "6").assertRejected("--rps: missing");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--target", "squid")
                 .assertRejected("--target: 'squid' is not a target");

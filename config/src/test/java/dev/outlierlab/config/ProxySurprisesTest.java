@@ -6,7 +6,6 @@ import dev.outlierlab.config.caddy.CaddyConfigReader;
 import dev.outlierlab.config.haproxy.HaproxyConfigReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.sim.caddy.CaddySimulation;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
@@ -25,15 +24,14 @@ class ProxySurprisesTest {
     static final List<String> HOSTS = List.of("10.0.0.1:8080", "10.0.0.2:8080");
 
     static Scenario scenario(long seconds, int rps, FaultSpec... faults) {
-        return new Scenario(
-                "proxy",
-                seconds * S,
-                1,
-                new ClusterSpec(HOSTS, 0),
-                new TrafficSpec(rps),
-                List.of(faults),
-                OutlierDetectionConfig.defaults(),
-                null);
+        return Scenario.builder()
+                .name("proxy")
+                .durationNanos(seconds * S)
+                .seed(1)
+                .cluster(new ClusterSpec(HOSTS, 0))
+                .traffic(new TrafficSpec(rps))
+                .faults(List.of(faults))
+                .build();
     }
 
     static FaultSpec always(int status, FaultResult result, boolean failsChecks) {

@@ -5,10 +5,13 @@ import dev.outlierlab.accesslog.LineOutcome;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.scenario.ClusterSpec;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -155,15 +158,14 @@ final class LiveDetectors extends KeyedProcessFunction<String, LiveOutcome, Live
             for (int h = 0; h < capacity; h++) {
                 slotNames.add("#" + h);
             }
-            Scenario scenario = new Scenario(
-                    base.name(),
-                    Durations.MAX_NANOS,
-                    base.seed(),
-                    new ClusterSpec(slotNames, base.cluster().panicThresholdPercent()),
-                    base.traffic(),
-                    List.of(),
-                    base.outlierDetection(),
-                    base.healthChecks());
+            Scenario scenario = base.toBuilder()
+                    .durationNanos(Durations.MAX_NANOS)
+                    .cluster(new ClusterSpec(slotNames, base.cluster().panicThresholdPercent()))
+                    .faults(List.of())
+                    .envoyVersion(EnvoyVersion.DEFAULT)
+                    .load(LoadSpec.NONE)
+                    .routing(RoutingSpec.NONE)
+                    .build();
             ReplayGroup group = new ReplayGroup(cluster, instance, slotNames, origin, origin, 0);
             return new LogReplay.GroupReplay(group, scenario, origin, RunOptions.DEFAULT);
         }

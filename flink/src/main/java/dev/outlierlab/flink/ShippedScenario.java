@@ -39,17 +39,6 @@ record ShippedScenario(String text, Map<OutlierSetting, Long> explicit) implemen
         Scenario s = ScenarioReader.read(text, "the job's scenario", List.of()).scenario();
         OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
         explicit.forEach(b::set);
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                s.seed(),
-                s.cluster(),
-                s.traffic(),
-                s.faults(),
-                b.build(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load(),
-                s.routing());
+        return s.toBuilder().outlierDetection(b.build()).build();
     }
 }

@@ -75,15 +75,14 @@ class LabEquivalenceTest {
     }
 
     private static List<OutlierEvent> lab(List<TraceRecord> records, long seed) {
-        Scenario scenario = new Scenario(
-                "equivalence",
-                DURATION,
-                seed,
-                ClusterSpec.ofCount(HOSTS, 50),
-                new TrafficSpec(1),
-                List.of(),
-                config(),
-                null);
+        Scenario scenario = Scenario.builder()
+                .name("equivalence")
+                .durationNanos(DURATION)
+                .seed(seed)
+                .cluster(ClusterSpec.ofCount(HOSTS, 50))
+                .traffic(new TrafficSpec(1))
+                .outlierDetection(config())
+                .build();
         RunResult result = TraceReplay.run(scenario, records.iterator(), RunOptions.DEFAULT);
         return result.events();
     }

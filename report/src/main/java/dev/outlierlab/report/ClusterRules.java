@@ -126,17 +126,9 @@ public final class ClusterRules {
                 b.set(s, 0);
             }
         }
-        return new Scenario(
-                "no outlier detection",
-                base.durationNanos(),
-                base.seed(),
-                base.cluster(),
-                base.traffic(),
-                base.faults(),
-                b.build(),
-                base.healthChecks(),
-                base.envoyVersion(),
-                base.load(),
-                base.routing());
+        return base.toBuilder()
+                .name("no outlier detection")
+                .outlierDetection(b.build())
+                .build();
     }
 }

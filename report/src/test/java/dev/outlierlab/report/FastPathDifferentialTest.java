@@ -129,17 +129,9 @@ class FastPathDifferentialTest {
             for (String h : plain.cluster().hosts()) {
                 caps.put(h, capacity);
             }
-            Scenario scenario = new Scenario(
-                    plain.name(),
-                    plain.durationNanos(),
-                    plain.seed(),
-                    plain.cluster(),
-                    plain.traffic(),
-                    plain.faults(),
-                    plain.outlierDetection(),
-                    null,
-                    plain.envoyVersion(),
-                    new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of()));
+            Scenario scenario = plain.toBuilder()
+                    .load(new LoadSpec(caps, 503, null, Map.of(), Arrivals.EVEN, List.of()))
+                    .build();
             RunResult fast = FastPath.runOrNull(scenario, RunOptions.CHARTS);
             if (fast == null) {
                 givenUp++;
@@ -199,16 +191,16 @@ class FastPathDifferentialTest {
                     .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, 100)
                     .build();
         }
-        return new Scenario(
-                "differential-" + n,
-                duration,
-                r.nextLong(),
-                cluster,
-                new TrafficSpec(rps, clients),
-                faults,
-                detection,
-                null,
-                version);
+        return Scenario.builder()
+                .name("differential-" + n)
+                .durationNanos(duration)
+                .seed(r.nextLong())
+                .cluster(cluster)
+                .traffic(new TrafficSpec(rps, clients))
+                .faults(faults)
+                .outlierDetection(detection)
+                .envoyVersion(version)
+                .build();
     }
 
     /**

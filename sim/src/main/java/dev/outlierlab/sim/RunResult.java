@@ -40,65 +40,6 @@ public record RunResult(
         List<DegradationEvent> degradations,
         List<Integer> degradationPositions) {
 
-    /** A result without degradations. */
-    public RunResult(
-            Scenario scenario,
-            RunSummary summary,
-            Map<String, Long> stats,
-            List<OutlierEvent> events,
-            List<IntervalEvaluation> intervals,
-            List<PanicWindow> panicWindows,
-            TimeSeries series,
-            List<HostTally> hosts,
-            SignalSeries signals,
-            long eventCount,
-            int eventHostWidth,
-            List<Integer> eventClients) {
-        this(
-                scenario,
-                summary,
-                stats,
-                events,
-                intervals,
-                panicWindows,
-                series,
-                hosts,
-                signals,
-                eventCount,
-                eventHostWidth,
-                eventClients,
-                List.of(),
-                List.of());
-    }
-
-    /** A single caller's result. */
-    public RunResult(
-            Scenario scenario,
-            RunSummary summary,
-            Map<String, Long> stats,
-            List<OutlierEvent> events,
-            List<IntervalEvaluation> intervals,
-            List<PanicWindow> panicWindows,
-            TimeSeries series,
-            List<HostTally> hosts,
-            SignalSeries signals,
-            long eventCount,
-            int eventHostWidth) {
-        this(
-                scenario,
-                summary,
-                stats,
-                events,
-                intervals,
-                panicWindows,
-                series,
-                hosts,
-                signals,
-                eventCount,
-                eventHostWidth,
-                List.of());
-    }
-
     /** The caller (from 0) of the kept event at {@code index}. */
     public int clientOf(int index) {
         return eventClients.isEmpty() ? 0 : eventClients.get(index);
@@ -107,43 +48,5 @@ public record RunResult(
     /** How many callers the run had. */
     public int clients() {
         return scenario.traffic().clients();
-    }
-
-    /** A result that kept every event, with the signal series. */
-    public RunResult(
-            Scenario scenario,
-            RunSummary summary,
-            Map<String, Long> stats,
-            List<OutlierEvent> events,
-            List<IntervalEvaluation> intervals,
-            List<PanicWindow> panicWindows,
-            TimeSeries series,
-            List<HostTally> hosts,
-            SignalSeries signals) {
-        this(
-                scenario,
-                summary,
-                stats,
-                events,
-                intervals,
-                panicWindows,
-                series,
-                hosts,
-                signals,
-                events.size(),
-                events.stream().mapToInt(e -> e.host().length()).max().orElse(0));
-    }
-
-    /** A result without the signal series. */
-    public RunResult(
-            Scenario scenario,
-            RunSummary summary,
-            Map<String, Long> stats,
-            List<OutlierEvent> events,
-            List<IntervalEvaluation> intervals,
-            List<PanicWindow> panicWindows,
-            TimeSeries series,
-            List<HostTally> hosts) {
-        this(scenario, summary, stats, events, intervals, panicWindows, series, hosts, null);
     }
 }

@@ -29,75 +29,9 @@ public record RunSummary(
         long upstreamAttempts,
         long upstreamFailed) {
 
-    /** A summary whose requests each made at most one attempt (no retries). */
-    public RunSummary(
-            long requests,
-            long failed,
-            long requestsDuringFault,
-            long failedDuringFault,
-            long ejectionsDetected,
-            long ejectionsEnforced,
-            long ejectionsOverflow,
-            long ejectionsUnenforced,
-            long returns,
-            long panicNanos,
-            long noHealthyUpstream,
-            int maxEjectedAtOnce,
-            int clients,
-            long ejectedCallerNanos) {
-        this(
-                requests,
-                failed,
-                requestsDuringFault,
-                failedDuringFault,
-                ejectionsDetected,
-                ejectionsEnforced,
-                ejectionsOverflow,
-                ejectionsUnenforced,
-                returns,
-                panicNanos,
-                noHealthyUpstream,
-                maxEjectedAtOnce,
-                clients,
-                ejectedCallerNanos,
-                requests - noHealthyUpstream,
-                failed - noHealthyUpstream);
-    }
-
     /** Attempts beyond each request's first (retries). */
     public long retries() {
         return upstreamAttempts - (requests - noHealthyUpstream);
-    }
-
-    /** A single caller's summary. */
-    public RunSummary(
-            long requests,
-            long failed,
-            long requestsDuringFault,
-            long failedDuringFault,
-            long ejectionsDetected,
-            long ejectionsEnforced,
-            long ejectionsOverflow,
-            long ejectionsUnenforced,
-            long returns,
-            long panicNanos,
-            long noHealthyUpstream,
-            int maxEjectedAtOnce) {
-        this(
-                requests,
-                failed,
-                requestsDuringFault,
-                failedDuringFault,
-                ejectionsDetected,
-                ejectionsEnforced,
-                ejectionsOverflow,
-                ejectionsUnenforced,
-                returns,
-                panicNanos,
-                noHealthyUpstream,
-                maxEjectedAtOnce,
-                1,
-                0);
     }
 
     /** {@code failed_during_fault * 100.0 / requests_during_fault}, 0 when nothing was sent during a fault. */

@@ -5,6 +5,8 @@ import dev.outlierlab.engine.envoy.HostMonitor;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.sim.scenario.LoadSpec;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.trace.TraceOrderException;
@@ -58,16 +60,12 @@ public final class TraceReplay {
      */
     public TraceReplay(Scenario scenario, RunOptions options, boolean movedWhileEjected) {
         this.movedWhileEjected = movedWhileEjected;
-        this.scenario = new Scenario(
-                scenario.name(),
-                scenario.durationNanos(),
-                scenario.seed(),
-                scenario.cluster(),
-                new TrafficSpec(scenario.traffic().rps()),
-                List.of(),
-                scenario.outlierDetection(),
-                scenario.healthChecks(),
-                scenario.envoyVersion());
+        this.scenario = scenario.toBuilder()
+                .traffic(new TrafficSpec(scenario.traffic().rps()))
+                .faults(List.of())
+                .load(LoadSpec.NONE)
+                .routing(RoutingSpec.NONE)
+                .build();
         this.cluster = new LabCluster(this.scenario, options);
         this.watcher = options.watcher();
         int hosts = scenario.cluster().hosts().size();

@@ -101,17 +101,11 @@ class CallersDifferentialTest {
         }
         long rps = Math.max(2, s.traffic().rps());
         int clients = 2 + rnd.nextInt((int) Math.min(7, rps - 1));
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                s.seed() + rnd.nextInt(1000),
-                s.cluster(),
-                new TrafficSpec(rps, clients),
-                faults,
-                s.outlierDetection(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load());
+        return s.toBuilder()
+                .seed(s.seed() + rnd.nextInt(1000))
+                .traffic(new TrafficSpec(rps, clients))
+                .faults(faults)
+                .build();
     }
 
     private static List<OutlierEvent> eventsOf(RunResult r, int client) {

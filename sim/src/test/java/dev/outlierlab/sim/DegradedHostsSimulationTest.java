@@ -119,14 +119,14 @@ class DegradedHostsSimulationTest {
                 .errorRatePpm(FaultSpec.PPM)
                 .degraded(true)
                 .build();
-        return new Scenario(
-                "degraded-hosts",
-                150 * S,
-                1,
-                ClusterSpec.ofCount(6, 50),
-                new TrafficSpec(600),
-                List.of(degraded),
-                config,
-                null);
+        return Scenario.builder()
+                .name("degraded-hosts")
+                .durationNanos(150 * S)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(6, 50))
+                .traffic(new TrafficSpec(600))
+                .faults(List.of(degraded))
+                .outlierDetection(config)
+                .build();
     }
 }

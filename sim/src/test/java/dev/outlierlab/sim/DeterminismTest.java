@@ -19,13 +19,13 @@ class DeterminismTest {
 
     /** Uses every random draw the detector takes: enforcement percentages between 0 and 100, and jitter. */
     private static Scenario randomised(long seed) {
-        return new Scenario(
-                "determinism",
-                300 * S,
-                seed,
-                ClusterSpec.ofCount(8, 50),
-                new TrafficSpec(800),
-                List.of(
+        return Scenario.builder()
+                .name("determinism")
+                .durationNanos(300 * S)
+                .seed(seed)
+                .cluster(ClusterSpec.ofCount(8, 50))
+                .traffic(new TrafficSpec(800))
+                .faults(List.of(
                         FaultSpec.builder()
                                 .hosts(List.of("host-0", "host-1"))
                                 .window(20 * S, 200 * S)
@@ -37,8 +37,8 @@ class DeterminismTest {
                                 .errorRatePpm(1_000_000)
                                 .status(500)
                                 .failsHealthCheck(true)
-                                .build()),
-                config(
+                                .build()))
+                .outlierDetection(config(
                         OutlierSetting.MAX_EJECTION_PERCENT,
                         40,
                         OutlierSetting.ENFORCING_CONSECUTIVE_5XX,
@@ -50,8 +50,9 @@ class DeterminismTest {
                         OutlierSetting.ENFORCING_FAILURE_PERCENTAGE,
                         30,
                         OutlierSetting.MAX_EJECTION_TIME_JITTER,
-                        7 * S),
-                new HealthCheckSpec(7 * S, 2, 2));
+                        7 * S))
+                .healthChecks(new HealthCheckSpec(7 * S, 2, 2))
+                .build();
     }
 
     private static void assertSame(RunResult a, RunResult b) {

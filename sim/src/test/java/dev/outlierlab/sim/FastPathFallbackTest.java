@@ -33,32 +33,13 @@ class FastPathFallbackTest {
                 .errorRatePpm(100_000)
                 .degraded(true)
                 .build();
-        Scenario withDegraded = new Scenario(
-                base.name(),
-                base.durationNanos(),
-                base.seed(),
-                base.cluster(),
-                base.traffic(),
-                List.of(base.faults().get(0), degraded),
-                base.outlierDetection(),
-                null,
-                base.envoyVersion(),
-                LoadSpec.NONE);
+        Scenario withDegraded =
+                base.toBuilder().faults(List.of(base.faults().get(0), degraded)).build();
         assertThat(FastPath.fallbackReasons(withDegraded, RunOptions.DEFAULT))
                 .containsExactly("degraded hosts (faults of kind: degraded)");
         LoadSpec shaped =
                 new LoadSpec(Map.of("host-0", 90L), 503, null, Map.of("host-1", 2L), Arrivals.POISSON, List.of());
-        Scenario loaded = new Scenario(
-                base.name(),
-                base.durationNanos(),
-                base.seed(),
-                base.cluster(),
-                base.traffic(),
-                base.faults(),
-                base.outlierDetection(),
-                null,
-                base.envoyVersion(),
-                shaped);
+        Scenario loaded = base.toBuilder().load(shaped).build();
         assertThat(FastPath.fallbackReasons(loaded, RunOptions.DEFAULT))
                 .containsExactly("load-balancing weights (cluster.weights)", "Poisson arrivals (traffic.arrivals)");
         assertThatThrownBy(() -> FastPath.run(loaded, RunOptions.DEFAULT))

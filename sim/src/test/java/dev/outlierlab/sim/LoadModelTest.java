@@ -30,17 +30,17 @@ class LoadModelTest {
 
     private static Scenario scenario(
             int hosts, long rps, long durationNanos, List<FaultSpec> faults, LoadSpec load, Object... settings) {
-        return new Scenario(
-                "test",
-                durationNanos,
-                7,
-                ClusterSpec.ofCount(hosts, 50),
-                new TrafficSpec(rps),
-                faults,
-                Scenarios.config(settings),
-                null,
-                dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT,
-                load);
+        return Scenario.builder()
+                .name("test")
+                .durationNanos(durationNanos)
+                .seed(7)
+                .cluster(ClusterSpec.ofCount(hosts, 50))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(Scenarios.config(settings))
+                .envoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)
+                .load(load)
+                .build();
     }
 
     private static LoadSpec load(

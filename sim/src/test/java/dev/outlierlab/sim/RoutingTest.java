@@ -5,7 +5,6 @@ import static dev.outlierlab.sim.Scenarios.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
@@ -15,7 +14,6 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.LbPolicy;
-import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -36,18 +34,16 @@ class RoutingTest {
 
     private static Scenario scenario(
             double panic, List<FaultSpec> faults, OutlierDetectionConfig od, RoutingSpec routing) {
-        return new Scenario(
-                "routing",
-                120 * S,
-                1,
-                ClusterSpec.ofCount(6, panic),
-                new TrafficSpec(600),
-                faults,
-                od,
-                null,
-                EnvoyVersion.DEFAULT,
-                LoadSpec.NONE,
-                routing);
+        return Scenario.builder()
+                .name("routing")
+                .durationNanos(120 * S)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(6, panic))
+                .traffic(new TrafficSpec(600))
+                .faults(faults)
+                .outlierDetection(od)
+                .routing(routing)
+                .build();
     }
 
     private static FaultSpec dead(List<String> hosts, FaultResult result) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.outlierlab.engine.InvalidConfigException;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -56,15 +55,13 @@ class ScenarioValidationTest {
                         .build()))
                 .isEqualTo("faults[].end");
         assertThat(key(() -> new HealthCheckSpec(0, 1, 1))).isEqualTo("health_checks.interval");
-        assertThat(key(() -> new Scenario(
-                        "x",
-                        0,
-                        1,
-                        ClusterSpec.ofCount(1, 50),
-                        new TrafficSpec(1),
-                        List.of(),
-                        OutlierDetectionConfig.defaults(),
-                        null)))
+        assertThat(key(() -> Scenario.builder()
+                        .name("x")
+                        .durationNanos(0)
+                        .seed(1)
+                        .cluster(ClusterSpec.ofCount(1, 50))
+                        .traffic(new TrafficSpec(1))
+                        .build()))
                 .isEqualTo("duration");
     }
 
@@ -72,13 +69,13 @@ class ScenarioValidationTest {
     void aFaultOnAnUnknownHostNamesTheFault() {
         InvalidConfigException e = catchThrowableOfType(
                 InvalidConfigException.class,
-                () -> new Scenario(
-                        "x",
-                        10 * S,
-                        1,
-                        ClusterSpec.ofCount(2, 50),
-                        new TrafficSpec(1),
-                        List.of(
+                () -> Scenario.builder()
+                        .name("x")
+                        .durationNanos(10 * S)
+                        .seed(1)
+                        .cluster(ClusterSpec.ofCount(2, 50))
+                        .traffic(new TrafficSpec(1))
+                        .faults(List.of(
                                 FaultSpec.builder()
                                         .hosts(List.of("host-0"))
                                         .window(0, S)
@@ -88,9 +85,8 @@ class ScenarioValidationTest {
                                         .hosts(List.of("host-7"))
                                         .window(0, S)
                                         .errorRatePpm(0)
-                                        .build()),
-                        OutlierDetectionConfig.defaults(),
-                        null));
+                                        .build()))
+                        .build());
         assertThat(e.key()).isEqualTo("faults[1].hosts");
         assertThat(e.value()).contains("host-7");
     }

@@ -27,15 +27,16 @@ final class Scenarios {
             List<FaultSpec> faults,
             OutlierDetectionConfig config,
             HealthCheckSpec healthChecks) {
-        return new Scenario(
-                "test",
-                durationNanos,
-                1,
-                ClusterSpec.ofCount(hosts, panicThreshold),
-                new TrafficSpec(rps),
-                faults,
-                config,
-                healthChecks);
+        return Scenario.builder()
+                .name("test")
+                .durationNanos(durationNanos)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(hosts, panicThreshold))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(config)
+                .healthChecks(healthChecks)
+                .build();
     }
 
     /** A fault on the first {@code count} hosts. */

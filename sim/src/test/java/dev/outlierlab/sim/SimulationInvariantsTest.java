@@ -316,15 +316,16 @@ class SimulationInvariantsTest {
         HealthCheckSpec checks = rnd.nextBoolean()
                 ? null
                 : new HealthCheckSpec((500 + rnd.nextInt(10_000)) * MS, 1 + rnd.nextInt(3), 1 + rnd.nextInt(3));
-        return new Scenario(
-                "random",
-                duration,
-                rnd.nextLong(),
-                ClusterSpec.ofCount(hosts, panic),
-                new TrafficSpec(rps),
-                faults,
-                b.build(),
-                checks);
+        return Scenario.builder()
+                .name("random")
+                .durationNanos(duration)
+                .seed(rnd.nextLong())
+                .cluster(ClusterSpec.ofCount(hosts, panic))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .outlierDetection(b.build())
+                .healthChecks(checks)
+                .build();
     }
 
     private static long percent(SplittableRandom rnd) {

@@ -1,7 +1,6 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.sim.scenario.Arrivals;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
@@ -297,17 +296,17 @@ public final class DefaultSuite {
             // over the fault's window only: a fault active all the time would make every request one "during the fault"
             all.add(fault(all(n), start, end, baseErrorPpm, 503, null));
         }
-        Scenario s = new Scenario(
-                name,
-                DURATION,
-                1,
-                ClusterSpec.ofCount(n, 50),
-                traffic(n),
-                all,
-                TuneRuns.OFF,
-                healthChecks,
-                EnvoyVersion.DEFAULT,
-                load);
+        Scenario s = Scenario.builder()
+                .name(name)
+                .durationNanos(DURATION)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(n, 50))
+                .traffic(traffic(n))
+                .faults(all)
+                .outlierDetection(TuneRuns.OFF)
+                .healthChecks(healthChecks)
+                .load(load)
+                .build();
         return new SuiteScenario(name, description, expect, s, shouldEject, singleHost, start, end);
     }
 

@@ -176,16 +176,15 @@ public enum EnvoyTarget implements Target {
             EnvoyVersion version) {
         String text = switch (this) {
             case ENVOY ->
-                EnvoyClusterWriter.toYaml(new Scenario(
-                        name,
-                        Durations.SECOND,
-                        1,
-                        ClusterSpec.ofCount(hosts, panicThresholdPercent),
-                        new TrafficSpec(1),
-                        List.of(),
-                        s.applyTo(base, version),
-                        null,
-                        version));
+                EnvoyClusterWriter.toYaml(Scenario.builder()
+                        .name(name)
+                        .durationNanos(Durations.SECOND)
+                        .seed(1)
+                        .cluster(ClusterSpec.ofCount(hosts, panicThresholdPercent))
+                        .traffic(new TrafficSpec(1))
+                        .outlierDetection(s.applyTo(base, version))
+                        .envoyVersion(version)
+                        .build());
             case ISTIO -> istio(s, name, panicThresholdPercent);
             case ENVOY_GATEWAY -> envoyGateway(s, name, panicThresholdPercent);
             case KUMA -> kuma(s, name, panicThresholdPercent);

@@ -126,18 +126,7 @@ public final class SuiteFile {
             end = s.durationNanos();
         }
         String label = e.containsKey("name") ? String.valueOf(e.get("name").value()) : s.name();
-        Scenario named = new Scenario(
-                label,
-                s.durationNanos(),
-                s.seed(),
-                s.cluster(),
-                s.traffic(),
-                s.faults(),
-                s.outlierDetection(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load(),
-                s.routing());
+        Scenario named = s.toBuilder().name(label).build();
         return new SuiteScenario(label, "from " + path.getFileName(), expect, named, eject, single, start, end);
     }
 

@@ -59,18 +59,12 @@ public record SuiteScenario(
     /** The scenario with this seed and these outlier settings and panic threshold, for this Envoy release. */
     public Scenario with(long seed, OutlierDetectionConfig config, double panicThresholdPercent, EnvoyVersion version) {
         Scenario s = scenario;
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                seed,
-                new ClusterSpec(s.cluster().hosts(), panicThresholdPercent),
-                s.traffic(),
-                s.faults(),
-                config,
-                s.healthChecks(),
-                version,
-                s.load(),
-                s.routing());
+        return s.toBuilder()
+                .seed(seed)
+                .cluster(new ClusterSpec(s.cluster().hosts(), panicThresholdPercent))
+                .outlierDetection(config)
+                .envoyVersion(version)
+                .build();
     }
 
     /** This scenario with {@code routing} when it has no routing of its own ({@link TargetRoutes}). */
@@ -114,18 +108,7 @@ public record SuiteScenario(
                 kept.add(f);
             }
         }
-        Scenario ideal = new Scenario(
-                off.name(),
-                off.durationNanos(),
-                seed,
-                off.cluster(),
-                off.traffic(),
-                kept,
-                off.outlierDetection(),
-                off.healthChecks(),
-                off.envoyVersion(),
-                off.load(),
-                off.routing());
+        Scenario ideal = off.toBuilder().seed(seed).faults(kept).build();
         return new TuneRuns.Job(this, ideal, offProfile(req));
     }
 
@@ -155,17 +138,11 @@ public record SuiteScenario(
                                     .build()
                             : f);
         }
-        return new Scenario(
-                off.name(),
-                off.durationNanos(),
-                seed,
-                off.cluster(),
-                off.traffic(),
-                faults,
-                off.outlierDetection(),
-                ORACLE_CHECK,
-                version,
-                off.load(),
-                off.routing());
+        return off.toBuilder()
+                .seed(seed)
+                .faults(faults)
+                .healthChecks(ORACLE_CHECK)
+                .envoyVersion(version)
+                .build();
     }
 }

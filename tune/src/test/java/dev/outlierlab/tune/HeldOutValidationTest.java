@@ -8,7 +8,6 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
-import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
@@ -196,17 +195,15 @@ class HeldOutValidationTest {
             Set<String> eject,
             long start,
             long end) {
-        Scenario s = new Scenario(
-                name,
-                DURATION,
-                1,
-                ClusterSpec.ofCount(n, 50),
-                new TrafficSpec(rps, callers),
-                faults,
-                TuneRuns.OFF,
-                null,
-                EnvoyVersion.DEFAULT,
-                LoadSpec.NONE);
+        Scenario s = Scenario.builder()
+                .name(name)
+                .durationNanos(DURATION)
+                .seed(1)
+                .cluster(ClusterSpec.ofCount(n, 50))
+                .traffic(new TrafficSpec(rps, callers))
+                .faults(faults)
+                .outlierDetection(TuneRuns.OFF)
+                .build();
         return new SuiteScenario(name, name, expect, s, eject, expect == Expectation.EJECT, start, end);
     }
 

@@ -63,20 +63,8 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
                 index.put(s.cluster().hosts().get(i), i);
             }
             request.start(new WorkEstimate(0, 0, 0), GatewayWorkEstimate.NONE);
-            ScenarioReader.Profiled replayed = resolved.withEnvoy(new ScenarioReader.Loaded(
-                    new Scenario(
-                            s.name(),
-                            s.durationNanos(),
-                            s.seed(),
-                            s.cluster(),
-                            s.traffic(),
-                            List.of(),
-                            s.outlierDetection(),
-                            s.healthChecks(),
-                            s.envoyVersion(),
-                            s.load(),
-                            s.routing()),
-                    true));
+            ScenarioReader.Profiled replayed = resolved.withEnvoy(
+                    new ScenarioReader.Loaded(s.toBuilder().faults(List.of()).build(), true));
             try (BoundedLineReader reader = InputFiles.open(trace)) {
                 r = simulate(
                         replayed,

@@ -63,24 +63,25 @@ public final class ScenarioAdapter {
             }
             faults.add(f.withHosts(hosts));
         }
-        return new Scenario(
-                name,
-                base.durationNanos(),
-                base.seed(),
-                cluster,
-                base.traffic(),
-                faults,
-                outlier,
-                healthChecks,
-                base.envoyVersion(),
-                new LoadSpec(
+        return Scenario.builder()
+                .name(name)
+                .durationNanos(base.durationNanos())
+                .seed(base.seed())
+                .cluster(cluster)
+                .traffic(base.traffic())
+                .faults(faults)
+                .outlierDetection(outlier)
+                .healthChecks(healthChecks)
+                .envoyVersion(base.envoyVersion())
+                .load(new LoadSpec(
                         byPosition(base.load().capacityRps(), baseHosts, cluster),
                         base.load().overloadStatus(),
                         base.load().overloadResult(),
                         byPosition(base.load().weights(), baseHosts, cluster),
                         base.load().arrivals(),
-                        base.load().steps()),
-                routing(base.routing(), baseHosts, routing, configHosts, cluster));
+                        base.load().steps()))
+                .routing(routing(base.routing(), baseHosts, routing, configHosts, cluster))
+                .build();
     }
 
     private static RoutingSpec routing(

@@ -1,7 +1,6 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.RoutingConfig;
 import dev.outlierlab.sim.gateway.GatewayScenario;
@@ -19,15 +18,14 @@ public final class GatewayScenarioWriter {
     private GatewayScenarioWriter() {}
 
     public static Map<String, Object> toMap(GatewayScenario s) {
-        Scenario asEnvoy = new Scenario(
-                s.name(),
-                s.durationNanos(),
-                s.seed(),
-                new ClusterSpec(s.endpoints(), 0),
-                s.traffic(),
-                s.faults(),
-                OutlierDetectionConfig.defaults(),
-                null);
+        Scenario asEnvoy = Scenario.builder()
+                .name(s.name())
+                .durationNanos(s.durationNanos())
+                .seed(s.seed())
+                .cluster(new ClusterSpec(s.endpoints(), 0))
+                .traffic(s.traffic())
+                .faults(s.faults())
+                .build();
         Map<String, Object> common = ScenarioWriter.toMap(asEnvoy);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("profile", "gateway");

@@ -309,18 +309,19 @@ public final class ScenarioReader {
         RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
         try {
-            scenario = new Scenario(
-                    name,
-                    duration,
-                    seed,
-                    clusterSpec,
-                    new TrafficSpec(rps, clients),
-                    faults,
-                    outlier,
-                    health,
-                    version,
-                    load,
-                    routing);
+            scenario = Scenario.builder()
+                    .name(name)
+                    .durationNanos(duration)
+                    .seed(seed)
+                    .cluster(clusterSpec)
+                    .traffic(new TrafficSpec(rps, clients))
+                    .faults(faults)
+                    .outlierDetection(outlier)
+                    .healthChecks(health)
+                    .envoyVersion(version)
+                    .load(load)
+                    .routing(routing)
+                    .build();
         } catch (InvalidConfigException e) {
             throw Values.errorShown(Values.find(root, e.key()), e.key(), e.value(), e.allowed());
         }

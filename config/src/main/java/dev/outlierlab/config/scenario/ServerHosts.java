@@ -45,18 +45,10 @@ public final class ServerHosts {
             }
             faults.add(f.withHosts(renamed));
         }
-        return new Scenario(
-                s.name(),
-                s.durationNanos(),
-                s.seed(),
-                new ClusterSpec(servers, s.cluster().panicThresholdPercent()),
-                s.traffic(),
-                faults,
-                s.outlierDetection(),
-                s.healthChecks(),
-                s.envoyVersion(),
-                s.load(),
-                s.routing());
+        return s.toBuilder()
+                .cluster(new ClusterSpec(servers, s.cluster().panicThresholdPercent()))
+                .faults(faults)
+                .build();
     }
 
     /**

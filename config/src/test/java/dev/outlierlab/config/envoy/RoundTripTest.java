@@ -30,17 +30,7 @@ class RoundTripTest {
     void aNameWithTerminalEscapesIsEscapedInTheCommentAndKeptInTheQuotedName() {
         Scenario d = Scenario.defaults();
         String evil = "evil\u001b[2J\u001b]0;PWN\u0007";
-        Scenario named = new Scenario(
-                evil,
-                d.durationNanos(),
-                d.seed(),
-                d.cluster(),
-                d.traffic(),
-                d.faults(),
-                d.outlierDetection(),
-                d.healthChecks(),
-                d.envoyVersion(),
-                d.load());
+        Scenario named = d.toBuilder().name(evil).build();
         String yaml = EnvoyClusterWriter.toYaml(named);
         assertThat(yaml)
                 .doesNotContain("\u001b")

@@ -3,7 +3,6 @@ package dev.outlierlab.config.nginx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.nginx.NginxRunResult;
@@ -36,15 +35,14 @@ class NginxSurprisesTest {
     }
 
     static NginxRunResult run(NginxUpstreamConfig config, long seconds, int rps, FaultSpec... faults) {
-        Scenario s = new Scenario(
-                "nginx",
-                seconds * S,
-                1,
-                new ClusterSpec(config.hosts(), 0),
-                new TrafficSpec(rps),
-                List.of(faults),
-                OutlierDetectionConfig.defaults(),
-                null);
+        Scenario s = Scenario.builder()
+                .name("nginx")
+                .durationNanos(seconds * S)
+                .seed(1)
+                .cluster(new ClusterSpec(config.hosts(), 0))
+                .traffic(new TrafficSpec(rps))
+                .faults(List.of(faults))
+                .build();
         return NginxSimulation.run(s, config);
     }
 

@@ -35,20 +35,7 @@ public record PatternContrast(List<String> sets, FaultPattern otherPattern, RunR
             any |= p != f.pattern();
             faults.add(f.toBuilder().pattern(p).build());
         }
-        return any
-                ? new Scenario(
-                        s.name(),
-                        s.durationNanos(),
-                        s.seed(),
-                        s.cluster(),
-                        s.traffic(),
-                        faults,
-                        s.outlierDetection(),
-                        s.healthChecks(),
-                        s.envoyVersion(),
-                        s.load(),
-                        s.routing())
-                : null;
+        return any ? s.toBuilder().faults(faults).build() : null;
     }
 
     /**

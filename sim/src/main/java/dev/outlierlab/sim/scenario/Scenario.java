@@ -36,69 +36,6 @@ public record Scenario(
     /** The most callers x hosts a scenario may have: each caller keeps a detector's state for every host. */
     public static final long MAX_CALLER_HOSTS = 2_000_000;
 
-    /** A scenario with the lab model's routing ({@link RoutingSpec#NONE}). */
-    public Scenario(
-            String name,
-            long durationNanos,
-            long seed,
-            ClusterSpec cluster,
-            TrafficSpec traffic,
-            List<FaultSpec> faults,
-            OutlierDetectionConfig outlierDetection,
-            HealthCheckSpec healthChecks,
-            EnvoyVersion envoyVersion,
-            LoadSpec load) {
-        this(
-                name,
-                durationNanos,
-                seed,
-                cluster,
-                traffic,
-                faults,
-                outlierDetection,
-                healthChecks,
-                envoyVersion,
-                load,
-                RoutingSpec.NONE);
-    }
-
-    /** A scenario for the default Envoy release ({@link EnvoyVersion#DEFAULT}) and the lab model's traffic. */
-    public Scenario(
-            String name,
-            long durationNanos,
-            long seed,
-            ClusterSpec cluster,
-            TrafficSpec traffic,
-            List<FaultSpec> faults,
-            OutlierDetectionConfig outlierDetection,
-            HealthCheckSpec healthChecks) {
-        this(name, durationNanos, seed, cluster, traffic, faults, outlierDetection, healthChecks, EnvoyVersion.DEFAULT);
-    }
-
-    /** A scenario with the lab model's even, uncapped traffic ({@link LoadSpec#NONE}). */
-    public Scenario(
-            String name,
-            long durationNanos,
-            long seed,
-            ClusterSpec cluster,
-            TrafficSpec traffic,
-            List<FaultSpec> faults,
-            OutlierDetectionConfig outlierDetection,
-            HealthCheckSpec healthChecks,
-            EnvoyVersion envoyVersion) {
-        this(
-                name,
-                durationNanos,
-                seed,
-                cluster,
-                traffic,
-                faults,
-                outlierDetection,
-                healthChecks,
-                envoyVersion,
-                LoadSpec.NONE);
-    }
-
     public Scenario {
         Objects.requireNonNull(envoyVersion, "envoyVersion");
         Objects.requireNonNull(name, "name");
@@ -146,19 +83,18 @@ public record Scenario(
     /** The lab's default scenario: the classic opening case (six hosts, one failing 33 % from 30 s to 240 s). */
     public static Scenario defaults() {
         ClusterSpec cluster = ClusterSpec.ofCount(6, 50);
-        return new Scenario(
-                "bookstore-search",
-                300 * Durations.SECOND,
-                1,
-                cluster,
-                new TrafficSpec(600),
-                List.of(FaultSpec.builder()
+        return Scenario.builder()
+                .name("bookstore-search")
+                .durationNanos(300 * Durations.SECOND)
+                .seed(1)
+                .cluster(cluster)
+                .traffic(new TrafficSpec(600))
+                .faults(List.of(FaultSpec.builder()
                         .hosts(List.of("host-0"))
                         .window(30 * Durations.SECOND, 240 * Durations.SECOND)
                         .errorRatePpm(330_000)
-                        .build()),
-                OutlierDetectionConfig.defaults(),
-                null);
+                        .build()))
+                .build();
     }
 
     /**
@@ -187,55 +123,134 @@ public record Scenario(
     }
 
     public Scenario withOutlierDetection(OutlierDetectionConfig config) {
-        return new Scenario(
-                name, durationNanos, seed, cluster, traffic, faults, config, healthChecks, envoyVersion, load, routing);
+        return toBuilder().outlierDetection(config).build();
     }
 
     /** The same scenario with the same rate from {@code clients} callers. */
     public Scenario withClients(int clients) {
-        return new Scenario(
-                name,
-                durationNanos,
-                seed,
-                cluster,
-                traffic.withClients(clients),
-                faults,
-                outlierDetection,
-                healthChecks,
-                envoyVersion,
-                load,
-                routing);
+        return toBuilder().traffic(traffic.withClients(clients)).build();
     }
 
     /** The same scenario routed by {@code r}. */
     public Scenario withRouting(RoutingSpec r) {
-        return new Scenario(
-                name,
-                durationNanos,
-                seed,
-                cluster,
-                traffic,
-                faults,
-                outlierDetection,
-                healthChecks,
-                envoyVersion,
-                load,
-                r);
+        return toBuilder().routing(r).build();
     }
 
     public Scenario withEnvoyVersion(EnvoyVersion version) {
-        return new Scenario(
-                name,
-                durationNanos,
-                seed,
-                cluster,
-                traffic,
-                faults,
-                outlierDetection,
-                healthChecks,
-                version,
-                load,
-                routing);
+        return toBuilder().envoyVersion(version).build();
+    }
+
+    /**
+     * A builder with no faults, Envoy's outlier detection defaults, no active health checks, the default Envoy
+     * release ({@link EnvoyVersion#DEFAULT}), the lab model's traffic ({@link LoadSpec#NONE}) and routing
+     * ({@link RoutingSpec#NONE}). The name, duration, seed, cluster and traffic have no default.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this scenario. */
+    public Builder toBuilder() {
+        return new Builder()
+                .name(name)
+                .durationNanos(durationNanos)
+                .seed(seed)
+                .cluster(cluster)
+                .traffic(traffic)
+                .faults(faults)
+                .outlierDetection(outlierDetection)
+                .healthChecks(healthChecks)
+                .envoyVersion(envoyVersion)
+                .load(load)
+                .routing(routing);
+    }
+
+    /** Collects a scenario by name instead of by position; {@link #build()} validates it as the constructor does. */
+    public static final class Builder {
+        private String name;
+        private long durationNanos;
+        private long seed;
+        private ClusterSpec cluster;
+        private TrafficSpec traffic;
+        private List<FaultSpec> faults = List.of();
+        private OutlierDetectionConfig outlierDetection = OutlierDetectionConfig.defaults();
+        private HealthCheckSpec healthChecks;
+        private EnvoyVersion envoyVersion = EnvoyVersion.DEFAULT;
+        private LoadSpec load = LoadSpec.NONE;
+        private RoutingSpec routing = RoutingSpec.NONE;
+
+        private Builder() {}
+
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        public Builder durationNanos(long value) {
+            durationNanos = value;
+            return this;
+        }
+
+        public Builder seed(long value) {
+            seed = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterSpec value) {
+            cluster = value;
+            return this;
+        }
+
+        public Builder traffic(TrafficSpec value) {
+            traffic = value;
+            return this;
+        }
+
+        public Builder faults(List<FaultSpec> value) {
+            faults = value;
+            return this;
+        }
+
+        public Builder outlierDetection(OutlierDetectionConfig value) {
+            outlierDetection = value;
+            return this;
+        }
+
+        /** Active health checking (null: none). */
+        public Builder healthChecks(HealthCheckSpec value) {
+            healthChecks = value;
+            return this;
+        }
+
+        public Builder envoyVersion(EnvoyVersion value) {
+            envoyVersion = value;
+            return this;
+        }
+
+        public Builder load(LoadSpec value) {
+            load = value;
+            return this;
+        }
+
+        public Builder routing(RoutingSpec value) {
+            routing = value;
+            return this;
+        }
+
+        public Scenario build() {
+            return new Scenario(
+                    name,
+                    durationNanos,
+                    seed,
+                    cluster,
+                    traffic,
+                    faults,
+                    outlierDetection,
+                    healthChecks,
+                    envoyVersion,
+                    load,
+                    routing);
+        }
     }
 
     private static String abbreviate(List<String> hosts) {

@@ -150,15 +150,14 @@ class GrpcDifferentialTest {
                     .pattern(pattern)
                     .build());
         }
-        return new Scenario(
-                "differential-" + k,
-                duration,
-                1 + random.nextModulo(1000),
-                new ClusterSpec(names, 0),
-                new TrafficSpec(rps),
-                faults,
-                OutlierDetectionConfig.defaults(),
-                null);
+        return Scenario.builder()
+                .name("differential-" + k)
+                .durationNanos(duration)
+                .seed(1 + random.nextModulo(1000))
+                .cluster(new ClusterSpec(names, 0))
+                .traffic(new TrafficSpec(rps))
+                .faults(faults)
+                .build();
     }
 
     private static GrpcOutlierConfig randomConfig(SeededRandom random, int hosts) {

@@ -61,19 +61,19 @@ class HingesTest {
         assertThat(PatternContrast.firstEjectionNanos(c.other())).isEqualTo(30_610_000_000L);
 
         // a fault that fails everything (or nothing) gives the same failures under either pattern: nothing to swap
-        Scenario dead = new Scenario(
-                "dead",
-                even.durationNanos(),
-                1,
-                even.cluster(),
-                even.traffic(),
-                List.of(FaultSpec.builder()
+        Scenario dead = Scenario.builder()
+                .name("dead")
+                .durationNanos(even.durationNanos())
+                .seed(1)
+                .cluster(even.cluster())
+                .traffic(even.traffic())
+                .faults(List.of(FaultSpec.builder()
                         .hosts(List.of("host-0"))
                         .window(0, even.durationNanos())
                         .errorRatePpm(1_000_000)
-                        .build()),
-                DEFAULTS,
-                null);
+                        .build()))
+                .outlierDetection(DEFAULTS)
+                .build();
         assertThat(PatternContrast.swapped(dead)).isNull();
         assertThat(PatternContrast.planned(dead)).isNull();
     }

@@ -173,6 +173,33 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void aCaddyfileCountPastTheLabsRangeNamesItsLine() {
+        // before: "Caddyfile-max-fails-2pow31: caddy.max_fails: 2147483647 ..." without the line, under the block's key
+        refusedEverywhere(
+                CASES.resolve("Caddyfile-max-fails-2pow31"),
+                "Caddyfile-max-fails-2pow31:4: max_fails \"2147483647\" is not allowed; expected a whole number from 0"
+                        + " to 1000000");
+    }
+
+    @Test
+    void nginxAndHaproxyCountsPastTheLabsRangeNameTheirLine() throws IOException {
+        // before: "nginx.conf: nginx.max_fails: 2147483647 ..." and "haproxy.cfg: haproxy.error_limit: ...",
+        // refused later under the scenario block's key, without the line
+        Path nginx = Files.writeString(
+                dir.resolve("nginx.conf"),
+                "http {\n upstream app {\n  server a:1 max_fails=2147483647;\n  server b:1;\n }\n}\n");
+        CliRunner.run("run", "--nginx", nginx.toString())
+                .assertRejected("nginx.conf:3: max_fails=2147483647 is not allowed; expected a whole number from 0 to"
+                        + " 1000000");
+        Path haproxy = Files.writeString(
+                dir.resolve("haproxy.cfg"),
+                "backend app\n  server s1 a:1 check error-limit 2147483647\n  server s2 b:1\n");
+        CliRunner.run("run", "--haproxy", haproxy.toString())
+                .assertRejected("haproxy.cfg:2: error-limit \"2147483647\" is not allowed; expected a whole number from"
+                        + " 1 to 1000000");
+    }
+
+    @Test
     void caddysJsonFieldsAreTheTypesCaddyGivesThem() {
         // before: 4294967297 was read as 1, "three" as 0, 2.5 as 2: each silently
         refusedEverywhere(

@@ -113,8 +113,13 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
 
     /** A replay that runs elsewhere, as a distributed job: it reads the logs and prints the same report. */
     public interface FleetEngine {
-        /** The inputs the logs name, for format detection (directories, globs, other file systems). */
-        List<LogInput> inputs(List<String> logs);
+        /**
+         * The inputs the logs name, for format detection (directories, globs, other file systems).
+         *
+         * @param hostCountGiven whether the number of hosts is given ({@code --hosts}, {@code cluster.hosts})
+         *     rather than to be counted in the logs, which a stream cannot do before its lines arrive
+         */
+        List<LogInput> inputs(List<String> logs, boolean hostCountGiven);
 
         /** Replays and returns the report to print; {@code checks} before anything is rendered as complete. */
         String replay(FleetRequest request, FleetChecks checks);
@@ -200,7 +205,10 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
             throw new InputException(
                     "--event-log: not with --engine flink; compare Envoy's event log with a local replay");
         }
-        ReplayRun run = new ReplayRun(this, logCluster, loaded, second);
+        // --hosts with --istio or --envoy, or cluster.hosts in the scenario or a --set (the Istio log path's loaded
+        // scenario counts the hosts of the log and so does not say hosts were given, though --hosts was)
+        boolean hostCountGiven = clusterSource.hosts != null || base.hostsGiven() || loaded.hostsGiven();
+        ReplayRun run = new ReplayRun(this, logCluster, loaded, second, hostCountGiven);
         if (fleet != null) {
             output.emit(spec, run.onFleet(fleet));
             return 0;

@@ -39,9 +39,16 @@ final class ReplayRun {
     private final ScenarioReader.Loaded loaded;
     private final CompareOptions.Compared second;
     private final Long durationNanos;
+    private final boolean hostCountGiven;
 
-    ReplayRun(ReplayCommand c, String logCluster, ScenarioReader.Loaded loaded, CompareOptions.Compared second) {
+    ReplayRun(
+            ReplayCommand c,
+            String logCluster,
+            ScenarioReader.Loaded loaded,
+            CompareOptions.Compared second,
+            boolean hostCountGiven) {
         this.c = c;
+        this.hostCountGiven = hostCountGiven;
         this.logCluster = logCluster;
         this.loaded = loaded;
         this.second = second;
@@ -63,7 +70,7 @@ final class ReplayRun {
     /** The replay as a Flink job: the report it returns, rendered there. */
     String onFleet(ReplayCommand.FleetEngine fleet) {
         c.clusterSource.refuseClustersByLogOnFleet();
-        List<LogInput> inputs = new ArrayList<>(fleet.inputs(c.logs));
+        List<LogInput> inputs = new ArrayList<>(fleet.inputs(c.logs, hostCountGiven));
         LogFormatOptions.Recipe recipe = c.logFormat.recipe(inputs);
         ReplayCommand.FleetRequest request = new ReplayCommand.FleetRequest(
                 List.copyOf(c.logs),

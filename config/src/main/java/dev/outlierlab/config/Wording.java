@@ -1,6 +1,7 @@
 package dev.outlierlab.config;
 
 import java.math.BigDecimal;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,7 +53,10 @@ public final class Wording {
         return prev[b.length()];
     }
 
-    /** A value as a message shows it: text in quotes, "a mapping", "a list", "an empty value". */
+    /**
+     * A value as a message shows it: text in quotes (its {@link #shortPrefix}), "a mapping", "a list", "an empty
+     * value".
+     */
     public static String describe(Object value) {
         if (value == null) {
             return "an empty value";
@@ -64,7 +68,7 @@ public final class Wording {
             return "a list";
         }
         if (value instanceof String s) {
-            return "\"" + printable(s) + "\"";
+            return "\"" + shortPrefix(s) + "\"";
         }
         if (value instanceof BigDecimal d) {
             // 1e2147483647 written out would be two billion digits
@@ -89,6 +93,28 @@ public final class Wording {
             return printable(value);
         }
         return printable(value.substring(0, SHOWN_CHARS)) + "... (" + value.length() + " characters)";
+    }
+
+    /** The most names a message lists. */
+    public static final int LISTED_NAMES = 10;
+
+    /**
+     * Names as a message lists them: each as {@link #shortPrefix}, the first {@link #LISTED_NAMES} joined with commas
+     * and the rest counted ({@code a, b, ... and 990 more}), so a file of a thousand long names gives a short message.
+     */
+    public static String someNames(Collection<String> names) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        for (String n : names) {
+            if (i == LISTED_NAMES) {
+                return out.append(" and ")
+                        .append(names.size() - LISTED_NAMES)
+                        .append(" more")
+                        .toString();
+            }
+            out.append(i++ == 0 ? "" : ", ").append(shortPrefix(n));
+        }
+        return out.toString();
     }
 
     /**

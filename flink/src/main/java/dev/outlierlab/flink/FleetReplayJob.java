@@ -71,7 +71,7 @@ public final class FleetReplayJob implements ReplayCommand.FleetEngine {
     }
 
     @Override
-    public List<LogInput> inputs(List<String> logs) {
+    public List<LogInput> inputs(List<String> logs, boolean hostCountGiven) {
         // the job's own options, refused before the logs are touched
         bound.check(parallelism);
         if (eventLogs && outputDirectory == null) {

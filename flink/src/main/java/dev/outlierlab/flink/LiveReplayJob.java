@@ -50,12 +50,19 @@ final class LiveReplayJob implements ReplayCommand.FleetEngine {
     }
 
     @Override
-    public List<LogInput> inputs(List<String> logs) {
+    public List<LogInput> inputs(List<String> logs, boolean hostCountGiven) {
         if (logs.size() != 1) {
             throw new InputException(String.join(" ", logs) + ": a Kafka topic is replayed alone (one kafka://... and "
                     + "no files); its records' keys name the proxies");
         }
         topic = KafkaTopic.parse(logs.get(0));
+        // refused before the broker is asked anything: the default scenario's hosts would be a silent guess
+        if (!hostCountGiven) {
+            throw new InputException("--hosts: required with a Kafka topic (" + KafkaTopic.SCHEME + topic.bootstrap()
+                    + "/" + topic.topic() + "): a stream cannot count its hosts before their lines arrive, and each "
+                    + "detector's ejection cap depends on them; give --hosts N with --istio or --envoy, or "
+                    + "--set cluster.hosts=N (or cluster.hosts in --scenario)");
+        }
         return List.of(
                 new LogInput(logs.get(0), null, new BufferedInputStream(new ByteArrayInputStream(firstLines()))));
     }

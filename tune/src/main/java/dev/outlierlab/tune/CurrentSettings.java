@@ -82,6 +82,9 @@ public record CurrentSettings(
      * HAProxy backend); null for the only one.
      */
     public static CurrentSettings read(String text, String source, String part) {
+        if (text.lines().allMatch(l -> l.isBlank() || l.strip().startsWith("#"))) {
+            throw new InputException(source + ": the file is empty; tune --from takes " + takes());
+        }
         for (Target t : Target.all()) {
             CurrentSettings own = t.readOwn(text, source, part);
             if (own != null) {
@@ -174,6 +177,17 @@ public record CurrentSettings(
 
     private static String shortPart(String part) {
         return part.length() > 40 ? part.substring(0, 40) + "..." : part;
+    }
+
+    /**
+     * What {@code --from} takes, from the registry: every target's file ({@link TuneTargets}) and the profiles whose
+     * scenarios give settings ({@link TuneFrom}).
+     */
+    static String takes() {
+        List<String> files =
+                new ArrayList<>(Target.all().stream().map(Target::description).toList());
+        files.add("a lab scenario (profile: " + Profiles.namesWith(TuneFrom.class) + ")");
+        return Profiles.orList(files);
     }
 
     /** {@code a, b and c}. */

@@ -177,7 +177,7 @@ final class Explanation {
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
     private static String changes(Setting a, Setting b, TuneRequest req) {
-        List<String> own = req.target().changes(a, b, req.hosts());
+        List<String> own = req.target().changes(a, b, req);
         if (own != null) {
             return words(own);
         }

@@ -20,4 +20,17 @@ class CurrentSettingsRefusalTest {
                 .hasMessageContaining("a gRPC service config (grpc-java)")
                 .hasMessageEndingWith(", an nginx upstream, a HAProxy backend and a Caddy reverse_proxy only");
     }
+
+    @Test
+    void anEmptyFileIsRefusedNamingEveryFileTuneFromTakes() {
+        for (String empty : new String[] {"", "\n\n", "# only a comment\n"}) {
+            assertThatThrownBy(() -> CurrentSettings.read(empty, "/dev/null"))
+                    .isInstanceOf(InputException.class)
+                    .hasMessageStartingWith("/dev/null: the file is empty; tune --from takes an Envoy cluster, "
+                            + "an Istio DestinationRule, ")
+                    .hasMessageContaining("a gRPC service config (grpc-java)")
+                    .hasMessageContaining("an nginx upstream, a HAProxy backend, a Caddy reverse_proxy")
+                    .hasMessageContaining(" or a lab scenario (profile: envoy");
+        }
+    }
 }

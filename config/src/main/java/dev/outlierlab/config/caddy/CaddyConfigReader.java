@@ -1,11 +1,15 @@
 package dev.outlierlab.config.caddy;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.io.TextFiles;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
@@ -30,15 +34,23 @@ import java.util.regex.Pattern;
 public final class CaddyConfigReader {
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h|d)");
 
+    /** The most {@code max_fails} and {@code lb_retries} the lab takes, as in a {@code profile: caddy} block. */
+    static final int MAX_FAILS = 1_000_000;
+
+    static final int MAX_RETRIES = 1000;
+
     private CaddyConfigReader() {}
 
     public static CaddySettings read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new InputException(file + ": is a directory, expected a Caddyfile or Caddy's JSON");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             return readText(
                     BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
                     file.getFileName().toString());
         } catch (IOException e) {
-            throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
+            throw TextFiles.explain(file, "", e);
         }
     }
 
@@ -51,6 +63,7 @@ public final class CaddyConfigReader {
     }
 
     private static CaddySettings caddyfile(String text, String source) {
+        CaddyfileTokens.checkClosed(text, source);
         String[] lines = text.split("\r?\n|\r", -1);
         int at = -1;
         List<String> upstreams = new ArrayList<>();
@@ -109,9 +122,9 @@ public final class CaddyConfigReader {
                     }
                     case "lb_try_duration" -> tryDuration = duration(v, source, n, w.get(0));
                     case "lb_try_interval" -> tryInterval = duration(v, source, n, w.get(0));
-                    case "lb_retries" -> retries = number(v, source, n, w.get(0));
+                    case "lb_retries" -> retries = number(v, source, n, w.get(0), MAX_RETRIES);
                     case "fail_duration" -> failDuration = duration(v, source, n, w.get(0));
-                    case "max_fails" -> maxFails = number(v, source, n, w.get(0));
+                    case "max_fails" -> maxFails = number(v, source, n, w.get(0), MAX_FAILS);
                     case "unhealthy_latency" -> latency = duration(v, source, n, w.get(0));
                     case "unhealthy_status" -> {
                         for (String s : w.subList(1, w.size())) {
@@ -168,68 +181,42 @@ public final class CaddyConfigReader {
     private static CaddySettings json(String text, String source) {
         JsonNode root;
         try {
-            root = new ObjectMapper().readTree(text);
+            root = new ObjectMapper()
+                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InputException(
-                    source + ":" + e.getLocation().getLineNr() + ": not valid JSON (" + e.getOriginalMessage() + ")");
+            // Jackson's own limits (nesting deeper than 1000, say) come without a location
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            String why = e instanceof StreamConstraintsException
+                    ? "nested deeper than the 1000 levels the lab reads"
+                    : Wording.shortPrefix(e.getOriginalMessage());
+            throw new InputException(source + (line > 0 ? ":" + line : "") + ": not valid JSON (" + why
+                    + "); expected Caddy's JSON configuration");
         }
-        JsonNode h = findHandler(root, 0);
-        if (h == null) {
+        JsonPointer at = CaddyJsonWriter.find(root, JsonPointer.empty(), 0);
+        if (at == null) {
             throw new InputException(source + ": no handler \"reverse_proxy\" in the JSON configuration");
         }
-        List<String> upstreams = new ArrayList<>();
-        for (JsonNode u : h.path("upstreams")) {
-            upstreams.add(u.path("dial").asText());
-        }
-        JsonNode lb = h.path("load_balancing");
-        JsonNode passive = h.path("health_checks").path("passive");
-        List<Integer> statuses = new ArrayList<>();
-        for (JsonNode s : passive.path("unhealthy_status")) {
-            statuses.add(s.asInt());
-        }
+        JsonNode h = root.at(at);
+        CaddyJsonFields f = new CaddyJsonFields(text, source, at, h);
         CaddySelection.Policy policy = CaddySelection.Policy.of(
-                lb.path("selection_policy").path("policy").asText("random"));
+                h.path("load_balancing").path("selection_policy").path("policy").asText("random"));
+        String passive = "/health_checks/passive/";
         return new CaddySettings(
                 config(
-                        upstreams,
-                        jsonDuration(passive.get("fail_duration"), source),
-                        passive.path("max_fails").asInt(0),
-                        statuses,
-                        jsonDuration(passive.get("unhealthy_latency"), source),
-                        jsonDuration(lb.get("try_duration"), source),
-                        jsonDuration(lb.get("try_interval"), source),
-                        lb.path("retries").asInt(0),
+                        f.dials(),
+                        f.duration(passive + "fail_duration"),
+                        f.integer(passive + "max_fails", MAX_FAILS),
+                        f.statuses(passive + "unhealthy_status"),
+                        f.duration(passive + "unhealthy_latency"),
+                        f.duration("/load_balancing/try_duration"),
+                        f.duration("/load_balancing/try_interval"),
+                        f.integer("/load_balancing/retries", MAX_RETRIES),
                         policy == null ? CaddySelection.Policy.RANDOM : policy,
-                        source),
-                0,
+                        source + ":" + f.line()),
+                f.line(),
                 true,
                 List.of());
-    }
-
-    private static JsonNode findHandler(JsonNode n, int depth) {
-        if (n == null || depth > 64) {
-            return null;
-        }
-        if (n.isObject() && "reverse_proxy".equals(n.path("handler").asText())) {
-            return n;
-        }
-        for (JsonNode child : n) {
-            JsonNode found = findHandler(child, depth + 1);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
-    }
-
-    private static long jsonDuration(JsonNode n, String source) {
-        if (n == null || n.isNull()) {
-            return 0;
-        }
-        if (n.isNumber()) {
-            return n.asLong();
-        }
-        return duration(n.asText(), source, 0, "duration");
     }
 
     /** A Go duration as Caddy reads it (plus {@code d} for days): 1s, 500ms, 1m30s, 1.5s. */
@@ -248,28 +235,34 @@ public final class CaddyConfigReader {
                 case "d" -> 86_400 * Durations.SECOND;
                 default -> Durations.SECOND;
             };
-            total += Math.round(n * unit);
+            long part = Math.round(n * unit);
+            // each part and the sum kept within the limit, so no run of parts can wrap around
+            total = part > Durations.MAX_NANOS || total > Durations.MAX_NANOS - part ? Long.MAX_VALUE : total + part;
             at = m.end();
+            if (total == Long.MAX_VALUE) {
+                break;
+            }
         }
         if (v.isEmpty() || at != v.length() || total > Durations.MAX_NANOS) {
             String shown = v.length() > 40 ? v.substring(0, 40) + "..." : v;
             throw new InputException(source + (line > 0 ? ":" + line : "") + ": " + key + " \""
-                    + Wording.printable(shown) + "\" is not allowed; expected a duration such as 30s, 500ms or 1m");
+                    + Wording.printable(shown) + "\" is not allowed; expected a duration such as 30s, 500ms or 1m, at"
+                    + " most " + Durations.format(Durations.MAX_NANOS));
         }
         return total;
     }
 
-    private static int number(String v, String source, int line, String key) {
+    private static int number(String v, String source, int line, String key, int max) {
         try {
             int n = Integer.parseInt(v);
-            if (n >= 0) {
+            if (n >= 0 && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // below
         }
-        throw new InputException(source + ":" + line + ": " + key + " \"" + Wording.printable(v)
-                + "\" is not allowed; expected a whole number of 0 or more");
+        throw new InputException(source + ":" + line + ": " + key + " \"" + Wording.shortPrefix(v)
+                + "\" is not allowed; expected a whole number from 0 to " + max);
     }
 
     private static int status(String v, String source, int line) {

@@ -104,7 +104,7 @@ public final class CaddyJsonWriter {
     }
 
     /** The first handler {@code "reverse_proxy"} in document order, as {@link CaddyConfigReader} finds it. */
-    private static JsonPointer find(JsonNode n, JsonPointer at, int depth) {
+    static JsonPointer find(JsonNode n, JsonPointer at, int depth) {
         if (n == null || depth > 64) {
             return null;
         }

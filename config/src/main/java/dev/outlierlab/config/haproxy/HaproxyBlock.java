@@ -61,6 +61,9 @@ public final class HaproxyBlock {
             return out;
         }
         List<Located> items = v.list(listed, "haproxy.servers");
+        if (items.isEmpty()) {
+            throw Values.errorShown(listed, "haproxy.servers", "[]", "at least one server, such as 10.0.0.1:8080");
+        }
         for (int i = 0; i < items.size(); i++) {
             Located item = items.get(i);
             String key = "haproxy.servers[" + i + "]";

@@ -3,6 +3,7 @@ package dev.outlierlab.config.haproxy;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.io.TextFiles;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
@@ -31,13 +32,16 @@ public final class HaproxyConfigReader {
     private HaproxyConfigReader() {}
 
     public static HaproxySettings read(Path file, String backend) {
+        if (Files.isDirectory(file)) {
+            throw new InputException(file + ": is a directory, expected a haproxy.cfg");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             return readText(
                     BoundedLineReader.readText(in, file.toString(), 1024 * 1024, "1 MiB"),
                     file.getFileName().toString(),
                     backend);
         } catch (IOException e) {
-            throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
+            throw TextFiles.explain(file, "", e);
         }
     }
 
@@ -62,6 +66,7 @@ public final class HaproxyConfigReader {
         String name = null;
         int start = 0;
         int chosenLine = 0;
+        String chosenName = null;
         List<String> backendDefault = null;
         List<HaproxyServer> servers = new ArrayList<>();
         List<Integer> serverLines = new ArrayList<>();
@@ -92,7 +97,7 @@ public final class HaproxyConfigReader {
                     done = backend != null;
                     if (!done && (k.equals("backend") || k.equals("listen"))) {
                         names.add(w.size() > 1 ? w.get(1) : "");
-                        throw new InputException(source + ": several backends (" + String.join(", ", names)
+                        throw new InputException(source + ": several backends (" + Wording.someNames(names)
                                 + "); name one with --backend NAME");
                     }
                     continue;
@@ -106,6 +111,7 @@ public final class HaproxyConfigReader {
                     names.add(name);
                     if (backend == null || backend.equals(name)) {
                         chosenLine = i + 1;
+                        chosenName = name;
                         backendDefault = new ArrayList<>(defaultsServer);
                         start = i + 1;
                     }
@@ -144,14 +150,14 @@ public final class HaproxyConfigReader {
             throw new InputException(source + ": "
                     + (backend == null
                             ? "no backend or listen section"
-                            : "no backend \"" + Wording.printable(backend) + "\"; the file has "
-                                    + String.join(", ", names)));
+                            : "no backend \"" + Wording.shortPrefix(backend) + "\"; the file has "
+                                    + Wording.someNames(names)));
         }
         if (servers.isEmpty()) {
             throw new InputException(source + ":" + chosenLine + ": backend has no server line");
         }
         return new HaproxySettings(
-                lines[chosenLine - 1].trim().split("\\s+")[1],
+                chosenName,
                 List.copyOf(servers),
                 List.copyOf(serverLines),
                 chosenLine,
@@ -184,7 +190,7 @@ public final class HaproxyConfigReader {
                         default -> throw bad(source, line, k, v, "layer4 or layer7");
                     };
                 }
-                case "error-limit" -> limit = number(p, ++i, k, source, line);
+                case "error-limit" -> limit = number(p, ++i, k, source, line, 1_000_000);
                 case "on-error" -> {
                     String v = value(p, ++i, k, source, line);
                     onError = OnError.of(v);
@@ -195,8 +201,8 @@ public final class HaproxyConfigReader {
                 case "inter" -> inter = time(p, ++i, k, source, line);
                 case "fastinter" -> fastinter = time(p, ++i, k, source, line);
                 case "downinter" -> downinter = time(p, ++i, k, source, line);
-                case "rise" -> rise = number(p, ++i, k, source, line);
-                case "fall" -> fall = number(p, ++i, k, source, line);
+                case "rise" -> rise = number(p, ++i, k, source, line, 1000);
+                case "fall" -> fall = number(p, ++i, k, source, line, 1000);
                 case "weight",
                         "port",
                         "addr",
@@ -236,25 +242,32 @@ public final class HaproxyConfigReader {
 
     private static String value(List<String> p, int i, String key, String source, int line) {
         if (i >= p.size()) {
-            throw new InputException(source + ":" + line + ": " + key + " needs a value");
+            throw new InputException(source + ":" + line + ": " + key + " needs a value after it on the server line");
         }
         return p.get(i);
     }
 
-    private static int number(List<String> p, int i, String key, String source, int line) {
+    /** A whole number from 1 to {@code max} (the ranges of a {@code profile: haproxy} block). */
+    private static int number(List<String> p, int i, String key, String source, int line, int max) {
         String v = value(p, i, key, source, line);
         try {
             int n = Integer.parseInt(v);
-            if (n >= 1) {
+            if (n >= 1 && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // below
         }
-        throw bad(source, line, key, v, "a whole number of 1 or more");
+        throw bad(source, line, key, v, "a whole number from 1 to " + max);
     }
 
-    /** HAProxy's time: milliseconds unless suffixed. */
+    /** HAProxy's largest timer, in milliseconds: a longer one is "timer overflow" ({@code parse_time_err}). */
+    static final long MAX_TIMER_MS = Integer.MAX_VALUE;
+
+    /**
+     * HAProxy's time: milliseconds unless suffixed, at most {@link #MAX_TIMER_MS} (as {@code parse_time_err} in
+     * src/tools.c refuses a longer one with {@code PARSE_TIME_OVER}).
+     */
     static long time(List<String> p, int i, String key, String source, int line) {
         String v = value(p, i, key, source, line);
         Matcher m = TIME.matcher(v);
@@ -271,7 +284,16 @@ public final class HaproxyConfigReader {
             case "d" -> 86_400 * Durations.SECOND;
             default -> Durations.MILLISECOND;
         };
-        return Durations.saturatingMultiply(n, mult);
+        long nanos = Durations.saturatingMultiply(n, mult);
+        if (nanos > MAX_TIMER_MS * Durations.MILLISECOND) {
+            throw bad(
+                    source,
+                    line,
+                    key,
+                    v,
+                    "a time of at most 2147483647 ms (24d20h31m23s647ms), HAProxy's largest timer");
+        }
+        return nanos;
     }
 
     private static InputException bad(String source, int line, String key, String v, String allowed) {
@@ -317,7 +339,8 @@ public final class HaproxyConfigReader {
             }
         }
         if (quote != 0) {
-            throw new InputException(source + ":" + n + ": unmatched quote");
+            throw new InputException(
+                    source + ":" + n + ": unmatched quote; expected the quote closed on the same line");
         }
         if (w != null) {
             out.add(w.toString());

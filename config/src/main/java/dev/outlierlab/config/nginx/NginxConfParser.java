@@ -3,14 +3,18 @@ package dev.outlierlab.config.nginx;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.io.TextFiles;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads an nginx configuration into {@link ConfDirective}s the way nginx's {@code ngx_conf_read_token} splits it:
@@ -38,7 +42,7 @@ public final class NginxConfParser {
     public static List<ConfDirective> parse(Path file, Map<Path, String> texts) {
         Path abs = file.toAbsolutePath().normalize();
         Path dir = abs.getParent();
-        return new NginxConfParser(dir, texts).parseFile(abs, 0);
+        return new NginxConfParser(dir, texts).parseFile(abs, 0, null);
     }
 
     /** Parses one text (no includes allowed), for tests and stdin. */
@@ -48,16 +52,21 @@ public final class NginxConfParser {
         return p.parseTokens(text, name, 0);
     }
 
-    private List<ConfDirective> parseFile(Path file, int depth) {
+    /** Reads one file; {@code from} is the lexer of the file that includes it, null for the main file. */
+    private List<ConfDirective> parseFile(Path file, int depth, Lexer from) {
         if (++files > MAX_FILES) {
-            throw new InputException(file.getFileName() + ": more than " + MAX_FILES
-                    + " files through include; the lab reads at most " + MAX_FILES);
+            String what = "more than " + MAX_FILES + " files through include (does a file include itself?); the lab"
+                    + " reads at most " + MAX_FILES;
+            throw from == null ? new InputException(file.getFileName() + ": " + what) : from.error(what);
+        }
+        if (from == null && Files.isDirectory(file)) {
+            throw new InputException(file + ": is a directory, expected an nginx configuration file");
         }
         String text;
         try (InputStream in = Files.newInputStream(file)) {
             text = BoundedLineReader.readText(in, file.toString(), MAX_CHARS, "1 MiB");
         } catch (IOException e) {
-            throw new InputException(file + ": cannot be read (" + e.getMessage() + ")");
+            throw TextFiles.explain(file, "", e);
         }
         texts.put(file, text);
         return parseTokens(text, file, depth);
@@ -90,7 +99,8 @@ public final class NginxConfParser {
             }
             if (t.special() == '}') {
                 if (!words.isEmpty()) {
-                    throw lx.error("unexpected \"}\" after \"" + Wording.printable(words.get(0)) + "\"");
+                    throw lx.error("unexpected \"}\" after \"" + Wording.shortPrefix(words.get(0))
+                            + "\"; expected \";\" to end the directive");
                 }
                 if (!inBlock) {
                     throw lx.error("unexpected \"}\"");
@@ -133,31 +143,52 @@ public final class NginxConfParser {
             throw lx.error("include takes one file or mask");
         }
         String pattern = args.get(0);
-        Path p = baseDir.resolve(pattern).normalize();
-        List<ConfDirective> out = new ArrayList<>();
+        String shown = "include \"" + Wording.shortPrefix(pattern) + "\"";
+        Path p;
+        try {
+            p = baseDir.resolve(pattern).normalize();
+        } catch (InvalidPathException e) {
+            throw lx.error(shown + " is not allowed; expected a file or a mask such as conf.d/*.conf");
+        }
         String last = p.getFileName() == null ? "" : p.getFileName().toString();
         if (last.contains("*") || last.contains("?") || last.contains("[")) {
             List<Path> matches = new ArrayList<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(p.getParent(), last)) {
                 for (Path m : ds) {
-                    if (matches.size() > MAX_FILES) {
-                        break;
+                    if (matches.size() == MAX_FILES) {
+                        throw lx.error(shown + " matches more than " + MAX_FILES + " files; the lab reads at most "
+                                + MAX_FILES);
                     }
                     matches.add(m);
                 }
+            } catch (PatternSyntaxException | DirectoryIteratorException e) {
+                throw lx.error(shown + " is not allowed; expected a file or a mask such as conf.d/*.conf");
             } catch (IOException e) {
-                return out; // nginx: a mask that matches nothing is not an error
+                return List.of(); // nginx: a mask that matches nothing is not an error
             }
             matches.sort(null);
+            List<ConfDirective> out = new ArrayList<>();
             for (Path m : matches) {
-                out.addAll(parseFile(m, depth));
+                out.addAll(parseFile(regular(m, shown, lx), depth, lx));
             }
             return out;
         }
-        if (!Files.isRegularFile(p)) {
-            throw lx.error("include \"" + Wording.printable(pattern) + "\": no such file " + p);
+        if (!Files.exists(p)) {
+            throw lx.error(shown + ": no such file " + Wording.shortPrefix(p.toString()));
         }
-        return parseFile(p, depth);
+        return parseFile(regular(p, shown, lx), depth, lx);
+    }
+
+    /**
+     * {@code p} when it is a regular file: a directory, a device ({@code /dev/zero}) or a FIFO, which could keep
+     * the reader waiting for ever, is refused with the include's line.
+     */
+    private static Path regular(Path p, String shown, Lexer lx) {
+        if (!Files.isRegularFile(p)) {
+            throw lx.error(shown + ": " + Wording.shortPrefix(p.toString())
+                    + " is not a regular file; expected a configuration file");
+        }
+        return p;
     }
 
     /** Splits a text into words and the three special characters, with lines and offsets. */

@@ -102,7 +102,7 @@ public final class NginxUpstreamReader {
             }
         }
         if (servers.isEmpty()) {
-            throw new InputException(upstream.where() + ": upstream \"" + Wording.printable(upstreamName)
+            throw new InputException(upstream.where() + ": upstream \"" + Wording.shortPrefix(upstreamName)
                     + "\" has no server line the lab can model");
         }
         ConfDirective[] found = new ConfDirective[3];
@@ -144,11 +144,11 @@ public final class NginxUpstreamReader {
             return upstreams.get(0);
         }
         if (name == null) {
-            throw new InputException(source + ": " + upstreams.size() + " upstream blocks (" + String.join(", ", names)
+            throw new InputException(source + ": " + upstreams.size() + " upstream blocks (" + Wording.someNames(names)
                     + "); name one with --upstream NAME");
         }
-        throw new InputException(
-                source + ": no upstream \"" + Wording.printable(name) + "\"; the file has " + String.join(", ", names));
+        throw new InputException(source + ": no upstream \"" + Wording.shortPrefix(name) + "\"; the file has "
+                + Wording.someNames(names));
     }
 
     private static int workers(ConfDirective d, List<String> notes) {
@@ -181,9 +181,9 @@ public final class NginxUpstreamReader {
         boolean down = false;
         for (String a : d.args().subList(1, d.args().size())) {
             if (a.startsWith("weight=")) {
-                weight = number(d, "weight", a.substring(7), 1);
+                weight = number(d, "weight", a.substring(7), 1, MAX_COUNT);
             } else if (a.startsWith("max_fails=")) {
-                maxFails = number(d, "max_fails", a.substring(10), 0);
+                maxFails = number(d, "max_fails", a.substring(10), 0, MAX_COUNT);
             } else if (a.startsWith("fail_timeout=")) {
                 failTimeout = seconds(d, a.substring(13));
             } else if (a.equals("down")) {
@@ -211,45 +211,54 @@ public final class NginxUpstreamReader {
         }
     }
 
-    private static int number(ConfDirective d, String key, String v, int min) {
+    /** The most {@code weight=} and {@code max_fails=} the lab takes, as in a {@code profile: nginx} block. */
+    static final int MAX_COUNT = 1_000_000;
+
+    private static int number(ConfDirective d, String key, String v, int min, int max) {
         try {
             int n = Integer.parseInt(v);
-            if (n >= min) {
+            if (n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // falls through
         }
         throw new InputException(d.where() + ": " + key + "=" + Wording.printable(shortText(v))
-                + " is not allowed; expected a whole number of " + min + " or more");
+                + " is not allowed; expected a whole number from " + min + " to " + max);
     }
 
-    /** nginx's time in seconds ({@code ngx_parse_time} with seconds): 10, 10s, 1m30s, 1h; no milliseconds. */
+    /** nginx's time units, largest first, and their seconds; a bare number counts after them all. */
+    private static final String UNITS = "yMwdhms";
+
+    private static final long[] UNIT_SECONDS = {
+        365L * 24 * 3600, 30L * 24 * 3600, 7L * 24 * 3600, 24L * 3600, 3600, 60, 1
+    };
+
+    /**
+     * nginx's time in seconds, as {@code ngx_parse_time} (src/core/ngx_parse.c) reads it with {@code is_sec}: 10,
+     * 10s, 1m30s, 1h; each unit at most once and from the largest to the smallest ({@code 1h1h} and {@code 1s1m}
+     * are errors there too, so a long run of units can never add up past the limit); no milliseconds.
+     */
     static long seconds(ConfDirective d, String v) {
         Matcher m = TIME.matcher(v);
         long total = 0;
         int at = 0;
-        while (at < v.length() && m.find(at) && m.start() == at) {
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            long mult = switch (unit) {
-                case "y" -> 365L * 24 * 3600;
-                case "M" -> 30L * 24 * 3600;
-                case "w" -> 7L * 24 * 3600;
-                case "d" -> 24L * 3600;
-                case "h" -> 3600;
-                case "m" -> 60;
-                default -> 1;
-            };
-            total += n * mult;
-            at = m.end();
-            if (m.group(2) == null) {
-                break;
+        int step = -1;
+        boolean valid = !v.isEmpty();
+        while (valid && at < v.length()) {
+            valid = m.find(at) && m.start() == at;
+            if (valid) {
+                int unit = m.group(2) == null ? UNITS.length() : UNITS.indexOf(m.group(2));
+                valid = unit > step && (m.group(2) != null || m.end() == v.length());
+                total += Long.parseLong(m.group(1)) * (unit == UNITS.length() ? 1 : UNIT_SECONDS[unit]);
+                step = unit;
+                at = m.end();
             }
         }
-        if (v.isEmpty() || at != v.length() || total > NginxServer.MAX_FAIL_TIMEOUT_SECONDS) {
+        if (!valid || total > NginxServer.MAX_FAIL_TIMEOUT_SECONDS) {
             throw new InputException(d.where() + ": fail_timeout=" + Wording.printable(shortText(v))
-                    + " is not allowed; expected whole seconds such as 10, 10s, 1m or 1m30s (no ms), at most a year");
+                    + " is not allowed; expected whole seconds such as 10, 10s, 1m or 1m30s (no ms; units y M w d h m s"
+                    + " in that order, each once), at most a year");
         }
         return total;
     }

@@ -49,6 +49,30 @@ class CaddyConfigReaderTest {
                       "unhealthy_latency": "1.5s"}}}]}]}]}]}}}}}
                 """, "caddy.json");
         assertThat(json.config()).isEqualTo(expected);
+        assertThat(json.line()).as("the handler's line, for check's findings").isEqualTo(2);
+    }
+
+    @Test
+    void bracesInsideQuotesHeredocsAndPlaceholdersDoNotOpenBlocks() {
+        // Caddy's lexer: a quoted "}" or a heredoc's lines are one token; {host} is a placeholder, not a block
+        CaddySettings read = CaddyConfigReader.readText("""
+                example.com {
+                    header X-Note "a } b \\" still quoted {"
+                    respond <<HTML
+                        <p>{ not a block</p>
+                        HTML 200
+                    reverse_proxy {host}:8080 10.0.0.2:8080 {
+                        fail_duration 30s
+                        header_up Host `{ back`
+                    }
+                }
+                """, "Caddyfile");
+        assertThat(read.config().failDurationNanos()).isEqualTo(30_000 * MS);
+        assertThat(read.line()).isEqualTo(6);
+        assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n reverse_proxy a:1\n}\n}\n", "Caddyfile"))
+                .hasMessage("Caddyfile:4: unexpected }; expected it to close a block opened with {");
+        assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n respond <<EOF\n x\n", "Caddyfile"))
+                .hasMessageStartingWith("Caddyfile:2: the heredoc opened on line 2 is never closed");
     }
 
     @Test
@@ -56,7 +80,7 @@ class CaddyConfigReaderTest {
         assertThatThrownBy(() -> CaddyConfigReader.readText(
                         ":80 {\n reverse_proxy a:1 {\n  fail_duration 10x\n }\n}", "Caddyfile"))
                 .hasMessage("Caddyfile:3: fail_duration \"10x\" is not allowed; expected a duration such "
-                        + "as 30s, 500ms or 1m");
+                        + "as 30s, 500ms or 1m, at most 316224000s");
         assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n respond ok\n}", "Caddyfile"))
                 .hasMessage("Caddyfile: no reverse_proxy directive");
     }

@@ -182,8 +182,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
                 new WorkEstimate(units / req.threads(), 0, 0),
                 GatewayWorkEstimate.NONE,
                 "this tune ("
-                        + req.suite().size() + " scenarios, every candidate on 2 seeds, the finalists on " + seeds
-                        + ", on "
+                        + req.suite().size() + " scenarios; " + Tuner.plannedSearch(req) + "; on "
                         + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")",
                 "lower --seeds, score a "
                         + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");

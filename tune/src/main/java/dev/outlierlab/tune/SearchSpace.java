@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * The candidates of a search: only what the target can express ({@link Target}), sized to the cluster. Caps are the
- * smallest {@code max_ejection_percent} that admits one, two, ... hosts up to {@code --max-ejected} under the
- * release's cap rule (and always-eject-one where it exists); consecutive 5xx at 5, 10 or 20 (or off); success rate
+ * smallest {@code max_ejection_percent} that admits one, two, three, four hosts, then about half again as many each
+ * step ({@link #capCounts}), up to {@code --max-ejected} under the release's cap rule (and always-eject-one where it exists); consecutive 5xx at 5, 10 or 20 (or off); success rate
  * off or at factors that a single outlier among these hosts can exceed (a host's z-score is at most
  * {@code sqrt(hosts - 1)}), with a request volume the caller's traffic reaches in an interval; failure percentage
  * off, 30 % or 50 %; the current interval and, when one caller's traffic is too thin for the volumes, 30 s.
@@ -189,6 +189,25 @@ final class SearchSpace {
                 .doubleValue();
     }
 
+    /** Below this many hosts out at once every count is searched; above it the counts step by half again. */
+    static final int EVERY_CAP_UP_TO = 4;
+
+    /**
+     * The counts of hosts out at once whose smallest cap is searched: every one up to {@link #EVERY_CAP_UP_TO}, then
+     * each about half again the last (6, 9, 14, 21, 32, 48, ...), and {@code most}: in a large cluster the cap
+     * matters by its order of magnitude, and a cap per count would multiply the candidates by the cluster's size.
+     */
+    static List<Integer> capCounts(int most) {
+        List<Integer> counts = new ArrayList<>();
+        for (int k = 1; k <= most; k = k < EVERY_CAP_UP_TO ? k + 1 : Math.max(k + 1, (k * 3 + 1) / 2)) {
+            counts.add(k);
+        }
+        if (most >= 1 && counts.get(counts.size() - 1) != most) {
+            counts.add(most);
+        }
+        return counts;
+    }
+
     /** {max_ejection_percent, always_eject_one_host} pairs. */
     static List<long[]> caps(TuneRequest req) {
         CapRule rule = req.envoyVersion().capRule();
@@ -196,7 +215,7 @@ final class SearchSpace {
         long currentCap = req.current().maxEjectionPercent();
         List<long[]> caps = new ArrayList<>();
         Set<Long> seen = new LinkedHashSet<>();
-        for (int k = 1; k <= req.maxEjected(); k++) {
+        for (int k : capCounts(req.maxEjected())) {
             long smallest = smallestCapAdmitting(target, rule, k, req.hosts());
             if (target.can(Target.Can.CAP_BEFORE_EJECTION)
                     && target.admits(rule, k - 1, req.hosts(), currentCap, false)

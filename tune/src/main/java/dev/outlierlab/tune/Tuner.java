@@ -18,7 +18,9 @@ import java.util.function.LongConsumer;
  * against harm are screened with the first few seeds; the current setting, the best admissible candidates and the screening's front are
  * then run on every seed, and the front, the recommendation and its explanation come from those runs. Detection off
  * and the correct action are run once per scenario and seed and shared by all candidates. Runs are cached by
- * candidate, scenario and seed, so a finalist's screening runs count toward its final score.
+ * candidate, scenario and seed, so a finalist's screening runs count toward its final score; a run that another
+ * provably gives (a candidate less sensitive than one that never detected, a larger cap than one never reached:
+ * {@link RunSharing}) is taken from that one, so candidates are run in waves.
  */
 public final class Tuner {
     /** Candidates re-run with every seed (besides the current setting and the screening front). */
@@ -33,6 +35,7 @@ public final class Tuner {
     private final RunExecutor runner;
     private final LongConsumer progress;
     private final Map<String, RunFigures> cache = new HashMap<>();
+    private RunSharing sharing;
     private long runs;
 
     private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner) {
@@ -62,13 +65,36 @@ public final class Tuner {
             suiteUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
         }
         long candidates = SearchSpace.candidates(req).size() + 1L;
-        long screened = Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
+        long screened = screened(req, candidates);
         long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
         long runsOfSuite = 2L * req.seeds()
                 + candidates
                 + screened * (req.screenSeeds() - 1L)
                 + finalists * (req.seeds() - req.screenSeeds());
         return runsOfSuite * suiteUnits;
+    }
+
+    /** The most candidates the screening runs on its seeds (all of them when the coarse step keeps all). */
+    private static long screened(TuneRequest req, long candidates) {
+        return req.screenSeeds() <= 1 ? candidates : Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
+    }
+
+    /**
+     * The search's plan in words, for the work limit's message: e.g. {@code 106 candidates on one seed, at most 41
+     * on 2, at most 17 on 8}.
+     */
+    public static String plannedSearch(TuneRequest req) {
+        long candidates = SearchSpace.candidates(req).size() + 1L;
+        long screened = screened(req, candidates);
+        long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
+        String words = candidates + (candidates == 1 ? " candidate" : " candidates") + " on one seed";
+        if (req.screenSeeds() > 1) {
+            words += ", at most " + screened + " on " + req.screenSeeds();
+        }
+        if (req.seeds() > req.screenSeeds()) {
+            words += ", at most " + finalists + " on " + req.seeds();
+        }
+        return words;
     }
 
     private TuneResult search() {
@@ -257,37 +283,60 @@ public final class Tuner {
     private void baselines(int seeds) {
         List<TuneRuns.Job> jobs = new ArrayList<>();
         List<String> keys = new ArrayList<>();
+        List<String> same = new ArrayList<>();
         for (int s = 0; s < req.suite().size(); s++) {
             SuiteScenario sc = req.suite().get(s);
             for (int seed = 1; seed <= seeds; seed++) {
-                jobs.add(sc.offJob(req, seed));
+                TuneRuns.Job off = sc.offJob(req, seed);
+                jobs.add(off);
                 keys.add("off/" + s + "/" + seed);
-                jobs.add(sc.correctJob(req, seed));
-                keys.add("correct/" + s + "/" + seed);
-            }
-        }
-        runAll(jobs, keys);
-    }
-
-    private List<Evaluation> evaluate(
-            List<Integer> candidates, List<Setting> settings, List<Target.Written> written, int seeds) {
-        List<TuneRuns.Job> jobs = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
-        for (int c : candidates) {
-            Target.Written w = written.get(c);
-            for (int s = 0; s < req.suite().size(); s++) {
-                SuiteScenario sc = req.suite().get(s);
-                for (int seed = 1; seed <= seeds; seed++) {
-                    String key = c + "/" + s + "/" + seed;
-                    if (!cache.containsKey(key)) {
-                        Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
-                        jobs.add(new TuneRuns.Job(sc, run, w.profile()));
-                        keys.add(key);
-                    }
+                TuneRuns.Job correct = sc.correctJob(req, seed);
+                if (correct.equals(off)) {
+                    // where nothing should be ejected the correct action is detection off: the same run
+                    same.add(s + "/" + seed);
+                    progress.accept(TuneRuns.units(correct));
+                } else {
+                    jobs.add(correct);
+                    keys.add("correct/" + s + "/" + seed);
                 }
             }
         }
         runAll(jobs, keys);
+        same.forEach(k -> cache.put("correct/" + k, cache.get("off/" + k)));
+    }
+
+    private List<Evaluation> evaluate(
+            List<Integer> candidates, List<Setting> settings, List<Target.Written> written, int seeds) {
+        if (sharing == null) {
+            sharing = new RunSharing(written, req.suite(), req.envoyVersion());
+        }
+        for (List<Integer> wave : sharing.waves(candidates)) {
+            List<TuneRuns.Job> jobs = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            for (int c : wave) {
+                Target.Written w = written.get(c);
+                for (int s = 0; s < req.suite().size(); s++) {
+                    SuiteScenario sc = req.suite().get(s);
+                    for (int seed = 1; seed <= seeds; seed++) {
+                        String key = c + "/" + s + "/" + seed;
+                        if (cache.containsKey(key)) {
+                            continue;
+                        }
+                        Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
+                        TuneRuns.Job job = new TuneRuns.Job(sc, run, w.profile());
+                        RunFigures same = shared(c, s, seed, sc);
+                        if (same != null) {
+                            cache.put(key, same);
+                            progress.accept(TuneRuns.units(job));
+                        } else {
+                            jobs.add(job);
+                            keys.add(key);
+                        }
+                    }
+                }
+            }
+            runAll(jobs, keys);
+        }
         List<Evaluation> out = new ArrayList<>();
         for (int c : candidates) {
             List<ScenarioScore> scores = new ArrayList<>();
@@ -307,7 +356,22 @@ public final class Tuner {
         return out;
     }
 
+    /** A run already made that is provably candidate {@code c}'s run of scenario {@code s} and this seed, or null. */
+    private RunFigures shared(int c, int s, int seed, SuiteScenario sc) {
+        int hosts = sc.scenario().cluster().size();
+        for (int a : sharing.coveredBy(c)) {
+            RunFigures fa = cache.get(a + "/" + s + "/" + seed);
+            if (fa != null && sharing.stands(a, c, fa, hosts)) {
+                return fa;
+            }
+        }
+        return null;
+    }
+
     private void runAll(List<TuneRuns.Job> jobs, List<String> keys) {
+        if (jobs.isEmpty()) {
+            return;
+        }
         List<RunFigures> figures = runner.run(jobs, progress);
         for (int i = 0; i < keys.size(); i++) {
             cache.put(keys.get(i), figures.get(i));

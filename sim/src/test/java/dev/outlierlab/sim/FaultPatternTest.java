@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The even pattern (docs/model.md): request k of a fault fails iff ((k+1) ppm) div 1e6 > (k ppm) div 1e6. */
@@ -190,7 +192,7 @@ class FaultPatternTest {
         RunResult split = failingFor2s(
                 500,
                 RequestResult.LOCAL_ORIGIN_TIMEOUT,
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
+                Scenarios.config(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
         assertThat(split.stats())
                 .containsEntry("ejections_detected_consecutive_local_origin_failure", 0L)
                 .containsEntry("ejections_detected_" + EjectionType.CONSECUTIVE_5XX.statSuffix(), 0L);
@@ -198,7 +200,7 @@ class FaultPatternTest {
         RunResult refused = failingFor2s(
                 500,
                 RequestResult.LOCAL_ORIGIN_CONNECT_FAILED,
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
+                Scenarios.config(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
         assertThat(refused.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L);
     }
 
@@ -211,7 +213,7 @@ class FaultPatternTest {
         assertThat(FaultSpec.longestFailureRun(750_000)).isEqualTo(3);
         assertThat(FaultSpec.longestFailureRun(800_000)).isEqualTo(4);
         assertThat(FaultSpec.longestFailureRun(1_000_000)).isEqualTo(Long.MAX_VALUE);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 200; i++) {
             long ppm = random.nextLong(1, 999_000);
             FaultSpec f = rate(ppm);

@@ -21,6 +21,7 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -185,7 +186,7 @@ class RoutingTest {
 
     @Test
     void retryOnDecidesWhichFailuresAreRetried() {
-        RetrySpec gateway = new RetrySpec(java.util.Set.of("gateway-error"), 1, List.of(), false, 0, "test");
+        RetrySpec gateway = new RetrySpec(Set.of("gateway-error"), 1, List.of(), false, 0, "test");
         assertThat(gateway.retriesStatus(503)).isTrue();
         assertThat(gateway.retriesStatus(500)).isFalse();
         assertThat(gateway.retriesResult(FaultResult.RESET)).isTrue();

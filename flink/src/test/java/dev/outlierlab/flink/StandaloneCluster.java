@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -92,7 +93,7 @@ final class StandaloneCluster implements AutoCloseable {
             manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
             manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FlinkMain.class.getName());
             Set<String> written = new HashSet<>();
-            Map<String, StringBuilder> services = new java.util.TreeMap<>();
+            Map<String, StringBuilder> services = new TreeMap<>();
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
                 written.add("META-INF/MANIFEST.MF");
                 for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {

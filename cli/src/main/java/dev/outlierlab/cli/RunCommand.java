@@ -141,10 +141,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         if (runner.isPresent() || !profiled.profile().capabilities().contains(Capability.ENVOY_REPORT)) {
             return runProfile(runner, profiled);
         }
-        if (files.stagesFile != null) {
-            throw new InputException("--stages " + files.stagesFile + ": stage records belong to profile: gateway; "
-                    + "this scenario's profile is envoy");
-        }
+        files.refuseStages(profiled.name());
         RunView view = runEnvoy(input.applyCluster(profiled), start);
         files.writeAfter(view.result(), start);
         if (stats.isUsed()) {

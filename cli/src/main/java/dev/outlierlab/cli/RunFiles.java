@@ -6,6 +6,7 @@ import dev.outlierlab.config.io.BoundedLineReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.engine.profile.Capability;
+import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.report.EnvoyEventLog;
 import dev.outlierlab.report.SignalsReport;
 import dev.outlierlab.sim.RunOptions;
@@ -113,6 +114,14 @@ public final class RunFiles {
                     + "1970-01-01T00:00:00Z to 2200-01-01T00:00:00Z");
         }
         return start;
+    }
+
+    /** Refuses {@code --stages} for a profile without stage records (the Envoy report has none). */
+    void refuseStages(String profile) {
+        if (stagesFile != null) {
+            throw new InputException("--stages " + stagesFile + ": stage records belong to profile: "
+                    + Profiles.namesThatCan(Capability.STAGE_RECORDS) + "; this scenario's profile is " + profile);
+        }
     }
 
     /** Whether any file of one Envoy run is asked for (none of them goes with a comparison of profiles). */

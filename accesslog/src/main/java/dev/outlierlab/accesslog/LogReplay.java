@@ -1,6 +1,5 @@
 package dev.outlierlab.accesslog;
 
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.ReplayResult;
@@ -50,7 +49,6 @@ public final class LogReplay {
                 .durationNanos(duration)
                 .cluster(new ClusterSpec(hosts, base.cluster().panicThresholdPercent()))
                 .faults(List.of())
-                .envoyVersion(EnvoyVersion.DEFAULT)
                 .load(LoadSpec.NONE)
                 .routing(RoutingSpec.NONE)
                 .build();

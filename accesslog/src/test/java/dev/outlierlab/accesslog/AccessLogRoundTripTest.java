@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,7 +81,7 @@ class AccessLogRoundTripTest {
         assertThat(withDecisions).as("scenarios with at least one decision").isGreaterThan(100);
     }
 
-    private record Trip(RunResult run, List<OutlierEvent> replayed, java.util.Map<String, Long> replayedStats) {}
+    private record Trip(RunResult run, List<OutlierEvent> replayed, Map<String, Long> replayedStats) {}
 
     private Trip roundTrip(Scenario s, AccessLogWriter.Format format, boolean hostsGiven, Long duration)
             throws IOException {
@@ -100,7 +102,7 @@ class AccessLogRoundTripTest {
                 ReadSettings.DEFAULT_REORDER_WINDOW_NANOS,
                 null,
                 false,
-                hostsGiven ? new java.util.HashSet<>(s.cluster().hosts()) : null,
+                hostsGiven ? new HashSet<>(s.cluster().hosts()) : null,
                 LogLineReader.DEFAULT_MAX_LINE_BYTES,
                 ReadSettings.DEFAULT_MAX_NAMES);
         List<LogReplay.GroupResult> results;

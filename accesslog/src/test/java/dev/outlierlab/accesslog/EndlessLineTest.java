@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** A stream with no line break ({@code /dev/zero}) is refused after a bounded skip instead of read forever. */
@@ -23,7 +24,7 @@ class EndlessLineTest {
 
         @Override
         public int read(byte[] b, int off, int len) {
-            java.util.Arrays.fill(b, off, off + len, (byte) 0);
+            Arrays.fill(b, off, off + len, (byte) 0);
             read += len;
             return len;
         }

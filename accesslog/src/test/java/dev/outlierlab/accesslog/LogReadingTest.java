@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,7 +133,7 @@ class LogReadingTest {
     @Test
     void anUnrecognisedFormatNamesEveryFormatTried() throws IOException {
         Path p = write("odd.log", List.of("127.0.0.1 - - [30/Nov/2026:19:36:35 +0000] \"GET / HTTP/1.1\" 200 612"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FormatDetector.detect(
+        Assertions.assertThatThrownBy(() -> FormatDetector.detect(
                         new LogInput("odd.log", p),
                         List.of(
                                 ENVOY,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.trace.TraceRecord;
 import java.nio.charset.StandardCharsets;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -180,13 +181,12 @@ class OutcomeMappingTest {
 
     @Test
     void formatStringsThatCannotBeReadAreRejectedWithTheReason() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> TextLogFormat.compile("f", "%START_TIME% %RESPONSE_CODE%", null))
+        Assertions.assertThatThrownBy(() -> TextLogFormat.compile("f", "%START_TIME% %RESPONSE_CODE%", null))
                 .hasMessageContaining("no %UPSTREAM_HOST%");
-        org.assertj.core.api.Assertions.assertThatThrownBy(
+        Assertions.assertThatThrownBy(
                         () -> TextLogFormat.compile("f", "%START_TIME%%RESPONSE_CODE% %UPSTREAM_HOST%", null))
                 .hasMessageContaining("no text between them");
-        org.assertj.core.api.Assertions.assertThatThrownBy(
+        Assertions.assertThatThrownBy(
                         () -> TextLogFormat.compile("f", "%START_TIME(%Q)% %RESPONSE_CODE% %UPSTREAM_HOST%", null))
                 .hasMessageContaining("%Q is not supported");
     }

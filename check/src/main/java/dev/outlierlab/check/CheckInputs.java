@@ -7,6 +7,7 @@ import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.config.yaml.YamlDocuments;
 import dev.outlierlab.config.yaml.YamlTree;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,14 +116,20 @@ public final class CheckInputs {
      * the line the message names, so that the other files are still checked and reported.
      */
     public static Loaded unreadable(String source, InputException e) {
-        Matcher m = Pattern.compile("^" + Pattern.quote(source) + ":([0-9]+):").matcher(e.getMessage());
+        // a reader names the file as it was given, or by its name alone (nginx's "nginx.conf:12: ...")
+        String given = e.getMessage();
+        Path name = Path.of(source).getFileName();
+        String prefix = given.startsWith(source + ":")
+                ? source
+                : name != null && given.startsWith(name + ":") ? name.toString() : null;
+        Matcher m = Pattern.compile("^" + Pattern.quote(prefix == null ? source : prefix) + ":([0-9]+):")
+                .matcher(given);
         int line = m.find() ? Integer.parseInt(m.group(1)) : 1;
-        String message = e.getMessage().startsWith(source + ":")
-                ? e.getMessage()
-                        .substring(source.length() + 1)
+        String message = prefix != null
+                ? given.substring(prefix.length() + 1)
                         .replaceFirst("^[0-9]+:([0-9]+:)? ?", "")
                         .strip()
-                : e.getMessage();
+                : given;
         return new Loaded(
                 List.of(),
                 List.of(Finding.aboutFile(Rule.FILE_NOT_READ, Severity.ERROR, "not read: " + message, source, line)),

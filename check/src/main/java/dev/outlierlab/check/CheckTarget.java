@@ -42,63 +42,6 @@ public record CheckTarget(
         boolean hostsAtLeast,
         RoutingSpec routing) {
 
-    /** A target without routing settings of its own. */
-    public CheckTarget(
-            String name,
-            FixStyle style,
-            String file,
-            int line,
-            boolean hasOutlierDetection,
-            OutlierDetectionConfig config,
-            double panicThresholdPercent,
-            HealthCheckSpec healthChecks,
-            Integer hosts,
-            List<Problem> problems,
-            List<String> warnings,
-            List<TranslatedField> translation,
-            List<String> notes,
-            GatewayTarget gateway,
-            boolean hostsAtLeast) {
-        this(
-                name,
-                style,
-                file,
-                line,
-                hasOutlierDetection,
-                config,
-                panicThresholdPercent,
-                healthChecks,
-                hosts,
-                problems,
-                warnings,
-                translation,
-                notes,
-                gateway,
-                hostsAtLeast,
-                RoutingSpec.NONE);
-    }
-
-    /** The same target with the routing its configuration gives. */
-    public CheckTarget withRouting(RoutingSpec r) {
-        return new CheckTarget(
-                name,
-                style,
-                file,
-                line,
-                hasOutlierDetection,
-                config,
-                panicThresholdPercent,
-                healthChecks,
-                hosts,
-                problems,
-                warnings,
-                translation,
-                notes,
-                gateway,
-                hostsAtLeast,
-                r);
-    }
-
     /** A setting Envoy rejects: the message (naming the field and what is allowed) and its line. */
     public record Problem(String message, int line, boolean envoyAccepts) {
         public Problem(String message, int line) {
@@ -114,92 +57,153 @@ public record CheckTarget(
         routing = routing == null ? RoutingSpec.NONE : routing;
     }
 
-    /** A target whose host count, if any, is exact. */
-    public CheckTarget(
-            String name,
-            FixStyle style,
-            String file,
-            int line,
-            boolean hasOutlierDetection,
-            OutlierDetectionConfig config,
-            double panicThresholdPercent,
-            HealthCheckSpec healthChecks,
-            Integer hosts,
-            List<Problem> problems,
-            List<String> warnings,
-            List<TranslatedField> translation,
-            List<String> notes,
-            GatewayTarget gateway) {
-        this(
-                name,
-                style,
-                file,
-                line,
-                hasOutlierDetection,
-                config,
-                panicThresholdPercent,
-                healthChecks,
-                hosts,
-                problems,
-                warnings,
-                translation,
-                notes,
-                gateway,
-                false);
+    /** A builder with no problems, warnings, translation or notes, no gateway settings, an exact host count and {@link RoutingSpec#NONE}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** The same target, its host count a lower bound or not. */
-    public CheckTarget withHostsAtLeast(boolean atLeast) {
-        return atLeast == hostsAtLeast
-                ? this
-                : new CheckTarget(
-                        name,
-                        style,
-                        file,
-                        line,
-                        hasOutlierDetection,
-                        config,
-                        panicThresholdPercent,
-                        healthChecks,
-                        hosts,
-                        problems,
-                        warnings,
-                        translation,
-                        notes,
-                        gateway,
-                        atLeast,
-                        routing);
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .name(name)
+                .style(style)
+                .file(file)
+                .line(line)
+                .hasOutlierDetection(hasOutlierDetection)
+                .config(config)
+                .panicThresholdPercent(panicThresholdPercent)
+                .healthChecks(healthChecks)
+                .hosts(hosts)
+                .problems(problems)
+                .warnings(warnings)
+                .translation(translation)
+                .notes(notes)
+                .gateway(gateway)
+                .hostsAtLeast(hostsAtLeast)
+                .routing(routing);
     }
 
-    /** An Envoy cluster or a translated resource (no gateway settings). */
-    public CheckTarget(
-            String name,
-            FixStyle style,
-            String file,
-            int line,
-            boolean hasOutlierDetection,
-            OutlierDetectionConfig config,
-            double panicThresholdPercent,
-            HealthCheckSpec healthChecks,
-            Integer hosts,
-            List<Problem> problems,
-            List<String> warnings,
-            List<TranslatedField> translation,
-            List<String> notes) {
-        this(
-                name,
-                style,
-                file,
-                line,
-                hasOutlierDetection,
-                config,
-                panicThresholdPercent,
-                healthChecks,
-                hosts,
-                problems,
-                warnings,
-                translation,
-                notes,
-                null);
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private String name;
+        private FixStyle style;
+        private String file;
+        private int line;
+        private boolean hasOutlierDetection;
+        private OutlierDetectionConfig config;
+        private double panicThresholdPercent;
+        private HealthCheckSpec healthChecks;
+        private Integer hosts;
+        private List<Problem> problems = List.of();
+        private List<String> warnings = List.of();
+        private List<TranslatedField> translation = List.of();
+        private List<String> notes = List.of();
+        private GatewayTarget gateway;
+        private boolean hostsAtLeast;
+        private RoutingSpec routing = RoutingSpec.NONE;
+
+        private Builder() {}
+
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        public Builder style(FixStyle value) {
+            style = value;
+            return this;
+        }
+
+        public Builder file(String value) {
+            file = value;
+            return this;
+        }
+
+        public Builder line(int value) {
+            line = value;
+            return this;
+        }
+
+        public Builder hasOutlierDetection(boolean value) {
+            hasOutlierDetection = value;
+            return this;
+        }
+
+        /** The effective settings (null: none, or Envoy rejects them). */
+        public Builder config(OutlierDetectionConfig value) {
+            config = value;
+            return this;
+        }
+
+        public Builder panicThresholdPercent(double value) {
+            panicThresholdPercent = value;
+            return this;
+        }
+
+        public Builder healthChecks(HealthCheckSpec value) {
+            healthChecks = value;
+            return this;
+        }
+
+        /** The number of hosts (null: the file does not say). */
+        public Builder hosts(Integer value) {
+            hosts = value;
+            return this;
+        }
+
+        public Builder problems(List<Problem> value) {
+            problems = value;
+            return this;
+        }
+
+        public Builder warnings(List<String> value) {
+            warnings = value;
+            return this;
+        }
+
+        public Builder translation(List<TranslatedField> value) {
+            translation = value;
+            return this;
+        }
+
+        public Builder notes(List<String> value) {
+            notes = value;
+            return this;
+        }
+
+        public Builder gateway(GatewayTarget value) {
+            gateway = value;
+            return this;
+        }
+
+        public Builder hostsAtLeast(boolean value) {
+            hostsAtLeast = value;
+            return this;
+        }
+
+        public Builder routing(RoutingSpec value) {
+            routing = value;
+            return this;
+        }
+
+        public CheckTarget build() {
+            return new CheckTarget(
+                    name,
+                    style,
+                    file,
+                    line,
+                    hasOutlierDetection,
+                    config,
+                    panicThresholdPercent,
+                    healthChecks,
+                    hosts,
+                    problems,
+                    warnings,
+                    translation,
+                    notes,
+                    gateway,
+                    hostsAtLeast,
+                    routing);
+        }
     }
 }

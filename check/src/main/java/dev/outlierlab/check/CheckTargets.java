@@ -51,23 +51,21 @@ public final class CheckTargets {
                         + (c.hosts().size() == 1 ? " host" : " hosts") + "; the findings that need the exact count are "
                         + "left out: pass --hosts N");
             }
-            out.add(new CheckTarget(
-                    c.name(),
-                    FixStyle.ENVOY,
-                    c.source(),
-                    c.outlierDetectionLine(),
-                    c.hasOutlierDetection(),
-                    c.outlierDetection(),
-                    c.panicThresholdPercent(),
-                    c.healthChecks(),
-                    hosts,
-                    problems,
-                    List.of(),
-                    List.of(),
-                    notes,
-                    null,
-                    atLeast,
-                    c.routing()));
+            out.add(CheckTarget.builder()
+                    .name(c.name())
+                    .style(FixStyle.ENVOY)
+                    .file(c.source())
+                    .line(c.outlierDetectionLine())
+                    .hasOutlierDetection(c.hasOutlierDetection())
+                    .config(c.outlierDetection())
+                    .panicThresholdPercent(c.panicThresholdPercent())
+                    .healthChecks(c.healthChecks())
+                    .hosts(hosts)
+                    .problems(problems)
+                    .notes(notes)
+                    .hostsAtLeast(atLeast)
+                    .routing(c.routing())
+                    .build());
         }
         return out;
     }
@@ -87,21 +85,19 @@ public final class CheckTargets {
     public static List<CheckTarget> fromIstio(IstioConfig config) {
         List<CheckTarget> out = new ArrayList<>();
         for (IstioPolicy p : config.policies()) {
-            out.add(new CheckTarget(
-                            p.displayName(),
-                            FixStyle.ISTIO,
-                            p.source(),
-                            p.line(),
-                            p.hasOutlierDetection(),
-                            p.outlierDetection(),
-                            p.panicThresholdPercent(),
-                            null,
-                            null,
-                            List.of(),
-                            p.warnings(),
-                            p.fields(),
-                            p.notes())
-                    .withRouting(p.routing()));
+            out.add(CheckTarget.builder()
+                    .name(p.displayName())
+                    .style(FixStyle.ISTIO)
+                    .file(p.source())
+                    .line(p.line())
+                    .hasOutlierDetection(p.hasOutlierDetection())
+                    .config(p.outlierDetection())
+                    .panicThresholdPercent(p.panicThresholdPercent())
+                    .warnings(p.warnings())
+                    .translation(p.fields())
+                    .notes(p.notes())
+                    .routing(p.routing())
+                    .build());
         }
         return out;
     }

@@ -74,21 +74,16 @@ public final class GatewayTargets {
             }
         }
         GatewayTarget gateway = new GatewayTarget(scenario.gateway(), scenario.routing(), lines);
-        CheckTarget target = new CheckTarget(
-                "gateway",
-                FixStyle.GATEWAY,
-                source,
-                gateway.lineOf("gateway"),
-                true,
-                null,
-                0,
-                null,
-                hosts,
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                gateway);
+        CheckTarget target = CheckTarget.builder()
+                .name("gateway")
+                .style(FixStyle.GATEWAY)
+                .file(source)
+                .line(gateway.lineOf("gateway"))
+                .hasOutlierDetection(true)
+                .panicThresholdPercent(0)
+                .hosts(hosts)
+                .gateway(gateway)
+                .build();
         return new CheckInputs.Loaded(List.of(target), List.of());
     }
 

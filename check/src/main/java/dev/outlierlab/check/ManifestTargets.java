@@ -172,22 +172,21 @@ final class ManifestTargets {
             if (why != null) {
                 notes.add(why);
             }
-            out.add(new CheckTarget(
-                            p.displayName(),
-                            style,
-                            p.source(),
-                            p.line(),
-                            p.hasOutlierDetection(),
-                            p.outlierDetection(),
-                            p.panicThresholdPercent(),
-                            null,
-                            count == null ? null : count.hosts(),
-                            List.of(),
-                            p.warnings(),
-                            p.fields(),
-                            notes)
-                    .withHostsAtLeast(count != null && count.atLeast())
-                    .withRouting(style == FixStyle.ISTIO ? p.routing() : RoutingSpec.NONE));
+            out.add(CheckTarget.builder()
+                    .name(p.displayName())
+                    .style(style)
+                    .file(p.source())
+                    .line(p.line())
+                    .hasOutlierDetection(p.hasOutlierDetection())
+                    .config(p.outlierDetection())
+                    .panicThresholdPercent(p.panicThresholdPercent())
+                    .hosts(count == null ? null : count.hosts())
+                    .warnings(p.warnings())
+                    .translation(p.fields())
+                    .notes(notes)
+                    .hostsAtLeast(count != null && count.atLeast())
+                    .routing(style == FixStyle.ISTIO ? p.routing() : RoutingSpec.NONE)
+                    .build());
         }
         return out;
     }
@@ -203,21 +202,21 @@ final class ManifestTargets {
                     case "Backend" -> hosts.forBackend(x.targetName(), namespace);
                     default -> null;
                 };
-        return new CheckTarget(
-                        p.name(),
-                        FixStyle.KGATEWAY_POLICY,
-                        p.source(),
-                        p.line(),
-                        true,
-                        p.outlierDetection(),
-                        p.panicThresholdPercent(),
-                        p.healthChecks(),
-                        count == null ? null : count.hosts(),
-                        List.of(),
-                        p.warnings(),
-                        p.fields(),
-                        count == null ? List.of() : List.of(count.describe()))
-                .withHostsAtLeast(count != null && count.atLeast());
+        return CheckTarget.builder()
+                .name(p.name())
+                .style(FixStyle.KGATEWAY_POLICY)
+                .file(p.source())
+                .line(p.line())
+                .hasOutlierDetection(true)
+                .config(p.outlierDetection())
+                .panicThresholdPercent(p.panicThresholdPercent())
+                .healthChecks(p.healthChecks())
+                .hosts(count == null ? null : count.hosts())
+                .warnings(p.warnings())
+                .translation(p.fields())
+                .notes(count == null ? List.of() : List.of(count.describe()))
+                .hostsAtLeast(count != null && count.atLeast())
+                .build();
     }
 
     /**
@@ -241,39 +240,25 @@ final class ManifestTargets {
         }
         List<String> notes = new ArrayList<>(t.notes());
         notes.add(count.describe());
-        return new CheckTarget(
-                t.name(),
-                t.style(),
-                t.file(),
-                t.line(),
-                t.hasOutlierDetection(),
-                t.config(),
-                t.panicThresholdPercent(),
-                t.healthChecks(),
-                count.hosts(),
-                t.problems(),
-                t.warnings(),
-                t.translation(),
-                notes,
-                t.gateway(),
-                count.atLeast(),
-                t.routing());
+        return t.toBuilder()
+                .hosts(count.hosts())
+                .notes(notes)
+                .hostsAtLeast(count.atLeast())
+                .build();
     }
 
     private static CheckTarget translated(TranslatedPolicy p, FixStyle style) {
-        return new CheckTarget(
-                p.name(),
-                style,
-                p.source(),
-                p.line(),
-                p.outlierDetection() != null,
-                p.outlierDetection(),
-                p.panicThresholdPercent(),
-                p.healthChecks(),
-                null,
-                List.of(),
-                p.warnings(),
-                p.fields(),
-                List.of());
+        return CheckTarget.builder()
+                .name(p.name())
+                .style(style)
+                .file(p.source())
+                .line(p.line())
+                .hasOutlierDetection(p.outlierDetection() != null)
+                .config(p.outlierDetection())
+                .panicThresholdPercent(p.panicThresholdPercent())
+                .healthChecks(p.healthChecks())
+                .warnings(p.warnings())
+                .translation(p.fields())
+                .build();
     }
 }

@@ -2,6 +2,8 @@ package dev.outlierlab.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.outlierlab.engine.SeededRandom;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,17 +94,16 @@ class DetectorFindingsTest {
     @Test
     void samuelsonBoundHoldsForRandomClusters() {
         // for any success rates, (mean - x) <= stdev * sqrt(N - 1): checked on seeded random clusters
-        dev.outlierlab.engine.SeededRandom random = new dev.outlierlab.engine.SeededRandom(3);
+        SeededRandom random = new SeededRandom(3);
         for (int trial = 0; trial < 2_000; trial++) {
             int n = 2 + (int) Long.remainderUnsigned(random.next(), 20);
             double[] x = new double[n];
             for (int i = 0; i < n; i++) {
                 x[i] = Long.remainderUnsigned(random.next(), 10_001) / 100.0;
             }
-            double mean = java.util.Arrays.stream(x).average().orElseThrow();
-            double var =
-                    java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum() / n;
-            double min = java.util.Arrays.stream(x).min().orElseThrow();
+            double mean = Arrays.stream(x).average().orElseThrow();
+            double var = Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum() / n;
+            double min = Arrays.stream(x).min().orElseThrow();
             assertThat(mean - min).isLessThanOrEqualTo(Math.sqrt(var) * Math.sqrt(n - 1) + 1e-9);
         }
     }

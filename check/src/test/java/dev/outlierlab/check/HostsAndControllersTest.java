@@ -7,6 +7,7 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.istio.DestinationRuleController;
 import dev.outlierlab.config.istio.TranslatedField;
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,8 +53,7 @@ class HostsAndControllersTest {
         assertThat(t.config().baseEjectionTimeNanos()).isEqualTo(3600 * Durations.SECOND);
         assertThat(t.config().maxEjectionPercent()).isEqualTo(80);
         // kgateway writes no enforcing_success_rate: Envoy's 100 leaves success rate on
-        assertThat(t.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
-                .isEqualTo(100);
+        assertThat(t.config().get(OutlierSetting.ENFORCING_SUCCESS_RATE)).isEqualTo(100);
         assertThat(from(t, "outlier_detection.base_ejection_time")).isEqualTo("baseEjectionTime: 1h");
         assertThat(rules(r)).contains(Rule.HAIR_TRIGGER, Rule.LONG_EJECTION, Rule.SUCCESS_RATE_TOO_FEW_HOSTS);
         Finding hair = r.findings().stream()
@@ -226,15 +226,13 @@ class HostsAndControllersTest {
         String text = CorpusTest.read("kgateway/setup-failover.yaml");
         CheckTarget byFile = check(text, "f.yaml", null, null).targets().get(0);
         assertThat(byFile.style()).isEqualTo(FixStyle.KGATEWAY);
-        assertThat(byFile.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
-                .isEqualTo(100);
+        assertThat(byFile.config().get(OutlierSetting.ENFORCING_SUCCESS_RATE)).isEqualTo(100);
 
         CheckTarget istiod = check(text, "f.yaml", null, DestinationRuleController.ISTIOD)
                 .targets()
                 .get(0);
         assertThat(istiod.style()).isEqualTo(FixStyle.ISTIO);
-        assertThat(istiod.config().get(dev.outlierlab.engine.envoy.OutlierSetting.ENFORCING_SUCCESS_RATE))
-                .isZero();
+        assertThat(istiod.config().get(OutlierSetting.ENFORCING_SUCCESS_RATE)).isZero();
         assertThat(istiod.notes())
                 .contains(
                         "translated as istiod translates a DestinationRule, as --controller istiod "

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.Corpus;
+import dev.outlierlab.engine.envoy.EjectionType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -157,8 +158,7 @@ class InputKindsTest {
         assertThat(t.config().consecutiveLocalOriginFailure()).isEqualTo(5);
         assertThat(t.config().maxEjectionPercent()).isEqualTo(10);
         // Envoy Gateway sends no enforcing_success_rate: Envoy's default 100 keeps success rate on
-        assertThat(t.config().enforcingPercent(dev.outlierlab.engine.envoy.EjectionType.SUCCESS_RATE))
-                .isEqualTo(100);
+        assertThat(t.config().enforcingPercent(EjectionType.SUCCESS_RATE)).isEqualTo(100);
         assertThat(t.panicThresholdPercent()).isEqualTo(50);
         // the always-sent consecutive_local_origin_failure 5 (without split) is not reported
         assertThat(ids(check(btp, 10))).doesNotContain("local-origin-ignored");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.outlierlab.config.InputException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -270,7 +271,7 @@ class ReadingEdgesTest {
     }
 
     @Test
-    void aNamespacedCiliumEnvoyConfigIsReadAsTheClusterwideOne() throws java.io.IOException {
+    void aNamespacedCiliumEnvoyConfigIsReadAsTheClusterwideOne() throws IOException {
         String text = CorpusTest.read("cilium/envoy-circuit-breaker.yaml")
                 .replace("kind: CiliumClusterwideEnvoyConfig", "kind: CiliumEnvoyConfig");
         assertThat(check(text, 6).targets()).extracting(CheckTarget::name).containsExactly("default/echo-service");

@@ -7,9 +7,11 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -197,7 +199,14 @@ final class OutputFiles {
 
     private static InputException failed(Path path, String option, Exception e) {
         Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
-        String why = cause instanceof NoSuchFileException ? "no such directory" : cause.getMessage();
+        // a FileSystemException's message is only the file's name; its reason says what went wrong
+        String why = cause instanceof NoSuchFileException
+                ? "no such directory"
+                : cause instanceof FileSystemException f
+                        ? f.getReason() != null
+                                ? f.getReason()
+                                : f instanceof AccessDeniedException ? "permission denied" : "a file system error"
+                        : cause.getMessage();
         return new InputException(option + " " + path + ": cannot be written (" + why + ")");
     }
 }

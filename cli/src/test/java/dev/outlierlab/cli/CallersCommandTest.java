@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -21,24 +23,20 @@ class CallersCommandTest {
     private static final String RULE = "../docs/examples/reviews-destination-rule.yaml";
     private static final String FAULT = "../docs/examples/one-host-failing-30.yaml";
 
+    /** {@code run FAULT --istio RULE --hosts 6 ARGS}: the one-host fault under the reviews rule. */
+    private static CliRunner.Outcome runIstio(String... args) {
+        List<String> all = new ArrayList<>(List.of("run", FAULT, "--istio", RULE, "--hosts", "6"));
+        all.addAll(List.of(args));
+        return CliRunner.run(all.toArray(String[]::new));
+    }
+
     @TempDir
     Path dir;
 
     @Test
     void aDestinationRuleWithOneHostFailing30PercentAtRandomEjectsItWithinSeconds() {
-        CliRunner.Outcome json = CliRunner.run(
-                "run",
-                FAULT,
-                "--istio",
-                RULE,
-                "--hosts",
-                "6",
-                "--set",
-                "cluster.lb_policy=round_robin",
-                "--set",
-                "traffic.retries=none",
-                "--format",
-                "json");
+        CliRunner.Outcome json =
+                runIstio("--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none", "--format", "json");
         assertThat(json.exit()).as(json.err()).isZero();
         assertThat(json.json()
                         .get("scenario")
@@ -53,17 +51,7 @@ class CallersCommandTest {
         assertThat(summary.get("requests_during_fault").asLong()).isEqualTo(126_000);
         assertThat(summary.has("clients")).isFalse();
 
-        String text = CliRunner.run(
-                        "run",
-                        FAULT,
-                        "--istio",
-                        RULE,
-                        "--hosts",
-                        "6",
-                        "--set",
-                        "cluster.lb_policy=round_robin",
-                        "--set",
-                        "traffic.retries=none")
+        String text = runIstio("--set", "cluster.lb_policy=round_robin", "--set", "traffic.retries=none")
                 .out();
         assertThat(text)
                 .contains("host-0: 30 % fail at random with 503 from 30 s to 240 s")
@@ -74,13 +62,7 @@ class CallersCommandTest {
                         + " --hosts 6 --set cluster.lb_policy=round_robin --set traffic.retries=none"
                         + " --set faults[0].pattern=even");
         // the command it names shows it: evenly, consecutive 5xx never fires
-        CliRunner.Outcome even = CliRunner.run(
-                "run",
-                FAULT,
-                "--istio",
-                RULE,
-                "--hosts",
-                "6",
+        CliRunner.Outcome even = runIstio(
                 "--set",
                 "cluster.lb_policy=round_robin",
                 "--set",
@@ -99,24 +81,12 @@ class CallersCommandTest {
         // the tests here run the lab model's routing (round robin, no retries) to show the callers alone; run --istio
         // without those --set applies istiod's LEAST_REQUEST and DefaultPolicy retries (503 and connect-failure on
         // another host): the detector counts each failed attempt, the callers see none fail
-        JsonNode summary = CliRunner.run("run", FAULT, "--istio", RULE, "--hosts", "6", "--format", "json")
-                .json()
-                .get("summary");
+        JsonNode summary = runIstio("--format", "json").json().get("summary");
         assertThat(summary.get("upstream_failed").asLong()).isGreaterThan(300);
         assertThat(summary.get("retries").asLong())
                 .isEqualTo(summary.get("upstream_failed").asLong());
         assertThat(summary.get("failed").asLong()).isZero();
-        JsonNode none = CliRunner.run(
-                        "run",
-                        FAULT,
-                        "--istio",
-                        RULE,
-                        "--hosts",
-                        "6",
-                        "--set",
-                        "traffic.retries=none",
-                        "--format",
-                        "json")
+        JsonNode none = runIstio("--set", "traffic.retries=none", "--format", "json")
                 .json()
                 .get("summary");
         assertThat(none.get("failed").asLong()).isPositive();
@@ -156,13 +126,7 @@ class CallersCommandTest {
                 .contains("  most out      1 of 6 hosts ejected at once by one caller");
         assertThat(CliRunner.run(args).out()).isEqualTo(r.out());
 
-        CliRunner.Outcome json = CliRunner.run(
-                "run",
-                FAULT,
-                "--istio",
-                RULE,
-                "--hosts",
-                "6",
+        CliRunner.Outcome json = runIstio(
                 "--set",
                 "cluster.lb_policy=round_robin",
                 "--set",

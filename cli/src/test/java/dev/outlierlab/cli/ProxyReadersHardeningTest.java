@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +64,24 @@ class ProxyReadersHardeningTest {
         CliRunner.run("run", "--nginx", CASES.resolve("nginx-include-self.conf").toString())
                 .assertRejected("nginx-include-self.conf:1: more than 100 files through include (does a file include"
                         + " itself?)");
+    }
+
+    @Test
+    void checkOfADirectoryPutsEachRefusedFileAtTheLineItsMessageNames() throws IOException {
+        Path sub = Files.createDirectories(dir.resolve("configs"));
+        for (String name :
+                new String[] {"nginx-fail-timeout-repeated.conf", "haproxy-inter-25d.cfg", "Caddyfile-unclosed-quote"
+                }) {
+            Files.copy(CASES.resolve(name), sub.resolve(name));
+        }
+        CliRunner.Outcome o = CliRunner.run("check", sub.toString());
+        assertThat(o.exit()).isEqualTo(2);
+        // before: "nginx-fail-timeout-repeated.conf:1: nginx-fail-timeout-repeated.conf:4: ...", at line 1
+        assertThat(o.out())
+                .contains(sub.resolve("nginx-fail-timeout-repeated.conf") + ":4: fail_timeout=1h1h1h is not allowed")
+                .contains(sub.resolve("haproxy-inter-25d.cfg") + ":9: inter \"25d\" is not allowed")
+                .contains(sub.resolve("Caddyfile-unclosed-quote") + ":3: the quote \" opened on line 3")
+                .doesNotContain(":1: nginx-fail-timeout-repeated.conf", "Exception");
     }
 
     @Test
@@ -155,6 +174,33 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void aCaddyfileCountPastTheLabsRangeNamesItsLine() {
+        // before: "Caddyfile-max-fails-2pow31: caddy.max_fails: 2147483647 ..." without the line, under the block's key
+        refusedEverywhere(
+                CASES.resolve("Caddyfile-max-fails-2pow31"),
+                "Caddyfile-max-fails-2pow31:4: max_fails \"2147483647\" is not allowed; expected a whole number from 0"
+                        + " to 1000000");
+    }
+
+    @Test
+    void nginxAndHaproxyCountsPastTheLabsRangeNameTheirLine() throws IOException {
+        // before: "nginx.conf: nginx.max_fails: 2147483647 ..." and "haproxy.cfg: haproxy.error_limit: ...",
+        // refused later under the scenario block's key, without the line
+        Path nginx = Files.writeString(
+                dir.resolve("nginx.conf"),
+                "http {\n upstream app {\n  server a:1 max_fails=2147483647;\n  server b:1;\n }\n}\n");
+        CliRunner.run("run", "--nginx", nginx.toString())
+                .assertRejected("nginx.conf:3: max_fails=2147483647 is not allowed; expected a whole number from 0 to"
+                        + " 1000000");
+        Path haproxy = Files.writeString(
+                dir.resolve("haproxy.cfg"),
+                "backend app\n  server s1 a:1 check error-limit 2147483647\n  server s2 b:1\n");
+        CliRunner.run("run", "--haproxy", haproxy.toString())
+                .assertRejected("haproxy.cfg:2: error-limit \"2147483647\" is not allowed; expected a whole number from"
+                        + " 1 to 1000000");
+    }
+
+    @Test
     void caddysJsonFieldsAreTheTypesCaddyGivesThem() {
         // before: 4294967297 was read as 1, "three" as 0, 2.5 as 2: each silently
         refusedEverywhere(
@@ -196,7 +242,7 @@ class ProxyReadersHardeningTest {
     @Test
     void deepBlocksHugeFilesLongLinesAndGarbageAreEachOneMessage() throws IOException {
         byte[] garbage = new byte[4096];
-        new java.util.Random(5).nextBytes(garbage);
+        new Random(5).nextBytes(garbage);
         String deep = "a {".repeat(100_000) + "}".repeat(100_000) + "\n";
         String deepLines = "a {\n".repeat(100_000) + "}\n".repeat(100_000);
         String line = "x".repeat(1024 * 1024);
@@ -275,6 +321,41 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void meshPoliciesForTuneAndReplayAreRefusedWithTheirKeyAndRange() {
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("istio-consecutive-2pow32.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected(
+                        "istio-consecutive-2pow32.yaml:9: spec.trafficPolicy.outlierDetection.consecutive5xxErrors:"
+                                + " 4294967297 is not allowed; expected a whole number from 0 to 4294967295");
+        CliRunner.run(
+                        "replay",
+                        "--istio",
+                        CASES.resolve("istio-consecutive-2pow32.yaml").toString(),
+                        "/dev/null")
+                .assertRejected("istio-consecutive-2pow32.yaml:9: spec.trafficPolicy.outlierDetection");
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("kuma-consecutive-2pow66.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected("kuma-consecutive-2pow66.yaml:13: spec.to[0].default.outlierDetection.detectors"
+                        + ".totalFailures.consecutive: \"99999999999999999999\" is not allowed");
+        CliRunner.run(
+                        "tune",
+                        "--from",
+                        CASES.resolve("envoy-gateway-interval-1y.yaml").toString(),
+                        "--rps",
+                        "600")
+                .assertRejected("envoy-gateway-interval-1y.yaml:10: spec.healthCheck.passive.interval: \"1y\" is not"
+                        + " allowed; expected a duration such as 10s");
+    }
+
+    @Test
     void aRefusedInputLeavesTheOutputFileAsItWas() throws IOException {
         Path out = Files.writeString(dir.resolve("report.txt"), "the previous report\n");
         for (String name :
@@ -285,6 +366,14 @@ class ProxyReadersHardeningTest {
             CliRunner.run("export", runOption(file), file.toString(), "--to", "scenario", "--output", out.toString())
                     .assertRejected(name);
             assertThat(Files.readString(out, StandardCharsets.UTF_8)).isEqualTo("the previous report\n");
+        }
+        // /sys takes no new file, root or not: before, the message named a temporary file and not the reason
+        Path sys = Path.of("/sys/outlier-lab-report.txt");
+        if (Files.isDirectory(sys.getParent()) && !Files.exists(sys)) {
+            CliRunner.Outcome o =
+                    CliRunner.run("run", "--caddy", "../docs/examples/servers/Caddyfile", "--output", sys.toString());
+            o.assertRejected("--output /sys/outlier-lab-report.txt: cannot be written (");
+            assertThat(o.err()).doesNotContain(".tmp");
         }
         try (var listing = Files.list(dir)) {
             assertThat(listing.map(p -> p.getFileName().toString())).containsExactly("report.txt");

@@ -39,6 +39,30 @@ class ReplayCommandTest {
     }
 
     @Test
+    void theReleaseGivenIsTheReleaseReplayed() {
+        String log = "../docs/examples/replay/search-access.log";
+        CliRunner.Outcome replay = CliRunner.run("replay", log, "--format=json", "--set", "envoy_version=1.30");
+        assertThat(replay.exit()).as(replay.err()).isZero();
+        assertThat(replay.json()
+                        .get("detectors")
+                        .get(0)
+                        .get("predicted")
+                        .get("settings")
+                        .get("envoy_version")
+                        .asText())
+                .isEqualTo("1.30");
+        // 1.30 has no always_eject_one_host: the replay follows the release it was given, not the newest
+        CliRunner.run(
+                        "replay",
+                        log,
+                        "--set",
+                        "envoy_version=1.30",
+                        "--set",
+                        "outlier_detection.always_eject_one_host=true")
+                .assertRejected("Envoy 1.30 has no such field");
+    }
+
+    @Test
     void theReportKeepsWhatTheLogRecordedApartFromWhatTheSettingsPredict() {
         Path log = dir.resolve("recorded.log");
         assertThat(CliRunner.run("run", "--access-log", log.toString()).exit()).isZero();

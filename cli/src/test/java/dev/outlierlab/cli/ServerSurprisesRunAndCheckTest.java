@@ -266,7 +266,63 @@ class ServerSurprisesRunAndCheckTest {
         JsonNode retried = run(refused, "--caddy", tries);
         assertThat(summary(retried, "client_errors")).isZero();
         assertThat(summary(retried, "retries")).isEqualTo(18);
-        // the lab's responses take no time, so the slow 5xx that counts twice is check's alone
         assertThat(check(tries)).contains("caddy-slow-5xx-twice").doesNotContain("caddy-dial-errors-reach-clients");
+    }
+
+    @Test
+    void caddyCountsASlow5xxTwice_soItEjectsAtHalfMaxFails() throws IOException {
+        // unhealthy_status 5xx and unhealthy_latency 1s: a 503 whose headers take 1.5 s matches both
+        Path slowFile = file(
+                "slow.Caddyfile",
+                caddy("\t\tfail_duration 10s\n\t\tmax_fails 4\n\t\tunhealthy_status 5xx\n"
+                        + "\t\tunhealthy_latency 1s\n"));
+        Path slow503 = lab("status: 503, latency: 1500ms");
+        JsonNode twice = run(slow503, "--caddy", slowFile);
+        JsonNode first = twice.get("events").get(0);
+        assertThat(first.get("action").asText()).isEqualTo("eject");
+        assertThat(first.get("fails").asLong()).isEqualTo(4);
+        // two slow 503s fill max_fails 4: 12 reach the first server (and clients) in a minute where a fast 503
+        // needs four, 24
+        assertThat(server(twice, 0, "attempts")).isEqualTo(12);
+        assertThat(summary(twice, "client_errors")).isEqualTo(12);
+        assertThat(server(twice, 0, "ejections")).isEqualTo(10);
+        JsonNode once = run(lab("status: 503"), "--caddy", slowFile);
+        assertThat(server(once, 0, "attempts")).isEqualTo(24);
+        assertThat(summary(once, "client_errors")).isEqualTo(24);
+        // slower than 1.5 s is what counts: at unhealthy_latency 2s the same 503s count once
+        Path patient = file(
+                "patient.Caddyfile",
+                caddy("\t\tfail_duration 10s\n\t\tmax_fails 4\n\t\tunhealthy_status 5xx\n"
+                        + "\t\tunhealthy_latency 2s\n"));
+        assertThat(server(run(slow503, "--caddy", patient), 0, "attempts")).isEqualTo(24);
+        assertThat(check(slowFile)).contains("caddy-slow-5xx-twice");
+
+        CliRunner.Outcome text = CliRunner.run("run", slow503.toString(), "--caddy", slowFile.toString());
+        assertThat(text.out()).contains("fault: 10.0.0.1:80 from 0s to 60s, 100.0 % 503 after 1.500s");
+        assertThat(twice.get("scenario").get("faults").get(0).get("latency").asText())
+                .isEqualTo("1.500s");
+        // Envoy's run of the same scenario says what it does with the time: nothing
+        assertThat(CliRunner.run("run", slow503.toString()).out())
+                .contains("answered after 1.500s (Envoy's outlier detection counts the status, not the time)");
+        // without latency the scenario echoes no latency key (every earlier output is unchanged)
+        assertThat(once.get("scenario").get("faults").get(0).has("latency")).isFalse();
+    }
+
+    @Test
+    void aFaultLatencyTheLabCannotTakeIsOneMessageWithItsLine() throws IOException {
+        Path f = dir.resolve("bad.yaml");
+        Files.writeString(f, "faults:\n  - hosts: 1\n    latency: soon\n");
+        CliRunner.run("run", f.toString())
+                .assertRejected("bad.yaml:3: faults[0].latency: \"soon\" is not allowed", "such as 10s, 0.25s, 250ms");
+        Files.writeString(f, "faults:\n  - hosts: 1\n    latency: -1s\n");
+        CliRunner.run("run", f.toString()).assertRejected("bad.yaml:3: faults[0].latency: \"-1s\" is not allowed");
+        Files.writeString(f, "faults:\n  - hosts: 1\n    result: timeout\n    latency: 2s\n");
+        CliRunner.run("run", f.toString())
+                .assertRejected(
+                        "bad.yaml:4: faults[0].latency: \"2s\" is not allowed",
+                        "no latency with result: timeout (a round trip that did not complete has no response)");
+        Files.writeString(f, "faults:\n  - hosts: 1\n    kind: dead\n    latency: 1s\n");
+        CliRunner.run("run", f.toString())
+                .assertRejected("bad.yaml:4: faults[0].latency: \"1s\" is not allowed", "nothing with kind: dead");
     }
 }

@@ -6,12 +6,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code outlier-lab tune} on a small suite of one's own (two scenarios), and its refusals of bad input. */
 class TuneCommandTest {
     private static final String SUITE = "../docs/examples/tune-suite.yaml";
+
+    /** {@code tune ARGS} on the small suite, 2 seeds, as JSON: quick enough for a unit test. */
+    private static CliRunner.Outcome quickTune(String... args) {
+        List<String> all = new ArrayList<>(List.of("tune"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--suite", SUITE, "--seeds", "2", "--format", "json"));
+        return CliRunner.run(all.toArray(String[]::new));
+    }
 
     @Test
     void aSmallSuiteGivesTheSameJsonTwiceWithEveryScenariosFigures() {
@@ -99,18 +109,7 @@ class TuneCommandTest {
 
     @Test
     void fromAnEnvoyClusterTakesItsHostsAndTarget() {
-        CliRunner.Outcome o = CliRunner.run(
-                "tune",
-                "--from",
-                "../docs/examples/search-cluster.yaml",
-                "--rps",
-                "300",
-                "--suite",
-                SUITE,
-                "--seeds",
-                "2",
-                "--format",
-                "json");
+        CliRunner.Outcome o = quickTune("--from", "../docs/examples/search-cluster.yaml", "--rps", "300");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         assertThat(req.get("hosts").asInt()).isEqualTo(6);
@@ -195,108 +194,38 @@ class TuneCommandTest {
 
     @Test
     void aServiceConfigAndAGatewayConfigurationAreTunedForTheirOwnTargets() {
-        CliRunner.Outcome grpc = CliRunner.run(
-                "tune",
-                "--from",
-                "../docs/examples/grpc-service-config.json",
-                "--hosts",
-                "6",
-                "--rps",
-                "300",
-                "--suite",
-                SUITE,
-                "--seeds",
-                "2",
-                "--format",
-                "json");
+        CliRunner.Outcome grpc =
+                quickTune("--from", "../docs/examples/grpc-service-config.json", "--hosts", "6", "--rps", "300");
         assertThat(grpc.exit()).as(grpc.err()).isZero();
         assertThat(grpc.json().get("request").get("target").asText()).isEqualTo("grpc");
         assertThat(grpc.json().get("recommended").get("file").asText()).contains("\"outlier_detection_experimental\"");
         assertThat(grpc.json().get("recommended").get("check"))
                 .noneMatch(f -> f.asText().startsWith("error "));
-        CliRunner.Outcome gateway = CliRunner.run(
-                "tune",
-                "--from",
-                "../docs/examples/gateway-check.yaml",
-                "--rps",
-                "300",
-                "--suite",
-                SUITE,
-                "--seeds",
-                "2",
-                "--format",
-                "json");
+        CliRunner.Outcome gateway = quickTune("--from", "../docs/examples/gateway-check.yaml", "--rps", "300");
         assertThat(gateway.exit()).as(gateway.err()).isZero();
         assertThat(gateway.json().get("request").get("target").asText()).isEqualTo("gateway");
         assertThat(gateway.json().get("request").get("hosts").asInt()).isEqualTo(2);
         assertThat(gateway.json().get("recommended").get("file").asText()).startsWith("profile: gateway\n");
         // the same inputs, the same bytes, under both profiles
-        assertThat(CliRunner.run(
-                                "tune",
-                                "--from",
-                                "../docs/examples/grpc-service-config.json",
-                                "--hosts",
-                                "6",
-                                "--rps",
-                                "300",
-                                "--suite",
-                                SUITE,
-                                "--seeds",
-                                "2",
-                                "--format",
-                                "json")
+        assertThat(quickTune("--from", "../docs/examples/grpc-service-config.json", "--hosts", "6", "--rps", "300")
                         .out())
                 .isEqualTo(grpc.out());
-        assertThat(CliRunner.run(
-                                "tune",
-                                "--from",
-                                "../docs/examples/gateway-check.yaml",
-                                "--rps",
-                                "300",
-                                "--suite",
-                                SUITE,
-                                "--seeds",
-                                "2",
-                                "--format",
-                                "json")
+        assertThat(quickTune("--from", "../docs/examples/gateway-check.yaml", "--rps", "300")
                         .out())
                 .isEqualTo(gateway.out());
     }
 
     @Test
     void theClustersHealthCheckIsSaidAndRunsInTheSuite() {
-        CliRunner.Outcome o = CliRunner.run(
-                "tune",
-                "--from",
-                "../docs/examples/search-cluster.yaml",
-                "--rps",
-                "300",
-                "--suite",
-                SUITE,
-                "--seeds",
-                "2",
-                "--format",
-                "json");
+        CliRunner.Outcome o = quickTune("--from", "../docs/examples/search-cluster.yaml", "--rps", "300");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode req = o.json().get("request");
         assertThat(req.get("health_checks").asText()).isEqualTo("every 5s, unhealthy after 3, healthy after 2");
         assertThat(req.get("notes").get(0).asText())
                 .startsWith("health checks from ../docs/examples/search-cluster.yaml: " + "every 5s");
         // a gRPC target runs no health checks, and says so
-        CliRunner.Outcome grpc = CliRunner.run(
-                "tune",
-                "--from",
-                "../docs/examples/search-cluster.yaml",
-                "--rps",
-                "300",
-                "--target",
-                "grpc",
-                "--suite",
-                SUITE,
-                "--seeds",
-                "2",
-                "--format",
-                "json");
+        CliRunner.Outcome grpc =
+                quickTune("--from", "../docs/examples/search-cluster.yaml", "--rps", "300", "--target", "grpc");
         assertThat(grpc.exit()).as(grpc.err()).isZero();
         assertThat(grpc.json().get("request").get("notes"))
                 .anyMatch(n -> n.asText()

@@ -61,9 +61,12 @@ class TuneNginxCommandTest {
                 NginxUpstreamReader.readText(written, "nginx.conf", "api").config();
         NginxServer first = api.servers().get(0);
         int http5xx = NextUpstream.HTTP_500 | NextUpstream.HTTP_502 | NextUpstream.HTTP_503 | NextUpstream.HTTP_504;
+        int gateway = NextUpstream.HTTP_502 | NextUpstream.HTTP_503 | NextUpstream.HTTP_504;
         assertThat(rec.get("label").asText())
                 .isEqualTo("max_fails=" + first.maxFails() + " fail_timeout=" + first.failTimeoutSeconds() + "s "
-                        + (api.nextUpstream().lists(http5xx) ? "+5xx" : "-5xx"));
+                        + (api.nextUpstream().lists(http5xx)
+                                ? "+5xx"
+                                : api.nextUpstream().lists(gateway) ? "+502/503/504" : "-5xx"));
         assertThat(rec.get("label").asText())
                 .isNotEqualTo(o.json().get("current").get("label").asText());
         assertThat(api.servers())
@@ -109,6 +112,47 @@ class TuneNginxCommandTest {
         String said = new String(p.getInputStream().readAllBytes());
         assertThat(p.exitValue()).as(said).isZero();
         assertThat(said).contains("test is successful");
+    }
+
+    /** Two workers without a zone; the first server has its own max_fails and fail_timeout, the others none. */
+    private static final String MIXED = "worker_processes 2;\nevents { worker_connections 64; }\nhttp {\n"
+            + "    upstream api {\n        server 10.0.0.1:8080 max_fails=1 fail_timeout=5s;\n"
+            + "        server 10.0.0.2:8080 max_fails=0;\n        server 10.0.0.3:8080 max_fails=0;\n    }\n"
+            + "    server {\n        listen 127.0.0.1:8080;\n        location / {\n            proxy_pass http://api;\n"
+            + "            proxy_next_upstream error timeout http_502 http_503;\n        }\n    }\n}\n";
+
+    @Test
+    void serversThatDifferAreLabelledServerByServerAndRunAsWritten() throws Exception {
+        Path file = dir.resolve("nginx.conf");
+        Files.writeString(file, MIXED);
+        CliRunner.Outcome o =
+                CliRunner.run("tune", "--from", file.toString(), "--seeds", "1", "--rps", "100", "--format", "json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode current = o.json().get("current");
+        assertThat(current.get("label").asText()).isEqualTo("max_fails=1/0/0 fail_timeout=5s/10s/10s +502/503");
+        // as written, only the first server counts failures: a shared outage of every server takes out one at most
+        // (before, every server ran with the first server's values)
+        JsonNode shared = null;
+        for (JsonNode sc : current.get("scenarios")) {
+            if (sc.get("name").asText().equals("shared-outage")) {
+                shared = sc;
+            }
+        }
+        assertThat(shared).isNotNull();
+        assertThat(shared.get("most_ejected").asInt()).isEqualTo(1);
+        // every candidate has one value for every server, and says it once
+        assertThat(o.json().get("recommended").get("label").asText())
+                .matches("max_fails=\\d+ fail_timeout=\\d+s (\\+5xx|\\+502/503/504|-5xx)");
+
+        CliRunner.Outcome text = CliRunner.run("tune", "--from", file.toString(), "--seeds", "1", "--rps", "100");
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.out())
+                .contains("Current settings (" + file + "): max_fails=1/0/0 fail_timeout=5s/10s/10s +502/503")
+                .contains("(was max_fails=1/0/0 fail_timeout=5s/10s/10s)")
+                .contains("nginx takes a server out after max_fails=1/0/0 failed attempts within "
+                        + "fail_timeout=5s/10s/10s, for 5s/10s/10s; http_502 http_503 answers count")
+                .contains("nginx forgets a server's failures only after fail_timeout passes without one")
+                .contains("worker_processes 2 without zone: each worker counts its own failures");
     }
 
     @Test

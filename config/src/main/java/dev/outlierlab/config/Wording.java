@@ -1,6 +1,7 @@
 package dev.outlierlab.config;
 
 import java.math.BigDecimal;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -101,7 +102,7 @@ public final class Wording {
      * Names as a message lists them: each as {@link #shortPrefix}, the first {@link #LISTED_NAMES} joined with commas
      * and the rest counted ({@code a, b, ... and 990 more}), so a file of a thousand long names gives a short message.
      */
-    public static String someNames(java.util.Collection<String> names) {
+    public static String someNames(Collection<String> names) {
         StringBuilder out = new StringBuilder();
         int i = 0;
         for (String n : names) {

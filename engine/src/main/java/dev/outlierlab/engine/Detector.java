@@ -1,11 +1,14 @@
 package dev.outlierlab.engine;
 
+import dev.outlierlab.engine.profile.Profiles;
+import dev.outlierlab.engine.stage.RotationGuard;
+
 /**
  * The contract every detector profile implements (Envoy's, the gateway's, grpc-java's, ...): take outcomes
  * ({@link OutcomeRecorder}), run work due at a time ({@link ScheduledWork}), say what is ejected
  * ({@link EjectionState}) and tell listeners of each ejection and return ({@link EjectionListener}). The
  * simulator, the request stage and the live wrapper know this contract and not a profile; a profile is found by
- * name in {@link dev.outlierlab.engine.profile.Profiles}. Implementations are driven from one thread with
+ * name in {@link Profiles}. Implementations are driven from one thread with
  * non-decreasing time and allocate nothing per outcome.
  *
  * <p>"In or out" is all the contract says to the request path. Where a profile's other rules live:
@@ -24,7 +27,7 @@ package dev.outlierlab.engine;
  *       let through after {@code fail_timeout} (nginx's {@code checked = now} on selection) belong to a router
  *       beside the detector: the router asks the detector who is ejected and keeps its own weights; the detector
  *       stays a yes/no per endpoint.</li>
- *   <li><b>"Every peer failed"</b> answers are the {@link dev.outlierlab.engine.stage.RotationGuard rotation guard}'s:
+ *   <li><b>"Every peer failed"</b> answers are the {@link RotationGuard rotation guard}'s:
  *       keep the whole list (the gateway's never-empty, Envoy's panic threshold), or let the list become empty so
  *       that the caller is answered 502 (nginx's "no live upstreams") or 503 (HAProxy's, Caddy's "no upstreams
  *       available"). A reset of every peer's failures when all are out is a detector rule run when the guard

@@ -5,7 +5,6 @@ import dev.outlierlab.accesslog.LineOutcome;
 import dev.outlierlab.accesslog.LogReplay;
 import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.report.ResultJson;
 import dev.outlierlab.sim.RunOptions;
@@ -162,7 +161,6 @@ final class LiveDetectors extends KeyedProcessFunction<String, LiveOutcome, Live
                     .durationNanos(Durations.MAX_NANOS)
                     .cluster(new ClusterSpec(slotNames, base.cluster().panicThresholdPercent()))
                     .faults(List.of())
-                    .envoyVersion(EnvoyVersion.DEFAULT)
                     .load(LoadSpec.NONE)
                     .routing(RoutingSpec.NONE)
                     .build();

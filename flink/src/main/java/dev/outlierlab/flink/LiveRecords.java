@@ -57,6 +57,16 @@ final class LiveRecords implements KafkaRecordDeserializationSchema<LiveOutcome>
         if (record.value() == null) {
             return;
         }
+        int bound = settings().maxLineBytes();
+        if (record.key() != null && record.key().length > bound) {
+            // the key names the proxy; a name is bounded as a line is, the file readers' bound
+            out.collect(LiveOutcome.bad(
+                    record.partition(),
+                    record.offset(),
+                    "key of " + record.key().length + " bytes ('" + prefix(record.key()) + "...'): at most " + bound
+                            + " bytes allowed (the proxy's name); the record's lines are not read"));
+            return;
+        }
         String key = record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8);
         BadLines bad = new BadLines();
         try (MergedLog log = new MergedLog(
@@ -85,8 +95,18 @@ final class LiveRecords implements KafkaRecordDeserializationSchema<LiveOutcome>
             return;
         }
         for (BadLines.Bad b : bad.first()) {
-            out.collect(LiveOutcome.bad(record.partition(), record.offset(), b.why()));
+            // a line over the bound (LogLineReader's, as for files) is skipped to its end and named by its number
+            out.collect(LiveOutcome.bad(
+                    record.partition(),
+                    record.offset(),
+                    (key.isEmpty() ? "" : "key " + prefix(record.key()) + ", ") + "line " + b.line() + ": " + b.why()));
         }
+    }
+
+    /** The first bytes of {@code bytes} as text, for a message. */
+    private static String prefix(byte[] bytes) {
+        String s = new String(bytes, 0, Math.min(bytes.length, 40), StandardCharsets.UTF_8);
+        return s.replaceAll("\\p{Cntrl}", "?");
     }
 
     @Override

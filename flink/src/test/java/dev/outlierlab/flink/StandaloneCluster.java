@@ -92,6 +92,7 @@ final class StandaloneCluster implements AutoCloseable {
             manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
             manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FlinkMain.class.getName());
             Set<String> written = new HashSet<>();
+            Map<String, StringBuilder> services = new java.util.TreeMap<>();
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
                 written.add("META-INF/MANIFEST.MF");
                 for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -101,21 +102,33 @@ final class StandaloneCluster implements AutoCloseable {
                             flink.add(entry); // the cluster logs through log4j, as Flink's distribution does
                         }
                     } else if (Files.isDirectory(p) && !p.endsWith("test-classes")) {
-                        addDirectory(out, p, written);
+                        addDirectory(out, p, written, services);
                     } else if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
                         addJar(out, p, written);
                     }
+                }
+                // as the shaded jar's ServicesResourceTransformer: each module's registrations, merged
+                for (Map.Entry<String, StringBuilder> e : services.entrySet()) {
+                    out.putNextEntry(new JarEntry(e.getKey()));
+                    out.write(e.getValue().toString().getBytes(StandardCharsets.UTF_8));
+                    out.closeEntry();
                 }
             }
             return new Layout(jar, flink);
         }
 
-        private static void addDirectory(JarOutputStream out, Path root, Set<String> written) throws IOException {
+        private static void addDirectory(
+                JarOutputStream out, Path root, Set<String> written, Map<String, StringBuilder> services)
+                throws IOException {
             try (Stream<Path> files = Files.walk(root)) {
                 for (Path f :
                         (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
                     String name = root.relativize(f).toString().replace(File.separatorChar, '/');
-                    if (written.add(name)) {
+                    if (name.startsWith("META-INF/services/")) {
+                        services.computeIfAbsent(name, k -> new StringBuilder())
+                                .append(Files.readString(f))
+                                .append('\n');
+                    } else if (written.add(name)) {
                         out.putNextEntry(new JarEntry(name));
                         Files.copy(f, out);
                         out.closeEntry();
@@ -163,6 +176,9 @@ final class StandaloneCluster implements AutoCloseable {
     final Path conf;
     final int restPort;
     private final List<Jvm> jvms = new ArrayList<>();
+    /** The JVM options of Flink's client, then the configuration's {@code env.java.opts.client}, as bin/flink. */
+    private final List<String> clientOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -190,14 +206,19 @@ final class StandaloneCluster implements AutoCloseable {
         settings.put("taskmanager.bind-host", "127.0.0.1");
         settings.put("taskmanager.numberOfTaskSlots", "2");
         settings.put("jobmanager.memory.process.size", "768m");
-        settings.put("taskmanager.memory.process.size", "1152m");
+        // network memory for two slots' batch shuffles: each result partition of a blocking (sort-merge) shuffle
+        // takes taskmanager.network.sort-shuffle.min-buffers (512) buffers of 32 KB, so that 64m (2,048
+        // buffers) failed the deployment of two tasks at once ("Insufficient number of network buffers") and the
+        // job only went through after restarts
+        settings.put("taskmanager.memory.process.size", "1216m");
         settings.put("taskmanager.memory.managed.size", "96m");
-        settings.put("taskmanager.memory.network.min", "64m");
-        settings.put("taskmanager.memory.network.max", "64m");
+        settings.put("taskmanager.memory.network.min", "128m");
+        settings.put("taskmanager.memory.network.max", "128m");
         settings.put("io.tmp.dirs", dir.resolve("tmp").toString());
         settings.put("parallelism.default", "1");
         settings.put("env.java.opts.all", String.join(" ", JAVA_OPTS));
         settings.putAll(extra);
+        clientOptions.addAll(split(settings.getOrDefault("env.java.opts.client", "")));
         settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml);
         // as the distribution's conf/log4j.properties: each JVM's log to the file its -Dlog.file names
@@ -239,7 +260,7 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** Starts Flink's command-line client ({@code flink ARGS}), which finds the cluster by the configuration. */
     Jvm client(String name, List<String> args) throws IOException {
-        return start(name, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of(), CLIENT, args);
+        return start(name, clientOptions, List.of(), CLIENT, args);
     }
 
     private Jvm start(

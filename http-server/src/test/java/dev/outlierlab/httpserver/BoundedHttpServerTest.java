@@ -11,12 +11,16 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,7 +101,7 @@ class BoundedHttpServerTest {
             head.append((char) c);
         }
         String h = head.toString();
-        String lower = h.toLowerCase(java.util.Locale.ROOT);
+        String lower = h.toLowerCase(Locale.ROOT);
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if (lower.contains("transfer-encoding: chunked")) {
             while (true) {
@@ -249,7 +253,7 @@ class BoundedHttpServerTest {
     @Test
     void connectionsPastAClientsShareAreClosedAtOnceAndTheTotalMakesRoomForNewcomers() throws Exception {
         echo(2, new ServerLimits(3, 5, 3 * SECOND, 30 * SECOND, 30 * SECOND, 200, 64 * 1024));
-        java.util.List<Socket> held = new java.util.ArrayList<>();
+        List<Socket> held = new ArrayList<>();
         try {
             for (int i = 0; i < 6; i++) {
                 held.add(connect());
@@ -293,7 +297,7 @@ class BoundedHttpServerTest {
             s.bind(new InetSocketAddress("127.0.0." + n, 0));
         } catch (IOException e) {
             s.close();
-            org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
+            Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
         }
         return s;
     }

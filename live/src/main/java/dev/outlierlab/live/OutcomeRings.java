@@ -1,5 +1,6 @@
 package dev.outlierlab.live;
 
+import dev.outlierlab.engine.Outcome;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -43,7 +44,7 @@ final class OutcomeRings {
 
     /**
      * An outcome's payload: the endpoint's number (non-negative) in bits 16 to 46 and the code (an HTTP
-     * status or a negative {@link dev.outlierlab.engine.Outcome} code) in the low 16 bits; the top bit stays
+     * status or a negative {@link Outcome} code) in the low 16 bits; the top bit stays
      * clear for the ring's lap parity.
      */
     static long payload(int endpointId, int code) {

@@ -12,6 +12,7 @@ import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -71,7 +72,7 @@ class ConcurrencyTest {
         AtomicLong filters = new AtomicLong();
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> workers = new ArrayList<>();
-        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
         for (int w = 0; w < THREADS; w++) {
             int worker = w;
             Thread t = new Thread(() -> {

@@ -24,6 +24,7 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,7 @@ class GatewayLabEquivalenceTest {
                     int count) {
                 // The simulator's router for this process gave the same list: same strategy, same call order.
                 int from = routers[process].next();
-                int[] routed = java.util.Arrays.copyOfRange(routers[process].list(), from, from + n);
+                int[] routed = Arrays.copyOfRange(routers[process].list(), from, from + n);
                 steps.add(new Step(process, nowNanos, routed, -1, 0));
                 List<String> named = new ArrayList<>();
                 for (int k = 0; k < stage.concernedCount(); k++) {
@@ -364,7 +365,7 @@ class GatewayLabEquivalenceTest {
         List<FaultSpec> faults = new ArrayList<>();
         for (int f = 0, count = 1 + r.nextInt(2); f < count; f++) {
             List<String> hosts = new ArrayList<>(endpoints);
-            java.util.Collections.shuffle(hosts, r);
+            Collections.shuffle(hosts, r);
             hosts = hosts.subList(0, 1 + r.nextInt(Math.max(1, n / 2)));
             long start = r.nextInt((int) (duration / S / 2)) * S;
             long end = start + (5 + r.nextInt((int) (duration / S))) * S;

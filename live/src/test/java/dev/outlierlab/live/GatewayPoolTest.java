@@ -7,6 +7,7 @@ import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** The gateway profile in a live pool: the gateway defaults, on an injected clock. */
@@ -100,10 +101,7 @@ class GatewayPoolTest {
         PoolSnapshot kept = pool.snapshot();
         assertThat(kept.endpoints())
                 .extracting(EndpointState::name, EndpointState::ejected, EndpointState::consecutiveFailures)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", true, 0L),
-                        org.assertj.core.groups.Tuple.tuple("b", false, 2L),
-                        org.assertj.core.groups.Tuple.tuple("d", false, 0L));
+                .containsExactly(Tuple.tuple("a", true, 0L), Tuple.tuple("b", false, 2L), Tuple.tuple("d", false, 0L));
         pool.record(b, 503);
         pool.record(d, 503);
         assertThat(pool.filter().candidates()).containsExactly(d);

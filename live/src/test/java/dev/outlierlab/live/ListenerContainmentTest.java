@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +45,7 @@ class ListenerContainmentTest {
         pool.addListener(new LiveListener() {
             @Override
             public void onDecision(LiveDecision decision) {
-                ListenerContainmentTest.<RuntimeException>sneaky(new java.io.IOException("sneaky"));
+                ListenerContainmentTest.<RuntimeException>sneaky(new IOException("sneaky"));
             }
         });
         for (int i = 0; i < 10; i++) {
@@ -172,7 +174,7 @@ class ListenerContainmentTest {
         assertThatThrownBy(() -> one.record(foreign, 503))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("endpoint a belongs to another pool than search");
-        assertThatThrownBy(() -> one.filter(java.util.List.of(foreign, one.endpoint("b"))))
+        assertThatThrownBy(() -> one.filter(List.of(foreign, one.endpoint("b"))))
                 .hasMessageContaining("belongs to another pool");
         assertThat(one.remove(foreign)).isFalse();
         assertThat(one.snapshot().counters().accepted()).isZero();

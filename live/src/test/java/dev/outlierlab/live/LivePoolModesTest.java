@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
+import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** The three modes, the guard, panic and membership, on an injected clock. */
@@ -45,8 +47,7 @@ class LivePoolModesTest {
         assertThat(s.stage().endpoints()).containsExactly("a");
         assertThat(seen.decisions)
                 .extracting(LiveDecision::kind, LiveDecision::endpoint, LiveDecision::timeNanos, LiveDecision::reason)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(DecisionKind.EJECT, "a", 1 * S, "consecutive_5xx"));
+                .containsExactly(Tuple.tuple(DecisionKind.EJECT, "a", 1 * S, "consecutive_5xx"));
         // Base ejection 30 s: out at 1 s, back at the first tick at or after 31 s, which is 40 s.
         clock.set(39 * S);
         assertThat(pool.filter().candidates()).extracting(Endpoint::name).containsExactly("b", "c");
@@ -71,7 +72,7 @@ class LivePoolModesTest {
         pool.filter();
         assertThat(seen.decisions)
                 .extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 4 * S));
+                .containsExactly(Tuple.tuple("a", 4 * S));
         // Before the engine's time (4 s): counts at 4 s. After the drain's (clock at 6 s): counts at 6 s.
         clock.set(6 * S);
         pool.record(b, 503, 1 * S);
@@ -80,9 +81,7 @@ class LivePoolModesTest {
         pool.filter();
         assertThat(seen.decisions)
                 .extracting(LiveDecision::endpoint, LiveDecision::timeNanos)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", 4 * S),
-                        org.assertj.core.groups.Tuple.tuple("b", 6 * S));
+                .containsExactly(Tuple.tuple("a", 4 * S), Tuple.tuple("b", 6 * S));
         // Interval 10 s: the far-future stamp did not run the engine's ticks ahead of the clock.
         assertThat(pool.snapshot().endpoints())
                 .extracting(EndpointState::ejected)
@@ -176,9 +175,7 @@ class LivePoolModesTest {
         assertThat(again).isNotSameAs(a);
         assertThat(pool.snapshot().endpoints())
                 .extracting(EndpointState::name, EndpointState::ejected)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("b", false),
-                        org.assertj.core.groups.Tuple.tuple("a", false));
+                .containsExactly(Tuple.tuple("b", false), Tuple.tuple("a", false));
         PoolCounters c = pool.counters();
         assertThat(c.accepted()).isEqualTo(4);
         assertThat(c.applied()).isEqualTo(3);
@@ -231,7 +228,7 @@ class LivePoolModesTest {
     @Test
     void aListenerMayCallBackIntoThePool() {
         LivePool pool = pool(StageMode.PROD, 0, "a", "b");
-        List<Integer> seenSizes = new java.util.ArrayList<>();
+        List<Integer> seenSizes = new ArrayList<>();
         pool.addListener(new LiveListener() {
             @Override
             public void onDecision(LiveDecision decision) {

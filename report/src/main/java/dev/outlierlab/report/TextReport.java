@@ -3,6 +3,7 @@ package dev.outlierlab.report;
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -135,6 +136,10 @@ public final class TextReport {
                                 + " from " + Numbers.seconds(f.startNanos()) + " to " + Numbers.seconds(f.endNanos())
                                 + (f.failsHealthCheck()
                                         ? ", failing active health checks (" + healthCheckText(f) + ")"
+                                        : "")
+                                + (f.latencyNanos() > 0
+                                        ? ", answered after " + Durations.format(f.latencyNanos())
+                                                + " (Envoy's outlier detection counts the status, not the time)"
                                         : ""));
             }
         } else {

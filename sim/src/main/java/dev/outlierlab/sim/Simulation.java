@@ -8,12 +8,13 @@ import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
+import dev.outlierlab.sim.traffic.WeightedRoundRobin;
 
 /**
  * Runs a scenario with synthetic traffic, by the lab model's rules (docs/model.md): request {@code i}
  * at {@code floor(i * 1e9 / rps)}, due ticks first, round-robin over the eligible hosts, faults failing
  * requests by their pattern, zero latency. Deterministic: the same scenario gives the same result, bit for bit.
- * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link dev.outlierlab.sim.traffic.WeightedRoundRobin}) and
+ * The opt-in {@link LoadSpec} changes arrivals ({@link ArrivalProcess}), picks ({@link WeightedRoundRobin}) and
  * lets a host refuse requests beyond its capacity ({@link CapacityLimiter}); a fault decides first, and only
  * requests the fault lets through count toward the host's capacity. With {@code traffic.clients} callers,
  * request {@code i} is sent by caller {@code i mod clients} ({@link Caller}: its own detector, rotation and

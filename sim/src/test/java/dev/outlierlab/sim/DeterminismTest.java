@@ -11,6 +11,8 @@ import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
+import dev.outlierlab.sim.trace.TraceRecord;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -104,13 +106,13 @@ class DeterminismTest {
     @Test
     void aTraceReplayIsDeterministicToo() {
         Scenario s = randomised(9);
-        List<dev.outlierlab.sim.trace.TraceRecord> trace = new java.util.ArrayList<>();
+        List<TraceRecord> trace = new ArrayList<>();
         // 100 records a second for 200 s, round robin over 8 hosts; host 3 fails a third of its requests, enough
         // volume (125 a host per interval) for success rate to find it
         for (int i = 0; i < 20_000; i++) {
             int host = i % 8;
             int code = host == 3 && i % 3 == 0 ? 503 : 200;
-            trace.add(new dev.outlierlab.sim.trace.TraceRecord(i * 10_000_000L, host, code, null, i + 1));
+            trace.add(new TraceRecord(i * 10_000_000L, host, code, null, i + 1));
         }
         RunResult a = TraceReplay.run(s, trace.iterator(), RunOptions.CHARTS);
         RunResult b = TraceReplay.run(s, trace.iterator(), RunOptions.CHARTS);

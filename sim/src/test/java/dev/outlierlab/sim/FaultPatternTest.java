@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The even pattern (docs/model.md): request k of a fault fails iff ((k+1) ppm) div 1e6 > (k ppm) div 1e6. */
@@ -173,89 +175,32 @@ class FaultPatternTest {
     @Test
     void aFaultsStatusAndResultReachTheDetector() {
         // status 502 is a gateway failure: five in a row give a gateway detection as well as the 5xx one
-        RunResult gateway = Simulation.run(scenario(
-                1,
-                50,
-                10,
-                2 * S,
-                List.of(FaultSpec.builder()
-                        .hosts(List.of("host-0"))
-                        .window(0, 2 * S)
-                        .errorRatePpm(1_000_000)
-                        .status(502)
-                        .build()),
-                OutlierDetectionConfig.defaults(),
-                null));
+        RunResult gateway = failingFor2s(502, null, OutlierDetectionConfig.defaults());
         assertThat(gateway.stats())
                 .containsEntry("ejections_detected_consecutive_gateway_failure", 4L)
                 .containsEntry("ejections_detected_consecutive_5xx", 4L);
         // status 500: no gateway detection
-        RunResult plain = Simulation.run(scenario(
-                1,
-                50,
-                10,
-                2 * S,
-                List.of(FaultSpec.builder()
-                        .hosts(List.of("host-0"))
-                        .window(0, 2 * S)
-                        .errorRatePpm(1_000_000)
-                        .status(500)
-                        .build()),
-                OutlierDetectionConfig.defaults(),
-                null));
+        RunResult plain = failingFor2s(500, null, OutlierDetectionConfig.defaults());
         assertThat(plain.stats())
                 .containsEntry("ejections_detected_consecutive_gateway_failure", 0L)
                 .containsEntry("ejections_detected_consecutive_5xx", 4L);
         // a timeout result maps to 504 when origins are not split
-        RunResult timeout = Simulation.run(scenario(
-                1,
-                50,
-                10,
-                2 * S,
-                List.of(FaultSpec.builder()
-                        .hosts(List.of("host-0"))
-                        .window(0, 2 * S)
-                        .errorRatePpm(1_000_000)
-                        .status(500)
-                        .result(RequestResult.LOCAL_ORIGIN_TIMEOUT)
-                        .build()),
-                OutlierDetectionConfig.defaults(),
-                null));
+        RunResult timeout = failingFor2s(500, RequestResult.LOCAL_ORIGIN_TIMEOUT, OutlierDetectionConfig.defaults());
         assertThat(timeout.stats()).containsEntry("ejections_detected_consecutive_gateway_failure", 4L);
         // with split origins it is a local-origin failure instead, but Envoy's router reports a connect success
         // before every timeout, so the consecutive local-origin count never passes 1 (fidelity case R7)
-        RunResult split = Simulation.run(scenario(
-                1,
-                50,
-                10,
-                2 * S,
-                List.of(FaultSpec.builder()
-                        .hosts(List.of("host-0"))
-                        .window(0, 2 * S)
-                        .errorRatePpm(1_000_000)
-                        .status(500)
-                        .result(RequestResult.LOCAL_ORIGIN_TIMEOUT)
-                        .build()),
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
-                null));
+        RunResult split = failingFor2s(
+                500,
+                RequestResult.LOCAL_ORIGIN_TIMEOUT,
+                Scenarios.config(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
         assertThat(split.stats())
                 .containsEntry("ejections_detected_consecutive_local_origin_failure", 0L)
                 .containsEntry("ejections_detected_" + EjectionType.CONSECUTIVE_5XX.statSuffix(), 0L);
         // a connection that cannot be made reports the connect failure alone: five in a row are detected
-        RunResult refused = Simulation.run(scenario(
-                1,
-                50,
-                10,
-                2 * S,
-                List.of(FaultSpec.builder()
-                        .hosts(List.of("host-0"))
-                        .window(0, 2 * S)
-                        .errorRatePpm(1_000_000)
-                        .status(500)
-                        .result(RequestResult.LOCAL_ORIGIN_CONNECT_FAILED)
-                        .build()),
-                Scenarios.config(dev.outlierlab.engine.envoy.OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true),
-                null));
+        RunResult refused = failingFor2s(
+                500,
+                RequestResult.LOCAL_ORIGIN_CONNECT_FAILED,
+                Scenarios.config(OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS, true));
         assertThat(refused.stats()).containsEntry("ejections_detected_consecutive_local_origin_failure", 4L);
     }
 
@@ -268,7 +213,7 @@ class FaultPatternTest {
         assertThat(FaultSpec.longestFailureRun(750_000)).isEqualTo(3);
         assertThat(FaultSpec.longestFailureRun(800_000)).isEqualTo(4);
         assertThat(FaultSpec.longestFailureRun(1_000_000)).isEqualTo(Long.MAX_VALUE);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 200; i++) {
             long ppm = random.nextLong(1, 999_000);
             FaultSpec f = rate(ppm);
@@ -280,5 +225,17 @@ class FaultPatternTest {
             }
             assertThat(longest).as("ppm %d", ppm).isEqualTo(f.longestFailureRun());
         }
+    }
+
+    /** One host failing every request with {@code status} (or {@code result}) for 2 s at 50 rps, 10 callers. */
+    private static RunResult failingFor2s(int status, RequestResult result, OutlierDetectionConfig config) {
+        FaultSpec fault = FaultSpec.builder()
+                .hosts(List.of("host-0"))
+                .window(0, 2 * S)
+                .errorRatePpm(1_000_000)
+                .status(status)
+                .result(result)
+                .build();
+        return Simulation.run(scenario(1, 50, 10, 2 * S, List.of(fault), config, null));
     }
 }

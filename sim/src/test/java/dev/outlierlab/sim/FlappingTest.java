@@ -3,6 +3,7 @@ package dev.outlierlab.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.signals.Flapping;
 import java.util.List;
@@ -49,8 +50,7 @@ class FlappingTest {
                 List.of(Scenarios.fault(1, 30 * S, 240 * S, 330_000, 503)),
                 Scenarios.config(OutlierSetting.MAX_EJECTION_PERCENT, 34L),
                 null));
-        assertThat(Scenarios.times(r, dev.outlierlab.engine.envoy.event.EventAction.EJECT))
-                .hasSize(3);
+        assertThat(Scenarios.times(r, EventAction.EJECT)).hasSize(3);
         assertThat(Flapping.find(r.events(), r.signals())).isEmpty();
     }
 }

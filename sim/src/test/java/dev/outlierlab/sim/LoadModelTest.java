@@ -3,6 +3,7 @@ package dev.outlierlab.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.SeededRandom;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.sim.overload.CapacityLimiter;
@@ -17,6 +18,8 @@ import dev.outlierlab.sim.signals.RequestOutcomes;
 import dev.outlierlab.sim.signals.SignalSeries;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,7 +41,7 @@ class LoadModelTest {
                 .traffic(new TrafficSpec(rps))
                 .faults(faults)
                 .outlierDetection(Scenarios.config(settings))
-                .envoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.DEFAULT)
+                .envoyVersion(EnvoyVersion.DEFAULT)
                 .load(load)
                 .build();
     }
@@ -160,8 +163,8 @@ class LoadModelTest {
         for (int run = 0; run < 40; run++) {
             int hosts = 2 + (int) Long.remainderUnsigned(random.next(), 9);
             long rps = 50 + Long.remainderUnsigned(random.next(), 900);
-            Map<String, Long> capacity = new java.util.HashMap<>();
-            Map<String, Long> weights = new java.util.HashMap<>();
+            Map<String, Long> capacity = new HashMap<>();
+            Map<String, Long> weights = new HashMap<>();
             for (int h = 0; h < hosts; h++) {
                 if (random.next() % 3 != 0) {
                     capacity.put("host-" + h, 10 + Long.remainderUnsigned(random.next(), rps));
@@ -198,9 +201,9 @@ class LoadModelTest {
             assertThat(o.failed()).as(where).isEqualTo(r.summary().failed());
             assertThat(o.failedNoHost()).as(where).isEqualTo(r.summary().noHealthyUpstream());
             SignalSeries s = r.signals();
-            assertThat(java.util.Arrays.stream(s.requests()).sum()).as(where).isEqualTo(o.sent());
-            assertThat(java.util.Arrays.stream(s.failed()).sum()).as(where).isEqualTo(o.failed());
-            assertThat(java.util.Arrays.stream(s.ejectionsEnforced()).sum())
+            assertThat(Arrays.stream(s.requests()).sum()).as(where).isEqualTo(o.sent());
+            assertThat(Arrays.stream(s.failed()).sum()).as(where).isEqualTo(o.failed());
+            assertThat(Arrays.stream(s.ejectionsEnforced()).sum())
                     .as(where)
                     .isEqualTo(r.summary().ejectionsEnforced());
             for (int b = 0; b < s.size(); b++) {

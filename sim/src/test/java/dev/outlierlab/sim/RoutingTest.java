@@ -21,6 +21,7 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,8 +141,7 @@ class RoutingTest {
         OutlierDetectionConfig od =
                 config(OutlierSetting.MAX_EJECTION_PERCENT, 100L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         List<FaultSpec> faults = List.of(dead(List.of("host-0", "host-1", "host-2", "host-3"), null));
-        RoutingSpec fail = new RoutingSpec(
-                LbPolicy.ROUND_ROBIN, 2, 1.0, 140, true, Map.of(), Map.of(), List.of(), false, null, List.of());
+        RoutingSpec fail = RoutingSpec.builder().failTrafficOnPanic(true).build();
         RunResult failing = Simulation.run(scenario(50, faults, od, fail));
         RunResult routed = Simulation.run(scenario(50, faults, od, RoutingSpec.NONE));
         assertThat(routed.summary().panicNanos()).isPositive();
@@ -159,8 +159,7 @@ class RoutingTest {
         OutlierDetectionConfig od =
                 config(OutlierSetting.MAX_EJECTION_PERCENT, 100L, OutlierSetting.ENFORCING_SUCCESS_RATE, 0L);
         List<FaultSpec> faults = List.of(dead(List.of("host-0"), null));
-        RoutingSpec hundred = new RoutingSpec(
-                LbPolicy.ROUND_ROBIN, 2, 1.0, 100, false, Map.of(), Map.of(), List.of(), false, null, List.of());
+        RoutingSpec hundred = RoutingSpec.builder().overprovisioningFactor(100).build();
         assertThat(Simulation.run(scenario(85, faults, od, RoutingSpec.NONE))
                         .summary()
                         .panicNanos())
@@ -187,7 +186,7 @@ class RoutingTest {
 
     @Test
     void retryOnDecidesWhichFailuresAreRetried() {
-        RetrySpec gateway = new RetrySpec(java.util.Set.of("gateway-error"), 1, List.of(), false, 0, "test");
+        RetrySpec gateway = new RetrySpec(Set.of("gateway-error"), 1, List.of(), false, 0, "test");
         assertThat(gateway.retriesStatus(503)).isTrue();
         assertThat(gateway.retriesStatus(500)).isFalse();
         assertThat(gateway.retriesResult(FaultResult.RESET)).isTrue();
@@ -202,8 +201,7 @@ class RoutingTest {
     @Test
     void leastRequestAndRandomSpreadEvenlyWithoutActiveRequests() {
         for (LbPolicy policy : List.of(LbPolicy.LEAST_REQUEST, LbPolicy.RANDOM)) {
-            RoutingSpec spec =
-                    new RoutingSpec(policy, 2, 1.0, 140, false, Map.of(), Map.of(), List.of(), false, null, List.of());
+            RoutingSpec spec = RoutingSpec.builder().lbPolicy(policy).build();
             Scenario s = scenario(50, List.of(), config(), spec);
             long[] n = attempts(s, 0, 120 * S);
             for (long v : n) {

@@ -9,12 +9,15 @@ import static dev.outlierlab.sim.Scenarios.times;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.EjectionType;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,9 +48,8 @@ class SeedComparisonsTest {
         // detection. Host-0 returns at 70 s (multiplier 1), drops to 0 at the 80 s tick and is ejected again for
         // 1 x 30 s: every ejection lasts 30 s. From 1.28 (pull 29711) the drop waits a whole interval after the
         // return and comes at the tick's end, so the 80 s ejection gets multiplier 2 (60 s) and the third is at 150 s.
-        RunResult r = Simulation.run(Scenario.defaults()
-                .withOutlierDetection(CAP_34)
-                .withEnvoyVersion(dev.outlierlab.engine.envoy.EnvoyVersion.parse("1.27")));
+        RunResult r = Simulation.run(
+                Scenario.defaults().withOutlierDetection(CAP_34).withEnvoyVersion(EnvoyVersion.parse("1.27")));
         assertThat(times(r, EventAction.EJECT)).containsExactly(40 * S, 80 * S, 120 * S, 160 * S, 200 * S, 240 * S);
         assertThat(times(r, EventAction.UNEJECT)).containsExactly(70 * S, 110 * S, 150 * S, 190 * S, 230 * S, 270 * S);
         assertThat(of(r, EventAction.EJECT).stream()
@@ -65,11 +67,11 @@ class SeedComparisonsTest {
         // threshold 94.5 - 1.9 * 12.298 = 71.13 -> 67 is an outlier
         RunResult r = Simulation.run(Scenario.defaults().withOutlierDetection(CAP_34));
         OutlierEvent first = of(r, EventAction.EJECT).get(0);
-        var ev = (dev.outlierlab.engine.envoy.event.SuccessRateEvidence) first.evidence();
+        var ev = (SuccessRateEvidence) first.evidence();
         assertThat(ev.hostSuccessRatePercent()).isEqualTo(67.0);
         assertThat(ev.meanPercent()).isEqualTo(94.5);
-        assertThat(ev.stdevPercent()).isCloseTo(12.2984, org.assertj.core.api.Assertions.within(1e-4));
-        assertThat(ev.thresholdPercent()).isCloseTo(71.1330, org.assertj.core.api.Assertions.within(1e-4));
+        assertThat(ev.stdevPercent()).isCloseTo(12.2984, Assertions.within(1e-4));
+        assertThat(ev.thresholdPercent()).isCloseTo(71.1330, Assertions.within(1e-4));
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.envoy.RequestResult;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
@@ -90,9 +91,9 @@ class SimulationInvariantsTest {
             paths.add("unenforced");
         }
         for (OutlierEvent e : r.events()) {
-            if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.EJECTION_TIME_ELAPSED) {
+            if (e.uneject() == UnejectReason.EJECTION_TIME_ELAPSED) {
                 paths.add("return by time");
-            } else if (e.uneject() == dev.outlierlab.engine.envoy.event.UnejectReason.ACTIVE_HEALTH_CHECK) {
+            } else if (e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK) {
                 paths.add("return by health check");
             }
         }

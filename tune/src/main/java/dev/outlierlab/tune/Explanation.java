@@ -33,18 +33,19 @@ final class Explanation {
                 current.written().text(),
                 "recommended",
                 best.written().text());
-        return new TuneResult(
-                req,
-                current,
-                front,
-                best,
-                diff,
-                why(req, current, best),
-                cannotCatch(req, front),
-                detectors(req),
-                findings(req, best.written()),
-                candidates,
-                runs);
+        return TuneResult.builder()
+                .request(req)
+                .current(current)
+                .front(front)
+                .recommended(best)
+                .diff(diff)
+                .why(why(req, current, best))
+                .cannotCatch(cannotCatch(req, front))
+                .detectors(detectors(req))
+                .recommendationFindings(findings(req, best.written()))
+                .candidates(candidates)
+                .runs(runs)
+                .build();
     }
 
     /** {@code check}'s findings on a written file, one line each, errors first. */
@@ -176,7 +177,7 @@ final class Explanation {
 
     /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
     private static String changes(Setting a, Setting b, TuneRequest req) {
-        List<String> own = req.target().changes(a, b, req.hosts());
+        List<String> own = req.target().changes(a, b, req);
         if (own != null) {
             return words(own);
         }

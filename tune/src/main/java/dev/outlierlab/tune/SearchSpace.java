@@ -73,19 +73,20 @@ final class SearchSpace {
                             if (c5 == 0 && sr[0] == 0 && fp[0] == 0) {
                                 continue; // no detector ejects: detection off, scored as the baseline already
                             }
-                            Setting candidate = new Setting(
-                                            c5,
-                                            sr[0],
-                                            sr[1],
-                                            sr[2],
-                                            fp[0],
-                                            fp[1],
-                                            fp[2],
-                                            interval,
-                                            ejection,
-                                            cap[0],
-                                            cap[1] == 1)
-                                    .keepingOnPassingCheck(current.keepOnPassingCheck());
+                            Setting candidate = Setting.builder()
+                                    .consecutive5xx(c5)
+                                    .successRateStdevFactor(sr[0])
+                                    .successRateRequestVolume(sr[1])
+                                    .successRateMinimumHosts(sr[2])
+                                    .failurePercentageThreshold(fp[0])
+                                    .failurePercentageRequestVolume(fp[1])
+                                    .failurePercentageMinimumHosts(fp[2])
+                                    .intervalNanos(interval)
+                                    .baseEjectionTimeNanos(ejection)
+                                    .maxEjectionPercent(cap[0])
+                                    .alwaysEjectOneHost(cap[1] == 1)
+                                    .keepOnPassingCheck(current.keepOnPassingCheck())
+                                    .build();
                             out.add(candidate);
                             if (searchesHealthCheckReturn(req)) {
                                 out.add(candidate.keepingOnPassingCheck(!current.keepOnPassingCheck()));

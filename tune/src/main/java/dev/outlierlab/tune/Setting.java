@@ -39,105 +39,39 @@ public record Setting(
         GatewayConfig gateway,
         boolean keepOnPassingCheck) {
 
-    /** A candidate with a passing health check returning hosts, as Envoy does by default. */
-    public Setting(
-            long consecutive5xx,
-            long successRateStdevFactor,
-            long successRateRequestVolume,
-            long successRateMinimumHosts,
-            long failurePercentageThreshold,
-            long failurePercentageRequestVolume,
-            long failurePercentageMinimumHosts,
-            long intervalNanos,
-            long baseEjectionTimeNanos,
-            long maxEjectionPercent,
-            boolean alwaysEjectOneHost,
-            GatewayConfig gateway) {
-        this(
-                consecutive5xx,
-                successRateStdevFactor,
-                successRateRequestVolume,
-                successRateMinimumHosts,
-                failurePercentageThreshold,
-                failurePercentageRequestVolume,
-                failurePercentageMinimumHosts,
-                intervalNanos,
-                baseEjectionTimeNanos,
-                maxEjectionPercent,
-                alwaysEjectOneHost,
-                gateway,
-                false);
-    }
-
-    /** An Envoy-field candidate (every target but the gateway profile). */
-    public Setting(
-            long consecutive5xx,
-            long successRateStdevFactor,
-            long successRateRequestVolume,
-            long successRateMinimumHosts,
-            long failurePercentageThreshold,
-            long failurePercentageRequestVolume,
-            long failurePercentageMinimumHosts,
-            long intervalNanos,
-            long baseEjectionTimeNanos,
-            long maxEjectionPercent,
-            boolean alwaysEjectOneHost) {
-        this(
-                consecutive5xx,
-                successRateStdevFactor,
-                successRateRequestVolume,
-                successRateMinimumHosts,
-                failurePercentageThreshold,
-                failurePercentageRequestVolume,
-                failurePercentageMinimumHosts,
-                intervalNanos,
-                baseEjectionTimeNanos,
-                maxEjectionPercent,
-                alwaysEjectOneHost,
-                null);
-    }
-
     /** A gateway candidate: these gateway settings. */
     public static Setting of(GatewayConfig g) {
-        return new Setting(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, g);
+        return builder().gateway(g).build();
     }
 
     /** The setting these Envoy settings express (a detector whose enforcement is 0 is off). */
     public static Setting of(OutlierDetectionConfig c) {
-        return new Setting(
-                c.get(OutlierSetting.ENFORCING_CONSECUTIVE_5XX) > 0 ? c.get(OutlierSetting.CONSECUTIVE_5XX) : 0,
-                c.get(OutlierSetting.ENFORCING_SUCCESS_RATE) > 0 ? c.get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR) : 0,
-                c.get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME),
-                c.get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS),
-                c.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) > 0
-                        ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD))
-                        : 0,
-                c.get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME),
-                c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS),
-                c.intervalNanos(),
-                c.baseEjectionTimeNanos(),
-                c.maxEjectionPercent(),
-                c.alwaysEjectOneHost(),
-                null,
-                !c.successfulActiveHealthCheckUnejectHost());
+        return Setting.builder()
+                .consecutive5xx(
+                        c.get(OutlierSetting.ENFORCING_CONSECUTIVE_5XX) > 0 ? c.get(OutlierSetting.CONSECUTIVE_5XX) : 0)
+                .successRateStdevFactor(
+                        c.get(OutlierSetting.ENFORCING_SUCCESS_RATE) > 0
+                                ? c.get(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR)
+                                : 0)
+                .successRateRequestVolume(c.get(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME))
+                .successRateMinimumHosts(c.get(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS))
+                .failurePercentageThreshold(
+                        c.get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE) > 0
+                                ? Math.max(1, c.get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD))
+                                : 0)
+                .failurePercentageRequestVolume(c.get(OutlierSetting.FAILURE_PERCENTAGE_REQUEST_VOLUME))
+                .failurePercentageMinimumHosts(c.get(OutlierSetting.FAILURE_PERCENTAGE_MINIMUM_HOSTS))
+                .intervalNanos(c.intervalNanos())
+                .baseEjectionTimeNanos(c.baseEjectionTimeNanos())
+                .maxEjectionPercent(c.maxEjectionPercent())
+                .alwaysEjectOneHost(c.alwaysEjectOneHost())
+                .keepOnPassingCheck(!c.successfulActiveHealthCheckUnejectHost())
+                .build();
     }
 
     /** The same setting with a passing health check returning ejected hosts ({@code keep} false) or not. */
     public Setting keepingOnPassingCheck(boolean keep) {
-        return new Setting(
-                consecutive5xx,
-                successRateStdevFactor,
-                successRateRequestVolume,
-                successRateMinimumHosts,
-                failurePercentageThreshold,
-                failurePercentageRequestVolume,
-                failurePercentageMinimumHosts,
-                intervalNanos,
-                baseEjectionTimeNanos,
-                maxEjectionPercent,
-                alwaysEjectOneHost,
-                gateway,
-                keep);
+        return toBuilder().keepOnPassingCheck(keep).build();
     }
 
     /** These settings on top of {@code base} for the newest release (see {@link #applyTo(OutlierDetectionConfig, EnvoyVersion)}). */
@@ -235,5 +169,133 @@ public record Setting(
 
     static String factor(long thousandths) {
         return BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
+    }
+
+    /** A builder with every field 0 or false and no gateway settings: every detector off, a passing health check returning hosts. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .consecutive5xx(consecutive5xx)
+                .successRateStdevFactor(successRateStdevFactor)
+                .successRateRequestVolume(successRateRequestVolume)
+                .successRateMinimumHosts(successRateMinimumHosts)
+                .failurePercentageThreshold(failurePercentageThreshold)
+                .failurePercentageRequestVolume(failurePercentageRequestVolume)
+                .failurePercentageMinimumHosts(failurePercentageMinimumHosts)
+                .intervalNanos(intervalNanos)
+                .baseEjectionTimeNanos(baseEjectionTimeNanos)
+                .maxEjectionPercent(maxEjectionPercent)
+                .alwaysEjectOneHost(alwaysEjectOneHost)
+                .gateway(gateway)
+                .keepOnPassingCheck(keepOnPassingCheck);
+    }
+
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private long consecutive5xx;
+        private long successRateStdevFactor;
+        private long successRateRequestVolume;
+        private long successRateMinimumHosts;
+        private long failurePercentageThreshold;
+        private long failurePercentageRequestVolume;
+        private long failurePercentageMinimumHosts;
+        private long intervalNanos;
+        private long baseEjectionTimeNanos;
+        private long maxEjectionPercent;
+        private boolean alwaysEjectOneHost;
+        private GatewayConfig gateway;
+        private boolean keepOnPassingCheck;
+
+        private Builder() {}
+
+        /** 0: the detector is off. */
+        public Builder consecutive5xx(long value) {
+            consecutive5xx = value;
+            return this;
+        }
+
+        /** In thousandths; 0: the detector is off. */
+        public Builder successRateStdevFactor(long value) {
+            successRateStdevFactor = value;
+            return this;
+        }
+
+        public Builder successRateRequestVolume(long value) {
+            successRateRequestVolume = value;
+            return this;
+        }
+
+        public Builder successRateMinimumHosts(long value) {
+            successRateMinimumHosts = value;
+            return this;
+        }
+
+        /** 0: the detector is off. */
+        public Builder failurePercentageThreshold(long value) {
+            failurePercentageThreshold = value;
+            return this;
+        }
+
+        public Builder failurePercentageRequestVolume(long value) {
+            failurePercentageRequestVolume = value;
+            return this;
+        }
+
+        public Builder failurePercentageMinimumHosts(long value) {
+            failurePercentageMinimumHosts = value;
+            return this;
+        }
+
+        public Builder intervalNanos(long value) {
+            intervalNanos = value;
+            return this;
+        }
+
+        public Builder baseEjectionTimeNanos(long value) {
+            baseEjectionTimeNanos = value;
+            return this;
+        }
+
+        public Builder maxEjectionPercent(long value) {
+            maxEjectionPercent = value;
+            return this;
+        }
+
+        public Builder alwaysEjectOneHost(boolean value) {
+            alwaysEjectOneHost = value;
+            return this;
+        }
+
+        /** A gateway candidate's settings (null: an Envoy-field candidate). */
+        public Builder gateway(GatewayConfig value) {
+            gateway = value;
+            return this;
+        }
+
+        public Builder keepOnPassingCheck(boolean value) {
+            keepOnPassingCheck = value;
+            return this;
+        }
+
+        public Setting build() {
+            return new Setting(
+                    consecutive5xx,
+                    successRateStdevFactor,
+                    successRateRequestVolume,
+                    successRateMinimumHosts,
+                    failurePercentageThreshold,
+                    failurePercentageRequestVolume,
+                    failurePercentageMinimumHosts,
+                    intervalNanos,
+                    baseEjectionTimeNanos,
+                    maxEjectionPercent,
+                    alwaysEjectOneHost,
+                    gateway,
+                    keepOnPassingCheck);
+        }
     }
 }

@@ -238,6 +238,14 @@ public interface Target {
     }
 
     /**
+     * {@link #changes(Setting, Setting, int)} with the request, for a target whose current settings say more than
+     * their {@link Setting} (the user's file as read is {@link TuneRequest#currentProfile()}).
+     */
+    default List<String> changes(Setting a, Setting b, TuneRequest req) {
+        return changes(a, b, req.hosts());
+    }
+
+    /**
      * The recommendation spliced into the user's file of this target ({@code original}) for the cluster named
      * {@code cluster} (or null: the file's one); by default the lab's file is offered instead, with why.
      */
@@ -259,6 +267,14 @@ public interface Target {
     /** A candidate's short label in the target's words; by default {@link Setting#label()}. */
     default String label(Setting s) {
         return s.label();
+    }
+
+    /**
+     * The label of a setting as {@code profile} runs it: the current settings as the user's file has them (where the
+     * file can say more than a candidate, such as different values per server); by default {@link #label(Setting)}.
+     */
+    default String label(Setting s, RunProfile profile) {
+        return label(s);
     }
 
     /** The heading of the smallest change after a spliced file. */

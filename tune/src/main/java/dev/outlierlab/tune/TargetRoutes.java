@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The balancer and route retries a target's proxies apply to every request, which the suite's scenarios then run
@@ -30,18 +28,12 @@ final class TargetRoutes {
             return null;
         }
         RoutingSpec istiod = policyRouting(current);
-        return new RoutingSpec(
-                istiod.lbPolicy(),
-                istiod.choiceCount(),
-                istiod.activeRequestBias(),
-                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR,
-                false,
-                Map.of(),
-                Map.of(),
-                List.of(),
-                false,
-                istiod.retries(),
-                List.of());
+        return RoutingSpec.builder()
+                .lbPolicy(istiod.lbPolicy())
+                .choiceCount(istiod.choiceCount())
+                .activeRequestBias(istiod.activeRequestBias())
+                .retries(istiod.retries())
+                .build();
     }
 
     /** The note saying what the suite runs with, for the request's notes. */

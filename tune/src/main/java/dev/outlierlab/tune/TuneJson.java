@@ -128,7 +128,7 @@ public final class TuneJson {
     static ObjectNode evaluation(Evaluation e, TuneRequest q) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("candidate", e.candidate());
-        n.put("label", q.target().label(e.setting()));
+        n.put("label", q.target().label(e.setting(), e.written().profile()));
         Setting s = e.setting();
         ObjectNode set = n.putObject("setting");
         if (s.gateway() != null) {

@@ -45,89 +45,8 @@ public record TuneRequest(
         List<String> notes,
         double maxFalsePerDay) {
 
-    /** A request that allows no false ejection on any seed. */
-    public TuneRequest(
-            String name,
-            String source,
-            int hosts,
-            long rps,
-            int clients,
-            Target target,
-            EnvoyVersion envoyVersion,
-            OutlierDetectionConfig current,
-            double currentPanicPercent,
-            List<SuiteScenario> suite,
-            int screenSeeds,
-            int seeds,
-            int maxEjected,
-            long baseErrorPpm,
-            int threads,
-            RunProfile currentProfile,
-            HealthCheckSpec healthChecks,
-            List<String> notes) {
-        this(
-                name,
-                source,
-                hosts,
-                rps,
-                clients,
-                target,
-                envoyVersion,
-                current,
-                currentPanicPercent,
-                suite,
-                screenSeeds,
-                seeds,
-                maxEjected,
-                baseErrorPpm,
-                threads,
-                currentProfile,
-                healthChecks,
-                notes,
-                0);
-    }
-
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
-
-    /** A request for an Envoy target, without health checks or notes. */
-    public TuneRequest(
-            String name,
-            String source,
-            int hosts,
-            long rps,
-            int clients,
-            Target target,
-            EnvoyVersion envoyVersion,
-            OutlierDetectionConfig current,
-            double currentPanicPercent,
-            List<SuiteScenario> suite,
-            int screenSeeds,
-            int seeds,
-            int maxEjected,
-            long baseErrorPpm,
-            int threads) {
-        this(
-                name,
-                source,
-                hosts,
-                rps,
-                clients,
-                target,
-                envoyVersion,
-                current,
-                currentPanicPercent,
-                suite,
-                screenSeeds,
-                seeds,
-                maxEjected,
-                baseErrorPpm,
-                threads,
-                RunProfile.ENVOY,
-                null,
-                List.of(),
-                0);
-    }
 
     public TuneRequest {
         suite = List.copyOf(suite);
@@ -170,26 +89,7 @@ public record TuneRequest(
 
     /** This request with another {@code --max-false-per-day}. */
     public TuneRequest withMaxFalsePerDay(double perDay) {
-        return new TuneRequest(
-                name,
-                source,
-                hosts,
-                rps,
-                clients,
-                target,
-                envoyVersion,
-                current,
-                currentPanicPercent,
-                suite,
-                screenSeeds,
-                seeds,
-                maxEjected,
-                baseErrorPpm,
-                threads,
-                currentProfile,
-                healthChecks,
-                notes,
-                perDay);
+        return toBuilder().maxFalsePerDay(perDay).build();
     }
 
     /** Where the current settings came from, in words: the file, or whose defaults. */
@@ -215,5 +115,178 @@ public record TuneRequest(
     /** Requests one host gets from one caller in an interval of {@code intervalNanos}. */
     public long perHostPerInterval(long intervalNanos) {
         return (long) Math.floor(rpsPerCaller() * (intervalNanos / 1e9) / hosts);
+    }
+
+    /** A builder for an Envoy target ({@link RunProfile#ENVOY}) without health checks or notes that allows no false ejection on any seed. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .name(name)
+                .source(source)
+                .hosts(hosts)
+                .rps(rps)
+                .clients(clients)
+                .target(target)
+                .envoyVersion(envoyVersion)
+                .current(current)
+                .currentPanicPercent(currentPanicPercent)
+                .suite(suite)
+                .screenSeeds(screenSeeds)
+                .seeds(seeds)
+                .maxEjected(maxEjected)
+                .baseErrorPpm(baseErrorPpm)
+                .threads(threads)
+                .currentProfile(currentProfile)
+                .healthChecks(healthChecks)
+                .notes(notes)
+                .maxFalsePerDay(maxFalsePerDay);
+    }
+
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private String name;
+        private String source;
+        private int hosts;
+        private long rps;
+        private int clients;
+        private Target target;
+        private EnvoyVersion envoyVersion;
+        private OutlierDetectionConfig current;
+        private double currentPanicPercent;
+        private List<SuiteScenario> suite;
+        private int screenSeeds;
+        private int seeds;
+        private int maxEjected;
+        private long baseErrorPpm;
+        private int threads;
+        private RunProfile currentProfile = RunProfile.ENVOY;
+        private HealthCheckSpec healthChecks;
+        private List<String> notes = List.of();
+        private double maxFalsePerDay;
+
+        private Builder() {}
+
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        /** Where the current settings came from (null: the target's defaults). */
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder hosts(int value) {
+            hosts = value;
+            return this;
+        }
+
+        public Builder rps(long value) {
+            rps = value;
+            return this;
+        }
+
+        public Builder clients(int value) {
+            clients = value;
+            return this;
+        }
+
+        public Builder target(Target value) {
+            target = value;
+            return this;
+        }
+
+        public Builder envoyVersion(EnvoyVersion value) {
+            envoyVersion = value;
+            return this;
+        }
+
+        public Builder current(OutlierDetectionConfig value) {
+            current = value;
+            return this;
+        }
+
+        public Builder currentPanicPercent(double value) {
+            currentPanicPercent = value;
+            return this;
+        }
+
+        public Builder suite(List<SuiteScenario> value) {
+            suite = value;
+            return this;
+        }
+
+        public Builder screenSeeds(int value) {
+            screenSeeds = value;
+            return this;
+        }
+
+        public Builder seeds(int value) {
+            seeds = value;
+            return this;
+        }
+
+        public Builder maxEjected(int value) {
+            maxEjected = value;
+            return this;
+        }
+
+        public Builder baseErrorPpm(long value) {
+            baseErrorPpm = value;
+            return this;
+        }
+
+        public Builder threads(int value) {
+            threads = value;
+            return this;
+        }
+
+        public Builder currentProfile(RunProfile value) {
+            currentProfile = value;
+            return this;
+        }
+
+        public Builder healthChecks(HealthCheckSpec value) {
+            healthChecks = value;
+            return this;
+        }
+
+        public Builder notes(List<String> value) {
+            notes = value;
+            return this;
+        }
+
+        public Builder maxFalsePerDay(double value) {
+            maxFalsePerDay = value;
+            return this;
+        }
+
+        public TuneRequest build() {
+            return new TuneRequest(
+                    name,
+                    source,
+                    hosts,
+                    rps,
+                    clients,
+                    target,
+                    envoyVersion,
+                    current,
+                    currentPanicPercent,
+                    suite,
+                    screenSeeds,
+                    seeds,
+                    maxEjected,
+                    baseErrorPpm,
+                    threads,
+                    currentProfile,
+                    healthChecks,
+                    notes,
+                    maxFalsePerDay);
+        }
     }
 }

@@ -27,67 +27,6 @@ public record TuneResult(
         BreakingPoints breaks,
         TuneWords words) {
 
-    public TuneResult(
-            TuneRequest request,
-            Evaluation current,
-            List<Evaluation> front,
-            Evaluation recommended,
-            String diff,
-            String why,
-            List<String> cannotCatch,
-            List<String> detectors,
-            List<String> recommendationFindings,
-            int candidates,
-            long runs) {
-        this(
-                request,
-                current,
-                front,
-                recommended,
-                diff,
-                why,
-                cannotCatch,
-                detectors,
-                recommendationFindings,
-                candidates,
-                runs,
-                null,
-                null,
-                TuneWords.of(request, null));
-    }
-
-    /** With the 12 fields before the words: the words of the request's target, the patch's match a placeholder. */
-    public TuneResult(
-            TuneRequest request,
-            Evaluation current,
-            List<Evaluation> front,
-            Evaluation recommended,
-            String diff,
-            String why,
-            List<String> cannotCatch,
-            List<String> detectors,
-            List<String> recommendationFindings,
-            int candidates,
-            long runs,
-            DeployableFile.Spliced deployable,
-            BreakingPoints breaks) {
-        this(
-                request,
-                current,
-                front,
-                recommended,
-                diff,
-                why,
-                cannotCatch,
-                detectors,
-                recommendationFindings,
-                candidates,
-                runs,
-                deployable,
-                breaks,
-                TuneWords.of(request, null));
-    }
-
     /**
      * This result with the recommendation spliced into the {@code --from} file's text ({@link DeployableFile}): the
      * diff is then against that file; when splicing is not possible the lab's own file and diff stay, with why.
@@ -104,59 +43,17 @@ public record TuneResult(
         String d = s.text() == null
                 ? diff
                 : LineDiff.diff(request.source(), original, request.source() + " (recommended)", s.text());
-        return new TuneResult(
-                request,
-                current,
-                front,
-                recommended,
-                d,
-                why,
-                cannotCatch,
-                detectors,
-                recommendationFindings,
-                candidates,
-                runs,
-                s,
-                breaks,
-                words);
+        return toBuilder().diff(d).deployable(s).build();
     }
 
     /** This result with the recommendation's breaking points. */
     TuneResult breakingAt(BreakingPoints points) {
-        return new TuneResult(
-                request,
-                current,
-                front,
-                recommended,
-                diff,
-                why,
-                cannotCatch,
-                detectors,
-                recommendationFindings,
-                candidates,
-                runs,
-                deployable,
-                points,
-                words);
+        return toBuilder().breaks(points).build();
     }
 
     /** This result said in the words of {@code w} (a DestinationRule's EnvoyFilter matching the user's rule). */
     public TuneResult saidAs(TuneWords w) {
-        return new TuneResult(
-                request,
-                current,
-                front,
-                recommended,
-                diff,
-                why,
-                cannotCatch,
-                detectors,
-                recommendationFindings,
-                candidates,
-                runs,
-                deployable,
-                breaks,
-                w);
+        return toBuilder().words(w).build();
     }
 
     /** The file to deploy: the user's own with the changes spliced in, else the lab's file of the target. */
@@ -183,5 +80,138 @@ public record TuneResult(
         cannotCatch = List.copyOf(cannotCatch);
         detectors = List.copyOf(detectors);
         recommendationFindings = List.copyOf(recommendationFindings);
+    }
+
+    /** A builder without a spliced file or breaking points, in the words of the request's target. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .request(request)
+                .current(current)
+                .front(front)
+                .recommended(recommended)
+                .diff(diff)
+                .why(why)
+                .cannotCatch(cannotCatch)
+                .detectors(detectors)
+                .recommendationFindings(recommendationFindings)
+                .candidates(candidates)
+                .runs(runs)
+                .deployable(deployable)
+                .breaks(breaks)
+                .words(words);
+    }
+
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private TuneRequest request;
+        private Evaluation current;
+        private List<Evaluation> front;
+        private Evaluation recommended;
+        private String diff;
+        private String why;
+        private List<String> cannotCatch;
+        private List<String> detectors;
+        private List<String> recommendationFindings;
+        private int candidates;
+        private long runs;
+        private DeployableFile.Spliced deployable;
+        private BreakingPoints breaks;
+        private TuneWords words;
+
+        private Builder() {}
+
+        public Builder request(TuneRequest value) {
+            request = value;
+            return this;
+        }
+
+        public Builder current(Evaluation value) {
+            current = value;
+            return this;
+        }
+
+        public Builder front(List<Evaluation> value) {
+            front = value;
+            return this;
+        }
+
+        public Builder recommended(Evaluation value) {
+            recommended = value;
+            return this;
+        }
+
+        public Builder diff(String value) {
+            diff = value;
+            return this;
+        }
+
+        public Builder why(String value) {
+            why = value;
+            return this;
+        }
+
+        public Builder cannotCatch(List<String> value) {
+            cannotCatch = value;
+            return this;
+        }
+
+        public Builder detectors(List<String> value) {
+            detectors = value;
+            return this;
+        }
+
+        public Builder recommendationFindings(List<String> value) {
+            recommendationFindings = value;
+            return this;
+        }
+
+        public Builder candidates(int value) {
+            candidates = value;
+            return this;
+        }
+
+        public Builder runs(long value) {
+            runs = value;
+            return this;
+        }
+
+        public Builder deployable(DeployableFile.Spliced value) {
+            deployable = value;
+            return this;
+        }
+
+        public Builder breaks(BreakingPoints value) {
+            breaks = value;
+            return this;
+        }
+
+        /** The words of the target (null: those of the request's target, the patch's match a placeholder). */
+        public Builder words(TuneWords value) {
+            words = value;
+            return this;
+        }
+
+        public TuneResult build() {
+            return new TuneResult(
+                    request,
+                    current,
+                    front,
+                    recommended,
+                    diff,
+                    why,
+                    cannotCatch,
+                    detectors,
+                    recommendationFindings,
+                    candidates,
+                    runs,
+                    deployable,
+                    breaks,
+                    words != null ? words : TuneWords.of(request, null));
+        }
     }
 }

@@ -117,26 +117,27 @@ public final class TuneService {
             scenarios.replaceAll(sc -> sc.routedBy(routes));
             notes.add(TargetRoutes.note(routes));
         }
-        return new TuneRequest(
-                current.name(),
-                current.source(),
-                n,
-                rate,
-                clients,
-                t,
-                version,
-                current.config(),
-                current.panicThresholdPercent(),
-                scenarios,
-                2,
-                g.seeds(),
-                most,
-                baseErrorPpm,
-                g.threads(),
-                current.profile(),
-                health,
-                notes,
-                g.maxFalsePerDay());
+        return TuneRequest.builder()
+                .name(current.name())
+                .source(current.source())
+                .hosts(n)
+                .rps(rate)
+                .clients(clients)
+                .target(t)
+                .envoyVersion(version)
+                .current(current.config())
+                .currentPanicPercent(current.panicThresholdPercent())
+                .suite(scenarios)
+                .screenSeeds(2)
+                .seeds(g.seeds())
+                .maxEjected(most)
+                .baseErrorPpm(baseErrorPpm)
+                .threads(g.threads())
+                .currentProfile(current.profile())
+                .healthChecks(health)
+                .notes(notes)
+                .maxFalsePerDay(g.maxFalsePerDay())
+                .build();
     }
 
     /** The current settings' health check as the suite runs it, with its note; null where the target has none. */

@@ -47,7 +47,8 @@ public final class TuneText {
         out.append("Current settings (")
                 .append(q.sourceLabel())
                 .append("): ")
-                .append(q.target().label(r.current().setting()))
+                .append(q.target()
+                        .label(r.current().setting(), r.current().written().profile()))
                 .append('\n');
         out.append(scorecard(r.current()));
         out.append(summary(r.current(), w)).append("\n\n");
@@ -66,7 +67,8 @@ public final class TuneText {
                     two(e.addedFailurePoints()),
                     one(e.detectSeconds()),
                     one(e.returnSeconds()),
-                    q.target().label(e.setting()) + (e.admissible() ? "" : " (breaks a constraint)")));
+                    q.target().label(e.setting(), e.written().profile())
+                            + (e.admissible() ? "" : " (breaks a constraint)")));
         }
         out.append(table(rows, 8)).append('\n');
         boolean spliced = r.deployable() != null && r.deployable().text() != null;

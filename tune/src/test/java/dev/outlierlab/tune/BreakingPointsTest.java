@@ -24,22 +24,22 @@ class BreakingPointsTest {
                 .scenarios().stream()
                         .filter(s -> s.name().equals("one-host-partial"))
                         .toList();
-        return new TuneRequest(
-                "search",
-                null,
-                6,
-                300,
-                1,
-                EnvoyTarget.ENVOY,
-                EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(),
-                50,
-                suite,
-                1,
-                1,
-                2,
-                0,
-                1);
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(6)
+                .rps(300)
+                .clients(1)
+                .target(EnvoyTarget.ENVOY)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1)
+                .build();
     }
 
     private static Scenario probe(SuiteScenario p, Target.Written w) {
@@ -50,7 +50,18 @@ class BreakingPointsTest {
     void theStatedFiguresAreWhereRunsOfThoseConditionsChange() {
         TuneRequest req = request();
         // failure percentage at 30 % of 50 requests, consecutive 5xx at 10, a cap admitting one host of six
-        Setting s = new Setting(10, 0, 100, 5, 30, 50, 5, 10 * S, 30 * S, 17, false);
+        Setting s = Setting.builder()
+                .consecutive5xx(10)
+                .successRateStdevFactor(0)
+                .successRateRequestVolume(100)
+                .successRateMinimumHosts(5)
+                .failurePercentageThreshold(30)
+                .failurePercentageRequestVolume(50)
+                .failurePercentageMinimumHosts(5)
+                .intervalNanos(10 * S)
+                .baseEjectionTimeNanos(30 * S)
+                .maxEjectionPercent(17)
+                .build();
         Target.Written w = EnvoyTarget.ENVOY.write(s, "search", 6, req.current(), 50);
         BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1));
         assertThat(b.sharedOutagePercent()).isBetween(30, 80);

@@ -36,25 +36,25 @@ class DeployableFileTest {
         CurrentSettings current = CurrentSettings.read(text, source);
         List<SuiteScenario> suite = new DefaultSuite(6, 300, 1, 0, current.healthChecks())
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest req = new TuneRequest(
-                current.name(),
-                source,
-                6,
-                300,
-                1,
-                current.target(),
-                EnvoyVersion.DEFAULT,
-                current.config(),
-                current.panicThresholdPercent(),
-                suite,
-                1,
-                1,
-                2,
-                0,
-                1,
-                current.profile(),
-                current.healthChecks(),
-                List.of());
+        TuneRequest req = TuneRequest.builder()
+                .name(current.name())
+                .source(source)
+                .hosts(6)
+                .rps(300)
+                .clients(1)
+                .target(current.target())
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(current.config())
+                .currentPanicPercent(current.panicThresholdPercent())
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1)
+                .currentProfile(current.profile())
+                .healthChecks(current.healthChecks())
+                .build();
         return Tuner.tune(req, u -> {}).deployedInto(text);
     }
 
@@ -136,22 +136,22 @@ class DeployableFileTest {
                 .scenarios().stream()
                         .filter(s -> s.name().equals("one-host-dead-503"))
                         .toList();
-        TuneRequest req = new TuneRequest(
-                "search",
-                null,
-                6,
-                300,
-                1,
-                EnvoyTarget.ENVOY,
-                EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(),
-                50,
-                suite,
-                1,
-                1,
-                2,
-                0,
-                1);
+        TuneRequest req = TuneRequest.builder()
+                .name("search")
+                .hosts(6)
+                .rps(300)
+                .clients(1)
+                .target(EnvoyTarget.ENVOY)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1)
+                .build();
         assertThat(TuneText.render(Tuner.tune(req, u -> {})))
                 .contains("the names and endpoints above are placeholders");
     }

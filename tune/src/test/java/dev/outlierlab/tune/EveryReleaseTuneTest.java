@@ -28,25 +28,23 @@ class EveryReleaseTuneTest {
         for (int minor = 26; minor <= 40; minor++) {
             EnvoyVersion v = new EnvoyVersion(1, minor);
             HealthCheckSpec health = minor % 2 == 0 ? new HealthCheckSpec(5_000_000_000L, 3, 2) : null;
-            TuneRequest req = new TuneRequest(
-                    "search",
-                    null,
-                    4,
-                    80,
-                    1,
-                    EnvoyTarget.ENVOY,
-                    v,
-                    OutlierDetectionConfig.defaults(),
-                    50,
-                    suite(health),
-                    1,
-                    1,
-                    1,
-                    0,
-                    2,
-                    RunProfile.ENVOY,
-                    health,
-                    List.of());
+            TuneRequest req = TuneRequest.builder()
+                    .name("search")
+                    .hosts(4)
+                    .rps(80)
+                    .clients(1)
+                    .target(EnvoyTarget.ENVOY)
+                    .envoyVersion(v)
+                    .current(OutlierDetectionConfig.defaults())
+                    .currentPanicPercent(50)
+                    .suite(suite(health))
+                    .screenSeeds(1)
+                    .seeds(1)
+                    .maxEjected(1)
+                    .baseErrorPpm(0)
+                    .threads(2)
+                    .healthChecks(health)
+                    .build();
             TuneResult r = Tuner.tune(req, u -> {});
             String text = r.recommended().written().text();
             assertThat(text.contains("successful_active_health_check_uneject_host"))

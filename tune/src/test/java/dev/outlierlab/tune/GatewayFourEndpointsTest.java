@@ -23,25 +23,23 @@ class GatewayFourEndpointsTest {
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
         TuneRequest base = ProfileTargetsTest.request(GatewayTuneTarget.INSTANCE, 4, 200, suite);
         // one seed: the runs are the same simulation, and the figures below do not hinge on a second seed
-        TuneRequest req = new TuneRequest(
-                base.name(),
-                null,
-                4,
-                200,
-                1,
-                GatewayTuneTarget.INSTANCE,
-                base.envoyVersion(),
-                base.current(),
-                base.currentPanicPercent(),
-                suite,
-                1,
-                1,
-                base.maxEjected(),
-                0,
-                2,
-                base.currentProfile(),
-                null,
-                List.of());
+        TuneRequest req = TuneRequest.builder()
+                .name(base.name())
+                .hosts(4)
+                .rps(200)
+                .clients(1)
+                .target(GatewayTuneTarget.INSTANCE)
+                .envoyVersion(base.envoyVersion())
+                .current(base.current())
+                .currentPanicPercent(base.currentPanicPercent())
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(base.maxEjected())
+                .baseErrorPpm(0)
+                .threads(2)
+                .currentProfile(base.currentProfile())
+                .build();
         GatewayConfig defaults = ((GatewayRun) req.currentProfile()).gateway();
         List<Setting> candidates = SearchSpace.candidates(req);
         if (Math.sqrt(3) <= defaults.stdevFactor()) {

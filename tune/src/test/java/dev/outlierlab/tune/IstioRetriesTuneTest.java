@@ -37,22 +37,23 @@ class IstioRetriesTuneTest {
                         .filter(s -> SCENARIOS.contains(s.name()))
                         .map(s -> s.routedBy(routes))
                         .toList();
-        TuneRequest req = new TuneRequest(
-                current.name(),
-                current.source(),
-                6,
-                300,
-                1,
-                EnvoyTarget.ISTIO,
-                EnvoyVersion.DEFAULT,
-                current.config(),
-                current.panicThresholdPercent(),
-                suite,
-                1,
-                2,
-                2,
-                0,
-                2);
+        TuneRequest req = TuneRequest.builder()
+                .name(current.name())
+                .source(current.source())
+                .hosts(6)
+                .rps(300)
+                .clients(1)
+                .target(EnvoyTarget.ISTIO)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(current.config())
+                .currentPanicPercent(current.panicThresholdPercent())
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(2)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(2)
+                .build();
         result = Tuner.tune(req, u -> {});
     }
 

@@ -32,22 +32,22 @@ class NoNoOpAdviceTest {
     private static TuneRequest request(double maxFalsePerDay) {
         List<SuiteScenario> suite = new DefaultSuite(8, 2000, 1, 0)
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        return new TuneRequest(
-                        "search",
-                        null,
-                        8,
-                        2000,
-                        1,
-                        EnvoyTarget.ENVOY,
-                        EnvoyVersion.DEFAULT,
-                        OutlierDetectionConfig.defaults(),
-                        50,
-                        suite,
-                        1,
-                        1,
-                        2,
-                        0,
-                        2)
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(8)
+                .rps(2000)
+                .clients(1)
+                .target(EnvoyTarget.ENVOY)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(2)
+                .build()
                 .withMaxFalsePerDay(maxFalsePerDay);
     }
 

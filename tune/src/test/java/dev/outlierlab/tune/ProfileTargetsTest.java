@@ -24,25 +24,23 @@ import org.junit.jupiter.api.Test;
 class ProfileTargetsTest {
     static TuneRequest request(Target target, int hosts, long rps, List<SuiteScenario> suite) {
         CurrentSettings c = CurrentSettings.defaults("search", target, hosts);
-        return new TuneRequest(
-                "search",
-                null,
-                hosts,
-                rps,
-                1,
-                target,
-                EnvoyVersion.DEFAULT,
-                c.config(),
-                c.panicThresholdPercent(),
-                suite,
-                2,
-                2,
-                TuneRequest.defaultMaxEjected(hosts),
-                0,
-                2,
-                c.profile(),
-                null,
-                List.of());
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(hosts)
+                .rps(rps)
+                .clients(1)
+                .target(target)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(c.config())
+                .currentPanicPercent(c.panicThresholdPercent())
+                .suite(suite)
+                .screenSeeds(2)
+                .seeds(2)
+                .maxEjected(TuneRequest.defaultMaxEjected(hosts))
+                .baseErrorPpm(0)
+                .threads(2)
+                .currentProfile(c.profile())
+                .build();
     }
 
     @Test
@@ -82,25 +80,23 @@ class ProfileTargetsTest {
 
     @Test
     void grpcRefusesSeveralCallersWithOneMessage() {
-        assertThatThrownBy(() -> new TuneRequest(
-                        "search",
-                        null,
-                        6,
-                        600,
-                        5,
-                        GrpcTarget.INSTANCE,
-                        EnvoyVersion.DEFAULT,
-                        ProfileFiles.asEnvoyFields(GrpcOutlierConfig.defaults()),
-                        0,
-                        new DefaultSuite(6, 600, 5, 0).scenarios(),
-                        2,
-                        2,
-                        2,
-                        0,
-                        1,
-                        new GrpcRun(GrpcOutlierConfig.defaults()),
-                        null,
-                        List.of()))
+        assertThatThrownBy(() -> TuneRequest.builder()
+                        .name("search")
+                        .hosts(6)
+                        .rps(600)
+                        .clients(5)
+                        .target(GrpcTarget.INSTANCE)
+                        .envoyVersion(EnvoyVersion.DEFAULT)
+                        .current(ProfileFiles.asEnvoyFields(GrpcOutlierConfig.defaults()))
+                        .currentPanicPercent(0)
+                        .suite(new DefaultSuite(6, 600, 5, 0).scenarios())
+                        .screenSeeds(2)
+                        .seeds(2)
+                        .maxEjected(2)
+                        .baseErrorPpm(0)
+                        .threads(1)
+                        .currentProfile(new GrpcRun(GrpcOutlierConfig.defaults()))
+                        .build())
                 .isInstanceOf(InputException.class)
                 .hasMessageStartingWith(
                         "--clients: 5 is not allowed with --target grpc; the gRPC profile runs one channel");

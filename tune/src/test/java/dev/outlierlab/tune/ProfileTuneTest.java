@@ -98,7 +98,18 @@ class ProfileTuneTest {
                 .orElseThrow();
         assertThat(partial.scenario().faults().get(0).failsHealthCheck()).isFalse();
         // consecutive 5xx at 5 and a cap admitting the host: ejected at its run of five, back at the next passing probe
-        OutlierDetectionConfig c5 = new Setting(5, 0, 100, 5, 0, 50, 5, 10_000_000_000L, 30_000_000_000L, 17, false)
+        OutlierDetectionConfig c5 = Setting.builder()
+                .consecutive5xx(5)
+                .successRateStdevFactor(0)
+                .successRateRequestVolume(100)
+                .successRateMinimumHosts(5)
+                .failurePercentageThreshold(0)
+                .failurePercentageRequestVolume(50)
+                .failurePercentageMinimumHosts(5)
+                .intervalNanos(10_000_000_000L)
+                .baseEjectionTimeNanos(30_000_000_000L)
+                .maxEjectionPercent(17)
+                .build()
                 .applyTo(OutlierDetectionConfig.defaults());
         RunFigures without = TuneRuns.figures(
                 new TuneRuns.Job(four(600, null).get(0), four(600, null).get(0).with(1, c5, 50, EnvoyVersion.DEFAULT)));

@@ -32,22 +32,22 @@ class SeedTuneTest {
     static void tune() {
         List<SuiteScenario> suite = new DefaultSuite(6, 600, 1, 0)
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest req = new TuneRequest(
-                "search",
-                null,
-                6,
-                600,
-                1,
-                EnvoyTarget.ENVOY,
-                EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(),
-                50,
-                suite,
-                1,
-                SEEDS,
-                2,
-                0,
-                2);
+        TuneRequest req = TuneRequest.builder()
+                .name("search")
+                .hosts(6)
+                .rps(600)
+                .clients(1)
+                .target(EnvoyTarget.ENVOY)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(SEEDS)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(2)
+                .build();
         result = Tuner.tune(req, u -> {});
     }
 

@@ -16,22 +16,22 @@ import org.junit.jupiter.api.Test;
  */
 class TargetRoundTripTest {
     private static TuneRequest request(Target target, int clients) {
-        return new TuneRequest(
-                "search",
-                null,
-                6,
-                600,
-                clients,
-                target,
-                EnvoyVersion.DEFAULT,
-                OutlierDetectionConfig.defaults(),
-                50,
-                new DefaultSuite(6, 600, clients, 0).scenarios(),
-                2,
-                8,
-                2,
-                0,
-                1);
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(6)
+                .rps(600)
+                .clients(clients)
+                .target(target)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(new DefaultSuite(6, 600, clients, 0).scenarios())
+                .screenSeeds(2)
+                .seeds(8)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1)
+                .build();
     }
 
     @Test
@@ -73,60 +73,21 @@ class TargetRoundTripTest {
         assertThat(envoy).extracting(Setting::maxEjectionPercent).containsOnly(17L, 34L, 10L);
         assertThat(envoy).filteredOn(s -> s.maxEjectionPercent() == 10).allMatch(Setting::alwaysEjectOneHost);
         // always_eject_one_host arrived in 1.31 (1.30's Envoy rejects the field), so 1.30 is searched without it
-        TuneRequest v130 = new TuneRequest(
-                "search",
-                null,
-                6,
-                600,
-                1,
-                EnvoyTarget.ENVOY,
-                new EnvoyVersion(1, 30),
-                OutlierDetectionConfig.defaults(),
-                50,
-                new DefaultSuite(6, 600, 1, 0).scenarios(),
-                2,
-                8,
-                2,
-                0,
-                1);
+        TuneRequest v130 = request(EnvoyTarget.ENVOY, 1).toBuilder()
+                .envoyVersion(new EnvoyVersion(1, 30))
+                .build();
         assertThat(SearchSpace.candidates(v130))
                 .noneMatch(Setting::alwaysEjectOneHost)
                 .extracting(Setting::maxEjectionPercent)
                 .containsOnly(17L, 34L);
-        assertThat(SearchSpace.candidates(new TuneRequest(
-                        "search",
-                        null,
-                        6,
-                        600,
-                        1,
-                        EnvoyTarget.ENVOY,
-                        new EnvoyVersion(1, 31),
-                        OutlierDetectionConfig.defaults(),
-                        50,
-                        new DefaultSuite(6, 600, 1, 0).scenarios(),
-                        2,
-                        8,
-                        2,
-                        0,
-                        1)))
+        assertThat(SearchSpace.candidates(request(EnvoyTarget.ENVOY, 1).toBuilder()
+                        .envoyVersion(new EnvoyVersion(1, 31))
+                        .build()))
                 .anyMatch(Setting::alwaysEjectOneHost);
         // 1.26's cap rule admits one host from 1 %
-        TuneRequest old = new TuneRequest(
-                "search",
-                null,
-                6,
-                600,
-                1,
-                EnvoyTarget.ENVOY,
-                new EnvoyVersion(1, 26),
-                OutlierDetectionConfig.defaults(),
-                50,
-                new DefaultSuite(6, 600, 1, 0).scenarios(),
-                2,
-                8,
-                2,
-                0,
-                1);
+        TuneRequest old = request(EnvoyTarget.ENVOY, 1).toBuilder()
+                .envoyVersion(new EnvoyVersion(1, 26))
+                .build();
         assertThat(SearchSpace.candidates(old))
                 .noneMatch(Setting::alwaysEjectOneHost)
                 .extracting(Setting::maxEjectionPercent)
@@ -173,22 +134,22 @@ class TargetRoundTripTest {
                 .set(OutlierSetting.INTERVAL, 300_000_000_000L)
                 .set(OutlierSetting.BASE_EJECTION_TIME, 1_000_000_000L)
                 .build();
-        TuneRequest req = new TuneRequest(
-                "search",
-                null,
-                6,
-                600,
-                1,
-                EnvoyTarget.ISTIO,
-                EnvoyVersion.DEFAULT,
-                extreme,
-                0,
-                new DefaultSuite(6, 600, 1, 0).scenarios(),
-                2,
-                8,
-                2,
-                0,
-                1);
+        TuneRequest req = TuneRequest.builder()
+                .name("search")
+                .hosts(6)
+                .rps(600)
+                .clients(1)
+                .target(EnvoyTarget.ISTIO)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(extreme)
+                .currentPanicPercent(0)
+                .suite(new DefaultSuite(6, 600, 1, 0).scenarios())
+                .screenSeeds(2)
+                .seeds(8)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1)
+                .build();
         List<Setting> candidates = SearchSpace.candidates(req);
         assertThat(candidates).anyMatch(s -> s.intervalNanos() == 10_000_000_000L);
         assertThat(candidates).anyMatch(s -> s.baseEjectionTimeNanos() == 30_000_000_000L);

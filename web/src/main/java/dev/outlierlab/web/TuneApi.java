@@ -20,7 +20,6 @@ import dev.outlierlab.tune.TuneJson;
 import dev.outlierlab.tune.TuneRequest;
 import dev.outlierlab.tune.Tuner;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -95,25 +94,23 @@ final class TuneApi {
                 : EnvoyVersion.DEFAULT;
         CurrentSettings current = CurrentSettings.defaults("search", target, hosts);
         try {
-            return new TuneRequest(
-                    current.name(),
-                    null,
-                    hosts,
-                    rps,
-                    clients,
-                    target,
-                    version,
-                    current.config(),
-                    current.panicThresholdPercent(),
-                    new DefaultSuite(hosts, rps, clients, 0).scenarios(),
-                    2,
-                    seeds,
-                    maxEjected,
-                    0,
-                    1,
-                    current.profile(),
-                    null,
-                    List.of());
+            return TuneRequest.builder()
+                    .name(current.name())
+                    .hosts(hosts)
+                    .rps(rps)
+                    .clients(clients)
+                    .target(target)
+                    .envoyVersion(version)
+                    .current(current.config())
+                    .currentPanicPercent(current.panicThresholdPercent())
+                    .suite(new DefaultSuite(hosts, rps, clients, 0).scenarios())
+                    .screenSeeds(2)
+                    .seeds(seeds)
+                    .maxEjected(maxEjected)
+                    .baseErrorPpm(0)
+                    .threads(1)
+                    .currentProfile(current.profile())
+                    .build();
         } catch (InputException e) {
             throw ApiException.badRequest(e.getMessage());
         }

@@ -122,9 +122,9 @@ public final class CaddyConfigReader {
                     }
                     case "lb_try_duration" -> tryDuration = duration(v, source, n, w.get(0));
                     case "lb_try_interval" -> tryInterval = duration(v, source, n, w.get(0));
-                    case "lb_retries" -> retries = number(v, source, n, w.get(0));
+                    case "lb_retries" -> retries = number(v, source, n, w.get(0), MAX_RETRIES);
                     case "fail_duration" -> failDuration = duration(v, source, n, w.get(0));
-                    case "max_fails" -> maxFails = number(v, source, n, w.get(0));
+                    case "max_fails" -> maxFails = number(v, source, n, w.get(0), MAX_FAILS);
                     case "unhealthy_latency" -> latency = duration(v, source, n, w.get(0));
                     case "unhealthy_status" -> {
                         for (String s : w.subList(1, w.size())) {
@@ -252,17 +252,17 @@ public final class CaddyConfigReader {
         return total;
     }
 
-    private static int number(String v, String source, int line, String key) {
+    private static int number(String v, String source, int line, String key, int max) {
         try {
             int n = Integer.parseInt(v);
-            if (n >= 0) {
+            if (n >= 0 && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // below
         }
-        throw new InputException(source + ":" + line + ": " + key + " \"" + Wording.printable(v)
-                + "\" is not allowed; expected a whole number of 0 or more");
+        throw new InputException(source + ":" + line + ": " + key + " \"" + Wording.shortPrefix(v)
+                + "\" is not allowed; expected a whole number from 0 to " + max);
     }
 
     private static int status(String v, String source, int line) {

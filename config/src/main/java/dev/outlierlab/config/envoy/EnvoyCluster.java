@@ -9,7 +9,6 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the lab takes from one Envoy {@code Cluster}: its outlier-detection settings with Envoy's defaults
@@ -93,18 +92,14 @@ public record EnvoyCluster(
                 named,
                 problems,
                 more,
-                new RoutingSpec(
-                        routing.lbPolicy(),
-                        routing.choiceCount(),
-                        routing.activeRequestBias(),
-                        routing.overprovisioningFactor(),
-                        routing.failTrafficOnPanic(),
-                        Map.of(),
-                        Map.of(),
-                        List.of(),
-                        false,
-                        null,
-                        routing.notModelled()));
+                RoutingSpec.builder()
+                        .lbPolicy(routing.lbPolicy())
+                        .choiceCount(routing.choiceCount())
+                        .activeRequestBias(routing.activeRequestBias())
+                        .overprovisioningFactor(routing.overprovisioningFactor())
+                        .failTrafficOnPanic(routing.failTrafficOnPanic())
+                        .notModelled(routing.notModelled())
+                        .build());
     }
 
     /** This cluster with one more setting Envoy rejects. */

@@ -95,19 +95,17 @@ final class RoutingExtractor {
                 zones.put(hosts.get(i), zoneOf(l));
             }
         }
-        return new RoutingSpec(
-                policy,
-                choices,
-                bias,
-                factor,
-                failOnPanic,
-                byHost,
-                zones,
-                List.of(),
-                false,
-                null,
-                notes,
-                localityWeighted && !zones.isEmpty() ? weights(c, notes) : LocalityWeights.NONE);
+        return RoutingSpec.builder()
+                .lbPolicy(policy)
+                .choiceCount(choices)
+                .activeRequestBias(bias)
+                .overprovisioningFactor(factor)
+                .failTrafficOnPanic(failOnPanic)
+                .priorities(byHost)
+                .zones(zones)
+                .notModelled(notes)
+                .localityWeights(localityWeighted && !zones.isEmpty() ? weights(c, notes) : LocalityWeights.NONE)
+                .build();
     }
 
     /**

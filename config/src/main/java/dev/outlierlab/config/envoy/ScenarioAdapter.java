@@ -106,21 +106,24 @@ public final class ScenarioAdapter {
                     + "localityLbSetting is on by default), but the scenario gives no zones: every endpoint is in "
                     + "one locality; give cluster.zones and traffic.caller_zones to see each caller's zone first");
         }
-        return new RoutingSpec(
-                config.isRouted() ? config.lbPolicy() : scenario.lbPolicy(),
-                config.isRouted() ? config.choiceCount() : scenario.choiceCount(),
-                config.isRouted() ? config.activeRequestBias() : scenario.activeRequestBias(),
-                config.overprovisioningFactor() != RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR
-                        ? config.overprovisioningFactor()
-                        : scenario.overprovisioningFactor(),
-                config.failTrafficOnPanic() || scenario.failTrafficOnPanic(),
-                priorities,
-                zones,
-                scenario.callerZones(),
-                failover,
-                scenario.retries() != null ? scenario.retries() : config.retries(),
-                notes,
-                config.localityWeights().enabled() ? config.localityWeights() : scenario.localityWeights());
+        return RoutingSpec.builder()
+                .lbPolicy(config.isRouted() ? config.lbPolicy() : scenario.lbPolicy())
+                .choiceCount(config.isRouted() ? config.choiceCount() : scenario.choiceCount())
+                .activeRequestBias(config.isRouted() ? config.activeRequestBias() : scenario.activeRequestBias())
+                .overprovisioningFactor(
+                        config.overprovisioningFactor() != RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR
+                                ? config.overprovisioningFactor()
+                                : scenario.overprovisioningFactor())
+                .failTrafficOnPanic(config.failTrafficOnPanic() || scenario.failTrafficOnPanic())
+                .priorities(priorities)
+                .zones(zones)
+                .callerZones(scenario.callerZones())
+                .localityFailover(failover)
+                .retries(scenario.retries() != null ? scenario.retries() : config.retries())
+                .notModelled(notes)
+                .localityWeights(
+                        config.localityWeights().enabled() ? config.localityWeights() : scenario.localityWeights())
+                .build();
     }
 
     /** Per-host values keyed by {@code from}'s names moved to the cluster's host at the same position. */

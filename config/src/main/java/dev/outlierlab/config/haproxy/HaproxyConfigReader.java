@@ -190,7 +190,7 @@ public final class HaproxyConfigReader {
                         default -> throw bad(source, line, k, v, "layer4 or layer7");
                     };
                 }
-                case "error-limit" -> limit = number(p, ++i, k, source, line);
+                case "error-limit" -> limit = number(p, ++i, k, source, line, 1_000_000);
                 case "on-error" -> {
                     String v = value(p, ++i, k, source, line);
                     onError = OnError.of(v);
@@ -201,8 +201,8 @@ public final class HaproxyConfigReader {
                 case "inter" -> inter = time(p, ++i, k, source, line);
                 case "fastinter" -> fastinter = time(p, ++i, k, source, line);
                 case "downinter" -> downinter = time(p, ++i, k, source, line);
-                case "rise" -> rise = number(p, ++i, k, source, line);
-                case "fall" -> fall = number(p, ++i, k, source, line);
+                case "rise" -> rise = number(p, ++i, k, source, line, 1000);
+                case "fall" -> fall = number(p, ++i, k, source, line, 1000);
                 case "weight",
                         "port",
                         "addr",
@@ -247,17 +247,18 @@ public final class HaproxyConfigReader {
         return p.get(i);
     }
 
-    private static int number(List<String> p, int i, String key, String source, int line) {
+    /** A whole number from 1 to {@code max} (the ranges of a {@code profile: haproxy} block). */
+    private static int number(List<String> p, int i, String key, String source, int line, int max) {
         String v = value(p, i, key, source, line);
         try {
             int n = Integer.parseInt(v);
-            if (n >= 1) {
+            if (n >= 1 && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // below
         }
-        throw bad(source, line, key, v, "a whole number of 1 or more");
+        throw bad(source, line, key, v, "a whole number from 1 to " + max);
     }
 
     /** HAProxy's largest timer, in milliseconds: a longer one is "timer overflow" ({@code parse_time_err}). */

@@ -275,40 +275,38 @@ public final class DestinationRuleReader {
             boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;
             RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
             if (!od) {
-                return new IstioPolicy(
-                        name,
-                        namespace,
-                        host,
-                        subset,
-                        s.port,
-                        s.path,
-                        source,
-                        SourceLines.lineOf(s.at),
-                        null,
-                        50,
-                        List.of(),
-                        List.of(),
-                        List.of(),
-                        routing);
+                return IstioPolicy.builder()
+                        .rule(name)
+                        .namespace(namespace)
+                        .host(host)
+                        .subset(subset)
+                        .port(s.port)
+                        .scope(s.path)
+                        .source(source)
+                        .line(SourceLines.lineOf(s.at))
+                        .panicThresholdPercent(50)
+                        .routing(routing)
+                        .build();
             }
             String path = s.path + ".outlierDetection";
             IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
             int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
-            return new IstioPolicy(
-                    name,
-                    namespace,
-                    host,
-                    subset,
-                    s.port,
-                    s.path,
-                    source,
-                    line,
-                    t.config(),
-                    t.panicThresholdPercent(),
-                    t.fields(),
-                    t.warnings(),
-                    t.notes(),
-                    routing);
+            return IstioPolicy.builder()
+                    .rule(name)
+                    .namespace(namespace)
+                    .host(host)
+                    .subset(subset)
+                    .port(s.port)
+                    .scope(s.path)
+                    .source(source)
+                    .line(line)
+                    .outlierDetection(t.config())
+                    .panicThresholdPercent(t.panicThresholdPercent())
+                    .fields(t.fields())
+                    .warnings(t.warnings())
+                    .notes(t.notes())
+                    .routing(routing)
+                    .build();
         }
     }
 

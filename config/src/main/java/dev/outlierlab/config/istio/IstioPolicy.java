@@ -43,55 +43,9 @@ public record IstioPolicy(
         List<String> notes,
         RoutingSpec routing) {
 
-    /** A policy routed as istiod routes a rule without a traffic policy of its own. */
-    public IstioPolicy(
-            String rule,
-            String namespace,
-            String host,
-            String subset,
-            Integer port,
-            String scope,
-            String source,
-            int line,
-            OutlierDetectionConfig outlierDetection,
-            double panicThresholdPercent,
-            List<TranslatedField> fields,
-            List<String> warnings,
-            List<String> notes) {
-        this(
-                rule,
-                namespace,
-                host,
-                subset,
-                port,
-                scope,
-                source,
-                line,
-                outlierDetection,
-                panicThresholdPercent,
-                fields,
-                warnings,
-                notes,
-                IstioRouting.of(null, outlierDetection != null, null, false));
-    }
-
     /** This policy with its routes' retries from a VirtualService ({@code retries} null: none). */
     public IstioPolicy withRetries(RetrySpec retries) {
-        return new IstioPolicy(
-                rule,
-                namespace,
-                host,
-                subset,
-                port,
-                scope,
-                source,
-                line,
-                outlierDetection,
-                panicThresholdPercent,
-                fields,
-                warnings,
-                notes,
-                routing.withRetries(retries));
+        return toBuilder().routing(routing.withRetries(retries)).build();
     }
 
     public IstioPolicy {
@@ -123,5 +77,139 @@ public record IstioPolicy(
                 null,
                 routing,
                 List.of());
+    }
+
+    /** A builder with no fields, warnings or notes, routed as istiod routes a rule without a traffic policy of its own. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .rule(rule)
+                .namespace(namespace)
+                .host(host)
+                .subset(subset)
+                .port(port)
+                .scope(scope)
+                .source(source)
+                .line(line)
+                .outlierDetection(outlierDetection)
+                .panicThresholdPercent(panicThresholdPercent)
+                .fields(fields)
+                .warnings(warnings)
+                .notes(notes)
+                .routing(routing);
+    }
+
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private String rule;
+        private String namespace;
+        private String host;
+        private String subset;
+        private Integer port;
+        private String scope;
+        private String source;
+        private int line;
+        private OutlierDetectionConfig outlierDetection;
+        private double panicThresholdPercent;
+        private List<TranslatedField> fields = List.of();
+        private List<String> warnings = List.of();
+        private List<String> notes = List.of();
+        private RoutingSpec routing;
+
+        private Builder() {}
+
+        public Builder rule(String value) {
+            rule = value;
+            return this;
+        }
+
+        public Builder namespace(String value) {
+            namespace = value;
+            return this;
+        }
+
+        public Builder host(String value) {
+            host = value;
+            return this;
+        }
+
+        public Builder subset(String value) {
+            subset = value;
+            return this;
+        }
+
+        public Builder port(Integer value) {
+            port = value;
+            return this;
+        }
+
+        public Builder scope(String value) {
+            scope = value;
+            return this;
+        }
+
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder line(int value) {
+            line = value;
+            return this;
+        }
+
+        /** The translated settings (null: no outlier detection). */
+        public Builder outlierDetection(OutlierDetectionConfig value) {
+            outlierDetection = value;
+            return this;
+        }
+
+        public Builder panicThresholdPercent(double value) {
+            panicThresholdPercent = value;
+            return this;
+        }
+
+        public Builder fields(List<TranslatedField> value) {
+            fields = value;
+            return this;
+        }
+
+        public Builder warnings(List<String> value) {
+            warnings = value;
+            return this;
+        }
+
+        public Builder notes(List<String> value) {
+            notes = value;
+            return this;
+        }
+
+        /** The routing istiod gives (null: as it routes a rule without a traffic policy of its own). */
+        public Builder routing(RoutingSpec value) {
+            routing = value;
+            return this;
+        }
+
+        public IstioPolicy build() {
+            return new IstioPolicy(
+                    rule,
+                    namespace,
+                    host,
+                    subset,
+                    port,
+                    scope,
+                    source,
+                    line,
+                    outlierDetection,
+                    panicThresholdPercent,
+                    fields,
+                    warnings,
+                    notes,
+                    routing != null ? routing : IstioRouting.of(null, outlierDetection != null, null, false));
+        }
     }
 }

@@ -97,18 +97,12 @@ public final class IstioRouting {
                                 5,
                                 "istiod's default for consistent hashing")
                         : RetrySpec.ISTIO_DEFAULT;
-        return new RoutingSpec(
-                lbPolicy,
-                2,
-                1.0,
-                RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR,
-                false,
-                Map.of(),
-                Map.of(),
-                List.of(),
-                failover,
-                retry,
-                notes);
+        return RoutingSpec.builder()
+                .lbPolicy(lbPolicy)
+                .localityFailover(failover)
+                .retries(retry)
+                .notModelled(notes)
+                .build();
     }
 
     /**

@@ -65,20 +65,8 @@ public final class AdmiralOutlierDetections {
                     + "and baseEjectionTime (seconds), with consecutive5xxErrors 0 and maxEjectionPercent 100, "
                     + "assuming the ServiceEntry has two or more endpoints (33 with one remote endpoint, no outlier "
                     + "detection with one local one)");
-            out.add(new IstioPolicy(
-                    p.rule(),
-                    p.namespace(),
-                    p.host(),
-                    p.subset(),
-                    p.port(),
-                    p.scope(),
-                    p.source(),
-                    p.line(),
-                    p.outlierDetection(),
-                    p.panicThresholdPercent(),
-                    p.fields(),
-                    p.warnings(),
-                    notes));
+            // routed as istiod routes a rule without a traffic policy of its own
+            out.add(p.toBuilder().notes(notes).routing(null).build());
         }
         return out;
     }

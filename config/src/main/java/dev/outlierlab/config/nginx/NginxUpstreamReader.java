@@ -181,9 +181,9 @@ public final class NginxUpstreamReader {
         boolean down = false;
         for (String a : d.args().subList(1, d.args().size())) {
             if (a.startsWith("weight=")) {
-                weight = number(d, "weight", a.substring(7), 1);
+                weight = number(d, "weight", a.substring(7), 1, MAX_COUNT);
             } else if (a.startsWith("max_fails=")) {
-                maxFails = number(d, "max_fails", a.substring(10), 0);
+                maxFails = number(d, "max_fails", a.substring(10), 0, MAX_COUNT);
             } else if (a.startsWith("fail_timeout=")) {
                 failTimeout = seconds(d, a.substring(13));
             } else if (a.equals("down")) {
@@ -211,17 +211,20 @@ public final class NginxUpstreamReader {
         }
     }
 
-    private static int number(ConfDirective d, String key, String v, int min) {
+    /** The most {@code weight=} and {@code max_fails=} the lab takes, as in a {@code profile: nginx} block. */
+    static final int MAX_COUNT = 1_000_000;
+
+    private static int number(ConfDirective d, String key, String v, int min, int max) {
         try {
             int n = Integer.parseInt(v);
-            if (n >= min) {
+            if (n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // falls through
         }
         throw new InputException(d.where() + ": " + key + "=" + Wording.printable(shortText(v))
-                + " is not allowed; expected a whole number of " + min + " or more");
+                + " is not allowed; expected a whole number from " + min + " to " + max);
     }
 
     /** nginx's time units, largest first, and their seconds; a bare number counts after them all. */

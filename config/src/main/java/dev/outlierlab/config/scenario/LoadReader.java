@@ -106,7 +106,7 @@ final class LoadReader {
      * A fault's {@code kind}: {@code errors} (the default), {@code dead}, a host that refuses every connection and
      * every probe (refused, {@code HealthCheckFailure.REFUSED}), or {@code degraded}, a host that answers the requests
      * the fault picks with 200 and {@code x-envoy-degraded} (read by Envoy 1.38's {@code detect_degraded_hosts}). A
-     * dead fault takes none of error_rate, status, result, fails_health_check, pattern or burst_length; a degraded one
+     * dead fault takes none of error_rate, status, result, fails_health_check, pattern, burst_length or latency; a degraded one
      * none of status, result or fails_health_check.
      */
     static boolean deadFault(Values v, Map<String, Located> fault, String key) {
@@ -117,7 +117,7 @@ final class LoadReader {
         refuse(
                 fault,
                 key,
-                List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length"),
+                List.of("error_rate", "status", "result", "fails_health_check", "pattern", "burst_length", "latency"),
                 "nothing with kind: dead (a dead host fails every request and probe to connect); remove it");
         return true;
     }

@@ -108,19 +108,20 @@ final class RoutingReader {
                         + "(traffic.caller_zones); without them every endpoint is in one locality");
             }
             LocalityWeights weights = localityWeights(v, cluster.get("locality_weights"), zones);
-            return new RoutingSpec(
-                    policy,
-                    choices,
-                    bias,
-                    factor,
-                    failOnPanic,
-                    priorities,
-                    zones,
-                    callerZones,
-                    failover,
-                    retries,
-                    notes,
-                    weights);
+            return RoutingSpec.builder()
+                    .lbPolicy(policy)
+                    .choiceCount(choices)
+                    .activeRequestBias(bias)
+                    .overprovisioningFactor(factor)
+                    .failTrafficOnPanic(failOnPanic)
+                    .priorities(priorities)
+                    .zones(zones)
+                    .callerZones(callerZones)
+                    .localityFailover(failover)
+                    .retries(retries)
+                    .notModelled(notes)
+                    .localityWeights(weights)
+                    .build();
         } catch (InvalidConfigException e) {
             throw Values.errorShown(at, e.key(), e.value(), e.allowed());
         }

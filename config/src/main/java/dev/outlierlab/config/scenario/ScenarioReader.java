@@ -104,6 +104,7 @@ public final class ScenarioReader {
             "fails_health_check",
             "pattern",
             "burst_length",
+            "latency",
             "kind");
     private static final Set<String> HEALTH = Set.of(
             "interval",
@@ -398,6 +399,7 @@ public final class ScenarioReader {
                     key + ".burst_length",
                     FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
                     "a mean number of failures per burst, 1 or more with at most 3 decimals");
+            long latency = latency(v, f, key, result);
             Located at = burstNode != null ? burstNode : items.get(i);
             faults.add(v.guard(
                     at,
@@ -412,9 +414,29 @@ public final class ScenarioReader {
                             .pattern(pattern)
                             .burstLengthMilli(burst)
                             .degraded(degraded)
+                            .latencyNanos(latency)
                             .build()));
         }
         return faults;
+    }
+
+    /**
+     * A fault's {@code latency}: how long each request it picks takes until its response headers, such as
+     * {@code 1500ms} (absent: at once). A round trip that did not complete ({@code result}) has no response, so the
+     * two do not go together.
+     */
+    private static long latency(Values v, Map<String, Located> f, String key, FaultResult result) {
+        Located node = f.get("latency");
+        long latency = v.duration(node, key + ".latency", 0, true);
+        if (latency > 0 && result != null) {
+            throw Values.error(
+                    node,
+                    key + ".latency",
+                    node.value(),
+                    "no latency with result: " + result.traceName()
+                            + " (a round trip that did not complete has no response); remove one of them");
+        }
+        return latency;
     }
 
     private static OutlierDetectionConfig readOutlier(Values v, Located node) {

@@ -60,6 +60,9 @@ public final class ScenarioWriter {
                         "fails_health_check",
                         f.failsHealthCheck() ? f.healthCheckFailure().scenarioName() : (Object) false);
             }
+            if (f.latencyNanos() > 0) {
+                fm.put("latency", Durations.format(f.latencyNanos()));
+            }
             fm.put("pattern", f.pattern().scenarioName());
             if (f.pattern() == FaultPattern.BURSTS) {
                 BigDecimal burst = BigDecimal.valueOf(f.burstLengthMilli(), 3).stripTrailingZeros();

@@ -66,7 +66,7 @@ class NginxUpstreamReaderTest {
                 }
                 """, "nginx.conf", null))
                 .isInstanceOf(InputException.class)
-                .hasMessage("nginx.conf:3: max_fails=x is not allowed; expected a whole number of 0 or more");
+                .hasMessage("nginx.conf:3: max_fails=x is not allowed; expected a whole number from 0 to 1000000");
         assertThatThrownBy(() -> NginxUpstreamReader.readText(
                         "http { upstream a { server 10.0.0.1 fail_timeout=500ms;" + " } }", "nginx.conf", null))
                 .hasMessageContaining("nginx.conf:1: fail_timeout=500ms is not allowed");

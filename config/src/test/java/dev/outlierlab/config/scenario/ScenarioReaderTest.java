@@ -129,11 +129,16 @@ class ScenarioReaderTest {
                 faults:
                   - {hosts: [y, z], error_rate: 0.0001, start: 1ms, end: 2.5s, status: 502}
                   - {hosts: [x], result: connect_failed}
+                  - {hosts: [w], status: 503, latency: 1500ms}
+                  - {hosts: [v], kind: degraded, error_rate: 10, latency: 0.25}
                 outlier_detection: {max_ejection_time: 45s, enforcing_failure_percentage: 70, always_eject_one_host: true}
                 health_checks: {interval: 3s, unhealthy_threshold: 1, healthy_threshold: 4}
                 """);
         String json = YamlTreeTestSupport.toJson(ScenarioWriter.toMap(original));
         assertThat(read(json)).isEqualTo(original);
+        assertThat(original.faults().get(2).latencyNanos()).isEqualTo(1_500_000_000L);
+        assertThat(original.faults().get(3).latencyNanos()).isEqualTo(250_000_000L);
+        assertThat(original.faults().get(0).latencyNanos()).isZero();
     }
 
     @Test

@@ -86,7 +86,12 @@ public record CaddyPassiveConfig(
         return failDurationNanos > 0;
     }
 
-    /** How many failures one response counts: once per matching unhealthy_status entry, once more if slow. */
+    /**
+     * How many failures one response counts: once per matching {@code unhealthy_status} entry, once more if its
+     * headers took {@code unhealthy_latency} or longer ({@code Handler.reverseProxy} in
+     * {@code modules/caddyhttp/reverseproxy/reverseproxy.go} calls {@code countFailure} for each, Caddy 2.6.2 and
+     * later alike): a slow 503 under {@code unhealthy_status 5xx} counts twice.
+     */
     public int strikes(int status, long latencyNanos) {
         int n = 0;
         for (int s : unhealthyStatus) {

@@ -1,9 +1,11 @@
 package dev.outlierlab.engine.stage;
 
+import dev.outlierlab.engine.EjectionState;
+
 /**
  * What a {@link CandidateStage} decided for each offset of one fixed candidate array (a router's own list,
  * where the list at an offset never changes), valid while the detector's ejections stay as they were
- * ({@link dev.outlierlab.engine.EjectionState#ejectionVersion}). Ejections change a few times a minute and
+ * ({@link EjectionState#ejectionVersion}). Ejections change a few times a minute and
  * requests arrive thousands of times a second, so nearly every request of a round-robin rotation finds its
  * list already filtered. Entries are made the first time an offset is seen and reused after that: nothing
  * is allocated per request.

@@ -117,7 +117,37 @@ class CaddyDifferentialTest {
                                 "unhealthy_latency 100ms"),
                         lab("first", 1000, 2, List.of(503), 100, 0),
                         2500,
-                        r -> assertThat(r.ejections()).isGreaterThanOrEqualTo(2)),
+                        r -> {
+                            // at max_fails 2 one slow 503 is enough: every ejection took exactly one request
+                            assertThat(r.ejections()).isGreaterThanOrEqualTo(2);
+                            assertThat((long) r.clientErrors).isEqualTo(r.ejections());
+                        }),
+                new Scenario(
+                        "a fast 503 counts once: the first ejection takes two",
+                        List.of(b(BackendScript.always(503)), ok),
+                        List.of(
+                                "lb_policy first",
+                                "fail_duration 1s",
+                                "max_fails 2",
+                                "unhealthy_status 503",
+                                "unhealthy_latency 100ms"),
+                        lab("first", 1000, 2, List.of(503), 100, 0),
+                        2500,
+                        r -> {
+                            // the first ejection takes two 503s (later ones may take one: the window slides)
+                            assertThat(r.ejections()).isGreaterThanOrEqualTo(2);
+                            assertThat((long) r.clientErrors).isGreaterThan(r.ejections());
+                        }),
+                new Scenario(
+                        "a slow 200 counts once, by latency alone",
+                        List.of(b((n, t) -> new BackendScript.Answer(200, 150)), ok),
+                        List.of("lb_policy first", "fail_duration 1s", "max_fails 1", "unhealthy_latency 100ms"),
+                        lab("first", 1000, 1, List.of(), 100, 0),
+                        2500,
+                        r -> {
+                            assertThat(r.ejections()).isGreaterThanOrEqualTo(2);
+                            assertThat(r.clientErrors).isZero();
+                        }),
                 new Scenario(
                         "a third failing at random, round robin, max_fails 3",
                         List.of(b(BackendScript.randomly(33, 500, 9)), ok),

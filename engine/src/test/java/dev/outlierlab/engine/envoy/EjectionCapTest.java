@@ -12,6 +12,8 @@ import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,7 +133,7 @@ class EjectionCapTest {
         // 100 * (0 + 1) / 6 = 16.67 > 10
         assertThat(cap.ejectedBefore()).isZero();
         assertThat(cap.hosts()).isEqualTo(6);
-        assertThat(cap.percentIfEjected()).isCloseTo(16.667, org.assertj.core.api.Assertions.within(1e-3));
+        assertThat(cap.percentIfEjected()).isCloseTo(16.667, Assertions.within(1e-3));
         assertThat(cap.maxEjectionPercent()).isEqualTo(10);
         assertThat(cap.allowed()).isFalse();
         assertThat(e.enforcement()).isNull();
@@ -155,9 +157,7 @@ class EjectionCapTest {
         respond(h.get(1), 5, 500, S);
         assertThat(events.all)
                 .extracting(OutlierEvent::host, OutlierEvent::action)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                        org.assertj.core.groups.Tuple.tuple("h1", EventAction.OVERFLOW));
+                .containsExactly(Tuple.tuple("h0", EventAction.EJECT), Tuple.tuple("h1", EventAction.OVERFLOW));
         assertThat(events.of(EventAction.EJECT).get(0).cap().alwaysEjectOneHost())
                 .isTrue();
         for (long t = 10; t <= 30; t += 10) {

@@ -13,6 +13,7 @@ import dev.outlierlab.engine.envoy.Fixtures.ScriptedRandom;
 import dev.outlierlab.engine.envoy.event.Enforcement;
 import dev.outlierlab.engine.envoy.event.EventAction;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,8 +125,7 @@ class EnforcementAndJitterTest {
         d.tick(10 * S);
         assertThat(events.all)
                 .extracting(OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.SUCCESS_RATE));
+                .containsExactly(Tuple.tuple(EventAction.UNENFORCED, EjectionType.SUCCESS_RATE));
         assertThat(events.last().enforcement()).isEqualTo(new Enforcement(50, 50, false));
         assertThat(random.taken()).isEqualTo(1);
     }

@@ -14,6 +14,7 @@ import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** Success rate and failure percentage as the interval tick runs them (spec 6, tick steps 1 to 3). */
@@ -87,7 +88,7 @@ class IntervalDetectionTest {
         d.tick(10 * S);
         assertThat(events.all)
                 .extracting(OutlierEvent::host, OutlierEvent::action)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("h4", EventAction.EJECT));
+                .containsExactly(Tuple.tuple("h4", EventAction.EJECT));
         SuccessRateEvidence ev = (SuccessRateEvidence) events.last().evidence();
         // threshold 95.92 - 1.9 * 7.96 = 80.796
         assertThat(ev.thresholdPercent()).isCloseTo(80.796, within(1e-9));
@@ -279,8 +280,7 @@ class IntervalDetectionTest {
         d.tick(10 * S);
         assertThat(events.all)
                 .extracting(OutlierEvent::action, OutlierEvent::type)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(EventAction.UNENFORCED, EjectionType.FAILURE_PERCENTAGE));
+                .containsExactly(Tuple.tuple(EventAction.UNENFORCED, EjectionType.FAILURE_PERCENTAGE));
         assertThat(d.ejectedCount()).isZero();
     }
 
@@ -310,12 +310,12 @@ class IntervalDetectionTest {
         assertThat(events.all)
                 .extracting(OutlierEvent::host, OutlierEvent::action)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                        org.assertj.core.groups.Tuple.tuple("h1", EventAction.EJECT),
-                        org.assertj.core.groups.Tuple.tuple("h2", EventAction.OVERFLOW),
-                        org.assertj.core.groups.Tuple.tuple("h3", EventAction.OVERFLOW),
-                        org.assertj.core.groups.Tuple.tuple("h4", EventAction.OVERFLOW),
-                        org.assertj.core.groups.Tuple.tuple("h5", EventAction.OVERFLOW));
+                        Tuple.tuple("h0", EventAction.EJECT),
+                        Tuple.tuple("h1", EventAction.EJECT),
+                        Tuple.tuple("h2", EventAction.OVERFLOW),
+                        Tuple.tuple("h3", EventAction.OVERFLOW),
+                        Tuple.tuple("h4", EventAction.OVERFLOW),
+                        Tuple.tuple("h5", EventAction.OVERFLOW));
     }
 
     @Test
@@ -347,8 +347,8 @@ class IntervalDetectionTest {
         assertThat(events.all)
                 .extracting(OutlierEvent::action, OutlierEvent::type, OutlierEvent::alreadyEjected)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE, false),
-                        org.assertj.core.groups.Tuple.tuple(EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE, true));
+                        Tuple.tuple(EventAction.EJECT, EjectionType.SUCCESS_RATE, false),
+                        Tuple.tuple(EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE, true));
         assertThat(((SuccessRateEvidence) events.all.get(0).evidence()).thresholdPercent())
                 .isCloseTo(13.6, within(1e-9));
         // the second offer saw one host out already: (1+1)/5 = 40 % <= 100
@@ -405,8 +405,8 @@ class IntervalDetectionTest {
         assertThat(events.all)
                 .extracting(OutlierEvent::host, OutlierEvent::action, OutlierEvent::type)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT, EjectionType.SUCCESS_RATE),
-                        org.assertj.core.groups.Tuple.tuple("h5", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE));
+                        Tuple.tuple("h0", EventAction.EJECT, EjectionType.SUCCESS_RATE),
+                        Tuple.tuple("h5", EventAction.EJECT, EjectionType.FAILURE_PERCENTAGE));
         SuccessRateEvidence sr = (SuccessRateEvidence) events.all.get(0).evidence();
         assertThat(sr.meanPercent()).isEqualTo(90.0);
         assertThat(sr.thresholdPercent()).isCloseTo(52.0, within(1e-9));
@@ -434,9 +434,7 @@ class IntervalDetectionTest {
         d.tick(10 * S);
         assertThat(events.all)
                 .extracting(OutlierEvent::host, OutlierEvent::action)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("h0", EventAction.EJECT),
-                        org.assertj.core.groups.Tuple.tuple("h9", EventAction.OVERFLOW));
+                .containsExactly(Tuple.tuple("h0", EventAction.EJECT), Tuple.tuple("h9", EventAction.OVERFLOW));
         assertThat(events.all)
                 .allSatisfy(e -> assertThat(e.orderNote().capContenders()).containsExactly("h0", "h9"));
     }

@@ -3,6 +3,7 @@ package dev.outlierlab.engine.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.Durations;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The ring of buckets: an attempt falls out of the window exactly when its bucket does. */
@@ -31,7 +32,7 @@ class EndpointWindowTest {
     /** The rate of a window without failures is 100 without a division: the division gives exactly that too. */
     @Test
     void aWindowWithoutFailuresHasTheRateTheDivisionGives() {
-        java.util.Random random = new java.util.Random(17);
+        Random random = new Random(17);
         for (int k = 0; k < 200_000; k++) {
             long a = k < 100_000 ? k + 1 : 1 + (random.nextLong() >>> (19 + random.nextInt(45)));
             assertThat(a).isLessThan(EndpointWindow.EXACT_PERCENT_LIMIT);
@@ -65,7 +66,7 @@ class EndpointWindowTest {
 
     @Test
     void countsMatchABruteForceCountOverSeededTraffic() {
-        java.util.Random random = new java.util.Random(9);
+        Random random = new Random(9);
         for (int run = 0; run < 50; run++) {
             int buckets = 1 + random.nextInt(10);
             long bucket = (1 + random.nextInt(5)) * 100_000_000L;

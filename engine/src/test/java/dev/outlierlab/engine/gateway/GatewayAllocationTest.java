@@ -2,6 +2,7 @@ package dev.outlierlab.engine.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import dev.outlierlab.engine.stage.CandidateStage;
 import dev.outlierlab.engine.stage.RotationGuard;
 import java.lang.management.ManagementFactory;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class GatewayAllocationTest {
     @Test
     void noAllocationPerAttempt() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         GatewayDetector d = new GatewayDetector(
                 GatewayConfig.defaults(), List.of("a", "b", "c", "d", "e", "f"), 0, GatewayListener.NONE);
         CandidateStage stage = new CandidateStage(GatewayConfig.defaults().mode(), d, d, RotationGuard.NEVER_EMPTY);

@@ -10,6 +10,7 @@ import dev.outlierlab.engine.ScheduledWork;
 import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The gateway detector's rules (docs/gateway.md), one at a time, with their numbers. */
@@ -170,7 +171,7 @@ class GatewayDetectorTest {
 
     @Test
     void twoToFourEndpointsNeverEjectStatisticallyWithPeerSetAllWhateverTheRates() {
-        java.util.Random random = new java.util.Random(4);
+        Random random = new Random(4);
         for (int run = 0; run < 300; run++) {
             events.clear();
             int n = 2 + random.nextInt(3);

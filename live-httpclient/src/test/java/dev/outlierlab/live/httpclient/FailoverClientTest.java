@@ -7,12 +7,16 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.stage.StageAction;
 import dev.outlierlab.engine.stage.StageMode;
+import dev.outlierlab.live.LiveDecision;
+import dev.outlierlab.live.LiveListener;
 import dev.outlierlab.live.LivePool;
 import dev.outlierlab.live.LivePoolBuilder;
 import dev.outlierlab.live.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,10 +28,10 @@ import org.junit.jupiter.api.Test;
 class FailoverClientTest {
     private static final long MS = 1_000_000L;
     private final List<AutoCloseable> open = new ArrayList<>();
-    private final List<String> decisions = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final dev.outlierlab.live.LiveListener decisionLog = new dev.outlierlab.live.LiveListener() {
+    private final List<String> decisions = Collections.synchronizedList(new ArrayList<>());
+    private final LiveListener decisionLog = new LiveListener() {
         @Override
-        public void onDecision(dev.outlierlab.live.LiveDecision d) {
+        public void onDecision(LiveDecision d) {
             decisions.add(d.kind().wireName() + " " + d.endpoint() + " " + d.reason());
         }
     };
@@ -125,9 +129,7 @@ class FailoverClientTest {
         assertThat(b.served()).isEqualTo(3);
         assertThat(responses.get(1).attempts())
                 .extracting(Attempt::endpoint, Attempt::outcome)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("b", "503"),
-                        org.assertj.core.groups.Tuple.tuple("c", "200"));
+                .containsExactly(Tuple.tuple("b", "503"), Tuple.tuple("c", "200"));
         assertThat(responses.subList(8, 12)).allSatisfy(r -> {
             assertThat(r.stage().action()).isEqualTo(StageAction.EJECT);
             assertThat(r.stage().endpoints()).containsExactly("b");

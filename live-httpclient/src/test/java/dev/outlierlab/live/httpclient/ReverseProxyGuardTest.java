@@ -13,10 +13,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +55,7 @@ class ReverseProxyGuardTest {
         return proxy;
     }
 
-    private FailoverClient client(long bytes, boolean forwardHost, String name, java.net.URI uri) {
+    private FailoverClient client(long bytes, boolean forwardHost, String name, URI uri) {
         budget = bytes;
         pool = LivePoolBuilder.gateway("proxy", GatewayConfig.defaults()).build();
         FailoverClient client = FailoverClient.builder(pool)
@@ -152,11 +154,7 @@ class ReverseProxyGuardTest {
             t.setDaemon(true);
             t.start();
             ReverseProxy proxy = proxy(
-                    client(
-                            1 << 30,
-                            false,
-                            "linkedin",
-                            java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())),
+                    client(1 << 30, false, "linkedin", URI.create("http://127.0.0.1:" + upstream.getLocalPort())),
                     settings(4));
             String answer = get(proxy.port(), "/x", "Host: 127.0.0.1:" + proxy.port() + "\r\n");
             assertThat(answer)
@@ -177,12 +175,11 @@ class ReverseProxyGuardTest {
             t.setDaemon(true);
             t.start();
             ReverseProxy proxy = proxy(
-                    client(1 << 30, true, "a", java.net.URI.create("http://127.0.0.1:" + upstream.getLocalPort())),
-                    settings(4));
+                    client(1 << 30, true, "a", URI.create("http://127.0.0.1:" + upstream.getLocalPort())), settings(4));
             String host = "localhost:" + proxy.port();
             assertThat(get(proxy.port(), "/x", "Host: " + host + "\r\n")).startsWith("HTTP/1.1 200");
             t.join(5000);
-            assertThat(seen.toString().toLowerCase(java.util.Locale.ROOT)).contains("\r\nhost: " + host + "\r\n");
+            assertThat(seen.toString().toLowerCase(Locale.ROOT)).contains("\r\nhost: " + host + "\r\n");
         }
     }
 

@@ -16,7 +16,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +65,7 @@ class ReverseProxyHardeningTest {
             s.bind(new InetSocketAddress("127.0.0." + n, 0));
         } catch (IOException e) {
             s.close();
-            org.junit.jupiter.api.Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
+            Assumptions.abort("cannot bind 127.0.0." + n + ": " + e.getMessage());
         }
         return s;
     }
@@ -219,8 +222,7 @@ class ReverseProxyHardeningTest {
             }
         }
         // 64 are held at a time, each until its first-byte time of 3 s: all the others were closed at once
-        java.util.regex.Matcher refused = java.util.regex.Pattern.compile(
-                        "outlier_lab_proxy_refused\\{pool=\"proxy\",reason=\"connections\"\\} (\\d+)")
+        Matcher refused = Pattern.compile("outlier_lab_proxy_refused\\{pool=\"proxy\",reason=\"connections\"\\} (\\d+)")
                 .matcher(get(proxy, "/stats"));
         assertThat(refused.find()).isTrue();
         assertThat(Long.parseLong(refused.group(1)))

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -93,9 +94,7 @@ class SafeRetryTest {
         assertThat(get.status()).isEqualTo(200);
         assertThat(get.attempts())
                 .extracting(Attempt::endpoint, Attempt::outcome)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", "503"),
-                        org.assertj.core.groups.Tuple.tuple("b", "200"));
+                .containsExactly(Tuple.tuple("a", "503"), Tuple.tuple("b", "200"));
         assertThat(new String(get.body(), StandardCharsets.UTF_8)).isEqualTo("b\n");
     }
 
@@ -169,9 +168,7 @@ class SafeRetryTest {
         FailoverResponse<byte[]> r = grpc.get("/");
         assertThat(r.attempts())
                 .extracting(Attempt::endpoint, Attempt::failed)
-                .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("a", true),
-                        org.assertj.core.groups.Tuple.tuple("b", false));
+                .containsExactly(Tuple.tuple("a", true), Tuple.tuple("b", false));
     }
 
     @Test

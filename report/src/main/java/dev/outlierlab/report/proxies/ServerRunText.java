@@ -38,6 +38,7 @@ public final class ServerRunText {
                             f.result() != null
                                     ? f.result().toString().toLowerCase(Locale.ROOT)
                                     : Integer.toString(f.status()))
+                    .append(f.latencyNanos() > 0 ? " after " + Durations.format(f.latencyNanos()) : "")
                     .append('\n');
         }
         b.append(String.format(

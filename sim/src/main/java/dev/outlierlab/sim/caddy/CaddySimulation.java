@@ -21,7 +21,8 @@ import java.util.Map;
 /**
  * Runs a scenario's traffic through a Caddy {@code reverse_proxy}: each request selects an available upstream
  * by {@code lb_policy} (random from the scenario's seed), takes its outcome from the scenario's faults (else 200)
- * and counts it by the passive health checks; a failed round trip (refused, reset, timeout) is tried again on the
+ * and counts it by the passive health checks, with the fault's {@code latency} as the time its response headers took
+ * (Caddy's {@code unhealthy_latency}; a success takes none); a failed round trip (refused, reset, timeout) is tried again on the
  * next selection while {@code lb_try_duration} or {@code lb_retries} allow (up to
  * {@code lb_try_duration / lb_try_interval + 1} tries; the lab's tries take no time), else it is the client's 502 or 504; a response with a bad status goes
  * to the client as it is; no upstream available is a 503. Deterministic.
@@ -65,8 +66,10 @@ public final class CaddySimulation {
         }
         FaultInjector faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         int[] outcomeOfFault = new int[scenario.faults().size()];
+        long[] latencyOfFault = new long[outcomeOfFault.length];
         for (int f = 0; f < outcomeOfFault.length; f++) {
             outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
+            latencyOfFault[f] = scenario.faults().get(f).latencyNanos();
         }
         List<CaddyEvent> events = new ArrayList<>();
         CaddyDetector d = new CaddyDetector(config, events::add);
@@ -101,7 +104,7 @@ public final class CaddySimulation {
                 int fault = faults.onRequest(pick, t);
                 int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
                 attempts[pick]++;
-                d.record(pick, outcome, t);
+                d.record(pick, outcome, fault == FaultInjector.PASS ? 0 : latencyOfFault[fault], t);
                 if (!Outcome.isLocal(outcome)) {
                     status = outcome;
                     break;

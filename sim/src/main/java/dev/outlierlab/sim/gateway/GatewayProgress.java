@@ -1,12 +1,13 @@
 package dev.outlierlab.sim.gateway;
 
 import dev.outlierlab.engine.stage.CandidateStage;
+import dev.outlierlab.sim.RunCancelledException;
 import dev.outlierlab.sim.RunWatcher;
 
 /**
  * A {@link RunWatcher} as a {@link GatewayObserver}: told of a gateway run's progress every
  * {@link RunWatcher#EVERY_REQUESTS} requests, as an Envoy run tells its watcher, so that a front end can show
- * progress or stop the run (by throwing {@link dev.outlierlab.sim.RunCancelledException}). It never changes
+ * progress or stop the run (by throwing {@link RunCancelledException}). It never changes
  * what the run computes.
  */
 public final class GatewayProgress implements GatewayObserver {

@@ -16,7 +16,9 @@ import java.util.Objects;
  * {@code healthCheckFailure} the hosts also fail active health checks during the window, in that way (null: they
  * pass). A {@code degraded} fault fails nothing: the requests it picks are answered 200 with the
  * {@code x-envoy-degraded} header, which Envoy 1.38's {@code detect_degraded_hosts} reads (it takes no result and no
- * health-check failure).
+ * health-check failure). A {@code latencyNanos} above 0 is how long each request the fault picks takes until its
+ * response headers (0: at once); only a response has one, so it takes no {@code result}. Of the profiles only Caddy's
+ * {@code unhealthy_latency} reads it; the others count a response by its status whatever it took.
  */
 public record FaultSpec(
         List<String> hosts,
@@ -28,7 +30,8 @@ public record FaultSpec(
         HealthCheckFailure healthCheckFailure,
         FaultPattern pattern,
         long burstLengthMilli,
-        boolean degraded) {
+        boolean degraded,
+        long latencyNanos) {
 
     public static final long PPM = 1_000_000L;
     /** The mean burst length when a scenario does not give one: 5 failures. */
@@ -73,6 +76,17 @@ public record FaultSpec(
                     "faults[].fails_health_check",
                     healthCheckFailure.scenarioName(),
                     "false with kind: degraded (its hosts pass active health checks)");
+        }
+        if (latencyNanos < 0 || latencyNanos > Durations.MAX_NANOS) {
+            throw new InvalidConfigException(
+                    "faults[].latency", Durations.format(latencyNanos), "a duration of 0 or more, such as 1500ms");
+        }
+        if (latencyNanos > 0 && result != null) {
+            throw new InvalidConfigException(
+                    "faults[].latency",
+                    Durations.format(latencyNanos),
+                    "no latency with result: " + result.traceName()
+                            + " (a round trip that did not complete has no response); remove one of them");
         }
         if (status < 500 || status > 599) {
             throw new InvalidConfigException(
@@ -179,7 +193,8 @@ public record FaultSpec(
                 .healthCheckFailure(healthCheckFailure)
                 .pattern(pattern)
                 .burstLengthMilli(burstLengthMilli)
-                .degraded(degraded);
+                .degraded(degraded)
+                .latencyNanos(latencyNanos);
     }
 
     /** Collects a fault by name instead of by position; {@link #build()} validates it as the constructor does. */
@@ -194,6 +209,7 @@ public record FaultSpec(
         private FaultPattern pattern = FaultPattern.EVEN;
         private long burstLengthMilli = DEFAULT_BURST_LENGTH_MILLI;
         private boolean degraded;
+        private long latencyNanos;
 
         private Builder() {}
 
@@ -268,6 +284,12 @@ public record FaultSpec(
             return this;
         }
 
+        /** How long each request the fault picks takes until its response headers (0, the default: at once). */
+        public Builder latencyNanos(long value) {
+            latencyNanos = value;
+            return this;
+        }
+
         public FaultSpec build() {
             return new FaultSpec(
                     hosts,
@@ -279,7 +301,8 @@ public record FaultSpec(
                     healthCheckFailure,
                     pattern,
                     burstLengthMilli,
-                    degraded);
+                    degraded,
+                    latencyNanos);
         }
     }
 }

@@ -61,34 +61,6 @@ public record RoutingSpec(
             List.of(),
             LocalityWeights.NONE);
 
-    /** Routing without locality weights. */
-    public RoutingSpec(
-            LbPolicy lbPolicy,
-            int choiceCount,
-            double activeRequestBias,
-            int overprovisioningFactor,
-            boolean failTrafficOnPanic,
-            Map<String, Integer> priorities,
-            Map<String, String> zones,
-            List<String> callerZones,
-            boolean localityFailover,
-            RetrySpec retries,
-            List<String> notModelled) {
-        this(
-                lbPolicy,
-                choiceCount,
-                activeRequestBias,
-                overprovisioningFactor,
-                failTrafficOnPanic,
-                priorities,
-                zones,
-                callerZones,
-                localityFailover,
-                retries,
-                notModelled,
-                LocalityWeights.NONE);
-    }
-
     public RoutingSpec {
         localityWeights = localityWeights == null ? LocalityWeights.NONE : localityWeights;
         priorities = Map.copyOf(priorities);
@@ -147,19 +119,7 @@ public record RoutingSpec(
 
     /** This routing with locality-weighted balancing ({@code locality_weighted_lb_config}) and these weights. */
     public RoutingSpec withLocalityWeights(LocalityWeights weights) {
-        return new RoutingSpec(
-                lbPolicy,
-                choiceCount,
-                activeRequestBias,
-                overprovisioningFactor,
-                failTrafficOnPanic,
-                priorities,
-                zones,
-                callerZones,
-                localityFailover,
-                retries,
-                notModelled,
-                weights);
+        return toBuilder().localityWeights(weights).build();
     }
 
     /** The zone of caller {@code c}, or null without caller zones. */
@@ -184,50 +144,135 @@ public record RoutingSpec(
     }
 
     public RoutingSpec withRetries(RetrySpec r) {
-        return new RoutingSpec(
-                lbPolicy,
-                choiceCount,
-                activeRequestBias,
-                overprovisioningFactor,
-                failTrafficOnPanic,
-                priorities,
-                zones,
-                callerZones,
-                localityFailover,
-                r,
-                notModelled,
-                localityWeights);
+        return toBuilder().retries(r).build();
     }
 
     public RoutingSpec withLocality(Map<String, String> hostZones, List<String> callers, boolean failover) {
-        return new RoutingSpec(
-                lbPolicy,
-                choiceCount,
-                activeRequestBias,
-                overprovisioningFactor,
-                failTrafficOnPanic,
-                priorities,
-                hostZones,
-                callers,
-                failover,
-                retries,
-                notModelled,
-                localityWeights);
+        return toBuilder()
+                .zones(hostZones)
+                .callerZones(callers)
+                .localityFailover(failover)
+                .build();
     }
 
     public RoutingSpec withNotModelled(List<String> lines) {
-        return new RoutingSpec(
-                lbPolicy,
-                choiceCount,
-                activeRequestBias,
-                overprovisioningFactor,
-                failTrafficOnPanic,
-                priorities,
-                zones,
-                callerZones,
-                localityFailover,
-                retries,
-                lines,
-                localityWeights);
+        return toBuilder().notModelled(lines).build();
+    }
+
+    /** A builder starting from {@link #NONE}, the lab model's routing. */
+    public static Builder builder() {
+        return NONE.toBuilder();
+    }
+
+    /** A builder starting from this one. */
+    public Builder toBuilder() {
+        return new Builder()
+                .lbPolicy(lbPolicy)
+                .choiceCount(choiceCount)
+                .activeRequestBias(activeRequestBias)
+                .overprovisioningFactor(overprovisioningFactor)
+                .failTrafficOnPanic(failTrafficOnPanic)
+                .priorities(priorities)
+                .zones(zones)
+                .callerZones(callerZones)
+                .localityFailover(localityFailover)
+                .retries(retries)
+                .notModelled(notModelled)
+                .localityWeights(localityWeights);
+    }
+
+    /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
+    public static final class Builder {
+        private LbPolicy lbPolicy;
+        private int choiceCount;
+        private double activeRequestBias;
+        private int overprovisioningFactor;
+        private boolean failTrafficOnPanic;
+        private Map<String, Integer> priorities;
+        private Map<String, String> zones;
+        private List<String> callerZones;
+        private boolean localityFailover;
+        private RetrySpec retries;
+        private List<String> notModelled;
+        private LocalityWeights localityWeights;
+
+        private Builder() {}
+
+        public Builder lbPolicy(LbPolicy value) {
+            lbPolicy = value;
+            return this;
+        }
+
+        public Builder choiceCount(int value) {
+            choiceCount = value;
+            return this;
+        }
+
+        public Builder activeRequestBias(double value) {
+            activeRequestBias = value;
+            return this;
+        }
+
+        public Builder overprovisioningFactor(int value) {
+            overprovisioningFactor = value;
+            return this;
+        }
+
+        public Builder failTrafficOnPanic(boolean value) {
+            failTrafficOnPanic = value;
+            return this;
+        }
+
+        public Builder priorities(Map<String, Integer> value) {
+            priorities = value;
+            return this;
+        }
+
+        public Builder zones(Map<String, String> value) {
+            zones = value;
+            return this;
+        }
+
+        public Builder callerZones(List<String> value) {
+            callerZones = value;
+            return this;
+        }
+
+        public Builder localityFailover(boolean value) {
+            localityFailover = value;
+            return this;
+        }
+
+        /** The route's retry policy (null: none). */
+        public Builder retries(RetrySpec value) {
+            retries = value;
+            return this;
+        }
+
+        public Builder notModelled(List<String> value) {
+            notModelled = value;
+            return this;
+        }
+
+        public Builder localityWeights(LocalityWeights value) {
+            localityWeights = value;
+            return this;
+        }
+
+        public RoutingSpec build() {
+            return new RoutingSpec(
+                    lbPolicy,
+                    choiceCount,
+                    activeRequestBias,
+                    overprovisioningFactor,
+                    failTrafficOnPanic,
+                    priorities,
+                    zones,
+                    callerZones,
+                    localityFailover,
+                    retries,
+                    notModelled,
+                    localityWeights);
+        }
     }
 }

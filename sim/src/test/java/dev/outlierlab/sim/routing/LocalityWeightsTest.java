@@ -88,18 +88,10 @@ class LocalityWeightsTest {
 
     @Test
     void aLocalityWithoutAWeightGetsNothingAndLeastRequestPicksWithinTheChosenLocality() {
-        RoutingSpec routing = new RoutingSpec(
-                        LbPolicy.LEAST_REQUEST,
-                        2,
-                        1.0,
-                        RoutingSpec.DEFAULT_OVERPROVISIONING_FACTOR,
-                        false,
-                        Map.of(),
-                        THREE_ZONES,
-                        List.of(),
-                        false,
-                        null,
-                        List.of())
+        RoutingSpec routing = RoutingSpec.builder()
+                .lbPolicy(LbPolicy.LEAST_REQUEST)
+                .zones(THREE_ZONES)
+                .build()
                 .withLocalityWeights(new LocalityWeights(true, Map.of("a", 1, "b", 1)));
         PriorityRouter router = PriorityRouter.forCaller(routing, 50, HOSTS, 0, 3, new LoadBalancer(6, 50));
         long[] n = picks(router, 10_000);

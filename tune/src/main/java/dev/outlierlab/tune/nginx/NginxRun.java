@@ -17,18 +17,20 @@ import java.util.List;
 /**
  * nginx's passive health check ({@link NginxSimulation}: {@code max_fails} failed attempts within {@code fail_timeout}
  * take a server out for {@code fail_timeout}, per worker or per {@code zone}) with these settings over the scenario's
- * hosts, traffic and faults. The scenario's hosts become the upstream's servers, each with the upstream's
- * {@code max_fails} and {@code fail_timeout} (those of its first server line), weight 1.
+ * hosts, traffic and faults. The scenario's hosts become the upstream's servers, weight 1, the host numbered
+ * {@code i} with the {@code max_fails} and {@code fail_timeout} of server line {@code i} (counted round when the
+ * scenario has more hosts than the upstream has servers), so an upstream whose servers differ runs as written.
  *
  * @param config the upstream as read from the user's file, or as the search wrote it
  */
 public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
     @Override
     public RunFigures figures(SuiteScenario suite, Scenario scenario) {
-        NginxServer first = config.servers().get(0);
         List<NginxServer> servers = new ArrayList<>();
-        for (String h : scenario.cluster().hosts()) {
-            servers.add(new NginxServer(h, 1, first.maxFails(), first.failTimeoutSeconds(), false));
+        List<String> hosts = scenario.cluster().hosts();
+        for (int i = 0; i < hosts.size(); i++) {
+            NginxServer line = config.servers().get(i % config.servers().size());
+            servers.add(new NginxServer(hosts.get(i), 1, line.maxFails(), line.failTimeoutSeconds(), false));
         }
         return figures(suite, scenario.durationNanos(), NginxSimulation.run(scenario, config.withServers(servers)));
     }

@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * those directives ({@link NginxConfWriter}).
  *
  * <p>The search's shared vocabulary carries {@code max_fails} in {@code consecutive_5xx}, {@code fail_timeout} in
- * {@code base_ejection_time} and the listed 5xx in an enforced failure percentage of 1.
+ * {@code base_ejection_time} and the listed 5xx in an enforced failure percentage threshold: 1 for all four, 2 for
+ * {@code http_502 http_503 http_504} alone.
  */
 public final class NginxTuneTarget implements Target {
     public static final NginxTuneTarget INSTANCE = new NginxTuneTarget();
@@ -42,6 +43,21 @@ public final class NginxTuneTarget implements Target {
     /** The 5xx conditions the search adds to or removes from {@code proxy_next_upstream}. */
     static final int HTTP_5XX =
             NextUpstream.HTTP_500 | NextUpstream.HTTP_502 | NextUpstream.HTTP_503 | NextUpstream.HTTP_504;
+    /**
+     * {@code http_502 http_503 http_504}: what a server that is down or overloaded answers through nginx, without the
+     * 500 an application gives a bad request on every server alike.
+     */
+    static final int HTTP_GATEWAY = NextUpstream.HTTP_502 | NextUpstream.HTTP_503 | NextUpstream.HTTP_504;
+    /** Which 5xx a candidate lists: none, all four, or {@link #HTTP_GATEWAY}. */
+    static final int LISTS_NONE = 0;
+
+    static final int LISTS_ALL = 1;
+    static final int LISTS_GATEWAY = 2;
+
+    private static final String[] WORDS_5XX = {"http_500", "http_502", "http_503", "http_504"};
+    private static final int[] BITS_5XX = {
+        NextUpstream.HTTP_500, NextUpstream.HTTP_502, NextUpstream.HTTP_503, NextUpstream.HTTP_504
+    };
 
     private static final Pattern UPSTREAM = Pattern.compile("(?m)^\\s*upstream\\s+[^\\s{]+\\s*\\{");
     private static final Pattern HTTP = Pattern.compile("(?m)^\\s*http\\s*\\{");
@@ -135,18 +151,23 @@ public final class NginxTuneTarget implements Target {
     }
 
     /**
-     * {@code max_fails} 1, 2, 3, 5 or 10; {@code fail_timeout} the current, 5 s, 10 s or 30 s; with or without
-     * {@code http_500 http_502 http_503 http_504} in {@code proxy_next_upstream} (its other words kept).
+     * {@code max_fails} 1, 2, 3, 5, 10 or 20; {@code fail_timeout} the current, 1 s, 2 s, 10 s or 30 s;
+     * {@code proxy_next_upstream} (its other words kept) listing {@code http_500 http_502 http_503 http_504}, only
+     * {@code http_502 http_503 http_504} (a bad request's 500, the same on every server, then neither counts nor is
+     * retried), or none of them. The
+     * short timeouts matter in nginx: its count of failures is forgotten only after a pause of {@code fail_timeout}
+     * without one (see {@link #detectors}), so with background noise only a short {@code fail_timeout} with a larger
+     * {@code max_fails} keeps healthy servers in.
      */
     @Override
     public List<Setting> candidates(TuneRequest req) {
         NginxUpstreamConfig now = ((NginxRun) req.currentProfile()).config();
         long currentTimeout = now.servers().get(0).failTimeoutSeconds();
         Set<Setting> out = new LinkedHashSet<>();
-        for (int fails : new int[] {1, 2, 3, 5, 10}) {
-            for (long seconds : new long[] {currentTimeout, 5, 10, 30}) {
-                for (boolean with5xx : new boolean[] {true, false}) {
-                    out.add(setting(fails, seconds, with5xx));
+        for (int fails : new int[] {1, 2, 3, 5, 10, 20}) {
+            for (long seconds : new long[] {currentTimeout, 1, 2, 10, 30}) {
+                for (int listing : new int[] {LISTS_ALL, LISTS_GATEWAY, LISTS_NONE}) {
+                    out.add(setting(fails, seconds, listing));
                 }
             }
         }
@@ -154,32 +175,79 @@ public final class NginxTuneTarget implements Target {
         return new ArrayList<>(out);
     }
 
+    /**
+     * What nginx does with the current values, in its own terms, and why noise takes servers out: a success clears
+     * the count only when the server was chosen more than {@code fail_timeout} after its last failure
+     * ({@code ngx_http_upstream_free_round_robin_peer} clears {@code fails} when {@code accessed < checked}, and
+     * {@code ngx_http_upstream_get_peer} moves {@code checked} only after {@code fail_timeout}), so failures that never
+     * pause that long add up without end.
+     */
     @Override
     public List<String> detectors(TuneRequest req) {
         NginxUpstreamConfig c = ((NginxRun) req.currentProfile()).config();
-        NginxServer first = c.servers().get(0);
-        return List.of("nginx takes a server out after max_fails=" + first.maxFails() + " failed attempts within "
-                + "fail_timeout=" + first.failTimeoutSeconds() + "s, for " + first.failTimeoutSeconds() + "s"
-                + (c.nextUpstream().lists(HTTP_5XX)
-                        ? "; 5xx answers count (proxy_next_upstream lists them)"
-                        : "; 5xx answers do not count (proxy_next_upstream does not list http_500 ... http_504)"));
+        String timeout = failTimeouts(c);
+        List<String> out = new ArrayList<>();
+        out.add("nginx takes a server out after max_fails=" + maxFails(c) + " failed attempts within "
+                + "fail_timeout=" + timeout + ", for " + timeout
+                + (listedWords(c.nextUpstream()).isEmpty()
+                        ? "; 5xx answers do not count (proxy_next_upstream lists none of http_500 http_502 http_503"
+                                + " http_504)"
+                        : "; " + String.join(" ", listedWords(c.nextUpstream()))
+                                + " answers count (proxy_next_upstream lists them)"));
+        out.add("nginx forgets a server's failures only after fail_timeout passes without one: failures that come "
+                + "more often than once per fail_timeout (a noisy but healthy server) add up without end, so every "
+                + "max_fails-th of them takes the server out, and when every server is out clients get 502 (no live "
+                + "upstreams); a short fail_timeout (1s or 2s) with a larger max_fails lets such noise be forgotten");
+        if (c.workers() > 1 && !c.zone()) {
+            out.add("worker_processes " + c.workers() + " without zone: each worker counts its own failures and takes"
+                    + " servers out on its own, so a false ejection counts once per worker");
+        }
+        return out;
+    }
+
+    /**
+     * The changes in nginx's words; from the current settings, "was" gives each server's value when they differ
+     * (e.g. {@code max_fails=10 (was 1/3/3)}).
+     */
+    @Override
+    public List<String> changes(Setting a, Setting b, TuneRequest req) {
+        NginxUpstreamConfig now = ((NginxRun) req.currentProfile()).config();
+        return a.equals(req.currentSetting())
+                ? changes(maxFails(now), failTimeouts(now), listedLabel(now.nextUpstream()), b)
+                : changes(a, b, req.hosts());
     }
 
     @Override
     public List<String> changes(Setting a, Setting b, int hosts) {
+        return changes(
+                Long.toString(a.consecutive5xx()),
+                a.baseEjectionTimeNanos() / Durations.SECOND + "s",
+                listingLabel(listing(a)),
+                b);
+    }
+
+    private static List<String> changes(String wasFails, String wasTimeout, String wasListing, Setting b) {
         List<String> out = new ArrayList<>();
-        if (a.consecutive5xx() != b.consecutive5xx()) {
-            out.add("max_fails=" + b.consecutive5xx() + " (was " + a.consecutive5xx() + ")");
+        String fails = Long.toString(b.consecutive5xx());
+        if (!wasFails.equals(fails)) {
+            out.add("max_fails=" + fails + " (was " + wasFails + ")");
         }
-        if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
-            out.add("fail_timeout=" + Durations.format(b.baseEjectionTimeNanos()) + " (was "
-                    + Durations.format(a.baseEjectionTimeNanos()) + ")");
+        String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";
+        if (!wasTimeout.equals(timeout)) {
+            out.add("fail_timeout=" + timeout + " (was " + wasTimeout + ")");
         }
-        if (lists5xx(a) != lists5xx(b)) {
+        if (!wasListing.equals(listingLabel(listing(b)))) {
             out.add(
-                    lists5xx(b)
-                            ? "proxy_next_upstream lists http_500 http_502 http_503 http_504: 5xx answers count"
-                            : "proxy_next_upstream without http_500 http_502 http_503 http_504: 5xx answers do not count");
+                    switch (listing(b)) {
+                        case LISTS_ALL ->
+                            "proxy_next_upstream lists http_500 http_502 http_503 http_504: 5xx answers" + " count";
+                        case LISTS_GATEWAY ->
+                            "proxy_next_upstream lists http_502 http_503 http_504 but not http_500:"
+                                    + " a server's 502, 503 and 504 count, a bad request's 500 does not";
+                        default ->
+                            "proxy_next_upstream without http_500 http_502 http_503 http_504: 5xx answers do"
+                                    + " not count";
+                    });
         }
         return out;
     }
@@ -200,7 +268,6 @@ public final class NginxTuneTarget implements Target {
         NginxSettings read = NginxUpstreamReader.readText(original, "nginx.conf", cluster);
         NginxUpstreamConfig now = read.config();
         NginxUpstreamConfig want = ((NginxRun) written.profile()).config();
-        NginxServer first = now.servers().get(0);
         NginxServer wantFirst = want.servers().get(0);
         boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails());
         boolean sameTimeout =
@@ -218,8 +285,8 @@ public final class NginxTuneTarget implements Target {
                     + (tuning.failTimeoutSeconds() == null
                             ? ""
                             : " fail_timeout=" + wantFirst.failTimeoutSeconds() + "s")
-                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + first.maxFails()
-                    + " fail_timeout=" + first.failTimeoutSeconds() + "s)");
+                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + maxFails(now)
+                    + " fail_timeout=" + failTimeouts(now) + ")");
         }
         if (tuning.nextUpstream() != null) {
             patch.add("proxy_next_upstream "
@@ -232,7 +299,67 @@ public final class NginxTuneTarget implements Target {
     @Override
     public String label(Setting s) {
         return "max_fails=" + s.consecutive5xx() + " fail_timeout=" + s.baseEjectionTimeNanos() / Durations.SECOND
-                + "s " + (lists5xx(s) ? "+5xx" : "-5xx");
+                + "s " + listingLabel(listing(s));
+    }
+
+    /**
+     * The upstream's values as its server lines have them: one value when every server has it, else each server's
+     * in order, e.g. {@code max_fails=1/3/3 fail_timeout=10s -5xx}.
+     */
+    @Override
+    public String label(Setting s, RunProfile profile) {
+        if (!(profile instanceof NginxRun r)) {
+            return label(s);
+        }
+        NginxUpstreamConfig c = r.config();
+        return "max_fails=" + maxFails(c) + " fail_timeout=" + failTimeouts(c) + " " + listedLabel(c.nextUpstream());
+    }
+
+    /** The servers' {@code max_fails}: one value when they agree, else each server's, e.g. {@code 1/3/3}. */
+    static String maxFails(NginxUpstreamConfig c) {
+        return perServer(
+                c.servers().stream().map(s -> Integer.toString(s.maxFails())).toList());
+    }
+
+    /** The servers' {@code fail_timeout} in seconds: {@code 10s}, or each server's, e.g. {@code 5s/10s/10s}. */
+    static String failTimeouts(NginxUpstreamConfig c) {
+        return perServer(
+                c.servers().stream().map(s -> s.failTimeoutSeconds() + "s").toList());
+    }
+
+    /** A candidate's 5xx: {@code +5xx} (all four), {@code +502/503/504} or {@code -5xx}. */
+    private static String listingLabel(int listing) {
+        return switch (listing) {
+            case LISTS_ALL -> "+5xx";
+            case LISTS_GATEWAY -> "+502/503/504";
+            default -> "-5xx";
+        };
+    }
+
+    /** What a file's {@code proxy_next_upstream} lists of the four: {@code +5xx}, {@code +502}, ..., {@code -5xx}. */
+    private static String listedLabel(NextUpstream n) {
+        if (n.lists(HTTP_5XX)) {
+            return "+5xx";
+        }
+        List<String> words = listedWords(n);
+        return words.isEmpty()
+                ? "-5xx"
+                : "+" + String.join("/", words.stream().map(w -> w.substring(5)).toList());
+    }
+
+    /** The words of {@code http_500 http_502 http_503 http_504} that {@code proxy_next_upstream} lists. */
+    private static List<String> listedWords(NextUpstream n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < WORDS_5XX.length; i++) {
+            if (n.lists(BITS_5XX[i])) {
+                out.add(WORDS_5XX[i]);
+            }
+        }
+        return out;
+    }
+
+    private static String perServer(List<String> values) {
+        return values.stream().distinct().count() == 1 ? values.get(0) : String.join("/", values);
     }
 
     @Override
@@ -245,29 +372,34 @@ public final class NginxTuneTarget implements Target {
         return Setting.of(fields(c));
     }
 
-    private static Setting setting(int fails, long seconds, boolean with5xx) {
-        return Setting.of(fields(fails, seconds, with5xx));
+    private static Setting setting(int fails, long seconds, int listing) {
+        return Setting.of(fields(fails, seconds, listing));
     }
 
     /** The upstream's three tuned values in the search's shared vocabulary. */
     static OutlierDetectionConfig fields(NginxUpstreamConfig c) {
         NginxServer first = c.servers().get(0);
-        return fields(
-                first.maxFails(), first.failTimeoutSeconds(), c.nextUpstream().lists(HTTP_5XX));
+        return fields(first.maxFails(), first.failTimeoutSeconds(), listing(c.nextUpstream()));
     }
 
-    private static OutlierDetectionConfig fields(long fails, long seconds, boolean with5xx) {
+    private static OutlierDetectionConfig fields(long fails, long seconds, int listing) {
         return OutlierDetectionConfig.defaults().toBuilder()
                 .set(OutlierSetting.CONSECUTIVE_5XX, fails)
                 .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, fails > 0 ? 100 : 0)
                 .set(OutlierSetting.BASE_EJECTION_TIME, seconds * Durations.SECOND)
-                .set(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, 1)
-                .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, with5xx ? 100 : 0)
+                .set(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD, Math.max(1, listing))
+                .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, listing != LISTS_NONE ? 100 : 0)
                 .build();
     }
 
-    private static boolean lists5xx(Setting s) {
-        return s.failurePercentageThreshold() > 0;
+    /** A candidate's 5xx ({@link #LISTS_NONE}, {@link #LISTS_ALL} or {@link #LISTS_GATEWAY}). */
+    private static int listing(Setting s) {
+        return (int) Math.min(LISTS_GATEWAY, s.failurePercentageThreshold());
+    }
+
+    /** What a file's {@code proxy_next_upstream} lists, as a candidate's: all four, the three, or less. */
+    private static int listing(NextUpstream n) {
+        return n.lists(HTTP_5XX) ? LISTS_ALL : n.lists(HTTP_GATEWAY) ? LISTS_GATEWAY : LISTS_NONE;
     }
 
     /** {@code c} with the setting's three values, its other directives as they are. */
@@ -277,14 +409,12 @@ public final class NginxTuneTarget implements Target {
             servers.add(server.withMaxFails((int) s.consecutive5xx())
                     .withFailTimeoutSeconds(Math.max(1, s.baseEjectionTimeNanos() / Durations.SECOND)));
         }
-        int mask = c.nextUpstream().mask();
-        if (lists5xx(s)) {
-            mask = (mask & ~NextUpstream.OFF) | HTTP_5XX;
-        } else {
-            mask &= ~HTTP_5XX;
-            if (mask == 0) {
-                mask = NextUpstream.OFF;
-            }
+        int mask = c.nextUpstream().mask() & ~HTTP_5XX;
+        int listing = listing(s);
+        if (listing != LISTS_NONE) {
+            mask = (mask & ~NextUpstream.OFF) | (listing == LISTS_ALL ? HTTP_5XX : HTTP_GATEWAY);
+        } else if (mask == 0) {
+            mask = NextUpstream.OFF;
         }
         return c.withServers(servers)
                 .withNextUpstream(new NextUpstream(mask, c.nextUpstream().tries()));

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# CPU per line of `replay` as a job on a standalone Flink session cluster beside local `replay` of the same logs,
+# in one run: the fleet of bench/flink-benchmark.sh (bench/fleet-logs.sh: INSTANCES proxies, LINES lines in all), a
+# JobManager and two TaskManagers of two slots, each a JVM of its own on 127.0.0.1 (assembled from Flink's modules
+# as the real-cluster test does: flink/src/test/java/dev/outlierlab/flink/StandaloneCluster.java), the job jar
+# (flink/target/outlier-lab-flink.jar) submitted with Flink's client (`flink run -p N`) at each of PARALLELISMS.
+# Each round runs local replay, then the job at each parallelism. The job's CPU is what the JobManager and
+# TaskManagers spent from its submission to its end (/proc/PID/stat) plus the whole client; the cluster's start and
+# idle time are not counted, and a first job of 5,000 lines warms its JVMs up. Prints CPU seconds per million lines
+# and the ratio to local replay's (medians over the rounds); checks the reports are byte-identical.
+#
+#   bench/flink-cluster-benchmark.sh                       # 1,000,000 lines of 24 proxies, 1 round, -p 2 and 4
+#   bench/flink-cluster-benchmark.sh LINES INSTANCES ROUNDS PARALLELISMS
+#
+# Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$root/bench/target/flink-cluster"
+java="${JAVA:-java}"
+lines="${1:-1000000}"
+instances="${2:-24}"
+rounds="${3:-1}"
+parallelisms="${4:-2,4}"
+mkdir -p "$out"
+
+if [ ! -f "$root/cli/target/outlier-lab.jar" ] || [ ! -f "$root/flink/target/outlier-lab-flink.jar" ]; then
+  (cd "$root" && mvn -B -q ${MVN_ARGS--o} -pl cli,flink -am package -DskipTests -Dspotless.check.skip=true)
+fi
+# the test class path of the flink module (Flink's modules, log4j, the project's classes), in one reactor build
+(cd "$root" && mvn -B -q ${MVN_ARGS--o} -pl flink -am test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$out/classpath.txt" -Dspotless.check.skip=true)
+
+"$root/bench/fleet-logs.sh" "$lines" "$instances" "$out/logs"
+logs=("$out"/logs/proxy-*.log)
+echo "fleet: $instances proxies, $(cat "${logs[@]}" | wc -l) lines, $(du -sh "$out/logs" | cut -f1)" >&2
+uname -a >&2
+# the working directory is the flink module's, whose parent is the checkout (StandaloneCluster.Layout)
+cd "$root/flink"
+"$java" -Xmx512m -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
+  "$out/run" "$root/cli/target/outlier-lab.jar" "$root/flink/target/outlier-lab-flink.jar" "$rounds" "$parallelisms" \
+  "${logs[@]}"

@@ -1,0 +1,230 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.tune.HeldOutScenarios.HeldOut;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * One cluster of the held-out matrix: the target, hosts, rate, callers and Envoy release; its tune on a reduced
+ * built-in suite, and the recommendation, detection off, the target's defaults and a brute-force sweep of the
+ * settings the search can express, each run on the held-out scenarios (seed 1). What it finds is kept as figures
+ * ({@link Found}) and as the properties it breaks ({@link Found#gaps()}), each a line naming the cell.
+ */
+record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion version) {
+    /** The built-in scenarios the matrix tunes on (a reduced suite, for time). */
+    static final Set<String> TUNED_ON =
+            Set.of("one-host-partial", "one-host-dead-503", "shared-outage", "noisy-pool", "bad-requests");
+
+    /** At most this many settings of the search space are swept; more are strided evenly (a coarse grid). */
+    static final int GRID = 24;
+
+    /** The mild held-out conditions a swept setting must eject nothing in to count. */
+    static final Set<String> MILD = Set.of("held-shared-10", "held-noisy-1-to-4");
+
+    /** Within this long of its fault's start a dead host must be out. */
+    static final double DEAD_WITHIN_SECONDS = 10;
+
+    String label() {
+        return target.flag() + " " + hosts + "h " + rps + "rps " + callers + "c " + version;
+    }
+
+    /**
+     * What a cell found: the tune's result and rendered text, the held-out scenarios, the figures of each setting on
+     * them (defaults, recommendation), the sweep's best share removed and fastest detection per scenario (among the
+     * settings that eject nothing in the mild conditions), the grid's size, and the properties broken.
+     */
+    record Found(
+            HeldOutCell cell,
+            TuneResult result,
+            List<HeldOut> held,
+            List<ScenarioScore> defaults,
+            List<ScenarioScore> tuned,
+            double[] gridBest,
+            double[] gridFastest,
+            int swept,
+            int space,
+            List<String> gaps) {}
+
+    /** The request a user's {@code tune --target ... --hosts ... --rps ... --clients ...} makes, on the reduced suite. */
+    TuneRequest request() {
+        int clients = callers;
+        long rate = rps;
+        if (callers > 1 && target.oneCallerEach(callers, rps) != null) {
+            clients = 1; // each caller a detector of its own: one caller's share, as tune does
+            rate = Math.max(1, rps / callers);
+        }
+        CurrentSettings cur = CurrentSettings.defaults("search", target, hosts);
+        List<SuiteScenario> suite = new DefaultSuite(hosts, rate, clients, 0)
+                .scenarios().stream().filter(s -> TUNED_ON.contains(s.name())).toList();
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(hosts)
+                .rps(rate)
+                .clients(clients)
+                .target(target)
+                .envoyVersion(version)
+                .current(cur.config())
+                .currentPanicPercent(cur.panicThresholdPercent())
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(TuneRequest.defaultMaxEjected(hosts))
+                .baseErrorPpm(0)
+                .threads(2)
+                .currentProfile(cur.profile())
+                .build();
+    }
+
+    Found evaluate(TuneRuns runner) {
+        TuneRequest req = request();
+        TuneResult r = Tuner.tune(req, u -> {});
+        List<HeldOut> held = HeldOutScenarios.of(hosts, req.rps(), req.clients());
+        List<TuneRuns.Job> base = new ArrayList<>();
+        for (HeldOut h : held) {
+            base.add(h.scenario().offJob(req, 1));
+            base.add(h.scenario().correctJob(req, 1));
+        }
+        List<RunFigures> baseFigures = runner.run(base, u -> {});
+        List<RunFigures> off = new ArrayList<>();
+        List<RunFigures> correct = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            off.add(baseFigures.get(2 * i));
+            correct.add(baseFigures.get(2 * i + 1));
+        }
+        Target.Written dw = write(req, req.currentSetting());
+        List<ScenarioScore> def = score(
+                req,
+                new Target.Written(dw.text(), req.current(), req.currentPanicPercent(), req.currentProfile()),
+                held,
+                off,
+                correct,
+                runner);
+        List<ScenarioScore> tuned = score(req, r.recommended().written(), held, off, correct, runner);
+        List<Setting> space = SearchSpace.candidates(req);
+        List<Setting> grid = grid(space);
+        double[] best = new double[held.size()];
+        double[] fastest = new double[held.size()];
+        Arrays.fill(best, Double.NEGATIVE_INFINITY);
+        Arrays.fill(fastest, Double.POSITIVE_INFINITY);
+        // the sweep runs what its properties need: the should-eject scenarios and the mild ones it must stay quiet in
+        List<Integer> swept = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            if (held.get(i).depthPercent() > 0 || MILD.contains(held.get(i).name())) {
+                swept.add(i);
+            }
+        }
+        List<HeldOut> sweptHeld = swept.stream().map(held::get).toList();
+        List<RunFigures> sweptOff = swept.stream().map(off::get).toList();
+        List<RunFigures> sweptCorrect = swept.stream().map(correct::get).toList();
+        for (Setting s : grid) {
+            List<ScenarioScore> g = score(req, write(req, s), sweptHeld, sweptOff, sweptCorrect, runner);
+            if (!quietWhenMild(sweptHeld, g)) {
+                continue;
+            }
+            for (int j = 0; j < swept.size(); j++) {
+                int i = swept.get(j);
+                double removed = g.get(j).removedPercent();
+                if (!Double.isNaN(removed)) {
+                    best[i] = Math.max(best[i], removed);
+                }
+                double detect = g.get(j).detectSeconds();
+                if (!Double.isNaN(detect)) {
+                    fastest[i] = Math.min(fastest[i], detect);
+                }
+            }
+        }
+        List<String> gaps = new ArrayList<>();
+        String text = TuneText.render(r);
+        for (int i = 0; i < held.size(); i++) {
+            HeldOut h = held.get(i);
+            ScenarioScore t = tuned.get(i);
+            String where = label() + " " + h.name() + ": ";
+            if (h.depthPercent() >= 35) {
+                if (best[i] >= 50 && !(t.removedPercent() >= 50)) {
+                    gaps.add(where + "the sweep removes " + pct(best[i]) + ", the recommendation "
+                            + pct(t.removedPercent()));
+                } else if (best[i] < 50 && !(t.removedPercent() >= 50) && !saysNoneCan(r, text)) {
+                    gaps.add(where + "no setting removes half (the sweep's best " + pct(best[i])
+                            + ") and the output does not say so");
+                }
+            }
+            if (h.dead() && fastest[i] <= DEAD_WITHIN_SECONDS && !(t.detectSeconds() <= DEAD_WITHIN_SECONDS)) {
+                gaps.add(where + "a dead host is out after " + secs(t.detectSeconds()) + " (the sweep's fastest "
+                        + secs(fastest[i]) + ")");
+            }
+        }
+        gaps.addAll(HeldOutBreaks.disagreements(label(), req, r, runner));
+        return new Found(this, r, held, def, tuned, best, fastest, grid.size(), space.size(), gaps);
+    }
+
+    /**
+     * Whether the output says plainly that no setting removes much here, and why: the why's "no setting removes any"
+     * sentence, or a one-host scenario on the "what no setting can catch" list.
+     */
+    static boolean saysNoneCan(TuneResult r, String text) {
+        return text.contains("No setting the target can express removes any avoidable failure here")
+                || r.cannotCatch().stream().anyMatch(l -> l.startsWith("one-host-"));
+    }
+
+    /** The search space, or an evenly strided grid of {@link #GRID} of it when larger (first and last kept). */
+    static List<Setting> grid(List<Setting> space) {
+        if (space.size() <= GRID) {
+            return space;
+        }
+        List<Setting> out = new ArrayList<>();
+        for (int i = 0; i < GRID; i++) {
+            out.add(space.get((int) Math.round(i * (space.size() - 1) / (double) (GRID - 1))));
+        }
+        return out;
+    }
+
+    private Target.Written write(TuneRequest req, Setting s) {
+        return target.write(
+                s, "search", hosts, req.current(), req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
+    }
+
+    /** One setting's scores on the held-out scenarios, in their order. */
+    private static List<ScenarioScore> score(
+            TuneRequest req,
+            Target.Written w,
+            List<HeldOut> held,
+            List<RunFigures> off,
+            List<RunFigures> correct,
+            TuneRuns runner) {
+        List<TuneRuns.Job> jobs = new ArrayList<>();
+        for (HeldOut h : held) {
+            SuiteScenario sc = h.scenario();
+            jobs.add(new TuneRuns.Job(
+                    sc, sc.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
+        }
+        List<RunFigures> mine = runner.run(jobs, u -> {});
+        List<ScenarioScore> out = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            out.add(new ScenarioScore(
+                    held.get(i).scenario(), List.of(mine.get(i)), List.of(off.get(i)), List.of(correct.get(i))));
+        }
+        return out;
+    }
+
+    /** A setting ejects nothing in the mild held-out conditions: a 10 % shared outage and the noisy pool. */
+    private static boolean quietWhenMild(List<HeldOut> held, List<ScenarioScore> scores) {
+        for (int i = 0; i < held.size(); i++) {
+            if (MILD.contains(held.get(i).name()) && scores.get(i).falseEjections() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static String pct(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, "%.0f%%", v);
+    }
+
+    static String secs(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "-" : String.format(Locale.ROOT, "%.1fs", v);
+    }
+}

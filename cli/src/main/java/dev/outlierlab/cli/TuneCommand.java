@@ -5,8 +5,6 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.RecommendationTrace;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.TuneFormats;
-import dev.outlierlab.sim.WorkEstimate;
-import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
@@ -178,9 +176,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     /** Refuses a search whose estimated work needs {@code --yes}. */
     private void checkWork(TuneRequest req, long units) {
         // the runs are independent and go to req.threads() threads at once
-        work.check(
-                new WorkEstimate(units / req.threads(), 0, 0),
-                GatewayWorkEstimate.NONE,
+        work.checkSearch(
+                units / req.threads(),
                 "this tune ("
                         + req.suite().size() + " scenarios; " + Tuner.plannedSearch(req) + "; on "
                         + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")",

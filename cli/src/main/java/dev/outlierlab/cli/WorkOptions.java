@@ -117,6 +117,22 @@ public final class WorkOptions {
                         + ", or add --yes to run it anyway");
     }
 
+    /**
+     * Refuses a search of {@code units} request-equivalents per thread ({@link WorkEstimate#units()} summed over its
+     * runs) estimated at over a minute unless {@code --yes} was given; {@code shorten} says what the user can change.
+     */
+    void checkSearch(long units, String what, String shorten) {
+        double seconds = units / (double) UNITS_PER_SECOND;
+        if (seconds <= MAX_SECONDS_WITHOUT_YES || yes) {
+            return;
+        }
+        throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
+                + Numbers.count(units) + " request-equivalents a thread, every run's as if none were shared, at "
+                + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
+                + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; " + shorten
+                + ", or add --yes to run it anyway");
+    }
+
     /** The estimate in seconds on this machine. */
     static double seconds(WorkEstimate work) {
         return work.units() / (double) UNITS_PER_SECOND;

@@ -4,17 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The "breaks when" figures of a recommendation checked against runs of those conditions on another seed (2; the
- * figures come from seed 1): the stated shared-outage depth makes it eject and one step shallower does not; the
- * stated noise makes it eject and one step lower does not; the stated partial failure is caught within a minute and
- * one step smaller is not. Where a figure says "none up to the top", the top does not.
+ * The "breaks when" figures of a recommendation checked against runs of those conditions on a seed the figures were
+ * not measured on (7; they come from seeds 1, 2 and 3), in the direction the line promises: the step short of the
+ * stated shared outage does not make it eject, nor the noise level below the stated one, and the stated partial
+ * failure is caught within a minute. Where the outage or noise figure says "none up to the top", the top does not
+ * eject. A held-out run on the safe side (the stated outage not ejecting, the step short of the stated partial
+ * failure caught) is what the least favourable of three seeds allows, and is not counted.
  */
 final class HeldOutBreaks {
-    static final long SEED = 2;
+    static final long SEED = 7;
 
     private HeldOutBreaks() {}
 
-    /** The stated figures the runs disagree with, each a line naming the cell; empty when they all agree. */
+    /** The stated figures the runs contradict on the unsafe side, each a line naming the cell; empty when none. */
     static List<String> disagreements(String label, TuneRequest req, TuneResult r, TuneRuns runner) {
         BreakingPoints b = r.breaks();
         DefaultSuite suite = new DefaultSuite(req.hosts(), req.rps(), req.clients(), 0, req.healthChecks());
@@ -63,7 +65,8 @@ final class HeldOutBreaks {
             boolean partialProbe = probes.get(i).expect() == Expectation.EJECT;
             boolean did =
                     partialProbe ? BreakingPoints.caught(f.get(i)) : f.get(i).ejections() > 0;
-            if (did != ejects.get(i)) {
+            boolean surprise = partialProbe ? ejects.get(i) && !did : did && !ejects.get(i);
+            if (surprise) {
                 out.add(label + " breaks-when: stated \"" + what.get(i) + "\", but on seed " + SEED
                         + (did ? " it does" : " it does not"));
             }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * properties: wherever a swept setting that ejects nothing in the mild held-out conditions removes at least half of
  * the avoidable failures of a host failing 35 % or more, the recommendation does too, and where none does and the
  * recommendation removes less than half as well, the output says so; a dead host is out within 10 s wherever some
- * swept setting takes it out that fast; the "breaks when" figures agree with runs of those conditions on another seed.
+ * swept setting takes it out that fast; the "breaks when" figures hold on a seed they were not measured on.
  * The cells that break one are {@link #KNOWN_GAPS}, exactly: the test fails when one is fixed (remove it here) as when
  * a new one appears.
  */
@@ -65,34 +65,20 @@ class HeldOutValidationTest {
      * validation"): recommendations that remove less than half where a swept setting removes more (tuned on one seed of
      * five built-in scenarios, they fit the suite's 33 % host and miss a 35 % one in bursts, a weighted one or Poisson
      * arrivals); dead hosts left in longer than 10 s where a faster setting exists (30 s intervals, 50 callers); and
-     * "breaks when" figures measured on one seed that another seed contradicts by one step.
+     * "breaks when" figures, the least favourable of three seeds, that a fourth contradicts by one step on the unsafe
+     * side.
      */
     static final Set<String> KNOWN_GAPS = Set.of(
-            "envoy 200h 400rps 1c 1.40 breaks-when: stated \"shared outage 30 % ejects\", but on seed 2 it does not",
-            "envoy 20h 200rps 5c 1.40 breaks-when: stated \"noise 5000 ppm ejects\", but on seed 2 it does not",
-            "envoy 2h 40rps 1c 1.40 breaks-when: stated \"30 % caught within a minute\", but on seed 2 it does not",
-            "envoy 3h 60rps 5c 1.26 breaks-when: stated \"20 % does not\", but on seed 2 it does",
             "envoy 3h 60rps 5c 1.26 held-35-bursts: the sweep removes 74%, the recommendation 35%",
             "envoy 3h 60rps 5c 1.26 held-45-weighted: the sweep removes 75%, the recommendation 36%",
             "envoy 3h 60rps 5c 1.26 held-50-poisson: the sweep removes 79%, the recommendation 35%",
-            "envoy 50h 250rps 1c 1.40 breaks-when: stated \"shared outage 30 % ejects\", but on seed 2 it does not",
-            "envoy 6h 120rps 1c 1.31 breaks-when: stated \"30 % caught within a minute\", but on seed 2 it does not",
-            "envoy 6h 120rps 50c 1.40 breaks-when: stated \"50 % caught within a minute\", but on seed 2 it does not",
             "envoy 6h 120rps 50c 1.40 held-dead-502: a dead host is out after 21.9s (the sweep's fastest 9.8s)",
-            "gateway 20h 200rps 5c 1.40 breaks-when: stated \"20 % is not\", but on seed 2 it does",
-            "gateway 20h 200rps 5c 1.40 breaks-when: stated \"5000 ppm does not\", but on seed 2 it does",
-            "gateway 3h 60rps 1c 1.40 breaks-when: stated \"10 % caught within a minute\", but on seed 2 it does not",
-            "gateway 3h 60rps 1c 1.40 breaks-when: stated \"shared outage 40 % ejects\", but on seed 2 it does not",
+            "gateway 3h 60rps 1c 1.40 breaks-when: stated \"30 % does not\", but on seed 7 it does",
             "grpc 20h 200rps 5c 1.40 held-refused: a dead host is out after 30.0s (the sweep's fastest 10.0s)",
-            "grpc 2h 40rps 1c 1.40 breaks-when: stated \"30 % caught within a minute\", but on seed 2 it does not",
             "haproxy 3h 60rps 1c 1.40 held-35-bursts: the sweep removes 61%, the recommendation 37%",
             "haproxy 3h 60rps 1c 1.40 held-50-poisson: the sweep removes 61%, the recommendation 45%",
-            "istio 50h 250rps 1c 1.40 breaks-when: stated \"60 % is not\", but on seed 2 it does",
-            "istio 50h 250rps 1c 1.40 breaks-when: stated \"shared outage 30 % ejects\", but on seed 2 it does not",
-            "istio 6h 120rps 5c 1.40 breaks-when: stated \"50 % caught within a minute\", but on seed 2 it does not",
             "istio 6h 120rps 5c 1.40 held-45-weighted: the sweep removes 87%, the recommendation 15%",
-            "istio 6h 120rps 5c 1.40 held-50-poisson: the sweep removes 75%, the recommendation 13%",
-            "kuma 3h 60rps 1c 1.40 breaks-when: stated \"30 % caught within a minute\", but on seed 2 it does not");
+            "istio 6h 120rps 5c 1.40 held-50-poisson: the sweep removes 75%, the recommendation 13%");
 
     private static HeldOutCell cell(String target, int hosts, long rps, int callers, EnvoyVersion v) {
         return new HeldOutCell(Target.byFlag(target), hosts, rps, callers, v);

@@ -88,10 +88,14 @@ class RealClusterTest {
             Runs localTune = Runs.local(tune);
             assertThat(localTune.status()).as(localTune.err()).isZero();
             assertThat(submit(cluster, "tune-p4", 4, tune)).isEqualTo(localTune.out());
-            List<Integer> runSteps = parallelismOf(cluster, "outlier-lab tune: ", "tune runs");
-            // every step of the search (baselines, screening, finalists) spread over all four slots, however few KB
-            // of runs it was handed
-            assertThat(runSteps).hasSizeGreaterThanOrEqualTo(2).containsOnly(4);
+            List<int[]> runSteps = parallelismOf(cluster, "outlier-lab tune: ", "tune runs");
+            // every step of the search (baselines, screening, finalists, and the waves of runs that stand for others)
+            // spread over all four slots, however few KB of runs it was handed; a step of fewer runs over one a run
+            assertThat(runSteps).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(runSteps)
+                    .allSatisfy(
+                            step -> assertThat(step[1]).as(step[0] + " runs").isEqualTo(Math.min(4, step[0])));
+            assertThat(runSteps).anySatisfy(step -> assertThat(step[0]).isGreaterThan(4));
 
             List<String> large4 = replayArgs(large);
             Runs localLarge = Runs.local(large4);
@@ -169,9 +173,9 @@ class RealClusterTest {
                 .collect(Collectors.joining());
     }
 
-    /** The parallelism of the vertex named {@code vertex} of each job whose name starts with {@code job}. */
-    private static List<Integer> parallelismOf(StandaloneCluster cluster, String job, String vertex) {
-        List<Integer> out = new ArrayList<>();
+    /** Each job named {@code job} N runs, in the order they started: {N, the parallelism of {@code vertex}}. */
+    private static List<int[]> parallelismOf(StandaloneCluster cluster, String job, String vertex) {
+        List<int[]> out = new ArrayList<>();
         List<JsonNode> jobs = new ArrayList<>();
         cluster.rest("/jobs/overview").path("jobs").forEach(jobs::add);
         jobs.sort((a, b) ->
@@ -181,7 +185,11 @@ class RealClusterTest {
                 for (JsonNode v :
                         cluster.rest("/jobs/" + j.path("jid").asText()).path("vertices")) {
                     if (v.path("name").asText().contains(vertex)) {
-                        out.add(v.path("parallelism").asInt());
+                        String runs =
+                                j.path("name").asText().substring(job.length()).replace(" runs", "");
+                        out.add(new int[] {
+                            Integer.parseInt(runs.trim()), v.path("parallelism").asInt()
+                        });
                     }
                 }
             }

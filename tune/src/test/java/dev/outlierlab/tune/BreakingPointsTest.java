@@ -3,7 +3,6 @@ package dev.outlierlab.tune;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -25,22 +24,7 @@ class BreakingPointsTest {
                 .scenarios().stream()
                         .filter(s -> s.name().equals("one-host-partial"))
                         .toList();
-        return TuneRequest.builder()
-                .name("search")
-                .hosts(6)
-                .rps(300)
-                .clients(1)
-                .target(EnvoyTarget.ENVOY)
-                .envoyVersion(EnvoyVersion.DEFAULT)
-                .current(OutlierDetectionConfig.defaults())
-                .currentPanicPercent(50)
-                .suite(suite)
-                .screenSeeds(1)
-                .seeds(1)
-                .maxEjected(2)
-                .baseErrorPpm(0)
-                .threads(1)
-                .build();
+        return EnvoyRequests.defaults(6, 300, suite).build();
     }
 
     private static Scenario probe(SuiteScenario p, Target.Written w, long seed) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -136,22 +135,7 @@ class DeployableFileTest {
                 .scenarios().stream()
                         .filter(s -> s.name().equals("one-host-dead-503"))
                         .toList();
-        TuneRequest req = TuneRequest.builder()
-                .name("search")
-                .hosts(6)
-                .rps(300)
-                .clients(1)
-                .target(EnvoyTarget.ENVOY)
-                .envoyVersion(EnvoyVersion.DEFAULT)
-                .current(OutlierDetectionConfig.defaults())
-                .currentPanicPercent(50)
-                .suite(suite)
-                .screenSeeds(1)
-                .seeds(1)
-                .maxEjected(2)
-                .baseErrorPpm(0)
-                .threads(1)
-                .build();
+        TuneRequest req = EnvoyRequests.defaults(6, 300, suite).build();
         assertThat(TuneText.render(Tuner.tune(req, u -> {})))
                 .contains("the names and endpoints above are placeholders");
     }

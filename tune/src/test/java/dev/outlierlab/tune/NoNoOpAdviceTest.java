@@ -2,8 +2,6 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -32,23 +30,7 @@ class NoNoOpAdviceTest {
     private static TuneRequest request(double maxFalsePerDay) {
         List<SuiteScenario> suite = new DefaultSuite(8, 2000, 1, 0)
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        return TuneRequest.builder()
-                .name("search")
-                .hosts(8)
-                .rps(2000)
-                .clients(1)
-                .target(EnvoyTarget.ENVOY)
-                .envoyVersion(EnvoyVersion.DEFAULT)
-                .current(OutlierDetectionConfig.defaults())
-                .currentPanicPercent(50)
-                .suite(suite)
-                .screenSeeds(1)
-                .seeds(1)
-                .maxEjected(2)
-                .baseErrorPpm(0)
-                .threads(2)
-                .build()
-                .withMaxFalsePerDay(maxFalsePerDay);
+        return EnvoyRequests.defaults(8, 2000, suite).threads(2).build().withMaxFalsePerDay(maxFalsePerDay);
     }
 
     @Test

@@ -2,8 +2,6 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.outlierlab.engine.envoy.EnvoyVersion;
-import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,22 +30,8 @@ class SeedTuneTest {
     static void tune() {
         List<SuiteScenario> suite = new DefaultSuite(6, 600, 1, 0)
                 .scenarios().stream().filter(s -> SCENARIOS.contains(s.name())).toList();
-        TuneRequest req = TuneRequest.builder()
-                .name("search")
-                .hosts(6)
-                .rps(600)
-                .clients(1)
-                .target(EnvoyTarget.ENVOY)
-                .envoyVersion(EnvoyVersion.DEFAULT)
-                .current(OutlierDetectionConfig.defaults())
-                .currentPanicPercent(50)
-                .suite(suite)
-                .screenSeeds(1)
-                .seeds(SEEDS)
-                .maxEjected(2)
-                .baseErrorPpm(0)
-                .threads(2)
-                .build();
+        TuneRequest req =
+                EnvoyRequests.defaults(6, 600, suite).seeds(SEEDS).threads(2).build();
         result = Tuner.tune(req, u -> {});
     }
 

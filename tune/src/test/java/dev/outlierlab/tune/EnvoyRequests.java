@@ -1,0 +1,32 @@
+package dev.outlierlab.tune;
+
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.List;
+
+/**
+ * The tune request most tests start from: a cluster named search on Envoy's defaults (newest release, panic at 50 %),
+ * one caller, one screening seed and one final seed, at most 2 hosts out, no base noise, one thread. A test changes
+ * what it is about.
+ */
+final class EnvoyRequests {
+    private EnvoyRequests() {}
+
+    static TuneRequest.Builder defaults(int hosts, long rps, List<SuiteScenario> suite) {
+        return TuneRequest.builder()
+                .name("search")
+                .hosts(hosts)
+                .rps(rps)
+                .clients(1)
+                .target(EnvoyTarget.ENVOY)
+                .envoyVersion(EnvoyVersion.DEFAULT)
+                .current(OutlierDetectionConfig.defaults())
+                .currentPanicPercent(50)
+                .suite(suite)
+                .screenSeeds(1)
+                .seeds(1)
+                .maxEjected(2)
+                .baseErrorPpm(0)
+                .threads(1);
+    }
+}

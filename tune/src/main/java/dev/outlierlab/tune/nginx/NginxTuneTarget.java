@@ -54,11 +54,6 @@ public final class NginxTuneTarget implements Target {
     static final int LISTS_ALL = 1;
     static final int LISTS_GATEWAY = 2;
 
-    private static final String[] WORDS_5XX = {"http_500", "http_502", "http_503", "http_504"};
-    private static final int[] BITS_5XX = {
-        NextUpstream.HTTP_500, NextUpstream.HTTP_502, NextUpstream.HTTP_503, NextUpstream.HTTP_504
-    };
-
     private static final Pattern UPSTREAM = Pattern.compile("(?m)^\\s*upstream\\s+[^\\s{]+\\s*\\{");
     private static final Pattern HTTP = Pattern.compile("(?m)^\\s*http\\s*\\{");
 
@@ -185,14 +180,14 @@ public final class NginxTuneTarget implements Target {
     @Override
     public List<String> detectors(TuneRequest req) {
         NginxUpstreamConfig c = ((NginxRun) req.currentProfile()).config();
-        String timeout = failTimeouts(c);
+        String timeout = NginxWords.failTimeouts(c);
         List<String> out = new ArrayList<>();
-        out.add("nginx takes a server out after max_fails=" + maxFails(c) + " failed attempts within "
+        out.add("nginx takes a server out after max_fails=" + NginxWords.maxFails(c) + " failed attempts within "
                 + "fail_timeout=" + timeout + ", for " + timeout
-                + (listedWords(c.nextUpstream()).isEmpty()
+                + (NginxWords.listedWords(c.nextUpstream()).isEmpty()
                         ? "; 5xx answers do not count (proxy_next_upstream lists none of http_500 http_502 http_503"
                                 + " http_504)"
-                        : "; " + String.join(" ", listedWords(c.nextUpstream()))
+                        : "; " + String.join(" ", NginxWords.listedWords(c.nextUpstream()))
                                 + " answers count (proxy_next_upstream lists them)"));
         out.add("nginx forgets a server's failures only after fail_timeout passes without one: failures that come "
                 + "more often than once per fail_timeout (a noisy but healthy server) add up without end, so every "
@@ -213,43 +208,21 @@ public final class NginxTuneTarget implements Target {
     public List<String> changes(Setting a, Setting b, TuneRequest req) {
         NginxUpstreamConfig now = ((NginxRun) req.currentProfile()).config();
         return a.equals(req.currentSetting())
-                ? changes(maxFails(now), failTimeouts(now), listedLabel(now.nextUpstream()), b)
+                ? NginxWords.changes(
+                        NginxWords.maxFails(now),
+                        NginxWords.failTimeouts(now),
+                        NginxWords.listedLabel(now.nextUpstream()),
+                        b)
                 : changes(a, b, req.hosts());
     }
 
     @Override
     public List<String> changes(Setting a, Setting b, int hosts) {
-        return changes(
+        return NginxWords.changes(
                 Long.toString(a.consecutive5xx()),
                 a.baseEjectionTimeNanos() / Durations.SECOND + "s",
-                listingLabel(listing(a)),
+                NginxWords.listingLabel(listing(a)),
                 b);
-    }
-
-    private static List<String> changes(String wasFails, String wasTimeout, String wasListing, Setting b) {
-        List<String> out = new ArrayList<>();
-        String fails = Long.toString(b.consecutive5xx());
-        if (!wasFails.equals(fails)) {
-            out.add("max_fails=" + fails + " (was " + wasFails + ")");
-        }
-        String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";
-        if (!wasTimeout.equals(timeout)) {
-            out.add("fail_timeout=" + timeout + " (was " + wasTimeout + ")");
-        }
-        if (!wasListing.equals(listingLabel(listing(b)))) {
-            out.add(
-                    switch (listing(b)) {
-                        case LISTS_ALL ->
-                            "proxy_next_upstream lists http_500 http_502 http_503 http_504: 5xx answers" + " count";
-                        case LISTS_GATEWAY ->
-                            "proxy_next_upstream lists http_502 http_503 http_504 but not http_500:"
-                                    + " a server's 502, 503 and 504 count, a bad request's 500 does not";
-                        default ->
-                            "proxy_next_upstream without http_500 http_502 http_503 http_504: 5xx answers do"
-                                    + " not count";
-                    });
-        }
-        return out;
     }
 
     /**
@@ -285,8 +258,8 @@ public final class NginxTuneTarget implements Target {
                     + (tuning.failTimeoutSeconds() == null
                             ? ""
                             : " fail_timeout=" + wantFirst.failTimeoutSeconds() + "s")
-                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + maxFails(now)
-                    + " fail_timeout=" + failTimeouts(now) + ")");
+                    + ";   # each server line of upstream " + now.name() + " (was max_fails=" + NginxWords.maxFails(now)
+                    + " fail_timeout=" + NginxWords.failTimeouts(now) + ")");
         }
         if (tuning.nextUpstream() != null) {
             patch.add("proxy_next_upstream "
@@ -299,7 +272,7 @@ public final class NginxTuneTarget implements Target {
     @Override
     public String label(Setting s) {
         return "max_fails=" + s.consecutive5xx() + " fail_timeout=" + s.baseEjectionTimeNanos() / Durations.SECOND
-                + "s " + listingLabel(listing(s));
+                + "s " + NginxWords.listingLabel(listing(s));
     }
 
     /**
@@ -312,54 +285,8 @@ public final class NginxTuneTarget implements Target {
             return label(s);
         }
         NginxUpstreamConfig c = r.config();
-        return "max_fails=" + maxFails(c) + " fail_timeout=" + failTimeouts(c) + " " + listedLabel(c.nextUpstream());
-    }
-
-    /** The servers' {@code max_fails}: one value when they agree, else each server's, e.g. {@code 1/3/3}. */
-    static String maxFails(NginxUpstreamConfig c) {
-        return perServer(
-                c.servers().stream().map(s -> Integer.toString(s.maxFails())).toList());
-    }
-
-    /** The servers' {@code fail_timeout} in seconds: {@code 10s}, or each server's, e.g. {@code 5s/10s/10s}. */
-    static String failTimeouts(NginxUpstreamConfig c) {
-        return perServer(
-                c.servers().stream().map(s -> s.failTimeoutSeconds() + "s").toList());
-    }
-
-    /** A candidate's 5xx: {@code +5xx} (all four), {@code +502/503/504} or {@code -5xx}. */
-    private static String listingLabel(int listing) {
-        return switch (listing) {
-            case LISTS_ALL -> "+5xx";
-            case LISTS_GATEWAY -> "+502/503/504";
-            default -> "-5xx";
-        };
-    }
-
-    /** What a file's {@code proxy_next_upstream} lists of the four: {@code +5xx}, {@code +502}, ..., {@code -5xx}. */
-    private static String listedLabel(NextUpstream n) {
-        if (n.lists(HTTP_5XX)) {
-            return "+5xx";
-        }
-        List<String> words = listedWords(n);
-        return words.isEmpty()
-                ? "-5xx"
-                : "+" + String.join("/", words.stream().map(w -> w.substring(5)).toList());
-    }
-
-    /** The words of {@code http_500 http_502 http_503 http_504} that {@code proxy_next_upstream} lists. */
-    private static List<String> listedWords(NextUpstream n) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < WORDS_5XX.length; i++) {
-            if (n.lists(BITS_5XX[i])) {
-                out.add(WORDS_5XX[i]);
-            }
-        }
-        return out;
-    }
-
-    private static String perServer(List<String> values) {
-        return values.stream().distinct().count() == 1 ? values.get(0) : String.join("/", values);
+        return "max_fails=" + NginxWords.maxFails(c) + " fail_timeout=" + NginxWords.failTimeouts(c) + " "
+                + NginxWords.listedLabel(c.nextUpstream());
     }
 
     @Override
@@ -393,12 +320,12 @@ public final class NginxTuneTarget implements Target {
     }
 
     /** A candidate's 5xx ({@link #LISTS_NONE}, {@link #LISTS_ALL} or {@link #LISTS_GATEWAY}). */
-    private static int listing(Setting s) {
+    static int listing(Setting s) {
         return (int) Math.min(LISTS_GATEWAY, s.failurePercentageThreshold());
     }
 
     /** What a file's {@code proxy_next_upstream} lists, as a candidate's: all four, the three, or less. */
-    private static int listing(NextUpstream n) {
+    static int listing(NextUpstream n) {
         return n.lists(HTTP_5XX) ? LISTS_ALL : n.lists(HTTP_GATEWAY) ? LISTS_GATEWAY : LISTS_NONE;
     }
 

@@ -13,16 +13,19 @@ import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * Runs a scenario's traffic through a Caddy {@code reverse_proxy}: each request selects an available upstream
  * by {@code lb_policy} (random from the scenario's seed), takes its outcome from the scenario's faults (else 200)
  * and counts it by the passive health checks, with the fault's {@code latency} as the time its response headers took
- * (Caddy's {@code unhealthy_latency}; a success takes none); a failed round trip (refused, reset, timeout) is tried again on the
+ * (Caddy's {@code unhealthy_latency}; a success takes none), counted when they arrive (as {@code Handler.reverseProxy}
+ * counts after {@code Transport.RoundTrip} returns; the client's answer is counted at the request's time); a failed round trip (refused, reset, timeout) is tried again on the
  * next selection while {@code lb_try_duration} or {@code lb_retries} allow (up to
  * {@code lb_try_duration / lb_try_interval + 1} tries; the lab's tries take no time), else it is the client's 502 or 504; a response with a bad status goes
  * to the client as it is; no upstream available is a 503. Deterministic.
@@ -89,7 +92,13 @@ public final class CaddySimulation {
         long duringFault = 0;
         long errorsDuringFault = 0;
         ArrivalProcess arrivals = new ArrivalProcess(scenario);
+        // a slow response is counted when its headers arrive, latency after the request was sent (Caddy counts after
+        // Transport.RoundTrip returns): {time counted, order sent, upstream, outcome, latency}
+        PriorityQueue<long[]> answering =
+                new PriorityQueue<>(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
+        long sent = 0;
         for (long t = arrivals.next(); t >= 0; t = arrivals.next()) {
+            countAnswered(d, answering, t);
             d.runDue(t);
             requests++;
             boolean inFault = faults.moveTo(t);
@@ -104,7 +113,12 @@ public final class CaddySimulation {
                 int fault = faults.onRequest(pick, t);
                 int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
                 attempts[pick]++;
-                d.record(pick, outcome, fault == FaultInjector.PASS ? 0 : latencyOfFault[fault], t);
+                long latency = fault == FaultInjector.PASS ? 0 : latencyOfFault[fault];
+                if (latency > 0) {
+                    answering.add(new long[] {t + latency, sent++, pick, outcome, latency});
+                } else {
+                    d.record(pick, outcome, 0, t);
+                }
                 if (!Outcome.isLocal(outcome)) {
                     status = outcome;
                     break;
@@ -125,8 +139,17 @@ public final class CaddySimulation {
                 }
             }
         }
+        countAnswered(d, answering, scenario.durationNanos());
         d.runDue(scenario.durationNanos());
         return new Result(requests, errors, none, attempts, events, retries, duringFault, errorsDuringFault);
+    }
+
+    /** Counts the slow responses whose headers have arrived by {@code now}, in the order they arrived. */
+    private static void countAnswered(CaddyDetector d, PriorityQueue<long[]> answering, long now) {
+        while (!answering.isEmpty() && answering.peek()[0] <= now) {
+            long[] a = answering.poll();
+            d.record((int) a[2], (int) a[3], a[4], a[0]);
+        }
     }
 
     /**

@@ -274,24 +274,7 @@ public final class DestinationRuleReader {
                             : null;
             boolean od = s.outlierDetection != null && s.outlierDetection.value() != null;
             RoutingSpec routing = IstioRouting.of(trafficPolicy, od, null, false);
-            if (!od) {
-                return IstioPolicy.builder()
-                        .rule(name)
-                        .namespace(namespace)
-                        .host(host)
-                        .subset(subset)
-                        .port(s.port)
-                        .scope(s.path)
-                        .source(source)
-                        .line(SourceLines.lineOf(s.at))
-                        .panicThresholdPercent(50)
-                        .routing(routing)
-                        .build();
-            }
-            String path = s.path + ".outlierDetection";
-            IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
-            int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
-            return IstioPolicy.builder()
+            IstioPolicy.Builder policy = IstioPolicy.builder()
                     .rule(name)
                     .namespace(namespace)
                     .host(host)
@@ -299,13 +282,21 @@ public final class DestinationRuleReader {
                     .port(s.port)
                     .scope(s.path)
                     .source(source)
-                    .line(line)
+                    .routing(routing);
+            if (!od) {
+                return policy.line(SourceLines.lineOf(s.at))
+                        .panicThresholdPercent(50)
+                        .build();
+            }
+            String path = s.path + ".outlierDetection";
+            IstioOutlierTranslator.Result t = IstioOutlierTranslator.translate(s.outlierDetection, path, controller);
+            int line = SourceLines.keyLine(lines, SourceLines.lineOf(s.outlierDetection), "outlierDetection");
+            return policy.line(line)
                     .outlierDetection(t.config())
                     .panicThresholdPercent(t.panicThresholdPercent())
                     .fields(t.fields())
                     .warnings(t.warnings())
                     .notes(t.notes())
-                    .routing(routing)
                     .build();
         }
     }

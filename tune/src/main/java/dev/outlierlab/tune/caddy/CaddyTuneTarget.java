@@ -1,6 +1,5 @@
 package dev.outlierlab.tune.caddy;
 
-import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.caddy.CaddyConfigReader;
 import dev.outlierlab.config.caddy.CaddyJsonWriter;
 import dev.outlierlab.config.caddy.CaddySettings;
@@ -13,8 +12,8 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DeployableFile;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerTuneTarget;
 import dev.outlierlab.tune.Setting;
-import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,7 @@ import java.util.stream.Collectors;
  * <p>The search's shared vocabulary carries {@code max_fails} in {@code consecutive_5xx} (0: no passive check),
  * {@code fail_duration} in {@code base_ejection_time} and a listed 5xx in an enforced failure percentage of 1.
  */
-public final class CaddyTuneTarget implements Target {
+public final class CaddyTuneTarget extends ServerTuneTarget {
     public static final CaddyTuneTarget INSTANCE = new CaddyTuneTarget();
 
     private static final Pattern REVERSE_PROXY = Pattern.compile("(?m)^\\s*reverse_proxy\\b");
@@ -45,7 +44,9 @@ public final class CaddyTuneTarget implements Target {
     /** Caddy's JSON names its handlers; a reverse proxy is {@code "handler": "reverse_proxy"}. */
     private static final Pattern JSON_HANDLER = Pattern.compile("\"handler\"\\s*:\\s*\"reverse_proxy\"");
 
-    private CaddyTuneTarget() {}
+    private CaddyTuneTarget() {
+        super("Caddy", "a Caddy reverse_proxy", "a Caddyfile");
+    }
 
     @Override
     public String flag() {
@@ -102,33 +103,8 @@ public final class CaddyTuneTarget implements Target {
     }
 
     @Override
-    public String defaultsLabel() {
-        return "Caddy's defaults";
-    }
-
-    @Override
-    public String ownSettingsHint() {
-        return " (a Caddy reverse_proxy's settings come from a Caddyfile, or Caddy's defaults without --from)";
-    }
-
-    @Override
-    public String engineLabel(EnvoyVersion version) {
-        return "(Caddy)";
-    }
-
-    @Override
     public String healthChecksNotRun() {
         return "Caddy's active health checks are not run by the lab";
-    }
-
-    @Override
-    public boolean placeholdersWithoutFile() {
-        return true;
-    }
-
-    @Override
-    public CheckInputs.Loaded check(String text) {
-        return new CheckInputs.Loaded(List.of(), List.of());
     }
 
     /** {@code max_fails} 1, 2, 3 or 5; {@code fail_duration} the current, 10 s or 30 s; 5xx listed or as it is. */

@@ -1,6 +1,5 @@
 package dev.outlierlab.tune.haproxy;
 
-import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.haproxy.HaproxyConfigReader;
 import dev.outlierlab.config.haproxy.HaproxyConfigWriter;
 import dev.outlierlab.config.haproxy.HaproxySettings;
@@ -13,8 +12,8 @@ import dev.outlierlab.engine.haproxy.OnError;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DeployableFile;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerTuneTarget;
 import dev.outlierlab.tune.Setting;
-import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,13 +34,15 @@ import java.util.regex.Pattern;
  * <p>The search's shared vocabulary carries {@code error-limit} in {@code consecutive_5xx} (0: nothing observed) and
  * {@code on-error} in the failure percentage's threshold (its mode's place in {@link OnError}, from 1).
  */
-public final class HaproxyTuneTarget implements Target {
+public final class HaproxyTuneTarget extends ServerTuneTarget {
     public static final HaproxyTuneTarget INSTANCE = new HaproxyTuneTarget();
 
     private static final Pattern SECTION = Pattern.compile("(?m)^\\s*(backend|listen)\\s+\\S+");
     private static final Pattern SERVER = Pattern.compile("(?m)^\\s*server\\s+\\S+\\s+\\S+");
 
-    private HaproxyTuneTarget() {}
+    private HaproxyTuneTarget() {
+        super("HAProxy", "a HAProxy backend", "a haproxy.cfg");
+    }
 
     @Override
     public String flag() {
@@ -106,33 +107,8 @@ public final class HaproxyTuneTarget implements Target {
     }
 
     @Override
-    public String defaultsLabel() {
-        return "HAProxy's defaults";
-    }
-
-    @Override
-    public String ownSettingsHint() {
-        return " (a HAProxy backend's settings come from a haproxy.cfg, or HAProxy's defaults without --from)";
-    }
-
-    @Override
-    public String engineLabel(EnvoyVersion version) {
-        return "(HAProxy)";
-    }
-
-    @Override
     public String healthChecksNotRun() {
         return "HAProxy's active checks run as the server lines say";
-    }
-
-    @Override
-    public boolean placeholdersWithoutFile() {
-        return true;
-    }
-
-    @Override
-    public CheckInputs.Loaded check(String text) {
-        return new CheckInputs.Loaded(List.of(), List.of());
     }
 
     /** {@code error-limit} 1, 2, 3, 5 or 10 with {@code on-error} fail-check, sudden-death or mark-down; or none. */

@@ -1,6 +1,5 @@
 package dev.outlierlab.tune.nginx;
 
-import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.nginx.NginxConfWriter;
 import dev.outlierlab.config.nginx.NginxSettings;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
@@ -14,8 +13,8 @@ import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DeployableFile;
 import dev.outlierlab.tune.RunProfile;
+import dev.outlierlab.tune.ServerTuneTarget;
 import dev.outlierlab.tune.Setting;
-import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ import java.util.regex.Pattern;
  * {@code base_ejection_time} and the listed 5xx in an enforced failure percentage threshold: 1 for all four, 2 for
  * {@code http_502 http_503 http_504} alone.
  */
-public final class NginxTuneTarget implements Target {
+public final class NginxTuneTarget extends ServerTuneTarget {
     public static final NginxTuneTarget INSTANCE = new NginxTuneTarget();
 
     /** The 5xx conditions the search adds to or removes from {@code proxy_next_upstream}. */
@@ -57,7 +56,9 @@ public final class NginxTuneTarget implements Target {
     private static final Pattern UPSTREAM = Pattern.compile("(?m)^\\s*upstream\\s+[^\\s{]+\\s*\\{");
     private static final Pattern HTTP = Pattern.compile("(?m)^\\s*http\\s*\\{");
 
-    private NginxTuneTarget() {}
+    private NginxTuneTarget() {
+        super("nginx", "an nginx upstream", "an nginx.conf");
+    }
 
     @Override
     public String flag() {
@@ -116,33 +117,8 @@ public final class NginxTuneTarget implements Target {
     }
 
     @Override
-    public String defaultsLabel() {
-        return "nginx's defaults";
-    }
-
-    @Override
-    public String ownSettingsHint() {
-        return " (an nginx upstream's settings come from an nginx.conf, or nginx's defaults without --from)";
-    }
-
-    @Override
-    public String engineLabel(EnvoyVersion version) {
-        return "(nginx)";
-    }
-
-    @Override
     public String healthChecksNotRun() {
         return "open-source nginx has no active health check";
-    }
-
-    @Override
-    public boolean placeholdersWithoutFile() {
-        return true;
-    }
-
-    @Override
-    public CheckInputs.Loaded check(String text) {
-        return new CheckInputs.Loaded(List.of(), List.of());
     }
 
     /**

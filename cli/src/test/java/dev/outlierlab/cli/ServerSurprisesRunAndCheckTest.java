@@ -326,6 +326,14 @@ class ServerSurprisesRunAndCheckTest {
                 .assertRejected(
                         "bad.yaml:4: faults[0].latency: \"2s\" is not allowed",
                         "no latency with result: timeout (a round trip that did not complete has no response)");
+        // Caddy counts a slow response when its headers arrive: the lab holds at most a million of them in flight
+        Files.writeString(
+                f,
+                "duration: 300s\ncluster: {hosts: 2}\ntraffic: {rps: 100000}\n"
+                        + "faults:\n  - hosts: 1\n    error_rate: 100\n    status: 503\n    latency: 1h\n");
+        CliRunner.run("run", f.toString(), "--caddy", "../docs/examples/servers/Caddyfile")
+                .assertRejected(
+                        "faults[0].latency: 3600s is not allowed", "at most 1000000 slow responses in flight at once");
         Files.writeString(f, "faults:\n  - hosts: 1\n    kind: dead\n    latency: 1s\n");
         CliRunner.run("run", f.toString())
                 .assertRejected("bad.yaml:4: faults[0].latency: \"1s\" is not allowed", "nothing with kind: dead");

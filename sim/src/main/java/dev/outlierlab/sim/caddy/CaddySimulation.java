@@ -1,5 +1,7 @@
 package dev.outlierlab.sim.caddy;
 
+import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.SeededRandom;
 import dev.outlierlab.engine.caddy.CaddyDetector;
@@ -31,6 +33,9 @@ import java.util.PriorityQueue;
  * to the client as it is; no upstream available is a 503. Deterministic.
  */
 public final class CaddySimulation {
+    /** The most slow responses a run holds in flight (each is counted when its headers arrive): bounds its memory. */
+    static final int MAX_IN_FLIGHT = 1_000_000;
+
     /** What a run produced. */
     public record Result(
             long requests,
@@ -115,6 +120,14 @@ public final class CaddySimulation {
                 attempts[pick]++;
                 long latency = fault == FaultInjector.PASS ? 0 : latencyOfFault[fault];
                 if (latency > 0) {
+                    if (answering.size() >= MAX_IN_FLIGHT) {
+                        throw new InvalidConfigException(
+                                "faults[" + fault + "].latency",
+                                Durations.format(latency),
+                                "a latency that keeps at most " + MAX_IN_FLIGHT + " slow responses in flight at once"
+                                        + " (this traffic keeps more: give a shorter latency or fewer requests a"
+                                        + " second)");
+                    }
                     answering.add(new long[] {t + latency, sent++, pick, outcome, latency});
                 } else {
                     d.record(pick, outcome, 0, t);

@@ -1,6 +1,7 @@
 package dev.outlierlab.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,6 +49,21 @@ class ServerLabApiTest {
         // max_fails 1 by default: out at each 503 for fail_duration, 6 times a minute
         assertThat(caddy.at("/summary/ejections").asLong()).isEqualTo(6);
         assertThat(caddy.at("/events/1/reason").asText()).isEqualTo("fail_duration");
+    }
+
+    @Test
+    void aLatencyThatWouldKeepTooMuchInFlightIsRefusedByTheLabsLimitsFirst() {
+        // a run's decisions are bounded before it starts, and each slow response in flight is one failure to count,
+        // so the page never reaches the simulation's own bound on responses in flight
+        String slow = """
+                {"name": "slow", "duration": "300s", "seed": 7, "traffic": {"rps": 60000},
+                 "faults": [{"hosts": ["10.0.0.1:8080"], "error_rate": 100, "status": 503, "latency": "1h"}],
+                 "profile": "caddy", "caddy": {"upstreams": ["10.0.0.1:8080", "10.0.0.2:8080"],
+                 "fail_duration": "10s", "unhealthy_status": ["5xx"]}}
+                """;
+        assertThatThrownBy(() -> api.run(slow))
+                .isInstanceOf(ApiException.class)
+                .hasMessageContaining("detector decisions, over the lab's limit of 200,000 per run");
     }
 
     @Test

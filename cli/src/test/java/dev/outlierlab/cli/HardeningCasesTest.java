@@ -172,8 +172,15 @@ class HardeningCasesTest {
                         "189,216,000,000 simulated requests",
                         "189,215,979,000 of them counted, not walked",
                         "--yes");
-        // with health checks every request is walked
-        CliRunner.run("run", "--set", "duration=8760h", "--set", "health_checks.interval=5s")
+        // health checks are events of the event-driven path too: the requests are still counted, the probes added
+        CliRunner.run("run", "--set", "duration=87600h", "--set", "health_checks.interval=5s")
+                .assertRejected(
+                        "this run is estimated at",
+                        "189,215,979,000 of them counted, not walked",
+                        "host evaluations at ticks and health checks",
+                        "--yes");
+        // with Poisson arrivals every request is walked
+        CliRunner.run("run", "--set", "duration=8760h", "--set", "traffic.arrivals=poisson")
                 .assertRejected("this run is estimated at", "18,921,600,000 simulated requests, ", "--yes");
         CliRunner.run("sweep", "--set", "duration=20000h", "--vary", "cluster.hosts=6,7")
                 .assertRejected("this sweep of 2 runs is estimated at");

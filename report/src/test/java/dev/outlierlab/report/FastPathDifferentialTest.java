@@ -9,6 +9,8 @@ import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.engine.envoy.event.EventAction;
+import dev.outlierlab.engine.envoy.event.UnejectReason;
 import dev.outlierlab.sim.FastPath;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.RunResult;
@@ -18,6 +20,8 @@ import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
+import dev.outlierlab.sim.scenario.HealthCheckFailure;
+import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
@@ -150,6 +154,115 @@ class FastPathDifferentialTest {
         System.out.printf("capacity differential: %d run on the fast path, %d given up%n", completed, givenUp);
         assertThat(completed).isGreaterThan(50);
         assertThat(givenUp).isGreaterThan(20);
+    }
+
+    /**
+     * Active health checks (probes every 100 ms to 10 s, thresholds 1 to 3, no-traffic intervals shorter and longer than
+     * the run, timeouts) with faults that fail their probes by status, refused connection or timeout, and shared
+     * outages (a fault on every host, as tune's suite has): the probes are periodic events between which only
+     * failures matter, so the event-driven path runs them, and its report is the per-request path's, byte for byte.
+     */
+    @Test
+    void healthCheckedRunsAndSharedOutagesMatch() {
+        SplittableRandom random = new SplittableRandom(0x4EA17L);
+        int scenarios = 300;
+        int checksFailed = 0;
+        int unejectedByCheck = 0;
+        int shared = 0;
+        int ejecting = 0;
+        for (int n = 0; n < scenarios; n++) {
+            Scenario plain = scenario(random, n);
+            List<FaultSpec> faults = new ArrayList<>();
+            HealthCheckFailure[] kinds = {
+                null, HealthCheckFailure.STATUS, HealthCheckFailure.REFUSED, HealthCheckFailure.TIMEOUT
+            };
+            for (FaultSpec f : plain.faults()) {
+                faults.add(f.toBuilder()
+                        .healthCheckFailure(kinds[random.nextInt(kinds.length)])
+                        .build());
+            }
+            boolean outage = n % 3 == 0;
+            if (outage) {
+                // every host failing a share of its requests, from some point on: a shared outage
+                faults.add(FaultSpec.builder()
+                        .hosts(plain.cluster().hosts())
+                        .window(random.nextLong(plain.durationNanos() / 2 + 1), plain.durationNanos())
+                        .errorRatePpm(50_000 + random.nextInt(400_000))
+                        .status(503)
+                        .pattern(FaultPattern.RANDOM)
+                        .build());
+            }
+            Scenario scenario = plain.toBuilder()
+                    .faults(faults)
+                    .healthChecks(healthCheck(random))
+                    .build();
+            if (random.nextInt(3) == 0) {
+                try {
+                    scenario = scenario.toBuilder()
+                            .outlierDetection(plain.outlierDetection().toBuilder()
+                                    .set(OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST, false)
+                                    .build())
+                            .build();
+                } catch (InvalidConfigException e) {
+                    // a release without the field: probes return ejected hosts
+                }
+            }
+            RunOptions options = n % 2 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20)) : RunOptions.CHARTS;
+            assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
+            RunResult slow = Simulation.run(scenario, options.forcePerRequest());
+            RunResult fast;
+            try {
+                fast = FastPath.run(scenario, options);
+            } catch (RuntimeException e) {
+                throw new AssertionError(
+                        "health-checked scenario " + n + " failed on the fast path:\n" + yaml(scenario), e);
+            }
+            boolean charts = options.keepIntervals();
+            String expected = ResultJson.toJson(slow, charts, true);
+            String actual = ResultJson.toJson(fast, charts, true);
+            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
+                fail("health-checked scenario " + n + ": the fast path differs from the per-request path\n"
+                        + yaml(scenario) + "\nfirst difference near: " + firstDifference(expected, actual)
+                        + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
+            }
+            checksFailed +=
+                    faults.stream().anyMatch(f -> f.failsHealthCheck() && f.startNanos() < plain.durationNanos())
+                            ? 1
+                            : 0;
+            unejectedByCheck += slow.events().stream()
+                            .anyMatch(e -> e.action() == EventAction.UNEJECT
+                                    && (e.uneject() == UnejectReason.ACTIVE_HEALTH_CHECK
+                                            || e.uneject() == UnejectReason.FAILING_ACTIVE_HEALTH_CHECK))
+                    ? 1
+                    : 0;
+            shared += outage ? 1 : 0;
+            ejecting += slow.summary().ejectionsEnforced() > 0 ? 1 : 0;
+        }
+        System.out.printf(
+                "health-check differential: %d scenarios, %d with failed probes, %d with a host returned by a probe, "
+                        + "%d shared outages, %d ejecting%n",
+                scenarios, checksFailed, unejectedByCheck, shared, ejecting);
+        assertThat(checksFailed).isGreaterThan(scenarios / 5);
+        assertThat(unejectedByCheck).isGreaterThan(scenarios / 10);
+        assertThat(ejecting).isGreaterThan(scenarios / 4);
+    }
+
+    /** An active health check with Envoy's intervals drawn around the run's time scale. */
+    private static HealthCheckSpec healthCheck(SplittableRandom r) {
+        long[] intervals = {100, 500, 1000, 3000, 10_000};
+        long interval = intervals[r.nextInt(intervals.length)] * Durations.MILLISECOND;
+        long noTraffic = r.nextBoolean() ? interval : 60 * Durations.SECOND;
+        long timeout = (50 + r.nextInt(2000)) * Durations.MILLISECOND;
+        return new HealthCheckSpec(
+                interval,
+                1 + r.nextInt(3),
+                1 + r.nextInt(3),
+                timeout,
+                noTraffic,
+                r.nextBoolean() ? noTraffic : interval * 2,
+                r.nextBoolean() ? interval : interval * 2,
+                r.nextBoolean() ? interval : interval / 2 + 1,
+                r.nextBoolean() ? interval : interval / 2 + 1);
     }
 
     private static Scenario scenario(SplittableRandom r, int n) {

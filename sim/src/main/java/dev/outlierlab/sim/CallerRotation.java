@@ -105,13 +105,15 @@ final class CallerRotation {
 
     /**
      * Counts the epoch's successes, the requests to hosts without an active fault up to the caller's request
-     * number {@code endRequest}, into their monitors and the recorder; the epoch then continues from there.
+     * number {@code endRequest}, into their monitors and the recorder; the epoch then continues from there. Returns
+     * whether the caller sent any request to a host in that range (any request of an epoch with a host), which
+     * tells its health checker that the cluster carries traffic.
      */
-    void flush(long endRequest, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
+    boolean flush(long endRequest, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
         long endSlot = endRequest + caller;
         if (size == 0 || endSlot <= startSlot) {
             startSlot = Math.max(startSlot, endSlot);
-            return;
+            return false;
         }
         long fromCycles = startSlot / size;
         int fromRest = (int) (startSlot % size);
@@ -130,6 +132,7 @@ final class CallerRotation {
             }
         }
         startSlot = endSlot;
+        return true;
     }
 
     /**

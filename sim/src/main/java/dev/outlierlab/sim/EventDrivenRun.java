@@ -141,7 +141,7 @@ final class EventDrivenRun {
         }
         budget.failed(host, next);
         long j = schedule.callerRequestsBefore(c, next);
-        rotation.flush(j, callers[c].monitors, recorder, duringFault);
+        flush(c, j);
         failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), host, fault);
         rotation.passFailed(j);
         long after = next + 1;
@@ -175,6 +175,7 @@ final class EventDrivenRun {
             // in order) and counted in the stretch it belongs to, which goes on
             int host = rotation.nextFaultyHost();
             callers[c].monitors[host].putSuccesses(1);
+            callers[c].carried();
             recorder.hostSuccesses(host, 1, duringFault);
             rotation.advance();
             queue.update(c, rotation.nextFaultyRequest());
@@ -191,7 +192,7 @@ final class EventDrivenRun {
         long after = next + 1;
         if (rotation.changed(callers[c].balancer)) {
             long j = schedule.callerRequestsBefore(c, after);
-            rotation.flush(j, callers[c].monitors, recorder, duringFault);
+            flush(c, j);
             restart(c, j);
             summarise();
         } else {
@@ -224,7 +225,18 @@ final class EventDrivenRun {
     /** Counts every caller's pending successes up to request {@code i}. */
     private void flushAll(long i) {
         for (int c = 0; c < clients; c++) {
-            rotations[c].flush(schedule.callerRequestsBefore(c, i), callers[c].monitors, recorder, duringFault);
+            flush(c, schedule.callerRequestsBefore(c, i));
+        }
+    }
+
+    /**
+     * Counts caller {@code c}'s pending successes up to its request number {@code j}; if it sent any request to a host,
+     * its health checker learns that the cluster carries traffic, as each reported request tells it on the
+     * per-request path (the probes after it use the traffic intervals).
+     */
+    private void flush(int c, long j) {
+        if (rotations[c].flush(j, callers[c].monitors, recorder, duringFault)) {
+            callers[c].carried();
         }
     }
 

@@ -26,7 +26,7 @@ public final class FastPath {
     }
 
     /**
-     * Why the scenario runs request by request: active health checks, degraded hosts,
+     * Why the scenario runs request by request: degraded hosts,
      * load-balancing weights, Poisson arrivals, rate steps, Envoy's priority routing and retries, or {@link RunOptions#perRequest()}; empty when the fast
      * path applies.
      */
@@ -34,9 +34,6 @@ public final class FastPath {
         List<String> reasons = new ArrayList<>();
         if (options.perRequest()) {
             reasons.add("the per-request path was asked for");
-        }
-        if (scenario.healthChecks() != null) {
-            reasons.add("active health checks (health_checks)");
         }
         if (scenario.faults().stream().anyMatch(f -> f.degraded())) {
             reasons.add("degraded hosts (faults of kind: degraded)");

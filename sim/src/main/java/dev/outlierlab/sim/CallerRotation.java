@@ -22,10 +22,15 @@ final class CallerRotation {
     /** positionOf[h]: the host's position in the epoch's eligible list, -1 when it is not in it. */
     private final int[] positionOf;
 
+    /** countedTo[p]: the epoch's slots at position p below this are counted (or were a failure, handled apart). */
+    private final long[] countedTo;
+
     private int size;
     private int faultyCount;
-    /** The epoch's first slot not yet counted: slot = request number + caller number. */
+    /** The epoch's first slot: slot = request number + caller number. */
     private long startSlot;
+    /** Every position's slots below this are counted. */
+    private long flushedTo;
     /** The next faulty request's slot is cycleBase + faultyPositions[cursor]. */
     private long cycleBase;
 
@@ -41,6 +46,7 @@ final class CallerRotation {
         this.faultyAt = new boolean[hostCount];
         this.faultyPositions = new int[hostCount];
         this.positionOf = new int[hostCount];
+        this.countedTo = new long[hostCount];
         Arrays.fill(positionOf, -1);
     }
 
@@ -67,6 +73,8 @@ final class CallerRotation {
             }
         }
         startSlot = firstRequest + caller;
+        flushedTo = startSlot;
+        Arrays.fill(countedTo, 0, size, startSlot);
         if (faultyCount > 0) {
             long residue = startSlot % size;
             cycleBase = startSlot - residue;
@@ -111,28 +119,58 @@ final class CallerRotation {
      */
     boolean flush(long endRequest, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
         long endSlot = endRequest + caller;
-        if (size == 0 || endSlot <= startSlot) {
-            startSlot = Math.max(startSlot, endSlot);
+        if (size == 0 || endSlot <= flushedTo) {
+            flushedTo = Math.max(flushedTo, endSlot);
             return false;
         }
-        long fromCycles = startSlot / size;
-        int fromRest = (int) (startSlot % size);
-        long toCycles = endSlot / size;
+        long whole = endSlot / size - flushedTo / size;
         int toRest = (int) (endSlot % size);
-        long whole = toCycles - fromCycles;
+        int fromRest = (int) (flushedTo % size);
         for (int p = 0; p < size; p++) {
             if (faultyAt[p]) {
                 continue;
             }
-            // slots s in [startSlot, endSlot) with s mod size == p
-            long n = whole + (toRest > p ? 1 : 0) - (fromRest > p ? 1 : 0);
-            if (n > 0) {
-                monitors[hosts[p]].putSuccesses(n);
-                recorder.hostSuccesses(hosts[p], n, duringFault);
+            if (countedTo[p] == flushedTo) {
+                // slots s in [flushedTo, endSlot) with s mod size == p
+                long n = whole + (toRest > p ? 1 : 0) - (fromRest > p ? 1 : 0);
+                if (n > 0) {
+                    monitors[hosts[p]].putSuccesses(n);
+                    recorder.hostSuccesses(hosts[p], n, duringFault);
+                }
+                countedTo[p] = endSlot;
+            } else {
+                count(p, endSlot, monitors, recorder, duringFault);
             }
         }
-        startSlot = endSlot;
+        flushedTo = endSlot;
         return true;
+    }
+
+    /**
+     * The caller's request {@code request}, to {@code host}, failed: the host's successes before it in this epoch are
+     * counted now (so that its monitor sees them first), the failure itself is not, and the other hosts' successes
+     * stay pending until the next {@link #flush}, which nothing before it reads. A failure then costs the same
+     * whatever the size of the list.
+     */
+    void failedAt(int host, long request, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
+        int p = positionOf[host];
+        long slot = request + caller;
+        count(p, slot, monitors, recorder, duringFault);
+        countedTo[p] = Math.max(countedTo[p], slot + 1);
+    }
+
+    /** Counts the successes at position {@code p} from its last count up to (not with) {@code endSlot}. */
+    private void count(int p, long endSlot, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
+        long from = countedTo[p];
+        if (endSlot <= from) {
+            return;
+        }
+        long n = upTo(endSlot, p) - upTo(from, p);
+        if (n > 0) {
+            monitors[hosts[p]].putSuccesses(n);
+            recorder.hostSuccesses(hosts[p], n, duringFault);
+        }
+        countedTo[p] = endSlot;
     }
 
     /**
@@ -169,14 +207,6 @@ final class CallerRotation {
     /** Slots below {@code slot} at position {@code p}. */
     private long upTo(long slot, int p) {
         return slot / size + (slot % size > p ? 1 : 0);
-    }
-
-    /**
-     * After {@link #flush} up to {@code request}, the caller's request of that number, which failed, is not counted
-     * as a success: the epoch goes on after it.
-     */
-    void passFailed(long request) {
-        startSlot = Math.max(startSlot, request + 1 + caller);
     }
 
     /** Whether the balancer's eligible list may have changed since the epoch started. */

@@ -141,12 +141,12 @@ final class EventDrivenRun {
         }
         budget.failed(host, next);
         long j = schedule.callerRequestsBefore(c, next);
-        flush(c, j);
+        rotation.failedAt(host, j, callers[c].monitors, recorder, duringFault);
         failing(next, schedule.timeOf(next), schedule.timeOrEnd(next + 1), host, fault);
-        rotation.passFailed(j);
         long after = next + 1;
         if (rotation.changed(callers[c].balancer)) {
             budget.syncAll(after);
+            flush(c, j + 1);
             restart(c, j + 1);
             summarise();
             budget.planAll(after, bound);

@@ -21,6 +21,13 @@ final class PassBudget {
     private final long[] told;
     /** nextFail[h]: the global number of host h's next failing request, or Long.MAX_VALUE before the bound. */
     private final long[] nextFail;
+    /**
+     * The hosts by their next failure, a binary min-heap over {@code nextFail} ({@code heap[0]} the earliest), and each
+     * host's place in it, so that a failure costs the logarithm of the faulty hosts, not their number.
+     */
+    private final int[] heap;
+
+    private final int[] place;
 
     PassBudget(CallerRotation[] rotations, SendSchedule schedule, FaultInjector faults, int hostCount) {
         this.rotations = rotations;
@@ -29,6 +36,8 @@ final class PassBudget {
         this.hosts = new int[hostCount];
         this.told = new long[hostCount];
         this.nextFail = new long[hostCount];
+        this.heap = new int[hostCount];
+        this.place = new int[hostCount];
     }
 
     /** Takes the hosts with an active fault from request {@code i} on. */
@@ -36,6 +45,8 @@ final class PassBudget {
         count = 0;
         for (int h = 0; h < faulty.length; h++) {
             if (faulty[h]) {
+                heap[count] = h;
+                place[h] = count;
                 hosts[count++] = h;
                 told[h] = i;
                 nextFail[h] = Long.MAX_VALUE;
@@ -75,11 +86,54 @@ final class PassBudget {
         sync(h, i);
         long ahead = requestsTo(h, i, bound);
         long passes = faults.passesAhead(h, ahead);
-        if (passes >= ahead) {
-            nextFail[h] = Long.MAX_VALUE;
-            return;
+        long at = passes >= ahead
+                ? Long.MAX_VALUE
+                : rotations.length == 1 ? single(h, i, passes) : merged(h, i, bound, passes);
+        long was = nextFail[h];
+        nextFail[h] = at;
+        if (at < was) {
+            up(place[h]);
+        } else if (at > was) {
+            down(place[h]);
         }
-        nextFail[h] = rotations.length == 1 ? single(h, i, passes) : merged(h, i, bound, passes);
+    }
+
+    private void up(int k) {
+        int h = heap[k];
+        while (k > 0) {
+            int parent = (k - 1) >>> 1;
+            int ph = heap[parent];
+            if (nextFail[ph] <= nextFail[h]) {
+                break;
+            }
+            heap[k] = ph;
+            place[ph] = k;
+            k = parent;
+        }
+        heap[k] = h;
+        place[h] = k;
+    }
+
+    private void down(int k) {
+        int h = heap[k];
+        while (true) {
+            int child = 2 * k + 1;
+            if (child >= count) {
+                break;
+            }
+            if (child + 1 < count && nextFail[heap[child + 1]] < nextFail[heap[child]]) {
+                child++;
+            }
+            int ch = heap[child];
+            if (nextFail[h] <= nextFail[ch]) {
+                break;
+            }
+            heap[k] = ch;
+            place[ch] = k;
+            k = child;
+        }
+        heap[k] = h;
+        place[h] = k;
     }
 
     /** One caller: its request after {@code passes} of its requests to {@code h} from request {@code i} on. */
@@ -123,18 +177,12 @@ final class PassBudget {
         return lo - 1;
     }
 
-    /** The host of the earliest planned failure, or -1 when none is planned. */
+    /**
+     * The host of the earliest planned failure, or -1 when none is planned. Two hosts never share one (a request goes
+     * to one host), so the heap's order is the only one.
+     */
     int earliest() {
-        int best = -1;
-        long at = Long.MAX_VALUE;
-        for (int k = 0; k < count; k++) {
-            int h = hosts[k];
-            if (nextFail[h] < at) {
-                at = nextFail[h];
-                best = h;
-            }
-        }
-        return best;
+        return count == 0 || nextFail[heap[0]] == Long.MAX_VALUE ? -1 : heap[0];
     }
 
     long nextFail(int h) {

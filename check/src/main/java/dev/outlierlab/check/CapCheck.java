@@ -15,10 +15,10 @@ import java.util.Map;
  * it unknown, the smallest cluster the cap admits a host in.
  */
 final class CapCheck {
-    private CapCheck() {}
-
     /** Largest cluster size searched for "the smallest cluster the cap admits a host in". */
     private static final int MAX_SEARCHED_HOSTS = 10_000;
+
+    private CapCheck() {}
 
     static void check(OutlierDetectionConfig c, Integer hosts, Long rps, FindingSink sink) {
         CheckTarget target = sink.target();

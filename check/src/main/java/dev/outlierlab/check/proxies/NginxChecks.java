@@ -1,7 +1,7 @@
 package dev.outlierlab.check.proxies;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.nginx.ConfDirective;
 import dev.outlierlab.config.nginx.NginxSettings;
@@ -45,7 +45,7 @@ public final class NginxChecks {
         boolean single = c.single();
         if (single) {
             out.add(finding(
-                    Rule.NGINX_SINGLE_SERVER,
+                    ServerRule.NGINX_SINGLE_SERVER,
                     Severity.WARNING,
                     target,
                     "one server (" + c.servers().get(0).name()
@@ -61,7 +61,7 @@ public final class NginxChecks {
             List<String> words = new ArrayList<>(next.words());
             words.addAll(unlisted);
             out.add(finding(
-                    Rule.NGINX_5XX_NOT_COUNTED,
+                    ServerRule.NGINX_5XX_NOT_COUNTED,
                     Severity.WARNING,
                     target,
                     "proxy_next_upstream does not list "
@@ -76,7 +76,7 @@ public final class NginxChecks {
         boolean anyListed = unlisted.size() < STATUSES.length;
         if (!single && anyListed && next.initialTries(upCount(c)) > 1) {
             out.add(finding(
-                    Rule.NGINX_RETRY_HIDES_FAILURES,
+                    ServerRule.NGINX_RETRY_HIDES_FAILURES,
                     Severity.NOTE,
                     target,
                     "listed statuses are retried on "
@@ -89,7 +89,7 @@ public final class NginxChecks {
         }
         if (!single && next.initialTries(upCount(c)) == 1) {
             out.add(finding(
-                    Rule.NGINX_ONE_TRY,
+                    ServerRule.NGINX_ONE_TRY,
                     Severity.WARNING,
                     target,
                     "one try per request: a listed status is "
@@ -104,7 +104,7 @@ public final class NginxChecks {
             ConfDirective line = settings.serverLines().get(i);
             if (s.maxFails() == 0) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_ZERO,
+                        ServerRule.NGINX_MAX_FAILS_ZERO,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails=0, never " + "taken out",
@@ -114,7 +114,7 @@ public final class NginxChecks {
                         line.line()));
             } else if (s.maxFails() > 1) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
+                        ServerRule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails="
@@ -137,7 +137,7 @@ public final class NginxChecks {
         }
         if (!single && c.workers() > 1 && !c.zone()) {
             out.add(finding(
-                    Rule.NGINX_PER_WORKER_COUNTS,
+                    ServerRule.NGINX_PER_WORKER_COUNTS,
                     Severity.WARNING,
                     target,
                     c.workers() + " worker processes "
@@ -156,7 +156,7 @@ public final class NginxChecks {
         }
         if (!single && backups.isEmpty()) {
             out.add(finding(
-                    Rule.NGINX_ALL_DOWN_502,
+                    ServerRule.NGINX_ALL_DOWN_502,
                     Severity.NOTE,
                     target,
                     "when every server is out nginx answers 502"
@@ -168,7 +168,7 @@ public final class NginxChecks {
         } else if (!backups.isEmpty()) {
             // ngx_http_upstream_get_round_robin_peer: a try with no primary to select goes to peers->next
             out.add(finding(
-                    Rule.NGINX_ALL_DOWN_502,
+                    ServerRule.NGINX_ALL_DOWN_502,
                     Severity.NOTE,
                     target,
                     "when every other server is out or already tried nginx sends to the backup "
@@ -206,7 +206,7 @@ public final class NginxChecks {
     }
 
     private static Finding finding(
-            Rule rule,
+            ServerRule rule,
             Severity severity,
             String target,
             String message,

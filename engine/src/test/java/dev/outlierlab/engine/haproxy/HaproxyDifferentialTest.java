@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The HAProxy profile against the real HAProxy (Debian's 2.6 at /usr/sbin/haproxy): each scenario starts HAProxy
  * on 127.0.0.1 with its own configuration in front of scripted backends (with their own {@code /health}), sends
- * one request every 20 ms for a few seconds, and replays HAProxy's log and the checks the backends answered
+ * one request every 20 ms for a few seconds, and replays HAProxy's log and the checks the backends answered (when received and when answered)
  * through the lab's {@link HaproxyDetector}: every DOWN and UP must agree in order and within one request's
  * spacing, every request must have gone to a server the lab has UP, every {@code <NOSRV>} must come while the lab
  * has them all DOWN. Skipped when HAProxy is not installed.
@@ -153,7 +153,18 @@ class HaproxyDifferentialTest {
                         "half failing at random, error-limit 2 fail-check",
                         List.of(server(BackendScript.randomly(50, 500, 11), l7 + "error-limit 2"), ok),
                         3000,
-                        r -> assertThat(r.trips()).isPositive()));
+                        r -> assertThat(r.trips()).isPositive()),
+                new Scenario(
+                        "a trip voids the check in flight (/health answers after 250 ms)",
+                        List.of(
+                                new Backend(
+                                        BackendScript.randomly(50, 500, 11),
+                                        BackendScript.slowUntil(60_000, 250),
+                                        0,
+                                        l7 + "error-limit 2"),
+                                ok),
+                        3000,
+                        r -> assertThat(r.voided()).isPositive()));
     }
 
     @TestFactory

@@ -43,6 +43,8 @@ final class HaproxyLogReplay {
     int requests;
     int clientErrors;
     int noServer;
+    /** HAProxy's last log line: checks answered later were never read, or read without any effect. */
+    private long lastLogNanos = Long.MIN_VALUE;
 
     private final List<String> names;
     private final HaproxyDetector detector;
@@ -72,6 +74,7 @@ final class HaproxyLogReplay {
             }
             OffsetDateTime at = OffsetDateTime.parse(m.group(1));
             long t = at.toEpochSecond() * 1_000_000_000L + at.getNano();
+            lastLogNanos = Math.max(lastLogNanos, t);
             String msg = m.group(2);
             Matcher tr = TRAFFIC.matcher(msg);
             Matcher st = STATE.matcher(msg);
@@ -120,13 +123,18 @@ final class HaproxyLogReplay {
      * HAProxy's, whatever the backend answered, as a check may time out or fail to connect), and every check a
      * backend answered that HAProxy did not log (a logged check of the server whose duration, as HAProxy logs it,
      * spans the backend's answer is the same check), in flight from when the backend received it to when it
-     * answered, unless HAProxy's log shows that a trip voided it ({@link #voidingTrip}).
+     * answered, unless HAProxy's log shows that a trip voided it ({@link #voidingTrip}). A check answered after
+     * HAProxy's last log line is left out: HAProxy, stopping, may never have read it, and one it read changed
+     * neither health nor status (that would have been logged).
      */
     void addChecks(List<List<long[]>> answeredByServer) {
         boolean[] used = new boolean[loggedChecks.size()];
         for (int server = 0; server < answeredByServer.size(); server++) {
             long previous = Long.MIN_VALUE;
             for (long[] c : answeredByServer.get(server)) {
+                if (c[0] > lastLogNanos) {
+                    continue; // read after HAProxy's last line, or never: it changed nothing HAProxy would log
+                }
                 boolean logged = false;
                 for (int i = 0; i < loggedChecks.size() && !logged; i++) {
                     long[] l = loggedChecks.get(i);

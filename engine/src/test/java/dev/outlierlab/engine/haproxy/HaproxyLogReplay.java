@@ -2,6 +2,7 @@ package dev.outlierlab.engine.haproxy;
 
 import dev.outlierlab.engine.Outcome;
 import java.time.OffsetDateTime;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,9 +25,20 @@ import java.util.regex.Pattern;
  */
 final class HaproxyLogReplay {
     static final String LOG_FORMAT = "\"T %s %ST %ts\"";
+    /**
+     * A Lua action ({@code http-response lua.mark}) that logs "R server status" when HAProxy handles a response's
+     * headers: that is when {@code observe layer7} judged the status ({@code health_adjust} in
+     * {@code http_wait_for_response}, {@code src/http_ana.c}, right before the response rules), while the traffic
+     * line is written when the request ends, which on a busy machine may come after a health check HAProxy read
+     * later. Log lines carry the time they are written ({@code timeofday_as_iso_us}, {@code src/log.c}).
+     */
+    static final String RESPONSE_MARK_LUA = "core.register_action(\"mark\", { \"http-res\" }, function(txn)\n"
+            + "    txn:Info(\"R \" .. txn.f:srv_name() .. \" \" .. txn.f:status())\nend)\n";
+
     static final long TOLERANCE_NANOS = 20_000_000L;
     private static final Pattern LINE = Pattern.compile("^<\\d+>1 (\\S+) \\S+ haproxy \\d+ - - (.*)$");
     private static final Pattern TRAFFIC = Pattern.compile("^T (\\S+) (-?\\d+) (\\S\\S)");
+    private static final Pattern MARK = Pattern.compile("^R (\\S+) \\d+$");
     private static final Pattern ANY_CHECK = Pattern.compile(
             "^Health check for server be/(\\S+) (succeeded|failed), reason: Layer[47].*check duration: (\\d+)ms");
     private static final Pattern STATE = Pattern.compile("^Server be/(\\S+) is (DOWN|UP)");
@@ -55,6 +67,8 @@ final class HaproxyLogReplay {
     private final List<long[]> loggedChecks = new ArrayList<>();
     /** HAProxy's logged status changes in log order: server, HAProxy's time, 1 for a trip ("Health analyze"). */
     private final List<long[]> statusLines = new ArrayList<>();
+    /** Per server, the times HAProxy handled responses whose traffic line is still to come. */
+    private final Map<Integer, ArrayDeque<Long>> marks = new HashMap<>();
     /** The traffic steps in log order. */
     private final List<Step> traffic = new ArrayList<>();
 
@@ -80,6 +94,12 @@ final class HaproxyLogReplay {
             Matcher st = STATE.matcher(msg);
             Matcher any = ANY_CHECK.matcher(msg);
             Matcher trip = TRIP.matcher(msg);
+            Matcher mark = MARK.matcher(msg);
+            if (mark.find()) {
+                marks.computeIfAbsent(names.indexOf(mark.group(1)), k -> new ArrayDeque<>())
+                        .add(t);
+                continue;
+            }
             if (trip.find()) {
                 statusLines.add(new long[] {names.indexOf(trip.group(1)), t, 1});
             }
@@ -105,6 +125,9 @@ final class HaproxyLogReplay {
                     continue;
                 }
                 int server = names.indexOf(tr.group(1));
+                Long handled =
+                        marks.get(server) == null ? null : marks.get(server).poll();
+                t = handled == null ? t : handled; // when HAProxy handled its response (none: no response)
                 String term = tr.group(3);
                 int outcome = term.charAt(0) == 's' && term.charAt(1) == 'C'
                         ? Outcome.CONNECT_FAILED

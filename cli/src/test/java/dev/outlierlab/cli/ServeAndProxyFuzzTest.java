@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
  * connection is read until the server closes it, so a server slowed by a busy machine never answers a case
  * while the probe is in flight, and a case or probe not answered within {@link #ANSWER_MILLIS} fails with its
  * case instead of being skipped. Bounded: the first {@link #MIN_CASES} cases always run, then more for at most
- * 6 s per server (about 1,000 to 3,000 on two busy cores).
+ * 6 s per server (from about 250 on two cores shared with other work to 3,000 on quiet ones).
  */
 class ServeAndProxyFuzzTest {
     private static final int CASES = 3000;
     /** Run however slow the machine is; the time bound only decides how many more. */
-    private static final int MIN_CASES = 100;
+    private static final int MIN_CASES = 50;
 
     private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(6);
     /** The most one answer may take on a machine stalled by other work before its case fails. */

@@ -1,7 +1,7 @@
 package dev.outlierlab.check.proxies;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.nginx.ConfDirective;
 import dev.outlierlab.config.nginx.NginxSettings;
@@ -41,10 +41,11 @@ public final class NginxChecks {
                 unlisted.add(STATUS_WORDS[i]);
             }
         }
-        boolean single = c.servers().size() == 1;
+        // one primary and no backup: ngx_http_upstream_init_round_robin sets peers->single, cleared by a backup
+        boolean single = c.single();
         if (single) {
             out.add(finding(
-                    Rule.NGINX_SINGLE_SERVER,
+                    ServerRule.NGINX_SINGLE_SERVER,
                     Severity.WARNING,
                     target,
                     "one server (" + c.servers().get(0).name()
@@ -60,7 +61,7 @@ public final class NginxChecks {
             List<String> words = new ArrayList<>(next.words());
             words.addAll(unlisted);
             out.add(finding(
-                    Rule.NGINX_5XX_NOT_COUNTED,
+                    ServerRule.NGINX_5XX_NOT_COUNTED,
                     Severity.WARNING,
                     target,
                     "proxy_next_upstream does not list "
@@ -75,7 +76,7 @@ public final class NginxChecks {
         boolean anyListed = unlisted.size() < STATUSES.length;
         if (!single && anyListed && next.initialTries(upCount(c)) > 1) {
             out.add(finding(
-                    Rule.NGINX_RETRY_HIDES_FAILURES,
+                    ServerRule.NGINX_RETRY_HIDES_FAILURES,
                     Severity.NOTE,
                     target,
                     "listed statuses are retried on "
@@ -88,7 +89,7 @@ public final class NginxChecks {
         }
         if (!single && next.initialTries(upCount(c)) == 1) {
             out.add(finding(
-                    Rule.NGINX_ONE_TRY,
+                    ServerRule.NGINX_ONE_TRY,
                     Severity.WARNING,
                     target,
                     "one try per request: a listed status is "
@@ -103,7 +104,7 @@ public final class NginxChecks {
             ConfDirective line = settings.serverLines().get(i);
             if (s.maxFails() == 0) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_ZERO,
+                        ServerRule.NGINX_MAX_FAILS_ZERO,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails=0, never " + "taken out",
@@ -113,7 +114,7 @@ public final class NginxChecks {
                         line.line()));
             } else if (s.maxFails() > 1) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
+                        ServerRule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails="
@@ -122,7 +123,7 @@ public final class NginxChecks {
                                 + "apart, whatever succeeds between them; it is out for " + s.failTimeoutSeconds()
                                 + " to "
                                 + (s.failTimeoutSeconds() + 1) + " s, then one probe request goes",
-                        Map.of(
+                        ordered(
                                 "server",
                                 s.name(),
                                 "max_fails",
@@ -136,7 +137,7 @@ public final class NginxChecks {
         }
         if (!single && c.workers() > 1 && !c.zone()) {
             out.add(finding(
-                    Rule.NGINX_PER_WORKER_COUNTS,
+                    ServerRule.NGINX_PER_WORKER_COUNTS,
                     Severity.WARNING,
                     target,
                     c.workers() + " worker processes "
@@ -147,9 +148,15 @@ public final class NginxChecks {
                     file(up),
                     up.line()));
         }
-        if (!single) {
+        List<String> backups = new ArrayList<>();
+        for (NginxServer s : c.servers()) {
+            if (s.backup()) {
+                backups.add(s.name());
+            }
+        }
+        if (!single && backups.isEmpty()) {
             out.add(finding(
-                    Rule.NGINX_ALL_DOWN_502,
+                    ServerRule.NGINX_ALL_DOWN_502,
                     Severity.NOTE,
                     target,
                     "when every server is out nginx answers 502"
@@ -158,8 +165,32 @@ public final class NginxChecks {
                     "server 10.0.0.9:8080 backup;   # tried when every " + "other server is out",
                     file(up),
                     up.line()));
+        } else if (!backups.isEmpty()) {
+            // ngx_http_upstream_get_round_robin_peer: a try with no primary to select goes to peers->next
+            out.add(finding(
+                    ServerRule.NGINX_ALL_DOWN_502,
+                    Severity.NOTE,
+                    target,
+                    "when every other server is out or already tried nginx sends to the backup "
+                            + (backups.size() == 1 ? "server " : "servers ") + String.join(", ", backups)
+                            + "; only when " + (backups.size() == 1 ? "it is" : "they are")
+                            + " out too does it answer 502 \"no live upstreams\", until a fail_timeout lapses",
+                    ordered("servers", (long) (c.servers().size() - backups.size()), "backups", (long) backups.size()),
+                    null,
+                    file(up),
+                    up.line()));
         }
+        out.addAll(ReaderNotes.of(settings.notes(), file(up), up.line()));
         return out;
+    }
+
+    /** Numbers in the order given (Map.of's order changes from one run to the next). */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
     }
 
     private static int upCount(NginxUpstreamConfig c) {
@@ -175,7 +206,7 @@ public final class NginxChecks {
     }
 
     private static Finding finding(
-            Rule rule,
+            ServerRule rule,
             Severity severity,
             String target,
             String message,

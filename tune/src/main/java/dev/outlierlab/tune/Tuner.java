@@ -55,23 +55,32 @@ public final class Tuner {
     }
 
     /**
-     * The work the search will do, in request-equivalents ({@link WorkEstimate}), for the
-     * progress bar and the work limit: baselines on every seed, every candidate on the screening seeds, and the
-     * finalists on the remaining seeds.
+     * The work the search will do, in request-equivalents ({@link WorkEstimate}, on the path each run takes), for the
+     * progress bar and the work limit: detection off on every seed, the correct action where it is another run than
+     * detection off (where nothing should be ejected it is the same run, made once), every candidate on the screening
+     * seeds, the finalists on the remaining seeds, and the breaking points' probes of the recommendation. Each
+     * candidate run is counted as if none were shared ({@link RunSharing} shares runs by their figures, known only
+     * once they are made), so the estimate is at most this.
      */
     public static long plannedUnits(TuneRequest req) {
-        long suiteUnits = 0;
+        long candidateUnits = 0;
+        long baselineUnits = 0;
         for (SuiteScenario s : req.suite()) {
-            suiteUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+            TuneRuns.Job off = s.offJob(req, 1);
+            TuneRuns.Job correct = s.correctJob(req, 1);
+            candidateUnits += TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+            baselineUnits += TuneRuns.units(off) + (correct.equals(off) ? 0 : TuneRuns.units(correct));
         }
         long candidates = SearchSpace.candidates(req).size() + 1L;
         long screened = screened(req, candidates);
         long finalists = Math.min(candidates, FINALISTS + FRONT_ROWS + 1L);
-        long runsOfSuite = 2L * req.seeds()
-                + candidates
-                + screened * (req.screenSeeds() - 1L)
-                + finalists * (req.seeds() - req.screenSeeds());
-        return runsOfSuite * suiteUnits;
+        long candidateRuns =
+                candidates + screened * (req.screenSeeds() - 1L) + finalists * (req.seeds() - req.screenSeeds());
+        long probeUnits = 0;
+        for (SuiteScenario p : BreakingPoints.probes(req)) {
+            probeUnits += TuneRuns.units(new TuneRuns.Job(p, p.scenario()));
+        }
+        return req.seeds() * baselineUnits + candidateRuns * candidateUnits + BreakingPoints.SEEDS.length * probeUnits;
     }
 
     /** The most candidates the screening runs on its seeds (all of them when the coarse step keeps all). */

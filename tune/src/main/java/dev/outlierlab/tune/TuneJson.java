@@ -168,6 +168,12 @@ public final class TuneJson {
         num(n, "harm", e.harm());
         num(n, "false_ejections", e.falseEjections());
         num(n, "added_failure_points", e.addedFailurePoints());
+        // where nothing should be ejected: the callers' cost of the setting against detection off
+        ObjectNode where = n.putObject("added_failures_where_none_should_go");
+        where.put("scenario", e.addedFailuresScenario());
+        num(where, "per_thousand", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerThousand());
+        num(where, "per_day", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerDay());
+        num(where, "allowed_per_thousand", Evaluation.MAX_ADDED_PER_THOUSAND);
         num(n, "detect_seconds", e.detectSeconds());
         num(n, "return_seconds", e.returnSeconds());
         n.put("admissible", e.admissible());
@@ -185,6 +191,7 @@ public final class TuneJson {
                 // failed: the callers' (the objective's); upstream: the attempts', what the detectors see
                 num(o, "upstream_failed_percent", sc.upstreamFailedPercent());
             }
+            num(o, "added_failures_per_thousand", sc.addedFailuresPerThousand());
             num(o, "false_ejections", sc.falseEjections());
             num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
             o.put("most_ejected", sc.maxEjectedAtOnce());

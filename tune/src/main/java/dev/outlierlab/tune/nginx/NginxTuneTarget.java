@@ -122,7 +122,8 @@ public final class NginxTuneTarget extends ServerTuneTarget {
     }
 
     /**
-     * {@code max_fails} 1, 2, 3, 5, 10 or 20; {@code fail_timeout} the current, 1 s, 2 s, 10 s or 30 s;
+     * {@code max_fails} 1, 2, 3, 5, 10 or 20, or 0 (no server ever taken out) with the 5xx listed, so retried;
+     * {@code fail_timeout} the current, 1 s, 2 s, 10 s or 30 s;
      * {@code proxy_next_upstream} (its other words kept) listing {@code http_500 http_502 http_503 http_504}, only
      * {@code http_502 http_503 http_504} (a bad request's 500, the same on every server, then neither counts nor is
      * retried), or none of them. The
@@ -141,6 +142,11 @@ public final class NginxTuneTarget extends ServerTuneTarget {
                     out.add(setting(fails, seconds, listing));
                 }
             }
+        }
+        // no server taken out, a server's 5xx retried on the next one: what is left when every max_fails that counts
+        // 5xx takes every server out in a shared outage (and nginx then answers 502 to every request)
+        for (int listing : new int[] {LISTS_ALL, LISTS_GATEWAY}) {
+            out.add(setting(0, currentTimeout, listing));
         }
         out.remove(req.currentSetting());
         return new ArrayList<>(out);

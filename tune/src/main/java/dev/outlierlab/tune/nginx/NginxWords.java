@@ -26,7 +26,12 @@ final class NginxWords {
         boolean never = b.consecutive5xx() == 0;
         if (!wasFails.equals(fails)) {
             out.add("max_fails=" + fails + " (was " + wasFails + ")"
-                    + (never ? ": nginx never takes a server out, so it never answers 502 for want of one" : ""));
+                    + (never
+                            ? ": nginx never takes a server out, so it never answers 502 for want of one; a server"
+                                    + " that refuses connections or times out still gets its share of first tries,"
+                                    + " each then retried on the next server (a timeout after proxy_connect_timeout"
+                                    + " or proxy_read_timeout)"
+                            : ""));
         }
         String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";
         if (!wasTimeout.equals(timeout) && !never) {

@@ -89,6 +89,9 @@ public final class TuneJson {
             b.put("shared_outage_percent", r.breaks().sharedOutagePercent());
             num(b, "noise_percent", r.breaks().noisePpm() < 0 ? -1 : r.breaks().noisePpm() / 10_000.0);
             b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
+            // what the callers pay there: failed requests beyond detection off per 1,000 (null where it never ejects)
+            num(b, "shared_outage_added_failures_per_thousand", r.breaks().outageAddedPerThousand());
+            num(b, "noise_added_failures_per_thousand", r.breaks().noiseAddedPerThousand());
             b.put("words", r.breaks().words());
         }
         root.put("why", r.words().say(r.why()));

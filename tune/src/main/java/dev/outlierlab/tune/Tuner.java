@@ -151,7 +151,7 @@ public final class Tuner {
         Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
         BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
-        runs += BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length;
+        runs += BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length + points.offRuns();
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
     }

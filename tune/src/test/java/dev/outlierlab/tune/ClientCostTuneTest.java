@@ -44,6 +44,37 @@ class ClientCostTuneTest {
         assertThat(text).contains("+failed/1k").contains("max_fails=0 (was 1): nginx never takes a server out");
     }
 
+    /**
+     * The setting nginx's search used to recommend here: its "breaks when" line says what the callers pay when it
+     * breaks, from detection off on the same outage and seeds.
+     */
+    @Test
+    void breaksWhenSaysWhatTheCallersPay() {
+        HeldOutCell cell = new HeldOutCell(Target.byFlag("nginx"), 6, 120, 1, V140);
+        TuneRequest req = cell.request();
+        Setting old = SearchSpace.candidates(req).stream()
+                .filter(s -> req.target().label(s).equals("max_fails=20 fail_timeout=30s +502/503/504"))
+                .findFirst()
+                .orElseThrow();
+        Target.Written w = req.target()
+                .write(
+                        old,
+                        "search",
+                        6,
+                        req.current(),
+                        req.currentPanicPercent(),
+                        req.currentProfile(),
+                        req.envoyVersion());
+        BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(2));
+        assertThat(b.sharedOutagePercent()).isEqualTo(10);
+        // every server out for most of a 10 % outage: hundreds more failed requests per 1,000 than detection off
+        assertThat(b.outageAddedPerThousand()).isGreaterThan(100);
+        assertThat(b.words())
+                .contains("a shared outage of 10 % of every host's requests makes it eject healthy hosts (and fails "
+                        + Evaluation.perThousand(b.outageAddedPerThousand())
+                        + " more requests per 1,000 than detection off)");
+    }
+
     @Test
     void caddyCountsAShareOfTheTrafficNotFiveFailures() {
         HeldOutCell cell = new HeldOutCell(Target.byFlag("caddy"), 20, 200, 1, V140);

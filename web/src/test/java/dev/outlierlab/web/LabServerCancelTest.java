@@ -111,7 +111,7 @@ class LabServerCancelTest {
                     .as("the second run waits while the first holds the slot")
                     .isFalse();
             first.close();
-            Answer a = second.get(5, TimeUnit.SECONDS);
+            Answer a = second.get(2 * NOTICED_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
             assertThat(a.status()).as(a.body()).isEqualTo(200);
             assertThat(a.chunked()).as(a.headers()).isTrue();
             int spaces = a.body().length() - a.json().length();

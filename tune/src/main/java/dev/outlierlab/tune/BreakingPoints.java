@@ -21,8 +21,21 @@ import java.util.function.Predicate;
  * @param noisePpm            the lowest noise that makes it eject, in parts per million, or -1 when none up to 12 %
  * @param caughtPercent       the smallest partial failure ejected within a minute on every seed, or -1 when not even
  *                            a dead host is
+ * @param outageAddedPerThousand the failed requests per 1,000 beyond detection off in that shared outage (the mean of
+ *                            the seeds), NaN when none ejects: what the callers pay when it breaks
+ * @param noiseAddedPerThousand the same at that noise, NaN when none ejects
  */
-public record BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtPercent) {
+public record BreakingPoints(
+        int sharedOutagePercent,
+        long noisePpm,
+        int caughtPercent,
+        double outageAddedPerThousand,
+        double noiseAddedPerThousand) {
+    /** Figures without the callers' cost (not measured). */
+    public BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtPercent) {
+        this(sharedOutagePercent, noisePpm, caughtPercent, Double.NaN, Double.NaN);
+    }
+
     static final int[] DEPTHS = {10, 20, 30, 40, 50, 60, 70, 80};
     static final long[] NOISE_PPM = {5_000, 10_000, 20_000, 30_000, 50_000, 80_000, 120_000};
     static final int[] PARTIAL = {5, 10, 20, 30, 40, 50, 60, 80, 100};
@@ -60,24 +73,62 @@ public record BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtP
         List<RunFigures> f = runner.run(jobs, u -> {});
         int n = probes.size();
         int shared = -1;
+        int sharedAt = -1;
         for (int i = 0; i < DEPTHS.length && shared < 0; i++) {
             if (onAny(f, n, i, r -> r.ejections() > 0)) {
                 shared = DEPTHS[i];
+                sharedAt = i;
             }
         }
         long noise = -1;
+        int noiseAt = -1;
         for (int i = 0; i < NOISE_PPM.length && noise < 0; i++) {
             if (onAny(f, n, DEPTHS.length + i, r -> r.ejections() > 0)) {
                 noise = NOISE_PPM[i];
+                noiseAt = DEPTHS.length + i;
             }
         }
+        // what the callers pay where it breaks: detection off on the same probes and seeds (two probes at most)
+        List<Integer> paid = new ArrayList<>();
+        if (sharedAt >= 0) {
+            paid.add(sharedAt);
+        }
+        if (noiseAt >= 0) {
+            paid.add(noiseAt);
+        }
+        List<TuneRuns.Job> offJobs = new ArrayList<>();
+        for (long seed : SEEDS) {
+            for (int i : paid) {
+                offJobs.add(probes.get(i).offJob(req, seed));
+            }
+        }
+        List<RunFigures> off = offJobs.isEmpty() ? List.of() : runner.run(offJobs, u -> {});
+        double outageAdded = sharedAt < 0 ? Double.NaN : added(f, n, sharedAt, off, paid.size(), 0);
+        double noiseAdded = noiseAt < 0 ? Double.NaN : added(f, n, noiseAt, off, paid.size(), paid.size() - 1);
         int caught = -1;
         for (int i = 0; i < PARTIAL.length && caught < 0; i++) {
             if (!onAny(f, n, DEPTHS.length + NOISE_PPM.length + i, r -> !caught(r))) {
                 caught = PARTIAL[i];
             }
         }
-        return new BreakingPoints(shared, noise, caught);
+        return new BreakingPoints(shared, noise, caught, outageAdded, noiseAdded);
+    }
+
+    /** The runs of detection off these figures took (on every seed, where an outage or the noise makes it eject). */
+    int offRuns() {
+        return ((Double.isNaN(outageAddedPerThousand) ? 0 : 1) + (Double.isNaN(noiseAddedPerThousand) ? 0 : 1))
+                * SEEDS.length;
+    }
+
+    /** Failed requests beyond detection off per 1,000, the mean over the seeds, of the probe at {@code index}. */
+    private static double added(List<RunFigures> f, int n, int index, List<RunFigures> off, int paid, int at) {
+        double sum = 0;
+        for (int s = 0; s < SEEDS.length; s++) {
+            RunFigures mine = f.get(s * n + index);
+            RunFigures base = off.get(s * paid + at);
+            sum += (mine.failed() - base.failed()) * 1000.0 / Math.max(1, mine.requests());
+        }
+        return sum / SEEDS.length;
     }
 
     /** Whether the probe at {@code index} shows {@code what} on any seed (the runs are seed after seed, n each). */
@@ -95,16 +146,25 @@ public record BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtP
         return r.detectNanos() >= 0 && r.detectNanos() <= CAUGHT_WITHIN_NANOS;
     }
 
+    /** What the callers pay there, in words: {@code  (and fails 80.0 more requests per 1,000 than detection off)}. */
+    private static String paid(double perThousand) {
+        if (Double.isNaN(perThousand) || perThousand <= Evaluation.MAX_ADDED_PER_THOUSAND) {
+            return "";
+        }
+        return " (and fails " + Evaluation.perThousand(perThousand) + " more requests per 1,000 than detection off)";
+    }
+
     /** The "breaks when" line. */
     public String words() {
         String a = sharedOutagePercent < 0
                 ? "no shared outage up to 80 % makes it eject"
                 : "a shared outage of " + sharedOutagePercent
-                        + " % of every host's requests makes it eject healthy hosts";
+                        + " % of every host's requests makes it eject healthy hosts" + paid(outageAddedPerThousand);
         String b = noisePpm < 0
                 ? "no noise up to 12 % on every host makes it eject in 300 s"
                 : "with every host failing " + String.format(Locale.ROOT, "%.1f", noisePpm / 10_000.0) + " % of its "
-                        + "requests (noise) it ejects within 300 s, so false ejections pass one a day";
+                        + "requests (noise) it ejects within 300 s, so false ejections pass one a day"
+                        + paid(noiseAddedPerThousand);
         String c = caughtPercent < 0
                 ? "within a minute it does not catch even a dead host on every seed"
                 : caughtPercent == 100

@@ -8,10 +8,16 @@ import java.util.Locale;
  * One candidate scored on the whole suite: the objective users read. Benefit is the mean share of avoidable failures
  * removed over the should-eject scenarios (and the worst seed's mean beside it); harm is the false ejections per run
  * (each weighted by its caller's share of the traffic) summed over the scenarios plus the failures it adds beyond detection off (in percentage points, an overload's
- * cost); the constraints are no false ejection on any seed, no panic where one host fails alone, and at most
- * {@code maxEjected} hosts out at once.
+ * cost); the constraints are no false ejection on any seed, no panic where one host fails alone, at most
+ * {@code maxEjected} hosts out at once, and no more failed requests than detection off where nothing should be
+ * ejected ({@link #MAX_ADDED_PER_THOUSAND}): what the callers pay for a false ejection differs by target (Envoy's
+ * panic threshold and cap keep traffic flowing; nginx, HAProxy and Caddy answer 502 or 503 when every server is
+ * out), so the false ejections alone do not weigh it.
  *
  * @param candidate the setting's index in the search (0 is the current setting)
+ * @param addedFailuresPerThousand the most failed requests beyond detection off per 1,000 requests over the scenarios
+ *     where nothing should be ejected (negative when it fails fewer in each), 0 when the suite has none
+ * @param addedFailuresScenario the scenario of that figure, or null when the suite has none
  * @param violations the constraints broken, in words; empty when the setting is admissible
  */
 public record Evaluation(
@@ -23,7 +29,16 @@ public record Evaluation(
         double worstSeedBenefitPercent,
         double falseEjections,
         double addedFailurePoints,
+        double addedFailuresPerThousand,
+        String addedFailuresScenario,
         List<String> violations) {
+
+    /**
+     * The most failed requests per 1,000 a setting may add over detection off in a scenario where nothing should be
+     * ejected: one in a thousand, above the chance differences of a few requests when a host's traffic moves to
+     * another one as noisy.
+     */
+    public static final double MAX_ADDED_PER_THOUSAND = 1;
 
     public Evaluation {
         scores = List.copyOf(scores);
@@ -45,6 +60,7 @@ public record Evaluation(
         int[] perSeedCount = new int[seeds];
         double falseEjections = 0;
         double added = 0;
+        ScenarioScore worstNone = null;
         List<String> violations = new ArrayList<>();
         for (ScenarioScore s : scores) {
             if (s.scenario().expect() == Expectation.EJECT) {
@@ -71,6 +87,10 @@ public record Evaluation(
                         + perDay(s.falseEjectionsPerDay()) + " a day in these conditions; --max-false-per-day "
                         + perDay(maxFalsePerDay) + ")");
             }
+            if (s.scenario().expect() == Expectation.NONE
+                    && (worstNone == null || s.addedFailuresPerThousand() > worstNone.addedFailuresPerThousand())) {
+                worstNone = s;
+            }
             if (s.scenario().singleHost() && s.panicSeconds() > 0) {
                 violations.add(s.scenario().name() + ": panic with one host failing");
             }
@@ -78,6 +98,9 @@ public record Evaluation(
                 violations.add(s.scenario().name() + ": " + s.maxEjectedAtOnce() + " hosts out at once (at most "
                         + maxEjected + ")");
             }
+        }
+        if (worstNone != null && worstNone.addedFailuresPerThousand() > MAX_ADDED_PER_THOUSAND) {
+            violations.add(addedWords(worstNone));
         }
         double worst = Double.NaN;
         for (int i = 0; i < seeds; i++) {
@@ -95,7 +118,43 @@ public record Evaluation(
                 Double.isNaN(worst) ? 0 : worst,
                 falseEjections,
                 added,
+                worstNone == null ? 0 : worstNone.addedFailuresPerThousand(),
+                worstNone == null ? null : worstNone.scenario().name(),
                 violations);
+    }
+
+    /** The cost where nothing should go, as a constraint broken: {@code shared-outage: 517.1 more failed ...}. */
+    private static String addedWords(ScenarioScore s) {
+        return s.scenario().name() + ": " + perThousand(s.addedFailuresPerThousand())
+                + " more failed requests per 1,000 than with detection off (" + aDay(s.addedFailuresPerDay())
+                + " a day at " + s.scenario().scenario().traffic().rps()
+                + " rps), where nothing should be ejected (at most "
+                + perThousand(MAX_ADDED_PER_THOUSAND) + ")";
+    }
+
+    /** Whether it fails more requests than detection off where nothing should be ejected, past the allowance. */
+    public boolean addsFailuresWhereNoneShould() {
+        return addedFailuresScenario != null && addedFailuresPerThousand > MAX_ADDED_PER_THOUSAND;
+    }
+
+    /** The figure of {@link #addedFailuresPerThousand} as failed requests a day at its scenario's rate, or 0. */
+    public double addedFailuresPerDay() {
+        ScenarioScore s = addedFailuresScenario == null ? null : score(addedFailuresScenario);
+        return s == null ? 0 : s.addedFailuresPerDay();
+    }
+
+    static String perThousand(double d) {
+        return String.format(Locale.ROOT, "%.1f", d);
+    }
+
+    /** A count a day in round words: 1,790,000, or 12,300 (three significant digits). */
+    static String aDay(double d) {
+        long v = Math.round(d);
+        if (Math.abs(v) >= 1000) {
+            long scale = (long) Math.pow(10, (long) Math.floor(Math.log10(Math.abs(v))) - 2);
+            v = Math.round(v / (double) scale) * scale;
+        }
+        return String.format(Locale.ROOT, "%,d", v);
     }
 
     static String perDay(double d) {
@@ -122,6 +181,8 @@ public record Evaluation(
                 worstSeedBenefitPercent,
                 falseEjections,
                 addedFailurePoints,
+                addedFailuresPerThousand,
+                addedFailuresScenario,
                 more);
     }
 

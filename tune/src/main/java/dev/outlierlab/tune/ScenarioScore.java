@@ -52,6 +52,33 @@ public record ScenarioScore(
         return sum / runs.size();
     }
 
+    /**
+     * Requests failed beyond detection off per 1,000 requests of the run, the mean over the seeds of each seed's
+     * difference (negative when the setting fails fewer, as nginx's retries of a 5xx on the next server do): what the
+     * callers pay for what the setting does here, ejections and retries alike.
+     */
+    public double addedFailuresPerThousand() {
+        double sum = 0;
+        for (int i = 0; i < runs.size(); i++) {
+            RunFigures r = runs.get(i);
+            if (r.requests() > 0) {
+                sum += (r.failed() - off.get(i).failed()) * 1000.0 / r.requests();
+            }
+        }
+        return sum / runs.size();
+    }
+
+    /**
+     * {@link #addedFailuresPerThousand()} as failed requests a day with this scenario's conditions and rate held all
+     * day.
+     */
+    public double addedFailuresPerDay() {
+        return addedFailuresPerThousand()
+                / 1000.0
+                * scenario.scenario().traffic().rps()
+                * 86_400;
+    }
+
     /** Whether this scenario's route retries failed attempts (istiod's default retries, a {@code retry_policy}). */
     public boolean retried() {
         var r = scenario.scenario().routing().retries();

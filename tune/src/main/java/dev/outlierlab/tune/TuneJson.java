@@ -89,6 +89,9 @@ public final class TuneJson {
             b.put("shared_outage_percent", r.breaks().sharedOutagePercent());
             num(b, "noise_percent", r.breaks().noisePpm() < 0 ? -1 : r.breaks().noisePpm() / 10_000.0);
             b.put("caught_within_a_minute_percent", r.breaks().caughtPercent());
+            // what the callers pay there: failed requests beyond detection off per 1,000 (null where it never ejects)
+            num(b, "shared_outage_added_failures_per_thousand", r.breaks().outageAddedPerThousand());
+            num(b, "noise_added_failures_per_thousand", r.breaks().noiseAddedPerThousand());
             b.put("words", r.breaks().words());
         }
         root.put("why", r.words().say(r.why()));
@@ -168,6 +171,12 @@ public final class TuneJson {
         num(n, "harm", e.harm());
         num(n, "false_ejections", e.falseEjections());
         num(n, "added_failure_points", e.addedFailurePoints());
+        // where nothing should be ejected: the callers' cost of the setting against detection off
+        ObjectNode where = n.putObject("added_failures_where_none_should_go");
+        where.put("scenario", e.addedFailuresScenario());
+        num(where, "per_thousand", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerThousand());
+        num(where, "per_day", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerDay());
+        num(where, "allowed_per_thousand", Evaluation.MAX_ADDED_PER_THOUSAND);
         num(n, "detect_seconds", e.detectSeconds());
         num(n, "return_seconds", e.returnSeconds());
         n.put("admissible", e.admissible());
@@ -185,6 +194,7 @@ public final class TuneJson {
                 // failed: the callers' (the objective's); upstream: the attempts', what the detectors see
                 num(o, "upstream_failed_percent", sc.upstreamFailedPercent());
             }
+            num(o, "added_failures_per_thousand", sc.addedFailuresPerThousand());
             num(o, "false_ejections", sc.falseEjections());
             num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
             o.put("most_ejected", sc.maxEjectedAtOnce());

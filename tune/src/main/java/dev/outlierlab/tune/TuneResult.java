@@ -68,6 +68,15 @@ public record TuneResult(
      * keeps settings that already work; null when it meets every constraint and changes something.
      */
     public String headline() {
+        if (recommended.addsFailuresWhereNoneShould()) {
+            return "No setting catches a failing host here without failing more requests than detection off where "
+                    + "nothing should be ejected: the recommendation below is the best trade-off, and in "
+                    + recommended.addedFailuresScenario() + " it fails "
+                    + Evaluation.perThousand(recommended.addedFailuresPerThousand())
+                    + " more requests per 1,000 than detection off ("
+                    + Evaluation.aDay(recommended.addedFailuresPerDay()) + " a day at " + request.rps()
+                    + " rps); what else it costs is said under Why.";
+        }
         if (!recommended.admissible()) {
             return "No setting meets every constraint: the recommendation below is the best trade-off, and what it costs "
                     + "is said under Why.";

@@ -53,10 +53,20 @@ public final class TuneText {
         out.append(scorecard(r.current()));
         out.append(summary(r.current(), w)).append("\n\n");
         out.append("Front: benefit (avoidable failures removed, mean over the should-eject scenarios) against harm\n"
-                + "(false ejections per run plus failures added, in points); * recommended\n");
+                + "(false ejections per run plus failures added, in points); +failed/1k: requests failed beyond\n"
+                + "detection off per 1,000 where nothing should be ejected (the worst such scenario); * recommended\n");
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of(
-                "", "benefit", "worst seed", "harm", "false ej.", "added pts", "detect s", "return s", "setting"));
+                "",
+                "benefit",
+                "worst seed",
+                "harm",
+                "false ej.",
+                "added pts",
+                "+failed/1k",
+                "detect s",
+                "return s",
+                "setting"));
         for (Evaluation e : r.front()) {
             rows.add(List.of(
                     e == r.recommended() ? "*" : "",
@@ -65,12 +75,13 @@ public final class TuneText {
                     two(e.harm()),
                     two(e.falseEjections()),
                     two(e.addedFailurePoints()),
+                    e.addedFailuresScenario() == null ? "-" : one(e.addedFailuresPerThousand()),
                     one(e.detectSeconds()),
                     one(e.returnSeconds()),
                     q.target().label(e.setting(), e.written().profile())
                             + (e.admissible() ? "" : " (breaks a constraint)")));
         }
-        out.append(table(rows, 8)).append('\n');
+        out.append(table(rows, 9)).append('\n');
         boolean spliced = r.deployable() != null && r.deployable().text() != null;
         out.append("Recommendation, as ")
                 .append(q.target().description())

@@ -160,7 +160,7 @@ public final class Tuner {
         Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
         BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
-        runs += BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length;
+        runs += BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length + points.offRuns();
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
     }
@@ -209,16 +209,34 @@ public final class Tuner {
     }
 
     /**
-     * The best trade-off when nothing with benefit meets every constraint: on the front of benefit against harm of
-     * the finalists that {@code check} accepts and that remove something, the least harm among those with at least
-     * half the front's best benefit (a knee: most of what can be had for the least it costs); null when none removes
-     * anything.
+     * The best trade-off when nothing with benefit meets every constraint: among the finalists that {@code check}
+     * accepts and that remove something, those that fail no more requests than detection off where nothing should be
+     * ejected come first (a false ejection the callers do not feel over one that answers them 502); on their front of
+     * benefit against harm, the least harm among those with at least half the front's best benefit (a knee: most of
+     * what can be had for the least it costs). When every one adds failures there, the fewest added among those with
+     * at least half the best benefit. Null when none removes anything.
      */
     static Evaluation tradeOff(List<Evaluation> finals) {
         List<Evaluation> deployable = finals.stream()
                 .filter(e -> !e.undeployable() && e.benefitPercent() > 0)
                 .toList();
-        List<Evaluation> front = pareto(deployable);
+        List<Evaluation> harmless = deployable.stream()
+                .filter(e -> !e.addsFailuresWhereNoneShould())
+                .toList();
+        if (harmless.isEmpty() && !deployable.isEmpty()) {
+            double top = deployable.stream()
+                    .mapToDouble(Evaluation::benefitPercent)
+                    .max()
+                    .orElse(0);
+            return deployable.stream()
+                    .filter(e -> e.benefitPercent() >= top / 2)
+                    .min(Comparator.comparingDouble(Evaluation::addedFailuresPerThousand)
+                            .thenComparingDouble(Evaluation::harm)
+                            .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
+                            .thenComparingInt(Evaluation::candidate))
+                    .orElse(null);
+        }
+        List<Evaluation> front = pareto(harmless);
         if (front.isEmpty()) {
             return null;
         }
@@ -231,8 +249,12 @@ public final class Tuner {
                 .orElse(front.get(0));
     }
 
-    /** Admissible first, then more benefit, less harm, fewer constraints broken, the earlier candidate. */
+    /**
+     * Admissible first, then the ones that fail no more requests than detection off where nothing should be ejected,
+     * fewer constraints broken, more benefit, less harm, the earlier candidate.
+     */
     static final Comparator<Evaluation> RANKING = Comparator.comparing((Evaluation e) -> !e.admissible())
+            .thenComparing(Evaluation::addsFailuresWhereNoneShould)
             .thenComparing(Evaluation::violations, Comparator.comparingInt(List::size))
             .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
             .thenComparingDouble(Evaluation::harm)

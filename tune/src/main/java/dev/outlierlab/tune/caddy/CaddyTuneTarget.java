@@ -107,7 +107,14 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         return "Caddy's active health checks are not run by the lab";
     }
 
-    /** {@code max_fails} 1, 2, 3 or 5; {@code fail_duration} the current, 10 s or 30 s; 5xx listed or as it is. */
+    /**
+     * {@code max_fails} 1, 2, 3 or 5; {@code fail_duration} the current, 10 s or 30 s; 5xx listed or as it is. With
+     * 5xx listed, also the {@code max_fails} that a quarter of a server's requests in one {@code fail_duration} reaches
+     * (at this rate), when above 5: Caddy's count is of the failures remembered for {@code fail_duration}, so a count
+     * that small is reached by every server in a shared outage or under bad requests (5 % of every server's), and
+     * when every upstream is unhealthy Caddy answers every request with an error; a count sized to the traffic is a
+     * failure rate, which a host failing a third of its requests passes and a pool failing a fifth does not.
+     */
     @Override
     public List<Setting> candidates(TuneRequest req) {
         CaddyPassiveConfig now = ((CaddyRun) req.currentProfile()).config();
@@ -122,6 +129,12 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
                 if (!has5xx) {
                     out.add(Setting.of(fields(fails, seconds * Durations.SECOND, false)));
                 }
+            }
+        }
+        for (long seconds : new long[] {now.failDurationNanos() / Durations.SECOND, 10, 30}) {
+            long quarter = (req.perHostPerInterval(seconds * Durations.SECOND) + 3) / 4;
+            if (seconds > 0 && quarter > 5) {
+                out.add(Setting.of(fields(quarter, seconds * Durations.SECOND, true)));
             }
         }
         out.remove(req.currentSetting());

@@ -122,7 +122,9 @@ public final class NginxTuneTarget extends ServerTuneTarget {
     }
 
     /**
-     * {@code max_fails} 1, 2, 3, 5, 10 or 20; {@code fail_timeout} the current, 1 s, 2 s, 10 s or 30 s;
+     * {@code max_fails} 1, 2, 3, 5, 10 or 20, or 0 (no server ever taken out) with {@code http_502 http_503 http_504}
+     * listed, so retried;
+     * {@code fail_timeout} the current, 1 s, 2 s, 10 s or 30 s;
      * {@code proxy_next_upstream} (its other words kept) listing {@code http_500 http_502 http_503 http_504}, only
      * {@code http_502 http_503 http_504} (a bad request's 500, the same on every server, then neither counts nor is
      * retried), or none of them. The
@@ -142,6 +144,11 @@ public final class NginxTuneTarget extends ServerTuneTarget {
                 }
             }
         }
+        // no server taken out, a server's 502, 503 and 504 retried on the next one: what is left when every max_fails
+        // that counts 5xx takes every server out in a shared outage (and nginx then answers 502 to every request). Not
+        // with http_500: a bad request's 500 comes from every server alike, so retrying it only multiplies it (the
+        // lab draws each try's failure on its own, so there a retried bad request would pass)
+        out.add(setting(0, currentTimeout, LISTS_GATEWAY));
         out.remove(req.currentSetting());
         return new ArrayList<>(out);
     }

@@ -23,21 +23,36 @@ final class NginxWords {
     static List<String> changes(String wasFails, String wasTimeout, String wasListing, Setting b) {
         List<String> out = new ArrayList<>();
         String fails = Long.toString(b.consecutive5xx());
+        boolean never = b.consecutive5xx() == 0;
         if (!wasFails.equals(fails)) {
-            out.add("max_fails=" + fails + " (was " + wasFails + ")");
+            out.add("max_fails=" + fails + " (was " + wasFails + ")"
+                    + (never
+                            ? ": nginx never takes a server out, so it never answers 502 for want of one; a server"
+                                    + " that refuses connections or times out still gets its share of first tries,"
+                                    + " each then retried on the next server (a timeout after proxy_connect_timeout"
+                                    + " or proxy_read_timeout)"
+                            : ""));
         }
         String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";
-        if (!wasTimeout.equals(timeout)) {
+        if (!wasTimeout.equals(timeout) && !never) {
             out.add("fail_timeout=" + timeout + " (was " + wasTimeout + ")");
         }
         if (!wasListing.equals(listingLabel(NginxTuneTarget.listing(b)))) {
             out.add(
                     switch (NginxTuneTarget.listing(b)) {
                         case NginxTuneTarget.LISTS_ALL ->
-                            "proxy_next_upstream lists http_500 http_502 http_503 http_504: 5xx answers" + " count";
+                            never
+                                    ? "proxy_next_upstream lists http_500 http_502 http_503 http_504: a 5xx answer is"
+                                            + " retried on the next server"
+                                    : "proxy_next_upstream lists http_500 http_502 http_503 http_504: 5xx answers"
+                                            + " count";
                         case NginxTuneTarget.LISTS_GATEWAY ->
-                            "proxy_next_upstream lists http_502 http_503 http_504 but not http_500:"
-                                    + " a server's 502, 503 and 504 count, a bad request's 500 does not";
+                            never
+                                    ? "proxy_next_upstream lists http_502 http_503 http_504 but not http_500: a"
+                                            + " server's 502, 503 and 504 are retried on the next server, a bad"
+                                            + " request's 500 is not"
+                                    : "proxy_next_upstream lists http_502 http_503 http_504 but not http_500:"
+                                            + " a server's 502, 503 and 504 count, a bad request's 500 does not";
                         default ->
                             "proxy_next_upstream without http_500 http_502 http_503 http_504: 5xx answers do"
                                     + " not count";

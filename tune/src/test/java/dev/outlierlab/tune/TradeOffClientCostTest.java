@@ -1,0 +1,69 @@
+package dev.outlierlab.tune;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The trade-off when nothing meets every constraint weighs what the callers pay where nothing should be ejected
+ * before the count of ejections: many short false ejections that fail no request rank above a few that answer most
+ * requests with an error (nginx, Caddy, HAProxy with every server out).
+ */
+class TradeOffClientCostTest {
+    private static final List<SuiteScenario> SUITE = new DefaultSuite(6, 120, 1, 0)
+            .scenarios().stream()
+                    .filter(s -> s.name().equals("one-host-partial") || s.name().equals("shared-outage"))
+                    .toList();
+
+    @Test
+    void aSettingThatFailsNoMoreRequestsComesBeforeOneWithLessHarm() {
+        // 80 false ejections a run in the shared outage, none felt by the callers; removes 67 %
+        Evaluation quietForCallers = evaluation(1, 400, 5_000, 80);
+        // 5 false ejections a run, every server out: 15,000 more failed requests of 36,000; removes 100 %
+        Evaluation answers502 = evaluation(2, 100, 20_000, 5);
+        assertThat(answers502.harm()).isLessThan(quietForCallers.harm());
+        assertThat(answers502.addsFailuresWhereNoneShould()).isTrue();
+        assertThat(answers502.addedFailuresPerThousand()).isEqualTo(15_000 * 1000.0 / 36_000);
+        assertThat(answers502.violations())
+                .anyMatch(
+                        v -> v.startsWith("shared-outage: 416.7 more failed requests per 1,000 than with detection off"
+                                + " (4,320,000 a day at 120 rps), where nothing should be ejected"));
+        assertThat(quietForCallers.addsFailuresWhereNoneShould()).isFalse();
+        assertThat(quietForCallers.admissible()).isFalse(); // its false ejections break --max-false-per-day 0
+        assertThat(Tuner.tradeOff(List.of(answers502, quietForCallers))).isSameAs(quietForCallers);
+        assertThat(List.of(answers502, quietForCallers).stream()
+                        .sorted(Tuner.RANKING)
+                        .findFirst()
+                        .orElseThrow())
+                .isSameAs(quietForCallers);
+    }
+
+    @Test
+    void whenEveryOneAddsFailuresTheFewestAddedAmongTheUsefulOnes() {
+        Evaluation fewer = evaluation(1, 400, 8_000, 40);
+        Evaluation more = evaluation(2, 100, 20_000, 5);
+        Evaluation useless = evaluation(3, 950, 5_100, 1);
+        Evaluation trade = Tuner.tradeOff(List.of(more, fewer, useless));
+        assertThat(trade).isSameAs(fewer);
+    }
+
+    /** A setting whose runs fail {@code failedOnePartial} of the failing host's scenario and so many in the outage. */
+    private static Evaluation evaluation(int candidate, long failedOnePartial, long failedOutage, long falseEjections) {
+        SuiteScenario partial = SUITE.get(0).name().equals("one-host-partial") ? SUITE.get(0) : SUITE.get(1);
+        SuiteScenario outage = partial == SUITE.get(0) ? SUITE.get(1) : SUITE.get(0);
+        ScenarioScore p = new ScenarioScore(
+                partial, List.of(figures(failedOnePartial, 0)), List.of(figures(1_000, 0)), List.of(figures(100, 0)));
+        ScenarioScore o = new ScenarioScore(
+                outage,
+                List.of(figures(failedOutage, falseEjections)),
+                List.of(figures(5_000, 0)),
+                List.of(figures(5_000, 0)));
+        return Evaluation.of(candidate, Setting.of(OutlierDetectionConfig.defaults()), null, List.of(p, o), 6, 0);
+    }
+
+    private static RunFigures figures(long failed, long falseEjections) {
+        return new RunFigures(36_000, failed, 25_200, failed, falseEjections, 0, falseEjections, 0, 1, 0, -1, 0);
+    }
+}

@@ -55,4 +55,12 @@ final class Chosen {
                 || detector(c, EjectionType.SUCCESS_RATE)
                 || detector(c, EjectionType.FAILURE_PERCENTAGE);
     }
+
+    /**
+     * A detector that cannot act here is a warning when the file configures it, a note when only Envoy's
+     * default turns it on (success rate is enforced at 100 by default, and nobody asked for it).
+     */
+    static Severity severity(OutlierDetectionConfig c, EjectionType type) {
+        return detector(c, type) ? Severity.WARNING : Severity.NOTE;
+    }
 }

@@ -56,7 +56,7 @@ final class FindingSink {
     }
 
     void add(
-            Rule rule,
+            CheckRule rule,
             Severity severity,
             String message,
             Map<String, Object> numbers,

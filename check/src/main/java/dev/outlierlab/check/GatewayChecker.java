@@ -33,7 +33,7 @@ final class GatewayChecker {
         GatewayConfig g = t.gateway();
         if (g.mode() == StageMode.OFF) {
             sink.add(
-                    Rule.GATEWAY_MODE_OFF,
+                    GatewayRule.MODE_OFF,
                     Severity.WARNING,
                     "mode off: outcomes are not recorded and no endpoint is "
                             + "ejected or reported, so the other settings do nothing",
@@ -44,7 +44,7 @@ final class GatewayChecker {
         }
         if (g.mode() == StageMode.SHADOW) {
             sink.add(
-                    Rule.GATEWAY_MODE_SHADOW,
+                    GatewayRule.MODE_SHADOW,
                     Severity.NOTE,
                     "mode shadow: the stage judges as in prod and records "
                             + "would_eject, but removes no endpoint: callers see every failure",
@@ -56,7 +56,7 @@ final class GatewayChecker {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("endpoints", 1L);
             sink.add(
-                    Rule.GATEWAY_SINGLE_ENDPOINT,
+                    GatewayRule.SINGLE_ENDPOINT,
                     Severity.WARNING,
                     "one endpoint: it has no peers to be compared with, "
                             + "and if the hard trip ejects it the guard keeps it in the list (it would be empty), so the stage "
@@ -79,7 +79,7 @@ final class GatewayChecker {
             }
             n.put("fallbacks", (long) r.fallbacks());
             sink.add(
-                    Rule.GATEWAY_ORDERED_STARVES_PEERS,
+                    GatewayRule.ORDERED_STARVES_PEERS,
                     Severity.WARNING,
                     "routing ordered sends every request to the "
                             + "first endpoint; the second"
@@ -113,7 +113,7 @@ final class GatewayChecker {
                         .append(" requests per second to each endpoint)");
             }
             sink.add(
-                    Rule.GATEWAY_HAIR_TRIGGER,
+                    GatewayRule.HAIR_TRIGGER,
                     Severity.WARNING,
                     m.toString(),
                     n,
@@ -122,7 +122,7 @@ final class GatewayChecker {
         }
         if (r.fallbacks() == 0 && (endpoints == null || endpoints >= 2)) {
             sink.add(
-                    Rule.GATEWAY_NO_FALLBACKS,
+                    GatewayRule.NO_FALLBACKS,
                     Severity.NOTE,
                     "fallbacks 0: a failed attempt is the caller's failed "
                             + "request, so callers see every failure until an ejection; one fallback retries it on the next "
@@ -159,7 +159,7 @@ final class GatewayChecker {
                 n.put("peer_set", "others");
                 n.put("min_stdev", g.minStdevPercent());
                 sink.add(
-                        Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                        GatewayRule.STATISTICAL_RULE_CANNOT_FIRE,
                         Severity.WARNING,
                         "2 endpoints, peer_set others: "
                                 + "each is compared with its one peer, whose standard deviation is 0, below min_stdev "
@@ -185,7 +185,7 @@ final class GatewayChecker {
             n.put("stdev_factor", factor);
             n.put("smallest_endpoints_that_can_eject", (long) smallest);
             sink.add(
-                    Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                    GatewayRule.STATISTICAL_RULE_CANNOT_FIRE,
                     Severity.NOTE,
                     "stdev_factor " + FindingSink.fmt(factor)
                             + " with peer_set all can never fire among fewer than " + smallest
@@ -219,7 +219,7 @@ final class GatewayChecker {
                 + ", so only the hard trip ejects. It can fire with " + smallest
                 + " endpoints or more, or with stdev_factor " + FindingSink.fmt(largest) + " or less";
         sink.add(
-                Rule.GATEWAY_STATISTICAL_RULE_CANNOT_FIRE,
+                GatewayRule.STATISTICAL_RULE_CANNOT_FIRE,
                 Severity.WARNING,
                 m,
                 n,
@@ -268,7 +268,7 @@ final class GatewayChecker {
                 + "ejects. It needs a window of " + neededWindow + " s or min_requests "
                 + Math.max(1, perEndpointFloor);
         sink.add(
-                Rule.GATEWAY_MIN_REQUESTS_UNREACHABLE,
+                GatewayRule.MIN_REQUESTS_UNREACHABLE,
                 Severity.WARNING,
                 m,
                 n,

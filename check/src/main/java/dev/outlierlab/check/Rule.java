@@ -1,8 +1,10 @@
 package dev.outlierlab.check;
 
 /**
- * The checks {@code outlier-lab check} makes. Each has a stable id (used as SARIF's {@code ruleId} and in JSON;
- * never renamed), a title, and a help text saying which Envoy rule it follows.
+ * The checks {@code outlier-lab check} makes of an Envoy cluster (an Istio DestinationRule's included) and of the
+ * files it reads. Each has a stable id (used as SARIF's {@code ruleId} and in JSON; never renamed), a title, and a
+ * help text saying which Envoy rule it follows. A gateway's are {@link GatewayRule}, a gRPC client's
+ * {@link GrpcRule}, a web server's {@link ServerRule}.
  */
 public enum Rule implements CheckRule {
     INVALID_CONFIG(
@@ -224,219 +226,12 @@ public enum Rule implements CheckRule {
             "Parts of the file the lab reads past: load-balancing weights, priorities, outlier-detection monitors, "
                     + "health-check intervals other than interval, fields newer than the bundled Envoy API. Findings "
                     + "and simulations ignore them."),
-    GATEWAY_STATISTICAL_RULE_CANNOT_FIRE(
-            Severity.WARNING,
-            "gateway-statistical-rule-cannot-fire",
-            "The gateway's statistical rule cannot fire with this many endpoints",
-            "With peer_set all, no success rate among N scored endpoints lies more than sqrt(N - 1) standard "
-                    + "deviations from their mean (Samuelson's inequality), so with stdev_factor >= sqrt(N - 1) only the "
-                    + "hard trip ejects (with equality only by a floating-point rounding tie). With peer_set others and "
-                    + "two endpoints the one peer's spread is 0, below min_stdev."),
-    GATEWAY_SINGLE_ENDPOINT(
-            Severity.WARNING,
-            "gateway-single-endpoint",
-            "One endpoint: the gateway stage does nothing",
-            "With one endpoint there are no peers to compare with, and the guard never empties the candidate list, "
-                    + "so an ejected endpoint is put straight back."),
-    GATEWAY_MIN_REQUESTS_UNREACHABLE(
-            Severity.WARNING,
-            "gateway-min-requests-unreachable",
-            "min_requests is never reached within the window",
-            "An endpoint is scored only with min_requests attempts in its window, per gateway process; at this "
-                    + "traffic, spread over the endpoints and processes, none gets that many, so only the hard trip ejects."),
-    GATEWAY_ORDERED_STARVES_PEERS(
-            Severity.WARNING,
-            "gateway-ordered-starves-peers",
-            "ordered routing starves the peers",
-            "With routing ordered every request goes to the first endpoint in the list; the others get attempts only "
-                    + "as fallbacks or while it is ejected, so they are not scored and the first has no peers to be "
-                    + "compared with."),
-    GATEWAY_HAIR_TRIGGER(
-            Severity.WARNING,
-            "gateway-hair-trigger",
-            "consecutive_failures 1 is a hair trigger",
-            "The hard trip ejects at the first failure: a healthy endpoint failing 1 % of its requests at random is "
-                    + "ejected every 100 attempts on average."),
-    GATEWAY_NO_FALLBACKS(
-            Severity.NOTE,
-            "gateway-no-fallbacks",
-            "fallbacks 0: callers see every failed attempt",
-            "With no fallbacks a failed attempt is the caller's failed request; ejection only shortens how long an "
-                    + "endpoint keeps failing requests."),
-    GATEWAY_MODE_OFF(
-            Severity.WARNING,
-            "gateway-mode-off",
-            "mode off: the gateway stage does nothing",
-            "In mode off outcomes are not recorded and nothing is ejected or reported."),
-    GATEWAY_MODE_SHADOW(
-            Severity.NOTE,
-            "gateway-mode-shadow",
-            "mode shadow: nothing is removed",
-            "In mode shadow the stage judges as in prod and records would_eject, but removes no endpoint."),
     ISTIO_TRANSLATION(
             Severity.WARNING,
             "istio-translation",
             "An Istio setting does not do what it seems to",
             "istiod translates a DestinationRule's outlierDetection into Envoy settings with rules of its own "
-                    + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection)."),
-    // gRPC clients (grpc-java's OutlierDetectionLoadBalancer, grpc-go, C-core): GrpcChecks, docs/grpc.md
-    GRPC_IGNORED_FIELD(
-            Severity.WARNING,
-            "grpc-ignored-field",
-            "A gRPC client ignores this Envoy field",
-            "gRPC's xDS client maps only success rate, failure percentage, the interval, the ejection times and the cap "
-                    + "(gRFC A50); consecutive detectors, jitter, health-check return, split origins and "
-                    + "always_eject_one_host do nothing for a gRPC client."),
-    GRPC_SUCCESS_RATE_DISABLED(
-            Severity.WARNING,
-            "grpc-success-rate-disabled",
-            "enforcing_success_rate: 0 turns success rate off in gRPC",
-            "Envoy still detects and counts success-rate outliers at enforcement 0 (detect-only); gRPC's xDS client "
-                    + "leaves success_rate_ejection unset, so nothing is even counted."),
-    GRPC_FAILURE_PERCENTAGE_OFF(
-            Severity.NOTE,
-            "grpc-failure-percentage-off",
-            "Failure percentage is off for gRPC clients",
-            "With enforcing_failure_percentage 0 gRPC leaves failure_percentage_ejection unset, and so do grpc-go and "
-                    + "C-core when it is unset (Envoy's default 0); grpc-java then runs it with enforcement 100. Envoy "
-                    + "would still detect. A gRPC service config's failurePercentageEjection defaults to "
-                    + "enforcement 100, unlike Envoy's enforcing_failure_percentage."),
-    GRPC_CAP_ALL_NO_PANIC(
-            Severity.WARNING,
-            "grpc-cap-all-no-panic",
-            "Every endpoint can be ejected, and gRPC has no panic mode",
-            "gRPC stops ejecting only when the ejected share reaches max_ejection_percent; at 100 every endpoint can go, "
-                    + "and with all ejected every call fails with UNAVAILABLE: there is no panic mode to fall back on."),
-    GRPC_THRESHOLD_100_NEVER(
-            Severity.WARNING,
-            "grpc-failure-threshold-100",
-            "A failure threshold of 100 never ejects in gRPC",
-            "gRPC ejects when the failure percentage is strictly greater than the threshold; nothing is above 100 %. "
-                    + "Envoy's >= ejects an endpoint failing every request."),
-    GRPC_IMPLEMENTATIONS_DIFFER(
-            Severity.NOTE,
-            "grpc-implementations-differ",
-            "grpc-java, grpc-go and C-core differ here",
-            "The three libraries differ on max_ejection_percent 0 (Java and Go eject nothing, C-core still ejects the "
-                    + "first), an endpoint that both algorithms find in one sweep (Java and Go eject it twice, C-core "
-                    + "once), enforcement 1 (C-core draws 1 to 99 and never ejects) and the cap's key "
-                    + "(maxEjectionPercentage in grpc-java, maxEjectionPercent in grpc-go and C-core)."),
-    GRPC_KEY_IGNORED(
-            Severity.WARNING,
-            "grpc-key-ignored",
-            "This gRPC library ignores the key",
-            "grpc-java reads maxEjectionPercentage and ignores maxEjectionPercent; grpc-go and C-core read "
-                    + "maxEjectionPercent. The ignored key leaves the cap at 10 %."),
-    GRPC_NOTHING_EJECTS(
-            Severity.ERROR,
-            "grpc-nothing-ejects",
-            "This gRPC configuration ejects nothing",
-            "Neither success rate nor failure percentage is configured (or both have enforcement 0): gRPC counts "
-                    + "nothing and ejects nothing."),
-    NGINX_5XX_NOT_COUNTED(
-            Severity.WARNING,
-            "nginx-5xx-not-counted",
-            "nginx never counts these 5xx responses",
-            "nginx counts a 500, 502, 503, 504 or 429 against max_fails only when proxy_next_upstream lists it "
-                    + "(http_503 ...) and another try is left (ngx_http_upstream_test_next); otherwise the response "
-                    + "goes to the client and the server is freed as a success. Errors and timeouts always count."),
-    NGINX_RETRY_HIDES_FAILURES(
-            Severity.NOTE,
-            "nginx-retry-hides-failures",
-            "Listing a status also retries it on another server",
-            "A status listed in proxy_next_upstream is retried on the next server while a try is left, so a "
-                    + "failing server becomes invisible to clients; on the last try the status is passed on and not "
-                    + "counted."),
-    NGINX_MAX_FAILS_NOT_CONSECUTIVE(
-            Severity.NOTE,
-            "nginx-max-fails-not-consecutive",
-            "max_fails is neither failures in a row nor a sliding window",
-            "A success resets the count only when the server was selected more than fail_timeout after its last "
-                    + "failure (ngx_http_upstream_free_round_robin_peer: accessed < checked): failures with successes "
-                    + "between them add up while each comes within fail_timeout of the previous one."),
-    NGINX_PER_WORKER_COUNTS(
-            Severity.WARNING,
-            "nginx-per-worker-counts",
-            "Without zone, every worker process counts failures alone",
-            "The upstream's peers live in each worker's own memory unless the upstream has a zone: with N workers a "
-                    + "failing server takes up to N times max_fails failures, and N probes, before every worker has "
-                    + "it out."),
-    NGINX_SINGLE_SERVER(
-            Severity.WARNING,
-            "nginx-single-server",
-            "A one-server upstream is never taken out",
-            "With one server nginx neither counts failures nor skips the server (peers->single): max_fails and "
-                    + "fail_timeout do nothing, and every failure reaches the client."),
-    NGINX_ALL_DOWN_502(
-            Severity.NOTE,
-            "nginx-all-down-502",
-            "Every server out: 502 until fail_timeout passes",
-            "When every server is out nginx answers 502 \"no live upstreams\" at once, without trying one, until "
-                    + "a fail_timeout lapses, even when the servers have recovered; only backup servers are tried."),
-    NGINX_MAX_FAILS_ZERO(
-            Severity.NOTE,
-            "nginx-max-fails-zero",
-            "max_fails=0 turns failure accounting off",
-            "With max_fails=0 the server is never taken out, whatever fails."),
-    NGINX_ONE_TRY(
-            Severity.WARNING,
-            "nginx-one-try",
-            "One try: listed statuses never count",
-            "With proxy_next_upstream_tries 1 (or off) no status ever counts as a failure, since it is always the "
-                    + "last try; only errors and timeouts take a server out."),
-    HAPROXY_OBSERVE_WITHOUT_CHECK(
-            Severity.ERROR,
-            "haproxy-observe-without-check",
-            "observe without check does nothing",
-            "health_adjust() returns at once when the server has no check task: HAProxy accepts observe, "
-                    + "error-limit and on-error without check and never acts on them."),
-    HAPROXY_CHECKS_CLEAR_ERRORS(
-            Severity.WARNING,
-            "haproxy-checks-clear-errors",
-            "Passing health checks undo the passive errors",
-            "Each passing active check clears the consecutive-error count and restores the health: with on-error "
-                    + "fail-check (the default) a server failing fewer than error-limit times fall between two "
-                    + "checks is never taken DOWN while its health endpoint answers."),
-    HAPROXY_FLAPS(
-            Severity.NOTE,
-            "haproxy-flaps",
-            "The server comes back through checks and flaps",
-            "mark-down and sudden-death take the server DOWN, but the return is only through active checks: rise "
-                    + "passes of a health endpoint that still answers bring it back within rise checks, and it goes "
-                    + "down again."),
-    HAPROXY_NO_OBSERVE(
-            Severity.NOTE,
-            "haproxy-no-observe",
-            "No passive checks",
-            "Without observe, HAProxy judges the server by its active checks only."),
-    CADDY_5XX_NOT_COUNTED(
-            Severity.WARNING,
-            "caddy-5xx-not-counted",
-            "Caddy never counts 5xx without unhealthy_status",
-            "Caddy's passive checks count failed round trips; a response counts only if its status matches "
-                    + "unhealthy_status (or its latency reaches unhealthy_latency)."),
-    CADDY_MAX_FAILS_ONE(
-            Severity.NOTE,
-            "caddy-max-fails-one",
-            "max_fails defaults to 1",
-            "With fail_duration set and no max_fails, one failure takes the upstream out for fail_duration."),
-    CADDY_DIAL_ERRORS_REACH_CLIENTS(
-            Severity.WARNING,
-            "caddy-dial-errors-reach-clients",
-            "Without lb_try_duration every failed dial reaches a client",
-            "Caddy retries only with lb_try_duration or lb_retries; without them a refused connection is a 502 to the "
-                    + "client, and a dead upstream gets max_fails requests every fail_duration (its window slides "
-                    + "failure by failure)."),
-    CADDY_SLOW_5XX_TWICE(
-            Severity.NOTE,
-            "caddy-slow-5xx-twice",
-            "A slow 5xx counts twice",
-            "A response counts once for a matching unhealthy_status and once more for reaching unhealthy_latency."),
-    CADDY_PASSIVE_OFF(
-            Severity.NOTE,
-            "caddy-passive-off",
-            "No passive health checks",
-            "Caddy's passive checks are on only when fail_duration is set.");
+                    + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection).");
 
     private final Severity defaultSeverity;
     private final String id;

@@ -97,7 +97,7 @@ final class SuccessRateFactorCheck {
         }
         sink.add(
                 Rule.SUCCESS_RATE_CANNOT_EJECT,
-                ConfigChecker.chosenSeverity(c, EjectionType.SUCCESS_RATE),
+                Chosen.severity(c, EjectionType.SUCCESS_RATE),
                 m.toString(),
                 n,
                 fix,

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * {@code check --format sarif}: SARIF 2.1.0, so that CI systems (GitHub code scanning, GitLab, Azure DevOps)
- * show findings on the line of the outlier-detection block. One run; the driver lists every {@link Rule}
+ * show findings on the line of the outlier-detection block. One run; the driver lists every {@link CheckRule}
  * (stable ids); each result has its ruleId, level, message (with the suggested fix), the file's URI and
  * line, and the numbers as properties.
  */

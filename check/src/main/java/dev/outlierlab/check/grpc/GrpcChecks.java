@@ -1,7 +1,9 @@
 package dev.outlierlab.check.grpc;
 
+import dev.outlierlab.check.CheckRule;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.GrpcRule;
 import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.grpc.GrpcSettings;
@@ -33,7 +35,7 @@ public final class GrpcChecks {
             if (note.contains(" is ignored by ")) {
                 String key = note.substring(0, note.indexOf(' '));
                 out.add(finding(
-                        Rule.GRPC_KEY_IGNORED,
+                        GrpcRule.KEY_IGNORED,
                         Severity.WARNING,
                         "service config",
                         note,
@@ -86,7 +88,7 @@ public final class GrpcChecks {
             }
             for (String field : mapping.ignored()) {
                 out.add(finding(
-                        Rule.GRPC_IGNORED_FIELD,
+                        GrpcRule.IGNORED_FIELD,
                         Severity.WARNING,
                         t.name(),
                         field + " is set, and a gRPC client"
@@ -99,7 +101,7 @@ public final class GrpcChecks {
             }
             if (!envoy.isExplicit(OutlierSetting.CONSECUTIVE_5XX) && envoy.consecutive5xx() > 0) {
                 out.add(finding(
-                        Rule.GRPC_IGNORED_FIELD,
+                        GrpcRule.IGNORED_FIELD,
                         Severity.NOTE,
                         t.name(),
                         "consecutive_5xx (Envoy's default 5,"
@@ -113,7 +115,7 @@ public final class GrpcChecks {
             if (envoy.isExplicit(OutlierSetting.ENFORCING_SUCCESS_RATE)
                     && envoy.get(OutlierSetting.ENFORCING_SUCCESS_RATE) == 0) {
                 out.add(finding(
-                        Rule.GRPC_SUCCESS_RATE_DISABLED,
+                        GrpcRule.SUCCESS_RATE_DISABLED,
                         Severity.WARNING,
                         t.name(),
                         "enforcing_success_rate: 0:"
@@ -125,7 +127,7 @@ public final class GrpcChecks {
             }
             if (mapping.config().failurePercentage() == null) {
                 out.add(finding(
-                        Rule.GRPC_FAILURE_PERCENTAGE_OFF,
+                        GrpcRule.FAILURE_PERCENTAGE_OFF,
                         Severity.NOTE,
                         t.name(),
                         "enforcing_failure_percentage"
@@ -155,7 +157,7 @@ public final class GrpcChecks {
         boolean fpEjects = fp != null && fp.enforcementPercentage() > 0 && fp.threshold() < 100;
         if (!srEjects && !fpEjects) {
             out.add(finding(
-                    Rule.GRPC_NOTHING_EJECTS,
+                    GrpcRule.NOTHING_EJECTS,
                     Severity.ERROR,
                     target,
                     sr == null && fp == null
@@ -175,7 +177,7 @@ public final class GrpcChecks {
         }
         if (c.maxEjectionPercent() >= 100 && (srEjects || fpEjects)) {
             out.add(finding(
-                    Rule.GRPC_CAP_ALL_NO_PANIC,
+                    GrpcRule.CAP_ALL_NO_PANIC,
                     Severity.WARNING,
                     target,
                     (camel ? "maxEjectionPercent" : "max_ejection_percent")
@@ -188,7 +190,7 @@ public final class GrpcChecks {
         }
         if (fp != null && fp.threshold() == 100) {
             out.add(finding(
-                    Rule.GRPC_THRESHOLD_100_NEVER,
+                    GrpcRule.THRESHOLD_100_NEVER,
                     Severity.WARNING,
                     target,
                     (camel ? "threshold" : "failure_percentage_threshold")
@@ -201,7 +203,7 @@ public final class GrpcChecks {
         }
         if (c.maxEjectionPercent() == 0 && (srEjects || fpEjects)) {
             out.add(finding(
-                    Rule.GRPC_IMPLEMENTATIONS_DIFFER,
+                    GrpcRule.IMPLEMENTATIONS_DIFFER,
                     Severity.NOTE,
                     target,
                     "max_ejection_percent 0: grpc-java"
@@ -213,7 +215,7 @@ public final class GrpcChecks {
         }
         if (srEjects && fpEjects) {
             out.add(finding(
-                    Rule.GRPC_IMPLEMENTATIONS_DIFFER,
+                    GrpcRule.IMPLEMENTATIONS_DIFFER,
                     Severity.NOTE,
                     target,
                     "both algorithms are on: an endpoint"
@@ -226,7 +228,7 @@ public final class GrpcChecks {
         }
         if ((sr != null && sr.enforcementPercentage() == 1) || (fp != null && fp.enforcementPercentage() == 1)) {
             out.add(finding(
-                    Rule.GRPC_IMPLEMENTATIONS_DIFFER,
+                    GrpcRule.IMPLEMENTATIONS_DIFFER,
                     Severity.NOTE,
                     target,
                     "an enforcement percentage of 1:"
@@ -244,7 +246,7 @@ public final class GrpcChecks {
      * cluster or the service config it is about.
      */
     private static Finding finding(
-            Rule rule,
+            CheckRule rule,
             Severity severity,
             String target,
             String message,

@@ -1,7 +1,7 @@
 package dev.outlierlab.check.proxies;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.engine.Durations;
@@ -27,7 +27,7 @@ public final class CaddyChecks {
         List<Finding> out = new ArrayList<>();
         if (!c.passive()) {
             out.add(finding(
-                    Rule.CADDY_PASSIVE_OFF,
+                    ServerRule.CADDY_PASSIVE_OFF,
                     Severity.NOTE,
                     target,
                     "no fail_duration: passive health checks " + "are off, nothing takes an upstream out",
@@ -41,7 +41,7 @@ public final class CaddyChecks {
         } else {
             if (c.unhealthyStatus().isEmpty()) {
                 out.add(finding(
-                        Rule.CADDY_5XX_NOT_COUNTED,
+                        ServerRule.CADDY_5XX_NOT_COUNTED,
                         Severity.WARNING,
                         target,
                         "no unhealthy_status: an "
@@ -53,7 +53,7 @@ public final class CaddyChecks {
             }
             if (c.maxFails() == 1) {
                 out.add(finding(
-                        Rule.CADDY_MAX_FAILS_ONE,
+                        ServerRule.CADDY_MAX_FAILS_ONE,
                         Severity.NOTE,
                         target,
                         "max_fails is 1: one failure takes an " + "upstream out for "
@@ -65,7 +65,7 @@ public final class CaddyChecks {
             }
             if (c.tryDurationNanos() == 0 && c.retries() == 0) {
                 out.add(finding(
-                        Rule.CADDY_DIAL_ERRORS_REACH_CLIENTS,
+                        ServerRule.CADDY_DIAL_ERRORS_REACH_CLIENTS,
                         Severity.WARNING,
                         target,
                         "no lb_try_duration: "
@@ -83,7 +83,7 @@ public final class CaddyChecks {
             }
             if (c.unhealthyLatencyNanos() > 0 && !c.unhealthyStatus().isEmpty()) {
                 out.add(finding(
-                        Rule.CADDY_SLOW_5XX_TWICE,
+                        ServerRule.CADDY_SLOW_5XX_TWICE,
                         Severity.NOTE,
                         target,
                         "a response that matches "
@@ -99,7 +99,7 @@ public final class CaddyChecks {
     }
 
     private static Finding finding(
-            Rule rule,
+            ServerRule rule,
             Severity severity,
             String target,
             String message,

@@ -1,7 +1,7 @@
 package dev.outlierlab.check.proxies;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.haproxy.HaproxySettings;
 import dev.outlierlab.engine.Durations;
@@ -29,7 +29,7 @@ public final class HaproxyChecks {
             String head = "server " + s.name() + " " + s.address();
             if (s.observe() != Observe.NONE && !s.check()) {
                 out.add(finding(
-                        Rule.HAPROXY_OBSERVE_WITHOUT_CHECK,
+                        ServerRule.HAPROXY_OBSERVE_WITHOUT_CHECK,
                         Severity.ERROR,
                         target,
                         s.name() + ": observe " + s.observe().word()
@@ -43,7 +43,7 @@ public final class HaproxyChecks {
             }
             if (s.observe() == Observe.NONE) {
                 out.add(finding(
-                        Rule.HAPROXY_NO_OBSERVE,
+                        ServerRule.HAPROXY_NO_OBSERVE,
                         Severity.NOTE,
                         target,
                         s.name() + ": no observe; "
@@ -58,7 +58,7 @@ public final class HaproxyChecks {
                 long perSecond =
                         (long) Math.ceil(s.errorLimit() * (double) s.fall() * Durations.SECOND / s.interNanos());
                 out.add(finding(
-                        Rule.HAPROXY_CHECKS_CLEAR_ERRORS,
+                        ServerRule.HAPROXY_CHECKS_CLEAR_ERRORS,
                         Severity.WARNING,
                         target,
                         s.name() + ": on-error "
@@ -78,7 +78,7 @@ public final class HaproxyChecks {
                         line));
             } else {
                 out.add(finding(
-                        Rule.HAPROXY_FLAPS,
+                        ServerRule.HAPROXY_FLAPS,
                         Severity.NOTE,
                         target,
                         s.name() + ": on-error "
@@ -99,7 +99,7 @@ public final class HaproxyChecks {
     }
 
     private static Finding finding(
-            Rule rule,
+            ServerRule rule,
             Severity severity,
             String target,
             String message,

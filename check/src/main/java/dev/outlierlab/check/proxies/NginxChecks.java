@@ -1,7 +1,7 @@
 package dev.outlierlab.check.proxies;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.nginx.ConfDirective;
 import dev.outlierlab.config.nginx.NginxSettings;
@@ -44,7 +44,7 @@ public final class NginxChecks {
         boolean single = c.servers().size() == 1;
         if (single) {
             out.add(finding(
-                    Rule.NGINX_SINGLE_SERVER,
+                    ServerRule.NGINX_SINGLE_SERVER,
                     Severity.WARNING,
                     target,
                     "one server (" + c.servers().get(0).name()
@@ -60,7 +60,7 @@ public final class NginxChecks {
             List<String> words = new ArrayList<>(next.words());
             words.addAll(unlisted);
             out.add(finding(
-                    Rule.NGINX_5XX_NOT_COUNTED,
+                    ServerRule.NGINX_5XX_NOT_COUNTED,
                     Severity.WARNING,
                     target,
                     "proxy_next_upstream does not list "
@@ -75,7 +75,7 @@ public final class NginxChecks {
         boolean anyListed = unlisted.size() < STATUSES.length;
         if (!single && anyListed && next.initialTries(upCount(c)) > 1) {
             out.add(finding(
-                    Rule.NGINX_RETRY_HIDES_FAILURES,
+                    ServerRule.NGINX_RETRY_HIDES_FAILURES,
                     Severity.NOTE,
                     target,
                     "listed statuses are retried on "
@@ -88,7 +88,7 @@ public final class NginxChecks {
         }
         if (!single && next.initialTries(upCount(c)) == 1) {
             out.add(finding(
-                    Rule.NGINX_ONE_TRY,
+                    ServerRule.NGINX_ONE_TRY,
                     Severity.WARNING,
                     target,
                     "one try per request: a listed status is "
@@ -103,7 +103,7 @@ public final class NginxChecks {
             ConfDirective line = settings.serverLines().get(i);
             if (s.maxFails() == 0) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_ZERO,
+                        ServerRule.NGINX_MAX_FAILS_ZERO,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails=0, never " + "taken out",
@@ -113,7 +113,7 @@ public final class NginxChecks {
                         line.line()));
             } else if (s.maxFails() > 1) {
                 out.add(finding(
-                        Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
+                        ServerRule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
                         Severity.NOTE,
                         target,
                         s.name() + ": max_fails="
@@ -136,7 +136,7 @@ public final class NginxChecks {
         }
         if (!single && c.workers() > 1 && !c.zone()) {
             out.add(finding(
-                    Rule.NGINX_PER_WORKER_COUNTS,
+                    ServerRule.NGINX_PER_WORKER_COUNTS,
                     Severity.WARNING,
                     target,
                     c.workers() + " worker processes "
@@ -149,7 +149,7 @@ public final class NginxChecks {
         }
         if (!single) {
             out.add(finding(
-                    Rule.NGINX_ALL_DOWN_502,
+                    ServerRule.NGINX_ALL_DOWN_502,
                     Severity.NOTE,
                     target,
                     "when every server is out nginx answers 502"
@@ -175,7 +175,7 @@ public final class NginxChecks {
     }
 
     private static Finding finding(
-            Rule rule,
+            ServerRule rule,
             Severity severity,
             String target,
             String message,

@@ -3,7 +3,7 @@ package dev.outlierlab.check.proxies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.config.haproxy.HaproxyConfigReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,10 +23,10 @@ class HaproxyChecksTest {
         assertThat(f)
                 .extracting(Finding::rule)
                 .containsExactly(
-                        Rule.HAPROXY_OBSERVE_WITHOUT_CHECK,
-                        Rule.HAPROXY_CHECKS_CLEAR_ERRORS,
-                        Rule.HAPROXY_FLAPS,
-                        Rule.HAPROXY_NO_OBSERVE);
+                        ServerRule.HAPROXY_OBSERVE_WITHOUT_CHECK,
+                        ServerRule.HAPROXY_CHECKS_CLEAR_ERRORS,
+                        ServerRule.HAPROXY_FLAPS,
+                        ServerRule.HAPROXY_NO_OBSERVE);
         assertThat(f.get(0).fix())
                 .isEqualTo("server a 10.0.0.1:80 check observe layer7 error-limit 2 on-error " + "mark-down");
         assertThat(f.get(0).line()).isEqualTo(3);

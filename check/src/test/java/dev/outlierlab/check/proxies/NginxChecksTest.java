@@ -3,7 +3,7 @@ package dev.outlierlab.check.proxies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.Rule;
+import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,10 +28,10 @@ class NginxChecksTest {
         assertThat(f)
                 .extracting(Finding::rule)
                 .containsExactly(
-                        Rule.NGINX_5XX_NOT_COUNTED,
-                        Rule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
-                        Rule.NGINX_PER_WORKER_COUNTS,
-                        Rule.NGINX_ALL_DOWN_502);
+                        ServerRule.NGINX_5XX_NOT_COUNTED,
+                        ServerRule.NGINX_MAX_FAILS_NOT_CONSECUTIVE,
+                        ServerRule.NGINX_PER_WORKER_COUNTS,
+                        ServerRule.NGINX_ALL_DOWN_502);
         assertThat(f.get(0).fix()).isEqualTo("proxy_next_upstream error timeout http_500 http_502 http_503 http_504;");
         assertThat(f.get(0).line()).isEqualTo(7);
         assertThat(f.get(1).line()).isEqualTo(4);
@@ -49,7 +49,7 @@ class NginxChecksTest {
                 """);
         assertThat(f)
                 .extracting(Finding::rule)
-                .containsExactly(Rule.NGINX_RETRY_HIDES_FAILURES, Rule.NGINX_ALL_DOWN_502);
+                .containsExactly(ServerRule.NGINX_RETRY_HIDES_FAILURES, ServerRule.NGINX_ALL_DOWN_502);
         List<Finding> one = check("""
                 http {
                     upstream api { server a:80; server b:80; }
@@ -60,13 +60,13 @@ class NginxChecksTest {
                 """);
         assertThat(one)
                 .extracting(Finding::rule)
-                .contains(Rule.NGINX_ONE_TRY)
-                .doesNotContain(Rule.NGINX_RETRY_HIDES_FAILURES);
+                .contains(ServerRule.NGINX_ONE_TRY)
+                .doesNotContain(ServerRule.NGINX_RETRY_HIDES_FAILURES);
     }
 
     @Test
     void aOneServerUpstreamIsFlaggedAlone() {
         List<Finding> f = check("http { upstream api { server a:80 max_fails=0; } }");
-        assertThat(f).extracting(Finding::rule).containsExactly(Rule.NGINX_SINGLE_SERVER);
+        assertThat(f).extracting(Finding::rule).containsExactly(ServerRule.NGINX_SINGLE_SERVER);
     }
 }

@@ -90,6 +90,7 @@ public final class CaddyConfigReader {
         long tryInterval = 0;
         int retries = 0;
         CaddySelection.Policy policy = CaddySelection.Policy.RANDOM;
+        boolean activeNoted = false;
         List<String> notes = new ArrayList<>();
         if (words(lines[at]).contains("{")) {
             int depth = 1;
@@ -115,11 +116,12 @@ public final class CaddyConfigReader {
                     case "lb_policy" -> {
                         policy = CaddySelection.Policy.of(v);
                         if (policy == null) {
-                            notes.add(source + ":" + n + ": lb_policy " + v + "; the lab models random, first and "
-                                    + "round_robin, and uses random");
+                            notes.add(source + ":" + n + ": " + CaddyNotModelled.policy(v));
                             policy = CaddySelection.Policy.RANDOM;
                         }
                     }
+                    case "unhealthy_request_count" ->
+                        notes.add(source + ":" + n + ": " + CaddyNotModelled.requestCount(v));
                     case "lb_try_duration" -> tryDuration = duration(v, source, n, w.get(0));
                     case "lb_try_interval" -> tryInterval = duration(v, source, n, w.get(0));
                     case "lb_retries" -> retries = number(v, source, n, w.get(0), MAX_RETRIES);
@@ -131,7 +133,12 @@ public final class CaddyConfigReader {
                             statuses.add(status(s, source, n));
                         }
                     }
-                    default -> {}
+                    default -> {
+                        if (w.get(0).startsWith("health_") && !activeNoted) {
+                            activeNoted = true;
+                            notes.add(source + ":" + n + ": " + CaddyNotModelled.activeChecks(w.get(0)));
+                        }
+                    }
                 }
             }
         }
@@ -199,8 +206,21 @@ public final class CaddyConfigReader {
         }
         JsonNode h = root.at(at);
         CaddyJsonFields f = new CaddyJsonFields(text, source, at, h);
-        CaddySelection.Policy policy = CaddySelection.Policy.of(
-                h.path("load_balancing").path("selection_policy").path("policy").asText("random"));
+        String policyWord =
+                h.path("load_balancing").path("selection_policy").path("policy").asText("random");
+        CaddySelection.Policy policy = CaddySelection.Policy.of(policyWord);
+        List<String> notes = new ArrayList<>();
+        String where = source + ":" + f.line() + ": ";
+        if (policy == null) {
+            notes.add(where + CaddyNotModelled.policy(policyWord));
+        }
+        if (!h.path("health_checks").path("active").isMissingNode()) {
+            notes.add(where + CaddyNotModelled.activeChecks("health_checks.active"));
+        }
+        JsonNode requests = h.path("health_checks").path("passive").path("unhealthy_request_count");
+        if (!requests.isMissingNode()) {
+            notes.add(where + CaddyNotModelled.requestCount(requests.asText()));
+        }
         String passive = "/health_checks/passive/";
         return new CaddySettings(
                 config(
@@ -216,7 +236,7 @@ public final class CaddyConfigReader {
                         source + ":" + f.line()),
                 f.line(),
                 true,
-                List.of());
+                List.copyOf(notes));
     }
 
     /** A Go duration as Caddy reads it (plus {@code d} for days): 1s, 500ms, 1m30s, 1.5s. */

@@ -98,7 +98,7 @@ final class GatewayScenarioReader {
         Located clientsNode = traffic.get("clients");
 
         List<FaultSpec> faults = top.containsKey("faults")
-                ? ScenarioReader.readFaults(v, top.get("faults"), hosts, duration)
+                ? FaultsReader.read(v, top.get("faults"), hosts, duration)
                 : defaults.faults().stream()
                         .map(f -> f.withHosts(hosts.hosts().subList(0, 1)))
                         .toList();

@@ -8,25 +8,19 @@ import dev.outlierlab.config.yaml.YamlTree;
 import dev.outlierlab.engine.InvalidConfigException;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.engine.profile.Profiles;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.scenario.ClusterSpec;
-import dev.outlierlab.sim.scenario.FaultPattern;
-import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.FaultSpec;
-import dev.outlierlab.sim.scenario.HealthCheckFailure;
 import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import dev.outlierlab.sim.scenario.LoadSpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -94,28 +88,6 @@ public final class ScenarioReader {
             Set.of("hosts", "panic_threshold", "capacity", "overload_response", "weights"), RoutingReader.CLUSTER_KEYS);
     private static final Set<String> TRAFFIC =
             union(Set.of("rps", "clients", "arrivals", "steps"), RoutingReader.TRAFFIC_KEYS);
-    private static final Set<String> FAULT = Set.of(
-            "hosts",
-            "start",
-            "end",
-            "error_rate",
-            "status",
-            "result",
-            "fails_health_check",
-            "pattern",
-            "burst_length",
-            "latency",
-            "kind");
-    private static final Set<String> HEALTH = Set.of(
-            "interval",
-            "unhealthy_threshold",
-            "healthy_threshold",
-            "timeout",
-            "no_traffic_interval",
-            "no_traffic_healthy_interval",
-            "unhealthy_interval",
-            "unhealthy_edge_interval",
-            "healthy_edge_interval");
 
     /** Whether {@code key} (a key's first segment) is one of the lab's top-level scenario keys. */
     public static boolean isTopLevelKey(String key) {
@@ -301,11 +273,12 @@ public final class ScenarioReader {
                 v.integer(traffic.get("rps"), "traffic.rps", defaults.traffic().rps(), 1, TrafficSpec.MAX_RPS);
         int clients = clients(v, traffic.get("clients"), defaults.traffic().clients());
 
-        List<FaultSpec> faults =
-                top.containsKey("faults") ? readFaults(v, top.get("faults"), clusterSpec, duration) : defaults.faults();
+        List<FaultSpec> faults = top.containsKey("faults")
+                ? FaultsReader.read(v, top.get("faults"), clusterSpec, duration)
+                : defaults.faults();
 
-        OutlierDetectionConfig outlier = readOutlier(v, top.get("outlier_detection"));
-        HealthCheckSpec health = readHealth(v, top.get("health_checks"));
+        OutlierDetectionConfig outlier = EnvoySettingsReader.outlierDetection(v, top.get("outlier_detection"));
+        HealthCheckSpec health = EnvoySettingsReader.healthChecks(v, top.get("health_checks"));
         LoadSpec load = LoadReader.read(v, cluster, traffic, clusterSpec, duration);
         RoutingSpec routing = RoutingReader.read(v, cluster, traffic, clusterSpec);
         Scenario scenario;
@@ -353,158 +326,5 @@ public final class ScenarioReader {
         } catch (InvalidConfigException e) {
             throw Values.errorShown(node, "envoy_version", e.value(), e.allowed());
         }
-    }
-
-    static List<FaultSpec> readFaults(Values v, Located node, ClusterSpec cluster, long duration) {
-        List<FaultSpec> faults = new ArrayList<>();
-        if (node.value() == null) {
-            return faults;
-        }
-        List<Located> items = v.list(node, "faults");
-        for (int i = 0; i < items.size(); i++) {
-            String key = "faults[" + i + "]";
-            Map<String, Located> f = v.map(items.get(i), key, FAULT);
-            Located hostsNode = f.get("hosts");
-            List<String> hosts;
-            if (hostsNode != null && hostsNode.value() instanceof List) {
-                hosts = v.names(hostsNode, key + ".hosts");
-            } else if (hostsNode != null && "all".equals(hostsNode.value())) {
-                hosts = cluster.hosts();
-            } else {
-                int n = (int) v.integer(hostsNode, key + ".hosts", 1, 1, cluster.size());
-                hosts = cluster.hosts().subList(0, n);
-            }
-            long start = v.duration(f.get("start"), key + ".start", 0, true);
-            long end = v.duration(f.get("end"), key + ".end", duration, true);
-            boolean dead = LoadReader.deadFault(v, f, key);
-            boolean degraded = LoadReader.degradedFault(v, f, key);
-            long ppm = v.ratePpm(f.get("error_rate"), key + ".error_rate", 1_000_000);
-            int status = (int) v.integer(f.get("status"), key + ".status", 503, 500, 599);
-            FaultResult result = dead ? FaultResult.CONNECT_FAILED : v.result(f.get("result"), key + ".result");
-            HealthCheckFailure hc = dead
-                    ? HealthCheckFailure.REFUSED
-                    : v.healthCheckFailure(f.get("fails_health_check"), key + ".fails_health_check");
-            // a dead host fails every request, however failures are spread: its pattern is even, which draws nothing
-            FaultPattern pattern = dead ? FaultPattern.EVEN : v.pattern(f.get("pattern"), key + ".pattern");
-            Located burstNode = f.get("burst_length");
-            if (burstNode != null && pattern != FaultPattern.BURSTS) {
-                throw Values.error(
-                        burstNode,
-                        key + ".burst_length",
-                        burstNode.value(),
-                        "no burst_length unless pattern is bursts (it is " + pattern.scenarioName() + ")");
-            }
-            long burst = v.milli(
-                    burstNode,
-                    key + ".burst_length",
-                    FaultSpec.DEFAULT_BURST_LENGTH_MILLI,
-                    "a mean number of failures per burst, 1 or more with at most 3 decimals");
-            long latency = latency(v, f, key, result);
-            Located at = burstNode != null ? burstNode : items.get(i);
-            faults.add(v.guard(
-                    at,
-                    key,
-                    () -> FaultSpec.builder()
-                            .hosts(hosts)
-                            .window(start, end)
-                            .errorRatePpm(ppm)
-                            .status(status)
-                            .result(result)
-                            .healthCheckFailure(hc)
-                            .pattern(pattern)
-                            .burstLengthMilli(burst)
-                            .degraded(degraded)
-                            .latencyNanos(latency)
-                            .build()));
-        }
-        return faults;
-    }
-
-    /**
-     * A fault's {@code latency}: how long each request it picks takes until its response headers, such as
-     * {@code 1500ms} (absent: at once). A round trip that did not complete ({@code result}) has no response, so the
-     * two do not go together.
-     */
-    private static long latency(Values v, Map<String, Located> f, String key, FaultResult result) {
-        Located node = f.get("latency");
-        long latency = v.duration(node, key + ".latency", 0, true);
-        if (latency > 0 && result != null) {
-            throw Values.error(
-                    node,
-                    key + ".latency",
-                    node.value(),
-                    "no latency with result: " + result.traceName()
-                            + " (a round trip that did not complete has no response); remove one of them");
-        }
-        return latency;
-    }
-
-    private static OutlierDetectionConfig readOutlier(Values v, Located node) {
-        OutlierDetectionConfig.Builder b = OutlierDetectionConfig.builder();
-        if (node == null || node.value() == null) {
-            return b.build();
-        }
-        Set<String> names = new LinkedHashSet<>();
-        for (OutlierSetting s : OutlierSetting.values()) {
-            names.add(s.envoyName());
-        }
-        Map<String, Located> od = v.map(node, "outlier_detection", names);
-        for (Map.Entry<String, Located> e : od.entrySet()) {
-            OutlierSetting s = OutlierSetting.byEnvoyName(e.getKey());
-            String key = "outlier_detection." + e.getKey();
-            Located val = e.getValue();
-            long value = switch (s.kind()) {
-                case DURATION -> v.outlierDuration(val, key, s);
-                case BOOLEAN -> v.bool(val, key, false) ? 1 : 0;
-                case PERCENT -> v.integer(val, key, 0, 0, 100);
-                case COUNT -> v.integer(val, key, 0, 0, OutlierSetting.UINT32_MAX);
-            };
-            b.set(s, value);
-        }
-        try {
-            return b.build();
-        } catch (InvalidConfigException e) {
-            Located where = od.getOrDefault(e.key(), node);
-            throw Values.errorShown(where, "outlier_detection." + e.key(), e.value(), e.allowed());
-        }
-    }
-
-    private static HealthCheckSpec readHealth(Values v, Located node) {
-        if (node == null || node.value() == null) {
-            return null;
-        }
-        Map<String, Located> h = v.map(node, "health_checks", HEALTH);
-        long interval = v.duration(h.get("interval"), "health_checks.interval", 5_000_000_000L, false);
-        long unhealthy = v.integer(h.get("unhealthy_threshold"), "health_checks.unhealthy_threshold", 3, 1, 1_000_000);
-        long healthy = v.integer(h.get("healthy_threshold"), "health_checks.healthy_threshold", 2, 1, 1_000_000);
-        // Envoy's defaults (HealthCheckerImplBase's constructor): each interval defaults to the one it refines
-        long timeout =
-                v.duration(h.get("timeout"), "health_checks.timeout", HealthCheckSpec.DEFAULT_TIMEOUT_NANOS, false);
-        long noTraffic = v.duration(
-                h.get("no_traffic_interval"),
-                "health_checks.no_traffic_interval",
-                HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS,
-                false);
-        long noTrafficHealthy = v.duration(
-                h.get("no_traffic_healthy_interval"), "health_checks.no_traffic_healthy_interval", noTraffic, false);
-        long unhealthyInterval =
-                v.duration(h.get("unhealthy_interval"), "health_checks.unhealthy_interval", interval, false);
-        long unhealthyEdge = v.duration(
-                h.get("unhealthy_edge_interval"), "health_checks.unhealthy_edge_interval", unhealthyInterval, false);
-        long healthyEdge =
-                v.duration(h.get("healthy_edge_interval"), "health_checks.healthy_edge_interval", interval, false);
-        return v.guard(
-                node,
-                "health_checks",
-                () -> new HealthCheckSpec(
-                        interval,
-                        unhealthy,
-                        healthy,
-                        timeout,
-                        noTraffic,
-                        noTrafficHealthy,
-                        unhealthyInterval,
-                        unhealthyEdge,
-                        healthyEdge));
     }
 }

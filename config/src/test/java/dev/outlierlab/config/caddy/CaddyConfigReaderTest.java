@@ -53,6 +53,45 @@ class CaddyConfigReaderTest {
     }
 
     @Test
+    void whatTheLabDoesNotModelIsNotedOnceWithItsLineInBothFormats() {
+        CaddySettings file = CaddyConfigReader.readText("""
+                example.com {
+                    reverse_proxy 10.0.0.1:80 10.0.0.2:80 {
+                        lb_policy least_conn
+                        fail_duration 10s
+                        unhealthy_request_count 50
+                        health_uri /health
+                        health_interval 5s
+                    }
+                }
+                """, "Caddyfile");
+        assertThat(file.notes())
+                .containsExactly(
+                        "Caddyfile:3: lb_policy least_conn; the lab models random, first and round_robin, and uses random",
+                        "Caddyfile:5: unhealthy_request_count 50 is not modelled: Caddy also skips an upstream while it"
+                                + " has that many requests in flight",
+                        "Caddyfile:6: active health checks (health_uri) are not modelled: Caddy also takes an upstream"
+                                + " out while its check fails; a passing check never brings back one the passive count"
+                                + " took out");
+        assertThat(file.config().policy()).isEqualTo(CaddySelection.Policy.RANDOM);
+        CaddySettings json = CaddyConfigReader.readText("""
+                {"apps": {"http": {"servers": {"srv0": {"routes": [
+                  {"handle": [{"handler": "reverse_proxy",
+                    "upstreams": [{"dial": "10.0.0.1:80"}, {"dial": "10.0.0.2:80"}],
+                    "load_balancing": {"selection_policy": {"policy": "least_conn"}},
+                    "health_checks": {"active": {"uri": "/health"},
+                      "passive": {"fail_duration": "10s", "unhealthy_request_count": 50}}}]}]}}}}}
+                """, "caddy.json");
+        assertThat(json.notes()).hasSize(3).allSatisfy(n -> assertThat(n).startsWith("caddy.json:2: "));
+        assertThat(json.notes().get(1)).contains("active health checks (health_checks.active) are not modelled");
+        assertThat(CaddyConfigReader.readText(
+                                "example.com {\n reverse_proxy 10.0.0.1:80 {\n fail_duration 10s\n }\n}\n", "Caddyfile")
+                        .notes())
+                .as("nothing to note")
+                .isEmpty();
+    }
+
+    @Test
     void bracesInsideQuotesHeredocsAndPlaceholdersDoNotOpenBlocks() {
         // Caddy's lexer: a quoted "}" or a heredoc's lines are one token; {host} is a placeholder, not a block
         CaddySettings read = CaddyConfigReader.readText("""

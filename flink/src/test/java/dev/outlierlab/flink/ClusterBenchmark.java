@@ -36,7 +36,9 @@ public final class ClusterBenchmark {
     /**
      * The client's JVM compiles with C1 only: it runs for seconds, most of them starting up and building the job,
      * where C2's compilations cost about half its CPU (3.5 s of 7 per submission) and win nothing back. As
-     * docs/flink.md recommends for {@code flink run}.
+     * docs/flink.md recommends for {@code flink run}. Each session's first client also writes a class-data archive
+     * of the classes it loaded from the class path (JDK 17's dynamic AppCDS), which the later clients map instead of
+     * loading them again, as docs/flink.md shows.
      */
     private static final Map<String, String> SETTINGS = settings(Map.of(
             "env.java.opts.client",
@@ -174,9 +176,11 @@ public final class ClusterBenchmark {
         private final StandaloneCluster cluster;
         private final StandaloneCluster.Layout layout;
         private final List<StandaloneCluster.Jvm> jvms;
+        private final Path dir;
 
         Session(Path dir, StandaloneCluster.Layout layout) throws IOException, InterruptedException {
             this.layout = layout;
+            this.dir = dir;
             cluster = new StandaloneCluster(dir, layout, SETTINGS);
             StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
             jvms = List.of(
@@ -199,7 +203,12 @@ public final class ClusterBenchmark {
             long[] before = ticksOf(jvms);
             long children = children();
             long t0 = System.nanoTime();
-            StandaloneCluster.Jvm client = cluster.client(name, args);
+            // the client's class-data archive: written by the session's first client, mapped by the later ones
+            Path archive = dir.resolve("flink-client.jsa");
+            List<String> sharing = Files.exists(archive)
+                    ? List.of("-XX:SharedArchiveFile=" + archive)
+                    : List.of("-XX:ArchiveClassesAtExit=" + archive);
+            StandaloneCluster.Jvm client = cluster.client(name, sharing, args);
             String out = StandaloneCluster.await(client, Duration.ofMinutes(10));
             double wall = (System.nanoTime() - t0) / 1e9;
             if (client.process().exitValue() != 0) {

@@ -269,7 +269,14 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** Starts Flink's command-line client ({@code flink ARGS}), which finds the cluster by the configuration. */
     Jvm client(String name, List<String> args) throws IOException {
-        return start(name, clientOptions, List.of(), CLIENT, args);
+        return client(name, List.of(), args);
+    }
+
+    /** As {@link #client(String, List)}, with {@code jvmOptions} after the client's own. */
+    Jvm client(String name, List<String> jvmOptions, List<String> args) throws IOException {
+        List<String> options = new ArrayList<>(clientOptions);
+        options.addAll(jvmOptions);
+        return start(name, options, List.of(), CLIENT, args);
     }
 
     private Jvm start(

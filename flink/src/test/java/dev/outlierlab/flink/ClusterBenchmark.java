@@ -181,6 +181,8 @@ public final class ClusterBenchmark {
         Session(Path dir, StandaloneCluster.Layout layout) throws IOException, InterruptedException {
             this.layout = layout;
             this.dir = dir;
+            // written by this session's first client, not by an earlier run's
+            Files.deleteIfExists(dir.resolve("flink-client.jsa"));
             cluster = new StandaloneCluster(dir, layout, SETTINGS);
             StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
             jvms = List.of(
@@ -207,7 +209,8 @@ public final class ClusterBenchmark {
             Path archive = dir.resolve("flink-client.jsa");
             List<String> sharing = Files.exists(archive)
                     ? List.of("-XX:SharedArchiveFile=" + archive)
-                    : List.of("-XX:ArchiveClassesAtExit=" + archive);
+                    // without the JVM's warnings about classes it cannot archive, on standard output with the report
+                    : List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off");
             StandaloneCluster.Jvm client = cluster.client(name, sharing, args);
             String out = StandaloneCluster.await(client, Duration.ofMinutes(10));
             double wall = (System.nanoTime() - t0) / 1e9;

@@ -10,15 +10,36 @@ import java.util.List;
  * {@link #lab()}; a profile contributes its own through its {@link CheckRules} facet.
  */
 public interface CheckRule {
+    /**
+     * What a rule says, held by each constant of an enum of rules.
+     *
+     * @param defaultSeverity the usual severity (a finding may be milder, e.g. a blind spot another detector covers)
+     * @param id              the stable id, e.g. {@code cap-admits-no-host}
+     * @param title           one line
+     * @param help            what the rule means and why, for SARIF and the docs
+     */
+    record Text(Severity defaultSeverity, String id, String title, String help) {}
+
+    /** The rule's text. */
+    Text text();
+
     /** The stable id, e.g. {@code cap-admits-no-host}. */
-    String id();
+    default String id() {
+        return text().id();
+    }
 
     /** The usual severity (a finding may be milder, e.g. a blind spot another detector covers). */
-    Severity defaultSeverity();
+    default Severity defaultSeverity() {
+        return text().defaultSeverity();
+    }
 
-    String title();
+    default String title() {
+        return text().title();
+    }
 
-    String help();
+    default String help() {
+        return text().help();
+    }
 
     /**
      * The lab's own rules in their order: an Envoy cluster's and the file's ({@link Rule}), a gateway's

@@ -55,35 +55,14 @@ public enum GatewayRule implements CheckRule {
             "mode shadow: nothing is removed",
             "In mode shadow the stage judges as in prod and records would_eject, but removes no endpoint.");
 
-    private final Severity defaultSeverity;
-    private final String id;
-    private final String title;
-    private final String help;
+    private final Text text;
 
     GatewayRule(Severity defaultSeverity, String id, String title, String help) {
-        this.defaultSeverity = defaultSeverity;
-        this.id = id;
-        this.title = title;
-        this.help = help;
+        this.text = new Text(defaultSeverity, id, title, help);
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Severity defaultSeverity() {
-        return defaultSeverity;
-    }
-
-    @Override
-    public String title() {
-        return title;
-    }
-
-    @Override
-    public String help() {
-        return help;
+    public Text text() {
+        return text;
     }
 }

@@ -60,35 +60,14 @@ public enum GrpcRule implements CheckRule {
             "Neither success rate nor failure percentage is configured (or both have enforcement 0): gRPC counts "
                     + "nothing and ejects nothing.");
 
-    private final Severity defaultSeverity;
-    private final String id;
-    private final String title;
-    private final String help;
+    private final Text text;
 
     GrpcRule(Severity defaultSeverity, String id, String title, String help) {
-        this.defaultSeverity = defaultSeverity;
-        this.id = id;
-        this.title = title;
-        this.help = help;
+        this.text = new Text(defaultSeverity, id, title, help);
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Severity defaultSeverity() {
-        return defaultSeverity;
-    }
-
-    @Override
-    public String title() {
-        return title;
-    }
-
-    @Override
-    public String help() {
-        return help;
+    public Text text() {
+        return text;
     }
 }

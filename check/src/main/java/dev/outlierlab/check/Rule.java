@@ -233,35 +233,14 @@ public enum Rule implements CheckRule {
             "istiod translates a DestinationRule's outlierDetection into Envoy settings with rules of its own "
                     + "(pilot/pkg/networking/core/cluster_traffic_policy.go, applyOutlierDetection).");
 
-    private final Severity defaultSeverity;
-    private final String id;
-    private final String title;
-    private final String help;
+    private final Text text;
 
     Rule(Severity defaultSeverity, String id, String title, String help) {
-        this.defaultSeverity = defaultSeverity;
-        this.id = id;
-        this.title = title;
-        this.help = help;
+        this.text = new Text(defaultSeverity, id, title, help);
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Severity defaultSeverity() {
-        return defaultSeverity;
-    }
-
-    @Override
-    public String title() {
-        return title;
-    }
-
-    @Override
-    public String help() {
-        return help;
+    public Text text() {
+        return text;
     }
 }

@@ -111,35 +111,14 @@ public enum ServerRule implements CheckRule {
             "No passive health checks",
             "Caddy's passive checks are on only when fail_duration is set.");
 
-    private final Severity defaultSeverity;
-    private final String id;
-    private final String title;
-    private final String help;
+    private final Text text;
 
     ServerRule(Severity defaultSeverity, String id, String title, String help) {
-        this.defaultSeverity = defaultSeverity;
-        this.id = id;
-        this.title = title;
-        this.help = help;
+        this.text = new Text(defaultSeverity, id, title, help);
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Severity defaultSeverity() {
-        return defaultSeverity;
-    }
-
-    @Override
-    public String title() {
-        return title;
-    }
-
-    @Override
-    public String help() {
-        return help;
+    public Text text() {
+        return text;
     }
 }

@@ -92,6 +92,13 @@ public final class ServerConfigOptions {
      * profile's).
      */
     ScenarioReader.Profiled resolve(InputOptions input, List<String> sets) {
+        return resolved(input, sets).profiled();
+    }
+
+    /** The scenario through the file's servers, and what the file sets that the lab reads past. */
+    private record Resolved(ScenarioReader.Profiled profiled, List<String> notModelled) {}
+
+    private Resolved resolved(InputOptions input, List<String> sets) {
         Given g = given();
         if (input.clusterSource.isUsed() || input.givesGrpcSettings()) {
             throw new InputException(g.option() + " gives the servers and their settings; leave out --envoy, --istio, "
@@ -122,15 +129,17 @@ public final class ServerConfigOptions {
         document.remove("outlier_detection");
         document.remove("health_checks");
         document.put("profile", g.profile());
-        document.put(g.profile(), facet(g.profile()).block(g.file(), g.part()));
-        return ScenarioReader.readPlain(document, g.file().toString(), own);
+        ServerConfigRun.Block block = facet(g.profile()).block(g.file(), g.part());
+        document.put(g.profile(), block.settings());
+        return new Resolved(ScenarioReader.readPlain(document, g.file().toString(), own), block.notModelled());
     }
 
     /** {@code run} of the given server configuration. */
     String run(InputOptions input, RunRequest request) {
         Given g = given();
-        ScenarioReader.Profiled profiled = resolve(input, input.allSets());
-        request.refuseByCapabilities(profiled.profile());
-        return facet(g.profile()).run(profiled, request, "outlier-lab run " + g.option() + " " + g.file());
+        Resolved r = resolved(input, input.allSets());
+        request.refuseByCapabilities(r.profiled().profile());
+        return facet(g.profile())
+                .run(r.profiled(), request, "outlier-lab run " + g.option() + " " + g.file(), r.notModelled());
     }
 }

@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,16 +13,24 @@ import java.util.Map;
  */
 public interface ServerConfigRun {
     /**
-     * The profile's scenario block (as its scenario files write it, every value filled in) read from {@code file}: the
-     * servers' addresses in order, and the directives the profile models.
+     * A configuration read as the profile's scenario block.
+     *
+     * @param settings    the block (as the profile's scenario files write it, every value filled in): the servers'
+     *                    addresses in order, and the directives the profile models
+     * @param notModelled what the file sets that the lab reads past, one sentence each with its file and line
+     */
+    record Block(Map<String, Object> settings, List<String> notModelled) {}
+
+    /**
+     * The profile's scenario block read from {@code file}.
      *
      * @param part the part of the file to run (an upstream or backend name), or null for the only one
      */
-    Map<String, Object> block(Path file, String part);
+    Block block(Path file, String part);
 
     /**
      * Runs a scenario of this profile and renders it in the request's format; {@code head} names what ran
-     * ({@code outlier-lab run --nginx FILE}).
+     * ({@code outlier-lab run --nginx FILE}), {@code notModelled} what its file sets that the run leaves out.
      */
-    String run(ScenarioReader.Profiled resolved, RunRequest request, String head);
+    String run(ScenarioReader.Profiled resolved, RunRequest request, String head, List<String> notModelled);
 }

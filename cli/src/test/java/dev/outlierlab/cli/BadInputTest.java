@@ -1,5 +1,7 @@
 package dev.outlierlab.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +40,23 @@ class BadInputTest {
         runFile("faults:\n  - hosts: 1\n    error_rate: -5\n")
                 .assertRejected("scenario.yaml:3: faults[0].error_rate: -5 is not allowed", "from 0 to 100");
         runFile("traffic:\n  rps: -600\n").assertRejected("scenario.yaml:2: traffic.rps: -600 is not allowed");
+    }
+
+    @Test
+    void aPercentageTakesOneTrailingPercentSignAndNothingElse() throws IOException {
+        String same = runFile("faults:\n  - hosts: 1\n    error_rate: 35\n", "--format", "json")
+                .out();
+        CliRunner.Outcome signed = runFile("faults:\n  - hosts: 1\n    error_rate: 35%\n", "--format", "json");
+        assertThat(signed.exit()).as(signed.err()).isZero();
+        assertThat(signed.out()).isNotEmpty().isEqualTo(same);
+        runFile("faults:\n  - hosts: 1\n    error_rate: 35%%\n")
+                .assertRejected(
+                        "scenario.yaml:3: faults[0].error_rate: \"35%%\" is not allowed",
+                        "expected a percentage from 0 to 100 with at most 4 decimals");
+        runFile("faults:\n  - hosts: 1\n    error_rate: abc\n")
+                .assertRejected("scenario.yaml:3: faults[0].error_rate: \"abc\" is not allowed", "from 0 to 100");
+        runFile("faults:\n  - hosts: 1\n    error_rate: 101%\n")
+                .assertRejected("scenario.yaml:3: faults[0].error_rate: \"101%\" is not allowed", "from 0 to 100");
     }
 
     @Test

@@ -106,4 +106,42 @@ class ServerConfigRunCommandTest {
                 .contains("0.800s  eject  10.0.0.1:80  max_fails reached")
                 .contains("client 5xx 18 (3.00 %)");
     }
+
+    @Test
+    void whatTheFileSetsThatTheRunLeavesOutIsSaidInTextAndJson(@TempDir Path dir) throws IOException {
+        Path caddyfile = dir.resolve("Caddyfile");
+        Files.writeString(caddyfile, """
+                :80 {
+                	reverse_proxy 10.0.0.1:80 10.0.0.2:80 {
+                		lb_policy least_conn
+                		fail_duration 10s
+                		unhealthy_status 5xx
+                		health_uri /health
+                	}
+                }
+                """);
+        CliRunner.Outcome text = CliRunner.run(args("--caddy", caddyfile));
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.out().lines().toList().subList(1, 3))
+                .containsExactly(
+                        "not modelled: Caddyfile:3: lb_policy least_conn; the lab models random, first and round_robin,"
+                                + " and uses random",
+                        "not modelled: Caddyfile:6: active health checks (health_uri) are not modelled: Caddy also"
+                                + " takes an upstream out while its check fails; a passing check never brings back one"
+                                + " the passive count took out");
+        CliRunner.Outcome json = CliRunner.run(args("--caddy", caddyfile, "--format", "json"));
+        assertThat(json.exit()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"not_modelled\" : [ \"Caddyfile:3: lb_policy least_conn");
+        Path plain = dir.resolve("plain");
+        Files.writeString(plain, """
+                :80 {
+                	reverse_proxy 10.0.0.1:80 10.0.0.2:80 {
+                		fail_duration 10s
+                	}
+                }
+                """);
+        assertThat(CliRunner.run(args("--caddy", plain, "--format", "json")).out())
+                .as("a file the lab models whole")
+                .doesNotContain("not_modelled");
+    }
 }

@@ -40,6 +40,36 @@ class ServerProfileScenarioTest {
             """;
 
     @Test
+    void aBackupServerTakesTheRequestsOfItsOnlyServerOnceThatIsOut(@TempDir Path dir) throws IOException {
+        Path scenario = dir.resolve("backup.yaml");
+        Files.writeString(scenario, LAB + """
+                profile: nginx
+                nginx:
+                  servers: [10.0.0.1:8080, {address: 10.0.0.2:8080, backup: true}]
+                  proxy_next_upstream: [error, timeout, http_503]
+                """);
+        CliRunner.Outcome run = CliRunner.run("run", scenario.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        // one server and a backup is not nginx's one-server case: out at 0 s, probed every 11 s, the backup answers
+        assertThat(run.out())
+                .contains("upstream backend, 2 servers (backup: 10.0.0.2:8080), 1 counting worker")
+                .contains("requests 600, client 5xx 0 (0.00 %), no live upstreams (502) 0")
+                .containsPattern("10.0.0.1:8080 +6 +6\n")
+                .containsPattern("10.0.0.2:8080 +600 +0\n");
+
+        Path alone = dir.resolve("alone.yaml");
+        Files.writeString(alone, LAB.replace("hosts: 2", "hosts: 1") + """
+                profile: nginx
+                nginx: {servers: [10.0.0.1:8080], proxy_next_upstream: [error, timeout, http_503]}
+                """);
+        CliRunner.Outcome single = CliRunner.run("run", alone.toString());
+        assertThat(single.exit()).as(single.err()).isZero();
+        assertThat(single.out())
+                .contains("requests 600, client 5xx 600 (100.00 %)")
+                .containsPattern("10.0.0.1:8080 +600 +0\n");
+    }
+
+    @Test
     void nginxScenarioBlockRunsAsTheSameUpstreamReadFromAFile(@TempDir Path dir) throws IOException {
         Path scenario = dir.resolve("nginx.yaml");
         Files.writeString(scenario, LAB + """

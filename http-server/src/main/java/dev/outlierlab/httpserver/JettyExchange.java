@@ -279,12 +279,14 @@ final class JettyExchange extends HttpExchange {
         }
         try {
             raw.close();
-            callback.succeeded();
         } catch (IOException | RuntimeException e) {
             abort(e);
             return;
         }
+        // the guard first: completing the callback lets Jetty handle the connection's next (pipelined) request,
+        // whose start must not be overwritten by this one's end
         end();
+        callback.succeeded();
     }
 
     private void fail(Throwable e) {
@@ -308,9 +310,9 @@ final class JettyExchange extends HttpExchange {
             return false;
         }
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        end();
         Response.writeError(
                 request, response, callback, 400, "the request body is malformed: " + ServerErrors.reason(badBody));
-        end();
         return true;
     }
 
@@ -319,8 +321,8 @@ final class JettyExchange extends HttpExchange {
         try {
             request.getConnectionMetaData().getConnection().getEndPoint().close(e);
         } finally {
-            callback.failed(e);
             end();
+            callback.failed(e);
         }
     }
 

@@ -54,6 +54,13 @@ class BoundedHttpServerTest {
             String path = ex.getRequestURI().getPath();
             byte[] answer = (ex.getRequestMethod() + " " + path + " " + new String(body, StandardCharsets.UTF_8))
                     .getBytes(StandardCharsets.UTF_8);
+            if (path.equals("/slow")) {
+                try {
+                    Thread.sleep(2500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (path.equals("/chunked")) {
                 ex.sendResponseHeaders(200, 0);
                 try (OutputStream out = ex.getResponseBody()) {
@@ -153,6 +160,22 @@ class BoundedHttpServerTest {
             send(s, "GET /empty HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
             assertThat(answer(in)).startsWith("HTTP/1.1 204 No Content\r\n").doesNotContain("Content-length");
             assertThat(in.read()).as("closed after Connection: close").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aPipelinedRequestStillBeingHandledIsNotTakenForAnIdleConnection() throws Exception {
+        // idle and request times of 1 s: the second request is handled for 2.5 s, which is neither
+        echo(1, new ServerLimits(64, 512, SECOND, 30 * SECOND, SECOND, 200, 64 * 1024));
+        for (int round = 0; round < 3; round++) {
+            try (Socket s = connect()) {
+                InputStream in = s.getInputStream();
+                send(s, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(answer(in)).endsWith("GET /a ");
+                assertThat(answer(in))
+                        .as("round %d: the answer of the request being handled when the first one ended", round)
+                        .endsWith("GET /slow ");
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.outlierlab.web;
 
-import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.httpserver.BoundedHttpServer;
@@ -8,8 +7,6 @@ import dev.outlierlab.httpserver.ServerLimits;
 import dev.outlierlab.sim.RunCancelledException;
 import dev.outlierlab.sim.RunWatcher;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -65,12 +62,6 @@ public final class LabServer implements AutoCloseable {
     public static final int DEFAULT_THREADS = 512;
     /** Seconds a client has to take the answer before the connection is closed. */
     public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
-    /** The most of an over-size body read (and dropped) after its 400, so the client sees the answer. */
-    private static final long MAX_DRAIN_BYTES = 16L * 1024 * 1024;
-
-    private static final String CSP =
-            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-                    + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
     /**
      * How to serve.
@@ -213,17 +204,17 @@ public final class LabServer implements AutoCloseable {
             } else {
                 handleFile(ex, path);
             }
-        } catch (Answered e) {
+        } catch (Exchanges.Answered e) {
             // the answer is out and the body drained: only the connection is left to close
         } catch (ApiException e) {
-            sendJson(ex, e.status(), LabApi.error(e.getMessage()));
+            Exchanges.sendJson(ex, e.status(), LabApi.error(e.getMessage()));
         } catch (InputException e) {
-            sendJson(ex, 400, LabApi.error(e.getMessage()));
+            Exchanges.sendJson(ex, 400, LabApi.error(e.getMessage()));
         } catch (IOException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             logInternalError(ex, e);
-            sendJson(ex, 500, LabApi.error("internal error: " + e));
+            Exchanges.sendJson(ex, 500, LabApi.error("internal error: " + e));
         } finally {
             ex.close();
         }
@@ -237,23 +228,23 @@ public final class LabServer implements AutoCloseable {
     private void handleApi(HttpExchange ex, String path) throws IOException {
         switch (path) {
             case "/api/settings" -> {
-                requireMethod(ex, "GET");
-                sendJson(ex, 200, api.settings());
+                Exchanges.requireMethod(ex, "GET");
+                Exchanges.sendJson(ex, 200, api.settings());
             }
             case "/api/run" -> handleRun(ex, api::run);
             case "/api/hinges" -> handleRun(ex, api::hinges);
             case "/api/compare" -> handleRun(ex, api::compare);
             case "/api/tune" -> handleTune(ex);
             case "/api/istio" -> {
-                requireMethod(ex, "POST");
+                Exchanges.requireMethod(ex, "POST");
                 guard.checkContentType(ex, false);
-                sendJson(ex, 200, IstioLab.answer(readBody(ex)));
+                Exchanges.sendJson(ex, 200, IstioLab.answer(readBody(ex)));
             }
             case "/api/scenario" -> {
-                requireMethod(ex, "POST");
+                Exchanges.requireMethod(ex, "POST");
                 guard.checkContentType(ex, true);
                 String body = readBody(ex);
-                sendJson(ex, 200, api.scenario(body, sourceName(ex.getRequestURI())));
+                Exchanges.sendJson(ex, 200, api.scenario(body, Exchanges.sourceName(ex.getRequestURI())));
             }
             default ->
                 throw new ApiException(
@@ -291,7 +282,7 @@ public final class LabServer implements AutoCloseable {
     private void handleQueued(
             HttpExchange ex, RunQueue queue, Consumer<String> check, BiFunction<String, RunWatcher, byte[]> work)
             throws IOException {
-        requireMethod(ex, "POST");
+        Exchanges.requireMethod(ex, "POST");
         guard.checkContentType(ex, false);
         String body = readBody(ex);
         check.accept(body);
@@ -319,91 +310,12 @@ public final class LabServer implements AutoCloseable {
         }
         ex.getResponseHeaders()
                 .set("Server-Timing", String.format(Locale.ROOT, "run;dur=%.1f", (System.nanoTime() - start) / 1e6));
-        sendJson(ex, 200, result);
+        Exchanges.sendJson(ex, 200, result);
     }
 
-    private static void requireMethod(HttpExchange ex, String method) {
-        if (!ex.getRequestMethod().equals(method)) {
-            ex.getResponseHeaders().set("Allow", method);
-            throw new ApiException(
-                    405,
-                    ex.getRequestMethod() + " is not allowed on "
-                            + ex.getRequestURI().getPath() + "; use " + method);
-        }
-    }
-
-    /**
-     * The body as UTF-8. One over the limit (by its Content-Length, or once reading passes the limit) is read
-     * and dropped, up to a bound, and then answered with its 400, so that the client sees the answer instead of
-     * a reset connection; then the connection is closed.
-     */
+    /** The body as UTF-8, up to the lab's limit ({@link Exchanges#readBody}). */
     private String readBody(HttpExchange ex) throws IOException {
-        int limit = api.limits().maxBodyBytes();
-        String declared = ex.getRequestHeaders().getFirst("Content-Length");
-        InputStream in = ex.getRequestBody();
-        byte[] body = declaredOver(declared, limit) ? new byte[limit + 1] : in.readNBytes(limit + 1);
-        if (body.length > limit) {
-            // Drain first: the JDK server, on closing an exchange, reads at most 64 KiB of a body left unread and
-            // then resets the connection, which can reach the client before it has read the answer.
-            drain(ex);
-            ex.getResponseHeaders().set("Connection", "close");
-            String size = declared != null ? " (" + declared + " bytes)" : "";
-            sendJson(
-                    ex,
-                    400,
-                    LabApi.error("the request body" + size + " is over the lab's limit of " + (limit / 1024) + " KiB ("
-                            + limit + " bytes); a scenario is far smaller, so check what was sent"));
-            throw new Answered();
-        }
-        return new String(body, StandardCharsets.UTF_8);
-    }
-
-    private static boolean declaredOver(String declared, int limit) {
-        try {
-            return declared != null && Long.parseLong(declared.trim()) > limit;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    /** Reads and drops what is left of a refused body, up to {@link #MAX_DRAIN_BYTES}. */
-    private static void drain(HttpExchange ex) {
-        try {
-            InputStream in = ex.getRequestBody();
-            byte[] buffer = new byte[64 * 1024];
-            long total = 0;
-            int n;
-            while (total < MAX_DRAIN_BYTES && (n = in.read(buffer)) > 0) {
-                total += n;
-            }
-        } catch (IOException e) {
-            // the client stopped sending or went away: nothing more to answer
-        }
-    }
-
-    /** The answer has been sent already; only the connection is left to close. */
-    private static final class Answered extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Answered() {
-            super(null, null, false, false);
-        }
-    }
-
-    /** The uploaded file's name from {@code ?name=}, for messages; letters, digits and {@code ._-} only. */
-    private static String sourceName(URI uri) {
-        String query = uri.getQuery();
-        if (query != null) {
-            for (String part : query.split("&")) {
-                if (part.startsWith("name=")) {
-                    String name = part.substring(5).replaceAll("[^A-Za-z0-9._-]", "_");
-                    if (!name.isEmpty()) {
-                        return name.length() > 80 ? name.substring(0, 80) : name;
-                    }
-                }
-            }
-        }
-        return "scenario";
+        return Exchanges.readBody(ex, api.limits().maxBodyBytes());
     }
 
     private void handleFile(HttpExchange ex, String path) throws IOException {
@@ -415,41 +327,11 @@ public final class LabServer implements AutoCloseable {
         StaticFiles.File file = files.find(path);
         if (file == null) {
             byte[] body = ("Not found: " + path + "\n").getBytes(StandardCharsets.UTF_8);
-            send(ex, 404, "text/plain; charset=utf-8", body);
+            Exchanges.send(ex, 404, "text/plain; charset=utf-8", body);
             return;
         }
         ex.getResponseHeaders().set("Cache-Control", "no-cache");
-        send(ex, 200, file.contentType(), file.body());
-    }
-
-    private static void sendJson(HttpExchange ex, int status, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Cache-Control", "no-store");
-        send(ex, status, "application/json; charset=utf-8", body);
-    }
-
-    /** The headers of a JSON answer, for one sent in pieces ({@link StreamedAnswer}). */
-    static void jsonHeaders(HttpExchange ex) {
-        ex.getResponseHeaders().set("Cache-Control", "no-store");
-        headers(ex, "application/json; charset=utf-8");
-    }
-
-    private static void headers(HttpExchange ex, String type) {
-        Headers h = ex.getResponseHeaders();
-        h.set("Content-Type", type);
-        h.set("X-Content-Type-Options", "nosniff");
-        h.set("Referrer-Policy", "no-referrer");
-        h.set("Content-Security-Policy", CSP);
-    }
-
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        headers(ex, type);
-        boolean head = ex.getRequestMethod().equals("HEAD");
-        ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
-        if (!head && body.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
-        }
+        Exchanges.send(ex, 200, file.contentType(), file.body());
     }
 
     private static ThreadFactory daemonThreads() {

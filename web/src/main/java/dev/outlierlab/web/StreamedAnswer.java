@@ -46,7 +46,7 @@ final class StreamedAnswer implements RunWatcher {
         lastWriteNanos = now;
         try {
             if (out == null) {
-                LabServer.jsonHeaders(exchange);
+                Exchanges.jsonHeaders(exchange);
                 exchange.sendResponseHeaders(200, 0);
                 out = exchange.getResponseBody();
             }

@@ -28,6 +28,12 @@ import org.junit.jupiter.api.Test;
  */
 class LabServerCancelTest {
     /** Two billion requests: far longer than the test. */
+    /**
+     * A bound far under the server's 60 s deadline and far over what a loaded 2-core machine needs (the suite runs
+     * beside 20 other processes): what the test tells apart is "at once" from "when the deadline ends the run".
+     */
+    private static final long NOTICED_WITHIN_MILLIS = 15_000;
+
     private static final String LONG_RUN = "{\"duration\": \"2000s\", \"traffic\": {\"rps\": 1000000}}";
 
     private static final SimulationLimits GENEROUS =
@@ -61,8 +67,8 @@ class LabServerCancelTest {
         while (server.runsLeftByClient() == before) {
             assertProbeAnswered();
             assertThat(millisSince(closedAt))
-                    .as("the server notices the client has gone")
-                    .isLessThan(2000);
+                    .as("the server notices the client has gone, long before the run's 60 s deadline")
+                    .isLessThan(NOTICED_WITHIN_MILLIS);
             Thread.sleep(20);
         }
         long noticed = millisSince(closedAt);
@@ -74,8 +80,8 @@ class LabServerCancelTest {
                 RawHttp.post(server.port(), "/api/run", "application/json", "{\"duration\": \"10s\"}", ""));
         assertThat(next.status()).as(next.body()).isEqualTo(200);
         assertThat(millisSince(start))
-                .as("the only slot is free again (noticed after " + noticed + " ms)")
-                .isLessThan(2000);
+                .as("the only slot is free again (noticed after " + noticed + " ms); a held slot waits 60 s")
+                .isLessThan(NOTICED_WITHIN_MILLIS);
         assertProbeAnswered();
     }
 
@@ -95,7 +101,7 @@ class LabServerCancelTest {
             assertThat(spaceMillis)
                     .as("the first space is flushed to the socket at 150 ms, while the run goes on")
                     .isGreaterThanOrEqualTo(150)
-                    .isLessThan(2000);
+                    .isLessThan(NOTICED_WITHIN_MILLIS);
 
             // a second run waits for the only slot, longer than 150 ms, so its answer is streamed from its start
             Future<Answer> second = pool.submit(() -> RawHttp.exchange(
@@ -105,7 +111,7 @@ class LabServerCancelTest {
                     .as("the second run waits while the first holds the slot")
                     .isFalse();
             first.close();
-            Answer a = second.get(5, TimeUnit.SECONDS);
+            Answer a = second.get(2 * NOTICED_WITHIN_MILLIS, TimeUnit.MILLISECONDS);
             assertThat(a.status()).as(a.body()).isEqualTo(200);
             assertThat(a.chunked()).as(a.headers()).isTrue();
             int spaces = a.body().length() - a.json().length();
@@ -140,7 +146,9 @@ class LabServerCancelTest {
         long start = System.nanoTime();
         Answer a = RawHttp.exchange(server.port(), RawHttp.get(server.port(), "/"));
         assertThat(a.status()).isEqualTo(200);
-        assertThat(millisSince(start)).as("probe answered within a second").isLessThan(1000);
+        assertThat(millisSince(start))
+                .as("a probe is answered while a run goes on, not after it")
+                .isLessThan(NOTICED_WITHIN_MILLIS);
     }
 
     /** Reads until {@code end} has arrived; the text so far. */

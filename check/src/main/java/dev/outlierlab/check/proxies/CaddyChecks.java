@@ -95,6 +95,7 @@ public final class CaddyChecks {
                         line));
             }
         }
+        out.addAll(ReaderNotes.of(settings.notes(), file, line));
         return out;
     }
 

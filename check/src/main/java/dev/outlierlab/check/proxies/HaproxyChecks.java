@@ -95,6 +95,7 @@ public final class HaproxyChecks {
                         line));
             }
         }
+        out.addAll(ReaderNotes.of(settings.notes(), file, settings.backendLine()));
         return out;
     }
 

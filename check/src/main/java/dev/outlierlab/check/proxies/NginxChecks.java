@@ -41,7 +41,8 @@ public final class NginxChecks {
                 unlisted.add(STATUS_WORDS[i]);
             }
         }
-        boolean single = c.servers().size() == 1;
+        // one primary and no backup: ngx_http_upstream_init_round_robin sets peers->single, cleared by a backup
+        boolean single = c.single();
         if (single) {
             out.add(finding(
                     ServerRule.NGINX_SINGLE_SERVER,
@@ -122,7 +123,7 @@ public final class NginxChecks {
                                 + "apart, whatever succeeds between them; it is out for " + s.failTimeoutSeconds()
                                 + " to "
                                 + (s.failTimeoutSeconds() + 1) + " s, then one probe request goes",
-                        Map.of(
+                        ordered(
                                 "server",
                                 s.name(),
                                 "max_fails",
@@ -147,7 +148,13 @@ public final class NginxChecks {
                     file(up),
                     up.line()));
         }
-        if (!single) {
+        List<String> backups = new ArrayList<>();
+        for (NginxServer s : c.servers()) {
+            if (s.backup()) {
+                backups.add(s.name());
+            }
+        }
+        if (!single && backups.isEmpty()) {
             out.add(finding(
                     ServerRule.NGINX_ALL_DOWN_502,
                     Severity.NOTE,
@@ -158,8 +165,32 @@ public final class NginxChecks {
                     "server 10.0.0.9:8080 backup;   # tried when every " + "other server is out",
                     file(up),
                     up.line()));
+        } else if (!backups.isEmpty()) {
+            // ngx_http_upstream_get_round_robin_peer: a try with no primary to select goes to peers->next
+            out.add(finding(
+                    ServerRule.NGINX_ALL_DOWN_502,
+                    Severity.NOTE,
+                    target,
+                    "when every other server is out or already tried nginx sends to the backup "
+                            + (backups.size() == 1 ? "server " : "servers ") + String.join(", ", backups)
+                            + "; only when " + (backups.size() == 1 ? "it is" : "they are")
+                            + " out too does it answer 502 \"no live upstreams\", until a fail_timeout lapses",
+                    ordered("servers", (long) (c.servers().size() - backups.size()), "backups", (long) backups.size()),
+                    null,
+                    file(up),
+                    up.line()));
         }
+        out.addAll(ReaderNotes.of(settings.notes(), file(up), up.line()));
         return out;
+    }
+
+    /** Numbers in the order given (Map.of's order changes from one run to the next). */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
     }
 
     private static int upCount(NginxUpstreamConfig c) {

@@ -3,6 +3,7 @@ package dev.outlierlab.check.proxies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.outlierlab.check.Finding;
+import dev.outlierlab.check.Rule;
 import dev.outlierlab.check.ServerRule;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import java.util.List;
@@ -67,6 +68,59 @@ class NginxChecksTest {
     @Test
     void aOneServerUpstreamIsFlaggedAlone() {
         List<Finding> f = check("http { upstream api { server a:80 max_fails=0; } }");
-        assertThat(f).extracting(Finding::rule).containsExactly(ServerRule.NGINX_SINGLE_SERVER);
+        // and the reader's note that no location passes to it
+        assertThat(f).extracting(Finding::rule).containsExactly(ServerRule.NGINX_SINGLE_SERVER, Rule.NOT_MODELLED);
+    }
+
+    @Test
+    void oneServerAndABackupIsCountedAndTheAllDownNoteNamesTheBackup() {
+        List<Finding> f = check("""
+                http {
+                    upstream api {
+                        server 10.0.0.1:8080;
+                        server 10.0.0.3:8080 backup;
+                    }
+                    server { location / { proxy_pass http://api; proxy_next_upstream error timeout http_503; } }
+                }
+                """);
+        assertThat(f)
+                .extracting(Finding::rule)
+                .containsExactly(
+                        ServerRule.NGINX_5XX_NOT_COUNTED,
+                        ServerRule.NGINX_RETRY_HIDES_FAILURES,
+                        ServerRule.NGINX_ALL_DOWN_502);
+        Finding allDown = f.get(2);
+        assertThat(allDown.message()).contains("sends to the backup server 10.0.0.3:8080");
+        assertThat(allDown.fix()).isNull();
+        assertThat(allDown.numbers()).containsEntry("servers", 1L).containsEntry("backups", 1L);
+        assertThat(f.get(1).numbers()).containsEntry("tries", 2L); // the server and its backup
+        List<Finding> alone = check("""
+                http {
+                    upstream api { server 10.0.0.1:8080; }
+                    server { location / { proxy_pass http://api; proxy_next_upstream error timeout http_503; } }
+                }
+                """);
+        assertThat(alone).extracting(Finding::rule).containsExactly(ServerRule.NGINX_SINGLE_SERVER);
+    }
+
+    @Test
+    void whatTheReaderDoesNotModelIsANoteAtItsLine() {
+        List<Finding> f = check("""
+                worker_processes auto;
+                http {
+                    upstream api {
+                        least_conn;
+                        server 10.0.0.1:8080;
+                        server 10.0.0.2:8080;
+                    }
+                }
+                """);
+        List<Finding> notes =
+                f.stream().filter(x -> x.rule() == Rule.NOT_MODELLED).toList();
+        assertThat(notes).extracting(Finding::line).containsExactly(1, 4, 3);
+        assertThat(notes).extracting(Finding::file).containsOnly("nginx.conf");
+        assertThat(notes.get(0).message()).startsWith("worker_processes auto is one worker per core");
+        assertThat(notes.get(1).message()).startsWith("least_conn balances differently");
+        assertThat(notes.get(2).message()).startsWith("no location passes to upstream \"api\"");
     }
 }

@@ -6,6 +6,7 @@ import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.config.caddy.CaddyBlock;
 import dev.outlierlab.config.caddy.CaddyConfigReader;
 import dev.outlierlab.config.caddy.CaddyScenarioFormat;
+import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.report.proxies.ServerRun;
@@ -54,8 +55,9 @@ public final class CaddyCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    public Map<String, Object> block(Path file, String part) {
-        return CaddyBlock.toMap(CaddyConfigReader.read(file).config());
+    public Block block(Path file, String part) {
+        CaddySettings s = CaddyConfigReader.read(file);
+        return new Block(CaddyBlock.toMap(s.config()), s.notes());
     }
 
     @Override

@@ -76,9 +76,9 @@ public final class HaproxyCommands extends ServerProfileCommands implements Chec
     }
 
     @Override
-    public Map<String, Object> block(Path file, String part) {
+    public Block block(Path file, String part) {
         HaproxySettings s = HaproxyConfigReader.read(file, part);
-        return HaproxyBlock.toMap(s.backend(), s.servers());
+        return new Block(HaproxyBlock.toMap(s.backend(), s.servers()), s.notes());
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.outlierlab.check.proxies.NginxChecks;
 import dev.outlierlab.cli.CheckFile;
 import dev.outlierlab.config.nginx.NginxBlock;
 import dev.outlierlab.config.nginx.NginxScenarioFormat;
+import dev.outlierlab.config.nginx.NginxSettings;
 import dev.outlierlab.config.nginx.NginxUpstreamReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
@@ -74,8 +75,9 @@ public final class NginxCommands extends ServerProfileCommands implements CheckF
     }
 
     @Override
-    public Map<String, Object> block(Path file, String part) {
-        return NginxBlock.toMap(NginxUpstreamReader.read(file, part).config());
+    public Block block(Path file, String part) {
+        NginxSettings s = NginxUpstreamReader.read(file, part);
+        return new Block(NginxBlock.toMap(s.config()), s.notes());
     }
 
     @Override

@@ -46,11 +46,11 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
 
     @Override
     public String run(ScenarioReader.Profiled resolved, RunRequest request) {
-        return run(resolved, request, "outlier-lab run");
+        return run(resolved, request, "outlier-lab run", List.of());
     }
 
     @Override
-    public String run(ScenarioReader.Profiled resolved, RunRequest request, String head) {
+    public String run(ScenarioReader.Profiled resolved, RunRequest request, String head, List<String> notModelled) {
         ServerRun r;
         if (request.traceIn() == null) {
             request.start(estimate(resolved.envoy().scenario()), GatewayWorkEstimate.NONE);
@@ -76,8 +76,8 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
         }
         request.finish();
         return switch (request.format()) {
-            case "json" -> ServerRunJson.toJson(r, scenario(resolved));
-            case "text" -> ServerRunText.render(r, request.maxEvents());
+            case "json" -> ServerRunJson.toJson(r, scenario(resolved), notModelled);
+            case "text" -> ServerRunText.render(r, request.maxEvents(), notModelled);
             default ->
                 throw new InputException(
                         "--format " + request.format() + ": a profile: " + name() + " run is written as text or json");

@@ -12,35 +12,14 @@ enum ToyRule implements CheckRule {
             "The toy ejects an endpoint after consecutive_5xx failures in a row, for a fixed time; it reads no other"
                     + " field.");
 
-    private final Severity severity;
-    private final String id;
-    private final String title;
-    private final String help;
+    private final Text text;
 
     ToyRule(Severity severity, String id, String title, String help) {
-        this.severity = severity;
-        this.id = id;
-        this.title = title;
-        this.help = help;
+        this.text = new Text(severity, id, title, help);
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public Severity defaultSeverity() {
-        return severity;
-    }
-
-    @Override
-    public String title() {
-        return title;
-    }
-
-    @Override
-    public String help() {
-        return help;
+    public Text text() {
+        return text;
     }
 }

@@ -71,6 +71,7 @@ public final class HaproxyConfigReader {
         List<HaproxyServer> servers = new ArrayList<>();
         List<Integer> serverLines = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        int backups = 0;
         boolean httpCheck = false;
         boolean done = false;
         for (int i = 0; i < lines.length && !done; i++) {
@@ -140,8 +141,14 @@ public final class HaproxyConfigReader {
                     }
                     List<String> params = new ArrayList<>(backendDefault);
                     params.addAll(w.subList(3, w.size()));
-                    servers.add(server(w.get(1), w.get(2), params, source, i + 1));
-                    serverLines.add(i + 1);
+                    Parsed parsed = server(w.get(1), w.get(2), params, source, i + 1);
+                    if (parsed.backup()) {
+                        backups++;
+                        notes.add(source + ":" + (i + 1) + ": " + BackupNote.of(w.get(1), w.get(2)));
+                    } else {
+                        servers.add(parsed.server());
+                        serverLines.add(i + 1);
+                    }
                 }
                 default -> {}
             }
@@ -154,7 +161,8 @@ public final class HaproxyConfigReader {
                                     + Wording.someNames(names)));
         }
         if (servers.isEmpty()) {
-            throw new InputException(source + ":" + chosenLine + ": backend has no server line");
+            throw new InputException(source + ":" + chosenLine + ": backend has no server line"
+                    + (backups > 0 ? " that is not backup; the lab models the active servers" : ""));
         }
         return new HaproxySettings(
                 chosenName,
@@ -166,8 +174,12 @@ public final class HaproxyConfigReader {
                 text);
     }
 
-    private static HaproxyServer server(String name, String address, List<String> p, String source, int line) {
+    /** A server line as read: the server, and whether it is {@code backup} (the last of backup / no-backup). */
+    private record Parsed(HaproxyServer server, boolean backup) {}
+
+    private static Parsed server(String name, String address, List<String> p, String source, int line) {
         boolean check = false;
+        boolean backup = false;
         Observe observe = Observe.NONE;
         int limit = HaproxyServer.DEFAULT_ERROR_LIMIT;
         OnError onError = OnError.FAIL_CHECK;
@@ -180,6 +192,8 @@ public final class HaproxyConfigReader {
             String k = p.get(i);
             switch (k) {
                 case "check" -> check = true;
+                case "backup" -> backup = true; // srv_parse_backup, src/server.c
+                case "no-backup" -> backup = false;
                 case "no-check" -> check = false;
                 case "observe" -> {
                     String v = value(p, ++i, k, source, line);
@@ -229,12 +243,14 @@ public final class HaproxyConfigReader {
                         i++;
                     }
                 }
-                default -> {} // flags such as backup, disabled, ssl, send-proxy: read past
+                default -> {} // flags such as disabled, ssl, send-proxy: read past
             }
         }
         try {
-            return new HaproxyServer(
-                    name, address, check, observe, limit, onError, inter, fastinter, downinter, rise, fall);
+            return new Parsed(
+                    new HaproxyServer(
+                            name, address, check, observe, limit, onError, inter, fastinter, downinter, rise, fall),
+                    backup);
         } catch (InvalidConfigException e) {
             throw new InputException(source + ":" + line + ": " + e.getMessage());
         }

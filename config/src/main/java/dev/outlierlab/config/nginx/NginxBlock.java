@@ -20,6 +20,10 @@ import java.util.Set;
  * <pre>
  * nginx: {max_fails: 3, fail_timeout: 10s, proxy_next_upstream: [error, timeout, http_503], workers: 2, zone: true}
  * </pre>
+ *
+ * A server of {@code servers} may be a map with its own {@code weight}, {@code max_fails}, {@code fail_timeout},
+ * {@code down} and {@code backup} ({@code {address: 10.0.0.3:8080, backup: true}}: tried only when no other server
+ * may be).
  */
 public final class NginxBlock {
     /** The block's keys. */
@@ -34,7 +38,8 @@ public final class NginxBlock {
             "workers",
             "zone");
 
-    private static final Set<String> SERVER_KEYS = Set.of("address", "weight", "max_fails", "fail_timeout", "down");
+    private static final Set<String> SERVER_KEYS =
+            Set.of("address", "weight", "max_fails", "fail_timeout", "down", "backup");
 
     private NginxBlock() {}
 
@@ -72,7 +77,8 @@ public final class NginxBlock {
                                     (int) v.integer(s.get("weight"), key + ".weight", weight, 1, 1_000_000),
                                     (int) v.integer(s.get("max_fails"), key + ".max_fails", maxFails, 0, 1_000_000),
                                     seconds(v, s.get("fail_timeout"), key + ".fail_timeout", failTimeout),
-                                    v.bool(s.get("down"), key + ".down", false))));
+                                    v.bool(s.get("down"), key + ".down", false),
+                                    v.bool(s.get("backup"), key + ".backup", false))));
                 } else {
                     String address = v.text(item, key, null);
                     servers.add(
@@ -131,7 +137,8 @@ public final class NginxBlock {
             if (s.maxFails() == first.maxFails()
                     && s.failTimeoutSeconds() == first.failTimeoutSeconds()
                     && s.weight() == first.weight()
-                    && !s.down()) {
+                    && !s.down()
+                    && !s.backup()) {
                 servers.add(s.name());
                 continue;
             }
@@ -148,6 +155,9 @@ public final class NginxBlock {
             }
             if (s.down()) {
                 own.put("down", true);
+            }
+            if (s.backup()) {
+                own.put("backup", true);
             }
             servers.add(own);
         }

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * Finds an {@code upstream} block in a whole nginx configuration ({@link NginxConfParser}, includes expanded) and
  * reads what the lab models: its {@code server} lines ({@code weight=}, {@code max_fails=}, {@code fail_timeout=},
- * {@code down}; nginx's defaults 1, 1 and 10 s as in {@code ngx_http_upstream_server}), its {@code zone},
+ * {@code down}, {@code backup}; nginx's defaults 1, 1 and 10 s as in {@code ngx_http_upstream_server}), its {@code zone},
  * {@code worker_processes}, and the {@code proxy_next_upstream} / {@code proxy_next_upstream_tries} in effect in
  * the first {@code location} whose {@code proxy_pass} names the upstream (a location's own directive, else its
  * server's, else http's). Other balancing methods, {@code backup} servers and servers named by DNS are read and
@@ -88,11 +88,8 @@ public final class NginxUpstreamReader {
         for (ConfDirective d : upstream.block()) {
             switch (d.name()) {
                 case "server" -> {
-                    NginxServer s = server(d, notes);
-                    if (s != null) {
-                        servers.add(s);
-                        lines.add(d);
-                    }
+                    servers.add(server(d, notes));
+                    lines.add(d);
                 }
                 case "zone" -> zone = true;
                 case "least_conn", "hash", "ip_hash", "random" ->
@@ -179,6 +176,7 @@ public final class NginxUpstreamReader {
         int maxFails = NginxServer.DEFAULT_MAX_FAILS;
         long failTimeout = NginxServer.DEFAULT_FAIL_TIMEOUT_SECONDS;
         boolean down = false;
+        boolean backup = false;
         for (String a : d.args().subList(1, d.args().size())) {
             if (a.startsWith("weight=")) {
                 weight = number(d, "weight", a.substring(7), 1, MAX_COUNT);
@@ -189,9 +187,7 @@ public final class NginxUpstreamReader {
             } else if (a.equals("down")) {
                 down = true;
             } else if (a.equals("backup")) {
-                notes.add(d.where() + ": backup server " + address + " is left out; nginx tries it only when every "
-                        + "other server is out, which the lab does not model");
-                return null;
+                backup = true;
             } else if (!a.startsWith("max_conns=")
                     && !a.equals("resolve")
                     && !a.startsWith("slow_start=")
@@ -205,7 +201,7 @@ public final class NginxUpstreamReader {
             notes.add(d.where() + ": " + address + " is a socket; the lab names the host by it as written");
         }
         try {
-            return new NginxServer(address, weight, maxFails, failTimeout, down);
+            return new NginxServer(address, weight, maxFails, failTimeout, down, backup);
         } catch (InvalidConfigException e) {
             throw new InputException(d.where() + ": " + e.getMessage());
         }

@@ -46,7 +46,7 @@ final class EnvoySettingsReader {
             long value = switch (s.kind()) {
                 case DURATION -> v.outlierDuration(val, key, s);
                 case BOOLEAN -> v.bool(val, key, false) ? 1 : 0;
-                case PERCENT -> v.integer(val, key, 0, 0, 100);
+                case PERCENT -> v.percent(val, key, 0, 0, 100);
                 case COUNT -> v.integer(val, key, 0, 0, OutlierSetting.UINT32_MAX);
             };
             b.set(s, value);

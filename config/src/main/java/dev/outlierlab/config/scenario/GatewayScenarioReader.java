@@ -143,7 +143,7 @@ final class GatewayScenarioReader {
                         peerNode,
                         "gateway.peer_set",
                         () -> PeerSet.parse("gateway.peer_set", String.valueOf(peerNode.value())));
-        double minStdev = v.decimal(
+        double minStdev = v.percentDecimal(
                 g.get("min_stdev"),
                 "gateway.min_stdev",
                 d.minStdevPercent(),

@@ -57,7 +57,7 @@ final class GrpcScenarioReader {
         long base = v.duration(g.get("base_ejection_time"), "grpc.base_ejection_time", d.baseEjectionTimeNanos(), true);
         long max = v.duration(g.get("max_ejection_time"), "grpc.max_ejection_time", d.maxEjectionTimeNanos(), true);
         int maxPercent = (int)
-                v.integer(g.get("max_ejection_percent"), "grpc.max_ejection_percent", d.maxEjectionPercent(), 0, 100);
+                v.percent(g.get("max_ejection_percent"), "grpc.max_ejection_percent", d.maxEjectionPercent(), 0, 100);
         SuccessRateEjection sr = null;
         Located srNode = g.get("success_rate_ejection");
         if (srNode != null && srNode.value() != null) {
@@ -65,7 +65,7 @@ final class GrpcScenarioReader {
             SuccessRateEjection x = SuccessRateEjection.DEFAULTS;
             sr = new SuccessRateEjection(
                     count(v, m, "stdev_factor", "grpc.success_rate_ejection", x.stdevFactor(), Integer.MAX_VALUE),
-                    count(v, m, "enforcement_percentage", "grpc.success_rate_ejection", x.enforcementPercentage(), 100),
+                    percent(v, m, "enforcement_percentage", "grpc.success_rate_ejection", x.enforcementPercentage()),
                     count(v, m, "minimum_hosts", "grpc.success_rate_ejection", x.minimumHosts(), Integer.MAX_VALUE),
                     count(v, m, "request_volume", "grpc.success_rate_ejection", x.requestVolume(), Integer.MAX_VALUE));
         }
@@ -75,14 +75,13 @@ final class GrpcScenarioReader {
             Map<String, Located> m = v.map(fpNode, "grpc.failure_percentage_ejection", FAILURE_PERCENTAGE);
             FailurePercentageEjection x = FailurePercentageEjection.DEFAULTS;
             fp = new FailurePercentageEjection(
-                    count(v, m, "threshold", "grpc.failure_percentage_ejection", x.threshold(), 100),
-                    count(
+                    percent(v, m, "threshold", "grpc.failure_percentage_ejection", x.threshold()),
+                    percent(
                             v,
                             m,
                             "enforcement_percentage",
                             "grpc.failure_percentage_ejection",
-                            x.enforcementPercentage(),
-                            100),
+                            x.enforcementPercentage()),
                     count(
                             v,
                             m,
@@ -110,5 +109,10 @@ final class GrpcScenarioReader {
 
     private static int count(Values v, Map<String, Located> m, String key, String prefix, int fallback, int max) {
         return (int) v.integer(m.get(key), prefix + "." + key, fallback, 0, max);
+    }
+
+    /** A percentage from 0 to 100, written {@code 35} or {@code 35%}. */
+    private static int percent(Values v, Map<String, Located> m, String key, String prefix, int fallback) {
+        return (int) v.percent(m.get(key), prefix + "." + key, fallback, 0, 100);
     }
 }

@@ -249,7 +249,7 @@ public final class ScenarioReader {
         Located clusterNode = top.get("cluster");
         Map<String, Located> cluster = clusterNode == null ? Map.of() : v.map(clusterNode, "cluster", CLUSTER);
         Located hostsNode = cluster.get("hosts");
-        double panic = v.decimal(
+        double panic = v.percentDecimal(
                 cluster.get("panic_threshold"),
                 "cluster.panic_threshold",
                 defaults.cluster().panicThresholdPercent(),

@@ -86,16 +86,25 @@ public final class Values {
     }
 
     public long integer(Located node, String key, long fallback, long min, long max) {
-        if (node == null) {
-            return fallback;
-        }
-        Object v = node.value();
+        return node == null ? fallback : integer(node, node.value(), key, min, max);
+    }
+
+    /**
+     * A whole percentage-valued key ({@code max_ejection_percent: 35} or {@code 35%}): as {@link #integer}, with one
+     * trailing {@code %} allowed ({@link #percentNumber}).
+     */
+    public long percent(Located node, String key, long fallback, long min, long max) {
+        return node == null ? fallback : integer(node, percentNumber(node.value()), key, min, max);
+    }
+
+    /** {@code v} (the node's value, or the number it writes with a {@code %}) as a whole number; refused as written. */
+    private static long integer(Located node, Object v, String key, long min, long max) {
         String allowed = max == Long.MAX_VALUE ? "a whole number" : "a whole number from " + min + " to " + max;
         if (v instanceof BigDecimal d && d.stripTrailingZeros().scale() <= 0 && fitsLong(d)) {
             v = d.longValueExact();
         }
         if (!(v instanceof Long l) || l < min || l > max) {
-            throw error(node, key, v, allowed);
+            throw error(node, key, node.value(), allowed);
         }
         return l;
     }
@@ -107,37 +116,68 @@ public final class Values {
     }
 
     public double decimal(Located node, String key, double fallback, double min, double max, String allowed) {
-        if (node == null) {
-            return fallback;
-        }
-        Object v = node.value();
+        return node == null ? fallback : decimal(node, node.value(), key, min, max, allowed);
+    }
+
+    /**
+     * A percentage-valued key with decimals ({@code panic_threshold: 12.5} or {@code 12.5%}): as {@link #decimal},
+     * with one trailing {@code %} allowed ({@link #percentNumber}).
+     */
+    public double percentDecimal(Located node, String key, double fallback, double min, double max, String allowed) {
+        return node == null ? fallback : decimal(node, percentNumber(node.value()), key, min, max, allowed);
+    }
+
+    private static double decimal(Located node, Object v, String key, double min, double max, String allowed) {
         double d;
         if (v instanceof Long l) {
             d = l;
         } else if (v instanceof BigDecimal b) {
             d = b.doubleValue();
         } else {
-            throw error(node, key, v, allowed);
+            throw error(node, key, node.value(), allowed);
         }
         if (!(d >= min && d <= max)) {
-            throw error(node, key, v, allowed);
+            throw error(node, key, node.value(), allowed);
         }
         return d;
     }
 
-    /** A percentage with up to four decimals, as parts per million. */
+    /** The longest number read before a {@code %}: a percentage needs far fewer digits. */
+    private static final int MAX_PERCENT_DIGITS = 32;
+
+    /**
+     * The value of a percentage-valued key: a number as written ({@code 35}, {@code 12.5}), or text that is a number
+     * followed by one {@code %} ({@code "35%"}, {@code "12.5 %"}), read as that number. Anything else ({@code "35%%"}, {@code "abc"}) is returned as it is, for the
+     * caller to refuse with the value as written.
+     */
+    static Object percentNumber(Object v) {
+        if (!(v instanceof String s) || !s.endsWith("%") || s.length() > MAX_PERCENT_DIGITS) {
+            return v;
+        }
+        String number = s.substring(0, s.length() - 1).strip();
+        if (number.isEmpty() || !number.chars().allMatch(c -> (c >= '0' && c <= '9') || c == '.' || c == '-')) {
+            return v;
+        }
+        try {
+            return new BigDecimal(number);
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+
+    /** A percentage with up to four decimals ({@code 33}, {@code 12.3456%}), as parts per million. */
     long ratePpm(Located node, String key, long fallback) {
         if (node == null) {
             return fallback;
         }
-        Object v = node.value();
+        Object v = percentNumber(node.value());
         String allowed = "a percentage from 0 to 100 with at most 4 decimals";
         BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b : null;
         if (d == null
                 || d.signum() < 0
                 || d.compareTo(BigDecimal.valueOf(100)) > 0
                 || d.stripTrailingZeros().scale() > 4) {
-            throw error(node, key, v, allowed);
+            throw error(node, key, node.value(), allowed);
         }
         return d.movePointRight(4).longValueExact();
     }

@@ -3,6 +3,7 @@ package dev.outlierlab.config.haproxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.engine.haproxy.Observe;
@@ -61,5 +62,22 @@ class HaproxyConfigReaderTest {
                         + "fail-check, sudden-death or mark-down");
         assertThatThrownBy(() -> HaproxyConfigReader.readText(CFG, "haproxy.cfg", "nope"))
                 .hasMessage("haproxy.cfg: no backend \"nope\"; the file has app, other");
+    }
+
+    @Test
+    void backupServersAreLeftOutAndABackendOfThemAloneIsRefused() {
+        HaproxySettings s = HaproxyConfigReader.readText("""
+                backend be
+                  server a 10.0.0.1:80 check
+                  server b 10.0.0.2:80 check backup
+                """, "haproxy.cfg", null);
+        assertThat(s.servers()).extracting(HaproxyServer::name).containsExactly("a");
+        assertThat(s.serverLines()).containsExactly(2);
+        assertThat(s.notes()).singleElement().asString().startsWith("haproxy.cfg:3: backup server b 10.0.0.2:80");
+        assertThatThrownBy(() -> HaproxyConfigReader.readText(
+                        "backend be\n  server b 10.0.0.2:80 backup\n", "haproxy.cfg", null))
+                .isInstanceOf(InputException.class)
+                .hasMessage("haproxy.cfg:1: backend has no server line that is not backup; the lab models the active "
+                        + "servers");
     }
 }

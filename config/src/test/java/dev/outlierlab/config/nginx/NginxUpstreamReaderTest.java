@@ -2,6 +2,7 @@ package dev.outlierlab.config.nginx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.engine.nginx.NextUpstream;
@@ -82,6 +83,32 @@ class NginxUpstreamReaderTest {
                         "n.conf",
                         null))
                 .hasMessageContaining("n.conf:1: proxy_next_upstream: \"http_999\" is not allowed");
+    }
+
+    @Test
+    void backupServersAreReadInTheirPlaceWithTheirOwnParameters() {
+        NginxSettings s = NginxUpstreamReader.readText("""
+                http {
+                  upstream api {
+                    server 10.0.0.1:8080 max_fails=2 fail_timeout=5s;
+                    server 10.0.0.3:8080 backup max_fails=4;
+                    server 10.0.0.2:8080 weight=3;
+                  }
+                  server { location / { proxy_pass http://api; } }
+                }
+                """, "nginx.conf", null);
+        assertThat(s.config().hosts()).containsExactly("10.0.0.1:8080", "10.0.0.3:8080", "10.0.0.2:8080");
+        assertThat(s.config().servers())
+                .extracting(NginxServer::backup, NginxServer::maxFails, NginxServer::weight)
+                .containsExactly(tuple(false, 2, 1), tuple(true, 4, 1), tuple(false, 1, 3));
+        assertThat(s.serverLines()).extracting(ConfDirective::line).containsExactly(3, 4, 5);
+        assertThat(s.notes()).isEmpty();
+        assertThat(s.config().single()).isFalse();
+        assertThatThrownBy(() -> NginxUpstreamReader.readText(
+                        "http {\n upstream a {\n server x backup;\n server y backup;\n }\n}", "n.conf", null))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("n.conf:2: ")
+                .hasMessageContaining("at least one server line that is not backup");
     }
 
     @Test

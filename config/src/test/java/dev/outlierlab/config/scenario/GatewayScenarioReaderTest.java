@@ -154,4 +154,12 @@ class GatewayScenarioReaderTest {
         assertThatThrownBy(() -> ScenarioReader.read("profile: gateway", "g.yaml", List.of()))
                 .hasMessageContaining("profile: gateway scenarios are taken by run and sweep");
     }
+
+    @Test
+    void minStdevTakesATrailingPercentSign() {
+        assertThat(read("profile: gateway\ngateway: {min_stdev: 0.5%}\n")
+                        .gateway()
+                        .minStdevPercent())
+                .isEqualTo(0.5);
+    }
 }

@@ -75,4 +75,22 @@ class GrpcScenarioReaderTest {
                 .hasMessage("s.yaml:2: grpc is the gRPC profile's setting, but this scenario's profile is envoy; add"
                         + " profile: grpc to use it, or remove it");
     }
+
+    @Test
+    void theGrpcBlocksPercentagesTakeATrailingPercentSign() {
+        GrpcOutlierConfig c = read("""
+                        profile: grpc
+                        grpc:
+                          max_ejection_percent: 50%
+                          success_rate_ejection: {enforcement_percentage: 80%}
+                          failure_percentage_ejection: {threshold: 60%, enforcement_percentage: 90}
+                        """).grpc().config();
+        assertThat(c.maxEjectionPercent()).isEqualTo(50);
+        assertThat(c.successRate().enforcementPercentage()).isEqualTo(80);
+        assertThat(c.failurePercentage().threshold()).isEqualTo(60);
+        assertThat(c.failurePercentage().enforcementPercentage()).isEqualTo(90);
+        assertThatThrownBy(() -> read("profile: grpc\ngrpc:\n  failure_percentage_ejection: {threshold: 101%}\n"))
+                .hasMessage("s.yaml:3: grpc.failure_percentage_ejection.threshold: \"101%\" is not allowed; expected a"
+                        + " whole number from 0 to 100");
+    }
 }

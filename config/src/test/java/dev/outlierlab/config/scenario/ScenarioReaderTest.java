@@ -175,4 +175,57 @@ class ScenarioReaderTest {
                 .hasMessage(
                         "--set faults[3].error_rate: index 3 is out of range; faults has 1 entries (use [1] to add one)");
     }
+
+    @Test
+    void percentagesAreReadWithOrWithoutATrailingPercentSign() {
+        assertThat(read("faults:\n  - error_rate: 35%\n").faults().get(0).errorRatePpm())
+                .isEqualTo(350_000);
+        assertThat(read("faults:\n  - error_rate: 35\n").faults().get(0).errorRatePpm())
+                .isEqualTo(350_000);
+        assertThat(read("faults:\n  - error_rate: 100%\n").faults().get(0).errorRatePpm())
+                .isEqualTo(1_000_000);
+        assertThat(read("faults:\n  - error_rate: 12.3456 %\n").faults().get(0).errorRatePpm())
+                .isEqualTo(123_456);
+        assertThat(read("", "faults[0].error_rate=100%").faults().get(0).errorRatePpm())
+                .isEqualTo(1_000_000);
+        Scenario s = read("""
+                cluster:
+                  panic_threshold: 12.5%
+                outlier_detection:
+                  max_ejection_percent: 34%
+                  enforcing_failure_percentage: 70%
+                  failure_percentage_threshold: 85
+                """);
+        assertThat(s.cluster().panicThresholdPercent()).isEqualTo(12.5);
+        assertThat(s.outlierDetection().maxEjectionPercent()).isEqualTo(34);
+        assertThat(s.outlierDetection().get(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE))
+                .isEqualTo(70);
+        assertThat(s.outlierDetection().get(OutlierSetting.FAILURE_PERCENTAGE_THRESHOLD))
+                .isEqualTo(85);
+    }
+
+    @Test
+    void aPercentageThatIsNotANumberWithOnePercentSignIsRefusedAsWritten() {
+        String rate = "; expected a percentage from 0 to 100 with at most 4 decimals";
+        assertThatThrownBy(() -> read("faults:\n  - error_rate: 35%%\n"))
+                .isInstanceOf(InputException.class)
+                .hasMessage("s.yaml:2: faults[0].error_rate: \"35%%\" is not allowed" + rate);
+        assertThatThrownBy(() -> read("faults:\n  - error_rate: abc\n"))
+                .hasMessage("s.yaml:2: faults[0].error_rate: \"abc\" is not allowed" + rate);
+        assertThatThrownBy(() -> read("faults:\n  - error_rate: 101%\n"))
+                .hasMessage("s.yaml:2: faults[0].error_rate: \"101%\" is not allowed" + rate);
+        assertThatThrownBy(() -> read("faults:\n  - error_rate: \"%\"\n"))
+                .hasMessage("s.yaml:2: faults[0].error_rate: \"%\" is not allowed" + rate);
+        assertThatThrownBy(() -> read("outlier_detection:\n  max_ejection_percent: 101%\n"))
+                .hasMessage("s.yaml:2: outlier_detection.max_ejection_percent: \"101%\" is not allowed; expected a"
+                        + " whole number from 0 to 100");
+        assertThatThrownBy(() -> read("outlier_detection:\n  max_ejection_percent: 34.5%\n"))
+                .hasMessage("s.yaml:2: outlier_detection.max_ejection_percent: \"34.5%\" is not allowed; expected a"
+                        + " whole number from 0 to 100");
+        assertThatThrownBy(() -> read("cluster:\n  panic_threshold: -1%\n"))
+                .hasMessage("s.yaml:2: cluster.panic_threshold: \"-1%\" is not allowed; expected a percentage from 0"
+                        + " to 100 (0 disables panic mode)");
+        assertThatThrownBy(() -> read("", "faults[0].error_rate=101%"))
+                .hasMessage("--set faults[0].error_rate: \"101%\" is not allowed" + rate);
+    }
 }

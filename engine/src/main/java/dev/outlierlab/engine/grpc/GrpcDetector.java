@@ -5,7 +5,6 @@ import dev.outlierlab.engine.EndpointEjections;
 import dev.outlierlab.engine.EndpointSlots;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.RandomSource;
-import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.DetectionEvidence;
@@ -13,9 +12,7 @@ import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EjectionTime;
 import dev.outlierlab.engine.envoy.event.Enforcement;
 import dev.outlierlab.engine.envoy.event.EventAction;
-import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
-import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
 import java.util.Arrays;
 import java.util.List;
@@ -30,7 +27,9 @@ import java.util.List;
  * ejected endpoint whose time is strictly past {@code ejected_at + min(base * multiplier, max(base, max))} and
  * lowers the multiplier of each endpoint not ejected. No jitter, no health-check return, no panic. Events use the
  * lab's vocabulary ({@link OutlierEvent}); enforcement draws come from the seeded {@link RandomSource}. Driven from
- * one thread; allocates nothing per call.
+ * one thread; allocates nothing per call. This class holds the schedule of sweeps, the ejections and multipliers;
+ * the calls are counted in {@link CallCounters}, the outliers found by {@link OutlierAlgorithms}, and each admitted
+ * or refused by {@link EjectionAdmission}.
  */
 public final class GrpcDetector extends EjectingDetector {
     private final GrpcOutlierConfig config;
@@ -42,27 +41,21 @@ public final class GrpcDetector extends EjectingDetector {
 
     private final long lastSweepNanos;
     private final boolean counting;
-    private long[] activeSuccess;
-    private long[] activeFailure;
-    private long[] inactiveSuccess;
-    private long[] inactiveFailure;
+    private final CallCounters calls;
     private long[] multiplier;
     private long[] numEjections;
-    private int[] candidates;
-    private double[] rates;
     private long nextSweepNanos;
     /** grpc-go's {@code numEndpointsEjected}: raised at every ejection, a second one of the same endpoint included. */
     private long goEjectedCounter;
 
-    private long detectedSr;
     private long enforcedSr;
-    private long detectedFp;
     private long enforcedFp;
     private long overflow;
     private long unenforced;
     private long returns;
     private long sweeps;
     private final SweepReport report = new SweepReport();
+    private final OutlierAlgorithms algorithms;
 
     /**
      * @param endpoints      the endpoints in routing and evaluation order (grpc-java walks a hash map; the lab
@@ -86,14 +79,10 @@ public final class GrpcDetector extends EjectingDetector {
         this.lastSweepNanos = lastSweepNanos;
         this.counting = config.enabled();
         int n = endpoints.size();
-        activeSuccess = new long[n];
-        activeFailure = new long[n];
-        inactiveSuccess = new long[n];
-        inactiveFailure = new long[n];
+        calls = new CallCounters(n);
         multiplier = new long[n];
         numEjections = new long[n];
-        candidates = new int[n];
-        rates = new double[n];
+        algorithms = new OutlierAlgorithms(impl, calls, ejections, report);
         nextSweepNanos = counting && config.intervalNanos() <= lastSweepNanos ? config.intervalNanos() : NEVER;
     }
 
@@ -119,11 +108,7 @@ public final class GrpcDetector extends EjectingDetector {
         if (!counting || Outcome.isConnectSignal(outcome)) {
             return;
         }
-        if (outcome >= 200 && outcome <= 299) {
-            activeSuccess[endpoint]++;
-        } else {
-            activeFailure[endpoint]++;
-        }
+        calls.record(endpoint, outcome >= 200 && outcome <= 299);
     }
 
     @Override
@@ -145,24 +130,18 @@ public final class GrpcDetector extends EjectingDetector {
     /** One run of grpc-java's {@code DetectionTimer} at {@code t}. */
     private void sweep(long t) {
         sweeps++;
-        int n = ejections.size();
-        for (int i = 0; i < n; i++) {
-            inactiveSuccess[i] = activeSuccess[i];
-            inactiveFailure[i] = activeFailure[i];
-            activeSuccess[i] = 0;
-            activeFailure[i] = 0;
-        }
+        calls.swap();
         report.reset();
         if (config.successRate() != null) {
-            successRate(t, config.successRate());
+            algorithms.successRate(t, config.successRate(), this::offer);
         }
         if (config.failurePercentage() != null) {
-            failurePercentage(t, config.failurePercentage());
+            algorithms.failurePercentage(t, config.failurePercentage(), this::offer);
         }
         if (listener.wantsIntervals()) {
-            listener.onInterval(report.evaluation(t, ejections, inactiveSuccess, inactiveFailure));
+            listener.onInterval(report.evaluation(t, ejections, calls.judgedSuccesses(), calls.judgedFailures()));
         }
-        for (int i = 0; i < n; i++) {
+        for (int i = 0, n = ejections.size(); i < n; i++) {
             if (!ejections.isEjected(i)) {
                 multiplier[i] = multiplier[i] == 0 ? 0 : multiplier[i] - 1;
             } else if (t > ejections.ejectedAtNanos(i) + config.ejectionNanos(multiplier[i])) {
@@ -171,122 +150,20 @@ public final class GrpcDetector extends EjectingDetector {
         }
     }
 
-    /** The endpoints with at least {@code volume} calls in the judged interval (C-core: and at least one). */
-    private int withVolume(long volume) {
-        int count = 0;
-        for (int i = 0, n = ejections.size(); i < n; i++) {
-            long v = inactiveSuccess[i] + inactiveFailure[i];
-            if (v >= volume && (impl != GrpcImplementation.CORE || v > 0)) {
-                candidates[count++] = i;
-            }
-        }
-        return count;
-    }
-
-    private void successRate(long t, SuccessRateEjection sr) {
-        int count = withVolume(sr.requestVolume());
-        if (count == 0 || count < sr.minimumHosts()) {
-            return;
-        }
-        double scale = impl == GrpcImplementation.CORE ? 100.0 : 1.0;
-        double sum = 0;
-        for (int k = 0; k < count; k++) {
-            int i = candidates[k];
-            double rate = impl == GrpcImplementation.CORE
-                    ? inactiveSuccess[i] * 100.0 / (inactiveSuccess[i] + inactiveFailure[i])
-                    : (double) inactiveSuccess[i] / (double) (inactiveSuccess[i] + inactiveFailure[i]);
-            rates[k] = rate;
-            sum += rate;
-        }
-        double mean = sum / count;
-        double squares = 0;
-        for (int k = 0; k < count; k++) {
-            double d = rates[k] - mean;
-            squares += d * d;
-        }
-        double stdev = Math.sqrt(squares / count);
-        // grpc-java divides the factor in float (stdevFactor / 1000f); grpc-go and C-core in double.
-        double factor =
-                impl == GrpcImplementation.JAVA ? (double) (sr.stdevFactor() / 1000f) : sr.stdevFactor() / 1000.0;
-        double required = mean - stdev * factor;
-        report.successRate(mean * 100 / scale, stdev * 100 / scale, required * 100 / scale);
-        for (int k = 0; k < count; k++) {
-            if (rates[k] < required) {
-                int i = candidates[k];
-                long volume = inactiveSuccess[i] + inactiveFailure[i];
-                DetectionEvidence evidence = new SuccessRateEvidence(
-                        rates[k] * 100 / scale,
-                        volume,
-                        mean * 100 / scale,
-                        stdev * 100 / scale,
-                        sr.stdevFactor(),
-                        required * 100 / scale,
-                        count);
-                detectedSr++;
-                offer(i, t, EjectionType.SUCCESS_RATE, evidence, sr.enforcementPercentage());
-            }
-        }
-    }
-
-    private void failurePercentage(long t, FailurePercentageEjection fp) {
-        int count = withVolume(fp.requestVolume());
-        if (count == 0 || count < fp.minimumHosts()) {
-            return;
-        }
-        report.failurePercentageRan();
-        for (int k = 0; k < count; k++) {
-            int i = candidates[k];
-            if (impl == GrpcImplementation.CORE && ejections.isEjected(i)) {
-                continue; // C-core: "make sure success rate algorithm didn't already eject this backend"
-            }
-            long volume = inactiveSuccess[i] + inactiveFailure[i];
-            double percent = FailurePercentages.failurePercent(impl, inactiveSuccess[i], inactiveFailure[i]);
-            boolean outlier =
-                    FailurePercentages.failureOutlier(impl, inactiveFailure[i], volume, percent, fp.threshold());
-            if (outlier) {
-                detectedFp++;
-                offer(
-                        i,
-                        t,
-                        EjectionType.FAILURE_PERCENTAGE,
-                        new FailurePercentageEvidence(percent, volume, fp.threshold(), count),
-                        fp.enforcementPercentage());
-            }
-        }
-    }
-
-    /** The cap and the enforcement draw, in the implementation's order, then the ejection. */
+    /** The cap and the enforcement draw, in the implementation's order ({@link EjectionAdmission}), then the ejection. */
     private void offer(int endpoint, long t, EjectionType type, DetectionEvidence evidence, int enforcing) {
-        int hosts = ejections.size();
-        int ejectedCount = ejections.ejectedCount();
-        int max = config.maxEjectionPercent();
-        double percent;
-        boolean allowed;
-        long key = -1;
-        boolean enforced;
-        if (impl == GrpcImplementation.CORE) {
-            // absl::Uniform(bit_gen, 1, 100) is drawn before the cap is tested: 1 to 99, so a percentage of 1 never
-            // ejects
-            if (enforcing > 1 && enforcing < 100) {
-                key = 1 + random.nextModulo(99);
-            }
-            enforced = enforcing >= 100 || (key >= 0 && key < enforcing);
-            percent = 100.0 * ejectedCount / hosts;
-            allowed = ejectedCount == 0 || percent < max;
-        } else {
-            long counted = impl == GrpcImplementation.GO ? goEjectedCounter : ejectedCount;
-            percent = ((double) counted / (double) hosts) * 100;
-            allowed = !(percent >= max);
-            if (allowed && enforcing > 0 && enforcing < 100) {
-                key = random.nextModulo(100);
-            }
-            enforced = enforcing >= 100 || (key >= 0 && key < enforcing);
-        }
-        CapCheck cap = new CapCheck(
-                ejectedCount, hosts, percent, max, impl == GrpcImplementation.CORE, allowed, CapRule.ACTIVE_BELOW_MAX);
-        Enforcement enforcement = new Enforcement(enforcing, key, enforced);
+        EjectionAdmission admission = EjectionAdmission.of(
+                impl,
+                ejections.ejectedCount(),
+                goEjectedCounter,
+                ejections.size(),
+                config.maxEjectionPercent(),
+                enforcing,
+                random);
+        CapCheck cap = admission.cap();
+        Enforcement enforcement = admission.enforcement();
         boolean already = ejections.isEjected(endpoint);
-        if (!allowed) {
+        if (!admission.allowed()) {
             overflow++;
             emit(new OutlierEvent(
                     t,
@@ -304,7 +181,7 @@ public final class GrpcDetector extends EjectingDetector {
                     null));
             return;
         }
-        if (!enforced) {
+        if (!admission.enforced()) {
             unenforced++;
             emit(new OutlierEvent(
                     t,
@@ -408,14 +285,10 @@ public final class GrpcDetector extends EjectingDetector {
      */
     public int addEndpoint(String name) {
         int n = ejections.add(name);
-        activeSuccess = Arrays.copyOf(activeSuccess, n + 1);
-        activeFailure = Arrays.copyOf(activeFailure, n + 1);
-        inactiveSuccess = Arrays.copyOf(inactiveSuccess, n + 1);
-        inactiveFailure = Arrays.copyOf(inactiveFailure, n + 1);
+        calls.add();
         multiplier = Arrays.copyOf(multiplier, n + 1);
         numEjections = Arrays.copyOf(numEjections, n + 1);
-        candidates = new int[n + 1];
-        rates = new double[n + 1];
+        algorithms.resize(n + 1);
         return n;
     }
 
@@ -426,10 +299,7 @@ public final class GrpcDetector extends EjectingDetector {
      */
     public void removeEndpoint(int endpoint) {
         ejections.remove(endpoint);
-        activeSuccess = EndpointSlots.without(activeSuccess, endpoint);
-        activeFailure = EndpointSlots.without(activeFailure, endpoint);
-        inactiveSuccess = EndpointSlots.without(inactiveSuccess, endpoint);
-        inactiveFailure = EndpointSlots.without(inactiveFailure, endpoint);
+        calls.remove(endpoint);
         multiplier = EndpointSlots.without(multiplier, endpoint);
         numEjections = EndpointSlots.without(numEjections, endpoint);
     }
@@ -447,9 +317,9 @@ public final class GrpcDetector extends EjectingDetector {
     /** What was counted so far. */
     public GrpcStats stats() {
         return new GrpcStats(
-                detectedSr,
+                algorithms.detectedSuccessRate(),
                 enforcedSr,
-                detectedFp,
+                algorithms.detectedFailurePercentage(),
                 enforcedFp,
                 overflow,
                 unenforced,

@@ -4,6 +4,7 @@ import dev.outlierlab.engine.Detector;
 import dev.outlierlab.engine.EjectingDetector;
 import dev.outlierlab.engine.EndpointEjections;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -25,7 +26,16 @@ import java.util.function.Consumer;
  * {@code downinter} while DOWN, {@code fastinter} in between (either falling back to {@code inter} when unset,
  * {@code srv_getinter}); an {@code on-error} trip pulls the next check to {@code fastinter} from now when that is
  * sooner. Their results come from a {@link HealthEndpoint} (the lab's), or, with none, only from
- * {@link #applyCheck} (a replay of observed checks). Checks take no time. Driven from one thread.
+ * {@link #applyCheck} (a replay of observed checks). The lab's own checks take no time. Driven from one thread.
+ *
+ * <p>A check that takes time can be voided: a {@code fail-check}, {@code sudden-death} or {@code mark-down} trip
+ * sets the check's status to "Health analyze" and its result to failed ({@code set_server_check_status} with
+ * {@code HCHK_STATUS_HANA} from {@code __health_adjust}); a check in flight then never reads its answer
+ * ({@code tcpcheck_main} and {@code wake_srv_chk} in {@code src/tcpcheck.c} and {@code src/check.c} stop when
+ * the result is already set), so its pass neither raises the health nor clears the error count, and its task
+ * completes only at the check's timeout (or at {@code fastinter} after the trip, when sooner) before the next check
+ * is scheduled ({@code process_chk_conn}). {@code on-error fastinter} sets no status and voids nothing. See
+ * {@link #applyCheck(int, boolean, long, long)}.
  */
 public final class HaproxyDetector extends EjectingDetector {
     /** What a server's health endpoint answers to an active check at a time. */
@@ -41,7 +51,9 @@ public final class HaproxyDetector extends EjectingDetector {
     private final int[] healthOf;
     private final long[] consecutive;
     private final long[] nextCheck;
+    private final long[] lastStatusTrip;
     private long checksRun;
+    private long checksVoided;
     private long trips;
 
     public HaproxyDetector(List<HaproxyServer> servers, HealthEndpoint health, Consumer<HaproxyEvent> listener) {
@@ -60,6 +72,8 @@ public final class HaproxyDetector extends EjectingDetector {
         healthOf = new int[n];
         consecutive = new long[n];
         nextCheck = new long[n];
+        lastStatusTrip = new long[n];
+        Arrays.fill(lastStatusTrip, Long.MIN_VALUE);
         long minInter = Long.MAX_VALUE;
         int checked = 0;
         for (HaproxyServer s : this.servers) {
@@ -115,6 +129,9 @@ public final class HaproxyDetector extends EjectingDetector {
             default -> {}
         }
         consecutive[endpoint] = 0;
+        if (s.onError() != OnError.FASTINTER) {
+            lastStatusTrip[endpoint] = nowNanos;
+        }
         if (s.fastinterNanos() > 0 && nextCheck[endpoint] != NEVER) {
             nextCheck[endpoint] = Math.min(nextCheck[endpoint], nowNanos + s.fastinterNanos());
         }
@@ -135,7 +152,7 @@ public final class HaproxyDetector extends EjectingDetector {
         }
     }
 
-    /** One active check of {@code endpoint} at {@code nowNanos} with its result. */
+    /** One active check of {@code endpoint} at {@code nowNanos} with its result, taking no time. */
     public void applyCheck(int endpoint, boolean passed, long nowNanos) {
         HaproxyServer s = servers[endpoint];
         checksRun++;
@@ -156,6 +173,22 @@ public final class HaproxyDetector extends EjectingDetector {
                     nowNanos, endpoint, s.address(), false, HaproxyEvent.Reason.CHECK_PASSED, healthOf[endpoint]));
             ejections.tellReturned(endpoint, nowNanos);
         }
+    }
+
+    /**
+     * One active check of {@code endpoint} started at {@code startedNanos} whose answer is read at
+     * {@code nowNanos}: void, without any effect, when a trip of an {@code on-error} mode that sets the check status
+     * ({@code fail-check}, {@code sudden-death}, {@code mark-down}) came at or after its start; otherwise as
+     * {@link #applyCheck(int, boolean, long)}. Returns whether the check counted.
+     */
+    public boolean applyCheck(int endpoint, boolean passed, long startedNanos, long nowNanos) {
+        if (startedNanos < nowNanos && lastStatusTrip[endpoint] >= startedNanos) {
+            checksRun++;
+            checksVoided++;
+            return false;
+        }
+        applyCheck(endpoint, passed, nowNanos);
+        return true;
     }
 
     /** The interval to the server's next check now ({@code srv_getinter}). */
@@ -222,6 +255,11 @@ public final class HaproxyDetector extends EjectingDetector {
 
     public long checksRun() {
         return checksRun;
+    }
+
+    /** Checks voided by a trip while they were in flight. */
+    public long checksVoided() {
+        return checksVoided;
     }
 
     /** {@code on-error} actions run so far. */

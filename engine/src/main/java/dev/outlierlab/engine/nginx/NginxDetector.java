@@ -86,7 +86,9 @@ public final class NginxDetector extends EjectingDetector {
      * Runs one request at {@code nowNanos} as nginx does and returns the status the client gets: returns due
      * first; then, while a server may be selected and {@code proxy_next_upstream} lets it go on, select one
      * (smooth weighted round robin over those not tried and not skipped), take its outcome from
-     * {@code attempts}, free it as failed or not. No server to select gives {@link #NO_LIVE_UPSTREAMS}.
+     * {@code attempts}, free it as failed or not. A try with no primary server to select goes to the
+     * {@code backup} servers, and the request's later tries stay there; no server to select in either gives
+     * {@link #NO_LIVE_UPSTREAMS}.
      */
     public int request(long nowNanos, Attempts attempts) {
         if (nowNanos >= nextReturnNanos) {
@@ -95,8 +97,18 @@ public final class NginxDetector extends EjectingDetector {
         Arrays.fill(tried, false);
         int tries = initialTries;
         long t = nowNanos;
+        boolean inBackup = false;
         for (int a = 0; ; a++) {
-            int peer = tries > 0 ? peers.get(RoundRobinPeers.seconds(t), tried) : -1;
+            int peer = -1;
+            if (tries > 0) {
+                long second = RoundRobinPeers.seconds(t);
+                peer = peers.get(second, tried, inBackup);
+                if (peer < 0 && !inBackup && peers.hasBackup()) {
+                    // ngx_http_upstream_get_round_robin_peer, "failed:": on to the backup set for good
+                    inBackup = true;
+                    peer = peers.get(second, tried, true);
+                }
+            }
             if (peer < 0) {
                 lastAttempts = a;
                 noLiveUpstreams++;
@@ -145,7 +157,10 @@ public final class NginxDetector extends EjectingDetector {
         return nextUpstream.retries(outcome, triesLeft);
     }
 
-    /** The tries a request starts with: servers not down, capped by {@code proxy_next_upstream_tries}. */
+    /**
+     * The tries a request starts with: servers not down, primary and backup ({@code ngx_http_upstream_tries}),
+     * capped by {@code proxy_next_upstream_tries}.
+     */
     public int initialTries() {
         return initialTries;
     }

@@ -14,7 +14,8 @@ import java.util.Set;
  * inherits at fork, and {@code ngx_http_upstream_zone_copy_peers} moving them into shared memory).
  *
  * @param name         the upstream's name ({@code upstream NAME { ... }})
- * @param servers      the server lines in order, at least one, names distinct
+ * @param servers      the server lines in order (backup ones where they are written), at least one not
+ *                     {@code backup}, names distinct
  * @param nextUpstream {@code proxy_next_upstream} and {@code proxy_next_upstream_tries}
  * @param workers      {@code worker_processes}, 1 or more
  * @param zone         whether the upstream has a {@code zone} directive
@@ -33,6 +34,11 @@ public record NginxUpstreamConfig(
         if (servers.size() > MAX_SERVERS) {
             throw new InvalidConfigException(
                     "nginx.upstream", servers.size() + " servers", "at most " + MAX_SERVERS + " servers");
+        }
+        if (servers.stream().allMatch(NginxServer::backup)) {
+            // ngx_http_upstream_init_round_robin: "no servers in upstream"
+            throw new InvalidConfigException(
+                    "nginx.upstream", "\"" + name + "\"", "at least one server line that is not backup");
         }
         Set<String> seen = new HashSet<>();
         for (NginxServer s : servers) {
@@ -62,13 +68,26 @@ public record NginxUpstreamConfig(
         return new NginxUpstreamConfig(name, servers, NextUpstream.defaults(), 1, false);
     }
 
-    /** The server addresses in order: the lab's host names. */
+    /** The server addresses in the configuration's order, backup servers included where written: the host names. */
     public List<String> hosts() {
         List<String> out = new ArrayList<>(servers.size());
         for (NginxServer s : servers) {
             out.add(s.name());
         }
         return out;
+    }
+
+    /** Whether any server is {@code backup}. */
+    public boolean hasBackup() {
+        return servers.stream().anyMatch(NginxServer::backup);
+    }
+
+    /**
+     * Whether nginx treats the upstream as one server ({@code peers->single}): one primary server and no backup,
+     * whose failures are never counted.
+     */
+    public boolean single() {
+        return servers.size() == 1;
     }
 
     /** How many independent copies of the peers count failures: 1 with {@code zone}, else one per worker. */

@@ -23,7 +23,15 @@ import java.util.List;
  * The clock is nginx's {@code ngx_time()}: whole seconds. A peer is skipped while
  * {@code max_fails && fails >= max_fails && now - checked <= fail_timeout}, so an ejection lasts between
  * {@code fail_timeout} and {@code fail_timeout + 1} seconds. A one-server upstream ({@code peers->single})
- * never counts failures and is never skipped for them. There is no reset when every peer is skipped:
+ * never counts failures and is never skipped for them; {@code ngx_http_upstream_init_round_robin} sets
+ * {@code single} only for one primary server and no {@code backup} server ({@code peers->single = 0} when a
+ * backup set is built), so one primary with a backup counts its failures and is taken out like any other.
+ * <p>{@code backup} servers are a second set ({@code peers->next}) with the same per-peer state; {@link #get}
+ * selects within one set. When the primary set has none to give, {@code ngx_http_upstream_get_round_robin_peer}
+ * (its {@code failed:} label) moves the request to the backup set for this and every later try of it, clears its
+ * tried bits and selects there; only when the backup set has none either does the request get
+ * {@code NGX_BUSY}. Here the peers keep the configuration's order, the backups where they are written, and the
+ * set is a flag per peer. There is no reset when every peer is skipped:
  * {@code get} answers none and nginx logs "no live upstreams" (the "quick recovery" that cleared every
  * count when all had failed was removed in nginx 1.11.5, commit fd9e74f "Upstream: removed the quick recovery
  * mechanism"). Without {@code zone} each worker process has its own copy; with {@code zone} all
@@ -35,12 +43,14 @@ public final class RoundRobinPeers {
     private final int[] maxFails;
     private final long[] failTimeout;
     private final boolean[] down;
+    private final boolean[] backup;
     private final int[] effectiveWeight;
     private final long[] currentWeight;
     private final long[] fails;
     private final long[] accessed;
     private final long[] checked;
     private final boolean single;
+    private final boolean hasBackup;
 
     public RoundRobinPeers(List<NginxServer> servers) {
         int n = servers.size();
@@ -52,6 +62,7 @@ public final class RoundRobinPeers {
         maxFails = new int[n];
         failTimeout = new long[n];
         down = new boolean[n];
+        backup = new boolean[n];
         effectiveWeight = new int[n];
         currentWeight = new long[n];
         fails = new long[n];
@@ -64,8 +75,17 @@ public final class RoundRobinPeers {
             maxFails[i] = s.maxFails();
             failTimeout[i] = s.failTimeoutSeconds();
             down[i] = s.down();
+            backup[i] = s.backup();
             effectiveWeight[i] = s.weight();
         }
+        int backups = 0;
+        for (boolean b : backup) {
+            backups += b ? 1 : 0;
+        }
+        if (backups == n) {
+            throw new IllegalArgumentException("an nginx upstream needs at least one server that is not backup");
+        }
+        hasBackup = backups > 0;
         single = n == 1;
     }
 
@@ -82,12 +102,27 @@ public final class RoundRobinPeers {
         return names[peer];
     }
 
-    /** Whether the upstream has one server ({@code peers->single}): no failure accounting at all. */
+    /**
+     * Whether the upstream has one server and no backup ({@code peers->single}): no failure accounting at all.
+     */
     public boolean single() {
         return single;
     }
 
-    /** The servers not {@code down}: the tries a request starts with ({@code peers->tries}). */
+    /** Whether the upstream has {@code backup} servers ({@code peers->next}). */
+    public boolean hasBackup() {
+        return hasBackup;
+    }
+
+    /** Whether {@code peer} is a {@code backup} server. */
+    public boolean backup(int peer) {
+        return backup[peer];
+    }
+
+    /**
+     * The servers not {@code down}, primary and backup: the tries a request starts with
+     * ({@code ngx_http_upstream_tries}: {@code peers->tries + peers->next->tries}).
+     */
     public int serversUp() {
         int up = 0;
         for (boolean d : down) {
@@ -104,13 +139,20 @@ public final class RoundRobinPeers {
                 && nowSeconds - checked[peer] <= failTimeout[peer];
     }
 
-    /**
-     * Selects a peer at second {@code nowSeconds} among those not in {@code tried}, marks it tried and returns it,
-     * or returns -1 when none may be selected (nginx's {@code NGX_BUSY}: "no live upstreams").
-     */
+    /** {@link #get(long, boolean[], boolean)} among the primary servers. */
     public int get(long nowSeconds, boolean[] tried) {
+        return get(nowSeconds, tried, false);
+    }
+
+    /**
+     * Selects a peer at second {@code nowSeconds} in one set (the backup servers when {@code backupSet}, else the
+     * primary ones) among those not in {@code tried}, marks it tried and returns it, or returns -1 when none may
+     * be selected there ({@code ngx_http_upstream_get_peer} returning NULL; with no backup to go to, nginx's
+     * {@code NGX_BUSY}: "no live upstreams").
+     */
+    public int get(long nowSeconds, boolean[] tried, boolean backupSet) {
         if (single) {
-            if (down[0] || tried[0]) {
+            if (backupSet || down[0] || tried[0]) {
                 return -1;
             }
             tried[0] = true;
@@ -119,7 +161,7 @@ public final class RoundRobinPeers {
         int best = -1;
         long total = 0;
         for (int i = 0; i < names.length; i++) {
-            if (tried[i] || down[i] || skipped(i, nowSeconds)) {
+            if (backup[i] != backupSet || tried[i] || down[i] || skipped(i, nowSeconds)) {
                 continue;
             }
             currentWeight[i] += effectiveWeight[i];

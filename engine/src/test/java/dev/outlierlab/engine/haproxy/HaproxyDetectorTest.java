@@ -170,4 +170,55 @@ class HaproxyDetectorTest {
         assertThat(d.isEjected(0)).isTrue();
         assertThat(d.interNanos(0)).isEqualTo(5 * S); // DOWN: downinter
     }
+
+    @Test
+    void aTripVoidsTheCheckInFlightSoItsPassNeitherRestoresHealthNorClearsErrors() {
+        HaproxyDetector d = detector(null, observed("a", 2, OnError.FAIL_CHECK));
+        d.applyCheck(0, true, 0); // health 4 of 4
+        d.record(0, 503, 5 * MS);
+        d.record(0, 503, 10 * MS); // first trip: health 3
+        d.record(0, 503, 18 * MS); // one error before the check starts
+        d.record(0, 503, 20 * MS); // second trip, while a check started at 15 ms is in flight: health 2
+        d.record(0, 503, 24 * MS); // one error counted
+        assertThat(d.applyCheck(0, true, 15 * MS, 25 * MS)).isFalse(); // its answer is never read
+        assertThat(d.health(0)).isEqualTo(2);
+        assertThat(d.consecutiveErrors(0)).isEqualTo(1);
+        d.record(0, 503, 30 * MS); // third trip: DOWN
+        assertThat(d.isEjected(0)).isTrue();
+        assertThat(events).extracting(HaproxyEvent::timeNanos).containsExactly(30 * MS);
+        assertThat(d.checksVoided()).isEqualTo(1);
+        assertThat(d.checksRun()).isEqualTo(2);
+    }
+
+    @Test
+    void theSameCheckReadBeforeTheTripOrStartedAfterItCounts() {
+        HaproxyDetector read = detector(null, observed("a", 2, OnError.FAIL_CHECK));
+        read.applyCheck(0, true, 0);
+        read.record(0, 503, 5 * MS);
+        read.record(0, 503, 10 * MS); // health 3
+        read.record(0, 503, 18 * MS);
+        assertThat(read.applyCheck(0, true, 15 * MS, 19 * MS)).isTrue(); // health 4, errors cleared
+        read.record(0, 503, 20 * MS);
+        read.record(0, 503, 24 * MS); // trip: health 3
+        read.record(0, 503, 30 * MS);
+        assertThat(read.health(0)).isEqualTo(3);
+        assertThat(read.isEjected(0)).isFalse();
+        HaproxyDetector after = detector(null, observed("a", 2, OnError.FAIL_CHECK));
+        after.record(0, 503, 5 * MS);
+        after.record(0, 503, 10 * MS); // a trip from health 2 (one failed check from DOWN): DOWN
+        assertThat(after.applyCheck(0, true, 11 * MS, 20 * MS)).isTrue();
+        assertThat(after.health(0)).isEqualTo(1);
+    }
+
+    @Test
+    void onErrorFastinterSetsNoCheckStatusSoItVoidsNothing() {
+        HaproxyServer a = observed("a", 2, OnError.FASTINTER).withTimers(2 * S, 100 * MS, 0, 2, 3);
+        HaproxyDetector d = detector(null, a);
+        d.record(0, 503, 5 * MS);
+        d.record(0, 503, 10 * MS);
+        assertThat(d.trips()).isEqualTo(1);
+        assertThat(d.applyCheck(0, true, 0, 20 * MS)).isTrue();
+        assertThat(d.health(0)).isEqualTo(4);
+        assertThat(d.checksVoided()).isZero();
+    }
 }

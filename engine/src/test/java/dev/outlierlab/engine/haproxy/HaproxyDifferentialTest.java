@@ -23,10 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The HAProxy profile against the real HAProxy (Debian's 2.6 at /usr/sbin/haproxy): each scenario starts HAProxy
  * on 127.0.0.1 with its own configuration in front of scripted backends (with their own {@code /health}), sends
- * one request every 20 ms for a few seconds, and replays HAProxy's log and the checks the backends answered
- * through the lab's {@link HaproxyDetector}: every DOWN and UP must agree in order and within one request's
- * spacing, every request must have gone to a server the lab has UP, every {@code <NOSRV>} must come while the lab
- * has them all DOWN. Skipped when HAProxy is not installed.
+ * one request every 20 ms for a few seconds, and replays HAProxy's log and the checks the backends answered (when
+ * received and when answered) through the lab's {@link HaproxyDetector}: every DOWN and UP must agree in order and
+ * within one request's spacing, every request must have gone to a server the lab has UP, every {@code <NOSRV>} must
+ * come while the lab has them all DOWN. HAProxy runs one thread ({@code nbthread 1}), so that it handles responses,
+ * checks and trips in one event loop, and logs when it handles each response's headers (a Lua action,
+ * {@link HaproxyLogReplay#RESPONSE_MARK_LUA}): the lab takes each outcome at that time, not when the request ended.
+ * Skipped when HAProxy is not installed.
  */
 class HaproxyDifferentialTest {
     static final String HAPROXY = "/usr/sbin/haproxy";
@@ -153,7 +156,18 @@ class HaproxyDifferentialTest {
                         "half failing at random, error-limit 2 fail-check",
                         List.of(server(BackendScript.randomly(50, 500, 11), l7 + "error-limit 2"), ok),
                         3000,
-                        r -> assertThat(r.trips()).isPositive()));
+                        r -> assertThat(r.trips()).isPositive()),
+                new Scenario(
+                        "a trip voids the check in flight (/health answers after 250 ms)",
+                        List.of(
+                                new Backend(
+                                        BackendScript.randomly(50, 500, 11),
+                                        BackendScript.slowUntil(60_000, 250),
+                                        0,
+                                        l7 + "error-limit 2"),
+                                ok),
+                        3000,
+                        r -> assertThat(r.voided()).isPositive()));
     }
 
     @TestFactory
@@ -180,11 +194,14 @@ class HaproxyDifferentialTest {
         }
         try (BackendSet backends = new BackendSet(scripts, health, from)) {
             int port = ScriptedBackend.freePort();
-            StringBuilder cfg = new StringBuilder("global\n  log stdout format rfc5424 local0\n"
+            Files.writeString(dir.resolve("mark.lua"), HaproxyLogReplay.RESPONSE_MARK_LUA);
+            StringBuilder cfg = new StringBuilder("global\n  nbthread 1\n  lua-load " + dir.resolve("mark.lua")
+                    + "\n  log stdout format rfc5424 local0\n"
                     + "defaults\n  mode http\n  log global\n  option log-health-checks\n  timeout connect 1s\n"
                     + "  timeout client 5s\n  timeout server 1s\n  timeout check 1s\n  retries 0\n"
                     + "frontend fe\n  bind 127.0.0.1:" + port + "\n  default_backend be\n  log-format "
-                    + HaproxyLogReplay.LOG_FORMAT + "\nbackend be\n  balance roundrobin\n"
+                    + HaproxyLogReplay.LOG_FORMAT + "\nbackend be\n  balance roundrobin\n  "
+                    + "http-response lua.mark\n"
                     + "  option httpchk GET /health\n");
             for (int i = 0; i < from.length; i++) {
                 cfg.append("  server s")

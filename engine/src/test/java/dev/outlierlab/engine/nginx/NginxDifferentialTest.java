@@ -34,22 +34,30 @@ class NginxDifferentialTest {
     @TempDir
     Path tmp;
 
-    /** One server line: its script, when it starts listening (0: at once), weight, max_fails, fail_timeout. */
-    record Backend(BackendScript script, long listenFromMillis, int weight, int maxFails, long failTimeout) {
+    /**
+     * One server line: its script, when it starts listening (0: at once), weight, max_fails, fail_timeout, and
+     * whether it is {@code backup}.
+     */
+    record Backend(
+            BackendScript script, long listenFromMillis, int weight, int maxFails, long failTimeout, boolean backup) {
         static Backend of(BackendScript script) {
-            return new Backend(script, 0, 1, 1, 1);
+            return new Backend(script, 0, 1, 1, 1, false);
         }
 
         Backend failing(int newMaxFails, long newFailTimeout) {
-            return new Backend(script, listenFromMillis, weight, newMaxFails, newFailTimeout);
+            return new Backend(script, listenFromMillis, weight, newMaxFails, newFailTimeout, backup);
         }
 
         Backend weighted(int newWeight) {
-            return new Backend(script, listenFromMillis, newWeight, maxFails, failTimeout);
+            return new Backend(script, listenFromMillis, newWeight, maxFails, failTimeout, backup);
         }
 
         Backend refusingUntil(long millis) {
-            return new Backend(script, millis, weight, maxFails, failTimeout);
+            return new Backend(script, millis, weight, maxFails, failTimeout, backup);
+        }
+
+        Backend asBackup() {
+            return new Backend(script, listenFromMillis, weight, maxFails, failTimeout, true);
         }
     }
 
@@ -216,6 +224,42 @@ class NginxDifferentialTest {
                             assertThat(r.clientErrors).isZero();
                         }),
                 new Scenario(
+                        "one failing server and a backup: counted, taken out, the backup answers",
+                        List.of(Backend.of(BackendScript.always(503)), ok.asBackup()),
+                        "error timeout http_503",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> {
+                            assertThat(r.ejections()).isGreaterThanOrEqualTo(2);
+                            assertThat(r.clientErrors).isZero();
+                        }),
+                new Scenario(
+                        "both servers refusing and a backup: every request answered by the backup",
+                        List.of(ok.refusingUntil(60_000), ok.refusingUntil(60_000), ok.asBackup()),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> {
+                            assertThat(r.ejections()).isGreaterThanOrEqualTo(4);
+                            assertThat(r.clientErrors).isZero();
+                            assertThat(r.noLive).isZero();
+                        }),
+                new Scenario(
+                        "servers and backup out: no live upstreams only once the backup is out too",
+                        List.of(
+                                ok.refusingUntil(300).failing(1, 2),
+                                ok.refusingUntil(300).failing(1, 2).asBackup()),
+                        "error timeout",
+                        0,
+                        1,
+                        false,
+                        3000,
+                        r -> assertThat(r.noLive).isGreaterThan(50)),
+                new Scenario(
                         "proxy_next_upstream_tries 1: a listed 503 never counts",
                         List.of(Backend.of(BackendScript.always(503)), ok),
                         "error timeout http_503",
@@ -250,7 +294,8 @@ class NginxDifferentialTest {
                 ScriptedBackend backend = new ScriptedBackend(b.script());
                 backends.add(backend);
                 backend.warmUp(b.listenFromMillis() == 0);
-                servers.add(new NginxServer(backend.address(), b.weight(), b.maxFails(), b.failTimeout(), false));
+                servers.add(new NginxServer(
+                        backend.address(), b.weight(), b.maxFails(), b.failTimeout(), false, b.backup()));
             }
             NextUpstream next = new NextUpstream(
                     NextUpstream.parseWords(List.of(s.nextUpstream().split(" "))), s.tries());
@@ -310,7 +355,7 @@ class NginxDifferentialTest {
                     .append(server.maxFails())
                     .append(" fail_timeout=")
                     .append(server.failTimeoutSeconds())
-                    .append("s;\n");
+                    .append(server.backup() ? "s backup;\n" : "s;\n");
         }
         return "daemon off;\nmaster_process on;\nworker_processes " + s.workers() + ";\npid " + dir.resolve("nginx.pid")
                 + ";\nerror_log " + dir.resolve("error.log") + " warn;\nevents { worker_connections 256; }\n"

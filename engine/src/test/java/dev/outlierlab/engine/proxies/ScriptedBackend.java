@@ -89,6 +89,7 @@ public final class ScriptedBackend implements AutoCloseable {
                 return;
             }
             boolean isHealth = exchange.getRequestURI().getPath().startsWith("/health");
+            long received = epochNanos();
             if (isHealth) {
                 lastCheckMillis = System.currentTimeMillis();
             }
@@ -100,8 +101,7 @@ public final class ScriptedBackend implements AutoCloseable {
                 }
                 byte[] body = ("status " + a.status() + "\n").getBytes(StandardCharsets.US_ASCII);
                 if (isHealth) { // recorded before answering: the checker may close as soon as it has the status
-                    Instant now = Instant.now();
-                    checks.add(new long[] {now.getEpochSecond() * 1_000_000_000L + now.getNano(), a.status()});
+                    checks.add(new long[] {epochNanos(), a.status(), received});
                 }
                 exchange.sendResponseHeaders(a.status(), body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
@@ -139,7 +139,15 @@ public final class ScriptedBackend implements AutoCloseable {
         }
     }
 
-    /** The health checks answered: each its time (epoch nanoseconds) and status, in order. */
+    private static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /**
+     * The health checks answered, in order: each when it was answered (epoch nanoseconds), its status, and when its
+     * request was received (epoch nanoseconds).
+     */
     public List<long[]> checks() {
         synchronized (checks) {
             return new ArrayList<>(checks);

@@ -5,20 +5,27 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.report.JsonDocument;
 import dev.outlierlab.report.ResultJson;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The JSON of a {@link ServerRun}: {@code profile}, {@code scenario} (the scenario file's keys, the profile's block
  * included), {@code summary} (requests, client errors, ejections and the profile's own totals), {@code servers} and
  * every event ({@code time}, {@code time_ns}, {@code action} eject or uneject, {@code host}, {@code reason} and its
- * figures). Deterministic: the same run gives the same bytes.
+ * figures); {@code not_modelled}, what a configuration file sets that the run leaves out, when it sets any.
+ * Deterministic: the same run gives the same bytes.
  */
 public final class ServerRunJson {
     private ServerRunJson() {}
 
-    /** The whole document. */
-    public static String toJson(ServerRun r, Map<String, Object> scenario) {
-        return ResultJson.write(toTree(r, scenario));
+    /** The whole document, with what the run's configuration file sets that it leaves out. */
+    public static String toJson(ServerRun r, Map<String, Object> scenario, List<String> notModelled) {
+        ObjectNode root = toTree(r, scenario);
+        if (!notModelled.isEmpty()) {
+            ArrayNode notes = root.putArray("not_modelled");
+            notModelled.forEach(notes::add);
+        }
+        return ResultJson.write(root);
     }
 
     /** The whole document as a tree. */

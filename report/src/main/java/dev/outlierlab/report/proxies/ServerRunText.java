@@ -3,6 +3,7 @@ package dev.outlierlab.report.proxies;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -10,10 +11,16 @@ import java.util.Map;
 public final class ServerRunText {
     private ServerRunText() {}
 
-    /** The report, listing at most {@code maxEvents} ejections and returns. */
-    public static String render(ServerRun r, int maxEvents) {
+    /**
+     * The report, listing at most {@code maxEvents} ejections and returns, and after its head what the configuration
+     * sets that the run leaves out.
+     */
+    public static String render(ServerRun r, int maxEvents, List<String> notModelled) {
         StringBuilder b = new StringBuilder();
         b.append(r.head()).append('\n');
+        for (String note : notModelled) {
+            b.append("not modelled: ").append(note).append('\n');
+        }
         Scenario s = r.scenario();
         b.append("scenario ")
                 .append(s.name())

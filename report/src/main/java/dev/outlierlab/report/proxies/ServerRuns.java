@@ -7,6 +7,7 @@ import dev.outlierlab.engine.caddy.CaddyEvent;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.engine.haproxy.HaproxyEvent;
 import dev.outlierlab.engine.nginx.NginxEvent;
+import dev.outlierlab.engine.nginx.NginxServer;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.caddy.CaddySimulation;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
@@ -52,7 +53,8 @@ public final class ServerRuns {
         }
         return new ServerRun(
                 "nginx",
-                head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers, " + r.workers()
+                head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers" + backups(config) + ", "
+                        + r.workers()
                         + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
                         + ", proxy_next_upstream "
                         + String.join(" ", config.nextUpstream().words()),
@@ -68,6 +70,17 @@ public final class ServerRuns {
                 events,
                 r.requestsDuringFault(),
                 r.errorsDuringFault());
+    }
+
+    /** The {@code backup} servers by address, as " (backup: ADDR, ...)", or "" when there are none. */
+    static String backups(NginxUpstreamConfig config) {
+        List<String> names = new ArrayList<>();
+        for (NginxServer s : config.servers()) {
+            if (s.backup()) {
+                names.add(s.name());
+            }
+        }
+        return names.isEmpty() ? "" : " (backup: " + String.join(", ", names) + ")";
     }
 
     /** A run of a {@code profile: haproxy} scenario: its traffic and faults, or {@code trace}'s outcomes when not null. */

@@ -23,7 +23,7 @@ import java.util.Map;
  * picks the worker that accepts the connection), which selects servers, attempts and retries exactly as
  * {@link NginxDetector#request} does; each attempt's outcome comes from the scenario's faults (their pattern,
  * status or local result, from the scenario's seed), else 200. The scenario's hosts are the upstream's servers, in
- * order; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
+ * order, {@code backup} servers where they are written; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
  */
 public final class NginxSimulation {
     private NginxSimulation() {}
@@ -67,7 +67,7 @@ public final class NginxSimulation {
             if (Outcome.isFailure(outcome)) {
                 failed[peer]++;
             }
-            if (next.peerState(outcome, triesLeft[0] - attempt) == NextUpstream.PeerState.FAILED && n > 1) {
+            if (next.peerState(outcome, triesLeft[0] - attempt) == NextUpstream.PeerState.FAILED && !config.single()) {
                 counted[peer]++;
             }
             return outcome;
@@ -139,7 +139,7 @@ public final class NginxSimulation {
                 failed[r.host()]++;
                 errors++;
                 if (config.nextUpstream().peerState(outcome, d.initialTries()) == NextUpstream.PeerState.FAILED
-                        && n > 1) {
+                        && !config.single()) {
                     counted[r.host()]++;
                 }
             }

@@ -19,7 +19,8 @@ import java.util.List;
  * take a server out for {@code fail_timeout}, per worker or per {@code zone}) with these settings over the scenario's
  * hosts, traffic and faults. The scenario's hosts become the upstream's servers, weight 1, the host numbered
  * {@code i} with the {@code max_fails} and {@code fail_timeout} of server line {@code i} (counted round when the
- * scenario has more hosts than the upstream has servers), so an upstream whose servers differ runs as written.
+ * scenario has more hosts than the upstream has servers) and its {@code backup}, so an upstream whose servers
+ * differ runs as written.
  *
  * @param config the upstream as read from the user's file, or as the search wrote it
  */
@@ -30,7 +31,11 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
         List<String> hosts = scenario.cluster().hosts();
         for (int i = 0; i < hosts.size(); i++) {
             NginxServer line = config.servers().get(i % config.servers().size());
-            servers.add(new NginxServer(hosts.get(i), 1, line.maxFails(), line.failTimeoutSeconds(), false));
+            servers.add(
+                    new NginxServer(hosts.get(i), 1, line.maxFails(), line.failTimeoutSeconds(), false, line.backup()));
+        }
+        if (servers.stream().allMatch(NginxServer::backup)) {
+            servers.replaceAll(s -> s.withBackup(false)); // nginx needs one server that is not backup
         }
         return figures(suite, scenario.durationNanos(), NginxSimulation.run(scenario, config.withServers(servers)));
     }

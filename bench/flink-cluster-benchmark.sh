@@ -7,11 +7,17 @@
 # Each round runs local replay, then the job at each parallelism. The job's CPU is what the JobManager and
 # TaskManagers spent from its submission to its end (/proc/PID/stat) plus the whole client; the cluster's start and
 # idle time are not counted, and a first job of 5,000 lines warms its JVMs up. Prints CPU seconds per million lines
-# and the ratio to local replay's (medians over the rounds); checks the reports are byte-identical.
+# and the ratio to local replay's (medians over the rounds); checks the reports are byte-identical. Then the same on
+# a fresh cluster with the job's dependencies in its lib/ (flink/target/outlier-lab-flink-lib.jar on the class path
+# of every JVM) and the module's own jar submitted (flink/target/outlier-lab-flink-job.jar): its first job, then the
+# later jobs at each parallelism.
 #
 #   bench/flink-cluster-benchmark.sh                       # 1,000,000 lines of 24 proxies, 1 round, -p 2 and 4
 #   bench/flink-cluster-benchmark.sh LINES INSTANCES ROUNDS PARALLELISMS
 #
+# BENCH_JAVA_OPTS="-Dbench.flink.KEY=VALUE ..." adds settings to the cluster's config.yaml (for example
+# -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr, a flight recording of each
+# TaskManager in bench/target/flink-cluster/run/session*/).
 # Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +29,8 @@ rounds="${3:-1}"
 parallelisms="${4:-2,4}"
 mkdir -p "$out"
 
-if [ ! -f "$root/cli/target/outlier-lab.jar" ] || [ ! -f "$root/flink/target/outlier-lab-flink.jar" ]; then
+if [ ! -f "$root/cli/target/outlier-lab.jar" ] || [ ! -f "$root/flink/target/outlier-lab-flink.jar" ] \
+  || [ ! -f "$root/flink/target/outlier-lab-flink-lib.jar" ]; then
   (cd "$root" && mvn -B -q ${MVN_ARGS--o} -pl cli,flink -am package -DskipTests -Dspotless.check.skip=true)
 fi
 # the test class path of the flink module (Flink's modules, log4j, the project's classes), in one reactor build
@@ -36,6 +43,6 @@ echo "fleet: $instances proxies, $(cat "${logs[@]}" | wc -l) lines, $(du -sh "$o
 uname -a >&2
 # the working directory is the flink module's, whose parent is the checkout (StandaloneCluster.Layout)
 cd "$root/flink"
-"$java" -Xmx512m -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
+"$java" -Xmx512m ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
   "$out/run" "$root/cli/target/outlier-lab.jar" "$root/flink/target/outlier-lab-flink.jar" "$rounds" "$parallelisms" \
-  "${logs[@]}"
+  "$root/flink/target/outlier-lab-flink-lib.jar" "$root/flink/target/outlier-lab-flink-job.jar" "${logs[@]}"

@@ -19,19 +19,28 @@ import java.util.Map;
  * first job on a few thousand lines warms the cluster's JVMs up before any run is measured. A benchmark, run by
  * {@code bench/flink-cluster-benchmark.sh}, not a test.
  *
- * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LOGS...}, where PARALLELISMS is a comma-separated
- * list ({@code 2,4}). Prints one line per run and, per engine, the median CPU seconds per million lines and the
- * ratio to local replay's; writes each engine's last report to {@code DIR/report-NAME.txt} and fails (exit 1)
- * when a report differs from local replay's.
+ * <p>Then the other deployment, on a fresh cluster of its own: the job's dependencies in the cluster's
+ * {@code lib/} ({@code outlier-lab-flink-lib.jar} on every JVM's class path, the client's too) and the module's
+ * own jar submitted ({@code outlier-lab-flink-job.jar}); its first job, with nothing warmed up, is reported on its
+ * own line ({@code lib-first-job-pN}), the later ones ({@code lib-pN}) find the project's classes loaded and
+ * compiled by the earlier jobs, as on any long-running session cluster.
+ *
+ * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
+ * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). Prints one line
+ * per run and, per engine, the median CPU seconds per million lines and the ratio to local replay's; writes each
+ * engine's last report to {@code DIR/report-NAME.txt} and fails (exit 1) when a report differs from local
+ * replay's.
  */
 public final class ClusterBenchmark {
     private static final long TICKS = 100; // USER_HZ of Linux's /proc
     /**
      * The client's JVM compiles with C1 only: it runs for seconds, most of them starting up and building the job,
      * where C2's compilations cost about half its CPU (3.5 s of 7 per submission) and win nothing back. As
-     * docs/flink.md recommends for {@code flink run}.
+     * docs/flink.md recommends for {@code flink run}. Each session's first client also writes a class-data archive
+     * of the classes it loaded from the class path (JDK 17's dynamic AppCDS), which the later clients map instead of
+     * loading them again, as docs/flink.md shows.
      */
-    private static final Map<String, String> SETTINGS = Map.of(
+    private static final Map<String, String> SETTINGS = settings(Map.of(
             "env.java.opts.client",
             "-XX:TieredStopAtLevel=1",
             // the memory of Flink's distributed config.yaml (the real-cluster test's is smaller), managed memory
@@ -41,7 +50,20 @@ public final class ClusterBenchmark {
             "taskmanager.memory.process.size",
             "1728m",
             "taskmanager.memory.managed.size",
-            "512m");
+            "512m"));
+
+    /**
+     * The settings above and any given as {@code -Dbench.flink.KEY=VALUE} to the benchmark's JVM (for example
+     * {@code -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr} to see where a
+     * TaskManager's CPU goes).
+     */
+    private static Map<String, String> settings(Map<String, String> defaults) {
+        Map<String, String> out = new LinkedHashMap<>(defaults);
+        System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.flink."))
+                .forEach(k -> out.put(k.substring("bench.flink.".length()), System.getProperty(k)));
+        return out;
+    }
 
     private ClusterBenchmark() {}
 
@@ -54,7 +76,10 @@ public final class ClusterBenchmark {
         for (String p : args[4].split(",")) {
             parallelisms.add(Integer.parseInt(p));
         }
-        List<String> logs = List.of(args).subList(5, args.length);
+        // LIB_JAR THIN_JAR, or "-" "-" for the shaded jar alone
+        Path libJar = args[5].equals("-") ? null : Path.of(args[5]).toAbsolutePath();
+        Path thinJar = args[6].equals("-") ? null : Path.of(args[6]).toAbsolutePath();
+        List<String> logs = List.of(args).subList(7, args.length);
         long lines = 0;
         for (String log : logs) {
             try (var s = Files.lines(Path.of(log))) {
@@ -64,26 +89,18 @@ public final class ClusterBenchmark {
         Files.createDirectories(dir);
         // the cluster's class path (Flink and the libraries) as the real-cluster test's; the job jar is the one a
         // user submits (the shaded target/outlier-lab-flink.jar)
-        StandaloneCluster.Layout layout = new StandaloneCluster.Layout(
-                jobJar, StandaloneCluster.Layout.of(dir).flinkClassPath());
+        List<String> flink = StandaloneCluster.Layout.of(dir).flinkClassPath();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, String> reports = new LinkedHashMap<>();
-        try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("session"), layout, SETTINGS)) {
-            StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
-            List<StandaloneCluster.Jvm> jvms = new ArrayList<>(List.of(
-                    jobManager,
-                    cluster.startTaskManager("taskmanager-1", List.of()),
-                    cluster.startTaskManager("taskmanager-2", List.of())));
-            if (!cluster.awaitTaskManagers(jobManager, 2, Duration.ofMinutes(3))) {
-                throw new IllegalStateException("the cluster did not start: " + cluster.tails());
-            }
-            Path warmUp = dir.resolve("warm-up.log");
-            try (var s = Files.lines(Path.of(logs.get(0)))) {
-                Files.write(warmUp, (Iterable<String>) s.limit(5000)::iterator);
-            }
-            submit(cluster, jvms, "warm-up", layout, 2, List.of(warmUp.toString()));
-            System.out.printf(
-                    "%d lines of %d logs; cluster: a JobManager and 2 TaskManagers of 2 slots%n", lines, logs.size());
+        Path warmUp = dir.resolve("warm-up.log");
+        try (var s = Files.lines(Path.of(logs.get(0)))) {
+            Files.write(warmUp, (Iterable<String>) s.limit(5000)::iterator);
+        }
+        System.out.printf(
+                "%d lines of %d logs; cluster: a JobManager and 2 TaskManagers of 2 slots%n", lines, logs.size());
+        System.out.println("the shaded job jar submitted (every job loads the project's classes anew):");
+        try (Session session = new Session(dir.resolve("session"), new StandaloneCluster.Layout(jobJar, flink))) {
+            session.submit("warm-up", 2, List.of(warmUp.toString()));
             for (int r = 1; r <= rounds; r++) {
                 Path report = dir.resolve("report-local.txt");
                 long before = children();
@@ -103,9 +120,29 @@ public final class ClusterBenchmark {
                 reports.put("local", Files.readString(report));
                 for (int p : parallelisms) {
                     String name = "cluster-p" + p;
-                    reports.put(name, submit(cluster, jvms, name, layout, p, logs));
-                    Run run = last;
-                    record(name, run.wall, run.cluster + run.client, run.client, lines, cpu);
+                    reports.put(name, session.submit(name, p, logs));
+                    record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                }
+            }
+        }
+        if (libJar != null) {
+            // the job's dependencies in the cluster's lib/ (first on the class path, as Flink's scripts sort lib/),
+            // this module's own jar submitted: a fresh cluster's first job loads them, later jobs find them loaded
+            List<String> withLib = new ArrayList<>(List.of(libJar.toString()));
+            withLib.addAll(flink);
+            System.out.println("the job's dependencies in lib/, the job's own jar submitted:");
+            try (Session session =
+                    new Session(dir.resolve("session-lib"), new StandaloneCluster.Layout(thinJar, withLib))) {
+                int p = parallelisms.get(0);
+                String first = "lib-first-job-p" + p;
+                reports.put(first, session.submit(first, p, logs));
+                record(first, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                for (int r = 1; r <= rounds; r++) {
+                    for (int q : parallelisms) {
+                        String name = "lib-p" + q;
+                        reports.put(name, session.submit(name, q, logs));
+                        record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                    }
                 }
             }
         }
@@ -134,37 +171,68 @@ public final class ClusterBenchmark {
 
     private static Run last;
 
-    /** {@code flink run -p N JOBJAR replay LOGS --log-format envoy}: its report, the CPU it cost in {@link #last}. */
-    private static String submit(
-            StandaloneCluster cluster,
-            List<StandaloneCluster.Jvm> jvms,
-            String name,
-            StandaloneCluster.Layout layout,
-            int parallelism,
-            List<String> logs)
-            throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of(
-                "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
-        args.addAll(replay(logs));
-        long[] before = ticksOf(jvms);
-        long children = children();
-        long t0 = System.nanoTime();
-        StandaloneCluster.Jvm client = cluster.client(name, args);
-        String out = StandaloneCluster.await(client, Duration.ofMinutes(10));
-        double wall = (System.nanoTime() - t0) / 1e9;
-        if (client.process().exitValue() != 0) {
-            throw new IllegalStateException(client.tail() + cluster.tails());
+    /** A session cluster: a JobManager and two TaskManagers, started, ended on {@link #close}. */
+    private static final class Session implements AutoCloseable {
+        private final StandaloneCluster cluster;
+        private final StandaloneCluster.Layout layout;
+        private final List<StandaloneCluster.Jvm> jvms;
+        private final Path dir;
+
+        Session(Path dir, StandaloneCluster.Layout layout) throws IOException, InterruptedException {
+            this.layout = layout;
+            this.dir = dir;
+            // written by this session's first client, not by an earlier run's
+            Files.deleteIfExists(dir.resolve("flink-client.jsa"));
+            cluster = new StandaloneCluster(dir, layout, SETTINGS);
+            StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
+            jvms = List.of(
+                    jobManager,
+                    cluster.startTaskManager("taskmanager-1", List.of()),
+                    cluster.startTaskManager("taskmanager-2", List.of()));
+            if (!cluster.awaitTaskManagers(jobManager, 2, Duration.ofMinutes(3))) {
+                throw new IllegalStateException("the cluster did not start: " + cluster.tails());
+            }
         }
-        long[] after = ticksOf(jvms);
-        long spent = 0;
-        StringBuilder each = new StringBuilder();
-        for (int i = 0; i < after.length; i++) {
-            spent += after[i] - before[i];
-            each.append(String.format(" %s %.2f s", jvms.get(i).name(), (after[i] - before[i]) / (double) TICKS));
+
+        /**
+         * {@code flink run -p N JOBJAR replay LOGS --log-format envoy}: its report, the CPU it cost in {@link
+         * #last}.
+         */
+        String submit(String name, int parallelism, List<String> logs) throws IOException, InterruptedException {
+            List<String> args = new ArrayList<>(List.of(
+                    "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
+            args.addAll(replay(logs));
+            long[] before = ticksOf(jvms);
+            long children = children();
+            long t0 = System.nanoTime();
+            // the client's class-data archive: written by the session's first client, mapped by the later ones
+            Path archive = dir.resolve("flink-client.jsa");
+            List<String> sharing = Files.exists(archive)
+                    ? List.of("-XX:SharedArchiveFile=" + archive)
+                    // without the JVM's warnings about classes it cannot archive, on standard output with the report
+                    : List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off");
+            StandaloneCluster.Jvm client = cluster.client(name, sharing, args);
+            String out = StandaloneCluster.await(client, Duration.ofMinutes(10));
+            double wall = (System.nanoTime() - t0) / 1e9;
+            if (client.process().exitValue() != 0) {
+                throw new IllegalStateException(client.tail() + cluster.tails());
+            }
+            long[] after = ticksOf(jvms);
+            long spent = 0;
+            StringBuilder each = new StringBuilder();
+            for (int i = 0; i < after.length; i++) {
+                spent += after[i] - before[i];
+                each.append(String.format(" %s %.2f s", jvms.get(i).name(), (after[i] - before[i]) / (double) TICKS));
+            }
+            last = new Run(wall, spent / (double) TICKS, (children() - children) / (double) TICKS);
+            System.out.printf("  %s: client %.2f s,%s%n", name, last.client, each);
+            return RealClusterTest.withoutClientLines(out);
         }
-        last = new Run(wall, spent / (double) TICKS, (children() - children) / (double) TICKS);
-        System.out.printf("  %s: client %.2f s,%s%n", name, last.client, each);
-        return RealClusterTest.withoutClientLines(out);
+
+        @Override
+        public void close() {
+            cluster.close();
+        }
     }
 
     private static List<String> replay(List<String> logs) {

@@ -179,6 +179,10 @@ final class StandaloneCluster implements AutoCloseable {
     private final List<Jvm> jvms = new ArrayList<>();
     /** The JVM options of Flink's client, then the configuration's {@code env.java.opts.client}, as bin/flink. */
     private final List<String> clientOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+    /** {@code env.java.opts.jobmanager} and {@code env.java.opts.taskmanager}, as Flink's scripts add them. */
+    private final List<String> jobManagerOptions = new ArrayList<>();
+
+    private final List<String> taskManagerOptions = new ArrayList<>();
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -220,6 +224,8 @@ final class StandaloneCluster implements AutoCloseable {
         settings.put("env.java.opts.all", String.join(" ", JAVA_OPTS));
         settings.putAll(extra);
         clientOptions.addAll(split(settings.getOrDefault("env.java.opts.client", "")));
+        jobManagerOptions.addAll(split(settings.getOrDefault("env.java.opts.jobmanager", "")));
+        taskManagerOptions.addAll(split(settings.getOrDefault("env.java.opts.taskmanager", "")));
         settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
         Files.writeString(conf.resolve("config.yaml"), yaml);
         // as the distribution's conf/log4j.properties: each JVM's log to the file its -Dlog.file names
@@ -243,6 +249,7 @@ final class StandaloneCluster implements AutoCloseable {
         Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
         JobManagerProcessSpec spec = JobManagerProcessUtils.processSpecFromConfig(c);
         List<String> command = new ArrayList<>(split(JobManagerProcessUtils.generateJvmParametersStr(spec, c)));
+        command.addAll(jobManagerOptions);
         List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
         program.addAll(split(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
         program.addAll(args);
@@ -254,6 +261,7 @@ final class StandaloneCluster implements AutoCloseable {
         Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
         TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(c);
         List<String> command = new ArrayList<>(split(ProcessMemoryUtils.generateJvmParametersStr(spec)));
+        command.addAll(taskManagerOptions);
         List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
         program.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
         return start(name, command, extraClassPath, TASK_MANAGER, program);
@@ -261,7 +269,14 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** Starts Flink's command-line client ({@code flink ARGS}), which finds the cluster by the configuration. */
     Jvm client(String name, List<String> args) throws IOException {
-        return start(name, clientOptions, List.of(), CLIENT, args);
+        return client(name, List.of(), args);
+    }
+
+    /** As {@link #client(String, List)}, with {@code jvmOptions} after the client's own. */
+    Jvm client(String name, List<String> jvmOptions, List<String> args) throws IOException {
+        List<String> options = new ArrayList<>(clientOptions);
+        options.addAll(jvmOptions);
+        return start(name, options, List.of(), CLIENT, args);
     }
 
     private Jvm start(

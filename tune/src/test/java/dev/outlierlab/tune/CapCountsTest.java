@@ -2,8 +2,6 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,19 +30,6 @@ class CapCountsTest {
     }
 
     private static TuneRequest request(int hosts, long rps) {
-        return TuneService.request(new TuneService.Given(
-                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, hosts),
-                hosts,
-                rps,
-                null,
-                null,
-                null,
-                null,
-                "default",
-                1,
-                null,
-                0,
-                1,
-                new ArrayList<>(List.of())));
+        return EnvoyRequests.fromFlags(hosts, rps, 1, 1);
     }
 }

@@ -2,12 +2,14 @@ package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The tune request most tests start from: a cluster named search on Envoy's defaults (newest release, panic at 50 %),
  * one caller, one screening seed and one final seed, at most 2 hosts out, no base noise, one thread. A test changes
- * what it is about.
+ * what it is about. Or the request the command's flags give ({@link #fromFlags}), resolved as {@code tune} resolves
+ * them.
  */
 final class EnvoyRequests {
     private EnvoyRequests() {}
@@ -28,5 +30,26 @@ final class EnvoyRequests {
                 .maxEjected(2)
                 .baseErrorPpm(0)
                 .threads(1);
+    }
+
+    /**
+     * {@code tune --hosts HOSTS --rps RPS --seeds SEEDS} on {@code threads} threads with every other flag left out: a
+     * cluster named svc on Envoy's defaults and the built-in suite, resolved by {@link TuneService#request}.
+     */
+    static TuneRequest fromFlags(int hosts, long rps, int seeds, int threads) {
+        return TuneService.request(new TuneService.Given(
+                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, hosts),
+                hosts,
+                rps,
+                null,
+                null,
+                null,
+                null,
+                "default",
+                seeds,
+                null,
+                0,
+                threads,
+                new ArrayList<>()));
     }
 }

@@ -2,7 +2,6 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -15,20 +14,7 @@ import org.junit.jupiter.api.Test;
 class PlannedWorkTest {
     @Test
     void theEstimateCountsTheRunsTheSearchMakes() {
-        TuneRequest req = TuneService.request(new TuneService.Given(
-                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, 4),
-                4,
-                80L,
-                null,
-                null,
-                null,
-                null,
-                "default",
-                3,
-                null,
-                0,
-                1,
-                new ArrayList<>()));
+        TuneRequest req = EnvoyRequests.fromFlags(4, 80L, 3, 1);
         AtomicLong made = new AtomicLong();
         AtomicLong madeRuns = new AtomicLong();
         TuneRuns local = new TuneRuns(1);

@@ -16,20 +16,7 @@ import org.junit.jupiter.api.Test;
 class RunSharingTest {
     @Test
     void aSharedRunIsTheCandidatesOwnRun() {
-        TuneRequest req = TuneService.request(new TuneService.Given(
-                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, 5),
-                5,
-                200L,
-                null,
-                null,
-                null,
-                null,
-                "default",
-                1,
-                null,
-                0,
-                2,
-                new ArrayList<>()));
+        TuneRequest req = EnvoyRequests.fromFlags(5, 200L, 1, 2);
         List<Target.Written> written = new ArrayList<>();
         for (Setting s : SearchSpace.candidates(req)) {
             written.add(req.target()

@@ -126,6 +126,16 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             })
     double maxFalsePerDay;
 
+    @Option(
+            names = "--max-added-failures",
+            paramLabel = "N",
+            defaultValue = "1",
+            description = {
+                "Most failed requests per 1,000 a setting may add over detection off in a scenario where nothing",
+                "should be ejected (default 1); loosen it to accept a setting that costs callers there."
+            })
+    double maxAddedPerThousand;
+
     @Mixin
     FormatOption format;
 
@@ -169,6 +179,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
                 seeds,
                 maxEjected,
                 maxFalsePerDay,
+                maxAddedPerThousand,
                 Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors())),
                 start.notes()));
     }

@@ -80,6 +80,11 @@ class TuneCommandTest {
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--seeds", "0").assertRejected("--seeds: 0");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-ejected", "7")
                 .assertRejected("--max-ejected: 7");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-added-failures", "-1")
+                .assertRejected(
+                        "--max-added-failures: -1.0 is not allowed; expected 0 to 1000 failed requests per 1,000");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--max-added-failures", "lots")
+                .assertRejected("--max-added-failures");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--envoy-version", "2.0")
                 .assertRejected("envoy-version");
         CliRunner.run("tune", "--hosts", "6", "--rps", "600", "--format", "xml").assertRejected("--format");

@@ -148,7 +148,7 @@ public record BreakingPoints(
 
     /** What the callers pay there, in words: {@code  (and fails 80.0 more requests per 1,000 than detection off)}. */
     private static String paid(double perThousand) {
-        if (Double.isNaN(perThousand) || perThousand <= Evaluation.MAX_ADDED_PER_THOUSAND) {
+        if (Double.isNaN(perThousand) || perThousand <= Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND) {
             return "";
         }
         return " (and fails " + Evaluation.perThousand(perThousand) + " more requests per 1,000 than detection off)";

@@ -10,7 +10,7 @@ import java.util.Locale;
  * (each weighted by its caller's share of the traffic) summed over the scenarios plus the failures it adds beyond detection off (in percentage points, an overload's
  * cost); the constraints are no false ejection on any seed, no panic where one host fails alone, at most
  * {@code maxEjected} hosts out at once, and no more failed requests than detection off where nothing should be
- * ejected ({@link #MAX_ADDED_PER_THOUSAND}): what the callers pay for a false ejection differs by target (Envoy's
+ * ejected ({@link #DEFAULT_MAX_ADDED_PER_THOUSAND}): what the callers pay for a false ejection differs by target (Envoy's
  * panic threshold and cap keep traffic flowing; nginx, HAProxy and Caddy answer 502 or 503 when every server is
  * out), so the false ejections alone do not weigh it.
  *
@@ -18,6 +18,7 @@ import java.util.Locale;
  * @param addedFailuresPerThousand the most failed requests beyond detection off per 1,000 requests over the scenarios
  *     where nothing should be ejected (negative when it fails fewer in each), 0 when the suite has none
  * @param addedFailuresScenario the scenario of that figure, or null when the suite has none
+ * @param allowedAddedPerThousand the most that figure may be ({@code --max-added-failures})
  * @param violations the constraints broken, in words; empty when the setting is admissible
  */
 public record Evaluation(
@@ -31,6 +32,7 @@ public record Evaluation(
         double addedFailurePoints,
         double addedFailuresPerThousand,
         String addedFailuresScenario,
+        double allowedAddedPerThousand,
         List<String> violations) {
 
     /**
@@ -38,7 +40,7 @@ public record Evaluation(
      * ejected: one in a thousand, above the chance differences of a few requests when a host's traffic moves to
      * another one as noisy.
      */
-    public static final double MAX_ADDED_PER_THOUSAND = 1;
+    public static final double DEFAULT_MAX_ADDED_PER_THOUSAND = 1;
 
     public Evaluation {
         scores = List.copyOf(scores);
@@ -52,7 +54,8 @@ public record Evaluation(
             Target.Written written,
             List<ScenarioScore> scores,
             int maxEjected,
-            double maxFalsePerDay) {
+            double maxFalsePerDay,
+            double maxAddedPerThousand) {
         double sum = 0;
         int n = 0;
         int seeds = scores.isEmpty() ? 0 : scores.get(0).runs().size();
@@ -99,8 +102,8 @@ public record Evaluation(
                         + maxEjected + ")");
             }
         }
-        if (worstNone != null && worstNone.addedFailuresPerThousand() > MAX_ADDED_PER_THOUSAND) {
-            violations.add(addedWords(worstNone));
+        if (worstNone != null && worstNone.addedFailuresPerThousand() > maxAddedPerThousand) {
+            violations.add(addedWords(worstNone, maxAddedPerThousand));
         }
         double worst = Double.NaN;
         for (int i = 0; i < seeds; i++) {
@@ -120,21 +123,22 @@ public record Evaluation(
                 added,
                 worstNone == null ? 0 : worstNone.addedFailuresPerThousand(),
                 worstNone == null ? null : worstNone.scenario().name(),
+                maxAddedPerThousand,
                 violations);
     }
 
     /** The cost where nothing should go, as a constraint broken: {@code shared-outage: 517.1 more failed ...}. */
-    private static String addedWords(ScenarioScore s) {
+    private static String addedWords(ScenarioScore s, double allowed) {
         return s.scenario().name() + ": " + perThousand(s.addedFailuresPerThousand())
                 + " more failed requests per 1,000 than with detection off (" + aDay(s.addedFailuresPerDay())
                 + " a day at " + s.scenario().scenario().traffic().rps()
                 + " rps), where nothing should be ejected (at most "
-                + perThousand(MAX_ADDED_PER_THOUSAND) + ")";
+                + perThousand(allowed) + ")";
     }
 
     /** Whether it fails more requests than detection off where nothing should be ejected, past the allowance. */
     public boolean addsFailuresWhereNoneShould() {
-        return addedFailuresScenario != null && addedFailuresPerThousand > MAX_ADDED_PER_THOUSAND;
+        return addedFailuresScenario != null && addedFailuresPerThousand > allowedAddedPerThousand;
     }
 
     /** The figure of {@link #addedFailuresPerThousand} as failed requests a day at its scenario's rate, or 0. */
@@ -183,6 +187,7 @@ public record Evaluation(
                 addedFailurePoints,
                 addedFailuresPerThousand,
                 addedFailuresScenario,
+                allowedAddedPerThousand,
                 more);
     }
 

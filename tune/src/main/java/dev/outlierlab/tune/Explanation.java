@@ -193,9 +193,7 @@ final class Explanation {
             ways.add("--max-ejected " + most);
         }
         if (best.addsFailuresWhereNoneShould()) {
-            return "No flag accepts failing more requests than detection off where nothing should be ejected"
-                    + (ways.isEmpty() ? "" : "; " + String.join(" and ", ways) + " would accept the rest")
-                    + ".";
+            ways.add("--max-added-failures " + Evaluation.perThousand(Math.ceil(best.addedFailuresPerThousand())));
         }
         return ways.isEmpty()
                 ? "It is the least harm among the settings that remove at least half of what the best " + "one removes."

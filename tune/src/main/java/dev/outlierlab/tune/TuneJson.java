@@ -176,7 +176,7 @@ public final class TuneJson {
         where.put("scenario", e.addedFailuresScenario());
         num(where, "per_thousand", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerThousand());
         num(where, "per_day", e.addedFailuresScenario() == null ? Double.NaN : e.addedFailuresPerDay());
-        num(where, "allowed_per_thousand", Evaluation.MAX_ADDED_PER_THOUSAND);
+        num(where, "allowed_per_thousand", e.allowedAddedPerThousand());
         num(n, "detect_seconds", e.detectSeconds());
         num(n, "return_seconds", e.returnSeconds());
         n.put("admissible", e.admissible());

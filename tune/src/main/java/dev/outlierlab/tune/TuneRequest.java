@@ -23,6 +23,9 @@ import java.util.List;
  * @param notes         what was taken from the inputs and how, one sentence each, printed with the result
  * @param maxFalsePerDay the most false ejections per day a setting may cause in any should-not-eject scenario, at
  *                      that scenario's conditions held all day ({@code --max-false-per-day}; 0: none on any seed)
+ * @param maxAddedPerThousand the most failed requests per 1,000 a setting may add over detection off in any
+ *                      should-not-eject scenario ({@code --max-added-failures}; by default
+ *                      {@link Evaluation#DEFAULT_MAX_ADDED_PER_THOUSAND})
  */
 public record TuneRequest(
         String name,
@@ -43,7 +46,8 @@ public record TuneRequest(
         RunProfile currentProfile,
         HealthCheckSpec healthChecks,
         List<String> notes,
-        double maxFalsePerDay) {
+        double maxFalsePerDay,
+        double maxAddedPerThousand) {
 
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
@@ -80,6 +84,10 @@ public record TuneRequest(
         if (!(maxFalsePerDay >= 0 && maxFalsePerDay <= 1_000_000)) {
             throw new InputException("--max-false-per-day: " + maxFalsePerDay
                     + " is not allowed; expected 0 to 1000000 " + "false ejections a day");
+        }
+        if (!(maxAddedPerThousand >= 0 && maxAddedPerThousand <= 1000)) {
+            throw new InputException("--max-added-failures: " + maxAddedPerThousand
+                    + " is not allowed; expected 0 to 1000 failed requests per 1,000");
         }
         if (suite.isEmpty()) {
             throw new InputException("--suite: the suite has no scenarios to score against");
@@ -143,7 +151,8 @@ public record TuneRequest(
                 .currentProfile(currentProfile)
                 .healthChecks(healthChecks)
                 .notes(notes)
-                .maxFalsePerDay(maxFalsePerDay);
+                .maxFalsePerDay(maxFalsePerDay)
+                .maxAddedPerThousand(maxAddedPerThousand);
     }
 
     /** Collects the fields by name instead of by position; {@link #build()} validates them as the constructor does. */
@@ -167,6 +176,7 @@ public record TuneRequest(
         private HealthCheckSpec healthChecks;
         private List<String> notes = List.of();
         private double maxFalsePerDay;
+        private double maxAddedPerThousand = Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND;
 
         private Builder() {}
 
@@ -261,6 +271,11 @@ public record TuneRequest(
             return this;
         }
 
+        public Builder maxAddedPerThousand(double value) {
+            maxAddedPerThousand = value;
+            return this;
+        }
+
         public Builder maxFalsePerDay(double value) {
             maxFalsePerDay = value;
             return this;
@@ -286,7 +301,8 @@ public record TuneRequest(
                     currentProfile,
                     healthChecks,
                     notes,
-                    maxFalsePerDay);
+                    maxFalsePerDay,
+                    maxAddedPerThousand);
         }
     }
 }

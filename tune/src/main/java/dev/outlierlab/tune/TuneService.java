@@ -49,6 +49,7 @@ public final class TuneService {
             int seeds,
             Integer maxEjected,
             double maxFalsePerDay,
+            double maxAddedPerThousand,
             int threads,
             List<String> notes) {}
 
@@ -137,6 +138,7 @@ public final class TuneService {
                 .healthChecks(health)
                 .notes(notes)
                 .maxFalsePerDay(g.maxFalsePerDay())
+                .maxAddedPerThousand(g.maxAddedPerThousand())
                 .build();
     }
 

@@ -382,7 +382,14 @@ public final class Tuner {
                 }
                 scores.add(new ScenarioScore(req.suite().get(s), mine, off, correct));
             }
-            out.add(Evaluation.of(c, settings.get(c), written.get(c), scores, req.maxEjected(), req.maxFalsePerDay()));
+            out.add(Evaluation.of(
+                    c,
+                    settings.get(c),
+                    written.get(c),
+                    scores,
+                    req.maxEjected(),
+                    req.maxFalsePerDay(),
+                    req.maxAddedPerThousand()));
         }
         return out;
     }

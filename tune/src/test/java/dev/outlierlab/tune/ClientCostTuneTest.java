@@ -29,7 +29,7 @@ class ClientCostTuneTest {
         Evaluation rec = r.recommended();
         assertThat(rec.admissible()).as(rec.violations().toString()).isTrue();
         assertThat(rec.addsFailuresWhereNoneShould()).isFalse();
-        assertThat(rec.addedFailuresPerThousand()).isLessThanOrEqualTo(Evaluation.MAX_ADDED_PER_THOUSAND);
+        assertThat(rec.addedFailuresPerThousand()).isLessThanOrEqualTo(Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND);
         assertThat(rec.benefitPercent()).isGreaterThan(50);
         assertThat(r.headline()).isNull();
         // every held-out condition where nothing should go: the callers fail no more than with detection off
@@ -88,7 +88,7 @@ class ClientCostTuneTest {
             if (s.scenario().expect() == Expectation.NONE) {
                 assertThat(s.addedFailuresPerThousand())
                         .as(s.scenario().name())
-                        .isLessThanOrEqualTo(Evaluation.MAX_ADDED_PER_THOUSAND);
+                        .isLessThanOrEqualTo(Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND);
             }
         }
         List<Pair> held = runs(cell, req, rec.written());

@@ -49,6 +49,7 @@ final class EnvoyRequests {
                 seeds,
                 null,
                 0,
+                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
                 threads,
                 new ArrayList<>()));
     }

@@ -41,6 +41,7 @@ class SubsetTuneTest {
                 1,
                 null,
                 0,
+                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
                 2,
                 new ArrayList<>()));
         TuneResult r = TuneService.run(req, u -> {}, null, text, EnvoyTarget.ISTIO);

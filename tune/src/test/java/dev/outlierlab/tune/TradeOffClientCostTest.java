@@ -49,8 +49,32 @@ class TradeOffClientCostTest {
         assertThat(trade).isSameAs(fewer);
     }
 
+    @Test
+    void maxAddedFailuresIsTheUsersToLoosen() {
+        // 3,000 more failed requests of 36,000 in the outage: 83.3 per 1,000, no false ejection
+        Evaluation strict = evaluation(1, 100, 8_000, 0, Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND);
+        assertThat(strict.addsFailuresWhereNoneShould()).isTrue();
+        assertThat(strict.admissible()).isFalse();
+        assertThat(strict.violations())
+                .containsExactly("shared-outage: 83.3 more failed requests per 1,000 than with detection off (864,000 a"
+                        + " day at 120 rps), where nothing should be ejected (at most 1.0)");
+        Evaluation loosened = evaluation(1, 100, 8_000, 0, 84);
+        assertThat(loosened.addsFailuresWhereNoneShould()).isFalse();
+        assertThat(loosened.admissible()).isTrue();
+        assertThat(loosened.allowedAddedPerThousand()).isEqualTo(84);
+        assertThat(evaluation(1, 100, 8_000, 0, 83).admissible())
+                .as("83 per 1,000 is under the 83.3 it adds")
+                .isFalse();
+    }
+
     /** A setting whose runs fail {@code failedOnePartial} of the failing host's scenario and so many in the outage. */
     private static Evaluation evaluation(int candidate, long failedOnePartial, long failedOutage, long falseEjections) {
+        return evaluation(
+                candidate, failedOnePartial, failedOutage, falseEjections, Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND);
+    }
+
+    private static Evaluation evaluation(
+            int candidate, long failedOnePartial, long failedOutage, long falseEjections, double maxAdded) {
         SuiteScenario partial = SUITE.get(0).name().equals("one-host-partial") ? SUITE.get(0) : SUITE.get(1);
         SuiteScenario outage = partial == SUITE.get(0) ? SUITE.get(1) : SUITE.get(0);
         ScenarioScore p = new ScenarioScore(
@@ -60,7 +84,8 @@ class TradeOffClientCostTest {
                 List.of(figures(failedOutage, falseEjections)),
                 List.of(figures(5_000, 0)),
                 List.of(figures(5_000, 0)));
-        return Evaluation.of(candidate, Setting.of(OutlierDetectionConfig.defaults()), null, List.of(p, o), 6, 0);
+        return Evaluation.of(
+                candidate, Setting.of(OutlierDetectionConfig.defaults()), null, List.of(p, o), 6, 0, maxAdded);
     }
 
     private static RunFigures figures(long failed, long falseEjections) {

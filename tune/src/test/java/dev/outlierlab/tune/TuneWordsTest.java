@@ -117,7 +117,20 @@ class TuneWordsTest {
 
     private static TuneResult tune(CurrentSettings current, String fromText) {
         TuneRequest req = TuneService.request(new TuneService.Given(
-                current, 6, 300L, null, null, null, null, SUITE, 1, null, 0, 2, new ArrayList<>()));
+                current,
+                6,
+                300L,
+                null,
+                null,
+                null,
+                null,
+                SUITE,
+                1,
+                null,
+                0,
+                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
+                2,
+                new ArrayList<>()));
         return TuneService.run(req, u -> {}, null, fromText, current.target());
     }
 

@@ -37,15 +37,21 @@ final class EnvoyRequests {
      * cluster named svc on Envoy's defaults and the built-in suite, resolved by {@link TuneService#request}.
      */
     static TuneRequest fromFlags(int hosts, long rps, int seeds, int threads) {
+        return fromFlags(
+                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, hosts), hosts, rps, "default", seeds, threads);
+    }
+
+    /** The same with the current settings given (as {@code --from} reads them) and a suite ({@code --suite}). */
+    static TuneRequest fromFlags(CurrentSettings current, int hosts, long rps, String suite, int seeds, int threads) {
         return TuneService.request(new TuneService.Given(
-                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, hosts),
+                current,
                 hosts,
                 rps,
                 null,
                 null,
                 null,
                 null,
-                "default",
+                suite,
                 seeds,
                 null,
                 0,

@@ -7,7 +7,6 @@ import dev.outlierlab.check.CheckTarget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,21 +28,7 @@ class SubsetTuneTest {
         assertThat(v2.config().consecutive5xx()).isEqualTo(3);
         CurrentSettings current = new CurrentSettings(
                 "payments/v2", RULE, EnvoyTarget.ISTIO, v2.config(), v2.panicThresholdPercent(), null, null, null);
-        TuneRequest req = TuneService.request(new TuneService.Given(
-                current,
-                4,
-                300L,
-                null,
-                null,
-                null,
-                null,
-                "../docs/examples/tune-suite.yaml",
-                1,
-                null,
-                0,
-                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
-                2,
-                new ArrayList<>()));
+        TuneRequest req = EnvoyRequests.fromFlags(current, 4, 300L, "../docs/examples/tune-suite.yaml", 1, 2);
         TuneResult r = TuneService.run(req, u -> {}, null, text, EnvoyTarget.ISTIO);
         assertThat(r.deployable().notDone()).isNull();
         String file = r.recommendedFile();

@@ -116,21 +116,7 @@ class TuneWordsTest {
     }
 
     private static TuneResult tune(CurrentSettings current, String fromText) {
-        TuneRequest req = TuneService.request(new TuneService.Given(
-                current,
-                6,
-                300L,
-                null,
-                null,
-                null,
-                null,
-                SUITE,
-                1,
-                null,
-                0,
-                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
-                2,
-                new ArrayList<>()));
+        TuneRequest req = EnvoyRequests.fromFlags(current, 6, 300L, SUITE, 1, 2);
         return TuneService.run(req, u -> {}, null, fromText, current.target());
     }
 

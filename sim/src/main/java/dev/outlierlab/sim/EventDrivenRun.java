@@ -11,7 +11,7 @@ import dev.outlierlab.sim.signals.SignalRecorder.RequestFate;
  * edges, the series' steps, and each request that a fault fails, which may eject) and between them handles the
  * requests as arithmetic. Every caller's rotation is fixed between its own events ({@link CallerRotation}). Each
  * request to a host with an active fault is put to the fault injector, in send order over all callers
- * ({@link CallerQueue}), so its counters and draws are those of {@link Simulation}'s per-request loop; a failure is
+ * ({@link IndexedMinHeap}), so its counters and draws are those of {@link Simulation}'s per-request loop; a failure is
  * reported and recorded as that loop does, a request the fault lets through is reported to its host at once as a
  * success; every other request succeeds and is only counted, per host when its caller's epoch ends and per stretch
  * in the recorder. Ticks run before the first request at or after their time ("due ticks first"), after every
@@ -27,7 +27,7 @@ final class EventDrivenRun {
     private final SignalRecorder signals;
     private final SendSchedule schedule;
     private final CallerRotation[] rotations;
-    private final CallerQueue queue;
+    private final IndexedMinHeap queue;
     private final boolean[] faulty;
     private final boolean[] none;
     private final PassBudget budget;
@@ -63,7 +63,7 @@ final class EventDrivenRun {
         for (int c = 0; c < clients; c++) {
             rotations[c] = new CallerRotation(c, clients, hostCount);
         }
-        this.queue = new CallerQueue(clients);
+        this.queue = new IndexedMinHeap(clients);
         this.faulty = new boolean[hostCount];
         this.none = new boolean[hostCount];
         this.budget = new PassBudget(rotations, schedule, faults, hostCount);

@@ -19,15 +19,11 @@ final class PassBudget {
     private int count;
     /** told[h]: the requests to host h before this global number are counted in the injector. */
     private final long[] told;
-    /** nextFail[h]: the global number of host h's next failing request, or Long.MAX_VALUE before the bound. */
-    private final long[] nextFail;
     /**
-     * The hosts by their next failure, a binary min-heap over {@code nextFail} ({@code heap[0]} the earliest), and each
-     * host's place in it, so that a failure costs the logarithm of the faulty hosts, not their number.
+     * The hosts by the global number of their next failing request (Long.MAX_VALUE before the bound, and for a host
+     * without an active fault), so that a failure costs the logarithm of the hosts, not their number.
      */
-    private final int[] heap;
-
-    private final int[] place;
+    private final IndexedMinHeap nextFail;
 
     PassBudget(CallerRotation[] rotations, SendSchedule schedule, FaultInjector faults, int hostCount) {
         this.rotations = rotations;
@@ -35,21 +31,17 @@ final class PassBudget {
         this.faults = faults;
         this.hosts = new int[hostCount];
         this.told = new long[hostCount];
-        this.nextFail = new long[hostCount];
-        this.heap = new int[hostCount];
-        this.place = new int[hostCount];
+        this.nextFail = new IndexedMinHeap(hostCount);
     }
 
     /** Takes the hosts with an active fault from request {@code i} on. */
     void enter(boolean[] faulty, long i) {
         count = 0;
+        nextFail.clear();
         for (int h = 0; h < faulty.length; h++) {
             if (faulty[h]) {
-                heap[count] = h;
-                place[h] = count;
                 hosts[count++] = h;
                 told[h] = i;
-                nextFail[h] = Long.MAX_VALUE;
             }
         }
     }
@@ -89,51 +81,7 @@ final class PassBudget {
         long at = passes >= ahead
                 ? Long.MAX_VALUE
                 : rotations.length == 1 ? single(h, i, passes) : merged(h, i, bound, passes);
-        long was = nextFail[h];
-        nextFail[h] = at;
-        if (at < was) {
-            up(place[h]);
-        } else if (at > was) {
-            down(place[h]);
-        }
-    }
-
-    private void up(int k) {
-        int h = heap[k];
-        while (k > 0) {
-            int parent = (k - 1) >>> 1;
-            int ph = heap[parent];
-            if (nextFail[ph] <= nextFail[h]) {
-                break;
-            }
-            heap[k] = ph;
-            place[ph] = k;
-            k = parent;
-        }
-        heap[k] = h;
-        place[h] = k;
-    }
-
-    private void down(int k) {
-        int h = heap[k];
-        while (true) {
-            int child = 2 * k + 1;
-            if (child >= count) {
-                break;
-            }
-            if (child + 1 < count && nextFail[heap[child + 1]] < nextFail[heap[child]]) {
-                child++;
-            }
-            int ch = heap[child];
-            if (nextFail[h] <= nextFail[ch]) {
-                break;
-            }
-            heap[k] = ch;
-            place[ch] = k;
-            k = child;
-        }
-        heap[k] = h;
-        place[h] = k;
+        nextFail.update(h, at);
     }
 
     /** One caller: its request after {@code passes} of its requests to {@code h} from request {@code i} on. */
@@ -182,11 +130,11 @@ final class PassBudget {
      * to one host), so the heap's order is the only one.
      */
     int earliest() {
-        return count == 0 || nextFail[heap[0]] == Long.MAX_VALUE ? -1 : heap[0];
+        return nextFail.firstKey() == Long.MAX_VALUE ? -1 : nextFail.first();
     }
 
     long nextFail(int h) {
-        return nextFail[h];
+        return nextFail.key(h);
     }
 
     /** Requests to {@code h} with global numbers in {@code [from, to)}, over every caller's rotation. */

@@ -3,35 +3,46 @@ package dev.outlierlab.sim;
 import java.util.Arrays;
 
 /**
- * The callers ordered by a key, the global number of each one's next request to a faulty host: an indexed binary
- * min-heap, so the event-driven path finds the cluster's next such request among many callers in {@code log P}
- * and changes one caller's key in the same. Ties go to the lower caller (they cannot happen: each request number
- * has one caller).
+ * Items {@code 0..n-1} ordered by a key, a global request number: an indexed binary min-heap, so the event-driven
+ * path finds the earliest key in constant time and changes one item's key in {@code log n}. It orders the callers by
+ * their next request to a faulty host, and the faulty hosts by their next planned failure. Ties go to the lower item
+ * (they cannot happen but at {@link Long#MAX_VALUE}: each request number has one caller and one host). An item
+ * without a key has {@link Long#MAX_VALUE}.
  */
-final class CallerQueue {
+final class IndexedMinHeap {
     private final long[] keys;
     private final int[] heap;
     private final int[] position;
 
-    CallerQueue(int callers) {
-        keys = new long[callers];
+    IndexedMinHeap(int items) {
+        keys = new long[items];
+        heap = new int[items];
+        position = new int[items];
+        clear();
+    }
+
+    /** Every item without a key, in their order. */
+    void clear() {
         Arrays.fill(keys, Long.MAX_VALUE);
-        heap = new int[callers];
-        position = new int[callers];
-        for (int c = 0; c < callers; c++) {
+        for (int c = 0; c < heap.length; c++) {
             heap[c] = c;
             position[c] = c;
         }
     }
 
-    /** The caller with the smallest key. */
+    /** The item with the smallest key. */
     int first() {
         return heap[0];
     }
 
-    /** The smallest key ({@link Long#MAX_VALUE} when no caller has a faulty request). */
+    /** The smallest key ({@link Long#MAX_VALUE} when no item has one). */
     long firstKey() {
         return keys[heap[0]];
+    }
+
+    /** The key of {@code item}. */
+    long key(int item) {
+        return keys[item];
     }
 
     void update(int caller, long key) {

@@ -120,20 +120,17 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
             names = "--max-false-per-day",
             paramLabel = "N",
             defaultValue = "0",
-            description = {
-                "Most false ejections a day a setting may cause in a scenario where nothing should go, at that",
-                "scenario's conditions held all day (default 0: none on any seed); loosen it to accept a trade-off."
-            })
+            description = "Most false ejections a day a setting may cause in a scenario where nothing should go, at"
+                    + " that scenario's conditions held all day (default 0: none on any seed); loosen it to accept a"
+                    + " trade-off.")
     double maxFalsePerDay;
 
     @Option(
             names = "--max-added-failures",
             paramLabel = "N",
             defaultValue = "1",
-            description = {
-                "Most failed requests per 1,000 a setting may add over detection off in a scenario where nothing",
-                "should be ejected (default 1); loosen it to accept a setting that costs callers there."
-            })
+            description = "Most failed requests per 1,000 a setting may add over detection off in a scenario where"
+                    + " nothing should be ejected (default 1); loosen it to accept a setting that costs callers there.")
     double maxAddedPerThousand;
 
     @Mixin

@@ -225,9 +225,12 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         NginxUpstreamConfig now = read.config();
         NginxUpstreamConfig want = ((NginxRun) written.profile()).config();
         NginxServer wantFirst = want.servers().get(0);
-        boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails());
+        // the current settings kept as written (servers whose values differ included) change nothing
+        boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails())
+                || maxFailsOf(now).equals(maxFailsOf(want));
         boolean sameTimeout =
-                now.servers().stream().allMatch(s -> s.failTimeoutSeconds() == wantFirst.failTimeoutSeconds());
+                now.servers().stream().allMatch(s -> s.failTimeoutSeconds() == wantFirst.failTimeoutSeconds())
+                        || failTimeoutsOf(now).equals(failTimeoutsOf(want));
         NginxConfWriter.Tuning tuning = new NginxConfWriter.Tuning(
                 sameFails ? null : wantFirst.maxFails(),
                 sameTimeout ? null : wantFirst.failTimeoutSeconds(),
@@ -249,6 +252,14 @@ public final class NginxTuneTarget extends ServerTuneTarget {
                     + String.join(" ", want.nextUpstream().words()) + ";");
         }
         return new DeployableFile.Spliced(text, patch.isEmpty() ? null : String.join("\n", patch) + "\n", null);
+    }
+
+    private static List<Integer> maxFailsOf(NginxUpstreamConfig c) {
+        return c.servers().stream().map(NginxServer::maxFails).toList();
+    }
+
+    private static List<Long> failTimeoutsOf(NginxUpstreamConfig c) {
+        return c.servers().stream().map(NginxServer::failTimeoutSeconds).toList();
     }
 
     /** E.g. {@code max_fails=3 fail_timeout=10s +5xx}: the three tuned values. */

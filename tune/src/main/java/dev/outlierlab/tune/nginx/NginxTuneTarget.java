@@ -90,7 +90,10 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         String text = NginxFiles.conf(apply(now, s));
         NginxUpstreamConfig read =
                 NginxUpstreamReader.readText(text, "tune-nginx.conf", null).config();
-        return new Written(text, fields(read), 0, new NginxRun(read));
+        // the user's proxy_read_timeout is not a tuned value: every candidate waits what the current file waits
+        long readTimeout =
+                current instanceof NginxRun r ? r.readTimeoutNanos() : NginxUpstreamReader.DEFAULT_READ_TIMEOUT_NANOS;
+        return new Written(text, fields(read), 0, new NginxRun(read, readTimeout));
     }
 
     /** A file with an {@code http} block and an {@code upstream} block in it. */
@@ -107,7 +110,16 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         NginxSettings read = NginxUpstreamReader.readText(text, source, upstream);
         NginxUpstreamConfig c = read.config();
         return new CurrentSettings(
-                c.name(), source, this, fields(c), 0, c.servers().size(), null, null, new NginxRun(c), null);
+                c.name(),
+                source,
+                this,
+                fields(c),
+                0,
+                c.servers().size(),
+                null,
+                null,
+                new NginxRun(c, read.readTimeoutNanos()),
+                null);
     }
 
     @Override

@@ -370,9 +370,9 @@ public final class NginxUpstreamReader {
             total += n * nanos;
             at = m.end();
         }
-        if (v.isEmpty() || at != v.length() || total <= 0 || total > YEAR_NANOS) {
+        if (v.isEmpty() || at != v.length() || total > YEAR_NANOS) {
             throw new InputException(d.where() + ": proxy_read_timeout \"" + Wording.printable(shortText(v))
-                    + "\" is not allowed; expected a time above 0 such as 60s, 500ms or 1m30s (units y M w d h m s ms"
+                    + "\" is not allowed; expected a time such as 60s, 500ms or 1m30s (units y M w d h m s ms"
                     + " in that order, each once), at most a year");
         }
         return total;

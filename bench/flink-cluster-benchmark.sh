@@ -49,6 +49,8 @@ echo "fleet: $instances proxies, $(cat "${logs[@]}" | wc -l) lines, $(du -sh "$o
 uname -a >&2
 # the working directory is the flink module's: its target/flink-lib/ is Flink for the clusters (ClusterLayout.installed)
 cd "$root/flink"
-"$java" -Xmx512m ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
+# BENCH_JAVA_OPTS with the shell's quoting, so that a value may hold spaces (-Dbench.tuned.KEY='-XX:A -XX:B')
+eval "extra=(${BENCH_JAVA_OPTS:-})"
+"$java" -Xmx512m "${extra[@]}" -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
   "$out/run" "$root/cli/target/outlier-lab.jar" "$root/flink/target/outlier-lab-flink.jar" "$rounds" "$parallelisms" \
   "$root/flink/target/outlier-lab-flink-lib.jar" "$root/flink/target/outlier-lab-flink-job.jar" "${logs[@]}"

@@ -130,18 +130,17 @@ public final class ClusterBenchmark {
         if (libJar != null) {
             // the job's dependencies in the cluster's lib/, this module's own jar submitted: a fresh cluster's first
             // job (at the highest parallelism, so on both TaskManagers) loads and compiles them, later jobs find
-            // them loaded and compiled, as on a session cluster that has run a job before; then, given settings
-            // (-Dbench.tuned.KEY=VALUE), the same on a cluster of those settings
+            // them loaded and compiled, as on a session cluster that has run a job before; under Flink's defaults,
+            // then under the settings docs/flink.md recommends (and any -Dbench.tuned.KEY=VALUE)
             ClusterLayout withLib = ClusterLayout.installed(dir.resolve("flink-lib-home"), thinJar, List.of(libJar));
             Map<String, Map<String, String>> variants = new LinkedHashMap<>();
             variants.put("lib", SETTINGS);
-            Map<String, String> tuned = new LinkedHashMap<>(SETTINGS);
+            Map<String, String> recommended = new LinkedHashMap<>(SETTINGS);
+            recommended.putAll(StandaloneCluster.RECOMMENDED);
             System.getProperties().stringPropertyNames().stream()
                     .filter(k -> k.startsWith("bench.tuned."))
-                    .forEach(k -> tuned.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
-            if (!tuned.equals(SETTINGS)) {
-                variants.put("tuned", tuned);
-            }
+                    .forEach(k -> recommended.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
+            variants.put("recommended", recommended);
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();
                 System.out.println("the job's dependencies in lib/, the job's own jar submitted (" + prefix + "):");

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>the job's libraries in the cluster's {@code lib/} ({@code target/outlier-lab-flink-lib.jar} beside Flink's
  *       own jars, on the class path of the JobManager, both TaskManagers and the client, as Flink's scripts build
  *       it) and the small job jar ({@code target/outlier-lab-flink-job.jar}) submitted with Flink's client as the
- *       page shows it: {@code flink run -m HOST:PORT -p N JOBJAR replay LOGS --output-dir DIR}, then a {@code tune};
+ *       page shows it, under the settings it recommends ({@link StandaloneCluster#RECOMMENDED}): {@code flink run
+ *       -m HOST:PORT -p N JOBJAR replay LOGS --output-dir DIR}, then a {@code tune};
  *   <li>the shaded job jar ({@code target/outlier-lab-flink.jar}) submitted to a cluster of Flink alone.
  * </ul>
  *
@@ -44,7 +45,7 @@ class PackagedDeploymentIT {
         Path shadedJar = TARGET.resolve("outlier-lab-flink.jar");
         assertThat(List.of(libJar, jobJar, shadedJar))
                 .allSatisfy(j -> assertThat(j).isRegularFile());
-        // the job's own classes only: its libraries are in lib/
+        // the job's own classes only: its libraries are in lib/ (and, for parent-first resolution, its classes too)
         assertThat(Files.size(jobJar)).isLessThan(400_000);
         assertThat(Files.size(libJar)).isGreaterThan(10_000_000);
 
@@ -61,7 +62,9 @@ class PackagedDeploymentIT {
         assertThat(withLib.flinkClassPath())
                 .contains(dir.resolve("flink-lib-home/lib/outlier-lab-flink-lib.jar")
                         .toString());
-        try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("session-lib"), withLib, Map.of())) {
+        // with the settings docs/flink.md recommends for it: the project's classes resolved from lib/
+        try (StandaloneCluster cluster =
+                new StandaloneCluster(dir.resolve("session-lib"), withLib, StandaloneCluster.RECOMMENDED)) {
             cluster.startSession(2, START);
             // as docs/flink.md: the JobManager named with -m, four slots over both TaskManagers, the report written
             // by main (here the client) and each detector's section by the TaskManager that replayed it

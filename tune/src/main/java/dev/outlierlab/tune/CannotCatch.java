@@ -54,7 +54,7 @@ final class CannotCatch {
                         : "half of its avoidable failures (at most " + Explanation.pct(bestShare) + ")";
                 out.add(sc.scenario().name() + " (" + sc.scenario().description()
                         + "): no admissible setting on the front removes " + share + reason
-                        + tradeOff(front, sc.scenario().name(), bestShare));
+                        + tradeOff(req, front, sc.scenario().name(), bestShare));
             }
         }
         String dead = deadTooSlow(req, front);
@@ -83,7 +83,7 @@ final class CannotCatch {
      * The trade-off behind a "cannot": the inadmissible setting on the front that removes the most of the scenario's
      * avoidable failures, when it removes half or more, and the constraint it breaks; empty when none does.
      */
-    private static String tradeOff(List<Evaluation> front, String scenario, double bestShare) {
+    private static String tradeOff(TuneRequest req, List<Evaluation> front, String scenario, double bestShare) {
         Evaluation most = null;
         double share = Math.max(HALF_PERCENT, bestShare);
         for (Evaluation e : front) {
@@ -95,7 +95,7 @@ final class CannotCatch {
         }
         return most == null
                 ? ""
-                : "; " + most.setting().label() + " removes " + Explanation.pct(share) + " but breaks a constraint ("
+                : "; " + label(req, most) + " removes " + Explanation.pct(share) + " but breaks a constraint ("
                         + most.violations().get(0) + ")";
     }
 
@@ -132,7 +132,7 @@ final class CannotCatch {
                             + (long) DEAD_WITHIN_SECONDS + " s, nor at all"
                             + (faster == null
                                     ? ""
-                                    : "; " + faster.setting().label() + " takes it out in "
+                                    : "; " + label(req, faster) + " takes it out in "
                                             + String.format(Locale.ROOT, "%.1f s", fasterSeconds)
                                             + " but breaks a constraint ("
                                             + faster.violations().get(0) + ")");
@@ -142,7 +142,7 @@ final class CannotCatch {
         }
         Setting s = best.setting();
         long run = s.gateway() != null ? s.gateway().consecutiveFailures() : s.consecutive5xx();
-        double perSecond = (double) req.rpsPerCaller() / req.hosts();
+        double perSecond = (double) req.rps() / req.clients() / req.hosts();
         String why = run > 0
                 ? "each caller sends a host " + String.format(Locale.ROOT, "%.1f", perSecond) + " requests a second, "
                         + "and " + run + " failures in a row from one caller are needed"
@@ -151,11 +151,16 @@ final class CannotCatch {
                         + Durations.format(s.gateway() != null ? s.gateway().windowNanos() : s.intervalNanos()) + ")";
         String trade = faster == null || fasterSeconds >= fastest
                 ? ""
-                : "; " + faster.setting().label() + " takes it out in "
+                : "; " + label(req, faster) + " takes it out in "
                         + String.format(Locale.ROOT, "%.1f s", fasterSeconds) + " but breaks a constraint ("
                         + faster.violations().get(0) + ")";
         return name + " (a dead host): no admissible setting on the front takes it out within "
-                + (long) DEAD_WITHIN_SECONDS + " s (the fastest, " + s.label() + ", in "
+                + (long) DEAD_WITHIN_SECONDS + " s (the fastest, " + label(req, best) + ", in "
                 + String.format(Locale.ROOT, "%.1f s", fastest) + "): " + why + trade;
+    }
+
+    /** A setting's short label in the target's words. */
+    private static String label(TuneRequest req, Evaluation e) {
+        return req.target().label(e.setting(), e.written().profile());
     }
 }

@@ -1,6 +1,7 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.tune.HeldOutScenarios.HeldOut;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +53,10 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
             int space,
             List<String> gaps) {}
 
-    /** The request a user's {@code tune --target ... --hosts ... --rps ... --clients ...} makes, on the reduced suite. */
+    /**
+     * The request a user's {@code tune --target ... --hosts ... --rps ... --clients ...} makes, on the reduced suite
+     * (routed as the target routes it: Istio's retries).
+     */
     TuneRequest request() {
         int clients = callers;
         long rate = rps;
@@ -61,8 +65,12 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
             rate = Math.max(1, rps / callers);
         }
         CurrentSettings cur = CurrentSettings.defaults("search", target, hosts);
+        RoutingSpec routes = TargetRoutes.of(cur);
         List<SuiteScenario> suite = new DefaultSuite(hosts, rate, clients, 0)
-                .scenarios().stream().filter(s -> TUNED_ON.contains(s.name())).toList();
+                .scenarios().stream()
+                        .filter(s -> TUNED_ON.contains(s.name()))
+                        .map(s -> routes == null ? s : s.routedBy(routes))
+                        .toList();
         return TuneRequest.builder()
                 .name("search")
                 .hosts(hosts)
@@ -85,7 +93,14 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
     Found evaluate(TuneRuns runner) {
         TuneRequest req = request();
         TuneResult r = Tuner.tune(req, u -> {});
-        List<HeldOut> held = HeldOutScenarios.of(hosts, req.rps(), req.clients());
+        // routed as the target routes the suite (Istio: istiod's retries), as a user's cluster is
+        RoutingSpec routes = TargetRoutes.of(CurrentSettings.defaults("search", target, hosts));
+        // (the weighted host left out there: the lab does not model load-balancing weights with retries)
+        List<HeldOut> held = HeldOutScenarios.of(hosts, req.rps(), req.clients()).stream()
+                .filter(h -> routes == null
+                        || h.scenario().scenario().load().weights().isEmpty())
+                .map(h -> routes == null ? h : new HeldOut(h.scenario().routedBy(routes), h.depthPercent(), h.dead()))
+                .toList();
         List<TuneRuns.Job> base = new ArrayList<>();
         for (HeldOut h : held) {
             base.add(h.scenario().offJob(req, 1));

@@ -33,16 +33,20 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Explain what the outlier detection of an Envoy, Istio, Kuma, gRPC, gateway, nginx, HAProxy or Caddy config will do.",
-            "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS DiscoveryResponse, an admin",
-            "/config_dump, egctl's or Kuma's dump) or Kubernetes manifests (Istio DestinationRules, by istiod or kgateway,",
-            "Flagger Canaries, Envoy Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers, Cilium",
-            "CiliumEnvoyConfigs, Admiral OutlierDetections), and reports: an ejection cap that admits",
-            "no host, detectors that can never run, eject or only detect, health checks that undo ejections, panic",
-            "mode, blind spots, and settings Envoy rejects. Each finding has a stable id, a severity, the numbers",
-            "behind it and a suggested fix as YAML. A file with a top-level gateway: section is a gateway configuration",
-            "(profile gateway, with routing: and optionally cluster.hosts): --hosts gives its endpoint count.",
-            "An nginx.conf (with its includes), a haproxy.cfg or a Caddyfile (or Caddy's JSON) is read for its upstream,",
-            "backend or reverse_proxy and checked against that server's passive-check rules.",
+            "",
+            "Reads Envoy configuration (a Cluster, a list of clusters, a bootstrap, a CDS"
+                    + " DiscoveryResponse, an admin /config_dump, egctl's or Kuma's dump) or Kubernetes"
+                    + " manifests (Istio DestinationRules, by istiod or kgateway, Flagger Canaries, Envoy"
+                    + " Gateway BackendTrafficPolicies and backendSettings, Kuma MeshCircuitBreakers,"
+                    + " Cilium CiliumEnvoyConfigs, Admiral OutlierDetections), and reports: an ejection"
+                    + " cap that admits no host, detectors that can never run, eject or only detect,"
+                    + " health checks that undo ejections, panic mode, blind spots, and settings Envoy"
+                    + " rejects. Each finding has a stable id, a severity, the numbers behind it and a"
+                    + " suggested fix as YAML. A file with a top-level gateway: section is a gateway"
+                    + " configuration (profile gateway, with routing: and optionally cluster.hosts):"
+                    + " --hosts gives its endpoint count. An nginx.conf (with its includes), a"
+                    + " haproxy.cfg or a Caddyfile (or Caddy's JSON) is read for its upstream, backend or"
+                    + " reverse_proxy and checked against that server's passive-check rules.",
             ""
         },
         footer = {
@@ -54,12 +58,13 @@ import picocli.CommandLine.Spec;
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600",
             "  outlier-lab check destination-rule.yaml --hosts 6 --controller kgateway",
             "  outlier-lab check destination-rule.yaml --hosts 6 --rps 600 --clients 50",
-            "      600 rps from 50 caller pods: each sidecar sees 12 rps, 20 requests per host per 10 s",
+            "      600 rps from 50 pods: each sidecar sees 12 rps, 20 per host per 10 s",
             "  outlier-lab check envoy.yaml --format sarif > outlier-lab.sarif",
             "  outlier-lab check gateway.yaml --hosts 2 --rps 600",
             "",
-            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad input. With several",
-            "files or a directory every file is checked and the unreadable ones are listed at the end (exit 2)."
+            "Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 for bad"
+                    + " input. With several files or a directory every file is checked and the unreadable"
+                    + " ones are listed at the end (exit 2)."
         })
 public final class CheckCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec
@@ -71,9 +76,8 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
     @Parameters(
             arity = "1..*",
             paramLabel = "FILE",
-            description =
-                    "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard input; a directory "
-                            + "for every .yaml, .yml and .json file under it.")
+            description = "Envoy configuration or Kubernetes manifests, YAML or JSON; - for standard"
+                    + " input; a directory for every .yaml, .yml and .json file under it.")
     List<String> files;
 
     /** The most hosts --hosts may give: the checks that simulate balancing keep an array of the hosts. */
@@ -95,10 +99,9 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
             names = "--clients",
             paramLabel = "P",
             defaultValue = "1",
-            description = {
-                "Callers sharing --rps, each its own detector (a sidecar per calling pod, a gRPC channel):",
-                "the request-volume findings are then per caller. 600 rps over 50 callers is 12 rps each."
-            })
+            description = "Callers sharing --rps, each its own detector (a sidecar per calling"
+                    + " pod, a gRPC channel): the request-volume findings are then per"
+                    + " caller. 600 rps over 50 callers is 12 rps each.")
     int clients;
 
     @Option(names = "--port", paramLabel = "N", description = "Istio: check the settings for this port.")
@@ -107,10 +110,9 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
     @Option(
             names = "--controller",
             paramLabel = "NAME",
-            description = {
-                "istiod or kgateway: the control plane that translates the files' DestinationRules. Without",
-                "it: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod; the report says which."
-            })
+            description = "istiod or kgateway: the control plane that translates the files'"
+                    + " DestinationRules. Without it: kgateway when the file's Gateway has"
+                    + " a kgateway gatewayClassName, else istiod; the report says which.")
     String controller;
 
     @Mixin
@@ -127,19 +129,17 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
             names = "--envoy-version",
             paramLabel = "X.Y",
             defaultValue = "1.40",
-            description = {
-                "The Envoy release whose rules the findings assume where releases differ (1.26 to",
-                "1.40, default ${DEFAULT-VALUE}): the cap on the first ejection changed in 1.28, health checks in 1.31."
-            })
+            description = "The Envoy release whose rules the findings assume where releases"
+                    + " differ (1.26 to 1.40, default ${DEFAULT-VALUE}): the cap on the"
+                    + " first ejection changed in 1.28, health checks in 1.31.")
     String envoyVersion;
 
     @Option(
             names = "--profile",
             paramLabel = "NAME",
-            description = {
-                "grpc: check Envoy clusters as a gRPC client reads them through xDS (docs/grpc.md). A gRPC",
-                "service config (JSON with loadBalancingConfig) is always checked as gRPC's."
-            })
+            description = "grpc: check Envoy clusters as a gRPC client reads them through xDS"
+                    + " (docs/grpc.md). A gRPC service config (JSON with"
+                    + " loadBalancingConfig) is always checked as gRPC's.")
     String profile;
 
     @Option(

@@ -34,19 +34,16 @@ public final class ClusterSourceOptions {
             paramLabel = "FILE",
             arity = "0..1",
             fallbackValue = "",
-            description = {
-                "Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap",
-                "(static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON."
-            })
+            description = "Take the cluster from Envoy configuration: a Cluster, a list of clusters, a bootstrap"
+                    + " (static_resources.clusters) or a CDS DiscoveryResponse, YAML or JSON.")
     Path envoy;
 
     @Option(
             names = "--istio",
             paramLabel = "FILE",
-            description = {
-                "Take the outlier detection from an Istio DestinationRule, translated as istiod does (or",
-                "kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints there are."
-            })
+            description = "Take the outlier detection from an Istio DestinationRule, translated as istiod does (or"
+                    + " kgateway: --controller), needing --hosts: a DestinationRule does not say how many endpoints"
+                    + " there are.")
     Path istio;
 
     @Option(
@@ -58,11 +55,8 @@ public final class ClusterSourceOptions {
     @Option(
             names = "--hosts",
             paramLabel = "N",
-            description = {
-                "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy",
-                "file's). Without --envoy or --istio: the scenario's cluster.hosts (run, sweep,",
-                "export, tune)."
-            })
+            description = "Number of hosts (required with --istio and for EDS clusters; overrides the Envoy file's)."
+                    + " Without --envoy or --istio: the scenario's cluster.hosts (run, sweep, export, tune).")
     Integer hosts;
 
     @Option(
@@ -77,10 +71,8 @@ public final class ClusterSourceOptions {
     @Option(
             names = "--controller",
             paramLabel = "NAME",
-            description = {
-                "With --istio: istiod or kgateway, the control plane that translates the DestinationRule",
-                "(default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod)."
-            })
+            description = "With --istio: istiod or kgateway, the control plane that translates the DestinationRule"
+                    + " (default: kgateway when the file's Gateway has a kgateway gatewayClassName, else istiod).")
     String controller;
 
     /** The name of the Envoy cluster {@link #apply} took from {@code --envoy}, or null. */

@@ -39,19 +39,15 @@ public final class CompareOptions {
     @Option(
             names = "--compare",
             paramLabel = "FILE",
-            description = {
-                "Also replay with the settings of FILE, side by side: a scenario file, or",
-                "with --envoy an Envoy configuration, with --istio a DestinationRule."
-            })
+            description = "Also replay with the settings of FILE, side by side: a scenario file, or with --envoy an"
+                    + " Envoy configuration, with --istio a DestinationRule.")
     Path file;
 
     @Option(
             names = "--compare-set",
             paramLabel = "KEY=VALUE",
-            description = {
-                "Also replay with these settings on top of the first ones, or of --compare FILE",
-                "(repeatable), e.g. --compare-set outlier_detection.max_ejection_percent=34"
-            })
+            description = "Also replay with these settings on top of the first ones, or of --compare FILE (repeatable),"
+                    + " e.g. --compare-set outlier_detection.max_ejection_percent=34")
     List<String> sets = new ArrayList<>();
 
     /** The second settings: the scenario, whether it gives the hosts, and how reports name it. */

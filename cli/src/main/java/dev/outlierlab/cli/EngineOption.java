@@ -19,10 +19,8 @@ public final class EngineOption {
             names = "--engine",
             paramLabel = "ENGINE",
             defaultValue = "local",
-            description = {
-                "local (default): run in this process; flink: run the work as the flink module's Flink job",
-                "on Flink's local MiniCluster (the same result; see docs/flink.md)."
-            })
+            description = "local (default): run in this process; flink: run the work as the flink module's Flink job on"
+                    + " Flink's local MiniCluster (the same result; see docs/flink.md).")
     Engine engine;
 
     @Option(

@@ -27,10 +27,8 @@ public final class EventLogOptions {
     @Option(
             names = "--event-log",
             paramLabel = "FILE",
-            description = {
-                "Envoy's outlier event log (event_log_path) of the proxy that wrote the log:",
-                "which of its ejections and returns the lab reproduces, misses, or adds."
-            })
+            description = "Envoy's outlier event log (event_log_path) of the proxy that wrote the log: which of its"
+                    + " ejections and returns the lab reproduces, misses, or adds.")
     String file;
 
     /** Whether an event log was given. */

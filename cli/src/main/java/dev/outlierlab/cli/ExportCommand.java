@@ -23,16 +23,18 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Write the cluster that 'run' would simulate, as an Envoy Cluster or a lab scenario.",
-            "Takes run's inputs (a scenario, --envoy FILE, --istio FILE --hosts N, --set). --to envoy (the default)",
-            "writes every outlier_detection setting, the panic threshold, the health check and one endpoint per host",
-            "('run --envoy' and 'check' read it back); --to scenario writes JSON with every default filled in, for run",
-            "and sweep.",
+            "",
+            "Takes run's inputs (a scenario, --envoy FILE, --istio FILE --hosts N, --set). --to envoy"
+                    + " (the default) writes every outlier_detection setting, the panic threshold, the health check"
+                    + " and one endpoint per host ('run --envoy' and 'check' read it back); --to scenario writes"
+                    + " JSON with every default filled in, for run and sweep.",
             ""
         },
         footer = {
             "",
             "Examples:",
-            "  outlier-lab export --set outlier_detection.max_ejection_percent=34 > cluster.yaml",
+            "  outlier-lab export --set outlier_detection.max_ejection_percent=34 \\",
+            "    > cluster.yaml",
             "  outlier-lab check cluster.yaml",
             "  outlier-lab export --istio destination-rule.yaml --hosts 6",
             "      the Envoy cluster istiod gives the sidecars for this DestinationRule",
@@ -57,10 +59,8 @@ public final class ExportCommand implements Callable<Integer> {
             names = "--to",
             paramLabel = "FORMAT",
             defaultValue = "envoy",
-            description = {
-                "What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab",
-                "scenario, JSON, every default filled in)."
-            })
+            description = "What to write: envoy (default: an Envoy Cluster, YAML) or scenario (a lab scenario, JSON,"
+                    + " every default filled in).")
     Format to;
 
     /** What {@code export} writes. */

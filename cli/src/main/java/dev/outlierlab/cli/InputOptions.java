@@ -29,11 +29,8 @@ public final class InputOptions {
     @Option(
             names = "--service-config",
             paramLabel = "FILE",
-            description = {
-                "profile grpc: take gRPC's settings from a service config (JSON:",
-                "loadBalancingConfig with outlier_detection_experimental and its childPolicy)",
-                "instead of the scenario."
-            })
+            description = "profile grpc: take gRPC's settings from a service config (JSON: loadBalancingConfig with"
+                    + " outlier_detection_experimental and its childPolicy) instead of the scenario.")
     Path serviceConfig;
 
     @Option(

@@ -21,11 +21,9 @@ public final class LogFormatOptions {
     @Option(
             names = "--log-format",
             paramLabel = "NAME",
-            description = {
-                "The log's format: envoy (Envoy's default), istio (Istio 1.9 and later), istio-1.5",
-                "(Istio 1.5 to 1.8) or json. Without it (and without --log-format-string) the format is",
-                "recognised from the first lines."
-            })
+            description = "The log's format: envoy (Envoy's default), istio (Istio 1.9 and later), istio-1.5 (Istio 1.5"
+                    + " to 1.8) or json. Without it (and without --log-format-string) the format is recognised from"
+                    + " the first lines.")
     String name;
 
     @Option(
@@ -33,26 +31,22 @@ public final class LogFormatOptions {
             paramLabel = "FORMAT",
             description = {
                 "The Envoy format string the log was written with, e.g.",
-                "'[%%START_TIME%%] %%RESPONSE_CODE%% %%RESPONSE_FLAGS%% %%DURATION%% %%UPSTREAM_HOST%% %%UPSTREAM_CLUSTER%%'"
+                "  '[%%START_TIME%%] %%RESPONSE_CODE%% %%RESPONSE_FLAGS%% %%DURATION%% %%UPSTREAM_HOST%% %%UPSTREAM_CLUSTER%%'"
             })
     String formatString;
 
     @Option(
             names = "--json-key",
             paramLabel = "FIELD=KEY",
-            description = {
-                "JSON logs: the key of a field (repeatable); fields: " + JsonKeys.FIELDS + ".",
-                "Defaults are Istio's JSON keys (start_time, response_code, ...)."
-            })
+            description = "JSON logs: the key of a field (repeatable); fields: " + JsonKeys.FIELDS
+                    + ". Defaults are Istio's JSON keys (start_time, response_code, ...).")
     Map<String, String> jsonKeys;
 
     @Option(
             names = "--instance-field",
             paramLabel = "OPERATOR",
-            description = {
-                "The operator (text formats, e.g. HOSTNAME or REQ(X-POD)) or JSON key naming the proxy",
-                "instance that wrote each line: each instance has its own detector, as in Envoy."
-            })
+            description = "The operator (text formats, e.g. HOSTNAME or REQ(X-POD)) or JSON key naming the proxy"
+                    + " instance that wrote each line: each instance has its own detector, as in Envoy.")
     String instanceField;
 
     /** The format of the logs: as named, compiled, or recognised from the first input. */

@@ -121,7 +121,26 @@ public final class Main {
                     .hidden(false)
                     .description("Print a bash/zsh completion script: source <(outlier-lab generate-completion)");
         }
+        Integer width = helpWidth(System.getenv("COLUMNS"));
+        if (width != null) {
+            cli.setUsageHelpWidth(width);
+        }
         return withErrorHandling(cli);
+    }
+
+    /** Widest help the commands print: 110 columns. */
+    static final int HELP_WIDTH = 110;
+
+    /**
+     * The help width for a terminal {@code columns} wide (the {@code COLUMNS} variable, when the shell exports it):
+     * that width, at most {@link #HELP_WIDTH} and at least picocli's minimum of 55; {@code null} (the commands' own
+     * width) when it is not a number.
+     */
+    static Integer helpWidth(String columns) {
+        if (columns == null || !columns.strip().matches("[0-9]{1,6}")) {
+            return null;
+        }
+        return Math.max(55, Math.min(HELP_WIDTH, Integer.parseInt(columns.strip())));
     }
 
     /** {@code cli} with the command's handling of bad input (one message, exit 2) and internal errors. */

@@ -17,10 +17,8 @@ public final class OutputOption {
     @Option(
             names = "--output",
             paramLabel = "FILE",
-            description = {
-                "Write the report to FILE instead of standard output, atomically (a temporary file",
-                "in the same directory, then moved over FILE; a device such as /dev/stdout is written in place)."
-            })
+            description = "Write the report to FILE instead of standard output, atomically (a temporary file in the"
+                    + " same directory, then moved over FILE; a device such as /dev/stdout is written in place).")
     Path output;
 
     /**

@@ -39,28 +39,37 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Run a small reverse proxy that routes over upstreams through live outlier detection (127.0.0.1:8090 by default).",
-            "Each request goes to the next upstream in round-robin order, through the stage (off, shadow or prod),",
-            "and on a failed attempt to the next candidate; GET /stats is the pool in Prometheus text.",
+            "",
+            "Each request goes to the next upstream in round-robin order, through the stage (off, shadow"
+                    + " or prod), and on a failed attempt to the next candidate; GET /stats is the pool in"
+                    + " Prometheus text.",
             ""
         },
         footer = {
             "",
             "Examples:",
-            "  outlier-lab proxy --upstream a=http://127.0.0.1:9001 --upstream b=http://127.0.0.1:9002",
-            "  outlier-lab proxy --upstream a=... --upstream b=... --mode shadow --stages stages.jsonl",
-            "  outlier-lab proxy --profile envoy --set outlier_detection.consecutive_5xx=3 --upstream a=... --upstream b=...",
+            "  outlier-lab proxy --upstream a=http://127.0.0.1:9001 \\",
+            "    --upstream b=http://127.0.0.1:9002",
+            "  outlier-lab proxy --upstream a=... --upstream b=... --mode shadow \\",
+            "    --stages stages.jsonl",
+            "  outlier-lab proxy --profile envoy --set outlier_detection.consecutive_5xx=3 \\",
+            "    --upstream a=... --upstream b=...",
             "",
-            "Settings are a scenario document as run reads it: --profile gateway (the default without --settings) takes",
-            "its gateway: keys (mode, window, bucket, min_requests, stdev_factor, peer_set, min_stdev,",
-            "consecutive_failures, ejection_time); envoy takes outlier_detection and cluster.panic_threshold.",
-            "A settings file's own profile: key applies unless --profile is given; --set KEY=VALUE comes last.",
-            "The proxy binds 127.0.0.1 unless --host says otherwise, and answers only requests whose Host names it (403",
-            "otherwise, /stats included; --allow-host adds a name) and that carry no foreign Origin. Bound to another",
-            "address it is an open relay to the upstreams and /stats is public: put it behind a firewall or an",
-            "authenticating proxy. Limits (docs/limits.md): request bodies over 1 MiB get 413, a client has 3 s for its",
-            "request, each attempt is bounded by --timeout, --threads requests call upstreams at once, a client address",
-            "has at most --client-connections connections and --per-client requests in the proxy, answers held at",
-            "once are bounded by --max-buffered-bytes.",
+            "Settings are a scenario document as run reads it: --profile gateway (the default without"
+                    + " --settings) takes its gateway: keys (mode, window, bucket, min_requests, stdev_factor,"
+                    + " peer_set, min_stdev, consecutive_failures, ejection_time); envoy takes outlier_detection"
+                    + " and cluster.panic_threshold. A settings file's own profile: key applies unless --profile is"
+                    + " given; --set KEY=VALUE comes last.",
+            "",
+            "The proxy binds 127.0.0.1 unless --host says otherwise, and answers only requests whose Host"
+                    + " names it (403 otherwise, /stats included; --allow-host adds a name) and that carry no"
+                    + " foreign Origin. Bound to another address it is an open relay to the upstreams and /stats is"
+                    + " public: put it behind a firewall or an authenticating proxy. Limits (docs/limits.md):"
+                    + " request bodies over 1 MiB get 413, a client has 3 s for its request, each attempt is"
+                    + " bounded by --timeout, --threads requests call upstreams at once, a client address has at"
+                    + " most --client-connections connections and --per-client requests in the proxy, answers held"
+                    + " at once are bounded by --max-buffered-bytes.",
+            "",
             "Exit status 2 on bad input or a taken port, and when stage records could not be written to --stages."
         })
 public final class ProxyCommand implements Callable<Integer> {

@@ -29,22 +29,28 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Replay Envoy or Istio access logs: what these outlier settings would have done to that traffic.",
-            "Every decision with its numbers, per host the time ejected and the requests (and failures) that",
-            "arrived meanwhile, Envoy's stats. One detector per cluster and proxy instance, as in Envoy.",
+            "",
+            "Every decision with its numbers, per host the time ejected and the requests (and failures)"
+                    + " that arrived meanwhile, Envoy's stats. One detector per cluster and proxy instance, as in"
+                    + " Envoy.",
             ""
         },
         footer = {
             "",
             "Examples:",
             "  outlier-lab replay access.log --set outlier_detection.max_ejection_percent=34",
-            "  outlier-lab replay access.log.1.gz access.log --one-instance --envoy envoy.yaml --cluster search",
-            "  kubectl logs deploy/web -c istio-proxy | outlier-lab replay - --istio dr.yaml --hosts 6",
-            "  outlier-lab replay app.jsonl --log-format json --json-key upstream_host=upstream",
+            "  outlier-lab replay access.log.1.gz access.log --one-instance \\",
+            "    --envoy envoy.yaml --cluster search",
+            "  kubectl logs deploy/web -c istio-proxy \\",
+            "    | outlier-lab replay - --istio dr.yaml --hosts 6",
+            "  outlier-lab replay app.jsonl --log-format json \\",
+            "    --json-key upstream_host=upstream",
             "  outlier-lab replay access.log --envoy deployed.yaml --compare proposed.yaml",
-            "  outlier-lab replay access.log --envoy envoy.yaml --event-log outlier-events.log",
+            "  outlier-lab replay access.log --envoy envoy.yaml \\",
+            "    --event-log outlier-events.log",
             "",
-            "Exit status: 0 on success (also when the event log and the lab disagree: that is the report), 2 for",
-            "bad input or more bad lines than --max-bad-lines."
+            "Exit status: 0 on success (also when the event log and the lab disagree: that is the"
+                    + " report), 2 for bad input or more bad lines than --max-bad-lines."
         })
 public final class ReplayCommand implements Callable<Integer>, FormatOption.Formatted {
     @Spec

@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Simulate a scenario (or replay a trace) under Envoy's, gRPC's, the gateway's, nginx's, HAProxy's or Caddy's rules.",
+            "",
             "Reports detections, ejections, refusals by the ejection cap and returns, with the numbers behind each.",
             ""
         },
@@ -43,10 +44,10 @@ import picocli.CommandLine.Spec;
             "      the cap admits one host of six: ejections at 40 s, 80 s and 150 s",
             "  outlier-lab run scenario.yaml --format json > result.json",
             "  outlier-lab run --envoy envoy.yaml --cluster search",
-            "      the scenario's traffic and faults against a real Envoy cluster's settings and hosts",
+            "      the scenario's traffic and faults on an Envoy cluster's settings and hosts",
             "  outlier-lab run --istio destination-rule.yaml --hosts 6",
             "  outlier-lab run --access-log access.log && outlier-lab replay access.log",
-            "      write the synthetic traffic as Envoy's access log, and replay it: the same decisions",
+            "      the synthetic traffic as Envoy's access log, replayed: the same decisions",
             "  outlier-lab run --example overload-cap-100 --series signals.csv",
             "      a named story (see --list-examples), with the signals per second as CSV",
             "  outlier-lab run --trace-in outcomes.jsonl --set duration=60s",
@@ -54,7 +55,7 @@ import picocli.CommandLine.Spec;
             "      {\"time\": 12.5, \"host\": \"host-1\", \"code\": 503}",
             "      {\"time_ns\": 12500000001, \"host\": \"host-1\", \"result\": \"timeout\"}",
             "  outlier-lab run gateway.yaml --set gateway.mode=shadow --stages stages.jsonl",
-            "      a profile: gateway scenario (the API gateway's stage, docs/gateway.md); stages as JSON lines",
+            "      a gateway scenario (docs/gateway.md), its stages as JSON lines",
             "",
             "Exit status: 0 on success, 2 for bad input (the message names the key, value and line)."
         })
@@ -101,10 +102,8 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
     @Option(
             names = "--profile",
             paramLabel = "LIST",
-            description = {
-                "Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several",
-                "side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway."
-            })
+            description = "Run under another profile: grpc (grpc-java's outlier detection, docs/grpc.md), or several"
+                    + " side by side with one comparison table, e.g. --profile envoy,grpc or envoy,grpc,gateway.")
     String profile;
 
     /** The longest run (estimated) that the text report repeats with the other fault pattern. */

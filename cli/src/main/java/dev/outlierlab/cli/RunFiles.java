@@ -37,21 +37,17 @@ public final class RunFiles {
     @Option(
             names = "--trace-in",
             paramLabel = "FILE",
-            description = {
-                "Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's",
-                "cluster, outlier settings and duration apply; its traffic and faults do not. Without",
-                "cluster.hosts in the scenario, the hosts are the trace's, in order of first appearance.",
-                "FILE may be - (standard input) or a pipe; it is read once."
-            })
+            description = "Replay an outcome trace (JSON lines) instead of synthetic traffic. The scenario's cluster,"
+                    + " outlier settings and duration apply; its traffic and faults do not. Without cluster.hosts"
+                    + " in the scenario, the hosts are the trace's, in order of first appearance. FILE may be -"
+                    + " (standard input) or a pipe; it is read once.")
     Path traceIn;
 
     @Option(
             names = "--access-log",
             paramLabel = "FILE",
-            description = {
-                "Also write the synthetic traffic as an access log, one line per request, for",
-                "'outlier-lab replay' (start times with nanoseconds, so the replay is exact)."
-            })
+            description = "Also write the synthetic traffic as an access log, one line per request, for 'outlier-lab"
+                    + " replay' (start times with nanoseconds, so the replay is exact).")
     Path accessLog;
 
     @Option(
@@ -64,38 +60,30 @@ public final class RunFiles {
     @Option(
             names = "--series",
             paramLabel = "FILE",
-            description = {
-                "Also write the operators' signals per second as CSV: membership_total,",
-                "membership_healthy, health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic."
-            })
+            description = "Also write the operators' signals per second as CSV: membership_total, membership_healthy,"
+                    + " health_check_healthy, ejections_active, ejections_enforced, requests, failed, panic.")
     Path seriesFile;
 
     @Option(
             names = "--stages",
             paramLabel = "FILE",
-            description = {
-                "profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE",
-                "as JSON lines: time, request, process, mode, action, endpoints."
-            })
+            description = "profile: gateway only: write every recorded stage (eject, kept_all, would_eject) to FILE as"
+                    + " JSON lines: time, request, process, mode, action, endpoints.")
     Path stagesFile;
 
     @Option(
             names = "--event-log",
             paramLabel = "FILE",
-            description = {
-                "Also write Envoy's own outlier event log (event_log_path): JSON lines of",
-                "envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,",
-                "returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-fidelity.md."
-            })
+            description = "Also write Envoy's own outlier event log (event_log_path): JSON lines of"
+                    + " envoy.data.cluster.v3.OutlierDetectionEvent, with Envoy's quirks (no line for an overflow,"
+                    + " returns typed CONSECUTIVE_5XX, success rates truncated). See docs/envoy-fidelity.md.")
     Path eventLog;
 
     @Option(
             names = "--start-time",
             paramLabel = "INSTANT",
-            description = {
-                "Wall-clock time of simulated time 0 in the event log and the access log",
-                "(default 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z)."
-            })
+            description = "Wall-clock time of simulated time 0 in the event log and the access log (default"
+                    + " 2026-01-01T00:00:00Z with --access-log, else 1970-01-01T00:00:00Z).")
     String startTime;
 
     /** The wall-clock time of simulated time 0: {@code --start-time}, or its default. */

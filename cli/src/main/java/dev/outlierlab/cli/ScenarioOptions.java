@@ -19,12 +19,10 @@ public final class ScenarioOptions {
             index = "0",
             arity = "0..1",
             paramLabel = "SCENARIO",
-            description = {
-                "Scenario file (YAML or JSON). Without it, the built-in default scenario:",
-                "six hosts at 600 rps, host-0 failing 33 %% of requests (503) from 30 s to 240 s,",
-                "Envoy's default outlier_detection settings. Its failures are spread evenly (never two in a",
-                "row at 50 %% or less): --set faults[0].pattern=random (or bursts) makes runs of failures."
-            })
+            description = "Scenario file (YAML or JSON). Without it, the built-in default scenario: six hosts at 600"
+                    + " rps, host-0 failing 33 %% of requests (503) from 30 s to 240 s, Envoy's default"
+                    + " outlier_detection settings. Its failures are spread evenly (never two in a row at 50 %% or"
+                    + " less): --set faults[0].pattern=random (or bursts) makes runs of failures.")
     Path scenarioFile;
 
     @Option(
@@ -33,7 +31,8 @@ public final class ScenarioOptions {
             description = {
                 "Override one scenario key (repeatable). Dotted keys with list indexes, e.g.",
                 "  --set outlier_detection.max_ejection_percent=34",
-                "  --set faults[0].error_rate=100 --set cluster.hosts=10 --set traffic.rps=1000",
+                "  --set faults[0].error_rate=100",
+                "  --set cluster.hosts=10 --set traffic.rps=1000",
                 "  --set faults[0].pattern=random (failures at random instead of evenly spaced)"
             })
     List<String> sets = new ArrayList<>();
@@ -47,29 +46,23 @@ public final class ScenarioOptions {
     @Option(
             names = "--clients",
             paramLabel = "P",
-            description = {
-                "How many callers share the traffic (traffic.clients), each its own detector with its own",
-                "share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole",
-                "cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six."
-            })
+            description = "How many callers share the traffic (traffic.clients), each its own detector with its own"
+                    + " share: a sidecar per calling pod, a gRPC channel, a gateway process. --rps stays the whole"
+                    + " cluster's rate: 600 rps over 50 callers is 12 rps each, 2 per host of six.")
     Integer clients;
 
     @Option(
             names = "--example",
             paramLabel = "NAME",
-            description = {
-                "Start from a named example scenario instead of a file (see run --list-examples),",
-                "e.g. --example overload-cap-100."
-            })
+            description = "Start from a named example scenario instead of a file (see run --list-examples), e.g."
+                    + " --example overload-cap-100.")
     String example;
 
     @Option(
             names = "--envoy-version",
             paramLabel = "X.Y",
-            description = {
-                "The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the",
-                "scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md."
-            })
+            description = "The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the"
+                    + " scenario's envoy_version, else 1.40). See docs/envoy-fidelity.md.")
     String envoyVersion;
 
     private String scenarioText;

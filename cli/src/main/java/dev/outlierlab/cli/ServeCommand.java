@@ -28,21 +28,27 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         usageHelpWidth = 110,
         description = {
-            "Serve the interactive lab in the browser (http://127.0.0.1:8080/ by default).",
-            "Every control of the original lab and more, one-click presets for its nine comparisons, charts of hosts,",
-            "failures and success rates, and the decision trace step by step. The Envoy | Gateway switch shows the",
-            "gateway profile: its controls, the spec's section 7 statements as presets, a timeline per endpoint and",
-            "process (ejected, or virtually ejected in shadow), and every decision with its numbers.",
+            "Serve the interactive lab in the browser.",
+            "",
+            "At http://127.0.0.1:8080/ by default: every control of the original lab and more,"
+                    + " one-click presets for its nine comparisons, charts of hosts, failures and success"
+                    + " rates, and the decision trace step by step. The Envoy | Gateway switch shows the"
+                    + " gateway profile: its controls, the statements of docs/gateway-comparisons.md as"
+                    + " presets, a timeline per endpoint and process (ejected, or virtually ejected in"
+                    + " shadow), and every decision with its numbers.",
             ""
         },
         footer = {
             "",
             "Examples:",
-            "  outlier-lab serve                 http://127.0.0.1:8080/",
-            "  outlier-lab serve --port 0 --open any free port, opened in the default browser",
+            "  outlier-lab serve",
+            "      http://127.0.0.1:8080/",
+            "  outlier-lab serve --port 0 --open",
+            "      any free port, opened in the default browser",
             "",
-            "The server binds 127.0.0.1 (this machine only) unless --host says otherwise. It has no authentication;",
-            "each run is bounded (1,000 hosts, 20 million requests, 64 KiB per request).",
+            "The server binds 127.0.0.1 (this machine only) unless --host says otherwise. It"
+                    + " has no authentication; each run is bounded (1,000 hosts, 20 million requests, 64"
+                    + " KiB per request).",
             "Serves until stopped with Ctrl-C. Exit status 2 if the port is taken or an option is invalid."
         })
 public final class ServeCommand implements Callable<Integer> {
@@ -73,8 +79,8 @@ public final class ServeCommand implements Callable<Integer> {
             names = "--client-connections",
             paramLabel = "N",
             defaultValue = "" + LabServer.DEFAULT_CLIENT_CONNECTIONS,
-            description = "Open connections of one client address; more are closed as soon as they are accepted "
-                    + "(default ${DEFAULT-VALUE}; " + LabServer.MAX_CONNECTIONS + " in all).")
+            description = "Open connections of one client address; more are closed as soon as"
+                    + " they are accepted (default ${DEFAULT-VALUE}; " + LabServer.MAX_CONNECTIONS + " in all).")
     int clientConnections;
 
     @Option(names = "--open", description = "Open the lab in the default browser once it is serving.")

@@ -15,10 +15,8 @@ public final class StatsOption {
     @Option(
             names = "--stats",
             paramLabel = "FORMAT",
-            description = {
-                "Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin",
-                "interface does: text (/stats) or prometheus (/stats/prometheus)."
-            })
+            description = "Print only the final cluster.NAME.outlier_detection.* statistics as Envoy's admin interface"
+                    + " does: text (/stats) or prometheus (/stats/prometheus).")
     StatsFormat stats;
 
     /** Whether {@code --stats} was given. */

@@ -30,22 +30,27 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Run a scenario once for every combination of the given values and compare the results in one table.",
-            "Use it to choose a setting: which max_ejection_percent ejects the bad host, which error rates",
-            "consecutive_5xx catches, how many hosts success rate needs.",
+            "",
+            "Use it to choose a setting: which max_ejection_percent ejects the bad host, which error"
+                    + " rates consecutive_5xx catches, how many hosts success rate needs.",
             ""
         },
         footer = {
             "",
             "Examples:",
-            "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,20,34,50,100",
-            "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 --vary outlier_detection.enforcing_success_rate=0,100",
+            "  outlier-lab sweep --vary outlier_detection.max_ejection_percent=10,17,34,100",
+            "  outlier-lab sweep --vary faults[0].error_rate=10,33,60,80,100 \\",
+            "    --vary outlier_detection.enforcing_success_rate=0,100",
             "  outlier-lab sweep scenario.yaml --vary cluster.hosts=3,5,6,10,20 --format csv",
-            "  outlier-lab sweep --envoy cluster.yaml --vary outlier_detection.max_ejection_percent=10,17,34",
-            "  outlier-lab sweep --istio dr.yaml --hosts 6 --vary outlier_detection.interval=5s,10s,30s",
-            "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 --vary gateway.mode=shadow,prod",
+            "  outlier-lab sweep --envoy cluster.yaml \\",
+            "    --vary outlier_detection.max_ejection_percent=10,17,34",
+            "  outlier-lab sweep --istio dr.yaml --hosts 6 \\",
+            "    --vary outlier_detection.interval=5s,10s,30s",
+            "  outlier-lab sweep gateway.yaml --vary cluster.hosts=2,3,4,5,6,8 \\",
+            "    --vary gateway.mode=shadow,prod",
+            "      a gateway scenario: ejections, kept_all and would_eject stages, failures",
             "  outlier-lab sweep --nginx nginx.conf --vary max_fails=1,3,5",
-            "      nginx's (HAProxy's, Caddy's) own settings from its file, varied by their names",
-            "      a profile: gateway scenario: ejections, kept_all and would_eject stages, failures per run",
+            "      nginx's (HAProxy's, Caddy's) own settings from its file, by their names",
             "",
             "At most " + SweepCommand.MAX_RUNS + " runs. Exit status: 0 on success, 2 for bad input."
         })
@@ -71,10 +76,8 @@ public final class SweepCommand implements Callable<Integer>, FormatOption.Forma
             names = "--vary",
             paramLabel = "KEY=V1,V2,...",
             required = true,
-            description = {
-                "A scenario key and the values to try, comma-separated (repeatable: every",
-                "combination is run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100"
-            })
+            description = "A scenario key and the values to try, comma-separated (repeatable: every combination is"
+                    + " run). Keys as for --set, e.g. outlier_detection.max_ejection_percent=10,34,100")
     List<String> vary = new ArrayList<>();
 
     @Mixin

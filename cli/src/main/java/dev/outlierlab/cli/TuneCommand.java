@@ -32,11 +32,14 @@ import picocli.CommandLine.Spec;
         usageHelpWidth = 110,
         description = {
             "Find outlier-detection settings that catch a bad host without ejecting too many, for this cluster.",
-            "Searches what the target can express, scored on a suite of failure scenarios sized to the cluster (one host",
-            "partly failing or dead, several hosts, a shared outage, an overload, a noisy pool, a slow host, flapping, a",
-            "rolling restart, bad requests, clusters of two and three), each against its correct action.",
-            "Prints the current settings' scorecard, the front of benefit against harm, one recommendation in the",
-            "target's format with a diff, why, and what no setting can catch here.",
+            "",
+            "Searches what the target can express, scored on a suite of failure scenarios sized"
+                    + " to the cluster (one host partly failing or dead, several hosts, a shared outage,"
+                    + " an overload, a noisy pool, a slow host, flapping, a rolling restart, bad"
+                    + " requests, clusters of two and three), each against its correct action. Prints the"
+                    + " current settings' scorecard, the front of benefit against harm, one"
+                    + " recommendation in the target's format with a diff, why, and what no setting can"
+                    + " catch here.",
             ""
         },
         footer = {
@@ -68,11 +71,10 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     @Option(
             names = "--from",
             paramLabel = "FILE",
-            description = {
-                "The current settings: anything check reads (Envoy cluster, Istio DestinationRule, Envoy",
-                "Gateway BackendTrafficPolicy, Kuma MeshCircuitBreaker), an nginx.conf, a haproxy.cfg, a Caddyfile or a",
-                "scenario; gives the target and hosts."
-            })
+            description = "The current settings: anything check reads (Envoy cluster, Istio"
+                    + " DestinationRule, Envoy Gateway BackendTrafficPolicy, Kuma"
+                    + " MeshCircuitBreaker), an nginx.conf, a haproxy.cfg, a Caddyfile or a"
+                    + " scenario; gives the target and hosts.")
     Path from;
 
     @Option(
@@ -88,11 +90,10 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     @Option(
             names = "--target",
             paramLabel = "T",
-            description = {
-                "Where the recommendation goes: envoy, istio, envoy-gateway, kuma, grpc (a gRPC service config),",
-                "gateway (a gateway configuration), nginx (an nginx upstream), haproxy (a HAProxy backend) or",
-                "caddy (a Caddy reverse_proxy); default: --from's, else envoy."
-            })
+            description = "Where the recommendation goes: envoy, istio, envoy-gateway, kuma,"
+                    + " grpc (a gRPC service config), gateway (a gateway configuration),"
+                    + " nginx (an nginx upstream), haproxy (a HAProxy backend) or caddy (a"
+                    + " Caddy reverse_proxy); default: --from's, else envoy.")
     String target;
 
     @Option(

@@ -19,12 +19,10 @@ public final class TuneLogOptions {
     @Option(
             names = "--from-log",
             paramLabel = "FILE",
-            description = {
-                "An access log (the formats replay reads; repeatable, one file per proxy as replay takes them):",
-                "gives the rate (lines over their time span), the hosts (upstream hosts seen) and the callers",
-                "(proxy instances) where flags do not, and the healthy pool's base error rate, the noise of the",
-                "suite's healthy hosts."
-            })
+            description = "An access log (the formats replay reads; repeatable, one file per proxy as replay takes"
+                    + " them): gives the rate (lines over their time span), the hosts (upstream hosts seen) and the"
+                    + " callers (proxy instances) where flags do not, and the healthy pool's base error rate, the"
+                    + " noise of the suite's healthy hosts.")
     List<Path> fromLogs;
 
     @Mixin

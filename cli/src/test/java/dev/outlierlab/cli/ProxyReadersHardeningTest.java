@@ -154,6 +154,30 @@ class ProxyReadersHardeningTest {
     }
 
     @Test
+    void anNginxUpstreamOfBackupServersOnlyIsRefusedAsNginxRefusesIt() {
+        // before: 'nginx.upstream: "backend" is not allowed', naming neither the servers nor the backup parameter;
+        // nginx -t: no servers in upstream "backend" in nginx-backup-only.conf:3
+        refusedEverywhere(
+                CASES.resolve("nginx-backup-only.conf"),
+                "nginx-backup-only.conf:3: upstream \"backend\": every server line is backup; expected at least one"
+                        + " server without backup, as nginx refuses an upstream of backup servers only (\"no servers in"
+                        + " upstream\")");
+        CliRunner.run("run", CASES.resolve("nginx-backup-only.yaml").toString())
+                .assertRejected("nginx-backup-only.yaml:6: nginx.servers: every server is backup; expected at least one"
+                        + " server without backup");
+        CliRunner.run(
+                        "run",
+                        "--set",
+                        "profile=nginx",
+                        "--set",
+                        "faults=[]",
+                        "--set",
+                        "nginx.servers=[{address: a, backup: true}]")
+                .assertRejected("--set nginx.servers: every server is backup; expected at least one server without"
+                        + " backup");
+    }
+
+    @Test
     void aCaddyfileWhoseQuoteOrBlockIsNeverClosedIsRefusedAsCaddyRefusesIt() {
         // before: both read as if closed (caddy adapt: "Unexpected EOF")
         refusedEverywhere(

@@ -154,7 +154,9 @@ public final class FleetTuneJob implements RunExecutor {
             f.detectNanos(),
             f.returnNanos(),
             f.upstreamAttempts(),
-            f.upstreamFailed()
+            f.upstreamFailed(),
+            f.delayedRequests(),
+            f.delayNanos()
         };
     }
 
@@ -173,6 +175,8 @@ public final class FleetTuneJob implements RunExecutor {
                 v[10],
                 v[11],
                 v[12],
-                v[13]);
+                v[13],
+                v[14],
+                v[15]);
     }
 }

@@ -139,6 +139,10 @@ final class Explanation {
             }
             s.add(result + ".");
         }
+        String slow = SlowRequests.sentence(current, best);
+        if (slow != null) {
+            s.add(slow);
+        }
         List<String> quiet = new ArrayList<>();
         List<String> noisy = new ArrayList<>();
         for (ScenarioScore sc : best.scores()) {

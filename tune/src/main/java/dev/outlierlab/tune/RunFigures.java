@@ -8,7 +8,10 @@ package dev.outlierlab.tune;
  * ejected) and to return (last fault end to the return of the last host still out; 0 when none was).
  * {@code failed} is what the callers see, the objective's measure; {@code upstreamAttempts} and {@code upstreamFailed}
  * are what the hosts (and the detectors) see: with a route retry policy (istiod's default retries, Envoy's
- * {@code retry_policy}) a failed attempt retried on another host is not a failed request.
+ * {@code retry_policy}) a failed attempt retried on another host is not a failed request. {@code delayedRequests} are
+ * the requests answered without an error only after waiting for one or more failed attempts (nginx's retry after a
+ * timed-out attempt waits {@code proxy_read_timeout}; a refused connection is retried at once and delays nothing),
+ * {@code delayNanos} the time they waited in all: a cost to the callers that the failures alone do not show.
  */
 public record RunFigures(
         long requests,
@@ -24,7 +27,44 @@ public record RunFigures(
         long detectNanos,
         long returnNanos,
         long upstreamAttempts,
-        long upstreamFailed) {
+        long upstreamFailed,
+        long delayedRequests,
+        long delayNanos) {
+
+    /** Figures of a run in which no request waited for a failed attempt (retries, if any, answered at once). */
+    public RunFigures(
+            long requests,
+            long failed,
+            long requestsDuringFault,
+            long failedDuringFault,
+            long ejections,
+            long overflows,
+            long falseEjections,
+            long healthyEjectedNanos,
+            int maxEjectedAtOnce,
+            long panicNanos,
+            long detectNanos,
+            long returnNanos,
+            long upstreamAttempts,
+            long upstreamFailed) {
+        this(
+                requests,
+                failed,
+                requestsDuringFault,
+                failedDuringFault,
+                ejections,
+                overflows,
+                falseEjections,
+                healthyEjectedNanos,
+                maxEjectedAtOnce,
+                panicNanos,
+                detectNanos,
+                returnNanos,
+                upstreamAttempts,
+                upstreamFailed,
+                0,
+                0);
+    }
 
     /** Figures of a run whose requests each made one attempt (no retries): the hosts saw what the callers saw. */
     public RunFigures(
@@ -55,6 +95,14 @@ public record RunFigures(
                 returnNanos,
                 requests,
                 failed);
+    }
+
+    /**
+     * What the callers paid: failed requests plus those answered only after waiting for a failed attempt (each
+     * request once: a delayed request did not fail).
+     */
+    public long harmed() {
+        return failed + delayedRequests;
     }
 
     /** Failed attempts to hosts in percent of the attempts, over the whole run. */

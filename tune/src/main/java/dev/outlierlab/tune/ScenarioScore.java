@@ -8,6 +8,13 @@ import java.util.List;
  * correct action, 0 % no better than detection off, below 0 worse than off. Failures are the requests that failed
  * for their callers: with the route's retries in effect ({@link #retried()}) a refused attempt retried on another
  * host is not one, and the attempts' own failures (what the detectors see) are reported beside them.
+ *
+ * <p>The counted harm is failed requests plus slow ones ({@link RunFigures#harmed()}): a request answered only after
+ * waiting for a timed-out attempt (nginx retrying on the next server after {@code proxy_read_timeout}) did not fail,
+ * but its caller waited that long, and a setting that takes the timing-out host out spares the next callers that
+ * wait. So a request delayed by a failed attempt counts as one failure would, in the share removed; a refused
+ * connection retried at once delays nothing and counts nothing. Where no run waits for anything, it is the failures
+ * alone.
  */
 public record ScenarioScore(
         SuiteScenario scenario, List<RunFigures> runs, List<RunFigures> off, List<RunFigures> correct) {
@@ -19,11 +26,11 @@ public record ScenarioScore(
 
     /** The share removed on seed {@code i} in percent, or NaN when the correct action avoids nothing there. */
     public double removedPercent(int i) {
-        long avoidable = off.get(i).failed() - correct.get(i).failed();
+        long avoidable = off.get(i).harmed() - correct.get(i).harmed();
         if (avoidable <= 0) {
             return Double.NaN;
         }
-        return (off.get(i).failed() - runs.get(i).failed()) * 100.0 / avoidable;
+        return (off.get(i).harmed() - runs.get(i).harmed()) * 100.0 / avoidable;
     }
 
     /** The mean share removed over the seeds that had avoidable failures, NaN when none had. */
@@ -83,6 +90,29 @@ public record ScenarioScore(
     public boolean retried() {
         var r = scenario.scenario().routing().retries();
         return r != null && r.numRetries() > 0;
+    }
+
+    /** Whether a request waited for a failed attempt in any run of this scenario (the setting's or detection off's). */
+    public boolean delayed() {
+        return runs.stream().anyMatch(r -> r.delayedRequests() > 0)
+                || off.stream().anyMatch(r -> r.delayedRequests() > 0);
+    }
+
+    /**
+     * Slow requests per 1,000 requests of the run, averaged over the seeds: answered only after waiting for a failed
+     * attempt (a timeout); {@code ofOff} for detection off.
+     */
+    public double slowPerThousand(boolean ofOff) {
+        List<RunFigures> list = ofOff ? off : runs;
+        return list.stream()
+                        .mapToDouble(r -> r.requests() == 0 ? 0 : r.delayedRequests() * 1000.0 / r.requests())
+                        .sum()
+                / list.size();
+    }
+
+    /** The time the slow requests of a run waited in all, in seconds, averaged over the seeds. */
+    public double waitSeconds() {
+        return runs.stream().mapToLong(RunFigures::delayNanos).sum() / 1e9 / runs.size();
     }
 
     /** Failed attempts to hosts in percent of the attempts (the whole run), averaged over the seeds. */

@@ -16,14 +16,29 @@ public final class ServerFigures {
     /** One ejection or return: which detector decided, the server's index and address, when, and which way. */
     public record Decision(int detector, int endpoint, String name, long timeNanos, boolean eject) {}
 
-    /** What the server's run counted, besides its decisions. */
+    /**
+     * What the server's run counted, besides its decisions; {@code delayedRequests} and {@code delayNanos} as
+     * {@link RunFigures} has them (0 for a server whose retries the lab does not time).
+     */
     public record Counts(
             long requests,
             long clientErrors,
             long requestsDuringFault,
             long errorsDuringFault,
             long[] attempts,
-            long failedAttempts) {}
+            long failedAttempts,
+            long delayedRequests,
+            long delayNanos) {
+        public Counts(
+                long requests,
+                long clientErrors,
+                long requestsDuringFault,
+                long errorsDuringFault,
+                long[] attempts,
+                long failedAttempts) {
+            this(requests, clientErrors, requestsDuringFault, errorsDuringFault, attempts, failedAttempts, 0, 0);
+        }
+    }
 
     public static RunFigures of(
             SuiteScenario suite, long durationNanos, int detectors, List<Decision> decisions, Counts counts) {
@@ -64,6 +79,8 @@ public final class ServerFigures {
                 tally.detectNanos(),
                 tally.returnNanos(durationNanos),
                 attempts,
-                counts.failedAttempts());
+                counts.failedAttempts(),
+                counts.delayedRequests(),
+                counts.delayNanos());
     }
 }

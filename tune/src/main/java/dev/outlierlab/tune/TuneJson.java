@@ -194,6 +194,12 @@ public final class TuneJson {
                 // failed: the callers' (the objective's); upstream: the attempts', what the detectors see
                 num(o, "upstream_failed_percent", sc.upstreamFailedPercent());
             }
+            if (sc.delayed()) {
+                // answered only after waiting for a timed-out attempt: counted in removed_percent as failures are
+                num(o, "slow_per_thousand", sc.slowPerThousand(false));
+                num(o, "slow_per_thousand_off", sc.slowPerThousand(true));
+                num(o, "slow_wait_seconds", sc.waitSeconds());
+            }
             num(o, "added_failures_per_thousand", sc.addedFailuresPerThousand());
             num(o, "false_ejections", sc.falseEjections());
             num(o, "healthy_ejected_seconds", sc.healthyEjectedSeconds());
@@ -213,6 +219,12 @@ public final class TuneJson {
                 if (sc.retried()) {
                     x.put("upstream_attempts", f.upstreamAttempts());
                     x.put("upstream_failed", f.upstreamFailed());
+                }
+                if (sc.delayed()) {
+                    x.put("slow", f.delayedRequests());
+                    num(x, "slow_wait_seconds", f.delayNanos() / 1e9);
+                    x.put("slow_off", sc.off().get(i).delayedRequests());
+                    x.put("slow_correct", sc.correct().get(i).delayedRequests());
                 }
                 x.put("ejections", f.ejections());
                 x.put("overflows", f.overflows());

@@ -52,7 +52,10 @@ public final class TuneText {
                 .append('\n');
         out.append(scorecard(r.current()));
         out.append(summary(r.current(), w)).append("\n\n");
-        out.append("Front: benefit (avoidable failures removed, mean over the should-eject scenarios) against harm\n"
+        boolean slow = r.front().stream().anyMatch(e -> e.scores().stream().anyMatch(ScenarioScore::delayed));
+        out.append("Front: benefit (avoidable failures "
+                + (slow ? "and slow requests " : "")
+                + "removed, mean over the should-eject scenarios) against harm\n"
                 + "(false ejections per run plus failures added, in points); +failed/1k: requests failed beyond\n"
                 + "detection off per 1,000 where nothing should be ejected (the worst such scenario); * recommended\n");
         List<List<String>> rows = new ArrayList<>();
@@ -150,8 +153,9 @@ public final class TuneText {
      */
     private static String scorecard(Evaluation e) {
         boolean retried = e.scores().stream().anyMatch(ScenarioScore::retried);
+        boolean delayed = e.scores().stream().anyMatch(ScenarioScore::delayed);
         List<List<String>> rows = new ArrayList<>();
-        rows.add(header(retried));
+        rows.add(header(retried, delayed));
         for (ScenarioScore s : e.scores()) {
             List<String> row = new ArrayList<>(List.of(
                     s.scenario().name(),
@@ -164,6 +168,10 @@ public final class TuneText {
                     one(s.panicSeconds()),
                     one(s.detectSeconds()),
                     one(s.returnSeconds())));
+            if (delayed) {
+                row.add(4, one(s.slowPerThousand(false)));
+                row.add(5, one(s.slowPerThousand(true)));
+            }
             if (retried) {
                 row.add(3, two(s.upstreamFailedPercent()));
             }
@@ -173,10 +181,15 @@ public final class TuneText {
                 + (retried
                         ? "  (failed: requests that failed for their callers, after the route's retries; upstream:"
                                 + " failed attempts to hosts in % of the attempts, what the detectors see)\n"
+                        : "")
+                + (delayed
+                        ? "  (slow/1k: requests per 1,000 answered only after waiting for a timed-out attempt, then"
+                                + " retried on another host, with this setting and with detection off; removed counts"
+                                + " each as a failure)\n"
                         : "");
     }
 
-    private static List<String> header(boolean retried) {
+    private static List<String> header(boolean retried, boolean delayed) {
         List<String> h = new ArrayList<>(List.of(
                 "scenario",
                 "expect",
@@ -188,6 +201,10 @@ public final class TuneText {
                 "panic s",
                 "detect s",
                 "return s"));
+        if (delayed) {
+            h.add(4, "slow/1k");
+            h.add(5, "off");
+        }
         if (retried) {
             h.add(3, "upstream %");
         }

@@ -1,5 +1,6 @@
 package dev.outlierlab.config.nginx;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.Values;
 import dev.outlierlab.config.yaml.Located;
 import dev.outlierlab.engine.Durations;
@@ -85,6 +86,12 @@ public final class NginxBlock {
                             v.guard(item, key, () -> new NginxServer(address, weight, maxFails, failTimeout, false)));
                 }
             }
+        }
+        if (listed != null && !servers.isEmpty() && servers.stream().allMatch(NginxServer::backup)) {
+            String at = listed.origin().equals("--set nginx.servers")
+                    ? listed.origin()
+                    : listed.origin() + ": nginx.servers";
+            throw new InputException(at + ": every server is backup; expected " + NginxUpstreamConfig.ONLY_BACKUP);
         }
         Located words = m.get("proxy_next_upstream");
         int mask;

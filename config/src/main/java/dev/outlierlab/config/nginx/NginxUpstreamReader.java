@@ -102,6 +102,10 @@ public final class NginxUpstreamReader {
             throw new InputException(upstream.where() + ": upstream \"" + Wording.shortPrefix(upstreamName)
                     + "\" has no server line the lab can model");
         }
+        if (servers.stream().allMatch(NginxServer::backup)) {
+            throw new InputException(upstream.where() + ": upstream \"" + Wording.shortPrefix(upstreamName)
+                    + "\": every server line is backup; expected " + NginxUpstreamConfig.ONLY_BACKUP);
+        }
         ConfDirective[] found = new ConfDirective[3];
         for (ConfDirective http : https) {
             if (walk(http, http.block(), upstreamName, null, null, found)) {

@@ -107,8 +107,9 @@ class NginxUpstreamReaderTest {
         assertThatThrownBy(() -> NginxUpstreamReader.readText(
                         "http {\n upstream a {\n server x backup;\n server y backup;\n }\n}", "n.conf", null))
                 .isInstanceOf(InputException.class)
-                .hasMessageContaining("n.conf:2: ")
-                .hasMessageContaining("at least one server line that is not backup");
+                .hasMessage("n.conf:2: upstream \"a\": every server line is backup; expected at least one server"
+                        + " without backup, as nginx refuses an upstream of backup servers only (\"no servers in"
+                        + " upstream\")");
     }
 
     @Test

@@ -26,6 +26,14 @@ public record NginxUpstreamConfig(
     public static final int MAX_WORKERS = 1024;
     /** The most servers one upstream may have in the lab. */
     public static final int MAX_SERVERS = 10_000;
+    /**
+     * What an upstream of {@code backup} servers only needs: nginx refuses it when it reads the configuration,
+     * {@code ngx_http_upstream_init_round_robin} (src/http/ngx_http_upstream_round_robin.c) counting the servers
+     * that are not backup and stopping at none with "no servers in upstream".
+     */
+    public static final String ONLY_BACKUP =
+            "at least one server without backup, as nginx refuses an upstream of backup servers only"
+                    + " (\"no servers in upstream\")";
 
     public NginxUpstreamConfig {
         if (servers == null || servers.isEmpty()) {
@@ -36,9 +44,7 @@ public record NginxUpstreamConfig(
                     "nginx.upstream", servers.size() + " servers", "at most " + MAX_SERVERS + " servers");
         }
         if (servers.stream().allMatch(NginxServer::backup)) {
-            // ngx_http_upstream_init_round_robin: "no servers in upstream"
-            throw new InvalidConfigException(
-                    "nginx.upstream", "\"" + name + "\"", "at least one server line that is not backup");
+            throw new InvalidConfigException("nginx.servers", "every server backup", ONLY_BACKUP);
         }
         Set<String> seen = new HashSet<>();
         for (NginxServer s : servers) {

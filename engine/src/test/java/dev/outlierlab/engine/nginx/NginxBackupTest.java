@@ -158,6 +158,8 @@ class NginxBackupTest {
     void anUpstreamOfBackupsAloneIsRefused() {
         assertThatThrownBy(() -> detector(NextUpstream.defaults(), backup("a"), backup("b")))
                 .isInstanceOf(InvalidConfigException.class)
-                .hasMessageContaining("not backup");
+                .hasMessageStartingWith("nginx.servers: every server backup is not allowed; expected at least one"
+                        + " server without backup")
+                .hasMessageEndingWith("(\"no servers in upstream\")");
     }
 }

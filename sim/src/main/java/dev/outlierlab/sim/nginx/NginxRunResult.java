@@ -19,6 +19,9 @@ import java.util.List;
  * @param hosts             the servers' names in upstream order
  * @param requestsDuringFault requests sent while a fault window was active (0 for a replay)
  * @param errorsDuringFault   of those, the requests answered with an error
+ * @param delayedRequests     requests answered without an error only after one or more failed attempts that made
+ *                            them wait (a timeout; a 5xx with the fault's latency), each retried on the next server
+ * @param delayNanos          the time those requests waited for their failed attempts, in all
  */
 public record NginxRunResult(
         long requests,
@@ -31,7 +34,9 @@ public record NginxRunResult(
         int workers,
         List<String> hosts,
         long requestsDuringFault,
-        long errorsDuringFault) {
+        long errorsDuringFault,
+        long delayedRequests,
+        long delayNanos) {
 
     public NginxRunResult {
         events = List.copyOf(events);
@@ -59,6 +64,8 @@ public record NginxRunResult(
                 events,
                 workers,
                 hosts,
+                0,
+                0,
                 0,
                 0);
     }

@@ -1,5 +1,6 @@
 package dev.outlierlab.sim.nginx;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.Outcome;
 import dev.outlierlab.engine.nginx.NextUpstream;
 import dev.outlierlab.engine.nginx.NginxDetector;
@@ -8,6 +9,7 @@ import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.proxies.OutcomeTraces;
+import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
@@ -24,11 +26,31 @@ import java.util.Map;
  * {@link NginxDetector#request} does; each attempt's outcome comes from the scenario's faults (their pattern,
  * status or local result, from the scenario's seed), else 200. The scenario's hosts are the upstream's servers, in
  * order, {@code backup} servers where they are written; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
+ *
+ * <p>Attempts take no time in the run, but what a retry made the client wait is counted
+ * ({@link NginxRunResult#delayedRequests()}, {@link NginxRunResult#delayNanos()}): a request answered without an
+ * error after one or more failed attempts waited, for each of them, what nginx waits before it calls
+ * {@code ngx_http_upstream_next} (src/http/ngx_http_upstream.c): a timed-out attempt {@code proxy_read_timeout}
+ * (the connection was made; {@code ngx_http_upstream_process_header} times out on the read), a refused or reset
+ * connection nothing (the error comes back at once), a 5xx answer the fault's own latency. nginx's
+ * {@code proxy_next_upstream_timeout} (0 by default: no limit) is not modelled.
  */
 public final class NginxSimulation {
+    /** nginx's default {@code proxy_read_timeout} (and {@code proxy_connect_timeout}): 60 s. */
+    public static final long DEFAULT_READ_TIMEOUT_NANOS = 60 * Durations.SECOND;
+
     private NginxSimulation() {}
 
+    /** {@link #run(Scenario, NginxUpstreamConfig, long)} with nginx's default {@code proxy_read_timeout}, 60 s. */
     public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config) {
+        return run(scenario, config, DEFAULT_READ_TIMEOUT_NANOS);
+    }
+
+    /**
+     * Runs the scenario; {@code readTimeoutNanos} is what a timed-out attempt makes its request wait
+     * ({@code proxy_read_timeout}).
+     */
+    public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config, long readTimeoutNanos) {
         List<String> hosts = config.hosts();
         if (!hosts.equals(scenario.cluster().hosts())) {
             throw new IllegalArgumentException("the scenario's hosts must be the upstream's servers");
@@ -45,8 +67,10 @@ public final class NginxSimulation {
         }
         FaultInjector faults = new FaultInjector(scenario.faults(), index, scenario.seed());
         int[] outcomeOfFault = new int[scenario.faults().size()];
+        long[] waitOfFault = new long[outcomeOfFault.length];
         for (int f = 0; f < outcomeOfFault.length; f++) {
             outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
+            waitOfFault[f] = waitNanos(scenario.faults().get(f), outcomeOfFault[f], readTimeoutNanos);
         }
         long[] attempts = new long[n];
         long[] failed = new long[n];
@@ -59,13 +83,17 @@ public final class NginxSimulation {
         long noLive = 0;
         long duringFault = 0;
         long failedDuringFault = 0;
+        long delayed = 0;
+        long delayNanos = 0;
         int[] triesLeft = new int[1];
+        long[] waited = new long[1];
         NginxDetector.Attempts source = (peer, attempt) -> {
             int fault = faults.onRequest(peer, now[0]);
             int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
             attempts[peer]++;
             if (Outcome.isFailure(outcome)) {
                 failed[peer]++;
+                waited[0] += waitOfFault[fault];
             }
             if (next.peerState(outcome, triesLeft[0] - attempt) == NextUpstream.PeerState.FAILED && !config.single()) {
                 counted[peer]++;
@@ -77,10 +105,14 @@ public final class NginxSimulation {
             now[0] = t;
             boolean inFault = faults.moveTo(t);
             triesLeft[0] = d.initialTries();
+            waited[0] = 0;
             int status = d.request(t, source);
             requests++;
             if (status >= 500) {
                 clientErrors++;
+            } else if (waited[0] > 0) {
+                delayed++;
+                delayNanos += waited[0];
             }
             if (inFault) {
                 duringFault++;
@@ -107,7 +139,20 @@ public final class NginxSimulation {
                 workers.length,
                 hosts,
                 duringFault,
-                failedDuringFault);
+                failedDuringFault,
+                delayed,
+                delayNanos);
+    }
+
+    /**
+     * What one failed attempt of this fault makes its request wait before nginx tries the next server: a timeout
+     * {@code readTimeoutNanos}, a refused or reset connection 0, a 5xx answer the fault's latency.
+     */
+    static long waitNanos(FaultSpec fault, int outcome, long readTimeoutNanos) {
+        if (outcome == Outcome.TIMEOUT) {
+            return readTimeoutNanos;
+        }
+        return Outcome.isLocal(outcome) ? 0 : fault.latencyNanos();
     }
 
     /**

@@ -55,7 +55,10 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
         return NginxTuneTarget.setting(config);
     }
 
-    /** A run's figures: requests as the client saw them (after nginx's next-upstream tries), each worker a caller. */
+    /**
+     * A run's figures: requests as the client saw them (after nginx's next-upstream tries), those that waited for a
+     * timed-out attempt before their answer ({@code proxy_read_timeout}, nginx's default 60 s), each worker a caller.
+     */
     private static RunFigures figures(SuiteScenario suite, long duration, NginxRunResult r) {
         List<ServerFigures.Decision> decisions = r.events().stream()
                 .map(e -> new ServerFigures.Decision(
@@ -80,6 +83,8 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
                         r.requestsDuringFault(),
                         r.errorsDuringFault(),
                         r.attempts(),
-                        failedAttempts));
+                        failedAttempts,
+                        r.delayedRequests(),
+                        r.delayNanos()));
     }
 }

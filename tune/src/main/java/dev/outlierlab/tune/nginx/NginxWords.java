@@ -28,9 +28,10 @@ final class NginxWords {
             out.add("max_fails=" + fails + " (was " + wasFails + ")"
                     + (never
                             ? ": nginx never takes a server out, so it never answers 502 for want of one; a server"
-                                    + " that refuses connections or times out still gets its share of first tries,"
-                                    + " each then retried on the next server (a timeout after proxy_connect_timeout"
-                                    + " or proxy_read_timeout)"
+                                    + " that refuses connections or times out is never taken out either and still"
+                                    + " gets its share of first tries, each retried on the next server: a refused"
+                                    + " connection at once (nothing fails, nothing waits), a timed-out one after"
+                                    + " proxy_read_timeout (60s by default), which its caller waits"
                             : ""));
         }
         String timeout = b.baseEjectionTimeNanos() / Durations.SECOND + "s";

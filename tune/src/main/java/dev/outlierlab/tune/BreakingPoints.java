@@ -1,10 +1,11 @@
 package dev.outlierlab.tune;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Predicate;
+import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * Where a setting stops doing what it should, found by runs of the same simulation as the suite on seeds 1, 2 and 3
@@ -19,7 +20,7 @@ import java.util.function.Predicate;
  * caught too). A worst case of three seeds alone was a step optimistic on a fourth now and then (a 30 % outage
  * ejecting where seeds 1 to 3 first ejected at 40 %), so the step short of the outage and the noise is run on five more
  * seeds too, moving the figure down while one ejects there, and the stated partial failure likewise, moving it up
- * while one misses it: five runs an edge, 15 in all when nothing moves (a 1,800-run search's 1 %).
+ * while one misses it: five runs an edge, 15 in all when nothing moves.
  *
  * @param sharedOutagePercent the shallowest shared outage that makes it eject, or -1 when none up to 80 % does
  * @param noisePpm            the lowest noise that makes it eject, in parts per million, or -1 when none up to 12 %
@@ -28,18 +29,16 @@ import java.util.function.Predicate;
  * @param outageAddedPerThousand the failed requests per 1,000 beyond detection off in that shared outage (the mean of
  *                            the seeds), NaN when none ejects: what the callers pay when it breaks
  * @param noiseAddedPerThousand the same at that noise, NaN when none ejects
- * @param edgeRuns            the runs the edges took on {@link #EDGE_SEEDS}
  */
 public record BreakingPoints(
         int sharedOutagePercent,
         long noisePpm,
         int caughtPercent,
         double outageAddedPerThousand,
-        double noiseAddedPerThousand,
-        int edgeRuns) {
+        double noiseAddedPerThousand) {
     /** Figures without the callers' cost (not measured). */
     public BreakingPoints(int sharedOutagePercent, long noisePpm, int caughtPercent) {
-        this(sharedOutagePercent, noisePpm, caughtPercent, Double.NaN, Double.NaN, 0);
+        this(sharedOutagePercent, noisePpm, caughtPercent, Double.NaN, Double.NaN);
     }
 
     static final int[] DEPTHS = {10, 20, 30, 40, 50, 60, 70, 80};
@@ -68,54 +67,79 @@ public record BreakingPoints(
         return out;
     }
 
-    /** Runs the probes with the written setting on every one of {@link #SEEDS}; the figures are the conservative ones. */
-    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner) {
+    /**
+     * Runs the probes with the written setting on every one of {@link #SEEDS}; the figures are the conservative ones.
+     * Each of the three scales is walked from its mildest condition and stops at the first that answers it (an outage
+     * or a noise that makes it eject on some seed, a partial failure caught on every seed): the conditions past it
+     * cannot change the figure, so they are not run. The scales are walked side by side, a step of each in one batch.
+     * {@code madeRuns} receives the number of runs made.
+     */
+    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner, IntConsumer madeRuns) {
         List<SuiteScenario> probes = probes(req);
-        List<TuneRuns.Job> jobs = new ArrayList<>();
-        for (long seed : SEEDS) {
-            for (SuiteScenario p : probes) {
-                jobs.add(new TuneRuns.Job(
-                        p, p.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
+        int[] first = {0, DEPTHS.length, DEPTHS.length + NOISE_PPM.length, probes.size()};
+        // per scale: the probe that answers it (-1 while unknown, -2 when none does)
+        int[] found = {-1, -1, -1};
+        Map<Integer, List<RunFigures>> ran = new HashMap<>();
+        for (int step = 0; found[0] == -1 || found[1] == -1 || found[2] == -1; step++) {
+            List<Integer> batch = new ArrayList<>();
+            for (int k = 0; k < 3; k++) {
+                if (found[k] == -1) {
+                    if (first[k] + step < first[k + 1]) {
+                        batch.add(first[k] + step);
+                    } else {
+                        found[k] = -2;
+                    }
+                }
+            }
+            List<TuneRuns.Job> jobs = new ArrayList<>();
+            for (int i : batch) {
+                SuiteScenario p = probes.get(i);
+                for (long seed : SEEDS) {
+                    jobs.add(new TuneRuns.Job(
+                            p, p.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
+                }
+            }
+            List<RunFigures> f = jobs.isEmpty() ? List.of() : runner.run(jobs, u -> {});
+            madeRuns.accept(jobs.size());
+            for (int b = 0; b < batch.size(); b++) {
+                int i = batch.get(b);
+                List<RunFigures> seeds = f.subList(b * SEEDS.length, (b + 1) * SEEDS.length);
+                ran.put(i, seeds);
+                boolean answers = i < first[2]
+                        ? seeds.stream().anyMatch(r -> r.ejections() > 0)
+                        : seeds.stream().allMatch(BreakingPoints::caught);
+                int k = i < first[1] ? 0 : i < first[2] ? 1 : 2;
+                if (answers) {
+                    found[k] = i;
+                }
             }
         }
-        List<RunFigures> f = runner.run(jobs, u -> {});
-        int n = probes.size();
-        int shared = -1;
-        int sharedAt = -1;
-        for (int i = 0; i < DEPTHS.length && shared < 0; i++) {
-            if (onAny(f, n, i, r -> r.ejections() > 0)) {
-                shared = DEPTHS[i];
-                sharedAt = i;
-            }
-        }
-        long noise = -1;
-        int noiseAt = -1;
-        for (int i = 0; i < NOISE_PPM.length && noise < 0; i++) {
-            if (onAny(f, n, DEPTHS.length + i, r -> r.ejections() > 0)) {
-                noise = NOISE_PPM[i];
-                noiseAt = DEPTHS.length + i;
-            }
-        }
-        // each edge checked on two more seeds: a step short of the outage or noise that ejects must not eject there
-        // either
+        // each edge checked on more seeds: a step short of the outage or noise that ejects must not eject there either
         // (else the figure moves down), and the partial failure stated as caught must be caught there too (else up)
-        Edge edge = new Edge(req, w, runner, probes);
-        int d = sharedAt < 0 ? DEPTHS.length : sharedAt;
-        while (d > 0 && edge.ejects(d - 1)) {
-            d--;
+        Edge edge = new Edge(req, w, runner, probes, madeRuns);
+        for (int k = 0; k < 2; k++) {
+            int at = found[k] >= 0 ? found[k] : first[k + 1];
+            while (at > first[k] && edge.ejects(at - 1)) {
+                at--;
+            }
+            if (at < first[k + 1]) {
+                found[k] = at;
+                ran.computeIfAbsent(at, i -> edge.onSeeds(i, SEEDS));
+            }
         }
-        if (d < DEPTHS.length) {
-            sharedAt = d;
-            shared = DEPTHS[d];
+        for (int at = found[2] >= 0 ? found[2] : first[3]; at < first[3]; at++) {
+            found[2] = -2;
+            List<RunFigures> seeds = ran.computeIfAbsent(at, i -> edge.onSeeds(i, SEEDS));
+            if (seeds.stream().allMatch(BreakingPoints::caught) && edge.catches(at)) {
+                found[2] = at;
+                break;
+            }
         }
-        int z = noiseAt < 0 ? NOISE_PPM.length : noiseAt - DEPTHS.length;
-        while (z > 0 && edge.ejects(DEPTHS.length + z - 1)) {
-            z--;
-        }
-        if (z < NOISE_PPM.length) {
-            noiseAt = DEPTHS.length + z;
-            noise = NOISE_PPM[z];
-        }
+        int sharedAt = found[0] >= 0 ? found[0] : -1;
+        int noiseAt = found[1] >= 0 ? found[1] : -1;
+        int shared = sharedAt < 0 ? -1 : DEPTHS[sharedAt];
+        long noise = noiseAt < 0 ? -1 : NOISE_PPM[noiseAt - first[1]];
+        int caught = found[2] < 0 ? -1 : PARTIAL[found[2] - first[2]];
         // what the callers pay where it breaks: detection off on the same probes and seeds (two probes at most)
         List<Integer> paid = new ArrayList<>();
         if (sharedAt >= 0) {
@@ -131,80 +155,50 @@ public record BreakingPoints(
             }
         }
         List<RunFigures> off = offJobs.isEmpty() ? List.of() : runner.run(offJobs, u -> {});
-        double outageAdded = sharedAt < 0 ? Double.NaN : added(f, n, sharedAt, off, paid.size(), 0);
-        double noiseAdded = noiseAt < 0 ? Double.NaN : added(f, n, noiseAt, off, paid.size(), paid.size() - 1);
-        int caught = -1;
-        for (int i = 0; i < PARTIAL.length && caught < 0; i++) {
-            if (!onAny(f, n, DEPTHS.length + NOISE_PPM.length + i, r -> !caught(r))) {
-                caught = PARTIAL[i];
-            }
-        }
-        int first = DEPTHS.length + NOISE_PPM.length;
-        for (int i = caught < 0 ? PARTIAL.length : Arrays.binarySearch(PARTIAL, caught); i < PARTIAL.length; i++) {
-            if (!onAny(f, n, first + i, r -> !caught(r)) && edge.catches(first + i)) {
-                caught = PARTIAL[i];
-                break;
-            }
-            caught = -1;
-        }
-        return new BreakingPoints(shared, noise, caught, outageAdded, noiseAdded, edge.runs[0]);
+        madeRuns.accept(offJobs.size());
+        double outageAdded = sharedAt < 0 ? Double.NaN : added(ran.get(sharedAt), off, paid.size(), 0);
+        double noiseAdded = noiseAt < 0 ? Double.NaN : added(ran.get(noiseAt), off, paid.size(), paid.size() - 1);
+        return new BreakingPoints(shared, noise, caught, outageAdded, noiseAdded);
     }
 
-    /** The runs of the probes at each figure's edge on {@link #EDGE_SEEDS}. */
-    private record Edge(TuneRequest req, Target.Written w, RunExecutor runner, List<SuiteScenario> probes, int[] runs) {
-        Edge(TuneRequest req, Target.Written w, RunExecutor runner, List<SuiteScenario> probes) {
-            this(req, w, runner, probes, new int[1]);
-        }
-
-        private List<RunFigures> run(int index) {
-            runs[0] += EDGE_SEEDS.length;
+    /** Runs of one probe on given seeds, counted. */
+    private record Edge(
+            TuneRequest req, Target.Written w, RunExecutor runner, List<SuiteScenario> probes, IntConsumer made) {
+        List<RunFigures> onSeeds(int index, long[] seeds) {
             List<TuneRuns.Job> jobs = new ArrayList<>();
             SuiteScenario p = probes.get(index);
-            for (long seed : EDGE_SEEDS) {
+            for (long seed : seeds) {
                 jobs.add(new TuneRuns.Job(
                         p, p.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
             }
+            made.accept(jobs.size());
             return runner.run(jobs, u -> {});
         }
 
         boolean ejects(int index) {
-            return run(index).stream().anyMatch(r -> r.ejections() > 0);
+            return onSeeds(index, EDGE_SEEDS).stream().anyMatch(r -> r.ejections() > 0);
         }
 
         boolean catches(int index) {
-            return run(index).stream().allMatch(BreakingPoints::caught);
+            return onSeeds(index, EDGE_SEEDS).stream().allMatch(BreakingPoints::caught);
         }
     }
 
-    /**
-     * The runs these figures took besides the probes on {@link #SEEDS}: detection off's (on every seed, where an outage
-     * or the noise makes it eject) and the edges' on {@link #EDGE_SEEDS}.
-     */
-    int offRuns() {
-        return ((Double.isNaN(outageAddedPerThousand) ? 0 : 1) + (Double.isNaN(noiseAddedPerThousand) ? 0 : 1))
-                        * SEEDS.length
-                + edgeRuns;
+    /** {@link #of(TuneRequest, Target.Written, RunExecutor, IntConsumer)} without the count of runs. */
+    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner) {
+        return of(req, w, runner, n -> {});
     }
 
-    /** Failed requests beyond detection off per 1,000, the mean over the seeds, of the probe at {@code index}. */
-    private static double added(List<RunFigures> f, int n, int index, List<RunFigures> off, int paid, int at) {
+    /** Failed requests beyond detection off per 1,000, the mean over the seeds, of a probe's runs (seed after seed). */
+    private static double added(List<RunFigures> mine, List<RunFigures> off, int paid, int at) {
         double sum = 0;
         for (int s = 0; s < SEEDS.length; s++) {
-            RunFigures mine = f.get(s * n + index);
             RunFigures base = off.get(s * paid + at);
-            sum += (mine.failed() - base.failed()) * 1000.0 / Math.max(1, mine.requests());
+            sum += (mine.get(s).failed() - base.failed())
+                    * 1000.0
+                    / Math.max(1, mine.get(s).requests());
         }
         return sum / SEEDS.length;
-    }
-
-    /** Whether the probe at {@code index} shows {@code what} on any seed (the runs are seed after seed, n each). */
-    private static boolean onAny(List<RunFigures> f, int n, int index, Predicate<RunFigures> what) {
-        for (int s = 0; s < SEEDS.length; s++) {
-            if (what.test(f.get(s * n + index))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether the failing host was ejected within a minute of the fault's start. */

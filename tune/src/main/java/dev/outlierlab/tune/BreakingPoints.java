@@ -1,9 +1,11 @@
 package dev.outlierlab.tune;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Predicate;
+import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * Where a setting stops doing what it should, found by runs of the same simulation as the suite on seeds 1, 2 and 3
@@ -60,34 +62,58 @@ public record BreakingPoints(
         return out;
     }
 
-    /** Runs the probes with the written setting on every one of {@link #SEEDS}; the figures are the conservative ones. */
-    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner) {
+    /**
+     * Runs the probes with the written setting on every one of {@link #SEEDS}; the figures are the conservative ones.
+     * Each of the three scales is walked from its mildest condition and stops at the first that answers it (an outage
+     * or a noise that makes it eject on some seed, a partial failure caught on every seed): the conditions past it
+     * cannot change the figure, so they are not run. The scales are walked side by side, a step of each in one batch.
+     * {@code madeRuns} receives the number of runs made.
+     */
+    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner, IntConsumer madeRuns) {
         List<SuiteScenario> probes = probes(req);
-        List<TuneRuns.Job> jobs = new ArrayList<>();
-        for (long seed : SEEDS) {
-            for (SuiteScenario p : probes) {
-                jobs.add(new TuneRuns.Job(
-                        p, p.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
+        int[] first = {0, DEPTHS.length, DEPTHS.length + NOISE_PPM.length, probes.size()};
+        // per scale: the probe that answers it (-1 while unknown, -2 when none does)
+        int[] found = {-1, -1, -1};
+        Map<Integer, List<RunFigures>> ran = new HashMap<>();
+        for (int step = 0; found[0] == -1 || found[1] == -1 || found[2] == -1; step++) {
+            List<Integer> batch = new ArrayList<>();
+            for (int k = 0; k < 3; k++) {
+                if (found[k] == -1) {
+                    if (first[k] + step < first[k + 1]) {
+                        batch.add(first[k] + step);
+                    } else {
+                        found[k] = -2;
+                    }
+                }
+            }
+            List<TuneRuns.Job> jobs = new ArrayList<>();
+            for (int i : batch) {
+                SuiteScenario p = probes.get(i);
+                for (long seed : SEEDS) {
+                    jobs.add(new TuneRuns.Job(
+                            p, p.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));
+                }
+            }
+            List<RunFigures> f = jobs.isEmpty() ? List.of() : runner.run(jobs, u -> {});
+            madeRuns.accept(jobs.size());
+            for (int b = 0; b < batch.size(); b++) {
+                int i = batch.get(b);
+                List<RunFigures> seeds = f.subList(b * SEEDS.length, (b + 1) * SEEDS.length);
+                ran.put(i, seeds);
+                boolean answers = i < first[2]
+                        ? seeds.stream().anyMatch(r -> r.ejections() > 0)
+                        : seeds.stream().allMatch(BreakingPoints::caught);
+                int k = i < first[1] ? 0 : i < first[2] ? 1 : 2;
+                if (answers) {
+                    found[k] = i;
+                }
             }
         }
-        List<RunFigures> f = runner.run(jobs, u -> {});
-        int n = probes.size();
-        int shared = -1;
-        int sharedAt = -1;
-        for (int i = 0; i < DEPTHS.length && shared < 0; i++) {
-            if (onAny(f, n, i, r -> r.ejections() > 0)) {
-                shared = DEPTHS[i];
-                sharedAt = i;
-            }
-        }
-        long noise = -1;
-        int noiseAt = -1;
-        for (int i = 0; i < NOISE_PPM.length && noise < 0; i++) {
-            if (onAny(f, n, DEPTHS.length + i, r -> r.ejections() > 0)) {
-                noise = NOISE_PPM[i];
-                noiseAt = DEPTHS.length + i;
-            }
-        }
+        int sharedAt = found[0] >= 0 ? found[0] : -1;
+        int noiseAt = found[1] >= 0 ? found[1] : -1;
+        int shared = sharedAt < 0 ? -1 : DEPTHS[sharedAt];
+        long noise = noiseAt < 0 ? -1 : NOISE_PPM[noiseAt - first[1]];
+        int caught = found[2] < 0 ? -1 : PARTIAL[found[2] - first[2]];
         // what the callers pay where it breaks: detection off on the same probes and seeds (two probes at most)
         List<Integer> paid = new ArrayList<>();
         if (sharedAt >= 0) {
@@ -103,42 +129,27 @@ public record BreakingPoints(
             }
         }
         List<RunFigures> off = offJobs.isEmpty() ? List.of() : runner.run(offJobs, u -> {});
-        double outageAdded = sharedAt < 0 ? Double.NaN : added(f, n, sharedAt, off, paid.size(), 0);
-        double noiseAdded = noiseAt < 0 ? Double.NaN : added(f, n, noiseAt, off, paid.size(), paid.size() - 1);
-        int caught = -1;
-        for (int i = 0; i < PARTIAL.length && caught < 0; i++) {
-            if (!onAny(f, n, DEPTHS.length + NOISE_PPM.length + i, r -> !caught(r))) {
-                caught = PARTIAL[i];
-            }
-        }
+        madeRuns.accept(offJobs.size());
+        double outageAdded = sharedAt < 0 ? Double.NaN : added(ran.get(sharedAt), off, paid.size(), 0);
+        double noiseAdded = noiseAt < 0 ? Double.NaN : added(ran.get(noiseAt), off, paid.size(), paid.size() - 1);
         return new BreakingPoints(shared, noise, caught, outageAdded, noiseAdded);
     }
 
-    /** The runs of detection off these figures took (on every seed, where an outage or the noise makes it eject). */
-    int offRuns() {
-        return ((Double.isNaN(outageAddedPerThousand) ? 0 : 1) + (Double.isNaN(noiseAddedPerThousand) ? 0 : 1))
-                * SEEDS.length;
+    /** {@link #of(TuneRequest, Target.Written, RunExecutor, IntConsumer)} without the count of runs. */
+    static BreakingPoints of(TuneRequest req, Target.Written w, RunExecutor runner) {
+        return of(req, w, runner, n -> {});
     }
 
-    /** Failed requests beyond detection off per 1,000, the mean over the seeds, of the probe at {@code index}. */
-    private static double added(List<RunFigures> f, int n, int index, List<RunFigures> off, int paid, int at) {
+    /** Failed requests beyond detection off per 1,000, the mean over the seeds, of a probe's runs (seed after seed). */
+    private static double added(List<RunFigures> mine, List<RunFigures> off, int paid, int at) {
         double sum = 0;
         for (int s = 0; s < SEEDS.length; s++) {
-            RunFigures mine = f.get(s * n + index);
             RunFigures base = off.get(s * paid + at);
-            sum += (mine.failed() - base.failed()) * 1000.0 / Math.max(1, mine.requests());
+            sum += (mine.get(s).failed() - base.failed())
+                    * 1000.0
+                    / Math.max(1, mine.get(s).requests());
         }
         return sum / SEEDS.length;
-    }
-
-    /** Whether the probe at {@code index} shows {@code what} on any seed (the runs are seed after seed, n each). */
-    private static boolean onAny(List<RunFigures> f, int n, int index, Predicate<RunFigures> what) {
-        for (int s = 0; s < SEEDS.length; s++) {
-            if (what.test(f.get(s * n + index))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether the failing host was ejected within a minute of the fault's start. */

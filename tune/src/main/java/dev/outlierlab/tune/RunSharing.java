@@ -34,6 +34,11 @@ import java.util.TreeSet;
  *       {@code always_eject_one_host}, {@code b}'s cap admits every count of ejected hosts {@code a}'s admits, and the cap
  *       refused nothing in {@code a}'s run: every cap check of {@code a} passed and would pass for {@code b}, and the cap
  *       decides nothing else, so {@code b}'s run is {@code a}'s ({@code DetectorImpl::ejectHost}).
+ *   <li><b>Same cap</b>: {@code a} and {@code b} differ only in {@code max_ejection_percent} and
+ *       {@code always_eject_one_host}, and for the scenario's host count their caps admit the same counts of ejected
+ *       hosts: the cap is only ever asked whether one more host may go ({@code DetectorImpl::ejectHost}), and both
+ *       answer alike, so the runs are the same whatever happens in them. Unlike the two rules above this needs no
+ *       run made first: such runs are made once ({@link #runKey}).
  * </ul>
  *
  * <p>Candidates are run in waves, those that can stand for others first; which runs are shared depends only on the
@@ -147,6 +152,30 @@ final class RunSharing {
 
     private boolean allowsOne(OutlierDetectionConfig c, int hosts) {
         return capRule.allows(0, hosts, c.maxEjectionPercent(), c.alwaysEjectOneHost());
+    }
+
+    /**
+     * The run of candidate {@code c} on a scenario with {@code hosts} hosts as a key: equal keys are the same run by the
+     * same-cap rule (the settings but the cap, and the counts of ejected hosts the cap admits). Null for a candidate
+     * not run by Envoy's simulation, whose cap another rule reads.
+     */
+    String runKey(int c, int hosts) {
+        Target.Written w = written.get(c);
+        if (w.profile() != RunProfile.ENVOY) {
+            return null;
+        }
+        OutlierDetectionConfig config = w.config();
+        StringBuilder key = new StringBuilder().append(w.panicThresholdPercent());
+        for (OutlierSetting s : OutlierSetting.values()) {
+            if (!CAP_FREE.contains(s)) {
+                key.append(',').append(config.get(s));
+            }
+        }
+        key.append('/');
+        for (int k = 0; k < hosts; k++) {
+            key.append(capRule.allows(k, hosts, config.maxEjectionPercent(), config.alwaysEjectOneHost()) ? 'y' : 'n');
+        }
+        return key.toString();
     }
 
     /** The quiet rule on the settings (the cap's admission of one host is compared per scenario). */

@@ -36,6 +36,9 @@ public final class Tuner {
     private final LongConsumer progress;
     private final Map<String, RunFigures> cache = new HashMap<>();
     private RunSharing sharing;
+    /** The cache key of the first run of each {@link RunSharing#runKey}, scenario and seed. */
+    private final Map<String, String> sameRuns = new HashMap<>();
+
     private long runs;
 
     private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner) {
@@ -159,8 +162,7 @@ public final class Tuner {
         Evaluation current = finals.get(0);
         Evaluation best = choose(finals, current);
         List<Evaluation> front = front(finals, best);
-        BreakingPoints points = BreakingPoints.of(req, best.written(), runner);
-        runs += BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length + points.offRuns();
+        BreakingPoints points = BreakingPoints.of(req, best.written(), runner, n -> runs += n);
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
     }
@@ -344,6 +346,8 @@ public final class Tuner {
         for (List<Integer> wave : sharing.waves(candidates)) {
             List<TuneRuns.Job> jobs = new ArrayList<>();
             List<String> keys = new ArrayList<>();
+            // runs the same as one made in this wave, filled in once it is: key -> key of that run
+            Map<String, String> after = new HashMap<>();
             for (int c : wave) {
                 Target.Written w = written.get(c);
                 for (int s = 0; s < req.suite().size(); s++) {
@@ -355,18 +359,28 @@ public final class Tuner {
                         }
                         Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
                         TuneRuns.Job job = new TuneRuns.Job(sc, run, w.profile());
-                        RunFigures same = shared(c, s, seed, sc);
+                        String runKey =
+                                sharing.runKey(c, sc.scenario().cluster().size());
+                        String first = runKey == null ? null : sameRuns.get(runKey + "/" + s + "/" + seed);
+                        RunFigures same = first != null ? cache.get(first) : shared(c, s, seed, sc);
                         if (same != null) {
                             cache.put(key, same);
+                            progress.accept(TuneRuns.units(job));
+                        } else if (first != null) {
+                            after.put(key, first);
                             progress.accept(TuneRuns.units(job));
                         } else {
                             jobs.add(job);
                             keys.add(key);
+                            if (runKey != null) {
+                                sameRuns.put(runKey + "/" + s + "/" + seed, key);
+                            }
                         }
                     }
                 }
             }
             runAll(jobs, keys);
+            after.forEach((key, first) -> cache.put(key, cache.get(first)));
         }
         List<Evaluation> out = new ArrayList<>();
         for (int c : candidates) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The "breaks when" figures agree with runs of those conditions on seeds 1, 2 and 3, made here through {@link
  * Simulation} directly: the stated shared outage makes the setting eject on some seed and the next shallower one on
  * none; the stated partial failure is ejected within a minute on every seed and the next smaller one is missed on
- * some seed.
+ * some seed. Only the conditions up to each answer are run.
  */
 class BreakingPointsTest {
     private static final long S = 1_000_000_000L;
@@ -66,7 +66,17 @@ class BreakingPointsTest {
                 .maxEjectionPercent(17)
                 .build();
         Target.Written w = EnvoyTarget.ENVOY.write(s, "search", 6, req.current(), 50);
-        BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1));
+        int[] made = {0};
+        BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1), n -> made[0] += n);
+        // each scale stops at its answer: the outages and partial failures past it are not run
+        int outages = Arrays.binarySearch(BreakingPoints.DEPTHS, b.sharedOutagePercent()) + 1;
+        int partials = Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent()) + 1;
+        int noises = b.noisePpm() < 0
+                ? BreakingPoints.NOISE_PPM.length
+                : Arrays.binarySearch(BreakingPoints.NOISE_PPM, b.noisePpm()) + 1;
+        int offRuns = 1 + (b.noisePpm() < 0 ? 0 : 1);
+        assertThat(made[0]).isEqualTo((outages + noises + partials + offRuns) * BreakingPoints.SEEDS.length);
+        assertThat(made[0]).isLessThan(BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length);
         assertThat(b.sharedOutagePercent()).isBetween(30, 80);
         assertThat(b.caughtPercent()).isBetween(30, 40);
         DefaultSuite suite = new DefaultSuite(6, 300, 1, 0);

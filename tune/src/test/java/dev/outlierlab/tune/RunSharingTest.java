@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
  * Every run the search takes from another candidate's ({@link RunSharing}) is that candidate's own run, field for
  * field: each candidate of a 5-host cluster at 200 rps is simulated on every scenario of the built-in suite (seed 1),
  * and wherever a run may stand for another's, the other's own run gives the same figures. Both rules stand for
- * runs there, and runs that ejected or hit the cap stand for none.
+ * runs there, and runs that ejected or hit the cap stand for none. Candidates whose caps admit the same counts of
+ * ejected hosts (and that are otherwise alike) have the same run key, and their own runs are the same, ejections and
+ * refusals included.
  */
 class RunSharingTest {
     @Test
@@ -34,6 +36,8 @@ class RunSharingTest {
         long quiet = 0;
         long capped = 0;
         long refused = 0;
+        long sameKey = 0;
+        long sameKeyEjecting = 0;
         for (SuiteScenario sc : req.suite()) {
             List<TuneRuns.Job> jobs = new ArrayList<>();
             for (Target.Written w : written) {
@@ -43,6 +47,18 @@ class RunSharingTest {
             List<RunFigures> figures = runs.run(jobs, u -> {});
             int hosts = sc.scenario().cluster().size();
             for (int b = 0; b < written.size(); b++) {
+                for (int a = 0; a < b; a++) {
+                    String key = sharing.runKey(a, hosts);
+                    if (key != null && key.equals(sharing.runKey(b, hosts))) {
+                        assertThat(figures.get(b))
+                                .as("%s: candidates %d and %d with the same run key", sc.name(), a, b)
+                                .isEqualTo(figures.get(a));
+                        sameKey++;
+                        if (figures.get(a).ejections() > 0 || figures.get(a).overflows() > 0) {
+                            sameKeyEjecting++;
+                        }
+                    }
+                }
                 for (int a : sharing.coveredBy(b)) {
                     RunFigures fa = figures.get(a);
                     if (sharing.stands(a, b, fa, hosts)) {
@@ -63,5 +79,7 @@ class RunSharingTest {
         assertThat(quiet).isGreaterThan(100);
         assertThat(capped).isGreaterThan(100);
         assertThat(refused).isGreaterThan(100);
+        System.out.printf("same run key: %d pairs, %d of them ejecting or refused%n", sameKey, sameKeyEjecting);
+        assertThat(sameKeyEjecting).isGreaterThan(20);
     }
 }

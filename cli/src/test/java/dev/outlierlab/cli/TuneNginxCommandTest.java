@@ -141,14 +141,25 @@ class TuneNginxCommandTest {
         assertThat(shared).isNotNull();
         assertThat(shared.get("most_ejected").asInt()).isEqualTo(1);
         // every candidate has one value for every server, and says it once
-        assertThat(o.json().get("recommended").get("label").asText())
-                .matches("max_fails=\\d+ fail_timeout=\\d+s (\\+5xx|\\+502/503/504|-5xx)");
+        for (JsonNode row : o.json().get("front")) {
+            if (!row.get("label").asText().equals(current.get("label").asText())) {
+                assertThat(row.get("label").asText())
+                        .matches("max_fails=\\d+ fail_timeout=\\d+s (\\+5xx|\\+502/503/504|-5xx)");
+            }
+        }
+        // the current settings count only the first server, the one the suite's single-host scenarios fail, so they
+        // take a timing-out server out (slow requests 2.3 per 1,000 against 233.3 with max_fails=0) while retrying
+        // 502 and 503 on the others: kept, as written, server by server
+        JsonNode recommended = o.json().get("recommended");
+        assertThat(recommended.get("label").asText()).isEqualTo("max_fails=1/0/0 fail_timeout=5s/10s/10s +502/503");
+        assertThat(recommended.get("file").asText()).isEqualTo(MIXED);
 
         CliRunner.Outcome text = CliRunner.run("tune", "--from", file.toString(), "--seeds", "1", "--rps", "100");
         assertThat(text.exit()).as(text.err()).isZero();
         assertThat(text.out())
                 .contains("Current settings (" + file + "): max_fails=1/0/0 fail_timeout=5s/10s/10s +502/503")
-                .contains("(was max_fails=1/0/0 fail_timeout=5s/10s/10s)")
+                .contains("the recommendation is to keep them")
+                .contains("Diff against " + file + ":\n  (no change)")
                 .contains("nginx takes a server out after max_fails=1/0/0 failed attempts within "
                         + "fail_timeout=5s/10s/10s, for 5s/10s/10s; http_502 http_503 answers count")
                 .contains("nginx forgets a server's failures only after fail_timeout passes without one")

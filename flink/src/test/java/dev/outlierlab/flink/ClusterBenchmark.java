@@ -11,25 +11,29 @@ import java.util.Map;
 
 /**
  * CPU of {@code replay} as a job on a standalone session cluster (a JobManager and two TaskManagers of two slots,
- * each a JVM of its own on 127.0.0.1, {@link StandaloneCluster}; the job jar submitted with Flink's client, {@code
- * flink run -p N}) beside local {@code replay} ({@code java -jar outlier-lab.jar replay}) on the same logs, the runs
- * interleaved. The cluster's CPU of a job is what its JobManager and TaskManagers spent between the job's
- * submission and its end ({@code /proc/PID/stat}'s utime and stime before and after), plus the whole client
- * process; the cluster's start and idle time are not counted, as a session cluster runs before and after a job. A
- * first job on a few thousand lines warms the cluster's JVMs up before any run is measured. A benchmark, run by
- * {@code bench/flink-cluster-benchmark.sh}, not a test.
+ * each a JVM of its own on 127.0.0.1, {@link StandaloneCluster}, on the class path of a Flink installation, {@link
+ * ClusterLayout#installed}; the job jar submitted with Flink's client, {@code flink run -p N}) beside local {@code
+ * replay} ({@code java -jar outlier-lab.jar replay}) on the same logs, the runs interleaved. The cluster's CPU of a
+ * job is what its JobManager and TaskManagers spent between the job's submission and its end ({@code
+ * /proc/PID/stat}'s utime and stime before and after; of it, each JVM's JIT compiler threads and garbage
+ * collector), plus the whole client process; the cluster's start and idle time are not counted, as a session
+ * cluster runs before and after a job. A benchmark, run by {@code bench/flink-cluster-benchmark.sh}, not a test.
  *
- * <p>Then the other deployment, on a fresh cluster of its own: the job's dependencies in the cluster's
- * {@code lib/} ({@code outlier-lab-flink-lib.jar} on every JVM's class path, the client's too) and the module's
- * own jar submitted ({@code outlier-lab-flink-job.jar}); its first job, with nothing warmed up, is reported on its
- * own line ({@code lib-first-job-pN}), the later ones ({@code lib-pN}) find the project's classes loaded and
- * compiled by the earlier jobs, as on any long-running session cluster.
+ * <p>The two deployments of docs/flink.md, each on a fresh cluster: the shaded job jar submitted to Flink alone
+ * (after a first job on a few thousand lines that warms the cluster's JVMs up), and the job's dependencies in the
+ * cluster's {@code lib/} ({@code outlier-lab-flink-lib.jar} on every JVM's class path, the client's too) with the
+ * module's own jar submitted ({@code outlier-lab-flink-job.jar}): its first job, with nothing warmed up, at the
+ * highest parallelism (so on both TaskManagers) on its own line ({@code lib-first-job-pN}), then the later ones
+ * ({@code lib-pN}), which find the project's classes loaded and compiled by the earlier job, as on any
+ * long-running session cluster; under Flink's defaults, then on a fresh cluster under the settings docs/flink.md
+ * recommends ({@link StandaloneCluster#RECOMMENDED}, plus any {@code -Dbench.tuned.KEY=VALUE}; rows {@code
+ * recommended-...}).
  *
  * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
- * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). Prints one line
- * per run and, per engine, the median CPU seconds per million lines and the ratio to local replay's; writes each
- * engine's last report to {@code DIR/report-NAME.txt} and fails (exit 1) when a report differs from local
- * replay's.
+ * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). The working
+ * directory is the flink module's, packaged ({@code target/flink-lib/}). Prints one line per run and, per engine,
+ * the median CPU seconds per million lines and the ratio to local replay's; writes each engine's last report to
+ * {@code DIR/report-NAME.txt} and fails (exit 1) when a report differs from local replay's.
  */
 public final class ClusterBenchmark {
     private static final long TICKS = 100; // USER_HZ of Linux's /proc
@@ -87,9 +91,6 @@ public final class ClusterBenchmark {
             }
         }
         Files.createDirectories(dir);
-        // the cluster's class path (Flink and the libraries) as the real-cluster test's; the job jar is the one a
-        // user submits (the shaded target/outlier-lab-flink.jar)
-        List<String> flink = StandaloneCluster.Layout.of(dir).flinkClassPath();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, String> reports = new LinkedHashMap<>();
         Path warmUp = dir.resolve("warm-up.log");
@@ -98,8 +99,11 @@ public final class ClusterBenchmark {
         }
         System.out.printf(
                 "%d lines of %d logs; cluster: a JobManager and 2 TaskManagers of 2 slots%n", lines, logs.size());
-        System.out.println("the shaded job jar submitted (every job loads the project's classes anew):");
-        try (Session session = new Session(dir.resolve("session"), new StandaloneCluster.Layout(jobJar, flink))) {
+        System.out.println("the shaded job jar submitted to Flink alone (every job loads the project's classes anew):");
+        // the cluster's class path is a Flink installation's (ClusterLayout.installed): Flink and its logging,
+        // and in the second deployment the job's libraries in its lib/, nothing else of the benchmark's
+        ClusterLayout flinkAlone = ClusterLayout.installed(dir.resolve("flink-home"), jobJar, List.of());
+        try (Session session = new Session(dir.resolve("session"), flinkAlone, SETTINGS)) {
             session.submit("warm-up", 2, List.of(warmUp.toString()));
             for (int r = 1; r <= rounds; r++) {
                 Path report = dir.resolve("report-local.txt");
@@ -126,22 +130,36 @@ public final class ClusterBenchmark {
             }
         }
         if (libJar != null) {
-            // the job's dependencies in the cluster's lib/ (first on the class path, as Flink's scripts sort lib/),
-            // this module's own jar submitted: a fresh cluster's first job loads them, later jobs find them loaded
-            List<String> withLib = new ArrayList<>(List.of(libJar.toString()));
-            withLib.addAll(flink);
-            System.out.println("the job's dependencies in lib/, the job's own jar submitted:");
-            try (Session session =
-                    new Session(dir.resolve("session-lib"), new StandaloneCluster.Layout(thinJar, withLib))) {
-                int p = parallelisms.get(0);
-                String first = "lib-first-job-p" + p;
-                reports.put(first, session.submit(first, p, logs));
-                record(first, last.wall, last.cluster + last.client, last.client, lines, cpu);
-                for (int r = 1; r <= rounds; r++) {
-                    for (int q : parallelisms) {
-                        String name = "lib-p" + q;
-                        reports.put(name, session.submit(name, q, logs));
-                        record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+            // the job's dependencies in the cluster's lib/, this module's own jar submitted: a fresh cluster's first
+            // job (at the highest parallelism, so on both TaskManagers) loads and compiles them, later jobs find
+            // them loaded and compiled, as on a session cluster that has run a job before; under Flink's defaults,
+            // then under the settings docs/flink.md recommends (and any -Dbench.tuned.KEY=VALUE)
+            ClusterLayout withLib = ClusterLayout.installed(dir.resolve("flink-lib-home"), thinJar, List.of(libJar));
+            Map<String, Map<String, String>> variants = new LinkedHashMap<>();
+            variants.put("lib", SETTINGS);
+            Map<String, String> recommended = new LinkedHashMap<>(SETTINGS);
+            recommended.putAll(StandaloneCluster.RECOMMENDED);
+            System.getProperties().stringPropertyNames().stream()
+                    .filter(k -> k.startsWith("bench.tuned."))
+                    .forEach(k -> recommended.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
+            variants.put("recommended", recommended);
+            for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
+                String prefix = v.getKey();
+                System.out.println("the job's dependencies in lib/, the job's own jar submitted (" + prefix + "):");
+                try (Session session = new Session(dir.resolve("session-" + prefix), withLib, v.getValue())) {
+                    int p = parallelisms.stream()
+                            .mapToInt(Integer::intValue)
+                            .max()
+                            .orElseThrow();
+                    String first = prefix + "-first-job-p" + p;
+                    reports.put(first, session.submit(first, p, logs));
+                    record(first, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                    for (int r = 1; r <= rounds; r++) {
+                        for (int q : parallelisms) {
+                            String name = prefix + "-p" + q;
+                            reports.put(name, session.submit(name, q, logs));
+                            record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                        }
                     }
                 }
             }
@@ -174,24 +192,15 @@ public final class ClusterBenchmark {
     /** A session cluster: a JobManager and two TaskManagers, started, ended on {@link #close}. */
     private static final class Session implements AutoCloseable {
         private final StandaloneCluster cluster;
-        private final StandaloneCluster.Layout layout;
         private final List<StandaloneCluster.Jvm> jvms;
         private final Path dir;
 
-        Session(Path dir, StandaloneCluster.Layout layout) throws IOException, InterruptedException {
-            this.layout = layout;
+        Session(Path dir, ClusterLayout layout, Map<String, String> settings) throws IOException, InterruptedException {
             this.dir = dir;
             // written by this session's first client, not by an earlier run's
             Files.deleteIfExists(dir.resolve("flink-client.jsa"));
-            cluster = new StandaloneCluster(dir, layout, SETTINGS);
-            StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
-            jvms = List.of(
-                    jobManager,
-                    cluster.startTaskManager("taskmanager-1", List.of()),
-                    cluster.startTaskManager("taskmanager-2", List.of()));
-            if (!cluster.awaitTaskManagers(jobManager, 2, Duration.ofMinutes(3))) {
-                throw new IllegalStateException("the cluster did not start: " + cluster.tails());
-            }
+            cluster = new StandaloneCluster(dir, layout, settings);
+            jvms = cluster.startSession(2, Duration.ofMinutes(3));
         }
 
         /**
@@ -199,10 +208,7 @@ public final class ClusterBenchmark {
          * #last}.
          */
         String submit(String name, int parallelism, List<String> logs) throws IOException, InterruptedException {
-            List<String> args = new ArrayList<>(List.of(
-                    "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
-            args.addAll(replay(logs));
-            long[] before = ticksOf(jvms);
+            long[][] before = ticksOf(jvms);
             long children = children();
             long t0 = System.nanoTime();
             // the client's class-data archive: written by the session's first client, mapped by the later ones
@@ -211,22 +217,25 @@ public final class ClusterBenchmark {
                     ? List.of("-XX:SharedArchiveFile=" + archive)
                     // without the JVM's warnings about classes it cannot archive, on standard output with the report
                     : List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off");
-            StandaloneCluster.Jvm client = cluster.client(name, sharing, args);
+            StandaloneCluster.Jvm client = cluster.submit(name, sharing, parallelism, replay(logs));
             String out = StandaloneCluster.await(client, Duration.ofMinutes(10));
             double wall = (System.nanoTime() - t0) / 1e9;
             if (client.process().exitValue() != 0) {
                 throw new IllegalStateException(client.tail() + cluster.tails());
             }
-            long[] after = ticksOf(jvms);
+            long[][] after = ticksOf(jvms);
             long spent = 0;
             StringBuilder each = new StringBuilder();
             for (int i = 0; i < after.length; i++) {
-                spent += after[i] - before[i];
-                each.append(String.format(" %s %.2f s", jvms.get(i).name(), (after[i] - before[i]) / (double) TICKS));
+                long[] d = {after[i][0] - before[i][0], after[i][1] - before[i][1], after[i][2] - before[i][2]};
+                spent += d[0];
+                each.append(String.format(
+                        " %s %.2f s (JIT %.2f, GC %.2f)",
+                        jvms.get(i).name(), d[0] / (double) TICKS, d[1] / (double) TICKS, d[2] / (double) TICKS));
             }
             last = new Run(wall, spent / (double) TICKS, (children() - children) / (double) TICKS);
             System.out.printf("  %s: client %.2f s,%s%n", name, last.client, each);
-            return RealClusterTest.withoutClientLines(out);
+            return StandaloneCluster.withoutClientLines(out);
         }
 
         @Override
@@ -250,12 +259,39 @@ public final class ClusterBenchmark {
                 name, wall, seconds, client, seconds / (lines / 1e6));
     }
 
-    /** utime + stime of each of the JVMs, in clock ticks. */
-    private static long[] ticksOf(List<StandaloneCluster.Jvm> jvms) throws IOException {
-        long[] out = new long[jvms.size()];
+    /**
+     * utime + stime of each of the JVMs, in clock ticks: the whole process's, its JIT compiler threads' ({@code C1
+     * CompilerThre}, {@code C2 CompilerThre}) and its garbage collector's ({@code GC Thread#N}, {@code G1 ...}, and
+     * the {@code VM Thread}, which runs the serial collector's pauses). Each thread's figures from {@code
+     * /proc/PID/task/TID/stat}, so a compiler thread the JVM ended between two readings leaves its time in the
+     * process's total only.
+     */
+    private static long[][] ticksOf(List<StandaloneCluster.Jvm> jvms) throws IOException {
+        long[][] out = new long[jvms.size()][];
         for (int i = 0; i < out.length; i++) {
-            long[] f = stat(jvms.get(i).process().pid());
-            out[i] = f[0] + f[1];
+            long pid = jvms.get(i).process().pid();
+            long[] f = stat(pid);
+            long jit = 0;
+            long gc = 0;
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    String t;
+                    try {
+                        t = Files.readString(task.resolve("stat"));
+                    } catch (IOException gone) {
+                        continue; // the thread ended since the listing
+                    }
+                    String comm = t.substring(t.indexOf('(') + 1, t.lastIndexOf(')'));
+                    String[] g = t.substring(t.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(g[11]) + Long.parseLong(g[12]);
+                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+                        jit += ticks;
+                    } else if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread")) {
+                        gc += ticks;
+                    }
+                }
+            }
+            out[i] = new long[] {f[0] + f[1], jit, gc};
         }
         return out;
     }

@@ -27,7 +27,7 @@ class LocalJobSignalTest {
 
     @Test
     void theJobJvmEndsWithTheCommandOnSigtermAndOnSigkill() throws Exception {
-        StandaloneCluster.Layout layout = StandaloneCluster.Layout.of(dir);
+        ClusterLayout layout = ClusterLayout.of(dir);
         Path lib = dir.resolve("flink-lib");
         Files.createDirectories(lib);
         for (String jar : layout.flinkClassPath()) {

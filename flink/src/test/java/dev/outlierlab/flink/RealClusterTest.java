@@ -3,7 +3,6 @@ package dev.outlierlab.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,8 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,11 +31,9 @@ class RealClusterTest {
     @TempDir
     Path dir;
 
-    private StandaloneCluster.Layout layout;
-
     @Test
     void aSessionClusterOfSeparateJvmsGivesTheLocalAnswersAndSurvivesALostTaskManager() throws Exception {
-        layout = StandaloneCluster.Layout.of(dir);
+        ClusterLayout layout = ClusterLayout.of(dir);
         Path logs = dir.resolve("logs");
         Files.createDirectories(logs);
         List<String> small = FleetLogs.write(logs, "envoy", 6, 15_000, 5);
@@ -51,21 +46,14 @@ class RealClusterTest {
         // the test takes seconds; the job's restarts are the same under the default heartbeat (docs/flink.md)
         try (StandaloneCluster cluster = new StandaloneCluster(
                 dir.resolve("session"), layout, Map.of("heartbeat.interval", "2000", "heartbeat.timeout", "20000"))) {
-            StandaloneCluster.Jvm jobManager = cluster.startJobManager(StandaloneCluster.SESSION, List.of(), List.of());
-            cluster.startTaskManager("taskmanager-1", List.of());
-            StandaloneCluster.Jvm second = cluster.startTaskManager("taskmanager-2", List.of());
-            boolean up = cluster.awaitTaskManagers(jobManager, 2, START);
-            Assumptions.assumeTrue(
-                    up || jobManager.process().isAlive(),
-                    () -> "the JobManager's JVM did not start: " + jobManager.tail());
-            assertThat(up).as(cluster.tails()).isTrue();
+            StandaloneCluster.Jvm second = cluster.startSession(2, START).get(2);
 
             List<String> replay = replayArgs(small);
             Runs local = Runs.local(replay);
             assertThat(local.status()).as(local.err()).isZero();
             assertThat(local.out()).contains("detectors    ");
             for (int p : new int[] {1, 2, 4}) {
-                assertThat(submit(cluster, "replay-p" + p, p, replay))
+                assertThat(cluster.run("replay-p" + p, p, replay, JOB))
                         .as("parallelism " + p)
                         .isEqualTo(local.out());
             }
@@ -87,7 +75,7 @@ class RealClusterTest {
                     "json");
             Runs localTune = Runs.local(tune);
             assertThat(localTune.status()).as(localTune.err()).isZero();
-            assertThat(submit(cluster, "tune-p4", 4, tune)).isEqualTo(localTune.out());
+            assertThat(cluster.run("tune-p4", 4, tune, JOB)).isEqualTo(localTune.out());
             List<int[]> runSteps = parallelismOf(cluster, "outlier-lab tune: ", "tune runs");
             // every step of the search (baselines, screening, finalists, and the waves of runs that stand for others)
             // spread over all four slots, however few KB of runs it was handed; a step of fewer runs over one a run
@@ -100,14 +88,14 @@ class RealClusterTest {
             List<String> large4 = replayArgs(large);
             Runs localLarge = Runs.local(large4);
             assertThat(localLarge.status()).as(localLarge.err()).isZero();
-            StandaloneCluster.Jvm client = cluster.client("replay-killed", submission(layout, 4, large4));
+            StandaloneCluster.Jvm client = cluster.submit("replay-killed", List.of(), 4, large4);
             String job = awaitRunningTasks(cluster, client, "outlier-lab replay of " + large.size() + " logs");
             StandaloneCluster.kill(second.process());
             String out = StandaloneCluster.await(client, JOB);
             assertThat(client.process().exitValue())
                     .as(client.tail() + cluster.tails())
                     .isZero();
-            assertThat(withoutClientLines(out)).isEqualTo(localLarge.out());
+            assertThat(StandaloneCluster.withoutClientLines(out)).isEqualTo(localLarge.out());
             JsonNode exceptions = cluster.rest("/jobs/" + job + "/exceptions");
             assertThat(exceptions.path("exceptionHistory").path("entries").size())
                     .as("the job failed over")
@@ -145,32 +133,6 @@ class RealClusterTest {
                 "--events",
                 "30"));
         return args;
-    }
-
-    private static List<String> submission(StandaloneCluster.Layout layout, int parallelism, List<String> args) {
-        List<String> all = new ArrayList<>(List.of(
-                "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
-        all.addAll(args);
-        return all;
-    }
-
-    /** {@code flink run -p N JOBJAR ARGS}: the client's output without the lines Flink's client adds. */
-    private String submit(StandaloneCluster cluster, String name, int parallelism, List<String> args)
-            throws IOException, InterruptedException {
-        StandaloneCluster.Jvm client = cluster.client(name, submission(layout, parallelism, args));
-        String out = StandaloneCluster.await(client, JOB);
-        assertThat(client.process().exitValue())
-                .as(client.tail() + cluster.tails())
-                .isZero();
-        return withoutClientLines(out);
-    }
-
-    /** Flink's client prints "Job has been submitted with JobID ..." before the program's own output. */
-    static String withoutClientLines(String out) {
-        return out.lines()
-                .filter(l -> !l.startsWith("Job has been submitted with JobID"))
-                .map(l -> l + "\n")
-                .collect(Collectors.joining());
     }
 
     /** Each job named {@code job} N runs, in the order they started: {N, the parallelism of {@code vertex}}. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -17,21 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Enumeration;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
-import java.util.stream.Stream;
+import java.util.stream.Collectors;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
@@ -39,6 +29,7 @@ import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
 import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
 import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
 import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A Flink cluster as Flink's scripts start one, from Flink's modules (flink-dist is not published): a JobManager
@@ -72,86 +63,21 @@ final class StandaloneCluster implements AutoCloseable {
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
+    /**
+     * The settings docs/flink.md recommends for a session cluster with the job's libraries in {@code lib/}: every job
+     * resolves the project's classes from {@code lib/} (loaded and compiled once per process, instead of once per
+     * job from the job jar, which Flink loads child-first), and the JobManager compiles with C1 only (its JIT was
+     * most of its CPU per job: it coordinates, it has no hot loops).
+     */
+    static final Map<String, String> RECOMMENDED = Map.of(
+            "classloader.parent-first-patterns.additional", "dev.outlierlab.",
+            "env.java.opts.jobmanager", "-XX:TieredStopAtLevel=1");
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Process> ALL = new CopyOnWriteArrayList<>();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> ALL.forEach(StandaloneCluster::kill), "flink-jvms"));
-    }
-
-    /** The job jar (the project's classes, main class {@code FlinkMain}) and the cluster's class path. */
-    record Layout(Path jobJar, List<String> flinkClassPath) {
-        /**
-         * Splits the test's class path: the project's classes (directories and jars under the repository,
-         * test classes left out) into the job jar, the rest (Flink and the libraries) for the cluster.
-         */
-        static Layout of(Path dir) throws IOException {
-            Path repository = Path.of("").toAbsolutePath().getParent();
-            List<String> flink = new ArrayList<>();
-            Path jar = dir.resolve("outlier-lab-flink.jar");
-            Manifest manifest = new Manifest();
-            manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-            manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FlinkMain.class.getName());
-            Set<String> written = new HashSet<>();
-            Map<String, StringBuilder> services = new TreeMap<>();
-            try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-                written.add("META-INF/MANIFEST.MF");
-                for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-                    Path p = Path.of(entry).toAbsolutePath();
-                    if (!p.startsWith(repository)) {
-                        if (!p.getFileName().toString().startsWith("slf4j-nop")) {
-                            flink.add(entry); // the cluster logs through log4j, as Flink's distribution does
-                        }
-                    } else if (Files.isDirectory(p) && !p.endsWith("test-classes")) {
-                        addDirectory(out, p, written, services);
-                    } else if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
-                        addJar(out, p, written);
-                    }
-                }
-                // as the shaded jar's ServicesResourceTransformer: each module's registrations, merged
-                for (Map.Entry<String, StringBuilder> e : services.entrySet()) {
-                    out.putNextEntry(new JarEntry(e.getKey()));
-                    out.write(e.getValue().toString().getBytes(StandardCharsets.UTF_8));
-                    out.closeEntry();
-                }
-            }
-            return new Layout(jar, flink);
-        }
-
-        private static void addDirectory(
-                JarOutputStream out, Path root, Set<String> written, Map<String, StringBuilder> services)
-                throws IOException {
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path f :
-                        (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
-                    String name = root.relativize(f).toString().replace(File.separatorChar, '/');
-                    if (name.startsWith("META-INF/services/")) {
-                        services.computeIfAbsent(name, k -> new StringBuilder())
-                                .append(Files.readString(f))
-                                .append('\n');
-                    } else if (written.add(name)) {
-                        out.putNextEntry(new JarEntry(name));
-                        Files.copy(f, out);
-                        out.closeEntry();
-                    }
-                }
-            }
-        }
-
-        private static void addJar(JarOutputStream out, Path jar, Set<String> written) throws IOException {
-            try (JarFile in = new JarFile(jar.toFile())) {
-                for (Enumeration<JarEntry> e = in.entries(); e.hasMoreElements(); ) {
-                    JarEntry entry = e.nextElement();
-                    if (!entry.isDirectory() && written.add(entry.getName())) {
-                        out.putNextEntry(new JarEntry(entry.getName()));
-                        try (InputStream i = in.getInputStream(entry)) {
-                            i.transferTo(out);
-                        }
-                        out.closeEntry();
-                    }
-                }
-            }
-        }
     }
 
     /** A JVM the cluster started, with its output in files. */
@@ -173,7 +99,7 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     private final Path dir;
-    private final Layout layout;
+    private final ClusterLayout layout;
     final Path conf;
     final int restPort;
     private final List<Jvm> jvms = new ArrayList<>();
@@ -191,7 +117,7 @@ final class StandaloneCluster implements AutoCloseable {
      * Writes the configuration of a cluster in {@code dir}: every address 127.0.0.1, free ports, two slots per
      * TaskManager, small memory, and {@code extra} settings.
      */
-    StandaloneCluster(Path dir, Layout layout, Map<String, String> extra) throws IOException {
+    StandaloneCluster(Path dir, ClusterLayout layout, Map<String, String> extra) throws IOException {
         this.dir = dir;
         this.layout = layout;
         this.conf = dir.resolve("conf");
@@ -307,6 +233,61 @@ final class StandaloneCluster implements AutoCloseable {
         Jvm jvm = new Jvm(name, p, out, err);
         jvms.add(jvm);
         return jvm;
+    }
+
+    /**
+     * Starts a session cluster: its JobManager and {@code taskManagers} TaskManagers, waiting until they are
+     * registered; the JVMs, the JobManager first. Aborts the test (an assumption, with the JobManager's output) where
+     * the JobManager's JVM cannot start ("Could not create the Java Virtual Machine"); fails when they did not
+     * register within {@code bound}.
+     */
+    List<Jvm> startSession(int taskManagers, Duration bound) throws IOException, InterruptedException {
+        List<Jvm> started = new ArrayList<>();
+        Jvm jobManager = startJobManager(SESSION, List.of(), List.of());
+        started.add(jobManager);
+        for (int i = 1; i <= taskManagers; i++) {
+            started.add(startTaskManager("taskmanager-" + i, List.of()));
+        }
+        boolean up = awaitTaskManagers(jobManager, taskManagers, bound);
+        // the JVM's own words when it cannot start (too little memory for the heap asked for, an unknown option);
+        // a JobManager that started and then failed (a class missing from the class path) fails the test
+        Assumptions.assumeFalse(
+                !up && !jobManager.process().isAlive() && jobManager.tail().contains("the Java Virtual Machine"),
+                () -> "the JobManager's JVM did not start: " + jobManager.tail());
+        if (!up) {
+            throw new AssertionError("the TaskManagers did not register within " + bound + ": " + tails());
+        }
+        return started;
+    }
+
+    /** Flink's client submitting the job jar: {@code flink run -p PARALLELISM JOBJAR ARGS}. */
+    Jvm submit(String name, List<String> jvmOptions, int parallelism, List<String> args) throws IOException {
+        List<String> all = new ArrayList<>(List.of(
+                "run", "-p", Integer.toString(parallelism), layout.jobJar().toString()));
+        all.addAll(args);
+        return client(name, jvmOptions, all);
+    }
+
+    /**
+     * {@link #submit} and wait for the client within {@code bound}: its standard output without the lines Flink's
+     * client adds, or a failure with every JVM's output if it did not end with 0.
+     */
+    String run(String name, int parallelism, List<String> args, Duration bound)
+            throws IOException, InterruptedException {
+        Jvm client = submit(name, List.of(), parallelism, args);
+        String out = await(client, bound);
+        if (client.process().exitValue() != 0) {
+            throw new AssertionError(name + " failed: " + client.tail() + tails());
+        }
+        return withoutClientLines(out);
+    }
+
+    /** Flink's client prints "Job has been submitted with JobID ..." before the program's own output. */
+    static String withoutClientLines(String out) {
+        return out.lines()
+                .filter(l -> !l.startsWith("Job has been submitted with JobID"))
+                .map(l -> l + "\n")
+                .collect(Collectors.joining());
     }
 
     /** Waits until {@code taskManagers} TaskManagers are registered; false if the JobManager ended first. */

@@ -29,10 +29,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.DumperOptions;
@@ -245,6 +247,90 @@ class FastPathDifferentialTest {
         assertThat(checksFailed).isGreaterThan(scenarios / 5);
         assertThat(unejectedByCheck).isGreaterThan(scenarios / 10);
         assertThat(ejecting).isGreaterThan(scenarios / 4);
+    }
+
+    /**
+     * Many callers (10 to 64, as {@code tune --clients 50}) each with a detector of its own, on a pool where every
+     * host has some noise all the time (random failures, 0.1 % to 5 %), some with one host failing much more and
+     * some with active health checks: the callers' lists then differ in size as each ejects its own hosts, so the
+     * hosts' requests merged over callers of several list sizes are found by arithmetic; the report must be the
+     * per-request path's, byte for byte.
+     */
+    @Test
+    void manyCallersOnANoisyPoolMatch() {
+        SplittableRandom random = new SplittableRandom(0x50CA11L);
+        int scenarios = 150;
+        int ejecting = 0;
+        int unevenLists = 0;
+        for (int n = 0; n < scenarios; n++) {
+            Scenario plain = scenario(random, n);
+            int hosts = 2 + random.nextInt(30);
+            long rps = 500 + random.nextInt(4000);
+            long seconds = Math.max(3, 100_000 / rps);
+            int clients = 10 + random.nextInt(55);
+            List<FaultSpec> faults = new ArrayList<>();
+            for (int h = 0; h < hosts; h++) {
+                faults.add(FaultSpec.builder()
+                        .hosts(List.of("host-" + h))
+                        .window(0, seconds * Durations.SECOND)
+                        .errorRatePpm(1_000 + random.nextInt(50_000))
+                        .status(503)
+                        .pattern(FaultPattern.RANDOM)
+                        .build());
+            }
+            if (random.nextBoolean()) {
+                faults.add(
+                        0,
+                        FaultSpec.builder()
+                                .hosts(List.of("host-" + random.nextInt(hosts)))
+                                .window(random.nextLong(seconds * Durations.SECOND / 2), seconds * Durations.SECOND)
+                                .errorRatePpm(100_000 + random.nextInt(900_001))
+                                .status(503)
+                                .result(random.nextBoolean() ? null : FaultResult.CONNECT_FAILED)
+                                .pattern(random.nextBoolean() ? FaultPattern.RANDOM : FaultPattern.EVEN)
+                                .build());
+            }
+            Scenario scenario = plain.toBuilder()
+                    .cluster(ClusterSpec.ofCount(hosts, plain.cluster().panicThresholdPercent()))
+                    .durationNanos(seconds * Durations.SECOND)
+                    .traffic(new TrafficSpec(rps, clients))
+                    .faults(faults)
+                    .healthChecks(random.nextInt(3) == 0 ? healthCheck(random) : null)
+                    .build();
+            RunOptions options = n % 2 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20)) : RunOptions.CHARTS;
+            assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
+            RunResult slow = Simulation.run(scenario, options.forcePerRequest());
+            RunResult fast;
+            try {
+                fast = FastPath.run(scenario, options);
+            } catch (RuntimeException e) {
+                throw new AssertionError(
+                        "many-caller scenario " + n + " failed on the fast path:\n" + yaml(scenario), e);
+            }
+            boolean charts = options.keepIntervals();
+            String expected = ResultJson.toJson(slow, charts, true);
+            String actual = ResultJson.toJson(fast, charts, true);
+            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
+                fail("many-caller scenario " + n + ": the fast path differs from the per-request path\n"
+                        + yaml(scenario) + "\nfirst difference near: " + firstDifference(expected, actual)
+                        + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
+            }
+            long ejections = slow.summary().ejectionsEnforced();
+            ejecting += ejections > 0 ? 1 : 0;
+            // two callers or more ejecting: their lists differ in size while one has ejected and another not
+            Set<Integer> ejectingCallers = new HashSet<>();
+            for (int e = 0; e < slow.events().size(); e++) {
+                if (slow.events().get(e).action() == EventAction.EJECT) {
+                    ejectingCallers.add(slow.clientOf(e));
+                }
+            }
+            unevenLists += ejectingCallers.size() > 1 ? 1 : 0;
+        }
+        System.out.printf(
+                "many-caller differential: %d scenarios, %d ejecting, %d with several callers ejecting%n",
+                scenarios, ejecting, unevenLists);
+        assertThat(ejecting).isGreaterThan(scenarios / 3);
+        assertThat(unevenLists).isGreaterThan(scenarios / 6);
     }
 
     /** An active health check with Envoy's intervals drawn around the run's time scale. */

@@ -199,6 +199,11 @@ final class CallerRotation {
         return first + m * size - caller;
     }
 
+    /** The host at position {@code p} of the epoch's list. */
+    int hostAt(int p) {
+        return hosts[p];
+    }
+
     /** Whether {@code host} is in the epoch's list. */
     boolean serves(int host) {
         return positionOf[host] >= 0;

@@ -30,6 +30,7 @@ final class EventDrivenRun {
     private final IndexedMinHeap queue;
     private final boolean[] faulty;
     private final boolean[] none;
+    private final HostRequests requests;
     private final PassBudget budget;
     private final CapacityGuard guard;
     /** Whether every host with an active fault in this segment has indexed faults only: {@link PassBudget} plans. */
@@ -66,7 +67,8 @@ final class EventDrivenRun {
         this.queue = new IndexedMinHeap(clients);
         this.faulty = new boolean[hostCount];
         this.none = new boolean[hostCount];
-        this.budget = new PassBudget(rotations, schedule, faults, hostCount);
+        this.requests = new HostRequests(clients, hostCount);
+        this.budget = new PassBudget(requests, faults, hostCount);
         this.guard = new CapacityGuard(scenario);
         this.count = schedule.count();
         this.stepNanos = recorder.stepNanos();
@@ -211,6 +213,7 @@ final class EventDrivenRun {
         duringFault = faults.anyActive(t);
         segmentNanos = t;
         skipping = true;
+        requests.clear();
         for (int h = 0; h < hostCount; h++) {
             faulty[h] = faults.hasActiveFault(h, t);
             if (faulty[h] && !faults.indexedAt(h, t)) {
@@ -249,7 +252,16 @@ final class EventDrivenRun {
     }
 
     private void restart(int c, long firstRequest) {
-        rotations[c].start(firstRequest, callers[c].balancer, skipping ? none : faulty);
+        if (skipping) {
+            long version = callers[c].balancer.version();
+            boolean rejoin = requests.leave(c, rotations[c], version);
+            rotations[c].start(firstRequest, callers[c].balancer, none);
+            if (rejoin) {
+                requests.join(c, rotations[c], version);
+            }
+        } else {
+            rotations[c].start(firstRequest, callers[c].balancer, faulty);
+        }
         guard.epoch(c, rotations[c].size(), schedule.timeOrEnd(Math.min(count, firstRequest * clients + c)));
         queue.update(c, rotations[c].nextFaultyRequest());
     }
@@ -290,12 +302,17 @@ final class EventDrivenRun {
             allPanic = panicCallers == clients;
             nonePanic = panicCallers == 0;
         } else {
+            // fewer requests than callers: each of their callers once
             int panics = 0;
-            for (long i = from; i < to; i++) {
-                CallerRotation r = rotations[(int) (i % clients)];
+            int c = (int) (from % clients);
+            for (long k = 0; k < n; k++) {
+                CallerRotation r = rotations[c];
                 noHost += r.size() == 0 ? 1 : 0;
                 panics += r.panic() ? 1 : 0;
                 ejected = Math.max(ejected, r.ejected());
+                if (++c == clients) {
+                    c = 0;
+                }
             }
             allPanic = panics == n;
             nonePanic = panics == 0;

@@ -8,12 +8,11 @@ import dev.outlierlab.sim.fault.FaultInjector;
  * next request each such host fails ({@link FaultInjector#passesAhead}, a tight scan of the fault's draws), so the
  * requests before it are counted as successes like any other host's, and the injector is told how many there were in
  * one call ({@link FaultInjector#skip}). The work then follows failures and the scan of draws, not requests. A
- * host's requests are those of every caller's rotation, merged in send order, counted with {@link
- * CallerRotation#requestsTo}; its next failure is the request at which that count passes the fault's passes.
+ * host's requests are those of every caller's rotation, merged in send order, counted by {@link HostRequests}; its
+ * next failure is the request whose rank among them passes the fault's passes, found there by arithmetic.
  */
 final class PassBudget {
-    private final CallerRotation[] rotations;
-    private final SendSchedule schedule;
+    private final HostRequests requests;
     private final FaultInjector faults;
     private final int[] hosts;
     private int count;
@@ -25,9 +24,8 @@ final class PassBudget {
      */
     private final IndexedMinHeap nextFail;
 
-    PassBudget(CallerRotation[] rotations, SendSchedule schedule, FaultInjector faults, int hostCount) {
-        this.rotations = rotations;
-        this.schedule = schedule;
+    PassBudget(HostRequests requests, FaultInjector faults, int hostCount) {
+        this.requests = requests;
         this.faults = faults;
         this.hosts = new int[hostCount];
         this.told = new long[hostCount];
@@ -56,7 +54,7 @@ final class PassBudget {
     /** Tells the injector of host {@code h}'s requests before {@code i}, all passes. */
     void sync(int h, long i) {
         if (i > told[h]) {
-            faults.skip(h, requestsTo(h, told[h], i));
+            faults.skip(h, requests.between(h, told[h], i));
             told[h] = i;
         }
     }
@@ -76,53 +74,10 @@ final class PassBudget {
     /** Plans host {@code h}'s next failure at or after request {@code i}, before {@code bound}. */
     void plan(int h, long i, long bound) {
         sync(h, i);
-        long ahead = requestsTo(h, i, bound);
+        long before = requests.below(h, i);
+        long ahead = requests.below(h, bound) - before;
         long passes = faults.passesAhead(h, ahead);
-        long at = passes >= ahead
-                ? Long.MAX_VALUE
-                : rotations.length == 1 ? single(h, i, passes) : merged(h, i, bound, passes);
-        nextFail.update(h, at);
-    }
-
-    /** One caller: its request after {@code passes} of its requests to {@code h} from request {@code i} on. */
-    private long single(int h, long i, long passes) {
-        return rotations[0].nthRequestTo(h, i, passes);
-    }
-
-    /**
-     * Several callers: the smallest x with {@code passes + 1} requests to h in [i, x), found by halving, first near
-     * where the callers' rates put it (each caller sends to h once in its list's size, every {@code callers}-th
-     * request), then over the whole range if the guess misses; the failing request is x - 1.
-     */
-    private long merged(int h, long i, long bound, long passes) {
-        int callers = rotations.length;
-        double rate = 0;
-        int widest = 1;
-        for (CallerRotation r : rotations) {
-            if (r.serves(h)) {
-                rate += 1.0 / r.size();
-                widest = Math.max(widest, r.size());
-            }
-        }
-        long lo = i + 1;
-        long hi = bound;
-        long guess = i + (long) Math.ceil((passes + 1) * callers / rate);
-        long slack = 2L * callers * (widest + 1);
-        long a = Math.max(lo, guess - slack);
-        long b = Math.min(hi, guess + slack);
-        if (a < b && requestsTo(h, i, a - 1) <= passes && requestsTo(h, i, b) > passes) {
-            lo = a;
-            hi = b;
-        }
-        while (lo < hi) {
-            long mid = lo + (hi - lo) / 2;
-            if (requestsTo(h, i, mid) > passes) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        return lo - 1;
+        nextFail.update(h, passes >= ahead ? Long.MAX_VALUE : requests.rank(h, before + passes));
     }
 
     /**
@@ -135,15 +90,5 @@ final class PassBudget {
 
     long nextFail(int h) {
         return nextFail.key(h);
-    }
-
-    /** Requests to {@code h} with global numbers in {@code [from, to)}, over every caller's rotation. */
-    private long requestsTo(int h, long from, long to) {
-        long n = 0;
-        for (int c = 0; c < rotations.length; c++) {
-            n += rotations[c].requestsTo(
-                    h, schedule.callerRequestsBefore(c, from), schedule.callerRequestsBefore(c, to));
-        }
-        return n;
     }
 }

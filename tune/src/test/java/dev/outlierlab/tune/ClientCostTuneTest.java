@@ -42,6 +42,12 @@ class ClientCostTuneTest {
         }
         String text = TuneText.render(r);
         assertThat(text).contains("+failed/1k").contains("max_fails=0 (was 1): nginx never takes a server out");
+        // the held-out refused host is never taken out: a trade-off the why states, not a hidden one
+        assertThat(text)
+                .contains("a server that refuses connections or times out is never taken out either and still gets its"
+                        + " share of first tries, each retried on the next server: a refused connection at once (nothing"
+                        + " fails, nothing waits), a timed-out one after proxy_read_timeout (60s by default), which its"
+                        + " caller waits");
     }
 
     /**

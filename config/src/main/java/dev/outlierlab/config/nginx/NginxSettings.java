@@ -18,6 +18,8 @@ import java.util.Map;
  *                     null when nginx's default applies
  * @param nextTries    the {@code proxy_next_upstream_tries} in effect there, or null
  * @param texts        every file read, by path, as read
+ * @param readTimeoutNanos the {@code proxy_read_timeout} in effect there (nginx's default 60 s when none is set):
+ *                     how long a request waits for a server that does not answer before nginx tries the next
  */
 public record NginxSettings(
         NginxUpstreamConfig config,
@@ -27,4 +29,5 @@ public record NginxSettings(
         ConfDirective location,
         ConfDirective nextUpstream,
         ConfDirective nextTries,
-        Map<Path, String> texts) {}
+        Map<Path, String> texts,
+        long readTimeoutNanos) {}

@@ -106,9 +106,9 @@ public final class NginxUpstreamReader {
             throw new InputException(upstream.where() + ": upstream \"" + Wording.shortPrefix(upstreamName)
                     + "\": every server line is backup; expected " + NginxUpstreamConfig.ONLY_BACKUP);
         }
-        ConfDirective[] found = new ConfDirective[3];
+        ConfDirective[] found = new ConfDirective[4];
         for (ConfDirective http : https) {
-            if (walk(http, http.block(), upstreamName, null, null, found)) {
+            if (walk(http, http.block(), upstreamName, null, null, null, found)) {
                 break;
             }
         }
@@ -120,10 +120,19 @@ public final class NginxUpstreamReader {
                     + "); nginx's proxy_next_upstream defaults apply");
         }
         NextUpstream nextUpstream = nextUpstream(next, tries);
+        long readTimeout = found[3] == null ? DEFAULT_READ_TIMEOUT_NANOS : readTimeoutNanos(found[3]);
         try {
             NginxUpstreamConfig config = new NginxUpstreamConfig(upstreamName, servers, nextUpstream, workers, zone);
             return new NginxSettings(
-                    config, List.copyOf(notes), upstream, List.copyOf(lines), location, next, tries, texts);
+                    config,
+                    List.copyOf(notes),
+                    upstream,
+                    List.copyOf(lines),
+                    location,
+                    next,
+                    tries,
+                    texts,
+                    readTimeout);
         } catch (InvalidConfigException e) {
             throw new InputException(upstream.where() + ": " + e.getMessage());
         }
@@ -277,12 +286,15 @@ public final class NginxUpstreamReader {
             String upstream,
             ConfDirective next,
             ConfDirective tries,
+            ConfDirective read,
             ConfDirective[] found) {
         for (ConfDirective d : block) {
             if (d.name().equals("proxy_next_upstream")) {
                 next = d;
             } else if (d.name().equals("proxy_next_upstream_tries")) {
                 tries = d;
+            } else if (d.name().equals("proxy_read_timeout")) {
+                read = d;
             }
         }
         for (ConfDirective d : block) {
@@ -290,6 +302,7 @@ public final class NginxUpstreamReader {
                 found[0] = owner;
                 found[1] = next;
                 found[2] = tries;
+                found[3] = read;
                 return true;
             }
         }
@@ -298,7 +311,7 @@ public final class NginxUpstreamReader {
                     && (d.name().equals("server")
                             || d.name().equals("location")
                             || d.name().equals("if"))
-                    && walk(d, d.block(), upstream, next, tries, found)) {
+                    && walk(d, d.block(), upstream, next, tries, read, found)) {
                 return true;
             }
         }
@@ -312,6 +325,57 @@ public final class NginxUpstreamReader {
             t = t.substring(0, slash);
         }
         return t.equals(upstream);
+    }
+
+    /** nginx's {@code proxy_read_timeout} when none is set: 60 s ({@code ngx_http_proxy_merge_loc_conf}). */
+    public static final long DEFAULT_READ_TIMEOUT_NANOS = 60L * 1_000_000_000L;
+
+    private static final Pattern TIME_PART = Pattern.compile("(\\d{1,9})(ms|y|M|w|d|h|m|s)?");
+    private static final String TIME_UNITS = "y M w d h m s ms";
+    private static final long YEAR_NANOS = 366L * 86_400_000_000_000L;
+
+    /**
+     * {@code proxy_read_timeout}'s value as nginx's {@code ngx_parse_time} (with milliseconds) reads it: numbers
+     * with units y M w d h m s ms, largest first, each once; a bare number is seconds. At most a year.
+     */
+    static long readTimeoutNanos(ConfDirective d) {
+        String v = d.args().isEmpty() ? "" : d.arg(0);
+        Matcher m = TIME_PART.matcher(v);
+        long total = 0;
+        int at = 0;
+        int lastUnit = -1;
+        List<String> units = List.of(TIME_UNITS.split(" "));
+        while (at < v.length() && m.find(at) && m.start() == at) {
+            String unit = m.group(2) == null ? "s" : m.group(2);
+            int rank = units.indexOf(unit);
+            if (rank <= lastUnit || (m.group(2) == null && m.end() != v.length())) {
+                break;
+            }
+            lastUnit = rank;
+            long n = Long.parseLong(m.group(1));
+            long nanos = switch (unit) {
+                case "ms" -> 1_000_000L;
+                case "s" -> 1_000_000_000L;
+                case "m" -> 60_000_000_000L;
+                case "h" -> 3_600_000_000_000L;
+                case "d" -> 86_400_000_000_000L;
+                case "w" -> 7 * 86_400_000_000_000L;
+                case "M" -> 30 * 86_400_000_000_000L;
+                default -> 365 * 86_400_000_000_000L;
+            };
+            if (n > (YEAR_NANOS - total) / nanos) {
+                total = YEAR_NANOS + 1; // past a year: refused below, never wrapped around
+                break;
+            }
+            total += n * nanos;
+            at = m.end();
+        }
+        if (v.isEmpty() || at != v.length() || total > YEAR_NANOS) {
+            throw new InputException(d.where() + ": proxy_read_timeout \"" + Wording.printable(shortText(v))
+                    + "\" is not allowed; expected a time such as 60s, 500ms or 1m30s (units y M w d h m s ms"
+                    + " in that order, each once), at most a year");
+        }
+        return total;
     }
 
     private static NextUpstream nextUpstream(ConfDirective next, ConfDirective tries) {

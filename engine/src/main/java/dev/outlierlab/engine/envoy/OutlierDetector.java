@@ -1,8 +1,6 @@
 package dev.outlierlab.engine.envoy;
 
 import dev.outlierlab.engine.RandomSource;
-import dev.outlierlab.engine.envoy.detect.FailurePercentageDetector;
-import dev.outlierlab.engine.envoy.detect.SuccessRateDetector;
 import dev.outlierlab.engine.envoy.event.CapCheck;
 import dev.outlierlab.engine.envoy.event.ConsecutiveEvidence;
 import dev.outlierlab.engine.envoy.event.DegradationEvent;
@@ -11,25 +9,20 @@ import dev.outlierlab.engine.envoy.event.DetectorListener;
 import dev.outlierlab.engine.envoy.event.EjectionTime;
 import dev.outlierlab.engine.envoy.event.Enforcement;
 import dev.outlierlab.engine.envoy.event.EventAction;
-import dev.outlierlab.engine.envoy.event.FailurePercentageEvidence;
-import dev.outlierlab.engine.envoy.event.HostSample;
-import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OrderNote;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
-import dev.outlierlab.engine.envoy.event.SuccessRateEvidence;
 import dev.outlierlab.engine.envoy.event.UnejectReason;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A cluster's outlier detector with Envoy v1.40.2 semantics (or an older release's, {@link EnvoyVersion}), Envoy's
  * {@code DetectorImpl}, driven by explicit time: report outcomes to each host's {@link HostMonitor} at time t, and
  * call {@link #tick(long)} at every multiple of {@code interval}. There is no clock and no thread inside; the
  * caller owns time. Hosts are evaluated in the order they were added, where Envoy's order is a hash map's;
- * decisions that order could have changed carry an {@link OrderNote}. Decisions go to the {@link DetectorListener}; statistics are kept
+ * decisions that order could have changed carry an {@link OrderNote}. The interval's success-rate and
+ * failure-percentage pass is {@link IntervalPass}. Decisions go to the {@link DetectorListener}; statistics are kept
  * under Envoy's names in {@link #stats()}. Not thread-safe.
  */
 public final class OutlierDetector {
@@ -39,6 +32,7 @@ public final class OutlierDetector {
     private final DetectorListener listener;
     private final OutlierStats stats;
     private final List<HostMonitor> hosts = new ArrayList<>();
+    private final IntervalPass intervalPass;
     private int ejectedCount;
 
     /** A detector with the rules of the default Envoy release ({@link EnvoyVersion#DEFAULT}). */
@@ -53,6 +47,7 @@ public final class OutlierDetector {
         this.stats = new OutlierStats(version.hasDegradationCounter());
         this.policy = new EjectionPolicy(config, random, version);
         this.listener = listener;
+        this.intervalPass = new IntervalPass(config, stats, listener, hosts, this::offer);
     }
 
     /** The Envoy release whose rules this detector follows. */
@@ -160,9 +155,9 @@ public final class OutlierDetector {
         boolean detect = hosts.size() >= config.successRateMinimumHosts()
                 || hosts.size() >= config.failurePercentageMinimumHosts();
         if (detect || listener.wantsIntervals()) {
-            evaluateInterval(Origin.EXTERNAL, nowNanos, detect);
+            intervalPass.evaluate(Origin.EXTERNAL, nowNanos, detect);
             if (config.splitExternalLocalOriginErrors()) {
-                evaluateInterval(Origin.LOCAL, nowNanos, detect);
+                intervalPass.evaluate(Origin.LOCAL, nowNanos, detect);
             }
         }
         if (!decayFirst) {
@@ -215,127 +210,6 @@ public final class OutlierDetector {
                 host.degradationMultiplier(),
                 degradedFor,
                 host.numEjections()));
-    }
-
-    /**
-     * Envoy's {@code processSuccessRateEjections} for one origin: one pass over the hosts not ejected builds both
-     * the success-rate and the failure-percentage lists, before any ejection; then success rate offers its
-     * outliers, then failure percentage offers its own from its list, including a host success rate has just
-     * ejected (Envoy has no already-ejected check there: the second offer meets the cap and, if admitted and
-     * enforced, ejects the host a second time). The pass's events are emitted together at its end, each with an
-     * {@link OrderNote} where Envoy's host order could have decided differently.
-     */
-    private void evaluateInterval(Origin origin, long nowNanos, boolean detect) {
-        List<HostMonitor> srHosts = new ArrayList<>();
-        List<Double> srRates = new ArrayList<>();
-        List<HostMonitor> fpHosts = new ArrayList<>();
-        List<HostSample> samples = listener.wantsIntervals() ? new ArrayList<>() : null;
-        for (HostMonitor host : hosts) {
-            if (host.isEjected()) {
-                continue;
-            }
-            SuccessRateAccumulator acc = host.successRate(origin);
-            if (samples != null && acc.judgedRequests() > 0) {
-                samples.add(new HostSample(
-                        host.name(), acc.judgedRequests(), acc.judgedSuccesses(), acc.judgedSuccessRatePercent()));
-            }
-            if (SuccessRateDetector.hasVolume(acc.judgedRequests(), config.successRateRequestVolume())) {
-                srHosts.add(host);
-                srRates.add(acc.judgedSuccessRatePercent());
-            }
-            if (FailurePercentageDetector.hasVolume(acc.judgedRequests(), config.failurePercentageRequestVolume())) {
-                fpHosts.add(host);
-            }
-        }
-        List<OutlierEvent> pass = new ArrayList<>();
-        List<String> borderline = new ArrayList<>();
-        SuccessRateDetector.Threshold threshold = null;
-        if (detect && SuccessRateDetector.enoughHosts(srHosts.size(), config.successRateMinimumHosts())) {
-            threshold = SuccessRateDetector.threshold(srRates, config.successRateStdevFactor());
-            EjectionType type = EjectionType.successRate(origin);
-            for (int i = 0; i < srHosts.size(); i++) {
-                double rate = srRates.get(i);
-                HostMonitor host = srHosts.get(i);
-                if (SuccessRateDetector.isBorderline(rate, threshold)) {
-                    borderline.add(host.name());
-                }
-                if (SuccessRateDetector.isOutlier(rate, threshold)) {
-                    stats.incDeprecatedSuccessRate();
-                    SuccessRateEvidence evidence = new SuccessRateEvidence(
-                            rate,
-                            host.successRate(origin).judgedRequests(),
-                            threshold.mean(),
-                            threshold.stdev(),
-                            config.successRateStdevFactor(),
-                            threshold.threshold(),
-                            srHosts.size());
-                    pass.add(offer(host, type, evidence, nowNanos));
-                }
-            }
-        }
-        boolean fpRan =
-                detect && FailurePercentageDetector.enoughHosts(fpHosts.size(), config.failurePercentageMinimumHosts());
-        if (fpRan) {
-            EjectionType type = EjectionType.failurePercentage(origin);
-            for (HostMonitor host : fpHosts) {
-                SuccessRateAccumulator acc = host.successRate(origin);
-                double rate = acc.judgedSuccessRatePercent();
-                if (FailurePercentageDetector.isOutlier(rate, config.failurePercentageThreshold())) {
-                    pass.add(offer(
-                            host,
-                            type,
-                            new FailurePercentageEvidence(
-                                    FailurePercentageDetector.failurePercent(rate),
-                                    acc.judgedRequests(),
-                                    config.failurePercentageThreshold(),
-                                    fpHosts.size()),
-                            nowNanos));
-                }
-            }
-        }
-        emitPass(pass, borderline);
-        if (samples != null) {
-            listener.onInterval(new IntervalEvaluation(
-                    nowNanos,
-                    origin,
-                    List.copyOf(samples),
-                    threshold != null,
-                    threshold == null ? Double.NaN : threshold.mean(),
-                    threshold == null ? Double.NaN : threshold.stdev(),
-                    threshold == null ? Double.NaN : threshold.threshold(),
-                    fpRan));
-        }
-    }
-
-    /**
-     * Emits one pass's events. Where the cap admitted some of its outliers and refused others, Envoy's unspecified
-     * host order decides which go; where a success rate lies within rounding of the threshold, Envoy's order of
-     * summing decides whether it is an outlier: such events carry an {@link OrderNote}.
-     */
-    private void emitPass(List<OutlierEvent> pass, List<String> borderline) {
-        Set<String> ejected = new LinkedHashSet<>();
-        Set<String> refused = new LinkedHashSet<>();
-        for (OutlierEvent e : pass) {
-            if (e.action() == EventAction.EJECT) {
-                ejected.add(e.host());
-            } else if (e.action() == EventAction.OVERFLOW) {
-                refused.add(e.host());
-            }
-        }
-        refused.removeAll(ejected);
-        List<String> contenders = new ArrayList<>();
-        if (!ejected.isEmpty() && !refused.isEmpty()) {
-            contenders.addAll(ejected);
-            contenders.addAll(refused);
-        }
-        for (OutlierEvent e : pass) {
-            boolean contended = contenders.contains(e.host());
-            boolean sr = e.type() == EjectionType.SUCCESS_RATE || e.type() == EjectionType.SUCCESS_RATE_LOCAL_ORIGIN;
-            if (contended || (sr && !borderline.isEmpty())) {
-                e = e.withOrderNote(new OrderNote(contended ? contenders : List.of(), sr ? borderline : List.of()));
-            }
-            listener.onEvent(e);
-        }
     }
 
     /** Envoy's {@code onConsecutiveErrorWorker}, run at once rather than posted to a main thread. */

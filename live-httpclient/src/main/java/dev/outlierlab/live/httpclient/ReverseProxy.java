@@ -1,30 +1,28 @@
 package dev.outlierlab.live.httpclient;
 
+import static dev.outlierlab.live.httpclient.ClientAnswers.closeAfter;
+import static dev.outlierlab.live.httpclient.ClientAnswers.forwardable;
+import static dev.outlierlab.live.httpclient.ClientAnswers.passBack;
+import static dev.outlierlab.live.httpclient.ClientAnswers.send;
+import static dev.outlierlab.live.httpclient.ClientAnswers.sendText;
+import static dev.outlierlab.live.httpclient.ClientAnswers.text;
+
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import dev.outlierlab.httpserver.BoundedHttpServer;
 import dev.outlierlab.httpserver.ServerLimits;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -45,7 +43,8 @@ import java.util.function.LongSupplier;
  * reach the {@code threads} workers
  * that call the upstreams; a client address has at most {@link Settings#perClient()} requests in the proxy at
  * once (429 past it), {@link #QUEUE} requests wait for a worker (503 past it), and the answers held at once
- * are bounded by the settings' {@link ByteBudget} (503 past it, recorded against no upstream).
+ * are bounded by the settings' {@link ByteBudget} (503 past it, recorded against no upstream). What goes back to the
+ * client is {@link ClientAnswers}; the count per client address, {@link PerClientLimit}.
  */
 public final class ReverseProxy implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 1 << 20;
@@ -65,17 +64,6 @@ public final class ReverseProxy implements AutoCloseable {
     public static final int REQUEST_SECONDS = ServerLimits.DEFAULT_REQUEST_SECONDS;
     /** Seconds a client may take to read an answer before the connection is closed (the lab server's). */
     public static final int RESPONSE_SECONDS = ServerLimits.DEFAULT_RESPONSE_SECONDS;
-
-    private static final Set<String> HOP_BY_HOP = Set.of(
-            "connection",
-            "keep-alive",
-            "proxy-connection",
-            "transfer-encoding",
-            "te",
-            "trailer",
-            "upgrade",
-            "content-length",
-            "date");
 
     /**
      * How to serve: {@code threads} workers calling the upstreams, {@code perClient} requests of one client
@@ -133,7 +121,7 @@ public final class ReverseProxy implements AutoCloseable {
     private final ProxyGuard guard;
     private final Settings settings;
     private final ProxyCounters counters = new ProxyCounters();
-    private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
+    private final PerClientLimit perClient;
 
     private ReverseProxy(
             FailoverClient client,
@@ -147,6 +135,7 @@ public final class ReverseProxy implements AutoCloseable {
         this.io = io;
         this.workers = workers;
         this.settings = settings;
+        this.perClient = new PerClientLimit(settings.perClient());
         this.guard = new ProxyGuard(host, server.getAddress().getPort(), settings.allowedHosts());
     }
 
@@ -251,10 +240,9 @@ public final class ReverseProxy implements AutoCloseable {
                 send(exchange, 200, text.getBytes(StandardCharsets.UTF_8));
                 return;
             }
-            InetAddress who = exchange.getRemoteAddress().getAddress();
-            AtomicInteger mine = perClient.computeIfAbsent(who, k -> new AtomicInteger());
-            if (mine.incrementAndGet() > settings.perClient()) {
-                leave(who, mine);
+            PerClientLimit.Share mine =
+                    perClient.enter(exchange.getRemoteAddress().getAddress());
+            if (mine == null) {
                 counters.clientLimit.increment();
                 exchange.getResponseHeaders().set("Retry-After", "1");
                 sendText(
@@ -273,7 +261,7 @@ public final class ReverseProxy implements AutoCloseable {
                     return;
                 }
                 String pathAndQuery = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-                workers.execute(() -> forward(exchange, method, pathAndQuery, body, who, mine));
+                workers.execute(() -> forward(exchange, method, pathAndQuery, body, mine));
                 handedOff = true;
             } catch (RejectedExecutionException busy) {
                 counters.busy.increment();
@@ -281,7 +269,7 @@ public final class ReverseProxy implements AutoCloseable {
                 sendText(exchange, 503, "proxy busy: " + QUEUE + " requests wait for a worker already\n");
             } finally {
                 if (!handedOff) {
-                    leave(who, mine);
+                    perClient.leave(mine);
                 }
             }
         } finally {
@@ -293,12 +281,7 @@ public final class ReverseProxy implements AutoCloseable {
 
     /** On a worker: the attempts; the answer is written on an I/O thread, so a slow reader holds no worker. */
     private void forward(
-            HttpExchange exchange,
-            String method,
-            String pathAndQuery,
-            byte[] body,
-            InetAddress who,
-            AtomicInteger mine) {
+            HttpExchange exchange, String method, String pathAndQuery, byte[] body, PerClientLimit.Share mine) {
         Runnable answer;
         AtomicLong held = new AtomicLong();
         try {
@@ -343,78 +326,13 @@ public final class ReverseProxy implements AutoCloseable {
                 write.run();
             } finally {
                 exchange.close();
-                leave(who, mine);
+                perClient.leave(mine);
             }
         };
         try {
             io.execute(finish);
         } catch (RejectedExecutionException full) {
             finish.run();
-        }
-    }
-
-    private void passBack(HttpExchange exchange, FailoverResponse<byte[]> r) {
-        try {
-            Headers out = exchange.getResponseHeaders();
-            r.response().headers().map().forEach((name, values) -> {
-                if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
-                    out.put(name, new ArrayList<>(values));
-                }
-            });
-            out.set("X-Outlier-Lab-Upstream", r.endpoint());
-            if (r.stage() != null) {
-                out.set(
-                        "X-Outlier-Lab-Stage",
-                        r.stage().action().outputName() + " "
-                                + String.join(",", r.stage().endpoints()));
-            }
-            send(exchange, r.status(), r.body());
-        } catch (IOException e) {
-            // the client went away or was too slow to read: nothing left to answer
-        }
-    }
-
-    private void leave(InetAddress who, AtomicInteger mine) {
-        if (mine.decrementAndGet() <= 0) {
-            perClient.remove(who, mine);
-        }
-    }
-
-    private static void closeAfter(HttpExchange exchange) {
-        exchange.getResponseHeaders().set("Connection", "close");
-    }
-
-    private static Map<String, List<String>> forwardable(Headers headers) {
-        Map<String, List<String>> out = new LinkedHashMap<>();
-        headers.forEach((name, values) -> {
-            if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-                out.put(name, values);
-            }
-        });
-        return out;
-    }
-
-    private static void text(HttpExchange exchange, int status, String text) {
-        try {
-            sendText(exchange, status, text);
-        } catch (IOException e) {
-            // the client has gone
-        }
-    }
-
-    private static void sendText(HttpExchange exchange, int status, String text) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        send(exchange, status, text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
-        boolean empty =
-                body.length == 0 || "HEAD".equals(exchange.getRequestMethod()) || status == 204 || status == 304;
-        exchange.sendResponseHeaders(status, empty ? -1 : body.length);
-        if (!empty) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
         }
     }
 

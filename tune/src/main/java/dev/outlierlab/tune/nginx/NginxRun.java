@@ -23,8 +23,15 @@ import java.util.List;
  * differ runs as written.
  *
  * @param config the upstream as read from the user's file, or as the search wrote it
+ * @param readTimeoutNanos the {@code proxy_read_timeout} in effect where the upstream is used: what a request waits
+ *     for a timed-out attempt before nginx retries it on the next server
  */
-public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
+public record NginxRun(NginxUpstreamConfig config, long readTimeoutNanos) implements RunProfile {
+    /** The upstream with nginx's default {@code proxy_read_timeout}, 60 s. */
+    public NginxRun(NginxUpstreamConfig config) {
+        this(config, NginxSimulation.DEFAULT_READ_TIMEOUT_NANOS);
+    }
+
     @Override
     public RunFigures figures(SuiteScenario suite, Scenario scenario) {
         List<NginxServer> servers = new ArrayList<>();
@@ -37,7 +44,10 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
         if (servers.stream().allMatch(NginxServer::backup)) {
             servers.replaceAll(s -> s.withBackup(false)); // nginx needs one server that is not backup
         }
-        return figures(suite, scenario.durationNanos(), NginxSimulation.run(scenario, config.withServers(servers)));
+        return figures(
+                suite,
+                scenario.durationNanos(),
+                NginxSimulation.run(scenario, config.withServers(servers), readTimeoutNanos));
     }
 
     /** The upstream with no passive check: {@code max_fails=0} never takes a server out. */
@@ -47,7 +57,7 @@ public record NginxRun(NginxUpstreamConfig config) implements RunProfile {
         for (NginxServer s : config.servers()) {
             servers.add(s.withMaxFails(0));
         }
-        return new NginxRun(config.withServers(servers));
+        return new NginxRun(config.withServers(servers), readTimeoutNanos);
     }
 
     @Override

@@ -90,7 +90,10 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         String text = NginxFiles.conf(apply(now, s));
         NginxUpstreamConfig read =
                 NginxUpstreamReader.readText(text, "tune-nginx.conf", null).config();
-        return new Written(text, fields(read), 0, new NginxRun(read));
+        // the user's proxy_read_timeout is not a tuned value: every candidate waits what the current file waits
+        long readTimeout =
+                current instanceof NginxRun r ? r.readTimeoutNanos() : NginxUpstreamReader.DEFAULT_READ_TIMEOUT_NANOS;
+        return new Written(text, fields(read), 0, new NginxRun(read, readTimeout));
     }
 
     /** A file with an {@code http} block and an {@code upstream} block in it. */
@@ -107,7 +110,16 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         NginxSettings read = NginxUpstreamReader.readText(text, source, upstream);
         NginxUpstreamConfig c = read.config();
         return new CurrentSettings(
-                c.name(), source, this, fields(c), 0, c.servers().size(), null, null, new NginxRun(c), null);
+                c.name(),
+                source,
+                this,
+                fields(c),
+                0,
+                c.servers().size(),
+                null,
+                null,
+                new NginxRun(c, read.readTimeoutNanos()),
+                null);
     }
 
     @Override
@@ -225,9 +237,12 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         NginxUpstreamConfig now = read.config();
         NginxUpstreamConfig want = ((NginxRun) written.profile()).config();
         NginxServer wantFirst = want.servers().get(0);
-        boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails());
+        // the current settings kept as written (servers whose values differ included) change nothing
+        boolean sameFails = now.servers().stream().allMatch(s -> s.maxFails() == wantFirst.maxFails())
+                || maxFailsOf(now).equals(maxFailsOf(want));
         boolean sameTimeout =
-                now.servers().stream().allMatch(s -> s.failTimeoutSeconds() == wantFirst.failTimeoutSeconds());
+                now.servers().stream().allMatch(s -> s.failTimeoutSeconds() == wantFirst.failTimeoutSeconds())
+                        || failTimeoutsOf(now).equals(failTimeoutsOf(want));
         NginxConfWriter.Tuning tuning = new NginxConfWriter.Tuning(
                 sameFails ? null : wantFirst.maxFails(),
                 sameTimeout ? null : wantFirst.failTimeoutSeconds(),
@@ -249,6 +264,14 @@ public final class NginxTuneTarget extends ServerTuneTarget {
                     + String.join(" ", want.nextUpstream().words()) + ";");
         }
         return new DeployableFile.Spliced(text, patch.isEmpty() ? null : String.join("\n", patch) + "\n", null);
+    }
+
+    private static List<Integer> maxFailsOf(NginxUpstreamConfig c) {
+        return c.servers().stream().map(NginxServer::maxFails).toList();
+    }
+
+    private static List<Long> failTimeoutsOf(NginxUpstreamConfig c) {
+        return c.servers().stream().map(NginxServer::failTimeoutSeconds).toList();
     }
 
     /** E.g. {@code max_fails=3 fail_timeout=10s +5xx}: the three tuned values. */

@@ -40,6 +40,14 @@ public final class WorkOptions {
     /** Work estimated at more seconds than this needs {@code --yes}. */
     static final long MAX_SECONDS_WITHOUT_YES = 60;
 
+    /**
+     * A search's allowance: its estimate counts every run as if none were shared (which runs are shared is known only
+     * from their figures) and every failure as made, though a candidate that ejects a failing host spares the rest;
+     * measured, a search makes about a fifth to a third of its estimate (a 200-host tune: 2,201 runs of 7,550
+     * planned), so five minutes of estimate is about one to two of work.
+     */
+    static final long MAX_SEARCH_SECONDS_WITHOUT_YES = 300;
+
     @Option(
             names = "--yes",
             description = "Run even when the work is estimated at over a minute (the estimate is shown otherwise).")
@@ -96,12 +104,17 @@ public final class WorkOptions {
         List<String> parts = new ArrayList<>();
         if (envoy.units() > 0) {
             parts.add(Numbers.count(envoy.requests()) + " simulated requests"
-                    + (envoy.countedRequests() > 0
-                            ? " (" + Numbers.count(envoy.countedRequests()) + " of them counted, "
-                                    + "not walked, by the event-driven path)"
-                            : "")
+                    + (envoy.countedRequests() == envoy.requests()
+                            ? " (all counted, not walked, by the event-driven path)"
+                            : envoy.countedRequests() > 0
+                                    ? " (" + Numbers.count(envoy.countedRequests()) + " of them counted, "
+                                            + "not walked, by the event-driven path)"
+                                    : "")
                     + ", " + Numbers.count(envoy.faultSteps())
-                    + " fault steps, " + Numbers.count(envoy.hostEvaluations())
+                    + (envoy.countedRequests() == envoy.requests()
+                            ? " request-equivalents of the faults' draws and failures, "
+                            : " fault steps, ")
+                    + Numbers.count(envoy.hostEvaluations())
                     + " host evaluations at ticks and health "
                     + "checks, at " + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second");
         }
@@ -123,13 +136,13 @@ public final class WorkOptions {
      */
     void checkSearch(long units, String what, String shorten) {
         double seconds = units / (double) UNITS_PER_SECOND;
-        if (seconds <= MAX_SECONDS_WITHOUT_YES || yes) {
+        if (seconds <= MAX_SEARCH_SECONDS_WITHOUT_YES || yes) {
             return;
         }
         throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
                 + Numbers.count(units) + " request-equivalents a thread, every run's as if none were shared, at "
                 + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
-                + MAX_SECONDS_WITHOUT_YES + " s allowed without asking; " + shorten
+                + duration(MAX_SEARCH_SECONDS_WITHOUT_YES) + " allowed without asking; " + shorten
                 + ", or add --yes to run it anyway");
     }
 

@@ -164,19 +164,20 @@ class HardeningCasesTest {
 
     @Test
     void workOverAMinuteIsRefusedWithTheEstimateUnlessAllowed() {
-        // the event-driven path counts the requests to the healthy hosts instead of walking them, so the estimate
-        // of ten years of the default scenario is its fault's requests and its ticks and seconds
+        // the event-driven path counts every request instead of walking it (host-0's even fault is planned from
+        // its draws), so the estimate of ten years of the default scenario is its fault's draws and failures (21,000
+        // requests, a draw an eighth each, 6,930 failures at 10) and its ticks and seconds
         CliRunner.run("run", "--set", "duration=87600h")
                 .assertRejected(
                         "this run is estimated at 6 min of work",
-                        "189,216,000,000 simulated requests",
-                        "189,215,979,000 of them counted, not walked",
+                        "189,216,000,000 simulated requests (all counted, not walked",
+                        "71,925 request-equivalents of the faults' draws and failures",
                         "--yes");
         // health checks are events of the event-driven path too: the requests are still counted, the probes added
         CliRunner.run("run", "--set", "duration=87600h", "--set", "health_checks.interval=5s")
                 .assertRejected(
-                        "this run is estimated at",
-                        "189,215,979,000 of them counted, not walked",
+                        "this run is estimated at 10 min",
+                        "(all counted, not walked",
                         "host evaluations at ticks and health checks",
                         "--yes");
         // with Poisson arrivals every request is walked

@@ -302,12 +302,17 @@ final class EventDrivenRun {
             allPanic = panicCallers == clients;
             nonePanic = panicCallers == 0;
         } else {
+            // fewer requests than callers: each of their callers once
             int panics = 0;
-            for (long i = from; i < to; i++) {
-                CallerRotation r = rotations[(int) (i % clients)];
+            int c = (int) (from % clients);
+            for (long k = 0; k < n; k++) {
+                CallerRotation r = rotations[c];
                 noHost += r.size() == 0 ? 1 : 0;
                 panics += r.panic() ? 1 : 0;
                 ejected = Math.max(ejected, r.ejected());
+                if (++c == clients) {
+                    c = 0;
+                }
             }
             allPanic = panics == n;
             nonePanic = panics == 0;

@@ -14,7 +14,8 @@ import java.util.List;
  * the detectors in bulk ({@code HostMonitor.putSuccesses}) and recorded per stretch ({@link EventDrivenRun}); a
  * host with an active fault gets its requests one by one, with the fault pattern's draws unchanged. A cluster of
  * 1,000 hosts with one failing does about a thousandth of the per-request work. {@link Simulation#run} takes this
- * path whenever {@link #appliesTo} says it can and {@link RunOptions#perRequest()} is off; the scenario features it
+ * path whenever {@link #appliesTo} says it can, {@link RunOptions#perRequest()} is off and its estimated work is at
+ * most the per-request path's ({@code WorkEstimate}: not where most requests fail); the scenario features it
  * does not model are listed by {@link #fallbackReasons}, and those runs go request by request.
  */
 public final class FastPath {

@@ -38,10 +38,11 @@ public final class Simulation {
 
     /**
      * Runs the scenario and hands every request, as sent, to {@code sink}; without a sink, on the event-driven
-     * {@link FastPath} when it applies (the same result, with work that follows events rather than requests).
+     * {@link FastPath} when it applies and is estimated to be the cheaper (the same result, with work that follows
+     * events rather than requests).
      */
     public static RunResult run(Scenario scenario, RunOptions options, RequestSink sink) {
-        if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options)) {
+        if (sink == RequestSink.NONE && FastPath.appliesTo(scenario, options) && eventDrivenIsCheaper(scenario)) {
             RunResult fast = FastPath.runOrNull(scenario, options);
             if (fast != null) {
                 return fast;
@@ -51,6 +52,16 @@ public final class Simulation {
             return RoutedRequests.run(scenario, options, sink);
         }
         return perRequest(scenario, options, sink);
+    }
+
+    /**
+     * Whether the event-driven path's estimated work is at most the per-request path's ({@link WorkEstimate}): where
+     * most requests fail (a deep outage on every host, with many callers) walking them is cheaper than planning each
+     * failure. Both give the same result, so this decides only the time.
+     */
+    static boolean eventDrivenIsCheaper(Scenario scenario) {
+        return WorkEstimate.ofEventDriven(scenario).units()
+                <= WorkEstimate.of(scenario).units();
     }
 
     /** The per-request path: every request, one after another. */

@@ -14,13 +14,15 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
  * unless allowed, and the lab server caps it per request. Saturates at {@link Long#MAX_VALUE}.
  *
  * @param requests        simulated requests
- * @param faultSteps      requests received by a host during an active fault covering it, summed over faults
+ * @param faultSteps      requests received by a host during an active fault covering it, summed over faults; on
+ *                        the event-driven path with even or random faults, the draws scanned and the failures
+ *                        planned, in request-equivalents
  * @param hostEvaluations (interval ticks + health-check rounds) x hosts x callers (each caller evaluates every
  *                        host); requests cost the same whatever the number of callers; on the event-driven path
  *                        also the one-second series steps x callers, where it records what it counted
  * @param countedRequests of the {@code requests}, those the event-driven path ({@link FastPath}) counts in bulk
- *                        instead of walking (every request to a host without an active fault): they cost nothing
- *                        here; 0 on the per-request path
+ *                        instead of walking (every request to a host without an active fault, and with even or
+ *                        random faults every request): they cost nothing here; 0 on the per-request path
  */
 public record WorkEstimate(long requests, long faultSteps, long hostEvaluations, long countedRequests) {
     /**
@@ -55,40 +57,54 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
     }
 
     /**
-     * The work of simulating the scenario on the path {@code Simulation.run} takes with {@code options}: on the
-     * event-driven path only the requests to hosts with an active fault are walked (at most the fault steps), the
-     * rest are counted per stretch, at the cost of a host evaluation per caller and second (the series' steps); otherwise
-     * {@link #of(Scenario)}. Pass {@code perRequest} when the run hands every request to a sink (an access log),
-     * which keeps it on the per-request path.
+     * The work of simulating the scenario on the path {@code Simulation.run} takes with {@code options}: where the
+     * event-driven path applies, the cheaper of its estimate ({@link #ofEventDriven}) and the per-request one
+     * ({@link #of(Scenario)}), the path {@code Simulation.run} then takes (both give the same result); otherwise the
+     * per-request one. Pass {@code perRequest} when the run hands every request to a sink (an access log), which keeps
+     * it on the per-request path.
      */
     public static WorkEstimate ofRun(Scenario s, RunOptions options, boolean perRequest) {
         WorkEstimate walked = of(s);
         if (perRequest || !FastPath.appliesTo(s, options)) {
             return walked;
         }
-        long seconds = s.durationNanos() / 1_000_000_000L + 1;
-        long steps = Durations.saturatingMultiply(seconds, s.traffic().clients());
-        long planned = plannedFaultSteps(s, walked.faultSteps);
-        return new WorkEstimate(
-                walked.requests,
-                planned,
-                Durations.saturatingAdd(walked.hostEvaluations, steps),
-                walked.requests - Math.min(walked.requests, planned));
+        WorkEstimate fast = ofEventDriven(s);
+        return fast.units() <= walked.units() ? fast : walked;
     }
 
     /**
-     * The fault steps of the event-driven path: where every fault has the even or random pattern, whose failures it
-     * finds by a scan of draws rather than a walk of requests ({@code PassBudget}), a draw costs about an eighth of a
-     * walked request and each failure about {@link #UNITS_PER_PLANNED_FAILURE} (it is planned, reported, recorded);
-     * with a burst pattern every request to a faulty host is walked, as {@link #of} counts.
+     * The work of the event-driven path ({@link FastPath}): every request to a host without an active fault is
+     * counted in bulk, at no cost here ({@code countedRequests}); where every active fault has the even or random
+     * pattern, whose failures it finds by a scan of draws rather than a walk of requests ({@code PassBudget}), the
+     * requests to faulty hosts are counted too, and the fault steps are a draw per request (about an eighth of a
+     * walked request) plus {@link #unitsPerPlannedFailure} per failure (it is planned, reported and recorded, and
+     * may eject, which replans every faulty host); with a burst pattern every request to a faulty host is walked
+     * and steps its fault, as {@link #of} counts. Host evaluations are those of the per-request path (a
+     * health-check round costs the same on both) plus the one-second series steps of every caller, where it
+     * records what it counted.
      */
-    private static long plannedFaultSteps(Scenario s, long walkedSteps) {
+    public static WorkEstimate ofEventDriven(Scenario s) {
+        WorkEstimate walked = of(s);
+        long seconds = s.durationNanos() / 1_000_000_000L + 1;
+        long evaluations = Durations.saturatingAdd(
+                walked.hostEvaluations,
+                Durations.saturatingMultiply(seconds, s.traffic().clients()));
         if (s.faults().stream().anyMatch(f -> f.pattern() == FaultPattern.BURSTS)) {
-            return walkedSteps;
+            return new WorkEstimate(
+                    walked.requests,
+                    walked.faultSteps,
+                    evaluations,
+                    walked.requests - Math.min(walked.requests, walked.faultSteps));
         }
+        return new WorkEstimate(walked.requests, plannedFaultSteps(s), evaluations, walked.requests);
+    }
+
+    /** The fault steps of the event-driven path where every fault is indexed: draws scanned and failures planned. */
+    private static long plannedFaultSteps(Scenario s) {
         TrafficSpec traffic = s.traffic();
         long duration = s.durationNanos();
         int hosts = s.cluster().size();
+        long perFailure = unitsPerPlannedFailure(traffic.clients());
         double units = 0;
         for (FaultSpec f : s.faults()) {
             long start = Math.min(f.startNanos(), duration);
@@ -99,13 +115,24 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
             double received = (traffic.requestsBefore(end) - traffic.requestsBefore(start))
                     * (double) f.hosts().size()
                     / hosts;
-            units += received / 8 + received * f.errorRatePpm() / FaultSpec.PPM * UNITS_PER_PLANNED_FAILURE;
+            units += received / 8 + received * f.errorRatePpm() / FaultSpec.PPM * perFailure;
         }
-        return Math.min(walkedSteps, (long) Math.ceil(units));
+        return (long) Math.min(Long.MAX_VALUE / 4, Math.ceil(units));
     }
 
-    /** What a failure costs on the event-driven path, in request-equivalents. */
-    public static final long UNITS_PER_PLANNED_FAILURE = 4;
+    /**
+     * What a failure costs on the event-driven path, in request-equivalents: {@link #UNITS_PER_PLANNED_FAILURE} with
+     * one caller, and more with many, whose lists differ in size once some eject (the host's next failure is then
+     * found over several groups of callers, and each ejection replans every faulty host): measured at about 10 with
+     * one caller and 28 with 50.
+     */
+    public static long unitsPerPlannedFailure(int callers) {
+        int log2 = 64 - Long.numberOfLeadingZeros(Math.max(1, callers) - 1L);
+        return UNITS_PER_PLANNED_FAILURE + 3L * log2;
+    }
+
+    /** What a failure costs on the event-driven path with one caller, in request-equivalents. */
+    public static final long UNITS_PER_PLANNED_FAILURE = 10;
 
     /** The work of replaying a trace of {@code records} outcomes against the scenario's cluster. */
     public static WorkEstimate ofReplay(Scenario s, long records) {

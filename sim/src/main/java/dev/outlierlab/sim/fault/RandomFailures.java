@@ -1,7 +1,5 @@
 package dev.outlierlab.sim.fault;
 
-import dev.outlierlab.sim.scenario.FaultSpec;
-
 /**
  * The random pattern: each request fails independently, iff {@code draw mod 1000000 < ppm}, one draw per request
  * from the fault's own stream for this host. The stream is SplitMix64, whose state after {@code k} draws is
@@ -29,7 +27,7 @@ final class RandomFailures implements FailureSequence {
     }
 
     private long draw(long k) {
-        return Long.remainderUnsigned(SplitMix.mix(streamSeed + (k + 1) * SplitMix.GOLDEN), FaultSpec.PPM);
+        return SplitMix.millionths(SplitMix.mix(streamSeed + (k + 1) * SplitMix.GOLDEN));
     }
 
     @Override
@@ -53,7 +51,7 @@ final class RandomFailures implements FailureSequence {
             failureKnown = false;
         }
         long state = streamSeed + (n + 1) * SplitMix.GOLDEN;
-        while (n < limit && Long.remainderUnsigned(SplitMix.mix(state), FaultSpec.PPM) >= ppm) {
+        while (n < limit && SplitMix.millionths(SplitMix.mix(state)) >= ppm) {
             n++;
             state += SplitMix.GOLDEN;
         }

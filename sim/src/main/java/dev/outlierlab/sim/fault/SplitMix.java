@@ -24,6 +24,21 @@ final class SplitMix {
         return Long.remainderUnsigned(next(), bound);
     }
 
+    /** {@code ceil(2^72 / 15625)}: {@link #millionths} divides by 15,625 as a multiplication. */
+    private static final long BY_15625 = 302231454903657294L;
+
+    /**
+     * {@code Long.remainderUnsigned(x, 1_000_000)} without a division: {@code x div 10^6} is {@code (x >>> 6) div
+     * 15625}, and for {@code y = x >>> 6 < 2^58}, {@code y div 15625} is the high word of {@code y * BY_15625} shifted
+     * by 8 (the multiplier's excess over {@code 2^72 / 15625} is below {@code 2^14}, so its error times {@code y}
+     * stays below {@code 2^72} and the quotient is exact for every {@code y}). The draw of a random fault pattern, in
+     * parts per million, taken once per request.
+     */
+    static long millionths(long x) {
+        long quotient = Math.multiplyHigh(x >>> 6, BY_15625) >>> 8;
+        return x - quotient * 1_000_000L;
+    }
+
     static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

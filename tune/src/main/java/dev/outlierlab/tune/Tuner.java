@@ -3,7 +3,6 @@ package dev.outlierlab.tune;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -145,8 +144,8 @@ public final class Tuner {
         List<Evaluation> screened = evaluate(coarse(all, settings, written), settings, written, req.screenSeeds());
         Set<Integer> finalists = new LinkedHashSet<>();
         finalists.add(0);
-        screened.stream().sorted(RANKING).limit(FINALISTS).forEach(e -> finalists.add(e.candidate()));
-        pareto(screened).stream().limit(FRONT_ROWS).forEach(e -> finalists.add(e.candidate()));
+        screened.stream().sorted(Choice.RANKING).limit(FINALISTS).forEach(e -> finalists.add(e.candidate()));
+        Choice.pareto(screened).stream().limit(FRONT_ROWS).forEach(e -> finalists.add(e.candidate()));
         List<Evaluation> finals = new ArrayList<>();
         for (Evaluation e : evaluate(new ArrayList<>(finalists), settings, written, req.seeds())) {
             List<String> findings = Explanation.findings(req, e.written());
@@ -160,8 +159,8 @@ public final class Tuner {
                             : e);
         }
         Evaluation current = finals.get(0);
-        Evaluation best = choose(finals, current);
-        List<Evaluation> front = front(finals, best);
+        Evaluation best = Choice.choose(finals, current);
+        List<Evaluation> front = Choice.front(finals, best);
         BreakingPoints points = BreakingPoints.of(req, best.written(), runner, n -> runs += n);
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
@@ -169,7 +168,7 @@ public final class Tuner {
 
     /**
      * The coarse step: every candidate on the first seed; kept for the screening are the current setting, the
-     * {@link #COARSE_KEEP} best by {@link #RANKING} and the first rows of their front, in the candidates' order. All
+     * {@link #COARSE_KEEP} best by {@link Choice#RANKING} and the first rows of their front, in the candidates' order. All
      * are kept when there are few, or when the screening has one seed only.
      */
     private List<Integer> coarse(List<Integer> all, List<Setting> settings, List<Target.Written> written) {
@@ -179,138 +178,9 @@ public final class Tuner {
         List<Evaluation> first = evaluate(all, settings, written, 1);
         Set<Integer> kept = new TreeSet<>();
         kept.add(0);
-        first.stream().sorted(RANKING).limit(COARSE_KEEP).forEach(e -> kept.add(e.candidate()));
-        pareto(first).stream().limit(2L * FRONT_ROWS).forEach(e -> kept.add(e.candidate()));
+        first.stream().sorted(Choice.RANKING).limit(COARSE_KEEP).forEach(e -> kept.add(e.candidate()));
+        Choice.pareto(first).stream().limit(2L * FRONT_ROWS).forEach(e -> kept.add(e.candidate()));
         return new ArrayList<>(kept);
-    }
-
-    /**
-     * The recommendation: the admissible finalist with the most benefit (then the least harm), or the current setting
-     * when it is admissible, has some benefit and nothing admissible beats it. When no finalist that removes anything
-     * meets every constraint, the best trade-off ({@link #tradeOff}), never a setting that removes nothing while
-     * another removes something.
-     */
-    static Evaluation choose(List<Evaluation> finals, Evaluation current) {
-        Evaluation best = finals.stream()
-                .filter(e -> e.admissible() && e.benefitPercent() > 0)
-                .sorted(RANKING)
-                .findFirst()
-                .orElse(null);
-        if (current.admissible()
-                && current.benefitPercent() > 0
-                && (best == null || !(best.benefitPercent() > current.benefitPercent()))) {
-            return current;
-        }
-        if (best != null) {
-            return best;
-        }
-        Evaluation trade = tradeOff(finals);
-        return trade != null
-                ? trade
-                : finals.stream().sorted(RANKING).findFirst().orElse(current);
-    }
-
-    /**
-     * The best trade-off when nothing with benefit meets every constraint: among the finalists that {@code check}
-     * accepts and that remove something, those that fail no more requests than detection off where nothing should be
-     * ejected come first (a false ejection the callers do not feel over one that answers them 502); on their front of
-     * benefit against harm, the least harm among those with at least half the front's best benefit (a knee: most of
-     * what can be had for the least it costs). When every one adds failures there, the fewest added among those with
-     * at least half the best benefit. Null when none removes anything.
-     */
-    static Evaluation tradeOff(List<Evaluation> finals) {
-        List<Evaluation> deployable = finals.stream()
-                .filter(e -> !e.undeployable() && e.benefitPercent() > 0)
-                .toList();
-        List<Evaluation> harmless = deployable.stream()
-                .filter(e -> !e.addsFailuresWhereNoneShould())
-                .toList();
-        if (harmless.isEmpty() && !deployable.isEmpty()) {
-            double top = deployable.stream()
-                    .mapToDouble(Evaluation::benefitPercent)
-                    .max()
-                    .orElse(0);
-            return deployable.stream()
-                    .filter(e -> e.benefitPercent() >= top / 2)
-                    .min(Comparator.comparingDouble(Evaluation::addedFailuresPerThousand)
-                            .thenComparingDouble(Evaluation::harm)
-                            .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                            .thenComparingInt(Evaluation::candidate))
-                    .orElse(null);
-        }
-        List<Evaluation> front = pareto(harmless);
-        if (front.isEmpty()) {
-            return null;
-        }
-        double top = front.get(0).benefitPercent();
-        return front.stream()
-                .filter(e -> e.benefitPercent() >= top / 2)
-                .min(Comparator.comparingDouble(Evaluation::harm)
-                        .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                        .thenComparingInt(Evaluation::candidate))
-                .orElse(front.get(0));
-    }
-
-    /**
-     * Admissible first, then the ones that fail no more requests than detection off where nothing should be ejected,
-     * fewer constraints broken, more benefit, less harm, the earlier candidate.
-     */
-    static final Comparator<Evaluation> RANKING = Comparator.comparing((Evaluation e) -> !e.admissible())
-            .thenComparing(Evaluation::addsFailuresWhereNoneShould)
-            .thenComparing(Evaluation::violations, Comparator.comparingInt(List::size))
-            .thenComparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-            .thenComparingDouble(Evaluation::harm)
-            .thenComparingInt(Evaluation::candidate);
-
-    /** Candidates no other beats on both benefit (higher) and harm (lower), best benefit first. */
-    static List<Evaluation> pareto(List<Evaluation> all) {
-        List<Evaluation> front = new ArrayList<>();
-        for (Evaluation e : all) {
-            boolean dominated = false;
-            for (Evaluation o : all) {
-                if (o != e
-                        && o.benefitPercent() >= e.benefitPercent()
-                        && o.harm() <= e.harm()
-                        && (o.benefitPercent() > e.benefitPercent()
-                                || o.harm() < e.harm()
-                                || o.candidate() < e.candidate())) {
-                    dominated = true;
-                    break;
-                }
-            }
-            if (!dominated) {
-                front.add(e);
-            }
-        }
-        front.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                .thenComparingDouble(Evaluation::harm)
-                .thenComparingInt(Evaluation::candidate));
-        return front;
-    }
-
-    /** The final front: at most {@link #FRONT_ROWS}, always with the recommendation, spread over the benefit range. */
-    private static List<Evaluation> front(List<Evaluation> finals, Evaluation best) {
-        List<Evaluation> front = pareto(finals);
-        if (!front.contains(best)) {
-            front.add(0, best);
-        }
-        if (front.size() <= FRONT_ROWS) {
-            return front;
-        }
-        List<Evaluation> kept = new ArrayList<>();
-        for (int i = 0; i < FRONT_ROWS; i++) {
-            Evaluation e = front.get((int) Math.round(i * (front.size() - 1) / (double) (FRONT_ROWS - 1)));
-            if (!kept.contains(e)) {
-                kept.add(e);
-            }
-        }
-        if (!kept.contains(best)) {
-            kept.set(kept.size() - 1, best);
-            kept.sort(Comparator.comparing(Evaluation::benefitPercent, Comparator.reverseOrder())
-                    .thenComparingDouble(Evaluation::harm)
-                    .thenComparingInt(Evaluation::candidate));
-        }
-        return kept;
     }
 
     private void baselines(int seeds) {

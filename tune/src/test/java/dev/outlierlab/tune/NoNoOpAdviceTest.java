@@ -56,7 +56,7 @@ class NoNoOpAdviceTest {
     void aTradeOffIsTheLeastHarmOnTheFrontWithAtLeastHalfTheBestBenefit() {
         TuneResult r = strict;
         List<Evaluation> all = new ArrayList<>(r.front());
-        Evaluation trade = Tuner.tradeOff(all);
+        Evaluation trade = Choice.tradeOff(all);
         assertThat(trade).isNotNull();
         double top = all.stream()
                 .filter(e -> !e.undeployable() && e.benefitPercent() > 0)

@@ -32,9 +32,9 @@ class TradeOffClientCostTest {
                                 + " (4,320,000 a day at 120 rps), where nothing should be ejected"));
         assertThat(quietForCallers.addsFailuresWhereNoneShould()).isFalse();
         assertThat(quietForCallers.admissible()).isFalse(); // its false ejections break --max-false-per-day 0
-        assertThat(Tuner.tradeOff(List.of(answers502, quietForCallers))).isSameAs(quietForCallers);
+        assertThat(Choice.tradeOff(List.of(answers502, quietForCallers))).isSameAs(quietForCallers);
         assertThat(List.of(answers502, quietForCallers).stream()
-                        .sorted(Tuner.RANKING)
+                        .sorted(Choice.RANKING)
                         .findFirst()
                         .orElseThrow())
                 .isSameAs(quietForCallers);
@@ -45,7 +45,7 @@ class TradeOffClientCostTest {
         Evaluation fewer = evaluation(1, 400, 8_000, 40);
         Evaluation more = evaluation(2, 100, 20_000, 5);
         Evaluation useless = evaluation(3, 950, 5_100, 1);
-        Evaluation trade = Tuner.tradeOff(List.of(more, fewer, useless));
+        Evaluation trade = Choice.tradeOff(List.of(more, fewer, useless));
         assertThat(trade).isSameAs(fewer);
     }
 

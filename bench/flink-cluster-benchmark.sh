@@ -10,7 +10,8 @@
 #    up, then each round runs local replay, then the job at each parallelism;
 #  - the job's dependencies in the cluster's lib/ (flink/target/outlier-lab-flink-lib.jar) and the module's own jar
 #    submitted (flink/target/outlier-lab-flink-job.jar): its first job at the highest parallelism, then the later
-#    jobs at each parallelism.
+#    jobs at each parallelism; under Flink's defaults (rows `lib-...`), then on a fresh cluster under the settings
+#    docs/flink.md recommends for it (rows `recommended-...`).
 # A job's CPU is what the JobManager and TaskManagers spent from its submission to its end (/proc/PID/stat; of it,
 # their JIT compiler threads and garbage collectors) plus the whole client; the cluster's start and idle time are
 # not counted. Prints CPU seconds per million lines and the ratio to local replay's (medians over the rounds);
@@ -21,9 +22,8 @@
 #
 # BENCH_JAVA_OPTS="-Dbench.flink.KEY=VALUE ..." adds settings to the clusters' config.yaml (for example
 # -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr, a flight recording of each
-# TaskManager in bench/target/flink-cluster/run/session*/); BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." runs the lib/
-# deployment a second time, on a fresh cluster with those settings too (rows `tuned-...`), for a side-by-side
-# comparison of settings in one run.
+# TaskManager in bench/target/flink-cluster/run/session*/); BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." adds
+# settings to the recommended ones only, for a side-by-side comparison of settings in one run.
 # Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

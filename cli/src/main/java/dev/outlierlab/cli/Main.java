@@ -151,7 +151,7 @@ public final class Main {
             String message =
                     ex instanceof UnmatchedArgumentException unmatched && Suggestions.mistypedCommand(unmatched)
                             ? "'" + unmatched.getUnmatched().get(0) + "' is not an outlier-lab command"
-                            : ex.getMessage();
+                            : ParseMessages.worded(ex.getMessage());
             err.println("outlier-lab: " + Wording.printable(shortened(message)));
             String suggestion = Suggestions.of(ex);
             if (suggestion != null) {

@@ -102,6 +102,19 @@ class CliConventionsTest {
     }
 
     @Test
+    void aValueOfTheWrongKindNamesTheOptionAndWhatIsAllowed() {
+        // before: "Invalid value for option '--events': 'x' is not an int"
+        CliRunner.Outcome events = CliRunner.run("run", "--events", "x");
+        assertThat(events.exit()).isEqualTo(2);
+        assertThat(events.err())
+                .startsWith("outlier-lab: --events: \"x\" is not allowed; expected a whole number up to 2147483647\n");
+        // before: "Invalid value for option '--to': expected one of [envoy, scenario] (case-sensitive) but was 'xml'"
+        CliRunner.Outcome to = CliRunner.run("export", "--to", "xml");
+        assertThat(to.exit()).isEqualTo(2);
+        assertThat(to.err()).startsWith("outlier-lab: --to: \"xml\" is not allowed; expected one of envoy, scenario\n");
+    }
+
+    @Test
     void aNegativeEventCountIsRefused() {
         CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
     }

@@ -64,6 +64,11 @@ class TuneCommandTest {
     @Test
     void badFlagsAreOneMessageAndExitTwo() {
         CliRunner.run("tune", "--hosts", "0", "--rps", "600").assertRejected("--hosts: 0 is not allowed");
+        // before: a negative count read as none given ("--hosts: missing")
+        CliRunner.run("tune", "--hosts", "-3", "--rps", "600")
+                .assertRejected("--hosts: -3 is not allowed; expected 2 to 10000 hosts");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "-5").assertRejected("--rps: -5 is not allowed");
+        CliRunner.run("tune", "--hosts", "6", "--rps", "0").assertRejected("--rps: 0 is not allowed");
         CliRunner.run("tune", "--rps", "600").assertRejected("--hosts: missing");
         CliRunner.run("tune", "--from", "/dev/null", "--rps", "100")
                 .assertRejected(

@@ -25,7 +25,9 @@ import java.util.Map;
  * module's own jar submitted ({@code outlier-lab-flink-job.jar}): its first job, with nothing warmed up, at the
  * highest parallelism (so on both TaskManagers) on its own line ({@code lib-first-job-pN}), then the later ones
  * ({@code lib-pN}), which find the project's classes loaded and compiled by the earlier job, as on any
- * long-running session cluster.
+ * long-running session cluster; under Flink's defaults, then on a fresh cluster under the settings docs/flink.md
+ * recommends ({@link StandaloneCluster#RECOMMENDED}, plus any {@code -Dbench.tuned.KEY=VALUE}; rows {@code
+ * recommended-...}).
  *
  * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
  * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). The working

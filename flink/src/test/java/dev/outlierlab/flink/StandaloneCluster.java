@@ -255,7 +255,8 @@ final class StandaloneCluster implements AutoCloseable {
                 !up && !jobManager.process().isAlive() && jobManager.tail().contains("the Java Virtual Machine"),
                 () -> "the JobManager's JVM did not start: " + jobManager.tail());
         if (!up) {
-            throw new AssertionError("the TaskManagers did not register within " + bound + ": " + tails());
+            throw new AssertionError(
+                    "the cluster did not come up (its TaskManagers registered) within " + bound + ": " + tails());
         }
         return started;
     }

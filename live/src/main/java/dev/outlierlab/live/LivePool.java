@@ -6,22 +6,20 @@ import dev.outlierlab.engine.stage.StageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Outlier detection for one pool of endpoints in a running service: a thread-safe wrapper around one of the
- * engine's detectors, with a real clock and the three stage modes. Any thread may {@link #record} an
- * outcome: it goes, without a lock or an allocation, into a lock-free ring of its thread's lane
- * ({@link OutcomeRings}). Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring
- * fills) drains the rings under the pool's lock, merged by time,
- * into the single-threaded engine detector, which decides exactly as it does in the lab; the decisions are
- * published as volatile flags on each {@link Endpoint}, so {@link #filter} reads them without a lock.
- * Build one with {@link LivePoolBuilder}; {@link #start()} runs the Envoy profile's interval ticks on a
- * daemon thread, or {@link #start(ScheduledExecutorService)} on the caller's scheduler.
+ * engine's detectors, with a real clock and the three stage modes. Any thread may {@link #record} an outcome: it
+ * goes, without a lock or an allocation, into a lock-free ring of its thread's lane ({@link OutcomeRings}).
+ * Whoever next filters, ticks or reads a snapshot (or a recording thread whose ring fills) drains the rings under
+ * the pool's lock, merged by time, into the single-threaded engine detector, which decides exactly as it does in
+ * the lab; the decisions are published as volatile flags on each {@link Endpoint} ({@link DecisionPublisher}), so
+ * {@link #filter} reads them without a lock. Build one with {@link LivePoolBuilder}; {@link #start()} runs the
+ * Envoy profile's interval ticks on a daemon thread, or {@link #start(ScheduledExecutorService)} on the caller's
+ * scheduler. The members are {@link PoolMembership}; the stage's counts, {@link StageTally}.
  */
 public final class LivePool implements AutoCloseable {
     private static final long HEARTBEAT_NANOS = 1_000_000_000L;
@@ -38,24 +36,15 @@ public final class LivePool implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final PoolDetector detector;
     private final RotationGuard guard;
-    private final CopyOnWriteArrayList<Endpoint> members = new CopyOnWriteArrayList<>();
-    /** The members as one immutable list, published after each change: what {@link #filter()} routes over. */
-    private volatile List<Endpoint> memberView = List.of();
-
-    private final ConcurrentHashMap<String, Endpoint> byName = new ConcurrentHashMap<>();
+    private final PoolMembership members = new PoolMembership();
     private final ListenerDispatch listeners = new ListenerDispatch();
+    private final DecisionPublisher decisions = new DecisionPublisher(this, listeners);
     private final PoolTicker ticker = new PoolTicker(this);
     private volatile StageMode mode;
     private volatile long nextDueNanos;
-    /** Even when no decision is being published; odd while one is (a sequence lock for readers). */
-    private volatile long decisionVersion;
-
-    /** Under the lock. */
-    private int nextId;
 
     private final LongAdder ignoredOff = new LongAdder();
-    private final LongAdder filtered = new LongAdder();
-    private final LongAdder[] stageCounts = new LongAdder[StageAction.values().length];
+    private final StageTally stages = new StageTally();
 
     LivePool(LivePoolBuilder b) {
         this.name = b.name;
@@ -64,13 +53,10 @@ public final class LivePool implements AutoCloseable {
         this.originNanos = clock.nanoTime();
         this.recorder = new OutcomeRings(b.stripes, b.ringCapacity);
         this.mode = b.mode;
-        this.detector = b.detectorFactory.create(this::decided);
+        this.detector = b.detectorFactory.create(decisions);
         this.drain = new OutcomeDrain(recorder, detector, 2 * b.stripes * b.ringCapacity);
         this.intake = new OutcomeIntake(recorder, lock, this);
         this.guard = detector.guard();
-        for (int i = 0; i < stageCounts.length; i++) {
-            stageCounts[i] = new LongAdder();
-        }
         this.nextDueNanos = detector.nextDueNanos();
         for (String endpoint : b.endpoints) {
             add(endpoint);
@@ -125,17 +111,15 @@ public final class LivePool implements AutoCloseable {
         Objects.requireNonNull(endpointName, "endpoint name");
         lockOutsideListener();
         try {
-            if (byName.containsKey(endpointName)) {
+            if (members.has(endpointName)) {
                 throw new IllegalArgumentException("pool " + name + " already has an endpoint named " + endpointName);
             }
             long now = nowNanos();
             drainLocked(now);
-            Endpoint endpoint = new Endpoint(endpointName, nextId++, this);
+            Endpoint endpoint = new Endpoint(endpointName, members.nextId(), this);
             drain.register(endpoint);
             detector.add(endpoint, Math.max(now, drain.lastAppliedNanos()));
             members.add(endpoint);
-            byName.put(endpointName, endpoint);
-            memberView = List.copyOf(members);
             return endpoint;
         } finally {
             lock.unlock();
@@ -155,14 +139,12 @@ public final class LivePool implements AutoCloseable {
             }
             long now = nowNanos();
             drainLocked(now);
-            decisionVersion++;
+            decisions.changing();
             detector.remove(endpoint, Math.max(now, drain.lastAppliedNanos()));
             endpoint.markRemoved();
             drain.unregister(endpoint);
             members.remove(endpoint);
-            byName.remove(endpoint.name(), endpoint);
-            memberView = List.copyOf(members);
-            decisionVersion++;
+            decisions.changed();
             return true;
         } finally {
             lock.unlock();
@@ -176,17 +158,17 @@ public final class LivePool implements AutoCloseable {
      * these (java.util.logging / System.Logger, level WARNING) when it builds a pool with endpoints.
      */
     public List<String> warnings() {
-        return detector.warnings(memberView.size());
+        return detector.warnings(members.view().size());
     }
 
     /** The members in routing order (a snapshot that does not change). */
     public List<Endpoint> endpoints() {
-        return memberView;
+        return members.view();
     }
 
     /** The current member with this name, or null. */
     public Endpoint endpoint(String endpointName) {
-        return byName.get(endpointName);
+        return members.named(endpointName);
     }
 
     /**
@@ -258,7 +240,7 @@ public final class LivePool implements AutoCloseable {
      */
     public Selection filter(List<Endpoint> candidates) {
         StageMode current = mode;
-        filtered.increment();
+        stages.filtering();
         if (current == StageMode.OFF) {
             return new Selection(candidates, null);
         }
@@ -276,8 +258,9 @@ public final class LivePool implements AutoCloseable {
             listeners.noStage();
             return new Selection(outcome.candidates(), null);
         }
-        stageCounts[outcome.action().ordinal()].increment();
-        StageRecord stage = new StageRecord(now, filtered.sum() - 1, name, current, outcome.action(), outcome.named());
+        stages.acted(outcome.action());
+        StageRecord stage =
+                new StageRecord(now, stages.filtered() - 1, name, current, outcome.action(), outcome.named());
         listeners.stage(stage);
         return new Selection(outcome.candidates(), stage);
     }
@@ -288,7 +271,7 @@ public final class LivePool implements AutoCloseable {
      * another thread cannot shrink the list while the stage walks it.
      */
     public Selection filter() {
-        return filter(memberView);
+        return filter(members.view());
     }
 
     /**
@@ -329,8 +312,9 @@ public final class LivePool implements AutoCloseable {
             long now = nowNanos();
             drainLocked(now);
             recorder.releaseLanesOfDeadThreads();
-            List<EndpointState> states = new ArrayList<>(members.size());
-            for (Endpoint e : members) {
+            List<Endpoint> current = members.view();
+            List<EndpointState> states = new ArrayList<>(current.size());
+            for (Endpoint e : current) {
                 states.add(detector.state(e));
             }
             return new PoolSnapshot(name, detector.profile(), now, mode, states, detector.stats(), counters());
@@ -347,10 +331,10 @@ public final class LivePool implements AutoCloseable {
                 drain.applied(),
                 drain.discarded(),
                 ignoredOff.sum(),
-                filtered.sum(),
-                stageCounts[StageAction.EJECT.ordinal()].sum(),
-                stageCounts[StageAction.KEPT_ALL.ordinal()].sum(),
-                stageCounts[StageAction.WOULD_EJECT.ordinal()].sum(),
+                stages.filtered(),
+                stages.count(StageAction.EJECT),
+                stages.count(StageAction.KEPT_ALL),
+                stages.count(StageAction.WOULD_EJECT),
                 listeners.errors(),
                 listeners.dropped());
     }
@@ -394,8 +378,9 @@ public final class LivePool implements AutoCloseable {
                 + "; use the handles this pool's add, endpoint or endpoints returned");
     }
 
+    /** The sequence lock's version: odd while a decision or a membership change is being published. */
     long decisionVersion() {
-        return decisionVersion;
+        return decisions.version();
     }
 
     /**
@@ -410,17 +395,5 @@ public final class LivePool implements AutoCloseable {
     private void drainLocked(long nowNanos) {
         drain.drain(nowNanos);
         nextDueNanos = detector.nextDueNanos();
-    }
-
-    /** Called by the detector, under the lock, for each decision. */
-    private void decided(Endpoint endpoint, DecisionKind kind, long timeNanos, String reason, Object detail) {
-        decisionVersion++;
-        if (kind == DecisionKind.EJECT) {
-            endpoint.publishEjected(true);
-        } else if (kind == DecisionKind.RETURN) {
-            endpoint.publishEjected(false);
-        }
-        decisionVersion++;
-        listeners.decided(new LiveDecision(timeNanos, name, endpoint.name(), kind, mode, reason, detail));
     }
 }

@@ -11,8 +11,6 @@ import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
@@ -40,7 +38,7 @@ final class Explanation {
                 .recommended(best)
                 .diff(diff)
                 .why(why(req, current, best))
-                .cannotCatch(cannotCatch(req, front))
+                .cannotCatch(CannotCatch.of(req, front))
                 .detectors(detectors(req))
                 .recommendationFindings(findings(req, best.written()))
                 .candidates(candidates)
@@ -291,43 +289,6 @@ final class Explanation {
             return out.get(0);
         }
         return String.join(", ", out.subList(0, out.size() - 1)) + " and " + out.get(out.size() - 1);
-    }
-
-    private static List<String> cannotCatch(TuneRequest req, List<Evaluation> front) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : new TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
-            out.add(e.getKey() + ": " + e.getValue());
-        }
-        if (front.isEmpty()) {
-            return out;
-        }
-        for (ScenarioScore sc : front.get(0).scores()) {
-            if (sc.scenario().expect() != Expectation.EJECT) {
-                continue;
-            }
-            double bestShare = Double.NEGATIVE_INFINITY;
-            for (Evaluation e : front) {
-                if (!e.admissible()) {
-                    continue;
-                }
-                ScenarioScore mine = e.score(sc.scenario().name());
-                if (mine != null && !Double.isNaN(mine.removedPercent())) {
-                    bestShare = Math.max(bestShare, mine.removedPercent());
-                }
-            }
-            if (bestShare != Double.NEGATIVE_INFINITY && bestShare < CAUGHT_PERCENT) {
-                String reason = req.clients() > 1
-                        ? "; each of the " + req.clients() + " callers sees only "
-                                + req.perHostPerInterval(req.current().intervalNanos())
-                                + " requests a host per interval, too few to tell this host from "
-                                + "noise"
-                        : "";
-                out.add(sc.scenario().name() + " (" + sc.scenario().description()
-                        + "): no admissible setting on the front removes " + "more than " + pct(Math.max(0, bestShare))
-                        + " of its avoidable failures" + reason);
-            }
-        }
-        return out;
     }
 
     /** What one caller's traffic lets each detector do at the current interval. */

@@ -62,12 +62,16 @@ public final class TuneService {
         int n = g.hosts() != null
                 ? g.hosts()
                 : current.hosts() != null ? current.hosts() : log != null ? log.hosts() : -1;
-        if (n < 0) {
+        if (n < 0 && g.hosts() == null) {
             throw new InputException("--hosts: missing; say how many hosts the cluster has, e.g. --hosts 6"
                     + (current.source() == null ? "" : " (" + current.source() + " does not list them)"));
         }
+        if (g.rps() != null && g.rps() < 1) {
+            throw new InputException(
+                    "--rps: " + g.rps() + " is not allowed; expected 1 to 10000000 requests per second");
+        }
         long rate = g.rps() != null ? g.rps() : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
-        if (rate < 0) {
+        if (rate < 0 && g.rps() == null) {
             throw new InputException(
                     "--rps: missing; say how many requests per second the cluster gets, e.g. --rps 600");
         }

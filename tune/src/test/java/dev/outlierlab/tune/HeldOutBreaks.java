@@ -5,11 +5,11 @@ import java.util.List;
 
 /**
  * The "breaks when" figures of a recommendation checked against runs of those conditions on a seed the figures were
- * not measured on (7; they come from seeds 1, 2 and 3), in the direction the line promises: the step short of the
+ * not measured on (7; they come from seeds 1, 2 and 3, their edges checked on 11 to 15), in the direction the line promises: the step short of the
  * stated shared outage does not make it eject, nor the noise level below the stated one, and the stated partial
  * failure is caught within a minute. Where the outage or noise figure says "none up to the top", the top does not
  * eject. A held-out run on the safe side (the stated outage not ejecting, the step short of the stated partial
- * failure caught) is what the least favourable of three seeds allows, and is not counted.
+ * failure caught) is what the least favourable of several seeds allows, and is not counted.
  */
 final class HeldOutBreaks {
     static final long SEED = 7;

@@ -33,18 +33,7 @@ class FleetTuneTest {
 
     @Test
     void aSmallTuneIsTheLocalTuneAtParallelismOneAndTwo(@InjectMiniCluster MiniCluster cluster) throws Exception {
-        List<String> args = List.of(
-                "tune",
-                "--hosts",
-                "6",
-                "--rps",
-                "600",
-                "--suite",
-                "../docs/examples/tune-suite.yaml",
-                "--seeds",
-                "3",
-                "--format",
-                "json");
+        List<String> args = Runs.smallTune(3);
         Runs local = Runs.local(args);
         assertThat(local.status()).as(local.err()).isZero();
         Matcher runs = RUNS.matcher(local.out());

@@ -83,21 +83,7 @@ class PackagedDeploymentIT {
                 assertThat(sections.count()).isPositive();
             }
 
-            List<String> tune = List.of(
-                    "tune",
-                    "--hosts",
-                    "6",
-                    "--rps",
-                    "600",
-                    "--suite",
-                    Path.of("../docs/examples/tune-suite.yaml")
-                            .toAbsolutePath()
-                            .normalize()
-                            .toString(),
-                    "--seeds",
-                    "2",
-                    "--format",
-                    "json");
+            List<String> tune = Runs.smallTune(2);
             Runs localTune = Runs.local(tune);
             assertThat(localTune.status()).as(localTune.err()).isZero();
             assertThat(cluster.run("tune-lib-p2", 2, tune, JOB)).isEqualTo(localTune.out());

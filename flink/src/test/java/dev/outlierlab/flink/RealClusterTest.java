@@ -58,21 +58,7 @@ class RealClusterTest {
                         .isEqualTo(local.out());
             }
 
-            List<String> tune = List.of(
-                    "tune",
-                    "--hosts",
-                    "6",
-                    "--rps",
-                    "600",
-                    "--suite",
-                    Path.of("../docs/examples/tune-suite.yaml")
-                            .toAbsolutePath()
-                            .normalize()
-                            .toString(),
-                    "--seeds",
-                    "2",
-                    "--format",
-                    "json");
+            List<String> tune = Runs.smallTune(2);
             Runs localTune = Runs.local(tune);
             assertThat(localTune.status()).as(localTune.err()).isZero();
             assertThat(cluster.run("tune-p4", 4, tune, JOB)).isEqualTo(localTune.out());

@@ -51,6 +51,35 @@ import org.yaml.snakeyaml.Yaml;
  * mismatch prints the scenario as YAML.
  */
 class FastPathDifferentialTest {
+    /**
+     * Runs {@code scenario} on both paths (the fast path must take it) and fails unless their reports are the same;
+     * the per-request path's result.
+     */
+    private static RunResult runBoth(String what, Scenario scenario, RunOptions options) {
+        assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
+        RunResult slow = Simulation.run(scenario, options.forcePerRequest());
+        RunResult fast;
+        try {
+            fast = FastPath.run(scenario, options);
+        } catch (RuntimeException e) {
+            throw new AssertionError(what + " failed on the fast path:\n" + yaml(scenario), e);
+        }
+        assertSameReport(what, scenario, options.keepIntervals(), slow, fast);
+        return slow;
+    }
+
+    /** Fails, with the scenario and the first difference, unless both paths' reports are byte-identical. */
+    private static void assertSameReport(
+            String what, Scenario scenario, boolean charts, RunResult slow, RunResult fast) {
+        String expected = ResultJson.toJson(slow, charts, true);
+        String actual = ResultJson.toJson(fast, charts, true);
+        if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
+            fail(what + ": the fast path differs from the per-request path\n" + yaml(scenario)
+                    + "\nfirst difference near: " + firstDifference(expected, actual)
+                    + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
+        }
+    }
+
     private static final int SCENARIOS = 1000;
     private static final String[] VERSIONS = {"1.26", "1.28", "1.30", "1.31", "1.38", "1.39", "1.40"};
 
@@ -84,14 +113,7 @@ class FastPathDifferentialTest {
             perRequestNanos += between - before;
             fastNanos += after - between;
             requests += slow.summary().requests();
-            boolean charts = options.keepIntervals();
-            String expected = ResultJson.toJson(slow, charts, true);
-            String actual = ResultJson.toJson(fast, charts, true);
-            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
-                fail("scenario " + n + ": the fast path differs from the per-request path\n" + yaml(scenario)
-                        + "\nfirst difference near: " + firstDifference(expected, actual)
-                        + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
-            }
+            assertSameReport("scenario " + n, scenario, options.keepIntervals(), slow, fast);
             ejecting += slow.summary().ejectionsEnforced() > 0 ? 1 : 0;
             panicking += slow.summary().panicNanos() > 0 ? 1 : 0;
             noHost += slow.summary().noHealthyUpstream() > 0 ? 1 : 0;
@@ -146,12 +168,7 @@ class FastPathDifferentialTest {
             completed++;
             RunResult slow = Simulation.run(scenario, RunOptions.CHARTS.forcePerRequest());
             assertThat(slow.summary().requests()).isEqualTo(fast.summary().requests());
-            String expected = ResultJson.toJson(slow, true, true);
-            String actual = ResultJson.toJson(fast, true, true);
-            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
-                fail("capacity scenario " + n + ": the fast path differs from the per-request path\n" + yaml(scenario)
-                        + "\nfirst difference near: " + firstDifference(expected, actual));
-            }
+            assertSameReport("capacity scenario " + n, scenario, true, slow, fast);
         }
         System.out.printf("capacity differential: %d run on the fast path, %d given up%n", completed, givenUp);
         assertThat(completed).isGreaterThan(50);
@@ -210,23 +227,7 @@ class FastPathDifferentialTest {
                 }
             }
             RunOptions options = n % 2 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20)) : RunOptions.CHARTS;
-            assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
-            RunResult slow = Simulation.run(scenario, options.forcePerRequest());
-            RunResult fast;
-            try {
-                fast = FastPath.run(scenario, options);
-            } catch (RuntimeException e) {
-                throw new AssertionError(
-                        "health-checked scenario " + n + " failed on the fast path:\n" + yaml(scenario), e);
-            }
-            boolean charts = options.keepIntervals();
-            String expected = ResultJson.toJson(slow, charts, true);
-            String actual = ResultJson.toJson(fast, charts, true);
-            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
-                fail("health-checked scenario " + n + ": the fast path differs from the per-request path\n"
-                        + yaml(scenario) + "\nfirst difference near: " + firstDifference(expected, actual)
-                        + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
-            }
+            RunResult slow = runBoth("health-checked scenario " + n, scenario, options);
             checksFailed +=
                     faults.stream().anyMatch(f -> f.failsHealthCheck() && f.startNanos() < plain.durationNanos())
                             ? 1
@@ -298,23 +299,7 @@ class FastPathDifferentialTest {
                     .healthChecks(random.nextInt(3) == 0 ? healthCheck(random) : null)
                     .build();
             RunOptions options = n % 2 == 0 ? RunOptions.DEFAULT.keepingEvents(random.nextInt(20)) : RunOptions.CHARTS;
-            assertThat(FastPath.fallbackReasons(scenario, options)).isEmpty();
-            RunResult slow = Simulation.run(scenario, options.forcePerRequest());
-            RunResult fast;
-            try {
-                fast = FastPath.run(scenario, options);
-            } catch (RuntimeException e) {
-                throw new AssertionError(
-                        "many-caller scenario " + n + " failed on the fast path:\n" + yaml(scenario), e);
-            }
-            boolean charts = options.keepIntervals();
-            String expected = ResultJson.toJson(slow, charts, true);
-            String actual = ResultJson.toJson(fast, charts, true);
-            if (!expected.equals(actual) || !rest(slow).equals(rest(fast))) {
-                fail("many-caller scenario " + n + ": the fast path differs from the per-request path\n"
-                        + yaml(scenario) + "\nfirst difference near: " + firstDifference(expected, actual)
-                        + "\nper-request rest: " + rest(slow) + "\nfast rest:        " + rest(fast));
-            }
+            RunResult slow = runBoth("many-caller scenario " + n, scenario, options);
             long ejections = slow.summary().ejectionsEnforced();
             ejecting += ejections > 0 ? 1 : 0;
             // two callers or more ejecting: their lists differ in size while one has ejected and another not

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -44,6 +45,18 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * {@code Origin} headers (which Jetty passes on), a 431 past {@link #MAX_HEADERS} headers, and a 503 when the
  * executor refuses work. One context, {@code "/"}, serves every path; filters and authenticators are not
  * supported.
+ *
+ * <p>Jetty's buffers are not pooled ({@link ByteBufferPool#NON_POOLING}, on the heap): each read and each answer
+ * has buffers of its own. With a pool, a refused head (a 431 for a head over the size limit, a 400) could let a
+ * released request buffer reach another connection: Jetty 12.1's
+ * {@code org.eclipse.jetty.server.internal.HttpConnection.RequestHandler.badMessage} hands the error answer to
+ * another thread without marking the connection as handling, so when that answer completes,
+ * {@code HttpConnection.HttpStreamOverHTTP1.succeeded()} (or {@code failed}) calls {@code resume()}, which runs
+ * {@code onFillable()} a second time while the first {@code onFillable()} may not have returned yet. Both then
+ * read and release the same request buffer ({@code releaseRequestBuffer()}): it goes back to the pool while the
+ * second still fills it from the refused connection, and the next connection to take it (a well-formed request
+ * on a kept-alive connection) has its bytes overwritten, for example its {@code Host} value, answered
+ * {@code 400 Bad HostPort}. Unpooled, such a buffer belongs to no one else once released.
  */
 public final class BoundedHttpServer extends HttpServer {
     /** Header fields of one request at most; past it a 431. */
@@ -70,8 +83,11 @@ public final class BoundedHttpServer extends HttpServer {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4, 30_000);
         threads.setDaemon(true);
         threads.setName("outlier-lab-http-" + requested.getPort());
-        this.jetty = new Server(threads);
+        this.jetty = new Server(threads, null, ByteBufferPool.NON_POOLING);
         HttpConfiguration config = new HttpConfiguration();
+        // heap buffers: without a pool each read and answer allocates its own, cheaply on the heap
+        config.setUseInputDirectByteBuffers(false);
+        config.setUseOutputDirectByteBuffers(false);
         config.setHttpCompliance(HttpCompliance.RFC9110);
         config.setRequestHeaderSize(limits.maxHeaderBytes());
         config.setSendServerVersion(false);
@@ -152,6 +168,11 @@ public final class BoundedHttpServer extends HttpServer {
 
     ServerErrors errors() {
         return errors;
+    }
+
+    /** Where Jetty takes its buffers from: a buffer released is never handed out again (see the class comment). */
+    ByteBufferPool buffers() {
+        return jetty.getByteBufferPool();
     }
 
     @Override

@@ -52,11 +52,13 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * {@code org.eclipse.jetty.server.internal.HttpConnection.RequestHandler.badMessage} hands the error answer to
  * another thread without marking the connection as handling, so when that answer completes,
  * {@code HttpConnection.HttpStreamOverHTTP1.succeeded()} (or {@code failed}) calls {@code resume()}, which runs
- * {@code onFillable()} a second time while the first {@code onFillable()} may not have returned yet. Both then
+ * {@code onFillable()} a second time while the first {@code onFillable()} may not have returned yet. Both can then
  * read and release the same request buffer ({@code releaseRequestBuffer()}): it goes back to the pool while the
  * second still fills it from the refused connection, and the next connection to take it (a well-formed request
  * on a kept-alive connection) has its bytes overwritten, for example its {@code Host} value, answered
- * {@code 400 Bad HostPort}. Unpooled, such a buffer belongs to no one else once released.
+ * {@code 400 Bad HostPort}. That is the reading of Jetty's source that fits the one failure seen (a kept-alive
+ * request answered {@code 400 Bad HostPort} right after another connection's 431); the race was not reproduced.
+ * Unpooled, such a buffer belongs to no one else once released.
  */
 public final class BoundedHttpServer extends HttpServer {
     /** Header fields of one request at most; past it a 431. */

@@ -134,10 +134,10 @@ public final class Main {
     /**
      * The help width for a terminal {@code columns} wide (the {@code COLUMNS} variable, when the shell exports it):
      * that width, at most {@link #HELP_WIDTH} and at least picocli's minimum of 55; {@code null} (the commands' own
-     * width) when it is not a number.
+     * width) when it is not a number or is 0 (a terminal whose width is not known).
      */
     static Integer helpWidth(String columns) {
-        if (columns == null || !columns.strip().matches("[0-9]{1,6}")) {
+        if (columns == null || !columns.strip().matches("0*[1-9][0-9]{0,5}")) {
             return null;
         }
         return Math.max(55, Math.min(HELP_WIDTH, Integer.parseInt(columns.strip())));

@@ -70,6 +70,7 @@ class HelpTextTest {
         assertThat(Main.helpWidth("250")).isEqualTo(110);
         assertThat(Main.helpWidth("40")).isEqualTo(55);
         assertThat(Main.helpWidth("")).isNull();
+        assertThat(Main.helpWidth("0")).isNull();
         assertThat(Main.helpWidth("wide")).isNull();
         assertThat(Main.helpWidth(null)).isNull();
     }

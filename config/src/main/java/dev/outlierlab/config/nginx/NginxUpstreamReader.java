@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Finds an {@code upstream} block in a whole nginx configuration ({@link NginxConfParser}, includes expanded) and
@@ -24,8 +22,6 @@ import java.util.regex.Pattern;
  * noted; the lab models the round robin with the addresses as written.
  */
 public final class NginxUpstreamReader {
-    private static final Pattern TIME = Pattern.compile("(\\d{1,9})(y|M|w|d|h|m|s)?");
-
     private NginxUpstreamReader() {}
 
     /** Reads {@code file} (and its includes) for the upstream {@code name}, or the only one when null. */
@@ -236,40 +232,15 @@ public final class NginxUpstreamReader {
                 + " is not allowed; expected a whole number from " + min + " to " + max);
     }
 
-    /** nginx's time units, largest first, and their seconds; a bare number counts after them all. */
-    private static final String UNITS = "yMwdhms";
-
-    private static final long[] UNIT_SECONDS = {
-        365L * 24 * 3600, 30L * 24 * 3600, 7L * 24 * 3600, 24L * 3600, 3600, 60, 1
-    };
-
-    /**
-     * nginx's time in seconds, as {@code ngx_parse_time} (src/core/ngx_parse.c) reads it with {@code is_sec}: 10,
-     * 10s, 1m30s, 1h; each unit at most once and from the largest to the smallest ({@code 1h1h} and {@code 1s1m}
-     * are errors there too, so a long run of units can never add up past the limit); no milliseconds.
-     */
+    /** A server's {@code fail_timeout=} in whole seconds ({@link NginxTime}, no milliseconds), at most a year. */
     static long seconds(ConfDirective d, String v) {
-        Matcher m = TIME.matcher(v);
-        long total = 0;
-        int at = 0;
-        int step = -1;
-        boolean valid = !v.isEmpty();
-        while (valid && at < v.length()) {
-            valid = m.find(at) && m.start() == at;
-            if (valid) {
-                int unit = m.group(2) == null ? UNITS.length() : UNITS.indexOf(m.group(2));
-                valid = unit > step && (m.group(2) != null || m.end() == v.length());
-                total += Long.parseLong(m.group(1)) * (unit == UNITS.length() ? 1 : UNIT_SECONDS[unit]);
-                step = unit;
-                at = m.end();
-            }
-        }
-        if (!valid || total > NginxServer.MAX_FAIL_TIMEOUT_SECONDS) {
+        long nanos = NginxTime.nanos(v, false, NginxServer.MAX_FAIL_TIMEOUT_SECONDS * 1_000_000_000L);
+        if (nanos < 0) {
             throw new InputException(d.where() + ": fail_timeout=" + Wording.printable(shortText(v))
                     + " is not allowed; expected whole seconds such as 10, 10s, 1m or 1m30s (no ms; units y M w d h m s"
                     + " in that order, each once), at most a year");
         }
-        return total;
+        return nanos / 1_000_000_000L;
     }
 
     private static String shortText(String v) {
@@ -330,47 +301,13 @@ public final class NginxUpstreamReader {
     /** nginx's {@code proxy_read_timeout} when none is set: 60 s ({@code ngx_http_proxy_merge_loc_conf}). */
     public static final long DEFAULT_READ_TIMEOUT_NANOS = 60L * 1_000_000_000L;
 
-    private static final Pattern TIME_PART = Pattern.compile("(\\d{1,9})(ms|y|M|w|d|h|m|s)?");
-    private static final String TIME_UNITS = "y M w d h m s ms";
-    private static final long YEAR_NANOS = 366L * 86_400_000_000_000L;
-
     /**
-     * {@code proxy_read_timeout}'s value as nginx's {@code ngx_parse_time} (with milliseconds) reads it: numbers
-     * with units y M w d h m s ms, largest first, each once; a bare number is seconds. At most a year.
+     * {@code proxy_read_timeout}'s value in nanoseconds ({@link NginxTime}, milliseconds allowed), at most a year.
      */
     static long readTimeoutNanos(ConfDirective d) {
         String v = d.args().isEmpty() ? "" : d.arg(0);
-        Matcher m = TIME_PART.matcher(v);
-        long total = 0;
-        int at = 0;
-        int lastUnit = -1;
-        List<String> units = List.of(TIME_UNITS.split(" "));
-        while (at < v.length() && m.find(at) && m.start() == at) {
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            int rank = units.indexOf(unit);
-            if (rank <= lastUnit || (m.group(2) == null && m.end() != v.length())) {
-                break;
-            }
-            lastUnit = rank;
-            long n = Long.parseLong(m.group(1));
-            long nanos = switch (unit) {
-                case "ms" -> 1_000_000L;
-                case "s" -> 1_000_000_000L;
-                case "m" -> 60_000_000_000L;
-                case "h" -> 3_600_000_000_000L;
-                case "d" -> 86_400_000_000_000L;
-                case "w" -> 7 * 86_400_000_000_000L;
-                case "M" -> 30 * 86_400_000_000_000L;
-                default -> 365 * 86_400_000_000_000L;
-            };
-            if (n > (YEAR_NANOS - total) / nanos) {
-                total = YEAR_NANOS + 1; // past a year: refused below, never wrapped around
-                break;
-            }
-            total += n * nanos;
-            at = m.end();
-        }
-        if (v.isEmpty() || at != v.length() || total > YEAR_NANOS) {
+        long total = NginxTime.nanos(v, true, NginxServer.MAX_FAIL_TIMEOUT_SECONDS * 1_000_000_000L);
+        if (total < 0) {
             throw new InputException(d.where() + ": proxy_read_timeout \"" + Wording.printable(shortText(v))
                     + "\" is not allowed; expected a time such as 60s, 500ms or 1m30s (units y M w d h m s ms"
                     + " in that order, each once), at most a year");

@@ -6,9 +6,10 @@ import java.util.regex.Pattern;
 
 /**
  * nginx's time values as {@code ngx_parse_time} (src/core/ngx_parse.c) reads them: numbers with the units y M w d h m
- * s (and ms where the directive takes milliseconds), each at most once and from the largest to the smallest; a bare
- * number, last, is seconds ({@code 10}, {@code 1m30s}, {@code 500ms}). {@code 1h1h} and {@code 30s1m} are errors
- * there too, so a long run of units cannot add up past a limit unnoticed.
+ * s (and ms where the directive takes milliseconds), each at most once and from the largest to the smallest; a number
+ * without a unit, only last, is seconds ({@code 10}, {@code 1m30s}, {@code 500ms}, and {@code 10s5} is 15 s, as
+ * {@code ngx_parse_time}'s {@code st_last} adds it after any unit). {@code 1h1h} and {@code 30s1m} are errors there
+ * too, so a long run of units cannot add up past a limit unnoticed.
  */
 final class NginxTime {
     private static final Pattern PART = Pattern.compile("(\\d{1,9})(ms|y|M|w|d|h|m|s)?");
@@ -35,17 +36,18 @@ final class NginxTime {
                 return -1;
             }
             boolean bare = m.group(2) == null;
-            int unit = UNITS.indexOf(bare ? "s" : m.group(2));
+            int unit = bare ? UNITS.size() : UNITS.indexOf(m.group(2));
             if (unit <= last
                     || (bare && m.end() != v.length())
                     || (!milliseconds && m.group(2) != null && m.group(2).equals("ms"))) {
                 return -1;
             }
             long n = Long.parseLong(m.group(1));
-            if (n > (maxNanos - total) / UNIT_NANOS[unit]) {
+            long scale = bare ? SECOND : UNIT_NANOS[unit];
+            if (n > (maxNanos - total) / scale) {
                 return -1; // past the limit: refused, never wrapped around
             }
-            total += n * UNIT_NANOS[unit];
+            total += n * scale;
             last = unit;
             at = m.end();
         }

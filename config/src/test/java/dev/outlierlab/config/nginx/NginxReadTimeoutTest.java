@@ -32,11 +32,13 @@ class NginxReadTimeoutTest {
                 .isEqualTo(500 * MS);
         assertThat(read("", "      proxy_read_timeout 1m30s;\n")).isEqualTo(90_000 * MS);
         assertThat(read("", "      proxy_read_timeout 0;\n")).isZero(); // nginx accepts it too
+        // a number without a unit, last, is seconds after any unit (ngx_parse_time's st_last)
+        assertThat(read("", "      proxy_read_timeout 10s5;\n")).isEqualTo(15_000 * MS);
     }
 
     @Test
     void aTimeNginxRefusesIsOneMessage() {
-        for (String bad : new String[] {"5x", "30s1m", "10s5", "400y", "s"}) {
+        for (String bad : new String[] {"5x", "30s1m", "10s5s", "400y", "s"}) {
             assertThatThrownBy(() -> read("", "      proxy_read_timeout " + bad + ";\n"))
                     .as(bad)
                     .isInstanceOf(InputException.class)

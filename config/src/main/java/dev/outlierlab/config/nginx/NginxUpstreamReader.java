@@ -301,16 +301,19 @@ public final class NginxUpstreamReader {
     /** nginx's {@code proxy_read_timeout} when none is set: 60 s ({@code ngx_http_proxy_merge_loc_conf}). */
     public static final long DEFAULT_READ_TIMEOUT_NANOS = 60L * 1_000_000_000L;
 
+    private static final long MAX_MSEC_NANOS = 2_147_483_647L * 1_000_000L;
+
     /**
-     * {@code proxy_read_timeout}'s value in nanoseconds ({@link NginxTime}, milliseconds allowed), at most a year.
+     * {@code proxy_read_timeout}'s value in nanoseconds ({@link NginxTime}, milliseconds allowed), at most nginx's
+     * limit for a time in milliseconds, 2147483647 ms ({@code ngx_parse_time}: larger is {@code NGX_PARSE_LARGE_TIME}).
      */
     static long readTimeoutNanos(ConfDirective d) {
         String v = d.args().isEmpty() ? "" : d.arg(0);
-        long total = NginxTime.nanos(v, true, NginxServer.MAX_FAIL_TIMEOUT_SECONDS * 1_000_000_000L);
+        long total = NginxTime.nanos(v, true, MAX_MSEC_NANOS);
         if (total < 0) {
             throw new InputException(d.where() + ": proxy_read_timeout \"" + Wording.printable(shortText(v))
                     + "\" is not allowed; expected a time such as 60s, 500ms or 1m30s (units y M w d h m s ms"
-                    + " in that order, each once), at most a year");
+                    + " in that order, each once), at most 24d20h31m23s647ms, as nginx's msec values");
         }
         return total;
     }

@@ -38,13 +38,13 @@ class NginxReadTimeoutTest {
 
     @Test
     void aTimeNginxRefusesIsOneMessage() {
-        for (String bad : new String[] {"5x", "30s1m", "10s5s", "400y", "s"}) {
+        for (String bad : new String[] {"5x", "30s1m", "10s5s", "400y", "25d", "s"}) {
             assertThatThrownBy(() -> read("", "      proxy_read_timeout " + bad + ";\n"))
                     .as(bad)
                     .isInstanceOf(InputException.class)
                     .hasMessage("nginx.conf:10: proxy_read_timeout \"" + bad + "\" is not allowed; expected a time"
                             + " such as 60s, 500ms or 1m30s (units y M w d h m s ms in that order, each once), at most"
-                            + " a year");
+                            + " 24d20h31m23s647ms, as nginx's msec values");
         }
     }
 }

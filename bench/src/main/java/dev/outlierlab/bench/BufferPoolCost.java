@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What Jetty's unpooled heap buffers cost {@link BoundedHttpServer} against Jetty's own pooled setup, side by side
@@ -100,37 +101,38 @@ public final class BufferPoolCost {
             }
         }
         System.out.println();
-        System.out.println("| target | requests/s pooled, unpooled | server CPU us/request pooled, unpooled (ratio)"
-                + " | server bytes/request pooled, unpooled (ratio) | process CPU us/request pooled, unpooled"
-                + " (ratio) |");
+        System.out.println("Medians of the counted rounds, and the median of each round's ratio unpooled / pooled (the"
+                + " two setups of a round ran a few seconds apart, so the ratio of a round is less subject to the"
+                + " machine's drift than the ratio of the medians):");
+        System.out.println("| target | requests/s pooled, unpooled (ratio) | server CPU us/request pooled, unpooled"
+                + " (ratio) | server bytes/request pooled, unpooled (ratio) | process CPU us/request pooled,"
+                + " unpooled (ratio) |");
         System.out.println("|---|---|---|---|---|");
         for (String target : targets) {
             List<Sample> p = samples.get(target + " pooled");
             List<Sample> u = samples.get(target + " unpooled");
-            double rp = median(p, Sample::requestsPerSecond), ru = median(u, Sample::requestsPerSecond);
-            double cp = median(p, Sample::serverCpuNanos) / 1000, cu = median(u, Sample::serverCpuNanos) / 1000;
-            double bp = median(p, Sample::serverBytes), bu = median(u, Sample::serverBytes);
-            double pp = median(p, Sample::processCpuNanos) / 1000, pu = median(u, Sample::processCpuNanos) / 1000;
-            System.out.printf(
-                    Locale.ROOT,
-                    "| %s | %.0f, %.0f (%.2fx) | %.1f, %.1f (%.2fx) | %.0f, %.0f (%.2fx) | %.1f, %.1f (%.2fx) |%n",
-                    target,
-                    rp,
-                    ru,
-                    ru / rp,
-                    cp,
-                    cu,
-                    cu / cp,
-                    bp,
-                    bu,
-                    bu / bp,
-                    pp,
-                    pu,
-                    pu / pp);
+            StringBuilder row = new StringBuilder("| " + target + " |");
+            for (ToDoubleFunction<Sample> value : List.<ToDoubleFunction<Sample>>of(
+                    Sample::requestsPerSecond,
+                    s -> s.serverCpuNanos() / 1000,
+                    Sample::serverBytes,
+                    s -> s.processCpuNanos() / 1000)) {
+                List<Double> ratios = new ArrayList<>();
+                for (int i = 0; i < p.size(); i++) {
+                    ratios.add(value.applyAsDouble(u.get(i)) / value.applyAsDouble(p.get(i)));
+                }
+                row.append(String.format(
+                        Locale.ROOT,
+                        " %.1f, %.1f (%.2fx) |",
+                        median(p, value),
+                        median(u, value),
+                        median(ratios, Double::doubleValue)));
+            }
+            System.out.println(row);
         }
     }
 
-    private static double median(List<Sample> samples, java.util.function.ToDoubleFunction<Sample> value) {
+    private static <T> double median(List<T> samples, ToDoubleFunction<T> value) {
         double[] v = samples.stream().mapToDouble(value).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }

@@ -24,6 +24,10 @@ import org.junit.jupiter.api.TestFactory;
  * {@link DocPage} for the expected-output syntax. Each command runs through the real launcher, with bash, in a
  * scratch folder that links to every top-level entry of the repository, so that files a command writes stay out
  * of the checkout. It runs as an integration test, after the CLI's jar is packaged.
+ *
+ * <p>A block tagged {@code sh}, {@code bash} or {@code shell} is shown, not run, so it may hold no outlier-lab
+ * command (a synopsis goes in a {@code text} block), but for the blocks {@link #SHOWN_NOT_RUN} lists with their
+ * reason: each page fails on any other.
  */
 class DocCommandsIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();

@@ -58,7 +58,9 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * on a kept-alive connection) has its bytes overwritten, for example its {@code Host} value, answered
  * {@code 400 Bad HostPort}. That is the reading of Jetty's source that fits the one failure seen (a kept-alive
  * request answered {@code 400 Bad HostPort} right after another connection's 431); the race was not reproduced.
- * Unpooled, such a buffer belongs to no one else once released.
+ * Unpooled, such a buffer belongs to no one else once released. Against Jetty's pooled setup that costs about
+ * 16 KB more allocated per request and no CPU time per request beyond the noise of a side-by-side run
+ * ({@code BufferPoolCost} in the bench module; docs/benchmarks.md).
  */
 public final class BoundedHttpServer extends HttpServer {
     /**

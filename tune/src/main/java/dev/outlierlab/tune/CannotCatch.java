@@ -155,16 +155,22 @@ final class CannotCatch {
             // an admissible setting takes it out in time, at less benefit than the recommendation's
             String reason = req.target().deadHostTradeOff();
             boolean less = quickest.benefitPercent() < best.benefitPercent();
+            // the current settings (plural) or one setting on the front
+            String verb = quickest == current ? "" : "s";
             return head + "no admissible setting takes it out within " + (long) DEAD_WITHIN_SECONDS + " s and "
                     + (less ? "removes as much as" : "does as little harm as") + " the recommendation: " + never + "; "
                     + (quickest == current
                             ? "the current settings, " + label(req, quickest) + ","
                             : label(req, quickest))
-                    + " take it out in " + String.format(Locale.ROOT, "%.1f s", fastest) + " and meet every constraint"
+                    + " take" + verb + " it out in " + String.format(Locale.ROOT, "%.1f s", fastest) + " and meet"
+                    + verb
+                    + " every constraint"
                     + (less
-                            ? " but remove " + Explanation.pct(quickest.benefitPercent()) + " of the avoidable failures"
-                                    + " against the recommendation's " + Explanation.pct(best.benefitPercent())
-                            : " but do more harm (" + String.format(Locale.ROOT, "%.2f", quickest.harm())
+                            ? " but remove" + verb + " " + Explanation.pct(quickest.benefitPercent())
+                                    + " of the avoidable failures against the recommendation's "
+                                    + Explanation.pct(best.benefitPercent())
+                            : " but do" + (verb.isEmpty() ? "" : "es") + " more harm ("
+                                    + String.format(Locale.ROOT, "%.2f", quickest.harm())
                                     + " against the recommendation's " + String.format(Locale.ROOT, "%.2f", best.harm())
                                     + ")")
                     + trade + (reason == null ? "" : "; " + reason);

@@ -320,8 +320,12 @@ public record BreakingPoints(
                         + shortOf(noiseRuns, noisePpm, "ppm") + ", so false ejections pass one a day"
                         + paid(noiseAddedPerThousand);
         String c = caughtPercent < 0
-                ? "within a minute it does not catch even a dead host in every run (at 100 %:"
-                        + frequency(partialRuns, 100) + ")"
+                ? "within a minute it does not catch "
+                        + (ProbeTally.at(partialRuns, 100) != null
+                                        && ProbeTally.at(partialRuns, 100).hits() > 0
+                                ? "a dead host in every run"
+                                : "even a dead host")
+                        + " (at 100 %:" + frequency(partialRuns, 100) + ")"
                 : caughtPercent == 100
                         ? "within a minute it catches only a host failing every request," + frequency(partialRuns, 100)
                                 + shortOf(partialRuns, 100, "%")

@@ -252,11 +252,20 @@ public final class TuneJson {
     }
 
     /** Keys and values in the order given (a {@code Map.of}'s order changes from one JVM to the next). */
-    /** A scale's conditions as {@code {"percent": 30, "runs": 20, "ejecting": 1}}, mildest first. */
+    /**
+     * A scale's conditions as {@code {"percent": 30, "runs": 20, "ejecting": 1}}, mildest first; {@code perPercent}
+     * is 1 for levels in whole percentages, 10,000 for parts per million.
+     */
     private static void tallies(ArrayNode out, List<ProbeTally> tallies, long perPercent, String hits) {
         for (ProbeTally t : tallies) {
             ObjectNode o = out.addObject();
-            num(o, "percent", t.level() / (double) perPercent);
+            if (perPercent == 1) {
+                o.put("percent", t.level());
+            } else {
+                // parts per million as a plain percentage: 0.5, 1, 12 (never 1E+1)
+                BigDecimal pct = BigDecimal.valueOf(t.level(), 4).stripTrailingZeros();
+                o.put("percent", pct.scale() < 0 ? pct.setScale(0) : pct);
+            }
             o.put("runs", t.runs());
             o.put(hits, t.hits());
         }

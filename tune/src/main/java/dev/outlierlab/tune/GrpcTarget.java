@@ -13,6 +13,7 @@ import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -61,6 +62,15 @@ public final class GrpcTarget implements Target {
         String text = ProfileFiles.serviceConfig(s);
         GrpcOutlierConfig read = ProfileFiles.readServiceConfig(text, "tune:grpc");
         return new Written(text, ProfileFiles.asEnvoyFields(read), 0, new GrpcRun(read));
+    }
+
+    /** The service config's {@code outlier_detection_experimental} config as read back, without its child policy. */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        GrpcOutlierConfig c = written.profile() instanceof GrpcRun r
+                ? r.config()
+                : ProfileFiles.readServiceConfig(ProfileFiles.serviceConfig(s), "tune:grpc");
+        return ProfileFiles.serviceConfigFields(c);
     }
 
     @Override

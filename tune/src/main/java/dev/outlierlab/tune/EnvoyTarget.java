@@ -161,6 +161,40 @@ public enum EnvoyTarget implements Target {
         return DeployableFile.of(original, this, currentConfig, recommended, written, version, cluster);
     }
 
+    /**
+     * A candidate's short label in the resource's field names: an Envoy cluster's is {@link Setting#label()}; a
+     * DestinationRule's {@code consecutive5xxErrors=5 interval=10s baseEjectionTime=30s maxEjectionPercent=10}; a
+     * BackendTrafficPolicy's and a MeshCircuitBreaker's likewise (Kuma's detectors by name, {@code off} when absent,
+     * {@code successRate=1.9/100} its factor over its request volume, {@code failurePercentage=30/50} its threshold
+     * over its volume).
+     */
+    @Override
+    public String label(Setting s) {
+        String times = " interval=" + SettingFields.go(s.intervalNanos()) + " baseEjectionTime="
+                + SettingFields.go(s.baseEjectionTimeNanos()) + " maxEjectionPercent=" + s.maxEjectionPercent();
+        return switch (this) {
+            case ENVOY -> s.label();
+            case ISTIO -> "consecutive5xxErrors=" + s.consecutive5xx() + times;
+            case ENVOY_GATEWAY ->
+                "consecutive5XxErrors=" + Math.max(1, s.consecutive5xx())
+                        + (s.failurePercentageThreshold() > 0
+                                ? " failurePercentageThreshold=" + s.failurePercentageThreshold()
+                                : "")
+                        + times + (s.alwaysEjectOneHost() ? " alwaysEjectOneEndpoint" : "");
+            case KUMA ->
+                "totalFailures=" + (s.consecutive5xx() > 0 ? Long.toString(s.consecutive5xx()) : "off")
+                        + " successRate="
+                        + (s.successRateStdevFactor() > 0
+                                ? Setting.factor(s.successRateStdevFactor()) + "/" + s.successRateRequestVolume()
+                                : "off")
+                        + " failurePercentage="
+                        + (s.failurePercentageThreshold() > 0
+                                ? s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume()
+                                : "off")
+                        + times;
+        };
+    }
+
     /** The block the target's resource holds, in its own field names ({@link SettingFields}). */
     @Override
     public Map<String, Object> fields(Setting s, Written written) {

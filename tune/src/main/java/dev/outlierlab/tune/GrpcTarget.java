@@ -73,6 +73,33 @@ public final class GrpcTarget implements Target {
         return ProfileFiles.serviceConfigFields(c);
     }
 
+    /**
+     * A candidate's short label in the service config's field names: {@code successRateEjection=1900/100} (its
+     * {@code stdevFactor} over its {@code requestVolume}, {@code off} when the block is absent),
+     * {@code failurePercentageEjection=30/50} (its {@code threshold} over its {@code requestVolume}), then
+     * {@code interval}, {@code baseEjectionTime} and {@code maxEjectionPercentage}.
+     */
+    @Override
+    public String label(Setting s) {
+        return "successRateEjection="
+                + (s.successRateStdevFactor() > 0
+                        ? s.successRateStdevFactor() + "/" + s.successRateRequestVolume()
+                        : "off")
+                + " failurePercentageEjection="
+                + (s.failurePercentageThreshold() > 0
+                        ? s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume()
+                        : "off")
+                + " interval=" + ProfileFiles.protoDuration(s.intervalNanos()) + " baseEjectionTime="
+                + ProfileFiles.protoDuration(s.baseEjectionTimeNanos()) + " maxEjectionPercentage="
+                + s.maxEjectionPercent();
+    }
+
+    /** Envoy's defaults are what a gRPC client gets from an xDS cluster that sets no outlier-detection field. */
+    @Override
+    public String defaultsLabel() {
+        return "Envoy's defaults, as gRPC's xDS client maps them";
+    }
+
     @Override
     public String engineLabel(EnvoyVersion version) {
         return "(grpc-java)";

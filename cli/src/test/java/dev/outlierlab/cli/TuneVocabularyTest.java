@@ -286,4 +286,33 @@ class TuneVocabularyTest {
                     .isEqualTo(seed.get("failed").asLong());
         }
     }
+
+    /**
+     * {@code tune --explain} on a server target shows the recommendation's run as {@code run} shows an nginx scenario
+     * (it failed with an internal error before): the suite's cache-miss case, 150 s at 300 rps, is 45,000 requests over
+     * its 6 servers.
+     */
+    @Test
+    void explainOnNginxShowsTheRunAsRunDoes() {
+        CliRunner.Outcome o = CliRunner.run(
+                "tune",
+                "--target",
+                "nginx",
+                "--hosts",
+                "4",
+                "--rps",
+                "60",
+                "--suite",
+                SUITE,
+                "--seeds",
+                "2",
+                "--explain",
+                "cache-miss");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out())
+                .contains("Decision trace of the recommendation on cache-miss (seed 1):\n"
+                        + "outlier-lab tune --explain: upstream search, 6 servers, 1 counting worker")
+                .contains("scenario cache-miss: 150s, 300 rps, seed 1\n")
+                .contains("requests 45000, client 5xx ");
+    }
 }

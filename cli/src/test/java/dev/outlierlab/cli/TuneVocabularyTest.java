@@ -315,4 +315,27 @@ class TuneVocabularyTest {
                 .contains("scenario cache-miss: 150s, 300 rps, seed 1\n")
                 .contains("requests 45000, client 5xx ");
     }
+
+    /** The same inputs give the same bytes, nested blocks (Kuma's detectors) included. */
+    @Test
+    void theSameInputsGiveTheSameBytes() {
+        String[] args = {
+            "tune",
+            "--target",
+            "kuma",
+            "--hosts",
+            "4",
+            "--rps",
+            "60",
+            "--suite",
+            SUITE,
+            "--seeds",
+            "2",
+            "--format",
+            "json"
+        };
+        CliRunner.Outcome a = CliRunner.run(args);
+        assertThat(a.exit()).as(a.err()).isZero();
+        assertThat(CliRunner.run(args).out()).isEqualTo(a.out());
+    }
 }

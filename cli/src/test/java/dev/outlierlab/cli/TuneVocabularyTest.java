@@ -214,6 +214,15 @@ class TuneVocabularyTest {
         assertThat(set).isEqualTo(policy);
         assertThat(set.get("maxEjectionPercentage").isNumber()).isTrue();
         ownLabScenario(rec, "grpc");
+        // what the detectors can do, in the service config's fields: 4 hosts are fewer than the 5 minimum hosts
+        assertThat(root.get("detectors").get(0).asText())
+                .startsWith("success rate cannot run: 4 hosts are fewer than outlier_detection_experimental"
+                        + ".successRateEjection.minimumHosts 5");
+        for (JsonNode line : root.get("detectors")) {
+            for (String envoy : ENVOY_FIELDS) {
+                assertThat(line.asText()).doesNotContainPattern("\\b" + envoy + "\\b");
+            }
+        }
     }
 
     /** The gateway: the setting is the printed configuration's {@code gateway:} block. */

@@ -42,7 +42,10 @@ public final class TuneJson {
         req.put("rps", q.rps());
         req.put("clients", q.clients());
         req.put("target", q.target().flag());
-        req.put("envoy_version", q.envoyVersion().toString());
+        // the Envoy release applies only where the target runs on Envoy
+        req.put(
+                "envoy_version",
+                q.target().can(Target.Can.ENVOY_FIELDS) ? q.envoyVersion().toString() : null);
         req.put("seeds", q.seeds());
         req.put("screen_seeds", q.screenSeeds());
         req.put("max_ejected", q.maxEjected());
@@ -141,37 +144,9 @@ public final class TuneJson {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("candidate", e.candidate());
         n.put("label", q.target().label(e.setting(), e.written().profile()));
-        Setting s = e.setting();
-        ObjectNode set = n.putObject("setting");
-        if (s.gateway() != null) {
-            var g = s.gateway();
-            set.put("mode", g.mode().configName());
-            set.put("window", Durations.format(g.windowNanos()));
-            set.put("min_requests", g.minRequests());
-            num(set, "stdev_factor", g.stdevFactor());
-            set.put("peer_set", g.peerSet().configName());
-            num(set, "min_stdev", g.minStdevPercent());
-            set.put("consecutive_failures", g.consecutiveFailures());
-            set.put("ejection_time", Durations.format(g.ejectionTimeNanos()));
-            set.put("processes", g.processes());
-        } else {
-            envoyFields(set, s);
-        }
+        // the setting in the target's own fields, as its file says them (Target#fields; docs/output-formats.md)
+        n.set("setting", MAPPER.valueToTree(q.target().fields(e.setting(), e.written())));
         return scored(n, e, q);
-    }
-
-    private static void envoyFields(ObjectNode set, Setting s) {
-        set.put("consecutive_5xx", s.consecutive5xx());
-        set.put("success_rate_stdev_factor", s.successRateStdevFactor());
-        set.put("success_rate_request_volume", s.successRateRequestVolume());
-        set.put("success_rate_minimum_hosts", s.successRateMinimumHosts());
-        set.put("failure_percentage_threshold", s.failurePercentageThreshold());
-        set.put("failure_percentage_request_volume", s.failurePercentageRequestVolume());
-        set.put("failure_percentage_minimum_hosts", s.failurePercentageMinimumHosts());
-        set.put("interval", Durations.format(s.intervalNanos()));
-        set.put("base_ejection_time", Durations.format(s.baseEjectionTimeNanos()));
-        set.put("max_ejection_percent", s.maxEjectionPercent());
-        set.put("always_eject_one_host", s.alwaysEjectOneHost());
     }
 
     private static ObjectNode scored(ObjectNode n, Evaluation e, TuneRequest q) {

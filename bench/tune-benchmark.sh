@@ -2,7 +2,7 @@
 # Side-by-side CPU time of `tune` in two builds on the same command, in one run, alternately, so that both see the
 # same machine: the previous build's jar (`java -jar`, as its launcher ran it: that launcher added nothing for tune
 # but a class-data archive, about half a second), this build as users run it (the `./outlier-lab` launcher of this
-# checkout, with its JVM options and class-data archive; the release archive's bin/outlier-lab passes the same) and
+# checkout, with its JVM options and tune's class-data archive; the release archive's bin/outlier-lab passes the same) and
 # this build's jar with a plain `java -jar` (what the launcher's options are worth). Prints each run's user + system
 # CPU seconds, the load average, and the ratios.
 #   bench/tune-benchmark.sh OLD.jar [-- tune arguments]
@@ -18,8 +18,10 @@ if [[ ${#args[@]} -eq 0 ]]; then args=(--hosts 8 --rps 2000); fi
 cd "$root"
 out=bench/target/tune-bench
 mkdir -p "$out"
-# builds the jar if the sources are newer and makes the launcher's class-data archive, outside the measurement
+# builds the jar if the sources are newer and makes the launcher's class-data archives (tune's is made on its first
+# use), outside the measurement
 ./outlier-lab --version >/dev/null
+./outlier-lab tune --help >/dev/null
 cpu() { # label command... -> CPU seconds
     local label="$1"
     shift

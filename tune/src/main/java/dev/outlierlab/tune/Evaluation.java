@@ -191,6 +191,26 @@ public record Evaluation(
                 more);
     }
 
+    /**
+     * The same evaluation with the runs of {@code exact} in place of its own: only for runs that differ in figures the
+     * scoring does not read (the detections the cap refused), so every score stays as it is.
+     */
+    Evaluation withScores(List<ScenarioScore> exact) {
+        return new Evaluation(
+                candidate,
+                setting,
+                written,
+                exact,
+                benefitPercent,
+                worstSeedBenefitPercent,
+                falseEjections,
+                addedFailurePoints,
+                addedFailuresPerThousand,
+                addedFailuresScenario,
+                allowedAddedPerThousand,
+                violations);
+    }
+
     /** Harm in one number: false ejections per run (summed) plus added failures in percentage points. */
     public double harm() {
         return falseEjections + addedFailurePoints;

@@ -97,6 +97,27 @@ public record RunFigures(
                 failed);
     }
 
+    /** These figures with another count of detections the cap refused. */
+    RunFigures withOverflows(long count) {
+        return new RunFigures(
+                requests,
+                failed,
+                requestsDuringFault,
+                failedDuringFault,
+                ejections,
+                count,
+                falseEjections,
+                healthyEjectedNanos,
+                maxEjectedAtOnce,
+                panicNanos,
+                detectNanos,
+                returnNanos,
+                upstreamAttempts,
+                upstreamFailed,
+                delayedRequests,
+                delayNanos);
+    }
+
     /**
      * What the callers paid: failed requests plus those answered only after waiting for a failed attempt (each
      * request once: a delayed request did not fail).

@@ -41,6 +41,13 @@ import java.util.TreeSet;
  *       run made first: such runs are made once ({@link #runKey}).
  * </ul>
  *
+ *
+ * <p>And one rule against detection off ({@link #refusesAll}): where a candidate's cap admits no host at all for the
+ * scenario's host count, every detection is refused by the cap before any enforcing draw or ejection
+ * ({@code DetectorImpl::ejectHost} checks the cap first), so no host ever leaves and the requests go as with detection
+ * off: its run is detection off's run in every figure but the count of refused detections, which depends on its
+ * thresholds. The search ranks candidates without that count, so such runs are made only for the settings it prints.
+ *
  * <p>Candidates are run in waves, those that can stand for others first; which runs are shared depends only on the
  * figures, never on threads, so the search's result is the same as with every run made, byte for byte.
  */
@@ -61,6 +68,12 @@ final class RunSharing {
             OutlierSetting.MAX_EJECTION_TIME,
             OutlierSetting.MAX_EJECTION_TIME_JITTER,
             OutlierSetting.SUCCESSFUL_ACTIVE_HEALTH_CHECK_UNEJECT_HOST);
+    /**
+     * Settings that may differ from detection off's under the refused rule: everything but what changes the requests'
+     * answers or the balancer without an ejection (degraded hosts, the split of local-origin errors).
+     */
+    private static final Set<OutlierSetting> REFUSED_FREE = EnumSet.complementOf(
+            EnumSet.of(OutlierSetting.DETECT_DEGRADED_HOSTS, OutlierSetting.SPLIT_EXTERNAL_LOCAL_ORIGIN_ERRORS));
     /** Settings that may differ under the cap rule. */
     private static final Set<OutlierSetting> CAP_FREE =
             EnumSet.of(OutlierSetting.MAX_EJECTION_PERCENT, OutlierSetting.ALWAYS_EJECT_ONE_HOST);
@@ -148,6 +161,22 @@ final class RunSharing {
                 && quietCovers(a, b)
                 && allowsOne(written.get(a).config(), hosts)
                 && allowsOne(written.get(b).config(), hosts);
+    }
+
+    /**
+     * The refused rule: whether candidate {@code c}'s run of a scenario with {@code hosts} hosts is detection off's
+     * ({@code off}, the settings detection off runs with at the same panic threshold) in every figure but the
+     * detections the cap refused, because its cap admits no host there and nothing else it sets acts without an
+     * ejection.
+     */
+    boolean refusesAll(int c, int hosts, OutlierDetectionConfig off, double offPanicPercent, RunProfile offProfile) {
+        Target.Written w = written.get(c);
+        OutlierDetectionConfig config = w.config();
+        return w.profile() == RunProfile.ENVOY
+                && offProfile == RunProfile.ENVOY
+                && w.panicThresholdPercent() == offPanicPercent
+                && !capRule.allows(0, hosts, config.maxEjectionPercent(), config.alwaysEjectOneHost())
+                && equalBut(config, off, REFUSED_FREE);
     }
 
     private boolean allowsOne(OutlierDetectionConfig c, int hosts) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
@@ -39,11 +40,17 @@ public final class Tuner {
     private final Map<String, String> sameRuns = new HashMap<>();
 
     private long runs;
+    /** Whether runs that are detection off's but for the detections the cap refused are taken from it until printed. */
+    private final boolean refusedFromOff;
 
-    private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner) {
+    /** The count of refused detections of a run taken from detection off's, not known until the run is made. */
+    private static final long UNKNOWN = -1;
+
+    private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner, boolean refusedFromOff) {
         this.req = req;
         this.runner = runner;
         this.progress = progress;
+        this.refusedFromOff = refusedFromOff;
     }
 
     /** Runs the search; {@code progress} receives the work of each finished run (see {@link #plannedUnits}). */
@@ -53,7 +60,15 @@ public final class Tuner {
 
     /** Runs the search with its runs made by {@code runner} (e.g. a Flink job) instead of the local threads. */
     public static TuneResult tune(TuneRequest req, LongConsumer progress, RunExecutor runner) {
-        return new Tuner(req, progress, runner).search();
+        return new Tuner(req, progress, runner, true).search();
+    }
+
+    /**
+     * The search with every run of the settings that are not printed made as well, where the refused rule of
+     * {@link RunSharing} would take it from detection off: the same result but for the count of runs.
+     */
+    static TuneResult tuneMakingEveryRefusedRun(TuneRequest req, RunExecutor runner) {
+        return new Tuner(req, u -> {}, runner, false).search();
     }
 
     /**
@@ -161,6 +176,10 @@ public final class Tuner {
         Evaluation current = finals.get(0);
         Evaluation best = Choice.choose(finals, current);
         List<Evaluation> front = Choice.front(finals, best);
+        Map<Integer, Evaluation> printed = exact(current, front, best);
+        current = printed.get(current.candidate());
+        best = printed.get(best.candidate());
+        front = front.stream().map(e -> printed.get(e.candidate())).toList();
         BreakingPoints points = BreakingPoints.of(req, best.written(), runner, n -> runs += n);
         return Explanation.result(req, current, front, best, settings.size() - 1, runs)
                 .breakingAt(points);
@@ -229,6 +248,12 @@ public final class Tuner {
                         }
                         Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
                         TuneRuns.Job job = new TuneRuns.Job(sc, run, w.profile());
+                        if (refusesAll(c, sc)) {
+                            // detection off's run but for the refused detections, counted once it is printed
+                            cache.put(key, cache.get("off/" + s + "/" + seed).withOverflows(UNKNOWN));
+                            progress.accept(TuneRuns.units(job));
+                            continue;
+                        }
                         String runKey =
                                 sharing.runKey(c, sc.scenario().cluster().size());
                         String first = runKey == null ? null : sameRuns.get(runKey + "/" + s + "/" + seed);
@@ -254,28 +279,87 @@ public final class Tuner {
         }
         List<Evaluation> out = new ArrayList<>();
         for (int c : candidates) {
-            List<ScenarioScore> scores = new ArrayList<>();
-            for (int s = 0; s < req.suite().size(); s++) {
-                List<RunFigures> mine = new ArrayList<>();
-                List<RunFigures> off = new ArrayList<>();
-                List<RunFigures> correct = new ArrayList<>();
-                for (int seed = 1; seed <= seeds; seed++) {
-                    mine.add(cache.get(c + "/" + s + "/" + seed));
-                    off.add(cache.get("off/" + s + "/" + seed));
-                    correct.add(cache.get("correct/" + s + "/" + seed));
-                }
-                scores.add(new ScenarioScore(req.suite().get(s), mine, off, correct));
-            }
             out.add(Evaluation.of(
                     c,
                     settings.get(c),
                     written.get(c),
-                    scores,
+                    scores(c, seeds),
                     req.maxEjected(),
                     req.maxFalsePerDay(),
                     req.maxAddedPerThousand()));
         }
         return out;
+    }
+
+    /** Candidate {@code c}'s runs of every scenario on the first {@code seeds} seeds, beside detection off's. */
+    private List<ScenarioScore> scores(int c, int seeds) {
+        List<ScenarioScore> scores = new ArrayList<>();
+        for (int s = 0; s < req.suite().size(); s++) {
+            List<RunFigures> mine = new ArrayList<>();
+            List<RunFigures> off = new ArrayList<>();
+            List<RunFigures> correct = new ArrayList<>();
+            for (int seed = 1; seed <= seeds; seed++) {
+                mine.add(cache.get(c + "/" + s + "/" + seed));
+                off.add(cache.get("off/" + s + "/" + seed));
+                correct.add(cache.get("correct/" + s + "/" + seed));
+            }
+            scores.add(new ScenarioScore(req.suite().get(s), mine, off, correct));
+        }
+        return scores;
+    }
+
+    /**
+     * Whether candidate {@code c}'s run of {@code sc} is detection off's but for the detections the cap refused
+     * ({@link RunSharing#refusesAll}).
+     */
+    private boolean refusesAll(int c, SuiteScenario sc) {
+        return refusedFromOff
+                && sharing.refusesAll(
+                        c,
+                        sc.scenario().cluster().size(),
+                        TuneRuns.OFF,
+                        req.currentPanicPercent(),
+                        req.currentProfile().off());
+    }
+
+    /**
+     * The printed evaluations (the current setting, the front, the recommendation) by candidate, each with its own
+     * runs where one was taken from detection off's: those are made now, for the count of detections the cap refused
+     * (the scores do not read it, so they stay as they are).
+     */
+    private Map<Integer, Evaluation> exact(Evaluation current, List<Evaluation> front, Evaluation best) {
+        Map<Integer, Evaluation> printed = new TreeMap<>();
+        printed.put(current.candidate(), current);
+        front.forEach(e -> printed.put(e.candidate(), e));
+        printed.put(best.candidate(), best);
+        List<TuneRuns.Job> jobs = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        Set<Integer> redo = new TreeSet<>();
+        for (Evaluation e : printed.values()) {
+            Target.Written w = e.written();
+            for (int s = 0; s < req.suite().size(); s++) {
+                SuiteScenario sc = req.suite().get(s);
+                for (int seed = 1; seed <= req.seeds(); seed++) {
+                    String key = e.candidate() + "/" + s + "/" + seed;
+                    if (cache.get(key).overflows() == UNKNOWN) {
+                        Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
+                        jobs.add(new TuneRuns.Job(sc, run, w.profile()));
+                        keys.add(key);
+                        redo.add(e.candidate());
+                    }
+                }
+            }
+        }
+        if (!jobs.isEmpty()) {
+            // their work was counted when they were taken from detection off's
+            List<RunFigures> figures = runner.run(jobs, u -> {});
+            for (int i = 0; i < keys.size(); i++) {
+                cache.put(keys.get(i), figures.get(i));
+            }
+            runs += jobs.size();
+        }
+        redo.forEach(c -> printed.put(c, printed.get(c).withScores(scores(c, req.seeds()))));
+        return printed;
     }
 
     /** A run already made that is provably candidate {@code c}'s run of scenario {@code s} and this seed, or null. */

@@ -186,7 +186,7 @@ final class ReplayRun {
         return LogReplay.inStableOrder(LogReplay.replay(scan, scenarios::apply, RunOptions.DEFAULT));
     }
 
-    /** Refuses more bad lines than allowed, a log without detectors, and hosts given for several clusters. */
+    /** Refuses more bad lines than allowed, a log without detectors, and hosts given for several clusters (several proxy instances of one cluster are fine). */
     private void checkScan(BadLines lines, List<ReplayGroup> groups) {
         c.logRead.checkBadLines(lines);
         if (groups.isEmpty()) {
@@ -202,7 +202,9 @@ final class ReplayRun {
                         + "(the hosts then come from the log)");
             }
         }
-        if (loaded.hostsGiven() && groups.size() > 1) {
+        // several proxies of one cluster are several detectors of the same hosts: each replays the hosts given
+        if (loaded.hostsGiven()
+                && groups.stream().map(ReplayGroup::cluster).distinct().count() > 1) {
             throw new InputException("the log has " + groups.size() + " detectors ("
                     + groups.stream().map(ReplayGroup::label).collect(Collectors.joining("; "))
                     + ") but the hosts given are one cluster's: choose one with --cluster NAME");

@@ -187,4 +187,56 @@ class ReplayCommandTest {
         CliRunner.run("replay", log.toString(), "--duration", "100s")
                 .assertRejected("is not before the scenario's duration");
     }
+
+    private static final String TWO_PROXIES = "../docs/examples/replay/search-two-proxies.log";
+    private static final String PROXY_FORMAT =
+            "[%START_TIME%] %RESPONSE_CODE% %RESPONSE_FLAGS% %DURATION% \"%UPSTREAM_HOST%\" %UPSTREAM_CLUSTER% %HOSTNAME%";
+
+    @Test
+    void twoProxiesOfTheClusterGivenAreTwoDetectorsOfItsHosts() {
+        CliRunner.Outcome o = CliRunner.run(
+                "replay",
+                TWO_PROXIES,
+                "--envoy",
+                "../docs/examples/search-cluster.yaml",
+                "--cluster",
+                "search",
+                "--log-format-string",
+                PROXY_FORMAT,
+                "--instance-field",
+                "HOSTNAME",
+                "--format=json");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode detectors = o.json().path("detectors");
+        assertThat(detectors).hasSize(2);
+        for (JsonNode d : detectors) {
+            assertThat(d.path("cluster").asText()).isEqualTo("search");
+            assertThat(d.path("outcomes").asInt()).isEqualTo(305);
+            // each proxy replays the six endpoints of the file, not only the three hosts its lines name
+            assertThat(d.path("predicted").path("hosts")).hasSize(6);
+            assertThat(d.path("predicted").path("hosts").get(5).path("host").asText())
+                    .isEqualTo("10.0.1.15:8080");
+        }
+        assertThat(detectors.get(0).path("instance").asText()).isEqualTo("proxy-a");
+        assertThat(detectors.get(1).path("instance").asText()).isEqualTo("proxy-b");
+    }
+
+    @Test
+    void hostsGivenForOneClusterAreRefusedForALogOfTwo() throws IOException {
+        Path log = dir.resolve("two-clusters.log");
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(TWO_PROXIES))) {
+            lines.add(line.contains("proxy-b") ? line.replace(" search ", " checkout ") : line);
+        }
+        Files.write(log, lines);
+        CliRunner.run(
+                        "replay",
+                        log.toString(),
+                        "--envoy",
+                        "../docs/examples/search-cluster.yaml",
+                        "--log-format-string",
+                        PROXY_FORMAT)
+                .assertRejected("the log has 2 detectors (cluster search; cluster checkout) but the hosts given are "
+                        + "one cluster's: choose one with --cluster NAME");
+    }
 }

@@ -250,7 +250,10 @@ public final class TuneJson {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             n.putNull(key);
         } else {
-            n.put(key, BigDecimal.valueOf(d).setScale(4, RoundingMode.HALF_EVEN).stripTrailingZeros());
+            BigDecimal v =
+                    BigDecimal.valueOf(d).setScale(4, RoundingMode.HALF_EVEN).stripTrailingZeros();
+            // 30 is written 30, not 3E+1 (a stripped BigDecimal of a round number has a negative scale)
+            n.put(key, v.scale() < 0 ? v.setScale(0) : v);
         }
     }
 }

@@ -90,6 +90,9 @@ class TuneWordsTest {
                 .isEqualTo(0.5);
         assertThat(json.get("breaks_when").get("edge_seeds")).hasSize(17);
         assertThat(json.get("breaks_when").toString()).doesNotContain("E+");
+        // every figure as a plain number: a fault from 30 s to 240 s is 30 and 240, not 3E+1 and 2.4E+2
+        assertThat(jsonText).doesNotContainPattern("\\d[eE][+-]?\\d");
+        assertThat(jsonText).contains("\"fault_start_seconds\" : 30,");
         assertThat(json.get("cannot_set").get("patch").asText()).contains("enforcing_success_rate: 100");
         List<String> said = new ArrayList<>();
         said.add(json.get("why").asText());

@@ -205,6 +205,38 @@ final class StandaloneCluster implements AutoCloseable {
         return start(name, options, List.of(), CLIENT, args);
     }
 
+    /**
+     * Writes {@code file}, an executable script that starts Flink's command-line client as the distribution's
+     * {@code bin/flink} does: {@code JVM_ARGS} from the environment first, then the client's options ({@code
+     * env.java.opts.client}, after Flink's own), this cluster's class path and configuration ({@code
+     * FLINK_CONF_DIR} if set), its arguments. The distribution's scripts are in {@code flink-dist}, which is not
+     * published as an artifact.
+     */
+    void writeClientScript(Path file) throws IOException {
+        List<String> words = new ArrayList<>(clientOptions);
+        words.addAll(JAVA_OPTS);
+        words.add("-Dlog.file=" + dir.resolve("client.log"));
+        words.add(
+                "-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        words.add("-cp");
+        words.add(String.join(File.pathSeparator, layout.flinkClassPath()));
+        words.add(CLIENT);
+        String script = "#!/usr/bin/env bash\n"
+                + "export FLINK_CONF_DIR=\"${FLINK_CONF_DIR:-" + conf + "}\"\n"
+                + "exec "
+                + quoted(Path.of(System.getProperty("java.home"), "bin", "java").toString())
+                + " $JVM_ARGS " + words.stream().map(StandaloneCluster::quoted).collect(Collectors.joining(" "))
+                + " \"$@\"\n";
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, script);
+        file.toFile().setExecutable(true);
+    }
+
+    /** {@code word} in single quotes for bash. */
+    static String quoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
     private Jvm start(
             String name, List<String> jvmOptions, List<String> extraClassPath, String main, List<String> program)
             throws IOException {
@@ -347,6 +379,21 @@ final class StandaloneCluster implements AutoCloseable {
             p.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops every JVM as Flink's {@code stop-cluster.sh} does, with a SIGTERM (the JVM runs its shutdown hooks and
+     * exits, writing a class-data archive named by {@code -XX:ArchiveClassesAtExit}), one after another, the
+     * TaskManagers first; kills one that has not ended within a minute.
+     */
+    void stop() throws InterruptedException {
+        for (int i = jvms.size() - 1; i >= 0; i--) {
+            Process p = jvms.get(i).process();
+            p.destroy();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                kill(p);
+            }
         }
     }
 

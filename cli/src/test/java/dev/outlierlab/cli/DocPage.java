@@ -21,9 +21,13 @@ import java.util.stream.Stream;
  * {@code --port N} accepts connections; background commands end with their block. A command with no output
  * lines is checked for its exit status only.
  */
-record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) {
+record DocPage(String name, List<Block> blocks, List<String> misplacedCommands, List<ShellBlock> shellBlocks) {
     private static final Pattern FENCE = Pattern.compile("^\\s*```+\\s*([A-Za-z0-9_-]*).*$");
     private static final Pattern BARE_COMMAND = Pattern.compile("^\\s*\\$\\s+(\\./)?outlier-lab\\b.*");
+    private static final List<String> SHELL_TAGS = List.of("sh", "bash", "shell");
+    /** The outlier-lab command as a word of a shell line: {@code outlier-lab}, {@code ./outlier-lab}, {@code bin/outlier-lab}. */
+    private static final Pattern OUTLIER_LAB =
+            Pattern.compile("(?:^|[\\s;|&(])(?:\\$\\s+)?(?:[^\\s;|&(]*/)?outlier-lab(?=\\s|$|[;|&)])");
 
     /** One console block: where it starts and its commands in order. */
     record Block(int line, List<Command> commands) {
@@ -38,6 +42,25 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
     record Command(int line, String text, List<String> expected, int exitStatus) {
         boolean background() {
             return text.endsWith("&") && !text.endsWith("&&");
+        }
+    }
+
+    /** A block tagged {@code sh}, {@code bash} or {@code shell}, which the doc-test shows but does not run. */
+    record ShellBlock(int line, List<String> lines) {
+        /** The page's line numbers of its lines that run the outlier-lab command (a {@code #} comment aside). */
+        List<Integer> outlierLabLines() {
+            List<Integer> found = new ArrayList<>();
+            for (int i = 0; i < lines.size(); i++) {
+                String code = lines.get(i).replaceFirst("(^|\\s)#.*$", "");
+                if (OUTLIER_LAB.matcher(code).find()) {
+                    found.add(line + 1 + i);
+                }
+            }
+            return found;
+        }
+
+        boolean contains(String text) {
+            return lines.stream().anyMatch(l -> l.contains(text));
         }
     }
 
@@ -58,6 +81,8 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
         String name = repo.relativize(page).toString();
         List<Block> blocks = new ArrayList<>();
         List<String> misplaced = new ArrayList<>();
+        List<ShellBlock> shellBlocks = new ArrayList<>();
+        List<String> shellLines = null;
         String fenceTag = null;
         int blockStart = 0;
         List<Command> commands = null;
@@ -72,7 +97,11 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
                     fenceTag = fence.group(1);
                     blockStart = i + 1;
                     commands = "console".equals(fenceTag) ? new ArrayList<>() : null;
+                    shellLines = SHELL_TAGS.contains(fenceTag) ? new ArrayList<>() : null;
                     continue;
+                }
+                if (shellLines != null) {
+                    shellBlocks.add(new ShellBlock(blockStart, List.copyOf(shellLines)));
                 }
                 if (commands != null) {
                     if (command != null) {
@@ -82,11 +111,15 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
                 }
                 fenceTag = null;
                 commands = null;
+                shellLines = null;
                 command = null;
                 continue;
             }
             if (fenceTag == null) {
                 continue;
+            }
+            if (shellLines != null) {
+                shellLines.add(line);
             }
             if (commands == null) {
                 if (BARE_COMMAND.matcher(line).matches()) {
@@ -112,7 +145,7 @@ record DocPage(String name, List<Block> blocks, List<String> misplacedCommands) 
                 misplaced.add(name + ":" + (i + 1) + ": output with no '$ ' command before it in a console block");
             }
         }
-        return new DocPage(name, List.copyOf(blocks), List.copyOf(misplaced));
+        return new DocPage(name, List.copyOf(blocks), List.copyOf(misplaced), List.copyOf(shellBlocks));
     }
 
     private static Command command(int line, String text, List<String> expected) {

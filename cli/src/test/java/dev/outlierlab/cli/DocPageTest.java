@@ -67,6 +67,45 @@ class DocPageTest {
     }
 
     @Test
+    void findsOutlierLabCommandsInShBlocksButForTheListedOnes() throws IOException {
+        Files.createDirectories(repo.resolve("docs"));
+        Files.writeString(
+                repo.resolve("docs/install.md"),
+                String.join(
+                        "\n",
+                        "```sh",
+                        "./outlier-lab run      # a comment naming outlier-lab run",
+                        "mvn -B verify          # ./outlier-lab is not run here",
+                        "java -jar outlier-lab-0.1.0.jar --version && cp x /tmp/before/outlier-lab.jar",
+                        "```",
+                        "```bash",
+                        "time outlier-lab-0.1.0/bin/outlier-lab check a.yaml | head",
+                        "```",
+                        "```shell",
+                        "$ outlier-lab tune --hosts 6",
+                        "```",
+                        "```sh",
+                        "curl -LO https://github.com/outlier-lab/outlier-lab/releases/download/v0.1.0/x.deb",
+                        "outlier-lab run",
+                        "```",
+                        "```text",
+                        "outlier-lab run [SCENARIO] [--set KEY=VALUE]...",
+                        "```",
+                        "```console",
+                        "$ ./outlier-lab --version",
+                        "```",
+                        ""));
+        DocPage page = DocPage.read(repo, repo.resolve("docs/install.md"));
+
+        assertThat(page.shellBlocks()).extracting(DocPage.ShellBlock::line).containsExactly(1, 6, 9, 12);
+        assertThat(DocCommandsIT.commandsShownNotRun(page))
+                .containsExactly(
+                        "docs/install.md:2: ./outlier-lab run      # a comment naming outlier-lab run",
+                        "docs/install.md:7: time outlier-lab-0.1.0/bin/outlier-lab check a.yaml | head",
+                        "docs/install.md:10: $ outlier-lab tune --hosts 6");
+    }
+
+    @Test
     void matchingFailsOnAChangedFigureAndAllowsMarkedElisions() {
         List<String> shown = List.of("summary", "...", "failed 5 of …", "end");
         assertThat(DocPage.matches(shown, List.of("summary", "a", "b", "failed 5 of 600 requests", "end")))

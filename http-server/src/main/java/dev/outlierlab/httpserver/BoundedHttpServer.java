@@ -58,9 +58,19 @@ import org.slf4j.spi.SLF4JServiceProvider;
  * on a kept-alive connection) has its bytes overwritten, for example its {@code Host} value, answered
  * {@code 400 Bad HostPort}. That is the reading of Jetty's source that fits the one failure seen (a kept-alive
  * request answered {@code 400 Bad HostPort} right after another connection's 431); the race was not reproduced.
- * Unpooled, such a buffer belongs to no one else once released.
+ * Unpooled, such a buffer belongs to no one else once released. Against Jetty's pooled setup that costs about
+ * 16 KB more allocated per request and no CPU time per request beyond the noise of a side-by-side run
+ * ({@code BufferPoolCost} in the bench module; docs/benchmarks.md).
  */
 public final class BoundedHttpServer extends HttpServer {
+    /**
+     * A system property that, set to {@code true} when a server is created, gives that server Jetty's own buffer
+     * setup instead (its default pool, direct buffers), the one the class comment explains the risk of. It exists
+     * to measure what the unpooled buffers cost ({@code bench}'s {@code BufferPoolCost}, docs/benchmarks.md); do
+     * not set it to serve.
+     */
+    public static final String POOLED_BUFFERS_PROPERTY = "outlierlab.http.pooledBuffers";
+
     /** Header fields of one request at most; past it a 431. */
     public static final int MAX_HEADERS = 200;
 
@@ -85,11 +95,14 @@ public final class BoundedHttpServer extends HttpServer {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4, 30_000);
         threads.setDaemon(true);
         threads.setName("outlier-lab-http-" + requested.getPort());
-        this.jetty = new Server(threads, null, ByteBufferPool.NON_POOLING);
+        boolean pooled = Boolean.getBoolean(POOLED_BUFFERS_PROPERTY);
+        this.jetty = pooled ? new Server(threads) : new Server(threads, null, ByteBufferPool.NON_POOLING);
         HttpConfiguration config = new HttpConfiguration();
-        // heap buffers: without a pool each read and answer allocates its own, cheaply on the heap
-        config.setUseInputDirectByteBuffers(false);
-        config.setUseOutputDirectByteBuffers(false);
+        if (!pooled) {
+            // heap buffers: without a pool each read and answer allocates its own, cheaply on the heap
+            config.setUseInputDirectByteBuffers(false);
+            config.setUseOutputDirectByteBuffers(false);
+        }
         config.setHttpCompliance(HttpCompliance.RFC9110);
         config.setRequestHeaderSize(limits.maxHeaderBytes());
         config.setSendServerVersion(false);

@@ -62,6 +62,28 @@ class RefusedHeadTest {
     }
 
     @Test
+    void onlyTheMeasuringSwitchGivesJettysPoolWhichHandsAReleasedBufferOutAgain() throws IOException {
+        System.setProperty(BoundedHttpServer.POOLED_BUFFERS_PROPERTY, "true");
+        try {
+            server = BoundedHttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64, ServerLimits.defaults());
+        } finally {
+            System.clearProperty(BoundedHttpServer.POOLED_BUFFERS_PROPERTY);
+        }
+        ByteBufferPool buffers = server.buffers();
+        assertThat(buffers).isNotSameAs(ByteBufferPool.NON_POOLING);
+        RetainableByteBuffer first = buffers.acquire(8192, false);
+        ByteBuffer firstBytes = first.getByteBuffer();
+        assertThat(first.release()).isTrue();
+        RetainableByteBuffer second = buffers.acquire(8192, false);
+        // what the default setup prevents: the released buffer is the next one handed out
+        assertThat(second.getByteBuffer()).isSameAs(firstBytes);
+        second.release();
+        server.stop(0);
+        server = BoundedHttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64, ServerLimits.defaults());
+        assertThat(server.buffers()).isSameAs(ByteBufferPool.NON_POOLING);
+    }
+
+    @Test
     void aKeptAliveConnectionIsAnsweredRightAfterEveryOversizedHead() throws Exception {
         server = BoundedHttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64, ServerLimits.defaults());
         pool = Executors.newFixedThreadPool(2);

@@ -8,7 +8,6 @@ import dev.outlierlab.engine.envoy.event.IntervalEvaluation;
 import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.signals.SignalRecorder;
-import dev.outlierlab.sim.signals.StepIndex;
 import dev.outlierlab.sim.traffic.LoadBalancer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +19,8 @@ import java.util.Map;
 /**
  * Collects what a run produces: every caller's detector events (and keeps that caller's load balancer in step
  * with them), caller 0's interval evaluations, per-request counts, the time series and panic windows, and the
- * caller-time each host spent ejected; then builds the {@link RunResult}. With several callers the counts are
+ * caller-time each host spent ejected; then builds the {@link RunResult}. The requests' totals, series and panic
+ * time are a {@link RequestTally}. With several callers the counts are
  * over all of them, the signal series' membership is caller 0's view, and each event's caller is kept.
  */
 final class RunRecorder implements DetectorListener {
@@ -30,13 +30,7 @@ final class RunRecorder implements DetectorListener {
     private final List<IntervalEvaluation> intervals = new ArrayList<>();
     private final List<DegradationEvent> degradations = new ArrayList<>();
     private final List<Integer> degradationPositions = new ArrayList<>();
-    private final List<PanicWindow> panicWindows = new ArrayList<>();
-    private final long stepNanos;
-    private final StepIndex stepIndex;
-    private final long[] seriesRequests;
-    private final long[] seriesFailed;
-    private final int[] seriesMaxEjected;
-    private final long[] seriesPanic;
+    private final RequestTally tally;
     private final long[][] hostCounts;
     private final int clients;
     private final List<Integer> eventClients = new ArrayList<>();
@@ -52,19 +46,11 @@ final class RunRecorder implements DetectorListener {
     private SignalRecorder signals;
     private final long durationNanos;
 
-    private long requests;
-    private long failed;
-    private long requestsDuringFault;
-    private long failedDuringFault;
-    private long panicNanos;
-    private long noHealthyUpstream;
     private long unenforced;
     private long returns;
     private int maxEjected;
     private long eventCount;
     private int eventHostWidth;
-    private long panicStart = -1;
-    private long panicEnd;
 
     RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options, int clients) {
         this.hostIndex = hostIndex;
@@ -76,16 +62,7 @@ final class RunRecorder implements DetectorListener {
         Arrays.fill(anyEjectedSince, -1);
         this.options = options;
         this.durationNanos = durationNanos;
-        long second = 1_000_000_000L;
-        long maxSteps = Math.max(1, options.maxSeriesSteps());
-        long stepSeconds = Math.max(1, (durationNanos + maxSteps * second - 1) / (maxSteps * second));
-        this.stepNanos = stepSeconds * second;
-        this.stepIndex = new StepIndex(stepNanos);
-        int buckets = (int) ((durationNanos + stepNanos - 1) / stepNanos);
-        seriesRequests = new long[buckets];
-        seriesFailed = new long[buckets];
-        seriesMaxEjected = new int[buckets];
-        seriesPanic = new long[buckets];
+        this.tally = new RequestTally(durationNanos, options.maxSeriesSteps());
         hostCounts = new long[hostIndex.size()][4];
     }
 
@@ -115,7 +92,7 @@ final class RunRecorder implements DetectorListener {
 
     /** The length of a step of the time series and of the signal series. */
     long stepNanos() {
-        return stepNanos;
+        return tally.stepNanos();
     }
 
     void attach(Caller[] callers) {
@@ -123,13 +100,13 @@ final class RunRecorder implements DetectorListener {
         for (int c = 0; c < callers.length; c++) {
             balancers[c] = callers[c].balancer;
         }
-        this.signals = new SignalRecorder(balancers[0], hostIndex.size(), durationNanos, stepNanos);
+        this.signals = new SignalRecorder(balancers[0], hostIndex.size(), durationNanos, tally.stepNanos());
     }
 
     /** One caller whose balancer is {@code balancer} (a detector run by {@link DetectorSimulation}). */
     void attach(LoadBalancer balancer) {
         this.balancers = new LoadBalancer[] {balancer};
-        this.signals = new SignalRecorder(balancer, hostIndex.size(), durationNanos, stepNanos);
+        this.signals = new SignalRecorder(balancer, hostIndex.size(), durationNanos, tally.stepNanos());
     }
 
     SignalRecorder signals() {
@@ -244,38 +221,7 @@ final class RunRecorder implements DetectorListener {
             boolean duringFault,
             boolean panic,
             boolean noHost) {
-        int b = (int) stepIndex.of(nanos);
-        requests++;
-        seriesRequests[b]++;
-        int ejectedNow = balancers[client].ejectedCount();
-        if (ejectedNow > seriesMaxEjected[b]) {
-            seriesMaxEjected[b] = ejectedNow;
-        }
-        if (isFailed) {
-            failed++;
-            seriesFailed[b]++;
-        }
-        if (duringFault) {
-            requestsDuringFault++;
-            if (isFailed) {
-                failedDuringFault++;
-            }
-        }
-        if (noHost) {
-            noHealthyUpstream++;
-        }
-        if (panic) {
-            long dt = nextNanos - nanos;
-            panicNanos += dt;
-            seriesPanic[b] += dt;
-            if (panicStart < 0) {
-                panicStart = nanos;
-            }
-            panicEnd = nextNanos;
-        } else if (panicStart >= 0) {
-            panicWindows.add(new PanicWindow(panicStart, panicEnd));
-            panicStart = -1;
-        }
+        tally.request(nanos, nextNanos, isFailed, duringFault, panic, noHost, balancers[client].ejectedCount());
     }
 
     /**
@@ -287,34 +233,7 @@ final class RunRecorder implements DetectorListener {
      */
     void stretch(
             long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault, boolean panic) {
-        if (count <= 0) {
-            return;
-        }
-        int b = (int) stepIndex.of(fromNanos);
-        requests += count;
-        seriesRequests[b] += count;
-        if (ejected > seriesMaxEjected[b]) {
-            seriesMaxEjected[b] = ejected;
-        }
-        failed += noHost;
-        seriesFailed[b] += noHost;
-        if (duringFault) {
-            requestsDuringFault += count;
-            failedDuringFault += noHost;
-        }
-        noHealthyUpstream += noHost;
-        if (panic) {
-            long dt = toNanos - fromNanos;
-            panicNanos += dt;
-            seriesPanic[b] += dt;
-            if (panicStart < 0) {
-                panicStart = fromNanos;
-            }
-            panicEnd = toNanos;
-        } else if (panicStart >= 0) {
-            panicWindows.add(new PanicWindow(panicStart, panicEnd));
-            panicStart = -1;
-        }
+        tally.stretch(fromNanos, toNanos, count, noHost, ejected, duringFault, panic);
     }
 
     RunResult finish(Scenario scenario, List<OutlierStats> perCaller) {
@@ -333,10 +252,7 @@ final class RunRecorder implements DetectorListener {
 
     /** Builds the result from the totals of a profile's detectors (every caller's, summed). */
     RunResult finish(Scenario scenario, RunTotals totals) {
-        if (panicStart >= 0) {
-            panicWindows.add(new PanicWindow(panicStart, panicEnd));
-            panicStart = -1;
-        }
+        tally.finish();
         int hosts = hostIndex.size();
         for (int c = 0; c < clients; c++) {
             for (int h = 0; h < hosts; h++) {
@@ -355,29 +271,31 @@ final class RunRecorder implements DetectorListener {
             attempts += c[0];
             attemptsFailed += c[1];
         }
+        long requests = tally.requests();
+        long noHealthyUpstream = tally.noHealthyUpstream();
         if (attempts == 0 && requests > noHealthyUpstream) {
             // a profile that keeps no per-host counts: each request that found a host was one attempt
             attempts = requests - noHealthyUpstream;
-            attemptsFailed = failed - noHealthyUpstream;
+            attemptsFailed = tally.failed() - noHealthyUpstream;
         }
         RunSummary summary = new RunSummary(
                 requests,
-                failed,
-                requestsDuringFault,
-                failedDuringFault,
+                tally.failed(),
+                tally.requestsDuringFault(),
+                tally.failedDuringFault(),
                 totals.detected(),
                 totals.enforced(),
                 totals.overflow(),
                 unenforced,
                 returns,
-                panicNanos,
+                tally.panicNanos(),
                 noHealthyUpstream,
                 maxEjected,
                 clients,
                 anyEjectedNanos,
                 attempts,
                 attemptsFailed);
-        TimeSeries series = new TimeSeries(stepNanos, seriesRequests, seriesFailed, seriesMaxEjected, seriesPanic);
+        TimeSeries series = tally.series();
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();
         for (int h = 0; h < hostCounts.length; h++) {
@@ -390,7 +308,7 @@ final class RunRecorder implements DetectorListener {
                 totals.stats(),
                 List.copyOf(events),
                 List.copyOf(intervals),
-                List.copyOf(panicWindows),
+                tally.panicWindows(),
                 series,
                 List.copyOf(tallies),
                 signals.finish(),

@@ -15,7 +15,8 @@ final class Choice {
      * The recommendation: the admissible finalist with the most benefit (then the least harm), or the current setting
      * when it is admissible, has some benefit and nothing admissible beats it. When no finalist that removes anything
      * meets every constraint, the best trade-off ({@link #tradeOff}), never a setting that removes nothing while
-     * another removes something.
+     * another removes something, unless everything that removes something fails more requests than detection off
+     * where nothing should be ejected: then the admissible setting that harms least ({@link #harmsLeast}).
      */
     static Evaluation choose(List<Evaluation> finals, Evaluation current) {
         Evaluation best = finals.stream()
@@ -32,9 +33,55 @@ final class Choice {
             return best;
         }
         Evaluation trade = tradeOff(finals);
+        if (trade != null && trade.addsFailuresWhereNoneShould()) {
+            Evaluation safe = harmsLeast(finals, current);
+            if (safe != null) {
+                return safe;
+            }
+        }
         return trade != null
                 ? trade
                 : finals.stream().sorted(RANKING).findFirst().orElse(current);
+    }
+
+    /**
+     * The admissible setting that harms least (the current one when nothing admissible beats it), or null when none
+     * is admissible: the recommendation when everything that removes something fails more requests than detection
+     * off where nothing should be ejected. nginx, HAProxy and Caddy answer 502 or 503 when every server is out, so a
+     * setting that catches a timing-out server by counting every error empties the upstream in a shared outage; a
+     * setting that stops that, and says what it leaves uncaught, is better advice than one whose cost the callers pay
+     * in every such outage.
+     */
+    static Evaluation harmsLeast(List<Evaluation> finals, Evaluation current) {
+        List<Evaluation> all = new ArrayList<>(finals);
+        if (!all.contains(current)) {
+            all.add(current);
+        }
+        return all.stream()
+                .filter(Evaluation::admissible)
+                .sorted(RANKING)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * When the recommendation is admissible and removes nothing because everything that removes something fails more
+     * requests than detection off where nothing should be ejected, the one of those on the front that removes the
+     * most; otherwise null.
+     */
+    static Evaluation boughtWithFailures(Evaluation recommended, List<Evaluation> front) {
+        if (!recommended.admissible() || recommended.benefitPercent() > 0) {
+            return null;
+        }
+        Evaluation most = null;
+        for (Evaluation e : front) {
+            if (e.benefitPercent() > 0
+                    && e.addsFailuresWhereNoneShould()
+                    && (most == null || e.benefitPercent() > most.benefitPercent())) {
+                most = e;
+            }
+        }
+        return most;
     }
 
     /**

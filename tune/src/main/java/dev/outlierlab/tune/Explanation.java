@@ -37,7 +37,7 @@ final class Explanation {
                 .front(front)
                 .recommended(best)
                 .diff(diff)
-                .why(why(req, current, best))
+                .why(why(req, current, best, front))
                 .cannotCatch(CannotCatch.of(req, front))
                 .detectors(detectors(req))
                 .recommendationFindings(findings(req, best.written()))
@@ -74,7 +74,7 @@ final class Explanation {
                         || f.startsWith("warning gateway-statistical-rule-cannot-fire: "));
     }
 
-    private static String why(TuneRequest req, Evaluation current, Evaluation best) {
+    private static String why(TuneRequest req, Evaluation current, Evaluation best, List<Evaluation> front) {
         List<String> s = new ArrayList<>();
         ScenarioScore seedCur = current.score("one-host-partial");
         ScenarioScore seedBest = best.score("one-host-partial");
@@ -115,6 +115,10 @@ final class Explanation {
                             + String.join("; ", best.violations())
                             + ". "
                             + loosen(req, best));
+        }
+        String bought = boughtWithFailures(req, best, front);
+        if (bought != null) {
+            s.add(0, bought);
         }
         if (best == current && current.benefitPercent() > 0) {
             s.add("No candidate the target can express did better on the suite without breaking a constraint, so the "
@@ -162,6 +166,28 @@ final class Explanation {
             s.add("It ejected hosts in " + String.join(", ", noisy) + ", where nothing should go.");
         }
         return String.join(" ", s);
+    }
+
+    /**
+     * Why an admissible setting that removes nothing is recommended: every setting on the front that removes
+     * something fails more requests than detection off where nothing should be ejected ({@link Choice#harmsLeast}).
+     * Names the one that removes the most and what it costs; null when that is not the case.
+     */
+    private static String boughtWithFailures(TuneRequest req, Evaluation best, List<Evaluation> front) {
+        Evaluation most = Choice.boughtWithFailures(best, front);
+        if (most == null) {
+            return null;
+        }
+        return "Every setting the target can express that removes avoidable failures here fails more requests than "
+                + "detection off where nothing should be ejected (the most it removes, " + pct(most.benefitPercent())
+                + ", with " + req.target().label(most.setting(), most.written().profile()) + ", which in "
+                + most.addedFailuresScenario() + " fails " + Evaluation.perThousand(most.addedFailuresPerThousand())
+                + " more requests per 1,000 than detection off, " + Evaluation.aDay(most.addedFailuresPerDay())
+                + " a day at " + req.rps() + " rps, and breaks "
+                + most.violations().size()
+                + (most.violations().size() == 1 ? " constraint" : " constraints in all")
+                + "), so the recommendation is the admissible setting that harms least, and what it leaves uncaught "
+                + "is listed below.";
     }
 
     /**

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One candidate on one suite scenario, seed by seed, beside detection off and the correct action on the same seeds.
  * The share of avoidable failures removed is {@code (off - this) / (off - correct)}: 100 % is as good as the
- * correct action, 0 % no better than detection off, below 0 worse than off. Failures are the requests that failed
+ * correct action, 0 % no better than detection off, below 0 worse than off (-100 % where off loses nothing and
+ * this setting adds failures: {@link #removedPercent(int)}). Failures are the requests that failed
  * for their callers: with the route's retries in effect ({@link #retried()}) a refused attempt retried on another
  * host is not one, and the attempts' own failures (what the detectors see) are reported beside them.
  *
@@ -24,13 +25,20 @@ public record ScenarioScore(
         correct = List.copyOf(correct);
     }
 
-    /** The share removed on seed {@code i} in percent, or NaN when the correct action avoids nothing there. */
+    /**
+     * The share removed on seed {@code i} in percent. Where the correct action avoids nothing (detection off already
+     * loses nothing here, as when the route retries the failing host's answers on another host), it is NaN, unless
+     * this setting harms more than one request in 1,000 beyond detection off: then -100 % (all it leaves it added; a
+     * setting that stops retrying a 503 to catch timeouts must not count as removing what it added).
+     */
     public double removedPercent(int i) {
+        RunFigures run = runs.get(i);
         long avoidable = off.get(i).harmed() - correct.get(i).harmed();
         if (avoidable <= 0) {
-            return Double.NaN;
+            long added = run.harmed() - off.get(i).harmed();
+            return added * 1000.0 > run.requests() * Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND ? -100.0 : Double.NaN;
         }
-        return (off.get(i).harmed() - runs.get(i).harmed()) * 100.0 / avoidable;
+        return (off.get(i).harmed() - run.harmed()) * 100.0 / avoidable;
     }
 
     /** The mean share removed over the seeds that had avoidable failures, NaN when none had. */

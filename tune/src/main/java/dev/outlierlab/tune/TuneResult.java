@@ -77,6 +77,11 @@ public record TuneResult(
                     + Evaluation.aDay(recommended.addedFailuresPerDay()) + " a day at " + request.rps()
                     + " rps); what else it costs is said under Why.";
         }
+        if (Choice.boughtWithFailures(recommended, front) != null) {
+            return "Nothing the target can express catches a failing host here without failing more requests than "
+                    + "detection off where nothing should be ejected: the recommendation below meets every constraint "
+                    + "but takes no failing host out; what catching one would cost is said under Why.";
+        }
         if (!recommended.admissible()) {
             return "No setting meets every constraint: the recommendation below is the best trade-off, and what it costs "
                     + "is said under Why.";

@@ -67,6 +67,47 @@ class TradeOffClientCostTest {
                 .isFalse();
     }
 
+    @Test
+    void whereDetectionOffLosesNothingASettingThatAddsFailuresRemovesMinusAHundredPercent() {
+        SuiteScenario partial = SUITE.stream()
+                .filter(s -> s.name().equals("one-host-partial"))
+                .findFirst()
+                .orElseThrow();
+        // the route retries the failing host's 503s: detection off fails nothing, neither does the correct action
+        ScenarioScore adds =
+                new ScenarioScore(partial, List.of(figures(4_000, 0)), List.of(figures(0, 0)), List.of(figures(0, 0)));
+        assertThat(adds.removedPercent(0)).isEqualTo(-100.0);
+        // 36 more of 36,000 is one in 1,000: within the allowance, nothing to remove, nothing added
+        ScenarioScore chance =
+                new ScenarioScore(partial, List.of(figures(36, 0)), List.of(figures(0, 0)), List.of(figures(0, 0)));
+        assertThat(chance.removedPercent(0)).isNaN();
+        ScenarioScore thirtySeven =
+                new ScenarioScore(partial, List.of(figures(37, 0)), List.of(figures(0, 0)), List.of(figures(0, 0)));
+        assertThat(thirtySeven.removedPercent(0)).isEqualTo(-100.0);
+    }
+
+    @Test
+    void whenEverySettingThatRemovesSomethingAddsFailuresTheAdmissibleOneThatHarmsLeastIsRecommended() {
+        // removes 100 % of the partial host's failures, but answers 15,000 more requests with 502 in the outage
+        Evaluation catches = evaluation(1, 100, 20_000, 5);
+        // removes nothing (it ejects nothing), fails nothing more anywhere: admissible
+        Evaluation quiet = evaluation(2, 1_000, 5_000, 0);
+        // the current setting: removes 0 and fails 10,000 more in the outage
+        Evaluation current = evaluation(0, 1_000, 15_000, 3);
+        assertThat(quiet.admissible()).isTrue();
+        assertThat(quiet.benefitPercent()).isZero();
+        assertThat(catches.benefitPercent()).isEqualTo(100.0);
+        assertThat(Choice.tradeOff(List.of(current, catches, quiet))).isSameAs(catches);
+        assertThat(Choice.choose(List.of(current, catches, quiet), current)).isSameAs(quiet);
+        assertThat(Choice.boughtWithFailures(quiet, List.of(catches, quiet))).isSameAs(catches);
+        // a trade-off that fails no more requests where nothing should be ejected is still recommended over it
+        Evaluation quietForCallers = evaluation(3, 400, 5_000, 80);
+        assertThat(Choice.choose(List.of(current, catches, quiet, quietForCallers), current))
+                .isSameAs(quietForCallers);
+        assertThat(Choice.boughtWithFailures(quietForCallers, List.of(catches, quietForCallers)))
+                .isNull();
+    }
+
     /** A setting whose runs fail {@code failedOnePartial} of the failing host's scenario and so many in the outage. */
     private static Evaluation evaluation(int candidate, long failedOnePartial, long failedOutage, long falseEjections) {
         return evaluation(

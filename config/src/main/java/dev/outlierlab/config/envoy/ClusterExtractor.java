@@ -14,7 +14,6 @@ import dev.outlierlab.sim.scenario.HealthCheckSpec;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
 import io.envoyproxy.envoy.config.core.v3.Address;
-import io.envoyproxy.envoy.config.core.v3.HealthCheck;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -30,8 +29,7 @@ import java.util.Map;
  * Turns one parsed {@code Cluster} into an {@link EnvoyCluster}, applying Envoy's defaults and its validation
  * rules: the {@code OutlierDetection} fields the engine models ({@link OutlierSetting}, read generically by
  * field name), {@code healthy_panic_threshold} (a {@code type.v3.Percent} from 0 to 100, default 50), the
- * first health check ({@code interval}, {@code timeout}, both thresholds and a health checker are required)
- * and the endpoints of {@code load_assignment}.
+ * first health check ({@link HealthCheckExtractor}) and the endpoints of {@code load_assignment}.
  */
 final class ClusterExtractor {
     private ClusterExtractor() {}
@@ -65,7 +63,7 @@ final class ClusterExtractor {
                         "a percentage from 0 to 100 (0 disables panic mode)"));
             }
         }
-        HealthCheckSpec health = healthChecks(c, problems, notes);
+        HealthCheckSpec health = HealthCheckExtractor.extract(c, problems, notes);
         String type = switch (c.getClusterDiscoveryTypeCase()) {
             case TYPE -> c.getType().name();
             case CLUSTER_TYPE -> c.getClusterType().getName();
@@ -238,89 +236,6 @@ final class ClusterExtractor {
                     + " the rest (DurationUtil::durationToMilliseconds), and the lab does the same");
         }
         return truncated;
-    }
-
-    private static HealthCheckSpec healthChecks(Cluster c, List<InvalidConfigException> problems, List<String> notes) {
-        if (c.getHealthChecksCount() == 0) {
-            return null;
-        }
-        if (c.getHealthChecksCount() > 1) {
-            notes.add("only the first of " + c.getHealthChecksCount() + " health_checks is modelled");
-        }
-        HealthCheck hc = c.getHealthChecks(0);
-        int before = problems.size();
-        require(
-                hc.hasTimeout() && positive(hc.getTimeout()),
-                "timeout",
-                "a duration greater than 0 (required)",
-                problems);
-        require(
-                hc.hasInterval() && positive(hc.getInterval()),
-                "interval",
-                "a duration greater than 0 (required)",
-                problems);
-        require(hc.hasUnhealthyThreshold(), "unhealthy_threshold", "a whole number (required)", problems);
-        require(hc.hasHealthyThreshold(), "healthy_threshold", "a whole number (required)", problems);
-        require(
-                hc.getHealthCheckerCase() != HealthCheck.HealthCheckerCase.HEALTHCHECKER_NOT_SET,
-                "health_checker",
-                "one of http_health_check, tcp_health_check, grpc_health_check, custom_health_check (required)",
-                problems);
-        if (problems.size() > before) {
-            return null;
-        }
-        if (hc.hasIntervalJitter() || hc.getIntervalJitterPercent() > 0 || hc.hasInitialJitter()) {
-            notes.add("health_checks[0]: jitter (interval_jitter, interval_jitter_percent, initial_jitter) is not "
-                    + "modelled: every probe comes exactly on its interval");
-        }
-        try {
-            // HealthCheckerImplBase reads every interval with PROTOBUF_GET_MS_OR_DEFAULT (whole milliseconds), each
-            // defaulting to the one it refines
-            long interval = millis(hc.getInterval());
-            long timeout = millis(hc.getTimeout());
-            long noTraffic = hc.hasNoTrafficInterval()
-                    ? millis(hc.getNoTrafficInterval())
-                    : HealthCheckSpec.DEFAULT_NO_TRAFFIC_INTERVAL_NANOS;
-            long noTrafficHealthy =
-                    hc.hasNoTrafficHealthyInterval() ? millis(hc.getNoTrafficHealthyInterval()) : noTraffic;
-            long unhealthyInterval = hc.hasUnhealthyInterval() ? millis(hc.getUnhealthyInterval()) : interval;
-            long unhealthyEdge =
-                    hc.hasUnhealthyEdgeInterval() ? millis(hc.getUnhealthyEdgeInterval()) : unhealthyInterval;
-            long healthyEdge = hc.hasHealthyEdgeInterval() ? millis(hc.getHealthyEdgeInterval()) : interval;
-            return new HealthCheckSpec(
-                    interval,
-                    Integer.toUnsignedLong(hc.getUnhealthyThreshold().getValue()),
-                    Integer.toUnsignedLong(hc.getHealthyThreshold().getValue()),
-                    timeout,
-                    noTraffic,
-                    noTrafficHealthy,
-                    unhealthyInterval,
-                    unhealthyEdge,
-                    healthyEdge);
-        } catch (InvalidConfigException e) {
-            problems.add(new InvalidConfigException(e.key(), e.value(), e.allowed()));
-            return null;
-        } catch (ArithmeticException e) {
-            problems.add(new InvalidConfigException(
-                    "health_checks.interval", hc.getInterval().getSeconds() + "s", "a duration of at most 10 years"));
-            return null;
-        }
-    }
-
-    /** A health-check duration in whole milliseconds, as nanoseconds (Envoy truncates the rest). */
-    private static long millis(Duration d) {
-        long ms = Math.addExact(Math.multiplyExact(d.getSeconds(), 1000L), d.getNanos() / 1_000_000);
-        return Math.multiplyExact(ms, Durations.MILLISECOND);
-    }
-
-    private static void require(boolean ok, String field, String allowed, List<InvalidConfigException> problems) {
-        if (!ok) {
-            problems.add(new InvalidConfigException("health_checks[0]." + field, "missing or not allowed", allowed));
-        }
-    }
-
-    private static boolean positive(Duration d) {
-        return d.getSeconds() > 0 || d.getSeconds() == 0 && d.getNanos() > 0;
     }
 
     private static List<String> hosts(

@@ -1,17 +1,11 @@
 package dev.outlierlab.config.envoy;
 
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Descriptors.EnumDescriptor;
-import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
-import io.envoyproxy.pgv.validate.Validate;
-import io.envoyproxy.pgv.validate.Validate.FieldRules;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -24,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Checks a YAML tree against a protobuf message type before it is handed to protobuf's JSON parser, so that
  * every mistake is reported with its path and line: a value of the wrong type, an enum name or number that
- * does not exist, an {@code @type} the reader does not know, two fields of one {@code oneof}. Follows the proto3
+ * does not exist, an {@code @type} the reader does not know, two fields of one {@code oneof}. A scalar's value is
+ * checked by {@link ProtoScalars}. Follows the proto3
  * JSON mapping: fields by their proto or JSON name, the well-known types' special forms ({@code "10s"} for
  * Duration, a bare value for wrappers, anything for Struct).
  *
@@ -36,7 +31,6 @@ import java.util.regex.Pattern;
  */
 final class ProtoShape {
     private static final Pattern DURATION = Pattern.compile("-?[0-9]+(\\.[0-9]{1,9})?s");
-    private static final Pattern INTEGER = Pattern.compile("-?[0-9]+");
     private static final Set<String> WRAPPERS = Set.of(
             "google.protobuf.DoubleValue",
             "google.protobuf.FloatValue",
@@ -105,7 +99,7 @@ final class ProtoShape {
             }
             default -> {
                 if (WRAPPERS.contains(full)) {
-                    return checkScalar(node, type.findFieldByName("value"), path);
+                    return ProtoScalars.check(node, type.findFieldByName("value"), path);
                 }
                 return checkFields(node, type, path);
             }
@@ -223,106 +217,7 @@ final class ProtoShape {
         if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
             return check(value, f.getMessageType(), path);
         }
-        return checkScalar(value, f, path);
-    }
-
-    /** Checks a scalar; an enum comes back with its proto name. */
-    private static Located checkScalar(Located node, FieldDescriptor f, String path) {
-        Object v = node.value();
-        switch (f.getJavaType()) {
-            case BOOLEAN -> {
-                if (!(v instanceof Boolean)) {
-                    throw wrongType(node, path, "true or false");
-                }
-            }
-            case INT, LONG -> checkInteger(node, f, path);
-            case FLOAT, DOUBLE -> {
-                boolean ok = v instanceof Long
-                        || v instanceof BigDecimal
-                        || v instanceof String s
-                                && Set.of("NaN", "Infinity", "-Infinity").contains(s);
-                if (!ok) {
-                    throw wrongType(node, path, "a number");
-                }
-            }
-            case ENUM -> {
-                return checkEnum(node, f, path);
-            }
-            case STRING, BYTE_STRING -> {
-                if (v instanceof Map || v instanceof List) {
-                    throw wrongType(node, path, "a string");
-                }
-            }
-            default -> throw new IllegalStateException("unexpected field type " + f.getJavaType());
-        }
-        return node;
-    }
-
-    private static void checkInteger(Located node, FieldDescriptor f, String path) {
-        Object v = node.value();
-        BigInteger n = null;
-        if (v instanceof Long l) {
-            n = BigInteger.valueOf(l);
-        } else if (v instanceof BigDecimal d && d.signum() == 0) {
-            n = BigInteger.ZERO;
-        } else if (v instanceof BigDecimal d
-                && (long) d.precision() - d.scale() <= 40
-                && d.stripTrailingZeros().scale() <= 0) {
-            // compared with the range before the exact conversion: 1e100000000 has 100,000,001 digits
-            n = d.toBigIntegerExact();
-        } else if (v instanceof String s && INTEGER.matcher(s).matches()) {
-            n = new BigInteger(s);
-        }
-        boolean unsigned = switch (f.getType()) {
-            case UINT32, UINT64, FIXED32, FIXED64 -> true;
-            default -> false;
-        };
-        boolean wide = f.getJavaType() == FieldDescriptor.JavaType.LONG;
-        BigInteger min = unsigned ? BigInteger.ZERO : BigInteger.valueOf(wide ? Long.MIN_VALUE : Integer.MIN_VALUE);
-        BigInteger max = unsigned
-                ? (wide ? BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE) : BigInteger.valueOf(4_294_967_295L))
-                : BigInteger.valueOf(wide ? Long.MAX_VALUE : Integer.MAX_VALUE);
-        if (n == null || n.compareTo(min) < 0 || n.compareTo(max) > 0) {
-            throw wrongType(node, path, "a whole number from " + min + " to " + max);
-        }
-    }
-
-    /**
-     * An enum by name in any case (Envoy's loader matches names case-insensitively) or by number; a number
-     * that names no value is refused where Envoy's validation says {@code defined_only}.
-     */
-    private static Located checkEnum(Located node, FieldDescriptor f, String path) {
-        EnumDescriptor type = f.getEnumType();
-        Object v = node.value();
-        List<String> names = new ArrayList<>();
-        for (EnumValueDescriptor e : type.getValues()) {
-            names.add(e.getName());
-        }
-        if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
-            if (type.findValueByNumber(l.intValue()) == null && definedOnly(f)) {
-                throw new InputException(node.origin() + ": " + display(path) + ": " + l + " is not a value of "
-                        + type.getFullName()
-                        + " (Envoy accepts only defined values here: defined_only); expected one of "
-                        + String.join(", ", names) + " or its number");
-            }
-            return node;
-        }
-        if (v instanceof String s) {
-            if (type.findValueByName(s) != null) {
-                return node;
-            }
-            for (EnumValueDescriptor e : type.getValues()) {
-                if (e.getName().equalsIgnoreCase(s)) {
-                    return new Located(e.getName(), node.origin());
-                }
-            }
-        }
-        throw wrongType(node, path, "one of " + String.join(", ", names) + " (in any case)");
-    }
-
-    private static boolean definedOnly(FieldDescriptor f) {
-        FieldRules rules = f.getOptions().getExtension(Validate.rules);
-        return rules.hasEnum() && rules.getEnum().getDefinedOnly();
+        return ProtoScalars.check(value, f, path);
     }
 
     /** A field by its proto name ({@code outlier_detection}) or its JSON name ({@code outlierDetection}). */
@@ -352,7 +247,7 @@ final class ProtoShape {
         return key.equals("detect_degraded_hosts") || key.equals("detectDegradedHosts");
     }
 
-    private static InputException wrongType(Located node, String path, String expected) {
+    static InputException wrongType(Located node, String path, String expected) {
         return new InputException(node.origin() + ": " + display(path) + ": " + Wording.describe(node.value())
                 + " is the wrong type; expected " + expected);
     }
@@ -403,7 +298,7 @@ final class ProtoShape {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    private static String display(String path) {
+    static String display(String path) {
         return path.isEmpty() ? "(top level)" : path;
     }
 }

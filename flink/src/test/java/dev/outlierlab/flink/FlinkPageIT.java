@@ -109,7 +109,7 @@ class FlinkPageIT {
                                 ClusterLayout.installed(home, TARGET.resolve("outlier-lab-flink.jar"), List.of());
                         cluster = new StandaloneCluster(home, layout, settings);
                         cluster.startSession(taskManagers, START);
-                        cluster.writeClientScript(home.resolve("bin/flink"));
+                        writeClientScript(cluster, home.resolve("bin/flink"));
                         continue;
                     }
                     String here = command.replace("jobmanager.example.com:8081", "127.0.0.1:" + port(cluster))
@@ -127,6 +127,31 @@ class FlinkPageIT {
                 cluster.close();
             }
         }
+    }
+
+    /**
+     * Writes {@code file}, an executable script that starts Flink's command-line client as the distribution's
+     * {@code bin/flink} does: {@code JVM_ARGS} from the environment first, then the client's options, the cluster's
+     * class path and configuration ({@code FLINK_CONF_DIR} if set), its arguments. The distribution's scripts are
+     * in {@code flink-dist}, which is not published as an artifact.
+     */
+    private static void writeClientScript(StandaloneCluster cluster, Path file) throws IOException {
+        List<String> command = cluster.clientCommand();
+        String script = "#!/usr/bin/env bash\n"
+                + "export FLINK_CONF_DIR=\"${FLINK_CONF_DIR:-" + cluster.conf + "}\"\n"
+                + "exec " + quoted(command.get(0)) + " $JVM_ARGS "
+                + command.subList(1, command.size()).stream()
+                        .map(FlinkPageIT::quoted)
+                        .collect(Collectors.joining(" "))
+                + " \"$@\"\n";
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, script);
+        assertThat(file.toFile().setExecutable(true)).isTrue();
+    }
+
+    /** {@code word} in single quotes for bash. */
+    private static String quoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 
     private static int port(StandaloneCluster cluster) {
@@ -218,8 +243,8 @@ class FlinkPageIT {
                 expanded.add(a);
             }
         }
-        String command = "./outlier-lab "
-                + expanded.stream().map(StandaloneCluster::quoted).collect(Collectors.joining(" "));
+        String command =
+                "./outlier-lab " + expanded.stream().map(FlinkPageIT::quoted).collect(Collectors.joining(" "));
         if (!local.containsKey(command)) {
             Result r = run(command, Map.of());
             assertThat(r.status()).as(command + "\n" + r.err()).isZero();

@@ -206,14 +206,13 @@ final class StandaloneCluster implements AutoCloseable {
     }
 
     /**
-     * Writes {@code file}, an executable script that starts Flink's command-line client as the distribution's
-     * {@code bin/flink} does: {@code JVM_ARGS} from the environment first, then the client's options ({@code
-     * env.java.opts.client}, after Flink's own), this cluster's class path and configuration ({@code
-     * FLINK_CONF_DIR} if set), its arguments. The distribution's scripts are in {@code flink-dist}, which is not
-     * published as an artifact.
+     * The command that starts Flink's command-line client on this cluster, as {@link #client} does, without its
+     * arguments: the JVM, the client's options ({@code env.java.opts.client} after Flink's own), the class path.
      */
-    void writeClientScript(Path file) throws IOException {
-        List<String> words = new ArrayList<>(clientOptions);
+    List<String> clientCommand() {
+        List<String> words = new ArrayList<>();
+        words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        words.addAll(clientOptions);
         words.addAll(JAVA_OPTS);
         words.add("-Dlog.file=" + dir.resolve("client.log"));
         words.add(
@@ -221,20 +220,7 @@ final class StandaloneCluster implements AutoCloseable {
         words.add("-cp");
         words.add(String.join(File.pathSeparator, layout.flinkClassPath()));
         words.add(CLIENT);
-        String script = "#!/usr/bin/env bash\n"
-                + "export FLINK_CONF_DIR=\"${FLINK_CONF_DIR:-" + conf + "}\"\n"
-                + "exec "
-                + quoted(Path.of(System.getProperty("java.home"), "bin", "java").toString())
-                + " $JVM_ARGS " + words.stream().map(StandaloneCluster::quoted).collect(Collectors.joining(" "))
-                + " \"$@\"\n";
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, script);
-        file.toFile().setExecutable(true);
-    }
-
-    /** {@code word} in single quotes for bash. */
-    static String quoted(String word) {
-        return "'" + word.replace("'", "'\\''") + "'";
+        return words;
     }
 
     private Jvm start(

@@ -93,7 +93,33 @@ public enum FixStyle {
                             "outlier_detection.failure_percentage_request_volume",
                             "detectors.failurePercentage.requestVolume"),
                     Map.entry("common_lb_config.healthy_panic_threshold", "healthyPanicThreshold")),
-            "a MeshCircuitBreaker cannot set %s");
+            "a MeshCircuitBreaker cannot set %s"),
+    /**
+     * A gRPC service config's {@code outlier_detection_experimental} (gRFC A50's {@code outlierDetection} fields,
+     * grpc-java's spellings): success rate and failure percentage, each in its block, no consecutive detectors.
+     */
+    GRPC(
+            "outlier_detection_experimental",
+            Map.ofEntries(
+                    Map.entry("outlier_detection.interval", "interval"),
+                    Map.entry("outlier_detection.base_ejection_time", "baseEjectionTime"),
+                    Map.entry("outlier_detection.max_ejection_time", "maxEjectionTime"),
+                    Map.entry("outlier_detection.max_ejection_percent", "maxEjectionPercentage"),
+                    Map.entry("outlier_detection.enforcing_success_rate", "successRateEjection.enforcementPercentage"),
+                    Map.entry("outlier_detection.success_rate_stdev_factor", "successRateEjection.stdevFactor"),
+                    Map.entry("outlier_detection.success_rate_minimum_hosts", "successRateEjection.minimumHosts"),
+                    Map.entry("outlier_detection.success_rate_request_volume", "successRateEjection.requestVolume"),
+                    Map.entry(
+                            "outlier_detection.enforcing_failure_percentage",
+                            "failurePercentageEjection.enforcementPercentage"),
+                    Map.entry("outlier_detection.failure_percentage_threshold", "failurePercentageEjection.threshold"),
+                    Map.entry(
+                            "outlier_detection.failure_percentage_minimum_hosts",
+                            "failurePercentageEjection.minimumHosts"),
+                    Map.entry(
+                            "outlier_detection.failure_percentage_request_volume",
+                            "failurePercentageEjection.requestVolume")),
+            "a gRPC service config cannot set %s");
 
     /** One field to set: an Envoy path such as {@code outlier_detection.max_ejection_percent}, a value, a comment. */
     public record Change(String envoyPath, Object value, String comment) {
@@ -151,6 +177,7 @@ public enum FixStyle {
     public String translatedBy() {
         return switch (this) {
             case ENVOY, GATEWAY -> null;
+            case GRPC -> "grpc-java";
             case ISTIO -> "istiod";
             case KGATEWAY, KGATEWAY_POLICY -> "kgateway";
             case ADMIRAL -> "Admiral and istiod";
@@ -247,6 +274,7 @@ public enum FixStyle {
             case ENVOY_GATEWAY -> "BackendTrafficPolicy";
             case KGATEWAY_POLICY -> "BackendConfigPolicy";
             case KUMA -> "MeshCircuitBreaker";
+            case GRPC -> "gRPC service config";
             case ENVOY, GATEWAY -> "configuration";
         };
         return "no " + what + " field sets" + (this == KGATEWAY ? " that kgateway reads" : "");

@@ -179,7 +179,8 @@ class SharedInputsTest {
         assertThat(istio).isEqualTo(from);
         assertThat(istio.at("/request/target").asText()).isEqualTo("istio");
         assertThat(istio.at("/request/hosts").asInt()).isEqualTo(6);
-        assertThat(istio.at("/current/label").asText()).isEqualTo("c5xx=5 sr=off fp=off every 10s out 30s cap 100%");
+        assertThat(istio.at("/current/label").asText())
+                .isEqualTo("consecutive5xxErrors=5 interval=10s baseEjectionTime=30s maxEjectionPercent=100");
         JsonNode envoy = tune(List.of("--envoy", ENVOY), common);
         assertThat(envoy).isEqualTo(tune(List.of("--from", ENVOY), common));
         assertThat(envoy.at("/request/target").asText()).isEqualTo("envoy");

@@ -52,6 +52,6 @@ class TuneFromLogsCommandTest {
                 dir + "checkout-7d9f8-abcde.log");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out().lines().findFirst().orElse("")).startsWith("tune: 4 hosts, 8 rps, 2 callers, target istio");
-        assertThat(o.out()).contains("Current settings (" + MeshLogReplayTest.RULE + "): c5xx=3 ");
+        assertThat(o.out()).contains("Current settings (" + MeshLogReplayTest.RULE + "): consecutive5xxErrors=3 ");
     }
 }

@@ -14,6 +14,7 @@ import dev.outlierlab.sim.scenario.TrafficSpec;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -160,6 +161,51 @@ public enum EnvoyTarget implements Target {
         return DeployableFile.of(original, this, currentConfig, recommended, written, version, cluster);
     }
 
+    /**
+     * A candidate's short label in the resource's field names: an Envoy cluster's is {@link Setting#label()}; a
+     * DestinationRule's {@code consecutive5xxErrors=5 interval=10s baseEjectionTime=30s maxEjectionPercent=10}; a
+     * BackendTrafficPolicy's and a MeshCircuitBreaker's likewise (Kuma's detectors by name, {@code off} when absent,
+     * {@code successRate=1.9/100} its factor over its request volume, {@code failurePercentage=30/50} its threshold
+     * over its volume).
+     */
+    @Override
+    public String label(Setting s) {
+        String times = " interval=" + SettingFields.go(s.intervalNanos()) + " baseEjectionTime="
+                + SettingFields.go(s.baseEjectionTimeNanos()) + " maxEjectionPercent=" + s.maxEjectionPercent();
+        return switch (this) {
+            case ENVOY -> s.label();
+            case ISTIO -> "consecutive5xxErrors=" + s.consecutive5xx() + times;
+            case ENVOY_GATEWAY ->
+                "consecutive5XxErrors=" + Math.max(1, s.consecutive5xx())
+                        + (s.failurePercentageThreshold() > 0
+                                ? " failurePercentageThreshold=" + s.failurePercentageThreshold()
+                                : "")
+                        + times + (s.alwaysEjectOneHost() ? " alwaysEjectOneEndpoint" : "");
+            case KUMA ->
+                "totalFailures=" + (s.consecutive5xx() > 0 ? Long.toString(s.consecutive5xx()) : "off")
+                        + " successRate="
+                        + (s.successRateStdevFactor() > 0
+                                ? Setting.factor(s.successRateStdevFactor()) + "/" + s.successRateRequestVolume()
+                                : "off")
+                        + " failurePercentage="
+                        + (s.failurePercentageThreshold() > 0
+                                ? s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume()
+                                : "off")
+                        + times;
+        };
+    }
+
+    /** The block the target's resource holds, in its own field names ({@link SettingFields}). */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        return switch (this) {
+            case ENVOY -> SettingFields.envoy(s);
+            case ISTIO -> SettingFields.istio(s, written.panicThresholdPercent());
+            case ENVOY_GATEWAY -> SettingFields.envoyGateway(s);
+            case KUMA -> SettingFields.kuma(s, written.panicThresholdPercent());
+        };
+    }
+
     @Override
     public String patchHeading() {
         return this == ISTIO ? "Or as a patch:\n" : Target.super.patchHeading();
@@ -205,15 +251,7 @@ public enum EnvoyTarget implements Target {
                 .append("\nspec:\n  host: ")
                 .append(kube(name))
                 .append("\n  trafficPolicy:\n    outlierDetection:\n");
-        y.append("      consecutive5xxErrors: ").append(s.consecutive5xx()).append('\n');
-        y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("      baseEjectionTime: ")
-                .append(go(s.baseEjectionTimeNanos()))
-                .append('\n');
-        y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
-        if (panic > 0) {
-            y.append("      minHealthPercent: ").append(whole(panic)).append('\n');
-        }
+        SettingFields.yaml(y, SettingFields.istio(s, panic), "      ");
         return y.toString();
     }
 
@@ -229,22 +267,7 @@ public enum EnvoyTarget implements Target {
             y.append("    panicThreshold: ").append(whole(panic)).append('\n');
         }
         y.append("    passive:\n");
-        y.append("      consecutive5XxErrors: ")
-                .append(Math.max(1, s.consecutive5xx()))
-                .append('\n');
-        y.append("      interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("      baseEjectionTime: ")
-                .append(go(s.baseEjectionTimeNanos()))
-                .append('\n');
-        y.append("      maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
-        if (s.failurePercentageThreshold() > 0) {
-            y.append("      failurePercentageThreshold: ")
-                    .append(s.failurePercentageThreshold())
-                    .append('\n');
-        }
-        if (s.alwaysEjectOneHost()) {
-            y.append("      alwaysEjectOneEndpoint: true\n");
-        }
+        SettingFields.yaml(y, SettingFields.envoyGateway(s), "      ");
         return y.toString();
     }
 
@@ -255,42 +278,8 @@ public enum EnvoyTarget implements Target {
                 .append("\n  namespace: kuma-system\nspec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n"
                         + "      kind: MeshService\n      name: ")
                 .append(kube(name))
-                .append("\n    default:\n      outlierDetection:\n        disabled: false\n");
-        y.append("        interval: ").append(go(s.intervalNanos())).append('\n');
-        y.append("        baseEjectionTime: ")
-                .append(go(s.baseEjectionTimeNanos()))
-                .append('\n');
-        y.append("        maxEjectionPercent: ").append(s.maxEjectionPercent()).append('\n');
-        if (panic != 50) {
-            y.append("        healthyPanicThreshold: ").append(whole(panic)).append('\n');
-        }
-        boolean any = s.consecutive5xx() > 0 || s.successRateStdevFactor() > 0 || s.failurePercentageThreshold() > 0;
-        if (any) {
-            y.append("        detectors:\n");
-        }
-        if (s.consecutive5xx() > 0) {
-            y.append("          totalFailures:\n            consecutive: ")
-                    .append(s.consecutive5xx())
-                    .append('\n');
-        }
-        if (s.successRateStdevFactor() > 0) {
-            y.append("          successRate:\n            minimumHosts: ")
-                    .append(s.successRateMinimumHosts())
-                    .append("\n            requestVolume: ")
-                    .append(s.successRateRequestVolume())
-                    .append("\n            standardDeviationFactor: \"")
-                    .append(Setting.factor(s.successRateStdevFactor()))
-                    .append("\"\n");
-        }
-        if (s.failurePercentageThreshold() > 0) {
-            y.append("          failurePercentage:\n            minimumHosts: ")
-                    .append(s.failurePercentageMinimumHosts())
-                    .append("\n            requestVolume: ")
-                    .append(s.failurePercentageRequestVolume())
-                    .append("\n            threshold: ")
-                    .append(s.failurePercentageThreshold())
-                    .append('\n');
-        }
+                .append("\n    default:\n      outlierDetection:\n");
+        SettingFields.yaml(y, SettingFields.kuma(s, panic), "        ");
         return y.toString();
     }
 
@@ -299,12 +288,6 @@ public enum EnvoyTarget implements Target {
         String n = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
         n = n.isEmpty() ? "service" : n;
         return n.length() > 63 ? n.substring(0, 63).replaceAll("-+$", "") : n;
-    }
-
-    /** A Go duration in whole milliseconds or seconds, e.g. {@code 10s}, {@code 250ms}. */
-    static String go(long nanos) {
-        long ms = nanos / Durations.MILLISECOND;
-        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
     }
 
     private static String whole(double d) {

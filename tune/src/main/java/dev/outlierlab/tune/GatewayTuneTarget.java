@@ -9,6 +9,7 @@ import dev.outlierlab.engine.gateway.GatewayConfig;
 import dev.outlierlab.engine.gateway.RoutingConfig;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,6 +56,12 @@ public final class GatewayTuneTarget implements Target {
                 OutlierDetectionConfig.defaults(),
                 0,
                 new GatewayRun(read.gateway().gateway(), read.gateway().routing()));
+    }
+
+    /** The {@code gateway:} block as written and read back. */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        return ProfileFiles.gatewayFields(written.profile() instanceof GatewayRun g ? g.gateway() : s.gateway());
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.config.scenario.GrpcScenarioFormat;
-import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.sim.RunOptions;
@@ -23,10 +22,7 @@ public record GrpcRun(GrpcOutlierConfig config) implements RunProfile {
     /** The scenario with a {@code grpc:} block in place of Envoy's {@code outlier_detection}. */
     @Override
     public Map<String, Object> labScenario(Scenario scenario) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("profile", GrpcScenarioFormat.NAME);
-        out.putAll(ScenarioWriter.toMap(scenario));
-        out.remove("outlier_detection");
+        Map<String, Object> out = RunProfile.ofProfile(GrpcScenarioFormat.NAME, scenario);
         Map<String, Object> block = new LinkedHashMap<>();
         block.put("interval", Durations.format(config.intervalNanos()));
         block.put("base_ejection_time", Durations.format(config.baseEjectionTimeNanos()));

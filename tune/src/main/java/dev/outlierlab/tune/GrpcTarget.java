@@ -13,6 +13,7 @@ import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -61,6 +62,42 @@ public final class GrpcTarget implements Target {
         String text = ProfileFiles.serviceConfig(s);
         GrpcOutlierConfig read = ProfileFiles.readServiceConfig(text, "tune:grpc");
         return new Written(text, ProfileFiles.asEnvoyFields(read), 0, new GrpcRun(read));
+    }
+
+    /** The service config's {@code outlier_detection_experimental} config as read back, without its child policy. */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        GrpcOutlierConfig c = written.profile() instanceof GrpcRun r
+                ? r.config()
+                : ProfileFiles.readServiceConfig(ProfileFiles.serviceConfig(s), "tune:grpc");
+        return ProfileFiles.serviceConfigFields(c);
+    }
+
+    /**
+     * A candidate's short label in the service config's field names: {@code successRateEjection=1900/100} (its
+     * {@code stdevFactor} over its {@code requestVolume}, {@code off} when the block is absent),
+     * {@code failurePercentageEjection=30/50} (its {@code threshold} over its {@code requestVolume}), then
+     * {@code interval}, {@code baseEjectionTime} and {@code maxEjectionPercentage}.
+     */
+    @Override
+    public String label(Setting s) {
+        return "successRateEjection="
+                + (s.successRateStdevFactor() > 0
+                        ? s.successRateStdevFactor() + "/" + s.successRateRequestVolume()
+                        : "off")
+                + " failurePercentageEjection="
+                + (s.failurePercentageThreshold() > 0
+                        ? s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume()
+                        : "off")
+                + " interval=" + ProfileFiles.protoDuration(s.intervalNanos()) + " baseEjectionTime="
+                + ProfileFiles.protoDuration(s.baseEjectionTimeNanos()) + " maxEjectionPercentage="
+                + s.maxEjectionPercent();
+    }
+
+    /** Envoy's defaults are what a gRPC client gets from an xDS cluster that sets no outlier-detection field. */
+    @Override
+    public String defaultsLabel() {
+        return "Envoy's defaults, as gRPC's xDS client maps them";
     }
 
     @Override

@@ -14,7 +14,9 @@ import dev.outlierlab.engine.grpc.GrpcImplementation;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.engine.grpc.SuccessRateEjection;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The files of the two targets that are not Envoy's outlier detection, written and read back by the project's
@@ -65,6 +67,57 @@ final class ProfileFiles {
         }
         j.append("        \"childPolicy\": [{\"round_robin\": {}}]\n      }\n    }\n  ]\n}\n");
         return j.toString();
+    }
+
+    /**
+     * The policy's config as a service config says it (gRPC's {@code outlierDetection} fields of A50, grpc-java's
+     * JSON spellings, {@code google.protobuf.Duration} strings), in the order {@link #serviceConfig} writes them; an
+     * algorithm that is off has no block, as in the file.
+     */
+    static Map<String, Object> serviceConfigFields(GrpcOutlierConfig g) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("interval", protoDuration(g.intervalNanos()));
+        m.put("baseEjectionTime", protoDuration(g.baseEjectionTimeNanos()));
+        m.put("maxEjectionTime", protoDuration(g.maxEjectionTimeNanos()));
+        m.put("maxEjectionPercentage", g.maxEjectionPercent());
+        SuccessRateEjection sr = g.successRate();
+        if (sr != null) {
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("stdevFactor", sr.stdevFactor());
+            b.put("enforcementPercentage", sr.enforcementPercentage());
+            b.put("minimumHosts", sr.minimumHosts());
+            b.put("requestVolume", sr.requestVolume());
+            m.put("successRateEjection", b);
+        }
+        FailurePercentageEjection fp = g.failurePercentage();
+        if (fp != null) {
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("threshold", fp.threshold());
+            b.put("enforcementPercentage", fp.enforcementPercentage());
+            b.put("minimumHosts", fp.minimumHosts());
+            b.put("requestVolume", fp.requestVolume());
+            m.put("failurePercentageEjection", b);
+        }
+        return m;
+    }
+
+    /**
+     * The gateway profile's {@code gateway:} block as {@link #gatewayConfig} writes it: its names, durations as
+     * written, factors as numbers.
+     */
+    static Map<String, Object> gatewayFields(GatewayConfig g) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", g.mode().configName());
+        m.put("window", Durations.format(g.windowNanos()));
+        m.put("bucket", Durations.format(g.bucketNanos()));
+        m.put("min_requests", g.minRequests());
+        m.put("stdev_factor", SettingFields.decimal(g.stdevFactor()));
+        m.put("peer_set", g.peerSet().configName());
+        m.put("min_stdev", SettingFields.decimal(g.minStdevPercent()));
+        m.put("consecutive_failures", g.consecutiveFailures());
+        m.put("ejection_time", Durations.format(g.ejectionTimeNanos()));
+        m.put("processes", g.processes());
+        return m;
     }
 
     /** A service config read back as grpc-java reads it. */

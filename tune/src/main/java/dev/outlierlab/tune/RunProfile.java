@@ -3,6 +3,7 @@ package dev.outlierlab.tune;
 import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -40,5 +41,20 @@ public interface RunProfile {
     /** {@code scenario} (the Envoy fields of the written setting) as a lab scenario under this profile. */
     default Map<String, Object> labScenario(Scenario scenario) {
         return ScenarioWriter.toMap(scenario);
+    }
+
+    /**
+     * {@code scenario} as a scenario of the profile named {@code name}: {@code profile: NAME} first, then its name,
+     * duration, seed, hosts, traffic and faults, without Envoy's release, {@code outlier_detection} and
+     * {@code health_checks} (which a profile of its own neither reads nor runs); the caller adds the profile's block.
+     */
+    static Map<String, Object> ofProfile(String name, Scenario scenario) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("profile", name);
+        out.putAll(ScenarioWriter.toMap(scenario));
+        out.remove("envoy_version");
+        out.remove("outlier_detection");
+        out.remove("health_checks");
+        return out;
     }
 }

@@ -11,6 +11,7 @@ import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.profile.Profiles;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -204,6 +205,14 @@ public interface Target {
         return null;
     }
 
+    /**
+     * Why a setting of this target that takes a dead host out in time gives up some of the recommendation's benefit
+     * (said after the trade-off in "what no setting can catch here"), or null when the target has no such reason.
+     */
+    default String deadHostTradeOff() {
+        return null;
+    }
+
     /** Why the file's active health check is not run, or null when the target's simulation runs it. */
     default String healthChecksNotRun() {
         return null;
@@ -262,6 +271,15 @@ public interface Target {
                 "the recommendation is written as the lab writes " + description()
                         + ", not spliced into the file (only Envoy clusters and Istio DestinationRules are edited in"
                         + " place)");
+    }
+
+    /**
+     * The setting as the target's file says it, for a row's {@code "setting"} in {@code tune --format json}: the
+     * file's own field names, units and order, in insertion order ({@link SettingFields}); {@code written} is the
+     * setting as this target wrote and read it back. By default Envoy's {@code outlier_detection} fields.
+     */
+    default Map<String, Object> fields(Setting s, Written written) {
+        return SettingFields.envoy(s);
     }
 
     /** A candidate's short label in the target's words; by default {@link Setting#label()}. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,7 +42,10 @@ public final class TuneJson {
         req.put("rps", q.rps());
         req.put("clients", q.clients());
         req.put("target", q.target().flag());
-        req.put("envoy_version", q.envoyVersion().toString());
+        // the Envoy release applies only where the target runs on Envoy
+        req.put(
+                "envoy_version",
+                q.target().can(Target.Can.ENVOY_FIELDS) ? q.envoyVersion().toString() : null);
         req.put("seeds", q.seeds());
         req.put("screen_seeds", q.screenSeeds());
         req.put("max_ejected", q.maxEjected());
@@ -93,6 +97,14 @@ public final class TuneJson {
             num(b, "shared_outage_added_failures_per_thousand", r.breaks().outageAddedPerThousand());
             num(b, "noise_added_failures_per_thousand", r.breaks().noiseAddedPerThousand());
             b.put("words", r.breaks().words());
+            // every condition run, with its runs (one a seed) and those that ejected or caught the failing host
+            tallies(b.putArray("shared_outage_runs"), r.breaks().outageRuns(), 1, "ejecting");
+            tallies(b.putArray("noise_runs"), r.breaks().noiseRuns(), 10_000, "ejecting");
+            tallies(b.putArray("partial_failure_runs"), r.breaks().partialRuns(), 1, "caught_within_a_minute");
+            ArrayNode seeds = b.putArray("seeds");
+            Arrays.stream(BreakingPoints.SEEDS).forEach(seeds::add);
+            ArrayNode edgeSeeds = b.putArray("edge_seeds");
+            Arrays.stream(BreakingPoints.EDGE_SEEDS).forEach(edgeSeeds::add);
         }
         root.put("why", r.words().say(r.why()));
         ArrayNode detectors = root.putArray("detectors");
@@ -132,37 +144,9 @@ public final class TuneJson {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("candidate", e.candidate());
         n.put("label", q.target().label(e.setting(), e.written().profile()));
-        Setting s = e.setting();
-        ObjectNode set = n.putObject("setting");
-        if (s.gateway() != null) {
-            var g = s.gateway();
-            set.put("mode", g.mode().configName());
-            set.put("window", Durations.format(g.windowNanos()));
-            set.put("min_requests", g.minRequests());
-            num(set, "stdev_factor", g.stdevFactor());
-            set.put("peer_set", g.peerSet().configName());
-            num(set, "min_stdev", g.minStdevPercent());
-            set.put("consecutive_failures", g.consecutiveFailures());
-            set.put("ejection_time", Durations.format(g.ejectionTimeNanos()));
-            set.put("processes", g.processes());
-        } else {
-            envoyFields(set, s);
-        }
+        // the setting in the target's own fields, as its file says them (Target#fields; docs/output-formats.md)
+        n.set("setting", MAPPER.valueToTree(q.target().fields(e.setting(), e.written())));
         return scored(n, e, q);
-    }
-
-    private static void envoyFields(ObjectNode set, Setting s) {
-        set.put("consecutive_5xx", s.consecutive5xx());
-        set.put("success_rate_stdev_factor", s.successRateStdevFactor());
-        set.put("success_rate_request_volume", s.successRateRequestVolume());
-        set.put("success_rate_minimum_hosts", s.successRateMinimumHosts());
-        set.put("failure_percentage_threshold", s.failurePercentageThreshold());
-        set.put("failure_percentage_request_volume", s.failurePercentageRequestVolume());
-        set.put("failure_percentage_minimum_hosts", s.failurePercentageMinimumHosts());
-        set.put("interval", Durations.format(s.intervalNanos()));
-        set.put("base_ejection_time", Durations.format(s.baseEjectionTimeNanos()));
-        set.put("max_ejection_percent", s.maxEjectionPercent());
-        set.put("always_eject_one_host", s.alwaysEjectOneHost());
     }
 
     private static ObjectNode scored(ObjectNode n, Evaluation e, TuneRequest q) {
@@ -243,6 +227,25 @@ public final class TuneJson {
     }
 
     /** Keys and values in the order given (a {@code Map.of}'s order changes from one JVM to the next). */
+    /**
+     * A scale's conditions as {@code {"percent": 30, "runs": 20, "ejecting": 1}}, mildest first; {@code perPercent}
+     * is 1 for levels in whole percentages, 10,000 for parts per million.
+     */
+    private static void tallies(ArrayNode out, List<ProbeTally> tallies, long perPercent, String hits) {
+        for (ProbeTally t : tallies) {
+            ObjectNode o = out.addObject();
+            if (perPercent == 1) {
+                o.put("percent", t.level());
+            } else {
+                // parts per million as a plain percentage: 0.5, 1, 12 (never 1E+1)
+                BigDecimal pct = BigDecimal.valueOf(t.level(), 4).stripTrailingZeros();
+                o.put("percent", pct.scale() < 0 ? pct.setScale(0) : pct);
+            }
+            o.put("runs", t.runs());
+            o.put(hits, t.hits());
+        }
+    }
+
     private static void num(ObjectNode n, String key, double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             n.putNull(key);

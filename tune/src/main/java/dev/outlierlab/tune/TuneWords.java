@@ -22,7 +22,7 @@ import java.util.List;
  * {@code pilot/pkg/networking/core/cluster_traffic_policy.go}, {@code applyOutlierDetection}).
  *
  * @param target the target the recommendation is written for
- * @param advice the target's vocabulary and, for a DestinationRule, the EnvoyFilter's match for its cluster
+ * @param advice the target's vocabulary (a gRPC service config's through {@link FixStyle#GRPC}) and, for a DestinationRule, the EnvoyFilter's match for its cluster
  */
 public record TuneWords(Target target, FixAdvice advice) {
 
@@ -33,6 +33,9 @@ public record TuneWords(Target target, FixAdvice advice) {
      */
     public static TuneWords of(TuneRequest req, String fromText) {
         Target t = req.target();
+        if (t == GrpcTarget.INSTANCE) {
+            return new TuneWords(t, new FixAdvice(FixStyle.GRPC, null)); // the service config's own fields
+        }
         if (!(t instanceof EnvoyTarget envoy)) {
             return new TuneWords(t, FixAdvice.ENVOY); // a profile's own file says its own fields
         }

@@ -13,6 +13,7 @@ import dev.outlierlab.config.trace.TraceReader;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.profile.Profile;
 import dev.outlierlab.report.Numbers;
+import dev.outlierlab.report.TuneTrace;
 import dev.outlierlab.report.proxies.ServerRun;
 import dev.outlierlab.report.proxies.ServerRunJson;
 import dev.outlierlab.report.proxies.ServerRunText;
@@ -23,6 +24,7 @@ import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceOrderException;
 import dev.outlierlab.sim.trace.TraceRecord;
+import dev.outlierlab.tune.RunProfile;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -34,7 +36,8 @@ import java.util.Map;
  * profile (text or JSON), its row of a {@code sweep}, its {@code export --to scenario}; each profile says how its
  * simulation's result reads as a {@link ServerRun} and how its settings write as its scenario block.
  */
-abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRows, ScenarioExport, ServerConfigRun {
+abstract class ServerProfileCommands
+        implements Profile, ProfileRunner, SweepRows, ScenarioExport, ServerConfigRun, TuneTrace {
     /**
      * The run of a scenario of this profile, with this first line: its traffic and faults, or, when {@code trace} is
      * not null, the trace's outcomes on its servers.
@@ -114,6 +117,21 @@ abstract class ServerProfileCommands implements Profile, ProfileRunner, SweepRow
     @Override
     public Map<String, Object> scenario(ScenarioReader.Profiled resolved) {
         return ServerRuns.scenario(resolved, blockOf(resolved));
+    }
+
+    /**
+     * {@code tune --explain} of a recommendation for this server: its lab scenario (the profile's block as the run has
+     * it, {@link RunProfile#labScenario}) run and shown as {@code run} shows a scenario of the profile; null for
+     * another profile's run.
+     */
+    @Override
+    public String trace(RunProfile profile, Scenario scenario, int events) {
+        Map<String, Object> lab = profile.labScenario(scenario);
+        if (!name().equals(lab.get("profile"))) {
+            return null;
+        }
+        ScenarioReader.Profiled resolved = ScenarioReader.readPlain(lab, "tune --explain", List.of());
+        return ServerRunText.render(simulate(resolved, "outlier-lab tune --explain", null), events, List.of());
     }
 
     @Override

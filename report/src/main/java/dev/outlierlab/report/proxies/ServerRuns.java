@@ -159,10 +159,11 @@ public final class ServerRuns {
 
     /**
      * The scenario of a server's profile as its file gives it, every default filled in: the lab's part (without
-     * Envoy's own settings), {@code profile: NAME} and the profile's block.
+     * Envoy's release and own settings), {@code profile: NAME} and the profile's block.
      */
     public static Map<String, Object> scenario(ScenarioReader.Profiled resolved, Map<String, Object> block) {
         Map<String, Object> m = ScenarioWriter.toMap(resolved.envoy().scenario());
+        m.remove("envoy_version"); // the server's own profile runs no Envoy release
         m.remove("outlier_detection");
         m.remove("health_checks");
         m.put("profile", resolved.name());

@@ -1,5 +1,7 @@
 package dev.outlierlab.tune.caddy;
 
+import dev.outlierlab.config.caddy.CaddyBlock;
+import dev.outlierlab.config.caddy.CaddyScenarioFormat;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.sim.caddy.CaddySimulation;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -9,6 +11,7 @@ import dev.outlierlab.tune.ServerFigures;
 import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Caddy's passive health checks ({@link CaddySimulation}: failures remembered for {@code fail_duration}, an upstream
@@ -41,6 +44,14 @@ public record CaddyRun(CaddyPassiveConfig config) implements RunProfile {
     @Override
     public Setting setting() {
         return CaddyTuneTarget.setting(config);
+    }
+
+    /** A {@code profile: caddy} scenario with the handler as the run has it ({@code caddy:} block). */
+    @Override
+    public Map<String, Object> labScenario(Scenario scenario) {
+        Map<String, Object> out = RunProfile.ofProfile(CaddyScenarioFormat.NAME, scenario);
+        out.put(CaddyScenarioFormat.NAME, CaddyBlock.toMap(withUpstreams(scenario)));
+        return out;
     }
 
     private CaddyPassiveConfig withUpstreams(Scenario s) {

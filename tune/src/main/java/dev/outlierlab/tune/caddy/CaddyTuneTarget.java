@@ -220,6 +220,25 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         return new DeployableFile.Spliced(CaddyJsonWriter.write(original, values), patch.toString(), null);
     }
 
+    /**
+     * The {@code reverse_proxy}'s passive health check as the written file has it, in the Caddyfile's subdirectives:
+     * {@code fail_duration} ({@code 0s}: no passive check, Caddy's default), {@code max_fails} and
+     * {@code unhealthy_status} (a class as {@code 5xx}, a status as its number).
+     */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        CaddyPassiveConfig c = written.profile() instanceof CaddyRun r ? r.config() : apply(defaultConfig(1), s);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fail_duration", Durations.format(c.failDurationNanos()));
+        m.put("max_fails", c.maxFails());
+        List<Object> status = new ArrayList<>();
+        for (int code : c.unhealthyStatus()) {
+            status.add(code < 10 ? code + "xx" : (Object) code);
+        }
+        m.put("unhealthy_status", status);
+        return m;
+    }
+
     @Override
     public String patchHeading() {
         return "Or only the changed subdirectives (in the reverse_proxy block):\n";

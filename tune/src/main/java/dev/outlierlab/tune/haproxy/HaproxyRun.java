@@ -1,5 +1,7 @@
 package dev.outlierlab.tune.haproxy;
 
+import dev.outlierlab.config.haproxy.HaproxyBlock;
+import dev.outlierlab.config.haproxy.HaproxyScenarioFormat;
 import dev.outlierlab.engine.haproxy.HaproxyServer;
 import dev.outlierlab.engine.haproxy.Observe;
 import dev.outlierlab.sim.haproxy.HaproxySimulation;
@@ -11,6 +13,7 @@ import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * HAProxy's passive check ({@link HaproxySimulation}: {@code observe} counts consecutive errors per server and
@@ -26,6 +29,11 @@ public record HaproxyRun(List<HaproxyServer> servers) implements RunProfile {
 
     @Override
     public RunFigures figures(SuiteScenario suite, Scenario scenario) {
+        return figures(suite, scenario.durationNanos(), HaproxySimulation.run(scenario, onHosts(scenario)));
+    }
+
+    /** One server a scenario host, each with the first server line's parameters, as the run has them. */
+    private List<HaproxyServer> onHosts(Scenario scenario) {
         HaproxyServer first = servers.get(0);
         List<HaproxyServer> run = new ArrayList<>();
         for (String h : scenario.cluster().hosts()) {
@@ -42,7 +50,15 @@ public record HaproxyRun(List<HaproxyServer> servers) implements RunProfile {
                     first.rise(),
                     first.fall()));
         }
-        return figures(suite, scenario.durationNanos(), HaproxySimulation.run(scenario, run));
+        return run;
+    }
+
+    /** A {@code profile: haproxy} scenario with the backend as the run has it ({@code haproxy:} block). */
+    @Override
+    public Map<String, Object> labScenario(Scenario scenario) {
+        Map<String, Object> out = RunProfile.ofProfile(HaproxyScenarioFormat.NAME, scenario);
+        out.put(HaproxyScenarioFormat.NAME, HaproxyBlock.toMap("app", onHosts(scenario)));
+        return out;
     }
 
     /** The backend with nothing observed: only the active checks act. */

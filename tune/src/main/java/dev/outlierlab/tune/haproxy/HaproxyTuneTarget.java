@@ -187,6 +187,26 @@ public final class HaproxyTuneTarget extends ServerTuneTarget {
                 null);
     }
 
+    /**
+     * The server lines' tuned parameters as the written file has them, in haproxy.cfg's keywords: {@code check},
+     * {@code observe} and, when something is observed, {@code error-limit} and {@code on-error} (the first server
+     * line's; the search writes every line alike and the simulation runs the first line's on every server).
+     */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        HaproxyServer first = written.profile() instanceof HaproxyRun r
+                ? r.servers().get(0)
+                : apply(defaultServers(1), s).get(0);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("check", first.check());
+        m.put("observe", first.observe().word());
+        if (first.observe() != Observe.NONE) {
+            m.put("error-limit", first.errorLimit());
+            m.put("on-error", first.onError().word());
+        }
+        return m;
+    }
+
     @Override
     public String patchHeading() {
         return "Or only the changed parameters:\n";

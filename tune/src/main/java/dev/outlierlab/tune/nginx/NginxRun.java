@@ -1,5 +1,7 @@
 package dev.outlierlab.tune.nginx;
 
+import dev.outlierlab.config.nginx.NginxBlock;
+import dev.outlierlab.config.nginx.NginxScenarioFormat;
 import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxServer;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
@@ -13,6 +15,7 @@ import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.SuiteScenario;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * nginx's passive health check ({@link NginxSimulation}: {@code max_fails} failed attempts within {@code fail_timeout}
@@ -34,6 +37,12 @@ public record NginxRun(NginxUpstreamConfig config, long readTimeoutNanos) implem
 
     @Override
     public RunFigures figures(SuiteScenario suite, Scenario scenario) {
+        return figures(
+                suite, scenario.durationNanos(), NginxSimulation.run(scenario, onHosts(scenario), readTimeoutNanos));
+    }
+
+    /** The upstream with one server line a scenario host, as the run has them. */
+    private NginxUpstreamConfig onHosts(Scenario scenario) {
         List<NginxServer> servers = new ArrayList<>();
         List<String> hosts = scenario.cluster().hosts();
         for (int i = 0; i < hosts.size(); i++) {
@@ -44,10 +53,18 @@ public record NginxRun(NginxUpstreamConfig config, long readTimeoutNanos) implem
         if (servers.stream().allMatch(NginxServer::backup)) {
             servers.replaceAll(s -> s.withBackup(false)); // nginx needs one server that is not backup
         }
-        return figures(
-                suite,
-                scenario.durationNanos(),
-                NginxSimulation.run(scenario, config.withServers(servers), readTimeoutNanos));
+        return config.withServers(servers);
+    }
+
+    /**
+     * A {@code profile: nginx} scenario with the upstream as the run has it ({@code nginx:} block, one server a host);
+     * its {@code proxy_read_timeout} is not a key of the block, so a timed-out attempt waits nginx's default there.
+     */
+    @Override
+    public Map<String, Object> labScenario(Scenario scenario) {
+        Map<String, Object> out = RunProfile.ofProfile(NginxScenarioFormat.NAME, scenario);
+        out.put(NginxScenarioFormat.NAME, NginxBlock.toMap(onHosts(scenario)));
+        return out;
     }
 
     /** The upstream with no passive check: {@code max_fails=0} never takes a server out. */

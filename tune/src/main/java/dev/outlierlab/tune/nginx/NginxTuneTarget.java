@@ -18,6 +18,7 @@ import dev.outlierlab.tune.Setting;
 import dev.outlierlab.tune.TuneRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +127,21 @@ public final class NginxTuneTarget extends ServerTuneTarget {
     public CurrentSettings defaults(String name, int hosts) {
         NginxUpstreamConfig c = NginxUpstreamConfig.of(upstreamName(name), addresses(Math.max(1, hosts)));
         return new CurrentSettings(name, null, this, fields(c), 0, null, null, null, new NginxRun(c), null);
+    }
+
+    /**
+     * nginx counts a listed 5xx it retries against {@code max_fails} as it counts a refused connection:
+     * {@code ngx_http_upstream_next} (src/http/ngx_http_upstream.c) frees the server with {@code NGX_PEER_FAILED} for
+     * every condition but 403 and 404, and {@code ngx_http_upstream_test_next} calls it for a status only when
+     * {@code proxy_next_upstream} lists it. A {@code backup} server changes only where requests go once every primary
+     * server is out ({@code ngx_http_upstream_get_round_robin_peer}), not when one is taken out.
+     */
+    @Override
+    public String deadHostTradeOff() {
+        return "nginx counts a 5xx it retries on the next server (listed in proxy_next_upstream) against max_fails as it"
+                + " counts a refused connection, so a max_fails that takes this server out in time also takes healthy"
+                + " servers out when a shared dependency fails, and without 5xx listed a failing server's 5xx are"
+                + " neither retried nor counted";
     }
 
     @Override
@@ -293,6 +309,36 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         NginxUpstreamConfig c = r.config();
         return "max_fails=" + NginxWords.maxFails(c) + " fail_timeout=" + NginxWords.failTimeouts(c) + " "
                 + NginxWords.listedLabel(c.nextUpstream());
+    }
+
+    /**
+     * The upstream's tuned directives as the written file has them: the server lines' {@code max_fails} and
+     * {@code fail_timeout} (nginx's seconds, e.g. {@code 10s}) and the words of the {@code proxy_next_upstream} in
+     * effect; when the server lines differ, {@code servers} gives each one's, and the two above are the first line's.
+     */
+    @Override
+    public Map<String, Object> fields(Setting s, Written written) {
+        NginxUpstreamConfig c = written.profile() instanceof NginxRun r
+                ? r.config()
+                : apply(NginxUpstreamConfig.of("backend", addresses(1)), s);
+        NginxServer first = c.servers().get(0);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("max_fails", first.maxFails());
+        m.put("fail_timeout", first.failTimeoutSeconds() + "s");
+        m.put("proxy_next_upstream", c.nextUpstream().words());
+        if (!maxFailsOf(c).stream().allMatch(f -> f == first.maxFails())
+                || !failTimeoutsOf(c).stream().allMatch(t -> t == first.failTimeoutSeconds())) {
+            List<Object> servers = new ArrayList<>();
+            for (NginxServer server : c.servers()) {
+                Map<String, Object> line = new LinkedHashMap<>();
+                line.put("address", server.name());
+                line.put("max_fails", server.maxFails());
+                line.put("fail_timeout", server.failTimeoutSeconds() + "s");
+                servers.add(line);
+            }
+            m.put("servers", servers);
+        }
+        return m;
     }
 
     @Override

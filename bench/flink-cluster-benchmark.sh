@@ -11,7 +11,10 @@
 #  - the job's dependencies in the cluster's lib/ (flink/target/outlier-lab-flink-lib.jar) and the module's own jar
 #    submitted (flink/target/outlier-lab-flink-job.jar): its first job at the highest parallelism, then the later
 #    jobs at each parallelism; under Flink's defaults (rows `lib-...`), then on a fresh cluster under the settings
-#    docs/flink.md recommends for it (rows `recommended-...`).
+#    docs/flink.md recommends for it (rows `recommended-...`), then on a fresh cluster under those settings whose
+#    JobManager and TaskManagers map a class-data archive (AppCDS) of their classes, written by a cluster that ran
+#    a job of 5,000 lines and was stopped as stop-cluster.sh stops it (rows `archived-...`; the JVMs' archive
+#    messages in bench/target/flink-cluster/run/archives/).
 # A job's CPU is what the JobManager and TaskManagers spent from its submission to its end (/proc/PID/stat; of it,
 # their JIT compiler threads and garbage collectors) plus the whole client; the cluster's start and idle time are
 # not counted. Prints CPU seconds per million lines and the ratio to local replay's (medians over the rounds);

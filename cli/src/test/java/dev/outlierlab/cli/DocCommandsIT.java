@@ -57,8 +57,9 @@ class DocCommandsIT {
             new ShownNotRun(
                     "docs/flink.md",
                     "--engine flink",
-                    "a job on Flink's MiniCluster with the Flink job jar, which the launcher builds on first use;"
-                            + " not yet run by this test: move it to a console block and drop this line"));
+                    "a job on Flink's MiniCluster with the Flink job jar, which the launcher builds on first use"
+                            + " and this module's tests run before: the flink module's FlinkPageIT runs it, once"
+                            + " the jars are packaged, beside the page's commands for a real cluster"));
     private static Path scratch;
 
     @BeforeAll

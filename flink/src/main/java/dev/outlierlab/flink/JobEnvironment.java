@@ -5,6 +5,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -17,6 +18,7 @@ import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFacto
  * {@code fixed-delay} of a few seconds runs out of attempts before the lost TaskManager's slots are given up
  * (after {@code heartbeat.timeout}, 50 s by default), while {@code exponential-delay} (1 s, growing by 1.5 to at
  * most a minute) still has attempts left when they are: {@value #ATTEMPTS} attempts reach past ten minutes.
+ * Generic types (Flink's Kryo fallback) are refused: every type the jobs move has Flink's own serialiser.
  */
 final class JobEnvironment {
     static final int ATTEMPTS = 20;
@@ -40,6 +42,9 @@ final class JobEnvironment {
         // default bound of 2 MB per batch of collected results fails such a job, and does so at every restart
         Configuration collected = new Configuration();
         collected.set(CollectSinkOperatorFactory.MAX_BATCH_SIZE, MemorySize.ofMebiBytes(MAX_RESULT_MB));
+        // every value the job moves has Flink's own serialiser (a POJO's, byte arrays, strings, longs); a type that
+        // fell back to Kryo, which writes class names and reflects field by field, fails the job's building instead
+        collected.set(PipelineOptions.GENERIC_TYPES, false);
         env.configure(collected);
         if (env.getConfiguration()
                 .getOptional(RestartStrategyOptions.RESTART_STRATEGY)

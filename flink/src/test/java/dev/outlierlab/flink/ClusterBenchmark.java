@@ -27,7 +27,9 @@ import java.util.Map;
  * ({@code lib-pN}), which find the project's classes loaded and compiled by the earlier job, as on any
  * long-running session cluster; under Flink's defaults, then on a fresh cluster under the settings docs/flink.md
  * recommends ({@link StandaloneCluster#RECOMMENDED}, plus any {@code -Dbench.tuned.KEY=VALUE}; rows {@code
- * recommended-...}).
+ * recommended-...}); then under those settings on a fresh cluster whose JobManager and TaskManagers map a class-data
+ * archive of their classes (the JDK's AppCDS), written at their exit by a cluster that ran a job of a few thousand
+ * lines (rows {@code archived-...}).
  *
  * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
  * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). The working
@@ -143,6 +145,20 @@ public final class ClusterBenchmark {
                     .filter(k -> k.startsWith("bench.tuned."))
                     .forEach(k -> recommended.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
             variants.put("recommended", recommended);
+            // and a class-data archive of each Flink JVM's classes (the JDK's AppCDS): written by a session that ran
+            // one small job and was stopped as stop-cluster.sh stops it, mapped by a fresh session (rows archived-...)
+            Path archives = dir.resolve("archives");
+            Files.createDirectories(archives);
+            try (StandaloneCluster writer = new StandaloneCluster(
+                    dir.resolve("session-archive-writer"),
+                    withLib,
+                    withArchive(recommended, "-XX:ArchiveClassesAtExit=", archives, "dump"))) {
+                writer.startSession(2, Duration.ofMinutes(3));
+                int p = parallelisms.stream().mapToInt(Integer::intValue).max().orElseThrow();
+                writer.run("archive-writer", p, replay(List.of(warmUp.toString())), Duration.ofMinutes(10));
+                writer.stop();
+            }
+            variants.put("archived", withArchive(recommended, "-XX:SharedArchiveFile=", archives, "map"));
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();
                 System.out.println("the job's dependencies in lib/, the job's own jar submitted (" + prefix + "):");
@@ -183,6 +199,24 @@ public final class ClusterBenchmark {
             System.out.println("reports: byte-identical");
         }
         System.exit(same ? 0 : 1);
+    }
+
+    /**
+     * {@code settings} with the JobManager's and the TaskManagers' JVM options naming a class-data archive each in
+     * {@code archives} ({@code jobmanager.jsa}, {@code taskmanager.jsa}) by {@code option}, and the JVM's archive
+     * messages in a file ({@code jobmanager-WHAT.log}, ...) where they show whether the archive was written and
+     * mapped.
+     */
+    private static Map<String, String> withArchive(
+            Map<String, String> settings, String option, Path archives, String what) {
+        Map<String, String> out = new LinkedHashMap<>(settings);
+        for (String role : List.of("jobmanager", "taskmanager")) {
+            String key = "env.java.opts." + role;
+            String more = option + archives.resolve(role + ".jsa") + " -Xlog:cds=info:file="
+                    + archives.resolve(role + "-" + what + ".log");
+            out.put(key, (out.getOrDefault(key, "") + " " + more).trim());
+        }
+        return out;
     }
 
     private record Run(double wall, double cluster, double client) {}

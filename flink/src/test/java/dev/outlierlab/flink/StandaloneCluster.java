@@ -205,6 +205,24 @@ final class StandaloneCluster implements AutoCloseable {
         return start(name, options, List.of(), CLIENT, args);
     }
 
+    /**
+     * The command that starts Flink's command-line client on this cluster, as {@link #client} does, without its
+     * arguments: the JVM, the client's options ({@code env.java.opts.client} after Flink's own), the class path.
+     */
+    List<String> clientCommand() {
+        List<String> words = new ArrayList<>();
+        words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        words.addAll(clientOptions);
+        words.addAll(JAVA_OPTS);
+        words.add("-Dlog.file=" + dir.resolve("client.log"));
+        words.add(
+                "-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        words.add("-cp");
+        words.add(String.join(File.pathSeparator, layout.flinkClassPath()));
+        words.add(CLIENT);
+        return words;
+    }
+
     private Jvm start(
             String name, List<String> jvmOptions, List<String> extraClassPath, String main, List<String> program)
             throws IOException {
@@ -347,6 +365,21 @@ final class StandaloneCluster implements AutoCloseable {
             p.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Stops every JVM as Flink's {@code stop-cluster.sh} does, with a SIGTERM (the JVM runs its shutdown hooks and
+     * exits, writing a class-data archive named by {@code -XX:ArchiveClassesAtExit}), one after another, the
+     * TaskManagers first; kills one that has not ended within a minute.
+     */
+    void stop() throws InterruptedException {
+        for (int i = jvms.size() - 1; i >= 0; i--) {
+            Process p = jvms.get(i).process();
+            p.destroy();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                kill(p);
+            }
         }
     }
 

@@ -94,6 +94,17 @@ public record ScenarioScore(
                 * 86_400;
     }
 
+    /** Requests failed or slow ({@link RunFigures#harmed()}) per 1,000 requests of the run, the mean over the seeds. */
+    public double harmedPerThousand() {
+        double sum = 0;
+        for (RunFigures r : runs) {
+            if (r.requests() > 0) {
+                sum += r.harmed() * 1000.0 / r.requests();
+            }
+        }
+        return sum / runs.size();
+    }
+
     /** Whether this scenario's route retries failed attempts (istiod's default retries, a {@code retry_policy}). */
     public boolean retried() {
         var r = scenario.scenario().routing().retries();

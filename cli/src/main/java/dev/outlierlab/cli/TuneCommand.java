@@ -5,6 +5,7 @@ import dev.outlierlab.config.InputException;
 import dev.outlierlab.report.RecommendationTrace;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.TuneFormats;
+import dev.outlierlab.tune.PlannedWork;
 import dev.outlierlab.tune.RunExecutor;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
@@ -229,7 +230,7 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         TuneRequest req = request(start, log);
         SuiteScenario explained = explain == null ? null : SuiteScenario.named(req.suite(), explain, "--explain");
         long units = Tuner.plannedUnits(req);
-        checkWork(req, units);
+        checkWork(req, PlannedWork.units(req));
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
         TuneResult result = TuneService.run(
                 req,

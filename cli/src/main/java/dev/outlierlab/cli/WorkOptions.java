@@ -41,10 +41,10 @@ public final class WorkOptions {
     static final long MAX_SECONDS_WITHOUT_YES = 60;
 
     /**
-     * A search's allowance: its estimate counts every run as if none were shared (which runs are shared is known only
-     * from their figures) and every failure as made, though a candidate that ejects a failing host spares the rest;
-     * measured, a search makes about a fifth to a third of its estimate (a 200-host tune: 2,201 runs of 7,550
-     * planned), so five minutes of estimate is about one to two of work.
+     * A search's allowance: its estimate ({@code PlannedWork}) counts once the runs that candidates whose caps admit
+     * the same hosts share, but every other run as made (which others are shared is known only from their figures) and
+     * every failure as made, though a candidate that ejects a failing host spares the rest; measured, a search makes
+     * about a fifth to a half of its estimate, so five minutes of estimate is about one to three of work.
      */
     static final long MAX_SEARCH_SECONDS_WITHOUT_YES = 300;
 
@@ -140,7 +140,8 @@ public final class WorkOptions {
             return;
         }
         throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
-                + Numbers.count(units) + " request-equivalents a thread, every run's as if none were shared, at "
+                + Numbers.count(units) + " request-equivalents a thread, at most: runs that candidates whose caps "
+                + "admit the same hosts share counted once, every other run and every failure counted as made, at "
                 + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
                 + duration(MAX_SEARCH_SECONDS_WITHOUT_YES) + " allowed without asking; " + shorten
                 + ", or add --yes to run it anyway");

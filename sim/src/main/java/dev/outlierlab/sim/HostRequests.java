@@ -27,10 +27,17 @@ final class HostRequests {
     private final boolean[] joined;
 
     private final long[] joinedVersion;
-    /** The walk's cursors, per group: the index of its next offset and the number it stands for. */
-    private int[] cursor = new int[4];
+    /** Per host: changed whenever its offsets change, so that a count made under them is known to be stale. */
+    private final long[] stamps;
+    /**
+     * Per host, the walk's cursor: per group the index of its next offset and the number it stands for, all the
+     * first at or after cursorAt[h], valid while the host's stamp is cursorStamp[h].
+     */
+    private final int[][] cursorIndex;
 
-    private long[] heads = new long[4];
+    private final long[][] cursorNext;
+    private final long[] cursorAt;
+    private final long[] cursorStamp;
 
     HostRequests(int callers, int hostCount) {
         this.callers = callers;
@@ -41,10 +48,19 @@ final class HostRequests {
         this.groups = new int[hostCount];
         this.joined = new boolean[callers];
         this.joinedVersion = new long[callers];
+        this.stamps = new long[hostCount];
+        this.cursorIndex = new int[hostCount][];
+        this.cursorNext = new long[hostCount][];
+        this.cursorAt = new long[hostCount];
+        this.cursorStamp = new long[hostCount];
+        Arrays.fill(cursorStamp, -1);
     }
 
     /** Takes every caller out. */
     void clear() {
+        for (int h = 0; h < stamps.length; h++) {
+            stamps[h]++;
+        }
         Arrays.fill(groups, 0);
         Arrays.fill(joined, false);
     }
@@ -82,6 +98,7 @@ final class HostRequests {
     }
 
     private void insert(int h, int size, long offset) {
+        stamps[h]++;
         int g = group(h, size);
         if (g < 0) {
             g = groups[h]++;
@@ -111,6 +128,7 @@ final class HostRequests {
     }
 
     private void remove(int h, int size, long offset) {
+        stamps[h]++;
         int g = group(h, size);
         long[] o = offsets[h][g];
         int m = counts[h][g];
@@ -135,6 +153,19 @@ final class HostRequests {
             }
         }
         return -1;
+    }
+
+    /**
+     * A number that changes whenever the host's requests change (a caller's list changed, or every caller was taken
+     * out): counts of the host's requests made under one stamp hold while it lasts.
+     */
+    long stamp(int h) {
+        return stamps[h];
+    }
+
+    /** How many list sizes the host's callers have (each a group of offsets). */
+    int groupCount(int h) {
+        return groups[h];
     }
 
     /** The host's requests with global numbers below {@code x} ({@code x >= 0}) under the current rotations. */
@@ -185,25 +216,41 @@ final class HostRequests {
         return walk(h, y, t - n);
     }
 
-    /** The {@code k}-th (from 0) of the host's requests at or after global number {@code y}. */
-    private long walk(int h, long y, long k) {
+    /**
+     * The {@code k}-th (from 0) of the host's requests at or after global number {@code y}: a step per request per
+     * group, cheaper than {@link #rank} for small {@code k} when the host's callers have lists of several sizes. The
+     * host's cursor (each group's next offset) is left at the request found, so that the walk from just past it, the
+     * next failure's, starts there instead of searching every group again.
+     */
+    long walk(int h, long y, long k) {
         int count = groups[h];
-        int[] index = cursor;
-        long[] next = heads;
-        if (index.length < count) {
-            index = cursor = new int[count * 2];
-            next = heads = new long[count * 2];
+        int[] index = cursorIndex[h];
+        long[] next = cursorNext[h];
+        boolean reuse = cursorStamp[h] == stamps[h] && (cursorAt[h] == y || cursorAt[h] + 1 == y);
+        if (index == null || index.length < count) {
+            index = cursorIndex[h] = new int[count * 2];
+            next = cursorNext[h] = new long[count * 2];
+            reuse = false;
         }
-        for (int g = 0; g < count; g++) {
-            long period = periods[h][g];
-            long base = y - y % period;
-            int at = lowerBound(offsets[h][g], counts[h][g], y % period);
-            if (at == counts[h][g]) {
-                at = 0;
-                base += period;
+        if (!reuse) {
+            for (int g = 0; g < count; g++) {
+                long period = periods[h][g];
+                long base = y - y % period;
+                int at = lowerBound(offsets[h][g], counts[h][g], y % period);
+                if (at == counts[h][g]) {
+                    at = 0;
+                    base += period;
+                }
+                index[g] = at;
+                next[g] = base + offsets[h][g][at];
             }
-            index[g] = at;
-            next[g] = base + offsets[h][g][at];
+        } else if (cursorAt[h] != y) {
+            // the cursor stands at the request just before y: step the group it belongs to past it
+            for (int g = 0; g < count; g++) {
+                if (next[g] < y) {
+                    step(h, g, index, next);
+                }
+            }
         }
         while (true) {
             int first = 0;
@@ -213,16 +260,23 @@ final class HostRequests {
                 }
             }
             if (k-- == 0) {
+                cursorStamp[h] = stamps[h];
+                cursorAt[h] = next[first];
                 return next[first];
             }
-            long[] o = offsets[h][first];
-            long base = next[first] - o[index[first]];
-            if (++index[first] == counts[h][first]) {
-                index[first] = 0;
-                base += periods[h][first];
-            }
-            next[first] = base + o[index[first]];
+            step(h, first, index, next);
         }
+    }
+
+    /** Moves group {@code g}'s cursor to its next offset. */
+    private void step(int h, int g, int[] index, long[] next) {
+        long[] o = offsets[h][g];
+        long base = next[g] - o[index[g]];
+        if (++index[g] == counts[h][g]) {
+            index[g] = 0;
+            base += periods[h][g];
+        }
+        next[g] = base + o[index[g]];
     }
 
     /** How many of the first {@code m} values of {@code sorted} are below {@code value}. */

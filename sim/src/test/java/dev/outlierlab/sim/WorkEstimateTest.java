@@ -37,13 +37,13 @@ class WorkEstimateTest {
     @Test
     void aFailureCostsMoreWithManyCallers() {
         assertThat(WorkEstimate.unitsPerPlannedFailure(1)).isEqualTo(10);
-        assertThat(WorkEstimate.unitsPerPlannedFailure(2)).isEqualTo(13);
-        assertThat(WorkEstimate.unitsPerPlannedFailure(50)).isEqualTo(28);
+        assertThat(WorkEstimate.unitsPerPlannedFailure(2)).isEqualTo(11);
+        assertThat(WorkEstimate.unitsPerPlannedFailure(50)).isEqualTo(16);
     }
 
     @Test
     void whereMostRequestsFailThePerRequestPathIsTakenAsTheCheaper() {
-        // a shared outage failing 40 % of every host's requests, 50 callers: a failure planned costs 28, a request
+        // a shared outage failing 40 % of every host's requests, 50 callers: a failure planned costs 16, a request
         // walked 2 (itself and its fault step)
         Scenario outage = base.toBuilder()
                 .traffic(new TrafficSpec(5_000, 50))

@@ -18,7 +18,7 @@ final class CannotCatch {
      * out within {@link #DEAD_WITHIN_SECONDS}. Each says why: one caller's thin traffic, and the setting on the front
      * that would do it and the constraint it breaks (the user's to loosen).
      */
-    static List<String> of(TuneRequest req, List<Evaluation> front) {
+    static List<String> of(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, String> e : new TreeMap<>(DefaultSuite.NOT_DETECTABLE).entrySet()) {
             out.add(e.getKey() + ": " + e.getValue());
@@ -57,9 +57,11 @@ final class CannotCatch {
                         + tradeOff(req, front, sc.scenario().name(), bestShare));
             }
         }
-        String dead = deadTooSlow(req, front);
-        if (dead != null) {
-            out.add(dead);
+        for (String name : new TreeMap<>(DEAD).keySet()) {
+            String dead = deadTooSlow(req, current, front, best, name);
+            if (dead != null) {
+                out.add(dead);
+            }
         }
         return out;
     }
@@ -99,48 +101,85 @@ final class CannotCatch {
                         + most.violations().get(0) + ")";
     }
 
+    /** The suite's dead hosts and how a line names them: a host answering every request with a 503, or refusing. */
+    private static final Map<String, String> DEAD =
+            Map.of("one-host-dead-503", "a dead host", "one-host-refused", "a host refusing every connection");
+
     /**
-     * The "cannot" line of a dead host no admissible setting on the front takes out within
-     * {@link #DEAD_WITHIN_SECONDS} (the suite's host answering every request with a 503), with why: the pace of one
-     * caller's requests to a host against the run of failures consecutive 5xx needs, or the interval at whose end the
-     * rates are compared; and the faster setting that breaks a constraint, if the front has one. Null when one does.
+     * The "cannot" line of a dead host (the suite's host answering every request with a 503, or refusing every
+     * connection) the recommendation does not take out within {@link #DEAD_WITHIN_SECONDS}, with why. When no
+     * admissible setting on the front does: the pace of one caller's requests to a host against the run of failures
+     * consecutive 5xx needs, or the interval at whose end the rates are compared; and the faster setting that breaks
+     * a constraint, if the front has one. When one does (the current settings among them) but removes less of the
+     * avoidable failures than the recommendation, that trade-off: the setting, how fast, and how much less, with the
+     * target's reason when it has one ({@link Target#deadHostTradeOff}). Null when the recommendation takes it out
+     * in time, or the scenario is not in the suite.
      */
-    private static String deadTooSlow(TuneRequest req, List<Evaluation> front) {
-        String name = "one-host-dead-503";
-        double fastest = Double.POSITIVE_INFINITY;
-        Evaluation best = null;
-        Evaluation faster = null;
-        double fasterSeconds = Double.POSITIVE_INFINITY;
-        for (Evaluation e : front) {
-            ScenarioScore mine = e.score(name);
-            if (mine == null || Double.isNaN(mine.detectSeconds())) {
-                continue;
-            }
-            if (e.admissible() && mine.detectSeconds() < fastest) {
-                fastest = mine.detectSeconds();
-                best = e;
-            } else if (!e.admissible() && mine.detectSeconds() < fasterSeconds) {
-                faster = e;
-                fasterSeconds = mine.detectSeconds();
-            }
-        }
-        if (best == null) {
-            boolean scored = front.stream().anyMatch(e -> e.admissible() && e.score(name) != null);
-            return !scored
-                    ? null
-                    : name + " (a dead host): no admissible setting on the front takes it out within "
-                            + (long) DEAD_WITHIN_SECONDS + " s, nor at all"
-                            + (faster == null
-                                    ? ""
-                                    : "; " + label(req, faster) + " takes it out in "
-                                            + String.format(Locale.ROOT, "%.1f s", fasterSeconds)
-                                            + " but breaks a constraint ("
-                                            + faster.violations().get(0) + ")");
-        }
-        if (fastest <= DEAD_WITHIN_SECONDS) {
+    private static String deadTooSlow(
+            TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best, String name) {
+        ScenarioScore mine = best == null ? null : best.score(name);
+        if (mine == null || mine.detectSeconds() <= DEAD_WITHIN_SECONDS) {
             return null;
         }
-        Setting s = best.setting();
+        double fastest = Double.POSITIVE_INFINITY;
+        Evaluation quickest = null;
+        Evaluation faster = null;
+        double fasterSeconds = Double.POSITIVE_INFINITY;
+        List<Evaluation> seen = new ArrayList<>(front);
+        if (current != null && !seen.contains(current)) {
+            seen.add(current);
+        }
+        for (Evaluation e : seen) {
+            ScenarioScore s = e.score(name);
+            if (s == null || Double.isNaN(s.detectSeconds())) {
+                continue;
+            }
+            if (e.admissible() && s.detectSeconds() < fastest) {
+                fastest = s.detectSeconds();
+                quickest = e;
+            } else if (!e.admissible() && s.detectSeconds() < fasterSeconds) {
+                faster = e;
+                fasterSeconds = s.detectSeconds();
+            }
+        }
+        String head = name + " (" + DEAD.get(name) + "): ";
+        String never = Double.isNaN(mine.detectSeconds())
+                ? "the recommendation never takes it out"
+                : "the recommendation takes it out in " + String.format(Locale.ROOT, "%.1f s", mine.detectSeconds());
+        String trade = faster == null || fasterSeconds >= fastest
+                ? ""
+                : "; " + label(req, faster) + " takes it out in "
+                        + String.format(Locale.ROOT, "%.1f s", fasterSeconds) + " but breaks a constraint ("
+                        + faster.violations().get(0) + ")";
+        if (quickest != null && fastest <= DEAD_WITHIN_SECONDS) {
+            // an admissible setting takes it out in time, at less benefit than the recommendation's
+            String reason = req.target().deadHostTradeOff();
+            boolean less = quickest.benefitPercent() < best.benefitPercent();
+            // the current settings (plural) or one setting on the front
+            String verb = quickest == current ? "" : "s";
+            return head + "no admissible setting takes it out within " + (long) DEAD_WITHIN_SECONDS + " s and "
+                    + (less ? "removes as much as" : "does as little harm as") + " the recommendation: " + never + "; "
+                    + (quickest == current
+                            ? "the current settings, " + label(req, quickest) + ","
+                            : label(req, quickest))
+                    + " take" + verb + " it out in " + String.format(Locale.ROOT, "%.1f s", fastest) + " and meet"
+                    + verb
+                    + " every constraint"
+                    + (less
+                            ? " but remove" + verb + " " + Explanation.pct(quickest.benefitPercent())
+                                    + " of the avoidable failures against the recommendation's "
+                                    + Explanation.pct(best.benefitPercent())
+                            : " but do" + (verb.isEmpty() ? "" : "es") + " more harm ("
+                                    + String.format(Locale.ROOT, "%.2f", quickest.harm())
+                                    + " against the recommendation's " + String.format(Locale.ROOT, "%.2f", best.harm())
+                                    + ")")
+                    + trade + (reason == null ? "" : "; " + reason);
+        }
+        if (quickest == null) {
+            return head + "no admissible setting on the front takes it out within " + (long) DEAD_WITHIN_SECONDS + " s"
+                    + (Double.isNaN(mine.detectSeconds()) ? ", nor at all" : " (" + never + ")") + trade;
+        }
+        Setting s = quickest.setting();
         long run = s.gateway() != null ? s.gateway().consecutiveFailures() : s.consecutive5xx();
         double perSecond = (double) req.rps() / req.clients() / req.hosts();
         String why = run > 0
@@ -149,13 +188,8 @@ final class CannotCatch {
                 : "without a consecutive-failure detector a host is ejected only when the rates are compared, at the "
                         + "end of an interval ("
                         + Durations.format(s.gateway() != null ? s.gateway().windowNanos() : s.intervalNanos()) + ")";
-        String trade = faster == null || fasterSeconds >= fastest
-                ? ""
-                : "; " + label(req, faster) + " takes it out in "
-                        + String.format(Locale.ROOT, "%.1f s", fasterSeconds) + " but breaks a constraint ("
-                        + faster.violations().get(0) + ")";
-        return name + " (a dead host): no admissible setting on the front takes it out within "
-                + (long) DEAD_WITHIN_SECONDS + " s (the fastest, " + label(req, best) + ", in "
+        return head + "no admissible setting on the front takes it out within " + (long) DEAD_WITHIN_SECONDS
+                + " s (the fastest, " + label(req, quickest) + ", in "
                 + String.format(Locale.ROOT, "%.1f s", fastest) + "): " + why + trade;
     }
 

@@ -38,7 +38,7 @@ final class Explanation {
                 .recommended(best)
                 .diff(diff)
                 .why(why(req, current, best, front))
-                .cannotCatch(CannotCatch.of(req, front))
+                .cannotCatch(CannotCatch.of(req, current, front, best))
                 .detectors(detectors(req))
                 .recommendationFindings(findings(req, best.written()))
                 .candidates(candidates)

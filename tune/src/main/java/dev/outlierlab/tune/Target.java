@@ -204,6 +204,14 @@ public interface Target {
         return null;
     }
 
+    /**
+     * Why a setting of this target that takes a dead host out in time gives up some of the recommendation's benefit
+     * (said after the trade-off in "what no setting can catch here"), or null when the target has no such reason.
+     */
+    default String deadHostTradeOff() {
+        return null;
+    }
+
     /** Why the file's active health check is not run, or null when the target's simulation runs it. */
     default String healthChecksNotRun() {
         return null;

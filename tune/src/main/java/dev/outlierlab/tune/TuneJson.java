@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.engine.Durations;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -93,6 +94,14 @@ public final class TuneJson {
             num(b, "shared_outage_added_failures_per_thousand", r.breaks().outageAddedPerThousand());
             num(b, "noise_added_failures_per_thousand", r.breaks().noiseAddedPerThousand());
             b.put("words", r.breaks().words());
+            // every condition run, with its runs (one a seed) and those that ejected or caught the failing host
+            tallies(b.putArray("shared_outage_runs"), r.breaks().outageRuns(), 1, "ejecting");
+            tallies(b.putArray("noise_runs"), r.breaks().noiseRuns(), 10_000, "ejecting");
+            tallies(b.putArray("partial_failure_runs"), r.breaks().partialRuns(), 1, "caught_within_a_minute");
+            ArrayNode seeds = b.putArray("seeds");
+            Arrays.stream(BreakingPoints.SEEDS).forEach(seeds::add);
+            ArrayNode edgeSeeds = b.putArray("edge_seeds");
+            Arrays.stream(BreakingPoints.EDGE_SEEDS).forEach(edgeSeeds::add);
         }
         root.put("why", r.words().say(r.why()));
         ArrayNode detectors = root.putArray("detectors");
@@ -243,6 +252,25 @@ public final class TuneJson {
     }
 
     /** Keys and values in the order given (a {@code Map.of}'s order changes from one JVM to the next). */
+    /**
+     * A scale's conditions as {@code {"percent": 30, "runs": 20, "ejecting": 1}}, mildest first; {@code perPercent}
+     * is 1 for levels in whole percentages, 10,000 for parts per million.
+     */
+    private static void tallies(ArrayNode out, List<ProbeTally> tallies, long perPercent, String hits) {
+        for (ProbeTally t : tallies) {
+            ObjectNode o = out.addObject();
+            if (perPercent == 1) {
+                o.put("percent", t.level());
+            } else {
+                // parts per million as a plain percentage: 0.5, 1, 12 (never 1E+1)
+                BigDecimal pct = BigDecimal.valueOf(t.level(), 4).stripTrailingZeros();
+                o.put("percent", pct.scale() < 0 ? pct.setScale(0) : pct);
+            }
+            o.put("runs", t.runs());
+            o.put(hits, t.hits());
+        }
+    }
+
     private static void num(ObjectNode n, String key, double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             n.putNull(key);

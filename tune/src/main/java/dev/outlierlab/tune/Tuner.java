@@ -86,7 +86,7 @@ public final class Tuner {
     }
 
     /** The most candidates the screening runs on its seeds (all of them when the coarse step keeps all). */
-    private static long screened(TuneRequest req, long candidates) {
+    static long screened(TuneRequest req, long candidates) {
         return req.screenSeeds() <= 1 ? candidates : Math.min(candidates, COARSE_KEEP + 2L * FRONT_ROWS + 1L);
     }
 

@@ -6,15 +6,17 @@ import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.sim.RunOptions;
 import dev.outlierlab.sim.Simulation;
 import dev.outlierlab.sim.scenario.Scenario;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The "breaks when" figures agree with runs of those conditions on seeds 1 to 3 and 11 to 15, made here through {@link
- * Simulation} directly: the stated shared outage makes the setting eject on some seed and the next shallower one on
- * none; the stated partial failure is ejected within a minute on every seed and the next smaller one is missed on
- * some seed. Only the conditions up to each answer are run.
+ * The "breaks when" figures agree with runs of those conditions, made here through {@link Simulation} directly: each
+ * stated frequency (the figure and the step short of it on the outage and partial failure scales) is the count of
+ * those runs on the seeds the line names (1 to 3, and 11 to 27 at the edges); the step short of the outage ejects in
+ * none, the stated partial failure is caught in all. The runs made are exactly the runs the tallies state, plus
+ * detection off where a figure's cost is measured.
  */
 class BreakingPointsTest {
     private static final long S = 1_000_000_000L;
@@ -31,22 +33,46 @@ class BreakingPointsTest {
         return p.with(seed, w.config(), w.panicThresholdPercent(), EnvoyVersion.DEFAULT);
     }
 
-    private static boolean ejectsOnAnySeed(SuiteScenario p, Target.Written w) {
-        for (long seed : new long[] {1, 2, 3, 11, 12, 13, 14, 15}) {
-            if (Simulation.run(probe(p, w, seed), RunOptions.DEFAULT).summary().ejectionsEnforced() > 0) {
-                return true;
-            }
+    /** The seeds a tally of {@code runs} runs was made on: 1 to 3, and the edge seeds when it is an edge. */
+    private static long[] seedsOf(ProbeTally t) {
+        long[] base = BreakingPoints.SEEDS;
+        if (t.runs() == base.length) {
+            return base;
         }
-        return false;
+        long[] all = Arrays.copyOf(base, base.length + BreakingPoints.EDGE_SEEDS.length);
+        System.arraycopy(BreakingPoints.EDGE_SEEDS, 0, all, base.length, BreakingPoints.EDGE_SEEDS.length);
+        assertThat(t.runs()).isEqualTo(all.length);
+        return all;
     }
 
-    private static boolean caughtOnEverySeed(SuiteScenario p, Target.Written w) {
-        for (long seed : new long[] {1, 2, 3, 11, 12, 13, 14, 15}) {
-            if (!BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(p, probe(p, w, seed))))) {
-                return false;
+    private static int ejecting(SuiteScenario p, Target.Written w, ProbeTally t) {
+        int n = 0;
+        for (long seed : seedsOf(t)) {
+            if (Simulation.run(probe(p, w, seed), RunOptions.DEFAULT).summary().ejectionsEnforced() > 0) {
+                n++;
             }
         }
-        return true;
+        return n;
+    }
+
+    private static int caught(SuiteScenario p, Target.Written w, ProbeTally t) {
+        int n = 0;
+        for (long seed : seedsOf(t)) {
+            if (BreakingPoints.caught(TuneRuns.figures(new TuneRuns.Job(p, probe(p, w, seed))))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static ProbeTally below(List<ProbeTally> tallies, long level) {
+        ProbeTally out = null;
+        for (ProbeTally t : tallies) {
+            if (t.level() < level) {
+                out = t;
+            }
+        }
+        return out;
     }
 
     @Test
@@ -68,35 +94,47 @@ class BreakingPointsTest {
         Target.Written w = EnvoyTarget.ENVOY.write(s, "search", 6, req.current(), 50);
         int[] made = {0};
         BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(1), n -> made[0] += n);
-        // each scale stops at its answer: the outages and partial failures past it are not run
-        int outages = Arrays.binarySearch(BreakingPoints.DEPTHS, b.sharedOutagePercent()) + 1;
-        int partials = Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent()) + 1;
-        int noises = b.noisePpm() < 0
-                ? BreakingPoints.NOISE_PPM.length
-                : Arrays.binarySearch(BreakingPoints.NOISE_PPM, b.noisePpm()) + 1;
-        int offRuns = 1 + (b.noisePpm() < 0 ? 0 : 1);
-        // and each figure's edge runs on the edge seeds once when it holds there (here none moves): the step short of
-        // the outage, the top noise (none ejects up to it) and the partial failure stated as caught
-        assertThat(made[0])
-                .isEqualTo((outages + noises + partials + offRuns) * BreakingPoints.SEEDS.length
-                        + 3 * BreakingPoints.EDGE_SEEDS.length);
-        assertThat(made[0]).isLessThan(BreakingPoints.probes(req).size() * BreakingPoints.SEEDS.length);
+        // each scale stops at its answer: the outages and partial failures past it are not run; the runs made are the
+        // tallies' runs (3 a condition walked, 20 at an edge) and detection off at up to 3 runs that ejected a figure
+        List<ProbeTally> all = new ArrayList<>(b.outageRuns());
+        all.addAll(b.noiseRuns());
+        all.addAll(b.partialRuns());
+        int offRuns = Math.min(
+                        3,
+                        ProbeTally.at(b.outageRuns(), b.sharedOutagePercent()).hits())
+                + (b.noisePpm() < 0
+                        ? 0
+                        : Math.min(3, ProbeTally.at(b.noiseRuns(), b.noisePpm()).hits()));
+        assertThat(made[0]).isEqualTo(all.stream().mapToInt(ProbeTally::runs).sum() + offRuns);
+        assertThat(b.outageRuns().get(b.outageRuns().size() - 1).level()).isEqualTo(b.sharedOutagePercent());
+        assertThat(b.partialRuns().get(b.partialRuns().size() - 1).level()).isEqualTo(b.caughtPercent());
+        assertThat(all.size()).isLessThan(BreakingPoints.probes(req).size());
         assertThat(b.sharedOutagePercent()).isBetween(30, 80);
         assertThat(b.caughtPercent()).isBetween(30, 40);
+        // the stated frequencies, rerun: the outage figure and the step short of it (none of its 20 runs ejects)
         DefaultSuite suite = new DefaultSuite(6, 300, 1, 0);
-        assertThat(ejectsOnAnySeed(suite.sharedOutage(b.sharedOutagePercent()), w))
-                .isTrue();
-        assertThat(ejectsOnAnySeed(suite.sharedOutage(b.sharedOutagePercent() - 10), w))
-                .isFalse();
-        int i = Arrays.binarySearch(BreakingPoints.PARTIAL, b.caughtPercent());
-        assertThat(caughtOnEverySeed(suite.partial(b.caughtPercent()), w)).isTrue();
-        assertThat(caughtOnEverySeed(suite.partial(BreakingPoints.PARTIAL[i - 1]), w))
-                .isFalse();
+        ProbeTally outage = ProbeTally.at(b.outageRuns(), b.sharedOutagePercent());
+        ProbeTally calm = below(b.outageRuns(), b.sharedOutagePercent());
+        assertThat(outage.hits()).isPositive();
+        assertThat(ejecting(suite.sharedOutage(b.sharedOutagePercent()), w, outage))
+                .isEqualTo(outage.hits());
+        assertThat(calm.runs()).isEqualTo(20);
+        assertThat(calm.hits()).isZero();
+        assertThat(ejecting(suite.sharedOutage((int) calm.level()), w, calm)).isZero();
+        // the partial failure caught in all 20 of its runs, the step short of it missed in some
+        ProbeTally partial = ProbeTally.at(b.partialRuns(), b.caughtPercent());
+        ProbeTally missed = below(b.partialRuns(), b.caughtPercent());
+        assertThat(partial.runs()).isEqualTo(20);
+        assertThat(caught(suite.partial(b.caughtPercent()), w, partial)).isEqualTo(20);
+        assertThat(missed.hits()).isLessThan(missed.runs());
+        assertThat(caught(suite.partial((int) missed.level()), w, missed)).isEqualTo(missed.hits());
         assertThat(b.words())
-                .startsWith("Breaks when: a shared outage of " + b.sharedOutagePercent() + " %")
-                .contains("catches one host failing " + b.caughtPercent() + " %")
-                .endsWith(
-                        "(worst of seeds 1 to 3, each edge on 11 to 15 too; 10 to 80 % outages, 0.5 to 12 % noise, 5 to 100 % partial"
-                                + " failures).");
+                .startsWith("Breaks when: a shared outage of " + b.sharedOutagePercent() + " % ")
+                .contains("eject healthy hosts " + outage.frequency() + " (at " + calm.level() + " %: in none of 20)")
+                .contains("catches one host failing " + b.caughtPercent()
+                        + " % of its requests or more in 20 of 20 runs" + " (at " + missed.level() + " %: "
+                        + missed.frequency().replace(" runs", "") + ")")
+                .endsWith("(runs of 300 s on seeds 1 to 3, each edge on 11 to 27 too; 10 to 80 % outages, 0.5 to 12 %"
+                        + " noise, 5 to 100 % partial failures).");
     }
 }

@@ -76,7 +76,8 @@ class ClientCostTuneTest {
         // every server out for most of a 10 % outage: hundreds more failed requests per 1,000 than detection off
         assertThat(b.outageAddedPerThousand()).isGreaterThan(100);
         assertThat(b.words())
-                .contains("a shared outage of 10 % of every host's requests makes it eject healthy hosts (and fails "
+                .contains("a shared outage of 10 % of every host's requests makes it eject healthy hosts "
+                        + ProbeTally.at(b.outageRuns(), 10).frequency() + " (and fails "
                         + Evaluation.perThousand(b.outageAddedPerThousand())
                         + " more requests per 1,000 than detection off)");
     }

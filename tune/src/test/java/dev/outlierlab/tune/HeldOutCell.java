@@ -5,8 +5,11 @@ import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.tune.HeldOutScenarios.HeldOut;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -51,6 +54,8 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
             double[] gridFastest,
             int swept,
             int space,
+            List<HeldOutBreaks.Compared> breaks,
+            List<String> stated,
             List<String> gaps) {}
 
     /**
@@ -58,6 +63,11 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
      * (routed as the target routes it: Istio's retries).
      */
     TuneRequest request() {
+        return request(TUNED_ON);
+    }
+
+    /** The same request on the built-in scenarios named. */
+    TuneRequest request(Set<String> tunedOn) {
         int clients = callers;
         long rate = rps;
         if (callers > 1 && target.oneCallerEach(callers, rps) != null) {
@@ -68,7 +78,7 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
         RoutingSpec routes = TargetRoutes.of(cur);
         List<SuiteScenario> suite = new DefaultSuite(hosts, rate, clients, 0)
                 .scenarios().stream()
-                        .filter(s -> TUNED_ON.contains(s.name()))
+                        .filter(s -> tunedOn.contains(s.name()))
                         .map(s -> routes == null ? s : s.routedBy(routes))
                         .toList();
         return TuneRequest.builder()
@@ -166,6 +176,8 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
             keepBest(swept, g, allowedBest, allowedFastest);
         }
         List<String> gaps = new ArrayList<>();
+        List<String> stated = new ArrayList<>();
+        Map<String, TuneResult> retuned = new HashMap<>();
         String text = TuneText.render(r);
         for (int i = 0; i < held.size(); i++) {
             HeldOut h = held.get(i);
@@ -188,14 +200,18 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
                 if (allowedFastest[i] <= DEAD_WITHIN_SECONDS) {
                     gaps.add(where + "a dead host is out after " + secs(t.detectSeconds()) + " (the sweep's fastest "
                             + secs(allowedFastest[i]) + ")");
-                } else if (!Double.isNaN(t.removedPercent()) && !saysNotWithin(r)) {
+                } else if (saysNotWithin(statedBy(req, r, h.name(), retuned), h.name())) {
+                    stated.add(h.name() + ", stated by a tune scoring " + kindOf(h.name()) + ": "
+                            + saying(statedBy(req, r, h.name(), retuned), h.name()));
+                } else {
                     gaps.add(where + "a dead host is out after " + secs(t.detectSeconds())
                             + ", no setting is faster, and the output does not say so");
                 }
             }
         }
-        gaps.addAll(HeldOutBreaks.disagreements(label(), req, r, runner));
-        return new Found(this, r, held, def, tuned, best, fastest, grid.size(), space.size(), gaps);
+        List<HeldOutBreaks.Compared> breaks = HeldOutBreaks.compare(req, r, runner);
+        gaps.addAll(HeldOutBreaks.disagreements(label(), breaks));
+        return new Found(this, r, held, def, tuned, best, fastest, grid.size(), space.size(), breaks, stated, gaps);
     }
 
     /**
@@ -222,9 +238,46 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
         }
     }
 
-    /** Whether the output says plainly that no admissible setting takes a dead host out within 10 s, and why. */
-    static boolean saysNotWithin(TuneResult r) {
-        return r.cannotCatch().stream().anyMatch(l -> l.startsWith("one-host-dead-503") && l.contains("within 10 s"));
+    /**
+     * The output that states what no setting can do with a dead host of this kind: the tune's own when its suite has
+     * the built-in scenario of that kind; else (a host refusing connections: the reduced suite has none) a tune of the
+     * same cluster with {@code one-host-refused} added, when it recommends the same setting (null when it does not).
+     */
+    private TuneResult statedBy(TuneRequest req, TuneResult r, String held, Map<String, TuneResult> retuned) {
+        String kind = kindOf(held);
+        if (req.suite().stream().anyMatch(s -> s.name().equals(kind))) {
+            return r;
+        }
+        return retuned.computeIfAbsent(kind, k -> {
+            Set<String> names = new HashSet<>(TUNED_ON);
+            names.add(k);
+            TuneResult t = Tuner.tune(request(names), u -> {});
+            return t.recommended().setting().equals(r.recommended().setting()) ? t : null;
+        });
+    }
+
+    /** The line of "what no setting can catch here" on this kind of dead host. */
+    private static String saying(TuneResult r, String held) {
+        return r.cannotCatch().stream()
+                .filter(l -> l.startsWith(kindOf(held) + " ("))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static String kindOf(String held) {
+        return held.equals("held-refused") ? "one-host-refused" : "one-host-dead-503";
+    }
+
+    /**
+     * Whether the output says plainly that no admissible setting takes this dead host out within 10 s (or none while
+     * keeping the recommendation's benefit), and why: the line of the built-in scenario of the same kind, a host
+     * refusing connections ({@code one-host-refused}) or answering every request with a 5xx
+     * ({@code one-host-dead-503}).
+     */
+    static boolean saysNotWithin(TuneResult r, String held) {
+        String kind = kindOf(held);
+        return r != null
+                && r.cannotCatch().stream().anyMatch(l -> l.startsWith(kind + " (") && l.contains("within 10 s"));
     }
 
     /**
@@ -244,11 +297,30 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
             }
             if (h.dead()
                     && g.get(j).detectSeconds() <= DEAD_WITHIN_SECONDS
-                    && !(t.get(i).detectSeconds() <= DEAD_WITHIN_SECONDS)) {
+                    && !(t.get(i).detectSeconds() <= DEAD_WITHIN_SECONDS)
+                    && keepsBenefit(held, swept, g, t)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a swept setting removes half or more of every 35 %-or-deeper failure the recommendation removes half of:
+     * one that takes a dead host out faster but gives that up (nginx without 5xx listed, which neither retries nor
+     * counts them) is a trade-off, not a better answer.
+     */
+    private static boolean keepsBenefit(
+            List<HeldOut> held, List<Integer> swept, List<ScenarioScore> g, List<ScenarioScore> t) {
+        for (int j = 0; j < swept.size(); j++) {
+            int i = swept.get(j);
+            if (held.get(i).depthPercent() >= 35
+                    && t.get(i).removedPercent() >= 50
+                    && !(g.get(j).removedPercent() >= 50)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A setting ejects nothing in the suite's should-not-eject scenarios on seed 1 (the default constraint). */

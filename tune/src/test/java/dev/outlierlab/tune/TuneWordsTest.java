@@ -68,9 +68,28 @@ class TuneWordsTest {
         for (String envoy : ENVOY_NAMES_ISTIO_HAS) {
             assertThat(beforePatch).as(envoy).doesNotContainPattern("(?<![\\w.])" + envoy + "(?!\\w)");
         }
-        JsonNode json = new ObjectMapper().readTree(TuneJson.write(r));
+        String jsonText = TuneJson.write(r);
+        JsonNode json = new ObjectMapper().readTree(jsonText);
         assertThat(json.get("why").asText())
                 .contains("raises trafficPolicy.outlierDetection.maxEjectionPercent from 10 to 17");
+        // breaks_when: every condition run with its runs, percentages as plain numbers (30, 0.5; never 3E+1)
+        JsonNode outages = json.get("breaks_when").get("shared_outage_runs");
+        assertThat(outages).hasSize(r.breaks().outageRuns().size());
+        for (int i = 0; i < outages.size(); i++) {
+            ProbeTally t = r.breaks().outageRuns().get(i);
+            assertThat(outages.get(i).get("percent").isIntegralNumber()).isTrue();
+            assertThat(outages.get(i).get("percent").asLong()).isEqualTo(t.level());
+            assertThat(outages.get(i).get("runs").asInt()).isEqualTo(t.runs());
+            assertThat(outages.get(i).get("ejecting").asInt()).isEqualTo(t.hits());
+        }
+        assertThat(json.get("breaks_when")
+                        .get("noise_runs")
+                        .get(0)
+                        .get("percent")
+                        .asDouble())
+                .isEqualTo(0.5);
+        assertThat(json.get("breaks_when").get("edge_seeds")).hasSize(17);
+        assertThat(json.get("breaks_when").toString()).doesNotContain("E+");
         assertThat(json.get("cannot_set").get("patch").asText()).contains("enforcing_success_rate: 100");
         List<String> said = new ArrayList<>();
         said.add(json.get("why").asText());

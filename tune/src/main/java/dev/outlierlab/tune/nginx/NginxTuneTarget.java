@@ -128,6 +128,21 @@ public final class NginxTuneTarget extends ServerTuneTarget {
         return new CurrentSettings(name, null, this, fields(c), 0, null, null, null, new NginxRun(c), null);
     }
 
+    /**
+     * nginx counts a listed 5xx it retries against {@code max_fails} as it counts a refused connection:
+     * {@code ngx_http_upstream_next} (src/http/ngx_http_upstream.c) frees the server with {@code NGX_PEER_FAILED} for
+     * every condition but 403 and 404, and {@code ngx_http_upstream_test_next} calls it for a status only when
+     * {@code proxy_next_upstream} lists it. A {@code backup} server changes only where requests go once every primary
+     * server is out ({@code ngx_http_upstream_get_round_robin_peer}), not when one is taken out.
+     */
+    @Override
+    public String deadHostTradeOff() {
+        return "nginx counts a 5xx it retries on the next server (listed in proxy_next_upstream) against max_fails as it"
+                + " counts a refused connection, so a max_fails that takes this server out in time also takes healthy"
+                + " servers out when a shared dependency fails, and without 5xx listed a failing server's 5xx are"
+                + " neither retried nor counted";
+    }
+
     @Override
     public String healthChecksNotRun() {
         return "open-source nginx has no active health check";

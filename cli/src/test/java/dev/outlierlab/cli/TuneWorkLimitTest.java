@@ -1,0 +1,23 @@
+package dev.outlierlab.cli;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code tune} refuses a search estimated at over five minutes of work unless {@code --yes} is given, before any run,
+ * with the estimate, what it counts and what the user can change (not a scenario's duration, which a tune user does
+ * not set).
+ */
+class TuneWorkLimitTest {
+    @Test
+    void aSearchOverFiveMinutesIsRefusedWithWhatItCounts() {
+        CliRunner.run("tune", "--hosts", "200", "--rps", "400000", "--clients", "50")
+                .assertRejected(
+                        "this tune (16 scenarios; ",
+                        " candidates on one seed, at most 41 on 2, at most 17 on 8; on ",
+                        " request-equivalents a thread, at most: runs that candidates whose caps admit the same hosts "
+                                + "share counted once, every other run and every failure counted as made, at 16 million "
+                                + "a second), over the 5 min allowed without asking; lower --seeds, score a smaller "
+                                + "--suite FILE of your own, or run the search elsewhere with --engine flink, or add "
+                                + "--yes to run it anyway");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.outlierlab.tune;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The work of a search's runs before it starts, for the work limit of {@code tune}: the plan of {@link Tuner} (detection
+ * off on every seed, the correct action where it is another run, every candidate on the screening seeds, the finalists
+ * on the others, the breaking points' probes), each run on the path it takes ({@link TuneRuns#units}), with the runs
+ * that are the same by the same-cap rule ({@link RunSharing#runKey}: candidates whose caps admit the same counts of a
+ * scenario's hosts) counted once, as the search makes them once. The other runs the search shares depend on what the
+ * runs find, so they are counted as made: the estimate is an upper bound of the runs simulated (PlannedWorkTest).
+ * {@link Tuner#plannedUnits} counts every run, shared or not, as the progress of a search does.
+ */
+public final class PlannedWork {
+    private PlannedWork() {}
+
+    /** The request-equivalents of the runs the search simulates, at most. */
+    public static long units(TuneRequest req) {
+        List<Target.Written> written = written(req);
+        RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
+        long candidates = written.size();
+        long screened = Tuner.screened(req, candidates);
+        long finalists = Math.min(candidates, Tuner.FINALISTS + Tuner.FRONT_ROWS + 1L);
+        long units = 0;
+        for (SuiteScenario s : req.suite()) {
+            TuneRuns.Job off = s.offJob(req, 1);
+            TuneRuns.Job correct = s.correctJob(req, 1);
+            long baseline = TuneRuns.units(off) + (correct.equals(off) ? 0 : TuneRuns.units(correct));
+            long distinct =
+                    distinctRuns(sharing, written.size(), s.scenario().cluster().size());
+            long runs = distinct
+                    + Math.min(screened, distinct) * (req.screenSeeds() - 1L)
+                    + Math.min(finalists, distinct) * (req.seeds() - req.screenSeeds());
+            units += req.seeds() * baseline + runs * TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+        }
+        long probeUnits = 0;
+        for (SuiteScenario p : BreakingPoints.probes(req)) {
+            probeUnits += TuneRuns.units(new TuneRuns.Job(p, p.scenario()));
+        }
+        return units + BreakingPoints.SEEDS.length * probeUnits;
+    }
+
+    /** The candidates' distinct runs of a scenario with {@code hosts} hosts by the same-cap rule. */
+    private static long distinctRuns(RunSharing sharing, int candidates, int hosts) {
+        Set<String> keys = new HashSet<>();
+        long unkeyed = 0;
+        for (int c = 0; c < candidates; c++) {
+            String key = sharing.runKey(c, hosts);
+            if (key == null) {
+                unkeyed++;
+            } else {
+                keys.add(key);
+            }
+        }
+        return keys.size() + unkeyed;
+    }
+
+    /** The current setting and every candidate as the search writes them (what its runs simulate). */
+    private static List<Target.Written> written(TuneRequest req) {
+        List<Target.Written> out = new ArrayList<>();
+        out.add(new Target.Written("", req.current(), req.currentPanicPercent(), req.currentProfile()));
+        for (Setting s : SearchSpace.candidates(req)) {
+            out.add(req.target()
+                    .write(
+                            s,
+                            req.name(),
+                            req.hosts(),
+                            req.current(),
+                            req.currentPanicPercent(),
+                            req.currentProfile(),
+                            req.envoyVersion()));
+        }
+        return out;
+    }
+}

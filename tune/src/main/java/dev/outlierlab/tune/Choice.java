@@ -16,7 +16,8 @@ final class Choice {
      * when it is admissible, has some benefit and nothing admissible beats it. When no finalist that removes anything
      * meets every constraint, the best trade-off ({@link #tradeOff}), never a setting that removes nothing while
      * another removes something, unless everything that removes something fails more requests than detection off
-     * where nothing should be ejected: then the admissible setting that harms least ({@link #harmsLeast}).
+     * where nothing should be ejected, more per 1,000 there than it spares per 1,000 in any should-eject scenario
+     * against the admissible setting that harms least ({@link #harmsLeast}): then that one.
      */
     static Evaluation choose(List<Evaluation> finals, Evaluation current) {
         Evaluation best = finals.stream()
@@ -35,7 +36,8 @@ final class Choice {
         Evaluation trade = tradeOff(finals);
         if (trade != null && trade.addsFailuresWhereNoneShould()) {
             Evaluation safe = harmsLeast(finals, current);
-            if (safe != null) {
+            if (safe != null
+                    && trade.addedFailuresPerThousand() > spared(trade, safe).perThousand()) {
                 return safe;
             }
         }
@@ -47,7 +49,7 @@ final class Choice {
     /**
      * The admissible setting that harms least (the current one when nothing admissible beats it), or null when none
      * is admissible: the recommendation when everything that removes something fails more requests than detection
-     * off where nothing should be ejected. nginx, HAProxy and Caddy answer 502 or 503 when every server is out, so a
+     * off where nothing should be ejected than it spares where a host fails. nginx, HAProxy and Caddy answer 502 or 503 when every server is out, so a
      * setting that catches a timing-out server by counting every error empties the upstream in a shared outage; a
      * setting that stops that, and says what it leaves uncaught, is better advice than one whose cost the callers pay
      * in every such outage.
@@ -62,6 +64,27 @@ final class Choice {
                 .sorted(RANKING)
                 .findFirst()
                 .orElse(null);
+    }
+
+    /**
+     * The most requests per 1,000 (failed or slow) a setting spares its callers in a should-eject scenario against
+     * another, and where: what catching the failing host buys, in the unit of what it costs where nothing should be
+     * ejected ({@link Evaluation#addedFailuresPerThousand()}).
+     */
+    record Spared(String scenario, double perThousand) {}
+
+    static Spared spared(Evaluation catches, Evaluation other) {
+        Spared most = new Spared(null, 0);
+        for (ScenarioScore s : catches.scores()) {
+            ScenarioScore o = other.score(s.scenario().name());
+            if (s.scenario().expect() == Expectation.EJECT && o != null) {
+                double d = o.harmedPerThousand() - s.harmedPerThousand();
+                if (d > most.perThousand()) {
+                    most = new Spared(s.scenario().name(), d);
+                }
+            }
+        }
+        return most;
     }
 
     /**

@@ -178,16 +178,21 @@ final class Explanation {
         if (most == null) {
             return null;
         }
+        Choice.Spared spared = Choice.spared(most, best);
         return "Every setting the target can express that removes avoidable failures here fails more requests than "
-                + "detection off where nothing should be ejected (the most it removes, " + pct(most.benefitPercent())
-                + ", with " + req.target().label(most.setting(), most.written().profile()) + ", which in "
+                + "detection off where nothing should be ejected, more than it spares where a host fails: the one that "
+                + "removes the most, "
+                + req.target().label(most.setting(), most.written().profile()) + " ("
+                + pct(most.benefitPercent()) + "), spares at most " + Evaluation.perThousand(spared.perThousand())
+                + " requests per 1,000 from failing or waiting"
+                + (spared.scenario() == null ? "" : " (in " + spared.scenario() + ")") + ", but in "
                 + most.addedFailuresScenario() + " fails " + Evaluation.perThousand(most.addedFailuresPerThousand())
-                + " more requests per 1,000 than detection off, " + Evaluation.aDay(most.addedFailuresPerDay())
-                + " a day at " + req.rps() + " rps, and breaks "
+                + " more per 1,000 than detection off (" + Evaluation.aDay(most.addedFailuresPerDay())
+                + " a day at " + req.rps() + " rps) and breaks "
                 + most.violations().size()
                 + (most.violations().size() == 1 ? " constraint" : " constraints in all")
-                + "), so the recommendation is the admissible setting that harms least, and what it leaves uncaught "
-                + "is listed below.";
+                + ". So the recommendation is the admissible setting that harms least; what it leaves uncaught is "
+                + "listed below.";
     }
 
     /**

@@ -28,7 +28,8 @@ public record ScenarioScore(
     /**
      * The share removed on seed {@code i} in percent. Where the correct action avoids nothing (detection off already
      * loses nothing here, as when the route retries the failing host's answers on another host), it is NaN, unless
-     * this setting harms more than one request in 1,000 beyond detection off: then -100 % (all it leaves it added; a
+     * a host should be ejected here and this setting harms more than one request in 1,000 beyond detection off: then
+     * -100 % (all it leaves it added; a
      * setting that stops retrying a 503 to catch timeouts must not count as removing what it added).
      */
     public double removedPercent(int i) {
@@ -36,7 +37,10 @@ public record ScenarioScore(
         long avoidable = off.get(i).harmed() - correct.get(i).harmed();
         if (avoidable <= 0) {
             long added = run.harmed() - off.get(i).harmed();
-            return added * 1000.0 > run.requests() * Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND ? -100.0 : Double.NaN;
+            return scenario.expect() == Expectation.EJECT
+                            && added * 1000.0 > run.requests() * Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND
+                    ? -100.0
+                    : Double.NaN;
         }
         return (off.get(i).harmed() - run.harmed()) * 100.0 / avoidable;
     }
@@ -92,6 +96,17 @@ public record ScenarioScore(
                 / 1000.0
                 * scenario.scenario().traffic().rps()
                 * 86_400;
+    }
+
+    /** Requests failed or slow ({@link RunFigures#harmed()}) per 1,000 requests of the run, the mean over the seeds. */
+    public double harmedPerThousand() {
+        double sum = 0;
+        for (RunFigures r : runs) {
+            if (r.requests() > 0) {
+                sum += r.harmed() * 1000.0 / r.requests();
+            }
+        }
+        return sum / runs.size();
     }
 
     /** Whether this scenario's route retries failed attempts (istiod's default retries, a {@code retry_policy}). */

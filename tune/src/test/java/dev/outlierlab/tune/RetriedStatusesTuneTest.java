@@ -72,7 +72,11 @@ class RetriedStatusesTuneTest {
         assertThat(r.headline()).startsWith("Nothing the target can express catches a failing host here without");
         assertThat(r.why())
                 .startsWith("Every setting the target can express that removes avoidable failures here fails more "
-                        + "requests than detection off where nothing should be ejected (the most it removes, ");
+                        + "requests than detection off where nothing should be ejected, more than it spares where a "
+                        + "host fails: the one that removes the most, ");
+        // what catching buys against what it costs, in one unit: requests per 1,000
+        Choice.Spared spared = Choice.spared(catches, best);
+        assertThat(spared.perThousand()).isLessThan(catches.addedFailuresPerThousand());
         assertThat(r.cannotCatch())
                 .anyMatch(l -> l.startsWith("one-host-timeout (one host times out every request): "
                         + "no admissible setting on the front removes more than 0.0 % of its avoidable failures; "));

@@ -100,6 +100,13 @@ class TradeOffClientCostTest {
         assertThat(Choice.tradeOff(List.of(current, catches, quiet))).isSameAs(catches);
         assertThat(Choice.choose(List.of(current, catches, quiet), current)).isSameAs(quiet);
         assertThat(Choice.boughtWithFailures(quiet, List.of(catches, quiet))).isSameAs(catches);
+        // one that adds 2.8 failed requests per 1,000 in the outage but spares 25 per 1,000 of the partial host's is
+        // worth its cost: the trade-off, not the setting that catches nothing
+        Evaluation cheap = evaluation(4, 100, 5_100, 5);
+        assertThat(cheap.addsFailuresWhereNoneShould()).isTrue();
+        assertThat(Choice.spared(cheap, quiet).perThousand()).isEqualTo(900 * 1000.0 / 36_000);
+        assertThat(Choice.choose(List.of(current, catches, quiet, cheap), current))
+                .isSameAs(cheap);
         // a trade-off that fails no more requests where nothing should be ejected is still recommended over it
         Evaluation quietForCallers = evaluation(3, 400, 5_000, 80);
         assertThat(Choice.choose(List.of(current, catches, quiet, quietForCallers), current))

@@ -176,19 +176,7 @@ public record Evaluation(
     Evaluation violating(String why) {
         List<String> more = new ArrayList<>(violations);
         more.add(why);
-        return new Evaluation(
-                candidate,
-                setting,
-                written,
-                scores,
-                benefitPercent,
-                worstSeedBenefitPercent,
-                falseEjections,
-                addedFailurePoints,
-                addedFailuresPerThousand,
-                addedFailuresScenario,
-                allowedAddedPerThousand,
-                more);
+        return with(scores, more);
     }
 
     /**
@@ -196,11 +184,15 @@ public record Evaluation(
      * scoring does not read (the detections the cap refused), so every score stays as it is.
      */
     Evaluation withScores(List<ScenarioScore> exact) {
+        return with(exact, violations);
+    }
+
+    private Evaluation with(List<ScenarioScore> runs, List<String> broken) {
         return new Evaluation(
                 candidate,
                 setting,
                 written,
-                exact,
+                runs,
                 benefitPercent,
                 worstSeedBenefitPercent,
                 falseEjections,
@@ -208,7 +200,7 @@ public record Evaluation(
                 addedFailuresPerThousand,
                 addedFailuresScenario,
                 allowedAddedPerThousand,
-                violations);
+                broken);
     }
 
     /** Harm in one number: false ejections per run (summed) plus added failures in percentage points. */

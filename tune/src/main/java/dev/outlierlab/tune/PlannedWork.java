@@ -63,15 +63,7 @@ public final class PlannedWork {
         List<Target.Written> out = new ArrayList<>();
         out.add(new Target.Written("", req.current(), req.currentPanicPercent(), req.currentProfile()));
         for (Setting s : SearchSpace.candidates(req)) {
-            out.add(req.target()
-                    .write(
-                            s,
-                            req.name(),
-                            req.hosts(),
-                            req.current(),
-                            req.currentPanicPercent(),
-                            req.currentProfile(),
-                            req.envoyVersion()));
+            out.add(req.write(s));
         }
         return out;
     }

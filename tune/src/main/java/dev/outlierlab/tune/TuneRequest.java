@@ -106,6 +106,11 @@ public record TuneRequest(
     }
 
     /** The current settings as a candidate of the search: the gateway's own, else the Envoy fields. */
+    /** A setting written as the target's file for this cluster (its name, hosts, release and current file). */
+    public Target.Written write(Setting s) {
+        return target.write(s, name, hosts, current, currentPanicPercent, currentProfile, envoyVersion);
+    }
+
     public Setting currentSetting() {
         return currentProfile.setting() != null ? currentProfile.setting() : Setting.of(current);
     }

@@ -129,27 +129,11 @@ public final class Tuner {
         settings.add(currentSetting);
         settings.addAll(SearchSpace.candidates(req));
         List<Target.Written> written = new ArrayList<>();
-        Target.Written currentWritten = req.target()
-                .write(
-                        currentSetting,
-                        req.name(),
-                        req.hosts(),
-                        req.current(),
-                        req.currentPanicPercent(),
-                        req.currentProfile(),
-                        req.envoyVersion());
+        Target.Written currentWritten = req.write(currentSetting);
         written.add(new Target.Written(
                 currentWritten.text(), req.current(), req.currentPanicPercent(), req.currentProfile()));
         for (int i = 1; i < settings.size(); i++) {
-            written.add(req.target()
-                    .write(
-                            settings.get(i),
-                            req.name(),
-                            req.hosts(),
-                            req.current(),
-                            req.currentPanicPercent(),
-                            req.currentProfile(),
-                            req.envoyVersion()));
+            written.add(req.write(settings.get(i)));
         }
         baselines(req.seeds());
         List<Integer> all = new ArrayList<>();

@@ -62,15 +62,7 @@ class ClientCostTuneTest {
                 .filter(s -> req.target().label(s).equals("max_fails=20 fail_timeout=30s +502/503/504"))
                 .findFirst()
                 .orElseThrow();
-        Target.Written w = req.target()
-                .write(
-                        old,
-                        "search",
-                        6,
-                        req.current(),
-                        req.currentPanicPercent(),
-                        req.currentProfile(),
-                        req.envoyVersion());
+        Target.Written w = req.write(old);
         BreakingPoints b = BreakingPoints.of(req, w, new TuneRuns(2));
         assertThat(b.sharedOutagePercent()).isEqualTo(10);
         // every server out for most of a 10 % outage: hundreds more failed requests per 1,000 than detection off

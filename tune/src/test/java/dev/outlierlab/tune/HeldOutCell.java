@@ -346,8 +346,7 @@ record HeldOutCell(Target target, int hosts, long rps, int callers, EnvoyVersion
     }
 
     private Target.Written write(TuneRequest req, Setting s) {
-        return target.write(
-                s, "search", hosts, req.current(), req.currentPanicPercent(), req.currentProfile(), req.envoyVersion());
+        return req.write(s);
     }
 
     /** One setting's scores on the held-out scenarios, in their order. */

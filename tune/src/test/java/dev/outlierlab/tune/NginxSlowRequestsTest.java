@@ -59,15 +59,7 @@ class NginxSlowRequestsTest {
                         .filter(c -> req.target().label(c).equals(label))
                         .findFirst()
                         .orElseThrow();
-        Target.Written w = req.target()
-                .write(
-                        s,
-                        "search",
-                        6,
-                        req.current(),
-                        req.currentPanicPercent(),
-                        req.currentProfile(),
-                        req.envoyVersion());
+        Target.Written w = req.write(s);
         List<TuneRuns.Job> jobs = new ArrayList<>();
         jobs.add(new TuneRuns.Job(
                 sc, sc.with(1, w.config(), w.panicThresholdPercent(), req.envoyVersion()), w.profile()));

@@ -24,15 +24,7 @@ class RefusedRunsTest {
                 request("istio", 6, 300, 1, 1))) {
             List<Target.Written> written = new ArrayList<>();
             for (Setting s : SearchSpace.candidates(req)) {
-                written.add(req.target()
-                        .write(
-                                s,
-                                req.name(),
-                                req.hosts(),
-                                req.current(),
-                                req.currentPanicPercent(),
-                                req.currentProfile(),
-                                req.envoyVersion()));
+                written.add(req.write(s));
             }
             RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
             TuneRuns runs = new TuneRuns(2);

@@ -21,15 +21,7 @@ class RunSharingTest {
         TuneRequest req = EnvoyRequests.fromFlags(5, 200L, 1, 2);
         List<Target.Written> written = new ArrayList<>();
         for (Setting s : SearchSpace.candidates(req)) {
-            written.add(req.target()
-                    .write(
-                            s,
-                            req.name(),
-                            req.hosts(),
-                            req.current(),
-                            req.currentPanicPercent(),
-                            req.currentProfile(),
-                            req.envoyVersion()));
+            written.add(req.write(s));
         }
         RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
         TuneRuns runs = new TuneRuns(2);

@@ -140,7 +140,7 @@ public final class WorkOptions {
             return;
         }
         throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
-                + Numbers.count(units) + " request-equivalents a thread, at most: runs that candidates whose caps "
+                + Numbers.count(units) + " request-equivalents a thread: runs that candidates whose caps "
                 + "admit the same hosts share counted once, every other run and every failure counted as made, at "
                 + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
                 + duration(MAX_SEARCH_SECONDS_WITHOUT_YES) + " allowed without asking; " + shorten

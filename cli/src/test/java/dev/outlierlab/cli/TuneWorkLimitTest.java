@@ -14,7 +14,7 @@ class TuneWorkLimitTest {
                 .assertRejected(
                         "this tune (16 scenarios; ",
                         " candidates on one seed, at most 41 on 2, at most 17 on 8; on ",
-                        " request-equivalents a thread, at most: runs that candidates whose caps admit the same hosts "
+                        " request-equivalents a thread: runs that candidates whose caps admit the same hosts "
                                 + "share counted once, every other run and every failure counted as made, at 16 million "
                                 + "a second), over the 5 min allowed without asking; lower --seeds, score a smaller "
                                 + "--suite FILE of your own, or run the search elsewhere with --engine flink, or add "

@@ -11,7 +11,10 @@ import java.util.Set;
  * on the others, the breaking points' probes), each run on the path it takes ({@link TuneRuns#units}), with the runs
  * that are the same by the same-cap rule ({@link RunSharing#runKey}: candidates whose caps admit the same counts of a
  * scenario's hosts) counted once, as the search makes them once. The other runs the search shares depend on what the
- * runs find, so they are counted as made: the estimate is an upper bound of the runs simulated (PlannedWorkTest).
+ * runs find, so they are counted as made: the estimate is an upper bound of the search's runs (PlannedWorkTest), but
+ * for the breaking points' re-runs of their edges on {@link BreakingPoints#EDGE_SEEDS} (a few probes on 17 more seeds;
+ * counting every probe there, as a strict bound would, doubles the probes' share and refuses 200 hosts at 20,000 rps,
+ * whose search is a fraction of its estimate).
  * {@link Tuner#plannedUnits} counts every run, shared or not, as the progress of a search does.
  */
 public final class PlannedWork {

@@ -104,6 +104,16 @@ public enum EnvoyTarget implements Target {
     }
 
     @Override
+    public FixStyle fixStyle() {
+        return switch (this) {
+            case ISTIO -> FixStyle.ISTIO;
+            case ENVOY_GATEWAY -> FixStyle.ENVOY_GATEWAY;
+            case KUMA -> FixStyle.KUMA;
+            default -> FixStyle.ENVOY;
+        };
+    }
+
+    @Override
     public boolean tunes(FixStyle style) {
         return styles.contains(style);
     }

@@ -1,6 +1,7 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.check.CheckInputs;
+import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.grpc.GrpcChecks;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.grpc.GrpcSettings;
@@ -23,6 +24,12 @@ import java.util.Set;
  */
 public final class GrpcTarget implements Target {
     public static final GrpcTarget INSTANCE = new GrpcTarget();
+
+    /** The service config's own fields ({@code successRateEjection.minimumHosts}, ...). */
+    @Override
+    public FixStyle fixStyle() {
+        return FixStyle.GRPC;
+    }
 
     private static final Set<Can> CAN = Set.copyOf(EnumSet.of(
             Can.TURN_OFF_CONSECUTIVE,

@@ -182,6 +182,14 @@ public interface Target {
                 t.healthChecks());
     }
 
+    /**
+     * The vocabulary {@code check}'s fixes use in this target's words: Envoy's fields unless the target's file has
+     * names of its own (a DestinationRule's, a service config's); a profile's own file says its own fields.
+     */
+    default FixStyle fixStyle() {
+        return FixStyle.ENVOY;
+    }
+
     /** Whether a file {@code check} reads in this style holds this target's settings. */
     default boolean tunes(FixStyle style) {
         return false;

@@ -33,18 +33,8 @@ public record TuneWords(Target target, FixAdvice advice) {
      */
     public static TuneWords of(TuneRequest req, String fromText) {
         Target t = req.target();
-        if (t == GrpcTarget.INSTANCE) {
-            return new TuneWords(t, new FixAdvice(FixStyle.GRPC, null)); // the service config's own fields
-        }
-        if (!(t instanceof EnvoyTarget envoy)) {
-            return new TuneWords(t, FixAdvice.ENVOY); // a profile's own file says its own fields
-        }
-        return switch (envoy) {
-            case ISTIO -> new TuneWords(t, new FixAdvice(FixStyle.ISTIO, patch(req, fromText)));
-            case ENVOY_GATEWAY -> new TuneWords(t, new FixAdvice(FixStyle.ENVOY_GATEWAY, null));
-            case KUMA -> new TuneWords(t, new FixAdvice(FixStyle.KUMA, null));
-            default -> new TuneWords(t, FixAdvice.ENVOY);
-        };
+        FixStyle style = t.fixStyle();
+        return new TuneWords(t, new FixAdvice(style, style == FixStyle.ISTIO ? patch(req, fromText) : null));
     }
 
     private static EnvoyFilterPatch patch(TuneRequest req, String fromText) {

@@ -116,6 +116,25 @@ class CliConventionsTest {
     }
 
     @Test
+    void aBadReleaseIsNamedByItsOptionOnce() {
+        // before: "--envoy-version: envoy_version: "1.99" is not allowed; ..."
+        CliRunner.run("run", "--envoy-version", "1.99")
+                .assertRejected("outlier-lab: --envoy-version: \"1.99\" is not allowed; expected an Envoy release from"
+                        + " 1.26 to 1.40");
+        CliRunner.run("check", "../docs/examples/search-cluster.yaml", "--envoy-version", "abc")
+                .assertRejected("outlier-lab: --envoy-version: \"abc\" is not allowed; expected an Envoy release");
+    }
+
+    @Test
+    void anOutlierDetectionFieldSetWithoutItsBlockIsPointedToIt() {
+        CliRunner.run("run", "--set", "consecutive_5xx=3")
+                .assertRejected("--set consecutive_5xx: unknown key 'consecutive_5xx' (did you mean"
+                        + " 'outlier_detection.consecutive_5xx'?)");
+        CliRunner.run("sweep", "--vary", "interval=5s,10s")
+                .assertRejected("unknown key 'interval' (did you mean 'outlier_detection.interval'?)");
+    }
+
+    @Test
     void aNegativeEventCountIsRefused() {
         CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
     }

@@ -26,10 +26,11 @@ import java.util.Map;
  * highest parallelism (so on both TaskManagers) on its own line ({@code lib-first-job-pN}), then the later ones
  * ({@code lib-pN}), which find the project's classes loaded and compiled by the earlier job, as on any
  * long-running session cluster; under Flink's defaults, then on a fresh cluster under the settings docs/flink.md
- * recommends ({@link ClusterConfig#RECOMMENDED}, plus any {@code -Dbench.tuned.KEY=VALUE}; rows {@code
- * recommended-...}); then under those settings on a fresh cluster whose JobManager and TaskManagers map a class-data
- * archive of their classes (the JDK's AppCDS), written at their exit by a cluster that ran a job of a few thousand
- * lines (rows {@code archived-...}).
+ * recommends ({@link ClusterConfig#RECOMMENDED}; rows {@code recommended-...}, the first job's client writing the
+ * client's class-data archive, which the later ones map); with any {@code -Dbench.tuned.KEY=VALUE}, under those
+ * settings and these (rows {@code tuned-...}); then, as installed, on a fresh cluster whose first client maps a
+ * client's archive written beforehand (rows {@code installed-...}; with {@code -Dbench.deployments=...,archived}
+ * the JobManager and TaskManagers map archives of their classes too, rows {@code archived-...}).
  *
  * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
  * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). The working
@@ -64,11 +65,12 @@ public final class ClusterBenchmark {
      * TaskManager's CPU goes).
      */
     /**
-     * The deployments to measure, {@code -Dbench.deployments=shaded,lib,recommended,archived} (all by default): a
-     * subset measures one setting against local replay in less time.
+     * The deployments to measure, {@code -Dbench.deployments=shaded,lib,recommended,installed} by default ({@code
+     * archived} instead of {@code installed} adds the JobManager's and TaskManagers' archives): a subset measures one
+     * setting against local replay in less time.
      */
     private static final List<String> DEPLOYMENTS =
-            List.of(System.getProperty("bench.deployments", "shaded,lib,recommended,archived")
+            List.of(System.getProperty("bench.deployments", "shaded,lib,recommended,installed")
                     .split(","));
 
     private static Map<String, String> settings(Map<String, String> defaults) {
@@ -120,7 +122,12 @@ public final class ClusterBenchmark {
         } else {
             System.out.println(
                     "the shaded job jar submitted to Flink alone (every job loads the project's classes anew):");
-            try (Session session = new Session(dir.resolve("session"), flinkAlone, SETTINGS, null)) {
+            // with the JIT options docs/flink.md recommends for the JobManager and the TaskManagers, whatever the jar
+            Map<String, String> alone = new LinkedHashMap<>(SETTINGS);
+            ClusterConfig.RECOMMENDED.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("env.java.opts."))
+                    .forEach(e -> alone.put(e.getKey(), e.getValue()));
+            try (Session session = new Session(dir.resolve("session"), flinkAlone, alone, null)) {
                 session.submit("warm-up", 2, List.of(warmUp.toString()));
                 for (int r = 1; r <= rounds; r++) {
                     local(dir, localJar, logs, lines, cpu, reports);
@@ -136,7 +143,7 @@ public final class ClusterBenchmark {
             // the job's dependencies in the cluster's lib/, this module's own jar submitted: a fresh cluster's first
             // job (at the highest parallelism, so on both TaskManagers) loads and compiles them, later jobs find
             // them loaded and compiled, as on a session cluster that has run a job before; under Flink's defaults,
-            // then under the settings docs/flink.md recommends (and any -Dbench.tuned.KEY=VALUE)
+            // then under the settings docs/flink.md recommends (and those with any -Dbench.tuned.KEY=VALUE)
             ClusterLayout withLib = ClusterLayout.installed(dir.resolve("flink-lib-home"), thinJar, List.of(libJar));
             Map<String, Map<String, String>> variants = new LinkedHashMap<>();
             if (DEPLOYMENTS.contains("lib")) {
@@ -144,22 +151,29 @@ public final class ClusterBenchmark {
             }
             Map<String, String> recommended = new LinkedHashMap<>(SETTINGS);
             recommended.putAll(ClusterConfig.RECOMMENDED);
-            System.getProperties().stringPropertyNames().stream()
-                    .filter(k -> k.startsWith("bench.tuned."))
-                    .forEach(k -> recommended.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
             if (DEPLOYMENTS.contains("recommended")) {
                 variants.put("recommended", recommended);
             }
-            // and a class-data archive of each Flink JVM's classes (the JDK's AppCDS), the client's too: written by a
-            // session that ran one small job and was stopped as stop-cluster.sh stops it, as at an installation,
-            // mapped by a fresh session, its first client included (rows archived-...)
+            // the recommended settings and those to compare with them, side by side (rows tuned-...)
+            Map<String, String> tuned = new LinkedHashMap<>(recommended);
+            System.getProperties().stringPropertyNames().stream()
+                    .filter(k -> k.startsWith("bench.tuned."))
+                    .forEach(k -> tuned.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
+            if (!tuned.equals(recommended)) {
+                variants.put("tuned", tuned);
+            }
+            // as installed: the client's class-data archive (the JDK's AppCDS) written beforehand, by a submission to
+            // another cluster, so that the first client of a fresh cluster maps it (rows installed-...); or that and
+            // an archive of the JobManager's and the TaskManagers' classes, written at their exit by that cluster,
+            // stopped as stop-cluster.sh stops it (rows archived-...)
             Path archives = dir.resolve("archives");
-            if (DEPLOYMENTS.contains("archived")) {
+            boolean jvmArchives = DEPLOYMENTS.contains("archived");
+            if (jvmArchives || DEPLOYMENTS.contains("installed")) {
                 Files.createDirectories(archives);
                 try (StandaloneCluster writer = new StandaloneCluster(
                         dir.resolve("session-archive-writer"),
                         withLib,
-                        withArchive(recommended, "-XX:ArchiveClassesAtExit=", archives, "dump"))) {
+                        jvmArchives ? withArchive(tuned, "-XX:ArchiveClassesAtExit=", archives, "dump") : tuned)) {
                     writer.startSession(2, Duration.ofMinutes(3));
                     int p = parallelisms.stream()
                             .mapToInt(Integer::intValue)
@@ -171,12 +185,15 @@ public final class ClusterBenchmark {
                     StandaloneCluster.await(job, Duration.ofMinutes(10));
                     writer.stop();
                 }
-                variants.put("archived", withArchive(recommended, "-XX:SharedArchiveFile=", archives, "map"));
+                variants.put(
+                        jvmArchives ? "archived" : "installed",
+                        jvmArchives ? withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map") : tuned);
             }
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();
                 System.out.println("the job's dependencies in lib/, the job's own jar submitted (" + prefix + "):");
-                Path clientArchive = prefix.equals("archived") ? archives.resolve("client.jsa") : null;
+                Path clientArchive =
+                        prefix.equals("archived") || prefix.equals("installed") ? archives.resolve("client.jsa") : null;
                 try (Session session =
                         new Session(dir.resolve("session-" + prefix), withLib, v.getValue(), clientArchive)) {
                     int p = parallelisms.stream()

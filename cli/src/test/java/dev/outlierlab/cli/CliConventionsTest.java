@@ -135,6 +135,21 @@ class CliConventionsTest {
     }
 
     @Test
+    void aBinaryFileGivenAsALogIsSaidToBeNotText(@TempDir Path dir) throws Exception {
+        // before: "the access-log format is not recognised; tried envoy (0 of 1 lines; ...)" for a binary file
+        Path bin = dir.resolve("access.bin");
+        Files.write(bin, new byte[] {'[', 0, 1, 2, (byte) 0xff, (byte) 0xfe, 10, 'x', 10});
+        CliRunner.run("replay", bin.toString())
+                .assertRejected("access.bin:1: not UTF-8 text; expected an access log (envoy, istio");
+        CliRunner.run("tune", "--from-log", bin.toString(), "--hosts", "4")
+                .assertRejected("access.bin:1: not UTF-8 text; expected an access log");
+        // a text line of an unknown format is still told the formats tried
+        Path text = dir.resolve("app.log");
+        Files.writeString(text, "2026-01-01 INFO started\n");
+        CliRunner.run("replay", text.toString()).assertRejected("the access-log format is not recognised; tried");
+    }
+
+    @Test
     void aNegativeEventCountIsRefused() {
         CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
     }

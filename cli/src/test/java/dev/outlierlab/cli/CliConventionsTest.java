@@ -150,6 +150,17 @@ class CliConventionsTest {
     }
 
     @Test
+    void anNginxFileThatCannotBeReadIsNamedAsGiven(@TempDir Path dir) throws Exception {
+        // before: the absolute path (/home/.../no-such-nginx.conf), where every other input is named as given
+        CliRunner.run("run", "--nginx", "no-such-nginx.conf")
+                .assertRejected("outlier-lab: no-such-nginx.conf: cannot be read (no such file)\n");
+        CliRunner.run("run", "--nginx", "src").assertRejected("outlier-lab: src: is a directory");
+        Path bin = dir.resolve("nginx.conf");
+        Files.write(bin, new byte[] {'h', 't', (byte) 0xff, (byte) 0xfe, 10});
+        CliRunner.run("run", "--nginx", bin.toString()).assertRejected(bin + ":1: not UTF-8 text");
+    }
+
+    @Test
     void aNegativeEventCountIsRefused() {
         CliRunner.run("run", "--events", "-1").assertRejected("--events: -1 is not allowed");
     }

@@ -42,9 +42,12 @@ public final class NginxSimulation {
 
     private NginxSimulation() {}
 
-    /** {@link #run(Scenario, NginxUpstreamConfig, long)} with nginx's default {@code proxy_read_timeout}, 60 s. */
+    /**
+     * {@link #run(Scenario, NginxUpstreamConfig, long)} with the upstream's own {@code proxy_read_timeout}
+     * ({@link NginxUpstreamConfig#readTimeoutNanos()}, 60 s unless the configuration says otherwise).
+     */
     public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config) {
-        return run(scenario, config, DEFAULT_READ_TIMEOUT_NANOS);
+        return run(scenario, config, config.readTimeoutNanos());
     }
 
     /**

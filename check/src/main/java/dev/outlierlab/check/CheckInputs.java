@@ -47,6 +47,13 @@ public final class CheckInputs {
         public Loaded from(String name) {
             return new Loaded(targets, fileFindings, name);
         }
+
+        /** Whether this is a file that could not be read ({@link #unreadable}): nothing in it was checked. */
+        public boolean notRead() {
+            return targets.isEmpty()
+                    && fileFindings.size() == 1
+                    && fileFindings.get(0).rule() == Rule.FILE_NOT_READ;
+        }
     }
 
     private CheckInputs() {}
@@ -116,6 +123,14 @@ public final class CheckInputs {
      * the line the message names, so that the other files are still checked and reported.
      */
     public static Loaded unreadable(String source, InputException e) {
+        return unreadable(source, e, true);
+    }
+
+    /**
+     * The same for an input that has no lines when {@code hasLines} is false (a directory): its finding's line is
+     * then 0, which the reports leave out, instead of a line 1 that does not exist.
+     */
+    public static Loaded unreadable(String source, InputException e, boolean hasLines) {
         // a reader names the file as it was given, or by its name alone (nginx's "nginx.conf:12: ...")
         String given = e.getMessage();
         Path name = Path.of(source).getFileName();
@@ -124,7 +139,7 @@ public final class CheckInputs {
                 : name != null && given.startsWith(name + ":") ? name.toString() : null;
         Matcher m = Pattern.compile("^" + Pattern.quote(prefix == null ? source : prefix) + ":([0-9]+):")
                 .matcher(given);
-        int line = m.find() ? Integer.parseInt(m.group(1)) : 1;
+        int line = m.find() ? Integer.parseInt(m.group(1)) : hasLines ? 1 : 0;
         String message = prefix != null
                 ? given.substring(prefix.length() + 1)
                         .replaceFirst("^[0-9]+:([0-9]+:)? ?", "")

@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckRun;
+import dev.outlierlab.check.Finding;
 import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
@@ -217,15 +218,27 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
         parts.refuseUnused();
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;
+        if (loaded.stream().allMatch(CheckInputs.Loaded::notRead)) {
+            // nothing could be read: bad input, each file's message and no report of nothing
+            loaded.forEach(l -> unreadable(l.fileFindings()));
+            spec.commandLine().getErr().flush();
+            return 2;
+        }
         CheckRun run = new CheckRun(String.join(" ", files), loaded, hosts, rps, version, clients);
         format.emit(output, spec, CheckFormats.CHECK, run);
         int code = run.exitCode(threshold);
-        for (var f : run.unreadable()) {
-            spec.commandLine()
-                    .getErr()
-                    .println("outlier-lab: " + Wording.printable(f.file() + ":" + f.line() + ": " + f.message()));
-        }
+        unreadable(run.unreadable());
         spec.commandLine().getErr().flush();
         return code;
+    }
+
+    /** Names each file not read on standard error, at its line (a directory has none). */
+    private void unreadable(List<Finding> notRead) {
+        for (Finding f : notRead) {
+            spec.commandLine()
+                    .getErr()
+                    .println("outlier-lab: "
+                            + Wording.printable(f.file() + (f.line() > 0 ? ":" + f.line() : "") + ": " + f.message()));
+        }
     }
 }

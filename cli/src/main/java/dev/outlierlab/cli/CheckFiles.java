@@ -2,8 +2,10 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.profile.Profiles;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,9 +45,12 @@ final class CheckFiles {
             if (Files.isDirectory(path)) {
                 List<Path> found;
                 try {
-                    found = configFiles(path);
+                    found = configFiles(path, name);
                 } catch (InputException e) {
-                    loaded.add(CheckInputs.unreadable(name, e));
+                    if (files.size() == 1) {
+                        throw e; // the run's only input: its one message
+                    }
+                    loaded.add(CheckInputs.unreadable(name, e, false));
                     continue;
                 }
                 for (Path f : found) {
@@ -76,11 +81,22 @@ final class CheckFiles {
         }
     }
 
-    /** The .yaml, .yml and .json files under a directory, in name order, skipping hidden directories. */
-    static List<Path> configFiles(Path dir) {
+    /** What check reads in a directory, for the message about one that holds none of it. */
+    static final String READS_IN_DIRECTORY =
+            ".yaml, .yml and .json files, nginx*.conf, haproxy*.cfg and Caddyfile, in subdirectories too (hidden ones"
+                    + " skipped)";
+
+    /**
+     * The configuration files under a directory, in name order, skipping hidden directories: .yaml, .yml and .json
+     * files and the files a server profile names ({@link CheckFile#namedLike}). {@code given} is the directory as the
+     * user wrote it, for the message when it holds none.
+     */
+    static List<Path> configFiles(Path dir, String given) {
         try (Stream<Path> walk = Files.walk(dir)) {
-            List<Path> out = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
+            List<Path> regular = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
                     .filter(Files::isRegularFile)
+                    .toList();
+            List<Path> out = regular.stream()
                     .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)")
                             || Profiles.withFacet(CheckFile.class).stream()
                                     .anyMatch(f -> f.facet(CheckFile.class)
@@ -91,15 +107,24 @@ final class CheckFiles {
                     .toList();
             if (out.size() > MAX_FILES) {
                 throw new InputException(
-                        dir + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
+                        given + ": more than " + MAX_FILES + " configuration files; check a smaller directory");
             }
             if (out.isEmpty()) {
-                throw new InputException(dir + ": no .yaml, .yml or .json files, nginx*.conf, haproxy*.cfg or Caddyfile"
-                        + " in this directory");
+                throw new InputException(given + ": no configuration file in this directory ("
+                        + (regular.isEmpty()
+                                ? "it is empty"
+                                : regular.size()
+                                        + (regular.size() == 1 ? " other file, " : " other files, e.g. ")
+                                        + Wording.printable(regular.stream()
+                                                .map(p -> dir.relativize(p).toString())
+                                                .sorted()
+                                                .findFirst()
+                                                .orElseThrow()))
+                        + "); check reads " + READS_IN_DIRECTORY);
             }
             return out;
-        } catch (IOException e) {
-            throw new InputException(dir + ": cannot be read (" + e.getMessage() + ")");
+        } catch (IOException | UncheckedIOException e) {
+            throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 }

@@ -139,6 +139,50 @@ class CheckInputsCommandTest {
     }
 
     @Test
+    void aDirectoryWithNoConfigurationIsTheRunsOneMessageWithoutALineOrAReport() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        CliRunner.Outcome o = CliRunner.run("check", empty.toString());
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.out()).isEmpty();
+        assertThat(o.err().strip())
+                .isEqualTo("outlier-lab: " + empty + ": no configuration file in this directory (it is empty); check"
+                        + " reads .yaml, .yml and .json files, nginx*.conf, haproxy*.cfg and Caddyfile, in"
+                        + " subdirectories too (hidden ones skipped)");
+        Path docs = Files.createDirectories(dir.resolve("docs"));
+        Files.writeString(docs.resolve("README.md"), "# notes\n");
+        Files.writeString(docs.resolve("values.txt"), "replicas: 2\n");
+        CliRunner.Outcome other = CliRunner.run("check", docs.toString(), "--format", "json");
+        assertThat(other.exit()).isEqualTo(2);
+        assertThat(other.out()).isEmpty();
+        assertThat(other.err().strip())
+                .startsWith("outlier-lab: " + docs + ": no configuration file in this directory (2 other files, e.g."
+                        + " README.md); check reads .yaml");
+        // beside a file that is read, the directory is listed among the files not read, without a line
+        CliRunner.Outcome both = CliRunner.run(
+                "check", empty.toString(), corpus("admiral/od.yaml").toString(), "--hosts", "6");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.out())
+                .contains("1 file not read:\n  " + empty + ": no configuration file in this directory (it is empty)")
+                .doesNotContain(empty + ":1");
+        assertThat(both.err()).startsWith("outlier-lab: " + empty + ": not read: no configuration file");
+    }
+
+    @Test
+    void aDirectoryWhoseFilesCannotAllBeReadIsBadInputWithEachFilesMessageAndNoReport() throws IOException {
+        Files.writeString(dir.resolve("a-broken.yaml"), "name: x\n  bad: [\n");
+        Files.writeString(dir.resolve("b-values.yaml"), "replicaCount: 2\n");
+        Files.writeString(dir.resolve("notes.txt"), "not read");
+        CliRunner.Outcome o = CliRunner.run("check", dir.toString(), "--format", "sarif");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.out()).isEmpty();
+        assertThat(o.err().lines())
+                .hasSize(2)
+                .satisfiesExactly(
+                        l -> assertThat(l).contains("a-broken.yaml:2: not read: malformed YAML"),
+                        l -> assertThat(l).contains("b-values.yaml:1: not read: not Envoy configuration"));
+    }
+
+    @Test
     void oneUnreadableFileAloneIsTheRunsOneMessage() throws IOException {
         Files.writeString(dir.resolve("broken.yaml"), "name: x\n  bad: [\n");
         CliRunner.Outcome o = CliRunner.run("check", dir.resolve("broken.yaml").toString());

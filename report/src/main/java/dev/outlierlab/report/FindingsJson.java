@@ -28,7 +28,10 @@ public final class FindingsJson {
         for (CheckReport.CheckedFile f : report.files()) {
             ObjectNode n = files.addObject().put("path", f.path()).put("read", f.notRead() == null);
             if (f.notRead() != null) {
-                n.put("line", f.line()).put("reason", f.notRead());
+                if (f.line() > 0) { // a directory has no lines
+                    n.put("line", f.line());
+                }
+                n.put("reason", f.notRead());
             }
         }
         root.put("hosts", report.hosts());

@@ -224,8 +224,7 @@ public final class FindingsText {
             for (Finding f : unread) {
                 out.append("  ")
                         .append(Wording.printable(f.file()))
-                        .append(':')
-                        .append(f.line())
+                        .append(f.line() > 0 ? ":" + f.line() : "")
                         .append(": ")
                         .append(Wording.printable(f.message().replaceFirst("^not read: ", "")))
                         .append('\n');

@@ -308,11 +308,11 @@ public final class TextLogFormat implements LogFormat {
     }
 
     private boolean badStartTime(int k, byte[] b, int p, int valueEnd, ParsedLine out) {
-        return out.fail("START_TIME \"" + text(b, p, valueEnd) + "\" does not match the pattern " + times[k].pattern());
+        return out.fail("START_TIME " + quoted(b, p, valueEnd) + " does not match the pattern " + times[k].pattern());
     }
 
     private static boolean badCode(byte[] b, int p, int valueEnd, ParsedLine out) {
-        return out.fail("RESPONSE_CODE \"" + text(b, p, valueEnd) + "\" is not a status code");
+        return out.fail("RESPONSE_CODE " + quoted(b, p, valueEnd) + " is not a status code");
     }
 
     /** The fields {@link #field} leaves: the cluster, the instance, the durations and the attempt count. */
@@ -330,10 +330,10 @@ public final class TextLogFormat implements LogFormat {
                 long v = number(b, p, valueEnd);
                 if (v == -2) {
                     return out.fail(
-                            fields[k].name() + " \"" + text(b, p, valueEnd) + "\" is not a number of milliseconds");
+                            fields[k].name() + " " + quoted(b, p, valueEnd) + " is not a number of milliseconds");
                 }
                 if (ParsedLine.durationTooLong(v)) {
-                    return out.failDurationTooLong(fields[k].name(), "\"" + text(b, p, valueEnd) + "\"");
+                    return out.failDurationTooLong(fields[k].name(), quoted(b, p, valueEnd));
                 }
                 if (fields[k] == Field.DURATION) {
                     out.durationNanos = v < 0 ? -1 : v * 1_000_000L;
@@ -367,6 +367,18 @@ public final class TextLogFormat implements LogFormat {
             v = v * 10 + d;
         }
         return v;
+    }
+
+    /**
+     * A value for a message, in double quotes once: a value that is itself quoted (a quoted field of another format,
+     * read with the wrong {@code --log-format}) is shown without its own quotes, so {@code "payments"}, not
+     * {@code ""payments""}.
+     */
+    static String quoted(byte[] b, int s, int e) {
+        if (e - s >= 2 && b[s] == '"' && b[e - 1] == '"') {
+            return "\"" + text(b, s + 1, e - 1) + "\"";
+        }
+        return "\"" + text(b, s, e) + "\"";
     }
 
     private static String text(byte[] b, int s, int e) {

@@ -95,10 +95,28 @@ class TextLogFormatValuesTest {
         }
     }
 
+    @Test
+    void aQuotedValueInAFieldThatIsNotQuotedIsShownInOnePairOfQuotes() {
+        // an Istio line whose DURATION is a quoted word: quoted once, not ""payments""
+        TextLogFormat istio = TextLogFormat.compile("istio", KnownFormats.ISTIO, null);
+        String line = "[2026-11-30T19:36:35.123Z] \"GET /a HTTP/1.1\" 200 - via_upstream - \"-\" 0 612 \"payments\" 11"
+                + " \"-\" \"curl/8\" \"id\" \"svc\" \"10.0.0.1:80\" outbound|80||svc - - - - default";
+        assertThat(read(istio, line)).isEqualTo("bad: DURATION \"payments\" is not a number of milliseconds");
+        // a long value: its first 80 characters, then ...
+        assertThat(read(istio, line.replace("\"payments\"", "\"" + "p".repeat(100) + "\"")))
+                .isEqualTo("bad: DURATION \"" + "p".repeat(80) + "...\" is not a number of milliseconds");
+        assertThat(read(String.format(LINE, "\"200\"", "-", "12", "h")))
+                .isEqualTo("bad: RESPONSE_CODE \"200\" is not a status code");
+    }
+
     private static String read(String line) {
+        return read(ENVOY, line);
+    }
+
+    private static String read(TextLogFormat format, String line) {
         byte[] b = ("xx" + line + "\n").getBytes(StandardCharsets.UTF_8);
         ParsedLine p = new ParsedLine();
-        if (!ENVOY.parse(b, 2, b.length - 1, p)) {
+        if (!format.parse(b, 2, b.length - 1, p)) {
             return "bad: " + p.error();
         }
         return "code=" + p.code + " dur=" + p.durationNanos + " start=" + p.startEpochNanos + " flags=" + p.flags

@@ -226,6 +226,42 @@ class TuneCommandTest {
     }
 
     @Test
+    void onFourHostsTheLabelsSayTheDetectorsThatCannotRunAreOff(@TempDir Path dir) throws IOException {
+        // Envoy's defaults: success rate on (1.9 over 100 requests) but only from 5 hosts; failure percentage at 85 %
+        // from 5 hosts too: on 4 hosts neither runs, as the scorecard says, and the label says it too
+        Path four = dir.resolve("four.yaml");
+        Files.writeString(
+                four,
+                Files.readString(Path.of("../docs/examples/search-cluster.yaml"))
+                        .replaceAll(
+                                "(?m)^ *- endpoint: \\{address: \\{socket_address: \\{address: 10\\.0\\.1\\.1[45].*\n",
+                                "")
+                        .replace(
+                                "  base_ejection_time: 30s\n",
+                                "  base_ejection_time: 30s\n  enforcing_failure_percentage: 100\n"));
+        CliRunner.Outcome json = quickTune("--from", four.toString(), "--rps", "300");
+        assertThat(json.exit()).as(json.err()).isZero();
+        assertThat(json.json().get("request").get("hosts").asInt()).isEqualTo(4);
+        assertThat(json.json().get("current").get("label").asText())
+                .isEqualTo("c5xx=5 sr=off (4 hosts < min 5) fp=off (4 hosts < min 5) every 10s out 30s cap 10%");
+        // its own fields still say what the file says
+        assertThat(json.json()
+                        .get("current")
+                        .get("setting")
+                        .get("success_rate_stdev_factor")
+                        .asInt())
+                .isEqualTo(1900);
+        CliRunner.Outcome text =
+                CliRunner.run("tune", "--from", four.toString(), "--rps", "300", "--suite", SUITE, "--seeds", "2");
+        assertThat(text.out())
+                .contains("): c5xx=5 sr=off (4 hosts < min 5) fp=off (4 hosts < min 5) every 10s out 30s cap 10%\n")
+                .doesNotContain("sr=1.9/100");
+        // on six hosts both run and the label gives their thresholds
+        CliRunner.Outcome six = quickTune("--from", "../docs/examples/search-cluster.yaml", "--rps", "300");
+        assertThat(six.json().get("current").get("label").asText()).startsWith("c5xx=5 sr=1.9/100 fp=off every");
+    }
+
+    @Test
     void theClustersHealthCheckIsSaidAndRunsInTheSuite() {
         CliRunner.Outcome o = quickTune("--from", "../docs/examples/search-cluster.yaml", "--rps", "300");
         assertThat(o.exit()).as(o.err()).isZero();

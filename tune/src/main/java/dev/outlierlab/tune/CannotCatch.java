@@ -195,6 +195,6 @@ final class CannotCatch {
 
     /** A setting's short label in the target's words. */
     private static String label(TuneRequest req, Evaluation e) {
-        return req.target().label(e.setting(), e.written().profile());
+        return req.target().label(e.setting(), e.written().profile(), req.hosts());
     }
 }

@@ -205,6 +205,35 @@ public enum EnvoyTarget implements Target {
         };
     }
 
+    /**
+     * {@link #label(Setting)} on {@code hosts} hosts: Envoy's and Kuma's success rate and failure percentage off where
+     * the cluster has fewer hosts than their minimum ({@code sr=off (4 hosts < min 5)}, {@code successRate=off (4
+     * hosts < minimumHosts 5)}); Istio's and Envoy Gateway's labels name no such detector.
+     */
+    @Override
+    public String label(Setting s, RunProfile profile, int hosts) {
+        return switch (this) {
+            case ENVOY -> s.label(hosts);
+            case KUMA -> {
+                String label = label(s);
+                if (s.successRateStdevFactor() > 0 && hosts < s.successRateMinimumHosts()) {
+                    label = label.replace(
+                            " successRate=" + Setting.factor(s.successRateStdevFactor()) + "/"
+                                    + s.successRateRequestVolume(),
+                            " successRate=off " + Setting.tooFew(hosts, s.successRateMinimumHosts()));
+                }
+                if (s.failurePercentageThreshold() > 0 && hosts < s.failurePercentageMinimumHosts()) {
+                    label = label.replace(
+                            " failurePercentage=" + s.failurePercentageThreshold() + "/"
+                                    + s.failurePercentageRequestVolume(),
+                            " failurePercentage=off " + Setting.tooFew(hosts, s.failurePercentageMinimumHosts()));
+                }
+                yield label.replace("< min ", "< minimumHosts ");
+            }
+            default -> label(s, profile);
+        };
+    }
+
     /** The block the target's resource holds, in its own field names ({@link SettingFields}). */
     @Override
     public Map<String, Object> fields(Setting s, Written written) {

@@ -182,7 +182,7 @@ final class Explanation {
         return "Every setting the target can express that removes avoidable failures here fails more requests than "
                 + "detection off where nothing should be ejected, more than it spares where a host fails: the one that "
                 + "removes the most, "
-                + req.target().label(most.setting(), most.written().profile()) + " ("
+                + req.target().label(most.setting(), most.written().profile(), req.hosts()) + " ("
                 + pct(most.benefitPercent()) + "), spares at most " + Evaluation.perThousand(spared.perThousand())
                 + " requests per 1,000 from failing or waiting"
                 + (spared.scenario() == null ? "" : " (in " + spared.scenario() + ")") + ", but in "

@@ -134,19 +134,33 @@ public record Setting(
 
     /** A short label, e.g. {@code c5xx=5 sr=1.9/100 cap=34% t=30s}, the same for the same setting. */
     public String label() {
+        return label(Integer.MAX_VALUE);
+    }
+
+    /**
+     * The label on a cluster of {@code hosts} hosts: a detector that cannot run there, because the cluster has fewer
+     * hosts than its {@code minimum_hosts} (Envoy's {@code DetectorImpl::processSuccessRateEjections} and {@code
+     * processFailurePercentageEjections} skip it), says so, e.g. {@code sr=off (4 hosts < min 5)}, as the scorecard
+     * says it.
+     */
+    public String label(int hosts) {
         if (gateway != null) {
             return gatewayLabel(gateway);
         }
         List<String> parts = new ArrayList<>();
         parts.add(consecutive5xx > 0 ? "c5xx=" + consecutive5xx : "c5xx=off");
         parts.add(
-                successRateStdevFactor > 0
-                        ? "sr=" + factor(successRateStdevFactor) + "/" + successRateRequestVolume
-                        : "sr=off");
+                successRateStdevFactor <= 0
+                        ? "sr=off"
+                        : hosts < successRateMinimumHosts
+                                ? "sr=off " + tooFew(hosts, successRateMinimumHosts)
+                                : "sr=" + factor(successRateStdevFactor) + "/" + successRateRequestVolume);
         parts.add(
-                failurePercentageThreshold > 0
-                        ? "fp=" + failurePercentageThreshold + "%/" + failurePercentageRequestVolume
-                        : "fp=off");
+                failurePercentageThreshold <= 0
+                        ? "fp=off"
+                        : hosts < failurePercentageMinimumHosts
+                                ? "fp=off " + tooFew(hosts, failurePercentageMinimumHosts)
+                                : "fp=" + failurePercentageThreshold + "%/" + failurePercentageRequestVolume);
         parts.add("every " + Durations.format(intervalNanos));
         parts.add("out " + Durations.format(baseEjectionTimeNanos));
         parts.add("cap " + maxEjectionPercent + "%" + (alwaysEjectOneHost ? "+one" : ""));
@@ -165,6 +179,11 @@ public record Setting(
                 + (g.peerSet() == PeerSet.ALL ? "" : " vs others") + " out "
                 + Durations.format(g.ejectionTimeNanos())
                 + (g.mode() == StageMode.PROD ? "" : " (" + g.mode().configName() + ")");
+    }
+
+    /** Why a detector with {@code minimum} hosts cannot run on {@code hosts}: {@code (4 hosts < min 5)}. */
+    static String tooFew(int hosts, long minimum) {
+        return "(" + hosts + (hosts == 1 ? " host" : " hosts") + " < min " + minimum + ")";
     }
 
     static String factor(long thousandths) {

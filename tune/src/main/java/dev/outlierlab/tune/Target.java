@@ -311,6 +311,14 @@ public interface Target {
         return label(s);
     }
 
+    /**
+     * The label of a setting as {@code profile} runs it on {@code hosts} hosts: where the target's label names a
+     * detector that cannot run on that many hosts, it says so; by default {@link #label(Setting, RunProfile)}.
+     */
+    default String label(Setting s, RunProfile profile, int hosts) {
+        return label(s, profile);
+    }
+
     /** The heading of the smallest change after a spliced file. */
     default String patchHeading() {
         return "Or only the changed fields:\n";

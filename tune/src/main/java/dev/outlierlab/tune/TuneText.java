@@ -48,7 +48,7 @@ public final class TuneText {
                 .append(q.sourceLabel())
                 .append("): ")
                 .append(q.target()
-                        .label(r.current().setting(), r.current().written().profile()))
+                        .label(r.current().setting(), r.current().written().profile(), q.hosts()))
                 .append('\n');
         out.append(scorecard(r.current()));
         out.append(summary(r.current(), w)).append("\n\n");
@@ -81,7 +81,7 @@ public final class TuneText {
                     e.addedFailuresScenario() == null ? "-" : one(e.addedFailuresPerThousand()),
                     one(e.detectSeconds()),
                     one(e.returnSeconds()),
-                    q.target().label(e.setting(), e.written().profile())
+                    q.target().label(e.setting(), e.written().profile(), q.hosts())
                             + (e.admissible() ? "" : " (breaks a constraint)")));
         }
         out.append(table(rows, 9)).append('\n');

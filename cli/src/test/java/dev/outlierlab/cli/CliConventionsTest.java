@@ -107,7 +107,8 @@ class CliConventionsTest {
         CliRunner.Outcome events = CliRunner.run("run", "--events", "x");
         assertThat(events.exit()).isEqualTo(2);
         assertThat(events.err())
-                .startsWith("outlier-lab: --events: \"x\" is not allowed; expected a whole number up to 2147483647\n");
+                .startsWith("outlier-lab: --events: \"x\" is not allowed; expected 0 (counts only) or more decisions to"
+                        + " show, up to 2147483647\n");
         // before: "Invalid value for option '--to': expected one of [envoy, scenario] (case-sensitive) but was 'xml'"
         CliRunner.Outcome to = CliRunner.run("export", "--to", "xml");
         assertThat(to.exit()).isEqualTo(2);

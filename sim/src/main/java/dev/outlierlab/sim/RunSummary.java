@@ -9,7 +9,9 @@ package dev.outlierlab.sim;
  * which that caller had at least one host ejected. {@code requests} and {@code failed} are what the callers see;
  * {@code upstreamAttempts} and {@code upstreamFailed} what the hosts (and so the detectors) see: without retries each
  * request that found a host is one attempt, with retries a failed attempt may be followed by others, and the request
- * fails for its caller only when its last attempt does.
+ * fails for its caller only when its last attempt does. {@code slowRequests} are the requests answered without an
+ * error only after a retried attempt made them wait ({@link RetryWaits}), {@code slowNanos} the time they waited in
+ * all; 0 without retries.
  */
 public record RunSummary(
         long requests,
@@ -27,7 +29,71 @@ public record RunSummary(
         int clients,
         long ejectedCallerNanos,
         long upstreamAttempts,
-        long upstreamFailed) {
+        long upstreamFailed,
+        long slowRequests,
+        long slowNanos) {
+
+    /** The figures of a run in which no request waited for a retried attempt. */
+    public RunSummary(
+            long requests,
+            long failed,
+            long requestsDuringFault,
+            long failedDuringFault,
+            long ejectionsDetected,
+            long ejectionsEnforced,
+            long ejectionsOverflow,
+            long ejectionsUnenforced,
+            long returns,
+            long panicNanos,
+            long noHealthyUpstream,
+            int maxEjectedAtOnce,
+            int clients,
+            long ejectedCallerNanos,
+            long upstreamAttempts,
+            long upstreamFailed) {
+        this(
+                requests,
+                failed,
+                requestsDuringFault,
+                failedDuringFault,
+                ejectionsDetected,
+                ejectionsEnforced,
+                ejectionsOverflow,
+                ejectionsUnenforced,
+                returns,
+                panicNanos,
+                noHealthyUpstream,
+                maxEjectedAtOnce,
+                clients,
+                ejectedCallerNanos,
+                upstreamAttempts,
+                upstreamFailed,
+                0,
+                0);
+    }
+
+    /** These figures with the slow requests a retry policy caused ({@link RetryWaits}). */
+    public RunSummary withSlow(RetryWaits waits) {
+        return new RunSummary(
+                requests,
+                failed,
+                requestsDuringFault,
+                failedDuringFault,
+                ejectionsDetected,
+                ejectionsEnforced,
+                ejectionsOverflow,
+                ejectionsUnenforced,
+                returns,
+                panicNanos,
+                noHealthyUpstream,
+                maxEjectedAtOnce,
+                clients,
+                ejectedCallerNanos,
+                upstreamAttempts,
+                upstreamFailed,
+                waits.requests(),
+                waits.nanos());
+    }
 
     /** Attempts beyond each request's first (retries). */
     public long retries() {

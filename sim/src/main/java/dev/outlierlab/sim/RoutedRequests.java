@@ -112,10 +112,8 @@ final class RoutedRequests {
                 c = 0;
             }
         }
-        RunResult result = cluster.finish();
-        return waits.requests() == 0
-                ? result
-                : result.withSummary(result.summary().withSlow(waits));
+        cluster.recorder.slow(waits);
+        return cluster.finish();
     }
 
     /** Whether the policy retries this failed attempt; if so, what it made the request wait is added to its wait. */

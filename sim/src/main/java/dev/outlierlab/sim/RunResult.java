@@ -40,25 +40,6 @@ public record RunResult(
         List<DegradationEvent> degradations,
         List<Integer> degradationPositions) {
 
-    /** This result with another summary (the same run, counted further). */
-    public RunResult withSummary(RunSummary other) {
-        return new RunResult(
-                scenario,
-                other,
-                stats,
-                events,
-                intervals,
-                panicWindows,
-                series,
-                hosts,
-                signals,
-                eventCount,
-                eventHostWidth,
-                eventClients,
-                degradations,
-                degradationPositions);
-    }
-
     /** The caller (from 0) of the kept event at {@code index}. */
     public int clientOf(int index) {
         return eventClients.isEmpty() ? 0 : eventClients.get(index);

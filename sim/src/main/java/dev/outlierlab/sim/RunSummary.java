@@ -33,68 +33,6 @@ public record RunSummary(
         long slowRequests,
         long slowNanos) {
 
-    /** The figures of a run in which no request waited for a retried attempt. */
-    public RunSummary(
-            long requests,
-            long failed,
-            long requestsDuringFault,
-            long failedDuringFault,
-            long ejectionsDetected,
-            long ejectionsEnforced,
-            long ejectionsOverflow,
-            long ejectionsUnenforced,
-            long returns,
-            long panicNanos,
-            long noHealthyUpstream,
-            int maxEjectedAtOnce,
-            int clients,
-            long ejectedCallerNanos,
-            long upstreamAttempts,
-            long upstreamFailed) {
-        this(
-                requests,
-                failed,
-                requestsDuringFault,
-                failedDuringFault,
-                ejectionsDetected,
-                ejectionsEnforced,
-                ejectionsOverflow,
-                ejectionsUnenforced,
-                returns,
-                panicNanos,
-                noHealthyUpstream,
-                maxEjectedAtOnce,
-                clients,
-                ejectedCallerNanos,
-                upstreamAttempts,
-                upstreamFailed,
-                0,
-                0);
-    }
-
-    /** These figures with the slow requests a retry policy caused ({@link RetryWaits}). */
-    public RunSummary withSlow(RetryWaits waits) {
-        return new RunSummary(
-                requests,
-                failed,
-                requestsDuringFault,
-                failedDuringFault,
-                ejectionsDetected,
-                ejectionsEnforced,
-                ejectionsOverflow,
-                ejectionsUnenforced,
-                returns,
-                panicNanos,
-                noHealthyUpstream,
-                maxEjectedAtOnce,
-                clients,
-                ejectedCallerNanos,
-                upstreamAttempts,
-                upstreamFailed,
-                waits.requests(),
-                waits.nanos());
-    }
-
     /** Attempts beyond each request's first (retries). */
     public long retries() {
         return upstreamAttempts - (requests - noHealthyUpstream);

@@ -98,7 +98,9 @@ public final class IstioRouting {
                                 List.of(503),
                                 false,
                                 5,
-                                "istiod's default for consistent hashing")
+                                "istiod's default for consistent hashing",
+                                0,
+                                0)
                         : RetrySpec.ISTIO_DEFAULT;
         return RoutingSpec.builder()
                 .lbPolicy(lbPolicy)

@@ -178,7 +178,8 @@ final class RoutingReader {
             return RetrySpec.ISTIO_DEFAULT;
         }
         if ("none".equals(node.value())) {
-            return new RetrySpec(Set.of(), 0, List.of(), false, 0, "traffic.retries");
+            return new RetrySpec(
+                    Set.of(), 0, List.of(), false, 0, "traffic.retries", 0, RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS);
         }
         Map<String, Located> m = v.map(node, "traffic.retries", RETRY);
         Set<String> on = new LinkedHashSet<>();

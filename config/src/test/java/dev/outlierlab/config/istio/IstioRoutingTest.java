@@ -56,6 +56,21 @@ class IstioRoutingTest {
                 result: connect_failed
             """;
 
+    /** A VirtualService whose one HTTP route goes to the rule's host; the route's other fields replace the marker. */
+    private static final String VS_HEADER = """
+            ---
+            apiVersion: networking.istio.io/v1
+            kind: VirtualService
+            metadata:
+              name: reviews
+            spec:
+              hosts: [reviews]
+              http:
+              - route:
+                - destination:
+                    host: reviews.default.svc.cluster.local
+            /* route */""";
+
     private static RoutingSpec routing(String text) {
         return DestinationRuleReader.read(text, "dr.yaml", null)
                 .select(null, null, null)
@@ -95,22 +110,8 @@ class IstioRoutingTest {
 
     @Test
     void aVirtualServicesRetriesReplaceIstiodsDefault() {
-        String vs = """
-                ---
-                apiVersion: networking.istio.io/v1
-                kind: VirtualService
-                metadata:
-                  name: reviews
-                spec:
-                  hosts: [reviews]
-                  http:
-                  - route:
-                    - destination:
-                        host: reviews.default.svc.cluster.local
-                    retries:
-                      attempts: 3
-                      retryOn: gateway-error,500
-                """;
+        String vs =
+                VS_HEADER.replace("/* route */", "    retries:\n      attempts: 3\n      retryOn: gateway-error,500\n");
         RetrySpec r = routing(RULE + vs).retries();
         assertThat(r.numRetries()).isEqualTo(3);
         assertThat(r.retryOn()).containsExactlyInAnyOrder("gateway-error", "retriable-status-codes");
@@ -121,24 +122,10 @@ class IstioRoutingTest {
 
     @Test
     void aVirtualServicesPerTryTimeoutAndRouteTimeoutBoundTheTries() {
-        String vs = """
-                ---
-                apiVersion: networking.istio.io/v1
-                kind: VirtualService
-                metadata:
-                  name: reviews
-                spec:
-                  hosts: [reviews]
-                  http:
-                  - route:
-                    - destination:
-                        host: reviews
-                    timeout: 10s
-                    retries:
-                      attempts: 2
-                      retryOn: 5xx
-                      perTryTimeout: 2s
-                """;
+        String vs = VS_HEADER.replace(
+                "/* route */",
+                "    timeout: 10s\n    retries:\n      attempts: 2\n"
+                        + "      retryOn: 5xx\n      perTryTimeout: 2s\n");
         RetrySpec r = routing(RULE + vs).retries();
         assertThat(r.perTryTimeoutNanos()).isEqualTo(2_000_000_000L);
         assertThat(r.routeTimeoutNanos()).isEqualTo(10_000_000_000L);
@@ -148,10 +135,7 @@ class IstioRoutingTest {
         assertThat(RetrySpec.ISTIO_DEFAULT.routeTimeoutNanos()).isZero();
         assertThat(RetrySpec.ISTIO_DEFAULT.retriesTimeout()).isFalse();
         // a route timeout alone keeps istiod's default retries, bounded by it
-        RetrySpec timed = routing(RULE
-                        + vs.replace(
-                                "    retries:\n      attempts: 2\n      retryOn: 5xx\n" + "      perTryTimeout: 2s\n",
-                                ""))
+        RetrySpec timed = routing(RULE + VS_HEADER.replace("/* route */", "    timeout: 10s\n"))
                 .retries();
         assertThat(timed).isEqualTo(RetrySpec.ISTIO_DEFAULT.withRouteTimeout(10_000_000_000L));
         assertThatThrownBy(() -> routing(RULE + vs.replace("perTryTimeout: 2s", "perTryTimeout: soon")))

@@ -101,25 +101,6 @@ public record RetrySpec(
             0,
             0);
 
-    /** A policy with no per-try timeout on a route with Envoy's default timeout, 15 s. */
-    public RetrySpec(
-            Set<String> retryOn,
-            int numRetries,
-            List<Integer> retriableStatusCodes,
-            boolean previousHosts,
-            int hostSelectionMaxAttempts,
-            String origin) {
-        this(
-                retryOn,
-                numRetries,
-                retriableStatusCodes,
-                previousHosts,
-                hostSelectionMaxAttempts,
-                origin,
-                0,
-                ENVOY_ROUTE_TIMEOUT_NANOS);
-    }
-
     public RetrySpec {
         retryOn = Set.copyOf(new LinkedHashSet<>(retryOn));
         retriableStatusCodes = List.copyOf(retriableStatusCodes);

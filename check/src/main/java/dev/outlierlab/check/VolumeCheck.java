@@ -67,23 +67,7 @@ final class VolumeCheck {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("hosts", (long) hosts);
             n.put(minHostsSetting.envoyName(), minHosts);
-            List<FixStyle.Change> fix;
-            if (type == EjectionType.SUCCESS_RATE
-                    && hosts < SuccessRateFactorCheck.smallestClusterThatCanEject(c.successRateStdevFactor())) {
-                // lowering the minimum alone would let success rate run but never eject (factor >= sqrt(N - 1))
-                fix = List.of(
-                        new FixStyle.Change(
-                                "outlier_detection.enforcing_failure_percentage",
-                                100,
-                                "success rate cannot eject among " + hosts + " hosts at factor "
-                                        + FindingSink.fmt(c.successRateStdevFactor() / 1000.0)),
-                        new FixStyle.Change("outlier_detection.failure_percentage_minimum_hosts", hosts));
-            } else {
-                fix = List.of(new FixStyle.Change(
-                        "outlier_detection." + minHostsSetting.envoyName(),
-                        hosts,
-                        "with so few hosts, one bad host moves the mean a lot"));
-            }
+            List<FixStyle.Change> fix = TooFewHostsFix.of(c, hosts, type);
             sink.add(
                     tooFew,
                     Chosen.severity(c, type),

@@ -136,7 +136,8 @@ class DetectorFindingsTest {
         Finding f =
                 only(check(cluster(3, "  max_ejection_percent: 34\n"), null, null), Rule.SUCCESS_RATE_TOO_FEW_HOSTS);
         assertThat(f.fix())
-                .doesNotContain("success_rate_minimum_hosts")
+                .doesNotContain("success_rate_minimum_hosts:")
+                .contains("so lowering success_rate_minimum_hosts to 3 is not enough")
                 .contains("enforcing_failure_percentage: 100")
                 .contains("failure_percentage_minimum_hosts: 3");
     }

@@ -2,6 +2,7 @@ package dev.outlierlab.report;
 
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.check.FixStyle.Change;
+import dev.outlierlab.check.TooFewHostsFix;
 import dev.outlierlab.config.Wording;
 import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EjectionType;
@@ -142,6 +143,7 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
         List<String> why = new ArrayList<>();
         String fix = null;
         Change change = null;
+        List<Change> changes = null;
         for (IntervalVolume v : replayed ? List.<IntervalVolume>of() : IntervalVolume.of(s)) {
             if (v.enforcingPercent() == 0) {
                 continue;
@@ -150,8 +152,9 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
                 why.add(v.settingPrefix() + " never runs (" + v.hosts() + " hosts < " + v.settingPrefix()
                         + "_minimum_hosts " + v.minimumHosts() + ")");
                 if (fix == null) {
-                    fix = v.settingPrefix() + "_minimum_hosts " + v.hosts();
-                    change = new Change(OD + v.settingPrefix() + "_minimum_hosts", v.hosts());
+                    // check's fix for the same cluster (TooFewHostsFix decides for both)
+                    changes = TooFewHostsFix.of(s.outlierDetection(), v.hosts(), v.type());
+                    fix = said(changes);
                 }
             } else if (v.verdict() == IntervalVolume.Verdict.NEVER_TOO_LITTLE_TRAFFIC) {
                 why.add(v.settingPrefix() + " never runs (about " + HingesText.amount(v.perHost())
@@ -178,7 +181,16 @@ public record RunVerdict(String what, String fix, List<List<Change>> fixes) {
             }
         }
         String what = "nothing detected" + (why.isEmpty() ? "" : ": " + String.join("; ", why));
-        return new RunVerdict(what, fix, change == null ? List.of() : List.of(List.of(change)));
+        return new RunVerdict(
+                what, fix, changes != null ? List.of(changes) : change == null ? List.of() : List.of(List.of(change)));
+    }
+
+    /** Changes as a fix line: {@code a 100 and b 4 (the first one's reason)}. */
+    private static String said(List<Change> changes) {
+        List<String> parts = new ArrayList<>();
+        changes.forEach(c -> parts.add(c.envoyPath().substring(OD.length()) + " " + c.value()));
+        String because = changes.get(0).comment();
+        return String.join(" and ", parts) + (because == null ? "" : " (" + because + ")");
     }
 
     /**

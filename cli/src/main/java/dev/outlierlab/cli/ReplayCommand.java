@@ -7,6 +7,8 @@ import dev.outlierlab.accesslog.ReplayGroup;
 import dev.outlierlab.check.FixAdvice;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.ReplayFormats;
 import dev.outlierlab.report.format.ReplayFormats.ReplayView;
@@ -79,6 +81,14 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
 
     @Mixin
     LogFormatOptions logFormat;
+
+    @Option(
+            names = "--envoy-version",
+            paramLabel = "X.Y",
+            description = "The Envoy release whose rules apply where releases differ (1.26 to 1.40; default: the"
+                    + " scenario's envoy_version, else 1.40), to the settings and to --compare's. See"
+                    + " docs/envoy-fidelity.md.")
+    String envoyVersion;
 
     @Option(
             names = "--one-instance",
@@ -181,6 +191,18 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
         return ReplayFormats.REPLAY;
     }
 
+    /** {@code --envoy-version}, parsed as {@code run} parses it. */
+    private EnvoyVersion release() {
+        return ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
+    }
+
+    /** The settings under {@code --envoy-version}'s release, when it is given (it overrides the scenario's). */
+    private ScenarioReader.Loaded withRelease(ScenarioReader.Loaded loaded) {
+        return envoyVersion == null
+                ? loaded
+                : new ScenarioReader.Loaded(loaded.scenario().withEnvoyVersion(release()), loaded.hostsGiven());
+    }
+
     @Override
     public Integer call() {
         OptionRanges.refuseNegativeEvents(maxEvents);
@@ -192,7 +214,7 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
         ScenarioReader.Loaded base = scenarioFile == null
                 ? ScenarioReader.defaults(sets)
                 : ScenarioReader.read(InputFiles.readText(scenarioFile), scenarioFile.toString(), sets);
-        ScenarioReader.Loaded loaded = clusterSource.apply(base, sets);
+        ScenarioReader.Loaded loaded = withRelease(clusterSource.apply(base, sets));
         if (loaded.scenario().traffic().clients() > 1) {
             throw new InputException(
                     "traffic.clients " + loaded.scenario().traffic().clients() + ": replay runs one"
@@ -200,6 +222,13 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
                             + " --instance-field); callers of the scenario are not allowed here");
         }
         CompareOptions.Compared second = compare.isUsed() ? compare.load(base, loaded, clusterSource) : null;
+        if (second != null && envoyVersion != null) {
+            // --compare-set inherits the release from the settings (and may set its own); a --compare file takes it
+            second = new CompareOptions.Compared(
+                    compare.file != null ? second.scenario().withEnvoyVersion(release()) : second.scenario(),
+                    second.hostsGiven(),
+                    second.label());
+        }
         ReplayRun.refuseRepeatedLogs(logs);
         Integer launched = engine.launch(spec, fleet != null);
         if (launched != null) {

@@ -26,6 +26,20 @@ class ReplayEnvoyVersionTest {
                 .doesNotContain("Envoy 1.26's rules");
         // without the option: the newest release, as run
         assertThat(CliRunner.run("replay", LOG, "--events", "2").out()).isEqualTo(now.out());
+        // --compare-set inherits it (the settings written for 1.26 leave out the fields 1.26 does not have)
+        CliRunner.Outcome compared = CliRunner.run(
+                "replay",
+                LOG,
+                "--envoy-version",
+                "1.26",
+                "--compare-set",
+                "outlier_detection.max_ejection_percent=34",
+                "--events",
+                "2");
+        assertThat(compared.exit()).as(compared.err()).isZero();
+        assertThat(compared.out())
+                .contains("Envoy 1.26's rules")
+                .contains("B: those with outlier_detection.max_ejection_percent=34");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.outlierlab.config.scenario;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
@@ -72,9 +73,13 @@ public final class ScenarioWriter {
         }
         m.put("faults", faults);
         Map<String, Object> od = new LinkedHashMap<>();
-        s.outlierDetection()
-                .asMap()
-                .forEach((setting, value) -> od.put(setting.envoyName(), settingValue(setting, value)));
+        // a field the scenario's release does not have is left out, as its reader requires (it is at its default)
+        s.outlierDetection().asMap().forEach((setting, value) -> {
+            EnvoyVersion added = EnvoyVersion.addedIn(setting);
+            if (added == null || s.envoyVersion().atLeast(added)) {
+                od.put(setting.envoyName(), settingValue(setting, value));
+            }
+        });
         m.put("outlier_detection", od);
         HealthCheckSpec hc = s.healthChecks();
         if (hc == null) {

@@ -80,8 +80,8 @@ public final class JsonLogFormat implements LogFormat {
                         byte[] t = p.getText().getBytes(StandardCharsets.UTF_8);
                         long ns = time.parse(t, 0, t.length);
                         if (ns == Long.MIN_VALUE) {
-                            return out.fail(keys.startTime() + " \"" + p.getText() + "\" does not match the pattern "
-                                    + time.pattern());
+                            return out.fail(keys.startTime() + " " + quoted(p.getText())
+                                    + " does not match the pattern " + time.pattern());
                         }
                         out.startEpochNanos = ns;
                     }
@@ -89,13 +89,14 @@ public final class JsonLogFormat implements LogFormat {
                 } else if (key.equals(keys.responseCode())) {
                     long c = absent ? 0 : number(p, v);
                     if (c < 0 || c > 999) {
-                        return out.fail(keys.responseCode() + " " + p.getText() + " is not a status code");
+                        return out.fail(keys.responseCode() + " " + quoted(p.getText()) + " is not a status code");
                     }
                     out.code = (int) c;
                 } else if (key.equals(keys.duration())) {
                     long d = absent ? -1 : number(p, v);
                     if (!absent && d < 0) {
-                        return out.fail(keys.duration() + " " + p.getText() + " is not a number of milliseconds");
+                        return out.fail(
+                                keys.duration() + " " + quoted(p.getText()) + " is not a number of milliseconds");
                     }
                     if (ParsedLine.durationTooLong(d)) {
                         return out.failDurationTooLong(keys.duration(), p.getText());
@@ -172,5 +173,10 @@ public final class JsonLogFormat implements LogFormat {
                 out.instanceEnd = p + i.length;
             }
         }
+    }
+
+    /** A value for a message, as the text format shows one: its first 80 characters, in double quotes once. */
+    static String quoted(String value) {
+        return "\"" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "\"";
     }
 }

@@ -109,6 +109,21 @@ class TextLogFormatValuesTest {
                 .isEqualTo("bad: RESPONSE_CODE \"200\" is not a status code");
     }
 
+    @Test
+    void aJsonLogShowsABadValueInOnePairOfQuotesToo() {
+        JsonLogFormat json = new JsonLogFormat(JsonKeys.ISTIO, StartTimeFormat.compile(StartTimeFormat.ENVOY_DEFAULT));
+        String line = "{\"start_time\":\"2026-11-30T19:36:35.123Z\",\"response_code\":200,\"duration\":%s,"
+                + "\"upstream_host\":\"h\"}";
+        byte[] b = String.format(line, "\"payments\"").getBytes(StandardCharsets.UTF_8);
+        ParsedLine p = new ParsedLine();
+        assertThat(json.parse(b, 0, b.length, p)).isFalse();
+        assertThat(p.error()).isEqualTo("duration \"payments\" is not a number of milliseconds");
+        byte[] code = String.format(line, "12").replace("200", "\"20x\"").getBytes(StandardCharsets.UTF_8);
+        ParsedLine c = new ParsedLine();
+        assertThat(json.parse(code, 0, code.length, c)).isFalse();
+        assertThat(c.error()).isEqualTo("response_code \"20x\" is not a status code");
+    }
+
     private static String read(String line) {
         return read(ENVOY, line);
     }

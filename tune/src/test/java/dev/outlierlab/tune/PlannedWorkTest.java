@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class PlannedWorkTest {
     /**
-     * The pilot's estimate is at least the work done divided by this (when written: 1.45 to 1.78 times the work done
-     * over 2 to 50 hosts and 1 to 50 callers, where the bound before running was 1.67 to 2.36 times).
+     * The pilot's estimate is at least the work done divided by this (when written: 1.03 to 1.78 times the work done
+     * over 2 to 50 hosts, 1 to 50 callers and three targets, where the bound before running was 0.66 to 2.36 times).
      */
     static final double PILOT_UNDER = 1.5;
     /** The pilot's estimate is at most this many times the work done. */
@@ -81,11 +81,11 @@ class PlannedWorkTest {
     @Test
     void thePilotsEstimateIsCloseToTheWorkDoneAndChangesNothing() {
         Object[][] inputs = {
+            {GrpcTarget.INSTANCE, 5, 100L, 1},
             {EnvoyTarget.ENVOY, 2, 40L, 1},
             {EnvoyTarget.ENVOY, 6, 120L, 1},
             {EnvoyTarget.ISTIO, 12, 400L, 10},
             {EnvoyTarget.ENVOY, 50, 100L, 50},
-            {GrpcTarget.INSTANCE, 5, 100L, 1},
         };
         for (Object[] in : inputs) {
             Target target = (Target) in[0];

@@ -2,11 +2,13 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.accesslog.TrafficFacts;
 import dev.outlierlab.config.InputException;
+import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.RecommendationTrace;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.TuneFormats;
 import dev.outlierlab.tune.PlannedWork;
 import dev.outlierlab.tune.RunExecutor;
+import dev.outlierlab.tune.SearchPilot;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
 import dev.outlierlab.tune.TuneRequest;
@@ -183,16 +185,45 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
                 start.notes()));
     }
 
-    /** Refuses a search whose estimated work needs {@code --yes}. */
-    private void checkWork(TuneRequest req, long units) {
-        // the runs are independent and go to req.threads() threads at once
-        work.checkSearch(
-                units / req.threads(),
-                "this tune ("
-                        + req.suite().size() + " scenarios; " + Tuner.plannedSearch(req) + "; on "
-                        + req.threads() + (req.threads() == 1 ? " thread" : " threads") + ")",
-                "lower --seeds, score a "
-                        + "smaller --suite FILE of your own, or run the search elsewhere with --engine flink");
+    /**
+     * What refuses a search whose estimated work needs {@code --yes}: none where the bound before running allows it;
+     * else the pilot's check ({@link SearchPilot}), or, where even the pilot would be over half of the allowance, a
+     * refusal now, on the bound.
+     */
+    private SearchPilot.Check workCheck(TuneRequest req) {
+        long bound = PlannedWork.units(req) / req.threads();
+        if (work.allowsSearch(bound)) {
+            return null;
+        }
+        if (!work.allowsSearch(2 * PlannedWork.pilotUnits(req) / req.threads())) {
+            work.checkSearch(
+                    bound,
+                    searchWords(req),
+                    "runs that candidates whose caps admit the same hosts share counted once, every other run and "
+                            + "every failure counted as made",
+                    smaller(req));
+        }
+        return e -> work.checkSearch(
+                e.units() / req.threads(),
+                searchWords(req),
+                "from its first " + Numbers.count(e.pilotRuns()) + " runs, which made " + Numbers.count(e.made())
+                        + " of the " + Numbers.count(e.slots()) + " candidates' runs they needed (the others were "
+                        + "runs already made) and counted only the failures their candidates did not spare by "
+                        + "ejecting, the rest at their share and work, plus " + (SearchPilot.MARGIN_PERCENT - 100)
+                        + " %",
+                smaller(req));
+    }
+
+    private static String searchWords(TuneRequest req) {
+        return "this tune (" + req.suite().size() + " scenarios; " + Tuner.plannedSearch(req) + "; on " + req.threads()
+                + (req.threads() == 1 ? " thread" : " threads") + ")";
+    }
+
+    /** What the user can change to make the search smaller, in the flags of tune. */
+    private static String smaller(TuneRequest req) {
+        return "lower --seeds, a lower --max-ejected (fewer caps to try)"
+                + (req.clients() > 1 ? ", fewer --clients (each caller's detectors are simulated apart)" : "")
+                + ", score a smaller --suite FILE of your own, or run the search elsewhere with --engine flink";
     }
 
     /** The Flink job ships Envoy scenarios: gRPC's and the gateway's runs are made here. */
@@ -230,15 +261,20 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         TuneRequest req = request(start, log);
         SuiteScenario explained = explain == null ? null : SuiteScenario.named(req.suite(), explain, "--explain");
         long units = Tuner.plannedUnits(req);
-        checkWork(req, PlannedWork.units(req));
+        SearchPilot.Check check = workCheck(req);
         WorkOptions.Progress progress = WorkOptions.progress("tune", units);
-        TuneResult result = TuneService.run(
-                req,
-                u -> progress.next(u).progress(1, 1),
-                elsewhere,
-                start.fromText(),
-                start.read().target());
-        progress.finish();
+        TuneResult result;
+        try {
+            result = TuneService.run(
+                    req,
+                    u -> progress.next(u).progress(1, 1),
+                    elsewhere,
+                    check,
+                    start.fromText(),
+                    start.read().target());
+        } finally {
+            progress.finish();
+        }
         String out = format.render(TuneFormats.TUNE, result);
         if (explained != null) {
             out += RecommendationTrace.render(result, explained, req.envoyVersion());

@@ -41,10 +41,10 @@ public final class WorkOptions {
     static final long MAX_SECONDS_WITHOUT_YES = 60;
 
     /**
-     * A search's allowance: its estimate ({@code PlannedWork}) counts once the runs that candidates whose caps admit
-     * the same hosts share, but every other run as made (which others are shared is known only from their figures) and
-     * every failure as made, though a candidate that ejects a failing host spares the rest; measured, a search makes
-     * about a fifth to a half of its estimate, so five minutes of estimate is about one to three of work.
+     * A search's allowance, checked against the estimate of its pilot ({@code SearchPilot}: its first runs, which see
+     * what a bound before running cannot, the runs that others' runs stand for and the failures spared by ejecting),
+     * or against the bound before running ({@code PlannedWork}) where that is within it already or where even the
+     * pilot would be over half of it.
      */
     static final long MAX_SEARCH_SECONDS_WITHOUT_YES = 300;
 
@@ -130,18 +130,22 @@ public final class WorkOptions {
                         + ", or add --yes to run it anyway");
     }
 
+    /** Whether a search of {@code units} request-equivalents per thread runs without asking. */
+    boolean allowsSearch(long units) {
+        return yes || units / (double) UNITS_PER_SECOND <= MAX_SEARCH_SECONDS_WITHOUT_YES;
+    }
+
     /**
      * Refuses a search of {@code units} request-equivalents per thread ({@link WorkEstimate#units()} summed over its
-     * runs) estimated at over a minute unless {@code --yes} was given; {@code shorten} says what the user can change.
+     * runs) estimated at over five minutes unless {@code --yes} was given; {@code counted} says how the estimate
+     * counts, {@code shorten} what the user can change.
      */
-    void checkSearch(long units, String what, String shorten) {
-        double seconds = units / (double) UNITS_PER_SECOND;
-        if (seconds <= MAX_SEARCH_SECONDS_WITHOUT_YES || yes) {
+    void checkSearch(long units, String what, String counted, String shorten) {
+        if (allowsSearch(units)) {
             return;
         }
-        throw new InputException(what + " is estimated at " + duration(seconds) + " of work ("
-                + Numbers.count(units) + " request-equivalents a thread: runs that candidates whose caps "
-                + "admit the same hosts share counted once, every other run and every failure counted as made, at "
+        throw new InputException(what + " is estimated at " + duration(units / (double) UNITS_PER_SECOND)
+                + " of work (" + Numbers.count(units) + " request-equivalents a thread: " + counted + ", at "
                 + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
                 + duration(MAX_SEARCH_SECONDS_WITHOUT_YES) + " allowed without asking; " + shorten
                 + ", or add --yes to run it anyway");

@@ -46,8 +46,36 @@ public final class PlannedWork {
         return units + BreakingPoints.SEEDS.length * probeUnits;
     }
 
+    /**
+     * The work of a search's pilot ({@link SearchPilot}) at most: detection off and the correct action on the first
+     * seed, and every candidate of the search's first waves through the pilot's share on it, each run counted as made.
+     */
+    public static long pilotUnits(TuneRequest req) {
+        List<Target.Written> written = written(req);
+        RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
+        List<Integer> all = new ArrayList<>();
+        for (int c = 0; c < written.size(); c++) {
+            all.add(c);
+        }
+        long through = 0;
+        for (List<Integer> wave : sharing.waves(all)) {
+            through += wave.size();
+            if (through * SearchPilot.SHARE >= written.size()) {
+                break;
+            }
+        }
+        long units = 0;
+        for (SuiteScenario s : req.suite()) {
+            TuneRuns.Job off = s.offJob(req, 1);
+            TuneRuns.Job correct = s.correctJob(req, 1);
+            units += TuneRuns.units(off) + (correct.equals(off) ? 0 : TuneRuns.units(correct));
+            units += through * TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+        }
+        return units;
+    }
+
     /** The candidates' distinct runs of a scenario with {@code hosts} hosts by the same-cap rule. */
-    private static long distinctRuns(RunSharing sharing, int candidates, int hosts) {
+    static long distinctRuns(RunSharing sharing, int candidates, int hosts) {
         Set<String> keys = new HashSet<>();
         long unkeyed = 0;
         for (int c = 0; c < candidates; c++) {

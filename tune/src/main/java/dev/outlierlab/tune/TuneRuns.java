@@ -93,11 +93,19 @@ public final class TuneRuns implements RunExecutor {
         }
     }
 
-    /** The work of one job in request-equivalents ({@link WorkEstimate}). */
+    /**
+     * The work of one job in request-equivalents ({@link WorkEstimate}), with each health-check probe at one
+     * request-equivalent rather than a host evaluation's {@link WorkEstimate#UNITS_PER_HOST_EVALUATION}: the correct
+     * action's check probes every host every 100 ms from every caller, and counted as evaluations it came to most of
+     * a search's estimate with many callers while costing a few percent of its time.
+     */
     public static long units(Job j) {
         if (j.profile() == RunProfile.ENVOY) {
             // the path Simulation.run takes: the event-driven one where it applies
-            return WorkEstimate.ofRun(j.scenario(), RunOptions.DEFAULT, false).units();
+            long units =
+                    WorkEstimate.ofRun(j.scenario(), RunOptions.DEFAULT, false).units();
+            long probes = WorkEstimate.healthCheckProbes(j.scenario());
+            return units - Math.min(units / 2, probes * (WorkEstimate.UNITS_PER_HOST_EVALUATION - 1));
         }
         return j.profile().units(j.scenario());
     }

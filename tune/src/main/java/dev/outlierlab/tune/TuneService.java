@@ -172,7 +172,18 @@ public final class TuneService {
      */
     public static TuneResult run(
             TuneRequest req, LongConsumer progress, RunExecutor runner, String fromText, Target fromTarget) {
-        TuneResult result = runner == null ? Tuner.tune(req, progress) : Tuner.tune(req, progress, runner);
+        return run(req, progress, runner, null, fromText, fromTarget);
+    }
+
+    /** The same, with {@code check} told the search's estimate once its pilot has run ({@link SearchPilot}). */
+    public static TuneResult run(
+            TuneRequest req,
+            LongConsumer progress,
+            RunExecutor runner,
+            SearchPilot.Check check,
+            String fromText,
+            Target fromTarget) {
+        TuneResult result = Tuner.tune(req, progress, runner, check);
         result = result.saidAs(TuneWords.of(req, fromTarget == req.target() ? fromText : null));
         return fromText != null && req.target() == fromTarget ? result.deployedInto(fromText) : result;
     }

@@ -46,6 +46,9 @@ public final class Tuner {
     /** The count of refused detections of a run taken from detection off's, not known until the run is made. */
     private static final long UNKNOWN = -1;
 
+    /** The pilot that estimates the search from its first runs, until it has; null for none. */
+    private SearchPilot pilot;
+
     private Tuner(TuneRequest req, LongConsumer progress, RunExecutor runner, boolean refusedFromOff) {
         this.req = req;
         this.runner = runner;
@@ -60,7 +63,20 @@ public final class Tuner {
 
     /** Runs the search with its runs made by {@code runner} (e.g. a Flink job) instead of the local threads. */
     public static TuneResult tune(TuneRequest req, LongConsumer progress, RunExecutor runner) {
-        return new Tuner(req, progress, runner, true).search();
+        return tune(req, progress, runner, null);
+    }
+
+    /**
+     * Runs the search, telling {@code check} (unless null) the estimate of its whole work once its first runs, the
+     * pilot, are made ({@link SearchPilot}); {@code check} may throw to stop it there. The pilot is the start of the
+     * search itself, so the result is the same with a check or without, byte for byte.
+     */
+    public static TuneResult tune(TuneRequest req, LongConsumer progress, RunExecutor runner, SearchPilot.Check check) {
+        Tuner t = new Tuner(req, progress, runner == null ? new TuneRuns(req.threads()) : runner, true);
+        t.pilot = check == null
+                ? null
+                : new SearchPilot(req, SearchSpace.candidates(req).size() + 1, check);
+        return t.search();
     }
 
     /**
@@ -135,7 +151,10 @@ public final class Tuner {
         for (int i = 1; i < settings.size(); i++) {
             written.add(req.write(settings.get(i)));
         }
-        baselines(req.seeds());
+        baselines(1);
+        if (pilot != null) {
+            pilot.baselines(cache);
+        }
         List<Integer> all = new ArrayList<>();
         for (int i = 0; i < settings.size(); i++) {
             all.add(i);
@@ -193,6 +212,9 @@ public final class Tuner {
         for (int s = 0; s < req.suite().size(); s++) {
             SuiteScenario sc = req.suite().get(s);
             for (int seed = 1; seed <= seeds; seed++) {
+                if (cache.containsKey("off/" + s + "/" + seed)) {
+                    continue;
+                }
                 TuneRuns.Job off = sc.offJob(req, seed);
                 jobs.add(off);
                 keys.add("off/" + s + "/" + seed);
@@ -216,6 +238,7 @@ public final class Tuner {
         if (sharing == null) {
             sharing = new RunSharing(written, req.suite(), req.envoyVersion());
         }
+        baselines(seeds); // the runs without detection they are scored against
         for (List<Integer> wave : sharing.waves(candidates)) {
             List<TuneRuns.Job> jobs = new ArrayList<>();
             List<String> keys = new ArrayList<>();
@@ -232,6 +255,9 @@ public final class Tuner {
                         }
                         Scenario run = sc.with(seed, w.config(), w.panicThresholdPercent(), req.envoyVersion());
                         TuneRuns.Job job = new TuneRuns.Job(sc, run, w.profile());
+                        if (pilot != null) {
+                            pilot.slot(s);
+                        }
                         if (refusesAll(c, sc)) {
                             // detection off's run but for the refused detections, counted once it is printed
                             cache.put(key, cache.get("off/" + s + "/" + seed).withOverflows(UNKNOWN));
@@ -260,6 +286,9 @@ public final class Tuner {
             }
             runAll(jobs, keys);
             after.forEach((key, first) -> cache.put(key, cache.get(first)));
+            if (pilot != null && pilot.made(jobs, keys, cache, wave.size())) {
+                pilot = null; // estimated, and not stopped
+            }
         }
         List<Evaluation> out = new ArrayList<>();
         for (int c : candidates) {

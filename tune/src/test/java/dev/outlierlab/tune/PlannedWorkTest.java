@@ -2,6 +2,8 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -10,9 +12,18 @@ import org.junit.jupiter.api.Test;
  * (each simulated run's {@link TuneRuns#units}): over several tune inputs the runs simulated never exceed the estimate
  * (it counts once only the runs the same-cap rule shares, every other run as made), and the estimate is within a
  * stated factor of them. The progress total ({@link Tuner#plannedUnits}) counts every run, shared ones too, and is at
- * least the estimate.
+ * least the estimate. The pilot's estimate ({@link SearchPilot}) is compared with the work the search really did (each
+ * run's {@link RunWork}: its estimate less the failures it spared), over searches of 2 to 50 hosts, 1 to 50 callers
+ * and two targets, and must not change the search's result.
  */
 class PlannedWorkTest {
+    /**
+     * The pilot's estimate is at least the work done divided by this (when written: 1.03 to 1.78 times the work done
+     * over 2 to 50 hosts, 1 to 50 callers and three targets, where the bound before running was 0.66 to 2.36 times).
+     */
+    static final double PILOT_UNDER = 1.5;
+    /** The pilot's estimate is at most this many times the work done. */
+    static final double PILOT_OVER = 2;
     /** The estimate is at most this many times the runs simulated on every input below (1.4 to 1.9 when written). */
     static final long FACTOR = 3;
 
@@ -65,5 +76,65 @@ class PlannedWorkTest {
         long everyRun = reported.get() + BreakingPoints.SEEDS.length * probes;
         long planned = Tuner.plannedUnits(req);
         assertThat(everyRun).isLessThanOrEqualTo(planned).isGreaterThan(planned * 7 / 10);
+    }
+
+    @Test
+    void thePilotsEstimateIsCloseToTheWorkDoneAndChangesNothing() {
+        Object[][] inputs = {
+            {GrpcTarget.INSTANCE, 5, 100L, 1},
+            {EnvoyTarget.ENVOY, 2, 40L, 1},
+            {EnvoyTarget.ENVOY, 6, 120L, 1},
+            {EnvoyTarget.ISTIO, 12, 400L, 10},
+            {EnvoyTarget.ENVOY, 50, 100L, 50},
+        };
+        for (Object[] in : inputs) {
+            Target target = (Target) in[0];
+            int hosts = (int) in[1];
+            TuneRequest req = TuneService.request(new TuneService.Given(
+                    CurrentSettings.defaults("svc", target, hosts),
+                    hosts,
+                    (long) in[2],
+                    (int) in[3],
+                    null,
+                    null,
+                    null,
+                    "default",
+                    3,
+                    null,
+                    0,
+                    Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
+                    1,
+                    new ArrayList<>()));
+            AtomicLong done = new AtomicLong();
+            TuneRuns local = new TuneRuns(1);
+            RunExecutor counting = (jobs, progress) -> {
+                List<RunFigures> figures = local.run(jobs, progress);
+                for (int i = 0; i < jobs.size(); i++) {
+                    done.addAndGet(RunWork.units(jobs.get(i), figures.get(i)));
+                }
+                return figures;
+            };
+            List<SearchPilot.Estimate> told = new ArrayList<>();
+            TuneResult piloted = Tuner.tune(req, u -> {}, counting, told::add);
+            TuneResult plain = Tuner.tune(req, u -> {}, local);
+            assertThat(told).hasSize(1);
+            long estimate = told.get(0).units();
+            System.out.printf(
+                    "tune --target %s --hosts %d --rps %d --clients %d --seeds 3: pilot %s, estimate %,d units, "
+                            + "done %,d (%.2fx), bound before running %,d (%.2fx)%n",
+                    target.flag(),
+                    hosts,
+                    in[2],
+                    in[3],
+                    told.get(0),
+                    estimate,
+                    done.get(),
+                    estimate / (double) done.get(),
+                    PlannedWork.units(req),
+                    PlannedWork.units(req) / (double) done.get());
+            assertThat((double) estimate).isBetween(done.get() / PILOT_UNDER, done.get() * PILOT_OVER);
+            assertThat(told.get(0).pilotUnits()).isLessThan(estimate);
+            assertThat(TuneJson.tree(piloted)).isEqualTo(TuneJson.tree(plain));
+        }
     }
 }

@@ -117,6 +117,43 @@ final class Caller {
     }
 
     /**
+     * Whether a failure is one report of an HTTP code to its host ({@link #codeOutsideSplit}), so that a run of them
+     * can be counted at once ({@link #failQuietly}): outside split mode.
+     */
+    boolean foldsFailures() {
+        return !split;
+    }
+
+    /**
+     * The HTTP code {@link #report} gives the host's monitor for a failure with {@code httpCode} and
+     * {@code localFailure} outside split mode, or -1 when it reports nothing.
+     */
+    static int codeOutsideSplit(int httpCode, FaultResult localFailure) {
+        return localFailure == null
+                ? httpCode
+                : HostMonitor.httpCodeOutsideSplit(localFailure.reported(), localFailure.code());
+    }
+
+    /**
+     * How many failures reported with {@code code} ({@link #codeOutsideSplit}) in a row from now, or after a success
+     * ({@code afterSuccess}), reach no detector: {@link HostMonitor#quietHttpResponseCodes}.
+     */
+    long quietFailures(int host, int code, boolean afterSuccess) {
+        return code < 0 ? Long.MAX_VALUE : monitors[host].quietHttpResponseCodes(code, afterSuccess);
+    }
+
+    /**
+     * {@code n} failures reported with {@code code} in a row, none reaching the detector ({@link #quietFailures}):
+     * exactly {@code n} {@link #report} calls outside split mode, which need no time.
+     */
+    void failQuietly(int host, int code, long n) {
+        carried();
+        if (code >= 0) {
+            monitors[host].putHttpResponseCodes(code, n);
+        }
+    }
+
+    /**
      * Reports a 200 response carrying {@code x-envoy-degraded}: a connect success in split mode, then the code with
      * the header, which marks the host degraded under {@code detect_degraded_hosts}.
      */

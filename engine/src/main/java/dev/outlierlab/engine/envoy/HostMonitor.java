@@ -89,7 +89,7 @@ public final class HostMonitor {
      */
     public void putResult(RequestResult result, int code, long nowNanos) {
         if (!config.splitExternalLocalOriginErrors()) {
-            int mapped = code >= 0 ? code : result.httpCodeWhenNotSplit();
+            int mapped = httpCodeOutsideSplit(result, code);
             if (mapped >= 0) {
                 putHttpResponseCode(mapped, nowNanos);
             }
@@ -131,6 +131,70 @@ public final class HostMonitor {
         external.recordSuccesses(n);
         consecutive5xx.reset();
         consecutiveGatewayFailure.reset();
+    }
+
+    /**
+     * The HTTP code {@link #putResult(RequestResult, int, long)} reports outside split mode: the code given
+     * (when {@code >= 0}), else the result's ({@link RequestResult#httpCodeWhenNotSplit()}); -1 reports nothing.
+     */
+    public static int httpCodeOutsideSplit(RequestResult result, int code) {
+        return code >= 0 ? code : result.httpCodeWhenNotSplit();
+    }
+
+    /**
+     * How many {@link #putHttpResponseCode(int, long)} calls with {@code code} in a row reach no consecutive-error
+     * threshold, so that nothing reaches the detector: from the counters now, or ({@code afterSuccess}) from the
+     * counters a success leaves (both reset). {@link Long#MAX_VALUE} when none ever would: a code that is not a 5xx
+     * resets the counters; an ejected or removed host's detections change nothing (Envoy's
+     * {@code onConsecutiveErrorWorker} returns at once and leaves the counter running past its threshold).
+     */
+    public long quietHttpResponseCodes(int code, boolean afterSuccess) {
+        if (code < 500 || code > 599 || ejected || removed) {
+            return Long.MAX_VALUE;
+        }
+        long quiet = afterSuccess
+                ? positiveMinusOne(config.consecutive5xx())
+                : consecutive5xx.errorsBefore(config.consecutive5xx());
+        if (code >= 502 && code <= 504) {
+            long threshold = config.consecutiveGatewayFailure();
+            quiet = Math.min(
+                    quiet,
+                    afterSuccess ? positiveMinusOne(threshold) : consecutiveGatewayFailure.errorsBefore(threshold));
+        }
+        return quiet;
+    }
+
+    private static long positiveMinusOne(long threshold) {
+        return threshold > 0 ? threshold - 1 : Long.MAX_VALUE;
+    }
+
+    /**
+     * {@code n} responses with {@code code} at once, exactly as {@code n} calls of {@link #putHttpResponseCode(int,
+     * long)} where none reaches the detector: at most {@link #quietHttpResponseCodes quietHttpResponseCodes(code,
+     * false)} of them. The simulator's event-driven path folds a host's failures between two events this way.
+     *
+     * @throws IllegalStateException when one of them would reach a threshold
+     */
+    public void putHttpResponseCodes(int code, long n) {
+        if (n <= 0) {
+            return;
+        }
+        if (n > quietHttpResponseCodes(code, false)) {
+            throw new IllegalStateException(n + " responses " + code + " in a row would reach a threshold of " + name);
+        }
+        if (code >= 500 && code <= 599) {
+            external.recordFailures(n);
+            if (code >= 502 && code <= 504) {
+                consecutiveGatewayFailure.recordErrors(n);
+            } else {
+                consecutiveGatewayFailure.reset();
+            }
+            consecutive5xx.recordErrors(n);
+        } else {
+            external.recordSuccesses(n);
+            consecutive5xx.reset();
+            consecutiveGatewayFailure.reset();
+        }
     }
 
     private void localOriginFailure(long nowNanos) {

@@ -226,6 +226,22 @@ public final class FaultInjector {
     }
 
     /**
+     * Where the next failure of {@code host} is among its next requests in the current segment: the first offset in
+     * {@code [from, most)} (0 is the next request) that the deciding fault fails, or {@code most} when none does.
+     * Nothing is counted. Only for a host with an active fault, all of them {@link #indexedAt indexed}.
+     */
+    public long failureAhead(int host, long from, long most) {
+        int j = activeOfHost[host][0];
+        long k = counters[host][j];
+        return sequences[host][j].nextFailure(k + from, k + most) - k;
+    }
+
+    /** The fault that decides {@code host}'s requests in the current segment: the first active one covering it. */
+    public int decidingFault(int host) {
+        return faultsOfHost[host][activeOfHost[host][0]];
+    }
+
+    /**
      * The first time after {@code nanos} at which a fault starts or ends ({@link Long#MAX_VALUE} when none does):
      * until then the same faults are active, at the same hosts.
      */

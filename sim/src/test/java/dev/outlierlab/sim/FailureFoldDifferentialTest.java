@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.fault.FailureMemo;
 import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.FaultPattern;
 import dev.outlierlab.sim.scenario.FaultResult;
@@ -27,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * failures) enforced at 0, some or 100 %, statuses that are gateway failures and other 5xx,
  * timeouts, refused connections and resets, every host failing (a shared outage) or a few, hosts that fail every
  * request, caps, panic, active health checks and rates up to 3,000 rps. Every component of the {@link RunResult}
- * must be equal, field by field (arrays by content). The runs must fold many failures and stop at many.
+ * must be equal, field by field (arrays by content), also when the random pattern's failures are found by a
+ * {@link FailureMemo} and when they are looked up there by a second run. The runs must fold many failures and stop at
+ * many.
  */
 class FailureFoldDifferentialTest {
     private static final long S = 1_000_000_000L;
@@ -37,6 +40,8 @@ class FailureFoldDifferentialTest {
     @Test
     void foldedRunsEqualRunsFailureByFailureAndRequestByRequest() {
         SplittableRandom rnd = new SplittableRandom(0xF01DL);
+        // small enough to forget its streams now and then
+        FailureMemo memo = new FailureMemo(200_000);
         long folded = 0;
         long stops = 0;
         long failures = 0;
@@ -50,13 +55,19 @@ class FailureFoldDifferentialTest {
             RunResult planned = new EventDrivenRun(s, options, false).run();
             EventDrivenRun foldedRun = new EventDrivenRun(s, options, true);
             RunResult fast;
+            RunResult memoFirst;
+            RunResult memoAgain;
             try {
                 fast = foldedRun.run();
+                memoFirst = new EventDrivenRun(s, options.sharingFailures(memo), true).run();
+                memoAgain = new EventDrivenRun(s, options.sharingFailures(memo), true).run();
             } catch (RuntimeException e) {
                 throw new AssertionError("scenario " + n + " failed folded: " + s, e);
             }
             assertSame("scenario " + n + " (planned one by one)", s, slow, planned);
             assertSame("scenario " + n + " (folded)", s, slow, fast);
+            assertSame("scenario " + n + " (folded, failures found by a memo)", s, slow, memoFirst);
+            assertSame("scenario " + n + " (folded, failures looked up in the memo)", s, slow, memoAgain);
             long[] counts = foldedRun.foldCounts();
             folded += counts[0];
             stops += counts[1];

@@ -40,9 +40,14 @@ public interface FailureSequence {
 
     /** The sequence for {@code fault} (at {@code faultIndex} in the scenario's list) at the host {@code host}. */
     static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed) {
+        return of(fault, faultIndex, host, seed, null);
+    }
+
+    /** {@link #of(FaultSpec, int, String, long)}, the random pattern's failures looked up in {@code memo} (or null). */
+    static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed, FailureMemo memo) {
         return switch (fault.pattern()) {
             case EVEN -> new EvenFailures(fault);
-            case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host));
+            case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host), memo);
             case BURSTS ->
                 new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(), streamSeed(seed, faultIndex, host));
         };

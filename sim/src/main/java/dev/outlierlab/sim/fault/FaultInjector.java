@@ -56,6 +56,14 @@ public final class FaultInjector {
      *             host ({@link FailureSequence#streamSeed})
      */
     public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed) {
+        this(faults, hostIndex, seed, null);
+    }
+
+    /**
+     * @param memo where the random pattern's failures are looked up, found once for many runs of the same scenario
+     *             ({@link FailureMemo}; the same failures), or null to draw them in every run
+     */
+    public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed, FailureMemo memo) {
         this.faults = faults.toArray(new FaultSpec[0]);
         int hosts = hostIndex.size();
         String[] names = new String[hosts];
@@ -86,7 +94,7 @@ public final class FaultInjector {
             sequences[h] = new FailureSequence[faultsOfHost[h].length];
             for (int j = 0; j < faultsOfHost[h].length; j++) {
                 int f = faultsOfHost[h][j];
-                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
+                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed, memo);
             }
         }
         changes = Stream.of(this.faults)

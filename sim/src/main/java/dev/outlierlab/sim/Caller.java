@@ -143,13 +143,19 @@ final class Caller {
     }
 
     /**
-     * {@code n} failures reported with {@code code} in a row, none reaching the detector ({@link #quietFailures}):
-     * exactly {@code n} {@link #report} calls outside split mode, which need no time.
+     * A host's requests between two events at once: {@code failures} reported with {@code code} and
+     * {@code successes}, in an order whose last {@code trailing} are failures in a row after a success (0: the last
+     * is a success), none of the failures reaching the detector ({@link #quietFailures}): exactly as many
+     * {@link #report} calls and successes outside split mode, which need no time.
      */
-    void failQuietly(int host, int code, long n) {
-        carried();
+    void foldedRequests(int host, int code, long failures, long successes, long trailing) {
+        if (failures > 0) {
+            carried();
+        }
         if (code >= 0) {
-            monitors[host].putHttpResponseCodes(code, n);
+            monitors[host].putHttpResponseCodes(code, failures, successes, trailing);
+        } else {
+            monitors[host].putSuccesses(successes);
         }
     }
 

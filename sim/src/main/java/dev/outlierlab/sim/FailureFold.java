@@ -1,9 +1,9 @@
 package dev.outlierlab.sim;
 
 import dev.outlierlab.engine.envoy.HostMonitor;
+import dev.outlierlab.sim.fault.FailureRuns;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.scenario.FaultSpec;
-import java.util.Arrays;
 
 /**
  * The event-driven path's fold of failures, for a run with one caller outside split mode while every host with an
@@ -12,13 +12,14 @@ import java.util.Arrays;
  * a consecutive-error counter equal its threshold: any other failure only counts into its host's success-rate
  * buckets and consecutive counters and into the recorder's counts, none of which anything reads before the next
  * event. So those failures are counted, not reported one by one. For each host with an active fault the fold scans
- * the deciding fault's draws for the host's failures up to the next event ({@link FaultInjector#failureAhead}),
+ * the deciding fault's draws for the host's failures up to the next event ({@link FaultInjector#scanRuns}),
  * follows its consecutive counters through them ({@link HostMonitor#quietHttpResponseCodes}: how many failures in a
  * row reach no threshold from the counters now, and from those a success leaves) and stops at the first failure of
  * any host that would reach one: that failure goes to the detector one by one, as before. Every request before it is
- * handed over in runs: each host's successes and failures in a row to its monitor, in their order at that host (the
- * order that decides its counters; the hosts' monitors do not see each other), its requests to the injector in one
- * call (the same counters and draws as one at a time), and the failures to the recorder as counts.
+ * handed over at once: each host's failures and successes to its monitor as counts with the failures in a row that
+ * end its share (all its counters can hold after them: a success resets them, and the hosts' monitors do not see
+ * each other), its requests to the injector in one call (the same counters and draws as one at a time), and the
+ * counts to the recorder.
  */
 final class FailureFold {
     private final Caller caller;
@@ -30,10 +31,13 @@ final class FailureFold {
 
     private final int[] codes;
     private int count;
-    /** offsets[h][0..found[h]): where host h's failures are among its requests of the fold (0: its first). */
-    private final long[][] offsets;
+    /** What the scan of each host found: requests scanned, failures before its stop, the last one, its run. */
+    private final long[] scanned;
 
-    private final int[] found;
+    private final long[] failures;
+    private final long[] last;
+    private final long[] run;
+    private final FailureRuns runs = new FailureRuns();
     private int stopHost = -1;
     private long failed;
 
@@ -44,8 +48,10 @@ final class FailureFold {
         this.recorder = recorder;
         this.hosts = new int[hostCount];
         this.codes = new int[hostCount];
-        this.offsets = new long[hostCount][16];
-        this.found = new int[hostCount];
+        this.scanned = new long[hostCount];
+        this.failures = new long[hostCount];
+        this.last = new long[hostCount];
+        this.run = new long[hostCount];
     }
 
     /** Takes the hosts with an active fault in the segment the injector is in ({@code faulty[h]}). */
@@ -63,9 +69,9 @@ final class FailureFold {
     /**
      * Folds the requests from {@code from} up to {@code limit} (global numbers, which are the caller's), all in the
      * caller's current epoch: returns the number of the first request that would reach the detector (a failure that
-     * makes a consecutive counter equal its threshold), or {@code limit}. Every request before it is reported to its
-     * host and counted in the injector and the recorder's per-host counts, but for the successes that the rotation
-     * counts when its epoch ends; {@link #failed()} says how many of them failed, for the stretch's record.
+     * makes a consecutive counter equal its threshold), or {@code limit}. Every request before it to a host with an
+     * active fault is reported to its host and counted in the injector and the recorder's per-host counts;
+     * {@link #failed()} says how many failed, for the stretch's record.
      */
     long fold(long from, long limit, boolean duringFault) {
         stopHost = -1;
@@ -76,7 +82,7 @@ final class FailureFold {
         long end = limit;
         for (int k = 0; k < count; k++) {
             int h = hosts[k];
-            found[h] = 0;
+            scanned[h] = 0;
             if (!rotation.serves(h)) {
                 continue;
             }
@@ -93,7 +99,7 @@ final class FailureFold {
         }
         for (int k = 0; k < count; k++) {
             int h = hosts[k];
-            if (rotation.serves(h)) {
+            if (scanned[h] > 0) {
                 hand(h, from, rotation.requestsTo(h, from, end), duringFault);
             }
         }
@@ -101,74 +107,42 @@ final class FailureFold {
     }
 
     /**
-     * Finds host {@code h}'s failures among its next {@code n} requests, up to the first that would reach the
-     * detector: returns its offset, or {@code n}.
+     * Scans host {@code h}'s next {@code n} requests for its failures, up to the first that would reach the detector:
+     * returns its offset (0: the host's first request of the fold), or {@code n}. Keeps how many requests it scanned,
+     * how many failed before the stop, where the last of those was and how many failures in a row end there.
      */
     private long scan(int h, long n) {
         int code = codes[h];
-        long quiet = caller.quietFailures(h, code, false);
-        long fresh = caller.quietFailures(h, code, true);
-        long run = 0;
-        long last = -1;
-        long o = faults.failureAhead(h, 0, n);
-        while (o < n) {
-            if (o != last + 1) {
-                run = 0;
-                quiet = fresh;
-            }
-            if (++run > quiet) {
-                return o;
-            }
-            store(h, o);
-            last = o;
-            o = faults.failureAhead(h, o + 1, n);
-        }
-        return n;
-    }
-
-    private void store(int h, long o) {
-        long[] os = offsets[h];
-        if (found[h] == os.length) {
-            os = Arrays.copyOf(os, os.length * 2);
-            offsets[h] = os;
-        }
-        os[found[h]++] = o;
+        long stop =
+                faults.scanRuns(h, n, caller.quietFailures(h, code, false), caller.quietFailures(h, code, true), runs);
+        scanned[h] = stop;
+        failures[h] = runs.failures();
+        last[h] = runs.lastOffset();
+        run[h] = runs.run();
+        return stop;
     }
 
     /**
-     * Hands host {@code h}'s first {@code n} requests from {@code from} over: to the injector, and its failures among
-     * them, with the successes before each run of them, to its monitor and the recorder.
+     * Hands host {@code h}'s first {@code n} requests from {@code from} over, all of them: to the injector, and to
+     * its monitor and the recorder as so many failures and successes (scanned again when the fold stopped before
+     * the end of its scan).
      */
     private void hand(int h, long from, long n, boolean duringFault) {
         if (n == 0) {
             return;
         }
+        if (n < scanned[h]) {
+            scan(h, n);
+        }
         faults.skip(h, n);
-        long[] os = offsets[h];
-        int m = found[h];
-        HostMonitor monitor = caller.monitors[h];
-        long done = 0;
-        int a = 0;
-        while (a < m && os[a] < n) {
-            int b = a + 1;
-            while (b < m && os[b] == os[b - 1] + 1 && os[b] < n) {
-                b++;
-            }
-            long successes = os[a] - done;
-            if (successes > 0) {
-                monitor.putSuccesses(successes);
-                recorder.hostSuccesses(h, successes, duringFault);
-            }
-            long run = b - a;
-            caller.failQuietly(h, codes[h], run);
-            recorder.hostFailures(h, run, duringFault);
-            failed += run;
-            done = os[b - 1] + 1;
-            a = b;
-        }
-        if (done > 0) {
-            rotation.handedOver(h, rotation.nthRequestTo(h, from, done - 1));
-        }
+        long f = failures[h];
+        long successes = n - f;
+        long trailing = f > 0 && last[h] == n - 1 ? run[h] : 0;
+        caller.foldedRequests(h, codes[h], f, successes, trailing);
+        recorder.hostFailures(h, f, duringFault);
+        recorder.hostSuccesses(h, successes, duringFault);
+        failed += f;
+        rotation.handedOver(h, rotation.nthRequestTo(h, from, n - 1));
     }
 
     /** The host of the request the last fold stopped at, or -1 when it reached its limit. */

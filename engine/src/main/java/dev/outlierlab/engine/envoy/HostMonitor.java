@@ -169,31 +169,48 @@ public final class HostMonitor {
     }
 
     /**
-     * {@code n} responses with {@code code} at once, exactly as {@code n} calls of {@link #putHttpResponseCode(int,
-     * long)} where none reaches the detector: at most {@link #quietHttpResponseCodes quietHttpResponseCodes(code,
-     * false)} of them. The simulator's event-driven path folds a host's failures between two events this way.
+     * A host's responses between two events at once: {@code failures} with {@code code} and {@code successes}
+     * (code 200), none of the failures reaching the detector, in an order whose last {@code trailing} responses are
+     * failures in a row after a success (0: the last is a success). Exactly as those
+     * {@link #putHttpResponseCode(int, long)} calls one by one: the bucket counts them; without a success among them
+     * the consecutive counters go on from where they were, else they hold the trailing failures. The simulator's
+     * event-driven path folds a host's failures this way; it has checked each run of them against
+     * {@link #quietHttpResponseCodes}.
      *
-     * @throws IllegalStateException when one of them would reach a threshold
+     * @throws IllegalStateException when the last run of failures would reach a threshold
      */
-    public void putHttpResponseCodes(int code, long n) {
-        if (n <= 0) {
+    public void putHttpResponseCodes(int code, long failures, long successes, long trailing) {
+        if (failures + successes <= 0) {
             return;
         }
-        if (n > quietHttpResponseCodes(code, false)) {
-            throw new IllegalStateException(n + " responses " + code + " in a row would reach a threshold of " + name);
+        if (successes == 0
+                ? failures > quietHttpResponseCodes(code, false)
+                : trailing > quietHttpResponseCodes(code, true)) {
+            throw new IllegalStateException(failures + " responses " + code + " would reach a threshold of " + name);
         }
-        if (code >= 500 && code <= 599) {
-            external.recordFailures(n);
-            if (code >= 502 && code <= 504) {
-                consecutiveGatewayFailure.recordErrors(n);
-            } else {
-                consecutiveGatewayFailure.reset();
-            }
-            consecutive5xx.recordErrors(n);
-        } else {
-            external.recordSuccesses(n);
+        if (code < 500 || code > 599) {
+            external.recordSuccesses(failures + successes);
             consecutive5xx.reset();
             consecutiveGatewayFailure.reset();
+            return;
+        }
+        external.recordFailures(failures);
+        external.recordSuccesses(successes);
+        boolean gateway = code >= 502 && code <= 504;
+        if (successes == 0) {
+            consecutive5xx.recordErrors(failures);
+            if (gateway) {
+                consecutiveGatewayFailure.recordErrors(failures);
+            } else if (failures > 0) {
+                consecutiveGatewayFailure.reset();
+            }
+        } else {
+            consecutive5xx.reset();
+            consecutive5xx.recordErrors(trailing);
+            consecutiveGatewayFailure.reset();
+            if (gateway) {
+                consecutiveGatewayFailure.recordErrors(trailing);
+            }
         }
     }
 

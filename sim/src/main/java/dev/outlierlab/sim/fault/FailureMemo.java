@@ -136,7 +136,8 @@ public final class FailureMemo {
             return limit;
         }
 
-        private static int firstAtOrAfter(char[] block, int offset) {
+        /** The index of the first offset at or after {@code offset} in {@code block}. */
+        static int firstAtOrAfter(char[] block, int offset) {
             int lo = 0;
             int hi = block.length;
             while (lo < hi) {

@@ -234,14 +234,16 @@ public final class FaultInjector {
     }
 
     /**
-     * Where the next failure of {@code host} is among its next requests in the current segment: the first offset in
-     * {@code [from, most)} (0 is the next request) that the deciding fault fails, or {@code most} when none does.
+     * Scans {@code host}'s next {@code most} requests in the current segment for the deciding fault's failures,
+     * following a consecutive-error counter through them ({@link FailureRuns}, positions from 0 for the next
+     * request): returns the offset of the first failure that would make a run longer than allowed, or {@code most}.
      * Nothing is counted. Only for a host with an active fault, all of them {@link #indexedAt indexed}.
      */
-    public long failureAhead(int host, long from, long most) {
+    public long scanRuns(int host, long most, long allowNow, long allowFresh, FailureRuns runs) {
         int j = activeOfHost[host][0];
         long k = counters[host][j];
-        return sequences[host][j].nextFailure(k + from, k + most) - k;
+        runs.start(k, allowNow, allowFresh);
+        return sequences[host][j].scanRuns(k, k + most, runs) - k;
     }
 
     /** The fault that decides {@code host}'s requests in the current segment: the first active one covering it. */

@@ -63,6 +63,33 @@ final class RandomFailures implements FailureSequence {
         return scan(k, limit);
     }
 
+    @Override
+    public long scanRuns(long k, long limit, FailureRuns runs) {
+        if (memo == null) {
+            return FailureSequence.super.scanRuns(k, limit, runs);
+        }
+        long n = k;
+        while (n < limit) {
+            long b = n >>> FailureMemo.BITS;
+            char[] block = memo.block(b);
+            if (block == null) {
+                return FailureSequence.super.scanRuns(n, limit, runs);
+            }
+            long base = b << FailureMemo.BITS;
+            for (int at = FailureMemo.Stream.firstAtOrAfter(block, (int) (n - base)); at < block.length; at++) {
+                long f = base + block[at];
+                if (f >= limit) {
+                    return limit;
+                }
+                if (!runs.add(f)) {
+                    return f;
+                }
+            }
+            n = base + FailureMemo.BLOCK;
+        }
+        return limit;
+    }
+
     private long scan(long k, long limit) {
         long n = k;
         if (k >= scannedFrom && k <= scannedTo) {

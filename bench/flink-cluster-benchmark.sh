@@ -11,10 +11,9 @@
 #  - the job's dependencies in the cluster's lib/ (flink/target/outlier-lab-flink-lib.jar) and the module's own jar
 #    submitted (flink/target/outlier-lab-flink-job.jar): its first job at the highest parallelism, then the later
 #    jobs at each parallelism; under Flink's defaults (rows `lib-...`), then on a fresh cluster under the settings
-#    docs/flink.md recommends for it (rows `recommended-...`), then on a fresh cluster under those settings whose
-#    JobManager and TaskManagers map a class-data archive (AppCDS) of their classes, written by a cluster that ran
-#    a job of 5,000 lines and was stopped as stop-cluster.sh stops it (rows `archived-...`; the JVMs' archive
-#    messages in bench/target/flink-cluster/run/archives/).
+#    docs/flink.md recommends for it (rows `recommended-...`, the first job's client writing the client's
+#    class-data archive), then on a fresh cluster under those settings whose first client maps a client's archive
+#    written beforehand by a job of 5,000 lines on another cluster, as at an installation (rows `installed-...`).
 # A job's CPU is what the JobManager and TaskManagers spent from its submission to its end (/proc/PID/stat; of it,
 # their JIT compiler threads and garbage collectors) plus the whole client; the cluster's start and idle time are
 # not counted. Prints CPU seconds per million lines and the ratio to local replay's (medians over the rounds);
@@ -25,12 +24,15 @@
 #
 # BENCH_JAVA_OPTS="-Dbench.flink.KEY=VALUE ..." adds settings to the clusters' config.yaml (for example
 # -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr, a flight recording of each
-# TaskManager in bench/target/flink-cluster/run/session*/); BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." adds
-# settings to the recommended ones only, for a side-by-side comparison of settings in one run.
+# TaskManager in bench/target/flink-cluster/run/session*/); BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." adds a
+# cluster under the recommended settings and these (rows `tuned-...`), side by side with them in one run;
+# BENCH_JAVA_OPTS="-Dbench.deployments=recommended" measures only that deployment (the tuned one too, if any) and
+# local replay, for a shorter run (of shaded, lib, recommended, installed, and archived: as installed, plus archives of the JobManager's and the
+# TaskManagers' classes written at their exit, messages in bench/target/flink-cluster/run/archives/).
 # Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="$root/bench/target/flink-cluster"
+out="${BENCH_OUT:-$root/bench/target/flink-cluster}" # BENCH_OUT: another directory, for a second run at once
 java="${JAVA:-java}"
 lines="${1:-1000000}"
 instances="${2:-24}"
@@ -54,6 +56,8 @@ uname -a >&2
 cd "$root/flink"
 # BENCH_JAVA_OPTS with the shell's quoting, so that a value may hold spaces (-Dbench.tuned.KEY='-XX:A -XX:B')
 eval "extra=(${BENCH_JAVA_OPTS:-})"
-"$java" -Xmx512m "${extra[@]}" -cp "target/test-classes:target/classes:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
+# a copy of the module's classes, so that a build while the benchmark runs does not take them from under it
+rm -rf "$out/classes" && mkdir -p "$out/classes" && cp -r target/test-classes "$out/classes/test" && cp -r target/classes "$out/classes/main"
+"$java" -Xmx512m "${extra[@]}" -cp "$out/classes/test:$out/classes/main:$(cat "$out/classpath.txt")" dev.outlierlab.flink.ClusterBenchmark \
   "$out/run" "$root/cli/target/outlier-lab.jar" "$root/flink/target/outlier-lab-flink.jar" "$rounds" "$parallelisms" \
   "$root/flink/target/outlier-lab-flink-lib.jar" "$root/flink/target/outlier-lab-flink-job.jar" "${logs[@]}"

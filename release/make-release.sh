@@ -64,9 +64,12 @@ tar -C "$work/archive" --owner=0 --group=0 --numeric-owner -czf "$out/$name-linu
 
 cp "$jar" "$out/$name.jar"
 
-# The Debian package: jpackage lays the runtime and the jar under /opt/outlier-lab; the maintainer scripts
-# (src/deb) link the command, its manual page and its completion where Debian looks for them, and make the
-# class-data archive of the jar at its installed path.
+# The Debian package: jpackage lays the runtime and the jar under /opt/outlier-lab, with the archive's launcher
+# (src/archive/outlier-lab) beside the jar in lib/app, so that the command on the PATH runs each command as the
+# archive does (tune with the first JIT compiler only and a class-data archive of its own: docs/benchmarks.md);
+# jpackage's own launcher (bin/outlier-lab, one set of JVM options for every command) stays but is not on the PATH.
+# The maintainer scripts (src/deb) link the command, its manual page and its completion where Debian looks for
+# them, and make the class-data archives of the jar at its installed path.
 deb=""
 if [ "${OUTLIER_LAB_SKIP_DEB:-}" = 1 ]; then
   say "the .deb is skipped (OUTLIER_LAB_SKIP_DEB=1)"
@@ -78,6 +81,8 @@ else
   cp "$jar" "$work/deb-input/outlier-lab.jar"
   gzip -9n <"$work/outlier-lab.1" >"$work/deb-input/outlier-lab.1.gz"
   cp "$work/outlier-lab.bash" "$work/deb-input/outlier-lab.bash"
+  cp "$here/src/archive/outlier-lab" "$work/deb-input/outlier-lab"
+  chmod 755 "$work/deb-input/outlier-lab"
   cp "$here/src/deb/postinst" "$here/src/deb/prerm" "$work/deb-resources/"
   # A Debian version has no '-' outside the revision: 0.1.0-SNAPSHOT becomes 0.1.0~SNAPSHOT (before 0.1.0).
   "$jpackage" --type deb --name outlier-lab --app-version "${version//-/\~}" \

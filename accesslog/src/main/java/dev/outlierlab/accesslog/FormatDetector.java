@@ -2,6 +2,10 @@ package dev.outlierlab.accesslog;
 
 import dev.outlierlab.config.InputException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,12 +21,37 @@ public final class FormatDetector {
     private FormatDetector() {}
 
     /** The format of {@code input}, among {@code candidates} (tried in order). */
+    /** Whether bytes {@code from} to {@code to} are UTF-8 text without a NUL. */
+    private static boolean isText(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == 0) {
+                return false;
+            }
+        }
+        try {
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, from, to - from));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
     public static LogFormat detect(LogInput input, List<LogFormat> candidates) {
         List<byte[]> lines = new ArrayList<>();
         int overlong = 0;
+        int read = 0;
+        int firstNotText = 0;
         // A peek reads at most SAMPLE lines of at most 8 KiB each from standard input: within its 1 MiB mark.
         try (LogLineReader r = new LogLineReader(input.open(new long[1], true), 8192)) {
             while (lines.size() < SAMPLE && r.next()) {
+                read++;
+                if (firstNotText == 0 && !r.tooLong() && !isText(r.buffer(), r.start(), r.end())) {
+                    firstNotText = read;
+                }
                 if (r.tooLong()) {
                     overlong++;
                     continue;
@@ -59,6 +88,11 @@ public final class FormatDetector {
                 return f;
             }
             why.add(f.name() + " (" + ok + " of " + lines.size() + " lines; first problem: " + firstError + ")");
+        }
+        if (firstNotText > 0) {
+            // a binary file (an image, a database) is not a log of an unknown format
+            throw new InputException(input.name() + ":" + firstNotText + ": not UTF-8 text; expected an access log ("
+                    + KnownFormats.NAMES + ")");
         }
         throw new InputException(input.name() + ": the access-log format is not recognised; tried "
                 + String.join(", ", why)

@@ -15,6 +15,7 @@ import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.report.ClusterRules;
 import dev.outlierlab.report.ResultJson;
+import dev.outlierlab.sim.scenario.ClusterSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -235,8 +236,8 @@ public final class ClusterSourceOptions {
             }
             return loaded;
         }
-        if (hosts != null && hosts < 1) {
-            throw new InputException("--hosts: " + hosts + " is not allowed; expected a whole number of hosts from 1");
+        if (hosts != null && (hosts < 1 || hosts > ClusterSpec.MAX_HOSTS)) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected " + OptionRanges.HOSTS);
         }
         Scenario base = loaded.scenario();
         Scenario s;

@@ -5,6 +5,7 @@ import dev.outlierlab.config.grpc.GrpcSettings;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.profile.Capability;
 import dev.outlierlab.engine.profile.Profiles;
+import dev.outlierlab.sim.scenario.ClusterSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,9 +86,8 @@ public final class InputOptions {
         List<String> all = new ArrayList<>();
         Integer hosts = clusterSource.hosts;
         if (hosts != null && !clusterSource.hasConfig()) {
-            if (hosts < 1) {
-                throw new InputException(
-                        "--hosts: " + hosts + " is not allowed; expected a whole number of hosts from 1");
+            if (hosts < 1 || hosts > ClusterSpec.MAX_HOSTS) {
+                throw new InputException("--hosts: " + hosts + " is not allowed; expected " + OptionRanges.HOSTS);
             }
             all.add("cluster.hosts=" + hosts);
         }

@@ -151,7 +151,7 @@ public final class Main {
             String message =
                     ex instanceof UnmatchedArgumentException unmatched && Suggestions.mistypedCommand(unmatched)
                             ? "'" + unmatched.getUnmatched().get(0) + "' is not an outlier-lab command"
-                            : ParseMessages.worded(ex.getMessage());
+                            : ParseMessages.worded(ex);
             err.println("outlier-lab: " + Wording.printable(shortened(message)));
             String suggestion = Suggestions.of(ex);
             if (suggestion != null) {

@@ -183,6 +183,7 @@ public final class ReplayCommand implements Callable<Integer>, FormatOption.Form
 
     @Override
     public Integer call() {
+        OptionRanges.refuseNegativeEvents(maxEvents);
         String logCluster = clusterSource.logCluster();
         if (clusterSource.envoy == null && clusterSource.istio == null) {
             clusterSource.cluster = null;

@@ -21,7 +21,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code outlier-lab run}: simulates a scenario (or replays a trace) and reports every decision. */
@@ -122,11 +121,7 @@ public final class RunCommand implements Callable<Integer>, FormatOption.Formatt
         if (listExamples) {
             return listExamples();
         }
-        if (maxEvents < 0) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "--events: " + maxEvents + " is not allowed; give 0 (counts only) or more decisions to show");
-        }
+        OptionRanges.refuseNegativeEvents(maxEvents);
         Instant start = files.start();
         if (servers.isUsed()) {
             output.emit(spec, servers.run(input, request()));

@@ -107,11 +107,57 @@ class CliConventionsTest {
         CliRunner.Outcome events = CliRunner.run("run", "--events", "x");
         assertThat(events.exit()).isEqualTo(2);
         assertThat(events.err())
-                .startsWith("outlier-lab: --events: \"x\" is not allowed; expected a whole number up to 2147483647\n");
+                .startsWith("outlier-lab: --events: \"x\" is not allowed; expected 0 (counts only) or more decisions to"
+                        + " show, up to 2147483647\n");
         // before: "Invalid value for option '--to': expected one of [envoy, scenario] (case-sensitive) but was 'xml'"
         CliRunner.Outcome to = CliRunner.run("export", "--to", "xml");
         assertThat(to.exit()).isEqualTo(2);
         assertThat(to.err()).startsWith("outlier-lab: --to: \"xml\" is not allowed; expected one of envoy, scenario\n");
+    }
+
+    @Test
+    void aBadReleaseIsNamedByItsOptionOnce() {
+        // before: "--envoy-version: envoy_version: "1.99" is not allowed; ..."
+        CliRunner.run("run", "--envoy-version", "1.99")
+                .assertRejected("outlier-lab: --envoy-version: \"1.99\" is not allowed; expected an Envoy release from"
+                        + " 1.26 to 1.40");
+        CliRunner.run("check", "../docs/examples/search-cluster.yaml", "--envoy-version", "abc")
+                .assertRejected("outlier-lab: --envoy-version: \"abc\" is not allowed; expected an Envoy release");
+    }
+
+    @Test
+    void anOutlierDetectionFieldSetWithoutItsBlockIsPointedToIt() {
+        CliRunner.run("run", "--set", "consecutive_5xx=3")
+                .assertRejected("--set consecutive_5xx: unknown key 'consecutive_5xx' (did you mean"
+                        + " 'outlier_detection.consecutive_5xx'?)");
+        CliRunner.run("sweep", "--vary", "interval=5s,10s")
+                .assertRejected("unknown key 'interval' (did you mean 'outlier_detection.interval'?)");
+    }
+
+    @Test
+    void aBinaryFileGivenAsALogIsSaidToBeNotText(@TempDir Path dir) throws Exception {
+        // before: "the access-log format is not recognised; tried envoy (0 of 1 lines; ...)" for a binary file
+        Path bin = dir.resolve("access.bin");
+        Files.write(bin, new byte[] {'[', 0, 1, 2, (byte) 0xff, (byte) 0xfe, 10, 'x', 10});
+        CliRunner.run("replay", bin.toString())
+                .assertRejected("access.bin:1: not UTF-8 text; expected an access log (envoy, istio");
+        CliRunner.run("tune", "--from-log", bin.toString(), "--hosts", "4")
+                .assertRejected("access.bin:1: not UTF-8 text; expected an access log");
+        // a text line of an unknown format is still told the formats tried
+        Path text = dir.resolve("app.log");
+        Files.writeString(text, "2026-01-01 INFO started\n");
+        CliRunner.run("replay", text.toString()).assertRejected("the access-log format is not recognised; tried");
+    }
+
+    @Test
+    void anNginxFileThatCannotBeReadIsNamedAsGiven(@TempDir Path dir) throws Exception {
+        // before: the absolute path (/home/.../no-such-nginx.conf), where every other input is named as given
+        CliRunner.run("run", "--nginx", "no-such-nginx.conf")
+                .assertRejected("outlier-lab: no-such-nginx.conf: cannot be read (no such file)\n");
+        CliRunner.run("run", "--nginx", "src").assertRejected("outlier-lab: src: is a directory");
+        Path bin = dir.resolve("nginx.conf");
+        Files.write(bin, new byte[] {'h', 't', (byte) 0xff, (byte) 0xfe, 10});
+        CliRunner.run("run", "--nginx", bin.toString()).assertRejected(bin + ":1: not UTF-8 text");
     }
 
     @Test

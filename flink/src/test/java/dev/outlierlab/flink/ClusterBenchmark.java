@@ -26,10 +26,11 @@ import java.util.Map;
  * highest parallelism (so on both TaskManagers) on its own line ({@code lib-first-job-pN}), then the later ones
  * ({@code lib-pN}), which find the project's classes loaded and compiled by the earlier job, as on any
  * long-running session cluster; under Flink's defaults, then on a fresh cluster under the settings docs/flink.md
- * recommends ({@link StandaloneCluster#RECOMMENDED}, plus any {@code -Dbench.tuned.KEY=VALUE}; rows {@code
- * recommended-...}); then under those settings on a fresh cluster whose JobManager and TaskManagers map a class-data
- * archive of their classes (the JDK's AppCDS), written at their exit by a cluster that ran a job of a few thousand
- * lines (rows {@code archived-...}).
+ * recommends ({@link ClusterConfig#RECOMMENDED}; rows {@code recommended-...}, the first job's client writing the
+ * client's class-data archive, which the later ones map); with any {@code -Dbench.tuned.KEY=VALUE}, under those
+ * settings and these (rows {@code tuned-...}); then, as installed, on a fresh cluster whose first client maps a
+ * client's archive written beforehand (rows {@code installed-...}; with {@code -Dbench.deployments=...,archived}
+ * the JobManager and TaskManagers map archives of their classes too, rows {@code archived-...}).
  *
  * <p>Arguments: {@code DIR LOCAL_JAR JOB_JAR ROUNDS PARALLELISMS LIB_JAR THIN_JAR LOGS...}, where PARALLELISMS is a
  * comma-separated list ({@code 2,4}) and LIB_JAR THIN_JAR may be {@code - -} (the shaded jar only). The working
@@ -38,7 +39,7 @@ import java.util.Map;
  * {@code DIR/report-NAME.txt} and fails (exit 1) when a report differs from local replay's.
  */
 public final class ClusterBenchmark {
-    private static final long TICKS = 100; // USER_HZ of Linux's /proc
+    private static final long TICKS = ProcessCpu.TICKS;
     /**
      * The client's JVM compiles with C1 only: it runs for seconds, most of them starting up and building the job,
      * where C2's compilations cost about half its CPU (3.5 s of 7 per submission) and win nothing back. As
@@ -63,6 +64,15 @@ public final class ClusterBenchmark {
      * {@code -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr} to see where a
      * TaskManager's CPU goes).
      */
+    /**
+     * The deployments to measure, {@code -Dbench.deployments=shaded,lib,recommended,installed} by default ({@code
+     * archived} instead of {@code installed} adds the JobManager's and TaskManagers' archives): a subset measures one
+     * setting against local replay in less time.
+     */
+    private static final List<String> DEPLOYMENTS =
+            List.of(System.getProperty("bench.deployments", "shaded,lib,recommended,installed")
+                    .split(","));
+
     private static Map<String, String> settings(Map<String, String> defaults) {
         Map<String, String> out = new LinkedHashMap<>(defaults);
         System.getProperties().stringPropertyNames().stream()
@@ -101,33 +111,31 @@ public final class ClusterBenchmark {
         }
         System.out.printf(
                 "%d lines of %d logs; cluster: a JobManager and 2 TaskManagers of 2 slots%n", lines, logs.size());
-        System.out.println("the shaded job jar submitted to Flink alone (every job loads the project's classes anew):");
         // the cluster's class path is a Flink installation's (ClusterLayout.installed): Flink and its logging,
         // and in the second deployment the job's libraries in its lib/, nothing else of the benchmark's
         ClusterLayout flinkAlone = ClusterLayout.installed(dir.resolve("flink-home"), jobJar, List.of());
-        try (Session session = new Session(dir.resolve("session"), flinkAlone, SETTINGS)) {
-            session.submit("warm-up", 2, List.of(warmUp.toString()));
+        if (!DEPLOYMENTS.contains("shaded")) {
+            // local replay's rounds on their own, for the deployments that follow
             for (int r = 1; r <= rounds; r++) {
-                Path report = dir.resolve("report-local.txt");
-                long before = children();
-                List<String> command = new ArrayList<>(List.of(java(), "-jar", localJar.toString()));
-                command.addAll(replay(logs));
-                Process local = new ProcessBuilder(command)
-                        .redirectOutput(report.toFile())
-                        .redirectError(ProcessBuilder.Redirect.INHERIT)
-                        .start();
-                long t0 = System.nanoTime();
-                if (local.waitFor() != 0) {
-                    throw new IllegalStateException("local replay failed");
-                }
-                double wall = (System.nanoTime() - t0) / 1e9;
-                double seconds = (children() - before) / (double) TICKS;
-                record("local", wall, seconds, seconds, lines, cpu);
-                reports.put("local", Files.readString(report));
-                for (int p : parallelisms) {
-                    String name = "cluster-p" + p;
-                    reports.put(name, session.submit(name, p, logs));
-                    record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                local(dir, localJar, logs, lines, cpu, reports);
+            }
+        } else {
+            System.out.println(
+                    "the shaded job jar submitted to Flink alone (every job loads the project's classes anew):");
+            // with the JIT options docs/flink.md recommends for the JobManager and the TaskManagers, whatever the jar
+            Map<String, String> alone = new LinkedHashMap<>(SETTINGS);
+            ClusterConfig.RECOMMENDED.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith("env.java.opts."))
+                    .forEach(e -> alone.put(e.getKey(), e.getValue()));
+            try (Session session = new Session(dir.resolve("session"), flinkAlone, alone, null)) {
+                session.submit("warm-up", 2, List.of(warmUp.toString()));
+                for (int r = 1; r <= rounds; r++) {
+                    local(dir, localJar, logs, lines, cpu, reports);
+                    for (int p : parallelisms) {
+                        String name = "cluster-p" + p;
+                        reports.put(name, session.submit(name, p, logs));
+                        record(name, last.wall, last.cluster + last.client, last.client, lines, cpu);
+                    }
                 }
             }
         }
@@ -135,34 +143,59 @@ public final class ClusterBenchmark {
             // the job's dependencies in the cluster's lib/, this module's own jar submitted: a fresh cluster's first
             // job (at the highest parallelism, so on both TaskManagers) loads and compiles them, later jobs find
             // them loaded and compiled, as on a session cluster that has run a job before; under Flink's defaults,
-            // then under the settings docs/flink.md recommends (and any -Dbench.tuned.KEY=VALUE)
+            // then under the settings docs/flink.md recommends (and those with any -Dbench.tuned.KEY=VALUE)
             ClusterLayout withLib = ClusterLayout.installed(dir.resolve("flink-lib-home"), thinJar, List.of(libJar));
             Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-            variants.put("lib", SETTINGS);
+            if (DEPLOYMENTS.contains("lib")) {
+                variants.put("lib", SETTINGS);
+            }
             Map<String, String> recommended = new LinkedHashMap<>(SETTINGS);
-            recommended.putAll(StandaloneCluster.RECOMMENDED);
+            recommended.putAll(ClusterConfig.RECOMMENDED);
+            if (DEPLOYMENTS.contains("recommended")) {
+                variants.put("recommended", recommended);
+            }
+            // the recommended settings and those to compare with them, side by side (rows tuned-...)
+            Map<String, String> tuned = new LinkedHashMap<>(recommended);
             System.getProperties().stringPropertyNames().stream()
                     .filter(k -> k.startsWith("bench.tuned."))
-                    .forEach(k -> recommended.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
-            variants.put("recommended", recommended);
-            // and a class-data archive of each Flink JVM's classes (the JDK's AppCDS): written by a session that ran
-            // one small job and was stopped as stop-cluster.sh stops it, mapped by a fresh session (rows archived-...)
-            Path archives = dir.resolve("archives");
-            Files.createDirectories(archives);
-            try (StandaloneCluster writer = new StandaloneCluster(
-                    dir.resolve("session-archive-writer"),
-                    withLib,
-                    withArchive(recommended, "-XX:ArchiveClassesAtExit=", archives, "dump"))) {
-                writer.startSession(2, Duration.ofMinutes(3));
-                int p = parallelisms.stream().mapToInt(Integer::intValue).max().orElseThrow();
-                writer.run("archive-writer", p, replay(List.of(warmUp.toString())), Duration.ofMinutes(10));
-                writer.stop();
+                    .forEach(k -> tuned.put(k.substring("bench.tuned.".length()), System.getProperty(k)));
+            if (!tuned.equals(recommended)) {
+                variants.put("tuned", tuned);
             }
-            variants.put("archived", withArchive(recommended, "-XX:SharedArchiveFile=", archives, "map"));
+            // as installed: the client's class-data archive (the JDK's AppCDS) written beforehand, by a submission to
+            // another cluster, so that the first client of a fresh cluster maps it (rows installed-...); or that and
+            // an archive of the JobManager's and the TaskManagers' classes, written at their exit by that cluster,
+            // stopped as stop-cluster.sh stops it (rows archived-...)
+            Path archives = dir.resolve("archives");
+            boolean jvmArchives = DEPLOYMENTS.contains("archived");
+            if (jvmArchives || DEPLOYMENTS.contains("installed")) {
+                Files.createDirectories(archives);
+                try (StandaloneCluster writer = new StandaloneCluster(
+                        dir.resolve("session-archive-writer"),
+                        withLib,
+                        jvmArchives ? withArchive(tuned, "-XX:ArchiveClassesAtExit=", archives, "dump") : tuned)) {
+                    writer.startSession(2, Duration.ofMinutes(3));
+                    int p = parallelisms.stream()
+                            .mapToInt(Integer::intValue)
+                            .max()
+                            .orElseThrow();
+                    List<String> client = List.of("-XX:ArchiveClassesAtExit=" + archives.resolve("client.jsa"));
+                    StandaloneCluster.Jvm job =
+                            writer.submit("archive-writer", client, p, replay(List.of(warmUp.toString())));
+                    StandaloneCluster.await(job, Duration.ofMinutes(10));
+                    writer.stop();
+                }
+                variants.put(
+                        jvmArchives ? "archived" : "installed",
+                        jvmArchives ? withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map") : tuned);
+            }
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();
                 System.out.println("the job's dependencies in lib/, the job's own jar submitted (" + prefix + "):");
-                try (Session session = new Session(dir.resolve("session-" + prefix), withLib, v.getValue())) {
+                Path clientArchive =
+                        prefix.equals("archived") || prefix.equals("installed") ? archives.resolve("client.jsa") : null;
+                try (Session session =
+                        new Session(dir.resolve("session-" + prefix), withLib, v.getValue(), clientArchive)) {
                     int p = parallelisms.stream()
                             .mapToInt(Integer::intValue)
                             .max()
@@ -229,10 +262,19 @@ public final class ClusterBenchmark {
         private final List<StandaloneCluster.Jvm> jvms;
         private final Path dir;
 
-        Session(Path dir, ClusterLayout layout, Map<String, String> settings) throws IOException, InterruptedException {
+        /**
+         * With {@code clientArchive} null, the session's first client writes the client's class-data archive;
+         * otherwise every client maps that one, written before.
+         */
+        Session(Path dir, ClusterLayout layout, Map<String, String> settings, Path clientArchive)
+                throws IOException, InterruptedException {
             this.dir = dir;
-            // written by this session's first client, not by an earlier run's
+            // written by this session's first client, not by an earlier run's, or the one written before
             Files.deleteIfExists(dir.resolve("flink-client.jsa"));
+            if (clientArchive != null) {
+                Files.createDirectories(dir);
+                Files.copy(clientArchive, dir.resolve("flink-client.jsa"));
+            }
             cluster = new StandaloneCluster(dir, layout, settings);
             jvms = cluster.startSession(2, Duration.ofMinutes(3));
         }
@@ -242,8 +284,8 @@ public final class ClusterBenchmark {
          * #last}.
          */
         String submit(String name, int parallelism, List<String> logs) throws IOException, InterruptedException {
-            long[][] before = ticksOf(jvms);
-            long children = children();
+            long[][] before = ProcessCpu.ticksOf(jvms);
+            long children = ProcessCpu.children();
             long t0 = System.nanoTime();
             // the client's class-data archive: written by the session's first client, mapped by the later ones
             Path archive = dir.resolve("flink-client.jsa");
@@ -257,7 +299,7 @@ public final class ClusterBenchmark {
             if (client.process().exitValue() != 0) {
                 throw new IllegalStateException(client.tail() + cluster.tails());
             }
-            long[][] after = ticksOf(jvms);
+            long[][] after = ProcessCpu.ticksOf(jvms);
             long spent = 0;
             StringBuilder each = new StringBuilder();
             for (int i = 0; i < after.length; i++) {
@@ -267,7 +309,7 @@ public final class ClusterBenchmark {
                         " %s %.2f s (JIT %.2f, GC %.2f)",
                         jvms.get(i).name(), d[0] / (double) TICKS, d[1] / (double) TICKS, d[2] / (double) TICKS));
             }
-            last = new Run(wall, spent / (double) TICKS, (children() - children) / (double) TICKS);
+            last = new Run(wall, spent / (double) TICKS, (ProcessCpu.children() - children) / (double) TICKS);
             System.out.printf("  %s: client %.2f s,%s%n", name, last.client, each);
             return StandaloneCluster.withoutClientLines(out);
         }
@@ -276,6 +318,33 @@ public final class ClusterBenchmark {
         public void close() {
             cluster.close();
         }
+    }
+
+    /** One run of local replay ({@code java -jar outlier-lab.jar replay LOGS}): its CPU, its report. */
+    private static void local(
+            Path dir,
+            Path localJar,
+            List<String> logs,
+            long lines,
+            Map<String, List<Double>> cpu,
+            Map<String, String> reports)
+            throws IOException, InterruptedException {
+        Path report = dir.resolve("report-local.txt");
+        long before = ProcessCpu.children();
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", localJar.toString()));
+        command.addAll(replay(logs));
+        Process local = new ProcessBuilder(command)
+                .redirectOutput(report.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        long t0 = System.nanoTime();
+        if (local.waitFor() != 0) {
+            throw new IllegalStateException("local replay failed");
+        }
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double seconds = (ProcessCpu.children() - before) / (double) TICKS;
+        record("local", wall, seconds, seconds, lines, cpu);
+        reports.put("local", Files.readString(report));
     }
 
     private static List<String> replay(List<String> logs) {
@@ -291,56 +360,6 @@ public final class ClusterBenchmark {
         System.out.printf(
                 "%-12s wall %7.2f s  cpu %7.2f s (client %5.2f s)  %7.2f cpu s per million lines%n",
                 name, wall, seconds, client, seconds / (lines / 1e6));
-    }
-
-    /**
-     * utime + stime of each of the JVMs, in clock ticks: the whole process's, its JIT compiler threads' ({@code C1
-     * CompilerThre}, {@code C2 CompilerThre}) and its garbage collector's ({@code GC Thread#N}, {@code G1 ...}, and
-     * the {@code VM Thread}, which runs the serial collector's pauses). Each thread's figures from {@code
-     * /proc/PID/task/TID/stat}, so a compiler thread the JVM ended between two readings leaves its time in the
-     * process's total only.
-     */
-    private static long[][] ticksOf(List<StandaloneCluster.Jvm> jvms) throws IOException {
-        long[][] out = new long[jvms.size()][];
-        for (int i = 0; i < out.length; i++) {
-            long pid = jvms.get(i).process().pid();
-            long[] f = stat(pid);
-            long jit = 0;
-            long gc = 0;
-            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-                for (Path task : (Iterable<Path>) tasks::iterator) {
-                    String t;
-                    try {
-                        t = Files.readString(task.resolve("stat"));
-                    } catch (IOException gone) {
-                        continue; // the thread ended since the listing
-                    }
-                    String comm = t.substring(t.indexOf('(') + 1, t.lastIndexOf(')'));
-                    String[] g = t.substring(t.lastIndexOf(')') + 2).split(" ");
-                    long ticks = Long.parseLong(g[11]) + Long.parseLong(g[12]);
-                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
-                        jit += ticks;
-                    } else if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread")) {
-                        gc += ticks;
-                    }
-                }
-            }
-            out[i] = new long[] {f[0] + f[1], jit, gc};
-        }
-        return out;
-    }
-
-    /** cutime + cstime of this JVM: the CPU of every child it has waited for, in clock ticks. */
-    private static long children() throws IOException {
-        long[] f = stat(ProcessHandle.current().pid());
-        return f[2] + f[3];
-    }
-
-    /** utime, stime, cutime, cstime of {@code /proc/PID/stat} (its fields 14 to 17). */
-    private static long[] stat(long pid) throws IOException {
-        String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-        String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-        return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
     }
 
     private static String java() {

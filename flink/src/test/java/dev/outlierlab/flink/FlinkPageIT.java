@@ -81,7 +81,7 @@ class FlinkPageIT {
         onCluster(page.on("flink-alone"), Map.of(), 1);
         Map<String, String> settings = new LinkedHashMap<>(page.settingsWith("env.java.opts.client"));
         settings.putAll(page.settingsWith("classloader.parent-first-patterns.additional"));
-        assertThat(settings).containsAllEntriesOf(StandaloneCluster.RECOMMENDED);
+        assertThat(settings).containsAllEntriesOf(ClusterConfig.RECOMMENDED);
         onCluster(page.on("flink-lib"), settings, 2);
         for (FlinkPage.Block block : page.on("flink-local")) {
             for (String command : block.commands()) {

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,63 +14,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.GlobalConfiguration;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessSpec;
-import org.apache.flink.runtime.clusterframework.TaskExecutorProcessUtils;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessSpec;
-import org.apache.flink.runtime.jobmanager.JobManagerProcessUtils;
-import org.apache.flink.runtime.util.config.memory.ProcessMemoryUtils;
 import org.junit.jupiter.api.Assumptions;
 
 /**
  * A Flink cluster as Flink's scripts start one, from Flink's modules (flink-dist is not published): a JobManager
  * and TaskManagers, each a JVM of its own on 127.0.0.1, on a class path of Flink and the libraries (the test's
  * class path without the project's own classes, which are the job jar's), with a written {@code config.yaml} and
- * the memory flags and dynamic settings the scripts compute ({@code BashJavaUtils}: the same utilities called
- * here). Every JVM it starts is ended on {@link #close} and, should the test's JVM end first, by a shutdown hook.
+ * the memory flags and dynamic settings the scripts compute ({@link ClusterConfig}). Every JVM it starts is ended
+ * on {@link #close} and, should the test's JVM end first, by a shutdown hook.
  */
 final class StandaloneCluster implements AutoCloseable {
     static final String SESSION = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     static final String APPLICATION = "org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint";
     static final String TASK_MANAGER = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
     static final String CLIENT = "org.apache.flink.client.cli.CliFrontend";
-    /**
-     * The JVM options of Flink's distribution for every JVM ({@code env.java.opts.all} of its {@code config.yaml}):
-     * Flink reflects into the JDK's own classes.
-     */
-    static final List<String> JAVA_OPTS = List.of(
-            "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-            "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.net=ALL-UNNAMED",
-            "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-            "--add-opens=java.base/java.text=ALL-UNNAMED",
-            "--add-opens=java.base/java.time=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-            "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
-
-    /**
-     * The settings docs/flink.md recommends for a session cluster with the job's libraries in {@code lib/}: every job
-     * resolves the project's classes from {@code lib/} (loaded and compiled once per process, instead of once per
-     * job from the job jar, which Flink loads child-first), and the JobManager compiles with C1 only (its JIT was
-     * most of its CPU per job: it coordinates, it has no hot loops).
-     */
-    static final Map<String, String> RECOMMENDED = Map.of(
-            "classloader.parent-first-patterns.additional", "dev.outlierlab.",
-            "env.java.opts.jobmanager", "-XX:TieredStopAtLevel=1");
-
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Process> ALL = new CopyOnWriteArrayList<>();
 
@@ -100,97 +60,40 @@ final class StandaloneCluster implements AutoCloseable {
 
     private final Path dir;
     private final ClusterLayout layout;
+    private final ClusterConfig config;
+    /** The directory of {@code config.yaml}, {@code FLINK_CONF_DIR} of every JVM. */
     final Path conf;
+
     final int restPort;
     private final List<Jvm> jvms = new ArrayList<>();
-    /** The JVM options of Flink's client, then the configuration's {@code env.java.opts.client}, as bin/flink. */
-    private final List<String> clientOptions = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
-    /** {@code env.java.opts.jobmanager} and {@code env.java.opts.taskmanager}, as Flink's scripts add them. */
-    private final List<String> jobManagerOptions = new ArrayList<>();
-
-    private final List<String> taskManagerOptions = new ArrayList<>();
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
-     * Writes the configuration of a cluster in {@code dir}: every address 127.0.0.1, free ports, two slots per
-     * TaskManager, small memory, and {@code extra} settings.
+     * Writes the configuration of a cluster in {@code dir} ({@link ClusterConfig}): every address 127.0.0.1, free
+     * ports, two slots per TaskManager, small memory, and {@code extra} settings.
      */
     StandaloneCluster(Path dir, ClusterLayout layout, Map<String, String> extra) throws IOException {
         this.dir = dir;
         this.layout = layout;
-        this.conf = dir.resolve("conf");
-        Files.createDirectories(conf);
-        Files.createDirectories(dir.resolve("tmp"));
-        restPort = freePort();
-        StringBuilder yaml = new StringBuilder();
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("jobmanager.rpc.address", "127.0.0.1");
-        settings.put("jobmanager.rpc.port", Integer.toString(freePort()));
-        settings.put("jobmanager.bind-host", "127.0.0.1");
-        settings.put("rest.address", "127.0.0.1");
-        settings.put("rest.bind-address", "127.0.0.1");
-        settings.put("rest.port", Integer.toString(restPort));
-        settings.put("blob.server.port", Integer.toString(freePort()));
-        settings.put("taskmanager.host", "127.0.0.1");
-        settings.put("taskmanager.bind-host", "127.0.0.1");
-        settings.put("taskmanager.numberOfTaskSlots", "2");
-        settings.put("jobmanager.memory.process.size", "768m");
-        // network memory for two slots' batch shuffles: each result partition of a blocking (sort-merge) shuffle
-        // takes taskmanager.network.sort-shuffle.min-buffers (512) buffers of 32 KB, so that 64m (2,048
-        // buffers) failed the deployment of two tasks at once ("Insufficient number of network buffers") and the
-        // job only went through after restarts
-        settings.put("taskmanager.memory.process.size", "1216m");
-        settings.put("taskmanager.memory.managed.size", "96m");
-        settings.put("taskmanager.memory.network.min", "128m");
-        settings.put("taskmanager.memory.network.max", "128m");
-        settings.put("io.tmp.dirs", dir.resolve("tmp").toString());
-        settings.put("parallelism.default", "1");
-        settings.put("env.java.opts.all", String.join(" ", JAVA_OPTS));
-        settings.putAll(extra);
-        clientOptions.addAll(split(settings.getOrDefault("env.java.opts.client", "")));
-        jobManagerOptions.addAll(split(settings.getOrDefault("env.java.opts.jobmanager", "")));
-        taskManagerOptions.addAll(split(settings.getOrDefault("env.java.opts.taskmanager", "")));
-        settings.forEach((k, v) -> yaml.append(k).append(": ").append(v).append('\n'));
-        Files.writeString(conf.resolve("config.yaml"), yaml);
-        // as the distribution's conf/log4j.properties: each JVM's log to the file its -Dlog.file names
-        Files.writeString(
-                conf.resolve("log4j.properties"),
-                String.join(
-                        "\n",
-                        "rootLogger.level = INFO",
-                        "rootLogger.appenderRef.file.ref = MainAppender",
-                        "appender.main.name = MainAppender",
-                        "appender.main.type = File",
-                        "appender.main.append = false",
-                        "appender.main.fileName = ${sys:log.file}",
-                        "appender.main.layout.type = PatternLayout",
-                        "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
-                        ""));
+        this.config = new ClusterConfig(dir, extra);
+        this.conf = config.conf;
+        this.restPort = config.restPort;
     }
 
     /** Starts a JobManager of {@code entrypoint} with {@code args} after its own, on {@code extraClassPath} too. */
     Jvm startJobManager(String entrypoint, List<String> extraClassPath, List<String> args) throws IOException {
-        Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
-        JobManagerProcessSpec spec = JobManagerProcessUtils.processSpecFromConfig(c);
-        List<String> command = new ArrayList<>(split(JobManagerProcessUtils.generateJvmParametersStr(spec, c)));
-        command.addAll(jobManagerOptions);
-        List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
-        program.addAll(split(JobManagerProcessUtils.generateDynamicConfigsStr(spec)));
+        ClusterConfig.Command c = config.jobManager();
+        List<String> program = new ArrayList<>(c.program());
         program.addAll(args);
-        return start("jobmanager", command, extraClassPath, entrypoint, program);
+        return start("jobmanager", c.jvmOptions(), extraClassPath, entrypoint, program);
     }
 
     /** Starts a TaskManager, on {@code extraClassPath} too. */
     Jvm startTaskManager(String name, List<String> extraClassPath) throws IOException {
-        Configuration c = GlobalConfiguration.loadConfiguration(conf.toString());
-        TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(c);
-        List<String> command = new ArrayList<>(split(ProcessMemoryUtils.generateJvmParametersStr(spec)));
-        command.addAll(taskManagerOptions);
-        List<String> program = new ArrayList<>(List.of("--configDir", conf.toString()));
-        program.addAll(split(TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)));
-        return start(name, command, extraClassPath, TASK_MANAGER, program);
+        ClusterConfig.Command c = config.taskManager();
+        return start(name, c.jvmOptions(), extraClassPath, TASK_MANAGER, c.program());
     }
 
     /** Starts Flink's command-line client ({@code flink ARGS}), which finds the cluster by the configuration. */
@@ -200,7 +103,7 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** As {@link #client(String, List)}, with {@code jvmOptions} after the client's own. */
     Jvm client(String name, List<String> jvmOptions, List<String> args) throws IOException {
-        List<String> options = new ArrayList<>(clientOptions);
+        List<String> options = new ArrayList<>(config.clientOptions);
         options.addAll(jvmOptions);
         return start(name, options, List.of(), CLIENT, args);
     }
@@ -212,11 +115,9 @@ final class StandaloneCluster implements AutoCloseable {
     List<String> clientCommand() {
         List<String> words = new ArrayList<>();
         words.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        words.addAll(clientOptions);
-        words.addAll(JAVA_OPTS);
-        words.add("-Dlog.file=" + dir.resolve("client.log"));
-        words.add(
-                "-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        words.addAll(config.clientOptions);
+        words.addAll(ClusterConfig.JAVA_OPTS);
+        words.addAll(config.logOptions(dir.resolve("client.log")));
         words.add("-cp");
         words.add(String.join(File.pathSeparator, layout.flinkClassPath()));
         words.add(CLIENT);
@@ -229,10 +130,8 @@ final class StandaloneCluster implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(JAVA_OPTS);
-        command.add("-Dlog.file=" + dir.resolve(name + ".log"));
-        command.add(
-                "-Dlog4j.configurationFile=" + conf.resolve("log4j.properties").toUri());
+        command.addAll(ClusterConfig.JAVA_OPTS);
+        command.addAll(config.logOptions(dir.resolve(name + ".log")));
         List<String> cp = new ArrayList<>(extraClassPath);
         cp.addAll(layout.flinkClassPath());
         command.add("-cp");
@@ -388,22 +287,6 @@ final class StandaloneCluster implements AutoCloseable {
         for (Jvm j : jvms) {
             kill(j.process());
             ALL.remove(j.process());
-        }
-    }
-
-    private static List<String> split(String s) {
-        List<String> out = new ArrayList<>();
-        for (String part : s.trim().split("\\s+")) {
-            if (!part.isEmpty()) {
-                out.add(part);
-            }
-        }
-        return out;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,23 +61,27 @@ class DebianPackageIT {
         assertThat(install.exit()).as("dpkg -i: %s", install.describe()).isZero();
         assertThat(install.out()).contains("Setting up outlier-lab (" + ReleaseFiles.VERSION.replace('-', '~'));
 
-        // on the PATH (/usr/bin), the manual page and bash completion where Debian puts them
+        // on the PATH (/usr/bin): the archive's launcher beside the installed jar; the manual page and bash completion
+        // where Debian puts them
         Path command = root.resolve("usr/bin/outlier-lab");
         assertThat(command).isSymbolicLink();
+        Path app = root.resolve("opt/outlier-lab/lib/app");
+        assertThat(command.toRealPath()).isEqualTo(app.resolve("outlier-lab").toRealPath());
         assertThat(command.toRealPath())
-                .isEqualTo(root.resolve("opt/outlier-lab/bin/outlier-lab").toRealPath());
+                .content()
+                .isEqualTo(Files.readString(ReleaseFiles.REPO.resolve("release/src/archive/outlier-lab")));
         assertThat(root.resolve("usr/share/man/man1/outlier-lab.1.gz").toRealPath())
                 .isRegularFile();
         assertThat(root.resolve("usr/share/bash-completion/completions/outlier-lab")
                         .toRealPath())
                 .content()
                 .contains("complete -F _complete_outlier-lab");
-        assertThat(root.resolve("opt/outlier-lab/lib/app/outlier-lab.jsa"))
-                .as("made by postinst")
-                .isNotEmptyFile();
+        assertThat(app.resolve("outlier-lab.jsa")).as("made by postinst").isNotEmptyFile();
+        assertThat(app.resolve("outlier-lab-tune.jsa")).as("made by postinst").isNotEmptyFile();
 
         pathFolder = Files.createTempDirectory("outlier-lab-deb-path");
-        Path tools = Shell.pathWithout(pathFolder, "bash");
+        // a machine without Java: the shell and the coreutils the launcher uses (Debian always has them)
+        Path tools = Shell.pathWithout(pathFolder, "bash", "readlink", "mkdir", "mv", "rm");
         Map<String, String> noJava = Map.of("PATH", tools.toString(), "HOME", root.toString());
         Shell.Result version =
                 Shell.run(List.of(command.toString(), "--version"), ReleaseFiles.REPO, noJava, true, 120);
@@ -87,6 +92,29 @@ class DebianPackageIT {
         assertThat(version.err())
                 .as("no JVM warning: the class-data archive matches the installed jar")
                 .isEmpty();
+
+        // tune runs with the first JIT compiler only and its own class-data archive, the other commands with both
+        // compilers and the archive of run, as the archive's launcher and ./outlier-lab run them (docs/benchmarks.md)
+        Map<String, String> printFlags = Map.of(
+                "PATH", tools.toString(), "HOME", root.toString(), "OUTLIER_LAB_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        Shell.Result tuneFlags =
+                Shell.run(List.of(command.toString(), "tune", "--help"), ReleaseFiles.REPO, printFlags, true, 120);
+        assertThat(tuneFlags.exit()).as(tuneFlags.describe()).isZero();
+        assertThat(tuneFlags.out())
+                .containsPattern("TieredStopAtLevel\\s+= 1\\s")
+                .containsPattern(
+                        "SharedArchiveFile\\s+= " + Pattern.quote(app.toRealPath() + "/outlier-lab-tune.jsa") + "\\s")
+                .contains("outlier-lab tune");
+        assertThat(tuneFlags.err()).as("no JVM warning: tune's archive matches").isEmpty();
+        Shell.Result runFlags =
+                Shell.run(List.of(command.toString(), "run", "--help"), ReleaseFiles.REPO, printFlags, true, 120);
+        assertThat(runFlags.exit()).as(runFlags.describe()).isZero();
+        assertThat(runFlags.out())
+                .containsPattern("TieredStopAtLevel\\s+= 4\\s")
+                .containsPattern(
+                        "SharedArchiveFile\\s+= " + Pattern.quote(app.toRealPath() + "/outlier-lab.jsa") + "\\s")
+                .contains("outlier-lab run");
+        assertThat(runFlags.err()).isEmpty();
 
         Shell.Result run = Shell.run(
                 List.of(command.toString(), "run", "--set", "outlier_detection.max_ejection_percent=34"),

@@ -115,7 +115,12 @@ public final class RoutingLines {
                 Numbers.count(sum.upstreamAttempts()) + " attempts to hosts, "
                         + Numbers.count(sum.upstreamFailed()) + " failed (what the detectors see); "
                         + Numbers.count(sum.retries())
-                        + " retries; " + Numbers.count(sum.failed()) + " requests failed for their callers");
+                        + " retries; " + Numbers.count(sum.failed()) + " requests failed for their callers"
+                        + (sum.slowRequests() == 0
+                                ? ""
+                                : "; " + Numbers.count(sum.slowRequests())
+                                        + " answered only after waiting for a retried attempt (slow), "
+                                        + Numbers.one(sum.slowNanos() / 1e9 / sum.slowRequests()) + " s each"));
         Map<String, Long> zones = zoneAttempts(result);
         if (!zones.isEmpty()) {
             long total = zones.values().stream().mapToLong(Long::longValue).sum();
@@ -139,7 +144,10 @@ public final class RoutingLines {
         return s.routing().needsRouter();
     }
 
-    /** The summary's additions of a routed run: upstream attempts, their failures and the retries. */
+    /**
+     * The summary's additions of a routed run: upstream attempts, their failures and the retries; the slow requests
+     * and their wait in all when a retried attempt made any wait.
+     */
     static void summary(RunResult result, ObjectNode summary) {
         if (!changesTraffic(result.scenario())) {
             return;
@@ -148,6 +156,10 @@ public final class RoutingLines {
         summary.put("upstream_attempts", sum.upstreamAttempts());
         summary.put("upstream_failed", sum.upstreamFailed());
         summary.put("retries", sum.retries());
+        if (sum.slowRequests() > 0) {
+            summary.put("slow_requests", sum.slowRequests());
+            summary.put("slow_wait_seconds", sum.slowNanos() / 1e9);
+        }
     }
 
     /** The {@code routing} object at the top of a routed run's JSON. */

@@ -18,7 +18,10 @@ import dev.outlierlab.sim.traffic.ArrivalProcess;
  * {@code host_selection_retry_max_attempts} extra picks, then the last pick is used, as
  * {@code ZoneAwareLoadBalancerBase::chooseHost} does). Every attempt is reported to its host's monitor (what the
  * detector sees) and counted in the host's tally; the request fails for its caller when its last attempt fails, or
- * when no host is found (a 503 that Envoy's router does not retry). All attempts happen at the request's send time.
+ * when no host is found (a 503 that Envoy's router does not retry). All attempts happen at the request's send time;
+ * what a retried attempt made its request wait ({@link RetrySpec#retryAfter}: a per-try timeout, a slow 5xx's latency)
+ * is counted in the summary's slow requests ({@link RetryWaits}), and decides whether a further retry is made before
+ * the route's timeout.
  */
 final class RoutedRequests {
     private RoutedRequests() {}
@@ -33,6 +36,7 @@ final class RoutedRequests {
         int maxRetries = retry == null ? 0 : retry.numRetries();
         int reselections = retry != null && retry.previousHosts() ? retry.hostSelectionMaxAttempts() : 0;
         int[] tried = new int[maxRetries + 1];
+        RetryWaits waits = new RetryWaits();
         CapacityLimiter capacity =
                 load.hasCapacity() ? new CapacityLimiter(scenario.cluster().hosts(), load.capacityRps()) : null;
         int clients = callers.length;
@@ -82,19 +86,13 @@ final class RoutedRequests {
                     FaultSpec spec = faults.fault(fault);
                     caller.report(host, spec.status(), spec.result(), t);
                     sink.onRequest(c, t, host, spec.status(), spec.result());
-                    retriable = retry != null
-                            && (spec.result() == null
-                                    ? retry.retriesStatus(spec.status())
-                                    : retry.retriesResult(spec.result()));
+                    retriable = retried(retry, spec.status(), spec.result(), spec.latencyNanos(), waits);
                 } else if (capacity != null && !capacity.admit(host, t)) {
                     outcome = RequestFate.FAILED_CAPACITY;
                     FaultResult overload = FaultResult.of(load.overloadResult());
                     caller.report(host, load.overloadStatus(), overload, t);
                     sink.onRequest(c, t, host, load.overloadStatus(), overload);
-                    retriable = retry != null
-                            && (overload == null
-                                    ? retry.retriesStatus(load.overloadStatus())
-                                    : retry.retriesResult(overload));
+                    retriable = retried(retry, load.overloadStatus(), overload, 0, waits);
                 } else {
                     outcome = RequestFate.OK;
                     caller.report(host, 200, null, t);
@@ -106,6 +104,7 @@ final class RoutedRequests {
                     break;
                 }
             }
+            waits.answered(outcome != RequestFate.OK);
             cluster.recorder.request(c, t, next, outcome != RequestFate.OK, duringFault, panic, noHost);
             cluster.recorder.signals().request(t, outcome);
             t = following;
@@ -113,7 +112,21 @@ final class RoutedRequests {
                 c = 0;
             }
         }
+        cluster.recorder.slow(waits);
         return cluster.finish();
+    }
+
+    /** Whether the policy retries this failed attempt; if so, what it made the request wait is added to its wait. */
+    private static boolean retried(RetrySpec retry, int status, FaultResult result, long latency, RetryWaits waits) {
+        if (retry == null) {
+            return false;
+        }
+        long wait = retry.retryAfter(status, result, latency, waits.pendingNanos());
+        if (wait < 0) {
+            return false;
+        }
+        waits.waited(wait);
+        return true;
     }
 
     /**

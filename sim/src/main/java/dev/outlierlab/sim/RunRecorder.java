@@ -51,6 +51,7 @@ final class RunRecorder implements DetectorListener {
     private int maxEjected;
     private long eventCount;
     private int eventHostWidth;
+    private RetryWaits waits = new RetryWaits();
 
     RunRecorder(Map<String, Integer> hostIndex, long durationNanos, RunOptions options, int clients) {
         this.hostIndex = hostIndex;
@@ -99,6 +100,11 @@ final class RunRecorder implements DetectorListener {
             c[2] += n;
             c[3] += n;
         }
+    }
+
+    /** The slow requests of a run whose route retries ({@link RoutedRequests}); none otherwise. */
+    void slow(RetryWaits tally) {
+        this.waits = tally;
     }
 
     /** The length of a step of the time series and of the signal series. */
@@ -321,7 +327,9 @@ final class RunRecorder implements DetectorListener {
                 clients,
                 anyEjectedNanos,
                 attempts,
-                attemptsFailed);
+                attemptsFailed,
+                waits.requests(),
+                waits.nanos());
         TimeSeries series = tally.series();
         List<HostTally> tallies = new ArrayList<>();
         List<String> names = scenario.cluster().hosts();

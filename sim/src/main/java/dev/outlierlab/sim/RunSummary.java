@@ -9,7 +9,9 @@ package dev.outlierlab.sim;
  * which that caller had at least one host ejected. {@code requests} and {@code failed} are what the callers see;
  * {@code upstreamAttempts} and {@code upstreamFailed} what the hosts (and so the detectors) see: without retries each
  * request that found a host is one attempt, with retries a failed attempt may be followed by others, and the request
- * fails for its caller only when its last attempt does.
+ * fails for its caller only when its last attempt does. {@code slowRequests} are the requests answered without an
+ * error only after a retried attempt made them wait ({@link RetryWaits}), {@code slowNanos} the time they waited in
+ * all; 0 without retries.
  */
 public record RunSummary(
         long requests,
@@ -27,7 +29,9 @@ public record RunSummary(
         int clients,
         long ejectedCallerNanos,
         long upstreamAttempts,
-        long upstreamFailed) {
+        long upstreamFailed,
+        long slowRequests,
+        long slowNanos) {
 
     /** Attempts beyond each request's first (retries). */
     public long retries() {

@@ -186,7 +186,8 @@ class RoutingTest {
 
     @Test
     void retryOnDecidesWhichFailuresAreRetried() {
-        RetrySpec gateway = new RetrySpec(Set.of("gateway-error"), 1, List.of(), false, 0, "test");
+        RetrySpec gateway = new RetrySpec(
+                Set.of("gateway-error"), 1, List.of(), false, 0, "test", 0, RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS);
         assertThat(gateway.retriesStatus(503)).isTrue();
         assertThat(gateway.retriesStatus(500)).isFalse();
         assertThat(gateway.retriesResult(FaultResult.RESET)).isTrue();

@@ -10,8 +10,9 @@ package dev.outlierlab.tune;
  * are what the hosts (and the detectors) see: with a route retry policy (istiod's default retries, Envoy's
  * {@code retry_policy}) a failed attempt retried on another host is not a failed request. {@code delayedRequests} are
  * the requests answered without an error only after waiting for one or more failed attempts (nginx's retry after a
- * timed-out attempt waits {@code proxy_read_timeout}; a refused connection is retried at once and delays nothing),
- * {@code delayNanos} the time they waited in all: a cost to the callers that the failures alone do not show.
+ * timed-out attempt waits {@code proxy_read_timeout}, an Envoy route's its {@code per_try_timeout}; a refused
+ * connection is retried at once and delays nothing), {@code delayNanos} the time they waited in all: a cost to the
+ * callers that the failures alone do not show.
  */
 public record RunFigures(
         long requests,

@@ -1,6 +1,8 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.engine.envoy.EnvoyVersion;
+import dev.outlierlab.engine.envoy.OutlierSetting;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.LinkedHashMap;
@@ -31,6 +33,23 @@ public final class SettingFields {
         m.put("base_ejection_time", Durations.format(s.baseEjectionTimeNanos()));
         m.put("max_ejection_percent", s.maxEjectionPercent());
         m.put("always_eject_one_host", s.alwaysEjectOneHost());
+        return m;
+    }
+
+    /**
+     * {@code fields} without the Envoy fields release {@code version} does not have ({@code always_eject_one_host}
+     * before 1.31, {@code EnvoyVersion.addedIn}): what a row's {@code "setting"} says for that release.
+     */
+    static Map<String, Object> forRelease(Map<String, Object> fields, EnvoyVersion version) {
+        EnvoyVersion added = EnvoyVersion.addedIn(OutlierSetting.ALWAYS_EJECT_ONE_HOST);
+        if (version == null
+                || added == null
+                || version.atLeast(added)
+                || !fields.containsKey("always_eject_one_host")) {
+            return fields;
+        }
+        Map<String, Object> m = new LinkedHashMap<>(fields);
+        m.remove("always_eject_one_host");
         return m;
     }
 

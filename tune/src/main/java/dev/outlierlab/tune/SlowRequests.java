@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * The requests a setting leaves waiting for a failed attempt, in words for the "why": a request answered only after a
  * timed-out attempt on another host did not fail, but its caller waited the timeout (nginx's
- * {@code proxy_read_timeout}, 60 s by default). {@link ScenarioScore} counts each such slow request as one failure in
+ * {@code proxy_read_timeout}, 60 s by default; an Envoy or Istio route's {@code per_try_timeout}). {@link ScenarioScore} counts each such slow request as one failure in
  * the share removed; this says how many there are, scenario by scenario, beside the current settings' figures.
  */
 final class SlowRequests {

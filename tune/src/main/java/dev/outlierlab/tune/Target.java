@@ -290,6 +290,14 @@ public interface Target {
         return SettingFields.envoy(s);
     }
 
+    /**
+     * {@link #fields(Setting, Written)} as Envoy {@code version} takes them: a field the release does not have
+     * ({@code always_eject_one_host} before 1.31) is left out, as the file written for that release leaves it out.
+     */
+    default Map<String, Object> fields(Setting s, Written written, EnvoyVersion version) {
+        return SettingFields.forRelease(fields(s, written), version);
+    }
+
     /** A candidate's short label in the target's words; by default {@link Setting#label()}. */
     default String label(Setting s) {
         return s.label();

@@ -145,7 +145,7 @@ public final class TuneJson {
         n.put("candidate", e.candidate());
         n.put("label", q.target().label(e.setting(), e.written().profile()));
         // the setting in the target's own fields, as its file says them (Target#fields; docs/output-formats.md)
-        n.set("setting", MAPPER.valueToTree(q.target().fields(e.setting(), e.written())));
+        n.set("setting", MAPPER.valueToTree(q.target().fields(e.setting(), e.written(), q.envoyVersion())));
         return scored(n, e, q);
     }
 

@@ -136,6 +136,8 @@ public final class TuneRuns implements RunExecutor {
                 tally.detectNanos(),
                 tally.returnNanos(duration),
                 s.upstreamAttempts(),
-                s.upstreamFailed());
+                s.upstreamFailed(),
+                s.slowRequests(),
+                s.slowNanos());
     }
 }

@@ -2,6 +2,7 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * Every Envoy release the lab models, 1.26 to 1.40, can be tuned: the candidates carry only the fields the release
  * has, so no run is refused for a field the release lacks, and the recommended file says nothing that release would
  * reject ({@code successful_active_health_check_uneject_host} before 1.28, {@code always_eject_one_host} before
- * 1.31).
+ * 1.31), neither in the file nor in the JSON's {@code setting}.
  */
 class EveryReleaseTuneTest {
     private static List<SuiteScenario> suite(HealthCheckSpec health) {
@@ -52,6 +53,14 @@ class EveryReleaseTuneTest {
                     .isEqualTo(minor >= 28);
             assertThat(text.contains("always_eject_one_host"))
                     .as(v + "\n" + text)
+                    .isEqualTo(minor >= 31);
+            // the JSON's setting of every row says the same fields as the file: none the release lacks
+            ObjectNode json = TuneJson.tree(r);
+            assertThat(json.get("recommended").get("setting").has("always_eject_one_host"))
+                    .as(v + " recommended setting " + json.get("recommended").get("setting"))
+                    .isEqualTo(minor >= 31);
+            assertThat(json.get("current").get("setting").has("always_eject_one_host"))
+                    .as(v + " current setting")
                     .isEqualTo(minor >= 31);
             // before 1.28 a passing health check always returns an ejected host (no field to stop it), so the partly
             // failing host comes back within seconds; from 1.28 the search can set the field to false

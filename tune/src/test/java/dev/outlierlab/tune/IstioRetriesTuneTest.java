@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class IstioRetriesTuneTest {
     private static final Path RULE = Path.of("../docs/examples/reviews-destination-rule.yaml");
-    private static final Set<String> SCENARIOS = Set.of("one-host-refused", "one-host-dead-503", "shared-outage");
+    private static final Set<String> SCENARIOS =
+            Set.of("one-host-refused", "one-host-dead-503", "one-host-timeout", "shared-outage");
 
     private static CurrentSettings current;
     private static RoutingSpec routes;
@@ -82,6 +83,20 @@ class IstioRetriesTuneTest {
             }
             assertThat(s.upstreamFailedPercent()).as(name).isGreaterThan(s.failedPercentDuringFault(false));
         }
+    }
+
+    @Test
+    void aHangingPodIsNotRetriedSoItsRequestsFailRatherThanWait() {
+        // istiod's routes have no per-try timeout and no route timeout (route.go's setTimeout writes 0 s): a try that
+        // does not answer holds its request until the caller gives up, and the default retries never retry it
+        ScenarioScore s = result.current().score("one-host-timeout");
+        for (int i = 0; i < s.off().size(); i++) {
+            RunFigures off = s.off().get(i);
+            assertThat(off.failed()).isEqualTo(off.upstreamFailed()).isPositive();
+            assertThat(off.delayedRequests()).isZero();
+            assertThat(s.runs().get(i).delayedRequests()).isZero();
+        }
+        assertThat(s.delayed()).isFalse();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.outlierlab.config.envoy;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
@@ -78,6 +79,11 @@ final class RoutingClusterText {
                     .append("\n#     num_retries: ")
                     .append(retry.numRetries())
                     .append('\n');
+            if (retry.perTryTimeoutNanos() > 0) {
+                y.append("#     per_try_timeout: ")
+                        .append(Durations.format(retry.perTryTimeoutNanos()))
+                        .append('\n');
+            }
             if (!retry.retriableStatusCodes().isEmpty()) {
                 y.append("#     retriable_status_codes: ")
                         .append(retry.retriableStatusCodes())

@@ -1,6 +1,9 @@
 package dev.outlierlab.config.istio;
 
+import dev.outlierlab.config.InputException;
+import dev.outlierlab.config.Wording;
 import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
@@ -95,7 +98,9 @@ public final class IstioRouting {
                                 List.of(503),
                                 false,
                                 5,
-                                "istiod's default for consistent hashing")
+                                "istiod's default for consistent hashing",
+                                0,
+                                0)
                         : RetrySpec.ISTIO_DEFAULT;
         return RoutingSpec.builder()
                 .lbPolicy(lbPolicy)
@@ -107,7 +112,8 @@ public final class IstioRouting {
 
     /**
      * A VirtualService route's {@code retries} as istiod's {@code ConvertPolicy} turns it into Envoy's: null for
-     * {@code attempts: 0} (no retries).
+     * {@code attempts: 0} (no retries); {@code perTryTimeout} becomes {@code per_try_timeout}; the route's timeout is
+     * none, as istiod writes it unless the route sets {@code timeout} ({@link #routeTimeout}).
      */
     public static RetrySpec convert(Map<String, Located> retries, String origin) {
         long attempts =
@@ -138,7 +144,38 @@ public final class IstioRouting {
         if (ignore != null && ignore.value() instanceof Boolean b) {
             previous = b;
         }
-        return new RetrySpec(on, (int) Math.min(RetrySpec.MAX_RETRIES, attempts), codes, previous, 5, origin);
+        long perTry = duration(retries.get("perTryTimeout"), origin + ".perTryTimeout");
+        return new RetrySpec(
+                on,
+                (int) Math.min(RetrySpec.MAX_RETRIES, attempts),
+                codes,
+                previous,
+                5,
+                origin,
+                Math.max(0, perTry),
+                0);
+    }
+
+    /**
+     * A VirtualService HTTP route's {@code timeout}, or 0 when it sets none: istiod's {@code setTimeout}
+     * ({@code pilot/pkg/networking/core/route/route.go}) writes {@code Notimeout}, 0 s, which disables Envoy's 15 s
+     * default.
+     */
+    public static long routeTimeout(Located timeout, String origin) {
+        return Math.max(0, duration(timeout, origin));
+    }
+
+    /** A duration as Istio's API reads it (Go's form, at least 1 ms), -1 when absent. */
+    private static long duration(Located node, String key) {
+        if (node == null || node.value() == null) {
+            return -1;
+        }
+        long nanos = node.value() instanceof String s ? GoDuration.parse(s.strip()) : -1;
+        if (nanos < Durations.MILLISECOND || nanos > Durations.MAX_NANOS) {
+            throw new InputException(node.origin() + ": " + key + ": " + Wording.describe(node.value())
+                    + " is not allowed; expected a duration such as 2s or 250ms, at least 1ms");
+        }
+        return nanos;
     }
 
     @SuppressWarnings("unchecked")

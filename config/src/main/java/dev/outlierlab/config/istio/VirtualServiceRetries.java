@@ -2,14 +2,16 @@ package dev.outlierlab.config.istio;
 
 import dev.outlierlab.config.kube.Manifests;
 import dev.outlierlab.config.yaml.Located;
+import dev.outlierlab.sim.scenario.RetrySpec;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A VirtualService's {@code retries} for the routes to a DestinationRule's host: the first HTTP route (in file order)
  * with a destination on that host gives its {@code retries}, converted as istiod's {@code ConvertPolicy} does
- * ({@link IstioRouting#convert}); a route without {@code retries} keeps istiod's default. Hosts match by their first
- * DNS label ({@code reviews} and {@code reviews.default.svc.cluster.local} are the same service).
+ * ({@link IstioRouting#convert}); a route without {@code retries} keeps istiod's default. The route's {@code timeout}
+ * bounds its tries in all ({@link IstioRouting#routeTimeout}; none unless set). Hosts match by their first DNS label
+ * ({@code reviews} and {@code reviews.default.svc.cluster.local} are the same service).
  */
 final class VirtualServiceRetries {
     private VirtualServiceRetries() {}
@@ -30,12 +32,15 @@ final class VirtualServiceRetries {
                 if (route == null || !routesTo(route, service)) {
                     continue;
                 }
+                String at = "VirtualService " + vs.name() + " spec.http[" + i + "]";
+                long timeout = IstioRouting.routeTimeout(route.get("timeout"), at + ".timeout");
                 Map<String, Located> retries = map(route.get("retries"));
-                if (retries == null) {
+                if (retries == null && timeout == 0) {
                     return policy;
                 }
-                return policy.withRetries(
-                        IstioRouting.convert(retries, "VirtualService " + vs.name() + " spec.http[" + i + "].retries"));
+                RetrySpec retry =
+                        retries == null ? policy.routing().retries() : IstioRouting.convert(retries, at + ".retries");
+                return policy.withRetries(retry == null ? null : retry.withRouteTimeout(timeout));
             }
         }
         return policy;

@@ -22,6 +22,9 @@ import java.util.Set;
  * nginx: {max_fails: 3, fail_timeout: 10s, proxy_next_upstream: [error, timeout, http_503], workers: 2, zone: true}
  * </pre>
  *
+ * {@code proxy_read_timeout} (60s by default, as nginx's) is what an attempt that times out makes its request wait
+ * before the next server is tried.
+ *
  * A server of {@code servers} may be a map with its own {@code weight}, {@code max_fails}, {@code fail_timeout},
  * {@code down} and {@code backup} ({@code {address: 10.0.0.3:8080, backup: true}}: tried only when no other server
  * may be).
@@ -36,6 +39,7 @@ public final class NginxBlock {
             "weight",
             "proxy_next_upstream",
             "proxy_next_upstream_tries",
+            "proxy_read_timeout",
             "workers",
             "zone");
 
@@ -107,10 +111,30 @@ public final class NginxBlock {
                 (int) v.integer(m.get("proxy_next_upstream_tries"), "nginx.proxy_next_upstream_tries", 0, 0, 1_000_000);
         int workers = (int) v.integer(m.get("workers"), "nginx.workers", 1, 1, NginxUpstreamConfig.MAX_WORKERS);
         boolean zone = v.bool(m.get("zone"), "nginx.zone", false);
+        long readTimeout = readTimeout(v, m.get("proxy_read_timeout"));
         return v.guard(
                 block,
                 "nginx",
-                () -> new NginxUpstreamConfig(name, servers, new NextUpstream(mask, tries), workers, zone));
+                () -> new NginxUpstreamConfig(
+                        name, servers, new NextUpstream(mask, tries), workers, zone, readTimeout));
+    }
+
+    private static long readTimeout(Values v, Located node) {
+        if (node == null) {
+            return NginxUpstreamConfig.DEFAULT_READ_TIMEOUT_NANOS;
+        }
+        long nanos = node.value() instanceof Long l && l >= 0 && l <= Integer.MAX_VALUE
+                ? l * Durations.SECOND
+                : v.duration(node, "nginx.proxy_read_timeout", 0, true);
+        if (nanos % 1_000_000 != 0 || nanos > NginxUpstreamConfig.MAX_READ_TIMEOUT_NANOS) {
+            throw Values.error(
+                    node,
+                    "nginx.proxy_read_timeout",
+                    node.value(),
+                    "a time in whole milliseconds up to 2147483647ms, such as 60s or 500ms (nginx keeps it in"
+                            + " milliseconds)");
+        }
+        return nanos;
     }
 
     private static long seconds(Values v, Located node, String key, long fallback) {
@@ -171,6 +195,7 @@ public final class NginxBlock {
         m.put("servers", servers);
         m.put("proxy_next_upstream", c.nextUpstream().words());
         m.put("proxy_next_upstream_tries", c.nextUpstream().tries());
+        m.put("proxy_read_timeout", Durations.format(c.readTimeoutNanos()));
         m.put("workers", c.workers());
         m.put("zone", c.zone());
         return m;

@@ -42,7 +42,7 @@ public final class NginxConfParser {
     public static List<ConfDirective> parse(Path file, Map<Path, String> texts) {
         Path abs = file.toAbsolutePath().normalize();
         Path dir = abs.getParent();
-        return new NginxConfParser(dir, texts).parseFile(abs, 0, null);
+        return new NginxConfParser(dir, texts).parseFile(abs, file, 0, null);
     }
 
     /** Parses one text (no includes allowed), for tests and stdin. */
@@ -52,21 +52,24 @@ public final class NginxConfParser {
         return p.parseTokens(text, name, 0);
     }
 
-    /** Reads one file; {@code from} is the lexer of the file that includes it, null for the main file. */
-    private List<ConfDirective> parseFile(Path file, int depth, Lexer from) {
+    /**
+     * Reads one file; {@code from} is the lexer of the file that includes it, null for the main file; {@code shown}
+     * names it in a message that it cannot be read (the main file as the user gave it).
+     */
+    private List<ConfDirective> parseFile(Path file, Path shown, int depth, Lexer from) {
         if (++files > MAX_FILES) {
             String what = "more than " + MAX_FILES + " files through include (does a file include itself?); the lab"
                     + " reads at most " + MAX_FILES;
             throw from == null ? new InputException(file.getFileName() + ": " + what) : from.error(what);
         }
         if (from == null && Files.isDirectory(file)) {
-            throw new InputException(file + ": is a directory, expected an nginx configuration file");
+            throw new InputException(shown + ": is a directory, expected an nginx configuration file");
         }
         String text;
         try (InputStream in = Files.newInputStream(file)) {
-            text = BoundedLineReader.readText(in, file.toString(), MAX_CHARS, "1 MiB");
+            text = BoundedLineReader.readText(in, shown.toString(), MAX_CHARS, "1 MiB");
         } catch (IOException e) {
-            throw TextFiles.explain(file, "", e);
+            throw TextFiles.explain(shown, "", e);
         }
         texts.put(file, text);
         return parseTokens(text, file, depth);
@@ -169,14 +172,16 @@ public final class NginxConfParser {
             matches.sort(null);
             List<ConfDirective> out = new ArrayList<>();
             for (Path m : matches) {
-                out.addAll(parseFile(regular(m, shown, lx), depth, lx));
+                Path included = regular(m, shown, lx);
+                out.addAll(parseFile(included, included, depth, lx));
             }
             return out;
         }
         if (!Files.exists(p)) {
             throw lx.error(shown + ": no such file " + Wording.shortPrefix(p.toString()));
         }
-        return parseFile(regular(p, shown, lx), depth, lx);
+        Path included = regular(p, shown, lx);
+        return parseFile(included, included, depth, lx);
     }
 
     /**

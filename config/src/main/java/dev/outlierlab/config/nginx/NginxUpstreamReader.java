@@ -118,7 +118,8 @@ public final class NginxUpstreamReader {
         NextUpstream nextUpstream = nextUpstream(next, tries);
         long readTimeout = found[3] == null ? DEFAULT_READ_TIMEOUT_NANOS : readTimeoutNanos(found[3]);
         try {
-            NginxUpstreamConfig config = new NginxUpstreamConfig(upstreamName, servers, nextUpstream, workers, zone);
+            NginxUpstreamConfig config =
+                    new NginxUpstreamConfig(upstreamName, servers, nextUpstream, workers, zone, readTimeout);
             return new NginxSettings(
                     config,
                     List.copyOf(notes),
@@ -299,9 +300,9 @@ public final class NginxUpstreamReader {
     }
 
     /** nginx's {@code proxy_read_timeout} when none is set: 60 s ({@code ngx_http_proxy_merge_loc_conf}). */
-    public static final long DEFAULT_READ_TIMEOUT_NANOS = 60L * 1_000_000_000L;
+    public static final long DEFAULT_READ_TIMEOUT_NANOS = NginxUpstreamConfig.DEFAULT_READ_TIMEOUT_NANOS;
 
-    private static final long MAX_MSEC_NANOS = 2_147_483_647L * 1_000_000L;
+    private static final long MAX_MSEC_NANOS = NginxUpstreamConfig.MAX_READ_TIMEOUT_NANOS;
 
     /**
      * {@code proxy_read_timeout}'s value in nanoseconds ({@link NginxTime}, milliseconds allowed), at most nginx's

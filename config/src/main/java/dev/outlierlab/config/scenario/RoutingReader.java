@@ -38,7 +38,13 @@ final class RoutingReader {
     static final Set<String> TRAFFIC_KEYS = Set.of("caller_zones", "retries");
 
     private static final Set<String> RETRY = Set.of(
-            "retry_on", "num_retries", "retriable_status_codes", "previous_hosts", "host_selection_retry_max_attempts");
+            "retry_on",
+            "num_retries",
+            "retriable_status_codes",
+            "previous_hosts",
+            "host_selection_retry_max_attempts",
+            "per_try_timeout",
+            "route_timeout");
 
     private RoutingReader() {}
 
@@ -160,7 +166,10 @@ final class RoutingReader {
         return new LocalityWeights(true, out);
     }
 
-    /** {@code traffic.retries}: Envoy's {@code retry_policy} fields, with Envoy's defaults. */
+    /**
+     * {@code traffic.retries}: Envoy's {@code retry_policy} fields, with Envoy's defaults, and the route's
+     * {@code timeout} as {@code route_timeout} (15 s unless set; 0 for none).
+     */
     static RetrySpec retries(Values v, Located node) {
         if (node == null || node.value() == null) {
             return null;
@@ -169,7 +178,8 @@ final class RoutingReader {
             return RetrySpec.ISTIO_DEFAULT;
         }
         if ("none".equals(node.value())) {
-            return new RetrySpec(Set.of(), 0, List.of(), false, 0, "traffic.retries");
+            return new RetrySpec(
+                    Set.of(), 0, List.of(), false, 0, "traffic.retries", 0, RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS);
         }
         Map<String, Located> m = v.map(node, "traffic.retries", RETRY);
         Set<String> on = new LinkedHashSet<>();
@@ -202,8 +212,11 @@ final class RoutingReader {
                 previous ? 1 : 0,
                 0,
                 RetrySpec.MAX_RETRIES);
+        long perTry = v.duration(m.get("per_try_timeout"), "traffic.retries.per_try_timeout", 0, true);
+        long route = v.duration(
+                m.get("route_timeout"), "traffic.retries.route_timeout", RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS, true);
         try {
-            return new RetrySpec(on, num, codes, previous, attempts, "traffic.retries");
+            return new RetrySpec(on, num, codes, previous, attempts, "traffic.retries", perTry, route);
         } catch (InvalidConfigException e) {
             throw Values.errorShown(onNode != null ? onNode : node, "traffic." + e.key(), e.value(), e.allowed());
         }

@@ -1,5 +1,6 @@
 package dev.outlierlab.config.scenario;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
@@ -88,6 +89,12 @@ final class RoutingWriter {
         }
         m.put("previous_hosts", retry.previousHosts());
         m.put("host_selection_retry_max_attempts", (long) retry.hostSelectionMaxAttempts());
+        if (retry.perTryTimeoutNanos() > 0) {
+            m.put("per_try_timeout", Durations.format(retry.perTryTimeoutNanos()));
+        }
+        if (retry.routeTimeoutNanos() != RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS) {
+            m.put("route_timeout", Durations.format(retry.routeTimeoutNanos()));
+        }
         return m;
     }
 }

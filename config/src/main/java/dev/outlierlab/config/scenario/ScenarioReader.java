@@ -318,13 +318,21 @@ public final class ScenarioReader {
         Object value = node.value();
         if (value instanceof BigDecimal d && (Math.abs((long) d.scale()) > 16 || d.precision() > 16)) {
             // 1e1000000000 written out would be a billion digits: refused before any conversion
-            throw Values.error(node, "envoy_version", value, "a release such as 1.40 or 1.36.2");
+            throw versionError(node, Wording.describe(value), "a release such as 1.40 or 1.36.2");
         }
         String text = value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value);
         try {
             return EnvoyVersion.parse(text);
         } catch (InvalidConfigException e) {
-            throw Values.errorShown(node, "envoy_version", e.value(), e.allowed());
+            throw versionError(node, e.value(), e.allowed());
         }
+    }
+
+    /** A bad release: an option's value ({@code --envoy-version 1.99}) named by the option alone, else the key. */
+    private static InputException versionError(Located node, String shown, String allowed) {
+        boolean option = node.origin().startsWith("--") && !node.origin().contains(" ");
+        return option
+                ? Values.errorShown(null, node.origin(), shown, allowed)
+                : Values.errorShown(node, "envoy_version", shown, allowed);
     }
 }

@@ -52,7 +52,12 @@ public final class Values {
                 String full = key.isEmpty() ? e.getKey() : key + "." + e.getKey();
                 String near = Wording.nearest(e.getKey(), allowed);
                 String hint = near == null ? "" : " (did you mean '" + near + "'?)";
-                if (key.equals("outlier_detection")) {
+                if (key.isEmpty()
+                        && allowed.contains("outlier_detection")
+                        && OutlierSetting.byEnvoyName(e.getKey()) != null) {
+                    // --set consecutive_5xx=3, --vary interval=5s,10s: an outlier-detection field without its block
+                    hint = " (did you mean 'outlier_detection." + e.getKey() + "'?)";
+                } else if (key.equals("outlier_detection")) {
                     hint = IstioNames.hint(
                             e.getKey(), near, e.getValue().origin().startsWith("--set"));
                 }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.outlierlab.config.scenario.ScenarioReader;
+import dev.outlierlab.config.scenario.ScenarioWriter;
 import dev.outlierlab.sim.scenario.LbPolicy;
 import dev.outlierlab.sim.scenario.LocalityWeights;
+import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.List;
@@ -60,6 +62,50 @@ class RoutedRoundTripTest {
                         "host-4", "us/c",
                         "host-5", "us/c"));
         assertThat(r.retries()).isNull();
+    }
+
+    @Test
+    void aRetryPolicysTimeoutsAreReadWrittenAndSaidInTheClustersComments() {
+        String text = """
+                cluster:
+                  hosts: 2
+                traffic:
+                  retries:
+                    retry_on: 5xx
+                    num_retries: 1
+                    per_try_timeout: 2s
+                    route_timeout: 10s
+                """;
+        Scenario s = ScenarioReader.read(text, "timeouts.yaml", List.of()).scenario();
+        RetrySpec r = s.routing().retries();
+        assertThat(r.perTryTimeoutNanos()).isEqualTo(2_000_000_000L);
+        assertThat(r.routeTimeoutNanos()).isEqualTo(10_000_000_000L);
+        assertThat(ScenarioWriter.retriesValue(r))
+                .isEqualTo(Map.of(
+                        "retry_on",
+                        "5xx",
+                        "num_retries",
+                        1L,
+                        "previous_hosts",
+                        false,
+                        "host_selection_retry_max_attempts",
+                        0L,
+                        "per_try_timeout",
+                        "2s",
+                        "route_timeout",
+                        "10s"));
+        assertThat(EnvoyClusterWriter.toYaml(s)).contains("#     num_retries: 1\n#     per_try_timeout: 2s\n");
+        // Envoy's defaults: no per-try timeout, a route timeout of 15 s, neither written
+        RetrySpec plain = ScenarioReader.read(
+                        text.replace("    per_try_timeout: 2s\n    route_timeout: 10s\n", ""), "plain.yaml", List.of())
+                .scenario()
+                .routing()
+                .retries();
+        assertThat(plain.perTryTimeoutNanos()).isZero();
+        assertThat(plain.routeTimeoutNanos()).isEqualTo(RetrySpec.ENVOY_ROUTE_TIMEOUT_NANOS);
+        assertThat(ScenarioWriter.retriesValue(plain).toString()).doesNotContain("timeout");
+        assertThatThrownBy(() -> ScenarioReader.read(text.replace("2s", "soon"), "bad.yaml", List.of()))
+                .hasMessageContaining("traffic.retries.per_try_timeout");
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.outlierlab.config.istio;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.envoy.EnvoyConfigReader;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.engine.envoy.event.EventAction;
@@ -54,6 +56,21 @@ class IstioRoutingTest {
                 result: connect_failed
             """;
 
+    /** A VirtualService whose one HTTP route goes to the rule's host; the route's other fields replace the marker. */
+    private static final String VS_HEADER = """
+            ---
+            apiVersion: networking.istio.io/v1
+            kind: VirtualService
+            metadata:
+              name: reviews
+            spec:
+              hosts: [reviews]
+              http:
+              - route:
+                - destination:
+                    host: reviews.default.svc.cluster.local
+            /* route */""";
+
     private static RoutingSpec routing(String text) {
         return DestinationRuleReader.read(text, "dr.yaml", null)
                 .select(null, null, null)
@@ -93,28 +110,37 @@ class IstioRoutingTest {
 
     @Test
     void aVirtualServicesRetriesReplaceIstiodsDefault() {
-        String vs = """
-                ---
-                apiVersion: networking.istio.io/v1
-                kind: VirtualService
-                metadata:
-                  name: reviews
-                spec:
-                  hosts: [reviews]
-                  http:
-                  - route:
-                    - destination:
-                        host: reviews.default.svc.cluster.local
-                    retries:
-                      attempts: 3
-                      retryOn: gateway-error,500
-                """;
+        String vs =
+                VS_HEADER.replace("/* route */", "    retries:\n      attempts: 3\n      retryOn: gateway-error,500\n");
         RetrySpec r = routing(RULE + vs).retries();
         assertThat(r.numRetries()).isEqualTo(3);
         assertThat(r.retryOn()).containsExactlyInAnyOrder("gateway-error", "retriable-status-codes");
         assertThat(r.retriableStatusCodes()).containsExactly(500);
         assertThat(routing(RULE + vs.replace("attempts: 3", "attempts: 0")).retries())
                 .isNull();
+    }
+
+    @Test
+    void aVirtualServicesPerTryTimeoutAndRouteTimeoutBoundTheTries() {
+        String vs = VS_HEADER.replace(
+                "/* route */",
+                "    timeout: 10s\n    retries:\n      attempts: 2\n"
+                        + "      retryOn: 5xx\n      perTryTimeout: 2s\n");
+        RetrySpec r = routing(RULE + vs).retries();
+        assertThat(r.perTryTimeoutNanos()).isEqualTo(2_000_000_000L);
+        assertThat(r.routeTimeoutNanos()).isEqualTo(10_000_000_000L);
+        assertThat(r.retriesTimeout()).isTrue();
+        // istiod's default route: no per-try timeout, no route timeout (Notimeout): a hanging pod is not retried
+        assertThat(RetrySpec.ISTIO_DEFAULT.perTryTimeoutNanos()).isZero();
+        assertThat(RetrySpec.ISTIO_DEFAULT.routeTimeoutNanos()).isZero();
+        assertThat(RetrySpec.ISTIO_DEFAULT.retriesTimeout()).isFalse();
+        // a route timeout alone keeps istiod's default retries, bounded by it
+        RetrySpec timed = routing(RULE + VS_HEADER.replace("/* route */", "    timeout: 10s\n"))
+                .retries();
+        assertThat(timed).isEqualTo(RetrySpec.ISTIO_DEFAULT.withRouteTimeout(10_000_000_000L));
+        assertThatThrownBy(() -> routing(RULE + vs.replace("perTryTimeout: 2s", "perTryTimeout: soon")))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("retries.perTryTimeout: \"soon\" is not allowed");
     }
 
     @Test

@@ -19,9 +19,25 @@ import java.util.Set;
  * @param nextUpstream {@code proxy_next_upstream} and {@code proxy_next_upstream_tries}
  * @param workers      {@code worker_processes}, 1 or more
  * @param zone         whether the upstream has a {@code zone} directive
+ * @param readTimeoutNanos the location's {@code proxy_read_timeout}: what an attempt that times out makes its request
+ *                     wait before the next server is tried (nginx's default 60 s, {@code ngx_http_proxy_merge_loc_conf}
+ *                     in src/http/modules/ngx_http_proxy_module.c), 0 to {@link #MAX_READ_TIMEOUT_NANOS}
  */
 public record NginxUpstreamConfig(
-        String name, List<NginxServer> servers, NextUpstream nextUpstream, int workers, boolean zone) {
+        String name,
+        List<NginxServer> servers,
+        NextUpstream nextUpstream,
+        int workers,
+        boolean zone,
+        long readTimeoutNanos) {
+    /** nginx's {@code proxy_read_timeout} when none is set: 60 s. */
+    public static final long DEFAULT_READ_TIMEOUT_NANOS = 60_000_000_000L;
+    /**
+     * The longest {@code proxy_read_timeout} nginx reads: 2147483647 ms ({@code ngx_parse_time} in
+     * src/core/ngx_parse.c answers {@code NGX_PARSE_LARGE_TIME} above it for a time in milliseconds).
+     */
+    public static final long MAX_READ_TIMEOUT_NANOS = 2_147_483_647L * 1_000_000L;
+
     /** The most worker processes the lab simulates, each with its own copy of the peers. */
     public static final int MAX_WORKERS = 1024;
     /** The most servers one upstream may have in the lab. */
@@ -34,6 +50,12 @@ public record NginxUpstreamConfig(
     public static final String ONLY_BACKUP =
             "at least one server without backup, as nginx refuses an upstream of backup servers only"
                     + " (\"no servers in upstream\")";
+
+    /** An upstream whose location has nginx's default {@code proxy_read_timeout}, 60 s. */
+    public NginxUpstreamConfig(
+            String name, List<NginxServer> servers, NextUpstream nextUpstream, int workers, boolean zone) {
+        this(name, servers, nextUpstream, workers, zone, DEFAULT_READ_TIMEOUT_NANOS);
+    }
 
     public NginxUpstreamConfig {
         if (servers == null || servers.isEmpty()) {
@@ -62,6 +84,12 @@ public record NginxUpstreamConfig(
         if (workers < 1 || workers > MAX_WORKERS) {
             throw new InvalidConfigException(
                     "nginx.worker_processes", Integer.toString(workers), "a whole number from 1 to " + MAX_WORKERS);
+        }
+        if (readTimeoutNanos < 0 || readTimeoutNanos > MAX_READ_TIMEOUT_NANOS) {
+            throw new InvalidConfigException(
+                    "nginx.proxy_read_timeout",
+                    readTimeoutNanos + " ns",
+                    "a time from 0 to 2147483647 ms, as nginx's msec values");
         }
     }
 
@@ -102,14 +130,18 @@ public record NginxUpstreamConfig(
     }
 
     public NginxUpstreamConfig withServers(List<NginxServer> value) {
-        return new NginxUpstreamConfig(name, value, nextUpstream, workers, zone);
+        return new NginxUpstreamConfig(name, value, nextUpstream, workers, zone, readTimeoutNanos);
     }
 
     public NginxUpstreamConfig withNextUpstream(NextUpstream value) {
-        return new NginxUpstreamConfig(name, servers, value, workers, zone);
+        return new NginxUpstreamConfig(name, servers, value, workers, zone, readTimeoutNanos);
     }
 
     public NginxUpstreamConfig withWorkers(int value, boolean withZone) {
-        return new NginxUpstreamConfig(name, servers, nextUpstream, value, withZone);
+        return new NginxUpstreamConfig(name, servers, nextUpstream, value, withZone, readTimeoutNanos);
+    }
+
+    public NginxUpstreamConfig withReadTimeout(long nanos) {
+        return new NginxUpstreamConfig(name, servers, nextUpstream, workers, zone, nanos);
     }
 }

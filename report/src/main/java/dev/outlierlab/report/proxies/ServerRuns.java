@@ -3,6 +3,7 @@ package dev.outlierlab.report.proxies;
 import dev.outlierlab.config.haproxy.HaproxyBackend;
 import dev.outlierlab.config.scenario.ScenarioReader;
 import dev.outlierlab.config.scenario.ScenarioWriter;
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyEvent;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
 import dev.outlierlab.engine.haproxy.HaproxyEvent;
@@ -51,13 +52,21 @@ public final class ServerRuns {
                     e.reason().outputName() + "  worker " + e.worker(),
                     figures));
         }
+        // requests answered only after waiting for failed attempts (a timed-out one waits proxy_read_timeout), as tune
+        // counts them: shown when there are any
+        Map<String, Long> counters = new LinkedHashMap<>();
+        if (r.delayedRequests() > 0) {
+            counters.put("slow requests", r.delayedRequests());
+            counters.put("slow wait ms", r.delayNanos() / 1_000_000);
+        }
         return new ServerRun(
                 "nginx",
                 head + ": upstream " + config.name() + ", " + r.hosts().size() + " servers" + backups(config) + ", "
                         + r.workers()
                         + (r.workers() == 1 ? " counting worker" : " counting workers (no zone)")
                         + ", proxy_next_upstream "
-                        + String.join(" ", config.nextUpstream().words()),
+                        + String.join(" ", config.nextUpstream().words())
+                        + readTimeout(config),
                 resolved.envoy().scenario(),
                 r.requests(),
                 r.clientErrors(),
@@ -66,10 +75,17 @@ public final class ServerRuns {
                 r.hosts(),
                 r.attempts(),
                 ServerRuns.perServer(r.hosts().size(), r::ejections),
-                Map.of(),
+                counters,
                 events,
                 r.requestsDuringFault(),
                 r.errorsDuringFault());
+    }
+
+    /** The upstream's {@code proxy_read_timeout} as ", proxy_read_timeout 5s", or "" at nginx's default 60 s. */
+    static String readTimeout(NginxUpstreamConfig config) {
+        return config.readTimeoutNanos() == NginxUpstreamConfig.DEFAULT_READ_TIMEOUT_NANOS
+                ? ""
+                : ", proxy_read_timeout " + Durations.format(config.readTimeoutNanos());
     }
 
     /** The {@code backup} servers by address, as " (backup: ADDR, ...)", or "" when there are none. */

@@ -6,10 +6,10 @@ import dev.outlierlab.engine.nginx.NextUpstream;
 import dev.outlierlab.engine.nginx.NginxDetector;
 import dev.outlierlab.engine.nginx.NginxEvent;
 import dev.outlierlab.engine.nginx.NginxUpstreamConfig;
+import dev.outlierlab.sim.RetryWaits;
 import dev.outlierlab.sim.fault.FaultInjector;
 import dev.outlierlab.sim.gateway.GatewaySimulation;
 import dev.outlierlab.sim.proxies.OutcomeTraces;
-import dev.outlierlab.sim.scenario.FaultSpec;
 import dev.outlierlab.sim.scenario.Scenario;
 import dev.outlierlab.sim.trace.TraceRecord;
 import dev.outlierlab.sim.traffic.ArrivalProcess;
@@ -28,8 +28,9 @@ import java.util.Map;
  * order, {@code backup} servers where they are written; Envoy's outlier detection settings do not apply. Zero latency. Deterministic, byte for byte.
  *
  * <p>Attempts take no time in the run, but what a retry made the client wait is counted
- * ({@link NginxRunResult#delayedRequests()}, {@link NginxRunResult#delayNanos()}): a request answered without an
- * error after one or more failed attempts waited, for each of them, what nginx waits before it calls
+ * ({@link NginxRunResult#delayedRequests()}, {@link NginxRunResult#delayNanos()}, tallied by {@link RetryWaits}): a
+ * request answered without an error after one or more failed attempts waited, for each of them, what nginx waits
+ * before it calls
  * {@code ngx_http_upstream_next} (src/http/ngx_http_upstream.c): a timed-out attempt {@code proxy_read_timeout}
  * (the connection was made; {@code ngx_http_upstream_process_header} times out on the read), a refused or reset
  * connection nothing (the error comes back at once), a 5xx answer the fault's own latency. nginx's
@@ -41,9 +42,12 @@ public final class NginxSimulation {
 
     private NginxSimulation() {}
 
-    /** {@link #run(Scenario, NginxUpstreamConfig, long)} with nginx's default {@code proxy_read_timeout}, 60 s. */
+    /**
+     * {@link #run(Scenario, NginxUpstreamConfig, long)} with the upstream's own {@code proxy_read_timeout}
+     * ({@link NginxUpstreamConfig#readTimeoutNanos()}, 60 s unless the configuration says otherwise).
+     */
     public static NginxRunResult run(Scenario scenario, NginxUpstreamConfig config) {
-        return run(scenario, config, DEFAULT_READ_TIMEOUT_NANOS);
+        return run(scenario, config, config.readTimeoutNanos());
     }
 
     /**
@@ -70,7 +74,7 @@ public final class NginxSimulation {
         long[] waitOfFault = new long[outcomeOfFault.length];
         for (int f = 0; f < outcomeOfFault.length; f++) {
             outcomeOfFault[f] = GatewaySimulation.outcome(scenario.faults().get(f));
-            waitOfFault[f] = waitNanos(scenario.faults().get(f), outcomeOfFault[f], readTimeoutNanos);
+            waitOfFault[f] = RetryWaits.waitNanos(scenario.faults().get(f), readTimeoutNanos);
         }
         long[] attempts = new long[n];
         long[] failed = new long[n];
@@ -83,17 +87,15 @@ public final class NginxSimulation {
         long noLive = 0;
         long duringFault = 0;
         long failedDuringFault = 0;
-        long delayed = 0;
-        long delayNanos = 0;
+        RetryWaits waits = new RetryWaits();
         int[] triesLeft = new int[1];
-        long[] waited = new long[1];
         NginxDetector.Attempts source = (peer, attempt) -> {
             int fault = faults.onRequest(peer, now[0]);
             int outcome = fault == FaultInjector.PASS ? 200 : outcomeOfFault[fault];
             attempts[peer]++;
             if (Outcome.isFailure(outcome)) {
                 failed[peer]++;
-                waited[0] += waitOfFault[fault];
+                waits.waited(waitOfFault[fault]);
             }
             if (next.peerState(outcome, triesLeft[0] - attempt) == NextUpstream.PeerState.FAILED && !config.single()) {
                 counted[peer]++;
@@ -105,15 +107,12 @@ public final class NginxSimulation {
             now[0] = t;
             boolean inFault = faults.moveTo(t);
             triesLeft[0] = d.initialTries();
-            waited[0] = 0;
             int status = d.request(t, source);
             requests++;
             if (status >= 500) {
                 clientErrors++;
-            } else if (waited[0] > 0) {
-                delayed++;
-                delayNanos += waited[0];
             }
+            waits.answered(status >= 500);
             if (inFault) {
                 duringFault++;
                 if (status >= 500) {
@@ -140,19 +139,8 @@ public final class NginxSimulation {
                 hosts,
                 duringFault,
                 failedDuringFault,
-                delayed,
-                delayNanos);
-    }
-
-    /**
-     * What one failed attempt of this fault makes its request wait before nginx tries the next server: a timeout
-     * {@code readTimeoutNanos}, a refused or reset connection 0, a 5xx answer the fault's latency.
-     */
-    static long waitNanos(FaultSpec fault, int outcome, long readTimeoutNanos) {
-        if (outcome == Outcome.TIMEOUT) {
-            return readTimeoutNanos;
-        }
-        return Outcome.isLocal(outcome) ? 0 : fault.latencyNanos();
+                waits.requests(),
+                waits.nanos());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.outlierlab.sim.scenario;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.InvalidConfigException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,11 +21,21 @@ import java.util.TreeSet;
  * {@code gateway-error} 502, 503 and 504, {@code retriable-status-codes} the listed ones, {@code retriable-4xx}
  * 409); {@code connect_failed} is a connection failure ({@code connect-failure}, {@code reset}, {@code 5xx},
  * {@code gateway-error}); {@code reset} a remote reset ({@code reset}, {@code 5xx}, {@code gateway-error}; not
- * {@code refused-stream}, which is an HTTP/2 REFUSED_STREAM the lab does not inject); {@code timeout} the route's
- * per-try timeout, which Envoy's router answers with a 504 ({@code Filter::onPerTryTimeout}), retried as that status.
- * gRPC's {@code unavailable}, {@code cancelled} and the others read a {@code grpc-status} the lab's faults do not
- * carry. Every attempt happens at the request's send time (zero latency): Envoy's back-off between attempts and a
- * retry budget's limit on concurrent retries (every attempt has finished before the next request) do not arise.
+ * {@code refused-stream}, which is an HTTP/2 REFUSED_STREAM the lab does not inject); {@code timeout} a host that does
+ * not answer in time. gRPC's {@code unavailable}, {@code cancelled} and the others read a {@code grpc-status} the
+ * lab's faults do not carry.
+ *
+ * <p>Timeouts ({@code source/common/router/router.cc}): with a per-try timeout shorter than the route's timeout
+ * ({@code FilterUtility::finalTimeout} drops a {@code per_try_timeout} that is not), a try that does not answer is
+ * reset when it expires ({@code Filter::onPerTryTimeoutCommon}) and retried as a local reset
+ * ({@code maybeRetryReset}, {@code RetryStateImpl::wouldRetryFromReset}: {@code reset}, {@code 5xx} or
+ * {@code gateway-error}). Without one, the route's timeout ({@code timeout}, 15 s unless set; 0 disables it) ends the
+ * request: {@code Filter::onResponseTimeout} resets every try and answers 504, with no retry. Once the tries of a
+ * request have waited the route's timeout in all, no further try is made either.
+ *
+ * <p>Every attempt happens at the request's send time (zero latency): Envoy's back-off between attempts and a retry
+ * budget's limit on concurrent retries (every attempt has finished before the next request) do not arise. What a
+ * retried try made its request wait is counted, not simulated ({@link #retryAfter}).
  *
  * @param retryOn              the {@code retry_on} conditions, in Envoy's names
  * @param numRetries           the most retries per request (Envoy's default with a retry policy: 1)
@@ -33,6 +44,9 @@ import java.util.TreeSet;
  * @param hostSelectionMaxAttempts how many extra picks a retry makes to find a host not tried
  *                             ({@code host_selection_retry_max_attempts})
  * @param origin               where the policy came from, for reports (e.g. "istiod's default")
+ * @param perTryTimeoutNanos   {@code per_try_timeout}, or 0 for none (Envoy's default and istiod's)
+ * @param routeTimeoutNanos    the route's {@code timeout}, 0 for none: Envoy's default is 15 s, istiod writes 0
+ *                             unless a VirtualService route sets {@code timeout}
  */
 public record RetrySpec(
         Set<String> retryOn,
@@ -40,7 +54,9 @@ public record RetrySpec(
         List<Integer> retriableStatusCodes,
         boolean previousHosts,
         int hostSelectionMaxAttempts,
-        String origin) {
+        String origin,
+        long perTryTimeoutNanos,
+        long routeTimeoutNanos) {
 
     /** The {@code retry_on} conditions Envoy knows ({@code RetryPolicy} names, HTTP and gRPC). */
     public static final Set<String> KNOWN = Set.of(
@@ -62,13 +78,17 @@ public record RetrySpec(
             "unavailable");
     /** The most retries accepted. */
     public static final int MAX_RETRIES = 100;
+    /** A route's {@code timeout} when none is set ({@code DEFAULT_ROUTE_TIMEOUT_MS}, {@code config_impl.cc}): 15 s. */
+    public static final long ENVOY_ROUTE_TIMEOUT_NANOS = 15 * Durations.SECOND;
 
     /**
      * istiod's default for every HTTP route without a VirtualService {@code retries} ({@code DefaultPolicy} in
      * {@code pilot/pkg/networking/core/route/retry/retry.go}): two retries on
      * {@code connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes} with 503 retriable (unless
      * istiod runs with {@code EXCLUDE_503_FROM_DEFAULT_RETRIES}), other hosts preferred ({@code previous_hosts}), 5
-     * host-selection attempts.
+     * host-selection attempts; no per-try timeout, and a route timeout of 0, none ({@code BuildDefaultHTTPInboundRoute}
+     * and {@code setTimeout} in {@code pilot/pkg/networking/core/route/route.go}): a host that does not answer holds
+     * its request until the caller gives up, and the request is not retried.
      */
     public static final RetrySpec ISTIO_DEFAULT = new RetrySpec(
             new LinkedHashSet<>(
@@ -77,7 +97,9 @@ public record RetrySpec(
             List.of(503),
             true,
             5,
-            "istiod's default");
+            "istiod's default",
+            0,
+            0);
 
     public RetrySpec {
         retryOn = Set.copyOf(new LinkedHashSet<>(retryOn));
@@ -108,6 +130,72 @@ public record RetrySpec(
                     Integer.toString(hostSelectionMaxAttempts),
                     "from 0 to " + MAX_RETRIES);
         }
+        if (perTryTimeoutNanos < 0 || perTryTimeoutNanos > Durations.MAX_NANOS) {
+            throw new InvalidConfigException(
+                    "retries.per_try_timeout", Durations.format(perTryTimeoutNanos), "a duration of 0 (none) or more");
+        }
+        if (routeTimeoutNanos < 0 || routeTimeoutNanos > Durations.MAX_NANOS) {
+            throw new InvalidConfigException(
+                    "retries.route_timeout", Durations.format(routeTimeoutNanos), "a duration of 0 (none) or more");
+        }
+    }
+
+    /** This policy on a route whose {@code timeout} is {@code nanos} (0: none). */
+    public RetrySpec withRouteTimeout(long nanos) {
+        return new RetrySpec(
+                retryOn,
+                numRetries,
+                retriableStatusCodes,
+                previousHosts,
+                hostSelectionMaxAttempts,
+                origin,
+                perTryTimeoutNanos,
+                nanos);
+    }
+
+    /**
+     * The per-try timeout in effect: {@code per_try_timeout} unless it is 0 or not shorter than the route's timeout
+     * ({@code FilterUtility::finalTimeout} then drops it), else 0.
+     */
+    public long effectivePerTryNanos() {
+        return perTryTimeoutNanos > 0 && (routeTimeoutNanos == 0 || perTryTimeoutNanos < routeTimeoutNanos)
+                ? perTryTimeoutNanos
+                : 0;
+    }
+
+    /**
+     * Whether this failed try is retried, and after what wait: -1 for no retry, else how long the request waited for
+     * the try (0 for a refused or reset connection, whose error comes back at once). A try that does not answer
+     * ({@code timeout}), or a 5xx slower than the per-try timeout, is reset when the per-try timeout expires and retried
+     * as a reset ({@link #retriesTimeout}), its wait the per-try timeout; a 5xx answered in time waits its
+     * {@code latencyNanos}. {@code waitedNanos} is what the request's earlier tries waited: once the tries have waited
+     * the route's timeout in all, {@code Filter::onResponseTimeout} answers 504 and no retry is made.
+     */
+    public long retryAfter(int status, FaultResult result, long latencyNanos, long waitedNanos) {
+        long perTry = effectivePerTryNanos();
+        long wait;
+        boolean retried;
+        if (result == FaultResult.TIMEOUT || result == null && perTry > 0 && latencyNanos >= perTry) {
+            wait = perTry;
+            retried = retriesTimeout();
+        } else {
+            wait = result == null ? latencyNanos : 0;
+            retried = result == null ? retriesStatus(status) : retriesResult(result);
+        }
+        if (!retried || routeTimeoutNanos > 0 && waitedNanos + wait >= routeTimeoutNanos) {
+            return -1;
+        }
+        return wait;
+    }
+
+    /**
+     * Whether a try that does not answer is retried: only with a per-try timeout in effect (without one the route's
+     * timeout ends the request), as {@code wouldRetryFromReset} retries a local reset: {@code reset}, {@code 5xx},
+     * {@code gateway-error}.
+     */
+    public boolean retriesTimeout() {
+        return effectivePerTryNanos() > 0
+                && (retryOn.contains("reset") || retryOn.contains("5xx") || retryOn.contains("gateway-error"));
     }
 
     /** Whether Envoy retries a response with {@code status} ({@code wouldRetryFromHeaders}). */
@@ -133,7 +221,7 @@ public record RetrySpec(
                         || retryOn.contains("5xx")
                         || retryOn.contains("gateway-error");
             case RESET -> retryOn.contains("reset") || retryOn.contains("5xx") || retryOn.contains("gateway-error");
-            case TIMEOUT -> retriesStatus(504);
+            case TIMEOUT -> retriesTimeout();
             case EXT_FAILED -> false;
         };
     }
@@ -153,6 +241,10 @@ public record RetrySpec(
                         : "")
                 + (previousHosts
                         ? ", other hosts preferred (previous_hosts, " + hostSelectionMaxAttempts + " re-picks)"
+                        : "")
+                + (perTryTimeoutNanos > 0 ? ", per-try timeout " + Durations.format(perTryTimeoutNanos) : "")
+                + (routeTimeoutNanos > 0 && routeTimeoutNanos != ENVOY_ROUTE_TIMEOUT_NANOS
+                        ? ", route timeout " + Durations.format(routeTimeoutNanos)
                         : "")
                 + " (" + origin + ")";
     }

@@ -57,13 +57,14 @@ public record NginxRun(NginxUpstreamConfig config, long readTimeoutNanos) implem
     }
 
     /**
-     * A {@code profile: nginx} scenario with the upstream as the run has it ({@code nginx:} block, one server a host);
-     * its {@code proxy_read_timeout} is not a key of the block, so a timed-out attempt waits nginx's default there.
+     * A {@code profile: nginx} scenario with the upstream as the run has it ({@code nginx:} block, one server a host),
+     * its {@code proxy_read_timeout} the one the run waits for a timed-out attempt: {@code run} of it gives the run's
+     * slow requests.
      */
     @Override
     public Map<String, Object> labScenario(Scenario scenario) {
         Map<String, Object> out = RunProfile.ofProfile(NginxScenarioFormat.NAME, scenario);
-        out.put(NginxScenarioFormat.NAME, NginxBlock.toMap(onHosts(scenario)));
+        out.put(NginxScenarioFormat.NAME, NginxBlock.toMap(onHosts(scenario).withReadTimeout(readTimeoutNanos)));
         return out;
     }
 

@@ -117,6 +117,49 @@ final class Caller {
     }
 
     /**
+     * Whether a failure is one report of an HTTP code to its host ({@link #codeOutsideSplit}), so that a run of them
+     * can be counted at once ({@link #failQuietly}): outside split mode.
+     */
+    boolean foldsFailures() {
+        return !split;
+    }
+
+    /**
+     * The HTTP code {@link #report} gives the host's monitor for a failure with {@code httpCode} and
+     * {@code localFailure} outside split mode, or -1 when it reports nothing.
+     */
+    static int codeOutsideSplit(int httpCode, FaultResult localFailure) {
+        return localFailure == null
+                ? httpCode
+                : HostMonitor.httpCodeOutsideSplit(localFailure.reported(), localFailure.code());
+    }
+
+    /**
+     * How many failures reported with {@code code} ({@link #codeOutsideSplit}) in a row from now, or after a success
+     * ({@code afterSuccess}), reach no detector: {@link HostMonitor#quietHttpResponseCodes}.
+     */
+    long quietFailures(int host, int code, boolean afterSuccess) {
+        return code < 0 ? Long.MAX_VALUE : monitors[host].quietHttpResponseCodes(code, afterSuccess);
+    }
+
+    /**
+     * A host's requests between two events at once: {@code failures} reported with {@code code} and
+     * {@code successes}, in an order whose last {@code trailing} are failures in a row after a success (0: the last
+     * is a success), none of the failures reaching the detector ({@link #quietFailures}): exactly as many
+     * {@link #report} calls and successes outside split mode, which need no time.
+     */
+    void foldedRequests(int host, int code, long failures, long successes, long trailing) {
+        if (failures > 0) {
+            carried();
+        }
+        if (code >= 0) {
+            monitors[host].putHttpResponseCodes(code, failures, successes, trailing);
+        } else {
+            monitors[host].putSuccesses(successes);
+        }
+    }
+
+    /**
      * Reports a 200 response carrying {@code x-envoy-degraded}: a connect success in split mode, then the code with
      * the header, which marks the host degraded under {@code detect_degraded_hosts}.
      */

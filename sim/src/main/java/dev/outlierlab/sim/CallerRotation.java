@@ -159,6 +159,23 @@ final class CallerRotation {
         countedTo[p] = Math.max(countedTo[p], slot + 1);
     }
 
+    /**
+     * Counts {@code host}'s pending successes before the caller's request number {@code request}, so that its monitor
+     * is up to date there (the host is in the epoch's list).
+     */
+    void countBefore(int host, long request, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
+        count(positionOf[host], request + caller, monitors, recorder, duringFault);
+    }
+
+    /**
+     * {@code host}'s requests up to the caller's request number {@code request} (with it) have been reported and
+     * recorded by the caller of this method; the pending successes start after it.
+     */
+    void handedOver(int host, long request) {
+        int p = positionOf[host];
+        countedTo[p] = Math.max(countedTo[p], request + caller + 1);
+    }
+
     /** Counts the successes at position {@code p} from its last count up to (not with) {@code endSlot}. */
     private void count(int p, long endSlot, HostMonitor[] monitors, RunRecorder recorder, boolean duringFault) {
         long from = countedTo[p];

@@ -35,6 +35,14 @@ final class EventDrivenRun {
     private final CapacityGuard guard;
     /** Whether every host with an active fault in this segment has indexed faults only: {@link PassBudget} plans. */
     private boolean skipping;
+    /** With one caller outside split mode, the planned hosts' failures are folded ({@link FailureFold}) instead. */
+    private final FailureFold fold;
+
+    private boolean folding;
+    /** Failures folded, and failures a fold stopped at (each reaching the detector). */
+    private long folded;
+
+    private long stops;
 
     private final int hostCount;
     private final long count;
@@ -45,13 +53,18 @@ final class EventDrivenRun {
     private boolean duringFault;
     /** A time in the current fault segment: the fault injector answers for any time in it alike. */
     private long segmentNanos;
-    /** Over the callers' epochs: how many are in panic, how many find no host, the most ejected. */
-    private int panicCallers;
 
-    private int noHostCallers;
-    private int mostEjected;
+    private final Stretches stretches;
 
     EventDrivenRun(Scenario scenario, RunOptions options) {
+        this(scenario, options, true);
+    }
+
+    /**
+     * @param foldFailures whether a run with one caller outside split mode folds its failures ({@link FailureFold});
+     *                     without, they are planned one by one ({@link PassBudget}): the same result
+     */
+    EventDrivenRun(Scenario scenario, RunOptions options, boolean foldFailures) {
         this.cluster = new LabCluster(scenario, options);
         this.callers = cluster.callers;
         this.clients = callers.length;
@@ -70,6 +83,10 @@ final class EventDrivenRun {
         this.requests = new HostRequests(clients, hostCount);
         this.budget = new PassBudget(requests, faults, hostCount);
         this.guard = new CapacityGuard(scenario);
+        this.stretches = new Stretches(rotations, schedule, recorder);
+        this.fold = foldFailures && clients == 1 && callers[0].foldsFailures()
+                ? new FailureFold(callers[0], rotations[0], faults, recorder, hostCount)
+                : null;
         this.count = schedule.count();
         this.stepNanos = recorder.stepNanos();
         this.watcher = options.watcher();
@@ -81,7 +98,7 @@ final class EventDrivenRun {
         startAll(0);
         long dueAt = schedule.firstAtOrAfter(nextDue);
         long edgeAt = schedule.firstAtOrAfter(segmentEnd);
-        if (skipping) {
+        if (skipping && !folding) {
             budget.planAll(0, Math.min(dueAt, edgeAt));
         }
         long stepAt = -1;
@@ -94,7 +111,7 @@ final class EventDrivenRun {
             }
             if (i >= dueAt || i >= edgeAt) {
                 long t = schedule.timeOf(i);
-                if (skipping) {
+                if (skipping && !folding) {
                     budget.syncAll(i);
                 }
                 flushAll(i);
@@ -108,7 +125,7 @@ final class EventDrivenRun {
                     edgeAt = schedule.firstAtOrAfter(segmentEnd);
                 }
                 startAll(i);
-                if (skipping) {
+                if (skipping && !folding) {
                     budget.planAll(i, Math.min(dueAt, edgeAt));
                 }
             }
@@ -116,10 +133,44 @@ final class EventDrivenRun {
                 stepAt = schedule.firstAtOrAfter((schedule.timeOf(i) / stepNanos + 1) * stepNanos);
             }
             long limit = Math.min(stepAt, Math.min(dueAt, edgeAt));
-            i = skipping ? skipTo(i, limit, Math.min(dueAt, edgeAt)) : walkTo(i, limit);
+            i = folding ? foldTo(i, limit) : skipping ? skipTo(i, limit, Math.min(dueAt, edgeAt)) : walkTo(i, limit);
         }
         flushAll(count);
         return cluster.finish();
+    }
+
+    /** How many failures were folded ({@link FailureFold}), and how many reached the detector one by one after a fold. */
+    long[] foldCounts() {
+        return new long[] {folded, stops};
+    }
+
+    /**
+     * From request {@code i} to {@code limit}, or just past the first failure before it that reaches the detector, with
+     * one caller whose failures are folded ({@link FailureFold}): the requests before that failure are counted.
+     */
+    private long foldTo(long i, long limit) {
+        long end = fold.fold(i, limit, duringFault);
+        folded += fold.failed();
+        stretch(i, end, fold.failed());
+        if (end >= limit) {
+            return limit;
+        }
+        stops++;
+        int host = fold.stopHost();
+        int fault = faults.onRequestInSegment(host, segmentNanos);
+        if (fault == FaultInjector.PASS) {
+            throw new IllegalStateException("request " + end + " to host " + host + " was found to fail");
+        }
+        CallerRotation rotation = rotations[0];
+        rotation.failedAt(host, end, callers[0].monitors, recorder, duringFault);
+        failing(end, schedule.timeOf(end), schedule.timeOrEnd(end + 1), host, fault);
+        long after = end + 1;
+        if (rotation.changed(callers[0].balancer)) {
+            flush(0, after);
+            restart(0, after);
+            summarise();
+        }
+        return after;
     }
 
     /**
@@ -220,7 +271,10 @@ final class EventDrivenRun {
                 skipping = false;
             }
         }
-        if (skipping) {
+        folding = skipping && fold != null;
+        if (folding) {
+            fold.enter(faulty);
+        } else if (skipping) {
             budget.enter(faulty, i);
         }
     }
@@ -267,71 +321,15 @@ final class EventDrivenRun {
     }
 
     private void summarise() {
-        panicCallers = 0;
-        noHostCallers = 0;
-        mostEjected = 0;
-        for (CallerRotation r : rotations) {
-            panicCallers += r.panic() ? 1 : 0;
-            noHostCallers += r.size() == 0 ? 1 : 0;
-            mostEjected = Math.max(mostEjected, r.ejected());
-        }
+        stretches.summarise();
     }
 
-    /**
-     * Requests {@code [from, to)}, none to a host with an active fault, all in one step and one epoch of every
-     * caller: each succeeds, or fails for want of a host when its caller has none.
-     */
     private void stretch(long from, long to) {
-        long n = to - from;
-        if (n <= 0) {
-            return;
-        }
-        long noHost = 0;
-        int ejected = 0;
-        boolean allPanic;
-        boolean nonePanic;
-        if (n >= clients) {
-            if (noHostCallers > 0) {
-                for (int c = 0; c < clients; c++) {
-                    if (rotations[c].size() == 0) {
-                        noHost += schedule.callerRequestsBefore(c, to) - schedule.callerRequestsBefore(c, from);
-                    }
-                }
-            }
-            ejected = mostEjected;
-            allPanic = panicCallers == clients;
-            nonePanic = panicCallers == 0;
-        } else {
-            // fewer requests than callers: each of their callers once
-            int panics = 0;
-            int c = (int) (from % clients);
-            for (long k = 0; k < n; k++) {
-                CallerRotation r = rotations[c];
-                noHost += r.size() == 0 ? 1 : 0;
-                panics += r.panic() ? 1 : 0;
-                ejected = Math.max(ejected, r.ejected());
-                if (++c == clients) {
-                    c = 0;
-                }
-            }
-            allPanic = panics == n;
-            nonePanic = panics == 0;
-        }
-        if (!allPanic && !nonePanic) {
-            // callers disagree on panic: the panic windows follow the callers request by request
-            for (long i = from; i < to; i++) {
-                int c = (int) (i % clients);
-                CallerRotation r = rotations[c];
-                boolean none = r.size() == 0;
-                long t = schedule.timeOf(i);
-                recorder.request(c, t, schedule.timeOrEnd(i + 1), none, duringFault, r.panic(), none);
-                signals.request(t, none ? RequestFate.FAILED_NO_HOST : RequestFate.OK);
-            }
-            return;
-        }
-        long fromNanos = schedule.timeOf(from);
-        recorder.stretch(fromNanos, schedule.timeOrEnd(to), n, noHost, ejected, duringFault, allPanic);
-        signals.requests(fromNanos, n - noHost, noHost);
+        stretches.record(from, to, 0, duringFault);
+    }
+
+    private void stretch(long from, long to, long faultFailed) {
+        stretches.record(from, to, faultFailed, duringFault);
     }
 
     /**

@@ -50,7 +50,7 @@ final class LabCluster {
             callers[c] = new Caller(scenario, firstCaller + c, c, recorder);
         }
         recorder.attach(callers);
-        this.faults = new FaultInjector(scenario.faults(), index, scenario.seed());
+        this.faults = new FaultInjector(scenario.faults(), index, scenario.seed(), options.failureMemo());
         this.intervalNanos = scenario.outlierDetection().intervalNanos();
         this.nextTickNanos = intervalNanos;
         this.nextCheckNanos = nextCheck();

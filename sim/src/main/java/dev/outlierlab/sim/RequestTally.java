@@ -79,9 +79,19 @@ final class RequestTally {
         panic(b, nanos, nextNanos, panic);
     }
 
-    /** A stretch of requests in one step: see {@link RunRecorder#stretch}. */
+    /**
+     * A stretch of requests in one step, {@code noHost} of them without a host and {@code faultFailed} failed by
+     * their host: see {@link RunRecorder#stretch}.
+     */
     void stretch(
-            long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault, boolean panic) {
+            long fromNanos,
+            long toNanos,
+            long count,
+            long noHost,
+            long faultFailed,
+            int ejected,
+            boolean duringFault,
+            boolean panic) {
         if (count <= 0) {
             return;
         }
@@ -91,11 +101,12 @@ final class RequestTally {
         if (ejected > seriesMaxEjected[b]) {
             seriesMaxEjected[b] = ejected;
         }
-        failed += noHost;
-        seriesFailed[b] += noHost;
+        long stretchFailed = noHost + faultFailed;
+        failed += stretchFailed;
+        seriesFailed[b] += stretchFailed;
         if (duringFault) {
             requestsDuringFault += count;
-            failedDuringFault += noHost;
+            failedDuringFault += stretchFailed;
         }
         noHealthyUpstream += noHost;
         panic(b, fromNanos, toNanos, panic);

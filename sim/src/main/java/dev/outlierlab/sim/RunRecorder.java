@@ -91,6 +91,17 @@ final class RunRecorder implements DetectorListener {
         }
     }
 
+    /** {@code n} failed requests to {@code host}: as many {@link #hostRequest} calls that failed. */
+    void hostFailures(int host, long n, boolean duringFault) {
+        long[] c = hostCounts[host];
+        c[0] += n;
+        c[1] += n;
+        if (duringFault) {
+            c[2] += n;
+            c[3] += n;
+        }
+    }
+
     /** The slow requests of a run whose route retries ({@link RoutedRequests}); none otherwise. */
     void slow(RetryWaits tally) {
         this.waits = tally;
@@ -239,7 +250,23 @@ final class RunRecorder implements DetectorListener {
      */
     void stretch(
             long fromNanos, long toNanos, long count, long noHost, int ejected, boolean duringFault, boolean panic) {
-        tally.stretch(fromNanos, toNanos, count, noHost, ejected, duringFault, panic);
+        tally.stretch(fromNanos, toNanos, count, noHost, 0, ejected, duringFault, panic);
+    }
+
+    /**
+     * {@link #stretch} in which {@code faultFailed} of the requests that found a host failed: as many
+     * {@link #request} calls with {@code isFailed} (their callers' ejected hosts the same throughout).
+     */
+    void stretch(
+            long fromNanos,
+            long toNanos,
+            long count,
+            long noHost,
+            long faultFailed,
+            int ejected,
+            boolean duringFault,
+            boolean panic) {
+        tally.stretch(fromNanos, toNanos, count, noHost, faultFailed, ejected, duringFault, panic);
     }
 
     RunResult finish(Scenario scenario, List<OutlierStats> perCaller) {

@@ -89,7 +89,7 @@ public final class HostMonitor {
      */
     public void putResult(RequestResult result, int code, long nowNanos) {
         if (!config.splitExternalLocalOriginErrors()) {
-            int mapped = code >= 0 ? code : result.httpCodeWhenNotSplit();
+            int mapped = httpCodeOutsideSplit(result, code);
             if (mapped >= 0) {
                 putHttpResponseCode(mapped, nowNanos);
             }
@@ -131,6 +131,87 @@ public final class HostMonitor {
         external.recordSuccesses(n);
         consecutive5xx.reset();
         consecutiveGatewayFailure.reset();
+    }
+
+    /**
+     * The HTTP code {@link #putResult(RequestResult, int, long)} reports outside split mode: the code given
+     * (when {@code >= 0}), else the result's ({@link RequestResult#httpCodeWhenNotSplit()}); -1 reports nothing.
+     */
+    public static int httpCodeOutsideSplit(RequestResult result, int code) {
+        return code >= 0 ? code : result.httpCodeWhenNotSplit();
+    }
+
+    /**
+     * How many {@link #putHttpResponseCode(int, long)} calls with {@code code} in a row reach no consecutive-error
+     * threshold, so that nothing reaches the detector: from the counters now, or ({@code afterSuccess}) from the
+     * counters a success leaves (both reset). {@link Long#MAX_VALUE} when none ever would: a code that is not a 5xx
+     * resets the counters; an ejected or removed host's detections change nothing (Envoy's
+     * {@code onConsecutiveErrorWorker} returns at once and leaves the counter running past its threshold).
+     */
+    public long quietHttpResponseCodes(int code, boolean afterSuccess) {
+        if (code < 500 || code > 599 || ejected || removed) {
+            return Long.MAX_VALUE;
+        }
+        long quiet = afterSuccess
+                ? positiveMinusOne(config.consecutive5xx())
+                : consecutive5xx.errorsBefore(config.consecutive5xx());
+        if (code >= 502 && code <= 504) {
+            long threshold = config.consecutiveGatewayFailure();
+            quiet = Math.min(
+                    quiet,
+                    afterSuccess ? positiveMinusOne(threshold) : consecutiveGatewayFailure.errorsBefore(threshold));
+        }
+        return quiet;
+    }
+
+    private static long positiveMinusOne(long threshold) {
+        return threshold > 0 ? threshold - 1 : Long.MAX_VALUE;
+    }
+
+    /**
+     * A host's responses between two events at once: {@code failures} with {@code code} and {@code successes}
+     * (code 200), none of the failures reaching the detector, in an order whose last {@code trailing} responses are
+     * failures in a row after a success (0: the last is a success). Exactly as those
+     * {@link #putHttpResponseCode(int, long)} calls one by one: the bucket counts them; without a success among them
+     * the consecutive counters go on from where they were, else they hold the trailing failures. The simulator's
+     * event-driven path folds a host's failures this way; it has checked each run of them against
+     * {@link #quietHttpResponseCodes}.
+     *
+     * @throws IllegalStateException when the last run of failures would reach a threshold
+     */
+    public void putHttpResponseCodes(int code, long failures, long successes, long trailing) {
+        if (failures + successes <= 0) {
+            return;
+        }
+        if (successes == 0
+                ? failures > quietHttpResponseCodes(code, false)
+                : trailing > quietHttpResponseCodes(code, true)) {
+            throw new IllegalStateException(failures + " responses " + code + " would reach a threshold of " + name);
+        }
+        if (code < 500 || code > 599) {
+            external.recordSuccesses(failures + successes);
+            consecutive5xx.reset();
+            consecutiveGatewayFailure.reset();
+            return;
+        }
+        external.recordFailures(failures);
+        external.recordSuccesses(successes);
+        boolean gateway = code >= 502 && code <= 504;
+        if (successes == 0) {
+            consecutive5xx.recordErrors(failures);
+            if (gateway) {
+                consecutiveGatewayFailure.recordErrors(failures);
+            } else if (failures > 0) {
+                consecutiveGatewayFailure.reset();
+            }
+        } else {
+            consecutive5xx.reset();
+            consecutive5xx.recordErrors(trailing);
+            consecutiveGatewayFailure.reset();
+            if (gateway) {
+                consecutiveGatewayFailure.recordErrors(trailing);
+            }
+        }
     }
 
     private void localOriginFailure(long nowNanos) {

@@ -26,6 +26,11 @@ public final class SuccessRateAccumulator {
         currentTotal++;
     }
 
+    /** {@code n} calls of {@link #recordFailure()}. */
+    void recordFailures(long n) {
+        currentTotal += n;
+    }
+
     /** Envoy's {@code updateCurrentWriter}: the filled bucket becomes the judged one. */
     void swap() {
         judgedTotal = currentTotal;

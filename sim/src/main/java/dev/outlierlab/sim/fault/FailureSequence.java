@@ -38,11 +38,32 @@ public interface FailureSequence {
         return limit;
     }
 
+    /**
+     * For an {@link #indexed} sequence: counts the failures among request numbers {@code [k, limit)} into
+     * {@code runs}, in order, and returns the first that would make a run too long ({@link FailureRuns#add}), or
+     * {@code limit}. Asks nothing that changes the sequence.
+     */
+    default long scanRuns(long k, long limit, FailureRuns runs) {
+        long n = nextFailure(k, limit);
+        while (n < limit) {
+            if (!runs.add(n)) {
+                return n;
+            }
+            n = nextFailure(n + 1, limit);
+        }
+        return limit;
+    }
+
     /** The sequence for {@code fault} (at {@code faultIndex} in the scenario's list) at the host {@code host}. */
     static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed) {
+        return of(fault, faultIndex, host, seed, null);
+    }
+
+    /** {@link #of(FaultSpec, int, String, long)}, the random pattern's failures looked up in {@code memo} (or null). */
+    static FailureSequence of(FaultSpec fault, int faultIndex, String host, long seed, FailureMemo memo) {
         return switch (fault.pattern()) {
             case EVEN -> new EvenFailures(fault);
-            case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host));
+            case RANDOM -> new RandomFailures(fault.errorRatePpm(), streamSeed(seed, faultIndex, host), memo);
             case BURSTS ->
                 new BurstFailures(fault.errorRatePpm(), fault.burstLengthMilli(), streamSeed(seed, faultIndex, host));
         };

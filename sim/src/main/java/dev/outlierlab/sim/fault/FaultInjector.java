@@ -56,6 +56,14 @@ public final class FaultInjector {
      *             host ({@link FailureSequence#streamSeed})
      */
     public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed) {
+        this(faults, hostIndex, seed, null);
+    }
+
+    /**
+     * @param memo where the random pattern's failures are looked up, found once for many runs of the same scenario
+     *             ({@link FailureMemo}; the same failures), or null to draw them in every run
+     */
+    public FaultInjector(List<FaultSpec> faults, Map<String, Integer> hostIndex, long seed, FailureMemo memo) {
         this.faults = faults.toArray(new FaultSpec[0]);
         int hosts = hostIndex.size();
         String[] names = new String[hosts];
@@ -86,7 +94,7 @@ public final class FaultInjector {
             sequences[h] = new FailureSequence[faultsOfHost[h].length];
             for (int j = 0; j < faultsOfHost[h].length; j++) {
                 int f = faultsOfHost[h][j];
-                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed);
+                sequences[h][j] = FailureSequence.of(this.faults[f], f, names[h], seed, memo);
             }
         }
         changes = Stream.of(this.faults)
@@ -223,6 +231,24 @@ public final class FaultInjector {
         int j = activeOfHost[host][0];
         long k = counters[host][j];
         return sequences[host][j].nextFailure(k, k + most) - k;
+    }
+
+    /**
+     * Scans {@code host}'s next {@code most} requests in the current segment for the deciding fault's failures,
+     * following a consecutive-error counter through them ({@link FailureRuns}, positions from 0 for the next
+     * request): returns the offset of the first failure that would make a run longer than allowed, or {@code most}.
+     * Nothing is counted. Only for a host with an active fault, all of them {@link #indexedAt indexed}.
+     */
+    public long scanRuns(int host, long most, long allowNow, long allowFresh, FailureRuns runs) {
+        int j = activeOfHost[host][0];
+        long k = counters[host][j];
+        runs.start(k, allowNow, allowFresh);
+        return sequences[host][j].scanRuns(k, k + most, runs) - k;
+    }
+
+    /** The fault that decides {@code host}'s requests in the current segment: the first active one covering it. */
+    public int decidingFault(int host) {
+        return faultsOfHost[host][activeOfHost[host][0]];
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.outlierlab.sim.fault;
 
+import dev.outlierlab.sim.scenario.FaultSpec;
+
 /**
  * The random pattern: each request fails independently, iff {@code draw mod 1000000 < ppm}, one draw per request
  * from the fault's own stream for this host. The stream is SplitMix64, whose state after {@code k} draws is
@@ -16,9 +18,20 @@ final class RandomFailures implements FailureSequence {
     private long scannedTo;
     private boolean failureKnown;
 
+    /** The failures of this stream at this rate found by earlier runs, or null. */
+    private final FailureMemo.Stream memo;
+
+    private final FailureMemo.Cursor cursor = new FailureMemo.Cursor();
+
     RandomFailures(long ppm, long streamSeed) {
+        this(ppm, streamSeed, null);
+    }
+
+    /** @param memo where the failures are looked up rather than drawn for each request, or null */
+    RandomFailures(long ppm, long streamSeed, FailureMemo memo) {
         this.ppm = ppm;
         this.streamSeed = streamSeed;
+        this.memo = memo == null || ppm <= 0 || ppm >= FaultSpec.PPM ? null : memo.stream(streamSeed, ppm);
     }
 
     @Override
@@ -40,6 +53,44 @@ final class RandomFailures implements FailureSequence {
         if (ppm == 0) {
             return limit;
         }
+        if (memo != null) {
+            long found = memo.nextFailure(k, limit, cursor);
+            if (found >= 0) {
+                return found;
+            }
+            return scan(-1 - found, limit); // past the memo's blocks: draw from there
+        }
+        return scan(k, limit);
+    }
+
+    @Override
+    public long scanRuns(long k, long limit, FailureRuns runs) {
+        if (memo == null) {
+            return FailureSequence.super.scanRuns(k, limit, runs);
+        }
+        long n = k;
+        while (n < limit) {
+            long b = n >>> FailureMemo.BITS;
+            char[] block = memo.block(b);
+            if (block == null) {
+                return FailureSequence.super.scanRuns(n, limit, runs);
+            }
+            long base = b << FailureMemo.BITS;
+            for (int at = FailureMemo.Stream.firstAtOrAfter(block, (int) (n - base)); at < block.length; at++) {
+                long f = base + block[at];
+                if (f >= limit) {
+                    return limit;
+                }
+                if (!runs.add(f)) {
+                    return f;
+                }
+            }
+            n = base + FailureMemo.BLOCK;
+        }
+        return limit;
+    }
+
+    private long scan(long k, long limit) {
         long n = k;
         if (k >= scannedFrom && k <= scannedTo) {
             if (failureKnown) {

@@ -109,6 +109,19 @@ public final class SignalRecorder {
         outcomes[RequestFate.FAILED_NO_HOST.ordinal()] += noHost;
     }
 
+    /**
+     * {@code ok + noHost + faultFailed} requests sent in the step of {@code nanos}: as {@link #requests(long, long,
+     * long)} with {@code faultFailed} more that their host failed ({@link RequestFate#FAILED_FAULT}).
+     */
+    public void requests(long nanos, long ok, long noHost, long faultFailed) {
+        int b = step(nanos);
+        requests[b] += ok + noHost + faultFailed;
+        failed[b] += noHost + faultFailed;
+        outcomes[RequestFate.OK.ordinal()] += ok;
+        outcomes[RequestFate.FAILED_NO_HOST.ordinal()] += noHost;
+        outcomes[RequestFate.FAILED_FAULT.ordinal()] += faultFailed;
+    }
+
     public SignalSeries finish() {
         fillBefore(Long.MAX_VALUE);
         long sent = 0;

@@ -116,7 +116,6 @@ class PlannedWorkTest {
             };
             List<SearchPilot.Estimate> told = new ArrayList<>();
             TuneResult piloted = Tuner.tune(req, u -> {}, counting, told::add);
-            TuneResult plain = Tuner.tune(req, u -> {}, local);
             assertThat(told).hasSize(1);
             long estimate = told.get(0).units();
             System.out.printf(
@@ -134,7 +133,11 @@ class PlannedWorkTest {
                     PlannedWork.units(req) / (double) done.get());
             assertThat((double) estimate).isBetween(done.get() / PILOT_UNDER, done.get() * PILOT_OVER);
             assertThat(told.get(0).pilotUnits()).isLessThan(estimate);
-            assertThat(TuneJson.tree(piloted)).isEqualTo(TuneJson.tree(plain));
+            if (hosts <= 6) {
+                // The same result with a pilot or without (compared on the small searches only: each comparison
+                // is a second whole search, and the pilot's runs are the search's own whatever its size).
+                assertThat(TuneJson.tree(piloted)).isEqualTo(TuneJson.tree(Tuner.tune(req, u -> {}, local)));
+            }
         }
     }
 }

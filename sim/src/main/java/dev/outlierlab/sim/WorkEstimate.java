@@ -38,20 +38,9 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
 
     /** The work of simulating the scenario's synthetic traffic. */
     public static WorkEstimate of(Scenario s) {
-        TrafficSpec traffic = s.traffic();
-        long duration = s.durationNanos();
-        int hosts = s.cluster().size();
         long steps = 0;
         for (FaultSpec f : s.faults()) {
-            long start = Math.min(f.startNanos(), duration);
-            long end = Math.min(f.endNanos(), duration);
-            if (end <= start) {
-                continue;
-            }
-            long inWindow = traffic.requestsBefore(end) - traffic.requestsBefore(start);
-            // requests spread evenly over the hosts, so the fault's hosts receive their share of the window
-            steps = Durations.saturatingAdd(
-                    steps, (long) Math.ceil(inWindow * (double) f.hosts().size() / hosts));
+            steps = Durations.saturatingAdd(steps, (long) Math.ceil(receivedInFault(s, f)));
         }
         return new WorkEstimate(s.requestCount(), steps, hostEvaluations(s));
     }
@@ -106,40 +95,37 @@ public record WorkEstimate(long requests, long faultSteps, long hostEvaluations,
      * {@link #unitsPerPlannedFailure} request-equivalents not spent.
      */
     public static double expectedFailures(Scenario s) {
-        TrafficSpec traffic = s.traffic();
-        long duration = s.durationNanos();
-        int hosts = s.cluster().size();
         double failures = 0;
         for (FaultSpec f : s.faults()) {
-            long start = Math.min(f.startNanos(), duration);
-            long end = Math.min(f.endNanos(), duration);
-            if (end > start) {
-                failures += (traffic.requestsBefore(end) - traffic.requestsBefore(start))
-                        * (double) f.hosts().size()
-                        / hosts
-                        * f.errorRatePpm()
-                        / FaultSpec.PPM;
-            }
+            failures += receivedInFault(s, f) * f.errorRatePpm() / FaultSpec.PPM;
         }
         return failures;
     }
 
+    /**
+     * The requests the hosts of fault {@code f} receive while it is active within the scenario's duration (0 when its
+     * window lies outside it): requests spread evenly over the hosts, so the fault's hosts receive their share of the
+     * window's requests.
+     */
+    private static double receivedInFault(Scenario s, FaultSpec f) {
+        long duration = s.durationNanos();
+        long start = Math.min(f.startNanos(), duration);
+        long end = Math.min(f.endNanos(), duration);
+        if (end <= start) {
+            return 0;
+        }
+        TrafficSpec traffic = s.traffic();
+        return (traffic.requestsBefore(end) - traffic.requestsBefore(start))
+                * (double) f.hosts().size()
+                / s.cluster().size();
+    }
+
     /** The fault steps of the event-driven path where every fault is indexed: draws scanned and failures planned. */
     private static long plannedFaultSteps(Scenario s) {
-        TrafficSpec traffic = s.traffic();
-        long duration = s.durationNanos();
-        int hosts = s.cluster().size();
-        long perFailure = unitsPerPlannedFailure(traffic.clients());
+        long perFailure = unitsPerPlannedFailure(s.traffic().clients());
         double units = 0;
         for (FaultSpec f : s.faults()) {
-            long start = Math.min(f.startNanos(), duration);
-            long end = Math.min(f.endNanos(), duration);
-            if (end <= start) {
-                continue;
-            }
-            double received = (traffic.requestsBefore(end) - traffic.requestsBefore(start))
-                    * (double) f.hosts().size()
-                    / hosts;
+            double received = receivedInFault(s, f);
             units += received / 8 + received * f.errorRatePpm() / FaultSpec.PPM * perFailure;
         }
         return (long) Math.min(Long.MAX_VALUE / 4, Math.ceil(units));

@@ -85,7 +85,7 @@ public final class FailureMemo {
             }
             char[] found = new char[BLOCK];
             int n = 0;
-            long state = seed + ((b << BITS) + 1) * SplitMix.GOLDEN;
+            long state = SplitMix.stateOfDraw(seed, b << BITS);
             for (int o = 0; o < BLOCK; o++) {
                 if (SplitMix.millionths(SplitMix.mix(state)) < ppm) {
                     found[n++] = (char) o;

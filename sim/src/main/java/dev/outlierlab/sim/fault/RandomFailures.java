@@ -40,7 +40,7 @@ final class RandomFailures implements FailureSequence {
     }
 
     private long draw(long k) {
-        return SplitMix.millionths(SplitMix.mix(streamSeed + (k + 1) * SplitMix.GOLDEN));
+        return SplitMix.millionths(SplitMix.mix(SplitMix.stateOfDraw(streamSeed, k)));
     }
 
     @Override
@@ -101,7 +101,7 @@ final class RandomFailures implements FailureSequence {
             scannedFrom = k;
             failureKnown = false;
         }
-        long state = streamSeed + (n + 1) * SplitMix.GOLDEN;
+        long state = SplitMix.stateOfDraw(streamSeed, n);
         while (n < limit && SplitMix.millionths(SplitMix.mix(state)) >= ppm) {
             n++;
             state += SplitMix.GOLDEN;

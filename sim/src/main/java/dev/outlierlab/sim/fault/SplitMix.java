@@ -19,6 +19,14 @@ final class SplitMix {
         return mix(state);
     }
 
+    /**
+     * The state whose {@link #mix} is draw {@code k} (counted from 0) of a stream started at {@code seed}: the state
+     * after {@code k + 1} steps, {@code seed + (k + 1) * GOLDEN}. The next draw's state is this plus {@link #GOLDEN}.
+     */
+    static long stateOfDraw(long seed, long k) {
+        return seed + (k + 1) * GOLDEN;
+    }
+
     /** The next draw modulo {@code bound}, reading the draw as unsigned. */
     long nextModulo(long bound) {
         return Long.remainderUnsigned(next(), bound);

@@ -222,7 +222,9 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     /** What the user can change to make the search smaller, in the flags of tune. */
     private static String smaller(TuneRequest req) {
         return "lower --seeds, a lower --max-ejected (fewer caps to try)"
-                + (req.clients() > 1 ? ", fewer --clients (each caller's detectors are simulated apart)" : "")
+                + (req.clients() > 1
+                        ? ", fewer --clients (each caller's detectors are simulated apart; the advice is then for that many callers)"
+                        : "")
                 + ", score a smaller --suite FILE of your own, or run the search elsewhere with --engine flink";
     }
 

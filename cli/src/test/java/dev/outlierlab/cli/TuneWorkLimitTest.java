@@ -18,7 +18,7 @@ class TuneWorkLimitTest {
                                 + "share counted once, every other run and every failure counted as made, at 16 million "
                                 + "a second), over the 5 min allowed without asking; lower --seeds, a lower "
                                 + "--max-ejected (fewer caps to try), fewer --clients (each caller's detectors are "
-                                + "simulated apart), score a smaller --suite FILE of your own, or run the search "
+                                + "simulated apart; the advice is then for that many callers), score a smaller --suite FILE of your own, or run the search "
                                 + "elsewhere with --engine flink, or add --yes to run it anyway");
     }
 }

@@ -44,9 +44,9 @@ final class OptionRanges {
             Map.entry("check --hosts", "1 to " + CheckCommand.MAX_HOSTS),
             Map.entry("check --rps", "1 or more, up to " + Long.MAX_VALUE),
             Map.entry("check --clients", "a whole number of callers from 1 to " + TrafficSpec.MAX_CLIENTS),
-            Map.entry("tune --hosts", "2 to 10000 hosts"),
-            Map.entry("tune --rps", "1 to 10000000 requests per second"),
-            Map.entry("tune --clients", "1 to 10000 callers (at most --rps)"),
+            Map.entry("tune --hosts", TuneRequest.HOSTS_RANGE),
+            Map.entry("tune --rps", TuneRequest.RPS_RANGE),
+            Map.entry("tune --clients", "1 to " + TuneRequest.MAX_CLIENTS + " callers (at most --rps)"),
             Map.entry("tune --seeds", "1 to " + TuneRequest.MAX_SEEDS),
             Map.entry("tune --max-ejected", "1 to the number of hosts"),
             Map.entry("tune --max-false-per-day", "0 to 1000000 false ejections a day"),
@@ -59,9 +59,9 @@ final class OptionRanges {
             Map.entry(
                     "proxy --max-response-bytes",
                     "1 to " + (Integer.MAX_VALUE - 8) + " (bytes held in memory per" + " answer)"),
-            Map.entry("proxy --threads", "1 to 4096"),
+            Map.entry("proxy --threads", "1 to " + ProxyLimits.MAX_THREADS),
             Map.entry("proxy --max-buffered-bytes", "--max-response-bytes to " + (1L << 40)),
-            Map.entry("proxy --per-client", "1 to 100000"));
+            Map.entry("proxy --per-client", "1 to " + ProxyLimits.MAX_PER_CLIENT));
 
     private OptionRanges() {}
 

@@ -20,6 +20,11 @@ import picocli.CommandLine.ParameterException;
  * connections of one client, the names accepted in Host. Each bound is checked before the proxy starts.
  */
 public final class ProxyLimits {
+    /** The most threads {@code --threads} may give the proxy. */
+    static final int MAX_THREADS = 4096;
+    /** The most requests {@code --per-client} may allow one client. */
+    static final int MAX_PER_CLIENT = 100_000;
+
     @Option(
             names = "--fallbacks",
             paramLabel = "N",
@@ -98,9 +103,9 @@ public final class ProxyLimits {
                     "--max-response-bytes: " + maxResponseBytes + " is not allowed; use 1 to " + (Integer.MAX_VALUE - 8)
                             + " (bytes held in memory per answer)");
         }
-        if (threads < 1 || threads > 4096) {
+        if (threads < 1 || threads > MAX_THREADS) {
             throw new ParameterException(
-                    spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to 4096");
+                    spec.commandLine(), "--threads: " + threads + " is not allowed; use 1 to " + MAX_THREADS);
         }
         if (maxBufferedBytes < maxResponseBytes || maxBufferedBytes > (1L << 40)) {
             throw new ParameterException(
@@ -108,9 +113,9 @@ public final class ProxyLimits {
                     "--max-buffered-bytes: " + maxBufferedBytes + " is not allowed; use --max-response-bytes ("
                             + maxResponseBytes + ") to " + (1L << 40));
         }
-        if (perClient < 1 || perClient > 100_000) {
+        if (perClient < 1 || perClient > MAX_PER_CLIENT) {
             throw new ParameterException(
-                    spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to 100000");
+                    spec.commandLine(), "--per-client: " + perClient + " is not allowed; use 1 to " + MAX_PER_CLIENT);
         }
         if (clientConnections < 1 || clientConnections > ReverseProxy.MAX_CONNECTIONS) {
             throw new ParameterException(

@@ -51,6 +51,16 @@ public record TuneRequest(
 
     /** The most seeds a finalist is run with. */
     public static final int MAX_SEEDS = 100;
+    /** The largest cluster tune searches for. */
+    public static final int MAX_HOSTS = 10_000;
+    /** The highest request rate tune searches at. */
+    public static final long MAX_RPS = 10_000_000;
+    /** The most callers tune simulates (and at most one per request a second). */
+    public static final int MAX_CLIENTS = 10_000;
+    /** {@code --hosts}' range, in words. */
+    public static final String HOSTS_RANGE = "2 to " + MAX_HOSTS + " hosts";
+    /** {@code --rps}' range, in words. */
+    public static final String RPS_RANGE = "1 to " + MAX_RPS + " requests per second";
 
     public TuneRequest {
         suite = List.copyOf(suite);
@@ -58,17 +68,17 @@ public record TuneRequest(
         if (currentProfile == null) {
             currentProfile = RunProfile.ENVOY;
         }
-        if (hosts < 2 || hosts > 10_000) {
+        if (hosts < 2 || hosts > MAX_HOSTS) {
+            throw new InputException("--hosts: " + hosts + " is not allowed; expected " + HOSTS_RANGE
+                    + " (outlier detection " + "compares hosts, and a cluster of one has nothing to eject to)");
+        }
+        if (rps < 1 || rps > MAX_RPS) {
+            throw new InputException("--rps: " + rps + " is not allowed; expected " + RPS_RANGE);
+        }
+        if (clients < 1 || clients > MAX_CLIENTS || clients > rps) {
             throw new InputException(
-                    "--hosts: " + hosts + " is not allowed; expected 2 to 10000 hosts (outlier detection "
-                            + "compares hosts, and a cluster of one has nothing to eject to)");
-        }
-        if (rps < 1 || rps > 10_000_000) {
-            throw new InputException("--rps: " + rps + " is not allowed; expected 1 to 10000000 requests per second");
-        }
-        if (clients < 1 || clients > 10_000 || clients > rps) {
-            throw new InputException("--clients: " + clients + " is not allowed; expected 1 to " + Math.min(10_000, rps)
-                    + " callers (at most --rps: every caller sends at least one request a second)");
+                    "--clients: " + clients + " is not allowed; expected 1 to " + Math.min(MAX_CLIENTS, rps)
+                            + " callers (at most --rps: every caller sends at least one request a second)");
         }
         String refused = target.clientsRefused(clients);
         if (clients > 1 && refused != null) {

@@ -67,8 +67,7 @@ public final class TuneService {
                     + (current.source() == null ? "" : " (" + current.source() + " does not list them)"));
         }
         if (g.rps() != null && g.rps() < 1) {
-            throw new InputException(
-                    "--rps: " + g.rps() + " is not allowed; expected 1 to 10000000 requests per second");
+            throw new InputException("--rps: " + g.rps() + " is not allowed; expected " + TuneRequest.RPS_RANGE);
         }
         long rate = g.rps() != null ? g.rps() : current.rps() != null ? current.rps() : log != null ? log.rps() : -1;
         if (rate < 0 && g.rps() == null) {
@@ -102,7 +101,10 @@ public final class TuneService {
         int most = g.maxEjected() != null ? g.maxEjected() : TuneRequest.defaultMaxEjected(Math.max(1, n));
         long baseErrorPpm = log == null ? 0 : log.baseErrorPpm();
         List<SuiteScenario> scenarios = new ArrayList<>();
-        if (n >= 2 && n <= 10_000 && clients >= 1 && clients <= Math.min(10_000, Math.max(1, rate))) {
+        if (n >= 2
+                && n <= TuneRequest.MAX_HOSTS
+                && clients >= 1
+                && clients <= Math.min(TuneRequest.MAX_CLIENTS, Math.max(1, rate))) {
             scenarios.addAll(new DefaultSuite(n, rate, clients, baseErrorPpm, health).scenarios());
         }
         if (!g.suite().equals("default")) {

@@ -107,8 +107,17 @@ final class CheckFiles {
      * when it holds none.
      */
     static Found configFiles(Path dir, String given) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            List<Path> visible = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
+        // a directory named through a symbolic link is walked as the directory it names (the walk itself follows no
+        // link, so it would see only the link); its files keep the name the user gave
+        Path root;
+        try {
+            root = Files.isSymbolicLink(dir) ? dir.toRealPath() : dir;
+        } catch (IOException e) {
+            throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            List<Path> visible = walk.map(p -> dir.resolve(root.relativize(p)))
+                    .filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
                     .toList();
             List<Path> regular = visible.stream().filter(Files::isRegularFile).toList();
             List<String> skipped = visible.stream()

@@ -45,6 +45,20 @@ class CheckDirectorySkipsTest {
     }
 
     @Test
+    void aDirectoryNamedThroughASymbolicLinkIsCheckedAsTheDirectory() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("real"));
+        Files.copy(Path.of("../docs/examples/search-cluster.yaml"), dir.resolve("search-cluster.yaml"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), dir);
+        CliRunner.Outcome viaLink = CliRunner.run("check", link.toString());
+        CliRunner.Outcome direct = CliRunner.run("check", dir.toString());
+        // it was "no configuration file in this directory (it is empty)", exit 2
+        assertThat(viaLink.exit()).as(viaLink.err()).isEqualTo(direct.exit()).isZero();
+        assertThat(viaLink.out())
+                .contains(link.resolve("search-cluster.yaml").toString())
+                .isEqualTo(direct.out().replace(dir.toString(), link.toString()));
+    }
+
+    @Test
     void aDirectoryOfOnlyAFifoIsBadInputThatNamesIt() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("pipes"));
         mkfifo(dir.resolve("fifo"));

@@ -79,7 +79,9 @@ final class ManifestTargets {
             int before = targets.size();
             switch (kind) {
                 case "DestinationRule" -> {
-                    List<IstioPolicy> p = DestinationRuleReader.policies(r, source, lines, port, controller);
+                    // a VirtualService's retries replace istiod's default ones on its routes to the rule's host
+                    List<IstioPolicy> p = DestinationRuleReader.withVirtualServiceRetries(
+                            DestinationRuleReader.policies(r, source, lines, port, controller), resources);
                     targets.addAll(istio(
                             p,
                             controller == DestinationRuleController.KGATEWAY ? FixStyle.KGATEWAY : FixStyle.ISTIO,

@@ -1,10 +1,13 @@
 package dev.outlierlab.check;
 
+import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.sim.routing.PriorityRouter;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.sim.scenario.RetrySpec;
 import dev.outlierlab.sim.scenario.RoutingSpec;
 import dev.outlierlab.sim.traffic.LoadBalancer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,19 +34,72 @@ final class RoutingCheck {
             n.put("num_retries", (long) retry.numRetries());
             n.put("retry_on", retry.retryOnText());
             n.put("previous_hosts", retry.previousHosts());
+            n.put("timeouts_retried", retry.retriesTimeout());
             sink.add(
                     Rule.ROUTE_RETRIES_HIDE_FAILURES,
                     Severity.NOTE,
-                    retry.describe() + ": a request a failing "
-                            + "host refuses (connect failure)" + (retry.retriesStatus(503) ? " or answers 503" : "")
-                            + " is retried" + (retry.previousHosts() ? " on another host" : "")
-                            + ", and its caller sees a "
-                            + "failure only when every attempt fails; the detector still counts each failed attempt (run "
-                            + "reports both figures)",
+                    retry.describe() + ": " + retried(retry) + " " + timeouts(retry),
                     n,
                     List.of(),
                     sink.target().line());
         }
+    }
+
+    /** Which failures the policy retries and what the caller and the detector see of them. */
+    private static String retried(RetrySpec retry) {
+        List<String> what = new ArrayList<>();
+        if (retry.retriesResult(FaultResult.CONNECT_FAILED)) {
+            what.add("refuses (connect failure)");
+        }
+        if (retry.retriesStatus(503)) {
+            what.add("answers 503");
+        }
+        if (retry.retriesTimeout()) {
+            what.add("does not answer within the per-try timeout");
+        }
+        if (what.isEmpty()) {
+            return "a failing host's refusals, 503s and timeouts are not retried (retry_on " + retry.retryOnText()
+                    + " covers none of them), so its callers see them.";
+        }
+        return "a request a failing host " + String.join(" or ", what) + " is retried"
+                + (retry.previousHosts() ? " on another host" : "")
+                + ", and its caller sees a failure only when every attempt fails; the detector still counts each"
+                + " failed attempt (run reports both figures).";
+    }
+
+    /**
+     * Whether a host that does not answer is hidden by the retries, as Envoy's router decides it
+     * ({@code source/common/router/router.cc}): only a per-try timeout shorter than the route's timeout resets such a
+     * try ({@code FilterUtility::finalTimeout}, {@code Filter::onPerTryTimeoutCommon}), and only {@code reset},
+     * {@code 5xx} or {@code gateway-error} retries that reset ({@code wouldRetryFromReset}); without one the route's
+     * timeout ends the request with no retry ({@code Filter::onResponseTimeout}).
+     */
+    private static String timeouts(RetrySpec retry) {
+        long perTry = retry.perTryTimeoutNanos();
+        long route = retry.routeTimeoutNanos();
+        String routeWords =
+                route == 0 ? "the route has no timeout" : "the route's timeout is " + Durations.format(route);
+        if (retry.retriesTimeout()) {
+            return "Timeouts are hidden too: per_try_timeout " + Durations.format(perTry) + " ("
+                    + routeWords + ") resets a try that does not answer and it is retried, each such try costing"
+                    + " its caller " + Durations.format(perTry) + " of waiting.";
+        }
+        String why;
+        if (perTry == 0) {
+            why = "with no per_try_timeout a host that does not answer holds the request "
+                    + (route == 0
+                            ? "until its caller gives up (the route has no timeout)"
+                            : "until the route's timeout, " + Durations.format(route) + ", answers 504")
+                    + ", and no retry is made";
+        } else if (retry.effectivePerTryNanos() == 0) {
+            why = "per_try_timeout " + Durations.format(perTry) + " is not shorter than the route's timeout, "
+                    + Durations.format(route) + ", so Envoy drops it and the route's timeout answers 504 with no"
+                    + " retry";
+        } else {
+            why = "per_try_timeout " + Durations.format(perTry) + " resets a try that does not answer, but retry_on "
+                    + "has none of reset, 5xx and gateway-error, which retry that reset";
+        }
+        return "Timeouts are not hidden: " + why + ".";
     }
 
     private static void failover(RoutingSpec routing, Integer hosts, FindingSink sink) {

@@ -212,7 +212,9 @@ public enum Rule implements CheckRule {
             "Route retries hide upstream failures from callers",
             "istiod gives every HTTP route two retries (connect-failure, refused-stream, unavailable, cancelled, "
                     + "retriable-status-codes 503) on other hosts unless a VirtualService says otherwise: the detector "
-                    + "counts every failed attempt, the caller sees a failure only when all attempts fail."),
+                    + "counts every failed attempt, the caller sees a failure only when all attempts fail. A host that "
+                    + "does not answer is retried only under a per_try_timeout shorter than the route's timeout, with "
+                    + "reset, 5xx or gateway-error in retry_on (Envoy's router.cc); istiod's default sets none."),
     KIND_NOT_READ(
             Severity.NOTE,
             "kind-not-read",

@@ -61,6 +61,79 @@ class RoutingCheckTest {
         assertThat(f.message()).contains("2 retries").contains("answers 503").contains("another host");
     }
 
+    /** A VirtualService for the rule's host with {@code route} (YAML lines under the HTTP route). */
+    private static String virtualService(String route) {
+        return """
+                ---
+                apiVersion: networking.istio.io/v1
+                kind: VirtualService
+                metadata:
+                  name: reviews
+                spec:
+                  hosts: [reviews]
+                  http:
+                  - route:
+                    - destination:
+                        host: reviews
+                """ + route;
+    }
+
+    @Test
+    void istiodsDefaultRetriesDoNotHideTimeouts() {
+        // no per_try_timeout and no route timeout: a host that does not answer holds its request, never retried
+        Finding f = only(check(RULE, 6), Rule.ROUTE_RETRIES_HIDE_FAILURES);
+        assertThat(f.message())
+                .contains("refuses (connect failure) or answers 503 is retried")
+                .contains("Timeouts are not hidden: with no per_try_timeout a host that does not answer holds the "
+                        + "request until its caller gives up (the route has no timeout), and no retry is made.")
+                .doesNotContain("Timeouts are hidden too");
+        assertThat(f.numbers()).containsEntry("timeouts_retried", false);
+    }
+
+    @Test
+    void aPerTryTimeoutShorterThanTheRouteTimeoutHidesTimeouts() {
+        String vs = virtualService("""
+                    timeout: 10s
+                    retries:
+                      attempts: 2
+                      retryOn: 5xx
+                      perTryTimeout: 2s
+                """);
+        Finding f = only(check(RULE + vs, 6), Rule.ROUTE_RETRIES_HIDE_FAILURES);
+        assertThat(f.message())
+                .contains("refuses (connect failure) or answers 503 or does not answer within the per-try timeout"
+                        + " is retried on another host")
+                .contains("Timeouts are hidden too: per_try_timeout 2s (the route's timeout is 10s) resets a try"
+                        + " that does not answer and it is retried, each such try costing its caller 2s of waiting.");
+        assertThat(f.numbers()).containsEntry("timeouts_retried", true);
+    }
+
+    @Test
+    void aPerTryTimeoutNotShorterThanTheRouteTimeoutOrWithoutAResetConditionHidesNoTimeout() {
+        String longTry = virtualService("""
+                    timeout: 2s
+                    retries:
+                      attempts: 2
+                      retryOn: 5xx
+                      perTryTimeout: 3s
+                """);
+        assertThat(only(check(RULE + longTry, 6), Rule.ROUTE_RETRIES_HIDE_FAILURES)
+                        .message())
+                .contains("Timeouts are not hidden: per_try_timeout 3s is not shorter than the route's timeout, 2s, so"
+                        + " Envoy drops it and the route's timeout answers 504 with no retry.");
+        String statusOnly = virtualService("""
+                    retries:
+                      attempts: 2
+                      retryOn: connect-failure,503
+                      perTryTimeout: 2s
+                """);
+        Finding f = only(check(RULE + statusOnly, 6), Rule.ROUTE_RETRIES_HIDE_FAILURES);
+        assertThat(f.message())
+                .contains("Timeouts are not hidden: per_try_timeout 2s resets a try that does not answer, but retry_on"
+                        + " has none of reset, 5xx and gateway-error, which retry that reset.");
+        assertThat(f.numbers()).containsEntry("timeouts_retried", false);
+    }
+
     @Test
     void failTrafficOnPanicChangesWhatPanicDoes() {
         String cluster = """

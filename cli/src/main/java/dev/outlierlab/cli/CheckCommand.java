@@ -214,7 +214,8 @@ public final class CheckCommand implements Callable<Integer>, FormatOption.Forma
     @Override
     public Integer call() {
         refuseBadOptions();
-        List<CheckInputs.Loaded> loaded = CheckFiles.readAll(files, this::readOne);
+        List<CheckInputs.Loaded> loaded = CheckFiles.readAll(
+                files, this::readOne, line -> spec.commandLine().getErr().println("outlier-lab: " + line));
         parts.refuseUnused();
         EnvoyVersion version = ScenarioReader.envoyVersion(new Located(envoyVersion, "--envoy-version"));
         Severity threshold = failOn == FailOn.warning ? Severity.WARNING : Severity.ERROR;

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -31,8 +32,12 @@ final class CheckFiles {
         CheckInputs.Loaded read(String text, String source, boolean inDirectory);
     }
 
-    /** Every file named, read by {@code reader}, in order (a directory's files in name order). */
-    static List<CheckInputs.Loaded> readAll(List<String> files, Reader reader) {
+    /**
+     * Every file named, read by {@code reader}, in order (a directory's files in name order); {@code skipped} gets,
+     * one line each, the entries of a directory that are not read because they are not regular files (a FIFO, a
+     * socket, a symbolic link to a directory or to nothing), e.g. {@code skipped dir/fifo: not a regular file}.
+     */
+    static List<CheckInputs.Loaded> readAll(List<String> files, Reader reader, Consumer<String> skipped) {
         List<CheckInputs.Loaded> loaded = new ArrayList<>();
         boolean several =
                 files.size() > 1 || files.stream().anyMatch(f -> !f.equals("-") && Files.isDirectory(Path.of(f)));
@@ -43,7 +48,7 @@ final class CheckFiles {
             }
             Path path = Path.of(name);
             if (Files.isDirectory(path)) {
-                List<Path> found;
+                Found found;
                 try {
                     found = configFiles(path, name);
                 } catch (InputException e) {
@@ -53,7 +58,8 @@ final class CheckFiles {
                     loaded.add(CheckInputs.unreadable(name, e, false));
                     continue;
                 }
-                for (Path f : found) {
+                found.skipped().forEach(skipped);
+                for (Path f : found.files()) {
                     read(loaded, several, reader, f.toString(), () -> InputFiles.readText(f), true);
                 }
             } else {
@@ -87,14 +93,41 @@ final class CheckFiles {
                     + " skipped)";
 
     /**
-     * The configuration files under a directory, in name order, skipping hidden directories: .yaml, .yml and .json
-     * files and the files a server profile names ({@link CheckFile#namedLike}). {@code given} is the directory as the
-     * user wrote it, for the message when it holds none.
+     * A directory's configuration files, in name order, and what was skipped in it that might have been one (one
+     * line each, in name order).
      */
-    static List<Path> configFiles(Path dir, String given) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            List<Path> regular = walk.filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
-                    .filter(Files::isRegularFile)
+    record Found(List<Path> files, List<String> skipped) {}
+
+    /**
+     * The configuration files under a directory, in name order, skipping hidden directories: .yaml, .yml and .json
+     * files and the files a server profile names ({@link CheckFile#namedLike}). An entry that is neither a regular file
+     * nor a directory is skipped and said: a FIFO or socket (reading one waits for a writer that may never come), a
+     * symbolic link to a directory (not followed, as the walk follows none, so a link cannot loop) or to nothing. A
+     * symbolic link to a regular file is read. {@code given} is the directory as the user wrote it, for the message
+     * when it holds none.
+     */
+    static Found configFiles(Path dir, String given) {
+        // a directory named through a symbolic link is walked as the directory it names (the walk itself follows no
+        // link, so it would see only the link); its files keep the name the user gave
+        Path root;
+        try {
+            root = Files.isSymbolicLink(dir) ? dir.toRealPath() : dir;
+        } catch (IOException e) {
+            throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            List<Path> visible = walk.map(p -> dir.resolve(root.relativize(p)))
+                    .filter(p -> !dir.relativize(p).toString().matches("(.*/)?\\..*"))
+                    .toList();
+            List<Path> regular = visible.stream().filter(Files::isRegularFile).toList();
+            List<String> skipped = visible.stream()
+                    .filter(p -> !p.equals(dir))
+                    .sorted()
+                    .map(p -> {
+                        String why = whySkipped(p);
+                        return why == null ? null : Wording.printable("skipped " + p + ": " + why);
+                    })
+                    .filter(line -> line != null)
                     .toList();
             List<Path> out = regular.stream()
                     .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)")
@@ -111,20 +144,37 @@ final class CheckFiles {
             }
             if (out.isEmpty()) {
                 throw new InputException(given + ": no configuration file in this directory ("
-                        + (regular.isEmpty()
-                                ? "it is empty"
-                                : regular.size()
-                                        + (regular.size() == 1 ? " other file, " : " other files, e.g. ")
-                                        + Wording.printable(regular.stream()
-                                                .map(p -> dir.relativize(p).toString())
-                                                .sorted()
-                                                .findFirst()
-                                                .orElseThrow()))
+                        + (regular.isEmpty() && !skipped.isEmpty()
+                                ? "it holds no regular file: " + skipped.get(0).substring("skipped ".length())
+                                        + (skipped.size() > 1 ? " and " + (skipped.size() - 1) + " more skipped" : "")
+                                : regular.isEmpty()
+                                        ? "it is empty"
+                                        : regular.size()
+                                                + (regular.size() == 1 ? " other file, " : " other files, e.g. ")
+                                                + Wording.printable(regular.stream()
+                                                        .map(p -> dir.relativize(p)
+                                                                .toString())
+                                                        .sorted()
+                                                        .findFirst()
+                                                        .orElseThrow()))
                         + "); check reads " + READS_IN_DIRECTORY);
             }
-            return out;
+            return new Found(out, skipped);
         } catch (IOException | UncheckedIOException e) {
             throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
         }
+    }
+
+    /** Why a directory's entry is not read, or null when it is a regular file (or a link to one) or a directory. */
+    private static String whySkipped(Path p) {
+        if (Files.isSymbolicLink(p)) {
+            if (Files.isDirectory(p)) {
+                return "a symbolic link to a directory (not followed)";
+            }
+            if (!Files.exists(p)) {
+                return "a symbolic link to nothing";
+            }
+        }
+        return Files.isRegularFile(p) || Files.isDirectory(p) ? null : "not a regular file";
     }
 }

@@ -79,7 +79,8 @@ public final class GrpcCommands
         List<String> out = new ArrayList<>();
         StringBuilder b = new StringBuilder();
         b.append("\n  grpc settings: ")
-                .append(GrpcTextReport.settings(settings.config()))
+                .append(GrpcTextReport.settings(
+                        settings.config(), given.envoy().scenario().cluster().size()))
                 .append("\n  from ")
                 .append(settings.origin())
                 .append('\n');

@@ -9,11 +9,14 @@ import dev.outlierlab.engine.envoy.event.OutlierEvent;
 import dev.outlierlab.engine.grpc.GrpcOutlierConfig;
 import dev.outlierlab.sim.RunResult;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The JSON of a run under the gRPC profile: {@link ResultJson}'s fields (scenario, summary, stats, events) with
  * {@code "profile": "grpc"}, the gRPC settings as run under {@code grpc} (snake_case, as in a scenario's
- * {@code grpc:} block) with their origin and notes, and each event's explanation in gRPC's terms.
+ * {@code grpc:} block) with their origin and notes (and {@code "off"}: each detector that is set but cannot run on
+ * the cluster's endpoints, with why, e.g. {@code "success_rate_ejection": "(4 hosts < minimum_hosts 5)"}), and each
+ * event's explanation in gRPC's terms.
  */
 public final class GrpcResultJson {
     private GrpcResultJson() {}
@@ -30,7 +33,14 @@ public final class GrpcResultJson {
         ObjectNode base = ResultJson.toTree(r, charts, charts);
         ObjectNode root = ResultJson.mapper().createObjectNode();
         root.put("profile", "grpc");
-        root.set("grpc", settingsTree(settings));
+        ObjectNode grpc = (ObjectNode) settingsTree(settings);
+        Map<String, String> off = GrpcTextReport.offForTooFewHosts(
+                settings.config(), r.scenario().cluster().size());
+        if (!off.isEmpty()) {
+            ObjectNode o = grpc.putObject("off");
+            off.forEach(o::put);
+        }
+        root.set("grpc", grpc);
         base.fields().forEachRemaining(e -> root.set(e.getKey(), e.getValue()));
         if (root.get("summary") instanceof ObjectNode summary) {
             summary.put("profile", "grpc");

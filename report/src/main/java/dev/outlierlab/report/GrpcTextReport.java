@@ -10,8 +10,11 @@ import dev.outlierlab.engine.grpc.SuccessRateEjection;
 import dev.outlierlab.sim.RunResult;
 import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.scenario.Scenario;
+import dev.outlierlab.tune.Setting;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The text form of a run under the gRPC profile: the inputs with gRPC's settings and where they came from (and
@@ -48,7 +51,7 @@ public final class GrpcTextReport {
                 out.append(l).append('\n');
             }
         }
-        line(out, "grpc", settings(c));
+        line(out, "grpc", settings(c, s.cluster().size()));
         line(out, "from", settings.origin());
         for (String note : settings.notes()) {
             line(out, "note", note);
@@ -109,8 +112,13 @@ public final class GrpcTextReport {
         return out.toString();
     }
 
-    /** The settings in one line, in the service config's snake_case names. */
-    public static String settings(GrpcOutlierConfig c) {
+    /**
+     * The settings in one line, in the service config's snake_case names; a detector that cannot run on {@code hosts}
+     * endpoints, because they are fewer than its {@code minimum_hosts}, says so before its fields, e.g. {@code
+     * success_rate_ejection off (4 hosts < minimum_hosts 5): {stdev_factor 1900, ...}} ({@link #offForTooFewHosts}).
+     */
+    public static String settings(GrpcOutlierConfig c, int hosts) {
+        Map<String, String> off = offForTooFewHosts(c, hosts);
         StringBuilder b = new StringBuilder();
         b.append("interval ")
                 .append(Durations.format(c.intervalNanos()))
@@ -125,18 +133,47 @@ public final class GrpcTextReport {
                 .append(
                         sr == null
                                 ? "off"
-                                : "{stdev_factor " + sr.stdevFactor() + ", enforcement_percentage "
-                                        + sr.enforcementPercentage() + ", minimum_hosts " + sr.minimumHosts()
-                                        + ", request_volume " + sr.requestVolume() + "}");
+                                : offPrefix(off, SUCCESS_RATE) + "{stdev_factor " + sr.stdevFactor()
+                                        + ", enforcement_percentage " + sr.enforcementPercentage() + ", minimum_hosts "
+                                        + sr.minimumHosts() + ", request_volume " + sr.requestVolume() + "}");
         FailurePercentageEjection fp = c.failurePercentage();
         b.append("; failure_percentage_ejection ")
                 .append(
                         fp == null
                                 ? "off"
-                                : "{threshold " + fp.threshold() + ", enforcement_percentage "
-                                        + fp.enforcementPercentage() + ", minimum_hosts " + fp.minimumHosts()
-                                        + ", request_volume " + fp.requestVolume() + "}");
+                                : offPrefix(off, FAILURE_PERCENTAGE) + "{threshold " + fp.threshold()
+                                        + ", enforcement_percentage " + fp.enforcementPercentage() + ", minimum_hosts "
+                                        + fp.minimumHosts() + ", request_volume " + fp.requestVolume() + "}");
         return b.toString();
+    }
+
+    static final String SUCCESS_RATE = "success_rate_ejection";
+    static final String FAILURE_PERCENTAGE = "failure_percentage_ejection";
+
+    /**
+     * The detectors that are set but cannot run on {@code hosts} endpoints, each with why, e.g. {@code
+     * success_rate_ejection -> (4 hosts < minimum_hosts 5)}: grpc-java's {@code ejectOutliers} of each algorithm
+     * returns when fewer than {@code minimum_hosts} addresses have the request volume (gRFC A50), which fewer endpoints
+     * never reach. The words are tune's label's ({@link Setting#tooFew(int, String, long)}).
+     */
+    public static Map<String, String> offForTooFewHosts(GrpcOutlierConfig c, int hosts) {
+        Map<String, String> off = new LinkedHashMap<>();
+        if (c.successRate() != null && hosts < c.successRate().minimumHosts()) {
+            off.put(
+                    SUCCESS_RATE,
+                    Setting.tooFew(hosts, "minimum_hosts", c.successRate().minimumHosts()));
+        }
+        if (c.failurePercentage() != null && hosts < c.failurePercentage().minimumHosts()) {
+            off.put(
+                    FAILURE_PERCENTAGE,
+                    Setting.tooFew(hosts, "minimum_hosts", c.failurePercentage().minimumHosts()));
+        }
+        return off;
+    }
+
+    private static String offPrefix(Map<String, String> off, String detector) {
+        String why = off.get(detector);
+        return why == null ? "" : "off " + why + ": ";
     }
 
     private static void line(StringBuilder out, String label, String text) {

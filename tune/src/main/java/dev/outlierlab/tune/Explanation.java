@@ -3,10 +3,7 @@ package dev.outlierlab.tune;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckReport;
 import dev.outlierlab.check.Finding;
-import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.check.Severity;
-import dev.outlierlab.engine.Durations;
-import dev.outlierlab.engine.envoy.EjectionType;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +11,8 @@ import java.util.Locale;
 
 /**
  * The words of a tune result: the diff from the current file, one paragraph of why the recommendation beats the
- * current settings (the cap's arithmetic, what each changed field does, the figures on the default scenario's case and the
- * should-not-eject ones), what no setting catches here, which detectors one caller's traffic lets run, and
+ * current settings (the cap's arithmetic, what changed ({@link SettingChanges}), the figures on the default scenario's case and the
+ * should-not-eject ones), what no setting catches here, which detectors one caller's traffic lets run ({@link DetectorReach}), and
  * {@code check}'s findings on the recommended file.
  */
 final class Explanation {
@@ -39,7 +36,7 @@ final class Explanation {
                 .diff(diff)
                 .why(why(req, current, best, front))
                 .cannotCatch(CannotCatch.of(req, current, front, best))
-                .detectors(detectors(req))
+                .detectors(DetectorReach.of(req))
                 .recommendationFindings(findings(req, best.written()))
                 .candidates(candidates)
                 .runs(runs)
@@ -132,7 +129,7 @@ final class Explanation {
                                     + req.target().description() + "'s checks")
                     + "; detection stays as it is (see what the detectors can do below).");
         } else {
-            s.add("The recommendation " + changes(current.setting(), best.setting(), req) + ".");
+            s.add("The recommendation " + SettingChanges.words(current.setting(), best.setting(), req) + ".");
             String result = "It removes " + pct(best.benefitPercent()) + " (worst seed "
                     + pct(best.worstSeedBenefitPercent()) + ")";
             if (seedBest != null) {
@@ -232,168 +229,6 @@ final class Explanation {
                 ? "It is the least harm among the settings that remove at least half of what the best " + "one removes."
                 : "It is the least harm among the settings that remove at least half of what the best "
                         + "one removes; " + String.join(" and ", ways) + " would accept it.";
-    }
-
-    /** The changed fields in words, e.g. "raises max_ejection_percent from 10 to 17, which admits 1 of 6 hosts". */
-    private static String changes(Setting a, Setting b, TuneRequest req) {
-        List<String> own = req.target().changes(a, b, req);
-        if (own != null) {
-            return words(own);
-        }
-        List<String> out = new ArrayList<>();
-        if (a.maxEjectionPercent() != b.maxEjectionPercent()) {
-            int admits = 0;
-            while (admits < req.hosts()
-                    && req.target()
-                            .admits(req.envoyVersion().capRule(), admits, req.hosts(), b.maxEjectionPercent(), false)) {
-                admits++;
-            }
-            out.add((b.maxEjectionPercent() > a.maxEjectionPercent() ? "raises" : "lowers") + " "
-                    + req.target().capKey()
-                    + " from "
-                    + a.maxEjectionPercent() + " to " + b.maxEjectionPercent() + ", which admits " + admits + " of "
-                    + req.hosts() + " hosts at once");
-        }
-        if (a.alwaysEjectOneHost() != b.alwaysEjectOneHost()) {
-            out.add(
-                    b.alwaysEjectOneHost()
-                            ? "sets always_eject_one_host, so the first host may always go"
-                            : "clears always_eject_one_host");
-        }
-        if (a.consecutive5xx() != b.consecutive5xx()) {
-            out.add(
-                    b.consecutive5xx() == 0
-                            ? "turns consecutive-5xx ejection off (random failures at a shared outage's "
-                                    + "rate reach a short run of 5xx on healthy hosts)"
-                            : "sets consecutive_5xx to " + b.consecutive5xx()
-                                    + (a.consecutive5xx() == 0 ? " (on)" : ""));
-        }
-        if (a.successRateStdevFactor() != b.successRateStdevFactor()
-                || (b.successRateStdevFactor() > 0 && a.successRateRequestVolume() != b.successRateRequestVolume())) {
-            out.add(
-                    b.successRateStdevFactor() == 0
-                            ? "turns success-rate ejection off"
-                            : "ejects by success rate at " + Setting.factor(b.successRateStdevFactor())
-                                    + " standard deviations " + "below the mean, judging hosts with "
-                                    + b.successRateRequestVolume() + " requests an interval");
-        }
-        if (a.failurePercentageThreshold() != b.failurePercentageThreshold()
-                || (b.failurePercentageThreshold() > 0
-                        && a.failurePercentageRequestVolume() != b.failurePercentageRequestVolume())) {
-            out.add(
-                    b.failurePercentageThreshold() == 0
-                            ? "turns failure-percentage ejection off"
-                            : "ejects hosts failing " + b.failurePercentageThreshold() + " % or more of at least "
-                                    + b.failurePercentageRequestVolume() + " requests an interval");
-        }
-        if (a.keepOnPassingCheck() != b.keepOnPassingCheck()) {
-            out.add(
-                    b.keepOnPassingCheck()
-                            ? "sets successful_active_health_check_uneject_host to false, so a passing "
-                                    + "active health check no longer returns an ejected host early (a host failing part of its requests "
-                                    + "passes its probes, and with the default it was back within one probe interval)"
-                            : "sets successful_active_health_check_uneject_host to true, so a passing health check returns an "
-                                    + "ejected host early");
-        }
-        if (a.intervalNanos() != b.intervalNanos()) {
-            out.add(
-                    b.intervalNanos() > a.intervalNanos()
-                            ? "lengthens the interval from "
-                                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
-                                    + " so that one caller's requests reach the volumes"
-                            : "shortens the interval from "
-                                    + Durations.format(a.intervalNanos()) + " to " + Durations.format(b.intervalNanos())
-                                    + ", so that a detector acts within seconds of a fault rather than minutes");
-        }
-        if (a.baseEjectionTimeNanos() != b.baseEjectionTimeNanos()) {
-            out.add("sets base_ejection_time to " + Durations.format(b.baseEjectionTimeNanos()));
-        }
-        return words(out);
-    }
-
-    /** Changes joined as one clause: "a, b and c". */
-    private static String words(List<String> out) {
-        if (out.isEmpty()) {
-            return "keeps the same settings, written in the target's own format";
-        }
-        if (out.size() == 1) {
-            return out.get(0);
-        }
-        return String.join(", ", out.subList(0, out.size() - 1)) + " and " + out.get(out.size() - 1);
-    }
-
-    /** What one caller's traffic lets each detector do at the current interval. */
-    static List<String> detectors(TuneRequest req) {
-        List<String> own = req.target().detectors(req);
-        if (own != null) {
-            return own;
-        }
-        OutlierDetectionConfig c = req.current();
-        long interval = c.intervalNanos();
-        long v = req.perHostPerInterval(interval);
-        String per = "each host gets " + v + " requests per " + Durations.format(interval) + " interval from "
-                + (req.clients() == 1 ? "the caller" : "each of the " + req.clients() + " callers");
-        List<String> out = new ArrayList<>();
-        boolean srRuns = v >= c.successRateRequestVolume() && req.hosts() >= c.successRateMinimumHosts();
-        FixStyle style = TuneWords.of(req, null).advice().style();
-        if (c.enforcingPercent(EjectionType.SUCCESS_RATE) == 0 && !req.target().choosesSuccessRate()) {
-            out.add("success rate never ejects: it needs enforcing_success_rate above 0, which "
-                    + style.whyCannot("enforcing_success_rate") + "; " + per);
-        } else if (srRuns) {
-            out.add("success rate can run: " + per + ", at least success_rate_request_volume "
-                    + c.successRateRequestVolume() + ", and " + req.hosts() + " hosts reach success_rate_minimum_hosts "
-                    + c.successRateMinimumHosts());
-        } else {
-            String because = v < c.successRateRequestVolume()
-                    ? per + ", under success_rate_request_volume " + c.successRateRequestVolume()
-                    : req.hosts() + " hosts are fewer than success_rate_minimum_hosts " + c.successRateMinimumHosts();
-            long v30 = req.perHostPerInterval(30 * Durations.SECOND);
-            out.add("success rate cannot run: " + because + "; "
-                    + (v * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME
-                            ? "a volume of " + v * 4 / 5 + " would let it"
-                            : v30 * 4 / 5 >= SearchSpace.MIN_SUCCESS_RATE_VOLUME
-                                    ? "a 30s interval with a volume of " + v30 * 4 / 5
-                                            + " would let it, at the cost of slower detection"
-                                    : "no volume a host reaches is enough to compare rates"));
-        }
-        boolean fpRuns = v >= c.failurePercentageRequestVolume() && req.hosts() >= c.failurePercentageMinimumHosts();
-        if (!req.target().hasFailurePercentage() && c.enforcingPercent(EjectionType.FAILURE_PERCENTAGE) == 0) {
-            out.add("failure percentage never ejects: it needs enforcing_failure_percentage above 0 and a "
-                    + "failure_percentage_threshold, which " + style.whyCannot("failure_percentage_threshold"));
-        } else {
-            out.add("failure percentage "
-                    + (fpRuns
-                            ? "can run: " + per + ", at least failure_percentage_request_volume "
-                                    + c.failurePercentageRequestVolume()
-                            : v >= c.failurePercentageRequestVolume()
-                                    ? "cannot run: " + req.hosts() + " hosts are fewer than "
-                                            + "failure_percentage_minimum_hosts " + c.failurePercentageMinimumHosts()
-                                            + " ("
-                                            + per + ", enough "
-                                            + "for failure_percentage_request_volume "
-                                            + c.failurePercentageRequestVolume()
-                                            + ")"
-                                            + (req.target().choosesFailurePercentageVolume()
-                                                    ? "; it can with failure_percentage_minimum_hosts " + req.hosts()
-                                                    : "")
-                                    : "cannot run at failure_percentage_request_volume "
-                                            + c.failurePercentageRequestVolume() + " (" + per + ")"
-                                            + (v * 4 / 5 >= SearchSpace.MIN_FAILURE_PERCENTAGE_VOLUME
-                                                    ? "; it can with a volume of " + v * 4 / 5
-                                                    : ""))
-                    + (req.target().hasFailurePercentage()
-                            ? ""
-                            : "; " + req.target().description() + " cannot set it"));
-        }
-        if (!req.target().hasConsecutive()) {
-            out.add("consecutive failures: gRPC's outlier detection has no consecutive detector; only success rate "
-                    + "and failure percentage eject, each once a sweep");
-            return out;
-        }
-        out.add(
-                "consecutive 5xx can run: it needs no volume, only a run of failures in one caller's requests to the host, "
-                        + "so it catches dead hosts at any traffic and partial failures only when their runs are long");
-        return out;
     }
 
     static String pct(double d) {

@@ -88,14 +88,34 @@ public final class GrpcTarget implements Target {
      */
     @Override
     public String label(Setting s) {
+        return label(s, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #label(Setting)} on {@code hosts} endpoints: a detector that cannot run there because they are fewer than
+     * its {@code minimumHosts} is labelled off with why, e.g. {@code successRateEjection=off (4 hosts < minimumHosts
+     * 5)}, as Envoy's label says it (gRFC A50; grpc-java's {@code SuccessRateOutlierEjectionAlgorithm.ejectOutliers}
+     * and {@code FailurePercentageOutlierEjectionAlgorithm.ejectOutliers} return when fewer than {@code minimumHosts}
+     * addresses have the request volume, which fewer endpoints than that can never reach).
+     */
+    @Override
+    public String label(Setting s, RunProfile profile, int hosts) {
+        return label(s, hosts);
+    }
+
+    private static String label(Setting s, int hosts) {
         return "successRateEjection="
-                + (s.successRateStdevFactor() > 0
-                        ? s.successRateStdevFactor() + "/" + s.successRateRequestVolume()
-                        : "off")
+                + (s.successRateStdevFactor() <= 0
+                        ? "off"
+                        : hosts < s.successRateMinimumHosts()
+                                ? "off " + Setting.tooFew(hosts, "minimumHosts", s.successRateMinimumHosts())
+                                : s.successRateStdevFactor() + "/" + s.successRateRequestVolume())
                 + " failurePercentageEjection="
-                + (s.failurePercentageThreshold() > 0
-                        ? s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume()
-                        : "off")
+                + (s.failurePercentageThreshold() <= 0
+                        ? "off"
+                        : hosts < s.failurePercentageMinimumHosts()
+                                ? "off " + Setting.tooFew(hosts, "minimumHosts", s.failurePercentageMinimumHosts())
+                                : s.failurePercentageThreshold() + "/" + s.failurePercentageRequestVolume())
                 + " interval=" + ProfileFiles.protoDuration(s.intervalNanos()) + " baseEjectionTime="
                 + ProfileFiles.protoDuration(s.baseEjectionTimeNanos()) + " maxEjectionPercentage="
                 + s.maxEjectionPercent();

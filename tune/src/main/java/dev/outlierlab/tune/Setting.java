@@ -183,7 +183,16 @@ public record Setting(
 
     /** Why a detector with {@code minimum} hosts cannot run on {@code hosts}: {@code (4 hosts < min 5)}. */
     static String tooFew(int hosts, long minimum) {
-        return "(" + hosts + (hosts == 1 ? " host" : " hosts") + " < min " + minimum + ")";
+        return tooFew(hosts, "min", minimum);
+    }
+
+    /**
+     * Why a detector with {@code minimum} hosts cannot run on {@code hosts}, the minimum named by the file's own key:
+     * {@code (4 hosts < minimumHosts 5)} in a gRPC service config's words, {@code (4 hosts < minimum_hosts 5)} in
+     * {@code run}'s. The one wording of every label and settings line that says a detector is off for too few hosts.
+     */
+    public static String tooFew(int hosts, String minimumKey, long minimum) {
+        return "(" + hosts + (hosts == 1 ? " host" : " hosts") + " < " + minimumKey + " " + minimum + ")";
     }
 
     static String factor(long thousandths) {

@@ -4,61 +4,23 @@ import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.check.CheckTarget;
 import dev.outlierlab.check.FixStyle;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.engine.envoy.CapRule;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
-import dev.outlierlab.engine.envoy.OutlierSetting;
 import dev.outlierlab.engine.profile.Profiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Where a recommendation goes and what it can say there: one file format a profile's settings are deployed in (an
  * Envoy cluster, an Istio DestinationRule, a gRPC service config, a gateway configuration, ...). A profile contributes
  * its targets through its {@link TuneTargets} facet; {@code --target} takes the flags of every registered one. A
- * target says what its file can express as a positive set ({@link Can}), writes a {@link Setting} in its own format
+ * target says what its file can express as a positive set ({@link TargetCapabilities}), writes a {@link Setting} in its own format
  * and reads it back with the project's reader for that format (which gives the settings the simulation runs, as a
  * {@link RunProfile}), and answers the few questions where targets differ; the defaults are those of Envoy's
  * outlier-detection fields, which the search shares as its vocabulary.
  */
-public interface Target {
-    /**
-     * What a target's file can say, as a positive set: a target can set nothing it does not list, so a new target
-     * starts with no detector rather than with Envoy's.
-     */
-    enum Can {
-        /** Envoy's outlier detection fields, written by Envoy or a control plane; runs on Envoy's simulation. */
-        ENVOY_FIELDS,
-        /** Consecutive-failure detectors. */
-        CONSECUTIVE,
-        /** Turning consecutive-5xx ejection off. */
-        TURN_OFF_CONSECUTIVE,
-        /** Choosing success-rate ejection. */
-        SUCCESS_RATE,
-        /** Failure-percentage ejection's threshold. */
-        FAILURE_PERCENTAGE,
-        /** Failure percentage's volume and minimum hosts. */
-        FAILURE_PERCENTAGE_VOLUME,
-        /** always_eject_one_host (from Envoy 1.31). */
-        ALWAYS_EJECT_ONE,
-        /**
-         * The cap is tested before each ejection, so the first is always allowed (grpc-java's
-         * {@code ejected / hosts * 100 >= max} stops; its key is {@code maxEjectionPercentage}).
-         */
-        CAP_BEFORE_EJECTION,
-        /** A cap on the hosts out at once ({@code max_ejection_percent} or its equivalent). */
-        CAP,
-        /** {@code successful_active_health_check_uneject_host} (Envoy 1.28), searched when the cluster has checks. */
-        HEALTH_CHECK_RETURN,
-        /**
-         * The correct action of a scenario is run as an active health check on Envoy's simulation (a target without
-         * it scores against its own simulation with the failing hosts' faults taken away).
-         */
-        HEALTH_CHECK_ORACLE
-    }
-
+public interface Target extends TargetCapabilities {
     /**
      * The settings and what was written: the file's text, the Envoy settings and panic threshold it gives (for gRPC,
      * its settings in Envoy's fields; unused for a profile with settings of its own) and the profile the simulation
@@ -75,14 +37,6 @@ public interface Target {
 
     /** The file in words, e.g. {@code an Envoy cluster}. */
     String description();
-
-    /** What the target's file can say. */
-    Set<Can> can();
-
-    /** Whether the target's file can say this. */
-    default boolean can(Can what) {
-        return can().contains(what);
-    }
 
     /**
      * Writes the setting for the request's cluster and Envoy release and reads it back: a field the release does not
@@ -327,58 +281,6 @@ public interface Target {
     /** Whether, without {@code --from}, the written file's names and endpoints are placeholders to say so of. */
     default boolean placeholdersWithoutFile() {
         return can(Can.ENVOY_FIELDS);
-    }
-
-    /** The cap's key in the target's file, for the words of the explanation. */
-    default String capKey() {
-        return can(Can.CAP_BEFORE_EJECTION) ? "maxEjectionPercentage" : "max_ejection_percent";
-    }
-
-    /**
-     * Whether another host may be ejected with {@code ejected} of {@code hosts} out under this cap: Envoy's rule of
-     * the release ({@link CapRule}), or grpc-java's ({@code ejected / hosts * 100 >= max} stops, so the first ejection
-     * is always allowed but for a cap of 0).
-     */
-    default boolean admits(CapRule rule, int ejected, int hosts, long max, boolean alwaysEjectOne) {
-        if (can(Can.CAP_BEFORE_EJECTION)) {
-            return !(((double) ejected / hosts) * 100 >= max);
-        }
-        return rule.allows(ejected, hosts, max, alwaysEjectOne);
-    }
-
-    /** Whether the target has consecutive-failure detectors. */
-    default boolean hasConsecutive() {
-        return can(Can.CONSECUTIVE);
-    }
-
-    /** Whether the target can turn consecutive-5xx ejection off. */
-    default boolean canTurnOffConsecutive() {
-        return can(Can.TURN_OFF_CONSECUTIVE);
-    }
-
-    /** Whether the target can set success-rate ejection. */
-    default boolean choosesSuccessRate() {
-        return can(Can.SUCCESS_RATE);
-    }
-
-    /** The success rate a target that cannot choose it runs: {factor (0 off), volume, minimum hosts}. */
-    default long[] fixedSuccessRate() {
-        return new long[] {0, 100, 5};
-    }
-
-    /** Whether the target can set failure-percentage ejection. */
-    default boolean hasFailurePercentage() {
-        return can(Can.FAILURE_PERCENTAGE);
-    }
-
-    /** Whether failure percentage's volume and minimum hosts can be chosen. */
-    default boolean choosesFailurePercentageVolume() {
-        return can(Can.FAILURE_PERCENTAGE_VOLUME);
-    }
-
-    /** Whether the target can set always_eject_one_host (a field from Envoy 1.31; an older Envoy rejects it). */
-    default boolean hasAlwaysEjectOne(EnvoyVersion version) {
-        return can(Can.ALWAYS_EJECT_ONE) && version.atLeast(EnvoyVersion.addedIn(OutlierSetting.ALWAYS_EJECT_ONE_HOST));
     }
 
     /** Every registered target, in the profiles' rank order. */

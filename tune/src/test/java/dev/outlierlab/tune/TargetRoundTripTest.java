@@ -98,7 +98,7 @@ class TargetRoundTripTest {
     void fiftyCallersLeaveSuccessRateTooLittleVolumeAndTheSearchTriesALongerInterval() {
         TuneRequest req = request(EnvoyTarget.ENVOY, 50);
         assertThat(req.perHostPerInterval(10_000_000_000L)).isEqualTo(20);
-        List<String> detectors = Explanation.detectors(req);
+        List<String> detectors = DetectorReach.of(req);
         assertThat(detectors.get(0))
                 .startsWith(
                         "success rate cannot run: each host gets 20 requests per 10s interval "

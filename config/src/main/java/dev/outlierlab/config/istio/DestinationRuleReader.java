@@ -77,6 +77,24 @@ public final class DestinationRuleReader {
     }
 
     /**
+     * {@code policies} with the retries the VirtualServices among {@code resources} give their routes (as {@link
+     * #read} applies them to a file's DestinationRules): the first HTTP route to a policy's host sets its retries and
+     * route timeout.
+     */
+    public static List<IstioPolicy> withVirtualServiceRetries(
+            List<IstioPolicy> policies, List<Manifests.Resource> resources) {
+        List<Manifests.Resource> virtualServices = resources.stream()
+                .filter(r -> "VirtualService".equals(r.kind()))
+                .toList();
+        if (virtualServices.isEmpty()) {
+            return policies;
+        }
+        return policies.stream()
+                .map(p -> VirtualServiceRetries.apply(p, virtualServices))
+                .toList();
+    }
+
+    /**
      * The policies of one DestinationRule resource.
      *
      * @param lines the file's lines, for the lines of keys

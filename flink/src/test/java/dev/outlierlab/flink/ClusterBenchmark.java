@@ -127,6 +127,8 @@ public final class ClusterBenchmark {
             ClusterConfig.RECOMMENDED.entrySet().stream()
                     .filter(e -> e.getKey().startsWith("env.java.opts."))
                     .forEach(e -> alone.put(e.getKey(), e.getValue()));
+            // and any -Dbench.flink.KEY=VALUE over them (a flight recording of the JobManager, for example)
+            alone.putAll(settings(Map.of()));
             try (Session session = new Session(dir.resolve("session"), flinkAlone, alone, null)) {
                 session.submit("warm-up", 2, List.of(warmUp.toString()));
                 for (int r = 1; r <= rounds; r++) {
@@ -314,8 +316,10 @@ public final class ClusterBenchmark {
             return StandaloneCluster.withoutClientLines(out);
         }
 
+        /** Stops the JVMs as {@code stop-cluster.sh} does (a flight recording of them is written at their exit). */
         @Override
-        public void close() {
+        public void close() throws InterruptedException {
+            cluster.stop();
             cluster.close();
         }
     }

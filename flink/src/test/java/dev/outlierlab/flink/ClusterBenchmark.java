@@ -61,8 +61,9 @@ public final class ClusterBenchmark {
 
     /**
      * The settings above and any given as {@code -Dbench.flink.KEY=VALUE} to the benchmark's JVM (for example
-     * {@code -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr} to see where a
-     * TaskManager's CPU goes).
+     * {@code -Dbench.flink.env.java.opts.taskmanager='-XX:TieredStopAtLevel=1
+     * -XX:StartFlightRecording=filename=/tmp/tm/,settings=profile'}, a flight recording of each TaskManager in that
+     * directory, written as a session's cluster is stopped, to see where a TaskManager's CPU goes).
      */
     /**
      * The deployments to measure, {@code -Dbench.deployments=shaded,lib,recommended,installed} by default ({@code

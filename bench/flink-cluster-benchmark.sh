@@ -30,7 +30,8 @@
 # cluster under the recommended settings and these (rows `tuned-...`), side by side with them in one run;
 # BENCH_JAVA_OPTS="-Dbench.deployments=recommended" measures only that deployment (the tuned one too, if any) and
 # local replay, for a shorter run (of shaded, lib, recommended, installed, and archived: as installed, plus archives of the JobManager's and the
-# TaskManagers' classes written at their exit, messages in bench/target/flink-cluster/run/archives/).
+# TaskManagers' classes written at their exit, messages in bench/target/flink-cluster/run/archives/;
+# installed,archived measures the two side by side, on clusters of their own).
 # Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

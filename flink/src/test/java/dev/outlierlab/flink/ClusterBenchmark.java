@@ -188,9 +188,13 @@ public final class ClusterBenchmark {
                     StandaloneCluster.await(job, Duration.ofMinutes(10));
                     writer.stop();
                 }
-                variants.put(
-                        jvmArchives ? "archived" : "installed",
-                        jvmArchives ? withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map") : tuned);
+                if (DEPLOYMENTS.contains("installed")) {
+                    // the client's archive alone, beside the JVMs' archives when both are asked for
+                    variants.put("installed", tuned);
+                }
+                if (jvmArchives) {
+                    variants.put("archived", withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map"));
+                }
             }
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();

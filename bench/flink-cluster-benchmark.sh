@@ -23,12 +23,15 @@
 #   bench/flink-cluster-benchmark.sh LINES INSTANCES ROUNDS PARALLELISMS
 #
 # BENCH_JAVA_OPTS="-Dbench.flink.KEY=VALUE ..." adds settings to the clusters' config.yaml (for example
-# -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr, a flight recording of each
-# TaskManager in bench/target/flink-cluster/run/session*/); BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." adds a
+# -Dbench.flink.env.java.opts.taskmanager='-XX:TieredStopAtLevel=1 -XX:StartFlightRecording=filename=/tmp/tm/,settings=profile',
+# a flight recording of each TaskManager in the directory /tmp/tm/, written as the benchmark stops the cluster as
+# stop-cluster.sh does; these override the JIT options of every deployment, the shaded one's too);
+# BENCH_JAVA_OPTS="-Dbench.tuned.KEY=VALUE ..." adds a
 # cluster under the recommended settings and these (rows `tuned-...`), side by side with them in one run;
 # BENCH_JAVA_OPTS="-Dbench.deployments=recommended" measures only that deployment (the tuned one too, if any) and
 # local replay, for a shorter run (of shaded, lib, recommended, installed, and archived: as installed, plus archives of the JobManager's and the
-# TaskManagers' classes written at their exit, messages in bench/target/flink-cluster/run/archives/).
+# TaskManagers' classes written at their exit, messages in bench/target/flink-cluster/run/archives/;
+# installed,archived measures the two side by side, on clusters of their own).
 # Builds the jars when missing and compiles the flink module's test classes (offline Maven; MVN_ARGS, default -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -9,7 +9,6 @@ import dev.outlierlab.config.InputException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -228,7 +227,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
         final int input;
         final Map<String, Integer> hostIndex = new HashMap<>();
         final List<String> hosts = new ArrayList<>();
-        ByteBuffer data = ByteBuffer.allocate(OutcomeChunk.MAX * OutcomeChunk.BYTES);
+        final byte[] data = new byte[OutcomeChunk.MAX * OutcomeChunk.BYTES];
         long first;
         int count;
 
@@ -248,11 +247,8 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
                 hosts.add(e.host());
                 hostIndex.put(e.host(), h);
             }
-            data.putLong(e.endEpochNanos())
-                    .putShort((short) (int) h)
-                    .putShort((short) e.code())
-                    .put((byte) e.outcome().ordinal())
-                    .putLong(e.line());
+            OutcomeChunk.pack(
+                    data, count, e.endEpochNanos(), h, e.code(), e.outcome().ordinal(), e.line());
             count++;
         }
 
@@ -264,8 +260,7 @@ final class AccessLogFormat implements BulkFormat<OutcomeChunk, FileSourceSplit>
             c.firstEpochNanos = first;
             c.count = count;
             c.hosts = hosts.toArray(String[]::new);
-            c.data = Arrays.copyOf(data.array(), count * OutcomeChunk.BYTES);
-            data.clear();
+            c.data = Arrays.copyOf(data, count * OutcomeChunk.BYTES);
             hostIndex.clear();
             hosts.clear();
             count = 0;

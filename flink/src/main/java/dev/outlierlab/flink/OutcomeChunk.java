@@ -1,7 +1,6 @@
 package dev.outlierlab.flink;
 
 import dev.outlierlab.accesslog.BadLines;
-import java.nio.ByteBuffer;
 
 /**
  * What the job moves (a Flink POJO): up to {@value #MAX} consecutive outcomes of one detector from one input, in
@@ -36,16 +35,20 @@ public class OutcomeChunk {
 
     public OutcomeChunk() {}
 
+    // read and written with shifts, not through a ByteBuffer wrapped per call: these run for every outcome, and a
+    // TaskManager that compiles with C1 only (as docs/flink.md recommends) allocated every wrapper (a third of the
+    // replaying TaskManager's CPU samples in a flight recording, 1 M lines)
     long endEpochNanos(int i) {
-        return ByteBuffer.wrap(data).getLong(i * BYTES);
+        return longAt(i * BYTES);
     }
 
-    String host(int i) {
-        return hosts[ByteBuffer.wrap(data).getShort(i * BYTES + 8)];
+    /** The outcome's host, as its index in {@link #hosts}. */
+    int hostIndex(int i) {
+        return shortAt(i * BYTES + 8);
     }
 
     int code(int i) {
-        return ByteBuffer.wrap(data).getShort(i * BYTES + 10);
+        return shortAt(i * BYTES + 10);
     }
 
     int outcome(int i) {
@@ -53,7 +56,44 @@ public class OutcomeChunk {
     }
 
     long line(int i) {
-        return ByteBuffer.wrap(data).getLong(i * BYTES + 13);
+        return longAt(i * BYTES + 13);
+    }
+
+    /** Writes outcome {@code i} into {@code data}, as the accessors above read it. */
+    static void pack(byte[] data, int i, long endEpochNanos, int host, int code, int outcome, long line) {
+        int at = i * BYTES;
+        putLong(data, at, endEpochNanos);
+        data[at + 8] = (byte) (host >>> 8);
+        data[at + 9] = (byte) host;
+        data[at + 10] = (byte) (code >>> 8);
+        data[at + 11] = (byte) code;
+        data[at + 12] = (byte) outcome;
+        putLong(data, at + 13, line);
+    }
+
+    private static void putLong(byte[] b, int at, long v) {
+        for (int k = 7; k >= 0; k--) {
+            b[at + k] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    /** Big-endian. */
+    private long longAt(int at) {
+        byte[] b = data;
+        return (b[at] & 0xffL) << 56
+                | (b[at + 1] & 0xffL) << 48
+                | (b[at + 2] & 0xffL) << 40
+                | (b[at + 3] & 0xffL) << 32
+                | (b[at + 4] & 0xffL) << 24
+                | (b[at + 5] & 0xffL) << 16
+                | (b[at + 6] & 0xffL) << 8
+                | (b[at + 7] & 0xffL);
+    }
+
+    /** Big-endian and signed, as {@code ByteBuffer.getShort} read it before. */
+    private int shortAt(int at) {
+        return (short) ((data[at] & 0xff) << 8 | (data[at + 1] & 0xff));
     }
 
     static String group(String cluster, String instance) {

@@ -41,9 +41,7 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
             "plan", BasicTypeInfo.STRING_TYPE_INFO, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     private static final LineOutcome[] OUTCOMES = LineOutcome.values();
     /** The merged logs' order: end time, then input, then line. */
-    private static final Comparator<Cursor> ORDER = Comparator.<Cursor>comparingLong(c -> c.time)
-            .thenComparingInt(c -> c.chunk.input)
-            .thenComparingLong(c -> c.line);
+    private static final Comparator<Cursor> ORDER = ReplayGroups::inOrder;
 
     private final FleetSettings settings;
     private transient Map<String, Integer> index;
@@ -116,15 +114,35 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
         }
     }
 
+    /** The merged logs' order of two cursors' outcomes: end time, then input, then line. */
+    private static int inOrder(Cursor a, Cursor b) {
+        if (a.time != b.time) {
+            return a.time < b.time ? -1 : 1;
+        }
+        if (a.input != b.input) {
+            return a.input < b.input ? -1 : 1;
+        }
+        return Long.compare(a.line, b.line);
+    }
+
     /** The next outcome of a chunk. */
     private static final class Cursor {
         final OutcomeChunk chunk;
+        final int input;
+        /** Per host of the chunk's table, its slot in each of the detector's replays. */
+        final int[][] slots;
+
         int at;
         long time;
         long line;
 
-        Cursor(OutcomeChunk chunk) {
+        Cursor(OutcomeChunk chunk, Map<String, int[]> hosts) {
             this.chunk = chunk;
+            this.input = chunk.input;
+            slots = new int[chunk.hosts.length][];
+            for (int h = 0; h < slots.length; h++) {
+                slots[h] = hosts.get(chunk.hosts[h]);
+            }
             load();
         }
 
@@ -178,25 +196,36 @@ final class ReplayGroups extends KeyedBroadcastProcessFunction<Long, OutcomeChun
                 throw new IllegalStateException("the outcomes of " + c.group + " arrived out of time order");
             }
             release(c.firstEpochNanos);
-            heads.add(new Cursor(c));
+            heads.add(new Cursor(c, hosts));
         }
 
-        /** Replays every held outcome that ended before {@code before}. */
+        /**
+         * Replays every held outcome that ended before {@code before}, in the merged order: the first chunk's
+         * outcomes one after another for as long as they come before every other chunk's next one (the heap is
+         * asked again only when another chunk's outcome comes first).
+         */
         private void release(long before) {
-            while (!heads.isEmpty() && heads.peek().time < before) {
-                Cursor k = heads.poll();
-                OutcomeChunk c = k.chunk;
-                int[] at = hosts.get(c.host(k.at));
-                LineOutcome o = OUTCOMES[c.outcome(k.at)];
-                int code = c.code(k.at);
-                for (int s = 0; s < replays.length; s++) {
-                    replays[s].offer(k.time, at[s], code, o, k.line);
-                }
-                released = k.time;
-                k.at++;
-                if (k.load()) {
+            Cursor k = heads.peek();
+            while (k != null && k.time < before) {
+                heads.poll();
+                Cursor next = heads.peek();
+                boolean more;
+                do {
+                    OutcomeChunk c = k.chunk;
+                    int[] at = k.slots[c.hostIndex(k.at)];
+                    LineOutcome o = OUTCOMES[c.outcome(k.at)];
+                    int code = c.code(k.at);
+                    for (int s = 0; s < replays.length; s++) {
+                        replays[s].offer(k.time, at[s], code, o, k.line);
+                    }
+                    released = k.time;
+                    k.at++;
+                    more = k.load();
+                } while (more && k.time < before && (next == null || inOrder(k, next) < 0));
+                if (more) {
                     heads.add(k);
                 }
+                k = heads.peek();
             }
         }
 

@@ -61,8 +61,9 @@ public final class ClusterBenchmark {
 
     /**
      * The settings above and any given as {@code -Dbench.flink.KEY=VALUE} to the benchmark's JVM (for example
-     * {@code -Dbench.flink.env.java.opts.taskmanager=-XX:StartFlightRecording=filename=tm.jfr} to see where a
-     * TaskManager's CPU goes).
+     * {@code -Dbench.flink.env.java.opts.taskmanager='-XX:TieredStopAtLevel=1
+     * -XX:StartFlightRecording=filename=/tmp/tm/,settings=profile'}, a flight recording of each TaskManager in that
+     * directory, written as a session's cluster is stopped, to see where a TaskManager's CPU goes).
      */
     /**
      * The deployments to measure, {@code -Dbench.deployments=shaded,lib,recommended,installed} by default ({@code
@@ -127,6 +128,8 @@ public final class ClusterBenchmark {
             ClusterConfig.RECOMMENDED.entrySet().stream()
                     .filter(e -> e.getKey().startsWith("env.java.opts."))
                     .forEach(e -> alone.put(e.getKey(), e.getValue()));
+            // and any -Dbench.flink.KEY=VALUE over them (a flight recording of the JobManager, for example)
+            alone.putAll(settings(Map.of()));
             try (Session session = new Session(dir.resolve("session"), flinkAlone, alone, null)) {
                 session.submit("warm-up", 2, List.of(warmUp.toString()));
                 for (int r = 1; r <= rounds; r++) {
@@ -185,9 +188,13 @@ public final class ClusterBenchmark {
                     StandaloneCluster.await(job, Duration.ofMinutes(10));
                     writer.stop();
                 }
-                variants.put(
-                        jvmArchives ? "archived" : "installed",
-                        jvmArchives ? withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map") : tuned);
+                if (DEPLOYMENTS.contains("installed")) {
+                    // the client's archive alone, beside the JVMs' archives when both are asked for
+                    variants.put("installed", tuned);
+                }
+                if (jvmArchives) {
+                    variants.put("archived", withArchive(tuned, "-XX:SharedArchiveFile=", archives, "map"));
+                }
             }
             for (Map.Entry<String, Map<String, String>> v : variants.entrySet()) {
                 String prefix = v.getKey();
@@ -314,8 +321,10 @@ public final class ClusterBenchmark {
             return StandaloneCluster.withoutClientLines(out);
         }
 
+        /** Stops the JVMs as {@code stop-cluster.sh} does (a flight recording of them is written at their exit). */
         @Override
-        public void close() {
+        public void close() throws InterruptedException {
+            cluster.stop();
             cluster.close();
         }
     }

@@ -16,33 +16,37 @@ import java.util.Arrays;
 public final class RunCost {
     /**
      * The kinds of work a run does, each with its CPU cost in nanoseconds: the only figures to change when the runs'
-     * costs change. Fitted by {@code dev.outlierlab.bench.TuneRate} (nonnegative least squares of each run's counts
-     * against its worker thread's CPU time, over runs of eight searches of six shapes: 8 hosts at 2,000 rps, 6 at 600,
-     * gRPC 5 at 100, Istio 12 at 400 with 5 callers, the gateway 4 at 200, 200 hosts at 20,000 and 20 hosts at 20,000
-     * with 20 callers; and 50 hosts at 50,000 with 50 callers), 2026-12-06, C2, on the 2-core machine under the load of
-     * other sessions: {@code java -cp bench/target/benchmarks.jar dev.outlierlab.bench.TuneRate all > runs.csv}, then
-     * {@code ... TuneRate fit runs.csv}, which prints the weights to paste here and each search's estimate against its
-     * CPU time with them.
+     * costs change. Fitted by {@code dev.outlierlab.bench.TuneRate} on 2026-12-06 08:13 to 08:55 UTC (C1 only, as
+     * {@code ./outlier-lab tune} runs; 2-core machine at load average 10 to 23): nonnegative least squares of each run's
+     * counts against its worker thread's CPU time, each search's runs weighing alike in all, over the 16,014 runs of
+     * eight searches (8 hosts at 2,000 rps; 6 at 600; gRPC 5 at 100; Istio 12 at 400 with 5 callers; the gateway 4 at
+     * 200; 20 hosts at 20,000 with 20 callers; 200 hosts at 20,000; 50 hosts at 50,000 with 50 callers). Each search's
+     * runs at these costs came to 0.87 to 1.16 times their CPU. Fault draws came out at nothing: their cost is in the
+     * requests and failures they come with. To recalibrate: {@code java -XX:TieredStopAtLevel=1 -cp
+     * bench/target/benchmarks.jar dev.outlierlab.bench.TuneRate all > runs.csv} (about 10 CPU minutes; {@code quick}
+     * leaves out the 50-caller search, 8 of them), then {@code java -cp bench/target/benchmarks.jar
+     * dev.outlierlab.bench.TuneRate fit runs.csv} prints the costs to put here and the factor for
+     * {@link SearchPilot#SCALE_PERCENT}.
      */
     public enum Kind {
         /** A request walked one by one (the per-request path, or a burst fault's host on the event-driven path). */
-        WALKED_REQUEST(8, "requests walked"),
+        WALKED_REQUEST(59, "requests walked"),
         /** A fault's draw for a request to a faulty host (scanned in bulk on the event-driven path). */
-        FAULT_DRAW(1, "fault draws"),
+        FAULT_DRAW(0, "fault draws"),
         /** A failure counted in bulk (one caller outside split mode: those that reach no threshold are folded). */
-        FOLDED_FAILURE(20, "failures folded"),
+        FOLDED_FAILURE(72, "failures folded"),
         /** A failure reported to the detector, recorded and replanned one by one (several callers, split mode). */
-        REPORTED_FAILURE(120, "failures reported one by one"),
+        REPORTED_FAILURE(119, "failures reported one by one"),
         /** A host evaluated at an interval tick by one caller (success rate, failure percentage, returns). */
-        HOST_EVALUATION(100, "host evaluations at ticks"),
+        HOST_EVALUATION(662, "host evaluations at ticks"),
         /** A health-check probe of one host by one caller. */
-        HEALTH_CHECK_PROBE(20, "health-check probes"),
+        HEALTH_CHECK_PROBE(36, "health-check probes"),
         /** A request-equivalent of a profile of its own (gRPC's, a proxy's; {@link RunProfile#units}). */
-        PROFILE_UNIT(20, "request-equivalents of other profiles"),
+        PROFILE_UNIT(40, "request-equivalents of other profiles"),
         /** An attempt-equivalent of the gateway profile ({@link GatewayRun#units}). */
-        GATEWAY_UNIT(30, "gateway attempt-equivalents"),
+        GATEWAY_UNIT(16, "gateway attempt-equivalents"),
         /** What every run costs whatever it simulates (building the scenario's cluster and detectors, its figures). */
-        RUN(300_000, "runs");
+        RUN(228_000, "runs");
 
         /** The CPU time of one, in nanoseconds. */
         public final double nanos;

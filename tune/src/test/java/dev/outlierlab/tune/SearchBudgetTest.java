@@ -14,14 +14,22 @@ import org.junit.jupiter.api.Test;
  */
 class SearchBudgetTest {
     /**
-     * The pilot's estimate of {@code tune --hosts 50 --rps 50000 --clients 50} (8 seeds, 2 threads), counts of each
-     * {@link RunCost.Kind} in their order, as {@code TuneRate many-callers} printed them (2026-12-06, C1): the whole
-     * search then took {@link #MANY_CALLERS_CPU_SECONDS} of its worker threads' CPU.
+     * The pilot's estimate of {@code tune --hosts 50 --rps 50000 --clients 50} (8 seeds, 2 threads) before its scale,
+     * counts of each {@link RunCost.Kind} in their order, as {@code TuneRate many-callers} printed them (2026-12-06
+     * 08:13 to 08:55 UTC, C1; printed with the 120 % of the time, divided by it here): the whole search then took
+     * {@link #MANY_CALLERS_CPU_SECONDS} of its worker threads' CPU (507.2 s of the process's), 2,191 runs.
      */
-    static final double[] MANY_CALLERS_PILOT = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    static final double[] MANY_CALLERS_PILOT = {
+        6_687_333_333.0, 12_376_236_667.0, 0, 1_289_575_026, 191_286_667, 606_000_000, 0, 0, 2_581
+    };
 
     /** The worker threads' CPU seconds of that search, both threads together. */
-    static final double MANY_CALLERS_CPU_SECONDS = 0;
+    static final double MANY_CALLERS_CPU_SECONDS = 492.2;
+
+    /** The pilot's estimate of that search as it is made now: its counts times the scale. */
+    static RunCost manyCallersPilot() {
+        return RunCost.of(MANY_CALLERS_PILOT).times(SearchPilot.SCALE_PERCENT / 100.0);
+    }
 
     static TuneRequest request(int hosts, long rps, int clients, int seeds) {
         return TuneService.request(new TuneService.Given(
@@ -56,13 +64,13 @@ class SearchBudgetTest {
         SearchBudget.Decision before = budget.beforeRunning();
         assertThat(before.verdict()).isEqualTo(SearchBudget.Verdict.PILOT);
         SearchBudget.Decision after =
-                budget.afterPilot(new SearchPilot.Estimate(RunCost.of(MANY_CALLERS_PILOT), 222, RunCost.NONE, 0, 0));
+                budget.afterPilot(new SearchPilot.Estimate(manyCallersPilot(), 222, RunCost.NONE, 42, 112));
         assertThat(after.verdict()).isEqualTo(SearchBudget.Verdict.GO_ON);
         // within the target of 0.7 to 1.6 times the CPU the search took, a thread
         assertThat(after.secondsAThread())
                 .isBetween(0.7 * MANY_CALLERS_CPU_SECONDS / 2, 1.6 * MANY_CALLERS_CPU_SECONDS / 2);
         // the same counts always give the same decision
-        assertThat(budget.afterPilot(new SearchPilot.Estimate(RunCost.of(MANY_CALLERS_PILOT), 222, RunCost.NONE, 0, 0)))
+        assertThat(budget.afterPilot(new SearchPilot.Estimate(manyCallersPilot(), 222, RunCost.NONE, 42, 112)))
                 .isEqualTo(after);
     }
 

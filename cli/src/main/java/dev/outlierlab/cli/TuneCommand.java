@@ -187,7 +187,8 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     /**
      * What refuses a search whose estimated work needs {@code --yes} ({@link SearchBudget} decides): nothing with
      * {@code --yes} or where the bound before running allows it; a refusal now where even the pilot would be over half
-     * of the allowance; else the pilot's check, which says on a terminal that the pilot runs and what it decided.
+     * of the allowance; else the pilot's check: on a terminal a line says that the pilot runs, and one that the search goes on (or the
+     * refusal says it stops).
      */
     private SearchPilot.Check workCheck(TuneRequest req) {
         if (work.yes) {
@@ -201,14 +202,12 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
         if (before.verdict() == SearchBudget.Verdict.REFUSED) {
             throw work.searchRefusal(before, searchWords(req), smaller(req));
         }
-        WorkOptions.note("tune: estimating the search's work from its first runs (over "
-                + WorkOptions.duration(SearchBudget.MAX_SECONDS_A_THREAD) + " a thread by the bound before running, "
-                + WorkOptions.duration(before.secondsAThread()) + ")...");
+        WorkOptions.note("tune: estimating the search's work from its first runs (the bound before running says "
+                + WorkOptions.duration(before.secondsAThread()) + " of CPU a thread, over the "
+                + WorkOptions.duration(SearchBudget.MAX_SECONDS_A_THREAD) + " allowed without --yes)...");
         return e -> {
             SearchBudget.Decision after = budget.afterPilot(e);
             if (after.verdict() == SearchBudget.Verdict.REFUSED) {
-                WorkOptions.note("tune: estimated at " + WorkOptions.duration(after.secondsAThread())
-                        + " of CPU a thread; stopping (see the message)");
                 throw work.searchRefusal(after, searchWords(req), smaller(req));
             }
             WorkOptions.note("tune: estimated at " + WorkOptions.duration(after.secondsAThread())

@@ -265,8 +265,9 @@ public final class TuneRate {
         }
         System.out.printf(
                 Locale.ROOT,
-                "where the pilots took runs from others, their estimates at the fitted costs would be right on the "
-                        + "(geometric) mean times %.2f of SearchPilot.SCALE_PERCENT, %d now%n",
+                "where the pilots took runs from others (every search of a file without the flag), their estimates "
+                        + "at the fitted costs would be right on the (geometric) mean times %.2f: set "
+                        + "SearchPilot.SCALE_PERCENT (%d now) to that times the scale they were printed with%n",
                 Math.exp(logs / Math.max(1, searches)),
                 SearchPilot.SCALE_PERCENT);
         System.out.println(

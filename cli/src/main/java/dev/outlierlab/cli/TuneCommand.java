@@ -2,12 +2,11 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.accesslog.TrafficFacts;
 import dev.outlierlab.config.InputException;
-import dev.outlierlab.report.Numbers;
 import dev.outlierlab.report.RecommendationTrace;
 import dev.outlierlab.report.format.Formats;
 import dev.outlierlab.report.format.TuneFormats;
-import dev.outlierlab.tune.PlannedWork;
 import dev.outlierlab.tune.RunExecutor;
+import dev.outlierlab.tune.SearchBudget;
 import dev.outlierlab.tune.SearchPilot;
 import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.Target;
@@ -186,32 +185,34 @@ public final class TuneCommand implements Callable<Integer>, FormatOption.Format
     }
 
     /**
-     * What refuses a search whose estimated work needs {@code --yes}: none where the bound before running allows it;
-     * else the pilot's check ({@link SearchPilot}), or, where even the pilot would be over half of the allowance, a
-     * refusal now, on the bound.
+     * What refuses a search whose estimated work needs {@code --yes} ({@link SearchBudget} decides): nothing with
+     * {@code --yes} or where the bound before running allows it; a refusal now where even the pilot would be over half
+     * of the allowance; else the pilot's check: on a terminal a line says that the pilot runs, and one that the search goes on (or the
+     * refusal says it stops).
      */
     private SearchPilot.Check workCheck(TuneRequest req) {
-        long bound = PlannedWork.units(req) / req.threads();
-        if (work.allowsSearch(bound)) {
+        if (work.yes) {
             return null;
         }
-        if (!work.allowsSearch(2 * PlannedWork.pilotUnits(req) / req.threads())) {
-            work.checkSearch(
-                    bound,
-                    searchWords(req),
-                    "runs that candidates whose caps admit the same hosts share counted once, every other run and "
-                            + "every failure counted as made",
-                    smaller(req));
+        SearchBudget budget = new SearchBudget(req);
+        SearchBudget.Decision before = budget.beforeRunning();
+        if (before.verdict() == SearchBudget.Verdict.RUN) {
+            return null;
         }
-        return e -> work.checkSearch(
-                e.units() / req.threads(),
-                searchWords(req),
-                "from its first " + Numbers.count(e.pilotRuns()) + " runs, which made " + Numbers.count(e.made())
-                        + " of the " + Numbers.count(e.slots()) + " candidates' runs they needed (the others were "
-                        + "runs already made) and counted only the failures their candidates did not spare by "
-                        + "ejecting, the rest at their share and work, plus " + (SearchPilot.MARGIN_PERCENT - 100)
-                        + " %",
-                smaller(req));
+        if (before.verdict() == SearchBudget.Verdict.REFUSED) {
+            throw work.searchRefusal(before, searchWords(req), smaller(req));
+        }
+        WorkOptions.note("tune: estimating the search's work from its first runs (the bound before running says "
+                + WorkOptions.duration(before.secondsAThread()) + " of CPU a thread, over the "
+                + WorkOptions.duration(SearchBudget.MAX_SECONDS_A_THREAD) + " allowed without --yes)...");
+        return e -> {
+            SearchBudget.Decision after = budget.afterPilot(e);
+            if (after.verdict() == SearchBudget.Verdict.REFUSED) {
+                throw work.searchRefusal(after, searchWords(req), smaller(req));
+            }
+            WorkOptions.note("tune: estimated at " + WorkOptions.duration(after.secondsAThread())
+                    + " of CPU a thread; going on");
+        };
     }
 
     private static String searchWords(TuneRequest req) {

@@ -8,6 +8,7 @@ import dev.outlierlab.sim.RunWatcher;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.gateway.GatewayScenario;
 import dev.outlierlab.sim.gateway.GatewayWorkEstimate;
+import dev.outlierlab.tune.SearchBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,14 +40,6 @@ public final class WorkOptions {
     static final long GATEWAY_UNITS_PER_SECOND = 20_000_000L;
     /** Work estimated at more seconds than this needs {@code --yes}. */
     static final long MAX_SECONDS_WITHOUT_YES = 60;
-
-    /**
-     * A search's allowance, checked against the estimate of its pilot ({@code SearchPilot}: its first runs, which see
-     * what a bound before running cannot, the runs that others' runs stand for and the failures spared by ejecting),
-     * or against the bound before running ({@code PlannedWork}) where that is within it already or where even the
-     * pilot would be over half of it.
-     */
-    static final long MAX_SEARCH_SECONDS_WITHOUT_YES = 300;
 
     @Option(
             names = "--yes",
@@ -130,25 +123,25 @@ public final class WorkOptions {
                         + ", or add --yes to run it anyway");
     }
 
-    /** Whether a search of {@code units} request-equivalents per thread runs without asking. */
-    boolean allowsSearch(long units) {
-        return yes || units / (double) UNITS_PER_SECOND <= MAX_SEARCH_SECONDS_WITHOUT_YES;
+    /**
+     * The refusal of a search ({@code SearchBudget} decided it): {@code what} the search is, its estimate and what it
+     * counted, the allowance, and {@code shorten}, what the user can change in the flags of tune.
+     */
+    InputException searchRefusal(SearchBudget.Decision d, String what, String shorten) {
+        return new InputException(what + " is estimated at " + duration(d.secondsAThread()) + " of CPU a thread ("
+                + d.counted() + "), over the " + duration(SearchBudget.MAX_SECONDS_A_THREAD)
+                + " allowed without asking; " + shorten + ", or add --yes to run it anyway");
     }
 
     /**
-     * Refuses a search of {@code units} request-equivalents per thread ({@link WorkEstimate#units()} summed over its
-     * runs) estimated at over five minutes unless {@code --yes} was given; {@code counted} says how the estimate
-     * counts, {@code shorten} what the user can change.
+     * A line on standard error when it is an interactive console (never standard output, which may carry JSON, and
+     * never when output is redirected or captured), erasing a progress line drawn before it.
      */
-    void checkSearch(long units, String what, String counted, String shorten) {
-        if (allowsSearch(units)) {
-            return;
+    static void note(String line) {
+        if (System.console() != null) {
+            System.err.print("\r\033[K" + line + System.lineSeparator());
+            System.err.flush();
         }
-        throw new InputException(what + " is estimated at " + duration(units / (double) UNITS_PER_SECOND)
-                + " of work (" + Numbers.count(units) + " request-equivalents a thread: " + counted + ", at "
-                + Numbers.count(UNITS_PER_SECOND / 1_000_000) + " million a second), over the "
-                + duration(MAX_SEARCH_SECONDS_WITHOUT_YES) + " allowed without asking; " + shorten
-                + ", or add --yes to run it anyway");
     }
 
     /** The estimate in seconds on this machine. */
@@ -174,7 +167,7 @@ public final class WorkOptions {
         return new Progress(label, total, System.console() != null ? System.err : null);
     }
 
-    private static String duration(double seconds) {
+    static String duration(double seconds) {
         if (seconds < 120) {
             return String.format(Locale.ROOT, "%.0f s", Math.ceil(seconds));
         }

@@ -20,37 +20,41 @@ import java.util.Set;
 public final class PlannedWork {
     private PlannedWork() {}
 
-    /** The request-equivalents of the runs the search simulates, at most. */
-    public static long units(TuneRequest req) {
+    /** The work of the runs the search simulates, at most. */
+    public static RunCost cost(TuneRequest req) {
         List<Target.Written> written = written(req);
         RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
         long candidates = written.size();
         long screened = Tuner.screened(req, candidates);
         long finalists = Math.min(candidates, Tuner.FINALISTS + Tuner.FRONT_ROWS + 1L);
-        long units = 0;
+        RunCost cost = RunCost.NONE;
         for (SuiteScenario s : req.suite()) {
             TuneRuns.Job off = s.offJob(req, 1);
             TuneRuns.Job correct = s.correctJob(req, 1);
-            long baseline = TuneRuns.units(off) + (correct.equals(off) ? 0 : TuneRuns.units(correct));
+            RunCost baseline = correct.equals(off)
+                    ? RunCost.planned(off)
+                    : RunCost.planned(off).plus(RunCost.planned(correct));
             long distinct =
                     distinctRuns(sharing, written.size(), s.scenario().cluster().size());
             long runs = distinct
                     + Math.min(screened, distinct) * (req.screenSeeds() - 1L)
                     + Math.min(finalists, distinct) * (req.seeds() - req.screenSeeds());
-            units += req.seeds() * baseline + runs * TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+            cost = cost.plus(baseline.times(req.seeds()))
+                    .plus(RunCost.planned(new TuneRuns.Job(s, s.scenario(), req.currentProfile()))
+                            .times(runs));
         }
-        long probeUnits = 0;
         for (SuiteScenario p : BreakingPoints.probes(req)) {
-            probeUnits += TuneRuns.units(new TuneRuns.Job(p, p.scenario()));
+            cost = cost.plus(RunCost.planned(new TuneRuns.Job(p, p.scenario(), req.currentProfile()))
+                    .times(BreakingPoints.SEEDS.length));
         }
-        return units + BreakingPoints.SEEDS.length * probeUnits;
+        return cost;
     }
 
     /**
      * The work of a search's pilot ({@link SearchPilot}) at most: detection off and the correct action on the first
      * seed, and every candidate of the search's first waves through the pilot's share on it, each run counted as made.
      */
-    public static long pilotUnits(TuneRequest req) {
+    public static RunCost pilotCost(TuneRequest req) {
         List<Target.Written> written = written(req);
         RunSharing sharing = new RunSharing(written, req.suite(), req.envoyVersion());
         List<Integer> all = new ArrayList<>();
@@ -64,14 +68,18 @@ public final class PlannedWork {
                 break;
             }
         }
-        long units = 0;
+        RunCost cost = RunCost.NONE;
         for (SuiteScenario s : req.suite()) {
             TuneRuns.Job off = s.offJob(req, 1);
             TuneRuns.Job correct = s.correctJob(req, 1);
-            units += TuneRuns.units(off) + (correct.equals(off) ? 0 : TuneRuns.units(correct));
-            units += through * TuneRuns.units(new TuneRuns.Job(s, s.scenario()));
+            cost = cost.plus(RunCost.planned(off));
+            if (!correct.equals(off)) {
+                cost = cost.plus(RunCost.planned(correct));
+            }
+            cost = cost.plus(RunCost.planned(new TuneRuns.Job(s, s.scenario(), req.currentProfile()))
+                    .times(through));
         }
-        return units;
+        return cost;
     }
 
     /** The candidates' distinct runs of a scenario with {@code hosts} hosts by the same-cap rule. */

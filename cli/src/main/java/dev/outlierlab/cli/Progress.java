@@ -25,7 +25,7 @@ final class Progress {
 
     /** A progress display, or null when standard error is not a terminal. */
     static Progress onTerminal(PrintWriter err, List<LogInput> inputs) {
-        if (System.console() == null) {
+        if (!StandardError.isTerminal()) {
             return null;
         }
         long total = 0;

@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
  * How much work a command may do without asking: before simulating, {@code run} and {@code sweep} estimate
  * the work ({@link WorkEstimate}; {@link GatewayWorkEstimate} for the gateway profile, at its own rate) and
  * refuse, with the estimate and how to allow it, anything estimated at over {@link #MAX_SECONDS_WITHOUT_YES} seconds on this machine unless {@code --yes} is given. On an interactive
- * console ({@link System#console()}), a run that lasts over a second shows its progress and the time left on
- * standard error (never standard output, never when output is redirected or captured).
+ * terminal ({@link StandardError}), a run that lasts over a second shows its progress and the time left on
+ * standard error (never standard output; nothing when standard error is redirected or captured).
  */
 public final class WorkOptions {
     /**
@@ -134,11 +134,11 @@ public final class WorkOptions {
     }
 
     /**
-     * A line on standard error when it is an interactive console (never standard output, which may carry JSON, and
-     * never when output is redirected or captured), erasing a progress line drawn before it.
+     * A line on standard error when it is a terminal ({@link StandardError}; never standard output, which may carry
+     * JSON, and never when standard error is redirected or captured), erasing a progress line drawn before it.
      */
     static void note(String line) {
-        if (System.console() != null) {
+        if (StandardError.isTerminal()) {
             System.err.print("\r\033[K" + line + System.lineSeparator());
             System.err.flush();
         }
@@ -164,7 +164,7 @@ public final class WorkOptions {
      * error, or watches nothing when standard error is not a terminal.
      */
     static Progress progress(String label, long total) {
-        return new Progress(label, total, System.console() != null ? System.err : null);
+        return new Progress(label, total, StandardError.isTerminal() ? System.err : null);
     }
 
     static String duration(double seconds) {

@@ -35,14 +35,15 @@ final class EventDrivenRun {
     private final CapacityGuard guard;
     /** Whether every host with an active fault in this segment has indexed faults only: {@link PassBudget} plans. */
     private boolean skipping;
-    /** With one caller outside split mode, the planned hosts' failures are folded ({@link FailureFold}) instead. */
+    /** Outside split mode, the planned hosts' failures are folded ({@link FailureFold}) instead. */
     private final FailureFold fold;
 
     private boolean folding;
-    /** Failures folded, and failures a fold stopped at (each reaching the detector). */
+    /** Failures folded, failures a fold stopped at (each reaching the detector), failures folded and recorded one by one. */
     private long folded;
 
     private long stops;
+    private long collected;
 
     private final int hostCount;
     private final long count;
@@ -56,13 +57,17 @@ final class EventDrivenRun {
 
     private final Stretches stretches;
 
+    /**
+     * A run that folds its failures ({@link FailureFold}) with one caller only: with many callers folding gives the
+     * same result but is not yet cheaper than planning them (docs/fast-path.md), so they are planned one by one.
+     */
     EventDrivenRun(Scenario scenario, RunOptions options) {
-        this(scenario, options, true);
+        this(scenario, options, scenario.traffic().clients() == 1);
     }
 
     /**
-     * @param foldFailures whether a run with one caller outside split mode folds its failures ({@link FailureFold});
-     *                     without, they are planned one by one ({@link PassBudget}): the same result
+     * @param foldFailures whether a run outside split mode folds its failures ({@link FailureFold}), with any number
+     *                     of callers; without, they are planned one by one ({@link PassBudget}): the same result
      */
     EventDrivenRun(Scenario scenario, RunOptions options, boolean foldFailures) {
         this.cluster = new LabCluster(scenario, options);
@@ -84,8 +89,8 @@ final class EventDrivenRun {
         this.budget = new PassBudget(requests, faults, hostCount);
         this.guard = new CapacityGuard(scenario);
         this.stretches = new Stretches(rotations, schedule, recorder);
-        this.fold = foldFailures && clients == 1 && callers[0].foldsFailures()
-                ? new FailureFold(callers[0], rotations[0], faults, recorder, hostCount)
+        this.fold = foldFailures && callers[0].foldsFailures()
+                ? new FailureFold(callers, rotations, requests, schedule, faults, recorder, hostCount)
                 : null;
         this.count = schedule.count();
         this.stepNanos = recorder.stepNanos();
@@ -139,38 +144,46 @@ final class EventDrivenRun {
         return cluster.finish();
     }
 
-    /** How many failures were folded ({@link FailureFold}), and how many reached the detector one by one after a fold. */
+    /**
+     * How many failures were folded ({@link FailureFold}), how many reached the detector one by one after a fold, and
+     * how many of the folded ones were recorded request by request (callers disagreeing on panic).
+     */
     long[] foldCounts() {
-        return new long[] {folded, stops};
+        return new long[] {folded, stops, collected};
     }
 
     /**
-     * From request {@code i} to {@code limit}, or just past the first failure before it that reaches the detector, with
-     * one caller whose failures are folded ({@link FailureFold}): the requests before that failure are counted.
+     * From request {@code i} to {@code limit} (or the fold's window), or just past the first failure before it that
+     * reaches the detector, folding the failures ({@link FailureFold}): the requests before that failure are counted.
+     * Where the callers
+     * disagree on panic the stretch is recorded request by request, with the failures the fold found.
      */
     private long foldTo(long i, long limit) {
-        long end = fold.fold(i, limit, duringFault);
+        boolean collect = stretches.disagreeOnPanic();
+        long end = fold.fold(i, limit, duringFault, collect);
         folded += fold.failed();
-        stretch(i, end, fold.failed());
-        if (end >= limit) {
-            return limit;
+        collected += collect ? fold.failed() : 0;
+        stretches.record(i, end, fold.failed(), collect ? fold.failedAt() : null, fold.failedCount(), duringFault);
+        int host = fold.stopHost();
+        if (host < 0) {
+            return end;
         }
         stops++;
-        int host = fold.stopHost();
         int fault = faults.onRequestInSegment(host, segmentNanos);
         if (fault == FaultInjector.PASS) {
             throw new IllegalStateException("request " + end + " to host " + host + " was found to fail");
         }
-        CallerRotation rotation = rotations[0];
-        rotation.failedAt(host, end, callers[0].monitors, recorder, duringFault);
+        int c = (int) (end % clients);
+        long j = schedule.callerRequestsBefore(c, end);
+        CallerRotation rotation = rotations[c];
+        rotation.failedAt(host, j, callers[c].monitors, recorder, duringFault);
         failing(end, schedule.timeOf(end), schedule.timeOrEnd(end + 1), host, fault);
-        long after = end + 1;
-        if (rotation.changed(callers[0].balancer)) {
-            flush(0, after);
-            restart(0, after);
+        if (rotation.changed(callers[c].balancer)) {
+            flush(c, j + 1);
+            restart(c, j + 1);
             summarise();
         }
-        return after;
+        return end + 1;
     }
 
     /**
@@ -325,11 +338,7 @@ final class EventDrivenRun {
     }
 
     private void stretch(long from, long to) {
-        stretches.record(from, to, 0, duringFault);
-    }
-
-    private void stretch(long from, long to, long faultFailed) {
-        stretches.record(from, to, faultFailed, duringFault);
+        stretches.record(from, to, 0, null, 0, duringFault);
     }
 
     /**

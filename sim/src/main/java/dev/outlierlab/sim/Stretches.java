@@ -41,12 +41,18 @@ final class Stretches {
         }
     }
 
+    /** Whether the callers' epochs disagree on panic (some in panic, some not). */
+    boolean disagreeOnPanic() {
+        return panicCallers != 0 && panicCallers != clients;
+    }
+
     /**
      * Requests {@code [from, to)}, all in one step and one epoch of every caller: each succeeds, or fails for want
-     * of a host when its caller has none, but for {@code faultFailed} that failed at their host (folded failures,
-     * with one caller: never with callers that disagree on panic).
+     * of a host when its caller has none, but for {@code faultFailed} that failed at their host (folded failures):
+     * where the callers disagree on panic ({@link #disagreeOnPanic}), those are the first {@code failedCount} of
+     * {@code failedAt}, in order.
      */
-    void record(long from, long to, long faultFailed, boolean duringFault) {
+    void record(long from, long to, long faultFailed, long[] failedAt, int failedCount, boolean duringFault) {
         long n = to - from;
         if (n <= 0) {
             return;
@@ -84,13 +90,20 @@ final class Stretches {
         }
         if (!allPanic && !nonePanic) {
             // callers disagree on panic: the panic windows follow the callers request by request
+            if (faultFailed > failedCount) {
+                throw new IllegalStateException("the failures of requests " + from + " to " + to + " are not known");
+            }
+            int next = 0;
             for (long i = from; i < to; i++) {
                 int c = (int) (i % clients);
                 CallerRotation r = rotations[c];
                 boolean none = r.size() == 0;
+                boolean failed = next < failedCount && failedAt[next] == i;
+                next += failed ? 1 : 0;
                 long t = schedule.timeOf(i);
-                recorder.request(c, t, schedule.timeOrEnd(i + 1), none, duringFault, r.panic(), none);
-                signals.request(t, none ? RequestFate.FAILED_NO_HOST : RequestFate.OK);
+                recorder.request(c, t, schedule.timeOrEnd(i + 1), none || failed, duringFault, r.panic(), none);
+                signals.request(
+                        t, none ? RequestFate.FAILED_NO_HOST : failed ? RequestFate.FAILED_FAULT : RequestFate.OK);
             }
             return;
         }

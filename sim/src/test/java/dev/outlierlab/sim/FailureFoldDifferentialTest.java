@@ -19,36 +19,68 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fold of failures ({@link FailureFold}: one caller outside split mode, even and random faults) against the same
- * event-driven run planning each failure one by one ({@link PassBudget}) and against the per-request path, over
- * seeded random scenarios built to make the fold stop often: consecutive thresholds of 1 to 6 (5xx and gateway
- * failures) enforced at 0, some or 100 %, statuses that are gateway failures and other 5xx,
- * timeouts, refused connections and resets, every host failing (a shared outage) or a few, hosts that fail every
- * request, caps, panic, active health checks and rates up to 3,000 rps. Every component of the {@link RunResult}
- * must be equal, field by field (arrays by content), also when the random pattern's failures are found by a
- * {@link FailureMemo} and when they are looked up there by a second run. The runs must fold many failures and stop at
- * many.
+ * The fold of failures ({@link FailureFold}: outside split mode, even and random faults) against the same event-driven
+ * run planning each failure one by one ({@link PassBudget}) and against the per-request path, over seeded random
+ * scenarios built to make the fold stop often: consecutive thresholds (5xx and gateway failures) enforced at 0, some or
+ * 100 %, statuses that are gateway failures and other 5xx, timeouts, refused connections and resets, every host
+ * failing (a shared outage) or a few, hosts that fail every request, caps, panic, active health checks and rates up to
+ * 3,000 rps; with one caller (thresholds 1 to 6), and with 2 to 60 callers (thresholds 1 to 10), each with its own
+ * monitors, whose failures the fold puts to their callers. Every component of the {@link RunResult} must be equal,
+ * field by field (arrays by content), also when the random pattern's failures are found by a {@link FailureMemo} and
+ * when they are looked up there by a second run. The runs must fold many failures and stop at many; with many callers
+ * some must disagree on panic while the fold goes on (their stretches are recorded request by request).
  */
 class FailureFoldDifferentialTest {
     private static final long S = 1_000_000_000L;
     private static final long MS = 1_000_000L;
     private static final int SCENARIOS = 400;
+    private static final int CALLER_SCENARIOS = 300;
 
     @Test
     void foldedRunsEqualRunsFailureByFailureAndRequestByRequest() {
         SplittableRandom rnd = new SplittableRandom(0xF01DL);
+        long[] counts = compare(rnd, SCENARIOS, r -> scenario(r, 1, 6));
+        assertThat(counts[0]).as("failures folded").isGreaterThan(counts[2] / 2);
+        assertThat(counts[1])
+                .as("folds stopped at a failure reaching the detector")
+                .isGreaterThan(10_000);
+        assertThat(counts[3]).isGreaterThan(SCENARIOS / 3);
+        assertThat(counts[4]).isGreaterThan(SCENARIOS / 20);
+    }
+
+    @Test
+    void foldedRunsOfManyCallersEqualRunsFailureByFailureAndRequestByRequest() {
+        SplittableRandom rnd = new SplittableRandom(0xC0115L);
+        long[] counts = compare(rnd, CALLER_SCENARIOS, r -> {
+            int clients = r.nextInt(4) == 0 ? 2 + r.nextInt(4) : 2 + r.nextInt(59);
+            return scenario(r, clients, 10);
+        });
+        assertThat(counts[0]).as("failures folded").isGreaterThan(counts[2] / 2);
+        assertThat(counts[1])
+                .as("folds stopped at a failure reaching the detector")
+                .isGreaterThan(10_000);
+        assertThat(counts[3]).isGreaterThan(CALLER_SCENARIOS / 3);
+        assertThat(counts[4]).isGreaterThan(CALLER_SCENARIOS / 20);
+        assertThat(counts[5])
+                .as("failures folded where callers disagree on panic")
+                .isGreaterThan(1_000);
+    }
+
+    /**
+     * Runs {@code scenarios} scenarios of {@code draw} the four ways and compares them; returns the failures folded,
+     * the folds' stops, the failures, the scenarios that eject, those in panic, and the failures folded where the
+     * callers disagreed on panic.
+     */
+    private static long[] compare(SplittableRandom rnd, int scenarios, Function<SplittableRandom, Scenario> draw) {
         // small enough to forget its streams now and then
         FailureMemo memo = new FailureMemo(200_000);
-        long folded = 0;
-        long stops = 0;
-        long failures = 0;
-        int ejecting = 0;
-        int panicking = 0;
-        for (int n = 0; n < SCENARIOS; n++) {
-            Scenario s = scenario(rnd);
+        long[] counts = new long[6];
+        for (int n = 0; n < scenarios; n++) {
+            Scenario s = draw.apply(rnd);
             RunOptions options = n % 2 == 0 ? RunOptions.CHARTS : RunOptions.DEFAULT;
             assertThat(FastPath.fallbackReasons(s, options)).isEmpty();
             RunResult slow = Simulation.run(s, options.forcePerRequest());
@@ -68,21 +100,19 @@ class FailureFoldDifferentialTest {
             assertSame("scenario " + n + " (folded)", s, slow, fast);
             assertSame("scenario " + n + " (folded, failures found by a memo)", s, slow, memoFirst);
             assertSame("scenario " + n + " (folded, failures looked up in the memo)", s, slow, memoAgain);
-            long[] counts = foldedRun.foldCounts();
-            folded += counts[0];
-            stops += counts[1];
-            failures += slow.summary().failed();
-            ejecting += slow.summary().ejectionsEnforced() > 0 ? 1 : 0;
-            panicking += slow.summary().panicNanos() > 0 ? 1 : 0;
+            long[] fold = foldedRun.foldCounts();
+            counts[0] += fold[0];
+            counts[1] += fold[1];
+            counts[2] += slow.summary().failed();
+            counts[3] += slow.summary().ejectionsEnforced() > 0 ? 1 : 0;
+            counts[4] += slow.summary().panicNanos() > 0 ? 1 : 0;
+            counts[5] += fold[2];
         }
         System.out.printf(
-                "failure fold: %d scenarios, %,d failures, %,d folded, %,d reached the detector after a fold, "
-                        + "%d ejecting, %d in panic%n",
-                SCENARIOS, failures, folded, stops, ejecting, panicking);
-        assertThat(folded).as("failures folded").isGreaterThan(failures / 2);
-        assertThat(stops).as("folds stopped at a failure reaching the detector").isGreaterThan(10_000);
-        assertThat(ejecting).isGreaterThan(SCENARIOS / 3);
-        assertThat(panicking).isGreaterThan(SCENARIOS / 20);
+                "failure fold: %d scenarios, %,d failures, %,d folded (%,d where callers disagreed on panic), %,d "
+                        + "reached the detector after a fold, %d ejecting, %d in panic%n",
+                scenarios, counts[2], counts[0], counts[5], counts[1], counts[3], counts[4]);
+        return counts;
     }
 
     /** Every component of the two results equal, arrays by content; a mismatch names the component. */
@@ -129,9 +159,13 @@ class FailureFoldDifferentialTest {
         return text.length() > 2000 ? text.substring(0, 2000) + "..." : text;
     }
 
-    private static Scenario scenario(SplittableRandom rnd) {
+    /** A scenario with {@code clients} callers and consecutive thresholds of 1 to {@code thresholds}. */
+    private static Scenario scenario(SplittableRandom rnd, int clients, int thresholds) {
         int hosts = 1 + rnd.nextInt(12);
         long rps = 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 3000 : 400);
+        if (clients > 1 && rnd.nextBoolean()) {
+            rps = 1 + rnd.nextInt(3000); // enough for each caller's runs of failures at each host
+        }
         long duration = (5 + rnd.nextInt(60)) * S + rnd.nextInt(1000) * MS;
         double panic = switch (rnd.nextInt(4)) {
             case 0 -> 0;
@@ -185,8 +219,8 @@ class FailureFoldDifferentialTest {
                 .set(OutlierSetting.MAX_EJECTION_PERCENT, rnd.nextInt(3) == 0 ? 100 : rnd.nextInt(101))
                 .set(OutlierSetting.INTERVAL, (200 + rnd.nextInt(12_000)) * MS)
                 .set(OutlierSetting.BASE_EJECTION_TIME, (100 + rnd.nextInt(30_000)) * MS)
-                .set(OutlierSetting.CONSECUTIVE_5XX, 1 + rnd.nextInt(6))
-                .set(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1 + rnd.nextInt(6))
+                .set(OutlierSetting.CONSECUTIVE_5XX, 1 + rnd.nextInt(thresholds))
+                .set(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1 + rnd.nextInt(thresholds))
                 .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, percent(rnd))
                 .set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, percent(rnd))
                 .set(OutlierSetting.ENFORCING_SUCCESS_RATE, percent(rnd))
@@ -206,7 +240,7 @@ class FailureFoldDifferentialTest {
                 .durationNanos(duration)
                 .seed(rnd.nextLong())
                 .cluster(ClusterSpec.ofCount(hosts, panic))
-                .traffic(new TrafficSpec(rps))
+                .traffic(new TrafficSpec(Math.max(rps, clients), clients))
                 .faults(faults)
                 .outlierDetection(b.build())
                 .healthChecks(checks)

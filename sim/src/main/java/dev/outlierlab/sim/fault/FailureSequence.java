@@ -39,14 +39,14 @@ public interface FailureSequence {
     }
 
     /**
-     * For an {@link #indexed} sequence: counts the failures among request numbers {@code [k, limit)} into
-     * {@code runs}, in order, and returns the first that would make a run too long ({@link FailureRuns#add}), or
-     * {@code limit}. Asks nothing that changes the sequence.
+     * For an {@link #indexed} sequence: hands the failures among request numbers {@code [k, limit)} to {@code scan},
+     * in order, and returns the first it stops at ({@link FailureScan#add}), or {@code limit}. Asks nothing that
+     * changes the sequence.
      */
-    default long scanRuns(long k, long limit, FailureRuns runs) {
+    default long scanFailures(long k, long limit, FailureScan scan) {
         long n = nextFailure(k, limit);
         while (n < limit) {
-            if (!runs.add(n)) {
+            if (!scan.add(n)) {
                 return n;
             }
             n = nextFailure(n + 1, limit);

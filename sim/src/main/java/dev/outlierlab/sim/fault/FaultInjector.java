@@ -234,16 +234,16 @@ public final class FaultInjector {
     }
 
     /**
-     * Scans {@code host}'s next {@code most} requests in the current segment for the deciding fault's failures,
-     * following a consecutive-error counter through them ({@link FailureRuns}, positions from 0 for the next
-     * request): returns the offset of the first failure that would make a run longer than allowed, or {@code most}.
-     * Nothing is counted. Only for a host with an active fault, all of them {@link #indexedAt indexed}.
+     * Scans {@code host}'s next {@code most} requests in the current segment for the deciding fault's failures, handing
+     * each to {@code scan} in order ({@link FailureScan}, started at the host's next request): returns the offset of the
+     * failure it stopped at (0: the next request), or {@code most}. Nothing is counted. Only for a host with an active
+     * fault, all of them {@link #indexedAt indexed}.
      */
-    public long scanRuns(int host, long most, long allowNow, long allowFresh, FailureRuns runs) {
+    public long scanFailures(int host, long most, FailureScan scan) {
         int j = activeOfHost[host][0];
         long k = counters[host][j];
-        runs.start(k, allowNow, allowFresh);
-        return sequences[host][j].scanRuns(k, k + most, runs) - k;
+        scan.start(k);
+        return sequences[host][j].scanFailures(k, k + most, scan) - k;
     }
 
     /** The fault that decides {@code host}'s requests in the current segment: the first active one covering it. */

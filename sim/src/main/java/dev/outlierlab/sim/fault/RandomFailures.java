@@ -64,16 +64,16 @@ final class RandomFailures implements FailureSequence {
     }
 
     @Override
-    public long scanRuns(long k, long limit, FailureRuns runs) {
+    public long scanFailures(long k, long limit, FailureScan scan) {
         if (memo == null) {
-            return FailureSequence.super.scanRuns(k, limit, runs);
+            return FailureSequence.super.scanFailures(k, limit, scan);
         }
         long n = k;
         while (n < limit) {
             long b = n >>> FailureMemo.BITS;
             char[] block = memo.block(b);
             if (block == null) {
-                return FailureSequence.super.scanRuns(n, limit, runs);
+                return FailureSequence.super.scanFailures(n, limit, scan);
             }
             long base = b << FailureMemo.BITS;
             for (int at = FailureMemo.Stream.firstAtOrAfter(block, (int) (n - base)); at < block.length; at++) {
@@ -81,7 +81,7 @@ final class RandomFailures implements FailureSequence {
                 if (f >= limit) {
                     return limit;
                 }
-                if (!runs.add(f)) {
+                if (!scan.add(f)) {
                     return f;
                 }
             }

@@ -283,7 +283,8 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
                 c.tryDurationNanos(),
                 c.tryIntervalNanos(),
                 c.retries(),
-                c.policy());
+                c.policy(),
+                c.responseHeaderTimeoutNanos());
     }
 
     static String statusWords(List<Integer> status) {

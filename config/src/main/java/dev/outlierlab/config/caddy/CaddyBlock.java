@@ -18,6 +18,9 @@ import java.util.Set;
  * <pre>
  * caddy: {fail_duration: 30s, max_fails: 3, unhealthy_status: [5xx], lb_try_duration: 5s}
  * </pre>
+ *
+ * <p>{@code response_header_timeout} is the http transport's ({@code transport http} in a Caddyfile); it is written
+ * only when set.
  */
 public final class CaddyBlock {
     /** The block's keys. */
@@ -30,7 +33,8 @@ public final class CaddyBlock {
             "lb_try_duration",
             "lb_try_interval",
             "lb_retries",
-            "lb_policy");
+            "lb_policy",
+            "response_header_timeout");
 
     private CaddyBlock() {}
 
@@ -55,6 +59,7 @@ public final class CaddyBlock {
         long tryDuration = v.duration(m.get("lb_try_duration"), "caddy.lb_try_duration", 0, true);
         long tryInterval = v.duration(m.get("lb_try_interval"), "caddy.lb_try_interval", 0, true);
         int retries = (int) v.integer(m.get("lb_retries"), "caddy.lb_retries", 0, 0, 1000);
+        long headerTimeout = v.duration(m.get("response_header_timeout"), "caddy.response_header_timeout", 0, true);
         Located policyNode = m.get("lb_policy");
         String word = v.text(policyNode, "caddy.lb_policy", CaddySelection.Policy.RANDOM.word());
         CaddySelection.Policy policy = CaddySelection.Policy.of(word);
@@ -73,7 +78,8 @@ public final class CaddyBlock {
                         tryDuration,
                         tryInterval,
                         retries,
-                        policy));
+                        policy,
+                        headerTimeout));
     }
 
     private static int status(Located item) {
@@ -103,6 +109,9 @@ public final class CaddyBlock {
         m.put("lb_try_interval", Durations.format(c.tryIntervalNanos()));
         m.put("lb_retries", c.retries());
         m.put("lb_policy", c.policy().word());
+        if (c.responseHeaderTimeoutNanos() > 0) { // the transport's; none by default
+            m.put("response_header_timeout", Durations.format(c.responseHeaderTimeoutNanos()));
+        }
         return m;
     }
 }

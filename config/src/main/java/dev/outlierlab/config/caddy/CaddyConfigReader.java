@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
 /**
  * Reads the first {@code reverse_proxy} of a Caddyfile (its upstreams, {@code to}, {@code lb_policy},
  * {@code lb_try_duration}, {@code lb_try_interval}, {@code lb_retries}, {@code fail_duration}, {@code max_fails},
- * {@code unhealthy_status}, {@code unhealthy_latency}) or of Caddy's JSON (the first handler
- * {@code "handler": "reverse_proxy"}: {@code upstreams[].dial}, {@code load_balancing} and
- * {@code health_checks.passive}; durations as Go duration strings or integer nanoseconds). A file starting with
+ * {@code unhealthy_status}, {@code unhealthy_latency}, and {@code response_header_timeout} in its
+ * {@code transport http} block) or of Caddy's JSON (the first handler {@code "handler": "reverse_proxy"}:
+ * {@code upstreams[].dial}, {@code load_balancing}, {@code health_checks.passive} and the http transport's
+ * {@code response_header_timeout}; durations as Go duration strings or integer nanoseconds). A file starting with
  * {@code {"} is JSON. Bounded (1 MiB); Caddyfile errors name the line.
  */
 public final class CaddyConfigReader {
@@ -89,8 +90,10 @@ public final class CaddyConfigReader {
         long tryDuration = 0;
         long tryInterval = 0;
         int retries = 0;
+        long headerTimeout = 0;
         CaddySelection.Policy policy = CaddySelection.Policy.RANDOM;
         boolean activeNoted = false;
+        boolean inHttpTransport = false; // inside reverse_proxy's transport http { }
         List<String> notes = new ArrayList<>();
         if (words(lines[at]).contains("{")) {
             int depth = 1;
@@ -102,10 +105,20 @@ public final class CaddyConfigReader {
                 int n = i + 1;
                 if (w.get(0).equals("}")) {
                     depth--;
+                    inHttpTransport = inHttpTransport && depth > 1;
                     continue;
                 }
                 if (w.get(w.size() - 1).equals("{")) {
                     depth++;
+                    if (depth == 2) {
+                        inHttpTransport = w.size() == 3
+                                && w.get(0).equals("transport")
+                                && w.get(1).equals("http");
+                    }
+                }
+                if (depth == 2 && inHttpTransport && w.get(0).equals("response_header_timeout")) {
+                    headerTimeout = duration(w.size() > 1 ? w.get(1) : "", source, n, w.get(0));
+                    continue;
                 }
                 if (depth > 1 && !w.get(w.size() - 1).equals("{")) {
                     continue; // inside transport { } and other blocks
@@ -153,6 +166,7 @@ public final class CaddyConfigReader {
                         tryInterval,
                         retries,
                         policy,
+                        headerTimeout,
                         source + ":" + (at + 1)),
                 at + 1,
                 false,
@@ -169,13 +183,23 @@ public final class CaddyConfigReader {
             long tryInterval,
             int retries,
             CaddySelection.Policy policy,
+            long headerTimeout,
             String where) {
         if (upstreams.isEmpty()) {
             throw new InputException(where + ": reverse_proxy has no upstream");
         }
         try {
             return new CaddyPassiveConfig(
-                    upstreams, failDuration, maxFails, statuses, latency, tryDuration, tryInterval, retries, policy);
+                    upstreams,
+                    failDuration,
+                    maxFails,
+                    statuses,
+                    latency,
+                    tryDuration,
+                    tryInterval,
+                    retries,
+                    policy,
+                    headerTimeout);
         } catch (InvalidConfigException e) {
             throw new InputException(where + ": " + e.getMessage());
         }
@@ -222,6 +246,8 @@ public final class CaddyConfigReader {
             notes.add(where + CaddyNotModelled.requestCount(requests.asText()));
         }
         String passive = "/health_checks/passive/";
+        // the http transport's (the default one when transport is absent); another protocol's is not read
+        String protocol = h.path("transport").path("protocol").asText("http");
         return new CaddySettings(
                 config(
                         f.dials(),
@@ -233,6 +259,7 @@ public final class CaddyConfigReader {
                         f.duration("/load_balancing/try_interval"),
                         f.integer("/load_balancing/retries", MAX_RETRIES),
                         policy == null ? CaddySelection.Policy.RANDOM : policy,
+                        protocol.equals("http") ? f.duration("/transport/response_header_timeout") : 0,
                         source + ":" + f.line()),
                 f.line(),
                 true,

@@ -37,7 +37,8 @@ class CaddyConfigReaderTest {
                 5000 * MS,
                 250 * MS,
                 0,
-                CaddySelection.Policy.ROUND_ROBIN);
+                CaddySelection.Policy.ROUND_ROBIN,
+                2000 * MS);
         assertThat(file.config()).isEqualTo(expected);
         assertThat(file.line()).isEqualTo(2);
         CaddySettings json = CaddyConfigReader.readText("""
@@ -45,6 +46,7 @@ class CaddyConfigReaderTest {
                   {"handle": [{"handler": "reverse_proxy",
                     "upstreams": [{"dial": "10.0.0.1:8080"}, {"dial": "10.0.0.2:8080"}],
                     "load_balancing": {"selection_policy": {"policy": "round_robin"}, "try_duration": 5000000000},
+                    "transport": {"protocol": "http", "response_header_timeout": 2000000000},
                     "health_checks": {"passive": {"fail_duration": "30s", "unhealthy_status": [5, 429],
                       "unhealthy_latency": "1.5s"}}}]}]}]}]}}}}}
                 """, "caddy.json");
@@ -122,5 +124,38 @@ class CaddyConfigReaderTest {
                         + "as 30s, 500ms or 1m, at most 316224000s");
         assertThatThrownBy(() -> CaddyConfigReader.readText(":80 {\n respond ok\n}", "Caddyfile"))
                 .hasMessage("Caddyfile: no reverse_proxy directive");
+    }
+
+    @Test
+    void responseHeaderTimeoutIsReadOnlyFromTheHttpTransportAndBadValuesNameTheKey() {
+        String file = ":80 {\n reverse_proxy a:1 {\n  %s {\n   response_header_timeout %s\n  }\n }\n}";
+        assertThat(CaddyConfigReader.readText(file.formatted("transport http", "1m30s"), "Caddyfile")
+                        .config()
+                        .responseHeaderTimeoutNanos())
+                .isEqualTo(90_000 * MS);
+        assertThat(CaddyConfigReader.readText(file.formatted("transport fastcgi", "5s"), "Caddyfile")
+                        .config()
+                        .responseHeaderTimeoutNanos())
+                .as("another transport's is not the http transport's")
+                .isZero();
+        assertThat(CaddyConfigReader.readText(":80 {\n reverse_proxy a:1\n}", "Caddyfile")
+                        .config()
+                        .responseHeaderTimeoutNanos())
+                .as("Caddy's default: none")
+                .isZero();
+        assertThatThrownBy(() -> CaddyConfigReader.readText(file.formatted("transport http", "-5s"), "Caddyfile"))
+                .hasMessage("Caddyfile:4: response_header_timeout \"-5s\" is not allowed; expected a duration such "
+                        + "as 30s, 500ms or 1m, at most 316224000s");
+        assertThatThrownBy(() -> CaddyConfigReader.readText(file.formatted("transport http", "soon"), "Caddyfile"))
+                .hasMessageStartingWith("Caddyfile:4: response_header_timeout \"soon\" is not allowed");
+        String json = "{\"apps\": {\"http\": {\"servers\": {\"s\": {\"routes\": [{\"handle\": [{\"handler\":"
+                + " \"reverse_proxy\", \"upstreams\": [{\"dial\": \"a:1\"}], \"transport\": {\"protocol\": \"http\","
+                + " \"response_header_timeout\": %s}}]}]}}}}}";
+        assertThat(CaddyConfigReader.readText(json.formatted("\"2s\""), "caddy.json")
+                        .config()
+                        .responseHeaderTimeoutNanos())
+                .isEqualTo(2000 * MS);
+        assertThatThrownBy(() -> CaddyConfigReader.readText(json.formatted("-1"), "caddy.json"))
+                .hasMessageContaining("response_header_timeout");
     }
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * (when {@code fail_duration} is set and it is not, 1: {@code Handler.Provision}), {@code unhealthy_status}
  * (codes such as {@code 503} or classes such as {@code 5xx}; none: no status counts), {@code unhealthy_latency}
  * (0: off), and {@code lb_try_duration} / {@code lb_try_interval} (250 ms when a try duration is set) /
- * {@code lb_retries}.
+ * {@code lb_retries}, and the HTTP transport's {@code response_header_timeout} (none by default:
+ * {@code modules/caddyhttp/reverseproxy/httptransport.go}, whose {@code dial_timeout}, 3 s, bounds only the connect).
  *
  * @param upstreams           the upstreams' dial addresses in order
  * @param failDurationNanos   how long a failure is remembered
@@ -21,6 +22,8 @@ import java.util.List;
  * @param tryIntervalNanos    {@code lb_try_interval}
  * @param retries             {@code lb_retries} (0: none unless a try duration)
  * @param policy              {@code lb_policy}
+ * @param responseHeaderTimeoutNanos the transport's {@code response_header_timeout}: how long a try waits for its
+ *     response headers before it fails (0: none, a try that does not answer holds its request and is never counted)
  */
 public record CaddyPassiveConfig(
         List<String> upstreams,
@@ -31,7 +34,8 @@ public record CaddyPassiveConfig(
         long tryDurationNanos,
         long tryIntervalNanos,
         int retries,
-        CaddySelection.Policy policy) {
+        CaddySelection.Policy policy,
+        long responseHeaderTimeoutNanos) {
     /** {@code lb_try_interval}'s value when {@code lb_try_duration} is set and it is not. */
     public static final long DEFAULT_TRY_INTERVAL_NANOS = 250 * Durations.MILLISECOND;
 
@@ -53,6 +57,7 @@ public record CaddyPassiveConfig(
         check("unhealthy_latency", unhealthyLatencyNanos);
         check("lb_try_duration", tryDurationNanos);
         check("lb_try_interval", tryIntervalNanos);
+        check("response_header_timeout", responseHeaderTimeoutNanos);
         if (maxFails < 0) {
             throw new InvalidConfigException("caddy.max_fails", Integer.toString(maxFails), "0 or more");
         }
@@ -68,6 +73,30 @@ public record CaddyPassiveConfig(
         if (policy == null) {
             policy = CaddySelection.Policy.RANDOM;
         }
+    }
+
+    /** A handler whose transport sets no {@code response_header_timeout} (Caddy's default). */
+    public CaddyPassiveConfig(
+            List<String> upstreams,
+            long failDurationNanos,
+            int maxFails,
+            List<Integer> unhealthyStatus,
+            long unhealthyLatencyNanos,
+            long tryDurationNanos,
+            long tryIntervalNanos,
+            int retries,
+            CaddySelection.Policy policy) {
+        this(
+                upstreams,
+                failDurationNanos,
+                maxFails,
+                unhealthyStatus,
+                unhealthyLatencyNanos,
+                tryDurationNanos,
+                tryIntervalNanos,
+                retries,
+                policy,
+                0);
     }
 
     private static void check(String key, long nanos) {
@@ -107,7 +136,16 @@ public record CaddyPassiveConfig(
 
     public CaddyPassiveConfig withPassive(long failDuration, int fails, List<Integer> statuses, long latency) {
         return new CaddyPassiveConfig(
-                upstreams, failDuration, fails, statuses, latency, tryDurationNanos, tryIntervalNanos, retries, policy);
+                upstreams,
+                failDuration,
+                fails,
+                statuses,
+                latency,
+                tryDurationNanos,
+                tryIntervalNanos,
+                retries,
+                policy,
+                responseHeaderTimeoutNanos);
     }
 
     public CaddyPassiveConfig withRetries(long tryDuration, long tryInterval, int newRetries) {
@@ -120,7 +158,8 @@ public record CaddyPassiveConfig(
                 tryDuration,
                 tryInterval,
                 newRetries,
-                policy);
+                policy,
+                responseHeaderTimeoutNanos);
     }
 
     public CaddyPassiveConfig withPolicy(CaddySelection.Policy value) {
@@ -133,6 +172,37 @@ public record CaddyPassiveConfig(
                 tryDurationNanos,
                 tryIntervalNanos,
                 retries,
-                value);
+                value,
+                responseHeaderTimeoutNanos);
+    }
+
+    /** The handler with the transport's {@code response_header_timeout} (0: none). */
+    public CaddyPassiveConfig withResponseHeaderTimeout(long nanos) {
+        return new CaddyPassiveConfig(
+                upstreams,
+                failDurationNanos,
+                maxFails,
+                unhealthyStatus,
+                unhealthyLatencyNanos,
+                tryDurationNanos,
+                tryIntervalNanos,
+                retries,
+                policy,
+                nanos);
+    }
+
+    /** The handler with these upstreams, everything else kept. */
+    public CaddyPassiveConfig withUpstreams(List<String> dials) {
+        return new CaddyPassiveConfig(
+                dials,
+                failDurationNanos,
+                maxFails,
+                unhealthyStatus,
+                unhealthyLatencyNanos,
+                tryDurationNanos,
+                tryIntervalNanos,
+                retries,
+                policy,
+                responseHeaderTimeoutNanos);
     }
 }

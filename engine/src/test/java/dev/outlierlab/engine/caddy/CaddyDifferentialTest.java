@@ -180,6 +180,19 @@ class CaddyDifferentialTest {
                             assertThat(r.clientErrors).isZero();
                         }),
                 new Scenario(
+                        "no response_header_timeout: a try that waits is no failure",
+                        // the same slow answers as above under Caddy's default transport: the round trip only waits,
+                        // so it is neither counted nor retried (the lab's held requests)
+                        List.of(b(BackendScript.slowUntil(1200, 400)), ok),
+                        List.of("lb_policy first", "fail_duration 1s", "lb_try_duration 1s"),
+                        lab("first", 1000, 1, List.of(), 0, 1000),
+                        3000,
+                        r -> {
+                            assertThat(r.ejections()).isZero();
+                            assertThat(r.retries).isZero();
+                            assertThat(r.clientErrors).isZero();
+                        }),
+                new Scenario(
                         "every upstream down: 502 then no upstreams available",
                         List.of(dead, new Backend(BackendScript.ok(), 60_000)),
                         List.of("lb_policy first", "fail_duration 1s", "max_fails 2"),

@@ -155,6 +155,14 @@ public final class ServerRuns {
         }
         Map<String, Long> counters = new LinkedHashMap<>();
         counters.put("retries", r.retries());
+        // a try that does not answer: held without response_header_timeout, else waited for and retried
+        if (r.heldRequests() > 0) {
+            counters.put("held requests", r.heldRequests());
+        }
+        if (r.slowRequests() > 0) {
+            counters.put("slow requests", r.slowRequests());
+            counters.put("slow wait ms", r.slowWaitNanos() / 1_000_000);
+        }
         List<String> upstreams = config.upstreams();
         return new ServerRun(
                 "caddy",

@@ -29,16 +29,8 @@ public record CaddyRun(CaddyPassiveConfig config) implements RunProfile {
     /** The handler without passive checks ({@code fail_duration} 0). */
     @Override
     public RunProfile off() {
-        return new CaddyRun(new CaddyPassiveConfig(
-                config.upstreams(),
-                0,
-                config.maxFails(),
-                config.unhealthyStatus(),
-                config.unhealthyLatencyNanos(),
-                config.tryDurationNanos(),
-                config.tryIntervalNanos(),
-                config.retries(),
-                config.policy()));
+        return new CaddyRun(
+                config.withPassive(0, config.maxFails(), config.unhealthyStatus(), config.unhealthyLatencyNanos()));
     }
 
     @Override
@@ -55,19 +47,10 @@ public record CaddyRun(CaddyPassiveConfig config) implements RunProfile {
     }
 
     private CaddyPassiveConfig withUpstreams(Scenario s) {
-        return new CaddyPassiveConfig(
-                s.cluster().hosts(),
-                config.failDurationNanos(),
-                config.maxFails(),
-                config.unhealthyStatus(),
-                config.unhealthyLatencyNanos(),
-                config.tryDurationNanos(),
-                config.tryIntervalNanos(),
-                config.retries(),
-                config.policy());
+        return config.withUpstreams(s.cluster().hosts());
     }
 
-    /** A run's figures: one detector (the Caddy process). */
+    /** A run's figures: one detector (the Caddy process); slow requests as the simulation counts them. */
     private static RunFigures figures(SuiteScenario suite, long duration, CaddySimulation.Result r) {
         List<ServerFigures.Decision> decisions = r.events().stream()
                 .map(e -> new ServerFigures.Decision(0, e.endpoint(), e.endpointName(), e.timeNanos(), e.eject()))
@@ -83,6 +66,8 @@ public record CaddyRun(CaddyPassiveConfig config) implements RunProfile {
                         r.requestsDuringFault(),
                         r.errorsDuringFault(),
                         r.attempts(),
-                        r.clientErrors() - r.noUpstreams()));
+                        r.clientErrors() - r.noUpstreams(),
+                        r.slowRequests(),
+                        r.slowWaitNanos()));
     }
 }

@@ -283,7 +283,8 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
                 c.tryDurationNanos(),
                 c.tryIntervalNanos(),
                 c.retries(),
-                c.policy());
+                c.policy(),
+                c.responseHeaderTimeoutNanos());
     }
 
     static String statusWords(List<Integer> status) {
@@ -322,6 +323,11 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         }
         if (c.retries() > 0) {
             out.append("\t\tlb_retries ").append(c.retries()).append('\n');
+        }
+        if (c.responseHeaderTimeoutNanos() > 0) {
+            out.append("\t\ttransport http {\n\t\t\tresponse_header_timeout ")
+                    .append(Durations.format(c.responseHeaderTimeoutNanos()))
+                    .append("\n\t\t}\n");
         }
         out.append("\t}\n}\n");
         return out.toString();

@@ -10,6 +10,9 @@ import dev.outlierlab.sim.RunSummary;
 import dev.outlierlab.sim.WorkEstimate;
 import dev.outlierlab.sim.scenario.Scenario;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -65,12 +68,24 @@ public final class TuneRuns implements RunExecutor {
             return t;
         });
         try {
-            List<Future<RunFigures>> futures = new ArrayList<>();
-            for (Job j : jobs) {
-                futures.add(pool.submit(() -> {
+            // the dearest runs first, so that a wave does not end on one thread running its longest run alone while
+            // the others wait (a wave's runs differ by a hundred times); the figures come back in the order asked
+            long[] units = new long[jobs.size()];
+            Integer[] order = new Integer[jobs.size()];
+            for (int i = 0; i < order.length; i++) {
+                units[i] = units(jobs.get(i));
+                order[i] = i;
+            }
+            Arrays.sort(
+                    order, Comparator.comparingLong((Integer i) -> -units[i]).thenComparingInt(i -> i));
+            List<Future<RunFigures>> futures = new ArrayList<>(Collections.nCopies(order.length, null));
+            for (int i : order) {
+                Job j = jobs.get(i);
+                long work = units[i];
+                futures.set(i, pool.submit(() -> {
                     RunFigures f = figures(j);
                     synchronized (progress) {
-                        progress.accept(units(j));
+                        progress.accept(work);
                     }
                     return f;
                 }));

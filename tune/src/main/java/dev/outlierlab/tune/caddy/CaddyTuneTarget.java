@@ -6,6 +6,7 @@ import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.config.caddy.CaddyfileWriter;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.engine.caddy.CaddySelection;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
@@ -295,11 +296,18 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         return String.join(" ", words);
     }
 
-    /** A Caddyfile of one site on 127.0.0.1:8080 with this reverse_proxy. */
+    /**
+     * A Caddyfile of one site on 127.0.0.1:8080 with this reverse_proxy: every subdirective the lab models, so the
+     * file read back is the handler (the user's {@code lb_policy}, {@code lb_try_interval} and transport kept, and
+     * each candidate judged under them).
+     */
     static String caddyfile(CaddyPassiveConfig c) {
         StringBuilder out = new StringBuilder("127.0.0.1:8080 {\n\treverse_proxy");
         c.upstreams().forEach(u -> out.append(' ').append(u));
         out.append(" {\n");
+        if (c.policy() != CaddySelection.Policy.RANDOM) {
+            out.append("\t\tlb_policy ").append(c.policy().word()).append('\n');
+        }
         if (c.passive()) {
             out.append("\t\tfail_duration ")
                     .append(Durations.format(c.failDurationNanos()))
@@ -319,6 +327,11 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         if (c.tryDurationNanos() > 0) {
             out.append("\t\tlb_try_duration ")
                     .append(Durations.format(c.tryDurationNanos()))
+                    .append('\n');
+        }
+        if (c.tryIntervalNanos() > 0) {
+            out.append("\t\tlb_try_interval ")
+                    .append(Durations.format(c.tryIntervalNanos()))
                     .append('\n');
         }
         if (c.retries() > 0) {

@@ -105,6 +105,13 @@ public enum ServerRule implements CheckRule {
             "caddy-slow-5xx-twice",
             "A slow 5xx counts twice",
             "A response counts once for a matching unhealthy_status and once more for reaching unhealthy_latency."),
+    CADDY_HANGING_UPSTREAM_NEVER_COUNTED(
+            Severity.WARNING,
+            "caddy-hanging-upstream-never-counted",
+            "Without response_header_timeout a hanging upstream is never taken out",
+            "Caddy's HTTP transport has no response_header_timeout by default: a try to an upstream that accepts the "
+                    + "connection and never answers never returns, so it is neither counted by the passive checks nor "
+                    + "retried, and its request is held until the client gives up."),
     CADDY_PASSIVE_OFF(
             Severity.NOTE,
             "caddy-passive-off",

@@ -1,6 +1,7 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
+import dev.outlierlab.tune.caddy.CaddyTuneTarget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,8 @@ final class CannotCatch {
      * should-eject scenarios where no admissible setting on the front removes a tenth of the avoidable failures, or
      * half of them for one host failing a third of its requests or more; and a dead host no admissible setting takes
      * out within {@link #DEAD_WITHIN_SECONDS}. Each says why: one caller's thin traffic, and the setting on the front
-     * that would do it and the constraint it breaks (the user's to loosen).
+     * that would do it and the constraint it breaks (the user's to loosen); for Caddy, a scenario whose host does not
+     * answer, when no {@code response_header_timeout} is set ({@link CaddyTuneTarget#unansweredTriesNotCounted}).
      */
     static List<String> of(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best) {
         List<String> out = new ArrayList<>();
@@ -52,8 +54,12 @@ final class CannotCatch {
                 String share = bestShare < Explanation.CAUGHT_PERCENT
                         ? "more than " + Explanation.pct(Math.max(0, bestShare)) + " of its avoidable failures"
                         : "half of its avoidable failures (at most " + Explanation.pct(bestShare) + ")";
+                String unanswered = req.target() instanceof CaddyTuneTarget
+                        ? CaddyTuneTarget.unansweredTriesNotCounted(req.currentProfile(), sc.scenario())
+                        : null;
                 out.add(sc.scenario().name() + " (" + sc.scenario().description()
                         + "): no admissible setting on the front removes " + share + reason
+                        + (unanswered == null ? "" : "; " + unanswered)
                         + tradeOff(req, front, sc.scenario().name(), bestShare));
             }
         }

@@ -6,6 +6,7 @@ import dev.outlierlab.check.Severity;
 import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.engine.caddy.CaddySelection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Map;
 
 /**
  * {@code check}'s findings for a Caddy {@code reverse_proxy}: passive checks off, 5xx not counted, one failure
- * enough, dial errors reaching clients, slow 5xx counted twice; each fix as Caddyfile subdirectives (or the JSON
+ * enough, dial errors reaching clients, a hanging upstream never counted, slow 5xx counted twice; each fix as Caddyfile subdirectives (or the JSON
  * keys, for a JSON configuration).
  */
 public final class CaddyChecks {
@@ -81,6 +82,9 @@ public final class CaddyChecks {
                         file,
                         line));
             }
+            if (c.responseHeaderTimeoutNanos() == 0) {
+                out.add(hangingUpstream(c, target, json, file, line));
+            }
             if (c.unhealthyLatencyNanos() > 0 && !c.unhealthyStatus().isEmpty()) {
                 out.add(finding(
                         ServerRule.CADDY_SLOW_5XX_TWICE,
@@ -97,6 +101,37 @@ public final class CaddyChecks {
         }
         out.addAll(ReaderNotes.of(settings.notes(), file, line));
         return out;
+    }
+
+    /**
+     * Passive checks on, no {@code response_header_timeout}: a try that is never answered never returns from the
+     * transport ({@code proxyLoopIteration} in {@code reverseproxy.go}), so it is not counted and not retried.
+     */
+    private static Finding hangingUpstream(CaddyPassiveConfig c, String target, boolean json, String file, int line) {
+        int n = c.upstreams().size();
+        String share = c.policy() == CaddySelection.Policy.FIRST
+                ? "under lb_policy first, every request while it is the first available"
+                : "1 in " + n + " of the requests across " + n + " upstreams";
+        Map<String, Object> numbers = new LinkedHashMap<>();
+        numbers.put("max_fails", (long) c.maxFails());
+        numbers.put("fail_duration", Durations.format(c.failDurationNanos()));
+        numbers.put("upstreams", (long) n);
+        return new Finding(
+                ServerRule.CADDY_HANGING_UPSTREAM_NEVER_COUNTED,
+                Severity.WARNING,
+                target,
+                "no response_header_timeout in an http transport: an upstream that accepts connections and never "
+                        + "answers is never counted toward max_fails " + c.maxFails() + " in fail_duration "
+                        + Durations.format(c.failDurationNanos()) + ", never taken out, and its requests (" + share
+                        + ") are held until their clients give up, never retried; the timeout must exceed the "
+                        + "slowest legitimate response, whose tries would otherwise fail and count too",
+                numbers,
+                json
+                        ? "\"transport\": {\"protocol\": \"http\", \"response_header_timeout\": \"5s\"}"
+                        : "transport http {\n\tresponse_header_timeout 5s\n}",
+                file,
+                line,
+                List.of());
     }
 
     private static Finding finding(

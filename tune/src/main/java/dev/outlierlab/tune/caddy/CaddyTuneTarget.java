@@ -6,14 +6,17 @@ import dev.outlierlab.config.caddy.CaddySettings;
 import dev.outlierlab.config.caddy.CaddyfileWriter;
 import dev.outlierlab.engine.Durations;
 import dev.outlierlab.engine.caddy.CaddyPassiveConfig;
+import dev.outlierlab.engine.caddy.CaddySelection;
 import dev.outlierlab.engine.envoy.EnvoyVersion;
 import dev.outlierlab.engine.envoy.OutlierDetectionConfig;
 import dev.outlierlab.engine.envoy.OutlierSetting;
+import dev.outlierlab.sim.scenario.FaultResult;
 import dev.outlierlab.tune.CurrentSettings;
 import dev.outlierlab.tune.DeployableFile;
 import dev.outlierlab.tune.RunProfile;
 import dev.outlierlab.tune.ServerTuneTarget;
 import dev.outlierlab.tune.Setting;
+import dev.outlierlab.tune.SuiteScenario;
 import dev.outlierlab.tune.TuneRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -139,6 +142,26 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         }
         out.remove(req.currentSetting());
         return new ArrayList<>(out);
+    }
+
+    /**
+     * Why no setting the search tries catches a scenario whose host does not answer (a fault with
+     * {@code result: timeout}) when the handler's http transport sets no {@code response_header_timeout}: the round
+     * trip never returns, so Caddy neither counts nor retries the try ({@code proxyLoopIteration} in
+     * {@code reverseproxy.go}); the search does not set it, since it is a transport setting that fails legitimate
+     * responses slower than it. Null for any other scenario, or with the timeout set.
+     */
+    public static String unansweredTriesNotCounted(RunProfile current, SuiteScenario scenario) {
+        if (!(current instanceof CaddyRun run)
+                || run.config().responseHeaderTimeoutNanos() > 0
+                || scenario.scenario().faults().stream().noneMatch(f -> f.result() == FaultResult.TIMEOUT)) {
+            return null;
+        }
+        return "Caddy counts no failure for a try that does not answer unless the http transport sets "
+                + "response_header_timeout (it has none by default: the try holds its request, never counted, never "
+                + "retried), and the search does not set it: it is a transport setting, and every legitimate response "
+                + "slower than it would fail and count too (transport http { response_header_timeout 5s }, above "
+                + "your slowest response; check says caddy-hanging-upstream-never-counted)";
     }
 
     @Override
@@ -295,11 +318,18 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         return String.join(" ", words);
     }
 
-    /** A Caddyfile of one site on 127.0.0.1:8080 with this reverse_proxy. */
+    /**
+     * A Caddyfile of one site on 127.0.0.1:8080 with this reverse_proxy: every subdirective the lab models, so the
+     * file read back is the handler (the user's {@code lb_policy}, {@code lb_try_interval} and transport kept, and
+     * each candidate judged under them).
+     */
     static String caddyfile(CaddyPassiveConfig c) {
         StringBuilder out = new StringBuilder("127.0.0.1:8080 {\n\treverse_proxy");
         c.upstreams().forEach(u -> out.append(' ').append(u));
         out.append(" {\n");
+        if (c.policy() != CaddySelection.Policy.RANDOM) {
+            out.append("\t\tlb_policy ").append(c.policy().word()).append('\n');
+        }
         if (c.passive()) {
             out.append("\t\tfail_duration ")
                     .append(Durations.format(c.failDurationNanos()))
@@ -319,6 +349,11 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
         if (c.tryDurationNanos() > 0) {
             out.append("\t\tlb_try_duration ")
                     .append(Durations.format(c.tryDurationNanos()))
+                    .append('\n');
+        }
+        if (c.tryIntervalNanos() > 0) {
+            out.append("\t\tlb_try_interval ")
+                    .append(Durations.format(c.tryIntervalNanos()))
                     .append('\n');
         }
         if (c.retries() > 0) {

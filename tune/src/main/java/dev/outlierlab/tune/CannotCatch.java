@@ -1,7 +1,6 @@
 package dev.outlierlab.tune;
 
 import dev.outlierlab.engine.Durations;
-import dev.outlierlab.tune.caddy.CaddyTuneTarget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +17,7 @@ final class CannotCatch {
      * half of them for one host failing a third of its requests or more; and a dead host no admissible setting takes
      * out within {@link #DEAD_WITHIN_SECONDS}. Each says why: one caller's thin traffic, and the setting on the front
      * that would do it and the constraint it breaks (the user's to loosen); for Caddy, a scenario whose host does not
-     * answer, when no {@code response_header_timeout} is set ({@link CaddyTuneTarget#unansweredTriesNotCounted}).
+     * answer, when no {@code response_header_timeout} is set ({@link Target#cannotCatch}).
      */
     static List<String> of(TuneRequest req, Evaluation current, List<Evaluation> front, Evaluation best) {
         List<String> out = new ArrayList<>();
@@ -54,9 +53,7 @@ final class CannotCatch {
                 String share = bestShare < Explanation.CAUGHT_PERCENT
                         ? "more than " + Explanation.pct(Math.max(0, bestShare)) + " of its avoidable failures"
                         : "half of its avoidable failures (at most " + Explanation.pct(bestShare) + ")";
-                String unanswered = req.target() instanceof CaddyTuneTarget
-                        ? CaddyTuneTarget.unansweredTriesNotCounted(req.currentProfile(), sc.scenario())
-                        : null;
+                String unanswered = req.target().cannotCatch(req.currentProfile(), sc.scenario());
                 out.add(sc.scenario().name() + " (" + sc.scenario().description()
                         + "): no admissible setting on the front removes " + share + reason
                         + (unanswered == null ? "" : "; " + unanswered)

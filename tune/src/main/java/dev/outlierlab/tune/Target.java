@@ -175,6 +175,14 @@ public interface Target extends TargetCapabilities {
         return null;
     }
 
+    /**
+     * Why this target cannot catch scenario {@code scenario} under {@code current} whatever the search sets (said in
+     * "what no setting can catch here"), or null when it has no such reason.
+     */
+    default String cannotCatch(RunProfile current, SuiteScenario scenario) {
+        return null;
+    }
+
     /** Why the file's active health check is not run, or null when the target's simulation runs it. */
     default String healthChecksNotRun() {
         return null;

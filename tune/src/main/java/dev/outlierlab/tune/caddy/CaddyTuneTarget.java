@@ -151,7 +151,8 @@ public final class CaddyTuneTarget extends ServerTuneTarget {
      * {@code reverseproxy.go}); the search does not set it, since it is a transport setting that fails legitimate
      * responses slower than it. Null for any other scenario, or with the timeout set.
      */
-    public static String unansweredTriesNotCounted(RunProfile current, SuiteScenario scenario) {
+    @Override
+    public String cannotCatch(RunProfile current, SuiteScenario scenario) {
         if (!(current instanceof CaddyRun run)
                 || run.config().responseHeaderTimeoutNanos() > 0
                 || scenario.scenario().faults().stream().noneMatch(f -> f.result() == FaultResult.TIMEOUT)) {

@@ -90,11 +90,11 @@ class CaddyCannotCatchTest {
         SuiteScenario hang = SuiteScenario.named(new DefaultSuite(3, 100, 1, 0).scenarios(), "one-host-timeout", "x");
         SuiteScenario partial =
                 SuiteScenario.named(new DefaultSuite(3, 100, 1, 0).scenarios(), "one-host-partial", "x");
-        assertThat(CaddyTuneTarget.unansweredTriesNotCounted(new CaddyRun(timed), hang))
+        assertThat(CaddyTuneTarget.INSTANCE.cannotCatch(new CaddyRun(timed), hang))
                 .isNull();
-        assertThat(CaddyTuneTarget.unansweredTriesNotCounted(new CaddyRun(timed.withResponseHeaderTimeout(0)), hang))
+        assertThat(CaddyTuneTarget.INSTANCE.cannotCatch(new CaddyRun(timed.withResponseHeaderTimeout(0)), hang))
                 .startsWith("Caddy counts no failure for a try that does not answer");
-        assertThat(CaddyTuneTarget.unansweredTriesNotCounted(new CaddyRun(timed.withResponseHeaderTimeout(0)), partial))
+        assertThat(CaddyTuneTarget.INSTANCE.cannotCatch(new CaddyRun(timed.withResponseHeaderTimeout(0)), partial))
                 .isNull();
     }
 }

@@ -68,20 +68,21 @@ public final class TuneRuns implements RunExecutor {
             return t;
         });
         try {
-            // the dearest runs first, so that a wave does not end on one thread running its longest run alone while
-            // the others wait (a wave's runs differ by a hundred times); the figures come back in the order asked
-            long[] units = new long[jobs.size()];
+            // the dearest runs first (by their planned CPU cost), so that a wave does not end on one thread running
+            // its longest run alone while the others wait (a wave's runs differ by a hundred times); the figures come
+            // back in the order asked
+            double[] cost = new double[jobs.size()];
             Integer[] order = new Integer[jobs.size()];
             for (int i = 0; i < order.length; i++) {
-                units[i] = units(jobs.get(i));
+                cost[i] = RunCost.planned(jobs.get(i)).nanos();
                 order[i] = i;
             }
             Arrays.sort(
-                    order, Comparator.comparingLong((Integer i) -> -units[i]).thenComparingInt(i -> i));
+                    order, Comparator.comparingDouble((Integer i) -> -cost[i]).thenComparingInt(i -> i));
             List<Future<RunFigures>> futures = new ArrayList<>(Collections.nCopies(order.length, null));
             for (int i : order) {
                 Job j = jobs.get(i);
-                long work = units[i];
+                long work = units(j);
                 futures.set(i, pool.submit(() -> {
                     RunFigures f = figures(j);
                     synchronized (progress) {

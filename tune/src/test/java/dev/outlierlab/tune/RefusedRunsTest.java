@@ -112,7 +112,8 @@ class RefusedRunsTest {
         assertThat(fewer).isGreaterThan(100);
     }
 
-    private static TuneRequest request(String target, int hosts, long rps, int clients, int seeds) {
+    /** A default search request of {@code target} (tune's flag), as the command builds it. */
+    static TuneRequest request(String target, int hosts, long rps, int clients, int seeds) {
         Target t = Target.byFlag(target);
         return TuneService.request(new TuneService.Given(
                 CurrentSettings.defaults("svc", t, hosts),

@@ -2,7 +2,6 @@ package dev.outlierlab.tune;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,21 +31,7 @@ class SearchBudgetTest {
     }
 
     static TuneRequest request(int hosts, long rps, int clients, int seeds) {
-        return TuneService.request(new TuneService.Given(
-                CurrentSettings.defaults("svc", EnvoyTarget.ENVOY, hosts),
-                hosts,
-                rps,
-                clients,
-                null,
-                null,
-                null,
-                "default",
-                seeds,
-                null,
-                0,
-                Evaluation.DEFAULT_MAX_ADDED_PER_THOUSAND,
-                2,
-                new ArrayList<>()));
+        return RefusedRunsTest.request("envoy", hosts, rps, clients, seeds);
     }
 
     @Test

@@ -221,10 +221,10 @@ class FailureFoldDifferentialTest {
                 .set(OutlierSetting.BASE_EJECTION_TIME, (100 + rnd.nextInt(30_000)) * MS)
                 .set(OutlierSetting.CONSECUTIVE_5XX, 1 + rnd.nextInt(thresholds))
                 .set(OutlierSetting.CONSECUTIVE_GATEWAY_FAILURE, 1 + rnd.nextInt(thresholds))
-                .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, percent(rnd))
-                .set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, percent(rnd))
-                .set(OutlierSetting.ENFORCING_SUCCESS_RATE, percent(rnd))
-                .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, percent(rnd))
+                .set(OutlierSetting.ENFORCING_CONSECUTIVE_5XX, SimulationInvariantsTest.percent(rnd))
+                .set(OutlierSetting.ENFORCING_CONSECUTIVE_GATEWAY_FAILURE, SimulationInvariantsTest.percent(rnd))
+                .set(OutlierSetting.ENFORCING_SUCCESS_RATE, SimulationInvariantsTest.percent(rnd))
+                .set(OutlierSetting.ENFORCING_FAILURE_PERCENTAGE, SimulationInvariantsTest.percent(rnd))
                 .set(OutlierSetting.SUCCESS_RATE_MINIMUM_HOSTS, 1 + rnd.nextInt(6))
                 .set(OutlierSetting.SUCCESS_RATE_REQUEST_VOLUME, 1 + rnd.nextInt(200))
                 .set(OutlierSetting.SUCCESS_RATE_STDEV_FACTOR, rnd.nextInt(3001))
@@ -245,13 +245,5 @@ class FailureFoldDifferentialTest {
                 .outlierDetection(b.build())
                 .healthChecks(checks)
                 .build();
-    }
-
-    private static long percent(SplittableRandom rnd) {
-        return switch (rnd.nextInt(3)) {
-            case 0 -> 0;
-            case 1 -> 100;
-            default -> rnd.nextInt(101);
-        };
     }
 }

@@ -329,7 +329,8 @@ class SimulationInvariantsTest {
                 .build();
     }
 
-    private static long percent(SplittableRandom rnd) {
+    /** An enforcement percentage drawn from {@code rnd}: 0, 100 or anything between, a third of the time each. */
+    static long percent(SplittableRandom rnd) {
         return switch (rnd.nextInt(3)) {
             case 0 -> 0;
             case 1 -> 100;

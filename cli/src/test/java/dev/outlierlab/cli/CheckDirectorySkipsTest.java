@@ -1,12 +1,9 @@
 package dev.outlierlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +24,8 @@ class CheckDirectorySkipsTest {
 
         Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
         Files.copy(Path.of("../docs/examples/search-cluster-cap34.yaml"), elsewhere.resolve("cap34.yaml"));
-        mkfifo(dir.resolve("fifo"));
-        mkfifo(dir.resolve("pipe.yaml"));
+        NamedPipeInputTest.mkfifo(dir.resolve("fifo"));
+        NamedPipeInputTest.mkfifo(dir.resolve("pipe.yaml"));
         Files.createSymbolicLink(dir.resolve("linked"), elsewhere);
         Files.createSymbolicLink(dir.resolve("gone.yaml"), tmp.resolve("missing.yaml"));
         CliRunner.Outcome withOthers = CliRunner.run("check", dir.toString());
@@ -61,7 +58,7 @@ class CheckDirectorySkipsTest {
     @Test
     void aDirectoryOfOnlyAFifoIsBadInputThatNamesIt() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("pipes"));
-        mkfifo(dir.resolve("fifo"));
+        NamedPipeInputTest.mkfifo(dir.resolve("fifo"));
         CliRunner.Outcome run = CliRunner.run("check", dir.toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
@@ -69,18 +66,5 @@ class CheckDirectorySkipsTest {
                 .isEqualTo("outlier-lab: " + dir + ": no configuration file in this directory (it holds no regular"
                         + " file: " + dir.resolve("fifo") + ": not a regular file); check reads "
                         + CheckFiles.READS_IN_DIRECTORY + "\n");
-    }
-
-    private static void mkfifo(Path fifo) throws InterruptedException {
-        int exit;
-        try {
-            Process p = new ProcessBuilder("mkfifo", fifo.toString())
-                    .redirectErrorStream(true)
-                    .start();
-            exit = p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
-        } catch (IOException e) {
-            exit = -1;
-        }
-        assumeTrue(exit == 0 && Files.exists(fifo), "mkfifo is not available on this system");
     }
 }

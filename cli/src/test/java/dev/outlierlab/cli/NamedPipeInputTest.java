@@ -87,7 +87,11 @@ class NamedPipeInputTest {
 
     /** A new named pipe, or the test is skipped when this system cannot make one. */
     private Path fifo(String name) throws InterruptedException {
-        Path fifo = dir.resolve(name);
+        return mkfifo(dir.resolve(name));
+    }
+
+    /** Makes the named pipe {@code fifo} with {@code mkfifo}, or skips the test when this system cannot. */
+    static Path mkfifo(Path fifo) throws InterruptedException {
         int exit;
         try {
             Process p = new ProcessBuilder("mkfifo", fifo.toString())

@@ -144,25 +144,31 @@ final class CheckFiles {
             }
             if (out.isEmpty()) {
                 throw new InputException(given + ": no configuration file in this directory ("
-                        + (regular.isEmpty() && !skipped.isEmpty()
-                                ? "it holds no regular file: " + skipped.get(0).substring("skipped ".length())
-                                        + (skipped.size() > 1 ? " and " + (skipped.size() - 1) + " more skipped" : "")
-                                : regular.isEmpty()
-                                        ? "it is empty"
-                                        : regular.size()
-                                                + (regular.size() == 1 ? " other file, " : " other files, e.g. ")
-                                                + Wording.printable(regular.stream()
-                                                        .map(p -> dir.relativize(p)
-                                                                .toString())
-                                                        .sorted()
-                                                        .findFirst()
-                                                        .orElseThrow()))
-                        + "); check reads " + READS_IN_DIRECTORY);
+                        + whatItHolds(dir, regular, skipped) + "); check reads " + READS_IN_DIRECTORY);
             }
             return new Found(out, skipped);
         } catch (IOException | UncheckedIOException e) {
             throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
         }
+    }
+
+    /** What a directory with no configuration file holds instead, for its message. */
+    private static String whatItHolds(Path dir, List<Path> regular, List<String> skipped) {
+        if (regular.isEmpty() && !skipped.isEmpty()) {
+            return "it holds no regular file: " + skipped.get(0).substring("skipped ".length())
+                    + (skipped.size() > 1 ? " and " + (skipped.size() - 1) + " more skipped" : "");
+        }
+        if (regular.isEmpty()) {
+            return "it is empty";
+        }
+        String first = regular.stream()
+                .map(p -> dir.relativize(p).toString())
+                .sorted()
+                .findFirst()
+                .orElseThrow();
+        return regular.size()
+                + (regular.size() == 1 ? " other file, " : " other files, e.g. ")
+                + Wording.printable(first);
     }
 
     /** Why a directory's entry is not read, or null when it is a regular file (or a link to one) or a directory. */

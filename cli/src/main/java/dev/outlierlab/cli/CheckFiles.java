@@ -3,6 +3,7 @@ package dev.outlierlab.cli;
 import dev.outlierlab.check.CheckInputs;
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.Wording;
+import dev.outlierlab.config.io.TextFiles;
 import dev.outlierlab.engine.profile.Profiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -113,7 +114,7 @@ final class CheckFiles {
         try {
             root = Files.isSymbolicLink(dir) ? dir.toRealPath() : dir;
         } catch (IOException e) {
-            throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
+            throw TextFiles.explain(Path.of(given), "", e);
         }
         try (Stream<Path> walk = Files.walk(root)) {
             List<Path> visible = walk.map(p -> dir.resolve(root.relativize(p)))
@@ -148,7 +149,8 @@ final class CheckFiles {
             }
             return new Found(out, skipped);
         } catch (IOException | UncheckedIOException e) {
-            throw new InputException(given + ": cannot be read (" + e.getMessage() + ")");
+            throw TextFiles.explain(
+                    Path.of(given), "", e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.outlierlab.cli;
 
 import dev.outlierlab.config.InputException;
 import dev.outlierlab.config.io.BoundedLineReader;
+import dev.outlierlab.config.io.TextFiles;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,6 +113,7 @@ public final class InputFiles {
         if (e instanceof CharacterCodingException) {
             return new InputException(path + ": not UTF-8 text");
         }
-        return new InputException(path + ": cannot be read (" + e.getMessage() + ")");
+        // the rest as TextFiles says it: the file system's reason, without the path it repeats
+        return TextFiles.explain(path, "", e);
     }
 }

@@ -67,4 +67,19 @@ class CheckDirectorySkipsTest {
                         + " file: " + dir.resolve("fifo") + ": not a regular file); check reads "
                         + CheckFiles.READS_IN_DIRECTORY + "\n");
     }
+
+    @Test
+    void aSymbolicLinkLoopIsOneMessageThatSaysItsPathOnce() throws Exception {
+        Path a = tmp.resolve("a");
+        Files.createSymbolicLink(a, tmp.resolve("b"));
+        Files.createSymbolicLink(tmp.resolve("b"), a);
+        CliRunner.Outcome loop = CliRunner.run("check", a.toString());
+        assertThat(loop.exit()).isEqualTo(2);
+        assertThat(loop.out()).isEmpty();
+        assertThat(loop.err())
+                .startsWith("outlier-lab: " + a + ": cannot be read (")
+                .endsWith(")\n");
+        assertThat(loop.err().split(java.util.regex.Pattern.quote(a.toString()), -1))
+                .hasSize(2);
+    }
 }

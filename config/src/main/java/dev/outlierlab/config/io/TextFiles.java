@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -58,7 +59,9 @@ public final class TextFiles {
         if (e instanceof CharacterCodingException) {
             return new InputException(prefix + ": not UTF-8 text");
         }
-        return new InputException(prefix + ": cannot be read ("
-                + (e.getMessage() == null ? "an I/O error" : Wording.shortPrefix(e.getMessage())) + ")");
+        // a file system's own message repeats the path; its reason alone says what went wrong
+        String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        return new InputException(
+                prefix + ": cannot be read (" + (why == null ? "an I/O error" : Wording.shortPrefix(why)) + ")");
     }
 }
